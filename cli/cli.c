@@ -1,0 +1,241 @@
+#include "cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+	fflush(stdout);
+	fputs("ridge: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void cli_warning(const char *fmt, ...)
+{
+	va_list ap;
+	fflush(stdout);
+	fputs("ridge: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_parse_quantity(const char *flag, const char *text, enum ridge_unit unit, double *out)
+{
+	char err[200];
+	if (ridge_quantity_parse(text, unit, out, err, sizeof err) != 0) {
+		cli_error("%s: %s", flag, err);
+		return -1;
+	}
+	return 0;
+}
+
+int cli_parse_positive(const char *flag, const char *text, enum ridge_unit unit, double *out)
+{
+	if (cli_parse_quantity(flag, text, unit, out) != 0)
+		return -1;
+	if (!(*out > 0)) {
+		cli_error("%s: must be greater than 0, not '%s'", flag, text);
+		return -1;
+	}
+	return 0;
+}
+
+int cli_parse_int(const char *flag, const char *text, long long lo, long long hi, long long *out)
+{
+	double v;
+	if (cli_parse_quantity(flag, text, RIDGE_UNIT_COUNT, &v) != 0)
+		return -1;
+	if (v != floor(v)) {
+		cli_error("%s: must be a whole number, not '%s'", flag, text);
+		return -1;
+	}
+	if (v < (double)lo || v > (double)hi) {
+		cli_error("%s: '%s' is out of range (%lld..%lld)", flag, text, lo, hi);
+		return -1;
+	}
+	*out = (long long)v;
+	return 0;
+}
+
+int cli_parse_dtype(const char *flag, const char *text, enum ridge_dtype *out)
+{
+	if (!ridge_dtype_parse(text, out)) {
+		cli_error("%s: unknown dtype '%s' (known: %s)", flag, text, ridge_dtype_list());
+		return -1;
+	}
+	return 0;
+}
+
+int cli_bad_option(const char *command, char **argv, int code)
+{
+	const char *arg = argv[optind - 1];
+	if (code == ':')
+		cli_error("option '%s' needs a value (see 'ridge %s --help')", arg, command);
+	else if (optopt)
+		cli_error("unknown option '-%c' (see 'ridge %s --help')", optopt, command);
+	else
+		cli_error("unknown option '%s' (see 'ridge %s --help')", arg, command);
+	return EXIT_USAGE;
+}
+
+void cli_print_diags(const struct hwdb_diags *diags)
+{
+	char line[1024];
+	for (int i = 0; i < diags->count; i++) {
+		hwdb_diag_format(&diags->items[i], line, sizeof line);
+		cli_error("%s", line);
+	}
+	if (diags->dropped)
+		cli_error("... and %d more problems", diags->dropped);
+}
+
+int cli_hw_open(struct cli_hw *hw, const char *hwdb_dir, const char *calibration)
+{
+	struct hwdb_diags diags = { 0 };
+	hw->calibration = calibration;
+	if (hwdb_open(&hw->db, hwdb_dir, &diags) != 0 || (calibration && hwdb_add_file(&hw->db, calibration, &diags) != 0)) {
+		cli_print_diags(&diags);
+		hwdb_close(&hw->db);
+		return -1;
+	}
+	return 0;
+}
+
+const struct hwdb_entry *cli_hw_find(const struct cli_hw *hw, const char *name)
+{
+	const struct hwdb_entry *e = hwdb_find(&hw->db, name);
+	if (e)
+		return e;
+	const char *ids[3];
+	int n = hwdb_suggest(&hw->db, name, ids, 3);
+	if (n == 0)
+		cli_error("unknown GPU '%s' (see 'ridge hw list')", name);
+	else if (n == 1)
+		cli_error("unknown GPU '%s'; did you mean '%s'? (see 'ridge hw list')", name, ids[0]);
+	else if (n == 2)
+		cli_error("unknown GPU '%s'; did you mean '%s' or '%s'? (see 'ridge hw list')", name, ids[0], ids[1]);
+	else
+		cli_error("unknown GPU '%s'; did you mean '%s', '%s' or '%s'? (see 'ridge hw list')", name, ids[0], ids[1],
+			  ids[2]);
+	return NULL;
+}
+
+void cli_hw_close(struct cli_hw *hw)
+{
+	hwdb_close(&hw->db);
+}
+
+const char *cli_ceiling_source(const struct ridge_gpu *gpu)
+{
+	return gpu->measured ? "measured (calibration)" : "spec sheet";
+}
+
+int cli_json_print(cJSON *doc)
+{
+	char *text = doc ? cJSON_Print(doc) : NULL;
+	cJSON_Delete(doc);
+	if (!text) {
+		cli_error("out of memory while writing JSON");
+		return EXIT_ENV;
+	}
+	puts(text);
+	cJSON_free(text);
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
+}
+
+cJSON *cli_json_number(cJSON *object, const char *key, double value)
+{
+	if (!isfinite(value))
+		return cJSON_AddNullToObject(object, key);
+	return cJSON_AddNumberToObject(object, key, value);
+}
+
+int cli_write_atomic(const char *path, const char *data, size_t len)
+{
+	size_t n = strlen(path);
+	char *tmp = malloc(n + 16);
+	if (!tmp) {
+		cli_error("out of memory writing '%s'", path);
+		return -1;
+	}
+	snprintf(tmp, n + 16, "%s.tmpXXXXXX", path);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		cli_error("cannot create '%s': %s", path, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	size_t done = 0;
+	while (done < len) {
+		ssize_t w = write(fd, data + done, len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		done += (size_t)w;
+	}
+	int failed = done != len || fsync(fd) != 0;
+	failed |= close(fd) != 0;
+	/* mkstemp creates 0600; a plot or calibration is an ordinary user file. */
+	mode_t mask = umask(0);
+	umask(mask);
+	chmod(tmp, 0666 & ~mask);
+	if (failed || rename(tmp, path) != 0) {
+		cli_error("cannot write '%s': %s", path, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}
+
+void cli_format_si(double value, const char *unit, char *buf, size_t len)
+{
+	static const char *const prefixes[] = { "", "K", "M", "G", "T", "P", "E" };
+	int i = 0;
+	double v = value;
+	while (fabs(v) >= 1000 && i < 6) {
+		v /= 1000;
+		i++;
+	}
+	snprintf(buf, len, "%.4g %s%s", v, prefixes[i], unit);
+}
+
+void cli_format_bytes(double bytes, char *buf, size_t len)
+{
+	static const char *const prefixes[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	int i = 0;
+	double v = bytes;
+	while (fabs(v) >= 1024 && i < 5) {
+		v /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%.4g %s", v, prefixes[i]);
+}
+
+void cli_format_seconds(double seconds, char *buf, size_t len)
+{
+	double a = fabs(seconds);
+	if (a >= 1 || a == 0)
+		snprintf(buf, len, "%.4g s", seconds);
+	else if (a >= 1e-3)
+		snprintf(buf, len, "%.4g ms", seconds * 1e3);
+	else if (a >= 1e-6)
+		snprintf(buf, len, "%.4g us", seconds * 1e6);
+	else
+		snprintf(buf, len, "%.4g ns", seconds * 1e9);
+}

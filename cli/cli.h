@@ -1,0 +1,84 @@
+/* What every ridge subcommand shares: exit codes, error reporting, number and
+ * name parsing with messages that name the flag, the hardware database, and
+ * JSON/file output. Each command lives in cli/cmd_<name>.c. */
+#ifndef RIDGE_CLI_H
+#define RIDGE_CLI_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "hwdb.h"
+#include "ridge.h"
+
+enum {
+	EXIT_OK = 0,      /* success */
+	EXIT_PROBLEM = 1, /* ran, and found what the user asked about (misaligned dims, bad entry) */
+	EXIT_USAGE = 2,   /* bad flag, bad number, bad file */
+	EXIT_ENV = 3      /* no GPU, driver failure, cannot write output */
+};
+
+/* "ridge: error: <message>" on stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "ridge: warning: <message>" on stderr. */
+void cli_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Each returns 0, or prints an error naming the flag and the text and returns -1. */
+int cli_parse_quantity(const char *flag, const char *text, enum ridge_unit unit, double *out);
+/* A finite quantity > 0. */
+int cli_parse_positive(const char *flag, const char *text, enum ridge_unit unit, double *out);
+/* An integer in lo..hi (suffixes such as 8K are allowed; fractions are not). */
+int cli_parse_int(const char *flag, const char *text, long long lo, long long hi, long long *out);
+int cli_parse_dtype(const char *flag, const char *text, enum ridge_dtype *out);
+
+/* getopt_long error for the option at argv[optind - 1]: unknown or missing its value. */
+int cli_bad_option(const char *command, char **argv, int code);
+
+/* The hardware database as a command sees it: built-in, user, $RIDGE_HWDB,
+ * --hwdb DIR, then --calibration FILE. */
+struct cli_hw {
+	struct hwdb db;
+	const char *calibration; /* file given with --calibration, or NULL */
+};
+
+/* Returns 0, or prints every problem (file:line:col) and returns -1. */
+int cli_hw_open(struct cli_hw *hw, const char *hwdb_dir, const char *calibration);
+/* Finds name; on failure prints an error suggesting the closest ids. */
+const struct hwdb_entry *cli_hw_find(const struct cli_hw *hw, const char *name);
+void cli_hw_close(struct cli_hw *hw);
+/* Prints the diagnostics of a failed load. */
+void cli_print_diags(const struct hwdb_diags *diags);
+/* "spec sheet" or "measured (...)": which ceilings a calculation used. */
+const char *cli_ceiling_source(const struct ridge_gpu *gpu);
+
+/* Prints doc as one JSON document on stdout and frees it. */
+int cli_json_print(cJSON *doc);
+/* Adds a number, refusing to emit NaN/inf (JSON has no such values). */
+cJSON *cli_json_number(cJSON *object, const char *key, double value);
+
+/* Writes data to path atomically (temporary file + rename). */
+int cli_write_atomic(const char *path, const char *data, size_t len);
+
+/* Human formatting: "989.4 T" style with unit, binary bytes "50 MiB". */
+void cli_format_si(double value, const char *unit, char *buf, size_t len);
+void cli_format_bytes(double bytes, char *buf, size_t len);
+void cli_format_seconds(double seconds, char *buf, size_t len);
+
+/* The whole entry as JSON (ridge hw show --json), SI units. */
+cJSON *cli_gpu_json(const struct ridge_gpu *gpu, const char *origin);
+
+/* Default GPU when --gpu is left out. */
+#define CLI_DEFAULT_GPU "h100-sxm"
+
+struct cli_command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+/* Each cli/cmd_<name>.c defines `const struct cli_command cli_cmd_<name>`; the
+ * build generates the table from the file names (scripts/gen-commands.sh), so
+ * adding a command is adding its file. */
+
+#endif

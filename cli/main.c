@@ -1,0 +1,66 @@
+/* ridge: a roofline and cost-model calculator with measurement validation.
+ * This file only dispatches: each command is cli/cmd_<name>.c. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.inc"
+
+#define COMMAND_COUNT (int)(sizeof commands / sizeof commands[0])
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: ridge <command> [options]   (ridge <command> --help for each)\n\ncommands:\n");
+	for (int i = 0; i < COMMAND_COUNT; i++)
+		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+	fprintf(out,
+		"\nNumbers take suffixes K M G T P (x1000) and Ki Mi Gi Ti (x1024) and units:\n"
+		"  70e9, 32KiB, 3.35TB/s, 989T, 5us, 25ms.  --json prints one JSON document (SI units).\n"
+		"Exit codes: 0 ok, 1 problem found, 2 usage or input error, 3 environment error.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	const char *name = argv[1];
+	if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+		if (argc > 2 && strcmp(name, "help") == 0) {
+			for (int i = 0; i < COMMAND_COUNT; i++) {
+				if (strcmp(commands[i]->name, argv[2]) == 0) {
+					char *help_argv[] = { argv[2], "--help", NULL };
+					return commands[i]->run(2, help_argv);
+				}
+			}
+		}
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
+		printf("ridge %s\n", RIDGE_VERSION);
+		return EXIT_OK;
+	}
+	for (int i = 0; i < COMMAND_COUNT; i++)
+		if (strcmp(commands[i]->name, name) == 0)
+			return commands[i]->run(argc - 1, argv + 1);
+
+	/* The closest command by shared prefix, for a typo. */
+	const char *best = NULL;
+	size_t best_len = 0;
+	for (int i = 0; i < COMMAND_COUNT; i++) {
+		size_t n = 0;
+		while (name[n] && name[n] == commands[i]->name[n])
+			n++;
+		if (n > best_len) {
+			best_len = n;
+			best = commands[i]->name;
+		}
+	}
+	if (best)
+		cli_error("unknown command '%s'; did you mean '%s'? (see 'ridge --help')", name, best);
+	else
+		cli_error("unknown command '%s' (see 'ridge --help')", name);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,830 @@
+/* The hwdb loader. A YAML entry is validated against one schema table
+ * (fields[] below): type, unit, range, required/optional per vendor, unknown
+ * and duplicate keys; then cross-field plausibility checks. Every problem is a
+ * diagnostic with file:line:column, and loading goes on to find the rest. */
+#include "hwdb.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <yaml.h>
+
+#include "units.h"
+
+#define V_NV 1u
+#define V_AMD 2u
+#define V_ALL (V_NV | V_AMD)
+#define NO_OFFSET ((size_t)-1)
+#define MAX_FILE_BYTES (4u << 20) /* an entry is a few KiB; refuse anything huge */
+
+enum field_type {
+	T_STR,     /* char[size] */
+	T_INT,     /* int, min..max */
+	T_QTY,     /* double with unit, min..max; optional has_ bool */
+	T_STRLIST, /* char[max][size] with an int count */
+	T_QTYLIST, /* double[max] with an int count */
+	T_MAP,     /* nested fields */
+	T_PEAKS,   /* dtype -> {vector, matrix, matrix_sparse} */
+	T_CC,      /* "9.0" -> cc_major, cc_minor */
+	T_VENDOR,  /* nvidia | amd */
+	T_SCHEMA,  /* must be 1 */
+	T_MEASURED /* {on: "..."}: marks a calibration */
+};
+
+struct field {
+	const char *key;
+	enum field_type type;
+	enum ridge_unit unit;
+	double min, max;
+	unsigned required; /* vendors for which it must be present */
+	unsigned allowed;  /* vendors for which it may be present */
+	size_t offset;
+	size_t has_offset; /* bool set when present, or NO_OFFSET */
+	size_t count_offset;
+	size_t size;       /* string capacity */
+	int max_items;
+	const struct field *children;
+};
+
+#define G(member) offsetof(struct ridge_gpu, member)
+#define END { NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL }
+
+#define STR(k, m, req, allow) { k, T_STR, 0, 0, 0, req, allow, G(m), NO_OFFSET, 0, sizeof(((struct ridge_gpu *)0)->m), 0, NULL }
+#define INT(k, m, lo, hi, req, allow) { k, T_INT, 0, lo, hi, req, allow, G(m), NO_OFFSET, 0, 0, 0, NULL }
+#define QTY(k, m, u, lo, hi, req, allow) { k, T_QTY, u, lo, hi, req, allow, G(m), NO_OFFSET, 0, 0, 0, NULL }
+#define OPTQTY(k, m, has, u, lo, hi, allow) { k, T_QTY, u, lo, hi, 0, allow, G(m), G(has), 0, 0, 0, NULL }
+#define MAP(k, kids, req, allow) { k, T_MAP, 0, 0, 0, req, allow, NO_OFFSET, NO_OFFSET, 0, 0, 0, kids }
+
+static const struct field clock_fields[] = {
+	QTY("boost", boost_clock_hz, RIDGE_UNIT_HZ, 1e8, 5e9, V_ALL, V_ALL),
+	OPTQTY("base", base_clock_hz, has_base_clock, RIDGE_UNIT_HZ, 1e8, 5e9, V_ALL),
+	QTY("matrix_peak", matrix_clock_hz, RIDGE_UNIT_HZ, 1e8, 5e9, V_ALL, V_ALL),
+	QTY("vector_peak", vector_clock_hz, RIDGE_UNIT_HZ, 1e8, 5e9, V_ALL, V_ALL),
+	END,
+};
+
+static const struct field memory_fields[] = {
+	QTY("size", memory_bytes, RIDGE_UNIT_BYTES, 1e9, 1e13, V_ALL, V_ALL),
+	QTY("bandwidth", memory_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e10, 1e14, V_ALL, V_ALL),
+	STR("type", memory_type, 0, V_ALL),
+	END,
+};
+
+static const struct field cache_fields[] = {
+	QTY("l2", l2_bytes, RIDGE_UNIT_BYTES, 65536, 4e9, V_ALL, V_ALL),
+	OPTQTY("infinity_cache", infinity_cache_bytes, has_infinity_cache, RIDGE_UNIT_BYTES, 1e6, 4e9, V_AMD),
+	OPTQTY("l2_bandwidth", l2_bandwidth, has_l2_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e10, 1e15, V_ALL),
+	OPTQTY("smem_bandwidth", smem_bandwidth, has_smem_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e10, 1e16, V_ALL),
+	END,
+};
+
+static const struct field smem_fields[] = {
+	QTY("per_sm", smem_per_sm, RIDGE_UNIT_BYTES, 1024, 1048576, V_ALL, V_ALL),
+	QTY("per_block", smem_per_block, RIDGE_UNIT_BYTES, 1024, 1048576, V_ALL, V_ALL),
+	QTY("per_block_optin", smem_per_block_optin, RIDGE_UNIT_BYTES, 1024, 1048576, V_ALL, V_ALL),
+	QTY("reserved_per_block", nv.smem_reserved_per_block, RIDGE_UNIT_BYTES, 0, 65536, V_ALL, V_ALL),
+	QTY("alloc_unit", nv.smem_alloc_unit, RIDGE_UNIT_BYTES, 1, 65536, V_ALL, V_ALL),
+	{ "carveout_sizes", T_QTYLIST, RIDGE_UNIT_BYTES, 0, 1048576, V_NV, V_NV, G(nv.carveout_sizes), NO_OFFSET,
+	  G(nv.carveout_count), 0, RIDGE_MAX_CARVEOUTS, NULL },
+	END,
+};
+
+static const struct field register_fields[] = {
+	INT("per_sm", regs_per_sm, 1024, 1048576, V_ALL, V_ALL),
+	INT("per_block", regs_per_block, 1024, 1048576, V_ALL, V_ALL),
+	INT("per_thread_max", nv.max_regs_per_thread, 16, 1024, V_ALL, V_ALL),
+	INT("alloc_unit", nv.reg_alloc_unit, 1, 4096, V_ALL, V_ALL),
+	END,
+};
+
+static const struct field limit_fields[] = {
+	INT("threads_per_sm", max_threads_per_sm, 32, 8192, V_ALL, V_ALL),
+	INT("threads_per_block", max_threads_per_block, 32, 4096, V_ALL, V_ALL),
+	INT("warps_per_sm", max_warps_per_sm, 1, 256, V_ALL, V_ALL),
+	INT("blocks_per_sm", max_blocks_per_sm, 1, 256, V_ALL, V_ALL),
+	INT("sub_partitions", nv.sub_partitions, 1, 16, V_ALL, V_ALL),
+	INT("barriers_per_block_slot", nv.barriers_per_block_slot, 0, 16, V_ALL, V_ALL),
+	INT("virtual_resources_per_sm", nv.virtual_resources_per_sm, 0, 4096, V_ALL, V_ALL),
+	END,
+};
+
+static const struct field amd_fields[] = {
+	INT("simds_per_cu", amd.simds_per_cu, 1, 16, V_AMD, V_AMD),
+	INT("waves_per_simd", amd.waves_per_simd, 1, 64, V_AMD, V_AMD),
+	INT("vgprs_per_lane", amd.vgprs_per_lane, 64, 4096, V_AMD, V_AMD),
+	INT("vgpr_granule", amd.vgpr_granule, 1, 64, V_AMD, V_AMD),
+	INT("sgprs_per_simd", amd.sgprs_per_simd, 16, 8192, V_AMD, V_AMD),
+	INT("sgpr_granule", amd.sgpr_granule, 1, 64, V_AMD, V_AMD),
+	INT("max_sgprs_per_wave", amd.max_sgprs_per_wave, 16, 1024, V_AMD, V_AMD),
+	QTY("lds_granule", amd.lds_granule, RIDGE_UNIT_BYTES, 1, 65536, V_AMD, V_AMD),
+	INT("barrier_slots", amd.barrier_slots, 1, 256, V_AMD, V_AMD),
+	END,
+};
+
+static const struct field power_fields[] = {
+	QTY("tdp", tdp_watts, RIDGE_UNIT_WATTS, 10, 5000, V_ALL, V_ALL),
+	END,
+};
+
+static const struct field interconnect_fields[] = {
+	STR("name", interconnect, V_ALL, V_ALL),
+	QTY("bandwidth", interconnect_bandwidth, RIDGE_UNIT_BYTES_PER_S, 0, 1e14, V_ALL, V_ALL),
+	END,
+};
+
+static const struct field launch_fields[] = {
+	QTY("overhead", launch_overhead_s, RIDGE_UNIT_SECONDS, 1e-9, 1e-3, V_ALL, V_ALL),
+	QTY("graph_node", graph_node_s, RIDGE_UNIT_SECONDS, 1e-10, 1e-3, V_ALL, V_ALL),
+	END,
+};
+
+static const struct field root_fields[] = {
+	{ "schema", T_SCHEMA, 0, 1, 1, V_ALL, V_ALL, NO_OFFSET, NO_OFFSET, 0, 0, 0, NULL },
+	STR("id", id, V_ALL, V_ALL),
+	STR("name", name, V_ALL, V_ALL),
+	{ "vendor", T_VENDOR, 0, 0, 0, V_ALL, V_ALL, G(vendor), NO_OFFSET, 0, 0, 0, NULL },
+	STR("arch", arch, V_ALL, V_ALL),
+	{ "compute_capability", T_CC, 0, 0, 0, V_NV, V_NV, NO_OFFSET, NO_OFFSET, 0, 0, 0, NULL },
+	STR("gfx_target", gfx_target, V_AMD, V_AMD),
+	{ "aliases", T_STRLIST, 0, 0, 0, 0, V_ALL, G(aliases), NO_OFFSET, G(alias_count), RIDGE_TEXT, RIDGE_MAX_ALIASES, NULL },
+	INT("sm_count", sm_count, 1, 4096, V_ALL, V_ALL),
+	INT("warp_size", warp_size, 32, 64, V_ALL, V_ALL),
+	MAP("clocks", clock_fields, V_ALL, V_ALL),
+	{ "peak_flops", T_PEAKS, RIDGE_UNIT_FLOPS, 1e9, 1e18, V_ALL, V_ALL, NO_OFFSET, NO_OFFSET, 0, 0, 0, NULL },
+	MAP("memory", memory_fields, V_ALL, V_ALL),
+	MAP("cache", cache_fields, V_ALL, V_ALL),
+	MAP("shared_memory", smem_fields, V_ALL, V_ALL),
+	MAP("registers", register_fields, V_ALL, V_ALL),
+	MAP("limits", limit_fields, V_ALL, V_ALL),
+	MAP("amd", amd_fields, V_AMD, V_AMD),
+	MAP("power", power_fields, V_ALL, V_ALL),
+	MAP("interconnect", interconnect_fields, 0, V_ALL),
+	MAP("launch", launch_fields, V_ALL, V_ALL),
+	OPTQTY("price", price_usd_per_hour, has_price, RIDGE_UNIT_USD, 0, 1000, V_ALL),
+	{ "sources", T_STRLIST, 0, 0, 0, V_ALL, V_ALL, G(sources), NO_OFFSET, G(source_count), RIDGE_LONG_TEXT,
+	  RIDGE_MAX_SOURCES, NULL },
+	{ "notes", T_STRLIST, 0, 0, 0, 0, V_ALL, G(notes), NO_OFFSET, G(note_count), RIDGE_LONG_TEXT, RIDGE_MAX_NOTES, NULL },
+	{ "measured", T_MEASURED, 0, 0, 0, 0, V_ALL, NO_OFFSET, NO_OFFSET, 0, 0, 0, NULL },
+	END,
+};
+
+/* ---- diagnostics ---- */
+
+struct parse_state {
+	const char *name;
+	yaml_document_t *doc;
+	struct ridge_gpu *gpu;
+	struct hwdb_diags *diags;
+	unsigned vendor_bit;
+	/* Where each field was set, for cross-field checks. */
+	struct {
+		size_t offset;
+		int line, column;
+	} marks[128];
+	int mark_count;
+};
+
+static void diag_add(struct hwdb_diags *diags, const char *file, int line, int column, const char *fmt, ...)
+{
+	if (!diags)
+		return;
+	if (diags->count >= HWDB_MAX_DIAGS) {
+		diags->dropped++;
+		return;
+	}
+	struct hwdb_diag *d = &diags->items[diags->count++];
+	snprintf(d->file, sizeof d->file, "%s", file);
+	d->line = line;
+	d->column = column;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(d->message, sizeof d->message, fmt, ap);
+	va_end(ap);
+}
+
+#define AT(node) (int)(node)->start_mark.line + 1, (int)(node)->start_mark.column + 1
+
+static void node_error(struct parse_state *st, const yaml_node_t *node, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	diag_add(st->diags, st->name, AT(node), "%s", msg);
+}
+
+void hwdb_diag_format(const struct hwdb_diag *d, char *buf, size_t len)
+{
+	if (d->line > 0)
+		snprintf(buf, len, "%s:%d:%d: %s", d->file, d->line, d->column, d->message);
+	else
+		snprintf(buf, len, "%s: %s", d->file, d->message);
+}
+
+static void remember(struct parse_state *st, size_t offset, const yaml_node_t *node)
+{
+	if (st->mark_count < (int)(sizeof st->marks / sizeof st->marks[0])) {
+		st->marks[st->mark_count].offset = offset;
+		st->marks[st->mark_count].line = (int)node->start_mark.line + 1;
+		st->marks[st->mark_count].column = (int)node->start_mark.column + 1;
+		st->mark_count++;
+	}
+}
+
+static void check_error(struct parse_state *st, size_t offset, const char *fmt, ...)
+{
+	int line = 0, column = 0;
+	for (int i = 0; i < st->mark_count; i++) {
+		if (st->marks[i].offset == offset) {
+			line = st->marks[i].line;
+			column = st->marks[i].column;
+		}
+	}
+	char msg[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	diag_add(st->diags, st->name, line, column, "%s", msg);
+}
+
+/* ---- scalar readers ---- */
+
+static const char *type_name(const yaml_node_t *node)
+{
+	switch (node->type) {
+	case YAML_SCALAR_NODE:
+		return "a scalar";
+	case YAML_SEQUENCE_NODE:
+		return "a list";
+	case YAML_MAPPING_NODE:
+		return "a mapping";
+	default:
+		return "nothing";
+	}
+}
+
+static const char *scalar_text(struct parse_state *st, const yaml_node_t *node, const char *path)
+{
+	if (node->type != YAML_SCALAR_NODE) {
+		node_error(st, node, "'%s' must be a scalar, not %s", path, type_name(node));
+		return NULL;
+	}
+	const char *text = (const char *)node->data.scalar.value;
+	if (node->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	    (text[0] == '\0' || strcmp(text, "~") == 0 || strcasecmp(text, "null") == 0)) {
+		node_error(st, node, "'%s' has no value", path);
+		return NULL;
+	}
+	return text;
+}
+
+static bool read_int(struct parse_state *st, const yaml_node_t *node, const char *path, double lo, double hi, int *out)
+{
+	const char *text = scalar_text(st, node, path);
+	if (!text)
+		return false;
+	const char *p = text;
+	if (*p == '-' || *p == '+')
+		p++;
+	if (!isdigit((unsigned char)*p)) {
+		node_error(st, node, "'%s' must be an integer, not '%s'", path, text);
+		return false;
+	}
+	for (const char *q = p; *q; q++) {
+		if (!isdigit((unsigned char)*q)) {
+			node_error(st, node, "'%s' must be an integer, not '%s'", path, text);
+			return false;
+		}
+	}
+	errno = 0;
+	long v = strtol(text, NULL, 10);
+	if (errno == ERANGE || v < (long)lo || v > (long)hi) {
+		node_error(st, node, "'%s' is %s, outside %.0f..%.0f", path, text, lo, hi);
+		return false;
+	}
+	*out = (int)v;
+	return true;
+}
+
+static void format_range_value(double v, enum ridge_unit unit, char *buf, size_t len)
+{
+	snprintf(buf, len, "%g%s%s", v, *ridge_unit_symbol(unit) ? " " : "", ridge_unit_symbol(unit));
+}
+
+static bool read_qty(struct parse_state *st, const yaml_node_t *node, const char *path, enum ridge_unit unit, double lo,
+		     double hi, double *out)
+{
+	const char *text = scalar_text(st, node, path);
+	if (!text)
+		return false;
+	char err[200];
+	double v;
+	if (ridge_quantity_parse(text, unit, &v, err, sizeof err) != 0) {
+		node_error(st, node, "'%s': %s", path, err);
+		return false;
+	}
+	/* A quantity with a unit kind must say its unit: a bare number is ambiguous. */
+	if (unit != RIDGE_UNIT_COUNT) {
+		const char *end = text + strlen(text);
+		while (end > text && isspace((unsigned char)end[-1]))
+			end--;
+		if (end > text && (isdigit((unsigned char)end[-1]) || end[-1] == '.')) {
+			node_error(st, node, "'%s': '%s' has no unit (expected %s)", path, text, ridge_unit_symbol(unit));
+			return false;
+		}
+	}
+	if (v < lo || v > hi) {
+		char a[48], b[48];
+		format_range_value(lo, unit, a, sizeof a);
+		format_range_value(hi, unit, b, sizeof b);
+		node_error(st, node, "'%s' is %s, outside %s..%s", path, text, a, b);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+static bool read_str(struct parse_state *st, const yaml_node_t *node, const char *path, char *dst, size_t size)
+{
+	const char *text = scalar_text(st, node, path);
+	if (!text)
+		return false;
+	size_t n = strlen(text);
+	if (n == 0) {
+		node_error(st, node, "'%s' is empty", path);
+		return false;
+	}
+	if (n >= size) {
+		node_error(st, node, "'%s' is too long (%zu characters, at most %zu)", path, n, size - 1);
+		return false;
+	}
+	for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+		if (*c < 0x20) {
+			node_error(st, node, "'%s' contains a control character", path);
+			return false;
+		}
+	}
+	memcpy(dst, text, n + 1);
+	return true;
+}
+
+/* ---- structured readers ---- */
+
+static void walk_map(struct parse_state *st, const yaml_node_t *map, const struct field *fields, const char *prefix);
+
+static void read_peaks(struct parse_state *st, const yaml_node_t *node, const struct field *f)
+{
+	if (node->type != YAML_MAPPING_NODE) {
+		node_error(st, node, "'peak_flops' must be a mapping of dtype to rates, not %s", type_name(node));
+		return;
+	}
+	bool seen[RIDGE_DTYPE_COUNT] = { false };
+	int found = 0;
+	for (yaml_node_pair_t *pair = node->data.mapping.pairs.start; pair < node->data.mapping.pairs.top; pair++) {
+		yaml_node_t *key = yaml_document_get_node(st->doc, pair->key);
+		yaml_node_t *value = yaml_document_get_node(st->doc, pair->value);
+		const char *name = scalar_text(st, key, "peak_flops key");
+		if (!name)
+			continue;
+		enum ridge_dtype dtype;
+		if (!ridge_dtype_parse(name, &dtype)) {
+			node_error(st, key, "unknown dtype 'peak_flops.%s' (known: %s)", name, ridge_dtype_list());
+			continue;
+		}
+		if (seen[dtype]) {
+			node_error(st, key, "duplicate key 'peak_flops.%s'", name);
+			continue;
+		}
+		seen[dtype] = true;
+		if (value->type != YAML_MAPPING_NODE) {
+			node_error(st, value, "'peak_flops.%s' must be a mapping {vector, matrix, matrix_sparse}, not %s", name,
+				   type_name(value));
+			continue;
+		}
+		struct ridge_peak *peak = &st->gpu->peak[dtype];
+		static const char *const kinds[] = { "vector", "matrix", "matrix_sparse" };
+		bool kind_seen[3] = { false };
+		for (yaml_node_pair_t *kp = value->data.mapping.pairs.start; kp < value->data.mapping.pairs.top; kp++) {
+			yaml_node_t *k = yaml_document_get_node(st->doc, kp->key);
+			yaml_node_t *v = yaml_document_get_node(st->doc, kp->value);
+			const char *kind = scalar_text(st, k, "peak_flops rate");
+			if (!kind)
+				continue;
+			int which = -1;
+			for (int i = 0; i < 3; i++)
+				if (strcmp(kind, kinds[i]) == 0)
+					which = i;
+			char path[96];
+			snprintf(path, sizeof path, "peak_flops.%s.%s", name, kind);
+			if (which < 0) {
+				node_error(st, k, "unknown key '%s' (known: vector, matrix, matrix_sparse)", path);
+				continue;
+			}
+			if (kind_seen[which]) {
+				node_error(st, k, "duplicate key '%s'", path);
+				continue;
+			}
+			kind_seen[which] = true;
+			double rate;
+			if (!read_qty(st, v, path, f->unit, f->min, f->max, &rate))
+				continue;
+			size_t offset = G(peak) + (size_t)dtype * sizeof(struct ridge_peak);
+			if (which == 0) {
+				peak->vector = rate;
+				peak->has_vector = true;
+				offset += offsetof(struct ridge_peak, vector);
+			} else if (which == 1) {
+				peak->matrix = rate;
+				peak->has_matrix = true;
+				offset += offsetof(struct ridge_peak, matrix);
+			} else {
+				peak->matrix_sparse = rate;
+				peak->has_matrix_sparse = true;
+				offset += offsetof(struct ridge_peak, matrix_sparse);
+			}
+			remember(st, offset, v);
+		}
+		if (!kind_seen[0] && !kind_seen[1] && !kind_seen[2])
+			node_error(st, value, "'peak_flops.%s' lists no rate", name);
+		found++;
+	}
+	if (found == 0)
+		node_error(st, node, "'peak_flops' lists no dtype");
+}
+
+static void read_list(struct parse_state *st, const yaml_node_t *node, const struct field *f, const char *path)
+{
+	if (node->type != YAML_SEQUENCE_NODE) {
+		node_error(st, node, "'%s' must be a list, not %s", path, type_name(node));
+		return;
+	}
+	int *count = (int *)((char *)st->gpu + f->count_offset);
+	*count = 0;
+	int n = (int)(node->data.sequence.items.top - node->data.sequence.items.start);
+	if (n > f->max_items) {
+		node_error(st, node, "'%s' has %d items, at most %d", path, n, f->max_items);
+		return;
+	}
+	for (yaml_node_item_t *item = node->data.sequence.items.start; item < node->data.sequence.items.top; item++) {
+		yaml_node_t *v = yaml_document_get_node(st->doc, *item);
+		char item_path[160];
+		snprintf(item_path, sizeof item_path, "%s[%d]", path, *count);
+		if (f->type == T_STRLIST) {
+			char *dst = (char *)st->gpu + f->offset + (size_t)*count * f->size;
+			if (read_str(st, v, item_path, dst, f->size))
+				(*count)++;
+		} else {
+			double *dst = (double *)((char *)st->gpu + f->offset) + *count;
+			if (read_qty(st, v, item_path, f->unit, f->min, f->max, dst))
+				(*count)++;
+		}
+	}
+}
+
+static void read_field(struct parse_state *st, const yaml_node_t *value, const struct field *f, const char *path)
+{
+	char *base = (char *)st->gpu;
+	switch (f->type) {
+	case T_STR:
+		read_str(st, value, path, base + f->offset, f->size);
+		break;
+	case T_INT:
+		read_int(st, value, path, f->min, f->max, (int *)(base + f->offset));
+		break;
+	case T_QTY:
+		if (read_qty(st, value, path, f->unit, f->min, f->max, (double *)(base + f->offset)) && f->has_offset != NO_OFFSET)
+			*(bool *)(base + f->has_offset) = true;
+		break;
+	case T_STRLIST:
+	case T_QTYLIST:
+		read_list(st, value, f, path);
+		break;
+	case T_MAP:
+		if (value->type != YAML_MAPPING_NODE) {
+			node_error(st, value, "'%s' must be a mapping, not %s", path, type_name(value));
+			return;
+		}
+		walk_map(st, value, f->children, path);
+		break;
+	case T_PEAKS:
+		read_peaks(st, value, f);
+		break;
+	case T_CC: {
+		const char *text = scalar_text(st, value, path);
+		int major, minor;
+		char tail;
+		if (!text)
+			return;
+		if (sscanf(text, "%d.%d%c", &major, &minor, &tail) != 2 || major < 1 || major > 99 || minor < 0 || minor > 9) {
+			node_error(st, value, "'%s' must look like \"9.0\", not '%s'", path, text);
+			return;
+		}
+		st->gpu->cc_major = major;
+		st->gpu->cc_minor = minor;
+		break;
+	}
+	case T_VENDOR: {
+		const char *text = scalar_text(st, value, path);
+		if (!text)
+			return;
+		if (strcmp(text, "nvidia") == 0)
+			st->gpu->vendor = RIDGE_VENDOR_NVIDIA;
+		else if (strcmp(text, "amd") == 0)
+			st->gpu->vendor = RIDGE_VENDOR_AMD;
+		else
+			node_error(st, value, "'vendor' must be 'nvidia' or 'amd', not '%s'", text);
+		break;
+	}
+	case T_SCHEMA: {
+		int version;
+		if (read_int(st, value, path, 1, 1000, &version) && version != 1)
+			node_error(st, value, "unsupported schema version %d (this ridge reads schema 1)", version);
+		break;
+	}
+	case T_MEASURED:
+		if (value->type != YAML_MAPPING_NODE) {
+			node_error(st, value, "'measured' must be a mapping {on: ...}, not %s", type_name(value));
+			return;
+		}
+		for (yaml_node_pair_t *p = value->data.mapping.pairs.start; p < value->data.mapping.pairs.top; p++) {
+			yaml_node_t *k = yaml_document_get_node(st->doc, p->key);
+			yaml_node_t *v = yaml_document_get_node(st->doc, p->value);
+			const char *key = scalar_text(st, k, "measured key");
+			if (!key)
+				continue;
+			if (strcmp(key, "on") != 0) {
+				node_error(st, k, "unknown key 'measured.%s' (known: on)", key);
+				continue;
+			}
+			if (read_str(st, v, "measured.on", st->gpu->measured_on, sizeof st->gpu->measured_on))
+				st->gpu->measured = true;
+		}
+		break;
+	}
+}
+
+static void list_keys(const struct field *fields, unsigned vendor_bit, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (const struct field *f = fields; f->key; f++) {
+		if (!(f->allowed & vendor_bit))
+			continue;
+		int n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", f->key);
+		if (n < 0 || (size_t)n >= len - used)
+			break;
+		used += (size_t)n;
+	}
+}
+
+static void walk_map(struct parse_state *st, const yaml_node_t *map, const struct field *fields, const char *prefix)
+{
+	const yaml_node_t *seen_at[64] = { NULL };
+	for (yaml_node_pair_t *pair = map->data.mapping.pairs.start; pair < map->data.mapping.pairs.top; pair++) {
+		yaml_node_t *key = yaml_document_get_node(st->doc, pair->key);
+		yaml_node_t *value = yaml_document_get_node(st->doc, pair->value);
+		const char *name = scalar_text(st, key, prefix[0] ? prefix : "key");
+		if (!name)
+			continue;
+		char path[96];
+		snprintf(path, sizeof path, "%s%s%s", prefix, prefix[0] ? "." : "", name);
+		int index = -1;
+		for (int i = 0; fields[i].key; i++)
+			if (strcmp(fields[i].key, name) == 0)
+				index = i;
+		if (index < 0) {
+			char known[512];
+			list_keys(fields, st->vendor_bit, known, sizeof known);
+			node_error(st, key, "unknown key '%s' (known: %s)", path, known);
+			continue;
+		}
+		const struct field *f = &fields[index];
+		if (seen_at[index]) {
+			node_error(st, key, "duplicate key '%s' (first at line %d)", path, (int)seen_at[index]->start_mark.line + 1);
+			continue;
+		}
+		seen_at[index] = key;
+		if (!(f->allowed & st->vendor_bit)) {
+			node_error(st, key, "key '%s' does not apply to %s entries", path,
+				   st->vendor_bit == V_AMD ? "amd" : "nvidia");
+			continue;
+		}
+		if (f->offset != NO_OFFSET)
+			remember(st, f->offset, value);
+		read_field(st, value, f, path);
+	}
+	for (int i = 0; fields[i].key; i++) {
+		if ((fields[i].required & st->vendor_bit) && !seen_at[i]) {
+			char path[96];
+			snprintf(path, sizeof path, "%s%s%s", prefix, prefix[0] ? "." : "", fields[i].key);
+			node_error(st, map, "missing required key '%s'", path);
+		}
+	}
+}
+
+/* ---- cross-field plausibility ---- */
+
+static bool id_valid(const char *id)
+{
+	if (!islower((unsigned char)id[0]) && !isdigit((unsigned char)id[0]))
+		return false;
+	for (const char *c = id; *c; c++)
+		if (!islower((unsigned char)*c) && !isdigit((unsigned char)*c) && *c != '-')
+			return false;
+	return true;
+}
+
+static void check_entry(struct parse_state *st)
+{
+	const struct ridge_gpu *g = st->gpu;
+	if (g->id[0] && !id_valid(g->id))
+		check_error(st, G(id), "id '%s' must be lowercase letters, digits and '-'", g->id);
+	int expected_warp = g->vendor == RIDGE_VENDOR_AMD ? 64 : 32;
+	if (g->warp_size && g->warp_size != expected_warp)
+		check_error(st, G(warp_size), "warp_size %d is not %d, the %s warp/wavefront width", g->warp_size, expected_warp,
+			    g->vendor == RIDGE_VENDOR_AMD ? "CDNA" : "NVIDIA");
+	if (g->max_warps_per_sm && g->warp_size && g->max_threads_per_sm != g->max_warps_per_sm * g->warp_size)
+		check_error(st, G(max_threads_per_sm), "limits.threads_per_sm %d is not warps_per_sm %d x warp_size %d",
+			    g->max_threads_per_sm, g->max_warps_per_sm, g->warp_size);
+	if (g->max_threads_per_block > g->max_threads_per_sm && g->max_threads_per_sm)
+		check_error(st, G(max_threads_per_block), "limits.threads_per_block %d exceeds threads_per_sm %d",
+			    g->max_threads_per_block, g->max_threads_per_sm);
+	if (g->smem_per_block > g->smem_per_block_optin && g->smem_per_block_optin > 0)
+		check_error(st, G(smem_per_block), "shared_memory.per_block exceeds per_block_optin");
+	if (g->smem_per_block_optin > g->smem_per_sm && g->smem_per_sm > 0)
+		check_error(st, G(smem_per_block_optin), "shared_memory.per_block_optin exceeds per_sm");
+	if (g->regs_per_block > g->regs_per_sm && g->regs_per_sm)
+		check_error(st, G(regs_per_block), "registers.per_block exceeds per_sm");
+	if (g->vendor == RIDGE_VENDOR_NVIDIA && g->nv.carveout_count > 0) {
+		for (int i = 1; i < g->nv.carveout_count; i++)
+			if (g->nv.carveout_sizes[i] <= g->nv.carveout_sizes[i - 1])
+				check_error(st, G(nv.carveout_sizes), "shared_memory.carveout_sizes must be ascending");
+		if (g->smem_per_sm > 0 && g->nv.carveout_sizes[g->nv.carveout_count - 1] != g->smem_per_sm)
+			check_error(st, G(nv.carveout_sizes), "the largest carveout size must equal shared_memory.per_sm");
+	}
+	if (g->l2_bytes > 0 && g->memory_bytes > 0 && g->l2_bytes >= g->memory_bytes)
+		check_error(st, G(l2_bytes), "cache.l2 is not smaller than memory.size");
+	if (g->matrix_clock_hz > g->boost_clock_hz * 1.05 && g->boost_clock_hz > 0)
+		check_error(st, G(matrix_clock_hz), "clocks.matrix_peak is above the boost clock");
+	if (g->vector_clock_hz > g->boost_clock_hz * 1.05 && g->boost_clock_hz > 0)
+		check_error(st, G(vector_clock_hz), "clocks.vector_peak is above the boost clock");
+	for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
+		const struct ridge_peak *p = &g->peak[d];
+		size_t base = G(peak) + (size_t)d * sizeof(struct ridge_peak);
+		if (p->has_matrix_sparse && !p->has_matrix)
+			check_error(st, base + offsetof(struct ridge_peak, matrix_sparse),
+				    "peak_flops.%s has a sparse rate but no dense matrix rate", ridge_dtype_name((enum ridge_dtype)d));
+		if (p->has_matrix_sparse && p->has_matrix && fabs(p->matrix_sparse / p->matrix - 2.0) > 0.03)
+			check_error(st, base + offsetof(struct ridge_peak, matrix_sparse),
+				    "peak_flops.%s.matrix_sparse is not 2x the dense rate (2:4 sparsity doubles it)",
+				    ridge_dtype_name((enum ridge_dtype)d));
+		if (p->has_vector && p->has_matrix && p->vector > p->matrix)
+			check_error(st, base + offsetof(struct ridge_peak, vector),
+				    "peak_flops.%s.vector is above the matrix rate", ridge_dtype_name((enum ridge_dtype)d));
+	}
+}
+
+/* ---- entry points ---- */
+
+static void offset_to_position(const char *text, size_t len, size_t offset, int *line, int *column)
+{
+	*line = 1;
+	*column = 1;
+	for (size_t i = 0; i < offset && i < len; i++) {
+		if (text[i] == '\n') {
+			(*line)++;
+			*column = 1;
+		} else {
+			(*column)++;
+		}
+	}
+}
+
+int hwdb_parse(const char *name, const char *text, size_t len, struct ridge_gpu *out, struct hwdb_diags *diags)
+{
+	int before = diags ? diags->count + diags->dropped : 0;
+	memset(out, 0, sizeof *out);
+	if (len == 0) {
+		diag_add(diags, name, 1, 1, "empty file: expected a hwdb entry (a YAML mapping)");
+		return -1;
+	}
+	if (memchr(text, '\0', len)) {
+		int line, column;
+		offset_to_position(text, len, (size_t)((const char *)memchr(text, '\0', len) - text), &line, &column);
+		diag_add(diags, name, line, column, "binary data (a NUL byte): not a YAML file");
+		return -1;
+	}
+
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	if (!yaml_parser_initialize(&parser)) {
+		diag_add(diags, name, 0, 0, "cannot initialize the YAML parser");
+		return -1;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		int line, column;
+		if (parser.error == YAML_READER_ERROR) {
+			offset_to_position(text, len, parser.problem_offset, &line, &column);
+		} else {
+			line = (int)parser.problem_mark.line + 1;
+			column = (int)parser.problem_mark.column + 1;
+		}
+		diag_add(diags, name, line, column, "invalid YAML: %s%s%s", parser.problem ? parser.problem : "parse error",
+			 parser.context ? " " : "", parser.context ? parser.context : "");
+		yaml_parser_delete(&parser);
+		return -1;
+	}
+
+	int rc = 0;
+	yaml_node_t *root = yaml_document_get_root_node(&doc);
+	if (!root) {
+		diag_add(diags, name, 1, 1, "empty file: expected a hwdb entry (a YAML mapping)");
+		rc = -1;
+	} else if (root->type != YAML_MAPPING_NODE) {
+		diag_add(diags, name, AT(root), "the top level must be a mapping of keys (id, name, ...), not %s", type_name(root));
+		rc = -1;
+	} else {
+		struct parse_state st = { .name = name, .doc = &doc, .gpu = out, .diags = diags, .vendor_bit = V_NV };
+		/* The vendor decides which keys are required: find it first. */
+		for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
+			yaml_node_t *k = yaml_document_get_node(&doc, p->key);
+			yaml_node_t *v = yaml_document_get_node(&doc, p->value);
+			if (k->type == YAML_SCALAR_NODE && strcmp((char *)k->data.scalar.value, "vendor") == 0 &&
+			    v->type == YAML_SCALAR_NODE && strcmp((char *)v->data.scalar.value, "amd") == 0)
+				st.vendor_bit = V_AMD;
+		}
+		walk_map(&st, root, root_fields, "");
+		check_entry(&st);
+	}
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	if (diags && diags->count + diags->dropped > before)
+		rc = -1;
+	return rc;
+}
+
+static char *read_whole_file(const char *path, size_t *len, struct hwdb_diags *diags)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		diag_add(diags, path, 0, 0, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	size_t cap = 8192, used = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		size_t n = fread(buf + used, 1, cap - used, f);
+		used += n;
+		if (used > MAX_FILE_BYTES) {
+			diag_add(diags, path, 0, 0, "file is larger than %u bytes: not a hwdb entry", MAX_FILE_BYTES);
+			free(buf);
+			buf = NULL;
+			break;
+		}
+		if (n == 0) {
+			if (ferror(f)) {
+				diag_add(diags, path, 0, 0, "cannot read: %s", strerror(errno));
+				free(buf);
+				buf = NULL;
+			}
+			break;
+		}
+		if (used == cap) {
+			char *bigger = realloc(buf, cap * 2);
+			if (!bigger) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = bigger;
+			cap *= 2;
+		}
+	}
+	fclose(f);
+	*len = used;
+	return buf;
+}
+
+int hwdb_load_file(const char *path, struct ridge_gpu *out, struct hwdb_diags *diags)
+{
+	size_t len = 0;
+	char *text = read_whole_file(path, &len, diags);
+	if (!text) {
+		memset(out, 0, sizeof *out);
+		return -1;
+	}
+	int rc = hwdb_parse(path, text, len, out, diags);
+	free(text);
+	return rc;
+}

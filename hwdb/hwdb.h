@@ -1,0 +1,72 @@
+/* hwdb: YAML hardware entries -> struct ridge_gpu, with every error naming
+ * file:line:column. Also the registry of entries (built-in, user, $RIDGE_HWDB,
+ * --hwdb) and the writer used by ridge-probe for calibrations. */
+#ifndef RIDGE_HWDB_H
+#define RIDGE_HWDB_H
+
+#include <stddef.h>
+
+#include "gpu.h"
+
+#define HWDB_MAX_DIAGS 32
+#define HWDB_PATH 512
+
+struct hwdb_diag {
+	char file[HWDB_PATH];
+	int line, column; /* 1-based; 0 when the problem has no position */
+	char message[256];
+};
+
+struct hwdb_diags {
+	int count;
+	int dropped; /* problems past HWDB_MAX_DIAGS */
+	struct hwdb_diag items[HWDB_MAX_DIAGS];
+};
+
+/* Parses one entry from text (name is used in diagnostics). Returns 0 when
+ * the entry is valid; otherwise -1 with every problem found in diags. */
+int hwdb_parse(const char *name, const char *text, size_t len, struct ridge_gpu *out, struct hwdb_diags *diags);
+
+/* Reads and parses a file. */
+int hwdb_load_file(const char *path, struct ridge_gpu *out, struct hwdb_diags *diags);
+
+struct hwdb_entry {
+	struct ridge_gpu gpu;
+	char origin[HWDB_PATH]; /* file it came from ("hwdb/x.yaml" when built in) */
+};
+
+struct hwdb {
+	int count;
+	struct hwdb_entry *entries;
+};
+
+/* Loads the built-in entries, then $XDG_CONFIG_HOME/ridge/hwdb (default
+ * ~/.config/ridge/hwdb), then each directory of $RIDGE_HWDB, then extra_dir
+ * (may be NULL). A later entry with the same id replaces an earlier one; two
+ * entries with one id in one layer are an error. Returns 0, or -1 with diags. */
+int hwdb_open(struct hwdb *db, const char *extra_dir, struct hwdb_diags *diags);
+
+/* Adds one file as the last layer (a calibration given by --calibration). */
+int hwdb_add_file(struct hwdb *db, const char *path, struct hwdb_diags *diags);
+
+void hwdb_close(struct hwdb *db);
+
+/* Finds an entry by id or alias, case-insensitively. NULL when none. */
+const struct hwdb_entry *hwdb_find(const struct hwdb *db, const char *name);
+
+/* Fills up to max ids closest to name (edit distance). Returns how many. */
+int hwdb_suggest(const struct hwdb *db, const char *name, const char **ids, int max);
+
+/* The number of built-in entries and each one's file name and text. */
+int hwdb_builtin_count(void);
+const char *hwdb_builtin_name(int index);
+const char *hwdb_builtin_text(int index, size_t *len);
+
+/* Writes gpu as a hwdb YAML entry, atomically (temporary file + rename):
+ * on failure the old file is left intact. Returns 0, or -1 with err set. */
+int hwdb_write_file(const char *path, const struct ridge_gpu *gpu, char *err, size_t err_len);
+
+/* Formats one diagnostic as "file:line:col: message". */
+void hwdb_diag_format(const struct hwdb_diag *d, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,231 @@
+/* The set of known GPUs: built-in entries (embedded at build time), then user
+ * and environment directories, then --hwdb; later layers override by id. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "hwdb.h"
+
+static int add_entry(struct hwdb *db, const struct ridge_gpu *gpu, const char *origin, int layer_start,
+		     struct hwdb_diags *diags)
+{
+	for (int i = 0; i < db->count; i++) {
+		if (strcmp(db->entries[i].gpu.id, gpu->id) != 0)
+			continue;
+		if (i >= layer_start) {
+			if (diags && diags->count < HWDB_MAX_DIAGS) {
+				struct hwdb_diag *d = &diags->items[diags->count++];
+				snprintf(d->file, sizeof d->file, "%s", origin);
+				d->line = 0;
+				d->column = 0;
+				snprintf(d->message, sizeof d->message, "duplicate id '%s' (also in %s)", gpu->id,
+					 db->entries[i].origin);
+			}
+			return -1;
+		}
+		db->entries[i].gpu = *gpu; /* a later layer overrides */
+		snprintf(db->entries[i].origin, sizeof db->entries[i].origin, "%s", origin);
+		return 0;
+	}
+	struct hwdb_entry *grown = realloc(db->entries, (size_t)(db->count + 1) * sizeof *grown);
+	if (!grown)
+		return -1;
+	db->entries = grown;
+	db->entries[db->count].gpu = *gpu;
+	snprintf(db->entries[db->count].origin, sizeof db->entries[db->count].origin, "%s", origin);
+	db->count++;
+	return 0;
+}
+
+static int has_yaml_suffix(const char *name)
+{
+	size_t n = strlen(name);
+	return (n > 5 && strcmp(name + n - 5, ".yaml") == 0) || (n > 4 && strcmp(name + n - 4, ".yml") == 0);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Loads every *.yaml in dir as one layer. A missing directory is not an error
+ * unless required (given explicitly with --hwdb). */
+static int add_directory(struct hwdb *db, const char *dir, int required, struct hwdb_diags *diags)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		if (!required && errno == ENOENT)
+			return 0;
+		if (diags && diags->count < HWDB_MAX_DIAGS) {
+			struct hwdb_diag *g = &diags->items[diags->count++];
+			snprintf(g->file, sizeof g->file, "%s", dir);
+			g->line = g->column = 0;
+			snprintf(g->message, sizeof g->message, "cannot open hwdb directory: %s", strerror(errno));
+		}
+		return -1;
+	}
+	char **names = NULL;
+	size_t count = 0;
+	struct dirent *e;
+	int rc = 0;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.' || !has_yaml_suffix(e->d_name))
+			continue;
+		char **grown = realloc(names, (count + 1) * sizeof *names);
+		if (!grown) {
+			rc = -1;
+			break;
+		}
+		names = grown;
+		names[count] = strdup(e->d_name);
+		if (!names[count]) {
+			rc = -1;
+			break;
+		}
+		count++;
+	}
+	closedir(d);
+	qsort(names, count, sizeof *names, compare_names);
+	int layer_start = db->count;
+	for (size_t i = 0; i < count; i++) {
+		char path[HWDB_PATH];
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		struct ridge_gpu gpu;
+		if (rc == 0 && (hwdb_load_file(path, &gpu, diags) != 0 || add_entry(db, &gpu, path, layer_start, diags) != 0))
+			rc = -1;
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+int hwdb_add_file(struct hwdb *db, const char *path, struct hwdb_diags *diags)
+{
+	struct ridge_gpu gpu;
+	if (hwdb_load_file(path, &gpu, diags) != 0)
+		return -1;
+	return add_entry(db, &gpu, path, db->count, diags);
+}
+
+int hwdb_open(struct hwdb *db, const char *extra_dir, struct hwdb_diags *diags)
+{
+	db->count = 0;
+	db->entries = NULL;
+	for (int i = 0; i < hwdb_builtin_count(); i++) {
+		size_t len;
+		const char *text = hwdb_builtin_text(i, &len);
+		struct ridge_gpu gpu;
+		if (hwdb_parse(hwdb_builtin_name(i), text, len, &gpu, diags) != 0 ||
+		    add_entry(db, &gpu, hwdb_builtin_name(i), 0, diags) != 0)
+			return -1;
+	}
+
+	char dir[HWDB_PATH];
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	if (xdg && *xdg)
+		snprintf(dir, sizeof dir, "%s/ridge/hwdb", xdg);
+	else if (home && *home)
+		snprintf(dir, sizeof dir, "%s/.config/ridge/hwdb", home);
+	else
+		dir[0] = '\0';
+	if (dir[0] && add_directory(db, dir, 0, diags) != 0)
+		return -1;
+
+	const char *env = getenv("RIDGE_HWDB");
+	if (env && *env) {
+		char *copy = strdup(env);
+		if (!copy)
+			return -1;
+		int rc = 0;
+		for (char *save = NULL, *part = strtok_r(copy, ":", &save); part && rc == 0; part = strtok_r(NULL, ":", &save))
+			rc = add_directory(db, part, 0, diags);
+		free(copy);
+		if (rc != 0)
+			return -1;
+	}
+	if (extra_dir && add_directory(db, extra_dir, 1, diags) != 0)
+		return -1;
+	return 0;
+}
+
+void hwdb_close(struct hwdb *db)
+{
+	free(db->entries);
+	db->entries = NULL;
+	db->count = 0;
+}
+
+const struct hwdb_entry *hwdb_find(const struct hwdb *db, const char *name)
+{
+	for (int i = 0; i < db->count; i++) {
+		const struct ridge_gpu *g = &db->entries[i].gpu;
+		if (strcasecmp(g->id, name) == 0)
+			return &db->entries[i];
+	}
+	for (int i = 0; i < db->count; i++) {
+		const struct ridge_gpu *g = &db->entries[i].gpu;
+		for (int a = 0; a < g->alias_count; a++)
+			if (strcasecmp(g->aliases[a], name) == 0)
+				return &db->entries[i];
+	}
+	return NULL;
+}
+
+/* Levenshtein distance, case-insensitive, bounded to short names. */
+static int edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 63 || lb > 63)
+		return 1000;
+	int row[64];
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (int)j;
+	for (size_t i = 1; i <= la; i++) {
+		int diagonal = row[0];
+		row[0] = (int)i;
+		for (size_t j = 1; j <= lb; j++) {
+			int cost = (a[i - 1] | 32) == (b[j - 1] | 32) ? 0 : 1;
+			int best = diagonal + cost;
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diagonal = row[j];
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+int hwdb_suggest(const struct hwdb *db, const char *name, const char **ids, int max)
+{
+	int n = 0;
+	int distances[16];
+	if (max > 16)
+		max = 16;
+	for (int i = 0; i < db->count; i++) {
+		const char *id = db->entries[i].gpu.id;
+		int d = edit_distance(name, id);
+		/* A substring match ("h100" in "h100-sxm") is as good as a close spelling. */
+		if (strcasestr(id, name) || strcasestr(name, id))
+			d = d < 2 ? d : 2;
+		int pos = n;
+		while (pos > 0 && distances[pos - 1] > d)
+			pos--;
+		if (pos >= max)
+			continue;
+		for (int k = (n < max ? n : max - 1); k > pos; k--) {
+			distances[k] = distances[k - 1];
+			ids[k] = ids[k - 1];
+		}
+		distances[pos] = d;
+		ids[pos] = id;
+		if (n < max)
+			n++;
+	}
+	return n;
+}

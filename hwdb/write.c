@@ -1,0 +1,183 @@
+/* Writes a struct ridge_gpu back as a hwdb entry (ridge-probe's calibrations).
+ * Written with stdio rather than libyaml's emitter: the layout is fixed, every
+ * string is re-validated by the loader (no control characters), and the only
+ * escaping YAML's double-quoted style needs for such strings is \ and ". */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hwdb.h"
+
+static void put_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* %.17g round-trips a double exactly: a calibration re-read equals what was written. */
+#define NUM "%.17g"
+
+static void put_peaks(FILE *f, const struct ridge_gpu *g)
+{
+	fprintf(f, "peak_flops:\n");
+	for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
+		const struct ridge_peak *p = &g->peak[d];
+		if (!p->has_vector && !p->has_matrix && !p->has_matrix_sparse)
+			continue;
+		const char *unit = d == RIDGE_INT8 ? "OP/s" : "FLOP/s";
+		fprintf(f, "  %s: {", ridge_dtype_name((enum ridge_dtype)d));
+		const char *sep = "";
+		if (p->has_vector) {
+			fprintf(f, "%svector: " NUM " %s", sep, p->vector, unit);
+			sep = ", ";
+		}
+		if (p->has_matrix) {
+			fprintf(f, "%smatrix: " NUM " %s", sep, p->matrix, unit);
+			sep = ", ";
+		}
+		if (p->has_matrix_sparse)
+			fprintf(f, "%smatrix_sparse: " NUM " %s", sep, p->matrix_sparse, unit);
+		fprintf(f, "}\n");
+	}
+}
+
+static void put_entry(FILE *f, const struct ridge_gpu *g)
+{
+	int amd = g->vendor == RIDGE_VENDOR_AMD;
+	fprintf(f, "# hwdb entry written by ridge%s\nschema: 1\nid: ", g->measured ? "-probe (a calibration: measured ceilings)" : "");
+	put_string(f, g->id);
+	fprintf(f, "\nname: ");
+	put_string(f, g->name);
+	fprintf(f, "\nvendor: %s\narch: ", amd ? "amd" : "nvidia");
+	put_string(f, g->arch);
+	if (amd) {
+		fprintf(f, "\ngfx_target: ");
+		put_string(f, g->gfx_target);
+	} else {
+		fprintf(f, "\ncompute_capability: \"%d.%d\"", g->cc_major, g->cc_minor);
+	}
+	if (g->alias_count) {
+		fprintf(f, "\naliases: [");
+		for (int i = 0; i < g->alias_count; i++) {
+			if (i)
+				fprintf(f, ", ");
+			put_string(f, g->aliases[i]);
+		}
+		fprintf(f, "]");
+	}
+	fprintf(f, "\nsm_count: %d\nwarp_size: %d\n", g->sm_count, g->warp_size);
+	fprintf(f, "clocks:\n  boost: " NUM " Hz\n", g->boost_clock_hz);
+	if (g->has_base_clock)
+		fprintf(f, "  base: " NUM " Hz\n", g->base_clock_hz);
+	fprintf(f, "  matrix_peak: " NUM " Hz\n  vector_peak: " NUM " Hz\n", g->matrix_clock_hz, g->vector_clock_hz);
+	put_peaks(f, g);
+	fprintf(f, "memory:\n  size: " NUM " B\n  bandwidth: " NUM " B/s\n", g->memory_bytes, g->memory_bandwidth);
+	if (g->memory_type[0]) {
+		fprintf(f, "  type: ");
+		put_string(f, g->memory_type);
+		fputc('\n', f);
+	}
+	fprintf(f, "cache:\n  l2: " NUM " B\n", g->l2_bytes);
+	if (g->has_infinity_cache)
+		fprintf(f, "  infinity_cache: " NUM " B\n", g->infinity_cache_bytes);
+	if (g->has_l2_bandwidth)
+		fprintf(f, "  l2_bandwidth: " NUM " B/s\n", g->l2_bandwidth);
+	if (g->has_smem_bandwidth)
+		fprintf(f, "  smem_bandwidth: " NUM " B/s\n", g->smem_bandwidth);
+	fprintf(f,
+		"shared_memory:\n  per_sm: " NUM " B\n  per_block: " NUM " B\n  per_block_optin: " NUM
+		" B\n  reserved_per_block: " NUM " B\n  alloc_unit: " NUM " B\n",
+		g->smem_per_sm, g->smem_per_block, g->smem_per_block_optin, g->nv.smem_reserved_per_block, g->nv.smem_alloc_unit);
+	if (!amd && g->nv.carveout_count) {
+		fprintf(f, "  carveout_sizes: [");
+		for (int i = 0; i < g->nv.carveout_count; i++)
+			fprintf(f, "%s" NUM " B", i ? ", " : "", g->nv.carveout_sizes[i]);
+		fprintf(f, "]\n");
+	}
+	fprintf(f, "registers:\n  per_sm: %d\n  per_block: %d\n  per_thread_max: %d\n  alloc_unit: %d\n", g->regs_per_sm,
+		g->regs_per_block, g->nv.max_regs_per_thread, g->nv.reg_alloc_unit);
+	fprintf(f,
+		"limits:\n  threads_per_sm: %d\n  threads_per_block: %d\n  warps_per_sm: %d\n  blocks_per_sm: %d\n"
+		"  sub_partitions: %d\n  barriers_per_block_slot: %d\n  virtual_resources_per_sm: %d\n",
+		g->max_threads_per_sm, g->max_threads_per_block, g->max_warps_per_sm, g->max_blocks_per_sm, g->nv.sub_partitions,
+		g->nv.barriers_per_block_slot, g->nv.virtual_resources_per_sm);
+	if (amd)
+		fprintf(f,
+			"amd:\n  simds_per_cu: %d\n  waves_per_simd: %d\n  vgprs_per_lane: %d\n  vgpr_granule: %d\n"
+			"  sgprs_per_simd: %d\n  sgpr_granule: %d\n  max_sgprs_per_wave: %d\n  lds_granule: " NUM
+			" B\n  barrier_slots: %d\n",
+			g->amd.simds_per_cu, g->amd.waves_per_simd, g->amd.vgprs_per_lane, g->amd.vgpr_granule, g->amd.sgprs_per_simd,
+			g->amd.sgpr_granule, g->amd.max_sgprs_per_wave, g->amd.lds_granule, g->amd.barrier_slots);
+	fprintf(f, "power:\n  tdp: " NUM " W\n", g->tdp_watts);
+	if (g->interconnect[0]) {
+		fprintf(f, "interconnect:\n  name: ");
+		put_string(f, g->interconnect);
+		fprintf(f, "\n  bandwidth: " NUM " B/s\n", g->interconnect_bandwidth);
+	}
+	fprintf(f, "launch:\n  overhead: " NUM " s\n  graph_node: " NUM " s\n", g->launch_overhead_s, g->graph_node_s);
+	if (g->has_price)
+		fprintf(f, "price: " NUM " USD\n", g->price_usd_per_hour);
+	fprintf(f, "sources:\n");
+	for (int i = 0; i < g->source_count; i++) {
+		fprintf(f, "  - ");
+		put_string(f, g->sources[i]);
+		fputc('\n', f);
+	}
+	if (g->note_count) {
+		fprintf(f, "notes:\n");
+		for (int i = 0; i < g->note_count; i++) {
+			fprintf(f, "  - ");
+			put_string(f, g->notes[i]);
+			fputc('\n', f);
+		}
+	}
+	if (g->measured) {
+		fprintf(f, "measured:\n  on: ");
+		put_string(f, g->measured_on);
+		fputc('\n', f);
+	}
+}
+
+int hwdb_write_file(const char *path, const struct ridge_gpu *gpu, char *err, size_t err_len)
+{
+	char tmp[HWDB_PATH + 16];
+	if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= (int)sizeof tmp) {
+		snprintf(err, err_len, "path too long '%s'", path);
+		return -1;
+	}
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, err_len, "cannot create '%s': %s", tmp, strerror(errno));
+		return -1;
+	}
+	FILE *f = fdopen(fd, "w");
+	if (!f) {
+		snprintf(err, err_len, "cannot write '%s': %s", tmp, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	put_entry(f, gpu);
+	int failed = ferror(f) != 0;
+	failed |= fflush(f) != 0;
+	failed |= fsync(fd) != 0;
+	failed |= fclose(f) != 0;
+	if (failed) {
+		snprintf(err, err_len, "cannot write '%s': %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	if (rename(tmp, path) != 0) {
+		snprintf(err, err_len, "cannot replace '%s': %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,91 @@
+#include "gpu.h"
+
+#include <strings.h>
+
+static const char *const dtype_names[RIDGE_DTYPE_COUNT] = {
+	"fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4",
+};
+
+/* Storage bytes per element; tf32 is stored as a 4-byte float. */
+static const double dtype_bytes[RIDGE_DTYPE_COUNT] = { 8, 4, 4, 2, 2, 1, 1, 0.5 };
+
+const char *ridge_dtype_name(enum ridge_dtype dtype)
+{
+	if ((int)dtype < 0 || dtype >= RIDGE_DTYPE_COUNT)
+		return NULL;
+	return dtype_names[dtype];
+}
+
+bool ridge_dtype_parse(const char *text, enum ridge_dtype *out)
+{
+	for (int i = 0; i < RIDGE_DTYPE_COUNT; i++) {
+		if (strcasecmp(text, dtype_names[i]) == 0) {
+			*out = (enum ridge_dtype)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+double ridge_dtype_bytes(enum ridge_dtype dtype)
+{
+	if ((int)dtype < 0 || dtype >= RIDGE_DTYPE_COUNT)
+		return 0;
+	return dtype_bytes[dtype];
+}
+
+const char *ridge_dtype_list(void)
+{
+	return "fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4";
+}
+
+bool ridge_gpu_peak(const struct ridge_gpu *gpu, enum ridge_dtype dtype, enum ridge_peak_kind kind,
+		    bool sparse, double *flops_per_s, const char **why)
+{
+	static const char no_dtype[] = "the GPU has no hardware path for this dtype";
+	static const char no_vector[] = "the GPU has no vector (non-matrix) rate for this dtype";
+	static const char no_matrix[] = "the GPU has no matrix (tensor-core) rate for this dtype";
+	static const char no_sparse[] = "the GPU has no sparse matrix rate for this dtype";
+	static const char sparse_vector[] = "sparsity applies to matrix rates only";
+
+	if ((int)dtype < 0 || dtype >= RIDGE_DTYPE_COUNT) {
+		if (why)
+			*why = no_dtype;
+		return false;
+	}
+	const struct ridge_peak *p = &gpu->peak[dtype];
+	if (kind == RIDGE_PEAK_VECTOR) {
+		if (sparse) {
+			if (why)
+				*why = sparse_vector;
+			return false;
+		}
+		if (!p->has_vector) {
+			if (why)
+				*why = p->has_matrix ? no_vector : no_dtype;
+			return false;
+		}
+		*flops_per_s = p->vector;
+		return true;
+	}
+	if (sparse) {
+		if (!p->has_matrix_sparse) {
+			if (why)
+				*why = no_sparse;
+			return false;
+		}
+		*flops_per_s = p->matrix_sparse;
+		return true;
+	}
+	if (p->has_matrix) {
+		*flops_per_s = p->matrix;
+		return true;
+	}
+	if (kind == RIDGE_PEAK_MATRIX || !p->has_vector) {
+		if (why)
+			*why = p->has_vector ? no_matrix : no_dtype;
+		return false;
+	}
+	*flops_per_s = p->vector;
+	return true;
+}

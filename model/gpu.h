@@ -1,0 +1,151 @@
+/* The hardware description every model works from: one struct ridge_gpu per GPU.
+ * Filled by hwdb/ from YAML (or by a test by hand); read, never written, by model/. */
+#ifndef RIDGE_GPU_H
+#define RIDGE_GPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum ridge_vendor { RIDGE_VENDOR_NVIDIA, RIDGE_VENDOR_AMD };
+
+enum ridge_dtype {
+	RIDGE_FP64,
+	RIDGE_FP32,
+	RIDGE_TF32,
+	RIDGE_BF16,
+	RIDGE_FP16,
+	RIDGE_FP8,
+	RIDGE_INT8,
+	RIDGE_FP4,
+	RIDGE_DTYPE_COUNT
+};
+
+/* Peak rates of one dtype, FLOP/s (OP/s for int8). A rate is meaningful only
+ * when its has_ bit is set: a missing rate is "the hardware has no such path",
+ * never zero. */
+struct ridge_peak {
+	bool has_vector, has_matrix, has_matrix_sparse;
+	double vector;        /* CUDA cores / SIMD units */
+	double matrix;        /* tensor cores / matrix cores, dense */
+	double matrix_sparse; /* 2:4 structured sparsity */
+};
+
+#define RIDGE_MAX_ALIASES 8
+#define RIDGE_MAX_SOURCES 16
+#define RIDGE_MAX_NOTES 8
+#define RIDGE_MAX_CARVEOUTS 24
+#define RIDGE_TEXT 128
+#define RIDGE_LONG_TEXT 512
+
+/* NVIDIA occupancy parameters (cuda_occupancy.h's cudaOccDeviceProp plus the
+ * per-architecture constants that header hard-codes). */
+struct ridge_nvidia_occupancy {
+	int sub_partitions;          /* warp schedulers; warps are allocated per sub-partition */
+	int reg_alloc_unit;          /* registers per warp are rounded up to this */
+	int max_regs_per_thread;     /* 255 */
+	double smem_alloc_unit;      /* bytes */
+	double smem_reserved_per_block; /* bytes the driver reserves per block */
+	int carveout_count;
+	double carveout_sizes[RIDGE_MAX_CARVEOUTS]; /* legal SM shared-memory sizes, bytes, ascending */
+	int barriers_per_block_slot; /* 0: no barrier limit (before sm_90); 1 or 2 */
+	int virtual_resources_per_sm; /* 0: not tracked */
+};
+
+/* AMD CDNA occupancy parameters (LLVM AMDGPUBaseInfo and HIP CLR). */
+struct ridge_amd_occupancy {
+	int simds_per_cu;
+	int waves_per_simd;
+	int vgprs_per_lane;  /* unified ArchVGPR + AGPR file per lane per SIMD */
+	int vgpr_granule;
+	int sgprs_per_simd;
+	int sgpr_granule;
+	int max_sgprs_per_wave;
+	double lds_granule;  /* bytes */
+	int barrier_slots;   /* workgroups with more than one wave per CU */
+};
+
+struct ridge_gpu {
+	char id[RIDGE_TEXT];
+	char name[RIDGE_TEXT];
+	enum ridge_vendor vendor;
+	char arch[RIDGE_TEXT];
+	int cc_major, cc_minor;      /* NVIDIA compute capability */
+	char gfx_target[RIDGE_TEXT]; /* AMD LLVM target */
+	int alias_count;
+	char aliases[RIDGE_MAX_ALIASES][RIDGE_TEXT];
+
+	int sm_count; /* SMs (NVIDIA) or CUs (AMD) */
+	int warp_size;
+
+	double boost_clock_hz;
+	bool has_base_clock;
+	double base_clock_hz;
+	double matrix_clock_hz; /* the clock the matrix peaks assume */
+	double vector_clock_hz; /* the clock the vector peaks assume */
+
+	struct ridge_peak peak[RIDGE_DTYPE_COUNT];
+
+	double memory_bytes;
+	double memory_bandwidth; /* bytes/s */
+	char memory_type[RIDGE_TEXT];
+	double l2_bytes;
+	bool has_infinity_cache;
+	double infinity_cache_bytes;
+	/* Measured or documented bandwidth of the inner levels for the
+	 * hierarchical roofline; optional (a calibration supplies them). */
+	bool has_l2_bandwidth, has_smem_bandwidth;
+	double l2_bandwidth, smem_bandwidth; /* bytes/s, whole GPU */
+
+	double smem_per_sm;           /* bytes */
+	double smem_per_block;        /* default per-block limit, bytes */
+	double smem_per_block_optin;  /* opt-in per-block limit, bytes */
+
+	int regs_per_sm;
+	int regs_per_block;
+	int max_threads_per_sm;
+	int max_threads_per_block;
+	int max_warps_per_sm;
+	int max_blocks_per_sm;
+
+	struct ridge_nvidia_occupancy nv; /* valid when vendor == NVIDIA */
+	struct ridge_amd_occupancy amd;   /* valid when vendor == AMD */
+
+	double tdp_watts;
+	char interconnect[RIDGE_TEXT];
+	double interconnect_bandwidth; /* bytes/s, bidirectional */
+
+	double launch_overhead_s; /* host cost of one kernel launch */
+	double graph_node_s;      /* per-node cost of a CUDA/HIP graph replay */
+	bool has_price;
+	double price_usd_per_hour;
+
+	int source_count;
+	char sources[RIDGE_MAX_SOURCES][RIDGE_LONG_TEXT];
+	int note_count;
+	char notes[RIDGE_MAX_NOTES][RIDGE_LONG_TEXT];
+
+	/* Set for calibrations written by ridge-probe: the ceilings above were
+	 * measured, not copied from a datasheet. */
+	bool measured;
+	char measured_on[RIDGE_LONG_TEXT]; /* device, driver, clock, date */
+};
+
+/* "fp64", "fp32", ... Returns NULL for an out-of-range value. */
+const char *ridge_dtype_name(enum ridge_dtype dtype);
+/* Parses a dtype name (case-insensitive). Returns false when unknown. */
+bool ridge_dtype_parse(const char *text, enum ridge_dtype *out);
+/* Bytes per element: fp4 is 0.5. */
+double ridge_dtype_bytes(enum ridge_dtype dtype);
+/* "fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4": for error messages. */
+const char *ridge_dtype_list(void);
+
+enum ridge_peak_kind { RIDGE_PEAK_DEFAULT, RIDGE_PEAK_VECTOR, RIDGE_PEAK_MATRIX };
+
+/* The peak rate for dtype: the dense matrix rate when the GPU has one (and
+ * kind is not VECTOR), else the vector rate; sparse when asked and present.
+ * Returns false (and leaves *flops_per_s alone) when the GPU has no such path;
+ * why is set to a static explanation. */
+bool ridge_gpu_peak(const struct ridge_gpu *gpu, enum ridge_dtype dtype, enum ridge_peak_kind kind,
+		    bool sparse, double *flops_per_s, const char **why);
+
+#endif

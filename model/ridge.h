@@ -1,0 +1,11 @@
+/* libridge: the public face of ridge's analytic models and hardware database.
+ * Include this one header; link with -lridge (pkg-config ridge). */
+#ifndef RIDGE_H
+#define RIDGE_H
+
+#define RIDGE_VERSION "0.1.0"
+
+#include "gpu.h"
+#include "units.h"
+
+#endif

@@ -1,0 +1,54 @@
+#!/bin/sh
+# Runs every test suite and prints one closing line: "N passed, M failed".
+#   unit tests (cmocka, build/tests/test_*), golden CLI tests (tests/golden),
+#   and every extra suite script tests/suite_*.sh (each prints "N passed, M failed").
+set -u
+build=${1:-build}
+root=$(cd "$(dirname "$0")/.." && pwd)
+passed=0
+failed=0
+failures=""
+
+for t in "$build"/tests/test_*; do
+	[ -x "$t" ] || continue
+	name=$(basename "$t")
+	out=$("$t" 2>&1)
+	rc=$?
+	p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
+	f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
+	p=${p:-0}
+	f=${f:-0}
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+	if [ "$f" -ne 0 ]; then
+		printf '%s\n' "$out" | grep -E '^\[  (FAILED|ERROR)|error|Failure|failed' | head -n 20
+		failures="$failures $name"
+	fi
+	printf '%-28s %4d passed, %d failed\n' "$name" "$p" "$f"
+done
+
+for s in "$root"/tests/suite_*.sh; do
+	[ -f "$s" ] || continue
+	name=$(basename "$s" .sh)
+	out=$(RIDGE="$root/$build/ridge" BUILD="$root/$build" sh "$s" 2>&1)
+	rc=$?
+	line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
+	p=$(printf '%s' "$line" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
+	f=$(printf '%s' "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
+	p=${p:-0}
+	f=${f:-0}
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+	if [ "$f" -ne 0 ]; then
+		printf '%s\n' "$out" | grep -E '^(FAIL|SKIP)' | head -n 30
+		failures="$failures $name"
+	fi
+	printf '%s\n' "$out" | grep -E '^SKIP' | head -n 5
+	printf '%-28s %4d passed, %d failed\n' "$name" "$p" "$f"
+done
+
+[ -n "$failures" ] && echo "failing suites:$failures"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
