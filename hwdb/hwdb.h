@@ -66,6 +66,11 @@ const char *hwdb_builtin_text(int index, size_t *len);
  * on failure the old file is left intact. Returns 0, or -1 with err set. */
 int hwdb_write_file(const char *path, const struct ridge_gpu *gpu, char *err, size_t err_len);
 
+/* The same entry text hwdb_write_file writes, in a malloc'd buffer (free it):
+ * what the fuzz harness and tests round-trip through hwdb_parse without a file.
+ * Returns 0, or -1 when out of memory. */
+int hwdb_format(const struct ridge_gpu *gpu, char **text, size_t *len);
+
 /* Formats one diagnostic as "file:line:col: message". */
 void hwdb_diag_format(const struct hwdb_diag *d, char *buf, size_t len);
 

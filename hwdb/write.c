@@ -145,6 +145,25 @@ static void put_entry(FILE *f, const struct ridge_gpu *g)
 	}
 }
 
+int hwdb_format(const struct ridge_gpu *gpu, char **text, size_t *len)
+{
+	*text = NULL;
+	*len = 0;
+	FILE *f = open_memstream(text, len);
+	if (!f)
+		return -1;
+	put_entry(f, gpu);
+	int failed = ferror(f) != 0;
+	failed |= fclose(f) != 0;
+	if (failed) {
+		free(*text);
+		*text = NULL;
+		*len = 0;
+		return -1;
+	}
+	return 0;
+}
+
 int hwdb_write_file(const char *path, const struct ridge_gpu *gpu, char *err, size_t err_len)
 {
 	char tmp[HWDB_PATH + 16];
