@@ -99,7 +99,7 @@ test: all $(TEST_BIN)
 ASAN_BUILD ?= build-asan
 SANITIZE := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 check-asan:
-	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=86 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	@ASAN_OPTIONS=detect_leaks=1:exitcode=86 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=87 \
 		$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) WITH_CUDA=no WITH_HIP=no CFLAGS="$(SANITIZE)" test
 
 check-valgrind: $(RIDGE)

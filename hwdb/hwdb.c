@@ -732,6 +732,35 @@ static void offset_to_position(const char *text, size_t len, size_t offset, int 
 	}
 }
 
+int hwdb_yaml_nesting(const char *text, size_t len, int limit, int *line, int *column)
+{
+	yaml_parser_t parser;
+	if (!yaml_parser_initialize(&parser))
+		return 0; /* the real load reports it */
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	int depth = 0, rc = 0;
+	for (;;) {
+		yaml_event_t event;
+		if (!yaml_parser_parse(&parser, &event))
+			break; /* a syntax error: the real load reports it, with its position */
+		yaml_event_type_t type = event.type;
+		if (type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT) {
+			if (++depth > limit) {
+				*line = (int)event.start_mark.line + 1;
+				*column = (int)event.start_mark.column + 1;
+				rc = -1;
+			}
+		} else if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT) {
+			depth--;
+		}
+		yaml_event_delete(&event);
+		if (rc != 0 || type == YAML_STREAM_END_EVENT)
+			break;
+	}
+	yaml_parser_delete(&parser);
+	return rc;
+}
+
 static void yaml_error(const yaml_parser_t *parser, const char *name, const char *text, size_t len, struct hwdb_diags *diags)
 {
 	int line, column;
@@ -756,6 +785,12 @@ int hwdb_parse(const char *name, const char *text, size_t len, struct ridge_gpu 
 		int line, column;
 		offset_to_position(text, len, (size_t)((const char *)memchr(text, '\0', len) - text), &line, &column);
 		diag_add(diags, name, line, column, "binary data (a NUL byte): not a YAML file");
+		return -1;
+	}
+
+	int deep_line, deep_column;
+	if (hwdb_yaml_nesting(text, len, HWDB_MAX_NESTING, &deep_line, &deep_column) != 0) {
+		diag_add(diags, name, deep_line, deep_column, "nested deeper than %d levels: not a hwdb entry", HWDB_MAX_NESTING);
 		return -1;
 	}
 

@@ -23,6 +23,17 @@ struct hwdb_diags {
 	struct hwdb_diag items[HWDB_MAX_DIAGS];
 };
 
+/* Deepest nesting of mappings and sequences a hwdb entry may have (it needs 3). */
+#define HWDB_MAX_NESTING 16
+
+/* Checks that YAML text nests mappings and sequences at most limit deep,
+ * before it is loaded: libyaml's scanner is quadratic in the nesting depth
+ * (a 2 MB file of '[' takes minutes), and every ridge YAML file (hwdb entries,
+ * scenarios, model configs) is shallow. Returns 0, or -1 with the 1-based
+ * position of the first collection past the limit. Syntax errors are left to
+ * the real load, which reports them. */
+int hwdb_yaml_nesting(const char *text, size_t len, int limit, int *line, int *column);
+
 /* Parses one entry from text (name is used in diagnostics). Returns 0 when
  * the entry is valid; otherwise -1 with every problem found in diags. */
 int hwdb_parse(const char *name, const char *text, size_t len, struct ridge_gpu *out, struct hwdb_diags *diags);
