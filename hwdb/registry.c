@@ -212,7 +212,7 @@ int hwdb_suggest(const struct hwdb *db, const char *name, const char **ids, int 
 		int d = edit_distance(name, id);
 		/* A substring match ("h100" in "h100-sxm") is as good as a close spelling. */
 		if (strcasestr(id, name) || strcasestr(name, id))
-			d = d < 2 ? d : 2;
+			d = d < 1 ? d : 1;
 		int pos = n;
 		while (pos > 0 && distances[pos - 1] > d)
 			pos--;

@@ -1,0 +1,1 @@
+hw check tests/fixtures/hwdb/broken-h100.yaml

@@ -1,0 +1,1 @@
+hw check hwdb/h100-sxm.yaml
