@@ -245,18 +245,21 @@ static void reason_text(const struct align_run *run, const struct ridge_align_di
 				 r->recommended_bytes, dt);
 		return;
 	}
+	bool amd = run->gpu->vendor == RIDGE_VENDOR_AMD;
 	switch (d->severity) {
 	case RIDGE_ALIGN_ERROR:
 		snprintf(buf, len,
-			 "not a multiple of %lld (%d bytes of %s): off cuBLAS's fast tensor-core kernels "
+			 "not a multiple of %lld (%d bytes of %s): off %s fast %s kernels "
 			 "(a slower kernel for unaligned operands, or padding)",
-			 r->required_multiple, r->required_bytes, dt);
+			 r->required_multiple, r->required_bytes, dt, amd ? "the BLAS library's" : "cuBLAS's",
+			 amd ? "matrix-core" : "tensor-core");
 		break;
 	case RIDGE_ALIGN_WARNING:
 		snprintf(buf, len,
-			 "a multiple of %lld (%d bytes: tensor-core kernels apply) but not of %lld (%d bytes), "
+			 "a multiple of %lld (%d bytes: %s kernels apply) but not of %lld (%d bytes), "
 			 "the recommended multiple",
-			 r->required_multiple, r->required_bytes, r->recommended_multiple, r->recommended_bytes);
+			 r->required_multiple, r->required_bytes, amd ? "matrix-core" : "tensor-core",
+			 r->recommended_multiple, r->recommended_bytes);
 		break;
 	case RIDGE_ALIGN_OK:
 		snprintf(buf, len, "a multiple of %lld (%d bytes of %s)", r->recommended_multiple, r->recommended_bytes,
@@ -748,6 +751,10 @@ static int run_align(int argc, char **argv)
 	} else {
 		rc = run->opt.dims ? collect_dims(run) : collect_model(run);
 	}
+	if (rc == 0 && !run->rule.any_path)
+		cli_warning("%s has no %s hardware path at all (no matrix or vector rate): the multiples are the byte "
+			    "rules only",
+			    run->gpu->id, ridge_dtype_name(run->opt.dtype));
 	if (rc == 0) {
 		if (run->opt.json) {
 			rc = print_json(run);
@@ -783,17 +790,23 @@ const struct cli_command cli_cmd_align = { "align", run_align,
 					   "tensor-core alignment and tile/wave quantization of GEMM dims or a model" };
 
 /* A short verdict for the report: what the rule says about one value. */
-static void verdict(const struct ridge_align_rule *r, const struct ridge_align_dim *d, char *buf, size_t len)
+static void verdict(const struct ridge_gpu *gpu, const struct ridge_align_rule *r, const struct ridge_align_dim *d,
+		    char *buf, size_t len)
 {
 	const char *dt = ridge_dtype_name(r->dtype);
+	const char *core = gpu->vendor == RIDGE_VENDOR_AMD ? "matrix-core" : "tensor-core";
 	if (!r->matrix_path)
-		snprintf(buf, len, "%s: no tensor-core path on this GPU", dt);
+		snprintf(buf, len, "%s: no %s path on this GPU", dt, core);
+	else if (d->severity == RIDGE_ALIGN_ERROR && d->suggested == d->suggested_recommended)
+		snprintf(buf, len, "%s: off the fast %s kernels (not a multiple of %lld; next %lld)", dt, core,
+			 r->required_multiple, d->suggested);
 	else if (d->severity == RIDGE_ALIGN_ERROR)
-		snprintf(buf, len, "%s: off the fast tensor-core kernels (not a multiple of %lld; next %lld, or %lld)", dt,
-			 r->required_multiple, d->suggested, d->suggested_recommended);
+		snprintf(buf, len, "%s: off the fast %s kernels (not a multiple of %lld; next %lld, or %lld for %lld)", dt,
+			 core, r->required_multiple, d->suggested, d->suggested_recommended, r->recommended_multiple);
 	else if (d->severity == RIDGE_ALIGN_WARNING)
-		snprintf(buf, len, "%s: on tensor cores, short of the recommended %lld (next %lld)", dt,
-			 r->recommended_multiple, d->suggested_recommended);
+		snprintf(buf, len, "%s: on %s cores, short of the recommended %lld (next %lld)", dt,
+			 gpu->vendor == RIDGE_VENDOR_AMD ? "matrix" : "tensor", r->recommended_multiple,
+			 d->suggested_recommended);
 	else
 		snprintf(buf, len, "%s: a multiple of the recommended %lld", dt, r->recommended_multiple);
 }
@@ -815,36 +828,42 @@ void report_align(const struct ridge_gpu *gpu)
 	};
 	const long long tokens = DEFAULT_TOKENS;
 	const struct ridge_align_tile tile = { 128, 128, 1 };
-	struct ridge_align_rule bf16, fp8;
+	struct ridge_align_rule half, fp8;
 	char err[300];
+	/* The seed's dtype is bf16; a GPU without bf16 matrix units (V100) gets fp16. */
+	enum ridge_dtype half_dtype = gpu->peak[RIDGE_BF16].has_matrix || !gpu->peak[RIDGE_FP16].has_matrix ? RIDGE_BF16
+													     : RIDGE_FP16;
+	const char *hn = ridge_dtype_name(half_dtype);
 	printf("== Tensor-core alignment (seed 7.2.3) on %s ==\n", gpu->name);
-	if (align_rule(gpu, RIDGE_BF16, &bf16, err, sizeof err) != 0 || align_rule(gpu, RIDGE_FP8, &fp8, err, sizeof err)) {
+	if (align_rule(gpu, half_dtype, &half, err, sizeof err) != 0 || align_rule(gpu, RIDGE_FP8, &fp8, err, sizeof err)) {
 		printf("cannot check: %s\n", err);
 		return;
 	}
-	printf("bf16: multiples of %lld required, %lld recommended; fp8: %lld and %lld\n", bf16.required_multiple,
-	       bf16.recommended_multiple, fp8.required_multiple, fp8.recommended_multiple);
-	printf("%-30s %-8s %-8s %9s %7s %14s %9s %9s\n", "dimension (as N)", "bf16", "fp8", "bf16 fix", "tiles",
-	       "waves", "tile eff", "wave eff");
-	struct ridge_align_dim seen_bf16[2], seen_fp8[2];
+	printf("%s: multiples of %lld required, %lld recommended; fp8: %lld and %lld\n", hn, half.required_multiple,
+	       half.recommended_multiple, fp8.required_multiple, fp8.recommended_multiple);
+	char fix_head[24];
+	snprintf(fix_head, sizeof fix_head, "%s fix", hn);
+	printf("%-30s %-8s %-8s %9s %7s %14s %9s %9s\n", "dimension (as N)", hn, "fp8", fix_head, "tiles", "waves",
+	       "tile eff", "wave eff");
+	struct ridge_align_dim seen_half[2], seen_fp8[2];
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct ridge_align_dim a, b;
 		struct ridge_align_tiling t;
-		if (align_check_dim(&bf16, cases[i].value, &a, err, sizeof err) != 0 ||
+		if (align_check_dim(&half, cases[i].value, &a, err, sizeof err) != 0 ||
 		    align_check_dim(&fp8, cases[i].value, &b, err, sizeof err) != 0 ||
 		    align_tiling(tokens, cases[i].value, &tile, gpu->sm_count, &t, err, sizeof err) != 0) {
 			printf("%-30s %s\n", cases[i].label, err);
 			return;
 		}
 		if (i < 2) {
-			seen_bf16[i] = a;
+			seen_half[i] = a;
 			seen_fp8[i] = b;
 		}
 		char fix[24], w[32];
 		fmt_next(&a, true, fix, sizeof fix);
 		fmt_waves(&t, w, sizeof w);
 		printf("%-30s %-8s %-8s %9s %7lld %14s %8.2f%% %8.2f%%\n", cases[i].label,
-		       bf16.matrix_path ? align_severity_name(a.severity) : "no TC",
+		       half.matrix_path ? align_severity_name(a.severity) : "no TC",
 		       fp8.matrix_path ? align_severity_name(b.severity) : "no TC", fix, t.tiles, w,
 		       100 * t.tile_efficiency, 100 * t.wave_efficiency);
 	}
@@ -854,9 +873,9 @@ void report_align(const struct ridge_gpu *gpu)
 	char line[200];
 	for (int i = 0; i < 2; i++) {
 		printf("%lld:\n", cases[i].value);
-		verdict(&bf16, &seen_bf16[i], line, sizeof line);
+		verdict(gpu, &half, &seen_half[i], line, sizeof line);
 		printf("  %s\n", line);
-		verdict(&fp8, &seen_fp8[i], line, sizeof line);
+		verdict(gpu, &fp8, &seen_fp8[i], line, sizeof line);
 		printf("  %s\n", line);
 	}
 
