@@ -145,8 +145,11 @@ static int read_json(struct reader *r, const char *text, size_t len)
 			rc = -1;
 			break;
 		}
+		/* The shortest of %.15g and %.17g that reads back as the same double. */
 		char shown[64];
-		snprintf(shown, sizeof shown, "%.17g", item->valuedouble);
+		snprintf(shown, sizeof shown, "%.15g", item->valuedouble);
+		if (strtod(shown, NULL) != item->valuedouble)
+			snprintf(shown, sizeof shown, "%.17g", item->valuedouble);
 		rc = store_value(r, k, item->valuedouble, shown, r->path);
 	}
 	cJSON_Delete(root);
