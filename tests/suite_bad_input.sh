@@ -13,7 +13,8 @@
 # existing.yaml (a file to overwrite), dir/ (a directory) and, when not run as
 # root, ro/ (a read-only directory). $R is the repository root and $T/in holds
 # generated inputs: big.yaml (100 MB), deep.yaml (nesting bomb), million.yaml
-# (a list of a million items), crlf.yaml, binary.yaml.
+# (a list of a million items), crlf.yaml, binary.yaml, two-docs.yaml,
+# huge.json (hidden_size 1e308), deep.json.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 RIDGE=${RIDGE:-$root/build/ridge}
@@ -41,6 +42,11 @@ awk 'BEGIN { printf "a: "; for (i = 0; i < 1000000; i++) printf "["; for (i = 0;
 awk 'BEGIN { printf "aliases: ["; for (i = 0; i < 1000000; i++) printf "x, "; print "x]" }' >"$T/in/million.yaml"
 sed 's/$/\r/' "$root/tests/fixtures/hwdb/broken-h100.yaml" >"$T/in/crlf.yaml"
 printf 'schema: 1\nid: \0\n' >"$T/in/binary.yaml"
+printf 'hidden_size: 4096\nintermediate_size: 14336\n---\nnum_attention_heads: 32\n' >"$T/in/two-docs.yaml"
+printf '{"hidden_size": 1e308, "intermediate_size": 14336, "num_attention_heads": 32, "vocab_size": 32000, "num_hidden_layers": 32}\n' \
+	>"$T/in/huge.json"
+awk 'BEGIN { printf "{\"a\": "; for (i = 0; i < 100000; i++) printf "["; for (i = 0; i < 100000; i++) printf "]"; print "}" }' \
+	>"$T/in/deep.json"
 printf 'original plot\n' >"$T/out/existing.svg"
 printf 'original: 1\n' >"$T/out/existing.yaml"
 root_user=0

@@ -13,15 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "hwdb.h"
 
-#define CHECK(cond)                                                                             \
-	do {                                                                                        \
-		if (!(cond)) {                                                                          \
-			fprintf(stderr, "fuzz_hwdb: invariant failed at %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-			abort();                                                                            \
-		}                                                                                       \
-	} while (0)
 
 static int count_lines(const uint8_t *data, size_t size)
 {

@@ -14,15 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "units.h"
 
-#define CHECK(cond)                                                                              \
-	do {                                                                                         \
-		if (!(cond)) {                                                                           \
-			fprintf(stderr, "fuzz_units: invariant failed at %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-			abort();                                                                             \
-		}                                                                                        \
-	} while (0)
 
 #define MAX_INPUT 4096
 

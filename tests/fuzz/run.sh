@@ -21,8 +21,12 @@ for target in "$@"; do
 	seeds=tests/fuzz/corpus/$name
 	[ -d "$seeds" ] || seeds=""
 	log=$build/fuzz-$name.log
+	# Per-target libFuzzer flags, e.g. -close_fd_mask=2 for a parser that
+	# prints its errors (sanitizer reports still come through).
+	options=""
+	[ -f "tests/fuzz/$target.options" ] && options=$(cat "tests/fuzz/$target.options")
 	# -rss_limit_mb: a parser must not need more than this on any input.
-	if "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	if "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 $options \
 		-artifact_prefix="$artifacts" "$work" $seeds >"$log" 2>&1; then
 		stats=$(grep -E '^stat::number_of_executed_units|^#[0-9]+.*DONE' "$log" | tail -n 2 | tr '\n' ' ')
 		echo "ok   $target: $stats"
