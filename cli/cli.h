@@ -57,7 +57,8 @@ int cli_json_print(cJSON *doc);
 /* Adds a number, refusing to emit NaN/inf (JSON has no such values). */
 cJSON *cli_json_number(cJSON *object, const char *key, double value);
 
-/* Writes data to path atomically (temporary file + rename). */
+/* Writes data to path atomically (temporary file + rename; hwdb_write_atomic),
+ * or prints "ridge: error: cannot write 'path': why" and returns -1. */
 int cli_write_atomic(const char *path, const char *data, size_t len);
 
 /* Human formatting: "989.4 T" style with unit, binary bytes "50 MiB". */

@@ -73,8 +73,16 @@ int hwdb_builtin_count(void);
 const char *hwdb_builtin_name(int index);
 const char *hwdb_builtin_text(int index, size_t *len);
 
-/* Writes gpu as a hwdb YAML entry, atomically (temporary file + rename):
- * on failure the old file is left intact. Returns 0, or -1 with err set. */
+/* Writes len bytes to path atomically: a temporary file next to it, fsync,
+ * rename. On failure the old file (if any) is intact and no temporary file is
+ * left. A replaced file keeps its mode (new ones get 0666 & ~umask); a
+ * symbolic link keeps pointing at the replaced file; a device or pipe
+ * (/dev/stdout) is written through; a directory is refused. Every ridge output
+ * file goes through here. Returns 0, or -1 with err ("cannot ... 'path': why"). */
+int hwdb_write_atomic(const char *path, const char *data, size_t len, char *err, size_t err_len);
+
+/* Writes gpu as a hwdb YAML entry with hwdb_write_atomic: on failure the old
+ * file is left intact. Returns 0, or -1 with err set. */
 int hwdb_write_file(const char *path, const struct ridge_gpu *gpu, char *err, size_t err_len);
 
 /* The same entry text hwdb_write_file writes, in a malloc'd buffer (free it):
