@@ -773,24 +773,26 @@ static void rank_print(const cJSON *r)
 	printf("Investment ranking: %s/month fleet, %s training / %s inference; assumed: baseline MFU %s,\n", s1, s2, s3, s4);
 	printf("  engineering %s/hour x %.4g h/week (a month is 52/12 weeks), savings counted over %.4g months\n", s5,
 	       calc_num(a, "hours_per_week"), calc_num(a, "horizon_months"));
-	printf("\n  %-2s %-26s %13s  %-34s %14s %16s %9s %8s\n", "#", "project", "cost", "saving", "per month", "over horizon",
+	printf("\n  %-2s %-30s %12s  %-40s %13s %15s %9s %9s\n", "#", "project", "cost", "saving", "per month", "over horizon",
 	       "net ROI", "payback");
 	const cJSON *e;
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(r, "ranking"))
 	{
-		char cost[32], how[80], month[32], total[32], spend[32], pct[32];
+		char cost[32], how[96], month[32], total[32], pct[32], m0[32], m1[32];
 		calc_fmt_usd(calc_num(e, "engineering_usd"), cost, sizeof cost);
 		calc_fmt_usd(calc_num(e, "savings_usd_per_month"), month, sizeof month);
 		calc_fmt_usd(calc_num(e, "horizon_savings_usd"), total, sizeof total);
-		cli_format_si(calc_num(e, "spend_usd_per_month"), "", spend, sizeof spend);
 		calc_fmt_percent(calc_num(e, "saving_fraction"), pct, sizeof pct);
-		if (strcmp(calc_str(e, "kind"), "training_mfu") == 0)
-			snprintf(how, sizeof how, "%s of $%strain (MFU %.4g->%.4g)", pct, spend, calc_num(a, "baseline_mfu"),
-				 calc_num(e, "target_mfu"));
-		else
-			snprintf(how, sizeof how, "%s of $%sinference (TPOT -%.4g%%)", pct, spend,
+		double spend = calc_num(e, "spend_usd_per_month") / 1e6;
+		if (strcmp(calc_str(e, "kind"), "training_mfu") == 0) {
+			calc_fmt_percent(calc_num(a, "baseline_mfu"), m0, sizeof m0);
+			calc_fmt_percent(calc_num(e, "target_mfu"), m1, sizeof m1);
+			snprintf(how, sizeof how, "%s of $%.4gM training (MFU %s->%s)", pct, spend, m0, m1);
+		} else {
+			snprintf(how, sizeof how, "%s of $%.4gM inference (TPOT -%.4g%%)", pct, spend,
 				 calc_num(e, "tpot_reduction") * 100);
-		printf("  %-2.0f %-26.26s %13s  %-34s %14s %16s %8.4gx %6.3g mo\n", calc_num(e, "rank"), calc_str(e, "name"), cost,
+		}
+		printf("  %-2.0f %-30.30s %12s  %-40s %13s %15s %8.4gx %6.3g mo\n", calc_num(e, "rank"), calc_str(e, "name"), cost,
 		       how, month, total, calc_num(e, "roi_net"), calc_num(e, "payback_months"));
 	}
 	printf("\n  Saving fractions: an MFU gain m0 -> m1 needs m0/m1 of the GPU time (saves 1 - m0/m1 of\n"

@@ -860,7 +860,11 @@ static void print_book(const cJSON *book)
 		char printed[48], exact[48], drift[48], rel[32];
 		print_number(calc_num(b, "book"), printed, sizeof printed);
 		print_number(calc_num(b, "exact"), exact, sizeof exact);
-		print_number(calc_num(b, "drift"), drift, sizeof drift);
+		double dv = calc_num(b, "drift");
+		if (dv == floor(dv))
+			print_number(dv, drift, sizeof drift);
+		else
+			snprintf(drift, sizeof drift, "%.6g", dv);
 		snprintf(rel, sizeof rel, "%+.3g%%", calc_num(b, "drift_relative") * 100);
 		printf("    %-28s %26s %26s %24s %10s\n", calc_str(b, "key"), printed, exact, drift, rel);
 	}
