@@ -412,7 +412,7 @@ static const struct param decode_params[] = {
 	{ "peak", PARAM_NUMBER, RIDGE_UNIT_FLOPS, NULL, 0, INFINITY, PARAM_OPEN_LO, "FLOPS", "peak per GPU instead of hwdb's",
 	  "greater than 0" },
 	{ "overhead_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, 0, "T",
-	  "per-step time added to the roofline floor, ms (launches, communication)", NULL },
+	  "per-step time added to the roofline floor, ms (launches, communication)", "0 to 3600 s" },
 	{ "sweep", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "also every batch 1, 2, 4 ... 1024", NULL },
 	EXPLAIN_PARAM,
 	CALC_GPU_PARAMS,
@@ -654,24 +654,37 @@ struct rank_read {
 	struct ridge_project projects[MAX_PROJECTS];
 };
 
+/* Reported here, at the project's position (the item's position would be less precise). */
+static int project_error(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int project_error(const char *where, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	cli_error("%s: %s", where, msg);
+	return -1;
+}
+
 static int read_project(void *ctx, const struct param_values *v, int index, const char *where)
 {
 	struct rank_read *rr = ctx;
 	if (index >= MAX_PROJECTS)
-		return fail(rr->in, "%s: more than %d projects", where, MAX_PROJECTS);
+		return project_error(where, "more than %d projects", MAX_PROJECTS);
 	struct ridge_project *p = &rr->projects[rr->count];
 	memset(p, 0, sizeof *p);
 	snprintf(p->name, sizeof p->name, "%s", params_text(v, "name"));
 	bool mfu = params_has(v, "mfu_gain"), tpot = params_has(v, "tpot_reduction");
 	if (mfu == tpot)
-		return fail(rr->in, "%s: project '%s' needs one of mfu_gain (training) or tpot_reduction (inference)", where,
-			    p->name);
+		return project_error(where, "project '%s' needs one of mfu_gain (training) or tpot_reduction (inference)",
+				     p->name);
 	p->kind = mfu ? RIDGE_PROJECT_MFU : RIDGE_PROJECT_TPOT;
 	p->mfu_gain = mfu ? params_num(v, "mfu_gain") : 0;
 	p->tpot_reduction = tpot ? params_num(v, "tpot_reduction") : 0;
 	int efforts = params_has(v, "engineer_weeks") + params_has(v, "engineer_months") + params_has(v, "cost");
 	if (efforts != 1)
-		return fail(rr->in, "%s: project '%s' needs one of engineer_weeks, engineer_months or cost", where, p->name);
+		return project_error(where, "project '%s' needs one of engineer_weeks, engineer_months or cost", p->name);
 	if (params_has(v, "engineer_weeks"))
 		p->engineer_weeks = params_num(v, "engineer_weeks");
 	if (params_has(v, "engineer_months"))

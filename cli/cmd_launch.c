@@ -12,19 +12,19 @@ static const struct param launch_params[] = {
 	{ "layers", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED | PARAM_MODEL, "L", "layers", NULL },
 	{ "extra_kernels", PARAM_INTEGER, 0, NULL, 0, 1e9, 0, "N", "kernels per step outside the layers (default 0)", NULL },
 	{ "launch_us", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "us", 0, 1, 0, "U",
-	  "host cost of one launch, us (default: the GPU's hwdb or calibration value)", NULL },
+	  "host cost of one launch, us (default: the GPU's hwdb or calibration value)", "0 to 1 s" },
 	{ "graph_node_us", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "us", 0, 1, 0, "G", "per-node cost of a graph replay, us (default: hwdb)",
-	  NULL },
+	  "0 to 1 s" },
 	{ "graph_launch_us", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "us", 0, 1, 0, "U",
-	  "cost of the one graph launch, us (default: the launch cost)", NULL },
+	  "cost of the one graph launch, us (default: the launch cost)", "0 to 1 s" },
 	{ "graph_us", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "us", 0, 10, 0, "T",
-	  "the whole replay cost per step, us, instead of launch + nodes (the seed's 24)", NULL },
+	  "the whole replay cost per step, us, instead of launch + nodes (the seed's 24)", "0 to 10 s" },
 	{ "step_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, PARAM_OPEN_LO, "S",
-	  "measured eager step time (TPOT), ms, launches included", NULL },
+	  "measured eager step time (TPOT), ms, launches included", "greater than 0, at most 3600 s" },
 	{ "graph_step_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, PARAM_OPEN_LO, "S",
-	  "measured step time with graphs, ms: infers the per-launch cost", NULL },
+	  "measured step time with graphs, ms: infers the per-launch cost", "greater than 0, at most 3600 s" },
 	{ "target_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, PARAM_OPEN_LO, "T",
-	  "a step-time target, ms: the share the eager overhead would take", NULL },
+	  "a step-time target, ms: the share the eager overhead would take", "greater than 0, at most 3600 s" },
 	CALC_GPU_PARAMS,
 	CALC_JSON_PARAM,
 };
@@ -37,15 +37,16 @@ static cJSON *launch_run(struct calc_input *in)
 	li.kernels_per_layer = params_num(v, "kernels_per_layer");
 	li.layers = params_num(v, "layers");
 	li.extra_kernels = params_has(v, "extra_kernels") ? params_num(v, "extra_kernels") : 0;
-	bool given = false;
+	const char *hwdb_source = in->gpu->measured ? "measured" : "hwdb";
+	const char *launch_source = hwdb_source, *node_source = hwdb_source;
 	if (params_has(v, "launch_us")) {
 		li.launch_s = params_num(v, "launch_us");
 		li.graph_launch_s = li.launch_s;
-		given = true;
+		launch_source = "given";
 	}
 	if (params_has(v, "graph_node_us")) {
 		li.graph_node_s = params_num(v, "graph_node_us");
-		given = true;
+		node_source = "given";
 	}
 	if (params_has(v, "graph_launch_us"))
 		li.graph_launch_s = params_num(v, "graph_launch_us");
@@ -71,7 +72,8 @@ static cJSON *launch_run(struct calc_input *in)
 
 	cJSON *o = cJSON_CreateObject();
 	calc_json_gpu(o, in->gpu);
-	cJSON_AddStringToObject(o, "launch_source", given ? "given" : in->gpu->measured ? "measured" : "hwdb");
+	cJSON_AddStringToObject(o, "launch_source", launch_source);
+	cJSON_AddStringToObject(o, "graph_node_source", node_source);
 	cli_json_number(o, "kernels_per_layer", li.kernels_per_layer);
 	cli_json_number(o, "layers", li.layers);
 	cli_json_number(o, "extra_kernels", li.extra_kernels);
@@ -119,11 +121,10 @@ static void sec(double s, char *buf, size_t len)
 static void launch_print(const cJSON *r)
 {
 	char a[48], b[48], c[48], d[48];
-	const char *source = calc_str(r, "launch_source");
 	sec(calc_num(r, "launch_s"), a, sizeof a);
 	sec(calc_num(r, "graph_node_s"), b, sizeof b);
-	printf("Launch overhead on %s: %s per launch, %s per graph node (%s)\n", calc_str(r, "gpu"), a, b,
-	       strcmp(source, "given") == 0 ? "as given" : strcmp(source, "measured") == 0 ? "measured: calibration" : "hwdb");
+	printf("Launch overhead on %s: %s per launch (%s), %s per graph node (%s)\n", calc_str(r, "gpu"), a,
+	       calc_str(r, "launch_source"), b, calc_str(r, "graph_node_source"));
 	double k = calc_num(r, "launches");
 	printf("  %.0f launches per step (%.0f per layer x %.0f layers", k, calc_num(r, "kernels_per_layer"),
 	       calc_num(r, "layers"));

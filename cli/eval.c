@@ -705,7 +705,7 @@ cJSON *eval_run(struct eval_scenario *sc, int i)
 	struct calc_input in = { .values = &it->values, .gpu = it->gpu, .item = it };
 	int before = sc->errors;
 	cJSON *result = it->calc->run(&in);
-	if (!result && sc->errors == before)
+	if (!result && sc->errors == before && in.err[0])
 		cli_error("%s: item '%s' (%s): %s", it->where, it->name, it->calc->name, in.err);
 	if (!result)
 		sc->errors++;
@@ -902,8 +902,13 @@ int eval_file(const char *path, const char *hwdb_dir, const char *calibration, c
 	if (!sc)
 		return EXIT_USAGE;
 	int selected = 0;
-	for (int i = 0; i < sc->count; i++)
-		selected += !only_kind || strcmp(sc->items[i].calc->name, only_kind) == 0;
+	bool needs_gpu = false;
+	for (int i = 0; i < sc->count; i++) {
+		if (!only_kind || strcmp(sc->items[i].calc->name, only_kind) == 0) {
+			selected++;
+			needs_gpu |= sc->items[i].calc->needs_gpu;
+		}
+	}
 	if (selected == 0) {
 		cli_error("%s: no '%s' item in this scenario", path, only_kind);
 		eval_close(sc);
@@ -913,29 +918,21 @@ int eval_file(const char *path, const char *hwdb_dir, const char *calibration, c
 	cJSON_AddStringToObject(doc, "file", sc->path);
 	if (sc->title[0])
 		cJSON_AddStringToObject(doc, "scenario", sc->title);
-	if (sc->gpu)
+	if (sc->gpu && needs_gpu)
 		calc_json_gpu(doc, sc->gpu);
 	if (sc->model_name[0])
 		cJSON_AddStringToObject(doc, "model", sc->model_name);
 	cJSON *items = cJSON_AddArrayToObject(doc, "items");
 
-	if (!json) {
-		printf("Scenario %s%s%s%s\n", sc->title[0] ? "'" : "", sc->title, sc->title[0] ? "' " : "", sc->path);
-		if (sc->gpu)
-			printf("GPU %s (%s ceilings)%s%s\n", sc->gpu->id, cli_ceiling_source(sc->gpu),
-			       sc->model_name[0] ? ", model " : "", sc->model_name);
-	}
-	int failures = 0, rc = EXIT_OK, n = 0;
-	for (int i = 0; i < sc->count && rc == EXIT_OK; i++) {
+	/* Everything runs before anything is printed: a bad item leaves no half report. */
+	int failures = 0;
+	for (int i = 0; i < sc->count; i++) {
 		struct eval_item *it = &sc->items[i];
 		if (only_kind && strcmp(it->calc->name, only_kind) != 0)
 			continue;
-		n++;
 		cJSON *result = eval_run(sc, i);
-		if (!result) {
-			rc = EXIT_USAGE;
-			break;
-		}
+		if (!result)
+			goto bad;
 		cJSON *entry = cJSON_CreateObject();
 		cJSON_AddStringToObject(entry, "name", it->name);
 		cJSON_AddStringToObject(entry, "kind", it->calc->name);
@@ -944,39 +941,48 @@ int eval_file(const char *path, const char *hwdb_dir, const char *calibration, c
 		cJSON *book = cJSON_AddArrayToObject(entry, "book");
 		cJSON *checks = cJSON_AddArrayToObject(entry, "checks");
 		cJSON_AddItemToArray(items, entry);
-		if (run_book(sc, it, result, book) != 0) {
-			rc = EXIT_USAGE;
-			break;
-		}
+		if (run_book(sc, it, result, book) != 0)
+			goto bad;
 		int failed = run_checks(sc, it, result, checks);
-		if (failed < 0) {
-			rc = EXIT_USAGE;
-			break;
-		}
+		if (failed < 0)
+			goto bad;
 		failures += failed;
-		if (!json) {
-			printf("\n[%d] %s  (%s, %s)\n", n, it->name, it->calc->name, it->where);
-			if (it->calc->print)
-				it->calc->print(result);
+	}
+	cJSON_AddBoolToObject(doc, "ok", failures == 0);
+
+	int rc;
+	if (json) {
+		rc = cli_json_print(doc);
+		doc = NULL;
+	} else {
+		printf("Scenario %s%s%s%s\n", sc->title[0] ? "'" : "", sc->title, sc->title[0] ? "' " : "", sc->path);
+		if (sc->gpu && needs_gpu)
+			printf("GPU %s (%s ceilings)%s%s\n", sc->gpu->id, cli_ceiling_source(sc->gpu),
+			       sc->model_name[0] ? ", model " : "", sc->model_name);
+		int n = 0;
+		const cJSON *entry;
+		cJSON_ArrayForEach(entry, items)
+		{
+			const struct calc *calc = find_kind(calc_str(entry, "kind"));
+			const cJSON *result = cJSON_GetObjectItemCaseSensitive(entry, "result");
+			printf("\n[%d] %s  (%s, %s)\n", ++n, calc_str(entry, "name"), calc->name, calc_str(entry, "where"));
+			if (calc->print)
+				calc->print(result);
 			else
 				calc_print_table(result, "  ");
-			print_book(book);
-			print_checks(checks);
+			print_book(cJSON_GetObjectItemCaseSensitive(entry, "book"));
+			print_checks(cJSON_GetObjectItemCaseSensitive(entry, "checks"));
 		}
+		printf("\n%d item%s, %s\n", n, n == 1 ? "" : "s", failures ? "some checks FAILED" : "every check as expected");
+		rc = fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
 	}
-	if (rc == EXIT_OK) {
-		cJSON_AddBoolToObject(doc, "ok", failures == 0);
-		if (json) {
-			rc = cli_json_print(doc);
-			doc = NULL;
-		} else {
-			printf("\n%d item%s, %s\n", n, n == 1 ? "" : "s",
-			       failures ? "some checks FAILED" : "every check as expected");
-		}
-		if (rc == EXIT_OK && failures)
-			rc = EXIT_PROBLEM;
-	}
+	if (rc == EXIT_OK && failures)
+		rc = EXIT_PROBLEM;
 	cJSON_Delete(doc);
 	eval_close(sc);
 	return rc;
+bad:
+	cJSON_Delete(doc);
+	eval_close(sc);
+	return EXIT_USAGE;
 }

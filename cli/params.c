@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "calc.h"
 #include "cli.h"
 
 void params_init(struct param_values *v, const struct param *spec, int count)
@@ -22,7 +23,7 @@ void params_init(struct param_values *v, const struct param *spec, int count)
 int params_missing(const struct param_values *v)
 {
 	for (int i = 0; i < v->count; i++)
-		if ((v->spec[i].flags & PARAM_REQUIRED) && !v->set[i])
+		if ((v->spec[i].flags & PARAM_REQUIRED) && !v->set[i] && !v->bad[i])
 			return i;
 	return -1;
 }
@@ -122,6 +123,14 @@ static bool is_bare_number(const char *text)
 	return n > 0 && (isdigit((unsigned char)text[n - 1]) || text[n - 1] == '.');
 }
 
+static void bound_text(double v, char *buf, size_t len)
+{
+	if (v == floor(v))
+		calc_fmt_grouped(v, 0, buf, len);
+	else
+		cost_format_exact(v, buf, len);
+}
+
 static void range_text(const struct param *p, char *buf, size_t len)
 {
 	if (p->range) {
@@ -129,8 +138,8 @@ static void range_text(const struct param *p, char *buf, size_t len)
 		return;
 	}
 	char lo[40], hi[40];
-	cost_format_exact(p->lo, lo, sizeof lo);
-	cost_format_exact(p->hi, hi, sizeof hi);
+	bound_text(p->lo, lo, sizeof lo);
+	bound_text(p->hi, hi, sizeof hi);
 	if (p->flags & PARAM_OPEN_LO)
 		snprintf(buf, len, "greater than %s, at most %s", lo, hi);
 	else
@@ -150,6 +159,7 @@ int params_set(struct param_values *v, int i, const char *text, const char *wher
 	char err[256], range[96];
 	double value = 0;
 	snprintf(v->where[i], sizeof v->where[i], "%s", where);
+	v->bad[i] = true; /* until it parses */
 	switch (p->kind) {
 	case PARAM_FLAG:
 		if (!text || strcasecmp(text, "true") == 0 || strcasecmp(text, "yes") == 0 || strcasecmp(text, "on") == 0) {
@@ -202,6 +212,7 @@ int params_set(struct param_values *v, int i, const char *text, const char *wher
 			cli_error("%s: '%s' is out of range (%s)", where, text, range);
 		return -1;
 	}
+	v->bad[i] = false;
 	v->set[i] = true;
 	v->num[i] = value;
 	v->text[i] = text ? text : "true";

@@ -46,6 +46,7 @@ struct param_values {
 	const struct param *spec;
 	int count;
 	bool set[PARAM_MAX];
+	bool bad[PARAM_MAX]; /* given, but rejected (already reported) */
 	double num[PARAM_MAX];
 	const char *text[PARAM_MAX]; /* the text as given (argv or the file) */
 	const void *node[PARAM_MAX]; /* PARAM_LIST: the file's node */
@@ -53,7 +54,7 @@ struct param_values {
 };
 
 void params_init(struct param_values *v, const struct param *spec, int count);
-/* The first required parameter not given, or -1. */
+/* The first required parameter not given (and not given badly), or -1. */
 int params_missing(const struct param_values *v);
 int params_index(const struct param *spec, int count, const char *name); /* -1 when absent */
 
