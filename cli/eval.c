@@ -14,9 +14,12 @@
 #include <yaml.h>
 
 #include "cli.h"
+#include "model_config.h"
 
 #define MAX_SCENARIO_BYTES (4u << 20)
 #define DEFAULT_TOLERANCE 1e-9
+
+struct model_value;
 
 struct eval_item {
 	struct eval_scenario *sc;
@@ -41,7 +44,7 @@ struct eval_scenario {
 	const struct ridge_gpu *gpu; /* the file's default GPU */
 	yaml_node_t *model;
 	char model_name[128];
-	char derived_params[48], derived_head_dim[48];
+	struct model_value *model_values; /* M_KEY_COUNT of them */
 	int count;
 	struct eval_item *items;
 	int errors;
@@ -160,107 +163,176 @@ static const struct ridge_gpu *find_gpu(struct eval_scenario *sc, const yaml_nod
 
 /* ---- the model section ---- */
 
+/* The keys items may draw from the model (a calculator parameter of the same
+ * name with PARAM_MODEL), with their config.json names. */
+enum model_key { M_PARAMS, M_LAYERS, M_HEADS, M_KV_HEADS, M_HEAD_DIM, M_HIDDEN, M_INTERMEDIATE, M_VOCAB, M_KEY_COUNT };
+
 static const struct {
 	const char *key;
-	const char *alias; /* the Hugging Face config.json name */
-} model_keys[] = {
-	{ "name", NULL },
-	{ "description", NULL },
-	{ "params", NULL },
-	{ "layers", "num_hidden_layers" },
-	{ "heads", "num_attention_heads" },
-	{ "kv_heads", "num_key_value_heads" },
-	{ "head_dim", NULL },
-	{ "hidden_size", NULL },
-	{ "intermediate_size", NULL },
-	{ "vocab_size", NULL },
-	{ "tie_word_embeddings", NULL },
+	const char *alias;
+} model_keys[M_KEY_COUNT] = {
+	[M_PARAMS] = { "params", NULL },
+	[M_LAYERS] = { "layers", "num_hidden_layers" },
+	[M_HEADS] = { "heads", "num_attention_heads" },
+	[M_KV_HEADS] = { "kv_heads", "num_key_value_heads" },
+	[M_HEAD_DIM] = { "head_dim", NULL },
+	[M_HIDDEN] = { "hidden_size", NULL },
+	[M_INTERMEDIATE] = { "intermediate_size", NULL },
+	[M_VOCAB] = { "vocab_size", NULL },
 };
 
-/* The model's value node for key (or its alias). */
-static yaml_node_t *model_get(struct eval_scenario *sc, const char *key)
+/* Where each model value came from: the section itself, its config file, or
+ * derived from the shape. */
+struct model_value {
+	bool set;
+	char text[48];
+	double number;
+	char where[PARAM_WHERE];
+};
+
+static const char *const model_other_keys[] = { "name", "description", "config", "tie_word_embeddings", NULL };
+
+static void model_set(struct model_value *mv, double v, const char *where)
 {
-	for (size_t i = 0; i < sizeof model_keys / sizeof model_keys[0]; i++) {
-		if (strcmp(model_keys[i].key, key) != 0)
-			continue;
-		yaml_node_t *v = map_get(sc, sc->model, key, NULL);
-		if (!v && model_keys[i].alias)
-			v = map_get(sc, sc->model, model_keys[i].alias, NULL);
-		return v;
-	}
-	return NULL;
+	mv->set = true;
+	mv->number = v;
+	cost_format_exact(v, mv->text, sizeof mv->text);
+	snprintf(mv->where, sizeof mv->where, "%s", where);
 }
 
-static bool model_number(struct eval_scenario *sc, const char *key, double *out)
+/* model.config: a config.json (or YAML) read by the same loader as ridge align,
+ * relative to the scenario's directory. */
+static void load_model_config(struct eval_scenario *sc, yaml_node_t *node, struct model_value *values)
 {
-	yaml_node_t *v = model_get(sc, key);
-	if (!v)
-		return false;
-	const char *text = scalar(sc, v, key);
-	char err[200];
-	if (!text)
-		return false;
-	if (ridge_quantity_parse(text, RIDGE_UNIT_COUNT, out, err, sizeof err) != 0 || !(*out > 0)) {
-		node_error(sc, v, "model.%s: %s", key, *out > 0 ? err : "must be greater than 0");
-		return false;
+	const char *file = scalar(sc, node, "config");
+	if (!file)
+		return;
+	char path[1024];
+	const char *slash = strrchr(sc->path, '/');
+	if (file[0] == '/' || !slash)
+		snprintf(path, sizeof path, "%s", file);
+	else
+		snprintf(path, sizeof path, "%.*s/%s", (int)(slash - sc->path), sc->path, file);
+	struct cli_model_config cfg;
+	if (cli_model_config_load(path, &cfg) != 0) {
+		node_error(sc, node, "model.config: cannot use '%s' (above)", file);
+		return;
 	}
-	return true;
+	char where[PARAM_WHERE];
+	where_of(sc, node, where, sizeof where);
+	snprintf(where + strlen(where), sizeof where - strlen(where), ": model.config '%s'", file);
+	const struct ridge_align_model *m = &cfg.model;
+	struct {
+		enum model_key key;
+		double v;
+		bool has;
+	} from[] = {
+		{ M_LAYERS, (double)m->num_hidden_layers, true },
+		{ M_HEADS, (double)m->num_attention_heads, true },
+		{ M_KV_HEADS, (double)m->num_key_value_heads, m->has_num_key_value_heads },
+		{ M_HEAD_DIM, (double)m->head_dim, m->has_head_dim },
+		{ M_HIDDEN, (double)m->hidden_size, true },
+		{ M_INTERMEDIATE, (double)m->intermediate_size, true },
+		{ M_VOCAB, (double)m->vocab_size, true },
+	};
+	for (size_t i = 0; i < sizeof from / sizeof from[0]; i++) {
+		char w[PARAM_WHERE];
+		snprintf(w, sizeof w, "%s %s", where, model_keys[from[i].key].alias ? model_keys[from[i].key].alias : model_keys[from[i].key].key);
+		if (from[i].has && !values[from[i].key].set) /* the section's own keys win */
+			model_set(&values[from[i].key], from[i].v, w);
+	}
 }
 
 static void load_model(struct eval_scenario *sc, yaml_node_t *model)
 {
 	if (model->type != YAML_MAPPING_NODE) {
-		node_error(sc, model, "'model' must be a mapping (params, layers, kv_heads, ...), not %s", node_type(model));
+		node_error(sc, model, "'model' must be a mapping (params, layers, kv_heads, ... or config), not %s",
+			   node_type(model));
 		return;
 	}
 	sc->model = model;
 	check_duplicates(sc, model);
+	struct model_value *values = sc->model_values;
+	yaml_node_t *config = NULL;
 	for (yaml_node_pair_t *p = model->data.mapping.pairs.start; p < model->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = node_at(sc, p->key);
-		bool known = false;
-		for (size_t i = 0; i < sizeof model_keys / sizeof model_keys[0]; i++)
-			known |= strcmp(key_text(k), model_keys[i].key) == 0 ||
-				 (model_keys[i].alias && strcmp(key_text(k), model_keys[i].alias) == 0);
-		if (!known)
-			node_error(sc, k,
-				   "unknown model key '%s' (known: name, params, layers, heads, kv_heads, head_dim, hidden_size, "
-				   "intermediate_size, vocab_size, tie_word_embeddings and the config.json names "
-				   "num_hidden_layers, num_attention_heads, num_key_value_heads)",
-				   key_text(k));
-	}
-	yaml_node_t *name = model_get(sc, "name");
-	if (name) {
-		const char *text = scalar(sc, name, "name");
-		if (text)
-			snprintf(sc->model_name, sizeof sc->model_name, "%s", text);
-	}
-	/* Derived values: head_dim = hidden / heads, and params from the shape
-	 * when the section gives the config.json dimensions but no count. */
-	double hidden, heads;
-	if (!model_get(sc, "head_dim") && model_get(sc, "hidden_size") && model_get(sc, "heads") &&
-	    model_number(sc, "hidden_size", &hidden) && model_number(sc, "heads", &heads))
-		cost_format_exact(hidden / heads, sc->derived_head_dim, sizeof sc->derived_head_dim);
-	if (!model_get(sc, "params") && model_get(sc, "hidden_size") && model_get(sc, "intermediate_size") &&
-	    model_get(sc, "vocab_size")) {
-		struct ridge_model_shape shape = { 0 };
-		bool ok = model_number(sc, "hidden_size", &shape.hidden) &&
-			  model_number(sc, "intermediate_size", &shape.intermediate) &&
-			  model_number(sc, "layers", &shape.layers) && model_number(sc, "heads", &shape.heads) &&
-			  model_number(sc, "vocab_size", &shape.vocab);
-		if (ok && !model_number(sc, "kv_heads", &shape.kv_heads))
-			shape.kv_heads = shape.heads;
-		if (ok && !model_number(sc, "head_dim", &shape.head_dim))
-			shape.head_dim = shape.hidden / shape.heads;
-		yaml_node_t *tied = model_get(sc, "tie_word_embeddings");
-		if (tied) {
-			const char *t = scalar(sc, tied, "tie_word_embeddings");
-			shape.tied_embeddings = t && (strcasecmp(t, "true") == 0 || strcasecmp(t, "yes") == 0);
+		yaml_node_t *k = node_at(sc, p->key), *v = node_at(sc, p->value);
+		const char *key = key_text(k);
+		int found = -1;
+		for (int i = 0; i < M_KEY_COUNT; i++)
+			if (strcmp(key, model_keys[i].key) == 0 || (model_keys[i].alias && strcmp(key, model_keys[i].alias) == 0))
+				found = i;
+		if (found >= 0) {
+			const char *text = scalar(sc, v, key);
+			char err[200];
+			double number;
+			if (!text)
+				continue;
+			if (values[found].set) {
+				node_error(sc, k, "model.%s is given twice (as %s and %s)", model_keys[found].key, model_keys[found].key,
+					   model_keys[found].alias);
+			} else if (ridge_quantity_parse(text, RIDGE_UNIT_COUNT, &number, err, sizeof err) != 0) {
+				node_error(sc, v, "model.%s: %s", key, err);
+			} else if (!(number > 0)) {
+				node_error(sc, v, "model.%s: '%s' must be greater than 0", key, text);
+			} else {
+				char where[PARAM_WHERE];
+				where_of(sc, v, where, sizeof where);
+				snprintf(where + strlen(where), sizeof where - strlen(where), ": model.%s", key);
+				model_set(&values[found], number, where);
+			}
+			continue;
 		}
+		bool other = false;
+		for (const char *const *o = model_other_keys; *o; o++)
+			other |= strcmp(key, *o) == 0;
+		if (!other) {
+			node_error(sc, k,
+				   "unknown model key '%s' (known: name, description, config, params, layers, heads, kv_heads, "
+				   "head_dim, hidden_size, intermediate_size, vocab_size, tie_word_embeddings and the config.json "
+				   "names num_hidden_layers, num_attention_heads, num_key_value_heads)",
+				   key);
+		} else if (strcmp(key, "name") == 0) {
+			const char *text = scalar(sc, v, key);
+			if (text)
+				snprintf(sc->model_name, sizeof sc->model_name, "%s", text);
+		} else if (strcmp(key, "config") == 0) {
+			config = v;
+		} else {
+			scalar(sc, v, key);
+		}
+	}
+	if (config)
+		load_model_config(sc, config, values);
+
+	/* Derived: head_dim = hidden / heads, and params from the shape when the
+	 * section gives the config.json dimensions but no count. */
+	char where[PARAM_WHERE];
+	where_of(sc, model, where, sizeof where);
+	if (!values[M_HEAD_DIM].set && values[M_HIDDEN].set && values[M_HEADS].set) {
+		char w[PARAM_WHERE];
+		snprintf(w, sizeof w, "%s: model.head_dim (hidden_size / num_attention_heads)", where);
+		model_set(&values[M_HEAD_DIM], values[M_HIDDEN].number / values[M_HEADS].number, w);
+	}
+	if (!values[M_PARAMS].set && values[M_HIDDEN].set && values[M_INTERMEDIATE].set && values[M_VOCAB].set &&
+	    values[M_LAYERS].set && values[M_HEADS].set) {
+		struct ridge_model_shape shape = {
+			.hidden = values[M_HIDDEN].number,
+			.intermediate = values[M_INTERMEDIATE].number,
+			.layers = values[M_LAYERS].number,
+			.heads = values[M_HEADS].number,
+			.kv_heads = values[M_KV_HEADS].set ? values[M_KV_HEADS].number : values[M_HEADS].number,
+			.head_dim = values[M_HEAD_DIM].number,
+			.vocab = values[M_VOCAB].number,
+		};
+		yaml_node_t *tied = map_get(sc, model, "tie_word_embeddings", NULL);
+		const char *t = tied && tied->type == YAML_SCALAR_NODE ? (const char *)tied->data.scalar.value : "false";
+		shape.tied_embeddings = strcasecmp(t, "true") == 0 || strcasecmp(t, "yes") == 0;
 		double params;
-		char err[200];
-		if (ok && cost_model_params(&shape, &params, NULL, err, sizeof err) == 0)
-			cost_format_exact(params, sc->derived_params, sizeof sc->derived_params);
-		else if (ok)
+		char err[200], w[PARAM_WHERE];
+		snprintf(w, sizeof w, "%s: model.params (derived from the shape)", where);
+		if (cost_model_params(&shape, &params, NULL, err, sizeof err) == 0)
+			model_set(&values[M_PARAMS], params, w);
+		else
 			node_error(sc, model, "model: %s", err);
 	}
 }
@@ -269,23 +341,9 @@ static void load_model(struct eval_scenario *sc, yaml_node_t *model)
 static void fill_from_model(struct eval_scenario *sc, struct eval_item *it, int i)
 {
 	const char *name = it->values.spec[i].name;
-	char where[PARAM_WHERE];
-	yaml_node_t *v = model_get(sc, name);
-	if (v) {
-		const char *text = scalar(sc, v, name);
-		where_of(sc, v, where, sizeof where);
-		snprintf(where + strlen(where), sizeof where - strlen(where), ": model.%s", name);
-		if (text && params_set(&it->values, i, text, where) != 0)
-			sc->errors++;
-		return;
-	}
-	const char *derived = strcmp(name, "params") == 0 ? sc->derived_params
-			      : strcmp(name, "head_dim") == 0 ? sc->derived_head_dim
-							       : "";
-	if (derived[0]) {
-		where_of(sc, sc->model, where, sizeof where);
-		snprintf(where + strlen(where), sizeof where - strlen(where), ": model.%s (derived from the shape)", name);
-		if (params_set(&it->values, i, derived, where) != 0)
+	for (int k = 0; k < M_KEY_COUNT; k++) {
+		const struct model_value *mv = &sc->model_values[k];
+		if (strcmp(model_keys[k].key, name) == 0 && mv->set && params_set(&it->values, i, mv->text, mv->where) != 0)
 			sc->errors++;
 	}
 }
@@ -515,10 +573,16 @@ struct eval_scenario *eval_open(const char *path, const char *hwdb_dir, const ch
 		return NULL;
 	}
 	snprintf(sc->path, sizeof sc->path, "%s", path);
+	sc->model_values = calloc(M_KEY_COUNT, sizeof *sc->model_values);
+	if (!sc->model_values) {
+		cli_error("out of memory");
+		free(sc);
+		return NULL;
+	}
 	size_t len = 0;
 	sc->text = read_file(path, &len);
 	if (!sc->text) {
-		free(sc);
+		eval_close(sc);
 		return NULL;
 	}
 	if (memchr(sc->text, '\0', len)) {
@@ -635,6 +699,7 @@ void eval_close(struct eval_scenario *sc)
 	if (sc->have_doc)
 		yaml_document_delete(&sc->doc);
 	free(sc->items);
+	free(sc->model_values);
 	free(sc->text);
 	free(sc);
 }
