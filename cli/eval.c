@@ -185,6 +185,7 @@ static const struct {
  * derived from the shape. */
 struct model_value {
 	bool set;
+	bool bad; /* given, but rejected (already reported) */
 	char text[48];
 	double number;
 	char where[PARAM_WHERE];
@@ -265,6 +266,7 @@ static void load_model(struct eval_scenario *sc, yaml_node_t *model)
 			const char *text = scalar(sc, v, key);
 			char err[200];
 			double number;
+			values[found].bad = true; /* until it is set below */
 			if (!text)
 				continue;
 			if (values[found].set) {
@@ -279,6 +281,7 @@ static void load_model(struct eval_scenario *sc, yaml_node_t *model)
 				where_of(sc, v, where, sizeof where);
 				snprintf(where + strlen(where), sizeof where - strlen(where), ": model.%s", key);
 				model_set(&values[found], number, where);
+				values[found].bad = false;
 			}
 			continue;
 		}
@@ -343,7 +346,11 @@ static void fill_from_model(struct eval_scenario *sc, struct eval_item *it, int 
 	const char *name = it->values.spec[i].name;
 	for (int k = 0; k < M_KEY_COUNT; k++) {
 		const struct model_value *mv = &sc->model_values[k];
-		if (strcmp(model_keys[k].key, name) == 0 && mv->set && params_set(&it->values, i, mv->text, mv->where) != 0)
+		if (strcmp(model_keys[k].key, name) != 0)
+			continue;
+		if (mv->bad)
+			it->values.bad[i] = true;
+		else if (mv->set && params_set(&it->values, i, mv->text, mv->where) != 0)
 			sc->errors++;
 	}
 }
@@ -417,7 +424,9 @@ static void read_keys(struct eval_scenario *sc, const yaml_node_t *map, struct p
 			continue;
 		}
 		const char *text = scalar(sc, v, key);
-		if (text && params_set(values, i, text, where) != 0)
+		if (!text)
+			values->bad[i] = true; /* reported: not "missing" too */
+		else if (params_set(values, i, text, where) != 0)
 			sc->errors++;
 	}
 }
