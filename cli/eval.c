@@ -512,66 +512,6 @@ static void load_item(struct eval_scenario *sc, struct eval_item *it, yaml_node_
 	}
 }
 
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		cli_error("cannot open '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	size_t cap = 8192, used = 0;
-	char *buf = malloc(cap + 1);
-	while (buf) {
-		size_t n = fread(buf + used, 1, cap - used, f);
-		used += n;
-		if (used > MAX_SCENARIO_BYTES) {
-			cli_error("%s: larger than %u bytes: not a scenario file", path, MAX_SCENARIO_BYTES);
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		if (n == 0) {
-			if (ferror(f)) {
-				cli_error("cannot read '%s': %s", path, strerror(errno));
-				free(buf);
-				buf = NULL;
-			}
-			break;
-		}
-		if (used == cap) {
-			char *bigger = realloc(buf, cap * 2 + 1);
-			if (!bigger) {
-				free(buf);
-				buf = NULL;
-				cli_error("out of memory reading '%s'", path);
-				break;
-			}
-			buf = bigger;
-			cap *= 2;
-		}
-	}
-	fclose(f);
-	if (buf) {
-		buf[used] = '\0';
-		*len = used;
-	}
-	return buf;
-}
-
-static void line_col(const char *text, size_t offset, int *line, int *col)
-{
-	*line = 1;
-	*col = 1;
-	for (size_t i = 0; i < offset; i++) {
-		if (text[i] == '\n') {
-			(*line)++;
-			*col = 1;
-		} else {
-			(*col)++;
-		}
-	}
-}
-
 static const char *const top_keys[] = { "scenario", "description", "gpu", "model", "items", NULL };
 
 struct eval_scenario *eval_open(const char *path, const char *hwdb_dir, const char *calibration)
@@ -589,14 +529,14 @@ struct eval_scenario *eval_open(const char *path, const char *hwdb_dir, const ch
 		return NULL;
 	}
 	size_t len = 0;
-	sc->text = read_file(path, &len);
+	sc->text = cli_read_file(path, MAX_SCENARIO_BYTES, "scenario file", &len);
 	if (!sc->text) {
 		eval_close(sc);
 		return NULL;
 	}
 	if (memchr(sc->text, '\0', len)) {
 		int line, col;
-		line_col(sc->text, (size_t)((char *)memchr(sc->text, '\0', len) - sc->text), &line, &col);
+		cli_text_position(sc->text, (size_t)((char *)memchr(sc->text, '\0', len) - sc->text), &line, &col);
 		cli_error("%s:%d:%d: binary data (a NUL byte): not a YAML file", path, line, col);
 		eval_close(sc);
 		return NULL;
@@ -611,7 +551,7 @@ struct eval_scenario *eval_open(const char *path, const char *hwdb_dir, const ch
 	if (!yaml_parser_load(&parser, &sc->doc)) {
 		int line, col;
 		if (parser.error == YAML_READER_ERROR) {
-			line_col(sc->text, parser.problem_offset, &line, &col);
+			cli_text_position(sc->text, parser.problem_offset, &line, &col);
 		} else {
 			line = (int)parser.problem_mark.line + 1;
 			col = (int)parser.problem_mark.column + 1;
