@@ -649,7 +649,6 @@ static const struct param project_params[] = {
 #define MAX_PROJECTS 32
 
 struct rank_read {
-	struct calc_input *in;
 	int count;
 	struct ridge_project projects[MAX_PROJECTS];
 };
@@ -705,7 +704,10 @@ static cJSON *rank_run(struct calc_input *in)
 		return NULL;
 	}
 	struct rank_read *rr = calloc(1, sizeof *rr);
-	rr->in = in;
+	if (!rr) {
+		fail(in, "out of memory");
+		return NULL;
+	}
 	if (eval_item_each(in->item, "projects", project_params, sizeof project_params / sizeof project_params[0],
 			   read_project, rr) != 0) {
 		free(rr);
