@@ -6,6 +6,7 @@
 #define RIDGE_VERSION "0.1.0"
 
 #include "gpu.h"
+#include "occupancy.h"
 #include "units.h"
 
 #endif
