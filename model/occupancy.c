@@ -7,7 +7,6 @@
  * entry instead (gpu->nv.*, gpu->max_blocks_per_sm, ...). */
 #include "occupancy.h"
 
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,22 +34,18 @@ static inline int round_up(int x, int y)
 	return y * div_up(x, y);
 }
 
-static inline long long round_up_ll(long long x, long long y)
-{
-	return y * ((x + y - 1) / y);
-}
-
 static inline int min_int(int a, int b)
 {
 	return b < a ? b : a;
 }
 
-/* Smem sizes must be whole bytes in a range where int arithmetic is safe. */
-#define SMEM_MAX_BYTES (1LL << 30)
+/* Smem sizes must be whole bytes in a range where int arithmetic is safe
+ * (three of them summed stay below INT_MAX). */
+#define SMEM_MAX_BYTES (1 << 29)
 
-static bool whole_bytes(double v)
+static inline bool whole_bytes(double v)
 {
-	return v >= 0 && v <= (double)SMEM_MAX_BYTES && v == floor(v);
+	return v >= 0 && v <= (double)SMEM_MAX_BYTES && v == (double)(int)v;
 }
 
 void occupancy_input_init(struct ridge_occupancy_input *in)
@@ -73,337 +68,400 @@ const char *occupancy_limiter_name(enum ridge_occupancy_limiter limiter)
 /* When several limits tie, the one named: the structural limits first (at
  * 100% occupancy "warps" is the honest answer), then the resources a kernel
  * author can trade. The full set is in limiter_mask. */
-static const enum ridge_occupancy_limiter limiter_priority[RIDGE_OCC_LIMITER_COUNT] = {
-	RIDGE_OCC_WARPS,   RIDGE_OCC_BLOCKS,   RIDGE_OCC_REGISTERS,
-	RIDGE_OCC_SHARED_MEMORY, RIDGE_OCC_BARRIERS, RIDGE_OCC_VIRTUAL,
-};
-
-static void finish(const struct ridge_gpu *gpu, struct ridge_occupancy_result *r)
+static inline void finish(const struct ridge_occupancy_device *dev, struct ridge_occupancy_result *r)
 {
-	int blocks = RIDGE_OCC_UNLIMITED;
-	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++)
-		blocks = min_int(blocks, r->limit[i]);
+	const int *l = r->limit;
+	int blocks = min_int(min_int(min_int(l[0], l[1]), min_int(l[2], l[3])), min_int(l[4], l[5]));
+	unsigned mask = (unsigned)(l[RIDGE_OCC_WARPS] == blocks) << RIDGE_OCC_WARPS |
+			(unsigned)(l[RIDGE_OCC_REGISTERS] == blocks) << RIDGE_OCC_REGISTERS |
+			(unsigned)(l[RIDGE_OCC_SHARED_MEMORY] == blocks) << RIDGE_OCC_SHARED_MEMORY |
+			(unsigned)(l[RIDGE_OCC_BLOCKS] == blocks) << RIDGE_OCC_BLOCKS |
+			(unsigned)(l[RIDGE_OCC_BARRIERS] == blocks) << RIDGE_OCC_BARRIERS |
+			(unsigned)(l[RIDGE_OCC_VIRTUAL] == blocks) << RIDGE_OCC_VIRTUAL;
+	/* The same bits in priority order, so the first set bit names the
+	 * limiter (no data-dependent branches on this hot path). */
+	unsigned ranked = (mask >> RIDGE_OCC_WARPS & 1u) | (mask >> RIDGE_OCC_BLOCKS & 1u) << 1 |
+			  (mask >> RIDGE_OCC_REGISTERS & 1u) << 2 | (mask >> RIDGE_OCC_SHARED_MEMORY & 1u) << 3 |
+			  (mask >> RIDGE_OCC_BARRIERS & 1u) << 4 | (mask >> RIDGE_OCC_VIRTUAL & 1u) << 5;
+	static const enum ridge_occupancy_limiter by_rank[RIDGE_OCC_LIMITER_COUNT] = {
+		RIDGE_OCC_WARPS,	 RIDGE_OCC_BLOCKS,   RIDGE_OCC_REGISTERS,
+		RIDGE_OCC_SHARED_MEMORY, RIDGE_OCC_BARRIERS, RIDGE_OCC_VIRTUAL,
+	};
+	enum ridge_occupancy_limiter limiter = by_rank[__builtin_ctz(ranked | 1u << 5)];
 	r->blocks_per_sm = blocks;
-	r->limiter_mask = 0;
-	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++)
-		if (r->limit[i] == blocks)
-			r->limiter_mask |= 1u << i;
-	r->limiter = RIDGE_OCC_WARPS;
-	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++) {
-		if (r->limiter_mask & (1u << limiter_priority[i])) {
-			r->limiter = limiter_priority[i];
-			break;
-		}
-	}
-	r->max_warps = gpu->max_threads_per_sm / gpu->warp_size;
+	r->limiter_mask = mask;
+	r->limiter = limiter;
+	r->max_warps = dev->max_warps;
 	r->active_warps = blocks * r->warps_per_block;
-	r->occupancy = r->max_warps > 0 ? (double)r->active_warps / r->max_warps : 0;
+	r->occupancy = (double)r->active_warps / dev->max_warps;
+}
+
+/* x / d for x >= 0, by a shift when d is a power of two (shift >= 0). */
+static inline int div_by(int x, int d, int shift)
+{
+	return shift >= 0 ? x >> shift : x / d;
+}
+
+static inline int round_up_by(int x, int d, int shift)
+{
+	return shift >= 0 ? (x + d - 1) & ~(d - 1) : d * ((x + d - 1) / d);
+}
+
+static int log2_exact(int v)
+{
+	if (v <= 0 || (v & (v - 1)))
+		return -1;
+	return __builtin_ctz((unsigned)v);
+}
+
+/* ---------------------------------------------------------------- device */
+
+static bool positive_int(double v)
+{
+	return whole_bytes(v) && v > 0;
+}
+
+int occupancy_device_init(const struct ridge_gpu *gpu, struct ridge_occupancy_device *dev, char *err,
+			  size_t err_len)
+{
+	memset(dev, 0, sizeof *dev);
+	dev->gpu = gpu;
+	dev->amd = gpu->vendor == RIDGE_VENDOR_AMD;
+	if (gpu->warp_size <= 0 || gpu->max_threads_per_sm <= 0 || gpu->max_threads_per_block <= 0 ||
+	    gpu->max_threads_per_sm < gpu->warp_size || gpu->max_blocks_per_sm <= 0 || !positive_int(gpu->smem_per_sm) ||
+	    !positive_int(gpu->smem_per_block) || !whole_bytes(gpu->smem_per_block_optin))
+		return fail(err, err_len, "%s: the hardware entry lacks occupancy data", gpu->id);
+	dev->warp_size = gpu->warp_size;
+	dev->warp_shift = log2_exact(gpu->warp_size);
+	dev->max_threads_per_block = gpu->max_threads_per_block;
+	dev->max_threads_per_sm = gpu->max_threads_per_sm;
+	dev->max_warps = gpu->max_threads_per_sm / gpu->warp_size;
+	dev->max_blocks = gpu->max_blocks_per_sm;
+	dev->smem_per_sm = (int)gpu->smem_per_sm;
+	dev->smem_per_block = (int)gpu->smem_per_block;
+	dev->smem_optin = (int)gpu->smem_per_block_optin;
+	if (dev->amd) {
+		const struct ridge_amd_occupancy *a = &gpu->amd;
+		if (a->simds_per_cu <= 0 || a->waves_per_simd <= 0 || a->vgprs_per_lane <= 0 || a->vgpr_granule <= 0 ||
+		    a->sgprs_per_simd <= 0 || a->sgpr_granule <= 0 || a->max_sgprs_per_wave <= 0 ||
+		    !positive_int(a->lds_granule) || a->barrier_slots <= 0)
+			return fail(err, err_len, "%s: the hardware entry lacks CDNA occupancy data", gpu->id);
+		dev->simds = a->simds_per_cu;
+		dev->waves_per_simd = a->waves_per_simd;
+		dev->vgprs_per_lane = a->vgprs_per_lane;
+		dev->vgpr_granule = a->vgpr_granule;
+		dev->sgprs_per_simd = a->sgprs_per_simd;
+		dev->sgpr_granule = a->sgpr_granule;
+		dev->max_sgprs = a->max_sgprs_per_wave;
+		/* ArchVGPRs and AGPRs each get half of the unified file (gfx90a ISA 3.6.4). */
+		dev->max_arch_vgprs = a->vgprs_per_lane / 2;
+		dev->lds_granule = (int)a->lds_granule;
+		dev->barrier_slots = a->barrier_slots;
+		return 0;
+	}
+	const struct ridge_nvidia_occupancy *nv = &gpu->nv;
+	if (gpu->regs_per_sm <= 0 || gpu->regs_per_block <= 0 || nv->sub_partitions <= 0 || nv->reg_alloc_unit <= 0 ||
+	    nv->max_regs_per_thread <= 0 || !positive_int(nv->smem_alloc_unit) ||
+	    !whole_bytes(nv->smem_reserved_per_block) || nv->carveout_count < 0 ||
+	    nv->carveout_count > RIDGE_MAX_CARVEOUTS || nv->barriers_per_block_slot < 0 ||
+	    nv->virtual_resources_per_sm < 0)
+		return fail(err, err_len, "%s: the hardware entry lacks occupancy data", gpu->id);
+	dev->regs_per_sm = gpu->regs_per_sm;
+	dev->regs_per_block = gpu->regs_per_block;
+	dev->max_regs_per_thread = nv->max_regs_per_thread;
+	dev->reg_unit = nv->reg_alloc_unit;
+	dev->reg_unit_shift = log2_exact(nv->reg_alloc_unit);
+	dev->sub_partitions = nv->sub_partitions;
+	dev->sub_partition_shift = log2_exact(nv->sub_partitions);
+	dev->regs_per_sub_partition = gpu->regs_per_sm / nv->sub_partitions;
+	dev->smem_reserve = (int)nv->smem_reserved_per_block;
+	dev->smem_unit = (int)nv->smem_alloc_unit;
+	dev->smem_unit_shift = log2_exact(dev->smem_unit);
+	dev->carveout_count = nv->carveout_count;
+	for (int i = 0; i < nv->carveout_count; i++) {
+		if (!whole_bytes(nv->carveout_sizes[i]))
+			return fail(err, err_len, "%s: carveout size %g is not a whole number of bytes", gpu->id,
+				    nv->carveout_sizes[i]);
+		dev->carveouts[i] = (int)nv->carveout_sizes[i];
+	}
+	dev->barrier_sets = gpu->max_blocks_per_sm * nv->barriers_per_block_slot;
+	dev->virtual_per_sm = nv->virtual_resources_per_sm;
+	return 0;
 }
 
 /* ---------------------------------------------------------------- NVIDIA */
 
 /* cudaOccAlignUpShmemSizeVoltaPlus: the smallest legal SM shared-memory size
  * at or above bytes. Returns -1 when bytes is above every legal size. */
-static long long align_up_carveout(const struct ridge_gpu *gpu, long long bytes)
+static inline int align_up_carveout(const struct ridge_occupancy_device *dev, int bytes)
 {
-	for (int i = 0; i < gpu->nv.carveout_count; i++)
-		if ((double)bytes <= gpu->nv.carveout_sizes[i])
-			return (long long)gpu->nv.carveout_sizes[i];
-	return -1;
+	/* Counting the sizes below bytes (sorted ascending) instead of stopping
+	 * at the first fit: the trip count depends only on the GPU, so the loop
+	 * is predicted; the data-dependent exit was a misprediction per call. */
+	int below = 0;
+	for (int i = 0; i < dev->carveout_count; i++)
+		below += dev->carveouts[i] < bytes;
+	return below < dev->carveout_count ? dev->carveouts[below] : -1;
 }
 
-/* cudaOccSMemPerMultiprocessor / cudaOccSMemPreferenceVoltaPlus. */
-static int smem_preference(const struct ridge_gpu *gpu, const struct ridge_occupancy_input *in, long long *out,
-			   char *err, size_t len)
+/* cudaOccSMemPerMultiprocessor / cudaOccSMemPreferenceVoltaPlus: the shared
+ * memory the carveout preference asks for, rounded up to a legal size. With
+ * the default carveout, the cache config decides (-1: no preference). */
+static inline int smem_preference(const struct ridge_occupancy_device *dev, const struct ridge_occupancy_input *in)
 {
-	long long per_sm = (long long)gpu->smem_per_sm;
-	if (gpu->nv.carveout_count == 0) { /* no carveout (before Volta): the whole SM */
-		*out = per_sm;
-		return 0;
-	}
+	static const int cache_percent[4] = { RIDGE_OCC_CARVEOUT_DEFAULT, 100, 0, 50 };
+	if (dev->carveout_count == 0) /* no carveout (before Volta): the whole SM */
+		return dev->smem_per_sm;
 	int pct = in->carveout_percent;
-	if (pct == RIDGE_OCC_CARVEOUT_DEFAULT) {
-		switch (in->cache_config) {
-		case RIDGE_OCC_CACHE_PREFER_L1:
-			pct = 0;
-			break;
-		case RIDGE_OCC_CACHE_PREFER_SHARED:
-			pct = 100;
-			break;
-		case RIDGE_OCC_CACHE_PREFER_EQUAL:
-			pct = 50;
-			break;
-		default:
-			break;
-		}
-	}
-	long long want = pct == RIDGE_OCC_CARVEOUT_DEFAULT ? per_sm : (long long)pct * per_sm / 100;
-	long long legal = align_up_carveout(gpu, want);
-	if (legal < 0)
-		return fail(err, len, "%s: shared-memory preference %lld bytes is above every legal carveout size", gpu->id,
-			    want);
-	*out = legal;
-	return 0;
+	if (pct == RIDGE_OCC_CARVEOUT_DEFAULT && (unsigned)in->cache_config < 4)
+		pct = cache_percent[in->cache_config];
+	int want = pct == RIDGE_OCC_CARVEOUT_DEFAULT ? dev->smem_per_sm : (int)((long long)pct * dev->smem_per_sm / 100);
+	return align_up_carveout(dev, want);
 }
 
-static int nv_check_gpu(const struct ridge_gpu *gpu, char *err, size_t len)
-{
-	const struct ridge_nvidia_occupancy *nv = &gpu->nv;
-	if (gpu->warp_size <= 0 || gpu->max_threads_per_sm <= 0 || gpu->max_threads_per_block <= 0 ||
-	    gpu->regs_per_sm <= 0 || gpu->regs_per_block <= 0 || gpu->max_blocks_per_sm <= 0 || nv->sub_partitions <= 0 ||
-	    nv->reg_alloc_unit <= 0 || nv->max_regs_per_thread <= 0 || !(nv->smem_alloc_unit >= 1) ||
-	    !whole_bytes(gpu->smem_per_sm) || !whole_bytes(gpu->smem_per_block) ||
-	    !whole_bytes(gpu->smem_per_block_optin) || !whole_bytes(nv->smem_reserved_per_block))
-		return fail(err, len, "%s: the hardware entry lacks occupancy data", gpu->id);
-	return 0;
-}
-
-static int nv_compute(const struct ridge_gpu *gpu, const struct ridge_occupancy_input *in,
+static inline __attribute__((always_inline)) int nv_compute(const struct ridge_occupancy_device *dev, const struct ridge_occupancy_input *in,
 		      struct ridge_occupancy_result *r, char *err, size_t len)
 {
-	const struct ridge_nvidia_occupancy *nv = &gpu->nv;
-	const int warp = gpu->warp_size;
 	const int threads = in->threads_per_block;
-	const int warps = div_up(threads, warp);
+	const int warps = div_by(threads + dev->warp_size - 1, dev->warp_size, dev->warp_shift);
 	r->warps_per_block = warps;
 
 	/* Warps (cudaOccMaxBlocksPerSMWarpsLimit): the device's block-size limit. */
-	r->threads_over_block = threads > gpu->max_threads_per_block;
-	r->limit[RIDGE_OCC_WARPS] = r->threads_over_block ? 0 : (gpu->max_threads_per_sm / warp) / warps;
+	const bool threads_over_block = threads > dev->max_threads_per_block;
+	r->threads_over_block = threads_over_block;
+	r->limit[RIDGE_OCC_WARPS] = threads_over_block ? 0 : dev->max_warps / warps;
 
 	/* Registers (cudaOccMaxBlocksPerSMRegsLimit): per-warp allocation in
 	 * units, warps placed per sub-partition, and the per-block check that the
 	 * hardware makes as if every sub-partition got a warp. */
-	int regs_warp = round_up(in->regs_per_thread * warp, nv->reg_alloc_unit);
-	int regs_block = regs_warp * warps;
-	int regs_hw = regs_warp * round_up(warps, nv->sub_partitions);
+	const int regs_warp = round_up_by(in->regs_per_thread * dev->warp_size, dev->reg_unit, dev->reg_unit_shift);
+	const int regs_block = regs_warp * warps;
+	const int regs_hw = regs_warp * round_up_by(warps, dev->sub_partitions, dev->sub_partition_shift);
 	r->regs_per_warp = regs_warp;
 	r->regs_per_block = regs_block;
-	r->regs_over_block = gpu->regs_per_block < regs_hw || gpu->regs_per_block < regs_block;
-	if (r->regs_over_block)
+	const bool regs_over_block = dev->regs_per_block < regs_hw || dev->regs_per_block < regs_block;
+	r->regs_over_block = regs_over_block;
+	if (regs_over_block)
 		r->limit[RIDGE_OCC_REGISTERS] = 0;
 	else if (regs_warp > 0)
-		r->limit[RIDGE_OCC_REGISTERS] =
-			(gpu->regs_per_sm / nv->sub_partitions) / regs_warp * nv->sub_partitions / warps;
+		r->limit[RIDGE_OCC_REGISTERS] = (dev->regs_per_sub_partition / regs_warp) * dev->sub_partitions / warps;
 	else
 		r->limit[RIDGE_OCC_REGISTERS] = RIDGE_OCC_UNLIMITED;
 
-	r->limit[RIDGE_OCC_BLOCKS] = gpu->max_blocks_per_sm;
+	r->limit[RIDGE_OCC_BLOCKS] = dev->max_blocks;
 
 	/* Shared memory (cudaOccMaxBlocksPerSMSmemLimit), with the function
-	 * attributes as the runtime fills them: opt-in limit config, and the
-	 * kernel's max dynamic size. */
-	long long pref = 0;
-	if (smem_preference(gpu, in, &pref, err, len) != 0)
-		return -1;
-	const long long reserve = (long long)nv->smem_reserved_per_block;
-	const long long per_block = (long long)gpu->smem_per_block;
-	const long long stat = (long long)in->static_smem + reserve;
-	const long long dyn = (long long)in->dynamic_smem;
-	const long long alloc = round_up_ll(stat + dyn, (long long)nv->smem_alloc_unit);
-	long long max_dyn;
+	 * attributes as the runtime fills them: the opt-in limit config, and the
+	 * kernel's maximum dynamic size. */
+	const int pref = smem_preference(dev, in);
+	if (pref < 0)
+		return fail(err, len, "%s: the carveout preference is above every legal shared-memory size",
+			    dev->gpu->id);
+	const int stat = (int)in->static_smem + dev->smem_reserve;
+	const int dyn = (int)in->dynamic_smem;
+	const int alloc = round_up_by(stat + dyn, dev->smem_unit, dev->smem_unit_shift);
+	int max_dyn;
 	if (in->max_dynamic_smem >= 0) {
-		max_dyn = (long long)in->max_dynamic_smem;
+		max_dyn = (int)in->max_dynamic_smem;
 	} else {
-		long long limit = in->optin ? (long long)gpu->smem_per_block_optin : per_block;
-		max_dyn = limit - (long long)in->static_smem;
+		max_dyn = (in->optin ? dev->smem_optin : dev->smem_per_block) - (int)in->static_smem;
 		if (max_dyn < 0)
 			max_dyn = 0;
 	}
-	long long block_limit = (stat + max_dyn > per_block ? (long long)gpu->smem_per_block_optin : per_block) + reserve;
-	r->smem_per_block = (double)alloc;
-	r->smem_preference = (double)pref;
-	r->smem_block_limit = (double)block_limit;
-	r->max_dynamic_smem = (double)max_dyn;
-	r->dynamic_over_max = dyn > max_dyn;
-	r->smem_over_block = alloc > block_limit;
-	if (r->dynamic_over_max || r->smem_over_block) {
+	const int block_limit =
+		(stat + max_dyn > dev->smem_per_block ? dev->smem_optin : dev->smem_per_block) + dev->smem_reserve;
+	r->smem_per_block = alloc;
+	r->smem_preference = pref;
+	r->smem_block_limit = block_limit;
+	r->max_dynamic_smem = max_dyn;
+	/* Locals, not the result's fields: reading back two just-stored bytes
+	 * as one word stalls store forwarding. */
+	const bool dynamic_over_max = dyn > max_dyn;
+	const bool smem_over_block = alloc > block_limit;
+	r->dynamic_over_max = dynamic_over_max;
+	r->smem_over_block = smem_over_block;
+	if (dynamic_over_max | smem_over_block) {
 		r->limit[RIDGE_OCC_SHARED_MEMORY] = 0;
-		r->smem_per_sm = (double)pref;
+		r->smem_per_sm = pref;
 	} else {
-		long long capacity = pref;
+		int capacity = pref;
 		if (pref < alloc) { /* the driver picks the smallest configuration that fits a block */
-			capacity = gpu->nv.carveout_count ? align_up_carveout(gpu, alloc) : (long long)gpu->smem_per_sm;
+			capacity = dev->carveout_count ? align_up_carveout(dev, alloc) : dev->smem_per_sm;
 			if (capacity < 0)
-				return fail(err, len, "%s: %lld bytes of shared memory per block fit no carveout size",
-					    gpu->id, alloc);
+				return fail(err, len, "%s: %d bytes of shared memory per block fit no carveout size",
+					    dev->gpu->id, alloc);
 		}
-		r->smem_per_sm = (double)capacity;
-		r->limit[RIDGE_OCC_SHARED_MEMORY] = alloc > 0 ? (int)(capacity / alloc) : RIDGE_OCC_UNLIMITED;
+		r->smem_per_sm = capacity;
+		r->limit[RIDGE_OCC_SHARED_MEMORY] = alloc > 0 ? capacity / alloc : RIDGE_OCC_UNLIMITED;
 	}
 
 	/* Virtual resources (CC 10-12), counted only when the kernel uses them. */
-	if (nv->virtual_resources_per_sm > 0 && in->virtual_resources > 0)
-		r->limit[RIDGE_OCC_VIRTUAL] = nv->virtual_resources_per_sm / in->virtual_resources;
-	else
-		r->limit[RIDGE_OCC_VIRTUAL] = RIDGE_OCC_UNLIMITED;
-
+	r->limit[RIDGE_OCC_VIRTUAL] = dev->virtual_per_sm > 0 && in->virtual_resources > 0
+					      ? dev->virtual_per_sm / in->virtual_resources
+					      : RIDGE_OCC_UNLIMITED;
 	/* Barriers (sm_90+): named-barrier sets per block slot. */
-	if (nv->barriers_per_block_slot > 0 && in->barriers > 0)
-		r->limit[RIDGE_OCC_BARRIERS] = gpu->max_blocks_per_sm * nv->barriers_per_block_slot / in->barriers;
-	else
-		r->limit[RIDGE_OCC_BARRIERS] = RIDGE_OCC_UNLIMITED;
+	r->limit[RIDGE_OCC_BARRIERS] =
+		dev->barrier_sets > 0 && in->barriers > 0 ? dev->barrier_sets / in->barriers : RIDGE_OCC_UNLIMITED;
 	return 0;
 }
 
 /* ------------------------------------------------------------------- AMD */
 
-static int amd_check_gpu(const struct ridge_gpu *gpu, char *err, size_t len)
-{
-	const struct ridge_amd_occupancy *a = &gpu->amd;
-	if (gpu->warp_size <= 0 || gpu->max_threads_per_sm <= 0 || gpu->max_threads_per_block <= 0 ||
-	    gpu->max_blocks_per_sm <= 0 || a->simds_per_cu <= 0 || a->waves_per_simd <= 0 || a->vgprs_per_lane <= 0 ||
-	    a->vgpr_granule <= 0 || a->sgprs_per_simd <= 0 || a->sgpr_granule <= 0 || a->max_sgprs_per_wave <= 0 ||
-	    !(a->lds_granule >= 1) || a->barrier_slots <= 0 || !whole_bytes(gpu->smem_per_sm) ||
-	    !whole_bytes(gpu->smem_per_block))
-		return fail(err, len, "%s: the hardware entry lacks CDNA occupancy data", gpu->id);
-	return 0;
-}
-
-static void amd_compute(const struct ridge_gpu *gpu, const struct ridge_occupancy_input *in,
+static void amd_compute(const struct ridge_occupancy_device *dev, const struct ridge_occupancy_input *in,
 			struct ridge_occupancy_result *r)
 {
-	const struct ridge_amd_occupancy *a = &gpu->amd;
 	struct ridge_occupancy_amd *d = &r->amd;
-	const int wave = gpu->warp_size;
+	const int wave = dev->warp_size;
 	const int threads = in->threads_per_block;
 	const int waves = div_up(threads, wave);
-	const int slots = a->simds_per_cu * a->waves_per_simd;
+	const int slots = dev->simds * dev->waves_per_simd;
 	r->warps_per_block = waves;
 	d->waves_per_workgroup = waves;
-	r->threads_over_block = threads > gpu->max_threads_per_block;
+	r->threads_over_block = threads > dev->max_threads_per_block;
 
 	/* Unified VGPR file (gfx90a+): AGPRs start at a 4-aligned offset. */
-	int unified = in->agprs > 0 ? round_up(in->regs_per_thread, 4) + in->agprs : in->regs_per_thread;
+	const int unified = in->agprs > 0 ? round_up(in->regs_per_thread, 4) + in->agprs : in->regs_per_thread;
 	d->vgprs_unified = unified;
-	d->vgprs_allocated = round_up(unified, a->vgpr_granule);
+	d->vgprs_allocated = round_up(unified, dev->vgpr_granule);
 
-	/* LLVM: getNumWavesPerEUWithNumVGPRs = max(1, min(max waves, file / alignTo(V, granule))). */
-	int vw = unified > 0 ? a->vgprs_per_lane / d->vgprs_allocated : a->waves_per_simd;
-	d->vgpr_waves_per_simd = vw < 1 ? 1 : min_int(vw, a->waves_per_simd);
+	/* LLVM getNumWavesPerEUWithNumVGPRs: max(1, min(max waves, file / alignTo(V, granule))). */
+	int vw = unified > 0 ? dev->vgprs_per_lane / d->vgprs_allocated : dev->waves_per_simd;
+	d->vgpr_waves_per_simd = vw < 1 ? 1 : min_int(vw, dev->waves_per_simd);
 	/* LLVM getOccupancyWithNumSGPRs (gfx9 table: <=80 10, <=88 9, <=100 8,
 	 * else 7) equals floor(SGPRs per SIMD / SGPRs) for every legal count. */
-	d->sgpr_waves_per_simd = in->sgprs > 0 ? min_int(a->waves_per_simd, a->sgprs_per_simd / in->sgprs)
-					       : a->waves_per_simd;
-	int reg_waves = min_int(d->vgpr_waves_per_simd, d->sgpr_waves_per_simd);
+	d->sgpr_waves_per_simd =
+		in->sgprs > 0 ? min_int(dev->waves_per_simd, dev->sgprs_per_simd / in->sgprs) : dev->waves_per_simd;
+	const int reg_waves = min_int(d->vgpr_waves_per_simd, d->sgpr_waves_per_simd);
 
 	r->limit[RIDGE_OCC_WARPS] = r->threads_over_block ? 0 : slots / waves;
-	r->limit[RIDGE_OCC_REGISTERS] = a->simds_per_cu * reg_waves / waves;
-	r->limit[RIDGE_OCC_BLOCKS] = gpu->max_blocks_per_sm;
+	r->limit[RIDGE_OCC_REGISTERS] = dev->simds * reg_waves / waves;
+	r->limit[RIDGE_OCC_BLOCKS] = dev->max_blocks;
 	/* Multi-wave workgroups hold a barrier slot; single-wave ones do not. */
-	r->limit[RIDGE_OCC_BARRIERS] = waves > 1 ? a->barrier_slots : RIDGE_OCC_UNLIMITED;
+	r->limit[RIDGE_OCC_BARRIERS] = waves > 1 ? dev->barrier_slots : RIDGE_OCC_UNLIMITED;
 	r->limit[RIDGE_OCC_VIRTUAL] = RIDGE_OCC_UNLIMITED;
 
-	long long lds = (long long)in->static_smem + (long long)in->dynamic_smem;
-	long long lds_alloc = round_up_ll(lds, (long long)a->lds_granule);
-	d->lds_allocated = (double)lds_alloc;
-	r->smem_per_block = (double)lds_alloc;
-	r->smem_per_sm = gpu->smem_per_sm;
-	r->smem_preference = gpu->smem_per_sm;
-	r->smem_block_limit = gpu->smem_per_block;
-	r->max_dynamic_smem = gpu->smem_per_block - in->static_smem;
-	r->smem_over_block = (double)lds_alloc > gpu->smem_per_block;
+	const int lds = (int)in->static_smem + (int)in->dynamic_smem;
+	const int lds_alloc = round_up(lds, dev->lds_granule);
+	d->lds_allocated = lds_alloc;
+	r->smem_per_block = lds_alloc;
+	r->smem_per_sm = dev->smem_per_sm;
+	r->smem_preference = dev->smem_per_sm;
+	r->smem_block_limit = dev->smem_per_block;
+	r->max_dynamic_smem = dev->smem_per_block - in->static_smem;
+	r->smem_over_block = lds_alloc > dev->smem_per_block;
 	if (r->smem_over_block)
 		r->limit[RIDGE_OCC_SHARED_MEMORY] = 0;
 	else
-		r->limit[RIDGE_OCC_SHARED_MEMORY] =
-			lds_alloc > 0 ? (int)((long long)gpu->smem_per_sm / lds_alloc) : RIDGE_OCC_UNLIMITED;
+		r->limit[RIDGE_OCC_SHARED_MEMORY] = lds_alloc > 0 ? dev->smem_per_sm / lds_alloc : RIDGE_OCC_UNLIMITED;
 	r->regs_per_warp = d->vgprs_allocated * wave;
 	r->regs_per_block = r->regs_per_warp * waves;
 
 	/* HIP (CLR ihipOccupancyMaxActiveBlocksPerMultiprocessor): VGPR waves
 	 * without the floor of 1, SGPRs in granules of 16, waves pooled per CU,
 	 * LDS without granule, no barrier-slot limit. */
-	int hv = unified > 0 ? a->vgprs_per_lane / d->vgprs_allocated : a->waves_per_simd;
-	int hs = in->sgprs > 0 ? a->sgprs_per_simd / round_up(in->sgprs, a->sgpr_granule) : RIDGE_OCC_UNLIMITED;
+	const int hv = unified > 0 ? dev->vgprs_per_lane / d->vgprs_allocated : dev->waves_per_simd;
+	const int hs = in->sgprs > 0 ? dev->sgprs_per_simd / round_up(in->sgprs, dev->sgpr_granule) : RIDGE_OCC_UNLIMITED;
 	d->hip_vgpr_waves_per_simd = hv;
 	d->hip_sgpr_waves_per_simd = hs;
-	int aligned = round_up(threads, wave);
+	const int aligned = round_up(threads, wave);
 	if (r->threads_over_block) {
 		d->hip_limit_waves = d->hip_limit_registers = d->hip_limit_lds = 0;
 		d->hip_blocks_per_cu = 0;
 	} else {
-		d->hip_limit_waves = a->simds_per_cu * a->waves_per_simd * wave / aligned;
-		d->hip_limit_registers = a->simds_per_cu * min_int(hv, hs) * wave / aligned;
-		d->hip_limit_lds = lds > 0 ? (int)((long long)gpu->smem_per_sm / lds) : RIDGE_OCC_UNLIMITED;
+		d->hip_limit_waves = slots * wave / aligned;
+		d->hip_limit_registers = dev->simds * min_int(hv, hs) * wave / aligned;
+		d->hip_limit_lds = lds > 0 ? dev->smem_per_sm / lds : RIDGE_OCC_UNLIMITED;
 		d->hip_blocks_per_cu = min_int(min_int(d->hip_limit_waves, d->hip_limit_registers), d->hip_limit_lds);
 	}
 }
 
 /* ------------------------------------------------------------ public API */
 
-static int check_input(const struct ridge_gpu *gpu, const struct ridge_occupancy_input *in, char *err, size_t len)
+static inline __attribute__((always_inline)) int check_input(const struct ridge_occupancy_device *dev, const struct ridge_occupancy_input *in, char *err,
+		       size_t len)
 {
-	if (in->threads_per_block < 1)
-		return fail(err, len, "threads per block must be at least 1, not %d", in->threads_per_block);
-	if (in->threads_per_block > (1 << 20))
-		return fail(err, len, "threads per block %d is beyond any GPU", in->threads_per_block);
-	if (!whole_bytes(in->static_smem) || !whole_bytes(in->dynamic_smem))
-		return fail(err, len, "shared memory must be a whole number of bytes from 0 to 1 GiB");
-	if (in->max_dynamic_smem >= 0 && !whole_bytes(in->max_dynamic_smem))
-		return fail(err, len, "the maximum dynamic shared memory must be a whole number of bytes");
+	if (in->threads_per_block < 1 || in->threads_per_block > (1 << 20))
+		return fail(err, len, "threads per block %d is out of range (1..%d)", in->threads_per_block,
+			    dev->max_threads_per_block);
+	if (!whole_bytes(in->static_smem) || !whole_bytes(in->dynamic_smem) ||
+	    (in->max_dynamic_smem >= 0 && !whole_bytes(in->max_dynamic_smem)))
+		return fail(err, len, "shared memory must be a whole number of bytes from 0 to %d", SMEM_MAX_BYTES);
 	if (in->barriers < 0 || in->virtual_resources < 0)
 		return fail(err, len, "barrier and virtual-resource counts cannot be negative");
-	if (gpu->vendor == RIDGE_VENDOR_AMD) {
-		int arch_max = gpu->amd.vgprs_per_lane / 2;
-		if (in->regs_per_thread < 0 || in->regs_per_thread > arch_max)
+	if (dev->amd) {
+		if (in->regs_per_thread < 0 || in->regs_per_thread > dev->max_arch_vgprs)
 			return fail(err, len, "%d VGPRs is out of range (0..%d ArchVGPRs on %s)", in->regs_per_thread,
-				    arch_max, gpu->id);
-		if (in->agprs < 0 || in->agprs > arch_max)
-			return fail(err, len, "%d AGPRs is out of range (0..%d on %s)", in->agprs, arch_max, gpu->id);
-		if (in->sgprs < 0 || in->sgprs > gpu->amd.max_sgprs_per_wave)
-			return fail(err, len, "%d SGPRs is out of range (0..%d on %s)", in->sgprs,
-				    gpu->amd.max_sgprs_per_wave, gpu->id);
+				    dev->max_arch_vgprs, dev->gpu->id);
+		if (in->agprs < 0 || in->agprs > dev->max_arch_vgprs)
+			return fail(err, len, "%d AGPRs is out of range (0..%d on %s)", in->agprs, dev->max_arch_vgprs,
+				    dev->gpu->id);
+		if (in->sgprs < 0 || in->sgprs > dev->max_sgprs)
+			return fail(err, len, "%d SGPRs is out of range (0..%d on %s)", in->sgprs, dev->max_sgprs,
+				    dev->gpu->id);
 		return 0;
 	}
-	if (in->regs_per_thread < 0 || in->regs_per_thread > gpu->nv.max_regs_per_thread)
+	if (in->regs_per_thread < 0 || in->regs_per_thread > dev->max_regs_per_thread)
 		return fail(err, len, "%d registers per thread is out of range (0..%d on %s)", in->regs_per_thread,
-			    gpu->nv.max_regs_per_thread, gpu->id);
+			    dev->max_regs_per_thread, dev->gpu->id);
 	if (in->carveout_percent < -1 || in->carveout_percent > 100)
 		return fail(err, len, "carveout %d%% is out of range (-1 for the default, or 0..100)",
 			    in->carveout_percent);
 	return 0;
 }
 
-static int compute(const struct ridge_gpu *gpu, const struct ridge_occupancy_input *in,
+/* The calculation on checked input; every field of out is written. */
+static inline __attribute__((always_inline)) int compute(const struct ridge_occupancy_device *dev, const struct ridge_occupancy_input *in,
 		   struct ridge_occupancy_result *out, char *err, size_t len)
 {
-	if (gpu->vendor == RIDGE_VENDOR_AMD) {
-		amd_compute(gpu, in, out);
-		finish(gpu, out);
+	out->dynamic_over_max = false;
+	if (dev->amd) {
+		amd_compute(dev, in, out);
+		finish(dev, out);
 		out->amd.rules_agree = out->amd.hip_blocks_per_cu == out->blocks_per_sm;
 		return 0;
 	}
-	if (nv_compute(gpu, in, out, err, len) != 0)
+	memset(&out->amd, 0, sizeof out->amd);
+	if (nv_compute(dev, in, out, err, len) != 0)
 		return -1;
-	finish(gpu, out);
+	finish(dev, out);
 	return 0;
+}
+
+int occupancy_device_compute(const struct ridge_occupancy_device *dev, const struct ridge_occupancy_input *in,
+			     struct ridge_occupancy_result *out, char *err, size_t err_len)
+{
+	if (check_input(dev, in, err, err_len) != 0)
+		return -1;
+	return compute(dev, in, out, err, err_len);
 }
 
 int occupancy_compute(const struct ridge_gpu *gpu, const struct ridge_occupancy_input *in,
 		      struct ridge_occupancy_result *out, char *err, size_t err_len)
 {
-	if ((gpu->vendor == RIDGE_VENDOR_AMD ? amd_check_gpu(gpu, err, err_len) : nv_check_gpu(gpu, err, err_len)) != 0)
+	struct ridge_occupancy_device dev;
+	if (occupancy_device_init(gpu, &dev, err, err_len) != 0)
 		return -1;
-	if (check_input(gpu, in, err, err_len) != 0)
-		return -1;
-	memset(out, 0, sizeof *out);
-	return compute(gpu, in, out, err, err_len);
+	return occupancy_device_compute(&dev, in, out, err, err_len);
 }
 
 int occupancy_max_potential_block_size(const struct ridge_gpu *gpu, const struct ridge_occupancy_input *in,
 				       int *block_size, int *min_grid, int *blocks_per_sm, char *err, size_t err_len)
 {
+	struct ridge_occupancy_device dev;
+	if (occupancy_device_init(gpu, &dev, err, err_len) != 0)
+		return -1;
 	struct ridge_occupancy_input probe = *in;
 	struct ridge_occupancy_result r;
-	int limit = gpu->max_threads_per_block;
+	int limit = dev.max_threads_per_block;
 	if (in->max_threads_limit > 0)
 		limit = min_int(limit, in->max_threads_limit);
-	int step = gpu->warp_size > 0 ? gpu->warp_size : 32;
+	probe.threads_per_block = limit;
+	if (check_input(&dev, &probe, err, err_len) != 0)
+		return -1;
 	int best_size = 0, best_blocks = 0, best_threads = 0;
-	for (int aligned = round_up(limit, step); aligned > 0; aligned -= step) {
+	for (int aligned = round_up(limit, dev.warp_size); aligned > 0; aligned -= dev.warp_size) {
 		probe.threads_per_block = min_int(limit, aligned);
-		if (occupancy_compute(gpu, &probe, &r, err, err_len) != 0)
+		if (compute(&dev, &probe, &r, err, err_len) != 0)
 			return -1;
 		int threads = probe.threads_per_block * r.blocks_per_sm;
 		if (threads > best_threads) {
@@ -411,7 +469,7 @@ int occupancy_max_potential_block_size(const struct ridge_gpu *gpu, const struct
 			best_blocks = r.blocks_per_sm;
 			best_threads = threads;
 		}
-		if (best_threads == gpu->max_threads_per_sm)
+		if (best_threads == dev.max_threads_per_sm)
 			break;
 	}
 	*block_size = best_size;
@@ -420,44 +478,46 @@ int occupancy_max_potential_block_size(const struct ridge_gpu *gpu, const struct
 	return 0;
 }
 
-/* The result with one input changed (for the searches below). */
-static int blocks_with(const struct ridge_gpu *gpu, const struct ridge_occupancy_input *in,
+/* The result with inputs changed by a search (a failure counts as 0 blocks). */
+static int blocks_with(const struct ridge_occupancy_device *dev, const struct ridge_occupancy_input *in,
 		       struct ridge_occupancy_result *scratch)
 {
-	memset(scratch, 0, sizeof *scratch);
-	if (compute(gpu, in, scratch, NULL, 0) != 0)
-		return -1;
+	if (compute(dev, in, scratch, NULL, 0) != 0) {
+		memset(scratch, 0, sizeof *scratch);
+		return 0;
+	}
 	return scratch->blocks_per_sm;
 }
 
 /* Lowers static + dynamic smem by drop bytes, dynamic first. */
-static void drop_smem(struct ridge_occupancy_input *in, long long drop)
+static void drop_smem(struct ridge_occupancy_input *in, int drop)
 {
-	long long dyn = (long long)in->dynamic_smem;
-	long long from_dyn = drop < dyn ? drop : dyn;
-	in->dynamic_smem = (double)(dyn - from_dyn);
-	in->static_smem = (double)((long long)in->static_smem - (drop - from_dyn));
+	int dyn = (int)in->dynamic_smem;
+	int from_dyn = drop < dyn ? drop : dyn;
+	in->dynamic_smem = dyn - from_dyn;
+	in->static_smem = (int)in->static_smem - (drop - from_dyn);
 }
 
-static void suggest(const struct ridge_gpu *gpu, const struct ridge_occupancy_input *in,
+static void suggest(const struct ridge_occupancy_device *dev, const struct ridge_occupancy_input *in,
 		    struct ridge_occupancy_analysis *an)
 {
 	const struct ridge_occupancy_result *r = &an->result;
 	const int target = r->blocks_per_sm + 1;
 	struct ridge_occupancy_result scratch;
-	struct ridge_occupancy_input t = *in;
+	struct ridge_occupancy_input t;
+	if (r->threads_over_block)
+		return;
 
 	/* Registers: walk the count down until one more block fits, or until
 	 * registers stop limiting and something else does. On AMD the count is
 	 * the unified VGPR total (ArchVGPRs and AGPRs share the file). */
-	bool amd = gpu->vendor == RIDGE_VENDOR_AMD;
-	int regs_now = amd ? r->amd.vgprs_unified : in->regs_per_thread;
+	int regs_now = dev->amd ? r->amd.vgprs_unified : in->regs_per_thread;
 	for (int regs = regs_now - 1; regs >= 0; regs--) {
 		t = *in;
 		t.regs_per_thread = regs;
-		if (amd)
+		if (dev->amd)
 			t.agprs = 0;
-		if (blocks_with(gpu, &t, &scratch) >= target) {
+		if (blocks_with(dev, &t, &scratch) >= target) {
 			an->has_regs_change = true;
 			an->regs_to_drop = regs_now - regs;
 			break;
@@ -466,28 +526,29 @@ static void suggest(const struct ridge_gpu *gpu, const struct ridge_occupancy_in
 			break;
 	}
 
-	/* Shared memory: walk the allocation down one unit at a time. */
-	long long used = (long long)in->static_smem + (long long)in->dynamic_smem;
-	long long unit = amd ? (long long)gpu->amd.lds_granule : (long long)gpu->nv.smem_alloc_unit;
-	long long reserve = amd ? 0 : (long long)gpu->nv.smem_reserved_per_block;
-	long long alloc = (long long)r->smem_per_block;
-	if (used > 0) {
-		for (long long a = alloc - unit; a >= 0; a -= unit) {
-			long long drop = used + reserve - a; /* the largest total that allocates a */
-			if (drop <= 0)
-				continue;
-			if (drop > used)
-				drop = used;
-			t = *in;
-			drop_smem(&t, drop);
-			if (blocks_with(gpu, &t, &scratch) >= target) {
-				an->has_smem_change = true;
-				an->smem_to_drop = (double)drop;
-				break;
-			}
-			if (scratch.limit[RIDGE_OCC_SHARED_MEMORY] >= target || drop == used)
-				break;
+	/* Shared memory: walk the allocation down one unit at a time; for each,
+	 * the largest use that still allocates it. */
+	const int used = (int)in->static_smem + (int)in->dynamic_smem;
+	const int unit = dev->amd ? dev->lds_granule : dev->smem_unit;
+	const int reserve = dev->amd ? 0 : dev->smem_reserve;
+	const int alloc = (int)r->smem_per_block;
+	if (used == 0)
+		return;
+	for (int a = alloc - unit; a >= 0; a -= unit) {
+		int drop = used + reserve - a;
+		if (drop <= 0)
+			continue;
+		if (drop > used)
+			drop = used;
+		t = *in;
+		drop_smem(&t, drop);
+		if (blocks_with(dev, &t, &scratch) >= target) {
+			an->has_smem_change = true;
+			an->smem_to_drop = drop;
+			break;
 		}
+		if (scratch.limit[RIDGE_OCC_SHARED_MEMORY] >= target || drop == used)
+			break;
 	}
 }
 
@@ -495,28 +556,29 @@ int occupancy_analyze(const struct ridge_gpu *gpu, const struct ridge_occupancy_
 		      struct ridge_occupancy_analysis *out, char *err, size_t err_len)
 {
 	memset(out, 0, sizeof *out);
-	if (occupancy_compute(gpu, in, &out->result, err, err_len) != 0)
+	struct ridge_occupancy_device dev;
+	if (occupancy_device_init(gpu, &dev, err, err_len) != 0 ||
+	    occupancy_device_compute(&dev, in, &out->result, err, err_len) != 0)
 		return -1;
 	const struct ridge_occupancy_result *r = &out->result;
-	suggest(gpu, in, out);
+	suggest(&dev, in, out);
 	out->smem_limit_without_reserve = r->limit[RIDGE_OCC_SHARED_MEMORY];
 	out->blocks_without_reserve = r->blocks_per_sm;
 	out->regs_limit_naive = r->limit[RIDGE_OCC_REGISTERS];
 	out->blocks_naive_regs = r->blocks_per_sm;
-	if (gpu->vendor == RIDGE_VENDOR_AMD)
+	if (dev.amd)
 		return 0;
 
 	/* The same GPU without the per-block reserve: the textbook arithmetic. */
-	struct ridge_gpu no_reserve = *gpu;
-	no_reserve.nv.smem_reserved_per_block = 0;
+	struct ridge_occupancy_device no_reserve = dev;
+	no_reserve.smem_reserve = 0;
 	struct ridge_occupancy_result scratch;
-	if (blocks_with(&no_reserve, in, &scratch) >= 0) {
-		out->smem_limit_without_reserve = scratch.limit[RIDGE_OCC_SHARED_MEMORY];
-		out->blocks_without_reserve = scratch.blocks_per_sm;
-	}
-	/* Registers as regs per SM / (regs x threads), no granularity. */
+	blocks_with(&no_reserve, in, &scratch);
+	out->smem_limit_without_reserve = scratch.limit[RIDGE_OCC_SHARED_MEMORY];
+	out->blocks_without_reserve = scratch.blocks_per_sm;
+	/* Registers as regs per SM / (regs x threads): no allocation granularity. */
 	long long regs = (long long)in->regs_per_thread * in->threads_per_block;
-	out->regs_limit_naive = regs > 0 ? (int)(gpu->regs_per_sm / regs) : RIDGE_OCC_UNLIMITED;
+	out->regs_limit_naive = regs > 0 ? (int)(dev.regs_per_sm / regs) : RIDGE_OCC_UNLIMITED;
 	int others = RIDGE_OCC_UNLIMITED;
 	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++)
 		if (i != RIDGE_OCC_REGISTERS)

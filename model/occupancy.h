@@ -109,6 +109,34 @@ struct ridge_occupancy_result {
 	struct ridge_occupancy_amd amd; /* valid when the GPU is AMD */
 };
 
+/* A GPU's occupancy constants, validated and converted once (the analogue of
+ * the header's cudaOccDeviceProp). Loops over many configurations (sweeps,
+ * searches, the benchmark) use this; occupancy_compute() builds one per call.
+ * It points at gpu, which must outlive it. */
+struct ridge_occupancy_device {
+	const struct ridge_gpu *gpu;
+	bool amd;
+	int warp_size, warp_shift; /* shift: log2 of the warp size, -1 if not a power of two */
+	int max_threads_per_block, max_threads_per_sm, max_warps, max_blocks;
+	int regs_per_sm, regs_per_block, max_regs_per_thread;
+	int reg_unit, reg_unit_shift, sub_partitions, sub_partition_shift, regs_per_sub_partition;
+	int smem_per_sm, smem_per_block, smem_optin, smem_reserve, smem_unit, smem_unit_shift;
+	int carveout_count;
+	int carveouts[RIDGE_MAX_CARVEOUTS];
+	int barrier_sets;   /* blocks per SM x barrier sets per block slot; 0: no barrier limit */
+	int virtual_per_sm; /* 0: not counted */
+	/* AMD */
+	int simds, waves_per_simd, vgprs_per_lane, vgpr_granule, sgprs_per_simd, sgpr_granule, max_sgprs;
+	int max_arch_vgprs, lds_granule, barrier_slots;
+};
+
+/* Returns 0, or -1 with a message when the entry lacks occupancy data. */
+int occupancy_device_init(const struct ridge_gpu *gpu, struct ridge_occupancy_device *dev, char *err,
+			  size_t err_len);
+/* occupancy_compute() on a prepared device. */
+int occupancy_device_compute(const struct ridge_occupancy_device *dev, const struct ridge_occupancy_input *in,
+			     struct ridge_occupancy_result *out, char *err, size_t err_len);
+
 /* Defaults: nothing used, default carveout, derived max dynamic smem, and one
  * barrier (what the runtime's header assumes for a cudaFuncAttributes). */
 void occupancy_input_init(struct ridge_occupancy_input *in);
