@@ -991,7 +991,10 @@ static int parse_amd_line(struct parse_state *st, const char *line, int lineno, 
 	if (!r || !strstr(line, "kernel-resource-usage"))
 		return 0;
 	const char *p = skip_spaces(r + strlen("remark:"));
-	size_t n = strcspn(p, "[\r\n");
+	/* Keys may hold brackets ("LDS Size [bytes/block]"): cut at the trailing
+	 * "[-Rpass-analysis=...]" only. */
+	const char *tail = strstr(p, "[-Rpass-analysis");
+	size_t n = tail ? (size_t)(tail - p) : strcspn(p, "\r\n");
 	while (n > 0 && p[n - 1] == ' ')
 		n--;
 	if (starts(p, "Function Name: ")) {
