@@ -876,7 +876,7 @@ static int parse_ptxas_line(struct parse_state *st, const char *line, int lineno
 	const char *msg = skip_spaces(colon + 1);
 	if (starts(msg, "Compiling entry function")) {
 		if (!quoted_after(msg, "Compiling entry function", st->kernel, sizeof st->kernel))
-			return fail(err, len, "line %d: cannot read the kernel name in '%s'", lineno, msg);
+			return fail(err, len, "%d: cannot read the kernel name in '%s'", lineno, msg);
 		st->arch[0] = '\0';
 		quoted_after(msg, " for", st->arch, sizeof st->arch);
 		st->have_kernel = true;
@@ -909,7 +909,7 @@ static int parse_ptxas_line(struct parse_state *st, const char *line, int lineno
 		}
 		int col = ptxas_used_fields(line, msg, k);
 		if (col)
-			return fail(err, len, "line %d, column %d: cannot read '%s'", lineno, col, msg);
+			return fail(err, len, "%d:%d: cannot read '%s'", lineno, col, msg);
 		if (st->have_props && k->stack < st->pending_frame)
 			k->stack = st->pending_frame;
 		st->have_kernel = false;
@@ -933,7 +933,7 @@ static int parse_cuobjdump_line(struct parse_state *st, const char *line, int li
 		while (n > 0 && (name[n - 1] == ' ' || name[n - 1] == ':'))
 			n--;
 		if (n == 0)
-			return fail(err, len, "line %d: a Function line without a name", lineno);
+			return fail(err, len, "%d: a Function line without a name", lineno);
 		if (n >= sizeof st->kernel)
 			n = sizeof st->kernel - 1;
 		memcpy(st->kernel, name, n);
@@ -944,7 +944,7 @@ static int parse_cuobjdump_line(struct parse_state *st, const char *line, int li
 	if (!starts(p, "REG:"))
 		return 0;
 	if (!st->have_kernel)
-		return fail(err, len, "line %d: resource usage without a preceding 'Function NAME:' line", lineno);
+		return fail(err, len, "%d: resource usage without a preceding 'Function NAME:' line", lineno);
 	struct ridge_kernel_usage *k = usage_add(&st->list);
 	if (!k)
 		return fail(err, len, "out of memory");
@@ -956,12 +956,12 @@ static int parse_cuobjdump_line(struct parse_state *st, const char *line, int li
 		const char *field = p;
 		const char *c = strchr(p, ':');
 		if (!c)
-			return fail(err, len, "line %d, column %d: expected KEY:VALUE", lineno, (int)(field - line) + 1);
+			return fail(err, len, "%d:%d: expected KEY:VALUE", lineno, (int)(field - line) + 1);
 		size_t klen = (size_t)(c - p);
 		const char *v = c + 1;
 		double value;
 		if (!read_count(&v, &value))
-			return fail(err, len, "line %d, column %d: expected a number after '%.*s:'", lineno,
+			return fail(err, len, "%d:%d: expected a number after '%.*s:'", lineno,
 				    (int)(v - line) + 1, (int)klen, p);
 		if (klen == 3 && strncmp(p, "REG", 3) == 0) {
 			k->regs = (int)value;
@@ -979,7 +979,7 @@ static int parse_cuobjdump_line(struct parse_state *st, const char *line, int li
 		p = skip_spaces(v);
 	}
 	if (!have_shared)
-		return fail(err, len, "line %d: no SHARED field in the resource usage", lineno);
+		return fail(err, len, "%d: no SHARED field in the resource usage", lineno);
 	st->have_kernel = false;
 	return 0;
 }
@@ -1026,7 +1026,7 @@ static int parse_amd_line(struct parse_state *st, const char *line, int lineno, 
 	if (!read_count(&v, &value)) {
 		if (klen == strlen("Dynamic Stack") && strncmp(p, "Dynamic Stack", klen) == 0)
 			return 0;
-		return fail(err, len, "line %d, column %d: expected a number after '%.*s:'", lineno, (int)(v - line) + 1,
+		return fail(err, len, "%d:%d: expected a number after '%.*s:'", lineno, (int)(v - line) + 1,
 			    (int)klen, p);
 	}
 #define KEY(s) (klen == strlen(s) && strncmp(p, s, klen) == 0)
@@ -1066,7 +1066,7 @@ int occupancy_parse_usage(const char *text, size_t len, enum ridge_usage_format 
 		size_t n = end - pos;
 		lineno++;
 		if (n >= sizeof line) {
-			rc = fail(err, err_len, "line %d: longer than %zu bytes", lineno, sizeof line - 1);
+			rc = fail(err, err_len, "%d: longer than %zu bytes", lineno, sizeof line - 1);
 			break;
 		}
 		memcpy(line, text + pos, n);
@@ -1089,7 +1089,7 @@ int occupancy_parse_usage(const char *text, size_t len, enum ridge_usage_format 
 	if (rc == 0 && format == RIDGE_USAGE_AMD_REMARKS) {
 		for (int i = 0; i < st.list.count; i++)
 			if (st.list.items[i].regs < 0)
-				rc = fail(err, err_len, "line %d: kernel '%s' has no 'VGPRs:' remark", st.list.items[i].line,
+				rc = fail(err, err_len, "%d: kernel '%s' has no 'VGPRs:' remark", st.list.items[i].line,
 					  st.list.items[i].name);
 	}
 	if (rc == 0 && st.list.count == 0) {

@@ -231,7 +231,8 @@ enum ridge_usage_format { RIDGE_USAGE_PTXAS, RIDGE_USAGE_CUOBJDUMP, RIDGE_USAGE_
 
 /* Parses a report held in memory (text, len bytes). On success *kernels is a
  * malloc'ed array of *count >= 1 kernels (free with free()). Returns -1 with
- * "line N: ..." (or "no kernels ...") in err for garbage or an empty report.
+ * "LINE:COL: ..." or "LINE: ..." (or "no kernels ...") in err for garbage or
+ * an empty report; the caller prefixes the file name.
  * For cuobjdump, smem_reserve (the GPU's per-block reserve) is subtracted from
  * SHARED, which already includes it. */
 int occupancy_parse_usage(const char *text, size_t len, enum ridge_usage_format format, double smem_reserve,

@@ -448,12 +448,12 @@ static void test_parse_bad_reports(void **state)
 		{ "hello world\nthis is not ptxas output\n", RIDGE_USAGE_PTXAS, "no kernels" },
 		{ "ptxas info    : Compiling entry function '_Z1kv' for 'sm_90'\n"
 		  "ptxas info    : Used 32 registers, 12 bogons\n",
-		  RIDGE_USAGE_PTXAS, "line 2, column 36" },
+		  RIDGE_USAGE_PTXAS, "2:36: cannot read" },
 		{ "ptxas info    : Compiling entry function '_Z1kv' for 'sm_90'\n"
 		  "ptxas info    : Used many registers\n",
-		  RIDGE_USAGE_PTXAS, "line 2" },
+		  RIDGE_USAGE_PTXAS, "2:" },
 		{ "ptxas info    : Compiling entry function for 'sm_90'\n", RIDGE_USAGE_PTXAS, "kernel name" },
-		{ " Function _Z1kv:\n  REG:x STACK:0 SHARED:0\n", RIDGE_USAGE_CUOBJDUMP, "line 2" },
+		{ " Function _Z1kv:\n  REG:x STACK:0 SHARED:0\n", RIDGE_USAGE_CUOBJDUMP, "2:" },
 		{ "  REG:32 STACK:0 SHARED:0\n", RIDGE_USAGE_CUOBJDUMP, "without a preceding" },
 		{ "Fatbin elf code:\n================\n", RIDGE_USAGE_CUOBJDUMP, "no kernels" },
 		{ "k.hip:1:1: remark: Function Name: _Z1kv [-Rpass-analysis=kernel-resource-usage]\n",
