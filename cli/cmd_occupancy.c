@@ -980,10 +980,21 @@ static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, c
 	struct ridge_kernel_usage *k = NULL;
 	int count = 0;
 	char err[512];
-	int rc = occupancy_parse_usage(text, len, fmt, amd ? 0 : g->nv.smem_reserved_per_block, &k, &count, err,
-				       sizeof err);
+	double reserve = amd ? 0 : g->nv.smem_reserved_per_block;
+	/* first count, then fill */
+	int rc = occupancy_parse_usage(text, len, fmt, reserve, NULL, 0, &count, err, sizeof err);
+	if (rc == 0) {
+		k = calloc((size_t)count, sizeof *k);
+		if (!k) {
+			free(text);
+			cli_error("out of memory");
+			return EXIT_ENV;
+		}
+		rc = occupancy_parse_usage(text, len, fmt, reserve, k, count, &count, err, sizeof err);
+	}
 	free(text);
 	if (rc != 0) {
+		free(k);
 		cli_error("%s:%s%s", path, err[0] >= '0' && err[0] <= '9' ? "" : " ", err);
 		return EXIT_USAGE;
 	}

@@ -9,7 +9,6 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static int fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -688,22 +687,20 @@ void occupancy_random_input(const struct ridge_gpu *gpu, uint64_t *state, struct
 
 /* --------------------------------------------------- compiler reports */
 
+/* The caller's array: kernels past its capacity are parsed (and checked) in
+ * a scratch slot and counted, so a second call with a big enough array gets
+ * them all. No allocation here. */
 struct usage_list {
 	struct ridge_kernel_usage *items;
 	int count, cap;
+	struct ridge_kernel_usage scratch;
+	struct ridge_kernel_usage *current; /* the kernel whose fields are being read */
 };
 
 static struct ridge_kernel_usage *usage_add(struct usage_list *list)
 {
-	if (list->count == list->cap) {
-		int cap = list->cap ? list->cap * 2 : 16;
-		struct ridge_kernel_usage *items = realloc(list->items, (size_t)cap * sizeof *items);
-		if (!items)
-			return NULL;
-		list->items = items;
-		list->cap = cap;
-	}
-	struct ridge_kernel_usage *k = &list->items[list->count++];
+	struct ridge_kernel_usage *k = list->count < list->cap ? &list->items[list->count] : &list->scratch;
+	list->count++;
 	memset(k, 0, sizeof *k);
 	k->barriers = -1;
 	k->stack = 0;
@@ -713,6 +710,7 @@ static struct ridge_kernel_usage *usage_add(struct usage_list *list)
 	k->agprs = k->sgprs = -1;
 	k->compiler_occupancy = -1;
 	k->scratch = -1;
+	list->current = k;
 	return k;
 }
 
@@ -897,8 +895,6 @@ static int parse_ptxas_line(struct parse_state *st, const char *line, int lineno
 		if (!st->have_kernel)
 			return 0;
 		struct ridge_kernel_usage *k = usage_add(&st->list);
-		if (!k)
-			return fail(err, len, "out of memory");
 		snprintf(k->name, sizeof k->name, "%s", st->kernel);
 		snprintf(k->arch, sizeof k->arch, "%s", st->arch);
 		k->line = lineno;
@@ -946,8 +942,6 @@ static int parse_cuobjdump_line(struct parse_state *st, const char *line, int li
 	if (!st->have_kernel)
 		return fail(err, len, "%d: resource usage without a preceding 'Function NAME:' line", lineno);
 	struct ridge_kernel_usage *k = usage_add(&st->list);
-	if (!k)
-		return fail(err, len, "out of memory");
 	snprintf(k->name, sizeof k->name, "%s", st->kernel);
 	snprintf(k->arch, sizeof k->arch, "%s", st->arch);
 	k->line = lineno;
@@ -984,6 +978,17 @@ static int parse_cuobjdump_line(struct parse_state *st, const char *line, int li
 	return 0;
 }
 
+/* A kernel's remarks ended without its VGPR count. */
+static bool amd_missing_vgprs(const struct parse_state *st, char *err, size_t len)
+{
+	const struct ridge_kernel_usage *k = st->list.current;
+	if (k && k->regs < 0) {
+		fail(err, len, "%d: kernel '%s' has no 'VGPRs:' remark", k->line, k->name);
+		return true;
+	}
+	return false;
+}
+
 /* "file:1:2: remark: Function Name: _Z1kPf [-Rpass-analysis=kernel-resource-usage]" and its fields. */
 static int parse_amd_line(struct parse_state *st, const char *line, int lineno, char *err, size_t len)
 {
@@ -998,11 +1003,11 @@ static int parse_amd_line(struct parse_state *st, const char *line, int lineno, 
 	while (n > 0 && p[n - 1] == ' ')
 		n--;
 	if (starts(p, "Function Name: ")) {
+		if (st->have_kernel && amd_missing_vgprs(st, err, len))
+			return -1;
 		const char *name = p + strlen("Function Name: ");
 		size_t m = n - strlen("Function Name: ");
 		struct ridge_kernel_usage *k = usage_add(&st->list);
-		if (!k)
-			return fail(err, len, "out of memory");
 		if (m >= sizeof k->name)
 			m = sizeof k->name - 1;
 		memcpy(k->name, name, m);
@@ -1016,7 +1021,7 @@ static int parse_amd_line(struct parse_state *st, const char *line, int lineno, 
 	}
 	if (!st->have_kernel)
 		return 0;
-	struct ridge_kernel_usage *k = &st->list.items[st->list.count - 1];
+	struct ridge_kernel_usage *k = st->list.current;
 	const char *colon = memchr(p, ':', n);
 	if (!colon)
 		return 0;
@@ -1047,11 +1052,12 @@ static int parse_amd_line(struct parse_state *st, const char *line, int lineno, 
 }
 
 int occupancy_parse_usage(const char *text, size_t len, enum ridge_usage_format format, double smem_reserve,
-			  struct ridge_kernel_usage **kernels, int *count, char *err, size_t err_len)
+			  struct ridge_kernel_usage *kernels, int capacity, int *count, char *err, size_t err_len)
 {
 	struct parse_state st;
 	memset(&st, 0, sizeof st);
-	*kernels = NULL;
+	st.list.items = kernels;
+	st.list.cap = kernels ? capacity : 0;
 	*count = 0;
 	if (memchr(text, '\0', len))
 		return fail(err, err_len, "not a text file (it contains NUL bytes)");
@@ -1065,10 +1071,8 @@ int occupancy_parse_usage(const char *text, size_t len, enum ridge_usage_format 
 			end++;
 		size_t n = end - pos;
 		lineno++;
-		if (n >= sizeof line) {
-			rc = fail(err, err_len, "%d: longer than %zu bytes", lineno, sizeof line - 1);
-			break;
-		}
+		if (n >= sizeof line)
+			return fail(err, err_len, "%d: longer than %zu bytes", lineno, sizeof line - 1);
 		memcpy(line, text + pos, n);
 		line[n] = '\0';
 		if (n && line[n - 1] == '\r')
@@ -1086,25 +1090,18 @@ int occupancy_parse_usage(const char *text, size_t len, enum ridge_usage_format 
 			break;
 		}
 	}
-	if (rc == 0 && format == RIDGE_USAGE_AMD_REMARKS) {
-		for (int i = 0; i < st.list.count; i++)
-			if (st.list.items[i].regs < 0)
-				rc = fail(err, err_len, "%d: kernel '%s' has no 'VGPRs:' remark", st.list.items[i].line,
-					  st.list.items[i].name);
-	}
-	if (rc == 0 && st.list.count == 0) {
+	if (rc != 0)
+		return -1;
+	if (format == RIDGE_USAGE_AMD_REMARKS && st.have_kernel && amd_missing_vgprs(&st, err, err_len))
+		return -1;
+	if (st.list.count == 0) {
 		static const char *const expected[] = {
 			"ptxas 'Used N registers' lines after 'Compiling entry function' (nvcc -Xptxas -v)",
 			"'Function NAME:' and 'REG:N ... SHARED:N' lines (cuobjdump --dump-resource-usage)",
 			"'Function Name:' and 'VGPRs:' remarks (-Rpass-analysis=kernel-resource-usage)",
 		};
-		rc = fail(err, err_len, "no kernels found (expected %s)", expected[format]);
+		return fail(err, err_len, "no kernels found (expected %s)", expected[format]);
 	}
-	if (rc != 0) {
-		free(st.list.items);
-		return -1;
-	}
-	*kernels = st.list.items;
 	*count = st.list.count;
 	return 0;
 }

@@ -229,13 +229,15 @@ struct ridge_kernel_usage {
 
 enum ridge_usage_format { RIDGE_USAGE_PTXAS, RIDGE_USAGE_CUOBJDUMP, RIDGE_USAGE_AMD_REMARKS };
 
-/* Parses a report held in memory (text, len bytes). On success *kernels is a
- * malloc'ed array of *count >= 1 kernels (free with free()). Returns -1 with
- * "LINE:COL: ..." or "LINE: ..." (or "no kernels ...") in err for garbage or
- * an empty report; the caller prefixes the file name.
- * For cuobjdump, smem_reserve (the GPU's per-block reserve) is subtracted from
+/* Parses a report held in memory (text, len bytes) into the caller's array
+ * of capacity kernels. Returns 0 with *count = every kernel in the report
+ * (>= 1; when it exceeds capacity only the first capacity are filled: call
+ * again with a larger array, e.g. first with capacity 0 to count). Returns -1
+ * with "LINE:COL: ..." or "LINE: ..." (or "no kernels ...") in err for
+ * garbage or an empty report; the caller prefixes the file name. For
+ * cuobjdump, smem_reserve (the GPU's per-block reserve) is subtracted from
  * SHARED, which already includes it. */
 int occupancy_parse_usage(const char *text, size_t len, enum ridge_usage_format format, double smem_reserve,
-			  struct ridge_kernel_usage **kernels, int *count, char *err, size_t err_len);
+			  struct ridge_kernel_usage *kernels, int capacity, int *count, char *err, size_t err_len);
 
 #endif

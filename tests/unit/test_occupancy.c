@@ -384,12 +384,19 @@ static void test_runtime_case(void **state)
 	}
 }
 
+/* Counts, allocates, parses (the two-call protocol); *k is NULL on failure. */
 static int parse(const char *text, enum ridge_usage_format fmt, double reserve, struct ridge_kernel_usage **k,
 		 char *err, size_t len)
 {
-	int count = 0;
-	if (occupancy_parse_usage(text, strlen(text), fmt, reserve, k, &count, err, len) != 0)
+	int count = 0, again = 0;
+	*k = NULL;
+	if (occupancy_parse_usage(text, strlen(text), fmt, reserve, NULL, 0, &count, err, len) != 0)
 		return -1;
+	*k = calloc((size_t)count, sizeof **k);
+	assert_non_null(*k);
+	if (occupancy_parse_usage(text, strlen(text), fmt, reserve, *k, count, &again, err, len) != 0)
+		fail_msg("the second pass failed: %s", err);
+	assert_int_equal(again, count);
 	return count;
 }
 
@@ -460,7 +467,7 @@ static void test_parse_bad_reports(void **state)
 		  RIDGE_USAGE_AMD_REMARKS, "VGPRs" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		struct ridge_kernel_usage *k = (void *)1;
+		struct ridge_kernel_usage *k;
 		char err[256] = "";
 		if (parse(bad[i].text, bad[i].fmt, 1024, &k, err, sizeof err) >= 0)
 			fail_msg("case %zu should be rejected", i);
@@ -470,12 +477,30 @@ static void test_parse_bad_reports(void **state)
 	}
 	/* Binary garbage. */
 	static const char binary[] = { 'p', 't', 'x', 'a', 's', 0, 1, 2 };
-	struct ridge_kernel_usage *k = NULL;
 	int count;
 	char err[256] = "";
-	assert_int_equal(occupancy_parse_usage(binary, sizeof binary, RIDGE_USAGE_PTXAS, 0, &k, &count, err, sizeof err),
+	assert_int_equal(occupancy_parse_usage(binary, sizeof binary, RIDGE_USAGE_PTXAS, 0, NULL, 0, &count, err, sizeof err),
 			 -1);
 	assert_non_null(strstr(err, "not a text file"));
+	/* A second kernel whose remarks lack VGPRs is caught too. */
+	struct ridge_kernel_usage *k;
+	assert_int_equal(parse("x:1:1: remark: Function Name: a [-Rpass-analysis=kernel-resource-usage]\n"
+			       "x:1:1: remark:     VGPRs: 4 [-Rpass-analysis=kernel-resource-usage]\n"
+			       "x:9:1: remark: Function Name: b [-Rpass-analysis=kernel-resource-usage]\n"
+			       "x:9:1: remark:     AGPRs: 4 [-Rpass-analysis=kernel-resource-usage]\n",
+			       RIDGE_USAGE_AMD_REMARKS, 0, &k, err, sizeof err),
+			 -1);
+	assert_non_null(strstr(err, "3: kernel 'b' has no 'VGPRs:'"));
+	/* A small array: the count is exact and the first kernels are filled. */
+	static const char two[] = "ptxas info    : Compiling entry function '_Z1av' for 'sm_90'\n"
+				  "ptxas info    : Used 10 registers\n"
+				  "ptxas info    : Compiling entry function '_Z1bv' for 'sm_90'\n"
+				  "ptxas info    : Used 20 registers\n";
+	struct ridge_kernel_usage one[1];
+	assert_int_equal(occupancy_parse_usage(two, strlen(two), RIDGE_USAGE_PTXAS, 0, one, 1, &count, err, sizeof err), 0);
+	assert_int_equal(count, 2);
+	assert_string_equal(one[0].name, "_Z1av");
+	assert_int_equal(one[0].regs, 10);
 }
 
 static void test_parse_cuobjdump_and_amd(void **state)
