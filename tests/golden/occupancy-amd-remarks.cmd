@@ -1,1 +1,1 @@
-occupancy --gpu mi300x --resource-usage tests/fixtures/occupancy/amd-remarks.txt --threads 256
+occupancy --gpu mi300x --resource-usage examples/occupancy/amd-remarks.txt --threads 256

@@ -1,1 +1,1 @@
-occupancy --ptxas tests/fixtures/occupancy/ptxas-cuda13.txt --regs 32
+occupancy --ptxas examples/occupancy/ptxas-cuda13.txt --regs 32

@@ -1,1 +1,1 @@
-occupancy --gpu h100-sxm --ptxas tests/fixtures/occupancy/ptxas-cuda13.txt --threads 256 --json
+occupancy --gpu h100-sxm --ptxas examples/occupancy/ptxas-cuda13.txt --threads 256 --json
