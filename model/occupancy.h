@@ -122,7 +122,7 @@ struct ridge_occupancy_device {
 	int reg_unit, reg_unit_shift, sub_partitions, sub_partition_shift, regs_per_sub_partition;
 	int smem_per_sm, smem_per_block, smem_optin, smem_reserve, smem_unit, smem_unit_shift;
 	int carveout_count;
-	int carveouts[RIDGE_MAX_CARVEOUTS];
+	int carveouts[RIDGE_MAX_CARVEOUTS]; /* legal SM shared-memory sizes, bytes, ascending */
 	int barrier_sets;   /* blocks per SM x barrier sets per block slot; 0: no barrier limit */
 	int virtual_per_sm; /* 0: not counted */
 	/* AMD */
