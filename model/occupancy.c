@@ -446,7 +446,7 @@ static inline __attribute__((always_inline)) int compute(const struct ridge_occu
  * layout of unrelated changes (make bench; model/README.md). */
 __attribute__((aligned(64))) int occupancy_device_compute(const struct ridge_occupancy_device *dev,
 							  const struct ridge_occupancy_input *in,
-			     struct ridge_occupancy_result *out, char *err, size_t err_len)
+							  struct ridge_occupancy_result *out, char *err, size_t err_len)
 {
 	if (check_input(dev, in, err, err_len) != 0)
 		return -1;
