@@ -181,8 +181,17 @@ const char *occupancy_limiter_name(enum ridge_occupancy_limiter limiter);
 
 /* For the runtime cross-check run by ridge-probe (--only occupancy) on a real
  * device: the same configuration expressed in the runtime's own terms, so the
- * probe can fill cudaFuncAttributes / launch arguments from it and compare
- * cudaOccupancyMaxActiveBlocksPerMultiprocessor with occupancy_compute(). */
+ * probe can set a compiled kernel's attributes from it and compare
+ * cudaOccupancyMaxActiveBlocksPerMultiprocessor with occupancy_compute().
+ * The probe's recipe: take occupancy_random_input(), replace regs_per_thread
+ * and static_smem with the compiled kernel's cudaFuncAttributes (numRegs,
+ * sharedSizeBytes), call occupancy_runtime_case(), then
+ *   cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, max_dynamic_shared_size)
+ *   cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, carveout_percent)
+ *   cudaFuncSetCacheConfig(k, (cudaFuncCache)cache_config)   (same numbering)
+ *   cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, k, block_size, dynamic_smem)
+ * and compare n with occupancy_compute()'s blocks_per_sm (num_barriers: the
+ * kernel's own, from ptxas; the runtime reads it from the binary). */
 struct ridge_occupancy_runtime_case {
 	int block_size;
 	int num_regs;                     /* the kernel's register count */
