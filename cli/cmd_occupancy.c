@@ -2,7 +2,6 @@
  * them, and the smallest change that gains one. NVIDIA: the CUDA runtime's
  * calculator exactly (model/occupancy.c); AMD CDNA: the LLVM hardware rule and
  * HIP's rule side by side. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -921,47 +920,6 @@ static int write_svg(const char *path, const struct ridge_occupancy_device *dev,
 
 /* -------------------------------------------------------------- kernels */
 
-static int read_file(const char *path, char **text, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		cli_error("cannot open '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	size_t cap = 65536, n = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		size_t got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (n < cap)
-			break;
-		if (cap >= ((size_t)64 << 20)) {
-			cli_error("'%s' is larger than 64 MiB; not a compiler report", path);
-			free(buf);
-			fclose(f);
-			return -1;
-		}
-		char *grown = realloc(buf, cap * 2);
-		if (!grown) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		buf = grown;
-		cap *= 2;
-	}
-	int failed = !buf || ferror(f);
-	fclose(f);
-	if (failed) {
-		cli_error("cannot read '%s'", path);
-		free(buf);
-		return -1;
-	}
-	*text = buf;
-	*len = n;
-	return 0;
-}
-
 static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, const struct ridge_occupancy_input *base)
 {
 	const char *path = o->ptxas ? o->ptxas : o->resource_usage;
@@ -973,9 +931,9 @@ static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, c
 		return EXIT_USAGE;
 	}
 	enum ridge_usage_format fmt = o->ptxas ? RIDGE_USAGE_PTXAS : amd ? RIDGE_USAGE_AMD_REMARKS : RIDGE_USAGE_CUOBJDUMP;
-	char *text;
 	size_t len;
-	if (read_file(path, &text, &len) != 0)
+	char *text = cli_read_file(path, (size_t)64 << 20, "compiler report", &len);
+	if (!text)
 		return EXIT_USAGE;
 	struct ridge_kernel_usage *k = NULL;
 	int count = 0;
