@@ -3,9 +3,12 @@
  * calculator exactly (model/occupancy.c); AMD CDNA: the LLVM hardware rule and
  * HIP's rule side by side. */
 #include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "calc.h"
 #include "cli.h"
 #include "report.h"
 #include "svg.h"
@@ -1006,8 +1009,7 @@ static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, c
 	}
 	if (o->json) {
 		cJSON *doc = cJSON_CreateObject();
-		cJSON_AddStringToObject(doc, "gpu", g->id);
-		cJSON_AddStringToObject(doc, "limits_source", cli_ceiling_source(g));
+		calc_json_gpu(doc, g);
 		cJSON_AddStringToObject(doc, "file", path);
 		cJSON_AddStringToObject(doc, "format",
 					fmt == RIDGE_USAGE_PTXAS ? "ptxas" : fmt == RIDGE_USAGE_CUOBJDUMP ? "cuobjdump"
@@ -1138,8 +1140,7 @@ static int run_one(const struct occ_options *o, const struct ridge_gpu *g, struc
 
 	if (o->json) {
 		cJSON *doc = cJSON_CreateObject();
-		cJSON_AddStringToObject(doc, "gpu", g->id);
-		cJSON_AddStringToObject(doc, "limits_source", cli_ceiling_source(g));
+		calc_json_gpu(doc, g);
 		json_input(doc, g, in);
 		cJSON_AddBoolToObject(doc, "threads_chosen", chosen);
 		json_result(doc, &an.result);
@@ -1234,6 +1235,185 @@ static int run_occupancy(int argc, char **argv)
 
 const struct cli_command cli_cmd_occupancy = { "occupancy", run_occupancy,
 					       "blocks per SM, the limiting resource, and what would gain a block" };
+
+/* ------------------------------------------------ scenario files (eval) */
+
+/* The scenario item kind "occupancy": one configuration, the same JSON as
+ * `ridge occupancy --json` (without --sweep, --svg and compiler reports). */
+static const struct param occupancy_params[] = {
+	{ "threads", PARAM_INTEGER, 0, NULL, 1, 1024, PARAM_REQUIRED, "T", "threads per block", NULL },
+	{ "regs", PARAM_INTEGER, 0, NULL, 0, 256, PARAM_REQUIRED, "R", "registers per thread (AMD: ArchVGPRs)", NULL },
+	{ "smem", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, 1073741824.0, 0, "BYTES",
+	  "static shared memory per block (AMD: LDS)", "0 to 1 GiB" },
+	{ "dyn_smem", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, 1073741824.0, 0, "BYTES",
+	  "dynamic shared memory per block", "0 to 1 GiB" },
+	{ "carveout", PARAM_INTEGER, 0, NULL, 0, 100, 0, "PCT", "preferred shared-memory carveout (default: the driver's)",
+	  NULL },
+	{ "cache_config", PARAM_TEXT, 0, NULL, 0, 0, 0, "C", "none, shared, l1 or equal", NULL },
+	{ "optin", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "opted in above the default per-block limit", NULL },
+	{ "barriers", PARAM_INTEGER, 0, NULL, 0, 16, 0, "N", "named barriers per block (default 1)", NULL },
+	{ "agprs", PARAM_INTEGER, 0, NULL, 0, 256, 0, "N", "AMD: AGPRs", NULL },
+	{ "sgprs", PARAM_INTEGER, 0, NULL, 0, 128, 0, "N", "AMD: SGPRs (default: not counted)", NULL },
+	CALC_GPU_PARAMS,
+	CALC_JSON_PARAM,
+};
+
+static cJSON *occupancy_calc_fail(struct calc_input *ci, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static cJSON *occupancy_calc_fail(struct calc_input *ci, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(ci->err, sizeof ci->err, fmt, ap);
+	va_end(ap);
+	return NULL;
+}
+
+static cJSON *occupancy_run(struct calc_input *ci)
+{
+	const struct param_values *v = ci->values;
+	const struct ridge_gpu *g = ci->gpu;
+	bool amd = g->vendor == RIDGE_VENDOR_AMD;
+	struct ridge_occupancy_input in;
+	occupancy_input_init(&in);
+	in.threads_per_block = (int)params_num(v, "threads");
+	in.regs_per_thread = (int)params_num(v, "regs");
+	int max_regs = amd ? g->amd.vgprs_per_lane / 2 : g->nv.max_regs_per_thread;
+	if (in.threads_per_block > g->max_threads_per_block)
+		return occupancy_calc_fail(ci, "%s: '%s' is out of range (1..%d)", params_where(v, "threads"),
+					   params_text(v, "threads"), g->max_threads_per_block);
+	if (in.regs_per_thread > max_regs)
+		return occupancy_calc_fail(ci, "%s: '%s' is out of range (0..%d)", params_where(v, "regs"),
+					   params_text(v, "regs"), max_regs);
+	static const char *const nv_only[] = { "carveout", "cache_config", "optin" };
+	static const char *const amd_only[] = { "agprs", "sgprs" };
+	for (int i = 0; i < 3 && amd; i++)
+		if (params_has(v, nv_only[i]))
+			return occupancy_calc_fail(ci, "%s applies to NVIDIA GPUs, not %s", params_where(v, nv_only[i]),
+						   g->id);
+	for (int i = 0; i < 2 && !amd; i++)
+		if (params_has(v, amd_only[i]))
+			return occupancy_calc_fail(ci, "%s applies to AMD GPUs, not %s", params_where(v, amd_only[i]), g->id);
+	static const char *const bytes[] = { "smem", "dyn_smem" };
+	for (int i = 0; i < 2; i++) {
+		double b = params_has(v, bytes[i]) ? params_num(v, bytes[i]) : 0;
+		if (b != (double)(long long)b)
+			return occupancy_calc_fail(ci, "%s: '%s' is not a whole number of bytes", params_where(v, bytes[i]),
+						   params_text(v, bytes[i]));
+		if (i == 0)
+			in.static_smem = b;
+		else
+			in.dynamic_smem = b;
+	}
+	if (params_has(v, "carveout"))
+		in.carveout_percent = (int)params_num(v, "carveout");
+	if (params_has(v, "cache_config")) {
+		static const char *const names[] = { "none", "shared", "l1", "equal" };
+		int found = -1;
+		for (int i = 0; i < 4; i++)
+			if (strcasecmp(params_text(v, "cache_config"), names[i]) == 0)
+				found = i;
+		if (found < 0)
+			return occupancy_calc_fail(ci, "%s: unknown value '%s' (known: none, shared, l1, equal)",
+						   params_where(v, "cache_config"), params_text(v, "cache_config"));
+		in.cache_config = (enum ridge_occupancy_cache)found;
+	}
+	in.optin = params_flag(v, "optin");
+	if (params_has(v, "barriers"))
+		in.barriers = (int)params_num(v, "barriers");
+	if (params_has(v, "agprs"))
+		in.agprs = (int)params_num(v, "agprs");
+	if (params_has(v, "sgprs")) {
+		in.sgprs = (int)params_num(v, "sgprs");
+		if (in.sgprs > g->amd.max_sgprs_per_wave)
+			return occupancy_calc_fail(ci, "%s: '%s' is out of range (0..%d)", params_where(v, "sgprs"),
+						   params_text(v, "sgprs"), g->amd.max_sgprs_per_wave);
+	}
+	char a[32], b[32], c[32];
+	double total = in.static_smem + in.dynamic_smem;
+	if (amd && total > g->smem_per_block)
+		return occupancy_calc_fail(ci, "%s of LDS per workgroup is over the %s maximum on %s", kib(total, a, sizeof a),
+					   kib(g->smem_per_block, b, sizeof b), g->id);
+	if (!amd && in.static_smem > g->smem_per_block)
+		return occupancy_calc_fail(ci, "%s: %s of static shared memory is over the %s a kernel can declare",
+					   params_where(v, "smem"), kib(in.static_smem, a, sizeof a),
+					   kib(g->smem_per_block, b, sizeof b));
+	if (!amd && total > g->smem_per_block_optin)
+		return occupancy_calc_fail(ci, "%s static + %s dynamic shared memory is over the opt-in maximum of %s per block on %s",
+					   kib(in.static_smem, a, sizeof a), kib(in.dynamic_smem, b, sizeof b),
+					   kib(g->smem_per_block_optin, c, sizeof c), g->id);
+	struct ridge_occupancy_analysis an;
+	char err[256];
+	if (occupancy_analyze(g, &in, &an, err, sizeof err) != 0)
+		return occupancy_calc_fail(ci, "%s", err);
+	int size = 0, grid = 0, blocks = 0;
+	occupancy_max_potential_block_size(g, &in, &size, &grid, &blocks, err, sizeof err);
+	cJSON *doc = cJSON_CreateObject();
+	calc_json_gpu(doc, g);
+	json_input(doc, g, &in);
+	json_result(doc, &an.result);
+	json_details(doc, g, &an);
+	cJSON *mp = cJSON_AddObjectToObject(doc, "max_potential_block_size");
+	cJSON_AddNumberToObject(mp, "block_size", size);
+	cJSON_AddNumberToObject(mp, "blocks_per_sm", blocks);
+	cJSON_AddNumberToObject(mp, "min_grid_size", grid);
+	return doc;
+}
+
+/* A compact summary for scenario output (the command prints the full table). */
+static void occupancy_print(const cJSON *r)
+{
+	const cJSON *limits = cJSON_GetObjectItemCaseSensitive(r, "limits");
+	bool amd = calc_has(r, "amd");
+	printf("Occupancy on %s: %.0f threads, %.0f %s: %.0f %s = %.0f of %.0f %s = %.1f%%, limited by %s\n",
+	       calc_str(r, "gpu"), calc_num(r, "threads_per_block"),
+	       amd ? calc_num(r, "vgprs") : calc_num(r, "regs_per_thread"), amd ? "VGPRs" : "registers",
+	       calc_num(r, "blocks_per_sm"), amd ? "workgroups/CU" : "blocks/SM", calc_num(r, "active_warps"),
+	       calc_num(r, "max_warps"), amd ? "waves" : "warps", calc_num(r, "occupancy") * 100, calc_str(r, "limiter"));
+	if (amd) {
+		const cJSON *a = cJSON_GetObjectItemCaseSensitive(r, "amd");
+		const cJSON *h = cJSON_GetObjectItemCaseSensitive(a, "hip");
+		printf("  HIP's rule: %.0f workgroups%s\n", calc_num(h, "blocks_per_cu"),
+		       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a, "rules_agree")) ? " (agrees)"
+											: " (DISAGREES with the hardware rule)");
+	}
+	printf("  limits:");
+	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++) {
+		const cJSON *l = cJSON_GetObjectItemCaseSensitive(limits, limit_keys[i]);
+		if (cJSON_IsNumber(l))
+			printf(" %s %.0f", limit_keys[i], l->valuedouble);
+	}
+	printf("\n");
+	const cJSON *gain = cJSON_GetObjectItemCaseSensitive(r, "to_gain_a_block");
+	const cJSON *rd = cJSON_GetObjectItemCaseSensitive(gain, calc_has(gain, "vgprs_to_drop") ? "vgprs_to_drop" : "registers_to_drop");
+	const cJSON *sd = cJSON_GetObjectItemCaseSensitive(gain, "smem_to_drop");
+	if (calc_num(r, "occupancy") < 1 && (cJSON_IsNumber(rd) || cJSON_IsNumber(sd))) {
+		printf("  to gain a block:");
+		if (cJSON_IsNumber(rd))
+			printf(" %.0f fewer %s", rd->valuedouble, amd ? "VGPRs" : "registers");
+		if (cJSON_IsNumber(sd))
+			printf("%s %.0f fewer bytes of %s", cJSON_IsNumber(rd) ? " or" : "", sd->valuedouble,
+			       amd ? "LDS" : "shared memory");
+		printf("\n");
+	}
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(r, "textbook");
+	if (t && calc_num(t, "blocks_without_reserve") != calc_num(r, "blocks_per_sm") &&
+	    !strcmp(calc_str(r, "limiter"), "shared_memory"))
+		printf("  without the driver's per-block reserve (the textbook arithmetic): %.0f blocks\n",
+		       calc_num(t, "blocks_without_reserve"));
+}
+
+const struct calc calc_occupancy = {
+	.name = "occupancy",
+	.command = "occupancy",
+	.synopsis = "kind: occupancy (threads, regs, smem, dyn_smem, carveout, cache_config, optin, barriers, agprs, sgprs)",
+	.description = "Blocks per SM for one kernel configuration: the CUDA runtime's calculator on NVIDIA,\n"
+		       "the LLVM hardware rule (and HIP's) on AMD CDNA. The command line is `ridge occupancy`.\n",
+	.params = occupancy_params,
+	.param_count = sizeof occupancy_params / sizeof occupancy_params[0],
+	.needs_gpu = true,
+	.run = occupancy_run,
+	.print = occupancy_print,
+};
 
 /* ---------------------------------------------------------------- report */
 
