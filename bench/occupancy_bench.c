@@ -109,12 +109,12 @@ int main(int argc, char **argv)
 		/* occupancy_compute(): converts and checks the hwdb entry on every call */
 		double u0 = now();
 		for (int rep = 0; rep < repeats; rep++)
-		for (long i = 0; i < n; i++) {
-			struct ridge_occupancy_result r;
-			if (occupancy_compute(&gpus[cfg[i].gpu], &cfg[i].in, &r, err, sizeof err) != 0)
-				r.blocks_per_sm = -1;
-			ridge_blocks[i] = r.blocks_per_sm;
-		}
+			for (long i = 0; i < n; i++) {
+				struct ridge_occupancy_result r;
+				if (occupancy_compute(&gpus[cfg[i].gpu], &cfg[i].in, &r, err, sizeof err) != 0)
+					r.blocks_per_sm = -1;
+				ridge_blocks[i] = r.blocks_per_sm;
+			}
 		double u1 = now();
 		if (u1 - u0 < best_unprepared)
 			best_unprepared = u1 - u0;
@@ -123,21 +123,22 @@ int main(int argc, char **argv)
 		/* occupancy_device_compute(): the device prepared once, as the header's cudaOccDeviceProp is */
 		double t0 = now();
 		for (int rep = 0; rep < repeats; rep++)
-		for (long i = 0; i < n; i++) {
-			struct ridge_occupancy_result r;
-			if (occupancy_device_compute(&devs[cfg[i].gpu], &cfg[i].in, &r, err, sizeof err) != 0)
-				r.blocks_per_sm = -1;
-			ridge_blocks[i] = r.blocks_per_sm;
-		}
+			for (long i = 0; i < n; i++) {
+				struct ridge_occupancy_result r;
+				if (occupancy_device_compute(&devs[cfg[i].gpu], &cfg[i].in, &r, err, sizeof err) != 0)
+					r.blocks_per_sm = -1;
+				ridge_blocks[i] = r.blocks_per_sm;
+			}
 		double t1 = now();
 		for (int rep = 0; rep < repeats; rep++)
-		for (long i = 0; i < n; i++) {
-			cudaOccResult h;
-			if (cudaOccMaxActiveBlocksPerMultiprocessor(&h, &props[cfg[i].gpu], &cfg[i].attr, &cfg[i].state,
-								    cfg[i].block_size, cfg[i].dynamic_smem) != CUDA_OCC_SUCCESS)
-				h.activeBlocksPerMultiprocessor = -1;
-			header_blocks[i] = h.activeBlocksPerMultiprocessor;
-		}
+			for (long i = 0; i < n; i++) {
+				cudaOccResult h;
+				if (cudaOccMaxActiveBlocksPerMultiprocessor(&h, &props[cfg[i].gpu], &cfg[i].attr,
+									    &cfg[i].state, cfg[i].block_size,
+									    cfg[i].dynamic_smem) != CUDA_OCC_SUCCESS)
+					h.activeBlocksPerMultiprocessor = -1;
+				header_blocks[i] = h.activeBlocksPerMultiprocessor;
+			}
 		double t2 = now();
 		if (t1 - t0 < best_ridge)
 			best_ridge = t1 - t0;
@@ -148,9 +149,12 @@ int main(int argc, char **argv)
 	for (long i = 0; i < n; i++)
 		mismatches += ridge_blocks[i] != header_blocks[i];
 	printf("occupancy bench: %ld configurations (%d GPUs) x %d, best of %d passes\n", n, ngpu, repeats, passes);
-	printf("  cudaOccMaxActiveBlocksPerMultiprocessor  %7.1f ns per configuration\n", best_header / ((double)n * repeats) * 1e9);
-	printf("  ridge occupancy_device_compute           %7.1f ns per configuration\n", best_ridge / ((double)n * repeats) * 1e9);
-	printf("  ridge occupancy_compute (entry per call) %7.1f ns per configuration\n", best_unprepared / ((double)n * repeats) * 1e9);
+	printf("  cudaOccMaxActiveBlocksPerMultiprocessor  %7.1f ns per configuration\n",
+	       best_header / ((double)n * repeats) * 1e9);
+	printf("  ridge occupancy_device_compute           %7.1f ns per configuration\n",
+	       best_ridge / ((double)n * repeats) * 1e9);
+	printf("  ridge occupancy_compute (entry per call) %7.1f ns per configuration\n",
+	       best_unprepared / ((double)n * repeats) * 1e9);
 	printf("  ratio header/ridge: %.2f (%s); %ld result mismatches\n", best_header / best_ridge,
 	       best_ridge <= best_header ? "ridge is at least as fast" : "ridge is SLOWER", mismatches);
 	free(cfg);

@@ -14,52 +14,52 @@
 #include "svg.h"
 
 static const char usage_text[] =
-	"usage: ridge occupancy [--gpu GPU] --threads T --regs R [--smem BYTES] [--dyn-smem BYTES]\n"
-	"                       [--carveout PCT] [--optin] [--barriers N] [--cache-config C]\n"
-	"                       [--sweep] [--svg FILE] [--json] [--hwdb DIR] [--calibration FILE]\n"
-	"       ridge occupancy [--gpu GPU] (--ptxas FILE | --resource-usage FILE) [--threads T] [...]\n"
-	"\n"
-	"How many blocks of one kernel an SM holds at once, which resource stops one more,\n"
-	"and the smallest change that would gain a block. On NVIDIA the answer is exactly\n"
-	"cudaOccupancyMaxActiveBlocksPerMultiprocessor's (every limit and granularity of\n"
-	"the runtime's calculator, from the hardware database); on AMD CDNA, the hardware\n"
-	"rule as LLVM states it and hipOccupancyMaxActiveBlocksPerMultiprocessor's rule,\n"
-	"with any disagreement flagged. Also the block size cudaOccupancyMaxPotentialBlockSize\n"
-	"would pick.\n"
-	"\n"
-	"  --gpu GPU             hwdb id or alias (default " CLI_DEFAULT_GPU ")\n"
-	"  --threads T           threads per block, 1..1024 (may be left out with --sweep,\n"
-	"                        --ptxas or --resource-usage: the best block size is used)\n"
-	"  --regs R              registers per thread (ptxas \"Used R registers\"), 0..255;\n"
-	"                        on AMD the ArchVGPRs (same as --vgprs), 0..256\n"
-	"  --smem BYTES          static shared memory per block (ptxas \"bytes smem\", without\n"
-	"                        the driver's reserve), at most the 48 KiB default limit;\n"
-	"                        on AMD the LDS per workgroup (same as --lds)\n"
-	"  --dyn-smem BYTES      dynamic shared memory per block at launch\n"
-	"  --carveout PCT        cudaFuncAttributePreferredSharedMemoryCarveout, 0..100\n"
-	"                        (default: the driver's, all of the SM's shared memory)\n"
-	"  --cache-config C      cudaFuncSetCacheConfig: none, shared, l1 or equal (used\n"
-	"                        only when --carveout is not given)\n"
-	"  --optin               the kernel raised cudaFuncAttributeMaxDynamicSharedMemorySize\n"
-	"                        to the opt-in maximum (needed above 48 KiB per block)\n"
-	"  --barriers N          named barriers per block, 0..16 (ptxas \"used N barriers\";\n"
-	"                        default 1, as the runtime assumes)\n"
-	"  --vgprs N --agprs N --sgprs N --lds BYTES\n"
-	"                        AMD: ArchVGPRs, AGPRs (unified VGPR file), total SGPRs (0:\n"
-	"                        not counted), LDS per workgroup\n"
-	"  --sweep               also every block size from one warp to the maximum\n"
-	"  --svg FILE            charts of occupancy vs block size, registers and shared\n"
-	"                        memory, the given configuration marked\n"
-	"  --ptxas FILE          read `nvcc -Xptxas -v` output and report every kernel in it\n"
-	"  --resource-usage FILE read `cuobjdump --dump-resource-usage` output (its SHARED\n"
-	"                        includes the 1 KiB reserve, which is taken out); on AMD the\n"
-	"                        -Rpass-analysis=kernel-resource-usage remarks\n"
-	"  --json                one JSON document on stdout (bytes, fractions 0..1)\n"
-	"  --hwdb DIR            also load every *.yaml in DIR\n"
-	"  --calibration FILE    also load FILE (a ridge-probe calibration)\n"
-	"\n"
-	"Sizes take units: 32KiB, 48K (= 48000), 1024. A configuration that cannot\n"
-	"launch reports 0 blocks and the limit that forbids it (exit 0).\n";
+    "usage: ridge occupancy [--gpu GPU] --threads T --regs R [--smem BYTES] [--dyn-smem BYTES]\n"
+    "                       [--carveout PCT] [--optin] [--barriers N] [--cache-config C]\n"
+    "                       [--sweep] [--svg FILE] [--json] [--hwdb DIR] [--calibration FILE]\n"
+    "       ridge occupancy [--gpu GPU] (--ptxas FILE | --resource-usage FILE) [--threads T] [...]\n"
+    "\n"
+    "How many blocks of one kernel an SM holds at once, which resource stops one more,\n"
+    "and the smallest change that would gain a block. On NVIDIA the answer is exactly\n"
+    "cudaOccupancyMaxActiveBlocksPerMultiprocessor's (every limit and granularity of\n"
+    "the runtime's calculator, from the hardware database); on AMD CDNA, the hardware\n"
+    "rule as LLVM states it and hipOccupancyMaxActiveBlocksPerMultiprocessor's rule,\n"
+    "with any disagreement flagged. Also the block size cudaOccupancyMaxPotentialBlockSize\n"
+    "would pick.\n"
+    "\n"
+    "  --gpu GPU             hwdb id or alias (default " CLI_DEFAULT_GPU ")\n"
+    "  --threads T           threads per block, 1..1024 (may be left out with --sweep,\n"
+    "                        --ptxas or --resource-usage: the best block size is used)\n"
+    "  --regs R              registers per thread (ptxas \"Used R registers\"), 0..255;\n"
+    "                        on AMD the ArchVGPRs (same as --vgprs), 0..256\n"
+    "  --smem BYTES          static shared memory per block (ptxas \"bytes smem\", without\n"
+    "                        the driver's reserve), at most the 48 KiB default limit;\n"
+    "                        on AMD the LDS per workgroup (same as --lds)\n"
+    "  --dyn-smem BYTES      dynamic shared memory per block at launch\n"
+    "  --carveout PCT        cudaFuncAttributePreferredSharedMemoryCarveout, 0..100\n"
+    "                        (default: the driver's, all of the SM's shared memory)\n"
+    "  --cache-config C      cudaFuncSetCacheConfig: none, shared, l1 or equal (used\n"
+    "                        only when --carveout is not given)\n"
+    "  --optin               the kernel raised cudaFuncAttributeMaxDynamicSharedMemorySize\n"
+    "                        to the opt-in maximum (needed above 48 KiB per block)\n"
+    "  --barriers N          named barriers per block, 0..16 (ptxas \"used N barriers\";\n"
+    "                        default 1, as the runtime assumes)\n"
+    "  --vgprs N --agprs N --sgprs N --lds BYTES\n"
+    "                        AMD: ArchVGPRs, AGPRs (unified VGPR file), total SGPRs (0:\n"
+    "                        not counted), LDS per workgroup\n"
+    "  --sweep               also every block size from one warp to the maximum\n"
+    "  --svg FILE            charts of occupancy vs block size, registers and shared\n"
+    "                        memory, the given configuration marked\n"
+    "  --ptxas FILE          read `nvcc -Xptxas -v` output and report every kernel in it\n"
+    "  --resource-usage FILE read `cuobjdump --dump-resource-usage` output (its SHARED\n"
+    "                        includes the 1 KiB reserve, which is taken out); on AMD the\n"
+    "                        -Rpass-analysis=kernel-resource-usage remarks\n"
+    "  --json                one JSON document on stdout (bytes, fractions 0..1)\n"
+    "  --hwdb DIR            also load every *.yaml in DIR\n"
+    "  --calibration FILE    also load FILE (a ridge-probe calibration)\n"
+    "\n"
+    "Sizes take units: 32KiB, 48K (= 48000), 1024. A configuration that cannot\n"
+    "launch reports 0 blocks and the limit that forbids it (exit 0).\n";
 
 enum {
 	OPT_GPU = 256,
@@ -94,28 +94,28 @@ struct occ_options {
 static int parse_options(int argc, char **argv, struct occ_options *o)
 {
 	static const struct option longopts[] = {
-		{ "gpu", required_argument, NULL, OPT_GPU },
-		{ "threads", required_argument, NULL, OPT_THREADS },
-		{ "regs", required_argument, NULL, OPT_REGS },
-		{ "smem", required_argument, NULL, OPT_SMEM },
-		{ "dyn-smem", required_argument, NULL, OPT_DYN },
-		{ "carveout", required_argument, NULL, OPT_CARVEOUT },
-		{ "cache-config", required_argument, NULL, OPT_CACHE },
-		{ "optin", no_argument, NULL, OPT_OPTIN },
-		{ "barriers", required_argument, NULL, OPT_BARRIERS },
-		{ "vgprs", required_argument, NULL, OPT_VGPRS },
-		{ "agprs", required_argument, NULL, OPT_AGPRS },
-		{ "sgprs", required_argument, NULL, OPT_SGPRS },
-		{ "lds", required_argument, NULL, OPT_LDS },
-		{ "sweep", no_argument, NULL, OPT_SWEEP },
-		{ "svg", required_argument, NULL, OPT_SVG },
-		{ "ptxas", required_argument, NULL, OPT_PTXAS },
-		{ "resource-usage", required_argument, NULL, OPT_USAGE },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "hwdb", required_argument, NULL, OPT_HWDB },
-		{ "calibration", required_argument, NULL, OPT_CALIBRATION },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	    {"gpu", required_argument, NULL, OPT_GPU},
+	    {"threads", required_argument, NULL, OPT_THREADS},
+	    {"regs", required_argument, NULL, OPT_REGS},
+	    {"smem", required_argument, NULL, OPT_SMEM},
+	    {"dyn-smem", required_argument, NULL, OPT_DYN},
+	    {"carveout", required_argument, NULL, OPT_CARVEOUT},
+	    {"cache-config", required_argument, NULL, OPT_CACHE},
+	    {"optin", no_argument, NULL, OPT_OPTIN},
+	    {"barriers", required_argument, NULL, OPT_BARRIERS},
+	    {"vgprs", required_argument, NULL, OPT_VGPRS},
+	    {"agprs", required_argument, NULL, OPT_AGPRS},
+	    {"sgprs", required_argument, NULL, OPT_SGPRS},
+	    {"lds", required_argument, NULL, OPT_LDS},
+	    {"sweep", no_argument, NULL, OPT_SWEEP},
+	    {"svg", required_argument, NULL, OPT_SVG},
+	    {"ptxas", required_argument, NULL, OPT_PTXAS},
+	    {"resource-usage", required_argument, NULL, OPT_USAGE},
+	    {"json", no_argument, NULL, OPT_JSON},
+	    {"hwdb", required_argument, NULL, OPT_HWDB},
+	    {"calibration", required_argument, NULL, OPT_CALIBRATION},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	int c;
 	opterr = 0;
@@ -234,12 +234,19 @@ static int build_input(const struct occ_options *o, const struct ridge_gpu *g, b
 		return -1;
 	if (!amd && (o->vgprs || o->agprs || o->sgprs || o->lds)) {
 		cli_error("%s applies to AMD GPUs; %s is NVIDIA (use --regs and --smem)",
-			  o->vgprs ? "--vgprs" : o->agprs ? "--agprs" : o->sgprs ? "--sgprs" : "--lds", g->id);
+			  o->vgprs   ? "--vgprs"
+			  : o->agprs ? "--agprs"
+			  : o->sgprs ? "--sgprs"
+				     : "--lds",
+			  g->id);
 		return -1;
 	}
 	if (amd && (o->carveout || o->cache || o->optin)) {
 		cli_error("%s applies to NVIDIA GPUs; %s has no shared-memory carveout or opt-in",
-			  o->carveout ? "--carveout" : o->cache ? "--cache-config" : "--optin", g->id);
+			  o->carveout ? "--carveout"
+			  : o->cache  ? "--cache-config"
+				      : "--optin",
+			  g->id);
 		return -1;
 	}
 	if (o->regs && o->vgprs) {
@@ -256,7 +263,8 @@ static int build_input(const struct occ_options *o, const struct ridge_gpu *g, b
 	const char *smem_text = o->lds ? o->lds : o->smem;
 	if (need_kernel) {
 		if (!regs_text) {
-			cli_error("%s is required (see 'ridge occupancy --help')", amd ? "--regs (or --vgprs)" : "--regs");
+			cli_error("%s is required (see 'ridge occupancy --help')",
+				  amd ? "--regs (or --vgprs)" : "--regs");
 			return -1;
 		}
 		int max_regs = amd ? g->amd.vgprs_per_lane / 2 : g->nv.max_regs_per_thread;
@@ -274,7 +282,7 @@ static int build_input(const struct occ_options *o, const struct ridge_gpu *g, b
 	if (o->carveout && parse_count("--carveout", o->carveout, 0, 100, &in->carveout_percent) != 0)
 		return -1;
 	if (o->cache) {
-		static const char *const names[] = { "none", "shared", "l1", "equal" };
+		static const char *const names[] = {"none", "shared", "l1", "equal"};
 		int found = -1;
 		for (int i = 0; i < 4; i++)
 			if (strcasecmp(o->cache, names[i]) == 0)
@@ -304,8 +312,8 @@ static int check_smem(const struct ridge_gpu *g, const struct ridge_occupancy_in
 	if (g->vendor == RIDGE_VENDOR_AMD) {
 		if (in->static_smem + in->dynamic_smem > g->smem_per_block) {
 			cli_error("%s: %s of LDS per workgroup is over the %s maximum on %s", what,
-				  kib(in->static_smem + in->dynamic_smem, a, sizeof a), kib(g->smem_per_block, b, sizeof b),
-				  g->id);
+				  kib(in->static_smem + in->dynamic_smem, a, sizeof a),
+				  kib(g->smem_per_block, b, sizeof b), g->id);
 			return -1;
 		}
 		return 0;
@@ -328,7 +336,7 @@ static int check_smem(const struct ridge_gpu *g, const struct ridge_occupancy_in
 /* ------------------------------------------------------------------ JSON */
 
 static const char *const limit_keys[RIDGE_OCC_LIMITER_COUNT] = {
-	"warps", "registers", "shared_memory", "blocks", "barriers", "virtual_resources",
+    "warps", "registers", "shared_memory", "blocks", "barriers", "virtual_resources",
 };
 
 static void json_limit(cJSON *o, const char *key, int value)
@@ -442,10 +450,10 @@ static void json_details(cJSON *o, const struct ridge_gpu *g, const struct ridge
 static const char *limit_label(const struct ridge_gpu *g, int i)
 {
 	static const char *const nv[RIDGE_OCC_LIMITER_COUNT] = {
-		"warps", "registers", "shared memory", "blocks", "barriers", "virtual resources",
+	    "warps", "registers", "shared memory", "blocks", "barriers", "virtual resources",
 	};
 	static const char *const amd[RIDGE_OCC_LIMITER_COUNT] = {
-		"waves", "registers", "LDS", "workgroups", "barrier slots", "virtual resources",
+	    "waves", "registers", "LDS", "workgroups", "barrier slots", "virtual resources",
 	};
 	return g->vendor == RIDGE_VENDOR_AMD ? amd[i] : nv[i];
 }
@@ -463,15 +471,17 @@ static void print_header(const struct ridge_gpu *g)
 	if (g->vendor == RIDGE_VENDOR_AMD)
 		printf("%s (%s), %s; limits: %s\n", g->name, g->id, g->gfx_target, cli_ceiling_source(g));
 	else
-		printf("%s (%s), sm_%d%d; limits: %s\n", g->name, g->id, g->cc_major, g->cc_minor, cli_ceiling_source(g));
+		printf("%s (%s), sm_%d%d; limits: %s\n", g->name, g->id, g->cc_major, g->cc_minor,
+		       cli_ceiling_source(g));
 }
 
 static void print_nv_config(const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
 			    const struct ridge_occupancy_result *r)
 {
 	char a[32], b[32];
-	printf("kernel: %d threads (%d warps), %d registers/thread, %s static + %s dynamic shared memory", in->threads_per_block,
-	       r->warps_per_block, in->regs_per_thread, kib(in->static_smem, a, sizeof a), kib(in->dynamic_smem, b, sizeof b));
+	printf("kernel: %d threads (%d warps), %d registers/thread, %s static + %s dynamic shared memory",
+	       in->threads_per_block, r->warps_per_block, in->regs_per_thread, kib(in->static_smem, a, sizeof a),
+	       kib(in->dynamic_smem, b, sizeof b));
 	if (in->optin)
 		printf(" (opt-in)");
 	printf(", %d barrier%s, carveout ", in->barriers, in->barriers == 1 ? "" : "s");
@@ -506,32 +516,35 @@ static void print_nv_limits(const struct ridge_gpu *g, const struct ridge_occupa
 			if (in->regs_per_thread == 0)
 				printf("no registers");
 			else if (r->regs_over_block)
-				printf("%d per warp (%d x %d in units of %d) x %d warps, counted as %d (whole sub-partitions), "
+				printf("%d per warp (%d x %d in units of %d) x %d warps, counted as %d (whole "
+				       "sub-partitions), "
 				       "is over %d per block",
 				       r->regs_per_warp, in->regs_per_thread, g->warp_size, g->nv.reg_alloc_unit,
 				       r->warps_per_block,
 				       ((r->warps_per_block + g->nv.sub_partitions - 1) / g->nv.sub_partitions) *
-					       g->nv.sub_partitions,
+					   g->nv.sub_partitions,
 				       g->regs_per_block);
 			else
-				printf("%d per warp (%d x %d in units of %d); %d per sub-partition / %d = %d warps x %d = %d "
+				printf("%d per warp (%d x %d in units of %d); %d per sub-partition / %d = %d warps x "
+				       "%d = %d "
 				       "/ %d",
 				       r->regs_per_warp, in->regs_per_thread, g->warp_size, g->nv.reg_alloc_unit,
-				       g->regs_per_sm / g->nv.sub_partitions, r->regs_per_warp, per_sp, g->nv.sub_partitions,
-				       per_sp * g->nv.sub_partitions, r->warps_per_block);
+				       g->regs_per_sm / g->nv.sub_partitions, r->regs_per_warp, per_sp,
+				       g->nv.sub_partitions, per_sp * g->nv.sub_partitions, r->warps_per_block);
 			break;
 		case RIDGE_OCC_SHARED_MEMORY:
 			if (r->dynamic_over_max)
-				printf("%s dynamic is over the kernel's maximum of %s%s", kib(in->dynamic_smem, a, sizeof a),
-				       kib(r->max_dynamic_smem, b, sizeof b),
+				printf("%s dynamic is over the kernel's maximum of %s%s",
+				       kib(in->dynamic_smem, a, sizeof a), kib(r->max_dynamic_smem, b, sizeof b),
 				       in->optin ? "" : " (add --optin: cudaFuncAttributeMaxDynamicSharedMemorySize)");
 			else if (r->smem_over_block)
 				printf("%.0f B per block is over the %.0f B per-block limit", r->smem_per_block,
 				       r->smem_block_limit);
 			else
-				printf("%.0f B per block (%.0f + %.0f reserved + %.0f, in units of %.0f) in %s (%.0f B)",
-				       r->smem_per_block, in->static_smem, g->nv.smem_reserved_per_block, in->dynamic_smem,
-				       g->nv.smem_alloc_unit, kib(r->smem_per_sm, a, sizeof a), r->smem_per_sm);
+				printf(
+				    "%.0f B per block (%.0f + %.0f reserved + %.0f, in units of %.0f) in %s (%.0f B)",
+				    r->smem_per_block, in->static_smem, g->nv.smem_reserved_per_block, in->dynamic_smem,
+				    g->nv.smem_alloc_unit, kib(r->smem_per_sm, a, sizeof a), r->smem_per_sm);
 			break;
 		case RIDGE_OCC_BLOCKS:
 			printf("the SM's block slots");
@@ -539,7 +552,7 @@ static void print_nv_limits(const struct ridge_gpu *g, const struct ridge_occupa
 		case RIDGE_OCC_BARRIERS:
 			if (r->limit[i] == RIDGE_OCC_UNLIMITED)
 				printf(g->nv.barriers_per_block_slot ? "no named barriers counted"
-								      : "no barrier limit before sm_90");
+								     : "no barrier limit before sm_90");
 			else
 				printf("%d x %d barrier sets / %d per block", g->nv.barriers_per_block_slot,
 				       g->max_blocks_per_sm, in->barriers);
@@ -556,9 +569,9 @@ static void print_amd_config(const struct ridge_occupancy_input *in, const struc
 {
 	char a[32], b[32];
 	const struct ridge_occupancy_amd *d = &r->amd;
-	printf("kernel: %d threads (%d wave%s), %d ArchVGPRs + %d AGPRs (%d unified, %d allocated), ", in->threads_per_block,
-	       d->waves_per_workgroup, d->waves_per_workgroup == 1 ? "" : "s", in->regs_per_thread, in->agprs,
-	       d->vgprs_unified, d->vgprs_allocated);
+	printf("kernel: %d threads (%d wave%s), %d ArchVGPRs + %d AGPRs (%d unified, %d allocated), ",
+	       in->threads_per_block, d->waves_per_workgroup, d->waves_per_workgroup == 1 ? "" : "s",
+	       in->regs_per_thread, in->agprs, d->vgprs_unified, d->vgprs_allocated);
 	if (in->sgprs)
 		printf("%d SGPRs, ", in->sgprs);
 	else
@@ -584,23 +597,26 @@ static void print_amd_limits(const struct ridge_gpu *g, const struct ridge_occup
 				       g->max_threads_per_block);
 			else
 				printf("%d wave slots (%d SIMDs x %d) / %d wave%s per workgroup",
-				       g->amd.simds_per_cu * g->amd.waves_per_simd, g->amd.simds_per_cu, g->amd.waves_per_simd,
-				       d->waves_per_workgroup, d->waves_per_workgroup == 1 ? "" : "s");
+				       g->amd.simds_per_cu * g->amd.waves_per_simd, g->amd.simds_per_cu,
+				       g->amd.waves_per_simd, d->waves_per_workgroup,
+				       d->waves_per_workgroup == 1 ? "" : "s");
 			break;
 		case RIDGE_OCC_REGISTERS:
-			printf("VGPRs %d/%d = %d waves per SIMD, SGPRs ", g->amd.vgprs_per_lane, d->vgprs_allocated ? d->vgprs_allocated : 1,
-			       d->vgpr_waves_per_simd);
+			printf("VGPRs %d/%d = %d waves per SIMD, SGPRs ", g->amd.vgprs_per_lane,
+			       d->vgprs_allocated ? d->vgprs_allocated : 1, d->vgpr_waves_per_simd);
 			if (in->sgprs)
 				printf("%d/%d -> %d", g->amd.sgprs_per_simd, in->sgprs, d->sgpr_waves_per_simd);
 			else
 				printf("not counted");
 			printf("; %d SIMDs x %d / %d", g->amd.simds_per_cu,
-			       d->vgpr_waves_per_simd < d->sgpr_waves_per_simd ? d->vgpr_waves_per_simd : d->sgpr_waves_per_simd,
+			       d->vgpr_waves_per_simd < d->sgpr_waves_per_simd ? d->vgpr_waves_per_simd
+									       : d->sgpr_waves_per_simd,
 			       d->waves_per_workgroup);
 			break;
 		case RIDGE_OCC_SHARED_MEMORY:
 			if (r->smem_over_block)
-				printf("%.0f B is over the %s per workgroup", r->smem_per_block, kib(g->smem_per_block, a, sizeof a));
+				printf("%.0f B is over the %s per workgroup", r->smem_per_block,
+				       kib(g->smem_per_block, a, sizeof a));
 			else if (r->smem_per_block == 0)
 				printf("no LDS");
 			else
@@ -623,7 +639,8 @@ static void print_outcome(const struct ridge_gpu *g, const struct ridge_occupanc
 {
 	bool amd = g->vendor == RIDGE_VENDOR_AMD;
 	printf("  %-14s %9d  %s = %d of %d %s = %.1f%% occupancy", "result", r->blocks_per_sm,
-	       amd ? "workgroups" : "blocks", r->active_warps, r->max_warps, amd ? "waves" : "warps", r->occupancy * 100);
+	       amd ? "workgroups" : "blocks", r->active_warps, r->max_warps, amd ? "waves" : "warps",
+	       r->occupancy * 100);
 	if (r->blocks_per_sm == 0)
 		printf(": cannot launch (the %s limit is 0)\n", limit_label(g, r->limiter));
 	else
@@ -647,8 +664,8 @@ static void print_explanations(const struct ridge_gpu *g, const struct ridge_occ
 	char a[32], b[32], c[32];
 	if (g->vendor == RIDGE_VENDOR_AMD) {
 		const struct ridge_occupancy_amd *d = &r->amd;
-		printf("\nHIP's rule (hipOccupancyMaxActiveBlocksPerMultiprocessor): %d workgroup%s", d->hip_blocks_per_cu,
-		       d->hip_blocks_per_cu == 1 ? "" : "s");
+		printf("\nHIP's rule (hipOccupancyMaxActiveBlocksPerMultiprocessor): %d workgroup%s",
+		       d->hip_blocks_per_cu, d->hip_blocks_per_cu == 1 ? "" : "s");
 		if (d->rules_agree) {
 			printf(", the same\n");
 			return;
@@ -658,15 +675,18 @@ static void print_explanations(const struct ridge_gpu *g, const struct ridge_occ
 		int hip_sgpr = d->hip_sgpr_waves_per_simd == RIDGE_OCC_UNLIMITED ? g->amd.waves_per_simd
 										 : d->hip_sgpr_waves_per_simd;
 		if (in->sgprs > 0 && hip_sgpr != d->sgpr_waves_per_simd)
-			printf("  SGPRs: HIP rounds %d up to %d (granules of %d): %d waves per SIMD, the hardware %d/%d = "
-			       "%d\n",
-			       in->sgprs, (in->sgprs + g->amd.sgpr_granule - 1) / g->amd.sgpr_granule * g->amd.sgpr_granule,
-			       g->amd.sgpr_granule, hip_sgpr, g->amd.sgprs_per_simd, in->sgprs, d->sgpr_waves_per_simd);
+			printf(
+			    "  SGPRs: HIP rounds %d up to %d (granules of %d): %d waves per SIMD, the hardware %d/%d = "
+			    "%d\n",
+			    in->sgprs,
+			    (in->sgprs + g->amd.sgpr_granule - 1) / g->amd.sgpr_granule * g->amd.sgpr_granule,
+			    g->amd.sgpr_granule, hip_sgpr, g->amd.sgprs_per_simd, in->sgprs, d->sgpr_waves_per_simd);
 		if (d->hip_limit_lds != r->limit[RIDGE_OCC_SHARED_MEMORY])
-			printf("  LDS: HIP divides by %.0f B (no granule): %d workgroups, the hardware allocates %.0f B "
-			       "(%.0f B granules): %d\n",
-			       in->static_smem + in->dynamic_smem, d->hip_limit_lds, r->smem_per_block, g->amd.lds_granule,
-			       r->limit[RIDGE_OCC_SHARED_MEMORY]);
+			printf(
+			    "  LDS: HIP divides by %.0f B (no granule): %d workgroups, the hardware allocates %.0f B "
+			    "(%.0f B granules): %d\n",
+			    in->static_smem + in->dynamic_smem, d->hip_limit_lds, r->smem_per_block, g->amd.lds_granule,
+			    r->limit[RIDGE_OCC_SHARED_MEMORY]);
 		if (r->limit[RIDGE_OCC_BARRIERS] < d->hip_blocks_per_cu)
 			printf("  barriers: HIP has no barrier-slot limit; the CU holds %d multi-wave workgroups\n",
 			       r->limit[RIDGE_OCC_BARRIERS]);
@@ -680,19 +700,22 @@ static void print_explanations(const struct ridge_gpu *g, const struct ridge_occ
 		       (double)an->blocks_without_reserve * r->warps_per_block / r->max_warps * 100,
 		       kib(r->smem_per_sm, a, sizeof a), kib(user, b, sizeof b), an->smem_limit_without_reserve,
 		       kib(g->nv.smem_reserved_per_block, c, sizeof c));
-		printf("  (cudaDevAttrReservedSharedMemoryPerBlock, sm_80 and later): %.0f / (%.0f + %.0f) = %.2f -> %d "
-		       "blocks.\n",
-		       r->smem_per_sm, user, g->nv.smem_reserved_per_block,
-		       r->smem_per_sm / (user + g->nv.smem_reserved_per_block), r->limit[RIDGE_OCC_SHARED_MEMORY]);
+		printf(
+		    "  (cudaDevAttrReservedSharedMemoryPerBlock, sm_80 and later): %.0f / (%.0f + %.0f) = %.2f -> %d "
+		    "blocks.\n",
+		    r->smem_per_sm, user, g->nv.smem_reserved_per_block,
+		    r->smem_per_sm / (user + g->nv.smem_reserved_per_block), r->limit[RIDGE_OCC_SHARED_MEMORY]);
 	}
 	/* ... and the register allocation granularity. */
 	if (r->limiter == RIDGE_OCC_REGISTERS && an->blocks_naive_regs != r->blocks_per_sm && in->regs_per_thread > 0) {
-		printf("\nwhy not %d block%s: %d / (%d x %d) = %d counts registers per thread, but they are allocated\n",
-		       an->blocks_naive_regs, an->blocks_naive_regs == 1 ? "" : "s", g->regs_per_sm, in->regs_per_thread, in->threads_per_block,
-		       an->regs_limit_naive);
+		printf(
+		    "\nwhy not %d block%s: %d / (%d x %d) = %d counts registers per thread, but they are allocated\n",
+		    an->blocks_naive_regs, an->blocks_naive_regs == 1 ? "" : "s", g->regs_per_sm, in->regs_per_thread,
+		    in->threads_per_block, an->regs_limit_naive);
 		printf("  per warp in units of %d (%d per warp) and warps are placed in %d sub-partitions of %d "
 		       "registers each.\n",
-		       g->nv.reg_alloc_unit, r->regs_per_warp, g->nv.sub_partitions, g->regs_per_sm / g->nv.sub_partitions);
+		       g->nv.reg_alloc_unit, r->regs_per_warp, g->nv.sub_partitions,
+		       g->regs_per_sm / g->nv.sub_partitions);
 	}
 }
 
@@ -765,7 +788,8 @@ static int sweep_rows(const struct ridge_occupancy_device *dev, const struct rid
 	struct ridge_occupancy_input t = *in;
 	int n = 0;
 	char err[256];
-	for (int threads = dev->warp_size; threads <= dev->max_threads_per_block && n < max; threads += dev->warp_size) {
+	for (int threads = dev->warp_size; threads <= dev->max_threads_per_block && n < max;
+	     threads += dev->warp_size) {
 		t.threads_per_block = threads;
 		if (occupancy_device_compute(dev, &t, &rows[n].r, err, sizeof err) != 0)
 			continue;
@@ -933,7 +957,9 @@ static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, c
 			  g->id);
 		return EXIT_USAGE;
 	}
-	enum ridge_usage_format fmt = o->ptxas ? RIDGE_USAGE_PTXAS : amd ? RIDGE_USAGE_AMD_REMARKS : RIDGE_USAGE_CUOBJDUMP;
+	enum ridge_usage_format fmt = o->ptxas ? RIDGE_USAGE_PTXAS
+				      : amd    ? RIDGE_USAGE_AMD_REMARKS
+					       : RIDGE_USAGE_CUOBJDUMP;
 	size_t len;
 	char *text = cli_read_file(path, (size_t)64 << 20, "compiler report", &len);
 	if (!text)
@@ -1012,8 +1038,9 @@ static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, c
 		calc_json_gpu(doc, g);
 		cJSON_AddStringToObject(doc, "file", path);
 		cJSON_AddStringToObject(doc, "format",
-					fmt == RIDGE_USAGE_PTXAS ? "ptxas" : fmt == RIDGE_USAGE_CUOBJDUMP ? "cuobjdump"
-													 : "amdgpu_remarks");
+					fmt == RIDGE_USAGE_PTXAS       ? "ptxas"
+					: fmt == RIDGE_USAGE_CUOBJDUMP ? "cuobjdump"
+								       : "amdgpu_remarks");
 		cJSON_AddBoolToObject(doc, "threads_chosen", o->threads == NULL);
 		cJSON *arr = cJSON_AddArrayToObject(doc, "kernels");
 		for (int i = 0; i < count; i++) {
@@ -1046,8 +1073,8 @@ static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, c
 		printf("%d kernel%s in %s%s\n\n", count, count == 1 ? "" : "s", path,
 		       o->threads ? "" : " (each at the block size cudaOccupancyMaxPotentialBlockSize would pick)");
 		printf("  %-7s %5s %4s %4s %10s %11s %7s %7s %6s  %-14s %s\n", "arch", "thr", amd ? "vgpr" : "regs",
-		       amd ? "sgpr" : "bar", amd ? "LDS" : "smem", amd ? "scratch" : "spill st/ld", amd ? "WGs/CU" : "blk/SM",
-		       amd ? "waves" : "warps", "occ", "limiter", "kernel");
+		       amd ? "sgpr" : "bar", amd ? "LDS" : "smem", amd ? "scratch" : "spill st/ld",
+		       amd ? "WGs/CU" : "blk/SM", amd ? "waves" : "warps", "occ", "limiter", "kernel");
 		for (int i = 0; i < count; i++) {
 			const struct ridge_occupancy_result *r = &an[i].result;
 			char bar[16], sm[32], sp[32];
@@ -1064,10 +1091,10 @@ static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, c
 				snprintf(sp, sizeof sp, "%.0f/%.0f B", k[i].spill_stores, k[i].spill_loads);
 			else
 				snprintf(sp, sizeof sp, "-");
-			printf("  %-7s %5d %4d %4s %10s %11s %7d %7d %5.1f%%  %-14s %s\n", k[i].arch[0] ? k[i].arch : "-",
-			       ins[i].threads_per_block, amd ? r->amd.vgprs_unified : k[i].regs, bar, sm, sp,
-			       r->blocks_per_sm, r->active_warps, r->occupancy * 100, occupancy_limiter_name(r->limiter),
-			       k[i].name);
+			printf("  %-7s %5d %4d %4s %10s %11s %7d %7d %5.1f%%  %-14s %s\n",
+			       k[i].arch[0] ? k[i].arch : "-", ins[i].threads_per_block,
+			       amd ? r->amd.vgprs_unified : k[i].regs, bar, sm, sp, r->blocks_per_sm, r->active_warps,
+			       r->occupancy * 100, occupancy_limiter_name(r->limiter), k[i].name);
 		}
 		char want[16] = "";
 		if (!amd)
@@ -1079,12 +1106,13 @@ static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, c
 				       k[i].name, k[i].arch, want);
 			if (amd && k[i].compiler_occupancy >= 0) {
 				int mine = a->result.amd.vgpr_waves_per_simd < a->result.amd.sgpr_waves_per_simd
-						   ? a->result.amd.vgpr_waves_per_simd
-						   : a->result.amd.sgpr_waves_per_simd;
+					       ? a->result.amd.vgpr_waves_per_simd
+					       : a->result.amd.sgpr_waves_per_simd;
 				if (k[i].compiler_occupancy != mine)
-					printf("\nnote: %s: the compiler reports %d waves per SIMD, ridge's register rule "
-					       "%d (the compiler also counts LDS and the workgroup size)\n",
-					       k[i].name, k[i].compiler_occupancy, mine);
+					printf(
+					    "\nnote: %s: the compiler reports %d waves per SIMD, ridge's register rule "
+					    "%d (the compiler also counts LDS and the workgroup size)\n",
+					    k[i].name, k[i].compiler_occupancy, mine);
 			}
 			if (amd && !a->result.amd.rules_agree)
 				printf("\nnote: %s: HIP's rule gives %d workgroups, the hardware rule %d\n", k[i].name,
@@ -1184,7 +1212,8 @@ static int run_one(const struct occ_options *o, const struct ridge_gpu *g, struc
 		       "occupancy", "limiter");
 		for (int i = 0; i < nrows; i++)
 			printf("  %7d %9d %6d %8.1f%%  %s%s\n", rows[i].threads, rows[i].r.blocks_per_sm,
-			       rows[i].r.active_warps, rows[i].r.occupancy * 100, occupancy_limiter_name(rows[i].r.limiter),
+			       rows[i].r.active_warps, rows[i].r.occupancy * 100,
+			       occupancy_limiter_name(rows[i].r.limiter),
 			       rows[i].threads == in->threads_per_block ? "   <- this kernel" : "");
 	}
 	if (o->svg)
@@ -1194,7 +1223,7 @@ static int run_one(const struct occ_options *o, const struct ridge_gpu *g, struc
 
 static int run_occupancy(int argc, char **argv)
 {
-	struct occ_options o = { 0 };
+	struct occ_options o = {0};
 	int rc = parse_options(argc, argv, &o);
 	if (rc == -2)
 		return EXIT_OK;
@@ -1211,7 +1240,8 @@ static int run_occupancy(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!o.threads && !o.sweep && !reports) {
-		cli_error("--threads is required (or --sweep, --ptxas, --resource-usage; see 'ridge occupancy --help')");
+		cli_error(
+		    "--threads is required (or --sweep, --ptxas, --resource-usage; see 'ridge occupancy --help')");
 		return EXIT_USAGE;
 	}
 	struct cli_hw hw;
@@ -1233,29 +1263,29 @@ static int run_occupancy(int argc, char **argv)
 	return rc;
 }
 
-const struct cli_command cli_cmd_occupancy = { "occupancy", run_occupancy,
-					       "blocks per SM, the limiting resource, and what would gain a block" };
+const struct cli_command cli_cmd_occupancy = {"occupancy", run_occupancy,
+					      "blocks per SM, the limiting resource, and what would gain a block"};
 
 /* ------------------------------------------------ scenario files (eval) */
 
 /* The scenario item kind "occupancy": one configuration, the same JSON as
  * `ridge occupancy --json` (without --sweep, --svg and compiler reports). */
 static const struct param occupancy_params[] = {
-	{ "threads", PARAM_INTEGER, 0, NULL, 1, 1024, PARAM_REQUIRED, "T", "threads per block", NULL },
-	{ "regs", PARAM_INTEGER, 0, NULL, 0, 256, PARAM_REQUIRED, "R", "registers per thread (AMD: ArchVGPRs)", NULL },
-	{ "smem", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, 1073741824.0, 0, "BYTES",
-	  "static shared memory per block (AMD: LDS)", "0 to 1 GiB" },
-	{ "dyn_smem", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, 1073741824.0, 0, "BYTES",
-	  "dynamic shared memory per block", "0 to 1 GiB" },
-	{ "carveout", PARAM_INTEGER, 0, NULL, 0, 100, 0, "PCT", "preferred shared-memory carveout (default: the driver's)",
-	  NULL },
-	{ "cache_config", PARAM_TEXT, 0, NULL, 0, 0, 0, "C", "none, shared, l1 or equal", NULL },
-	{ "optin", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "opted in above the default per-block limit", NULL },
-	{ "barriers", PARAM_INTEGER, 0, NULL, 0, 16, 0, "N", "named barriers per block (default 1)", NULL },
-	{ "agprs", PARAM_INTEGER, 0, NULL, 0, 256, 0, "N", "AMD: AGPRs", NULL },
-	{ "sgprs", PARAM_INTEGER, 0, NULL, 0, 128, 0, "N", "AMD: SGPRs (default: not counted)", NULL },
-	CALC_GPU_PARAMS,
-	CALC_JSON_PARAM,
+    {"threads", PARAM_INTEGER, 0, NULL, 1, 1024, PARAM_REQUIRED, "T", "threads per block", NULL},
+    {"regs", PARAM_INTEGER, 0, NULL, 0, 256, PARAM_REQUIRED, "R", "registers per thread (AMD: ArchVGPRs)", NULL},
+    {"smem", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, 1073741824.0, 0, "BYTES",
+     "static shared memory per block (AMD: LDS)", "0 to 1 GiB"},
+    {"dyn_smem", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, 1073741824.0, 0, "BYTES", "dynamic shared memory per block",
+     "0 to 1 GiB"},
+    {"carveout", PARAM_INTEGER, 0, NULL, 0, 100, 0, "PCT", "preferred shared-memory carveout (default: the driver's)",
+     NULL},
+    {"cache_config", PARAM_TEXT, 0, NULL, 0, 0, 0, "C", "none, shared, l1 or equal", NULL},
+    {"optin", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "opted in above the default per-block limit", NULL},
+    {"barriers", PARAM_INTEGER, 0, NULL, 0, 16, 0, "N", "named barriers per block (default 1)", NULL},
+    {"agprs", PARAM_INTEGER, 0, NULL, 0, 256, 0, "N", "AMD: AGPRs", NULL},
+    {"sgprs", PARAM_INTEGER, 0, NULL, 0, 128, 0, "N", "AMD: SGPRs (default: not counted)", NULL},
+    CALC_GPU_PARAMS,
+    CALC_JSON_PARAM,
 };
 
 static cJSON *occupancy_calc_fail(struct calc_input *ci, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -1284,21 +1314,22 @@ static cJSON *occupancy_run(struct calc_input *ci)
 	if (in.regs_per_thread > max_regs)
 		return occupancy_calc_fail(ci, "%s: '%s' is out of range (0..%d)", params_where(v, "regs"),
 					   params_text(v, "regs"), max_regs);
-	static const char *const nv_only[] = { "carveout", "cache_config", "optin" };
-	static const char *const amd_only[] = { "agprs", "sgprs" };
+	static const char *const nv_only[] = {"carveout", "cache_config", "optin"};
+	static const char *const amd_only[] = {"agprs", "sgprs"};
 	for (int i = 0; i < 3 && amd; i++)
 		if (params_has(v, nv_only[i]))
 			return occupancy_calc_fail(ci, "%s applies to NVIDIA GPUs, not %s", params_where(v, nv_only[i]),
 						   g->id);
 	for (int i = 0; i < 2 && !amd; i++)
 		if (params_has(v, amd_only[i]))
-			return occupancy_calc_fail(ci, "%s applies to AMD GPUs, not %s", params_where(v, amd_only[i]), g->id);
-	static const char *const bytes[] = { "smem", "dyn_smem" };
+			return occupancy_calc_fail(ci, "%s applies to AMD GPUs, not %s", params_where(v, amd_only[i]),
+						   g->id);
+	static const char *const bytes[] = {"smem", "dyn_smem"};
 	for (int i = 0; i < 2; i++) {
 		double b = params_has(v, bytes[i]) ? params_num(v, bytes[i]) : 0;
 		if (b != (double)(long long)b)
-			return occupancy_calc_fail(ci, "%s: '%s' is not a whole number of bytes", params_where(v, bytes[i]),
-						   params_text(v, bytes[i]));
+			return occupancy_calc_fail(ci, "%s: '%s' is not a whole number of bytes",
+						   params_where(v, bytes[i]), params_text(v, bytes[i]));
 		if (i == 0)
 			in.static_smem = b;
 		else
@@ -1307,7 +1338,7 @@ static cJSON *occupancy_run(struct calc_input *ci)
 	if (params_has(v, "carveout"))
 		in.carveout_percent = (int)params_num(v, "carveout");
 	if (params_has(v, "cache_config")) {
-		static const char *const names[] = { "none", "shared", "l1", "equal" };
+		static const char *const names[] = {"none", "shared", "l1", "equal"};
 		int found = -1;
 		for (int i = 0; i < 4; i++)
 			if (strcasecmp(params_text(v, "cache_config"), names[i]) == 0)
@@ -1331,16 +1362,17 @@ static cJSON *occupancy_run(struct calc_input *ci)
 	char a[32], b[32], c[32];
 	double total = in.static_smem + in.dynamic_smem;
 	if (amd && total > g->smem_per_block)
-		return occupancy_calc_fail(ci, "%s of LDS per workgroup is over the %s maximum on %s", kib(total, a, sizeof a),
-					   kib(g->smem_per_block, b, sizeof b), g->id);
+		return occupancy_calc_fail(ci, "%s of LDS per workgroup is over the %s maximum on %s",
+					   kib(total, a, sizeof a), kib(g->smem_per_block, b, sizeof b), g->id);
 	if (!amd && in.static_smem > g->smem_per_block)
 		return occupancy_calc_fail(ci, "%s: %s of static shared memory is over the %s a kernel can declare",
 					   params_where(v, "smem"), kib(in.static_smem, a, sizeof a),
 					   kib(g->smem_per_block, b, sizeof b));
 	if (!amd && total > g->smem_per_block_optin)
-		return occupancy_calc_fail(ci, "%s static + %s dynamic shared memory is over the opt-in maximum of %s per block on %s",
-					   kib(in.static_smem, a, sizeof a), kib(in.dynamic_smem, b, sizeof b),
-					   kib(g->smem_per_block_optin, c, sizeof c), g->id);
+		return occupancy_calc_fail(
+		    ci, "%s static + %s dynamic shared memory is over the opt-in maximum of %s per block on %s",
+		    kib(in.static_smem, a, sizeof a), kib(in.dynamic_smem, b, sizeof b),
+		    kib(g->smem_per_block_optin, c, sizeof c), g->id);
 	struct ridge_occupancy_analysis an;
 	char err[256];
 	if (occupancy_analyze(g, &in, &an, err, sizeof err) != 0)
@@ -1368,13 +1400,15 @@ static void occupancy_print(const cJSON *r)
 	       calc_str(r, "gpu"), calc_num(r, "threads_per_block"),
 	       amd ? calc_num(r, "vgprs") : calc_num(r, "regs_per_thread"), amd ? "VGPRs" : "registers",
 	       calc_num(r, "blocks_per_sm"), amd ? "workgroups/CU" : "blocks/SM", calc_num(r, "active_warps"),
-	       calc_num(r, "max_warps"), amd ? "waves" : "warps", calc_num(r, "occupancy") * 100, calc_str(r, "limiter"));
+	       calc_num(r, "max_warps"), amd ? "waves" : "warps", calc_num(r, "occupancy") * 100,
+	       calc_str(r, "limiter"));
 	if (amd) {
 		const cJSON *a = cJSON_GetObjectItemCaseSensitive(r, "amd");
 		const cJSON *h = cJSON_GetObjectItemCaseSensitive(a, "hip");
 		printf("  HIP's rule: %.0f workgroups%s\n", calc_num(h, "blocks_per_cu"),
-		       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a, "rules_agree")) ? " (agrees)"
-											: " (DISAGREES with the hardware rule)");
+		       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a, "rules_agree"))
+			   ? " (agrees)"
+			   : " (DISAGREES with the hardware rule)");
 	}
 	printf("  limits:");
 	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++) {
@@ -1384,7 +1418,8 @@ static void occupancy_print(const cJSON *r)
 	}
 	printf("\n");
 	const cJSON *gain = cJSON_GetObjectItemCaseSensitive(r, "to_gain_a_block");
-	const cJSON *rd = cJSON_GetObjectItemCaseSensitive(gain, calc_has(gain, "vgprs_to_drop") ? "vgprs_to_drop" : "registers_to_drop");
+	const cJSON *rd = cJSON_GetObjectItemCaseSensitive(gain, calc_has(gain, "vgprs_to_drop") ? "vgprs_to_drop"
+												 : "registers_to_drop");
 	const cJSON *sd = cJSON_GetObjectItemCaseSensitive(gain, "smem_to_drop");
 	if (calc_num(r, "occupancy") < 1 && (cJSON_IsNumber(rd) || cJSON_IsNumber(sd))) {
 		printf("  to gain a block:");
@@ -1403,16 +1438,17 @@ static void occupancy_print(const cJSON *r)
 }
 
 const struct calc calc_occupancy = {
-	.name = "occupancy",
-	.command = "occupancy",
-	.synopsis = "kind: occupancy (threads, regs, smem, dyn_smem, carveout, cache_config, optin, barriers, agprs, sgprs)",
-	.description = "Blocks per SM for one kernel configuration: the CUDA runtime's calculator on NVIDIA,\n"
-		       "the LLVM hardware rule (and HIP's) on AMD CDNA. The command line is `ridge occupancy`.\n",
-	.params = occupancy_params,
-	.param_count = sizeof occupancy_params / sizeof occupancy_params[0],
-	.needs_gpu = true,
-	.run = occupancy_run,
-	.print = occupancy_print,
+    .name = "occupancy",
+    .command = "occupancy",
+    .synopsis =
+	"kind: occupancy (threads, regs, smem, dyn_smem, carveout, cache_config, optin, barriers, agprs, sgprs)",
+    .description = "Blocks per SM for one kernel configuration: the CUDA runtime's calculator on NVIDIA,\n"
+		   "the LLVM hardware rule (and HIP's) on AMD CDNA. The command line is `ridge occupancy`.\n",
+    .params = occupancy_params,
+    .param_count = sizeof occupancy_params / sizeof occupancy_params[0],
+    .needs_gpu = true,
+    .run = occupancy_run,
+    .print = occupancy_print,
 };
 
 /* ---------------------------------------------------------------- report */
@@ -1425,14 +1461,14 @@ void report_occupancy(const struct ridge_gpu *g)
 		int threads, regs;
 		double smem;
 	} cases[] = {
-		{ "7.1.4 worked example", 256, 32, 32768 },
-		{ "review question 1", 256, 48, 49152 },
-		{ "sm_80 register case", 224, 92, 0 },
+	    {"7.1.4 worked example", 256, 32, 32768},
+	    {"review question 1", 256, 48, 49152},
+	    {"sm_80 register case", 224, 92, 0},
 	};
 	printf("== Occupancy on %s: %s ==\n", g->id,
 	       amd ? "the CDNA hardware rule (LLVM), and HIP's rule" : "the CUDA runtime's calculator, exactly");
-	printf("%-21s %4s %5s %7s %7s %6s %6s  %-14s %s\n", "seed 000", "thr", amd ? "vgpr" : "regs", amd ? "LDS" : "smem",
-	       amd ? "WGs/CU" : "blk/SM", amd ? "waves" : "warps", "occ", "limiter",
+	printf("%-21s %4s %5s %7s %7s %6s %6s  %-14s %s\n", "seed 000", "thr", amd ? "vgpr" : "regs",
+	       amd ? "LDS" : "smem", amd ? "WGs/CU" : "blk/SM", amd ? "waves" : "warps", "occ", "limiter",
 	       amd ? "HIP's rule" : "naive arithmetic");
 	char gains[3][160];
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -1450,7 +1486,8 @@ void report_occupancy(const struct ridge_gpu *g)
 		}
 		const struct ridge_occupancy_result *r = &an.result;
 		if (amd) {
-			snprintf(other, sizeof other, "%d%s", r->amd.hip_blocks_per_cu, r->amd.rules_agree ? "" : " (differs)");
+			snprintf(other, sizeof other, "%d%s", r->amd.hip_blocks_per_cu,
+				 r->amd.rules_agree ? "" : " (differs)");
 		} else if (i == 2) {
 			snprintf(other, sizeof other, "%d = %.1f%%%s", an.blocks_naive_regs,
 				 100.0 * an.blocks_naive_regs * r->warps_per_block / r->max_warps,
@@ -1464,11 +1501,11 @@ void report_occupancy(const struct ridge_gpu *g)
 		       kib(cases[i].smem, sm, sizeof sm), r->blocks_per_sm, r->active_warps, r->occupancy * 100,
 		       occupancy_limiter_name(r->limiter), other);
 		if (an.has_smem_change)
-			snprintf(gains[i], sizeof gains[i], "%.0f B less %s (%.0f)", an.smem_to_drop, amd ? "LDS" : "smem",
-				 cases[i].smem - an.smem_to_drop);
+			snprintf(gains[i], sizeof gains[i], "%.0f B less %s (%.0f)", an.smem_to_drop,
+				 amd ? "LDS" : "smem", cases[i].smem - an.smem_to_drop);
 		else if (an.has_regs_change)
-			snprintf(gains[i], sizeof gains[i], "%d fewer %s (%d)", an.regs_to_drop, amd ? "VGPRs" : "registers",
-				 cases[i].regs - an.regs_to_drop);
+			snprintf(gains[i], sizeof gains[i], "%d fewer %s (%d)", an.regs_to_drop,
+				 amd ? "VGPRs" : "registers", cases[i].regs - an.regs_to_drop);
 		else if (r->occupancy < 1)
 			snprintf(gains[i], sizeof gains[i], "no single change");
 	}
@@ -1488,6 +1525,7 @@ void report_occupancy(const struct ridge_gpu *g)
 	struct ridge_occupancy_result r;
 	char err[256];
 	if (occupancy_compute(g, &fix, &r, err, sizeof err) == 0)
-		printf("the chapter's fix, 28 KiB per block, gives %d blocks = %.1f%% here (it promised 8 = 100%% on H100)\n",
+		printf("the chapter's fix, 28 KiB per block, gives %d blocks = %.1f%% here (it promised 8 = 100%% on "
+		       "H100)\n",
 		       r.blocks_per_sm, r.occupancy * 100);
 }

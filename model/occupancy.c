@@ -59,7 +59,7 @@ void occupancy_input_init(struct ridge_occupancy_input *in)
 const char *occupancy_limiter_name(enum ridge_occupancy_limiter limiter)
 {
 	static const char *const names[RIDGE_OCC_LIMITER_COUNT] = {
-		"warps", "registers", "shared_memory", "blocks", "barriers", "virtual_resources",
+	    "warps", "registers", "shared_memory", "blocks", "barriers", "virtual_resources",
 	};
 	return (unsigned)limiter < RIDGE_OCC_LIMITER_COUNT ? names[limiter] : NULL;
 }
@@ -83,8 +83,8 @@ static inline void finish(const struct ridge_occupancy_device *dev, struct ridge
 			  (mask >> RIDGE_OCC_REGISTERS & 1u) << 2 | (mask >> RIDGE_OCC_SHARED_MEMORY & 1u) << 3 |
 			  (mask >> RIDGE_OCC_BARRIERS & 1u) << 4 | (mask >> RIDGE_OCC_VIRTUAL & 1u) << 5;
 	static const enum ridge_occupancy_limiter by_rank[RIDGE_OCC_LIMITER_COUNT] = {
-		RIDGE_OCC_WARPS,	 RIDGE_OCC_BLOCKS,   RIDGE_OCC_REGISTERS,
-		RIDGE_OCC_SHARED_MEMORY, RIDGE_OCC_BARRIERS, RIDGE_OCC_VIRTUAL,
+	    RIDGE_OCC_WARPS,	     RIDGE_OCC_BLOCKS,	 RIDGE_OCC_REGISTERS,
+	    RIDGE_OCC_SHARED_MEMORY, RIDGE_OCC_BARRIERS, RIDGE_OCC_VIRTUAL,
 	};
 	enum ridge_occupancy_limiter limiter = by_rank[__builtin_ctz(ranked | 1u << 5)];
 	r->blocks_per_sm = blocks;
@@ -120,8 +120,7 @@ static bool positive_int(double v)
 	return whole_bytes(v) && v > 0;
 }
 
-int occupancy_device_init(const struct ridge_gpu *gpu, struct ridge_occupancy_device *dev, char *err,
-			  size_t err_len)
+int occupancy_device_init(const struct ridge_gpu *gpu, struct ridge_occupancy_device *dev, char *err, size_t err_len)
 {
 	/* Every field is written below (the NVIDIA ones zero on AMD and the
 	 * reverse); no memset: its rep-stos start-up was a third of this call. */
@@ -137,8 +136,9 @@ int occupancy_device_init(const struct ridge_gpu *gpu, struct ridge_occupancy_de
 	dev->sgprs_per_simd = dev->sgpr_granule = dev->max_sgprs = dev->max_arch_vgprs = 0;
 	dev->lds_granule = dev->barrier_slots = 0;
 	if (gpu->warp_size <= 0 || gpu->max_threads_per_sm <= 0 || gpu->max_threads_per_block <= 0 ||
-	    gpu->max_threads_per_sm < gpu->warp_size || gpu->max_blocks_per_sm <= 0 || !positive_int(gpu->smem_per_sm) ||
-	    !positive_int(gpu->smem_per_block) || !whole_bytes(gpu->smem_per_block_optin))
+	    gpu->max_threads_per_sm < gpu->warp_size || gpu->max_blocks_per_sm <= 0 ||
+	    !positive_int(gpu->smem_per_sm) || !positive_int(gpu->smem_per_block) ||
+	    !whole_bytes(gpu->smem_per_block_optin))
 		return fail(err, err_len, "%s: the hardware entry lacks occupancy data", gpu->id);
 	dev->warp_size = gpu->warp_size;
 	dev->warp_shift = log2_exact(gpu->warp_size);
@@ -224,18 +224,20 @@ static inline int align_up_carveout(const struct ridge_occupancy_device *dev, in
  * the default carveout, the cache config decides (-1: no preference). */
 static inline int smem_preference(const struct ridge_occupancy_device *dev, const struct ridge_occupancy_input *in)
 {
-	static const int cache_percent[4] = { RIDGE_OCC_CARVEOUT_DEFAULT, 100, 0, 50 };
+	static const int cache_percent[4] = {RIDGE_OCC_CARVEOUT_DEFAULT, 100, 0, 50};
 	if (dev->carveout_count == 0) /* no carveout (before Volta): the whole SM */
 		return dev->smem_per_sm;
 	int pct = in->carveout_percent;
 	if (pct == RIDGE_OCC_CARVEOUT_DEFAULT && (unsigned)in->cache_config < 4)
 		pct = cache_percent[in->cache_config];
-	int want = pct == RIDGE_OCC_CARVEOUT_DEFAULT ? dev->smem_per_sm : (int)((long long)pct * dev->smem_per_sm / 100);
+	int want =
+	    pct == RIDGE_OCC_CARVEOUT_DEFAULT ? dev->smem_per_sm : (int)((long long)pct * dev->smem_per_sm / 100);
 	return align_up_carveout(dev, want);
 }
 
-static inline __attribute__((always_inline)) int nv_compute(const struct ridge_occupancy_device *dev, const struct ridge_occupancy_input *in,
-		      struct ridge_occupancy_result *r, char *err, size_t len)
+static inline __attribute__((always_inline)) int nv_compute(const struct ridge_occupancy_device *dev,
+							    const struct ridge_occupancy_input *in,
+							    struct ridge_occupancy_result *r, char *err, size_t len)
 {
 	const int threads = in->threads_per_block;
 	const int warps = div_by(threads + dev->warp_size - 1, dev->warp_size, dev->warp_shift);
@@ -284,7 +286,7 @@ static inline __attribute__((always_inline)) int nv_compute(const struct ridge_o
 			max_dyn = 0;
 	}
 	const int block_limit =
-		(stat + max_dyn > dev->smem_per_block ? dev->smem_optin : dev->smem_per_block) + dev->smem_reserve;
+	    (stat + max_dyn > dev->smem_per_block ? dev->smem_optin : dev->smem_per_block) + dev->smem_reserve;
 	r->smem_per_block = alloc;
 	r->smem_preference = pref;
 	r->smem_block_limit = block_limit;
@@ -312,11 +314,11 @@ static inline __attribute__((always_inline)) int nv_compute(const struct ridge_o
 
 	/* Virtual resources (CC 10-12), counted only when the kernel uses them. */
 	r->limit[RIDGE_OCC_VIRTUAL] = dev->virtual_per_sm > 0 && in->virtual_resources > 0
-					      ? dev->virtual_per_sm / in->virtual_resources
-					      : RIDGE_OCC_UNLIMITED;
+					  ? dev->virtual_per_sm / in->virtual_resources
+					  : RIDGE_OCC_UNLIMITED;
 	/* Barriers (sm_90+): named-barrier sets per block slot. */
 	r->limit[RIDGE_OCC_BARRIERS] =
-		dev->barrier_sets > 0 && in->barriers > 0 ? dev->barrier_sets / in->barriers : RIDGE_OCC_UNLIMITED;
+	    dev->barrier_sets > 0 && in->barriers > 0 ? dev->barrier_sets / in->barriers : RIDGE_OCC_UNLIMITED;
 	return 0;
 }
 
@@ -345,7 +347,7 @@ static void amd_compute(const struct ridge_occupancy_device *dev, const struct r
 	/* LLVM getOccupancyWithNumSGPRs (gfx9 table: <=80 10, <=88 9, <=100 8,
 	 * else 7) equals floor(SGPRs per SIMD / SGPRs) for every legal count. */
 	d->sgpr_waves_per_simd =
-		in->sgprs > 0 ? min_int(dev->waves_per_simd, dev->sgprs_per_simd / in->sgprs) : dev->waves_per_simd;
+	    in->sgprs > 0 ? min_int(dev->waves_per_simd, dev->sgprs_per_simd / in->sgprs) : dev->waves_per_simd;
 	const int reg_waves = min_int(d->vgpr_waves_per_simd, d->sgpr_waves_per_simd);
 
 	r->limit[RIDGE_OCC_WARPS] = r->threads_over_block ? 0 : slots / waves;
@@ -375,7 +377,8 @@ static void amd_compute(const struct ridge_occupancy_device *dev, const struct r
 	 * without the floor of 1, SGPRs in granules of 16, waves pooled per CU,
 	 * LDS without granule, no barrier-slot limit. */
 	const int hv = unified > 0 ? dev->vgprs_per_lane / d->vgprs_allocated : dev->waves_per_simd;
-	const int hs = in->sgprs > 0 ? dev->sgprs_per_simd / round_up(in->sgprs, dev->sgpr_granule) : RIDGE_OCC_UNLIMITED;
+	const int hs =
+	    in->sgprs > 0 ? dev->sgprs_per_simd / round_up(in->sgprs, dev->sgpr_granule) : RIDGE_OCC_UNLIMITED;
 	d->hip_vgpr_waves_per_simd = hv;
 	d->hip_sgpr_waves_per_simd = hs;
 	const int aligned = round_up(threads, wave);
@@ -392,8 +395,8 @@ static void amd_compute(const struct ridge_occupancy_device *dev, const struct r
 
 /* ------------------------------------------------------------ public API */
 
-static inline __attribute__((always_inline)) int check_input(const struct ridge_occupancy_device *dev, const struct ridge_occupancy_input *in, char *err,
-		       size_t len)
+static inline __attribute__((always_inline)) int
+check_input(const struct ridge_occupancy_device *dev, const struct ridge_occupancy_input *in, char *err, size_t len)
 {
 	if (in->threads_per_block < 1 || in->threads_per_block > (1 << 20))
 		return fail(err, len, "threads per block %d is out of range (1..%d)", in->threads_per_block,
@@ -425,8 +428,9 @@ static inline __attribute__((always_inline)) int check_input(const struct ridge_
 }
 
 /* The calculation on checked input; every field of out is written. */
-static inline __attribute__((always_inline)) int compute(const struct ridge_occupancy_device *dev, const struct ridge_occupancy_input *in,
-		   struct ridge_occupancy_result *out, char *err, size_t len)
+static inline __attribute__((always_inline)) int compute(const struct ridge_occupancy_device *dev,
+							 const struct ridge_occupancy_input *in,
+							 struct ridge_occupancy_result *out, char *err, size_t len)
 {
 	out->dynamic_over_max = false;
 	if (dev->amd) {
@@ -670,8 +674,8 @@ void occupancy_random_input(const struct ridge_gpu *gpu, uint64_t *state, struct
 	out->regs_per_thread = (int)(1 + random_below(state, random_below(state, 2) ? max_regs : 64));
 	long long per_block = (long long)gpu->smem_per_block;
 	long long optin = (long long)gpu->smem_per_block_optin;
-	out->static_smem = (double)(random_below(state, 3) ? random_bytes(state, per_block / 4)
-							   : random_bytes(state, per_block));
+	out->static_smem =
+	    (double)(random_below(state, 3) ? random_bytes(state, per_block / 4) : random_bytes(state, per_block));
 	long long room_default = per_block - (long long)out->static_smem;
 	long long room_optin = optin - (long long)out->static_smem;
 	switch (random_below(state, 4)) {
@@ -864,7 +868,7 @@ struct parse_state {
 	struct usage_list list;
 	char kernel[sizeof((struct ridge_kernel_usage *)0)->name];
 	char arch[32];
-	bool have_kernel;     /* a "Compiling entry function" waits for its Used line */
+	bool have_kernel;      /* a "Compiling entry function" waits for its Used line */
 	bool props_for_kernel; /* the last "Function properties" named the pending kernel */
 	double pending_frame, pending_stores, pending_loads;
 	bool have_props;
@@ -874,7 +878,7 @@ static int parse_ptxas_line(struct parse_state *st, const char *line, int lineno
 {
 	const char *p = skip_spaces(line);
 	if (st->props_for_kernel && *p >= '0' && *p <= '9') {
-		struct ridge_kernel_usage tmp = { .stack = 0 };
+		struct ridge_kernel_usage tmp = {.stack = 0};
 		if (ptxas_properties(p, &tmp)) {
 			st->pending_frame = tmp.stack;
 			st->pending_stores = tmp.spill_stores;
@@ -974,8 +978,8 @@ static int parse_cuobjdump_line(struct parse_state *st, const char *line, int li
 		const char *v = c + 1;
 		double value;
 		if (!read_count(&v, &value))
-			return fail(err, len, "%d:%d: expected a number after '%.*s:'", lineno,
-				    (int)(v - line) + 1, (int)klen, p);
+			return fail(err, len, "%d:%d: expected a number after '%.*s:'", lineno, (int)(v - line) + 1,
+				    (int)klen, p);
 		if (klen == 3 && strncmp(p, "REG", 3) == 0) {
 			k->regs = (int)value;
 		} else if (klen == 5 && strncmp(p, "STACK", 5) == 0) {
@@ -1050,8 +1054,8 @@ static int parse_amd_line(struct parse_state *st, const char *line, int lineno, 
 	if (!read_count(&v, &value)) {
 		if (klen == strlen("Dynamic Stack") && strncmp(p, "Dynamic Stack", klen) == 0)
 			return 0;
-		return fail(err, len, "%d:%d: expected a number after '%.*s:'", lineno, (int)(v - line) + 1,
-			    (int)klen, p);
+		return fail(err, len, "%d:%d: expected a number after '%.*s:'", lineno, (int)(v - line) + 1, (int)klen,
+			    p);
 	}
 #define KEY(s) (klen == strlen(s) && strncmp(p, s, klen) == 0)
 	if (KEY("VGPRs"))
@@ -1115,9 +1119,9 @@ int occupancy_parse_usage(const char *text, size_t len, enum ridge_usage_format 
 		return -1;
 	if (st.list.count == 0) {
 		static const char *const expected[] = {
-			"ptxas 'Used N registers' lines after 'Compiling entry function' (nvcc -Xptxas -v)",
-			"'Function NAME:' and 'REG:N ... SHARED:N' lines (cuobjdump --dump-resource-usage)",
-			"'Function Name:' and 'VGPRs:' remarks (-Rpass-analysis=kernel-resource-usage)",
+		    "ptxas 'Used N registers' lines after 'Compiling entry function' (nvcc -Xptxas -v)",
+		    "'Function NAME:' and 'REG:N ... SHARED:N' lines (cuobjdump --dump-resource-usage)",
+		    "'Function Name:' and 'VGPRs:' remarks (-Rpass-analysis=kernel-resource-usage)",
 		};
 		return fail(err, err_len, "no kernels found (expected %s)", expected[format]);
 	}

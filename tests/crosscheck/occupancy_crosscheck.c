@@ -109,7 +109,9 @@ static unsigned expected_header_mask(const struct ridge_occupancy_result *r)
 
 static void describe(const struct ridge_occupancy_input *in)
 {
-	fprintf(stderr, "       threads %d regs %d static %.0f dynamic %.0f carveout %d cache %d optin %d max_dyn %.0f barriers %d virtual %d limit %d\n",
+	fprintf(stderr,
+		"       threads %d regs %d static %.0f dynamic %.0f carveout %d cache %d optin %d max_dyn %.0f "
+		"barriers %d virtual %d limit %d\n",
 		in->threads_per_block, in->regs_per_thread, in->static_smem, in->dynamic_smem, in->carveout_percent,
 		(int)in->cache_config, (int)in->optin, in->max_dynamic_smem, in->barriers, in->virtual_resources,
 		in->max_threads_limit);
@@ -118,8 +120,8 @@ static void describe(const struct ridge_occupancy_input *in)
 /* Returns the number of mismatches on one configuration (0 or 1). */
 static long coverage[RIDGE_OCC_LIMITER_COUNT + 1]; /* by limiter; last: 0 blocks */
 
-static int check_one(const struct ridge_gpu *gpu, const cudaOccDeviceProp *prop,
-		     const struct ridge_occupancy_input *in, int shown)
+static int check_one(const struct ridge_gpu *gpu, const cudaOccDeviceProp *prop, const struct ridge_occupancy_input *in,
+		     int shown)
 {
 	char err[256];
 	struct ridge_occupancy_runtime_case rc;
@@ -138,21 +140,27 @@ static int check_one(const struct ridge_gpu *gpu, const cudaOccDeviceProp *prop,
 	cudaOccResult h;
 	runtime_terms(&rc, in, &attr, &state);
 	memset(&h, 0, sizeof h);
-	cudaOccError status = cudaOccMaxActiveBlocksPerMultiprocessor(&h, prop, &attr, &state, rc.block_size,
-								      rc.dynamic_smem);
+	cudaOccError status =
+	    cudaOccMaxActiveBlocksPerMultiprocessor(&h, prop, &attr, &state, rc.block_size, rc.dynamic_smem);
 	int bad = status != CUDA_OCC_SUCCESS || h.activeBlocksPerMultiprocessor != r.blocks_per_sm ||
 		  h.blockLimitWarps != r.limit[RIDGE_OCC_WARPS] || h.blockLimitRegs != r.limit[RIDGE_OCC_REGISTERS] ||
 		  h.blockLimitSharedMem != r.limit[RIDGE_OCC_SHARED_MEMORY] ||
-		  h.blockLimitBlocks != r.limit[RIDGE_OCC_BLOCKS] || h.blockLimitBarriers != r.limit[RIDGE_OCC_BARRIERS] ||
+		  h.blockLimitBlocks != r.limit[RIDGE_OCC_BLOCKS] ||
+		  h.blockLimitBarriers != r.limit[RIDGE_OCC_BARRIERS] ||
 		  h.blockLimitVirtual != r.limit[RIDGE_OCC_VIRTUAL] ||
 		  (double)h.allocatedSharedMemPerBlock != r.smem_per_block ||
-		  h.allocatedRegistersPerBlock != r.regs_per_block || header_mask(h.limitingFactors) != expected_header_mask(&r);
+		  h.allocatedRegistersPerBlock != r.regs_per_block ||
+		  header_mask(h.limitingFactors) != expected_header_mask(&r);
 	if (bad && shown < 5) {
-		fprintf(stderr, "FAIL %s: header status %d blocks %d (warps %d regs %d smem %d blocks %d bars %d virt %d, smem %zu regs %d, mask %#x)\n",
+		fprintf(stderr,
+			"FAIL %s: header status %d blocks %d (warps %d regs %d smem %d blocks %d bars %d virt %d, smem "
+			"%zu regs %d, mask %#x)\n",
 			gpu->id, (int)status, h.activeBlocksPerMultiprocessor, h.blockLimitWarps, h.blockLimitRegs,
 			h.blockLimitSharedMem, h.blockLimitBlocks, h.blockLimitBarriers, h.blockLimitVirtual,
 			h.allocatedSharedMemPerBlock, h.allocatedRegistersPerBlock, header_mask(h.limitingFactors));
-		fprintf(stderr, "     ridge: blocks %d (warps %d regs %d smem %d blocks %d bars %d virt %d, smem %.0f regs %d, mask %#x)\n",
+		fprintf(stderr,
+			"     ridge: blocks %d (warps %d regs %d smem %d blocks %d bars %d virt %d, smem %.0f regs %d, "
+			"mask %#x)\n",
 			r.blocks_per_sm, r.limit[RIDGE_OCC_WARPS], r.limit[RIDGE_OCC_REGISTERS],
 			r.limit[RIDGE_OCC_SHARED_MEMORY], r.limit[RIDGE_OCC_BLOCKS], r.limit[RIDGE_OCC_BARRIERS],
 			r.limit[RIDGE_OCC_VIRTUAL], r.smem_per_block, r.regs_per_block, expected_header_mask(&r));
@@ -178,10 +186,11 @@ static int check_potential(const struct ridge_gpu *gpu, const cudaOccDeviceProp 
 	runtime_terms(&rc, in, &attr, &state);
 	int h_size = -1, h_grid = -1;
 	cudaOccError status =
-		cudaOccMaxPotentialOccupancyBlockSize(&h_grid, &h_size, prop, &attr, &state, NULL, rc.dynamic_smem);
+	    cudaOccMaxPotentialOccupancyBlockSize(&h_grid, &h_size, prop, &attr, &state, NULL, rc.dynamic_smem);
 	int bad = status != CUDA_OCC_SUCCESS || h_size != size || h_grid != grid;
 	if (bad && shown < 5) {
-		fprintf(stderr, "FAIL %s: max potential block size: header status %d size %d grid %d, ridge size %d grid %d\n",
+		fprintf(stderr,
+			"FAIL %s: max potential block size: header status %d size %d grid %d, ridge size %d grid %d\n",
 			gpu->id, (int)status, h_size, h_grid, size, grid);
 		describe(in);
 	}
@@ -244,9 +253,10 @@ int main(int argc, char **argv)
 		total += per_gpu;
 		total_potential += potential;
 		mismatches += bad + bad_potential;
-		printf("%s %-16s sm_%d%d: %ld configurations, %d mismatches; max potential block size: %ld, %d mismatches\n",
-		       bad || bad_potential ? "FAIL" : "ok  ", gpu.id, gpu.cc_major, gpu.cc_minor, per_gpu, bad, potential,
-		       bad_potential);
+		printf("%s %-16s sm_%d%d: %ld configurations, %d mismatches; max potential block size: %ld, %d "
+		       "mismatches\n",
+		       bad || bad_potential ? "FAIL" : "ok  ", gpu.id, gpu.cc_major, gpu.cc_minor, per_gpu, bad,
+		       potential, bad_potential);
 		passed += (bad == 0) + (bad_potential == 0);
 		failed += (bad != 0) + (bad_potential != 0);
 		planted_found += bad > 0;
@@ -262,11 +272,12 @@ int main(int argc, char **argv)
 	printf("cross-checked %ld configurations and %ld max-potential searches on %d GPUs against cuda_occupancy.h "
 	       "(calculator for CC up to %d.%d): %ld mismatches\n",
 	       total, total_potential, gpus, __CUDA_OCC_MAJOR__, __CUDA_OCC_MINOR__, mismatches);
-	printf("coverage: limited by warps %ld, registers %ld, shared memory %ld, blocks %ld, barriers %ld, virtual %ld; "
-	       "cannot launch (0 blocks) %ld\n",
-	       coverage[RIDGE_OCC_WARPS], coverage[RIDGE_OCC_REGISTERS], coverage[RIDGE_OCC_SHARED_MEMORY],
-	       coverage[RIDGE_OCC_BLOCKS], coverage[RIDGE_OCC_BARRIERS], coverage[RIDGE_OCC_VIRTUAL],
-	       coverage[RIDGE_OCC_LIMITER_COUNT]);
+	printf(
+	    "coverage: limited by warps %ld, registers %ld, shared memory %ld, blocks %ld, barriers %ld, virtual %ld; "
+	    "cannot launch (0 blocks) %ld\n",
+	    coverage[RIDGE_OCC_WARPS], coverage[RIDGE_OCC_REGISTERS], coverage[RIDGE_OCC_SHARED_MEMORY],
+	    coverage[RIDGE_OCC_BLOCKS], coverage[RIDGE_OCC_BARRIERS], coverage[RIDGE_OCC_VIRTUAL],
+	    coverage[RIDGE_OCC_LIMITER_COUNT]);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
