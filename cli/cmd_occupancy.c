@@ -475,8 +475,7 @@ static void print_header(const struct ridge_gpu *g)
 		       cli_ceiling_source(g));
 }
 
-static void print_nv_config(const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
-			    const struct ridge_occupancy_result *r)
+static void print_nv_config(const struct ridge_occupancy_input *in, const struct ridge_occupancy_result *r)
 {
 	char a[32], b[32];
 	printf("kernel: %d threads (%d warps), %d registers/thread, %s static + %s dynamic shared memory",
@@ -490,7 +489,6 @@ static void print_nv_config(const struct ridge_gpu *g, const struct ridge_occupa
 	else
 		printf("%d%%", in->carveout_percent);
 	printf("\n");
-	(void)g;
 }
 
 static void print_nv_limits(const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
@@ -1196,7 +1194,7 @@ static int run_one(const struct occ_options *o, const struct ridge_gpu *g, struc
 		print_amd_config(in, &an.result);
 		print_amd_limits(g, in, &an.result);
 	} else {
-		print_nv_config(g, in, &an.result);
+		print_nv_config(in, &an.result);
 		print_nv_limits(g, in, &an.result);
 	}
 	printf("  %s\n", "--------------------------------------");
