@@ -7,5 +7,7 @@
 
 #include "gpu.h"
 #include "units.h"
+#include "roofline.h"
+#include "intensity.h"
 
 #endif
