@@ -1,0 +1,26 @@
+/* What `ridge roofline --kernel` and `ridge gemm` share: the --tile syntax,
+ * and a kernel's FLOPs and bytes shown term by term (human and JSON). */
+#ifndef RIDGE_KERNEL_VIEW_H
+#define RIDGE_KERNEL_VIEW_H
+
+#include <cjson/cJSON.h>
+
+#include "ridge.h"
+
+/* "32" (a square tile, 32x32x32) or "128x128x64" (M x N x K). Returns 0, or
+ * prints an error naming flag and text and returns -1. */
+int cli_parse_tile(const char *flag, const char *text, double *tile_m, double *tile_n, double *tile_k);
+
+/* "gemm, bf16, M=4096 N=4096 K=4096": the kernel and its shape in one line. */
+void kernel_describe(const struct ridge_kernel_shape *shape, char *buf, size_t len);
+
+/* FLOPs and bytes, term by term, both traffic models, the compute path. */
+void kernel_print(const struct ridge_kernel_shape *shape, const struct ridge_kernel_cost *cost,
+		  const struct ridge_kernel_path *path);
+
+/* The same as a JSON object: kernel, dtype, shape, traffic_model, flops,
+ * bytes, read_bytes, write_bytes, tiled_bytes, compulsory_bytes, terms, ... */
+cJSON *kernel_json(const struct ridge_kernel_shape *shape, const struct ridge_kernel_cost *cost,
+		   const struct ridge_kernel_path *path);
+
+#endif
