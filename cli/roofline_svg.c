@@ -79,6 +79,44 @@ static int collect_ceilings(const struct roofline_plot *p, struct ceiling_line *
 	return n;
 }
 
+/* Label boxes already drawn, so a new label can be moved off them. */
+struct box {
+	double x0, y0, x1, y1;
+};
+
+#define MAX_BOXES 256
+
+struct boxes {
+	int count;
+	struct box items[MAX_BOXES];
+};
+
+/* DejaVu Sans averages about 0.6 em per character. */
+static struct box text_box(double x, double y, double size, const char *anchor, const char *text)
+{
+	double w = 0.6 * size * (double)strlen(text);
+	double x0 = anchor[0] == 'e' ? x - w : anchor[0] == 'm' ? x - w / 2 : x;
+	return (struct box){ x0, y - size, x0 + w, y + 3 };
+}
+
+static void boxes_add(struct boxes *b, struct box box)
+{
+	if (b->count < MAX_BOXES)
+		b->items[b->count++] = box;
+}
+
+static bool boxes_hit(const struct boxes *b, struct box box)
+{
+	if (box.x0 < PLOT_LEFT || box.x1 > PLOT_RIGHT || box.y0 < PLOT_TOP || box.y1 > PLOT_BOTTOM)
+		return true;
+	for (int i = 0; i < b->count; i++) {
+		const struct box *o = &b->items[i];
+		if (box.x0 < o->x1 && o->x0 < box.x1 && box.y0 < o->y1 && o->y0 < box.y1)
+			return true;
+	}
+	return false;
+}
+
 struct frame {
 	double x_lo, x_hi, y_lo, y_hi;
 };
@@ -219,6 +257,7 @@ int roofline_svg_write(const char *path, const struct roofline_plot *p)
 		if (has_level[l])
 			draw_slope(&s, &f, bw_levels[l], top, level_colors[l], l != RIDGE_LEVEL_HBM, 2.2);
 
+	struct boxes taken = { 0 };
 	for (int i = 0; i < n; i++) {
 		const struct ceiling_line *c = &lines[i];
 		double ridge = c->rate / hbm, y = py(&f, c->rate);
@@ -227,6 +266,7 @@ int roofline_svg_write(const char *path, const struct roofline_plot *p)
 		cli_format_si(c->rate, "", rate, sizeof rate);
 		snprintf(buf, sizeof buf, "%s %sFLOP/s", c->label, rate);
 		svg_text_halo(&s, PLOT_RIGHT - 6, y - 5, c->focus ? 12 : 11, "end", c->color, buf);
+		boxes_add(&taken, text_box(PLOT_RIGHT - 6, y - 5, c->focus ? 12 : 11, "end", buf));
 	}
 	/* The focus ridge: where its roof bends. */
 	double fx = px(&f, p->focus.ridge_point), fy = py(&f, p->focus.peak_flops);
@@ -234,6 +274,7 @@ int roofline_svg_write(const char *path, const struct roofline_plot *p)
 	snprintf(buf, sizeof buf, "ridge %.4g FLOP/B", p->focus.ridge_point);
 	svg_text_halo(&s, fx + 5, PLOT_BOTTOM - 8, 12, "start", "#222222", buf);
 
+	/* Points first, so labels can avoid every point, then the labels. */
 	for (int i = 0; i < p->point_count; i++) {
 		const struct roofline_plot_point *pt = &p->points[i];
 		if (!(pt->intensity > 0) || !isfinite(pt->intensity) || !(pt->flops > 0))
@@ -243,11 +284,33 @@ int roofline_svg_write(const char *path, const struct roofline_plot *p)
 		if (pt->measured && pt->attainable_flops > pt->flops)
 			svg_line(&s, x, y, x, py(&f, pt->attainable_flops), color, 1.2, true);
 		svg_circle(&s, x, y, 5.5, color, "#ffffff");
-		/* Alternate labels above and below so neighbours do not overwrite each other. */
-		double ly = i % 2 ? y + 20 : y - 10;
-		/* Labels go left of the point: the ceilings' own labels sit at the right. */
-		const char *anchor = x - PLOT_LEFT > 160 ? "end" : "start";
-		svg_text_halo(&s, anchor[0] == 'e' ? x - 9 : x + 9, ly, 13, anchor, color, pt->label);
+		boxes_add(&taken, (struct box){ x - 6, y - 6, x + 6, y + 6 });
+	}
+	for (int i = 0; i < p->point_count; i++) {
+		const struct roofline_plot_point *pt = &p->points[i];
+		if (!(pt->intensity > 0) || !isfinite(pt->intensity) || !(pt->flops > 0))
+			continue;
+		double x = px(&f, pt->intensity), y = py(&f, pt->flops);
+		const char *color = pt->bound == RIDGE_BOUND_MEMORY ? "#1f5fbf" : "#c0392b";
+		/* Candidate spots around the point, nearest first; the first free one wins. */
+		static const struct {
+			double dx, dy;
+			const char *anchor;
+		} spots[] = {
+			{ -9, -9, "end" },   { 9, -9, "start" },  { -9, 19, "end" },   { 9, 19, "start" },
+			{ -9, -27, "end" },  { 9, -27, "start" }, { -9, 37, "end" },   { 9, 37, "start" },
+			{ -9, -45, "end" },  { 9, -45, "start" }, { -9, 55, "end" },   { 9, 55, "start" },
+		};
+		size_t pick = 0;
+		for (size_t j = 0; j < sizeof spots / sizeof spots[0]; j++) {
+			if (!boxes_hit(&taken, text_box(x + spots[j].dx, y + spots[j].dy, 13, spots[j].anchor, pt->label))) {
+				pick = j;
+				break;
+			}
+		}
+		struct box b = text_box(x + spots[pick].dx, y + spots[pick].dy, 13, spots[pick].anchor, pt->label);
+		boxes_add(&taken, b);
+		svg_text_halo(&s, x + spots[pick].dx, y + spots[pick].dy, 13, spots[pick].anchor, color, pt->label);
 	}
 	svg_raw(&s, "</g>\n");
 

@@ -624,21 +624,22 @@ bool intensity_tensor_eligible(const struct ridge_gpu *gpu, enum ridge_dtype dty
 	double align = intensity_alignment_elements(dtype);
 	const double dims[3] = { m, n, k };
 	const char *const names[3] = { "m", "n", "k" };
-	bool ok = true;
+	int bad = 0;
 	size_t used = 0;
 	for (int i = 0; i < 3; i++) {
 		if (dims[i] <= 0 || fmod(dims[i], align) == 0)
 			continue;
-		int w = snprintf(reason + used, reason_len > used ? reason_len - used : 0, "%s%s=%.17g", ok ? "" : ", ",
+		int w = snprintf(reason + used, reason_len > used ? reason_len - used : 0, "%s%s=%.17g", bad ? ", " : "",
 				 names[i], dims[i]);
 		if (w > 0)
 			used += (size_t)w;
-		ok = false;
+		bad++;
 	}
-	if (!ok)
+	if (bad)
 		snprintf(reason + used, reason_len > used ? reason_len - used : 0,
-			 " not a multiple of %.17g (16 bytes of %s, cuBLAS's tensor-core alignment)", align, name);
-	return ok;
+			 " %s a multiple of %.17g (16 bytes of %s, cuBLAS's tensor-core alignment)",
+			 bad == 1 ? "is not" : "are not each", align, name);
+	return bad == 0;
 }
 
 static bool kernel_eligible(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s, char *reason,
