@@ -690,9 +690,20 @@ int intensity_ceiling(const struct ridge_gpu *gpu, const struct ridge_kernel_sha
 	else
 		snprintf(path->reason, sizeof path->reason, "no matrix multiply in %s", kname);
 	bool naive = shape->kernel == RIDGE_KERNEL_GEMM_NAIVE;
-	path->uses_matrix = cost->matrix_work && path->tensor_eligible && !no_tensor && !naive;
-	if (path->uses_matrix)
+	/* A GEMV too narrow for the alignment runs cuBLAS's GEMV kernels on the
+	 * vector units. Other misaligned matrix work stays on tensor cores:
+	 * cuBLAS 11 and later use slower unaligned tensor-core kernels (or pad)
+	 * rather than falling back to CUDA cores, so the matrix peak still caps it. */
+	bool narrow_gemv = shape->kernel == RIDGE_KERNEL_GEMV && !path->tensor_eligible;
+	path->uses_matrix = cost->matrix_work && p->has_matrix && !no_tensor && !naive && !narrow_gemv;
+	if (path->uses_matrix) {
+		if (!path->tensor_eligible)
+			snprintf(path->note, sizeof path->note,
+				 "off cuBLAS's aligned tensor-core kernels (%s): the matrix peak is an upper bound the "
+				 "slower unaligned kernels do not reach; see ridge align",
+				 path->reason);
 		return roofline_ceiling(gpu, shape->dtype, RIDGE_PEAK_MATRIX, sparse, level, ceiling, err, err_len);
+	}
 
 	if (sparse) {
 		snprintf(err, err_len, "%s runs on the vector units here (%s); sparsity applies to matrix rates only",
@@ -702,9 +713,8 @@ int intensity_ceiling(const struct ridge_gpu *gpu, const struct ridge_kernel_sha
 				  : path->reason);
 		return -1;
 	}
-	if (cost->matrix_work && !path->tensor_eligible && !naive && !no_tensor)
-		snprintf(path->note, sizeof path->note, "not tensor-core eligible (%s): placed against the vector rate",
-			 path->reason);
+	if (narrow_gemv && !no_tensor)
+		snprintf(path->note, sizeof path->note, "a GEMV (%s) runs on the vector units", path->reason);
 	if (!p->has_vector) {
 		path->compute_dtype = RIDGE_FP32;
 		size_t used = strlen(path->note);

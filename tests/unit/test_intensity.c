@@ -354,12 +354,25 @@ static void test_compute_path(void **state)
 	assert_int_equal(intensity_ceiling(h100, &s, &cost, false, false, RIDGE_LEVEL_HBM, &c, &path, err, sizeof err), 0);
 	assert_true(!path.uses_matrix && c.peak_flops == 133.8e12);
 
-	/* Misaligned: the vector rate, with the reason as a note. */
+	/* Misaligned: not eligible, yet still capped by the matrix rate (cuBLAS keeps
+	 * tensor cores with slower kernels); the reason is kept as a note. */
 	s = (struct ridge_kernel_shape){ .kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_BF16, .m = 4096, .n = 21845, .k = 8192 };
 	cost = cost_of(s);
 	assert_int_equal(intensity_ceiling(h100, &s, &cost, false, false, RIDGE_LEVEL_HBM, &c, &path, err, sizeof err), 0);
-	assert_true(!path.uses_matrix && c.peak_flops == 133.8e12);
+	assert_true(path.uses_matrix && !path.tensor_eligible && c.peak_flops == 989.4e12);
 	assert_non_null(strstr(path.note, "n=21845"));
+	/* fp32 has no matrix rate on an H100: the vector rate, eligible or not. */
+	s.dtype = RIDGE_FP32;
+	s.n = 4096;
+	cost = cost_of(s);
+	assert_int_equal(intensity_ceiling(h100, &s, &cost, false, false, RIDGE_LEVEL_HBM, &c, &path, err, sizeof err), 0);
+	assert_true(!path.uses_matrix && c.peak_flops == 66.9e12);
+	/* A decode GEMV (M=1) runs on the vector units. */
+	s = (struct ridge_kernel_shape){ .kernel = RIDGE_KERNEL_GEMV, .dtype = RIDGE_BF16, .n = 8192, .k = 8192 };
+	cost = cost_of(s);
+	assert_int_equal(intensity_ceiling(h100, &s, &cost, false, false, RIDGE_LEVEL_HBM, &c, &path, err, sizeof err), 0);
+	assert_true(!path.uses_matrix && c.peak_flops == 133.8e12);
+	assert_non_null(strstr(path.note, "m=1"));
 
 	/* An fp8 softmax has no fp8 vector rate: it computes in fp32. */
 	s = (struct ridge_kernel_shape){ .kernel = RIDGE_KERNEL_SOFTMAX, .dtype = RIDGE_FP8, .m = 8, .n = 4096 };
@@ -375,7 +388,7 @@ static void test_compute_path(void **state)
 					   err, sizeof err),
 			 -1);
 	assert_non_null(strstr(err, "no hardware path for fp8"));
-	/* Flash attention: the head dimension decides. */
+	/* Flash attention: the head dimension decides eligibility. */
 	s = (struct ridge_kernel_shape){ .kernel = RIDGE_KERNEL_FLASH_ATTENTION, .dtype = RIDGE_BF16, .seq = 1000,
 					 .heads = 8, .head_dim = 100 };
 	cost = cost_of(s);
