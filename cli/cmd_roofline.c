@@ -635,11 +635,28 @@ static int run_kernel(struct options *o, const struct ridge_gpu *gpu)
 	struct ridge_roofline_point compulsory;
 	roofline_place(&c, cost.flops, cost.compulsory_bytes, 0, &compulsory, err, sizeof err);
 
-	char label[200];
-	snprintf(label, sizeof label, "%s%s", intensity_kernel_name(s->kernel), o->has_time ? " (measured)" : "");
-	struct roofline_plot_point pt = { label, p.intensity, p.has_time ? p.achieved_flops : p.attainable_flops,
-					  p.attainable_flops, p.has_time, p.bound };
-	if (write_plot(o, gpu, &c, &pt, 1))
+	/* The plot shows both traffic bounds when they differ: real HBM traffic
+	 * lies between the tiled count and the compulsory one. */
+	char label[200], other_label[200];
+	bool two = cost.compulsory_bytes != cost.bytes && o->level == RIDGE_LEVEL_HBM;
+	snprintf(label, sizeof label, "%s%s%s", intensity_kernel_name(s->kernel),
+		 two ? (s->traffic == RIDGE_TRAFFIC_TILED ? " (tiled bytes)" : " (compulsory bytes)") : "",
+		 o->has_time ? ", measured" : "");
+	struct roofline_plot_point pts[2] = {
+		{ label, p.intensity, p.has_time ? p.achieved_flops : p.attainable_flops, p.attainable_flops, p.has_time,
+		  p.bound },
+	};
+	if (two) {
+		/* The other bound is drawn on its roof: a model, not a measurement. */
+		struct ridge_roofline_point q;
+		double other = s->traffic == RIDGE_TRAFFIC_TILED ? cost.compulsory_bytes : cost.tiled_bytes;
+		roofline_place(&c, cost.flops, other, 0, &q, err, sizeof err);
+		snprintf(other_label, sizeof other_label, "%s (%s bytes)", intensity_kernel_name(s->kernel),
+			 s->traffic == RIDGE_TRAFFIC_TILED ? "compulsory" : "tiled");
+		pts[1] = (struct roofline_plot_point){ other_label, q.intensity, q.attainable_flops, q.attainable_flops,
+						       false, q.bound };
+	}
+	if (write_plot(o, gpu, &c, pts, two ? 2 : 1))
 		return EXIT_ENV;
 	if (o->json) {
 		cJSON *doc = cJSON_CreateObject();

@@ -105,16 +105,18 @@ static void boxes_add(struct boxes *b, struct box box)
 		b->items[b->count++] = box;
 }
 
-static bool boxes_hit(const struct boxes *b, struct box box)
+/* How many drawn things box would cover; leaving the plot counts as many. */
+static int boxes_hits(const struct boxes *b, struct box box)
 {
 	if (box.x0 < PLOT_LEFT || box.x1 > PLOT_RIGHT || box.y0 < PLOT_TOP || box.y1 > PLOT_BOTTOM)
-		return true;
+		return 1000;
+	int hits = 0;
 	for (int i = 0; i < b->count; i++) {
 		const struct box *o = &b->items[i];
 		if (box.x0 < o->x1 && o->x0 < box.x1 && box.y0 < o->y1 && o->y0 < box.y1)
-			return true;
+			hits++;
 	}
-	return false;
+	return hits;
 }
 
 struct frame {
@@ -292,24 +294,36 @@ int roofline_svg_write(const char *path, const struct roofline_plot *p)
 			continue;
 		double x = px(&f, pt->intensity), y = py(&f, pt->flops);
 		const char *color = pt->bound == RIDGE_BOUND_MEMORY ? "#1f5fbf" : "#c0392b";
-		/* Candidate spots around the point, nearest first; the first free one wins. */
-		static const struct {
-			double dx, dy;
-			const char *anchor;
-		} spots[] = {
-			{ -9, -9, "end" },   { 9, -9, "start" },  { -9, 19, "end" },   { 9, 19, "start" },
-			{ -9, -27, "end" },  { 9, -27, "start" }, { -9, 37, "end" },   { 9, 37, "start" },
-			{ -9, -45, "end" },  { 9, -45, "start" }, { -9, 55, "end" },   { 9, 55, "start" },
-		};
-		size_t pick = 0;
-		for (size_t j = 0; j < sizeof spots / sizeof spots[0]; j++) {
-			if (!boxes_hit(&taken, text_box(x + spots[j].dx, y + spots[j].dy, 13, spots[j].anchor, pt->label))) {
-				pick = j;
-				break;
+		/* Candidate spots around the point, nearest first: left or right of
+		 * it, stepping away vertically; the first free one wins, else the one
+		 * covering least. */
+		double best_dx = -9, best_dy = -9;
+		const char *best_anchor = "end";
+		int best_hits = 1 << 30;
+		for (int step = 0; step < 16 && best_hits > 0; step++) {
+			double dy = step % 2 ? 19 + 18 * (step / 2) : -9 - 18 * (step / 2);
+			for (int side = 0; side < 2 && best_hits > 0; side++) {
+				double dx = side ? 9 : -9;
+				const char *anchor = side ? "start" : "end";
+				int hits = boxes_hits(&taken, text_box(x + dx, y + dy, 13, anchor, pt->label));
+				if (hits < best_hits) {
+					best_hits = hits;
+					best_dx = dx;
+					best_dy = dy;
+					best_anchor = anchor;
+				}
 			}
 		}
+		struct {
+			double dx, dy;
+			const char *anchor;
+		} spots[1] = { { best_dx, best_dy, best_anchor } };
+		size_t pick = 0;
 		struct box b = text_box(x + spots[pick].dx, y + spots[pick].dy, 13, spots[pick].anchor, pt->label);
 		boxes_add(&taken, b);
+		if (fabs(spots[pick].dy) > 20) /* a label moved away gets a leader to its point */
+			svg_line(&s, x, y + (spots[pick].dy < 0 ? -6 : 6), x + spots[pick].dx,
+				 spots[pick].dy < 0 ? b.y1 : b.y0, color, 0.8, false);
 		svg_text_halo(&s, x + spots[pick].dx, y + spots[pick].dy, 13, spots[pick].anchor, color, pt->label);
 	}
 	svg_raw(&s, "</g>\n");
