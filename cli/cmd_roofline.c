@@ -325,7 +325,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 			return 1;
 		}
 		default:
-			return cli_bad_option("roofline", argv, c) ? -1 : -1;
+			cli_bad_option("roofline", argv, c);
+			return -1;
 		}
 		if (rc)
 			return -1;
@@ -461,7 +462,7 @@ static void json_hierarchy(cJSON *o, const struct ridge_roofline_hierarchy *h)
 		}
 		cJSON_AddItemToArray(levels, e);
 	}
-	cli_json_number(o, "compute_time_s", h->compute_time_s);
+	/* compute_time_s is the point's own (same peak, same FLOPs). */
 	cJSON_AddStringToObject(o, "binding", h->binding < 0 ? "compute" : roofline_level_name((enum ridge_level)h->binding));
 	cli_json_number(o, "hierarchical_time_floor_s", h->time_floor_s);
 }
@@ -764,6 +765,7 @@ static int run_ncu(const struct options *o, const struct ridge_gpu *gpu)
 	double l2_bandwidth = 0;
 	bool has_l2 = roofline_bandwidth(gpu, RIDGE_LEVEL_L2, &l2_bandwidth, NULL);
 	struct ridge_roofline_ceiling focus = { 0 };
+	double focus_flops = 0;
 	bool have_focus = false;
 	for (int i = 0; i < report.count; i++) {
 		const struct ncu_kernel *k = &report.kernels[i];
@@ -826,10 +828,10 @@ static int run_ncu(const struct options *o, const struct ridge_gpu *gpu)
 			pl->l2_placed = true;
 			pl->l2_time_s = k->l2_bytes / l2_bandwidth;
 		}
-		if (!have_focus || pl->flops > 0) {
-			/* Plot against the ceiling of the first kernel that did work. */
-			if (!have_focus || (focus.peak_flops == 0))
-				focus = pl->c;
+		if (!have_focus || pl->flops > focus_flops) {
+			/* The plot's bold ceiling is that of the kernel doing the most work. */
+			focus = pl->c;
+			focus_flops = pl->flops;
 			have_focus = true;
 		}
 		/* Short labels: "void f<T>(args)" plots as "f". */

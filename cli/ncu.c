@@ -380,6 +380,8 @@ int ncu_parse(const char *path, const char *text, size_t len, struct ncu_report 
 	size_t pos = 0;
 	int rc = -1;
 
+	if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+		pos = 3; /* a UTF-8 byte-order mark, as Windows tools write */
 	if (memchr(text, '\0', len)) {
 		snprintf(err, err_len, "%s: not a text file (it contains NUL bytes)", path);
 		return -1;

@@ -126,6 +126,32 @@ else
 	echo "SKIP --json --svg document check: python3 not installed"
 fi
 
+# Every JSON golden of these commands parses, with no key twice in an object.
+if command -v python3 >/dev/null 2>&1; then
+	if python3 - tests/golden/roofline-*.out tests/golden/gemm-*.out <<'PY'; then pass; else fail "JSON goldens: see above"; fi
+import json, sys
+def no_duplicates(pairs):
+    keys = [k for k, _ in pairs]
+    dup = sorted({k for k in keys if keys.count(k) > 1})
+    if dup:
+        raise ValueError("duplicate keys %s" % dup)
+    return dict(pairs)
+bad = 0
+for path in sys.argv[1:]:
+    text = open(path).read()
+    if not text.startswith("{"):
+        continue
+    try:
+        json.loads(text, object_pairs_hook=no_duplicates)
+    except ValueError as e:
+        print("FAIL %s: %s" % (path, e))
+        bad += 1
+sys.exit(1 if bad else 0)
+PY
+else
+	echo "SKIP JSON golden check: python3 not installed"
+fi
+
 # The committed example renders from the same command (docs/README.md).
 if [ -f docs/roofline-h100.png ] && [ "$(head -c 4 docs/roofline-h100.png | od -An -c | tr -d ' ')" = "211PNG" ]; then
 	pass
