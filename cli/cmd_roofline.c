@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calc.h"
 #include "cli.h"
 #include "kernel_view.h"
 #include "ncu.h"
@@ -92,19 +93,26 @@ enum {
 	OPT_HELP,
 };
 
-struct options {
-	const char *gpu, *hwdb, *calibration, *svg, *ncu, *kernel_text;
-	bool json, no_tensor, sparse;
-	bool has_dtype;
+/* What to place: the same whether it came from the command line or a
+ * scenario file item. */
+struct roofline_request {
 	enum ridge_dtype dtype;
-	bool has_flops, has_bytes, has_intensity, has_time, has_l2_bytes, has_smem_bytes, has_level;
-	double flops, bytes, intensity, time, l2_bytes, smem_bytes;
+	bool no_tensor, sparse;
+	bool has_level;
 	enum ridge_level level;
+	bool has_flops, has_bytes, has_intensity, has_time, has_l2_bytes, has_smem_bytes;
+	double flops, bytes, intensity, time, l2_bytes, smem_bytes;
 	bool has_kernel;
 	struct ridge_kernel_shape shape;
-	unsigned fields;       /* shape fields given */
+	unsigned fields;              /* shape fields given */
 	const char *first_field_flag; /* for "--m applies to --kernel only" */
 	bool fused_given, unfused_given, traffic_given;
+};
+
+struct options {
+	struct roofline_request req;
+	const char *gpu, *hwdb, *calibration, *svg, *ncu;
+	bool json, has_dtype;
 };
 
 /* Which shape flag sets which field (for the applicability check). */
@@ -136,6 +144,19 @@ static int parse_dim(const char *flag, const char *text, double *out)
 		return -1;
 	*out = (double)v;
 	return 0;
+}
+
+static void print_help(void)
+{
+	char kernels[2048];
+	size_t used = 0;
+	for (int k = 0; k < RIDGE_KERNEL_COUNT; k++) {
+		int w = snprintf(kernels + used, sizeof kernels - used, "  %-17s %s\n",
+				 intensity_kernel_name((enum ridge_kernel)k), intensity_kernel_summary((enum ridge_kernel)k));
+		if (w > 0 && (size_t)w < sizeof kernels - used)
+			used += (size_t)w;
+	}
+	printf(usage_text, kernels);
 }
 
 static int parse_options(int argc, char **argv, struct options *o)
@@ -176,16 +197,17 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ridge_kernel_shape *s = &o->shape;
+	struct roofline_request *r = &o->req;
+	struct ridge_kernel_shape *s = &r->shape;
 	int c;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		for (size_t i = 0; i < sizeof shape_flags / sizeof shape_flags[0]; i++) {
 			if (shape_flags[i].option == c) {
-				o->fields |= shape_flags[i].field;
-				if (!o->first_field_flag)
-					o->first_field_flag = shape_flags[i].flag;
+				r->fields |= shape_flags[i].field;
+				if (!r->first_field_flag)
+					r->first_field_flag = shape_flags[i].flag;
 			}
 		}
 		int rc = 0;
@@ -200,31 +222,31 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->calibration = optarg;
 			break;
 		case OPT_DTYPE:
-			rc = cli_parse_dtype("--dtype", optarg, &o->dtype);
+			rc = cli_parse_dtype("--dtype", optarg, &r->dtype);
 			o->has_dtype = true;
 			break;
 		case OPT_FLOPS:
-			rc = cli_parse_positive("--flops", optarg, RIDGE_UNIT_FLOP, &o->flops);
-			o->has_flops = true;
+			rc = cli_parse_positive("--flops", optarg, RIDGE_UNIT_FLOP, &r->flops);
+			r->has_flops = true;
 			break;
 		case OPT_BYTES:
-			rc = cli_parse_positive("--bytes", optarg, RIDGE_UNIT_BYTES, &o->bytes);
-			o->has_bytes = true;
+			rc = cli_parse_positive("--bytes", optarg, RIDGE_UNIT_BYTES, &r->bytes);
+			r->has_bytes = true;
 			break;
 		case OPT_INTENSITY:
-			rc = cli_parse_positive("--intensity", optarg, RIDGE_UNIT_COUNT, &o->intensity);
-			o->has_intensity = true;
+			rc = cli_parse_positive("--intensity", optarg, RIDGE_UNIT_COUNT, &r->intensity);
+			r->has_intensity = true;
 			break;
 		case OPT_TIME:
-			rc = cli_parse_positive("--time", optarg, RIDGE_UNIT_SECONDS, &o->time);
-			o->has_time = true;
+			rc = cli_parse_positive("--time", optarg, RIDGE_UNIT_SECONDS, &r->time);
+			r->has_time = true;
 			break;
 		case OPT_LEVEL:
-			if (!roofline_level_parse(optarg, &o->level)) {
+			if (!roofline_level_parse(optarg, &r->level)) {
 				cli_error("--level: unknown memory level '%s' (known: %s)", optarg, roofline_level_list());
 				rc = -1;
 			}
-			o->has_level = true;
+			r->has_level = true;
 			break;
 		case OPT_SVG:
 			o->svg = optarg;
@@ -233,29 +255,28 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->json = true;
 			break;
 		case OPT_NO_TENSOR:
-			o->no_tensor = true;
+			r->no_tensor = true;
 			break;
 		case OPT_SPARSE:
-			o->sparse = true;
+			r->sparse = true;
 			break;
 		case OPT_KERNEL:
 			if (!intensity_kernel_parse(optarg, &s->kernel)) {
 				cli_error("--kernel: unknown kernel '%s' (known: %s)", optarg, intensity_kernel_list());
 				rc = -1;
 			}
-			o->has_kernel = true;
-			o->kernel_text = optarg;
+			r->has_kernel = true;
 			break;
 		case OPT_NCU:
 			o->ncu = optarg;
 			break;
 		case OPT_L2_BYTES:
-			rc = cli_parse_positive("--l2-bytes", optarg, RIDGE_UNIT_BYTES, &o->l2_bytes);
-			o->has_l2_bytes = true;
+			rc = cli_parse_positive("--l2-bytes", optarg, RIDGE_UNIT_BYTES, &r->l2_bytes);
+			r->has_l2_bytes = true;
 			break;
 		case OPT_SMEM_BYTES:
-			rc = cli_parse_positive("--smem-bytes", optarg, RIDGE_UNIT_BYTES, &o->smem_bytes);
-			o->has_smem_bytes = true;
+			rc = cli_parse_positive("--smem-bytes", optarg, RIDGE_UNIT_BYTES, &r->smem_bytes);
+			r->has_smem_bytes = true;
 			break;
 		case OPT_M:
 			rc = parse_dim("--m", optarg, &s->m);
@@ -288,11 +309,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 			s->causal = true;
 			break;
 		case OPT_FUSED:
-			s->fused = true;
-			o->fused_given = true;
+			r->fused_given = true;
 			break;
 		case OPT_UNFUSED:
-			o->unfused_given = true;
+			r->unfused_given = true;
 			break;
 		case OPT_PASSES: {
 			long long passes;
@@ -308,22 +328,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 				cli_error("--traffic: unknown traffic model '%s' (known: tiled compulsory)", optarg);
 				rc = -1;
 			}
-			o->traffic_given = true;
+			r->traffic_given = true;
 			break;
 		case OPT_HELP:
-		case 'h': {
-			char kernels[2048];
-			size_t used = 0;
-			for (int k = 0; k < RIDGE_KERNEL_COUNT; k++) {
-				int w = snprintf(kernels + used, sizeof kernels - used, "  %-17s %s\n",
-						 intensity_kernel_name((enum ridge_kernel)k),
-						 intensity_kernel_summary((enum ridge_kernel)k));
-				if (w > 0 && (size_t)w < sizeof kernels - used)
-					used += (size_t)w;
-			}
-			printf(usage_text, kernels);
+		case 'h':
+			print_help();
 			return 1;
-		}
 		default:
 			cli_bad_option("roofline", argv, c);
 			return -1;
@@ -338,75 +348,87 @@ static int parse_options(int argc, char **argv, struct options *o)
 	return 0;
 }
 
-/* The combinations: exactly one way of giving the work. */
-static int check_options(struct options *o)
+/* The combinations: exactly one way of giving the work. ncu: the request
+ * comes with --ncu FILE. Returns 0, or -1 with err. */
+static int request_check(const struct roofline_request *r, bool ncu, char *err, size_t err_len)
 {
-	int modes = (o->has_flops || o->has_bytes) + o->has_intensity + o->has_kernel + (o->ncu != NULL);
+	int modes = (r->has_flops || r->has_bytes) + r->has_intensity + r->has_kernel + ncu;
 	if (modes == 0) {
-		cli_error("give the work: --flops and --bytes, --intensity, --kernel or --ncu (see 'ridge roofline --help')");
+		snprintf(err, err_len, "give the work: --flops and --bytes, --intensity, --kernel or --ncu "
+				       "(see 'ridge roofline --help')");
 		return -1;
 	}
 	if (modes > 1) {
-		cli_error("give only one of --flops/--bytes, --intensity, --kernel and --ncu");
+		snprintf(err, err_len, "give only one of --flops/--bytes, --intensity, --kernel and --ncu");
 		return -1;
 	}
-	if (o->has_flops != o->has_bytes) {
-		cli_error(o->has_flops ? "--flops needs --bytes (the bytes it moves)" : "--bytes needs --flops (the work done)");
+	if (r->has_flops != r->has_bytes) {
+		snprintf(err, err_len, r->has_flops ? "--flops needs --bytes (the bytes it moves)"
+						    : "--bytes needs --flops (the work done)");
 		return -1;
 	}
-	if (o->has_time && (o->has_intensity || o->ncu)) {
-		cli_error(o->ncu ? "--time does not apply to --ncu (the CSV carries each kernel's time)"
-				 : "--time needs FLOPs: give --flops and --bytes, or --kernel");
+	if (r->has_time && (r->has_intensity || ncu)) {
+		snprintf(err, err_len, ncu ? "--time does not apply to --ncu (the CSV carries each kernel's time)"
+					   : "--time needs FLOPs: give --flops and --bytes, or --kernel");
 		return -1;
 	}
-	if ((o->has_l2_bytes || o->has_smem_bytes) && !o->has_flops) {
-		cli_error("%s applies to --flops/--bytes only", o->has_l2_bytes ? "--l2-bytes" : "--smem-bytes");
+	if ((r->has_l2_bytes || r->has_smem_bytes) && !r->has_flops) {
+		snprintf(err, err_len, "%s applies to --flops/--bytes only", r->has_l2_bytes ? "--l2-bytes" : "--smem-bytes");
 		return -1;
 	}
-	if (o->has_flops && ((o->has_l2_bytes && o->level == RIDGE_LEVEL_L2) ||
-			     (o->has_smem_bytes && o->level == RIDGE_LEVEL_SMEM))) {
-		cli_error("--bytes already counts the %s level (--level %s); drop %s",
-			  roofline_level_label(o->level), roofline_level_name(o->level),
-			  o->level == RIDGE_LEVEL_L2 ? "--l2-bytes" : "--smem-bytes");
+	if (r->has_flops &&
+	    ((r->has_l2_bytes && r->level == RIDGE_LEVEL_L2) || (r->has_smem_bytes && r->level == RIDGE_LEVEL_SMEM))) {
+		snprintf(err, err_len, "--bytes already counts the %s level (--level %s); drop %s",
+			 roofline_level_label(r->level), roofline_level_name(r->level),
+			 r->level == RIDGE_LEVEL_L2 ? "--l2-bytes" : "--smem-bytes");
 		return -1;
 	}
-	if (!o->has_kernel && (o->fields || o->traffic_given)) {
-		cli_error("%s applies to --kernel only", o->fields ? o->first_field_flag : "--traffic");
+	if (!r->has_kernel && (r->fields || r->traffic_given)) {
+		snprintf(err, err_len, "%s applies to --kernel only", r->fields ? r->first_field_flag : "--traffic");
 		return -1;
 	}
-	if (o->ncu && o->has_level && o->level != RIDGE_LEVEL_HBM) {
-		cli_error("--level: an ncu CSV gives DRAM bytes, placed against HBM; its L2 bytes "
-			  "(lts__t_bytes.sum) are placed at L2 by themselves");
+	if (ncu && r->has_level && r->level != RIDGE_LEVEL_HBM) {
+		snprintf(err, err_len, "--level: an ncu CSV gives DRAM bytes, placed against HBM; its L2 bytes "
+				       "(lts__t_bytes.sum) are placed at L2 by themselves");
 		return -1;
 	}
-	if (o->has_kernel) {
-		unsigned allowed = intensity_kernel_fields(o->shape.kernel);
+	if (r->has_kernel) {
+		const char *name = intensity_kernel_name(r->shape.kernel);
+		unsigned allowed = intensity_kernel_fields(r->shape.kernel);
 		for (size_t i = 0; i < sizeof shape_flags / sizeof shape_flags[0]; i++) {
-			if ((o->fields & shape_flags[i].field) && !(allowed & shape_flags[i].field)) {
-				cli_error("%s does not apply to --kernel %s (%s: %s)", shape_flags[i].flag,
-					  intensity_kernel_name(o->shape.kernel), intensity_kernel_name(o->shape.kernel),
-					  intensity_kernel_summary(o->shape.kernel));
+			if ((r->fields & shape_flags[i].field) && !(allowed & shape_flags[i].field)) {
+				snprintf(err, err_len, "%s does not apply to --kernel %s (%s: %s)", shape_flags[i].flag, name,
+					 name, intensity_kernel_summary(r->shape.kernel));
 				return -1;
 			}
 		}
-		if (o->fused_given && o->unfused_given) {
-			cli_error("give --fused or --unfused, not both");
+		if (r->fused_given && r->unfused_given) {
+			snprintf(err, err_len, "give --fused or --unfused, not both");
 			return -1;
 		}
-		if (o->has_level && o->level == RIDGE_LEVEL_SMEM) {
-			cli_error("--level smem: the kernel models count global-memory bytes, not shared-memory "
-				  "traffic; give --flops and --smem-bytes instead");
+		if (r->level == RIDGE_LEVEL_SMEM) {
+			snprintf(err, err_len, "--level smem: the kernel models count global-memory bytes, not shared-memory "
+					       "traffic; give --flops and --smem-bytes instead");
 			return -1;
 		}
 	}
 	return 0;
 }
 
-/* ---- output ---- */
+/* ---- computing: one JSON document per request ---- */
+
+/* What the plot needs besides the document. */
+struct plot_out {
+	struct ridge_roofline_ceiling ceiling;
+	int count;
+	struct roofline_plot_point points[2];
+	char labels[2][200];
+};
 
 static void json_ceiling(cJSON *o, const struct ridge_gpu *gpu, const struct ridge_roofline_ceiling *c)
 {
 	cJSON_AddStringToObject(o, "gpu", gpu->id);
+	cJSON_AddStringToObject(o, "gpu_name", gpu->name);
 	cJSON_AddStringToObject(o, "ceiling_source", cli_ceiling_source(gpu));
 	cJSON_AddStringToObject(o, "dtype", ridge_dtype_name(c->dtype));
 	cJSON_AddStringToObject(o, "path", c->matrix ? "matrix" : "vector");
@@ -467,222 +489,242 @@ static void json_hierarchy(cJSON *o, const struct ridge_roofline_hierarchy *h)
 	cli_json_number(o, "hierarchical_time_floor_s", h->time_floor_s);
 }
 
-static void print_ceiling(const struct ridge_gpu *gpu, const struct ridge_roofline_ceiling *c)
+static cJSON *compute_work(const struct ridge_gpu *gpu, const struct roofline_request *r, struct plot_out *plot,
+			   char *err, size_t err_len)
 {
-	char a[48], b[48];
-	cli_format_si(c->peak_flops, c->dtype == RIDGE_INT8 ? "OP/s" : "FLOP/s", a, sizeof a);
-	cli_format_si(c->bandwidth, "B/s", b, sizeof b);
-	printf("Roofline: %s (%s), %s ceilings\n", gpu->name, gpu->id, cli_ceiling_source(gpu));
-	printf("  peak        %s %s%s rate: %s\n", ridge_dtype_name(c->dtype), c->sparse ? "sparse " : "dense ",
-	       c->matrix ? "matrix (tensor-core)" : "vector", a);
-	printf("  bandwidth   %s: %s\n", roofline_level_label(c->level), b);
-	printf("  ridge point %.6g FLOP/byte\n", c->ridge_point);
+	struct ridge_roofline_ceiling c;
+	if (roofline_ceiling(gpu, r->dtype, r->no_tensor ? RIDGE_PEAK_VECTOR : RIDGE_PEAK_DEFAULT, r->sparse, r->level, &c,
+			     err, err_len))
+		return NULL;
+	struct ridge_roofline_point p;
+	if (r->has_intensity ? roofline_place_intensity(&c, r->intensity, &p, err, err_len)
+			     : roofline_place(&c, r->flops, r->bytes, r->has_time ? r->time : 0, &p, err, err_len))
+		return NULL;
+	struct ridge_roofline_hierarchy h;
+	bool hierarchical = r->has_l2_bytes || r->has_smem_bytes;
+	if (hierarchical) {
+		double bytes[RIDGE_LEVEL_COUNT] = { -1, -1, -1 };
+		bytes[r->level] = r->bytes;
+		if (r->has_l2_bytes)
+			bytes[RIDGE_LEVEL_L2] = r->l2_bytes;
+		if (r->has_smem_bytes)
+			bytes[RIDGE_LEVEL_SMEM] = r->smem_bytes;
+		if (roofline_hierarchy(gpu, c.peak_flops, r->flops, bytes, &h, err, err_len))
+			return NULL;
+	}
+	if (plot) {
+		plot->ceiling = c;
+		plot->count = 1;
+		snprintf(plot->labels[0], sizeof plot->labels[0], "%s", r->has_time ? "measured" : "work");
+		plot->points[0] = (struct roofline_plot_point){ plot->labels[0], p.intensity,
+								p.has_time ? p.achieved_flops : p.attainable_flops,
+								p.attainable_flops, p.has_time, p.bound };
+	}
+	cJSON *doc = cJSON_CreateObject();
+	json_ceiling(doc, gpu, &c);
+	json_point(doc, &p);
+	if (hierarchical)
+		json_hierarchy(doc, &h);
+	return doc;
 }
 
-static void print_point(const struct ridge_roofline_ceiling *c, const struct ridge_roofline_point *p)
+static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_request *r, struct plot_out *plot,
+			     char *err, size_t err_len)
+{
+	struct ridge_kernel_shape s = r->shape;
+	s.dtype = r->dtype;
+	s.fused = r->fused_given;
+	const char *name = intensity_kernel_name(s.kernel);
+	char why[400];
+	struct ridge_kernel_cost cost;
+	struct ridge_roofline_ceiling c;
+	struct ridge_kernel_path path;
+	struct ridge_roofline_point p, compulsory;
+	struct ridge_roofline_hierarchy h;
+	/* At L2 the kernel's traffic is its tiled traffic (what its loads ask for). */
+	double level_bytes[RIDGE_LEVEL_COUNT] = { -1, -1, -1 };
+	if (intensity_kernel(&s, &cost, why, sizeof why) ||
+	    intensity_ceiling(gpu, &s, &cost, r->no_tensor, r->sparse, r->level, &c, &path, why, sizeof why) ||
+	    roofline_place(&c, cost.flops, r->level == RIDGE_LEVEL_L2 ? cost.tiled_bytes : cost.bytes,
+			   r->has_time ? r->time : 0, &p, why, sizeof why) ||
+	    roofline_place(&c, cost.flops, cost.compulsory_bytes, 0, &compulsory, why, sizeof why) ||
+	    (level_bytes[RIDGE_LEVEL_HBM] = cost.bytes, level_bytes[RIDGE_LEVEL_L2] = cost.tiled_bytes,
+	     roofline_hierarchy(gpu, c.peak_flops, cost.flops, level_bytes, &h, why, sizeof why))) {
+		snprintf(err, err_len, "--kernel %s: %s", name, why);
+		return NULL;
+	}
+	if (plot) {
+		/* Both traffic bounds when they differ: real HBM traffic lies between. */
+		bool two = cost.compulsory_bytes != cost.bytes && r->level == RIDGE_LEVEL_HBM;
+		bool tiled = s.traffic == RIDGE_TRAFFIC_TILED;
+		plot->ceiling = c;
+		plot->count = two ? 2 : 1;
+		snprintf(plot->labels[0], sizeof plot->labels[0], "%s%s%s", name,
+			 two ? (tiled ? " (tiled bytes)" : " (compulsory bytes)") : "", r->has_time ? ", measured" : "");
+		plot->points[0] = (struct roofline_plot_point){ plot->labels[0], p.intensity,
+								p.has_time ? p.achieved_flops : p.attainable_flops,
+								p.attainable_flops, p.has_time, p.bound };
+		if (two) {
+			/* The other bound is drawn on its roof: a model, not a measurement. */
+			struct ridge_roofline_point q;
+			roofline_place(&c, cost.flops, tiled ? cost.compulsory_bytes : cost.tiled_bytes, 0, &q, why,
+				       sizeof why);
+			snprintf(plot->labels[1], sizeof plot->labels[1], "%s (%s bytes)", name,
+				 tiled ? "compulsory" : "tiled");
+			plot->points[1] = (struct roofline_plot_point){ plot->labels[1], q.intensity, q.attainable_flops,
+									q.attainable_flops, false, q.bound };
+		}
+	}
+	cJSON *doc = cJSON_CreateObject();
+	json_ceiling(doc, gpu, &c);
+	json_point(doc, &p);
+	cJSON_AddStringToObject(doc, "compulsory_bound", roofline_bound_name(compulsory.bound));
+	cli_json_number(doc, "compulsory_time_floor_s", compulsory.time_floor_s);
+	json_hierarchy(doc, &h);
+	cJSON_AddItemToObject(doc, "kernel", kernel_json(&s, &cost, &path));
+	return doc;
+}
+
+static cJSON *roofline_compute(const struct ridge_gpu *gpu, const struct roofline_request *r, struct plot_out *plot,
+			       char *err, size_t err_len)
+{
+	return r->has_kernel ? compute_kernel(gpu, r, plot, err, err_len) : compute_work(gpu, r, plot, err, err_len);
+}
+
+/* ---- human output, read back from the document ---- */
+
+static void print_point(const cJSON *d)
 {
 	char a[48], b[48], t[48];
-	if (p->has_work) {
-		cli_format_si(p->flops, "FLOP", a, sizeof a);
-		cli_format_si(p->bytes, "B", b, sizeof b);
+	bool int8 = strcmp(calc_str(d, "dtype"), "int8") == 0;
+	cli_format_si(calc_num(d, "peak_flops"), int8 ? "OP/s" : "FLOP/s", a, sizeof a);
+	cli_format_si(calc_num(d, "bandwidth"), "B/s", b, sizeof b);
+	enum ridge_level level = RIDGE_LEVEL_HBM;
+	roofline_level_parse(calc_str(d, "level"), &level);
+	bool matrix = strcmp(calc_str(d, "path"), "matrix") == 0;
+	double peak = calc_num(d, "peak_flops"), ridge = calc_num(d, "ridge_point"), intensity = calc_num(d, "intensity");
+	printf("Roofline: %s (%s), %s ceilings\n", calc_str(d, "gpu_name"), calc_str(d, "gpu"), calc_str(d, "ceiling_source"));
+	printf("  peak        %s %s%s rate: %s\n", calc_str(d, "dtype"),
+	       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(d, "sparse")) ? "sparse " : "dense ",
+	       matrix ? "matrix (tensor-core)" : "vector", a);
+	printf("  bandwidth   %s: %s\n", roofline_level_label(level), b);
+	printf("  ridge point %.6g FLOP/byte\n", ridge);
+	if (calc_has(d, "flops")) {
+		cli_format_si(calc_num(d, "flops"), "FLOP", a, sizeof a);
+		cli_format_si(calc_num(d, "bytes"), "B", b, sizeof b);
 		printf("  work        %s on %s\n", a, b);
 	}
-	printf("  intensity   %.6g FLOP/byte\n", p->intensity);
-	cli_format_si(p->attainable_flops, "FLOP/s", a, sizeof a);
-	if (p->bound == RIDGE_BOUND_MEMORY)
-		printf("  attainable  %s: memory-bound, %.4gx below the ridge (%.4g%% of peak)\n", a, p->headroom,
-		       100 * p->attainable_flops / c->peak_flops);
+	printf("  intensity   %.6g FLOP/byte\n", intensity);
+	cli_format_si(calc_num(d, "attainable_flops"), "FLOP/s", a, sizeof a);
+	if (strcmp(calc_str(d, "bound"), "memory") == 0)
+		printf("  attainable  %s: memory-bound, %.4gx below the ridge (%.4g%% of peak)\n", a, ridge / intensity,
+		       100 * calc_num(d, "attainable_flops") / peak);
 	else
-		printf("  attainable  %s: compute-bound, %.4gx above the ridge\n", a, 1 / p->headroom);
-	if (p->has_work) {
-		cli_format_seconds(p->time_floor_s, t, sizeof t);
-		cli_format_seconds(p->memory_time_s, a, sizeof a);
-		cli_format_seconds(p->compute_time_s, b, sizeof b);
+		printf("  attainable  %s: compute-bound, %.4gx above the ridge\n", a, intensity / ridge);
+	if (calc_has(d, "time_floor_s")) {
+		cli_format_seconds(calc_num(d, "time_floor_s"), t, sizeof t);
+		cli_format_seconds(calc_num(d, "memory_time_s"), a, sizeof a);
+		cli_format_seconds(calc_num(d, "compute_time_s"), b, sizeof b);
 		printf("  time floor  %s (memory %s, compute %s)\n", t, a, b);
 	}
-	if (p->has_time) {
-		cli_format_seconds(p->time_s, t, sizeof t);
-		cli_format_si(p->achieved_flops, "FLOP/s", a, sizeof a);
-		cli_format_si(p->achieved_bandwidth, "B/s", b, sizeof b);
-		printf("  measured    %s: %s = %.4g%% of attainable, %.4g%% of peak; %s = %.4g%% of bandwidth\n", t,
-		       a, 100 * p->fraction_of_attainable, 100 * p->fraction_of_peak, b, 100 * p->fraction_of_bandwidth);
-		if (p->fraction_of_attainable > 1)
+	if (calc_has(d, "time_s")) {
+		cli_format_seconds(calc_num(d, "time_s"), t, sizeof t);
+		cli_format_si(calc_num(d, "achieved_flops"), "FLOP/s", a, sizeof a);
+		cli_format_si(calc_num(d, "achieved_bandwidth"), "B/s", b, sizeof b);
+		printf("  measured    %s: %s = %.4g%% of attainable, %.4g%% of peak; %s = %.4g%% of bandwidth\n", t, a,
+		       100 * calc_num(d, "fraction_of_attainable"), 100 * calc_num(d, "fraction_of_peak"), b,
+		       100 * calc_num(d, "fraction_of_bandwidth"));
+		if (calc_num(d, "fraction_of_attainable") > 1)
 			printf("  note        faster than the roofline allows: the bytes or FLOPs given are more than "
 			       "the kernel really moved or did (cache hits?)\n");
 	}
 }
 
-static void print_hierarchy(const struct ridge_roofline_hierarchy *h)
+static void print_hierarchy(const cJSON *d)
 {
 	char a[48], b[48], t[48];
 	printf("Hierarchical roofline (the binding resource takes longest):\n");
-	cli_format_seconds(h->compute_time_s, t, sizeof t);
+	cli_format_seconds(calc_num(d, "compute_time_s"), t, sizeof t);
 	printf("  %-14s %12s\n", "compute", t);
-	for (int i = 0; i < RIDGE_LEVEL_COUNT; i++) {
-		const struct ridge_roofline_level *l = &h->levels[i];
-		if (!l->has_bytes)
-			continue;
-		cli_format_si(l->bytes, "B", a, sizeof a);
-		if (!l->placed) {
-			printf("  %-14s %12s  %s, %.4g FLOP/byte: not placed, %s\n", roofline_level_label((enum ridge_level)i),
-			       "-", a, l->intensity, l->why);
+	const cJSON *l;
+	cJSON_ArrayForEach(l, cJSON_GetObjectItemCaseSensitive(d, "levels"))
+	{
+		enum ridge_level level = RIDGE_LEVEL_HBM;
+		roofline_level_parse(calc_str(l, "level"), &level);
+		const char *label = roofline_level_label(level);
+		cli_format_si(calc_num(l, "bytes"), "B", a, sizeof a);
+		if (!calc_has(l, "bandwidth")) {
+			printf("  %-14s %12s  %s, %.4g FLOP/byte: not placed, %s\n", label, "-", a, calc_num(l, "intensity"),
+			       calc_str(l, "note"));
 			continue;
 		}
-		cli_format_seconds(l->time_s, t, sizeof t);
-		cli_format_si(l->bandwidth, "B/s", b, sizeof b);
-		printf("  %-14s %12s  %s at %s, %.4g FLOP/byte (ridge %.4g): %s-bound\n",
-		       roofline_level_label((enum ridge_level)i), t, a, b, l->intensity, l->ridge_point,
-		       roofline_bound_name(l->bound));
+		cli_format_seconds(calc_num(l, "time_s"), t, sizeof t);
+		cli_format_si(calc_num(l, "bandwidth"), "B/s", b, sizeof b);
+		printf("  %-14s %12s  %s at %s, %.4g FLOP/byte (ridge %.4g): %s-bound\n", label, t, a, b,
+		       calc_num(l, "intensity"), calc_num(l, "ridge_point"), calc_str(l, "bound"));
 	}
-	cli_format_seconds(h->time_floor_s, t, sizeof t);
-	printf("  binding: %s; time floor %s\n", roofline_binding_name(h), t);
+	const char *binding = calc_str(d, "binding");
+	enum ridge_level bl;
+	cli_format_seconds(calc_num(d, "hierarchical_time_floor_s"), t, sizeof t);
+	printf("  binding: %s; time floor %s\n", roofline_level_parse(binding, &bl) ? roofline_level_label(bl) : binding, t);
 }
+
+static void roofline_print(const cJSON *d)
+{
+	const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(d, "kernel");
+	if (!kernel) {
+		print_point(d);
+		if (cJSON_GetObjectItemCaseSensitive(d, "levels"))
+			print_hierarchy(d);
+		return;
+	}
+	kernel_print_json(kernel);
+	print_point(d);
+	char t[48];
+	if (strcmp(calc_str(kernel, "traffic"), "tiled") == 0 &&
+	    calc_num(kernel, "compulsory_bytes") != calc_num(kernel, "bytes")) {
+		cli_format_seconds(calc_num(d, "compulsory_time_floor_s"), t, sizeof t);
+		printf("  if L2 caught every re-read (compulsory bytes): %.4g FLOP/byte, %s-bound, time floor %s\n",
+		       calc_num(kernel, "compulsory_intensity"), calc_str(d, "compulsory_bound"), t);
+	}
+	bool inner_placed = false;
+	const cJSON *l;
+	cJSON_ArrayForEach(l, cJSON_GetObjectItemCaseSensitive(d, "levels"))
+		inner_placed = inner_placed || (strcmp(calc_str(l, "level"), "hbm") != 0 && calc_has(l, "bandwidth"));
+	if (inner_placed)
+		print_hierarchy(d);
+}
+
+/* ---- the command ---- */
 
 static int write_plot(const struct options *o, const struct ridge_gpu *gpu, const struct ridge_roofline_ceiling *c,
 		      const struct roofline_plot_point *points, int count)
 {
 	if (!o->svg)
 		return 0;
-	struct roofline_plot plot = { gpu, *c, o->sparse, count, points };
+	struct roofline_plot plot = { gpu, *c, o->req.sparse, count, points };
 	return roofline_svg_write(o->svg, &plot);
 }
 
-/* ---- the modes ---- */
-
-static int run_work(const struct options *o, const struct ridge_gpu *gpu, enum ridge_dtype dtype)
+static int run_model(const struct options *o, const struct ridge_gpu *gpu)
 {
-	char err[400];
-	struct ridge_roofline_ceiling c;
-	if (roofline_ceiling(gpu, dtype, o->no_tensor ? RIDGE_PEAK_VECTOR : RIDGE_PEAK_DEFAULT, o->sparse, o->level, &c,
-			     err, sizeof err)) {
+	char err[600];
+	struct plot_out plot;
+	cJSON *doc = roofline_compute(gpu, &o->req, &plot, err, sizeof err);
+	if (!doc) {
 		cli_error("%s", err);
 		return EXIT_USAGE;
 	}
-	struct ridge_roofline_point p;
-	int rc = o->has_intensity ? roofline_place_intensity(&c, o->intensity, &p, err, sizeof err)
-				  : roofline_place(&c, o->flops, o->bytes, o->has_time ? o->time : 0, &p, err, sizeof err);
-	if (rc) {
-		cli_error("%s", err);
-		return EXIT_USAGE;
-	}
-	struct ridge_roofline_hierarchy h;
-	bool hierarchical = o->has_l2_bytes || o->has_smem_bytes;
-	if (hierarchical) {
-		double bytes[RIDGE_LEVEL_COUNT] = { -1, -1, -1 };
-		bytes[o->level] = o->bytes;
-		if (o->has_l2_bytes)
-			bytes[RIDGE_LEVEL_L2] = o->l2_bytes;
-		if (o->has_smem_bytes)
-			bytes[RIDGE_LEVEL_SMEM] = o->smem_bytes;
-		if (roofline_hierarchy(gpu, c.peak_flops, o->flops, bytes, &h, err, sizeof err)) {
-			cli_error("%s", err);
-			return EXIT_USAGE;
-		}
-	}
-	struct roofline_plot_point pt = { o->has_time ? "measured" : "work", p.intensity,
-					  p.has_time ? p.achieved_flops : p.attainable_flops, p.attainable_flops,
-					  p.has_time, p.bound };
-	if (write_plot(o, gpu, &c, &pt, 1))
+	if (write_plot(o, gpu, &plot.ceiling, plot.points, plot.count)) {
+		cJSON_Delete(doc);
 		return EXIT_ENV;
-	if (o->json) {
-		cJSON *doc = cJSON_CreateObject();
-		json_ceiling(doc, gpu, &c);
-		json_point(doc, &p);
-		if (hierarchical)
-			json_hierarchy(doc, &h);
-		if (o->svg)
-			cJSON_AddStringToObject(doc, "svg", o->svg);
-		return cli_json_print(doc);
 	}
-	print_ceiling(gpu, &c);
-	print_point(&c, &p);
-	if (hierarchical)
-		print_hierarchy(&h);
 	if (o->svg)
-		printf("wrote %s\n", o->svg);
-	return EXIT_OK;
-}
-
-static int run_kernel(struct options *o, const struct ridge_gpu *gpu)
-{
-	char err[400];
-	struct ridge_kernel_shape *s = &o->shape;
-	s->fused = o->fused_given;
-	struct ridge_kernel_cost cost;
-	if (intensity_kernel(s, &cost, err, sizeof err)) {
-		cli_error("--kernel %s: %s", intensity_kernel_name(s->kernel), err);
-		return EXIT_USAGE;
-	}
-	struct ridge_roofline_ceiling c;
-	struct ridge_kernel_path path;
-	if (intensity_ceiling(gpu, s, &cost, o->no_tensor, o->sparse, o->level, &c, &path, err, sizeof err)) {
-		cli_error("--kernel %s: %s", intensity_kernel_name(s->kernel), err);
-		return EXIT_USAGE;
-	}
-	/* At L2 the kernel's traffic is its tiled traffic (what its loads ask for). */
-	double bytes = o->level == RIDGE_LEVEL_L2 ? cost.tiled_bytes : cost.bytes;
-	struct ridge_roofline_point p;
-	if (roofline_place(&c, cost.flops, bytes, o->has_time ? o->time : 0, &p, err, sizeof err)) {
-		cli_error("--kernel %s: %s", intensity_kernel_name(s->kernel), err);
-		return EXIT_USAGE;
-	}
-	double level_bytes[RIDGE_LEVEL_COUNT] = { cost.bytes, cost.tiled_bytes, -1 };
-	struct ridge_roofline_hierarchy h;
-	if (roofline_hierarchy(gpu, c.peak_flops, cost.flops, level_bytes, &h, err, sizeof err)) {
-		cli_error("--kernel %s: %s", intensity_kernel_name(s->kernel), err);
-		return EXIT_USAGE;
-	}
-	/* The compulsory view of the same kernel, against the same ceiling. */
-	struct ridge_roofline_point compulsory;
-	roofline_place(&c, cost.flops, cost.compulsory_bytes, 0, &compulsory, err, sizeof err);
-
-	/* The plot shows both traffic bounds when they differ: real HBM traffic
-	 * lies between the tiled count and the compulsory one. */
-	char label[200], other_label[200];
-	bool two = cost.compulsory_bytes != cost.bytes && o->level == RIDGE_LEVEL_HBM;
-	snprintf(label, sizeof label, "%s%s%s", intensity_kernel_name(s->kernel),
-		 two ? (s->traffic == RIDGE_TRAFFIC_TILED ? " (tiled bytes)" : " (compulsory bytes)") : "",
-		 o->has_time ? ", measured" : "");
-	struct roofline_plot_point pts[2] = {
-		{ label, p.intensity, p.has_time ? p.achieved_flops : p.attainable_flops, p.attainable_flops, p.has_time,
-		  p.bound },
-	};
-	if (two) {
-		/* The other bound is drawn on its roof: a model, not a measurement. */
-		struct ridge_roofline_point q;
-		double other = s->traffic == RIDGE_TRAFFIC_TILED ? cost.compulsory_bytes : cost.tiled_bytes;
-		roofline_place(&c, cost.flops, other, 0, &q, err, sizeof err);
-		snprintf(other_label, sizeof other_label, "%s (%s bytes)", intensity_kernel_name(s->kernel),
-			 s->traffic == RIDGE_TRAFFIC_TILED ? "compulsory" : "tiled");
-		pts[1] = (struct roofline_plot_point){ other_label, q.intensity, q.attainable_flops, q.attainable_flops,
-						       false, q.bound };
-	}
-	if (write_plot(o, gpu, &c, pts, two ? 2 : 1))
-		return EXIT_ENV;
-	if (o->json) {
-		cJSON *doc = cJSON_CreateObject();
-		json_ceiling(doc, gpu, &c);
-		json_point(doc, &p);
-		cJSON_AddStringToObject(doc, "compulsory_bound", roofline_bound_name(compulsory.bound));
-		cli_json_number(doc, "compulsory_time_floor_s", compulsory.time_floor_s);
-		json_hierarchy(doc, &h);
-		cJSON_AddItemToObject(doc, "kernel", kernel_json(s, &cost, &path));
-		if (o->svg)
-			cJSON_AddStringToObject(doc, "svg", o->svg);
+		cJSON_AddStringToObject(doc, "svg", o->svg);
+	if (o->json)
 		return cli_json_print(doc);
-	}
-	kernel_print(s, &cost, &path);
-	print_ceiling(gpu, &c);
-	print_point(&c, &p);
-	char t[48];
-	cli_format_seconds(compulsory.time_floor_s, t, sizeof t);
-	if (s->traffic == RIDGE_TRAFFIC_TILED && cost.compulsory_bytes != cost.bytes)
-		printf("  if L2 caught every re-read (compulsory bytes): %.4g FLOP/byte, %s-bound, time floor %s\n",
-		       compulsory.intensity, roofline_bound_name(compulsory.bound), t);
-	if (o->level == RIDGE_LEVEL_HBM && !h.levels[RIDGE_LEVEL_L2].placed && cost.tiled_bytes != cost.bytes)
-		printf("  L2 level not placed: %s has no L2 bandwidth\n", gpu->id);
-	else if (h.levels[RIDGE_LEVEL_L2].placed)
-		print_hierarchy(&h);
+	roofline_print(doc);
+	cJSON_Delete(doc);
 	if (o->svg)
 		printf("wrote %s\n", o->svg);
 	return EXIT_OK;
@@ -799,10 +841,10 @@ static int run_ncu(const struct options *o, const struct ridge_gpu *gpu)
 				pl->tensor_flops_missing = false;
 		enum ridge_peak_kind kind = matrix ? RIDGE_PEAK_MATRIX : RIDGE_PEAK_VECTOR;
 		if (o->has_dtype) {
-			dtype = o->dtype;
-			kind = o->no_tensor ? RIDGE_PEAK_VECTOR : RIDGE_PEAK_DEFAULT;
+			dtype = o->req.dtype;
+			kind = o->req.no_tensor ? RIDGE_PEAK_VECTOR : RIDGE_PEAK_DEFAULT;
 		}
-		if (roofline_ceiling(gpu, dtype, kind, o->sparse, RIDGE_LEVEL_HBM, &pl->c, err, sizeof err)) {
+		if (roofline_ceiling(gpu, dtype, kind, o->req.sparse, RIDGE_LEVEL_HBM, &pl->c, err, sizeof err)) {
 			cli_error("%s:%d: kernel '%s': %s", o->ncu, k->line, k->name, err);
 			rc = EXIT_USAGE;
 			goto done;
@@ -958,13 +1000,18 @@ static int run_roofline(int argc, char **argv)
 {
 	struct options o = { 0 };
 	o.gpu = CLI_DEFAULT_GPU;
-	o.level = RIDGE_LEVEL_HBM;
-	o.dtype = RIDGE_BF16;
+	o.req.level = RIDGE_LEVEL_HBM;
+	o.req.dtype = RIDGE_BF16;
 	int rc = parse_options(argc, argv, &o);
 	if (rc > 0)
 		return EXIT_OK;
-	if (rc < 0 || check_options(&o))
+	if (rc < 0)
 		return EXIT_USAGE;
+	char err[600];
+	if (request_check(&o.req, o.ncu != NULL, err, sizeof err)) {
+		cli_error("%s", err);
+		return EXIT_USAGE;
+	}
 	struct cli_hw hw;
 	if (cli_hw_open(&hw, o.hwdb, o.calibration) != 0)
 		return EXIT_USAGE;
@@ -973,19 +1020,165 @@ static int run_roofline(int argc, char **argv)
 		cli_hw_close(&hw);
 		return EXIT_USAGE;
 	}
-	o.shape.dtype = o.dtype;
-	if (o.ncu)
-		rc = run_ncu(&o, &e->gpu);
-	else if (o.has_kernel)
-		rc = run_kernel(&o, &e->gpu);
-	else
-		rc = run_work(&o, &e->gpu, o.dtype);
+	rc = o.ncu ? run_ncu(&o, &e->gpu) : run_model(&o, &e->gpu);
 	cli_hw_close(&hw);
 	return rc;
 }
 
 const struct cli_command cli_cmd_roofline = { "roofline", run_roofline,
 					      "place work or a kernel under a GPU's roofline; plot it" };
+
+/* ---- the scenario item kind "roofline" (ridge eval) ---- */
+
+static const struct param roofline_params[] = {
+	{ "dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4 (default bf16)", NULL },
+	{ "flops", PARAM_NUMBER, RIDGE_UNIT_FLOP, NULL, 0, INFINITY, PARAM_OPEN_LO, "F", "FLOPs of the work",
+	  "greater than 0" },
+	{ "bytes", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, INFINITY, PARAM_OPEN_LO, "B", "bytes it moves at the level",
+	  "greater than 0" },
+	{ "intensity", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_OPEN_LO, "I", "FLOP/byte alone",
+	  "greater than 0" },
+	{ "time", PARAM_NUMBER, RIDGE_UNIT_SECONDS, NULL, 0, INFINITY, PARAM_OPEN_LO, "T", "a measured time",
+	  "greater than 0" },
+	{ "level", PARAM_TEXT, 0, NULL, 0, 0, 0, "L", "hbm (default), l2, smem", NULL },
+	{ "no_tensor", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "the vector rate", NULL },
+	{ "sparse", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "the 2:4 sparse matrix rate", NULL },
+	{ "l2_bytes", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, INFINITY, PARAM_OPEN_LO, "B", "bytes at L2",
+	  "greater than 0" },
+	{ "smem_bytes", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, INFINITY, PARAM_OPEN_LO, "B", "bytes at shared memory",
+	  "greater than 0" },
+	{ "kernel", PARAM_TEXT, 0, NULL, 0, 0, 0, "NAME", "a named kernel (ridge roofline --help lists them)", NULL },
+	{ "m", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "M", "rows / GEMM M", NULL },
+	{ "n", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "N", "width / GEMM N", NULL },
+	{ "k", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "K", "GEMM K / hidden size", NULL },
+	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "B", "batch", NULL },
+	{ "tile", PARAM_TEXT, 0, NULL, 0, 0, 0, "T|MxNxK", "CTA tile, or the flash query tile", NULL },
+	{ "seq", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "S", "sequence length", NULL },
+	{ "heads", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "H", "query heads", NULL },
+	{ "kv_heads", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "H", "key/value heads (GQA)", NULL },
+	{ "head_dim", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "D", "head dimension", NULL },
+	{ "causal", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "causal attention", NULL },
+	{ "fused", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "one kernel instead of two", NULL },
+	{ "unfused", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "two kernels (the default)", NULL },
+	{ "passes", PARAM_INTEGER, 0, NULL, 1, 3, 0, "P", "softmax reads of the input", NULL },
+	{ "flops_per_element", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_OPEN_LO, "F",
+	  "activation FLOPs per element", "greater than 0" },
+	{ "traffic", PARAM_TEXT, 0, NULL, 0, 0, 0, "tiled|compulsory", "which byte count is `bytes`", NULL },
+	CALC_GPU_PARAMS,
+	CALC_JSON_PARAM,
+};
+
+static cJSON *roofline_item_run(struct calc_input *in)
+{
+	const struct param_values *v = in->values;
+	struct roofline_request r = { .dtype = RIDGE_BF16, .level = RIDGE_LEVEL_HBM };
+	const char *text;
+	if ((text = params_text(v, "dtype")) && !ridge_dtype_parse(text, &r.dtype)) {
+		snprintf(in->err, sizeof in->err, "%s: unknown dtype '%s' (known: %s)", params_where(v, "dtype"), text,
+			 ridge_dtype_list());
+		return NULL;
+	}
+	if ((text = params_text(v, "level")) && !(r.has_level = roofline_level_parse(text, &r.level))) {
+		snprintf(in->err, sizeof in->err, "%s: unknown memory level '%s' (known: %s)", params_where(v, "level"),
+			 text, roofline_level_list());
+		return NULL;
+	}
+	if ((text = params_text(v, "kernel")) && !(r.has_kernel = intensity_kernel_parse(text, &r.shape.kernel))) {
+		snprintf(in->err, sizeof in->err, "%s: unknown kernel '%s' (known: %s)", params_where(v, "kernel"), text,
+			 intensity_kernel_list());
+		return NULL;
+	}
+	if ((text = params_text(v, "traffic")) &&
+	    !(r.traffic_given = intensity_traffic_parse(text, &r.shape.traffic))) {
+		snprintf(in->err, sizeof in->err, "%s: unknown traffic model '%s' (known: tiled compulsory)",
+			 params_where(v, "traffic"), text);
+		return NULL;
+	}
+	if ((text = params_text(v, "tile"))) {
+		/* cli_parse_tile prints; here the message must come back in err. */
+		double tm, tn, tk;
+		char *end;
+		double t = strtod(text, &end);
+		if (*end == '\0' && t >= 1 && t <= 65536 && t == floor(t))
+			tm = tn = tk = t;
+		else if (sscanf(text, "%lfx%lfx%lf", &tm, &tn, &tk) != 3 || tm < 1 || tn < 1 || tk < 1 || tm > 65536 ||
+			 tn > 65536 || tk > 65536 || tm != floor(tm) || tn != floor(tn) || tk != floor(tk)) {
+			snprintf(in->err, sizeof in->err, "%s: '%s' is not a tile: give T or MxNxK", params_where(v, "tile"),
+				 text);
+			return NULL;
+		}
+		r.shape.tile_m = tm;
+		r.shape.tile_n = tn;
+		r.shape.tile_k = tk;
+	}
+	r.no_tensor = params_flag(v, "no_tensor");
+	r.sparse = params_flag(v, "sparse");
+	if ((r.has_flops = params_has(v, "flops")))
+		r.flops = params_num(v, "flops");
+	if ((r.has_bytes = params_has(v, "bytes")))
+		r.bytes = params_num(v, "bytes");
+	if ((r.has_intensity = params_has(v, "intensity")))
+		r.intensity = params_num(v, "intensity");
+	if ((r.has_time = params_has(v, "time")))
+		r.time = params_num(v, "time");
+	if ((r.has_l2_bytes = params_has(v, "l2_bytes")))
+		r.l2_bytes = params_num(v, "l2_bytes");
+	if ((r.has_smem_bytes = params_has(v, "smem_bytes")))
+		r.smem_bytes = params_num(v, "smem_bytes");
+	static const struct {
+		const char *name;
+		int option;
+	} dims[] = { { "m", OPT_M },	   { "n", OPT_N },	   { "k", OPT_K },
+		     { "batch", OPT_BATCH }, { "tile", OPT_TILE }, { "seq", OPT_SEQ },
+		     { "heads", OPT_HEADS }, { "kv_heads", OPT_KV_HEADS }, { "head_dim", OPT_HEAD_DIM },
+		     { "causal", OPT_CAUSAL }, { "fused", OPT_FUSED }, { "unfused", OPT_UNFUSED },
+		     { "passes", OPT_PASSES }, { "flops_per_element", OPT_FLOPS_PER_ELEMENT } };
+	for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++) {
+		if (!params_has(v, dims[i].name))
+			continue;
+		if (params_index(v->spec, v->count, dims[i].name) >= 0 &&
+		    roofline_params[params_index(v->spec, v->count, dims[i].name)].kind == PARAM_FLAG &&
+		    !params_flag(v, dims[i].name))
+			continue; /* "causal: false" is not giving it */
+		for (size_t j = 0; j < sizeof shape_flags / sizeof shape_flags[0]; j++) {
+			if (shape_flags[j].option == dims[i].option) {
+				r.fields |= shape_flags[j].field;
+				if (!r.first_field_flag)
+					r.first_field_flag = shape_flags[j].flag;
+			}
+		}
+	}
+	struct ridge_kernel_shape *s = &r.shape;
+	s->m = params_has(v, "m") ? params_num(v, "m") : 0;
+	s->n = params_has(v, "n") ? params_num(v, "n") : 0;
+	s->k = params_has(v, "k") ? params_num(v, "k") : 0;
+	s->batch = params_has(v, "batch") ? params_num(v, "batch") : 0;
+	s->seq = params_has(v, "seq") ? params_num(v, "seq") : 0;
+	s->heads = params_has(v, "heads") ? params_num(v, "heads") : 0;
+	s->kv_heads = params_has(v, "kv_heads") ? params_num(v, "kv_heads") : 0;
+	s->head_dim = params_has(v, "head_dim") ? params_num(v, "head_dim") : 0;
+	s->causal = params_flag(v, "causal");
+	r.fused_given = params_flag(v, "fused");
+	r.unfused_given = params_flag(v, "unfused");
+	s->passes = params_has(v, "passes") ? (int)params_num(v, "passes") : 0;
+	s->flops_per_element = params_has(v, "flops_per_element") ? params_num(v, "flops_per_element") : 0;
+	if (request_check(&r, false, in->err, sizeof in->err))
+		return NULL;
+	return roofline_compute(in->gpu, &r, NULL, in->err, sizeof in->err);
+}
+
+const struct calc calc_roofline = {
+	.name = "roofline",
+	.command = "roofline",
+	.synopsis = "kind: roofline  (dtype, flops + bytes | intensity | kernel + shape keys, time, level, ...)",
+	.description = "A roofline placement: the keys are ridge roofline's flags with '_' for '-'\n"
+		       "(no_tensor, l2_bytes, head_dim, ...); --ncu and --svg are command-line only.\n",
+	.params = roofline_params,
+	.param_count = sizeof roofline_params / sizeof roofline_params[0],
+	.needs_gpu = true,
+	.run = roofline_item_run,
+	.print = roofline_print,
+};
 
 /* ---- ridge report ---- */
 

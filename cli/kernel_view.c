@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calc.h"
 #include "cli.h"
 
 int cli_parse_tile(const char *flag, const char *text, double *tile_m, double *tile_n, double *tile_k)
@@ -84,52 +85,82 @@ static void print_bytes(const char *label, double bytes, double flops)
 	printf("  %-34s %12s  (%.17g B) -> %.4g FLOP/byte\n", label, b, bytes, flops / bytes);
 }
 
-void kernel_print(const struct ridge_kernel_shape *s, const struct ridge_kernel_cost *c,
-		  const struct ridge_kernel_path *path)
+/* The shape back from JSON, for the one-line description. */
+static void shape_from_json(const cJSON *k, struct ridge_kernel_shape *s)
+{
+	memset(s, 0, sizeof *s);
+	intensity_kernel_parse(calc_str(k, "name"), &s->kernel);
+	ridge_dtype_parse(calc_str(k, "dtype"), &s->dtype);
+	const cJSON *shape = cJSON_GetObjectItemCaseSensitive(k, "shape");
+	const struct {
+		const char *key;
+		double *field;
+	} dims[] = { { "m", &s->m },	       { "n", &s->n },	       { "k", &s->k },
+		     { "batch", &s->batch }, { "seq", &s->seq },     { "heads", &s->heads },
+		     { "kv_heads", &s->kv_heads }, { "head_dim", &s->head_dim } };
+	for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++)
+		if (calc_has(shape, dims[i].key))
+			*dims[i].field = calc_num(shape, dims[i].key);
+	s->causal = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(shape, "causal"));
+	s->fused = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(shape, "fused"));
+	if (calc_has(shape, "passes"))
+		s->passes = (int)calc_num(shape, "passes");
+}
+
+void kernel_print_json(const cJSON *k)
 {
 	char line[400], a[48], b[48];
-	kernel_describe(s, line, sizeof line);
+	struct ridge_kernel_shape s;
+	shape_from_json(k, &s);
+	kernel_describe(&s, line, sizeof line);
 	printf("Kernel: %s\n", line);
-	cli_format_si(c->flops, "FLOP", a, sizeof a);
-	printf("  FLOPs %s (%.17g)\n", a, c->flops);
-	for (int i = 0; i < c->flop_term_count; i++) {
-		cli_format_si(c->flop_terms[i].flops, "FLOP", a, sizeof a);
-		printf("    %-46s %14s\n", c->flop_terms[i].name, a);
+	double flops = calc_num(k, "flops");
+	cli_format_si(flops, "FLOP", a, sizeof a);
+	printf("  FLOPs %s (%.17g)\n", a, flops);
+	const cJSON *t;
+	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(k, "flop_terms"))
+	{
+		cli_format_si(calc_num(t, "flops"), "FLOP", a, sizeof a);
+		printf("    %-46s %14s\n", calc_str(t, "name"), a);
 	}
-	printf("  traffic (%s): %s\n", intensity_traffic_name(s->traffic), c->model);
-	for (int i = 0; i < c->term_count; i++) {
-		const struct ridge_kernel_term *t = &c->terms[i];
-		cli_format_si(t->bytes, "B", a, sizeof a);
-		if (t->times != 1)
-			printf("    %-46s %14s x %.6g\n", t->name, a, t->times);
+	printf("  traffic (%s): %s\n", calc_str(k, "traffic"), calc_str(k, "traffic_model"));
+	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(k, "terms"))
+	{
+		cli_format_si(calc_num(t, "bytes"), "B", a, sizeof a);
+		double times = calc_num(t, "times");
+		if (times != 1)
+			printf("    %-46s %14s x %.6g\n", calc_str(t, "name"), a, times);
 		else
-			printf("    %-46s %14s\n", t->name, a);
+			printf("    %-46s %14s\n", calc_str(t, "name"), a);
 	}
-	cli_format_si(c->read_bytes, "B", a, sizeof a);
-	cli_format_si(c->write_bytes, "B", b, sizeof b);
+	cli_format_si(calc_num(k, "read_bytes"), "B", a, sizeof a);
+	cli_format_si(calc_num(k, "write_bytes"), "B", b, sizeof b);
 	printf("  bytes %s read + %s written\n", a, b);
-	if (c->tile_m > 0 && (s->kernel == RIDGE_KERNEL_FLASH_ATTENTION))
-		printf("  query tile %.17g rows\n", c->tile_m);
-	else if (c->tile_m > 0) {
-		printf("  tile %.17gx%.17gx%.17g", c->tile_m, c->tile_n, c->tile_k);
-		if (c->smem_per_block > 0) {
-			cli_format_bytes(c->smem_per_block, a, sizeof a);
+	const cJSON *tile = cJSON_GetObjectItemCaseSensitive(k, "tile");
+	if (tile && s.kernel == RIDGE_KERNEL_FLASH_ATTENTION) {
+		printf("  query tile %.17g rows\n", calc_num(tile, "m"));
+	} else if (tile) {
+		printf("  tile %.17gx%.17gx%.17g", calc_num(tile, "m"), calc_num(tile, "n"), calc_num(tile, "k"));
+		if (calc_has(tile, "smem_per_block")) {
+			cli_format_bytes(calc_num(tile, "smem_per_block"), a, sizeof a);
 			printf(", %s of A and B tiles per stage in shared memory", a);
 		}
 		printf("\n");
 	}
-	print_bytes("tiled (the algorithm's re-reads):", c->tiled_bytes, c->flops);
-	print_bytes("compulsory (every tensor once):", c->compulsory_bytes, c->flops);
-	if (c->has_alternative)
-		print_bytes(s->fused ? "unfused would move:" : "fused would move:", c->alternative_bytes, c->flops);
-	if (path) {
-		if (c->matrix_work)
-			printf("  tensor cores: %s%s%s\n", path->tensor_eligible ? "eligible" : "not eligible: ",
-			       path->tensor_eligible ? "" : path->reason,
-			       path->tensor_eligible && !path->uses_matrix ? " (not used here)" : "");
-		if (path->note[0])
-			printf("  note: %s\n", path->note);
+	print_bytes("tiled (the algorithm's re-reads):", calc_num(k, "tiled_bytes"), flops);
+	print_bytes("compulsory (every tensor once):", calc_num(k, "compulsory_bytes"), flops);
+	if (calc_has(k, "unfused_bytes"))
+		print_bytes("unfused would move:", calc_num(k, "unfused_bytes"), flops);
+	if (calc_has(k, "fused_bytes"))
+		print_bytes("fused would move:", calc_num(k, "fused_bytes"), flops);
+	if (calc_has(k, "tensor_core_eligible")) {
+		bool eligible = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "tensor_core_eligible"));
+		bool used = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "uses_tensor_cores"));
+		printf("  tensor cores: %s%s%s\n", eligible ? "eligible" : "not eligible: ", eligible ? "" : calc_str(k, "reason"),
+		       eligible && !used ? " (not used here)" : "");
 	}
+	if (calc_has(k, "note"))
+		printf("  note: %s\n", calc_str(k, "note"));
 }
 
 cJSON *kernel_json(const struct ridge_kernel_shape *s, const struct ridge_kernel_cost *c,

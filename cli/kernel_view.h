@@ -14,9 +14,10 @@ int cli_parse_tile(const char *flag, const char *text, double *tile_m, double *t
 /* "gemm, bf16, M=4096 N=4096 K=4096": the kernel and its shape in one line. */
 void kernel_describe(const struct ridge_kernel_shape *shape, char *buf, size_t len);
 
-/* FLOPs and bytes, term by term, both traffic models, the compute path. */
-void kernel_print(const struct ridge_kernel_shape *shape, const struct ridge_kernel_cost *cost,
-		  const struct ridge_kernel_path *path);
+/* FLOPs and bytes, term by term, both traffic models, the compute path:
+ * human output read back from kernel_json's object (one path for the
+ * command line and scenario files). */
+void kernel_print_json(const cJSON *kernel);
 
 /* The same as a JSON object: kernel, dtype, shape, traffic_model, flops,
  * bytes, read_bytes, write_bytes, tiled_bytes, compulsory_bytes, terms, ... */
