@@ -3,31 +3,11 @@
  * tiling), and whether its shape can use tensor cores. */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "calc.h"
 #include "cli.h"
 #include "kernel_view.h"
-
-/* The --tile text: T (square) or MxNxK. */
-static int parse_tile_text(const char *text, double *tm, double *tn, double *tk)
-{
-	char *end;
-	double t = strtod(text, &end);
-	if (end != text && *end == '\0' && t >= 1 && t <= 65536 && t == floor(t)) {
-		*tm = *tn = *tk = t;
-		return 0;
-	}
-	char tail;
-	if (sscanf(text, "%lfx%lfx%lf%c", tm, tn, tk, &tail) != 3)
-		return -1;
-	const double d[3] = { *tm, *tn, *tk };
-	for (int i = 0; i < 3; i++)
-		if (!(d[i] >= 1 && d[i] <= 65536 && d[i] == floor(d[i])))
-			return -1;
-	return 0;
-}
 
 static const struct param gemm_params[] = {
 	{ "m", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, PARAM_REQUIRED, "M", "rows of A and C", NULL },
@@ -64,7 +44,7 @@ static cJSON *gemm_run(struct calc_input *in)
 			 params_where(v, "tile"));
 		return NULL;
 	}
-	if (tiled && parse_tile_text(params_text(v, "tile"), &s.tile_m, &s.tile_n, &s.tile_k)) {
+	if (tiled && kernel_tile_parse(params_text(v, "tile"), &s.tile_m, &s.tile_n, &s.tile_k)) {
 		snprintf(in->err, sizeof in->err,
 			 "%s: '%s' is not a tile: give T (square, T x T x T) or MxNxK, whole numbers from 1 to 65536",
 			 params_where(v, "tile"), params_text(v, "tile"));

@@ -1095,16 +1095,11 @@ static cJSON *roofline_item_run(struct calc_input *in)
 		return NULL;
 	}
 	if ((text = params_text(v, "tile"))) {
-		/* cli_parse_tile prints; here the message must come back in err. */
 		double tm, tn, tk;
-		char *end;
-		double t = strtod(text, &end);
-		if (*end == '\0' && t >= 1 && t <= 65536 && t == floor(t))
-			tm = tn = tk = t;
-		else if (sscanf(text, "%lfx%lfx%lf", &tm, &tn, &tk) != 3 || tm < 1 || tn < 1 || tk < 1 || tm > 65536 ||
-			 tn > 65536 || tk > 65536 || tm != floor(tm) || tn != floor(tn) || tk != floor(tk)) {
-			snprintf(in->err, sizeof in->err, "%s: '%s' is not a tile: give T or MxNxK", params_where(v, "tile"),
-				 text);
+		if (kernel_tile_parse(text, &tm, &tn, &tk)) {
+			snprintf(in->err, sizeof in->err,
+				 "%s: '%s' is not a tile: give T (square, T x T x T) or MxNxK, whole numbers from 1 to 65536",
+				 params_where(v, "tile"), text);
 			return NULL;
 		}
 		r.shape.tile_m = tm;

@@ -7,19 +7,16 @@
 #include "calc.h"
 #include "cli.h"
 
-int cli_parse_tile(const char *flag, const char *text, double *tile_m, double *tile_n, double *tile_k)
+int kernel_tile_parse(const char *text, double *tile_m, double *tile_n, double *tile_k)
 {
 	double dims[3];
 	int count = 0;
 	const char *p = text;
 	for (;;) {
 		char *end;
-		if (*p < '0' || *p > '9')
+		if (*p < '0' || *p > '9' || count == 3)
 			break;
-		double v = strtod(p, &end);
-		if (end == p || count == 3)
-			break;
-		dims[count++] = v;
+		dims[count++] = strtod(p, &end);
 		p = end;
 		if (*p != 'x' && *p != 'X')
 			break;
@@ -28,15 +25,21 @@ int cli_parse_tile(const char *flag, const char *text, double *tile_m, double *t
 	bool whole = true;
 	for (int i = 0; i < count; i++)
 		whole = whole && dims[i] >= 1 && dims[i] <= 65536 && dims[i] == (double)(long)dims[i];
-	if (*p != '\0' || (count != 1 && count != 3) || !whole) {
-		cli_error("%s: '%s' is not a tile: give T (square, T x T x T) or MxNxK, whole numbers from 1 to 65536",
-			  flag, text);
+	if (*p != '\0' || (count != 1 && count != 3) || !whole)
 		return -1;
-	}
 	*tile_m = dims[0];
 	*tile_n = count == 3 ? dims[1] : dims[0];
 	*tile_k = count == 3 ? dims[2] : dims[0];
 	return 0;
+}
+
+int cli_parse_tile(const char *flag, const char *text, double *tile_m, double *tile_n, double *tile_k)
+{
+	if (kernel_tile_parse(text, tile_m, tile_n, tile_k) == 0)
+		return 0;
+	cli_error("%s: '%s' is not a tile: give T (square, T x T x T) or MxNxK, whole numbers from 1 to 65536", flag,
+		  text);
+	return -1;
 }
 
 static bool is_attention(enum ridge_kernel k)
