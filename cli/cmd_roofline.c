@@ -1,6 +1,5 @@
 /* ridge roofline: place work (FLOPs and bytes, an intensity, a named kernel,
  * or every kernel of an Nsight Compute CSV) under a GPU's roofline. */
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -730,40 +729,6 @@ static int run_model(const struct options *o, const struct ridge_gpu *gpu)
 	return EXIT_OK;
 }
 
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		cli_error("--ncu: cannot open '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	size_t cap = 65536, n = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		size_t got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (n < cap)
-			break;
-		char *grown = cap > ((size_t)1 << 30) ? NULL : realloc(buf, cap * 2);
-		if (!grown) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		buf = grown;
-		cap *= 2;
-	}
-	int bad = ferror(f);
-	fclose(f);
-	if (!buf || bad) {
-		cli_error("--ncu: cannot read '%s'%s", path, buf ? "" : ": out of memory or larger than 1 GiB");
-		free(buf);
-		return NULL;
-	}
-	*len = n;
-	return buf;
-}
-
 struct ncu_placed {
 	const struct ncu_kernel *k;
 	double flops, bytes;
@@ -779,7 +744,7 @@ static int run_ncu(const struct options *o, const struct ridge_gpu *gpu)
 {
 	char err[600];
 	size_t len;
-	char *text = read_file(o->ncu, &len);
+	char *text = cli_read_file(o->ncu, (size_t)1 << 30, "Nsight Compute CSV", &len);
 	if (!text)
 		return EXIT_USAGE;
 	struct ncu_report report;
