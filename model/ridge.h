@@ -11,5 +11,7 @@
 #include "launch.h"
 #include "occupancy.h"
 #include "units.h"
+#include "roofline.h"
+#include "intensity.h"
 
 #endif
