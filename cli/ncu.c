@@ -415,6 +415,12 @@ int ncu_parse(const char *path, const char *text, size_t len, struct ncu_report 
 				fail(&cx, "the header has no \"Kernel Name\" column");
 				goto done;
 			}
+			/* A header line can start with "ID" yet have no ID column
+			 * ('"ID""ID",...'): every row was then read at items[-1]. */
+			if (id_col < 0) {
+				fail(&cx, "the header has no \"ID\" column");
+				goto done;
+			}
 			out->raw = metric_col < 0;
 			if (!out->raw && (unit_col < 0 || value_col < 0)) {
 				fail(&cx, "the header has \"Metric Name\" but no \"Metric Unit\" and \"Metric Value\" columns");

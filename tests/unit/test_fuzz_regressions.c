@@ -137,12 +137,67 @@ static void test_hwdb_string_round_trip(void **state)
 	free(text);
 }
 
+/* fuzz_ptxas, crash-43564d6e: "Used 9999999999 registers". The report
+ * parser read counts up to 1e15 into a double and converted them to int:
+ * undefined behaviour (UBSan), in practice a garbage register count. Counts
+ * above INT_MAX are now refused with the line and column, in every format. */
+static void test_compiler_report_huge_counts(void **state)
+{
+	(void)state;
+	static const struct {
+		enum ridge_usage_format format;
+		const char *text;
+		const char *error; /* NULL: accepted */
+	} cases[] = {
+		{ RIDGE_USAGE_PTXAS,
+		  "ptxas info    : Compiling entry function 'k' for 'sm_90'\n"
+		  "ptxas info    : Used 9999999999 registers registers, 1e308 bytes smem\n",
+		  "2:17: cannot read" },
+		{ RIDGE_USAGE_PTXAS,
+		  "ptxas info    : Compiling entry function 'k' for 'sm_90'\n"
+		  "ptxas info    : Used 2147483648 registers\n",
+		  "2:17: cannot read" },
+		{ RIDGE_USAGE_PTXAS,
+		  "ptxas info    : Compiling entry function 'k' for 'sm_90'\n"
+		  "ptxas info    : Used 32 registers, used 4294967296 barriers\n",
+		  "2:36: cannot read" },
+		{ RIDGE_USAGE_PTXAS,
+		  "ptxas info    : Compiling entry function 'k' for 'sm_90'\n"
+		  "ptxas info    : Used 2147483647 registers\n",
+		  NULL },
+		{ RIDGE_USAGE_CUOBJDUMP,
+		  "Resource usage:\n Function k:\n  REG:99999999999 STACK:0 SHARED:0 LOCAL:0 CONSTANT[0]:0\n",
+		  "3:7: expected a whole number (0..2147483647) after 'REG:'" },
+		{ RIDGE_USAGE_AMD_REMARKS,
+		  "k.hip:1:1: remark: Function Name: k [-Rpass-analysis=kernel-resource-usage]\n"
+		  "k.hip:1:1: remark:     VGPRs: 99999999999 [-Rpass-analysis=kernel-resource-usage]\n",
+		  "expected a whole number (0..2147483647) after 'VGPRs:'" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct ridge_kernel_usage k;
+		int count = 0;
+		char err[512] = "";
+		int rc = occupancy_parse_usage(cases[i].text, strlen(cases[i].text), cases[i].format, 0, &k, 1, &count, err,
+					       sizeof err);
+		if (!cases[i].error) {
+			if (rc != 0)
+				fail_msg("case %zu rejected: %s", i, err);
+			assert_int_equal(k.regs, 2147483647);
+		} else {
+			assert_int_equal(rc, -1);
+			if (!strstr(err, cases[i].error))
+				fail_msg("case %zu: '%s' lacks '%s'", i, err, cases[i].error);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hwdb_validity_without_diags),
 		cmocka_unit_test(test_hwdb_second_document_rejected),
 		cmocka_unit_test(test_hwdb_string_round_trip),
+		cmocka_unit_test(test_compiler_report_huge_counts),
 	};
 	return cmocka_run_group_tests_name("fuzz_regressions", tests, NULL, NULL);
 }
