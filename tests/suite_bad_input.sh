@@ -14,7 +14,8 @@
 # root, ro/ (a read-only directory). $R is the repository root and $T/in holds
 # generated inputs: big.yaml (100 MB), deep.yaml (nesting bomb), million.yaml
 # (a list of a million items), crlf.yaml, binary.yaml, two-docs.yaml,
-# huge.json (hidden_size 1e308), deep.json, two-docs-scenario.yaml.
+# huge.json (hidden_size 1e308), deep.json, two-docs-scenario.yaml,
+# huge-regs.txt and huge-cuobjdump.txt (register counts past INT_MAX).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 RIDGE=${RIDGE:-$root/build/ridge}
@@ -45,6 +46,8 @@ printf 'schema: 1\nid: \0\n' >"$T/in/binary.yaml"
 printf 'hidden_size: 4096\nintermediate_size: 14336\n---\nnum_attention_heads: 32\n' >"$T/in/two-docs.yaml"
 printf '{"hidden_size": 1e308, "intermediate_size": 14336, "num_attention_heads": 32, "vocab_size": 32000, "num_hidden_layers": 32}\n' \
 	>"$T/in/huge.json"
+printf "ptxas info    : Compiling entry function 'k' for 'sm_90'\nptxas info    : Used 9999999999 registers\n" >"$T/in/huge-regs.txt"
+printf 'Resource usage:\n Function k:\n  REG:99999999999 STACK:0 SHARED:0 LOCAL:0 CONSTANT[0]:0\n' >"$T/in/huge-cuobjdump.txt"
 printf 'items:\n  - kind: launch\n    kernels_per_layer: 6\n    layers: 80\n---\nitems: []\n' >"$T/in/two-docs-scenario.yaml"
 awk 'BEGIN { printf "{\"a\": "; for (i = 0; i < 100000; i++) printf "["; for (i = 0; i < 100000; i++) printf "]"; print "}" }' \
 	>"$T/in/deep.json"
