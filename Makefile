@@ -29,7 +29,7 @@ CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o) $(TUI_SRC:%.c=$(BUILD)/obj/%.o)
 LIB := $(BUILD)/libridge.a
 RIDGE := $(BUILD)/ridge
 
-.PHONY: all run test install clean bench fuzz check-asan deps
+.PHONY: all run test install clean bench bench-tui fuzz check-asan deps
 all: $(RIDGE) probes
 
 deps: $(DEPS_STAMP)
@@ -85,8 +85,21 @@ $(BUILD)/tests/%: tests/unit/%.c $(TEST_SUPPORT) $(LIB) | $(DEPS_STAMP)
 	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka) -Itests/support -o $@ $< $(TEST_SUPPORT) \
 		$(LIB) $(PKG_LIBS) $(shell pkg-config --libs cmocka)
 
+# The tui tests also link tui/ and cli/ (all but main.o): state.c formats
+# through cli_format_* and the drawers are exercised off-screen.
+TUI_TEST_OBJ := $(filter-out $(BUILD)/obj/cli/main.o,$(CLI_OBJ))
+$(BUILD)/tests/test_tui_%: tests/unit/test_tui_%.c $(TEST_SUPPORT) $(TUI_TEST_OBJ) $(LIB) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka) -Itests/support -Itui -o $@ $< $(TEST_SUPPORT) \
+		$(TUI_TEST_OBJ) $(LIB) $(PKG_LIBS) $(shell pkg-config --libs cmocka)
+
 test: all $(TEST_BIN)
 	@sh tests/run.sh $(BUILD)
+
+# Benchmarks: each part adds itself as a prerequisite of bench.
+bench: bench-tui
+bench-tui: $(RIDGE)
+	@$(RIDGE) tui --bench
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/ridge \
