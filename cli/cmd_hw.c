@@ -82,7 +82,8 @@ static int hw_list(const struct cli_hw *hw, bool json)
 			cJSON_AddStringToObject(o, "arch", g->arch);
 			cJSON_AddNumberToObject(o, "sm_count", g->sm_count);
 			cli_json_number(o, "memory_bandwidth", g->memory_bandwidth);
-			cli_json_number(o, "bf16_flops", default_peak(g, RIDGE_BF16));
+			if (default_peak(g, RIDGE_BF16) > 0)
+				cli_json_number(o, "bf16_flops", default_peak(g, RIDGE_BF16));
 			cJSON_AddStringToObject(o, "origin", hw->db.entries[i].origin);
 			cJSON_AddItemToArray(array, o);
 		}
@@ -92,11 +93,14 @@ static int hw_list(const struct cli_hw *hw, bool json)
 	       "HBM TB/s");
 	for (int i = 0; i < hw->db.count; i++) {
 		const struct ridge_gpu *g = &hw->db.entries[i].gpu;
-		double fp32 = 0;
+		double fp32 = 0, bf16 = default_peak(g, RIDGE_BF16);
 		ridge_gpu_peak(g, RIDGE_FP32, RIDGE_PEAK_VECTOR, false, &fp32, NULL);
-		printf("%-16s %-28.28s %-7s %-10s %5d %10.1f %10.1f %9.3g%s\n", g->id, g->name,
-		       g->vendor == RIDGE_VENDOR_AMD ? "amd" : "nvidia", g->arch, g->sm_count, default_peak(g, RIDGE_BF16) / 1e12,
-		       fp32 / 1e12, g->memory_bandwidth / 1e12, g->measured ? "  (measured)" : "");
+		char bf16_text[16] = "-";
+		if (bf16 > 0)
+			snprintf(bf16_text, sizeof bf16_text, "%.1f", bf16 / 1e12);
+		printf("%-16s %-28.28s %-7s %-10s %5d %10s %10.1f %9.3g%s\n", g->id, g->name,
+		       g->vendor == RIDGE_VENDOR_AMD ? "amd" : "nvidia", g->arch, g->sm_count, bf16_text, fp32 / 1e12,
+		       g->memory_bandwidth / 1e12, g->measured ? "  (measured)" : "");
 	}
 	printf("%d GPUs. Dense rates; 'ridge hw show ID' for the full entry and its sources.\n", hw->db.count);
 	return EXIT_OK;

@@ -1,0 +1,1 @@
+hw list --json

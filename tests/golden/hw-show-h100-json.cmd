@@ -1,0 +1,1 @@
+hw show h100-sxm --json
