@@ -5,6 +5,7 @@
 
 #define RIDGE_VERSION "0.1.0"
 
+#include "align.h"
 #include "gpu.h"
 #include "units.h"
 
