@@ -82,20 +82,6 @@ static int store_value(struct reader *r, int key, double value, const char *text
 	return 0;
 }
 
-static void line_col(const char *text, const char *at, int *line, int *col)
-{
-	*line = 1;
-	*col = 1;
-	for (const char *p = text; p < at && *p; p++) {
-		if (*p == '\n') {
-			++*line;
-			*col = 1;
-		} else {
-			++*col;
-		}
-	}
-}
-
 static const char *json_type_name(const cJSON *item)
 {
 	if (cJSON_IsString(item))
@@ -113,7 +99,7 @@ static int read_json(struct reader *r, const char *text, size_t len)
 {
 	if (strlen(text) != len) {
 		int line, col;
-		line_col(text, text + strlen(text), &line, &col);
+		cli_text_position(text, strlen(text), &line, &col);
 		cli_error("%s:%d:%d: malformed JSON: NUL byte in the file", r->path, line, col);
 		return -1;
 	}
@@ -122,7 +108,7 @@ static int read_json(struct reader *r, const char *text, size_t len)
 	if (!root) {
 		int line, col;
 		const char *at = end ? end : text + len;
-		line_col(text, at, &line, &col);
+		cli_text_position(text, (size_t)(at - text), &line, &col);
 		if (*at == '\0')
 			cli_error("%s:%d:%d: malformed JSON: unexpected end of file", r->path, line, col);
 		else
@@ -242,50 +228,6 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 	return rc;
 }
 
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		cli_error("cannot open '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	char *buf = NULL;
-	size_t size = 0, cap = 0;
-	for (;;) {
-		if (size + 4096 + 1 > cap) {
-			cap = cap ? cap * 2 : 8192;
-			char *grown = realloc(buf, cap);
-			if (!grown) {
-				cli_error("out of memory reading '%s'", path);
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = grown;
-		}
-		size_t n = fread(buf + size, 1, cap - size - 1, f);
-		size += n;
-		if (size > MAX_CONFIG_BYTES) {
-			cli_error("'%s' is larger than %ld bytes: not a model config", path, MAX_CONFIG_BYTES);
-			free(buf);
-			fclose(f);
-			return NULL;
-		}
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		cli_error("cannot read '%s': %s", path, strerror(errno));
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	buf[size] = '\0';
-	*len = size;
-	return buf;
-}
-
 static bool ends_with(const char *s, const char *suffix)
 {
 	size_t a = strlen(s), b = strlen(suffix);
@@ -295,7 +237,7 @@ static bool ends_with(const char *s, const char *suffix)
 int cli_model_config_load(const char *path, struct cli_model_config *out)
 {
 	size_t len = 0;
-	char *text = read_file(path, &len);
+	char *text = cli_read_file(path, MAX_CONFIG_BYTES, "model config", &len);
 	if (!text)
 		return -1;
 	/* By extension; otherwise a file whose first non-blank character is '{' is JSON. */
