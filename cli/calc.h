@@ -70,5 +70,7 @@ extern const struct calc calc_launch;
 extern const struct calc calc_cost_train;
 extern const struct calc calc_cost_decode;
 extern const struct calc calc_cost_rank;
+extern const struct calc calc_roofline;
+extern const struct calc calc_gemm;
 
 #endif

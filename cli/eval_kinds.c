@@ -6,7 +6,9 @@
 const struct calc *const eval_kinds[] = {
 	&calc_cost_decode,
 	&calc_cost_train,
+	&calc_gemm,
 	&calc_launch,
 	&calc_cost_rank,
+	&calc_roofline,
 };
 const size_t eval_kind_count = sizeof eval_kinds / sizeof eval_kinds[0];

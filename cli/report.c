@@ -6,6 +6,7 @@
 
 const report_section_fn report_sections[] = {
 	report_hardware,
+	report_roofline,
 	report_align,
 	report_cost,
 };

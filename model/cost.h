@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "roofline.h"
+
 /* ---- explain trail ---- */
 
 #define RIDGE_EXPLAIN_MAX 96
@@ -145,7 +147,7 @@ int cost_train_rounded(const struct ridge_train_input *in, const struct ridge_tr
 
 /* ---- inference decode ---- */
 
-enum ridge_bound { RIDGE_BOUND_MEMORY, RIDGE_BOUND_COMPUTE };
+/* enum ridge_bound (memory / compute) is the roofline's: model/roofline.h. */
 
 struct ridge_decode_input {
 	double params;   /* active parameters per token, N */

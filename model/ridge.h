@@ -10,5 +10,7 @@
 #include "gpu.h"
 #include "launch.h"
 #include "units.h"
+#include "roofline.h"
+#include "intensity.h"
 
 #endif
