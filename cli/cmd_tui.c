@@ -162,9 +162,18 @@ static int run_tui(int argc, char **argv)
 		return EXIT_ENV;
 	}
 	tui_state_init(s, &hw.db, gpu);
+	s->hwdb_dir = opt.hwdb_dir;
+	s->calibration = opt.calibration;
+	if (opt.dump) {
+		/* Each item from the defaults of the GPU the items name. */
+		rc = tui_dump(s, opt.file, opt.hwdb_dir, opt.calibration);
+		free(s);
+		cli_hw_close(&hw);
+		return rc;
+	}
 	if (opt.file) {
 		char err[1024];
-		if (scenario_load(s, opt.file, err, sizeof err) != 0) {
+		if (scenario_load(s, opt.file, opt.hwdb_dir, opt.calibration, err, sizeof err) != 0) {
 			cli_error("%s", err);
 			free(s);
 			cli_hw_close(&hw);
@@ -178,9 +187,7 @@ static int run_tui(int argc, char **argv)
 		}
 		tui_state_compute(s);
 	}
-	if (opt.dump)
-		rc = tui_dump(s);
-	else if (opt.bench)
+	if (opt.bench)
 		rc = tui_bench(s, (int)opt.lines, (int)opt.cols, (int)opt.presses, stdout);
 	else
 		rc = tui_run(s);

@@ -11,6 +11,10 @@
 
 const struct tui_panel_view tui_panel_views[TUI_PANEL_COUNT] = {
 	[TUI_PANEL_HW] = { tui_draw_hw, tui_spec_hw },
+	[TUI_PANEL_ROOFLINE] = { tui_draw_roofline, tui_spec_roofline },
+	[TUI_PANEL_OCCUPANCY] = { tui_draw_occupancy, tui_spec_occupancy },
+	[TUI_PANEL_ALIGN] = { tui_draw_align, tui_spec_align },
+	[TUI_PANEL_COST] = { tui_draw_cost, tui_spec_cost },
 };
 
 /* ---- helpers ---- */
@@ -114,6 +118,12 @@ void tui_fmt_usd(double usd, char *buf, size_t len)
 	snprintf(buf, len, "%s", out);
 }
 
+int tui_form_rows(const struct tui_state *s)
+{
+	const struct tui_field *fields[32];
+	return tui_panel_fields(s, s->panel, fields, 32);
+}
+
 /* ---- the frame ---- */
 
 static void draw_tabs(const struct tui_state *s, const struct tui_layout *l)
@@ -142,6 +152,10 @@ static void draw_form(const struct tui_state *s, const struct tui_layout *l, boo
 	const struct tui_field *selected = tui_state_selected_field(s);
 	const struct tui_rect *r = &l->form;
 	int x = r->x + 1, y = r->y;
+	int label_w = 0;
+	for (int i = 0; i < n && i < 32; i++)
+		if ((int)strlen(fields[i]->label) > label_w)
+			label_w = (int)strlen(fields[i]->label);
 	for (int i = 0; i < n && i < 32; i++) {
 		const struct tui_field *f = fields[i];
 		char value[TUI_PATH];
@@ -166,7 +180,7 @@ static void draw_form(const struct tui_state *s, const struct tui_layout *l, boo
 		if (y >= r->y + r->h)
 			break;
 		int w = r->w - 2;
-		int lw = w / 2;
+		int lw = label_w + 1 < w - 10 ? label_w + 1 : w - 10;
 		put_text(y, x, lw, TUI_ROLE_LABEL, f->label);
 		int vw = w - lw;
 		int len = (int)strlen(value);
@@ -238,10 +252,17 @@ static void draw_help(const struct tui_layout *l)
 	attrset(A_NORMAL);
 	int y = r->y + 1, x = r->x + 2, w = r->w - 4;
 	tui_put(y++, x, w, TUI_ROLE_HELP, "ridge tui: keys (any key closes this)");
+	int keys_w = 0;
+	for (size_t i = 0; i < tui_binding_count; i++) {
+		char keys[64];
+		int n = (int)strlen(tui_binding_keys(&tui_bindings[i], keys, sizeof keys));
+		if (n > keys_w)
+			keys_w = n;
+	}
 	for (size_t i = 0; i < tui_binding_count && y < r->y + r->h - 1; i++) {
 		char keys[64];
 		tui_binding_keys(&tui_bindings[i], keys, sizeof keys);
-		tui_put(y++, x, w, TUI_ROLE_HELP, "%-16s %s", keys, tui_bindings[i].help);
+		tui_put(y++, x, w, TUI_ROLE_HELP, "%-*s  %s", keys_w, keys, tui_bindings[i].help);
 	}
 	if (y < r->y + r->h - 1)
 		tui_put(y++, x, w, TUI_ROLE_HELP, "Values take units: 32KiB 70e9 989T 5us $3; percentages 45%% or 0.45.");

@@ -37,7 +37,18 @@ struct tui_panel_view {
 };
 extern const struct tui_panel_view tui_panel_views[TUI_PANEL_COUNT];
 
+/* Rows the panel's inputs take in the form (results go below them). */
+int tui_form_rows(const struct tui_state *s);
+
 void tui_draw_hw(const struct tui_state *s, const struct tui_layout *l, bool ascii);
 void tui_spec_hw(const struct tui_state *s, struct tui_layout_spec *spec);
+void tui_draw_roofline(const struct tui_state *s, const struct tui_layout *l, bool ascii);
+void tui_spec_roofline(const struct tui_state *s, struct tui_layout_spec *spec);
+void tui_draw_occupancy(const struct tui_state *s, const struct tui_layout *l, bool ascii);
+void tui_spec_occupancy(const struct tui_state *s, struct tui_layout_spec *spec);
+void tui_draw_align(const struct tui_state *s, const struct tui_layout *l, bool ascii);
+void tui_spec_align(const struct tui_state *s, struct tui_layout_spec *spec);
+void tui_draw_cost(const struct tui_state *s, const struct tui_layout *l, bool ascii);
+void tui_spec_cost(const struct tui_state *s, struct tui_layout_spec *spec);
 
 #endif

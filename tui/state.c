@@ -15,9 +15,17 @@
 #define IN(member) offsetof(struct tui_inputs, member), sizeof(((struct tui_inputs *)0)->member)
 
 static const char *const roofline_modes[] = { "gemm", "intensity" };
+static const char *const gemm_algorithms[] = { "library", "tiled", "naive" };
+static const char *const gemm_traffic[] = { "tiled", "compulsory" }; /* enum ridge_traffic order */
 static const char *const memory_levels[] = { "hbm", "l2", "smem" };
 static const char *const cost_modes[] = { "train", "decode" };
 static const char *const tensor_choices[] = { "tensor", "vector" };
+/* model/cost's storage types (cost_storage_bytes). */
+static const char *const storage_types[] = { "fp32", "bf16", "fp16", "fp8", "int8", "int4", "fp4" };
+#define STORAGE_BF16 1
+static const char *const flops_formulas[] = { "6n", "palm" };
+static const char *const booleans[] = { "false", "true" };
+static const char *const booleans_yes[] = { "no", "yes" };
 
 /* clang-format off */
 const struct tui_field tui_fields[] = {
@@ -26,23 +34,29 @@ const struct tui_field tui_fields[] = {
 	{ TUI_PANEL_HW, -1, "compare", "compare with", TUI_FIELD_GPU, IN(compare), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, true, -1, "none" },
 
 	{ TUI_PANEL_ROOFLINE, -1, "mode", "kernel", TUI_FIELD_CHOICE, IN(roofline_mode), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, roofline_modes, 2, false, 0, NULL },
+	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "algorithm", "algorithm", TUI_FIELD_CHOICE, IN(gemm_algorithm), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, gemm_algorithms, 3, false, 0, NULL },
 	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "m", "M", TUI_FIELD_INTEGER, IN(gemm_m), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL },
 	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "n", "N", TUI_FIELD_INTEGER, IN(gemm_n), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL },
 	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "k", "K", TUI_FIELD_INTEGER, IN(gemm_k), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL },
+	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "tile", "tile (tiled)", TUI_FIELD_TEXT, IN(gemm_tile), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 0, 0, NULL, 0, false, 0, NULL },
+	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "traffic", "traffic", TUI_FIELD_CHOICE, IN(gemm_traffic), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, gemm_traffic, 2, false, 0, NULL },
 	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_INTENSITY, "intensity", "FLOP/byte", TUI_FIELD_NUMBER, IN(intensity), RIDGE_UNIT_COUNT, false, 1e-3, 1e6, TUI_STEP_MUL, 1.25, 10, NULL, 0, false, 0, NULL },
 	{ TUI_PANEL_ROOFLINE, -1, "dtype", "dtype", TUI_FIELD_DTYPE, IN(roofline_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_ROOFLINE, -1, "unit", "units", TUI_FIELD_CHOICE, IN(roofline_no_tensor), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, tensor_choices, 2, false, 0, NULL },
+	{ TUI_PANEL_ROOFLINE, -1, "no_tensor", "units", TUI_FIELD_CHOICE, IN(roofline_no_tensor), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, tensor_choices, 2, false, 0, NULL },
 	{ TUI_PANEL_ROOFLINE, -1, "level", "memory level", TUI_FIELD_CHOICE, IN(roofline_level), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, memory_levels, 3, false, 0, NULL },
 
 	{ TUI_PANEL_OCCUPANCY, -1, "threads", "threads/block", TUI_FIELD_INTEGER, IN(threads), RIDGE_UNIT_COUNT, false, 1, 1024, TUI_STEP_WARP, 0, 2, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_OCCUPANCY, -1, "regs", "registers/thread", TUI_FIELD_INTEGER, IN(regs), RIDGE_UNIT_COUNT, false, 1, 512, TUI_STEP_ADD, 8, 32, NULL, 0, false, 0, NULL },
+	{ TUI_PANEL_OCCUPANCY, -1, "regs", "registers/thread", TUI_FIELD_INTEGER, IN(regs), RIDGE_UNIT_COUNT, false, 0, 256, TUI_STEP_ADD, 8, 32, NULL, 0, false, 0, NULL },
 	{ TUI_PANEL_OCCUPANCY, -1, "smem", "shared mem/block", TUI_FIELD_NUMBER, IN(smem), RIDGE_UNIT_BYTES, false, 0, 1 << 20, TUI_STEP_ADD, 1024, 16384, NULL, 0, false, 0, NULL },
 	{ TUI_PANEL_OCCUPANCY, -1, "dyn_smem", "dynamic smem", TUI_FIELD_NUMBER, IN(dyn_smem), RIDGE_UNIT_BYTES, false, 0, 1 << 20, TUI_STEP_ADD, 1024, 16384, NULL, 0, false, 0, NULL },
 	{ TUI_PANEL_OCCUPANCY, -1, "carveout", "carveout %", TUI_FIELD_INTEGER, IN(carveout), RIDGE_UNIT_COUNT, false, -1, 100, TUI_STEP_ADD, 25, 50, NULL, 0, true, -1, "default" },
+	{ TUI_PANEL_OCCUPANCY, -1, "optin", "opt-in smem", TUI_FIELD_CHOICE, IN(optin), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, booleans_yes, 2, false, 0, NULL },
+	{ TUI_PANEL_OCCUPANCY, -1, "barriers", "barriers/block", TUI_FIELD_INTEGER, IN(barriers), RIDGE_UNIT_COUNT, false, 0, 16, TUI_STEP_ADD, 1, 4, NULL, 0, false, 0, NULL },
 
 	{ TUI_PANEL_ALIGN, -1, "dtype", "dtype", TUI_FIELD_DTYPE, IN(align_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL },
 	{ TUI_PANEL_ALIGN, -1, "dims", "dims", TUI_FIELD_TEXT, IN(align_dims), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 0, 0, NULL, 0, false, 0, NULL },
 	{ TUI_PANEL_ALIGN, -1, "model", "model config", TUI_FIELD_TEXT, IN(align_model), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 0, 0, NULL, 0, false, 0, NULL },
+	{ TUI_PANEL_ALIGN, -1, "tokens", "tokens (M)", TUI_FIELD_INTEGER, IN(align_tokens), RIDGE_UNIT_COUNT, false, 1, 2147483647.0, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL },
 
 	{ TUI_PANEL_COST, -1, "mode", "cost of", TUI_FIELD_CHOICE, IN(cost_mode), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, cost_modes, 2, false, 0, NULL },
 	{ TUI_PANEL_COST, TUI_COST_TRAIN, "params", "parameters", TUI_FIELD_NUMBER, IN(train_params), RIDGE_UNIT_COUNT, false, 1, 1e15, TUI_STEP_MUL, 1.25, 10, NULL, 0, false, 0, NULL },
@@ -54,6 +68,13 @@ const struct tui_field tui_fields[] = {
 	{ TUI_PANEL_COST, TUI_COST_TRAIN, "target_mfu", "target MFU", TUI_FIELD_NUMBER, IN(train_target_mfu), RIDGE_UNIT_COUNT, true, 0, 1, TUI_STEP_ADD, 0.01, 0.1, NULL, 0, true, 0, "-" },
 	{ TUI_PANEL_COST, TUI_COST_TRAIN, "price", "$/GPU-hour", TUI_FIELD_NUMBER, IN(train_price), RIDGE_UNIT_USD, false, 0.01, 1e4, TUI_STEP_ADD, 0.25, 1, NULL, 0, false, 0, NULL },
 	{ TUI_PANEL_COST, TUI_COST_TRAIN, "investment", "investment $", TUI_FIELD_NUMBER, IN(train_investment), RIDGE_UNIT_USD, false, 0, 1e12, TUI_STEP_MUL, 2, 10, NULL, 0, true, 0, "-" },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "dtype", "compute dtype", TUI_FIELD_DTYPE, IN(train_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "peak", "peak FLOP/s", TUI_FIELD_NUMBER, IN(train_peak), RIDGE_UNIT_FLOPS, false, 1e9, 1e18, TUI_STEP_MUL, 1.1, 2, NULL, 0, true, 0, "hwdb" },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "flops_formula", "FLOPs formula", TUI_FIELD_CHOICE, IN(train_formula), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, flops_formulas, 2, false, 0, NULL },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "layers", "layers (palm)", TUI_FIELD_INTEGER, IN(train_layers), RIDGE_UNIT_COUNT, false, 1, 1e6, TUI_STEP_ADD, 1, 8, NULL, 0, false, 0, NULL },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "heads", "heads (palm)", TUI_FIELD_INTEGER, IN(train_heads), RIDGE_UNIT_COUNT, false, 1, 1e6, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "head_dim", "head dim (palm)", TUI_FIELD_INTEGER, IN(train_head_dim), RIDGE_UNIT_COUNT, false, 1, 1e6, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "causal", "causal (palm)", TUI_FIELD_CHOICE, IN(train_causal), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, booleans, 2, false, 0, NULL },
 	{ TUI_PANEL_COST, TUI_COST_DECODE, "params", "parameters", TUI_FIELD_NUMBER, IN(decode_params), RIDGE_UNIT_COUNT, false, 1, 1e15, TUI_STEP_MUL, 1.25, 10, NULL, 0, false, 0, NULL },
 	{ TUI_PANEL_COST, TUI_COST_DECODE, "layers", "layers", TUI_FIELD_INTEGER, IN(decode_layers), RIDGE_UNIT_COUNT, false, 1, 1e5, TUI_STEP_ADD, 1, 8, NULL, 0, false, 0, NULL },
 	{ TUI_PANEL_COST, TUI_COST_DECODE, "kv_heads", "KV heads", TUI_FIELD_INTEGER, IN(decode_kv_heads), RIDGE_UNIT_COUNT, false, 1, 1e5, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL },
@@ -62,8 +83,11 @@ const struct tui_field tui_fields[] = {
 	{ TUI_PANEL_COST, TUI_COST_DECODE, "batch", "batch", TUI_FIELD_INTEGER, IN(decode_batch), RIDGE_UNIT_COUNT, false, 1, 1e7, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL },
 	{ TUI_PANEL_COST, TUI_COST_DECODE, "gpus", "GPUs", TUI_FIELD_INTEGER, IN(decode_gpus), RIDGE_UNIT_COUNT, false, 1, 1e5, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL },
 	{ TUI_PANEL_COST, TUI_COST_DECODE, "price", "$/GPU-hour", TUI_FIELD_NUMBER, IN(decode_price), RIDGE_UNIT_USD, false, 0.01, 1e4, TUI_STEP_ADD, 0.25, 1, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "weight_dtype", "weight dtype", TUI_FIELD_DTYPE, IN(decode_weight_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "kv_dtype", "KV dtype", TUI_FIELD_DTYPE, IN(decode_kv_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "weight_dtype", "weight dtype", TUI_FIELD_CHOICE, IN(decode_weight_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, storage_types, 7, false, 0, NULL },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "kv_dtype", "KV dtype", TUI_FIELD_CHOICE, IN(decode_kv_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, storage_types, 7, false, 0, NULL },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "compute_dtype", "compute dtype", TUI_FIELD_DTYPE, IN(decode_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "peak", "peak FLOP/s", TUI_FIELD_NUMBER, IN(decode_peak), RIDGE_UNIT_FLOPS, false, 1e9, 1e18, TUI_STEP_MUL, 1.1, 2, NULL, 0, true, 0, "hwdb" },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "overhead_ms", "overhead/step", TUI_FIELD_NUMBER, IN(decode_overhead), RIDGE_UNIT_SECONDS, false, 0, 3600, TUI_STEP_ADD, 1e-4, 1e-3, NULL, 0, false, 0, NULL },
 };
 /* clang-format on */
 const size_t tui_field_count = sizeof tui_fields / sizeof tui_fields[0];
@@ -173,10 +197,10 @@ const struct tui_field *tui_state_selected_field(const struct tui_state *s)
 	return fields[i < 0 ? 0 : i >= n ? n - 1 : i];
 }
 
-const struct tui_field *tui_field_find(const char *key)
+const struct tui_field *tui_field_find_in(enum tui_panel_id panel, const char *key)
 {
 	for (size_t i = 0; i < tui_field_count; i++)
-		if (strcmp(tui_fields[i].key, key) == 0)
+		if (tui_fields[i].panel == panel && strcmp(tui_fields[i].key, key) == 0)
 			return &tui_fields[i];
 	return NULL;
 }
@@ -371,16 +395,29 @@ static void step_number(struct tui_state *s, const struct tui_field *f, int dire
 	double v = *p;
 	double lo = f->min;
 	if (f->has_unset && v == f->unset_value) {
-		/* Stepping up from "not set" starts at the first real value. */
-		if (direction > 0)
-			*p = f->unset_value < f->min ? f->min : f->step_kind == TUI_STEP_MUL ? f->min : f->step;
+		/* Stepping up from "not set" starts at the first value of an
+		 * additive scale; a multiplicative one (a peak, an investment) has
+		 * no sensible first value: it is typed. */
+		if (direction > 0 && f->step_kind != TUI_STEP_MUL)
+			*p = f->unset_value < f->min ? f->min : f->step;
+		else if (direction > 0)
+			tui_state_message(s, false, "%s is not set: Enter types a value", f->label);
 		return;
 	}
 	double next = v;
 	switch (f->step_kind) {
-	case TUI_STEP_ADD:
-		next = v + direction * (big ? f->big_step : f->step);
+	case TUI_STEP_ADD: {
+		double step = big ? f->big_step : f->step;
+		if (step < 1) {
+			/* Fractional steps snap to their grid in exact decimal: 0.40 + 0.01
+			 * is 41/100 (0.41), not 0.41000000000000003. */
+			double per_unit = round(1 / step);
+			next = (round(v * per_unit / (step * per_unit)) + direction) * (step * per_unit) / per_unit;
+		} else {
+			next = v + direction * step;
+		}
 		break;
+	}
 	case TUI_STEP_MUL: {
 		double factor = big ? f->big_step : f->step;
 		next = direction > 0 ? v * factor : v / factor;
@@ -468,8 +505,11 @@ void tui_inputs_default(struct tui_inputs *in, const struct hwdb *db, int gpu)
 	in->smem = 0;
 	in->dyn_smem = 0;
 	in->carveout = -1;
+	in->optin = 0;
+	in->barriers = 1; /* what occupancy_input_init assumes, as the runtime does */
 	in->align_dtype = RIDGE_BF16;
 	snprintf(in->align_dims, sizeof in->align_dims, "4096,11008,50257");
+	in->align_tokens = 4096;
 	in->cost_mode = TUI_COST_TRAIN;
 	in->train_params = 7e9;
 	in->train_seq = 4096;
@@ -486,8 +526,13 @@ void tui_inputs_default(struct tui_inputs *in, const struct hwdb *db, int gpu)
 	in->decode_context = 4096;
 	in->decode_batch = 16;
 	in->decode_gpus = 1;
-	in->decode_weight_dtype = RIDGE_BF16;
-	in->decode_kv_dtype = RIDGE_BF16;
+	in->decode_weight_dtype = STORAGE_BF16;
+	in->decode_kv_dtype = STORAGE_BF16;
+	in->decode_dtype = RIDGE_BF16;
+	in->train_dtype = RIDGE_BF16;
+	in->train_layers = 32;
+	in->train_heads = 32;
+	in->train_head_dim = 128;
 	in->train_price = in->decode_price = tui_default_price(db, gpu);
 }
 
@@ -567,6 +612,10 @@ static void commit_prompt(struct tui_state *s)
 	}
 	if (f->kind == TUI_FIELD_GPU && f->offset == offsetof(struct tui_inputs, gpu))
 		tui_inputs_follow_gpu(&s->in, s->db, old_gpu);
+	/* A model config is a file: the caller reads it, then recomputes. */
+	if (f->offset == offsetof(struct tui_inputs, align_model) && s->in.align_model[0] &&
+	    strcmp(s->in.align_model, s->model_config.path) != 0)
+		s->request = TUI_REQ_LOAD_MODEL;
 	tui_state_compute(s);
 }
 
@@ -613,6 +662,9 @@ void tui_state_action(struct tui_state *s, enum tui_action action)
 	int *sel = &s->selected[s->panel];
 	const struct tui_field *f = tui_state_selected_field(s);
 
+	/* A message stays until the next thing the user does. */
+	if (action != TUI_ACT_NONE && action != TUI_ACT_REDRAW)
+		s->message[0] = '\0';
 	switch (action) {
 	case TUI_ACT_NONE:
 	case TUI_ACT_COUNT:
@@ -717,7 +769,6 @@ void tui_state_action(struct tui_state *s, enum tui_action action)
 	nfields = tui_panel_fields(s, s->panel, fields, MAX_PANEL_FIELDS);
 	if (s->selected[s->panel] >= nfields)
 		s->selected[s->panel] = nfields ? nfields - 1 : 0;
-	s->message[0] = '\0';
 }
 
 void tui_state_goto(struct tui_state *s, enum tui_panel_id panel)

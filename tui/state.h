@@ -9,8 +9,13 @@
 #include <stddef.h>
 
 #include "actions.h"
+#include "align.h"
+#include "cost.h"
 #include "hwdb.h"
+#include "intensity.h"
+#include "occupancy.h"
 #include "ridge.h"
+#include "roofline.h"
 
 enum tui_panel_id {
 	TUI_PANEL_HW,
@@ -34,6 +39,9 @@ struct tui_inputs {
 	int gpu, compare;
 	/* roofline */
 	int roofline_mode;
+	int gemm_algorithm; /* library tile, shared-memory tiled, naive */
+	int gemm_traffic;   /* tiled (every re-read from memory), compulsory (each matrix once) */
+	char gemm_tile[32]; /* the tiled algorithm's CTA tile: "32" or "128x128x32"; empty: 32 */
 	double gemm_m, gemm_n, gemm_k;
 	int roofline_dtype;
 	int roofline_no_tensor; /* 1: the vector (CUDA-core/SIMD) rate */
@@ -42,18 +50,29 @@ struct tui_inputs {
 	/* occupancy */
 	double threads, regs, smem, dyn_smem;
 	double carveout; /* percent; -1: the driver's default */
+	int optin;       /* the kernel raised its dynamic shared memory limit (NVIDIA) */
+	double barriers; /* named barriers per block */
 	/* alignment */
 	int align_dtype;
 	char align_dims[TUI_TEXT];  /* "4096,11008,..." */
 	char align_model[TUI_PATH]; /* a model config, used instead of dims when set */
+	double align_tokens;        /* M of every GEMM (batch x sequence) */
 	/* cost */
 	int cost_mode;
 	double train_params, train_seq, train_batch, train_steps, train_gpus, train_mfu;
 	double train_target_mfu; /* 0: none */
 	double train_price, train_investment; /* investment 0: none */
+	int train_dtype; /* the rate the run computes at */
+	double train_peak; /* 0: the dtype's hwdb peak */
+	int train_formula; /* 6n, palm */
+	double train_layers, train_heads, train_head_dim; /* palm */
+	int train_causal;
 	double decode_params, decode_layers, decode_kv_heads, decode_head_dim, decode_context, decode_batch,
 		decode_gpus, decode_price;
-	int decode_weight_dtype, decode_kv_dtype;
+	int decode_weight_dtype, decode_kv_dtype; /* indices into the storage types */
+	int decode_dtype; /* the rate the GEMMs compute at */
+	double decode_peak; /* 0: the dtype's hwdb peak */
+	double decode_overhead; /* seconds per step: launches, communication */
 };
 
 /* ---- the inputs as a table: the form, editing, scenario files and --dump all read it ---- */
@@ -106,23 +125,105 @@ struct tui_hw_row {
 	double ridge_point; /* FLOP/byte against HBM */
 };
 
+/* One compute ceiling of the roofline plot. */
+struct tui_roofline_compute {
+	enum ridge_dtype dtype;
+	bool matrix;
+	double peak;
+};
+
+struct tui_roofline_results {
+	bool ok;
+	char error[TUI_TEXT];
+	bool has_cost; /* GEMM mode */
+	struct ridge_kernel_cost cost;
+	struct ridge_kernel_path path;
+	struct ridge_roofline_ceiling ceiling;
+	struct ridge_roofline_point point;
+	/* The plot: every dtype's ceiling and every memory level the GPU's
+	 * entry knows the bandwidth of. */
+	int compute_count;
+	struct tui_roofline_compute compute[2 * RIDGE_DTYPE_COUNT];
+	bool has_level[RIDGE_LEVEL_COUNT];
+	double level_bandwidth[RIDGE_LEVEL_COUNT];
+};
+
+#define TUI_SWEEP_MAX 64
+
+struct tui_occupancy_results {
+	bool ok;
+	char error[TUI_TEXT];
+	struct ridge_occupancy_analysis analysis;
+	/* occupancy over block sizes, warp-size steps */
+	int sweep_count;
+	int sweep_threads[TUI_SWEEP_MAX];
+	double sweep_occupancy[TUI_SWEEP_MAX];
+	enum ridge_occupancy_limiter sweep_limiter[TUI_SWEEP_MAX];
+	bool has_best; /* cudaOccMaxPotentialOccupancyBlockSize */
+	int best_block_size, best_min_grid, best_blocks_per_sm;
+};
+
+#define TUI_ALIGN_MAX 64
+
+struct tui_align_finding {
+	char name[64];
+	struct ridge_align_dim dim;
+	long long gemm_m, gemm_n, gemm_k; /* model mode: the GEMM the value belongs to */
+	bool has_gemm;
+};
+
+struct tui_align_results {
+	bool ok; /* computed; findings may still hold errors */
+	char error[TUI_TEXT];
+	struct ridge_align_rule rule;
+	bool model_mode;
+	int count, errors, warnings;
+	struct tui_align_finding findings[TUI_ALIGN_MAX];
+};
+
+struct tui_cost_results {
+	bool ok;
+	char error[TUI_TEXT];
+	/* training */
+	struct ridge_train_comparison train;
+	bool has_target;
+	/* decode */
+	struct ridge_decode_result decode;
+};
+
 struct tui_results {
 	/* hardware, for the GPU [0] and the compared one [1] */
 	struct tui_hw_row hw[2][RIDGE_DTYPE_COUNT];
+	struct tui_roofline_results roofline;
+	struct tui_occupancy_results occupancy;
+	struct tui_align_results align;
+	struct tui_cost_results cost;
 };
 
 /* ---- the state ---- */
 
 enum tui_prompt { TUI_PROMPT_NONE, TUI_PROMPT_FIELD, TUI_PROMPT_SAVE, TUI_PROMPT_OPEN };
-enum tui_request { TUI_REQ_NONE, TUI_REQ_SAVE, TUI_REQ_OPEN, TUI_REQ_REDRAW };
+enum tui_request { TUI_REQ_NONE, TUI_REQ_SAVE, TUI_REQ_OPEN, TUI_REQ_REDRAW, TUI_REQ_LOAD_MODEL };
+
+/* A model config read from a file by the caller (tui_io.c) for the
+ * alignment panel: the state only ever sees its parsed keys. */
+struct tui_model_config {
+	bool loaded;
+	char path[TUI_PATH]; /* the file it came from */
+	struct ridge_align_model model;
+};
 
 struct tui_state {
 	const struct hwdb *db;
+	/* Where the database came from, for loading scenarios the same way
+	 * (`ridge eval --hwdb DIR --calibration FILE`); may be NULL. */
+	const char *hwdb_dir, *calibration;
 	enum tui_panel_id panel;
 	int selected[TUI_PANEL_COUNT]; /* index among the panel's visible fields */
 	bool help, quit;
 
 	struct tui_inputs in;
+	struct tui_model_config model_config;
 	struct tui_results out;
 
 	enum tui_prompt prompt;
@@ -172,7 +273,8 @@ void tui_field_format(const struct tui_state *s, const struct tui_field *f, char
  * -1 with err set; the inputs are unchanged on failure. */
 int tui_field_set_text(struct tui_inputs *in, const struct hwdb *db, const struct tui_field *f, const char *text,
 		       char *err, size_t err_len);
-const struct tui_field *tui_field_find(const char *key);
+/* The field of a panel with that key (keys repeat across panels: "dtype"). */
+const struct tui_field *tui_field_find_in(enum tui_panel_id panel, const char *key);
 
 const char *tui_panel_name(enum tui_panel_id panel);
 /* The tab of a panel as the tab row shows it: " 1 Hardware ". */

@@ -3,5 +3,8 @@
 
 void tui_compute_panels(struct tui_state *s)
 {
-	(void)s;
+	tui_compute_roofline(s);
+	tui_compute_occupancy(s);
+	tui_compute_align(s);
+	tui_compute_cost(s);
 }

@@ -4,6 +4,7 @@
 #include "tui.h"
 
 #include <langinfo.h>
+#include <math.h>
 #include <locale.h>
 #include <ncurses.h>
 #include <signal.h>
@@ -66,22 +67,38 @@ static void handle_request(struct tui_state *s)
 	case TUI_REQ_REDRAW:
 		clearok(curscr, TRUE);
 		break;
-	case TUI_REQ_SAVE:
-		if (scenario_save(s, s->request_path, err, sizeof err) != 0) {
-			tui_state_message(s, true, "%s", err);
+	case TUI_REQ_SAVE: {
+		struct tui_capture capture;
+		char detail[512];
+		tui_capture_begin(&capture);
+		int rc = scenario_save(s, s->request_path, err, sizeof err);
+		tui_capture_end(&capture, detail, sizeof detail);
+		if (rc != 0) {
+			tui_state_message(s, true, "%s", detail[0] ? detail : err);
 		} else {
 			snprintf(s->scenario_path, sizeof s->scenario_path, "%s", s->request_path);
-			tui_state_message(s, false, "saved %s (ridge eval %s)", s->request_path, s->request_path);
+			tui_state_message(s, false, "saved %s ('ridge eval %s' runs it)", s->request_path, s->request_path);
 		}
 		break;
-	case TUI_REQ_OPEN:
-		if (scenario_load(s, s->request_path, err, sizeof err) != 0) {
-			tui_state_message(s, true, "%s", err);
-		} else {
+	}
+	case TUI_REQ_OPEN: {
+		struct tui_capture capture;
+		char detail[512];
+		tui_capture_begin(&capture);
+		int rc = scenario_load(s, s->request_path, s->hwdb_dir, s->calibration, err, sizeof err);
+		tui_capture_end(&capture, detail, sizeof detail);
+		if (rc != 0)
+			tui_state_message(s, true, "%s", detail[0] ? detail : err);
+		else
 			snprintf(s->scenario_path, sizeof s->scenario_path, "%s", s->request_path);
-			tui_state_compute(s);
-			tui_state_message(s, false, "opened %s", s->request_path);
-		}
+		break;
+	}
+	case TUI_REQ_LOAD_MODEL:
+		if (tui_load_model_config(s, s->in.align_model, err, sizeof err) != 0)
+			tui_state_message(s, true, "%s", err);
+		else
+			tui_state_message(s, false, "read %s", s->in.align_model);
+		tui_state_compute(s);
 		break;
 	}
 }
@@ -162,10 +179,10 @@ int tui_run(struct tui_state *s)
 
 /* ---- off-screen benchmark ---- */
 
-static double now_us(void)
+static double clock_us(clockid_t clock)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
@@ -173,6 +190,14 @@ static int compare_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return x < y ? -1 : x > y;
+}
+
+/* Sorts and returns the q-quantile (nearest rank). */
+static double quantile(double *v, int n, double q)
+{
+	qsort(v, (size_t)n, sizeof *v, compare_double);
+	int i = (int)ceil(q * n) - 1;
+	return v[i < 0 ? 0 : i >= n ? n - 1 : i];
 }
 
 int tui_bench(struct tui_state *s, int lines, int cols, int presses, FILE *out)
@@ -194,41 +219,50 @@ int tui_bench(struct tui_state *s, int lines, int cols, int presses, FILE *out)
 	}
 	resize_term(lines, cols);
 	tui_color_init(false);
-	double *samples = calloc((size_t)presses, sizeof *samples);
-	if (!samples) {
+	double *wall = calloc((size_t)presses, sizeof *wall), *cpu = calloc((size_t)presses, sizeof *cpu);
+	if (!wall || !cpu) {
+		free(wall);
+		free(cpu);
 		endwin();
 		delscreen(screen);
 		cli_error("out of memory");
 		return EXIT_ENV;
 	}
-	fprintf(out, "ridge tui --bench: key press -> state update + redraw (%dx%d, %s, %d presses per panel)\n", cols,
-		lines, ascii ? "ASCII" : "braille", presses);
-	fprintf(out, "%-12s %10s %10s\n", "panel", "median us", "max us");
-	/* Per panel: walk every input, stepping it up and down, so each press
-	 * recomputes through the model and redraws the whole screen. */
+	fprintf(out, "ridge tui --bench: key press -> state update + full redraw into an off-screen %dx%d terminal\n"
+		     "(newterm on /dev/null, %s), %d presses per panel; microseconds\n",
+		cols, lines, ascii ? "ASCII plots" : "braille plots", presses);
+	fprintf(out, "%-10s %10s %10s %10s %12s %12s\n", "panel", "median", "p99", "max", "cpu median", "cpu max");
+	/* Per panel: walk the inputs, stepping each up and down, so every press
+	 * recomputes through the model and redraws the whole screen. Wall time
+	 * includes preemption by other processes; CPU time is the explorer's own
+	 * cost. */
 	static const int keys[] = { KEY_RIGHT, KEY_LEFT, KEY_PPAGE, KEY_NPAGE, KEY_DOWN };
-	double worst = 0;
+	double worst_cpu = 0, worst_median = 0;
 	for (int p = 0; p < TUI_PANEL_COUNT; p++) {
 		tui_state_goto(s, (enum tui_panel_id)p);
 		struct tui_layout layout;
 		for (int i = 0; i < presses; i++) {
-			double t0 = now_us();
+			double t0 = clock_us(CLOCK_MONOTONIC), c0 = clock_us(CLOCK_THREAD_CPUTIME_ID);
 			tui_state_key(s, keys[i % (int)(sizeof keys / sizeof keys[0])]);
 			tui_draw_layout(s, LINES, COLS, &layout);
 			tui_draw(s, &layout, ascii);
 			wnoutrefresh(stdscr);
 			doupdate();
-			samples[i] = now_us() - t0;
+			cpu[i] = clock_us(CLOCK_THREAD_CPUTIME_ID) - c0;
+			wall[i] = clock_us(CLOCK_MONOTONIC) - t0;
 		}
-		qsort(samples, (size_t)presses, sizeof *samples, compare_double);
-		double median = presses % 2 ? samples[presses / 2] : (samples[presses / 2 - 1] + samples[presses / 2]) / 2;
-		double max = samples[presses - 1];
-		if (max > worst)
-			worst = max;
-		fprintf(out, "%-12s %10.1f %10.1f\n", tui_panel_name((enum tui_panel_id)p), median, max);
+		double median = quantile(wall, presses, 0.5), p99 = quantile(wall, presses, 0.99),
+		       max = quantile(wall, presses, 1.0);
+		double cpu_median = quantile(cpu, presses, 0.5), cpu_max = quantile(cpu, presses, 1.0);
+		worst_cpu = fmax(worst_cpu, cpu_max);
+		worst_median = fmax(worst_median, median);
+		fprintf(out, "%-10s %10.1f %10.1f %10.1f %12.1f %12.1f\n", tui_panel_name((enum tui_panel_id)p), median, p99,
+			max, cpu_median, cpu_max);
 	}
-	fprintf(out, "worst %.1f us; target <= 5000 us per key press: %s\n", worst, worst <= 5000 ? "met" : "NOT met");
-	free(samples);
+	fprintf(out, "target <= 5000 us per key press: %s (worst median %.1f us, worst CPU time %.1f us)\n",
+		worst_median <= 5000 && worst_cpu <= 5000 ? "met" : "NOT met", worst_median, worst_cpu);
+	free(wall);
+	free(cpu);
 	endwin();
 	delscreen(screen);
 	fclose(devnull_out);
