@@ -29,65 +29,65 @@ static const char *const booleans_yes[] = { "no", "yes" };
 
 /* clang-format off */
 const struct tui_field tui_fields[] = {
-	/* panel, mode, key, label, kind, offset+size, unit, percent, min, max, step kind, step, big step, choices, count, unset */
-	{ TUI_PANEL_HW, -1, "gpu", "GPU", TUI_FIELD_GPU, IN(gpu), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_HW, -1, "compare", "compare with", TUI_FIELD_GPU, IN(compare), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, true, -1, "none" },
+	/* panel, mode, key, label, kind, offset+size, unit, percent, min, max, step kind, step, big step, choices, count, unset, NVIDIA only */
+	{ TUI_PANEL_HW, -1, "gpu", "GPU", TUI_FIELD_GPU, IN(gpu), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_HW, -1, "compare", "compare with", TUI_FIELD_GPU, IN(compare), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, true, -1, "none", false },
 
-	{ TUI_PANEL_ROOFLINE, -1, "mode", "kernel", TUI_FIELD_CHOICE, IN(roofline_mode), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, roofline_modes, 2, false, 0, NULL },
-	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "algorithm", "algorithm", TUI_FIELD_CHOICE, IN(gemm_algorithm), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, gemm_algorithms, 3, false, 0, NULL },
-	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "m", "M", TUI_FIELD_INTEGER, IN(gemm_m), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "n", "N", TUI_FIELD_INTEGER, IN(gemm_n), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "k", "K", TUI_FIELD_INTEGER, IN(gemm_k), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "tile", "tile (tiled)", TUI_FIELD_TEXT, IN(gemm_tile), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 0, 0, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "traffic", "traffic", TUI_FIELD_CHOICE, IN(gemm_traffic), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, gemm_traffic, 2, false, 0, NULL },
-	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_INTENSITY, "intensity", "FLOP/byte", TUI_FIELD_NUMBER, IN(intensity), RIDGE_UNIT_COUNT, false, 1e-3, 1e6, TUI_STEP_MUL, 1.25, 10, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_ROOFLINE, -1, "dtype", "dtype", TUI_FIELD_DTYPE, IN(roofline_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_ROOFLINE, -1, "no_tensor", "units", TUI_FIELD_CHOICE, IN(roofline_no_tensor), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, tensor_choices, 2, false, 0, NULL },
-	{ TUI_PANEL_ROOFLINE, -1, "level", "memory level", TUI_FIELD_CHOICE, IN(roofline_level), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, memory_levels, 3, false, 0, NULL },
+	{ TUI_PANEL_ROOFLINE, -1, "mode", "kernel", TUI_FIELD_CHOICE, IN(roofline_mode), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, roofline_modes, 2, false, 0, NULL, false },
+	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "algorithm", "algorithm", TUI_FIELD_CHOICE, IN(gemm_algorithm), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, gemm_algorithms, 3, false, 0, NULL, false },
+	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "m", "M", TUI_FIELD_INTEGER, IN(gemm_m), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "n", "N", TUI_FIELD_INTEGER, IN(gemm_n), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "k", "K", TUI_FIELD_INTEGER, IN(gemm_k), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "tile", "tile (tiled)", TUI_FIELD_TEXT, IN(gemm_tile), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 0, 0, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "traffic", "traffic", TUI_FIELD_CHOICE, IN(gemm_traffic), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, gemm_traffic, 2, false, 0, NULL, false },
+	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_INTENSITY, "intensity", "FLOP/byte", TUI_FIELD_NUMBER, IN(intensity), RIDGE_UNIT_COUNT, false, 1e-3, 1e6, TUI_STEP_MUL, 1.25, 10, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_ROOFLINE, -1, "dtype", "dtype", TUI_FIELD_DTYPE, IN(roofline_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_ROOFLINE, -1, "no_tensor", "units", TUI_FIELD_CHOICE, IN(roofline_no_tensor), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, tensor_choices, 2, false, 0, NULL, false },
+	{ TUI_PANEL_ROOFLINE, -1, "level", "memory level", TUI_FIELD_CHOICE, IN(roofline_level), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, memory_levels, 3, false, 0, NULL, false },
 
-	{ TUI_PANEL_OCCUPANCY, -1, "threads", "threads/block", TUI_FIELD_INTEGER, IN(threads), RIDGE_UNIT_COUNT, false, 1, 1024, TUI_STEP_WARP, 0, 2, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_OCCUPANCY, -1, "regs", "registers/thread", TUI_FIELD_INTEGER, IN(regs), RIDGE_UNIT_COUNT, false, 0, 256, TUI_STEP_ADD, 8, 32, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_OCCUPANCY, -1, "smem", "shared mem/block", TUI_FIELD_NUMBER, IN(smem), RIDGE_UNIT_BYTES, false, 0, 1 << 20, TUI_STEP_ADD, 1024, 16384, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_OCCUPANCY, -1, "dyn_smem", "dynamic smem", TUI_FIELD_NUMBER, IN(dyn_smem), RIDGE_UNIT_BYTES, false, 0, 1 << 20, TUI_STEP_ADD, 1024, 16384, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_OCCUPANCY, -1, "carveout", "carveout %", TUI_FIELD_INTEGER, IN(carveout), RIDGE_UNIT_COUNT, false, -1, 100, TUI_STEP_ADD, 25, 50, NULL, 0, true, -1, "default" },
-	{ TUI_PANEL_OCCUPANCY, -1, "optin", "opt-in smem", TUI_FIELD_CHOICE, IN(optin), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, booleans_yes, 2, false, 0, NULL },
-	{ TUI_PANEL_OCCUPANCY, -1, "barriers", "barriers/block", TUI_FIELD_INTEGER, IN(barriers), RIDGE_UNIT_COUNT, false, 0, 16, TUI_STEP_ADD, 1, 4, NULL, 0, false, 0, NULL },
+	{ TUI_PANEL_OCCUPANCY, -1, "threads", "threads/block", TUI_FIELD_INTEGER, IN(threads), RIDGE_UNIT_COUNT, false, 1, 1024, TUI_STEP_WARP, 0, 2, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_OCCUPANCY, -1, "regs", "registers/thread", TUI_FIELD_INTEGER, IN(regs), RIDGE_UNIT_COUNT, false, 0, 256, TUI_STEP_ADD, 8, 32, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_OCCUPANCY, -1, "smem", "shared mem/block", TUI_FIELD_NUMBER, IN(smem), RIDGE_UNIT_BYTES, false, 0, 1 << 20, TUI_STEP_ADD, 1024, 16384, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_OCCUPANCY, -1, "dyn_smem", "dynamic smem", TUI_FIELD_NUMBER, IN(dyn_smem), RIDGE_UNIT_BYTES, false, 0, 1 << 20, TUI_STEP_ADD, 1024, 16384, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_OCCUPANCY, -1, "carveout", "carveout %", TUI_FIELD_INTEGER, IN(carveout), RIDGE_UNIT_COUNT, false, -1, 100, TUI_STEP_ADD, 25, 50, NULL, 0, true, -1, "default", true },
+	{ TUI_PANEL_OCCUPANCY, -1, "optin", "opt-in smem", TUI_FIELD_CHOICE, IN(optin), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, booleans_yes, 2, false, 0, NULL, true },
+	{ TUI_PANEL_OCCUPANCY, -1, "barriers", "barriers/block", TUI_FIELD_INTEGER, IN(barriers), RIDGE_UNIT_COUNT, false, 0, 16, TUI_STEP_ADD, 1, 4, NULL, 0, false, 0, NULL, false },
 
-	{ TUI_PANEL_ALIGN, -1, "dtype", "dtype", TUI_FIELD_DTYPE, IN(align_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_ALIGN, -1, "dims", "dims", TUI_FIELD_TEXT, IN(align_dims), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 0, 0, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_ALIGN, -1, "model", "model config", TUI_FIELD_TEXT, IN(align_model), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 0, 0, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_ALIGN, -1, "tokens", "tokens (M)", TUI_FIELD_INTEGER, IN(align_tokens), RIDGE_UNIT_COUNT, false, 1, 2147483647.0, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL },
+	{ TUI_PANEL_ALIGN, -1, "dtype", "dtype", TUI_FIELD_DTYPE, IN(align_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_ALIGN, -1, "dims", "dims", TUI_FIELD_TEXT, IN(align_dims), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 0, 0, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_ALIGN, -1, "model", "model config", TUI_FIELD_TEXT, IN(align_model), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 0, 0, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_ALIGN, -1, "tokens", "tokens (M)", TUI_FIELD_INTEGER, IN(align_tokens), RIDGE_UNIT_COUNT, false, 1, 2147483647.0, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false },
 
-	{ TUI_PANEL_COST, -1, "mode", "cost of", TUI_FIELD_CHOICE, IN(cost_mode), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, cost_modes, 2, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "params", "parameters", TUI_FIELD_NUMBER, IN(train_params), RIDGE_UNIT_COUNT, false, 1, 1e15, TUI_STEP_MUL, 1.25, 10, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "seq", "sequence", TUI_FIELD_INTEGER, IN(train_seq), RIDGE_UNIT_COUNT, false, 1, 1e8, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "batch", "global batch", TUI_FIELD_INTEGER, IN(train_batch), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "steps", "steps", TUI_FIELD_INTEGER, IN(train_steps), RIDGE_UNIT_COUNT, false, 1, 1e12, TUI_STEP_MUL, 2, 10, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "gpus", "GPUs", TUI_FIELD_INTEGER, IN(train_gpus), RIDGE_UNIT_COUNT, false, 1, 1e7, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "mfu", "MFU", TUI_FIELD_NUMBER, IN(train_mfu), RIDGE_UNIT_COUNT, true, 0.001, 1, TUI_STEP_ADD, 0.01, 0.1, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "target_mfu", "target MFU", TUI_FIELD_NUMBER, IN(train_target_mfu), RIDGE_UNIT_COUNT, true, 0, 1, TUI_STEP_ADD, 0.01, 0.1, NULL, 0, true, 0, "-" },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "price", "$/GPU-hour", TUI_FIELD_NUMBER, IN(train_price), RIDGE_UNIT_USD, false, 0.01, 1e4, TUI_STEP_ADD, 0.25, 1, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "investment", "investment $", TUI_FIELD_NUMBER, IN(train_investment), RIDGE_UNIT_USD, false, 0, 1e12, TUI_STEP_MUL, 2, 10, NULL, 0, true, 0, "-" },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "dtype", "compute dtype", TUI_FIELD_DTYPE, IN(train_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "peak", "peak FLOP/s", TUI_FIELD_NUMBER, IN(train_peak), RIDGE_UNIT_FLOPS, false, 1e9, 1e18, TUI_STEP_MUL, 1.1, 2, NULL, 0, true, 0, "hwdb" },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "flops_formula", "FLOPs formula", TUI_FIELD_CHOICE, IN(train_formula), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, flops_formulas, 2, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "layers", "layers (palm)", TUI_FIELD_INTEGER, IN(train_layers), RIDGE_UNIT_COUNT, false, 1, 1e6, TUI_STEP_ADD, 1, 8, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "heads", "heads (palm)", TUI_FIELD_INTEGER, IN(train_heads), RIDGE_UNIT_COUNT, false, 1, 1e6, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "head_dim", "head dim (palm)", TUI_FIELD_INTEGER, IN(train_head_dim), RIDGE_UNIT_COUNT, false, 1, 1e6, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "causal", "causal (palm)", TUI_FIELD_CHOICE, IN(train_causal), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, booleans, 2, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "params", "parameters", TUI_FIELD_NUMBER, IN(decode_params), RIDGE_UNIT_COUNT, false, 1, 1e15, TUI_STEP_MUL, 1.25, 10, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "layers", "layers", TUI_FIELD_INTEGER, IN(decode_layers), RIDGE_UNIT_COUNT, false, 1, 1e5, TUI_STEP_ADD, 1, 8, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "kv_heads", "KV heads", TUI_FIELD_INTEGER, IN(decode_kv_heads), RIDGE_UNIT_COUNT, false, 1, 1e5, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "head_dim", "head dim", TUI_FIELD_INTEGER, IN(decode_head_dim), RIDGE_UNIT_COUNT, false, 1, 1e5, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "context", "context", TUI_FIELD_INTEGER, IN(decode_context), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "batch", "batch", TUI_FIELD_INTEGER, IN(decode_batch), RIDGE_UNIT_COUNT, false, 1, 1e7, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "gpus", "GPUs", TUI_FIELD_INTEGER, IN(decode_gpus), RIDGE_UNIT_COUNT, false, 1, 1e5, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "price", "$/GPU-hour", TUI_FIELD_NUMBER, IN(decode_price), RIDGE_UNIT_USD, false, 0.01, 1e4, TUI_STEP_ADD, 0.25, 1, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "weight_dtype", "weight dtype", TUI_FIELD_CHOICE, IN(decode_weight_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, storage_types, 7, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "kv_dtype", "KV dtype", TUI_FIELD_CHOICE, IN(decode_kv_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, storage_types, 7, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "compute_dtype", "compute dtype", TUI_FIELD_DTYPE, IN(decode_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "peak", "peak FLOP/s", TUI_FIELD_NUMBER, IN(decode_peak), RIDGE_UNIT_FLOPS, false, 1e9, 1e18, TUI_STEP_MUL, 1.1, 2, NULL, 0, true, 0, "hwdb" },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "overhead_ms", "overhead/step", TUI_FIELD_NUMBER, IN(decode_overhead), RIDGE_UNIT_SECONDS, false, 0, 3600, TUI_STEP_ADD, 1e-4, 1e-3, NULL, 0, false, 0, NULL },
+	{ TUI_PANEL_COST, -1, "mode", "cost of", TUI_FIELD_CHOICE, IN(cost_mode), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, cost_modes, 2, false, 0, NULL, false },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "params", "parameters", TUI_FIELD_NUMBER, IN(train_params), RIDGE_UNIT_COUNT, false, 1, 1e15, TUI_STEP_MUL, 1.25, 10, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "seq", "sequence", TUI_FIELD_INTEGER, IN(train_seq), RIDGE_UNIT_COUNT, false, 1, 1e8, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "batch", "global batch", TUI_FIELD_INTEGER, IN(train_batch), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "steps", "steps", TUI_FIELD_INTEGER, IN(train_steps), RIDGE_UNIT_COUNT, false, 1, 1e12, TUI_STEP_MUL, 2, 10, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "gpus", "GPUs", TUI_FIELD_INTEGER, IN(train_gpus), RIDGE_UNIT_COUNT, false, 1, 1e7, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "mfu", "MFU", TUI_FIELD_NUMBER, IN(train_mfu), RIDGE_UNIT_COUNT, true, 0.001, 1, TUI_STEP_ADD, 0.01, 0.1, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "target_mfu", "target MFU", TUI_FIELD_NUMBER, IN(train_target_mfu), RIDGE_UNIT_COUNT, true, 0, 1, TUI_STEP_ADD, 0.01, 0.1, NULL, 0, true, 0, "-", false },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "price", "$/GPU-hour", TUI_FIELD_NUMBER, IN(train_price), RIDGE_UNIT_USD, false, 0.01, 1e4, TUI_STEP_ADD, 0.25, 1, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "investment", "investment $", TUI_FIELD_NUMBER, IN(train_investment), RIDGE_UNIT_USD, false, 0, 1e12, TUI_STEP_MUL, 2, 10, NULL, 0, true, 0, "-", false },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "dtype", "compute dtype", TUI_FIELD_DTYPE, IN(train_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "peak", "peak FLOP/s", TUI_FIELD_NUMBER, IN(train_peak), RIDGE_UNIT_FLOPS, false, 1e9, 1e18, TUI_STEP_MUL, 1.1, 2, NULL, 0, true, 0, "hwdb", false },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "flops_formula", "FLOPs formula", TUI_FIELD_CHOICE, IN(train_formula), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, flops_formulas, 2, false, 0, NULL, false },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "layers", "layers (palm)", TUI_FIELD_INTEGER, IN(train_layers), RIDGE_UNIT_COUNT, false, 1, 1e6, TUI_STEP_ADD, 1, 8, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "heads", "heads (palm)", TUI_FIELD_INTEGER, IN(train_heads), RIDGE_UNIT_COUNT, false, 1, 1e6, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "head_dim", "head dim (palm)", TUI_FIELD_INTEGER, IN(train_head_dim), RIDGE_UNIT_COUNT, false, 1, 1e6, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "causal", "causal (palm)", TUI_FIELD_CHOICE, IN(train_causal), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, booleans, 2, false, 0, NULL, false },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "params", "parameters", TUI_FIELD_NUMBER, IN(decode_params), RIDGE_UNIT_COUNT, false, 1, 1e15, TUI_STEP_MUL, 1.25, 10, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "layers", "layers", TUI_FIELD_INTEGER, IN(decode_layers), RIDGE_UNIT_COUNT, false, 1, 1e5, TUI_STEP_ADD, 1, 8, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "kv_heads", "KV heads", TUI_FIELD_INTEGER, IN(decode_kv_heads), RIDGE_UNIT_COUNT, false, 1, 1e5, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "head_dim", "head dim", TUI_FIELD_INTEGER, IN(decode_head_dim), RIDGE_UNIT_COUNT, false, 1, 1e5, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "context", "context", TUI_FIELD_INTEGER, IN(decode_context), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "batch", "batch", TUI_FIELD_INTEGER, IN(decode_batch), RIDGE_UNIT_COUNT, false, 1, 1e7, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "gpus", "GPUs", TUI_FIELD_INTEGER, IN(decode_gpus), RIDGE_UNIT_COUNT, false, 1, 1e5, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "price", "$/GPU-hour", TUI_FIELD_NUMBER, IN(decode_price), RIDGE_UNIT_USD, false, 0.01, 1e4, TUI_STEP_ADD, 0.25, 1, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "weight_dtype", "weight dtype", TUI_FIELD_CHOICE, IN(decode_weight_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, storage_types, 7, false, 0, NULL, false },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "kv_dtype", "KV dtype", TUI_FIELD_CHOICE, IN(decode_kv_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, storage_types, 7, false, 0, NULL, false },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "compute_dtype", "compute dtype", TUI_FIELD_DTYPE, IN(decode_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "peak", "peak FLOP/s", TUI_FIELD_NUMBER, IN(decode_peak), RIDGE_UNIT_FLOPS, false, 1e9, 1e18, TUI_STEP_MUL, 1.1, 2, NULL, 0, true, 0, "hwdb", false },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "overhead_ms", "overhead/step", TUI_FIELD_NUMBER, IN(decode_overhead), RIDGE_UNIT_SECONDS, false, 0, 3600, TUI_STEP_ADD, 1e-4, 1e-3, NULL, 0, false, 0, NULL, false },
 };
 /* clang-format on */
 const size_t tui_field_count = sizeof tui_fields / sizeof tui_fields[0];
@@ -174,9 +174,11 @@ int tui_panel_fields(const struct tui_state *s, enum tui_panel_id panel, const s
 {
 	int n = 0;
 	int mode = tui_panel_mode(s, panel);
+	const struct ridge_gpu *gpu = tui_state_gpu(s);
+	bool amd = gpu && gpu->vendor == RIDGE_VENDOR_AMD;
 	for (size_t i = 0; i < tui_field_count; i++) {
 		const struct tui_field *f = &tui_fields[i];
-		if (f->panel != panel || (f->mode >= 0 && f->mode != mode))
+		if (f->panel != panel || (f->mode >= 0 && f->mode != mode) || (f->nvidia_only && amd))
 			continue;
 		if (n < max)
 			out[n] = f;

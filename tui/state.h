@@ -110,6 +110,7 @@ struct tui_field {
 	bool has_unset;     /* unset_value means "not set", shown as unset_text */
 	double unset_value;
 	const char *unset_text;
+	bool nvidia_only;   /* hidden when the GPU is AMD (carveout, opt-in) */
 };
 
 extern const struct tui_field tui_fields[];
