@@ -114,10 +114,10 @@ utf8=C.UTF-8
 locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' || utf8=C
 
 screen() { tmux capture-pane -p -t "$session"; }
-# wait_for TEXT [TENTHS]: until the screen shows TEXT (default 3 s).
+# wait_for TEXT [TENTHS]: until the screen shows TEXT (default 6 s: loaded CI machines).
 wait_for() {
 	i=0
-	while [ "$i" -lt "${2:-30}" ]; do
+	while [ "$i" -lt "${2:-60}" ]; do
 		screen | grep -qF -- "$1" && return 0
 		sleep 0.1
 		i=$((i + 1))
@@ -126,7 +126,7 @@ wait_for() {
 }
 wait_gone() {
 	i=0
-	while [ "$i" -lt "${2:-30}" ]; do
+	while [ "$i" -lt "${2:-60}" ]; do
 		screen | grep -qF -- "$1" || return 0
 		sleep 0.1
 		i=$((i + 1))

@@ -10,11 +10,11 @@
 #include "cli.h"
 
 const struct tui_panel_view tui_panel_views[TUI_PANEL_COUNT] = {
-	[TUI_PANEL_HW] = { tui_draw_hw, tui_spec_hw },
-	[TUI_PANEL_ROOFLINE] = { tui_draw_roofline, tui_spec_roofline },
-	[TUI_PANEL_OCCUPANCY] = { tui_draw_occupancy, tui_spec_occupancy },
-	[TUI_PANEL_ALIGN] = { tui_draw_align, tui_spec_align },
-	[TUI_PANEL_COST] = { tui_draw_cost, tui_spec_cost },
+    [TUI_PANEL_HW] = {tui_draw_hw, tui_spec_hw},
+    [TUI_PANEL_ROOFLINE] = {tui_draw_roofline, tui_spec_roofline},
+    [TUI_PANEL_OCCUPANCY] = {tui_draw_occupancy, tui_spec_occupancy},
+    [TUI_PANEL_ALIGN] = {tui_draw_align, tui_spec_align},
+    [TUI_PANEL_COST] = {tui_draw_cost, tui_spec_cost},
 };
 
 /* ---- helpers ---- */
@@ -201,12 +201,13 @@ static void draw_status(const struct tui_state *s, const struct tui_layout *l)
 	mvhline(r->y, 0, ' ', r->w);
 	attrset(A_NORMAL);
 	if (s->prompt == TUI_PROMPT_SAVE || s->prompt == TUI_PROMPT_OPEN) {
-		tui_put(r->y, 0, r->w, TUI_ROLE_EDIT, " %s scenario file: %s_", s->prompt == TUI_PROMPT_SAVE ? "save to" : "open",
-			s->edit);
+		tui_put(r->y, 0, r->w, TUI_ROLE_EDIT, " %s scenario file: %s_",
+			s->prompt == TUI_PROMPT_SAVE ? "save to" : "open", s->edit);
 		return;
 	}
 	if (s->prompt == TUI_PROMPT_FIELD) {
-		tui_put(r->y, 0, r->w, TUI_ROLE_STATUS, " Enter: set   Esc: cancel   ^U: clear   (units: 32KiB 70e9 989T 5us $3 45%%)");
+		tui_put(r->y, 0, r->w, TUI_ROLE_STATUS,
+			" Enter: set   Esc: cancel   ^U: clear   (units: 32KiB 70e9 989T 5us $3 45%%)");
 		return;
 	}
 	if (s->message[0]) {
@@ -214,8 +215,8 @@ static void draw_status(const struct tui_state *s, const struct tui_layout *l)
 		return;
 	}
 	/* Hints from the binding table: the first key of each common action. */
-	static const enum tui_action hints[] = { TUI_ACT_HELP,	TUI_ACT_NEXT_PANEL, TUI_ACT_FIELD_NEXT, TUI_ACT_INC,
-						 TUI_ACT_EDIT,	TUI_ACT_MODE,	    TUI_ACT_SAVE,	TUI_ACT_QUIT };
+	static const enum tui_action hints[] = {TUI_ACT_HELP, TUI_ACT_NEXT_PANEL, TUI_ACT_FIELD_NEXT, TUI_ACT_INC,
+						TUI_ACT_EDIT, TUI_ACT_MODE,	  TUI_ACT_SAVE,	      TUI_ACT_QUIT};
 	char line[256] = " ";
 	size_t used = 1;
 	for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++) {
@@ -265,14 +266,15 @@ static void draw_help(const struct tui_layout *l)
 		tui_put(y++, x, w, TUI_ROLE_HELP, "%-*s  %s", keys_w, keys, tui_bindings[i].help);
 	}
 	if (y < r->y + r->h - 1)
-		tui_put(y++, x, w, TUI_ROLE_HELP, "Values take units: 32KiB 70e9 989T 5us $3; percentages 45%% or 0.45.");
+		tui_put(y++, x, w, TUI_ROLE_HELP,
+			"Values take units: 32KiB 70e9 989T 5us $3; percentages 45%% or 0.45.");
 	if (y < r->y + r->h - 1)
 		tui_put(y++, x, w, TUI_ROLE_HELP, "Numbers come from the same model functions as the ridge CLI.");
 }
 
 void tui_draw_layout(const struct tui_state *s, int lines, int cols, struct tui_layout *l)
 {
-	struct tui_layout_spec spec = { 0 };
+	struct tui_layout_spec spec = {0};
 	const struct tui_panel_view *v = &tui_panel_views[s->panel];
 	if (v->spec)
 		v->spec(s, &spec);
@@ -284,13 +286,14 @@ void tui_draw(const struct tui_state *s, const struct tui_layout *l, bool ascii)
 	erase();
 	if (l->too_small) {
 		tui_put(0, 0, l->cols, TUI_ROLE_BAD, "terminal too small");
-		tui_put(1, 0, l->cols, TUI_ROLE_NORMAL, "need %dx%d, have %dx%d", TUI_MIN_COLS, TUI_MIN_LINES, l->cols, l->lines);
+		tui_put(1, 0, l->cols, TUI_ROLE_NORMAL, "need %dx%d, have %dx%d", TUI_MIN_COLS, TUI_MIN_LINES, l->cols,
+			l->lines);
 		tui_put(2, 0, l->cols, TUI_ROLE_NORMAL, "q quits");
 		return;
 	}
 	draw_tabs(s, l);
 	const struct tui_panel_view *v = &tui_panel_views[s->panel];
-	struct tui_layout_spec spec = { 0 };
+	struct tui_layout_spec spec = {0};
 	if (v->spec)
 		v->spec(s, &spec);
 	draw_form(s, l, spec.form_on_top);

@@ -13,7 +13,9 @@ void tui_spec_align(const struct tui_state *s, struct tui_layout_spec *spec)
 
 static enum tui_role severity_role(enum ridge_align_severity severity)
 {
-	return severity == RIDGE_ALIGN_ERROR ? TUI_ROLE_BAD : severity == RIDGE_ALIGN_WARNING ? TUI_ROLE_WARN : TUI_ROLE_GOOD;
+	return severity == RIDGE_ALIGN_ERROR	 ? TUI_ROLE_BAD
+	       : severity == RIDGE_ALIGN_WARNING ? TUI_ROLE_WARN
+						 : TUI_ROLE_GOOD;
 }
 
 void tui_draw_align(const struct tui_state *s, const struct tui_layout *l, bool ascii)
@@ -27,8 +29,8 @@ void tui_draw_align(const struct tui_state *s, const struct tui_layout *l, bool 
 		tui_put_pair(y++, x, w, "required", TUI_ROLE_VALUE, "x%lld (%d B)", rule->required_multiple,
 			     rule->required_bytes);
 		if (y < bottom)
-			tui_put_pair(y++, x, w, "recommended", TUI_ROLE_VALUE, "x%lld (%d B)", rule->recommended_multiple,
-				     rule->recommended_bytes);
+			tui_put_pair(y++, x, w, "recommended", TUI_ROLE_VALUE, "x%lld (%d B)",
+				     rule->recommended_multiple, rule->recommended_bytes);
 		if (y < bottom)
 			tui_put_pair(y++, x, w, "tensor cores", rule->matrix_path ? TUI_ROLE_GOOD : TUI_ROLE_WARN, "%s",
 				     rule->matrix_path ? "yes" : "no path");
@@ -37,7 +39,10 @@ void tui_draw_align(const struct tui_state *s, const struct tui_layout *l, bool 
 	}
 	if (r->ok && y + 1 < bottom) {
 		y++;
-		tui_put(y++, x, w, r->errors ? TUI_ROLE_BAD : r->warnings ? TUI_ROLE_WARN : TUI_ROLE_GOOD,
+		tui_put(y++, x, w,
+			r->errors     ? TUI_ROLE_BAD
+			: r->warnings ? TUI_ROLE_WARN
+				      : TUI_ROLE_GOOD,
 			"%d error%s, %d warning%s", r->errors, r->errors == 1 ? "" : "s", r->warnings,
 			r->warnings == 1 ? "" : "s");
 	}

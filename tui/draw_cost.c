@@ -100,7 +100,8 @@ static void draw_decode(const struct tui_state *s, struct rows *rows)
 	text_pair(rows, "memory time", TUI_ROLE_RESULT, a);
 	cli_format_seconds(d->compute_time_s, a, sizeof a);
 	text_pair(rows, "compute time", TUI_ROLE_RESULT, a);
-	text_pair(rows, "bound", d->bound == RIDGE_BOUND_MEMORY ? TUI_ROLE_WARN : TUI_ROLE_GOOD, cost_bound_name(d->bound));
+	text_pair(rows, "bound", d->bound == RIDGE_BOUND_MEMORY ? TUI_ROLE_WARN : TUI_ROLE_GOOD,
+		  cost_bound_name(d->bound));
 	title(rows, "serving");
 	cli_format_seconds(d->tpot_s, a, sizeof a);
 	text_pair(rows, "TPOT", TUI_ROLE_GOOD, a);
@@ -112,7 +113,8 @@ static void draw_decode(const struct tui_state *s, struct rows *rows)
 		cli_format_bytes(d->memory_available, b, sizeof b);
 		char both[140];
 		snprintf(both, sizeof both, "%s of %s", a, b);
-		text_pair(rows, d->fits ? "memory (fits)" : "memory: NO FIT", d->fits ? TUI_ROLE_RESULT : TUI_ROLE_BAD, both);
+		text_pair(rows, d->fits ? "memory (fits)" : "memory: NO FIT", d->fits ? TUI_ROLE_RESULT : TUI_ROLE_BAD,
+			  both);
 	}
 	if (d->has_crossover)
 		pair(rows, "compute-bound at", TUI_ROLE_DIM, "batch %.4g", d->crossover_batch);
@@ -122,7 +124,7 @@ void tui_draw_cost(const struct tui_state *s, const struct tui_layout *l, bool a
 {
 	(void)ascii;
 	const struct tui_rect *v = &l->view;
-	struct rows rows = { v->y, v->x, v->w - 1 < 44 ? v->w - 1 : 44, v->y + v->h, false };
+	struct rows rows = {v->y, v->x, v->w - 1 < 44 ? v->w - 1 : 44, v->y + v->h, false};
 	if (!s->out.cost.ok) {
 		tui_put(v->y, v->x, v->w, TUI_ROLE_BAD, "%s", s->out.cost.error);
 		return;

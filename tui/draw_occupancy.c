@@ -16,12 +16,8 @@ void tui_spec_occupancy(const struct tui_state *s, struct tui_layout_spec *spec)
 }
 
 static const char *const limiter_labels[RIDGE_OCC_LIMITER_COUNT] = {
-	[RIDGE_OCC_WARPS] = "warps",
-	[RIDGE_OCC_REGISTERS] = "registers",
-	[RIDGE_OCC_SHARED_MEMORY] = "shared memory",
-	[RIDGE_OCC_BLOCKS] = "blocks",
-	[RIDGE_OCC_BARRIERS] = "barriers",
-	[RIDGE_OCC_VIRTUAL] = "virtual",
+    [RIDGE_OCC_WARPS] = "warps",   [RIDGE_OCC_REGISTERS] = "registers", [RIDGE_OCC_SHARED_MEMORY] = "shared memory",
+    [RIDGE_OCC_BLOCKS] = "blocks", [RIDGE_OCC_BARRIERS] = "barriers",	[RIDGE_OCC_VIRTUAL] = "virtual",
 };
 
 static void draw_numbers(const struct tui_state *s, const struct tui_layout *l)
@@ -41,7 +37,8 @@ static void draw_numbers(const struct tui_state *s, const struct tui_layout *l)
 	if (y < bottom)
 		tui_put_pair(y++, x, w, amd ? "workgroups/CU" : "blocks/SM", TUI_ROLE_RESULT, "%d", o->blocks_per_sm);
 	if (y < bottom)
-		tui_put_pair(y++, x, w, amd ? "waves" : "warps", TUI_ROLE_RESULT, "%d of %d", o->active_warps, o->max_warps);
+		tui_put_pair(y++, x, w, amd ? "waves" : "warps", TUI_ROLE_RESULT, "%d of %d", o->active_warps,
+			     o->max_warps);
 	if (y < bottom)
 		tui_put_pair(y++, x, w, "limiter", TUI_ROLE_WARN, "%s", occupancy_limiter_name(o->limiter));
 	if (y < bottom)
@@ -50,8 +47,8 @@ static void draw_numbers(const struct tui_state *s, const struct tui_layout *l)
 		if (o->limit[i] == RIDGE_OCC_UNLIMITED)
 			continue;
 		bool binding = (o->limiter_mask >> i) & 1u;
-		tui_put_pair(y++, x, w, limiter_labels[i], binding ? TUI_ROLE_WARN : TUI_ROLE_VALUE, "%d%s", o->limit[i],
-			     binding ? " <" : "  ");
+		tui_put_pair(y++, x, w, limiter_labels[i], binding ? TUI_ROLE_WARN : TUI_ROLE_VALUE, "%d%s",
+			     o->limit[i], binding ? " <" : "  ");
 	}
 	char a[32];
 	cli_format_bytes(o->smem_per_block, a, sizeof a);

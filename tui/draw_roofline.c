@@ -59,7 +59,8 @@ static void draw_numbers(const struct tui_state *s, const struct tui_layout *l)
 	}
 	if (r->has_cost && r->cost.matrix_work && y < bottom) {
 		if (r->path.tensor_eligible)
-			tui_put_pair(y++, x, w, "tensor cores", TUI_ROLE_GOOD, "%s", r->path.uses_matrix ? "used" : "eligible");
+			tui_put_pair(y++, x, w, "tensor cores", TUI_ROLE_GOOD, "%s",
+				     r->path.uses_matrix ? "used" : "eligible");
 		else
 			tui_put(y++, x, w, TUI_ROLE_WARN, "no tensor cores: %s", r->path.reason);
 	}
@@ -69,7 +70,7 @@ static void draw_numbers(const struct tui_state *s, const struct tui_layout *l)
 
 static void si_short(double v, char *buf, size_t len)
 {
-	static const char *const prefixes[] = { "", "K", "M", "G", "T", "P", "E" };
+	static const char *const prefixes[] = {"", "K", "M", "G", "T", "P", "E"};
 	int i = 0;
 	while (v >= 1000 && i < 6) {
 		v /= 1000;
@@ -149,10 +150,11 @@ void tui_draw_roofline(const struct tui_state *s, const struct tui_layout *l, bo
 	}
 	/* Compute ceilings: flat from each one's ridge point against the chosen level. */
 	double sel_bw = r->has_level[sel_level] ? r->level_bandwidth[sel_level] : lowest_bw;
-	int label_row_used[BRAILLE_MAX_ROWS] = { 0 };
+	int label_row_used[BRAILLE_MAX_ROWS] = {0};
 	for (int i = 0; i < r->compute_count; i++) {
 		const struct tui_roofline_compute *c = &r->compute[i];
-		bool selected = r->ok && c->peak == r->ceiling.peak_flops && c->dtype == (enum ridge_dtype)s->in.roofline_dtype;
+		bool selected =
+		    r->ok && c->peak == r->ceiling.peak_flops && c->dtype == (enum ridge_dtype)s->in.roofline_dtype;
 		struct ridge_roofline_ceiling ceil;
 		if (roofline_ceiling_from(c->peak, sel_bw, &ceil, NULL, 0) != 0)
 			continue;
@@ -162,8 +164,9 @@ void tui_draw_roofline(const struct tui_state *s, const struct tui_layout *l, bo
 		if (row >= 0 && row < plot_h && (!label_row_used[row] || selected)) {
 			char peak[16];
 			si_short(c->peak, peak, sizeof peak);
-			tui_put(plot_y + row, plot_x + plot_w + 1, label_r - 1, selected ? TUI_ROLE_COMPUTE : TUI_ROLE_DIM,
-				"%s%s %s", ridge_dtype_name(c->dtype), c->matrix ? "" : "v", peak);
+			tui_put(plot_y + row, plot_x + plot_w + 1, label_r - 1,
+				selected ? TUI_ROLE_COMPUTE : TUI_ROLE_DIM, "%s%s %s", ridge_dtype_name(c->dtype),
+				c->matrix ? "" : "v", peak);
 			label_row_used[row] = 1;
 		}
 	}
@@ -209,8 +212,9 @@ void tui_draw_roofline(const struct tui_state *s, const struct tui_layout *l, bo
 		int row = (int)lround(PY(roofline_attainable(max_peak, r->level_bandwidth[lv], i_at))) / 4 + 1;
 		int col = (int)lround(PX(i_at)) / 2 + 1;
 		if (row >= 0 && row < plot_h)
-			tui_put(plot_y + row, plot_x + col, plot_w - col, lv == sel_level ? TUI_ROLE_MEMORY : TUI_ROLE_DIM,
-				"%s", roofline_level_name((enum ridge_level)lv));
+			tui_put(plot_y + row, plot_x + col, plot_w - col,
+				lv == sel_level ? TUI_ROLE_MEMORY : TUI_ROLE_DIM, "%s",
+				roofline_level_name((enum ridge_level)lv));
 	}
 	if (point_row >= 0 && point_row < plot_h && point_col + 2 < plot_w) {
 		const char *mark = r->point.bound == RIDGE_BOUND_MEMORY ? "memory-bound" : "compute-bound";

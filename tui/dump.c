@@ -100,7 +100,7 @@ static void point_json(cJSON *o, const struct ridge_roofline_point *p)
 static void gemm_json(cJSON *o, const struct tui_state *s)
 {
 	const struct tui_roofline_results *r = &s->out.roofline;
-	static const char *const algorithms[] = { "library", "tiled", "naive" };
+	static const char *const algorithms[] = {"library", "tiled", "naive"};
 	cJSON_AddStringToObject(o, "algorithm", algorithms[s->in.gemm_algorithm]);
 	cJSON_AddStringToObject(o, "dtype", ridge_dtype_name((enum ridge_dtype)s->in.roofline_dtype));
 	cli_json_number(o, "m", s->in.gemm_m);
@@ -130,7 +130,7 @@ static void roofline_json(cJSON *o, const struct tui_state *s)
 static void occupancy_json(cJSON *o, const struct tui_state *s)
 {
 	static const char *const limit_keys[RIDGE_OCC_LIMITER_COUNT] = {
-		"warps", "registers", "shared_memory", "blocks", "barriers", "virtual_resources",
+	    "warps", "registers", "shared_memory", "blocks", "barriers", "virtual_resources",
 	};
 	const struct tui_occupancy_results *r = &s->out.occupancy;
 	const struct ridge_occupancy_result *res = &r->analysis.result;

@@ -63,7 +63,8 @@ static int collect_dims(const char *list, struct tui_align_results *r, char *err
 			return -1;
 		}
 		if (value != (double)(long long)value || value < 1 || value > (double)RIDGE_ALIGN_MAX_DIM) {
-			snprintf(err, err_len, "%s: '%s' is not a whole number in 1..%lld", name, value_text, RIDGE_ALIGN_MAX_DIM);
+			snprintf(err, err_len, "%s: '%s' is not a whole number in 1..%lld", name, value_text,
+				 RIDGE_ALIGN_MAX_DIM);
 			return -1;
 		}
 		if (add_finding(r, name, (long long)value, err, err_len) != 0)

@@ -12,8 +12,10 @@ int tui_train_input(const struct tui_inputs *in, const struct ridge_gpu *gpu, st
 	const char *why = NULL;
 	if (in->train_peak > 0)
 		t->peak_flops = in->train_peak;
-	else if (!ridge_gpu_peak(gpu, (enum ridge_dtype)in->train_dtype, RIDGE_PEAK_DEFAULT, false, &t->peak_flops, &why)) {
-		snprintf(err, err_len, "%s on %s: %s", ridge_dtype_name((enum ridge_dtype)in->train_dtype), gpu->id, why);
+	else if (!ridge_gpu_peak(gpu, (enum ridge_dtype)in->train_dtype, RIDGE_PEAK_DEFAULT, false, &t->peak_flops,
+				 &why)) {
+		snprintf(err, err_len, "%s on %s: %s", ridge_dtype_name((enum ridge_dtype)in->train_dtype), gpu->id,
+			 why);
 		return -1;
 	}
 	t->params = in->train_params;
@@ -40,8 +42,10 @@ int tui_decode_input(const struct tui_inputs *in, const struct ridge_gpu *gpu, s
 	const char *why = NULL;
 	if (in->decode_peak > 0)
 		d->peak_flops = in->decode_peak;
-	else if (!ridge_gpu_peak(gpu, (enum ridge_dtype)in->decode_dtype, RIDGE_PEAK_DEFAULT, false, &d->peak_flops, &why)) {
-		snprintf(err, err_len, "%s on %s: %s", ridge_dtype_name((enum ridge_dtype)in->decode_dtype), gpu->id, why);
+	else if (!ridge_gpu_peak(gpu, (enum ridge_dtype)in->decode_dtype, RIDGE_PEAK_DEFAULT, false, &d->peak_flops,
+				 &why)) {
+		snprintf(err, err_len, "%s on %s: %s", ridge_dtype_name((enum ridge_dtype)in->decode_dtype), gpu->id,
+			 why);
 		return -1;
 	}
 	const struct tui_field *w = tui_field_find_in(TUI_PANEL_COST, "weight_dtype");

@@ -28,7 +28,8 @@ static int check_smem(const struct ridge_gpu *g, const struct tui_inputs *in, ch
 	char a[32], b[32], c[32];
 	double total = in->smem + in->dyn_smem;
 	if (in->threads > g->max_threads_per_block) {
-		snprintf(err, err_len, "%g threads: over the %d per block on %s", in->threads, g->max_threads_per_block, g->id);
+		snprintf(err, err_len, "%g threads: over the %d per block on %s", in->threads, g->max_threads_per_block,
+			 g->id);
 		return -1;
 	}
 	if (g->vendor == RIDGE_VENDOR_AMD) {
@@ -43,7 +44,8 @@ static int check_smem(const struct ridge_gpu *g, const struct tui_inputs *in, ch
 	if (in->smem > g->smem_per_block) {
 		cli_format_bytes(in->smem, a, sizeof a);
 		cli_format_bytes(g->smem_per_block, b, sizeof b);
-		snprintf(err, err_len, "%s static smem is over the %s a kernel can declare: use dynamic + opt-in", a, b);
+		snprintf(err, err_len, "%s static smem is over the %s a kernel can declare: use dynamic + opt-in", a,
+			 b);
 		return -1;
 	}
 	if (total > g->smem_per_block_optin) {
@@ -67,14 +69,16 @@ void tui_compute_occupancy(struct tui_state *s)
 	struct ridge_occupancy_input occ;
 	tui_occupancy_input(&s->in, gpu, &occ);
 	char err[TUI_TEXT];
-	if (check_smem(gpu, &s->in, err, sizeof err) != 0 || occupancy_analyze(gpu, &occ, &r->analysis, err, sizeof err) != 0) {
+	if (check_smem(gpu, &s->in, err, sizeof err) != 0 ||
+	    occupancy_analyze(gpu, &occ, &r->analysis, err, sizeof err) != 0) {
 		snprintf(r->error, sizeof r->error, "%s", err);
 		return;
 	}
 	r->ok = true;
 	/* The sweep: every whole-warp block size the GPU allows. */
 	int step = gpu->warp_size > 0 ? gpu->warp_size : 32;
-	for (int threads = step; threads <= gpu->max_threads_per_block && r->sweep_count < TUI_SWEEP_MAX; threads += step) {
+	for (int threads = step; threads <= gpu->max_threads_per_block && r->sweep_count < TUI_SWEEP_MAX;
+	     threads += step) {
 		struct ridge_occupancy_input at = occ;
 		struct ridge_occupancy_result res;
 		at.threads_per_block = threads;

@@ -7,8 +7,8 @@
 #include "kernel_view.h"
 #include "panels.h"
 
-static const enum ridge_kernel algorithm_kernel[] = { RIDGE_KERNEL_GEMM, RIDGE_KERNEL_GEMM_TILED,
-						      RIDGE_KERNEL_GEMM_NAIVE };
+static const enum ridge_kernel algorithm_kernel[] = {RIDGE_KERNEL_GEMM, RIDGE_KERNEL_GEMM_TILED,
+						     RIDGE_KERNEL_GEMM_NAIVE};
 
 /* The kernel shape the GEMM inputs describe. */
 int tui_roofline_shape(const struct tui_inputs *in, struct ridge_kernel_shape *shape, char *err, size_t err_len)
@@ -35,7 +35,7 @@ static void plot_ceilings(const struct ridge_gpu *gpu, struct tui_roofline_resul
 	r->compute_count = 0;
 	for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
 		/* The matrix rate where the dtype has one, and the vector rate. */
-		static const enum ridge_peak_kind kinds[] = { RIDGE_PEAK_MATRIX, RIDGE_PEAK_VECTOR };
+		static const enum ridge_peak_kind kinds[] = {RIDGE_PEAK_MATRIX, RIDGE_PEAK_VECTOR};
 		for (int k = 0; k < 2; k++) {
 			double peak;
 			if (!ridge_gpu_peak(gpu, (enum ridge_dtype)d, kinds[k], false, &peak, NULL))
@@ -72,8 +72,9 @@ void tui_compute_roofline(struct tui_state *s)
 		    intensity_kernel(&shape, &r->cost, err, sizeof err) != 0 ||
 		    intensity_ceiling(gpu, &shape, &r->cost, no_tensor, false, level, &r->ceiling, &r->path, err,
 				      sizeof err) != 0 ||
-		    roofline_place(&r->ceiling, r->cost.flops, level == RIDGE_LEVEL_L2 ? r->cost.tiled_bytes : r->cost.bytes,
-				   0, &r->point, err, sizeof err) != 0) {
+		    roofline_place(&r->ceiling, r->cost.flops,
+				   level == RIDGE_LEVEL_L2 ? r->cost.tiled_bytes : r->cost.bytes, 0, &r->point, err,
+				   sizeof err) != 0) {
 			snprintf(r->error, sizeof r->error, "%s", err);
 			return;
 		}

@@ -40,7 +40,7 @@ static void on_fatal_signal(int sig)
 
 static void install_signal_handlers(void)
 {
-	static const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGABRT, SIGFPE };
+	static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGABRT, SIGFPE};
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_fatal_signal;
@@ -77,7 +77,8 @@ static void handle_request(struct tui_state *s)
 			tui_state_message(s, true, "%s", detail[0] ? detail : err);
 		} else {
 			snprintf(s->scenario_path, sizeof s->scenario_path, "%s", s->request_path);
-			tui_state_message(s, false, "saved %s ('ridge eval %s' runs it)", s->request_path, s->request_path);
+			tui_state_message(s, false, "saved %s ('ridge eval %s' runs it)", s->request_path,
+					  s->request_path);
 		}
 		break;
 	}
@@ -112,7 +113,7 @@ static void handle_click(struct tui_state *s, const struct tui_layout *l, int y,
 			tui_state_goto(s, (enum tui_panel_id)p);
 		return;
 	}
-	struct tui_layout_spec spec = { 0 };
+	struct tui_layout_spec spec = {0};
 	if (tui_panel_views[s->panel].spec)
 		tui_panel_views[s->panel].spec(s, &spec);
 	if (!spec.form_on_top && tui_rect_contains(&l->form, y, x)) {
@@ -228,15 +229,16 @@ int tui_bench(struct tui_state *s, int lines, int cols, int presses, FILE *out)
 		cli_error("out of memory");
 		return EXIT_ENV;
 	}
-	fprintf(out, "ridge tui --bench: key press -> state update + full redraw into an off-screen %dx%d terminal\n"
-		     "(newterm on /dev/null, %s), %d presses per panel; microseconds\n",
+	fprintf(out,
+		"ridge tui --bench: key press -> state update + full redraw into an off-screen %dx%d terminal\n"
+		"(newterm on /dev/null, %s), %d presses per panel; microseconds\n",
 		cols, lines, ascii ? "ASCII plots" : "braille plots", presses);
 	fprintf(out, "%-10s %10s %10s %10s %12s %12s\n", "panel", "median", "p99", "max", "cpu median", "cpu max");
 	/* Per panel: walk the inputs, stepping each up and down, so every press
 	 * recomputes through the model and redraws the whole screen. Wall time
 	 * includes preemption by other processes; CPU time is the explorer's own
 	 * cost. */
-	static const int keys[] = { KEY_RIGHT, KEY_LEFT, KEY_PPAGE, KEY_NPAGE, KEY_DOWN };
+	static const int keys[] = {KEY_RIGHT, KEY_LEFT, KEY_PPAGE, KEY_NPAGE, KEY_DOWN};
 	double worst_cpu = 0, worst_median = 0;
 	for (int p = 0; p < TUI_PANEL_COUNT; p++) {
 		tui_state_goto(s, (enum tui_panel_id)p);
@@ -256,8 +258,8 @@ int tui_bench(struct tui_state *s, int lines, int cols, int presses, FILE *out)
 		double cpu_median = quantile(cpu, presses, 0.5), cpu_max = quantile(cpu, presses, 1.0);
 		worst_cpu = fmax(worst_cpu, cpu_max);
 		worst_median = fmax(worst_median, median);
-		fprintf(out, "%-10s %10.1f %10.1f %10.1f %12.1f %12.1f\n", tui_panel_name((enum tui_panel_id)p), median, p99,
-			max, cpu_median, cpu_max);
+		fprintf(out, "%-10s %10.1f %10.1f %10.1f %12.1f %12.1f\n", tui_panel_name((enum tui_panel_id)p), median,
+			p99, max, cpu_median, cpu_max);
 	}
 	fprintf(out, "target <= 5000 us per key press: %s (worst median %.1f us, worst CPU time %.1f us)\n",
 		worst_median <= 5000 && worst_cpu <= 5000 ? "met" : "NOT met", worst_median, worst_cpu);

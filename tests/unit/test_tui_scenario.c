@@ -23,7 +23,7 @@ static char tmpdir[256];
 static int setup(void **state)
 {
 	(void)state;
-	struct hwdb_diags diags = { 0 };
+	struct hwdb_diags diags = {0};
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/ridge-tui-scenario-XXXXXX");
 	if (!mkdtemp(tmpdir))
 		return -1;
@@ -61,8 +61,8 @@ static void assert_subset(const cJSON *mine, const cJSON *theirs, const char *wh
 			assert_subset(item, other, what);
 		} else if (cJSON_IsNumber(item)) {
 			if (!cJSON_IsNumber(other) || item->valuedouble != other->valuedouble)
-				fail_msg("%s: %s is %.17g in the explorer, %.17g in eval", what, item->string, item->valuedouble,
-					 cJSON_IsNumber(other) ? other->valuedouble : NAN);
+				fail_msg("%s: %s is %.17g in the explorer, %.17g in eval", what, item->string,
+					 item->valuedouble, cJSON_IsNumber(other) ? other->valuedouble : NAN);
 		} else if (cJSON_IsString(item)) {
 			if (!cJSON_IsString(other) || strcmp(item->valuestring, other->valuestring) != 0)
 				fail_msg("%s: %s is '%s' in the explorer", what, item->string, item->valuestring);
@@ -102,7 +102,7 @@ static int compare_item(void *ctx, const struct tui_state *s, int index, const c
 
 static int compare_file(const char *path)
 {
-	struct compare_ctx c = { eval_open(path, NULL, NULL), path, 0 };
+	struct compare_ctx c = {eval_open(path, NULL, NULL), path, 0};
 	if (!c.sc)
 		fail_msg("eval cannot open '%s'", path);
 	struct tui_state *base = new_state("h100-sxm");
@@ -187,7 +187,8 @@ static void test_save_and_reload(void **state)
 		const struct tui_field *f = &tui_fields[i];
 		if (f->panel == TUI_PANEL_HW || f->panel == TUI_PANEL_ALIGN)
 			continue;
-		if (f->offset == offsetof(struct tui_inputs, cost_mode) || f->offset == offsetof(struct tui_inputs, roofline_mode))
+		if (f->offset == offsetof(struct tui_inputs, cost_mode) ||
+		    f->offset == offsetof(struct tui_inputs, roofline_mode))
 			continue; /* a panel shows its first item's mode */
 		if (memcmp((char *)&s->in + f->offset, (char *)&t->in + f->offset, f->size) != 0)
 			fail_msg("%s did not survive the round trip", f->key);
@@ -227,9 +228,9 @@ static void test_bad_files(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_examples_equal_eval),
-		cmocka_unit_test(test_save_and_reload),
-		cmocka_unit_test(test_bad_files),
+	    cmocka_unit_test(test_examples_equal_eval),
+	    cmocka_unit_test(test_save_and_reload),
+	    cmocka_unit_test(test_bad_files),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
