@@ -32,23 +32,26 @@ sass="$out/sass.txt"
 {
 	echo "cuobjdump --dump-resource-usage (sm_90/sm_90a):"
 	cuobjdump --dump-resource-usage "$probe" 2>&1 | grep -A1 -E "arch = sm_90|Function rp_|Function _Z[0-9]+rp_" | grep -E "Function|REG" | head -60
-	for k in rp_copy rp_triad rp_read rp_l2_read rp_smem rp_fma_f32 rp_fma_f64 rp_fma_f16x2 rp_mma_bf16 rp_wgmma_bf16; do
+	cuobjdump --dump-sass -arch sm_90 "$probe" >/tmp/sass_sm90.txt 2>&1
+	cuobjdump --dump-sass -arch sm_90a "$probe" >/tmp/sass_sm90a.txt 2>&1
+	for k in rp_copy rp_triad rp_read rp_write rp_l2_read rp_smem rp_fma_f32 rp_fma_f64 rp_fma_f16x2 rp_mma_bf16 rp_wgmma_bf16; do
 		for arch in sm_90 sm_90a; do
-			body=$(cuobjdump --dump-sass -arch $arch -fun "$k" "$probe" 2>/dev/null)
-			[ -n "$body" ] || body=$(cuobjdump --dump-sass -arch $arch "$probe" 2>/dev/null | awk -v k="$k" '/Function : /{p = index($0, k) > 0} p')
+			body=$(awk -v k="$k" '/Function : /{p = index($0, k "P") > 0} p' /tmp/sass_$(echo $arch | tr -d _).txt)
 			[ -n "$body" ] || continue
-			printf '%-15s %-6s lines %5d  LDG.E.128 %3d  LDG.E.ENL2.128 %3d STG.E.128 %3d  LDS.128 %3d  FFMA %4d  DFMA %4d  HFMA2 %4d  HMMA %4d  HGMMA %4d  LDL/STL %d\n' \
+			printf '%-13s %-6s lines %5d  LDG.128 %2d  STG.128 %2d  LDS.128 %2d  FFMA %4d  DFMA %4d  HFMA2 %4d  HMMA %3d  HGMMA %3d  LDL/STL %d  reuse %d\n' \
 				"$k" "$arch" "$(echo "$body" | wc -l)" \
-				"$(echo "$body" | grep -c 'LDG.E.128')" "$(echo "$body" | grep -c 'LDG.E.*128')" "$(echo "$body" | grep -c 'STG.E.128')" \
+				"$(echo "$body" | grep -cE 'LDG\.E[.A-Z0-9]*\.128')" "$(echo "$body" | grep -cE 'STG\.E[.A-Z0-9]*\.128')" \
 				"$(echo "$body" | grep -c 'LDS.128')" "$(echo "$body" | grep -c 'FFMA')" "$(echo "$body" | grep -c 'DFMA')" \
 				"$(echo "$body" | grep -c 'HFMA2')" "$(echo "$body" | grep -c 'HMMA')" "$(echo "$body" | grep -c 'HGMMA')" \
-				"$(echo "$body" | grep -cE 'LDL|STL')"
+				"$(echo "$body" | grep -cE 'LDL|STL')" "$(echo "$body" | grep -c 'reuse')"
 		done
 	done
+	echo "the FFMA loop of rp_fma_f32 (sm_90), first lines:"
+	awk '/Function : .*rp_fma_f32P/{p = 1} p' /tmp/sass_sm90.txt | grep -m6 FFMA
 	echo
 	echo "one HGMMA and one HMMA line as issued:"
-	cuobjdump --dump-sass -arch sm_90a "$probe" 2>/dev/null | grep -m2 HGMMA
-	cuobjdump --dump-sass -arch sm_90 "$probe" 2>/dev/null | grep -m2 HMMA
+	grep -m2 HGMMA /tmp/sass_sm90a.txt
+	grep -m2 HMMA /tmp/sass_sm90.txt
 } >"$sass" 2>&1
 cat "$sass" >>"$log"
 
