@@ -742,8 +742,7 @@ static int run_fma(struct kern_ctx *ctx, const struct kern_config *cfg, struct k
 	CK_LAUNCH("aux_fill_chains");
 	CK(gpu(MemsetAsync)(out.ptr, 0xFF, count * elem, ctx->stream));
 	uint64_t s = cfg->seed;
-	struct fma_job job;
-	memset(&job, 0, sizeof job);
+	struct fma_job job = {};
 	job.ctx = ctx;
 	job.id = cfg->id;
 	job.blocks = blocks;
