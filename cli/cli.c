@@ -163,6 +163,64 @@ cJSON *cli_json_number(cJSON *object, const char *key, double value)
 	return cJSON_AddNumberToObject(object, key, value);
 }
 
+char *cli_read_file(const char *path, size_t max_bytes, const char *what, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		cli_error("cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	char *buf = NULL;
+	size_t size = 0, cap = 0;
+	for (;;) {
+		if (size + 4096 + 1 > cap) {
+			cap = cap ? cap * 2 : 8192;
+			char *grown = realloc(buf, cap);
+			if (!grown) {
+				cli_error("out of memory reading '%s'", path);
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = grown;
+		}
+		size_t n = fread(buf + size, 1, cap - size - 1, f);
+		size += n;
+		if (size > max_bytes) {
+			cli_error("'%s' is larger than %zu bytes: not a %s", path, max_bytes, what);
+			free(buf);
+			fclose(f);
+			return NULL;
+		}
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		cli_error("cannot read '%s': %s", path, strerror(errno));
+		free(buf);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	buf[size] = '\0';
+	*len = size;
+	return buf;
+}
+
+void cli_text_position(const char *text, size_t offset, int *line, int *col)
+{
+	*line = 1;
+	*col = 1;
+	for (size_t i = 0; i < offset && text[i]; i++) {
+		if (text[i] == '\n') {
+			++*line;
+			*col = 1;
+		} else {
+			++*col;
+		}
+	}
+}
+
 int cli_write_atomic(const char *path, const char *data, size_t len)
 {
 	size_t n = strlen(path);

@@ -57,6 +57,13 @@ int cli_json_print(cJSON *doc);
 /* Adds a number, refusing to emit NaN/inf (JSON has no such values). */
 cJSON *cli_json_number(cJSON *object, const char *key, double value);
 
+/* Reads a whole text file, NUL-terminated, refusing more than max_bytes (what
+ * names the expected content for that message: "model config"). Returns the
+ * text (free it), or NULL after printing the error. */
+char *cli_read_file(const char *path, size_t max_bytes, const char *what, size_t *len);
+/* The 1-based line and column of text[offset]. */
+void cli_text_position(const char *text, size_t offset, int *line, int *col);
+
 /* Writes data to path atomically (temporary file + rename). */
 int cli_write_atomic(const char *path, const char *data, size_t len);
 

@@ -6,6 +6,9 @@
 
 const report_section_fn report_sections[] = {
 	report_hardware,
+	report_roofline,
+	report_align,
+	report_cost,
 };
 const size_t report_section_count = sizeof report_sections / sizeof report_sections[0];
 

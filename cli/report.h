@@ -10,6 +10,9 @@
 typedef void (*report_section_fn)(const struct ridge_gpu *gpu);
 
 void report_hardware(const struct ridge_gpu *gpu);
+void report_roofline(const struct ridge_gpu *gpu);
+void report_align(const struct ridge_gpu *gpu);
+void report_cost(const struct ridge_gpu *gpu);
 
 extern const report_section_fn report_sections[];
 extern const size_t report_section_count;

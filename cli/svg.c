@@ -109,6 +109,17 @@ void svg_text(struct svg *s, double x, double y, double size, const char *anchor
 	append(s, "</text>\n", 8);
 }
 
+void svg_text_halo(struct svg *s, double x, double y, double size, const char *anchor, const char *color,
+		   const char *text)
+{
+	svg_raw(s,
+		"<text x=\"%.2f\" y=\"%.2f\" font-size=\"%g\" text-anchor=\"%s\" fill=\"%s\" stroke=\"#ffffff\" "
+		"stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\">",
+		x, y, size, anchor ? anchor : "start", color ? color : "#000000");
+	append_escaped(s, text);
+	append(s, "</text>\n", 8);
+}
+
 void svg_line(struct svg *s, double x1, double y1, double x2, double y2, const char *color, double width, bool dashed)
 {
 	svg_raw(s, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"%g\"%s/>\n", x1, y1, x2,

@@ -16,6 +16,9 @@ struct svg {
 void svg_begin(struct svg *s, double width, double height, const char *title);
 /* Text is escaped (& < > " '). anchor: "start", "middle" or "end". */
 void svg_text(struct svg *s, double x, double y, double size, const char *anchor, const char *color, const char *text);
+/* The same with a white outline under the glyphs, readable over lines and grid. */
+void svg_text_halo(struct svg *s, double x, double y, double size, const char *anchor, const char *color,
+		   const char *text);
 void svg_line(struct svg *s, double x1, double y1, double x2, double y2, const char *color, double width, bool dashed);
 void svg_rect(struct svg *s, double x, double y, double w, double h, const char *fill, const char *stroke);
 void svg_circle(struct svg *s, double cx, double cy, double r, const char *fill, const char *stroke);

@@ -5,7 +5,12 @@
 
 #define RIDGE_VERSION "0.1.0"
 
+#include "align.h"
+#include "cost.h"
 #include "gpu.h"
+#include "launch.h"
 #include "units.h"
+#include "roofline.h"
+#include "intensity.h"
 
 #endif

@@ -1,0 +1,76 @@
+/* A calculator as both the command line and scenario files (ridge eval) see
+ * it: a table of inputs (params.h), a run function that calls model/ and
+ * returns the result as JSON (the --json document, SI units), and an optional
+ * human printer reading that same JSON. The command line and a scenario item
+ * therefore parse, compute and print through one path. */
+#ifndef RIDGE_CALC_H
+#define RIDGE_CALC_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+#include "gpu.h"
+#include "params.h"
+
+struct eval_item;
+
+struct calc_input {
+	const struct param_values *values;
+	const struct ridge_gpu *gpu; /* NULL for calculators that need none */
+	struct eval_item *item;      /* the scenario item; NULL on the command line */
+	char err[512];               /* why run returned NULL (without the location) */
+};
+
+struct calc {
+	const char *name;        /* scenario kind: "launch", "cost-train" */
+	const char *command;     /* for messages: "launch", "cost train" */
+	const char *synopsis;    /* the usage line(s) */
+	const char *description; /* a paragraph for --help, ending in a newline */
+	const struct param *params;
+	int param_count;
+	bool needs_gpu;
+	/* Returns the result object, or NULL with in->err set. */
+	cJSON *(*run)(struct calc_input *in);
+	/* Human output from the result; NULL prints the generic table. */
+	void (*print)(const cJSON *result);
+};
+
+/* The parameters every GPU calculator takes on the command line. */
+#define CALC_GPU_PARAMS                                                                                                   \
+	{ "gpu", PARAM_TEXT, 0, NULL, 0, 0, 0, "GPU", "hwdb id or alias (default " CLI_DEFAULT_GPU ")", NULL },          \
+	{ "hwdb", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "DIR", "also load the hwdb entries in DIR", NULL },         \
+	{ "calibration", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE", "a ridge-probe calibration (measured ceilings)", \
+	  NULL }
+#define CALC_JSON_PARAM { "json", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL, "one JSON document on stdout (SI units)", NULL }
+
+/* Runs calc as a command: parse argv, check required inputs, find the GPU,
+ * run, print JSON or human output. Returns the exit code. */
+int calc_main(const struct calc *calc, int argc, char **argv);
+
+/* Generic human output: one row per number, string or bool (nested keys
+ * dotted), arrays of objects as tables. */
+void calc_print_table(const cJSON *result, const char *indent);
+
+/* Reading results back (printers): a missing number is NAN, a missing string "". */
+double calc_num(const cJSON *obj, const char *key);
+const char *calc_str(const cJSON *obj, const char *key);
+bool calc_has(const cJSON *obj, const char *key);
+
+/* Human number formats. */
+void calc_fmt_usd(double v, char *buf, size_t len);              /* "$7,421,670.37" */
+void calc_fmt_grouped(double v, int decimals, char *buf, size_t len); /* "3,523,215,360,000,000,000" */
+void calc_fmt_percent(double fraction, char *buf, size_t len);   /* "9.6%" */
+
+/* JSON helpers for run functions: "gpu" and "ceilings" (spec sheet or measured). */
+void calc_json_gpu(cJSON *obj, const struct ridge_gpu *gpu);
+
+/* The calculators (each defined beside its command); scenario files can use
+ * every one listed in eval_kinds[] (cli/eval_kinds.c). */
+extern const struct calc calc_launch;
+extern const struct calc calc_cost_train;
+extern const struct calc calc_cost_decode;
+extern const struct calc calc_cost_rank;
+extern const struct calc calc_roofline;
+extern const struct calc calc_gemm;
+
+#endif

@@ -1,0 +1,891 @@
+/* ridge cost train | decode | rank: the cost models of model/cost.h. Also the
+ * scenario item kinds cost-train, cost-decode and rank, and the report section. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "calc.h"
+#include "cli.h"
+#include "cost.h"
+#include "eval.h"
+
+#define PRICE_PARAM(help)                                                                                     \
+	{ "price", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, 0, "USD", help, "0 or more USD per GPU-hour" }
+#define EXPLAIN_PARAM                                                                                         \
+	{ "explain", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "show every intermediate: formula, numbers, exact value", NULL }
+
+/* ---- shared pieces ---- */
+
+static int fail(struct calc_input *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct calc_input *in, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(in->err, sizeof in->err, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* The dtype's dense peak from hwdb, or the --peak override. */
+static int resolve_peak(struct calc_input *in, const char *dtype_param, double *peak, cJSON *o)
+{
+	const struct param_values *v = in->values;
+	const char *name = params_text(v, dtype_param);
+	enum ridge_dtype dtype = RIDGE_BF16;
+	if (name && !ridge_dtype_parse(name, &dtype))
+		return fail(in, "%s: unknown dtype '%s' (known: %s)", params_where(v, dtype_param), name, ridge_dtype_list());
+	double hwdb_peak = 0;
+	const char *why = NULL;
+	bool has_hwdb = ridge_gpu_peak(in->gpu, dtype, RIDGE_PEAK_DEFAULT, false, &hwdb_peak, &why);
+	cJSON_AddStringToObject(o, dtype_param, ridge_dtype_name(dtype));
+	if (has_hwdb)
+		cli_json_number(o, "hwdb_peak_flops", hwdb_peak);
+	if (params_has(v, "peak")) {
+		*peak = params_num(v, "peak");
+		cJSON_AddStringToObject(o, "peak_source", "given");
+	} else if (has_hwdb) {
+		*peak = hwdb_peak;
+		cJSON_AddStringToObject(o, "peak_source", in->gpu->measured ? "measured" : "hwdb");
+	} else {
+		return fail(in, "%s has no %s rate (%s): give %s", in->gpu->id, ridge_dtype_name(dtype), why,
+			    params_where(v, "peak"));
+	}
+	cli_json_number(o, "peak_flops", *peak);
+	return 0;
+}
+
+static int resolve_price(struct calc_input *in, double *price, cJSON *o)
+{
+	const struct param_values *v = in->values;
+	if (params_has(v, "price")) {
+		*price = params_num(v, "price");
+		cJSON_AddStringToObject(o, "price_source", "given");
+	} else if (in->gpu->has_price) {
+		*price = in->gpu->price_usd_per_hour;
+		cJSON_AddStringToObject(o, "price_source", "hwdb");
+	} else {
+		return fail(in, "no price: give %s (USD per GPU-hour); %s has none in hwdb", params_where(v, "price"),
+			    in->gpu->id);
+	}
+	cli_json_number(o, "price_usd_per_gpu_hour", *price);
+	return 0;
+}
+
+static cJSON *explain_json(const struct ridge_explain *ex)
+{
+	cJSON *array = cJSON_CreateArray();
+	for (int i = 0; i < ex->count; i++) {
+		const struct ridge_explain_step *s = &ex->steps[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "label", s->label);
+		cJSON_AddStringToObject(o, "formula", s->formula);
+		cJSON_AddStringToObject(o, "substituted", s->substituted);
+		cli_json_number(o, "value", s->value);
+		cJSON_AddStringToObject(o, "unit", s->unit);
+		cJSON_AddItemToArray(array, o);
+	}
+	return array;
+}
+
+static void print_explain(const cJSON *r)
+{
+	const cJSON *steps = cJSON_GetObjectItemCaseSensitive(r, "explain");
+	if (!cJSON_IsArray(steps))
+		return;
+	printf("\nExplain: every step, unrounded (values are the exact doubles, shortest form)\n");
+	int n = 0;
+	const cJSON *s;
+	cJSON_ArrayForEach(s, steps)
+	{
+		char exact[48], grouped[64];
+		double value = calc_num(s, "value");
+		cost_format_exact(value, exact, sizeof exact);
+		printf("  %2d. %s = %s\n", ++n, calc_str(s, "label"), calc_str(s, "formula"));
+		printf("        = %s\n", calc_str(s, "substituted"));
+		if (value == floor(value) && fabs(value) >= 10000 && fabs(value) < 1e21) {
+			calc_fmt_grouped(value, 0, grouped, sizeof grouped);
+			printf("        = %s %s  (%s)\n", grouped, calc_str(s, "unit"), exact);
+		} else {
+			printf("        = %s %s\n", exact, calc_str(s, "unit"));
+		}
+	}
+}
+
+/* ---- cost train ---- */
+
+static const struct param train_params[] = {
+	{ "params", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_REQUIRED | PARAM_MODEL | PARAM_OPEN_LO, "N",
+	  "model parameters (70e9, 70G)", "greater than 0" },
+	{ "seq", PARAM_INTEGER, 0, NULL, 1, 1e12, PARAM_REQUIRED, "S", "tokens per sequence", NULL },
+	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1e15, PARAM_REQUIRED, "B", "sequences per step (global batch)", NULL },
+	{ "steps", PARAM_INTEGER, 0, NULL, 1, 1e18, PARAM_REQUIRED, "K", "optimizer steps", NULL },
+	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "G", "GPUs", NULL },
+	{ "mfu", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_REQUIRED | PARAM_OPEN_LO, "M", "model FLOPs utilization: 0.4 or 40%",
+	  "0 < MFU <= 1" },
+	{ "target_mfu", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, "M2", "compare with the run at this MFU (may be lower)",
+	  "0 < MFU <= 1" },
+	PRICE_PARAM("USD per GPU-hour (default: the GPU's hwdb price)"),
+	{ "investment", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, PARAM_OPEN_LO, "USD",
+	  "engineering cost of the MFU gain: ROI and break-even step", "greater than 0 USD" },
+	{ "flops_formula", PARAM_TEXT, 0, NULL, 0, 0, 0, "6n|palm", "FLOPs per token: 6N (default) or 6N + 12 L H d s", NULL },
+	{ "layers", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "L", "layers (palm)", NULL },
+	{ "heads", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "H", "attention heads (palm)", NULL },
+	{ "head_dim", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "D", "head dimension (palm)", NULL },
+	{ "causal", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "palm: halve the attention term (causal mask)", NULL },
+	{ "peak", PARAM_NUMBER, RIDGE_UNIT_FLOPS, NULL, 0, INFINITY, PARAM_OPEN_LO, "FLOPS",
+	  "peak per GPU instead of hwdb's (989T: the book's H100 figure)", "greater than 0" },
+	{ "dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "dtype whose hwdb peak is used (default bf16)", NULL },
+	{ "show_rounding", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL,
+	  "also do it as a hand calculation does: step time to 0.1 s, hours to 1 h, and show the drift", NULL },
+	EXPLAIN_PARAM,
+	CALC_GPU_PARAMS,
+	CALC_JSON_PARAM,
+};
+
+static void train_result_json(cJSON *o, const struct ridge_train_result *r)
+{
+	cli_json_number(o, "mfu", r->mfu);
+	cli_json_number(o, "flops_per_token", r->flops_per_token);
+	cli_json_number(o, "attention_flops_per_token", r->attention_flops_per_token);
+	cli_json_number(o, "tokens_per_step", r->tokens_per_step);
+	cli_json_number(o, "flops_per_step", r->flops_per_step);
+	cli_json_number(o, "achieved_flops_per_gpu", r->achieved_flops_per_gpu);
+	cli_json_number(o, "cluster_flops", r->cluster_flops);
+	cli_json_number(o, "step_time_s", r->step_time_s);
+	cli_json_number(o, "wall_s", r->wall_s);
+	cli_json_number(o, "wall_hours", r->wall_hours);
+	cli_json_number(o, "gpu_hours", r->gpu_hours);
+	cli_json_number(o, "cost_usd", r->cost_usd);
+	cli_json_number(o, "cost_per_step_usd", r->cost_per_step_usd);
+}
+
+static cJSON *train_run(struct calc_input *in)
+{
+	const struct param_values *v = in->values;
+	struct ridge_train_input ti = { 0 };
+	cJSON *o = cJSON_CreateObject();
+	calc_json_gpu(o, in->gpu);
+	if (resolve_peak(in, "dtype", &ti.peak_flops, o) != 0 || resolve_price(in, &ti.price_usd_per_gpu_hour, o) != 0)
+		goto bad;
+	ti.params = params_num(v, "params");
+	ti.seq = params_num(v, "seq");
+	ti.batch = params_num(v, "batch");
+	ti.steps = params_num(v, "steps");
+	ti.gpus = params_num(v, "gpus");
+	ti.mfu = params_num(v, "mfu");
+	const char *formula = params_text(v, "flops_formula");
+	if (!formula || strcasecmp(formula, "6n") == 0) {
+		ti.formula = RIDGE_FLOPS_6N;
+	} else if (strcasecmp(formula, "palm") == 0) {
+		ti.formula = RIDGE_FLOPS_PALM;
+		static const char *const need[] = { "layers", "heads", "head_dim" };
+		for (int i = 0; i < 3; i++)
+			if (!params_has(v, need[i])) {
+				fail(in, "%s palm needs %s", params_where(v, "flops_formula"), params_where(v, need[i]));
+				goto bad;
+			}
+		ti.layers = params_num(v, "layers");
+		ti.heads = params_num(v, "heads");
+		ti.head_dim = params_num(v, "head_dim");
+		ti.causal = params_flag(v, "causal");
+	} else {
+		fail(in, "%s: unknown formula '%s' (known: 6n, palm)", params_where(v, "flops_formula"), formula);
+		goto bad;
+	}
+	bool has_target = params_has(v, "target_mfu"), has_investment = params_has(v, "investment");
+	if (has_investment && !has_target) {
+		fail(in, "%s needs %s (the savings come from the MFU gain)", params_where(v, "investment"),
+		     params_where(v, "target_mfu"));
+		goto bad;
+	}
+	if (params_flag(v, "show_rounding") && !has_target) {
+		fail(in, "%s needs %s", params_where(v, "show_rounding"), params_where(v, "target_mfu"));
+		goto bad;
+	}
+	cJSON_AddStringToObject(o, "flops_formula", ti.formula == RIDGE_FLOPS_PALM ? "palm" : "6n");
+	cJSON_AddBoolToObject(o, "causal", ti.causal);
+	cli_json_number(o, "params", ti.params);
+	cli_json_number(o, "seq", ti.seq);
+	cli_json_number(o, "batch", ti.batch);
+	cli_json_number(o, "steps", ti.steps);
+	cli_json_number(o, "gpus", ti.gpus);
+
+	struct ridge_explain *ex = params_flag(v, "explain") ? calloc(1, sizeof *ex) : NULL;
+	char err[400];
+	if (!has_target) {
+		struct ridge_train_result r;
+		if (cost_train(&ti, &r, ex, NULL, err, sizeof err) != 0) {
+			fail(in, "%s", err);
+			free(ex);
+			goto bad;
+		}
+		train_result_json(o, &r);
+	} else {
+		struct ridge_train_comparison c;
+		if (cost_train_compare(&ti, params_num(v, "target_mfu"), has_investment,
+				       has_investment ? params_num(v, "investment") : 0, &c, ex, err, sizeof err) != 0) {
+			fail(in, "%s", err);
+			free(ex);
+			goto bad;
+		}
+		train_result_json(o, &c.current);
+		cJSON *target = cJSON_AddObjectToObject(o, "target");
+		train_result_json(target, &c.target);
+		cli_json_number(o, "savings_usd", c.savings_usd);
+		cli_json_number(o, "savings_fraction", c.savings_fraction);
+		cli_json_number(o, "speedup", c.speedup);
+		if (c.has_investment) {
+			cli_json_number(o, "investment_usd", c.investment_usd);
+			cli_json_number(o, "roi_net", c.roi_net);
+			cli_json_number(o, "roi_gross", c.roi_gross);
+			cli_json_number(o, "saving_per_step_usd", c.saving_per_step_usd);
+			if (c.breaks_even)
+				cli_json_number(o, "break_even_step", c.break_even_step);
+			else
+				cJSON_AddNullToObject(o, "break_even_step");
+		}
+		if (params_flag(v, "show_rounding")) {
+			struct ridge_train_rounded rr;
+			if (cost_train_rounded(&ti, &c, 0.1, 1, &rr, err, sizeof err) != 0) {
+				fail(in, "%s", err);
+				free(ex);
+				goto bad;
+			}
+			cJSON *ro = cJSON_AddObjectToObject(o, "rounded");
+			cli_json_number(ro, "step_quantum_s", 0.1);
+			cli_json_number(ro, "hours_quantum", 1);
+			cli_json_number(ro, "step_time_s", rr.step_time_s);
+			cli_json_number(ro, "wall_hours", rr.wall_hours);
+			cli_json_number(ro, "cost_usd", rr.cost_usd);
+			cli_json_number(ro, "target_step_time_s", rr.target_step_time_s);
+			cli_json_number(ro, "target_wall_hours", rr.target_wall_hours);
+			cli_json_number(ro, "target_cost_usd", rr.target_cost_usd);
+			cli_json_number(ro, "savings_usd", rr.savings_usd);
+			if (c.has_investment)
+				cli_json_number(ro, "roi_net", rr.roi_net);
+			cli_json_number(ro, "cost_drift_usd", rr.cost_drift_usd);
+			cli_json_number(ro, "target_cost_drift_usd", rr.target_cost_drift_usd);
+			cli_json_number(ro, "savings_drift_usd", rr.savings_drift_usd);
+		}
+	}
+	if (ex) {
+		cJSON_AddItemToObject(o, "explain", explain_json(ex));
+		free(ex);
+	}
+	return o;
+bad:
+	cJSON_Delete(o);
+	return NULL;
+}
+
+static void train_print(const cJSON *r)
+{
+	char a[64], b[64], c[64], d[64];
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(r, "target");
+	cli_format_si(calc_num(r, "peak_flops"), "FLOP/s", a, sizeof a);
+	printf("Training cost: %.0f x %s at %s each", calc_num(r, "gpus"), calc_str(r, "gpu"), a);
+	if (strcmp(calc_str(r, "peak_source"), "given") == 0) {
+		if (calc_has(r, "hwdb_peak_flops")) {
+			cli_format_si(calc_num(r, "hwdb_peak_flops"), "FLOP/s", b, sizeof b);
+			printf(" (given; hwdb %s dense: %s)", calc_str(r, "dtype"), b);
+		} else {
+			printf(" (given)");
+		}
+	} else {
+		printf(" (%s %s dense, %s)", strcmp(calc_str(r, "peak_source"), "measured") == 0 ? "measured" : "hwdb",
+		       calc_str(r, "dtype"), strcmp(calc_str(r, "ceilings"), "measured") == 0 ? "calibration" : "spec sheet");
+	}
+	calc_fmt_usd(calc_num(r, "price_usd_per_gpu_hour"), c, sizeof c);
+	printf(", %s per GPU-hour%s\n", c, strcmp(calc_str(r, "price_source"), "hwdb") == 0 ? " (hwdb)" : "");
+
+	calc_fmt_grouped(calc_num(r, "flops_per_step"), 0, a, sizeof a);
+	calc_fmt_grouped(calc_num(r, "steps"), 0, b, sizeof b);
+	cost_format_exact(calc_num(r, "params"), d, sizeof d);
+	printf("  N = %s parameters, seq %.0f x batch %.0f, %s steps; FLOPs per step (%s) = %s\n", d, calc_num(r, "seq"), calc_num(r, "batch"), b,
+	       strcmp(calc_str(r, "flops_formula"), "palm") == 0 ? "6N + attention" : "6N", a);
+
+	printf("\n  %-22s %24s", "", "current");
+	if (t)
+		printf(" %24s", "target");
+	printf("\n");
+	struct {
+		const char *label, *key;
+		int kind; /* 0 percent, 1 seconds, 2 hours, 3 usd, 4 count */
+	} rows[] = {
+		{ "MFU", "mfu", 0 },	     { "step time", "step_time_s", 1 }, { "wall hours", "wall_hours", 2 },
+		{ "GPU-hours", "gpu_hours", 2 }, { "cost", "cost_usd", 3 },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		const cJSON *objs[2] = { r, t };
+		printf("  %-22s", rows[i].label);
+		for (int j = 0; j < (t ? 2 : 1); j++) {
+			double x = calc_num(objs[j], rows[i].key);
+			if (rows[i].kind == 0)
+				calc_fmt_percent(x, a, sizeof a);
+			else if (rows[i].kind == 1)
+				snprintf(a, sizeof a, "%.6f s", x);
+			else if (rows[i].kind == 2)
+				calc_fmt_grouped(x, 2, a, sizeof a);
+			else
+				calc_fmt_usd(x, a, sizeof a);
+			printf(" %24s", a);
+		}
+		printf("\n");
+	}
+	if (t) {
+		calc_fmt_usd(calc_num(r, "savings_usd"), a, sizeof a);
+		calc_fmt_percent(calc_num(r, "savings_fraction"), b, sizeof b);
+		printf("\n  %s: %s (%s of the cost), %.6gx the speed\n", calc_num(r, "savings_usd") >= 0 ? "savings" : "LOSS", a,
+		       b, calc_num(r, "speedup"));
+	}
+	if (calc_has(r, "investment_usd")) {
+		calc_fmt_usd(calc_num(r, "investment_usd"), a, sizeof a);
+		printf("  investment %s: net ROI %.6gx, gross ROI %.6gx, ", a, calc_num(r, "roi_net"), calc_num(r, "roi_gross"));
+		if (calc_has(r, "break_even_step")) {
+			calc_fmt_grouped(calc_num(r, "break_even_step"), 1, b, sizeof b);
+			calc_fmt_grouped(calc_num(r, "steps"), 0, c, sizeof c);
+			printf("break-even at step %s of %s\n", b, c);
+		} else {
+			printf("never breaks even (the target saves nothing)\n");
+		}
+	}
+	const cJSON *ro = cJSON_GetObjectItemCaseSensitive(r, "rounded");
+	if (ro) {
+		printf("\n  Rounded the way a hand calculation does (step time to 0.1 s, hours to whole hours):\n");
+		printf("    current: %.1f s/step -> %s h -> ", calc_num(ro, "step_time_s"),
+		       (calc_fmt_grouped(calc_num(ro, "wall_hours"), 0, a, sizeof a), a));
+		calc_fmt_usd(calc_num(ro, "cost_usd"), b, sizeof b);
+		calc_fmt_usd(calc_num(ro, "cost_drift_usd"), c, sizeof c);
+		printf("%s (drift %s)\n", b, c);
+		printf("    target:  %.1f s/step -> %s h -> ", calc_num(ro, "target_step_time_s"),
+		       (calc_fmt_grouped(calc_num(ro, "target_wall_hours"), 0, a, sizeof a), a));
+		calc_fmt_usd(calc_num(ro, "target_cost_usd"), b, sizeof b);
+		calc_fmt_usd(calc_num(ro, "target_cost_drift_usd"), c, sizeof c);
+		printf("%s (drift %s)\n", b, c);
+		calc_fmt_usd(calc_num(ro, "savings_usd"), b, sizeof b);
+		calc_fmt_usd(calc_num(ro, "savings_drift_usd"), c, sizeof c);
+		printf("    savings: %s (drift %s)", b, c);
+		if (calc_has(ro, "roi_net"))
+			printf(", net ROI %.6gx", calc_num(ro, "roi_net"));
+		printf("\n");
+	}
+	print_explain(r);
+}
+
+const struct calc calc_cost_train = {
+	.name = "cost-train",
+	.command = "cost train",
+	.synopsis = "usage: ridge cost train --params N --seq S --batch B --steps K --gpus G --mfu M --price USD\n"
+		    "                        [--target-mfu M2] [--investment USD] [--flops-formula 6n|palm]\n"
+		    "                        [--layers L --heads H --head-dim D] [--peak FLOPS] [--explain] [--json]",
+	.description = "Training cost from MFU: FLOPs per step = 6N x seq x batch (or the PaLM form), step time =\n"
+		       "F / (GPUs x peak x MFU), GPU-hours and dollars. With --target-mfu: the same run at that MFU\n"
+		       "and the savings; with --investment: net and gross ROI and the break-even step. Nothing is\n"
+		       "rounded; --explain prints every intermediate with its formula.\n",
+	.params = train_params,
+	.param_count = sizeof train_params / sizeof train_params[0],
+	.needs_gpu = true,
+	.run = train_run,
+	.print = train_print,
+};
+
+/* ---- cost decode ---- */
+
+static const struct param decode_params[] = {
+	{ "params", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_REQUIRED | PARAM_MODEL | PARAM_OPEN_LO, "N",
+	  "active parameters per token", "greater than 0" },
+	{ "layers", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED | PARAM_MODEL, "L", "layers", NULL },
+	{ "kv_heads", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED | PARAM_MODEL, "H", "key/value heads (GQA)", NULL },
+	{ "head_dim", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED | PARAM_MODEL, "D", "head dimension", NULL },
+	{ "context", PARAM_INTEGER, 1, NULL, 1, 1e12, PARAM_REQUIRED, "C", "tokens in each request's KV cache", NULL },
+	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "B", "requests decoded together", NULL },
+	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "G", "GPUs sharing weights and cache (tensor parallel)",
+	  NULL },
+	PRICE_PARAM("USD per GPU-hour (default: the GPU's hwdb price)"),
+	{ "weight_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "weight storage: fp32 bf16 fp16 fp8 int8 int4 fp4 (default bf16)",
+	  NULL },
+	{ "kv_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "KV-cache storage (default bf16)", NULL },
+	{ "compute_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "dtype of the GEMMs, for the peak (default bf16)", NULL },
+	{ "peak", PARAM_NUMBER, RIDGE_UNIT_FLOPS, NULL, 0, INFINITY, PARAM_OPEN_LO, "FLOPS", "peak per GPU instead of hwdb's",
+	  "greater than 0" },
+	{ "overhead_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, 0, "T",
+	  "per-step time added to the roofline floor, ms (launches, communication)", "0 to 3600 s" },
+	{ "sweep", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "also every batch 1, 2, 4 ... 1024", NULL },
+	EXPLAIN_PARAM,
+	CALC_GPU_PARAMS,
+	CALC_JSON_PARAM,
+};
+
+static int storage(struct calc_input *in, const char *param, double *bytes, cJSON *o)
+{
+	const char *name = params_text(in->values, param);
+	if (!name)
+		name = "bf16";
+	if (!cost_storage_bytes(name, bytes))
+		return fail(in, "%s: unknown storage type '%s' (known: %s)", params_where(in->values, param), name,
+			    cost_storage_list());
+	cJSON_AddStringToObject(o, param, name);
+	char key[64];
+	snprintf(key, sizeof key, "%s_bytes", param);
+	cli_json_number(o, key, *bytes);
+	return 0;
+}
+
+static void decode_result_json(cJSON *o, const struct ridge_decode_result *r)
+{
+	cli_json_number(o, "kv_bytes_per_token", r->kv_bytes_per_token);
+	cli_json_number(o, "weight_bytes", r->weight_bytes);
+	cli_json_number(o, "kv_bytes", r->kv_bytes);
+	cli_json_number(o, "bytes_per_step", r->bytes_per_step);
+	cli_json_number(o, "flops_per_step", r->flops_per_step);
+	cli_json_number(o, "intensity", r->intensity);
+	cli_json_number(o, "ridge_point", r->ridge_point);
+	cli_json_number(o, "memory_time_s", r->memory_time_s);
+	cli_json_number(o, "compute_time_s", r->compute_time_s);
+	cli_json_number(o, "tpot_s", r->tpot_s);
+	cli_json_number(o, "tokens_per_s", r->tokens_per_s);
+	cli_json_number(o, "usd_per_million_tokens", r->usd_per_million_tokens);
+	cJSON_AddStringToObject(o, "bound", cost_bound_name(r->bound));
+	cli_json_number(o, "memory_required_bytes", r->memory_required);
+	cli_json_number(o, "memory_available_bytes", r->memory_available);
+	cJSON_AddBoolToObject(o, "fits", r->fits);
+}
+
+static cJSON *decode_run(struct calc_input *in)
+{
+	const struct param_values *v = in->values;
+	struct ridge_decode_input di = { 0 };
+	cJSON *o = cJSON_CreateObject();
+	calc_json_gpu(o, in->gpu);
+	if (storage(in, "weight_dtype", &di.weight_bytes, o) != 0 || storage(in, "kv_dtype", &di.kv_bytes, o) != 0 ||
+	    resolve_peak(in, "compute_dtype", &di.peak_flops, o) != 0 || resolve_price(in, &di.price_usd_per_gpu_hour, o) != 0) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	di.params = params_num(v, "params");
+	di.layers = params_num(v, "layers");
+	di.kv_heads = params_num(v, "kv_heads");
+	di.head_dim = params_num(v, "head_dim");
+	di.context = params_num(v, "context");
+	di.batch = params_num(v, "batch");
+	di.gpus = params_num(v, "gpus");
+	di.bandwidth = in->gpu->memory_bandwidth;
+	di.memory_bytes = in->gpu->memory_bytes;
+	di.overhead_s = params_has(v, "overhead_ms") ? params_num(v, "overhead_ms") : 0;
+	cli_json_number(o, "bandwidth", di.bandwidth);
+	cli_json_number(o, "params", di.params);
+	cli_json_number(o, "layers", di.layers);
+	cli_json_number(o, "kv_heads", di.kv_heads);
+	cli_json_number(o, "head_dim", di.head_dim);
+	cli_json_number(o, "context", di.context);
+	cli_json_number(o, "batch", di.batch);
+	cli_json_number(o, "gpus", di.gpus);
+	cli_json_number(o, "overhead_s", di.overhead_s);
+
+	struct ridge_explain *ex = params_flag(v, "explain") ? calloc(1, sizeof *ex) : NULL;
+	struct ridge_decode_result r;
+	char err[400];
+	if (cost_decode(&di, &r, ex, err, sizeof err) != 0) {
+		fail(in, "%s", err);
+		free(ex);
+		cJSON_Delete(o);
+		return NULL;
+	}
+	decode_result_json(o, &r);
+	if (r.has_crossover)
+		cli_json_number(o, "crossover_batch", r.crossover_batch);
+	else
+		cJSON_AddNullToObject(o, "crossover_batch");
+	if (params_flag(v, "sweep")) {
+		cJSON *sweep = cJSON_AddArrayToObject(o, "sweep");
+		double batches[16];
+		int n = 0;
+		bool placed = false;
+		for (double b = 1; b <= 1024; b *= 2) {
+			if (!placed && di.batch < b) {
+				batches[n++] = di.batch;
+				placed = true;
+			}
+			placed |= di.batch == b;
+			batches[n++] = b;
+		}
+		if (!placed)
+			batches[n++] = di.batch;
+		for (int i = 0; i < n; i++) {
+			struct ridge_decode_input d = di;
+			struct ridge_decode_result s;
+			d.batch = batches[i];
+			if (cost_decode(&d, &s, NULL, err, sizeof err) != 0) {
+				fail(in, "batch %g: %s", d.batch, err);
+				free(ex);
+				cJSON_Delete(o);
+				return NULL;
+			}
+			cJSON *row = cJSON_CreateObject();
+			cli_json_number(row, "batch", d.batch);
+			cli_json_number(row, "bytes_per_step", s.bytes_per_step);
+			cli_json_number(row, "tpot_s", s.tpot_s);
+			cli_json_number(row, "tokens_per_s", s.tokens_per_s);
+			cli_json_number(row, "usd_per_million_tokens", s.usd_per_million_tokens);
+			cJSON_AddStringToObject(row, "bound", cost_bound_name(s.bound));
+			cJSON_AddBoolToObject(row, "fits", s.fits);
+			cJSON_AddItemToArray(sweep, row);
+		}
+	}
+	if (ex) {
+		cJSON_AddItemToObject(o, "explain", explain_json(ex));
+		free(ex);
+	}
+	return o;
+}
+
+static void decode_print(const cJSON *r)
+{
+	char a[64], b[64], c[64], d[64];
+	cli_format_si(calc_num(r, "bandwidth"), "B/s", a, sizeof a);
+	cli_format_si(calc_num(r, "peak_flops"), "FLOP/s", b, sizeof b);
+	calc_fmt_usd(calc_num(r, "price_usd_per_gpu_hour"), c, sizeof c);
+	printf("Decode cost: %.0f x %s (%s, %s %s each: %s), %s per GPU-hour%s\n", calc_num(r, "gpus"), calc_str(r, "gpu"),
+	       a, calc_str(r, "compute_dtype"), b, strcmp(calc_str(r, "ceilings"), "measured") == 0 ? "measured" : "spec sheet",
+	       c, strcmp(calc_str(r, "price_source"), "hwdb") == 0 ? " (hwdb)" : "");
+	calc_fmt_grouped(calc_num(r, "params"), 0, a, sizeof a);
+	printf("  %s parameters, weights %s, KV cache %s; batch %.0f x context %.0f\n", a, calc_str(r, "weight_dtype"),
+	       calc_str(r, "kv_dtype"), calc_num(r, "batch"), calc_num(r, "context"));
+	calc_fmt_grouped(calc_num(r, "kv_bytes_per_token"), 0, a, sizeof a);
+	cost_format_exact(calc_num(r, "kv_dtype_bytes"), d, sizeof d);
+	printf("\n  KV bytes per token    2 x %.0f layers x %.0f KV heads x %.0f x %s B = %s B\n", calc_num(r, "layers"),
+	       calc_num(r, "kv_heads"), calc_num(r, "head_dim"), d, a);
+	cli_format_si(calc_num(r, "weight_bytes"), "B", a, sizeof a);
+	cli_format_si(calc_num(r, "kv_bytes"), "B", b, sizeof b);
+	cli_format_si(calc_num(r, "bytes_per_step"), "B", c, sizeof c);
+	printf("  bytes per step        weights %s + KV cache %s = %s\n", a, b, c);
+	cli_format_seconds(calc_num(r, "memory_time_s"), a, sizeof a);
+	cli_format_seconds(calc_num(r, "compute_time_s"), b, sizeof b);
+	printf("  memory time           %s;  compute time %s  -> %s-bound\n", a, b, calc_str(r, "bound"));
+	cli_format_seconds(calc_num(r, "tpot_s"), a, sizeof a);
+	calc_fmt_grouped(calc_num(r, "tokens_per_s"), 1, b, sizeof b);
+	calc_fmt_usd(calc_num(r, "usd_per_million_tokens"), c, sizeof c);
+	printf("  TPOT %s, %s tokens/s, %s per million tokens\n", a, b, c);
+	cli_format_si(calc_num(r, "memory_required_bytes"), "B", a, sizeof a);
+	cli_format_si(calc_num(r, "memory_available_bytes"), "B", b, sizeof b);
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "fits")))
+		printf("  memory: %s of %s\n", a, b);
+	else
+		printf("  DOES NOT FIT: needs %s, the GPUs have %s\n", a, b);
+	if (calc_has(r, "crossover_batch"))
+		printf("  compute-bound from batch %.1f on (at this context)\n", calc_num(r, "crossover_batch"));
+	else
+		printf("  never compute-bound at this context: each request's KV read outgrows its compute\n");
+
+	const cJSON *sweep = cJSON_GetObjectItemCaseSensitive(r, "sweep");
+	if (cJSON_IsArray(sweep)) {
+		printf("\n  %6s %12s %12s %14s %12s %8s %5s\n", "batch", "bytes/step", "TPOT", "tokens/s", "$/M tokens", "bound",
+		       "fits");
+		const cJSON *row;
+		cJSON_ArrayForEach(row, sweep)
+		{
+			cli_format_si(calc_num(row, "bytes_per_step"), "B", a, sizeof a);
+			cli_format_seconds(calc_num(row, "tpot_s"), b, sizeof b);
+			calc_fmt_grouped(calc_num(row, "tokens_per_s"), 1, c, sizeof c);
+			calc_fmt_usd(calc_num(row, "usd_per_million_tokens"), d, sizeof d);
+			printf("  %6.0f %12s %12s %14s %12s %8s %5s\n", calc_num(row, "batch"), a, b, c, d, calc_str(row, "bound"),
+			       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "fits")) ? "yes" : "NO");
+		}
+	}
+	print_explain(r);
+}
+
+const struct calc calc_cost_decode = {
+	.name = "cost-decode",
+	.command = "cost decode",
+	.synopsis = "usage: ridge cost decode --params N --layers L --kv-heads H --head-dim D --context C --batch B\n"
+		    "                         --gpus G [--gpu GPU] [--price USD] [--weight-dtype DT] [--kv-dtype DT]\n"
+		    "                         [--sweep] [--explain] [--json]",
+	.description = "Inference decode per step: weights + KV cache bytes (KV per token = 2 L n_kv d_head bytes),\n"
+		       "memory time vs compute time (2 N batch FLOPs), TPOT = the larger (+ --overhead-ms),\n"
+		       "tokens/s and dollars per million tokens. The GPUs share weights and cache (tensor parallel,\n"
+		       "communication not modelled unless given as --overhead-ms).\n",
+	.params = decode_params,
+	.param_count = sizeof decode_params / sizeof decode_params[0],
+	.needs_gpu = true,
+	.run = decode_run,
+	.print = decode_print,
+};
+
+/* ---- rank (scenario files only) ---- */
+
+static const struct param rank_params[] = {
+	{ "budget_per_month", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, PARAM_REQUIRED | PARAM_OPEN_LO, "USD",
+	  "hardware spend of the fleet per month", "greater than 0 USD" },
+	{ "training_share", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_REQUIRED, "F", "share of the spend on training", NULL },
+	{ "inference_share", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_REQUIRED, "F", "share of the spend on inference", NULL },
+	{ "baseline_mfu", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_REQUIRED | PARAM_OPEN_LO, "M", "training MFU today",
+	  "0 < MFU <= 1" },
+	{ "engineer_usd_per_hour", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, PARAM_REQUIRED | PARAM_OPEN_LO, "USD",
+	  "fully loaded engineering cost", "greater than 0 USD" },
+	{ "hours_per_week", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 168, PARAM_OPEN_LO, "H", "working hours (default 40)",
+	  NULL },
+	{ "horizon_months", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1200, PARAM_REQUIRED | PARAM_OPEN_LO, "M",
+	  "months of savings counted", NULL },
+	{ "projects", PARAM_LIST, 0, NULL, 0, 0, PARAM_REQUIRED, NULL, "the projects (name, mfu_gain or tpot_reduction, effort)",
+	  NULL },
+	EXPLAIN_PARAM,
+};
+
+static const struct param project_params[] = {
+	{ "name", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, NULL, "", NULL },
+	{ "mfu_gain", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, NULL, "", "greater than 0, at most 1 (absolute points)" },
+	{ "tpot_reduction", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, NULL, "", "greater than 0, less than 1" },
+	{ "engineer_weeks", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1e6, PARAM_OPEN_LO, NULL, "", NULL },
+	{ "engineer_months", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1e6, PARAM_OPEN_LO, NULL, "", NULL },
+	{ "cost", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, PARAM_OPEN_LO, NULL, "", "greater than 0 USD" },
+	{ "applies_to", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, NULL, "", NULL },
+	{ "ready_after_months", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1200, 0, NULL, "", NULL },
+};
+
+#define MAX_PROJECTS 32
+
+struct rank_read {
+	int count;
+	struct ridge_project projects[MAX_PROJECTS];
+};
+
+/* Reported here, at the project's position (the item's position would be less precise). */
+static int project_error(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int project_error(const char *where, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	cli_error("%s: %s", where, msg);
+	return -1;
+}
+
+static int read_project(void *ctx, const struct param_values *v, int index, const char *where)
+{
+	struct rank_read *rr = ctx;
+	if (index >= MAX_PROJECTS)
+		return project_error(where, "more than %d projects", MAX_PROJECTS);
+	struct ridge_project *p = &rr->projects[rr->count];
+	memset(p, 0, sizeof *p);
+	snprintf(p->name, sizeof p->name, "%s", params_text(v, "name"));
+	bool mfu = params_has(v, "mfu_gain"), tpot = params_has(v, "tpot_reduction");
+	if (mfu == tpot)
+		return project_error(where, "project '%s' needs one of mfu_gain (training) or tpot_reduction (inference)",
+				     p->name);
+	p->kind = mfu ? RIDGE_PROJECT_MFU : RIDGE_PROJECT_TPOT;
+	p->mfu_gain = mfu ? params_num(v, "mfu_gain") : 0;
+	p->tpot_reduction = tpot ? params_num(v, "tpot_reduction") : 0;
+	int efforts = params_has(v, "engineer_weeks") + params_has(v, "engineer_months") + params_has(v, "cost");
+	if (efforts != 1)
+		return project_error(where, "project '%s' needs one of engineer_weeks, engineer_months or cost", p->name);
+	if (params_has(v, "engineer_weeks"))
+		p->engineer_weeks = params_num(v, "engineer_weeks");
+	if (params_has(v, "engineer_months"))
+		p->engineer_weeks = params_num(v, "engineer_months") * RIDGE_WEEKS_PER_MONTH;
+	if ((p->has_cost = params_has(v, "cost")))
+		p->cost_usd = params_num(v, "cost");
+	p->applies_to = params_has(v, "applies_to") ? params_num(v, "applies_to") : 1;
+	p->ready_after_months = params_has(v, "ready_after_months") ? params_num(v, "ready_after_months") : 0;
+	rr->count++;
+	return 0;
+}
+
+static cJSON *rank_run(struct calc_input *in)
+{
+	const struct param_values *v = in->values;
+	if (!in->item) {
+		fail(in, "rank reads its projects from a scenario file: ridge cost rank FILE.yaml");
+		return NULL;
+	}
+	struct rank_read *rr = calloc(1, sizeof *rr);
+	if (!rr) {
+		fail(in, "out of memory");
+		return NULL;
+	}
+	if (eval_item_each(in->item, "projects", project_params, sizeof project_params / sizeof project_params[0],
+			   read_project, rr) != 0) {
+		free(rr);
+		return NULL;
+	}
+	struct ridge_fleet fleet = {
+		.budget_usd_per_month = params_num(v, "budget_per_month"),
+		.training_share = params_num(v, "training_share"),
+		.inference_share = params_num(v, "inference_share"),
+		.baseline_mfu = params_num(v, "baseline_mfu"),
+		.engineer_usd_per_hour = params_num(v, "engineer_usd_per_hour"),
+		.hours_per_week = params_has(v, "hours_per_week") ? params_num(v, "hours_per_week") : 40,
+		.horizon_months = params_num(v, "horizon_months"),
+	};
+	struct ridge_project_result results[MAX_PROJECTS];
+	struct ridge_explain *ex = params_flag(v, "explain") ? calloc(1, sizeof *ex) : NULL;
+	char err[400];
+	if (cost_rank(&fleet, rr->projects, rr->count, results, ex, err, sizeof err) != 0) {
+		fail(in, "%s", err);
+		free(ex);
+		free(rr);
+		return NULL;
+	}
+	cJSON *o = cJSON_CreateObject();
+	cJSON *a = cJSON_AddObjectToObject(o, "assumptions");
+	cli_json_number(a, "budget_usd_per_month", fleet.budget_usd_per_month);
+	cli_json_number(a, "training_share", fleet.training_share);
+	cli_json_number(a, "inference_share", fleet.inference_share);
+	cli_json_number(a, "baseline_mfu", fleet.baseline_mfu);
+	cli_json_number(a, "engineer_usd_per_hour", fleet.engineer_usd_per_hour);
+	cli_json_number(a, "hours_per_week", fleet.hours_per_week);
+	cli_json_number(a, "weeks_per_month", RIDGE_WEEKS_PER_MONTH);
+	cli_json_number(a, "horizon_months", fleet.horizon_months);
+	cJSON *ranking = cJSON_AddArrayToObject(o, "ranking");
+	for (int i = 0; i < rr->count; i++) {
+		const struct ridge_project_result *r = &results[i];
+		const struct ridge_project *p = &rr->projects[r->index];
+		cJSON *e = cJSON_CreateObject();
+		cli_json_number(e, "rank", r->rank);
+		cJSON_AddStringToObject(e, "name", p->name);
+		cJSON_AddStringToObject(e, "kind", p->kind == RIDGE_PROJECT_MFU ? "training_mfu" : "inference_tpot");
+		if (p->kind == RIDGE_PROJECT_MFU) {
+			cli_json_number(e, "mfu_gain", p->mfu_gain);
+			cli_json_number(e, "target_mfu", r->target_mfu);
+		} else {
+			cli_json_number(e, "tpot_reduction", p->tpot_reduction);
+		}
+		cli_json_number(e, "applies_to", p->applies_to);
+		cli_json_number(e, "engineering_usd", r->engineering_usd);
+		cli_json_number(e, "spend_usd_per_month", r->spend_per_month);
+		cli_json_number(e, "saving_fraction", r->saving_fraction);
+		cli_json_number(e, "savings_usd_per_month", r->savings_per_month);
+		cli_json_number(e, "months_saving", r->months_saving);
+		cli_json_number(e, "horizon_savings_usd", r->horizon_savings);
+		cli_json_number(e, "net_usd", r->net_usd);
+		cli_json_number(e, "roi_net", r->roi_net);
+		cli_json_number(e, "roi_gross", r->roi_gross);
+		cli_json_number(e, "payback_months", r->payback_months);
+		cJSON_AddItemToArray(ranking, e);
+	}
+	if (ex) {
+		cJSON_AddItemToObject(o, "explain", explain_json(ex));
+		free(ex);
+	}
+	free(rr);
+	return o;
+}
+
+static void rank_print(const cJSON *r)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(r, "assumptions");
+	char s1[64], s2[64], s3[64], s4[64], s5[64];
+	calc_fmt_usd(calc_num(a, "budget_usd_per_month"), s1, sizeof s1);
+	calc_fmt_percent(calc_num(a, "training_share"), s2, sizeof s2);
+	calc_fmt_percent(calc_num(a, "inference_share"), s3, sizeof s3);
+	calc_fmt_percent(calc_num(a, "baseline_mfu"), s4, sizeof s4);
+	calc_fmt_usd(calc_num(a, "engineer_usd_per_hour"), s5, sizeof s5);
+	printf("Investment ranking: %s/month fleet, %s training / %s inference; assumed: baseline MFU %s,\n", s1, s2, s3, s4);
+	printf("  engineering %s/hour x %.4g h/week (a month is 52/12 weeks), savings counted over %.4g months\n", s5,
+	       calc_num(a, "hours_per_week"), calc_num(a, "horizon_months"));
+	printf("\n  %-2s %-30s %12s  %-40s %13s %15s %9s %9s\n", "#", "project", "cost", "saving", "per month", "over horizon",
+	       "net ROI", "payback");
+	const cJSON *e;
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(r, "ranking"))
+	{
+		char cost[32], how[96], month[32], total[32], pct[32], m0[32], m1[32];
+		calc_fmt_usd(calc_num(e, "engineering_usd"), cost, sizeof cost);
+		calc_fmt_usd(calc_num(e, "savings_usd_per_month"), month, sizeof month);
+		calc_fmt_usd(calc_num(e, "horizon_savings_usd"), total, sizeof total);
+		calc_fmt_percent(calc_num(e, "saving_fraction"), pct, sizeof pct);
+		double spend = calc_num(e, "spend_usd_per_month") / 1e6;
+		if (strcmp(calc_str(e, "kind"), "training_mfu") == 0) {
+			calc_fmt_percent(calc_num(a, "baseline_mfu"), m0, sizeof m0);
+			calc_fmt_percent(calc_num(e, "target_mfu"), m1, sizeof m1);
+			snprintf(how, sizeof how, "%s of $%.4gM training (MFU %s->%s)", pct, spend, m0, m1);
+		} else {
+			snprintf(how, sizeof how, "%s of $%.4gM inference (TPOT -%.4g%%)", pct, spend,
+				 calc_num(e, "tpot_reduction") * 100);
+		}
+		printf("  %-2.0f %-30.30s %12s  %-40s %13s %15s %8.4gx %6.3g mo\n", calc_num(e, "rank"), calc_str(e, "name"), cost,
+		       how, month, total, calc_num(e, "roi_net"), calc_num(e, "payback_months"));
+	}
+	printf("\n  Saving fractions: an MFU gain m0 -> m1 needs m0/m1 of the GPU time (saves 1 - m0/m1 of\n"
+	       "  training spend); a TPOT cut r serves the same tokens in (1 - r) of the time.\n"
+	       "  Gains on the same share do not add: two MFU projects together reach m0 + g1 + g2, not\n"
+	       "  the sum of their savings.\n");
+	print_explain(r);
+}
+
+const struct calc calc_cost_rank = {
+	.name = "rank",
+	.command = "cost rank",
+	.synopsis = "usage: ridge cost rank FILE.yaml [--json] [--hwdb DIR] [--calibration FILE]",
+	.description = "Ranks engineering projects by net ROI over a horizon: MFU gains save training spend,\n"
+		       "TPOT cuts save inference spend; FILE is a scenario with 'rank' items.\n",
+	.params = rank_params,
+	.param_count = sizeof rank_params / sizeof rank_params[0],
+	.needs_gpu = false,
+	.run = rank_run,
+	.print = rank_print,
+};
+
+/* ---- the command ---- */
+
+static const char usage_text[] =
+	"usage: ridge cost train  --params N --seq S --batch B --steps K --gpus G --mfu M --price USD [...]\n"
+	"       ridge cost decode --params N --layers L --kv-heads H --head-dim D --context C --batch B --gpus G [...]\n"
+	"       ridge cost rank   FILE.yaml [--json]\n"
+	"\n"
+	"  train   training run cost from MFU; savings and ROI of a better MFU\n"
+	"  decode  inference decode: bytes per step, TPOT, tokens/s, $ per million tokens\n"
+	"  rank    rank engineering projects by ROI (a scenario file's 'rank' items)\n"
+	"\n"
+	"'ridge cost SUBCOMMAND --help' for each one's options.\n";
+
+static int cost_rank_command(int argc, char **argv)
+{
+	static const struct param rank_cli[] = {
+		{ "hwdb", PARAM_TEXT, 0, NULL, 0, 0, 0, "DIR", "also load the hwdb entries in DIR", NULL },
+		{ "calibration", PARAM_TEXT, 0, NULL, 0, 0, 0, "FILE", "a ridge-probe calibration", NULL },
+		CALC_JSON_PARAM,
+	};
+	struct param_values v;
+	params_init(&v, rank_cli, sizeof rank_cli / sizeof rank_cli[0]);
+	const char *files[1];
+	int nfiles = 0;
+	int rc = params_parse_argv(&v, "cost rank", calc_cost_rank.synopsis, calc_cost_rank.description, argc, argv, files, 1,
+				   &nfiles);
+	if (rc == 1)
+		return EXIT_OK;
+	if (rc != 0)
+		return rc;
+	if (nfiles == 0) {
+		cli_error("cost rank needs a scenario file with a 'rank' item (see examples/review-q9-rank.yaml)");
+		return EXIT_USAGE;
+	}
+	return eval_file(files[0], params_text(&v, "hwdb"), params_text(&v, "calibration"), "rank", params_flag(&v, "json"));
+}
+
+static int run_cost(int argc, char **argv)
+{
+	if (argc < 2) {
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	const char *sub = argv[1];
+	if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
+		fputs(usage_text, stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(sub, "train") == 0)
+		return calc_main(&calc_cost_train, argc - 1, argv + 1);
+	if (strcmp(sub, "decode") == 0)
+		return calc_main(&calc_cost_decode, argc - 1, argv + 1);
+	if (strcmp(sub, "rank") == 0)
+		return cost_rank_command(argc - 1, argv + 1);
+	cli_error("unknown cost subcommand '%s' (known: train, decode, rank)", sub);
+	return EXIT_USAGE;
+}
+
+const struct cli_command cli_cmd_cost = { "cost", run_cost, "training and inference cost, savings, ROI, ranking" };

@@ -1,0 +1,65 @@
+/* ridge eval FILE.yaml: runs a scenario file (cli/eval.c; the format is in
+ * examples/README.md). */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "eval.h"
+
+static const char usage_text[] =
+	"usage: ridge eval FILE.yaml [--json] [--hwdb DIR] [--calibration FILE]\n"
+	"\n"
+	"Runs a scenario file: a GPU, a model and a list of what-if items, each one of\n"
+	"ridge's calculations with its inputs (kinds: cost-decode, cost-train, launch, rank).\n"
+	"Prints each item's result as a table; with --json one document with one result per\n"
+	"item. An item's `expect` values are checked (exit 1 when one differs); its `book`\n"
+	"values (what a source printed) are shown beside the exact ones with the drift.\n"
+	"The format: examples/README.md, \"Scenario files\".\n"
+	"\n"
+	"  --json              one JSON document on stdout (SI units)\n"
+	"  --hwdb DIR          also load the hwdb entries in DIR\n"
+	"  --calibration FILE  a ridge-probe calibration (measured ceilings)\n";
+
+static int run_eval(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "hwdb", required_argument, NULL, 'd' },
+		{ "calibration", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *hwdb_dir = NULL, *calibration = NULL;
+	bool json = false;
+	int c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'd':
+			hwdb_dir = optarg;
+			break;
+		case 'c':
+			calibration = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return EXIT_OK;
+		default:
+			return cli_bad_option("eval", argv, c);
+		}
+	}
+	if (argc - optind != 1) {
+		if (argc - optind == 0)
+			cli_error("eval needs a scenario file (see 'ridge eval --help')");
+		else
+			cli_error("eval takes one scenario file, got '%s' too", argv[optind + 1]);
+		return EXIT_USAGE;
+	}
+	return eval_file(argv[optind], hwdb_dir, calibration, NULL, json);
+}
+
+const struct cli_command cli_cmd_eval = { "eval", run_eval, "run a scenario file of what-ifs (examples/)" };

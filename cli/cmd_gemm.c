@@ -1,0 +1,180 @@
+/* ridge gemm: FLOPs, global-memory bytes and roofline bound of one GEMM under
+ * a chosen algorithm (naive, shared-memory tiled, or the library's tensor-core
+ * tiling), and whether its shape can use tensor cores. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "calc.h"
+#include "cli.h"
+#include "kernel_view.h"
+
+static const struct param gemm_params[] = {
+	{ "m", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, PARAM_REQUIRED, "M", "rows of A and C", NULL },
+	{ "n", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, PARAM_REQUIRED, "N", "columns of B and C", NULL },
+	{ "k", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, PARAM_REQUIRED, "K", "the reduction dimension", NULL },
+	{ "dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4 (default bf16)", NULL },
+	{ "naive", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "one thread per output, no reuse (2*M*N*K element reads)", NULL },
+	{ "tile", PARAM_TEXT, 0, NULL, 0, 0, 0, "T|MxNxK", "a shared-memory tiled kernel with this CTA tile", NULL },
+	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "B", "independent GEMMs of this shape (default 1)", NULL },
+	{ "traffic", PARAM_TEXT, 0, NULL, 0, 0, 0, "tiled|compulsory",
+	  "tiled (default): every re-read reaches memory; compulsory: every matrix once", NULL },
+	{ "no_tensor", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "the vector (CUDA-core) rate", NULL },
+	{ "sparse", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "the 2:4 sparse matrix rate", NULL },
+	{ "time", PARAM_NUMBER, RIDGE_UNIT_SECONDS, NULL, 0, INFINITY, PARAM_OPEN_LO, "T",
+	  "a measured time: achieved FLOP/s and fraction of attainable", "greater than 0" },
+	CALC_GPU_PARAMS,
+	CALC_JSON_PARAM,
+};
+
+static cJSON *gemm_run(struct calc_input *in)
+{
+	const struct param_values *v = in->values;
+	const struct ridge_gpu *gpu = in->gpu;
+	struct ridge_kernel_shape s = { .kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_BF16 };
+	const char *text;
+	bool naive = params_flag(v, "naive"), tiled = params_has(v, "tile");
+	if ((text = params_text(v, "dtype")) && !ridge_dtype_parse(text, &s.dtype)) {
+		snprintf(in->err, sizeof in->err, "%s: unknown dtype '%s' (known: %s)", params_where(v, "dtype"), text,
+			 ridge_dtype_list());
+		return NULL;
+	}
+	if (naive && tiled) {
+		snprintf(in->err, sizeof in->err, "give %s or %s, not both", params_where(v, "naive"),
+			 params_where(v, "tile"));
+		return NULL;
+	}
+	if (tiled && kernel_tile_parse(params_text(v, "tile"), &s.tile_m, &s.tile_n, &s.tile_k)) {
+		snprintf(in->err, sizeof in->err,
+			 "%s: '%s' is not a tile: give T (square, T x T x T) or MxNxK, whole numbers from 1 to 65536",
+			 params_where(v, "tile"), params_text(v, "tile"));
+		return NULL;
+	}
+	if ((text = params_text(v, "traffic")) && !intensity_traffic_parse(text, &s.traffic)) {
+		snprintf(in->err, sizeof in->err, "%s: unknown traffic model '%s' (known: tiled compulsory)",
+			 params_where(v, "traffic"), text);
+		return NULL;
+	}
+	s.m = params_num(v, "m");
+	s.n = params_num(v, "n");
+	s.k = params_num(v, "k");
+	s.batch = params_has(v, "batch") ? params_num(v, "batch") : 0;
+	if (naive)
+		s.kernel = RIDGE_KERNEL_GEMM_NAIVE;
+	else if (tiled)
+		s.kernel = RIDGE_KERNEL_GEMM_TILED;
+	double time_s = params_has(v, "time") ? params_num(v, "time") : 0;
+
+	char err[400];
+	struct ridge_kernel_cost cost;
+	struct ridge_kernel_path path;
+	struct ridge_roofline_ceiling ceiling;
+	struct ridge_roofline_point p, compulsory;
+	if (intensity_kernel(&s, &cost, err, sizeof err) ||
+	    intensity_ceiling(gpu, &s, &cost, params_flag(v, "no_tensor"), params_flag(v, "sparse"), RIDGE_LEVEL_HBM,
+			      &ceiling, &path, err, sizeof err) ||
+	    roofline_place(&ceiling, cost.flops, cost.bytes, time_s, &p, err, sizeof err) ||
+	    roofline_place(&ceiling, cost.flops, cost.compulsory_bytes, 0, &compulsory, err, sizeof err)) {
+		snprintf(in->err, sizeof in->err, "gemm: %s", err);
+		return NULL;
+	}
+	cJSON *doc = cJSON_CreateObject();
+	cJSON_AddStringToObject(doc, "gpu", gpu->id);
+	cJSON_AddStringToObject(doc, "ceiling_source", cli_ceiling_source(gpu));
+	cJSON_AddStringToObject(doc, "algorithm", naive ? "naive" : tiled ? "tiled" : "library");
+	cJSON_AddStringToObject(doc, "dtype", ridge_dtype_name(s.dtype));
+	cli_json_number(doc, "m", s.m);
+	cli_json_number(doc, "n", s.n);
+	cli_json_number(doc, "k", s.k);
+	cli_json_number(doc, "batch", s.batch > 0 ? s.batch : 1);
+	cli_json_number(doc, "flops", cost.flops);
+	cli_json_number(doc, "bytes", cost.bytes);
+	cli_json_number(doc, "read_bytes", cost.read_bytes);
+	cli_json_number(doc, "write_bytes", cost.write_bytes);
+	cli_json_number(doc, "intensity", p.intensity);
+	cJSON_AddStringToObject(doc, "bound", roofline_bound_name(p.bound));
+	cli_json_number(doc, "time_floor_s", p.time_floor_s);
+	cJSON_AddBoolToObject(doc, "tensor_core_eligible", path.tensor_eligible);
+	if (!path.tensor_eligible)
+		cJSON_AddStringToObject(doc, "reason", path.reason);
+	cJSON_AddBoolToObject(doc, "uses_tensor_cores", path.uses_matrix);
+	cJSON_AddStringToObject(doc, "compute_dtype", ridge_dtype_name(ceiling.dtype));
+	cJSON_AddStringToObject(doc, "path", ceiling.matrix ? "matrix" : "vector");
+	cli_json_number(doc, "peak_flops", ceiling.peak_flops);
+	cli_json_number(doc, "bandwidth", ceiling.bandwidth);
+	cli_json_number(doc, "ridge_point", ceiling.ridge_point);
+	cli_json_number(doc, "attainable_flops", p.attainable_flops);
+	cli_json_number(doc, "compute_time_s", p.compute_time_s);
+	cli_json_number(doc, "memory_time_s", p.memory_time_s);
+	cli_json_number(doc, "compulsory_bytes", cost.compulsory_bytes);
+	cli_json_number(doc, "compulsory_intensity", compulsory.intensity);
+	cJSON_AddStringToObject(doc, "compulsory_bound", roofline_bound_name(compulsory.bound));
+	cli_json_number(doc, "compulsory_time_floor_s", compulsory.time_floor_s);
+	if (p.has_time) {
+		cli_json_number(doc, "time_s", p.time_s);
+		cli_json_number(doc, "achieved_flops", p.achieved_flops);
+		cli_json_number(doc, "fraction_of_attainable", p.fraction_of_attainable);
+		cli_json_number(doc, "fraction_of_peak", p.fraction_of_peak);
+	}
+	if (path.note[0])
+		cJSON_AddStringToObject(doc, "note", path.note);
+	cJSON_AddItemToObject(doc, "kernel", kernel_json(&s, &cost, &path));
+	return doc;
+}
+
+static void gemm_print(const cJSON *d)
+{
+	char a[48], b[48], t[48];
+	const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(d, "kernel");
+	kernel_print_json(kernel);
+	cli_format_si(calc_num(d, "peak_flops"), "FLOP/s", a, sizeof a);
+	cli_format_si(calc_num(d, "bandwidth"), "B/s", b, sizeof b);
+	printf("On %s (%s ceilings): %s %s %s, HBM %s, ridge %.6g FLOP/byte\n", calc_str(d, "gpu"),
+	       calc_str(d, "ceiling_source"), calc_str(d, "compute_dtype"), calc_str(d, "path"), a, b,
+	       calc_num(d, "ridge_point"));
+	cli_format_seconds(calc_num(d, "time_floor_s"), t, sizeof t);
+	cli_format_si(calc_num(d, "attainable_flops"), "FLOP/s", a, sizeof a);
+	printf("  intensity %.6g FLOP/byte: %s-bound, attainable %s, time floor %s\n", calc_num(d, "intensity"),
+	       calc_str(d, "bound"), a, t);
+	if (strcmp(calc_str(kernel, "traffic"), "tiled") == 0 && calc_num(d, "compulsory_bytes") != calc_num(d, "bytes")) {
+		cli_format_seconds(calc_num(d, "compulsory_time_floor_s"), t, sizeof t);
+		printf("  every matrix once (compulsory): %.6g FLOP/byte: %s-bound, time floor %s\n",
+		       calc_num(d, "compulsory_intensity"), calc_str(d, "compulsory_bound"), t);
+	}
+	if (calc_has(d, "time_s")) {
+		cli_format_si(calc_num(d, "achieved_flops"), "FLOP/s", a, sizeof a);
+		printf("  measured: %s = %.4g%% of attainable, %.4g%% of peak\n", a,
+		       100 * calc_num(d, "fraction_of_attainable"), 100 * calc_num(d, "fraction_of_peak"));
+	}
+}
+
+const struct calc calc_gemm = {
+	.name = "gemm",
+	.command = "gemm",
+	.synopsis = "usage: ridge gemm --m M --n N --k K [--dtype DT] [--gpu GPU] [--naive | --tile T|MxNxK]\n"
+		    "                  [--batch B] [--traffic tiled|compulsory] [--no-tensor] [--sparse]\n"
+		    "                  [--time T] [--json] [--hwdb DIR] [--calibration FILE]",
+	.description =
+		"C (M x N) = A (M x K) x B (K x N), 2*M*N*K FLOPs, in dtype (default bf16).\n"
+		"  default      the library's tensor-core GEMM: CTA tile 128x128x64; A is read\n"
+		"               ceil(N/128) times, B ceil(M/128) times, C written once\n"
+		"  --tile T     a shared-memory tiled kernel with a T x T (or MxNxK) CTA tile\n"
+		"  --naive      one thread per output, no reuse: 2*M*N*K element reads; CUDA cores\n"
+		"JSON keys: flops, bytes, intensity, bound, time_floor_s, tensor_core_eligible (and reason\n"
+		"when false), peak_flops, ridge_point, compulsory_bytes, ... Tensor cores need a matrix rate\n"
+		"for the dtype and M, N, K multiples of 16 bytes of elements (8 for bf16/fp16, 16 for\n"
+		"fp8/int8, 4 for tf32): cuBLAS's alignment rule.\n",
+	.params = gemm_params,
+	.param_count = sizeof gemm_params / sizeof gemm_params[0],
+	.needs_gpu = true,
+	.run = gemm_run,
+	.print = gemm_print,
+};
+
+static int run_gemm(int argc, char **argv)
+{
+	return calc_main(&calc_gemm, argc, argv);
+}
+
+const struct cli_command cli_cmd_gemm = { "gemm", run_gemm,
+					  "FLOPs, bytes, bound and tensor-core eligibility of one GEMM" };

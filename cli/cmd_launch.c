@@ -1,0 +1,206 @@
+/* ridge launch: kernel-launch overhead per step, eager vs CUDA/HIP graph vs a
+ * persistent kernel (model/launch.h). Also the scenario item kind "launch". */
+#include <stdio.h>
+#include <string.h>
+
+#include "calc.h"
+#include "cli.h"
+#include "launch.h"
+
+static const struct param launch_params[] = {
+	{ "kernels_per_layer", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "K", "kernels launched per layer per step", NULL },
+	{ "layers", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED | PARAM_MODEL, "L", "layers", NULL },
+	{ "extra_kernels", PARAM_INTEGER, 0, NULL, 0, 1e9, 0, "N", "kernels per step outside the layers (default 0)", NULL },
+	{ "launch_us", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "us", 0, 1, 0, "U",
+	  "host cost of one launch, us (default: the GPU's hwdb or calibration value)", "0 to 1 s" },
+	{ "graph_node_us", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "us", 0, 1, 0, "G", "per-node cost of a graph replay, us (default: hwdb)",
+	  "0 to 1 s" },
+	{ "graph_launch_us", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "us", 0, 1, 0, "U",
+	  "cost of the one graph launch, us (default: the launch cost)", "0 to 1 s" },
+	{ "graph_us", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "us", 0, 10, 0, "T",
+	  "the whole replay cost per step, us, instead of launch + nodes (the seed's 24)", "0 to 10 s" },
+	{ "step_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, PARAM_OPEN_LO, "S",
+	  "measured eager step time (TPOT), ms, launches included", "greater than 0, at most 3600 s" },
+	{ "graph_step_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, PARAM_OPEN_LO, "S",
+	  "measured step time with graphs, ms: infers the per-launch cost", "greater than 0, at most 3600 s" },
+	{ "target_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, PARAM_OPEN_LO, "T",
+	  "a step-time target, ms: the share the eager overhead would take", "greater than 0, at most 3600 s" },
+	CALC_GPU_PARAMS,
+	CALC_JSON_PARAM,
+};
+
+static cJSON *launch_run(struct calc_input *in)
+{
+	const struct param_values *v = in->values;
+	struct ridge_launch_input li = { 0 };
+	launch_defaults(in->gpu, &li);
+	li.kernels_per_layer = params_num(v, "kernels_per_layer");
+	li.layers = params_num(v, "layers");
+	li.extra_kernels = params_has(v, "extra_kernels") ? params_num(v, "extra_kernels") : 0;
+	const char *hwdb_source = in->gpu->measured ? "measured" : "hwdb";
+	const char *launch_source = hwdb_source, *node_source = hwdb_source;
+	if (params_has(v, "launch_us")) {
+		li.launch_s = params_num(v, "launch_us");
+		li.graph_launch_s = li.launch_s;
+		launch_source = "given";
+	}
+	if (params_has(v, "graph_node_us")) {
+		li.graph_node_s = params_num(v, "graph_node_us");
+		node_source = "given";
+	}
+	if (params_has(v, "graph_launch_us"))
+		li.graph_launch_s = params_num(v, "graph_launch_us");
+	if ((li.has_graph_total = params_has(v, "graph_us")))
+		li.graph_total_s = params_num(v, "graph_us");
+	if ((li.has_step = params_has(v, "step_ms")))
+		li.step_s = params_num(v, "step_ms");
+	if ((li.has_graph_step = params_has(v, "graph_step_ms")))
+		li.graph_step_s = params_num(v, "graph_step_ms");
+	if ((li.has_target = params_has(v, "target_ms")))
+		li.target_s = params_num(v, "target_ms");
+	if (li.has_graph_step && !li.has_step) {
+		snprintf(in->err, sizeof in->err, "%s needs %s (the eager step it is compared with)",
+			 params_where(v, "graph_step_ms"), params_where(v, "step_ms"));
+		return NULL;
+	}
+	struct ridge_launch_result r;
+	char err[400];
+	if (launch_compute(&li, &r, err, sizeof err) != 0) {
+		snprintf(in->err, sizeof in->err, "%s", err);
+		return NULL;
+	}
+
+	cJSON *o = cJSON_CreateObject();
+	calc_json_gpu(o, in->gpu);
+	cJSON_AddStringToObject(o, "launch_source", launch_source);
+	cJSON_AddStringToObject(o, "graph_node_source", node_source);
+	cli_json_number(o, "kernels_per_layer", li.kernels_per_layer);
+	cli_json_number(o, "layers", li.layers);
+	cli_json_number(o, "extra_kernels", li.extra_kernels);
+	cli_json_number(o, "launches", r.launches);
+	cli_json_number(o, "launch_s", li.launch_s);
+	cli_json_number(o, "graph_node_s", li.graph_node_s);
+	cli_json_number(o, "graph_launch_s", li.graph_launch_s);
+	cJSON_AddBoolToObject(o, "graph_total_given", li.has_graph_total);
+	cli_json_number(o, "overhead_s", r.overhead_s);
+	cli_json_number(o, "graph_overhead_s", r.graph_overhead_s);
+	cli_json_number(o, "graph_saving_s", r.graph_saving_s);
+	cli_json_number(o, "graph_reduction", r.graph_reduction);
+	cli_json_number(o, "persistent_overhead_s", r.persistent_overhead_s);
+	if (li.has_step) {
+		cli_json_number(o, "step_s", li.step_s);
+		cli_json_number(o, "fraction_of_step", r.fraction_of_step);
+		cli_json_number(o, "tpot_eager_s", r.tpot_eager_s);
+		cli_json_number(o, "tpot_graph_s", r.tpot_graph_s);
+		cli_json_number(o, "tpot_persistent_s", r.tpot_persistent_s);
+		cli_json_number(o, "graph_fraction_of_step", r.graph_fraction_of_step);
+		cli_json_number(o, "graph_speedup", r.graph_speedup);
+		cli_json_number(o, "persistent_speedup", r.persistent_speedup);
+	}
+	if (li.has_graph_step) {
+		cli_json_number(o, "graph_step_s", li.graph_step_s);
+		cli_json_number(o, "measured_saving_s", r.measured_saving_s);
+		cli_json_number(o, "inferred_launch_s", r.inferred_launch_s);
+		cli_json_number(o, "inferred_launch_replay_s", r.inferred_launch_replay_s);
+		cli_json_number(o, "inferred_vs_assumed", r.inferred_vs_assumed);
+	}
+	if (li.has_target) {
+		cli_json_number(o, "target_s", li.target_s);
+		cli_json_number(o, "target_overhead_s", r.target_overhead_s);
+		cli_json_number(o, "fraction_of_target", r.fraction_of_target);
+		cli_json_number(o, "graph_fraction_of_target", r.graph_fraction_of_target);
+	}
+	return o;
+}
+
+static void sec(double s, char *buf, size_t len)
+{
+	cli_format_seconds(s, buf, len);
+}
+
+static void launch_print(const cJSON *r)
+{
+	char a[48], b[48], c[48], d[48];
+	sec(calc_num(r, "launch_s"), a, sizeof a);
+	sec(calc_num(r, "graph_node_s"), b, sizeof b);
+	printf("Launch overhead on %s: %s per launch (%s), %s per graph node (%s)\n", calc_str(r, "gpu"), a,
+	       calc_str(r, "launch_source"), b, calc_str(r, "graph_node_source"));
+	double k = calc_num(r, "launches");
+	printf("  %.0f launches per step (%.0f per layer x %.0f layers", k, calc_num(r, "kernels_per_layer"),
+	       calc_num(r, "layers"));
+	if (calc_num(r, "extra_kernels") > 0)
+		printf(" + %.0f", calc_num(r, "extra_kernels"));
+	printf(")\n\n");
+
+	char left[96];
+	sec(calc_num(r, "overhead_s"), c, sizeof c);
+	snprintf(left, sizeof left, "%.0f x %s", k, a);
+	printf("  eager       %-26s = %s per step\n", left, c);
+	sec(calc_num(r, "graph_overhead_s"), c, sizeof c);
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "graph_total_given"))) {
+		snprintf(left, sizeof left, "one replay (as given)");
+	} else {
+		sec(calc_num(r, "graph_launch_s"), d, sizeof d);
+		snprintf(left, sizeof left, "%s + %.0f x %s", d, k, b);
+	}
+	sec(calc_num(r, "graph_saving_s"), d, sizeof d);
+	printf("  graph       %-26s = %s per step (saves %s, %.3gx less)\n", left, c, d, calc_num(r, "graph_reduction"));
+	printf("  persistent  %-26s = 0 per step\n", "one launch, then none");
+
+	if (calc_has(r, "step_s")) {
+		char f[32], g[32];
+		sec(calc_num(r, "step_s"), a, sizeof a);
+		calc_fmt_percent(calc_num(r, "fraction_of_step"), f, sizeof f);
+		printf("\n  At a %s step the launches are %s of it.\n", a, f);
+		sec(calc_num(r, "tpot_graph_s"), b, sizeof b);
+		sec(calc_num(r, "tpot_persistent_s"), c, sizeof c);
+		calc_fmt_percent(calc_num(r, "graph_fraction_of_step"), g, sizeof g);
+		printf("  TPOT: eager %s, with a graph %s (%.4gx; replay %s of it), persistent %s (%.4gx)\n", a, b,
+		       calc_num(r, "graph_speedup"), g, c, calc_num(r, "persistent_speedup"));
+	}
+	if (calc_has(r, "measured_saving_s")) {
+		sec(calc_num(r, "step_s"), a, sizeof a);
+		sec(calc_num(r, "graph_step_s"), b, sizeof b);
+		sec(calc_num(r, "measured_saving_s"), c, sizeof c);
+		printf("\n  Measured: %s eager, %s with graphs: %s of launch overhead removed.\n", a, b, c);
+		sec(calc_num(r, "inferred_launch_s"), a, sizeof a);
+		sec(calc_num(r, "launch_s"), b, sizeof b);
+		printf("  Per launch: %s / %.0f = %s (%.4gx the %s assumed; a lower bound: the replay is taken as free)\n", c, k,
+		       a, calc_num(r, "inferred_vs_assumed"), b);
+		sec(calc_num(r, "inferred_launch_replay_s"), a, sizeof a);
+		sec(calc_num(r, "graph_overhead_s"), d, sizeof d);
+		printf("  Adding back the replay's own %s: %s per launch\n", d, a);
+	}
+	if (calc_has(r, "target_s")) {
+		char f[32], g[32];
+		sec(calc_num(r, "target_s"), a, sizeof a);
+		sec(calc_num(r, "target_overhead_s"), b, sizeof b);
+		calc_fmt_percent(calc_num(r, "fraction_of_target"), f, sizeof f);
+		calc_fmt_percent(calc_num(r, "graph_fraction_of_target"), g, sizeof g);
+		printf("\n  At the %s target: %s of eager launch overhead is %s of it; with a graph, %s.\n", a, b, f, g);
+	}
+}
+
+const struct calc calc_launch = {
+	.name = "launch",
+	.command = "launch",
+	.synopsis = "usage: ridge launch --kernels-per-layer K --layers L [--launch-us U] [--step-ms S]\n"
+		    "                    [--graph-node-us G] [--graph-step-ms S2] [--target-ms T] [--gpu GPU] [--json]",
+	.description = "Kernel-launch overhead per step: K launches x t_launch eager, one graph launch + K x t_node\n"
+		       "with a CUDA/HIP graph, none per step with a persistent kernel. t_launch and t_node come\n"
+		       "from the GPU's hwdb entry (or a --calibration measured by ridge-probe) unless given.\n"
+		       "With --step-ms: the fraction of the step and TPOT with and without graphs. With\n"
+		       "--graph-step-ms too: the per-launch cost the measured saving implies.\n",
+	.params = launch_params,
+	.param_count = sizeof launch_params / sizeof launch_params[0],
+	.needs_gpu = true,
+	.run = launch_run,
+	.print = launch_print,
+};
+
+static int run_launch(int argc, char **argv)
+{
+	return calc_main(&calc_launch, argc, argv);
+}
+
+const struct cli_command cli_cmd_launch = { "launch", run_launch, "kernel-launch overhead: eager, CUDA graphs, persistent" };

@@ -1,0 +1,1233 @@
+/* ridge roofline: place work (FLOPs and bytes, an intensity, a named kernel,
+ * or every kernel of an Nsight Compute CSV) under a GPU's roofline. */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calc.h"
+#include "cli.h"
+#include "kernel_view.h"
+#include "ncu.h"
+#include "report.h"
+#include "roofline_svg.h"
+
+static const char usage_text[] =
+	"usage: ridge roofline [--gpu GPU] [--dtype DT] (--flops F --bytes B | --intensity I\n"
+	"                      | --kernel NAME [shape flags] | --ncu FILE)\n"
+	"                      [--time T] [--level hbm|l2|smem] [--no-tensor] [--sparse]\n"
+	"                      [--l2-bytes B] [--smem-bytes B] [--svg FILE] [--json]\n"
+	"                      [--hwdb DIR] [--calibration FILE]\n"
+	"\n"
+	"attainable = min(peak(dtype), intensity x bandwidth(level)); the ridge point is\n"
+	"peak / bandwidth; below it a kernel is memory-bound, at or above it compute-bound.\n"
+	"\n"
+	"  --gpu GPU          hwdb id or alias (default " CLI_DEFAULT_GPU ")\n"
+	"  --dtype DT         fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4 (default bf16); the matrix\n"
+	"                     (tensor-core) rate where the GPU has one\n"
+	"  --no-tensor        the vector (CUDA-core / SIMD) rate instead\n"
+	"  --sparse           the 2:4 structured-sparse matrix rate\n"
+	"  --flops F --bytes B   the work: FLOPs and bytes moved at --level (70e9, 549GB)\n"
+	"  --intensity I      FLOP/byte alone (no time floor)\n"
+	"  --time T           a measured time (25ms, 5us): achieved FLOP/s and the fraction\n"
+	"                     of attainable\n"
+	"  --level L          the memory level --bytes is counted at: hbm (default), l2, smem;\n"
+	"                     L2 and shared-memory bandwidths come only from a calibration\n"
+	"  --l2-bytes B, --smem-bytes B   bytes at the other levels: a hierarchical roofline\n"
+	"                     (the binding level is the one that takes longest)\n"
+	"  --svg FILE         write a log-log roofline plot (SVG)\n"
+	"  --json             one JSON document: peak_flops, bandwidth, ridge_point,\n"
+	"                     intensity, attainable_flops, bound, time_floor_s,\n"
+	"                     achieved_flops, fraction_of_attainable, ...\n"
+	"\n"
+	"Named kernels (--kernel NAME); their FLOPs and bytes are shown term by term:\n"
+	"%s"
+	"  shape flags: --m --n --k --batch --tile (T or MxNxK) --seq --heads --kv-heads\n"
+	"  --head-dim --causal --fused/--unfused --passes --flops-per-element\n"
+	"  --traffic tiled|compulsory  tiled (default): the algorithm's re-reads all reach\n"
+	"                     memory; compulsory: every tensor once (L2 catches re-reads)\n"
+	"\n"
+	"--ncu FILE places every kernel of an Nsight Compute CSV (ncu --csv [--page raw]\n"
+	"--metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,\n"
+	"sm__sass_thread_inst_executed_op_{d,f,h}{add,mul,fma}_pred_on.sum,\n"
+	"sm__ops_path_tensor_src_<dtype>_dst_<dtype>.sum[,lts__t_bytes.sum]): achieved FLOP/s,\n"
+	"intensity, bound and fraction of attainable. Without --dtype each kernel is placed\n"
+	"against the precision that carried most of its FLOPs.\n"
+	"\n"
+	"Example: ridge roofline --kernel attention --seq 8192 --heads 64 --head-dim 128 --dtype bf16\n";
+
+enum {
+	OPT_GPU = 256,
+	OPT_HWDB,
+	OPT_CALIBRATION,
+	OPT_DTYPE,
+	OPT_FLOPS,
+	OPT_BYTES,
+	OPT_INTENSITY,
+	OPT_TIME,
+	OPT_LEVEL,
+	OPT_SVG,
+	OPT_JSON,
+	OPT_NO_TENSOR,
+	OPT_SPARSE,
+	OPT_KERNEL,
+	OPT_NCU,
+	OPT_L2_BYTES,
+	OPT_SMEM_BYTES,
+	OPT_M,
+	OPT_N,
+	OPT_K,
+	OPT_BATCH,
+	OPT_TILE,
+	OPT_SEQ,
+	OPT_HEADS,
+	OPT_KV_HEADS,
+	OPT_HEAD_DIM,
+	OPT_CAUSAL,
+	OPT_FUSED,
+	OPT_UNFUSED,
+	OPT_PASSES,
+	OPT_FLOPS_PER_ELEMENT,
+	OPT_TRAFFIC,
+	OPT_HELP,
+};
+
+/* What to place: the same whether it came from the command line or a
+ * scenario file item. */
+struct roofline_request {
+	enum ridge_dtype dtype;
+	bool no_tensor, sparse;
+	bool has_level;
+	enum ridge_level level;
+	bool has_flops, has_bytes, has_intensity, has_time, has_l2_bytes, has_smem_bytes;
+	double flops, bytes, intensity, time, l2_bytes, smem_bytes;
+	bool has_kernel;
+	struct ridge_kernel_shape shape;
+	unsigned fields;              /* shape fields given */
+	const char *first_field_flag; /* for "--m applies to --kernel only" */
+	bool fused_given, unfused_given, traffic_given;
+};
+
+struct options {
+	struct roofline_request req;
+	const char *gpu, *hwdb, *calibration, *svg, *ncu;
+	bool json, has_dtype;
+};
+
+/* Which shape flag sets which field (for the applicability check). */
+static const struct {
+	int option;
+	unsigned field;
+	const char *flag;
+} shape_flags[] = {
+	{ OPT_M, RIDGE_FIELD_M, "--m" },
+	{ OPT_N, RIDGE_FIELD_N, "--n" },
+	{ OPT_K, RIDGE_FIELD_K, "--k" },
+	{ OPT_BATCH, RIDGE_FIELD_BATCH, "--batch" },
+	{ OPT_TILE, RIDGE_FIELD_TILE, "--tile" },
+	{ OPT_SEQ, RIDGE_FIELD_SEQ, "--seq" },
+	{ OPT_HEADS, RIDGE_FIELD_HEADS, "--heads" },
+	{ OPT_KV_HEADS, RIDGE_FIELD_KV_HEADS, "--kv-heads" },
+	{ OPT_HEAD_DIM, RIDGE_FIELD_HEAD_DIM, "--head-dim" },
+	{ OPT_CAUSAL, RIDGE_FIELD_CAUSAL, "--causal" },
+	{ OPT_FUSED, RIDGE_FIELD_FUSED, "--fused" },
+	{ OPT_UNFUSED, RIDGE_FIELD_FUSED, "--unfused" },
+	{ OPT_PASSES, RIDGE_FIELD_PASSES, "--passes" },
+	{ OPT_FLOPS_PER_ELEMENT, RIDGE_FIELD_FLOPS_PER_ELEMENT, "--flops-per-element" },
+};
+
+static int parse_dim(const char *flag, const char *text, double *out)
+{
+	long long v;
+	if (cli_parse_int(flag, text, 1, 1099511627776LL, &v) != 0)
+		return -1;
+	*out = (double)v;
+	return 0;
+}
+
+static void print_help(void)
+{
+	char kernels[2048];
+	size_t used = 0;
+	for (int k = 0; k < RIDGE_KERNEL_COUNT; k++) {
+		int w = snprintf(kernels + used, sizeof kernels - used, "  %-17s %s\n",
+				 intensity_kernel_name((enum ridge_kernel)k), intensity_kernel_summary((enum ridge_kernel)k));
+		if (w > 0 && (size_t)w < sizeof kernels - used)
+			used += (size_t)w;
+	}
+	printf(usage_text, kernels);
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "gpu", required_argument, NULL, OPT_GPU },
+		{ "hwdb", required_argument, NULL, OPT_HWDB },
+		{ "calibration", required_argument, NULL, OPT_CALIBRATION },
+		{ "dtype", required_argument, NULL, OPT_DTYPE },
+		{ "flops", required_argument, NULL, OPT_FLOPS },
+		{ "bytes", required_argument, NULL, OPT_BYTES },
+		{ "intensity", required_argument, NULL, OPT_INTENSITY },
+		{ "time", required_argument, NULL, OPT_TIME },
+		{ "level", required_argument, NULL, OPT_LEVEL },
+		{ "svg", required_argument, NULL, OPT_SVG },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "no-tensor", no_argument, NULL, OPT_NO_TENSOR },
+		{ "sparse", no_argument, NULL, OPT_SPARSE },
+		{ "kernel", required_argument, NULL, OPT_KERNEL },
+		{ "ncu", required_argument, NULL, OPT_NCU },
+		{ "l2-bytes", required_argument, NULL, OPT_L2_BYTES },
+		{ "smem-bytes", required_argument, NULL, OPT_SMEM_BYTES },
+		{ "m", required_argument, NULL, OPT_M },
+		{ "n", required_argument, NULL, OPT_N },
+		{ "k", required_argument, NULL, OPT_K },
+		{ "batch", required_argument, NULL, OPT_BATCH },
+		{ "tile", required_argument, NULL, OPT_TILE },
+		{ "seq", required_argument, NULL, OPT_SEQ },
+		{ "heads", required_argument, NULL, OPT_HEADS },
+		{ "kv-heads", required_argument, NULL, OPT_KV_HEADS },
+		{ "head-dim", required_argument, NULL, OPT_HEAD_DIM },
+		{ "causal", no_argument, NULL, OPT_CAUSAL },
+		{ "fused", no_argument, NULL, OPT_FUSED },
+		{ "unfused", no_argument, NULL, OPT_UNFUSED },
+		{ "passes", required_argument, NULL, OPT_PASSES },
+		{ "flops-per-element", required_argument, NULL, OPT_FLOPS_PER_ELEMENT },
+		{ "traffic", required_argument, NULL, OPT_TRAFFIC },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct roofline_request *r = &o->req;
+	struct ridge_kernel_shape *s = &r->shape;
+	int c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		for (size_t i = 0; i < sizeof shape_flags / sizeof shape_flags[0]; i++) {
+			if (shape_flags[i].option == c) {
+				r->fields |= shape_flags[i].field;
+				if (!r->first_field_flag)
+					r->first_field_flag = shape_flags[i].flag;
+			}
+		}
+		int rc = 0;
+		switch (c) {
+		case OPT_GPU:
+			o->gpu = optarg;
+			break;
+		case OPT_HWDB:
+			o->hwdb = optarg;
+			break;
+		case OPT_CALIBRATION:
+			o->calibration = optarg;
+			break;
+		case OPT_DTYPE:
+			rc = cli_parse_dtype("--dtype", optarg, &r->dtype);
+			o->has_dtype = true;
+			break;
+		case OPT_FLOPS:
+			rc = cli_parse_positive("--flops", optarg, RIDGE_UNIT_FLOP, &r->flops);
+			r->has_flops = true;
+			break;
+		case OPT_BYTES:
+			rc = cli_parse_positive("--bytes", optarg, RIDGE_UNIT_BYTES, &r->bytes);
+			r->has_bytes = true;
+			break;
+		case OPT_INTENSITY:
+			rc = cli_parse_positive("--intensity", optarg, RIDGE_UNIT_COUNT, &r->intensity);
+			r->has_intensity = true;
+			break;
+		case OPT_TIME:
+			rc = cli_parse_positive("--time", optarg, RIDGE_UNIT_SECONDS, &r->time);
+			r->has_time = true;
+			break;
+		case OPT_LEVEL:
+			if (!roofline_level_parse(optarg, &r->level)) {
+				cli_error("--level: unknown memory level '%s' (known: %s)", optarg, roofline_level_list());
+				rc = -1;
+			}
+			r->has_level = true;
+			break;
+		case OPT_SVG:
+			o->svg = optarg;
+			break;
+		case OPT_JSON:
+			o->json = true;
+			break;
+		case OPT_NO_TENSOR:
+			r->no_tensor = true;
+			break;
+		case OPT_SPARSE:
+			r->sparse = true;
+			break;
+		case OPT_KERNEL:
+			if (!intensity_kernel_parse(optarg, &s->kernel)) {
+				cli_error("--kernel: unknown kernel '%s' (known: %s)", optarg, intensity_kernel_list());
+				rc = -1;
+			}
+			r->has_kernel = true;
+			break;
+		case OPT_NCU:
+			o->ncu = optarg;
+			break;
+		case OPT_L2_BYTES:
+			rc = cli_parse_positive("--l2-bytes", optarg, RIDGE_UNIT_BYTES, &r->l2_bytes);
+			r->has_l2_bytes = true;
+			break;
+		case OPT_SMEM_BYTES:
+			rc = cli_parse_positive("--smem-bytes", optarg, RIDGE_UNIT_BYTES, &r->smem_bytes);
+			r->has_smem_bytes = true;
+			break;
+		case OPT_M:
+			rc = parse_dim("--m", optarg, &s->m);
+			break;
+		case OPT_N:
+			rc = parse_dim("--n", optarg, &s->n);
+			break;
+		case OPT_K:
+			rc = parse_dim("--k", optarg, &s->k);
+			break;
+		case OPT_BATCH:
+			rc = parse_dim("--batch", optarg, &s->batch);
+			break;
+		case OPT_TILE:
+			rc = cli_parse_tile("--tile", optarg, &s->tile_m, &s->tile_n, &s->tile_k);
+			break;
+		case OPT_SEQ:
+			rc = parse_dim("--seq", optarg, &s->seq);
+			break;
+		case OPT_HEADS:
+			rc = parse_dim("--heads", optarg, &s->heads);
+			break;
+		case OPT_KV_HEADS:
+			rc = parse_dim("--kv-heads", optarg, &s->kv_heads);
+			break;
+		case OPT_HEAD_DIM:
+			rc = parse_dim("--head-dim", optarg, &s->head_dim);
+			break;
+		case OPT_CAUSAL:
+			s->causal = true;
+			break;
+		case OPT_FUSED:
+			r->fused_given = true;
+			break;
+		case OPT_UNFUSED:
+			r->unfused_given = true;
+			break;
+		case OPT_PASSES: {
+			long long passes;
+			rc = cli_parse_int("--passes", optarg, 1, 3, &passes);
+			s->passes = (int)passes;
+			break;
+		}
+		case OPT_FLOPS_PER_ELEMENT:
+			rc = cli_parse_positive("--flops-per-element", optarg, RIDGE_UNIT_COUNT, &s->flops_per_element);
+			break;
+		case OPT_TRAFFIC:
+			if (!intensity_traffic_parse(optarg, &s->traffic)) {
+				cli_error("--traffic: unknown traffic model '%s' (known: tiled compulsory)", optarg);
+				rc = -1;
+			}
+			r->traffic_given = true;
+			break;
+		case OPT_HELP:
+		case 'h':
+			print_help();
+			return 1;
+		default:
+			cli_bad_option("roofline", argv, c);
+			return -1;
+		}
+		if (rc)
+			return -1;
+	}
+	if (optind < argc) {
+		cli_error("roofline takes no arguments, got '%s' (see 'ridge roofline --help')", argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+/* The combinations: exactly one way of giving the work. ncu: the request
+ * comes with --ncu FILE. Returns 0, or -1 with err. */
+static int request_check(const struct roofline_request *r, bool ncu, char *err, size_t err_len)
+{
+	int modes = (r->has_flops || r->has_bytes) + r->has_intensity + r->has_kernel + ncu;
+	if (modes == 0) {
+		snprintf(err, err_len, "give the work: --flops and --bytes, --intensity, --kernel or --ncu "
+				       "(see 'ridge roofline --help')");
+		return -1;
+	}
+	if (modes > 1) {
+		snprintf(err, err_len, "give only one of --flops/--bytes, --intensity, --kernel and --ncu");
+		return -1;
+	}
+	if (r->has_flops != r->has_bytes) {
+		snprintf(err, err_len, r->has_flops ? "--flops needs --bytes (the bytes it moves)"
+						    : "--bytes needs --flops (the work done)");
+		return -1;
+	}
+	if (r->has_time && (r->has_intensity || ncu)) {
+		snprintf(err, err_len, ncu ? "--time does not apply to --ncu (the CSV carries each kernel's time)"
+					   : "--time needs FLOPs: give --flops and --bytes, or --kernel");
+		return -1;
+	}
+	if ((r->has_l2_bytes || r->has_smem_bytes) && !r->has_flops) {
+		snprintf(err, err_len, "%s applies to --flops/--bytes only", r->has_l2_bytes ? "--l2-bytes" : "--smem-bytes");
+		return -1;
+	}
+	if (r->has_flops &&
+	    ((r->has_l2_bytes && r->level == RIDGE_LEVEL_L2) || (r->has_smem_bytes && r->level == RIDGE_LEVEL_SMEM))) {
+		snprintf(err, err_len, "--bytes already counts the %s level (--level %s); drop %s",
+			 roofline_level_label(r->level), roofline_level_name(r->level),
+			 r->level == RIDGE_LEVEL_L2 ? "--l2-bytes" : "--smem-bytes");
+		return -1;
+	}
+	if (!r->has_kernel && (r->fields || r->traffic_given)) {
+		snprintf(err, err_len, "%s applies to --kernel only", r->fields ? r->first_field_flag : "--traffic");
+		return -1;
+	}
+	if (ncu && r->has_level && r->level != RIDGE_LEVEL_HBM) {
+		snprintf(err, err_len, "--level: an ncu CSV gives DRAM bytes, placed against HBM; its L2 bytes "
+				       "(lts__t_bytes.sum) are placed at L2 by themselves");
+		return -1;
+	}
+	if (r->has_kernel) {
+		const char *name = intensity_kernel_name(r->shape.kernel);
+		unsigned allowed = intensity_kernel_fields(r->shape.kernel);
+		for (size_t i = 0; i < sizeof shape_flags / sizeof shape_flags[0]; i++) {
+			if ((r->fields & shape_flags[i].field) && !(allowed & shape_flags[i].field)) {
+				snprintf(err, err_len, "%s does not apply to --kernel %s (%s: %s)", shape_flags[i].flag, name,
+					 name, intensity_kernel_summary(r->shape.kernel));
+				return -1;
+			}
+		}
+		if (r->fused_given && r->unfused_given) {
+			snprintf(err, err_len, "give --fused or --unfused, not both");
+			return -1;
+		}
+		if (r->level == RIDGE_LEVEL_SMEM) {
+			snprintf(err, err_len, "--level smem: the kernel models count global-memory bytes, not shared-memory "
+					       "traffic; give --flops and --smem-bytes instead");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ---- computing: one JSON document per request ---- */
+
+/* What the plot needs besides the document. */
+struct plot_out {
+	struct ridge_roofline_ceiling ceiling;
+	int count;
+	struct roofline_plot_point points[2];
+	char labels[2][200];
+};
+
+static void json_ceiling(cJSON *o, const struct ridge_gpu *gpu, const struct ridge_roofline_ceiling *c)
+{
+	cJSON_AddStringToObject(o, "gpu", gpu->id);
+	cJSON_AddStringToObject(o, "gpu_name", gpu->name);
+	cJSON_AddStringToObject(o, "ceiling_source", cli_ceiling_source(gpu));
+	cJSON_AddStringToObject(o, "dtype", ridge_dtype_name(c->dtype));
+	cJSON_AddStringToObject(o, "path", c->matrix ? "matrix" : "vector");
+	cJSON_AddBoolToObject(o, "sparse", c->sparse);
+	cJSON_AddStringToObject(o, "level", roofline_level_name(c->level));
+	cli_json_number(o, "peak_flops", c->peak_flops);
+	cli_json_number(o, "bandwidth", c->bandwidth);
+	cli_json_number(o, "ridge_point", c->ridge_point);
+}
+
+static void json_point(cJSON *o, const struct ridge_roofline_point *p)
+{
+	cli_json_number(o, "intensity", p->intensity);
+	cli_json_number(o, "attainable_flops", p->attainable_flops);
+	cJSON_AddStringToObject(o, "bound", roofline_bound_name(p->bound));
+	if (p->has_work) {
+		cli_json_number(o, "flops", p->flops);
+		cli_json_number(o, "bytes", p->bytes);
+		cli_json_number(o, "compute_time_s", p->compute_time_s);
+		cli_json_number(o, "memory_time_s", p->memory_time_s);
+		cli_json_number(o, "time_floor_s", p->time_floor_s);
+	}
+	if (p->has_time) {
+		cli_json_number(o, "time_s", p->time_s);
+		cli_json_number(o, "achieved_flops", p->achieved_flops);
+		cli_json_number(o, "achieved_bandwidth", p->achieved_bandwidth);
+		cli_json_number(o, "fraction_of_attainable", p->fraction_of_attainable);
+		cli_json_number(o, "fraction_of_peak", p->fraction_of_peak);
+		cli_json_number(o, "fraction_of_bandwidth", p->fraction_of_bandwidth);
+	}
+}
+
+static void json_hierarchy(cJSON *o, const struct ridge_roofline_hierarchy *h)
+{
+	cJSON *levels = cJSON_AddArrayToObject(o, "levels");
+	for (int i = 0; i < RIDGE_LEVEL_COUNT; i++) {
+		const struct ridge_roofline_level *l = &h->levels[i];
+		if (!l->has_bytes)
+			continue;
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "level", roofline_level_name((enum ridge_level)i));
+		cli_json_number(e, "bytes", l->bytes);
+		cli_json_number(e, "intensity", l->intensity);
+		if (l->placed) {
+			cli_json_number(e, "bandwidth", l->bandwidth);
+			cli_json_number(e, "ridge_point", l->ridge_point);
+			cli_json_number(e, "time_s", l->time_s);
+			cli_json_number(e, "attainable_flops", l->attainable_flops);
+			cJSON_AddStringToObject(e, "bound", roofline_bound_name(l->bound));
+		} else {
+			cJSON_AddNullToObject(e, "bandwidth");
+			cJSON_AddStringToObject(e, "note", l->why);
+		}
+		cJSON_AddItemToArray(levels, e);
+	}
+	/* compute_time_s is the point's own (same peak, same FLOPs). */
+	cJSON_AddStringToObject(o, "binding", h->binding < 0 ? "compute" : roofline_level_name((enum ridge_level)h->binding));
+	cli_json_number(o, "hierarchical_time_floor_s", h->time_floor_s);
+}
+
+static cJSON *compute_work(const struct ridge_gpu *gpu, const struct roofline_request *r, struct plot_out *plot,
+			   char *err, size_t err_len)
+{
+	struct ridge_roofline_ceiling c;
+	if (roofline_ceiling(gpu, r->dtype, r->no_tensor ? RIDGE_PEAK_VECTOR : RIDGE_PEAK_DEFAULT, r->sparse, r->level, &c,
+			     err, err_len))
+		return NULL;
+	struct ridge_roofline_point p;
+	if (r->has_intensity ? roofline_place_intensity(&c, r->intensity, &p, err, err_len)
+			     : roofline_place(&c, r->flops, r->bytes, r->has_time ? r->time : 0, &p, err, err_len))
+		return NULL;
+	struct ridge_roofline_hierarchy h;
+	bool hierarchical = r->has_l2_bytes || r->has_smem_bytes;
+	if (hierarchical) {
+		double bytes[RIDGE_LEVEL_COUNT] = { -1, -1, -1 };
+		bytes[r->level] = r->bytes;
+		if (r->has_l2_bytes)
+			bytes[RIDGE_LEVEL_L2] = r->l2_bytes;
+		if (r->has_smem_bytes)
+			bytes[RIDGE_LEVEL_SMEM] = r->smem_bytes;
+		if (roofline_hierarchy(gpu, c.peak_flops, r->flops, bytes, &h, err, err_len))
+			return NULL;
+	}
+	if (plot) {
+		plot->ceiling = c;
+		plot->count = 1;
+		snprintf(plot->labels[0], sizeof plot->labels[0], "%s", r->has_time ? "measured" : "work");
+		plot->points[0] = (struct roofline_plot_point){ plot->labels[0], p.intensity,
+								p.has_time ? p.achieved_flops : p.attainable_flops,
+								p.attainable_flops, p.has_time, p.bound };
+	}
+	cJSON *doc = cJSON_CreateObject();
+	json_ceiling(doc, gpu, &c);
+	json_point(doc, &p);
+	if (hierarchical)
+		json_hierarchy(doc, &h);
+	return doc;
+}
+
+static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_request *r, struct plot_out *plot,
+			     char *err, size_t err_len)
+{
+	struct ridge_kernel_shape s = r->shape;
+	s.dtype = r->dtype;
+	s.fused = r->fused_given;
+	const char *name = intensity_kernel_name(s.kernel);
+	char why[400];
+	struct ridge_kernel_cost cost;
+	struct ridge_roofline_ceiling c;
+	struct ridge_kernel_path path;
+	struct ridge_roofline_point p, compulsory;
+	struct ridge_roofline_hierarchy h;
+	/* At L2 the kernel's traffic is its tiled traffic (what its loads ask for). */
+	double level_bytes[RIDGE_LEVEL_COUNT] = { -1, -1, -1 };
+	if (intensity_kernel(&s, &cost, why, sizeof why) ||
+	    intensity_ceiling(gpu, &s, &cost, r->no_tensor, r->sparse, r->level, &c, &path, why, sizeof why) ||
+	    roofline_place(&c, cost.flops, r->level == RIDGE_LEVEL_L2 ? cost.tiled_bytes : cost.bytes,
+			   r->has_time ? r->time : 0, &p, why, sizeof why) ||
+	    roofline_place(&c, cost.flops, cost.compulsory_bytes, 0, &compulsory, why, sizeof why) ||
+	    (level_bytes[RIDGE_LEVEL_HBM] = cost.bytes, level_bytes[RIDGE_LEVEL_L2] = cost.tiled_bytes,
+	     roofline_hierarchy(gpu, c.peak_flops, cost.flops, level_bytes, &h, why, sizeof why))) {
+		snprintf(err, err_len, "--kernel %s: %s", name, why);
+		return NULL;
+	}
+	if (plot) {
+		/* Both traffic bounds when they differ: real HBM traffic lies between. */
+		bool two = cost.compulsory_bytes != cost.bytes && r->level == RIDGE_LEVEL_HBM;
+		bool tiled = s.traffic == RIDGE_TRAFFIC_TILED;
+		plot->ceiling = c;
+		plot->count = two ? 2 : 1;
+		snprintf(plot->labels[0], sizeof plot->labels[0], "%s%s%s", name,
+			 two ? (tiled ? " (tiled bytes)" : " (compulsory bytes)") : "", r->has_time ? ", measured" : "");
+		plot->points[0] = (struct roofline_plot_point){ plot->labels[0], p.intensity,
+								p.has_time ? p.achieved_flops : p.attainable_flops,
+								p.attainable_flops, p.has_time, p.bound };
+		if (two) {
+			/* The other bound is drawn on its roof: a model, not a measurement. */
+			struct ridge_roofline_point q;
+			roofline_place(&c, cost.flops, tiled ? cost.compulsory_bytes : cost.tiled_bytes, 0, &q, why,
+				       sizeof why);
+			snprintf(plot->labels[1], sizeof plot->labels[1], "%s (%s bytes)", name,
+				 tiled ? "compulsory" : "tiled");
+			plot->points[1] = (struct roofline_plot_point){ plot->labels[1], q.intensity, q.attainable_flops,
+									q.attainable_flops, false, q.bound };
+		}
+	}
+	cJSON *doc = cJSON_CreateObject();
+	json_ceiling(doc, gpu, &c);
+	json_point(doc, &p);
+	cJSON_AddStringToObject(doc, "compulsory_bound", roofline_bound_name(compulsory.bound));
+	cli_json_number(doc, "compulsory_time_floor_s", compulsory.time_floor_s);
+	json_hierarchy(doc, &h);
+	cJSON_AddItemToObject(doc, "kernel", kernel_json(&s, &cost, &path));
+	return doc;
+}
+
+static cJSON *roofline_compute(const struct ridge_gpu *gpu, const struct roofline_request *r, struct plot_out *plot,
+			       char *err, size_t err_len)
+{
+	return r->has_kernel ? compute_kernel(gpu, r, plot, err, err_len) : compute_work(gpu, r, plot, err, err_len);
+}
+
+/* ---- human output, read back from the document ---- */
+
+static void print_point(const cJSON *d)
+{
+	char a[48], b[48], t[48];
+	bool int8 = strcmp(calc_str(d, "dtype"), "int8") == 0;
+	cli_format_si(calc_num(d, "peak_flops"), int8 ? "OP/s" : "FLOP/s", a, sizeof a);
+	cli_format_si(calc_num(d, "bandwidth"), "B/s", b, sizeof b);
+	enum ridge_level level = RIDGE_LEVEL_HBM;
+	roofline_level_parse(calc_str(d, "level"), &level);
+	bool matrix = strcmp(calc_str(d, "path"), "matrix") == 0;
+	double peak = calc_num(d, "peak_flops"), ridge = calc_num(d, "ridge_point"), intensity = calc_num(d, "intensity");
+	printf("Roofline: %s (%s), %s ceilings\n", calc_str(d, "gpu_name"), calc_str(d, "gpu"), calc_str(d, "ceiling_source"));
+	printf("  peak        %s %s%s rate: %s\n", calc_str(d, "dtype"),
+	       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(d, "sparse")) ? "sparse " : "dense ",
+	       matrix ? "matrix (tensor-core)" : "vector", a);
+	printf("  bandwidth   %s: %s\n", roofline_level_label(level), b);
+	printf("  ridge point %.6g FLOP/byte\n", ridge);
+	if (calc_has(d, "flops")) {
+		cli_format_si(calc_num(d, "flops"), "FLOP", a, sizeof a);
+		cli_format_si(calc_num(d, "bytes"), "B", b, sizeof b);
+		printf("  work        %s on %s\n", a, b);
+	}
+	printf("  intensity   %.6g FLOP/byte\n", intensity);
+	cli_format_si(calc_num(d, "attainable_flops"), "FLOP/s", a, sizeof a);
+	if (strcmp(calc_str(d, "bound"), "memory") == 0)
+		printf("  attainable  %s: memory-bound, %.4gx below the ridge (%.4g%% of peak)\n", a, ridge / intensity,
+		       100 * calc_num(d, "attainable_flops") / peak);
+	else
+		printf("  attainable  %s: compute-bound, %.4gx above the ridge\n", a, intensity / ridge);
+	if (calc_has(d, "time_floor_s")) {
+		cli_format_seconds(calc_num(d, "time_floor_s"), t, sizeof t);
+		cli_format_seconds(calc_num(d, "memory_time_s"), a, sizeof a);
+		cli_format_seconds(calc_num(d, "compute_time_s"), b, sizeof b);
+		printf("  time floor  %s (memory %s, compute %s)\n", t, a, b);
+	}
+	if (calc_has(d, "time_s")) {
+		cli_format_seconds(calc_num(d, "time_s"), t, sizeof t);
+		cli_format_si(calc_num(d, "achieved_flops"), "FLOP/s", a, sizeof a);
+		cli_format_si(calc_num(d, "achieved_bandwidth"), "B/s", b, sizeof b);
+		printf("  measured    %s: %s = %.4g%% of attainable, %.4g%% of peak; %s = %.4g%% of bandwidth\n", t, a,
+		       100 * calc_num(d, "fraction_of_attainable"), 100 * calc_num(d, "fraction_of_peak"), b,
+		       100 * calc_num(d, "fraction_of_bandwidth"));
+		if (calc_num(d, "fraction_of_attainable") > 1)
+			printf("  note        faster than the roofline allows: the bytes or FLOPs given are more than "
+			       "the kernel really moved or did (cache hits?)\n");
+	}
+}
+
+static void print_hierarchy(const cJSON *d)
+{
+	char a[48], b[48], t[48];
+	printf("Hierarchical roofline (the binding resource takes longest):\n");
+	cli_format_seconds(calc_num(d, "compute_time_s"), t, sizeof t);
+	printf("  %-14s %12s\n", "compute", t);
+	const cJSON *l;
+	cJSON_ArrayForEach(l, cJSON_GetObjectItemCaseSensitive(d, "levels"))
+	{
+		enum ridge_level level = RIDGE_LEVEL_HBM;
+		roofline_level_parse(calc_str(l, "level"), &level);
+		const char *label = roofline_level_label(level);
+		cli_format_si(calc_num(l, "bytes"), "B", a, sizeof a);
+		if (!calc_has(l, "bandwidth")) {
+			printf("  %-14s %12s  %s, %.4g FLOP/byte: not placed, %s\n", label, "-", a, calc_num(l, "intensity"),
+			       calc_str(l, "note"));
+			continue;
+		}
+		cli_format_seconds(calc_num(l, "time_s"), t, sizeof t);
+		cli_format_si(calc_num(l, "bandwidth"), "B/s", b, sizeof b);
+		printf("  %-14s %12s  %s at %s, %.4g FLOP/byte (ridge %.4g): %s-bound\n", label, t, a, b,
+		       calc_num(l, "intensity"), calc_num(l, "ridge_point"), calc_str(l, "bound"));
+	}
+	const char *binding = calc_str(d, "binding");
+	enum ridge_level bl;
+	cli_format_seconds(calc_num(d, "hierarchical_time_floor_s"), t, sizeof t);
+	printf("  binding: %s; time floor %s\n", roofline_level_parse(binding, &bl) ? roofline_level_label(bl) : binding, t);
+}
+
+static void roofline_print(const cJSON *d)
+{
+	const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(d, "kernel");
+	if (!kernel) {
+		print_point(d);
+		if (cJSON_GetObjectItemCaseSensitive(d, "levels"))
+			print_hierarchy(d);
+		return;
+	}
+	kernel_print_json(kernel);
+	print_point(d);
+	char t[48];
+	if (strcmp(calc_str(kernel, "traffic"), "tiled") == 0 &&
+	    calc_num(kernel, "compulsory_bytes") != calc_num(kernel, "bytes")) {
+		cli_format_seconds(calc_num(d, "compulsory_time_floor_s"), t, sizeof t);
+		printf("  if L2 caught every re-read (compulsory bytes): %.4g FLOP/byte, %s-bound, time floor %s\n",
+		       calc_num(kernel, "compulsory_intensity"), calc_str(d, "compulsory_bound"), t);
+	}
+	bool inner_placed = false;
+	const cJSON *l;
+	cJSON_ArrayForEach(l, cJSON_GetObjectItemCaseSensitive(d, "levels"))
+		inner_placed = inner_placed || (strcmp(calc_str(l, "level"), "hbm") != 0 && calc_has(l, "bandwidth"));
+	if (inner_placed)
+		print_hierarchy(d);
+}
+
+/* ---- the command ---- */
+
+static int write_plot(const struct options *o, const struct ridge_gpu *gpu, const struct ridge_roofline_ceiling *c,
+		      const struct roofline_plot_point *points, int count)
+{
+	if (!o->svg)
+		return 0;
+	struct roofline_plot plot = { gpu, *c, o->req.sparse, count, points };
+	return roofline_svg_write(o->svg, &plot);
+}
+
+static int run_model(const struct options *o, const struct ridge_gpu *gpu)
+{
+	char err[600];
+	struct plot_out plot;
+	cJSON *doc = roofline_compute(gpu, &o->req, &plot, err, sizeof err);
+	if (!doc) {
+		cli_error("%s", err);
+		return EXIT_USAGE;
+	}
+	if (write_plot(o, gpu, &plot.ceiling, plot.points, plot.count)) {
+		cJSON_Delete(doc);
+		return EXIT_ENV;
+	}
+	if (o->svg)
+		cJSON_AddStringToObject(doc, "svg", o->svg);
+	if (o->json)
+		return cli_json_print(doc);
+	roofline_print(doc);
+	cJSON_Delete(doc);
+	if (o->svg)
+		printf("wrote %s\n", o->svg);
+	return EXIT_OK;
+}
+
+struct ncu_placed {
+	const struct ncu_kernel *k;
+	double flops, bytes;
+	bool has_flops;
+	struct ridge_roofline_ceiling c;
+	struct ridge_roofline_point p;
+	double l2_time_s;
+	bool l2_placed;
+	bool tensor_flops_missing;
+};
+
+static int run_ncu(const struct options *o, const struct ridge_gpu *gpu)
+{
+	char err[600];
+	size_t len;
+	char *text = cli_read_file(o->ncu, (size_t)1 << 30, "Nsight Compute CSV", &len);
+	if (!text)
+		return EXIT_USAGE;
+	struct ncu_report report;
+	int rc = ncu_parse(o->ncu, text, len, &report, err, sizeof err);
+	free(text);
+	if (rc) {
+		cli_error("%s", err);
+		return EXIT_USAGE;
+	}
+	if (!report.any_flop_metric) {
+		cli_error("%s: no FLOP counts (sm__sass_thread_inst_executed_op_*_pred_on.sum or "
+			  "sm__ops_path_tensor_src_*.sum); collect them to place kernels on a roofline",
+			  o->ncu);
+		ncu_free(&report);
+		return EXIT_USAGE;
+	}
+	struct ncu_placed *placed = calloc((size_t)report.count, sizeof *placed);
+	struct roofline_plot_point *points = calloc((size_t)report.count, sizeof *points);
+	char (*labels)[64] = calloc((size_t)report.count, sizeof *labels);
+	if (!placed || !points || !labels) {
+		cli_error("out of memory");
+		rc = EXIT_ENV;
+		goto done;
+	}
+	double l2_bandwidth = 0;
+	bool has_l2 = roofline_bandwidth(gpu, RIDGE_LEVEL_L2, &l2_bandwidth, NULL);
+	struct ridge_roofline_ceiling focus = { 0 };
+	double focus_flops = 0;
+	bool have_focus = false;
+	for (int i = 0; i < report.count; i++) {
+		const struct ncu_kernel *k = &report.kernels[i];
+		struct ncu_placed *pl = &placed[i];
+		pl->k = k;
+		if (!k->has_time) {
+			cli_error("%s:%d: kernel '%s' (ID %s) has no time (gpu__time_duration.sum)", o->ncu, k->line, k->name,
+				  k->id);
+			rc = EXIT_USAGE;
+			goto done;
+		}
+		if (!ncu_dram_bytes(k, &pl->bytes)) {
+			cli_error("%s:%d: kernel '%s' (ID %s) has no DRAM bytes (dram__bytes_read.sum and "
+				  "dram__bytes_write.sum, or dram__bytes.sum)",
+				  o->ncu, k->line, k->name, k->id);
+			rc = EXIT_USAGE;
+			goto done;
+		}
+		if (!(k->time_s > 0)) {
+			cli_error("%s:%d: kernel '%s' (ID %s) has a time of 0", o->ncu, k->line, k->name, k->id);
+			rc = EXIT_USAGE;
+			goto done;
+		}
+		pl->flops = ncu_flops(k);
+		enum ridge_dtype dtype = RIDGE_FP32;
+		bool matrix = false;
+		bool dominant = ncu_dominant(k, &dtype, &matrix);
+		pl->tensor_flops_missing = k->tensor_instructions > 0 && !(matrix && dominant);
+		for (int d = 0; d < RIDGE_DTYPE_COUNT && pl->tensor_flops_missing; d++)
+			if (ncu_tensor_flops(k, (enum ridge_dtype)d) > 0)
+				pl->tensor_flops_missing = false;
+		enum ridge_peak_kind kind = matrix ? RIDGE_PEAK_MATRIX : RIDGE_PEAK_VECTOR;
+		if (o->has_dtype) {
+			dtype = o->req.dtype;
+			kind = o->req.no_tensor ? RIDGE_PEAK_VECTOR : RIDGE_PEAK_DEFAULT;
+		}
+		if (roofline_ceiling(gpu, dtype, kind, o->req.sparse, RIDGE_LEVEL_HBM, &pl->c, err, sizeof err)) {
+			cli_error("%s:%d: kernel '%s': %s", o->ncu, k->line, k->name, err);
+			rc = EXIT_USAGE;
+			goto done;
+		}
+		pl->has_flops = pl->flops > 0;
+		if (pl->has_flops && pl->bytes > 0) {
+			roofline_place(&pl->c, pl->flops, pl->bytes, k->time_s, &pl->p, err, sizeof err);
+		} else {
+			/* No FLOPs (a copy) or no DRAM bytes (all L2 hits): no finite intensity. */
+			pl->p = (struct ridge_roofline_point){ 0 };
+			pl->p.intensity = pl->bytes > 0 ? 0 : INFINITY;
+			pl->p.bound = pl->bytes > 0 ? RIDGE_BOUND_MEMORY : RIDGE_BOUND_COMPUTE;
+			pl->p.attainable_flops = pl->bytes > 0 ? 0 : pl->c.peak_flops;
+			pl->p.has_time = true;
+			pl->p.time_s = k->time_s;
+			pl->p.achieved_flops = pl->flops / k->time_s;
+			pl->p.achieved_bandwidth = pl->bytes / k->time_s;
+			pl->p.fraction_of_bandwidth = pl->p.achieved_bandwidth / pl->c.bandwidth;
+			pl->p.fraction_of_peak = pl->p.achieved_flops / pl->c.peak_flops;
+			pl->p.fraction_of_attainable = pl->bytes > 0 ? NAN : pl->p.fraction_of_peak;
+		}
+		if (k->has_l2 && has_l2 && k->l2_bytes > 0) {
+			pl->l2_placed = true;
+			pl->l2_time_s = k->l2_bytes / l2_bandwidth;
+		}
+		if (!have_focus || pl->flops > focus_flops) {
+			/* The plot's bold ceiling is that of the kernel doing the most work. */
+			focus = pl->c;
+			focus_flops = pl->flops;
+			have_focus = true;
+		}
+		/* Short labels: "void f<T>(args)" plots as "f". */
+		const char *short_name = k->name;
+		if (strncmp(short_name, "void ", 5) == 0)
+			short_name += 5;
+		size_t cut = strcspn(short_name, "(<");
+		if (cut > 32)
+			cut = 32;
+		snprintf(labels[i], sizeof labels[i], "%s %.*s", k->id, (int)cut, short_name);
+		points[i] = (struct roofline_plot_point){ labels[i], pl->p.intensity, pl->p.achieved_flops,
+							  pl->p.attainable_flops, true, pl->p.bound };
+	}
+	if (write_plot(o, gpu, &focus, points, report.count)) {
+		rc = EXIT_ENV;
+		goto done;
+	}
+	if (o->json) {
+		cJSON *doc = cJSON_CreateObject();
+		cJSON_AddStringToObject(doc, "gpu", gpu->id);
+		cJSON_AddStringToObject(doc, "ceiling_source", cli_ceiling_source(gpu));
+		cJSON_AddStringToObject(doc, "file", o->ncu);
+		cJSON_AddStringToObject(doc, "layout", report.raw ? "raw" : "details");
+		cli_json_number(doc, "bandwidth", gpu->memory_bandwidth);
+		cJSON *arr = cJSON_AddArrayToObject(doc, "kernels");
+		for (int i = 0; i < report.count; i++) {
+			const struct ncu_placed *pl = &placed[i];
+			cJSON *e = cJSON_CreateObject();
+			cJSON_AddStringToObject(e, "id", pl->k->id);
+			cJSON_AddStringToObject(e, "name", pl->k->name);
+			cJSON_AddNumberToObject(e, "line", pl->k->line);
+			cJSON_AddStringToObject(e, "dtype", ridge_dtype_name(pl->c.dtype));
+			cJSON_AddStringToObject(e, "path", pl->c.matrix ? "matrix" : "vector");
+			cli_json_number(e, "peak_flops", pl->c.peak_flops);
+			cli_json_number(e, "ridge_point", pl->c.ridge_point);
+			cli_json_number(e, "flops", pl->flops);
+			cJSON *by = cJSON_AddObjectToObject(e, "flops_by_precision");
+			static const char *const vec[NCU_PRECISIONS] = { "fp64_vector", "fp32_vector", "fp16_vector" };
+			for (int p = 0; p < NCU_PRECISIONS; p++)
+				if (ncu_vector_flops(pl->k, p) > 0)
+					cli_json_number(by, vec[p], ncu_vector_flops(pl->k, p));
+			for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
+				char key[32];
+				snprintf(key, sizeof key, "%s_tensor", ridge_dtype_name((enum ridge_dtype)d));
+				if (ncu_tensor_flops(pl->k, (enum ridge_dtype)d) > 0)
+					cli_json_number(by, key, ncu_tensor_flops(pl->k, (enum ridge_dtype)d));
+			}
+			cli_json_number(e, "bytes", pl->bytes);
+			cli_json_number(e, "time_s", pl->k->time_s);
+			cli_json_number(e, "intensity", pl->p.intensity);
+			cli_json_number(e, "achieved_flops", pl->p.achieved_flops);
+			cli_json_number(e, "achieved_bandwidth", pl->p.achieved_bandwidth);
+			cli_json_number(e, "attainable_flops", pl->p.attainable_flops);
+			cJSON_AddStringToObject(e, "bound", roofline_bound_name(pl->p.bound));
+			cli_json_number(e, "fraction_of_attainable", pl->p.fraction_of_attainable);
+			cli_json_number(e, "fraction_of_peak", pl->p.fraction_of_peak);
+			cli_json_number(e, "fraction_of_bandwidth", pl->p.fraction_of_bandwidth);
+			if (pl->k->has_l2) {
+				cli_json_number(e, "l2_bytes", pl->k->l2_bytes);
+				if (pl->l2_placed)
+					cli_json_number(e, "l2_time_s", pl->l2_time_s);
+			}
+			if (pl->tensor_flops_missing)
+				cJSON_AddStringToObject(e, "note", "tensor instructions ran but the CSV has no "
+								   "sm__ops_path_tensor_src_* counts: FLOPs are undercounted");
+			cJSON_AddItemToArray(arr, e);
+		}
+		if (o->svg)
+			cJSON_AddStringToObject(doc, "svg", o->svg);
+		rc = cli_json_print(doc);
+		goto done;
+	}
+	char bw[48];
+	cli_format_si(gpu->memory_bandwidth, "B/s", bw, sizeof bw);
+	printf("Kernels of %s (%s layout) on %s (%s), %s ceilings, HBM %s\n", o->ncu, report.raw ? "raw" : "details",
+	       gpu->name, gpu->id, cli_ceiling_source(gpu), bw);
+	printf("%-4s %-30s %-12s %10s %10s %10s %9s %14s %14s %-7s %8s %8s\n", "ID", "kernel", "placed on", "FLOPs", "bytes",
+	       "time", "FLOP/B", "achieved", "attainable", "bound", "of att.", "of BW");
+	int notes = 0;
+	for (int i = 0; i < report.count; i++) {
+		const struct ncu_placed *pl = &placed[i];
+		char f[32], b[32], t[32], ach[32], att[32], kind[32], frac[16], ai[16];
+		cli_format_si(pl->flops, "", f, sizeof f);
+		cli_format_si(pl->bytes, "B", b, sizeof b);
+		cli_format_seconds(pl->k->time_s, t, sizeof t);
+		cli_format_si(pl->p.achieved_flops, "FLOP/s", ach, sizeof ach);
+		cli_format_si(pl->p.attainable_flops, "FLOP/s", att, sizeof att);
+		snprintf(kind, sizeof kind, "%s %s", ridge_dtype_name(pl->c.dtype), pl->c.matrix ? "matrix" : "vector");
+		if (isfinite(pl->p.fraction_of_attainable))
+			snprintf(frac, sizeof frac, "%.1f%%", 100 * pl->p.fraction_of_attainable);
+		else
+			snprintf(frac, sizeof frac, "-");
+		if (isfinite(pl->p.intensity))
+			snprintf(ai, sizeof ai, "%.4g", pl->p.intensity);
+		else
+			snprintf(ai, sizeof ai, "inf");
+		printf("%-4s %-30.30s %-12s %10s %10s %10s %9s %14s %14s %-7s %8s %7.1f%%%s\n", pl->k->id, pl->k->name, kind,
+		       f, b, t, ai, ach, att, roofline_bound_name(pl->p.bound), frac, 100 * pl->p.fraction_of_bandwidth,
+		       pl->tensor_flops_missing ? " *" : "");
+		notes += pl->tensor_flops_missing;
+	}
+	if (notes)
+		printf("* tensor instructions ran but the CSV has no sm__ops_path_tensor_src_* counts: FLOPs undercounted\n");
+	if (!has_l2) {
+		bool any_l2 = false;
+		for (int i = 0; i < report.count; i++)
+			any_l2 = any_l2 || report.kernels[i].has_l2;
+		if (any_l2)
+			printf("L2 bytes (lts__t_bytes.sum) are in the CSV but %s has no L2 bandwidth: not placed at L2\n",
+			       gpu->id);
+	}
+	if (o->svg)
+		printf("wrote %s\n", o->svg);
+	rc = EXIT_OK;
+done:
+	free(placed);
+	free(points);
+	free(labels);
+	ncu_free(&report);
+	return rc;
+}
+
+static int run_roofline(int argc, char **argv)
+{
+	struct options o = { 0 };
+	o.gpu = CLI_DEFAULT_GPU;
+	o.req.level = RIDGE_LEVEL_HBM;
+	o.req.dtype = RIDGE_BF16;
+	int rc = parse_options(argc, argv, &o);
+	if (rc > 0)
+		return EXIT_OK;
+	if (rc < 0)
+		return EXIT_USAGE;
+	char err[600];
+	if (request_check(&o.req, o.ncu != NULL, err, sizeof err)) {
+		cli_error("%s", err);
+		return EXIT_USAGE;
+	}
+	struct cli_hw hw;
+	if (cli_hw_open(&hw, o.hwdb, o.calibration) != 0)
+		return EXIT_USAGE;
+	const struct hwdb_entry *e = cli_hw_find(&hw, o.gpu);
+	if (!e) {
+		cli_hw_close(&hw);
+		return EXIT_USAGE;
+	}
+	rc = o.ncu ? run_ncu(&o, &e->gpu) : run_model(&o, &e->gpu);
+	cli_hw_close(&hw);
+	return rc;
+}
+
+const struct cli_command cli_cmd_roofline = { "roofline", run_roofline,
+					      "place work or a kernel under a GPU's roofline; plot it" };
+
+/* ---- the scenario item kind "roofline" (ridge eval) ---- */
+
+static const struct param roofline_params[] = {
+	{ "dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4 (default bf16)", NULL },
+	{ "flops", PARAM_NUMBER, RIDGE_UNIT_FLOP, NULL, 0, INFINITY, PARAM_OPEN_LO, "F", "FLOPs of the work",
+	  "greater than 0" },
+	{ "bytes", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, INFINITY, PARAM_OPEN_LO, "B", "bytes it moves at the level",
+	  "greater than 0" },
+	{ "intensity", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_OPEN_LO, "I", "FLOP/byte alone",
+	  "greater than 0" },
+	{ "time", PARAM_NUMBER, RIDGE_UNIT_SECONDS, NULL, 0, INFINITY, PARAM_OPEN_LO, "T", "a measured time",
+	  "greater than 0" },
+	{ "level", PARAM_TEXT, 0, NULL, 0, 0, 0, "L", "hbm (default), l2, smem", NULL },
+	{ "no_tensor", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "the vector rate", NULL },
+	{ "sparse", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "the 2:4 sparse matrix rate", NULL },
+	{ "l2_bytes", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, INFINITY, PARAM_OPEN_LO, "B", "bytes at L2",
+	  "greater than 0" },
+	{ "smem_bytes", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, INFINITY, PARAM_OPEN_LO, "B", "bytes at shared memory",
+	  "greater than 0" },
+	{ "kernel", PARAM_TEXT, 0, NULL, 0, 0, 0, "NAME", "a named kernel (ridge roofline --help lists them)", NULL },
+	{ "m", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "M", "rows / GEMM M", NULL },
+	{ "n", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "N", "width / GEMM N", NULL },
+	{ "k", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "K", "GEMM K / hidden size", NULL },
+	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "B", "batch", NULL },
+	{ "tile", PARAM_TEXT, 0, NULL, 0, 0, 0, "T|MxNxK", "CTA tile, or the flash query tile", NULL },
+	{ "seq", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "S", "sequence length", NULL },
+	{ "heads", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "H", "query heads", NULL },
+	{ "kv_heads", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "H", "key/value heads (GQA)", NULL },
+	{ "head_dim", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "D", "head dimension", NULL },
+	{ "causal", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "causal attention", NULL },
+	{ "fused", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "one kernel instead of two", NULL },
+	{ "unfused", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "two kernels (the default)", NULL },
+	{ "passes", PARAM_INTEGER, 0, NULL, 1, 3, 0, "P", "softmax reads of the input", NULL },
+	{ "flops_per_element", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_OPEN_LO, "F",
+	  "activation FLOPs per element", "greater than 0" },
+	{ "traffic", PARAM_TEXT, 0, NULL, 0, 0, 0, "tiled|compulsory", "which byte count is `bytes`", NULL },
+	CALC_GPU_PARAMS,
+	CALC_JSON_PARAM,
+};
+
+static cJSON *roofline_item_run(struct calc_input *in)
+{
+	const struct param_values *v = in->values;
+	struct roofline_request r = { .dtype = RIDGE_BF16, .level = RIDGE_LEVEL_HBM };
+	const char *text;
+	if ((text = params_text(v, "dtype")) && !ridge_dtype_parse(text, &r.dtype)) {
+		snprintf(in->err, sizeof in->err, "%s: unknown dtype '%s' (known: %s)", params_where(v, "dtype"), text,
+			 ridge_dtype_list());
+		return NULL;
+	}
+	if ((text = params_text(v, "level")) && !(r.has_level = roofline_level_parse(text, &r.level))) {
+		snprintf(in->err, sizeof in->err, "%s: unknown memory level '%s' (known: %s)", params_where(v, "level"),
+			 text, roofline_level_list());
+		return NULL;
+	}
+	if ((text = params_text(v, "kernel")) && !(r.has_kernel = intensity_kernel_parse(text, &r.shape.kernel))) {
+		snprintf(in->err, sizeof in->err, "%s: unknown kernel '%s' (known: %s)", params_where(v, "kernel"), text,
+			 intensity_kernel_list());
+		return NULL;
+	}
+	if ((text = params_text(v, "traffic")) &&
+	    !(r.traffic_given = intensity_traffic_parse(text, &r.shape.traffic))) {
+		snprintf(in->err, sizeof in->err, "%s: unknown traffic model '%s' (known: tiled compulsory)",
+			 params_where(v, "traffic"), text);
+		return NULL;
+	}
+	if ((text = params_text(v, "tile"))) {
+		double tm, tn, tk;
+		if (kernel_tile_parse(text, &tm, &tn, &tk)) {
+			snprintf(in->err, sizeof in->err,
+				 "%s: '%s' is not a tile: give T (square, T x T x T) or MxNxK, whole numbers from 1 to 65536",
+				 params_where(v, "tile"), text);
+			return NULL;
+		}
+		r.shape.tile_m = tm;
+		r.shape.tile_n = tn;
+		r.shape.tile_k = tk;
+	}
+	r.no_tensor = params_flag(v, "no_tensor");
+	r.sparse = params_flag(v, "sparse");
+	if ((r.has_flops = params_has(v, "flops")))
+		r.flops = params_num(v, "flops");
+	if ((r.has_bytes = params_has(v, "bytes")))
+		r.bytes = params_num(v, "bytes");
+	if ((r.has_intensity = params_has(v, "intensity")))
+		r.intensity = params_num(v, "intensity");
+	if ((r.has_time = params_has(v, "time")))
+		r.time = params_num(v, "time");
+	if ((r.has_l2_bytes = params_has(v, "l2_bytes")))
+		r.l2_bytes = params_num(v, "l2_bytes");
+	if ((r.has_smem_bytes = params_has(v, "smem_bytes")))
+		r.smem_bytes = params_num(v, "smem_bytes");
+	static const struct {
+		const char *name;
+		int option;
+	} dims[] = { { "m", OPT_M },	   { "n", OPT_N },	   { "k", OPT_K },
+		     { "batch", OPT_BATCH }, { "tile", OPT_TILE }, { "seq", OPT_SEQ },
+		     { "heads", OPT_HEADS }, { "kv_heads", OPT_KV_HEADS }, { "head_dim", OPT_HEAD_DIM },
+		     { "causal", OPT_CAUSAL }, { "fused", OPT_FUSED }, { "unfused", OPT_UNFUSED },
+		     { "passes", OPT_PASSES }, { "flops_per_element", OPT_FLOPS_PER_ELEMENT } };
+	for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++) {
+		if (!params_has(v, dims[i].name))
+			continue;
+		if (params_index(v->spec, v->count, dims[i].name) >= 0 &&
+		    roofline_params[params_index(v->spec, v->count, dims[i].name)].kind == PARAM_FLAG &&
+		    !params_flag(v, dims[i].name))
+			continue; /* "causal: false" is not giving it */
+		for (size_t j = 0; j < sizeof shape_flags / sizeof shape_flags[0]; j++) {
+			if (shape_flags[j].option == dims[i].option) {
+				r.fields |= shape_flags[j].field;
+				if (!r.first_field_flag)
+					r.first_field_flag = shape_flags[j].flag;
+			}
+		}
+	}
+	struct ridge_kernel_shape *s = &r.shape;
+	s->m = params_has(v, "m") ? params_num(v, "m") : 0;
+	s->n = params_has(v, "n") ? params_num(v, "n") : 0;
+	s->k = params_has(v, "k") ? params_num(v, "k") : 0;
+	s->batch = params_has(v, "batch") ? params_num(v, "batch") : 0;
+	s->seq = params_has(v, "seq") ? params_num(v, "seq") : 0;
+	s->heads = params_has(v, "heads") ? params_num(v, "heads") : 0;
+	s->kv_heads = params_has(v, "kv_heads") ? params_num(v, "kv_heads") : 0;
+	s->head_dim = params_has(v, "head_dim") ? params_num(v, "head_dim") : 0;
+	s->causal = params_flag(v, "causal");
+	r.fused_given = params_flag(v, "fused");
+	r.unfused_given = params_flag(v, "unfused");
+	s->passes = params_has(v, "passes") ? (int)params_num(v, "passes") : 0;
+	s->flops_per_element = params_has(v, "flops_per_element") ? params_num(v, "flops_per_element") : 0;
+	if (request_check(&r, false, in->err, sizeof in->err))
+		return NULL;
+	return roofline_compute(in->gpu, &r, NULL, in->err, sizeof in->err);
+}
+
+const struct calc calc_roofline = {
+	.name = "roofline",
+	.command = "roofline",
+	.synopsis = "kind: roofline  (dtype, flops + bytes | intensity | kernel + shape keys, time, level, ...)",
+	.description = "A roofline placement: the keys are ridge roofline's flags with '_' for '-'\n"
+		       "(no_tensor, l2_bytes, head_dim, ...); --ncu and --svg are command-line only.\n",
+	.params = roofline_params,
+	.param_count = sizeof roofline_params / sizeof roofline_params[0],
+	.needs_gpu = true,
+	.run = roofline_item_run,
+	.print = roofline_print,
+};
+
+/* ---- ridge report ---- */
+
+static void report_kernel(const struct ridge_gpu *gpu, const char *label, struct ridge_kernel_shape s, bool no_tensor)
+{
+	char err[400], f[32], b[32], t[32];
+	struct ridge_kernel_cost cost;
+	struct ridge_kernel_path path;
+	struct ridge_roofline_ceiling c;
+	struct ridge_roofline_point p;
+	if (intensity_kernel(&s, &cost, err, sizeof err) ||
+	    intensity_ceiling(gpu, &s, &cost, no_tensor, false, RIDGE_LEVEL_HBM, &c, &path, err, sizeof err) ||
+	    roofline_place(&c, cost.flops, cost.bytes, 0, &p, err, sizeof err)) {
+		printf("  %-44s n/a: %s\n", label, err);
+		return;
+	}
+	cli_format_si(cost.flops, "", f, sizeof f);
+	cli_format_si(cost.bytes, "B", b, sizeof b);
+	cli_format_seconds(p.time_floor_s, t, sizeof t);
+	printf("  %-44s %9s %10s %9.4g  %-7s %-12s %10s\n", label, f, b, p.intensity, roofline_bound_name(p.bound),
+	       c.matrix ? "matrix" : "vector", t);
+}
+
+void report_roofline(const struct ridge_gpu *gpu)
+{
+	char bw[48];
+	cli_format_si(gpu->memory_bandwidth, "B/s", bw, sizeof bw);
+	printf("== Roofline (%s): ridge points and the chapter's kernels ==\n", gpu->id);
+	printf("ridge point = peak / bandwidth, FLOP/byte against HBM (%s), dense rates\n", bw);
+	printf("  %-6s %14s %14s %14s\n", "dtype", "matrix", "vector", "sparse matrix");
+	for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
+		const struct ridge_peak *pk = &gpu->peak[d];
+		if (!pk->has_matrix && !pk->has_vector)
+			continue;
+		char m[32] = "-", v[32] = "-", sp[32] = "-";
+		if (pk->has_matrix)
+			snprintf(m, sizeof m, "%.6g", pk->matrix / gpu->memory_bandwidth);
+		if (pk->has_vector)
+			snprintf(v, sizeof v, "%.6g", pk->vector / gpu->memory_bandwidth);
+		if (pk->has_matrix_sparse)
+			snprintf(sp, sizeof sp, "%.6g", pk->matrix_sparse / gpu->memory_bandwidth);
+		printf("  %-6s %14s %14s %14s\n", ridge_dtype_name((enum ridge_dtype)d), m, v, sp);
+	}
+	for (int l = RIDGE_LEVEL_L2; l < RIDGE_LEVEL_COUNT; l++) {
+		double level_bw;
+		const char *why = NULL;
+		if (roofline_bandwidth(gpu, (enum ridge_level)l, &level_bw, &why)) {
+			char lb[48];
+			cli_format_si(level_bw, "B/s", lb, sizeof lb);
+			printf("  %s: %s\n", roofline_level_label((enum ridge_level)l), lb);
+		} else {
+			printf("  %s: no inner ridge points, %s\n", roofline_level_label((enum ridge_level)l), why);
+		}
+	}
+	/* The chapter's worked examples (seeds/000 sections 7.2 and 7.6.2); a GPU
+	 * without bf16 runs them in fp16. */
+	enum ridge_dtype half = gpu->peak[RIDGE_BF16].has_matrix || gpu->peak[RIDGE_BF16].has_vector ? RIDGE_BF16
+												     : RIDGE_FP16;
+	const char *h = ridge_dtype_name(half);
+	char label[96];
+	printf("  %-44s %9s %10s %9s  %-7s %-12s %10s\n", "kernel (4096^3 GEMMs; attention S=8192, 64x128)", "FLOPs",
+	       "bytes", "FLOP/B", "bound", "rate", "time floor");
+	struct ridge_kernel_shape g = { .dtype = RIDGE_FP32, .m = 4096, .n = 4096, .k = 4096 };
+	g.kernel = RIDGE_KERNEL_GEMM_NAIVE;
+	report_kernel(gpu, "naive GEMM, fp32 (2*M*N*K reads)", g, false);
+	g.dtype = half;
+	g.kernel = RIDGE_KERNEL_GEMM_TILED;
+	snprintf(label, sizeof label, "tiled GEMM, %s, tile 32 (A, B read 128x)", h);
+	report_kernel(gpu, label, g, false);
+	g.traffic = RIDGE_TRAFFIC_COMPULSORY;
+	snprintf(label, sizeof label, "  the same, every matrix once");
+	report_kernel(gpu, label, g, false);
+	g.traffic = RIDGE_TRAFFIC_TILED;
+	g.kernel = RIDGE_KERNEL_GEMM;
+	snprintf(label, sizeof label, "library GEMM, %s, tile 128x128", h);
+	report_kernel(gpu, label, g, false);
+	struct ridge_kernel_shape a = { .kernel = RIDGE_KERNEL_ATTENTION, .dtype = half, .seq = 8192, .heads = 64,
+					.head_dim = 128 };
+	snprintf(label, sizeof label, "standard attention, %s", h);
+	report_kernel(gpu, label, a, false);
+	a.traffic = RIDGE_TRAFFIC_COMPULSORY;
+	report_kernel(gpu, "  the same, every tensor once", a, false);
+	a.kernel = RIDGE_KERNEL_FLASH_ATTENTION;
+	a.traffic = RIDGE_TRAFFIC_TILED;
+	snprintf(label, sizeof label, "flash-attention, %s, query tile 128", h);
+	report_kernel(gpu, label, a, false);
+	a.traffic = RIDGE_TRAFFIC_COMPULSORY;
+	report_kernel(gpu, "  the same, every tensor once", a, false);
+	printf("  bytes: the algorithm's re-reads all reach HBM (an upper bound); \"every ... once\": L2 catches\n"
+	       "  every re-read (a lower bound). Measured HBM traffic lies between. The seed's 0.6%% utilization\n"
+	       "  and 2,045 FLOP/B are explained in model/README.md, \"The seed's numbers\".\n");
+}

@@ -1,0 +1,240 @@
+#include "kernel_view.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calc.h"
+#include "cli.h"
+
+int kernel_tile_parse(const char *text, double *tile_m, double *tile_n, double *tile_k)
+{
+	double dims[3];
+	int count = 0;
+	const char *p = text;
+	for (;;) {
+		char *end;
+		if (*p < '0' || *p > '9' || count == 3)
+			break;
+		dims[count++] = strtod(p, &end);
+		p = end;
+		if (*p != 'x' && *p != 'X')
+			break;
+		p++;
+	}
+	bool whole = true;
+	for (int i = 0; i < count; i++)
+		whole = whole && dims[i] >= 1 && dims[i] <= 65536 && dims[i] == (double)(long)dims[i];
+	if (*p != '\0' || (count != 1 && count != 3) || !whole)
+		return -1;
+	*tile_m = dims[0];
+	*tile_n = count == 3 ? dims[1] : dims[0];
+	*tile_k = count == 3 ? dims[2] : dims[0];
+	return 0;
+}
+
+int cli_parse_tile(const char *flag, const char *text, double *tile_m, double *tile_n, double *tile_k)
+{
+	if (kernel_tile_parse(text, tile_m, tile_n, tile_k) == 0)
+		return 0;
+	cli_error("%s: '%s' is not a tile: give T (square, T x T x T) or MxNxK, whole numbers from 1 to 65536", flag,
+		  text);
+	return -1;
+}
+
+static bool is_attention(enum ridge_kernel k)
+{
+	return k == RIDGE_KERNEL_ATTENTION || k == RIDGE_KERNEL_FLASH_ATTENTION;
+}
+
+void kernel_describe(const struct ridge_kernel_shape *s, char *buf, size_t len)
+{
+	size_t used = 0;
+#define PUT(...)                                                                                          \
+	do {                                                                                              \
+		int w_ = snprintf(buf + used, len > used ? len - used : 0, __VA_ARGS__);                  \
+		if (w_ > 0)                                                                               \
+			used += (size_t)w_;                                                               \
+	} while (0)
+	PUT("%s, %s", intensity_kernel_name(s->kernel), ridge_dtype_name(s->dtype));
+	if (is_attention(s->kernel)) {
+		PUT(", seq %.17g, %.17g heads", s->seq, s->heads);
+		if (s->kv_heads > 0 && s->kv_heads != s->heads)
+			PUT(" (%.17g KV heads)", s->kv_heads);
+		PUT(", head dim %.17g", s->head_dim);
+		if (s->causal)
+			PUT(", causal");
+	} else {
+		if (s->m > 0)
+			PUT(", M=%.17g", s->m);
+		if (s->n > 0)
+			PUT(", N=%.17g", s->n);
+		if (s->k > 0)
+			PUT(", K=%.17g", s->k);
+	}
+	if (s->batch > 1)
+		PUT(", batch %.17g", s->batch);
+	if (s->kernel == RIDGE_KERNEL_RESIDUAL_RMSNORM || s->kernel == RIDGE_KERNEL_RMSNORM_LINEAR)
+		PUT(", %s", s->fused ? "fused" : "unfused");
+	if (s->kernel == RIDGE_KERNEL_SOFTMAX)
+		PUT(", %d pass%s", s->passes ? s->passes : 2, (s->passes ? s->passes : 2) == 1 ? "" : "es");
+#undef PUT
+}
+
+static void print_bytes(const char *label, double bytes, double flops)
+{
+	char b[48];
+	cli_format_si(bytes, "B", b, sizeof b);
+	printf("  %-34s %12s  (%.17g B) -> %.4g FLOP/byte\n", label, b, bytes, flops / bytes);
+}
+
+/* The shape back from JSON, for the one-line description. */
+static void shape_from_json(const cJSON *k, struct ridge_kernel_shape *s)
+{
+	memset(s, 0, sizeof *s);
+	intensity_kernel_parse(calc_str(k, "name"), &s->kernel);
+	ridge_dtype_parse(calc_str(k, "dtype"), &s->dtype);
+	const cJSON *shape = cJSON_GetObjectItemCaseSensitive(k, "shape");
+	const struct {
+		const char *key;
+		double *field;
+	} dims[] = { { "m", &s->m },	       { "n", &s->n },	       { "k", &s->k },
+		     { "batch", &s->batch }, { "seq", &s->seq },     { "heads", &s->heads },
+		     { "kv_heads", &s->kv_heads }, { "head_dim", &s->head_dim } };
+	for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++)
+		if (calc_has(shape, dims[i].key))
+			*dims[i].field = calc_num(shape, dims[i].key);
+	s->causal = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(shape, "causal"));
+	s->fused = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(shape, "fused"));
+	if (calc_has(shape, "passes"))
+		s->passes = (int)calc_num(shape, "passes");
+}
+
+void kernel_print_json(const cJSON *k)
+{
+	char line[400], a[48], b[48];
+	struct ridge_kernel_shape s;
+	shape_from_json(k, &s);
+	kernel_describe(&s, line, sizeof line);
+	printf("Kernel: %s\n", line);
+	double flops = calc_num(k, "flops");
+	cli_format_si(flops, "FLOP", a, sizeof a);
+	printf("  FLOPs %s (%.17g)\n", a, flops);
+	const cJSON *t;
+	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(k, "flop_terms"))
+	{
+		cli_format_si(calc_num(t, "flops"), "FLOP", a, sizeof a);
+		printf("    %-46s %14s\n", calc_str(t, "name"), a);
+	}
+	printf("  traffic (%s): %s\n", calc_str(k, "traffic"), calc_str(k, "traffic_model"));
+	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(k, "terms"))
+	{
+		cli_format_si(calc_num(t, "bytes"), "B", a, sizeof a);
+		double times = calc_num(t, "times");
+		if (times != 1)
+			printf("    %-46s %14s x %.6g\n", calc_str(t, "name"), a, times);
+		else
+			printf("    %-46s %14s\n", calc_str(t, "name"), a);
+	}
+	cli_format_si(calc_num(k, "read_bytes"), "B", a, sizeof a);
+	cli_format_si(calc_num(k, "write_bytes"), "B", b, sizeof b);
+	printf("  bytes %s read + %s written\n", a, b);
+	const cJSON *tile = cJSON_GetObjectItemCaseSensitive(k, "tile");
+	if (tile && s.kernel == RIDGE_KERNEL_FLASH_ATTENTION) {
+		printf("  query tile %.17g rows\n", calc_num(tile, "m"));
+	} else if (tile) {
+		printf("  tile %.17gx%.17gx%.17g", calc_num(tile, "m"), calc_num(tile, "n"), calc_num(tile, "k"));
+		if (calc_has(tile, "smem_per_block")) {
+			cli_format_bytes(calc_num(tile, "smem_per_block"), a, sizeof a);
+			printf(", %s of A and B tiles per stage in shared memory", a);
+		}
+		printf("\n");
+	}
+	print_bytes("tiled (the algorithm's re-reads):", calc_num(k, "tiled_bytes"), flops);
+	print_bytes("compulsory (every tensor once):", calc_num(k, "compulsory_bytes"), flops);
+	if (calc_has(k, "unfused_bytes"))
+		print_bytes("unfused would move:", calc_num(k, "unfused_bytes"), flops);
+	if (calc_has(k, "fused_bytes"))
+		print_bytes("fused would move:", calc_num(k, "fused_bytes"), flops);
+	if (calc_has(k, "tensor_core_eligible")) {
+		bool eligible = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "tensor_core_eligible"));
+		bool used = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "uses_tensor_cores"));
+		printf("  tensor cores: %s%s%s\n", eligible ? "eligible" : "not eligible: ", eligible ? "" : calc_str(k, "reason"),
+		       eligible && !used ? " (not used here)" : "");
+	}
+	if (calc_has(k, "note"))
+		printf("  note: %s\n", calc_str(k, "note"));
+}
+
+cJSON *kernel_json(const struct ridge_kernel_shape *s, const struct ridge_kernel_cost *c,
+		   const struct ridge_kernel_path *path)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "name", intensity_kernel_name(s->kernel));
+	cJSON_AddStringToObject(o, "dtype", ridge_dtype_name(s->dtype));
+	cJSON *shape = cJSON_AddObjectToObject(o, "shape");
+	const struct {
+		const char *key;
+		double value;
+	} dims[] = { { "m", s->m },	    { "n", s->n },	   { "k", s->k },
+		     { "batch", s->batch }, { "seq", s->seq },	   { "heads", s->heads },
+		     { "kv_heads", s->kv_heads }, { "head_dim", s->head_dim } };
+	for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++)
+		if (dims[i].value > 0)
+			cli_json_number(shape, dims[i].key, dims[i].value);
+	if (is_attention(s->kernel))
+		cJSON_AddBoolToObject(shape, "causal", s->causal);
+	if (s->kernel == RIDGE_KERNEL_RESIDUAL_RMSNORM || s->kernel == RIDGE_KERNEL_RMSNORM_LINEAR)
+		cJSON_AddBoolToObject(shape, "fused", s->fused);
+	if (s->kernel == RIDGE_KERNEL_SOFTMAX)
+		cJSON_AddNumberToObject(shape, "passes", s->passes ? s->passes : 2);
+	if (c->tile_m > 0) {
+		cJSON *tile = cJSON_AddObjectToObject(o, "tile");
+		cli_json_number(tile, "m", c->tile_m);
+		if (c->tile_n > 0) {
+			cli_json_number(tile, "n", c->tile_n);
+			cli_json_number(tile, "k", c->tile_k);
+		}
+		if (c->smem_per_block > 0)
+			cli_json_number(tile, "smem_per_block", c->smem_per_block);
+	}
+	cJSON_AddStringToObject(o, "traffic", intensity_traffic_name(s->traffic));
+	cJSON_AddStringToObject(o, "traffic_model", c->model);
+	cli_json_number(o, "flops", c->flops);
+	cli_json_number(o, "bytes", c->bytes);
+	cli_json_number(o, "read_bytes", c->read_bytes);
+	cli_json_number(o, "write_bytes", c->write_bytes);
+	cli_json_number(o, "intensity", c->intensity);
+	cli_json_number(o, "tiled_bytes", c->tiled_bytes);
+	cli_json_number(o, "compulsory_bytes", c->compulsory_bytes);
+	cli_json_number(o, "compulsory_intensity", c->flops / c->compulsory_bytes);
+	if (c->has_alternative)
+		cli_json_number(o, s->fused ? "unfused_bytes" : "fused_bytes", c->alternative_bytes);
+	cJSON *flop_terms = cJSON_AddArrayToObject(o, "flop_terms");
+	for (int i = 0; i < c->flop_term_count; i++) {
+		cJSON *t = cJSON_CreateObject();
+		cJSON_AddStringToObject(t, "name", c->flop_terms[i].name);
+		cli_json_number(t, "flops", c->flop_terms[i].flops);
+		cJSON_AddItemToArray(flop_terms, t);
+	}
+	cJSON *terms = cJSON_AddArrayToObject(o, "terms");
+	for (int i = 0; i < c->term_count; i++) {
+		cJSON *t = cJSON_CreateObject();
+		cJSON_AddStringToObject(t, "name", c->terms[i].name);
+		cli_json_number(t, "bytes", c->terms[i].bytes);
+		cli_json_number(t, "times", c->terms[i].times);
+		cJSON_AddBoolToObject(t, "write", c->terms[i].write);
+		cJSON_AddItemToArray(terms, t);
+	}
+	if (path) {
+		if (c->matrix_work) {
+			cJSON_AddBoolToObject(o, "tensor_core_eligible", path->tensor_eligible);
+			if (!path->tensor_eligible)
+				cJSON_AddStringToObject(o, "reason", path->reason);
+		}
+		cJSON_AddBoolToObject(o, "uses_tensor_cores", path->uses_matrix);
+		if (path->note[0])
+			cJSON_AddStringToObject(o, "note", path->note);
+	}
+	return o;
+}

@@ -1,0 +1,27 @@
+/* Reads a transformer model config: a Hugging Face config.json (parsed with
+ * cJSON) or the same keys in YAML (parsed with libyaml). Errors name the file
+ * and, for malformed input, the line and column. */
+#ifndef RIDGE_CLI_MODEL_CONFIG_H
+#define RIDGE_CLI_MODEL_CONFIG_H
+
+#include <stdbool.h>
+
+#include "ridge.h"
+
+struct cli_model_config {
+	/* hidden_size, intermediate_size, num_attention_heads, vocab_size and
+	 * num_hidden_layers are required; num_key_value_heads and head_dim are
+	 * optional (absent or null). Not yet resolved: see align_model_resolve(). */
+	struct ridge_align_model model;
+	/* Meta's params.json keys for the SwiGLU size, used when present. */
+	bool has_multiple_of;
+	long long multiple_of;
+	bool has_ffn_dim_multiplier;
+	double ffn_dim_multiplier;
+	bool is_yaml;
+};
+
+/* Returns 0, or prints "ridge: error: FILE[:LINE:COL]: ..." and returns -1. */
+int cli_model_config_load(const char *path, struct cli_model_config *out);
+
+#endif

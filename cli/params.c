@@ -1,0 +1,294 @@
+#include "params.h"
+
+#include <ctype.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "calc.h"
+#include "cli.h"
+
+void params_init(struct param_values *v, const struct param *spec, int count)
+{
+	memset(v, 0, sizeof *v);
+	v->spec = spec;
+	v->count = count < PARAM_MAX ? count : PARAM_MAX;
+	for (int i = 0; i < v->count; i++)
+		params_flag_name(spec[i].name, v->where[i], sizeof v->where[i]);
+}
+
+int params_missing(const struct param_values *v)
+{
+	for (int i = 0; i < v->count; i++)
+		if ((v->spec[i].flags & PARAM_REQUIRED) && !v->set[i] && !v->bad[i])
+			return i;
+	return -1;
+}
+
+int params_index(const struct param *spec, int count, const char *name)
+{
+	for (int i = 0; i < count; i++)
+		if (strcmp(spec[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+static int must_index(const struct param_values *v, const char *name)
+{
+	int i = params_index(v->spec, v->count, name);
+	if (i < 0) {
+		/* A calculator asked for a parameter its own table lacks. */
+		fprintf(stderr, "ridge: internal error: no parameter '%s'\n", name);
+		abort();
+	}
+	return i;
+}
+
+bool params_has(const struct param_values *v, const char *name)
+{
+	return v->set[must_index(v, name)];
+}
+
+double params_num(const struct param_values *v, const char *name)
+{
+	return v->num[must_index(v, name)];
+}
+
+const char *params_text(const struct param_values *v, const char *name)
+{
+	int i = must_index(v, name);
+	return v->set[i] ? v->text[i] : NULL;
+}
+
+const char *params_where(const struct param_values *v, const char *name)
+{
+	return v->where[must_index(v, name)];
+}
+
+bool params_flag(const struct param_values *v, const char *name)
+{
+	int i = must_index(v, name);
+	return v->set[i] && v->num[i] != 0;
+}
+
+const void *params_node(const struct param_values *v, const char *name)
+{
+	int i = must_index(v, name);
+	return v->set[i] ? v->node[i] : NULL;
+}
+
+void params_flag_name(const char *name, char *buf, size_t len)
+{
+	size_t n = 0;
+	if (len < 3)
+		return;
+	buf[n++] = '-';
+	buf[n++] = '-';
+	for (const char *p = name; *p && n + 1 < len; p++)
+		buf[n++] = *p == '_' ? '-' : *p;
+	buf[n] = '\0';
+}
+
+int params_parse_fraction(const char *text, double *out, char *err, size_t err_len)
+{
+	size_t n = strlen(text);
+	while (n > 0 && isspace((unsigned char)text[n - 1]))
+		n--;
+	bool percent = n > 0 && text[n - 1] == '%';
+	char buf[64];
+	if (n >= sizeof buf) {
+		snprintf(err, err_len, "not a fraction: '%s'", text);
+		return -1;
+	}
+	memcpy(buf, text, n - (percent ? 1 : 0));
+	buf[n - (percent ? 1 : 0)] = '\0';
+	double v;
+	char why[200];
+	if (ridge_quantity_parse(buf, RIDGE_UNIT_COUNT, &v, why, sizeof why) != 0) {
+		snprintf(err, err_len, "not a fraction: '%s' (write 0.4 or 40%%)", text);
+		return -1;
+	}
+	*out = percent ? v / 100 : v;
+	return 0;
+}
+
+static bool is_bare_number(const char *text)
+{
+	size_t n = strlen(text);
+	while (n > 0 && isspace((unsigned char)text[n - 1]))
+		n--;
+	return n > 0 && (isdigit((unsigned char)text[n - 1]) || text[n - 1] == '.');
+}
+
+static void bound_text(double v, char *buf, size_t len)
+{
+	if (v == floor(v))
+		calc_fmt_grouped(v, 0, buf, len);
+	else
+		cost_format_exact(v, buf, len);
+}
+
+static void range_text(const struct param *p, char *buf, size_t len)
+{
+	if (p->range) {
+		snprintf(buf, len, "%s", p->range);
+		return;
+	}
+	char lo[40], hi[40];
+	bound_text(p->lo, lo, sizeof lo);
+	bound_text(p->hi, hi, sizeof hi);
+	if (p->flags & PARAM_OPEN_LO)
+		snprintf(buf, len, "greater than %s, at most %s", lo, hi);
+	else
+		snprintf(buf, len, "%s..%s", lo, hi);
+}
+
+static int out_of_range(const struct param *p, double v)
+{
+	if (!(v <= p->hi))
+		return 1;
+	return (p->flags & PARAM_OPEN_LO) ? !(v > p->lo) : !(v >= p->lo);
+}
+
+int params_set(struct param_values *v, int i, const char *text, const char *where)
+{
+	const struct param *p = &v->spec[i];
+	char err[256], range[96];
+	double value = 0;
+	snprintf(v->where[i], sizeof v->where[i], "%s", where);
+	v->bad[i] = true; /* until it parses */
+	switch (p->kind) {
+	case PARAM_FLAG:
+		if (!text || strcasecmp(text, "true") == 0 || strcasecmp(text, "yes") == 0 || strcasecmp(text, "on") == 0) {
+			value = 1;
+		} else if (strcasecmp(text, "false") == 0 || strcasecmp(text, "no") == 0 || strcasecmp(text, "off") == 0) {
+			value = 0;
+		} else {
+			cli_error("%s: expected true or false, not '%s'", where, text);
+			return -1;
+		}
+		break;
+	case PARAM_TEXT:
+	case PARAM_LIST:
+		break;
+	case PARAM_FRACTION:
+		if (params_parse_fraction(text, &value, err, sizeof err) != 0) {
+			cli_error("%s: %s", where, err);
+			return -1;
+		}
+		break;
+	case PARAM_INTEGER:
+		if (ridge_quantity_parse(text, RIDGE_UNIT_COUNT, &value, err, sizeof err) != 0) {
+			cli_error("%s: %s", where, err);
+			return -1;
+		}
+		if (value != floor(value)) {
+			cli_error("%s: must be a whole number, not '%s'", where, text);
+			return -1;
+		}
+		break;
+	case PARAM_NUMBER:
+		if (p->bare_unit && is_bare_number(text)) {
+			char buf[128];
+			snprintf(buf, sizeof buf, "%s%s", text, p->bare_unit);
+			if (ridge_quantity_parse(buf, p->unit, &value, err, sizeof err) != 0) {
+				cli_error("%s: %s", where, err);
+				return -1;
+			}
+		} else if (ridge_quantity_parse(text, p->unit, &value, err, sizeof err) != 0) {
+			cli_error("%s: %s", where, err);
+			return -1;
+		}
+		break;
+	}
+	if ((p->kind == PARAM_NUMBER || p->kind == PARAM_INTEGER || p->kind == PARAM_FRACTION) && out_of_range(p, value)) {
+		range_text(p, range, sizeof range);
+		if (p->kind == PARAM_FRACTION && value > 1 && value <= 100 && !strchr(text, '%'))
+			cli_error("%s: '%s' is out of range (%s): write 0.4 or 40%%", where, text, range);
+		else
+			cli_error("%s: '%s' is out of range (%s)", where, text, range);
+		return -1;
+	}
+	v->bad[i] = false;
+	v->set[i] = true;
+	v->num[i] = value;
+	v->text[i] = text ? text : "true";
+	return 0;
+}
+
+void params_usage(const struct param *spec, int count, const char *synopsis, const char *description)
+{
+	printf("%s\n", synopsis);
+	if (description)
+		printf("\n%s", description);
+	printf("\n");
+	for (int i = 0; i < count; i++) {
+		const struct param *p = &spec[i];
+		if (p->flags & PARAM_FILE_ONLY)
+			continue;
+		char flag[80], left[120];
+		params_flag_name(p->name, flag, sizeof flag);
+		if (p->kind == PARAM_FLAG)
+			snprintf(left, sizeof left, "%s", flag);
+		else
+			snprintf(left, sizeof left, "%s %s", flag, p->metavar ? p->metavar : "X");
+		printf("  %-26s %s%s\n", left, p->help, (p->flags & PARAM_REQUIRED) ? " (required)" : "");
+	}
+	printf("  %-26s %s\n", "--help", "this text");
+}
+
+int params_parse_argv(struct param_values *v, const char *command, const char *synopsis, const char *description,
+		      int argc, char **argv, const char **positional, int max_positional, int *positional_count)
+{
+	struct option longopts[PARAM_MAX + 2];
+	char names[PARAM_MAX][64];
+	int n = 0;
+	for (int i = 0; i < v->count; i++) {
+		if (v->spec[i].flags & PARAM_FILE_ONLY)
+			continue;
+		char flag[72];
+		params_flag_name(v->spec[i].name, flag, sizeof flag);
+		snprintf(names[n], sizeof names[n], "%s", flag + 2);
+		longopts[n].name = names[n];
+		longopts[n].has_arg = v->spec[i].kind == PARAM_FLAG ? no_argument : required_argument;
+		longopts[n].flag = NULL;
+		longopts[n].val = 1000 + i;
+		n++;
+	}
+	longopts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
+
+	int c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			params_usage(v->spec, v->count, synopsis, description);
+			return 1;
+		}
+		if (c < 1000)
+			return cli_bad_option(command, argv, c);
+		int i = c - 1000;
+		char flag[72];
+		params_flag_name(v->spec[i].name, flag, sizeof flag);
+		if (params_set(v, i, v->spec[i].kind == PARAM_FLAG ? NULL : optarg, flag) != 0)
+			return EXIT_USAGE;
+	}
+	int extra = argc - optind;
+	if (extra > max_positional) {
+		if (max_positional == 0)
+			cli_error("%s takes no arguments, got '%s' (see 'ridge %s --help')", command, argv[optind], command);
+		else
+			cli_error("%s takes at most %d argument%s, got '%s' (see 'ridge %s --help')", command, max_positional,
+				  max_positional == 1 ? "" : "s", argv[optind + max_positional], command);
+		return EXIT_USAGE;
+	}
+	for (int i = 0; i < extra; i++)
+		positional[i] = argv[optind + i];
+	if (positional_count)
+		*positional_count = extra;
+	return 0;
+}

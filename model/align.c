@@ -1,0 +1,277 @@
+#include "align.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+
+/* The byte rules (model/README.md, "alignment"):
+ *  - 16 bytes: cuBLAS "Tensor Core Usage" (cuBLAS >= 11.0 uses tensor cores for
+ *    any shape, but its fast kernels need m, n, k, lda, ldb, ldc to be
+ *    multiples of 16 bytes); cuBLASLt's FP8 kernels require 16-byte multiples
+ *    (PyTorch's _scaled_mm checks divisibility by 16).
+ *  - 128 bytes: NVIDIA "Matrix Multiplication Background" user's guide,
+ *    section 2.2, Table 1: "on A100, multiples of 64" (fp16), 32 (tf32),
+ *    128 (int8), 16 (fp64): 128 bytes of elements in every case. The seed's
+ *    "multiples of 128 (FP8)" on Hopper is the same 128 bytes. */
+enum { REQUIRED_BYTES = 16, RECOMMENDED_BYTES = 128 };
+
+static const char basis_nvidia[] =
+	"16 bytes: cuBLAS 'Tensor Core Usage' (fast tensor-core kernels need m, n, k and leading dimensions "
+	"in multiples of 16 bytes; cuBLASLt FP8 needs them); 128 bytes: NVIDIA 'Matrix Multiplication "
+	"Background' user's guide, Table 1 (A100 and later)";
+static const char basis_nvidia_old[] =
+	"16 bytes: cuBLAS 'Tensor Core Usage' and NVIDIA 'Matrix Multiplication Background' Table 1; the guide "
+	"gives no larger multiple before compute capability 8.0";
+static const char basis_amd[] =
+	"NVIDIA's 16- and 128-byte rules applied by analogy: AMD publishes no equivalent table for "
+	"rocBLAS/hipBLASLt, so treat these multiples as a heuristic on this GPU";
+
+const char *align_severity_name(enum ridge_align_severity severity)
+{
+	switch (severity) {
+	case RIDGE_ALIGN_OK:
+		return "ok";
+	case RIDGE_ALIGN_WARNING:
+		return "warning";
+	case RIDGE_ALIGN_ERROR:
+		return "error";
+	}
+	return "unknown";
+}
+
+int align_rule(const struct ridge_gpu *gpu, enum ridge_dtype dtype, struct ridge_align_rule *rule, char *err,
+	       size_t err_len)
+{
+	double bytes = ridge_dtype_bytes(dtype);
+	if (!(bytes > 0)) {
+		snprintf(err, err_len, "unknown dtype %d", (int)dtype);
+		return -1;
+	}
+	bool modern = gpu->vendor == RIDGE_VENDOR_AMD || gpu->cc_major >= 8;
+	rule->dtype = dtype;
+	rule->required_bytes = REQUIRED_BYTES;
+	rule->recommended_bytes = modern ? RECOMMENDED_BYTES : REQUIRED_BYTES;
+	/* bytes is 8, 4, 2, 1 or 0.5: both quotients are exact integers. */
+	rule->required_multiple = (long long)(rule->required_bytes / bytes);
+	rule->recommended_multiple = (long long)(rule->recommended_bytes / bytes);
+	const struct ridge_peak *p = &gpu->peak[dtype];
+	rule->matrix_path = p->has_matrix;
+	rule->any_path = p->has_matrix || p->has_vector;
+	rule->path_note = NULL;
+	if (!rule->matrix_path) {
+		double unused;
+		const char *why = NULL;
+		ridge_gpu_peak(gpu, dtype, RIDGE_PEAK_MATRIX, false, &unused, &why);
+		rule->path_note = why ? why : "the GPU has no matrix (tensor-core) rate for this dtype";
+	}
+	if (gpu->vendor == RIDGE_VENDOR_AMD)
+		rule->basis = basis_amd;
+	else
+		rule->basis = modern ? basis_nvidia : basis_nvidia_old;
+	return 0;
+}
+
+long long align_round_up(long long value, long long multiple)
+{
+	if (value <= 0 || multiple <= 0)
+		return -1;
+	long long q = value / multiple + (value % multiple != 0);
+	if (q > LLONG_MAX / multiple)
+		return -1;
+	return q * multiple;
+}
+
+int align_check_dim(const struct ridge_align_rule *rule, long long value, struct ridge_align_dim *out, char *err,
+		    size_t err_len)
+{
+	if (value < 1 || value > RIDGE_ALIGN_MAX_DIM) {
+		snprintf(err, err_len, "dimension %lld is out of range (1..%lld)", value, RIDGE_ALIGN_MAX_DIM);
+		return -1;
+	}
+	out->value = value;
+	out->required_multiple = rule->required_multiple;
+	out->recommended_multiple = rule->recommended_multiple;
+	out->suggested = align_round_up(value, rule->required_multiple);
+	out->suggested_recommended = align_round_up(value, rule->recommended_multiple);
+	if (value % rule->required_multiple != 0)
+		out->severity = RIDGE_ALIGN_ERROR;
+	else if (value % rule->recommended_multiple != 0)
+		out->severity = RIDGE_ALIGN_WARNING;
+	else
+		out->severity = RIDGE_ALIGN_OK;
+	return 0;
+}
+
+int align_tiling(long long m, long long n, const struct ridge_align_tile *tile, int sm_count,
+		 struct ridge_align_tiling *out, char *err, size_t err_len)
+{
+	if (m < 1 || m > RIDGE_ALIGN_MAX_DIM || n < 1 || n > RIDGE_ALIGN_MAX_DIM) {
+		snprintf(err, err_len, "GEMM output %lld x %lld is out of range (each 1..%lld)", m, n,
+			 RIDGE_ALIGN_MAX_DIM);
+		return -1;
+	}
+	if (tile->m < 1 || tile->m > RIDGE_ALIGN_MAX_TILE || tile->n < 1 || tile->n > RIDGE_ALIGN_MAX_TILE) {
+		snprintf(err, err_len, "tile %dx%d is out of range (each 1..%d)", tile->m, tile->n, RIDGE_ALIGN_MAX_TILE);
+		return -1;
+	}
+	if (tile->ctas_per_sm < 1 || tile->ctas_per_sm > 64) {
+		snprintf(err, err_len, "CTAs per SM %d is out of range (1..64)", tile->ctas_per_sm);
+		return -1;
+	}
+	if (sm_count < 1) {
+		snprintf(err, err_len, "the GPU has no SM count (%d)", sm_count);
+		return -1;
+	}
+	long long tm = tile->m, tn = tile->n;
+	out->m = m;
+	out->n = n;
+	out->tiles_m = (m + tm - 1) / tm;
+	out->tiles_n = (n + tn - 1) / tn;
+	out->tiles = out->tiles_m * out->tiles_n;
+	out->slots = (long long)sm_count * tile->ctas_per_sm;
+	out->waves = (out->tiles + out->slots - 1) / out->slots;
+	out->last_wave_tiles = out->tiles - (out->waves - 1) * out->slots;
+	/* Exact integer numerators and denominators (each below 2^63 within the
+	 * limits above), one division each. */
+	unsigned long long useful = (unsigned long long)m * (unsigned long long)n;
+	unsigned long long covered = (unsigned long long)(out->tiles_m * tm) * (unsigned long long)(out->tiles_n * tn);
+	unsigned long long launched =
+		(unsigned long long)(out->waves * out->slots) * (unsigned long long)(tm * tn);
+	out->waves_exact = (double)out->tiles / (double)out->slots;
+	out->tile_efficiency = (double)useful / (double)covered;
+	out->wave_efficiency = (double)out->tiles / (double)(out->waves * out->slots);
+	out->efficiency = (double)useful / (double)launched;
+	return 0;
+}
+
+int align_swiglu(long long d_model, bool has_multiplier, double ffn_dim_multiplier, long long multiple_of,
+		 struct ridge_align_swiglu *out, char *err, size_t err_len)
+{
+	if (d_model < 1 || d_model > RIDGE_ALIGN_MAX_DIM) {
+		snprintf(err, err_len, "d_model %lld is out of range (1..%lld)", d_model, RIDGE_ALIGN_MAX_DIM);
+		return -1;
+	}
+	if (multiple_of < 1 || multiple_of > RIDGE_ALIGN_MAX_DIM) {
+		snprintf(err, err_len, "multiple_of %lld is out of range (1..%lld)", multiple_of, RIDGE_ALIGN_MAX_DIM);
+		return -1;
+	}
+	if (has_multiplier && !(isfinite(ffn_dim_multiplier) && ffn_dim_multiplier > 0 && ffn_dim_multiplier <= 1e6)) {
+		snprintf(err, err_len, "ffn_dim_multiplier %g is out of range (0..1e6]", ffn_dim_multiplier);
+		return -1;
+	}
+	out->d_model = d_model;
+	out->has_multiplier = has_multiplier;
+	out->ffn_dim_multiplier = has_multiplier ? ffn_dim_multiplier : 1.0;
+	out->multiple_of = multiple_of;
+	/* Python's int(2 * (4 d) / 3): 8d/3 has a fractional part of 0, 1/3 or
+	 * 2/3, so the float division truncates to the integer quotient. */
+	out->base = 8 * d_model / 3;
+	out->scaled = out->base;
+	if (has_multiplier) {
+		/* int(ffn_dim_multiplier * hidden_dim): the same double product. */
+		double scaled = ffn_dim_multiplier * (double)out->base;
+		if (!(scaled >= 1) || scaled > (double)RIDGE_ALIGN_MAX_DIM) {
+			snprintf(err, err_len, "ffn_dim_multiplier %g x %lld = %g is out of range (1..%lld)",
+				 ffn_dim_multiplier, out->base, scaled, RIDGE_ALIGN_MAX_DIM);
+			return -1;
+		}
+		out->scaled = (long long)scaled;
+	}
+	out->intermediate = align_round_up(out->scaled, multiple_of);
+	if (out->intermediate < 0) {
+		snprintf(err, err_len, "SwiGLU size %lld rounded to %lld overflows", out->scaled, multiple_of);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_key(const char *key, long long value, char *err, size_t err_len)
+{
+	if (value < 1 || value > RIDGE_ALIGN_MAX_DIM) {
+		snprintf(err, err_len, "%s: %lld is out of range (1..%lld)", key, value, RIDGE_ALIGN_MAX_DIM);
+		return -1;
+	}
+	return 0;
+}
+
+int align_model_resolve(struct ridge_align_model *model, char *err, size_t err_len)
+{
+	if (check_key("hidden_size", model->hidden_size, err, err_len) ||
+	    check_key("intermediate_size", model->intermediate_size, err, err_len) ||
+	    check_key("num_attention_heads", model->num_attention_heads, err, err_len) ||
+	    check_key("vocab_size", model->vocab_size, err, err_len) ||
+	    check_key("num_hidden_layers", model->num_hidden_layers, err, err_len))
+		return -1;
+	if (!model->has_num_key_value_heads)
+		model->num_key_value_heads = model->num_attention_heads;
+	if (check_key("num_key_value_heads", model->num_key_value_heads, err, err_len))
+		return -1;
+	if (model->num_attention_heads % model->num_key_value_heads != 0) {
+		snprintf(err, err_len,
+			 "num_attention_heads (%lld) is not a multiple of num_key_value_heads (%lld): grouped-query "
+			 "attention shares each KV head among a whole number of query heads",
+			 model->num_attention_heads, model->num_key_value_heads);
+		return -1;
+	}
+	if (!model->has_head_dim) {
+		if (model->hidden_size % model->num_attention_heads != 0) {
+			snprintf(err, err_len,
+				 "hidden_size (%lld) is not divisible by num_attention_heads (%lld): give head_dim",
+				 model->hidden_size, model->num_attention_heads);
+			return -1;
+		}
+		model->head_dim = model->hidden_size / model->num_attention_heads;
+	}
+	if (check_key("head_dim", model->head_dim, err, err_len))
+		return -1;
+	if (model->num_attention_heads > RIDGE_ALIGN_MAX_DIM / model->head_dim) {
+		snprintf(err, err_len, "num_attention_heads x head_dim (%lld x %lld) is out of range (1..%lld)",
+			 model->num_attention_heads, model->head_dim, RIDGE_ALIGN_MAX_DIM);
+		return -1;
+	}
+	return 0;
+}
+
+int align_model_gemms(const struct ridge_align_model *model, long long tokens,
+		      struct ridge_align_gemm gemms[RIDGE_GEMM_COUNT], char *err, size_t err_len)
+{
+	if (tokens < 1 || tokens > RIDGE_ALIGN_MAX_DIM) {
+		snprintf(err, err_len, "tokens %lld is out of range (1..%lld)", tokens, RIDGE_ALIGN_MAX_DIM);
+		return -1;
+	}
+	long long hidden = model->hidden_size, inter = model->intermediate_size;
+	long long q_width = model->num_attention_heads * model->head_dim;
+	long long kv_width = model->num_key_value_heads * model->head_dim;
+	const struct {
+		const char *name, *n_from, *k_from;
+		long long n, k, count;
+	} table[RIDGE_GEMM_COUNT] = {
+		[RIDGE_GEMM_Q] = { "q_proj", "num_attention_heads x head_dim", "hidden_size", q_width, hidden,
+				   model->num_hidden_layers },
+		[RIDGE_GEMM_K] = { "k_proj", "num_key_value_heads x head_dim", "hidden_size", kv_width, hidden,
+				   model->num_hidden_layers },
+		[RIDGE_GEMM_V] = { "v_proj", "num_key_value_heads x head_dim", "hidden_size", kv_width, hidden,
+				   model->num_hidden_layers },
+		[RIDGE_GEMM_O] = { "o_proj", "hidden_size", "num_attention_heads x head_dim", hidden, q_width,
+				   model->num_hidden_layers },
+		[RIDGE_GEMM_GATE] = { "gate_proj", "intermediate_size", "hidden_size", inter, hidden,
+				      model->num_hidden_layers },
+		[RIDGE_GEMM_UP] = { "up_proj", "intermediate_size", "hidden_size", inter, hidden,
+				    model->num_hidden_layers },
+		[RIDGE_GEMM_DOWN] = { "down_proj", "hidden_size", "intermediate_size", hidden, inter,
+				      model->num_hidden_layers },
+		[RIDGE_GEMM_LM_HEAD] = { "lm_head", "vocab_size", "hidden_size", model->vocab_size, hidden, 1 },
+	};
+	for (int i = 0; i < RIDGE_GEMM_COUNT; i++) {
+		struct ridge_align_gemm *g = &gemms[i];
+		g->name = table[i].name;
+		g->n_from = table[i].n_from;
+		g->k_from = table[i].k_from;
+		g->m = tokens;
+		g->n = table[i].n;
+		g->k = table[i].k;
+		g->count = table[i].count;
+		g->flops = 2.0 * (double)g->m * (double)g->n * (double)g->k * (double)g->count;
+	}
+	return 0;
+}

@@ -1,0 +1,725 @@
+#include "intensity.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const kernel_names[RIDGE_KERNEL_COUNT] = {
+	"gemm",     "gemm-naive", "gemm-tiled", "gemv",      "vector-add", "activation", "residual-rmsnorm",
+	"rmsnorm-linear", "reduction", "softmax", "layernorm", "rmsnorm", "attention", "flash-attention",
+};
+
+enum {
+	F_GEMM = RIDGE_FIELD_M | RIDGE_FIELD_N | RIDGE_FIELD_K | RIDGE_FIELD_BATCH,
+	F_ROWS = RIDGE_FIELD_M | RIDGE_FIELD_N | RIDGE_FIELD_BATCH,
+	F_ATTN = RIDGE_FIELD_SEQ | RIDGE_FIELD_HEADS | RIDGE_FIELD_KV_HEADS | RIDGE_FIELD_HEAD_DIM |
+		 RIDGE_FIELD_BATCH | RIDGE_FIELD_CAUSAL,
+};
+
+static const unsigned kernel_fields[RIDGE_KERNEL_COUNT] = {
+	[RIDGE_KERNEL_GEMM] = F_GEMM | RIDGE_FIELD_TILE,
+	[RIDGE_KERNEL_GEMM_NAIVE] = F_GEMM,
+	[RIDGE_KERNEL_GEMM_TILED] = F_GEMM | RIDGE_FIELD_TILE,
+	[RIDGE_KERNEL_GEMV] = F_GEMM,
+	[RIDGE_KERNEL_VECTOR_ADD] = F_ROWS,
+	[RIDGE_KERNEL_ACTIVATION] = F_ROWS | RIDGE_FIELD_FLOPS_PER_ELEMENT,
+	[RIDGE_KERNEL_RESIDUAL_RMSNORM] = F_ROWS | RIDGE_FIELD_FUSED,
+	[RIDGE_KERNEL_RMSNORM_LINEAR] = F_GEMM | RIDGE_FIELD_FUSED,
+	[RIDGE_KERNEL_REDUCTION] = F_ROWS,
+	[RIDGE_KERNEL_SOFTMAX] = F_ROWS | RIDGE_FIELD_PASSES,
+	[RIDGE_KERNEL_LAYERNORM] = F_ROWS,
+	[RIDGE_KERNEL_RMSNORM] = F_ROWS,
+	[RIDGE_KERNEL_ATTENTION] = F_ATTN,
+	[RIDGE_KERNEL_FLASH_ATTENTION] = F_ATTN | RIDGE_FIELD_TILE,
+};
+
+static const char *const kernel_summaries[RIDGE_KERNEL_COUNT] = {
+	[RIDGE_KERNEL_GEMM] = "tensor-core GEMM, library CTA tile 128x128x64: --m --n --k [--batch] [--tile MxNxK]",
+	[RIDGE_KERNEL_GEMM_NAIVE] = "one thread per output, no reuse: --m --n --k [--batch]",
+	[RIDGE_KERNEL_GEMM_TILED] = "shared-memory tiled GEMM: --m --n --k [--tile T | MxNxK] (default 32)",
+	[RIDGE_KERNEL_GEMV] = "matrix-vector (decode): --n --k [--m vectors, default 1] [--batch]",
+	[RIDGE_KERNEL_VECTOR_ADD] = "c = a + b over --n elements [x --m rows] [--batch]",
+	[RIDGE_KERNEL_ACTIVATION] = "y = f(x) over --n elements [--m] [--flops-per-element F, default 1]",
+	[RIDGE_KERNEL_RESIDUAL_RMSNORM] = "h = x + r; y = RMSNorm(h): --m rows --n width [--fused]",
+	[RIDGE_KERNEL_RMSNORM_LINEAR] = "Y = RMSNorm(X) W: --m rows --k hidden --n outputs [--fused]",
+	[RIDGE_KERNEL_REDUCTION] = "sum of each row: --m rows --n length",
+	[RIDGE_KERNEL_SOFTMAX] = "row softmax: --m rows --n width [--passes 1|2|3, default 2 (online)]",
+	[RIDGE_KERNEL_LAYERNORM] = "LayerNorm: --m rows --n width",
+	[RIDGE_KERNEL_RMSNORM] = "RMSNorm: --m rows --n width",
+	[RIDGE_KERNEL_ATTENTION] = "standard attention, S x S scores through memory: --seq --heads --head-dim "
+				   "[--kv-heads] [--batch] [--causal]",
+	[RIDGE_KERNEL_FLASH_ATTENTION] = "FlashAttention, scores on chip: --seq --heads --head-dim [--kv-heads] "
+					 "[--batch] [--causal] [--tile query rows, default 128]",
+};
+
+const char *intensity_kernel_name(enum ridge_kernel kernel)
+{
+	if ((int)kernel < 0 || kernel >= RIDGE_KERNEL_COUNT)
+		return NULL;
+	return kernel_names[kernel];
+}
+
+bool intensity_kernel_parse(const char *text, enum ridge_kernel *out)
+{
+	for (int i = 0; i < RIDGE_KERNEL_COUNT; i++) {
+		if (strcasecmp(text, kernel_names[i]) == 0) {
+			*out = (enum ridge_kernel)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+const char *intensity_kernel_list(void)
+{
+	return "gemm gemm-naive gemm-tiled gemv vector-add activation residual-rmsnorm rmsnorm-linear reduction "
+	       "softmax layernorm rmsnorm attention flash-attention";
+}
+
+unsigned intensity_kernel_fields(enum ridge_kernel kernel)
+{
+	if ((int)kernel < 0 || kernel >= RIDGE_KERNEL_COUNT)
+		return 0;
+	return kernel_fields[kernel];
+}
+
+const char *intensity_kernel_summary(enum ridge_kernel kernel)
+{
+	if ((int)kernel < 0 || kernel >= RIDGE_KERNEL_COUNT)
+		return NULL;
+	return kernel_summaries[kernel];
+}
+
+const char *intensity_traffic_name(enum ridge_traffic traffic)
+{
+	return traffic == RIDGE_TRAFFIC_COMPULSORY ? "compulsory" : "tiled";
+}
+
+bool intensity_traffic_parse(const char *text, enum ridge_traffic *out)
+{
+	if (strcasecmp(text, "tiled") == 0) {
+		*out = RIDGE_TRAFFIC_TILED;
+		return true;
+	}
+	if (strcasecmp(text, "compulsory") == 0) {
+		*out = RIDGE_TRAFFIC_COMPULSORY;
+		return true;
+	}
+	return false;
+}
+
+/* ---- shape checking ---- */
+
+/* Dimensions beyond 2^40 would let products of four of them leave the range
+ * where doubles hold whole numbers exactly long before any real shape does. */
+#define MAX_DIM 1099511627776.0
+
+static int dimension(double value, const char *flag, double fallback, double *out, char *err, size_t err_len)
+{
+	if (value == 0) {
+		if (fallback > 0) {
+			*out = fallback;
+			return 0;
+		}
+		snprintf(err, err_len, "needs %s", flag);
+		return -1;
+	}
+	if (!isfinite(value) || value < 1 || value != floor(value) || value > MAX_DIM) {
+		snprintf(err, err_len, "%s must be a whole number from 1 to 2^40, not %.17g", flag, value);
+		return -1;
+	}
+	*out = value;
+	return 0;
+}
+
+/* ---- building the cost ---- */
+
+static void add_term(struct ridge_kernel_cost *c, const char *name, double bytes, double times, bool write)
+{
+	if (c->term_count >= RIDGE_KERNEL_MAX_TERMS)
+		return;
+	struct ridge_kernel_term *t = &c->terms[c->term_count++];
+	t->name = name;
+	t->bytes = bytes;
+	t->times = times;
+	t->write = write;
+	if (write)
+		c->write_bytes += bytes;
+	else
+		c->read_bytes += bytes;
+}
+
+static void add_flops(struct ridge_kernel_cost *c, const char *name, double flops)
+{
+	if (c->flop_term_count < RIDGE_KERNEL_MAX_TERMS) {
+		c->flop_terms[c->flop_term_count].name = name;
+		c->flop_terms[c->flop_term_count].flops = flops;
+		c->flop_term_count++;
+	}
+	c->flops += flops;
+}
+
+/* Terms are added for the chosen model only; both totals are set by the caller. */
+static bool chosen_tiled(const struct ridge_kernel_shape *s)
+{
+	return s->traffic == RIDGE_TRAFFIC_TILED;
+}
+
+struct gemm_dims {
+	double m, n, k, batch, tile_m, tile_n, tile_k;
+};
+
+/* The CTA-tiled GEMM: each CTA computes a tile_m x tile_n block of C and
+ * streams its tile_m rows of A and tile_n columns of B through shared memory.
+ * A is read once per column of CTAs, ceil(N / tile_n) times; B once per row of
+ * CTAs, ceil(M / tile_m) times; C is written once. */
+static double gemm_tiled_bytes(const struct gemm_dims *g, double e)
+{
+	return g->batch * e *
+	       (g->m * g->k * ceil(g->n / g->tile_n) + g->k * g->n * ceil(g->m / g->tile_m) + g->m * g->n);
+}
+
+static double gemm_compulsory_bytes(const struct gemm_dims *g, double e)
+{
+	return g->batch * e * (g->m * g->k + g->k * g->n + g->m * g->n);
+}
+
+static void gemm_terms(struct ridge_kernel_cost *c, const struct gemm_dims *g, double e, bool tiled, const char *a,
+		       const char *b, const char *out)
+{
+	double a_times = tiled ? ceil(g->n / g->tile_n) : 1;
+	double b_times = tiled ? ceil(g->m / g->tile_m) : 1;
+	add_term(c, a, g->batch * g->m * g->k * e * a_times, a_times, false);
+	add_term(c, b, g->batch * g->k * g->n * e * b_times, b_times, false);
+	add_term(c, out, g->batch * g->m * g->n * e, 1, true);
+}
+
+static int cost_gemm(const struct ridge_kernel_shape *s, double e, struct ridge_kernel_cost *c, char *err,
+		     size_t err_len)
+{
+	struct gemm_dims g;
+	bool gemv = s->kernel == RIDGE_KERNEL_GEMV;
+	if (dimension(s->m, "--m", gemv ? 1 : 0, &g.m, err, err_len) || dimension(s->n, "--n", 0, &g.n, err, err_len) ||
+	    dimension(s->k, "--k", 0, &g.k, err, err_len) || dimension(s->batch, "--batch", 1, &g.batch, err, err_len))
+		return -1;
+	double fallback = s->kernel == RIDGE_KERNEL_GEMM_TILED ? RIDGE_TILED_GEMM_TILE : 0;
+	if (dimension(s->tile_m, "the tile's M", fallback ? fallback : RIDGE_LIBRARY_TILE_M, &g.tile_m, err, err_len) ||
+	    dimension(s->tile_n, "the tile's N", fallback ? fallback : RIDGE_LIBRARY_TILE_N, &g.tile_n, err, err_len) ||
+	    dimension(s->tile_k, "the tile's K", fallback ? fallback : RIDGE_LIBRARY_TILE_K, &g.tile_k, err, err_len))
+		return -1;
+
+	add_flops(c, "2*M*N*K (one multiply and one add per term)", 2 * g.batch * g.m * g.n * g.k);
+	c->compulsory_bytes = gemm_compulsory_bytes(&g, e);
+	c->matrix_work = true;
+	bool tiled = chosen_tiled(s);
+
+	if (s->kernel == RIDGE_KERNEL_GEMM_NAIVE) {
+		/* One thread per output element loops over K reading A[row][k] and
+		 * B[k][col] from memory every iteration: 2*M*N*K element reads. */
+		c->tiled_bytes = g.batch * e * (2 * g.m * g.n * g.k + g.m * g.n);
+	} else if (gemv) {
+		/* M (a handful of) vectors against one matrix: one row of CTAs covers
+		 * all M, so the matrix streams through once; the tiled and
+		 * compulsory traffic are the same. */
+		c->tiled_bytes = c->compulsory_bytes;
+	} else {
+		c->tile_m = g.tile_m;
+		c->tile_n = g.tile_n;
+		c->tile_k = g.tile_k;
+		c->smem_per_block = (g.tile_m * g.tile_k + g.tile_k * g.tile_n) * e;
+		c->tiled_bytes = gemm_tiled_bytes(&g, e);
+	}
+
+	if (!tiled) {
+		c->model = "compulsory: A and B read once, C written once (L2 catches every re-read)";
+		gemm_terms(c, &g, e, false, "A (M x K)", "B (K x N)", "C (M x N) write");
+	} else if (s->kernel == RIDGE_KERNEL_GEMM_NAIVE) {
+		c->model = "naive: every thread reads its row of A and column of B from memory (2*M*N*K element "
+			   "reads), no reuse; C written once";
+		add_term(c, "A (M x K), once per output column", g.batch * g.m * g.n * g.k * e, g.n, false);
+		add_term(c, "B (K x N), once per output row", g.batch * g.m * g.n * g.k * e, g.m, false);
+		add_term(c, "C (M x N) write", g.batch * g.m * g.n * e, 1, true);
+	} else if (gemv) {
+		c->model = "GEMV: the matrix streams through once; x read once, y written once";
+		gemm_terms(c, &g, e, false, "x (M x K)", "W (K x N)", "y (M x N) write");
+	} else {
+		c->model = "CTA tiling: A read ceil(N/tile_n) times, B read ceil(M/tile_m) times, C written once; "
+			   "no cache reuse across CTAs";
+		gemm_terms(c, &g, e, true, "A (M x K)", "B (K x N)", "C (M x N) write");
+	}
+	return 0;
+}
+
+/* Row-wise kernels: rows = batch x m, each of width n. */
+static int rows_and_width(const struct ridge_kernel_shape *s, double *rows, double *width, char *err, size_t err_len)
+{
+	double m, batch;
+	if (dimension(s->m, "--m", 1, &m, err, err_len) || dimension(s->batch, "--batch", 1, &batch, err, err_len) ||
+	    dimension(s->n, "--n", 0, width, err, err_len))
+		return -1;
+	*rows = batch * m;
+	return 0;
+}
+
+/* FLOPs per row of width d, counting every add, multiply, divide, square root
+ * and exponential as one (an FMA is two): see model/README.md. */
+static double rmsnorm_row_flops(double d)
+{
+	return 4 * d + 2; /* sum of squares 2d-1, mean 1, +eps 1, rsqrt 1, scale by rrms and weight 2d */
+}
+
+static double layernorm_row_flops(double d)
+{
+	return 7 * d + 2; /* mean d, variance 3d, +eps and rsqrt 2, (x-mean)*rstd*gamma+beta 3d */
+}
+
+static int cost_elementwise(const struct ridge_kernel_shape *s, double e, struct ridge_kernel_cost *c, char *err,
+			    size_t err_len)
+{
+	double rows, width;
+	if (rows_and_width(s, &rows, &width, err, err_len))
+		return -1;
+	double n = rows * width;
+	if (s->kernel == RIDGE_KERNEL_VECTOR_ADD) {
+		add_flops(c, "one add per element", n);
+		c->model = "a and b read once, c written once";
+		add_term(c, "a", n * e, 1, false);
+		add_term(c, "b", n * e, 1, false);
+		add_term(c, "c write", n * e, 1, true);
+	} else {
+		double per = s->flops_per_element;
+		if (per == 0)
+			per = 1;
+		if (!isfinite(per) || per <= 0) {
+			snprintf(err, err_len, "--flops-per-element must be greater than 0, not %.17g", per);
+			return -1;
+		}
+		add_flops(c, "flops per element x elements", n * per);
+		c->model = "x read once, y written once";
+		add_term(c, "x", n * e, 1, false);
+		add_term(c, "y write", n * e, 1, true);
+	}
+	c->tiled_bytes = c->compulsory_bytes = c->read_bytes + c->write_bytes;
+	return 0;
+}
+
+static int cost_norms(const struct ridge_kernel_shape *s, double e, struct ridge_kernel_cost *c, char *err,
+		      size_t err_len)
+{
+	double r, d;
+	if (rows_and_width(s, &r, &d, err, err_len))
+		return -1;
+	switch (s->kernel) {
+	case RIDGE_KERNEL_REDUCTION:
+		add_flops(c, "n-1 adds per row", r * (d - 1));
+		c->model = "x read once, one value per row written";
+		add_term(c, "x (rows x n)", r * d * e, 1, false);
+		add_term(c, "sums write", r * e, 1, true);
+		break;
+	case RIDGE_KERNEL_RMSNORM:
+		add_flops(c, "(4n+2) per row", r * rmsnorm_row_flops(d));
+		c->model = "x read once, the weight read once (L2-resident across rows), y written once";
+		add_term(c, "x (rows x n)", r * d * e, 1, false);
+		add_term(c, "weight (n)", d * e, 1, false);
+		add_term(c, "y write", r * d * e, 1, true);
+		break;
+	case RIDGE_KERNEL_LAYERNORM:
+		add_flops(c, "(7n+2) per row", r * layernorm_row_flops(d));
+		c->model = "x read once, weight and bias read once (L2-resident across rows), y written once";
+		add_term(c, "x (rows x n)", r * d * e, 1, false);
+		add_term(c, "weight and bias (2n)", 2 * d * e, 1, false);
+		add_term(c, "y write", r * d * e, 1, true);
+		break;
+	case RIDGE_KERNEL_SOFTMAX: {
+		int passes = s->passes ? s->passes : 2;
+		if (passes < 1 || passes > 3) {
+			snprintf(err, err_len, "--passes must be 1, 2 or 3, not %d", passes);
+			return -1;
+		}
+		static const char *const models[] = {
+			NULL,
+			"one pass: the row stays on chip between max, sum and normalize; x read once, y written once",
+			"online softmax (two passes): running max and rescaled sum in one pass, normalize in the second; "
+			"x read twice, y written once",
+			"safe softmax (three passes): max, sum of exponentials, normalize; x read three times, y "
+			"written once",
+		};
+		/* Per row of n: max n-1, subtract n, exp n, sum n-1, divide n = 5n-2 on chip;
+		 * safe softmax recomputes exp(x-max) in its third pass (7n-2); online
+		 * softmax adds the running rescale d*exp(m_old-m_new) to every element (10n). */
+		static const char *const flop_names[] = { NULL, "5n-2 per row", "10n per row", "7n-2 per row" };
+		double per_row = passes == 1 ? 5 * d - 2 : passes == 2 ? 10 * d : 7 * d - 2;
+		add_flops(c, flop_names[passes], r * per_row);
+		c->model = models[passes];
+		add_term(c, "x (rows x n)", passes * r * d * e, passes, false);
+		add_term(c, "y write", r * d * e, 1, true);
+		c->tiled_bytes = (passes + 1) * r * d * e;
+		c->compulsory_bytes = 2 * r * d * e;
+		if (!chosen_tiled(s)) {
+			c->term_count = 0;
+			c->read_bytes = c->write_bytes = 0;
+			c->model = "compulsory: x read once, y written once";
+			add_term(c, "x (rows x n)", r * d * e, 1, false);
+			add_term(c, "y write", r * d * e, 1, true);
+		}
+		return 0;
+	}
+	default:
+		break;
+	}
+	c->tiled_bytes = c->compulsory_bytes = c->read_bytes + c->write_bytes;
+	return 0;
+}
+
+static int cost_fused(const struct ridge_kernel_shape *s, double e, struct ridge_kernel_cost *c, char *err,
+		      size_t err_len)
+{
+	/* Unfused minus fused is what fusion saves: the intermediate written by
+	 * the first kernel and read back by the second. The compulsory traffic is
+	 * the fused kernel's (every tensor once). */
+	bool tiled = chosen_tiled(s);
+	bool fused_terms = s->fused || !tiled;
+	double fused_bytes, unfused_bytes;
+	if (s->kernel == RIDGE_KERNEL_RESIDUAL_RMSNORM) {
+		double r, d;
+		if (rows_and_width(s, &r, &d, err, err_len))
+			return -1;
+		add_flops(c, "residual add, n per row", r * d);
+		add_flops(c, "RMSNorm, (4n+2) per row", r * rmsnorm_row_flops(d));
+		fused_bytes = (4 * r * d + d) * e;
+		unfused_bytes = (5 * r * d + d) * e;
+		add_term(c, "x (rows x n)", r * d * e, 1, false);
+		add_term(c, "residual r (rows x n)", r * d * e, 1, false);
+		add_term(c, "weight (n)", d * e, 1, false);
+		add_term(c, "h = x + r write (the next residual)", r * d * e, 1, true);
+		if (!fused_terms)
+			add_term(c, "h read back by RMSNorm", r * d * e, 1, false);
+		add_term(c, "y write", r * d * e, 1, true);
+		c->model = s->fused ? "fused: x, r and the weight read once; h and y written once"
+				    : "unfused: add kernel (read x, r; write h), then RMSNorm kernel (read h and the "
+				      "weight; write y)";
+	} else {
+		double m, batch, d, o;
+		if (dimension(s->m, "--m", 1, &m, err, err_len) ||
+		    dimension(s->batch, "--batch", 1, &batch, err, err_len) ||
+		    dimension(s->k, "--k (the hidden size)", 0, &d, err, err_len) ||
+		    dimension(s->n, "--n (the output features)", 0, &o, err, err_len))
+			return -1;
+		double r = batch * m;
+		add_flops(c, "RMSNorm, (4k+2) per row", r * rmsnorm_row_flops(d));
+		add_flops(c, "Linear, 2*rows*k*n", 2 * r * d * o);
+		c->matrix_work = true;
+		fused_bytes = (r * d + d + d * o + r * o) * e;
+		unfused_bytes = (3 * r * d + d + d * o + r * o) * e;
+		add_term(c, "X (rows x k)", r * d * e, 1, false);
+		add_term(c, "norm weight (k)", d * e, 1, false);
+		if (!fused_terms) {
+			add_term(c, "X_norm write", r * d * e, 1, true);
+			add_term(c, "X_norm read by the Linear", r * d * e, 1, false);
+		}
+		add_term(c, "W (k x n)", d * o * e, 1, false);
+		add_term(c, "Y write", r * o * e, 1, true);
+		c->model = s->fused ? "fused (seeds/000 7.5.4): X, the norm weight and W read once; Y written once"
+				    : "unfused: RMSNorm (read X; write X_norm), then Linear (read X_norm and W; "
+				      "write Y); W read once";
+	}
+	if (!tiled)
+		c->model = "compulsory: every tensor once (what the fused kernel moves)";
+	c->tiled_bytes = s->fused ? fused_bytes : unfused_bytes;
+	c->compulsory_bytes = fused_bytes;
+	c->has_alternative = tiled;
+	c->alternative_bytes = s->fused ? unfused_bytes : fused_bytes;
+	return 0;
+}
+
+struct attention_dims {
+	double batch, heads, kv_heads, seq, head_dim, query_tile;
+};
+
+static int attention_dims(const struct ridge_kernel_shape *s, struct attention_dims *a, char *err, size_t err_len)
+{
+	if (dimension(s->seq, "--seq", 0, &a->seq, err, err_len) ||
+	    dimension(s->heads, "--heads", 0, &a->heads, err, err_len) ||
+	    dimension(s->head_dim, "--head-dim", 0, &a->head_dim, err, err_len) ||
+	    dimension(s->batch, "--batch", 1, &a->batch, err, err_len) ||
+	    dimension(s->kv_heads, "--kv-heads", a->heads, &a->kv_heads, err, err_len) ||
+	    dimension(s->tile_m, "the query tile", RIDGE_FLASH_QUERY_TILE, &a->query_tile, err, err_len))
+		return -1;
+	if (a->kv_heads > a->heads || fmod(a->heads, a->kv_heads) != 0) {
+		snprintf(err, err_len, "--kv-heads %.17g must divide --heads %.17g (each KV head serves a group of query heads)",
+			 a->kv_heads, a->heads);
+		return -1;
+	}
+	return 0;
+}
+
+static int cost_attention(const struct ridge_kernel_shape *s, double e, struct ridge_kernel_cost *c, char *err,
+			  size_t err_len)
+{
+	struct attention_dims a;
+	if (attention_dims(s, &a, err, err_len))
+		return -1;
+	double bh = a.batch * a.heads;            /* query heads over the batch */
+	double bhkv = a.batch * a.kv_heads;       /* KV heads over the batch */
+	double S = a.seq, D = a.head_dim;
+	double qo = bh * S * D * e;               /* Q (or O) of every query head */
+	double kv = bhkv * S * D * e;             /* K (or V) of every KV head */
+	double scores = bh * S * S * e;           /* one S x S matrix per query head */
+	c->matrix_work = true;
+	bool tiled = chosen_tiled(s);
+
+	if (s->kernel == RIDGE_KERNEL_ATTENTION) {
+		/* Eager attention computes the whole S x S product and masks it
+		 * afterwards, so causal does not change the work it does. */
+		add_flops(c, "Q*K^T, 2*S*S*D per head", 2 * bh * S * S * D);
+		add_flops(c, "P*V, 2*S*S*D per head", 2 * bh * S * S * D);
+		/* Three kernels: S = Q K^T (a GEMM with M=N=seq, K=head_dim), the
+		 * softmax (reads S, writes P, row on chip), O = P V (M=seq, N=head_dim,
+		 * K=seq). The GEMMs' own re-reads follow the library's CTA tile. */
+		double tm = RIDGE_LIBRARY_TILE_M, tn = RIDGE_LIBRARY_TILE_N;
+		double q_times = ceil(S / tn), k_times = ceil(S / tm); /* GEMM 1: A = Q, B = K^T */
+		double p_times = ceil(D / tn), v_times = ceil(S / tm); /* GEMM 2: A = P, B = V */
+		c->tile_m = tm;
+		c->tile_n = tn;
+		c->tile_k = RIDGE_LIBRARY_TILE_K;
+		c->tiled_bytes = qo * q_times + bh * S * D * e * k_times + scores + scores + scores +
+				 scores * p_times + bh * S * D * e * v_times + qo;
+		c->compulsory_bytes = qo + 2 * kv + 4 * scores + qo;
+		if (tiled) {
+			c->model = "three kernels (GEMM, softmax, GEMM) with the library's CTA tile: scores S written, "
+				   "read, probabilities P written, read; K and V read per query head";
+			add_term(c, "Q", qo * q_times, q_times, false);
+			add_term(c, "K", bh * S * D * e * k_times, k_times, false);
+			add_term(c, "scores S write", scores, 1, true);
+			add_term(c, "scores S read (softmax)", scores, 1, false);
+			add_term(c, "probabilities P write", scores, 1, true);
+			add_term(c, "probabilities P read (P*V)", scores * p_times, p_times, false);
+			add_term(c, "V", bh * S * D * e * v_times, v_times, false);
+			add_term(c, "O write", qo, 1, true);
+		} else {
+			c->model = "compulsory: Q, K, V read once (K and V per KV head), O written once; scores S "
+				   "written and read, probabilities P written and read";
+			add_term(c, "Q", qo, 1, false);
+			add_term(c, "K (per KV head)", kv, 1, false);
+			add_term(c, "V (per KV head)", kv, 1, false);
+			add_term(c, "scores S write", scores, 1, true);
+			add_term(c, "scores S read (softmax)", scores, 1, false);
+			add_term(c, "probabilities P write", scores, 1, true);
+			add_term(c, "probabilities P read (P*V)", scores, 1, false);
+			add_term(c, "O write", qo, 1, true);
+		}
+		return 0;
+	}
+
+	/* FlashAttention: one CTA per (batch, query head, tile of Br query rows)
+	 * keeps its Q tile and O accumulator on chip and streams K and V tiles
+	 * past it; the scores never reach memory. Causal: a query tile loads key
+	 * tiles up to and including the diagonal, and only the S*(S+1)/2 unmasked
+	 * (query, key) pairs are counted as work. */
+	double pairs = s->causal ? S * (S + 1) / 2 : S * S;
+	add_flops(c, s->causal ? "Q*K^T, 2*D per unmasked pair, S*(S+1)/2 pairs" : "Q*K^T, 2*S*S*D per head",
+		  2 * bh * pairs * D);
+	add_flops(c, s->causal ? "P*V, 2*D per unmasked pair" : "P*V, 2*S*S*D per head", 2 * bh * pairs * D);
+	double br = a.query_tile;
+	double tiles = ceil(S / br);
+	/* Keys each query tile loads, summed over the tiles: S per tile, or for
+	 * causal min(S, (i+1)*Br) for tile i, which is Br*(T-1)*T/2 + S. */
+	double keys = s->causal ? br * (tiles - 1) * tiles / 2 + S : tiles * S;
+	double kv_tiled = bh * keys * D * e;
+	c->tile_m = br;
+	c->tiled_bytes = qo + 2 * kv_tiled + qo;
+	c->compulsory_bytes = qo + 2 * kv + qo;
+	if (tiled) {
+		c->model = "tiled: Q read once, K and V read once per query tile (and per query head), O written "
+			   "once; no cache reuse";
+		add_term(c, "Q", qo, 1, false);
+		add_term(c, "K, per query tile", kv_tiled, keys / S, false);
+		add_term(c, "V, per query tile", kv_tiled, keys / S, false);
+		add_term(c, "O write", qo, 1, true);
+	} else {
+		c->model = "compulsory: Q, K, V read once (K and V per KV head), O written once";
+		add_term(c, "Q", qo, 1, false);
+		add_term(c, "K (per KV head)", kv, 1, false);
+		add_term(c, "V (per KV head)", kv, 1, false);
+		add_term(c, "O write", qo, 1, true);
+	}
+	return 0;
+}
+
+int intensity_kernel(const struct ridge_kernel_shape *shape, struct ridge_kernel_cost *out, char *err, size_t err_len)
+{
+	*out = (struct ridge_kernel_cost){ 0 };
+	const char *name = intensity_kernel_name(shape->kernel);
+	double e = ridge_dtype_bytes(shape->dtype);
+	if (!name) {
+		snprintf(err, err_len, "unknown kernel");
+		return -1;
+	}
+	if (!(e > 0)) {
+		snprintf(err, err_len, "unknown dtype");
+		return -1;
+	}
+	int rc;
+	switch (shape->kernel) {
+	case RIDGE_KERNEL_GEMM:
+	case RIDGE_KERNEL_GEMM_NAIVE:
+	case RIDGE_KERNEL_GEMM_TILED:
+	case RIDGE_KERNEL_GEMV:
+		rc = cost_gemm(shape, e, out, err, err_len);
+		break;
+	case RIDGE_KERNEL_VECTOR_ADD:
+	case RIDGE_KERNEL_ACTIVATION:
+		rc = cost_elementwise(shape, e, out, err, err_len);
+		break;
+	case RIDGE_KERNEL_RESIDUAL_RMSNORM:
+	case RIDGE_KERNEL_RMSNORM_LINEAR:
+		rc = cost_fused(shape, e, out, err, err_len);
+		break;
+	case RIDGE_KERNEL_ATTENTION:
+	case RIDGE_KERNEL_FLASH_ATTENTION:
+		rc = cost_attention(shape, e, out, err, err_len);
+		break;
+	default:
+		rc = cost_norms(shape, e, out, err, err_len);
+		break;
+	}
+	if (rc)
+		return -1;
+	out->bytes = out->read_bytes + out->write_bytes;
+	if (!(out->flops > 0) || !(out->bytes > 0) || !isfinite(out->flops) || !isfinite(out->bytes)) {
+		/* A row of one element reduces to nothing: 0 FLOPs has no intensity. */
+		snprintf(err, err_len, "%s of this shape does %.17g FLOPs on %.17g bytes: nothing to place", name,
+			 out->flops, out->bytes);
+		return -1;
+	}
+	out->intensity = out->flops / out->bytes;
+	return 0;
+}
+
+/* ---- tensor cores ---- */
+
+double intensity_alignment_elements(enum ridge_dtype dtype)
+{
+	double e = ridge_dtype_bytes(dtype);
+	return e > 0 ? 16 / e : 0;
+}
+
+bool intensity_tensor_eligible(const struct ridge_gpu *gpu, enum ridge_dtype dtype, double m, double n, double k,
+			       char *reason, size_t reason_len)
+{
+	const char *name = ridge_dtype_name(dtype);
+	if (reason_len)
+		reason[0] = '\0';
+	if (!name) {
+		snprintf(reason, reason_len, "unknown dtype");
+		return false;
+	}
+	if (!gpu->peak[dtype].has_matrix) {
+		snprintf(reason, reason_len, "%s has no matrix (tensor-core) rate for %s%s", gpu->id, name,
+			 dtype == RIDGE_FP32 && gpu->peak[RIDGE_TF32].has_matrix ? "; tf32 runs fp32 data on tensor cores"
+										: "");
+		return false;
+	}
+	double align = intensity_alignment_elements(dtype);
+	const double dims[3] = { m, n, k };
+	const char *const names[3] = { "m", "n", "k" };
+	int bad = 0;
+	size_t used = 0;
+	for (int i = 0; i < 3; i++) {
+		if (dims[i] <= 0 || fmod(dims[i], align) == 0)
+			continue;
+		int w = snprintf(reason + used, reason_len > used ? reason_len - used : 0, "%s%s=%.17g", bad ? ", " : "",
+				 names[i], dims[i]);
+		if (w > 0)
+			used += (size_t)w;
+		bad++;
+	}
+	if (bad)
+		snprintf(reason + used, reason_len > used ? reason_len - used : 0,
+			 " %s a multiple of %.17g (16 bytes of %s, cuBLAS's tensor-core alignment)",
+			 bad == 1 ? "is not" : "are not each", align, name);
+	return bad == 0;
+}
+
+static bool kernel_eligible(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s, char *reason,
+			    size_t reason_len)
+{
+	switch (s->kernel) {
+	case RIDGE_KERNEL_GEMM:
+	case RIDGE_KERNEL_GEMM_NAIVE:
+	case RIDGE_KERNEL_GEMM_TILED:
+	case RIDGE_KERNEL_GEMV:
+		return intensity_tensor_eligible(gpu, s->dtype, s->m > 0 ? s->m : 1, s->n, s->k, reason, reason_len);
+	case RIDGE_KERNEL_RMSNORM_LINEAR:
+		/* The rows of every batch element form one GEMM's M. */
+		return intensity_tensor_eligible(gpu, s->dtype, (s->m > 0 ? s->m : 1) * (s->batch > 0 ? s->batch : 1),
+						 s->n, s->k, reason, reason_len);
+	case RIDGE_KERNEL_ATTENTION:
+		/* Batched GEMMs S x S x D and S x D x S. */
+		return intensity_tensor_eligible(gpu, s->dtype, s->seq, s->seq, s->head_dim, reason, reason_len);
+	case RIDGE_KERNEL_FLASH_ATTENTION:
+		/* The kernel masks ragged sequence tiles itself; the head dimension is
+		 * the contraction and must be aligned. */
+		return intensity_tensor_eligible(gpu, s->dtype, 0, 0, s->head_dim, reason, reason_len);
+	default:
+		snprintf(reason, reason_len, "no matrix multiply in this kernel");
+		return false;
+	}
+}
+
+int intensity_ceiling(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *shape,
+		      const struct ridge_kernel_cost *cost, bool no_tensor, bool sparse, enum ridge_level level,
+		      struct ridge_roofline_ceiling *ceiling, struct ridge_kernel_path *path, char *err, size_t err_len)
+{
+	*path = (struct ridge_kernel_path){ 0 };
+	const char *dname = ridge_dtype_name(shape->dtype);
+	const char *kname = intensity_kernel_name(shape->kernel);
+	if (!dname || !kname) {
+		snprintf(err, err_len, "unknown dtype or kernel");
+		return -1;
+	}
+	const struct ridge_peak *p = &gpu->peak[shape->dtype];
+	if (!p->has_vector && !p->has_matrix) {
+		snprintf(err, err_len, "%s has no %s rate: the GPU has no hardware path for %s", gpu->id, dname, dname);
+		return -1;
+	}
+	path->compute_dtype = shape->dtype;
+	if (cost->matrix_work)
+		path->tensor_eligible = kernel_eligible(gpu, shape, path->reason, sizeof path->reason);
+	else
+		snprintf(path->reason, sizeof path->reason, "no matrix multiply in %s", kname);
+	bool naive = shape->kernel == RIDGE_KERNEL_GEMM_NAIVE;
+	/* A GEMV too narrow for the alignment runs cuBLAS's GEMV kernels on the
+	 * vector units. Other misaligned matrix work stays on tensor cores:
+	 * cuBLAS 11 and later use slower unaligned tensor-core kernels (or pad)
+	 * rather than falling back to CUDA cores, so the matrix peak still caps it. */
+	bool narrow_gemv = shape->kernel == RIDGE_KERNEL_GEMV && !path->tensor_eligible;
+	path->uses_matrix = cost->matrix_work && p->has_matrix && !no_tensor && !naive && !narrow_gemv;
+	if (path->uses_matrix) {
+		if (!path->tensor_eligible)
+			snprintf(path->note, sizeof path->note,
+				 "off cuBLAS's aligned tensor-core kernels (%s): the matrix peak is an upper bound the "
+				 "slower unaligned kernels do not reach; see ridge align",
+				 path->reason);
+		return roofline_ceiling(gpu, shape->dtype, RIDGE_PEAK_MATRIX, sparse, level, ceiling, err, err_len);
+	}
+
+	if (sparse) {
+		snprintf(err, err_len, "%s runs on the vector units here (%s); sparsity applies to matrix rates only",
+			 kname,
+			 no_tensor ? "--no-tensor"
+			 : naive  ? "one thread per output uses no tensor cores"
+				  : path->reason);
+		return -1;
+	}
+	if (narrow_gemv && !no_tensor)
+		snprintf(path->note, sizeof path->note, "a GEMV (%s) runs on the vector units", path->reason);
+	if (!p->has_vector) {
+		path->compute_dtype = RIDGE_FP32;
+		size_t used = strlen(path->note);
+		snprintf(path->note + used, sizeof path->note - used, "%s%s has no vector %s rate: placed against the "
+			 "fp32 vector rate (the kernel computes in fp32)", used ? "; " : "", gpu->id, dname);
+	}
+	return roofline_ceiling(gpu, path->compute_dtype, RIDGE_PEAK_VECTOR, false, level, ceiling, err, err_len);
+}

@@ -1,0 +1,164 @@
+/* Arithmetic intensity of the kernels LLMs are made of: FLOPs and global-memory
+ * bytes as exact formulas of shape, dtype and tiling.
+ *
+ * Two traffic models, both always computed:
+ *   tiled       the algorithm's own global-memory traffic: every re-read its
+ *               tiles make (a CTA tile of A for each column of tiles, K and V
+ *               for each query tile, ...) goes to memory; no cache catches it.
+ *               The naive GEMM is its own extreme: 2*M*N*K element reads.
+ *   compulsory  every tensor read once and written once: the traffic left
+ *               when L2 catches every re-read (a lower bound on HBM bytes).
+ * The chosen one is `bytes`; the tiled one is also the traffic at the L2
+ * level of the hierarchical roofline.
+ *
+ * Every formula: model/README.md, "roofline and intensity". */
+#ifndef RIDGE_INTENSITY_H
+#define RIDGE_INTENSITY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gpu.h"
+#include "roofline.h"
+
+enum ridge_kernel {
+	RIDGE_KERNEL_GEMM,        /* tensor-core GEMM with the library's default CTA tile */
+	RIDGE_KERNEL_GEMM_NAIVE,  /* one thread per output, no reuse */
+	RIDGE_KERNEL_GEMM_TILED,  /* shared-memory tiled, tile given (default 32) */
+	RIDGE_KERNEL_GEMV,        /* M vectors (M=1: decode) against one matrix */
+	RIDGE_KERNEL_VECTOR_ADD,
+	RIDGE_KERNEL_ACTIVATION,
+	RIDGE_KERNEL_RESIDUAL_RMSNORM,
+	RIDGE_KERNEL_RMSNORM_LINEAR,
+	RIDGE_KERNEL_REDUCTION,
+	RIDGE_KERNEL_SOFTMAX,
+	RIDGE_KERNEL_LAYERNORM,
+	RIDGE_KERNEL_RMSNORM,
+	RIDGE_KERNEL_ATTENTION,       /* standard: the S x S scores go through memory */
+	RIDGE_KERNEL_FLASH_ATTENTION, /* tiled, online softmax, scores stay on chip */
+	RIDGE_KERNEL_COUNT
+};
+
+/* "gemm", "gemm-naive", ...; NULL when out of range. */
+const char *intensity_kernel_name(enum ridge_kernel kernel);
+bool intensity_kernel_parse(const char *text, enum ridge_kernel *out);
+/* Every name, space-separated: for error messages. */
+const char *intensity_kernel_list(void);
+
+enum ridge_traffic { RIDGE_TRAFFIC_TILED, RIDGE_TRAFFIC_COMPULSORY };
+const char *intensity_traffic_name(enum ridge_traffic traffic);
+bool intensity_traffic_parse(const char *text, enum ridge_traffic *out);
+
+/* The library's default CTA tile (CUTLASS 3.x threadblock tile, seeds/000
+ * section 7.2.4) and FlashAttention's query tile. */
+#define RIDGE_LIBRARY_TILE_M 128
+#define RIDGE_LIBRARY_TILE_N 128
+#define RIDGE_LIBRARY_TILE_K 64
+#define RIDGE_TILED_GEMM_TILE 32 /* the seed's TILE_SIZE */
+#define RIDGE_FLASH_QUERY_TILE 128
+
+/* A kernel and its shape. Dimensions are whole numbers >= 1; 0 means "not
+ * given" (the kernel's default applies, or it is an error when required).
+ * Which fields each kernel reads: model/README.md and `ridge roofline --help`. */
+struct ridge_kernel_shape {
+	enum ridge_kernel kernel;
+	enum ridge_dtype dtype;
+	enum ridge_traffic traffic;
+	double m, n, k;
+	double batch;
+	double tile_m, tile_n, tile_k; /* GEMM CTA tile; tile_m is the flash query tile */
+	double seq, heads, kv_heads, head_dim;
+	bool causal;
+	bool fused;             /* residual-rmsnorm, rmsnorm-linear: one kernel instead of two */
+	int passes;             /* softmax reads of the input: 1, 2 (online, default) or 3 (safe) */
+	double flops_per_element; /* activation: default 1 */
+};
+
+#define RIDGE_KERNEL_MAX_TERMS 10
+
+/* One named part of a kernel's traffic: tensor bytes x times read. */
+struct ridge_kernel_term {
+	const char *name; /* "A (M x K)", "scores S write", ... */
+	double bytes;     /* total, times included */
+	double times;     /* how many times the tensor is read or written */
+	bool write;
+};
+
+struct ridge_kernel_flop_term {
+	const char *name;
+	double flops;
+};
+
+struct ridge_kernel_cost {
+	double flops;
+	double bytes;            /* under the chosen traffic model */
+	double read_bytes, write_bytes;
+	double tiled_bytes;      /* the algorithm's global traffic */
+	double compulsory_bytes; /* every tensor once */
+	double intensity;        /* flops / bytes */
+	bool has_alternative;    /* fusable kernels: the other variant's bytes */
+	double alternative_bytes;
+	bool matrix_work;        /* matrix multiplies: tensor cores apply when eligible */
+	double tile_m, tile_n, tile_k; /* the tile the tiled model used (0 when none) */
+	double smem_per_block;   /* tiled GEMMs: one stage of A and B tiles, bytes */
+	const char *model;       /* one line: what the chosen traffic counts */
+	int term_count;          /* terms of the chosen model */
+	struct ridge_kernel_term terms[RIDGE_KERNEL_MAX_TERMS];
+	int flop_term_count;
+	struct ridge_kernel_flop_term flop_terms[RIDGE_KERNEL_MAX_TERMS];
+};
+
+/* The shape fields a kernel reads (a caller rejects the others). */
+enum {
+	RIDGE_FIELD_M = 1 << 0,
+	RIDGE_FIELD_N = 1 << 1,
+	RIDGE_FIELD_K = 1 << 2,
+	RIDGE_FIELD_BATCH = 1 << 3,
+	RIDGE_FIELD_TILE = 1 << 4,
+	RIDGE_FIELD_SEQ = 1 << 5,
+	RIDGE_FIELD_HEADS = 1 << 6,
+	RIDGE_FIELD_KV_HEADS = 1 << 7,
+	RIDGE_FIELD_HEAD_DIM = 1 << 8,
+	RIDGE_FIELD_CAUSAL = 1 << 9,
+	RIDGE_FIELD_FUSED = 1 << 10,
+	RIDGE_FIELD_PASSES = 1 << 11,
+	RIDGE_FIELD_FLOPS_PER_ELEMENT = 1 << 12,
+	RIDGE_FIELD_TRAFFIC = 1 << 13,
+};
+unsigned intensity_kernel_fields(enum ridge_kernel kernel);
+/* One line on what the kernel is and which fields it needs. */
+const char *intensity_kernel_summary(enum ridge_kernel kernel);
+
+/* FLOPs and bytes of a kernel. Returns 0, or -1 with err naming the missing
+ * or bad dimension ("--seq is required", "tile 0 x 128 ..."). */
+int intensity_kernel(const struct ridge_kernel_shape *shape, struct ridge_kernel_cost *out, char *err, size_t err_len);
+
+/* Whether a GEMM of m x n x k in dtype can run on the GPU's tensor cores:
+ * the dtype has a matrix rate, and m, n and k are multiples of 16 bytes of
+ * elements (cuBLAS's alignment rule for tensor-core kernels). When not, reason
+ * says why ("n=21845 is not a multiple of 8 (16 bytes of bf16)"). */
+bool intensity_tensor_eligible(const struct ridge_gpu *gpu, enum ridge_dtype dtype, double m, double n, double k,
+			       char *reason, size_t reason_len);
+
+/* Elements that make 16 bytes of dtype: 8 for bf16. */
+double intensity_alignment_elements(enum ridge_dtype dtype);
+
+/* The compute path a kernel runs on and its ceiling. */
+struct ridge_kernel_path {
+	bool tensor_eligible;    /* meaningful when the kernel does matrix work */
+	char reason[RIDGE_LONG_TEXT]; /* why not eligible */
+	bool uses_matrix;        /* the ceiling is the matrix rate */
+	enum ridge_dtype compute_dtype; /* the rate used: fp32 when the dtype has no vector rate */
+	char note[RIDGE_LONG_TEXT]; /* a fallback taken, in words; empty when none */
+};
+
+/* Chooses the rate for a kernel: matrix work that is tensor-core eligible runs
+ * at the matrix rate (unless no_tensor); everything else at the dtype's vector
+ * rate, or the fp32 vector rate where the dtype has none (an fp8 softmax
+ * computes in fp32). Errors: the GPU has no path for the dtype at all, or
+ * sparse asked for vector work. */
+int intensity_ceiling(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *shape,
+		      const struct ridge_kernel_cost *cost, bool no_tensor, bool sparse, enum ridge_level level,
+		      struct ridge_roofline_ceiling *ceiling, struct ridge_kernel_path *path, char *err, size_t err_len);
+
+#endif

@@ -1,0 +1,1 @@
+align --dtype bf16 --dims 6000,,8

@@ -1,0 +1,1 @@
+align --dtype fp8 --model examples/models/d-model-6000.json

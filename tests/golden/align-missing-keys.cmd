@@ -1,0 +1,1 @@
+align --dtype bf16 --model tests/data/align/missing-keys.json

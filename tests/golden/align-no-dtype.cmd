@@ -1,0 +1,1 @@
+align --dims 8192

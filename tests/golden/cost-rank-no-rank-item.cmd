@@ -1,0 +1,1 @@
+cost rank examples/review-q5-graphs.yaml

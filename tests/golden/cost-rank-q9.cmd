@@ -1,0 +1,1 @@
+cost rank examples/review-q9-rank.yaml

@@ -1,0 +1,1 @@
+eval examples/decode-launch-overhead.yaml

@@ -1,0 +1,1 @@
+eval examples/llama3-70b-serving.yaml

@@ -1,0 +1,1 @@
+eval tests/fixtures/eval/no-such-file.yaml

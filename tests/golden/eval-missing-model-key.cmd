@@ -1,0 +1,1 @@
+eval tests/fixtures/eval/missing-model-key.yaml

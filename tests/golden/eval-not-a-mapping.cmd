@@ -1,0 +1,1 @@
+eval tests/fixtures/eval/not-a-mapping.yaml

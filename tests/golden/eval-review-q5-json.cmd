@@ -1,0 +1,1 @@
+eval examples/review-q5-graphs.yaml --json

@@ -1,0 +1,1 @@
+eval tests/fixtures/roofline/eval-bad.yaml

@@ -1,0 +1,1 @@
+eval tests/fixtures/eval/step-too-short.yaml

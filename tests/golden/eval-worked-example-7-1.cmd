@@ -1,0 +1,1 @@
+eval examples/worked-example-7-1.yaml

@@ -1,0 +1,1 @@
+gemm --m 8 --n 8 --k 8 --naive --tile 32

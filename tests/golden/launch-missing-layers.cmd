@@ -1,0 +1,1 @@
+launch --kernels-per-layer 6

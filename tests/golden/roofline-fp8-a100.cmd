@@ -1,0 +1,1 @@
+roofline --gpu a100-sxm-80gb --dtype fp8 --intensity 10

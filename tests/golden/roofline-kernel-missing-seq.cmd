@@ -1,0 +1,1 @@
+roofline --kernel attention --heads 8 --head-dim 64

@@ -1,0 +1,1 @@
+roofline --flops nan --bytes 1e9

@@ -1,0 +1,1 @@
+roofline --ncu tests/fixtures/ncu/bad/bad-value.csv

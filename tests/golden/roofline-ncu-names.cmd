@@ -1,0 +1,1 @@
+roofline --ncu tests/fixtures/ncu/names.csv --gpu h200-sxm

@@ -1,0 +1,1 @@
+roofline --ncu tests/fixtures/ncu/raw_h200.csv --time 1ms

@@ -1,0 +1,1 @@
+roofline --dtype bf16 --no-tensor --intensity 20

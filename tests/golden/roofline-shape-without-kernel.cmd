@@ -1,0 +1,1 @@
+roofline --intensity 4 --seq 8

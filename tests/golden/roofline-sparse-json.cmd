@@ -1,0 +1,1 @@
+roofline --dtype fp8 --sparse --intensity 2000 --json

@@ -1,0 +1,1 @@
+roofline --kernel softmax --n 8 --sparse

@@ -1,0 +1,1 @@
+roofline --intensity 1 --svg /nonexistent-dir/x.svg

@@ -1,0 +1,1 @@
+roofline --intensity 3 --time 1ms

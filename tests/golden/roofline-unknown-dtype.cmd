@@ -1,0 +1,1 @@
+roofline --dtype fp12 --intensity 1

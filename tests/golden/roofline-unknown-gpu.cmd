@@ -1,0 +1,1 @@
+roofline --gpu h100 --intensity 1

@@ -1,0 +1,1 @@
+roofline --kernel matmul --m 8

@@ -1,0 +1,1 @@
+roofline --level l3 --intensity 1
