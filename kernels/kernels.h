@@ -28,6 +28,7 @@ enum kern_id {
 	KERN_TRIAD,       /* a = b + s * c */
 	KERN_READ,        /* sum of a (read-only) */
 	KERN_WRITE,       /* a = f(i) (write-only) */
+	KERN_READ_WIDE,   /* sum of a, 8 loads in flight with a 256-byte L2 prefetch hint */
 	KERN_L2_READ,     /* read-only over a working set, L1 bypassed (the L2 sweep) */
 	KERN_SMEM,        /* shared-memory reads, conflict-free 16-byte accesses */
 	KERN_FMA_FP32,    /* independent FMA chains, fp32 */

@@ -129,6 +129,7 @@ static const char *const id_names[KERN_COUNT] = {
 	[KERN_TRIAD] = "triad",
 	[KERN_READ] = "read",
 	[KERN_WRITE] = "write",
+	[KERN_READ_WIDE] = "read_wide",
 	[KERN_L2_READ] = "l2_read",
 	[KERN_SMEM] = "smem",
 	[KERN_FMA_FP32] = "fma_fp32",

@@ -6,6 +6,8 @@
 #   probe/device-run.sh smoke   binary runs? SASS right? --quick, ncu and
 #                               compute-sanitizer reachable? (about a minute)
 #   probe/device-run.sh full    the full run + calibration + ncu CSVs
+#   probe/device-run.sh extra   a second full run (run-to-run spread) and an
+#                               ncu capture with the tensor-core FLOP counters
 #
 # The binary is built on the development machine (make PROBE_PORTABLE=1) and
 # carried with its lib/ next to it; DIR is the folder holding ridge-probe.
@@ -69,6 +71,21 @@ if [ "$mode" = smoke ]; then
 	say "compute-sanitizer memcheck (compute, tensor, smem, launch; one run each)"
 	timeout 150 compute-sanitizer --tool memcheck "$probe" --only compute,tensor,smem,graph_node --repeats 1 --warmup 0 >>"$log" 2>&1
 	echo "(compute-sanitizer exit $?)" >>"$log"
+elif [ "$mode" = extra ]; then
+	say "second full run"
+	start=$(date +%s%N)
+	"$probe" --json >"$out/probe_h200_run2.json" 2>>"$log"
+	echo "(exit $?, $(( ($(date +%s%N) - start) / 1000000 )) ms)" >>"$log"
+	say "ncu: tensor-core metrics available"
+	ncu --query-metrics 2>/dev/null | grep -E '^(sm__ops_path_tensor|sm__inst_executed_pipe_tensor|lts__t_bytes |dram__bytes )' >>"$log" 2>&1
+	tensor=$(ncu --query-metrics 2>/dev/null | awk '/^sm__ops_path_tensor_src_[a-z0-9]+_dst_[a-z0-9]+ / && !/sparsity/ {printf "%s.sum,", $1}')
+	metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum,sm__sass_thread_inst_executed_op_ffma_pred_on.sum,sm__sass_thread_inst_executed_op_fadd_pred_on.sum,sm__sass_thread_inst_executed_op_fmul_pred_on.sum,sm__sass_thread_inst_executed_op_dfma_pred_on.sum,sm__sass_thread_inst_executed_op_hfma_pred_on.sum,sm__inst_executed_pipe_tensor.sum,sm__inst_executed_pipe_tensor_op_hmma.sum,sm__inst_executed_pipe_tensor_op_gmma.sum,sm__inst_executed_pipe_tensor_op_hmma_type_hfma2.sum,${tensor%,}
+	echo "metrics: $metrics" >>"$log"
+	timeout 300 ncu --clock-control none --metrics "$metrics" -k 'regex:^(rp_|[^a])' -o /tmp/ridge-ncu-ext -f \
+		"$probe" --only copy,triad,fma_fp32,mma_bf16,wgmma_bf16,gemm_bf16,gemm_fp8 --repeats 1 --warmup 0 --quick >>"$log" 2>&1
+	echo "(ncu exit $?)" >>"$log"
+	ncu -i /tmp/ridge-ncu-ext.ncu-rep --csv --page details >"$out/ncu_h200_tensor.csv" 2>>"$log"
+	ncu -i /tmp/ridge-ncu-ext.ncu-rep --csv --page raw >"$out/ncu_h200_tensor_raw.csv" 2>>"$log"
 else
 	say "full run"
 	start=$(date +%s%N)
@@ -87,7 +104,11 @@ fi
 say "after"
 run nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv
 # The short table last: the reply carries the end of the output.
-if [ "$mode" = smoke ]; then
+if [ "$mode" = extra ]; then
+	"$probe" --replay "$out/probe_h200_run2.json" 2>&1 | head -30
+	grep -E 'metrics:|ncu exit|ERR' "$log" | cut -c1-600
+	wc -l "$out"/ncu_h200_tensor*.csv
+elif [ "$mode" = smoke ]; then
 	"$probe" --replay "$out/quick.json" 2>&1 | head -60
 	grep -E 'ERROR SUMMARY|exit [1-9]|error' "$log" | head -20
 	cat "$sass"

@@ -45,7 +45,7 @@ static const char usage_text[] =
 	"  --device N      the GPU to measure (default 0)\n"
 	"  --quick         fewer runs and no sweeps of GEMM shapes (about 15 s)\n"
 	"  --only LIST     comma-separated groups or measurements:\n"
-	"                  memory (copy triad read write), l2, smem, compute (fma_fp32\n"
+	"                  memory (copy triad read write read_wide), l2, smem, compute (fma_fp32\n"
 	"                  fma_fp64 fma_fp16x2), tensor (mma_bf16 wgmma_bf16), gemm\n"
 	"                  (gemm_bf16 gemm_fp16 gemm_tf32 gemm_fp32 gemm_fp8 gemm_sweep),\n"
 	"                  launch (launch launch_sync graph_node graph_launch), occupancy\n"
@@ -102,7 +102,7 @@ static int parse_only(const char *list, struct selection *sel)
 		int group;
 		int ids[6];
 	} groups[] = {
-		{ "memory", -1, { KERN_COPY, KERN_TRIAD, KERN_READ, KERN_WRITE, -1 } },
+		{ "memory", -1, { KERN_COPY, KERN_TRIAD, KERN_READ, KERN_WRITE, KERN_READ_WIDE, -1 } },
 		{ "l2", G_L2, { -1 } },
 		{ "l2_read", G_L2, { -1 } },
 		{ "smem", -1, { KERN_SMEM, -1 } },
@@ -165,7 +165,7 @@ static int plan(const struct selection *sel, bool quick, const struct kern_devic
 {
 	int n = 0;
 	bool all = !sel->any;
-	for (int id = KERN_COPY; id <= KERN_WRITE; id++)
+	for (int id = KERN_COPY; id <= KERN_READ_WIDE; id++)
 		if (all || sel->id[id])
 			add_step(steps, &n, (enum kern_id)id, 0, 0, 0, 0, false);
 	if (all || sel->group[G_L2]) {

@@ -22,6 +22,7 @@ static const struct ceiling_def ceiling_defs[] = {
 	{ "hbm_triad", KERN_TRIAD, "B/s", SPEC_MEMORY, RIDGE_FP32 },
 	{ "hbm_read", KERN_READ, "B/s", SPEC_MEMORY, RIDGE_FP32 },
 	{ "hbm_write", KERN_WRITE, "B/s", SPEC_MEMORY, RIDGE_FP32 },
+	{ "hbm_read_wide", KERN_READ_WIDE, "B/s", SPEC_MEMORY, RIDGE_FP32 },
 	{ "l2_bandwidth", KERN_L2_READ, "B/s", SPEC_L2, RIDGE_FP32 },
 	{ "smem_bandwidth", KERN_SMEM, "B/s", SPEC_SMEM, RIDGE_FP32 },
 	{ "fp32_vector", KERN_FMA_FP32, "FLOP/s", SPEC_VECTOR, RIDGE_FP32 },
@@ -142,7 +143,7 @@ void probe_report_build(const struct probe_result *r, const struct ridge_gpu *sp
 		snprintf(c.unit, sizeof c.unit, "%s", def->unit);
 		if (def->id == -1) {
 			const struct probe_measurement *best = NULL;
-			for (int id = KERN_COPY; id <= KERN_WRITE; id++) {
+			for (int id = KERN_COPY; id <= KERN_READ_WIDE; id++) {
 				const struct probe_measurement *m = headline(r, id);
 				if (m && (!best || m->rate > best->rate))
 					best = m;
@@ -150,7 +151,7 @@ void probe_report_build(const struct probe_result *r, const struct ridge_gpu *sp
 			if (!best)
 				continue;
 			fill_from(&c, best);
-			snprintf(c.method, sizeof c.method, "best of copy, triad, read, write: %s", best->method);
+			snprintf(c.method, sizeof c.method, "best of the HBM kernels: %s", best->method);
 		} else if (def->id == KERN_L2_READ) {
 			if (!rep->has_sweep)
 				continue;

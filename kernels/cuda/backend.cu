@@ -81,6 +81,7 @@ static int backend_kernel_list(struct kern_ctx *ctx, struct occ_kernel *list, in
 		{ "rp_triad", (const void *)rp_triad },
 		{ "rp_read", (const void *)rp_read },
 		{ "rp_write", (const void *)rp_write },
+		{ "rp_read_wide", (const void *)rp_read_wide },
 		{ "rp_l2_read", (const void *)rp_l2_read },
 		{ "rp_smem", (const void *)rp_smem },
 		{ "rp_fma_f32", (const void *)rp_fma_f32 },
