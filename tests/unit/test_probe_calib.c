@@ -110,7 +110,7 @@ static void test_refusals(void **state)
 	static struct probe_result partial;
 	partial = *fixture_h200();
 	for (int i = 0; i < partial.count; i++)
-		if (partial.m[i].id <= KERN_WRITE)
+		if (partial.m[i].id <= KERN_READ_WIDE)
 			partial.m[i].ok = false;
 	static struct probe_report no_hbm;
 	probe_report_build(&partial, test_gpu("h200-sxm"), &no_hbm);

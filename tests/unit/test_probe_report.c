@@ -53,6 +53,7 @@ static void test_ceilings_from_raw_times(void **state)
 	} table[] = {
 		{ "hbm_copy", "copy", 4.8e12 },		{ "hbm_triad", "triad", 4.8e12 },
 		{ "hbm_read", "read", 4.8e12 },		{ "hbm_write", "write", 4.8e12 },
+		{ "hbm_read_wide", "read_wide", 4.8e12 },
 		{ "fp32_vector", "fma_fp32", 66.9e12 }, { "fp64_vector", "fma_fp64", 33.5e12 },
 		{ "fp16_vector", "fma_fp16x2", 133.8e12 }, { "bf16_mma", "mma_bf16", 989.4e12 },
 		{ "bf16_wgmma", "wgmma_bf16", 989.4e12 }, { "bf16_matrix", "gemm_bf16", 989.4e12 },
@@ -73,8 +74,8 @@ static void test_ceilings_from_raw_times(void **state)
 	}
 	/* The best HBM kernel is the largest of the four. */
 	double best = 0;
-	const char *names[] = { "copy", "triad", "read", "write" };
-	for (int i = 0; i < 4; i++) {
+	const char *names[] = { "copy", "triad", "read", "write", "read_wide" };
+	for (int i = 0; i < 5; i++) {
 		double v = rate_of(fixture_measurement(r, names[i]));
 		if (v > best)
 			best = v;
@@ -96,9 +97,14 @@ static void test_h200_record(void **state)
 	assert_true(ceiling("bf16_matrix")->measured >= 780e12);
 	assert_true(ceiling("fp8_matrix")->measured >= 1.2e15);
 	assert_true(ceiling("bf16_wgmma")->fraction >= 0.85);
-	assert_true(rep.has_launch[PROBE_LAUNCH] && rep.launch_cv[PROBE_LAUNCH] <= 0.05);
 	assert_true(rep.has_launch[PROBE_GRAPH_NODE] && rep.launch_cv[PROBE_GRAPH_NODE] <= 0.05);
 	assert_int_equal(rep.failures, 0);
+	/* The 8-load variant with the L2::256B hint lost to the plain read. */
+	assert_true(ceiling("hbm_read_wide")->measured < ceiling("hbm_read")->measured);
+	/* Flagged above 5 %: hbm_write (5.5 %), launch (5.6 %) and graph_launch (6.5 %). */
+	assert_int_equal(rep.high_cv, 3);
+	assert_true(rep.launch_cv[PROBE_LAUNCH] > 0.05 && rep.launch_cv[PROBE_GRAPH_LAUNCH] > 0.05);
+	assert_true(ceiling("hbm_write")->cv > 0.05);
 }
 
 static void test_ridge_points_and_launch(void **state)
@@ -159,7 +165,7 @@ static void test_json_keys(void **state)
 	assert_true(cJSON_IsNumber(get(launch, "launch_sync_us")));
 	assert_true(cJSON_IsNumber(get(launch, "graph_node_us")));
 	assert_true(cJSON_GetArraySize(get(doc, "checks")) == 16);
-	assert_true(cJSON_GetArraySize(get(doc, "occupancy")) == 1631);
+	assert_true(cJSON_GetArraySize(get(doc, "occupancy")) == 1788);
 	cJSON_Delete(doc);
 }
 
