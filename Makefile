@@ -88,6 +88,24 @@ $(BUILD)/tests/%: tests/unit/%.c $(TEST_SUPPORT) $(LIB) | $(DEPS_STAMP)
 test: all $(TEST_BIN)
 	@sh tests/run.sh $(BUILD)
 
+# ---- bench: timings, not tests (bench/README.md) ----
+# occupancy_bench needs the CUDA toolkit's cuda_occupancy.h (header only: no GPU).
+CUDA_OCC_INCLUDE ?= $(firstword $(foreach d,$(CUDA_HOME)/include /usr/local/cuda/include /opt/cuda/include,$(if $(wildcard $(d)/cuda_occupancy.h),$(d))))
+BENCH_OCC := $(BUILD)/bench/occupancy_bench
+
+$(BENCH_OCC): bench/occupancy_bench.c $(LIB) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) -std=c99 -O2 -Wall -Wextra -pedantic -I$(CUDA_OCC_INCLUDE) -Imodel -Ihwdb -o $@ $< $(LIB) \
+		$(shell pkg-config --libs yaml-0.1 2>/dev/null) -lm
+
+bench: $(LIB)
+ifneq ($(CUDA_OCC_INCLUDE),)
+	@$(MAKE) --no-print-directory $(BENCH_OCC)
+	@$(BENCH_OCC)
+else
+	@echo "bench: skipped occupancy_bench: cuda_occupancy.h not found (set CUDA_OCC_INCLUDE=DIR)"
+endif
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/ridge \
 		$(DESTDIR)$(PREFIX)/share/ridge/hwdb

@@ -72,5 +72,6 @@ extern const struct calc calc_cost_decode;
 extern const struct calc calc_cost_rank;
 extern const struct calc calc_roofline;
 extern const struct calc calc_gemm;
+extern const struct calc calc_occupancy;
 
 #endif

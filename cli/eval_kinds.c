@@ -8,6 +8,7 @@ const struct calc *const eval_kinds[] = {
 	&calc_cost_train,
 	&calc_gemm,
 	&calc_launch,
+	&calc_occupancy,
 	&calc_cost_rank,
 	&calc_roofline,
 };

@@ -9,6 +9,7 @@ const report_section_fn report_sections[] = {
 	report_roofline,
 	report_align,
 	report_cost,
+	report_occupancy,
 };
 const size_t report_section_count = sizeof report_sections / sizeof report_sections[0];
 

@@ -9,6 +9,7 @@
 #include "cost.h"
 #include "gpu.h"
 #include "launch.h"
+#include "occupancy.h"
 #include "units.h"
 #include "roofline.h"
 #include "intensity.h"

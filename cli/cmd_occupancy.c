@@ -1,0 +1,1529 @@
+/* ridge occupancy: how many blocks of a kernel fit on one SM, what limits
+ * them, and the smallest change that gains one. NVIDIA: the CUDA runtime's
+ * calculator exactly (model/occupancy.c); AMD CDNA: the LLVM hardware rule and
+ * HIP's rule side by side. */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calc.h"
+#include "cli.h"
+#include "report.h"
+#include "svg.h"
+
+static const char usage_text[] =
+    "usage: ridge occupancy [--gpu GPU] --threads T --regs R [--smem BYTES] [--dyn-smem BYTES]\n"
+    "                       [--carveout PCT] [--optin] [--barriers N] [--cache-config C]\n"
+    "                       [--sweep] [--svg FILE] [--json] [--hwdb DIR] [--calibration FILE]\n"
+    "       ridge occupancy [--gpu GPU] (--ptxas FILE | --resource-usage FILE) [--threads T] [...]\n"
+    "\n"
+    "How many blocks of one kernel an SM holds at once, which resource stops one more,\n"
+    "and the smallest change that would gain a block. On NVIDIA the answer is exactly\n"
+    "cudaOccupancyMaxActiveBlocksPerMultiprocessor's (every limit and granularity of\n"
+    "the runtime's calculator, from the hardware database); on AMD CDNA, the hardware\n"
+    "rule as LLVM states it and hipOccupancyMaxActiveBlocksPerMultiprocessor's rule,\n"
+    "with any disagreement flagged. Also the block size cudaOccupancyMaxPotentialBlockSize\n"
+    "would pick.\n"
+    "\n"
+    "  --gpu GPU             hwdb id or alias (default " CLI_DEFAULT_GPU ")\n"
+    "  --threads T           threads per block, 1..1024 (may be left out with --sweep,\n"
+    "                        --ptxas or --resource-usage: the best block size is used)\n"
+    "  --regs R              registers per thread (ptxas \"Used R registers\"), 0..255;\n"
+    "                        on AMD the ArchVGPRs (same as --vgprs), 0..256\n"
+    "  --smem BYTES          static shared memory per block (ptxas \"bytes smem\", without\n"
+    "                        the driver's reserve), at most the 48 KiB default limit;\n"
+    "                        on AMD the LDS per workgroup (same as --lds)\n"
+    "  --dyn-smem BYTES      dynamic shared memory per block at launch\n"
+    "  --carveout PCT        cudaFuncAttributePreferredSharedMemoryCarveout, 0..100\n"
+    "                        (default: the driver's, all of the SM's shared memory)\n"
+    "  --cache-config C      cudaFuncSetCacheConfig: none, shared, l1 or equal (used\n"
+    "                        only when --carveout is not given)\n"
+    "  --optin               the kernel raised cudaFuncAttributeMaxDynamicSharedMemorySize\n"
+    "                        to the opt-in maximum (needed above 48 KiB per block)\n"
+    "  --barriers N          named barriers per block, 0..16 (ptxas \"used N barriers\";\n"
+    "                        default 1, as the runtime assumes)\n"
+    "  --vgprs N --agprs N --sgprs N --lds BYTES\n"
+    "                        AMD: ArchVGPRs, AGPRs (unified VGPR file), total SGPRs (0:\n"
+    "                        not counted), LDS per workgroup\n"
+    "  --sweep               also every block size from one warp to the maximum\n"
+    "  --svg FILE            charts of occupancy vs block size, registers and shared\n"
+    "                        memory, the given configuration marked\n"
+    "  --ptxas FILE          read `nvcc -Xptxas -v` output and report every kernel in it\n"
+    "  --resource-usage FILE read `cuobjdump --dump-resource-usage` output (its SHARED\n"
+    "                        includes the 1 KiB reserve, which is taken out); on AMD the\n"
+    "                        -Rpass-analysis=kernel-resource-usage remarks\n"
+    "  --json                one JSON document on stdout (bytes, fractions 0..1)\n"
+    "  --hwdb DIR            also load every *.yaml in DIR\n"
+    "  --calibration FILE    also load FILE (a ridge-probe calibration)\n"
+    "\n"
+    "Sizes take units: 32KiB, 48K (= 48000), 1024. A configuration that cannot\n"
+    "launch reports 0 blocks and the limit that forbids it (exit 0).\n";
+
+enum {
+	OPT_GPU = 256,
+	OPT_THREADS,
+	OPT_REGS,
+	OPT_SMEM,
+	OPT_DYN,
+	OPT_CARVEOUT,
+	OPT_CACHE,
+	OPT_OPTIN,
+	OPT_BARRIERS,
+	OPT_VGPRS,
+	OPT_AGPRS,
+	OPT_SGPRS,
+	OPT_LDS,
+	OPT_SWEEP,
+	OPT_SVG,
+	OPT_PTXAS,
+	OPT_USAGE,
+	OPT_JSON,
+	OPT_HWDB,
+	OPT_CALIBRATION,
+};
+
+struct occ_options {
+	const char *gpu, *hwdb_dir, *calibration, *svg, *ptxas, *resource_usage;
+	/* raw texts, parsed once the GPU is known (ranges depend on it) */
+	const char *threads, *regs, *smem, *dyn, *carveout, *cache, *barriers, *vgprs, *agprs, *sgprs, *lds;
+	bool json, sweep, optin;
+};
+
+static int parse_options(int argc, char **argv, struct occ_options *o)
+{
+	static const struct option longopts[] = {
+	    {"gpu", required_argument, NULL, OPT_GPU},
+	    {"threads", required_argument, NULL, OPT_THREADS},
+	    {"regs", required_argument, NULL, OPT_REGS},
+	    {"smem", required_argument, NULL, OPT_SMEM},
+	    {"dyn-smem", required_argument, NULL, OPT_DYN},
+	    {"carveout", required_argument, NULL, OPT_CARVEOUT},
+	    {"cache-config", required_argument, NULL, OPT_CACHE},
+	    {"optin", no_argument, NULL, OPT_OPTIN},
+	    {"barriers", required_argument, NULL, OPT_BARRIERS},
+	    {"vgprs", required_argument, NULL, OPT_VGPRS},
+	    {"agprs", required_argument, NULL, OPT_AGPRS},
+	    {"sgprs", required_argument, NULL, OPT_SGPRS},
+	    {"lds", required_argument, NULL, OPT_LDS},
+	    {"sweep", no_argument, NULL, OPT_SWEEP},
+	    {"svg", required_argument, NULL, OPT_SVG},
+	    {"ptxas", required_argument, NULL, OPT_PTXAS},
+	    {"resource-usage", required_argument, NULL, OPT_USAGE},
+	    {"json", no_argument, NULL, OPT_JSON},
+	    {"hwdb", required_argument, NULL, OPT_HWDB},
+	    {"calibration", required_argument, NULL, OPT_CALIBRATION},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	int c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_GPU:
+			o->gpu = optarg;
+			break;
+		case OPT_THREADS:
+			o->threads = optarg;
+			break;
+		case OPT_REGS:
+			o->regs = optarg;
+			break;
+		case OPT_SMEM:
+			o->smem = optarg;
+			break;
+		case OPT_DYN:
+			o->dyn = optarg;
+			break;
+		case OPT_CARVEOUT:
+			o->carveout = optarg;
+			break;
+		case OPT_CACHE:
+			o->cache = optarg;
+			break;
+		case OPT_OPTIN:
+			o->optin = true;
+			break;
+		case OPT_BARRIERS:
+			o->barriers = optarg;
+			break;
+		case OPT_VGPRS:
+			o->vgprs = optarg;
+			break;
+		case OPT_AGPRS:
+			o->agprs = optarg;
+			break;
+		case OPT_SGPRS:
+			o->sgprs = optarg;
+			break;
+		case OPT_LDS:
+			o->lds = optarg;
+			break;
+		case OPT_SWEEP:
+			o->sweep = true;
+			break;
+		case OPT_SVG:
+			o->svg = optarg;
+			break;
+		case OPT_PTXAS:
+			o->ptxas = optarg;
+			break;
+		case OPT_USAGE:
+			o->resource_usage = optarg;
+			break;
+		case OPT_JSON:
+			o->json = true;
+			break;
+		case OPT_HWDB:
+			o->hwdb_dir = optarg;
+			break;
+		case OPT_CALIBRATION:
+			o->calibration = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return -2;
+		default:
+			return cli_bad_option("occupancy", argv, c);
+		}
+	}
+	if (optind < argc) {
+		cli_error("occupancy takes no arguments, got '%s' (see 'ridge occupancy --help')", argv[optind]);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* A whole number of bytes from a quantity ("32KiB", "48K", "1024"). */
+static int parse_bytes(const char *flag, const char *text, double *out)
+{
+	if (cli_parse_quantity(flag, text, RIDGE_UNIT_BYTES, out) != 0)
+		return -1;
+	if (*out < 0 || *out != (double)(long long)*out || *out > 1073741824.0) {
+		cli_error("%s: '%s' is not a whole number of bytes from 0 to 1 GiB", flag, text);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_count(const char *flag, const char *text, long long lo, long long hi, int *out)
+{
+	long long v;
+	if (cli_parse_int(flag, text, lo, hi, &v) != 0)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static const char *kib(double bytes, char *buf, size_t len)
+{
+	cli_format_bytes(bytes, buf, len);
+	return buf;
+}
+
+/* Fills the input from the options and checks it against the GPU. */
+static int build_input(const struct occ_options *o, const struct ridge_gpu *g, bool need_kernel,
+		       struct ridge_occupancy_input *in)
+{
+	bool amd = g->vendor == RIDGE_VENDOR_AMD;
+	occupancy_input_init(in);
+	in->threads_per_block = 0;
+	if (o->threads && parse_count("--threads", o->threads, 1, g->max_threads_per_block, &in->threads_per_block))
+		return -1;
+	if (!amd && (o->vgprs || o->agprs || o->sgprs || o->lds)) {
+		cli_error("%s applies to AMD GPUs; %s is NVIDIA (use --regs and --smem)",
+			  o->vgprs   ? "--vgprs"
+			  : o->agprs ? "--agprs"
+			  : o->sgprs ? "--sgprs"
+				     : "--lds",
+			  g->id);
+		return -1;
+	}
+	if (amd && (o->carveout || o->cache || o->optin)) {
+		cli_error("%s applies to NVIDIA GPUs; %s has no shared-memory carveout or opt-in",
+			  o->carveout ? "--carveout"
+			  : o->cache  ? "--cache-config"
+				      : "--optin",
+			  g->id);
+		return -1;
+	}
+	if (o->regs && o->vgprs) {
+		cli_error("--regs and --vgprs are the same on AMD; give one");
+		return -1;
+	}
+	if (o->smem && o->lds) {
+		cli_error("--smem and --lds are the same on AMD; give one");
+		return -1;
+	}
+	const char *regs_flag = o->vgprs ? "--vgprs" : "--regs";
+	const char *regs_text = o->vgprs ? o->vgprs : o->regs;
+	const char *smem_flag = o->lds ? "--lds" : "--smem";
+	const char *smem_text = o->lds ? o->lds : o->smem;
+	if (need_kernel) {
+		if (!regs_text) {
+			cli_error("%s is required (see 'ridge occupancy --help')",
+				  amd ? "--regs (or --vgprs)" : "--regs");
+			return -1;
+		}
+		int max_regs = amd ? g->amd.vgprs_per_lane / 2 : g->nv.max_regs_per_thread;
+		if (parse_count(regs_flag, regs_text, 0, max_regs, &in->regs_per_thread) != 0)
+			return -1;
+		if (smem_text && parse_bytes(smem_flag, smem_text, &in->static_smem) != 0)
+			return -1;
+	} else if (regs_text || smem_text) {
+		cli_error("%s conflicts with %s: the report gives each kernel's %s", regs_text ? regs_flag : smem_flag,
+			  o->ptxas ? "--ptxas" : "--resource-usage", regs_text ? "registers" : "shared memory");
+		return -1;
+	}
+	if (o->dyn && parse_bytes("--dyn-smem", o->dyn, &in->dynamic_smem) != 0)
+		return -1;
+	if (o->carveout && parse_count("--carveout", o->carveout, 0, 100, &in->carveout_percent) != 0)
+		return -1;
+	if (o->cache) {
+		static const char *const names[] = {"none", "shared", "l1", "equal"};
+		int found = -1;
+		for (int i = 0; i < 4; i++)
+			if (strcasecmp(o->cache, names[i]) == 0)
+				found = i;
+		if (found < 0) {
+			cli_error("--cache-config: unknown value '%s' (known: none, shared, l1, equal)", o->cache);
+			return -1;
+		}
+		in->cache_config = (enum ridge_occupancy_cache)found;
+	}
+	in->optin = o->optin;
+	if (o->barriers && parse_count("--barriers", o->barriers, 0, 16, &in->barriers) != 0)
+		return -1;
+	if (o->agprs && parse_count("--agprs", o->agprs, 0, g->amd.vgprs_per_lane / 2, &in->agprs) != 0)
+		return -1;
+	if (o->sgprs && parse_count("--sgprs", o->sgprs, 0, g->amd.max_sgprs_per_wave, &in->sgprs) != 0)
+		return -1;
+	return 0;
+}
+
+/* Shared memory the kernel cannot have at all (exit 2), as opposed to a
+ * configuration that is legal but cannot launch (0 blocks, exit 0). */
+static int check_smem(const struct ridge_gpu *g, const struct ridge_occupancy_input *in, const char *what,
+		      const char *static_what)
+{
+	char a[32], b[32], c[32];
+	if (g->vendor == RIDGE_VENDOR_AMD) {
+		if (in->static_smem + in->dynamic_smem > g->smem_per_block) {
+			cli_error("%s: %s of LDS per workgroup is over the %s maximum on %s", what,
+				  kib(in->static_smem + in->dynamic_smem, a, sizeof a),
+				  kib(g->smem_per_block, b, sizeof b), g->id);
+			return -1;
+		}
+		return 0;
+	}
+	if (in->static_smem > g->smem_per_block) {
+		cli_error("%s: %s of static shared memory is over the %s a kernel can declare (ptxas refuses); "
+			  "give the rest as --dyn-smem with --optin",
+			  static_what, kib(in->static_smem, a, sizeof a), kib(g->smem_per_block, b, sizeof b));
+		return -1;
+	}
+	if (in->static_smem + in->dynamic_smem > g->smem_per_block_optin) {
+		cli_error("%s: %s static + %s dynamic shared memory is over the opt-in maximum of %s per block on %s",
+			  what, kib(in->static_smem, a, sizeof a), kib(in->dynamic_smem, b, sizeof b),
+			  kib(g->smem_per_block_optin, c, sizeof c), g->id);
+		return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ JSON */
+
+static const char *const limit_keys[RIDGE_OCC_LIMITER_COUNT] = {
+    "warps", "registers", "shared_memory", "blocks", "barriers", "virtual_resources",
+};
+
+static void json_limit(cJSON *o, const char *key, int value)
+{
+	if (value == RIDGE_OCC_UNLIMITED)
+		cJSON_AddNullToObject(o, key);
+	else
+		cJSON_AddNumberToObject(o, key, value);
+}
+
+/* The keys spec/cli.md fixes, for one configuration. */
+static void json_result(cJSON *o, const struct ridge_occupancy_result *r)
+{
+	cJSON_AddNumberToObject(o, "blocks_per_sm", r->blocks_per_sm);
+	cJSON_AddNumberToObject(o, "active_warps", r->active_warps);
+	cJSON_AddNumberToObject(o, "max_warps", r->max_warps);
+	cli_json_number(o, "occupancy", r->occupancy);
+	cJSON_AddStringToObject(o, "limiter", occupancy_limiter_name(r->limiter));
+	cJSON *all = cJSON_AddArrayToObject(o, "limiters");
+	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++)
+		if (r->limiter_mask & (1u << i))
+			cJSON_AddItemToArray(all, cJSON_CreateString(limit_keys[i]));
+	cJSON *limits = cJSON_AddObjectToObject(o, "limits");
+	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++)
+		json_limit(limits, limit_keys[i], r->limit[i]);
+}
+
+static void json_input(cJSON *o, const struct ridge_gpu *g, const struct ridge_occupancy_input *in)
+{
+	cJSON_AddNumberToObject(o, "threads_per_block", in->threads_per_block);
+	if (g->vendor == RIDGE_VENDOR_AMD) {
+		cJSON_AddNumberToObject(o, "vgprs", in->regs_per_thread);
+		cJSON_AddNumberToObject(o, "agprs", in->agprs);
+		cJSON_AddNumberToObject(o, "sgprs", in->sgprs);
+		cli_json_number(o, "lds", in->static_smem);
+		cli_json_number(o, "dynamic_lds", in->dynamic_smem);
+		return;
+	}
+	cJSON_AddNumberToObject(o, "regs_per_thread", in->regs_per_thread);
+	cli_json_number(o, "static_smem", in->static_smem);
+	cli_json_number(o, "dynamic_smem", in->dynamic_smem);
+	if (in->carveout_percent == RIDGE_OCC_CARVEOUT_DEFAULT)
+		cJSON_AddNullToObject(o, "carveout_percent");
+	else
+		cJSON_AddNumberToObject(o, "carveout_percent", in->carveout_percent);
+	cJSON_AddBoolToObject(o, "optin", in->optin);
+	cJSON_AddNumberToObject(o, "barriers", in->barriers);
+}
+
+static void json_details(cJSON *o, const struct ridge_gpu *g, const struct ridge_occupancy_analysis *an)
+{
+	const struct ridge_occupancy_result *r = &an->result;
+	cJSON_AddNumberToObject(o, "warps_per_block", r->warps_per_block);
+	cJSON *alloc = cJSON_AddObjectToObject(o, "allocated");
+	cJSON_AddNumberToObject(alloc, "registers_per_warp", r->regs_per_warp);
+	cJSON_AddNumberToObject(alloc, "registers_per_block", r->regs_per_block);
+	cli_json_number(alloc, g->vendor == RIDGE_VENDOR_AMD ? "lds_per_block" : "smem_per_block", r->smem_per_block);
+	cli_json_number(o, "smem_per_sm", r->smem_per_sm);
+	if (g->vendor == RIDGE_VENDOR_NVIDIA) {
+		cli_json_number(o, "smem_reserved_per_block", g->nv.smem_reserved_per_block);
+		cli_json_number(o, "smem_block_limit", r->smem_block_limit);
+		cli_json_number(o, "max_dynamic_smem", r->max_dynamic_smem);
+	}
+	cJSON *cannot = cJSON_AddArrayToObject(o, "cannot_launch_because");
+	if (r->threads_over_block)
+		cJSON_AddItemToArray(cannot, cJSON_CreateString("threads_over_block_limit"));
+	if (r->regs_over_block)
+		cJSON_AddItemToArray(cannot, cJSON_CreateString("registers_over_block_limit"));
+	if (r->dynamic_over_max)
+		cJSON_AddItemToArray(cannot, cJSON_CreateString("dynamic_smem_needs_optin"));
+	if (r->smem_over_block)
+		cJSON_AddItemToArray(cannot, cJSON_CreateString("smem_over_block_limit"));
+	cJSON *gain = cJSON_AddObjectToObject(o, "to_gain_a_block");
+	cJSON_AddNumberToObject(gain, "blocks_per_sm", r->blocks_per_sm + 1);
+	if (an->has_regs_change)
+		cJSON_AddNumberToObject(gain, g->vendor == RIDGE_VENDOR_AMD ? "vgprs_to_drop" : "registers_to_drop",
+					an->regs_to_drop);
+	else
+		cJSON_AddNullToObject(gain, g->vendor == RIDGE_VENDOR_AMD ? "vgprs_to_drop" : "registers_to_drop");
+	if (an->has_smem_change)
+		cli_json_number(gain, "smem_to_drop", an->smem_to_drop);
+	else
+		cJSON_AddNullToObject(gain, "smem_to_drop");
+	if (g->vendor == RIDGE_VENDOR_NVIDIA) {
+		cJSON *t = cJSON_AddObjectToObject(o, "textbook");
+		cJSON_AddNumberToObject(t, "blocks_without_reserve", an->blocks_without_reserve);
+		json_limit(t, "regs_limit_without_granularity", an->regs_limit_naive);
+		cJSON_AddNumberToObject(t, "blocks_without_register_granularity", an->blocks_naive_regs);
+		return;
+	}
+	const struct ridge_occupancy_amd *d = &r->amd;
+	cJSON *a = cJSON_AddObjectToObject(o, "amd");
+	cJSON_AddNumberToObject(a, "waves_per_workgroup", d->waves_per_workgroup);
+	cJSON_AddNumberToObject(a, "vgprs_unified", d->vgprs_unified);
+	cJSON_AddNumberToObject(a, "vgprs_allocated", d->vgprs_allocated);
+	cJSON_AddNumberToObject(a, "vgpr_waves_per_simd", d->vgpr_waves_per_simd);
+	cJSON_AddNumberToObject(a, "sgpr_waves_per_simd", d->sgpr_waves_per_simd);
+	cJSON *h = cJSON_AddObjectToObject(a, "hip");
+	cJSON_AddNumberToObject(h, "blocks_per_cu", d->hip_blocks_per_cu);
+	cJSON_AddNumberToObject(h, "vgpr_waves_per_simd", d->hip_vgpr_waves_per_simd);
+	json_limit(h, "sgpr_waves_per_simd", d->hip_sgpr_waves_per_simd);
+	cJSON *hl = cJSON_AddObjectToObject(h, "limits");
+	json_limit(hl, "warps", d->hip_limit_waves);
+	json_limit(hl, "registers", d->hip_limit_registers);
+	json_limit(hl, "shared_memory", d->hip_limit_lds);
+	cJSON_AddBoolToObject(a, "rules_agree", d->rules_agree);
+}
+
+/* -------------------------------------------------------------- human */
+
+static const char *limit_label(const struct ridge_gpu *g, int i)
+{
+	static const char *const nv[RIDGE_OCC_LIMITER_COUNT] = {
+	    "warps", "registers", "shared memory", "blocks", "barriers", "virtual resources",
+	};
+	static const char *const amd[RIDGE_OCC_LIMITER_COUNT] = {
+	    "waves", "registers", "LDS", "workgroups", "barrier slots", "virtual resources",
+	};
+	return g->vendor == RIDGE_VENDOR_AMD ? amd[i] : nv[i];
+}
+
+static void fmt_limit(int v, char *buf, size_t len)
+{
+	if (v == RIDGE_OCC_UNLIMITED)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%d", v);
+}
+
+static void print_header(const struct ridge_gpu *g)
+{
+	if (g->vendor == RIDGE_VENDOR_AMD)
+		printf("%s (%s), %s; limits: %s\n", g->name, g->id, g->gfx_target, cli_ceiling_source(g));
+	else
+		printf("%s (%s), sm_%d%d; limits: %s\n", g->name, g->id, g->cc_major, g->cc_minor,
+		       cli_ceiling_source(g));
+}
+
+static void print_nv_config(const struct ridge_occupancy_input *in, const struct ridge_occupancy_result *r)
+{
+	char a[32], b[32];
+	printf("kernel: %d threads (%d warps), %d registers/thread, %s static + %s dynamic shared memory",
+	       in->threads_per_block, r->warps_per_block, in->regs_per_thread, kib(in->static_smem, a, sizeof a),
+	       kib(in->dynamic_smem, b, sizeof b));
+	if (in->optin)
+		printf(" (opt-in)");
+	printf(", %d barrier%s, carveout ", in->barriers, in->barriers == 1 ? "" : "s");
+	if (in->carveout_percent == RIDGE_OCC_CARVEOUT_DEFAULT)
+		printf("default");
+	else
+		printf("%d%%", in->carveout_percent);
+	printf("\n");
+}
+
+static void print_nv_limits(const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
+			    const struct ridge_occupancy_result *r)
+{
+	char v[16], a[32], b[32];
+	int per_sp = r->regs_per_warp ? (g->regs_per_sm / g->nv.sub_partitions) / r->regs_per_warp : 0;
+	printf("\n  %-14s %9s  %s\n", "limit", "blocks/SM", "from");
+	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++) {
+		if (i == RIDGE_OCC_VIRTUAL && r->limit[i] == RIDGE_OCC_UNLIMITED)
+			continue;
+		fmt_limit(r->limit[i], v, sizeof v);
+		printf("  %-14s %9s  ", limit_label(g, i), v);
+		switch (i) {
+		case RIDGE_OCC_WARPS:
+			if (r->threads_over_block)
+				printf("a block of %d threads is over the %d the GPU allows", in->threads_per_block,
+				       g->max_threads_per_block);
+			else
+				printf("%d warps per SM / %d per block", r->max_warps, r->warps_per_block);
+			break;
+		case RIDGE_OCC_REGISTERS:
+			if (in->regs_per_thread == 0)
+				printf("no registers");
+			else if (r->regs_over_block)
+				printf("%d per warp (%d x %d in units of %d) x %d warps, counted as %d (whole "
+				       "sub-partitions), "
+				       "is over %d per block",
+				       r->regs_per_warp, in->regs_per_thread, g->warp_size, g->nv.reg_alloc_unit,
+				       r->warps_per_block,
+				       ((r->warps_per_block + g->nv.sub_partitions - 1) / g->nv.sub_partitions) *
+					   g->nv.sub_partitions,
+				       g->regs_per_block);
+			else
+				printf("%d per warp (%d x %d in units of %d); %d per sub-partition / %d = %d warps x "
+				       "%d = %d "
+				       "/ %d",
+				       r->regs_per_warp, in->regs_per_thread, g->warp_size, g->nv.reg_alloc_unit,
+				       g->regs_per_sm / g->nv.sub_partitions, r->regs_per_warp, per_sp,
+				       g->nv.sub_partitions, per_sp * g->nv.sub_partitions, r->warps_per_block);
+			break;
+		case RIDGE_OCC_SHARED_MEMORY:
+			if (r->dynamic_over_max)
+				printf("%s dynamic is over the kernel's maximum of %s%s",
+				       kib(in->dynamic_smem, a, sizeof a), kib(r->max_dynamic_smem, b, sizeof b),
+				       in->optin ? "" : " (add --optin: cudaFuncAttributeMaxDynamicSharedMemorySize)");
+			else if (r->smem_over_block)
+				printf("%.0f B per block is over the %.0f B per-block limit", r->smem_per_block,
+				       r->smem_block_limit);
+			else
+				printf(
+				    "%.0f B per block (%.0f + %.0f reserved + %.0f, in units of %.0f) in %s (%.0f B)",
+				    r->smem_per_block, in->static_smem, g->nv.smem_reserved_per_block, in->dynamic_smem,
+				    g->nv.smem_alloc_unit, kib(r->smem_per_sm, a, sizeof a), r->smem_per_sm);
+			break;
+		case RIDGE_OCC_BLOCKS:
+			printf("the SM's block slots");
+			break;
+		case RIDGE_OCC_BARRIERS:
+			if (r->limit[i] == RIDGE_OCC_UNLIMITED)
+				printf(g->nv.barriers_per_block_slot ? "no named barriers counted"
+								     : "no barrier limit before sm_90");
+			else
+				printf("%d x %d barrier sets / %d per block", g->nv.barriers_per_block_slot,
+				       g->max_blocks_per_sm, in->barriers);
+			break;
+		default:
+			printf("%d per SM / %d per block", g->nv.virtual_resources_per_sm, in->virtual_resources);
+			break;
+		}
+		printf("\n");
+	}
+}
+
+static void print_amd_config(const struct ridge_occupancy_input *in, const struct ridge_occupancy_result *r)
+{
+	char a[32], b[32];
+	const struct ridge_occupancy_amd *d = &r->amd;
+	printf("kernel: %d threads (%d wave%s), %d ArchVGPRs + %d AGPRs (%d unified, %d allocated), ",
+	       in->threads_per_block, d->waves_per_workgroup, d->waves_per_workgroup == 1 ? "" : "s",
+	       in->regs_per_thread, in->agprs, d->vgprs_unified, d->vgprs_allocated);
+	if (in->sgprs)
+		printf("%d SGPRs, ", in->sgprs);
+	else
+		printf("SGPRs not counted, ");
+	printf("%s + %s dynamic LDS\n", kib(in->static_smem, a, sizeof a), kib(in->dynamic_smem, b, sizeof b));
+}
+
+static void print_amd_limits(const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
+			     const struct ridge_occupancy_result *r)
+{
+	const struct ridge_occupancy_amd *d = &r->amd;
+	char v[16], a[32];
+	printf("\n  %-14s %9s  %s\n", "limit (LLVM)", "WGs/CU", "from");
+	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++) {
+		if (i == RIDGE_OCC_VIRTUAL)
+			continue;
+		fmt_limit(r->limit[i], v, sizeof v);
+		printf("  %-14s %9s  ", limit_label(g, i), v);
+		switch (i) {
+		case RIDGE_OCC_WARPS:
+			if (r->threads_over_block)
+				printf("a workgroup of %d is over the %d the GPU allows", in->threads_per_block,
+				       g->max_threads_per_block);
+			else
+				printf("%d wave slots (%d SIMDs x %d) / %d wave%s per workgroup",
+				       g->amd.simds_per_cu * g->amd.waves_per_simd, g->amd.simds_per_cu,
+				       g->amd.waves_per_simd, d->waves_per_workgroup,
+				       d->waves_per_workgroup == 1 ? "" : "s");
+			break;
+		case RIDGE_OCC_REGISTERS:
+			printf("VGPRs %d/%d = %d waves per SIMD, SGPRs ", g->amd.vgprs_per_lane,
+			       d->vgprs_allocated ? d->vgprs_allocated : 1, d->vgpr_waves_per_simd);
+			if (in->sgprs)
+				printf("%d/%d -> %d", g->amd.sgprs_per_simd, in->sgprs, d->sgpr_waves_per_simd);
+			else
+				printf("not counted");
+			printf("; %d SIMDs x %d / %d", g->amd.simds_per_cu,
+			       d->vgpr_waves_per_simd < d->sgpr_waves_per_simd ? d->vgpr_waves_per_simd
+									       : d->sgpr_waves_per_simd,
+			       d->waves_per_workgroup);
+			break;
+		case RIDGE_OCC_SHARED_MEMORY:
+			if (r->smem_over_block)
+				printf("%.0f B is over the %s per workgroup", r->smem_per_block,
+				       kib(g->smem_per_block, a, sizeof a));
+			else if (r->smem_per_block == 0)
+				printf("no LDS");
+			else
+				printf("%s per CU / %.0f B (in units of %.0f)", kib(g->smem_per_sm, a, sizeof a),
+				       r->smem_per_block, g->amd.lds_granule);
+			break;
+		case RIDGE_OCC_BLOCKS:
+			printf("the CU's workgroup slots");
+			break;
+		case RIDGE_OCC_BARRIERS:
+			printf(d->waves_per_workgroup > 1 ? "barrier slots for multi-wave workgroups"
+							  : "single-wave workgroups take no barrier slot");
+			break;
+		}
+		printf("\n");
+	}
+}
+
+static void print_outcome(const struct ridge_gpu *g, const struct ridge_occupancy_result *r)
+{
+	bool amd = g->vendor == RIDGE_VENDOR_AMD;
+	printf("  %-14s %9d  %s = %d of %d %s = %.1f%% occupancy", "result", r->blocks_per_sm,
+	       amd ? "workgroups" : "blocks", r->active_warps, r->max_warps, amd ? "waves" : "warps",
+	       r->occupancy * 100);
+	if (r->blocks_per_sm == 0)
+		printf(": cannot launch (the %s limit is 0)\n", limit_label(g, r->limiter));
+	else
+		printf(", limited by %s\n", limit_label(g, r->limiter));
+	int ties = 0;
+	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++)
+		ties += (r->limiter_mask >> i) & 1;
+	if (ties > 1) {
+		printf("  (also at that limit:");
+		for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++)
+			if ((r->limiter_mask & (1u << i)) && i != (int)r->limiter)
+				printf(" %s", limit_label(g, i));
+		printf(")\n");
+	}
+}
+
+static void print_explanations(const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
+			       const struct ridge_occupancy_analysis *an)
+{
+	const struct ridge_occupancy_result *r = &an->result;
+	char a[32], b[32], c[32];
+	if (g->vendor == RIDGE_VENDOR_AMD) {
+		const struct ridge_occupancy_amd *d = &r->amd;
+		printf("\nHIP's rule (hipOccupancyMaxActiveBlocksPerMultiprocessor): %d workgroup%s",
+		       d->hip_blocks_per_cu, d->hip_blocks_per_cu == 1 ? "" : "s");
+		if (d->rules_agree) {
+			printf(", the same\n");
+			return;
+		}
+		printf(" -- DISAGREES with the hardware rule's %d; the CU enforces the hardware rule:\n",
+		       r->blocks_per_sm);
+		int hip_sgpr = d->hip_sgpr_waves_per_simd == RIDGE_OCC_UNLIMITED ? g->amd.waves_per_simd
+										 : d->hip_sgpr_waves_per_simd;
+		if (in->sgprs > 0 && hip_sgpr != d->sgpr_waves_per_simd)
+			printf(
+			    "  SGPRs: HIP rounds %d up to %d (granules of %d): %d waves per SIMD, the hardware %d/%d = "
+			    "%d\n",
+			    in->sgprs,
+			    (in->sgprs + g->amd.sgpr_granule - 1) / g->amd.sgpr_granule * g->amd.sgpr_granule,
+			    g->amd.sgpr_granule, hip_sgpr, g->amd.sgprs_per_simd, in->sgprs, d->sgpr_waves_per_simd);
+		if (d->hip_limit_lds != r->limit[RIDGE_OCC_SHARED_MEMORY])
+			printf(
+			    "  LDS: HIP divides by %.0f B (no granule): %d workgroups, the hardware allocates %.0f B "
+			    "(%.0f B granules): %d\n",
+			    in->static_smem + in->dynamic_smem, d->hip_limit_lds, r->smem_per_block, g->amd.lds_granule,
+			    r->limit[RIDGE_OCC_SHARED_MEMORY]);
+		if (r->limit[RIDGE_OCC_BARRIERS] < d->hip_blocks_per_cu)
+			printf("  barriers: HIP has no barrier-slot limit; the CU holds %d multi-wave workgroups\n",
+			       r->limit[RIDGE_OCC_BARRIERS]);
+		return;
+	}
+	/* The textbook arithmetic leaves out the per-block reserve. */
+	if (r->limiter == RIDGE_OCC_SHARED_MEMORY && an->blocks_without_reserve != r->blocks_per_sm &&
+	    g->nv.smem_reserved_per_block > 0) {
+		double user = in->static_smem + in->dynamic_smem;
+		printf("\nwhy not %.1f%%: %s / %s = %d blocks leaves out the %s the driver reserves per block\n",
+		       (double)an->blocks_without_reserve * r->warps_per_block / r->max_warps * 100,
+		       kib(r->smem_per_sm, a, sizeof a), kib(user, b, sizeof b), an->smem_limit_without_reserve,
+		       kib(g->nv.smem_reserved_per_block, c, sizeof c));
+		printf(
+		    "  (cudaDevAttrReservedSharedMemoryPerBlock, sm_80 and later): %.0f / (%.0f + %.0f) = %.2f -> %d "
+		    "blocks.\n",
+		    r->smem_per_sm, user, g->nv.smem_reserved_per_block,
+		    r->smem_per_sm / (user + g->nv.smem_reserved_per_block), r->limit[RIDGE_OCC_SHARED_MEMORY]);
+	}
+	/* ... and the register allocation granularity. */
+	if (r->limiter == RIDGE_OCC_REGISTERS && an->blocks_naive_regs != r->blocks_per_sm && in->regs_per_thread > 0) {
+		printf(
+		    "\nwhy not %d block%s: %d / (%d x %d) = %d counts registers per thread, but they are allocated\n",
+		    an->blocks_naive_regs, an->blocks_naive_regs == 1 ? "" : "s", g->regs_per_sm, in->regs_per_thread,
+		    in->threads_per_block, an->regs_limit_naive);
+		printf("  per warp in units of %d (%d per warp) and warps are placed in %d sub-partitions of %d "
+		       "registers each.\n",
+		       g->nv.reg_alloc_unit, r->regs_per_warp, g->nv.sub_partitions,
+		       g->regs_per_sm / g->nv.sub_partitions);
+	}
+}
+
+/* "to gain a block ..." after lead; nothing at full occupancy unless full is given. */
+static void print_suggestion(const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
+			     const struct ridge_occupancy_analysis *an, const char *lead, const char *full)
+{
+	const struct ridge_occupancy_result *r = &an->result;
+	bool amd = g->vendor == RIDGE_VENDOR_AMD;
+	if (r->threads_over_block || r->occupancy >= 1) {
+		if (full)
+			printf("%s%s\n", lead, full);
+		return;
+	}
+	if (r->blocks_per_sm == 0)
+		printf("%sto launch at all: ", lead);
+	else
+		printf("%sto gain a %s (%d per %s): ", lead, amd ? "workgroup" : "block", r->blocks_per_sm + 1,
+		       amd ? "CU" : "SM");
+	int n = 0;
+	if (an->has_regs_change) {
+		int now = amd ? r->amd.vgprs_unified : in->regs_per_thread;
+		printf("use %d fewer %s (%d%s)", an->regs_to_drop, amd ? "VGPRs" : "registers per thread",
+		       now - an->regs_to_drop, amd ? " unified" : "");
+		n++;
+	}
+	if (an->has_smem_change) {
+		printf("%s%.0f fewer bytes of %s per block (%.0f)", n ? ", or " : "", an->smem_to_drop,
+		       amd ? "LDS" : "shared memory", in->static_smem + in->dynamic_smem - an->smem_to_drop);
+		n++;
+	}
+	if (r->dynamic_over_max && !in->optin) {
+		printf("%sadd --optin", n ? ", or " : "");
+		n++;
+	}
+	if (!n)
+		printf("neither registers nor %s alone (the %s limit stays at %d)", amd ? "LDS" : "shared memory",
+		       limit_label(g, r->limiter), r->blocks_per_sm);
+	printf("\n");
+}
+
+static void print_potential(const struct ridge_gpu *g, const struct ridge_occupancy_input *in)
+{
+	int size, grid, blocks;
+	char err[256];
+	if (occupancy_max_potential_block_size(g, in, &size, &grid, &blocks, err, sizeof err) != 0)
+		return;
+	bool amd = g->vendor == RIDGE_VENDOR_AMD;
+	if (size == 0) {
+		printf("max potential block size: none launches\n");
+		return;
+	}
+	int warps = (size + g->warp_size - 1) / g->warp_size;
+	printf("max potential block size (cudaOccupancyMaxPotentialBlockSize's search): %d threads x %d %s%s = "
+	       "%.1f%%, min grid %d\n",
+	       size, blocks, amd ? "workgroup" : "block", blocks == 1 ? "" : "s",
+	       100.0 * blocks * warps / (g->max_threads_per_sm / g->warp_size), grid);
+}
+
+/* ------------------------------------------------------------ sweep / svg */
+
+struct sweep_row {
+	int threads;
+	struct ridge_occupancy_result r;
+};
+
+static int sweep_rows(const struct ridge_occupancy_device *dev, const struct ridge_occupancy_input *in,
+		      struct sweep_row *rows, int max)
+{
+	struct ridge_occupancy_input t = *in;
+	int n = 0;
+	char err[256];
+	for (int threads = dev->warp_size; threads <= dev->max_threads_per_block && n < max;
+	     threads += dev->warp_size) {
+		t.threads_per_block = threads;
+		if (occupancy_device_compute(dev, &t, &rows[n].r, err, sizeof err) != 0)
+			continue;
+		rows[n].threads = threads;
+		n++;
+	}
+	return n;
+}
+
+/* One chart: occupancy (0..100%) against x; points (xs, ys) as steps. */
+static void chart(struct svg *s, double top, const char *title, const char *xlabel, const double *xs, const double *ys,
+		  int n, double x_max, double mark_x, double mark_y)
+{
+	const double left = 70, right = s->width - 30, height = 220, bottom = top + height;
+	svg_text(s, left, top - 12, 14, "start", "#000000", title);
+	svg_rect(s, left, top, right - left, height, "#fbfbfb", "#999999");
+	char label[48];
+	for (int p = 0; p <= 100; p += 25) {
+		double y = svg_linear_scale(p, 0, 100, bottom, top);
+		svg_line(s, left, y, right, y, "#dddddd", 1, p != 0 && p != 100);
+		snprintf(label, sizeof label, "%d%%", p);
+		svg_text(s, left - 8, y + 4, 11, "end", "#444444", label);
+	}
+	/* ticks at a power of two, at most 8 of them (sizes read best in KiB) */
+	double tick = 1;
+	while (x_max / tick > 8)
+		tick *= 2;
+	for (double v = 0; v <= x_max + 1e-9; v += tick) {
+		double x = svg_linear_scale(v, 0, x_max, left, right);
+		if (x_max >= 16384)
+			snprintf(label, sizeof label, "%.0f KiB", v / 1024);
+		else
+			snprintf(label, sizeof label, "%.0f", v);
+		svg_text(s, x, bottom + 16, 11, "middle", "#444444", label);
+	}
+	svg_text(s, (left + right) / 2, bottom + 34, 12, "middle", "#000000", xlabel);
+	/* steps: each value holds until the next x */
+	double *px = malloc(sizeof(double) * (size_t)(2 * n + 2));
+	double *py = malloc(sizeof(double) * (size_t)(2 * n + 2));
+	if (!px || !py) {
+		free(px);
+		free(py);
+		s->failed = true;
+		return;
+	}
+	int m = 0;
+	for (int i = 0; i < n; i++) {
+		double x = svg_linear_scale(xs[i], 0, x_max, left, right);
+		double y = svg_linear_scale(ys[i] * 100, 0, 100, bottom, top);
+		if (m > 0) {
+			px[m] = x;
+			py[m] = py[m - 1];
+			m++;
+		}
+		px[m] = x;
+		py[m] = y;
+		m++;
+	}
+	svg_polyline(s, px, py, m, "#1f6fb4", 2);
+	free(px);
+	free(py);
+	double mx = svg_linear_scale(mark_x, 0, x_max, left, right);
+	double my = svg_linear_scale(mark_y * 100, 0, 100, bottom, top);
+	svg_line(s, mx, top, mx, bottom, "#d62728", 1, true);
+	svg_circle(s, mx, my, 5, "#d62728", "#ffffff");
+	snprintf(label, sizeof label, "this kernel: %.1f%%", mark_y * 100);
+	svg_text(s, mx + (mx > (left + right) / 2 ? -6 : 6), top + 14, 11, mx > (left + right) / 2 ? "end" : "start",
+		 "#d62728", label);
+}
+
+static int write_svg(const char *path, const struct ridge_occupancy_device *dev, const struct ridge_gpu *g,
+		     const struct ridge_occupancy_input *in, const struct ridge_occupancy_result *now)
+{
+	bool amd = g->vendor == RIDGE_VENDOR_AMD;
+	enum { MAX_POINTS = 4096 };
+	double *xs = malloc(sizeof(double) * MAX_POINTS), *ys = malloc(sizeof(double) * MAX_POINTS);
+	if (!xs || !ys) {
+		free(xs);
+		free(ys);
+		cli_error("out of memory while drawing '%s'", path);
+		return -1;
+	}
+	struct svg s;
+	char title[256], err[256];
+	snprintf(title, sizeof title, "Occupancy on %s: %d threads, %d %s, %.0f B %s", g->id, in->threads_per_block,
+		 amd ? now->amd.vgprs_unified : in->regs_per_thread, amd ? "VGPRs" : "registers",
+		 in->static_smem + in->dynamic_smem, amd ? "LDS" : "shared memory");
+	svg_begin(&s, 760, 3 * 300 + 60, title);
+	svg_text(&s, 380, 28, 16, "middle", "#000000", title);
+	struct ridge_occupancy_input t;
+	struct ridge_occupancy_result r;
+	int n = 0;
+
+	/* 1: block size */
+	t = *in;
+	for (int threads = 1; threads <= g->max_threads_per_block && n < MAX_POINTS; threads++) {
+		t.threads_per_block = threads;
+		if (occupancy_device_compute(dev, &t, &r, err, sizeof err) == 0) {
+			xs[n] = threads;
+			ys[n++] = r.occupancy;
+		}
+	}
+	chart(&s, 70, amd ? "Occupancy vs threads per workgroup" : "Occupancy vs threads per block",
+	      amd ? "threads per workgroup" : "threads per block", xs, ys, n, g->max_threads_per_block,
+	      in->threads_per_block, now->occupancy);
+
+	/* 2: registers per thread (AMD: unified VGPRs) */
+	t = *in;
+	n = 0;
+	int max_regs = amd ? g->amd.vgprs_per_lane : g->nv.max_regs_per_thread;
+	for (int regs = 0; regs <= max_regs && n < MAX_POINTS; regs++) {
+		t.regs_per_thread = regs;
+		if (amd) {
+			t.agprs = regs > max_regs / 2 ? regs - max_regs / 2 : 0;
+			t.regs_per_thread = regs - t.agprs;
+		}
+		if (occupancy_device_compute(dev, &t, &r, err, sizeof err) == 0) {
+			xs[n] = regs;
+			ys[n++] = r.occupancy;
+		}
+	}
+	chart(&s, 370, amd ? "Occupancy vs VGPRs (ArchVGPR + AGPR)" : "Occupancy vs registers per thread",
+	      amd ? "VGPRs" : "registers per thread", xs, ys, n, max_regs,
+	      amd ? now->amd.vgprs_unified : in->regs_per_thread, now->occupancy);
+
+	/* 3: shared memory per block (static kept, dynamic varied; past the
+	 * per-block limit nothing launches) */
+	t = *in;
+	n = 0;
+	double limit = amd ? g->smem_per_block : (in->optin ? g->smem_per_block_optin : g->smem_per_block);
+	double step = amd ? g->amd.lds_granule : g->nv.smem_alloc_unit;
+	for (double bytes = 0; bytes <= limit && n < MAX_POINTS; bytes += step) {
+		if (bytes < in->static_smem) {
+			t.static_smem = bytes;
+			t.dynamic_smem = 0;
+		} else {
+			t.static_smem = in->static_smem;
+			t.dynamic_smem = bytes - in->static_smem;
+		}
+		if (occupancy_device_compute(dev, &t, &r, err, sizeof err) == 0) {
+			xs[n] = bytes;
+			ys[n++] = r.occupancy;
+		}
+	}
+	chart(&s, 670, amd ? "Occupancy vs LDS per workgroup" : "Occupancy vs shared memory per block",
+	      amd ? "LDS per workgroup" : "static + dynamic shared memory per block", xs, ys, n, limit,
+	      in->static_smem + in->dynamic_smem, now->occupancy);
+	svg_end(&s);
+	free(xs);
+	free(ys);
+	int rc = svg_save(&s, path);
+	svg_free(&s);
+	return rc;
+}
+
+/* -------------------------------------------------------------- kernels */
+
+static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, const struct ridge_occupancy_input *base)
+{
+	const char *path = o->ptxas ? o->ptxas : o->resource_usage;
+	bool amd = g->vendor == RIDGE_VENDOR_AMD;
+	if (o->ptxas && amd) {
+		cli_error("--ptxas reads NVIDIA ptxas output; for %s give --resource-usage with the "
+			  "-Rpass-analysis=kernel-resource-usage remarks",
+			  g->id);
+		return EXIT_USAGE;
+	}
+	enum ridge_usage_format fmt = o->ptxas ? RIDGE_USAGE_PTXAS
+				      : amd    ? RIDGE_USAGE_AMD_REMARKS
+					       : RIDGE_USAGE_CUOBJDUMP;
+	size_t len;
+	char *text = cli_read_file(path, (size_t)64 << 20, "compiler report", &len);
+	if (!text)
+		return EXIT_USAGE;
+	struct ridge_kernel_usage *k = NULL;
+	int count = 0;
+	char err[512];
+	double reserve = amd ? 0 : g->nv.smem_reserved_per_block;
+	/* first count, then fill */
+	int rc = occupancy_parse_usage(text, len, fmt, reserve, NULL, 0, &count, err, sizeof err);
+	if (rc == 0) {
+		k = calloc((size_t)count, sizeof *k);
+		if (!k) {
+			free(text);
+			cli_error("out of memory");
+			return EXIT_ENV;
+		}
+		rc = occupancy_parse_usage(text, len, fmt, reserve, k, count, &count, err, sizeof err);
+	}
+	free(text);
+	if (rc != 0) {
+		free(k);
+		cli_error("%s:%s%s", path, err[0] >= '0' && err[0] <= '9' ? "" : " ", err);
+		return EXIT_USAGE;
+	}
+	struct ridge_occupancy_analysis *an = calloc((size_t)count, sizeof *an);
+	struct ridge_occupancy_input *ins = calloc((size_t)count, sizeof *ins);
+	if (!an || !ins) {
+		free(an);
+		free(ins);
+		free(k);
+		cli_error("out of memory");
+		return EXIT_ENV;
+	}
+	rc = EXIT_OK;
+	for (int i = 0; i < count && rc == EXIT_OK; i++) {
+		struct ridge_occupancy_input *in = &ins[i];
+		*in = *base;
+		in->regs_per_thread = k[i].regs;
+		in->static_smem = k[i].smem;
+		if (k[i].barriers >= 0 && !amd)
+			in->barriers = k[i].barriers;
+		if (amd) {
+			in->agprs = k[i].agprs > 0 ? k[i].agprs : 0;
+			in->sgprs = k[i].sgprs > 0 ? k[i].sgprs : 0;
+		}
+		char what[1200];
+		snprintf(what, sizeof what, "%s:%d: kernel '%s'", path, k[i].line, k[i].name);
+		if (check_smem(g, in, what, what) != 0) {
+			rc = EXIT_USAGE;
+			break;
+		}
+		if (!o->threads) {
+			int size, grid, blocks;
+			in->threads_per_block = 1;
+			if (occupancy_max_potential_block_size(g, in, &size, &grid, &blocks, err, sizeof err) != 0) {
+				cli_error("%s: %s", what, err);
+				rc = EXIT_USAGE;
+				break;
+			}
+			in->threads_per_block = size > 0 ? size : g->max_threads_per_block;
+		}
+		if (occupancy_analyze(g, in, &an[i], err, sizeof err) != 0) {
+			cli_error("%s: %s", what, err);
+			rc = EXIT_USAGE;
+		}
+	}
+	if (rc != EXIT_OK) {
+		free(an);
+		free(ins);
+		free(k);
+		return rc;
+	}
+	if (o->json) {
+		cJSON *doc = cJSON_CreateObject();
+		calc_json_gpu(doc, g);
+		cJSON_AddStringToObject(doc, "file", path);
+		cJSON_AddStringToObject(doc, "format",
+					fmt == RIDGE_USAGE_PTXAS       ? "ptxas"
+					: fmt == RIDGE_USAGE_CUOBJDUMP ? "cuobjdump"
+								       : "amdgpu_remarks");
+		cJSON_AddBoolToObject(doc, "threads_chosen", o->threads == NULL);
+		cJSON *arr = cJSON_AddArrayToObject(doc, "kernels");
+		for (int i = 0; i < count; i++) {
+			cJSON *kj = cJSON_CreateObject();
+			cJSON_AddStringToObject(kj, "name", k[i].name);
+			if (k[i].arch[0])
+				cJSON_AddStringToObject(kj, "arch", k[i].arch);
+			cJSON_AddNumberToObject(kj, "line", k[i].line);
+			json_input(kj, g, &ins[i]);
+			cli_json_number(kj, "stack", k[i].stack);
+			if (k[i].spill_stores >= 0) {
+				cli_json_number(kj, "spill_stores", k[i].spill_stores);
+				cli_json_number(kj, "spill_loads", k[i].spill_loads);
+			}
+			if (k[i].cmem >= 0)
+				cli_json_number(kj, "cmem", k[i].cmem);
+			if (k[i].local >= 0)
+				cli_json_number(kj, "local", k[i].local);
+			if (k[i].compiler_occupancy >= 0)
+				cJSON_AddNumberToObject(kj, "compiler_waves_per_simd", k[i].compiler_occupancy);
+			if (k[i].scratch >= 0)
+				cli_json_number(kj, "scratch_per_lane", k[i].scratch);
+			json_result(kj, &an[i].result);
+			json_details(kj, g, &an[i]);
+			cJSON_AddItemToArray(arr, kj);
+		}
+		rc = cli_json_print(doc);
+	} else {
+		print_header(g);
+		printf("%d kernel%s in %s%s\n\n", count, count == 1 ? "" : "s", path,
+		       o->threads ? "" : " (each at the block size cudaOccupancyMaxPotentialBlockSize would pick)");
+		printf("  %-7s %5s %4s %4s %10s %11s %7s %7s %6s  %-14s %s\n", "arch", "thr", amd ? "vgpr" : "regs",
+		       amd ? "sgpr" : "bar", amd ? "LDS" : "smem", amd ? "scratch" : "spill st/ld",
+		       amd ? "WGs/CU" : "blk/SM", amd ? "waves" : "warps", "occ", "limiter", "kernel");
+		for (int i = 0; i < count; i++) {
+			const struct ridge_occupancy_result *r = &an[i].result;
+			char bar[16], sm[32], sp[32];
+			if (amd)
+				snprintf(bar, sizeof bar, "%d", ins[i].sgprs);
+			else if (k[i].barriers >= 0)
+				snprintf(bar, sizeof bar, "%d", k[i].barriers);
+			else
+				snprintf(bar, sizeof bar, "-");
+			kib(k[i].smem, sm, sizeof sm);
+			if (amd && k[i].scratch >= 0)
+				snprintf(sp, sizeof sp, "%.0f B", k[i].scratch);
+			else if (!amd && k[i].spill_stores >= 0)
+				snprintf(sp, sizeof sp, "%.0f/%.0f B", k[i].spill_stores, k[i].spill_loads);
+			else
+				snprintf(sp, sizeof sp, "-");
+			printf("  %-7s %5d %4d %4s %10s %11s %7d %7d %5.1f%%  %-14s %s\n",
+			       k[i].arch[0] ? k[i].arch : "-", ins[i].threads_per_block,
+			       amd ? r->amd.vgprs_unified : k[i].regs, bar, sm, sp, r->blocks_per_sm, r->active_warps,
+			       r->occupancy * 100, occupancy_limiter_name(r->limiter), k[i].name);
+		}
+		char want[16] = "";
+		if (!amd)
+			snprintf(want, sizeof want, "sm_%d%d", g->cc_major, g->cc_minor);
+		for (int i = 0; i < count; i++) {
+			const struct ridge_occupancy_analysis *a = &an[i];
+			if (!amd && k[i].arch[0] && strcmp(k[i].arch, want) != 0)
+				printf("\nnote: %s was compiled for %s, not %s: its register count may differ there\n",
+				       k[i].name, k[i].arch, want);
+			if (amd && k[i].compiler_occupancy >= 0) {
+				int mine = a->result.amd.vgpr_waves_per_simd < a->result.amd.sgpr_waves_per_simd
+					       ? a->result.amd.vgpr_waves_per_simd
+					       : a->result.amd.sgpr_waves_per_simd;
+				if (k[i].compiler_occupancy != mine)
+					printf(
+					    "\nnote: %s: the compiler reports %d waves per SIMD, ridge's register rule "
+					    "%d (the compiler also counts LDS and the workgroup size)\n",
+					    k[i].name, k[i].compiler_occupancy, mine);
+			}
+			if (amd && !a->result.amd.rules_agree)
+				printf("\nnote: %s: HIP's rule gives %d workgroups, the hardware rule %d\n", k[i].name,
+				       a->result.amd.hip_blocks_per_cu, a->result.blocks_per_sm);
+		}
+		printf("\n");
+		for (int i = 0; i < count; i++) {
+			char lead[1100];
+			snprintf(lead, sizeof lead, "%s: ", k[i].name);
+			print_suggestion(g, &ins[i], &an[i], lead, "full occupancy");
+		}
+	}
+	free(an);
+	free(ins);
+	free(k);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ run */
+
+static int run_one(const struct occ_options *o, const struct ridge_gpu *g, struct ridge_occupancy_input *in)
+{
+	char err[256];
+	struct ridge_occupancy_device dev;
+	if (occupancy_device_init(g, &dev, err, sizeof err) != 0) {
+		cli_error("%s", err);
+		return EXIT_USAGE;
+	}
+	if (check_smem(g, in, o->dyn ? "--dyn-smem" : o->lds ? "--lds" : "--smem", o->lds ? "--lds" : "--smem") != 0)
+		return EXIT_USAGE;
+	bool chosen = false;
+	if (in->threads_per_block == 0) { /* --sweep without --threads: the best block size */
+		int size, grid, blocks;
+		in->threads_per_block = 1;
+		if (occupancy_max_potential_block_size(g, in, &size, &grid, &blocks, err, sizeof err) != 0) {
+			cli_error("%s", err);
+			return EXIT_USAGE;
+		}
+		in->threads_per_block = size > 0 ? size : g->max_threads_per_block;
+		chosen = true;
+	}
+	struct ridge_occupancy_analysis an;
+	if (occupancy_analyze(g, in, &an, err, sizeof err) != 0) {
+		cli_error("%s", err);
+		return EXIT_USAGE;
+	}
+	struct sweep_row rows[1024];
+	int nrows = o->sweep ? sweep_rows(&dev, in, rows, 1024) : 0;
+	if (o->svg && write_svg(o->svg, &dev, g, in, &an.result) != 0)
+		return EXIT_ENV;
+	int size = 0, grid = 0, blocks = 0;
+	occupancy_max_potential_block_size(g, in, &size, &grid, &blocks, err, sizeof err);
+
+	if (o->json) {
+		cJSON *doc = cJSON_CreateObject();
+		calc_json_gpu(doc, g);
+		json_input(doc, g, in);
+		cJSON_AddBoolToObject(doc, "threads_chosen", chosen);
+		json_result(doc, &an.result);
+		json_details(doc, g, &an);
+		cJSON *mp = cJSON_AddObjectToObject(doc, "max_potential_block_size");
+		cJSON_AddNumberToObject(mp, "block_size", size);
+		cJSON_AddNumberToObject(mp, "blocks_per_sm", blocks);
+		cJSON_AddNumberToObject(mp, "min_grid_size", grid);
+		if (o->sweep) {
+			cJSON *arr = cJSON_AddArrayToObject(doc, "sweep");
+			for (int i = 0; i < nrows; i++) {
+				cJSON *row = cJSON_CreateObject();
+				cJSON_AddNumberToObject(row, "threads_per_block", rows[i].threads);
+				json_result(row, &rows[i].r);
+				cJSON_AddItemToArray(arr, row);
+			}
+		}
+		if (o->svg)
+			cJSON_AddStringToObject(doc, "svg", o->svg);
+		return cli_json_print(doc);
+	}
+
+	print_header(g);
+	if (g->vendor == RIDGE_VENDOR_AMD) {
+		print_amd_config(in, &an.result);
+		print_amd_limits(g, in, &an.result);
+	} else {
+		print_nv_config(in, &an.result);
+		print_nv_limits(g, in, &an.result);
+	}
+	printf("  %s\n", "--------------------------------------");
+	print_outcome(g, &an.result);
+	if (chosen)
+		printf("  (block size not given: the one cudaOccupancyMaxPotentialBlockSize would pick)\n");
+	print_explanations(g, in, &an);
+	print_suggestion(g, in, &an, "\n", NULL);
+	print_potential(g, in);
+	if (o->sweep) {
+		bool amd = g->vendor == RIDGE_VENDOR_AMD;
+		printf("\n  %7s %9s %6s %9s  %s\n", "threads", amd ? "WGs/CU" : "blocks/SM", amd ? "waves" : "warps",
+		       "occupancy", "limiter");
+		for (int i = 0; i < nrows; i++)
+			printf("  %7d %9d %6d %8.1f%%  %s%s\n", rows[i].threads, rows[i].r.blocks_per_sm,
+			       rows[i].r.active_warps, rows[i].r.occupancy * 100,
+			       occupancy_limiter_name(rows[i].r.limiter),
+			       rows[i].threads == in->threads_per_block ? "   <- this kernel" : "");
+	}
+	if (o->svg)
+		printf("\nwrote %s\n", o->svg);
+	return EXIT_OK;
+}
+
+static int run_occupancy(int argc, char **argv)
+{
+	struct occ_options o = {0};
+	int rc = parse_options(argc, argv, &o);
+	if (rc == -2)
+		return EXIT_OK;
+	if (rc != 0)
+		return rc;
+	bool reports = o.ptxas || o.resource_usage;
+	if (o.ptxas && o.resource_usage) {
+		cli_error("give --ptxas or --resource-usage, not both");
+		return EXIT_USAGE;
+	}
+	if (reports && (o.sweep || o.svg)) {
+		cli_error("%s works on one kernel; leave it out with %s", o.sweep ? "--sweep" : "--svg",
+			  o.ptxas ? "--ptxas" : "--resource-usage");
+		return EXIT_USAGE;
+	}
+	if (!o.threads && !o.sweep && !reports) {
+		cli_error(
+		    "--threads is required (or --sweep, --ptxas, --resource-usage; see 'ridge occupancy --help')");
+		return EXIT_USAGE;
+	}
+	struct cli_hw hw;
+	if (cli_hw_open(&hw, o.hwdb_dir, o.calibration) != 0)
+		return EXIT_USAGE;
+	const struct hwdb_entry *e = cli_hw_find(&hw, o.gpu ? o.gpu : CLI_DEFAULT_GPU);
+	if (!e) {
+		cli_hw_close(&hw);
+		return EXIT_USAGE;
+	}
+	const struct ridge_gpu *g = &e->gpu;
+	struct ridge_occupancy_input in;
+	if (build_input(&o, g, !reports, &in) != 0) {
+		cli_hw_close(&hw);
+		return EXIT_USAGE;
+	}
+	rc = reports ? run_kernels(&o, g, &in) : run_one(&o, g, &in);
+	cli_hw_close(&hw);
+	return rc;
+}
+
+const struct cli_command cli_cmd_occupancy = {"occupancy", run_occupancy,
+					      "blocks per SM, the limiting resource, and what would gain a block"};
+
+/* ------------------------------------------------ scenario files (eval) */
+
+/* The scenario item kind "occupancy": one configuration, the same JSON as
+ * `ridge occupancy --json` (without --sweep, --svg and compiler reports). */
+static const struct param occupancy_params[] = {
+    {"threads", PARAM_INTEGER, 0, NULL, 1, 1024, PARAM_REQUIRED, "T", "threads per block", NULL},
+    {"regs", PARAM_INTEGER, 0, NULL, 0, 256, PARAM_REQUIRED, "R", "registers per thread (AMD: ArchVGPRs)", NULL},
+    {"smem", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, 1073741824.0, 0, "BYTES",
+     "static shared memory per block (AMD: LDS)", "0 to 1 GiB"},
+    {"dyn_smem", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, 1073741824.0, 0, "BYTES", "dynamic shared memory per block",
+     "0 to 1 GiB"},
+    {"carveout", PARAM_INTEGER, 0, NULL, 0, 100, 0, "PCT", "preferred shared-memory carveout (default: the driver's)",
+     NULL},
+    {"cache_config", PARAM_TEXT, 0, NULL, 0, 0, 0, "C", "none, shared, l1 or equal", NULL},
+    {"optin", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "opted in above the default per-block limit", NULL},
+    {"barriers", PARAM_INTEGER, 0, NULL, 0, 16, 0, "N", "named barriers per block (default 1)", NULL},
+    {"agprs", PARAM_INTEGER, 0, NULL, 0, 256, 0, "N", "AMD: AGPRs", NULL},
+    {"sgprs", PARAM_INTEGER, 0, NULL, 0, 128, 0, "N", "AMD: SGPRs (default: not counted)", NULL},
+    CALC_GPU_PARAMS,
+    CALC_JSON_PARAM,
+};
+
+static cJSON *occupancy_calc_fail(struct calc_input *ci, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static cJSON *occupancy_calc_fail(struct calc_input *ci, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(ci->err, sizeof ci->err, fmt, ap);
+	va_end(ap);
+	return NULL;
+}
+
+static cJSON *occupancy_run(struct calc_input *ci)
+{
+	const struct param_values *v = ci->values;
+	const struct ridge_gpu *g = ci->gpu;
+	bool amd = g->vendor == RIDGE_VENDOR_AMD;
+	struct ridge_occupancy_input in;
+	occupancy_input_init(&in);
+	in.threads_per_block = (int)params_num(v, "threads");
+	in.regs_per_thread = (int)params_num(v, "regs");
+	int max_regs = amd ? g->amd.vgprs_per_lane / 2 : g->nv.max_regs_per_thread;
+	if (in.threads_per_block > g->max_threads_per_block)
+		return occupancy_calc_fail(ci, "%s: '%s' is out of range (1..%d)", params_where(v, "threads"),
+					   params_text(v, "threads"), g->max_threads_per_block);
+	if (in.regs_per_thread > max_regs)
+		return occupancy_calc_fail(ci, "%s: '%s' is out of range (0..%d)", params_where(v, "regs"),
+					   params_text(v, "regs"), max_regs);
+	static const char *const nv_only[] = {"carveout", "cache_config", "optin"};
+	static const char *const amd_only[] = {"agprs", "sgprs"};
+	for (int i = 0; i < 3 && amd; i++)
+		if (params_has(v, nv_only[i]))
+			return occupancy_calc_fail(ci, "%s applies to NVIDIA GPUs, not %s", params_where(v, nv_only[i]),
+						   g->id);
+	for (int i = 0; i < 2 && !amd; i++)
+		if (params_has(v, amd_only[i]))
+			return occupancy_calc_fail(ci, "%s applies to AMD GPUs, not %s", params_where(v, amd_only[i]),
+						   g->id);
+	static const char *const bytes[] = {"smem", "dyn_smem"};
+	for (int i = 0; i < 2; i++) {
+		double b = params_has(v, bytes[i]) ? params_num(v, bytes[i]) : 0;
+		if (b != (double)(long long)b)
+			return occupancy_calc_fail(ci, "%s: '%s' is not a whole number of bytes",
+						   params_where(v, bytes[i]), params_text(v, bytes[i]));
+		if (i == 0)
+			in.static_smem = b;
+		else
+			in.dynamic_smem = b;
+	}
+	if (params_has(v, "carveout"))
+		in.carveout_percent = (int)params_num(v, "carveout");
+	if (params_has(v, "cache_config")) {
+		static const char *const names[] = {"none", "shared", "l1", "equal"};
+		int found = -1;
+		for (int i = 0; i < 4; i++)
+			if (strcasecmp(params_text(v, "cache_config"), names[i]) == 0)
+				found = i;
+		if (found < 0)
+			return occupancy_calc_fail(ci, "%s: unknown value '%s' (known: none, shared, l1, equal)",
+						   params_where(v, "cache_config"), params_text(v, "cache_config"));
+		in.cache_config = (enum ridge_occupancy_cache)found;
+	}
+	in.optin = params_flag(v, "optin");
+	if (params_has(v, "barriers"))
+		in.barriers = (int)params_num(v, "barriers");
+	if (params_has(v, "agprs"))
+		in.agprs = (int)params_num(v, "agprs");
+	if (params_has(v, "sgprs")) {
+		in.sgprs = (int)params_num(v, "sgprs");
+		if (in.sgprs > g->amd.max_sgprs_per_wave)
+			return occupancy_calc_fail(ci, "%s: '%s' is out of range (0..%d)", params_where(v, "sgprs"),
+						   params_text(v, "sgprs"), g->amd.max_sgprs_per_wave);
+	}
+	char a[32], b[32], c[32];
+	double total = in.static_smem + in.dynamic_smem;
+	if (amd && total > g->smem_per_block)
+		return occupancy_calc_fail(ci, "%s of LDS per workgroup is over the %s maximum on %s",
+					   kib(total, a, sizeof a), kib(g->smem_per_block, b, sizeof b), g->id);
+	if (!amd && in.static_smem > g->smem_per_block)
+		return occupancy_calc_fail(ci, "%s: %s of static shared memory is over the %s a kernel can declare",
+					   params_where(v, "smem"), kib(in.static_smem, a, sizeof a),
+					   kib(g->smem_per_block, b, sizeof b));
+	if (!amd && total > g->smem_per_block_optin)
+		return occupancy_calc_fail(
+		    ci, "%s static + %s dynamic shared memory is over the opt-in maximum of %s per block on %s",
+		    kib(in.static_smem, a, sizeof a), kib(in.dynamic_smem, b, sizeof b),
+		    kib(g->smem_per_block_optin, c, sizeof c), g->id);
+	struct ridge_occupancy_analysis an;
+	char err[256];
+	if (occupancy_analyze(g, &in, &an, err, sizeof err) != 0)
+		return occupancy_calc_fail(ci, "%s", err);
+	int size = 0, grid = 0, blocks = 0;
+	occupancy_max_potential_block_size(g, &in, &size, &grid, &blocks, err, sizeof err);
+	cJSON *doc = cJSON_CreateObject();
+	calc_json_gpu(doc, g);
+	json_input(doc, g, &in);
+	json_result(doc, &an.result);
+	json_details(doc, g, &an);
+	cJSON *mp = cJSON_AddObjectToObject(doc, "max_potential_block_size");
+	cJSON_AddNumberToObject(mp, "block_size", size);
+	cJSON_AddNumberToObject(mp, "blocks_per_sm", blocks);
+	cJSON_AddNumberToObject(mp, "min_grid_size", grid);
+	return doc;
+}
+
+/* A compact summary for scenario output (the command prints the full table). */
+static void occupancy_print(const cJSON *r)
+{
+	const cJSON *limits = cJSON_GetObjectItemCaseSensitive(r, "limits");
+	bool amd = calc_has(r, "amd");
+	printf("Occupancy on %s: %.0f threads, %.0f %s: %.0f %s = %.0f of %.0f %s = %.1f%%, limited by %s\n",
+	       calc_str(r, "gpu"), calc_num(r, "threads_per_block"),
+	       amd ? calc_num(r, "vgprs") : calc_num(r, "regs_per_thread"), amd ? "VGPRs" : "registers",
+	       calc_num(r, "blocks_per_sm"), amd ? "workgroups/CU" : "blocks/SM", calc_num(r, "active_warps"),
+	       calc_num(r, "max_warps"), amd ? "waves" : "warps", calc_num(r, "occupancy") * 100,
+	       calc_str(r, "limiter"));
+	if (amd) {
+		const cJSON *a = cJSON_GetObjectItemCaseSensitive(r, "amd");
+		const cJSON *h = cJSON_GetObjectItemCaseSensitive(a, "hip");
+		printf("  HIP's rule: %.0f workgroups%s\n", calc_num(h, "blocks_per_cu"),
+		       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a, "rules_agree"))
+			   ? " (agrees)"
+			   : " (DISAGREES with the hardware rule)");
+	}
+	printf("  limits:");
+	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++) {
+		const cJSON *l = cJSON_GetObjectItemCaseSensitive(limits, limit_keys[i]);
+		if (cJSON_IsNumber(l))
+			printf(" %s %.0f", limit_keys[i], l->valuedouble);
+	}
+	printf("\n");
+	const cJSON *gain = cJSON_GetObjectItemCaseSensitive(r, "to_gain_a_block");
+	const cJSON *rd = cJSON_GetObjectItemCaseSensitive(gain, calc_has(gain, "vgprs_to_drop") ? "vgprs_to_drop"
+												 : "registers_to_drop");
+	const cJSON *sd = cJSON_GetObjectItemCaseSensitive(gain, "smem_to_drop");
+	if (calc_num(r, "occupancy") < 1 && (cJSON_IsNumber(rd) || cJSON_IsNumber(sd))) {
+		printf("  to gain a block:");
+		if (cJSON_IsNumber(rd))
+			printf(" %.0f fewer %s", rd->valuedouble, amd ? "VGPRs" : "registers");
+		if (cJSON_IsNumber(sd))
+			printf("%s %.0f fewer bytes of %s", cJSON_IsNumber(rd) ? " or" : "", sd->valuedouble,
+			       amd ? "LDS" : "shared memory");
+		printf("\n");
+	}
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(r, "textbook");
+	if (t && calc_num(t, "blocks_without_reserve") != calc_num(r, "blocks_per_sm") &&
+	    !strcmp(calc_str(r, "limiter"), "shared_memory"))
+		printf("  without the driver's per-block reserve (the textbook arithmetic): %.0f blocks\n",
+		       calc_num(t, "blocks_without_reserve"));
+}
+
+const struct calc calc_occupancy = {
+    .name = "occupancy",
+    .command = "occupancy",
+    .synopsis =
+	"kind: occupancy (threads, regs, smem, dyn_smem, carveout, cache_config, optin, barriers, agprs, sgprs)",
+    .description = "Blocks per SM for one kernel configuration: the CUDA runtime's calculator on NVIDIA,\n"
+		   "the LLVM hardware rule (and HIP's) on AMD CDNA. The command line is `ridge occupancy`.\n",
+    .params = occupancy_params,
+    .param_count = sizeof occupancy_params / sizeof occupancy_params[0],
+    .needs_gpu = true,
+    .run = occupancy_run,
+    .print = occupancy_print,
+};
+
+/* ---------------------------------------------------------------- report */
+
+void report_occupancy(const struct ridge_gpu *g)
+{
+	bool amd = g->vendor == RIDGE_VENDOR_AMD;
+	static const struct {
+		const char *what;
+		int threads, regs;
+		double smem;
+	} cases[] = {
+	    {"7.1.4 worked example", 256, 32, 32768},
+	    {"review question 1", 256, 48, 49152},
+	    {"sm_80 register case", 224, 92, 0},
+	};
+	printf("== Occupancy on %s: %s ==\n", g->id,
+	       amd ? "the CDNA hardware rule (LLVM), and HIP's rule" : "the CUDA runtime's calculator, exactly");
+	printf("%-21s %4s %5s %7s %7s %6s %6s  %-14s %s\n", "seed 000", "thr", amd ? "vgpr" : "regs",
+	       amd ? "LDS" : "smem", amd ? "WGs/CU" : "blk/SM", amd ? "waves" : "warps", "occ", "limiter",
+	       amd ? "HIP's rule" : "naive arithmetic");
+	char gains[3][160];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct ridge_occupancy_input in;
+		occupancy_input_init(&in);
+		in.threads_per_block = cases[i].threads;
+		in.regs_per_thread = cases[i].regs;
+		in.static_smem = cases[i].smem;
+		struct ridge_occupancy_analysis an;
+		char err[256], sm[32], other[96];
+		gains[i][0] = '\0';
+		if (occupancy_analyze(g, &in, &an, err, sizeof err) != 0) {
+			printf("%-21s %s\n", cases[i].what, err);
+			continue;
+		}
+		const struct ridge_occupancy_result *r = &an.result;
+		if (amd) {
+			snprintf(other, sizeof other, "%d%s", r->amd.hip_blocks_per_cu,
+				 r->amd.rules_agree ? "" : " (differs)");
+		} else if (i == 2) {
+			snprintf(other, sizeof other, "%d = %.1f%%%s", an.blocks_naive_regs,
+				 100.0 * an.blocks_naive_regs * r->warps_per_block / r->max_warps,
+				 an.blocks_naive_regs != r->blocks_per_sm ? " (no register granularity)" : "");
+		} else {
+			snprintf(other, sizeof other, "%d = %.1f%%%s", an.blocks_without_reserve,
+				 100.0 * an.blocks_without_reserve * r->warps_per_block / r->max_warps,
+				 an.blocks_without_reserve != r->blocks_per_sm ? " (no per-block reserve)" : "");
+		}
+		printf("%-21s %4d %5d %7s %7d %6d %5.1f%%  %-14s %s\n", cases[i].what, cases[i].threads, cases[i].regs,
+		       kib(cases[i].smem, sm, sizeof sm), r->blocks_per_sm, r->active_warps, r->occupancy * 100,
+		       occupancy_limiter_name(r->limiter), other);
+		if (an.has_smem_change)
+			snprintf(gains[i], sizeof gains[i], "%.0f B less %s (%.0f)", an.smem_to_drop,
+				 amd ? "LDS" : "smem", cases[i].smem - an.smem_to_drop);
+		else if (an.has_regs_change)
+			snprintf(gains[i], sizeof gains[i], "%d fewer %s (%d)", an.regs_to_drop,
+				 amd ? "VGPRs" : "registers", cases[i].regs - an.regs_to_drop);
+		else if (r->occupancy < 1)
+			snprintf(gains[i], sizeof gains[i], "no single change");
+	}
+	printf("one more block:");
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		if (gains[i][0])
+			printf("%s %s: %s", i ? ";" : "", cases[i].what, gains[i]);
+	printf("\n");
+	if (amd)
+		return;
+	/* The chapter's proposed fix for the worked example: 28 KB per block. */
+	struct ridge_occupancy_input fix;
+	occupancy_input_init(&fix);
+	fix.threads_per_block = 256;
+	fix.regs_per_thread = 32;
+	fix.static_smem = 28672;
+	struct ridge_occupancy_result r;
+	char err[256];
+	if (occupancy_compute(g, &fix, &r, err, sizeof err) == 0)
+		printf("the chapter's fix, 28 KiB per block, gives %d blocks = %.1f%% here (it promised 8 = 100%% on "
+		       "H100)\n",
+		       r.blocks_per_sm, r.occupancy * 100);
+}

@@ -1,0 +1,1 @@
+occupancy --regs 32

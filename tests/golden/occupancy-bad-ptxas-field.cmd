@@ -1,0 +1,1 @@
+occupancy --ptxas tests/fixtures/occupancy/ptxas-bad-field.txt

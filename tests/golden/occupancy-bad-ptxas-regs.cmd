@@ -1,0 +1,1 @@
+occupancy --ptxas examples/occupancy/ptxas-cuda13.txt --regs 32

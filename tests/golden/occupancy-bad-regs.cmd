@@ -1,0 +1,1 @@
+occupancy --threads 256 --regs 256

@@ -1,0 +1,1 @@
+occupancy --threads 1025 --regs 32

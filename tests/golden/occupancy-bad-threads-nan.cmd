@@ -1,0 +1,1 @@
+occupancy --threads many --regs 32

@@ -1,0 +1,1 @@
+occupancy --threads 0 --regs 32

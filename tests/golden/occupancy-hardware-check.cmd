@@ -1,0 +1,1 @@
+occupancy --gpu h100-sxm --threads 800 --regs 80

@@ -1,0 +1,1 @@
+occupancy --gpu a100-sxm-80gb --threads 224 --regs 92
