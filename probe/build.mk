@@ -11,7 +11,8 @@
 PROBE_C_SRC := probe/stats.c probe/result.c probe/report.c probe/match.c probe/calib.c probe/monitor.c kernels/verify.c
 PROBE_CORE_OBJ := $(PROBE_C_SRC:%.c=$(BUILD)/obj/%.o)
 PROBE_TEST_SUPPORT := $(sort $(wildcard tests/support/*.c))
-PROBE_HEADERS := $(wildcard kernels/*.h kernels/common/*.h probe/*.h)
+PROBE_HEADERS := $(wildcard kernels/*.h kernels/common/*.h)
+PROBE_C_HEADERS := $(wildcard kernels/*.h probe/*.h)
 
 # Unit tests of the probe's plain C (tests/unit/test_probe_*.c) link its objects too.
 $(BUILD)/tests/test_probe_%: tests/unit/test_probe_%.c $(PROBE_TEST_SUPPORT) $(PROBE_CORE_OBJ) $(LIB) | $(DEPS_STAMP)
@@ -74,7 +75,7 @@ $(BUILD)/obj/kernels/cuda/wgmma_sm90a.o: kernels/cuda/wgmma_sm90a.cu $(PROBE_HEA
 	@mkdir -p $(@D)
 	$(PROBE_NVCC) -gencode=arch=compute_90a,code=sm_90a -c $< -o $@
 
-$(BUILD)/obj/probe/main.o: probe/main.c $(PROBE_HEADERS) | $(DEPS_STAMP)
+$(BUILD)/obj/probe/main.o: probe/main.c $(PROBE_C_HEADERS) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
@@ -105,13 +106,14 @@ $(BUILD)/obj/kernels/hip/%.o: kernels/hip/%.hip $(PROBE_HEADERS) kernels/rand.h 
 	@mkdir -p $(@D)
 	$(HIPCC) -std=c++17 $(HIP_FLAGS) -Wall $$(for a in $$(cat $(BUILD)/obj/kernels/hip/archs); do printf -- '--offload-arch=%s ' $$a; done) -c $< -o $@
 
-$(BUILD)/obj/probe/main-hip.o: probe/main.c $(PROBE_HEADERS) | $(DEPS_STAMP)
+$(BUILD)/obj/probe/main-hip.o: probe/main.c $(PROBE_C_HEADERS) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -DPROBE_NAME='"ridge-probe-hip"' -c $< -o $@
 
 PROBE_HIP_OBJ := $(BUILD)/obj/kernels/hip/backend.o $(BUILD)/obj/kernels/hip/mfma.o
-$(BUILD)/ridge-probe-hip: $(BUILD)/obj/probe/main-hip.o $(PROBE_CORE_OBJ) $(PROBE_HIP_OBJ) $(LIB) $(PROBE_PORTABLE_DEPS)
-	$(HIPCC) -o $@ $(BUILD)/obj/probe/main-hip.o $(PROBE_CORE_OBJ) $(PROBE_HIP_OBJ) $(LIB) $(PROBE_LINK_LIBS) -ldl -lm $(PROBE_RPATH)
+$(BUILD)/ridge-probe-hip: $(BUILD)/obj/probe/main-hip.o $(PROBE_CORE_OBJ) $(PROBE_HIP_OBJ) $(LIB) $(PROBE_PORTABLE_DEPS) $(BUILD)/obj/kernels/hip/archs
+	$(HIPCC) $$(for a in $$(cat $(BUILD)/obj/kernels/hip/archs); do printf -- '--offload-arch=%s ' $$a; done) -o $@ \
+		$(BUILD)/obj/probe/main-hip.o $(PROBE_CORE_OBJ) $(PROBE_HIP_OBJ) $(LIB) $(PROBE_LINK_LIBS) -ldl -lm $(PROBE_RPATH)
 endif
 
 .PHONY: FORCE

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../model/occupancy.h"
 #include "result.h"
 
 enum spec_kind { SPEC_MEMORY, SPEC_L2, SPEC_SMEM, SPEC_VECTOR, SPEC_MATRIX };
@@ -221,6 +222,34 @@ void probe_report_build(const struct probe_result *r, const struct ridge_gpu *sp
 			rep->ridge[rep->ridge_count++] = rp;
 	}
 
+	/* The occupancy model against every runtime answer (the runtime does not
+	 * report named barriers: the model's default of one is used). */
+	for (int i = 0; spec && i < r->occupancy_count; i++) {
+		const struct kern_occupancy_row *w = &r->occupancy[i];
+		struct ridge_occupancy_input in;
+		occupancy_input_init(&in);
+		in.threads_per_block = w->block;
+		in.regs_per_thread = w->regs;
+		in.static_smem = w->static_smem;
+		in.dynamic_smem = w->dynamic_smem;
+		in.carveout_percent = w->carveout;
+		in.optin = w->optin;
+		in.max_dynamic_smem = w->max_dynamic_smem;
+		in.max_threads_limit = w->max_threads;
+		struct ridge_occupancy_result out;
+		char err[200];
+		int model = -1;
+		if (occupancy_compute(spec, &in, &out, err, sizeof err) == 0)
+			model = spec->vendor == RIDGE_VENDOR_AMD ? out.amd.hip_blocks_per_cu : out.blocks_per_sm;
+		rep->occupancy_compared++;
+		if (model == w->blocks_per_sm) {
+			rep->occupancy_agree++;
+		} else if (rep->occupancy_disagree_count < 8) {
+			rep->occupancy_disagree[rep->occupancy_disagree_count] = i;
+			rep->occupancy_model[rep->occupancy_disagree_count++] = model;
+		}
+	}
+
 	static const enum kern_id launch_ids[PROBE_LAUNCH_KINDS] = { KERN_LAUNCH_ASYNC, KERN_LAUNCH_SYNC, KERN_GRAPH_NODE,
 								    KERN_GRAPH_LAUNCH };
 	for (int k = 0; k < PROBE_LAUNCH_KINDS; k++) {
@@ -411,6 +440,23 @@ cJSON *probe_report_json(const struct probe_report *rep)
 		cJSON_AddItemToArray(checks, o);
 	}
 
+	cJSON *occ = cJSON_AddObjectToObject(doc, "occupancy_model");
+	cJSON_AddNumberToObject(occ, "compared", rep->occupancy_compared);
+	cJSON_AddNumberToObject(occ, "agree", rep->occupancy_agree);
+	cJSON *dis = cJSON_AddArrayToObject(occ, "disagreements");
+	for (int i = 0; i < rep->occupancy_disagree_count; i++) {
+		const struct kern_occupancy_row *w = &r->occupancy[rep->occupancy_disagree[i]];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "kernel", w->kernel);
+		cJSON_AddNumberToObject(o, "block", w->block);
+		cJSON_AddNumberToObject(o, "dynamic_smem", w->dynamic_smem);
+		cJSON_AddNumberToObject(o, "carveout", w->carveout);
+		cJSON_AddBoolToObject(o, "optin", w->optin);
+		cJSON_AddNumberToObject(o, "runtime", w->blocks_per_sm);
+		cJSON_AddNumberToObject(o, "model", rep->occupancy_model[i]);
+		cJSON_AddItemToArray(dis, o);
+	}
+
 	cJSON *fail = cJSON_AddArrayToObject(doc, "failures");
 	for (int i = 0; i < r->count; i++) {
 		const struct probe_measurement *m = &r->m[i];
@@ -572,8 +618,19 @@ void probe_report_text(const struct probe_report *rep, FILE *f)
 		if (!m->ok)
 			fprintf(f, "%s: %s: %s\n", m->unsupported ? "not run" : "FAILED", m->name, m->error);
 	}
-	if (r->occupancy_count)
-		fprintf(f, "occupancy: %d runtime answers recorded (--json)\n", r->occupancy_count);
+	if (r->occupancy_count && rep->spec) {
+		fprintf(f, "occupancy: ridge's model (hwdb %s) agrees with the runtime on %d of %d configurations\n",
+			rep->spec->id, rep->occupancy_agree, rep->occupancy_compared);
+		for (int i = 0; i < rep->occupancy_disagree_count; i++) {
+			const struct kern_occupancy_row *w = &r->occupancy[rep->occupancy_disagree[i]];
+			fprintf(f, "  differs: %s, %d threads, %.0f B dynamic smem, carveout %d%s: runtime %d, model %d blocks/SM\n",
+				w->kernel, w->block, w->dynamic_smem, w->carveout, w->optin ? ", opt-in" : "", w->blocks_per_sm,
+				rep->occupancy_model[i]);
+		}
+	} else if (r->occupancy_count) {
+		fprintf(f, "occupancy: %d runtime answers recorded (--json); no hwdb entry to compare the model with\n",
+			r->occupancy_count);
+	}
 	for (int i = 0; i < r->note_count; i++)
 		fprintf(f, "note: %s\n", r->notes[i]);
 }

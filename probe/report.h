@@ -52,6 +52,12 @@ struct probe_report {
 	struct probe_plateau plateau;
 	int check_count;
 	struct probe_check checks[PROBE_MAX_CHECKS];
+	/* ridge's occupancy model (model/occupancy.h, on the hwdb entry) against
+	 * each runtime answer recorded in r->occupancy. */
+	int occupancy_compared, occupancy_agree;
+	int occupancy_disagree[8];   /* indexes into r->occupancy, the first few */
+	int occupancy_model[8];      /* the model's blocks per SM for each of them */
+	int occupancy_disagree_count; /* entries filled above */
 	int failures;           /* measurements that ran and failed (not unsupported) */
 	int high_cv;            /* ceilings and launch costs with CV > 5 % */
 };

@@ -1,7 +1,7 @@
 #!/bin/sh
 # ridge-probe and ridge-probe-hip as programs, without a GPU: help and usage
 # errors, exit 3 with a clear message when no GPU is usable, --replay of the
-# recorded H200 run (byte for byte the report rendered on the H200), JSON
+# recorded H200 run (byte for byte tests/fixtures/probe_h200.txt), JSON
 # round trip, and the calibration loaded by ridge (--calibration, --hwdb).
 # A probe that was not built (no nvcc / hipcc) is a visible SKIP.
 set -u
@@ -67,7 +67,7 @@ for probe in ridge-probe ridge-probe-hip; do
 		expect "$probe-no-gpu" 3 "$probe: error: no usable GPU" -- "$bin" --quick
 	fi
 
-	# --replay renders the recorded run; ridge-probe's text is the one the H200 printed.
+	# --replay renders the recorded run as tests/fixtures/probe_h200.txt says.
 	expect "$probe-replay" 0 "" -- "$bin" --replay "$fixtures/probe_h200.json"
 	if [ "$probe" = ridge-probe ]; then
 		diff -u "$fixtures/probe_h200.txt" "$tmp/out" >"$tmp/diff" && ok ||

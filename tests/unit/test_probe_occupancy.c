@@ -3,23 +3,15 @@
  * (tests/fixtures/occupancy_h200.json: cudaFuncGetAttributes and
  * cudaOccupancyMaxActiveBlocksPerMultiprocessor over block sizes, dynamic
  * shared memory with and without opt-in, and carveouts; 1788 answers).
- *
- * Until the model is on this branch the test reports itself skipped; once
- * model/occupancy.h exists it compares every row. */
+ * Every row must agree. */
 #include "test_util.h"
 
 #include <string.h>
 
 #include "probe_fixture.h"
 
-#if defined(__has_include)
-#if __has_include("occupancy.h")
-#define HAVE_OCCUPANCY_MODEL 1
 #include "occupancy.h"
-#endif
-#endif
 
-#ifdef HAVE_OCCUPANCY_MODEL
 struct fixture_kernel {
 	char name[48];
 	int regs, max_threads, barriers;
@@ -95,15 +87,6 @@ static void test_model_equals_runtime(void **state)
 	if (wrong)
 		fail_msg("the model disagrees with the CUDA runtime on %d of %d configurations", wrong, rows);
 }
-#else
-static void test_model_equals_runtime(void **state)
-{
-	(void)state;
-	print_message("SKIP: model/occupancy.h is not on this branch yet (feat/occupancy); "
-		      "the fixture tests/fixtures/occupancy_h200.json is ready for it\n");
-	skip();
-}
-#endif
 
 /* The fixture itself: what a later comparison relies on. */
 static void test_fixture_shape(void **state)

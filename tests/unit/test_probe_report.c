@@ -99,6 +99,10 @@ static void test_h200_record(void **state)
 	assert_true(ceiling("bf16_wgmma")->fraction >= 0.85);
 	assert_true(rep.has_launch[PROBE_GRAPH_NODE] && rep.launch_cv[PROBE_GRAPH_NODE] <= 0.05);
 	assert_int_equal(rep.failures, 0);
+	/* ridge's occupancy model agrees with every runtime answer. */
+	assert_int_equal(rep.occupancy_compared, 1788);
+	assert_int_equal(rep.occupancy_agree, 1788);
+	assert_int_equal(rep.occupancy_disagree_count, 0);
 	/* The 8-load variant with the L2::256B hint lost to the plain read. */
 	assert_true(ceiling("hbm_read_wide")->measured < ceiling("hbm_read")->measured);
 	/* Flagged above 5 %: hbm_write (5.5 %), launch (5.6 %) and graph_launch (6.5 %). */
@@ -166,6 +170,7 @@ static void test_json_keys(void **state)
 	assert_true(cJSON_IsNumber(get(launch, "graph_node_us")));
 	assert_true(cJSON_GetArraySize(get(doc, "checks")) == 16);
 	assert_true(cJSON_GetArraySize(get(doc, "occupancy")) == 1788);
+	assert_int_equal(get(get(doc, "occupancy_model"), "agree")->valueint, 1788);
 	cJSON_Delete(doc);
 }
 
