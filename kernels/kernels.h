@@ -24,27 +24,27 @@ extern "C" {
 
 /* What one run measures. The order is the order ridge-probe runs them. */
 enum kern_id {
-	KERN_COPY,        /* b = a, 16-byte loads and stores */
-	KERN_TRIAD,       /* a = b + s * c */
-	KERN_READ,        /* sum of a (read-only) */
-	KERN_WRITE,       /* a = f(i) (write-only) */
-	KERN_READ_WIDE,   /* sum of a, 8 loads in flight with a 256-byte L2 prefetch hint */
-	KERN_L2_READ,     /* read-only over a working set, L1 bypassed (the L2 sweep) */
-	KERN_SMEM,        /* shared-memory reads, conflict-free 16-byte accesses */
-	KERN_FMA_FP32,    /* independent FMA chains, fp32 */
-	KERN_FMA_FP64,    /* the same in fp64 */
-	KERN_FMA_FP16X2,  /* packed half2 FMA (HFMA2, v_pk_fma_f16) */
-	KERN_MMA_BF16,    /* matrix instructions from registers: mma.sync m16n8k16 / MFMA 32x32x8 */
-	KERN_WGMMA_BF16,  /* wgmma m64n256k16 from shared memory (sm_90a) */
-	KERN_GEMM_BF16,   /* library GEMM (cuBLAS), bf16 in and out, fp32 accumulate */
+	KERN_COPY,	 /* b = a, 16-byte loads and stores */
+	KERN_TRIAD,	 /* a = b + s * c */
+	KERN_READ,	 /* sum of a (read-only) */
+	KERN_WRITE,	 /* a = f(i) (write-only) */
+	KERN_READ_WIDE,	 /* sum of a, 8 loads in flight with a 256-byte L2 prefetch hint */
+	KERN_L2_READ,	 /* read-only over a working set, L1 bypassed (the L2 sweep) */
+	KERN_SMEM,	 /* shared-memory reads, conflict-free 16-byte accesses */
+	KERN_FMA_FP32,	 /* independent FMA chains, fp32 */
+	KERN_FMA_FP64,	 /* the same in fp64 */
+	KERN_FMA_FP16X2, /* packed half2 FMA (HFMA2, v_pk_fma_f16) */
+	KERN_MMA_BF16,	 /* matrix instructions from registers: mma.sync m16n8k16 / MFMA 32x32x8 */
+	KERN_WGMMA_BF16, /* wgmma m64n256k16 from shared memory (sm_90a) */
+	KERN_GEMM_BF16,	 /* library GEMM (cuBLAS), bf16 in and out, fp32 accumulate */
 	KERN_GEMM_FP16,
-	KERN_GEMM_TF32,   /* fp32 in and out, tf32 tensor cores */
-	KERN_GEMM_FP32,   /* fp32, no tensor cores (pedantic math) */
-	KERN_GEMM_FP8,    /* e4m3 in (TN), bf16 out, cuBLASLt */
-	KERN_LAUNCH_ASYNC,  /* host cost of one empty-kernel launch (back-to-back) */
-	KERN_LAUNCH_SYNC,   /* launch + synchronize round trip */
-	KERN_GRAPH_NODE,    /* graph replay, per empty-kernel node */
-	KERN_GRAPH_LAUNCH,  /* host cost of launching a one-node graph */
+	KERN_GEMM_TF32,	   /* fp32 in and out, tf32 tensor cores */
+	KERN_GEMM_FP32,	   /* fp32, no tensor cores (pedantic math) */
+	KERN_GEMM_FP8,	   /* e4m3 in (TN), bf16 out, cuBLASLt */
+	KERN_LAUNCH_ASYNC, /* host cost of one empty-kernel launch (back-to-back) */
+	KERN_LAUNCH_SYNC,  /* launch + synchronize round trip */
+	KERN_GRAPH_NODE,   /* graph replay, per empty-kernel node */
+	KERN_GRAPH_LAUNCH, /* host cost of launching a one-node graph */
 	KERN_COUNT
 };
 
@@ -57,14 +57,14 @@ bool kern_id_counts_bytes(enum kern_id id);
 
 /* The device as its runtime reports it. */
 struct kern_device {
-	char backend[16];          /* "cuda", "hip" */
+	char backend[16]; /* "cuda", "hip" */
 	char name[KERN_TEXT];
-	char arch[KERN_TEXT];      /* "sm_90", "gfx90a" */
+	char arch[KERN_TEXT]; /* "sm_90", "gfx90a" */
 	int cc_major, cc_minor;
-	int sm_count;              /* SMs (CUs on AMD) */
+	int sm_count; /* SMs (CUs on AMD) */
 	int warp_size;
-	double clock_hz;           /* the runtime's peak SM clock */
-	double memory_clock_hz;    /* peak memory clock */
+	double clock_hz;	/* the runtime's peak SM clock */
+	double memory_clock_hz; /* peak memory clock */
 	int bus_width_bits;
 	double l2_bytes;
 	double smem_per_sm, smem_per_block, smem_per_block_optin, smem_reserved_per_block;
@@ -81,12 +81,12 @@ typedef void (*kern_sample_fn)(void *user);
 
 struct kern_config {
 	enum kern_id id;
-	double bytes;      /* memory kernels: bytes per array (0: the backend's default, >= 8 x L2);
-			      KERN_L2_READ: the working set */
-	long m, n, k;      /* GEMM shape */
-	int warmup;        /* untimed runs after verification */
-	int repeats;       /* timed runs, 1..KERN_MAX_REPEATS */
-	uint64_t seed;     /* inputs are drawn from it (kernels/rand.h) */
+	double bytes;  /* memory kernels: bytes per array (0: the backend's default, >= 8 x L2);
+			  KERN_L2_READ: the working set */
+	long m, n, k;  /* GEMM shape */
+	int warmup;    /* untimed runs after verification */
+	int repeats;   /* timed runs, 1..KERN_MAX_REPEATS */
+	uint64_t seed; /* inputs are drawn from it (kernels/rand.h) */
 	kern_sample_fn sample;
 	void *sample_user;
 };
@@ -96,9 +96,9 @@ struct kern_result {
 	/* Device time of each timed run (events around it); for the launch ids,
 	 * seconds per operation of each sample. */
 	double seconds[KERN_MAX_REPEATS];
-	double work;            /* bytes or FLOPs of one timed run; launch ids: operations per sample */
-	double bytes;           /* size used: bytes per array, working set, or 0 */
-	double verify_error;    /* normwise relative error of the verified run (-1: nothing to verify) */
+	double work;	     /* bytes or FLOPs of one timed run; launch ids: operations per sample */
+	double bytes;	     /* size used: bytes per array, working set, or 0 */
+	double verify_error; /* normwise relative error of the verified run (-1: nothing to verify) */
 	double verify_tolerance;
 	char method[KERN_METHOD];
 };
@@ -106,17 +106,17 @@ struct kern_result {
 /* One row of the runtime's occupancy answer for a real kernel. */
 struct kern_occupancy_row {
 	char kernel[48];
-	int regs;                 /* cudaFuncAttributes.numRegs */
-	double static_smem;       /* sharedSizeBytes */
-	double local_bytes;       /* localSizeBytes */
-	int max_threads;          /* maxThreadsPerBlock */
-	int binary_version;       /* e.g. 90 */
-	int block;                /* threads per block */
-	double dynamic_smem;      /* bytes at launch */
-	double max_dynamic_smem;  /* cudaFuncAttributeMaxDynamicSharedMemorySize in force */
-	bool optin;               /* that attribute was raised above the default limit */
-	int carveout;             /* preferred carveout percent, -1: left at the default */
-	int blocks_per_sm;        /* cudaOccupancyMaxActiveBlocksPerMultiprocessor */
+	int regs;		 /* cudaFuncAttributes.numRegs */
+	double static_smem;	 /* sharedSizeBytes */
+	double local_bytes;	 /* localSizeBytes */
+	int max_threads;	 /* maxThreadsPerBlock */
+	int binary_version;	 /* e.g. 90 */
+	int block;		 /* threads per block */
+	double dynamic_smem;	 /* bytes at launch */
+	double max_dynamic_smem; /* cudaFuncAttributeMaxDynamicSharedMemorySize in force */
+	bool optin;		 /* that attribute was raised above the default limit */
+	int carveout;		 /* preferred carveout percent, -1: left at the default */
+	int blocks_per_sm;	 /* cudaOccupancyMaxActiveBlocksPerMultiprocessor */
 };
 
 struct kern_ctx;

@@ -32,7 +32,8 @@ static void set_rate(const struct probe_report *rep, struct ridge_gpu *g, const 
 		p->vector = v;
 	}
 	size_t used = strlen(list);
-	snprintf(list + used, len - used, "%s%s.%s", used ? ", " : "", ridge_dtype_name(d), matrix ? "matrix" : "vector");
+	snprintf(list + used, len - used, "%s%s.%s", used ? ", " : "", ridge_dtype_name(d),
+		 matrix ? "matrix" : "vector");
 }
 
 int probe_calibration_build(const struct probe_report *rep, struct ridge_gpu *g, char *err, size_t err_len)
@@ -48,7 +49,8 @@ int probe_calibration_build(const struct probe_report *rep, struct ridge_gpu *g,
 	}
 	double hbm;
 	if (!take(rep, "hbm_bandwidth", &hbm)) {
-		snprintf(err, err_len, "no memory bandwidth was measured: a calibration needs at least the memory kernels");
+		snprintf(err, err_len,
+			 "no memory bandwidth was measured: a calibration needs at least the memory kernels");
 		return -1;
 	}
 	*g = *rep->spec;
@@ -108,8 +110,8 @@ int probe_calibration_build(const struct probe_report *rep, struct ridge_gpu *g,
 		snprintf(clock, sizeof clock, "SM clock %.0f MHz max", r->max_sm_clock_mhz);
 	else
 		snprintf(clock, sizeof clock, "SM clock %.0f MHz max (runtime; NVML not available)", d->clock_hz / 1e6);
-	snprintf(g->measured_on, sizeof g->measured_on, "%s, driver %s, %s, %s", d->name, r->nvml ? r->driver : "unknown",
-		 clock, r->date);
+	snprintf(g->measured_on, sizeof g->measured_on, "%s, driver %s, %s, %s", d->name,
+		 r->nvml ? r->driver : "unknown", clock, r->date);
 
 	g->source_count = 0;
 	snprintf(g->sources[g->source_count++], RIDGE_LONG_TEXT, "ridge-probe %s on %s (%s), %s", r->version, d->name,
@@ -117,13 +119,16 @@ int probe_calibration_build(const struct probe_report *rep, struct ridge_gpu *g,
 	snprintf(g->sources[g->source_count++], RIDGE_LONG_TEXT,
 		 "values not measured are copied from hwdb entry %s and its sources", rep->spec->id);
 	g->note_count = 0;
-	snprintf(g->notes[g->note_count++], RIDGE_LONG_TEXT, "measured: %s; device properties: sm_count, cache.l2, "
-		 "shared_memory, registers, memory.size", measured);
+	snprintf(g->notes[g->note_count++], RIDGE_LONG_TEXT,
+		 "measured: %s; device properties: sm_count, cache.l2, "
+		 "shared_memory, registers, memory.size",
+		 measured);
 	if (rates[0])
-		snprintf(g->notes[g->note_count++], RIDGE_LONG_TEXT,
-			 "measured peak_flops: %s (vector rates from FMA kernels, matrix rates from cuBLAS/cuBLASLt GEMM); "
-			 "their 2:4 sparse rates are dropped (not measured)",
-			 rates);
+		snprintf(
+		    g->notes[g->note_count++], RIDGE_LONG_TEXT,
+		    "measured peak_flops: %s (vector rates from FMA kernels, matrix rates from cuBLAS/cuBLASLt GEMM); "
+		    "their 2:4 sparse rates are dropped (not measured)",
+		    rates);
 	snprintf(g->notes[g->note_count++], RIDGE_LONG_TEXT,
 		 "peak rates not listed as measured are the datasheet's (hwdb %s)", rep->spec->id);
 	return 0;

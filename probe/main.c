@@ -31,35 +31,35 @@
 enum { EXIT_OK = 0, EXIT_PROBLEM = 1, EXIT_USAGE = 2, EXIT_ENV = 3 };
 
 static const char usage_text[] =
-	"usage: " PROBE_NAME " [--device N] [--quick] [--only LIST] [--json] [--out FILE] [--hwdb DIR]\n"
-	"                   [--repeats N] [--warmup N]\n"
-	"       " PROBE_NAME " --replay FILE [--json] [--out FILE] [--hwdb DIR]\n"
-	"\n"
-	"Measures this GPU's ceilings (memory, L2 and shared-memory bandwidth, vector and\n"
-	"tensor-core rates, library GEMM, launch costs, the runtime's occupancy answers)\n"
-	"and sets them beside its hwdb entry. Every kernel verifies its output before\n"
-	"its time counts; times are device events, median of the runs, with the\n"
-	"coefficient of variation (flagged above 5%) and the SM clock and power read\n"
-	"through NVML while each ran.\n"
-	"\n"
-	"  --device N      the GPU to measure (default 0)\n"
-	"  --quick         fewer runs and no sweeps of GEMM shapes (about 15 s)\n"
-	"  --only LIST     comma-separated groups or measurements:\n"
-	"                  memory (copy triad read write read_wide), l2, smem, compute (fma_fp32\n"
-	"                  fma_fp64 fma_fp16x2), tensor (mma_bf16 wgmma_bf16), gemm\n"
-	"                  (gemm_bf16 gemm_fp16 gemm_tf32 gemm_fp32 gemm_fp8 gemm_sweep),\n"
-	"                  launch (launch launch_sync graph_node graph_launch), occupancy\n"
-	"  --json          one JSON document on stdout (SI units; launch costs in us)\n"
-	"  --out FILE      write the measured ceilings as a hwdb calibration (YAML) that\n"
-	"                  `ridge --calibration FILE` and `ridge --hwdb DIR` load\n"
-	"  --hwdb DIR      also load hwdb entries from DIR when matching the device\n"
-	"  --repeats N     timed runs per measurement (default 15, --quick 8; 1..64)\n"
-	"  --warmup N      untimed runs before them (default 3, --quick 2)\n"
-	"  --replay FILE   re-render the report of a saved --json document (no GPU needed)\n"
-	"  --help          this text\n"
-	"\n"
-	"Exit status: 0 done; 1 a kernel failed to run or verify; 2 bad usage or input;\n"
-	"3 no GPU, a driver problem, or the output could not be written.\n";
+    "usage: " PROBE_NAME " [--device N] [--quick] [--only LIST] [--json] [--out FILE] [--hwdb DIR]\n"
+    "                   [--repeats N] [--warmup N]\n"
+    "       " PROBE_NAME " --replay FILE [--json] [--out FILE] [--hwdb DIR]\n"
+    "\n"
+    "Measures this GPU's ceilings (memory, L2 and shared-memory bandwidth, vector and\n"
+    "tensor-core rates, library GEMM, launch costs, the runtime's occupancy answers)\n"
+    "and sets them beside its hwdb entry. Every kernel verifies its output before\n"
+    "its time counts; times are device events, median of the runs, with the\n"
+    "coefficient of variation (flagged above 5%) and the SM clock and power read\n"
+    "through NVML while each ran.\n"
+    "\n"
+    "  --device N      the GPU to measure (default 0)\n"
+    "  --quick         fewer runs and no sweeps of GEMM shapes (about 15 s)\n"
+    "  --only LIST     comma-separated groups or measurements:\n"
+    "                  memory (copy triad read write read_wide), l2, smem, compute (fma_fp32\n"
+    "                  fma_fp64 fma_fp16x2), tensor (mma_bf16 wgmma_bf16), gemm\n"
+    "                  (gemm_bf16 gemm_fp16 gemm_tf32 gemm_fp32 gemm_fp8 gemm_sweep),\n"
+    "                  launch (launch launch_sync graph_node graph_launch), occupancy\n"
+    "  --json          one JSON document on stdout (SI units; launch costs in us)\n"
+    "  --out FILE      write the measured ceilings as a hwdb calibration (YAML) that\n"
+    "                  `ridge --calibration FILE` and `ridge --hwdb DIR` load\n"
+    "  --hwdb DIR      also load hwdb entries from DIR when matching the device\n"
+    "  --repeats N     timed runs per measurement (default 15, --quick 8; 1..64)\n"
+    "  --warmup N      untimed runs before them (default 3, --quick 2)\n"
+    "  --replay FILE   re-render the report of a saved --json document (no GPU needed)\n"
+    "  --help          this text\n"
+    "\n"
+    "Exit status: 0 done; 1 a kernel failed to run or verify; 2 bad usage or input;\n"
+    "3 no GPU, a driver problem, or the output could not be written.\n";
 
 static void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void error_msg(const char *fmt, ...)
@@ -90,9 +90,9 @@ static void warning_msg(const char *fmt, ...)
 enum group { G_MEMORY, G_L2, G_SMEM, G_COMPUTE, G_TENSOR, G_GEMM, G_GEMM_SWEEP, G_LAUNCH, G_OCCUPANCY, G_COUNT };
 
 struct selection {
-	bool any;                 /* --only given */
+	bool any; /* --only given */
 	bool id[KERN_COUNT];
-	bool group[G_COUNT];      /* whole groups (l2 sweep, gemm sweep, occupancy) */
+	bool group[G_COUNT]; /* whole groups (l2 sweep, gemm sweep, occupancy) */
 };
 
 static int parse_only(const char *list, struct selection *sel)
@@ -102,16 +102,16 @@ static int parse_only(const char *list, struct selection *sel)
 		int group;
 		int ids[6];
 	} groups[] = {
-		{ "memory", -1, { KERN_COPY, KERN_TRIAD, KERN_READ, KERN_WRITE, KERN_READ_WIDE, -1 } },
-		{ "l2", G_L2, { -1 } },
-		{ "l2_read", G_L2, { -1 } },
-		{ "smem", -1, { KERN_SMEM, -1 } },
-		{ "compute", -1, { KERN_FMA_FP32, KERN_FMA_FP64, KERN_FMA_FP16X2, -1 } },
-		{ "tensor", -1, { KERN_MMA_BF16, KERN_WGMMA_BF16, -1 } },
-		{ "gemm", G_GEMM_SWEEP, { KERN_GEMM_BF16, KERN_GEMM_FP16, KERN_GEMM_TF32, KERN_GEMM_FP32, KERN_GEMM_FP8, -1 } },
-		{ "gemm_sweep", G_GEMM_SWEEP, { -1 } },
-		{ "launch", -1, { KERN_LAUNCH_ASYNC, KERN_LAUNCH_SYNC, KERN_GRAPH_NODE, KERN_GRAPH_LAUNCH, -1 } },
-		{ "occupancy", G_OCCUPANCY, { -1 } },
+	    {"memory", -1, {KERN_COPY, KERN_TRIAD, KERN_READ, KERN_WRITE, KERN_READ_WIDE, -1}},
+	    {"l2", G_L2, {-1}},
+	    {"l2_read", G_L2, {-1}},
+	    {"smem", -1, {KERN_SMEM, -1}},
+	    {"compute", -1, {KERN_FMA_FP32, KERN_FMA_FP64, KERN_FMA_FP16X2, -1}},
+	    {"tensor", -1, {KERN_MMA_BF16, KERN_WGMMA_BF16, -1}},
+	    {"gemm", G_GEMM_SWEEP, {KERN_GEMM_BF16, KERN_GEMM_FP16, KERN_GEMM_TF32, KERN_GEMM_FP32, KERN_GEMM_FP8, -1}},
+	    {"gemm_sweep", G_GEMM_SWEEP, {-1}},
+	    {"launch", -1, {KERN_LAUNCH_ASYNC, KERN_LAUNCH_SYNC, KERN_GRAPH_NODE, KERN_GRAPH_LAUNCH, -1}},
+	    {"occupancy", G_OCCUPANCY, {-1}},
 	};
 	char buf[512];
 	snprintf(buf, sizeof buf, "%s", list);
@@ -136,9 +136,10 @@ static int parse_only(const char *list, struct selection *sel)
 				sel->id[id] = true;
 			}
 		if (!found) {
-			error_msg("--only: unknown measurement '%s' (memory, l2, smem, compute, tensor, gemm, gemm_sweep, "
-				  "launch, occupancy, or a name such as copy or gemm_bf16)",
-				  tok);
+			error_msg(
+			    "--only: unknown measurement '%s' (memory, l2, smem, compute, tensor, gemm, gemm_sweep, "
+			    "launch, occupancy, or a name such as copy or gemm_bf16)",
+			    tok);
 			return -1;
 		}
 	}
@@ -158,7 +159,7 @@ static void add_step(struct step *steps, int *n, enum kern_id id, double bytes, 
 {
 	if (*n >= MAX_STEPS)
 		return;
-	steps[(*n)++] = (struct step){ id, bytes, m, nn, k, sweep };
+	steps[(*n)++] = (struct step){id, bytes, m, nn, k, sweep};
 }
 
 static int plan(const struct selection *sel, bool quick, const struct kern_device *dev, struct step *steps)
@@ -187,14 +188,14 @@ static int plan(const struct selection *sel, bool quick, const struct kern_devic
 		if (all || sel->id[id])
 			add_step(steps, &n, (enum kern_id)id, 0, 8192, 8192, 8192, false);
 	if ((all && !quick) || sel->group[G_GEMM_SWEEP]) {
-		static const long squares[] = { 1024, 2048, 4096, 6144, 12288, 16384 };
+		static const long squares[] = {1024, 2048, 4096, 6144, 12288, 16384};
 		/* Llama-3-8B-like layers at 8192 tokens: attention out, MLP up, MLP down. */
-		static const long shapes[][3] = { { 8192, 14336, 4096 }, { 8192, 4096, 14336 }, { 8192, 4096, 4096 } };
+		static const long shapes[][3] = {{8192, 14336, 4096}, {8192, 4096, 14336}, {8192, 4096, 4096}};
 		for (size_t i = 0; i < sizeof squares / sizeof squares[0]; i++)
 			add_step(steps, &n, KERN_GEMM_BF16, 0, squares[i], squares[i], squares[i], true);
 		for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
 			add_step(steps, &n, KERN_GEMM_BF16, 0, shapes[i][0], shapes[i][1], shapes[i][2], true);
-		static const long fp8_squares[] = { 2048, 4096, 16384 };
+		static const long fp8_squares[] = {2048, 4096, 16384};
 		for (size_t i = 0; i < sizeof fp8_squares / sizeof fp8_squares[0]; i++)
 			add_step(steps, &n, KERN_GEMM_FP8, 0, fp8_squares[i], fp8_squares[i], fp8_squares[i], true);
 		add_step(steps, &n, KERN_GEMM_FP8, 0, 8192, 14336, 4096, true);
@@ -281,7 +282,8 @@ static int finish(struct probe_result *r, const struct options *opt)
 			error_msg("--out: %s", err);
 			rc = EXIT_ENV;
 		} else if (!opt->json) {
-			printf("calibration written to %s (load it with: ridge ... --calibration %s)\n", opt->out, opt->out);
+			printf("calibration written to %s (load it with: ridge ... --calibration %s)\n", opt->out,
+			       opt->out);
 		}
 	}
 	hwdb_close(&db);
@@ -397,8 +399,10 @@ static int measure(struct probe_result *r, const struct options *opt)
 			snprintf(m->error, sizeof m->error, "%s", why);
 			continue;
 		}
-		struct kern_config cfg = { s->id, s->bytes, s->m, s->n, s->k, opt->warmup, opt->repeats,
-					   r->seed + (unsigned long long)i * 7919u, monitor_sample, &mon };
+		struct kern_config cfg = {
+		    s->id,	    s->bytes,	 s->m,	       s->n,
+		    s->k,	    opt->warmup, opt->repeats, r->seed + (unsigned long long)i * 7919u,
+		    monitor_sample, &mon};
 		static struct kern_result res;
 		monitor_begin(&mon);
 		int rc = be->run(ctx, &cfg, &res, err, sizeof err);
@@ -421,12 +425,12 @@ static int measure(struct probe_result *r, const struct options *opt)
 		probe_measurement_derive(m);
 		if (m->stats.cv > PROBE_CV_WARN) {
 			progress_done();
-			warning_msg("%s: coefficient of variation %.1f%% > 5%% over %d runs", m->name, 100 * m->stats.cv,
-				    m->repeats);
+			warning_msg("%s: coefficient of variation %.1f%% > 5%% over %d runs", m->name,
+				    100 * m->stats.cv, m->repeats);
 		}
 	}
 	if (occupancy) {
-		struct step s = { KERN_COUNT, 0, 0, 0, 0, false };
+		struct step s = {KERN_COUNT, 0, 0, 0, 0, false};
 		if (isatty(2))
 			fprintf(stderr, "\r\033[K" PROBE_NAME ": [%d/%d] occupancy", total, total);
 		else
@@ -463,12 +467,17 @@ static int parse_count(const char *flag, const char *text, long lo, long hi, int
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "device", required_argument, NULL, 'd' }, { "quick", no_argument, NULL, 'q' },
-		{ "only", required_argument, NULL, 'o' },   { "json", no_argument, NULL, 'j' },
-		{ "out", required_argument, NULL, 'O' },    { "hwdb", required_argument, NULL, 'H' },
-		{ "repeats", required_argument, NULL, 'r' }, { "warmup", required_argument, NULL, 'w' },
-		{ "replay", required_argument, NULL, 'R' }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	    {"device", required_argument, NULL, 'd'},
+	    {"quick", no_argument, NULL, 'q'},
+	    {"only", required_argument, NULL, 'o'},
+	    {"json", no_argument, NULL, 'j'},
+	    {"out", required_argument, NULL, 'O'},
+	    {"hwdb", required_argument, NULL, 'H'},
+	    {"repeats", required_argument, NULL, 'r'},
+	    {"warmup", required_argument, NULL, 'w'},
+	    {"replay", required_argument, NULL, 'R'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct options opt;
 	memset(&opt, 0, sizeof opt);
@@ -526,7 +535,8 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (opt.replay && (opt.quick || opt.sel.any || opt.device_set || opt.repeats >= 0 || opt.warmup >= 0)) {
-		error_msg("--replay re-renders a saved run: --device, --quick, --only, --repeats and --warmup do not apply");
+		error_msg(
+		    "--replay re-renders a saved run: --device, --quick, --only, --repeats and --warmup do not apply");
 		return EXIT_USAGE;
 	}
 	if (opt.repeats < 0)

@@ -23,7 +23,8 @@ void monitor_open(struct monitor *m, const char *pci_bus_id, struct probe_result
 	r->nvml = false;
 	m->lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
 	if (!m->lib) {
-		snprintf(m->why, sizeof m->why, "NVML not available (dlopen libnvidia-ml.so.1 failed): SM clock and power not recorded");
+		snprintf(m->why, sizeof m->why,
+			 "NVML not available (dlopen libnvidia-ml.so.1 failed): SM clock and power not recorded");
 		return;
 	}
 	nvml_init_fn init = (nvml_init_fn)dlsym(m->lib, "nvmlInit_v2");
@@ -38,22 +39,25 @@ void monitor_open(struct monitor *m, const char *pci_bus_id, struct probe_result
 		m->get_reasons = (nvml_reasons_fn)dlsym(m->lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
 	m->shutdown = (int (*)(void))dlsym(m->lib, "nvmlShutdown");
 	if (!init || !by_pci || !m->get_clock || !m->get_power || !m->shutdown) {
-		snprintf(m->why, sizeof m->why, "NVML is missing functions the probe needs: SM clock and power not recorded");
+		snprintf(m->why, sizeof m->why,
+			 "NVML is missing functions the probe needs: SM clock and power not recorded");
 		dlclose(m->lib);
 		m->lib = NULL;
 		return;
 	}
 	int rc = init();
 	if (rc != 0) {
-		snprintf(m->why, sizeof m->why, "nvmlInit_v2 failed (NVML error %d): SM clock and power not recorded", rc);
+		snprintf(m->why, sizeof m->why, "nvmlInit_v2 failed (NVML error %d): SM clock and power not recorded",
+			 rc);
 		dlclose(m->lib);
 		m->lib = NULL;
 		return;
 	}
 	rc = by_pci(pci_bus_id, &m->device);
 	if (rc != 0) {
-		snprintf(m->why, sizeof m->why, "NVML does not know PCI device %s (error %d): SM clock and power not recorded",
-			 pci_bus_id, rc);
+		snprintf(m->why, sizeof m->why,
+			 "NVML does not know PCI device %s (error %d): SM clock and power not recorded", pci_bus_id,
+			 rc);
 		m->shutdown();
 		dlclose(m->lib);
 		m->lib = NULL;

@@ -12,7 +12,7 @@
 
 struct monitor {
 	bool ok;
-	char why[160];       /* why not, when !ok */
+	char why[160]; /* why not, when !ok */
 	void *lib, *device;
 	/* loaded functions */
 	int (*get_clock)(void *dev, int type, unsigned *mhz);

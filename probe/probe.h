@@ -25,10 +25,10 @@ struct probe_env {
 };
 
 struct probe_measurement {
-	char name[48];  /* kern_id_name() */
+	char name[48]; /* kern_id_name() */
 	enum kern_id id;
-	bool sweep;     /* a point of a sweep (L2 working sets, GEMM shapes), not the headline run */
-	bool ok;        /* verified and timed */
+	bool sweep; /* a point of a sweep (L2 working sets, GEMM shapes), not the headline run */
+	bool ok;    /* verified and timed */
 	bool unsupported;
 	char error[KERN_METHOD * 2];
 	int repeats;
@@ -45,13 +45,13 @@ struct probe_measurement {
 
 struct probe_result {
 	char version[16];
-	char date[32];       /* UTC, ISO 8601 */
+	char date[32]; /* UTC, ISO 8601 */
 	unsigned long long seed;
 	bool quick;
 	struct kern_device device;
 	/* NVML (absent on AMD or without the library). */
 	bool nvml;
-	char driver[64];     /* NVML system driver version, e.g. "580.159.04" */
+	char driver[64]; /* NVML system driver version, e.g. "580.159.04" */
 	double max_sm_clock_mhz;
 	double power_limit_w;
 	int count;

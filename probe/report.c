@@ -18,24 +18,24 @@ struct ceiling_def {
 };
 
 static const struct ceiling_def ceiling_defs[] = {
-	{ "hbm_bandwidth", -1, "B/s", SPEC_MEMORY, RIDGE_FP32 },
-	{ "hbm_copy", KERN_COPY, "B/s", SPEC_MEMORY, RIDGE_FP32 },
-	{ "hbm_triad", KERN_TRIAD, "B/s", SPEC_MEMORY, RIDGE_FP32 },
-	{ "hbm_read", KERN_READ, "B/s", SPEC_MEMORY, RIDGE_FP32 },
-	{ "hbm_write", KERN_WRITE, "B/s", SPEC_MEMORY, RIDGE_FP32 },
-	{ "hbm_read_wide", KERN_READ_WIDE, "B/s", SPEC_MEMORY, RIDGE_FP32 },
-	{ "l2_bandwidth", KERN_L2_READ, "B/s", SPEC_L2, RIDGE_FP32 },
-	{ "smem_bandwidth", KERN_SMEM, "B/s", SPEC_SMEM, RIDGE_FP32 },
-	{ "fp32_vector", KERN_FMA_FP32, "FLOP/s", SPEC_VECTOR, RIDGE_FP32 },
-	{ "fp64_vector", KERN_FMA_FP64, "FLOP/s", SPEC_VECTOR, RIDGE_FP64 },
-	{ "fp16_vector", KERN_FMA_FP16X2, "FLOP/s", SPEC_VECTOR, RIDGE_FP16 },
-	{ "bf16_mma", KERN_MMA_BF16, "FLOP/s", SPEC_MATRIX, RIDGE_BF16 },
-	{ "bf16_wgmma", KERN_WGMMA_BF16, "FLOP/s", SPEC_MATRIX, RIDGE_BF16 },
-	{ "bf16_matrix", KERN_GEMM_BF16, "FLOP/s", SPEC_MATRIX, RIDGE_BF16 },
-	{ "fp16_matrix", KERN_GEMM_FP16, "FLOP/s", SPEC_MATRIX, RIDGE_FP16 },
-	{ "tf32_matrix", KERN_GEMM_TF32, "FLOP/s", SPEC_MATRIX, RIDGE_TF32 },
-	{ "fp32_gemm", KERN_GEMM_FP32, "FLOP/s", SPEC_VECTOR, RIDGE_FP32 },
-	{ "fp8_matrix", KERN_GEMM_FP8, "FLOP/s", SPEC_MATRIX, RIDGE_FP8 },
+    {"hbm_bandwidth", -1, "B/s", SPEC_MEMORY, RIDGE_FP32},
+    {"hbm_copy", KERN_COPY, "B/s", SPEC_MEMORY, RIDGE_FP32},
+    {"hbm_triad", KERN_TRIAD, "B/s", SPEC_MEMORY, RIDGE_FP32},
+    {"hbm_read", KERN_READ, "B/s", SPEC_MEMORY, RIDGE_FP32},
+    {"hbm_write", KERN_WRITE, "B/s", SPEC_MEMORY, RIDGE_FP32},
+    {"hbm_read_wide", KERN_READ_WIDE, "B/s", SPEC_MEMORY, RIDGE_FP32},
+    {"l2_bandwidth", KERN_L2_READ, "B/s", SPEC_L2, RIDGE_FP32},
+    {"smem_bandwidth", KERN_SMEM, "B/s", SPEC_SMEM, RIDGE_FP32},
+    {"fp32_vector", KERN_FMA_FP32, "FLOP/s", SPEC_VECTOR, RIDGE_FP32},
+    {"fp64_vector", KERN_FMA_FP64, "FLOP/s", SPEC_VECTOR, RIDGE_FP64},
+    {"fp16_vector", KERN_FMA_FP16X2, "FLOP/s", SPEC_VECTOR, RIDGE_FP16},
+    {"bf16_mma", KERN_MMA_BF16, "FLOP/s", SPEC_MATRIX, RIDGE_BF16},
+    {"bf16_wgmma", KERN_WGMMA_BF16, "FLOP/s", SPEC_MATRIX, RIDGE_BF16},
+    {"bf16_matrix", KERN_GEMM_BF16, "FLOP/s", SPEC_MATRIX, RIDGE_BF16},
+    {"fp16_matrix", KERN_GEMM_FP16, "FLOP/s", SPEC_MATRIX, RIDGE_FP16},
+    {"tf32_matrix", KERN_GEMM_TF32, "FLOP/s", SPEC_MATRIX, RIDGE_TF32},
+    {"fp32_gemm", KERN_GEMM_FP32, "FLOP/s", SPEC_VECTOR, RIDGE_FP32},
+    {"fp8_matrix", KERN_GEMM_FP8, "FLOP/s", SPEC_MATRIX, RIDGE_FP8},
 };
 
 static const struct probe_measurement *headline(const struct probe_result *r, int id)
@@ -71,7 +71,8 @@ static bool spec_value(const struct ridge_gpu *g, const struct ceiling_def *def,
 		}
 		/* 32 banks x 4 bytes per clock per SM (64 x 4 on CDNA's LDS is also 128 B/clk). */
 		*value = 128.0 * g->sm_count * g->vector_clock_hz;
-		snprintf(source, len, "derived: 128 B/clk per SM x %d SMs x %.0f MHz", g->sm_count, g->vector_clock_hz / 1e6);
+		snprintf(source, len, "derived: 128 B/clk per SM x %d SMs x %.0f MHz", g->sm_count,
+			 g->vector_clock_hz / 1e6);
 		return *value > 0;
 	case SPEC_VECTOR:
 		if (!p->has_vector)
@@ -172,10 +173,11 @@ void probe_report_build(const struct probe_result *r, const struct ridge_gpu *sp
 					c.clock_mhz = r->m[i].env.samples ? r->m[i].env.clock_mhz_median : 0;
 					c.power_w = r->m[i].env.samples ? r->m[i].env.power_w_max : 0;
 				}
-			snprintf(c.method, sizeof c.method,
-				 "L2 plateau: median of %d working sets from %.2f to %.2f MiB within 10%% of their best "
-				 "(read-only, ld.global.cg); cv is the largest of theirs",
-				 p->last - p->first + 1, p->from_bytes / 1048576, p->to_bytes / 1048576);
+			snprintf(
+			    c.method, sizeof c.method,
+			    "L2 plateau: median of %d working sets from %.2f to %.2f MiB within 10%% of their best "
+			    "(read-only, ld.global.cg); cv is the largest of theirs",
+			    p->last - p->first + 1, p->from_bytes / 1048576, p->to_bytes / 1048576);
 		} else {
 			const struct probe_measurement *m = headline(r, def->id);
 			if (!m)
@@ -195,9 +197,9 @@ void probe_report_build(const struct probe_result *r, const struct ridge_gpu *sp
 		enum ridge_dtype dtype;
 		const char *ceiling, *kind;
 	} ridge_defs[] = {
-		{ RIDGE_FP64, "fp64_vector", "vector" }, { RIDGE_FP32, "fp32_vector", "vector" },
-		{ RIDGE_TF32, "tf32_matrix", "matrix" }, { RIDGE_BF16, "bf16_matrix", "matrix" },
-		{ RIDGE_FP16, "fp16_matrix", "matrix" }, { RIDGE_FP8, "fp8_matrix", "matrix" },
+	    {RIDGE_FP64, "fp64_vector", "vector"}, {RIDGE_FP32, "fp32_vector", "vector"},
+	    {RIDGE_TF32, "tf32_matrix", "matrix"}, {RIDGE_BF16, "bf16_matrix", "matrix"},
+	    {RIDGE_FP16, "fp16_matrix", "matrix"}, {RIDGE_FP8, "fp8_matrix", "matrix"},
 	};
 	const struct probe_ceiling *hbm = probe_report_ceiling(rep, "hbm_bandwidth");
 	for (size_t i = 0; i < sizeof ridge_defs / sizeof ridge_defs[0]; i++) {
@@ -212,7 +214,8 @@ void probe_report_build(const struct probe_result *r, const struct ridge_gpu *sp
 		}
 		if (spec && spec->memory_bandwidth > 0) {
 			double peak = 0;
-			if (ridge_gpu_peak(spec, rp.dtype, strcmp(rp.kind, "vector") == 0 ? RIDGE_PEAK_VECTOR : RIDGE_PEAK_MATRIX,
+			if (ridge_gpu_peak(spec, rp.dtype,
+					   strcmp(rp.kind, "vector") == 0 ? RIDGE_PEAK_VECTOR : RIDGE_PEAK_MATRIX,
 					   false, &peak, NULL)) {
 				rp.has_spec = true;
 				rp.spec = peak / spec->memory_bandwidth;
@@ -250,8 +253,8 @@ void probe_report_build(const struct probe_result *r, const struct ridge_gpu *sp
 		}
 	}
 
-	static const enum kern_id launch_ids[PROBE_LAUNCH_KINDS] = { KERN_LAUNCH_ASYNC, KERN_LAUNCH_SYNC, KERN_GRAPH_NODE,
-								    KERN_GRAPH_LAUNCH };
+	static const enum kern_id launch_ids[PROBE_LAUNCH_KINDS] = {KERN_LAUNCH_ASYNC, KERN_LAUNCH_SYNC,
+								    KERN_GRAPH_NODE, KERN_GRAPH_LAUNCH};
 	for (int k = 0; k < PROBE_LAUNCH_KINDS; k++) {
 		const struct probe_measurement *m = headline(r, launch_ids[k]);
 		if (!m)
@@ -296,7 +299,7 @@ static double gemm_spec(const struct ridge_gpu *g, enum kern_id id)
 {
 	if (!g)
 		return 0;
-	enum ridge_dtype d = id == KERN_GEMM_BF16 ? RIDGE_BF16
+	enum ridge_dtype d = id == KERN_GEMM_BF16   ? RIDGE_BF16
 			     : id == KERN_GEMM_FP16 ? RIDGE_FP16
 			     : id == KERN_GEMM_TF32 ? RIDGE_TF32
 			     : id == KERN_GEMM_FP32 ? RIDGE_FP32
@@ -307,8 +310,8 @@ static double gemm_spec(const struct ridge_gpu *g, enum kern_id id)
 	return peak;
 }
 
-static const char *launch_keys[PROBE_LAUNCH_KINDS] = { "launch_us", "launch_sync_us", "graph_node_us",
-							"graph_launch_us" };
+static const char *launch_keys[PROBE_LAUNCH_KINDS] = {"launch_us", "launch_sync_us", "graph_node_us",
+						      "graph_launch_us"};
 
 cJSON *probe_report_json(const struct probe_report *rep)
 {
@@ -476,7 +479,7 @@ cJSON *probe_report_json(const struct probe_report *rep)
 
 static void si(double v, const char *unit, char *buf, size_t len)
 {
-	static const char *prefix[] = { "", "K", "M", "G", "T", "P", "E" };
+	static const char *prefix[] = {"", "K", "M", "G", "T", "P", "E"};
 	int p = 0;
 	double a = fabs(v);
 	while (a >= 1000 && p < 6) {
@@ -508,8 +511,8 @@ void probe_report_text(const struct probe_report *rep, FILE *f)
 			r->driver, r->power_limit_w);
 	else
 		fprintf(f, "NVML not available: SM clock and power were not recorded\n");
-	fprintf(f, "\n%-16s %12s %12s %8s %6s %6s %9s %6s  %s\n", "ceiling", "measured", "spec", "of spec", "cv", "runs",
-		"SM clock", "power", "method");
+	fprintf(f, "\n%-16s %12s %12s %8s %6s %6s %9s %6s  %s\n", "ceiling", "measured", "spec", "of spec", "cv",
+		"runs", "SM clock", "power", "method");
 	for (int i = 0; i < rep->ceiling_count; i++) {
 		const struct probe_ceiling *c = &rep->ceilings[i];
 		char mv[32], sv[32], fr[16], clk[16], pw[16];
@@ -544,12 +547,13 @@ void probe_report_text(const struct probe_report *rep, FILE *f)
 		}
 		fputc('\n', f);
 	}
-	static const char *launch_names[PROBE_LAUNCH_KINDS] = { "launch", "launch+sync", "graph node", "graph launch" };
+	static const char *launch_names[PROBE_LAUNCH_KINDS] = {"launch", "launch+sync", "graph node", "graph launch"};
 	bool any = false;
 	for (int k = 0; k < PROBE_LAUNCH_KINDS; k++)
 		if (rep->has_launch[k]) {
 			fprintf(f, "%s %s %.3f us (cv %.1f%%%s)", any ? "," : "\nlaunch costs:", launch_names[k],
-				rep->launch_s[k] * 1e6, 100 * rep->launch_cv[k], rep->launch_cv[k] > PROBE_CV_WARN ? "!" : "");
+				rep->launch_s[k] * 1e6, 100 * rep->launch_cv[k],
+				rep->launch_cv[k] > PROBE_CV_WARN ? "!" : "");
 			any = true;
 		}
 	if (any) {
@@ -606,7 +610,8 @@ void probe_report_text(const struct probe_report *rep, FILE *f)
 	for (int i = 0; i < rep->check_count; i++)
 		bad += !rep->checks[i].ok;
 	if (rep->spec) {
-		fprintf(f, "\nchecks against hwdb %s: %d of %d agree\n", rep->spec->id, rep->check_count - bad, rep->check_count);
+		fprintf(f, "\nchecks against hwdb %s: %d of %d agree\n", rep->spec->id, rep->check_count - bad,
+			rep->check_count);
 		for (int i = 0; i < rep->check_count; i++)
 			if (!rep->checks[i].ok)
 				fprintf(f, "  contradiction: %s: %s\n", rep->checks[i].field, rep->checks[i].note);
@@ -623,9 +628,11 @@ void probe_report_text(const struct probe_report *rep, FILE *f)
 			rep->spec->id, rep->occupancy_agree, rep->occupancy_compared);
 		for (int i = 0; i < rep->occupancy_disagree_count; i++) {
 			const struct kern_occupancy_row *w = &r->occupancy[rep->occupancy_disagree[i]];
-			fprintf(f, "  differs: %s, %d threads, %.0f B dynamic smem, carveout %d%s: runtime %d, model %d blocks/SM\n",
-				w->kernel, w->block, w->dynamic_smem, w->carveout, w->optin ? ", opt-in" : "", w->blocks_per_sm,
-				rep->occupancy_model[i]);
+			fprintf(f,
+				"  differs: %s, %d threads, %.0f B dynamic smem, carveout %d%s: runtime %d, model %d "
+				"blocks/SM\n",
+				w->kernel, w->block, w->dynamic_smem, w->carveout, w->optin ? ", opt-in" : "",
+				w->blocks_per_sm, rep->occupancy_model[i]);
 		}
 	} else if (r->occupancy_count) {
 		fprintf(f, "occupancy: %d runtime answers recorded (--json); no hwdb entry to compare the model with\n",

@@ -16,25 +16,25 @@
 
 struct probe_ceiling {
 	char name[40];
-	char unit[12];          /* "B/s", "FLOP/s" */
+	char unit[12]; /* "B/s", "FLOP/s" */
 	double measured;
 	bool has_spec;
 	double spec;
-	double fraction;        /* measured / spec */
+	double fraction; /* measured / spec */
 	char spec_source[160];
 	char method[KERN_METHOD + 160];
 	int repeats;
 	double cv;
-	double clock_mhz;       /* median SM clock while it ran; 0: not read */
-	double power_w;         /* highest power read while it ran; 0: not read */
+	double clock_mhz; /* median SM clock while it ran; 0: not read */
+	double power_w;	  /* highest power read while it ran; 0: not read */
 	const struct probe_measurement *from;
 };
 
 struct probe_ridge {
 	enum ridge_dtype dtype;
-	const char *kind;       /* "vector" or "matrix" */
+	const char *kind; /* "vector" or "matrix" */
 	bool has_spec, has_measured;
-	double spec, measured;  /* FLOP/byte */
+	double spec, measured; /* FLOP/byte */
 };
 
 enum probe_launch_kind { PROBE_LAUNCH, PROBE_LAUNCH_SYNC, PROBE_GRAPH_NODE, PROBE_GRAPH_LAUNCH, PROBE_LAUNCH_KINDS };
@@ -55,11 +55,11 @@ struct probe_report {
 	/* ridge's occupancy model (model/occupancy.h, on the hwdb entry) against
 	 * each runtime answer recorded in r->occupancy. */
 	int occupancy_compared, occupancy_agree;
-	int occupancy_disagree[8];   /* indexes into r->occupancy, the first few */
-	int occupancy_model[8];      /* the model's blocks per SM for each of them */
+	int occupancy_disagree[8];    /* indexes into r->occupancy, the first few */
+	int occupancy_model[8];	      /* the model's blocks per SM for each of them */
 	int occupancy_disagree_count; /* entries filled above */
-	int failures;           /* measurements that ran and failed (not unsupported) */
-	int high_cv;            /* ceilings and launch costs with CV > 5 % */
+	int failures;		      /* measurements that ran and failed (not unsupported) */
+	int high_cv;		      /* ceilings and launch costs with CV > 5 % */
 };
 
 /* Derives the report. spec may be NULL (no hwdb entry: no spec column). */

@@ -224,7 +224,7 @@ int probe_result_from_json(const char *text, size_t len, struct probe_result *r,
 		snprintf(err, err_len, "line %d: not valid JSON", line);
 		return -1;
 	}
-	struct reader rd = { err, err_len, 0 };
+	struct reader rd = {err, err_len, 0};
 	const cJSON *tool = cJSON_GetObjectItemCaseSensitive(doc, "tool");
 	if (!cJSON_IsString(tool) || strcmp(tool->valuestring, "ridge-probe") != 0) {
 		snprintf(err, err_len, "not a ridge-probe --json document (no \"tool\": \"ridge-probe\")");
@@ -309,7 +309,8 @@ int probe_result_from_json(const char *text, size_t len, struct probe_result *r,
 		cJSON_ArrayForEach(s, secs)
 		{
 			if (n >= KERN_MAX_REPEATS || !cJSON_IsNumber(s)) {
-				snprintf(err, err_len, "%s: 'seconds' must be at most %d numbers", where, KERN_MAX_REPEATS);
+				snprintf(err, err_len, "%s: 'seconds' must be at most %d numbers", where,
+					 KERN_MAX_REPEATS);
 				rd.failed = 1;
 				break;
 			}
@@ -334,7 +335,8 @@ int probe_result_from_json(const char *text, size_t len, struct probe_result *r,
 			m->env.clock_events = (unsigned long long)opt_num(env, "clock_events", 0);
 		}
 		if (m->ok && m->repeats < 1 && !rd.failed) {
-			snprintf(err, err_len, "%s: a successful measurement needs at least one time in 'seconds'", where);
+			snprintf(err, err_len, "%s: a successful measurement needs at least one time in 'seconds'",
+				 where);
 			rd.failed = 1;
 		}
 		probe_measurement_derive(m);

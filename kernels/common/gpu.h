@@ -71,11 +71,11 @@ static inline int kern_failf(char *err, size_t err_len, const char *fmt, ...)
 /* Every runtime call goes through CK: on failure the function returns -1 with
  * file:line, the expression and the runtime's message in err (never exits).
  * The enclosing function must have `char *err, size_t err_len` in scope. */
-#define CK(expr)                                                                                              \
-	do {                                                                                                  \
-		gpuError_t ck_status_ = (expr);                                                                \
-		if (ck_status_ != gpuSuccess)                                                                  \
-			return kern_fail(err, err_len, __FILE__, __LINE__, #expr, gpu(GetErrorString)(ck_status_)); \
+#define CK(expr)                                                                                                       \
+	do {                                                                                                           \
+		gpuError_t ck_status_ = (expr);                                                                        \
+		if (ck_status_ != gpuSuccess)                                                                          \
+			return kern_fail(err, err_len, __FILE__, __LINE__, #expr, gpu(GetErrorString)(ck_status_));    \
 	} while (0)
 
 /* After a kernel launch: the launch error, if any. */
@@ -88,7 +88,10 @@ struct dev_buffer {
 	dev_buffer() = default;
 	dev_buffer(const dev_buffer &) = delete;
 	dev_buffer &operator=(const dev_buffer &) = delete;
-	~dev_buffer() { release(); }
+	~dev_buffer()
+	{
+		release();
+	}
 	void release()
 	{
 		if (ptr)
@@ -96,14 +99,17 @@ struct dev_buffer {
 		ptr = nullptr;
 		bytes = 0;
 	}
-	template <typename T> T *as() const { return static_cast<T *>(ptr); }
+	template <typename T> T *as() const
+	{
+		return static_cast<T *>(ptr);
+	}
 };
 
-#define CK_ALLOC(buf, n)                                                                        \
-	do {                                                                                    \
-		(buf).release();                                                                \
-		CK(gpu(Malloc)(&(buf).ptr, (n)));                                               \
-		(buf).bytes = (n);                                                              \
+#define CK_ALLOC(buf, n)                                                                                               \
+	do {                                                                                                           \
+		(buf).release();                                                                                       \
+		CK(gpu(Malloc)(&(buf).ptr, (n)));                                                                      \
+		(buf).bytes = (n);                                                                                     \
 	} while (0)
 
 /* A host allocation freed when it goes out of scope. */
@@ -112,27 +118,33 @@ struct host_buffer {
 	host_buffer() = default;
 	host_buffer(const host_buffer &) = delete;
 	host_buffer &operator=(const host_buffer &) = delete;
-	~host_buffer() { free(ptr); }
+	~host_buffer()
+	{
+		free(ptr);
+	}
 	bool alloc(size_t n)
 	{
 		free(ptr);
 		ptr = malloc(n ? n : 1);
 		return ptr != nullptr;
 	}
-	template <typename T> T *as() const { return static_cast<T *>(ptr); }
+	template <typename T> T *as() const
+	{
+		return static_cast<T *>(ptr);
+	}
 };
 
 struct kern_ctx {
 	int device;
 	struct kern_device info;
 	gpuStream_t stream;
-	bool has_wgmma;        /* the sm_90a kernel is in the binary and the device is CC 9.0 */
-	void *blas;            /* library handles (gemm.cu), NULL until the first GEMM */
+	bool has_wgmma; /* the sm_90a kernel is in the binary and the device is CC 9.0 */
+	void *blas;	/* library handles (gemm.cu), NULL until the first GEMM */
 	/* The L2 sweep's array, kept between points with its host prefix sums. */
 	dev_buffer l2_buf;
 	uint64_t l2_seed;
-	double *l2_prefix;     /* l2_prefix[i] = sum of the first i float4 (all four lanes) */
-	size_t l2_count;       /* float4 elements */
+	double *l2_prefix; /* l2_prefix[i] = sum of the first i float4 (all four lanes) */
+	size_t l2_count;   /* float4 elements */
 };
 
 /* Threads per SM the backend fills for streaming kernels. */
@@ -159,8 +171,8 @@ int kern_fill(struct kern_ctx *ctx, enum kern_fill kind, void *ptr, size_t count
 extern "C" int rp_mma_run(struct kern_ctx *ctx, const struct kern_config *cfg, struct kern_result *res, char *err,
 			  size_t err_len);
 extern "C" const void *rp_mma_kernel(void);
-extern "C" int rp_wgmma_run(struct kern_ctx *ctx, const struct kern_config *cfg, struct kern_result *res,
-			    char *err, size_t err_len);
+extern "C" int rp_wgmma_run(struct kern_ctx *ctx, const struct kern_config *cfg, struct kern_result *res, char *err,
+			    size_t err_len);
 extern "C" const void *rp_wgmma_kernel(void);
 extern "C" int rp_gemm_run(struct kern_ctx *ctx, const struct kern_config *cfg, struct kern_result *res, char *err,
 			   size_t err_len);

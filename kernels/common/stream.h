@@ -250,7 +250,7 @@ __global__ void rp_read_wide(const float4 *__restrict__ a, size_t n, double *out
 {
 	size_t stride = (size_t)gridDim.x * blockDim.x;
 	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-	float s[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
+	float s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
 	for (; i + 7 * stride < n; i += 8 * stride) {
 		float4 v[8];
 #pragma unroll
@@ -291,8 +291,8 @@ __global__ void rp_l2_read(const float4 *__restrict__ a, size_t n, int passes, d
 	for (int p = 0; p < passes; p++) {
 		size_t i = first;
 		for (; i + 3 * stride < n; i += 4 * stride) {
-			float4 v0 = KERN_LOAD_L2(a + i), v1 = KERN_LOAD_L2(a + i + stride), v2 = KERN_LOAD_L2(a + i + 2 * stride),
-			       v3 = KERN_LOAD_L2(a + i + 3 * stride);
+			float4 v0 = KERN_LOAD_L2(a + i), v1 = KERN_LOAD_L2(a + i + stride),
+			       v2 = KERN_LOAD_L2(a + i + 2 * stride), v3 = KERN_LOAD_L2(a + i + 3 * stride);
 			s0 += sum4(v0);
 			s1 += sum4(v1);
 			s2 += sum4(v2);
@@ -410,8 +410,8 @@ static int run_stream(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 	dev_buffer bufs[4], sum;
 	for (int b = 0; b < nbuf; b++) {
 		CK_ALLOC(bufs[b], bytes);
-		if (kern_fill(ctx, (cfg->id == KERN_READ || cfg->id == KERN_READ_WIDE) ? FILL_F32_POSITIVE : FILL_F32, bufs[b].ptr, nf, cfg->seed + b,
-			      err, err_len))
+		if (kern_fill(ctx, (cfg->id == KERN_READ || cfg->id == KERN_READ_WIDE) ? FILL_F32_POSITIVE : FILL_F32,
+			      bufs[b].ptr, nf, cfg->seed + b, err, err_len))
 			return -1;
 	}
 	CK_ALLOC(sum, sizeof(double));
@@ -422,11 +422,11 @@ static int run_stream(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 	job.nbuf = nbuf;
 	job.n4 = n4;
 	job.threads = 256;
-	int fw = cfg->id == KERN_COPY	 ? full_wave(ctx, rp_copy, 256, 0, &job.blocks, err, err_len)
-		 : cfg->id == KERN_TRIAD ? full_wave(ctx, rp_triad, 256, 0, &job.blocks, err, err_len)
-		 : cfg->id == KERN_READ	 ? full_wave(ctx, rp_read, 256, 0, &job.blocks, err, err_len)
+	int fw = cfg->id == KERN_COPY	     ? full_wave(ctx, rp_copy, 256, 0, &job.blocks, err, err_len)
+		 : cfg->id == KERN_TRIAD     ? full_wave(ctx, rp_triad, 256, 0, &job.blocks, err, err_len)
+		 : cfg->id == KERN_READ	     ? full_wave(ctx, rp_read, 256, 0, &job.blocks, err, err_len)
 		 : cfg->id == KERN_READ_WIDE ? full_wave(ctx, rp_read_wide, 256, 0, &job.blocks, err, err_len)
-					 : full_wave(ctx, rp_write, 256, 0, &job.blocks, err, err_len);
+					     : full_wave(ctx, rp_write, 256, 0, &job.blocks, err, err_len);
 	if (fw)
 		return -1;
 	job.sum = sum.as<double>();
@@ -443,7 +443,7 @@ static int run_stream(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 	if (stream_launch(&job, 0, err, err_len))
 		return -1;
 	CK(gpu(StreamSynchronize)(ctx->stream));
-	struct kern_error e = { 0, 0, 0 };
+	struct kern_error e = {0, 0, 0};
 	if (cfg->id == KERN_READ || cfg->id == KERN_READ_WIDE) {
 		double got = 0, want = 0;
 		CK(gpu(Memcpy)(&got, sum.ptr, sizeof got, gpuMemcpyDeviceToHost));
@@ -485,7 +485,8 @@ static int run_stream(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 		 "%s, %d x %.0f MiB arrays (roles rotated over %d), float4 accesses, %s per thread, %d x %d threads "
 		 "(one full wave); bytes read + written",
 		 kern_id_name(cfg->id), arrays, bytes / 1048576.0, nbuf,
-		 cfg->id == KERN_READ_WIDE ? "8 in flight with the L2::256B prefetch hint" : "4 in flight", job.blocks, job.threads);
+		 cfg->id == KERN_READ_WIDE ? "8 in flight with the L2::256B prefetch hint" : "4 in flight", job.blocks,
+		 job.threads);
 	return 0;
 }
 
@@ -524,8 +525,7 @@ static int l2_launch(void *user, int rep, char *err, size_t err_len)
 {
 	(void)rep;
 	struct stream_job *j = (struct stream_job *)user;
-	rp_l2_read<<<j->blocks, j->threads, 0, j->ctx->stream>>>(j->ctx->l2_buf.as<float4>(), j->n4, j->passes,
-								 j->sum);
+	rp_l2_read<<<j->blocks, j->threads, 0, j->ctx->stream>>>(j->ctx->l2_buf.as<float4>(), j->n4, j->passes, j->sum);
 	CK_LAUNCH("rp_l2_read");
 	return 0;
 }
@@ -567,7 +567,7 @@ static int run_l2(struct kern_ctx *ctx, const struct kern_config *cfg, struct ke
 	double got = 0;
 	CK(gpu(MemcpyAsync)(&got, sum.ptr, sizeof got, gpuMemcpyDeviceToHost, ctx->stream));
 	CK(gpu(StreamSynchronize)(ctx->stream));
-	struct kern_error e = { 0, 0, 0 };
+	struct kern_error e = {0, 0, 0};
 	kern_error_add(&e, got, job.passes * ctx->l2_prefix[job.n4]);
 	res->verify_error = kern_error_value(&e);
 	res->verify_tolerance = 1e-4;
@@ -613,7 +613,7 @@ static int run_smem(struct kern_ctx *ctx, const struct kern_config *cfg, struct 
 	if (kern_fill(ctx, FILL_F32_POSITIVE, in.ptr, nf, cfg->seed, err, err_len))
 		return -1;
 	CK(gpu(MemsetAsync)(out.ptr, 0xFF, blocks * sizeof(float), ctx->stream));
-	struct smem_job job = { ctx, blocks, in.as<float4>(), out.as<float>() };
+	struct smem_job job = {ctx, blocks, in.as<float4>(), out.as<float>()};
 	if (smem_launch(&job, 0, err, err_len))
 		return -1;
 	CK(gpu(StreamSynchronize)(ctx->stream));
@@ -621,7 +621,7 @@ static int run_smem(struct kern_ctx *ctx, const struct kern_config *cfg, struct 
 	if (!host.alloc(blocks * sizeof(float)))
 		return kern_failf(err, err_len, "out of host memory");
 	CK(gpu(Memcpy)(host.ptr, out.ptr, blocks * sizeof(float), gpuMemcpyDeviceToHost));
-	struct kern_error e = { 0, 0, 0 };
+	struct kern_error e = {0, 0, 0};
 	for (int b = 0; b < blocks; b++) {
 		double s = 0;
 		for (size_t i = 0; i < SMEM_ELEMS * 4; i++)
@@ -638,7 +638,8 @@ static int run_smem(struct kern_ctx *ctx, const struct kern_config *cfg, struct 
 	res->work = (double)blocks * SMEM_THREADS * SMEM_ITERS * 16.0;
 	res->bytes = SMEM_ELEMS * 16.0;
 	snprintf(res->method, sizeof res->method,
-		 "shared-memory reads, 16-byte conflict-free accesses, %d KiB per block, %d x %d threads, %d reads per thread",
+		 "shared-memory reads, 16-byte conflict-free accesses, %d KiB per block, %d x %d threads, %d reads per "
+		 "thread",
 		 SMEM_ELEMS * 16 / 1024, blocks, SMEM_THREADS, SMEM_ITERS);
 	return 0;
 }
@@ -691,21 +692,22 @@ __device__ __forceinline__ __half2 fma_f16x2(__half2 x, __half2 b, __half2 c)
 	return __hfma2(x, b, c);
 }
 
-__global__ void __launch_bounds__(FMA_THREADS) rp_fma_f32(const float *__restrict__ x0, float b,
-							  const float *__restrict__ c, float *__restrict__ out, int iters)
+__global__ void __launch_bounds__(FMA_THREADS)
+    rp_fma_f32(const float *__restrict__ x0, float b, const float *__restrict__ c, float *__restrict__ out, int iters)
 {
 	fma_chains<float, float, fma_f32>(x0, b, c, out, iters);
 }
 
-__global__ void __launch_bounds__(FMA_THREADS) rp_fma_f64(const double *__restrict__ x0, double b,
-							  const double *__restrict__ c, double *__restrict__ out, int iters)
+__global__ void __launch_bounds__(FMA_THREADS)
+    rp_fma_f64(const double *__restrict__ x0, double b, const double *__restrict__ c, double *__restrict__ out,
+	       int iters)
 {
 	fma_chains<double, double, fma_f64>(x0, b, c, out, iters);
 }
 
-__global__ void __launch_bounds__(FMA_THREADS) rp_fma_f16x2(const __half2 *__restrict__ x0, __half2 b,
-							    const __half2 *__restrict__ c, __half2 *__restrict__ out,
-							    int iters)
+__global__ void __launch_bounds__(FMA_THREADS)
+    rp_fma_f16x2(const __half2 *__restrict__ x0, __half2 b, const __half2 *__restrict__ c, __half2 *__restrict__ out,
+		 int iters)
 {
 	fma_chains<__half2, __half2, fma_f16x2>(x0, b, c, out, iters);
 }
@@ -721,7 +723,8 @@ __global__ void aux_fill_chains(int kind, void *x0, void *c, size_t count, uint6
 			((float *)x0)[i] = __uint_as_float(kern_bits_f32(seed, i, 1));
 			((float *)c)[i] = __uint_as_float(kern_bits_f32(seed + 2, i, 1)) * 0x1p-10f;
 		} else if (kind == 1) {
-			uint64_t xb = kern_bits_f64(seed, i) & ~(1ull << 63), cb = kern_bits_f64(seed + 2, i) & ~(1ull << 63);
+			uint64_t xb = kern_bits_f64(seed, i) & ~(1ull << 63),
+				 cb = kern_bits_f64(seed + 2, i) & ~(1ull << 63);
 			((double *)x0)[i] = __longlong_as_double((long long)xb);
 			((double *)c)[i] = __longlong_as_double((long long)cb) * 0x1p-10;
 		} else {
@@ -799,7 +802,7 @@ static int run_fma(struct kern_ctx *ctx, const struct kern_config *cfg, struct k
 	if (!host.alloc(count * elem))
 		return kern_failf(err, err_len, "out of host memory");
 	CK(gpu(Memcpy)(host.ptr, out.ptr, count * elem, gpuMemcpyDeviceToHost));
-	struct kern_error e = { 0, 0, 0 };
+	struct kern_error e = {0, 0, 0};
 	for (size_t i = 0; i < count; i++) {
 		size_t ci = i % T; /* c is per thread */
 		if (kind == 0) {
@@ -832,16 +835,21 @@ static int run_fma(struct kern_ctx *ctx, const struct kern_config *cfg, struct k
 	res->work = (double)T * FMA_CHAINS * FMA_ITERS * flops_per_step;
 	res->bytes = 0;
 	snprintf(res->method, sizeof res->method,
-		 "%s, %d independent chains x = x*b + c per thread (b constant bank, c shared register), %d steps, %d x %d threads "
+		 "%s, %d independent chains x = x*b + c per thread (b constant bank, c shared register), %d steps, %d "
+		 "x %d threads "
 		 "(one full wave); closed-form reference",
-		 kind == 0 ? "FFMA fp32" : kind == 1 ? "DFMA fp64" : "HFMA2 half2 (4 FLOP per instruction)", FMA_CHAINS,
-		 FMA_ITERS, blocks, FMA_THREADS);
+		 kind == 0   ? "FFMA fp32"
+		 : kind == 1 ? "DFMA fp64"
+			     : "HFMA2 half2 (4 FLOP per instruction)",
+		 FMA_CHAINS, FMA_ITERS, blocks, FMA_THREADS);
 	return 0;
 }
 
 /* ---------------------------------------------------------------- launch costs */
 
-__global__ void rp_empty(void) {}
+__global__ void rp_empty(void)
+{
+}
 
 #define LAUNCH_BATCH 4000
 #define LAUNCH_SYNC_BATCH 200
@@ -879,17 +887,22 @@ static int run_launch(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 		return kern_failf(err, err_len, "repeats %d is out of range (1..%d)", n, KERN_MAX_REPEATS);
 	struct graph_holder g;
 	gpuEvent_t e0, e1;
-	int ops = cfg->id == KERN_LAUNCH_SYNC ? LAUNCH_SYNC_BATCH : cfg->id == KERN_GRAPH_NODE ? GRAPH_NODES : LAUNCH_BATCH;
+	int ops = cfg->id == KERN_LAUNCH_SYNC  ? LAUNCH_SYNC_BATCH
+		  : cfg->id == KERN_GRAPH_NODE ? GRAPH_NODES
+					       : LAUNCH_BATCH;
 	if (cfg->id == KERN_GRAPH_NODE || cfg->id == KERN_GRAPH_LAUNCH)
 		if (build_graph(ctx, cfg->id == KERN_GRAPH_NODE ? GRAPH_NODES : 1, &g, err, err_len))
 			return -1;
 	CK(gpu(EventCreate)(&e0));
 	struct event_guard {
 		gpuEvent_t *e;
-		~event_guard() { (void)gpu(EventDestroy)(*e); }
-	} guard0 = { &e0 };
+		~event_guard()
+		{
+			(void)gpu(EventDestroy)(*e);
+		}
+	} guard0 = {&e0};
 	CK(gpu(EventCreate)(&e1));
-	struct event_guard guard1 = { &e1 };
+	struct event_guard guard1 = {&e1};
 	(void)guard0;
 	(void)guard1;
 	/* Sample -1 .. -warmup are warm-up. */
@@ -942,10 +955,13 @@ static int run_launch(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 	res->bytes = 0;
 	res->verify_error = -1;
 	res->verify_tolerance = 0;
-	const char *what = cfg->id == KERN_LAUNCH_ASYNC	  ? "host time of %d back-to-back empty-kernel launches (1 x 32 threads), per launch"
-			   : cfg->id == KERN_LAUNCH_SYNC  ? "host time of %d launch + stream-synchronize round trips, per round trip"
-			   : cfg->id == KERN_GRAPH_NODE	  ? "device time (events) of one replay of a graph of %d empty-kernel nodes, per node"
-							  : "host time of %d launches of a one-node graph, per launch";
+	const char *what = cfg->id == KERN_LAUNCH_ASYNC
+			       ? "host time of %d back-to-back empty-kernel launches (1 x 32 threads), per launch"
+			   : cfg->id == KERN_LAUNCH_SYNC
+			       ? "host time of %d launch + stream-synchronize round trips, per round trip"
+			   : cfg->id == KERN_GRAPH_NODE
+			       ? "device time (events) of one replay of a graph of %d empty-kernel nodes, per node"
+			       : "host time of %d launches of a one-node graph, per launch";
 	snprintf(res->method, sizeof res->method, what, ops);
 	return 0;
 }

@@ -77,20 +77,20 @@ static int backend_run_matrix(struct kern_ctx *ctx, const struct kern_config *cf
 static int backend_kernel_list(struct kern_ctx *ctx, struct occ_kernel *list, int max)
 {
 	struct occ_kernel all[] = {
-		{ "rp_copy", (const void *)rp_copy },
-		{ "rp_triad", (const void *)rp_triad },
-		{ "rp_read", (const void *)rp_read },
-		{ "rp_write", (const void *)rp_write },
-		{ "rp_read_wide", (const void *)rp_read_wide },
-		{ "rp_l2_read", (const void *)rp_l2_read },
-		{ "rp_smem", (const void *)rp_smem },
-		{ "rp_fma_f32", (const void *)rp_fma_f32 },
-		{ "rp_fma_f64", (const void *)rp_fma_f64 },
-		{ "rp_fma_f16x2", (const void *)rp_fma_f16x2 },
-		{ "rp_empty", (const void *)rp_empty },
-		{ "aux_fill", (const void *)aux_fill },
-		{ "rp_mma_bf16", rp_mma_kernel() },
-		{ "rp_wgmma_bf16", ctx->has_wgmma ? rp_wgmma_kernel() : NULL },
+	    {"rp_copy", (const void *)rp_copy},
+	    {"rp_triad", (const void *)rp_triad},
+	    {"rp_read", (const void *)rp_read},
+	    {"rp_write", (const void *)rp_write},
+	    {"rp_read_wide", (const void *)rp_read_wide},
+	    {"rp_l2_read", (const void *)rp_l2_read},
+	    {"rp_smem", (const void *)rp_smem},
+	    {"rp_fma_f32", (const void *)rp_fma_f32},
+	    {"rp_fma_f64", (const void *)rp_fma_f64},
+	    {"rp_fma_f16x2", (const void *)rp_fma_f16x2},
+	    {"rp_empty", (const void *)rp_empty},
+	    {"aux_fill", (const void *)aux_fill},
+	    {"rp_mma_bf16", rp_mma_kernel()},
+	    {"rp_wgmma_bf16", ctx->has_wgmma ? rp_wgmma_kernel() : NULL},
 	};
 	int n = 0;
 	for (size_t i = 0; i < sizeof all / sizeof all[0] && n < max; i++)

@@ -30,11 +30,11 @@ static const char *blas_status(cublasStatus_t s)
 	return cublasGetStatusString(s);
 }
 
-#define CKB(expr)                                                                                  \
-	do {                                                                                       \
-		cublasStatus_t ckb_status_ = (expr);                                               \
-		if (ckb_status_ != CUBLAS_STATUS_SUCCESS)                                          \
-			return kern_fail(err, err_len, __FILE__, __LINE__, #expr, blas_status(ckb_status_)); \
+#define CKB(expr)                                                                                                      \
+	do {                                                                                                           \
+		cublasStatus_t ckb_status_ = (expr);                                                                   \
+		if (ckb_status_ != CUBLAS_STATUS_SUCCESS)                                                              \
+			return kern_fail(err, err_len, __FILE__, __LINE__, #expr, blas_status(ckb_status_));           \
 	} while (0)
 
 static void blas_free(struct blas_handles *h)
@@ -85,8 +85,8 @@ static int blas_open(struct kern_ctx *ctx, struct blas_handles **out, char *err,
 }
 
 /* Counts elements of D still holding the poison pattern, and gathers samples as float. */
-__global__ void aux_check_output(const void *d, int bytes_per_elem, size_t count, const size_t *sample_idx,
-				 int samples, float *sample_out, unsigned long long *poison)
+__global__ void aux_check_output(const void *d, int bytes_per_elem, size_t count, const size_t *sample_idx, int samples,
+				 float *sample_out, unsigned long long *poison)
 {
 	size_t stride = (size_t)gridDim.x * blockDim.x;
 	unsigned long long local = 0;
@@ -130,11 +130,11 @@ struct gemm_type {
 };
 
 static const struct gemm_type gemm_types[] = {
-	{ KERN_GEMM_BF16, "bf16", CUDA_R_16BF, CUDA_R_16BF, 2, 2, FILL_BF16, KERN_ELEM_BF16, 1e-2 },
-	{ KERN_GEMM_FP16, "fp16", CUDA_R_16F, CUDA_R_16F, 2, 2, FILL_F16, KERN_ELEM_F16, 1e-2 },
-	{ KERN_GEMM_TF32, "tf32", CUDA_R_32F, CUDA_R_32F, 4, 4, FILL_F32, KERN_ELEM_F32, 1e-2 },
-	{ KERN_GEMM_FP32, "fp32", CUDA_R_32F, CUDA_R_32F, 4, 4, FILL_F32, KERN_ELEM_F32, 1e-4 },
-	{ KERN_GEMM_FP8, "fp8", CUDA_R_8F_E4M3, CUDA_R_16BF, 1, 2, FILL_E4M3, KERN_ELEM_E4M3, 1e-2 },
+    {KERN_GEMM_BF16, "bf16", CUDA_R_16BF, CUDA_R_16BF, 2, 2, FILL_BF16, KERN_ELEM_BF16, 1e-2},
+    {KERN_GEMM_FP16, "fp16", CUDA_R_16F, CUDA_R_16F, 2, 2, FILL_F16, KERN_ELEM_F16, 1e-2},
+    {KERN_GEMM_TF32, "tf32", CUDA_R_32F, CUDA_R_32F, 4, 4, FILL_F32, KERN_ELEM_F32, 1e-2},
+    {KERN_GEMM_FP32, "fp32", CUDA_R_32F, CUDA_R_32F, 4, 4, FILL_F32, KERN_ELEM_F32, 1e-4},
+    {KERN_GEMM_FP8, "fp8", CUDA_R_8F_E4M3, CUDA_R_16BF, 1, 2, FILL_E4M3, KERN_ELEM_E4M3, 1e-2},
 };
 
 struct lt_plan {
@@ -162,7 +162,7 @@ struct gemm_job {
 	struct blas_handles *h;
 	const struct gemm_type *type;
 	long m, n, k;
-	char *a, *b; /* sets of inputs */
+	char *a, *b;	     /* sets of inputs */
 	size_t a_set, b_set; /* bytes per set */
 	int sets;
 	void *d;
@@ -177,15 +177,16 @@ static int gemm_launch(void *user, int rep, char *err, size_t err_len)
 	float alpha = 1.0f, beta = 0.0f;
 	int m = (int)j->m, n = (int)j->n, k = (int)j->k;
 	if (j->type->id == KERN_GEMM_FP8) {
-		CKB(cublasLtMatmul(j->h->lt, j->plan->desc, &alpha, a, j->plan->la, b, j->plan->lb, &beta, j->d, j->plan->lc,
-				   j->d, j->plan->lc, &j->plan->heur.algo, j->h->workspace.ptr, LT_WORKSPACE, j->ctx->stream));
+		CKB(cublasLtMatmul(j->h->lt, j->plan->desc, &alpha, a, j->plan->la, b, j->plan->lb, &beta, j->d,
+				   j->plan->lc, j->d, j->plan->lc, &j->plan->heur.algo, j->h->workspace.ptr,
+				   LT_WORKSPACE, j->ctx->stream));
 		return 0;
 	}
 	cublasComputeType_t compute = j->type->id == KERN_GEMM_TF32   ? CUBLAS_COMPUTE_32F_FAST_TF32
 				      : j->type->id == KERN_GEMM_FP32 ? CUBLAS_COMPUTE_32F_PEDANTIC
 								      : CUBLAS_COMPUTE_32F;
-	CKB(cublasGemmEx(j->h->blas, CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, &alpha, a, j->type->ab, k, b, j->type->ab, k, &beta,
-			 j->d, j->type->cd, m, compute, CUBLAS_GEMM_DEFAULT));
+	CKB(cublasGemmEx(j->h->blas, CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, &alpha, a, j->type->ab, k, b, j->type->ab, k,
+			 &beta, j->d, j->type->cd, m, compute, CUBLAS_GEMM_DEFAULT));
 	return 0;
 }
 
@@ -208,9 +209,11 @@ static int lt_prepare(struct gemm_job *j, char *err, size_t err_len)
 	uint64_t ws = LT_WORKSPACE;
 	CKB(cublasLtMatmulPreferenceSetAttribute(p->pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws));
 	int found = 0;
-	CKB(cublasLtMatmulAlgoGetHeuristic(j->h->lt, p->desc, p->la, p->lb, p->lc, p->lc, p->pref, 1, &p->heur, &found));
+	CKB(cublasLtMatmulAlgoGetHeuristic(j->h->lt, p->desc, p->la, p->lb, p->lc, p->lc, p->pref, 1, &p->heur,
+					   &found));
 	if (found < 1)
-		return kern_failf(err, err_len, "gemm_fp8: cuBLASLt found no algorithm for %ldx%ldx%ld", j->m, j->n, j->k);
+		return kern_failf(err, err_len, "gemm_fp8: cuBLASLt found no algorithm for %ldx%ldx%ld", j->m, j->n,
+				  j->k);
 	return 0;
 }
 
@@ -247,13 +250,15 @@ extern "C" int rp_gemm_run(struct kern_ctx *ctx, const struct kern_config *cfg, 
 	CK_ALLOC(b, b_set * sets);
 	CK_ALLOC(d, d_bytes);
 	for (int s = 0; s < sets; s++)
-		if (kern_fill(ctx, type->fill, a.as<char>() + s * a_set, (size_t)m * k, cfg->seed + 2 * s, err, err_len) ||
-		    kern_fill(ctx, type->fill, b.as<char>() + s * b_set, (size_t)k * n, cfg->seed + 2 * s + 1, err, err_len))
+		if (kern_fill(ctx, type->fill, a.as<char>() + s * a_set, (size_t)m * k, cfg->seed + 2 * s, err,
+			      err_len) ||
+		    kern_fill(ctx, type->fill, b.as<char>() + s * b_set, (size_t)k * n, cfg->seed + 2 * s + 1, err,
+			      err_len))
 			return -1;
 	CK(cudaMemsetAsync(d.ptr, 0xFF, d_bytes, ctx->stream));
 
 	struct lt_plan plan;
-	struct gemm_job job = { ctx, h, type, m, n, k, a.as<char>(), b.as<char>(), a_set, b_set, sets, d.ptr, &plan };
+	struct gemm_job job = {ctx, h, type, m, n, k, a.as<char>(), b.as<char>(), a_set, b_set, sets, d.ptr, &plan};
 	if (cfg->id == KERN_GEMM_FP8 && lt_prepare(&job, err, err_len))
 		return -1;
 	if (gemm_launch(&job, -1, err, err_len))
@@ -272,12 +277,13 @@ extern "C" int rp_gemm_run(struct kern_ctx *ctx, const struct kern_config *cfg, 
 	CK_ALLOC(poison, sizeof(unsigned long long));
 	CK(cudaMemcpyAsync(idx.ptr, host_idx, sizeof host_idx, cudaMemcpyHostToDevice, ctx->stream));
 	CK(cudaMemsetAsync(poison.ptr, 0, sizeof(unsigned long long), ctx->stream));
-	aux_check_output<<<kern_blocks_for(ctx, 256), 256, 0, ctx->stream>>>(d.ptr, type->cd_bytes, (size_t)m * n,
-									     idx.as<size_t>(), GEMM_SAMPLES,
-									     samples.as<float>(), poison.as<unsigned long long>());
+	aux_check_output<<<kern_blocks_for(ctx, 256), 256, 0, ctx->stream>>>(
+	    d.ptr, type->cd_bytes, (size_t)m * n, idx.as<size_t>(), GEMM_SAMPLES, samples.as<float>(),
+	    poison.as<unsigned long long>());
 	CK_LAUNCH("aux_check_output");
 	if (type->cd == CUDA_R_16F) {
-		aux_gather_f16<<<1, 256, 0, ctx->stream>>>(d.as<uint16_t>(), idx.as<size_t>(), GEMM_SAMPLES, samples.as<float>());
+		aux_gather_f16<<<1, 256, 0, ctx->stream>>>(d.as<uint16_t>(), idx.as<size_t>(), GEMM_SAMPLES,
+							   samples.as<float>());
 		CK_LAUNCH("aux_gather_f16");
 	}
 	float got[GEMM_SAMPLES];
@@ -288,7 +294,7 @@ extern "C" int rp_gemm_run(struct kern_ctx *ctx, const struct kern_config *cfg, 
 	if (left)
 		return kern_failf(err, err_len, "%s: verification failed: %llu of %ld outputs were never written",
 				  kern_id_name(cfg->id), left, m * n);
-	struct kern_error e = { 0, 0, 0 };
+	struct kern_error e = {0, 0, 0};
 	for (int s = 0; s < GEMM_SAMPLES; s++) {
 		double ref = 0;
 		for (long p = 0; p < k; p++)
@@ -307,13 +313,14 @@ extern "C" int rp_gemm_run(struct kern_ctx *ctx, const struct kern_config *cfg, 
 	res->work = 2.0 * m * n * k;
 	res->bytes = (double)(a_set + b_set + d_bytes);
 	if (cfg->id == KERN_GEMM_FP8)
-		snprintf(res->method, sizeof res->method,
-			 "cuBLASLt matmul e4m3 x e4m3 -> bf16, fp32 compute, fast accumulation, scale pointers 1.0, TN, "
-			 "%ldx%ldx%ld, %d input set%s rotated",
-			 m, n, k, sets, sets == 1 ? "" : "s");
+		snprintf(
+		    res->method, sizeof res->method,
+		    "cuBLASLt matmul e4m3 x e4m3 -> bf16, fp32 compute, fast accumulation, scale pointers 1.0, TN, "
+		    "%ldx%ldx%ld, %d input set%s rotated",
+		    m, n, k, sets, sets == 1 ? "" : "s");
 	else
-		snprintf(res->method, sizeof res->method, "cublasGemmEx %s, %s, TN, %ldx%ldx%ld, %d input set%s rotated",
-			 type->name,
+		snprintf(res->method, sizeof res->method,
+			 "cublasGemmEx %s, %s, TN, %ldx%ldx%ld, %d input set%s rotated", type->name,
 			 cfg->id == KERN_GEMM_TF32   ? "CUBLAS_COMPUTE_32F_FAST_TF32 (tensor cores)"
 			 : cfg->id == KERN_GEMM_FP32 ? "CUBLAS_COMPUTE_32F_PEDANTIC + pedantic math (no tensor cores)"
 						     : "CUBLAS_COMPUTE_32F accumulate",

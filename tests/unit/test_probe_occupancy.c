@@ -75,9 +75,10 @@ static void test_model_equals_runtime(void **state)
 		int want = get(r, "blocks_per_sm")->valueint;
 		if (out.blocks_per_sm != want) {
 			if (wrong < 10)
-				print_error("%s: block %d, dynamic smem %.0f, carveout %d, opt-in %d: model %d, runtime %d\n",
-					    fk->name, in.threads_per_block, in.dynamic_smem, in.carveout_percent, in.optin,
-					    out.blocks_per_sm, want);
+				print_error(
+				    "%s: block %d, dynamic smem %.0f, carveout %d, opt-in %d: model %d, runtime %d\n",
+				    fk->name, in.threads_per_block, in.dynamic_smem, in.carveout_percent, in.optin,
+				    out.blocks_per_sm, want);
 			wrong++;
 		}
 		rows++;
@@ -111,8 +112,8 @@ static void test_fixture_shape(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_model_equals_runtime),
-		cmocka_unit_test(test_fixture_shape),
+	    cmocka_unit_test(test_model_equals_runtime),
+	    cmocka_unit_test(test_fixture_shape),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
