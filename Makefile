@@ -32,7 +32,7 @@ CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o) $(TUI_SRC:%.c=$(BUILD)/obj/%.o)
 LIB := $(BUILD)/libridge.a
 RIDGE := $(BUILD)/ridge
 
-.PHONY: all run test install clean bench fuzz fuzz-build check-asan check-valgrind deps
+.PHONY: all run test install clean bench bench-tui fuzz fuzz-build check-asan check-valgrind deps
 all: $(RIDGE) probes
 
 deps: $(DEPS_STAMP)
@@ -88,8 +88,21 @@ $(BUILD)/tests/%: tests/unit/%.c $(TEST_SUPPORT) $(LIB) | $(DEPS_STAMP)
 	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka) -Itests/support -o $@ $< $(TEST_SUPPORT) \
 		$(LIB) $(PKG_LIBS) $(shell pkg-config --libs cmocka)
 
+# The tui tests also link tui/ and cli/ (all but main.o): state.c formats
+# through cli_format_* and the drawers are exercised off-screen.
+TUI_TEST_OBJ := $(filter-out $(BUILD)/obj/cli/main.o,$(CLI_OBJ))
+$(BUILD)/tests/test_tui_%: tests/unit/test_tui_%.c $(TEST_SUPPORT) $(TUI_TEST_OBJ) $(LIB) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka) -Itests/support -Itui -o $@ $< $(TEST_SUPPORT) \
+		$(TUI_TEST_OBJ) $(LIB) $(PKG_LIBS) $(shell pkg-config --libs cmocka)
+
 test: all $(TEST_BIN)
 	@sh tests/run.sh $(BUILD)
+
+# ridge tui --bench: key press -> update + redraw per panel (tui/README.md).
+bench: bench-tui
+bench-tui: $(RIDGE)
+	@$(RIDGE) tui --bench
 
 # ---- bench: timings, not tests (bench/README.md) ----
 # occupancy_bench needs the CUDA toolkit's cuda_occupancy.h (header only: no GPU).

@@ -731,6 +731,16 @@ const char *eval_item_where(const struct eval_item *item)
 	return item->where;
 }
 
+const struct param_values *eval_item_values(const struct eval_scenario *sc, int i)
+{
+	return &sc->items[i].values;
+}
+
+const struct ridge_gpu *eval_item_gpu(const struct eval_scenario *sc, int i)
+{
+	return sc->items[i].gpu;
+}
+
 int eval_item_each(struct eval_item *item, const char *key, const struct param *spec, int count, eval_each_fn fn,
 		   void *ctx)
 {

@@ -53,4 +53,10 @@ int eval_item_each(struct eval_item *item, const char *key, const struct param *
 /* "file:line:col" of the item, for messages. */
 const char *eval_item_where(const struct eval_item *item);
 
+/* The inputs of item i as its calculator parsed them (the item's keys, then
+ * the model section's), and the GPU it runs on (NULL for calculators that
+ * need none). The TUI loads a scenario into its panels through these. */
+const struct param_values *eval_item_values(const struct eval_scenario *sc, int i);
+const struct ridge_gpu *eval_item_gpu(const struct eval_scenario *sc, int i);
+
 #endif

@@ -1,0 +1,198 @@
+/* ridge tui [--gpu GPU] [FILE.yaml]: the ncurses what-if explorer (tui/). */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "../tui/scenario.h"
+#include "../tui/tui.h"
+
+static const char usage_text[] =
+    "usage: ridge tui [--gpu GPU] [--hwdb DIR] [--calibration FILE] [FILE.yaml]\n"
+    "       ridge tui --dump FILE.yaml [--gpu GPU] [--hwdb DIR] [--calibration FILE]\n"
+    "       ridge tui --bench [--size COLSxLINES] [--presses N]\n"
+    "       ridge tui --keys\n"
+    "\n"
+    "The what-if explorer: hardware, roofline, occupancy, alignment and cost panels\n"
+    "whose numbers change as you change the inputs (the same model functions as\n"
+    "the other ridge commands). Press ? inside for the keys.\n"
+    "\n"
+    "  FILE.yaml           open a scenario file (the format 'ridge eval' reads);\n"
+    "                      's' inside saves the what-if back to one\n"
+    "  --gpu GPU           the GPU to start with (default " CLI_DEFAULT_GPU "; overrides the scenario's)\n"
+    "  --hwdb DIR          also load every *.yaml in DIR\n"
+    "  --calibration FILE  also load FILE (a ridge-probe calibration); without\n"
+    "                      --gpu, start on it\n"
+    "  --dump              no terminal: print the panels' values as one JSON document\n"
+    "  --bench             time key press -> update + redraw off-screen, per panel\n"
+    "  --size COLSxLINES   --bench screen size (default 100x30)\n"
+    "  --presses N         --bench key presses per panel (default 500)\n"
+    "  --keys              print the key bindings as a Markdown table\n"
+    "\n"
+    "Colors follow the terminal; NO_COLOR=1 turns them off.\n";
+
+struct tui_cli_options {
+	const char *gpu, *hwdb_dir, *calibration, *file;
+	bool dump, bench, keys;
+	long long lines, cols, presses;
+};
+
+static int parse_size(const char *text, long long *cols, long long *lines)
+{
+	char *end;
+	long c = strtol(text, &end, 10);
+	if (end == text || (*end != 'x' && *end != 'X')) {
+		cli_error("--size: '%s' is not COLSxLINES (e.g. 100x30)", text);
+		return -1;
+	}
+	const char *rest = end + 1;
+	long l = strtol(rest, &end, 10);
+	if (end == rest || *end || c < 20 || c > 500 || l < 5 || l > 250) {
+		cli_error("--size: '%s' is not COLSxLINES within 20x5..500x250", text);
+		return -1;
+	}
+	*cols = c;
+	*lines = l;
+	return 0;
+}
+
+static int parse_options(int argc, char **argv, struct tui_cli_options *opt)
+{
+	static const struct option longopts[] = {
+	    {"gpu", required_argument, NULL, 'g'},
+	    {"hwdb", required_argument, NULL, 'd'},
+	    {"calibration", required_argument, NULL, 'c'},
+	    {"dump", no_argument, NULL, 'D'},
+	    {"bench", no_argument, NULL, 'B'},
+	    {"size", required_argument, NULL, 'S'},
+	    {"presses", required_argument, NULL, 'P'},
+	    {"keys", no_argument, NULL, 'K'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	int c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'g':
+			opt->gpu = optarg;
+			break;
+		case 'd':
+			opt->hwdb_dir = optarg;
+			break;
+		case 'c':
+			opt->calibration = optarg;
+			break;
+		case 'D':
+			opt->dump = true;
+			break;
+		case 'B':
+			opt->bench = true;
+			break;
+		case 'S':
+			if (parse_size(optarg, &opt->cols, &opt->lines) != 0)
+				return EXIT_USAGE;
+			break;
+		case 'P':
+			if (cli_parse_int("--presses", optarg, 1, 1000000, &opt->presses) != 0)
+				return EXIT_USAGE;
+			break;
+		case 'K':
+			opt->keys = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return -2;
+		default:
+			return cli_bad_option("tui", argv, c);
+		}
+	}
+	if (optind < argc)
+		opt->file = argv[optind++];
+	if (optind < argc) {
+		cli_error("tui takes one scenario file, got also '%s'", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (opt->dump && !opt->file) {
+		cli_error("--dump needs a scenario file (ridge tui --dump FILE.yaml)");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int start_gpu(const struct cli_hw *hw, const struct tui_cli_options *opt)
+{
+	const char *name = opt->gpu ? opt->gpu : CLI_DEFAULT_GPU;
+	if (!opt->gpu && opt->calibration) {
+		for (int i = hw->db.count - 1; i >= 0; i--)
+			if (strcmp(hw->db.entries[i].origin, opt->calibration) == 0)
+				return i;
+	}
+	const struct hwdb_entry *e = cli_hw_find(hw, name);
+	return e ? (int)(e - hw->db.entries) : -1;
+}
+
+static int run_tui(int argc, char **argv)
+{
+	struct tui_cli_options opt = {.lines = 30, .cols = 100, .presses = 500};
+	int rc = parse_options(argc, argv, &opt);
+	if (rc == -2)
+		return EXIT_OK;
+	if (rc != 0)
+		return rc;
+	if (opt.keys) {
+		tui_print_keys(stdout);
+		return EXIT_OK;
+	}
+	struct cli_hw hw;
+	if (cli_hw_open(&hw, opt.hwdb_dir, opt.calibration) != 0)
+		return EXIT_USAGE;
+	int gpu = start_gpu(&hw, &opt);
+	if (gpu < 0) {
+		cli_hw_close(&hw);
+		return EXIT_USAGE;
+	}
+	/* The state is large (text buffers, results): keep it off the stack. */
+	struct tui_state *s = malloc(sizeof *s);
+	if (!s) {
+		cli_hw_close(&hw);
+		cli_error("out of memory");
+		return EXIT_ENV;
+	}
+	tui_state_init(s, &hw.db, gpu);
+	s->hwdb_dir = opt.hwdb_dir;
+	s->calibration = opt.calibration;
+	if (opt.dump) {
+		/* Each item from the defaults of the GPU the items name. */
+		rc = tui_dump(s, opt.file, opt.hwdb_dir, opt.calibration);
+		free(s);
+		cli_hw_close(&hw);
+		return rc;
+	}
+	if (opt.file) {
+		char err[1024];
+		if (scenario_load(s, opt.file, opt.hwdb_dir, opt.calibration, err, sizeof err) != 0) {
+			cli_error("%s", err);
+			free(s);
+			cli_hw_close(&hw);
+			return EXIT_USAGE;
+		}
+		snprintf(s->scenario_path, sizeof s->scenario_path, "%s", opt.file);
+		if (opt.gpu) {
+			int old = s->in.gpu;
+			s->in.gpu = gpu;
+			tui_inputs_follow_gpu(&s->in, &hw.db, old);
+		}
+		tui_state_compute(s);
+	}
+	if (opt.bench)
+		rc = tui_bench(s, (int)opt.lines, (int)opt.cols, (int)opt.presses, stdout);
+	else
+		rc = tui_run(s);
+	free(s);
+	cli_hw_close(&hw);
+	return rc;
+}
+
+const struct cli_command cli_cmd_tui = {"tui", run_tui, "the what-if explorer (ncurses): every panel live"};

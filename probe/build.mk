@@ -1,0 +1,120 @@
+# ridge-probe (CUDA) and ridge-probe-hip (HIP): included by the top Makefile.
+# Each is built when its compiler is found (and WITH_CUDA / WITH_HIP is not
+# "no"); otherwise the reason goes to PROBE_SKIPPED. The probe's plain C
+# (probe/*.c, kernels/verify.c) builds everywhere: its unit tests need no GPU.
+#
+#   make PROBE_CUDA_ARCHS="90"      only sm_90 (faster; default: every arch nvcc lists, 75..120)
+#   make HIP_ARCHS="gfx90a gfx942"  AMD targets (default: gfx90a and gfx942, or gfx940 where hipcc lacks gfx942)
+#   make PROBE_PORTABLE=1 ...       libyaml linked statically and libcjson copied to build/lib
+#                                   (rpath $ORIGIN/lib): a binary to carry to another machine
+
+PROBE_C_SRC := probe/stats.c probe/result.c probe/report.c probe/match.c probe/calib.c probe/monitor.c kernels/verify.c
+PROBE_CORE_OBJ := $(PROBE_C_SRC:%.c=$(BUILD)/obj/%.o)
+PROBE_TEST_SUPPORT := $(sort $(wildcard tests/support/*.c))
+PROBE_HEADERS := $(wildcard kernels/*.h kernels/common/*.h)
+PROBE_C_HEADERS := $(wildcard kernels/*.h probe/*.h)
+
+# Unit tests of the probe's plain C (tests/unit/test_probe_*.c) link its objects too.
+$(BUILD)/tests/test_probe_%: tests/unit/test_probe_%.c $(PROBE_TEST_SUPPORT) $(PROBE_CORE_OBJ) $(LIB) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka) -Itests/support -DPROBE_FIXTURES='"$(CURDIR)/tests/fixtures"' \
+		-o $@ $< $(PROBE_TEST_SUPPORT) $(PROBE_CORE_OBJ) $(LIB) $(PKG_LIBS) -ldl $(shell pkg-config --libs cmocka)
+
+PROBE_LINK_LIBS = -lyaml -lcjson
+PROBE_RPATH = -Wl,-rpath,'$$ORIGIN/lib'
+ifeq ($(PROBE_PORTABLE),1)
+PROBE_YAML_A := $(firstword $(wildcard /usr/lib/x86_64-linux-gnu/libyaml.a /usr/lib64/libyaml.a /usr/lib/libyaml.a))
+PROBE_CJSON_SO := $(firstword $(wildcard /usr/lib/x86_64-linux-gnu/libcjson.so.1 /usr/lib64/libcjson.so.1 /usr/lib/libcjson.so.1))
+PROBE_LINK_LIBS = $(if $(PROBE_YAML_A),$(PROBE_YAML_A),-lyaml) -L$(BUILD)/lib -l:libcjson.so.1
+endif
+
+$(BUILD)/lib/.cjson:
+	@mkdir -p $(@D)
+	$(if $(PROBE_CJSON_SO),cp -L $(PROBE_CJSON_SO) $(@D)/libcjson.so.1,)
+	@touch $@
+
+PROBE_PORTABLE_DEPS := $(if $(filter 1,$(PROBE_PORTABLE)),$(BUILD)/lib/.cjson)
+
+# ---- CUDA ----
+ifeq ($(WITH_CUDA),no)
+PROBE_SKIPPED += ridge-probe (WITH_CUDA=no)
+else ifeq ($(strip $(NVCC)),)
+PROBE_SKIPPED += ridge-probe (nvcc not found)
+else
+CUDA_HOME := $(patsubst %/bin/,%,$(dir $(NVCC)))
+CUDA_LIBDIR := $(patsubst %/libcudart_static.a,%,$(firstword $(wildcard $(CUDA_HOME)/lib64/libcudart_static.a \
+	$(CUDA_HOME)/targets/x86_64-linux/lib/libcudart_static.a $(CUDA_HOME)/lib/libcudart_static.a \
+	/usr/lib/x86_64-linux-gnu/libcudart_static.a)))
+# Every real architecture nvcc lists from sm_75 to sm_120, plus PTX of the newest.
+ifeq ($(origin PROBE_CUDA_ARCHS),undefined)
+PROBE_CUDA_ARCHS := $(shell $(NVCC) --list-gpu-arch 2>/dev/null | sed -n 's/^compute_\([0-9]*\)$$/\1/p' | awk '$$1 >= 75 && $$1 <= 120' | sort -n | tr '\n' ' ')
+endif
+PROBE_CUDA_PTX := $(lastword $(PROBE_CUDA_ARCHS))
+probe_comma := ,
+PROBE_GENCODE := $(foreach a,$(PROBE_CUDA_ARCHS),-gencode=arch=compute_$(a)$(probe_comma)code=sm_$(a)) \
+	$(if $(PROBE_CUDA_PTX),-gencode=arch=compute_$(PROBE_CUDA_PTX)$(probe_comma)code=compute_$(PROBE_CUDA_PTX))
+PROBE_HAS_CUBLAS := $(and $(wildcard $(CUDA_HOME)/include/cublas_v2.h $(CUDA_HOME)/targets/x86_64-linux/include/cublas_v2.h),$(wildcard $(CUDA_LIBDIR)/libcublas.so),$(wildcard $(CUDA_LIBDIR)/libcublasLt.so))
+NVCC_FLAGS ?= -O3 -lineinfo
+PROBE_NVCC := $(NVCC) -std=c++17 $(NVCC_FLAGS) -Xcompiler -Wall,-Wextra $(if $(PROBE_HAS_CUBLAS),,-DKERN_NO_CUBLAS)
+
+PROBE_CU := kernels/cuda/backend.cu kernels/cuda/mma.cu $(if $(PROBE_HAS_CUBLAS),kernels/cuda/gemm.cu)
+PROBE_CU_OBJ := $(PROBE_CU:%.cu=$(BUILD)/obj/%.o) $(BUILD)/obj/kernels/cuda/wgmma_sm90a.o
+PROBES += $(BUILD)/ridge-probe
+
+# Changing the architecture list rebuilds the kernels.
+$(BUILD)/obj/kernels/cuda/archs.stamp: FORCE
+	@mkdir -p $(@D)
+	@echo '$(PROBE_GENCODE) $(PROBE_NVCC)' | cmp -s - $@ || echo '$(PROBE_GENCODE) $(PROBE_NVCC)' > $@
+
+$(BUILD)/obj/kernels/cuda/%.o: kernels/cuda/%.cu $(PROBE_HEADERS) kernels/rand.h $(BUILD)/obj/kernels/cuda/archs.stamp
+	@mkdir -p $(@D)
+	$(PROBE_NVCC) $(PROBE_GENCODE) -c $< -o $@
+
+# wgmma exists only on sm_90a: this file is compiled for that target alone.
+$(BUILD)/obj/kernels/cuda/wgmma_sm90a.o: kernels/cuda/wgmma_sm90a.cu $(PROBE_HEADERS) kernels/rand.h $(BUILD)/obj/kernels/cuda/archs.stamp
+	@mkdir -p $(@D)
+	$(PROBE_NVCC) -gencode=arch=compute_90a,code=sm_90a -c $< -o $@
+
+$(BUILD)/obj/probe/main.o: probe/main.c $(PROBE_C_HEADERS) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+
+$(BUILD)/ridge-probe: $(BUILD)/obj/probe/main.o $(PROBE_CORE_OBJ) $(PROBE_CU_OBJ) $(LIB) $(PROBE_PORTABLE_DEPS)
+	$(CC) -o $@ $(BUILD)/obj/probe/main.o $(PROBE_CORE_OBJ) $(PROBE_CU_OBJ) $(LIB) $(PROBE_LINK_LIBS) \
+		-L$(CUDA_LIBDIR) -lcudart_static $(if $(PROBE_HAS_CUBLAS),-lcublas -lcublasLt) -lstdc++ -ldl -lpthread -lrt -lm \
+		$(PROBE_RPATH) -Wl,-rpath,$(CUDA_LIBDIR)
+endif
+
+# ---- HIP ----
+ifeq ($(WITH_HIP),no)
+PROBE_SKIPPED += ridge-probe-hip (WITH_HIP=no)
+else ifeq ($(strip $(HIPCC)),)
+PROBE_SKIPPED += ridge-probe-hip (hipcc not found)
+else
+PROBES += $(BUILD)/ridge-probe-hip
+HIP_ARCHS ?=
+HIP_FLAGS ?= -O3
+# The architectures: HIP_ARCHS, or gfx90a plus gfx942 (gfx940 where this hipcc's clang lacks gfx942).
+$(BUILD)/obj/kernels/hip/archs: FORCE
+	@mkdir -p $(@D)
+	@if [ -n "$(HIP_ARCHS)" ]; then a="$(HIP_ARCHS)"; else \
+		a=gfx90a; if echo '' | $(HIPCC) -x hip --offload-arch=gfx942 -c - -o /dev/null >/dev/null 2>&1; then \
+		a="$$a gfx942"; else a="$$a gfx940"; fi; fi; \
+		echo "$$a" | cmp -s - $@ || echo "$$a" > $@
+
+$(BUILD)/obj/kernels/hip/%.o: kernels/hip/%.hip $(PROBE_HEADERS) kernels/rand.h $(BUILD)/obj/kernels/hip/archs
+	@mkdir -p $(@D)
+	$(HIPCC) -std=c++17 $(HIP_FLAGS) -Wall $$(for a in $$(cat $(BUILD)/obj/kernels/hip/archs); do printf -- '--offload-arch=%s ' $$a; done) -c $< -o $@
+
+$(BUILD)/obj/probe/main-hip.o: probe/main.c $(PROBE_C_HEADERS) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -DPROBE_NAME='"ridge-probe-hip"' -c $< -o $@
+
+PROBE_HIP_OBJ := $(BUILD)/obj/kernels/hip/backend.o $(BUILD)/obj/kernels/hip/mfma.o
+$(BUILD)/ridge-probe-hip: $(BUILD)/obj/probe/main-hip.o $(PROBE_CORE_OBJ) $(PROBE_HIP_OBJ) $(LIB) $(PROBE_PORTABLE_DEPS) $(BUILD)/obj/kernels/hip/archs
+	$(HIPCC) $$(for a in $$(cat $(BUILD)/obj/kernels/hip/archs); do printf -- '--offload-arch=%s ' $$a; done) -o $@ \
+		$(BUILD)/obj/probe/main-hip.o $(PROBE_CORE_OBJ) $(PROBE_HIP_OBJ) $(LIB) $(PROBE_LINK_LIBS) -ldl -lm $(PROBE_RPATH)
+endif
+
+.PHONY: FORCE
+FORCE:

@@ -1,0 +1,157 @@
+/* Calibrations (see calib.h). */
+#include "calib.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../hwdb/hwdb.h"
+
+static bool take(const struct probe_report *rep, const char *name, double *value)
+{
+	const struct probe_ceiling *c = probe_report_ceiling(rep, name);
+	if (!c || !(c->measured > 0))
+		return false;
+	*value = c->measured;
+	return true;
+}
+
+static void set_rate(const struct probe_report *rep, struct ridge_gpu *g, const char *ceiling, enum ridge_dtype d,
+		     bool matrix, char *list, size_t len)
+{
+	double v;
+	if (!take(rep, ceiling, &v))
+		return;
+	struct ridge_peak *p = &g->peak[d];
+	if (matrix) {
+		p->has_matrix = true;
+		p->matrix = v;
+		p->has_matrix_sparse = false; /* 2:4 sparsity was not measured */
+		p->matrix_sparse = 0;
+	} else {
+		p->has_vector = true;
+		p->vector = v;
+	}
+	size_t used = strlen(list);
+	snprintf(list + used, len - used, "%s%s.%s", used ? ", " : "", ridge_dtype_name(d),
+		 matrix ? "matrix" : "vector");
+}
+
+int probe_calibration_build(const struct probe_report *rep, struct ridge_gpu *g, char *err, size_t err_len)
+{
+	const struct probe_result *r = rep->r;
+	const struct kern_device *d = &r->device;
+	if (!rep->spec) {
+		snprintf(err, err_len,
+			 "no hwdb entry has the name or alias '%s': a calibration starts from the device's entry "
+			 "(add one to hwdb/ or pass --hwdb DIR)",
+			 d->name);
+		return -1;
+	}
+	double hbm;
+	if (!take(rep, "hbm_bandwidth", &hbm)) {
+		snprintf(err, err_len,
+			 "no memory bandwidth was measured: a calibration needs at least the memory kernels");
+		return -1;
+	}
+	*g = *rep->spec;
+	char measured[RIDGE_LONG_TEXT] = "memory.bandwidth";
+	g->memory_bandwidth = hbm;
+	double v;
+	if (take(rep, "l2_bandwidth", &v)) {
+		g->has_l2_bandwidth = true;
+		g->l2_bandwidth = v;
+		strncat(measured, ", cache.l2_bandwidth", sizeof measured - strlen(measured) - 1);
+	}
+	if (take(rep, "smem_bandwidth", &v)) {
+		g->has_smem_bandwidth = true;
+		g->smem_bandwidth = v;
+		strncat(measured, ", cache.smem_bandwidth", sizeof measured - strlen(measured) - 1);
+	}
+	char rates[RIDGE_LONG_TEXT] = "";
+	set_rate(rep, g, "fp32_vector", RIDGE_FP32, false, rates, sizeof rates);
+	set_rate(rep, g, "fp64_vector", RIDGE_FP64, false, rates, sizeof rates);
+	set_rate(rep, g, "fp16_vector", RIDGE_FP16, false, rates, sizeof rates);
+	set_rate(rep, g, "bf16_matrix", RIDGE_BF16, true, rates, sizeof rates);
+	set_rate(rep, g, "fp16_matrix", RIDGE_FP16, true, rates, sizeof rates);
+	set_rate(rep, g, "tf32_matrix", RIDGE_TF32, true, rates, sizeof rates);
+	set_rate(rep, g, "fp8_matrix", RIDGE_FP8, true, rates, sizeof rates);
+	if (rep->has_launch[PROBE_LAUNCH]) {
+		g->launch_overhead_s = rep->launch_s[PROBE_LAUNCH];
+		strncat(measured, ", launch.overhead", sizeof measured - strlen(measured) - 1);
+	}
+	if (rep->has_launch[PROBE_GRAPH_NODE]) {
+		g->graph_node_s = rep->launch_s[PROBE_GRAPH_NODE];
+		strncat(measured, ", launch.graph_node", sizeof measured - strlen(measured) - 1);
+	}
+	/* The device's own properties. */
+	g->sm_count = d->sm_count;
+	g->l2_bytes = d->l2_bytes;
+	if (d->smem_per_sm > 0) {
+		g->smem_per_sm = d->smem_per_sm;
+		g->smem_per_block = d->smem_per_block;
+		g->smem_per_block_optin = d->smem_per_block_optin;
+		if (g->vendor == RIDGE_VENDOR_NVIDIA)
+			g->nv.smem_reserved_per_block = d->smem_reserved_per_block;
+	}
+	if (d->regs_per_sm > 0) {
+		g->regs_per_sm = d->regs_per_sm;
+		g->regs_per_block = d->regs_per_block;
+	}
+	g->memory_bytes = d->memory_bytes;
+
+	snprintf(g->name, sizeof g->name, "%s (measured)", rep->spec->name);
+	g->measured = true;
+	char clock[64];
+	const struct probe_ceiling *fp32 = probe_report_ceiling(rep, "fp32_vector");
+	if (r->nvml && fp32 && fp32->clock_mhz > 0)
+		snprintf(clock, sizeof clock, "SM clock %.0f MHz max, %.0f MHz under FP32 load", r->max_sm_clock_mhz,
+			 fp32->clock_mhz);
+	else if (r->nvml)
+		snprintf(clock, sizeof clock, "SM clock %.0f MHz max", r->max_sm_clock_mhz);
+	else
+		snprintf(clock, sizeof clock, "SM clock %.0f MHz max (runtime; NVML not available)", d->clock_hz / 1e6);
+	snprintf(g->measured_on, sizeof g->measured_on, "%s, driver %s, %s, %s", d->name,
+		 r->nvml ? r->driver : "unknown", clock, r->date);
+
+	g->source_count = 0;
+	snprintf(g->sources[g->source_count++], RIDGE_LONG_TEXT, "ridge-probe %s on %s (%s), %s", r->version, d->name,
+		 d->pci_bus_id, r->date);
+	snprintf(g->sources[g->source_count++], RIDGE_LONG_TEXT,
+		 "values not measured are copied from hwdb entry %s and its sources", rep->spec->id);
+	g->note_count = 0;
+	snprintf(g->notes[g->note_count++], RIDGE_LONG_TEXT,
+		 "measured: %s; device properties: sm_count, cache.l2, "
+		 "shared_memory, registers, memory.size",
+		 measured);
+	if (rates[0])
+		snprintf(
+		    g->notes[g->note_count++], RIDGE_LONG_TEXT,
+		    "measured peak_flops: %s (vector rates from FMA kernels, matrix rates from cuBLAS/cuBLASLt GEMM); "
+		    "their 2:4 sparse rates are dropped (not measured)",
+		    rates);
+	snprintf(g->notes[g->note_count++], RIDGE_LONG_TEXT,
+		 "peak rates not listed as measured are the datasheet's (hwdb %s)", rep->spec->id);
+	return 0;
+}
+
+int probe_calibration_write(const struct probe_report *rep, const char *path, char *err, size_t err_len)
+{
+	static struct ridge_gpu g, back;
+	if (probe_calibration_build(rep, &g, err, err_len))
+		return -1;
+	char werr[256];
+	if (hwdb_write_file(path, &g, werr, sizeof werr)) {
+		snprintf(err, err_len, "%s", werr);
+		return -1;
+	}
+	struct hwdb_diags diags;
+	memset(&diags, 0, sizeof diags);
+	if (hwdb_load_file(path, &back, &diags)) {
+		char line[512] = "unknown problem";
+		if (diags.count)
+			hwdb_diag_format(&diags.items[0], line, sizeof line);
+		snprintf(err, err_len, "the calibration written to '%s' does not load back: %s", path, line);
+		return -1;
+	}
+	return 0;
+}

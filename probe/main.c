@@ -1,0 +1,554 @@
+/* ridge-probe: measures a GPU's ceilings with the reference kernels of
+ * kernels/ and sets them beside the device's hwdb entry (its spec sheet).
+ *
+ *   detect the device -> match hwdb -> run and time kernels (NVML clocks and
+ *   power alongside) -> statistics -> report (table or JSON) -> calibration.
+ *
+ * Knows no CUDA or HIP: the backend linked in (kern_backend()) does. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../hwdb/hwdb.h"
+#include "../model/ridge.h"
+#include "../model/units.h"
+#include "calib.h"
+#include "monitor.h"
+#include "report.h"
+#include "result.h"
+
+#ifndef PROBE_NAME
+#define PROBE_NAME "ridge-probe"
+#endif
+
+enum { EXIT_OK = 0, EXIT_PROBLEM = 1, EXIT_USAGE = 2, EXIT_ENV = 3 };
+
+static const char usage_text[] =
+    "usage: " PROBE_NAME " [--device N] [--quick] [--only LIST] [--json] [--out FILE] [--hwdb DIR]\n"
+    "                   [--repeats N] [--warmup N]\n"
+    "       " PROBE_NAME " --replay FILE [--json] [--out FILE] [--hwdb DIR]\n"
+    "\n"
+    "Measures this GPU's ceilings (memory, L2 and shared-memory bandwidth, vector and\n"
+    "tensor-core rates, library GEMM, launch costs, the runtime's occupancy answers)\n"
+    "and sets them beside its hwdb entry. Every kernel verifies its output before\n"
+    "its time counts; times are device events, median of the runs, with the\n"
+    "coefficient of variation (flagged above 5%) and the SM clock and power read\n"
+    "through NVML while each ran.\n"
+    "\n"
+    "  --device N      the GPU to measure (default 0)\n"
+    "  --quick         fewer runs and no sweeps of GEMM shapes (about 15 s)\n"
+    "  --only LIST     comma-separated groups or measurements:\n"
+    "                  memory (copy triad read write read_wide), l2, smem, compute (fma_fp32\n"
+    "                  fma_fp64 fma_fp16x2), tensor (mma_bf16 wgmma_bf16), gemm\n"
+    "                  (gemm_bf16 gemm_fp16 gemm_tf32 gemm_fp32 gemm_fp8 gemm_sweep),\n"
+    "                  launch (launch launch_sync graph_node graph_launch), occupancy\n"
+    "  --json          one JSON document on stdout (SI units; launch costs in us)\n"
+    "  --out FILE      write the measured ceilings as a hwdb calibration (YAML) that\n"
+    "                  `ridge --calibration FILE` and `ridge --hwdb DIR` load\n"
+    "  --hwdb DIR      also load hwdb entries from DIR when matching the device\n"
+    "  --repeats N     timed runs per measurement (default 15, --quick 8; 1..64)\n"
+    "  --warmup N      untimed runs before them (default 3, --quick 2)\n"
+    "  --replay FILE   re-render the report of a saved --json document (no GPU needed)\n"
+    "  --help          this text\n"
+    "\n"
+    "Exit status: 0 done; 1 a kernel failed to run or verify; 2 bad usage or input;\n"
+    "3 no GPU, a driver problem, or the output could not be written.\n";
+
+static void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void error_msg(const char *fmt, ...)
+{
+	va_list ap;
+	fflush(stdout);
+	fputs(PROBE_NAME ": error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void warning_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void warning_msg(const char *fmt, ...)
+{
+	va_list ap;
+	fflush(stdout);
+	fputs(PROBE_NAME ": warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* ---- what to run ---- */
+
+enum group { G_MEMORY, G_L2, G_SMEM, G_COMPUTE, G_TENSOR, G_GEMM, G_GEMM_SWEEP, G_LAUNCH, G_OCCUPANCY, G_COUNT };
+
+struct selection {
+	bool any; /* --only given */
+	bool id[KERN_COUNT];
+	bool group[G_COUNT]; /* whole groups (l2 sweep, gemm sweep, occupancy) */
+};
+
+static int parse_only(const char *list, struct selection *sel)
+{
+	static const struct {
+		const char *name;
+		int group;
+		int ids[6];
+	} groups[] = {
+	    {"memory", -1, {KERN_COPY, KERN_TRIAD, KERN_READ, KERN_WRITE, KERN_READ_WIDE, -1}},
+	    {"l2", G_L2, {-1}},
+	    {"l2_read", G_L2, {-1}},
+	    {"smem", -1, {KERN_SMEM, -1}},
+	    {"compute", -1, {KERN_FMA_FP32, KERN_FMA_FP64, KERN_FMA_FP16X2, -1}},
+	    {"tensor", -1, {KERN_MMA_BF16, KERN_WGMMA_BF16, -1}},
+	    {"gemm", G_GEMM_SWEEP, {KERN_GEMM_BF16, KERN_GEMM_FP16, KERN_GEMM_TF32, KERN_GEMM_FP32, KERN_GEMM_FP8, -1}},
+	    {"gemm_sweep", G_GEMM_SWEEP, {-1}},
+	    {"launch", -1, {KERN_LAUNCH_ASYNC, KERN_LAUNCH_SYNC, KERN_GRAPH_NODE, KERN_GRAPH_LAUNCH, -1}},
+	    {"occupancy", G_OCCUPANCY, {-1}},
+	};
+	char buf[512];
+	snprintf(buf, sizeof buf, "%s", list);
+	sel->any = true;
+	char *save = NULL;
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		while (*tok == ' ')
+			tok++;
+		bool found = false;
+		for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
+			if (strcasecmp(tok, groups[g].name) == 0) {
+				found = true;
+				if (groups[g].group >= 0)
+					sel->group[groups[g].group] = true;
+				for (int i = 0; groups[g].ids[i] >= 0; i++)
+					sel->id[groups[g].ids[i]] = true;
+				/* "launch" is both a group and the id of its first member. */
+			}
+		for (int id = 0; id < KERN_COUNT && !found; id++)
+			if (strcasecmp(tok, kern_id_name((enum kern_id)id)) == 0) {
+				found = true;
+				sel->id[id] = true;
+			}
+		if (!found) {
+			error_msg(
+			    "--only: unknown measurement '%s' (memory, l2, smem, compute, tensor, gemm, gemm_sweep, "
+			    "launch, occupancy, or a name such as copy or gemm_bf16)",
+			    tok);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+struct step {
+	enum kern_id id;
+	double bytes;
+	long m, n, k;
+	bool sweep;
+};
+
+#define MAX_STEPS PROBE_MAX_MEASUREMENTS
+
+static void add_step(struct step *steps, int *n, enum kern_id id, double bytes, long m, long nn, long k, bool sweep)
+{
+	if (*n >= MAX_STEPS)
+		return;
+	steps[(*n)++] = (struct step){id, bytes, m, nn, k, sweep};
+}
+
+static int plan(const struct selection *sel, bool quick, const struct kern_device *dev, struct step *steps)
+{
+	int n = 0;
+	bool all = !sel->any;
+	for (int id = KERN_COPY; id <= KERN_READ_WIDE; id++)
+		if (all || sel->id[id])
+			add_step(steps, &n, (enum kern_id)id, 0, 0, 0, 0, false);
+	if (all || sel->group[G_L2]) {
+		/* 1 MiB up to at least 4 x L2 in steps of x1.25 (x1.6 with --quick). */
+		double step = quick ? 1.6 : 1.25, top = 4 * dev->l2_bytes;
+		for (double w = 1048576;; w *= step) {
+			double rounded = ceil(w / 65536) * 65536;
+			add_step(steps, &n, KERN_L2_READ, rounded, 0, 0, 0, true);
+			if (rounded >= top)
+				break;
+		}
+	}
+	if (all || sel->id[KERN_SMEM])
+		add_step(steps, &n, KERN_SMEM, 0, 0, 0, 0, false);
+	for (int id = KERN_FMA_FP32; id <= KERN_WGMMA_BF16; id++)
+		if (all || sel->id[id])
+			add_step(steps, &n, (enum kern_id)id, 0, 0, 0, 0, false);
+	for (int id = KERN_GEMM_BF16; id <= KERN_GEMM_FP8; id++)
+		if (all || sel->id[id])
+			add_step(steps, &n, (enum kern_id)id, 0, 8192, 8192, 8192, false);
+	if ((all && !quick) || sel->group[G_GEMM_SWEEP]) {
+		static const long squares[] = {1024, 2048, 4096, 6144, 12288, 16384};
+		/* Llama-3-8B-like layers at 8192 tokens: attention out, MLP up, MLP down. */
+		static const long shapes[][3] = {{8192, 14336, 4096}, {8192, 4096, 14336}, {8192, 4096, 4096}};
+		for (size_t i = 0; i < sizeof squares / sizeof squares[0]; i++)
+			add_step(steps, &n, KERN_GEMM_BF16, 0, squares[i], squares[i], squares[i], true);
+		for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+			add_step(steps, &n, KERN_GEMM_BF16, 0, shapes[i][0], shapes[i][1], shapes[i][2], true);
+		static const long fp8_squares[] = {2048, 4096, 16384};
+		for (size_t i = 0; i < sizeof fp8_squares / sizeof fp8_squares[0]; i++)
+			add_step(steps, &n, KERN_GEMM_FP8, 0, fp8_squares[i], fp8_squares[i], fp8_squares[i], true);
+		add_step(steps, &n, KERN_GEMM_FP8, 0, 8192, 14336, 4096, true);
+		add_step(steps, &n, KERN_GEMM_FP16, 0, 4096, 4096, 4096, true);
+		add_step(steps, &n, KERN_GEMM_FP16, 0, 16384, 16384, 16384, true);
+	}
+	for (int id = KERN_LAUNCH_ASYNC; id <= KERN_GRAPH_LAUNCH; id++)
+		if (all || sel->id[id])
+			add_step(steps, &n, (enum kern_id)id, 0, 0, 0, 0, false);
+	return n;
+}
+
+/* ---- progress ---- */
+
+static void progress(int i, int n, const struct step *s)
+{
+	char what[96];
+	if (s->id == KERN_L2_READ)
+		snprintf(what, sizeof what, "%s %.2f MiB", kern_id_name(s->id), s->bytes / 1048576);
+	else if (s->m)
+		snprintf(what, sizeof what, "%s %ldx%ldx%ld", kern_id_name(s->id), s->m, s->n, s->k);
+	else
+		snprintf(what, sizeof what, "%s", kern_id_name(s->id));
+	if (isatty(2))
+		fprintf(stderr, "\r\033[K" PROBE_NAME ": [%d/%d] %s", i + 1, n, what);
+	else
+		fprintf(stderr, PROBE_NAME ": [%d/%d] %s\n", i + 1, n, what);
+	fflush(stderr);
+}
+
+static void progress_done(void)
+{
+	if (isatty(2)) {
+		fprintf(stderr, "\r\033[K");
+		fflush(stderr);
+	}
+}
+
+/* ---- output ---- */
+
+struct options {
+	int device;
+	bool quick, json, device_set;
+	const char *out, *hwdb_dir, *replay;
+	int repeats, warmup;
+	struct selection sel;
+};
+
+static int finish(struct probe_result *r, const struct options *opt)
+{
+	struct hwdb db;
+	struct hwdb_diags diags;
+	memset(&diags, 0, sizeof diags);
+	if (hwdb_open(&db, opt->hwdb_dir, &diags) != 0) {
+		for (int i = 0; i < diags.count; i++) {
+			char line[600];
+			hwdb_diag_format(&diags.items[i], line, sizeof line);
+			fprintf(stderr, PROBE_NAME ": error: %s\n", line);
+		}
+		return EXIT_USAGE;
+	}
+	const struct hwdb_entry *e = probe_match(&db, &r->device);
+	static struct probe_report rep;
+	probe_report_build(r, e ? &e->gpu : NULL, &rep);
+	int rc = rep.failures ? EXIT_PROBLEM : EXIT_OK;
+	if (opt->json) {
+		cJSON *doc = probe_report_json(&rep);
+		char *text = cJSON_Print(doc);
+		cJSON_Delete(doc);
+		if (!text) {
+			error_msg("out of memory formatting JSON");
+			hwdb_close(&db);
+			return EXIT_ENV;
+		}
+		fputs(text, stdout);
+		fputc('\n', stdout);
+		free(text);
+	} else {
+		probe_report_text(&rep, stdout);
+	}
+	if (opt->out) {
+		char err[600];
+		if (probe_calibration_write(&rep, opt->out, err, sizeof err) != 0) {
+			error_msg("--out: %s", err);
+			rc = EXIT_ENV;
+		} else if (!opt->json) {
+			printf("calibration written to %s (load it with: ridge ... --calibration %s)\n", opt->out,
+			       opt->out);
+		}
+	}
+	hwdb_close(&db);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		error_msg("cannot write the report: %s", strerror(errno));
+		return EXIT_ENV;
+	}
+	return rc;
+}
+
+static int replay(struct probe_result *r, const struct options *opt)
+{
+	FILE *f = fopen(opt->replay, "rb");
+	if (!f) {
+		error_msg("--replay: cannot open '%s': %s", opt->replay, strerror(errno));
+		return EXIT_USAGE;
+	}
+	size_t cap = 1 << 20, len = 0;
+	char *text = malloc(cap);
+	while (text) {
+		size_t got = fread(text + len, 1, cap - len, f);
+		len += got;
+		if (len < cap)
+			break;
+		char *bigger = cap < (64u << 20) ? realloc(text, cap * 2) : NULL;
+		if (!bigger) {
+			free(text);
+			text = NULL;
+			break;
+		}
+		text = bigger;
+		cap *= 2;
+	}
+	bool read_error = ferror(f);
+	fclose(f);
+	if (!text || read_error) {
+		free(text);
+		error_msg("--replay: cannot read '%s'%s", opt->replay, text ? "" : " (larger than 64 MiB?)");
+		return EXIT_USAGE;
+	}
+	char err[300];
+	int rc = probe_result_from_json(text, len, r, err, sizeof err);
+	free(text);
+	if (rc != 0) {
+		error_msg("--replay: '%s': %s", opt->replay, err);
+		return EXIT_USAGE;
+	}
+	return finish(r, opt);
+}
+
+static void now_utc(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static int measure(struct probe_result *r, const struct options *opt)
+{
+	const struct kern_backend *be = kern_backend();
+	char err[1024];
+	int count = 0;
+	if (be->device_count(&count, err, sizeof err) != 0) {
+		error_msg("no usable GPU (%s backend): %s", be->name, err);
+		return EXIT_ENV;
+	}
+	if (count < 1) {
+		error_msg("no GPU found (%s backend)", be->name);
+		return EXIT_ENV;
+	}
+	if (opt->device >= count) {
+		error_msg("--device: '%d' is out of range (0..%d)", opt->device, count - 1);
+		return EXIT_USAGE;
+	}
+	struct kern_ctx *ctx = NULL;
+	if (be->open(opt->device, &ctx, &r->device, err, sizeof err) != 0) {
+		error_msg("cannot open %s device %d: %s", be->name, opt->device, err);
+		return EXIT_ENV;
+	}
+	snprintf(r->version, sizeof r->version, "%s", RIDGE_VERSION);
+	now_utc(r->date, sizeof r->date);
+	r->quick = opt->quick;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	r->seed = ((unsigned long long)ts.tv_sec * 1000003ull) ^ (unsigned long long)ts.tv_nsec;
+
+	static struct monitor mon;
+	monitor_open(&mon, r->device.pci_bus_id, r);
+	if (!mon.ok)
+		probe_note(r, "%s", mon.why);
+
+	static struct step steps[MAX_STEPS];
+	int n = plan(&opt->sel, opt->quick, &r->device, steps);
+	bool occupancy = !opt->sel.any || opt->sel.group[G_OCCUPANCY];
+	int total = n + (occupancy ? 1 : 0);
+	for (int i = 0; i < n; i++) {
+		const struct step *s = &steps[i];
+		struct probe_measurement *m = &r->m[r->count++];
+		memset(m, 0, sizeof *m);
+		snprintf(m->name, sizeof m->name, "%s", kern_id_name(s->id));
+		m->id = s->id;
+		m->sweep = s->sweep;
+		m->m = s->m;
+		m->n = s->n;
+		m->k = s->k;
+		m->bytes = s->bytes;
+		m->verify_error = -1;
+		progress(i, total, s);
+		const char *why = be->unsupported(ctx, s->id);
+		if (why) {
+			m->unsupported = true;
+			snprintf(m->error, sizeof m->error, "%s", why);
+			continue;
+		}
+		struct kern_config cfg = {
+		    s->id,	    s->bytes,	 s->m,	       s->n,
+		    s->k,	    opt->warmup, opt->repeats, r->seed + (unsigned long long)i * 7919u,
+		    monitor_sample, &mon};
+		static struct kern_result res;
+		monitor_begin(&mon);
+		int rc = be->run(ctx, &cfg, &res, err, sizeof err);
+		monitor_end(&mon, &m->env);
+		m->verify_error = res.verify_error;
+		m->verify_tolerance = res.verify_tolerance;
+		snprintf(m->method, sizeof m->method, "%s", res.method);
+		if (rc != 0) {
+			progress_done();
+			snprintf(m->error, sizeof m->error, "%s", err);
+			warning_msg("%s: %s", m->name, err);
+			continue;
+		}
+		m->ok = true;
+		m->repeats = res.repeats;
+		memcpy(m->seconds, res.seconds, sizeof res.seconds);
+		m->work = res.work;
+		if (res.bytes > 0)
+			m->bytes = res.bytes;
+		probe_measurement_derive(m);
+		if (m->stats.cv > PROBE_CV_WARN) {
+			progress_done();
+			warning_msg("%s: coefficient of variation %.1f%% > 5%% over %d runs", m->name,
+				    100 * m->stats.cv, m->repeats);
+		}
+	}
+	if (occupancy) {
+		struct step s = {KERN_COUNT, 0, 0, 0, 0, false};
+		if (isatty(2))
+			fprintf(stderr, "\r\033[K" PROBE_NAME ": [%d/%d] occupancy", total, total);
+		else
+			fprintf(stderr, PROBE_NAME ": [%d/%d] occupancy\n", total, total);
+		(void)s;
+		if (be->occupancy(ctx, r->occupancy, PROBE_MAX_OCCUPANCY, &r->occupancy_count, err, sizeof err) != 0) {
+			progress_done();
+			warning_msg("occupancy: %s", err);
+			probe_note(r, "occupancy: %s", err);
+		}
+	}
+	progress_done();
+	be->close(ctx);
+	monitor_close(&mon);
+	return finish(r, opt);
+}
+
+static int parse_count(const char *flag, const char *text, long lo, long hi, int *out)
+{
+	double v;
+	char err[200];
+	if (ridge_quantity_parse(text, RIDGE_UNIT_COUNT, &v, err, sizeof err) != 0) {
+		error_msg("%s: %s", flag, err);
+		return -1;
+	}
+	if (v != floor(v) || v < lo || v > hi) {
+		error_msg("%s: '%s' is out of range (%ld..%ld)", flag, text, lo, hi);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"device", required_argument, NULL, 'd'},
+	    {"quick", no_argument, NULL, 'q'},
+	    {"only", required_argument, NULL, 'o'},
+	    {"json", no_argument, NULL, 'j'},
+	    {"out", required_argument, NULL, 'O'},
+	    {"hwdb", required_argument, NULL, 'H'},
+	    {"repeats", required_argument, NULL, 'r'},
+	    {"warmup", required_argument, NULL, 'w'},
+	    {"replay", required_argument, NULL, 'R'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct options opt;
+	memset(&opt, 0, sizeof opt);
+	opt.repeats = -1;
+	opt.warmup = -1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			if (parse_count("--device", optarg, 0, 1023, &opt.device))
+				return EXIT_USAGE;
+			opt.device_set = true;
+			break;
+		case 'q':
+			opt.quick = true;
+			break;
+		case 'o':
+			if (parse_only(optarg, &opt.sel))
+				return EXIT_USAGE;
+			break;
+		case 'j':
+			opt.json = true;
+			break;
+		case 'O':
+			opt.out = optarg;
+			break;
+		case 'H':
+			opt.hwdb_dir = optarg;
+			break;
+		case 'r':
+			if (parse_count("--repeats", optarg, 1, KERN_MAX_REPEATS, &opt.repeats))
+				return EXIT_USAGE;
+			break;
+		case 'w':
+			if (parse_count("--warmup", optarg, 0, 100, &opt.warmup))
+				return EXIT_USAGE;
+			break;
+		case 'R':
+			opt.replay = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return EXIT_OK;
+		case ':':
+			error_msg("%s: missing value", argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			error_msg("unknown option '%s' (see " PROBE_NAME " --help)", argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		error_msg("unexpected argument '%s' (see " PROBE_NAME " --help)", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (opt.replay && (opt.quick || opt.sel.any || opt.device_set || opt.repeats >= 0 || opt.warmup >= 0)) {
+		error_msg(
+		    "--replay re-renders a saved run: --device, --quick, --only, --repeats and --warmup do not apply");
+		return EXIT_USAGE;
+	}
+	if (opt.repeats < 0)
+		opt.repeats = opt.quick ? 8 : 15;
+	if (opt.warmup < 0)
+		opt.warmup = opt.quick ? 2 : 3;
+	struct probe_result *r = calloc(1, sizeof *r);
+	if (!r) {
+		error_msg("out of memory");
+		return EXIT_ENV;
+	}
+	int rc = opt.replay ? replay(r, &opt) : measure(r, &opt);
+	free(r);
+	return rc;
+}

@@ -1,0 +1,643 @@
+/* ridge-probe's report (see report.h). */
+#include "report.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "../model/occupancy.h"
+#include "result.h"
+
+enum spec_kind { SPEC_MEMORY, SPEC_L2, SPEC_SMEM, SPEC_VECTOR, SPEC_MATRIX };
+
+struct ceiling_def {
+	const char *name;
+	int id; /* kern_id, or -1: derived from several measurements */
+	const char *unit;
+	enum spec_kind spec;
+	enum ridge_dtype dtype;
+};
+
+static const struct ceiling_def ceiling_defs[] = {
+    {"hbm_bandwidth", -1, "B/s", SPEC_MEMORY, RIDGE_FP32},
+    {"hbm_copy", KERN_COPY, "B/s", SPEC_MEMORY, RIDGE_FP32},
+    {"hbm_triad", KERN_TRIAD, "B/s", SPEC_MEMORY, RIDGE_FP32},
+    {"hbm_read", KERN_READ, "B/s", SPEC_MEMORY, RIDGE_FP32},
+    {"hbm_write", KERN_WRITE, "B/s", SPEC_MEMORY, RIDGE_FP32},
+    {"hbm_read_wide", KERN_READ_WIDE, "B/s", SPEC_MEMORY, RIDGE_FP32},
+    {"l2_bandwidth", KERN_L2_READ, "B/s", SPEC_L2, RIDGE_FP32},
+    {"smem_bandwidth", KERN_SMEM, "B/s", SPEC_SMEM, RIDGE_FP32},
+    {"fp32_vector", KERN_FMA_FP32, "FLOP/s", SPEC_VECTOR, RIDGE_FP32},
+    {"fp64_vector", KERN_FMA_FP64, "FLOP/s", SPEC_VECTOR, RIDGE_FP64},
+    {"fp16_vector", KERN_FMA_FP16X2, "FLOP/s", SPEC_VECTOR, RIDGE_FP16},
+    {"bf16_mma", KERN_MMA_BF16, "FLOP/s", SPEC_MATRIX, RIDGE_BF16},
+    {"bf16_wgmma", KERN_WGMMA_BF16, "FLOP/s", SPEC_MATRIX, RIDGE_BF16},
+    {"bf16_matrix", KERN_GEMM_BF16, "FLOP/s", SPEC_MATRIX, RIDGE_BF16},
+    {"fp16_matrix", KERN_GEMM_FP16, "FLOP/s", SPEC_MATRIX, RIDGE_FP16},
+    {"tf32_matrix", KERN_GEMM_TF32, "FLOP/s", SPEC_MATRIX, RIDGE_TF32},
+    {"fp32_gemm", KERN_GEMM_FP32, "FLOP/s", SPEC_VECTOR, RIDGE_FP32},
+    {"fp8_matrix", KERN_GEMM_FP8, "FLOP/s", SPEC_MATRIX, RIDGE_FP8},
+};
+
+static const struct probe_measurement *headline(const struct probe_result *r, int id)
+{
+	for (int i = 0; i < r->count; i++)
+		if ((int)r->m[i].id == id && !r->m[i].sweep && r->m[i].ok)
+			return &r->m[i];
+	return NULL;
+}
+
+static bool spec_value(const struct ridge_gpu *g, const struct ceiling_def *def, double *value, char *source,
+		       size_t len)
+{
+	if (!g)
+		return false;
+	const struct ridge_peak *p = &g->peak[def->dtype];
+	switch (def->spec) {
+	case SPEC_MEMORY:
+		*value = g->memory_bandwidth;
+		snprintf(source, len, "hwdb %s: memory.bandwidth", g->id);
+		return g->memory_bandwidth > 0;
+	case SPEC_L2:
+		if (!g->has_l2_bandwidth)
+			return false;
+		*value = g->l2_bandwidth;
+		snprintf(source, len, "hwdb %s: cache.l2_bandwidth", g->id);
+		return true;
+	case SPEC_SMEM:
+		if (g->has_smem_bandwidth) {
+			*value = g->smem_bandwidth;
+			snprintf(source, len, "hwdb %s: cache.smem_bandwidth", g->id);
+			return true;
+		}
+		/* 32 banks x 4 bytes per clock per SM (64 x 4 on CDNA's LDS is also 128 B/clk). */
+		*value = 128.0 * g->sm_count * g->vector_clock_hz;
+		snprintf(source, len, "derived: 128 B/clk per SM x %d SMs x %.0f MHz", g->sm_count,
+			 g->vector_clock_hz / 1e6);
+		return *value > 0;
+	case SPEC_VECTOR:
+		if (!p->has_vector)
+			return false;
+		*value = p->vector;
+		snprintf(source, len, "hwdb %s: peak_flops.%s.vector", g->id, ridge_dtype_name(def->dtype));
+		return true;
+	case SPEC_MATRIX:
+		if (!p->has_matrix)
+			return false;
+		*value = p->matrix;
+		snprintf(source, len, "hwdb %s: peak_flops.%s.matrix", g->id, ridge_dtype_name(def->dtype));
+		return true;
+	}
+	return false;
+}
+
+static void fill_from(struct probe_ceiling *c, const struct probe_measurement *m)
+{
+	c->from = m;
+	c->measured = m->rate;
+	c->repeats = m->repeats;
+	c->cv = m->stats.cv;
+	c->clock_mhz = m->env.samples ? m->env.clock_mhz_median : 0;
+	c->power_w = m->env.samples ? m->env.power_w_max : 0;
+	snprintf(c->method, sizeof c->method, "%s", m->method);
+}
+
+static void build_sweep(const struct probe_result *r, struct probe_report *rep, double *sizes, double *bw, double *cv,
+			int *reps, int *n)
+{
+	*n = 0;
+	for (int i = 0; i < r->count && *n < PROBE_MAX_MEASUREMENTS; i++) {
+		const struct probe_measurement *m = &r->m[i];
+		if (m->id != KERN_L2_READ || !m->ok || !(m->rate > 0))
+			continue;
+		/* Keep ascending order; skip a repeated size. */
+		if (*n && m->bytes <= sizes[*n - 1])
+			continue;
+		sizes[*n] = m->bytes;
+		bw[*n] = m->rate;
+		cv[*n] = m->stats.cv;
+		reps[*n] = m->repeats;
+		(*n)++;
+	}
+	rep->has_sweep = *n > 0 && probe_plateau_find(sizes, bw, *n, r->device.l2_bytes, 0.10, &rep->plateau) == 0 &&
+			 rep->plateau.found;
+}
+
+void probe_report_build(const struct probe_result *r, const struct ridge_gpu *spec, struct probe_report *rep)
+{
+	memset(rep, 0, sizeof *rep);
+	rep->r = r;
+	rep->spec = spec;
+	if (spec)
+		rep->check_count = probe_checks(&r->device, spec, rep->checks, PROBE_MAX_CHECKS);
+	for (int i = 0; i < r->count; i++)
+		if (!r->m[i].ok && !r->m[i].unsupported)
+			rep->failures++;
+
+	static double sizes[PROBE_MAX_MEASUREMENTS], bw[PROBE_MAX_MEASUREMENTS], cv[PROBE_MAX_MEASUREMENTS];
+	int reps[PROBE_MAX_MEASUREMENTS], n_sweep;
+	build_sweep(r, rep, sizes, bw, cv, reps, &n_sweep);
+
+	for (size_t d = 0; d < sizeof ceiling_defs / sizeof ceiling_defs[0]; d++) {
+		const struct ceiling_def *def = &ceiling_defs[d];
+		struct probe_ceiling c;
+		memset(&c, 0, sizeof c);
+		snprintf(c.name, sizeof c.name, "%s", def->name);
+		snprintf(c.unit, sizeof c.unit, "%s", def->unit);
+		if (def->id == -1) {
+			const struct probe_measurement *best = NULL;
+			for (int id = KERN_COPY; id <= KERN_READ_WIDE; id++) {
+				const struct probe_measurement *m = headline(r, id);
+				if (m && (!best || m->rate > best->rate))
+					best = m;
+			}
+			if (!best)
+				continue;
+			fill_from(&c, best);
+			snprintf(c.method, sizeof c.method, "best of the HBM kernels: %s", best->method);
+		} else if (def->id == KERN_L2_READ) {
+			if (!rep->has_sweep)
+				continue;
+			const struct probe_plateau *p = &rep->plateau;
+			c.measured = p->bandwidth;
+			c.repeats = reps[p->first];
+			for (int i = p->first; i <= p->last; i++) {
+				if (cv[i] > c.cv)
+					c.cv = cv[i];
+				if (reps[i] < c.repeats)
+					c.repeats = reps[i];
+			}
+			/* The clock of the plateau's first point stands for the sweep. */
+			for (int i = 0; i < r->count; i++)
+				if (r->m[i].id == KERN_L2_READ && r->m[i].ok && r->m[i].bytes == sizes[p->first]) {
+					c.from = &r->m[i];
+					c.clock_mhz = r->m[i].env.samples ? r->m[i].env.clock_mhz_median : 0;
+					c.power_w = r->m[i].env.samples ? r->m[i].env.power_w_max : 0;
+				}
+			snprintf(
+			    c.method, sizeof c.method,
+			    "L2 plateau: median of %d working sets from %.2f to %.2f MiB within 10%% of their best "
+			    "(read-only, ld.global.cg); cv is the largest of theirs",
+			    p->last - p->first + 1, p->from_bytes / 1048576, p->to_bytes / 1048576);
+		} else {
+			const struct probe_measurement *m = headline(r, def->id);
+			if (!m)
+				continue;
+			fill_from(&c, m);
+		}
+		c.has_spec = spec_value(spec, def, &c.spec, c.spec_source, sizeof c.spec_source);
+		c.fraction = c.has_spec && c.spec > 0 ? c.measured / c.spec : 0;
+		if (c.cv > PROBE_CV_WARN)
+			rep->high_cv++;
+		if (rep->ceiling_count < PROBE_MAX_CEILINGS)
+			rep->ceilings[rep->ceiling_count++] = c;
+	}
+
+	/* Ridge points: compute ceiling over the best HBM bandwidth. */
+	static const struct {
+		enum ridge_dtype dtype;
+		const char *ceiling, *kind;
+	} ridge_defs[] = {
+	    {RIDGE_FP64, "fp64_vector", "vector"}, {RIDGE_FP32, "fp32_vector", "vector"},
+	    {RIDGE_TF32, "tf32_matrix", "matrix"}, {RIDGE_BF16, "bf16_matrix", "matrix"},
+	    {RIDGE_FP16, "fp16_matrix", "matrix"}, {RIDGE_FP8, "fp8_matrix", "matrix"},
+	};
+	const struct probe_ceiling *hbm = probe_report_ceiling(rep, "hbm_bandwidth");
+	for (size_t i = 0; i < sizeof ridge_defs / sizeof ridge_defs[0]; i++) {
+		struct probe_ridge rp;
+		memset(&rp, 0, sizeof rp);
+		rp.dtype = ridge_defs[i].dtype;
+		rp.kind = ridge_defs[i].kind;
+		const struct probe_ceiling *c = probe_report_ceiling(rep, ridge_defs[i].ceiling);
+		if (c && hbm && hbm->measured > 0) {
+			rp.has_measured = true;
+			rp.measured = c->measured / hbm->measured;
+		}
+		if (spec && spec->memory_bandwidth > 0) {
+			double peak = 0;
+			if (ridge_gpu_peak(spec, rp.dtype,
+					   strcmp(rp.kind, "vector") == 0 ? RIDGE_PEAK_VECTOR : RIDGE_PEAK_MATRIX,
+					   false, &peak, NULL)) {
+				rp.has_spec = true;
+				rp.spec = peak / spec->memory_bandwidth;
+			}
+		}
+		if (rp.has_spec || rp.has_measured)
+			rep->ridge[rep->ridge_count++] = rp;
+	}
+
+	/* The occupancy model against every runtime answer (the runtime does not
+	 * report named barriers: the model's default of one is used). */
+	for (int i = 0; spec && i < r->occupancy_count; i++) {
+		const struct kern_occupancy_row *w = &r->occupancy[i];
+		struct ridge_occupancy_input in;
+		occupancy_input_init(&in);
+		in.threads_per_block = w->block;
+		in.regs_per_thread = w->regs;
+		in.static_smem = w->static_smem;
+		in.dynamic_smem = w->dynamic_smem;
+		in.carveout_percent = w->carveout;
+		in.optin = w->optin;
+		in.max_dynamic_smem = w->max_dynamic_smem;
+		in.max_threads_limit = w->max_threads;
+		struct ridge_occupancy_result out;
+		char err[200];
+		int model = -1;
+		if (occupancy_compute(spec, &in, &out, err, sizeof err) == 0)
+			model = spec->vendor == RIDGE_VENDOR_AMD ? out.amd.hip_blocks_per_cu : out.blocks_per_sm;
+		rep->occupancy_compared++;
+		if (model == w->blocks_per_sm) {
+			rep->occupancy_agree++;
+		} else if (rep->occupancy_disagree_count < 8) {
+			rep->occupancy_disagree[rep->occupancy_disagree_count] = i;
+			rep->occupancy_model[rep->occupancy_disagree_count++] = model;
+		}
+	}
+
+	static const enum kern_id launch_ids[PROBE_LAUNCH_KINDS] = {KERN_LAUNCH_ASYNC, KERN_LAUNCH_SYNC,
+								    KERN_GRAPH_NODE, KERN_GRAPH_LAUNCH};
+	for (int k = 0; k < PROBE_LAUNCH_KINDS; k++) {
+		const struct probe_measurement *m = headline(r, launch_ids[k]);
+		if (!m)
+			continue;
+		rep->has_launch[k] = true;
+		rep->launch_s[k] = m->stats.median;
+		rep->launch_cv[k] = m->stats.cv;
+		if (m->stats.cv > PROBE_CV_WARN)
+			rep->high_cv++;
+	}
+}
+
+const struct probe_ceiling *probe_report_ceiling(const struct probe_report *rep, const char *name)
+{
+	for (int i = 0; i < rep->ceiling_count; i++)
+		if (strcmp(rep->ceilings[i].name, name) == 0)
+			return &rep->ceilings[i];
+	return NULL;
+}
+
+/* ---- JSON ---- */
+
+static const char *gemm_dtype(enum kern_id id)
+{
+	switch (id) {
+	case KERN_GEMM_BF16:
+		return "bf16";
+	case KERN_GEMM_FP16:
+		return "fp16";
+	case KERN_GEMM_TF32:
+		return "tf32";
+	case KERN_GEMM_FP32:
+		return "fp32";
+	case KERN_GEMM_FP8:
+		return "fp8";
+	default:
+		return NULL;
+	}
+}
+
+static double gemm_spec(const struct ridge_gpu *g, enum kern_id id)
+{
+	if (!g)
+		return 0;
+	enum ridge_dtype d = id == KERN_GEMM_BF16   ? RIDGE_BF16
+			     : id == KERN_GEMM_FP16 ? RIDGE_FP16
+			     : id == KERN_GEMM_TF32 ? RIDGE_TF32
+			     : id == KERN_GEMM_FP32 ? RIDGE_FP32
+						    : RIDGE_FP8;
+	double peak = 0;
+	if (!ridge_gpu_peak(g, d, id == KERN_GEMM_FP32 ? RIDGE_PEAK_VECTOR : RIDGE_PEAK_MATRIX, false, &peak, NULL))
+		return 0;
+	return peak;
+}
+
+static const char *launch_keys[PROBE_LAUNCH_KINDS] = {"launch_us", "launch_sync_us", "graph_node_us",
+						      "graph_launch_us"};
+
+cJSON *probe_report_json(const struct probe_report *rep)
+{
+	const struct probe_result *r = rep->r;
+	cJSON *doc = cJSON_CreateObject();
+	cJSON_AddStringToObject(doc, "tool", "ridge-probe");
+	cJSON_AddStringToObject(doc, "version", r->version);
+	cJSON_AddStringToObject(doc, "date", r->date);
+	cJSON_AddNumberToObject(doc, "seed", (double)r->seed);
+	cJSON_AddBoolToObject(doc, "quick", r->quick);
+	probe_result_json_device(r, rep->spec ? rep->spec->id : NULL, doc);
+
+	cJSON *ceil = cJSON_AddArrayToObject(doc, "ceilings");
+	for (int i = 0; i < rep->ceiling_count; i++) {
+		const struct probe_ceiling *c = &rep->ceilings[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", c->name);
+		cJSON_AddStringToObject(o, "unit", c->unit);
+		if (c->has_spec) {
+			probe_json_number(o, "spec", c->spec);
+			probe_json_number(o, "measured", c->measured);
+			probe_json_number(o, "fraction_of_spec", c->fraction);
+			cJSON_AddStringToObject(o, "spec_source", c->spec_source);
+		} else {
+			cJSON_AddNullToObject(o, "spec");
+			probe_json_number(o, "measured", c->measured);
+			cJSON_AddNullToObject(o, "fraction_of_spec");
+		}
+		cJSON_AddStringToObject(o, "method", c->method);
+		cJSON_AddNumberToObject(o, "repeats", c->repeats);
+		probe_json_number(o, "cv", c->cv);
+		if (c->clock_mhz > 0)
+			probe_json_number(o, "clock_mhz", c->clock_mhz);
+		else
+			cJSON_AddNullToObject(o, "clock_mhz");
+		if (c->power_w > 0)
+			probe_json_number(o, "power_w", c->power_w);
+		else
+			cJSON_AddNullToObject(o, "power_w");
+		if (c->from && c->from->verify_error >= 0)
+			probe_json_number(o, "verify_error", c->from->verify_error);
+		cJSON_AddItemToArray(ceil, o);
+	}
+
+	cJSON *ridge = cJSON_AddObjectToObject(doc, "ridge_point");
+	for (int i = 0; i < rep->ridge_count; i++) {
+		const struct probe_ridge *p = &rep->ridge[i];
+		cJSON *o = cJSON_AddObjectToObject(ridge, ridge_dtype_name(p->dtype));
+		if (p->has_spec)
+			probe_json_number(o, "spec", p->spec);
+		else
+			cJSON_AddNullToObject(o, "spec");
+		if (p->has_measured)
+			probe_json_number(o, "measured", p->measured);
+		else
+			cJSON_AddNullToObject(o, "measured");
+		cJSON_AddStringToObject(o, "kind", p->kind);
+	}
+
+	cJSON *launch = cJSON_AddObjectToObject(doc, "launch");
+	for (int k = 0; k < PROBE_LAUNCH_KINDS; k++) {
+		if (rep->has_launch[k])
+			probe_json_number(launch, launch_keys[k], rep->launch_s[k] * 1e6);
+		else
+			cJSON_AddNullToObject(launch, launch_keys[k]);
+	}
+	cJSON *lcv = cJSON_AddObjectToObject(launch, "cv");
+	for (int k = 0; k < PROBE_LAUNCH_KINDS; k++)
+		if (rep->has_launch[k])
+			probe_json_number(lcv, launch_keys[k], rep->launch_cv[k]);
+
+	cJSON *sweep = cJSON_AddObjectToObject(doc, "l2_sweep");
+	if (rep->has_sweep) {
+		const struct probe_plateau *p = &rep->plateau;
+		cJSON *pl = cJSON_AddObjectToObject(sweep, "plateau");
+		probe_json_number(pl, "bandwidth", p->bandwidth);
+		probe_json_number(pl, "peak", p->peak);
+		probe_json_number(pl, "from_bytes", p->from_bytes);
+		probe_json_number(pl, "to_bytes", p->to_bytes);
+		if (p->has_hbm)
+			probe_json_number(pl, "hbm_bandwidth", p->hbm_bandwidth);
+		if (p->has_knee)
+			probe_json_number(pl, "knee_bytes", p->knee_bytes);
+	}
+	cJSON *points = cJSON_AddArrayToObject(sweep, "points");
+	for (int i = 0; i < r->count; i++) {
+		const struct probe_measurement *m = &r->m[i];
+		if (m->id != KERN_L2_READ || !m->ok)
+			continue;
+		cJSON *o = cJSON_CreateObject();
+		probe_json_number(o, "bytes", m->bytes);
+		probe_json_number(o, "bandwidth", m->rate);
+		probe_json_number(o, "cv", m->stats.cv);
+		cJSON_AddItemToArray(points, o);
+	}
+
+	cJSON *gemm = cJSON_AddArrayToObject(doc, "gemm_sweep");
+	for (int i = 0; i < r->count; i++) {
+		const struct probe_measurement *m = &r->m[i];
+		const char *dt = gemm_dtype(m->id);
+		if (!dt || !m->ok)
+			continue;
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "dtype", dt);
+		cJSON_AddNumberToObject(o, "m", (double)m->m);
+		cJSON_AddNumberToObject(o, "n", (double)m->n);
+		cJSON_AddNumberToObject(o, "k", (double)m->k);
+		probe_json_number(o, "flops_per_s", m->rate);
+		double sp = gemm_spec(rep->spec, m->id);
+		if (sp > 0)
+			probe_json_number(o, "fraction_of_spec", m->rate / sp);
+		else
+			cJSON_AddNullToObject(o, "fraction_of_spec");
+		probe_json_number(o, "cv", m->stats.cv);
+		cJSON_AddItemToArray(gemm, o);
+	}
+
+	cJSON *checks = cJSON_AddArrayToObject(doc, "checks");
+	for (int i = 0; i < rep->check_count; i++) {
+		const struct probe_check *c = &rep->checks[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "field", c->field);
+		probe_json_number(o, "device", c->device);
+		probe_json_number(o, "hwdb", c->hwdb);
+		probe_json_number(o, "tolerance", c->tolerance);
+		cJSON_AddBoolToObject(o, "ok", c->ok);
+		if (!c->ok)
+			cJSON_AddStringToObject(o, "note", c->note);
+		cJSON_AddItemToArray(checks, o);
+	}
+
+	cJSON *occ = cJSON_AddObjectToObject(doc, "occupancy_model");
+	cJSON_AddNumberToObject(occ, "compared", rep->occupancy_compared);
+	cJSON_AddNumberToObject(occ, "agree", rep->occupancy_agree);
+	cJSON *dis = cJSON_AddArrayToObject(occ, "disagreements");
+	for (int i = 0; i < rep->occupancy_disagree_count; i++) {
+		const struct kern_occupancy_row *w = &r->occupancy[rep->occupancy_disagree[i]];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "kernel", w->kernel);
+		cJSON_AddNumberToObject(o, "block", w->block);
+		cJSON_AddNumberToObject(o, "dynamic_smem", w->dynamic_smem);
+		cJSON_AddNumberToObject(o, "carveout", w->carveout);
+		cJSON_AddBoolToObject(o, "optin", w->optin);
+		cJSON_AddNumberToObject(o, "runtime", w->blocks_per_sm);
+		cJSON_AddNumberToObject(o, "model", rep->occupancy_model[i]);
+		cJSON_AddItemToArray(dis, o);
+	}
+
+	cJSON *fail = cJSON_AddArrayToObject(doc, "failures");
+	for (int i = 0; i < r->count; i++) {
+		const struct probe_measurement *m = &r->m[i];
+		if (m->ok)
+			continue;
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", m->name);
+		cJSON_AddBoolToObject(o, "unsupported", m->unsupported);
+		cJSON_AddStringToObject(o, "error", m->error);
+		cJSON_AddItemToArray(fail, o);
+	}
+	probe_result_json_raw(r, doc);
+	return doc;
+}
+
+/* ---- text ---- */
+
+static void si(double v, const char *unit, char *buf, size_t len)
+{
+	static const char *prefix[] = {"", "K", "M", "G", "T", "P", "E"};
+	int p = 0;
+	double a = fabs(v);
+	while (a >= 1000 && p < 6) {
+		a /= 1000;
+		v /= 1000;
+		p++;
+	}
+	snprintf(buf, len, "%.4g %s%s", v, prefix[p], unit);
+}
+
+static void bytes_text(double b, char *buf, size_t len)
+{
+	if (b >= 1073741824.0)
+		snprintf(buf, len, "%.3g GiB", b / 1073741824.0);
+	else if (b >= 1048576)
+		snprintf(buf, len, "%.3g MiB", b / 1048576);
+	else
+		snprintf(buf, len, "%.3g KiB", b / 1024);
+}
+
+void probe_report_text(const struct probe_report *rep, FILE *f)
+{
+	const struct probe_result *r = rep->r;
+	const struct kern_device *d = &r->device;
+	fprintf(f, "ridge-probe %s: %s (%s), %s, %d SMs, max SM clock %.0f MHz, %s\n", r->version, d->name,
+		rep->spec ? rep->spec->id : "no hwdb entry", d->arch, d->sm_count, d->clock_hz / 1e6, r->date);
+	if (r->nvml)
+		fprintf(f, "driver %s, power limit %.0f W; clocks and power read with NVML during each measurement\n",
+			r->driver, r->power_limit_w);
+	else
+		fprintf(f, "NVML not available: SM clock and power were not recorded\n");
+	fprintf(f, "\n%-16s %12s %12s %8s %6s %6s %9s %6s  %s\n", "ceiling", "measured", "spec", "of spec", "cv",
+		"runs", "SM clock", "power", "method");
+	for (int i = 0; i < rep->ceiling_count; i++) {
+		const struct probe_ceiling *c = &rep->ceilings[i];
+		char mv[32], sv[32], fr[16], clk[16], pw[16];
+		si(c->measured, c->unit, mv, sizeof mv);
+		if (c->has_spec) {
+			si(c->spec, c->unit, sv, sizeof sv);
+			snprintf(fr, sizeof fr, "%.1f%%", 100 * c->fraction);
+		} else {
+			snprintf(sv, sizeof sv, "-");
+			snprintf(fr, sizeof fr, "-");
+		}
+		if (c->clock_mhz > 0)
+			snprintf(clk, sizeof clk, "%.0f MHz", c->clock_mhz);
+		else
+			snprintf(clk, sizeof clk, "-");
+		if (c->power_w > 0)
+			snprintf(pw, sizeof pw, "%.0f W", c->power_w);
+		else
+			snprintf(pw, sizeof pw, "-");
+		fprintf(f, "%-16s %12s %12s %8s %5.1f%%%s %5d %9s %6s  %.70s\n", c->name, mv, sv, fr, 100 * c->cv,
+			c->cv > PROBE_CV_WARN ? "!" : " ", c->repeats, clk, pw, c->method);
+	}
+	if (rep->ridge_count) {
+		fprintf(f, "\nridge points (FLOP/byte over the best HBM bandwidth):");
+		for (int i = 0; i < rep->ridge_count; i++) {
+			const struct probe_ridge *p = &rep->ridge[i];
+			fprintf(f, "%s %s ", i ? "," : "", ridge_dtype_name(p->dtype));
+			if (p->has_spec)
+				fprintf(f, "spec %.1f", p->spec);
+			if (p->has_measured)
+				fprintf(f, "%smeasured %.1f", p->has_spec ? " / " : "", p->measured);
+		}
+		fputc('\n', f);
+	}
+	static const char *launch_names[PROBE_LAUNCH_KINDS] = {"launch", "launch+sync", "graph node", "graph launch"};
+	bool any = false;
+	for (int k = 0; k < PROBE_LAUNCH_KINDS; k++)
+		if (rep->has_launch[k]) {
+			fprintf(f, "%s %s %.3f us (cv %.1f%%%s)", any ? "," : "\nlaunch costs:", launch_names[k],
+				rep->launch_s[k] * 1e6, 100 * rep->launch_cv[k],
+				rep->launch_cv[k] > PROBE_CV_WARN ? "!" : "");
+			any = true;
+		}
+	if (any) {
+		if (rep->spec)
+			fprintf(f, " (hwdb: launch %.2f us, graph node %.2f us)", rep->spec->launch_overhead_s * 1e6,
+				rep->spec->graph_node_s * 1e6);
+		fputc('\n', f);
+	}
+	if (rep->has_sweep) {
+		const struct probe_plateau *p = &rep->plateau;
+		char from[24], to[24], knee[24], l2[24];
+		bytes_text(p->from_bytes, from, sizeof from);
+		bytes_text(p->to_bytes, to, sizeof to);
+		bytes_text(d->l2_bytes, l2, sizeof l2);
+		fprintf(f, "\nL2 sweep: plateau %.3g TB/s from %s to %s (L2 %s)", p->bandwidth / 1e12, from, to, l2);
+		if (p->has_hbm)
+			fprintf(f, ", HBM level %.3g TB/s past 2 x L2", p->hbm_bandwidth / 1e12);
+		if (p->has_knee) {
+			bytes_text(p->knee_bytes, knee, sizeof knee);
+			fprintf(f, ", still above the midpoint at %s", knee);
+		}
+		fputc('\n', f);
+		fprintf(f, "  ");
+		int col = 0;
+		for (int i = 0; i < r->count; i++) {
+			const struct probe_measurement *m = &r->m[i];
+			if (m->id != KERN_L2_READ || !m->ok)
+				continue;
+			char sz[24];
+			bytes_text(m->bytes, sz, sizeof sz);
+			fprintf(f, "%s%s %.3g TB/s", col ? ", " : "", sz, m->rate / 1e12);
+			if (++col % 6 == 0)
+				fprintf(f, "\n  ");
+		}
+		fprintf(f, "\n");
+	}
+	bool gemm_header = false;
+	for (int i = 0; i < r->count; i++) {
+		const struct probe_measurement *m = &r->m[i];
+		const char *dt = gemm_dtype(m->id);
+		if (!dt || !m->ok || !m->sweep)
+			continue;
+		if (!gemm_header) {
+			fprintf(f, "\nGEMM sweep (TFLOP/s, fraction of spec):\n");
+			gemm_header = true;
+		}
+		double sp = gemm_spec(rep->spec, m->id);
+		fprintf(f, "  %-5s %6ld x %6ld x %6ld  %7.1f", dt, m->m, m->n, m->k, m->rate / 1e12);
+		if (sp > 0)
+			fprintf(f, "  %5.1f%%", 100 * m->rate / sp);
+		fprintf(f, "  cv %.1f%%\n", 100 * m->stats.cv);
+	}
+	int bad = 0;
+	for (int i = 0; i < rep->check_count; i++)
+		bad += !rep->checks[i].ok;
+	if (rep->spec) {
+		fprintf(f, "\nchecks against hwdb %s: %d of %d agree\n", rep->spec->id, rep->check_count - bad,
+			rep->check_count);
+		for (int i = 0; i < rep->check_count; i++)
+			if (!rep->checks[i].ok)
+				fprintf(f, "  contradiction: %s: %s\n", rep->checks[i].field, rep->checks[i].note);
+	} else {
+		fprintf(f, "\nno hwdb entry has the name or alias '%s': no spec column, nothing checked\n", d->name);
+	}
+	for (int i = 0; i < r->count; i++) {
+		const struct probe_measurement *m = &r->m[i];
+		if (!m->ok)
+			fprintf(f, "%s: %s: %s\n", m->unsupported ? "not run" : "FAILED", m->name, m->error);
+	}
+	if (r->occupancy_count && rep->spec) {
+		fprintf(f, "occupancy: ridge's model (hwdb %s) agrees with the runtime on %d of %d configurations\n",
+			rep->spec->id, rep->occupancy_agree, rep->occupancy_compared);
+		for (int i = 0; i < rep->occupancy_disagree_count; i++) {
+			const struct kern_occupancy_row *w = &r->occupancy[rep->occupancy_disagree[i]];
+			fprintf(f,
+				"  differs: %s, %d threads, %.0f B dynamic smem, carveout %d%s: runtime %d, model %d "
+				"blocks/SM\n",
+				w->kernel, w->block, w->dynamic_smem, w->carveout, w->optin ? ", opt-in" : "",
+				w->blocks_per_sm, rep->occupancy_model[i]);
+		}
+	} else if (r->occupancy_count) {
+		fprintf(f, "occupancy: %d runtime answers recorded (--json); no hwdb entry to compare the model with\n",
+			r->occupancy_count);
+	}
+	for (int i = 0; i < r->note_count; i++)
+		fprintf(f, "note: %s\n", r->notes[i]);
+}

@@ -1,0 +1,376 @@
+/* Raw results: derivation, notes, JSON out and back in (see result.h). */
+#include "result.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void probe_measurement_derive(struct probe_measurement *m)
+{
+	memset(&m->stats, 0, sizeof m->stats);
+	m->rate = 0;
+	if (m->repeats < 1 || probe_stats_compute(m->seconds, m->repeats, &m->stats) != 0)
+		return;
+	if (kern_id_is_launch(m->id))
+		m->rate = m->stats.median;
+	else if (m->stats.median > 0)
+		m->rate = m->work / m->stats.median;
+}
+
+void probe_note(struct probe_result *r, const char *fmt, ...)
+{
+	if (r->note_count >= PROBE_MAX_NOTES)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->notes[r->note_count++], PROBE_NOTE, fmt, ap);
+	va_end(ap);
+}
+
+cJSON *probe_json_number(cJSON *object, const char *key, double value)
+{
+	if (!isfinite(value))
+		return cJSON_AddNullToObject(object, key);
+	return cJSON_AddNumberToObject(object, key, value);
+}
+
+void probe_result_json_device(const struct probe_result *r, const char *hwdb_id, cJSON *doc)
+{
+	const struct kern_device *d = &r->device;
+	cJSON *o = cJSON_AddObjectToObject(doc, "device");
+	cJSON_AddStringToObject(o, "name", d->name);
+	if (hwdb_id)
+		cJSON_AddStringToObject(o, "hwdb_id", hwdb_id);
+	else
+		cJSON_AddNullToObject(o, "hwdb_id");
+	cJSON_AddNumberToObject(o, "sm_count", d->sm_count);
+	probe_json_number(o, "clock_mhz", d->clock_hz / 1e6);
+	cJSON_AddStringToObject(o, "backend", d->backend);
+	cJSON_AddStringToObject(o, "arch", d->arch);
+	cJSON_AddNumberToObject(o, "cc_major", d->cc_major);
+	cJSON_AddNumberToObject(o, "cc_minor", d->cc_minor);
+	cJSON_AddNumberToObject(o, "warp_size", d->warp_size);
+	probe_json_number(o, "clock_hz", d->clock_hz);
+	probe_json_number(o, "memory_clock_hz", d->memory_clock_hz);
+	cJSON_AddNumberToObject(o, "bus_width_bits", d->bus_width_bits);
+	probe_json_number(o, "l2_bytes", d->l2_bytes);
+	probe_json_number(o, "smem_per_sm", d->smem_per_sm);
+	probe_json_number(o, "smem_per_block", d->smem_per_block);
+	probe_json_number(o, "smem_per_block_optin", d->smem_per_block_optin);
+	probe_json_number(o, "smem_reserved_per_block", d->smem_reserved_per_block);
+	cJSON_AddNumberToObject(o, "regs_per_sm", d->regs_per_sm);
+	cJSON_AddNumberToObject(o, "regs_per_block", d->regs_per_block);
+	cJSON_AddNumberToObject(o, "max_threads_per_sm", d->max_threads_per_sm);
+	cJSON_AddNumberToObject(o, "max_threads_per_block", d->max_threads_per_block);
+	cJSON_AddNumberToObject(o, "max_blocks_per_sm", d->max_blocks_per_sm);
+	probe_json_number(o, "memory_bytes", d->memory_bytes);
+	cJSON_AddNumberToObject(o, "driver_api_version", d->driver_version);
+	cJSON_AddNumberToObject(o, "runtime_version", d->runtime_version);
+	cJSON_AddStringToObject(o, "pci_bus_id", d->pci_bus_id);
+	if (r->nvml) {
+		cJSON *n = cJSON_AddObjectToObject(o, "nvml");
+		cJSON_AddStringToObject(n, "driver", r->driver);
+		probe_json_number(n, "max_sm_clock_mhz", r->max_sm_clock_mhz);
+		probe_json_number(n, "power_limit_w", r->power_limit_w);
+	} else {
+		cJSON_AddNullToObject(o, "nvml");
+	}
+}
+
+static void json_env(cJSON *parent, const struct probe_env *e)
+{
+	cJSON *o = cJSON_AddObjectToObject(parent, "env");
+	cJSON_AddNumberToObject(o, "samples", e->samples);
+	if (e->samples) {
+		probe_json_number(o, "clock_mhz_median", e->clock_mhz_median);
+		probe_json_number(o, "clock_mhz_min", e->clock_mhz_min);
+		probe_json_number(o, "clock_mhz_max", e->clock_mhz_max);
+		probe_json_number(o, "power_w_median", e->power_w_median);
+		probe_json_number(o, "power_w_max", e->power_w_max);
+		cJSON_AddNumberToObject(o, "clock_events", (double)e->clock_events);
+	}
+}
+
+void probe_result_json_raw(const struct probe_result *r, cJSON *doc)
+{
+	cJSON *arr = cJSON_AddArrayToObject(doc, "measurements");
+	for (int i = 0; i < r->count; i++) {
+		const struct probe_measurement *m = &r->m[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", m->name);
+		cJSON_AddBoolToObject(o, "sweep", m->sweep);
+		cJSON_AddBoolToObject(o, "ok", m->ok);
+		cJSON_AddBoolToObject(o, "unsupported", m->unsupported);
+		if (m->error[0])
+			cJSON_AddStringToObject(o, "error", m->error);
+		cJSON_AddStringToObject(o, "method", m->method);
+		cJSON_AddNumberToObject(o, "repeats", m->repeats);
+		cJSON *s = cJSON_AddArrayToObject(o, "seconds");
+		for (int k = 0; k < m->repeats; k++)
+			cJSON_AddItemToArray(s, cJSON_CreateNumber(m->seconds[k]));
+		probe_json_number(o, "work", m->work);
+		probe_json_number(o, "bytes", m->bytes);
+		cJSON_AddNumberToObject(o, "m", (double)m->m);
+		cJSON_AddNumberToObject(o, "n", (double)m->n);
+		cJSON_AddNumberToObject(o, "k", (double)m->k);
+		probe_json_number(o, "verify_error", m->verify_error);
+		probe_json_number(o, "verify_tolerance", m->verify_tolerance);
+		json_env(o, &m->env);
+		cJSON_AddItemToArray(arr, o);
+	}
+	cJSON *occ = cJSON_AddArrayToObject(doc, "occupancy");
+	for (int i = 0; i < r->occupancy_count; i++) {
+		const struct kern_occupancy_row *w = &r->occupancy[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "kernel", w->kernel);
+		cJSON_AddNumberToObject(o, "regs", w->regs);
+		cJSON_AddNumberToObject(o, "static_smem", w->static_smem);
+		cJSON_AddNumberToObject(o, "local_bytes", w->local_bytes);
+		cJSON_AddNumberToObject(o, "max_threads", w->max_threads);
+		cJSON_AddNumberToObject(o, "binary_version", w->binary_version);
+		cJSON_AddNumberToObject(o, "block", w->block);
+		cJSON_AddNumberToObject(o, "dynamic_smem", w->dynamic_smem);
+		cJSON_AddNumberToObject(o, "max_dynamic_smem", w->max_dynamic_smem);
+		cJSON_AddBoolToObject(o, "optin", w->optin);
+		cJSON_AddNumberToObject(o, "carveout", w->carveout);
+		cJSON_AddNumberToObject(o, "blocks_per_sm", w->blocks_per_sm);
+		cJSON_AddItemToArray(occ, o);
+	}
+	cJSON *notes = cJSON_AddArrayToObject(doc, "notes");
+	for (int i = 0; i < r->note_count; i++)
+		cJSON_AddItemToArray(notes, cJSON_CreateString(r->notes[i]));
+}
+
+/* ---- reading back ---- */
+
+struct reader {
+	char *err;
+	size_t err_len;
+	int failed;
+};
+
+static const cJSON *need(struct reader *rd, const cJSON *o, const char *key, const char *where)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	if (!v && !rd->failed) {
+		snprintf(rd->err, rd->err_len, "missing key '%s' in %s", key, where);
+		rd->failed = 1;
+	}
+	return v;
+}
+
+static double num(struct reader *rd, const cJSON *o, const char *key, const char *where)
+{
+	const cJSON *v = need(rd, o, key, where);
+	if (!v)
+		return 0;
+	if (cJSON_IsNull(v))
+		return NAN;
+	if (!cJSON_IsNumber(v)) {
+		if (!rd->failed) {
+			snprintf(rd->err, rd->err_len, "'%s' in %s is not a number", key, where);
+			rd->failed = 1;
+		}
+		return 0;
+	}
+	return v->valuedouble;
+}
+
+static double opt_num(const cJSON *o, const char *key, double dflt)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+}
+
+static void str(struct reader *rd, const cJSON *o, const char *key, const char *where, char *out, size_t len)
+{
+	const cJSON *v = need(rd, o, key, where);
+	out[0] = '\0';
+	if (!v)
+		return;
+	if (!cJSON_IsString(v)) {
+		if (!rd->failed) {
+			snprintf(rd->err, rd->err_len, "'%s' in %s is not a string", key, where);
+			rd->failed = 1;
+		}
+		return;
+	}
+	snprintf(out, len, "%s", v->valuestring);
+}
+
+static bool flag(const cJSON *o, const char *key)
+{
+	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, key));
+}
+
+static int id_from_name(const char *name)
+{
+	for (int i = 0; i < KERN_COUNT; i++)
+		if (strcmp(kern_id_name((enum kern_id)i), name) == 0)
+			return i;
+	return -1;
+}
+
+int probe_result_from_json(const char *text, size_t len, struct probe_result *r, char *err, size_t err_len)
+{
+	memset(r, 0, sizeof *r);
+	cJSON *doc = cJSON_ParseWithLength(text, len);
+	if (!doc) {
+		const char *at = cJSON_GetErrorPtr();
+		int line = 1;
+		for (const char *c = text; at && c < at && c < text + len; c++)
+			line += *c == '\n';
+		snprintf(err, err_len, "line %d: not valid JSON", line);
+		return -1;
+	}
+	struct reader rd = {err, err_len, 0};
+	const cJSON *tool = cJSON_GetObjectItemCaseSensitive(doc, "tool");
+	if (!cJSON_IsString(tool) || strcmp(tool->valuestring, "ridge-probe") != 0) {
+		snprintf(err, err_len, "not a ridge-probe --json document (no \"tool\": \"ridge-probe\")");
+		cJSON_Delete(doc);
+		return -1;
+	}
+	str(&rd, doc, "version", "the document", r->version, sizeof r->version);
+	str(&rd, doc, "date", "the document", r->date, sizeof r->date);
+	r->seed = (unsigned long long)opt_num(doc, "seed", 0);
+	r->quick = flag(doc, "quick");
+
+	const cJSON *d = need(&rd, doc, "device", "the document");
+	if (d) {
+		struct kern_device *k = &r->device;
+		str(&rd, d, "name", "device", k->name, sizeof k->name);
+		str(&rd, d, "backend", "device", k->backend, sizeof k->backend);
+		str(&rd, d, "arch", "device", k->arch, sizeof k->arch);
+		k->cc_major = (int)num(&rd, d, "cc_major", "device");
+		k->cc_minor = (int)num(&rd, d, "cc_minor", "device");
+		k->sm_count = (int)num(&rd, d, "sm_count", "device");
+		k->warp_size = (int)num(&rd, d, "warp_size", "device");
+		k->clock_hz = num(&rd, d, "clock_hz", "device");
+		k->memory_clock_hz = num(&rd, d, "memory_clock_hz", "device");
+		k->bus_width_bits = (int)num(&rd, d, "bus_width_bits", "device");
+		k->l2_bytes = num(&rd, d, "l2_bytes", "device");
+		k->smem_per_sm = num(&rd, d, "smem_per_sm", "device");
+		k->smem_per_block = num(&rd, d, "smem_per_block", "device");
+		k->smem_per_block_optin = num(&rd, d, "smem_per_block_optin", "device");
+		k->smem_reserved_per_block = num(&rd, d, "smem_reserved_per_block", "device");
+		k->regs_per_sm = (int)num(&rd, d, "regs_per_sm", "device");
+		k->regs_per_block = (int)num(&rd, d, "regs_per_block", "device");
+		k->max_threads_per_sm = (int)num(&rd, d, "max_threads_per_sm", "device");
+		k->max_threads_per_block = (int)num(&rd, d, "max_threads_per_block", "device");
+		k->max_blocks_per_sm = (int)num(&rd, d, "max_blocks_per_sm", "device");
+		k->memory_bytes = num(&rd, d, "memory_bytes", "device");
+		k->driver_version = (int)opt_num(d, "driver_api_version", 0);
+		k->runtime_version = (int)opt_num(d, "runtime_version", 0);
+		const cJSON *pci = cJSON_GetObjectItemCaseSensitive(d, "pci_bus_id");
+		if (cJSON_IsString(pci))
+			snprintf(k->pci_bus_id, sizeof k->pci_bus_id, "%s", pci->valuestring);
+		const cJSON *nv = cJSON_GetObjectItemCaseSensitive(d, "nvml");
+		if (cJSON_IsObject(nv)) {
+			r->nvml = true;
+			str(&rd, nv, "driver", "device.nvml", r->driver, sizeof r->driver);
+			r->max_sm_clock_mhz = opt_num(nv, "max_sm_clock_mhz", 0);
+			r->power_limit_w = opt_num(nv, "power_limit_w", 0);
+		}
+	}
+
+	const cJSON *ms = need(&rd, doc, "measurements", "the document");
+	const cJSON *item;
+	cJSON_ArrayForEach(item, ms)
+	{
+		if (rd.failed)
+			break;
+		if (r->count >= PROBE_MAX_MEASUREMENTS) {
+			snprintf(err, err_len, "more than %d measurements", PROBE_MAX_MEASUREMENTS);
+			rd.failed = 1;
+			break;
+		}
+		struct probe_measurement *m = &r->m[r->count];
+		char where[64];
+		snprintf(where, sizeof where, "measurements[%d]", r->count);
+		str(&rd, item, "name", where, m->name, sizeof m->name);
+		int id = id_from_name(m->name);
+		if (id < 0 && !rd.failed) {
+			snprintf(err, err_len, "%s: unknown measurement '%s'", where, m->name);
+			rd.failed = 1;
+			break;
+		}
+		m->id = (enum kern_id)id;
+		m->sweep = flag(item, "sweep");
+		m->ok = flag(item, "ok");
+		m->unsupported = flag(item, "unsupported");
+		const cJSON *e = cJSON_GetObjectItemCaseSensitive(item, "error");
+		if (cJSON_IsString(e))
+			snprintf(m->error, sizeof m->error, "%s", e->valuestring);
+		str(&rd, item, "method", where, m->method, sizeof m->method);
+		const cJSON *secs = need(&rd, item, "seconds", where);
+		int n = 0;
+		const cJSON *s;
+		cJSON_ArrayForEach(s, secs)
+		{
+			if (n >= KERN_MAX_REPEATS || !cJSON_IsNumber(s)) {
+				snprintf(err, err_len, "%s: 'seconds' must be at most %d numbers", where,
+					 KERN_MAX_REPEATS);
+				rd.failed = 1;
+				break;
+			}
+			m->seconds[n++] = s->valuedouble;
+		}
+		m->repeats = n;
+		m->work = num(&rd, item, "work", where);
+		m->bytes = num(&rd, item, "bytes", where);
+		m->m = (long)opt_num(item, "m", 0);
+		m->n = (long)opt_num(item, "n", 0);
+		m->k = (long)opt_num(item, "k", 0);
+		m->verify_error = num(&rd, item, "verify_error", where);
+		m->verify_tolerance = num(&rd, item, "verify_tolerance", where);
+		const cJSON *env = cJSON_GetObjectItemCaseSensitive(item, "env");
+		if (cJSON_IsObject(env)) {
+			m->env.samples = (int)opt_num(env, "samples", 0);
+			m->env.clock_mhz_median = opt_num(env, "clock_mhz_median", 0);
+			m->env.clock_mhz_min = opt_num(env, "clock_mhz_min", 0);
+			m->env.clock_mhz_max = opt_num(env, "clock_mhz_max", 0);
+			m->env.power_w_median = opt_num(env, "power_w_median", 0);
+			m->env.power_w_max = opt_num(env, "power_w_max", 0);
+			m->env.clock_events = (unsigned long long)opt_num(env, "clock_events", 0);
+		}
+		if (m->ok && m->repeats < 1 && !rd.failed) {
+			snprintf(err, err_len, "%s: a successful measurement needs at least one time in 'seconds'",
+				 where);
+			rd.failed = 1;
+		}
+		probe_measurement_derive(m);
+		r->count++;
+	}
+
+	const cJSON *occ = cJSON_GetObjectItemCaseSensitive(doc, "occupancy");
+	cJSON_ArrayForEach(item, occ)
+	{
+		if (rd.failed || r->occupancy_count >= PROBE_MAX_OCCUPANCY)
+			break;
+		struct kern_occupancy_row *w = &r->occupancy[r->occupancy_count];
+		char where[64];
+		snprintf(where, sizeof where, "occupancy[%d]", r->occupancy_count);
+		str(&rd, item, "kernel", where, w->kernel, sizeof w->kernel);
+		w->regs = (int)num(&rd, item, "regs", where);
+		w->static_smem = num(&rd, item, "static_smem", where);
+		w->local_bytes = opt_num(item, "local_bytes", 0);
+		w->max_threads = (int)num(&rd, item, "max_threads", where);
+		w->binary_version = (int)opt_num(item, "binary_version", 0);
+		w->block = (int)num(&rd, item, "block", where);
+		w->dynamic_smem = num(&rd, item, "dynamic_smem", where);
+		w->max_dynamic_smem = num(&rd, item, "max_dynamic_smem", where);
+		w->optin = flag(item, "optin");
+		w->carveout = (int)num(&rd, item, "carveout", where);
+		w->blocks_per_sm = (int)num(&rd, item, "blocks_per_sm", where);
+		r->occupancy_count++;
+	}
+	const cJSON *notes = cJSON_GetObjectItemCaseSensitive(doc, "notes");
+	cJSON_ArrayForEach(item, notes)
+	{
+		if (cJSON_IsString(item))
+			probe_note(r, "%s", item->valuestring);
+	}
+	cJSON_Delete(doc);
+	return rd.failed ? -1 : 0;
+}

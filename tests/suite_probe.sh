@@ -1,0 +1,100 @@
+#!/bin/sh
+# ridge-probe and ridge-probe-hip as programs, without a GPU: help and usage
+# errors, exit 3 with a clear message when no GPU is usable, --replay of the
+# recorded H200 run (byte for byte tests/fixtures/probe_h200.txt), JSON
+# round trip, and the calibration loaded by ridge (--calibration, --hwdb).
+# A probe that was not built (no nvcc / hipcc) is a visible SKIP.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+BUILD=${BUILD:-build}
+RIDGE=${RIDGE:-$BUILD/ridge}
+fixtures=tests/fixtures
+passed=0
+failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { passed=$((passed + 1)); }
+bad() { echo "FAIL $*"; failed=$((failed + 1)); }
+
+# expect NAME CODE TEXT-IN-STDERR-OR-EMPTY -- command...
+expect() {
+	name=$1 code=$2 text=$3
+	shift 4
+	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	got=$?
+	if [ "$got" != "$code" ]; then
+		bad "$name: exit $got, expected $code"
+		sed 's/^/     stderr: /' "$tmp/err" | head -n 3
+	elif [ -n "$text" ] && ! grep -qF -- "$text" "$tmp/err"; then
+		bad "$name: stderr lacks '$text'"
+		sed 's/^/     stderr: /' "$tmp/err" | head -n 3
+	else
+		ok
+	fi
+}
+
+gpu_present() {
+	command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU'
+}
+
+for probe in ridge-probe ridge-probe-hip; do
+	bin=$BUILD/$probe
+	if [ ! -x "$bin" ]; then
+		echo "SKIP $probe: not built (its compiler was not found)"
+		continue
+	fi
+	if ! "$bin" --help >"$tmp/help" 2>&1; then
+		bad "$probe --help: does not run here: $(head -n 1 "$tmp/help")"
+		continue
+	fi
+	grep -q "^usage: $probe " "$tmp/help" && ok || bad "$probe --help: no usage line"
+	expect "$probe-bad-option" 2 "$probe: error: unknown option '--bogus'" -- "$bin" --bogus
+	expect "$probe-bad-only" 2 "$probe: error: --only: unknown measurement 'fp128'" -- "$bin" --only memory,fp128
+	expect "$probe-bad-repeats" 2 "$probe: error: --repeats: '0' is out of range (1..64)" -- "$bin" --repeats 0
+	expect "$probe-bad-device" 2 "$probe: error: --device: " -- "$bin" --device x
+	expect "$probe-extra-arg" 2 "$probe: error: unexpected argument 'now'" -- "$bin" now
+	expect "$probe-replay-missing" 2 "$probe: error: --replay: cannot open 'no/such.json'" -- "$bin" --replay no/such.json
+	expect "$probe-replay-with-quick" 2 "--replay re-renders a saved run" -- "$bin" --replay "$fixtures/probe_h200.json" --quick
+	printf '{"tool": "ridge-probe",\n "device": [' >"$tmp/broken.json"
+	expect "$probe-replay-broken" 2 "$probe: error: --replay: '$tmp/broken.json': line 2: not valid JSON" -- "$bin" --replay "$tmp/broken.json"
+
+	# No GPU here: a clear error and exit 3, never a crash.
+	if gpu_present; then
+		echo "SKIP $probe-no-gpu: a GPU is present"
+	else
+		expect "$probe-no-gpu" 3 "$probe: error: no usable GPU" -- "$bin" --quick
+	fi
+
+	# --replay renders the recorded run as tests/fixtures/probe_h200.txt says.
+	expect "$probe-replay" 0 "" -- "$bin" --replay "$fixtures/probe_h200.json"
+	if [ "$probe" = ridge-probe ]; then
+		diff -u "$fixtures/probe_h200.txt" "$tmp/out" >"$tmp/diff" && ok ||
+			{ bad "$probe-replay: differs from $fixtures/probe_h200.txt"; head -n 20 "$tmp/diff"; }
+	fi
+	cp "$tmp/out" "$tmp/replay.txt"
+	"$bin" --replay "$fixtures/probe_h200.json" --json >"$tmp/again.json" 2>"$tmp/err"
+	"$bin" --replay "$tmp/again.json" >"$tmp/again.txt" 2>>"$tmp/err"
+	cmp -s "$tmp/replay.txt" "$tmp/again.txt" && ok || bad "$probe-json-round-trip: the re-read JSON renders differently"
+
+	# The calibration, loaded by ridge.
+	expect "$probe-out" 0 "" -- "$bin" --replay "$fixtures/probe_h200.json" --out "$tmp/cal.yaml"
+	grep -q "calibration written to $tmp/cal.yaml" "$tmp/out" && ok || bad "$probe-out: no confirmation line"
+	expect "$probe-out-check" 0 "" -- "$RIDGE" hw check "$tmp/cal.yaml"
+	expect "$probe-calibration-show" 0 "" -- "$RIDGE" hw show h200-sxm --calibration "$tmp/cal.yaml" --json
+	bw=$(sed -n 's/.*"memory_bandwidth":[[:space:]]*\([0-9.e+]*\).*/\1/p' "$tmp/out" | head -n 1)
+	case $bw in
+	4436851922833.51*) ok ;;
+	*) bad "$probe-calibration-show: memory_bandwidth '$bw', expected the measured 4.4369e12" ;;
+	esac
+	grep -q '"measured":[[:space:]]*true' "$tmp/out" && ok || bad "$probe-calibration-show: not marked measured"
+	mkdir -p "$tmp/hwdb" && cp "$tmp/cal.yaml" "$tmp/hwdb/h200-sxm.yaml"
+	expect "$probe-calibration-hwdb-dir" 0 "" -- "$RIDGE" hw show "NVIDIA H200" --hwdb "$tmp/hwdb"
+	grep -q "(measured)" "$tmp/out" && ok || bad "$probe-calibration-hwdb-dir: the entry from --hwdb was not used"
+	expect "$probe-out-unwritable" 3 "$probe: error: --out: " -- "$bin" --replay "$fixtures/probe_h200.json" --out /nonexistent-dir/cal.yaml
+	[ ! -e /nonexistent-dir/cal.yaml ] && ok || bad "$probe-out-unwritable: a file was left"
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

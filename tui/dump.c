@@ -1,0 +1,222 @@
+/* ridge tui --dump FILE: every item of the scenario the explorer has a panel
+ * for, loaded into the explorer's state and computed by tui_state_compute(),
+ * printed with the keys `ridge eval --json` uses for the same item, so the
+ * two can be compared number by number (tests/suite_tui.sh does). */
+#include <string.h>
+
+#include "cli.h"
+#include "scenario.h"
+#include "tui.h"
+
+static void train_json(cJSON *o, const struct ridge_train_result *r)
+{
+	cli_json_number(o, "mfu", r->mfu);
+	cli_json_number(o, "flops_per_token", r->flops_per_token);
+	cli_json_number(o, "attention_flops_per_token", r->attention_flops_per_token);
+	cli_json_number(o, "tokens_per_step", r->tokens_per_step);
+	cli_json_number(o, "flops_per_step", r->flops_per_step);
+	cli_json_number(o, "achieved_flops_per_gpu", r->achieved_flops_per_gpu);
+	cli_json_number(o, "cluster_flops", r->cluster_flops);
+	cli_json_number(o, "step_time_s", r->step_time_s);
+	cli_json_number(o, "wall_s", r->wall_s);
+	cli_json_number(o, "wall_hours", r->wall_hours);
+	cli_json_number(o, "gpu_hours", r->gpu_hours);
+	cli_json_number(o, "cost_usd", r->cost_usd);
+	cli_json_number(o, "cost_per_step_usd", r->cost_per_step_usd);
+}
+
+static void cost_train_json(cJSON *o, const struct tui_state *s)
+{
+	const struct tui_cost_results *r = &s->out.cost;
+	const struct ridge_train_comparison *c = &r->train;
+	train_json(o, &c->current);
+	if (!r->has_target)
+		return;
+	train_json(cJSON_AddObjectToObject(o, "target"), &c->target);
+	cli_json_number(o, "savings_usd", c->savings_usd);
+	cli_json_number(o, "savings_fraction", c->savings_fraction);
+	cli_json_number(o, "speedup", c->speedup);
+	if (!c->has_investment)
+		return;
+	cli_json_number(o, "investment_usd", c->investment_usd);
+	cli_json_number(o, "roi_net", c->roi_net);
+	cli_json_number(o, "roi_gross", c->roi_gross);
+	cli_json_number(o, "saving_per_step_usd", c->saving_per_step_usd);
+	if (c->breaks_even)
+		cli_json_number(o, "break_even_step", c->break_even_step);
+	else
+		cJSON_AddNullToObject(o, "break_even_step");
+}
+
+static void cost_decode_json(cJSON *o, const struct tui_state *s)
+{
+	const struct ridge_decode_result *r = &s->out.cost.decode;
+	cli_json_number(o, "kv_bytes_per_token", r->kv_bytes_per_token);
+	cli_json_number(o, "weight_bytes", r->weight_bytes);
+	cli_json_number(o, "kv_bytes", r->kv_bytes);
+	cli_json_number(o, "bytes_per_step", r->bytes_per_step);
+	cli_json_number(o, "flops_per_step", r->flops_per_step);
+	cli_json_number(o, "intensity", r->intensity);
+	cli_json_number(o, "ridge_point", r->ridge_point);
+	cli_json_number(o, "memory_time_s", r->memory_time_s);
+	cli_json_number(o, "compute_time_s", r->compute_time_s);
+	cli_json_number(o, "tpot_s", r->tpot_s);
+	cli_json_number(o, "tokens_per_s", r->tokens_per_s);
+	cli_json_number(o, "usd_per_million_tokens", r->usd_per_million_tokens);
+	cJSON_AddStringToObject(o, "bound", cost_bound_name(r->bound));
+	cli_json_number(o, "memory_required_bytes", r->memory_required);
+	cli_json_number(o, "memory_available_bytes", r->memory_available);
+	cJSON_AddBoolToObject(o, "fits", r->fits);
+	if (r->has_crossover)
+		cli_json_number(o, "crossover_batch", r->crossover_batch);
+	else
+		cJSON_AddNullToObject(o, "crossover_batch");
+}
+
+static void ceiling_json(cJSON *o, const struct ridge_roofline_ceiling *c)
+{
+	cJSON_AddStringToObject(o, "path", c->matrix ? "matrix" : "vector");
+	cJSON_AddStringToObject(o, "level", roofline_level_name(c->level));
+	cli_json_number(o, "peak_flops", c->peak_flops);
+	cli_json_number(o, "bandwidth", c->bandwidth);
+	cli_json_number(o, "ridge_point", c->ridge_point);
+}
+
+static void point_json(cJSON *o, const struct ridge_roofline_point *p)
+{
+	cli_json_number(o, "intensity", p->intensity);
+	cli_json_number(o, "attainable_flops", p->attainable_flops);
+	cJSON_AddStringToObject(o, "bound", roofline_bound_name(p->bound));
+	if (p->has_work) {
+		cli_json_number(o, "flops", p->flops);
+		cli_json_number(o, "bytes", p->bytes);
+		cli_json_number(o, "compute_time_s", p->compute_time_s);
+		cli_json_number(o, "memory_time_s", p->memory_time_s);
+		cli_json_number(o, "time_floor_s", p->time_floor_s);
+	}
+}
+
+/* `ridge gemm`'s keys. */
+static void gemm_json(cJSON *o, const struct tui_state *s)
+{
+	const struct tui_roofline_results *r = &s->out.roofline;
+	static const char *const algorithms[] = {"library", "tiled", "naive"};
+	cJSON_AddStringToObject(o, "algorithm", algorithms[s->in.gemm_algorithm]);
+	cJSON_AddStringToObject(o, "dtype", ridge_dtype_name((enum ridge_dtype)s->in.roofline_dtype));
+	cli_json_number(o, "m", s->in.gemm_m);
+	cli_json_number(o, "n", s->in.gemm_n);
+	cli_json_number(o, "k", s->in.gemm_k);
+	cli_json_number(o, "read_bytes", r->cost.read_bytes);
+	cli_json_number(o, "write_bytes", r->cost.write_bytes);
+	cli_json_number(o, "compulsory_bytes", r->cost.compulsory_bytes);
+	cJSON_AddBoolToObject(o, "tensor_core_eligible", r->path.tensor_eligible);
+	cJSON_AddBoolToObject(o, "uses_tensor_cores", r->path.uses_matrix);
+	cJSON_AddStringToObject(o, "compute_dtype", ridge_dtype_name(r->ceiling.dtype));
+	ceiling_json(o, &r->ceiling);
+	cJSON_DeleteItemFromObject(o, "level"); /* gemm has no level: always HBM */
+	point_json(o, &r->point);
+}
+
+/* `ridge roofline`'s keys (an intensity, or a named GEMM kernel). */
+static void roofline_json(cJSON *o, const struct tui_state *s)
+{
+	const struct tui_roofline_results *r = &s->out.roofline;
+	cJSON_AddStringToObject(o, "dtype", ridge_dtype_name(r->ceiling.dtype));
+	ceiling_json(o, &r->ceiling);
+	point_json(o, &r->point);
+}
+
+/* `ridge occupancy`'s keys. */
+static void occupancy_json(cJSON *o, const struct tui_state *s)
+{
+	static const char *const limit_keys[RIDGE_OCC_LIMITER_COUNT] = {
+	    "warps", "registers", "shared_memory", "blocks", "barriers", "virtual_resources",
+	};
+	const struct tui_occupancy_results *r = &s->out.occupancy;
+	const struct ridge_occupancy_result *res = &r->analysis.result;
+	cJSON_AddNumberToObject(o, "blocks_per_sm", res->blocks_per_sm);
+	cJSON_AddNumberToObject(o, "active_warps", res->active_warps);
+	cJSON_AddNumberToObject(o, "max_warps", res->max_warps);
+	cli_json_number(o, "occupancy", res->occupancy);
+	cJSON_AddStringToObject(o, "limiter", occupancy_limiter_name(res->limiter));
+	cJSON *limits = cJSON_AddObjectToObject(o, "limits");
+	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++) {
+		if (res->limit[i] == RIDGE_OCC_UNLIMITED)
+			cJSON_AddNullToObject(limits, limit_keys[i]);
+		else
+			cJSON_AddNumberToObject(limits, limit_keys[i], res->limit[i]);
+	}
+	cJSON_AddNumberToObject(o, "warps_per_block", res->warps_per_block);
+	cli_json_number(o, "smem_per_sm", res->smem_per_sm);
+	if (r->has_best) {
+		cJSON *mp = cJSON_AddObjectToObject(o, "max_potential_block_size");
+		cJSON_AddNumberToObject(mp, "block_size", r->best_block_size);
+		cJSON_AddNumberToObject(mp, "blocks_per_sm", r->best_blocks_per_sm);
+		cJSON_AddNumberToObject(mp, "min_grid_size", r->best_min_grid);
+	}
+}
+
+const char *tui_panel_error(const struct tui_state *s, enum tui_panel_id panel)
+{
+	switch (panel) {
+	case TUI_PANEL_ROOFLINE:
+		return s->out.roofline.ok ? NULL : s->out.roofline.error;
+	case TUI_PANEL_OCCUPANCY:
+		return s->out.occupancy.ok ? NULL : s->out.occupancy.error;
+	case TUI_PANEL_ALIGN:
+		return s->out.align.ok ? NULL : s->out.align.error;
+	case TUI_PANEL_COST:
+		return s->out.cost.ok ? NULL : s->out.cost.error;
+	default:
+		return NULL;
+	}
+}
+
+static int dump_item(void *ctx, const struct tui_state *s, int index, const char *name, const struct tui_kind *kind)
+{
+	cJSON *items = ctx;
+	cJSON *entry = cJSON_CreateObject();
+	cJSON_AddNumberToObject(entry, "index", index);
+	cJSON_AddStringToObject(entry, "name", name);
+	cJSON_AddStringToObject(entry, "kind", kind->kind);
+	cJSON_AddStringToObject(entry, "panel", tui_panel_name(kind->panel));
+	cJSON_AddItemToArray(items, entry);
+	const char *error = tui_panel_error(s, kind->panel);
+	if (error) {
+		cJSON_AddStringToObject(entry, "error", error);
+		return 0;
+	}
+	cJSON_AddItemToObject(entry, "result", tui_dump_result(s, kind));
+	return 0;
+}
+
+cJSON *tui_dump_result(const struct tui_state *s, const struct tui_kind *kind)
+{
+	cJSON *result = cJSON_CreateObject();
+	cJSON_AddStringToObject(result, "gpu", tui_state_gpu(s)->id);
+	if (strcmp(kind->kind, "gemm") == 0)
+		gemm_json(result, s);
+	else if (strcmp(kind->kind, "roofline") == 0)
+		roofline_json(result, s);
+	else if (strcmp(kind->kind, "occupancy") == 0)
+		occupancy_json(result, s);
+	else if (kind->panel == TUI_PANEL_COST && kind->mode == TUI_COST_TRAIN)
+		cost_train_json(result, s);
+	else if (kind->panel == TUI_PANEL_COST && kind->mode == TUI_COST_DECODE)
+		cost_decode_json(result, s);
+	return result;
+}
+
+int tui_dump(const struct tui_state *s, const char *path, const char *hwdb_dir, const char *calibration)
+{
+	cJSON *doc = cJSON_CreateObject();
+	cJSON_AddStringToObject(doc, "file", path);
+	cJSON *items = cJSON_AddArrayToObject(doc, "items");
+	char err[512];
+	if (scenario_each(s, path, hwdb_dir, calibration, dump_item, items, err, sizeof err) != 0) {
+		cJSON_Delete(doc);
+		cli_error("%s", err);
+		return EXIT_USAGE;
+	}
+	return cli_json_print(doc);
+}
