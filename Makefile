@@ -147,9 +147,11 @@ FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_NAMES := $(FUZZ_SRC:tests/fuzz/%.c=%)
 FUZZ_CFLAGS := -Wno-unknown-warning-option -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB) $(CLI_OBJ) | $(DEPS_STAMP)
+# Harnesses link the CLI's objects (without main) and the probe's plain C.
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(LIB) $(CLI_OBJ) $(PROBE_CORE_OBJ) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -fsanitize=fuzzer -o $@ $< $(filter-out %/cli/main.o,$(CLI_OBJ)) $(LIB) $(PKG_LIBS)
+	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -fsanitize=fuzzer -o $@ $< $(filter-out %/cli/main.o,$(CLI_OBJ)) \
+		$(PROBE_CORE_OBJ) $(LIB) $(PKG_LIBS) -ldl
 
 fuzz-build:
 	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz needs clang (apt-get install -y clang)"; exit 1; }

@@ -223,39 +223,12 @@ void cli_text_position(const char *text, size_t offset, int *line, int *col)
 
 int cli_output_path_ok(const char *flag, const char *path)
 {
-	if (!path[0]) {
-		cli_error("%s: no file name given", flag);
+	char err[HWDB_PATH + 128];
+	if (hwdb_output_path_check(path, err, sizeof err) != 0) {
+		cli_error("%s: %s", flag, err);
 		return -1;
 	}
-	struct stat st;
-	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode)) {
-			cli_error("%s: cannot write '%s': it is a directory", flag, path);
-			return -1;
-		}
-		if (!S_ISREG(st.st_mode))
-			return 0; /* /dev/stdout, a pipe: written through */
-	} else if (errno != ENOENT) {
-		cli_error("%s: cannot write '%s': %s", flag, path, strerror(errno));
-		return -1;
-	}
-	/* The temporary file is created in the same directory. */
-	const char *slash = strrchr(path, '/');
-	char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
-	if (!dir) {
-		cli_error("out of memory");
-		return -1;
-	}
-	int rc = 0;
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		cli_error("%s: cannot write '%s': %s", flag, path, stat(dir, &st) != 0 ? strerror(errno) : "Not a directory");
-		rc = -1;
-	} else if (access(dir, W_OK) != 0) {
-		cli_error("%s: cannot write '%s': %s", flag, path, strerror(errno));
-		rc = -1;
-	}
-	free(dir);
-	return rc;
+	return 0;
 }
 
 int cli_write_atomic(const char *path, const char *data, size_t len)

@@ -81,6 +81,11 @@ const char *hwdb_builtin_text(int index, size_t *len);
  * file goes through here. Returns 0, or -1 with err ("cannot ... 'path': why"). */
 int hwdb_write_atomic(const char *path, const char *data, size_t len, char *err, size_t err_len);
 
+/* Whether path can be written by hwdb_write_atomic, checked before any work
+ * (a probe run takes minutes): a name, not a directory, in a directory that
+ * exists and is writable. Returns 0, or -1 with err ("cannot write 'path': why"). */
+int hwdb_output_path_check(const char *path, char *err, size_t err_len);
+
 /* Writes gpu as a hwdb YAML entry with hwdb_write_atomic: on failure the old
  * file is left intact. Returns 0, or -1 with err set. */
 int hwdb_write_file(const char *path, const struct ridge_gpu *gpu, char *err, size_t err_len);

@@ -270,6 +270,46 @@ int hwdb_write_atomic(const char *path, const char *data, size_t len, char *err,
 	return failed ? -1 : 0;
 }
 
+int hwdb_output_path_check(const char *path, char *err, size_t err_len)
+{
+	if (!path[0]) {
+		snprintf(err, err_len, "no file name given");
+		return -1;
+	}
+	struct stat st;
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			snprintf(err, err_len, "cannot write '%s': it is a directory", path);
+			return -1;
+		}
+		if (!S_ISREG(st.st_mode))
+			return 0; /* /dev/stdout, a pipe: written through */
+	} else if (errno != ENOENT) {
+		snprintf(err, err_len, "cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	/* The temporary file is created in the same directory. */
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+	if (!dir) {
+		snprintf(err, err_len, "cannot write '%s': out of memory", path);
+		return -1;
+	}
+	int rc = 0;
+	if (stat(dir, &st) != 0) {
+		snprintf(err, err_len, "cannot write '%s': %s", path, strerror(errno));
+		rc = -1;
+	} else if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, err_len, "cannot write '%s': %s", path, strerror(ENOTDIR));
+		rc = -1;
+	} else if (access(dir, W_OK) != 0) {
+		snprintf(err, err_len, "cannot write '%s': %s", path, strerror(errno));
+		rc = -1;
+	}
+	free(dir);
+	return rc;
+}
+
 int hwdb_write_file(const char *path, const struct ridge_gpu *gpu, char *err, size_t err_len)
 {
 	char *text = NULL;
