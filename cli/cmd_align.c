@@ -86,7 +86,7 @@ static const struct param align_params[] = {
     CALC_JSON_PARAM,
 };
 
-/* The shape keys, with the config.json names they stand for. */
+/* The shape keys, in the order of shape_config()'s fields. */
 static const char *const shape_keys[] = {"hidden_size", "intermediate_size", "heads",  "kv_heads",
 					 "head_dim",	"vocab_size",	     "layers", NULL};
 
