@@ -59,10 +59,51 @@ static void test_invalid_calibration_not_written(void **state)
 	unlink(path);
 }
 
+/* crash-ac932fdc: "regs": 3.9e10 in an occupancy row was converted to int:
+ * undefined behaviour (UBSan). Every count read into an integer is now
+ * range-checked, null included, and the document refused. */
+static void test_counts_out_of_range_refused(void **state)
+{
+	(void)state;
+	static struct probe_result r;
+	char err[600] = "";
+	size_t len;
+	char *json = slurp(PROBE_FIXTURES "/../fuzz/corpus/probe_replay/crash-ac932fdc-regs-out-of-range.json", &len);
+	assert_int_equal(probe_result_from_json(json, len, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "'regs' in occupancy[3] is out of range (-2147483648..2147483647)"));
+	free(json);
+
+	/* The same for a device field, a null, and a measurement's shape. */
+	static const struct {
+		const char *from, *to, *message;
+	} edits[] = {
+		{ "\"sm_count\":132", "\"sm_count\":1e300", "'sm_count' in device is out of range" },
+		{ "\"sm_count\":132", "\"sm_count\":null", "'sm_count' in device is out of range" },
+		{ "\"sm_count\":132", "\"sm_count\":-3e9", "'sm_count' in device is out of range" },
+	};
+	char *seed = slurp(PROBE_FIXTURES "/../fuzz/corpus/probe_replay/probe_h200.json", &len);
+	assert_int_equal(probe_result_from_json(seed, len, &r, err, sizeof err), 0);
+	for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
+		char *at = strstr(seed, edits[i].from);
+		assert_non_null(at);
+		size_t head = (size_t)(at - seed), n = len - strlen(edits[i].from) + strlen(edits[i].to);
+		char *edited = malloc(n + 1);
+		assert_non_null(edited);
+		snprintf(edited, n + 1, "%.*s%s%s", (int)head, seed, edits[i].to, at + strlen(edits[i].from));
+		err[0] = '\0';
+		assert_int_equal(probe_result_from_json(edited, n, &r, err, sizeof err), -1);
+		if (!strstr(err, edits[i].message))
+			fail_msg("edit %zu: '%s' lacks '%s'", i, err, edits[i].message);
+		free(edited);
+	}
+	free(seed);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_invalid_calibration_not_written),
+		cmocka_unit_test(test_counts_out_of_range_refused),
 	};
 	return cmocka_run_group_tests_name("probe_fuzz_regressions", tests, NULL, NULL);
 }
