@@ -597,6 +597,61 @@ int intensity_kernel(const struct ridge_kernel_shape *shape, struct ridge_kernel
 	return 0;
 }
 
+/* ---- the hierarchical roofline's bytes per level ---- */
+
+int intensity_levels(const struct ridge_kernel_shape *shape, const struct ridge_kernel_cost *cost,
+		     double bytes[RIDGE_LEVEL_COUNT], char *err, size_t err_len)
+{
+	for (int i = 0; i < RIDGE_LEVEL_COUNT; i++)
+		bytes[i] = -1;
+	double e = ridge_dtype_bytes(shape->dtype);
+	if (!(e > 0) || !(cost->compulsory_bytes > 0) || !(cost->tiled_bytes > 0)) {
+		snprintf(err, err_len, "the cost has no traffic to distribute over memory levels");
+		return -1;
+	}
+	switch (shape->kernel) {
+	case RIDGE_KERNEL_GEMM_NAIVE: {
+		/* L1 serves every element read (2*M*N*K, the no-reuse count); L2
+		 * sees each 32 x 32 thread block read its rows of A and columns of B
+		 * once; DRAM sees each tensor once. */
+		struct gemm_dims g = { shape->m, shape->n, shape->k, shape->batch > 0 ? shape->batch : 1,
+				       RIDGE_TILED_GEMM_TILE, RIDGE_TILED_GEMM_TILE, RIDGE_TILED_GEMM_TILE };
+		bytes[RIDGE_LEVEL_SMEM] = cost->tiled_bytes;
+		bytes[RIDGE_LEVEL_L2] = gemm_tiled_bytes(&g, e);
+		bytes[RIDGE_LEVEL_HBM] = cost->compulsory_bytes;
+		return 0;
+	}
+	case RIDGE_KERNEL_GEMM_TILED: {
+		/* Each multiply-add reads one element of A and one of B from shared
+		 * memory; each tile is stored there once (the tiled reads of A and B). */
+		double batch = shape->batch > 0 ? shape->batch : 1;
+		double out = batch * shape->m * shape->n * e;
+		bytes[RIDGE_LEVEL_SMEM] = 2 * batch * shape->m * shape->n * shape->k * e + (cost->tiled_bytes - out);
+		bytes[RIDGE_LEVEL_L2] = cost->tiled_bytes;
+		bytes[RIDGE_LEVEL_HBM] = cost->compulsory_bytes;
+		return 0;
+	}
+	case RIDGE_KERNEL_GEMM:
+	case RIDGE_KERNEL_ATTENTION:
+	case RIDGE_KERNEL_FLASH_ATTENTION:
+		bytes[RIDGE_LEVEL_L2] = cost->tiled_bytes;
+		bytes[RIDGE_LEVEL_HBM] = cost->compulsory_bytes;
+		return 0;
+	case RIDGE_KERNEL_RESIDUAL_RMSNORM:
+	case RIDGE_KERNEL_RMSNORM_LINEAR:
+	case RIDGE_KERNEL_SOFTMAX:
+		/* The variant's own traffic (tiled_bytes): the unfused intermediate
+		 * and every pass of a multi-pass softmax go through memory. */
+		bytes[RIDGE_LEVEL_L2] = cost->tiled_bytes;
+		bytes[RIDGE_LEVEL_HBM] = cost->tiled_bytes;
+		return 0;
+	default:
+		bytes[RIDGE_LEVEL_L2] = cost->compulsory_bytes;
+		bytes[RIDGE_LEVEL_HBM] = cost->compulsory_bytes;
+		return 0;
+	}
+}
+
 /* ---- tensor cores ---- */
 
 double intensity_alignment_elements(enum ridge_dtype dtype)

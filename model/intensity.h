@@ -133,6 +133,25 @@ const char *intensity_kernel_summary(enum ridge_kernel kernel);
  * or bad dimension ("--seq is required", "tile 0 x 128 ..."). */
 int intensity_kernel(const struct ridge_kernel_shape *shape, struct ridge_kernel_cost *out, char *err, size_t err_len);
 
+/* The bytes each memory level carries, for the hierarchical roofline
+ * (roofline_hierarchy); -1 where the level is not modelled for the kernel.
+ *   HBM   what reaches DRAM: the compulsory traffic where a kernel's re-reads
+ *         are re-reads of tiles by neighbouring CTAs (GEMMs, GEMV, attention,
+ *         FlashAttention: L2 catches them); the chosen variant's own traffic
+ *         for multi-kernel variants (unfused residual-rmsnorm and
+ *         rmsnorm-linear, softmax in several passes), whose intermediate or
+ *         repeated pass goes through memory; every tensor once elsewhere.
+ *   L2    the global-memory requests of the algorithm at CTA granularity:
+ *         the tiled traffic (the naive GEMM: its 32 x 32 thread block's tile,
+ *         since L1 catches the re-reads inside a block).
+ *   SMEM  what the SM's L1 / shared memory serves, where the code makes
+ *         per-thread requests: the naive GEMM's 2*M*N*K element reads, and
+ *         the shared-memory tiled GEMM's 2*M*N*K shared-memory reads plus its
+ *         tile stores; -1 for the others (library kernels stage tiles once).
+ * Returns 0, or -1 with err (a cost not made by intensity_kernel for shape). */
+int intensity_levels(const struct ridge_kernel_shape *shape, const struct ridge_kernel_cost *cost,
+		     double bytes[RIDGE_LEVEL_COUNT], char *err, size_t err_len);
+
 /* Whether a GEMM of m x n x k in dtype can run on the GPU's tensor cores:
  * the dtype has a matrix rate, and m, n and k are multiples of 16 bytes of
  * elements (cuBLAS's alignment rule for tensor-core kernels). When not, reason
