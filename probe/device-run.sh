@@ -122,6 +122,10 @@ elif [ "$mode" = validate ]; then
 		"$probe" --only v_stream,v_gemm,v_blas,v_fused --quick --repeats 1 --warmup 0 >>"$log" 2>&1
 	echo "(ncu exit $?)" | tee -a "$log"
 	ncu -i /tmp/ridge-ncu-val.ncu-rep --csv --page raw >"$out/ncu_h200_validate.csv" 2>>"$log"
+	timeout 200 ncu --clock-control none --metrics "$metrics" -k 'regex:^rv_gemm' -o /tmp/ridge-ncu-gemm -f \
+		"$probe" --only v_gemm --repeats 1 --warmup 0 >>"$log" 2>&1
+	echo "(ncu gemm exit $?)" | tee -a "$log"
+	ncu -i /tmp/ridge-ncu-gemm.ncu-rep --csv --page raw >"$out/ncu_h200_gemm.csv" 2>>"$log"
 	run ncu --version
 else
 	say "full run"

@@ -243,8 +243,8 @@ static void plan_validation(const struct selection *sel, bool quick, struct step
 	}
 	if (sel->group[G_V_FUSED]) {
 		/* 256 MiB bf16 tensors: rows x width. */
-		static const long shapes[][2] = {{16384, 8192}, {65536, 2048}};
-		int count = quick ? 1 : 2;
+		static const long shapes[][2] = {{16384, 8192}, {65536, 2048}, {32768, 4096}};
+		int count = quick ? 1 : 3;
 		for (int i = 0; i < count; i++)
 			for (int id = KERN_V_RESNORM_UNFUSED; id <= KERN_V_SOFTMAX_FUSED; id++)
 				add_case(steps, n, (enum kern_id)id, 0, shapes[i][0], shapes[i][1], 0, 0);

@@ -348,10 +348,14 @@ static int run_v_gemm(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 
 /* ---------------------------------------------------------------- row kernels (bf16) */
 
-/* One block of V_ROW_THREADS per row of n bf16, n a multiple of 2048 up to
- * 8192: each thread holds V_ROW_MAX x 8 values in registers. */
-#define V_ROW_THREADS 256
+/* Row kernels: every thread holds V_ROW_MAX 16-byte vectors (32 bf16) of
+ * one row, all loaded before any arithmetic so that four loads are in flight
+ * per thread; a row of n bf16 is served by T = n / 32 threads, and a block of
+ * V_ROW_BLOCK threads serves V_ROW_BLOCK / T rows (n = 1024, 2048, 4096 or
+ * 8192). Statistics in fp32. */
+#define V_ROW_BLOCK 256
 #define V_ROW_MAX 4
+#define V_ROW_MIN_BLOCKS 5 /* 1280 threads per SM (RMSNorm kernels: 1024): registers capped, no spills */
 #define V_RMS_EPS 1e-6f
 
 /* Eight bf16 in one 16-byte vector: element j is the low (even j) or high half
@@ -374,10 +378,6 @@ struct v_pack {
 		uint32_t u = (j & 1) ? (w[j >> 1] & 0xFFFF0000u) : (w[j >> 1] << 16);
 		return __uint_as_float(u);
 	}
-	__device__ __forceinline__ uint16_t bits(int j) const
-	{
-		return (uint16_t)((j & 1) ? (w[j >> 1] >> 16) : (w[j >> 1] & 0xFFFFu));
-	}
 	__device__ __forceinline__ void set(int j, uint16_t h)
 	{
 		if (j & 1)
@@ -387,46 +387,67 @@ struct v_pack {
 	}
 };
 
-/* Block-wide sum (and max) through shared memory; every thread gets the result. */
-__device__ __forceinline__ float v_block_sum(float v, float *scratch)
+/* Where this thread's row and vectors are. */
+struct v_row {
+	int T;	     /* threads per row */
+	int t;	     /* this thread's index in its row */
+	size_t row;  /* the row */
+	size_t base; /* its first vector */
+	__device__ __forceinline__ v_row(int n8)
+	{
+		T = n8 / V_ROW_MAX;
+		t = threadIdx.x % T;
+		row = (size_t)blockIdx.x * (V_ROW_BLOCK / T) + threadIdx.x / T;
+		base = row * n8;
+	}
+	__device__ __forceinline__ size_t at(int q) const
+	{
+		return base + t + (size_t)q * T;
+	}
+};
+
+__device__ __forceinline__ float v_shfl_xor(float v, int off)
+{
+#if defined(__HIPCC__)
+	return __shfl_xor(v, off, 32);
+#else
+	return __shfl_xor_sync(0xffffffffu, v, off);
+#endif
+}
+
+/* Sum (max) over the T threads of a row; every thread of the row gets it.
+ * scratch holds V_ROW_BLOCK / 32 floats; consecutive calls may reuse it. */
+__device__ __forceinline__ float v_row_sum(float v, const v_row &r, float *scratch)
 {
 	for (int off = 16; off > 0; off /= 2)
-#if defined(__HIPCC__)
-		v += __shfl_xor(v, off, 32);
-#else
-		v += __shfl_xor_sync(0xffffffffu, v, off);
-#endif
-	int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+		v += v_shfl_xor(v, off);
 	__syncthreads();
-	if (lane == 0)
-		scratch[warp] = v;
+	if (threadIdx.x % 32 == 0)
+		scratch[threadIdx.x / 32] = v;
 	__syncthreads();
+	int first = (int)(threadIdx.x / 32) / (r.T / 32) * (r.T / 32);
 	float s = 0;
-	for (int w = 0; w < V_ROW_THREADS / 32; w++)
-		s += scratch[w];
+	for (int w = 0; w < r.T / 32; w++)
+		s += scratch[first + w];
 	return s;
 }
 
-__device__ __forceinline__ float v_block_max(float v, float *scratch)
+__device__ __forceinline__ float v_row_max(float v, const v_row &r, float *scratch)
 {
 	for (int off = 16; off > 0; off /= 2)
-#if defined(__HIPCC__)
-		v = fmaxf(v, __shfl_xor(v, off, 32));
-#else
-		v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, off));
-#endif
-	int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+		v = fmaxf(v, v_shfl_xor(v, off));
 	__syncthreads();
-	if (lane == 0)
-		scratch[warp] = v;
+	if (threadIdx.x % 32 == 0)
+		scratch[threadIdx.x / 32] = v;
 	__syncthreads();
-	float s = scratch[0];
-	for (int w = 1; w < V_ROW_THREADS / 32; w++)
-		s = fmaxf(s, scratch[w]);
+	int first = (int)(threadIdx.x / 32) / (r.T / 32) * (r.T / 32);
+	float s = scratch[first];
+	for (int w = 1; w < r.T / 32; w++)
+		s = fmaxf(s, scratch[first + w]);
 	return s;
 }
 
-/* Online (max, sum of exp) pair combined. */
+/* Online (max, sum of exp) pairs combined. */
 __device__ __forceinline__ void v_online_merge(float &m, float &s, float m2, float s2)
 {
 	float mm = fmaxf(m, m2);
@@ -434,11 +455,28 @@ __device__ __forceinline__ void v_online_merge(float &m, float &s, float m2, flo
 	m = mm;
 }
 
-/* h = x + r, elementwise over count bf16 (count a multiple of 8). */
+/* h = x + r, elementwise over n8 vectors of 8 bf16, four vectors in flight per thread. */
 __global__ void rv_add_bf16(const uint4 *x, const uint4 *r, uint4 *h, size_t n8)
 {
 	size_t stride = (size_t)gridDim.x * blockDim.x;
-	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n8; i += stride) {
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	for (; i + 3 * stride < n8; i += 4 * stride) {
+		v_pack a[4], b[4];
+#pragma unroll
+		for (int u = 0; u < 4; u++) {
+			a[u].load(x[i + u * stride]);
+			b[u].load(r[i + u * stride]);
+		}
+#pragma unroll
+		for (int u = 0; u < 4; u++) {
+			v_pack o;
+#pragma unroll
+			for (int j = 0; j < 8; j++)
+				o.set(j, v_f32_to_bf16(a[u].get(j) + b[u].get(j)));
+			h[i + u * stride] = o.vec();
+		}
+	}
+	for (; i < n8; i += stride) {
 		v_pack a, b, o;
 		a.load(x[i]);
 		b.load(r[i]);
@@ -449,219 +487,189 @@ __global__ void rv_add_bf16(const uint4 *x, const uint4 *r, uint4 *h, size_t n8)
 	}
 }
 
-/* y = h * rsqrt(mean(h^2) + eps) * w, one row per block. */
-__global__ void __launch_bounds__(V_ROW_THREADS) rv_rmsnorm_bf16(const uint4 *h, const uint4 *w, uint4 *y, int n8)
+/* y = h * rsqrt(mean(h^2) + eps) * w. */
+__global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS - 1) rv_rmsnorm_bf16(const uint4 *h, const uint4 *w, uint4 *y, int n8)
 {
-	__shared__ float scratch[V_ROW_THREADS / 32];
-	const uint4 *row = h + (size_t)blockIdx.x * n8;
+	__shared__ float scratch[V_ROW_BLOCK / 32];
+	v_row r(n8);
 	v_pack v[V_ROW_MAX];
+#pragma unroll
+	for (int q = 0; q < V_ROW_MAX; q++)
+		v[q].load(h[r.at(q)]);
 	float ss = 0;
 #pragma unroll
-	for (int q = 0; q < V_ROW_MAX; q++) {
-		int i = threadIdx.x + q * V_ROW_THREADS;
-		if (i < n8) {
-			v[q].load(row[i]);
+	for (int q = 0; q < V_ROW_MAX; q++)
 #pragma unroll
-			for (int j = 0; j < 8; j++) {
-				float f = v[q].get(j);
-				ss += f * f;
-			}
-		}
-	}
-	float scale = rsqrtf(v_block_sum(ss, scratch) / (float)(n8 * 8) + V_RMS_EPS);
-	uint4 *out = y + (size_t)blockIdx.x * n8;
+		for (int j = 0; j < 8; j++)
+			ss += v[q].get(j) * v[q].get(j);
+	float scale = rsqrtf(v_row_sum(ss, r, scratch) / (float)(n8 * 8) + V_RMS_EPS);
 #pragma unroll
 	for (int q = 0; q < V_ROW_MAX; q++) {
-		int i = threadIdx.x + q * V_ROW_THREADS;
-		if (i < n8) {
-			v_pack wv, o;
-			wv.load(w[i]);
+		v_pack wv, o;
+		wv.load(w[r.t + q * r.T]);
 #pragma unroll
-			for (int j = 0; j < 8; j++)
-				o.set(j, v_f32_to_bf16(v[q].get(j) * scale * wv.get(j)));
-			out[i] = o.vec();
-		}
+		for (int j = 0; j < 8; j++)
+			o.set(j, v_f32_to_bf16(v[q].get(j) * scale * wv.get(j)));
+		y[r.at(q)] = o.vec();
 	}
 }
 
 /* Both in one kernel: h = x + r written (the next residual), y from the rounded h. */
-__global__ void __launch_bounds__(V_ROW_THREADS)
-    rv_add_rmsnorm_bf16(const uint4 *x, const uint4 *r, const uint4 *w, uint4 *h, uint4 *y, int n8)
+__global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS - 1)
+    rv_add_rmsnorm_bf16(const uint4 *x, const uint4 *res, const uint4 *w, uint4 *h, uint4 *y, int n8)
 {
-	__shared__ float scratch[V_ROW_THREADS / 32];
-	size_t base = (size_t)blockIdx.x * n8;
-	v_pack v[V_ROW_MAX];
+	__shared__ float scratch[V_ROW_BLOCK / 32];
+	v_row r(n8);
+	v_pack v[V_ROW_MAX], b[V_ROW_MAX];
+#pragma unroll
+	for (int q = 0; q < V_ROW_MAX; q++) {
+		v[q].load(x[r.at(q)]);
+		b[q].load(res[r.at(q)]);
+	}
 	float ss = 0;
 #pragma unroll
 	for (int q = 0; q < V_ROW_MAX; q++) {
-		int i = threadIdx.x + q * V_ROW_THREADS;
-		if (i < n8) {
-			v_pack a, b;
-			a.load(x[base + i]);
-			b.load(r[base + i]);
-#pragma unroll
-			for (int j = 0; j < 8; j++) {
-				v[q].set(j, v_f32_to_bf16(a.get(j) + b.get(j)));
-				float f = v[q].get(j);
-				ss += f * f;
-			}
-			h[base + i] = v[q].vec();
-		}
-	}
-	float scale = rsqrtf(v_block_sum(ss, scratch) / (float)(n8 * 8) + V_RMS_EPS);
-#pragma unroll
-	for (int q = 0; q < V_ROW_MAX; q++) {
-		int i = threadIdx.x + q * V_ROW_THREADS;
-		if (i < n8) {
-			v_pack wv, o;
-			wv.load(w[i]);
-#pragma unroll
-			for (int j = 0; j < 8; j++)
-				o.set(j, v_f32_to_bf16(v[q].get(j) * scale * wv.get(j)));
-			y[base + i] = o.vec();
-		}
-	}
-}
-
-/* Softmax pieces, one row per block. */
-__global__ void __launch_bounds__(V_ROW_THREADS) rv_row_max_bf16(const uint4 *x, float *mx, int n8)
-{
-	__shared__ float scratch[V_ROW_THREADS / 32];
-	const uint4 *row = x + (size_t)blockIdx.x * n8;
-	float m = -INFINITY;
-	for (int i = threadIdx.x; i < n8; i += V_ROW_THREADS) {
-		v_pack v;
-		v.load(row[i]);
-#pragma unroll
-		for (int j = 0; j < 8; j++)
-			m = fmaxf(m, v.get(j));
-	}
-	m = v_block_max(m, scratch);
-	if (threadIdx.x == 0)
-		mx[blockIdx.x] = m;
-}
-
-__global__ void __launch_bounds__(V_ROW_THREADS) rv_row_sumexp_bf16(const uint4 *x, const float *mx, float *sum, int n8)
-{
-	__shared__ float scratch[V_ROW_THREADS / 32];
-	const uint4 *row = x + (size_t)blockIdx.x * n8;
-	float m = mx[blockIdx.x], s = 0;
-	for (int i = threadIdx.x; i < n8; i += V_ROW_THREADS) {
-		v_pack v;
-		v.load(row[i]);
-#pragma unroll
-		for (int j = 0; j < 8; j++)
-			s += __expf(v.get(j) - m);
-	}
-	s = v_block_sum(s, scratch);
-	if (threadIdx.x == 0)
-		sum[blockIdx.x] = s;
-}
-
-/* Online softmax statistics: a running max and a sum rescaled when it moves. */
-__global__ void __launch_bounds__(V_ROW_THREADS) rv_row_online_bf16(const uint4 *x, float *mx, float *sum, int n8)
-{
-	__shared__ float sm[V_ROW_THREADS], ss[V_ROW_THREADS];
-	const uint4 *row = x + (size_t)blockIdx.x * n8;
-	float m = -INFINITY, s = 0;
-	for (int i = threadIdx.x; i < n8; i += V_ROW_THREADS) {
-		v_pack v;
-		v.load(row[i]);
 #pragma unroll
 		for (int j = 0; j < 8; j++) {
-			float f = v.get(j);
-			if (f > m) {
-				s = s * __expf(m - f) + 1.0f;
-				m = f;
-			} else {
-				s += __expf(f - m);
-			}
+			v[q].set(j, v_f32_to_bf16(v[q].get(j) + b[q].get(j)));
+			ss += v[q].get(j) * v[q].get(j);
 		}
+		h[r.at(q)] = v[q].vec();
 	}
-	sm[threadIdx.x] = m;
-	ss[threadIdx.x] = s;
-	__syncthreads();
-	for (int half = V_ROW_THREADS / 2; half > 0; half /= 2) {
-		if ((int)threadIdx.x < half) {
-			float a = sm[threadIdx.x], b = ss[threadIdx.x];
-			v_online_merge(a, b, sm[threadIdx.x + half], ss[threadIdx.x + half]);
-			sm[threadIdx.x] = a;
-			ss[threadIdx.x] = b;
-		}
-		__syncthreads();
-	}
-	if (threadIdx.x == 0) {
-		mx[blockIdx.x] = sm[0];
-		sum[blockIdx.x] = ss[0];
-	}
-}
-
-__global__ void __launch_bounds__(V_ROW_THREADS)
-    rv_softmax_norm_bf16(const uint4 *x, const float *mx, const float *sum, uint4 *y, int n8)
-{
-	size_t base = (size_t)blockIdx.x * n8;
-	float m = mx[blockIdx.x], inv = 1.0f / sum[blockIdx.x];
-	for (int i = threadIdx.x; i < n8; i += V_ROW_THREADS) {
-		v_pack v, o;
-		v.load(x[base + i]);
+	float scale = rsqrtf(v_row_sum(ss, r, scratch) / (float)(n8 * 8) + V_RMS_EPS);
+#pragma unroll
+	for (int q = 0; q < V_ROW_MAX; q++) {
+		v_pack wv, o;
+		wv.load(w[r.t + q * r.T]);
 #pragma unroll
 		for (int j = 0; j < 8; j++)
-			o.set(j, v_f32_to_bf16(__expf(v.get(j) - m) * inv));
-		y[base + i] = o.vec();
+			o.set(j, v_f32_to_bf16(v[q].get(j) * scale * wv.get(j)));
+		y[r.at(q)] = o.vec();
 	}
 }
 
-/* The whole softmax with the row in registers: x read once. */
-__global__ void __launch_bounds__(V_ROW_THREADS) rv_softmax_fused_bf16(const uint4 *x, uint4 *y, int n8)
+/* Softmax pieces. */
+__device__ __forceinline__ float v_local_max(const v_pack *v)
 {
-	__shared__ float scratch[V_ROW_THREADS / 32];
-	size_t base = (size_t)blockIdx.x * n8;
-	float f[V_ROW_MAX][8];
 	float m = -INFINITY;
 #pragma unroll
-	for (int q = 0; q < V_ROW_MAX; q++) {
-		int i = threadIdx.x + q * V_ROW_THREADS;
-		if (i < n8) {
-			v_pack v;
-			v.load(x[base + i]);
+	for (int q = 0; q < V_ROW_MAX; q++)
 #pragma unroll
-			for (int j = 0; j < 8; j++) {
-				f[q][j] = v.get(j);
-				m = fmaxf(m, f[q][j]);
-			}
-		}
-	}
-	m = v_block_max(m, scratch);
+		for (int j = 0; j < 8; j++)
+			m = fmaxf(m, v[q].get(j));
+	return m;
+}
+
+__device__ __forceinline__ float v_local_sumexp(const v_pack *v, float m)
+{
 	float s = 0;
 #pragma unroll
-	for (int q = 0; q < V_ROW_MAX; q++) {
-		int i = threadIdx.x + q * V_ROW_THREADS;
-		if (i < n8) {
+	for (int q = 0; q < V_ROW_MAX; q++)
 #pragma unroll
-			for (int j = 0; j < 8; j++) {
-				f[q][j] = __expf(f[q][j] - m);
-				s += f[q][j];
-			}
-		}
+		for (int j = 0; j < 8; j++)
+			s += __expf(v[q].get(j) - m);
+	return s;
+}
+
+__global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS) rv_row_max_bf16(const uint4 *x, float *mx, int n8)
+{
+	__shared__ float scratch[V_ROW_BLOCK / 32];
+	v_row r(n8);
+	v_pack v[V_ROW_MAX];
+#pragma unroll
+	for (int q = 0; q < V_ROW_MAX; q++)
+		v[q].load(x[r.at(q)]);
+	float m = v_row_max(v_local_max(v), r, scratch);
+	if (r.t == 0)
+		mx[r.row] = m;
+}
+
+__global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS) rv_row_sumexp_bf16(const uint4 *x, const float *mx, float *sum, int n8)
+{
+	__shared__ float scratch[V_ROW_BLOCK / 32];
+	v_row r(n8);
+	v_pack v[V_ROW_MAX];
+#pragma unroll
+	for (int q = 0; q < V_ROW_MAX; q++)
+		v[q].load(x[r.at(q)]);
+	float s = v_row_sum(v_local_sumexp(v, mx[r.row]), r, scratch);
+	if (r.t == 0)
+		sum[r.row] = s;
+}
+
+/* Online softmax statistics: each thread's (max, sum of exp) over its values,
+ * merged across the row's threads with the rescaling rule. */
+__global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS) rv_row_online_bf16(const uint4 *x, float *mx, float *sum, int n8)
+{
+	__shared__ float sm[V_ROW_BLOCK / 32], ss[V_ROW_BLOCK / 32];
+	v_row r(n8);
+	v_pack v[V_ROW_MAX];
+#pragma unroll
+	for (int q = 0; q < V_ROW_MAX; q++)
+		v[q].load(x[r.at(q)]);
+	float m = v_local_max(v);
+	float s = v_local_sumexp(v, m);
+	for (int off = 16; off > 0; off /= 2)
+		v_online_merge(m, s, v_shfl_xor(m, off), v_shfl_xor(s, off));
+	if (threadIdx.x % 32 == 0) {
+		sm[threadIdx.x / 32] = m;
+		ss[threadIdx.x / 32] = s;
 	}
-	float inv = 1.0f / v_block_sum(s, scratch);
+	__syncthreads();
+	if (r.t == 0) {
+		int first = (int)(threadIdx.x / 32);
+		for (int w = 1; w < r.T / 32; w++)
+			v_online_merge(m, s, sm[first + w], ss[first + w]);
+		mx[r.row] = m;
+		sum[r.row] = s;
+	}
+}
+
+__global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS)
+    rv_softmax_norm_bf16(const uint4 *x, const float *mx, const float *sum, uint4 *y, int n8)
+{
+	v_row r(n8);
+	v_pack v[V_ROW_MAX];
+#pragma unroll
+	for (int q = 0; q < V_ROW_MAX; q++)
+		v[q].load(x[r.at(q)]);
+	float m = mx[r.row], inv = 1.0f / sum[r.row];
 #pragma unroll
 	for (int q = 0; q < V_ROW_MAX; q++) {
-		int i = threadIdx.x + q * V_ROW_THREADS;
-		if (i < n8) {
-			v_pack o;
+		v_pack o;
 #pragma unroll
-			for (int j = 0; j < 8; j++)
-				o.set(j, v_f32_to_bf16(f[q][j] * inv));
-			y[base + i] = o.vec();
-		}
+		for (int j = 0; j < 8; j++)
+			o.set(j, v_f32_to_bf16(__expf(v[q].get(j) - m) * inv));
+		y[r.at(q)] = o.vec();
+	}
+}
+
+/* The whole softmax with the row in registers (packed bf16): x read once;
+ * exp is recomputed for the output rather than kept (registers, occupancy). */
+__global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS) rv_softmax_fused_bf16(const uint4 *x, uint4 *y, int n8)
+{
+	__shared__ float scratch[V_ROW_BLOCK / 32];
+	v_row r(n8);
+	v_pack v[V_ROW_MAX];
+#pragma unroll
+	for (int q = 0; q < V_ROW_MAX; q++)
+		v[q].load(x[r.at(q)]);
+	float m = v_row_max(v_local_max(v), r, scratch);
+	float inv = 1.0f / v_row_sum(v_local_sumexp(v, m), r, scratch);
+#pragma unroll
+	for (int q = 0; q < V_ROW_MAX; q++) {
+		v_pack o;
+#pragma unroll
+		for (int j = 0; j < 8; j++)
+			o.set(j, v_f32_to_bf16(__expf(v[q].get(j) - m) * inv));
+		y[r.at(q)] = o.vec();
 	}
 }
 
 struct v_row_job {
 	struct kern_ctx *ctx;
 	enum kern_id id;
-	int rows, n8;
+	int rows, n8, blocks;
 	const uint4 *x, *r, *w;
 	uint4 *h, *y;
 	float *mx, *sum;
@@ -677,29 +685,29 @@ static int v_row_launch(void *user, int rep, char *err, size_t err_len)
 	case KERN_V_RESNORM_UNFUSED:
 		rv_add_bf16<<<j->add_blocks, 256, 0, s>>>(j->x, j->r, j->h, (size_t)j->rows * j->n8);
 		CK_LAUNCH("rv_add_bf16");
-		rv_rmsnorm_bf16<<<j->rows, V_ROW_THREADS, 0, s>>>(j->h, j->w, j->y, j->n8);
+		rv_rmsnorm_bf16<<<j->blocks, V_ROW_BLOCK, 0, s>>>(j->h, j->w, j->y, j->n8);
 		CK_LAUNCH("rv_rmsnorm_bf16");
 		break;
 	case KERN_V_RESNORM_FUSED:
-		rv_add_rmsnorm_bf16<<<j->rows, V_ROW_THREADS, 0, s>>>(j->x, j->r, j->w, j->h, j->y, j->n8);
+		rv_add_rmsnorm_bf16<<<j->blocks, V_ROW_BLOCK, 0, s>>>(j->x, j->r, j->w, j->h, j->y, j->n8);
 		CK_LAUNCH("rv_add_rmsnorm_bf16");
 		break;
 	case KERN_V_SOFTMAX_SAFE:
-		rv_row_max_bf16<<<j->rows, V_ROW_THREADS, 0, s>>>(j->x, j->mx, j->n8);
+		rv_row_max_bf16<<<j->blocks, V_ROW_BLOCK, 0, s>>>(j->x, j->mx, j->n8);
 		CK_LAUNCH("rv_row_max_bf16");
-		rv_row_sumexp_bf16<<<j->rows, V_ROW_THREADS, 0, s>>>(j->x, j->mx, j->sum, j->n8);
+		rv_row_sumexp_bf16<<<j->blocks, V_ROW_BLOCK, 0, s>>>(j->x, j->mx, j->sum, j->n8);
 		CK_LAUNCH("rv_row_sumexp_bf16");
-		rv_softmax_norm_bf16<<<j->rows, V_ROW_THREADS, 0, s>>>(j->x, j->mx, j->sum, j->y, j->n8);
+		rv_softmax_norm_bf16<<<j->blocks, V_ROW_BLOCK, 0, s>>>(j->x, j->mx, j->sum, j->y, j->n8);
 		CK_LAUNCH("rv_softmax_norm_bf16");
 		break;
 	case KERN_V_SOFTMAX_ONLINE:
-		rv_row_online_bf16<<<j->rows, V_ROW_THREADS, 0, s>>>(j->x, j->mx, j->sum, j->n8);
+		rv_row_online_bf16<<<j->blocks, V_ROW_BLOCK, 0, s>>>(j->x, j->mx, j->sum, j->n8);
 		CK_LAUNCH("rv_row_online_bf16");
-		rv_softmax_norm_bf16<<<j->rows, V_ROW_THREADS, 0, s>>>(j->x, j->mx, j->sum, j->y, j->n8);
+		rv_softmax_norm_bf16<<<j->blocks, V_ROW_BLOCK, 0, s>>>(j->x, j->mx, j->sum, j->y, j->n8);
 		CK_LAUNCH("rv_softmax_norm_bf16");
 		break;
 	case KERN_V_SOFTMAX_FUSED:
-		rv_softmax_fused_bf16<<<j->rows, V_ROW_THREADS, 0, s>>>(j->x, j->y, j->n8);
+		rv_softmax_fused_bf16<<<j->blocks, V_ROW_BLOCK, 0, s>>>(j->x, j->y, j->n8);
 		CK_LAUNCH("rv_softmax_fused_bf16");
 		break;
 	default:
@@ -721,9 +729,13 @@ static int run_v_rows(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 		      size_t err_len)
 {
 	long rows = cfg->m, n = cfg->n;
-	if (rows < 1 || rows > (1L << 24) || n < 2048 || n > 2048 * V_ROW_MAX || n % 2048)
-		return kern_failf(err, err_len, "%s: %ld rows of %ld are not supported (width 2048, 4096, 6144 or 8192)",
-				  kern_id_name(cfg->id), rows, n);
+	long per_row = n / (8 * V_ROW_MAX); /* threads per row */
+	if (rows < 1 || rows > (1L << 24) || !(n == 1024 || n == 2048 || n == 4096 || n == 8192) ||
+	    rows % (V_ROW_BLOCK / per_row))
+		return kern_failf(err, err_len,
+				  "%s: %ld rows of %ld are not supported (width 1024, 2048, 4096 or 8192; rows a "
+				  "multiple of %ld)",
+				  kern_id_name(cfg->id), rows, n, per_row > 0 ? V_ROW_BLOCK / per_row : 1L);
 	bool resnorm = cfg->id == KERN_V_RESNORM_UNFUSED || cfg->id == KERN_V_RESNORM_FUSED;
 	size_t count = (size_t)rows * n, bytes = count * 2;
 	dev_buffer x, r, w, h, y, mx, sum;
@@ -748,6 +760,7 @@ static int run_v_rows(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 	job.id = cfg->id;
 	job.rows = (int)rows;
 	job.n8 = (int)(n / 8);
+	job.blocks = (int)(rows / (V_ROW_BLOCK / per_row));
 	job.x = x.as<uint4>();
 	job.r = r.as<uint4>();
 	job.w = w.as<uint4>();
@@ -831,9 +844,9 @@ static int run_v_rows(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 	    "bf16 softmax in two kernels: online row max and rescaled sum, normalize",
 	    "bf16 softmax in one kernel, the row in registers (x read once)",
 	};
-	snprintf(res->method, sizeof res->method, "%s; %ld rows x %ld, %d threads per row; bytes of the unfused "
-		 "formula (model/intensity)",
-		 what[cfg->id - KERN_V_RESNORM_UNFUSED], rows, n, V_ROW_THREADS);
+	snprintf(res->method, sizeof res->method,
+		 "%s; %ld rows x %ld, %ld threads per row (32 values each, loaded before use), %d-thread blocks",
+		 what[cfg->id - KERN_V_RESNORM_UNFUSED], rows, n, per_row, V_ROW_BLOCK);
 	return 0;
 }
 
