@@ -93,6 +93,12 @@ $(BUILD)/tests/test_tui_%: tests/unit/test_tui_%.c $(TEST_SUPPORT) $(TUI_TEST_OB
 	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka) -Itests/support -Itui -o $@ $< $(TEST_SUPPORT) \
 		$(TUI_TEST_OBJ) $(LIB) $(PKG_LIBS) $(shell pkg-config --libs cmocka)
 
+# The calculator tests (cli/ on calc.h) link cli/ and tui/ the same way.
+$(BUILD)/tests/test_calc_%: tests/unit/test_calc_%.c $(TEST_SUPPORT) $(TUI_TEST_OBJ) $(LIB) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka) -Itests/support -o $@ $< $(TEST_SUPPORT) \
+		$(TUI_TEST_OBJ) $(LIB) $(PKG_LIBS) $(shell pkg-config --libs cmocka)
+
 test: all $(TEST_BIN)
 	@sh tests/run.sh $(BUILD)
 

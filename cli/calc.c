@@ -149,7 +149,9 @@ int calc_main(const struct calc *calc, int argc, char **argv)
 {
 	struct param_values v;
 	params_init(&v, calc->params, calc->param_count);
-	int rc = params_parse_argv(&v, calc->command, calc->synopsis, calc->description, argc, argv, NULL, 0, NULL);
+	int rc = calc->usage ? params_parse_argv_usage(&v, calc->command, calc->usage, argc, argv)
+			     : params_parse_argv(&v, calc->command, calc->synopsis, calc->description, argc, argv, NULL, 0,
+						 NULL);
 	if (rc == 1)
 		return EXIT_OK;
 	if (rc != 0)
@@ -173,8 +175,10 @@ int calc_main(const struct calc *calc, int argc, char **argv)
 		in.gpu = &e->gpu;
 	}
 	cJSON *result = calc->run(&in);
+	bool problem = result && calc->problem_unless_ok && cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(result, "ok"));
 	if (!result) {
-		cli_error("%s", in.err);
+		if (in.err[0])
+			cli_error("%s", in.err);
 		rc = EXIT_USAGE;
 	} else if (params_flag(&v, "json")) {
 		rc = cli_json_print(result);
@@ -186,6 +190,8 @@ int calc_main(const struct calc *calc, int argc, char **argv)
 			calc_print_table(result, "");
 		rc = fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
 	}
+	if (rc == EXIT_OK && problem)
+		rc = EXIT_PROBLEM;
 	cJSON_Delete(result);
 	if (calc->needs_gpu)
 		cli_hw_close(&hw);

@@ -33,6 +33,15 @@ struct calc {
 	cJSON *(*run)(struct calc_input *in);
 	/* Human output from the result; NULL prints the generic table. */
 	void (*print)(const cJSON *result);
+	/* The same for a scenario item (ridge eval), where exit codes and flag
+	 * names of the command do not apply; NULL: print. */
+	void (*print_item)(const cJSON *result);
+	/* The whole --help text, printed as is; NULL: generated from synopsis,
+	 * description and params (which still define the flags either way). */
+	const char *usage;
+	/* The result's "ok" false is a found problem: the command exits 1
+	 * (ridge align: a misaligned dimension). */
+	bool problem_unless_ok;
 };
 
 /* The parameters every GPU calculator takes on the command line. */
@@ -44,7 +53,8 @@ struct calc {
 #define CALC_JSON_PARAM { "json", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL, "one JSON document on stdout (SI units)", NULL }
 
 /* Runs calc as a command: parse argv, check required inputs, find the GPU,
- * run, print JSON or human output. Returns the exit code. */
+ * run, print JSON or human output. Returns the exit code. A run that fails
+ * with an empty err has printed its own message (a file loader). */
 int calc_main(const struct calc *calc, int argc, char **argv);
 
 /* Generic human output: one row per number, string or bool (nested keys
@@ -66,6 +76,7 @@ void calc_json_gpu(cJSON *obj, const struct ridge_gpu *gpu);
 
 /* The calculators (each defined beside its command); scenario files can use
  * every one listed in eval_kinds[] (cli/eval_kinds.c). */
+extern const struct calc calc_align;
 extern const struct calc calc_launch;
 extern const struct calc calc_cost_train;
 extern const struct calc calc_cost_decode;

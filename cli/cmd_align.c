@@ -1,466 +1,236 @@
 /* ridge align --dtype DT (--dims D1,D2,... | --model FILE): which GEMM
  * dimensions leave the tensor-core fast path, what to round them to, and the
- * tile and wave quantization of each GEMM. The numbers come from
- * model/align.c; this file parses, calls and prints. */
-#include <ctype.h>
-#include <getopt.h>
+ * tile and wave quantization of each GEMM. One calculator (calc.h) for the
+ * command and the scenario kind `align`: the findings come from align_run.c
+ * (model/align.c's numbers), the human output is printed from the --json
+ * result, so `ridge align` and `ridge eval` print the same. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "align_run.h"
+#include "calc.h"
 #include "cli.h"
+#include "eval.h"
 #include "model_config.h"
 #include "report.h"
 
 static const char usage_text[] =
-	"usage: ridge align --dtype DT (--dims D1,D2,... | --model FILE) [--gpu GPU]\n"
-	"                   [--tokens T] [--tile MxN] [--ctas-per-sm N]\n"
-	"                   [--multiple-of N] [--ffn-dim-multiplier X]\n"
-	"                   [--json] [--hwdb DIR] [--calibration FILE]\n"
-	"\n"
-	"Checks GEMM dimensions against the multiples the tensor cores want for DT:\n"
-	"  error    not a multiple of 16 bytes of elements (8 bf16/fp16, 4 tf32/fp32,\n"
-	"           16 fp8/int8, 2 fp64): off cuBLAS's fast tensor-core kernels\n"
-	"  warning  16-byte aligned, but not a multiple of 128 bytes (64 bf16/fp16,\n"
-	"           128 fp8/int8), the recommended multiple on A100 and later\n"
-	"  ok       a multiple of the recommended size\n"
-	"and shows each dimension's tile and wave quantization for M = T tokens.\n"
-	"\n"
-	"  --dtype DT              fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4\n"
-	"  --dims LIST             dimensions, plain or named: 6000,21845 or\n"
-	"                          d_model=6000,ffn=21845 (a dim named d_model or\n"
-	"                          hidden_size makes those named ffn, d_ff or\n"
-	"                          intermediate_size show the Llama SwiGLU size)\n"
-	"  --model FILE            a Hugging Face config.json, or the same keys in YAML\n"
-	"                          (hidden_size, intermediate_size, num_attention_heads,\n"
-	"                          num_key_value_heads, head_dim, vocab_size,\n"
-	"                          num_hidden_layers): checks every GEMM of a decoder\n"
-	"                          layer and the LM head\n"
-	"  --gpu GPU               hwdb id or alias (default " CLI_DEFAULT_GPU ")\n"
-	"  --tokens T              M, the tokens in one GEMM (batch x sequence; default 4096)\n"
-	"  --tile MxN              CTA output tile (default 128x128)\n"
-	"  --ctas-per-sm N         CTAs resident per SM at once (default 1)\n"
-	"  --multiple-of N         SwiGLU rounding (default: the config's multiple_of, else 256)\n"
-	"  --ffn-dim-multiplier X  SwiGLU multiplier (default: the config's, else none)\n"
-	"  --json                  one JSON document on stdout\n"
-	"  --hwdb DIR              also load every *.yaml in DIR\n"
-	"  --calibration FILE      also load FILE (a ridge-probe calibration)\n"
-	"\n"
-	"Exit: 0 all aligned (warnings allowed), 1 any error, 2 bad input.\n";
+    "usage: ridge align --dtype DT (--dims D1,D2,... | --model FILE) [--gpu GPU]\n"
+    "                   [--tokens T] [--tile MxN] [--ctas-per-sm N]\n"
+    "                   [--multiple-of N] [--ffn-dim-multiplier X]\n"
+    "                   [--json] [--hwdb DIR] [--calibration FILE]\n"
+    "\n"
+    "Checks GEMM dimensions against the multiples the tensor cores want for DT:\n"
+    "  error    not a multiple of 16 bytes of elements (8 bf16/fp16, 4 tf32/fp32,\n"
+    "           16 fp8/int8, 2 fp64): off cuBLAS's fast tensor-core kernels\n"
+    "  warning  16-byte aligned, but not a multiple of 128 bytes (64 bf16/fp16,\n"
+    "           128 fp8/int8), the recommended multiple on A100 and later\n"
+    "  ok       a multiple of the recommended size\n"
+    "and shows each dimension's tile and wave quantization for M = T tokens.\n"
+    "\n"
+    "  --dtype DT              fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4\n"
+    "  --dims LIST             dimensions, plain or named: 6000,21845 or\n"
+    "                          d_model=6000,ffn=21845 (a dim named d_model or\n"
+    "                          hidden_size makes those named ffn, d_ff or\n"
+    "                          intermediate_size show the Llama SwiGLU size)\n"
+    "  --model FILE            a Hugging Face config.json, or the same keys in YAML\n"
+    "                          (hidden_size, intermediate_size, num_attention_heads,\n"
+    "                          num_key_value_heads, head_dim, vocab_size,\n"
+    "                          num_hidden_layers): checks every GEMM of a decoder\n"
+    "                          layer and the LM head\n"
+    "  --gpu GPU               hwdb id or alias (default " CLI_DEFAULT_GPU ")\n"
+    "  --tokens T              M, the tokens in one GEMM (batch x sequence; default 4096)\n"
+    "  --tile MxN              CTA output tile (default 128x128)\n"
+    "  --ctas-per-sm N         CTAs resident per SM at once (default 1)\n"
+    "  --multiple-of N         SwiGLU rounding (default: the config's multiple_of, else 256)\n"
+    "  --ffn-dim-multiplier X  SwiGLU multiplier (default: the config's, else none)\n"
+    "  --json                  one JSON document on stdout\n"
+    "  --hwdb DIR              also load every *.yaml in DIR\n"
+    "  --calibration FILE      also load FILE (a ridge-probe calibration)\n"
+    "\n"
+    "Exit: 0 all aligned (warnings allowed), 1 any error, 2 bad input.\n";
 
-#define MAX_DIMS 64
-#define MAX_FINDINGS (2 * RIDGE_GEMM_COUNT + 1 > MAX_DIMS ? 2 * RIDGE_GEMM_COUNT + 1 : MAX_DIMS)
-#define DEFAULT_TOKENS 4096
-#define DEFAULT_MULTIPLE_OF 256
+/* The inputs: the flags above, and in a scenario item the same names with
+ * '_' (dims may be a YAML list there; model is relative to the scenario
+ * file). Without dims and model an item checks the shape keys, from the item
+ * or the scenario's model section. */
+#define ALIGN_RANGE "1..2147483647"
+#define SHAPE_PARAM(name, help)                                                                                        \
+	{                                                                                                              \
+		name, PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY,                                               \
+		    PARAM_MODEL | PARAM_FILE_ONLY | PARAM_OPEN_LO, "N", help, "greater than 0"                         \
+	}
 
-struct align_options {
-	bool has_dtype;
-	enum ridge_dtype dtype;
-	const char *dims;
-	const char *model_path;
-	const char *gpu;
-	const char *hwdb_dir;
-	const char *calibration;
-	long long tokens;
-	struct ridge_align_tile tile;
-	bool has_multiple_of;
-	long long multiple_of;
-	bool has_multiplier;
-	double multiplier;
-	bool json;
+static const struct param align_params[] = {
+    {"dtype", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, "DT", "fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4", NULL},
+    {"dims", PARAM_TEXT, 0, NULL, 0, 0, PARAM_JOIN, "LIST", "dimensions: 6000,21845 or d_model=6000,ffn=21845", NULL},
+    {"model", PARAM_TEXT, 0, NULL, 0, 0, 0, "FILE", "a Hugging Face config.json, or the same keys in YAML", NULL},
+    {"tokens", PARAM_INTEGER, 0, NULL, 1, 2147483647.0, 0, "T", "M, the tokens in one GEMM (default 4096)",
+     ALIGN_RANGE},
+    {"tile", PARAM_TEXT, 0, NULL, 0, 0, 0, "MxN", "CTA output tile (default 128x128)", NULL},
+    {"ctas_per_sm", PARAM_INTEGER, 0, NULL, 1, 64, 0, "N", "CTAs resident per SM at once (default 1)", NULL},
+    {"multiple_of", PARAM_INTEGER, 0, NULL, 1, 2147483647.0, 0, "N", "SwiGLU rounding", ALIGN_RANGE},
+    {"ffn_dim_multiplier", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_OPEN_LO, "X", "SwiGLU multiplier",
+     "greater than 0"},
+    SHAPE_PARAM("hidden_size", "hidden_size"),
+    SHAPE_PARAM("intermediate_size", "intermediate_size"),
+    SHAPE_PARAM("heads", "num_attention_heads"),
+    SHAPE_PARAM("kv_heads", "num_key_value_heads (default heads)"),
+    SHAPE_PARAM("head_dim", "head_dim (default hidden_size / heads)"),
+    SHAPE_PARAM("vocab_size", "vocab_size"),
+    SHAPE_PARAM("layers", "num_hidden_layers"),
+    CALC_GPU_PARAMS,
+    CALC_JSON_PARAM,
 };
 
-struct finding {
-	char name[64];
-	const char *from;   /* the config key(s) behind the value, or NULL */
-	int gemm;           /* index into the GEMM table, or -1 */
-	struct ridge_align_dim dim;
-	bool has_tiling;    /* --dims: M = tokens x N = value */
-	struct ridge_align_tiling tiling;
-	bool has_swiglu;
-	char reason[400];
-};
+/* The shape keys, in the order of shape_config()'s fields. */
+static const char *const shape_keys[] = {"hidden_size", "intermediate_size", "heads",  "kv_heads",
+					 "head_dim",	"vocab_size",	     "layers", NULL};
 
-struct align_run {
-	struct align_options opt;
-	const struct ridge_gpu *gpu;
-	struct ridge_align_rule rule;
-	int count;
-	struct finding findings[MAX_FINDINGS];
-	/* --model */
-	bool model_mode;
-	struct ridge_align_model model;
-	struct ridge_align_gemm gemms[RIDGE_GEMM_COUNT];
-	struct ridge_align_tiling gemm_tiling[RIDGE_GEMM_COUNT];
-	enum ridge_align_severity gemm_severity[RIDGE_GEMM_COUNT];
-	bool has_swiglu;
-	struct ridge_align_swiglu swiglu;
-	int errors, warnings;
-};
-
-static int parse_tile(const char *text, struct ridge_align_tile *tile)
+static cJSON *align_fail(struct calc_input *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static cJSON *align_fail(struct calc_input *in, const char *fmt, ...)
 {
-	char *x = strchr(text, 'x');
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(in->err, sizeof in->err, fmt, ap);
+	va_end(ap);
+	return NULL;
+}
+
+/* "MxN", each 1..RIDGE_ALIGN_MAX_TILE, with cli_parse_int's messages. */
+static int parse_tile(const char *where, const char *text, struct ridge_align_tile *tile, char *err, size_t err_len)
+{
+	const char *x = strchr(text, 'x');
 	if (!x)
 		x = strchr(text, 'X');
-	if (!x || x == text || !x[1]) {
-		cli_error("--tile: '%s' must be MxN, e.g. 128x128", text);
-		return -1;
-	}
+	size_t m_len = x ? (size_t)(x - text) : 0;
 	char m_text[64];
-	size_t m_len = (size_t)(x - text);
-	if (m_len >= sizeof m_text) {
-		cli_error("--tile: '%s' must be MxN, e.g. 128x128", text);
+	if (!x || x == text || !x[1] || m_len >= sizeof m_text) {
+		snprintf(err, err_len, "%s: '%s' must be MxN, e.g. 128x128", where, text);
 		return -1;
 	}
 	memcpy(m_text, text, m_len);
 	m_text[m_len] = '\0';
-	long long m, n;
-	if (cli_parse_int("--tile", m_text, 1, RIDGE_ALIGN_MAX_TILE, &m) != 0 ||
-	    cli_parse_int("--tile", x + 1, 1, RIDGE_ALIGN_MAX_TILE, &n) != 0)
-		return -1;
-	tile->m = (int)m;
-	tile->n = (int)n;
-	return 0;
-}
-
-static int parse_options(int argc, char **argv, struct align_options *opt)
-{
-	static const struct option longopts[] = {
-		{ "dtype", required_argument, NULL, 't' },
-		{ "dims", required_argument, NULL, 'D' },
-		{ "model", required_argument, NULL, 'm' },
-		{ "gpu", required_argument, NULL, 'g' },
-		{ "tokens", required_argument, NULL, 'T' },
-		{ "tile", required_argument, NULL, 'l' },
-		{ "ctas-per-sm", required_argument, NULL, 'C' },
-		{ "multiple-of", required_argument, NULL, 'o' },
-		{ "ffn-dim-multiplier", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "hwdb", required_argument, NULL, 'd' },
-		{ "calibration", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	opt->gpu = CLI_DEFAULT_GPU;
-	opt->tokens = DEFAULT_TOKENS;
-	opt->tile = (struct ridge_align_tile){ 128, 128, 1 };
-	int c;
-	long long v;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-			if (cli_parse_dtype("--dtype", optarg, &opt->dtype) != 0)
-				return EXIT_USAGE;
-			opt->has_dtype = true;
-			break;
-		case 'D':
-			opt->dims = optarg;
-			break;
-		case 'm':
-			opt->model_path = optarg;
-			break;
-		case 'g':
-			opt->gpu = optarg;
-			break;
-		case 'T':
-			if (cli_parse_int("--tokens", optarg, 1, RIDGE_ALIGN_MAX_DIM, &opt->tokens) != 0)
-				return EXIT_USAGE;
-			break;
-		case 'l':
-			if (parse_tile(optarg, &opt->tile) != 0)
-				return EXIT_USAGE;
-			break;
-		case 'C':
-			if (cli_parse_int("--ctas-per-sm", optarg, 1, 64, &v) != 0)
-				return EXIT_USAGE;
-			opt->tile.ctas_per_sm = (int)v;
-			break;
-		case 'o':
-			if (cli_parse_int("--multiple-of", optarg, 1, RIDGE_ALIGN_MAX_DIM, &opt->multiple_of) != 0)
-				return EXIT_USAGE;
-			opt->has_multiple_of = true;
-			break;
-		case 'f':
-			if (cli_parse_positive("--ffn-dim-multiplier", optarg, RIDGE_UNIT_COUNT, &opt->multiplier) != 0)
-				return EXIT_USAGE;
-			opt->has_multiplier = true;
-			break;
-		case 'j':
-			opt->json = true;
-			break;
-		case 'd':
-			opt->hwdb_dir = optarg;
-			break;
-		case 'c':
-			opt->calibration = optarg;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return -2;
-		default:
-			return cli_bad_option("align", argv, c);
+	const char *parts[2] = {m_text, x + 1};
+	int edges[2];
+	for (int i = 0; i < 2; i++) {
+		double v;
+		char why[200];
+		if (ridge_quantity_parse(parts[i], RIDGE_UNIT_COUNT, &v, why, sizeof why) != 0) {
+			snprintf(err, err_len, "%s: %s", where, why);
+			return -1;
 		}
+		if (v != floor(v)) {
+			snprintf(err, err_len, "%s: must be a whole number, not '%s'", where, parts[i]);
+			return -1;
+		}
+		if (v < 1 || v > RIDGE_ALIGN_MAX_TILE) {
+			snprintf(err, err_len, "%s: '%s' is out of range (1..%d)", where, parts[i],
+				 RIDGE_ALIGN_MAX_TILE);
+			return -1;
+		}
+		edges[i] = (int)v;
 	}
-	if (optind < argc) {
-		cli_error("align takes no arguments, got '%s' (see 'ridge align --help')", argv[optind]);
-		return EXIT_USAGE;
-	}
-	if (!opt->has_dtype) {
-		cli_error("--dtype is required (one of: %s)", ridge_dtype_list());
-		return EXIT_USAGE;
-	}
-	if (!opt->dims == !opt->model_path) {
-		cli_error(opt->dims ? "give --dims or --model, not both" : "give --dims LIST or --model FILE "
-									   "(see 'ridge align --help')");
-		return EXIT_USAGE;
-	}
+	tile->m = edges[0];
+	tile->n = edges[1];
 	return 0;
 }
 
-static void reason_text(const struct align_run *run, const struct ridge_align_dim *d, char *buf, size_t len)
+static int read_settings(struct calc_input *in, struct align_settings *set)
 {
-	const struct ridge_align_rule *r = &run->rule;
-	const char *dt = ridge_dtype_name(r->dtype);
-	if (!r->matrix_path) {
-		/* Without tensor cores the byte rules still decide whether loads
-		 * vectorize, but no kernel choice hangs on them. */
-		const char *hint = r->dtype == RIDGE_FP32 && run->gpu->peak[RIDGE_TF32].has_matrix
-					   ? " (--dtype tf32 uses the tensor cores)"
-					   : "";
-		int used = snprintf(buf, len, "no tensor-core path: %s%s; ", r->path_note, hint);
-		if (used < 0 || (size_t)used >= len)
-			return;
-		buf += used;
-		len -= (size_t)used;
-		if (d->severity == RIDGE_ALIGN_ERROR)
-			snprintf(buf, len, "not a multiple of %lld (%d bytes of %s)", r->required_multiple,
-				 r->required_bytes, dt);
-		else if (d->severity == RIDGE_ALIGN_WARNING)
-			snprintf(buf, len, "a multiple of %lld (%d bytes) but not of %lld (%d bytes)", r->required_multiple,
-				 r->required_bytes, r->recommended_multiple, r->recommended_bytes);
-		else
-			snprintf(buf, len, "a multiple of %lld (%d bytes of %s)", r->recommended_multiple,
-				 r->recommended_bytes, dt);
-		return;
-	}
-	bool amd = run->gpu->vendor == RIDGE_VENDOR_AMD;
-	switch (d->severity) {
-	case RIDGE_ALIGN_ERROR:
-		snprintf(buf, len,
-			 "not a multiple of %lld (%d bytes of %s): off %s fast %s kernels "
-			 "(a slower kernel for unaligned operands, or padding)",
-			 r->required_multiple, r->required_bytes, dt, amd ? "the BLAS library's" : "cuBLAS's",
-			 amd ? "matrix-core" : "tensor-core");
-		break;
-	case RIDGE_ALIGN_WARNING:
-		snprintf(buf, len,
-			 "a multiple of %lld (%d bytes: %s kernels apply) but not of %lld (%d bytes), "
-			 "the recommended multiple",
-			 r->required_multiple, r->required_bytes, amd ? "matrix-core" : "tensor-core",
-			 r->recommended_multiple, r->recommended_bytes);
-		break;
-	case RIDGE_ALIGN_OK:
-		snprintf(buf, len, "a multiple of %lld (%d bytes of %s)", r->recommended_multiple, r->recommended_bytes,
-			 dt);
-		break;
-	}
-}
-
-static int add_finding(struct align_run *run, const char *name, const char *from, int gemm, long long value)
-{
-	if (run->count >= MAX_FINDINGS) {
-		cli_error("--dims: more than %d dimensions", MAX_DIMS);
+	const struct param_values *v = in->values;
+	align_settings_default(set);
+	const char *dtype = params_text(v, "dtype");
+	if (!ridge_dtype_parse(dtype, &set->dtype)) {
+		snprintf(in->err, sizeof in->err, "%s: unknown dtype '%s' (known: %s)", params_where(v, "dtype"), dtype,
+			 ridge_dtype_list());
 		return -1;
 	}
-	struct finding *f = &run->findings[run->count];
-	memset(f, 0, sizeof *f);
-	snprintf(f->name, sizeof f->name, "%s", name);
-	f->from = from;
-	f->gemm = gemm;
-	char err[300];
-	if (align_check_dim(&run->rule, value, &f->dim, err, sizeof err) != 0) {
-		cli_error("%s: %s", name, err);
+	if (params_has(v, "tokens"))
+		set->tokens = (long long)params_num(v, "tokens");
+	set->tokens_where = in->item ? "tokens" : "--tokens";
+	if (params_has(v, "tile") &&
+	    parse_tile(params_where(v, "tile"), params_text(v, "tile"), &set->tile, in->err, sizeof in->err) != 0)
+		return -1;
+	if (params_has(v, "ctas_per_sm"))
+		set->tile.ctas_per_sm = (int)params_num(v, "ctas_per_sm");
+	if ((set->has_multiple_of = params_has(v, "multiple_of")))
+		set->multiple_of = (long long)params_num(v, "multiple_of");
+	if ((set->has_multiplier = params_has(v, "ffn_dim_multiplier")))
+		set->multiplier = params_num(v, "ffn_dim_multiplier");
+	return 0;
+}
+
+/* A shape key as a config value: a whole number up to RIDGE_ALIGN_MAX_DIM. */
+static int shape_value(struct calc_input *in, const char *key, bool *has, long long *out)
+{
+	const struct param_values *v = in->values;
+	*has = params_has(v, key);
+	if (!*has)
+		return 0;
+	double x = params_num(v, key);
+	if (x != floor(x) || x > (double)RIDGE_ALIGN_MAX_DIM) {
+		snprintf(in->err, sizeof in->err, "%s: '%s' must be a whole number in 1..%lld", params_where(v, key),
+			 params_text(v, key), RIDGE_ALIGN_MAX_DIM);
 		return -1;
 	}
-	reason_text(run, &f->dim, f->reason, sizeof f->reason);
-	run->count++;
-	if (f->dim.severity == RIDGE_ALIGN_ERROR)
-		run->errors++;
-	else if (f->dim.severity == RIDGE_ALIGN_WARNING)
-		run->warnings++;
+	*out = (long long)x;
 	return 0;
 }
 
-static bool name_in(const char *name, const char *const *list)
+/* The model from the shape keys (the item's, then the model section's), with
+ * the SwiGLU settings of the section's config when it has one. */
+static int shape_config(struct calc_input *in, struct cli_model_config *cfg)
 {
-	for (; *list; list++)
-		if (strcmp(name, *list) == 0)
-			return true;
-	return false;
-}
-
-static const char *const d_model_names[] = { "d_model", "hidden_size", "hidden", "dim", NULL };
-static const char *const ffn_names[] = { "ffn", "d_ff", "ffn_dim", "intermediate", "intermediate_size", NULL };
-
-static int swiglu_for(struct align_run *run, long long d_model, bool config_has_mult, double config_mult,
-		      bool config_has_multiple, long long config_multiple)
-{
-	const struct align_options *o = &run->opt;
-	bool has_mult = o->has_multiplier || config_has_mult;
-	double mult = o->has_multiplier ? o->multiplier : config_mult;
-	long long multiple = o->has_multiple_of ? o->multiple_of
-				: config_has_multiple ? config_multiple
-						      : DEFAULT_MULTIPLE_OF;
-	char err[300];
-	if (align_swiglu(d_model, has_mult, mult, multiple, &run->swiglu, err, sizeof err) != 0) {
-		cli_error("SwiGLU size: %s", err);
+	memset(cfg, 0, sizeof *cfg);
+	struct ridge_align_model *m = &cfg->model;
+	long long *fields[] = {&m->hidden_size, &m->intermediate_size, &m->num_attention_heads, &m->num_key_value_heads,
+			       &m->head_dim,	&m->vocab_size,	       &m->num_hidden_layers};
+	bool has[7];
+	char missing[200] = "";
+	for (int i = 0; shape_keys[i]; i++) {
+		if (shape_value(in, shape_keys[i], &has[i], fields[i]) != 0)
+			return -1;
+		bool optional = fields[i] == &m->num_key_value_heads || fields[i] == &m->head_dim;
+		if (!has[i] && !optional) {
+			size_t used = strlen(missing);
+			snprintf(missing + used, sizeof missing - used, "%s%s", used ? ", " : "", shape_keys[i]);
+		}
+	}
+	if (missing[0]) {
+		snprintf(in->err, sizeof in->err,
+			 "give dims, model (a config file), or the model's shape in the item or the scenario's model "
+			 "section (missing: %s)",
+			 missing);
 		return -1;
 	}
-	run->has_swiglu = true;
-	return 0;
-}
-
-static int collect_dims(struct align_run *run)
-{
-	const char *list = run->opt.dims;
-	size_t len = strlen(list);
-	char *copy = malloc(len + 1);
-	if (!copy) {
-		cli_error("out of memory");
-		return EXIT_ENV;
-	}
-	memcpy(copy, list, len + 1);
-	int rc = 0, index = 0;
-	char *item = copy;
-	long long d_model = 0;
-	for (;;) {
-		char *comma = strchr(item, ',');
-		if (comma)
-			*comma = '\0';
-		index++;
-		if (*item == '\0') {
-			cli_error("--dims: empty item %d in '%s'", index, list);
-			rc = EXIT_USAGE;
-			break;
-		}
-		char name[64], flag[96];
-		const char *value_text = item;
-		char *eq = strchr(item, '=');
-		if (eq) {
-			*eq = '\0';
-			value_text = eq + 1;
-			size_t n = strlen(item);
-			bool ok = n > 0 && n < 48;
-			for (size_t i = 0; ok && i < n; i++)
-				ok = isalnum((unsigned char)item[i]) || strchr("_.-", item[i]);
-			if (!ok) {
-				cli_error("--dims: bad name '%s' in '%s' (letters, digits, _ . - ; up to 47)", item, list);
-				rc = EXIT_USAGE;
-				break;
-			}
-			snprintf(name, sizeof name, "%s", item);
-			snprintf(flag, sizeof flag, "--dims %s", item);
-		} else {
-			snprintf(name, sizeof name, "dim%d", index);
-			snprintf(flag, sizeof flag, "--dims");
-		}
-		long long value;
-		if (cli_parse_int(flag, value_text, 1, RIDGE_ALIGN_MAX_DIM, &value) != 0) {
-			rc = EXIT_USAGE;
-			break;
-		}
-		if (add_finding(run, name, NULL, -1, value) != 0) {
-			rc = EXIT_USAGE;
-			break;
-		}
-		struct finding *f = &run->findings[run->count - 1];
-		char err[300];
-		if (align_tiling(run->opt.tokens, value, &run->opt.tile, run->gpu->sm_count, &f->tiling, err, sizeof err)) {
-			cli_error("%s: %s", name, err);
-			rc = EXIT_USAGE;
-			break;
-		}
-		f->has_tiling = true;
-		if (eq && d_model == 0 && name_in(name, d_model_names))
-			d_model = value;
-		if (!comma)
-			break;
-		item = comma + 1;
-	}
-	free(copy);
-	if (rc != 0)
-		return rc;
-	if (d_model > 0) {
-		bool any = false;
-		for (int i = 0; i < run->count; i++) {
-			if (name_in(run->findings[i].name, ffn_names)) {
-				run->findings[i].has_swiglu = true;
-				any = true;
-			}
-		}
-		if (any && swiglu_for(run, d_model, false, 0, false, 0) != 0)
-			return EXIT_USAGE;
+	m->has_num_key_value_heads = has[3];
+	m->has_head_dim = has[4];
+	const struct cli_model_config *section = eval_item_model_config(in->item);
+	if (section) {
+		cfg->has_multiple_of = section->has_multiple_of;
+		cfg->multiple_of = section->multiple_of;
+		cfg->has_ffn_dim_multiplier = section->has_ffn_dim_multiplier;
+		cfg->ffn_dim_multiplier = section->ffn_dim_multiplier;
 	}
 	return 0;
 }
 
-static int collect_model(struct align_run *run)
+/* Where the shape keys came from, in words. */
+static void shape_source(const struct calc_input *in, char *buf, size_t len)
 {
-	struct cli_model_config config;
-	if (cli_model_config_load(run->opt.model_path, &config) != 0)
-		return EXIT_USAGE;
-	run->model = config.model;
-	char err[400];
-	if (align_model_resolve(&run->model, err, sizeof err) != 0) {
-		cli_error("%s: %s", run->opt.model_path, err);
-		return EXIT_USAGE;
-	}
-	if (align_model_gemms(&run->model, run->opt.tokens, run->gemms, err, sizeof err) != 0) {
-		cli_error("--tokens: %s", err);
-		return EXIT_USAGE;
-	}
-	run->model_mode = true;
-	if (swiglu_for(run, run->model.hidden_size, config.has_ffn_dim_multiplier, config.ffn_dim_multiplier,
-		       config.has_multiple_of, config.multiple_of) != 0)
-		return EXIT_USAGE;
-	for (int g = 0; g < RIDGE_GEMM_COUNT; g++) {
-		const struct ridge_align_gemm *gemm = &run->gemms[g];
-		char name[64];
-		snprintf(name, sizeof name, "%s.N", gemm->name);
-		if (add_finding(run, name, gemm->n_from, g, gemm->n) != 0)
-			return EXIT_USAGE;
-		run->findings[run->count - 1].has_swiglu = g == RIDGE_GEMM_GATE || g == RIDGE_GEMM_UP;
-		enum ridge_align_severity worst = run->findings[run->count - 1].dim.severity;
-		snprintf(name, sizeof name, "%s.K", gemm->name);
-		if (add_finding(run, name, gemm->k_from, g, gemm->k) != 0)
-			return EXIT_USAGE;
-		run->findings[run->count - 1].has_swiglu = g == RIDGE_GEMM_DOWN;
-		if (run->findings[run->count - 1].dim.severity > worst)
-			worst = run->findings[run->count - 1].dim.severity;
-		run->gemm_severity[g] = worst;
-		if (align_tiling(gemm->m, gemm->n, &run->opt.tile, run->gpu->sm_count, &run->gemm_tiling[g], err,
-				 sizeof err) != 0) {
-			cli_error("%s: %s", gemm->name, err);
-			return EXIT_USAGE;
-		}
-	}
-	/* head_dim is K of Q K^T and N of P V in attention, per head. */
-	return add_finding(run, "attention.head_dim", "head_dim", -1, run->model.head_dim) != 0 ? EXIT_USAGE : 0;
-}
-
-/* Share of the forward GEMM FLOPs in GEMMs with an error. */
-static double misaligned_fraction(const struct align_run *run, double *total_out)
-{
-	double total = 0, bad = 0;
-	for (int g = 0; g < RIDGE_GEMM_COUNT; g++) {
-		total += run->gemms[g].flops;
-		if (run->gemm_severity[g] == RIDGE_ALIGN_ERROR)
-			bad += run->gemms[g].flops;
-	}
-	*total_out = total;
-	return bad / total;
+	const char *section = eval_item_model_name(in->item);
+	bool own = false;
+	for (int i = 0; shape_keys[i]; i++)
+		own |= eval_item_gives(in->item, shape_keys[i]);
+	if (!section)
+		snprintf(buf, len, "the item's shape keys");
+	else
+		snprintf(buf, len, "the scenario's model%s%s%s%s", section[0] ? " '" : "", section,
+			 section[0] ? "'" : "", own ? ", changed by the item" : "");
 }
 
 static cJSON *tiling_json(const struct ridge_align_tiling *t)
@@ -484,7 +254,8 @@ static cJSON *tiling_json(const struct ridge_align_tiling *t)
 static cJSON *swiglu_json(const struct ridge_align_swiglu *s)
 {
 	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "rule", "multiple_of * ceil(floor(ffn_dim_multiplier * floor(8 d / 3)) / multiple_of)");
+	cJSON_AddStringToObject(o, "rule",
+				"multiple_of * ceil(floor(ffn_dim_multiplier * floor(8 d / 3)) / multiple_of)");
 	cJSON_AddNumberToObject(o, "d_model", (double)s->d_model);
 	if (s->has_multiplier)
 		cli_json_number(o, "ffn_dim_multiplier", s->ffn_dim_multiplier);
@@ -492,11 +263,16 @@ static cJSON *swiglu_json(const struct ridge_align_swiglu *s)
 		cJSON_AddNullToObject(o, "ffn_dim_multiplier");
 	cJSON_AddNumberToObject(o, "multiple_of", (double)s->multiple_of);
 	cJSON_AddNumberToObject(o, "eight_thirds_d", (double)s->base);
+	if (s->has_multiplier)
+		cJSON_AddNumberToObject(o, "scaled", (double)s->scaled);
 	cJSON_AddNumberToObject(o, "intermediate", (double)s->intermediate);
 	return o;
 }
 
-static int print_json(const struct align_run *run)
+/* The result: `ridge align --json`'s document. model_file is the config read
+ * (NULL otherwise); model_from says where the shape came from otherwise (a
+ * scenario's model section, the item's keys). */
+static cJSON *align_json(const struct align_run *run, const char *model_file, const char *model_from)
 {
 	const struct ridge_gpu *g = run->gpu;
 	const struct ridge_align_rule *r = &run->rule;
@@ -504,6 +280,7 @@ static int print_json(const struct align_run *run)
 	cJSON_AddBoolToObject(doc, "ok", run->errors == 0);
 	cJSON_AddStringToObject(doc, "gpu", g->id);
 	cJSON_AddStringToObject(doc, "gpu_name", g->name);
+	cJSON_AddStringToObject(doc, "vendor", g->vendor == RIDGE_VENDOR_AMD ? "amd" : "nvidia");
 	cJSON_AddStringToObject(doc, "ceilings", cli_ceiling_source(g));
 	cJSON_AddStringToObject(doc, "dtype", ridge_dtype_name(r->dtype));
 	cJSON_AddNumberToObject(doc, "sm_count", g->sm_count);
@@ -516,17 +293,17 @@ static int print_json(const struct align_run *run)
 	if (r->path_note)
 		cJSON_AddStringToObject(rule, "note", r->path_note);
 	cJSON_AddStringToObject(rule, "basis", r->basis);
-	cJSON_AddNumberToObject(doc, "tokens", (double)run->opt.tokens);
+	cJSON_AddNumberToObject(doc, "tokens", (double)run->set.tokens);
 	cJSON *tile = cJSON_AddObjectToObject(doc, "tile");
-	cJSON_AddNumberToObject(tile, "m", run->opt.tile.m);
-	cJSON_AddNumberToObject(tile, "n", run->opt.tile.n);
-	cJSON_AddNumberToObject(tile, "ctas_per_sm", run->opt.tile.ctas_per_sm);
+	cJSON_AddNumberToObject(tile, "m", run->set.tile.m);
+	cJSON_AddNumberToObject(tile, "n", run->set.tile.n);
+	cJSON_AddNumberToObject(tile, "ctas_per_sm", run->set.tile.ctas_per_sm);
 	cJSON_AddNumberToObject(doc, "errors", run->errors);
 	cJSON_AddNumberToObject(doc, "warnings", run->warnings);
 
 	cJSON *findings = cJSON_AddArrayToObject(doc, "findings");
 	for (int i = 0; i < run->count; i++) {
-		const struct finding *f = &run->findings[i];
+		const struct align_finding *f = &run->findings[i];
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "name", f->name);
 		cJSON_AddNumberToObject(o, "value", (double)f->dim.value);
@@ -552,7 +329,10 @@ static int print_json(const struct align_run *run)
 	if (run->model_mode) {
 		const struct ridge_align_model *m = &run->model;
 		cJSON *model = cJSON_AddObjectToObject(doc, "model");
-		cJSON_AddStringToObject(model, "file", run->opt.model_path);
+		if (model_file)
+			cJSON_AddStringToObject(model, "file", model_file);
+		if (model_from)
+			cJSON_AddStringToObject(model, "from", model_from);
 		cJSON_AddNumberToObject(model, "hidden_size", (double)m->hidden_size);
 		cJSON_AddNumberToObject(model, "intermediate_size", (double)m->intermediate_size);
 		cJSON_AddNumberToObject(model, "num_attention_heads", (double)m->num_attention_heads);
@@ -578,216 +358,332 @@ static int print_json(const struct align_run *run)
 			cJSON_AddItemToArray(gemms, o);
 		}
 		double total;
-		double fraction = misaligned_fraction(run, &total);
+		double fraction = align_run_misaligned_fraction(run, &total);
 		cli_json_number(doc, "gemm_flops", total);
 		cli_json_number(doc, "misaligned_flops_fraction", fraction);
 	}
-	return cli_json_print(doc);
+	return doc;
 }
 
-static void print_header(const struct align_run *run)
+/* Which of dims, model and the shape keys the input gives: on the command
+ * line dims or model; in a scenario item one of dims, model, or neither
+ * (the shape keys, from the item or the model section). */
+static int check_inputs(struct calc_input *in, bool *dims, bool *model)
 {
-	const struct ridge_gpu *g = run->gpu;
-	const struct ridge_align_rule *r = &run->rule;
-	printf("%s on %s (%s), %d %s; %s entry\n", ridge_dtype_name(r->dtype), g->name, g->id, g->sm_count,
-	       g->vendor == RIDGE_VENDOR_AMD ? "CUs" : "SMs", cli_ceiling_source(g));
-	printf("rule: multiples of %lld elements (%d bytes) required, %lld (%d bytes) recommended\n",
-	       r->required_multiple, r->required_bytes, r->recommended_multiple, r->recommended_bytes);
-	if (!r->matrix_path)
-		printf("note: %s: these GEMMs run without tensor cores whatever the alignment\n", r->path_note);
-	if (g->vendor == RIDGE_VENDOR_AMD)
-		printf("note: %s\n", r->basis);
-	printf("tiles: M = %lld tokens, %dx%d CTA tiles, %d per %s (%lld at once)\n", run->opt.tokens, run->opt.tile.m,
-	       run->opt.tile.n, run->opt.tile.ctas_per_sm, g->vendor == RIDGE_VENDOR_AMD ? "CU" : "SM",
-	       (long long)g->sm_count * run->opt.tile.ctas_per_sm);
+	const struct param_values *v = in->values;
+	*dims = params_has(v, "dims");
+	*model = params_has(v, "model");
+	if (*dims && *model) {
+		snprintf(in->err, sizeof in->err,
+			 in->item ? "give dims or model, not both" : "give --dims or --model, not both");
+		return -1;
+	}
+	if (!in->item) {
+		if (!*dims && !*model) {
+			snprintf(in->err, sizeof in->err,
+				 "give --dims LIST or --model FILE (see 'ridge align --help')");
+			return -1;
+		}
+		return 0;
+	}
+	for (int i = 0; shape_keys[i] && (*dims || *model); i++) {
+		if (eval_item_gives(in->item, shape_keys[i])) {
+			snprintf(in->err, sizeof in->err,
+				 "%s: the shape keys describe the model to check; give them without %s (or drop %s)",
+				 params_where(v, shape_keys[i]), *dims ? "dims" : "model", *dims ? "dims" : "model");
+			return -1;
+		}
+	}
+	return 0;
 }
 
-static void fmt_waves(const struct ridge_align_tiling *t, char *buf, size_t len)
+static cJSON *align_calc_run(struct calc_input *in)
 {
-	snprintf(buf, len, "%.2f -> %lld", t->waves_exact, t->waves);
+	const struct param_values *v = in->values;
+	struct align_settings set;
+	bool dims, model;
+	if (read_settings(in, &set) != 0 || check_inputs(in, &dims, &model) != 0)
+		return NULL;
+	struct align_run *run = calloc(1, sizeof *run);
+	if (!run)
+		return align_fail(in, "out of memory");
+	cJSON *result = NULL;
+	if (align_run_start(run, in->gpu, &set, in->err, sizeof in->err) != 0) {
+		char why[sizeof in->err];
+		snprintf(why, sizeof why, "%s", in->err);
+		align_fail(in, "%s: %s", params_where(v, "dtype"), why);
+		goto done;
+	}
+	if (dims) {
+		if (align_run_dims(run, params_text(v, "dims"), params_where(v, "dims"), in->err, sizeof in->err) != 0)
+			goto done;
+		result = align_json(run, NULL, NULL);
+	} else if (model) {
+		const char *file = params_text(v, "model");
+		char path[1024];
+		if (in->item)
+			eval_item_path(in->item, file, path, sizeof path);
+		else
+			snprintf(path, sizeof path, "%s", file);
+		struct cli_model_config config;
+		if (cli_model_config_load(path, &config) != 0) {
+			/* The loader said why; a scenario adds where. */
+			if (in->item)
+				align_fail(in, "%s: cannot use '%s' (above)", params_where(v, "model"), file);
+			else
+				in->err[0] = '\0';
+			goto done;
+		}
+		if (align_run_model(run, &config, path, in->err, sizeof in->err) != 0)
+			goto done;
+		result = align_json(run, path, NULL);
+	} else {
+		struct cli_model_config config;
+		char from[200];
+		shape_source(in, from, sizeof from);
+		if (shape_config(in, &config) != 0 || align_run_model(run, &config, from, in->err, sizeof in->err) != 0)
+			goto done;
+		result = align_json(run, NULL, from);
+	}
+	if (!run->rule.any_path) {
+		if (in->item)
+			cli_warning(
+			    "%s: %s has no %s hardware path at all (no matrix or vector rate): the multiples are "
+			    "the byte rules only",
+			    eval_item_where(in->item), run->gpu->id, ridge_dtype_name(set.dtype));
+		else
+			cli_warning(
+			    "%s has no %s hardware path at all (no matrix or vector rate): the multiples are the "
+			    "byte rules only",
+			    run->gpu->id, ridge_dtype_name(set.dtype));
+	}
+done:
+	free(run);
+	return result;
 }
 
-static void fmt_next(const struct ridge_align_dim *d, bool recommended, char *buf, size_t len)
+/* ---- human output, from the result ---- */
+
+static long long num_ll(const cJSON *o, const char *key)
 {
-	long long next = recommended ? d->suggested_recommended : d->suggested;
-	if (next == d->value)
+	return (long long)calc_num(o, key);
+}
+
+static void fmt_next_value(long long value, long long next, char *buf, size_t len)
+{
+	if (next == value)
 		snprintf(buf, len, "-");
 	else
 		snprintf(buf, len, "%lld", next);
 }
 
-static void print_dims(const struct align_run *run)
+static void fmt_waves_json(const cJSON *t, char *buf, size_t len)
 {
-	const struct ridge_align_rule *r = &run->rule;
+	snprintf(buf, len, "%.2f -> %lld", calc_num(t, "waves_exact"), num_ll(t, "waves"));
+}
+
+static const cJSON *get(const cJSON *o, const char *key)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+static void print_header(const cJSON *d, bool amd)
+{
+	const cJSON *r = get(d, "rule"), *tile = get(d, "tile");
+	printf("%s on %s (%s), %lld %s; %s entry\n", calc_str(d, "dtype"), calc_str(d, "gpu_name"), calc_str(d, "gpu"),
+	       num_ll(d, "sm_count"), amd ? "CUs" : "SMs", calc_str(d, "ceilings"));
+	printf("rule: multiples of %lld elements (%lld bytes) required, %lld (%lld bytes) recommended\n",
+	       num_ll(r, "required_multiple"), num_ll(r, "required_bytes"), num_ll(r, "recommended_multiple"),
+	       num_ll(r, "recommended_bytes"));
+	if (!cJSON_IsTrue(get(r, "tensor_core_path")))
+		printf("note: %s: these GEMMs run without tensor cores whatever the alignment\n", calc_str(r, "note"));
+	if (amd)
+		printf("note: %s\n", calc_str(r, "basis"));
+	printf("tiles: M = %lld tokens, %lldx%lld CTA tiles, %lld per %s (%lld at once)\n", num_ll(d, "tokens"),
+	       num_ll(tile, "m"), num_ll(tile, "n"), num_ll(tile, "ctas_per_sm"), amd ? "CU" : "SM",
+	       num_ll(d, "sm_count") * num_ll(tile, "ctas_per_sm"));
+}
+
+static void print_dims(const cJSON *d)
+{
+	const cJSON *r = get(d, "rule"), *findings = get(d, "findings"), *f;
 	char next_req[24], next_rec[24];
-	snprintf(next_req, sizeof next_req, "NEXT x%lld", r->required_multiple);
-	snprintf(next_rec, sizeof next_rec, "NEXT x%lld", r->recommended_multiple);
+	snprintf(next_req, sizeof next_req, "NEXT x%lld", num_ll(r, "required_multiple"));
+	snprintf(next_rec, sizeof next_rec, "NEXT x%lld", num_ll(r, "recommended_multiple"));
 	printf("\n%-20s %10s  %-8s %10s %10s %8s %14s %9s %9s\n", "NAME", "VALUE", "SEVERITY", next_req, next_rec,
 	       "TILES", "WAVES", "TILE EFF", "WAVE EFF");
-	for (int i = 0; i < run->count; i++) {
-		const struct finding *f = &run->findings[i];
+	cJSON_ArrayForEach(f, findings)
+	{
+		const cJSON *t = get(f, "tiling");
+		long long value = num_ll(f, "value");
 		char a[24], b[24], w[32];
-		fmt_next(&f->dim, false, a, sizeof a);
-		fmt_next(&f->dim, true, b, sizeof b);
-		fmt_waves(&f->tiling, w, sizeof w);
-		printf("%-20s %10lld  %-8s %10s %10s %8lld %14s %8.2f%% %8.2f%%\n", f->name, f->dim.value,
-		       align_severity_name(f->dim.severity), a, b, f->tiling.tiles, w, 100 * f->tiling.tile_efficiency,
-		       100 * f->tiling.wave_efficiency);
+		fmt_next_value(value, num_ll(f, "suggested"), a, sizeof a);
+		fmt_next_value(value, num_ll(f, "suggested_recommended"), b, sizeof b);
+		fmt_waves_json(t, w, sizeof w);
+		printf("%-20s %10lld  %-8s %10s %10s %8lld %14s %8.2f%% %8.2f%%\n", calc_str(f, "name"), value,
+		       calc_str(f, "severity"), a, b, num_ll(t, "tiles"), w, 100 * calc_num(t, "tile_efficiency"),
+		       100 * calc_num(t, "wave_efficiency"));
 	}
 	printf("\n");
-	for (int i = 0; i < run->count; i++) {
-		const struct finding *f = &run->findings[i];
-		printf("%s = %lld: %s\n", f->name, f->dim.value, f->reason);
-		if (f->has_swiglu && run->has_swiglu) {
-			const struct ridge_align_swiglu *s = &run->swiglu;
-			printf("  SwiGLU for d_model %lld (Llama rule, multiple_of %lld%s): 8/3 x %lld = %lld -> %lld\n",
-			       s->d_model, s->multiple_of, s->has_multiplier ? ", with ffn_dim_multiplier" : "", s->d_model,
-			       s->base, s->intermediate);
-		}
+	const cJSON *s = get(d, "swiglu");
+	cJSON_ArrayForEach(f, findings)
+	{
+		printf("%s = %lld: %s\n", calc_str(f, "name"), num_ll(f, "value"), calc_str(f, "reason"));
+		if (calc_has(f, "swiglu_intermediate") && s)
+			printf(
+			    "  SwiGLU for d_model %lld (Llama rule, multiple_of %lld%s): 8/3 x %lld = %lld -> %lld\n",
+			    num_ll(s, "d_model"), num_ll(s, "multiple_of"),
+			    calc_has(s, "ffn_dim_multiplier") ? ", with ffn_dim_multiplier" : "", num_ll(s, "d_model"),
+			    num_ll(s, "eight_thirds_d"), num_ll(s, "intermediate"));
 	}
 }
 
-static void print_model(const struct align_run *run)
+static void print_model(const cJSON *d, bool command_line)
 {
-	const struct ridge_align_model *m = &run->model;
+	const cJSON *m = get(d, "model"), *findings = get(d, "findings"), *gm, *f;
+	char source[256];
+	snprintf(source, sizeof source, "%s", calc_has(m, "file") ? calc_str(m, "file") : calc_str(m, "from"));
 	printf("model: %s: hidden %lld, intermediate %lld, %lld heads (%lld KV, head_dim %lld), vocab %lld, %lld "
 	       "layers\n",
-	       run->opt.model_path, m->hidden_size, m->intermediate_size, m->num_attention_heads, m->num_key_value_heads,
-	       m->head_dim, m->vocab_size, m->num_hidden_layers);
+	       source, num_ll(m, "hidden_size"), num_ll(m, "intermediate_size"), num_ll(m, "num_attention_heads"),
+	       num_ll(m, "num_key_value_heads"), num_ll(m, "head_dim"), num_ll(m, "vocab_size"),
+	       num_ll(m, "num_hidden_layers"));
 	printf("\n%-10s %-26s %-8s %-28s %6s %14s %s\n", "GEMM", "M x N x K", "ALIGNED", "SUGGESTED CHANGE", "TILES",
 	       "WAVES", "EFFICIENCY (TILE x WAVE)");
-	for (int g = 0; g < RIDGE_GEMM_COUNT; g++) {
-		const struct ridge_align_gemm *gm = &run->gemms[g];
-		const struct ridge_align_tiling *t = &run->gemm_tiling[g];
+	cJSON_ArrayForEach(gm, get(d, "gemms"))
+	{
+		const cJSON *t = get(gm, "tiling");
 		char shape[64], change[96] = "", w[32];
-		snprintf(shape, sizeof shape, "%lld x %lld x %lld", gm->m, gm->n, gm->k);
+		snprintf(shape, sizeof shape, "%lld x %lld x %lld", num_ll(gm, "m"), num_ll(gm, "n"), num_ll(gm, "k"));
 		/* The GEMM's two findings are N then K, in GEMM order. */
-		for (int i = 0; i < run->count; i++) {
-			const struct finding *f = &run->findings[i];
-			if (f->gemm != g || f->dim.severity == RIDGE_ALIGN_OK)
+		cJSON_ArrayForEach(f, findings)
+		{
+			const char *severity = calc_str(f, "severity");
+			if (strcmp(calc_str(f, "gemm"), calc_str(gm, "name")) != 0 || strcmp(severity, "ok") == 0)
 				continue;
 			size_t used = strlen(change);
-			char axis = f->name[strlen(f->name) - 1];
-			if (f->dim.severity == RIDGE_ALIGN_ERROR)
-				snprintf(change + used, sizeof change - used, "%s%c %lld->%lld (x%lld: %lld)", used ? "; " : "",
-					 axis, f->dim.value, f->dim.suggested, f->dim.recommended_multiple,
-					 f->dim.suggested_recommended);
+			const char *name = calc_str(f, "name");
+			char axis = name[strlen(name) - 1];
+			if (strcmp(severity, "error") == 0)
+				snprintf(change + used, sizeof change - used, "%s%c %lld->%lld (x%lld: %lld)",
+					 used ? "; " : "", axis, num_ll(f, "value"), num_ll(f, "suggested"),
+					 num_ll(f, "recommended_multiple"), num_ll(f, "suggested_recommended"));
 			else
 				snprintf(change + used, sizeof change - used, "%s%c %lld->%lld", used ? "; " : "", axis,
-					 f->dim.value, f->dim.suggested_recommended);
+					 num_ll(f, "value"), num_ll(f, "suggested_recommended"));
 		}
 		if (!change[0])
 			snprintf(change, sizeof change, "-");
-		const char *aligned = run->gemm_severity[g] == RIDGE_ALIGN_ERROR     ? "NO"
-				      : run->gemm_severity[g] == RIDGE_ALIGN_WARNING ? "yes (w)"
-										     : "yes";
-		fmt_waves(t, w, sizeof w);
-		printf("%-10s %-26s %-8s %-28s %6lld %14s %6.2f%% (%.2f%% x %.2f%%)\n", gm->name, shape, aligned, change,
-		       t->tiles, w, 100 * t->efficiency, 100 * t->tile_efficiency, 100 * t->wave_efficiency);
+		const char *severity = calc_str(gm, "severity");
+		const char *aligned = strcmp(severity, "error") == 0	 ? "NO"
+				      : strcmp(severity, "warning") == 0 ? "yes (w)"
+									 : "yes";
+		fmt_waves_json(t, w, sizeof w);
+		printf("%-10s %-26s %-8s %-28s %6lld %14s %6.2f%% (%.2f%% x %.2f%%)\n", calc_str(gm, "name"), shape,
+		       aligned, change, num_ll(t, "tiles"), w, 100 * calc_num(t, "efficiency"),
+		       100 * calc_num(t, "tile_efficiency"), 100 * calc_num(t, "wave_efficiency"));
 	}
-	if (run->warnings)
+	if (calc_num(d, "warnings") > 0)
 		printf("(w): 16-byte aligned, below the recommended multiple.\n");
 	printf("M (tokens) is no leading dimension of a row-major linear layer: only N and K are checked;\n"
 	       "M enters the tiles and waves.\n");
 
 	printf("\n");
 	int shown = 0;
-	for (int i = 0; i < run->count; i++) {
-		const struct finding *f = &run->findings[i];
-		if (f->dim.severity == RIDGE_ALIGN_OK)
+	cJSON_ArrayForEach(f, findings)
+	{
+		if (strcmp(calc_str(f, "severity"), "ok") == 0)
 			continue;
-		printf("%-7s %s = %lld (%s): %s\n", align_severity_name(f->dim.severity), f->name, f->dim.value, f->from,
-		       f->reason);
+		printf("%-7s %s = %lld (%s): %s\n", calc_str(f, "severity"), calc_str(f, "name"), num_ll(f, "value"),
+		       calc_str(f, "from"), calc_str(f, "reason"));
 		shown++;
 	}
 	if (!shown)
-		printf("every dimension is a multiple of %lld\n", run->rule.recommended_multiple);
-	const struct ridge_align_swiglu *s = &run->swiglu;
-	printf("SwiGLU check: 8/3 x hidden %lld = %lld", s->d_model, s->base);
-	if (s->has_multiplier)
-		printf(", x ffn_dim_multiplier %g = %lld", s->ffn_dim_multiplier, s->scaled);
-	printf(", Llama rule (multiple_of %lld) gives %lld; ", s->multiple_of, s->intermediate);
-	if (s->intermediate == m->intermediate_size)
-		printf("the config's %lld matches it\n", m->intermediate_size);
+		printf("every dimension is a multiple of %lld\n", num_ll(get(d, "rule"), "recommended_multiple"));
+	const cJSON *s = get(d, "swiglu");
+	printf("SwiGLU check: 8/3 x hidden %lld = %lld", num_ll(s, "d_model"), num_ll(s, "eight_thirds_d"));
+	if (calc_has(s, "ffn_dim_multiplier"))
+		printf(", x ffn_dim_multiplier %g = %lld", calc_num(s, "ffn_dim_multiplier"), num_ll(s, "scaled"));
+	printf(", Llama rule (multiple_of %lld) gives %lld; ", num_ll(s, "multiple_of"), num_ll(s, "intermediate"));
+	if (num_ll(s, "intermediate") == num_ll(m, "intermediate_size"))
+		printf("the config's %lld matches it\n", num_ll(m, "intermediate_size"));
 	else
-		printf("the config has %lld\n  (not the Llama rule with these settings: --ffn-dim-multiplier and --multiple-of\n"
+		printf("the config has %lld\n  (not the Llama rule with these settings: %s and %s\n"
 		       "  set them; Llama-3 used 1.3 and 1024)\n",
-		       m->intermediate_size);
-	double total;
-	double fraction = misaligned_fraction(run, &total);
+		       num_ll(m, "intermediate_size"), command_line ? "--ffn-dim-multiplier" : "ffn_dim_multiplier",
+		       command_line ? "--multiple-of" : "multiple_of");
 	printf("GEMMs with an error carry %.1f%% of the %.4g forward GEMM FLOPs (%lld tokens; attention's\n"
 	       "Q K^T and P V, which grow with context, are not counted)\n",
-	       100 * fraction, total, run->opt.tokens);
+	       100 * calc_num(d, "misaligned_flops_fraction"), calc_num(d, "gemm_flops"), num_ll(d, "tokens"));
 }
+
+static void print_result(const cJSON *d, bool command_line)
+{
+	bool amd = strcmp(calc_str(d, "vendor"), "amd") == 0;
+	int errors = (int)calc_num(d, "errors"), warnings = (int)calc_num(d, "warnings");
+	print_header(d, amd);
+	if (calc_has(d, "model"))
+		print_model(d, command_line);
+	else
+		print_dims(d);
+	printf("\n%d error%s, %d warning%s: %s\n", errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s",
+	       errors && command_line ? "misaligned (exit 1)"
+	       : errors		      ? "misaligned"
+	       : warnings	      ? "aligned, below the recommended multiple"
+				      : "aligned");
+	bool tensor_cores = cJSON_IsTrue(get(get(d, "rule"), "tensor_core_path"));
+	if (errors && tensor_cores && !amd)
+		printf("ridge flags where a dimension leaves the fast kernels, not how much slower they run: on\n"
+		       "cuBLAS >= 11 an unaligned GEMM stays on tensor cores through slower kernels or\n"
+		       "padding (the \"falls back to FP32 CUDA cores, 30x slower\" story is cuBLAS < 11).\n"
+		       "ridge-probe measures the real penalty (K = 8192 vs 8191 vs 8184).\n");
+	else if (errors)
+		printf("ridge flags where a dimension is unaligned, not how much slower it runs; the probe\n"
+		       "measures that on the GPU.\n");
+}
+
+static void align_print(const cJSON *d)
+{
+	print_result(d, true);
+}
+
+static void align_print_item(const cJSON *d)
+{
+	print_result(d, false);
+}
+
+const struct calc calc_align = {
+    .name = "align",
+    .command = "align",
+    .synopsis = "usage: ridge align --dtype DT (--dims D1,D2,... | --model FILE) [--gpu GPU]",
+    .description = "Tensor-core alignment of GEMM dimensions, and their tile and wave quantization.\n",
+    .params = align_params,
+    .param_count = sizeof align_params / sizeof align_params[0],
+    .needs_gpu = true,
+    .run = align_calc_run,
+    .print = align_print,
+    .print_item = align_print_item,
+    .usage = usage_text,
+    .problem_unless_ok = true,
+};
 
 static int run_align(int argc, char **argv)
 {
-	struct align_run *run = calloc(1, sizeof *run);
-	if (!run) {
-		cli_error("out of memory");
-		return EXIT_ENV;
-	}
-	int rc = parse_options(argc, argv, &run->opt);
-	if (rc != 0) {
-		free(run);
-		return rc == -2 ? EXIT_OK : rc;
-	}
-	struct cli_hw hw;
-	if (cli_hw_open(&hw, run->opt.hwdb_dir, run->opt.calibration) != 0) {
-		free(run);
-		return EXIT_USAGE;
-	}
-	const struct hwdb_entry *e = cli_hw_find(&hw, run->opt.gpu);
-	if (!e) {
-		cli_hw_close(&hw);
-		free(run);
-		return EXIT_USAGE;
-	}
-	run->gpu = &e->gpu;
-	char err[300];
-	if (align_rule(run->gpu, run->opt.dtype, &run->rule, err, sizeof err) != 0) {
-		cli_error("--dtype: %s", err);
-		rc = EXIT_USAGE;
-	} else {
-		rc = run->opt.dims ? collect_dims(run) : collect_model(run);
-	}
-	if (rc == 0 && !run->rule.any_path)
-		cli_warning("%s has no %s hardware path at all (no matrix or vector rate): the multiples are the byte "
-			    "rules only",
-			    run->gpu->id, ridge_dtype_name(run->opt.dtype));
-	if (rc == 0) {
-		if (run->opt.json) {
-			rc = print_json(run);
-		} else {
-			print_header(run);
-			if (run->model_mode)
-				print_model(run);
-			else
-				print_dims(run);
-			printf("\n%d error%s, %d warning%s: %s\n", run->errors, run->errors == 1 ? "" : "s", run->warnings,
-			       run->warnings == 1 ? "" : "s",
-			       run->errors ? "misaligned (exit 1)" : run->warnings ? "aligned, below the recommended multiple"
-										 : "aligned");
-			if (run->errors && run->rule.matrix_path && run->gpu->vendor == RIDGE_VENDOR_NVIDIA)
-				printf("ridge flags where a dimension leaves the fast kernels, not how much slower they run: on\n"
-				       "cuBLAS >= 11 an unaligned GEMM stays on tensor cores through slower kernels or\n"
-				       "padding (the \"falls back to FP32 CUDA cores, 30x slower\" story is cuBLAS < 11).\n"
-				       "ridge-probe measures the real penalty (K = 8192 vs 8191 vs 8184).\n");
-			else if (run->errors)
-				printf("ridge flags where a dimension is unaligned, not how much slower it runs; the probe\n"
-				       "measures that on the GPU.\n");
-			rc = fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
-		}
-		if (rc == EXIT_OK && run->errors)
-			rc = EXIT_PROBLEM;
-	}
-	cli_hw_close(&hw);
-	free(run);
-	return rc;
+	return calc_main(&calc_align, argc, argv);
 }
 
-const struct cli_command cli_cmd_align = { "align", run_align,
-					   "tensor-core alignment and tile/wave quantization of GEMM dims or a model" };
+const struct cli_command cli_cmd_align = {"align", run_align,
+					  "tensor-core alignment and tile/wave quantization of GEMM dims or a model"};
+
+static void fmt_next(const struct ridge_align_dim *d, bool recommended, char *buf, size_t len)
+{
+	fmt_next_value(d->value, recommended ? d->suggested_recommended : d->suggested, buf, len);
+}
+
+static void fmt_waves(const struct ridge_align_tiling *t, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.2f -> %lld", t->waves_exact, t->waves);
+}
 
 /* A short verdict for the report: what the rule says about one value. */
 static void verdict(const struct ridge_gpu *gpu, const struct ridge_align_rule *r, const struct ridge_align_dim *d,
@@ -801,8 +697,9 @@ static void verdict(const struct ridge_gpu *gpu, const struct ridge_align_rule *
 		snprintf(buf, len, "%s: off the fast %s kernels (not a multiple of %lld; next %lld)", dt, core,
 			 r->required_multiple, d->suggested);
 	else if (d->severity == RIDGE_ALIGN_ERROR)
-		snprintf(buf, len, "%s: off the fast %s kernels (not a multiple of %lld; next %lld, or %lld for %lld)", dt,
-			 core, r->required_multiple, d->suggested, d->suggested_recommended, r->recommended_multiple);
+		snprintf(buf, len, "%s: off the fast %s kernels (not a multiple of %lld; next %lld, or %lld for %lld)",
+			 dt, core, r->required_multiple, d->suggested, d->suggested_recommended,
+			 r->recommended_multiple);
 	else if (d->severity == RIDGE_ALIGN_WARNING)
 		snprintf(buf, len, "%s: on %s cores, short of the recommended %lld (next %lld)", dt,
 			 gpu->vendor == RIDGE_VENDOR_AMD ? "matrix" : "tensor", r->recommended_multiple,
@@ -818,24 +715,25 @@ void report_align(const struct ridge_gpu *gpu)
 		const char *label;
 		long long value;
 	} cases[] = {
-		{ "d_model = 6000 (review q. 3)", 6000 },
-		{ "8/3 x 8192 = 21845 (SwiGLU)", 21845 },
-		{ "seed's fix 21888 (342 x 64)", 21888 },
-		{ "Llama rule, multiple_of 256", 22016 },
-		{ "probe shape 8191", 8191 },
-		{ "probe shape 8184", 8184 },
-		{ "probe shape 8192", 8192 },
+	    {"d_model = 6000 (review q. 3)", 6000},
+	    {"8/3 x 8192 = 21845 (SwiGLU)", 21845},
+	    {"seed's fix 21888 (342 x 64)", 21888},
+	    {"Llama rule, multiple_of 256", 22016},
+	    {"probe shape 8191", 8191},
+	    {"probe shape 8184", 8184},
+	    {"probe shape 8192", 8192},
 	};
-	const long long tokens = DEFAULT_TOKENS;
-	const struct ridge_align_tile tile = { 128, 128, 1 };
+	const long long tokens = ALIGN_DEFAULT_TOKENS;
+	const struct ridge_align_tile tile = {128, 128, 1};
 	struct ridge_align_rule half, fp8;
 	char err[300];
 	/* The seed's dtype is bf16; a GPU without bf16 matrix units (V100) gets fp16. */
-	enum ridge_dtype half_dtype = gpu->peak[RIDGE_BF16].has_matrix || !gpu->peak[RIDGE_FP16].has_matrix ? RIDGE_BF16
-													     : RIDGE_FP16;
+	enum ridge_dtype half_dtype =
+	    gpu->peak[RIDGE_BF16].has_matrix || !gpu->peak[RIDGE_FP16].has_matrix ? RIDGE_BF16 : RIDGE_FP16;
 	const char *hn = ridge_dtype_name(half_dtype);
 	printf("== Tensor-core alignment (seed 7.2.3) on %s ==\n", gpu->name);
-	if (align_rule(gpu, half_dtype, &half, err, sizeof err) != 0 || align_rule(gpu, RIDGE_FP8, &fp8, err, sizeof err)) {
+	if (align_rule(gpu, half_dtype, &half, err, sizeof err) != 0 ||
+	    align_rule(gpu, RIDGE_FP8, &fp8, err, sizeof err)) {
 		printf("cannot check: %s\n", err);
 		return;
 	}
@@ -881,13 +779,13 @@ void report_align(const struct ridge_gpu *gpu)
 
 	/* The seed says the misaligned FFN is "~36% of model compute": here is
 	 * the share of forward GEMM FLOPs in a Llama-3-70B shape with 21845. */
-	struct ridge_align_model m = { .hidden_size = 8192,
-				       .intermediate_size = 21845,
-				       .num_attention_heads = 64,
-				       .num_key_value_heads = 8,
-				       .has_num_key_value_heads = true,
-				       .vocab_size = 128256,
-				       .num_hidden_layers = 80 };
+	struct ridge_align_model m = {.hidden_size = 8192,
+				      .intermediate_size = 21845,
+				      .num_attention_heads = 64,
+				      .num_key_value_heads = 8,
+				      .has_num_key_value_heads = true,
+				      .vocab_size = 128256,
+				      .num_hidden_layers = 80};
 	struct ridge_align_gemm g[RIDGE_GEMM_COUNT];
 	if (align_model_resolve(&m, err, sizeof err) == 0 && align_model_gemms(&m, tokens, g, err, sizeof err) == 0) {
 		double total = 0, ffn = 0;

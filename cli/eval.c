@@ -44,9 +44,13 @@ struct eval_scenario {
 	yaml_node_t *model;
 	char model_name[128];
 	struct model_value *model_values; /* M_KEY_COUNT of them */
+	bool has_model_config;            /* model.config, as read */
+	struct cli_model_config model_config;
 	int count;
 	struct eval_item *items;
 	int errors;
+	char **owned; /* texts made here (joined lists), freed with the scenario */
+	int owned_count;
 };
 
 /* ---- messages ---- */
@@ -200,6 +204,15 @@ static void model_set(struct model_value *mv, double v, const char *where)
 	snprintf(mv->where, sizeof mv->where, "%s", where);
 }
 
+void eval_path(const struct eval_scenario *sc, const char *file, char *buf, size_t len)
+{
+	const char *slash = strrchr(sc->path, '/');
+	if (file[0] == '/' || !slash)
+		snprintf(buf, len, "%s", file);
+	else
+		snprintf(buf, len, "%.*s/%s", (int)(slash - sc->path), sc->path, file);
+}
+
 /* model.config: a config.json (or YAML) read by the same loader as ridge align,
  * relative to the scenario's directory. */
 static void load_model_config(struct eval_scenario *sc, yaml_node_t *node, struct model_value *values)
@@ -208,16 +221,14 @@ static void load_model_config(struct eval_scenario *sc, yaml_node_t *node, struc
 	if (!file)
 		return;
 	char path[1024];
-	const char *slash = strrchr(sc->path, '/');
-	if (file[0] == '/' || !slash)
-		snprintf(path, sizeof path, "%s", file);
-	else
-		snprintf(path, sizeof path, "%.*s/%s", (int)(slash - sc->path), sc->path, file);
+	eval_path(sc, file, path, sizeof path);
 	struct cli_model_config cfg;
 	if (cli_model_config_load(path, &cfg) != 0) {
 		node_error(sc, node, "model.config: cannot use '%s' (above)", file);
 		return;
 	}
+	sc->has_model_config = true;
+	sc->model_config = cfg;
 	char where[PARAM_WHERE];
 	where_of(sc, node, where, sizeof where);
 	snprintf(where + strlen(where), sizeof where - strlen(where), ": model.config '%s'", file);
@@ -386,6 +397,89 @@ static void key_list(const struct param *spec, int count, char *buf, size_t len)
 	}
 }
 
+/* A text owned by the scenario (freed by eval_close), or NULL after an error. */
+static char *own(struct eval_scenario *sc, char *text, const yaml_node_t *node)
+{
+	char **bigger = text ? realloc(sc->owned, (size_t)(sc->owned_count + 1) * sizeof *bigger) : NULL;
+	if (!bigger) {
+		free(text);
+		node_error(sc, node, "out of memory");
+		return NULL;
+	}
+	sc->owned = bigger;
+	sc->owned[sc->owned_count++] = text;
+	return text;
+}
+
+static bool plain_element(const char *text)
+{
+	return !strchr(text, ',') && !strchr(text, '=');
+}
+
+/* A PARAM_JOIN list as the command line writes it: [6000, 21845] is
+ * "6000,21845", [d_model: 6000, 21845] (or [d_model=6000, ...]) is
+ * "d_model=6000,21845". NULL after an error. */
+static const char *join_list(struct eval_scenario *sc, const yaml_node_t *list, const char *key)
+{
+	size_t cap = 1;
+	for (yaml_node_item_t *e = list->data.sequence.items.start; e < list->data.sequence.items.top; e++) {
+		yaml_node_t *node = node_at(sc, *e);
+		if (node->type == YAML_SCALAR_NODE) {
+			cap += strlen((const char *)node->data.scalar.value) + 1;
+		} else if (node->type == YAML_MAPPING_NODE &&
+			   node->data.mapping.pairs.top - node->data.mapping.pairs.start == 1) {
+			yaml_node_pair_t *p = node->data.mapping.pairs.start;
+			cap += strlen(key_text(node_at(sc, p->key))) + 1;
+			yaml_node_t *value = node_at(sc, p->value);
+			if (value->type == YAML_SCALAR_NODE)
+				cap += strlen((const char *)value->data.scalar.value) + 1;
+		}
+	}
+	if (list->data.sequence.items.top == list->data.sequence.items.start) {
+		node_error(sc, list, "'%s' is an empty list", key);
+		return NULL;
+	}
+	char *text = malloc(cap);
+	if (!text) {
+		node_error(sc, list, "out of memory");
+		return NULL;
+	}
+	size_t used = 0;
+	text[0] = '\0';
+	for (yaml_node_item_t *e = list->data.sequence.items.start; e < list->data.sequence.items.top; e++) {
+		yaml_node_t *node = node_at(sc, *e);
+		const char *name = NULL, *value = NULL;
+		if (node->type == YAML_SCALAR_NODE) {
+			value = scalar(sc, node, key);
+		} else if (node->type == YAML_MAPPING_NODE &&
+			   node->data.mapping.pairs.top - node->data.mapping.pairs.start == 1) {
+			yaml_node_pair_t *p = node->data.mapping.pairs.start;
+			yaml_node_t *k = node_at(sc, p->key);
+			name = k->type == YAML_SCALAR_NODE ? key_text(k) : NULL;
+			value = scalar(sc, node_at(sc, p->value), name ? name : key);
+			if (!name || !plain_element(name) || !name[0]) {
+				node_error(sc, k, "each name in '%s' must be a word", key);
+				value = NULL;
+			}
+		} else {
+			node_error(sc, node, "each element of '%s' must be a value or a 'name: value' pair, not %s", key,
+				   node_type(node));
+		}
+		if (!value) {
+			free(text);
+			return NULL;
+		}
+		if (!plain_element(value) && !(name == NULL && !strchr(value, ','))) {
+			node_error(sc, node, "an element of '%s' holds a ',' or a second '=': '%s'", key, value);
+			free(text);
+			return NULL;
+		}
+		used += (size_t)snprintf(text + used, cap - used, "%s%s%s%s", used ? "," : "", name ? name : "",
+					 name ? "=" : "", value);
+	}
+	return own(sc, text, list);
+}
+
 /* Reads one mapping's keys into values with spec; reserved keys are skipped
  * (the caller reads them). Reports unknown keys. */
 static void read_keys(struct eval_scenario *sc, const yaml_node_t *map, struct param_values *values,
@@ -411,6 +505,14 @@ static void read_keys(struct eval_scenario *sc, const yaml_node_t *map, struct p
 		char where[PARAM_WHERE];
 		where_of(sc, v, where, sizeof where);
 		snprintf(where + strlen(where), sizeof where - strlen(where), ": %s", key);
+		if ((values->spec[i].flags & PARAM_JOIN) && v->type == YAML_SEQUENCE_NODE) {
+			const char *text = join_list(sc, v, key);
+			if (!text)
+				values->bad[i] = true;
+			else if (params_set(values, i, text, where) != 0)
+				sc->errors++;
+			continue;
+		}
 		if (values->spec[i].kind == PARAM_LIST) {
 			if (v->type != YAML_SEQUENCE_NODE) {
 				node_error(sc, v, "'%s' must be a list, not %s", key, node_type(v));
@@ -647,6 +749,9 @@ void eval_close(struct eval_scenario *sc)
 	if (sc->have_doc)
 		yaml_document_delete(&sc->doc);
 	free(sc->items);
+	for (int i = 0; i < sc->owned_count; i++)
+		free(sc->owned[i]);
+	free(sc->owned);
 	free(sc->model_values);
 	free(sc->text);
 	free(sc);
@@ -685,6 +790,31 @@ const struct param_values *eval_item_values(const struct eval_scenario *sc, int 
 const struct ridge_gpu *eval_item_gpu(const struct eval_scenario *sc, int i)
 {
 	return sc->items[i].gpu;
+}
+
+const struct eval_item *eval_item_at(const struct eval_scenario *sc, int i)
+{
+	return &sc->items[i];
+}
+
+bool eval_item_gives(const struct eval_item *item, const char *key)
+{
+	return map_get(item->sc, item->node, key, NULL) != NULL;
+}
+
+void eval_item_path(const struct eval_item *item, const char *file, char *buf, size_t len)
+{
+	eval_path(item->sc, file, buf, len);
+}
+
+const struct cli_model_config *eval_item_model_config(const struct eval_item *item)
+{
+	return item->sc->has_model_config ? &item->sc->model_config : NULL;
+}
+
+const char *eval_item_model_name(const struct eval_item *item)
+{
+	return item->sc->model ? item->sc->model_name : NULL;
 }
 
 int eval_item_each(struct eval_item *item, const char *key, const struct param *spec, int count, eval_each_fn fn,
@@ -989,7 +1119,9 @@ int eval_file(const char *path, const char *hwdb_dir, const char *calibration, c
 			const struct calc *calc = find_kind(calc_str(entry, "kind"));
 			const cJSON *result = cJSON_GetObjectItemCaseSensitive(entry, "result");
 			printf("\n[%d] %s  (%s, %s)\n", ++n, calc_str(entry, "name"), calc->name, calc_str(entry, "where"));
-			if (calc->print)
+			if (calc->print_item)
+				calc->print_item(result);
+			else if (calc->print)
 				calc->print(result);
 			else
 				calc_print_table(result, "  ");

@@ -54,5 +54,20 @@ const char *eval_item_where(const struct eval_item *item);
  * need none). The TUI loads a scenario into its panels through these. */
 const struct param_values *eval_item_values(const struct eval_scenario *sc, int i);
 const struct ridge_gpu *eval_item_gpu(const struct eval_scenario *sc, int i);
+const struct eval_item *eval_item_at(const struct eval_scenario *sc, int i);
+
+/* Whether the item gives key itself (not through the model section). */
+bool eval_item_gives(const struct eval_item *item, const char *key);
+
+/* A file named in the scenario, relative to the scenario file's directory
+ * (absolute paths as they are): the path to open. */
+void eval_path(const struct eval_scenario *sc, const char *file, char *buf, size_t len);
+void eval_item_path(const struct eval_item *item, const char *file, char *buf, size_t len);
+
+/* The scenario's model section: its config as read (model.config; NULL
+ * without one) and its name ("" unnamed; NULL without a model section). */
+struct cli_model_config;
+const struct cli_model_config *eval_item_model_config(const struct eval_item *item);
+const char *eval_item_model_name(const struct eval_item *item);
 
 #endif

@@ -4,6 +4,7 @@
 #include "eval.h"
 
 const struct calc *const eval_kinds[] = {
+	&calc_align,
 	&calc_cost_decode,
 	&calc_cost_train,
 	&calc_gemm,

@@ -240,8 +240,25 @@ void params_usage(const struct param *spec, int count, const char *synopsis, con
 	printf("  %-26s %s\n", "--help", "this text");
 }
 
+static int parse_argv(struct param_values *v, const char *command, const char *synopsis, const char *description,
+		      const char *usage, int argc, char **argv, const char **positional, int max_positional,
+		      int *positional_count);
+
 int params_parse_argv(struct param_values *v, const char *command, const char *synopsis, const char *description,
 		      int argc, char **argv, const char **positional, int max_positional, int *positional_count)
+{
+	return parse_argv(v, command, synopsis, description, NULL, argc, argv, positional, max_positional,
+			  positional_count);
+}
+
+int params_parse_argv_usage(struct param_values *v, const char *command, const char *usage, int argc, char **argv)
+{
+	return parse_argv(v, command, NULL, NULL, usage, argc, argv, NULL, 0, NULL);
+}
+
+static int parse_argv(struct param_values *v, const char *command, const char *synopsis, const char *description,
+		      const char *usage, int argc, char **argv, const char **positional, int max_positional,
+		      int *positional_count)
 {
 	struct option longopts[PARAM_MAX + 2];
 	char names[PARAM_MAX][64];
@@ -266,7 +283,10 @@ int params_parse_argv(struct param_values *v, const char *command, const char *s
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		if (c == 'h') {
-			params_usage(v->spec, v->count, synopsis, description);
+			if (usage)
+				fputs(usage, stdout);
+			else
+				params_usage(v->spec, v->count, synopsis, description);
 			return 1;
 		}
 		if (c < 1000)

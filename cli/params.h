@@ -25,6 +25,9 @@ enum {
 	PARAM_CLI_ONLY = 1u << 2, /* command line only (--json, --hwdb) */
 	PARAM_FILE_ONLY = 1u << 3,
 	PARAM_OPEN_LO = 1u << 4, /* lo itself is out of range */
+	/* PARAM_TEXT: in a file also a list, its elements (scalars, or one-key
+	 * mappings `name: value`) joined as "a,b,name=c" (ridge align's dims). */
+	PARAM_JOIN = 1u << 5,
 };
 
 struct param {
@@ -82,6 +85,10 @@ int params_parse_fraction(const char *text, double *out, char *err, size_t err_l
  * unless positional is given, which then receives them (up to max). */
 int params_parse_argv(struct param_values *v, const char *command, const char *synopsis, const char *description,
 		      int argc, char **argv, const char **positional, int max_positional, int *positional_count);
+
+/* The same, for a command with a hand-written --help text (printed as is)
+ * and no positional arguments. */
+int params_parse_argv_usage(struct param_values *v, const char *command, const char *usage, int argc, char **argv);
 
 /* Prints the option list generated from the table. */
 void params_usage(const struct param *spec, int count, const char *synopsis, const char *description);

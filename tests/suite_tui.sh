@@ -101,6 +101,16 @@ done
 if [ -d examples ] && ls examples/*.yaml >/dev/null 2>&1 && [ "$dumped" = 0 ]; then
 	bad "no example scenario item was compared between tui --dump and eval"
 fi
+# The alignment panel takes align items: dimensions (a YAML list or "a,b") and
+# model configs named relative to the scenario; their findings are compared above.
+if [ -f examples/alignment-seed.yaml ]; then
+	"$RIDGE" tui --dump examples/alignment-seed.yaml >"$tmp/dump.json" 2>&1
+	n=$(grep -c '^			"kind":	"align",$' "$tmp/dump.json")
+	if [ "$n" -ge 4 ] && grep -q '"name":	"attention.head_dim",' "$tmp/dump.json" &&
+		grep -q '"name":	"ffn",' "$tmp/dump.json"; then ok; else
+		bad "tui --dump examples/alignment-seed.yaml: $n align items, expected dims and model items"
+	fi
+fi
 
 # ---- in a terminal ----
 
@@ -267,10 +277,21 @@ if "$RIDGE" eval --help >/dev/null 2>&1; then
 	if [ -f "$tmp/whatif.yaml" ] && "$RIDGE" eval "$tmp/whatif.yaml" >"$tmp/eval.out" 2>&1; then ok; else
 		bad "ridge eval on the saved what-if: $(head -c 300 "$tmp/eval.out" 2>/dev/null)"
 	fi
+	# The alignment what-if typed above is in the file, and eval finds what the panel showed.
+	if grep -q '^    kind: align$' "$tmp/whatif.yaml" && grep -q '^    dims: "d_model=6000,ffn=21845"$' "$tmp/whatif.yaml" &&
+		grep -q '^1 error, 1 warning: misaligned$' "$tmp/eval.out"; then ok; else
+		bad "saved what-if: no align item with the typed dims, or eval disagrees: $(grep -A3 'kind: align' "$tmp/whatif.yaml")"
+	fi
+	# Other dimensions on the alignment panel; reopening brings the saved ones back.
+	keys 4
+	type_value 4096
+	expect_not "ffn" "align: dims replaced before reopening"
 	keys 1 o C-u
 	keys -l "$tmp/whatif.yaml"
 	keys Enter
 	expect "opened" "open the saved what-if"
+	keys 4
+	expect "ffn" "reopened what-if: the alignment panel has the saved dims"
 	keys o C-u
 	keys -l "$tmp/missing.yaml"
 	keys Enter

@@ -21,7 +21,8 @@ static enum tui_role severity_role(enum ridge_align_severity severity)
 void tui_draw_align(const struct tui_state *s, const struct tui_layout *l, bool ascii)
 {
 	(void)ascii;
-	const struct tui_align_results *r = &s->out.align;
+	const struct tui_align_results *out = &s->out.align;
+	const struct align_run *r = &out->run;
 	int x = l->form.x + 1, w = l->form.w - 2;
 	int y = l->form.y + tui_form_rows(s) + 1, bottom = l->form.y + l->form.h;
 	const struct ridge_align_rule *rule = &r->rule;
@@ -37,7 +38,7 @@ void tui_draw_align(const struct tui_state *s, const struct tui_layout *l, bool 
 		if (!rule->matrix_path && rule->path_note && y < bottom)
 			tui_put(y++, x, w, TUI_ROLE_DIM, "%s", rule->path_note);
 	}
-	if (r->ok && y + 1 < bottom) {
+	if (out->ok && y + 1 < bottom) {
 		y++;
 		tui_put(y++, x, w,
 			r->errors     ? TUI_ROLE_BAD
@@ -49,8 +50,8 @@ void tui_draw_align(const struct tui_state *s, const struct tui_layout *l, bool 
 
 	const struct tui_rect *v = &l->view;
 	int vy = v->y, vx = v->x, vw = v->w, vb = v->y + v->h;
-	if (!r->ok) {
-		tui_put(vy, vx, vw, TUI_ROLE_BAD, "%s", r->error);
+	if (!out->ok) {
+		tui_put(vy, vx, vw, TUI_ROLE_BAD, "%s", out->error);
 		return;
 	}
 	/* Columns: name, value, verdict, next aligned value, and the recommended
@@ -70,7 +71,7 @@ void tui_draw_align(const struct tui_state *s, const struct tui_layout *l, bool 
 		tui_put(vy, xr, 11, TUI_ROLE_TITLE, "%11s", "recommended");
 	vy++;
 	for (int i = 0; i < r->count && vy < vb; i++) {
-		const struct tui_align_finding *f = &r->findings[i];
+		const struct align_finding *f = &r->findings[i];
 		const struct ridge_align_dim *d = &f->dim;
 		tui_put(vy, vx, name_w, TUI_ROLE_LABEL, "%s", f->name);
 		tui_put(vy, xv, 9, TUI_ROLE_VALUE, "%9lld", d->value);

@@ -156,6 +156,37 @@ static void occupancy_json(cJSON *o, const struct tui_state *s)
 	}
 }
 
+/* `ridge align`'s keys, for what the panel shows: the rule and each
+ * finding's verdict and next aligned values. */
+static void align_json(cJSON *o, const struct tui_state *s)
+{
+	const struct align_run *r = &s->out.align.run;
+	cJSON_AddBoolToObject(o, "ok", r->errors == 0);
+	cJSON_AddStringToObject(o, "dtype", ridge_dtype_name(r->rule.dtype));
+	cJSON *rule = cJSON_AddObjectToObject(o, "rule");
+	cJSON_AddNumberToObject(rule, "required_multiple", (double)r->rule.required_multiple);
+	cJSON_AddNumberToObject(rule, "required_bytes", r->rule.required_bytes);
+	cJSON_AddNumberToObject(rule, "recommended_multiple", (double)r->rule.recommended_multiple);
+	cJSON_AddNumberToObject(rule, "recommended_bytes", r->rule.recommended_bytes);
+	cJSON_AddBoolToObject(rule, "tensor_core_path", r->rule.matrix_path);
+	cJSON_AddNumberToObject(o, "tokens", (double)r->set.tokens);
+	cJSON_AddNumberToObject(o, "errors", r->errors);
+	cJSON_AddNumberToObject(o, "warnings", r->warnings);
+	cJSON *findings = cJSON_AddArrayToObject(o, "findings");
+	for (int i = 0; i < r->count; i++) {
+		const struct align_finding *f = &r->findings[i];
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "name", f->name);
+		cJSON_AddNumberToObject(e, "value", (double)f->dim.value);
+		cJSON_AddNumberToObject(e, "required_multiple", (double)f->dim.required_multiple);
+		cJSON_AddNumberToObject(e, "suggested", (double)f->dim.suggested);
+		cJSON_AddStringToObject(e, "severity", align_severity_name(f->dim.severity));
+		cJSON_AddNumberToObject(e, "recommended_multiple", (double)f->dim.recommended_multiple);
+		cJSON_AddNumberToObject(e, "suggested_recommended", (double)f->dim.suggested_recommended);
+		cJSON_AddItemToArray(findings, e);
+	}
+}
+
 const char *tui_panel_error(const struct tui_state *s, enum tui_panel_id panel)
 {
 	switch (panel) {
@@ -200,6 +231,8 @@ cJSON *tui_dump_result(const struct tui_state *s, const struct tui_kind *kind)
 		roofline_json(result, s);
 	else if (strcmp(kind->kind, "occupancy") == 0)
 		occupancy_json(result, s);
+	else if (strcmp(kind->kind, "align") == 0)
+		align_json(result, s);
 	else if (kind->panel == TUI_PANEL_COST && kind->mode == TUI_COST_TRAIN)
 		cost_train_json(result, s);
 	else if (kind->panel == TUI_PANEL_COST && kind->mode == TUI_COST_DECODE)

@@ -61,6 +61,6 @@ int tui_load_model_config(struct tui_state *s, const char *path, char *err, size
 	}
 	s->model_config.loaded = true;
 	snprintf(s->model_config.path, sizeof s->model_config.path, "%s", path);
-	s->model_config.model = config.model;
+	s->model_config.config = config;
 	return 0;
 }

@@ -1,5 +1,6 @@
 #include "scenario.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,6 +9,7 @@
 
 #include "cli.h"
 #include "eval.h"
+#include "tui.h"
 
 /* Panels and the scenario item kinds that carry their inputs. A field's key
  * is the calculator's parameter name, so one table serves both directions;
@@ -20,6 +22,7 @@ static const struct tui_kind kinds[] = {
     {"occupancy", TUI_PANEL_OCCUPANCY, 0, "occupancy"},
     {"cost-train", TUI_PANEL_COST, TUI_COST_TRAIN, "training cost"},
     {"cost-decode", TUI_PANEL_COST, TUI_COST_DECODE, "decode cost"},
+    {"align", TUI_PANEL_ALIGN, 0, "alignment"},
 };
 #define KIND_COUNT (sizeof kinds / sizeof kinds[0])
 #define ROOFLINE_KERNEL (&kinds[1])
@@ -69,6 +72,11 @@ static const struct tui_kind *item_kind(const struct eval_scenario *sc, int i)
 			k = &kinds[j];
 	if (!k)
 		return NULL;
+	const struct eval_item *item = eval_item_at(sc, i);
+	/* An align item without dims or model checks the model section's shape:
+	 * the panel holds a config file or dimensions, not a shape. */
+	if (k->panel == TUI_PANEL_ALIGN && !params_has(v, "dims") && !params_has(v, "model"))
+		return NULL;
 	if (strcmp(name, "roofline") == 0) {
 		const char *kernel = params_has(v, "kernel") ? params_text(v, "kernel") : NULL;
 		if (kernel && !is_gemm_kernel(kernel, NULL))
@@ -88,6 +96,10 @@ static const struct tui_kind *item_kind(const struct eval_scenario *sc, int i)
 		if (v->spec[p].kind == PARAM_FLAG && v->num[p] == 0)
 			known = true;
 		if (k->panel == TUI_PANEL_ROOFLINE && (strcmp(key, "naive") == 0 || strcmp(key, "kernel") == 0))
+			known = true;
+		/* The model section fills the shape keys of every align item; with
+		 * dims or a config they are unused. */
+		if (k->panel == TUI_PANEL_ALIGN && (v->spec[p].flags & PARAM_MODEL) && !eval_item_gives(item, key))
 			known = true;
 		for (size_t f = 0; f < tui_field_count && !known; f++)
 			known = field_in_kind(&tui_fields[f], k) && strcmp(tui_fields[f].key, key) == 0;
@@ -177,6 +189,22 @@ static int apply_item(struct tui_state *s, const struct eval_scenario *sc, int i
 			}
 			break;
 		}
+		}
+	}
+	/* A model config is named relative to the scenario file; the panel
+	 * holds a path from the working directory, and the file's keys. */
+	if (k->panel == TUI_PANEL_ALIGN && params_has(v, "model")) {
+		char path[TUI_PATH];
+		eval_path(sc, params_text(v, "model"), path, sizeof path);
+		if (strlen(path) >= sizeof s->in.align_model) {
+			snprintf(err, err_len, "%s: path too long", params_where(v, "model"));
+			return -1;
+		}
+		snprintf(s->in.align_model, sizeof s->in.align_model, "%s", path);
+		char why[TUI_TEXT];
+		if (tui_load_model_config(s, path, why, sizeof why) != 0) {
+			snprintf(err, err_len, "%s: %s", params_where(v, "model"), why);
+			return -1;
 		}
 	}
 	return 0;
@@ -363,6 +391,42 @@ static bool field_value_text(const struct tui_state *s, const struct tui_field *
 	}
 }
 
+/* path (from the working directory, or absolute) as a file saved at file
+ * names it: relative to that file's directory when both resolve, else
+ * absolute. Returns 0, or -1 when path does not resolve. */
+static int path_from(const char *file, const char *path, char *buf, size_t len)
+{
+	char dir[TUI_PATH];
+	const char *slash = strrchr(file, '/');
+	if (!slash)
+		snprintf(dir, sizeof dir, ".");
+	else if (slash == file)
+		snprintf(dir, sizeof dir, "/");
+	else
+		snprintf(dir, sizeof dir, "%.*s", (int)(slash - file), file);
+	char real_dir[PATH_MAX], real_path[PATH_MAX];
+	if (!realpath(path, real_path))
+		return -1;
+	if (!realpath(dir, real_dir)) {
+		snprintf(buf, len, "%s", real_path);
+		return 0;
+	}
+	/* The common leading directories, then ".." for each of dir's others. */
+	size_t common = 0, i = 0;
+	for (; real_dir[i] && real_dir[i] == real_path[i]; i++)
+		if (real_dir[i] == '/')
+			common = i;
+	if (real_dir[i] == '\0' && real_path[i] == '/')
+		common = i;
+	size_t used = 0;
+	buf[0] = '\0';
+	for (const char *c = real_dir + common; *c; c++)
+		if (*c == '/' && c[1] != '\0')
+			used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "../");
+	snprintf(buf + (used < len ? used : len - 1), used < len ? len - used : 1, "%s", real_path + common + 1);
+	return used < len ? 0 : -1;
+}
+
 int scenario_save(const struct tui_state *s, const char *path, char *err, size_t err_len)
 {
 	const struct ridge_gpu *gpu = tui_state_gpu(s);
@@ -387,6 +451,7 @@ int scenario_save(const struct tui_state *s, const char *path, char *err, size_t
 	    &kinds[3],
 	    &kinds[4],
 	    &kinds[5],
+	    &kinds[6],
 	};
 	int items = 0;
 	for (size_t k = 0; k < sizeof save / sizeof save[0]; k++) {
@@ -394,6 +459,13 @@ int scenario_save(const struct tui_state *s, const char *path, char *err, size_t
 		const struct calc *calc = eval_calc(kind->kind);
 		if (!calc)
 			continue;
+		/* Dimensions that do not parse, or a config that is not read, would
+		 * make a file `ridge eval` refuses. */
+		const char *panel_error = tui_panel_error(s, kind->panel);
+		if (kind->panel == TUI_PANEL_ALIGN && panel_error) {
+			add(&t, "  # the alignment panel is not saved: %s\n", panel_error);
+			continue;
+		}
 		add(&t, "  - name: %s\n    kind: %s\n", kind->title, kind->kind);
 		bool gemm_mode = kind->panel == TUI_PANEL_ROOFLINE && kind->mode == TUI_ROOFLINE_GEMM;
 		int algorithm = s->in.gemm_algorithm;
@@ -420,6 +492,15 @@ int scenario_save(const struct tui_state *s, const char *path, char *err, size_t
 			char value[TUI_PATH];
 			if (!field_value_text(s, field, &calc->params[p], value, sizeof value))
 				continue;
+			/* A config replaces the dimensions; its path is from the saved file. */
+			if (kind->panel == TUI_PANEL_ALIGN && s->in.align_model[0] && strcmp(field->key, "dims") == 0)
+				continue;
+			if (kind->panel == TUI_PANEL_ALIGN && strcmp(field->key, "model") == 0 &&
+			    path_from(path, s->in.align_model, value, sizeof value) != 0) {
+				free(t.buf);
+				snprintf(err, err_len, "model config '%s': cannot resolve its path", s->in.align_model);
+				return -1;
+			}
 			add(&t, "    %s: ", field->key);
 			add_scalar(&t, value);
 			add(&t, "\n");

@@ -10,6 +10,7 @@
 
 #include "actions.h"
 #include "align.h"
+#include "align_run.h"
 #include "cost.h"
 #include "hwdb.h"
 #include "intensity.h"
@@ -164,22 +165,12 @@ struct tui_occupancy_results {
 	int best_block_size, best_min_grid, best_blocks_per_sm;
 };
 
-#define TUI_ALIGN_MAX 64
-
-struct tui_align_finding {
-	char name[64];
-	struct ridge_align_dim dim;
-	long long gemm_m, gemm_n, gemm_k; /* model mode: the GEMM the value belongs to */
-	bool has_gemm;
-};
-
+/* `ridge align`'s own computation (cli/align_run.h): the same findings,
+ * names, severities and next values as the command and `ridge eval`. */
 struct tui_align_results {
 	bool ok; /* computed; findings may still hold errors */
 	char error[TUI_TEXT];
-	struct ridge_align_rule rule;
-	bool model_mode;
-	int count, errors, warnings;
-	struct tui_align_finding findings[TUI_ALIGN_MAX];
+	struct align_run run;
 };
 
 struct tui_cost_results {
@@ -211,7 +202,7 @@ enum tui_request { TUI_REQ_NONE, TUI_REQ_SAVE, TUI_REQ_OPEN, TUI_REQ_REDRAW, TUI
 struct tui_model_config {
 	bool loaded;
 	char path[TUI_PATH]; /* the file it came from */
-	struct ridge_align_model model;
+	struct cli_model_config config;
 };
 
 struct tui_state {

@@ -5,8 +5,10 @@
 #include "test_util.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <stddef.h>
 #include <math.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +49,23 @@ static struct tui_state *new_state(const char *gpu)
 	return s;
 }
 
+static void assert_subset(const cJSON *mine, const cJSON *theirs, const char *what);
+
+/* A list of mine (align's findings) is theirs element by element, each
+ * element a subset. */
+static void assert_list_subset(const cJSON *mine, const cJSON *theirs, const char *key, const char *what)
+{
+	if (!cJSON_IsArray(theirs) || cJSON_GetArraySize(mine) != cJSON_GetArraySize(theirs))
+		fail_msg("%s: %s has %d elements in the explorer, %d in eval", what, key, cJSON_GetArraySize(mine),
+			 cJSON_IsArray(theirs) ? cJSON_GetArraySize(theirs) : -1);
+	for (int i = 0; i < cJSON_GetArraySize(mine); i++) {
+		const cJSON *a = cJSON_GetArrayItem(mine, i), *b = cJSON_GetArrayItem(theirs, i);
+		if (!cJSON_IsObject(a) || !cJSON_IsObject(b))
+			fail_msg("%s: %s.%d is not an object", what, key, i);
+		assert_subset(a, b, what);
+	}
+}
+
 /* Every number, string and bool of mine is in theirs, equal. */
 static void assert_subset(const cJSON *mine, const cJSON *theirs, const char *what)
 {
@@ -59,6 +78,8 @@ static void assert_subset(const cJSON *mine, const cJSON *theirs, const char *wh
 			fail_msg("%s: eval has no '%s'", what, item->string);
 		if (cJSON_IsObject(item)) {
 			assert_subset(item, other, what);
+		} else if (cJSON_IsArray(item)) {
+			assert_list_subset(item, other, item->string, what);
 		} else if (cJSON_IsNumber(item)) {
 			if (!cJSON_IsNumber(other) || item->valuedouble != other->valuedouble)
 				fail_msg("%s: %s is %.17g in the explorer, %.17g in eval", what, item->string,
@@ -81,6 +102,9 @@ struct compare_ctx {
 	int compared;
 };
 
+/* Across the examples: align items compared, and their findings. */
+static int align_items_compared, align_findings_compared;
+
 static int compare_item(void *ctx, const struct tui_state *s, int index, const char *name, const struct tui_kind *kind)
 {
 	struct compare_ctx *c = ctx;
@@ -94,6 +118,10 @@ static int compare_item(void *ctx, const struct tui_state *s, int index, const c
 		fail_msg("%s: eval failed", what);
 	cJSON *mine = tui_dump_result(s, kind);
 	assert_subset(mine, theirs, what);
+	if (kind->panel == TUI_PANEL_ALIGN) {
+		align_findings_compared += cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(mine, "findings"));
+		align_items_compared++;
+	}
 	cJSON_Delete(mine);
 	cJSON_Delete(theirs);
 	c->compared++;
@@ -130,8 +158,12 @@ static void test_examples_equal_eval(void **state)
 		items += compare_file(path);
 	}
 	closedir(dir);
-	/* The examples hold cost-train and cost-decode items at least. */
+	/* The examples hold cost-train and cost-decode items at least, and
+	 * align items with dimensions and with model configs
+	 * (examples/alignment-seed.yaml). */
 	assert_true(items >= 4);
+	assert_true(align_items_compared >= 4);
+	assert_true(align_findings_compared > align_items_compared);
 }
 
 static void test_save_and_reload(void **state)
@@ -172,9 +204,13 @@ static void test_save_and_reload(void **state)
 	in->carveout = 50;
 	in->optin = 1;
 	in->barriers = 2;
+	in->align_dtype = RIDGE_FP8;
+	snprintf(in->align_dims, sizeof in->align_dims, "d_model=6000,ffn=21845,8191");
+	in->align_tokens = 8192;
 	tui_state_compute(s);
 	assert_true(s->out.occupancy.ok);
 	assert_true(s->out.roofline.ok);
+	assert_true(s->out.align.ok);
 	snprintf(path, sizeof path, "%s/whatif.yaml", tmpdir);
 	assert_int_equal(scenario_save(s, path, err, sizeof err), 0);
 
@@ -185,7 +221,7 @@ static void test_save_and_reload(void **state)
 	assert_string_equal(tui_state_gpu(t)->id, "h200-sxm");
 	for (size_t i = 0; i < tui_field_count; i++) {
 		const struct tui_field *f = &tui_fields[i];
-		if (f->panel == TUI_PANEL_HW || f->panel == TUI_PANEL_ALIGN)
+		if (f->panel == TUI_PANEL_HW)
 			continue;
 		if (f->offset == offsetof(struct tui_inputs, cost_mode) ||
 		    f->offset == offsetof(struct tui_inputs, roofline_mode))
@@ -194,7 +230,77 @@ static void test_save_and_reload(void **state)
 			fail_msg("%s did not survive the round trip", f->key);
 	}
 	/* And ridge eval computes the explorer's numbers from it. */
-	assert_int_equal(compare_file(path), 5); /* gemm, roofline, occupancy, cost-train, cost-decode */
+	assert_int_equal(compare_file(path), 6); /* gemm, roofline, occupancy, cost-train, cost-decode, align */
+	free(s);
+	free(t);
+}
+
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	static char buf[16384];
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* A model config on the alignment panel: saved as a path from the saved
+ * file's directory, read back relative to it, the same findings as eval's. */
+static void test_save_align_model(void **state)
+{
+	(void)state;
+	struct tui_state *s = new_state("h100-sxm");
+	char err[512], path[600];
+	const char *config = "examples/models/d-model-6000.json";
+	s->in.align_dtype = RIDGE_FP8;
+	snprintf(s->in.align_model, sizeof s->in.align_model, "%s", config);
+	if (tui_load_model_config(s, config, err, sizeof err) != 0)
+		fail_msg("%s", err);
+	tui_state_compute(s);
+	assert_true(s->out.align.ok);
+	assert_true(s->out.align.run.model_mode);
+	assert_int_equal(s->out.align.run.count, 17); /* 8 GEMMs' N and K, and head_dim */
+	assert_int_equal(s->out.align.run.errors, 1); /* head_dim 120 in fp8 */
+	snprintf(path, sizeof path, "%s/sub/model.yaml", tmpdir);
+	char dir[600];
+	snprintf(dir, sizeof dir, "%s/sub", tmpdir);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	assert_int_equal(scenario_save(s, path, err, sizeof err), 0);
+	const char *text = read_all(path);
+	/* The config replaces the dimensions, named from tmpdir/sub. */
+	assert_null(strstr(text, "dims:"));
+	const char *model = strstr(text, "    model: ");
+	assert_non_null(model);
+	assert_true(strncmp(model + 11, "../", 3) == 0);
+
+	struct tui_state *t = new_state("h100-sxm");
+	if (scenario_load(t, path, NULL, NULL, err, sizeof err) != 0)
+		fail_msg("reload: %s", err);
+	char a[PATH_MAX], b[PATH_MAX];
+	assert_non_null(realpath(config, a));
+	assert_non_null(realpath(t->in.align_model, b));
+	assert_string_equal(a, b);
+	assert_true(t->model_config.loaded);
+	assert_int_equal(t->out.align.run.count, 17);
+	for (int i = 0; i < 17; i++) {
+		assert_string_equal(t->out.align.run.findings[i].name, s->out.align.run.findings[i].name);
+		assert_memory_equal(&t->out.align.run.findings[i].dim, &s->out.align.run.findings[i].dim,
+				    sizeof t->out.align.run.findings[i].dim);
+	}
+	assert_int_equal(compare_file(path), 6);
+
+	/* Dimensions that do not parse are not saved (eval would refuse the
+	 * file); the rest is. */
+	s->in.align_model[0] = '\0';
+	snprintf(s->in.align_dims, sizeof s->in.align_dims, "4096,,8");
+	tui_state_compute(s);
+	assert_false(s->out.align.ok);
+	snprintf(path, sizeof path, "%s/bad-dims.yaml", tmpdir);
+	assert_int_equal(scenario_save(s, path, err, sizeof err), 0);
+	assert_non_null(strstr(read_all(path), "# the alignment panel is not saved: dims: empty item 2"));
+	assert_int_equal(compare_file(path), 5);
 	free(s);
 	free(t);
 }
@@ -230,6 +336,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_examples_equal_eval),
 	    cmocka_unit_test(test_save_and_reload),
+	    cmocka_unit_test(test_save_align_model),
 	    cmocka_unit_test(test_bad_files),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

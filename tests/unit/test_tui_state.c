@@ -328,10 +328,11 @@ static void test_align(void **state)
 	(void)state;
 	struct tui_state *s = new_state("h100-sxm");
 	keys(s, "4");
-	const struct tui_align_results *r = &s->out.align;
+	const struct tui_align_results *out = &s->out.align;
+	const struct align_run *r = &out->run;
 	/* 4096 and 11008 are multiples of 64; GPT-2's vocabulary 50257 is not even
 	 * a multiple of 8: the next aligned value is 50264. */
-	assert_true(r->ok);
+	assert_true(out->ok);
 	assert_int_equal(r->count, 3);
 	assert_int_equal(r->errors, 1);
 	assert_int_equal(r->findings[2].dim.severity, RIDGE_ALIGN_ERROR);
@@ -344,13 +345,13 @@ static void test_align(void **state)
 	assert_int_equal(r->findings[0].dim.severity, RIDGE_ALIGN_WARNING); /* 6000 = 8 x 750, not 64 x n */
 	assert_int_equal(r->findings[1].dim.severity, RIDGE_ALIGN_ERROR);
 	type_value(s, "4096,,8");
-	assert_false(r->ok);
-	assert_non_null(strstr(r->error, "empty item 2"));
+	assert_false(out->ok);
+	assert_non_null(strstr(out->error, "empty item 2"));
 	/* A model config path is a request for the caller (a file to read). */
 	select_field(s, "model");
 	type_value(s, "examples/models/llama-3-8b.json");
 	assert_int_equal(s->request, TUI_REQ_LOAD_MODEL);
-	assert_false(r->ok);
+	assert_false(out->ok);
 	free(s);
 }
 

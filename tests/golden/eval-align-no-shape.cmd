@@ -1,0 +1,1 @@
+eval tests/fixtures/eval/align-no-shape.yaml

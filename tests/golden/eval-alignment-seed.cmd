@@ -1,0 +1,1 @@
+eval examples/alignment-seed.yaml
