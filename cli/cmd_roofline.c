@@ -44,8 +44,11 @@ static const char usage_text[] =
 	"%s"
 	"  shape flags: --m --n --k --batch --tile (T or MxNxK) --seq --heads --kv-heads\n"
 	"  --head-dim --causal --fused/--unfused --passes --flops-per-element\n"
-	"  --traffic tiled|compulsory  tiled (default): the algorithm's re-reads all reach\n"
-	"                     memory; compulsory: every tensor once (L2 catches re-reads)\n"
+	"  --traffic default|tiled|compulsory  tiled: the algorithm's re-reads all reach\n"
+	"                     memory; compulsory: every tensor once (L2 catches re-reads);\n"
+	"                     default: compulsory for gemm, gemv, attention, flash-attention and\n"
+	"                     element-wise kernels, tiled for gemm-naive, gemm-tiled, a given\n"
+	"                     --tile, unfused and multi-pass kernels (measured: model/README.md)\n"
 	"\n"
 	"--ncu FILE places every kernel of an Nsight Compute CSV (ncu --csv [--page raw]\n"
 	"--metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,\n"
@@ -324,7 +327,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_TRAFFIC:
 			if (!intensity_traffic_parse(optarg, &s->traffic)) {
-				cli_error("--traffic: unknown traffic model '%s' (known: tiled compulsory)", optarg);
+				cli_error("--traffic: unknown traffic model '%s' (known: default tiled compulsory)", optarg);
 				rc = -1;
 			}
 			r->traffic_given = true;
@@ -540,22 +543,24 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 	struct ridge_kernel_path path;
 	struct ridge_roofline_point p, compulsory;
 	struct ridge_roofline_hierarchy h;
-	/* At L2 the kernel's traffic is its tiled traffic (what its loads ask for). */
+	/* Each level's bytes (model/intensity.h, intensity_levels): the
+	 * hierarchical model ridge-probe --validate checks. At L2 alone the
+	 * kernel's traffic is its tiled traffic (what its loads ask for). */
 	double level_bytes[RIDGE_LEVEL_COUNT] = { -1, -1, -1 };
 	if (intensity_kernel(&s, &cost, why, sizeof why) ||
 	    intensity_ceiling(gpu, &s, &cost, r->no_tensor, r->sparse, r->level, &c, &path, why, sizeof why) ||
 	    roofline_place(&c, cost.flops, r->level == RIDGE_LEVEL_L2 ? cost.tiled_bytes : cost.bytes,
 			   r->has_time ? r->time : 0, &p, why, sizeof why) ||
 	    roofline_place(&c, cost.flops, cost.compulsory_bytes, 0, &compulsory, why, sizeof why) ||
-	    (level_bytes[RIDGE_LEVEL_HBM] = cost.bytes, level_bytes[RIDGE_LEVEL_L2] = cost.tiled_bytes,
-	     roofline_hierarchy(gpu, c.peak_flops, cost.flops, level_bytes, &h, why, sizeof why))) {
+	    intensity_levels(&s, &cost, level_bytes, why, sizeof why) ||
+	    roofline_hierarchy(gpu, c.peak_flops, cost.flops, level_bytes, &h, why, sizeof why)) {
 		snprintf(err, err_len, "--kernel %s: %s", name, why);
 		return NULL;
 	}
 	if (plot) {
 		/* Both traffic bounds when they differ: real HBM traffic lies between. */
-		bool two = cost.compulsory_bytes != cost.bytes && r->level == RIDGE_LEVEL_HBM;
-		bool tiled = s.traffic == RIDGE_TRAFFIC_TILED;
+		bool two = cost.compulsory_bytes != cost.tiled_bytes && r->level == RIDGE_LEVEL_HBM;
+		bool tiled = cost.traffic == RIDGE_TRAFFIC_TILED;
 		plot->ceiling = c;
 		plot->count = two ? 2 : 1;
 		snprintf(plot->labels[0], sizeof plot->labels[0], "%s%s%s", name,
@@ -1028,7 +1033,7 @@ static const struct param roofline_params[] = {
 	{ "passes", PARAM_INTEGER, 0, NULL, 1, 3, 0, "P", "softmax reads of the input", NULL },
 	{ "flops_per_element", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_OPEN_LO, "F",
 	  "activation FLOPs per element", "greater than 0" },
-	{ "traffic", PARAM_TEXT, 0, NULL, 0, 0, 0, "tiled|compulsory", "which byte count is `bytes`", NULL },
+	{ "traffic", PARAM_TEXT, 0, NULL, 0, 0, 0, "default|tiled|compulsory", "which byte count is `bytes`", NULL },
 	CALC_GPU_PARAMS,
 	CALC_JSON_PARAM,
 };
@@ -1055,7 +1060,7 @@ static cJSON *roofline_item_run(struct calc_input *in)
 	}
 	if ((text = params_text(v, "traffic")) &&
 	    !(r.traffic_given = intensity_traffic_parse(text, &r.shape.traffic))) {
-		snprintf(in->err, sizeof in->err, "%s: unknown traffic model '%s' (known: tiled compulsory)",
+		snprintf(in->err, sizeof in->err, "%s: unknown traffic model '%s' (known: default tiled compulsory)",
 			 params_where(v, "traffic"), text);
 		return NULL;
 	}
