@@ -55,6 +55,9 @@ struct probe_vcase {
 	char align[16];		/* "ok", "warning", "error" */
 	double penalty;		/* achieved FLOP/s of the aligned reference shape over this one's; 0: none */
 	char note[240];
+	/* For a case whose calibrated error is above 25 %: the effect the model
+	 * leaves out, from what the suite measured (ncu, the other cases). */
+	char why[300];
 };
 
 struct probe_vgroup_summary {
