@@ -11,10 +11,11 @@
 #include "ncu.h"
 #include "report.h"
 #include "roofline_svg.h"
+#include "roofline_validation.h"
 
 static const char usage_text[] =
 	"usage: ridge roofline [--gpu GPU] [--dtype DT] (--flops F --bytes B | --intensity I\n"
-	"                      | --kernel NAME [shape flags] | --ncu FILE)\n"
+	"                      | --kernel NAME [shape flags] | --ncu FILE | --validation FILE [--group G])\n"
 	"                      [--time T] [--level hbm|l2|smem] [--no-tensor] [--sparse]\n"
 	"                      [--l2-bytes B] [--smem-bytes B] [--svg FILE] [--json]\n"
 	"                      [--hwdb DIR] [--calibration FILE]\n"
@@ -57,6 +58,11 @@ static const char usage_text[] =
 	"intensity, bound and fraction of attainable. Without --dtype each kernel is placed\n"
 	"against the precision that carried most of its FLOPs.\n"
 	"\n"
+	"--validation FILE places the cases of a ridge-probe --validate --json document: each\n"
+	"measured point (achieved FLOP/s at its intensity) beside the model's prediction, the\n"
+	"two joined in the plot; --group G keeps one group (stream fp32_gemm library_gemm fused).\n"
+	"Give the calibration of the same run: --calibration FILE --gpu its id.\n"
+	"\n"
 	"Example: ridge roofline --kernel attention --seq 8192 --heads 64 --head-dim 128 --dtype bf16\n";
 
 enum {
@@ -92,6 +98,8 @@ enum {
 	OPT_PASSES,
 	OPT_FLOPS_PER_ELEMENT,
 	OPT_TRAFFIC,
+	OPT_VALIDATION,
+	OPT_GROUP,
 	OPT_HELP,
 };
 
@@ -113,7 +121,7 @@ struct roofline_request {
 
 struct options {
 	struct roofline_request req;
-	const char *gpu, *hwdb, *calibration, *svg, *ncu;
+	const char *gpu, *hwdb, *calibration, *svg, *ncu, *validation, *group;
 	bool json, has_dtype;
 };
 
@@ -196,6 +204,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "passes", required_argument, NULL, OPT_PASSES },
 		{ "flops-per-element", required_argument, NULL, OPT_FLOPS_PER_ELEMENT },
 		{ "traffic", required_argument, NULL, OPT_TRAFFIC },
+		{ "validation", required_argument, NULL, OPT_VALIDATION },
+		{ "group", required_argument, NULL, OPT_GROUP },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -331,6 +341,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 				rc = -1;
 			}
 			r->traffic_given = true;
+			break;
+		case OPT_VALIDATION:
+			o->validation = optarg;
+			break;
+		case OPT_GROUP:
+			o->group = optarg;
 			break;
 		case OPT_HELP:
 		case 'h':
@@ -520,7 +536,7 @@ static cJSON *compute_work(const struct ridge_gpu *gpu, const struct roofline_re
 		snprintf(plot->labels[0], sizeof plot->labels[0], "%s", r->has_time ? "measured" : "work");
 		plot->points[0] = (struct roofline_plot_point){ plot->labels[0], p.intensity,
 								p.has_time ? p.achieved_flops : p.attainable_flops,
-								p.attainable_flops, p.has_time, p.bound };
+								p.attainable_flops, p.has_time, p.bound, false, false, 0, 0 };
 	}
 	cJSON *doc = cJSON_CreateObject();
 	json_ceiling(doc, gpu, &c);
@@ -567,7 +583,7 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 			 two ? (tiled ? " (tiled bytes)" : " (compulsory bytes)") : "", r->has_time ? ", measured" : "");
 		plot->points[0] = (struct roofline_plot_point){ plot->labels[0], p.intensity,
 								p.has_time ? p.achieved_flops : p.attainable_flops,
-								p.attainable_flops, p.has_time, p.bound };
+								p.attainable_flops, p.has_time, p.bound, false, false, 0, 0 };
 		if (two) {
 			/* The other bound is drawn on its roof: a model, not a measurement. */
 			struct ridge_roofline_point q;
@@ -576,7 +592,7 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 			snprintf(plot->labels[1], sizeof plot->labels[1], "%s (%s bytes)", name,
 				 tiled ? "compulsory" : "tiled");
 			plot->points[1] = (struct roofline_plot_point){ plot->labels[1], q.intensity, q.attainable_flops,
-									q.attainable_flops, false, q.bound };
+									q.attainable_flops, false, q.bound, false, false, 0, 0 };
 		}
 	}
 	cJSON *doc = cJSON_CreateObject();
@@ -706,7 +722,7 @@ static int write_plot(const struct options *o, const struct ridge_gpu *gpu, cons
 {
 	if (!o->svg)
 		return 0;
-	struct roofline_plot plot = { gpu, *c, o->req.sparse, count, points };
+	struct roofline_plot plot = { gpu, NULL, *c, o->req.sparse, count, points };
 	return roofline_svg_write(o->svg, &plot);
 }
 
@@ -855,7 +871,7 @@ static int run_ncu(const struct options *o, const struct ridge_gpu *gpu)
 			cut = 32;
 		snprintf(labels[i], sizeof labels[i], "%s %.*s", k->id, (int)cut, short_name);
 		points[i] = (struct roofline_plot_point){ labels[i], pl->p.intensity, pl->p.achieved_flops,
-							  pl->p.attainable_flops, true, pl->p.bound };
+							  pl->p.attainable_flops, true, pl->p.bound, false, false, 0, 0 };
 	}
 	if (write_plot(o, gpu, &focus, points, report.count)) {
 		rc = EXIT_ENV;
@@ -978,7 +994,20 @@ static int run_roofline(int argc, char **argv)
 	if (rc < 0)
 		return EXIT_USAGE;
 	char err[600];
-	if (request_check(&o.req, o.ncu != NULL, err, sizeof err)) {
+	if (o.group && !o.validation) {
+		cli_error("--group applies to --validation only");
+		return EXIT_USAGE;
+	}
+	if (o.validation) {
+		const struct roofline_request *r = &o.req;
+		if (o.ncu || r->has_flops || r->has_bytes || r->has_intensity || r->has_kernel || r->has_time ||
+		    r->has_level || r->has_l2_bytes || r->has_smem_bytes || r->fields || r->traffic_given || o.has_dtype ||
+		    r->no_tensor || r->sparse) {
+			cli_error("--validation places the cases of a validation file (their work, dtype and times come "
+				  "from it): give no other work, --dtype, --time or --level");
+			return EXIT_USAGE;
+		}
+	} else if (request_check(&o.req, o.ncu != NULL, err, sizeof err)) {
 		cli_error("%s", err);
 		return EXIT_USAGE;
 	}
@@ -990,7 +1019,9 @@ static int run_roofline(int argc, char **argv)
 		cli_hw_close(&hw);
 		return EXIT_USAGE;
 	}
-	rc = o.ncu ? run_ncu(&o, &e->gpu) : run_model(&o, &e->gpu);
+	rc = o.validation ? roofline_validation_run(o.validation, o.group, &e->gpu, o.svg, o.json)
+	     : o.ncu	  ? run_ncu(&o, &e->gpu)
+			  : run_model(&o, &e->gpu);
 	cli_hw_close(&hw);
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../hwdb/hwdb.h"
@@ -34,7 +35,7 @@ enum { EXIT_OK = 0, EXIT_PROBLEM = 1, EXIT_USAGE = 2, EXIT_ENV = 3 };
 static const char usage_text[] =
     "usage: " PROBE_NAME " [--device N] [--quick] [--only LIST] [--validate] [--json] [--out FILE]\n"
     "                   [--hwdb DIR] [--repeats N] [--warmup N]\n"
-    "       " PROBE_NAME " --replay FILE [--json] [--out FILE] [--hwdb DIR]\n"
+    "       " PROBE_NAME " --replay FILE [--json] [--out FILE] [--validation-json FILE] [--hwdb DIR]\n"
     "\n"
     "Measures this GPU's ceilings (memory, L2 and shared-memory bandwidth, vector and\n"
     "tensor-core rates, library GEMM, launch costs, the runtime's occupancy answers)\n"
@@ -56,6 +57,8 @@ static const char usage_text[] =
     "                  predicts from the spec sheet and from this run's measured ceilings,\n"
     "                  shown with the error (about 40 s more; with --quick a few cases)\n"
     "  --json          one JSON document on stdout (SI units; launch costs in us)\n"
+    "  --validation-json FILE  write the validation cases alone (predicted, measured,\n"
+    "                  error per case; what `ridge roofline --validation` plots)\n"
     "  --out FILE      write the measured ceilings as a hwdb calibration (YAML) that\n"
     "                  `ridge --calibration FILE` and `ridge --hwdb DIR` load\n"
     "  --hwdb DIR      also load hwdb entries from DIR when matching the device\n"
@@ -338,10 +341,64 @@ static void progress_done(void)
 struct options {
 	int device;
 	bool quick, json, device_set, validate;
-	const char *out, *hwdb_dir, *replay;
+	const char *out, *hwdb_dir, *replay, *validation_json;
 	int repeats, warmup;
 	struct selection sel;
 };
+
+/* The validation cases alone (what `ridge roofline --validation` reads), with
+ * the device and the date of the run, written atomically. */
+static int write_validation(const struct probe_result *r, const struct probe_validation *v, const char *path,
+			    char *err, size_t err_len)
+{
+	cJSON *doc = cJSON_CreateObject();
+	cJSON *d = cJSON_AddObjectToObject(doc, "device");
+	cJSON_AddStringToObject(d, "name", r->device.name);
+	cJSON_AddStringToObject(d, "driver", r->nvml ? r->driver : "unknown");
+	cJSON_AddNumberToObject(d, "sm_count", r->device.sm_count);
+	cJSON_AddNumberToObject(d, "max_sm_clock_mhz", r->nvml ? r->max_sm_clock_mhz : r->device.clock_hz / 1e6);
+	cJSON_AddStringToObject(doc, "date", r->date);
+	cJSON_AddStringToObject(doc, "ridge_probe", r->version);
+	cJSON_AddItemToObject(doc, "validation", probe_validation_json(v));
+	cJSON_AddItemToObject(doc, "validation_summary", probe_validation_summary_json(v));
+	char *text = cJSON_Print(doc);
+	cJSON_Delete(doc);
+	if (!text) {
+		snprintf(err, err_len, "out of memory formatting JSON");
+		return -1;
+	}
+	char tmp[4096];
+	if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= (int)sizeof tmp) {
+		free(text);
+		snprintf(err, err_len, "path too long '%s'", path);
+		return -1;
+	}
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		free(text);
+		snprintf(err, err_len, "cannot create '%s': %s", tmp, strerror(errno));
+		return -1;
+	}
+	mode_t mask = umask(0);
+	umask(mask);
+	(void)fchmod(fd, 0666 & ~mask);
+	FILE *f = fdopen(fd, "w");
+	int failed = !f;
+	if (f) {
+		failed |= fputs(text, f) < 0 || fputc('\n', f) == EOF;
+		failed |= fflush(f) != 0;
+		failed |= fclose(f) != 0;
+	} else {
+		close(fd);
+	}
+	free(text);
+	if (failed || rename(tmp, path) != 0) {
+		snprintf(err, err_len, "cannot write '%s': %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
 
 static int finish(struct probe_result *r, const struct options *opt)
 {
@@ -386,6 +443,20 @@ static int finish(struct probe_result *r, const struct options *opt)
 	} else {
 		probe_report_text(&rep, stdout);
 		probe_validation_text(&val, stdout);
+	}
+	if (opt->validation_json) {
+		char err[600];
+		if (!val.count) {
+			error_msg("--validation-json: this run has no validation cases (run with --validate)");
+			rc = EXIT_USAGE;
+		} else if (write_validation(r, &val, opt->validation_json, err, sizeof err) != 0) {
+			error_msg("--validation-json: %s", err);
+			rc = EXIT_ENV;
+		} else if (!opt->json) {
+			printf("validation written to %s (plot it with: ridge roofline --validation %s --calibration "
+			       "FILE --svg OUT.svg)\n",
+			       opt->validation_json, opt->validation_json);
+		}
 	}
 	if (opt->out) {
 		char err[600];
@@ -591,6 +662,7 @@ int main(int argc, char **argv)
 	    {"warmup", required_argument, NULL, 'w'},
 	    {"replay", required_argument, NULL, 'R'},
 	    {"validate", no_argument, NULL, 'V'},
+	    {"validation-json", required_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -636,6 +708,9 @@ int main(int argc, char **argv)
 			break;
 		case 'V':
 			opt.validate = true;
+			break;
+		case 'J':
+			opt.validation_json = optarg;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

@@ -52,6 +52,8 @@ static void predict_roofline(const struct ridge_gpu *g, const struct ridge_kerne
 	}
 	p->ok = true;
 	p->peak_flops = ceiling.peak_flops;
+	p->dtype = ceiling.dtype;
+	p->matrix = ceiling.matrix;
 	p->predicted_s = h.time_floor_s;
 	p->compute_s = h.compute_time_s;
 	for (int i = 0; i < RIDGE_LEVEL_COUNT; i++)
@@ -458,6 +460,11 @@ cJSON *probe_validation_json(const struct probe_validation *v)
 			json_num(o, "flops", c->flops);
 			json_num(o, "bytes", c->default_bytes);
 			json_levels(o, "level_bytes", c->level_bytes);
+			const struct probe_prediction *any = c->cal.ok ? &c->cal : &c->spec;
+			if (any->ok) {
+				cJSON_AddStringToObject(o, "dtype", ridge_dtype_name(any->dtype));
+				cJSON_AddStringToObject(o, "path", any->matrix ? "matrix" : "vector");
+			}
 			if (c->cal.ok) {
 				json_num(o, "compute_s", c->cal.compute_s);
 				json_levels(o, "level_s", c->cal.level_s);

@@ -33,6 +33,8 @@ struct probe_prediction {
 	double compute_s;  /* FLOPs over the compute ceiling (0 for launch cases) */
 	double level_s[RIDGE_LEVEL_COUNT]; /* bytes over bandwidth per level; < 0: not placed */
 	double peak_flops; /* the compute ceiling used */
+	enum ridge_dtype dtype; /* its dtype and path */
+	bool matrix;
 	char why[200];	   /* why there is no prediction */
 };
 

@@ -93,6 +93,12 @@ for probe in ridge-probe ridge-probe-hip; do
 	digits12 validation/h200-calibration.yaml >"$tmp/ref12"
 	cmp -s "$tmp/vcal12" "$tmp/ref12" && ok ||
 		{ bad "$probe-validate-calibration: differs from validation/h200-calibration.yaml"; diff "$tmp/ref12" "$tmp/vcal12" | head -n 5; }
+	# validation/h200-validation.json (what ridge roofline --validation plots) is this replay's.
+	expect "$probe-validation-json" 0 "" -- "$bin" --replay "$fixtures/validate_h200.json" --validation-json "$tmp/v.json"
+	cmp -s "$tmp/v.json" validation/h200-validation.json && ok ||
+		bad "$probe-validation-json: differs from validation/h200-validation.json (run validation/make-report.sh)"
+	expect "$probe-validation-json-none" 2 "this run has no validation cases" -- "$bin" --replay "$fixtures/probe_h200.json" --validation-json "$tmp/none.json"
+	[ ! -e "$tmp/none.json" ] && ok || bad "$probe-validation-json-none: a file was written"
 	expect "$probe-validate-with-replay" 2 "--validate" -- "$bin" --replay "$fixtures/validate_h200.json" --validate
 	expect "$probe-bad-only-validate" 2 "unknown measurement 'v_nope'" -- "$bin" --only v_stream,v_nope
 
