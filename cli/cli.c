@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -106,19 +107,38 @@ int cli_hw_open(struct cli_hw *hw, const char *hwdb_dir, const char *calibration
 {
 	struct hwdb_diags diags = { 0 };
 	hw->calibration = calibration;
+	hw->calibration_id[0] = '\0';
 	if (hwdb_open(&hw->db, hwdb_dir, &diags) != 0 || (calibration && hwdb_add_file(&hw->db, calibration, &diags) != 0)) {
 		cli_print_diags(&diags);
 		hwdb_close(&hw->db);
 		return -1;
 	}
+	if (calibration) {
+		/* The entry the file added: the last one loaded from it. */
+		for (int i = hw->db.count - 1; i >= 0; i--) {
+			if (strcmp(hw->db.entries[i].origin, calibration) == 0) {
+				snprintf(hw->calibration_id, sizeof hw->calibration_id, "%s", hw->db.entries[i].gpu.id);
+				break;
+			}
+		}
+	}
 	return 0;
+}
+
+const char *cli_hw_default_gpu(const struct cli_hw *hw)
+{
+	return hw->calibration_id[0] ? hw->calibration_id : CLI_DEFAULT_GPU;
 }
 
 const struct hwdb_entry *cli_hw_find(const struct cli_hw *hw, const char *name)
 {
 	const struct hwdb_entry *e = hwdb_find(&hw->db, name);
-	if (e)
+	if (e) {
+		if (hw->calibration_id[0] && strcasecmp(e->gpu.id, hw->calibration_id) != 0)
+			cli_warning("--calibration '%s' measured %s, not %s: %s's spec sheet is used", hw->calibration,
+				    hw->calibration_id, e->gpu.id, e->gpu.id);
 		return e;
+	}
 	const char *ids[3];
 	int n = hwdb_suggest(&hw->db, name, ids, 3);
 	if (n == 0)

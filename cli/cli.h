@@ -40,12 +40,17 @@ int cli_bad_option(const char *command, char **argv, int code);
 struct cli_hw {
 	struct hwdb db;
 	const char *calibration; /* file given with --calibration, or NULL */
+	char calibration_id[RIDGE_TEXT]; /* the GPU it measured ("h200-sxm"); empty without one */
 };
 
 /* Returns 0, or prints every problem (file:line:col) and returns -1. */
 int cli_hw_open(struct cli_hw *hw, const char *hwdb_dir, const char *calibration);
-/* Finds name; on failure prints an error suggesting the closest ids. */
+/* Finds name; on failure prints an error suggesting the closest ids. With a
+ * calibration of another GPU it warns that name's spec sheet is used. */
 const struct hwdb_entry *cli_hw_find(const struct cli_hw *hw, const char *name);
+/* The GPU a command uses when --gpu is left out: the calibration's GPU when
+ * --calibration was given, else CLI_DEFAULT_GPU. */
+const char *cli_hw_default_gpu(const struct cli_hw *hw);
 void cli_hw_close(struct cli_hw *hw);
 /* Prints the diagnostics of a failed load. */
 void cli_print_diags(const struct hwdb_diags *diags);

@@ -603,7 +603,7 @@ const struct calc calc_cost_decode = {
 	.command = "cost decode",
 	.synopsis = "usage: ridge cost decode --params N --layers L --kv-heads H --head-dim D --context C --batch B\n"
 		    "                         --gpus G [--gpu GPU] [--price USD] [--weight-dtype DT] [--kv-dtype DT]\n"
-		    "                         [--sweep] [--explain] [--json]",
+		    "                         [--sweep] [--explain] [--json] [--hwdb DIR] [--calibration FILE]",
 	.description = "Inference decode per step: weights + KV cache bytes (KV per token = 2 L n_kv d_head bytes),\n"
 		       "memory time vs compute time (2 N batch FLOPs), TPOT = the larger (+ --overhead-ms),\n"
 		       "tokens/s and dollars per million tokens. The GPUs share weights and cache (tensor parallel,\n"

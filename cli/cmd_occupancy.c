@@ -1245,7 +1245,7 @@ static int run_occupancy(int argc, char **argv)
 	struct cli_hw hw;
 	if (cli_hw_open(&hw, o.hwdb_dir, o.calibration) != 0)
 		return EXIT_USAGE;
-	const struct hwdb_entry *e = cli_hw_find(&hw, o.gpu ? o.gpu : CLI_DEFAULT_GPU);
+	const struct hwdb_entry *e = cli_hw_find(&hw, o.gpu ? o.gpu : cli_hw_default_gpu(&hw));
 	if (!e) {
 		cli_hw_close(&hw);
 		return EXIT_USAGE;

@@ -21,7 +21,7 @@ static int run_report(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *gpu_name = CLI_DEFAULT_GPU, *hwdb_dir = NULL, *calibration = NULL;
+	const char *gpu_name = NULL, *hwdb_dir = NULL, *calibration = NULL;
 	int c;
 	opterr = 0;
 	optind = 1;
@@ -50,7 +50,7 @@ static int run_report(int argc, char **argv)
 	struct cli_hw hw;
 	if (cli_hw_open(&hw, hwdb_dir, calibration) != 0)
 		return EXIT_USAGE;
-	const struct hwdb_entry *e = cli_hw_find(&hw, gpu_name);
+	const struct hwdb_entry *e = cli_hw_find(&hw, gpu_name ? gpu_name : cli_hw_default_gpu(&hw));
 	if (!e) {
 		cli_hw_close(&hw);
 		return EXIT_USAGE;

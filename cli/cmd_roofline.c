@@ -985,7 +985,6 @@ done:
 static int run_roofline(int argc, char **argv)
 {
 	struct options o = { 0 };
-	o.gpu = CLI_DEFAULT_GPU;
 	o.req.level = RIDGE_LEVEL_HBM;
 	o.req.dtype = RIDGE_BF16;
 	int rc = parse_options(argc, argv, &o);
@@ -1014,7 +1013,7 @@ static int run_roofline(int argc, char **argv)
 	struct cli_hw hw;
 	if (cli_hw_open(&hw, o.hwdb, o.calibration) != 0)
 		return EXIT_USAGE;
-	const struct hwdb_entry *e = cli_hw_find(&hw, o.gpu);
+	const struct hwdb_entry *e = cli_hw_find(&hw, o.gpu ? o.gpu : cli_hw_default_gpu(&hw));
 	if (!e) {
 		cli_hw_close(&hw);
 		return EXIT_USAGE;

@@ -149,8 +149,12 @@ static void check_duplicates(struct eval_scenario *sc, const yaml_node_t *map)
 static const struct ridge_gpu *find_gpu(struct eval_scenario *sc, const yaml_node_t *node, const char *name)
 {
 	const struct hwdb_entry *e = hwdb_find(&sc->hw.db, name);
-	if (e)
+	if (e) {
+		if (sc->hw.calibration_id[0] && strcasecmp(e->gpu.id, sc->hw.calibration_id) != 0)
+			cli_warning("--calibration '%s' measured %s, not %s: %s's spec sheet is used", sc->hw.calibration,
+				    sc->hw.calibration_id, e->gpu.id, e->gpu.id);
 		return &e->gpu;
+	}
 	const char *ids[3];
 	int n = hwdb_suggest(&sc->hw.db, name, ids, 3);
 	if (n == 0)
@@ -609,7 +613,7 @@ static void load_item(struct eval_scenario *sc, struct eval_item *it, yaml_node_
 				return;
 		}
 		if (!it->gpu)
-			it->gpu = &hwdb_find(&sc->hw.db, CLI_DEFAULT_GPU)->gpu;
+			it->gpu = &hwdb_find(&sc->hw.db, cli_hw_default_gpu(&sc->hw))->gpu;
 	}
 }
 
@@ -707,7 +711,7 @@ struct eval_scenario *eval_open(const char *path, const char *hwdb_dir, const ch
 		if (name)
 			sc->gpu = find_gpu(sc, gpu, name);
 	} else {
-		const struct hwdb_entry *e = hwdb_find(&sc->hw.db, CLI_DEFAULT_GPU);
+		const struct hwdb_entry *e = hwdb_find(&sc->hw.db, cli_hw_default_gpu(&sc->hw));
 		sc->gpu = e ? &e->gpu : NULL;
 	}
 	yaml_node_t *model = map_get(sc, root, "model", NULL);
