@@ -74,6 +74,16 @@ void calc_fmt_percent(double fraction, char *buf, size_t len);   /* "9.6%" */
 /* JSON helpers for run functions: "gpu" and "ceilings" (spec sheet or measured). */
 void calc_json_gpu(cJSON *obj, const struct ridge_gpu *gpu);
 
+/* A model result as the calculators' JSON keys, for the commands, ridge eval
+ * and the TUI's --dump alike (defined beside the calculator). */
+struct ridge_train_result;
+struct ridge_train_comparison;
+struct ridge_decode_result;
+void calc_json_train(cJSON *obj, const struct ridge_train_result *r);
+/* The current run's keys, "target" with the target run's, savings and ROI. */
+void calc_json_train_comparison(cJSON *obj, const struct ridge_train_comparison *c);
+void calc_json_decode(cJSON *obj, const struct ridge_decode_result *r);
+
 /* The calculators (each defined beside its command); scenario files can use
  * every one listed in eval_kinds[] (cli/eval_kinds.c). */
 extern const struct calc calc_align;
