@@ -74,9 +74,6 @@ static void roofline_json(cJSON *o, const struct tui_state *s)
 /* `ridge occupancy`'s keys. */
 static void occupancy_json(cJSON *o, const struct tui_state *s)
 {
-	static const char *const limit_keys[RIDGE_OCC_LIMITER_COUNT] = {
-	    "warps", "registers", "shared_memory", "blocks", "barriers", "virtual_resources",
-	};
 	const struct tui_occupancy_results *r = &s->out.occupancy;
 	const struct ridge_occupancy_result *res = &r->analysis.result;
 	cJSON_AddNumberToObject(o, "blocks_per_sm", res->blocks_per_sm);
@@ -84,13 +81,7 @@ static void occupancy_json(cJSON *o, const struct tui_state *s)
 	cJSON_AddNumberToObject(o, "max_warps", res->max_warps);
 	cli_json_number(o, "occupancy", res->occupancy);
 	cJSON_AddStringToObject(o, "limiter", occupancy_limiter_name(res->limiter));
-	cJSON *limits = cJSON_AddObjectToObject(o, "limits");
-	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++) {
-		if (res->limit[i] == RIDGE_OCC_UNLIMITED)
-			cJSON_AddNullToObject(limits, limit_keys[i]);
-		else
-			cJSON_AddNumberToObject(limits, limit_keys[i], res->limit[i]);
-	}
+	calc_json_occupancy_limits(o, res);
 	cJSON_AddNumberToObject(o, "warps_per_block", res->warps_per_block);
 	cli_json_number(o, "smem_per_sm", res->smem_per_sm);
 	if (r->has_best) {
@@ -108,28 +99,13 @@ static void align_json(cJSON *o, const struct tui_state *s)
 	const struct align_run *r = &s->out.align.run;
 	cJSON_AddBoolToObject(o, "ok", r->errors == 0);
 	cJSON_AddStringToObject(o, "dtype", ridge_dtype_name(r->rule.dtype));
-	cJSON *rule = cJSON_AddObjectToObject(o, "rule");
-	cJSON_AddNumberToObject(rule, "required_multiple", (double)r->rule.required_multiple);
-	cJSON_AddNumberToObject(rule, "required_bytes", r->rule.required_bytes);
-	cJSON_AddNumberToObject(rule, "recommended_multiple", (double)r->rule.recommended_multiple);
-	cJSON_AddNumberToObject(rule, "recommended_bytes", r->rule.recommended_bytes);
-	cJSON_AddBoolToObject(rule, "tensor_core_path", r->rule.matrix_path);
+	calc_json_align_rule(o, &r->rule);
 	cJSON_AddNumberToObject(o, "tokens", (double)r->set.tokens);
 	cJSON_AddNumberToObject(o, "errors", r->errors);
 	cJSON_AddNumberToObject(o, "warnings", r->warnings);
 	cJSON *findings = cJSON_AddArrayToObject(o, "findings");
-	for (int i = 0; i < r->count; i++) {
-		const struct align_finding *f = &r->findings[i];
-		cJSON *e = cJSON_CreateObject();
-		cJSON_AddStringToObject(e, "name", f->name);
-		cJSON_AddNumberToObject(e, "value", (double)f->dim.value);
-		cJSON_AddNumberToObject(e, "required_multiple", (double)f->dim.required_multiple);
-		cJSON_AddNumberToObject(e, "suggested", (double)f->dim.suggested);
-		cJSON_AddStringToObject(e, "severity", align_severity_name(f->dim.severity));
-		cJSON_AddNumberToObject(e, "recommended_multiple", (double)f->dim.recommended_multiple);
-		cJSON_AddNumberToObject(e, "suggested_recommended", (double)f->dim.suggested_recommended);
-		cJSON_AddItemToArray(findings, e);
-	}
+	for (int i = 0; i < r->count; i++)
+		cJSON_AddItemToArray(findings, calc_json_align_finding(&r->findings[i]));
 }
 
 const char *tui_panel_error(const struct tui_state *s, enum tui_panel_id panel)
