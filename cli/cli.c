@@ -92,6 +92,48 @@ int cli_bad_option(const char *command, char **argv, int code)
 	return EXIT_USAGE;
 }
 
+int cli_parse_options(const char *command, int argc, char **argv, unsigned accept, struct cli_options *opt)
+{
+	static const struct option all[] = {
+		{ "gpu", required_argument, NULL, 'g' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "hwdb", required_argument, NULL, 'd' },
+		{ "calibration", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+	};
+	/* Only the accepted ones, so that the others are unknown options. */
+	struct option longopts[sizeof all / sizeof all[0] + 1] = { { 0 } };
+	int n = 0;
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		if ((all[i].val != 'g' || (accept & CLI_OPT_GPU)) && (all[i].val != 'j' || (accept & CLI_OPT_JSON)))
+			longopts[n++] = all[i];
+	int c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'g':
+			opt->gpu = optarg;
+			break;
+		case 'j':
+			opt->json = true;
+			break;
+		case 'd':
+			opt->hwdb_dir = optarg;
+			break;
+		case 'c':
+			opt->calibration = optarg;
+			break;
+		case 'h':
+			opt->help = true;
+			return 0;
+		default:
+			return cli_bad_option(command, argv, c);
+		}
+	}
+	return 0;
+}
+
 void cli_print_diags(const struct hwdb_diags *diags)
 {
 	char line[1024];

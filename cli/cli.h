@@ -35,6 +35,19 @@ int cli_parse_dtype(const char *flag, const char *text, enum ridge_dtype *out);
 /* getopt_long error for the option at argv[optind - 1]: unknown or missing its value. */
 int cli_bad_option(const char *command, char **argv, int code);
 
+/* The options of the commands that take no others: --hwdb DIR, --calibration
+ * FILE, --help (-h), and --gpu GPU and --json where accept has CLI_OPT_GPU,
+ * CLI_OPT_JSON. What is not given is left as the caller set it. */
+struct cli_options {
+	const char *gpu, *hwdb_dir, *calibration;
+	bool json;
+	bool help; /* parsing stopped at --help: print the usage, exit 0 */
+};
+enum { CLI_OPT_GPU = 1u, CLI_OPT_JSON = 2u };
+/* Parses argv with getopt_long (the operands start at optind). Returns 0, or
+ * EXIT_USAGE after an error that names command. */
+int cli_parse_options(const char *command, int argc, char **argv, unsigned accept, struct cli_options *opt);
+
 /* The hardware database as a command sees it: built-in, user, $RIDGE_HWDB,
  * --hwdb DIR, then --calibration FILE. */
 struct cli_hw {

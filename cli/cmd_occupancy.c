@@ -347,6 +347,13 @@ static void json_limit(cJSON *o, const char *key, int value)
 		cJSON_AddNumberToObject(o, key, value);
 }
 
+void calc_json_occupancy_limits(cJSON *o, const struct ridge_occupancy_result *r)
+{
+	cJSON *limits = cJSON_AddObjectToObject(o, "limits");
+	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++)
+		json_limit(limits, limit_keys[i], r->limit[i]);
+}
+
 /* The keys spec/cli.md fixes, for one configuration. */
 static void json_result(cJSON *o, const struct ridge_occupancy_result *r)
 {
@@ -359,9 +366,7 @@ static void json_result(cJSON *o, const struct ridge_occupancy_result *r)
 	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++)
 		if (r->limiter_mask & (1u << i))
 			cJSON_AddItemToArray(all, cJSON_CreateString(limit_keys[i]));
-	cJSON *limits = cJSON_AddObjectToObject(o, "limits");
-	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++)
-		json_limit(limits, limit_keys[i], r->limit[i]);
+	calc_json_occupancy_limits(o, r);
 }
 
 static void json_input(cJSON *o, const struct ridge_gpu *g, const struct ridge_occupancy_input *in)
