@@ -81,6 +81,14 @@ for probe in ridge-probe ridge-probe-hip; do
 	fi
 	grep -q '^Target (median |error| <= 10% with measured ceilings' "$tmp/out" && ok ||
 		bad "$probe-replay-validate: no target line"
+	# validation/README.md shows the replayed tables: every line of them.
+	sed -n '/^Validation: /,$p' "$tmp/out" >"$tmp/tables"
+	missing=0
+	while IFS= read -r line; do
+		[ -z "$line" ] && continue
+		grep -qxF -- "$line" validation/README.md || missing=$((missing + 1))
+	done <"$tmp/tables"
+	[ "$missing" -eq 0 ] && ok || bad "$probe-validation-readme: $missing lines of the replayed tables are not in validation/README.md (run validation/make-report.sh and update it)"
 	"$bin" --replay "$fixtures/validate_h200.json" --json >"$tmp/val.json" 2>"$tmp/err"
 	grep -q '"predicted_spec_s"' "$tmp/val.json" && grep -q '"validation_summary"' "$tmp/val.json" && ok ||
 		bad "$probe-replay-validate-json: no validation keys"
