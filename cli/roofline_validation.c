@@ -41,9 +41,9 @@ static void short_label(const char *kernel, const char *shape, char *out, size_t
 	static const struct {
 		const char *kernel, *alias;
 	} aliases[] = {
-	    {"v_stream_add", "add"},	       {"v_gemm_naive", "naive"},	  {"v_gemm_tiled", "tiled"},
-	    {"gemm_bf16", "cuBLAS"},	       {"v_resnorm_unfused", "add+norm"}, {"v_resnorm_fused", "add+norm fused"},
-	    {"v_softmax_safe", "softmax/3"},   {"v_softmax_online", "softmax/2"}, {"v_softmax_fused", "softmax/1"},
+	    {"v_stream_add", "add"},	     {"v_gemm_naive", "naive"},		{"v_gemm_tiled", "tiled"},
+	    {"gemm_bf16", "cuBLAS"},	     {"v_resnorm_unfused", "add+norm"}, {"v_resnorm_fused", "add+norm fused"},
+	    {"v_softmax_safe", "softmax/3"}, {"v_softmax_online", "softmax/2"}, {"v_softmax_fused", "softmax/1"},
 	};
 	const char *alias = kernel;
 	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
@@ -102,9 +102,10 @@ static int load(const char *file, const char *group, const struct ridge_gpu *gpu
 		const char *dtype = str_item(o, "dtype"), *path = str_item(o, "path");
 		if (!num_item(o, "flops", &p.flops) || !num_item(o, "bytes", &p.bytes) || !dtype || !path)
 			continue; /* launch cases: no roofline point */
-		if (!num_item(o, "measured_s", &p.measured_s) || !(p.measured_s > 0) || !(p.flops > 0) || !(p.bytes > 0)) {
-			cli_error("%s: validation[%d] (%s %s) has no positive measured_s, flops and bytes", file, index - 1,
-				  kernel, shape);
+		if (!num_item(o, "measured_s", &p.measured_s) || !(p.measured_s > 0) || !(p.flops > 0) ||
+		    !(p.bytes > 0)) {
+			cli_error("%s: validation[%d] (%s %s) has no positive measured_s, flops and bytes", file,
+				  index - 1, kernel, shape);
 			cJSON_Delete(doc);
 			return EXIT_USAGE;
 		}
@@ -143,8 +144,8 @@ static int load(const char *file, const char *group, const struct ridge_gpu *gpu
 	}
 	cJSON_Delete(doc);
 	if (group && !groups_seen) {
-		cli_error("--group: no case of group '%s' in %s (groups: stream fp32_gemm library_gemm fused launch)", group,
-			  file);
+		cli_error("--group: no case of group '%s' in %s (groups: stream fp32_gemm library_gemm fused launch)",
+			  group, file);
 		return EXIT_USAGE;
 	}
 	if (!*count) {
@@ -170,13 +171,14 @@ int roofline_validation_run(const char *file, const char *group, const struct ri
 			const struct vpoint *p = &pts[i];
 			if (p->flops > pts[focus].flops)
 				focus = i;
-			enum ridge_bound bound = strcmp(p->binding, "compute") == 0 ? RIDGE_BOUND_COMPUTE : RIDGE_BOUND_MEMORY;
-			points[n++] = (struct roofline_plot_point){p->label, p->intensity, p->achieved, p->attainable, true, bound,
-								   false, false, 0, 0};
+			enum ridge_bound bound =
+			    strcmp(p->binding, "compute") == 0 ? RIDGE_BOUND_COMPUTE : RIDGE_BOUND_MEMORY;
+			points[n++] = (struct roofline_plot_point){
+			    p->label, p->intensity, p->achieved, p->attainable, true, bound, false, false, 0, 0};
 			if (p->has_prediction)
-				points[n++] = (struct roofline_plot_point){NULL,  p->intensity, p->predicted, p->predicted, false,
-									   bound, true,		 true,		p->intensity,
-									   p->achieved};
+				points[n++] = (struct roofline_plot_point){
+				    NULL,  p->intensity, p->predicted, p->predicted, false,
+				    bound, true,	 true,	       p->intensity, p->achieved};
 		}
 		char subtitle[300];
 		snprintf(subtitle, sizeof subtitle,
@@ -229,7 +231,8 @@ int roofline_validation_run(const char *file, const char *group, const struct ri
 		cli_format_si(p->achieved, "FLOP/s", a, sizeof a);
 		cli_format_si(p->predicted, "FLOP/s", pr, sizeof pr);
 		cli_format_si(p->attainable, "FLOP/s", at, sizeof at);
-		snprintf(kind, sizeof kind, "%s %s", ridge_dtype_name(p->ceiling.dtype), p->ceiling.matrix ? "matrix" : "vector");
+		snprintf(kind, sizeof kind, "%s %s", ridge_dtype_name(p->ceiling.dtype),
+			 p->ceiling.matrix ? "matrix" : "vector");
 		if (p->has_prediction)
 			snprintf(err, sizeof err, "%+.1f%%", 100 * p->error);
 		else

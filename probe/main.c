@@ -173,7 +173,8 @@ static int parse_only(const char *list, struct selection *sel)
 		if (!found) {
 			error_msg(
 			    "--only: unknown measurement '%s' (memory, l2, smem, compute, tensor, gemm, gemm_sweep, "
-			    "launch, occupancy, validate, v_stream, v_gemm, v_blas, v_fused, v_launch, or a name such as "
+			    "launch, occupancy, validate, v_stream, v_gemm, v_blas, v_fused, v_launch, or a name such "
+			    "as "
 			    "copy or gemm_bf16)",
 			    tok);
 			return -1;
@@ -213,7 +214,8 @@ static void plan_validation(const struct selection *sel, bool quick, struct step
 	if (sel->group[G_V_STREAM]) {
 		/* c = a + b over working sets from 1 MiB to 4 GiB: L2, the cliff near the
 		 * L2 size, then HBM. */
-		static const double full[] = {1, 2, 4, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 128, 256, 512, 1024, 4096};
+		static const double full[] = {1,  2,  4,  8,  16,  24,	32,  40,   48,
+					      56, 64, 80, 96, 128, 256, 512, 1024, 4096};
 		static const double fast[] = {1, 16, 256, 1024};
 		const double *set = quick ? fast : full;
 		int count = quick ? (int)(sizeof fast / sizeof fast[0]) : (int)(sizeof full / sizeof full[0]);
@@ -225,20 +227,24 @@ static void plan_validation(const struct selection *sel, bool quick, struct step
 		int count = quick ? 2 : 4;
 		for (int i = 0; i < count; i++)
 			for (int t = 0; t < 2; t++)
-				add_case(steps, n, t ? KERN_V_GEMM_TILED : KERN_V_GEMM_NAIVE, 0, sizes[i], sizes[i], sizes[i],
-					 sizes[i] >= 8192 ? 5 : sizes[i] >= 4096 ? 8 : 0);
+				add_case(steps, n, t ? KERN_V_GEMM_TILED : KERN_V_GEMM_NAIVE, 0, sizes[i], sizes[i],
+					 sizes[i],
+					 sizes[i] >= 8192   ? 5
+					 : sizes[i] >= 4096 ? 8
+							    : 0);
 	}
 	if (sel->group[G_V_BLAS]) {
 		/* cuBLAS bf16 (TN: m = output features, n = tokens, k = reduction). */
 		static const long full[][3] = {
-		    {1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192},
+		    {1024, 1024, 1024},	 {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192},
 		    {14336, 4096, 4096}, /* an MLP up projection of 4096 tokens */
-		    {8192, 1, 8192},	 {8192, 2, 8192},   {8192, 4, 8192},   {8192, 8, 8192},
-		    {8192, 16, 8192},	 {8192, 32, 8192},  {8192, 64, 8192}, /* decode: 1..64 tokens */
+		    {8192, 1, 8192},	 {8192, 2, 8192},    {8192, 4, 8192},	 {8192, 8, 8192},
+		    {8192, 16, 8192},	 {8192, 32, 8192},   {8192, 64, 8192},	 /* decode: 1..64 tokens */
 		    {8192, 8192, 8191},	 {8192, 8192, 8190}, {8192, 8192, 8184}, /* K misaligned */
-		    {8191, 8192, 8192},	 {8192, 8191, 8192}, /* features odd, tokens odd */
+		    {8191, 8192, 8192},	 {8192, 8191, 8192},			 /* features odd, tokens odd */
 		};
-		static const long fast[][3] = {{4096, 4096, 4096}, {8192, 1, 8192}, {8192, 64, 8192}, {8192, 8192, 8191}};
+		static const long fast[][3] = {
+		    {4096, 4096, 4096}, {8192, 1, 8192}, {8192, 64, 8192}, {8192, 8192, 8191}};
 		const long(*set)[3] = quick ? fast : full;
 		int count = quick ? (int)(sizeof fast / sizeof fast[0]) : (int)(sizeof full / sizeof full[0]);
 		for (int i = 0; i < count; i++)
@@ -348,8 +354,8 @@ struct options {
 
 /* The validation cases alone (what `ridge roofline --validation` reads), with
  * the device and the date of the run, written atomically. */
-static int write_validation(const struct probe_result *r, const struct probe_validation *v, const char *path,
-			    char *err, size_t err_len)
+static int write_validation(const struct probe_result *r, const struct probe_validation *v, const char *path, char *err,
+			    size_t err_len)
 {
 	cJSON *doc = cJSON_CreateObject();
 	cJSON *d = cJSON_AddObjectToObject(doc, "device");
@@ -584,10 +590,9 @@ static int measure(struct probe_result *r, const struct options *opt)
 		}
 		int repeats = s->repeats > 0 && s->repeats < opt->repeats ? s->repeats : opt->repeats;
 		int warmup = s->repeats > 0 && opt->warmup > 1 ? 1 : opt->warmup;
-		struct kern_config cfg = {
-		    s->id,	s->bytes, s->m,	    s->n,
-		    s->k,	warmup,	  repeats, r->seed + (unsigned long long)i * 7919u,
-		    monitor_sample, &mon};
+		struct kern_config cfg = {s->id,	  s->bytes, s->m,    s->n,
+					  s->k,		  warmup,   repeats, r->seed + (unsigned long long)i * 7919u,
+					  monitor_sample, &mon};
 		static struct kern_result res;
 		monitor_begin(&mon);
 		int rc = be->run(ctx, &cfg, &res, err, sizeof err);
@@ -727,10 +732,11 @@ int main(int argc, char **argv)
 		error_msg("unexpected argument '%s' (see " PROBE_NAME " --help)", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (opt.replay && (opt.quick || opt.sel.any || opt.device_set || opt.repeats >= 0 || opt.warmup >= 0 ||
-			   opt.validate)) {
-		error_msg("--replay re-renders a saved run (its validation too, if it has one): --device, --quick, --only, "
-			  "--validate, --repeats and --warmup do not apply");
+	if (opt.replay &&
+	    (opt.quick || opt.sel.any || opt.device_set || opt.repeats >= 0 || opt.warmup >= 0 || opt.validate)) {
+		error_msg(
+		    "--replay re-renders a saved run (its validation too, if it has one): --device, --quick, --only, "
+		    "--validate, --repeats and --warmup do not apply");
 		return EXIT_USAGE;
 	}
 	if (opt.validate) {

@@ -152,7 +152,8 @@ static bool build_case(const struct probe_result *r, const struct probe_measurem
 		snprintf(v->model, sizeof v->model, "vector-add x %.0f pass%s", passes, passes == 1 ? "" : "es");
 	} else if (m->id == KERN_V_GEMM_NAIVE || m->id == KERN_V_GEMM_TILED) {
 		v->group = PROBE_VG_GEMM;
-		shape_init(&s, m->id == KERN_V_GEMM_NAIVE ? RIDGE_KERNEL_GEMM_NAIVE : RIDGE_KERNEL_GEMM_TILED, RIDGE_FP32);
+		shape_init(&s, m->id == KERN_V_GEMM_NAIVE ? RIDGE_KERNEL_GEMM_NAIVE : RIDGE_KERNEL_GEMM_TILED,
+			   RIDGE_FP32);
 		s.m = (double)m->m;
 		s.n = (double)m->n;
 		s.k = (double)m->k;
@@ -271,45 +272,51 @@ static void explain(const struct probe_result *r, struct probe_vcase *v)
 	case KERN_V_STREAM:
 		if (m->bytes <= 4 * 1048576.0)
 			snprintf(v->why, sizeof v->why,
-				 "too few threads: %.0f MiB is one float4 per thread for %.0f threads, too few loads in flight "
+				 "too few threads: %.0f MiB is one float4 per thread for %.0f threads, too few loads "
+				 "in flight "
 				 "to cover L2 latency (the model assumes the L2 bandwidth is reached)",
 				 m->bytes / 1048576, m->bytes / 3 / 16);
 		else if (m->bytes > 0.75 * l2 && m->bytes < 1.5 * l2)
 			snprintf(v->why, sizeof v->why,
-				 "the L2 -> HBM transition: between ~%.0f and ~%.0f MiB part of the set stays in L2 and part "
+				 "the L2 -> HBM transition: between ~%.0f and ~%.0f MiB part of the set stays in L2 "
+				 "and part "
 				 "comes from HBM; the model switches at the L2 size in one step",
 				 0.75 * l2 / 1048576, 1.25 * l2 / 1048576);
 		else if (v->cal.error > 0 && v->cal.binding[0] == 'L')
-			snprintf(v->why, sizeof v->why,
-				 "L2 serves reads and writes together faster than the read-only sweep that calibrated it "
-				 "(c = a + b moved %.3g TB/s through L2)",
-				 m->work / v->measured_s / 1e12);
+			snprintf(
+			    v->why, sizeof v->why,
+			    "L2 serves reads and writes together faster than the read-only sweep that calibrated it "
+			    "(c = a + b moved %.3g TB/s through L2)",
+			    m->work / v->measured_s / 1e12);
 		break;
 	case KERN_V_GEMM_NAIVE:
-		snprintf(v->why, sizeof v->why,
-			 "global loads through L1 retire below one per clock (on the H200 ncu counted 0.78 requests per "
-			 "SM clock at 2048^3, 0.64-0.69 at 4096^3-8192^3 as L1 misses grow), against the one wavefront "
-			 "per clock of the shared-memory ceiling");
+		snprintf(
+		    v->why, sizeof v->why,
+		    "global loads through L1 retire below one per clock (on the H200 ncu counted 0.78 requests per "
+		    "SM clock at 2048^3, 0.64-0.69 at 4096^3-8192^3 as L1 misses grow), against the one wavefront "
+		    "per clock of the shared-memory ceiling");
 		break;
 	case KERN_GEMM_BF16:
 		if (v->has_align && strcmp(v->align, "ok") != 0) {
 			char verdict[sizeof v->align];
 			memcpy(verdict, v->align, sizeof verdict);
-			snprintf(v->why, sizeof v->why,
-				 "misaligned (ridge align: %s): cuBLAS leaves its aligned kernels (on the H200, ncu: an "
-				 "sm_75-era cutlass tensor-op kernel with narrow loads); the model prices the aligned kernel",
-				 verdict);
-		} else
-		if (m->m * m->n <= 1024L * 1024)
+			snprintf(
+			    v->why, sizeof v->why,
+			    "misaligned (ridge align: %s): cuBLAS leaves its aligned kernels (on the H200, ncu: an "
+			    "sm_75-era cutlass tensor-op kernel with narrow loads); the model prices the aligned "
+			    "kernel",
+			    verdict);
+		} else if (m->m * m->n <= 1024L * 1024)
 			snprintf(v->why, sizeof v->why,
 				 "too small to fill the GPU: %ld tiles of 128 x 128 on %d SMs, a few microseconds of "
 				 "latency the roofline does not count",
 				 ((m->m + 127) / 128) * ((m->n + 127) / 128), r->device.sm_count);
 		break;
 	case KERN_V_LAUNCH_EAGER:
-		snprintf(v->why, sizeof v->why,
-			 "t_launch was measured on an empty kernel with no arguments (ridge-probe's launch); this kernel "
-			 "takes a pointer, and each step ends in a stream synchronize the model does not count");
+		snprintf(
+		    v->why, sizeof v->why,
+		    "t_launch was measured on an empty kernel with no arguments (ridge-probe's launch); this kernel "
+		    "takes a pointer, and each step ends in a stream synchronize the model does not count");
 		break;
 	case KERN_V_LAUNCH_GRAPH:
 		snprintf(v->why, sizeof v->why,
@@ -344,15 +351,15 @@ int probe_validation_build(const struct probe_result *r, const struct ridge_gpu 
 	out->has_calibration = cal != NULL;
 	if (cal) {
 		char note[sizeof out->calibration_note];
-		snprintf(note, sizeof note,
-			 "HBM %.3f TB/s, L2 %s, L1/shared %s, fp32 %.1f TFLOP/s, bf16 matrix %.1f TFLOP/s, launch %.2f us, "
-			 "graph node %.3f us",
-			 cal->memory_bandwidth / 1e12, cal->has_l2_bandwidth ? "measured" : "unknown",
-			 cal->has_smem_bandwidth ? "measured" : "unknown", cal->peak[RIDGE_FP32].vector / 1e12,
-			 cal->peak[RIDGE_BF16].matrix / 1e12, cal->launch_overhead_s * 1e6, cal->graph_node_s * 1e6);
+		snprintf(
+		    note, sizeof note,
+		    "HBM %.3f TB/s, L2 %s, L1/shared %s, fp32 %.1f TFLOP/s, bf16 matrix %.1f TFLOP/s, launch %.2f us, "
+		    "graph node %.3f us",
+		    cal->memory_bandwidth / 1e12, cal->has_l2_bandwidth ? "measured" : "unknown",
+		    cal->has_smem_bandwidth ? "measured" : "unknown", cal->peak[RIDGE_FP32].vector / 1e12,
+		    cal->peak[RIDGE_BF16].matrix / 1e12, cal->launch_overhead_s * 1e6, cal->graph_node_s * 1e6);
 		memcpy(out->calibration_note, note, sizeof note);
-	}
-	else
+	} else
 		snprintf(out->calibration_note, sizeof out->calibration_note,
 			 "no calibration from this run (its ceilings were not all measured): spec predictions only");
 	for (int i = 0; i < r->count && out->count < PROBE_MAX_VALIDATION; i++) {
@@ -492,7 +499,8 @@ cJSON *probe_validation_summary_json(const struct probe_validation *v)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "error_definition", "(predicted_s - measured_s) / measured_s");
-	cJSON_AddStringToObject(o, "spec_model", "one-level roofline at HBM, the kernel's default traffic, hwdb spec ceilings");
+	cJSON_AddStringToObject(o, "spec_model",
+				"one-level roofline at HBM, the kernel's default traffic, hwdb spec ceilings");
 	cJSON_AddStringToObject(o, "calibrated_model",
 				"hierarchical roofline (HBM, L2, L1/shared memory), this run's measured ceilings");
 	cJSON_AddBoolToObject(o, "calibrated", v->has_calibration);
@@ -571,8 +579,9 @@ void probe_validation_text(const struct probe_validation *v, FILE *f)
 			format_time(c->cal.ok ? c->cal.predicted_s : 0, pc, sizeof pc);
 			format_error(&c->spec, es, sizeof es);
 			format_error(&c->cal, ec, sizeof ec);
-			fprintf(f, "  %-18s %-16s %11s %11s %9s %11s %9s  %-14s %s\n", c->kernel, c->shape, meas, ps, es,
-				pc, ec, c->cal.ok ? level_short(c->cal.binding) : (c->spec.ok ? c->spec.binding : "-"),
+			fprintf(f, "  %-18s %-16s %11s %11s %9s %11s %9s  %-14s %s\n", c->kernel, c->shape, meas, ps,
+				es, pc, ec,
+				c->cal.ok ? level_short(c->cal.binding) : (c->spec.ok ? c->spec.binding : "-"),
 				c->note);
 			if (c->why[0])
 				fprintf(f, "  %-18s   why: %s\n", "", c->why);
@@ -581,8 +590,9 @@ void probe_validation_text(const struct probe_validation *v, FILE *f)
 			100 * s->median_abs_error, 100 * s->median_abs_error_spec, s->count, s->count == 1 ? "" : "s",
 			s->over_25);
 	}
-	fprintf(f, "\nTarget (median |error| <= 10%% with measured ceilings, over %d roofline cases: stream, large "
-		   "GEMM, GEMV, fused element-wise): calibrated %.1f%% (%s), spec %.1f%%\n",
+	fprintf(f,
+		"\nTarget (median |error| <= 10%% with measured ceilings, over %d roofline cases: stream, large "
+		"GEMM, GEMV, fused element-wise): calibrated %.1f%% (%s), spec %.1f%%\n",
 		v->roofline_count, 100 * v->roofline_median_abs_error,
 		v->roofline_median_abs_error <= 0.10 ? "met" : "not met", 100 * v->roofline_median_abs_error_spec);
 }

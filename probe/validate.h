@@ -28,14 +28,14 @@ const char *probe_vgroup_name(enum probe_vgroup g);
 struct probe_prediction {
 	bool ok;
 	double predicted_s;
-	double error;	   /* (predicted - measured) / measured */
-	char binding[40];  /* "HBM", "L2", "shared memory", "compute", "launch (host)", "graph replay" */
-	double compute_s;  /* FLOPs over the compute ceiling (0 for launch cases) */
+	double error;	  /* (predicted - measured) / measured */
+	char binding[40]; /* "HBM", "L2", "shared memory", "compute", "launch (host)", "graph replay" */
+	double compute_s; /* FLOPs over the compute ceiling (0 for launch cases) */
 	double level_s[RIDGE_LEVEL_COUNT]; /* bytes over bandwidth per level; < 0: not placed */
-	double peak_flops; /* the compute ceiling used */
-	enum ridge_dtype dtype; /* its dtype and path */
+	double peak_flops;		   /* the compute ceiling used */
+	enum ridge_dtype dtype;		   /* its dtype and path */
 	bool matrix;
-	char why[200];	   /* why there is no prediction */
+	char why[200]; /* why there is no prediction */
 };
 
 struct probe_vcase {
@@ -48,14 +48,14 @@ struct probe_vcase {
 	double measured_s;
 	double cv;
 	double flops;
-	double default_bytes; /* the single-level (default traffic) bytes */
+	double default_bytes;		       /* the single-level (default traffic) bytes */
 	double level_bytes[RIDGE_LEVEL_COUNT]; /* hierarchical bytes; < 0: not modelled */
 	struct probe_prediction spec, cal;
 	/* Library GEMMs: ridge align's verdict on the dimensions it checks
 	 * (features N and reduction K; the token count is not a leading dimension). */
 	bool has_align;
-	char align[16];		/* "ok", "warning", "error" */
-	double penalty;		/* achieved FLOP/s of the aligned reference shape over this one's; 0: none */
+	char align[16]; /* "ok", "warning", "error" */
+	double penalty; /* achieved FLOP/s of the aligned reference shape over this one's; 0: none */
 	char note[240];
 	/* For a case whose calibrated error is above 25 %: the effect the model
 	 * leaves out, from what the suite measured (ncu, the other cases). */

@@ -95,7 +95,7 @@ static int v_poison_left(struct kern_ctx *ctx, const void *d, int bytes_per_elem
 	CK_ALLOC(counter, sizeof(unsigned long long));
 	CK(gpu(MemsetAsync)(counter.ptr, 0, sizeof(unsigned long long), ctx->stream));
 	aux_poison_count<<<kern_blocks_for(ctx, 256), 256, 0, ctx->stream>>>(d, bytes_per_elem, count,
-									       counter.as<unsigned long long>());
+									     counter.as<unsigned long long>());
 	CK_LAUNCH("aux_poison_count");
 	CK(gpu(MemcpyAsync)(left, counter.ptr, sizeof *left, gpuMemcpyDeviceToHost, ctx->stream));
 	CK(gpu(StreamSynchronize)(ctx->stream));
@@ -118,10 +118,10 @@ __global__ void rv_stream_add(const float4 *a, const float4 *b, float4 *c, size_
 	for (int p = 0; p < passes; p++) {
 		size_t i = first;
 		for (; i + 3 * stride < n; i += 4 * stride) {
-			float4 a0 = v_load_cg(a + i), a1 = v_load_cg(a + i + stride), a2 = v_load_cg(a + i + 2 * stride),
-			       a3 = v_load_cg(a + i + 3 * stride);
-			float4 b0 = v_load_cg(b + i), b1 = v_load_cg(b + i + stride), b2 = v_load_cg(b + i + 2 * stride),
-			       b3 = v_load_cg(b + i + 3 * stride);
+			float4 a0 = v_load_cg(a + i), a1 = v_load_cg(a + i + stride),
+			       a2 = v_load_cg(a + i + 2 * stride), a3 = v_load_cg(a + i + 3 * stride);
+			float4 b0 = v_load_cg(b + i), b1 = v_load_cg(b + i + stride),
+			       b2 = v_load_cg(b + i + 2 * stride), b3 = v_load_cg(b + i + 3 * stride);
 			v_store(c + i, make_float4(a0.x + b0.x, a0.y + b0.y, a0.z + b0.z, a0.w + b0.w));
 			v_store(c + i + stride, make_float4(a1.x + b1.x, a1.y + b1.y, a1.z + b1.z, a1.w + b1.w));
 			v_store(c + i + 2 * stride, make_float4(a2.x + b2.x, a2.y + b2.y, a2.z + b2.z, a2.w + b2.w));
@@ -208,8 +208,9 @@ static int run_v_stream(struct kern_ctx *ctx, const struct kern_config *cfg, str
 		float got;
 		if (v_fetch(&got, c.ptr, i, 1, sizeof got, err, err_len))
 			return -1;
-		kern_error_add(&e, got,
-			       v_sum_f32(kern_value(KERN_ELEM_F32, cfg->seed, i), kern_value(KERN_ELEM_F32, cfg->seed + 1, i)));
+		kern_error_add(
+		    &e, got,
+		    v_sum_f32(kern_value(KERN_ELEM_F32, cfg->seed, i), kern_value(KERN_ELEM_F32, cfg->seed + 1, i)));
 	}
 	res->verify_error = kern_error_value(&e);
 	res->verify_tolerance = 0;
@@ -221,8 +222,8 @@ static int run_v_stream(struct kern_ctx *ctx, const struct kern_config *cfg, str
 	res->work = (double)job.passes * 3.0 * (double)per;
 	res->bytes = 3.0 * (double)per;
 	snprintf(res->method, sizeof res->method,
-		 "c = a + b, 3 x %.3f MiB arrays (working set %.3f MiB), %d pass%s per launch, float4 loads with "
-		 KERN_LOAD_L2_NAME ", %d x 256 threads; bytes read + written",
+		 "c = a + b, 3 x %.3f MiB arrays (working set %.3f MiB), %d pass%s per launch, float4 loads "
+		 "with " KERN_LOAD_L2_NAME ", %d x 256 threads; bytes read + written",
 		 per / 1048576.0, 3.0 * per / 1048576.0, job.passes, job.passes == 1 ? "" : "es", job.blocks);
 	return 0;
 }
@@ -340,8 +341,9 @@ static int run_v_gemm(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 	res->bytes = 4.0 * ((double)m * k + (double)k * n + (double)m * n);
 	snprintf(res->method, sizeof res->method,
 		 "%s fp32 GEMM %ldx%ldx%ld, row-major, 32 x 32 threads per block, one output per thread%s",
-		 tiled ? "shared-memory tiled (32 x 32 tiles of A and B)" : "naive (A and B read from global memory "
-									    "every iteration)",
+		 tiled ? "shared-memory tiled (32 x 32 tiles of A and B)"
+		       : "naive (A and B read from global memory "
+			 "every iteration)",
 		 m, n, k, tiled ? ", two barriers per tile" : "");
 	return 0;
 }
@@ -488,7 +490,8 @@ __global__ void rv_add_bf16(const uint4 *x, const uint4 *r, uint4 *h, size_t n8)
 }
 
 /* y = h * rsqrt(mean(h^2) + eps) * w. */
-__global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS - 1) rv_rmsnorm_bf16(const uint4 *h, const uint4 *w, uint4 *y, int n8)
+__global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS - 1)
+    rv_rmsnorm_bf16(const uint4 *h, const uint4 *w, uint4 *y, int n8)
 {
 	__shared__ float scratch[V_ROW_BLOCK / 32];
 	v_row r(n8);
@@ -584,7 +587,8 @@ __global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS) rv_row_max_bf16
 		mx[r.row] = m;
 }
 
-__global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS) rv_row_sumexp_bf16(const uint4 *x, const float *mx, float *sum, int n8)
+__global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS)
+    rv_row_sumexp_bf16(const uint4 *x, const float *mx, float *sum, int n8)
 {
 	__shared__ float scratch[V_ROW_BLOCK / 32];
 	v_row r(n8);
@@ -599,7 +603,8 @@ __global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS) rv_row_sumexp_b
 
 /* Online softmax statistics: each thread's (max, sum of exp) over its values,
  * merged across the row's threads with the rescaling rule. */
-__global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS) rv_row_online_bf16(const uint4 *x, float *mx, float *sum, int n8)
+__global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS)
+    rv_row_online_bf16(const uint4 *x, float *mx, float *sum, int n8)
 {
 	__shared__ float sm[V_ROW_BLOCK / 32], ss[V_ROW_BLOCK / 32];
 	v_row r(n8);
@@ -825,7 +830,8 @@ static int run_v_rows(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 	res->verify_error = kern_error_value(&e);
 	res->verify_tolerance = 1e-2;
 	if (!(res->verify_error <= res->verify_tolerance) || !(eh_value <= 0))
-		return kern_failf(err, err_len, "%s: verification failed: relative error %.3g > %.3g (h: %.3g, exact expected)",
+		return kern_failf(err, err_len,
+				  "%s: verification failed: relative error %.3g > %.3g (h: %.3g, exact expected)",
 				  kern_id_name(cfg->id), res->verify_error, res->verify_tolerance, eh_value);
 	if (kern_time_launches(ctx, cfg, res, v_row_launch, &job, err, err_len))
 		return -1;
@@ -932,7 +938,8 @@ static int run_v_launch(struct kern_ctx *ctx, const struct kern_config *cfg, str
 	snprintf(res->method, sizeof res->method,
 		 "%d dependent tiny kernels (1 x %d threads, y += 1) %s; host time from the first launch to "
 		 "stream synchronize, per step",
-		 kernels, V_TINY_THREADS, graph ? "replayed as one graph (one cudaGraphLaunch)" : "launched one by one");
+		 kernels, V_TINY_THREADS,
+		 graph ? "replayed as one graph (one cudaGraphLaunch)" : "launched one by one");
 	return 0;
 }
 

@@ -201,7 +201,7 @@ static void test_json_keys(void **state)
 	(void)state;
 	cJSON *arr = probe_validation_json(&val);
 	assert_int_equal(cJSON_GetArraySize(arr), val.count);
-	static const char *const keys[] = {"kernel",	       "shape",	     "predicted_s", "measured_s", "error",
+	static const char *const keys[] = {"kernel",	       "shape",	     "predicted_s", "measured_s",  "error",
 					   "predicted_spec_s", "error_spec", "binding",	    "binding_spec"};
 	const cJSON *o;
 	cJSON_ArrayForEach(o, arr)
@@ -236,9 +236,9 @@ static void test_spec_only(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_cases),	  cmocka_unit_test(test_naive_gemm), cmocka_unit_test(test_stream_cliff),
-	    cmocka_unit_test(test_library_gemm), cmocka_unit_test(test_fusion),	     cmocka_unit_test(test_launch),
-	    cmocka_unit_test(test_target),	  cmocka_unit_test(test_json_keys),  cmocka_unit_test(test_spec_only),
+	    cmocka_unit_test(test_cases),	 cmocka_unit_test(test_naive_gemm), cmocka_unit_test(test_stream_cliff),
+	    cmocka_unit_test(test_library_gemm), cmocka_unit_test(test_fusion),	    cmocka_unit_test(test_launch),
+	    cmocka_unit_test(test_target),	 cmocka_unit_test(test_json_keys),  cmocka_unit_test(test_spec_only),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
