@@ -283,43 +283,23 @@ void cli_text_position(const char *text, size_t offset, int *line, int *col)
 	}
 }
 
+int cli_output_path_ok(const char *flag, const char *path)
+{
+	char err[HWDB_PATH + 128];
+	if (hwdb_output_path_check(path, err, sizeof err) != 0) {
+		cli_error("%s: %s", flag, err);
+		return -1;
+	}
+	return 0;
+}
+
 int cli_write_atomic(const char *path, const char *data, size_t len)
 {
-	size_t n = strlen(path);
-	char *tmp = malloc(n + 16);
-	if (!tmp) {
-		cli_error("out of memory writing '%s'", path);
+	char err[HWDB_PATH + 128];
+	if (hwdb_write_atomic(path, data, len, err, sizeof err) != 0) {
+		cli_error("%s", err);
 		return -1;
 	}
-	snprintf(tmp, n + 16, "%s.tmpXXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		cli_error("cannot create '%s': %s", path, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	size_t done = 0;
-	while (done < len) {
-		ssize_t w = write(fd, data + done, len - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			break;
-		done += (size_t)w;
-	}
-	int failed = done != len || fsync(fd) != 0;
-	failed |= close(fd) != 0;
-	/* mkstemp creates 0600; a plot or calibration is an ordinary user file. */
-	mode_t mask = umask(0);
-	umask(mask);
-	chmod(tmp, 0666 & ~mask);
-	if (failed || rename(tmp, path) != 0) {
-		cli_error("cannot write '%s': %s", path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
 	return 0;
 }
 

@@ -82,7 +82,15 @@ char *cli_read_file(const char *path, size_t max_bytes, const char *what, size_t
 /* The 1-based line and column of text[offset]. */
 void cli_text_position(const char *text, size_t offset, int *line, int *col);
 
-/* Writes data to path atomically (temporary file + rename). */
+/* Checks, before any work, that an output file named by flag can be written:
+ * a name, not a directory, in a directory that exists and is writable. An
+ * unusable path is a usage error (exit 2); a write that fails later (disk
+ * full) is an environment error (exit 3). Returns 0, or prints
+ * "ridge: error: FLAG: cannot write 'PATH': why" and returns -1. */
+int cli_output_path_ok(const char *flag, const char *path);
+
+/* Writes data to path atomically (temporary file + rename; hwdb_write_atomic),
+ * or prints "ridge: error: cannot write 'path': why" and returns -1. */
 int cli_write_atomic(const char *path, const char *data, size_t len);
 
 /* Human formatting: "989.4 T" style with unit, binary bytes "50 MiB". */

@@ -330,7 +330,8 @@ static void train_print(const cJSON *r)
 			if (rows[i].kind == 0)
 				calc_fmt_percent(x, a, sizeof a);
 			else if (rows[i].kind == 1)
-				snprintf(a, sizeof a, "%.6f s", x);
+				/* %f of a huge time would be cut off by the buffer: a wrong number. */
+				snprintf(a, sizeof a, fabs(x) < 1e9 ? "%.6f s" : "%.6g s", x);
 			else if (rows[i].kind == 2)
 				calc_fmt_grouped(x, 2, a, sizeof a);
 			else
@@ -874,7 +875,7 @@ static int cost_rank_command(int argc, char **argv)
 static int run_cost(int argc, char **argv)
 {
 	if (argc < 2) {
-		fputs(usage_text, stderr);
+		cli_error("cost needs a subcommand: train, decode or rank (see 'ridge cost --help')");
 		return EXIT_USAGE;
 	}
 	const char *sub = argv[1];

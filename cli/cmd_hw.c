@@ -285,7 +285,7 @@ static int hw_check_all(const struct cli_options *opt)
 static int run_hw(int argc, char **argv)
 {
 	if (argc < 2) {
-		fputs(usage_text, stderr);
+		cli_error("hw needs a subcommand: list, show or check (see 'ridge hw --help')");
 		return EXIT_USAGE;
 	}
 	const char *sub = argv[1];

@@ -166,6 +166,8 @@ static int parse_options(int argc, char **argv, struct occ_options *o)
 			break;
 		case OPT_SVG:
 			o->svg = optarg;
+			if (cli_output_path_ok("--svg", optarg) != 0)
+				return EXIT_USAGE;
 			break;
 		case OPT_PTXAS:
 			o->ptxas = optarg;

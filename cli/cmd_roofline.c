@@ -262,6 +262,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_SVG:
 			o->svg = optarg;
+			if (cli_output_path_ok("--svg", optarg) != 0)
+				rc = -1;
 			break;
 		case OPT_JSON:
 			o->json = true;
@@ -765,7 +767,7 @@ static int run_ncu(const struct options *o, const struct ridge_gpu *gpu)
 {
 	char err[600];
 	size_t len;
-	char *text = cli_read_file(o->ncu, (size_t)1 << 30, "Nsight Compute CSV", &len);
+	char *text = cli_read_file(o->ncu, (size_t)256 << 20, "Nsight Compute CSV", &len);
 	if (!text)
 		return EXIT_USAGE;
 	struct ncu_report report;
@@ -837,7 +839,12 @@ static int run_ncu(const struct options *o, const struct ridge_gpu *gpu)
 		}
 		pl->has_flops = pl->flops > 0;
 		if (pl->has_flops && pl->bytes > 0) {
-			roofline_place(&pl->c, pl->flops, pl->bytes, k->time_s, &pl->p, err, sizeof err);
+			/* It refuses a time so short the rates overflow. */
+			if (roofline_place(&pl->c, pl->flops, pl->bytes, k->time_s, &pl->p, err, sizeof err)) {
+				cli_error("%s:%d: kernel '%s' (ID %s): %s", o->ncu, k->line, k->name, k->id, err);
+				rc = EXIT_USAGE;
+				goto done;
+			}
 		} else {
 			/* No FLOPs (a copy) or no DRAM bytes (all L2 hits): no finite intensity. */
 			pl->p = (struct ridge_roofline_point){ 0 };
@@ -851,6 +858,13 @@ static int run_ncu(const struct options *o, const struct ridge_gpu *gpu)
 			pl->p.fraction_of_bandwidth = pl->p.achieved_bandwidth / pl->c.bandwidth;
 			pl->p.fraction_of_peak = pl->p.achieved_flops / pl->c.peak_flops;
 			pl->p.fraction_of_attainable = pl->bytes > 0 ? NAN : pl->p.fraction_of_peak;
+			if (!isfinite(pl->p.achieved_flops) || !isfinite(pl->p.achieved_bandwidth)) {
+				cli_error("%s:%d: kernel '%s' (ID %s): overflow: a time of %g s gives rates too large to "
+					  "represent",
+					  o->ncu, k->line, k->name, k->id, k->time_s);
+				rc = EXIT_USAGE;
+				goto done;
+			}
 		}
 		if (k->has_l2 && has_l2 && k->l2_bytes > 0) {
 			pl->l2_placed = true;
@@ -955,7 +969,7 @@ static int run_ncu(const struct options *o, const struct ridge_gpu *gpu)
 		if (isfinite(pl->p.intensity))
 			snprintf(ai, sizeof ai, "%.4g", pl->p.intensity);
 		else
-			snprintf(ai, sizeof ai, "inf");
+			snprintf(ai, sizeof ai, "no DRAM"); /* FLOPs over 0 bytes: human output shows no "inf" */
 		printf("%-4s %-30.30s %-12s %10s %10s %10s %9s %14s %14s %-7s %8s %7.1f%%%s\n", pl->k->id, pl->k->name, kind,
 		       f, b, t, ai, ach, att, roofline_bound_name(pl->p.bound), frac, 100 * pl->p.fraction_of_bandwidth,
 		       pl->tensor_flops_missing ? " *" : "");

@@ -601,23 +601,57 @@ static void load_item(struct eval_scenario *sc, struct eval_item *it, yaml_node_
 
 static const char *const top_keys[] = { "scenario", "description", "gpu", "model", "items", NULL };
 
+static struct eval_scenario *eval_load(const char *path, char *text, size_t len, const char *hwdb_dir,
+				       const char *calibration);
+
 struct eval_scenario *eval_open(const char *path, const char *hwdb_dir, const char *calibration)
+{
+	size_t len = 0;
+	char *text = cli_read_file(path, MAX_SCENARIO_BYTES, "scenario file", &len);
+	if (!text)
+		return NULL;
+	return eval_load(path, text, len, hwdb_dir, calibration);
+}
+
+struct eval_scenario *eval_parse(const char *path, const char *text, size_t len, const char *hwdb_dir,
+				 const char *calibration)
+{
+	if (len > MAX_SCENARIO_BYTES) {
+		cli_error("'%s' is larger than %u bytes: not a scenario file", path, MAX_SCENARIO_BYTES);
+		return NULL;
+	}
+	char *copy = malloc(len + 1);
+	if (!copy) {
+		cli_error("out of memory");
+		return NULL;
+	}
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	return eval_load(path, copy, len, hwdb_dir, calibration);
+}
+
+/* Takes text (malloc'd, text[len] == '\0'): the scenario keeps it, or it is freed. */
+static struct eval_scenario *eval_load(const char *path, char *text, size_t len, const char *hwdb_dir,
+				       const char *calibration)
 {
 	struct eval_scenario *sc = calloc(1, sizeof *sc);
 	if (!sc) {
 		cli_error("out of memory");
+		free(text);
 		return NULL;
 	}
+	sc->text = text;
 	snprintf(sc->path, sizeof sc->path, "%s", path);
 	sc->model_values = calloc(M_KEY_COUNT, sizeof *sc->model_values);
 	if (!sc->model_values) {
 		cli_error("out of memory");
-		free(sc);
+		eval_close(sc);
 		return NULL;
 	}
-	size_t len = 0;
-	sc->text = cli_read_file(path, MAX_SCENARIO_BYTES, "scenario file", &len);
-	if (!sc->text) {
+	int deep_line, deep_col;
+	if (hwdb_yaml_nesting(sc->text, len, HWDB_MAX_NESTING, &deep_line, &deep_col) != 0) {
+		cli_error("%s:%d:%d: nested deeper than %d levels: not a scenario file", path, deep_line, deep_col,
+			  HWDB_MAX_NESTING);
 		eval_close(sc);
 		return NULL;
 	}
@@ -649,8 +683,28 @@ struct eval_scenario *eval_open(const char *path, const char *hwdb_dir, const ch
 		eval_close(sc);
 		return NULL;
 	}
-	yaml_parser_delete(&parser);
 	sc->have_doc = true;
+	/* yaml_parser_load reads one document: items after a "---" would be
+	 * dropped without a word. */
+	yaml_document_t next;
+	if (!yaml_parser_load(&parser, &next)) {
+		cli_error("%s:%d:%d: invalid YAML: %s", path, (int)parser.problem_mark.line + 1,
+			  (int)parser.problem_mark.column + 1, parser.problem ? parser.problem : "parse error");
+		yaml_parser_delete(&parser);
+		eval_close(sc);
+		return NULL;
+	}
+	yaml_node_t *extra = yaml_document_get_root_node(&next);
+	if (extra) {
+		cli_error("%s:%d:%d: a second YAML document: a scenario file is one mapping", path,
+			  (int)extra->start_mark.line + 1, (int)extra->start_mark.column + 1);
+		yaml_document_delete(&next);
+		yaml_parser_delete(&parser);
+		eval_close(sc);
+		return NULL;
+	}
+	yaml_document_delete(&next);
+	yaml_parser_delete(&parser);
 
 	yaml_node_t *root = yaml_document_get_root_node(&sc->doc);
 	if (!root) {

@@ -23,6 +23,10 @@ struct eval_item;
  * keys and values (parsed with the calculator's own table), the GPUs. Returns
  * NULL after printing every problem found (file:line:col). */
 struct eval_scenario *eval_open(const char *path, const char *hwdb_dir, const char *calibration);
+/* The same on text in memory (copied); path names it in messages and
+ * anchors a relative model.config. The fuzz harness's entry. */
+struct eval_scenario *eval_parse(const char *path, const char *text, size_t len, const char *hwdb_dir,
+				 const char *calibration);
 void eval_close(struct eval_scenario *sc);
 
 int eval_item_count(const struct eval_scenario *sc);

@@ -22,6 +22,7 @@ static void usage(FILE *out)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
+		cli_error("no command given");
 		usage(stderr);
 		return EXIT_USAGE;
 	}
@@ -34,6 +35,8 @@ int main(int argc, char **argv)
 					return commands[i]->run(2, help_argv);
 				}
 			}
+			cli_error("no help on '%s': not a command (see 'ridge --help')", argv[2]);
+			return EXIT_USAGE;
 		}
 		usage(stdout);
 		return EXIT_OK;

@@ -175,6 +175,12 @@ static int yaml_number(struct reader *r, int key, const yaml_node_t *node)
 
 static int read_yaml(struct reader *r, const char *text, size_t len)
 {
+	int deep_line, deep_col;
+	if (hwdb_yaml_nesting(text, len, HWDB_MAX_NESTING, &deep_line, &deep_col) != 0) {
+		cli_error("%s:%d:%d: nested deeper than %d levels: not a model config", r->path, deep_line, deep_col,
+			  HWDB_MAX_NESTING);
+		return -1;
+	}
 	yaml_parser_t parser;
 	yaml_document_t doc;
 	if (!yaml_parser_initialize(&parser)) {
@@ -183,8 +189,16 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	if (!yaml_parser_load(&parser, &doc)) {
-		/* libyaml marks are 0-based; people count from 1. */
-		const yaml_mark_t *m = &parser.problem_mark;
+		/* libyaml marks are 0-based; people count from 1. A reader error
+		 * (bad UTF-8, a control character) has only a byte offset. */
+		yaml_mark_t mark = parser.problem_mark;
+		if (parser.error == YAML_READER_ERROR) {
+			int line, col;
+			cli_text_position(text, parser.problem_offset < len ? parser.problem_offset : len, &line, &col);
+			mark.line = (size_t)line - 1;
+			mark.column = (size_t)col - 1;
+		}
+		const yaml_mark_t *m = &mark;
 		if (parser.context)
 			cli_error("%s:%zu:%zu: malformed YAML: %s (%s at line %zu)", r->path, m->line + 1, m->column + 1,
 				  parser.problem ? parser.problem : "parse error", parser.context,
@@ -223,6 +237,24 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 			rc = yaml_number(r, key, v);
 		}
 	}
+	/* yaml_parser_load reads one document: keys after a "---" would be
+	 * dropped without a word. */
+	if (rc == 0 && root) {
+		yaml_document_t next;
+		if (!yaml_parser_load(&parser, &next)) {
+			cli_error("%s:%zu:%zu: malformed YAML: %s", r->path, parser.problem_mark.line + 1,
+				  parser.problem_mark.column + 1, parser.problem ? parser.problem : "parse error");
+			rc = -1;
+		} else {
+			yaml_node_t *extra = yaml_document_get_root_node(&next);
+			if (extra) {
+				cli_error("%s:%zu:%zu: a second YAML document: a model config is one mapping", r->path,
+					  extra->start_mark.line + 1, extra->start_mark.column + 1);
+				rc = -1;
+			}
+			yaml_document_delete(&next);
+		}
+	}
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
 	return rc;
@@ -240,6 +272,13 @@ int cli_model_config_load(const char *path, struct cli_model_config *out)
 	char *text = cli_read_file(path, MAX_CONFIG_BYTES, "model config", &len);
 	if (!text)
 		return -1;
+	int rc = cli_model_config_parse(path, text, len, out);
+	free(text);
+	return rc;
+}
+
+int cli_model_config_parse(const char *path, const char *text, size_t len, struct cli_model_config *out)
+{
 	/* By extension; otherwise a file whose first non-blank character is '{' is JSON. */
 	bool yaml = ends_with(path, ".yaml") || ends_with(path, ".yml");
 	if (!yaml && !ends_with(path, ".json")) {
@@ -248,7 +287,6 @@ int cli_model_config_load(const char *path, struct cli_model_config *out)
 	}
 	struct reader r = { .path = path };
 	int rc = yaml ? read_yaml(&r, text, len) : read_json(&r, text, len);
-	free(text);
 	if (rc != 0)
 		return -1;
 

@@ -24,4 +24,8 @@ struct cli_model_config {
 /* Returns 0, or prints "ridge: error: FILE[:LINE:COL]: ..." and returns -1. */
 int cli_model_config_load(const char *path, struct cli_model_config *out);
 
+/* The same on text already in memory (text[len] must be '\0'); path names it
+ * in messages and its extension picks JSON or YAML. The fuzz harness's entry. */
+int cli_model_config_parse(const char *path, const char *text, size_t len, struct cli_model_config *out);
+
 #endif

@@ -423,6 +423,12 @@ int ncu_parse(const char *path, const char *text, size_t len, struct ncu_report 
 				fail(&cx, "the header has no \"Kernel Name\" column");
 				goto done;
 			}
+			/* A header line can start with "ID" yet have no ID column
+			 * ('"ID""ID",...'): every row was then read at items[-1]. */
+			if (id_col < 0) {
+				fail(&cx, "the header has no \"ID\" column");
+				goto done;
+			}
 			out->raw = metric_col < 0;
 			if (!out->raw && (unit_col < 0 || value_col < 0)) {
 				fail(&cx, "the header has \"Metric Name\" but no \"Metric Unit\" and \"Metric Value\" columns");
@@ -495,6 +501,24 @@ int ncu_parse(const char *path, const char *text, size_t len, struct ncu_report 
 	if (out->count == 0) {
 		snprintf(err, err_len, "%s: the CSV has a header but no kernel rows", path);
 		goto done;
+	}
+	/* Each value is finite, but a unit scale (1e308 Gbyte) or a sum (add +
+	 * mul + 2 fma, read + write) can overflow: refuse here, once, rather than
+	 * let inf reach a placement, a table or a plot. */
+	for (int i = 0; i < out->count; i++) {
+		const struct ncu_kernel *k = &out->kernels[i];
+		double bytes = 0;
+		bool finite = isfinite(k->time_s) && isfinite(k->l2_bytes) && isfinite(ncu_flops(k)) &&
+			      (!ncu_dram_bytes(k, &bytes) || isfinite(bytes));
+		for (int d = 0; d < RIDGE_DTYPE_COUNT; d++)
+			finite = finite && isfinite(k->tensor_plain[d] + k->tensor_dst[d]);
+		for (int p = 0; p < NCU_PRECISIONS; p++)
+			finite = finite && isfinite(ncu_vector_flops(k, p));
+		if (!finite) {
+			snprintf(err, err_len, "%s:%d: kernel '%s' (ID %s): a count too large to represent (overflow)", path,
+				 k->line, k->name, k->id);
+			goto done;
+		}
 	}
 	rc = 0;
 done:

@@ -195,6 +195,11 @@ int params_set(struct param_values *v, int i, const char *text, const char *wher
 			char buf[128];
 			snprintf(buf, sizeof buf, "%s%s", text, p->bare_unit);
 			if (ridge_quantity_parse(buf, p->unit, &value, err, sizeof err) != 0) {
+				/* Say why in terms of what was typed ('1e309', not '1e309us'). */
+				double unused;
+				char plain[200];
+				if (ridge_quantity_parse(text, p->unit, &unused, plain, sizeof plain) != 0)
+					snprintf(err, sizeof err, "%s", plain);
 				cli_error("%s: %s", where, err);
 				return -1;
 			}

@@ -184,6 +184,7 @@ struct parse_state {
 	struct ridge_gpu *gpu;
 	struct hwdb_diags *diags;
 	unsigned vendor_bit;
+	int errors; /* problems found, whether or not diags collects them */
 	/* Where each field was set, for cross-field checks. */
 	struct {
 		size_t offset;
@@ -219,6 +220,7 @@ static void node_error(struct parse_state *st, const yaml_node_t *node, const ch
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	st->errors++;
 	diag_add(st->diags, st->name, AT(node), "%s", msg);
 }
 
@@ -254,6 +256,7 @@ static void check_error(struct parse_state *st, size_t offset, const char *fmt, 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	st->errors++;
 	diag_add(st->diags, st->name, line, column, "%s", msg);
 }
 
@@ -363,6 +366,27 @@ static bool read_qty(struct parse_state *st, const yaml_node_t *node, const char
 	return true;
 }
 
+/* What YAML does not print as itself: C0 controls, DEL, C1 controls (NEL,
+ * U+0085, is a line break), U+2028/U+2029 (line and paragraph separators),
+ * U+FEFF, U+FFFE, U+FFFF. Such a character can only arrive through an escape
+ * ("\N", "\x7f") and would not survive being written back into a calibration
+ * (hwdb/write.c quotes strings but escapes only \ and "); no name or source
+ * needs one. text is valid UTF-8 (libyaml checks). */
+static bool has_control_character(const char *text)
+{
+	for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+		if (*c < 0x20 || *c == 0x7f)
+			return true;
+		if (c[0] == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f)
+			return true;
+		if (c[0] == 0xe2 && c[1] == 0x80 && (c[2] == 0xa8 || c[2] == 0xa9))
+			return true;
+		if (c[0] == 0xef && ((c[1] == 0xbb && c[2] == 0xbf) || (c[1] == 0xbf && (c[2] == 0xbe || c[2] == 0xbf))))
+			return true;
+	}
+	return false;
+}
+
 static bool read_str(struct parse_state *st, const yaml_node_t *node, const char *path, char *dst, size_t size)
 {
 	const char *text = scalar_text(st, node, path);
@@ -377,11 +401,9 @@ static bool read_str(struct parse_state *st, const yaml_node_t *node, const char
 		node_error(st, node, "'%s' is too long (%zu characters, at most %zu)", path, n, size - 1);
 		return false;
 	}
-	for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
-		if (*c < 0x20) {
-			node_error(st, node, "'%s' contains a control character", path);
-			return false;
-		}
+	if (has_control_character(text)) {
+		node_error(st, node, "'%s' contains a control character", path);
+		return false;
 	}
 	memcpy(dst, text, n + 1);
 	return true;
@@ -720,9 +742,50 @@ static void offset_to_position(const char *text, size_t len, size_t offset, int 
 	}
 }
 
+int hwdb_yaml_nesting(const char *text, size_t len, int limit, int *line, int *column)
+{
+	yaml_parser_t parser;
+	if (!yaml_parser_initialize(&parser))
+		return 0; /* the real load reports it */
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	int depth = 0, rc = 0;
+	for (;;) {
+		yaml_event_t event;
+		if (!yaml_parser_parse(&parser, &event))
+			break; /* a syntax error: the real load reports it, with its position */
+		yaml_event_type_t type = event.type;
+		if (type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT) {
+			if (++depth > limit) {
+				*line = (int)event.start_mark.line + 1;
+				*column = (int)event.start_mark.column + 1;
+				rc = -1;
+			}
+		} else if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT) {
+			depth--;
+		}
+		yaml_event_delete(&event);
+		if (rc != 0 || type == YAML_STREAM_END_EVENT)
+			break;
+	}
+	yaml_parser_delete(&parser);
+	return rc;
+}
+
+static void yaml_error(const yaml_parser_t *parser, const char *name, const char *text, size_t len, struct hwdb_diags *diags)
+{
+	int line, column;
+	if (parser->error == YAML_READER_ERROR) {
+		offset_to_position(text, len, parser->problem_offset, &line, &column);
+	} else {
+		line = (int)parser->problem_mark.line + 1;
+		column = (int)parser->problem_mark.column + 1;
+	}
+	diag_add(diags, name, line, column, "invalid YAML: %s%s%s", parser->problem ? parser->problem : "parse error",
+		 parser->context ? " " : "", parser->context ? parser->context : "");
+}
+
 int hwdb_parse(const char *name, const char *text, size_t len, struct ridge_gpu *out, struct hwdb_diags *diags)
 {
-	int before = diags ? diags->count + diags->dropped : 0;
 	memset(out, 0, sizeof *out);
 	if (len == 0) {
 		diag_add(diags, name, 1, 1, "empty file: expected a hwdb entry (a YAML mapping)");
@@ -735,6 +798,12 @@ int hwdb_parse(const char *name, const char *text, size_t len, struct ridge_gpu 
 		return -1;
 	}
 
+	int deep_line, deep_column;
+	if (hwdb_yaml_nesting(text, len, HWDB_MAX_NESTING, &deep_line, &deep_column) != 0) {
+		diag_add(diags, name, deep_line, deep_column, "nested deeper than %d levels: not a hwdb entry", HWDB_MAX_NESTING);
+		return -1;
+	}
+
 	yaml_parser_t parser;
 	yaml_document_t doc;
 	if (!yaml_parser_initialize(&parser)) {
@@ -743,15 +812,7 @@ int hwdb_parse(const char *name, const char *text, size_t len, struct ridge_gpu 
 	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	if (!yaml_parser_load(&parser, &doc)) {
-		int line, column;
-		if (parser.error == YAML_READER_ERROR) {
-			offset_to_position(text, len, parser.problem_offset, &line, &column);
-		} else {
-			line = (int)parser.problem_mark.line + 1;
-			column = (int)parser.problem_mark.column + 1;
-		}
-		diag_add(diags, name, line, column, "invalid YAML: %s%s%s", parser.problem ? parser.problem : "parse error",
-			 parser.context ? " " : "", parser.context ? parser.context : "");
+		yaml_error(&parser, name, text, len, diags);
 		yaml_parser_delete(&parser);
 		return -1;
 	}
@@ -777,11 +838,27 @@ int hwdb_parse(const char *name, const char *text, size_t len, struct ridge_gpu 
 		}
 		walk_map(&st, root, root_fields, "");
 		check_entry(&st);
+		if (st.errors)
+			rc = -1;
+	}
+	/* yaml_parser_load stops after the first document: whatever follows a
+	 * "---" would be dropped without a word. A file holds one entry. */
+	if (root) {
+		yaml_document_t next;
+		if (!yaml_parser_load(&parser, &next)) {
+			yaml_error(&parser, name, text, len, diags);
+			rc = -1;
+		} else {
+			yaml_node_t *extra = yaml_document_get_root_node(&next);
+			if (extra) {
+				diag_add(diags, name, AT(extra), "a second YAML document: a hwdb file holds one entry");
+				rc = -1;
+			}
+			yaml_document_delete(&next);
+		}
 	}
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
-	if (diags && diags->count + diags->dropped > before)
-		rc = -1;
 	return rc;
 }
 

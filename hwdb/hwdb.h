@@ -23,6 +23,17 @@ struct hwdb_diags {
 	struct hwdb_diag items[HWDB_MAX_DIAGS];
 };
 
+/* Deepest nesting of mappings and sequences a hwdb entry may have (it needs 3). */
+#define HWDB_MAX_NESTING 16
+
+/* Checks that YAML text nests mappings and sequences at most limit deep,
+ * before it is loaded: libyaml's scanner is quadratic in the nesting depth
+ * (a 2 MB file of '[' takes minutes), and every ridge YAML file (hwdb entries,
+ * scenarios, model configs) is shallow. Returns 0, or -1 with the 1-based
+ * position of the first collection past the limit. Syntax errors are left to
+ * the real load, which reports them. */
+int hwdb_yaml_nesting(const char *text, size_t len, int limit, int *line, int *column);
+
 /* Parses one entry from text (name is used in diagnostics). Returns 0 when
  * the entry is valid; otherwise -1 with every problem found in diags. */
 int hwdb_parse(const char *name, const char *text, size_t len, struct ridge_gpu *out, struct hwdb_diags *diags);
@@ -62,9 +73,27 @@ int hwdb_builtin_count(void);
 const char *hwdb_builtin_name(int index);
 const char *hwdb_builtin_text(int index, size_t *len);
 
-/* Writes gpu as a hwdb YAML entry, atomically (temporary file + rename):
- * on failure the old file is left intact. Returns 0, or -1 with err set. */
+/* Writes len bytes to path atomically: a temporary file next to it, fsync,
+ * rename. On failure the old file (if any) is intact and no temporary file is
+ * left. A replaced file keeps its mode (new ones get 0666 & ~umask); a
+ * symbolic link keeps pointing at the replaced file; a device or pipe
+ * (/dev/stdout) is written through; a directory is refused. Every ridge output
+ * file goes through here. Returns 0, or -1 with err ("cannot ... 'path': why"). */
+int hwdb_write_atomic(const char *path, const char *data, size_t len, char *err, size_t err_len);
+
+/* Whether path can be written by hwdb_write_atomic, checked before any work
+ * (a probe run takes minutes): a name, not a directory, in a directory that
+ * exists and is writable. Returns 0, or -1 with err ("cannot write 'path': why"). */
+int hwdb_output_path_check(const char *path, char *err, size_t err_len);
+
+/* Writes gpu as a hwdb YAML entry with hwdb_write_atomic: on failure the old
+ * file is left intact. Returns 0, or -1 with err set. */
 int hwdb_write_file(const char *path, const struct ridge_gpu *gpu, char *err, size_t err_len);
+
+/* The same entry text hwdb_write_file writes, in a malloc'd buffer (free it):
+ * what the fuzz harness and tests round-trip through hwdb_parse without a file.
+ * Returns 0, or -1 when out of memory. */
+int hwdb_format(const struct ridge_gpu *gpu, char **text, size_t *len);
 
 /* Formats one diagnostic as "file:line:col: message". */
 void hwdb_diag_format(const struct hwdb_diag *d, char *buf, size_t len);

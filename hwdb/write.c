@@ -3,9 +3,13 @@
  * string is re-validated by the loader (no control characters), and the only
  * escaping YAML's double-quoted style needs for such strings is \ and ". */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "hwdb.h"
@@ -145,39 +149,176 @@ static void put_entry(FILE *f, const struct ridge_gpu *g)
 	}
 }
 
-int hwdb_write_file(const char *path, const struct ridge_gpu *gpu, char *err, size_t err_len)
+int hwdb_format(const struct ridge_gpu *gpu, char **text, size_t *len)
 {
-	char tmp[HWDB_PATH + 16];
-	if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= (int)sizeof tmp) {
-		snprintf(err, err_len, "path too long '%s'", path);
+	*text = NULL;
+	*len = 0;
+	FILE *f = open_memstream(text, len);
+	if (!f)
 		return -1;
-	}
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		snprintf(err, err_len, "cannot create '%s': %s", tmp, strerror(errno));
-		return -1;
-	}
-	FILE *f = fdopen(fd, "w");
-	if (!f) {
-		snprintf(err, err_len, "cannot write '%s': %s", tmp, strerror(errno));
-		close(fd);
-		unlink(tmp);
-		return -1;
-	}
 	put_entry(f, gpu);
 	int failed = ferror(f) != 0;
-	failed |= fflush(f) != 0;
-	failed |= fsync(fd) != 0;
 	failed |= fclose(f) != 0;
 	if (failed) {
-		snprintf(err, err_len, "cannot write '%s': %s", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	if (rename(tmp, path) != 0) {
-		snprintf(err, err_len, "cannot replace '%s': %s", path, strerror(errno));
-		unlink(tmp);
+		free(*text);
+		*text = NULL;
+		*len = 0;
 		return -1;
 	}
 	return 0;
+}
+
+/* write(2) until done; 0, or -1 with errno (EIO for a write that made no progress). */
+static int write_all(int fd, const char *data, size_t len)
+{
+	size_t done = 0;
+	while (done < len) {
+		ssize_t w = write(fd, data + done, len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		if (w == 0) {
+			errno = EIO;
+			return -1;
+		}
+		done += (size_t)w;
+	}
+	return 0;
+}
+
+int hwdb_write_atomic(const char *path, const char *data, size_t len, char *err, size_t err_len)
+{
+	if (!path[0]) {
+		snprintf(err, err_len, "cannot write '': no file name");
+		return -1;
+	}
+	struct stat st;
+	bool exists = stat(path, &st) == 0;
+	if (exists && S_ISDIR(st.st_mode)) {
+		snprintf(err, err_len, "cannot write '%s': it is a directory", path);
+		return -1;
+	}
+	if (exists && !S_ISREG(st.st_mode)) {
+		/* A device or a pipe (/dev/null, /dev/stdout, a FIFO): nothing to
+		 * replace, and renaming over it would destroy it. Write through it. */
+		int fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || write_all(fd, data, len) != 0) {
+			int e = errno;
+			if (fd >= 0)
+				close(fd);
+			snprintf(err, err_len, "cannot write '%s': %s", path, strerror(e));
+			return -1;
+		}
+		if (close(fd) != 0) {
+			snprintf(err, err_len, "cannot write '%s': %s", path, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	/* Through a symbolic link, replace the file it names, not the link. */
+	char *resolved = NULL;
+	struct stat link;
+	if (lstat(path, &link) == 0 && S_ISLNK(link.st_mode))
+		resolved = realpath(path, NULL);
+	const char *target = resolved ? resolved : path;
+
+	size_t n = strlen(target) + sizeof ".tmpXXXXXX";
+	char *tmp = malloc(n);
+	if (!tmp) {
+		free(resolved);
+		snprintf(err, err_len, "cannot write '%s': out of memory", path);
+		return -1;
+	}
+	snprintf(tmp, n, "%s.tmpXXXXXX", target);
+	/* The temporary file sits next to the target, so rename() is atomic:
+	 * readers see the old file or the new one, never a part. */
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, err_len, "cannot create '%s': %s", path, strerror(errno));
+		free(tmp);
+		free(resolved);
+		return -1;
+	}
+	/* mkstemp makes 0600: keep a replaced file's mode, else the usual 0666 & ~umask. */
+	mode_t mode;
+	if (exists) {
+		mode = st.st_mode & 07777;
+	} else {
+		mode_t mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	const char *what = "write";
+	int failed = write_all(fd, data, len) != 0 || fsync(fd) != 0 || fchmod(fd, mode) != 0;
+	int e = errno;
+	if (close(fd) != 0 && !failed) {
+		failed = 1;
+		e = errno;
+	}
+	if (!failed && rename(tmp, target) != 0) {
+		failed = 1;
+		e = errno;
+		what = "replace";
+	}
+	if (failed) {
+		unlink(tmp);
+		snprintf(err, err_len, "cannot %s '%s': %s", what, path, strerror(e));
+	}
+	free(tmp);
+	free(resolved);
+	return failed ? -1 : 0;
+}
+
+int hwdb_output_path_check(const char *path, char *err, size_t err_len)
+{
+	if (!path[0]) {
+		snprintf(err, err_len, "no file name given");
+		return -1;
+	}
+	struct stat st;
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			snprintf(err, err_len, "cannot write '%s': it is a directory", path);
+			return -1;
+		}
+		if (!S_ISREG(st.st_mode))
+			return 0; /* /dev/stdout, a pipe: written through */
+	} else if (errno != ENOENT) {
+		snprintf(err, err_len, "cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	/* The temporary file is created in the same directory. */
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+	if (!dir) {
+		snprintf(err, err_len, "cannot write '%s': out of memory", path);
+		return -1;
+	}
+	int rc = 0;
+	if (stat(dir, &st) != 0) {
+		snprintf(err, err_len, "cannot write '%s': %s", path, strerror(errno));
+		rc = -1;
+	} else if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, err_len, "cannot write '%s': %s", path, strerror(ENOTDIR));
+		rc = -1;
+	} else if (access(dir, W_OK) != 0) {
+		snprintf(err, err_len, "cannot write '%s': %s", path, strerror(errno));
+		rc = -1;
+	}
+	free(dir);
+	return rc;
+}
+
+int hwdb_write_file(const char *path, const struct ridge_gpu *gpu, char *err, size_t err_len)
+{
+	char *text = NULL;
+	size_t len = 0;
+	if (hwdb_format(gpu, &text, &len) != 0) {
+		snprintf(err, err_len, "cannot write '%s': out of memory", path);
+		return -1;
+	}
+	int rc = hwdb_write_atomic(path, text, len, err, err_len);
+	free(text);
+	return rc;
 }

@@ -612,7 +612,13 @@ int intensity_kernel(const struct ridge_kernel_shape *shape, struct ridge_kernel
 		return -1;
 	out->traffic = intensity_default_traffic(shape);
 	out->bytes = out->read_bytes + out->write_bytes;
-	if (!(out->flops > 0) || !(out->bytes > 0) || !isfinite(out->flops) || !isfinite(out->bytes)) {
+	if (!isfinite(out->flops) || !isfinite(out->bytes)) {
+		/* Never "inf FLOPs" in a message: name the overflow. */
+		snprintf(err, err_len, "overflow: the %s of this shape does more %s than can be represented", name,
+			 isfinite(out->flops) ? "bytes" : "FLOPs");
+		return -1;
+	}
+	if (!(out->flops > 0) || !(out->bytes > 0)) {
 		/* A row of one element reduces to nothing: 0 FLOPs has no intensity. */
 		snprintf(err, err_len, "%s of this shape does %.17g FLOPs on %.17g bytes: nothing to place", name,
 			 out->flops, out->bytes);

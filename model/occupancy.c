@@ -738,6 +738,9 @@ static struct ridge_kernel_usage *usage_add(struct usage_list *list)
 }
 
 /* Reads an unsigned decimal at *p; returns false when there is none. */
+/* A count in a compiler report: registers, barriers, bytes. At most INT_MAX,
+ * since several are stored as int (a larger one was converted to int
+ * regardless: undefined behaviour, found by tests/fuzz/fuzz_ptxas.c). */
 static bool read_count(const char **p, double *out)
 {
 	const char *s = *p;
@@ -746,7 +749,7 @@ static bool read_count(const char **p, double *out)
 	double v = 0;
 	while (*s >= '0' && *s <= '9') {
 		v = v * 10 + (*s - '0');
-		if (v > 1e15)
+		if (v > INT_MAX)
 			return false;
 		s++;
 	}
@@ -978,7 +981,7 @@ static int parse_cuobjdump_line(struct parse_state *st, const char *line, int li
 		const char *v = c + 1;
 		double value;
 		if (!read_count(&v, &value))
-			return fail(err, len, "%d:%d: expected a number after '%.*s:'", lineno, (int)(v - line) + 1,
+			return fail(err, len, "%d:%d: expected a whole number (0..2147483647) after '%.*s:'", lineno, (int)(v - line) + 1,
 				    (int)klen, p);
 		if (klen == 3 && strncmp(p, "REG", 3) == 0) {
 			k->regs = (int)value;
@@ -1054,7 +1057,7 @@ static int parse_amd_line(struct parse_state *st, const char *line, int lineno, 
 	if (!read_count(&v, &value)) {
 		if (klen == strlen("Dynamic Stack") && strncmp(p, "Dynamic Stack", klen) == 0)
 			return 0;
-		return fail(err, len, "%d:%d: expected a number after '%.*s:'", lineno, (int)(v - line) + 1, (int)klen,
+		return fail(err, len, "%d:%d: expected a whole number (0..2147483647) after '%.*s:'", lineno, (int)(v - line) + 1, (int)klen,
 			    p);
 	}
 #define KEY(s) (klen == strlen(s) && strncmp(p, s, klen) == 0)

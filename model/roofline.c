@@ -182,6 +182,10 @@ int roofline_place(const struct ridge_roofline_ceiling *ceiling, double flops, d
 		return -1;
 	}
 	double intensity = flops / bytes;
+	if (!isfinite(intensity)) {
+		snprintf(err, err_len, "overflow: %g FLOP / %g bytes is too large an intensity to represent", flops, bytes);
+		return -1;
+	}
 	if (!positive_finite(intensity)) {
 		snprintf(err, err_len, "intensity %g FLOP/byte (%g FLOP / %g bytes) is out of range", intensity, flops,
 			 bytes);
@@ -202,6 +206,16 @@ int roofline_place(const struct ridge_roofline_ceiling *ceiling, double flops, d
 		out->fraction_of_attainable = out->achieved_flops / out->attainable_flops;
 		out->fraction_of_peak = out->achieved_flops / ceiling->peak_flops;
 		out->fraction_of_bandwidth = out->achieved_bandwidth / ceiling->bandwidth;
+		/* A time so short that the achieved rates overflow is an input
+		 * error: say so, rather than hand back inf (or inf/inf = nan). */
+		if (!isfinite(out->achieved_flops) || !isfinite(out->achieved_bandwidth) ||
+		    !isfinite(out->fraction_of_attainable) || !isfinite(out->fraction_of_peak) ||
+		    !isfinite(out->fraction_of_bandwidth)) {
+			snprintf(err, err_len,
+				 "overflow: a time of %g s for %g FLOP and %g bytes gives rates too large to represent", time_s,
+				 flops, bytes);
+			return -1;
+		}
 	}
 	return 0;
 }

@@ -2,6 +2,7 @@
 #include "calib.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../hwdb/hwdb.h"
@@ -139,6 +140,26 @@ int probe_calibration_write(const struct probe_report *rep, const char *path, ch
 	static struct ridge_gpu g, back;
 	if (probe_calibration_build(rep, &g, err, err_len))
 		return -1;
+	/* Check the text before writing it: a calibration that would not load
+	 * (a device property outside the schema's range, say) must not replace
+	 * a good file. Found by tests/fuzz/fuzz_probe_replay.c. */
+	char *text = NULL;
+	size_t len = 0;
+	if (hwdb_format(&g, &text, &len) != 0) {
+		snprintf(err, err_len, "out of memory formatting the calibration");
+		return -1;
+	}
+	struct hwdb_diags check;
+	memset(&check, 0, sizeof check);
+	int invalid = hwdb_parse(path, text, len, &back, &check);
+	free(text);
+	if (invalid) {
+		char line[512] = "unknown problem";
+		if (check.count)
+			hwdb_diag_format(&check.items[0], line, sizeof line);
+		snprintf(err, err_len, "not written: the calibration would not load: %s", line);
+		return -1;
+	}
 	char werr[256];
 	if (hwdb_write_file(path, &g, werr, sizeof werr)) {
 		snprintf(err, err_len, "%s", werr);

@@ -747,6 +747,15 @@ int main(int argc, char **argv)
 		for (int g = G_V_STREAM; g <= G_V_LAUNCH && !any; g++)
 			opt.sel.group[g] = true;
 	}
+	if (opt.out) {
+		/* Before minutes of measuring, not after: a path that cannot be
+		 * written would lose the calibration. */
+		char err[600];
+		if (hwdb_output_path_check(opt.out, err, sizeof err) != 0) {
+			error_msg("--out: %s", err);
+			return EXIT_USAGE;
+		}
+	}
 	if (opt.repeats < 0)
 		opt.repeats = opt.quick ? 8 : 15;
 	if (opt.warmup < 0)

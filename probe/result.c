@@ -1,6 +1,7 @@
 /* Raw results: derivation, notes, JSON out and back in (see result.h). */
 #include "result.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -201,6 +202,21 @@ static void str(struct reader *rd, const cJSON *o, const char *key, const char *
 	snprintf(out, len, "%s", v->valuestring);
 }
 
+/* A count read into an integer type: outside lo..hi (or null) it is an error
+ * in the document, not a float-to-integer conversion with undefined
+ * behaviour (found by tests/fuzz/fuzz_probe_replay.c: "regs": 3.9e10). */
+static double whole(struct reader *rd, double v, double lo, double hi, const char *key, const char *where)
+{
+	if (!(v >= lo && v <= hi)) {
+		if (!rd->failed) {
+			snprintf(rd->err, rd->err_len, "'%s' in %s is out of range (%.0f..%.0f)", key, where, lo, hi);
+			rd->failed = 1;
+		}
+		return 0;
+	}
+	return v;
+}
+
 static bool flag(const cJSON *o, const char *key)
 {
 	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, key));
@@ -235,7 +251,7 @@ int probe_result_from_json(const char *text, size_t len, struct probe_result *r,
 	}
 	str(&rd, doc, "version", "the document", r->version, sizeof r->version);
 	str(&rd, doc, "date", "the document", r->date, sizeof r->date);
-	r->seed = (unsigned long long)opt_num(doc, "seed", 0);
+	r->seed = (unsigned long long)whole(&rd, opt_num(doc, "seed", 0), 0, 18446744073709549568.0, "seed", "the document");
 	r->quick = flag(doc, "quick");
 
 	const cJSON *d = need(&rd, doc, "device", "the document");
@@ -244,26 +260,26 @@ int probe_result_from_json(const char *text, size_t len, struct probe_result *r,
 		str(&rd, d, "name", "device", k->name, sizeof k->name);
 		str(&rd, d, "backend", "device", k->backend, sizeof k->backend);
 		str(&rd, d, "arch", "device", k->arch, sizeof k->arch);
-		k->cc_major = (int)num(&rd, d, "cc_major", "device");
-		k->cc_minor = (int)num(&rd, d, "cc_minor", "device");
-		k->sm_count = (int)num(&rd, d, "sm_count", "device");
-		k->warp_size = (int)num(&rd, d, "warp_size", "device");
+		k->cc_major = (int)whole(&rd, num(&rd, d, "cc_major", "device"), INT_MIN, INT_MAX, "cc_major", "device");
+		k->cc_minor = (int)whole(&rd, num(&rd, d, "cc_minor", "device"), INT_MIN, INT_MAX, "cc_minor", "device");
+		k->sm_count = (int)whole(&rd, num(&rd, d, "sm_count", "device"), INT_MIN, INT_MAX, "sm_count", "device");
+		k->warp_size = (int)whole(&rd, num(&rd, d, "warp_size", "device"), INT_MIN, INT_MAX, "warp_size", "device");
 		k->clock_hz = num(&rd, d, "clock_hz", "device");
 		k->memory_clock_hz = num(&rd, d, "memory_clock_hz", "device");
-		k->bus_width_bits = (int)num(&rd, d, "bus_width_bits", "device");
+		k->bus_width_bits = (int)whole(&rd, num(&rd, d, "bus_width_bits", "device"), INT_MIN, INT_MAX, "bus_width_bits", "device");
 		k->l2_bytes = num(&rd, d, "l2_bytes", "device");
 		k->smem_per_sm = num(&rd, d, "smem_per_sm", "device");
 		k->smem_per_block = num(&rd, d, "smem_per_block", "device");
 		k->smem_per_block_optin = num(&rd, d, "smem_per_block_optin", "device");
 		k->smem_reserved_per_block = num(&rd, d, "smem_reserved_per_block", "device");
-		k->regs_per_sm = (int)num(&rd, d, "regs_per_sm", "device");
-		k->regs_per_block = (int)num(&rd, d, "regs_per_block", "device");
-		k->max_threads_per_sm = (int)num(&rd, d, "max_threads_per_sm", "device");
-		k->max_threads_per_block = (int)num(&rd, d, "max_threads_per_block", "device");
-		k->max_blocks_per_sm = (int)num(&rd, d, "max_blocks_per_sm", "device");
+		k->regs_per_sm = (int)whole(&rd, num(&rd, d, "regs_per_sm", "device"), INT_MIN, INT_MAX, "regs_per_sm", "device");
+		k->regs_per_block = (int)whole(&rd, num(&rd, d, "regs_per_block", "device"), INT_MIN, INT_MAX, "regs_per_block", "device");
+		k->max_threads_per_sm = (int)whole(&rd, num(&rd, d, "max_threads_per_sm", "device"), INT_MIN, INT_MAX, "max_threads_per_sm", "device");
+		k->max_threads_per_block = (int)whole(&rd, num(&rd, d, "max_threads_per_block", "device"), INT_MIN, INT_MAX, "max_threads_per_block", "device");
+		k->max_blocks_per_sm = (int)whole(&rd, num(&rd, d, "max_blocks_per_sm", "device"), INT_MIN, INT_MAX, "max_blocks_per_sm", "device");
 		k->memory_bytes = num(&rd, d, "memory_bytes", "device");
-		k->driver_version = (int)opt_num(d, "driver_api_version", 0);
-		k->runtime_version = (int)opt_num(d, "runtime_version", 0);
+		k->driver_version = (int)whole(&rd, opt_num(d, "driver_api_version", 0), INT_MIN, INT_MAX, "driver_api_version", "device");
+		k->runtime_version = (int)whole(&rd, opt_num(d, "runtime_version", 0), INT_MIN, INT_MAX, "runtime_version", "device");
 		const cJSON *pci = cJSON_GetObjectItemCaseSensitive(d, "pci_bus_id");
 		if (cJSON_IsString(pci))
 			snprintf(k->pci_bus_id, sizeof k->pci_bus_id, "%s", pci->valuestring);
@@ -322,20 +338,20 @@ int probe_result_from_json(const char *text, size_t len, struct probe_result *r,
 		m->repeats = n;
 		m->work = num(&rd, item, "work", where);
 		m->bytes = num(&rd, item, "bytes", where);
-		m->m = (long)opt_num(item, "m", 0);
-		m->n = (long)opt_num(item, "n", 0);
-		m->k = (long)opt_num(item, "k", 0);
+		m->m = (long)whole(&rd, opt_num(item, "m", 0), LONG_MIN, 9223372036854774784.0, "m", where);
+		m->n = (long)whole(&rd, opt_num(item, "n", 0), LONG_MIN, 9223372036854774784.0, "n", where);
+		m->k = (long)whole(&rd, opt_num(item, "k", 0), LONG_MIN, 9223372036854774784.0, "k", where);
 		m->verify_error = num(&rd, item, "verify_error", where);
 		m->verify_tolerance = num(&rd, item, "verify_tolerance", where);
 		const cJSON *env = cJSON_GetObjectItemCaseSensitive(item, "env");
 		if (cJSON_IsObject(env)) {
-			m->env.samples = (int)opt_num(env, "samples", 0);
+			m->env.samples = (int)whole(&rd, opt_num(env, "samples", 0), INT_MIN, INT_MAX, "samples", where);
 			m->env.clock_mhz_median = opt_num(env, "clock_mhz_median", 0);
 			m->env.clock_mhz_min = opt_num(env, "clock_mhz_min", 0);
 			m->env.clock_mhz_max = opt_num(env, "clock_mhz_max", 0);
 			m->env.power_w_median = opt_num(env, "power_w_median", 0);
 			m->env.power_w_max = opt_num(env, "power_w_max", 0);
-			m->env.clock_events = (unsigned long long)opt_num(env, "clock_events", 0);
+			m->env.clock_events = (unsigned long long)whole(&rd, opt_num(env, "clock_events", 0), 0, 18446744073709549568.0, "clock_events", where);
 		}
 		if (m->ok && m->repeats < 1 && !rd.failed) {
 			snprintf(err, err_len, "%s: a successful measurement needs at least one time in 'seconds'",
@@ -355,17 +371,17 @@ int probe_result_from_json(const char *text, size_t len, struct probe_result *r,
 		char where[64];
 		snprintf(where, sizeof where, "occupancy[%d]", r->occupancy_count);
 		str(&rd, item, "kernel", where, w->kernel, sizeof w->kernel);
-		w->regs = (int)num(&rd, item, "regs", where);
+		w->regs = (int)whole(&rd, num(&rd, item, "regs", where), INT_MIN, INT_MAX, "regs", where);
 		w->static_smem = num(&rd, item, "static_smem", where);
 		w->local_bytes = opt_num(item, "local_bytes", 0);
-		w->max_threads = (int)num(&rd, item, "max_threads", where);
-		w->binary_version = (int)opt_num(item, "binary_version", 0);
-		w->block = (int)num(&rd, item, "block", where);
+		w->max_threads = (int)whole(&rd, num(&rd, item, "max_threads", where), INT_MIN, INT_MAX, "max_threads", where);
+		w->binary_version = (int)whole(&rd, opt_num(item, "binary_version", 0), INT_MIN, INT_MAX, "binary_version", where);
+		w->block = (int)whole(&rd, num(&rd, item, "block", where), INT_MIN, INT_MAX, "block", where);
 		w->dynamic_smem = num(&rd, item, "dynamic_smem", where);
 		w->max_dynamic_smem = num(&rd, item, "max_dynamic_smem", where);
 		w->optin = flag(item, "optin");
-		w->carveout = (int)num(&rd, item, "carveout", where);
-		w->blocks_per_sm = (int)num(&rd, item, "blocks_per_sm", where);
+		w->carveout = (int)whole(&rd, num(&rd, item, "carveout", where), INT_MIN, INT_MAX, "carveout", where);
+		w->blocks_per_sm = (int)whole(&rd, num(&rd, item, "blocks_per_sm", where), INT_MIN, INT_MAX, "blocks_per_sm", where);
 		r->occupancy_count++;
 	}
 	const cJSON *notes = cJSON_GetObjectItemCaseSensitive(doc, "notes");

@@ -33,10 +33,11 @@ if command -v xmllint >/dev/null 2>&1; then
 	if xmllint --noout "$tmp/h100-sxm.svg" 2>/dev/null; then ok; else bad "svg: xmllint rejects the file"; fi
 fi
 
-# A write that cannot happen: exit 3, an error naming the file, nothing left behind.
+# A path that cannot be written: a usage error (exit 2) before any work, naming
+# the flag and the file, nothing left behind (cli_output_path_ok).
 "$RIDGE" occupancy --threads 256 --regs 32 --svg "$tmp/no/such/dir/x.svg" >/dev/null 2>"$tmp/err"
 code=$?
-if [ "$code" -eq 3 ] && grep -q "ridge: error: cannot create '$tmp/no/such/dir/x.svg'" "$tmp/err" &&
+if [ "$code" -eq 2 ] && grep -q "ridge: error: --svg: cannot write '$tmp/no/such/dir/x.svg'" "$tmp/err" &&
 	[ -z "$(find "$tmp" -name 'x.svg*')" ]; then
 	ok
 else

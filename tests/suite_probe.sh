@@ -130,7 +130,8 @@ for probe in ridge-probe ridge-probe-hip; do
 	mkdir -p "$tmp/hwdb" && cp "$tmp/cal.yaml" "$tmp/hwdb/h200-sxm.yaml"
 	expect "$probe-calibration-hwdb-dir" 0 "" -- "$RIDGE" hw show "NVIDIA H200" --hwdb "$tmp/hwdb"
 	grep -q "(measured)" "$tmp/out" && ok || bad "$probe-calibration-hwdb-dir: the entry from --hwdb was not used"
-	expect "$probe-out-unwritable" 3 "$probe: error: --out: " -- "$bin" --replay "$fixtures/probe_h200.json" --out /nonexistent-dir/cal.yaml
+	# An unusable --out path is refused before anything runs (exit 2, usage).
+	expect "$probe-out-unwritable" 2 "$probe: error: --out: cannot write '/nonexistent-dir/cal.yaml'" -- "$bin" --replay "$fixtures/probe_h200.json" --out /nonexistent-dir/cal.yaml
 	[ ! -e /nonexistent-dir/cal.yaml ] && ok || bad "$probe-out-unwritable: a file was left"
 done
 

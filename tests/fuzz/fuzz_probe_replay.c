@@ -1,0 +1,80 @@
+/* libFuzzer harness: what `ridge-probe --replay FILE` reads (a saved --json
+ * document: probe_result_from_json), then everything replay derives from it:
+ * the hwdb match, the report (text and JSON) and the calibration --out would
+ * write.
+ *
+ * Invariants beyond "no crash":
+ *   - a rejected document has a message;
+ *   - the calibration built from an accepted one, written as hwdb YAML,
+ *     loads back through the hwdb loader, or else --out refuses to write it
+ *     and leaves no file: a calibration ridge-probe writes must be one ridge
+ *     can read. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../probe/calib.h"
+#include "../../probe/result.h"
+#include "fuzz.h"
+#include "hwdb.h"
+
+static struct hwdb db;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	setenv("XDG_CONFIG_HOME", "/nonexistent-ridge-fuzz", 1);
+	unsetenv("RIDGE_HWDB");
+	struct hwdb_diags diags = { 0 };
+	CHECK(hwdb_open(&db, NULL, &diags) == 0);
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct probe_result r;
+	static struct probe_report rep;
+	memset(&r, 0, sizeof r);
+	char err[600] = "";
+	if (probe_result_from_json((const char *)data, size, &r, err, sizeof err) != 0) {
+		CHECK(err[0] != '\0');
+		return 0;
+	}
+	const struct hwdb_entry *e = probe_match(&db, &r.device);
+	probe_report_build(&r, e ? &e->gpu : NULL, &rep);
+
+	FILE *sink = fopen("/dev/null", "w");
+	CHECK(sink);
+	probe_report_text(&rep, sink);
+	fclose(sink);
+	cJSON_Delete(probe_report_json(&rep));
+
+	if (!e)
+		return 0;
+	static struct ridge_gpu cal, back;
+	if (probe_calibration_build(&rep, &cal, err, sizeof err) != 0) {
+		CHECK(err[0] != '\0');
+		return 0;
+	}
+	char *yaml = NULL;
+	size_t len = 0;
+	CHECK(hwdb_format(&cal, &yaml, &len) == 0);
+	struct hwdb_diags diags = { 0 };
+	int rc = hwdb_parse("calibration.yaml", yaml, len, &back, &diags);
+	free(yaml);
+	if (rc != 0) {
+		/* A run whose device properties are out of the schema's range
+		 * builds a calibration that cannot load: --out must refuse it
+		 * and leave no file (crash-ca47c7c5). */
+		char path[64];
+		snprintf(path, sizeof path, "/tmp/ridge-fuzz-cal-%d.yaml", (int)getpid());
+		unlink(path);
+		CHECK(probe_calibration_write(&rep, path, err, sizeof err) == -1);
+		CHECK(strstr(err, "not written") != NULL);
+		CHECK(access(path, F_OK) != 0);
+	}
+	return 0;
+}

@@ -1,0 +1,117 @@
+#!/bin/sh
+# The bad-input table (tests/bad_input.tsv): every line is a ridge command line
+# that must be refused cleanly. For each, ridge must
+#   - exit 2 (not crash: exit >= 128; not hang: killed after 10 s, or
+#     $BAD_INPUT_TIMEOUT seconds: tests/valgrind.sh gives it 120),
+#   - print "ridge: error:" and the expected fragment on stderr,
+#   - print nothing on stdout,
+#   - leave the scratch output directory exactly as it was: no new, partial
+#     or temporary file, and the existing file there untouched.
+# Columns (tab-separated): the command line (shell words, starting with
+# `ridge`, optionally preceded by VAR=value environment assignments), and the
+# text stderr must contain. Commands run in $T/out, which holds existing.svg,
+# existing.yaml (a file to overwrite), dir/ (a directory) and, when not run as
+# root, ro/ (a read-only directory). $R is the repository root and $T/in holds
+# generated inputs: big.yaml (100 MB), deep.yaml (nesting bomb), million.yaml
+# (a list of a million items), crlf.yaml, binary.yaml, two-docs.yaml,
+# huge.json (hidden_size 1e308), deep.json, two-docs-scenario.yaml,
+# huge-regs.txt and huge-cuobjdump.txt (register counts past INT_MAX).
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+RIDGE=${RIDGE:-$root/build/ridge}
+case $RIDGE in /*) ;; *) RIDGE=$root/$RIDGE ;; esac
+table=$root/tests/bad_input.tsv
+limit=${BAD_INPUT_TIMEOUT:-10}
+T=$(mktemp -d)
+R=$root
+export T R
+trap 'chmod -R u+w "$T" 2>/dev/null; rm -rf "$T"' EXIT
+
+# ridge on PATH, so each line reads like what a user types.
+mkdir -p "$T/bin" "$T/in" "$T/out/dir" "$T/xdg"
+printf '#!/bin/sh\nexec "%s" "$@"\n' "$RIDGE" >"$T/bin/ridge"
+chmod +x "$T/bin/ridge"
+PATH=$T/bin:$PATH
+XDG_CONFIG_HOME=$T/xdg # no user hwdb directory can change the results
+export PATH XDG_CONFIG_HOME
+unset RIDGE_HWDB
+
+# Inputs.
+yes 'key: value' | head -c 104857600 >"$T/in/big.yaml"
+awk 'BEGIN { printf "a: "; for (i = 0; i < 1000000; i++) printf "["; for (i = 0; i < 1000000; i++) printf "]"; print "" }' \
+	>"$T/in/deep.yaml"
+awk 'BEGIN { printf "aliases: ["; for (i = 0; i < 1000000; i++) printf "x, "; print "x]" }' >"$T/in/million.yaml"
+sed 's/$/\r/' "$root/tests/fixtures/hwdb/broken-h100.yaml" >"$T/in/crlf.yaml"
+printf 'schema: 1\nid: \0\n' >"$T/in/binary.yaml"
+printf 'hidden_size: 4096\nintermediate_size: 14336\n---\nnum_attention_heads: 32\n' >"$T/in/two-docs.yaml"
+printf '{"hidden_size": 1e308, "intermediate_size": 14336, "num_attention_heads": 32, "vocab_size": 32000, "num_hidden_layers": 32}\n' \
+	>"$T/in/huge.json"
+printf "ptxas info    : Compiling entry function 'k' for 'sm_90'\nptxas info    : Used 9999999999 registers\n" >"$T/in/huge-regs.txt"
+printf 'Resource usage:\n Function k:\n  REG:99999999999 STACK:0 SHARED:0 LOCAL:0 CONSTANT[0]:0\n' >"$T/in/huge-cuobjdump.txt"
+printf 'items:\n  - kind: launch\n    kernels_per_layer: 6\n    layers: 80\n---\nitems: []\n' >"$T/in/two-docs-scenario.yaml"
+awk 'BEGIN { printf "{\"a\": "; for (i = 0; i < 100000; i++) printf "["; for (i = 0; i < 100000; i++) printf "]"; print "}" }' \
+	>"$T/in/deep.json"
+printf 'original plot\n' >"$T/out/existing.svg"
+printf 'original: 1\n' >"$T/out/existing.yaml"
+root_user=0
+[ "$(id -u)" = 0 ] && root_user=1
+if [ $root_user = 0 ]; then
+	mkdir -p "$T/out/ro"
+	chmod 555 "$T/out/ro"
+fi
+
+snapshot() {
+	(cd "$T/out" && find . -print | LC_ALL=C sort && find . -type f -exec cksum {} + | LC_ALL=C sort)
+}
+
+passed=0
+failed=0
+skipped=0
+n=0
+tab=$(printf '\t')
+while IFS="$tab" read -r cmd want; do
+	n=$((n + 1))
+	case $cmd in '' | '#'*) continue ;; esac
+	case $cmd in
+	*'$T/out/ro'*)
+		if [ $root_user = 1 ]; then
+			echo "SKIP line $n: root writes into read-only directories: $cmd"
+			skipped=$((skipped + 1))
+			continue
+		fi
+		;;
+	esac
+	before=$(snapshot)
+	(cd "$T/out" && eval "timeout -k 2 $limit env $cmd") >"$T/stdout" 2>"$T/stderr" </dev/null
+	code=$?
+	after=$(snapshot)
+	problem=""
+	if [ $code = 124 ] || [ $code = 137 ]; then
+		problem="hung (killed after $limit s)"
+	elif [ $code -ge 128 ]; then
+		problem="crashed (exit $code, signal $((code - 128)))"
+	elif [ $code != 2 ]; then
+		problem="exit $code, expected 2"
+	fi
+	if [ -z "$problem" ] && ! grep -q '^ridge: error: ' "$T/stderr"; then
+		problem="stderr has no 'ridge: error:' line"
+	fi
+	if [ -z "$problem" ] && ! grep -qF -- "$want" "$T/stderr"; then
+		problem="stderr lacks '$want'"
+	fi
+	if [ -z "$problem" ] && [ -s "$T/stdout" ]; then
+		problem="printed on stdout: $(head -c 200 "$T/stdout")"
+	fi
+	if [ -z "$problem" ] && [ "$before" != "$after" ]; then
+		problem="changed the output directory: $(printf '%s\n' "$after" | grep -vxF -- "$before" | head -n 3 | tr '\n' ' ')"
+	fi
+	if [ -n "$problem" ]; then
+		echo "FAIL line $n: $cmd: $problem"
+		sed 's/^/     stderr: /' "$T/stderr" | head -n 5
+		failed=$((failed + 1))
+	else
+		passed=$((passed + 1))
+	fi
+done <"$table"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
