@@ -167,7 +167,7 @@ int calc_main(const struct calc *calc, int argc, char **argv)
 		if (cli_hw_open(&hw, params_text(&v, "hwdb"), params_text(&v, "calibration")) != 0)
 			return EXIT_USAGE;
 		const char *name = params_text(&v, "gpu");
-		const struct hwdb_entry *e = cli_hw_find(&hw, name ? name : CLI_DEFAULT_GPU);
+		const struct hwdb_entry *e = cli_hw_find(&hw, name ? name : cli_hw_default_gpu(&hw));
 		if (!e) {
 			cli_hw_close(&hw);
 			return EXIT_USAGE;

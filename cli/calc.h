@@ -74,6 +74,25 @@ void calc_fmt_percent(double fraction, char *buf, size_t len);   /* "9.6%" */
 /* JSON helpers for run functions: "gpu" and "ceilings" (spec sheet or measured). */
 void calc_json_gpu(cJSON *obj, const struct ridge_gpu *gpu);
 
+/* Pieces of the calculators' results as their JSON keys, for the commands,
+ * ridge eval and the TUI's --dump alike (each defined beside its calculator). */
+struct ridge_train_result;
+struct ridge_train_comparison;
+struct ridge_decode_result;
+struct ridge_occupancy_result;
+struct ridge_align_rule;
+struct align_finding;
+void calc_json_train(cJSON *obj, const struct ridge_train_result *r);
+/* The current run's keys, "target" with the target run's, savings and ROI. */
+void calc_json_train_comparison(cJSON *obj, const struct ridge_train_comparison *c);
+void calc_json_decode(cJSON *obj, const struct ridge_decode_result *r);
+/* "limits": blocks per SM each resource allows (null: no limit). */
+void calc_json_occupancy_limits(cJSON *obj, const struct ridge_occupancy_result *r);
+/* "rule": the required and recommended multiples; returned for more keys. */
+cJSON *calc_json_align_rule(cJSON *obj, const struct ridge_align_rule *r);
+/* One finding's verdict and next aligned values, as a new object. */
+cJSON *calc_json_align_finding(const struct align_finding *f);
+
 /* The calculators (each defined beside its command); scenario files can use
  * every one listed in eval_kinds[] (cli/eval_kinds.c). */
 extern const struct calc calc_align;

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -91,6 +92,48 @@ int cli_bad_option(const char *command, char **argv, int code)
 	return EXIT_USAGE;
 }
 
+int cli_parse_options(const char *command, int argc, char **argv, unsigned accept, struct cli_options *opt)
+{
+	static const struct option all[] = {
+		{ "gpu", required_argument, NULL, 'g' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "hwdb", required_argument, NULL, 'd' },
+		{ "calibration", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+	};
+	/* Only the accepted ones, so that the others are unknown options. */
+	struct option longopts[sizeof all / sizeof all[0] + 1] = { { 0 } };
+	int n = 0;
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		if ((all[i].val != 'g' || (accept & CLI_OPT_GPU)) && (all[i].val != 'j' || (accept & CLI_OPT_JSON)))
+			longopts[n++] = all[i];
+	int c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'g':
+			opt->gpu = optarg;
+			break;
+		case 'j':
+			opt->json = true;
+			break;
+		case 'd':
+			opt->hwdb_dir = optarg;
+			break;
+		case 'c':
+			opt->calibration = optarg;
+			break;
+		case 'h':
+			opt->help = true;
+			return 0;
+		default:
+			return cli_bad_option(command, argv, c);
+		}
+	}
+	return 0;
+}
+
 void cli_print_diags(const struct hwdb_diags *diags)
 {
 	char line[1024];
@@ -106,19 +149,38 @@ int cli_hw_open(struct cli_hw *hw, const char *hwdb_dir, const char *calibration
 {
 	struct hwdb_diags diags = { 0 };
 	hw->calibration = calibration;
+	hw->calibration_id[0] = '\0';
 	if (hwdb_open(&hw->db, hwdb_dir, &diags) != 0 || (calibration && hwdb_add_file(&hw->db, calibration, &diags) != 0)) {
 		cli_print_diags(&diags);
 		hwdb_close(&hw->db);
 		return -1;
 	}
+	if (calibration) {
+		/* The entry the file added: the last one loaded from it. */
+		for (int i = hw->db.count - 1; i >= 0; i--) {
+			if (strcmp(hw->db.entries[i].origin, calibration) == 0) {
+				snprintf(hw->calibration_id, sizeof hw->calibration_id, "%s", hw->db.entries[i].gpu.id);
+				break;
+			}
+		}
+	}
 	return 0;
+}
+
+const char *cli_hw_default_gpu(const struct cli_hw *hw)
+{
+	return hw->calibration_id[0] ? hw->calibration_id : CLI_DEFAULT_GPU;
 }
 
 const struct hwdb_entry *cli_hw_find(const struct cli_hw *hw, const char *name)
 {
 	const struct hwdb_entry *e = hwdb_find(&hw->db, name);
-	if (e)
+	if (e) {
+		if (hw->calibration_id[0] && strcasecmp(e->gpu.id, hw->calibration_id) != 0)
+			cli_warning("--calibration '%s' measured %s, not %s: %s's spec sheet is used", hw->calibration,
+				    hw->calibration_id, e->gpu.id, e->gpu.id);
 		return e;
+	}
 	const char *ids[3];
 	int n = hwdb_suggest(&hw->db, name, ids, 3);
 	if (n == 0)

@@ -35,17 +35,35 @@ int cli_parse_dtype(const char *flag, const char *text, enum ridge_dtype *out);
 /* getopt_long error for the option at argv[optind - 1]: unknown or missing its value. */
 int cli_bad_option(const char *command, char **argv, int code);
 
+/* The options of the commands that take no others: --hwdb DIR, --calibration
+ * FILE, --help (-h), and --gpu GPU and --json where accept has CLI_OPT_GPU,
+ * CLI_OPT_JSON. What is not given is left as the caller set it. */
+struct cli_options {
+	const char *gpu, *hwdb_dir, *calibration;
+	bool json;
+	bool help; /* parsing stopped at --help: print the usage, exit 0 */
+};
+enum { CLI_OPT_GPU = 1u, CLI_OPT_JSON = 2u };
+/* Parses argv with getopt_long (the operands start at optind). Returns 0, or
+ * EXIT_USAGE after an error that names command. */
+int cli_parse_options(const char *command, int argc, char **argv, unsigned accept, struct cli_options *opt);
+
 /* The hardware database as a command sees it: built-in, user, $RIDGE_HWDB,
  * --hwdb DIR, then --calibration FILE. */
 struct cli_hw {
 	struct hwdb db;
 	const char *calibration; /* file given with --calibration, or NULL */
+	char calibration_id[RIDGE_TEXT]; /* the GPU it measured ("h200-sxm"); empty without one */
 };
 
 /* Returns 0, or prints every problem (file:line:col) and returns -1. */
 int cli_hw_open(struct cli_hw *hw, const char *hwdb_dir, const char *calibration);
-/* Finds name; on failure prints an error suggesting the closest ids. */
+/* Finds name; on failure prints an error suggesting the closest ids. With a
+ * calibration of another GPU it warns that name's spec sheet is used. */
 const struct hwdb_entry *cli_hw_find(const struct cli_hw *hw, const char *name);
+/* The GPU a command uses when --gpu is left out: the calibration's GPU when
+ * --calibration was given, else CLI_DEFAULT_GPU. */
+const char *cli_hw_default_gpu(const struct cli_hw *hw);
 void cli_hw_close(struct cli_hw *hw);
 /* Prints the diagnostics of a failed load. */
 void cli_print_diags(const struct hwdb_diags *diags);

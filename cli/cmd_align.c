@@ -269,6 +269,30 @@ static cJSON *swiglu_json(const struct ridge_align_swiglu *s)
 	return o;
 }
 
+cJSON *calc_json_align_rule(cJSON *obj, const struct ridge_align_rule *r)
+{
+	cJSON *rule = cJSON_AddObjectToObject(obj, "rule");
+	cJSON_AddNumberToObject(rule, "required_multiple", (double)r->required_multiple);
+	cJSON_AddNumberToObject(rule, "required_bytes", r->required_bytes);
+	cJSON_AddNumberToObject(rule, "recommended_multiple", (double)r->recommended_multiple);
+	cJSON_AddNumberToObject(rule, "recommended_bytes", r->recommended_bytes);
+	cJSON_AddBoolToObject(rule, "tensor_core_path", r->matrix_path);
+	return rule;
+}
+
+cJSON *calc_json_align_finding(const struct align_finding *f)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "name", f->name);
+	cJSON_AddNumberToObject(o, "value", (double)f->dim.value);
+	cJSON_AddNumberToObject(o, "required_multiple", (double)f->dim.required_multiple);
+	cJSON_AddNumberToObject(o, "suggested", (double)f->dim.suggested);
+	cJSON_AddStringToObject(o, "severity", align_severity_name(f->dim.severity));
+	cJSON_AddNumberToObject(o, "recommended_multiple", (double)f->dim.recommended_multiple);
+	cJSON_AddNumberToObject(o, "suggested_recommended", (double)f->dim.suggested_recommended);
+	return o;
+}
+
 /* The result: `ridge align --json`'s document. model_file is the config read
  * (NULL otherwise); model_from says where the shape came from otherwise (a
  * scenario's model section, the item's keys). */
@@ -284,12 +308,7 @@ static cJSON *align_json(const struct align_run *run, const char *model_file, co
 	cJSON_AddStringToObject(doc, "ceilings", cli_ceiling_source(g));
 	cJSON_AddStringToObject(doc, "dtype", ridge_dtype_name(r->dtype));
 	cJSON_AddNumberToObject(doc, "sm_count", g->sm_count);
-	cJSON *rule = cJSON_AddObjectToObject(doc, "rule");
-	cJSON_AddNumberToObject(rule, "required_multiple", (double)r->required_multiple);
-	cJSON_AddNumberToObject(rule, "required_bytes", r->required_bytes);
-	cJSON_AddNumberToObject(rule, "recommended_multiple", (double)r->recommended_multiple);
-	cJSON_AddNumberToObject(rule, "recommended_bytes", r->recommended_bytes);
-	cJSON_AddBoolToObject(rule, "tensor_core_path", r->matrix_path);
+	cJSON *rule = calc_json_align_rule(doc, r);
 	if (r->path_note)
 		cJSON_AddStringToObject(rule, "note", r->path_note);
 	cJSON_AddStringToObject(rule, "basis", r->basis);
@@ -304,14 +323,7 @@ static cJSON *align_json(const struct align_run *run, const char *model_file, co
 	cJSON *findings = cJSON_AddArrayToObject(doc, "findings");
 	for (int i = 0; i < run->count; i++) {
 		const struct align_finding *f = &run->findings[i];
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "name", f->name);
-		cJSON_AddNumberToObject(o, "value", (double)f->dim.value);
-		cJSON_AddNumberToObject(o, "required_multiple", (double)f->dim.required_multiple);
-		cJSON_AddNumberToObject(o, "suggested", (double)f->dim.suggested);
-		cJSON_AddStringToObject(o, "severity", align_severity_name(f->dim.severity));
-		cJSON_AddNumberToObject(o, "recommended_multiple", (double)f->dim.recommended_multiple);
-		cJSON_AddNumberToObject(o, "suggested_recommended", (double)f->dim.suggested_recommended);
+		cJSON *o = calc_json_align_finding(f);
 		cJSON_AddBoolToObject(o, "tensor_core_path", r->matrix_path);
 		cJSON_AddStringToObject(o, "reason", f->reason);
 		if (f->from)

@@ -145,7 +145,7 @@ static const struct param train_params[] = {
 	CALC_JSON_PARAM,
 };
 
-static void train_result_json(cJSON *o, const struct ridge_train_result *r)
+void calc_json_train(cJSON *o, const struct ridge_train_result *r)
 {
 	cli_json_number(o, "mfu", r->mfu);
 	cli_json_number(o, "flops_per_token", r->flops_per_token);
@@ -160,6 +160,25 @@ static void train_result_json(cJSON *o, const struct ridge_train_result *r)
 	cli_json_number(o, "gpu_hours", r->gpu_hours);
 	cli_json_number(o, "cost_usd", r->cost_usd);
 	cli_json_number(o, "cost_per_step_usd", r->cost_per_step_usd);
+}
+
+void calc_json_train_comparison(cJSON *o, const struct ridge_train_comparison *c)
+{
+	calc_json_train(o, &c->current);
+	calc_json_train(cJSON_AddObjectToObject(o, "target"), &c->target);
+	cli_json_number(o, "savings_usd", c->savings_usd);
+	cli_json_number(o, "savings_fraction", c->savings_fraction);
+	cli_json_number(o, "speedup", c->speedup);
+	if (!c->has_investment)
+		return;
+	cli_json_number(o, "investment_usd", c->investment_usd);
+	cli_json_number(o, "roi_net", c->roi_net);
+	cli_json_number(o, "roi_gross", c->roi_gross);
+	cli_json_number(o, "saving_per_step_usd", c->saving_per_step_usd);
+	if (c->breaks_even)
+		cli_json_number(o, "break_even_step", c->break_even_step);
+	else
+		cJSON_AddNullToObject(o, "break_even_step");
 }
 
 static cJSON *train_run(struct calc_input *in)
@@ -222,7 +241,7 @@ static cJSON *train_run(struct calc_input *in)
 			free(ex);
 			goto bad;
 		}
-		train_result_json(o, &r);
+		calc_json_train(o, &r);
 	} else {
 		struct ridge_train_comparison c;
 		if (cost_train_compare(&ti, params_num(v, "target_mfu"), has_investment,
@@ -231,22 +250,7 @@ static cJSON *train_run(struct calc_input *in)
 			free(ex);
 			goto bad;
 		}
-		train_result_json(o, &c.current);
-		cJSON *target = cJSON_AddObjectToObject(o, "target");
-		train_result_json(target, &c.target);
-		cli_json_number(o, "savings_usd", c.savings_usd);
-		cli_json_number(o, "savings_fraction", c.savings_fraction);
-		cli_json_number(o, "speedup", c.speedup);
-		if (c.has_investment) {
-			cli_json_number(o, "investment_usd", c.investment_usd);
-			cli_json_number(o, "roi_net", c.roi_net);
-			cli_json_number(o, "roi_gross", c.roi_gross);
-			cli_json_number(o, "saving_per_step_usd", c.saving_per_step_usd);
-			if (c.breaks_even)
-				cli_json_number(o, "break_even_step", c.break_even_step);
-			else
-				cJSON_AddNullToObject(o, "break_even_step");
-		}
+		calc_json_train_comparison(o, &c);
 		if (params_flag(v, "show_rounding")) {
 			struct ridge_train_rounded rr;
 			if (cost_train_rounded(&ti, &c, 0.1, 1, &rr, err, sizeof err) != 0) {
@@ -435,7 +439,7 @@ static int storage(struct calc_input *in, const char *param, double *bytes, cJSO
 	return 0;
 }
 
-static void decode_result_json(cJSON *o, const struct ridge_decode_result *r)
+void calc_json_decode(cJSON *o, const struct ridge_decode_result *r)
 {
 	cli_json_number(o, "kv_bytes_per_token", r->kv_bytes_per_token);
 	cli_json_number(o, "weight_bytes", r->weight_bytes);
@@ -453,6 +457,10 @@ static void decode_result_json(cJSON *o, const struct ridge_decode_result *r)
 	cli_json_number(o, "memory_required_bytes", r->memory_required);
 	cli_json_number(o, "memory_available_bytes", r->memory_available);
 	cJSON_AddBoolToObject(o, "fits", r->fits);
+	if (r->has_crossover)
+		cli_json_number(o, "crossover_batch", r->crossover_batch);
+	else
+		cJSON_AddNullToObject(o, "crossover_batch");
 }
 
 static cJSON *decode_run(struct calc_input *in)
@@ -495,11 +503,7 @@ static cJSON *decode_run(struct calc_input *in)
 		cJSON_Delete(o);
 		return NULL;
 	}
-	decode_result_json(o, &r);
-	if (r.has_crossover)
-		cli_json_number(o, "crossover_batch", r.crossover_batch);
-	else
-		cJSON_AddNullToObject(o, "crossover_batch");
+	calc_json_decode(o, &r);
 	if (params_flag(v, "sweep")) {
 		cJSON *sweep = cJSON_AddArrayToObject(o, "sweep");
 		double batches[16];
@@ -604,7 +608,7 @@ const struct calc calc_cost_decode = {
 	.command = "cost decode",
 	.synopsis = "usage: ridge cost decode --params N --layers L --kv-heads H --head-dim D --context C --batch B\n"
 		    "                         --gpus G [--gpu GPU] [--price USD] [--weight-dtype DT] [--kv-dtype DT]\n"
-		    "                         [--sweep] [--explain] [--json]",
+		    "                         [--sweep] [--explain] [--json] [--hwdb DIR] [--calibration FILE]",
 	.description = "Inference decode per step: weights + KV cache bytes (KV per token = 2 L n_kv d_head bytes),\n"
 		       "memory time vs compute time (2 N batch FLOPs), TPOT = the larger (+ --overhead-ms),\n"
 		       "tokens/s and dollars per million tokens. The GPUs share weights and cache (tensor parallel,\n"

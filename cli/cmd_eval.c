@@ -33,35 +33,13 @@ static void usage(void)
 
 static int run_eval(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "hwdb", required_argument, NULL, 'd' },
-		{ "calibration", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *hwdb_dir = NULL, *calibration = NULL;
-	bool json = false;
-	int c;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = true;
-			break;
-		case 'd':
-			hwdb_dir = optarg;
-			break;
-		case 'c':
-			calibration = optarg;
-			break;
-		case 'h':
-			usage();
-			return EXIT_OK;
-		default:
-			return cli_bad_option("eval", argv, c);
-		}
+	struct cli_options opt = { 0 };
+	int rc = cli_parse_options("eval", argc, argv, CLI_OPT_JSON, &opt);
+	if (rc != 0)
+		return rc;
+	if (opt.help) {
+		usage();
+		return EXIT_OK;
 	}
 	if (argc - optind != 1) {
 		if (argc - optind == 0)
@@ -70,7 +48,7 @@ static int run_eval(int argc, char **argv)
 			cli_error("eval takes one scenario file, got '%s' too", argv[optind + 1]);
 		return EXIT_USAGE;
 	}
-	return eval_file(argv[optind], hwdb_dir, calibration, NULL, json);
+	return eval_file(argv[optind], opt.hwdb_dir, opt.calibration, NULL, opt.json);
 }
 
 const struct cli_command cli_cmd_eval = { "eval", run_eval, "run a scenario file of what-ifs (examples/)" };

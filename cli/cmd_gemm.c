@@ -17,7 +17,7 @@ static const struct param gemm_params[] = {
 	{ "naive", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "one thread per output, no reuse (2*M*N*K element reads)", NULL },
 	{ "tile", PARAM_TEXT, 0, NULL, 0, 0, 0, "T|MxNxK", "a shared-memory tiled kernel with this CTA tile", NULL },
 	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "B", "independent GEMMs of this shape (default 1)", NULL },
-	{ "traffic", PARAM_TEXT, 0, NULL, 0, 0, 0, "tiled|compulsory",
+	{ "traffic", PARAM_TEXT, 0, NULL, 0, 0, 0, "default|tiled|compulsory",
 	  "tiled (default): every re-read reaches memory; compulsory: every matrix once", NULL },
 	{ "no_tensor", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "the vector (CUDA-core) rate", NULL },
 	{ "sparse", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "the 2:4 sparse matrix rate", NULL },
@@ -51,7 +51,7 @@ static cJSON *gemm_run(struct calc_input *in)
 		return NULL;
 	}
 	if ((text = params_text(v, "traffic")) && !intensity_traffic_parse(text, &s.traffic)) {
-		snprintf(in->err, sizeof in->err, "%s: unknown traffic model '%s' (known: tiled compulsory)",
+		snprintf(in->err, sizeof in->err, "%s: unknown traffic model '%s' (known: default tiled compulsory)",
 			 params_where(v, "traffic"), text);
 		return NULL;
 	}
@@ -152,13 +152,16 @@ const struct calc calc_gemm = {
 	.name = "gemm",
 	.command = "gemm",
 	.synopsis = "usage: ridge gemm --m M --n N --k K [--dtype DT] [--gpu GPU] [--naive | --tile T|MxNxK]\n"
-		    "                  [--batch B] [--traffic tiled|compulsory] [--no-tensor] [--sparse]\n"
+		    "                  [--batch B] [--traffic default|tiled|compulsory] [--no-tensor] [--sparse]\n"
 		    "                  [--time T] [--json] [--hwdb DIR] [--calibration FILE]",
 	.description =
 		"C (M x N) = A (M x K) x B (K x N), 2*M*N*K FLOPs, in dtype (default bf16).\n"
-		"  default      the library's tensor-core GEMM: CTA tile 128x128x64; A is read\n"
-		"               ceil(N/128) times, B ceil(M/128) times, C written once\n"
+		"  default      the library's tensor-core GEMM: each matrix once (L2 catches the\n"
+		"               re-reads of its tiles; cuBLAS bf16 4096^3 ran at 800 TFLOP/s on an\n"
+		"               H200); --traffic tiled: CTA tile 128x128x64, A read ceil(N/128)\n"
+		"               times, B ceil(M/128) times, C written once\n"
 		"  --tile T     a shared-memory tiled kernel with a T x T (or MxNxK) CTA tile\n"
+		"               (tiled traffic by default)\n"
 		"  --naive      one thread per output, no reuse: 2*M*N*K element reads; CUDA cores\n"
 		"JSON keys: flops, bytes, intensity, bound, time_floor_s, tensor_core_eligible (and reason\n"
 		"when false), peak_flops, ridge_point, compulsory_bytes, ... Tensor cores need a matrix rate\n"

@@ -23,45 +23,6 @@ static const char usage_text[] =
 	"Entries load from the built-in database, then $XDG_CONFIG_HOME/ridge/hwdb\n"
 	"(~/.config/ridge/hwdb), then each directory in $RIDGE_HWDB (colon-separated).\n";
 
-struct hw_options {
-	bool json;
-	const char *hwdb_dir;
-	const char *calibration;
-};
-
-static int parse_options(int argc, char **argv, struct hw_options *opt)
-{
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "hwdb", required_argument, NULL, 'd' },
-		{ "calibration", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			opt->json = true;
-			break;
-		case 'd':
-			opt->hwdb_dir = optarg;
-			break;
-		case 'c':
-			opt->calibration = optarg;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return -2;
-		default:
-			return cli_bad_option("hw", argv, c);
-		}
-	}
-	return 0;
-}
-
 static double default_peak(const struct ridge_gpu *g, enum ridge_dtype d)
 {
 	double rate = 0;
@@ -283,7 +244,7 @@ static int hw_check_files(int count, char **files, bool json)
 }
 
 /* check with no files: every layer ridge would load, as it would load it. */
-static int hw_check_all(const struct hw_options *opt)
+static int hw_check_all(const struct cli_options *opt)
 {
 	struct hwdb db;
 	struct hwdb_diags diags = { 0 };
@@ -336,12 +297,14 @@ static int run_hw(int argc, char **argv)
 		cli_error("unknown hw subcommand '%s' (known: list, show, check)", sub);
 		return EXIT_USAGE;
 	}
-	struct hw_options opt = { 0 };
-	int rc = parse_options(argc - 1, argv + 1, &opt);
-	if (rc == -2)
-		return EXIT_OK;
+	struct cli_options opt = { 0 };
+	int rc = cli_parse_options("hw", argc - 1, argv + 1, CLI_OPT_JSON, &opt);
 	if (rc != 0)
 		return rc;
+	if (opt.help) {
+		fputs(usage_text, stdout);
+		return EXIT_OK;
+	}
 	char **args = argv + 1 + optind;
 	int nargs = argc - 1 - optind;
 

@@ -349,6 +349,13 @@ static void json_limit(cJSON *o, const char *key, int value)
 		cJSON_AddNumberToObject(o, key, value);
 }
 
+void calc_json_occupancy_limits(cJSON *o, const struct ridge_occupancy_result *r)
+{
+	cJSON *limits = cJSON_AddObjectToObject(o, "limits");
+	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++)
+		json_limit(limits, limit_keys[i], r->limit[i]);
+}
+
 /* The keys spec/cli.md fixes, for one configuration. */
 static void json_result(cJSON *o, const struct ridge_occupancy_result *r)
 {
@@ -361,9 +368,7 @@ static void json_result(cJSON *o, const struct ridge_occupancy_result *r)
 	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++)
 		if (r->limiter_mask & (1u << i))
 			cJSON_AddItemToArray(all, cJSON_CreateString(limit_keys[i]));
-	cJSON *limits = cJSON_AddObjectToObject(o, "limits");
-	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++)
-		json_limit(limits, limit_keys[i], r->limit[i]);
+	calc_json_occupancy_limits(o, r);
 }
 
 static void json_input(cJSON *o, const struct ridge_gpu *g, const struct ridge_occupancy_input *in)
@@ -1247,7 +1252,7 @@ static int run_occupancy(int argc, char **argv)
 	struct cli_hw hw;
 	if (cli_hw_open(&hw, o.hwdb_dir, o.calibration) != 0)
 		return EXIT_USAGE;
-	const struct hwdb_entry *e = cli_hw_find(&hw, o.gpu ? o.gpu : CLI_DEFAULT_GPU);
+	const struct hwdb_entry *e = cli_hw_find(&hw, o.gpu ? o.gpu : cli_hw_default_gpu(&hw));
 	if (!e) {
 		cli_hw_close(&hw);
 		return EXIT_USAGE;

@@ -14,43 +14,22 @@ static const char usage_text[] =
 
 static int run_report(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "gpu", required_argument, NULL, 'g' },
-		{ "hwdb", required_argument, NULL, 'd' },
-		{ "calibration", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *gpu_name = CLI_DEFAULT_GPU, *hwdb_dir = NULL, *calibration = NULL;
-	int c;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'g':
-			gpu_name = optarg;
-			break;
-		case 'd':
-			hwdb_dir = optarg;
-			break;
-		case 'c':
-			calibration = optarg;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return EXIT_OK;
-		default:
-			return cli_bad_option("report", argv, c);
-		}
+	struct cli_options opt = { .gpu = NULL };
+	int rc = cli_parse_options("report", argc, argv, CLI_OPT_GPU, &opt);
+	if (rc != 0)
+		return rc;
+	if (opt.help) {
+		fputs(usage_text, stdout);
+		return EXIT_OK;
 	}
 	if (optind < argc) {
 		cli_error("report takes no arguments, got '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
 	struct cli_hw hw;
-	if (cli_hw_open(&hw, hwdb_dir, calibration) != 0)
+	if (cli_hw_open(&hw, opt.hwdb_dir, opt.calibration) != 0)
 		return EXIT_USAGE;
-	const struct hwdb_entry *e = cli_hw_find(&hw, gpu_name);
+	const struct hwdb_entry *e = cli_hw_find(&hw, opt.gpu ? opt.gpu : cli_hw_default_gpu(&hw));
 	if (!e) {
 		cli_hw_close(&hw);
 		return EXIT_USAGE;

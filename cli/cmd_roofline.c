@@ -11,10 +11,11 @@
 #include "ncu.h"
 #include "report.h"
 #include "roofline_svg.h"
+#include "roofline_validation.h"
 
 static const char usage_text[] =
 	"usage: ridge roofline [--gpu GPU] [--dtype DT] (--flops F --bytes B | --intensity I\n"
-	"                      | --kernel NAME [shape flags] | --ncu FILE)\n"
+	"                      | --kernel NAME [shape flags] | --ncu FILE | --validation FILE [--group G])\n"
 	"                      [--time T] [--level hbm|l2|smem] [--no-tensor] [--sparse]\n"
 	"                      [--l2-bytes B] [--smem-bytes B] [--svg FILE] [--json]\n"
 	"                      [--hwdb DIR] [--calibration FILE]\n"
@@ -44,8 +45,11 @@ static const char usage_text[] =
 	"%s"
 	"  shape flags: --m --n --k --batch --tile (T or MxNxK) --seq --heads --kv-heads\n"
 	"  --head-dim --causal --fused/--unfused --passes --flops-per-element\n"
-	"  --traffic tiled|compulsory  tiled (default): the algorithm's re-reads all reach\n"
-	"                     memory; compulsory: every tensor once (L2 catches re-reads)\n"
+	"  --traffic default|tiled|compulsory  tiled: the algorithm's re-reads all reach\n"
+	"                     memory; compulsory: every tensor once (L2 catches re-reads);\n"
+	"                     default: compulsory for gemm, gemv, attention, flash-attention and\n"
+	"                     element-wise kernels, tiled for gemm-naive, gemm-tiled, a given\n"
+	"                     --tile, unfused and multi-pass kernels (measured: model/README.md)\n"
 	"\n"
 	"--ncu FILE places every kernel of an Nsight Compute CSV (ncu --csv [--page raw]\n"
 	"--metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,\n"
@@ -53,6 +57,11 @@ static const char usage_text[] =
 	"sm__ops_path_tensor_src_<dtype>_dst_<dtype>.sum[,lts__t_bytes.sum]): achieved FLOP/s,\n"
 	"intensity, bound and fraction of attainable. Without --dtype each kernel is placed\n"
 	"against the precision that carried most of its FLOPs.\n"
+	"\n"
+	"--validation FILE places the cases of a ridge-probe --validate --json document: each\n"
+	"measured point (achieved FLOP/s at its intensity) beside the model's prediction, the\n"
+	"two joined in the plot; --group G keeps one group (stream fp32_gemm library_gemm fused).\n"
+	"Give the calibration of the same run: --calibration FILE --gpu its id.\n"
 	"\n"
 	"Example: ridge roofline --kernel attention --seq 8192 --heads 64 --head-dim 128 --dtype bf16\n";
 
@@ -89,6 +98,8 @@ enum {
 	OPT_PASSES,
 	OPT_FLOPS_PER_ELEMENT,
 	OPT_TRAFFIC,
+	OPT_VALIDATION,
+	OPT_GROUP,
 	OPT_HELP,
 };
 
@@ -110,7 +121,7 @@ struct roofline_request {
 
 struct options {
 	struct roofline_request req;
-	const char *gpu, *hwdb, *calibration, *svg, *ncu;
+	const char *gpu, *hwdb, *calibration, *svg, *ncu, *validation, *group;
 	bool json, has_dtype;
 };
 
@@ -193,6 +204,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "passes", required_argument, NULL, OPT_PASSES },
 		{ "flops-per-element", required_argument, NULL, OPT_FLOPS_PER_ELEMENT },
 		{ "traffic", required_argument, NULL, OPT_TRAFFIC },
+		{ "validation", required_argument, NULL, OPT_VALIDATION },
+		{ "group", required_argument, NULL, OPT_GROUP },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -326,10 +339,16 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_TRAFFIC:
 			if (!intensity_traffic_parse(optarg, &s->traffic)) {
-				cli_error("--traffic: unknown traffic model '%s' (known: tiled compulsory)", optarg);
+				cli_error("--traffic: unknown traffic model '%s' (known: default tiled compulsory)", optarg);
 				rc = -1;
 			}
 			r->traffic_given = true;
+			break;
+		case OPT_VALIDATION:
+			o->validation = optarg;
+			break;
+		case OPT_GROUP:
+			o->group = optarg;
 			break;
 		case OPT_HELP:
 		case 'h':
@@ -519,7 +538,7 @@ static cJSON *compute_work(const struct ridge_gpu *gpu, const struct roofline_re
 		snprintf(plot->labels[0], sizeof plot->labels[0], "%s", r->has_time ? "measured" : "work");
 		plot->points[0] = (struct roofline_plot_point){ plot->labels[0], p.intensity,
 								p.has_time ? p.achieved_flops : p.attainable_flops,
-								p.attainable_flops, p.has_time, p.bound };
+								p.attainable_flops, p.has_time, p.bound, false, false, 0, 0 };
 	}
 	cJSON *doc = cJSON_CreateObject();
 	json_ceiling(doc, gpu, &c);
@@ -542,29 +561,31 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 	struct ridge_kernel_path path;
 	struct ridge_roofline_point p, compulsory;
 	struct ridge_roofline_hierarchy h;
-	/* At L2 the kernel's traffic is its tiled traffic (what its loads ask for). */
+	/* Each level's bytes (model/intensity.h, intensity_levels): the
+	 * hierarchical model ridge-probe --validate checks. At L2 alone the
+	 * kernel's traffic is its tiled traffic (what its loads ask for). */
 	double level_bytes[RIDGE_LEVEL_COUNT] = { -1, -1, -1 };
 	if (intensity_kernel(&s, &cost, why, sizeof why) ||
 	    intensity_ceiling(gpu, &s, &cost, r->no_tensor, r->sparse, r->level, &c, &path, why, sizeof why) ||
 	    roofline_place(&c, cost.flops, r->level == RIDGE_LEVEL_L2 ? cost.tiled_bytes : cost.bytes,
 			   r->has_time ? r->time : 0, &p, why, sizeof why) ||
 	    roofline_place(&c, cost.flops, cost.compulsory_bytes, 0, &compulsory, why, sizeof why) ||
-	    (level_bytes[RIDGE_LEVEL_HBM] = cost.bytes, level_bytes[RIDGE_LEVEL_L2] = cost.tiled_bytes,
-	     roofline_hierarchy(gpu, c.peak_flops, cost.flops, level_bytes, &h, why, sizeof why))) {
+	    intensity_levels(&s, &cost, level_bytes, why, sizeof why) ||
+	    roofline_hierarchy(gpu, c.peak_flops, cost.flops, level_bytes, &h, why, sizeof why)) {
 		snprintf(err, err_len, "--kernel %s: %s", name, why);
 		return NULL;
 	}
 	if (plot) {
 		/* Both traffic bounds when they differ: real HBM traffic lies between. */
-		bool two = cost.compulsory_bytes != cost.bytes && r->level == RIDGE_LEVEL_HBM;
-		bool tiled = s.traffic == RIDGE_TRAFFIC_TILED;
+		bool two = cost.compulsory_bytes != cost.tiled_bytes && r->level == RIDGE_LEVEL_HBM;
+		bool tiled = cost.traffic == RIDGE_TRAFFIC_TILED;
 		plot->ceiling = c;
 		plot->count = two ? 2 : 1;
 		snprintf(plot->labels[0], sizeof plot->labels[0], "%s%s%s", name,
 			 two ? (tiled ? " (tiled bytes)" : " (compulsory bytes)") : "", r->has_time ? ", measured" : "");
 		plot->points[0] = (struct roofline_plot_point){ plot->labels[0], p.intensity,
 								p.has_time ? p.achieved_flops : p.attainable_flops,
-								p.attainable_flops, p.has_time, p.bound };
+								p.attainable_flops, p.has_time, p.bound, false, false, 0, 0 };
 		if (two) {
 			/* The other bound is drawn on its roof: a model, not a measurement. */
 			struct ridge_roofline_point q;
@@ -573,7 +594,7 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 			snprintf(plot->labels[1], sizeof plot->labels[1], "%s (%s bytes)", name,
 				 tiled ? "compulsory" : "tiled");
 			plot->points[1] = (struct roofline_plot_point){ plot->labels[1], q.intensity, q.attainable_flops,
-									q.attainable_flops, false, q.bound };
+									q.attainable_flops, false, q.bound, false, false, 0, 0 };
 		}
 	}
 	cJSON *doc = cJSON_CreateObject();
@@ -703,7 +724,7 @@ static int write_plot(const struct options *o, const struct ridge_gpu *gpu, cons
 {
 	if (!o->svg)
 		return 0;
-	struct roofline_plot plot = { gpu, *c, o->req.sparse, count, points };
+	struct roofline_plot plot = { gpu, NULL, *c, o->req.sparse, count, points };
 	return roofline_svg_write(o->svg, &plot);
 }
 
@@ -864,7 +885,7 @@ static int run_ncu(const struct options *o, const struct ridge_gpu *gpu)
 			cut = 32;
 		snprintf(labels[i], sizeof labels[i], "%s %.*s", k->id, (int)cut, short_name);
 		points[i] = (struct roofline_plot_point){ labels[i], pl->p.intensity, pl->p.achieved_flops,
-							  pl->p.attainable_flops, true, pl->p.bound };
+							  pl->p.attainable_flops, true, pl->p.bound, false, false, 0, 0 };
 	}
 	if (write_plot(o, gpu, &focus, points, report.count)) {
 		rc = EXIT_ENV;
@@ -978,7 +999,6 @@ done:
 static int run_roofline(int argc, char **argv)
 {
 	struct options o = { 0 };
-	o.gpu = CLI_DEFAULT_GPU;
 	o.req.level = RIDGE_LEVEL_HBM;
 	o.req.dtype = RIDGE_BF16;
 	int rc = parse_options(argc, argv, &o);
@@ -987,19 +1007,34 @@ static int run_roofline(int argc, char **argv)
 	if (rc < 0)
 		return EXIT_USAGE;
 	char err[600];
-	if (request_check(&o.req, o.ncu != NULL, err, sizeof err)) {
+	if (o.group && !o.validation) {
+		cli_error("--group applies to --validation only");
+		return EXIT_USAGE;
+	}
+	if (o.validation) {
+		const struct roofline_request *r = &o.req;
+		if (o.ncu || r->has_flops || r->has_bytes || r->has_intensity || r->has_kernel || r->has_time ||
+		    r->has_level || r->has_l2_bytes || r->has_smem_bytes || r->fields || r->traffic_given || o.has_dtype ||
+		    r->no_tensor || r->sparse) {
+			cli_error("--validation places the cases of a validation file (their work, dtype and times come "
+				  "from it): give no other work, --dtype, --time or --level");
+			return EXIT_USAGE;
+		}
+	} else if (request_check(&o.req, o.ncu != NULL, err, sizeof err)) {
 		cli_error("%s", err);
 		return EXIT_USAGE;
 	}
 	struct cli_hw hw;
 	if (cli_hw_open(&hw, o.hwdb, o.calibration) != 0)
 		return EXIT_USAGE;
-	const struct hwdb_entry *e = cli_hw_find(&hw, o.gpu);
+	const struct hwdb_entry *e = cli_hw_find(&hw, o.gpu ? o.gpu : cli_hw_default_gpu(&hw));
 	if (!e) {
 		cli_hw_close(&hw);
 		return EXIT_USAGE;
 	}
-	rc = o.ncu ? run_ncu(&o, &e->gpu) : run_model(&o, &e->gpu);
+	rc = o.validation ? roofline_validation_run(o.validation, o.group, &e->gpu, o.svg, o.json)
+	     : o.ncu	  ? run_ncu(&o, &e->gpu)
+			  : run_model(&o, &e->gpu);
 	cli_hw_close(&hw);
 	return rc;
 }
@@ -1042,7 +1077,7 @@ static const struct param roofline_params[] = {
 	{ "passes", PARAM_INTEGER, 0, NULL, 1, 3, 0, "P", "softmax reads of the input", NULL },
 	{ "flops_per_element", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_OPEN_LO, "F",
 	  "activation FLOPs per element", "greater than 0" },
-	{ "traffic", PARAM_TEXT, 0, NULL, 0, 0, 0, "tiled|compulsory", "which byte count is `bytes`", NULL },
+	{ "traffic", PARAM_TEXT, 0, NULL, 0, 0, 0, "default|tiled|compulsory", "which byte count is `bytes`", NULL },
 	CALC_GPU_PARAMS,
 	CALC_JSON_PARAM,
 };
@@ -1069,7 +1104,7 @@ static cJSON *roofline_item_run(struct calc_input *in)
 	}
 	if ((text = params_text(v, "traffic")) &&
 	    !(r.traffic_given = intensity_traffic_parse(text, &r.shape.traffic))) {
-		snprintf(in->err, sizeof in->err, "%s: unknown traffic model '%s' (known: tiled compulsory)",
+		snprintf(in->err, sizeof in->err, "%s: unknown traffic model '%s' (known: default tiled compulsory)",
 			 params_where(v, "traffic"), text);
 		return NULL;
 	}

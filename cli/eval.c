@@ -74,20 +74,6 @@ static void node_error(struct eval_scenario *sc, const yaml_node_t *node, const 
 	sc->errors++;
 }
 
-static const char *node_type(const yaml_node_t *node)
-{
-	switch (node->type) {
-	case YAML_SCALAR_NODE:
-		return "a scalar";
-	case YAML_SEQUENCE_NODE:
-		return "a list";
-	case YAML_MAPPING_NODE:
-		return "a mapping";
-	default:
-		return "nothing";
-	}
-}
-
 static yaml_node_t *node_at(struct eval_scenario *sc, int index)
 {
 	return yaml_document_get_node(&sc->doc, index);
@@ -96,16 +82,10 @@ static yaml_node_t *node_at(struct eval_scenario *sc, int index)
 /* The text of a scalar, or NULL after an error (not a scalar, or empty). */
 static const char *scalar(struct eval_scenario *sc, const yaml_node_t *node, const char *key)
 {
-	if (node->type != YAML_SCALAR_NODE) {
-		node_error(sc, node, "'%s' must be a scalar, not %s", key, node_type(node));
-		return NULL;
-	}
-	const char *text = (const char *)node->data.scalar.value;
-	if (node->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
-	    (text[0] == '\0' || strcmp(text, "~") == 0 || strcasecmp(text, "null") == 0)) {
-		node_error(sc, node, "'%s' has no value", key);
-		return NULL;
-	}
+	char why[512];
+	const char *text = hwdb_yaml_scalar(node, key, why, sizeof why);
+	if (!text)
+		node_error(sc, node, "%s", why);
 	return text;
 }
 
@@ -149,8 +129,12 @@ static void check_duplicates(struct eval_scenario *sc, const yaml_node_t *map)
 static const struct ridge_gpu *find_gpu(struct eval_scenario *sc, const yaml_node_t *node, const char *name)
 {
 	const struct hwdb_entry *e = hwdb_find(&sc->hw.db, name);
-	if (e)
+	if (e) {
+		if (sc->hw.calibration_id[0] && strcasecmp(e->gpu.id, sc->hw.calibration_id) != 0)
+			cli_warning("--calibration '%s' measured %s, not %s: %s's spec sheet is used", sc->hw.calibration,
+				    sc->hw.calibration_id, e->gpu.id, e->gpu.id);
 		return &e->gpu;
+	}
 	const char *ids[3];
 	int n = hwdb_suggest(&sc->hw.db, name, ids, 3);
 	if (n == 0)
@@ -258,7 +242,7 @@ static void load_model(struct eval_scenario *sc, yaml_node_t *model)
 {
 	if (model->type != YAML_MAPPING_NODE) {
 		node_error(sc, model, "'model' must be a mapping (params, layers, kv_heads, ... or config), not %s",
-			   node_type(model));
+			   hwdb_yaml_type_name(model));
 		return;
 	}
 	sc->model = model;
@@ -463,7 +447,7 @@ static const char *join_list(struct eval_scenario *sc, const yaml_node_t *list, 
 			}
 		} else {
 			node_error(sc, node, "each element of '%s' must be a value or a 'name: value' pair, not %s", key,
-				   node_type(node));
+				   hwdb_yaml_type_name(node));
 		}
 		if (!value) {
 			free(text);
@@ -515,7 +499,7 @@ static void read_keys(struct eval_scenario *sc, const yaml_node_t *map, struct p
 		}
 		if (values->spec[i].kind == PARAM_LIST) {
 			if (v->type != YAML_SEQUENCE_NODE) {
-				node_error(sc, v, "'%s' must be a list, not %s", key, node_type(v));
+				node_error(sc, v, "'%s' must be a list, not %s", key, hwdb_yaml_type_name(v));
 				continue;
 			}
 			snprintf(values->where[i], sizeof values->where[i], "%s", where);
@@ -542,7 +526,7 @@ static void load_item(struct eval_scenario *sc, struct eval_item *it, yaml_node_
 	where_of(sc, node, it->where, sizeof it->where);
 	snprintf(it->name, sizeof it->name, "item %d", index + 1);
 	if (node->type != YAML_MAPPING_NODE) {
-		node_error(sc, node, "each item must be a mapping with a 'kind', not %s", node_type(node));
+		node_error(sc, node, "each item must be a mapping with a 'kind', not %s", hwdb_yaml_type_name(node));
 		return;
 	}
 	yaml_node_t *name = map_get(sc, node, "name", NULL);
@@ -573,11 +557,13 @@ static void load_item(struct eval_scenario *sc, struct eval_item *it, yaml_node_
 
 	yaml_node_t *k;
 	if ((it->expect = map_get(sc, node, "expect", &k)) && it->expect->type != YAML_MAPPING_NODE) {
-		node_error(sc, it->expect, "'expect' must be a mapping of result keys to values, not %s", node_type(it->expect));
+		node_error(sc, it->expect, "'expect' must be a mapping of result keys to values, not %s",
+			   hwdb_yaml_type_name(it->expect));
 		it->expect = NULL;
 	}
 	if ((it->book = map_get(sc, node, "book", &k)) && it->book->type != YAML_MAPPING_NODE) {
-		node_error(sc, it->book, "'book' must be a mapping of result keys to printed values, not %s", node_type(it->book));
+		node_error(sc, it->book, "'book' must be a mapping of result keys to printed values, not %s",
+			   hwdb_yaml_type_name(it->book));
 		it->book = NULL;
 	}
 	yaml_node_t *tol = map_get(sc, node, "tolerance", NULL);
@@ -609,7 +595,7 @@ static void load_item(struct eval_scenario *sc, struct eval_item *it, yaml_node_
 				return;
 		}
 		if (!it->gpu)
-			it->gpu = &hwdb_find(&sc->hw.db, CLI_DEFAULT_GPU)->gpu;
+			it->gpu = &hwdb_find(&sc->hw.db, cli_hw_default_gpu(&sc->hw))->gpu;
 	}
 }
 
@@ -727,7 +713,8 @@ static struct eval_scenario *eval_load(const char *path, char *text, size_t len,
 		return NULL;
 	}
 	if (root->type != YAML_MAPPING_NODE) {
-		node_error(sc, root, "the top level must be a mapping (scenario, gpu, model, items), not %s", node_type(root));
+		node_error(sc, root, "the top level must be a mapping (scenario, gpu, model, items), not %s",
+			   hwdb_yaml_type_name(root));
 		eval_close(sc);
 		return NULL;
 	}
@@ -761,7 +748,7 @@ static struct eval_scenario *eval_load(const char *path, char *text, size_t len,
 		if (name)
 			sc->gpu = find_gpu(sc, gpu, name);
 	} else {
-		const struct hwdb_entry *e = hwdb_find(&sc->hw.db, CLI_DEFAULT_GPU);
+		const struct hwdb_entry *e = hwdb_find(&sc->hw.db, cli_hw_default_gpu(&sc->hw));
 		sc->gpu = e ? &e->gpu : NULL;
 	}
 	yaml_node_t *model = map_get(sc, root, "model", NULL);
@@ -772,7 +759,7 @@ static struct eval_scenario *eval_load(const char *path, char *text, size_t len,
 	if (!items) {
 		node_error(sc, root, "no 'items': a scenario needs a list of what-ifs");
 	} else if (items->type != YAML_SEQUENCE_NODE) {
-		node_error(sc, items, "'items' must be a list, not %s", node_type(items));
+		node_error(sc, items, "'items' must be a list, not %s", hwdb_yaml_type_name(items));
 	} else {
 		int n = (int)(items->data.sequence.items.top - items->data.sequence.items.start);
 		if (n == 0)
@@ -883,7 +870,7 @@ int eval_item_each(struct eval_item *item, const char *key, const struct param *
 		yaml_node_t *node = node_at(sc, *e);
 		int index = (int)(e - list->data.sequence.items.start);
 		if (node->type != YAML_MAPPING_NODE) {
-			node_error(sc, node, "each of '%s' must be a mapping, not %s", key, node_type(node));
+			node_error(sc, node, "each of '%s' must be a mapping, not %s", key, hwdb_yaml_type_name(node));
 			continue;
 		}
 		struct param_values v;

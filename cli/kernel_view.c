@@ -198,7 +198,7 @@ cJSON *kernel_json(const struct ridge_kernel_shape *s, const struct ridge_kernel
 		if (c->smem_per_block > 0)
 			cli_json_number(tile, "smem_per_block", c->smem_per_block);
 	}
-	cJSON_AddStringToObject(o, "traffic", intensity_traffic_name(s->traffic));
+	cJSON_AddStringToObject(o, "traffic", intensity_traffic_name(c->traffic));
 	cJSON_AddStringToObject(o, "traffic_model", c->model);
 	cli_json_number(o, "flops", c->flops);
 	cli_json_number(o, "bytes", c->bytes);

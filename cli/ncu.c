@@ -325,8 +325,16 @@ static int apply_metric(struct context *cx, struct ncu_kernel *k, const char *na
 	case M_TENSOR_INST:
 		if (expect_unit(cx, name, unit, UNIT_COUNT, &factor))
 			return -1;
-		if (value * factor > k->tensor_instructions)
-			k->tensor_instructions = value * factor;
+		value *= factor;
+		{
+			size_t n = strlen(name);
+			static const char hfma2[] = "_type_hfma2.sum";
+			if (n >= sizeof hfma2 - 1 && strcmp(name + n - (sizeof hfma2 - 1), hfma2) == 0)
+				k->tensor_hfma2 = value;
+			else if (!strstr(name, "_type_hfma2") && value > k->tensor_pipe)
+				k->tensor_pipe = value;
+		}
+		k->tensor_instructions = k->tensor_pipe > k->tensor_hfma2 ? k->tensor_pipe - k->tensor_hfma2 : 0;
 		break;
 	default:
 		break;

@@ -49,7 +49,13 @@ struct ncu_kernel {
 	 * the sum of the _dst_ ones, kept apart so neither is counted twice. */
 	bool has_tensor_plain[RIDGE_DTYPE_COUNT], has_tensor_dst[RIDGE_DTYPE_COUNT];
 	double tensor_plain[RIDGE_DTYPE_COUNT], tensor_dst[RIDGE_DTYPE_COUNT];
-	double tensor_instructions; /* the largest sm__inst_executed_pipe_tensor* value */
+	/* Tensor-pipe instructions that are matrix work: the largest
+	 * sm__inst_executed_pipe_tensor* count less the HFMA2.MMA register moves
+	 * ptxas issues on the tensor pipe (..._op_hmma_type_hfma2.sum), which
+	 * are no matrix multiplies; never below 0. */
+	double tensor_instructions;
+	double tensor_pipe;  /* the largest sm__inst_executed_pipe_tensor* count */
+	double tensor_hfma2; /* sm__inst_executed_pipe_tensor_op_hmma_type_hfma2.sum, 0 when absent */
 };
 
 struct ncu_report {

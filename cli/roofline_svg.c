@@ -245,7 +245,7 @@ int roofline_svg_write(const char *path, const struct roofline_plot *p)
 	snprintf(buf, sizeof buf, "points placed against %s %s%s (%s) and %s (%s); dense rates unless marked",
 		 ridge_dtype_name(p->focus.dtype), p->focus.sparse ? "sparse " : "",
 		 p->focus.matrix ? "matrix" : "vector", rate, roofline_level_label(p->focus.level), bw);
-	svg_text(&s, WIDTH / 2, 50, 13, "middle", "#444444", buf);
+	svg_text(&s, WIDTH / 2, 50, 13, "middle", "#444444", p->subtitle ? p->subtitle : buf);
 	draw_axes(&s, &f);
 
 	/* Clip everything drawn inside the frame to it. */
@@ -283,6 +283,16 @@ int roofline_svg_write(const char *path, const struct roofline_plot *p)
 			continue;
 		double x = px(&f, pt->intensity), y = py(&f, pt->flops);
 		const char *color = pt->bound == RIDGE_BOUND_MEMORY ? "#1f5fbf" : "#c0392b";
+		if (pt->has_link && pt->link_intensity > 0 && pt->link_flops > 0)
+			svg_line(&s, x, y, px(&f, pt->link_intensity), py(&f, pt->link_flops), "#777777", 1, true);
+		if (pt->predicted) {
+			svg_raw(&s,
+				"<path d=\"M %.2f %.2f L %.2f %.2f L %.2f %.2f L %.2f %.2f Z\" fill=\"#ffffff\" "
+				"stroke=\"%s\" stroke-width=\"1.6\"/>\n",
+				x, y - 6, x + 6, y, x, y + 6, x - 6, y, color);
+			boxes_add(&taken, (struct box){ x - 6, y - 6, x + 6, y + 6 });
+			continue;
+		}
 		if (pt->measured && pt->attainable_flops > pt->flops)
 			svg_line(&s, x, y, x, py(&f, pt->attainable_flops), color, 1.2, true);
 		svg_circle(&s, x, y, 5.5, color, "#ffffff");
@@ -290,7 +300,7 @@ int roofline_svg_write(const char *path, const struct roofline_plot *p)
 	}
 	for (int i = 0; i < p->point_count; i++) {
 		const struct roofline_plot_point *pt = &p->points[i];
-		if (!(pt->intensity > 0) || !isfinite(pt->intensity) || !(pt->flops > 0))
+		if (!(pt->intensity > 0) || !isfinite(pt->intensity) || !(pt->flops > 0) || !pt->label || !pt->label[0])
 			continue;
 		double x = px(&f, pt->intensity), y = py(&f, pt->flops);
 		const char *color = pt->bound == RIDGE_BOUND_MEMORY ? "#1f5fbf" : "#c0392b";
@@ -366,6 +376,17 @@ int roofline_svg_write(const char *path, const struct roofline_plot *p)
 	svg_circle(&s, LEGEND_LEFT + 15, y - 4, 5.5, "#c0392b", "#ffffff");
 	svg_text(&s, LEGEND_LEFT + 38, y, 12, "start", "#222222", "compute-bound");
 	y += 18;
+	bool any_predicted = false;
+	for (int i = 0; i < p->point_count; i++)
+		any_predicted = any_predicted || p->points[i].predicted;
+	if (any_predicted) {
+		svg_raw(&s,
+			"<path d=\"M %.2f %.2f L %.2f %.2f L %.2f %.2f L %.2f %.2f Z\" fill=\"#ffffff\" stroke=\"#444444\" "
+			"stroke-width=\"1.6\"/>\n",
+			LEGEND_LEFT + 15, y - 10, LEGEND_LEFT + 21, y - 4, LEGEND_LEFT + 15, y + 2, LEGEND_LEFT + 9, y - 4);
+		svg_text(&s, LEGEND_LEFT + 38, y, 12, "start", "#222222", "predicted (dashed to measured)");
+		y += 18;
+	}
 	svg_text(&s, LEGEND_LEFT, y, 11, "start", "#444444", "modelled points sit on their roof;");
 	y += 14;
 	svg_text(&s, LEGEND_LEFT, y, 11, "start", "#444444", "measured ones show the gap to it (dotted)");

@@ -15,10 +15,16 @@ struct roofline_plot_point {
 	double attainable_flops; /* the roof above the point */
 	bool measured;
 	enum ridge_bound bound;
+	/* A model's prediction drawn beside a measurement (ridge roofline
+	 * --validation): a hollow diamond, no label, joined to the measured point. */
+	bool predicted;
+	bool has_link;
+	double link_intensity, link_flops;
 };
 
 struct roofline_plot {
 	const struct ridge_gpu *gpu;
+	const char *subtitle; /* replaces the "points placed against ..." line when set */
 	/* The ceiling the points were placed against: drawn bold, its ridge labelled. */
 	struct ridge_roofline_ceiling focus;
 	bool show_sparse; /* also draw the focus dtype's sparse rate */

@@ -262,7 +262,7 @@ static void check_error(struct parse_state *st, size_t offset, const char *fmt, 
 
 /* ---- scalar readers ---- */
 
-static const char *type_name(const yaml_node_t *node)
+const char *hwdb_yaml_type_name(const yaml_node_t *node)
 {
 	switch (node->type) {
 	case YAML_SCALAR_NODE:
@@ -276,18 +276,27 @@ static const char *type_name(const yaml_node_t *node)
 	}
 }
 
-static const char *scalar_text(struct parse_state *st, const yaml_node_t *node, const char *path)
+const char *hwdb_yaml_scalar(const yaml_node_t *node, const char *subject, char *why, size_t why_len)
 {
 	if (node->type != YAML_SCALAR_NODE) {
-		node_error(st, node, "'%s' must be a scalar, not %s", path, type_name(node));
+		snprintf(why, why_len, "'%s' must be a scalar, not %s", subject, hwdb_yaml_type_name(node));
 		return NULL;
 	}
 	const char *text = (const char *)node->data.scalar.value;
 	if (node->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
 	    (text[0] == '\0' || strcmp(text, "~") == 0 || strcasecmp(text, "null") == 0)) {
-		node_error(st, node, "'%s' has no value", path);
+		snprintf(why, why_len, "'%s' has no value", subject);
 		return NULL;
 	}
+	return text;
+}
+
+static const char *scalar_text(struct parse_state *st, const yaml_node_t *node, const char *path)
+{
+	char why[256];
+	const char *text = hwdb_yaml_scalar(node, path, why, sizeof why);
+	if (!text)
+		node_error(st, node, "%s", why);
 	return text;
 }
 
@@ -407,7 +416,8 @@ static void walk_map(struct parse_state *st, const yaml_node_t *map, const struc
 static void read_peaks(struct parse_state *st, const yaml_node_t *node, const struct field *f)
 {
 	if (node->type != YAML_MAPPING_NODE) {
-		node_error(st, node, "'peak_flops' must be a mapping of dtype to rates, not %s", type_name(node));
+		node_error(st, node, "'peak_flops' must be a mapping of dtype to rates, not %s",
+			   hwdb_yaml_type_name(node));
 		return;
 	}
 	bool seen[RIDGE_DTYPE_COUNT] = { false };
@@ -430,7 +440,7 @@ static void read_peaks(struct parse_state *st, const yaml_node_t *node, const st
 		seen[dtype] = true;
 		if (value->type != YAML_MAPPING_NODE) {
 			node_error(st, value, "'peak_flops.%s' must be a mapping {vector, matrix, matrix_sparse}, not %s", name,
-				   type_name(value));
+				   hwdb_yaml_type_name(value));
 			continue;
 		}
 		struct ridge_peak *peak = &st->gpu->peak[dtype];
@@ -487,7 +497,7 @@ static void read_peaks(struct parse_state *st, const yaml_node_t *node, const st
 static void read_list(struct parse_state *st, const yaml_node_t *node, const struct field *f, const char *path)
 {
 	if (node->type != YAML_SEQUENCE_NODE) {
-		node_error(st, node, "'%s' must be a list, not %s", path, type_name(node));
+		node_error(st, node, "'%s' must be a list, not %s", path, hwdb_yaml_type_name(node));
 		return;
 	}
 	int *count = (int *)((char *)st->gpu + f->count_offset);
@@ -533,7 +543,7 @@ static void read_field(struct parse_state *st, const yaml_node_t *value, const s
 		break;
 	case T_MAP:
 		if (value->type != YAML_MAPPING_NODE) {
-			node_error(st, value, "'%s' must be a mapping, not %s", path, type_name(value));
+			node_error(st, value, "'%s' must be a mapping, not %s", path, hwdb_yaml_type_name(value));
 			return;
 		}
 		walk_map(st, value, f->children, path);
@@ -575,7 +585,7 @@ static void read_field(struct parse_state *st, const yaml_node_t *value, const s
 	}
 	case T_MEASURED:
 		if (value->type != YAML_MAPPING_NODE) {
-			node_error(st, value, "'measured' must be a mapping {on: ...}, not %s", type_name(value));
+			node_error(st, value, "'measured' must be a mapping {on: ...}, not %s", hwdb_yaml_type_name(value));
 			return;
 		}
 		for (yaml_node_pair_t *p = value->data.mapping.pairs.start; p < value->data.mapping.pairs.top; p++) {
@@ -813,7 +823,8 @@ int hwdb_parse(const char *name, const char *text, size_t len, struct ridge_gpu 
 		diag_add(diags, name, 1, 1, "empty file: expected a hwdb entry (a YAML mapping)");
 		rc = -1;
 	} else if (root->type != YAML_MAPPING_NODE) {
-		diag_add(diags, name, AT(root), "the top level must be a mapping of keys (id, name, ...), not %s", type_name(root));
+		diag_add(diags, name, AT(root), "the top level must be a mapping of keys (id, name, ...), not %s",
+			 hwdb_yaml_type_name(root));
 		rc = -1;
 	} else {
 		struct parse_state st = { .name = name, .doc = &doc, .gpu = out, .diags = diags, .vendor_bit = V_NV };

@@ -98,4 +98,14 @@ int hwdb_format(const struct ridge_gpu *gpu, char **text, size_t *len);
 /* Formats one diagnostic as "file:line:col: message". */
 void hwdb_diag_format(const struct hwdb_diag *d, char *buf, size_t len);
 
+/* YAML nodes as hwdb reads them, so that scenario files (cli/eval.c) read
+ * them alike. struct yaml_node_s is libyaml's yaml_node_t. */
+struct yaml_node_s;
+/* "a scalar", "a list", "a mapping" (or "nothing"): for messages. */
+const char *hwdb_yaml_type_name(const struct yaml_node_s *node);
+/* The text of a scalar; NULL when the node is no scalar or no value (plain
+ * empty, ~ or null in any case), with why set to the message about subject:
+ * "'x' must be a scalar, not a list", "'x' has no value". */
+const char *hwdb_yaml_scalar(const struct yaml_node_s *node, const char *subject, char *why, size_t why_len);
+
 #endif

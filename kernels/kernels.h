@@ -45,6 +45,18 @@ enum kern_id {
 	KERN_LAUNCH_SYNC,  /* launch + synchronize round trip */
 	KERN_GRAPH_NODE,   /* graph replay, per empty-kernel node */
 	KERN_GRAPH_LAUNCH, /* host cost of launching a one-node graph */
+	/* The validation suite (ridge-probe --validate): kernels whose time the
+	 * model predicts. Library GEMM shapes reuse KERN_GEMM_BF16. */
+	KERN_V_STREAM,		/* c = a + b over a working set (bytes), several passes per launch */
+	KERN_V_GEMM_NAIVE,	/* fp32 GEMM, one thread per output, no reuse in the code (m = n = k) */
+	KERN_V_GEMM_TILED,	/* fp32 GEMM, 32 x 32 shared-memory tiles (the seed's TILE_SIZE) */
+	KERN_V_RESNORM_UNFUSED, /* bf16 h = x + r, then y = RMSNorm(h) w: two kernels (m rows x n) */
+	KERN_V_RESNORM_FUSED,	/* the same in one kernel */
+	KERN_V_SOFTMAX_SAFE,	/* bf16 row softmax in three kernels: max, sum of exp, normalize */
+	KERN_V_SOFTMAX_ONLINE,	/* two kernels: online max and sum, normalize */
+	KERN_V_SOFTMAX_FUSED,	/* one kernel, the row held on chip */
+	KERN_V_LAUNCH_EAGER,	/* m tiny dependent kernels launched one by one, host time to completion */
+	KERN_V_LAUNCH_GRAPH,	/* the same m kernels as one graph replay */
 	KERN_COUNT
 };
 
@@ -54,6 +66,8 @@ const char *kern_id_name(enum kern_id id);
 bool kern_id_is_launch(enum kern_id id);
 /* True when the work of the id is bytes (memory kernels), else FLOPs. */
 bool kern_id_counts_bytes(enum kern_id id);
+/* True for the validation-suite ids (KERN_V_*). */
+bool kern_id_is_validation(enum kern_id id);
 
 /* The device as its runtime reports it. */
 struct kern_device {
@@ -82,8 +96,8 @@ typedef void (*kern_sample_fn)(void *user);
 struct kern_config {
 	enum kern_id id;
 	double bytes;  /* memory kernels: bytes per array (0: the backend's default, >= 8 x L2);
-			  KERN_L2_READ: the working set */
-	long m, n, k;  /* GEMM shape */
+			  KERN_L2_READ, KERN_V_STREAM: the working set */
+	long m, n, k;  /* GEMM shape; row kernels: m rows of n; launch validation: m kernels */
 	int warmup;    /* untimed runs after verification */
 	int repeats;   /* timed runs, 1..KERN_MAX_REPEATS */
 	uint64_t seed; /* inputs are drawn from it (kernels/rand.h) */

@@ -146,6 +146,16 @@ static const char *const id_names[KERN_COUNT] = {
     [KERN_LAUNCH_SYNC] = "launch_sync",
     [KERN_GRAPH_NODE] = "graph_node",
     [KERN_GRAPH_LAUNCH] = "graph_launch",
+    [KERN_V_STREAM] = "v_stream_add",
+    [KERN_V_GEMM_NAIVE] = "v_gemm_naive",
+    [KERN_V_GEMM_TILED] = "v_gemm_tiled",
+    [KERN_V_RESNORM_UNFUSED] = "v_resnorm_unfused",
+    [KERN_V_RESNORM_FUSED] = "v_resnorm_fused",
+    [KERN_V_SOFTMAX_SAFE] = "v_softmax_safe",
+    [KERN_V_SOFTMAX_ONLINE] = "v_softmax_online",
+    [KERN_V_SOFTMAX_FUSED] = "v_softmax_fused",
+    [KERN_V_LAUNCH_EAGER] = "v_launch_eager",
+    [KERN_V_LAUNCH_GRAPH] = "v_launch_graph",
 };
 
 const char *kern_id_name(enum kern_id id)
@@ -160,5 +170,10 @@ bool kern_id_is_launch(enum kern_id id)
 
 bool kern_id_counts_bytes(enum kern_id id)
 {
-	return id <= KERN_SMEM;
+	return id <= KERN_SMEM || id == KERN_V_STREAM || (id >= KERN_V_RESNORM_UNFUSED && id <= KERN_V_SOFTMAX_FUSED);
+}
+
+bool kern_id_is_validation(enum kern_id id)
+{
+	return id >= KERN_V_STREAM && id < KERN_COUNT;
 }

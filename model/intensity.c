@@ -93,11 +93,15 @@ const char *intensity_kernel_summary(enum ridge_kernel kernel)
 
 const char *intensity_traffic_name(enum ridge_traffic traffic)
 {
-	return traffic == RIDGE_TRAFFIC_COMPULSORY ? "compulsory" : "tiled";
+	return traffic == RIDGE_TRAFFIC_COMPULSORY ? "compulsory" : traffic == RIDGE_TRAFFIC_TILED ? "tiled" : "default";
 }
 
 bool intensity_traffic_parse(const char *text, enum ridge_traffic *out)
 {
+	if (strcasecmp(text, "default") == 0) {
+		*out = RIDGE_TRAFFIC_DEFAULT;
+		return true;
+	}
 	if (strcasecmp(text, "tiled") == 0) {
 		*out = RIDGE_TRAFFIC_TILED;
 		return true;
@@ -160,10 +164,30 @@ static void add_flops(struct ridge_kernel_cost *c, const char *name, double flop
 	c->flops += flops;
 }
 
+/* The one place the default traffic model is decided (see intensity.h and
+ * model/README.md, "default traffic", for the measurements behind it). */
+enum ridge_traffic intensity_default_traffic(const struct ridge_kernel_shape *s)
+{
+	if (s->traffic == RIDGE_TRAFFIC_TILED || s->traffic == RIDGE_TRAFFIC_COMPULSORY)
+		return s->traffic;
+	switch (s->kernel) {
+	case RIDGE_KERNEL_GEMM_NAIVE:
+	case RIDGE_KERNEL_GEMM_TILED:
+	case RIDGE_KERNEL_RESIDUAL_RMSNORM:
+	case RIDGE_KERNEL_RMSNORM_LINEAR:
+	case RIDGE_KERNEL_SOFTMAX:
+		return RIDGE_TRAFFIC_TILED;
+	case RIDGE_KERNEL_GEMM:
+		return s->tile_m > 0 || s->tile_n > 0 || s->tile_k > 0 ? RIDGE_TRAFFIC_TILED : RIDGE_TRAFFIC_COMPULSORY;
+	default:
+		return RIDGE_TRAFFIC_COMPULSORY;
+	}
+}
+
 /* Terms are added for the chosen model only; both totals are set by the caller. */
 static bool chosen_tiled(const struct ridge_kernel_shape *s)
 {
-	return s->traffic == RIDGE_TRAFFIC_TILED;
+	return intensity_default_traffic(s) == RIDGE_TRAFFIC_TILED;
 }
 
 struct gemm_dims {
@@ -231,7 +255,10 @@ static int cost_gemm(const struct ridge_kernel_shape *s, double e, struct ridge_
 		c->tiled_bytes = gemm_tiled_bytes(&g, e);
 	}
 
-	if (!tiled) {
+	if (gemv) {
+		c->model = "GEMV: the matrix streams through once; x read once, y written once";
+		gemm_terms(c, &g, e, false, "x (M x K)", "W (K x N)", "y (M x N) write");
+	} else if (!tiled) {
 		c->model = "compulsory: A and B read once, C written once (L2 catches every re-read)";
 		gemm_terms(c, &g, e, false, "A (M x K)", "B (K x N)", "C (M x N) write");
 	} else if (s->kernel == RIDGE_KERNEL_GEMM_NAIVE) {
@@ -240,9 +267,6 @@ static int cost_gemm(const struct ridge_kernel_shape *s, double e, struct ridge_
 		add_term(c, "A (M x K), once per output column", g.batch * g.m * g.n * g.k * e, g.n, false);
 		add_term(c, "B (K x N), once per output row", g.batch * g.m * g.n * g.k * e, g.m, false);
 		add_term(c, "C (M x N) write", g.batch * g.m * g.n * e, 1, true);
-	} else if (gemv) {
-		c->model = "GEMV: the matrix streams through once; x read once, y written once";
-		gemm_terms(c, &g, e, false, "x (M x K)", "W (K x N)", "y (M x N) write");
 	} else {
 		c->model = "CTA tiling: A read ceil(N/tile_n) times, B read ceil(M/tile_m) times, C written once; "
 			   "no cache reuse across CTAs";
@@ -586,6 +610,7 @@ int intensity_kernel(const struct ridge_kernel_shape *shape, struct ridge_kernel
 	}
 	if (rc)
 		return -1;
+	out->traffic = intensity_default_traffic(shape);
 	out->bytes = out->read_bytes + out->write_bytes;
 	if (!isfinite(out->flops) || !isfinite(out->bytes)) {
 		/* Never "inf FLOPs" in a message: name the overflow. */
@@ -601,6 +626,67 @@ int intensity_kernel(const struct ridge_kernel_shape *shape, struct ridge_kernel
 	}
 	out->intensity = out->flops / out->bytes;
 	return 0;
+}
+
+/* ---- the hierarchical roofline's bytes per level ---- */
+
+int intensity_levels(const struct ridge_kernel_shape *shape, const struct ridge_kernel_cost *cost,
+		     double bytes[RIDGE_LEVEL_COUNT], char *err, size_t err_len)
+{
+	for (int i = 0; i < RIDGE_LEVEL_COUNT; i++)
+		bytes[i] = -1;
+	double e = ridge_dtype_bytes(shape->dtype);
+	if (!(e > 0) || !(cost->compulsory_bytes > 0) || !(cost->tiled_bytes > 0)) {
+		snprintf(err, err_len, "the cost has no traffic to distribute over memory levels");
+		return -1;
+	}
+	switch (shape->kernel) {
+	case RIDGE_KERNEL_GEMM_NAIVE: {
+		/* L1 serves every element read (2*M*N*K, the no-reuse count); L2
+		 * sees each 32 x 32 thread block read its rows of A and columns of B
+		 * once; DRAM sees each tensor once. */
+		struct gemm_dims g = { shape->m, shape->n, shape->k, shape->batch > 0 ? shape->batch : 1,
+				       RIDGE_TILED_GEMM_TILE, RIDGE_TILED_GEMM_TILE, RIDGE_TILED_GEMM_TILE };
+		bytes[RIDGE_LEVEL_SMEM] = cost->tiled_bytes;
+		bytes[RIDGE_LEVEL_L2] = gemm_tiled_bytes(&g, e);
+		bytes[RIDGE_LEVEL_HBM] = cost->compulsory_bytes;
+		return 0;
+	}
+	case RIDGE_KERNEL_GEMM_TILED: {
+		/* Each multiply-add reads one element of A and one of B from shared
+		 * memory; each tile is stored there once (the tiled reads of A and B). */
+		double batch = shape->batch > 0 ? shape->batch : 1;
+		double out = batch * shape->m * shape->n * e;
+		bytes[RIDGE_LEVEL_SMEM] = 2 * batch * shape->m * shape->n * shape->k * e + (cost->tiled_bytes - out);
+		bytes[RIDGE_LEVEL_L2] = cost->tiled_bytes;
+		bytes[RIDGE_LEVEL_HBM] = cost->compulsory_bytes;
+		return 0;
+	}
+	case RIDGE_KERNEL_GEMM:
+		/* The library's own tile and clusters: its L2 traffic is not the
+		 * 128 x 128 count (see intensity.h); an explicit tile is placed. */
+		if (shape->tile_m > 0 || shape->tile_n > 0 || shape->tile_k > 0)
+			bytes[RIDGE_LEVEL_L2] = cost->tiled_bytes;
+		bytes[RIDGE_LEVEL_HBM] = cost->compulsory_bytes;
+		return 0;
+	case RIDGE_KERNEL_ATTENTION:
+	case RIDGE_KERNEL_FLASH_ATTENTION:
+		bytes[RIDGE_LEVEL_L2] = cost->tiled_bytes;
+		bytes[RIDGE_LEVEL_HBM] = cost->compulsory_bytes;
+		return 0;
+	case RIDGE_KERNEL_RESIDUAL_RMSNORM:
+	case RIDGE_KERNEL_RMSNORM_LINEAR:
+	case RIDGE_KERNEL_SOFTMAX:
+		/* The variant's own traffic (tiled_bytes): the unfused intermediate
+		 * and every pass of a multi-pass softmax go through memory. */
+		bytes[RIDGE_LEVEL_L2] = cost->tiled_bytes;
+		bytes[RIDGE_LEVEL_HBM] = cost->tiled_bytes;
+		return 0;
+	default:
+		bytes[RIDGE_LEVEL_L2] = cost->compulsory_bytes;
+		bytes[RIDGE_LEVEL_HBM] = cost->compulsory_bytes;
+		return 0;
+	}
 }
 
 /* ---- tensor cores ---- */

@@ -45,8 +45,13 @@ bool intensity_kernel_parse(const char *text, enum ridge_kernel *out);
 /* Every name, space-separated: for error messages. */
 const char *intensity_kernel_list(void);
 
-enum ridge_traffic { RIDGE_TRAFFIC_TILED, RIDGE_TRAFFIC_COMPULSORY };
+/* RIDGE_TRAFFIC_DEFAULT (zero, what a shape left alone gets) resolves per
+ * kernel through intensity_default_traffic(): the choice the H200
+ * measurements support (model/README.md, "default traffic"). */
+enum ridge_traffic { RIDGE_TRAFFIC_DEFAULT, RIDGE_TRAFFIC_TILED, RIDGE_TRAFFIC_COMPULSORY };
+/* "default", "tiled", "compulsory". */
 const char *intensity_traffic_name(enum ridge_traffic traffic);
+/* "tiled", "compulsory" and "default". */
 bool intensity_traffic_parse(const char *text, enum ridge_traffic *out);
 
 /* The library's default CTA tile (CUTLASS 3.x threadblock tile, seeds/000
@@ -74,6 +79,19 @@ struct ridge_kernel_shape {
 	double flops_per_element; /* activation: default 1 */
 };
 
+/* The traffic model a shape uses: its own when given, else the kernel's
+ * default (never RIDGE_TRAFFIC_DEFAULT):
+ *   tiled       gemm-naive (the seed's no-reuse count), gemm-tiled and a gemm
+ *               with an explicit tile (the user's algorithm), the unfused
+ *               residual-rmsnorm and rmsnorm-linear and softmax in passes (each
+ *               kernel or pass streams tensors larger than L2 through memory);
+ *   compulsory  the library gemm (its default tile), gemv, attention,
+ *               flash-attention and the element-wise kernels (L2 catches
+ *               the re-reads of tiles; measured on the H200: cuBLAS bf16
+ *               runs 4096^3 at 800 TFLOP/s, which the tiled count's 63
+ *               FLOP/byte would forbid). */
+enum ridge_traffic intensity_default_traffic(const struct ridge_kernel_shape *shape);
+
 #define RIDGE_KERNEL_MAX_TERMS 10
 
 /* One named part of a kernel's traffic: tensor bytes x times read. */
@@ -90,6 +108,7 @@ struct ridge_kernel_flop_term {
 };
 
 struct ridge_kernel_cost {
+	enum ridge_traffic traffic; /* the model `bytes` follows (tiled or compulsory; resolved) */
 	double flops;
 	double bytes;            /* under the chosen traffic model */
 	double read_bytes, write_bytes;
@@ -132,6 +151,30 @@ const char *intensity_kernel_summary(enum ridge_kernel kernel);
 /* FLOPs and bytes of a kernel. Returns 0, or -1 with err naming the missing
  * or bad dimension ("--seq is required", "tile 0 x 128 ..."). */
 int intensity_kernel(const struct ridge_kernel_shape *shape, struct ridge_kernel_cost *out, char *err, size_t err_len);
+
+/* The bytes each memory level carries, for the hierarchical roofline
+ * (roofline_hierarchy); -1 where the level is not modelled for the kernel.
+ *   HBM   what reaches DRAM: the compulsory traffic where a kernel's re-reads
+ *         are re-reads of tiles by neighbouring CTAs (GEMMs, GEMV, attention,
+ *         FlashAttention: L2 catches them); the chosen variant's own traffic
+ *         for multi-kernel variants (unfused residual-rmsnorm and
+ *         rmsnorm-linear, softmax in several passes), whose intermediate or
+ *         repeated pass goes through memory; every tensor once elsewhere.
+ *   L2    the global-memory requests of the algorithm at CTA granularity:
+ *         the tiled traffic (the naive GEMM: its 32 x 32 thread block's tile,
+ *         since L1 catches the re-reads inside a block). Not placed (-1) for
+ *         the library gemm with its default tile: the library picks its tile
+ *         and cluster per shape (on the H200, 256 x 128 CTAs in pairs that
+ *         multicast: ncu counted 1.03 GB of L2 traffic for 4096^3 and 8.17 GB
+ *         for 8192^3, half of what 128 x 128 tiles would re-read), and its L2
+ *         time stayed below its compute time in every measured shape.
+ *   SMEM  what the SM's L1 / shared memory serves, where the code makes
+ *         per-thread requests: the naive GEMM's 2*M*N*K element reads, and
+ *         the shared-memory tiled GEMM's 2*M*N*K shared-memory reads plus its
+ *         tile stores; -1 for the others (library kernels stage tiles once).
+ * Returns 0, or -1 with err (a cost not made by intensity_kernel for shape). */
+int intensity_levels(const struct ridge_kernel_shape *shape, const struct ridge_kernel_cost *cost,
+		     double bytes[RIDGE_LEVEL_COUNT], char *err, size_t err_len);
 
 /* Whether a GEMM of m x n x k in dtype can run on the GPU's tensor cores:
  * the dtype has a matrix rate, and m, n and k are multiples of 16 bytes of

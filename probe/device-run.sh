@@ -8,6 +8,11 @@
 #   probe/device-run.sh full    the full run + calibration + ncu CSVs
 #   probe/device-run.sh extra   a second full run (run-to-run spread) and an
 #                               ncu capture with the tensor-core FLOP counters
+#   probe/device-run.sh validate  --quick --validate (fast failure check), the
+#                               full --validate run with its calibration, the
+#                               plain --quick time, compute-sanitizer on the
+#                               validation kernels, and ncu's traffic per
+#                               memory level for the validation kernels
 #
 # The binary is built on the development machine (make PROBE_PORTABLE=1) and
 # carried with its lib/ next to it; DIR is the folder holding ridge-probe.
@@ -86,6 +91,42 @@ elif [ "$mode" = extra ]; then
 	echo "(ncu exit $?)" >>"$log"
 	ncu -i /tmp/ridge-ncu-ext.ncu-rep --csv --page details >"$out/ncu_h200_tensor.csv" 2>>"$log"
 	ncu -i /tmp/ridge-ncu-ext.ncu-rep --csv --page raw >"$out/ncu_h200_tensor_raw.csv" 2>>"$log"
+elif [ "$mode" = validate ]; then
+	say "quick validate"
+	start=$(date +%s%N)
+	"$probe" --quick --validate --json >"$out/validate_quick.json" 2>>"$log"
+	echo "(exit $?, $(( ($(date +%s%N) - start) / 1000000 )) ms)" | tee -a "$log"
+	say "full validate"
+	start=$(date +%s%N)
+	"$probe" --validate --json --out "$out/h200-calibration.yaml" >"$out/validate_h200.json" 2>>"$log"
+	echo "(exit $?, $(( ($(date +%s%N) - start) / 1000000 )) ms)" | tee -a "$log"
+	"$probe" --replay "$out/validate_h200.json" >"$out/validate_h200.txt" 2>>"$log"
+	say "plain --quick (time only)"
+	start=$(date +%s%N)
+	"$probe" --quick --json >/dev/null 2>>"$log"
+	echo "(exit $?, $(( ($(date +%s%N) - start) / 1000000 )) ms)" | tee -a "$log"
+	say "compute-sanitizer memcheck on the validation kernels (quick set, one run each)"
+	timeout 150 compute-sanitizer --tool memcheck "$probe" --only v_gemm,v_fused,v_launch --quick --repeats 1 --warmup 0 >>"$log" 2>&1
+	echo "(compute-sanitizer exit $?)" | tee -a "$log"
+	say "ncu: bytes per memory level of the validation kernels"
+	avail=$(ncu --query-metrics 2>/dev/null | awk '{print $1}')
+	metrics=""
+	for mtr in gpu__time_duration dram__bytes_read dram__bytes_write lts__t_bytes l1tex__t_bytes \
+		l1tex__data_pipe_lsu_wavefronts_mem_shared l1tex__t_requests_pipe_lsu_mem_global_op_ld \
+		sm__sass_thread_inst_executed_op_ffma_pred_on sm__inst_executed_pipe_tensor \
+		sm__inst_executed_pipe_tensor_op_hmma_type_hfma2; do
+		echo "$avail" | grep -qx "$mtr" && metrics="$metrics${metrics:+,}$mtr.sum"
+	done
+	echo "metrics: $metrics" | tee -a "$log"
+	timeout 300 ncu --clock-control none --metrics "$metrics" -k 'regex:^(rv_|[^a])' -o /tmp/ridge-ncu-val -f \
+		"$probe" --only v_stream,v_gemm,v_blas,v_fused --quick --repeats 1 --warmup 0 >>"$log" 2>&1
+	echo "(ncu exit $?)" | tee -a "$log"
+	ncu -i /tmp/ridge-ncu-val.ncu-rep --csv --page raw >"$out/ncu_h200_validate.csv" 2>>"$log"
+	timeout 200 ncu --clock-control none --metrics "$metrics" -k 'regex:^rv_gemm' -o /tmp/ridge-ncu-gemm -f \
+		"$probe" --only v_gemm --repeats 1 --warmup 0 >>"$log" 2>&1
+	echo "(ncu gemm exit $?)" | tee -a "$log"
+	ncu -i /tmp/ridge-ncu-gemm.ncu-rep --csv --page raw >"$out/ncu_h200_gemm.csv" 2>>"$log"
+	run ncu --version
 else
 	say "full run"
 	start=$(date +%s%N)
@@ -108,6 +149,10 @@ if [ "$mode" = extra ]; then
 	"$probe" --replay "$out/probe_h200_run2.json" 2>&1 | head -30
 	grep -E 'metrics:|ncu exit|ERR' "$log" | cut -c1-600
 	wc -l "$out"/ncu_h200_tensor*.csv
+elif [ "$mode" = validate ]; then
+	grep -E 'ERROR SUMMARY|warning|error' "$log" | head -20
+	wc -l "$out"/ncu_h200_validate.csv
+	sed -n '/^Validation/,$p' "$out/validate_h200.txt"
 elif [ "$mode" = smoke ]; then
 	"$probe" --replay "$out/quick.json" 2>&1 | head -60
 	grep -E 'ERROR SUMMARY|exit [1-9]|error' "$log" | head -20

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../hwdb/hwdb.h"
@@ -23,6 +24,7 @@
 #include "monitor.h"
 #include "report.h"
 #include "result.h"
+#include "validate.h"
 
 #ifndef PROBE_NAME
 #define PROBE_NAME "ridge-probe"
@@ -31,9 +33,9 @@
 enum { EXIT_OK = 0, EXIT_PROBLEM = 1, EXIT_USAGE = 2, EXIT_ENV = 3 };
 
 static const char usage_text[] =
-    "usage: " PROBE_NAME " [--device N] [--quick] [--only LIST] [--json] [--out FILE] [--hwdb DIR]\n"
-    "                   [--repeats N] [--warmup N]\n"
-    "       " PROBE_NAME " --replay FILE [--json] [--out FILE] [--hwdb DIR]\n"
+    "usage: " PROBE_NAME " [--device N] [--quick] [--only LIST] [--validate] [--json] [--out FILE]\n"
+    "                   [--hwdb DIR] [--repeats N] [--warmup N]\n"
+    "       " PROBE_NAME " --replay FILE [--json] [--out FILE] [--validation-json FILE] [--hwdb DIR]\n"
     "\n"
     "Measures this GPU's ceilings (memory, L2 and shared-memory bandwidth, vector and\n"
     "tensor-core rates, library GEMM, launch costs, the runtime's occupancy answers)\n"
@@ -48,8 +50,15 @@ static const char usage_text[] =
     "                  memory (copy triad read write read_wide), l2, smem, compute (fma_fp32\n"
     "                  fma_fp64 fma_fp16x2), tensor (mma_bf16 wgmma_bf16), gemm\n"
     "                  (gemm_bf16 gemm_fp16 gemm_tf32 gemm_fp32 gemm_fp8 gemm_sweep),\n"
-    "                  launch (launch launch_sync graph_node graph_launch), occupancy\n"
+    "                  launch (launch launch_sync graph_node graph_launch), occupancy;\n"
+    "                  the validation suite: validate, or its parts v_stream, v_gemm, v_blas,\n"
+    "                  v_fused, v_launch\n"
+    "  --validate      also run the validation suite: kernels whose time ridge's model\n"
+    "                  predicts from the spec sheet and from this run's measured ceilings,\n"
+    "                  shown with the error (about 40 s more; with --quick a few cases)\n"
     "  --json          one JSON document on stdout (SI units; launch costs in us)\n"
+    "  --validation-json FILE  write the validation cases alone (predicted, measured,\n"
+    "                  error per case; what `ridge roofline --validation` plots)\n"
     "  --out FILE      write the measured ceilings as a hwdb calibration (YAML) that\n"
     "                  `ridge --calibration FILE` and `ridge --hwdb DIR` load\n"
     "  --hwdb DIR      also load hwdb entries from DIR when matching the device\n"
@@ -87,7 +96,23 @@ static void warning_msg(const char *fmt, ...)
 
 /* ---- what to run ---- */
 
-enum group { G_MEMORY, G_L2, G_SMEM, G_COMPUTE, G_TENSOR, G_GEMM, G_GEMM_SWEEP, G_LAUNCH, G_OCCUPANCY, G_COUNT };
+enum group {
+	G_MEMORY,
+	G_L2,
+	G_SMEM,
+	G_COMPUTE,
+	G_TENSOR,
+	G_GEMM,
+	G_GEMM_SWEEP,
+	G_LAUNCH,
+	G_OCCUPANCY,
+	G_V_STREAM,
+	G_V_GEMM,
+	G_V_BLAS,
+	G_V_FUSED,
+	G_V_LAUNCH,
+	G_COUNT
+};
 
 struct selection {
 	bool any; /* --only given */
@@ -112,6 +137,11 @@ static int parse_only(const char *list, struct selection *sel)
 	    {"gemm_sweep", G_GEMM_SWEEP, {-1}},
 	    {"launch", -1, {KERN_LAUNCH_ASYNC, KERN_LAUNCH_SYNC, KERN_GRAPH_NODE, KERN_GRAPH_LAUNCH, -1}},
 	    {"occupancy", G_OCCUPANCY, {-1}},
+	    {"v_stream", G_V_STREAM, {-1}},
+	    {"v_gemm", G_V_GEMM, {-1}},
+	    {"v_blas", G_V_BLAS, {-1}},
+	    {"v_fused", G_V_FUSED, {-1}},
+	    {"v_launch", G_V_LAUNCH, {-1}},
 	};
 	char buf[512];
 	snprintf(buf, sizeof buf, "%s", list);
@@ -121,6 +151,11 @@ static int parse_only(const char *list, struct selection *sel)
 		while (*tok == ' ')
 			tok++;
 		bool found = false;
+		if (strcasecmp(tok, "validate") == 0) {
+			for (int g = G_V_STREAM; g <= G_V_LAUNCH; g++)
+				sel->group[g] = true;
+			continue;
+		}
 		for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
 			if (strcasecmp(tok, groups[g].name) == 0) {
 				found = true;
@@ -138,7 +173,9 @@ static int parse_only(const char *list, struct selection *sel)
 		if (!found) {
 			error_msg(
 			    "--only: unknown measurement '%s' (memory, l2, smem, compute, tensor, gemm, gemm_sweep, "
-			    "launch, occupancy, or a name such as copy or gemm_bf16)",
+			    "launch, occupancy, validate, v_stream, v_gemm, v_blas, v_fused, v_launch, or a name such "
+			    "as "
+			    "copy or gemm_bf16)",
 			    tok);
 			return -1;
 		}
@@ -151,6 +188,8 @@ struct step {
 	double bytes;
 	long m, n, k;
 	bool sweep;
+	bool validation;
+	int repeats; /* 0: the run's; a long kernel takes fewer */
 };
 
 #define MAX_STEPS PROBE_MAX_MEASUREMENTS
@@ -159,7 +198,73 @@ static void add_step(struct step *steps, int *n, enum kern_id id, double bytes, 
 {
 	if (*n >= MAX_STEPS)
 		return;
-	steps[(*n)++] = (struct step){id, bytes, m, nn, k, sweep};
+	steps[(*n)++] = (struct step){id, bytes, m, nn, k, sweep, false, 0};
+}
+
+static void add_case(struct step *steps, int *n, enum kern_id id, double bytes, long m, long nn, long k, int repeats)
+{
+	if (*n >= MAX_STEPS)
+		return;
+	steps[(*n)++] = (struct step){id, bytes, m, nn, k, true, true, repeats};
+}
+
+/* The validation suite: the model predicts each case's time (probe/validate.c). */
+static void plan_validation(const struct selection *sel, bool quick, struct step *steps, int *n)
+{
+	if (sel->group[G_V_STREAM]) {
+		/* c = a + b over working sets from 1 MiB to 4 GiB: L2, the cliff near the
+		 * L2 size, then HBM. */
+		static const double full[] = {1,  2,  4,  8,  16,  24,	32,  40,   48,
+					      56, 64, 80, 96, 128, 256, 512, 1024, 4096};
+		static const double fast[] = {1, 16, 256, 1024};
+		const double *set = quick ? fast : full;
+		int count = quick ? (int)(sizeof fast / sizeof fast[0]) : (int)(sizeof full / sizeof full[0]);
+		for (int i = 0; i < count; i++)
+			add_case(steps, n, KERN_V_STREAM, set[i] * 1048576.0, 0, 0, 0, 0);
+	}
+	if (sel->group[G_V_GEMM]) {
+		static const long sizes[] = {1024, 2048, 4096, 8192};
+		int count = quick ? 2 : 4;
+		for (int i = 0; i < count; i++)
+			for (int t = 0; t < 2; t++)
+				add_case(steps, n, t ? KERN_V_GEMM_TILED : KERN_V_GEMM_NAIVE, 0, sizes[i], sizes[i],
+					 sizes[i],
+					 sizes[i] >= 8192   ? 5
+					 : sizes[i] >= 4096 ? 8
+							    : 0);
+	}
+	if (sel->group[G_V_BLAS]) {
+		/* cuBLAS bf16 (TN: m = output features, n = tokens, k = reduction). */
+		static const long full[][3] = {
+		    {1024, 1024, 1024},	 {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192},
+		    {14336, 4096, 4096}, /* an MLP up projection of 4096 tokens */
+		    {8192, 1, 8192},	 {8192, 2, 8192},    {8192, 4, 8192},	 {8192, 8, 8192},
+		    {8192, 16, 8192},	 {8192, 32, 8192},   {8192, 64, 8192},	 /* decode: 1..64 tokens */
+		    {8192, 8192, 8191},	 {8192, 8192, 8190}, {8192, 8192, 8184}, /* K misaligned */
+		    {8191, 8192, 8192},	 {8192, 8191, 8192},			 /* features odd, tokens odd */
+		};
+		static const long fast[][3] = {
+		    {4096, 4096, 4096}, {8192, 1, 8192}, {8192, 64, 8192}, {8192, 8192, 8191}};
+		const long(*set)[3] = quick ? fast : full;
+		int count = quick ? (int)(sizeof fast / sizeof fast[0]) : (int)(sizeof full / sizeof full[0]);
+		for (int i = 0; i < count; i++)
+			add_case(steps, n, KERN_GEMM_BF16, 0, set[i][0], set[i][1], set[i][2], 0);
+	}
+	if (sel->group[G_V_FUSED]) {
+		/* 256 MiB bf16 tensors: rows x width. */
+		static const long shapes[][2] = {{16384, 8192}, {65536, 2048}, {32768, 4096}};
+		int count = quick ? 1 : 3;
+		for (int i = 0; i < count; i++)
+			for (int id = KERN_V_RESNORM_UNFUSED; id <= KERN_V_SOFTMAX_FUSED; id++)
+				add_case(steps, n, (enum kern_id)id, 0, shapes[i][0], shapes[i][1], 0, 0);
+	}
+	if (sel->group[G_V_LAUNCH]) {
+		static const long kernels[] = {10, 100, 1000};
+		for (int i = quick ? 1 : 0; i < (quick ? 2 : 3); i++) {
+			add_case(steps, n, KERN_V_LAUNCH_EAGER, 0, kernels[i], 0, 0, 0);
+			add_case(steps, n, KERN_V_LAUNCH_GRAPH, 0, kernels[i], 0, 0, 0);
+		}
+	}
 }
 
 static int plan(const struct selection *sel, bool quick, const struct kern_device *dev, struct step *steps)
@@ -205,6 +310,7 @@ static int plan(const struct selection *sel, bool quick, const struct kern_devic
 	for (int id = KERN_LAUNCH_ASYNC; id <= KERN_GRAPH_LAUNCH; id++)
 		if (all || sel->id[id])
 			add_step(steps, &n, (enum kern_id)id, 0, 0, 0, 0, false);
+	plan_validation(sel, quick, steps, &n);
 	return n;
 }
 
@@ -213,8 +319,10 @@ static int plan(const struct selection *sel, bool quick, const struct kern_devic
 static void progress(int i, int n, const struct step *s)
 {
 	char what[96];
-	if (s->id == KERN_L2_READ)
+	if (s->id == KERN_L2_READ || s->id == KERN_V_STREAM)
 		snprintf(what, sizeof what, "%s %.2f MiB", kern_id_name(s->id), s->bytes / 1048576);
+	else if (s->id == KERN_V_LAUNCH_EAGER || s->id == KERN_V_LAUNCH_GRAPH)
+		snprintf(what, sizeof what, "%s %ld kernels", kern_id_name(s->id), s->m);
 	else if (s->m)
 		snprintf(what, sizeof what, "%s %ldx%ldx%ld", kern_id_name(s->id), s->m, s->n, s->k);
 	else
@@ -238,11 +346,65 @@ static void progress_done(void)
 
 struct options {
 	int device;
-	bool quick, json, device_set;
-	const char *out, *hwdb_dir, *replay;
+	bool quick, json, device_set, validate;
+	const char *out, *hwdb_dir, *replay, *validation_json;
 	int repeats, warmup;
 	struct selection sel;
 };
+
+/* The validation cases alone (what `ridge roofline --validation` reads), with
+ * the device and the date of the run, written atomically. */
+static int write_validation(const struct probe_result *r, const struct probe_validation *v, const char *path, char *err,
+			    size_t err_len)
+{
+	cJSON *doc = cJSON_CreateObject();
+	cJSON *d = cJSON_AddObjectToObject(doc, "device");
+	cJSON_AddStringToObject(d, "name", r->device.name);
+	cJSON_AddStringToObject(d, "driver", r->nvml ? r->driver : "unknown");
+	cJSON_AddNumberToObject(d, "sm_count", r->device.sm_count);
+	cJSON_AddNumberToObject(d, "max_sm_clock_mhz", r->nvml ? r->max_sm_clock_mhz : r->device.clock_hz / 1e6);
+	cJSON_AddStringToObject(doc, "date", r->date);
+	cJSON_AddStringToObject(doc, "ridge_probe", r->version);
+	cJSON_AddItemToObject(doc, "validation", probe_validation_json(v));
+	cJSON_AddItemToObject(doc, "validation_summary", probe_validation_summary_json(v));
+	char *text = cJSON_Print(doc);
+	cJSON_Delete(doc);
+	if (!text) {
+		snprintf(err, err_len, "out of memory formatting JSON");
+		return -1;
+	}
+	char tmp[4096];
+	if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= (int)sizeof tmp) {
+		free(text);
+		snprintf(err, err_len, "path too long '%s'", path);
+		return -1;
+	}
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		free(text);
+		snprintf(err, err_len, "cannot create '%s': %s", tmp, strerror(errno));
+		return -1;
+	}
+	mode_t mask = umask(0);
+	umask(mask);
+	(void)fchmod(fd, 0666 & ~mask);
+	FILE *f = fdopen(fd, "w");
+	int failed = !f;
+	if (f) {
+		failed |= fputs(text, f) < 0 || fputc('\n', f) == EOF;
+		failed |= fflush(f) != 0;
+		failed |= fclose(f) != 0;
+	} else {
+		close(fd);
+	}
+	free(text);
+	if (failed || rename(tmp, path) != 0) {
+		snprintf(err, err_len, "cannot write '%s': %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
 
 static int finish(struct probe_result *r, const struct options *opt)
 {
@@ -261,8 +423,19 @@ static int finish(struct probe_result *r, const struct options *opt)
 	static struct probe_report rep;
 	probe_report_build(r, e ? &e->gpu : NULL, &rep);
 	int rc = rep.failures ? EXIT_PROBLEM : EXIT_OK;
+	/* The validation suite, when the run has one: predictions from the spec
+	 * sheet and from this run's own calibration. */
+	static struct probe_validation val;
+	static struct ridge_gpu cal;
+	char cal_err[600];
+	bool has_cal = probe_calibration_build(&rep, &cal, cal_err, sizeof cal_err) == 0;
+	probe_validation_build(r, e ? &e->gpu : NULL, has_cal ? &cal : NULL, &val);
 	if (opt->json) {
 		cJSON *doc = probe_report_json(&rep);
+		if (val.count) {
+			cJSON_AddItemToObject(doc, "validation", probe_validation_json(&val));
+			cJSON_AddItemToObject(doc, "validation_summary", probe_validation_summary_json(&val));
+		}
 		char *text = cJSON_Print(doc);
 		cJSON_Delete(doc);
 		if (!text) {
@@ -275,6 +448,21 @@ static int finish(struct probe_result *r, const struct options *opt)
 		free(text);
 	} else {
 		probe_report_text(&rep, stdout);
+		probe_validation_text(&val, stdout);
+	}
+	if (opt->validation_json) {
+		char err[600];
+		if (!val.count) {
+			error_msg("--validation-json: this run has no validation cases (run with --validate)");
+			rc = EXIT_USAGE;
+		} else if (write_validation(r, &val, opt->validation_json, err, sizeof err) != 0) {
+			error_msg("--validation-json: %s", err);
+			rc = EXIT_ENV;
+		} else if (!opt->json) {
+			printf("validation written to %s (plot it with: ridge roofline --validation %s --calibration "
+			       "FILE --svg OUT.svg)\n",
+			       opt->validation_json, opt->validation_json);
+		}
 	}
 	if (opt->out) {
 		char err[600];
@@ -387,6 +575,7 @@ static int measure(struct probe_result *r, const struct options *opt)
 		snprintf(m->name, sizeof m->name, "%s", kern_id_name(s->id));
 		m->id = s->id;
 		m->sweep = s->sweep;
+		m->validation = s->validation;
 		m->m = s->m;
 		m->n = s->n;
 		m->k = s->k;
@@ -399,10 +588,11 @@ static int measure(struct probe_result *r, const struct options *opt)
 			snprintf(m->error, sizeof m->error, "%s", why);
 			continue;
 		}
-		struct kern_config cfg = {
-		    s->id,	    s->bytes,	 s->m,	       s->n,
-		    s->k,	    opt->warmup, opt->repeats, r->seed + (unsigned long long)i * 7919u,
-		    monitor_sample, &mon};
+		int repeats = s->repeats > 0 && s->repeats < opt->repeats ? s->repeats : opt->repeats;
+		int warmup = s->repeats > 0 && opt->warmup > 1 ? 1 : opt->warmup;
+		struct kern_config cfg = {s->id,	  s->bytes, s->m,    s->n,
+					  s->k,		  warmup,   repeats, r->seed + (unsigned long long)i * 7919u,
+					  monitor_sample, &mon};
 		static struct kern_result res;
 		monitor_begin(&mon);
 		int rc = be->run(ctx, &cfg, &res, err, sizeof err);
@@ -430,7 +620,7 @@ static int measure(struct probe_result *r, const struct options *opt)
 		}
 	}
 	if (occupancy) {
-		struct step s = {KERN_COUNT, 0, 0, 0, 0, false};
+		struct step s = {KERN_COUNT, 0, 0, 0, 0, false, false, 0};
 		if (isatty(2))
 			fprintf(stderr, "\r\033[K" PROBE_NAME ": [%d/%d] occupancy", total, total);
 		else
@@ -476,6 +666,8 @@ int main(int argc, char **argv)
 	    {"repeats", required_argument, NULL, 'r'},
 	    {"warmup", required_argument, NULL, 'w'},
 	    {"replay", required_argument, NULL, 'R'},
+	    {"validate", no_argument, NULL, 'V'},
+	    {"validation-json", required_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -519,6 +711,12 @@ int main(int argc, char **argv)
 		case 'R':
 			opt.replay = optarg;
 			break;
+		case 'V':
+			opt.validate = true;
+			break;
+		case 'J':
+			opt.validation_json = optarg;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return EXIT_OK;
@@ -534,10 +732,20 @@ int main(int argc, char **argv)
 		error_msg("unexpected argument '%s' (see " PROBE_NAME " --help)", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (opt.replay && (opt.quick || opt.sel.any || opt.device_set || opt.repeats >= 0 || opt.warmup >= 0)) {
+	if (opt.replay &&
+	    (opt.quick || opt.sel.any || opt.device_set || opt.repeats >= 0 || opt.warmup >= 0 || opt.validate)) {
 		error_msg(
-		    "--replay re-renders a saved run: --device, --quick, --only, --repeats and --warmup do not apply");
+		    "--replay re-renders a saved run (its validation too, if it has one): --device, --quick, --only, "
+		    "--validate, --repeats and --warmup do not apply");
 		return EXIT_USAGE;
+	}
+	if (opt.validate) {
+		/* --validate alone runs the whole suite; with --only v_... only those parts. */
+		bool any = false;
+		for (int g = G_V_STREAM; g <= G_V_LAUNCH; g++)
+			any = any || opt.sel.group[g];
+		for (int g = G_V_STREAM; g <= G_V_LAUNCH && !any; g++)
+			opt.sel.group[g] = true;
 	}
 	if (opt.out) {
 		/* Before minutes of measuring, not after: a path that cannot be

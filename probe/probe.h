@@ -11,7 +11,7 @@
 #include "../kernels/kernels.h"
 #include "stats.h"
 
-#define PROBE_MAX_MEASUREMENTS 160
+#define PROBE_MAX_MEASUREMENTS 256
 #define PROBE_MAX_OCCUPANCY 4096
 #define PROBE_MAX_NOTES 16
 #define PROBE_NOTE 256
@@ -28,6 +28,7 @@ struct probe_measurement {
 	char name[48]; /* kern_id_name() */
 	enum kern_id id;
 	bool sweep; /* a point of a sweep (L2 working sets, GEMM shapes), not the headline run */
+	bool validation; /* a case of the validation suite (--validate): the model predicts its time */
 	bool ok;    /* verified and timed */
 	bool unsupported;
 	char error[KERN_METHOD * 2];

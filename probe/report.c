@@ -41,7 +41,7 @@ static const struct ceiling_def ceiling_defs[] = {
 static const struct probe_measurement *headline(const struct probe_result *r, int id)
 {
 	for (int i = 0; i < r->count; i++)
-		if ((int)r->m[i].id == id && !r->m[i].sweep && r->m[i].ok)
+		if ((int)r->m[i].id == id && !r->m[i].sweep && !r->m[i].validation && r->m[i].ok)
 			return &r->m[i];
 	return NULL;
 }
@@ -412,7 +412,7 @@ cJSON *probe_report_json(const struct probe_report *rep)
 	for (int i = 0; i < r->count; i++) {
 		const struct probe_measurement *m = &r->m[i];
 		const char *dt = gemm_dtype(m->id);
-		if (!dt || !m->ok)
+		if (!dt || !m->ok || m->validation)
 			continue;
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "dtype", dt);
@@ -594,7 +594,7 @@ void probe_report_text(const struct probe_report *rep, FILE *f)
 	for (int i = 0; i < r->count; i++) {
 		const struct probe_measurement *m = &r->m[i];
 		const char *dt = gemm_dtype(m->id);
-		if (!dt || !m->ok || !m->sweep)
+		if (!dt || !m->ok || !m->sweep || m->validation)
 			continue;
 		if (!gemm_header) {
 			fprintf(f, "\nGEMM sweep (TFLOP/s, fraction of spec):\n");

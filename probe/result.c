@@ -101,6 +101,8 @@ void probe_result_json_raw(const struct probe_result *r, cJSON *doc)
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "name", m->name);
 		cJSON_AddBoolToObject(o, "sweep", m->sweep);
+		if (m->validation)
+			cJSON_AddBoolToObject(o, "validation", true);
 		cJSON_AddBoolToObject(o, "ok", m->ok);
 		cJSON_AddBoolToObject(o, "unsupported", m->unsupported);
 		if (m->error[0])
@@ -313,6 +315,7 @@ int probe_result_from_json(const char *text, size_t len, struct probe_result *r,
 		}
 		m->id = (enum kern_id)id;
 		m->sweep = flag(item, "sweep");
+		m->validation = flag(item, "validation");
 		m->ok = flag(item, "ok");
 		m->unsupported = flag(item, "unsupported");
 		const cJSON *e = cJSON_GetObjectItemCaseSensitive(item, "error");

@@ -9,6 +9,21 @@ passed=0
 failed=0
 failures=""
 
+# Adds one suite's counts $p and $f to the totals: a suite that exits non-zero
+# without counting a failure counts one. On failures, shows the first $5 lines
+# of its output $2 that match $4, and remembers its name $1.
+tally() { # name output exit-status pattern lines
+	p=${p:-0}
+	f=${f:-0}
+	if [ "$3" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+	if [ "$f" -ne 0 ]; then
+		printf '%s\n' "$2" | grep -E "$4" | head -n "$5"
+		failures="$failures $1"
+	fi
+}
+
 for t in "$build"/tests/test_*; do
 	[ -x "$t" ] || continue
 	name=$(basename "$t")
@@ -16,15 +31,7 @@ for t in "$build"/tests/test_*; do
 	rc=$?
 	p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
 	f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
-	p=${p:-0}
-	f=${f:-0}
-	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
-	passed=$((passed + p))
-	failed=$((failed + f))
-	if [ "$f" -ne 0 ]; then
-		printf '%s\n' "$out" | grep -E '^\[  (FAILED|ERROR)|error|Failure|failed' | head -n 20
-		failures="$failures $name"
-	fi
+	tally "$name" "$out" "$rc" '^\[  (FAILED|ERROR)|error|Failure|failed' 20
 	printf '%-28s %4d passed, %d failed\n' "$name" "$p" "$f"
 done
 
@@ -36,15 +43,7 @@ for s in "$root"/tests/suite_*.sh; do
 	line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
 	p=$(printf '%s' "$line" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
 	f=$(printf '%s' "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
-	p=${p:-0}
-	f=${f:-0}
-	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
-	passed=$((passed + p))
-	failed=$((failed + f))
-	if [ "$f" -ne 0 ]; then
-		printf '%s\n' "$out" | grep -E '^(FAIL|SKIP)' | head -n 30
-		failures="$failures $name"
-	fi
+	tally "$name" "$out" "$rc" '^(FAIL|SKIP)' 30
 	printf '%s\n' "$out" | grep -E '^SKIP' | head -n 5
 	printf '%-28s %4d passed, %d failed\n' "$name" "$p" "$f"
 done

@@ -73,6 +73,44 @@ for probe in ridge-probe ridge-probe-hip; do
 		diff -u "$fixtures/probe_h200.txt" "$tmp/out" >"$tmp/diff" && ok ||
 			{ bad "$probe-replay: differs from $fixtures/probe_h200.txt"; head -n 20 "$tmp/diff"; }
 	fi
+	# The validation run (--validate) replays with its predictions, byte for byte.
+	expect "$probe-replay-validate" 0 "" -- "$bin" --replay "$fixtures/validate_h200.json"
+	if [ "$probe" = ridge-probe ]; then
+		diff -u "$fixtures/validate_h200.txt" "$tmp/out" >"$tmp/diff" && ok ||
+			{ bad "$probe-replay-validate: differs from $fixtures/validate_h200.txt"; head -n 20 "$tmp/diff"; }
+	fi
+	grep -q '^Target (median |error| <= 10% with measured ceilings' "$tmp/out" && ok ||
+		bad "$probe-replay-validate: no target line"
+	# validation/README.md shows the replayed tables: every line of them.
+	sed -n '/^Validation: /,$p' "$tmp/out" >"$tmp/tables"
+	missing=0
+	while IFS= read -r line; do
+		[ -z "$line" ] && continue
+		grep -qxF -- "$line" validation/README.md || missing=$((missing + 1))
+	done <"$tmp/tables"
+	[ "$missing" -eq 0 ] && ok || bad "$probe-validation-readme: $missing lines of the replayed tables are not in validation/README.md (run validation/make-report.sh and update it)"
+	"$bin" --replay "$fixtures/validate_h200.json" --json >"$tmp/val.json" 2>"$tmp/err"
+	grep -q '"predicted_spec_s"' "$tmp/val.json" && grep -q '"validation_summary"' "$tmp/val.json" && ok ||
+		bad "$probe-replay-validate-json: no validation keys"
+	# The calibration of that run is validation/h200-calibration.yaml.
+	expect "$probe-validate-calibration" 0 "" -- "$bin" --replay "$fixtures/validate_h200.json" --out "$tmp/vcal.yaml"
+	# Equal to 12 significant digits (JSON holds the times the H200 gave to
+	# within the last bit of a double).
+	digits12() { sed -E 's/([0-9]{12})[0-9]*(\.[0-9]+)?/\1/g; s/\.([0-9]{0,11})[0-9]*/.\1/g' "$1"; }
+	digits12 "$tmp/vcal.yaml" >"$tmp/vcal12"
+	digits12 validation/h200-calibration.yaml >"$tmp/ref12"
+	cmp -s "$tmp/vcal12" "$tmp/ref12" && ok ||
+		{ bad "$probe-validate-calibration: differs from validation/h200-calibration.yaml"; diff "$tmp/ref12" "$tmp/vcal12" | head -n 5; }
+	# validation/h200-validation.json (what ridge roofline --validation plots) is this replay's.
+	expect "$probe-validation-json" 0 "" -- "$bin" --replay "$fixtures/validate_h200.json" --validation-json "$tmp/v.json"
+	cmp -s "$tmp/v.json" validation/h200-validation.json && ok ||
+		bad "$probe-validation-json: differs from validation/h200-validation.json (run validation/make-report.sh)"
+	expect "$probe-validation-json-none" 2 "this run has no validation cases" -- "$bin" --replay "$fixtures/probe_h200.json" --validation-json "$tmp/none.json"
+	[ ! -e "$tmp/none.json" ] && ok || bad "$probe-validation-json-none: a file was written"
+	expect "$probe-validate-with-replay" 2 "--validate" -- "$bin" --replay "$fixtures/validate_h200.json" --validate
+	expect "$probe-bad-only-validate" 2 "unknown measurement 'v_nope'" -- "$bin" --only v_stream,v_nope
+
+	"$bin" --replay "$fixtures/probe_h200.json" >"$tmp/out" 2>"$tmp/err"
 	cp "$tmp/out" "$tmp/replay.txt"
 	"$bin" --replay "$fixtures/probe_h200.json" --json >"$tmp/again.json" 2>"$tmp/err"
 	"$bin" --replay "$tmp/again.json" >"$tmp/again.txt" 2>>"$tmp/err"

@@ -81,7 +81,7 @@ plot seed-naive \
 	'ridge 19.97 FLOP/B' 'gemm-naive (tiled bytes)' 'gemm-naive (compulsory bytes)' 'HBM 3.35 TB/s' \
 	'L2: bandwidth unknown' 'shared memory: bandwidth unknown' 'arithmetic intensity (FLOP/byte)' 'performance (FLOP/s)' \
 	-- --gpu h100-sxm --kernel gemm-naive --m 4096 --n 4096 --k 4096 --dtype fp32
-plot attention 'ridge 295.3 FLOP/B' 'attention (tiled bytes)' \
+plot attention 'ridge 295.3 FLOP/B' 'attention (compulsory bytes)' \
 	-- --kernel attention --seq 8192 --heads 64 --head-dim 128 --dtype bf16
 plot measured 'measured' 'stroke-dasharray' -- --flops 137.4G --bytes 100.7MB --time 400us
 plot sparse 'fp8 sparse matrix' 'ridge 1181 FLOP/B' -- --dtype fp8 --sparse --intensity 2000

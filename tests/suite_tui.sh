@@ -175,10 +175,16 @@ stty -a | tr ' ;' '\n\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\
 echo
 sleep 600
 SCRIPT
-	rm -f "$tmp/pid"
-	tmux kill-session -t "$session" 2>/dev/null
-	tmux -u new-session -d -s "$session" -x 100 -y 30 "sh $tmp/run.sh"
-	wait_for "1 Hardware" 50 || { bad "tui did not start"; screen | head -n 5; }
+	# On a loaded 2-core machine tmux itself can be slow to come up: one retry
+	# of the whole session, then the start counts as failed.
+	for attempt in 1 2; do
+		rm -f "$tmp/pid"
+		tmux kill-session -t "$session" 2>/dev/null
+		tmux -u new-session -d -s "$session" -x 100 -y 30 "sh $tmp/run.sh"
+		wait_for "1 Hardware" 100 && return 0
+	done
+	bad "tui did not start"
+	screen | head -n 5
 }
 terminal_back() { # WHAT EXIT
 	if wait_for "EXIT=$2" 50; then ok; else bad "$1: not 'EXIT=$2'"; screen | tail -n 5; fi

@@ -4,73 +4,18 @@
  * two can be compared number by number (tests/suite_tui.sh does). */
 #include <string.h>
 
+#include "calc.h"
 #include "cli.h"
 #include "scenario.h"
 #include "tui.h"
 
-static void train_json(cJSON *o, const struct ridge_train_result *r)
-{
-	cli_json_number(o, "mfu", r->mfu);
-	cli_json_number(o, "flops_per_token", r->flops_per_token);
-	cli_json_number(o, "attention_flops_per_token", r->attention_flops_per_token);
-	cli_json_number(o, "tokens_per_step", r->tokens_per_step);
-	cli_json_number(o, "flops_per_step", r->flops_per_step);
-	cli_json_number(o, "achieved_flops_per_gpu", r->achieved_flops_per_gpu);
-	cli_json_number(o, "cluster_flops", r->cluster_flops);
-	cli_json_number(o, "step_time_s", r->step_time_s);
-	cli_json_number(o, "wall_s", r->wall_s);
-	cli_json_number(o, "wall_hours", r->wall_hours);
-	cli_json_number(o, "gpu_hours", r->gpu_hours);
-	cli_json_number(o, "cost_usd", r->cost_usd);
-	cli_json_number(o, "cost_per_step_usd", r->cost_per_step_usd);
-}
-
 static void cost_train_json(cJSON *o, const struct tui_state *s)
 {
 	const struct tui_cost_results *r = &s->out.cost;
-	const struct ridge_train_comparison *c = &r->train;
-	train_json(o, &c->current);
-	if (!r->has_target)
-		return;
-	train_json(cJSON_AddObjectToObject(o, "target"), &c->target);
-	cli_json_number(o, "savings_usd", c->savings_usd);
-	cli_json_number(o, "savings_fraction", c->savings_fraction);
-	cli_json_number(o, "speedup", c->speedup);
-	if (!c->has_investment)
-		return;
-	cli_json_number(o, "investment_usd", c->investment_usd);
-	cli_json_number(o, "roi_net", c->roi_net);
-	cli_json_number(o, "roi_gross", c->roi_gross);
-	cli_json_number(o, "saving_per_step_usd", c->saving_per_step_usd);
-	if (c->breaks_even)
-		cli_json_number(o, "break_even_step", c->break_even_step);
+	if (r->has_target)
+		calc_json_train_comparison(o, &r->train);
 	else
-		cJSON_AddNullToObject(o, "break_even_step");
-}
-
-static void cost_decode_json(cJSON *o, const struct tui_state *s)
-{
-	const struct ridge_decode_result *r = &s->out.cost.decode;
-	cli_json_number(o, "kv_bytes_per_token", r->kv_bytes_per_token);
-	cli_json_number(o, "weight_bytes", r->weight_bytes);
-	cli_json_number(o, "kv_bytes", r->kv_bytes);
-	cli_json_number(o, "bytes_per_step", r->bytes_per_step);
-	cli_json_number(o, "flops_per_step", r->flops_per_step);
-	cli_json_number(o, "intensity", r->intensity);
-	cli_json_number(o, "ridge_point", r->ridge_point);
-	cli_json_number(o, "memory_time_s", r->memory_time_s);
-	cli_json_number(o, "compute_time_s", r->compute_time_s);
-	cli_json_number(o, "tpot_s", r->tpot_s);
-	cli_json_number(o, "tokens_per_s", r->tokens_per_s);
-	cli_json_number(o, "usd_per_million_tokens", r->usd_per_million_tokens);
-	cJSON_AddStringToObject(o, "bound", cost_bound_name(r->bound));
-	cli_json_number(o, "memory_required_bytes", r->memory_required);
-	cli_json_number(o, "memory_available_bytes", r->memory_available);
-	cJSON_AddBoolToObject(o, "fits", r->fits);
-	if (r->has_crossover)
-		cli_json_number(o, "crossover_batch", r->crossover_batch);
-	else
-		cJSON_AddNullToObject(o, "crossover_batch");
+		calc_json_train(o, &r->train.current);
 }
 
 static void ceiling_json(cJSON *o, const struct ridge_roofline_ceiling *c)
@@ -129,9 +74,6 @@ static void roofline_json(cJSON *o, const struct tui_state *s)
 /* `ridge occupancy`'s keys. */
 static void occupancy_json(cJSON *o, const struct tui_state *s)
 {
-	static const char *const limit_keys[RIDGE_OCC_LIMITER_COUNT] = {
-	    "warps", "registers", "shared_memory", "blocks", "barriers", "virtual_resources",
-	};
 	const struct tui_occupancy_results *r = &s->out.occupancy;
 	const struct ridge_occupancy_result *res = &r->analysis.result;
 	cJSON_AddNumberToObject(o, "blocks_per_sm", res->blocks_per_sm);
@@ -139,13 +81,7 @@ static void occupancy_json(cJSON *o, const struct tui_state *s)
 	cJSON_AddNumberToObject(o, "max_warps", res->max_warps);
 	cli_json_number(o, "occupancy", res->occupancy);
 	cJSON_AddStringToObject(o, "limiter", occupancy_limiter_name(res->limiter));
-	cJSON *limits = cJSON_AddObjectToObject(o, "limits");
-	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++) {
-		if (res->limit[i] == RIDGE_OCC_UNLIMITED)
-			cJSON_AddNullToObject(limits, limit_keys[i]);
-		else
-			cJSON_AddNumberToObject(limits, limit_keys[i], res->limit[i]);
-	}
+	calc_json_occupancy_limits(o, res);
 	cJSON_AddNumberToObject(o, "warps_per_block", res->warps_per_block);
 	cli_json_number(o, "smem_per_sm", res->smem_per_sm);
 	if (r->has_best) {
@@ -163,28 +99,13 @@ static void align_json(cJSON *o, const struct tui_state *s)
 	const struct align_run *r = &s->out.align.run;
 	cJSON_AddBoolToObject(o, "ok", r->errors == 0);
 	cJSON_AddStringToObject(o, "dtype", ridge_dtype_name(r->rule.dtype));
-	cJSON *rule = cJSON_AddObjectToObject(o, "rule");
-	cJSON_AddNumberToObject(rule, "required_multiple", (double)r->rule.required_multiple);
-	cJSON_AddNumberToObject(rule, "required_bytes", r->rule.required_bytes);
-	cJSON_AddNumberToObject(rule, "recommended_multiple", (double)r->rule.recommended_multiple);
-	cJSON_AddNumberToObject(rule, "recommended_bytes", r->rule.recommended_bytes);
-	cJSON_AddBoolToObject(rule, "tensor_core_path", r->rule.matrix_path);
+	calc_json_align_rule(o, &r->rule);
 	cJSON_AddNumberToObject(o, "tokens", (double)r->set.tokens);
 	cJSON_AddNumberToObject(o, "errors", r->errors);
 	cJSON_AddNumberToObject(o, "warnings", r->warnings);
 	cJSON *findings = cJSON_AddArrayToObject(o, "findings");
-	for (int i = 0; i < r->count; i++) {
-		const struct align_finding *f = &r->findings[i];
-		cJSON *e = cJSON_CreateObject();
-		cJSON_AddStringToObject(e, "name", f->name);
-		cJSON_AddNumberToObject(e, "value", (double)f->dim.value);
-		cJSON_AddNumberToObject(e, "required_multiple", (double)f->dim.required_multiple);
-		cJSON_AddNumberToObject(e, "suggested", (double)f->dim.suggested);
-		cJSON_AddStringToObject(e, "severity", align_severity_name(f->dim.severity));
-		cJSON_AddNumberToObject(e, "recommended_multiple", (double)f->dim.recommended_multiple);
-		cJSON_AddNumberToObject(e, "suggested_recommended", (double)f->dim.suggested_recommended);
-		cJSON_AddItemToArray(findings, e);
-	}
+	for (int i = 0; i < r->count; i++)
+		cJSON_AddItemToArray(findings, calc_json_align_finding(&r->findings[i]));
 }
 
 const char *tui_panel_error(const struct tui_state *s, enum tui_panel_id panel)
@@ -236,7 +157,7 @@ cJSON *tui_dump_result(const struct tui_state *s, const struct tui_kind *kind)
 	else if (kind->panel == TUI_PANEL_COST && kind->mode == TUI_COST_TRAIN)
 		cost_train_json(result, s);
 	else if (kind->panel == TUI_PANEL_COST && kind->mode == TUI_COST_DECODE)
-		cost_decode_json(result, s);
+		calc_json_decode(result, &s->out.cost.decode);
 	return result;
 }
 

@@ -16,7 +16,7 @@
 
 static const char *const roofline_modes[] = {"gemm", "intensity"};
 static const char *const gemm_algorithms[] = {"library", "tiled", "naive"};
-static const char *const gemm_traffic[] = {"tiled", "compulsory"}; /* enum ridge_traffic order */
+static const char *const gemm_traffic[] = {"default", "tiled", "compulsory"}; /* enum ridge_traffic order */
 static const char *const memory_levels[] = {"hbm", "l2", "smem"};
 static const char *const cost_modes[] = {"train", "decode"};
 static const char *const tensor_choices[] = {"tensor", "vector"};
@@ -39,7 +39,7 @@ const struct tui_field tui_fields[] = {
 	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "n", "N", TUI_FIELD_INTEGER, IN(gemm_n), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false },
 	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "k", "K", TUI_FIELD_INTEGER, IN(gemm_k), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false },
 	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "tile", "tile (tiled)", TUI_FIELD_TEXT, IN(gemm_tile), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 0, 0, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "traffic", "traffic", TUI_FIELD_CHOICE, IN(gemm_traffic), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, gemm_traffic, 2, false, 0, NULL, false },
+	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "traffic", "traffic", TUI_FIELD_CHOICE, IN(gemm_traffic), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, gemm_traffic, 3, false, 0, NULL, false },
 	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_INTENSITY, "intensity", "FLOP/byte", TUI_FIELD_NUMBER, IN(intensity), RIDGE_UNIT_COUNT, false, 1e-3, 1e6, TUI_STEP_MUL, 1.25, 10, NULL, 0, false, 0, NULL, false },
 	{ TUI_PANEL_ROOFLINE, -1, "dtype", "dtype", TUI_FIELD_DTYPE, IN(roofline_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL, false },
 	{ TUI_PANEL_ROOFLINE, -1, "no_tensor", "units", TUI_FIELD_CHOICE, IN(roofline_no_tensor), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, tensor_choices, 2, false, 0, NULL, false },

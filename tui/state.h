@@ -41,7 +41,7 @@ struct tui_inputs {
 	/* roofline */
 	int roofline_mode;
 	int gemm_algorithm; /* library tile, shared-memory tiled, naive */
-	int gemm_traffic;   /* tiled (every re-read from memory), compulsory (each matrix once) */
+	int gemm_traffic;   /* default (per kernel), tiled (every re-read from memory), compulsory (each matrix once) */
 	char gemm_tile[32]; /* the tiled algorithm's CTA tile: "32" or "128x128x32"; empty: 32 */
 	double gemm_m, gemm_n, gemm_k;
 	int roofline_dtype;

@@ -17,7 +17,7 @@ int tui_roofline_shape(const struct tui_inputs *in, struct ridge_kernel_shape *s
 	int a = in->gemm_algorithm;
 	shape->kernel = algorithm_kernel[a >= 0 && a < 3 ? a : 0];
 	shape->dtype = (enum ridge_dtype)in->roofline_dtype;
-	shape->traffic = in->gemm_traffic == 1 ? RIDGE_TRAFFIC_COMPULSORY : RIDGE_TRAFFIC_TILED;
+	shape->traffic = (enum ridge_traffic)in->gemm_traffic; /* default, tiled, compulsory */
 	shape->m = in->gemm_m;
 	shape->n = in->gemm_n;
 	shape->k = in->gemm_k;

@@ -12,6 +12,7 @@
 #include <new>
 
 #include "stream.h"
+#include "validate.h"
 
 struct occ_kernel {
 	const char *name;
@@ -102,6 +103,17 @@ static int backend_run(struct kern_ctx *ctx, const struct kern_config *cfg, stru
 	case KERN_GRAPH_NODE:
 	case KERN_GRAPH_LAUNCH:
 		return run_launch(ctx, cfg, res, err, err_len);
+	case KERN_V_STREAM:
+	case KERN_V_GEMM_NAIVE:
+	case KERN_V_GEMM_TILED:
+	case KERN_V_RESNORM_UNFUSED:
+	case KERN_V_RESNORM_FUSED:
+	case KERN_V_SOFTMAX_SAFE:
+	case KERN_V_SOFTMAX_ONLINE:
+	case KERN_V_SOFTMAX_FUSED:
+	case KERN_V_LAUNCH_EAGER:
+	case KERN_V_LAUNCH_GRAPH:
+		return run_validation(ctx, cfg, res, err, err_len);
 	default:
 		return backend_run_matrix(ctx, cfg, res, err, err_len);
 	}

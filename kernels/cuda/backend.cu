@@ -89,6 +89,11 @@ static int backend_kernel_list(struct kern_ctx *ctx, struct occ_kernel *list, in
 	    {"rp_fma_f16x2", (const void *)rp_fma_f16x2},
 	    {"rp_empty", (const void *)rp_empty},
 	    {"aux_fill", (const void *)aux_fill},
+	    {"rv_stream_add", (const void *)rv_stream_add},
+	    {"rv_gemm_naive", (const void *)rv_gemm_naive},
+	    {"rv_gemm_tiled", (const void *)rv_gemm_tiled},
+	    {"rv_add_rmsnorm_bf16", (const void *)rv_add_rmsnorm_bf16},
+	    {"rv_softmax_fused_bf16", (const void *)rv_softmax_fused_bf16},
 	    {"rp_mma_bf16", rp_mma_kernel()},
 	    {"rp_wgmma_bf16", ctx->has_wgmma ? rp_wgmma_kernel() : NULL},
 	};

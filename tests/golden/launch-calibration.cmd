@@ -1,1 +1,1 @@
-launch --kernels-per-layer 6 --layers 80 --step-ms 25 --calibration tests/fixtures/calibration/h100-sxm-launch.yaml
+launch --kernels-per-layer 6 --layers 80 --step-ms 25 --calibration validation/h200-calibration.yaml

@@ -16,7 +16,8 @@ static struct ridge_kernel_cost cost_of(struct ridge_kernel_shape s)
 	assert_true(c.bytes == c.read_bytes + c.write_bytes);
 	assert_true(c.intensity == c.flops / c.bytes);
 	assert_true(c.compulsory_bytes <= c.tiled_bytes);
-	assert_true(c.bytes == (s.traffic == RIDGE_TRAFFIC_COMPULSORY ? c.compulsory_bytes : c.tiled_bytes));
+	assert_true(c.traffic == intensity_default_traffic(&s) && c.traffic != RIDGE_TRAFFIC_DEFAULT);
+	assert_true(c.bytes == (c.traffic == RIDGE_TRAFFIC_COMPULSORY ? c.compulsory_bytes : c.tiled_bytes));
 	double sum = 0;
 	for (int i = 0; i < c.term_count; i++)
 		sum += c.terms[i].bytes;
@@ -79,15 +80,18 @@ static void test_gemm_tiled_seed(void **state)
 static void test_gemm_library_and_ceil(void **state)
 {
 	(void)state;
-	/* The library tile 128x128: A, B read 32 times each. */
+	/* The library tile 128x128: A, B read 32 times each in the tiled count;
+	 * the default for a library GEMM is the compulsory count (measured on
+	 * the H200: cuBLAS runs 4096^3 bf16 at 800 TFLOP/s). */
 	struct ridge_kernel_cost c = cost_of((struct ridge_kernel_shape){ .kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_BF16,
 									 .m = 4096, .n = 4096, .k = 4096 });
-	assert_true(c.bytes == 2181038080.0);
+	assert_true(c.tiled_bytes == 2181038080.0);
+	assert_true(c.traffic == RIDGE_TRAFFIC_COMPULSORY && c.bytes == 100663296.0);
 	assert_true(c.tile_m == 128 && c.tile_n == 128 && c.tile_k == 64);
 	assert_true(c.smem_per_block == (128.0 * 64 + 64 * 128) * 2);
 	/* Ragged: M=100, N=200, K=64, fp32: A read ceil(200/128) = 2 times, B once. */
 	c = cost_of((struct ridge_kernel_shape){ .kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_FP32, .m = 100, .n = 200,
-						 .k = 64 });
+						 .k = 64, .traffic = RIDGE_TRAFFIC_TILED });
 	assert_true(c.terms[0].times == 2 && c.terms[1].times == 1);
 	assert_true(c.bytes == 4.0 * (100 * 64 * 2 + 64 * 200 + 100 * 200));
 	assert_true(c.flops == 2.0 * 100 * 200 * 64);
@@ -244,10 +248,12 @@ static void test_flash_attention(void **state)
 	struct ridge_kernel_cost c = cost_of(s);
 	double qkv = H * S * D * 2; /* 134,217,728 B per tensor */
 	assert_true(c.flops == 4 * H * S * S * D);
-	/* Q once, O once; K and V once per query tile of 128: 64 times. */
-	assert_true(c.bytes == 2 * qkv + 2 * 64 * qkv);
-	assert_true(c.bytes == 17448304640.0);
+	/* Q once, O once; K and V once per query tile of 128: 64 times (the
+	 * tiled count); by default each tensor once (L2 holds a head's K and V). */
+	assert_true(c.tiled_bytes == 2 * qkv + 2 * 64 * qkv);
+	assert_true(c.tiled_bytes == 17448304640.0);
 	assert_true(c.compulsory_bytes == 4 * qkv);
+	assert_true(c.bytes == c.compulsory_bytes);
 	assert_true(c.flops / c.compulsory_bytes == 4096.0); /* = 2 * S / (e * ...) : compute-bound */
 
 	/* GQA, 8 KV heads: compulsory K and V shrink 8x; the tiled count does not
@@ -264,12 +270,85 @@ static void test_flash_attention(void **state)
 	assert_true(causal.flops == 2 * H * S * (S + 1) * D);
 	double keys = 128.0 * 63 * 64 / 2 + S; /* sum over 64 tiles */
 	assert_true(keys == 266240);
-	assert_true(causal.bytes == 2 * qkv + 2 * H * keys * D * 2);
+	assert_true(causal.tiled_bytes == 2 * qkv + 2 * H * keys * D * 2);
 	/* Ragged sequence, query tile 64: ceil(1000/64) = 16 tiles. */
 	s = (struct ridge_kernel_shape){ .kernel = RIDGE_KERNEL_FLASH_ATTENTION, .dtype = RIDGE_FP16, .seq = 1000,
 					 .heads = 2, .head_dim = 64, .tile_m = 64, .batch = 3 };
 	c = cost_of(s);
-	assert_true(c.bytes == 3 * 2 * (2 * 1000.0 * 64 * 2 + 2 * 16 * 1000.0 * 64 * 2));
+	assert_true(c.tiled_bytes == 3 * 2 * (2 * 1000.0 * 64 * 2 + 2 * 16 * 1000.0 * 64 * 2));
+}
+
+/* The default traffic per kernel (one place: intensity_default_traffic) and
+ * the bytes each memory level carries in the hierarchical roofline. */
+static void test_default_traffic_and_levels(void **state)
+{
+	(void)state;
+	static const struct {
+		enum ridge_kernel kernel;
+		enum ridge_traffic traffic;
+	} defaults[] = {
+		{ RIDGE_KERNEL_GEMM, RIDGE_TRAFFIC_COMPULSORY },	  { RIDGE_KERNEL_GEMM_NAIVE, RIDGE_TRAFFIC_TILED },
+		{ RIDGE_KERNEL_GEMM_TILED, RIDGE_TRAFFIC_TILED },	  { RIDGE_KERNEL_GEMV, RIDGE_TRAFFIC_COMPULSORY },
+		{ RIDGE_KERNEL_VECTOR_ADD, RIDGE_TRAFFIC_COMPULSORY },	  { RIDGE_KERNEL_RESIDUAL_RMSNORM, RIDGE_TRAFFIC_TILED },
+		{ RIDGE_KERNEL_RMSNORM_LINEAR, RIDGE_TRAFFIC_TILED },	  { RIDGE_KERNEL_SOFTMAX, RIDGE_TRAFFIC_TILED },
+		{ RIDGE_KERNEL_ATTENTION, RIDGE_TRAFFIC_COMPULSORY },	  { RIDGE_KERNEL_FLASH_ATTENTION, RIDGE_TRAFFIC_COMPULSORY },
+		{ RIDGE_KERNEL_RMSNORM, RIDGE_TRAFFIC_COMPULSORY },
+	};
+	for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++) {
+		struct ridge_kernel_shape s = { .kernel = defaults[i].kernel };
+		assert_int_equal(intensity_default_traffic(&s), defaults[i].traffic);
+		s.traffic = RIDGE_TRAFFIC_TILED;
+		assert_int_equal(intensity_default_traffic(&s), RIDGE_TRAFFIC_TILED);
+		s.traffic = RIDGE_TRAFFIC_COMPULSORY;
+		assert_int_equal(intensity_default_traffic(&s), RIDGE_TRAFFIC_COMPULSORY);
+	}
+	/* An explicit tile makes a library GEMM the user's tiled algorithm. */
+	struct ridge_kernel_shape g = { .kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_BF16, .m = 4096, .n = 4096, .k = 4096,
+					.tile_m = 128, .tile_n = 128, .tile_k = 64 };
+	assert_int_equal(intensity_default_traffic(&g), RIDGE_TRAFFIC_TILED);
+	assert_true(cost_of(g).bytes == 2181038080.0);
+	assert_string_equal(intensity_traffic_name(RIDGE_TRAFFIC_DEFAULT), "default");
+	enum ridge_traffic t = RIDGE_TRAFFIC_TILED;
+	assert_true(intensity_traffic_parse("default", &t) && t == RIDGE_TRAFFIC_DEFAULT);
+
+	double b[RIDGE_LEVEL_COUNT];
+	char err[200];
+	/* Naive fp32 4096^3: L1 serves the 2*M*N*K reads (the seed's 549.8 GB),
+	 * L2 the 32 x 32 block tiles (A and B 128 times each), DRAM each matrix once. */
+	struct ridge_kernel_shape n = { .kernel = RIDGE_KERNEL_GEMM_NAIVE, .dtype = RIDGE_FP32, .m = 4096, .n = 4096,
+					.k = 4096 };
+	struct ridge_kernel_cost c = cost_of(n);
+	assert_int_equal(intensity_levels(&n, &c, b, err, sizeof err), 0);
+	assert_true(b[RIDGE_LEVEL_SMEM] == 549822922752.0);
+	assert_true(b[RIDGE_LEVEL_L2] == 4.0 * (2.0 * 4096 * 4096 * 128 + 4096.0 * 4096));
+	assert_true(b[RIDGE_LEVEL_HBM] == 3.0 * 4096 * 4096 * 4);
+	/* The 32 x 32 shared-memory tiled kernel: 2*M*N*K shared-memory reads plus
+	 * its tile stores; L2 its tiled count. */
+	n.kernel = RIDGE_KERNEL_GEMM_TILED;
+	c = cost_of(n);
+	assert_int_equal(intensity_levels(&n, &c, b, err, sizeof err), 0);
+	assert_true(b[RIDGE_LEVEL_SMEM] == 2.0 * 4096 * 4096 * 4096 * 4 + 4.0 * 2 * 4096 * 4096 * 128);
+	assert_true(b[RIDGE_LEVEL_L2] == c.tiled_bytes && b[RIDGE_LEVEL_HBM] == c.compulsory_bytes);
+	/* The library GEMM: L2 not placed unless a tile is given. */
+	g.tile_m = g.tile_n = g.tile_k = 0;
+	c = cost_of(g);
+	assert_int_equal(intensity_levels(&g, &c, b, err, sizeof err), 0);
+	assert_true(b[RIDGE_LEVEL_L2] < 0 && b[RIDGE_LEVEL_SMEM] < 0 && b[RIDGE_LEVEL_HBM] == 100663296.0);
+	g.tile_m = 128;
+	c = cost_of(g);
+	assert_int_equal(intensity_levels(&g, &c, b, err, sizeof err), 0);
+	assert_true(b[RIDGE_LEVEL_L2] == c.tiled_bytes);
+	/* Softmax in three passes: every pass reaches DRAM. */
+	struct ridge_kernel_shape sm = { .kernel = RIDGE_KERNEL_SOFTMAX, .dtype = RIDGE_BF16, .m = 16384, .n = 8192,
+					 .passes = 3 };
+	c = cost_of(sm);
+	assert_int_equal(intensity_levels(&sm, &c, b, err, sizeof err), 0);
+	assert_true(b[RIDGE_LEVEL_HBM] == 4.0 * 16384 * 8192 * 2 && b[RIDGE_LEVEL_L2] == b[RIDGE_LEVEL_HBM]);
+	/* Element-wise: each tensor once at both levels. */
+	struct ridge_kernel_shape va = { .kernel = RIDGE_KERNEL_VECTOR_ADD, .dtype = RIDGE_FP32, .n = 1000 };
+	c = cost_of(va);
+	assert_int_equal(intensity_levels(&va, &c, b, err, sizeof err), 0);
+	assert_true(b[RIDGE_LEVEL_HBM] == 12000 && b[RIDGE_LEVEL_L2] == 12000 && b[RIDGE_LEVEL_SMEM] < 0);
 }
 
 static void test_bad_shapes(void **state)
@@ -427,6 +506,7 @@ int main(void)
 		cmocka_unit_test(test_fusion),
 		cmocka_unit_test(test_attention),
 		cmocka_unit_test(test_flash_attention),
+		cmocka_unit_test(test_default_traffic_and_levels),
 		cmocka_unit_test(test_bad_shapes),
 		cmocka_unit_test(test_tensor_eligibility),
 		cmocka_unit_test(test_compute_path),

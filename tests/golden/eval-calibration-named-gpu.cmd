@@ -1,0 +1,1 @@
+eval examples/decode-launch-overhead.yaml --calibration validation/h200-calibration.yaml

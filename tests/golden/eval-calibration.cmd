@@ -1,0 +1,1 @@
+eval tests/fixtures/eval/no-gpu.yaml --calibration validation/h200-calibration.yaml

@@ -1,0 +1,1 @@
+roofline --validation validation/h200-calibration.yaml
