@@ -80,6 +80,7 @@ struct ridge_train_result;
 struct ridge_train_comparison;
 struct ridge_decode_result;
 struct ridge_occupancy_result;
+struct ridge_roofline_point;
 struct ridge_align_rule;
 struct align_finding;
 void calc_json_train(cJSON *obj, const struct ridge_train_result *r);
@@ -88,6 +89,10 @@ void calc_json_train_comparison(cJSON *obj, const struct ridge_train_comparison 
 void calc_json_decode(cJSON *obj, const struct ridge_decode_result *r);
 /* "limits": blocks per SM each resource allows (null: no limit). */
 void calc_json_occupancy_limits(cJSON *obj, const struct ridge_occupancy_result *r);
+/* A placed roofline point: intensity, attainable, bound, the work and time
+ * floor when known, and the achieved fractions when a time was measured
+ * (ridge roofline, ridge eval and the TUI's --dump). */
+void calc_json_roofline_point(cJSON *obj, const struct ridge_roofline_point *p);
 /* "rule": the required and recommended multiples; returned for more keys. */
 cJSON *calc_json_align_rule(cJSON *obj, const struct ridge_align_rule *r);
 /* One finding's verdict and next aligned values, as a new object. */

@@ -459,7 +459,7 @@ static void json_ceiling(cJSON *o, const struct ridge_gpu *gpu, const struct rid
 	cli_json_number(o, "ridge_point", c->ridge_point);
 }
 
-static void json_point(cJSON *o, const struct ridge_roofline_point *p)
+void calc_json_roofline_point(cJSON *o, const struct ridge_roofline_point *p)
 {
 	cli_json_number(o, "intensity", p->intensity);
 	cli_json_number(o, "attainable_flops", p->attainable_flops);
@@ -542,7 +542,7 @@ static cJSON *compute_work(const struct ridge_gpu *gpu, const struct roofline_re
 	}
 	cJSON *doc = cJSON_CreateObject();
 	json_ceiling(doc, gpu, &c);
-	json_point(doc, &p);
+	calc_json_roofline_point(doc, &p);
 	if (hierarchical)
 		json_hierarchy(doc, &h);
 	return doc;
@@ -599,7 +599,7 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 	}
 	cJSON *doc = cJSON_CreateObject();
 	json_ceiling(doc, gpu, &c);
-	json_point(doc, &p);
+	calc_json_roofline_point(doc, &p);
 	cJSON_AddStringToObject(doc, "compulsory_bound", roofline_bound_name(compulsory.bound));
 	cli_json_number(doc, "compulsory_time_floor_s", compulsory.time_floor_s);
 	json_hierarchy(doc, &h);

@@ -27,20 +27,6 @@ static void ceiling_json(cJSON *o, const struct ridge_roofline_ceiling *c)
 	cli_json_number(o, "ridge_point", c->ridge_point);
 }
 
-static void point_json(cJSON *o, const struct ridge_roofline_point *p)
-{
-	cli_json_number(o, "intensity", p->intensity);
-	cli_json_number(o, "attainable_flops", p->attainable_flops);
-	cJSON_AddStringToObject(o, "bound", roofline_bound_name(p->bound));
-	if (p->has_work) {
-		cli_json_number(o, "flops", p->flops);
-		cli_json_number(o, "bytes", p->bytes);
-		cli_json_number(o, "compute_time_s", p->compute_time_s);
-		cli_json_number(o, "memory_time_s", p->memory_time_s);
-		cli_json_number(o, "time_floor_s", p->time_floor_s);
-	}
-}
-
 /* `ridge gemm`'s keys. */
 static void gemm_json(cJSON *o, const struct tui_state *s)
 {
@@ -59,7 +45,7 @@ static void gemm_json(cJSON *o, const struct tui_state *s)
 	cJSON_AddStringToObject(o, "compute_dtype", ridge_dtype_name(r->ceiling.dtype));
 	ceiling_json(o, &r->ceiling);
 	cJSON_DeleteItemFromObject(o, "level"); /* gemm has no level: always HBM */
-	point_json(o, &r->point);
+	calc_json_roofline_point(o, &r->point);
 }
 
 /* `ridge roofline`'s keys (an intensity, or a named GEMM kernel). */
@@ -68,7 +54,7 @@ static void roofline_json(cJSON *o, const struct tui_state *s)
 	const struct tui_roofline_results *r = &s->out.roofline;
 	cJSON_AddStringToObject(o, "dtype", ridge_dtype_name(r->ceiling.dtype));
 	ceiling_json(o, &r->ceiling);
-	point_json(o, &r->point);
+	calc_json_roofline_point(o, &r->point);
 }
 
 /* `ridge occupancy`'s keys. */
