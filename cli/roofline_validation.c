@@ -58,22 +58,38 @@ static void short_label(const char *kernel, const char *shape, char *out, size_t
 		snprintf(out, len, "%s %s", alias, shape);
 }
 
+static int load_text(const char *file, const char *text, size_t len, const char *group, const struct ridge_gpu *gpu,
+		     struct vpoint *pts, int *count);
+
 static int load(const char *file, const char *group, const struct ridge_gpu *gpu, struct vpoint *pts, int *count)
 {
 	size_t len;
 	char *text = cli_read_file(file, (size_t)256 << 20, "validation JSON", &len);
 	if (!text)
 		return EXIT_USAGE;
+	int rc = load_text(file, text, len, group, gpu, pts, count);
+	free(text);
+	return rc;
+}
+
+int roofline_validation_check(const char *file, const char *text, size_t len, const struct ridge_gpu *gpu, int *count)
+{
+	static struct vpoint pts[MAX_CASES];
+	*count = 0;
+	return load_text(file, text, len, NULL, gpu, pts, count);
+}
+
+static int load_text(const char *file, const char *text, size_t len, const char *group, const struct ridge_gpu *gpu,
+		     struct vpoint *pts, int *count)
+{
 	cJSON *doc = cJSON_ParseWithLength(text, len);
 	if (!doc) {
 		int line, col;
 		const char *at = cJSON_GetErrorPtr();
 		cli_text_position(text, at && at >= text && at <= text + len ? (size_t)(at - text) : 0, &line, &col);
 		cli_error("%s:%d:%d: not valid JSON", file, line, col);
-		free(text);
 		return EXIT_USAGE;
 	}
-	free(text);
 	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(doc, "validation");
 	if (!cJSON_IsArray(arr)) {
 		cli_error("%s: no 'validation' array (write one with ridge-probe --validate --json, or --replay a "
@@ -135,6 +151,16 @@ static int load(const char *file, const char *group, const struct ridge_gpu *gpu
 		p.achieved = p.flops / p.measured_s;
 		p.predicted = p.has_prediction ? p.flops / p.predicted_s : 0;
 		p.attainable = roofline_attainable(p.ceiling.peak_flops, p.ceiling.bandwidth, p.intensity);
+		/* Finite inputs can still overflow (1e308 FLOPs in 1e-300 s): refuse
+		 * the case rather than print inf or nan. */
+		if (!isfinite(p.intensity) || !(p.intensity > 0) || !isfinite(p.achieved) || !isfinite(p.predicted) ||
+		    !isfinite(p.error * 100) || !(p.attainable > 0) || !isfinite(p.attainable)) {
+			cli_error("%s: validation[%d] (%s %s): overflow: its flops, bytes, measured_s, predicted_s and "
+				  "error give values out of range",
+				  file, index - 1, kernel, shape);
+			cJSON_Delete(doc);
+			return EXIT_USAGE;
+		}
 		if (*count >= MAX_CASES) {
 			cli_error("%s: more than %d validation cases", file, MAX_CASES);
 			cJSON_Delete(doc);

@@ -7,6 +7,7 @@
 #define RIDGE_ROOFLINE_VALIDATION_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "ridge.h"
 
@@ -15,5 +16,10 @@
  * bad file or group, EXIT_ENV when the plot cannot be written). */
 int roofline_validation_run(const char *file, const char *group, const struct ridge_gpu *gpu, const char *svg,
 			    bool json);
+
+/* The loader alone, on text in memory (len bytes; path names it in messages),
+ * for the fuzz harness: every case checked as the command checks it. Returns
+ * EXIT_OK with *count cases placed, or EXIT_USAGE after printing the error. */
+int roofline_validation_check(const char *path, const char *text, size_t len, const struct ridge_gpu *gpu, int *count);
 
 #endif

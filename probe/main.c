@@ -373,37 +373,20 @@ static int write_validation(const struct probe_result *r, const struct probe_val
 		snprintf(err, err_len, "out of memory formatting JSON");
 		return -1;
 	}
-	char tmp[4096];
-	if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= (int)sizeof tmp) {
+	/* The one atomic writer (hwdb_write_atomic: fsync, rename, devices
+	 * written through, nothing left behind on failure). */
+	size_t n = strlen(text);
+	char *buf = realloc(text, n + 2);
+	if (!buf) {
 		free(text);
-		snprintf(err, err_len, "path too long '%s'", path);
+		snprintf(err, err_len, "out of memory formatting JSON");
 		return -1;
 	}
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		free(text);
-		snprintf(err, err_len, "cannot create '%s': %s", tmp, strerror(errno));
-		return -1;
-	}
-	mode_t mask = umask(0);
-	umask(mask);
-	(void)fchmod(fd, 0666 & ~mask);
-	FILE *f = fdopen(fd, "w");
-	int failed = !f;
-	if (f) {
-		failed |= fputs(text, f) < 0 || fputc('\n', f) == EOF;
-		failed |= fflush(f) != 0;
-		failed |= fclose(f) != 0;
-	} else {
-		close(fd);
-	}
-	free(text);
-	if (failed || rename(tmp, path) != 0) {
-		snprintf(err, err_len, "cannot write '%s': %s", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
+	buf[n] = '\n';
+	buf[n + 1] = '\0';
+	int rc = hwdb_write_atomic(path, buf, n + 1, err, err_len);
+	free(buf);
+	return rc;
 }
 
 static int finish(struct probe_result *r, const struct options *opt)
@@ -747,14 +730,16 @@ int main(int argc, char **argv)
 		for (int g = G_V_STREAM; g <= G_V_LAUNCH && !any; g++)
 			opt.sel.group[g] = true;
 	}
-	if (opt.out) {
-		/* Before minutes of measuring, not after: a path that cannot be
-		 * written would lose the calibration. */
-		char err[600];
-		if (hwdb_output_path_check(opt.out, err, sizeof err) != 0) {
-			error_msg("--out: %s", err);
-			return EXIT_USAGE;
-		}
+	/* Before minutes of measuring, not after: a path that cannot be written
+	 * would lose the calibration or the validation cases. */
+	char path_err[600];
+	if (opt.out && hwdb_output_path_check(opt.out, path_err, sizeof path_err) != 0) {
+		error_msg("--out: %s", path_err);
+		return EXIT_USAGE;
+	}
+	if (opt.validation_json && hwdb_output_path_check(opt.validation_json, path_err, sizeof path_err) != 0) {
+		error_msg("--validation-json: %s", path_err);
+		return EXIT_USAGE;
 	}
 	if (opt.repeats < 0)
 		opt.repeats = opt.quick ? 8 : 15;
