@@ -37,15 +37,28 @@ $(BUILD)/lib/.cjson:
 PROBE_PORTABLE_DEPS := $(if $(filter 1,$(PROBE_PORTABLE)),$(BUILD)/lib/.cjson)
 
 # ---- CUDA ----
+# Where libcudart lives. nvcc itself says best: `nvcc -dryrun` prints the -L
+# paths it links with, right even when the nvcc on PATH is a wrapper or a
+# symlink outside the toolkit (CI once found no library beside such an nvcc and
+# linked without cudart). Then the usual places. The static runtime is
+# preferred (the probe runs wherever a driver is); the shared one is the
+# fallback; with neither, the probe is skipped, saying why.
+CUDA_HOME := $(if $(strip $(NVCC)),$(patsubst %/bin/,%,$(dir $(realpath $(NVCC)))))
+CUDA_LIB_CANDIDATES := $(if $(CUDA_HOME),$(shell $(NVCC) -dryrun -o /dev/null ridge-probe-libdirs.cu 2>&1 | \
+	sed -n 's/^\#\$$ LIBRARIES=//p' | tr ' ' '\n' | sed -n 's/^"\{0,1\}-L\([^"]*\)"\{0,1\}$$/\1/p' | grep -v '/stubs$$') \
+	$(CUDA_HOME)/lib64 $(CUDA_HOME)/targets/x86_64-linux/lib $(CUDA_HOME)/lib /usr/local/cuda/lib64 \
+	/usr/local/cuda/targets/x86_64-linux/lib /usr/lib/x86_64-linux-gnu)
+CUDART_STATIC := $(firstword $(wildcard $(addsuffix /libcudart_static.a,$(CUDA_LIB_CANDIDATES))))
+CUDART_SHARED := $(firstword $(wildcard $(addsuffix /libcudart.so,$(CUDA_LIB_CANDIDATES))))
+CUDA_LIBDIR := $(patsubst %/,%,$(dir $(or $(CUDART_STATIC),$(CUDART_SHARED))))
+CUDART_LINK := $(if $(CUDART_STATIC),-lcudart_static,-lcudart)
 ifeq ($(WITH_CUDA),no)
 PROBE_SKIPPED += ridge-probe (WITH_CUDA=no)
 else ifeq ($(strip $(NVCC)),)
 PROBE_SKIPPED += ridge-probe (nvcc not found)
+else ifeq ($(CUDA_LIBDIR),)
+PROBE_SKIPPED += ridge-probe (no libcudart_static.a or libcudart.so where $(NVCC) links from)
 else
-CUDA_HOME := $(patsubst %/bin/,%,$(dir $(NVCC)))
-CUDA_LIBDIR := $(patsubst %/libcudart_static.a,%,$(firstword $(wildcard $(CUDA_HOME)/lib64/libcudart_static.a \
-	$(CUDA_HOME)/targets/x86_64-linux/lib/libcudart_static.a $(CUDA_HOME)/lib/libcudart_static.a \
-	/usr/lib/x86_64-linux-gnu/libcudart_static.a)))
 # Every real architecture nvcc lists from sm_75 to sm_120, plus PTX of the newest.
 ifeq ($(origin PROBE_CUDA_ARCHS),undefined)
 PROBE_CUDA_ARCHS := $(shell $(NVCC) --list-gpu-arch 2>/dev/null | sed -n 's/^compute_\([0-9]*\)$$/\1/p' | awk '$$1 >= 75 && $$1 <= 120' | sort -n | tr '\n' ' ')
@@ -54,7 +67,7 @@ PROBE_CUDA_PTX := $(lastword $(PROBE_CUDA_ARCHS))
 probe_comma := ,
 PROBE_GENCODE := $(foreach a,$(PROBE_CUDA_ARCHS),-gencode=arch=compute_$(a)$(probe_comma)code=sm_$(a)) \
 	$(if $(PROBE_CUDA_PTX),-gencode=arch=compute_$(PROBE_CUDA_PTX)$(probe_comma)code=compute_$(PROBE_CUDA_PTX))
-PROBE_HAS_CUBLAS := $(and $(wildcard $(CUDA_HOME)/include/cublas_v2.h $(CUDA_HOME)/targets/x86_64-linux/include/cublas_v2.h),$(wildcard $(CUDA_LIBDIR)/libcublas.so),$(wildcard $(CUDA_LIBDIR)/libcublasLt.so))
+PROBE_HAS_CUBLAS := $(and $(wildcard $(CUDA_LIBDIR)/../include/cublas_v2.h $(CUDA_HOME)/include/cublas_v2.h $(CUDA_HOME)/targets/x86_64-linux/include/cublas_v2.h),$(wildcard $(CUDA_LIBDIR)/libcublas.so),$(wildcard $(CUDA_LIBDIR)/libcublasLt.so))
 NVCC_FLAGS ?= -O3 -lineinfo
 PROBE_NVCC := $(NVCC) -std=c++17 $(NVCC_FLAGS) -Xcompiler -Wall,-Wextra $(if $(PROBE_HAS_CUBLAS),,-DKERN_NO_CUBLAS)
 
@@ -82,7 +95,7 @@ $(BUILD)/obj/probe/main.o: probe/main.c $(PROBE_C_HEADERS) | $(DEPS_STAMP)
 
 $(BUILD)/ridge-probe: $(BUILD)/obj/probe/main.o $(PROBE_CORE_OBJ) $(PROBE_CU_OBJ) $(LIB) $(PROBE_PORTABLE_DEPS)
 	$(CC) -o $@ $(BUILD)/obj/probe/main.o $(PROBE_CORE_OBJ) $(PROBE_CU_OBJ) $(LIB) $(PROBE_LINK_LIBS) \
-		-L$(CUDA_LIBDIR) -lcudart_static $(if $(PROBE_HAS_CUBLAS),-lcublas -lcublasLt) -lstdc++ -ldl -lpthread -lrt -lm \
+		-L$(CUDA_LIBDIR) $(CUDART_LINK) $(if $(PROBE_HAS_CUBLAS),-lcublas -lcublasLt) -lstdc++ -ldl -lpthread -lrt -lm \
 		$(PROBE_RPATH) -Wl,-rpath,$(CUDA_LIBDIR)
 endif
 
