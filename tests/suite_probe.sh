@@ -42,7 +42,7 @@ gpu_present() {
 for probe in ridge-probe ridge-probe-hip; do
 	bin=$BUILD/$probe
 	if [ ! -x "$bin" ]; then
-		echo "SKIP $probe: not built (`make probes` says why)"
+		echo "SKIP $probe: not built (make probes says why)"
 		continue
 	fi
 	if ! "$bin" --help >"$tmp/help" 2>&1; then
