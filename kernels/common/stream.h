@@ -117,6 +117,9 @@ int kern_fill(struct kern_ctx *ctx, enum kern_fill kind, void *ptr, size_t count
 	return 0;
 }
 
+/* Bytes an HBM kernel moves per launch, at least (rp_copy says why). */
+#define STREAM_BYTES_PER_LAUNCH 2147483648.0
+
 static size_t default_array_bytes(const struct kern_ctx *ctx)
 {
 	/* At least 8 x L2 (and 256 MiB), a whole number of MiB. */
@@ -148,20 +151,28 @@ static double seconds_now(void)
 
 /* ---------------------------------------------------------------- HBM kernels */
 
-/* Four independent 16-byte loads in flight per thread, grid-stride. */
-__global__ void rp_copy(const float4 *__restrict__ a, float4 *__restrict__ b, size_t n)
+/* The HBM kernels: four independent 16-byte loads in flight per thread,
+ * grid-stride, `passes` passes over arrays of 8 x L2 or more in one launch.
+ * Each thread touches the same elements in every pass, so a pass needs no
+ * barrier and the result is that of one pass (the read kernels' sums grow
+ * by the pass count). Why several passes: one pass over 480 MiB lasts
+ * 0.11 ms on an H200 and the launch's ramp-up and tail cost ~4 % of it
+ * (probe/README.md, "array size"). */
+__global__ void rp_copy(const float4 *__restrict__ a, float4 *__restrict__ b, size_t n, int passes)
 {
 	size_t stride = (size_t)gridDim.x * blockDim.x;
-	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-	for (; i + 3 * stride < n; i += 4 * stride) {
-		float4 v0 = a[i], v1 = a[i + stride], v2 = a[i + 2 * stride], v3 = a[i + 3 * stride];
-		b[i] = v0;
-		b[i + stride] = v1;
-		b[i + 2 * stride] = v2;
-		b[i + 3 * stride] = v3;
+	for (int p = 0; p < passes; p++) {
+		size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+		for (; i + 3 * stride < n; i += 4 * stride) {
+			float4 v0 = a[i], v1 = a[i + stride], v2 = a[i + 2 * stride], v3 = a[i + 3 * stride];
+			b[i] = v0;
+			b[i + stride] = v1;
+			b[i + 2 * stride] = v2;
+			b[i + 3 * stride] = v3;
+		}
+		for (; i < n; i += stride)
+			b[i] = a[i];
 	}
-	for (; i < n; i += stride)
-		b[i] = a[i];
 }
 
 __device__ __forceinline__ float4 triad4(float4 b, float4 c, float s)
@@ -170,20 +181,22 @@ __device__ __forceinline__ float4 triad4(float4 b, float4 c, float s)
 }
 
 __global__ void rp_triad(float4 *__restrict__ a, const float4 *__restrict__ b, const float4 *__restrict__ c, float s,
-			 size_t n)
+			 size_t n, int passes)
 {
 	size_t stride = (size_t)gridDim.x * blockDim.x;
-	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-	for (; i + 3 * stride < n; i += 4 * stride) {
-		float4 b0 = b[i], b1 = b[i + stride], b2 = b[i + 2 * stride], b3 = b[i + 3 * stride];
-		float4 c0 = c[i], c1 = c[i + stride], c2 = c[i + 2 * stride], c3 = c[i + 3 * stride];
-		a[i] = triad4(b0, c0, s);
-		a[i + stride] = triad4(b1, c1, s);
-		a[i + 2 * stride] = triad4(b2, c2, s);
-		a[i + 3 * stride] = triad4(b3, c3, s);
+	for (int p = 0; p < passes; p++) {
+		size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+		for (; i + 3 * stride < n; i += 4 * stride) {
+			float4 b0 = b[i], b1 = b[i + stride], b2 = b[i + 2 * stride], b3 = b[i + 3 * stride];
+			float4 c0 = c[i], c1 = c[i + stride], c2 = c[i + 2 * stride], c3 = c[i + 3 * stride];
+			a[i] = triad4(b0, c0, s);
+			a[i + stride] = triad4(b1, c1, s);
+			a[i + 2 * stride] = triad4(b2, c2, s);
+			a[i + 3 * stride] = triad4(b3, c3, s);
+		}
+		for (; i < n; i += stride)
+			a[i] = triad4(b[i], c[i], s);
 	}
-	for (; i < n; i += stride)
-		a[i] = triad4(b[i], c[i], s);
 }
 
 __device__ __forceinline__ float sum4(float4 v)
@@ -213,20 +226,22 @@ __device__ void block_sum_to(float v, double *out)
 	}
 }
 
-__global__ void rp_read(const float4 *__restrict__ a, size_t n, double *out)
+__global__ void rp_read(const float4 *__restrict__ a, size_t n, int passes, double *out)
 {
 	size_t stride = (size_t)gridDim.x * blockDim.x;
-	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-	for (; i + 3 * stride < n; i += 4 * stride) {
-		float4 v0 = a[i], v1 = a[i + stride], v2 = a[i + 2 * stride], v3 = a[i + 3 * stride];
-		s0 += sum4(v0);
-		s1 += sum4(v1);
-		s2 += sum4(v2);
-		s3 += sum4(v3);
+	for (int p = 0; p < passes; p++) {
+		size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+		for (; i + 3 * stride < n; i += 4 * stride) {
+			float4 v0 = a[i], v1 = a[i + stride], v2 = a[i + 2 * stride], v3 = a[i + 3 * stride];
+			s0 += sum4(v0);
+			s1 += sum4(v1);
+			s2 += sum4(v2);
+			s3 += sum4(v3);
+		}
+		for (; i < n; i += stride)
+			s0 += sum4(a[i]);
 	}
-	for (; i < n; i += stride)
-		s0 += sum4(a[i]);
 	block_sum_to((s0 + s1) + (s2 + s3), out);
 }
 
@@ -246,22 +261,24 @@ __device__ __forceinline__ float4 load_wide(const float4 *p)
 #endif
 }
 
-__global__ void rp_read_wide(const float4 *__restrict__ a, size_t n, double *out)
+__global__ void rp_read_wide(const float4 *__restrict__ a, size_t n, int passes, double *out)
 {
 	size_t stride = (size_t)gridDim.x * blockDim.x;
-	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	float s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-	for (; i + 7 * stride < n; i += 8 * stride) {
-		float4 v[8];
+	for (int p = 0; p < passes; p++) {
+		size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+		for (; i + 7 * stride < n; i += 8 * stride) {
+			float4 v[8];
 #pragma unroll
-		for (int k = 0; k < 8; k++)
-			v[k] = load_wide(a + i + k * stride);
+			for (int k = 0; k < 8; k++)
+				v[k] = load_wide(a + i + k * stride);
 #pragma unroll
-		for (int k = 0; k < 8; k++)
-			s[k] += sum4(v[k]);
+			for (int k = 0; k < 8; k++)
+				s[k] += sum4(v[k]);
+		}
+		for (; i < n; i += stride)
+			s[0] += sum4(load_wide(a + i));
 	}
-	for (; i < n; i += stride)
-		s[0] += sum4(load_wide(a + i));
 	block_sum_to(((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7])), out);
 }
 
@@ -271,14 +288,15 @@ static __host__ __device__ __forceinline__ float write_value(float base, size_t 
 	return base + (float)(unsigned)(e & 0xFFFFu);
 }
 
-__global__ void rp_write(float4 *__restrict__ a, float base, size_t n)
+__global__ void rp_write(float4 *__restrict__ a, float base, size_t n, int passes)
 {
 	size_t stride = (size_t)gridDim.x * blockDim.x;
-	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
-		size_t e = 4 * i;
-		a[i] = make_float4(write_value(base, e), write_value(base, e + 1), write_value(base, e + 2),
-				   write_value(base, e + 3));
-	}
+	for (int p = 0; p < passes; p++)
+		for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+			size_t e = 4 * i;
+			a[i] = make_float4(write_value(base, e), write_value(base, e + 1), write_value(base, e + 2),
+					   write_value(base, e + 3));
+		}
 }
 
 /* The L2 sweep: `passes` passes over n float4 with loads that skip L1
@@ -378,19 +396,19 @@ static int stream_launch(void *user, int rep, char *err, size_t err_len)
 	gpuStream_t s = j->ctx->stream;
 	switch (j->id) {
 	case KERN_COPY:
-		rp_copy<<<j->blocks, j->threads, 0, s>>>(b0, b1, j->n4);
+		rp_copy<<<j->blocks, j->threads, 0, s>>>(b0, b1, j->n4, j->passes);
 		break;
 	case KERN_TRIAD:
-		rp_triad<<<j->blocks, j->threads, 0, s>>>(b0, b1, b2, j->triad_s, j->n4);
+		rp_triad<<<j->blocks, j->threads, 0, s>>>(b0, b1, b2, j->triad_s, j->n4, j->passes);
 		break;
 	case KERN_READ:
-		rp_read<<<j->blocks, j->threads, 0, s>>>(b0, j->n4, j->sum);
+		rp_read<<<j->blocks, j->threads, 0, s>>>(b0, j->n4, j->passes, j->sum);
 		break;
 	case KERN_WRITE:
-		rp_write<<<j->blocks, j->threads, 0, s>>>(b0, j->write_base, j->n4);
+		rp_write<<<j->blocks, j->threads, 0, s>>>(b0, j->write_base, j->n4, j->passes);
 		break;
 	case KERN_READ_WIDE:
-		rp_read_wide<<<j->blocks, j->threads, 0, s>>>(b0, j->n4, j->sum);
+		rp_read_wide<<<j->blocks, j->threads, 0, s>>>(b0, j->n4, j->passes, j->sum);
 		break;
 	default:
 		return kern_failf(err, err_len, "stream_launch: unexpected kernel %d", (int)j->id);
@@ -432,7 +450,11 @@ static int run_stream(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 	job.sum = sum.as<double>();
 	job.triad_s = 0.375f;
 	job.write_base = (float)kern_decode_f32(kern_bits_f32(cfg->seed + 99, 0, 1));
-	job.passes = 1;
+	double moved = cfg->id == KERN_COPY ? 2.0 : cfg->id == KERN_TRIAD ? 3.0 : 1.0;
+	/* At least 2 GiB moved per launch (see rp_copy). */
+	job.passes = (int)ceil(STREAM_BYTES_PER_LAUNCH / (moved * (double)bytes));
+	if (job.passes < 1)
+		job.passes = 1;
 
 	/* Verify the run with roles 0, 1, 2 on a poisoned output. */
 	if (cfg->id == KERN_COPY)
@@ -449,7 +471,7 @@ static int run_stream(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 		CK(gpu(Memcpy)(&got, sum.ptr, sizeof got, gpuMemcpyDeviceToHost));
 		for (size_t i = 0; i < nf; i++)
 			want += kern_value(KERN_ELEM_F32_POSITIVE, cfg->seed, i);
-		kern_error_add(&e, got, want);
+		kern_error_add(&e, got, job.passes * want);
 		res->verify_tolerance = 1e-4;
 	} else {
 		host_buffer host;
@@ -478,13 +500,12 @@ static int run_stream(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 
 	if (kern_time_launches(ctx, cfg, res, stream_launch, &job, err, err_len))
 		return -1;
-	double moved = cfg->id == KERN_COPY ? 2.0 : cfg->id == KERN_TRIAD ? 3.0 : 1.0;
-	res->work = moved * (double)bytes;
+	res->work = moved * (double)bytes * job.passes;
 	res->bytes = (double)bytes;
 	snprintf(res->method, sizeof res->method,
-		 "%s, %d x %.0f MiB arrays (roles rotated over %d), float4 accesses, %s per thread, %d x %d threads "
-		 "(one full wave); bytes read + written",
-		 kern_id_name(cfg->id), arrays, bytes / 1048576.0, nbuf,
+		 "%s, %d x %.0f MiB arrays (roles rotated over %d), %d passes per launch, float4 accesses, %s per "
+		 "thread, %d x %d threads (one full wave); bytes read + written",
+		 kern_id_name(cfg->id), arrays, bytes / 1048576.0, nbuf, job.passes,
 		 cfg->id == KERN_READ_WIDE ? "8 in flight with the L2::256B prefetch hint" : "4 in flight", job.blocks,
 		 job.threads);
 	return 0;
@@ -851,8 +872,27 @@ __global__ void rp_empty(void)
 {
 }
 
-#define LAUNCH_BATCH 4000
-#define LAUNCH_SYNC_BATCH 200
+/* The median of n (<= LAUNCH_SUBBATCHES) values; sorts them in place. */
+static double median_of(double *v, int n)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			double t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Host-timed launch figures: each sample is the median of LAUNCH_SUBBATCHES
+ * batches (the queue drained between them, untimed), so a preemption inside
+ * one batch does not become launch cost. On the H200 (2026-11-30, 6 trials
+ * of 15 samples) one 4000-launch batch per sample gave CV 1.1-7.0 %, the
+ * median of 8 x 500 gave 1.7-2.5 %; a stall longer than half a sample still
+ * shows (probe/README.md, "launch CV"). */
+#define LAUNCH_SUBBATCHES 8
+#define LAUNCH_BATCH 500
+#define LAUNCH_SYNC_BATCH 25
 #define GRAPH_NODES 1000
 
 struct graph_holder {
@@ -907,48 +947,53 @@ static int run_launch(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 	(void)guard1;
 	/* Sample -1 .. -warmup are warm-up. */
 	for (int r = -(cfg->warmup > 0 ? cfg->warmup : 1); r < n; r++) {
-		double t0 = 0, t1 = 0;
-		switch (cfg->id) {
-		case KERN_LAUNCH_ASYNC:
-			t0 = seconds_now();
-			for (int i = 0; i < ops; i++)
-				rp_empty<<<1, 32, 0, ctx->stream>>>();
-			t1 = seconds_now();
-			CK_LAUNCH("rp_empty");
-			break;
-		case KERN_LAUNCH_SYNC:
-			t0 = seconds_now();
-			for (int i = 0; i < ops; i++) {
-				rp_empty<<<1, 32, 0, ctx->stream>>>();
-				CK(gpu(StreamSynchronize)(ctx->stream));
-			}
-			t1 = seconds_now();
-			CK_LAUNCH("rp_empty");
-			break;
-		case KERN_GRAPH_NODE: {
-			CK(gpu(EventRecord)(e0, ctx->stream));
-			CK(gpu(GraphLaunch)(g.exec, ctx->stream));
-			CK(gpu(EventRecord)(e1, ctx->stream));
-			CK(gpu(EventSynchronize)(e1));
-			float ms = 0;
-			CK(gpu(EventElapsedTime)(&ms, e0, e1));
-			t1 = ms * 1e-3;
-			break;
-		}
-		case KERN_GRAPH_LAUNCH:
-			t0 = seconds_now();
-			for (int i = 0; i < ops; i++)
+		double per_op[LAUNCH_SUBBATCHES];
+		int batches = cfg->id == KERN_GRAPH_NODE ? 1 : LAUNCH_SUBBATCHES;
+		for (int b = 0; b < batches; b++) {
+			double t0 = 0, t1 = 0;
+			switch (cfg->id) {
+			case KERN_LAUNCH_ASYNC:
+				t0 = seconds_now();
+				for (int i = 0; i < ops; i++)
+					rp_empty<<<1, 32, 0, ctx->stream>>>();
+				t1 = seconds_now();
+				CK_LAUNCH("rp_empty");
+				break;
+			case KERN_LAUNCH_SYNC:
+				t0 = seconds_now();
+				for (int i = 0; i < ops; i++) {
+					rp_empty<<<1, 32, 0, ctx->stream>>>();
+					CK(gpu(StreamSynchronize)(ctx->stream));
+				}
+				t1 = seconds_now();
+				CK_LAUNCH("rp_empty");
+				break;
+			case KERN_GRAPH_NODE: {
+				CK(gpu(EventRecord)(e0, ctx->stream));
 				CK(gpu(GraphLaunch)(g.exec, ctx->stream));
-			t1 = seconds_now();
-			break;
-		default:
-			return kern_failf(err, err_len, "run_launch: unexpected kernel %d", (int)cfg->id);
+				CK(gpu(EventRecord)(e1, ctx->stream));
+				CK(gpu(EventSynchronize)(e1));
+				float ms = 0;
+				CK(gpu(EventElapsedTime)(&ms, e0, e1));
+				t1 = ms * 1e-3;
+				break;
+			}
+			case KERN_GRAPH_LAUNCH:
+				t0 = seconds_now();
+				for (int i = 0; i < ops; i++)
+					CK(gpu(GraphLaunch)(g.exec, ctx->stream));
+				t1 = seconds_now();
+				break;
+			default:
+				return kern_failf(err, err_len, "run_launch: unexpected kernel %d", (int)cfg->id);
+			}
+			if (cfg->sample)
+				cfg->sample(cfg->sample_user);
+			CK(gpu(StreamSynchronize)(ctx->stream));
+			per_op[b] = (t1 - t0) / ops;
 		}
-		if (cfg->sample)
-			cfg->sample(cfg->sample_user);
-		CK(gpu(StreamSynchronize)(ctx->stream));
 		if (r >= 0)
-			res->seconds[r] = (t1 - t0) / ops;
+			res->seconds[r] = median_of(per_op, batches);
 	}
 	res->repeats = n;
 	res->work = ops;
@@ -956,13 +1001,16 @@ static int run_launch(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 	res->verify_error = -1;
 	res->verify_tolerance = 0;
 	const char *what = cfg->id == KERN_LAUNCH_ASYNC
-			       ? "host time of %d back-to-back empty-kernel launches (1 x 32 threads), per launch"
+			       ? "host time of %d back-to-back empty-kernel launches (1 x 32 threads), per launch; "
+				 "each run the median of %d such batches"
 			   : cfg->id == KERN_LAUNCH_SYNC
-			       ? "host time of %d launch + stream-synchronize round trips, per round trip"
+			       ? "host time of %d launch + stream-synchronize round trips, per round trip; each run "
+				 "the median of %d such batches"
 			   : cfg->id == KERN_GRAPH_NODE
 			       ? "device time (events) of one replay of a graph of %d empty-kernel nodes, per node"
-			       : "host time of %d launches of a one-node graph, per launch";
-	snprintf(res->method, sizeof res->method, what, ops);
+			       : "host time of %d launches of a one-node graph, per launch; each run the median of %d "
+				 "such batches";
+	snprintf(res->method, sizeof res->method, what, ops, LAUNCH_SUBBATCHES);
 	return 0;
 }
 
