@@ -119,6 +119,25 @@ static int hw_show(const struct hwdb_entry *e, bool json)
 		printf("; Infinity Cache %s", a);
 	}
 	printf("\n");
+	if (g->has_read_bandwidth || g->has_triad_bandwidth || g->has_copy_bandwidth || g->has_write_bandwidth) {
+		const struct {
+			bool has;
+			double value;
+			const char *name;
+		} mixes[] = {
+			{ g->has_read_bandwidth, g->read_bandwidth, "read" },
+			{ g->has_triad_bandwidth, g->triad_bandwidth, "triad 2:1" },
+			{ g->has_copy_bandwidth, g->copy_bandwidth, "copy 1:1" },
+			{ g->has_write_bandwidth, g->write_bandwidth, "write" },
+		};
+		printf("        by read:write mix:");
+		for (size_t i = 0; i < sizeof mixes / sizeof mixes[0]; i++)
+			if (mixes[i].has) {
+				cli_format_si(mixes[i].value, "B/s", a, sizeof a);
+				printf(" %s %s", mixes[i].name, a);
+			}
+		printf("\n");
+	}
 	if (g->has_l2_bandwidth || g->has_smem_bandwidth) {
 		printf("        inner levels:");
 		if (g->has_l2_bandwidth) {

@@ -494,6 +494,8 @@ static void json_hierarchy(cJSON *o, const struct ridge_roofline_hierarchy *h)
 		cli_json_number(e, "intensity", l->intensity);
 		if (l->placed) {
 			cli_json_number(e, "bandwidth", l->bandwidth);
+			if (l->write_fraction >= 0)
+				cli_json_number(e, "write_fraction", l->write_fraction);
 			cli_json_number(e, "ridge_point", l->ridge_point);
 			cli_json_number(e, "time_s", l->time_s);
 			cli_json_number(e, "attainable_flops", l->attainable_flops);
@@ -529,7 +531,7 @@ static cJSON *compute_work(const struct ridge_gpu *gpu, const struct roofline_re
 			bytes[RIDGE_LEVEL_L2] = r->l2_bytes;
 		if (r->has_smem_bytes)
 			bytes[RIDGE_LEVEL_SMEM] = r->smem_bytes;
-		if (roofline_hierarchy(gpu, c.peak_flops, r->flops, bytes, &h, err, err_len))
+		if (roofline_hierarchy(gpu, c.peak_flops, r->flops, bytes, -1, &h, err, err_len))
 			return NULL;
 	}
 	if (plot) {
@@ -571,7 +573,7 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 			   r->has_time ? r->time : 0, &p, why, sizeof why) ||
 	    roofline_place(&c, cost.flops, cost.compulsory_bytes, 0, &compulsory, why, sizeof why) ||
 	    intensity_levels(&s, &cost, level_bytes, why, sizeof why) ||
-	    roofline_hierarchy(gpu, c.peak_flops, cost.flops, level_bytes, &h, why, sizeof why)) {
+	    roofline_hierarchy(gpu, c.peak_flops, cost.flops, level_bytes, cost.write_bytes, &h, why, sizeof why)) {
 		snprintf(err, err_len, "--kernel %s: %s", name, why);
 		return NULL;
 	}
@@ -682,6 +684,11 @@ static void print_hierarchy(const cJSON *d)
 		}
 		cli_format_seconds(calc_num(l, "time_s"), t, sizeof t);
 		cli_format_si(calc_num(l, "bandwidth"), "B/s", b, sizeof b);
+		if (calc_has(l, "write_fraction")) {
+			/* The calibration's bandwidth at this read/write mix. */
+			size_t used = strlen(b);
+			snprintf(b + used, sizeof b - used, " (%.0f%% writes)", 100 * calc_num(l, "write_fraction"));
+		}
 		printf("  %-14s %12s  %s at %s, %.4g FLOP/byte (ridge %.4g): %s-bound\n", label, t, a, b,
 		       calc_num(l, "intensity"), calc_num(l, "ridge_point"), calc_str(l, "bound"));
 	}

@@ -74,6 +74,10 @@ static const struct field clock_fields[] = {
 static const struct field memory_fields[] = {
 	QTY("size", memory_bytes, RIDGE_UNIT_BYTES, 1e9, 1e13, V_ALL, V_ALL),
 	QTY("bandwidth", memory_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e10, 1e14, V_ALL, V_ALL),
+	OPTQTY("read_bandwidth", read_bandwidth, has_read_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e10, 1e14, V_ALL),
+	OPTQTY("triad_bandwidth", triad_bandwidth, has_triad_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e10, 1e14, V_ALL),
+	OPTQTY("copy_bandwidth", copy_bandwidth, has_copy_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e10, 1e14, V_ALL),
+	OPTQTY("write_bandwidth", write_bandwidth, has_write_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e10, 1e14, V_ALL),
 	STR("type", memory_type, 0, V_ALL),
 	END,
 };
@@ -704,6 +708,22 @@ static void check_entry(struct parse_state *st)
 		if (g->smem_per_sm > 0 && g->nv.carveout_sizes[g->nv.carveout_count - 1] != g->smem_per_sm)
 			check_error(st, G(nv.carveout_sizes), "the largest carveout size must equal shared_memory.per_sm");
 	}
+	/* The mixed-traffic bandwidths are measured kernels; memory.bandwidth is
+	 * the ceiling (the best of them in a calibration). */
+	const struct {
+		bool has;
+		double value;
+		size_t offset;
+		const char *name;
+	} mixes[] = {
+		{ g->has_read_bandwidth, g->read_bandwidth, G(read_bandwidth), "read_bandwidth" },
+		{ g->has_triad_bandwidth, g->triad_bandwidth, G(triad_bandwidth), "triad_bandwidth" },
+		{ g->has_copy_bandwidth, g->copy_bandwidth, G(copy_bandwidth), "copy_bandwidth" },
+		{ g->has_write_bandwidth, g->write_bandwidth, G(write_bandwidth), "write_bandwidth" },
+	};
+	for (size_t i = 0; i < sizeof mixes / sizeof mixes[0]; i++)
+		if (mixes[i].has && g->memory_bandwidth > 0 && mixes[i].value > g->memory_bandwidth * (1 + 1e-9))
+			check_error(st, mixes[i].offset, "memory.%s is above memory.bandwidth, the ceiling", mixes[i].name);
 	if (g->l2_bytes > 0 && g->memory_bytes > 0 && g->l2_bytes >= g->memory_bytes)
 		check_error(st, G(l2_bytes), "cache.l2 is not smaller than memory.size");
 	if (g->matrix_clock_hz > g->boost_clock_hz * 1.05 && g->boost_clock_hz > 0)

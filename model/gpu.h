@@ -86,7 +86,14 @@ struct ridge_gpu {
 	struct ridge_peak peak[RIDGE_DTYPE_COUNT];
 
 	double memory_bytes;
-	double memory_bandwidth; /* bytes/s */
+	double memory_bandwidth; /* bytes/s: the ceiling (a calibration: the best kernel) */
+	/* Measured HBM bandwidth by read/write mix, optional (a calibration
+	 * supplies them): reads only, 2 reads : 1 write (triad), 1 : 1 (copy),
+	 * writes only. DRAM loses time turning the bus around between reads and
+	 * writes, so a kernel that writes runs below the read-only rate;
+	 * roofline_hbm_bandwidth() interpolates by the write fraction. */
+	bool has_read_bandwidth, has_triad_bandwidth, has_copy_bandwidth, has_write_bandwidth;
+	double read_bandwidth, triad_bandwidth, copy_bandwidth, write_bandwidth; /* bytes/s */
 	char memory_type[RIDGE_TEXT];
 	double l2_bytes;
 	bool has_infinity_cache;

@@ -220,9 +220,37 @@ int roofline_place(const struct ridge_roofline_ceiling *ceiling, double flops, d
 	return 0;
 }
 
+double roofline_hbm_bandwidth(const struct ridge_gpu *gpu, double write_fraction)
+{
+	if (!(write_fraction >= 0 && write_fraction <= 1))
+		return gpu->memory_bandwidth;
+	/* The measured points, in order of write fraction. */
+	const struct {
+		bool has;
+		double at, bandwidth;
+	} mix[] = {
+		{ true, 0.0, gpu->has_read_bandwidth ? gpu->read_bandwidth : gpu->memory_bandwidth },
+		{ gpu->has_triad_bandwidth, 1.0 / 3.0, gpu->triad_bandwidth },
+		{ gpu->has_copy_bandwidth, 0.5, gpu->copy_bandwidth },
+		{ gpu->has_write_bandwidth, 1.0, gpu->write_bandwidth },
+	};
+	int below = 0; /* the last point at or below write_fraction */
+	for (int i = 1; i < 4; i++)
+		if (mix[i].has && mix[i].at <= write_fraction)
+			below = i;
+	int above = -1; /* the first point past it */
+	for (int i = 3; i > below; i--)
+		if (mix[i].has)
+			above = i;
+	if (above < 0)
+		return mix[below].bandwidth;
+	double t = (write_fraction - mix[below].at) / (mix[above].at - mix[below].at);
+	return mix[below].bandwidth + t * (mix[above].bandwidth - mix[below].bandwidth);
+}
+
 int roofline_hierarchy(const struct ridge_gpu *gpu, double peak_flops, double flops,
-		       const double bytes[RIDGE_LEVEL_COUNT], struct ridge_roofline_hierarchy *out, char *err,
-		       size_t err_len)
+		       const double bytes[RIDGE_LEVEL_COUNT], double hbm_write_bytes,
+		       struct ridge_roofline_hierarchy *out, char *err, size_t err_len)
 {
 	if (!positive_finite(peak_flops)) {
 		snprintf(err, err_len, "peak rate %g is not a positive finite number", peak_flops);
@@ -241,6 +269,7 @@ int roofline_hierarchy(const struct ridge_gpu *gpu, double peak_flops, double fl
 	int known = 0;
 	for (int i = 0; i < RIDGE_LEVEL_COUNT; i++) {
 		struct ridge_roofline_level *l = &out->levels[i];
+		l->write_fraction = -1;
 		if (bytes[i] < 0)
 			continue;
 		if (!positive_finite(bytes[i])) {
@@ -255,6 +284,12 @@ int roofline_hierarchy(const struct ridge_gpu *gpu, double peak_flops, double fl
 		l->has_bandwidth = roofline_bandwidth(gpu, (enum ridge_level)i, &l->bandwidth, &l->why);
 		if (!l->has_bandwidth)
 			continue;
+		if (i == RIDGE_LEVEL_HBM && hbm_write_bytes >= 0 &&
+		    (gpu->has_read_bandwidth || gpu->has_triad_bandwidth || gpu->has_copy_bandwidth ||
+		     gpu->has_write_bandwidth)) {
+			l->write_fraction = hbm_write_bytes < bytes[i] ? hbm_write_bytes / bytes[i] : 1.0;
+			l->bandwidth = roofline_hbm_bandwidth(gpu, l->write_fraction);
+		}
 		l->placed = true;
 		l->ridge_point = peak_flops / l->bandwidth;
 		l->time_s = bytes[i] / l->bandwidth;

@@ -33,6 +33,15 @@ const char *roofline_level_list(void);
  * unknown; never invents a value. */
 bool roofline_bandwidth(const struct ridge_gpu *gpu, enum ridge_level level, double *bytes_per_s, const char **why);
 
+/* The HBM bandwidth a kernel whose DRAM traffic is write_fraction writes
+ * (writes / (reads + writes), 0..1) can reach: piecewise-linear between the
+ * entry's measured mixes (reads only at 0, triad at 1/3, copy at 1/2, writes
+ * only at 1; reads only defaults to memory_bandwidth), constant past the last
+ * one. memory_bandwidth when the entry has no mix (spec sheets) or
+ * write_fraction is outside 0..1 (unknown: pass -1). On the H200 the read
+ * kernel streams at 4.50 TB/s and copy at 3.93 (probe/README.md). */
+double roofline_hbm_bandwidth(const struct ridge_gpu *gpu, double write_fraction);
+
 enum ridge_bound { RIDGE_BOUND_MEMORY, RIDGE_BOUND_COMPUTE };
 /* "memory", "compute". */
 const char *roofline_bound_name(enum ridge_bound bound);
@@ -101,6 +110,8 @@ struct ridge_roofline_level {
 	double bytes;
 	bool has_bandwidth;
 	double bandwidth;
+	double write_fraction; /* HBM: the write share the bandwidth was read at; -1 when the
+				  writes are unknown or the entry has no mix (spec sheets) */
 	const char *why; /* why the bandwidth is unknown */
 	bool placed;     /* has_bytes && has_bandwidth */
 	double intensity, ridge_point, time_s, attainable_flops;
@@ -117,10 +128,12 @@ struct ridge_roofline_hierarchy {
 };
 
 /* bytes[level] < 0 means unknown at that level. flops must be finite and > 0;
- * at least one level must have bytes. */
+ * at least one level must have bytes. hbm_write_bytes, the writes among the
+ * HBM bytes, picks the HBM bandwidth by roofline_hbm_bandwidth(); < 0 means
+ * unknown (the plain memory bandwidth). */
 int roofline_hierarchy(const struct ridge_gpu *gpu, double peak_flops, double flops,
-		       const double bytes[RIDGE_LEVEL_COUNT], struct ridge_roofline_hierarchy *out, char *err,
-		       size_t err_len);
+		       const double bytes[RIDGE_LEVEL_COUNT], double hbm_write_bytes,
+		       struct ridge_roofline_hierarchy *out, char *err, size_t err_len);
 
 /* "compute", or the level's label: the binding resource of a hierarchy. */
 const char *roofline_binding_name(const struct ridge_roofline_hierarchy *h);

@@ -91,7 +91,7 @@ $(BUILD)/obj/kernels/cuda/wgmma_sm90a.o: kernels/cuda/wgmma_sm90a.cu $(PROBE_HEA
 
 $(BUILD)/obj/probe/main.o: probe/main.c $(PROBE_C_HEADERS) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/ridge-probe: $(BUILD)/obj/probe/main.o $(PROBE_CORE_OBJ) $(PROBE_CU_OBJ) $(LIB) $(PROBE_PORTABLE_DEPS)
 	$(CC) -o $@ $(BUILD)/obj/probe/main.o $(PROBE_CORE_OBJ) $(PROBE_CU_OBJ) $(LIB) $(PROBE_LINK_LIBS) \
@@ -122,7 +122,7 @@ $(BUILD)/obj/kernels/hip/%.o: kernels/hip/%.hip $(PROBE_HEADERS) kernels/rand.h 
 
 $(BUILD)/obj/probe/main-hip.o: probe/main.c $(PROBE_C_HEADERS) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -DPROBE_NAME='"ridge-probe-hip"' -c $< -o $@
+	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -MMD -MP -DPROBE_NAME='"ridge-probe-hip"' -c $< -o $@
 
 PROBE_HIP_OBJ := $(BUILD)/obj/kernels/hip/backend.o $(BUILD)/obj/kernels/hip/mfma.o
 $(BUILD)/ridge-probe-hip: $(BUILD)/obj/probe/main-hip.o $(PROBE_CORE_OBJ) $(PROBE_HIP_OBJ) $(LIB) $(PROBE_PORTABLE_DEPS) $(BUILD)/obj/kernels/hip/archs

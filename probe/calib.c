@@ -57,6 +57,27 @@ int probe_calibration_build(const struct probe_report *rep, struct ridge_gpu *g,
 	*g = *rep->spec;
 	char measured[RIDGE_LONG_TEXT] = "memory.bandwidth";
 	g->memory_bandwidth = hbm;
+	/* The HBM bandwidth by read/write mix: what roofline_hbm_bandwidth()
+	 * interpolates for kernels that write. Measured or absent, never the spec's. */
+	const struct {
+		const char *ceiling, *field;
+		bool *has;
+		double *value;
+	} mixes[] = {
+		{ "hbm_read", "memory.read_bandwidth", &g->has_read_bandwidth, &g->read_bandwidth },
+		{ "hbm_triad", "memory.triad_bandwidth", &g->has_triad_bandwidth, &g->triad_bandwidth },
+		{ "hbm_copy", "memory.copy_bandwidth", &g->has_copy_bandwidth, &g->copy_bandwidth },
+		{ "hbm_write", "memory.write_bandwidth", &g->has_write_bandwidth, &g->write_bandwidth },
+	};
+	for (size_t i = 0; i < sizeof mixes / sizeof mixes[0]; i++) {
+		*mixes[i].has = take(rep, mixes[i].ceiling, mixes[i].value) && *mixes[i].value <= hbm;
+		if (!*mixes[i].has) {
+			*mixes[i].value = 0;
+			continue;
+		}
+		strncat(measured, ", ", sizeof measured - strlen(measured) - 1);
+		strncat(measured, mixes[i].field, sizeof measured - strlen(measured) - 1);
+	}
 	double v;
 	if (take(rep, "l2_bandwidth", &v)) {
 		g->has_l2_bandwidth = true;

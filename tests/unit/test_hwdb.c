@@ -131,6 +131,9 @@ static void test_broken_entries(void **state)
 	expect_mutation("aliases: [\"NVIDIA Test\"]", "aliases: NVIDIA Test", "t.yaml:7:10: 'aliases' must be a list, not a scalar");
 	/* negative, zero, NaN, huge */
 	expect_mutation("3.35 TB/s", "-3.35 TB/s", "t.yaml:19:14: 'memory.bandwidth' is -3.35 TB/s, outside 1e+10 B/s..1e+14 B/s");
+	/* a measured mix above the ceiling */
+	expect_mutation("  bandwidth: 3.35 TB/s\n", "  bandwidth: 3.35 TB/s\n  copy_bandwidth: 3.4 TB/s\n",
+			"t.yaml:20:19: memory.copy_bandwidth is above memory.bandwidth, the ceiling");
 	expect_mutation("sm_count: 132", "sm_count: 0", "t.yaml:8:11: 'sm_count' is 0, outside 1..4096");
 	expect_mutation("66.9 TFLOP/s", ".nan TFLOP/s", "t.yaml:15:18: 'peak_flops.fp32.vector': not a number: '.nan TFLOP/s'");
 	expect_mutation("  l2: 50 MiB", "  l2: 1e300 B", "t.yaml:21:7: 'cache.l2' is 1e300 B, outside 65536 B..4e+09 B");
@@ -219,6 +222,10 @@ static void test_calibration_round_trip(void **state)
 	gpu.memory_bandwidth = 3.1234567890123e12;
 	gpu.has_l2_bandwidth = true;
 	gpu.l2_bandwidth = 9.87654321e12;
+	gpu.has_triad_bandwidth = true;
+	gpu.triad_bandwidth = 2.9876543210987e12;
+	gpu.has_copy_bandwidth = true;
+	gpu.copy_bandwidth = 2.7654321098765e12;
 	gpu.launch_overhead_s = 2.345e-6;
 	char path[] = "/tmp/ridge-test-calXXXXXX";
 	int fd = mkstemp(path);
@@ -240,6 +247,9 @@ static void test_calibration_round_trip(void **state)
 	assert_string_equal(back.measured_on, gpu.measured_on);
 	assert_true(back.memory_bandwidth == gpu.memory_bandwidth);
 	assert_true(back.l2_bandwidth == gpu.l2_bandwidth);
+	assert_true(back.has_triad_bandwidth && back.triad_bandwidth == gpu.triad_bandwidth);
+	assert_true(back.has_copy_bandwidth && back.copy_bandwidth == gpu.copy_bandwidth);
+	assert_false(back.has_read_bandwidth || back.has_write_bandwidth);
 	assert_true(back.launch_overhead_s == gpu.launch_overhead_s);
 	assert_true(back.peak[RIDGE_BF16].matrix == gpu.peak[RIDGE_BF16].matrix);
 	assert_int_equal(back.nv.carveout_count, gpu.nv.carveout_count);

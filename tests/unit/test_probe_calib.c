@@ -40,6 +40,12 @@ static void test_build(void **state)
 	assert_true(g.memory_bandwidth == measured("hbm_bandwidth"));
 	assert_true(g.has_l2_bandwidth && g.l2_bandwidth == measured("l2_bandwidth"));
 	assert_true(g.has_smem_bandwidth && g.smem_bandwidth == measured("smem_bandwidth"));
+	/* The HBM bandwidth by read/write mix, each from its own kernel. */
+	assert_true(g.has_read_bandwidth && g.read_bandwidth == measured("hbm_read"));
+	assert_true(g.has_triad_bandwidth && g.triad_bandwidth == measured("hbm_triad"));
+	assert_true(g.has_copy_bandwidth && g.copy_bandwidth == measured("hbm_copy"));
+	assert_true(g.has_write_bandwidth && g.write_bandwidth == measured("hbm_write"));
+	assert_true(g.copy_bandwidth < g.triad_bandwidth && g.triad_bandwidth < g.read_bandwidth);
 	assert_true(g.peak[RIDGE_FP32].vector == measured("fp32_vector"));
 	assert_true(g.peak[RIDGE_FP64].vector == measured("fp64_vector"));
 	assert_true(g.peak[RIDGE_FP16].vector == measured("fp16_vector"));

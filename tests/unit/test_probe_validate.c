@@ -111,12 +111,31 @@ static void test_stream_cliff(void **state)
 	assert_true(c->cal.predicted_s == c->level_bytes[RIDGE_LEVEL_L2] / cal.l2_bandwidth);
 	c = find("v_stream_add", "256 MiB");
 	assert_string_equal(c->cal.binding, "HBM");
-	assert_true(c->cal.predicted_s == c->m->work / cal.memory_bandwidth);
+	/* c = a + b: one write in three accesses, the measured triad's mix. */
+	assert_true(cal.has_triad_bandwidth && cal.triad_bandwidth < cal.memory_bandwidth);
+	assert_true(c->cal.predicted_s == c->m->work / cal.triad_bandwidth);
 	assert_true(fabs(c->cal.error) < 0.10);
 	/* 4 GiB: one pass of three 1.33 GiB arrays. */
 	c = find("v_stream_add", "4096 MiB");
 	assert_true(c->m->work == c->m->bytes);
-	assert_true(val.groups[PROBE_VG_STREAM].median_abs_error < 0.10);
+	/* Past 4 x L2 nothing is left in L2: the triad rate predicts within 3 %.
+	 * Between L2 and 2 x L2 part of the set still hits in L2 and the model,
+	 * which switches to HBM at the L2 size, predicts slower than measured. */
+	int far = 0, transition = 0;
+	for (int i = 0; i < val.count; i++) {
+		const struct probe_vcase *s = &val.cases[i];
+		if (s->m->id != KERN_V_STREAM)
+			continue;
+		if (s->m->bytes >= 4 * cal.l2_bytes) {
+			assert_true(fabs(s->cal.error) < 0.03);
+			far++;
+		} else if (s->m->bytes > cal.l2_bytes && s->m->bytes < 2 * cal.l2_bytes) {
+			assert_true(s->cal.error > 0);
+			transition++;
+		}
+	}
+	assert_int_equal(far, 4);
+	assert_int_equal(transition, 3);
 }
 
 /* Library GEMMs: compute-bound at the measured cuBLAS rate; GEMV at HBM;
@@ -134,7 +153,9 @@ static void test_library_gemm(void **state)
 	c = find("gemm_bf16", "8192x1x8192");
 	assert_string_equal(c->cal.binding, "HBM");
 	assert_true(c->roofline);
-	assert_true(c->cal.predicted_s == (8192.0 + 8192.0 * 8192 + 8192) * 2 / cal.memory_bandwidth);
+	/* Almost all reads: a hair below the read-only rate. */
+	double gemv_bytes = (8192.0 + 8192.0 * 8192 + 8192) * 2;
+	assert_true(c->cal.predicted_s == gemv_bytes / roofline_hbm_bandwidth(&cal, 8192.0 * 2 / gemv_bytes));
 	c = find("gemm_bf16", "8192x8192x8191");
 	assert_string_equal(c->align, "error");
 	assert_true(c->penalty > 5 && !c->roofline);

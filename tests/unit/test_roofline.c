@@ -201,7 +201,7 @@ static void test_hierarchy(void **state)
 
 	/* HBM 100 MB (29.9 us), L2 2.18 GB (218 us), compute 138.9 us: L2 binds. */
 	double bytes[RIDGE_LEVEL_COUNT] = { 100663296.0, 2181038080.0, -1 };
-	assert_int_equal(roofline_hierarchy(&g, peak, flops, bytes, &h, err, sizeof err), 0);
+	assert_int_equal(roofline_hierarchy(&g, peak, flops, bytes, -1, &h, err, sizeof err), 0);
 	assert_int_equal(h.binding, RIDGE_LEVEL_L2);
 	assert_true(h.time_floor_s == 2181038080.0 / 10e12);
 	assert_true(h.levels[RIDGE_LEVEL_L2].ridge_point == peak / 10e12);
@@ -212,22 +212,83 @@ static void test_hierarchy(void **state)
 
 	/* Small L2 traffic: compute binds. */
 	bytes[RIDGE_LEVEL_L2] = 1e9;
-	assert_int_equal(roofline_hierarchy(&g, peak, flops, bytes, &h, err, sizeof err), 0);
+	assert_int_equal(roofline_hierarchy(&g, peak, flops, bytes, -1, &h, err, sizeof err), 0);
 	assert_int_equal(h.binding, -1);
 	assert_true(h.time_floor_s == flops / peak);
 	assert_string_equal(roofline_binding_name(&h), "compute");
 
 	/* Shared-memory bytes without a bandwidth: reported, not placed. */
 	bytes[RIDGE_LEVEL_SMEM] = 5e9;
-	assert_int_equal(roofline_hierarchy(&g, peak, flops, bytes, &h, err, sizeof err), 0);
+	assert_int_equal(roofline_hierarchy(&g, peak, flops, bytes, -1, &h, err, sizeof err), 0);
 	assert_true(h.levels[RIDGE_LEVEL_SMEM].has_bytes);
 	assert_false(h.levels[RIDGE_LEVEL_SMEM].placed);
 	assert_non_null(h.levels[RIDGE_LEVEL_SMEM].why);
 
 	double none[RIDGE_LEVEL_COUNT] = { -1, -1, -1 };
-	assert_int_equal(roofline_hierarchy(&g, peak, flops, none, &h, err, sizeof err), -1);
+	assert_int_equal(roofline_hierarchy(&g, peak, flops, none, -1, &h, err, sizeof err), -1);
 	double zero[RIDGE_LEVEL_COUNT] = { 0, -1, -1 };
-	assert_int_equal(roofline_hierarchy(&g, peak, flops, zero, &h, err, sizeof err), -1);
+	assert_int_equal(roofline_hierarchy(&g, peak, flops, zero, -1, &h, err, sizeof err), -1);
+}
+
+/* The HBM bandwidth by read/write mix: the measured points, straight lines
+ * between them, the read-only rate at 0, the last point held past it. */
+static void test_hbm_bandwidth_mix(void **state)
+{
+	(void)state;
+	struct ridge_gpu g = *test_gpu("h200-sxm");
+	/* A spec entry has no mix: the datasheet bandwidth at any fraction, and
+	 * the hierarchy records no write share. */
+	assert_true(roofline_hbm_bandwidth(&g, 0.5) == g.memory_bandwidth);
+	assert_true(roofline_hbm_bandwidth(&g, -1) == g.memory_bandwidth);
+	{
+		struct ridge_roofline_hierarchy h;
+		char err[200];
+		double bytes[RIDGE_LEVEL_COUNT] = { 3e9, -1, -1 };
+		assert_int_equal(roofline_hierarchy(&g, 64.7e12, 1e9, bytes, 1e9, &h, err, sizeof err), 0);
+		assert_true(h.levels[RIDGE_LEVEL_HBM].bandwidth == g.memory_bandwidth);
+		assert_true(h.levels[RIDGE_LEVEL_HBM].write_fraction == -1);
+	}
+
+	g.memory_bandwidth = 4.5e12;
+	g.has_triad_bandwidth = true;
+	g.triad_bandwidth = 4.1e12;
+	g.has_copy_bandwidth = true;
+	g.copy_bandwidth = 3.9e12;
+	/* No read_bandwidth: reads only runs at memory.bandwidth. */
+	assert_true(roofline_hbm_bandwidth(&g, 0) == 4.5e12);
+	assert_true(roofline_hbm_bandwidth(&g, 1.0 / 3.0) == 4.1e12);
+	assert_true(roofline_hbm_bandwidth(&g, 0.5) == 3.9e12);
+	/* Halfway between reads only and triad; between triad and copy. */
+	assert_true(fabs(roofline_hbm_bandwidth(&g, 1.0 / 6.0) - 4.3e12) < 1e-3);
+	assert_true(fabs(roofline_hbm_bandwidth(&g, 5.0 / 12.0) - 4.0e12) < 1e-3);
+	/* No write-only point: copy's rate is held past 1/2. */
+	assert_true(roofline_hbm_bandwidth(&g, 1) == 3.9e12);
+	/* With it: a straight line from copy to writes only. */
+	g.has_write_bandwidth = true;
+	g.write_bandwidth = 4.3e12;
+	assert_true(fabs(roofline_hbm_bandwidth(&g, 0.75) - 4.1e12) < 1e-3);
+	assert_true(roofline_hbm_bandwidth(&g, 1) == 4.3e12);
+	/* A measured read-only rate replaces memory.bandwidth at 0. */
+	g.has_read_bandwidth = true;
+	g.read_bandwidth = 4.4e12;
+	assert_true(roofline_hbm_bandwidth(&g, 0) == 4.4e12);
+	/* Unknown fractions: the ceiling. */
+	assert_true(roofline_hbm_bandwidth(&g, 1.5) == 4.5e12);
+	assert_true(roofline_hbm_bandwidth(&g, NAN) == 4.5e12);
+
+	/* The hierarchy reads the HBM bandwidth at the kernel's write share:
+	 * c = a + b moves 2 reads and 1 write (1/3): the triad rate. */
+	struct ridge_roofline_hierarchy h;
+	char err[200];
+	double bytes[RIDGE_LEVEL_COUNT] = { 3 * 1073741824.0, -1, -1 };
+	assert_int_equal(roofline_hierarchy(&g, 64.7e12, 268435456.0, bytes, 1073741824.0, &h, err, sizeof err), 0);
+	assert_true(h.levels[RIDGE_LEVEL_HBM].write_fraction == 1.0 / 3.0);
+	assert_true(h.levels[RIDGE_LEVEL_HBM].bandwidth == 4.1e12);
+	assert_true(h.time_floor_s == 3 * 1073741824.0 / 4.1e12);
+	/* Unknown writes: the ceiling. */
+	assert_int_equal(roofline_hierarchy(&g, 64.7e12, 268435456.0, bytes, -1, &h, err, sizeof err), 0);
+	assert_true(h.levels[RIDGE_LEVEL_HBM].bandwidth == 4.5e12);
+	assert_true(h.levels[RIDGE_LEVEL_HBM].write_fraction == -1);
 }
 
 static void test_names(void **state)
@@ -253,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_bad_numbers),
 		cmocka_unit_test(test_missing_rates_and_levels),
 		cmocka_unit_test(test_hierarchy),
+		cmocka_unit_test(test_hbm_bandwidth_mix),
 		cmocka_unit_test(test_names),
 	};
 	return cmocka_run_group_tests_name("roofline", tests, NULL, NULL);
