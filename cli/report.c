@@ -1,6 +1,8 @@
 #include "report.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -12,6 +14,92 @@ const report_section_fn report_sections[] = {
 	report_occupancy,
 };
 const size_t report_section_count = sizeof report_sections / sizeof report_sections[0];
+
+/* The built-in (spec-sheet) entry with this id: what a calibration is set
+ * against. False when ridge ships none (a calibration of a user's entry). */
+static bool builtin_spec(const char *id, struct ridge_gpu *out)
+{
+	struct hwdb_diags *diags = calloc(1, sizeof *diags);
+	if (!diags)
+		return false;
+	bool found = false;
+	for (int i = 0; i < hwdb_builtin_count() && !found; i++) {
+		size_t len = 0;
+		const char *text = hwdb_builtin_text(i, &len);
+		found = hwdb_parse(hwdb_builtin_name(i), text, len, out, diags) == 0 && strcmp(out->id, id) == 0;
+		diags->count = 0;
+	}
+	free(diags);
+	return found;
+}
+
+/* One row: a rate (unit given; "of spec" in %) or a time (unit NULL; the
+ * ratio, below 1 when the GPU is faster than the entry says). */
+static void measured_row(const char *what, double spec, double measured, const char *unit)
+{
+	char s[48] = "-", m[48], f[16] = "-";
+	if (unit) {
+		cli_format_si(measured, unit, m, sizeof m);
+		if (spec > 0) {
+			cli_format_si(spec, unit, s, sizeof s);
+			snprintf(f, sizeof f, "%.1f%%", 100 * measured / spec);
+		}
+	} else {
+		cli_format_seconds(measured, m, sizeof m);
+		if (spec > 0) {
+			cli_format_seconds(spec, s, sizeof s);
+			snprintf(f, sizeof f, "%.2fx", measured / spec);
+		}
+	}
+	printf("  %-24s %16s %16s %8s\n", what, s, m, f);
+}
+
+/* A calibration beside its spec sheet: every ceiling the run changed. */
+static void report_measured(const struct ridge_gpu *g)
+{
+	static struct ridge_gpu spec;
+	if (!g->measured || !builtin_spec(g->id, &spec))
+		return;
+	printf("measured against the spec sheet (built-in %s)%s%s:\n", spec.id, g->measured_on[0] ? ", " : "",
+	       g->measured_on);
+	printf("  %-24s %16s %16s %8s\n", "ceiling", "spec", "measured", "of spec");
+	measured_row("HBM bandwidth", spec.memory_bandwidth, g->memory_bandwidth, "B/s");
+	const struct {
+		bool has;
+		double value;
+		const char *name;
+	} mixes[] = {
+		{ g->has_read_bandwidth, g->read_bandwidth, "  reads only" },
+		{ g->has_triad_bandwidth, g->triad_bandwidth, "  2 reads : 1 write" },
+		{ g->has_copy_bandwidth, g->copy_bandwidth, "  1 read : 1 write" },
+		{ g->has_write_bandwidth, g->write_bandwidth, "  writes only" },
+	};
+	for (size_t i = 0; i < sizeof mixes / sizeof mixes[0]; i++)
+		if (mixes[i].has)
+			measured_row(mixes[i].name, spec.memory_bandwidth, mixes[i].value, "B/s");
+	if (g->has_l2_bandwidth)
+		measured_row("L2 bandwidth", spec.has_l2_bandwidth ? spec.l2_bandwidth : 0, g->l2_bandwidth, "B/s");
+	if (g->has_smem_bandwidth)
+		measured_row("shared-memory bandwidth", spec.has_smem_bandwidth ? spec.smem_bandwidth : 0,
+			     g->smem_bandwidth, "B/s");
+	for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
+		const struct ridge_peak *p = &g->peak[d], *q = &spec.peak[d];
+		char what[32];
+		/* A rate equal to the spec's was copied, not measured. */
+		if (p->has_matrix && p->matrix != (q->has_matrix ? q->matrix : 0)) {
+			snprintf(what, sizeof what, "%s matrix", ridge_dtype_name((enum ridge_dtype)d));
+			measured_row(what, q->has_matrix ? q->matrix : 0, p->matrix, "FLOP/s");
+		}
+		if (p->has_vector && p->vector != (q->has_vector ? q->vector : 0)) {
+			snprintf(what, sizeof what, "%s vector", ridge_dtype_name((enum ridge_dtype)d));
+			measured_row(what, q->has_vector ? q->vector : 0, p->vector, "FLOP/s");
+		}
+	}
+	if (g->launch_overhead_s != spec.launch_overhead_s)
+		measured_row("kernel launch", spec.launch_overhead_s, g->launch_overhead_s, NULL);
+	if (g->graph_node_s != spec.graph_node_s)
+		measured_row("graph node", spec.graph_node_s, g->graph_node_s, NULL);
+}
 
 void report_hardware(const struct ridge_gpu *g)
 {
@@ -35,4 +123,5 @@ void report_hardware(const struct ridge_gpu *g)
 			snprintf(v, sizeof v, "%.1f", p->vector / 1e12);
 		printf("%-6s %14s %14s %22.1f\n", ridge_dtype_name((enum ridge_dtype)d), m, v, rate / g->memory_bandwidth);
 	}
+	report_measured(g);
 }
