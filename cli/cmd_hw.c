@@ -131,10 +131,12 @@ static int hw_show(const struct hwdb_entry *e, bool json)
 			{ g->has_write_bandwidth, g->write_bandwidth, "write" },
 		};
 		printf("        by read:write mix:");
+		const char *sep = " ";
 		for (size_t i = 0; i < sizeof mixes / sizeof mixes[0]; i++)
 			if (mixes[i].has) {
 				cli_format_si(mixes[i].value, "B/s", a, sizeof a);
-				printf(" %s %s", mixes[i].name, a);
+				printf("%s%s %s", sep, mixes[i].name, a);
+				sep = ", ";
 			}
 		printf("\n");
 	}

@@ -1,0 +1,1 @@
+hw show h200-sxm --calibration validation/h200-calibration.yaml
