@@ -119,23 +119,15 @@ static int hw_show(const struct hwdb_entry *e, bool json)
 		printf("; Infinity Cache %s", a);
 	}
 	printf("\n");
-	if (g->has_read_bandwidth || g->has_triad_bandwidth || g->has_copy_bandwidth || g->has_write_bandwidth) {
-		const struct {
-			bool has;
-			double value;
-			const char *name;
-		} mixes[] = {
-			{ g->has_read_bandwidth, g->read_bandwidth, "read" },
-			{ g->has_triad_bandwidth, g->triad_bandwidth, "triad 2:1" },
-			{ g->has_copy_bandwidth, g->copy_bandwidth, "copy 1:1" },
-			{ g->has_write_bandwidth, g->write_bandwidth, "write" },
-		};
+	if (ridge_gpu_has_hbm_mix(g)) {
+		struct ridge_hbm_mix mixes[RIDGE_HBM_MIXES];
+		ridge_gpu_hbm_mixes(g, mixes);
 		printf("        by read:write mix:");
 		const char *sep = " ";
-		for (size_t i = 0; i < sizeof mixes / sizeof mixes[0]; i++)
+		for (int i = 0; i < RIDGE_HBM_MIXES; i++)
 			if (mixes[i].has) {
-				cli_format_si(mixes[i].value, "B/s", a, sizeof a);
-				printf("%s%s %s", sep, mixes[i].name, a);
+				cli_format_si(mixes[i].bandwidth, "B/s", a, sizeof a);
+				printf("%s%s %s", sep, mixes[i].label, a);
 				sep = ", ";
 			}
 		printf("\n");

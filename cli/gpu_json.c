@@ -67,14 +67,11 @@ cJSON *cli_gpu_json(const struct ridge_gpu *g, const char *origin)
 
 	cli_json_number(o, "memory_bytes", g->memory_bytes);
 	cli_json_number(o, "memory_bandwidth", g->memory_bandwidth);
-	if (g->has_read_bandwidth)
-		cli_json_number(o, "read_bandwidth", g->read_bandwidth);
-	if (g->has_triad_bandwidth)
-		cli_json_number(o, "triad_bandwidth", g->triad_bandwidth);
-	if (g->has_copy_bandwidth)
-		cli_json_number(o, "copy_bandwidth", g->copy_bandwidth);
-	if (g->has_write_bandwidth)
-		cli_json_number(o, "write_bandwidth", g->write_bandwidth);
+	struct ridge_hbm_mix mixes[RIDGE_HBM_MIXES];
+	ridge_gpu_hbm_mixes(g, mixes);
+	for (int i = 0; i < RIDGE_HBM_MIXES; i++)
+		if (mixes[i].has)
+			cli_json_number(o, mixes[i].key, mixes[i].bandwidth);
 	if (g->memory_type[0])
 		cJSON_AddStringToObject(o, "memory_type", g->memory_type);
 	cli_json_number(o, "l2_bytes", g->l2_bytes);

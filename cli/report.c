@@ -64,19 +64,14 @@ static void report_measured(const struct ridge_gpu *g)
 	       g->measured_on);
 	printf("  %-24s %16s %16s %8s\n", "ceiling", "spec", "measured", "of spec");
 	measured_row("HBM bandwidth", spec.memory_bandwidth, g->memory_bandwidth, "B/s");
-	const struct {
-		bool has;
-		double value;
-		const char *name;
-	} mixes[] = {
-		{ g->has_read_bandwidth, g->read_bandwidth, "  reads only" },
-		{ g->has_triad_bandwidth, g->triad_bandwidth, "  2 reads : 1 write" },
-		{ g->has_copy_bandwidth, g->copy_bandwidth, "  1 read : 1 write" },
-		{ g->has_write_bandwidth, g->write_bandwidth, "  writes only" },
-	};
-	for (size_t i = 0; i < sizeof mixes / sizeof mixes[0]; i++)
-		if (mixes[i].has)
-			measured_row(mixes[i].name, spec.memory_bandwidth, mixes[i].value, "B/s");
+	struct ridge_hbm_mix mixes[RIDGE_HBM_MIXES];
+	ridge_gpu_hbm_mixes(g, mixes);
+	for (int i = 0; i < RIDGE_HBM_MIXES; i++)
+		if (mixes[i].has) {
+			char what[32];
+			snprintf(what, sizeof what, "  %s", mixes[i].label);
+			measured_row(what, spec.memory_bandwidth, mixes[i].bandwidth, "B/s");
+		}
 	if (g->has_l2_bandwidth)
 		measured_row("L2 bandwidth", spec.has_l2_bandwidth ? spec.l2_bandwidth : 0, g->l2_bandwidth, "B/s");
 	if (g->has_smem_bandwidth)

@@ -83,14 +83,11 @@ static void put_entry(FILE *f, const struct ridge_gpu *g)
 	fprintf(f, "  matrix_peak: " NUM " Hz\n  vector_peak: " NUM " Hz\n", g->matrix_clock_hz, g->vector_clock_hz);
 	put_peaks(f, g);
 	fprintf(f, "memory:\n  size: " NUM " B\n  bandwidth: " NUM " B/s\n", g->memory_bytes, g->memory_bandwidth);
-	if (g->has_read_bandwidth)
-		fprintf(f, "  read_bandwidth: " NUM " B/s\n", g->read_bandwidth);
-	if (g->has_triad_bandwidth)
-		fprintf(f, "  triad_bandwidth: " NUM " B/s\n", g->triad_bandwidth);
-	if (g->has_copy_bandwidth)
-		fprintf(f, "  copy_bandwidth: " NUM " B/s\n", g->copy_bandwidth);
-	if (g->has_write_bandwidth)
-		fprintf(f, "  write_bandwidth: " NUM " B/s\n", g->write_bandwidth);
+	struct ridge_hbm_mix mixes[RIDGE_HBM_MIXES];
+	ridge_gpu_hbm_mixes(g, mixes);
+	for (int i = 0; i < RIDGE_HBM_MIXES; i++)
+		if (mixes[i].has)
+			fprintf(f, "  %s: " NUM " B/s\n", mixes[i].key, mixes[i].bandwidth);
 	if (g->memory_type[0]) {
 		fprintf(f, "  type: ");
 		put_string(f, g->memory_type);

@@ -89,3 +89,20 @@ bool ridge_gpu_peak(const struct ridge_gpu *gpu, enum ridge_dtype dtype, enum ri
 	*flops_per_s = p->vector;
 	return true;
 }
+
+void ridge_gpu_hbm_mixes(const struct ridge_gpu *gpu, struct ridge_hbm_mix out[RIDGE_HBM_MIXES])
+{
+	out[0] = (struct ridge_hbm_mix){ "read_bandwidth", "read", 0.0, gpu->has_read_bandwidth, gpu->read_bandwidth };
+	out[1] = (struct ridge_hbm_mix){ "triad_bandwidth", "triad 2:1", 1.0 / 3.0, gpu->has_triad_bandwidth,
+					 gpu->triad_bandwidth };
+	out[2] = (struct ridge_hbm_mix){ "copy_bandwidth", "copy 1:1", 0.5, gpu->has_copy_bandwidth,
+					 gpu->copy_bandwidth };
+	out[3] = (struct ridge_hbm_mix){ "write_bandwidth", "write", 1.0, gpu->has_write_bandwidth,
+					 gpu->write_bandwidth };
+}
+
+bool ridge_gpu_has_hbm_mix(const struct ridge_gpu *gpu)
+{
+	return gpu->has_read_bandwidth || gpu->has_triad_bandwidth || gpu->has_copy_bandwidth ||
+	       gpu->has_write_bandwidth;
+}

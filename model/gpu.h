@@ -155,4 +155,20 @@ enum ridge_peak_kind { RIDGE_PEAK_DEFAULT, RIDGE_PEAK_VECTOR, RIDGE_PEAK_MATRIX 
 bool ridge_gpu_peak(const struct ridge_gpu *gpu, enum ridge_dtype dtype, enum ridge_peak_kind kind,
 		    bool sparse, double *flops_per_s, const char **why);
 
+/* One measured HBM read/write mix of an entry (memory.*_bandwidth). */
+struct ridge_hbm_mix {
+	const char *key;       /* the hwdb key under memory: "triad_bandwidth" */
+	const char *label;     /* "triad 2:1" */
+	double write_fraction; /* writes / (reads + writes): 0, 1/3, 1/2, 1 */
+	bool has;
+	double bandwidth;      /* bytes/s, when has */
+};
+#define RIDGE_HBM_MIXES 4
+
+/* The four mixes in order of write fraction: read, triad, copy, write. */
+void ridge_gpu_hbm_mixes(const struct ridge_gpu *gpu, struct ridge_hbm_mix out[RIDGE_HBM_MIXES]);
+
+/* Whether the entry has any measured mix (a calibration; spec sheets have none). */
+bool ridge_gpu_has_hbm_mix(const struct ridge_gpu *gpu);
+
 #endif

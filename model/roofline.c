@@ -224,27 +224,25 @@ double roofline_hbm_bandwidth(const struct ridge_gpu *gpu, double write_fraction
 {
 	if (!(write_fraction >= 0 && write_fraction <= 1))
 		return gpu->memory_bandwidth;
-	/* The measured points, in order of write fraction. */
-	const struct {
-		bool has;
-		double at, bandwidth;
-	} mix[] = {
-		{ true, 0.0, gpu->has_read_bandwidth ? gpu->read_bandwidth : gpu->memory_bandwidth },
-		{ gpu->has_triad_bandwidth, 1.0 / 3.0, gpu->triad_bandwidth },
-		{ gpu->has_copy_bandwidth, 0.5, gpu->copy_bandwidth },
-		{ gpu->has_write_bandwidth, 1.0, gpu->write_bandwidth },
-	};
+	/* The measured points, in order of write fraction; reads only falls
+	 * back to the ceiling. */
+	struct ridge_hbm_mix mix[RIDGE_HBM_MIXES];
+	ridge_gpu_hbm_mixes(gpu, mix);
+	if (!mix[0].has) {
+		mix[0].has = true;
+		mix[0].bandwidth = gpu->memory_bandwidth;
+	}
 	int below = 0; /* the last point at or below write_fraction */
-	for (int i = 1; i < 4; i++)
-		if (mix[i].has && mix[i].at <= write_fraction)
+	for (int i = 1; i < RIDGE_HBM_MIXES; i++)
+		if (mix[i].has && mix[i].write_fraction <= write_fraction)
 			below = i;
 	int above = -1; /* the first point past it */
-	for (int i = 3; i > below; i--)
+	for (int i = RIDGE_HBM_MIXES - 1; i > below; i--)
 		if (mix[i].has)
 			above = i;
 	if (above < 0)
 		return mix[below].bandwidth;
-	double t = (write_fraction - mix[below].at) / (mix[above].at - mix[below].at);
+	double t = (write_fraction - mix[below].write_fraction) / (mix[above].write_fraction - mix[below].write_fraction);
 	return mix[below].bandwidth + t * (mix[above].bandwidth - mix[below].bandwidth);
 }
 
@@ -284,9 +282,7 @@ int roofline_hierarchy(const struct ridge_gpu *gpu, double peak_flops, double fl
 		l->has_bandwidth = roofline_bandwidth(gpu, (enum ridge_level)i, &l->bandwidth, &l->why);
 		if (!l->has_bandwidth)
 			continue;
-		if (i == RIDGE_LEVEL_HBM && hbm_write_bytes >= 0 &&
-		    (gpu->has_read_bandwidth || gpu->has_triad_bandwidth || gpu->has_copy_bandwidth ||
-		     gpu->has_write_bandwidth)) {
+		if (i == RIDGE_LEVEL_HBM && hbm_write_bytes >= 0 && ridge_gpu_has_hbm_mix(gpu)) {
 			l->write_fraction = hbm_write_bytes < bytes[i] ? hbm_write_bytes / bytes[i] : 1.0;
 			l->bandwidth = roofline_hbm_bandwidth(gpu, l->write_fraction);
 		}
