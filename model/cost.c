@@ -1,4 +1,5 @@
 #include "cost.h"
+#include "fail.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -6,17 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-static int fail(char *err, size_t err_len, const char *fmt, ...)
-{
-	if (err && err_len) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, err_len, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 void cost_format_exact(double v, char *buf, size_t len)
 {
@@ -79,7 +69,7 @@ static void step(struct ridge_explain *ex, const char *label, const char *tag, c
 static int check_finite(double v, const char *what, char *err, size_t err_len)
 {
 	if (!isfinite(v))
-		return fail(err, err_len, "overflow: %s is too large to represent", what);
+		return model_fail(err, err_len, "overflow: %s is too large to represent", what);
 	return 0;
 }
 
@@ -129,7 +119,7 @@ int cost_model_params(const struct ridge_model_shape *m, double *params, struct 
 	};
 	for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++)
 		if (!positive(dims[i].v))
-			return fail(err, err_len, "%s must be greater than 0", dims[i].key);
+			return model_fail(err, err_len, "%s must be greater than 0", dims[i].key);
 	double h = m->hidden, q = m->heads * m->head_dim, kv = m->kv_heads * m->head_dim;
 	double attention = h * q + 2 * h * kv + q * h;
 	step(ex, "attention weights per layer", NULL, "h*(H*d) + 2*h*(n_kv*d) + (H*d)*h", "", attention,
@@ -159,25 +149,25 @@ static int train(const struct ridge_train_input *in, struct ridge_train_result *
 {
 	memset(out, 0, sizeof *out);
 	if (!positive(in->params))
-		return fail(err, err_len, "params must be greater than 0");
+		return model_fail(err, err_len, "params must be greater than 0");
 	if (!positive(in->seq) || !positive(in->batch))
-		return fail(err, err_len, "seq and batch must be greater than 0");
+		return model_fail(err, err_len, "seq and batch must be greater than 0");
 	if (!positive(in->steps))
-		return fail(err, err_len, "steps must be greater than 0");
+		return model_fail(err, err_len, "steps must be greater than 0");
 	if (!positive(in->gpus))
-		return fail(err, err_len, "gpus must be greater than 0");
+		return model_fail(err, err_len, "gpus must be greater than 0");
 	if (!positive(in->peak_flops))
-		return fail(err, err_len, "the peak rate must be greater than 0");
+		return model_fail(err, err_len, "the peak rate must be greater than 0");
 	if (!(isfinite(in->mfu) && in->mfu > 0 && in->mfu <= 1))
-		return fail(err, err_len, "MFU must be in (0, 1], not %g", in->mfu);
+		return model_fail(err, err_len, "MFU must be in (0, 1], not %g", in->mfu);
 	if (!(isfinite(in->price_usd_per_gpu_hour) && in->price_usd_per_gpu_hour >= 0))
-		return fail(err, err_len, "the price must not be negative");
+		return model_fail(err, err_len, "the price must not be negative");
 
 	out->mfu = in->mfu;
 	double n = in->params;
 	if (in->formula == RIDGE_FLOPS_PALM) {
 		if (!positive(in->layers) || !positive(in->heads) || !positive(in->head_dim))
-			return fail(err, err_len, "the PaLM formula needs layers, heads and head_dim greater than 0");
+			return model_fail(err, err_len, "the PaLM formula needs layers, heads and head_dim greater than 0");
 		double factor = in->causal ? 6 : 12;
 		out->attention_flops_per_token = factor * in->layers * in->heads * in->head_dim * in->seq;
 		step(flops_ex, "attention FLOPs per token", NULL, in->causal ? "6*L*n_heads*d_head*s (12, halved: causal)" : "12*L*n_heads*d_head*s",
@@ -236,9 +226,9 @@ int cost_train_compare(const struct ridge_train_input *in, double target_mfu, bo
 {
 	memset(out, 0, sizeof *out);
 	if (!(isfinite(target_mfu) && target_mfu > 0 && target_mfu <= 1))
-		return fail(err, err_len, "target MFU must be in (0, 1], not %g", target_mfu);
+		return model_fail(err, err_len, "target MFU must be in (0, 1], not %g", target_mfu);
 	if (has_investment && !positive(investment_usd))
-		return fail(err, err_len, "the investment must be greater than 0");
+		return model_fail(err, err_len, "the investment must be greater than 0");
 	if (train(in, &out->current, ex, ex, "current", err, err_len))
 		return -1;
 	struct ridge_train_input target = *in;
@@ -282,7 +272,7 @@ int cost_train_rounded(const struct ridge_train_input *in, const struct ridge_tr
 {
 	memset(out, 0, sizeof *out);
 	if (!(isfinite(step_quantum_s) && step_quantum_s >= 0) || !(isfinite(hours_quantum) && hours_quantum >= 0))
-		return fail(err, err_len, "rounding quanta must be finite and not negative");
+		return model_fail(err, err_len, "rounding quanta must be finite and not negative");
 	const struct ridge_train_result *r[2] = { &exact->current, &exact->target };
 	double *step_s[2] = { &out->step_time_s, &out->target_step_time_s };
 	double *hours[2] = { &out->wall_hours, &out->target_wall_hours };
@@ -323,13 +313,13 @@ int cost_decode(const struct ridge_decode_input *in, struct ridge_decode_result 
 	};
 	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
 		if (!positive(need[i].v))
-			return fail(err, err_len, "%s must be greater than 0", need[i].name);
+			return model_fail(err, err_len, "%s must be greater than 0", need[i].name);
 	if (!(isfinite(in->price_usd_per_gpu_hour) && in->price_usd_per_gpu_hour >= 0))
-		return fail(err, err_len, "the price must not be negative");
+		return model_fail(err, err_len, "the price must not be negative");
 	if (!(isfinite(in->overhead_s) && in->overhead_s >= 0))
-		return fail(err, err_len, "the per-step overhead must not be negative");
+		return model_fail(err, err_len, "the per-step overhead must not be negative");
 	if (!(isfinite(in->memory_bytes) && in->memory_bytes >= 0))
-		return fail(err, err_len, "the memory capacity must not be negative");
+		return model_fail(err, err_len, "the memory capacity must not be negative");
 
 	out->kv_bytes_per_token = 2 * in->layers * in->kv_heads * in->head_dim * in->kv_bytes;
 	step(ex, "KV bytes per token", NULL, "2 * L * n_kv * d_head * bytes(kv)", "B", out->kv_bytes_per_token,
@@ -388,32 +378,32 @@ int cost_rank(const struct ridge_fleet *fleet, const struct ridge_project *proje
 	      struct ridge_project_result *results, struct ridge_explain *ex, char *err, size_t err_len)
 {
 	if (n < 1)
-		return fail(err, err_len, "no projects to rank");
+		return model_fail(err, err_len, "no projects to rank");
 	if (!positive(fleet->budget_usd_per_month))
-		return fail(err, err_len, "the budget must be greater than 0");
+		return model_fail(err, err_len, "the budget must be greater than 0");
 	if (!(fleet->training_share >= 0 && fleet->inference_share >= 0 &&
 	      fleet->training_share + fleet->inference_share <= 1 + 1e-12))
-		return fail(err, err_len, "training and inference shares must be fractions adding up to at most 1");
+		return model_fail(err, err_len, "training and inference shares must be fractions adding up to at most 1");
 	if (!(isfinite(fleet->horizon_months) && fleet->horizon_months > 0))
-		return fail(err, err_len, "the horizon must be greater than 0");
+		return model_fail(err, err_len, "the horizon must be greater than 0");
 	for (int i = 0; i < n; i++) {
 		const struct ridge_project *p = &projects[i];
 		struct ridge_project_result *r = &results[i];
 		memset(r, 0, sizeof *r);
 		r->index = i;
 		if (!(p->applies_to > 0 && p->applies_to <= 1))
-			return fail(err, err_len, "project '%s': applies_to must be in (0, 1]", p->name);
+			return model_fail(err, err_len, "project '%s': applies_to must be in (0, 1]", p->name);
 		if (!(isfinite(p->ready_after_months) && p->ready_after_months >= 0))
-			return fail(err, err_len, "project '%s': ready_after_months must not be negative", p->name);
+			return model_fail(err, err_len, "project '%s': ready_after_months must not be negative", p->name);
 		if (p->has_cost) {
 			if (!positive(p->cost_usd))
-				return fail(err, err_len, "project '%s': the cost must be greater than 0", p->name);
+				return model_fail(err, err_len, "project '%s': the cost must be greater than 0", p->name);
 			r->engineering_usd = p->cost_usd;
 			step(ex, "engineering cost", p->name, "given", "USD", r->engineering_usd, "{}", p->cost_usd);
 		} else {
 			if (!positive(p->engineer_weeks) || !positive(fleet->engineer_usd_per_hour) ||
 			    !positive(fleet->hours_per_week))
-				return fail(err, err_len, "project '%s': needs engineer weeks (or months) and an hourly cost greater than 0",
+				return model_fail(err, err_len, "project '%s': needs engineer weeks (or months) and an hourly cost greater than 0",
 					    p->name);
 			r->engineering_usd = p->engineer_weeks * fleet->hours_per_week * fleet->engineer_usd_per_hour;
 			step(ex, "engineering cost", p->name, "engineer-weeks * hours/week * USD/hour", "USD", r->engineering_usd,
@@ -421,12 +411,12 @@ int cost_rank(const struct ridge_fleet *fleet, const struct ridge_project *proje
 		}
 		if (p->kind == RIDGE_PROJECT_MFU) {
 			if (!(fleet->baseline_mfu > 0 && fleet->baseline_mfu <= 1))
-				return fail(err, err_len, "the baseline MFU must be in (0, 1]");
+				return model_fail(err, err_len, "the baseline MFU must be in (0, 1]");
 			if (!(p->mfu_gain > 0))
-				return fail(err, err_len, "project '%s': the MFU gain must be greater than 0", p->name);
+				return model_fail(err, err_len, "project '%s': the MFU gain must be greater than 0", p->name);
 			r->target_mfu = fleet->baseline_mfu + p->mfu_gain;
 			if (r->target_mfu > 1)
-				return fail(err, err_len, "project '%s': baseline MFU %g + gain %g exceeds 1", p->name,
+				return model_fail(err, err_len, "project '%s': baseline MFU %g + gain %g exceeds 1", p->name,
 					    fleet->baseline_mfu, p->mfu_gain);
 			r->spend_per_month = fleet->budget_usd_per_month * fleet->training_share;
 			step(ex, "training spend per month", p->name, "budget * training share", "USD", r->spend_per_month,
@@ -437,7 +427,7 @@ int cost_rank(const struct ridge_fleet *fleet, const struct ridge_project *proje
 			     "(1 - {}/{}) * {}", fleet->baseline_mfu, r->target_mfu, p->applies_to);
 		} else {
 			if (!(p->tpot_reduction > 0 && p->tpot_reduction < 1))
-				return fail(err, err_len, "project '%s': the TPOT reduction must be in (0, 1)", p->name);
+				return model_fail(err, err_len, "project '%s': the TPOT reduction must be in (0, 1)", p->name);
 			r->spend_per_month = fleet->budget_usd_per_month * fleet->inference_share;
 			step(ex, "inference spend per month", p->name, "budget * inference share", "USD", r->spend_per_month,
 			     "{}*{}", fleet->budget_usd_per_month, fleet->inference_share);

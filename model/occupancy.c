@@ -6,22 +6,10 @@
  * constants the header hard-codes per compute capability come from the hwdb
  * entry instead (gpu->nv.*, gpu->max_blocks_per_sm, ...). */
 #include "occupancy.h"
+#include "fail.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-static int fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-	if (err && len) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, len, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 static inline int div_up(int x, int y)
 {
@@ -139,7 +127,7 @@ int occupancy_device_init(const struct ridge_gpu *gpu, struct ridge_occupancy_de
 	    gpu->max_threads_per_sm < gpu->warp_size || gpu->max_blocks_per_sm <= 0 ||
 	    !positive_int(gpu->smem_per_sm) || !positive_int(gpu->smem_per_block) ||
 	    !whole_bytes(gpu->smem_per_block_optin))
-		return fail(err, err_len, "%s: the hardware entry lacks occupancy data", gpu->id);
+		return model_fail(err, err_len, "%s: the hardware entry lacks occupancy data", gpu->id);
 	dev->warp_size = gpu->warp_size;
 	dev->warp_shift = log2_exact(gpu->warp_size);
 	dev->max_threads_per_block = gpu->max_threads_per_block;
@@ -154,7 +142,7 @@ int occupancy_device_init(const struct ridge_gpu *gpu, struct ridge_occupancy_de
 		if (a->simds_per_cu <= 0 || a->waves_per_simd <= 0 || a->vgprs_per_lane <= 0 || a->vgpr_granule <= 0 ||
 		    a->sgprs_per_simd <= 0 || a->sgpr_granule <= 0 || a->max_sgprs_per_wave <= 0 ||
 		    !positive_int(a->lds_granule) || a->barrier_slots <= 0)
-			return fail(err, err_len, "%s: the hardware entry lacks CDNA occupancy data", gpu->id);
+			return model_fail(err, err_len, "%s: the hardware entry lacks CDNA occupancy data", gpu->id);
 		dev->simds = a->simds_per_cu;
 		dev->waves_per_simd = a->waves_per_simd;
 		dev->vgprs_per_lane = a->vgprs_per_lane;
@@ -174,7 +162,7 @@ int occupancy_device_init(const struct ridge_gpu *gpu, struct ridge_occupancy_de
 	    !whole_bytes(nv->smem_reserved_per_block) || nv->carveout_count < 0 ||
 	    nv->carveout_count > RIDGE_MAX_CARVEOUTS || nv->barriers_per_block_slot < 0 ||
 	    nv->virtual_resources_per_sm < 0)
-		return fail(err, err_len, "%s: the hardware entry lacks occupancy data", gpu->id);
+		return model_fail(err, err_len, "%s: the hardware entry lacks occupancy data", gpu->id);
 	dev->regs_per_sm = gpu->regs_per_sm;
 	dev->regs_per_block = gpu->regs_per_block;
 	dev->max_regs_per_thread = nv->max_regs_per_thread;
@@ -198,7 +186,7 @@ int occupancy_device_init(const struct ridge_gpu *gpu, struct ridge_occupancy_de
 		dev->carveouts[i] = size;
 	}
 	if (!sizes_ok)
-		return fail(err, err_len, "%s: a carveout size is not a whole number of bytes", gpu->id);
+		return model_fail(err, err_len, "%s: a carveout size is not a whole number of bytes", gpu->id);
 	dev->barrier_sets = gpu->max_blocks_per_sm * nv->barriers_per_block_slot;
 	dev->virtual_per_sm = nv->virtual_resources_per_sm;
 	return 0;
@@ -272,7 +260,7 @@ static inline __attribute__((always_inline)) int nv_compute(const struct ridge_o
 	 * kernel's maximum dynamic size. */
 	const int pref = smem_preference(dev, in);
 	if (pref < 0)
-		return fail(err, len, "%s: the carveout preference is above every legal shared-memory size",
+		return model_fail(err, len, "%s: the carveout preference is above every legal shared-memory size",
 			    dev->gpu->id);
 	const int stat = (int)in->static_smem + dev->smem_reserve;
 	const int dyn = (int)in->dynamic_smem;
@@ -305,7 +293,7 @@ static inline __attribute__((always_inline)) int nv_compute(const struct ridge_o
 		if (pref < alloc) { /* the driver picks the smallest configuration that fits a block */
 			capacity = dev->carveout_count ? align_up_carveout(dev, alloc) : dev->smem_per_sm;
 			if (capacity < 0)
-				return fail(err, len, "%s: %d bytes of shared memory per block fit no carveout size",
+				return model_fail(err, len, "%s: %d bytes of shared memory per block fit no carveout size",
 					    dev->gpu->id, alloc);
 		}
 		r->smem_per_sm = capacity;
@@ -399,30 +387,30 @@ static inline __attribute__((always_inline)) int
 check_input(const struct ridge_occupancy_device *dev, const struct ridge_occupancy_input *in, char *err, size_t len)
 {
 	if (in->threads_per_block < 1 || in->threads_per_block > (1 << 20))
-		return fail(err, len, "threads per block %d is out of range (1..%d)", in->threads_per_block,
+		return model_fail(err, len, "threads per block %d is out of range (1..%d)", in->threads_per_block,
 			    dev->max_threads_per_block);
 	if (!whole_bytes(in->static_smem) || !whole_bytes(in->dynamic_smem) ||
 	    (in->max_dynamic_smem >= 0 && !whole_bytes(in->max_dynamic_smem)))
-		return fail(err, len, "shared memory must be a whole number of bytes from 0 to %d", SMEM_MAX_BYTES);
+		return model_fail(err, len, "shared memory must be a whole number of bytes from 0 to %d", SMEM_MAX_BYTES);
 	if (in->barriers < 0 || in->virtual_resources < 0)
-		return fail(err, len, "barrier and virtual-resource counts cannot be negative");
+		return model_fail(err, len, "barrier and virtual-resource counts cannot be negative");
 	if (dev->amd) {
 		if (in->regs_per_thread < 0 || in->regs_per_thread > dev->max_arch_vgprs)
-			return fail(err, len, "%d VGPRs is out of range (0..%d ArchVGPRs on %s)", in->regs_per_thread,
+			return model_fail(err, len, "%d VGPRs is out of range (0..%d ArchVGPRs on %s)", in->regs_per_thread,
 				    dev->max_arch_vgprs, dev->gpu->id);
 		if (in->agprs < 0 || in->agprs > dev->max_arch_vgprs)
-			return fail(err, len, "%d AGPRs is out of range (0..%d on %s)", in->agprs, dev->max_arch_vgprs,
+			return model_fail(err, len, "%d AGPRs is out of range (0..%d on %s)", in->agprs, dev->max_arch_vgprs,
 				    dev->gpu->id);
 		if (in->sgprs < 0 || in->sgprs > dev->max_sgprs)
-			return fail(err, len, "%d SGPRs is out of range (0..%d on %s)", in->sgprs, dev->max_sgprs,
+			return model_fail(err, len, "%d SGPRs is out of range (0..%d on %s)", in->sgprs, dev->max_sgprs,
 				    dev->gpu->id);
 		return 0;
 	}
 	if (in->regs_per_thread < 0 || in->regs_per_thread > dev->max_regs_per_thread)
-		return fail(err, len, "%d registers per thread is out of range (0..%d on %s)", in->regs_per_thread,
+		return model_fail(err, len, "%d registers per thread is out of range (0..%d on %s)", in->regs_per_thread,
 			    dev->max_regs_per_thread, dev->gpu->id);
 	if (in->carveout_percent < -1 || in->carveout_percent > 100)
-		return fail(err, len, "carveout %d%% is out of range (-1 for the default, or 0..100)",
+		return model_fail(err, len, "carveout %d%% is out of range (-1 for the default, or 0..100)",
 			    in->carveout_percent);
 	return 0;
 }
@@ -900,7 +888,7 @@ static int parse_ptxas_line(struct parse_state *st, const char *line, int lineno
 	const char *msg = skip_spaces(colon + 1);
 	if (starts(msg, "Compiling entry function")) {
 		if (!quoted_after(msg, "Compiling entry function", st->kernel, sizeof st->kernel))
-			return fail(err, len, "%d: cannot read the kernel name in '%s'", lineno, msg);
+			return model_fail(err, len, "%d: cannot read the kernel name in '%s'", lineno, msg);
 		st->arch[0] = '\0';
 		quoted_after(msg, " for", st->arch, sizeof st->arch);
 		st->have_kernel = true;
@@ -931,7 +919,7 @@ static int parse_ptxas_line(struct parse_state *st, const char *line, int lineno
 		}
 		int col = ptxas_used_fields(line, msg, k);
 		if (col)
-			return fail(err, len, "%d:%d: cannot read '%s'", lineno, col, msg);
+			return model_fail(err, len, "%d:%d: cannot read '%s'", lineno, col, msg);
 		if (st->have_props && k->stack < st->pending_frame)
 			k->stack = st->pending_frame;
 		st->have_kernel = false;
@@ -955,7 +943,7 @@ static int parse_cuobjdump_line(struct parse_state *st, const char *line, int li
 		while (n > 0 && (name[n - 1] == ' ' || name[n - 1] == ':'))
 			n--;
 		if (n == 0)
-			return fail(err, len, "%d: a Function line without a name", lineno);
+			return model_fail(err, len, "%d: a Function line without a name", lineno);
 		if (n >= sizeof st->kernel)
 			n = sizeof st->kernel - 1;
 		memcpy(st->kernel, name, n);
@@ -966,7 +954,7 @@ static int parse_cuobjdump_line(struct parse_state *st, const char *line, int li
 	if (!starts(p, "REG:"))
 		return 0;
 	if (!st->have_kernel)
-		return fail(err, len, "%d: resource usage without a preceding 'Function NAME:' line", lineno);
+		return model_fail(err, len, "%d: resource usage without a preceding 'Function NAME:' line", lineno);
 	struct ridge_kernel_usage *k = usage_add(&st->list);
 	snprintf(k->name, sizeof k->name, "%s", st->kernel);
 	snprintf(k->arch, sizeof k->arch, "%s", st->arch);
@@ -976,12 +964,12 @@ static int parse_cuobjdump_line(struct parse_state *st, const char *line, int li
 		const char *field = p;
 		const char *c = strchr(p, ':');
 		if (!c)
-			return fail(err, len, "%d:%d: expected KEY:VALUE", lineno, (int)(field - line) + 1);
+			return model_fail(err, len, "%d:%d: expected KEY:VALUE", lineno, (int)(field - line) + 1);
 		size_t klen = (size_t)(c - p);
 		const char *v = c + 1;
 		double value;
 		if (!read_count(&v, &value))
-			return fail(err, len, "%d:%d: expected a whole number (0..2147483647) after '%.*s:'", lineno, (int)(v - line) + 1,
+			return model_fail(err, len, "%d:%d: expected a whole number (0..2147483647) after '%.*s:'", lineno, (int)(v - line) + 1,
 				    (int)klen, p);
 		if (klen == 3 && strncmp(p, "REG", 3) == 0) {
 			k->regs = (int)value;
@@ -999,7 +987,7 @@ static int parse_cuobjdump_line(struct parse_state *st, const char *line, int li
 		p = skip_spaces(v);
 	}
 	if (!have_shared)
-		return fail(err, len, "%d: no SHARED field in the resource usage", lineno);
+		return model_fail(err, len, "%d: no SHARED field in the resource usage", lineno);
 	st->have_kernel = false;
 	return 0;
 }
@@ -1009,7 +997,7 @@ static bool amd_missing_vgprs(const struct parse_state *st, char *err, size_t le
 {
 	const struct ridge_kernel_usage *k = st->list.current;
 	if (k && k->regs < 0) {
-		fail(err, len, "%d: kernel '%s' has no 'VGPRs:' remark", k->line, k->name);
+		model_fail(err, len, "%d: kernel '%s' has no 'VGPRs:' remark", k->line, k->name);
 		return true;
 	}
 	return false;
@@ -1057,7 +1045,7 @@ static int parse_amd_line(struct parse_state *st, const char *line, int lineno, 
 	if (!read_count(&v, &value)) {
 		if (klen == strlen("Dynamic Stack") && strncmp(p, "Dynamic Stack", klen) == 0)
 			return 0;
-		return fail(err, len, "%d:%d: expected a whole number (0..2147483647) after '%.*s:'", lineno, (int)(v - line) + 1, (int)klen,
+		return model_fail(err, len, "%d:%d: expected a whole number (0..2147483647) after '%.*s:'", lineno, (int)(v - line) + 1, (int)klen,
 			    p);
 	}
 #define KEY(s) (klen == strlen(s) && strncmp(p, s, klen) == 0)
@@ -1086,7 +1074,7 @@ int occupancy_parse_usage(const char *text, size_t len, enum ridge_usage_format 
 	st.list.cap = kernels ? capacity : 0;
 	*count = 0;
 	if (memchr(text, '\0', len))
-		return fail(err, err_len, "not a text file (it contains NUL bytes)");
+		return model_fail(err, err_len, "not a text file (it contains NUL bytes)");
 	char line[8192];
 	size_t pos = 0;
 	int lineno = 0;
@@ -1098,7 +1086,7 @@ int occupancy_parse_usage(const char *text, size_t len, enum ridge_usage_format 
 		size_t n = end - pos;
 		lineno++;
 		if (n >= sizeof line)
-			return fail(err, err_len, "%d: longer than %zu bytes", lineno, sizeof line - 1);
+			return model_fail(err, err_len, "%d: longer than %zu bytes", lineno, sizeof line - 1);
 		memcpy(line, text + pos, n);
 		line[n] = '\0';
 		if (n && line[n - 1] == '\r')
@@ -1126,7 +1114,7 @@ int occupancy_parse_usage(const char *text, size_t len, enum ridge_usage_format 
 		    "'Function NAME:' and 'REG:N ... SHARED:N' lines (cuobjdump --dump-resource-usage)",
 		    "'Function Name:' and 'VGPRs:' remarks (-Rpass-analysis=kernel-resource-usage)",
 		};
-		return fail(err, err_len, "no kernels found (expected %s)", expected[format]);
+		return model_fail(err, err_len, "no kernels found (expected %s)", expected[format]);
 	}
 	*count = st.list.count;
 	return 0;
