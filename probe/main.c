@@ -70,28 +70,31 @@ static const char usage_text[] =
     "Exit status: 0 done; 1 a kernel failed to run or verify; 2 bad usage or input;\n"
     "3 no GPU, a driver problem, or the output could not be written.\n";
 
+/* "ridge-probe: KIND: message" on stderr, after what stdout holds so far. */
+static void message(const char *kind, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, PROBE_NAME ": %s: ", kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 static void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void error_msg(const char *fmt, ...)
 {
 	va_list ap;
-	fflush(stdout);
-	fputs(PROBE_NAME ": error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message("error", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static void warning_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void warning_msg(const char *fmt, ...)
 {
 	va_list ap;
-	fflush(stdout);
-	fputs(PROBE_NAME ": warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message("warning", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /* ---- what to run ---- */

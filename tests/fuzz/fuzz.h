@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <sanitizer/common_interface_defs.h>
 
+#include "hwdb.h"
+
 #define FUZZ_STR2(x) #x
 #define FUZZ_STR(x) FUZZ_STR2(x)
 #define CHECK(cond)                                                                           \
@@ -20,5 +22,21 @@
 			abort();                                                                          \
 		}                                                                                     \
 	} while (0)
+
+/* Built-in hwdb only: no user directory or $RIDGE_HWDB can change what is
+ * fuzzed. Called from LLVMFuzzerInitialize, before anything opens the hwdb. */
+static inline void fuzz_builtin_hwdb_only(void)
+{
+	setenv("XDG_CONFIG_HOME", "/nonexistent-ridge-fuzz", 1);
+	unsetenv("RIDGE_HWDB");
+}
+
+/* fuzz_builtin_hwdb_only(), then opens that hwdb into db (it must load). */
+static inline void fuzz_open_builtin_hwdb(struct hwdb *db)
+{
+	fuzz_builtin_hwdb_only();
+	struct hwdb_diags diags = { 0 };
+	CHECK(hwdb_open(db, NULL, &diags) == 0);
+}
 
 #endif

@@ -26,10 +26,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	setenv("XDG_CONFIG_HOME", "/nonexistent-ridge-fuzz", 1);
-	unsetenv("RIDGE_HWDB");
-	struct hwdb_diags diags = { 0 };
-	CHECK(hwdb_open(&db, NULL, &diags) == 0);
+	fuzz_open_builtin_hwdb(&db);
 	return 0;
 }
 

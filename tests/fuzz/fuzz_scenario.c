@@ -91,9 +91,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	/* Built-in hwdb only: no user directory can change what is fuzzed. */
-	setenv("XDG_CONFIG_HOME", "/nonexistent-ridge-fuzz", 1);
-	unsetenv("RIDGE_HWDB");
+	fuzz_builtin_hwdb_only();
 	return 0;
 }
 
