@@ -7,6 +7,7 @@
 
 #include <new>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -80,6 +81,24 @@ static inline int kern_failf(char *err, size_t err_len, const char *fmt, ...)
 
 /* After a kernel launch: the launch error, if any. */
 #define CK_LAUNCH(what) CK(gpu(GetLastError)())
+
+/* Output verification on the device: adds to *poison how many of the count
+ * elements (2 or 4 bytes each) of d still hold the poison pattern (all bits
+ * set), grid-stride, one atomic per thread that found any. */
+__device__ __forceinline__ void kern_count_poison(const void *d, int bytes_per_elem, size_t count,
+						  unsigned long long *poison)
+{
+	size_t stride = (size_t)gridDim.x * blockDim.x;
+	unsigned long long local = 0;
+	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
+		if (bytes_per_elem == 2)
+			local += ((const uint16_t *)d)[i] == 0xFFFFu;
+		else
+			local += ((const uint32_t *)d)[i] == 0xFFFFFFFFu;
+	}
+	if (local)
+		atomicAdd(poison, local);
+}
 
 /* A device allocation freed when it goes out of scope. */
 struct dev_buffer {

@@ -76,16 +76,7 @@ static __host__ __device__ __forceinline__ uint16_t v_f32_to_bf16(float f)
 /* Elements of an array still holding the poison pattern (all bits set). */
 __global__ void aux_poison_count(const void *d, int bytes_per_elem, size_t count, unsigned long long *poison)
 {
-	size_t stride = (size_t)gridDim.x * blockDim.x;
-	unsigned long long local = 0;
-	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
-		if (bytes_per_elem == 2)
-			local += ((const uint16_t *)d)[i] == 0xFFFFu;
-		else
-			local += ((const uint32_t *)d)[i] == 0xFFFFFFFFu;
-	}
-	if (local)
-		atomicAdd(poison, local);
+	kern_count_poison(d, bytes_per_elem, count, poison);
 }
 
 static int v_poison_left(struct kern_ctx *ctx, const void *d, int bytes_per_elem, size_t count,
@@ -489,6 +480,24 @@ __global__ void rv_add_bf16(const uint4 *x, const uint4 *r, uint4 *h, size_t n8)
 	}
 }
 
+/* The second half of RMSNorm, shared by the unfused and fused kernels: from
+ * the row's values v (this thread's part) and their sum of squares ss,
+ * y = v * rsqrt(mean(v^2) + eps) * w, rounded to bf16. */
+__device__ __forceinline__ void v_rmsnorm_store(const v_pack *v, float ss, const v_row &r, float *scratch,
+						const uint4 *w, uint4 *y, int n8)
+{
+	float scale = rsqrtf(v_row_sum(ss, r, scratch) / (float)(n8 * 8) + V_RMS_EPS);
+#pragma unroll
+	for (int q = 0; q < V_ROW_MAX; q++) {
+		v_pack wv, o;
+		wv.load(w[r.t + q * r.T]);
+#pragma unroll
+		for (int j = 0; j < 8; j++)
+			o.set(j, v_f32_to_bf16(v[q].get(j) * scale * wv.get(j)));
+		y[r.at(q)] = o.vec();
+	}
+}
+
 /* y = h * rsqrt(mean(h^2) + eps) * w. */
 __global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS - 1)
     rv_rmsnorm_bf16(const uint4 *h, const uint4 *w, uint4 *y, int n8)
@@ -505,16 +514,7 @@ __global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS - 1)
 #pragma unroll
 		for (int j = 0; j < 8; j++)
 			ss += v[q].get(j) * v[q].get(j);
-	float scale = rsqrtf(v_row_sum(ss, r, scratch) / (float)(n8 * 8) + V_RMS_EPS);
-#pragma unroll
-	for (int q = 0; q < V_ROW_MAX; q++) {
-		v_pack wv, o;
-		wv.load(w[r.t + q * r.T]);
-#pragma unroll
-		for (int j = 0; j < 8; j++)
-			o.set(j, v_f32_to_bf16(v[q].get(j) * scale * wv.get(j)));
-		y[r.at(q)] = o.vec();
-	}
+	v_rmsnorm_store(v, ss, r, scratch, w, y, n8);
 }
 
 /* Both in one kernel: h = x + r written (the next residual), y from the rounded h. */
@@ -539,16 +539,7 @@ __global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS - 1)
 		}
 		h[r.at(q)] = v[q].vec();
 	}
-	float scale = rsqrtf(v_row_sum(ss, r, scratch) / (float)(n8 * 8) + V_RMS_EPS);
-#pragma unroll
-	for (int q = 0; q < V_ROW_MAX; q++) {
-		v_pack wv, o;
-		wv.load(w[r.t + q * r.T]);
-#pragma unroll
-		for (int j = 0; j < 8; j++)
-			o.set(j, v_f32_to_bf16(v[q].get(j) * scale * wv.get(j)));
-		y[r.at(q)] = o.vec();
-	}
+	v_rmsnorm_store(v, ss, r, scratch, w, y, n8);
 }
 
 /* Softmax pieces. */

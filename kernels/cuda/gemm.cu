@@ -88,16 +88,7 @@ static int blas_open(struct kern_ctx *ctx, struct blas_handles **out, char *err,
 __global__ void aux_check_output(const void *d, int bytes_per_elem, size_t count, const size_t *sample_idx, int samples,
 				 float *sample_out, unsigned long long *poison)
 {
-	size_t stride = (size_t)gridDim.x * blockDim.x;
-	unsigned long long local = 0;
-	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
-		if (bytes_per_elem == 2)
-			local += ((const uint16_t *)d)[i] == 0xFFFFu;
-		else
-			local += ((const uint32_t *)d)[i] == 0xFFFFFFFFu;
-	}
-	if (local)
-		atomicAdd(poison, local);
+	kern_count_poison(d, bytes_per_elem, count, poison);
 	if (blockIdx.x == 0)
 		for (int s = threadIdx.x; s < samples; s += blockDim.x) {
 			size_t i = sample_idx[s];
