@@ -408,6 +408,14 @@ __device__ __forceinline__ float v_shfl_xor(float v, int off)
 #endif
 }
 
+/* This thread's V_ROW_MAX vectors of row r of x. */
+__device__ __forceinline__ void v_row_load(v_pack *v, const uint4 *x, const v_row &r)
+{
+#pragma unroll
+	for (int q = 0; q < V_ROW_MAX; q++)
+		v[q].load(x[r.at(q)]);
+}
+
 /* Sum (max) over the T threads of a row; every thread of the row gets it.
  * scratch holds V_ROW_BLOCK / 32 floats; consecutive calls may reuse it. */
 __device__ __forceinline__ float v_row_sum(float v, const v_row &r, float *scratch)
@@ -505,9 +513,7 @@ __global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS - 1)
 	__shared__ float scratch[V_ROW_BLOCK / 32];
 	v_row r(n8);
 	v_pack v[V_ROW_MAX];
-#pragma unroll
-	for (int q = 0; q < V_ROW_MAX; q++)
-		v[q].load(h[r.at(q)]);
+	v_row_load(v, h, r);
 	float ss = 0;
 #pragma unroll
 	for (int q = 0; q < V_ROW_MAX; q++)
@@ -565,14 +571,25 @@ __device__ __forceinline__ float v_local_sumexp(const v_pack *v, float m)
 	return s;
 }
 
+/* y = exp(v - m) * inv, rounded to bf16: the softmax's last step. */
+__device__ __forceinline__ void v_softmax_store(const v_pack *v, float m, float inv, const v_row &r, uint4 *y)
+{
+#pragma unroll
+	for (int q = 0; q < V_ROW_MAX; q++) {
+		v_pack o;
+#pragma unroll
+		for (int j = 0; j < 8; j++)
+			o.set(j, v_f32_to_bf16(__expf(v[q].get(j) - m) * inv));
+		y[r.at(q)] = o.vec();
+	}
+}
+
 __global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS) rv_row_max_bf16(const uint4 *x, float *mx, int n8)
 {
 	__shared__ float scratch[V_ROW_BLOCK / 32];
 	v_row r(n8);
 	v_pack v[V_ROW_MAX];
-#pragma unroll
-	for (int q = 0; q < V_ROW_MAX; q++)
-		v[q].load(x[r.at(q)]);
+	v_row_load(v, x, r);
 	float m = v_row_max(v_local_max(v), r, scratch);
 	if (r.t == 0)
 		mx[r.row] = m;
@@ -584,9 +601,7 @@ __global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS)
 	__shared__ float scratch[V_ROW_BLOCK / 32];
 	v_row r(n8);
 	v_pack v[V_ROW_MAX];
-#pragma unroll
-	for (int q = 0; q < V_ROW_MAX; q++)
-		v[q].load(x[r.at(q)]);
+	v_row_load(v, x, r);
 	float s = v_row_sum(v_local_sumexp(v, mx[r.row]), r, scratch);
 	if (r.t == 0)
 		sum[r.row] = s;
@@ -600,9 +615,7 @@ __global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS)
 	__shared__ float sm[V_ROW_BLOCK / 32], ss[V_ROW_BLOCK / 32];
 	v_row r(n8);
 	v_pack v[V_ROW_MAX];
-#pragma unroll
-	for (int q = 0; q < V_ROW_MAX; q++)
-		v[q].load(x[r.at(q)]);
+	v_row_load(v, x, r);
 	float m = v_local_max(v);
 	float s = v_local_sumexp(v, m);
 	for (int off = 16; off > 0; off /= 2)
@@ -626,18 +639,9 @@ __global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS)
 {
 	v_row r(n8);
 	v_pack v[V_ROW_MAX];
-#pragma unroll
-	for (int q = 0; q < V_ROW_MAX; q++)
-		v[q].load(x[r.at(q)]);
+	v_row_load(v, x, r);
 	float m = mx[r.row], inv = 1.0f / sum[r.row];
-#pragma unroll
-	for (int q = 0; q < V_ROW_MAX; q++) {
-		v_pack o;
-#pragma unroll
-		for (int j = 0; j < 8; j++)
-			o.set(j, v_f32_to_bf16(__expf(v[q].get(j) - m) * inv));
-		y[r.at(q)] = o.vec();
-	}
+	v_softmax_store(v, m, inv, r, y);
 }
 
 /* The whole softmax with the row in registers (packed bf16): x read once;
@@ -647,19 +651,10 @@ __global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS) rv_softmax_fuse
 	__shared__ float scratch[V_ROW_BLOCK / 32];
 	v_row r(n8);
 	v_pack v[V_ROW_MAX];
-#pragma unroll
-	for (int q = 0; q < V_ROW_MAX; q++)
-		v[q].load(x[r.at(q)]);
+	v_row_load(v, x, r);
 	float m = v_row_max(v_local_max(v), r, scratch);
 	float inv = 1.0f / v_row_sum(v_local_sumexp(v, m), r, scratch);
-#pragma unroll
-	for (int q = 0; q < V_ROW_MAX; q++) {
-		v_pack o;
-#pragma unroll
-		for (int j = 0; j < 8; j++)
-			o.set(j, v_f32_to_bf16(__expf(v[q].get(j) - m) * inv));
-		y[r.at(q)] = o.vec();
-	}
+	v_softmax_store(v, m, inv, r, y);
 }
 
 struct v_row_job {
