@@ -6,6 +6,7 @@
 #define RIDGE_VERSION "0.1.0"
 
 #include "align.h"
+#include "comm.h"
 #include "cost.h"
 #include "gpu.h"
 #include "launch.h"
