@@ -7,6 +7,7 @@
 
 #include "align.h"
 #include "comm.h"
+#include "parallel.h"
 #include "cost.h"
 #include "gpu.h"
 #include "launch.h"

@@ -266,6 +266,61 @@ static void test_hwdb_entries(void **state)
 	assert_true(test_gpu("h100-sxm")->ic.nvls && !test_gpu("a100-sxm-80gb")->ic.nvls);
 }
 
+static void test_parallel_train(void **state)
+{
+	(void)state;
+	struct ridge_gpu g = switch_gpu();
+	/* 8e9 parameters, seq 1024, batch 64 on 16 GPUs: TP 2 x PP 2 x DP 4, micro-batches of 2 sequences:
+	 * 64 / 4 = 16 sequences per pipeline = 8 micro-batches. F = 6 x 8e9 x 1024 x 64 = 3.145728e15 FLOP. */
+	struct ridge_parallel_input in = {
+		.params = 8e9, .seq = 1024, .batch = 64, .gpus = 16, .flops_per_step = 3.145728e15, .peak_flops = 1e15,
+		.compute_efficiency = 0.5, .tp = 2, .pp = 2, .micro_batch = 2, .hidden = 4096, .layers = 32,
+		.sharding = RIDGE_SHARD_DDP, .recompute = RIDGE_RECOMPUTE_SELECTIVE, .dp_overlap = 0.5, .memory_bytes = 80e9,
+	};
+	struct ridge_parallel_result r;
+	char err[300];
+	assert_int_equal(parallel_train(&g, &in, &r, err, sizeof err), 0);
+	assert_true(r.dp == 4 && r.micro_batches == 8);
+	/* compute = 3.145728e15 / (16 x 1e15 x 0.5) = 0.393216 s; bubble (pp-1)/m = 1/8 of it */
+	assert_close(r.compute_s, 0.393216, 1e-15);
+	assert_close(r.bubble_s, 0.049152, 1e-15);
+	assert_close(r.bubble_fraction, 1.0 / 9, 1e-15);
+	/* TP: 2 x 1024 x 4096 x 2 B = 16 MiB per all-reduce, 4 per layer x 16 layers per stage x 8 micro-batches = 512;
+	 * on 2 GPUs the ring (7.8 us + 16777216 / 370e9) beats NVLS (25 us + 16777216 / 480e9) */
+	assert_true(r.tp.bytes_per_allreduce == 16777216 && r.tp.allreduces == 512);
+	assert_int_equal(r.tp.one.algorithm, RIDGE_ALGO_RING);
+	assert_close(r.tp.time_s, 512 * (7.8e-6 + 16777216 / 370e9), 1e-12);
+	/* DP: 8e9 / 4 x 2 B = 4e9 B of gradients over 4 GPUs (one domain: 8 / tp 2 = 4 per domain);
+	 * all-reduce 1.5 x 4e9: NVLS 25 us + 6e9 / 480e9 = 12.525 ms, half of it hidden */
+	assert_true(r.dp_bytes == 4e9);
+	assert_int_equal(r.dp_reduce.algorithm, RIDGE_ALGO_NVLS);
+	assert_close(r.dp_comm_s, 12.525e-3, 1e-12);
+	assert_close(r.dp_exposed_s, 12.525e-3 / 2, 1e-12);
+	assert_close(r.step_s, r.compute_s + r.bubble_s + r.tp.time_s + r.pp.time_s + r.dp_exposed_s, 1e-15);
+	assert_close(r.mfu, 3.145728e15 / (16 * 1e15 * r.step_s), 1e-15);
+	/* memory: 2e9 parameters per GPU x (2 + 2 + 12) B = 32e9; activations s b h (10 + 24/2) =
+	 * 1024 x 2 x 4096 x 22 = 184,549,376 B per layer x 16 layers x 2 micro-batches in flight */
+	assert_true(r.weight_bytes == 4e9 && r.grad_bytes == 4e9 && r.optimizer_bytes == 24e9);
+	assert_true(r.activation_per_layer_bytes == 184549376);
+	assert_true(r.activation_bytes == 184549376.0 * 32);
+	assert_true(r.fits);
+	/* ZeRO-3: weights, grads and optimizer over dp 4; full recomputation keeps 2 s b h per layer */
+	in.sharding = RIDGE_SHARD_ZERO3;
+	in.recompute = RIDGE_RECOMPUTE_FULL;
+	assert_int_equal(parallel_train(&g, &in, &r, err, sizeof err), 0);
+	assert_true(r.weight_bytes == 1e9 && r.grad_bytes == 1e9 && r.optimizer_bytes == 6e9);
+	assert_true(r.activation_per_layer_bytes == 2 * 8388608.0);
+	assert_true(r.dp_gathers == 2 && r.dp_reduce.op == RIDGE_REDUCE_SCATTER);
+	/* refusals */
+	in.tp = 3;
+	assert_int_equal(parallel_train(&g, &in, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "does not divide"));
+	in.tp = 2;
+	in.micro_batch = 3;
+	assert_int_equal(parallel_train(&g, &in, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "micro-batches"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,7 +328,7 @@ int main(void)
 		cmocka_unit_test(test_gather_scatter_factors), cmocka_unit_test(test_mesh_peer_vs_aggregate),
 		cmocka_unit_test(test_across_domains),	     cmocka_unit_test(test_calibration),
 		cmocka_unit_test(test_parallel_terms),	     cmocka_unit_test(test_bad_inputs),
-		cmocka_unit_test(test_hwdb_entries),
+		cmocka_unit_test(test_hwdb_entries),	     cmocka_unit_test(test_parallel_train),
 	};
 	return cmocka_run_group_tests_name("comm", tests, NULL, NULL);
 }
