@@ -125,7 +125,14 @@ $(BENCH_OCC): bench/occupancy_bench.c $(LIB) | $(DEPS_STAMP)
 	$(CC) -std=c99 -O2 -Wall -Wextra -pedantic -I$(CUDA_OCC_INCLUDE) -Imodel -Ihwdb -o $@ $< $(LIB) \
 		$(shell pkg-config --libs yaml-0.1 2>/dev/null) -lm
 
-bench: $(LIB)
+BENCH_PLAN := $(BUILD)/bench/plan_bench
+
+$(BENCH_PLAN): bench/plan_bench.c $(LIB) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
+bench: $(LIB) $(BENCH_PLAN)
+	@$(BENCH_PLAN)
 ifneq ($(CUDA_OCC_INCLUDE),)
 	@$(MAKE) --no-print-directory $(BENCH_OCC)
 	@$(BENCH_OCC)
