@@ -618,11 +618,14 @@ static cJSON *result_json(const struct ridge_gpu *fitted, const struct cal_input
 }
 
 static void print_result(const struct ridge_gpu *fitted, const struct cal_input *in,
-			 const struct slot_fit fits[RIDGE_TIMING_SLOTS])
+			 const struct slot_fit fits[RIDGE_TIMING_SLOTS], bool no_fit)
 {
-	printf("Time model fitted on %s (%s), %s ceilings\n", fitted->name, fitted->id, cli_ceiling_source(fitted));
+	printf("Time model %s %s (%s), %s ceilings\n", no_fit ? "of" : "fitted on", fitted->name, fitted->id,
+	       cli_ceiling_source(fitted));
+	if (no_fit)
+		printf("  nothing fitted: every case judged with the entry's own timing section\n");
 	printf("  predicted = max(compute / compute eff., memory / memory eff.) + fixed cost, per class\n\n");
-	printf("  %-16s %7s %9s %9s %10s %10s %10s\n", "class", "kernels", "compute", "memory", "fixed", "fit |err|",
+	printf("  %-16s %7s %9s %9s %10s %10s %10s\n", "class", "fit set", "compute", "memory", "fixed", "fit |err|",
 	       "held-out");
 	for (int slot = 0; slot < RIDGE_TIMING_SLOTS; slot++) {
 		if (!fits[slot].any)
@@ -636,8 +639,8 @@ static void print_result(const struct ridge_gpu *fitted, const struct cal_input 
 			snprintf(me, sizeof me, "%.3f", f->memory_efficiency);
 		if (fits[slot].heldout_count)
 			snprintf(held, sizeof held, "%.1f%% (%d)", 100 * fits[slot].heldout_median, fits[slot].heldout_count);
-		printf("  %-16s %7d %9s %9s %10s %9.1f%% %10s\n", timing_slot_key(slot), f->samples, ce, me, fixed,
-		       100 * f->median_abs_error, held);
+		printf("  %-16s %7d %9s %9s %10s %9.1f%% %10s\n", timing_slot_key(slot), fits[slot].fit_count, ce, me,
+		       fixed, 100 * fits[slot].fit_median, held);
 	}
 	if (fitted->attention_default[0])
 		printf("  attention default: %s (the implementation the measured attention kernels ran)\n",
@@ -818,7 +821,7 @@ static int run_calibrate(int argc, char **argv)
 	if (o.json) {
 		rc = cli_json_print(result_json(fitted, &in, fits, o.out));
 	} else {
-		print_result(fitted, &in, fits);
+		print_result(fitted, &in, fits, o.no_fit);
 		if (o.out)
 			printf("\nwrote %s\n", o.out);
 		rc = EXIT_OK;
