@@ -800,10 +800,30 @@ static void print_potential(const struct ridge_gpu *g, const struct ridge_occupa
 		return;
 	}
 	int warps = (size + g->warp_size - 1) / g->warp_size;
-	printf("max potential block size (cudaOccupancyMaxPotentialBlockSize's search): %d threads x %d %s%s = "
-	       "%.1f%%, min grid %d\n",
+	printf("max potential block size (%s): %d threads x %d %s%s = %.1f%%, min grid %d\n",
+	       amd ? "the hardware rule, searched as cudaOccupancyMaxPotentialBlockSize does"
+		   : "cudaOccupancyMaxPotentialBlockSize's search",
 	       size, blocks, amd ? "workgroup" : "block", blocks == 1 ? "" : "s",
 	       100.0 * blocks * warps / (g->max_threads_per_sm / g->warp_size), grid);
+	int hip_size, hip_grid, hip_blocks;
+	if (amd && occupancy_hip_max_potential_block_size(g, in, &hip_size, &hip_grid, &hip_blocks, err, sizeof err) == 0)
+		printf("HIP's answer (hipOccupancyMaxPotentialBlockSize, ROCm CLR: no search, the block-size limit\n"
+		       "  capped by the waves the registers allow): %d threads, grid %d%s\n",
+		       hip_size, hip_grid, hip_size == size && hip_grid == grid ? ", the same" : "");
+}
+
+/* HIP's max-potential answer beside the hardware rule's (AMD). */
+static void json_hip_potential(cJSON *doc, const struct ridge_gpu *g, const struct ridge_occupancy_input *in)
+{
+	int size, grid, blocks;
+	char err[256];
+	if (g->vendor != RIDGE_VENDOR_AMD ||
+	    occupancy_hip_max_potential_block_size(g, in, &size, &grid, &blocks, err, sizeof err) != 0)
+		return;
+	cJSON *hip = cJSON_AddObjectToObject(doc, "hip_max_potential_block_size");
+	cJSON_AddNumberToObject(hip, "block_size", size);
+	cJSON_AddNumberToObject(hip, "blocks_per_cu", blocks);
+	cJSON_AddNumberToObject(hip, "grid_size", grid);
 }
 
 /* ------------------------------------------------------------ sweep / svg */
@@ -1203,6 +1223,7 @@ static int run_one(const struct occ_options *o, const struct ridge_gpu *g, struc
 		cJSON_AddNumberToObject(mp, "block_size", size);
 		cJSON_AddNumberToObject(mp, "blocks_per_sm", blocks);
 		cJSON_AddNumberToObject(mp, "min_grid_size", grid);
+		json_hip_potential(doc, g, in);
 		if (o->sweep) {
 			cJSON *arr = cJSON_AddArrayToObject(doc, "sweep");
 			for (int i = 0; i < nrows; i++) {
@@ -1402,6 +1423,7 @@ static cJSON *occupancy_run(struct calc_input *ci)
 	cJSON_AddNumberToObject(mp, "block_size", size);
 	cJSON_AddNumberToObject(mp, "blocks_per_sm", blocks);
 	cJSON_AddNumberToObject(mp, "min_grid_size", grid);
+	json_hip_potential(doc, g, &in);
 	return doc;
 }
 
