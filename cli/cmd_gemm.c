@@ -192,7 +192,7 @@ static void gemm_print(const cJSON *d)
 	cli_format_si(calc_num(d, "attainable_flops"), "FLOP/s", a, sizeof a);
 	printf("  intensity %.6g FLOP/byte: %s-bound, attainable %s, time floor %s\n", calc_num(d, "intensity"),
 	       calc_str(d, "bound"), a, t);
-	if (strcmp(calc_str(kernel, "traffic"), "tiled") == 0 && calc_num(d, "compulsory_bytes") != calc_num(d, "bytes")) {
+	if (strcmp(calc_str(kernel, "traffic"), "compulsory") != 0 && calc_num(d, "compulsory_bytes") != calc_num(d, "bytes")) {
 		cli_format_seconds(calc_num(d, "compulsory_time_floor_s"), t, sizeof t);
 		printf("  every matrix once (compulsory): %.6g FLOP/byte: %s-bound, time floor %s\n",
 		       calc_num(d, "compulsory_intensity"), calc_str(d, "compulsory_bound"), t);
