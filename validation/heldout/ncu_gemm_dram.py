@@ -7,9 +7,6 @@ m = N, n = M. Prints nothing but errors.
 """
 import sys
 
-import torch
-import torch.nn.functional as F
-
 # (name, M, N, K): the fixed list the lead runs (validation/README.md,
 # "L2-aware GEMM traffic"); ncu_gemm_dram.sh iterates over it by index.
 SHAPES = [
@@ -36,6 +33,9 @@ def main():
         return
     if len(sys.argv) != 2 or not sys.argv[1].isdigit() or int(sys.argv[1]) >= len(SHAPES):
         sys.exit("usage: ncu_gemm_dram.py INDEX (0..%d) | --count" % (len(SHAPES) - 1))
+    import torch  # here, so that ncu_gemm_dram.sh can read SHAPES without loading torch
+    import torch.nn.functional as F
+
     _, m, n, k = SHAPES[int(sys.argv[1])]
     torch.manual_seed(0)
     # Random data: zeros could be compressed on the way to DRAM.

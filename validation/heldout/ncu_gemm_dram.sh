@@ -15,11 +15,11 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 py=${PYTHON:-python3}
 ncu=${NCU:-ncu}
-metrics=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum,gpu__time_duration.sum,launch__grid_size,launch__block_size,launch__cluster_size
+metrics=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum,gpu__time_duration.sum,launch__cluster_size
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 count=$("$py" "$here/ncu_gemm_dram.py" --count)
-echo "shape,m,n,k,kernel,grid,block,cluster,dram_read_bytes,dram_write_bytes,lts_bytes,time_s"
+echo "shape,m,n,k,kernel,grid,block,cluster,dram_read_bytes,dram_write_bytes,lts_bytes,time_s"  # m, n, k: torch's x (m x k) @ W^T (k x n)
 i=0
 while [ "$i" -lt "$count" ]; do
 	echo "ncu_gemm_dram: shape $i of $count" >&2
@@ -38,18 +38,21 @@ cols = rows[head]
 def get(r, key):
     v = r[cols.index(key)].replace(",", "")
     return v
-def num(r, key):
-    return float(get(r, key))
+SCALE = {"byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9, "Tbyte": 1e12,
+         "nsecond": 1e-9, "usecond": 1e-6, "msecond": 1e-3, "second": 1, "ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1}
+units = rows[head + 1]
+def num(r, key):  # in bytes or seconds, whatever unit ncu printed
+    return float(get(r, key)) * SCALE[units[cols.index(key)]]
 out = csv.writer(sys.stdout)
 found = 0
 for r in rows[head + 2:]:  # the row after the header holds the units
     if len(r) != len(cols):
         continue
     found += 1
-    out.writerow([name, m, n, k, get(r, "Kernel Name"), get(r, "launch__grid_size"), get(r, "launch__block_size"),
+    out.writerow([name, m, n, k, r[cols.index("Kernel Name")], r[cols.index("Grid Size")], r[cols.index("Block Size")],
                   get(r, "launch__cluster_size"), repr(num(r, "dram__bytes_read.sum")),
                   repr(num(r, "dram__bytes_write.sum")), repr(num(r, "lts__t_bytes.sum")),
-                  repr(num(r, "gpu__time_duration.sum") * 1e-9)])
+                  repr(num(r, "gpu__time_duration.sum"))])
 if not found:
     sys.exit("ncu_gemm_dram: no kernel profiled for " + name)
 PY
