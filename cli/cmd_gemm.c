@@ -30,7 +30,7 @@ static const struct param gemm_params[] = {
 /* A tiled GEMM whose bytes are its L2-aware HBM traffic is placed on the
  * hierarchical roofline: HBM with those bytes, L2 with the tiled re-reads
  * (where the GPU's L2 bandwidth is known). Its time floor and bound are the
- * hierarchy's; other GEMMs keep the one-level placement. */
+ * larger of the two and compute; other GEMMs keep the one-level placement. */
 static int gemm_l2_floor(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s,
 			 const struct ridge_kernel_cost *cost, const struct ridge_roofline_ceiling *ceiling,
 			 struct ridge_roofline_point *p, struct ridge_roofline_hierarchy *h, char *err, size_t err_len)
@@ -39,8 +39,13 @@ static int gemm_l2_floor(const struct ridge_gpu *gpu, const struct ridge_kernel_
 	if (!cost->l2.modelled)
 		return 0;
 	double levels[RIDGE_LEVEL_COUNT];
-	if (intensity_levels(s, cost, levels, err, err_len) ||
-	    roofline_hierarchy(gpu, ceiling->peak_flops, cost->flops, levels, cost->write_bytes, h, err, err_len))
+	if (intensity_levels(s, cost, levels, err, err_len))
+		return -1;
+	/* HBM and L2 only: the shared-memory count of intensity_levels is the
+	 * seed's one-thread-per-output kernel, not what a tensor-core tile reads
+	 * (`ridge roofline --kernel gemm-tiled` shows it). */
+	levels[RIDGE_LEVEL_SMEM] = -1;
+	if (roofline_hierarchy(gpu, ceiling->peak_flops, cost->flops, levels, cost->write_bytes, h, err, err_len))
 		return -1;
 	if (cost->traffic == RIDGE_TRAFFIC_L2AWARE && h->time_floor_s > p->time_floor_s) {
 		p->time_floor_s = h->time_floor_s;
