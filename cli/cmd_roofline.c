@@ -598,7 +598,7 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 	 * hierarchical model ridge-probe --validate checks. At L2 alone the
 	 * kernel's traffic is its tiled traffic (what its loads ask for). */
 	double level_bytes[RIDGE_LEVEL_COUNT] = { -1, -1, -1 };
-	if (intensity_kernel(&s, &cost, why, sizeof why) ||
+	if (intensity_kernel_on(gpu, &s, &cost, why, sizeof why) ||
 	    intensity_ceiling(gpu, &s, &cost, r->no_tensor, r->sparse, r->level, &c, &path, why, sizeof why) ||
 	    roofline_place(&c, cost.flops, r->level == RIDGE_LEVEL_L2 ? cost.tiled_bytes : cost.bytes,
 			   r->has_time ? r->time : 0, &p, why, sizeof why) ||
@@ -1257,7 +1257,7 @@ static void report_kernel(const struct ridge_gpu *gpu, const char *label, struct
 	struct ridge_kernel_path path;
 	struct ridge_roofline_ceiling c;
 	struct ridge_roofline_point p;
-	if (intensity_kernel(&s, &cost, err, sizeof err) ||
+	if (intensity_kernel_on(gpu, &s, &cost, err, sizeof err) ||
 	    intensity_ceiling(gpu, &s, &cost, no_tensor, false, RIDGE_LEVEL_HBM, &c, &path, err, sizeof err) ||
 	    roofline_place(&c, cost.flops, cost.bytes, 0, &p, err, sizeof err)) {
 		printf("  %-44s n/a: %s\n", label, err);

@@ -47,7 +47,7 @@ void kernel_time_print(const cJSON *p, bool explain)
 	cli_format_seconds(calc_num(p, "memory_time_s"), memory, sizeof memory);
 	cli_format_seconds(calc_num(p, "fixed_cost_s"), fixed, sizeof fixed);
 	cli_format_seconds(calc_num(p, "time_floor_s"), floor_text, sizeof floor_text);
-	printf("  predicted   %s = max(compute %s / %.4g, memory %s / %.4g) + fixed %s  (floor %s, %.3gx)\n", total,
+	printf("  predicted   %s = max(compute %s / %.4g, memory %s / %.4g) + fixed %s  (hierarchical floor %s, %.3gx)\n", total,
 	       compute, calc_num(p, "compute_efficiency"), memory, calc_num(p, "memory_efficiency"), fixed, floor_text,
 	       calc_num(p, "predicted_time_s") / calc_num(p, "time_floor_s"));
 	if (!explain)
