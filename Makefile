@@ -13,7 +13,7 @@ WITH_CUDA ?= auto
 WITH_HIP ?= auto
 BUILD ?= build
 
-PKGS := yaml-0.1 libcjson ncursesw
+PKGS := yaml-0.1 libcjson ncursesw sqlite3
 # -Wno-format-truncation: diagnostics are deliberately cut to fixed buffers.
 RIDGE_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wno-format-truncation -D_GNU_SOURCE -Imodel -Ihwdb -Icli -I$(BUILD)/gen $(CFLAGS)
 DEPS_STAMP := $(BUILD)/.deps-ok
