@@ -24,6 +24,12 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "ridge: warning: <message>" on stderr. */
 void cli_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Flushes stdout: 0, or -1 after a write failed (now or before), the first
+ * failure's errno kept for cli_stdout_errno(). main reports it once, as
+ * "writing standard output: ...", exit 3. */
+int cli_flush_stdout(void);
+int cli_stdout_errno(void);
+
 /* Each returns 0, or prints an error naming the flag and the text and returns -1. */
 int cli_parse_quantity(const char *flag, const char *text, enum ridge_unit unit, double *out);
 /* A finite quantity > 0. */
@@ -65,7 +71,8 @@ const struct hwdb_entry *cli_hw_find(const struct cli_hw *hw, const char *name);
  * --calibration was given, else CLI_DEFAULT_GPU. */
 const char *cli_hw_default_gpu(const struct cli_hw *hw);
 void cli_hw_close(struct cli_hw *hw);
-/* Prints the diagnostics of a failed load. */
+/* Prints the diagnostics of a load: its warnings (what was skipped, also
+ * after a load that succeeded), then its errors. */
 void cli_print_diags(const struct hwdb_diags *diags);
 /* "spec sheet" or "measured (...)": which ceilings a calculation used. */
 const char *cli_ceiling_source(const struct ridge_gpu *gpu);

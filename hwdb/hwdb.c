@@ -884,44 +884,29 @@ int hwdb_parse(const char *name, const char *text, size_t len, struct ridge_gpu 
 
 static char *read_whole_file(const char *path, size_t *len, struct hwdb_diags *diags)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		diag_add(diags, path, 0, 0, "cannot open: %s", strerror(errno));
-		return NULL;
+	char *text;
+	int e;
+	const char *type;
+	switch (hwdb_read_file(path, MAX_FILE_BYTES, &text, len, &e, &type)) {
+	case HWDB_READ_OK:
+		return text;
+	case HWDB_READ_OPEN:
+		diag_add(diags, path, 0, 0, "cannot open: %s", strerror(e));
+		break;
+	case HWDB_READ_IO:
+		diag_add(diags, path, 0, 0, "cannot read: %s", strerror(e));
+		break;
+	case HWDB_READ_NOT_REGULAR:
+		diag_add(diags, path, 0, 0, "cannot read: %s, not a regular file", type);
+		break;
+	case HWDB_READ_TOO_BIG:
+		diag_add(diags, path, 0, 0, "file is larger than %u bytes: not a hwdb entry", MAX_FILE_BYTES);
+		break;
+	case HWDB_READ_NOMEM:
+		diag_add(diags, path, 0, 0, "out of memory");
+		break;
 	}
-	size_t cap = 8192, used = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		size_t n = fread(buf + used, 1, cap - used, f);
-		used += n;
-		if (used > MAX_FILE_BYTES) {
-			diag_add(diags, path, 0, 0, "file is larger than %u bytes: not a hwdb entry", MAX_FILE_BYTES);
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		if (n == 0) {
-			if (ferror(f)) {
-				diag_add(diags, path, 0, 0, "cannot read: %s", strerror(errno));
-				free(buf);
-				buf = NULL;
-			}
-			break;
-		}
-		if (used == cap) {
-			char *bigger = realloc(buf, cap * 2);
-			if (!bigger) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = bigger;
-			cap *= 2;
-		}
-	}
-	fclose(f);
-	*len = used;
-	return buf;
+	return NULL;
 }
 
 int hwdb_load_file(const char *path, struct ridge_gpu *out, struct hwdb_diags *diags)
