@@ -158,7 +158,7 @@ int calc_main(const struct calc *calc, int argc, char **argv)
 		return rc;
 	int missing = params_missing(&v);
 	if (missing >= 0) {
-		cli_error("%s is required (see 'ridge %s --help')", v.where[missing], calc->command);
+		cli_error("%s is required (see 'ridge %s --help')", params_where_at(&v, missing), calc->command);
 		return EXIT_USAGE;
 	}
 	struct cli_hw hw;

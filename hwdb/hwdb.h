@@ -43,6 +43,26 @@ struct hwdb_diags {
  * the real load, which reports them. */
 int hwdb_yaml_nesting(const char *text, size_t len, int limit, int *line, int *column);
 
+/* The bounds every ridge YAML input is held to (tests/README.md, "Limits"),
+ * checked in two steps so that memory and time stay proportional to what a
+ * valid file may hold:
+ *  - before loading (hwdb_yaml_bounds, one pass of libyaml's event parser,
+ *    which holds no document): at most nesting_limit deep and node_limit
+ *    nodes written (scalars, collections, aliases), since libyaml's document
+ *    costs ~150 bytes per node;
+ *  - after loading (hwdb_yaml_expanded): at most limit nodes once every
+ *    alias is expanded (an alias bomb: 9 anchors of 9 aliases each make 10^9
+ *    nodes from 100 lines), and no alias inside the node it names.
+ * Each returns 0, or one of these with the 1-based position of the node
+ * where the bound was passed. */
+enum { HWDB_YAML_TOO_DEEP = 1, HWDB_YAML_TOO_MANY_NODES = 2, HWDB_YAML_CYCLE = 3 };
+int hwdb_yaml_bounds(const char *text, size_t len, int nesting_limit, long node_limit, int *line, int *column);
+struct yaml_document_s;
+int hwdb_yaml_expanded(const struct yaml_document_s *doc, long limit, int *line, int *column);
+
+/* The limits of a hwdb entry (a real one has ~200 nodes). */
+#define HWDB_MAX_NODES 100000L
+
 /* Reading an input file: hwdb_read_file opens path without blocking (a FIFO
  * with no writer, a terminal), refuses what is not a regular file, and reads
  * at most max_bytes. On success *text is malloc'd and NUL-terminated (free
