@@ -244,11 +244,58 @@ int cli_json_print(cJSON *doc)
 	return cli_flush_stdout() == 0 ? EXIT_OK : EXIT_ENV;
 }
 
+/* The first result that was not finite since cli_json_take_nonfinite. */
+static char nonfinite_key[64];
+
 cJSON *cli_json_number(cJSON *object, const char *key, double value)
 {
-	if (!isfinite(value))
+	if (!isfinite(value)) {
+		if (!nonfinite_key[0])
+			snprintf(nonfinite_key, sizeof nonfinite_key, "%s", key);
 		return cJSON_AddNullToObject(object, key);
+	}
 	return cJSON_AddNumberToObject(object, key, value);
+}
+
+cJSON *cli_json_ratio(cJSON *object, const char *key, double num, double den)
+{
+	if (den == 0)
+		return cJSON_AddNullToObject(object, key); /* "none" */
+	return cli_json_number(object, key, num / den);
+}
+
+const char *cli_json_take_nonfinite(void)
+{
+	static char taken[sizeof nonfinite_key];
+	if (!nonfinite_key[0])
+		return NULL;
+	memcpy(taken, nonfinite_key, sizeof taken);
+	nonfinite_key[0] = '\0';
+	return taken;
+}
+
+int cli_extreme_index(const double *values, const bool *given, int n)
+{
+	int best = -1;
+	double best_mag = -1;
+	for (int i = 0; i < n; i++) {
+		if (!given[i] || values[i] == 0 || !isfinite(values[i]))
+			continue;
+		double mag = fabs(log10(fabs(values[i])));
+		if (mag > best_mag) {
+			best_mag = mag;
+			best = i;
+		}
+	}
+	return best;
+}
+
+void cli_format_none(double value, char *buf, size_t len, const char *fmt)
+{
+	if (!isfinite(value))
+		snprintf(buf, len, "none");
+	else
+		snprintf(buf, len, fmt, value);
 }
 
 char *cli_read_file(const char *path, size_t max_bytes, const char *what, size_t *len)
@@ -314,6 +361,10 @@ int cli_write_atomic(const char *path, const char *data, size_t len)
 
 void cli_format_si(double value, const char *unit, char *buf, size_t len)
 {
+	if (!isfinite(value)) {
+		snprintf(buf, len, "none");
+		return;
+	}
 	static const char *const prefixes[] = { "", "K", "M", "G", "T", "P", "E" };
 	int i = 0;
 	double v = value;
@@ -326,6 +377,10 @@ void cli_format_si(double value, const char *unit, char *buf, size_t len)
 
 void cli_format_bytes(double bytes, char *buf, size_t len)
 {
+	if (!isfinite(bytes)) {
+		snprintf(buf, len, "none");
+		return;
+	}
 	static const char *const prefixes[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
 	int i = 0;
 	double v = bytes;
@@ -338,6 +393,10 @@ void cli_format_bytes(double bytes, char *buf, size_t len)
 
 void cli_format_seconds(double seconds, char *buf, size_t len)
 {
+	if (!isfinite(seconds)) {
+		snprintf(buf, len, "none");
+		return;
+	}
 	double a = fabs(seconds);
 	if (a >= 1 || a == 0)
 		snprintf(buf, len, "%.4g s", seconds);

@@ -948,7 +948,7 @@ cJSON *eval_run(struct eval_scenario *sc, int i)
 	struct eval_item *it = &sc->items[i];
 	struct calc_input in = { .values = &it->values, .gpu = it->gpu, .item = it };
 	int before = sc->errors;
-	cJSON *result = it->calc->run(&in);
+	cJSON *result = calc_run(it->calc, &in);
 	if (!result && sc->errors == before && in.err[0])
 		cli_error("%s: item '%s' (%s): %s", it->where, it->name, it->calc->name, in.err);
 	if (!result)
