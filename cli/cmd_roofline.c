@@ -721,7 +721,8 @@ static void print_hierarchy(const cJSON *d)
 		const char *label = roofline_level_label(level);
 		cli_format_si(calc_num(l, "bytes"), "B", a, sizeof a);
 		if (!calc_has(l, "bandwidth")) {
-			printf("  %-14s %12s  %s, %.4g FLOP/byte: not placed, %s\n", label, "-", a, calc_num(l, "intensity"),
+			cli_format_none(calc_num(l, "intensity"), b, sizeof b, "%.4g FLOP/byte");
+			printf("  %-14s %12s  %s, %s: not placed, %s\n", label, "-", a, b,
 			       calc_str(l, "note"));
 			continue;
 		}
@@ -785,9 +786,25 @@ static int run_model(const struct options *o, const struct ridge_gpu *gpu)
 {
 	char err[600];
 	struct plot_out plot;
+	cli_json_take_nonfinite();
 	cJSON *doc = roofline_compute(gpu, &o->req, &plot, err, sizeof err);
 	if (!doc) {
 		cli_error("%s", err);
+		return EXIT_USAGE;
+	}
+	const char *overflow = cli_json_take_nonfinite();
+	if (overflow) {
+		/* As calc_run: a result that is not finite is refused, naming the input. */
+		const struct roofline_request *r = &o->req;
+		static const char *const flags[] = { "--flops", "--bytes", "--intensity", "--time", "--l2-bytes", "--smem-bytes" };
+		const double values[] = { r->flops, r->bytes, r->intensity, r->time, r->l2_bytes, r->smem_bytes };
+		const bool given[] = { r->has_flops, r->has_bytes, r->has_intensity, r->has_time, r->has_l2_bytes, r->has_smem_bytes };
+		int i = cli_extreme_index(values, given, 6);
+		if (i >= 0)
+			cli_error("%s: '%g' is out of range: the result '%s' overflows", flags[i], values[i], overflow);
+		else
+			cli_error("the inputs give a result out of range ('%s' overflows)", overflow);
+		cJSON_Delete(doc);
 		return EXIT_USAGE;
 	}
 	if (write_plot(o, gpu, &plot.ceiling, plot.points, plot.count)) {
