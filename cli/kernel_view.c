@@ -189,10 +189,13 @@ void kernel_print_json(const cJSON *k)
 	{
 		cli_format_si(calc_num(t, "bytes"), "B", a, sizeof a);
 		double times = calc_num(t, "times");
-		if (times != 1)
-			printf("    %-46s %14s x %.6g\n", calc_str(t, "name"), a, times);
-		else
+		if (times != 1) {
+			/* bytes counts every read: show the tensor once and the count. */
+			cli_format_si(calc_num(t, "bytes") / times, "B", b, sizeof b);
+			printf("    %-46s %14s (%s x %.6g)\n", calc_str(t, "name"), a, b, times);
+		} else {
 			printf("    %-46s %14s\n", calc_str(t, "name"), a);
+		}
 	}
 	cli_format_si(calc_num(k, "read_bytes"), "B", a, sizeof a);
 	cli_format_si(calc_num(k, "write_bytes"), "B", b, sizeof b);
@@ -217,12 +220,44 @@ void kernel_print_json(const cJSON *k)
 	l2_print(k);
 	if (calc_has(k, "tensor_core_eligible")) {
 		bool eligible = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "tensor_core_eligible"));
+		bool fast = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "tensor_core_fast_path"));
 		bool used = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "uses_tensor_cores"));
-		printf("  tensor cores: %s%s%s\n", eligible ? "eligible" : "not eligible: ", eligible ? "" : calc_str(k, "reason"),
-		       eligible && !used ? " (not used here)" : "");
+		if (!eligible)
+			printf("  tensor cores: not eligible: %s\n", calc_str(k, "reason"));
+		else
+			printf("  tensor cores: eligible%s%s%s\n", fast ? "" : ", off the aligned fast path: ",
+			       fast ? "" : calc_str(k, "reason"), !used ? " (not used here)" : "");
+		if (calc_has(k, "layout"))
+			printf("  layout: %s\n", calc_str(k, "layout_text"));
 	}
 	if (calc_has(k, "note"))
 		printf("  note: %s\n", calc_str(k, "note"));
+}
+
+void kernel_rule_json(cJSON *o, const struct ridge_gemm_tensor_rule *rule)
+{
+	const struct ridge_blas_call *c = &rule->call;
+	char text[200];
+	cJSON_AddStringToObject(o, "layout", align_layout_name(rule->layout));
+	snprintf(text, sizeof text, "%s: cuBLAS %c%c, m=%lld n=%lld k=%lld, lda=%lld ldb=%lld ldc=%lld",
+		 rule->layout == RIDGE_GEMM_LAYOUT_LINEAR ? "linear (x W^T, W [N,K] row-major, as F.linear)"
+							  : "matmul (A [M,K] x B [K,N], both row-major)",
+		 c->trans_a ? 'T' : 'N', c->trans_b ? 'T' : 'N', c->m, c->n, c->k, c->lda, c->ldb, c->ldc);
+	cJSON_AddStringToObject(o, "layout_text", text);
+	cJSON_AddStringToObject(o, "alignment_severity", align_severity_name(rule->severity));
+	cJSON_AddBoolToObject(o, "alignment_required", rule->required);
+	cJSON *conds = cJSON_AddArrayToObject(o, "alignment_conditions");
+	for (int i = 0; i < RIDGE_GEMM_CONDITIONS; i++) {
+		const struct ridge_gemm_condition *cond = &rule->conditions[i];
+		cJSON *t = cJSON_CreateObject();
+		cJSON_AddStringToObject(t, "term", cond->term);
+		char dim[2] = { cond->dim, '\0' };
+		cJSON_AddStringToObject(t, "dim", dim);
+		cJSON_AddNumberToObject(t, "value", (double)cond->value);
+		cJSON_AddNumberToObject(t, "multiple", (double)cond->multiple);
+		cJSON_AddBoolToObject(t, "ok", cond->ok);
+		cJSON_AddItemToArray(conds, t);
+	}
 }
 
 cJSON *kernel_json(const struct ridge_kernel_shape *s, const struct ridge_kernel_cost *c,
@@ -290,8 +325,11 @@ cJSON *kernel_json(const struct ridge_kernel_shape *s, const struct ridge_kernel
 	if (path) {
 		if (c->matrix_work) {
 			cJSON_AddBoolToObject(o, "tensor_core_eligible", path->tensor_eligible);
-			if (!path->tensor_eligible)
+			cJSON_AddBoolToObject(o, "tensor_core_fast_path", path->fast_path);
+			if (!path->tensor_eligible || !path->fast_path)
 				cJSON_AddStringToObject(o, "reason", path->reason);
+			if (path->has_rule)
+				kernel_rule_json(o, &path->rule);
 		}
 		cJSON_AddBoolToObject(o, "uses_tensor_cores", path->uses_matrix);
 		if (path->note[0])

@@ -880,66 +880,67 @@ double intensity_alignment_elements(enum ridge_dtype dtype)
 	return e > 0 ? 16 / e : 0;
 }
 
-bool intensity_tensor_eligible(const struct ridge_gpu *gpu, enum ridge_dtype dtype, double m, double n, double k,
-			       char *reason, size_t reason_len)
+/* The kernel's GEMMs under align_gemm_rule(); the first that fails decides. */
+static void kernel_eligible(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s,
+			    struct ridge_kernel_path *path)
 {
-	const char *name = ridge_dtype_name(dtype);
-	if (reason_len)
-		reason[0] = '\0';
-	if (!name) {
-		snprintf(reason, reason_len, "unknown dtype");
-		return false;
-	}
-	if (!gpu->peak[dtype].has_matrix) {
-		snprintf(reason, reason_len, "%s has no matrix (tensor-core) rate for %s%s", gpu->id, name,
-			 dtype == RIDGE_FP32 && gpu->peak[RIDGE_TF32].has_matrix ? "; tf32 runs fp32 data on tensor cores"
-										: "");
-		return false;
-	}
-	double align = intensity_alignment_elements(dtype);
-	const double dims[3] = { m, n, k };
-	const char *const names[3] = { "m", "n", "k" };
-	int bad = 0;
-	size_t used = 0;
-	for (int i = 0; i < 3; i++) {
-		if (dims[i] <= 0 || fmod(dims[i], align) == 0)
-			continue;
-		int w = snprintf(reason + used, reason_len > used ? reason_len - used : 0, "%s%s=%.17g", bad ? ", " : "",
-				 names[i], dims[i]);
-		if (w > 0)
-			used += (size_t)w;
-		bad++;
-	}
-	if (bad)
-		snprintf(reason + used, reason_len > used ? reason_len - used : 0,
-			 " %s a multiple of %.17g (16 bytes of %s, cuBLAS's tensor-core alignment)",
-			 bad == 1 ? "is not" : "are not each", align, name);
-	return bad == 0;
-}
-
-static bool kernel_eligible(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s, char *reason,
-			    size_t reason_len)
-{
+	struct gemm_view {
+		double m, n, k;
+		enum ridge_gemm_layout layout;
+	} gemms[2];
+	int count = 1;
+	double m = s->m > 0 ? s->m : 1;
 	switch (s->kernel) {
 	case RIDGE_KERNEL_GEMM:
 	case RIDGE_KERNEL_GEMM_NAIVE:
 	case RIDGE_KERNEL_GEMM_TILED:
 	case RIDGE_KERNEL_GEMV:
-		return intensity_tensor_eligible(gpu, s->dtype, s->m > 0 ? s->m : 1, s->n, s->k, reason, reason_len);
+		gemms[0] = (struct gemm_view){ m, s->n, s->k, s->layout };
+		break;
 	case RIDGE_KERNEL_RMSNORM_LINEAR:
-		/* The rows of every batch element form one GEMM's M. */
-		return intensity_tensor_eligible(gpu, s->dtype, (s->m > 0 ? s->m : 1) * (s->batch > 0 ? s->batch : 1),
-						 s->n, s->k, reason, reason_len);
+		/* The rows of every batch element form one GEMM's M; x W^T. */
+		gemms[0] = (struct gemm_view){ m * (s->batch > 0 ? s->batch : 1), s->n, s->k, RIDGE_GEMM_LAYOUT_LINEAR };
+		break;
 	case RIDGE_KERNEL_ATTENTION:
-		/* Batched GEMMs S x S x D and S x D x S. */
-		return intensity_tensor_eligible(gpu, s->dtype, s->seq, s->seq, s->head_dim, reason, reason_len);
+		/* Batched Q K^T (S x S x D, K^T: the linear layout) and P V (S x D x S,
+		 * row-major V: matmul). */
+		gemms[0] = (struct gemm_view){ s->seq, s->seq, s->head_dim, RIDGE_GEMM_LAYOUT_LINEAR };
+		gemms[1] = (struct gemm_view){ s->seq, s->head_dim, s->seq, RIDGE_GEMM_LAYOUT_MATMUL };
+		count = 2;
+		break;
 	case RIDGE_KERNEL_FLASH_ATTENTION:
-		/* The kernel masks ragged sequence tiles itself; the head dimension is
-		 * the contraction and must be aligned. */
-		return intensity_tensor_eligible(gpu, s->dtype, 0, 0, s->head_dim, reason, reason_len);
+		/* The kernel masks ragged sequence tiles itself; head_dim is Q K^T's K
+		 * and P V's N (one query row stands for the tile). */
+		gemms[0] = (struct gemm_view){ 1, s->head_dim, s->head_dim, RIDGE_GEMM_LAYOUT_LINEAR };
+		break;
 	default:
-		snprintf(reason, reason_len, "no matrix multiply in this kernel");
-		return false;
+		snprintf(path->reason, sizeof path->reason, "no matrix multiply in this kernel");
+		return;
+	}
+	path->tensor_eligible = true;
+	path->fast_path = true;
+	for (int i = 0; i < count; i++) {
+		struct ridge_gemm_tensor_rule rule;
+		char err[RIDGE_LONG_TEXT];
+		const struct gemm_view *g = &gemms[i];
+		if (!(g->m >= 1 && g->m <= RIDGE_ALIGN_MAX_GEMM_DIM && g->n >= 1 && g->n <= RIDGE_ALIGN_MAX_GEMM_DIM &&
+		      g->k >= 1 && g->k <= RIDGE_ALIGN_MAX_GEMM_DIM) ||
+		    align_gemm_rule(gpu, s->dtype, g->layout, (long long)g->m, (long long)g->n, (long long)g->k, &rule,
+				    err, sizeof err) != 0) {
+			path->tensor_eligible = path->fast_path = false;
+			snprintf(path->reason, sizeof path->reason, "no tensor-core rule for this shape (%s)",
+				 "dimensions beyond 2^53");
+			return;
+		}
+		if (i == 0) {
+			path->rule = rule;
+			path->has_rule = count == 1 && s->kernel != RIDGE_KERNEL_FLASH_ATTENTION;
+		}
+		if (path->fast_path && (!rule.tensor_cores || !rule.aligned))
+			snprintf(path->reason, sizeof path->reason, "%s%s", count > 1 ? (i ? "P V: " : "Q K^T: ") : "",
+				 rule.reason);
+		path->tensor_eligible &= rule.tensor_cores;
+		path->fast_path &= rule.tensor_cores && rule.aligned;
 	}
 }
 
@@ -961,24 +962,37 @@ int intensity_ceiling(const struct ridge_gpu *gpu, const struct ridge_kernel_sha
 	}
 	path->compute_dtype = shape->dtype;
 	if (cost->matrix_work)
-		path->tensor_eligible = kernel_eligible(gpu, shape, path->reason, sizeof path->reason);
+		kernel_eligible(gpu, shape, path);
 	else
 		snprintf(path->reason, sizeof path->reason, "no matrix multiply in %s", kname);
 	bool naive = shape->kernel == RIDGE_KERNEL_GEMM_NAIVE;
-	/* A GEMV too narrow for the alignment runs cuBLAS's GEMV kernels on the
-	 * vector units. Other misaligned matrix work stays on tensor cores:
-	 * cuBLAS 11 and later use slower unaligned tensor-core kernels (or pad)
-	 * rather than falling back to CUDA cores, so the matrix peak still caps it. */
-	bool narrow_gemv = shape->kernel == RIDGE_KERNEL_GEMV && !path->tensor_eligible;
-	path->uses_matrix = cost->matrix_work && p->has_matrix && !no_tensor && !naive && !narrow_gemv;
+	/* A GEMV with fewer vectors than one 16-byte row of an MMA tile (M not a
+	 * multiple of the required count: decode's M = 1) runs cuBLAS's GEMV
+	 * kernels on the vector units: ridge's model of the library's dispatch,
+	 * which the H200's decode GEMVs (at HBM speed either way) cannot refute. */
+	bool narrow_gemv = shape->kernel == RIDGE_KERNEL_GEMV && path->has_rule &&
+			   ((long long)(shape->m > 0 ? shape->m : 1) % path->rule.rule.required_multiple != 0 ||
+			    !path->fast_path);
+	if (narrow_gemv && path->fast_path)
+		snprintf(path->reason, sizeof path->reason, "m=%.17g vectors, not a multiple of %lld",
+			 shape->m > 0 ? shape->m : 1, path->rule.rule.required_multiple);
+	path->uses_matrix = cost->matrix_work && p->has_matrix && path->tensor_eligible && !no_tensor && !naive &&
+			    !narrow_gemv;
 	if (path->uses_matrix) {
-		if (!path->tensor_eligible)
+		/* Misaligned matrix work stays on tensor cores: cuBLAS 11 and later
+		 * use slower unaligned tensor-core kernels (3-8x the time per FLOP on
+		 * the H200, validation/README.md) rather than CUDA cores, so the
+		 * matrix peak is its upper bound. */
+		if (!path->fast_path)
 			snprintf(path->note, sizeof path->note,
-				 "off cuBLAS's aligned tensor-core kernels (%s): the matrix peak is an upper bound the "
-				 "slower unaligned kernels do not reach; see ridge align",
-				 path->reason);
+				 "off cuBLAS's aligned tensor-core kernels: the matrix peak is an upper bound the "
+				 "slower unaligned kernels do not reach (3-8x the time per FLOP on an H200); see "
+				 "ridge align");
 		return roofline_ceiling(gpu, shape->dtype, RIDGE_PEAK_MATRIX, sparse, level, ceiling, err, err_len);
 	}
+	if (cost->matrix_work && p->has_matrix && !path->tensor_eligible && !no_tensor && !naive)
+		snprintf(path->note, sizeof path->note, "no tensor-core kernel for it (reason above): priced without "
+			 "tensor cores");
 
 	if (sparse) {
 		snprintf(err, err_len, "%s runs on the vector units here (%s); sparsity applies to matrix rates only",

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "align.h"
 #include "gpu.h"
 #include "roofline.h"
 
@@ -78,6 +79,7 @@ struct ridge_kernel_shape {
 	bool fused;             /* residual-rmsnorm, rmsnorm-linear: one kernel instead of two */
 	int passes;             /* softmax reads of the input: 1, 2 (online, default) or 3 (safe) */
 	double flops_per_element; /* activation: default 1 */
+	enum ridge_gemm_layout layout; /* GEMMs: how A and B lie in memory (align.h); default linear */
 };
 
 /* The traffic model a shape uses: its own when given, else the kernel's
@@ -219,27 +221,27 @@ int intensity_kernel_on(const struct ridge_gpu *gpu, const struct ridge_kernel_s
 int intensity_levels(const struct ridge_kernel_shape *shape, const struct ridge_kernel_cost *cost,
 		     double bytes[RIDGE_LEVEL_COUNT], char *err, size_t err_len);
 
-/* Whether a GEMM of m x n x k in dtype can run on the GPU's tensor cores:
- * the dtype has a matrix rate, and m, n and k are multiples of 16 bytes of
- * elements (cuBLAS's alignment rule for tensor-core kernels). When not, reason
- * says why ("n=21845 is not a multiple of 8 (16 bytes of bf16)"). */
-bool intensity_tensor_eligible(const struct ridge_gpu *gpu, enum ridge_dtype dtype, double m, double n, double k,
-			       char *reason, size_t reason_len);
-
 /* Elements that make 16 bytes of dtype: 8 for bf16. */
 double intensity_alignment_elements(enum ridge_dtype dtype);
 
 /* The compute path a kernel runs on and its ceiling. */
 struct ridge_kernel_path {
-	bool tensor_eligible;    /* meaningful when the kernel does matrix work */
-	char reason[RIDGE_LONG_TEXT]; /* why not eligible */
+	/* model/align.c's align_gemm_rule() on the kernel's GEMM(s), the one
+	 * tensor-core rule ridge has: */
+	bool tensor_eligible;    /* it runs on tensor cores (cuBLAS >= 11: any shape, except
+				  * fp8 off its required conditions or layout) */
+	bool fast_path;          /* and on cuBLAS's aligned kernels: every condition holds */
+	bool has_rule;           /* rule holds the GEMM's conditions (GEMMs, GEMV, rmsnorm-linear) */
+	struct ridge_gemm_tensor_rule rule;
+	char reason[RIDGE_LONG_TEXT]; /* why not eligible or not on the fast path; "" when both */
 	bool uses_matrix;        /* the ceiling is the matrix rate */
 	enum ridge_dtype compute_dtype; /* the rate used: fp32 when the dtype has no vector rate */
 	char note[RIDGE_LONG_TEXT]; /* a fallback taken, in words; empty when none */
 };
 
 /* Chooses the rate for a kernel: matrix work that is tensor-core eligible runs
- * at the matrix rate (unless no_tensor); everything else at the dtype's vector
+ * at the matrix rate (unless no_tensor), off the fast path too (the matrix
+ * peak is then an upper bound, said in note); everything else at the dtype's vector
  * rate, or the fp32 vector rate where the dtype has none (an fp8 softmax
  * computes in fp32). Errors: the GPU has no path for the dtype at all, or
  * sparse asked for vector work. */
