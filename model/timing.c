@@ -176,7 +176,7 @@ int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *
 	memset(out, 0, sizeof *out);
 	struct ridge_kernel_time *t = out;
 	double level_bytes[RIDGE_LEVEL_COUNT] = { -1, -1, -1 };
-	if (intensity_kernel(shape, &t->cost, err, err_len) ||
+	if (intensity_kernel_on(gpu, shape, &t->cost, err, err_len) ||
 	    intensity_ceiling(gpu, shape, &t->cost, o->no_tensor, o->sparse, RIDGE_LEVEL_HBM, &t->ceiling, &t->path, err,
 			      err_len) ||
 	    intensity_levels(shape, &t->cost, level_bytes, err, err_len) ||
