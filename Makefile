@@ -15,7 +15,7 @@ BUILD ?= build
 
 PKGS := yaml-0.1 libcjson ncursesw sqlite3
 # -Wno-format-truncation: diagnostics are deliberately cut to fixed buffers.
-RIDGE_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wno-format-truncation -D_GNU_SOURCE -Imodel -Ihwdb -Icli -I$(BUILD)/gen $(CFLAGS)
+RIDGE_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wno-format-truncation -D_GNU_SOURCE -Imodel -Ihwdb -Icli -Iutil -I$(BUILD)/gen $(CFLAGS)
 DEPS_STAMP := $(BUILD)/.deps-ok
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
@@ -28,7 +28,10 @@ CMD_SRC := $(sort $(wildcard cli/cmd_*.c))
 TUI_SRC := $(sort $(wildcard tui/*.c))
 
 LIB_OBJ := $(MODEL_SRC:%.c=$(BUILD)/obj/%.o) $(HWDB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/hwdb_embedded.o
-CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o) $(TUI_SRC:%.c=$(BUILD)/obj/%.o)
+# util/: what the command line and the probe share that libridge must not
+# carry (json_check needs cJSON; libridge depends on libyaml alone).
+UTIL_SRC := $(sort $(wildcard util/*.c))
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o) $(TUI_SRC:%.c=$(BUILD)/obj/%.o) $(UTIL_SRC:%.c=$(BUILD)/obj/%.o)
 LIB := $(BUILD)/libridge.a
 # The shared library: libridge.so.0.1.0, soname libridge.so.0 (the major
 # version), recording its own dependencies (libyaml, libm).
@@ -194,8 +197,8 @@ FUZZ_CFLAGS := -Wno-unknown-warning-option -O1 -g -fno-omit-frame-pointer -fsani
 # Harnesses link the CLI's objects (without main) and the probe's plain C.
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(LIB) $(CLI_OBJ) $(PROBE_CORE_OBJ) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -fsanitize=fuzzer -o $@ $< $(filter-out %/cli/main.o,$(CLI_OBJ)) \
-		$(PROBE_CORE_OBJ) $(LIB) $(PKG_LIBS) -ldl
+	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -fsanitize=fuzzer -o $@ $< $(sort $(filter-out %/cli/main.o,$(CLI_OBJ)) \
+		$(PROBE_CORE_OBJ)) $(LIB) $(PKG_LIBS) -ldl
 
 fuzz-build:
 	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz needs clang (apt-get install -y clang)"; exit 1; }

@@ -80,7 +80,10 @@ fi
 # nanosecond): a new, removed, rewritten or replaced file changes a line. One
 # find per snapshot (it was find, find and cksum: half of this suite's time).
 snapshot() {
-	(cd "$T/out" && find . -printf '%p %y %s %i %T@\n' | LC_ALL=C sort)
+	# The output directory itself is left out: the writability check before
+	# any work creates and removes its temporary file there (hwdb_output_path_check),
+	# which moves the directory's mtime and nothing else.
+	(cd "$T/out" && find . -mindepth 1 -printf '%p %y %s %i %T@\n' | LC_ALL=C sort)
 }
 
 passed=0
