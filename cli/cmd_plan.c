@@ -356,7 +356,7 @@ static int run_plan(int argc, char **argv)
 		return rc;
 	int missing = params_missing(&v);
 	if (missing >= 0) {
-		cli_error("%s is required (see 'ridge plan --help')", v.where[missing]);
+		cli_error("%s is required (see 'ridge plan --help')", params_where_at(&v, missing));
 		return EXIT_USAGE;
 	}
 	const char *svg_path = params_text(&v, "svg");
