@@ -124,7 +124,10 @@ static void comm_print(const cJSON *r)
 		printf("  one GPU: nothing to communicate, 0 s\n");
 		return;
 	}
-	printf("  algorithm %s over %s", calc_str(r, "algorithm"), calc_str(r, "path"));
+	if (strcmp(calc_str(r, "algorithm"), "auto") == 0)
+		printf("  algorithm NCCL's own choice, as measured, over %s", calc_str(r, "path"));
+	else
+		printf("  algorithm %s over %s", calc_str(r, "algorithm"), calc_str(r, "path"));
 	if (calc_num(r, "domains") > 1)
 		printf(", %.0f domains of %.4g GPUs", calc_num(r, "domains"), calc_num(r, "gpus_per_domain"));
 	printf("\n\n");

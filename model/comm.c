@@ -271,7 +271,7 @@ int comm_collective(const struct ridge_gpu *gpu, const struct ridge_comm_input *
 	if (m->has_bus_bandwidth && in->gpus <= ic->domain_gpus) {
 		if (price(gpu, in, RIDGE_ALGO_AUTO, out, err, err_len) != 0)
 			return -1;
-		out->algorithm = in->op == RIDGE_SEND_RECV || in->op == RIDGE_ALL_TO_ALL ? RIDGE_ALGO_DIRECT : RIDGE_ALGO_RING;
+		out->algorithm = RIDGE_ALGO_AUTO; /* whatever NCCL chose when it was measured */
 		return 0;
 	}
 	bool found = false;

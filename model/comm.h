@@ -83,7 +83,7 @@ struct ridge_comm_input {
 
 struct ridge_comm_result {
 	enum ridge_collective op;
-	enum ridge_comm_algorithm algorithm; /* the one priced (AUTO resolved) */
+	enum ridge_comm_algorithm algorithm; /* the one priced; AUTO: a measurement (NCCL's own choice) */
 	double gpus, bytes;
 	double bus_factor; /* 2(N-1)/N, (N-1)/N or 1 */
 	double bus_bytes;  /* bus_factor * M */

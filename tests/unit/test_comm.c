@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* An HGX-H100-like switch: 450 GB/s each way, 8 GPUs, NVLS, published
@@ -321,6 +322,30 @@ static void test_parallel_train(void **state)
 	assert_non_null(strstr(err, "micro-batches"));
 }
 
+static void test_calibration_file_round_trip(void **state)
+{
+	(void)state;
+	/* The fixture's interconnect (fabric and measured collectives) loads, is written back by
+	 * hwdb_format as a calibration would be, and reads back the same. */
+	struct ridge_gpu g, again;
+	struct hwdb_diags diags = { 0 };
+	assert_int_equal(hwdb_load_file("tests/fixtures/h200-comm-calibration.yaml", &g, &diags), 0);
+	assert_true(g.ic.has_fabric && g.ic.nvls && g.ic.measured_gpus == 8);
+	assert_true(g.ic.measured[RIDGE_ALL_REDUCE].has_bus_bandwidth && g.ic.measured[RIDGE_ALL_REDUCE].bus_bandwidth == 472e9);
+	assert_true(g.ic.measured[RIDGE_ALL_TO_ALL].has_bus_bandwidth && !g.ic.measured[RIDGE_ALL_TO_ALL].has_latency);
+	char *text;
+	size_t len;
+	assert_int_equal(hwdb_format(&g, &text, &len), 0);
+	int rc = hwdb_parse("again.yaml", text, len, &again, &diags);
+	free(text);
+	assert_int_equal(rc, 0);
+	assert_memory_equal(&g.ic, &again.ic, sizeof g.ic);
+	/* measured on 8: 21 us + 1.75 x 64 MiB / 472e9, priced as NCCL's own choice */
+	struct ridge_comm_result r = run(&g, RIDGE_ALL_REDUCE, 8, 67108864, RIDGE_ALGO_AUTO, 0);
+	assert_int_equal(r.algorithm, RIDGE_ALGO_AUTO);
+	assert_close(r.time_s, 21e-6 + 117440512 / 472e9, 1e-12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -329,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_across_domains),	     cmocka_unit_test(test_calibration),
 		cmocka_unit_test(test_parallel_terms),	     cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_hwdb_entries),	     cmocka_unit_test(test_parallel_train),
+		cmocka_unit_test(test_calibration_file_round_trip),
 	};
 	return cmocka_run_group_tests_name("comm", tests, NULL, NULL);
 }
