@@ -201,7 +201,7 @@ static cJSON *config_json(const struct ridge_plan_input *in, const struct ridge_
 	cli_json_number(o, "tp", c->gpus);
 	cli_json_number(o, "batch", c->batch);
 	cJSON_AddStringToObject(o, "weight_dtype", in->dtype_names[c->dtype_index]);
-	cJSON_AddStringToObject(o, "launch", plan_launch_mode_name(c->launch));
+	cJSON_AddStringToObject(o, "launch", plan_launch_name(c->launch));
 	cli_json_number(o, "price_usd_per_gpu_hour", in->gpus[c->gpu_index].price_usd_per_hour);
 	cli_json_number(o, "memory_time_s", c->memory_time_s);
 	cli_json_number(o, "compute_time_s", c->compute_time_s);
@@ -241,7 +241,7 @@ static void print_config(int rank, const struct ridge_plan_input *in, const stru
 	char count[32];
 	snprintf(count, sizeof count, "%.0f (TP%.0f)", c->gpus, c->gpus);
 	printf("  %2d  %-14s %-8s %6.0f  %-5s %-5s %10s %10s %10s %10s %10s\n", rank, in->gpus[c->gpu_index].gpu->id, count,
-	       c->batch, in->dtype_names[c->dtype_index], plan_launch_mode_name(c->launch), tpot, ttft, usd, tps, mem);
+	       c->batch, in->dtype_names[c->dtype_index], plan_launch_name(c->launch), tpot, ttft, usd, tps, mem);
 	printf("      TPOT = %s %s-bound + %s all-reduce (%s, %s of TPOT) + %s launches%s%s%s\n", kern,
 	       c->memory_time_s >= c->compute_time_s ? "memory" : "compute", comm, c->comm_algorithm, share, launch,
 	       c->fits ? "" : "; DOES NOT FIT", c->meets_tpot ? "" : "; over the TPOT limit",

@@ -9,9 +9,9 @@
 
 #define ACTIVATION_BYTES 2.0 /* bf16 activations in the all-reduces */
 
-const char *plan_launch_mode_name(enum ridge_launch_mode mode)
+const char *plan_launch_name(enum ridge_plan_launch mode)
 {
-	return mode == RIDGE_LAUNCH_GRAPH ? "graph" : "eager";
+	return mode == RIDGE_PLAN_GRAPH ? "graph" : "eager";
 }
 
 /* The GEMMs run in fp8 when the weights are stored in 1 byte and the GPU has
@@ -52,7 +52,7 @@ int plan_price(const struct ridge_plan_input *in, struct ridge_plan_config *cfg,
 	struct ridge_launch_result lr;
 	if (launch_compute(&li, &lr, err, err_len) != 0)
 		return -1;
-	cfg->launch_s = cfg->launch == RIDGE_LAUNCH_GRAPH ? lr.graph_overhead_s : lr.overhead_s;
+	cfg->launch_s = cfg->launch == RIDGE_PLAN_GRAPH ? lr.graph_overhead_s : lr.overhead_s;
 
 	struct ridge_decode_input di = {
 		.params = in->params,
@@ -116,7 +116,7 @@ int plan_space(const struct ridge_plan_input *in)
 	for (int g = 0; g < in->gpu_count; g++)
 		for (double c = 1; count_allowed(in, in->gpus[g].gpu, c); c *= 2)
 			for (double b = 1; b <= in->max_batch; b *= 2)
-				n += in->dtype_count * RIDGE_LAUNCH_MODES;
+				n += in->dtype_count * RIDGE_PLAN_LAUNCHES;
 	return n;
 }
 
@@ -164,7 +164,7 @@ int plan_search(const struct ridge_plan_input *in, struct ridge_plan_config *out
 		for (double c = 1; count_allowed(in, in->gpus[g].gpu, c); c *= 2)
 			for (double b = 1; b <= in->max_batch; b *= 2)
 				for (int d = 0; d < in->dtype_count; d++)
-					for (int l = 0; l < RIDGE_LAUNCH_MODES; l++) {
+					for (int l = 0; l < RIDGE_PLAN_LAUNCHES; l++) {
 						if (n >= capacity)
 							return model_fail(err, err_len, "more than %d configurations", capacity);
 						struct ridge_plan_config *cfg = &out[n];
@@ -173,7 +173,7 @@ int plan_search(const struct ridge_plan_input *in, struct ridge_plan_config *out
 						cfg->dtype_index = d;
 						cfg->gpus = c;
 						cfg->batch = b;
-						cfg->launch = (enum ridge_launch_mode)l;
+						cfg->launch = (enum ridge_plan_launch)l;
 						if (plan_price(in, cfg, err, err_len) != 0)
 							return -1;
 						n++;

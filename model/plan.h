@@ -20,8 +20,8 @@
 #include "cost.h"
 #include "gpu.h"
 
-enum ridge_launch_mode { RIDGE_LAUNCH_EAGER, RIDGE_LAUNCH_GRAPH, RIDGE_LAUNCH_MODES };
-const char *plan_launch_mode_name(enum ridge_launch_mode mode); /* "eager", "graph" */
+enum ridge_plan_launch { RIDGE_PLAN_EAGER, RIDGE_PLAN_GRAPH, RIDGE_PLAN_LAUNCHES };
+const char *plan_launch_name(enum ridge_plan_launch mode); /* "eager", "graph" */
 
 #define RIDGE_PLAN_MAX_GPUS 8
 #define RIDGE_PLAN_MAX_DTYPES 8
@@ -51,7 +51,7 @@ struct ridge_plan_config {
 	int gpu_index, dtype_index;
 	double gpus; /* = tensor-parallel degree */
 	double batch;
-	enum ridge_launch_mode launch;
+	enum ridge_plan_launch launch;
 	/* decode step */
 	double memory_time_s, compute_time_s, kernel_time_s; /* kernel = max(memory, compute) */
 	double comm_s;   /* 2 all-reduces per layer of batch x hidden */
