@@ -346,6 +346,31 @@ static void test_calibration_file_round_trip(void **state)
 	assert_close(r.time_s, 21e-6 + 117440512 / 472e9, 1e-12);
 }
 
+static void test_serve_step(void **state)
+{
+	(void)state;
+	struct ridge_gpu g = switch_gpu();
+	struct ridge_serve_comm c;
+	char err[300];
+	/* Mixtral-like decode, batch 64, hidden 4096, 32 layers, all MoE, top-2, TP 4 and EP 4, a quarter overlapped:
+	 * TP: 64 tokens x 4096 x 2 B = 524,288 B per all-reduce on 4 GPUs, 2 per layer = 64;
+	 * EP: 64 x top-2 x 4096 x 2 B = 1,048,576 B per all-to-all on 4 GPUs, dispatch + combine per layer = 64 */
+	assert_int_equal(comm_serve_step(&g, 4, 4, 64, 4096, 32, 2, 32, 0.25, 0, &c, err, sizeof err), 0);
+	assert_true(c.has_tp && c.has_ep);
+	assert_true(c.tp.bytes_per_allreduce == 524288 && c.tp.allreduces == 64);
+	assert_true(c.ep.bytes_per_alltoall == 1048576 && c.ep.alltoalls == 64);
+	/* all-reduce on 4: 6.6 + 6 x 0.6 = 10.2 us + 1.5 x 524288 / 370e9; all-to-all: 6.6 + 3 x 0.6 = 8.4 us + 0.75 x 1048576 / 370e9 */
+	double ar = 10.2e-6 + 1.5 * 524288 / 370e9, a2a = 8.4e-6 + 0.75 * 1048576 / 370e9;
+	assert_close(c.total_s, 64 * ar + 64 * a2a, 1e-12);
+	assert_close(c.exposed_s, 0.75 * (64 * ar + 64 * a2a), 1e-12);
+	/* one GPU, no experts split: nothing */
+	assert_int_equal(comm_serve_step(&g, 1, 1, 64, 4096, 32, 0, 0, 0, 0, &c, err, sizeof err), 0);
+	assert_true(c.total_s == 0 && !c.has_tp && !c.has_ep);
+	/* EP on a dense model is refused */
+	assert_int_equal(comm_serve_step(&g, 1, 4, 64, 4096, 32, 0, 0, 0, 0, &c, err, sizeof err), -1);
+	assert_non_null(strstr(err, "MoE"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -354,7 +379,7 @@ int main(void)
 		cmocka_unit_test(test_across_domains),	     cmocka_unit_test(test_calibration),
 		cmocka_unit_test(test_parallel_terms),	     cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_hwdb_entries),	     cmocka_unit_test(test_parallel_train),
-		cmocka_unit_test(test_calibration_file_round_trip),
+		cmocka_unit_test(test_calibration_file_round_trip), cmocka_unit_test(test_serve_step),
 	};
 	return cmocka_run_group_tests_name("comm", tests, NULL, NULL);
 }
