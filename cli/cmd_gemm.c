@@ -30,6 +30,50 @@ static const struct param gemm_params[] = {
 	CALC_JSON_PARAM,
 };
 
+/* A tiled GEMM whose bytes are its L2-aware HBM traffic is placed on the
+ * hierarchical roofline: HBM with those bytes, L2 with the tiled re-reads
+ * (where the GPU's L2 bandwidth is known). Its time floor and bound are the
+ * larger of the two and compute; other GEMMs keep the one-level placement. */
+static int gemm_l2_floor(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s,
+			 const struct ridge_kernel_cost *cost, const struct ridge_roofline_ceiling *ceiling,
+			 struct ridge_roofline_point *p, struct ridge_roofline_hierarchy *h, char *err, size_t err_len)
+{
+	memset(h, 0, sizeof *h);
+	if (!cost->l2.modelled)
+		return 0;
+	double levels[RIDGE_LEVEL_COUNT];
+	if (intensity_levels(s, cost, levels, err, err_len))
+		return -1;
+	/* HBM and L2 only: the shared-memory count of intensity_levels is the
+	 * seed's one-thread-per-output kernel, not what a tensor-core tile reads
+	 * (`ridge roofline --kernel gemm-tiled` shows it). */
+	levels[RIDGE_LEVEL_SMEM] = -1;
+	if (roofline_hierarchy(gpu, ceiling->peak_flops, cost->flops, levels, cost->write_bytes, h, err, err_len))
+		return -1;
+	if (cost->traffic == RIDGE_TRAFFIC_L2AWARE && h->time_floor_s > p->time_floor_s) {
+		p->time_floor_s = h->time_floor_s;
+		p->attainable_flops = h->attainable_flops;
+		p->bound = RIDGE_BOUND_MEMORY;
+	}
+	return 0;
+}
+
+/* The L2-aware keys at the top level (the kernel object has the whole model). */
+static void gemm_l2_json(cJSON *doc, const struct ridge_kernel_cost *cost, const struct ridge_roofline_hierarchy *h)
+{
+	const struct ridge_gemm_l2 *l = &cost->l2;
+	cli_json_number(doc, "hbm_bytes", l->hbm_bytes);
+	cli_json_number(doc, "l2_bytes", l->l2_traffic);
+	cli_json_number(doc, "wave_ctas", l->wave_ctas);
+	cJSON_AddBoolToObject(doc, "l2_resident", l->a_resident && l->b_resident);
+	const struct ridge_roofline_level *l2 = &h->levels[RIDGE_LEVEL_L2];
+	if (l2->placed) {
+		cli_json_number(doc, "l2_bandwidth", l2->bandwidth);
+		cli_json_number(doc, "l2_time_s", l2->time_s);
+	}
+	cJSON_AddStringToObject(doc, "binding", roofline_binding_name(h));
+}
+
 static cJSON *gemm_run(struct calc_input *in)
 {
 	const struct param_values *v = in->values;
@@ -78,11 +122,16 @@ static cJSON *gemm_run(struct calc_input *in)
 	struct ridge_kernel_path path;
 	struct ridge_roofline_ceiling ceiling;
 	struct ridge_roofline_point p, compulsory;
-	if (intensity_kernel(&s, &cost, err, sizeof err) ||
+	if (intensity_kernel_on(gpu, &s, &cost, err, sizeof err) ||
 	    intensity_ceiling(gpu, &s, &cost, params_flag(v, "no_tensor"), params_flag(v, "sparse"), RIDGE_LEVEL_HBM,
 			      &ceiling, &path, err, sizeof err) ||
 	    roofline_place(&ceiling, cost.flops, cost.bytes, time_s, &p, err, sizeof err) ||
 	    roofline_place(&ceiling, cost.flops, cost.compulsory_bytes, 0, &compulsory, err, sizeof err)) {
+		snprintf(in->err, sizeof in->err, "gemm: %s", err);
+		return NULL;
+	}
+	struct ridge_roofline_hierarchy h;
+	if (gemm_l2_floor(gpu, &s, &cost, &ceiling, &p, &h, err, sizeof err)) {
 		snprintf(in->err, sizeof in->err, "gemm: %s", err);
 		return NULL;
 	}
@@ -127,8 +176,20 @@ static cJSON *gemm_run(struct calc_input *in)
 	}
 	if (path.note[0])
 		cJSON_AddStringToObject(doc, "note", path.note);
+	if (cost.l2.modelled)
+		gemm_l2_json(doc, &cost, &h);
 	cJSON_AddItemToObject(doc, "kernel", kernel_json(&s, &cost, &path));
 	return doc;
+}
+
+static void gemm_l2_print(const cJSON *d)
+{
+	if (!calc_has(d, "l2_time_s"))
+		return;
+	char a[48], b[48];
+	cli_format_seconds(calc_num(d, "l2_time_s"), a, sizeof a);
+	cli_format_si(calc_num(d, "l2_bandwidth"), "B/s", b, sizeof b);
+	printf("  L2: the tiled re-reads take %s at %s; binding: %s\n", a, b, calc_str(d, "binding"));
 }
 
 static void gemm_print(const cJSON *d)
@@ -145,11 +206,12 @@ static void gemm_print(const cJSON *d)
 	cli_format_si(calc_num(d, "attainable_flops"), "FLOP/s", a, sizeof a);
 	printf("  intensity %.6g FLOP/byte: %s-bound, attainable %s, time floor %s\n", calc_num(d, "intensity"),
 	       calc_str(d, "bound"), a, t);
-	if (strcmp(calc_str(kernel, "traffic"), "tiled") == 0 && calc_num(d, "compulsory_bytes") != calc_num(d, "bytes")) {
+	if (strcmp(calc_str(kernel, "traffic"), "compulsory") != 0 && calc_num(d, "compulsory_bytes") != calc_num(d, "bytes")) {
 		cli_format_seconds(calc_num(d, "compulsory_time_floor_s"), t, sizeof t);
 		printf("  every matrix once (compulsory): %.6g FLOP/byte: %s-bound, time floor %s\n",
 		       calc_num(d, "compulsory_intensity"), calc_str(d, "compulsory_bound"), t);
 	}
+	gemm_l2_print(d);
 	if (calc_has(d, "time_s")) {
 		cli_format_si(calc_num(d, "achieved_flops"), "FLOP/s", a, sizeof a);
 		printf("  measured: %s = %.4g%% of attainable, %.4g%% of peak\n", a,

@@ -110,6 +110,64 @@ static void shape_from_json(const cJSON *k, struct ridge_kernel_shape *s)
 		s->passes = (int)calc_num(shape, "passes");
 }
 
+/* The L2-aware GEMM traffic (model/intensity.h, struct ridge_gemm_l2). */
+static void l2_json(cJSON *k, const struct ridge_gemm_l2 *l)
+{
+	cli_json_number(k, "hbm_bytes", l->hbm_bytes);
+	cli_json_number(k, "l2_bytes", l->l2_traffic);
+	cli_json_number(k, "wave_ctas", l->wave_ctas);
+	cJSON_AddBoolToObject(k, "l2_resident", l->a_resident && l->b_resident);
+	cJSON *o = cJSON_AddObjectToObject(k, "l2_model");
+	cJSON_AddStringToObject(o, "raster", l->raster_along_n ? "along_n" : "along_m");
+	cJSON_AddStringToObject(o, "raster_source", l->raster);
+	cli_json_number(o, "tiles_m", l->tiles_m);
+	cli_json_number(o, "tiles_n", l->tiles_n);
+	cli_json_number(o, "ctas_per_sm", l->ctas_per_sm);
+	cJSON_AddStringToObject(o, "ctas_per_sm_source", l->ctas_per_sm_why);
+	cli_json_number(o, "wave_ctas", l->wave_ctas);
+	cli_json_number(o, "waves", l->waves);
+	cli_json_number(o, "l2_size_bytes", l->l2_bytes);
+	cli_json_number(o, "l2_usable_fraction", l->l2_usable_fraction);
+	cJSON_AddStringToObject(o, "l2_usable_source", l->l2_usable_why);
+	cli_json_number(o, "l2_capacity_bytes", l->l2_capacity);
+	cli_json_number(o, "wave_footprint_bytes", l->wave_footprint);
+	cli_json_number(o, "reuse_footprint_bytes", l->reuse_footprint);
+	cJSON_AddBoolToObject(o, "a_resident", l->a_resident);
+	cJSON_AddBoolToObject(o, "b_resident", l->b_resident);
+	cli_json_number(o, "a_reads", l->a_reads);
+	cli_json_number(o, "b_reads", l->b_reads);
+}
+
+static void l2_print(const cJSON *k)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(k, "l2_model");
+	if (!o)
+		return;
+	char a[48], b[48];
+	bool ar = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "a_resident"));
+	bool br = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "b_resident"));
+	cli_format_si(calc_num(k, "hbm_bytes"), "B", a, sizeof a);
+	cli_format_si(calc_num(k, "l2_bytes"), "B", b, sizeof b);
+	printf("  L2-aware: HBM %s (%.17g B), L2 %s (%.17g B, the tiled re-reads)\n", a, calc_num(k, "hbm_bytes"), b,
+	       calc_num(k, "l2_bytes"));
+	printf("    wave: %.17g SMs x %.17g CTA%s/SM = %.17g CTAs over %.17g x %.17g tiles: %.17g wave%s, raster %s "
+	       "(%s)\n",
+	       calc_num(o, "wave_ctas") / calc_num(o, "ctas_per_sm"), calc_num(o, "ctas_per_sm"),
+	       calc_num(o, "ctas_per_sm") == 1 ? "" : "s", calc_num(o, "wave_ctas"), calc_num(o, "tiles_m"),
+	       calc_num(o, "tiles_n"), calc_num(o, "waves"), calc_num(o, "waves") == 1 ? "" : "s",
+	       strcmp(calc_str(o, "raster"), "along_n") == 0 ? "along N" : "along M", calc_str(o, "raster_source"));
+	cli_format_bytes(calc_num(o, "l2_capacity_bytes"), a, sizeof a);
+	cli_format_bytes(calc_num(o, "l2_size_bytes"), b, sizeof b);
+	printf("    L2 capacity used: %s = %.4g x %s (%s)\n", a, calc_num(o, "l2_usable_fraction"), b,
+	       calc_str(o, "l2_usable_source"));
+	cli_format_bytes(calc_num(o, "wave_footprint_bytes"), a, sizeof a);
+	cli_format_bytes(calc_num(o, "reuse_footprint_bytes"), b, sizeof b);
+	printf("    panels (all of K) one wave touches: %s; up to the next row of tiles: %s\n", a, b);
+	printf("    A panels %s: A read %.6g time%s; B panels %s: B read %.6g time%s\n",
+	       ar ? "stay in L2" : "do not stay in L2", calc_num(o, "a_reads"), calc_num(o, "a_reads") == 1 ? "" : "s",
+	       br ? "stay in L2" : "do not stay in L2", calc_num(o, "b_reads"), calc_num(o, "b_reads") == 1 ? "" : "s");
+}
+
 void kernel_print_json(const cJSON *k)
 {
 	char line[400], a[48], b[48];
@@ -159,6 +217,7 @@ void kernel_print_json(const cJSON *k)
 		print_bytes("unfused would move:", calc_num(k, "unfused_bytes"), flops);
 	if (calc_has(k, "fused_bytes"))
 		print_bytes("fused would move:", calc_num(k, "fused_bytes"), flops);
+	l2_print(k);
 	if (calc_has(k, "tensor_core_eligible")) {
 		bool eligible = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "tensor_core_eligible"));
 		bool fast = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "tensor_core_fast_path"));
@@ -261,6 +320,8 @@ cJSON *kernel_json(const struct ridge_kernel_shape *s, const struct ridge_kernel
 		cJSON_AddBoolToObject(t, "write", c->terms[i].write);
 		cJSON_AddItemToArray(terms, t);
 	}
+	if (c->l2.modelled)
+		l2_json(o, &c->l2);
 	if (path) {
 		if (c->matrix_work) {
 			cJSON_AddBoolToObject(o, "tensor_core_eligible", path->tensor_eligible);

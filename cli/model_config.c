@@ -10,6 +10,7 @@
 #include <yaml.h>
 
 #include "cli.h"
+#include "json_check.h"
 
 /* A config is a few kilobytes; anything near this is not a config. */
 #define MAX_CONFIG_BYTES (16L * 1024 * 1024)
@@ -98,10 +99,14 @@ static const char *json_type_name(const cJSON *item)
 
 static int read_json(struct reader *r, const char *text, size_t len)
 {
-	if (strlen(text) != len) {
+	size_t bad;
+	if (hwdb_json_bad_byte(text, len, &bad)) {
 		int line, col;
-		cli_text_position(text, strlen(text), &line, &col);
-		cli_error("%s:%d:%d: malformed JSON: NUL byte in the file", r->path, line, col);
+		cli_text_position(text, bad, &line, &col);
+		if (text[bad] == '\0')
+			cli_error("%s:%d:%d: malformed JSON: NUL byte in the file", r->path, line, col);
+		else
+			cli_error("%s:%d:%d: malformed JSON: control byte 0x%02x", r->path, line, col, (unsigned char)text[bad]);
 		return -1;
 	}
 	const char *end = NULL;
@@ -114,6 +119,18 @@ static int read_json(struct reader *r, const char *text, size_t len)
 			cli_error("%s:%d:%d: malformed JSON: unexpected end of file", r->path, line, col);
 		else
 			cli_error("%s:%d:%d: malformed JSON near '%.12s'", r->path, line, col, at);
+		return -1;
+	}
+	char dup_path[256];
+	const char *dup = hwdb_json_duplicate(root, dup_path, sizeof dup_path);
+	if (dup) {
+		/* As the YAML form: refused, not the first (cJSON) or the last (Python) taken. */
+		int line, col;
+		if (strcmp(dup_path, dup) == 0 && hwdb_json_key_position(text, len, 1, dup, 2, &line, &col) == 0)
+			cli_error("%s:%d:%d: '%s' is given twice", r->path, line, col, dup);
+		else
+			cli_error("%s: '%s' is given twice", r->path, dup_path);
+		cJSON_Delete(root);
 		return -1;
 	}
 	if (!cJSON_IsObject(root)) {
@@ -180,9 +197,15 @@ static int yaml_number(struct reader *r, int key, const yaml_node_t *node)
 static int read_yaml(struct reader *r, const char *text, size_t len)
 {
 	int deep_line, deep_col;
-	if (hwdb_yaml_nesting(text, len, HWDB_MAX_NESTING, &deep_line, &deep_col) != 0) {
+	int bound = hwdb_yaml_bounds(text, len, HWDB_MAX_NESTING, HWDB_MAX_NODES, &deep_line, &deep_col);
+	if (bound == HWDB_YAML_TOO_DEEP) {
 		cli_error("%s:%d:%d: nested deeper than %d levels: not a model config", r->path, deep_line, deep_col,
 			  HWDB_MAX_NESTING);
+		return -1;
+	}
+	if (bound != 0) {
+		cli_error("%s:%d:%d: more than %ld YAML nodes: not a model config", r->path, deep_line, deep_col,
+			  HWDB_MAX_NODES);
 		return -1;
 	}
 	yaml_parser_t parser;

@@ -1,5 +1,7 @@
 #include "intensity.h"
 
+#include "fail.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -93,7 +95,16 @@ const char *intensity_kernel_summary(enum ridge_kernel kernel)
 
 const char *intensity_traffic_name(enum ridge_traffic traffic)
 {
-	return traffic == RIDGE_TRAFFIC_COMPULSORY ? "compulsory" : traffic == RIDGE_TRAFFIC_TILED ? "tiled" : "default";
+	switch (traffic) {
+	case RIDGE_TRAFFIC_COMPULSORY:
+		return "compulsory";
+	case RIDGE_TRAFFIC_TILED:
+		return "tiled";
+	case RIDGE_TRAFFIC_L2AWARE:
+		return "l2-aware";
+	default:
+		return "default";
+	}
 }
 
 bool intensity_traffic_parse(const char *text, enum ridge_traffic *out)
@@ -628,6 +639,178 @@ int intensity_kernel(const struct ridge_kernel_shape *shape, struct ridge_kernel
 	return 0;
 }
 
+/* ---- L2-aware DRAM traffic of tiled GEMMs (model/README.md, "L2-aware GEMM traffic") ---- */
+
+static double whole_gcd(double a, double b)
+{
+	while (b > 0) {
+		double r = fmod(a, b);
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+/* The grid seen along the raster: consecutive CTAs walk the J dimension (a
+ * "row" of tj tiles, each with its own J panel) and step to the next I panel
+ * after tj tiles. Raster along N: J = N (B's column panels), I = M (A's row
+ * panels); along M the roles swap. */
+struct raster_grid {
+	double ti, tj;          /* tiles along I and along J */
+	double dim_i, dim_j;    /* the matrix extents along I and J */
+	double tile_i, tile_j;
+};
+
+/* Bytes of the I and J panels (all of K) that L consecutive CTAs touch: at
+ * most ceil((L + tj - 1) / tj) rows (a run of L tiles that starts anywhere in
+ * a row) and min(tj, L) columns, each clipped to the matrix. */
+static double run_footprint(const struct raster_grid *g, double L, double k, double e)
+{
+	double rows = fmin(g->ti, ceil((L + g->tj - 1) / g->tj));
+	double cols = fmin(g->tj, L);
+	return e * k * (fmin(g->dim_i, g->tile_i * rows) + fmin(g->dim_j, g->tile_j * cols));
+}
+
+/* CTAs one SM holds. A kernel with one thread per output (the seed's tiled
+ * kernel and ridge's, a T x T block of threads for a T x T tile) is limited by
+ * threads, blocks and its one stage of shared memory; a larger tile is a
+ * tensor-core kernel whose pipeline takes as many stages as shared memory
+ * holds (CUTLASS 3.x StageCountAutoCarveout): one CTA per SM. */
+static double gemm_ctas_per_sm(const struct ridge_gpu *gpu, const struct ridge_kernel_cost *c, double tm, double tn,
+			       const char **why)
+{
+	double threads = tm * tn;
+	if (gpu->max_threads_per_block <= 0 || threads > gpu->max_threads_per_block) {
+		*why = "a tile larger than one thread per output allows: a tensor-core kernel whose pipeline stages "
+		       "fill shared memory (CUTLASS 3.x StageCountAutoCarveout), one CTA per SM";
+		return 1;
+	}
+	double n = gpu->max_blocks_per_sm > 0 ? gpu->max_blocks_per_sm : 1;
+	if (gpu->max_threads_per_sm > 0)
+		n = fmin(n, floor(gpu->max_threads_per_sm / threads));
+	if (c->smem_per_block > 0 && gpu->smem_per_sm > 0)
+		n = fmin(n, floor(gpu->smem_per_sm / c->smem_per_block));
+	*why = "one thread per output (tile_m x tile_n threads per CTA): the SM's thread, block and "
+	       "shared-memory limits";
+	return n >= 1 ? n : 1;
+}
+
+static bool gemm_l2_applies(const struct ridge_kernel_shape *s)
+{
+	return s->kernel == RIDGE_KERNEL_GEMM_TILED || s->kernel == RIDGE_KERNEL_GEMM_NAIVE ||
+	       (s->kernel == RIDGE_KERNEL_GEMM && (s->tile_m > 0 || s->tile_n > 0 || s->tile_k > 0));
+}
+
+/* The kernel's bytes become the L2-aware HBM traffic (the default model of a
+ * tiled GEMM once the GPU is known). */
+static void gemm_l2_as_bytes(struct ridge_kernel_cost *c, double a, double b, double out)
+{
+	const struct ridge_gemm_l2 *l = &c->l2;
+	c->traffic = RIDGE_TRAFFIC_L2AWARE;
+	c->term_count = 0;
+	c->read_bytes = c->write_bytes = 0;
+	add_term(c, l->a_resident ? "A (M x K), panels stay in L2" : "A (M x K), re-read from DRAM", a * l->a_reads,
+		 l->a_reads, false);
+	add_term(c, l->b_resident ? "B (K x N), panels stay in L2" : "B (K x N), re-read from DRAM", b * l->b_reads,
+		 l->b_reads, false);
+	add_term(c, "C (M x N) write", out, 1, true);
+	c->bytes = c->read_bytes + c->write_bytes;
+	c->intensity = c->flops / c->bytes;
+	c->model = "L2-aware: the A and B panels a wave of CTAs shares come from L2 while they fit; DRAM sees "
+		   "each panel once per wave that needs it again after L2 lost it; the tiled re-reads go to L2";
+}
+
+int intensity_gemm_l2(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s,
+		      struct ridge_kernel_cost *c, char *err, size_t err_len)
+{
+	struct ridge_gemm_l2 *l = &c->l2;
+	*l = (struct ridge_gemm_l2){ 0 };
+	if (!gemm_l2_applies(s) || !(gpu->l2_bytes > 0) || gpu->sm_count <= 0)
+		return 0;
+	double e = ridge_dtype_bytes(s->dtype);
+	double m = s->m, n = s->n, k = s->k, batch = s->batch > 0 ? s->batch : 1;
+	if (!(e > 0) || !(m >= 1) || !(n >= 1) || !(k >= 1) || !(c->tiled_bytes > 0))
+		return model_fail(err, err_len, "the cost has no GEMM traffic to place in L2");
+	bool naive = s->kernel == RIDGE_KERNEL_GEMM_NAIVE;
+	double tm = naive ? RIDGE_TILED_GEMM_TILE : c->tile_m, tn = naive ? RIDGE_TILED_GEMM_TILE : c->tile_n;
+	if (!(tm >= 1) || !(tn >= 1))
+		return model_fail(err, err_len, "the cost has no CTA tile");
+
+	l->tiles_m = ceil(m / tm);
+	l->tiles_n = ceil(n / tn);
+	if (s->kernel == RIDGE_KERNEL_GEMM) {
+		/* CUTLASS 3.x PersistentTileSchedulerSm90: RasterOrderOptions::Heuristic
+		 * and max_swizzle_size = 1 by default (static_tile_scheduler.hpp);
+		 * the heuristic rasters along M when tiles_n > tiles_m, else along N
+		 * (tile_scheduler_params.h, get_rasterization_order). */
+		l->raster_along_n = !(l->tiles_n > l->tiles_m);
+		l->raster = "CUTLASS 3.x default: along N unless tiles_n > tiles_m, swizzle 1";
+	} else {
+		l->raster_along_n = true;
+		l->raster = "blockIdx.x along N (the seed's kernel), CTAs issued in blockIdx.x order";
+	}
+	l->ctas_per_sm = gemm_ctas_per_sm(gpu, c, tm, tn, &l->ctas_per_sm_why);
+	l->wave_ctas = gpu->sm_count * l->ctas_per_sm;
+	l->l2_bytes = gpu->l2_bytes;
+	/* GA100 and GH100 split L2 in two partitions, each caching the data its
+	 * own GPCs' SMs access (A100 whitepaper, "L2 cache"; measured on H100 by
+	 * Chips and Cheese, 2023): a panel read by CTAs on both sides is held
+	 * twice, so one copy of the panels has half the capacity. */
+	bool split = gpu->vendor == RIDGE_VENDOR_NVIDIA && gpu->cc_minor == 0 && (gpu->cc_major == 8 || gpu->cc_major == 9);
+	l->l2_usable_fraction = split ? 0.5 : 1;
+	l->l2_usable_why = split ? "two L2 partitions (GA100/GH100), each caching what its SMs read: panels shared "
+				   "GPU-wide are held twice"
+				 : "one L2 pool (no partition duplication documented for this GPU)";
+	l->l2_capacity = l->l2_bytes * l->l2_usable_fraction;
+
+	struct raster_grid g = l->raster_along_n ? (struct raster_grid){ l->tiles_m, l->tiles_n, m, n, tm, tn }
+						 : (struct raster_grid){ l->tiles_n, l->tiles_m, n, m, tn, tm };
+	double tiles = g.ti * g.tj, w = l->wave_ctas;
+	l->waves = ceil(tiles / w);
+	l->wave_footprint = run_footprint(&g, w, k, e);
+	/* An I panel is shared by consecutive CTAs of its row: its next user is
+	 * at most one wave later. A J panel is next used one row of tiles later
+	 * (tj + 1 CTAs on), or within the same wave when a wave spans a row. */
+	l->reuse_footprint = run_footprint(&g, fmax(w, g.tj + 1), k, e);
+	bool one_wave = l->waves <= 1;
+	bool i_resident = one_wave || l->wave_footprint <= l->l2_capacity;
+	bool j_resident = one_wave || l->reuse_footprint <= l->l2_capacity;
+	/* Otherwise each wave fetches the panels it touches once (its CTAs run
+	 * together and share them): rows touched summed over the waves is
+	 * waves + ti - 1 less the wave boundaries that fall on a row boundary
+	 * (wave j starts at tile j*w: on a boundary when tj divides j*w);
+	 * columns touched is min(tj, w) for every full wave plus the last's. */
+	double i_reads = 1, j_reads = 1;
+	if (!i_resident) {
+		double period = g.tj / whole_gcd(g.tj, w);
+		i_reads = (l->waves + g.ti - 1 - floor((l->waves - 1) / period)) / g.ti;
+	}
+	if (!j_resident)
+		j_reads = ((l->waves - 1) * fmin(g.tj, w) + fmin(g.tj, tiles - (l->waves - 1) * w)) / g.tj;
+	l->a_resident = l->raster_along_n ? i_resident : j_resident;
+	l->b_resident = l->raster_along_n ? j_resident : i_resident;
+	l->a_reads = l->raster_along_n ? i_reads : j_reads;
+	l->b_reads = l->raster_along_n ? j_reads : i_reads;
+	double a = batch * e * m * k, b = batch * e * k * n, out = batch * e * m * n;
+	l->hbm_bytes = a * l->a_reads + b * l->b_reads + out;
+	/* What the CTAs ask of L2: the tiled count (for the naive kernel, its
+	 * 32 x 32 thread blocks' tiles; L1 serves the re-reads inside a block). */
+	struct gemm_dims d = { m, n, k, batch, tm, tn, 0 };
+	l->l2_traffic = gemm_tiled_bytes(&d, e);
+	l->modelled = true;
+	if (s->traffic == RIDGE_TRAFFIC_DEFAULT && !naive)
+		gemm_l2_as_bytes(c, a, b, out);
+	return 0;
+}
+
+int intensity_kernel_on(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *shape,
+			struct ridge_kernel_cost *out, char *err, size_t err_len)
+{
+	if (intensity_kernel(shape, out, err, err_len))
+		return -1;
+	return intensity_gemm_l2(gpu, shape, out, err, err_len);
+}
+
 /* ---- the hierarchical roofline's bytes per level ---- */
 
 int intensity_levels(const struct ridge_kernel_shape *shape, const struct ridge_kernel_cost *cost,
@@ -649,7 +832,7 @@ int intensity_levels(const struct ridge_kernel_shape *shape, const struct ridge_
 				       RIDGE_TILED_GEMM_TILE, RIDGE_TILED_GEMM_TILE, RIDGE_TILED_GEMM_TILE };
 		bytes[RIDGE_LEVEL_SMEM] = cost->tiled_bytes;
 		bytes[RIDGE_LEVEL_L2] = gemm_tiled_bytes(&g, e);
-		bytes[RIDGE_LEVEL_HBM] = cost->compulsory_bytes;
+		bytes[RIDGE_LEVEL_HBM] = cost->l2.modelled ? cost->l2.hbm_bytes : cost->compulsory_bytes;
 		return 0;
 	}
 	case RIDGE_KERNEL_GEMM_TILED: {
@@ -659,7 +842,7 @@ int intensity_levels(const struct ridge_kernel_shape *shape, const struct ridge_
 		double out = batch * shape->m * shape->n * e;
 		bytes[RIDGE_LEVEL_SMEM] = 2 * batch * shape->m * shape->n * shape->k * e + (cost->tiled_bytes - out);
 		bytes[RIDGE_LEVEL_L2] = cost->tiled_bytes;
-		bytes[RIDGE_LEVEL_HBM] = cost->compulsory_bytes;
+		bytes[RIDGE_LEVEL_HBM] = cost->l2.modelled ? cost->l2.hbm_bytes : cost->compulsory_bytes;
 		return 0;
 	}
 	case RIDGE_KERNEL_GEMM:
@@ -667,7 +850,7 @@ int intensity_levels(const struct ridge_kernel_shape *shape, const struct ridge_
 		 * 128 x 128 count (see intensity.h); an explicit tile is placed. */
 		if (shape->tile_m > 0 || shape->tile_n > 0 || shape->tile_k > 0)
 			bytes[RIDGE_LEVEL_L2] = cost->tiled_bytes;
-		bytes[RIDGE_LEVEL_HBM] = cost->compulsory_bytes;
+		bytes[RIDGE_LEVEL_HBM] = cost->l2.modelled ? cost->l2.hbm_bytes : cost->compulsory_bytes;
 		return 0;
 	case RIDGE_KERNEL_ATTENTION:
 	case RIDGE_KERNEL_FLASH_ATTENTION:

@@ -196,7 +196,9 @@ static bool build_case(const struct probe_result *r, const struct probe_measurem
 		return false;
 	}
 	struct ridge_kernel_cost c;
-	if (intensity_kernel(&s, &c, err, sizeof err)) {
+	/* The GEMMs' DRAM traffic depends on the GPU's SMs and L2 (intensity_gemm_l2). */
+	const struct ridge_gpu *machine = spec ? spec : cal;
+	if (machine ? intensity_kernel_on(machine, &s, &c, err, sizeof err) : intensity_kernel(&s, &c, err, sizeof err)) {
 		snprintf(v->note, sizeof v->note, "no model: %s", err);
 		return true;
 	}
