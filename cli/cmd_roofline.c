@@ -1314,7 +1314,7 @@ void report_roofline(const struct ridge_gpu *gpu)
 	report_kernel(gpu, "naive GEMM, fp32 (2*M*N*K reads)", g, false);
 	g.dtype = half;
 	g.kernel = RIDGE_KERNEL_GEMM_TILED;
-	snprintf(label, sizeof label, "tiled GEMM, %s, tile 32 (A, B read 128x)", h);
+	snprintf(label, sizeof label, "tiled GEMM, %s, tile 32 (A, B 128x at L2)", h);
 	report_kernel(gpu, label, g, false);
 	g.traffic = RIDGE_TRAFFIC_COMPULSORY;
 	snprintf(label, sizeof label, "  the same, every matrix once");
