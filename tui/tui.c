@@ -128,11 +128,12 @@ int tui_run(struct tui_state *s)
 {
 	setlocale(LC_ALL, "");
 	bool ascii = !locale_is_utf8();
-	if (!isatty(fileno(stdin)) || !isatty(fileno(stdout))) {
+	FILE *terminal = cli_terminal(); /* the raw stdout: ncurses draws control characters as ^X itself */
+	if (!isatty(fileno(stdin)) || !isatty(fileno(terminal))) {
 		cli_error("tui needs a terminal (stdin and stdout); for values without one, use 'ridge tui --dump'");
 		return EXIT_ENV;
 	}
-	SCREEN *screen = newterm(NULL, stdout, stdin);
+	SCREEN *screen = newterm(NULL, terminal, stdin);
 	if (!screen) {
 		const char *term = getenv("TERM");
 		cli_error("cannot start the terminal '%s' (check TERM)", term ? term : "");
