@@ -16,6 +16,7 @@
 #include "units.h"
 #include "roofline.h"
 #include "intensity.h"
+#include "timing.h"
 #include "hwdb.h"
 
 /* RIDGE_VERSION of the library linked at run time (the header's may differ). */
