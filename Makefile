@@ -14,8 +14,8 @@ WITH_HIP ?= auto
 BUILD ?= build
 
 PKGS := yaml-0.1 libcjson ncursesw sqlite3
-# What libridge itself links (hwdb: libyaml, and cJSON for its strict JSON
-# checks); ridge.pc's Requires.private.
+# What libridge itself links (hwdb: libyaml; the strict JSON checks that need
+# cJSON live in util/, outside the library); ridge.pc's Requires.private.
 LIB_PKGS := yaml-0.1
 # -Wno-format-truncation: diagnostics are deliberately cut to fixed buffers.
 RIDGE_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wno-format-truncation -D_GNU_SOURCE -Imodel -Ihwdb -Icli -Iutil -I$(BUILD)/gen $(CFLAGS)
@@ -162,7 +162,14 @@ $(BENCH_OCC): bench/occupancy_bench.c $(LIB) | $(DEPS_STAMP)
 	$(CC) -std=c99 -O2 -Wall -Wextra -pedantic -I$(CUDA_OCC_INCLUDE) -Imodel -Ihwdb -o $@ $< $(LIB) \
 		$(shell pkg-config --libs yaml-0.1 2>/dev/null) -lm
 
-bench: $(LIB)
+BENCH_PLAN := $(BUILD)/bench/plan_bench
+
+$(BENCH_PLAN): bench/plan_bench.c $(LIB) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
+bench: $(LIB) $(BENCH_PLAN)
+	@$(BENCH_PLAN)
 ifneq ($(CUDA_OCC_INCLUDE),)
 	@$(MAKE) --no-print-directory $(BENCH_OCC)
 	@$(BENCH_OCC)
