@@ -1,7 +1,12 @@
 /* ridge hw list | show GPU | check [FILE...]: the hardware database. */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -272,12 +277,44 @@ static void report_check(const char *file, const char *id, const struct hwdb_dia
 /* check with files: each is parsed on its own; ids must also be unique among them. */
 static int hw_check_files(int count, char **files, bool json)
 {
+	/* A file that cannot be read is an input error (exit 2), not a bad entry
+	 * (exit 1): say so before checking anything. */
+	for (int i = 0; i < count; i++) {
+		struct stat info;
+		FILE *f = fopen(files[i], "rb");
+		if (!f || (stat(files[i], &info) == 0 && S_ISDIR(info.st_mode))) {
+			cli_error("cannot open '%s': %s", files[i], f ? strerror(EISDIR) : strerror(errno));
+			if (f)
+				fclose(f);
+			return EXIT_USAGE;
+		}
+		fclose(f);
+	}
 	cJSON *results = json ? cJSON_CreateArray() : NULL;
 	int bad = 0;
 	struct ridge_gpu *gpus = calloc((size_t)count, sizeof *gpus);
 	if (!gpus) {
 		cli_error("out of memory");
 		return EXIT_ENV;
+	}
+	/* A file that cannot be opened is a usage error (exit 2) before any
+	 * output, not a bad entry (exit 1). */
+	for (int i = 0; i < count; i++) {
+		int fd = open(files[i], O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+		struct stat st;
+		int e = fd < 0 ? errno : fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
+		if (fd >= 0)
+			close(fd);
+		if (e || !S_ISREG(st.st_mode)) {
+			if (e)
+				cli_error("cannot open '%s': %s", files[i], strerror(e));
+			else
+				cli_error("cannot open '%s': %s, not a regular file", files[i], hwdb_file_type_name((unsigned)st.st_mode));
+			free(gpus);
+			if (results)
+				cJSON_Delete(results);
+			return EXIT_USAGE;
+		}
 	}
 	for (int i = 0; i < count; i++) {
 		struct hwdb_diags diags = { 0 };

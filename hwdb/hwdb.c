@@ -3,6 +3,7 @@
  * and duplicate keys; then cross-field plausibility checks. Every problem is a
  * diagnostic with file:line:column, and loading goes on to find the rest. */
 #include "hwdb.h"
+#include "arch.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -759,6 +760,100 @@ static bool id_valid(const char *id)
 	return true;
 }
 
+/* The per-compute-capability constants against cuda_occupancy.h's table
+ * (hwdb/arch.c): a wrong one makes every occupancy answer for the entry wrong. */
+static void check_cc_constants(struct parse_state *st)
+{
+	const struct ridge_gpu *g = st->gpu;
+	struct hwdb_cc_occupancy cc;
+	if (g->vendor != RIDGE_VENDOR_NVIDIA || !g->cc_major)
+		return;
+	if (!hwdb_cc_occupancy(g->cc_major, g->cc_minor, &cc)) {
+		check_error(st, G(cc_major), "compute capability %d.%d is not in cuda_occupancy.h's table (7.0 to 12.1)",
+			    g->cc_major, g->cc_minor);
+		return;
+	}
+	const struct {
+		int have, want;
+		size_t offset;
+		const char *key, *header;
+	} ints[] = {
+		{ g->max_blocks_per_sm, cc.blocks_per_sm, G(max_blocks_per_sm), "limits.blocks_per_sm",
+		  "cudaOccMaxBlocksPerMultiprocessor" },
+		{ g->nv.barriers_per_block_slot, cc.barriers_per_block_slot, G(nv.barriers_per_block_slot),
+		  "limits.barriers_per_block_slot", "cudaOccMaxBlocksPerSMBlockBarrierLimit (from 9.0)" },
+		{ (int)g->nv.smem_alloc_unit, cc.smem_alloc_unit, G(nv.smem_alloc_unit), "shared_memory.alloc_unit",
+		  "cudaOccSMemAllocationGranularity" },
+		{ g->nv.reg_alloc_unit, cc.reg_alloc_unit, G(nv.reg_alloc_unit), "registers.alloc_unit",
+		  "cudaOccRegAllocationGranularity" },
+		{ g->nv.sub_partitions, cc.sub_partitions, G(nv.sub_partitions), "limits.sub_partitions",
+		  "cudaOccSubPartitionsPerMultiprocessor" },
+		{ g->nv.virtual_resources_per_sm, cc.virtual_resources_per_sm, G(nv.virtual_resources_per_sm),
+		  "limits.virtual_resources_per_sm", "cudaOccMaxVirtualResourceCountPerSM" },
+		{ (int)g->nv.smem_reserved_per_block, cc.smem_reserved_per_block, G(nv.smem_reserved_per_block),
+		  "shared_memory.reserved_per_block", "reservedSharedMemPerBlock, 1 KiB from 8.0" },
+	};
+	for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+		if (ints[i].have != ints[i].want)
+			check_error(st, ints[i].offset, "%s is %d; compute capability %d.%d has %d (%s)", ints[i].key,
+				    ints[i].have, g->cc_major, g->cc_minor, ints[i].want, ints[i].header);
+	bool same = g->nv.carveout_count == cc.carveout_count;
+	for (int i = 0; same && i < cc.carveout_count; i++)
+		same = g->nv.carveout_sizes[i] == cc.carveout_kib[i] * 1024.0;
+	if (!same) {
+		char want[128] = "";
+		size_t used = 0;
+		for (int i = 0; i < cc.carveout_count && used < sizeof want; i++)
+			used += (size_t)snprintf(want + used, sizeof want - used, "%s%d", i ? ", " : "", cc.carveout_kib[i]);
+		check_error(st, G(nv.carveout_sizes),
+			    "shared_memory.carveout_sizes differ from compute capability %d.%d's legal sizes [%s] KiB "
+			    "(cudaOccAlignUpShmemSizeVoltaPlus)",
+			    g->cc_major, g->cc_minor, want);
+	}
+}
+
+/* Each peak against SMs x clock x the architecture's FLOP per clock per SM
+ * (hwdb/arch.c): a datasheet number off by a factor (fp32 at 669 TFLOP/s on
+ * an H100) cannot pass. The clock is the entry's matrix or vector peak clock
+ * (NVIDIA quotes FP64 tensor rates at the boost clock, bf16 at a lower one). */
+static void check_peaks(struct parse_state *st)
+{
+	const struct ridge_gpu *g = st->gpu;
+	int count;
+	const char *source;
+	const struct hwdb_peak_rate *rates = hwdb_peak_rates(g, &count, &source);
+	if (!rates || g->measured || g->sm_count <= 0)
+		return; /* calibrations are measurements, not arithmetic */
+	const double clocks[2] = { g->matrix_clock_hz, g->vector_clock_hz };
+	for (int i = 0; i < count; i++) {
+		const struct hwdb_peak_rate *r = &rates[i];
+		const struct ridge_peak *p = &g->peak[r->dtype];
+		if (!(r->matrix ? p->has_matrix : p->has_vector))
+			continue;
+		double value = r->matrix ? p->matrix : p->vector;
+		bool ok = false;
+		double nearest = 0;
+		for (int k = 0; k < 3 && r->per_clock[k]; k++) {
+			for (int c = 0; c < 2; c++) {
+				double expect = (double)g->sm_count * clocks[c] * r->per_clock[k];
+				if (!(expect > 0))
+					continue;
+				if (fabs(value / expect - 1) <= HWDB_PEAK_TOLERANCE)
+					ok = true;
+				if (nearest == 0 || fabs(value - expect) < fabs(value - nearest))
+					nearest = expect;
+			}
+		}
+		if (!ok) {
+			size_t base = G(peak) + (size_t)r->dtype * sizeof(struct ridge_peak);
+			check_error(st, base + (r->matrix ? offsetof(struct ridge_peak, matrix) : offsetof(struct ridge_peak, vector)),
+				    "peak_flops.%s.%s %.6g TFLOP/s is not %d SMs x clock x the architecture's %d FLOP/clk "
+				    "per SM (nearest %.6g TFLOP/s; %s; tolerance %.0f%%)",
+				    ridge_dtype_name(r->dtype), r->matrix ? "matrix" : "vector", value / 1e12, g->sm_count,
+				    r->per_clock[0], nearest / 1e12, source, HWDB_PEAK_TOLERANCE * 100);
+		}
+	}
+
 /* The fabric keys go together: the communication model needs all of them,
  * and half a fabric would be priced from guesses. */
 static void check_interconnect(struct parse_state *st)
@@ -864,6 +959,8 @@ static void check_entry(struct parse_state *st)
 			check_error(st, base + offsetof(struct ridge_peak, vector),
 				    "peak_flops.%s.vector is above the matrix rate", ridge_dtype_name((enum ridge_dtype)d));
 	}
+	check_cc_constants(st);
+	check_peaks(st);
 }
 
 /* ---- entry points ---- */
