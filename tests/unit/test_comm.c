@@ -258,7 +258,8 @@ static void test_hwdb_entries(void **state)
 	(void)state;
 	/* Every built-in entry has a fabric, and MI300X's one pair sees 1/7 of its aggregate. */
 	static const char *const ids[] = { "h100-sxm", "h100-pcie", "h200-sxm", "b200", "a100-sxm-80gb", "a100-pcie-40gb",
-					   "l40s", "l4", "rtx-4090", "v100-sxm2", "mi300x", "mi325x", "mi250x", "mi210" };
+					   "l40s", "l4", "rtx-4090", "v100-sxm2", "mi300x", "mi325x", "mi250x", "mi210",
+					   "t4", "a10", "rtx-5090" };
 	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
 		if (!test_gpu(ids[i])->ic.has_fabric)
 			fail_msg("%s has no interconnect fabric", ids[i]);
