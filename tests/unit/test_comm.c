@@ -353,22 +353,26 @@ static void test_serve_step(void **state)
 	struct ridge_gpu g = switch_gpu();
 	struct ridge_serve_comm c;
 	char err[300];
-	/* Mixtral-like decode, batch 64, hidden 4096, 32 layers, all MoE, top-2, TP 4 and EP 4, a quarter overlapped:
-	 * TP: 64 tokens x 4096 x 2 B = 524,288 B per all-reduce on 4 GPUs, 2 per layer = 64;
-	 * EP: 64 x top-2 x 4096 x 2 B = 1,048,576 B per all-to-all on 4 GPUs, dispatch + combine per layer = 64 */
-	assert_int_equal(comm_serve_step(&g, 4, 4, 64, 4096, 32, 2, 32, 0.25, 0, &c, err, sizeof err), 0);
-	assert_true(c.has_tp && c.has_ep);
-	assert_true(c.tp.bytes_per_allreduce == 524288 && c.tp.allreduces == 64);
-	assert_true(c.ep.bytes_per_alltoall == 1048576 && c.ep.alltoalls == 64);
-	/* all-reduce on 4: 6.6 + 6 x 0.6 = 10.2 us + 1.5 x 524288 / 370e9; all-to-all: 6.6 + 3 x 0.6 = 8.4 us + 0.75 x 1048576 / 370e9 */
-	double ar = 10.2e-6 + 1.5 * 524288 / 370e9, a2a = 8.4e-6 + 0.75 * 1048576 / 370e9;
-	assert_close(c.total_s, 64 * ar + 64 * a2a, 1e-12);
-	assert_close(c.exposed_s, 0.75 * (64 * ar + 64 * a2a), 1e-12);
-	/* one GPU, no experts split: nothing */
-	assert_int_equal(comm_serve_step(&g, 1, 1, 64, 4096, 32, 0, 0, 0, 0, &c, err, sizeof err), 0);
+	/* Dense decode, batch 64, hidden 4096, 32 layers, TP 4: 64 x 4096 x 2 B = 524,288 B per all-reduce on 4 GPUs,
+	 * 2 per layer = 64; each 6.6 + 6 x 0.6 = 10.2 us + 1.5 x 524288 / 370e9 */
+	double ar = 10.2e-6 + 1.5 * 524288 / 370e9;
+	assert_int_equal(comm_serve_step(&g, 4, false, 64, 4096, 32, 0, 0, 0, 0, &c, err, sizeof err), 0);
+	assert_true(c.has_tp && !c.has_ep && c.tp.allreduces == 64 && c.tp.bytes_per_allreduce == 524288);
+	assert_close(c.total_s, 64 * ar, 1e-12);
+	assert_close(c.exposed_s, 64 * ar, 1e-12);
+	/* Mixtral-like, all 32 layers MoE, top-2, experts whole on the 4 GPUs, a quarter overlapped:
+	 * 2 x 32 - 32 = 32 all-reduces (attention) and 2 x 32 = 64 all-to-alls of 64 x 2 x 4096 x 2 B = 1,048,576 B,
+	 * each 6.6 + 3 x 0.6 = 8.4 us + 0.75 x 1048576 / 370e9 */
+	double a2a = 8.4e-6 + 0.75 * 1048576 / 370e9;
+	assert_int_equal(comm_serve_step(&g, 4, true, 64, 4096, 32, 2, 32, 0.25, 0, &c, err, sizeof err), 0);
+	assert_true(c.has_ep && c.tp.allreduces == 32 && c.ep.alltoalls == 64 && c.ep.bytes_per_alltoall == 1048576);
+	assert_close(c.total_s, 32 * ar + 64 * a2a, 1e-12);
+	assert_close(c.exposed_s, 0.75 * (32 * ar + 64 * a2a), 1e-12);
+	/* one GPU: nothing */
+	assert_int_equal(comm_serve_step(&g, 1, false, 64, 4096, 32, 0, 0, 0, 0, &c, err, sizeof err), 0);
 	assert_true(c.total_s == 0 && !c.has_tp && !c.has_ep);
-	/* EP on a dense model is refused */
-	assert_int_equal(comm_serve_step(&g, 1, 4, 64, 4096, 32, 0, 0, 0, 0, &c, err, sizeof err), -1);
+	/* expert parallelism on a dense model is refused */
+	assert_int_equal(comm_serve_step(&g, 4, true, 64, 4096, 32, 0, 0, 0, 0, &c, err, sizeof err), -1);
 	assert_non_null(strstr(err, "MoE"));
 }
 
