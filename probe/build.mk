@@ -71,7 +71,7 @@ PROBE_HAS_CUBLAS := $(and $(wildcard $(CUDA_LIBDIR)/../include/cublas_v2.h $(CUD
 NVCC_FLAGS ?= -O3 -lineinfo
 PROBE_NVCC := $(NVCC) -std=c++17 $(NVCC_FLAGS) -Xcompiler -Wall,-Wextra $(if $(PROBE_HAS_CUBLAS),,-DKERN_NO_CUBLAS)
 
-PROBE_CU := kernels/cuda/backend.cu kernels/cuda/mma.cu $(if $(PROBE_HAS_CUBLAS),kernels/cuda/gemm.cu)
+PROBE_CU := kernels/cuda/backend.cu kernels/cuda/mma.cu kernels/cuda/latency.cu $(if $(PROBE_HAS_CUBLAS),kernels/cuda/gemm.cu)
 PROBE_CU_OBJ := $(PROBE_CU:%.cu=$(BUILD)/obj/%.o) $(BUILD)/obj/kernels/cuda/wgmma_sm90a.o
 PROBES += $(BUILD)/ridge-probe
 
