@@ -147,6 +147,41 @@ static const struct field interconnect_fields[] = {
 static const struct field launch_fields[] = {
 	QTY("overhead", launch_overhead_s, RIDGE_UNIT_SECONDS, 1e-9, 1e-3, V_ALL, V_ALL),
 	QTY("graph_node", graph_node_s, RIDGE_UNIT_SECONDS, 1e-10, 1e-3, V_ALL, V_ALL),
+	OPTQTY("kernel_fixed_cost", kernel_fixed_cost_s, has_kernel_fixed_cost, RIDGE_UNIT_SECONDS, 0, 1e-3, V_ALL),
+	OPTQTY("gemm_fixed_cost", gemm_fixed_cost_s, has_gemm_fixed_cost, RIDGE_UNIT_SECONDS, 0, 1e-3, V_ALL),
+	END,
+};
+
+/* timing.<slot>: one kernel class's efficiencies and fixed cost (model/timing.h). */
+#define TIMING_SLOT_FIELDS(slot)                                                                                       \
+	static const struct field timing_##slot##_fields[] = {                                                         \
+		OPTQTY("compute_efficiency", timing[slot].compute_efficiency, timing[slot].has_compute_efficiency,     \
+		       RIDGE_UNIT_COUNT, 0.01, 1.5, V_ALL),                                                            \
+		OPTQTY("memory_efficiency", timing[slot].memory_efficiency, timing[slot].has_memory_efficiency,        \
+		       RIDGE_UNIT_COUNT, 0.01, 1.5, V_ALL),                                                            \
+		OPTQTY("fixed_cost", timing[slot].fixed_cost_s, timing[slot].has_fixed_cost, RIDGE_UNIT_SECONDS, 0,    \
+		       1e-3, V_ALL),                                                                                   \
+		STR("source", timing[slot].source, 0, V_ALL),                                                          \
+		END,                                                                                                   \
+	}
+TIMING_SLOT_FIELDS(RIDGE_SLOT_GEMM);
+TIMING_SLOT_FIELDS(RIDGE_SLOT_ATTENTION_FA2);
+TIMING_SLOT_FIELDS(RIDGE_SLOT_ATTENTION_FA3);
+TIMING_SLOT_FIELDS(RIDGE_SLOT_ATTENTION_CUDNN);
+TIMING_SLOT_FIELDS(RIDGE_SLOT_NORM);
+TIMING_SLOT_FIELDS(RIDGE_SLOT_SOFTMAX);
+TIMING_SLOT_FIELDS(RIDGE_SLOT_ELEMENTWISE);
+
+/* The keys are model/timing.c's timing_slot_key() names. */
+static const struct field timing_fields[] = {
+	MAP("gemm", timing_RIDGE_SLOT_GEMM_fields, 0, V_ALL),
+	MAP("attention_fa2", timing_RIDGE_SLOT_ATTENTION_FA2_fields, 0, V_ALL),
+	MAP("attention_fa3", timing_RIDGE_SLOT_ATTENTION_FA3_fields, 0, V_ALL),
+	MAP("attention_cudnn", timing_RIDGE_SLOT_ATTENTION_CUDNN_fields, 0, V_ALL),
+	MAP("norm", timing_RIDGE_SLOT_NORM_fields, 0, V_ALL),
+	MAP("softmax", timing_RIDGE_SLOT_SOFTMAX_fields, 0, V_ALL),
+	MAP("elementwise", timing_RIDGE_SLOT_ELEMENTWISE_fields, 0, V_ALL),
+	STR("attention_default", attention_default, 0, V_ALL),
 	END,
 };
 
@@ -172,6 +207,7 @@ static const struct field root_fields[] = {
 	MAP("power", power_fields, V_ALL, V_ALL),
 	MAP("interconnect", interconnect_fields, 0, V_ALL),
 	MAP("launch", launch_fields, V_ALL, V_ALL),
+	MAP("timing", timing_fields, 0, V_ALL),
 	OPTQTY("price", price_usd_per_hour, has_price, RIDGE_UNIT_USD, 0, 1000, V_ALL),
 	{ "sources", T_STRLIST, 0, 0, 0, V_ALL, V_ALL, G(sources), NO_OFFSET, G(source_count), RIDGE_LONG_TEXT,
 	  RIDGE_MAX_SOURCES, NULL },

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "hwdb.h"
+#include "timing.h"
 
 static void put_string(FILE *f, const char *s)
 {
@@ -51,6 +52,8 @@ static void put_peaks(FILE *f, const struct ridge_gpu *g)
 		fprintf(f, "}\n");
 	}
 }
+
+static void put_timing(FILE *f, const struct ridge_gpu *g);
 
 static void put_entry(FILE *f, const struct ridge_gpu *g)
 {
@@ -131,6 +134,11 @@ static void put_entry(FILE *f, const struct ridge_gpu *g)
 		fprintf(f, "\n  bandwidth: " NUM " B/s\n", g->interconnect_bandwidth);
 	}
 	fprintf(f, "launch:\n  overhead: " NUM " s\n  graph_node: " NUM " s\n", g->launch_overhead_s, g->graph_node_s);
+	if (g->has_kernel_fixed_cost)
+		fprintf(f, "  kernel_fixed_cost: " NUM " s\n", g->kernel_fixed_cost_s);
+	if (g->has_gemm_fixed_cost)
+		fprintf(f, "  gemm_fixed_cost: " NUM " s\n", g->gemm_fixed_cost_s);
+	put_timing(f, g);
 	if (g->has_price)
 		fprintf(f, "price: " NUM " USD\n", g->price_usd_per_hour);
 	fprintf(f, "sources:\n");
@@ -151,6 +159,41 @@ static void put_entry(FILE *f, const struct ridge_gpu *g)
 		fprintf(f, "measured:\n  on: ");
 		put_string(f, g->measured_on);
 		fputc('\n', f);
+	}
+}
+
+/* timing: the kernel classes' efficiencies and fixed costs (model/timing.h). */
+static void put_timing(FILE *f, const struct ridge_gpu *g)
+{
+	bool any = g->attention_default[0] != '\0';
+	for (int i = 0; i < RIDGE_TIMING_SLOTS; i++) {
+		const struct ridge_timing_terms *t = &g->timing[i];
+		any = any || t->has_compute_efficiency || t->has_memory_efficiency || t->has_fixed_cost;
+	}
+	if (!any)
+		return;
+	fprintf(f, "timing:\n");
+	if (g->attention_default[0]) {
+		fprintf(f, "  attention_default: ");
+		put_string(f, g->attention_default);
+		fputc('\n', f);
+	}
+	for (int i = 0; i < RIDGE_TIMING_SLOTS; i++) {
+		const struct ridge_timing_terms *t = &g->timing[i];
+		if (!t->has_compute_efficiency && !t->has_memory_efficiency && !t->has_fixed_cost)
+			continue;
+		fprintf(f, "  %s:\n", timing_slot_key(i));
+		if (t->has_compute_efficiency)
+			fprintf(f, "    compute_efficiency: " NUM "\n", t->compute_efficiency);
+		if (t->has_memory_efficiency)
+			fprintf(f, "    memory_efficiency: " NUM "\n", t->memory_efficiency);
+		if (t->has_fixed_cost)
+			fprintf(f, "    fixed_cost: " NUM " s\n", t->fixed_cost_s);
+		if (t->source[0]) {
+			fprintf(f, "    source: ");
+			put_string(f, t->source);
+			fputc('\n', f);
+		}
 	}
 }
 

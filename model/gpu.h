@@ -64,6 +64,28 @@ struct ridge_amd_occupancy {
 	int barrier_slots;   /* workgroups with more than one wave per CU */
 };
 
+/* Efficiency and fixed cost of one kernel class (model/timing.h), fitted from
+ * measured kernels or taken from a sourced public figure: an entry's
+ * `timing.<slot>` map. A missing value means "not known", never 1 or 0. */
+enum ridge_timing_slot {
+	RIDGE_SLOT_GEMM,
+	RIDGE_SLOT_ATTENTION_FA2,
+	RIDGE_SLOT_ATTENTION_FA3,
+	RIDGE_SLOT_ATTENTION_CUDNN,
+	RIDGE_SLOT_NORM,
+	RIDGE_SLOT_SOFTMAX,
+	RIDGE_SLOT_ELEMENTWISE,
+	RIDGE_TIMING_SLOTS
+};
+
+struct ridge_timing_terms {
+	bool has_compute_efficiency, has_memory_efficiency, has_fixed_cost;
+	double compute_efficiency; /* fraction of the compute ceiling reached */
+	double memory_efficiency;  /* fraction of the binding memory level's bandwidth */
+	double fixed_cost_s;       /* per kernel */
+	char source[RIDGE_LONG_TEXT];
+};
+
 struct ridge_gpu {
 	char id[RIDGE_TEXT];
 	char name[RIDGE_TEXT];
@@ -123,6 +145,13 @@ struct ridge_gpu {
 
 	double launch_overhead_s; /* host cost of one kernel launch */
 	double graph_node_s;      /* per-node cost of a CUDA/HIP graph replay */
+	/* GPU-side fixed cost per kernel (fill, drain, tail), measured by
+	 * ridge-probe as the intercept of time against work: of the stream
+	 * kernels against bytes, of small library GEMMs against FLOPs. */
+	bool has_kernel_fixed_cost, has_gemm_fixed_cost;
+	double kernel_fixed_cost_s, gemm_fixed_cost_s;
+	struct ridge_timing_terms timing[RIDGE_TIMING_SLOTS];
+	char attention_default[RIDGE_TEXT]; /* timing.attention_default: "fa2", "fa3", "cudnn"; empty: fa2 */
 	bool has_price;
 	double price_usd_per_hour;
 

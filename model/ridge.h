@@ -13,5 +13,6 @@
 #include "units.h"
 #include "roofline.h"
 #include "intensity.h"
+#include "timing.h"
 
 #endif
