@@ -10,6 +10,7 @@
 #include <yaml.h>
 
 #include "cli.h"
+#include "json_check.h"
 
 /* A config is a few kilobytes; anything near this is not a config. */
 #define MAX_CONFIG_BYTES (16L * 1024 * 1024)
@@ -47,6 +48,7 @@ struct reader {
 	const char *path;
 	bool seen[KEY_COUNT];
 	double values[KEY_COUNT];
+	char model_type[64];
 };
 
 static int find_key(const char *name)
@@ -97,10 +99,14 @@ static const char *json_type_name(const cJSON *item)
 
 static int read_json(struct reader *r, const char *text, size_t len)
 {
-	if (strlen(text) != len) {
+	size_t bad;
+	if (hwdb_json_bad_byte(text, len, &bad)) {
 		int line, col;
-		cli_text_position(text, strlen(text), &line, &col);
-		cli_error("%s:%d:%d: malformed JSON: NUL byte in the file", r->path, line, col);
+		cli_text_position(text, bad, &line, &col);
+		if (text[bad] == '\0')
+			cli_error("%s:%d:%d: malformed JSON: NUL byte in the file", r->path, line, col);
+		else
+			cli_error("%s:%d:%d: malformed JSON: control byte 0x%02x", r->path, line, col, (unsigned char)text[bad]);
 		return -1;
 	}
 	const char *end = NULL;
@@ -113,6 +119,18 @@ static int read_json(struct reader *r, const char *text, size_t len)
 			cli_error("%s:%d:%d: malformed JSON: unexpected end of file", r->path, line, col);
 		else
 			cli_error("%s:%d:%d: malformed JSON near '%.12s'", r->path, line, col, at);
+		return -1;
+	}
+	char dup_path[256];
+	const char *dup = hwdb_json_duplicate(root, dup_path, sizeof dup_path);
+	if (dup) {
+		/* As the YAML form: refused, not the first (cJSON) or the last (Python) taken. */
+		int line, col;
+		if (strcmp(dup_path, dup) == 0 && hwdb_json_key_position(text, len, 1, dup, 2, &line, &col) == 0)
+			cli_error("%s:%d:%d: '%s' is given twice", r->path, line, col, dup);
+		else
+			cli_error("%s: '%s' is given twice", r->path, dup_path);
+		cJSON_Delete(root);
 		return -1;
 	}
 	if (!cJSON_IsObject(root)) {
@@ -138,6 +156,9 @@ static int read_json(struct reader *r, const char *text, size_t len)
 			snprintf(shown, sizeof shown, "%.17g", item->valuedouble);
 		rc = store_value(r, k, item->valuedouble, shown, r->path);
 	}
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(root, "model_type");
+	if (cJSON_IsString(type))
+		snprintf(r->model_type, sizeof r->model_type, "%s", type->valuestring);
 	cJSON_Delete(root);
 	return rc;
 }
@@ -176,9 +197,15 @@ static int yaml_number(struct reader *r, int key, const yaml_node_t *node)
 static int read_yaml(struct reader *r, const char *text, size_t len)
 {
 	int deep_line, deep_col;
-	if (hwdb_yaml_nesting(text, len, HWDB_MAX_NESTING, &deep_line, &deep_col) != 0) {
+	int bound = hwdb_yaml_bounds(text, len, HWDB_MAX_NESTING, HWDB_MAX_NODES, &deep_line, &deep_col);
+	if (bound == HWDB_YAML_TOO_DEEP) {
 		cli_error("%s:%d:%d: nested deeper than %d levels: not a model config", r->path, deep_line, deep_col,
 			  HWDB_MAX_NESTING);
+		return -1;
+	}
+	if (bound != 0) {
+		cli_error("%s:%d:%d: more than %ld YAML nodes: not a model config", r->path, deep_line, deep_col,
+			  HWDB_MAX_NODES);
 		return -1;
 	}
 	yaml_parser_t parser;
@@ -226,6 +253,9 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 			if (!k || !v || k->type != YAML_SCALAR_NODE)
 				continue;
 			int key = find_key((const char *)k->data.scalar.value);
+			if (key < 0 && v->type == YAML_SCALAR_NODE &&
+			    strcmp((const char *)k->data.scalar.value, "model_type") == 0)
+				snprintf(r->model_type, sizeof r->model_type, "%s", (const char *)v->data.scalar.value);
 			if (key < 0)
 				continue;
 			if (r->seen[key]) {
@@ -317,6 +347,7 @@ int cli_model_config_parse(const char *path, const char *text, size_t len, struc
 	m->num_key_value_heads = (long long)r.values[KEY_KV_HEADS];
 	m->has_head_dim = r.seen[KEY_HEAD_DIM];
 	m->head_dim = (long long)r.values[KEY_HEAD_DIM];
+	snprintf(out->model_type, sizeof out->model_type, "%s", r.model_type);
 	out->has_multiple_of = r.seen[KEY_MULTIPLE_OF];
 	out->multiple_of = (long long)r.values[KEY_MULTIPLE_OF];
 	out->has_ffn_dim_multiplier = r.seen[KEY_FFN_MULTIPLIER];
