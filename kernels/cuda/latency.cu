@@ -45,23 +45,27 @@ template <bool L1> __device__ __forceinline__ const uint64_t *lat_load(const uin
 	return (const uint64_t *)v;
 }
 
-/* out[0] end address, out[1] ns, out[2] cycles. */
-template <bool L1> __global__ void rp_chase(const uint64_t *start, long hops, uint64_t *out)
+/* hops dependent steps x = step(x), timed: out[0] the last x, out[1] ns, out[2] cycles. */
+template <typename T, typename F> __device__ __forceinline__ void lat_timed(T x, long hops, uint64_t *out, F step)
 {
-	const uint64_t *p = start;
 	uint64_t t0 = lat_now_ns();
 	long long c0 = clock64();
 #pragma unroll 1
 	for (long i = 0; i < hops; i += 16) {
 #pragma unroll
 		for (int u = 0; u < 16; u++)
-			p = lat_load<L1>(p);
+			x = step(x);
 	}
 	long long c1 = clock64();
 	uint64_t t1 = lat_now_ns();
-	out[0] = (uint64_t)p;
+	out[0] = (uint64_t)x;
 	out[1] = t1 - t0;
 	out[2] = (uint64_t)(c1 - c0);
+}
+
+template <bool L1> __global__ void rp_chase(const uint64_t *start, long hops, uint64_t *out)
+{
+	lat_timed(start, hops, out, [](const uint64_t *p) { return lat_load<L1>(p); });
 }
 
 /* The chase with the clock read around every load of the last
@@ -96,20 +100,7 @@ __global__ void rp_chase_smem(const uint32_t *next, long hops, uint64_t *out)
 	for (int i = 0; i < LAT_SMEM_ELEMS; i++)
 		s[i] = next[i];
 	__syncthreads();
-	uint32_t j = 0;
-	uint64_t t0 = lat_now_ns();
-	long long c0 = clock64();
-#pragma unroll 1
-	for (long i = 0; i < hops; i += 16) {
-#pragma unroll
-		for (int u = 0; u < 16; u++)
-			j = *(volatile uint32_t *)((volatile char *)s + j);
-	}
-	long long c1 = clock64();
-	uint64_t t1 = lat_now_ns();
-	out[0] = j;
-	out[1] = t1 - t0;
-	out[2] = (uint64_t)(c1 - c0);
+	lat_timed(0u, hops, out, [&](uint32_t j) { return *(volatile uint32_t *)((volatile char *)s + j); });
 }
 
 /* Writes the chain: element i holds the address of element next[i]. */
