@@ -7,6 +7,9 @@
 #include <stdbool.h>
 
 #include "ridge.h"
+#include "workload.h"
+
+#define CLI_MODEL_MAX_WARNINGS 8
 
 struct cli_model_config {
 	/* hidden_size, intermediate_size, num_attention_heads, vocab_size and
@@ -19,6 +22,13 @@ struct cli_model_config {
 	bool has_ffn_dim_multiplier;
 	double ffn_dim_multiplier;
 	bool is_yaml;
+	/* The decoder as model/workload.h describes it (resolved: defaults
+	 * filled, checked), model_type, and what the config says that ridge
+	 * does not model (an unknown model_type, MTP modules, ...). */
+	struct ridge_workload_model workload;
+	char model_type[64];
+	int warning_count;
+	char warnings[CLI_MODEL_MAX_WARNINGS][320];
 };
 
 /* Returns 0, or prints "ridge: error: FILE[:LINE:COL]: ..." and returns -1. */

@@ -14,5 +14,6 @@
 #include "roofline.h"
 #include "intensity.h"
 #include "timing.h"
+#include "workload.h"
 
 #endif
