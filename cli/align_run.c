@@ -233,7 +233,7 @@ static int config_workload(const struct cli_model_config *config, struct ridge_w
 {
 	if (config->workload.hidden > 0) {
 		*w = config->workload;
-		return 0;
+		return workload_resolve(w, err, err_len);
 	}
 	const struct ridge_align_model *m = &config->model;
 	*w = (struct ridge_workload_model){ 0 };

@@ -218,7 +218,12 @@ static int run_model(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	double tokens = params_has(&v, "tokens") ? params_num(&v, "tokens") : 1;
-	char err[400];
+	char err[700];
+	if (cli_model_config_workload(config, files[0], &config->workload, err, sizeof err) != 0) {
+		cli_error("%s", err);
+		free(config);
+		return EXIT_USAGE;
+	}
 	cJSON *doc = model_document(files[0], config, tokens, kv_name, kv_bytes, err, sizeof err);
 	if (!doc) {
 		cli_error("%s: %s", files[0], err);

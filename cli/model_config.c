@@ -446,8 +446,9 @@ static int first_seen(const struct reader *r, const int *list, int n)
 	return -1;
 }
 
-/* The decoder as model/workload.h describes it, resolved; warnings for what
- * the config says that ridge does not model. */
+/* The decoder as model/workload.h describes it (not yet resolved: the
+ * caller's workload_resolve() checks it and names the file); warnings for
+ * what the config says that ridge does not model. */
 static int fill_workload(const struct reader *r, struct cli_model_config *out)
 {
 	struct ridge_workload_model *w = &out->workload;
@@ -514,11 +515,6 @@ static int fill_workload(const struct reader *r, struct cli_model_config *out)
 				return -1;
 			}
 		w->head_dim = 0; /* MLA's head width is qk_nope + qk_rope */
-	}
-	char why[400];
-	if (workload_resolve(w, why, sizeof why) != 0) {
-		cli_error("%s: %s", r->path, why);
-		return -1;
 	}
 	bool known = false;
 	for (int i = 0; known_model_types[i]; i++)
@@ -590,4 +586,16 @@ int cli_model_config_parse(const char *path, const char *text, size_t len, struc
 	out->has_ffn_dim_multiplier = r.seen[KEY_FFN_MULTIPLIER];
 	out->ffn_dim_multiplier = r.values[KEY_FFN_MULTIPLIER];
 	return fill_workload(&r, out);
+}
+
+int cli_model_config_workload(const struct cli_model_config *config, const char *label, struct ridge_workload_model *out,
+			      char *err, size_t err_len)
+{
+	*out = config->workload;
+	char why[400];
+	if (workload_resolve(out, why, sizeof why) != 0) {
+		snprintf(err, err_len, "%s: %s", label, why);
+		return -1;
+	}
+	return 0;
 }

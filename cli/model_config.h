@@ -22,8 +22,8 @@ struct cli_model_config {
 	bool has_ffn_dim_multiplier;
 	double ffn_dim_multiplier;
 	bool is_yaml;
-	/* The decoder as model/workload.h describes it (resolved: defaults
-	 * filled, checked), model_type, and what the config says that ridge
+	/* The decoder as model/workload.h describes it (not yet resolved:
+	 * see cli_model_config_workload()), model_type, and what the config says that ridge
 	 * does not model (an unknown model_type, MTP modules, ...). */
 	struct ridge_workload_model workload;
 	char model_type[64];
@@ -37,5 +37,10 @@ int cli_model_config_load(const char *path, struct cli_model_config *out);
 /* The same on text already in memory (text[len] must be '\0'); path names it
  * in messages and its extension picks JSON or YAML. The fuzz harness's entry. */
 int cli_model_config_parse(const char *path, const char *text, size_t len, struct cli_model_config *out);
+
+/* config's workload resolved (defaults filled, checked: workload_resolve).
+ * Returns 0, or -1 with "LABEL: reason" in err. */
+int cli_model_config_workload(const struct cli_model_config *config, const char *label, struct ridge_workload_model *out,
+			      char *err, size_t err_len);
 
 #endif
