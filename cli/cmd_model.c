@@ -12,6 +12,7 @@
 #include "cost.h"
 #include "model_config.h"
 #include "params.h"
+#include "serve_run.h"
 #include "workload.h"
 
 static const char synopsis[] = "usage: ridge model FILE [--tokens T] [--kv-dtype DT] [--json]";

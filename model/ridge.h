@@ -15,5 +15,6 @@
 #include "intensity.h"
 #include "timing.h"
 #include "workload.h"
+#include "serve.h"
 
 #endif
