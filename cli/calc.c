@@ -26,7 +26,11 @@ bool calc_has(const cJSON *obj, const char *key)
 
 void calc_fmt_grouped(double v, int decimals, char *buf, size_t len)
 {
-	if (!isfinite(v) || fabs(v) >= 1e21) {
+	if (!isfinite(v)) {
+		snprintf(buf, len, "none");
+		return;
+	}
+	if (fabs(v) >= 1e21) {
 		snprintf(buf, len, "%.6g", v);
 		return;
 	}
@@ -49,6 +53,10 @@ void calc_fmt_grouped(double v, int decimals, char *buf, size_t len)
 
 void calc_fmt_usd(double v, char *buf, size_t len)
 {
+	if (!isfinite(v)) {
+		snprintf(buf, len, "none");
+		return;
+	}
 	char num[96];
 	calc_fmt_grouped(fabs(v), 2, num, sizeof num);
 	snprintf(buf, len, "%s$%s", v < 0 ? "-" : "", num);
@@ -56,7 +64,38 @@ void calc_fmt_usd(double v, char *buf, size_t len)
 
 void calc_fmt_percent(double fraction, char *buf, size_t len)
 {
-	snprintf(buf, len, "%.4g%%", fraction * 100);
+	cli_format_none(fraction * 100, buf, len, "%.4g%%");
+}
+
+/* The given number that most likely made a result overflow. */
+static int extreme_input(const struct param_values *v)
+{
+	double values[PARAM_MAX];
+	bool given[PARAM_MAX];
+	for (int i = 0; i < v->count; i++) {
+		enum param_kind k = v->spec[i].kind;
+		given[i] = v->set[i] && (k == PARAM_NUMBER || k == PARAM_INTEGER || k == PARAM_FRACTION);
+		values[i] = v->num[i];
+	}
+	return cli_extreme_index(values, given, v->count);
+}
+
+cJSON *calc_run(const struct calc *calc, struct calc_input *in)
+{
+	cli_json_take_nonfinite();
+	cJSON *result = calc->run(in);
+	const char *key = cli_json_take_nonfinite();
+	if (!result || !key)
+		return result;
+	/* One rule for every result: finite, or refused (never nan or inf shown). */
+	cJSON_Delete(result);
+	int i = extreme_input(in->values);
+	if (i >= 0)
+		snprintf(in->err, sizeof in->err, "%s: '%s' is out of range: the result '%s' overflows", params_where_at(in->values, i),
+			 in->values->text[i], key);
+	else
+		snprintf(in->err, sizeof in->err, "the inputs give a result out of range ('%s' overflows)", key);
+	return NULL;
 }
 
 void calc_json_gpu(cJSON *obj, const struct ridge_gpu *gpu)
@@ -158,7 +197,7 @@ int calc_main(const struct calc *calc, int argc, char **argv)
 		return rc;
 	int missing = params_missing(&v);
 	if (missing >= 0) {
-		cli_error("%s is required (see 'ridge %s --help')", v.where[missing], calc->command);
+		cli_error("%s is required (see 'ridge %s --help')", params_where_at(&v, missing), calc->command);
 		return EXIT_USAGE;
 	}
 	struct cli_hw hw;
@@ -174,7 +213,7 @@ int calc_main(const struct calc *calc, int argc, char **argv)
 		}
 		in.gpu = &e->gpu;
 	}
-	cJSON *result = calc->run(&in);
+	cJSON *result = calc_run(calc, &in);
 	bool problem = result && calc->problem_unless_ok && cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(result, "ok"));
 	if (!result) {
 		if (in.err[0])

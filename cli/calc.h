@@ -56,6 +56,11 @@ struct calc {
  * run, print JSON or human output. Returns the exit code. A run that fails
  * with an empty err has printed its own message (a file loader). */
 int calc_main(const struct calc *calc, int argc, char **argv);
+/* calc->run, and the one check of its result: a number that is not finite
+ * (cli_json_number saw it) refuses the result (NULL, in->err naming the
+ * input that most likely overflowed it). calc_main and scenarios run through
+ * here. */
+cJSON *calc_run(const struct calc *calc, struct calc_input *in);
 
 /* Generic human output: one row per number, string or bool (nested keys
  * dotted), arrays of objects as tables. */

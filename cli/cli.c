@@ -11,10 +11,28 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The errno of the first failed flush of stdout: the stream's error flag
+ * stays set, but errno would be long gone when main reports it. */
+static int stdout_errno;
+
+int cli_flush_stdout(void)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	if (!stdout_errno)
+		stdout_errno = errno ? errno : EIO;
+	return -1;
+}
+
+int cli_stdout_errno(void)
+{
+	return stdout_errno;
+}
+
 void cli_error(const char *fmt, ...)
 {
 	va_list ap;
-	fflush(stdout);
+	cli_flush_stdout();
 	fputs("ridge: error: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -25,7 +43,7 @@ void cli_error(const char *fmt, ...)
 void cli_warning(const char *fmt, ...)
 {
 	va_list ap;
-	fflush(stdout);
+	cli_flush_stdout();
 	fputs("ridge: warning: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -137,6 +155,12 @@ int cli_parse_options(const char *command, int argc, char **argv, unsigned accep
 void cli_print_diags(const struct hwdb_diags *diags)
 {
 	char line[1024];
+	for (int i = 0; i < diags->warning_count; i++) {
+		hwdb_diag_format(&diags->warnings[i], line, sizeof line);
+		cli_warning("%s", line);
+	}
+	if (diags->warnings_dropped)
+		cli_warning("... and %d more skipped", diags->warnings_dropped);
 	for (int i = 0; i < diags->count; i++) {
 		hwdb_diag_format(&diags->items[i], line, sizeof line);
 		cli_error("%s", line);
@@ -155,6 +179,7 @@ int cli_hw_open(struct cli_hw *hw, const char *hwdb_dir, const char *calibration
 		hwdb_close(&hw->db);
 		return -1;
 	}
+	cli_print_diags(&diags); /* the warnings: what was skipped */
 	if (calibration) {
 		/* The entry the file added: the last one loaded from it. */
 		for (int i = hw->db.count - 1; i >= 0; i--) {
@@ -215,58 +240,89 @@ int cli_json_print(cJSON *doc)
 	}
 	puts(text);
 	cJSON_free(text);
-	return fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
+	/* A failed write is reported once, by main (finish_stdout). */
+	return cli_flush_stdout() == 0 ? EXIT_OK : EXIT_ENV;
 }
+
+/* The first result that was not finite since cli_json_take_nonfinite. */
+static char nonfinite_key[64];
 
 cJSON *cli_json_number(cJSON *object, const char *key, double value)
 {
-	if (!isfinite(value))
+	if (!isfinite(value)) {
+		if (!nonfinite_key[0])
+			snprintf(nonfinite_key, sizeof nonfinite_key, "%s", key);
 		return cJSON_AddNullToObject(object, key);
+	}
 	return cJSON_AddNumberToObject(object, key, value);
+}
+
+cJSON *cli_json_ratio(cJSON *object, const char *key, double num, double den)
+{
+	if (den == 0)
+		return cJSON_AddNullToObject(object, key); /* "none" */
+	return cli_json_number(object, key, num / den);
+}
+
+const char *cli_json_take_nonfinite(void)
+{
+	static char taken[sizeof nonfinite_key];
+	if (!nonfinite_key[0])
+		return NULL;
+	memcpy(taken, nonfinite_key, sizeof taken);
+	nonfinite_key[0] = '\0';
+	return taken;
+}
+
+int cli_extreme_index(const double *values, const bool *given, int n)
+{
+	int best = -1;
+	double best_mag = -1;
+	for (int i = 0; i < n; i++) {
+		if (!given[i] || values[i] == 0 || !isfinite(values[i]))
+			continue;
+		double mag = fabs(log10(fabs(values[i])));
+		if (mag > best_mag) {
+			best_mag = mag;
+			best = i;
+		}
+	}
+	return best;
+}
+
+void cli_format_none(double value, char *buf, size_t len, const char *fmt)
+{
+	if (!isfinite(value))
+		snprintf(buf, len, "none");
+	else
+		snprintf(buf, len, fmt, value);
 }
 
 char *cli_read_file(const char *path, size_t max_bytes, const char *what, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		cli_error("cannot open '%s': %s", path, strerror(errno));
-		return NULL;
+	char *text;
+	int e;
+	const char *type;
+	switch (hwdb_read_file(path, max_bytes, &text, len, &e, &type)) {
+	case HWDB_READ_OK:
+		return text;
+	case HWDB_READ_OPEN:
+		cli_error("cannot open '%s': %s", path, strerror(e));
+		break;
+	case HWDB_READ_IO:
+		cli_error("cannot read '%s': %s", path, strerror(e));
+		break;
+	case HWDB_READ_NOT_REGULAR:
+		cli_error("cannot read '%s': %s, not a regular file (a %s is read from a file)", path, type, what);
+		break;
+	case HWDB_READ_TOO_BIG:
+		cli_error("'%s' is larger than %zu bytes: not a %s", path, max_bytes, what);
+		break;
+	case HWDB_READ_NOMEM:
+		cli_error("out of memory reading '%s'", path);
+		break;
 	}
-	char *buf = NULL;
-	size_t size = 0, cap = 0;
-	for (;;) {
-		if (size + 4096 + 1 > cap) {
-			cap = cap ? cap * 2 : 8192;
-			char *grown = realloc(buf, cap);
-			if (!grown) {
-				cli_error("out of memory reading '%s'", path);
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = grown;
-		}
-		size_t n = fread(buf + size, 1, cap - size - 1, f);
-		size += n;
-		if (size > max_bytes) {
-			cli_error("'%s' is larger than %zu bytes: not a %s", path, max_bytes, what);
-			free(buf);
-			fclose(f);
-			return NULL;
-		}
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		cli_error("cannot read '%s': %s", path, strerror(errno));
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	buf[size] = '\0';
-	*len = size;
-	return buf;
+	return NULL;
 }
 
 void cli_text_position(const char *text, size_t offset, int *line, int *col)
@@ -305,6 +361,10 @@ int cli_write_atomic(const char *path, const char *data, size_t len)
 
 void cli_format_si(double value, const char *unit, char *buf, size_t len)
 {
+	if (!isfinite(value)) {
+		snprintf(buf, len, "none");
+		return;
+	}
 	static const char *const prefixes[] = { "", "K", "M", "G", "T", "P", "E" };
 	int i = 0;
 	double v = value;
@@ -317,6 +377,10 @@ void cli_format_si(double value, const char *unit, char *buf, size_t len)
 
 void cli_format_bytes(double bytes, char *buf, size_t len)
 {
+	if (!isfinite(bytes)) {
+		snprintf(buf, len, "none");
+		return;
+	}
 	static const char *const prefixes[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
 	int i = 0;
 	double v = bytes;
@@ -329,6 +393,10 @@ void cli_format_bytes(double bytes, char *buf, size_t len)
 
 void cli_format_seconds(double seconds, char *buf, size_t len)
 {
+	if (!isfinite(seconds)) {
+		snprintf(buf, len, "none");
+		return;
+	}
 	double a = fabs(seconds);
 	if (a >= 1 || a == 0)
 		snprintf(buf, len, "%.4g s", seconds);

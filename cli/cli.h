@@ -24,6 +24,12 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "ridge: warning: <message>" on stderr. */
 void cli_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Flushes stdout: 0, or -1 after a write failed (now or before), the first
+ * failure's errno kept for cli_stdout_errno(). main reports it once, as
+ * "writing standard output: ...", exit 3. */
+int cli_flush_stdout(void);
+int cli_stdout_errno(void);
+
 /* Each returns 0, or prints an error naming the flag and the text and returns -1. */
 int cli_parse_quantity(const char *flag, const char *text, enum ridge_unit unit, double *out);
 /* A finite quantity > 0. */
@@ -65,15 +71,31 @@ const struct hwdb_entry *cli_hw_find(const struct cli_hw *hw, const char *name);
  * --calibration was given, else CLI_DEFAULT_GPU. */
 const char *cli_hw_default_gpu(const struct cli_hw *hw);
 void cli_hw_close(struct cli_hw *hw);
-/* Prints the diagnostics of a failed load. */
+/* Prints the diagnostics of a load: its warnings (what was skipped, also
+ * after a load that succeeded), then its errors. */
 void cli_print_diags(const struct hwdb_diags *diags);
 /* "spec sheet" or "measured (...)": which ceilings a calculation used. */
 const char *cli_ceiling_source(const struct ridge_gpu *gpu);
 
 /* Prints doc as one JSON document on stdout and frees it. */
 int cli_json_print(cJSON *doc);
-/* Adds a number, refusing to emit NaN/inf (JSON has no such values). */
+/* Every number a result shows goes through here. Adds value; one that is
+ * not finite (an overflow: --price 1e308 x hours) is added as null and its
+ * key remembered, and calc_run refuses the result, naming the input. */
 cJSON *cli_json_number(cJSON *object, const char *key, double value);
+/* num / den, or null ("none": shown so, never nan) when den is 0: a ratio
+ * that does not exist, not an error. */
+cJSON *cli_json_ratio(cJSON *object, const char *key, double num, double den);
+/* The key of the first non-finite number added since the last call, or
+ * NULL; resets. */
+const char *cli_json_take_nonfinite(void);
+/* Of the n given values, the index of the one farthest from 1 in magnitude
+ * (1e308, 1e-300): the input that most likely made a result overflow, for
+ * the message that names it. -1 when none. */
+int cli_extreme_index(const double *values, const bool *given, int n);
+/* printf of value with fmt ("%.3gx less"), or "none" when it is not finite
+ * (a null in a result, a ratio that does not exist). */
+void cli_format_none(double value, char *buf, size_t len, const char *fmt) __attribute__((format(printf, 4, 0)));
 
 /* Reads a whole text file, NUL-terminated, refusing more than max_bytes (what
  * names the expected content for that message: "model config"). Returns the
@@ -93,7 +115,8 @@ int cli_output_path_ok(const char *flag, const char *path);
  * or prints "ridge: error: cannot write 'path': why" and returns -1. */
 int cli_write_atomic(const char *path, const char *data, size_t len);
 
-/* Human formatting: "989.4 T" style with unit, binary bytes "50 MiB". */
+/* Human formatting: "989.4 T" style with unit, binary bytes "50 MiB"; a
+ * value that is not finite is "none". */
 void cli_format_si(double value, const char *unit, char *buf, size_t len);
 void cli_format_bytes(double bytes, char *buf, size_t len);
 void cli_format_seconds(double seconds, char *buf, size_t len);

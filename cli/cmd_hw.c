@@ -262,6 +262,8 @@ static int hw_check_all(const struct cli_options *opt)
 	struct hwdb db;
 	struct hwdb_diags diags = { 0 };
 	int failed = hwdb_open(&db, opt->hwdb_dir, &diags) != 0;
+	if (!failed)
+		cli_print_diags(&diags); /* the warnings: what was skipped */
 	if (opt->json) {
 		cJSON *doc = cJSON_CreateObject();
 		cJSON_AddBoolToObject(doc, "ok", !failed);

@@ -85,7 +85,7 @@ static cJSON *launch_run(struct calc_input *in)
 	cli_json_number(o, "overhead_s", r.overhead_s);
 	cli_json_number(o, "graph_overhead_s", r.graph_overhead_s);
 	cli_json_number(o, "graph_saving_s", r.graph_saving_s);
-	cli_json_number(o, "graph_reduction", r.graph_reduction);
+	cli_json_ratio(o, "graph_reduction", r.overhead_s, r.graph_overhead_s);
 	cli_json_number(o, "persistent_overhead_s", r.persistent_overhead_s);
 	if (li.has_step) {
 		cli_json_number(o, "step_s", li.step_s);
@@ -144,7 +144,9 @@ static void launch_print(const cJSON *r)
 		snprintf(left, sizeof left, "%s + %.0f x %s", d, k, b);
 	}
 	sec(calc_num(r, "graph_saving_s"), d, sizeof d);
-	printf("  graph       %-26s = %s per step (saves %s, %.3gx less)\n", left, c, d, calc_num(r, "graph_reduction"));
+	char less[40];
+	cli_format_none(calc_num(r, "graph_reduction"), less, sizeof less, "%.3gx less");
+	printf("  graph       %-26s = %s per step (saves %s, %s)\n", left, c, d, less);
 	printf("  persistent  %-26s = 0 per step\n", "one launch, then none");
 
 	if (calc_has(r, "step_s")) {

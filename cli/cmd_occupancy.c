@@ -4,6 +4,7 @@
  * HIP's rule side by side. */
 #include <getopt.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,7 +222,12 @@ static int parse_count(const char *flag, const char *text, long long lo, long lo
 
 static const char *kib(double bytes, char *buf, size_t len)
 {
-	cli_format_bytes(bytes, buf, len);
+	/* Whole KiB read best in KiB; anything else exactly (232449 B is not
+	 * "227 KiB": one byte decides whether it launches). */
+	if (fmod(bytes, 1024) != 0)
+		snprintf(buf, len, "%.0f B", bytes);
+	else
+		cli_format_bytes(bytes, buf, len);
 	return buf;
 }
 
@@ -305,37 +311,57 @@ static int build_input(const struct occ_options *o, const struct ridge_gpu *g, b
 	return 0;
 }
 
-/* Shared memory the kernel cannot have at all (exit 2), as opposed to a
- * configuration that is legal but cannot launch (0 blocks, exit 0). */
-static int check_smem(const struct ridge_gpu *g, const struct ridge_occupancy_input *in, const char *what,
-		      const char *static_what)
+/* Why shared memory keeps a kernel from launching, in words ("" when it does
+ * not): more than a block may have. Not an input error: cuda_occupancy.h
+ * (and the runtime) answer 0 blocks for it, and so does ridge (--help); a
+ * static size past what ptxas lets a kernel declare is said too. */
+static void smem_launch_note(const struct ridge_gpu *g, const struct ridge_occupancy_input *in, char *buf,
+			     size_t len)
 {
 	char a[32], b[32], c[32];
+	buf[0] = '\0';
+	double total = in->static_smem + in->dynamic_smem;
 	if (g->vendor == RIDGE_VENDOR_AMD) {
-		if (in->static_smem + in->dynamic_smem > g->smem_per_block) {
-			cli_error("%s: %s of LDS per workgroup is over the %s maximum on %s", what,
-				  kib(in->static_smem + in->dynamic_smem, a, sizeof a),
-				  kib(g->smem_per_block, b, sizeof b), g->id);
-			return -1;
-		}
-		return 0;
+		if (total > g->smem_per_block)
+			snprintf(buf, len, "%s of LDS per workgroup is over the %s maximum on %s: the launch fails",
+				 kib(total, a, sizeof a), kib(g->smem_per_block, b, sizeof b), g->id);
+		return;
 	}
-	if (in->static_smem > g->smem_per_block) {
-		cli_error("%s: %s of static shared memory is over the %s a kernel can declare (ptxas refuses); "
-			  "give the rest as --dyn-smem with --optin",
-			  static_what, kib(in->static_smem, a, sizeof a), kib(g->smem_per_block, b, sizeof b));
-		return -1;
-	}
-	if (in->static_smem + in->dynamic_smem > g->smem_per_block_optin) {
-		cli_error("%s: %s static + %s dynamic shared memory is over the opt-in maximum of %s per block on %s",
-			  what, kib(in->static_smem, a, sizeof a), kib(in->dynamic_smem, b, sizeof b),
-			  kib(g->smem_per_block_optin, c, sizeof c), g->id);
-		return -1;
-	}
-	return 0;
+	if (in->static_smem > g->smem_per_block)
+		snprintf(buf, len,
+			 "%s of static shared memory is over the %s a kernel can declare (ptxas refuses); give the "
+			 "rest as --dyn-smem with --optin",
+			 kib(in->static_smem, a, sizeof a), kib(g->smem_per_block, b, sizeof b));
+	else if (total > g->smem_per_block_optin)
+		snprintf(buf, len,
+			 "%s static + %s dynamic shared memory is over the opt-in maximum of %s per block on %s: "
+			 "the launch fails",
+			 kib(in->static_smem, a, sizeof a), kib(in->dynamic_smem, b, sizeof b),
+			 kib(g->smem_per_block_optin, c, sizeof c), g->id);
+	else if (total > g->smem_per_block && !in->optin)
+		snprintf(buf, len,
+			 "%s of shared memory per block is over the default %s: the launch fails without --optin "
+			 "(cudaFuncAttributeMaxDynamicSharedMemorySize)",
+			 kib(total, a, sizeof a), kib(g->smem_per_block, b, sizeof b));
 }
 
 /* ------------------------------------------------------------------ JSON */
+
+static void json_launch_note(cJSON *o, const struct ridge_gpu *g, const struct ridge_occupancy_input *in)
+{
+	char note[400];
+	smem_launch_note(g, in, note, sizeof note);
+	if (note[0])
+		cJSON_AddStringToObject(o, "launch_note", note);
+}
+
+static void print_launch_note(const struct ridge_gpu *g, const struct ridge_occupancy_input *in)
+{
+	char note[400];
+	smem_launch_note(g, in, note, sizeof note);
+	if (note[0])
+		printf("  why: %s\n", note);
+}
 
 static const char *const limit_keys[RIDGE_OCC_LIMITER_COUNT] = {
     "warps", "registers", "shared_memory", "blocks", "barriers", "virtual_resources",
@@ -774,10 +800,30 @@ static void print_potential(const struct ridge_gpu *g, const struct ridge_occupa
 		return;
 	}
 	int warps = (size + g->warp_size - 1) / g->warp_size;
-	printf("max potential block size (cudaOccupancyMaxPotentialBlockSize's search): %d threads x %d %s%s = "
-	       "%.1f%%, min grid %d\n",
+	printf("max potential block size (%s): %d threads x %d %s%s = %.1f%%, min grid %d\n",
+	       amd ? "the hardware rule, searched as cudaOccupancyMaxPotentialBlockSize does"
+		   : "cudaOccupancyMaxPotentialBlockSize's search",
 	       size, blocks, amd ? "workgroup" : "block", blocks == 1 ? "" : "s",
 	       100.0 * blocks * warps / (g->max_threads_per_sm / g->warp_size), grid);
+	int hip_size, hip_grid, hip_blocks;
+	if (amd && occupancy_hip_max_potential_block_size(g, in, &hip_size, &hip_grid, &hip_blocks, err, sizeof err) == 0)
+		printf("HIP's answer (hipOccupancyMaxPotentialBlockSize, ROCm CLR: no search, the block-size limit\n"
+		       "  capped by the waves the registers allow): %d threads, grid %d%s\n",
+		       hip_size, hip_grid, hip_size == size && hip_grid == grid ? ", the same" : "");
+}
+
+/* HIP's max-potential answer beside the hardware rule's (AMD). */
+static void json_hip_potential(cJSON *doc, const struct ridge_gpu *g, const struct ridge_occupancy_input *in)
+{
+	int size, grid, blocks;
+	char err[256];
+	if (g->vendor != RIDGE_VENDOR_AMD ||
+	    occupancy_hip_max_potential_block_size(g, in, &size, &grid, &blocks, err, sizeof err) != 0)
+		return;
+	cJSON *hip = cJSON_AddObjectToObject(doc, "hip_max_potential_block_size");
+	cJSON_AddNumberToObject(hip, "block_size", size);
+	cJSON_AddNumberToObject(hip, "blocks_per_cu", blocks);
+	cJSON_AddNumberToObject(hip, "grid_size", grid);
 }
 
 /* ------------------------------------------------------------ sweep / svg */
@@ -1013,10 +1059,6 @@ static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, c
 		}
 		char what[1200];
 		snprintf(what, sizeof what, "%s:%d: kernel '%s'", path, k[i].line, k[i].name);
-		if (check_smem(g, in, what, what) != 0) {
-			rc = EXIT_USAGE;
-			break;
-		}
 		if (!o->threads) {
 			int size, grid, blocks;
 			in->threads_per_block = 1;
@@ -1146,8 +1188,6 @@ static int run_one(const struct occ_options *o, const struct ridge_gpu *g, struc
 		cli_error("%s", err);
 		return EXIT_USAGE;
 	}
-	if (check_smem(g, in, o->dyn ? "--dyn-smem" : o->lds ? "--lds" : "--smem", o->lds ? "--lds" : "--smem") != 0)
-		return EXIT_USAGE;
 	bool chosen = false;
 	if (in->threads_per_block == 0) { /* --sweep without --threads: the best block size */
 		int size, grid, blocks;
@@ -1177,11 +1217,13 @@ static int run_one(const struct occ_options *o, const struct ridge_gpu *g, struc
 		json_input(doc, g, in);
 		cJSON_AddBoolToObject(doc, "threads_chosen", chosen);
 		json_result(doc, &an.result);
+		json_launch_note(doc, g, in);
 		json_details(doc, g, &an);
 		cJSON *mp = cJSON_AddObjectToObject(doc, "max_potential_block_size");
 		cJSON_AddNumberToObject(mp, "block_size", size);
 		cJSON_AddNumberToObject(mp, "blocks_per_sm", blocks);
 		cJSON_AddNumberToObject(mp, "min_grid_size", grid);
+		json_hip_potential(doc, g, in);
 		if (o->sweep) {
 			cJSON *arr = cJSON_AddArrayToObject(doc, "sweep");
 			for (int i = 0; i < nrows; i++) {
@@ -1206,6 +1248,7 @@ static int run_one(const struct occ_options *o, const struct ridge_gpu *g, struc
 	}
 	printf("  %s\n", "--------------------------------------");
 	print_outcome(g, &an.result);
+	print_launch_note(g, in);
 	if (chosen)
 		printf("  (block size not given: the one cudaOccupancyMaxPotentialBlockSize would pick)\n");
 	print_explanations(g, in, &an);
@@ -1364,20 +1407,6 @@ static cJSON *occupancy_run(struct calc_input *ci)
 			return occupancy_calc_fail(ci, "%s: '%s' is out of range (0..%d)", params_where(v, "sgprs"),
 						   params_text(v, "sgprs"), g->amd.max_sgprs_per_wave);
 	}
-	char a[32], b[32], c[32];
-	double total = in.static_smem + in.dynamic_smem;
-	if (amd && total > g->smem_per_block)
-		return occupancy_calc_fail(ci, "%s of LDS per workgroup is over the %s maximum on %s",
-					   kib(total, a, sizeof a), kib(g->smem_per_block, b, sizeof b), g->id);
-	if (!amd && in.static_smem > g->smem_per_block)
-		return occupancy_calc_fail(ci, "%s: %s of static shared memory is over the %s a kernel can declare",
-					   params_where(v, "smem"), kib(in.static_smem, a, sizeof a),
-					   kib(g->smem_per_block, b, sizeof b));
-	if (!amd && total > g->smem_per_block_optin)
-		return occupancy_calc_fail(
-		    ci, "%s static + %s dynamic shared memory is over the opt-in maximum of %s per block on %s",
-		    kib(in.static_smem, a, sizeof a), kib(in.dynamic_smem, b, sizeof b),
-		    kib(g->smem_per_block_optin, c, sizeof c), g->id);
 	struct ridge_occupancy_analysis an;
 	char err[256];
 	if (occupancy_analyze(g, &in, &an, err, sizeof err) != 0)
@@ -1388,11 +1417,13 @@ static cJSON *occupancy_run(struct calc_input *ci)
 	calc_json_gpu(doc, g);
 	json_input(doc, g, &in);
 	json_result(doc, &an.result);
+	json_launch_note(doc, g, &in);
 	json_details(doc, g, &an);
 	cJSON *mp = cJSON_AddObjectToObject(doc, "max_potential_block_size");
 	cJSON_AddNumberToObject(mp, "block_size", size);
 	cJSON_AddNumberToObject(mp, "blocks_per_sm", blocks);
 	cJSON_AddNumberToObject(mp, "min_grid_size", grid);
+	json_hip_potential(doc, g, &in);
 	return doc;
 }
 

@@ -7,6 +7,7 @@
 
 #include "calc.h"
 #include "cli.h"
+#include "kernel_time.h"
 #include "kernel_view.h"
 #include "ncu.h"
 #include "report.h"
@@ -41,10 +42,18 @@ static const char usage_text[] =
 	"                     intensity, attainable_flops, bound, time_floor_s,\n"
 	"                     achieved_flops, fraction_of_attainable, ...\n"
 	"\n"
-	"Named kernels (--kernel NAME); their FLOPs and bytes are shown term by term:\n"
+	"Named kernels (--kernel NAME); their FLOPs and bytes are shown term by term, and\n"
+	"two times: the roofline floor (time_floor_s: nothing runs faster) and the prediction\n"
+	"(predicted_time_s = max(compute / compute efficiency, memory / memory efficiency)\n"
+	"+ fixed cost, the efficiencies and fixed cost of the kernel's class from the\n"
+	"calibration or hwdb entry; model/README.md, \"time model\"):\n"
 	"%s"
 	"  shape flags: --m --n --k --batch --tile (T or MxNxK) --seq --heads --kv-heads\n"
 	"  --head-dim --causal --fused/--unfused --passes --flops-per-element\n"
+	"  --impl I           attention implementation: default (the entry's\n"
+	"                     timing.attention_default: what PyTorch's SDPA runs there), ideal\n"
+	"                     (the roofline), fa2, fa3, cudnn\n"
+	"  --explain          every term of the prediction with its source\n"
 	"  --traffic default|tiled|compulsory  tiled: the algorithm's re-reads all reach\n"
 	"                     memory; compulsory: every tensor once (L2 catches re-reads);\n"
 	"                     default: compulsory for gemm, gemv, attention, flash-attention and\n"
@@ -100,6 +109,8 @@ enum {
 	OPT_TRAFFIC,
 	OPT_VALIDATION,
 	OPT_GROUP,
+	OPT_IMPL,
+	OPT_EXPLAIN,
 	OPT_HELP,
 };
 
@@ -117,6 +128,9 @@ struct roofline_request {
 	unsigned fields;              /* shape fields given */
 	const char *first_field_flag; /* for "--m applies to --kernel only" */
 	bool fused_given, unfused_given, traffic_given;
+	enum ridge_attention_impl impl; /* --impl: attention kernels */
+	bool impl_given;
+	bool explain; /* --explain: every term of the prediction with its source */
 };
 
 struct options {
@@ -206,6 +220,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "traffic", required_argument, NULL, OPT_TRAFFIC },
 		{ "validation", required_argument, NULL, OPT_VALIDATION },
 		{ "group", required_argument, NULL, OPT_GROUP },
+		{ "impl", required_argument, NULL, OPT_IMPL },
+		{ "explain", no_argument, NULL, OPT_EXPLAIN },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -347,6 +363,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case OPT_VALIDATION:
 			o->validation = optarg;
 			break;
+		case OPT_IMPL:
+			rc = cli_parse_attention_impl("--impl", optarg, &r->impl);
+			r->impl_given = true;
+			break;
+		case OPT_EXPLAIN:
+			r->explain = true;
+			break;
 		case OPT_GROUP:
 			o->group = optarg;
 			break;
@@ -405,6 +428,14 @@ static int request_check(const struct roofline_request *r, bool ncu, char *err, 
 	}
 	if (!r->has_kernel && (r->fields || r->traffic_given)) {
 		snprintf(err, err_len, "%s applies to --kernel only", r->fields ? r->first_field_flag : "--traffic");
+		return -1;
+	}
+	if (r->impl_given && !(r->has_kernel && timing_kernel_class(r->shape.kernel) == RIDGE_TIME_ATTENTION)) {
+		snprintf(err, err_len, "--impl applies to --kernel flash-attention only");
+		return -1;
+	}
+	if (r->explain && !r->has_kernel) {
+		snprintf(err, err_len, "--explain applies to --kernel only (the prediction's terms)");
 		return -1;
 	}
 	if (ncu && r->has_level && r->level != RIDGE_LEVEL_HBM) {
@@ -567,7 +598,7 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 	 * hierarchical model ridge-probe --validate checks. At L2 alone the
 	 * kernel's traffic is its tiled traffic (what its loads ask for). */
 	double level_bytes[RIDGE_LEVEL_COUNT] = { -1, -1, -1 };
-	if (intensity_kernel(&s, &cost, why, sizeof why) ||
+	if (intensity_kernel_on(gpu, &s, &cost, why, sizeof why) ||
 	    intensity_ceiling(gpu, &s, &cost, r->no_tensor, r->sparse, r->level, &c, &path, why, sizeof why) ||
 	    roofline_place(&c, cost.flops, r->level == RIDGE_LEVEL_L2 ? cost.tiled_bytes : cost.bytes,
 			   r->has_time ? r->time : 0, &p, why, sizeof why) ||
@@ -606,6 +637,18 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 	cli_json_number(doc, "compulsory_time_floor_s", compulsory.time_floor_s);
 	json_hierarchy(doc, &h);
 	cJSON_AddItemToObject(doc, "kernel", kernel_json(&s, &cost, &path));
+	/* The time model on the same shape and ceiling choice. */
+	struct ridge_timing_options topt = { r->no_tensor, r->sparse, r->impl };
+	struct ridge_kernel_time kt;
+	if (timing_kernel(gpu, &s, &topt, &kt, why, sizeof why)) {
+		cJSON_Delete(doc);
+		snprintf(err, err_len, "--kernel %s: %s", name, why);
+		return NULL;
+	}
+	cli_json_number(doc, "predicted_time_s", kt.predicted_time_s);
+	cJSON_AddItemToObject(doc, "prediction", kernel_time_json(&kt));
+	if (r->explain)
+		cJSON_AddBoolToObject(doc, "explain", true);
 	return doc;
 }
 
@@ -678,7 +721,8 @@ static void print_hierarchy(const cJSON *d)
 		const char *label = roofline_level_label(level);
 		cli_format_si(calc_num(l, "bytes"), "B", a, sizeof a);
 		if (!calc_has(l, "bandwidth")) {
-			printf("  %-14s %12s  %s, %.4g FLOP/byte: not placed, %s\n", label, "-", a, calc_num(l, "intensity"),
+			cli_format_none(calc_num(l, "intensity"), b, sizeof b, "%.4g FLOP/byte");
+			printf("  %-14s %12s  %s, %s: not placed, %s\n", label, "-", a, b,
 			       calc_str(l, "note"));
 			continue;
 		}
@@ -716,6 +760,9 @@ static void roofline_print(const cJSON *d)
 		printf("  if L2 caught every re-read (compulsory bytes): %.4g FLOP/byte, %s-bound, time floor %s\n",
 		       calc_num(kernel, "compulsory_intensity"), calc_str(d, "compulsory_bound"), t);
 	}
+	const cJSON *prediction = cJSON_GetObjectItemCaseSensitive(d, "prediction");
+	if (prediction)
+		kernel_time_print(prediction, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(d, "explain")));
 	bool inner_placed = false;
 	const cJSON *l;
 	cJSON_ArrayForEach(l, cJSON_GetObjectItemCaseSensitive(d, "levels"))
@@ -739,9 +786,25 @@ static int run_model(const struct options *o, const struct ridge_gpu *gpu)
 {
 	char err[600];
 	struct plot_out plot;
+	cli_json_take_nonfinite();
 	cJSON *doc = roofline_compute(gpu, &o->req, &plot, err, sizeof err);
 	if (!doc) {
 		cli_error("%s", err);
+		return EXIT_USAGE;
+	}
+	const char *overflow = cli_json_take_nonfinite();
+	if (overflow) {
+		/* As calc_run: a result that is not finite is refused, naming the input. */
+		const struct roofline_request *r = &o->req;
+		static const char *const flags[] = { "--flops", "--bytes", "--intensity", "--time", "--l2-bytes", "--smem-bytes" };
+		const double values[] = { r->flops, r->bytes, r->intensity, r->time, r->l2_bytes, r->smem_bytes };
+		const bool given[] = { r->has_flops, r->has_bytes, r->has_intensity, r->has_time, r->has_l2_bytes, r->has_smem_bytes };
+		int i = cli_extreme_index(values, given, 6);
+		if (i >= 0)
+			cli_error("%s: '%g' is out of range: the result '%s' overflows", flags[i], values[i], overflow);
+		else
+			cli_error("the inputs give a result out of range ('%s' overflows)", overflow);
+		cJSON_Delete(doc);
 		return EXIT_USAGE;
 	}
 	if (write_plot(o, gpu, &plot.ceiling, plot.points, plot.count)) {
@@ -1085,6 +1148,7 @@ static const struct param roofline_params[] = {
 	{ "flops_per_element", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_OPEN_LO, "F",
 	  "activation FLOPs per element", "greater than 0" },
 	{ "traffic", PARAM_TEXT, 0, NULL, 0, 0, 0, "default|tiled|compulsory", "which byte count is `bytes`", NULL },
+	{ "impl", PARAM_TEXT, 0, NULL, 0, 0, 0, "default|ideal|fa2|fa3|cudnn", "the attention implementation", NULL },
 	CALC_GPU_PARAMS,
 	CALC_JSON_PARAM,
 };
@@ -1113,6 +1177,11 @@ static cJSON *roofline_item_run(struct calc_input *in)
 	    !(r.traffic_given = intensity_traffic_parse(text, &r.shape.traffic))) {
 		snprintf(in->err, sizeof in->err, "%s: unknown traffic model '%s' (known: default tiled compulsory)",
 			 params_where(v, "traffic"), text);
+		return NULL;
+	}
+	if ((text = params_text(v, "impl")) && !(r.impl_given = timing_attention_impl_parse(text, &r.impl))) {
+		snprintf(in->err, sizeof in->err, "%s: unknown attention implementation '%s' (known: %s)",
+			 params_where(v, "impl"), text, timing_attention_impl_list());
 		return NULL;
 	}
 	if ((text = params_text(v, "tile"))) {
@@ -1205,7 +1274,7 @@ static void report_kernel(const struct ridge_gpu *gpu, const char *label, struct
 	struct ridge_kernel_path path;
 	struct ridge_roofline_ceiling c;
 	struct ridge_roofline_point p;
-	if (intensity_kernel(&s, &cost, err, sizeof err) ||
+	if (intensity_kernel_on(gpu, &s, &cost, err, sizeof err) ||
 	    intensity_ceiling(gpu, &s, &cost, no_tensor, false, RIDGE_LEVEL_HBM, &c, &path, err, sizeof err) ||
 	    roofline_place(&c, cost.flops, cost.bytes, 0, &p, err, sizeof err)) {
 		printf("  %-44s n/a: %s\n", label, err);

@@ -15,7 +15,12 @@
 #include "cli.h"
 #include "model_config.h"
 
+/* The limits of a scenario (tests/README.md, "Limits", has the measured
+ * worst case): bytes read, YAML nodes written and expanded through aliases,
+ * items run. A real scenario has tens of items and a few hundred nodes. */
 #define MAX_SCENARIO_BYTES (4u << 20)
+#define MAX_SCENARIO_NODES 100000L
+#define MAX_SCENARIO_ITEMS 5000
 #define DEFAULT_TOLERANCE 1e-9
 
 struct model_value;
@@ -23,7 +28,7 @@ struct model_value;
 struct eval_item {
 	struct eval_scenario *sc;
 	yaml_node_t *node;
-	char where[PARAM_WHERE];
+	const char *where; /* "file:line:col", owned by the scenario */
 	char name[128];
 	const struct calc *calc;
 	struct param_values values;
@@ -49,8 +54,8 @@ struct eval_scenario {
 	int count;
 	struct eval_item *items;
 	int errors;
-	char **owned; /* texts made here (joined lists), freed with the scenario */
-	int owned_count;
+	char **owned; /* texts made here (joined lists, positions), freed with the scenario */
+	int owned_count, owned_cap;
 };
 
 /* ---- messages ---- */
@@ -384,15 +389,32 @@ static void key_list(const struct param *spec, int count, char *buf, size_t len)
 /* A text owned by the scenario (freed by eval_close), or NULL after an error. */
 static char *own(struct eval_scenario *sc, char *text, const yaml_node_t *node)
 {
-	char **bigger = text ? realloc(sc->owned, (size_t)(sc->owned_count + 1) * sizeof *bigger) : NULL;
-	if (!bigger) {
-		free(text);
+	if (text && sc->owned_count == sc->owned_cap) {
+		int cap = sc->owned_cap ? 2 * sc->owned_cap : 64;
+		char **bigger = realloc(sc->owned, (size_t)cap * sizeof *bigger);
+		if (!bigger) {
+			free(text);
+			text = NULL;
+		} else {
+			sc->owned = bigger;
+			sc->owned_cap = cap;
+		}
+	}
+	if (!text) {
 		node_error(sc, node, "out of memory");
 		return NULL;
 	}
-	sc->owned = bigger;
 	sc->owned[sc->owned_count++] = text;
 	return text;
+}
+
+/* "file:line:col" of node, then suffix (": key"), as a text the scenario owns. */
+static const char *own_where(struct eval_scenario *sc, const yaml_node_t *node, const char *suffix)
+{
+	char where[PARAM_WHERE];
+	where_of(sc, node, where, sizeof where);
+	snprintf(where + strlen(where), sizeof where - strlen(where), "%s", suffix);
+	return own(sc, strdup(where), node);
 }
 
 static bool plain_element(const char *text)
@@ -486,9 +508,13 @@ static void read_keys(struct eval_scenario *sc, const yaml_node_t *map, struct p
 			node_error(sc, k, "unknown key '%s' in %s (known: %s)", key, what, known);
 			continue;
 		}
-		char where[PARAM_WHERE];
-		where_of(sc, v, where, sizeof where);
-		snprintf(where + strlen(where), sizeof where - strlen(where), ": %s", key);
+		char suffix[200];
+		snprintf(suffix, sizeof suffix, ": %s", key);
+		const char *where = own_where(sc, v, suffix);
+		if (!where) {
+			values->bad[i] = true;
+			continue;
+		}
 		if ((values->spec[i].flags & PARAM_JOIN) && v->type == YAML_SEQUENCE_NODE) {
 			const char *text = join_list(sc, v, key);
 			if (!text)
@@ -502,7 +528,7 @@ static void read_keys(struct eval_scenario *sc, const yaml_node_t *map, struct p
 				node_error(sc, v, "'%s' must be a list, not %s", key, hwdb_yaml_type_name(v));
 				continue;
 			}
-			snprintf(values->where[i], sizeof values->where[i], "%s", where);
+			values->where[i] = where;
 			values->set[i] = true;
 			values->text[i] = "";
 			values->node[i] = v;
@@ -523,7 +549,9 @@ static void load_item(struct eval_scenario *sc, struct eval_item *it, yaml_node_
 	it->sc = sc;
 	it->node = node;
 	it->tolerance = DEFAULT_TOLERANCE;
-	where_of(sc, node, it->where, sizeof it->where);
+	it->where = own_where(sc, node, "");
+	if (!it->where)
+		it->where = sc->path;
 	snprintf(it->name, sizeof it->name, "item %d", index + 1);
 	if (node->type != YAML_MAPPING_NODE) {
 		node_error(sc, node, "each item must be a mapping with a 'kind', not %s", hwdb_yaml_type_name(node));
@@ -630,6 +658,17 @@ struct eval_scenario *eval_parse(const char *path, const char *text, size_t len,
 	return eval_load(path, copy, len, hwdb_dir, calibration);
 }
 
+static void bound_error(const char *path, int bound, int line, int col)
+{
+	if (bound == HWDB_YAML_TOO_DEEP)
+		cli_error("%s:%d:%d: nested deeper than %d levels: not a scenario file", path, line, col, HWDB_MAX_NESTING);
+	else if (bound == HWDB_YAML_CYCLE)
+		cli_error("%s:%d:%d: an alias inside the node it names: an endless expansion", path, line, col);
+	else
+		cli_error("%s:%d:%d: more than %ld YAML nodes (aliases expanded), the limit of a scenario file", path, line,
+			  col, MAX_SCENARIO_NODES);
+}
+
 /* Takes text (malloc'd, text[len] == '\0'): the scenario keeps it, or it is freed. */
 static struct eval_scenario *eval_load(const char *path, char *text, size_t len, const char *hwdb_dir,
 				       const char *calibration)
@@ -649,9 +688,9 @@ static struct eval_scenario *eval_load(const char *path, char *text, size_t len,
 		return NULL;
 	}
 	int deep_line, deep_col;
-	if (hwdb_yaml_nesting(sc->text, len, HWDB_MAX_NESTING, &deep_line, &deep_col) != 0) {
-		cli_error("%s:%d:%d: nested deeper than %d levels: not a scenario file", path, deep_line, deep_col,
-			  HWDB_MAX_NESTING);
+	int bound = hwdb_yaml_bounds(sc->text, len, HWDB_MAX_NESTING, MAX_SCENARIO_NODES, &deep_line, &deep_col);
+	if (bound != 0) {
+		bound_error(path, bound, deep_line, deep_col);
 		eval_close(sc);
 		return NULL;
 	}
@@ -706,6 +745,12 @@ static struct eval_scenario *eval_load(const char *path, char *text, size_t len,
 	yaml_document_delete(&next);
 	yaml_parser_delete(&parser);
 
+	bound = hwdb_yaml_expanded(&sc->doc, MAX_SCENARIO_NODES, &deep_line, &deep_col);
+	if (bound != 0) {
+		bound_error(path, bound, deep_line, deep_col);
+		eval_close(sc);
+		return NULL;
+	}
 	yaml_node_t *root = yaml_document_get_root_node(&sc->doc);
 	if (!root) {
 		cli_error("%s:1:1: empty file: expected a scenario (a mapping with 'items')", path);
@@ -764,6 +809,11 @@ static struct eval_scenario *eval_load(const char *path, char *text, size_t len,
 		int n = (int)(items->data.sequence.items.top - items->data.sequence.items.start);
 		if (n == 0)
 			node_error(sc, items, "'items' is empty");
+		if (n > MAX_SCENARIO_ITEMS) {
+			node_error(sc, items, "%d items: more than %d, the limit of a scenario file", n, MAX_SCENARIO_ITEMS);
+			eval_close(sc);
+			return NULL;
+		}
 		sc->items = calloc(n > 0 ? (size_t)n : 1, sizeof *sc->items);
 		if (!sc->items) {
 			cli_error("out of memory");
@@ -898,7 +948,7 @@ cJSON *eval_run(struct eval_scenario *sc, int i)
 	struct eval_item *it = &sc->items[i];
 	struct calc_input in = { .values = &it->values, .gpu = it->gpu, .item = it };
 	int before = sc->errors;
-	cJSON *result = it->calc->run(&in);
+	cJSON *result = calc_run(it->calc, &in);
 	if (!result && sc->errors == before && in.err[0])
 		cli_error("%s: item '%s' (%s): %s", it->where, it->name, it->calc->name, in.err);
 	if (!result)

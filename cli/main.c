@@ -1,5 +1,6 @@
 /* ridge: a roofline and cost-model calculator with measurement validation.
  * This file only dispatches: each command is cli/cmd_<name>.c. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,7 +20,33 @@ static void usage(FILE *out)
 		"Exit codes: 0 ok, 1 problem found, 2 usage or input error, 3 environment error.\n");
 }
 
+static int run_command(int argc, char **argv);
+
+/* The one check of standard output, after every command: a write that
+ * failed (ridge hw list > /dev/full) is reported here, whatever printed it,
+ * and is exit 3 (spec/cli.md). fclose also catches what fflush cannot (a
+ * delayed error from an NFS file). */
+static int finish_stdout(int rc)
+{
+	int failed = cli_flush_stdout() != 0;
+	if (fclose(stdout) != 0 && !failed) {
+		failed = 1;
+		if (!cli_stdout_errno())
+			errno = errno ? errno : EIO;
+	}
+	if (!failed)
+		return rc;
+	int e = cli_stdout_errno() ? cli_stdout_errno() : errno;
+	fprintf(stderr, "ridge: error: writing standard output: %s\n", strerror(e ? e : EIO));
+	return rc == EXIT_USAGE ? rc : EXIT_ENV;
+}
+
 int main(int argc, char **argv)
+{
+	return finish_stdout(run_command(argc, argv));
+}
+
+static int run_command(int argc, char **argv)
 {
 	if (argc < 2) {
 		cli_error("no command given");

@@ -11,6 +11,7 @@
 #include <yaml.h>
 
 #include "cli.h"
+#include "json_check.h"
 
 /* A config is a few kilobytes; anything near this is not a config. */
 #define MAX_CONFIG_BYTES (16L * 1024 * 1024)
@@ -182,10 +183,14 @@ static const char *json_type_name(const cJSON *item)
 
 static int read_json(struct reader *r, const char *text, size_t len)
 {
-	if (strlen(text) != len) {
+	size_t bad;
+	if (hwdb_json_bad_byte(text, len, &bad)) {
 		int line, col;
-		cli_text_position(text, strlen(text), &line, &col);
-		cli_error("%s:%d:%d: malformed JSON: NUL byte in the file", r->path, line, col);
+		cli_text_position(text, bad, &line, &col);
+		if (text[bad] == '\0')
+			cli_error("%s:%d:%d: malformed JSON: NUL byte in the file", r->path, line, col);
+		else
+			cli_error("%s:%d:%d: malformed JSON: control byte 0x%02x", r->path, line, col, (unsigned char)text[bad]);
 		return -1;
 	}
 	const char *end = NULL;
@@ -198,6 +203,18 @@ static int read_json(struct reader *r, const char *text, size_t len)
 			cli_error("%s:%d:%d: malformed JSON: unexpected end of file", r->path, line, col);
 		else
 			cli_error("%s:%d:%d: malformed JSON near '%.12s'", r->path, line, col, at);
+		return -1;
+	}
+	char dup_path[256];
+	const char *dup = hwdb_json_duplicate(root, dup_path, sizeof dup_path);
+	if (dup) {
+		/* As the YAML form: refused, not the first (cJSON) or the last (Python) taken. */
+		int line, col;
+		if (strcmp(dup_path, dup) == 0 && hwdb_json_key_position(text, len, 1, dup, 2, &line, &col) == 0)
+			cli_error("%s:%d:%d: '%s' is given twice", r->path, line, col, dup);
+		else
+			cli_error("%s: '%s' is given twice", r->path, dup_path);
+		cJSON_Delete(root);
 		return -1;
 	}
 	if (!cJSON_IsObject(root)) {
@@ -326,9 +343,15 @@ static int yaml_number(struct reader *r, int key, const yaml_node_t *node)
 static int read_yaml(struct reader *r, const char *text, size_t len)
 {
 	int deep_line, deep_col;
-	if (hwdb_yaml_nesting(text, len, HWDB_MAX_NESTING, &deep_line, &deep_col) != 0) {
+	int bound = hwdb_yaml_bounds(text, len, HWDB_MAX_NESTING, HWDB_MAX_NODES, &deep_line, &deep_col);
+	if (bound == HWDB_YAML_TOO_DEEP) {
 		cli_error("%s:%d:%d: nested deeper than %d levels: not a model config", r->path, deep_line, deep_col,
 			  HWDB_MAX_NESTING);
+		return -1;
+	}
+	if (bound != 0) {
+		cli_error("%s:%d:%d: more than %ld YAML nodes: not a model config", r->path, deep_line, deep_col,
+			  HWDB_MAX_NODES);
 		return -1;
 	}
 	yaml_parser_t parser;
@@ -356,6 +379,17 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 		else
 			cli_error("%s:%zu:%zu: malformed YAML: %s", r->path, m->line + 1, m->column + 1,
 				  parser.problem ? parser.problem : "parse error");
+		yaml_parser_delete(&parser);
+		return -1;
+	}
+	/* A config has ~50 nodes; aliases that expand past the bound (a billion
+	 * laughs) are refused before any key is read. */
+	bound = hwdb_yaml_expanded(&doc, HWDB_MAX_NODES, &deep_line, &deep_col);
+	if (bound != 0) {
+		cli_error("%s:%d:%d: %s", r->path, deep_line, deep_col,
+			  bound == HWDB_YAML_CYCLE ? "an alias inside the node it names: an endless expansion"
+						   : "more than 100000 YAML nodes (aliases expanded): not a model config");
+		yaml_document_delete(&doc);
 		yaml_parser_delete(&parser);
 		return -1;
 	}

@@ -23,7 +23,8 @@ struct cli_model_config {
 	double ffn_dim_multiplier;
 	bool is_yaml;
 	/* The decoder as model/workload.h describes it (not yet resolved:
-	 * see cli_model_config_workload()), model_type, and what the config says that ridge
+	 * see cli_model_config_workload()), model_type (Hugging Face's: "llama", "qwen2", ...; "" when absent: the
+	 * Llama SwiGLU rule is only checked against Llama configs), and what the config says that ridge
 	 * does not model (an unknown model_type, MTP modules, ...). */
 	struct ridge_workload_model workload;
 	char model_type[64];

@@ -16,8 +16,43 @@ void params_init(struct param_values *v, const struct param *spec, int count)
 	memset(v, 0, sizeof *v);
 	v->spec = spec;
 	v->count = count < PARAM_MAX ? count : PARAM_MAX;
-	for (int i = 0; i < v->count; i++)
-		params_flag_name(spec[i].name, v->where[i], sizeof v->where[i]);
+}
+
+/* "--kernels-per-layer" for a parameter's name, made once per name and kept
+ * for the process (a few dozen names): what params_where returns for a value
+ * from the command line, or one not given. */
+static const char *flag_text(const char *name)
+{
+	static struct {
+		const char *name;
+		char *flag;
+	} *table;
+	static size_t used, cap;
+	for (size_t i = 0; i < used; i++)
+		if (table[i].name == name || strcmp(table[i].name, name) == 0)
+			return table[i].flag;
+	char buf[80];
+	params_flag_name(name, buf, sizeof buf);
+	if (used == cap) {
+		size_t grown_cap = cap ? cap * 2 : 64;
+		void *grown = realloc(table, grown_cap * sizeof *table);
+		if (!grown)
+			return "--?";
+		table = grown;
+		cap = grown_cap;
+	}
+	char *flag = strdup(buf);
+	if (!flag)
+		return "--?";
+	table[used].name = name;
+	table[used].flag = flag;
+	used++;
+	return flag;
+}
+
+const char *params_where_at(const struct param_values *v, int i)
+{
+	return v->where[i] ? v->where[i] : flag_text(v->spec[i].name);
 }
 
 int params_missing(const struct param_values *v)
@@ -65,7 +100,7 @@ const char *params_text(const struct param_values *v, const char *name)
 
 const char *params_where(const struct param_values *v, const char *name)
 {
-	return v->where[must_index(v, name)];
+	return params_where_at(v, must_index(v, name));
 }
 
 bool params_flag(const struct param_values *v, const char *name)
@@ -158,7 +193,9 @@ int params_set(struct param_values *v, int i, const char *text, const char *wher
 	const struct param *p = &v->spec[i];
 	char err[256], range[96];
 	double value = 0;
-	snprintf(v->where[i], sizeof v->where[i], "%s", where);
+	v->where[i] = where;
+	if (!where)
+		where = flag_text(p->name);
 	v->bad[i] = true; /* until it parses */
 	switch (p->kind) {
 	case PARAM_FLAG:
@@ -297,9 +334,7 @@ static int parse_argv(struct param_values *v, const char *command, const char *s
 		if (c < 1000)
 			return cli_bad_option(command, argv, c);
 		int i = c - 1000;
-		char flag[72];
-		params_flag_name(v->spec[i].name, flag, sizeof flag);
-		if (params_set(v, i, v->spec[i].kind == PARAM_FLAG ? NULL : optarg, flag) != 0)
+		if (params_set(v, i, v->spec[i].kind == PARAM_FLAG ? NULL : optarg, NULL) != 0)
 			return EXIT_USAGE;
 	}
 	int extra = argc - optind;

@@ -43,7 +43,7 @@ struct param {
 };
 
 #define PARAM_MAX 48
-#define PARAM_WHERE 600
+#define PARAM_WHERE 600 /* the longest position text callers build ("file:12:10: key") */
 
 struct param_values {
 	const struct param *spec;
@@ -53,7 +53,10 @@ struct param_values {
 	double num[PARAM_MAX];
 	const char *text[PARAM_MAX]; /* the text as given (argv or the file) */
 	const void *node[PARAM_MAX]; /* PARAM_LIST: the file's node */
-	char where[PARAM_MAX][PARAM_WHERE]; /* "--mfu" (set by params_init), "file:12:10: mfu" */
+	/* Where each value came from, "file:12:10: mfu", or NULL for the flag
+	 * ("--mfu"): a pointer, not a copy, so that an item of a scenario
+	 * costs what it holds (the file's texts live as long as the scenario). */
+	const char *where[PARAM_MAX];
 };
 
 void params_init(struct param_values *v, const struct param *spec, int count);
@@ -62,7 +65,8 @@ int params_missing(const struct param_values *v);
 int params_index(const struct param *spec, int count, const char *name); /* -1 when absent */
 
 /* Parses text for parameter i. On error prints "ridge: error: <where>: <reason>"
- * and returns -1. A flag takes text "true"/"false" (NULL means true). */
+ * and returns -1. A flag takes text "true"/"false" (NULL means true). where
+ * is kept by pointer: it must live as long as v (NULL: the flag, "--name"). */
 int params_set(struct param_values *v, int i, const char *text, const char *where);
 
 /* Access by name; the name must be in the table (a programming error aborts). */
@@ -70,6 +74,7 @@ bool params_has(const struct param_values *v, const char *name);
 double params_num(const struct param_values *v, const char *name);
 const char *params_text(const struct param_values *v, const char *name);
 const char *params_where(const struct param_values *v, const char *name);
+const char *params_where_at(const struct param_values *v, int i);
 bool params_flag(const struct param_values *v, const char *name);
 const void *params_node(const struct param_values *v, const char *name);
 

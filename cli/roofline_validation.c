@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "json_check.h"
 #include "roofline_svg.h"
 
 #define MAX_CASES 256
@@ -33,6 +34,36 @@ static bool num_item(const cJSON *o, const char *key, double *out)
 		return false;
 	*out = v->valuedouble;
 	return true;
+}
+
+/* The fields a case may have, with the type each must have when given (as
+ * the YAML loader refuses "sm_count: lots"): a wrong type is an error, never
+ * a field silently taken as absent. null counts as absent. */
+static const struct {
+	const char *key;
+	int type; /* cJSON_Number or cJSON_String */
+} case_fields[] = {
+	{ "kernel", cJSON_String },	 { "shape", cJSON_String },	  { "group", cJSON_String },
+	{ "dtype", cJSON_String },	 { "path", cJSON_String },	  { "binding", cJSON_String },
+	{ "flops", cJSON_Number },	 { "bytes", cJSON_Number },	  { "measured_s", cJSON_Number },
+	{ "predicted_s", cJSON_Number }, { "error", cJSON_Number },
+};
+
+static int check_case_types(const char *file, int index, const cJSON *o)
+{
+	if (!cJSON_IsObject(o)) {
+		cli_error("%s: validation[%d] must be an object", file, index);
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof case_fields / sizeof case_fields[0]; i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, case_fields[i].key);
+		if (!v || cJSON_IsNull(v) || (v->type & 0xff) == case_fields[i].type)
+			continue;
+		cli_error("%s: validation[%d]: '%s' must be a %s", file, index, case_fields[i].key,
+			  case_fields[i].type == cJSON_Number ? "number" : "string");
+		return -1;
+	}
+	return 0;
 }
 
 /* "naive 4096", "cuBLAS 8192x64x8192", "add 16 MiB", "softmax/3 16384 x 8192". */
@@ -82,12 +113,25 @@ int roofline_validation_check(const char *file, const char *text, size_t len, co
 static int load_text(const char *file, const char *text, size_t len, const char *group, const struct ridge_gpu *gpu,
 		     struct vpoint *pts, int *count)
 {
+	size_t bad;
+	if (hwdb_json_bad_byte(text, len, &bad)) {
+		int line, col;
+		cli_text_position(text, bad, &line, &col);
+		cli_error("%s:%d:%d: not valid JSON: control byte 0x%02x", file, line, col, (unsigned char)text[bad]);
+		return EXIT_USAGE;
+	}
 	cJSON *doc = cJSON_ParseWithLength(text, len);
 	if (!doc) {
 		int line, col;
 		const char *at = cJSON_GetErrorPtr();
 		cli_text_position(text, at && at >= text && at <= text + len ? (size_t)(at - text) : 0, &line, &col);
 		cli_error("%s:%d:%d: not valid JSON", file, line, col);
+		return EXIT_USAGE;
+	}
+	char dup_path[256];
+	if (hwdb_json_duplicate(doc, dup_path, sizeof dup_path)) {
+		cli_error("%s: '%s' is given twice", file, dup_path);
+		cJSON_Delete(doc);
 		return EXIT_USAGE;
 	}
 	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(doc, "validation");
@@ -104,6 +148,10 @@ static int load_text(const char *file, const char *text, size_t len, const char 
 	cJSON_ArrayForEach(o, arr)
 	{
 		index++;
+		if (check_case_types(file, index - 1, o) != 0) {
+			cJSON_Delete(doc);
+			return EXIT_USAGE;
+		}
 		const char *kernel = str_item(o, "kernel"), *shape = str_item(o, "shape"), *g = str_item(o, "group");
 		if (!kernel || !shape || !g) {
 			cli_error("%s: validation[%d] lacks 'kernel', 'shape' or 'group'", file, index - 1);

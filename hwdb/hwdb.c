@@ -798,32 +798,118 @@ static void offset_to_position(const char *text, size_t len, size_t offset, int 
 	}
 }
 
-int hwdb_yaml_nesting(const char *text, size_t len, int limit, int *line, int *column)
+int hwdb_yaml_bounds(const char *text, size_t len, int nesting_limit, long node_limit, int *line, int *column)
 {
 	yaml_parser_t parser;
 	if (!yaml_parser_initialize(&parser))
 		return 0; /* the real load reports it */
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	int depth = 0, rc = 0;
+	long nodes = 0;
 	for (;;) {
 		yaml_event_t event;
 		if (!yaml_parser_parse(&parser, &event))
 			break; /* a syntax error: the real load reports it, with its position */
 		yaml_event_type_t type = event.type;
 		if (type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT) {
-			if (++depth > limit) {
-				*line = (int)event.start_mark.line + 1;
-				*column = (int)event.start_mark.column + 1;
-				rc = -1;
-			}
+			if (++depth > nesting_limit)
+				rc = HWDB_YAML_TOO_DEEP;
 		} else if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT) {
 			depth--;
+		}
+		if ((type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT || type == YAML_SCALAR_EVENT ||
+		     type == YAML_ALIAS_EVENT) &&
+		    ++nodes > node_limit && rc == 0)
+			rc = HWDB_YAML_TOO_MANY_NODES;
+		if (rc != 0) {
+			*line = (int)event.start_mark.line + 1;
+			*column = (int)event.start_mark.column + 1;
 		}
 		yaml_event_delete(&event);
 		if (rc != 0 || type == YAML_STREAM_END_EVENT)
 			break;
 	}
 	yaml_parser_delete(&parser);
+	return rc;
+}
+
+int hwdb_yaml_nesting(const char *text, size_t len, int limit, int *line, int *column)
+{
+	return hwdb_yaml_bounds(text, len, limit, LONG_MAX, line, column) == 0 ? 0 : -1;
+}
+
+int hwdb_yaml_expanded(const struct yaml_document_s *doc, long limit, int *line, int *column)
+{
+	/* Post-order over the graph the aliases make, each node's expanded size
+	 * computed once (memo), so that the check costs what the document
+	 * holds, not what it expands to. An explicit stack: a chain of aliases
+	 * can be far deeper than the text's nesting. */
+	long count = (long)(doc->nodes.top - doc->nodes.start);
+	if (count == 0)
+		return 0;
+	long *size = calloc((size_t)count + 1, sizeof *size); /* 0 unseen, -1 on the stack, else the size */
+	int *stack = malloc(((size_t)count + 1) * sizeof *stack);
+	long *next = malloc(((size_t)count + 1) * sizeof *next); /* the child to visit next */
+	int rc = 0;
+	if (!size || !stack || !next) {
+		rc = HWDB_YAML_TOO_MANY_NODES;
+		*line = *column = 1;
+		goto done;
+	}
+	int top = 0;
+	stack[top++] = 1; /* the root */
+	next[1] = 0;
+	size[1] = -1;
+	while (top > 0 && rc == 0) {
+		int id = stack[top - 1];
+		const yaml_node_t *n = doc->nodes.start + (id - 1);
+		long children = 0;
+		if (n->type == YAML_SEQUENCE_NODE)
+			children = (long)(n->data.sequence.items.top - n->data.sequence.items.start);
+		else if (n->type == YAML_MAPPING_NODE)
+			children = 2 * (long)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
+		if (next[id] < children) {
+			long k = next[id]++;
+			int child;
+			if (n->type == YAML_SEQUENCE_NODE)
+				child = n->data.sequence.items.start[k];
+			else
+				child = k % 2 ? n->data.mapping.pairs.start[k / 2].value : n->data.mapping.pairs.start[k / 2].key;
+			if (child < 1 || child > count)
+				continue;
+			if (size[child] == -1) {
+				/* An alias inside the node it names: an endless expansion. */
+				rc = HWDB_YAML_CYCLE;
+				*line = (int)n->start_mark.line + 1;
+				*column = (int)n->start_mark.column + 1;
+			} else if (size[child] == 0) {
+				size[child] = -1;
+				next[child] = 0;
+				stack[top++] = child;
+			}
+			continue;
+		}
+		/* All children done: this node's expanded size, saturating past limit. */
+		long total = 1;
+		for (long k = 0; k < children && total <= limit; k++) {
+			int child = n->type == YAML_SEQUENCE_NODE ? n->data.sequence.items.start[k]
+				    : k % 2 ? n->data.mapping.pairs.start[k / 2].value
+					    : n->data.mapping.pairs.start[k / 2].key;
+			if (child >= 1 && child <= count)
+				total += size[child];
+		}
+		size[id] = total > limit ? limit + 1 : total;
+		if (total > limit) {
+			rc = HWDB_YAML_TOO_MANY_NODES;
+			*line = (int)n->start_mark.line + 1;
+			*column = (int)n->start_mark.column + 1;
+		}
+		top--;
+	}
+done:
+	free(size);
+	free(stack);
+	free(next);
 	return rc;
 }
 
@@ -838,6 +924,17 @@ static void yaml_error(const yaml_parser_t *parser, const char *name, const char
 	}
 	diag_add(diags, name, line, column, "invalid YAML: %s%s%s", parser->problem ? parser->problem : "parse error",
 		 parser->context ? " " : "", parser->context ? parser->context : "");
+}
+
+static void bound_error(struct hwdb_diags *diags, const char *name, int bound, int line, int column)
+{
+	if (bound == HWDB_YAML_TOO_DEEP)
+		diag_add(diags, name, line, column, "nested deeper than %d levels: not a hwdb entry", HWDB_MAX_NESTING);
+	else if (bound == HWDB_YAML_CYCLE)
+		diag_add(diags, name, line, column, "an alias inside the node it names: an endless expansion");
+	else
+		diag_add(diags, name, line, column, "more than %ld YAML nodes (aliases expanded): not a hwdb entry",
+			 HWDB_MAX_NODES);
 }
 
 int hwdb_parse(const char *name, const char *text, size_t len, struct ridge_gpu *out, struct hwdb_diags *diags)
@@ -855,8 +952,9 @@ int hwdb_parse(const char *name, const char *text, size_t len, struct ridge_gpu 
 	}
 
 	int deep_line, deep_column;
-	if (hwdb_yaml_nesting(text, len, HWDB_MAX_NESTING, &deep_line, &deep_column) != 0) {
-		diag_add(diags, name, deep_line, deep_column, "nested deeper than %d levels: not a hwdb entry", HWDB_MAX_NESTING);
+	int bound = hwdb_yaml_bounds(text, len, HWDB_MAX_NESTING, HWDB_MAX_NODES, &deep_line, &deep_column);
+	if (bound != 0) {
+		bound_error(diags, name, bound, deep_line, deep_column);
 		return -1;
 	}
 
@@ -869,6 +967,13 @@ int hwdb_parse(const char *name, const char *text, size_t len, struct ridge_gpu 
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	if (!yaml_parser_load(&parser, &doc)) {
 		yaml_error(&parser, name, text, len, diags);
+		yaml_parser_delete(&parser);
+		return -1;
+	}
+	bound = hwdb_yaml_expanded(&doc, HWDB_MAX_NODES, &deep_line, &deep_column);
+	if (bound != 0) {
+		bound_error(diags, name, bound, deep_line, deep_column);
+		yaml_document_delete(&doc);
 		yaml_parser_delete(&parser);
 		return -1;
 	}
@@ -920,44 +1025,29 @@ int hwdb_parse(const char *name, const char *text, size_t len, struct ridge_gpu 
 
 static char *read_whole_file(const char *path, size_t *len, struct hwdb_diags *diags)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		diag_add(diags, path, 0, 0, "cannot open: %s", strerror(errno));
-		return NULL;
+	char *text;
+	int e;
+	const char *type;
+	switch (hwdb_read_file(path, MAX_FILE_BYTES, &text, len, &e, &type)) {
+	case HWDB_READ_OK:
+		return text;
+	case HWDB_READ_OPEN:
+		diag_add(diags, path, 0, 0, "cannot open: %s", strerror(e));
+		break;
+	case HWDB_READ_IO:
+		diag_add(diags, path, 0, 0, "cannot read: %s", strerror(e));
+		break;
+	case HWDB_READ_NOT_REGULAR:
+		diag_add(diags, path, 0, 0, "cannot read: %s, not a regular file", type);
+		break;
+	case HWDB_READ_TOO_BIG:
+		diag_add(diags, path, 0, 0, "file is larger than %u bytes: not a hwdb entry", MAX_FILE_BYTES);
+		break;
+	case HWDB_READ_NOMEM:
+		diag_add(diags, path, 0, 0, "out of memory");
+		break;
 	}
-	size_t cap = 8192, used = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		size_t n = fread(buf + used, 1, cap - used, f);
-		used += n;
-		if (used > MAX_FILE_BYTES) {
-			diag_add(diags, path, 0, 0, "file is larger than %u bytes: not a hwdb entry", MAX_FILE_BYTES);
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		if (n == 0) {
-			if (ferror(f)) {
-				diag_add(diags, path, 0, 0, "cannot read: %s", strerror(errno));
-				free(buf);
-				buf = NULL;
-			}
-			break;
-		}
-		if (used == cap) {
-			char *bigger = realloc(buf, cap * 2);
-			if (!bigger) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = bigger;
-			cap *= 2;
-		}
-	}
-	fclose(f);
-	*len = used;
-	return buf;
+	return NULL;
 }
 
 int hwdb_load_file(const char *path, struct ridge_gpu *out, struct hwdb_diags *diags)

@@ -17,10 +17,19 @@ struct hwdb_diag {
 	char message[256];
 };
 
+#define HWDB_MAX_WARNINGS 8
+
 struct hwdb_diags {
 	int count;
 	int dropped; /* problems past HWDB_MAX_DIAGS */
 	struct hwdb_diag items[HWDB_MAX_DIAGS];
+	/* What was skipped without failing the load: an optional directory
+	 * (the user's, $RIDGE_HWDB's) that cannot be read, a *.yaml in a
+	 * directory that is not a regular file. Front ends print them as
+	 * warnings, also when the load succeeds. */
+	int warning_count;
+	int warnings_dropped;
+	struct hwdb_diag warnings[HWDB_MAX_WARNINGS];
 };
 
 /* Deepest nesting of mappings and sequences a hwdb entry may have (it needs 3). */
@@ -33,6 +42,38 @@ struct hwdb_diags {
  * position of the first collection past the limit. Syntax errors are left to
  * the real load, which reports them. */
 int hwdb_yaml_nesting(const char *text, size_t len, int limit, int *line, int *column);
+
+/* The bounds every ridge YAML input is held to (tests/README.md, "Limits"),
+ * checked in two steps so that memory and time stay proportional to what a
+ * valid file may hold:
+ *  - before loading (hwdb_yaml_bounds, one pass of libyaml's event parser,
+ *    which holds no document): at most nesting_limit deep and node_limit
+ *    nodes written (scalars, collections, aliases), since libyaml's document
+ *    costs ~150 bytes per node;
+ *  - after loading (hwdb_yaml_expanded): at most limit nodes once every
+ *    alias is expanded (an alias bomb: 9 anchors of 9 aliases each make 10^9
+ *    nodes from 100 lines), and no alias inside the node it names.
+ * Each returns 0, or one of these with the 1-based position of the node
+ * where the bound was passed. */
+enum { HWDB_YAML_TOO_DEEP = 1, HWDB_YAML_TOO_MANY_NODES = 2, HWDB_YAML_CYCLE = 3 };
+int hwdb_yaml_bounds(const char *text, size_t len, int nesting_limit, long node_limit, int *line, int *column);
+struct yaml_document_s;
+int hwdb_yaml_expanded(const struct yaml_document_s *doc, long limit, int *line, int *column);
+
+/* The limits of a hwdb entry (a real one has ~200 nodes). */
+#define HWDB_MAX_NODES 100000L
+
+/* Reading an input file: hwdb_read_file opens path without blocking (a FIFO
+ * with no writer, a terminal), refuses what is not a regular file, and reads
+ * at most max_bytes. On success *text is malloc'd and NUL-terminated (free
+ * it). Otherwise: HWDB_READ_OPEN or HWDB_READ_IO with *error_number (errno;
+ * EISDIR for a directory), HWDB_READ_NOT_REGULAR with *type ("a FIFO (named
+ * pipe)"), HWDB_READ_TOO_BIG past max_bytes, HWDB_READ_NOMEM. */
+enum hwdb_read { HWDB_READ_OK, HWDB_READ_OPEN, HWDB_READ_IO, HWDB_READ_NOT_REGULAR, HWDB_READ_TOO_BIG, HWDB_READ_NOMEM };
+enum hwdb_read hwdb_read_file(const char *path, size_t max_bytes, char **text, size_t *len, int *error_number,
+			      const char **type);
+/* "a directory", "a FIFO (named pipe)", "a character device", ... for st_mode. */
+const char *hwdb_file_type_name(unsigned mode);
 
 /* Parses one entry from text (name is used in diagnostics). Returns 0 when
  * the entry is valid; otherwise -1 with every problem found in diags. */
@@ -75,15 +116,23 @@ const char *hwdb_builtin_text(int index, size_t *len);
 
 /* Writes len bytes to path atomically: a temporary file next to it, fsync,
  * rename. On failure the old file (if any) is intact and no temporary file is
- * left. A replaced file keeps its mode (new ones get 0666 & ~umask); a
- * symbolic link keeps pointing at the replaced file; a device or pipe
- * (/dev/stdout) is written through; a directory is refused. Every ridge output
- * file goes through here. Returns 0, or -1 with err ("cannot ... 'path': why"). */
+ * left, also when SIGINT, SIGTERM, SIGHUP or SIGQUIT arrives mid-write (the
+ * temporary is removed, then the signal takes its earlier course). A replaced
+ * file keeps its mode (new ones get 0666 & ~umask); a file the user may not
+ * write (read-only) is refused, not replaced. Symbolic links are followed:
+ * the link stays, the file it names is written (created, for a dangling
+ * link). A device or a pipe (/dev/null, /dev/stdout) is written through; a
+ * FIFO that no process reads is refused at once, never waited on; a
+ * directory or a socket is refused. Every ridge output file goes through
+ * here. Returns 0, or -1 with err ("cannot ... 'path': why"). */
 int hwdb_write_atomic(const char *path, const char *data, size_t len, char *err, size_t err_len);
 
 /* Whether path can be written by hwdb_write_atomic, checked before any work
- * (a probe run takes minutes): a name, not a directory, in a directory that
- * exists and is writable. Returns 0, or -1 with err ("cannot write 'path': why"). */
+ * (a probe run takes minutes) with the same rules, and by creating and
+ * removing the temporary file the write will make: a missing or read-only
+ * directory, /proc and a read-only file system are all caught here, so that
+ * every unusable output path is one usage error (exit 2). Returns 0, or -1
+ * with err ("cannot write 'path': why"). */
 int hwdb_output_path_check(const char *path, char *err, size_t err_len);
 
 /* Writes gpu as a hwdb YAML entry with hwdb_write_atomic: on failure the old

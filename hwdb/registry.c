@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "hwdb.h"
 
@@ -40,6 +41,20 @@ static int add_entry(struct hwdb *db, const struct ridge_gpu *gpu, const char *o
 	return 0;
 }
 
+static void warn(struct hwdb_diags *diags, const char *file, const char *fmt, const char *why)
+{
+	if (!diags)
+		return;
+	if (diags->warning_count >= HWDB_MAX_WARNINGS) {
+		diags->warnings_dropped++;
+		return;
+	}
+	struct hwdb_diag *w = &diags->warnings[diags->warning_count++];
+	snprintf(w->file, sizeof w->file, "%s", file);
+	w->line = w->column = 0;
+	snprintf(w->message, sizeof w->message, fmt, why);
+}
+
 static int has_yaml_suffix(const char *name)
 {
 	size_t n = strlen(name);
@@ -51,14 +66,23 @@ static int compare_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Loads every *.yaml in dir as one layer. A missing directory is not an error
- * unless required (given explicitly with --hwdb). */
+/* Loads every *.yaml in dir as one layer. A directory that cannot be read
+ * is an error when required (given explicitly with --hwdb); an optional one
+ * (the user's, $RIDGE_HWDB's) is skipped: silently when missing, with a
+ * warning otherwise (a file where the directory should be, no permission),
+ * so that a broken optional layer cannot stop every command. A *.yaml that
+ * is not a regular file (a FIFO would block the read) is skipped with a
+ * warning. */
 static int add_directory(struct hwdb *db, const char *dir, int required, struct hwdb_diags *diags)
 {
 	DIR *d = opendir(dir);
 	if (!d) {
 		if (!required && errno == ENOENT)
 			return 0;
+		if (!required) {
+			warn(diags, dir, "hwdb directory skipped: %s", strerror(errno));
+			return 0;
+		}
 		if (diags && diags->count < HWDB_MAX_DIAGS) {
 			struct hwdb_diag *g = &diags->items[diags->count++];
 			snprintf(g->file, sizeof g->file, "%s", dir);
@@ -93,6 +117,12 @@ static int add_directory(struct hwdb *db, const char *dir, int required, struct 
 	for (size_t i = 0; i < count; i++) {
 		char path[HWDB_PATH];
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		struct stat st;
+		if (rc == 0 && stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+			warn(diags, path, "skipped: %s, not a regular file", hwdb_file_type_name((unsigned)st.st_mode));
+			free(names[i]);
+			continue;
+		}
 		struct ridge_gpu gpu;
 		if (rc == 0 && (hwdb_load_file(path, &gpu, diags) != 0 || add_entry(db, &gpu, path, layer_start, diags) != 0))
 			rc = -1;

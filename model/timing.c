@@ -120,8 +120,22 @@ double timing_predict(double quantized_compute_time_s, double memory_time_s, dou
 	return (compute > memory ? compute : memory) + fixed_cost_s;
 }
 
-/* Tile and wave quantization of a library GEMM's output: the library's
- * default CTA tile, one CTA per SM (a 128 x 128 bf16 tile with its pipeline
+/* The CTA tile a library picks along one output dimension: its default 128,
+ * or the power of two at or above a smaller dimension (at least 8). cuBLAS on
+ * the H200 ran decode and skinny shapes with tiles of 64x8, 128x8, 128x32,
+ * 80x64 and large ones with 128..320 x 128 (the kernel names of
+ * measurements/2026-12-01-h200-heldout/timings.json): a 128-wide tile on an
+ * 8-token GEMM would count 16x the work it does. */
+static int library_tile(double dim, int full)
+{
+	int t = 8;
+	while (t < full && t < dim)
+		t *= 2;
+	return t;
+}
+
+/* Tile and wave quantization of a library GEMM's output: the library's tile
+ * (library_tile), one CTA per SM (a 128 x 128 bf16 tile with its pipeline
  * stages fills most of an SM's shared memory), `batch` independent outputs. */
 static int quantize_gemm(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s, struct ridge_kernel_time *t,
 			 char *err, size_t err_len)
@@ -130,7 +144,7 @@ static int quantize_gemm(const struct ridge_gpu *gpu, const struct ridge_kernel_
 	double m = s->m, n = s->n;
 	if (m > 9e15 || n > 9e15 || m * batch > 9e15)
 		return model_fail(err, err_len, "GEMM of %g x %g is too large to count its tiles", m, n);
-	struct ridge_align_tile tile = { RIDGE_LIBRARY_TILE_M, RIDGE_LIBRARY_TILE_N, 1 };
+	struct ridge_align_tile tile = { library_tile(m, RIDGE_LIBRARY_TILE_M), library_tile(n, RIDGE_LIBRARY_TILE_N), 1 };
 	struct ridge_align_tiling q;
 	/* The batch stacks along M: batch x ceil(M/tm) x ceil(N/tn) tiles. */
 	if (align_tiling((long long)m, (long long)n, &tile, gpu->sm_count, &q, err, err_len))
@@ -142,6 +156,8 @@ static int quantize_gemm(const struct ridge_gpu *gpu, const struct ridge_kernel_
 	t->tiles = tiles;
 	t->slots = slots;
 	t->waves = waves;
+	t->tile_m = tile.m;
+	t->tile_n = tile.n;
 	t->quantization_efficiency = q.tile_efficiency * (tiles / (waves * slots));
 	return 0;
 }
@@ -160,7 +176,7 @@ int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *
 	memset(out, 0, sizeof *out);
 	struct ridge_kernel_time *t = out;
 	double level_bytes[RIDGE_LEVEL_COUNT] = { -1, -1, -1 };
-	if (intensity_kernel(shape, &t->cost, err, err_len) ||
+	if (intensity_kernel_on(gpu, shape, &t->cost, err, err_len) ||
 	    intensity_ceiling(gpu, shape, &t->cost, o->no_tensor, o->sparse, RIDGE_LEVEL_HBM, &t->ceiling, &t->path, err,
 			      err_len) ||
 	    intensity_levels(shape, &t->cost, level_bytes, err, err_len) ||
@@ -175,13 +191,23 @@ int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *
 	t->time_floor_s = h->time_floor_s;
 	t->compute_time_s = h->compute_time_s;
 	t->quantization_efficiency = 1;
+	/* The memory term is the DRAM bytes at the entry's plain HBM ceiling
+	 * (memory.bandwidth), not at the read/write mix the floor uses: a class's
+	 * memory efficiency then times one number, so it carries over exactly
+	 * from one entry's ceilings to another's (timing_rebase) and absorbs the
+	 * class's typical mix. Without DRAM bytes, the hierarchy's slowest level. */
 	t->memory_time_s = 0;
 	t->memory_level = -1;
-	for (int l = 0; l < RIDGE_LEVEL_COUNT; l++)
-		if (h->levels[l].placed && h->levels[l].time_s > t->memory_time_s) {
-			t->memory_time_s = h->levels[l].time_s;
-			t->memory_level = l;
-		}
+	if (level_bytes[RIDGE_LEVEL_HBM] >= 0 && gpu->memory_bandwidth > 0) {
+		t->memory_time_s = level_bytes[RIDGE_LEVEL_HBM] / gpu->memory_bandwidth;
+		t->memory_level = RIDGE_LEVEL_HBM;
+	} else {
+		for (int l = 0; l < RIDGE_LEVEL_COUNT; l++)
+			if (h->levels[l].placed && h->levels[l].time_s > t->memory_time_s) {
+				t->memory_time_s = h->levels[l].time_s;
+				t->memory_level = l;
+			}
+	}
 	/* Only a library GEMM's tiles are known well enough to quantize; a GEMV's
 	 * handful of output columns does not fill tiles the way a GEMM does. */
 	if (shape->kernel == RIDGE_KERNEL_GEMM && t->path.uses_matrix && quantize_gemm(gpu, shape, t, err, err_len))
@@ -215,10 +241,37 @@ int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *
 	t->compute_binds = compute >= memory;
 	t->predicted_time_s = timing_predict(t->quantized_compute_time_s, t->memory_time_s, t->compute_efficiency.value,
 					     t->memory_efficiency.value, t->fixed_cost.value);
+	/* Nothing runs faster than the floor: a prediction never goes below it. */
+	t->floor_binds = t->predicted_time_s < t->time_floor_s;
+	if (t->floor_binds)
+		t->predicted_time_s = t->time_floor_s;
 	if (!isfinite(t->predicted_time_s))
 		return model_fail(err, err_len, "the predicted time overflows (%g FLOP, %g bytes)", t->cost.flops,
 				  t->cost.bytes);
 	return 0;
+}
+
+void timing_rebase(const struct ridge_gpu *from, struct ridge_gpu *to)
+{
+	double peak_from = 0, peak_to = 0;
+	const char *why;
+	bool compute = ridge_gpu_peak(from, RIDGE_BF16, RIDGE_PEAK_DEFAULT, false, &peak_from, &why) &&
+		       ridge_gpu_peak(to, RIDGE_BF16, RIDGE_PEAK_DEFAULT, false, &peak_to, &why) && peak_to > 0;
+	bool memory = from->memory_bandwidth > 0 && to->memory_bandwidth > 0;
+	for (int i = 0; i < RIDGE_TIMING_SLOTS; i++) {
+		struct ridge_timing_terms t = from->timing[i];
+		/* Efficiency x ceiling is the rate the class reaches: kept. */
+		if (t.has_compute_efficiency && compute)
+			t.compute_efficiency *= peak_from / peak_to;
+		else
+			t.has_compute_efficiency = false;
+		if (t.has_memory_efficiency && memory)
+			t.memory_efficiency *= from->memory_bandwidth / to->memory_bandwidth;
+		else
+			t.has_memory_efficiency = false;
+		to->timing[i] = t;
+	}
+	memcpy(to->attention_default, from->attention_default, sizeof to->attention_default);
 }
 
 /* ---- the fit ---- */
@@ -227,12 +280,19 @@ int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *
  * partial pivoting; false when singular. */
 static bool solve(int n, double a[3][3], double b[3], double x[3])
 {
+	/* Singular relative to the matrix's own scale: samples that all look
+	 * alike (the same floor) cannot separate an efficiency from a fixed cost. */
+	double scale = 0;
+	for (int r = 0; r < n; r++)
+		for (int c = 0; c < n; c++)
+			if (fabs(a[r][c]) > scale)
+				scale = fabs(a[r][c]);
 	for (int c = 0; c < n; c++) {
 		int p = c;
 		for (int r = c + 1; r < n; r++)
 			if (fabs(a[r][c]) > fabs(a[p][c]))
 				p = r;
-		if (!(fabs(a[p][c]) > 1e-300))
+		if (!(fabs(a[p][c]) > 1e-9 * scale))
 			return false;
 		if (p != c) {
 			for (int k = 0; k < n; k++) {
@@ -319,6 +379,24 @@ static int compare_doubles(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Whether the samples can tell an efficiency from a fixed cost: only when the
+ * model times of a regime's samples span at least a factor of two (a fixed
+ * cost is what stays when the work shrinks; samples of one size cannot show
+ * it). */
+static bool separable(const struct ridge_timing_sample *s, int count, const bool *compute_regime)
+{
+	double lo[2] = { INFINITY, INFINITY }, hi[2] = { 0, 0 };
+	for (int i = 0; i < count; i++) {
+		int r = compute_regime[i] ? 0 : 1;
+		double x = compute_regime[i] ? s[i].compute_time_s : s[i].memory_time_s;
+		if (x < lo[r])
+			lo[r] = x;
+		if (x > hi[r])
+			hi[r] = x;
+	}
+	return (hi[0] > 0 && hi[0] >= 2 * lo[0]) || (hi[1] > 0 && hi[1] >= 2 * lo[1]);
+}
+
 /* Efficiencies stay in (0, 1.5]: above the ceiling by half is a bad fit, not a GPU. */
 #define MIN_INV_EFFICIENCY (1 / 1.5)
 
@@ -369,7 +447,7 @@ int timing_fit(const struct ridge_timing_sample *samples, int count, double prio
 		out->memory_bound_samples = nm;
 		st.free_compute = nc >= 2;
 		st.free_memory = nm >= 2;
-		st.free_fixed = count >= 3 && (st.free_compute || st.free_memory);
+		st.free_fixed = count >= 3 && (st.free_compute || st.free_memory) && separable(samples, count, regime);
 		st.inv_compute = 1 / prior_compute_efficiency;
 		st.inv_memory = 1 / prior_memory_efficiency;
 		st.fixed = prior_fixed_cost_s;
@@ -390,10 +468,26 @@ int timing_fit(const struct ridge_timing_sample *samples, int count, double prio
 			if (!fit_step(samples, count, regime, &st))
 				break;
 		}
-		if (st.inv_compute < MIN_INV_EFFICIENCY)
+		/* An efficiency past the bound is held there and the rest refitted. */
+		bool clamped = false;
+		if (st.free_compute && st.inv_compute < MIN_INV_EFFICIENCY) {
+			st.free_compute = false;
 			st.inv_compute = MIN_INV_EFFICIENCY;
-		if (st.inv_memory < MIN_INV_EFFICIENCY)
+			clamped = true;
+		}
+		if (st.free_memory && st.inv_memory < MIN_INV_EFFICIENCY) {
+			st.free_memory = false;
 			st.inv_memory = MIN_INV_EFFICIENCY;
+			clamped = true;
+		}
+		if (clamped && !fit_step(samples, count, regime, &st))
+			break;
+		if (st.free_fixed && st.fixed < 0) {
+			st.free_fixed = false;
+			st.fixed = 0;
+			if (!fit_step(samples, count, regime, &st))
+				break;
+		}
 	}
 	out->samples = count;
 	out->fitted_compute = st.free_compute;

@@ -95,11 +95,13 @@ struct ridge_kernel_time {
 	bool quantized;        /* library GEMM: tile and wave quantization applied */
 	double quantization_efficiency; /* useful / computed tile area x waves (1 when not quantized) */
 	double tiles, waves, slots;     /* when quantized */
+	int tile_m, tile_n;             /* the library tile assumed (timing.c, library_tile) */
 	double quantized_compute_time_s; /* compute_time_s / quantization_efficiency */
 	double memory_time_s;  /* the slowest memory level's time */
 	int memory_level;      /* which (enum ridge_level) */
 	struct ridge_time_term compute_efficiency, memory_efficiency, fixed_cost;
 	bool compute_binds;    /* the compute term is the larger after efficiencies */
+	bool floor_binds;      /* the formula fell below the floor: the floor is the prediction */
 	double predicted_time_s;
 };
 
@@ -112,6 +114,13 @@ int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *
  * so a fit and a printer use the one formula. */
 double timing_predict(double quantized_compute_time_s, double memory_time_s, double compute_efficiency,
 		      double memory_efficiency, double fixed_cost_s);
+
+/* Copies from's timing section into to, each efficiency converted so that
+ * efficiency x ceiling (the rate the class reaches) is kept: compute against
+ * the bf16 matrix peak (the rate the fits are made on), memory against
+ * memory.bandwidth. ridge-probe uses it to carry an hwdb entry's fit into a
+ * calibration of measured ceilings; fixed costs and sources are copied. */
+void timing_rebase(const struct ridge_gpu *from, struct ridge_gpu *to);
 
 /* One measured kernel for timing_fit: its model times and the measurement. */
 struct ridge_timing_sample {

@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -184,6 +185,11 @@ int ridge_quantity_parse(const char *text, enum ridge_unit unit, double *out, ch
 						     : value;
 	if (!isfinite(result))
 		return fail(err, err_len, "number too large: '%s'", text);
-	*out = result;
+	/* A subnormal (1e-320) has lost its precision and overflows anything
+	 * divided by it; no quantity ridge takes is that small. */
+	if (result != 0 && fabs(result) < DBL_MIN)
+		return fail(err, err_len, "number too small: '%s' (below 2.2e-308)", text);
+	/* -0 is 0: it passes every "not negative" check and must not print as "-0". */
+	*out = result == 0 ? 0.0 : result;
 	return 0;
 }

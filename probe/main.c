@@ -21,6 +21,7 @@
 #include "../model/ridge.h"
 #include "../model/units.h"
 #include "calib.h"
+#include "driver.h"
 #include "monitor.h"
 #include "report.h"
 #include "result.h"
@@ -397,7 +398,13 @@ static int finish(struct probe_result *r, const struct options *opt)
 	struct hwdb db;
 	struct hwdb_diags diags;
 	memset(&diags, 0, sizeof diags);
-	if (hwdb_open(&db, opt->hwdb_dir, &diags) != 0) {
+	int failed = hwdb_open(&db, opt->hwdb_dir, &diags) != 0;
+	for (int i = 0; i < diags.warning_count; i++) {
+		char line[600];
+		hwdb_diag_format(&diags.warnings[i], line, sizeof line);
+		fprintf(stderr, PROBE_NAME ": warning: %s\n", line);
+	}
+	if (failed) {
 		for (int i = 0; i < diags.count; i++) {
 			char line[600];
 			hwdb_diag_format(&diags.items[i], line, sizeof line);
@@ -468,34 +475,32 @@ static int finish(struct probe_result *r, const struct options *opt)
 	return rc;
 }
 
+/* A probe result (--json) is tens of KiB; 64 MiB is far past any real one. */
+#define REPLAY_MAX_BYTES (64u << 20)
+
 static int replay(struct probe_result *r, const struct options *opt)
 {
-	FILE *f = fopen(opt->replay, "rb");
-	if (!f) {
-		error_msg("--replay: cannot open '%s': %s", opt->replay, strerror(errno));
+	char *text;
+	size_t len;
+	int e;
+	const char *type;
+	switch (hwdb_read_file(opt->replay, REPLAY_MAX_BYTES, &text, &len, &e, &type)) {
+	case HWDB_READ_OK:
+		break;
+	case HWDB_READ_OPEN:
+		error_msg("--replay: cannot open '%s': %s", opt->replay, strerror(e));
 		return EXIT_USAGE;
-	}
-	size_t cap = 1 << 20, len = 0;
-	char *text = malloc(cap);
-	while (text) {
-		size_t got = fread(text + len, 1, cap - len, f);
-		len += got;
-		if (len < cap)
-			break;
-		char *bigger = cap < (64u << 20) ? realloc(text, cap * 2) : NULL;
-		if (!bigger) {
-			free(text);
-			text = NULL;
-			break;
-		}
-		text = bigger;
-		cap *= 2;
-	}
-	bool read_error = ferror(f);
-	fclose(f);
-	if (!text || read_error) {
-		free(text);
-		error_msg("--replay: cannot read '%s'%s", opt->replay, text ? "" : " (larger than 64 MiB?)");
+	case HWDB_READ_IO:
+		error_msg("--replay: cannot read '%s': %s", opt->replay, strerror(e));
+		return EXIT_USAGE;
+	case HWDB_READ_NOT_REGULAR:
+		error_msg("--replay: cannot read '%s': %s, not a regular file", opt->replay, type);
+		return EXIT_USAGE;
+	case HWDB_READ_TOO_BIG:
+		error_msg("--replay: '%s' is larger than %u bytes: not a probe result", opt->replay, REPLAY_MAX_BYTES);
+		return EXIT_USAGE;
+	case HWDB_READ_NOMEM:
+		error_msg("--replay: out of memory reading '%s'", opt->replay);
 		return EXIT_USAGE;
 	}
 	char err[300];
@@ -521,12 +526,19 @@ static int measure(struct probe_result *r, const struct options *opt)
 	const struct kern_backend *be = kern_backend();
 	char err[1024];
 	int count = 0;
+	char why[600];
 	if (be->device_count(&count, err, sizeof err) != 0) {
-		error_msg("no usable GPU (%s backend): %s", be->name, err);
+		if (probe_driver_check(be->name, why, sizeof why) != 0)
+			error_msg("%s", why);
+		else
+			error_msg("no usable GPU (%s backend): %s", be->name, probe_runtime_message(err));
 		return EXIT_ENV;
 	}
 	if (count < 1) {
-		error_msg("no GPU found (%s backend)", be->name);
+		if (probe_driver_check(be->name, why, sizeof why) != 0)
+			error_msg("%s", why);
+		else
+			error_msg("no GPU found (%s backend)", be->name);
 		return EXIT_ENV;
 	}
 	if (opt->device >= count) {

@@ -1,11 +1,14 @@
 /* Raw results: derivation, notes, JSON out and back in (see result.h). */
 #include "result.h"
 
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "../util/json_check.h"
 
 void probe_measurement_derive(struct probe_measurement *m)
 {
@@ -180,6 +183,20 @@ static double num(struct reader *rd, const cJSON *o, const char *key, const char
 	return v->valuedouble;
 }
 
+/* A measured quantity (a clock, a size, a power): finite and not negative,
+ * the rule the YAML loader applies to a hwdb entry's values; null (unknown)
+ * stays NaN. */
+static double amount(struct reader *rd, double v, const char *key, const char *where)
+{
+	if (isnan(v) || (isfinite(v) && v >= 0))
+		return v;
+	if (!rd->failed) {
+		snprintf(rd->err, rd->err_len, "'%s' in %s must be a finite number >= 0", key, where);
+		rd->failed = 1;
+	}
+	return 0;
+}
+
 static double opt_num(const cJSON *o, const char *key, double dflt)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -233,6 +250,14 @@ static int id_from_name(const char *name)
 int probe_result_from_json(const char *text, size_t len, struct probe_result *r, char *err, size_t err_len)
 {
 	memset(r, 0, sizeof *r);
+	size_t bad;
+	if (hwdb_json_bad_byte(text, len, &bad)) {
+		int line = 1;
+		for (size_t i = 0; i < bad; i++)
+			line += text[i] == '\n';
+		snprintf(err, err_len, "line %d: not valid JSON: control byte 0x%02x", line, (unsigned char)text[bad]);
+		return -1;
+	}
 	cJSON *doc = cJSON_ParseWithLength(text, len);
 	if (!doc) {
 		const char *at = cJSON_GetErrorPtr();
@@ -240,6 +265,12 @@ int probe_result_from_json(const char *text, size_t len, struct probe_result *r,
 		for (const char *c = text; at && c < at && c < text + len; c++)
 			line += *c == '\n';
 		snprintf(err, err_len, "line %d: not valid JSON", line);
+		return -1;
+	}
+	char dup_path[200];
+	if (hwdb_json_duplicate(doc, dup_path, sizeof dup_path)) {
+		snprintf(err, err_len, "'%s' is given twice", dup_path);
+		cJSON_Delete(doc);
 		return -1;
 	}
 	struct reader rd = {err, err_len, 0};
@@ -260,26 +291,26 @@ int probe_result_from_json(const char *text, size_t len, struct probe_result *r,
 		str(&rd, d, "name", "device", k->name, sizeof k->name);
 		str(&rd, d, "backend", "device", k->backend, sizeof k->backend);
 		str(&rd, d, "arch", "device", k->arch, sizeof k->arch);
-		k->cc_major = (int)whole(&rd, num(&rd, d, "cc_major", "device"), INT_MIN, INT_MAX, "cc_major", "device");
-		k->cc_minor = (int)whole(&rd, num(&rd, d, "cc_minor", "device"), INT_MIN, INT_MAX, "cc_minor", "device");
-		k->sm_count = (int)whole(&rd, num(&rd, d, "sm_count", "device"), INT_MIN, INT_MAX, "sm_count", "device");
-		k->warp_size = (int)whole(&rd, num(&rd, d, "warp_size", "device"), INT_MIN, INT_MAX, "warp_size", "device");
-		k->clock_hz = num(&rd, d, "clock_hz", "device");
-		k->memory_clock_hz = num(&rd, d, "memory_clock_hz", "device");
-		k->bus_width_bits = (int)whole(&rd, num(&rd, d, "bus_width_bits", "device"), INT_MIN, INT_MAX, "bus_width_bits", "device");
-		k->l2_bytes = num(&rd, d, "l2_bytes", "device");
-		k->smem_per_sm = num(&rd, d, "smem_per_sm", "device");
-		k->smem_per_block = num(&rd, d, "smem_per_block", "device");
-		k->smem_per_block_optin = num(&rd, d, "smem_per_block_optin", "device");
-		k->smem_reserved_per_block = num(&rd, d, "smem_reserved_per_block", "device");
-		k->regs_per_sm = (int)whole(&rd, num(&rd, d, "regs_per_sm", "device"), INT_MIN, INT_MAX, "regs_per_sm", "device");
-		k->regs_per_block = (int)whole(&rd, num(&rd, d, "regs_per_block", "device"), INT_MIN, INT_MAX, "regs_per_block", "device");
-		k->max_threads_per_sm = (int)whole(&rd, num(&rd, d, "max_threads_per_sm", "device"), INT_MIN, INT_MAX, "max_threads_per_sm", "device");
-		k->max_threads_per_block = (int)whole(&rd, num(&rd, d, "max_threads_per_block", "device"), INT_MIN, INT_MAX, "max_threads_per_block", "device");
-		k->max_blocks_per_sm = (int)whole(&rd, num(&rd, d, "max_blocks_per_sm", "device"), INT_MIN, INT_MAX, "max_blocks_per_sm", "device");
-		k->memory_bytes = num(&rd, d, "memory_bytes", "device");
-		k->driver_version = (int)whole(&rd, opt_num(d, "driver_api_version", 0), INT_MIN, INT_MAX, "driver_api_version", "device");
-		k->runtime_version = (int)whole(&rd, opt_num(d, "runtime_version", 0), INT_MIN, INT_MAX, "runtime_version", "device");
+		k->cc_major = (int)whole(&rd, num(&rd, d, "cc_major", "device"), 0, INT_MAX, "cc_major", "device");
+		k->cc_minor = (int)whole(&rd, num(&rd, d, "cc_minor", "device"), 0, INT_MAX, "cc_minor", "device");
+		k->sm_count = (int)whole(&rd, num(&rd, d, "sm_count", "device"), 1, INT_MAX, "sm_count", "device");
+		k->warp_size = (int)whole(&rd, num(&rd, d, "warp_size", "device"), 1, INT_MAX, "warp_size", "device");
+		k->clock_hz = amount(&rd, num(&rd, d, "clock_hz", "device"), "clock_hz", "device");
+		k->memory_clock_hz = amount(&rd, num(&rd, d, "memory_clock_hz", "device"), "memory_clock_hz", "device");
+		k->bus_width_bits = (int)whole(&rd, num(&rd, d, "bus_width_bits", "device"), 0, INT_MAX, "bus_width_bits", "device");
+		k->l2_bytes = amount(&rd, num(&rd, d, "l2_bytes", "device"), "l2_bytes", "device");
+		k->smem_per_sm = amount(&rd, num(&rd, d, "smem_per_sm", "device"), "smem_per_sm", "device");
+		k->smem_per_block = amount(&rd, num(&rd, d, "smem_per_block", "device"), "smem_per_block", "device");
+		k->smem_per_block_optin = amount(&rd, num(&rd, d, "smem_per_block_optin", "device"), "smem_per_block_optin", "device");
+		k->smem_reserved_per_block = amount(&rd, num(&rd, d, "smem_reserved_per_block", "device"), "smem_reserved_per_block", "device");
+		k->regs_per_sm = (int)whole(&rd, num(&rd, d, "regs_per_sm", "device"), 0, INT_MAX, "regs_per_sm", "device");
+		k->regs_per_block = (int)whole(&rd, num(&rd, d, "regs_per_block", "device"), 0, INT_MAX, "regs_per_block", "device");
+		k->max_threads_per_sm = (int)whole(&rd, num(&rd, d, "max_threads_per_sm", "device"), 0, INT_MAX, "max_threads_per_sm", "device");
+		k->max_threads_per_block = (int)whole(&rd, num(&rd, d, "max_threads_per_block", "device"), 0, INT_MAX, "max_threads_per_block", "device");
+		k->max_blocks_per_sm = (int)whole(&rd, num(&rd, d, "max_blocks_per_sm", "device"), 0, INT_MAX, "max_blocks_per_sm", "device");
+		k->memory_bytes = amount(&rd, num(&rd, d, "memory_bytes", "device"), "memory_bytes", "device");
+		k->driver_version = (int)whole(&rd, opt_num(d, "driver_api_version", 0), 0, INT_MAX, "driver_api_version", "device");
+		k->runtime_version = (int)whole(&rd, opt_num(d, "runtime_version", 0), 0, INT_MAX, "runtime_version", "device");
 		const cJSON *pci = cJSON_GetObjectItemCaseSensitive(d, "pci_bus_id");
 		if (cJSON_IsString(pci))
 			snprintf(k->pci_bus_id, sizeof k->pci_bus_id, "%s", pci->valuestring);
@@ -333,19 +364,27 @@ int probe_result_from_json(const char *text, size_t len, struct probe_result *r,
 				rd.failed = 1;
 				break;
 			}
+			/* A time is positive and normal: a denormal (1e-320 s) turns any
+			 * rate into inf. */
+			if (!(isfinite(s->valuedouble) && s->valuedouble >= DBL_MIN)) {
+				snprintf(err, err_len, "%s: 'seconds' must be positive, finite times, not %g", where,
+					 s->valuedouble);
+				rd.failed = 1;
+				break;
+			}
 			m->seconds[n++] = s->valuedouble;
 		}
 		m->repeats = n;
-		m->work = num(&rd, item, "work", where);
-		m->bytes = num(&rd, item, "bytes", where);
-		m->m = (long)whole(&rd, opt_num(item, "m", 0), LONG_MIN, 9223372036854774784.0, "m", where);
-		m->n = (long)whole(&rd, opt_num(item, "n", 0), LONG_MIN, 9223372036854774784.0, "n", where);
-		m->k = (long)whole(&rd, opt_num(item, "k", 0), LONG_MIN, 9223372036854774784.0, "k", where);
-		m->verify_error = num(&rd, item, "verify_error", where);
-		m->verify_tolerance = num(&rd, item, "verify_tolerance", where);
+		m->work = amount(&rd, num(&rd, item, "work", where), "work", where);
+		m->bytes = amount(&rd, num(&rd, item, "bytes", where), "bytes", where);
+		m->m = (long)whole(&rd, opt_num(item, "m", 0), 0, 9223372036854774784.0, "m", where);
+		m->n = (long)whole(&rd, opt_num(item, "n", 0), 0, 9223372036854774784.0, "n", where);
+		m->k = (long)whole(&rd, opt_num(item, "k", 0), 0, 9223372036854774784.0, "k", where);
+		m->verify_error = num(&rd, item, "verify_error", where); /* -1: not verified */
+		m->verify_tolerance = amount(&rd, num(&rd, item, "verify_tolerance", where), "verify_tolerance", where);
 		const cJSON *env = cJSON_GetObjectItemCaseSensitive(item, "env");
 		if (cJSON_IsObject(env)) {
-			m->env.samples = (int)whole(&rd, opt_num(env, "samples", 0), INT_MIN, INT_MAX, "samples", where);
+			m->env.samples = (int)whole(&rd, opt_num(env, "samples", 0), 0, INT_MAX, "samples", where);
 			m->env.clock_mhz_median = opt_num(env, "clock_mhz_median", 0);
 			m->env.clock_mhz_min = opt_num(env, "clock_mhz_min", 0);
 			m->env.clock_mhz_max = opt_num(env, "clock_mhz_max", 0);
@@ -359,6 +398,10 @@ int probe_result_from_json(const char *text, size_t len, struct probe_result *r,
 			rd.failed = 1;
 		}
 		probe_measurement_derive(m);
+		if (!rd.failed && !isfinite(m->rate)) {
+			snprintf(err, err_len, "%s: its work and seconds give a rate out of range", where);
+			rd.failed = 1;
+		}
 		r->count++;
 	}
 
@@ -371,17 +414,17 @@ int probe_result_from_json(const char *text, size_t len, struct probe_result *r,
 		char where[64];
 		snprintf(where, sizeof where, "occupancy[%d]", r->occupancy_count);
 		str(&rd, item, "kernel", where, w->kernel, sizeof w->kernel);
-		w->regs = (int)whole(&rd, num(&rd, item, "regs", where), INT_MIN, INT_MAX, "regs", where);
-		w->static_smem = num(&rd, item, "static_smem", where);
+		w->regs = (int)whole(&rd, num(&rd, item, "regs", where), 0, INT_MAX, "regs", where);
+		w->static_smem = amount(&rd, num(&rd, item, "static_smem", where), "static_smem", where);
 		w->local_bytes = opt_num(item, "local_bytes", 0);
-		w->max_threads = (int)whole(&rd, num(&rd, item, "max_threads", where), INT_MIN, INT_MAX, "max_threads", where);
-		w->binary_version = (int)whole(&rd, opt_num(item, "binary_version", 0), INT_MIN, INT_MAX, "binary_version", where);
-		w->block = (int)whole(&rd, num(&rd, item, "block", where), INT_MIN, INT_MAX, "block", where);
-		w->dynamic_smem = num(&rd, item, "dynamic_smem", where);
-		w->max_dynamic_smem = num(&rd, item, "max_dynamic_smem", where);
+		w->max_threads = (int)whole(&rd, num(&rd, item, "max_threads", where), 0, INT_MAX, "max_threads", where);
+		w->binary_version = (int)whole(&rd, opt_num(item, "binary_version", 0), 0, INT_MAX, "binary_version", where);
+		w->block = (int)whole(&rd, num(&rd, item, "block", where), 0, INT_MAX, "block", where);
+		w->dynamic_smem = amount(&rd, num(&rd, item, "dynamic_smem", where), "dynamic_smem", where);
+		w->max_dynamic_smem = amount(&rd, num(&rd, item, "max_dynamic_smem", where), "max_dynamic_smem", where);
 		w->optin = flag(item, "optin");
-		w->carveout = (int)whole(&rd, num(&rd, item, "carveout", where), INT_MIN, INT_MAX, "carveout", where);
-		w->blocks_per_sm = (int)whole(&rd, num(&rd, item, "blocks_per_sm", where), INT_MIN, INT_MAX, "blocks_per_sm", where);
+		w->carveout = (int)whole(&rd, num(&rd, item, "carveout", where), -1, INT_MAX, "carveout", where);
+		w->blocks_per_sm = (int)whole(&rd, num(&rd, item, "blocks_per_sm", where), 0, INT_MAX, "blocks_per_sm", where);
 		r->occupancy_count++;
 	}
 	const cJSON *notes = cJSON_GetObjectItemCaseSensitive(doc, "notes");

@@ -10,12 +10,13 @@
 # Columns (tab-separated): the command line (shell words, starting with
 # `ridge`, optionally preceded by VAR=value environment assignments), and the
 # text stderr must contain. Commands run in $T/out, which holds existing.svg,
-# existing.yaml (a file to overwrite), dir/ (a directory) and, when not run as
+# existing.yaml (a file to overwrite), readonly.svg (mode 444), dir/ (a directory) and, when not run as
 # root, ro/ (a read-only directory). $R is the repository root and $T/in holds
 # generated inputs: big.yaml (100 MB), deep.yaml (nesting bomb), million.yaml
 # (a list of a million items), crlf.yaml, binary.yaml, two-docs.yaml,
 # huge.json (hidden_size 1e308), deep.json, two-docs-scenario.yaml,
-# huge-regs.txt and huge-cuobjdump.txt (register counts past INT_MAX).
+# huge-regs.txt and huge-cuobjdump.txt (register counts past INT_MAX),
+# huge.bin (300 MB, sparse), empty and fifo (a FIFO nobody writes).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 RIDGE=${RIDGE:-$root/build/ridge}
@@ -51,8 +52,23 @@ printf 'Resource usage:\n Function k:\n  REG:99999999999 STACK:0 SHARED:0 LOCAL:
 printf 'items:\n  - kind: launch\n    kernels_per_layer: 6\n    layers: 80\n---\nitems: []\n' >"$T/in/two-docs-scenario.yaml"
 awk 'BEGIN { printf "{\"a\": "; for (i = 0; i < 100000; i++) printf "["; for (i = 0; i < 100000; i++) printf "]"; print "}" }' \
 	>"$T/in/deep.json"
+# An alias bomb: 550k aliases of one item (3.85 MB; grew past 16 GB once),
+# "billion laughs" (10 anchors of 10 aliases each: 10^10 nodes from 10 lines),
+# an alias inside its own node, and one item past the item limit.
+awk 'BEGIN { print "items:\n  - &a {kind: launch, kernels_per_layer: 6, layers: 80}"; for (i = 0; i < 550000; i++) print "  - *a" }' \
+	>"$T/in/alias-bomb.yaml"
+awk 'BEGIN { print "a0: &a0 [x, x, x, x, x, x, x, x, x, x]"; for (i = 1; i < 10; i++) { printf "a%d: &a%d [", i, i; for (j = 0; j < 10; j++) printf "%s*a%d", j ? ", " : "", i - 1; print "]" } }' \
+	>"$T/in/laughs.yaml"
+mkdir -p "$T/in/laughs-dir" && cp "$T/in/laughs.yaml" "$T/in/laughs-dir/x.yaml"
+printf 'items: &a\n  - *a\n' >"$T/in/cycle.yaml"
+awk 'BEGIN { print "items:"; for (i = 0; i < 5001; i++) print "  - {kind: launch, kernels_per_layer: 6, layers: 80}" }' >"$T/in/many-items.yaml"
+truncate -s 300M "$T/in/huge.bin" # sparse: past every size limit, on no disk
+: >"$T/in/empty"
+mkfifo "$T/in/fifo" # no writer: an open(2) that blocks would hang
 printf 'original plot\n' >"$T/out/existing.svg"
 printf 'original: 1\n' >"$T/out/existing.yaml"
+printf 'read-only plot\n' >"$T/out/readonly.svg"
+chmod 444 "$T/out/readonly.svg" # not replaced, also by root
 root_user=0
 [ "$(id -u)" = 0 ] && root_user=1
 if [ $root_user = 0 ]; then
@@ -60,8 +76,14 @@ if [ $root_user = 0 ]; then
 	chmod 555 "$T/out/ro"
 fi
 
+# Every path with its type, size, inode and modification time (to the
+# nanosecond): a new, removed, rewritten or replaced file changes a line. One
+# find per snapshot (it was find, find and cksum: half of this suite's time).
 snapshot() {
-	(cd "$T/out" && find . -print | LC_ALL=C sort && find . -type f -exec cksum {} + | LC_ALL=C sort)
+	# The output directory itself is left out: the writability check before
+	# any work creates and removes its temporary file there (hwdb_output_path_check),
+	# which moves the directory's mtime and nothing else.
+	(cd "$T/out" && find . -mindepth 1 -printf '%p %y %s %i %T@\n' | LC_ALL=C sort)
 }
 
 passed=0

@@ -58,7 +58,9 @@ static void draw_numbers(const struct tui_state *s, const struct tui_layout *l)
 		tui_put_pair(y++, x, w, "time floor", TUI_ROLE_RESULT, "%s", a);
 	}
 	if (r->has_cost && r->cost.matrix_work && y < bottom) {
-		if (r->path.tensor_eligible)
+		if (r->path.tensor_eligible && !r->path.fast_path)
+			tui_put(y++, x, w, TUI_ROLE_WARN, "tensor cores, off the aligned fast path: %s", r->path.reason);
+		else if (r->path.tensor_eligible)
 			tui_put_pair(y++, x, w, "tensor cores", TUI_ROLE_GOOD, "%s",
 				     r->path.uses_matrix ? "used" : "eligible");
 		else

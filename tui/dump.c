@@ -41,6 +41,7 @@ static void gemm_json(cJSON *o, const struct tui_state *s)
 	cli_json_number(o, "write_bytes", r->cost.write_bytes);
 	cli_json_number(o, "compulsory_bytes", r->cost.compulsory_bytes);
 	cJSON_AddBoolToObject(o, "tensor_core_eligible", r->path.tensor_eligible);
+	cJSON_AddBoolToObject(o, "tensor_core_fast_path", r->path.fast_path);
 	cJSON_AddBoolToObject(o, "uses_tensor_cores", r->path.uses_matrix);
 	cJSON_AddStringToObject(o, "compute_dtype", ridge_dtype_name(r->ceiling.dtype));
 	ceiling_json(o, &r->ceiling);

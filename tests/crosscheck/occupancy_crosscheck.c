@@ -11,7 +11,12 @@
  * --plant gives ridge a copy of each entry with a planted error (the driver's
  * per-block reserve dropped, one carveout size removed, one block fewer per
  * SM) while the header keeps the true properties: the check must then find
- * mismatches on every GPU (proof that it can fail); exit 0 only if it does. */
+ * mismatches on every GPU (proof that it can fail); exit 0 only if it does.
+ * --cli N prints N configurations per GPU as `ridge occupancy` flags followed
+ * by the header's block count, half of them unable to launch (shared memory
+ * past the per-block limits): tests/suite_occupancy_crosscheck.sh runs the
+ * command on each, so the command (not only the model) answers as the header
+ * does, 0 blocks and exit 0 included. */
 #include <cuda_occupancy.h>
 
 #include <limits.h>
@@ -197,8 +202,66 @@ static int check_potential(const struct ridge_gpu *gpu, const cudaOccDeviceProp 
 	return bad;
 }
 
+/* Shared memory a block cannot have: past the opt-in maximum (with or without
+ * --optin), or past the default limit without --optin. */
+static void make_unlaunchable(const struct ridge_gpu *gpu, uint64_t *state, struct ridge_occupancy_input *in)
+{
+	*state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+	uint64_t r = *state >> 33;
+	double limit = r % 2 ? gpu->smem_per_block_optin : gpu->smem_per_block;
+	in->optin = r % 2 ? (r >> 1) % 2 == 0 : false;
+	if (in->static_smem > gpu->smem_per_block)
+		in->static_smem = gpu->smem_per_block;
+	in->dynamic_smem = limit - in->static_smem + 1 + (double)((r >> 2) % 4096);
+}
+
+/* --cli: one line per configuration: flags, then the header's blocks per SM. */
+static int print_cli_cases(long per_gpu, unsigned long long seed)
+{
+	static const char *const cache_names[] = { "none", "shared", "l1", "equal" };
+	for (int i = 0; i < hwdb_builtin_count(); i++) {
+		static struct ridge_gpu gpu;
+		if (load_gpu(i, &gpu) != 0 || gpu.vendor != RIDGE_VENDOR_NVIDIA)
+			continue;
+		cudaOccDeviceProp prop;
+		device_prop(&gpu, &prop);
+		uint64_t state = seed ^ ((uint64_t)(i + 1) * 0x9E3779B97F4A7C15ULL);
+		for (long n = 0; n < per_gpu; n++) {
+			struct ridge_occupancy_input in;
+			occupancy_random_input(&gpu, &state, &in);
+			if (n % 2 == 0)
+				make_unlaunchable(&gpu, &state, &in);
+			struct ridge_occupancy_runtime_case rc;
+			char err[256];
+			if (occupancy_runtime_case(&gpu, &in, &rc, err, sizeof err) != 0) {
+				fprintf(stderr, "%s: %s\n", gpu.id, err);
+				return 1;
+			}
+			cudaOccFuncAttributes attr;
+			cudaOccDeviceState dstate;
+			cudaOccResult h;
+			runtime_terms(&rc, &in, &attr, &dstate);
+			memset(&h, 0, sizeof h);
+			if (cudaOccMaxActiveBlocksPerMultiprocessor(&h, &prop, &attr, &dstate, rc.block_size,
+								    rc.dynamic_smem) != CUDA_OCC_SUCCESS)
+				return 1;
+			char carveout[32] = ""; /* -1: the flag left out */
+			if (in.carveout_percent >= 0)
+				snprintf(carveout, sizeof carveout, " --carveout %d", in.carveout_percent);
+			printf("--gpu %s --threads %d --regs %d --smem %.0f --dyn-smem %.0f%s --cache-config %s "
+			       "--barriers %d%s %d\n",
+			       gpu.id, in.threads_per_block, in.regs_per_thread, in.static_smem, in.dynamic_smem, carveout,
+			       cache_names[in.cache_config], in.barriers, in.optin ? " --optin" : "",
+			       h.activeBlocksPerMultiprocessor);
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "--cli") == 0)
+		return print_cli_cases(argc > 2 ? atol(argv[2]) : 20, argc > 3 ? strtoull(argv[3], NULL, 0) : 20261201ULL);
 	int plant = argc > 1 && strcmp(argv[1], "--plant") == 0;
 	if (plant) {
 		argc--;

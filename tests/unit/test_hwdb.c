@@ -147,7 +147,7 @@ static void test_broken_entries(void **state)
 	expect_mutation("warp_size: 32\n", "warp_size: 32\nwarp_sise: 32\n",
 			"t.yaml:10:1: unknown key 'warp_sise' (known: schema, id, name, vendor, arch, compute_capability, aliases, "
 			"sm_count, warp_size, clocks, peak_flops, memory, cache, shared_memory, registers, limits, power, "
-			"interconnect, launch, price, sources, notes, measured)");
+			"interconnect, launch, timing, price, sources, notes, measured)");
 	expect_mutation("warp_size: 32\n", "warp_size: 32\nsm_count: 130\n", "t.yaml:10:1: duplicate key 'sm_count' (first at line 8)");
 	expect_mutation("  fp32: {vector", "  fp33: {vector",
 			"t.yaml:15:3: unknown dtype 'peak_flops.fp33' (known: fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4)");

@@ -70,7 +70,7 @@ static void test_counts_out_of_range_refused(void **state)
 	size_t len;
 	char *json = slurp(PROBE_FIXTURES "/../fuzz/corpus/probe_replay/crash-ac932fdc-regs-out-of-range.json", &len);
 	assert_int_equal(probe_result_from_json(json, len, &r, err, sizeof err), -1);
-	assert_non_null(strstr(err, "'regs' in occupancy[3] is out of range (-2147483648..2147483647)"));
+	assert_non_null(strstr(err, "'regs' in occupancy[3] is out of range (0..2147483647)"));
 	free(json);
 
 	/* The same for a device field, a null, and a measurement's shape. */
@@ -80,6 +80,18 @@ static void test_counts_out_of_range_refused(void **state)
 		{ "\"sm_count\":132", "\"sm_count\":1e300", "'sm_count' in device is out of range" },
 		{ "\"sm_count\":132", "\"sm_count\":null", "'sm_count' in device is out of range" },
 		{ "\"sm_count\":132", "\"sm_count\":-3e9", "'sm_count' in device is out of range" },
+		/* Issue 21: the rules of the YAML loader. A count of SMs is >= 1. */
+		{ "\"sm_count\":132", "\"sm_count\":-5", "'sm_count' in device is out of range (1..2147483647)" },
+		{ "\"sm_count\":132", "\"sm_count\":0", "'sm_count' in device is out of range (1..2147483647)" },
+		{ "\"warp_size\":32", "\"warp_size\":-32", "'warp_size' in device is out of range" },
+		{ "\"clock_hz\":1980000000", "\"clock_hz\":-1", "'clock_hz' in device must be a finite number >= 0" },
+		/* A control byte is no whitespace (cJSON skips any byte <= 0x20). */
+		{ "\"sm_count\":132", "\"sm_count\":\x01 132", "not valid JSON: control byte 0x01" },
+		/* A key given twice: neither copy is taken. */
+		{ "\"sm_count\":132", "\"sm_count\":132, \"sm_count\":8", "'device.sm_count' is given twice" },
+		/* A denormal time made "inf EB/s"; a time is positive and normal. */
+		{ "\"seconds\":[0.0002680000066757202", "\"seconds\":[1e-320", "'seconds' must be positive, finite times" },
+		{ "\"seconds\":[0.0002680000066757202", "\"seconds\":[-0.5", "'seconds' must be positive, finite times" },
 	};
 	char *seed = slurp(PROBE_FIXTURES "/../fuzz/corpus/probe_replay/probe_h200.json", &len);
 	assert_int_equal(probe_result_from_json(seed, len, &r, err, sizeof err), 0);
@@ -96,6 +108,13 @@ static void test_counts_out_of_range_refused(void **state)
 			fail_msg("edit %zu: '%s' lacks '%s'", i, err, edits[i].message);
 		free(edited);
 	}
+	/* A NUL byte between tokens (cJSON took it for whitespace). */
+	char *nul = strstr(seed, "\"sm_count\":132");
+	assert_non_null(nul);
+	nul[strlen("\"sm_count\":")] = '\0'; /* "sm_count":<NUL>32 */
+	err[0] = '\0';
+	assert_int_equal(probe_result_from_json(seed, len, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "control byte 0x00"));
 	free(seed);
 }
 
