@@ -532,7 +532,7 @@ static cJSON *decode_run(struct calc_input *in)
 	di.batch = params_num(v, "batch");
 	di.gpus = params_num(v, "gpus");
 	di.bandwidth = in->gpu->memory_bandwidth;
-	di.memory_bytes = in->gpu->memory_bytes;
+	di.memory_bytes = ridge_gpu_usable_memory(in->gpu);
 	di.overhead_s = params_has(v, "overhead_ms") ? params_num(v, "overhead_ms") : 0;
 	cli_json_number(o, "bandwidth", di.bandwidth);
 	cli_json_number(o, "params", di.params);

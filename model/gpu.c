@@ -106,3 +106,8 @@ bool ridge_gpu_has_hbm_mix(const struct ridge_gpu *gpu)
 	return gpu->has_read_bandwidth || gpu->has_triad_bandwidth || gpu->has_copy_bandwidth ||
 	       gpu->has_write_bandwidth;
 }
+
+double ridge_gpu_usable_memory(const struct ridge_gpu *gpu)
+{
+	return gpu->has_usable_memory ? gpu->usable_memory_bytes : gpu->memory_bytes;
+}

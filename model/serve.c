@@ -473,7 +473,7 @@ int serve_step(const struct ridge_serve_request *req, struct ridge_serve_result 
 	double cached_tokens = req->phase == RIDGE_PHASE_DECODE ? a.context : req->context;
 	out->kv_cache_per_gpu = B * cached_tokens * out->kv_bytes_per_token_per_gpu;
 	out->memory_required_per_gpu = stored + out->kv_cache_per_gpu;
-	out->memory_available_per_gpu = req->gpu->memory_bytes;
+	out->memory_available_per_gpu = ridge_gpu_usable_memory(req->gpu);
 	out->fits = out->memory_available_per_gpu == 0 || out->memory_required_per_gpu <= out->memory_available_per_gpu;
 	double per_request = cached_tokens * out->kv_bytes_per_token_per_gpu;
 	out->max_batch = out->memory_available_per_gpu > stored ? floor((out->memory_available_per_gpu - stored) / per_request) : 0;

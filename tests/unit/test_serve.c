@@ -1,8 +1,8 @@
 /* model/serve.c: a decode step and a prefill of real configs, with every
  * count worked by hand in the comments (weights read, KV read with the head
  * rule, experts touched, attention FLOPs, launches, scale bytes, the fit). On
- * the h200-sxm spec-sheet entry, which has no timing section: every kernel's
- * prediction is its floor, so the sums are exact. */
+ * the h200-sxm entry with its timing section and fixed costs taken out: every
+ * kernel's prediction is then its floor, so the sums are exact. */
 #include "test_util.h"
 
 #include <math.h>
@@ -15,6 +15,16 @@ static struct ridge_workload_model llama3_8b(void)
 	char err[200];
 	assert_int_equal(workload_resolve(&m, err, sizeof err), 0);
 	return m;
+}
+
+/* h200-sxm without efficiencies or fixed costs: predictions are floors. */
+static const struct ridge_gpu *floor_gpu(void)
+{
+	static struct ridge_gpu gpu;
+	gpu = *test_gpu("h200-sxm");
+	memset(gpu.timing, 0, sizeof gpu.timing);
+	gpu.has_kernel_fixed_cost = gpu.has_gemm_fixed_cost = false;
+	return &gpu;
 }
 
 static struct ridge_serve_request request(const struct ridge_workload_model *m, const struct ridge_gpu *gpu)
@@ -43,7 +53,7 @@ static struct ridge_serve_result *result(void)
 static void test_dense_decode(void **state)
 {
 	(void)state;
-	const struct ridge_gpu *gpu = test_gpu("h200-sxm");
+	const struct ridge_gpu *gpu = floor_gpu();
 	struct ridge_workload_model m = llama3_8b();
 	struct ridge_serve_request req = request(&m, gpu);
 	struct ridge_serve_result *r = result();
@@ -61,8 +71,12 @@ static void test_dense_decode(void **state)
 	 * a graph: one launch + 484 nodes */
 	assert_true(r->kernels_per_step == 484);
 	assert_close(r->launch_time_s, gpu->launch_overhead_s + 484 * gpu->graph_node_s, 1e-12);
-	/* no timing section: each prediction is its floor; the sum is at least
-	 * the step's floor (per-kernel floors can only add) */
+	/* each prediction is its floor: the kernels' sum is the sum of floors,
+	 * at least the step's floor (per-kernel floors can only add) */
+	double floors = 0;
+	for (int i = 0; i < r->kernel_count; i++)
+		floors += r->kernels[i].count * r->kernels[i].floor_s;
+	assert_close(r->kernel_time_s, floors, 1e-12);
 	assert_true(r->kernel_time_s >= r->floor_s * (1 - 1e-12));
 	assert_close(r->step_s, r->kernel_time_s + r->launch_time_s, 1e-15);
 	assert_true(r->bound == RIDGE_BOUND_MEMORY);
@@ -70,7 +84,9 @@ static void test_dense_decode(void **state)
 	 * norms' share is stored; the cache of one request is 268,435,456 B */
 	assert_true(r->kv_cache_per_gpu == 268435456.0);
 	assert_true(r->fits);
-	assert_true(r->max_batch == floor((gpu->memory_bytes - r->weights_stored_per_gpu) / 268435456.0));
+	/* the driver's 143771 MiB, not the card's 141 GiB */
+	assert_true(r->memory_available_per_gpu == 143771.0 * 1048576);
+	assert_true(r->max_batch == floor((143771.0 * 1048576 - r->weights_stored_per_gpu) / 268435456.0));
 }
 
 static void test_kv_head_rule(void **state)
@@ -98,7 +114,7 @@ static void test_kv_head_rule(void **state)
 static void test_moe_experts(void **state)
 {
 	(void)state;
-	const struct ridge_gpu *gpu = test_gpu("h200-sxm");
+	const struct ridge_gpu *gpu = floor_gpu();
 	struct ridge_workload_model m = llama3_8b();
 	m.vocab = 32000;
 	m.experts = 8;
@@ -130,7 +146,7 @@ static void test_quantized_storage(void **state)
 	/* int4 with an fp16 scale per 128: 0.5 + 2/128 = 0.515625 B per weight */
 	struct ridge_storage s = { 0.5, 128, 2 };
 	assert_true(serve_storage_bytes(&s) == 0.515625);
-	const struct ridge_gpu *gpu = test_gpu("h200-sxm");
+	const struct ridge_gpu *gpu = floor_gpu();
 	struct ridge_workload_model m = llama3_8b();
 	struct ridge_serve_request req = request(&m, gpu);
 	req.weights = s;
@@ -145,7 +161,7 @@ static void test_quantized_storage(void **state)
 static void test_prefill(void **state)
 {
 	(void)state;
-	const struct ridge_gpu *gpu = test_gpu("h200-sxm");
+	const struct ridge_gpu *gpu = floor_gpu();
 	struct ridge_workload_model m = llama3_8b();
 	struct ridge_serve_request req = request(&m, gpu);
 	req.phase = RIDGE_PHASE_PREFILL;
@@ -165,7 +181,7 @@ static void test_prefill(void **state)
 static void test_eager_host_bound(void **state)
 {
 	(void)state;
-	struct ridge_gpu gpu = *test_gpu("h200-sxm");
+	struct ridge_gpu gpu = *floor_gpu();
 	gpu.launch_overhead_s = 1e-3; /* a host far slower than any kernel here */
 	struct ridge_workload_model m = llama3_8b();
 	struct ridge_serve_request req = request(&m, &gpu);
@@ -185,7 +201,7 @@ static void test_eager_host_bound(void **state)
 static void test_bad_requests(void **state)
 {
 	(void)state;
-	const struct ridge_gpu *gpu = test_gpu("h200-sxm");
+	const struct ridge_gpu *gpu = floor_gpu();
 	struct ridge_workload_model m = llama3_8b();
 	struct ridge_serve_request req = request(&m, gpu);
 	struct ridge_serve_result *r = result();
