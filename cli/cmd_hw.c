@@ -167,7 +167,13 @@ static int hw_show(const struct hwdb_entry *e, bool json)
 	cli_format_bytes(g->memory_bytes, a, sizeof a);
 	cli_format_si(g->memory_bandwidth, "B/s", b, sizeof b);
 	cli_format_bytes(g->l2_bytes, c, sizeof c);
-	printf("\nMemory  %s %s at %s; L2 %s", a, g->memory_type, b, c);
+	if (g->has_usable_memory) {
+		char u[32];
+		cli_format_bytes(g->usable_memory_bytes, u, sizeof u);
+		printf("\nMemory  %s (%s usable) %s at %s; L2 %s", a, u, g->memory_type, b, c);
+	} else {
+		printf("\nMemory  %s %s at %s; L2 %s", a, g->memory_type, b, c);
+	}
 	if (g->has_infinity_cache) {
 		cli_format_bytes(g->infinity_cache_bytes, a, sizeof a);
 		printf("; Infinity Cache %s", a);
@@ -277,19 +283,6 @@ static void report_check(const char *file, const char *id, const struct hwdb_dia
 /* check with files: each is parsed on its own; ids must also be unique among them. */
 static int hw_check_files(int count, char **files, bool json)
 {
-	/* A file that cannot be read is an input error (exit 2), not a bad entry
-	 * (exit 1): say so before checking anything. */
-	for (int i = 0; i < count; i++) {
-		struct stat info;
-		FILE *f = fopen(files[i], "rb");
-		if (!f || (stat(files[i], &info) == 0 && S_ISDIR(info.st_mode))) {
-			cli_error("cannot open '%s': %s", files[i], f ? strerror(EISDIR) : strerror(errno));
-			if (f)
-				fclose(f);
-			return EXIT_USAGE;
-		}
-		fclose(f);
-	}
 	cJSON *results = json ? cJSON_CreateArray() : NULL;
 	int bad = 0;
 	struct ridge_gpu *gpus = calloc((size_t)count, sizeof *gpus);
