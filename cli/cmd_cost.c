@@ -637,7 +637,13 @@ const struct calc calc_cost_train = {
 	{ "impl", PARAM_TEXT, 0, NULL, 0, 0, 0, "IMPL", "--model: attention implementation (default ideal fa2 fa3 cudnn)", \
 	  NULL },                                                                                                   \
 	{ "communication_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, 0, "T",                               \
-	  "--model: per-step communication time added, ms", "0 to 3600 s" }
+	  "--model: per-step communication time, ms, instead of ridge comm's model of it", "0 to 3600 s" },          \
+	{ "expert_parallel", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL,                                                    \
+	  "--model: whole experts on the tp GPUs, all-to-alls instead of the MoE layers' all-reduce", NULL },       \
+	{ "comm_overlap", PARAM_FRACTION, 0, NULL, 0, 1, 0, "F",                                                    \
+	  "--model: share of the communication hidden under the kernels (default 0)", NULL },                      \
+	{ "network_bw", PARAM_NUMBER, RIDGE_UNIT_BYTES_PER_S, NULL, 0, 1e15, PARAM_OPEN_LO, "B/s",                  \
+	  "--model: network bandwidth per GPU past the fabric domain (tp larger than one node)", "greater than 0" }
 
 static const struct param decode_params[] = {
 	{ "model", PARAM_TEXT, 0, NULL, 0, 0, 0, "FILE",
@@ -710,7 +716,7 @@ void calc_json_decode(cJSON *o, const struct ridge_decode_result *r)
  * (--params --layers --kv-heads --head-dim) keeps the step-level roofline. */
 static const char *const hand_shape[] = { "params", "layers", "kv_heads", "head_dim", NULL };
 static const char *const model_only[] = { "tp", "launch", "kernels_per_layer", "weight_group", "kv_group", "impl",
-					   "communication_ms", NULL };
+					   "communication_ms", "expert_parallel", "comm_overlap", "network_bw", NULL };
 
 static int check_decode_inputs(struct calc_input *in, bool *model)
 {

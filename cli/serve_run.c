@@ -11,6 +11,7 @@
 
 #include "calc.h"
 #include "cli.h"
+#include "comm.h"
 #include "cost.h"
 #include "eval.h"
 #include "model_config.h"
@@ -32,7 +33,7 @@ static int fail(struct calc_input *in, const char *fmt, ...)
  * NVFP4 (an FP8 E4M3 scale per 16 elements: NVIDIA's NVFP4 format); fp8,
  * int8 and the 16/32-bit types carry per-tensor or per-channel scales,
  * negligible per element (group 0 unless given). */
-static void storage_scale(const char *name, double *scale_bytes, double *group)
+void serve_storage_scale(const char *name, double *scale_bytes, double *group)
 {
 	*group = 0;
 	*scale_bytes = 2;
@@ -53,7 +54,7 @@ static int storage(struct calc_input *in, const char *param, const char *group_p
 	if (!cost_storage_bytes(name, &s->bytes))
 		return fail(in, "%s: unknown storage type '%s' (known: %s)", params_where(in->values, param), name,
 			    cost_storage_list());
-	storage_scale(name, &s->scale_bytes, &s->group);
+	serve_storage_scale(name, &s->scale_bytes, &s->group);
 	if (params_has(in->values, group_param))
 		s->group = params_num(in->values, group_param);
 	cJSON_AddStringToObject(o, param, name);
@@ -96,6 +97,59 @@ static int load_model(struct calc_input *in, struct cli_model_config *config, ch
 	return 0;
 }
 
+/* The step's communication: --communication-ms as given, else model/comm.h's
+ * (the tp GPUs' all-reduces, all-to-alls with --expert-parallel, less
+ * --comm-overlap). Written into o["communication"] with every term. */
+static int serve_communication(struct calc_input *in, struct ridge_serve_request *req, cJSON *o)
+{
+	const struct param_values *v = in->values;
+	cJSON *c = cJSON_AddObjectToObject(o, "communication");
+	if (params_has(v, "communication_ms")) {
+		for (int i = 0; i < 3; i++) {
+			static const char *const modelled[] = { "expert_parallel", "comm_overlap", "network_bw" };
+			if (params_has(v, modelled[i]))
+				return fail(in, "%s: the communication is given by %s", params_where(v, modelled[i]),
+					    params_where(v, "communication_ms"));
+		}
+		req->communication_s = params_num(v, "communication_ms");
+		cJSON_AddStringToObject(c, "source", "given");
+		cli_json_number(c, "exposed_s", req->communication_s);
+		return 0;
+	}
+	const struct ridge_workload_model *m = req->model;
+	double tokens = req->phase == RIDGE_PHASE_DECODE ? req->batch : req->batch * req->context;
+	struct ridge_serve_comm sc;
+	char err[400];
+	if (comm_serve_step(req->gpu, req->tp, params_flag(v, "expert_parallel"), tokens, (double)m->hidden, (double)m->layers,
+			    (double)m->experts_per_token, (double)workload_moe_layers(m),
+			    params_has(v, "comm_overlap") ? params_num(v, "comm_overlap") : 0,
+			    params_has(v, "network_bw") ? params_num(v, "network_bw") : 0, &sc, err, sizeof err) != 0) {
+		if (strstr(err, "network bandwidth"))
+			return fail(in, "%s %g: %s: give %s", params_where(v, "tp"), req->tp, err, params_where(v, "network_bw"));
+		if (strstr(err, "MoE"))
+			return fail(in, "%s: %s", params_where(v, "expert_parallel"), err);
+		return fail(in, "%s", err);
+	}
+	req->communication_s = sc.exposed_s;
+	cJSON_AddStringToObject(c, "source", "modelled");
+	if (sc.has_tp) {
+		cJSON *t = cJSON_AddObjectToObject(c, "tp_allreduce");
+		calc_json_comm(t, &sc.tp.one);
+		cli_json_number(t, "count", sc.tp.allreduces);
+		cli_json_number(t, "total_s", sc.tp.time_s);
+	}
+	if (sc.has_ep) {
+		cJSON *e = cJSON_AddObjectToObject(c, "ep_alltoall");
+		calc_json_comm(e, &sc.ep.one);
+		cli_json_number(e, "count", sc.ep.alltoalls);
+		cli_json_number(e, "total_s", sc.ep.time_s);
+	}
+	cli_json_number(c, "total_s", sc.total_s);
+	cli_json_number(c, "overlap", sc.overlap);
+	cli_json_number(c, "exposed_s", sc.exposed_s);
+	return 0;
+}
+
 int serve_request_from(struct calc_input *in, enum ridge_serve_phase phase, struct cli_model_config *config,
 		       struct ridge_serve_request *req, double *replicas, cJSON *o)
 {
@@ -130,7 +184,8 @@ int serve_request_from(struct calc_input *in, enum ridge_serve_phase phase, stru
 	if (impl && !timing_attention_impl_parse(impl, &req->timing.impl))
 		return fail(in, "%s: unknown attention implementation '%s' (known: %s)", params_where(v, "impl"), impl,
 			    timing_attention_impl_list());
-	req->communication_s = params_has(v, "communication_ms") ? params_num(v, "communication_ms") : 0;
+	if (serve_communication(in, req, o) != 0)
+		return -1;
 	if (params_has(v, "price"))
 		req->price_usd_per_gpu_hour = params_num(v, "price");
 	else if (in->gpu->has_price)
@@ -250,7 +305,7 @@ void serve_json_explain(cJSON *o, const struct ridge_serve_request *req, const s
 									 : "one launch";
 	explain_add(list, "launch time", launch_formula, r->launch_time_s, "s", "%s: %.6g launches, %.6g s each, node %.6g s",
 		    serve_launch_name(req->launch), r->kernels_per_step, req->gpu->launch_overhead_s, req->gpu->graph_node_s);
-	explain_add(list, "communication", "given (the caller's model)", r->communication_s, "s", "%.17g", r->communication_s);
+	explain_add(list, "communication", "ridge comm's all-reduces and all-to-alls x (1 - overlap), or --communication-ms", r->communication_s, "s", "%.17g", r->communication_s);
 	explain_add(list, req->phase == RIDGE_PHASE_DECODE ? "TPOT" : "TTFT", "kernels + launches + communication", r->step_s,
 		    "s", "%.17g + %.17g + %.17g", r->kernel_time_s, r->launch_time_s, r->communication_s);
 	explain_add(list, "memory time (floor)", "bytes per GPU / bandwidth", r->memory_time_s, "s", "%.17g / (%.17g * %.17g)",
@@ -280,6 +335,39 @@ static void print_kernels(const cJSON *r)
 	}
 }
 
+/* Where the communication term came from, each collective, and its share of the step. */
+static void print_communication(const cJSON *r, const char *step_key)
+{
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(r, "communication");
+	if (!c)
+		return;
+	char a[32], b[32], share[32];
+	double step = calc_num(r, step_key);
+	calc_fmt_percent(step > 0 ? calc_num(c, "exposed_s") / step : 0, share, sizeof share);
+	if (strcmp(calc_str(c, "source"), "given") == 0) {
+		printf("  communication: given (--communication-ms), %s of the step\n", share);
+		return;
+	}
+	static const struct {
+		const char *key, *label;
+	} parts[] = { { "tp_allreduce", "tensor parallel" }, { "ep_alltoall", "expert parallel" } };
+	bool any = false;
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(c, parts[i].key);
+		if (!t)
+			continue;
+		any = true;
+		cli_format_bytes(calc_num(t, "bytes"), a, sizeof a);
+		cli_format_seconds(calc_num(t, "time_s"), b, sizeof b);
+		printf("  %-16s %.6g x %s of %s on %.0f GPUs (%s over %s, %s each)\n", parts[i].label, calc_num(t, "count"),
+		       calc_str(t, "op"), a, calc_num(t, "gpus"), calc_str(t, "algorithm"), calc_str(t, "path"), b);
+	}
+	if (!any)
+		return; /* one GPU: nothing to say */
+	calc_fmt_percent(calc_num(c, "overlap"), a, sizeof a);
+	printf("  communication: %s hidden under the kernels (--comm-overlap), the rest is %s of the step\n", a, share);
+}
+
 void serve_print(const cJSON *r, const char *step_key)
 {
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(r, "model");
@@ -305,6 +393,7 @@ void serve_print(const cJSON *r, const char *step_key)
 	cli_format_seconds(calc_num(r, step_key), d, sizeof d);
 	printf("\n  %s %s = kernels %s + launches %s (%.6g kernels) + communication %s\n", decode ? "TPOT" : "TTFT", d, a, b,
 	       calc_num(r, "kernels_per_step"), c);
+	print_communication(r, step_key);
 	cli_format_seconds(calc_num(r, decode ? "tpot_floor_s" : "ttft_floor_s"), a, sizeof a);
 	cli_format_seconds(calc_num(r, "memory_time_s"), b, sizeof b);
 	cli_format_seconds(calc_num(r, "compute_time_s"), c, sizeof c);
@@ -373,6 +462,11 @@ cJSON *serve_run(struct calc_input *in, enum ridge_serve_phase phase)
 				struct ridge_serve_request q = req;
 				q.batch = batch;
 				q.context = context;
+				cJSON *scratch = cJSON_CreateObject(); /* the row's communication, recomputed for its batch */
+				int comm_rc = serve_communication(in, &q, scratch);
+				cJSON_Delete(scratch);
+				if (comm_rc != 0)
+					goto bad;
 				if (serve_step(&q, r, err, sizeof err) != 0) {
 					fail(in, "batch %g, context %g: %s", batch, context, err);
 					goto bad;

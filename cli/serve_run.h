@@ -21,6 +21,9 @@ int serve_request_from(struct calc_input *in, enum ridge_serve_phase phase, stru
 void serve_json_result(cJSON *o, const struct ridge_serve_result *r, const char *step_key, double replicas, bool kernels);
 void serve_json_explain(cJSON *o, const struct ridge_serve_request *req, const struct ridge_serve_result *r);
 
+/* The scale bytes and default group of a storage type ("int4": fp16 scales
+ * per 128; "fp4": NVFP4, an fp8 scale per 16; others none). */
+void serve_storage_scale(const char *name, double *scale_bytes, double *group);
 /* The whole run and the print of its JSON. */
 cJSON *serve_run(struct calc_input *in, enum ridge_serve_phase phase);
 void serve_print(const cJSON *result, const char *step_key);
