@@ -160,17 +160,18 @@ int probe_calibration_build(const struct probe_report *rep, struct ridge_gpu *g,
 	return 0;
 }
 
-int probe_calibration_write(const struct probe_report *rep, const char *path, char *err, size_t err_len)
+int probe_calibration_check(const struct probe_report *rep, const char *path, struct ridge_gpu *g, char *err,
+			    size_t err_len)
 {
-	static struct ridge_gpu g, back;
-	if (probe_calibration_build(rep, &g, err, err_len))
+	static struct ridge_gpu back;
+	if (probe_calibration_build(rep, g, err, err_len))
 		return -1;
 	/* Check the text before writing it: a calibration that would not load
 	 * (a device property outside the schema's range, say) must not replace
 	 * a good file. Found by tests/fuzz/fuzz_probe_replay.c. */
 	char *text = NULL;
 	size_t len = 0;
-	if (hwdb_format(&g, &text, &len) != 0) {
+	if (hwdb_format(g, &text, &len) != 0) {
 		snprintf(err, err_len, "out of memory formatting the calibration");
 		return -1;
 	}
@@ -185,6 +186,14 @@ int probe_calibration_write(const struct probe_report *rep, const char *path, ch
 		snprintf(err, err_len, "not written: the calibration would not load: %s", line);
 		return -1;
 	}
+	return 0;
+}
+
+int probe_calibration_write(const struct probe_report *rep, const char *path, char *err, size_t err_len)
+{
+	static struct ridge_gpu g, back;
+	if (probe_calibration_check(rep, path, &g, err, err_len))
+		return -1;
 	char werr[256];
 	if (hwdb_write_file(path, &g, werr, sizeof werr)) {
 		snprintf(err, err_len, "%s", werr);

@@ -423,6 +423,21 @@ static int finish(struct probe_result *r, const struct options *opt)
 	char cal_err[600];
 	bool has_cal = probe_calibration_build(&rep, &cal, cal_err, sizeof cal_err) == 0;
 	probe_validation_build(r, e ? &e->gpu : NULL, has_cal ? &cal : NULL, &val);
+	/* Input problems before any output (exit 2), not after a whole report. */
+	if (opt->validation_json && !val.count) {
+		error_msg("--validation-json: this run has no validation cases (run with --validate)");
+		hwdb_close(&db);
+		return EXIT_USAGE;
+	}
+	if (opt->out) {
+		static struct ridge_gpu checked;
+		char err[600];
+		if (probe_calibration_check(&rep, opt->out, &checked, err, sizeof err) != 0) {
+			error_msg("--out: %s", err);
+			hwdb_close(&db);
+			return EXIT_USAGE;
+		}
+	}
 	if (opt->json) {
 		cJSON *doc = probe_report_json(&rep);
 		if (val.count) {
@@ -445,10 +460,7 @@ static int finish(struct probe_result *r, const struct options *opt)
 	}
 	if (opt->validation_json) {
 		char err[600];
-		if (!val.count) {
-			error_msg("--validation-json: this run has no validation cases (run with --validate)");
-			rc = EXIT_USAGE;
-		} else if (write_validation(r, &val, opt->validation_json, err, sizeof err) != 0) {
+		if (write_validation(r, &val, opt->validation_json, err, sizeof err) != 0) {
 			error_msg("--validation-json: %s", err);
 			rc = EXIT_ENV;
 		} else if (!opt->json) {
