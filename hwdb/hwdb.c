@@ -853,6 +853,7 @@ static void check_peaks(struct parse_state *st)
 				    r->per_clock[0], nearest / 1e12, source, HWDB_PEAK_TOLERANCE * 100);
 		}
 	}
+}
 
 /* The fabric keys go together: the communication model needs all of them,
  * and half a fabric would be priced from guesses. */
