@@ -14,6 +14,9 @@ WITH_HIP ?= auto
 BUILD ?= build
 
 PKGS := yaml-0.1 libcjson ncursesw sqlite3
+# What libridge itself links (hwdb: libyaml; the strict JSON checks that need
+# cJSON live in util/, outside the library); ridge.pc's Requires.private.
+LIB_PKGS := yaml-0.1
 # -Wno-format-truncation: diagnostics are deliberately cut to fixed buffers.
 RIDGE_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wno-format-truncation -D_GNU_SOURCE -Imodel -Ihwdb -Icli -Iutil -I$(BUILD)/gen $(CFLAGS)
 DEPS_STAMP := $(BUILD)/.deps-ok
@@ -77,7 +80,7 @@ $(LIB): $(LIB_OBJ)
 
 $(SHLIB): $(LIB_OBJ)
 	$(CC) $(RIDGE_CFLAGS) -shared -Wl,-soname,$(RIDGE_SONAME) -Wl,--no-undefined -o $@ $^ \
-		$(shell pkg-config --libs yaml-0.1 2>/dev/null) -lm
+		$(shell pkg-config --libs $(LIB_PKGS) 2>/dev/null) -lm
 	ln -sf $(@F) $(BUILD)/$(RIDGE_SONAME)
 	ln -sf $(RIDGE_SONAME) $(BUILD)/libridge.so
 
@@ -127,6 +130,12 @@ $(BUILD)/tests/test_calc_%: tests/unit/test_calc_%.c $(TEST_SUPPORT) $(TUI_TEST_
 	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka) -Itests/support -o $@ $< $(TEST_SUPPORT) \
 		$(TUI_TEST_OBJ) $(LIB) $(PKG_LIBS) $(shell pkg-config --libs cmocka)
 
+# The cli/ helper tests (test_cli_*: the demangler) link cli/ the same way.
+$(BUILD)/tests/test_cli_%: tests/unit/test_cli_%.c $(TEST_SUPPORT) $(TUI_TEST_OBJ) $(LIB) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka) -Itests/support -o $@ $< $(TEST_SUPPORT) \
+		$(TUI_TEST_OBJ) $(LIB) $(PKG_LIBS) $(shell pkg-config --libs cmocka)
+
 # make test stages `make install-files` (PREFIX=/usr) in build/stage: the
 # library suite builds examples/libridge/ against the installed files alone.
 STAGE := $(BUILD)/stage
@@ -153,7 +162,14 @@ $(BENCH_OCC): bench/occupancy_bench.c $(LIB) | $(DEPS_STAMP)
 	$(CC) -std=c99 -O2 -Wall -Wextra -pedantic -I$(CUDA_OCC_INCLUDE) -Imodel -Ihwdb -o $@ $< $(LIB) \
 		$(shell pkg-config --libs yaml-0.1 2>/dev/null) -lm
 
-bench: $(LIB)
+BENCH_PLAN := $(BUILD)/bench/plan_bench
+
+$(BENCH_PLAN): bench/plan_bench.c $(LIB) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
+bench: $(LIB) $(BENCH_PLAN)
+	@$(BENCH_PLAN)
 ifneq ($(CUDA_OCC_INCLUDE),)
 	@$(MAKE) --no-print-directory $(BENCH_OCC)
 	@$(BENCH_OCC)
@@ -213,7 +229,7 @@ install-files: $(RIDGE) $(LIB) $(SHLIB)
 	ln -sf $(RIDGE_SONAME) $(LIBDIR)/libridge.so
 	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(PREFIX)/include/ridge/
 	install -m 644 $(HWDB_YAML) $(DESTDIR)$(PREFIX)/share/ridge/hwdb/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(RIDGE_VERSION)|g' \
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(RIDGE_VERSION)|g' -e 's|@REQUIRES@|$(LIB_PKGS)|g' \
 		scripts/ridge.pc.in > $(LIBDIR)/pkgconfig/ridge.pc
 
 install: all install-files

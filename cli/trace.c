@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -426,6 +427,13 @@ static int load_pytorch(const char *path, const char *text, size_t len, struct t
 int trace_load(const char *path, struct trace *t, char *err, size_t err_len)
 {
 	memset(t, 0, sizeof *t);
+	/* A FIFO or a device would block or stream forever: regular files only. */
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return fail(err, err_len, "cannot open '%s': %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return fail(err, err_len, "cannot read '%s': %s, not a regular file (a trace is read from a file)", path,
+			    hwdb_file_type_name(st.st_mode));
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return fail(err, err_len, "cannot open '%s': %s", path, strerror(errno));

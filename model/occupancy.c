@@ -499,7 +499,7 @@ int occupancy_hip_max_potential_block_size(const struct ridge_gpu *gpu, const st
 	/* The unified VGPR count as the hardware rule reads it (one wave's block). */
 	struct ridge_occupancy_input probe = *in;
 	probe.threads_per_block = dev.warp_size;
-	struct ridge_occupancy_result r = { 0 }; /* gcc 12 -O2 sees a path where compute() leaves it unset */
+	struct ridge_occupancy_result r = { 0 }; /* gcc 12 -fPIC -O2 sees a path around compute() */
 	if (check_input(&dev, &probe, err, err_len) != 0 || compute(&dev, &probe, &r, err, err_len) != 0)
 		return -1;
 	*block_size = *grid = *blocks_per_cu = 0;
