@@ -11,8 +11,8 @@
 #include "cli.h"
 #include "cost.h"
 #include "eval.h"
-#include "serve_run.h"
 #include "parallel.h"
+#include "serve_run.h"
 
 #define PRICE_PARAM(help)                                                                                     \
 	{ "price", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, 0, "USD", help, "0 or more USD per GPU-hour" }

@@ -107,11 +107,6 @@ bool ridge_gpu_has_hbm_mix(const struct ridge_gpu *gpu)
 	       gpu->has_write_bandwidth;
 }
 
-double ridge_gpu_usable_memory(const struct ridge_gpu *gpu)
-{
-	return gpu->has_usable_memory ? gpu->usable_memory_bytes : gpu->memory_bytes;
-}
-
 static const char *const topology_names[RIDGE_TOPOLOGY_COUNT] = { NULL, "switch", "mesh", "bridge", "pcie" };
 
 const char *ridge_topology_name(enum ridge_topology topology)
@@ -151,4 +146,9 @@ const char *ridge_collective_key(enum ridge_collective op)
 	if ((int)op < 0 || op >= RIDGE_COLLECTIVE_COUNT)
 		return NULL;
 	return collective_keys[op];
+}
+
+double ridge_gpu_usable_memory(const struct ridge_gpu *gpu)
+{
+	return gpu->has_usable_memory ? gpu->usable_memory_bytes : gpu->memory_bytes;
 }
