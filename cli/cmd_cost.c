@@ -204,7 +204,7 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 		.recompute = RIDGE_RECOMPUTE_SELECTIVE,
 		.dp_overlap = params_has(v, "dp_overlap") ? params_num(v, "dp_overlap") : 0,
 		.tp_overlap = params_has(v, "tp_overlap") ? params_num(v, "tp_overlap") : 0,
-		.memory_bytes = in->gpu->memory_bytes,
+		.memory_bytes = ridge_gpu_usable_memory(in->gpu),
 		.network_bandwidth = params_has(v, "network_bw") ? params_num(v, "network_bw") : 0,
 	};
 	const char *sharding = params_text(v, "sharding"), *recompute = params_text(v, "recompute");

@@ -9,7 +9,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 RIDGE=${RIDGE:-build/ridge}
 fixture=tests/fixtures/decode_h200.json
-calibration=tests/fixtures/decode_h200_calibration.yaml
+# the calibration ridge-probe wrote on the same lease as the measurement
+calibration=measurements/2026-12-01-h200-lease2/calibration.yaml
 [ -f "$calibration" ] || calibration=validation/h200-calibration.yaml
 if [ ! -f "$fixture" ]; then
 	echo "SKIP decode replay: $fixture not captured yet"
