@@ -641,7 +641,7 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 	json_hierarchy(doc, &h);
 	cJSON_AddItemToObject(doc, "kernel", kernel_json(&s, &cost, &path));
 	/* The time model on the same shape and ceiling choice. */
-	struct ridge_timing_options topt = { r->no_tensor, r->sparse, r->impl };
+	struct ridge_timing_options topt = { .no_tensor = r->no_tensor, .sparse = r->sparse, .impl = r->impl };
 	struct ridge_kernel_time kt;
 	if (timing_kernel(gpu, &s, &topt, &kt, why, sizeof why)) {
 		cJSON_Delete(doc);
