@@ -837,7 +837,16 @@ static int run_ncu(const struct options *o, const struct ridge_gpu *gpu)
 {
 	char err[600];
 	size_t len;
-	char *text = cli_read_file(o->ncu, (size_t)256 << 20, "Nsight Compute CSV", &len);
+	char *text = NULL;
+	if (ncu_is_report(o->ncu)) {
+		int imported = ncu_import(o->ncu, &text, &len, err, sizeof err);
+		if (imported != 0) {
+			cli_error("--ncu: %s", err);
+			return imported;
+		}
+	} else {
+		text = cli_read_file(o->ncu, (size_t)256 << 20, "Nsight Compute CSV", &len);
+	}
 	if (!text)
 		return EXIT_USAGE;
 	struct ncu_report report;
@@ -1007,8 +1016,8 @@ static int run_ncu(const struct options *o, const struct ridge_gpu *gpu)
 					cli_json_number(e, "l2_time_s", pl->l2_time_s);
 			}
 			if (pl->tensor_flops_missing)
-				cJSON_AddStringToObject(e, "note", "tensor instructions ran but the CSV has no "
-								   "sm__ops_path_tensor_src_* counts: FLOPs are undercounted");
+				cJSON_AddStringToObject(e, "note", "tensor instructions ran but the CSV has no tensor FLOP "
+								   "counts (FLOPs undercounted); capture them with: " NCU_CAPTURE_COMMAND);
 			cJSON_AddItemToArray(arr, e);
 		}
 		if (o->svg)
@@ -1046,7 +1055,8 @@ static int run_ncu(const struct options *o, const struct ridge_gpu *gpu)
 		notes += pl->tensor_flops_missing;
 	}
 	if (notes)
-		printf("* tensor instructions ran but the CSV has no sm__ops_path_tensor_src_* counts: FLOPs undercounted\n");
+		printf("* tensor instructions ran but the CSV has no tensor FLOP counts (FLOPs undercounted); capture them "
+		       "with:\n  " NCU_CAPTURE_COMMAND "\n");
 	if (!has_l2) {
 		bool any_l2 = false;
 		for (int i = 0; i < report.count; i++)
