@@ -571,7 +571,7 @@ static cJSON *compute_work(const struct ridge_gpu *gpu, const struct roofline_re
 		snprintf(plot->labels[0], sizeof plot->labels[0], "%s", r->has_time ? "measured" : "work");
 		plot->points[0] = (struct roofline_plot_point){ plot->labels[0], p.intensity,
 								p.has_time ? p.achieved_flops : p.attainable_flops,
-								p.attainable_flops, p.has_time, p.bound, false, false, 0, 0 };
+								p.attainable_flops, p.has_time, p.bound, false, false, 0, 0, 0 };
 	}
 	cJSON *doc = cJSON_CreateObject();
 	json_ceiling(doc, gpu, &c);
@@ -618,7 +618,7 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 			 two ? (tiled ? " (tiled bytes)" : " (compulsory bytes)") : "", r->has_time ? ", measured" : "");
 		plot->points[0] = (struct roofline_plot_point){ plot->labels[0], p.intensity,
 								p.has_time ? p.achieved_flops : p.attainable_flops,
-								p.attainable_flops, p.has_time, p.bound, false, false, 0, 0 };
+								p.attainable_flops, p.has_time, p.bound, false, false, 0, 0, 0 };
 		if (two) {
 			/* The other bound is drawn on its roof: a model, not a measurement. */
 			struct ridge_roofline_point q;
@@ -627,7 +627,7 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 			snprintf(plot->labels[1], sizeof plot->labels[1], "%s (%s bytes)", name,
 				 tiled ? "compulsory" : "tiled");
 			plot->points[1] = (struct roofline_plot_point){ plot->labels[1], q.intensity, q.attainable_flops,
-									q.attainable_flops, false, q.bound, false, false, 0, 0 };
+									q.attainable_flops, false, q.bound, false, false, 0, 0, 0 };
 		}
 	}
 	cJSON *doc = cJSON_CreateObject();
@@ -964,7 +964,8 @@ static int run_ncu(const struct options *o, const struct ridge_gpu *gpu)
 			cut = 32;
 		snprintf(labels[i], sizeof labels[i], "%s %.*s", k->id, (int)cut, short_name);
 		points[i] = (struct roofline_plot_point){ labels[i], pl->p.intensity, pl->p.achieved_flops,
-							  pl->p.attainable_flops, true, pl->p.bound, false, false, 0, 0 };
+							  pl->p.attainable_flops, true, pl->p.bound, false, false, 0, 0,
+							  pl->p.achieved_bandwidth };
 	}
 	if (write_plot(o, gpu, &focus, points, report.count)) {
 		rc = EXIT_ENV;

@@ -2,7 +2,8 @@
 # Man pages and shell completions (scripts/gen-docs.sh, built into
 # build/share by make): one page per command of `ridge --help`, each parsed by
 # groff without a warning; the bash completion offers every flag a command's
-# --help lists, and every flag it offers is one the command's parser accepts;
+# --help lists on its option lines, and every other flag it offers (from the
+# synopsis) is one the command's parser accepts;
 # make install-files puts them under share/ (the stage make test builds).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -50,12 +51,15 @@ if command -v bash >/dev/null 2>&1; then
 		help_flags $words >"$tmp/listed"
 		missing=$(comm -23 "$tmp/listed" "$tmp/offered" | tr '\n' ' ')
 		[ -z "$missing" ] && ok || bad "docs-completion: 'ridge $words' --help lists flags the completion lacks: $missing"
+		# The flags taken from elsewhere than the option lines (the synopsis,
+		# a "flags:" line) are the ones the generator could mistake: each
+		# must be one the parser knows.
 		unknown=""
-		while read -r flag; do
+		comm -13 "$tmp/listed" "$tmp/offered" | grep -vx -- --help | while read -r flag; do
 			# shellcheck disable=SC2086
-			"$RIDGE" $words "$flag" x </dev/null 2>&1 >/dev/null | grep -q "unknown option '$flag'" && unknown="$unknown $flag"
-		done <"$tmp/offered"
-		[ -z "$unknown" ] && ok || bad "docs-completion: 'ridge $words' refuses flags the completion offers:$unknown"
+			"$RIDGE" $words "$flag" x </dev/null 2>&1 >/dev/null | grep -q "unknown option '$flag'" && echo "$flag"
+		done >"$tmp/unknown"
+		[ ! -s "$tmp/unknown" ] && ok || bad "docs-completion: 'ridge $words' refuses flags the completion offers: $(tr '\n' ' ' <"$tmp/unknown")"
 	done
 	# After "ridge ", the commands.
 	bash -c '. "$1"; COMP_WORDS=(ridge ""); COMP_CWORD=1; _ridge; printf "%s\n" "${COMPREPLY[@]}"' _ "$share/bash-completion/completions/ridge" |
