@@ -14,11 +14,11 @@ WITH_HIP ?= auto
 BUILD ?= build
 
 PKGS := yaml-0.1 libcjson ncursesw sqlite3
-# What libridge itself links (hwdb: libyaml, and cJSON for its strict JSON
-# checks); ridge.pc's Requires.private.
-LIB_PKGS := yaml-0.1 libcjson
+# What libridge itself links (hwdb: libyaml; the strict JSON checks that need
+# cJSON live in util/, outside the library); ridge.pc's Requires.private.
+LIB_PKGS := yaml-0.1
 # -Wno-format-truncation: diagnostics are deliberately cut to fixed buffers.
-RIDGE_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wno-format-truncation -D_GNU_SOURCE -Imodel -Ihwdb -Icli -I$(BUILD)/gen $(CFLAGS)
+RIDGE_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wno-format-truncation -D_GNU_SOURCE -Imodel -Ihwdb -Icli -Iutil -I$(BUILD)/gen $(CFLAGS)
 DEPS_STAMP := $(BUILD)/.deps-ok
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
@@ -31,7 +31,10 @@ CMD_SRC := $(sort $(wildcard cli/cmd_*.c))
 TUI_SRC := $(sort $(wildcard tui/*.c))
 
 LIB_OBJ := $(MODEL_SRC:%.c=$(BUILD)/obj/%.o) $(HWDB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/hwdb_embedded.o
-CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o) $(TUI_SRC:%.c=$(BUILD)/obj/%.o)
+# util/: what the command line and the probe share that libridge must not
+# carry (json_check needs cJSON; libridge depends on libyaml alone).
+UTIL_SRC := $(sort $(wildcard util/*.c))
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o) $(TUI_SRC:%.c=$(BUILD)/obj/%.o) $(UTIL_SRC:%.c=$(BUILD)/obj/%.o)
 LIB := $(BUILD)/libridge.a
 # The shared library: libridge.so.0.1.0, soname libridge.so.0 (the major
 # version), recording its own dependencies (libyaml, libm).
@@ -135,6 +138,12 @@ $(BUILD)/tests/test_calc_%: tests/unit/test_calc_%.c $(TEST_SUPPORT) $(TUI_TEST_
 	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka) -Itests/support -o $@ $< $(TEST_SUPPORT) \
 		$(TUI_TEST_OBJ) $(LIB) $(PKG_LIBS) $(shell pkg-config --libs cmocka)
 
+# The cli/ helper tests (test_cli_*: the demangler) link cli/ the same way.
+$(BUILD)/tests/test_cli_%: tests/unit/test_cli_%.c $(TEST_SUPPORT) $(TUI_TEST_OBJ) $(LIB) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka) -Itests/support -o $@ $< $(TEST_SUPPORT) \
+		$(TUI_TEST_OBJ) $(LIB) $(PKG_LIBS) $(shell pkg-config --libs cmocka)
+
 # make test stages `make install-files` (PREFIX=/usr) in build/stage: the
 # library suite builds examples/libridge/ against the installed files alone.
 STAGE := $(BUILD)/stage
@@ -161,7 +170,14 @@ $(BENCH_OCC): bench/occupancy_bench.c $(LIB) | $(DEPS_STAMP)
 	$(CC) -std=c99 -O2 -Wall -Wextra -pedantic -I$(CUDA_OCC_INCLUDE) -Imodel -Ihwdb -o $@ $< $(LIB) \
 		$(shell pkg-config --libs yaml-0.1 2>/dev/null) -lm
 
-bench: $(LIB)
+BENCH_PLAN := $(BUILD)/bench/plan_bench
+
+$(BENCH_PLAN): bench/plan_bench.c $(LIB) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
+bench: $(LIB) $(BENCH_PLAN)
+	@$(BENCH_PLAN)
 ifneq ($(CUDA_OCC_INCLUDE),)
 	@$(MAKE) --no-print-directory $(BENCH_OCC)
 	@$(BENCH_OCC)
@@ -198,8 +214,8 @@ FUZZ_CFLAGS := -Wno-unknown-warning-option -O1 -g -fno-omit-frame-pointer -fsani
 # Harnesses link the CLI's objects (without main) and the probe's plain C.
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(LIB) $(CLI_OBJ) $(PROBE_CORE_OBJ) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -fsanitize=fuzzer -o $@ $< $(filter-out %/cli/main.o,$(CLI_OBJ)) \
-		$(PROBE_CORE_OBJ) $(LIB) $(PKG_LIBS) -ldl
+	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -fsanitize=fuzzer -o $@ $< $(sort $(filter-out %/cli/main.o,$(CLI_OBJ)) \
+		$(PROBE_CORE_OBJ)) $(LIB) $(PKG_LIBS) -ldl
 
 fuzz-build:
 	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz needs clang (apt-get install -y clang)"; exit 1; }

@@ -11,6 +11,118 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* ---- the one escaping of control characters ----
+ * Names from files (scenario items, ncu and ptxas kernels, validation
+ * cases, GPU names) reach stdout and stderr in many places; an ESC or BEL in
+ * one would drive the terminal (clear the screen, retitle the window, fake
+ * output). Rather than escape at every printf, stdout and stderr themselves
+ * escape: a stream (fopencookie) in front of each that writes every control
+ * character other than newline and tab as \xNN (C1 controls, U+0080..U+009F
+ * in UTF-8, as \u0080). JSON output is unchanged: cJSON already writes them
+ * as \u001b. The TUI draws through ncurses on the raw stream, which shows a
+ * control character as ^X. */
+struct escaper {
+	FILE *raw;
+	bool pending_c2; /* the last byte written was 0xC2 (a C1 control may follow) */
+};
+
+size_t cli_escape_text(const char *in, size_t len, char *out, size_t out_len, bool *pending_c2)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 0;
+	for (size_t i = 0; i < len && n + 8 < out_len; i++) {
+		unsigned char c = (unsigned char)in[i];
+		if (*pending_c2) {
+			*pending_c2 = false;
+			if (c >= 0x80 && c <= 0x9f) {
+				memcpy(out + n, "\\u00", 4);
+				out[n + 4] = hex[c >> 4];
+				out[n + 5] = hex[c & 15];
+				n += 6;
+				continue;
+			}
+			out[n++] = (char)0xc2;
+		}
+		if (c == 0xc2) {
+			*pending_c2 = true;
+		} else if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
+			out[n++] = '\\';
+			out[n++] = 'x';
+			out[n++] = hex[c >> 4];
+			out[n++] = hex[c & 15];
+		} else {
+			out[n++] = (char)c;
+		}
+	}
+	return n;
+}
+
+static ssize_t escaper_write(void *cookie, const char *buf, size_t size)
+{
+	struct escaper *e = cookie;
+	char out[4096 * 6 + 16];
+	for (size_t done = 0; done < size;) {
+		size_t chunk = size - done < 4096 ? size - done : 4096;
+		size_t n = cli_escape_text(buf + done, chunk, out, sizeof out, &e->pending_c2);
+		if (fwrite(out, 1, n, e->raw) != n)
+			return -1;
+		done += chunk;
+	}
+	/* Unbuffered below: the cookie stream buffers (and stderr's is unbuffered). */
+	return fflush(e->raw) == 0 ? (ssize_t)size : -1;
+}
+
+static int escaper_close(void *cookie)
+{
+	struct escaper *e = cookie;
+	int rc = 0;
+	if (e->pending_c2 && fputc(0xc2, e->raw) == EOF)
+		rc = -1;
+	if (fclose(e->raw) != 0)
+		rc = -1;
+	return rc;
+}
+
+static FILE *raw_stdout;
+
+static FILE *escaping(FILE *original, int fd, FILE **raw_out)
+{
+	static struct escaper escapers[2];
+	struct escaper *e = &escapers[fd == STDERR_FILENO];
+	/* On the same descriptor, not a copy: a dup2 onto fd 2 (the TUI's
+	 * capture of messages) still takes what is written. */
+	e->raw = fdopen(fd, "w");
+	if (!e->raw)
+		return original;
+	setvbuf(e->raw, NULL, _IONBF, 0);
+	cookie_io_functions_t io = { .write = escaper_write, .close = escaper_close };
+	FILE *f = fopencookie(e, "w", io);
+	if (!f)
+		return original;
+	if (fd == STDERR_FILENO)
+		setvbuf(f, NULL, _IOLBF, 0);
+	else if (isatty(fd))
+		setvbuf(f, NULL, _IOLBF, 0);
+	if (raw_out)
+		*raw_out = e->raw;
+	return f;
+}
+
+void cli_escape_streams(void)
+{
+	FILE *err = escaping(stderr, STDERR_FILENO, NULL);
+	FILE *out = escaping(stdout, STDOUT_FILENO, &raw_stdout);
+	/* glibc's stdout and stderr are variables (its manual says they may be set). */
+	stderr = err;
+	stdout = out;
+}
+
+FILE *cli_terminal(void)
+{
+	fflush(stdout);
+	return raw_stdout ? raw_stdout : stdout;
+}
+
 /* The errno of the first failed flush of stdout: the stream's error flag
  * stays set, but errno would be long gone when main reports it. */
 static int stdout_errno;

@@ -24,6 +24,16 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "ridge: warning: <message>" on stderr. */
 void cli_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Puts the one escaping of control characters in front of stdout and
+ * stderr (main calls it first): every control character but newline and
+ * tab is written as \xNN, so that no name from a file can drive the
+ * terminal. cli_escape_text is the escaping itself (pending_c2 carries a
+ * 0xC2 between calls); it returns the length written to out (6x len + 1
+ * bytes always suffice). cli_terminal is stdout without it, for ncurses. */
+void cli_escape_streams(void);
+size_t cli_escape_text(const char *in, size_t len, char *out, size_t out_len, bool *pending_c2);
+FILE *cli_terminal(void);
+
 /* Flushes stdout: 0, or -1 after a write failed (now or before), the first
  * failure's errno kept for cli_stdout_errno(). main reports it once, as
  * "writing standard output: ...", exit 3. */

@@ -7,6 +7,7 @@
 
 #include "calc.h"
 #include "cli.h"
+#include "kernel_time.h"
 #include "kernel_view.h"
 
 static const struct param gemm_params[] = {
@@ -179,6 +180,17 @@ static cJSON *gemm_run(struct calc_input *in)
 	if (cost.l2.modelled)
 		gemm_l2_json(doc, &cost, &h);
 	cJSON_AddItemToObject(doc, "kernel", kernel_json(&s, &cost, &path));
+	/* The time model on the same shape and compute path (model/timing.h). */
+	struct ridge_timing_options topt = { params_flag(v, "no_tensor"), params_flag(v, "sparse"),
+					     RIDGE_ATTENTION_DEFAULT };
+	struct ridge_kernel_time kt;
+	if (timing_kernel(gpu, &s, &topt, &kt, err, sizeof err)) {
+		cJSON_Delete(doc);
+		snprintf(in->err, sizeof in->err, "gemm: %s", err);
+		return NULL;
+	}
+	cli_json_number(doc, "predicted_time_s", kt.predicted_time_s);
+	cJSON_AddItemToObject(doc, "prediction", kernel_time_json(&kt));
 	return doc;
 }
 
@@ -212,6 +224,9 @@ static void gemm_print(const cJSON *d)
 		       calc_num(d, "compulsory_intensity"), calc_str(d, "compulsory_bound"), t);
 	}
 	gemm_l2_print(d);
+	const cJSON *prediction = cJSON_GetObjectItemCaseSensitive(d, "prediction");
+	if (prediction)
+		kernel_time_print(prediction, false);
 	if (calc_has(d, "time_s")) {
 		cli_format_si(calc_num(d, "achieved_flops"), "FLOP/s", a, sizeof a);
 		printf("  measured: %s = %.4g%% of attainable, %.4g%% of peak\n", a,

@@ -1,7 +1,12 @@
 /* ridge hw list | show GPU | check [FILE...]: the hardware database. */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -65,6 +70,55 @@ static int hw_list(const struct cli_hw *hw, bool json)
 	}
 	printf("%d GPUs. Dense rates; 'ridge hw show ID' for the full entry and its sources.\n", hw->db.count);
 	return EXIT_OK;
+}
+
+/* The interconnect as the communication model prices it (model/comm.h). */
+static void print_fabric(const struct ridge_gpu *g)
+{
+	const struct ridge_interconnect *ic = &g->ic;
+	char a[32], b[32], c[32], d[32], e[32];
+	if (ic->has_fabric) {
+		cli_format_si(ic->per_direction, "B/s", a, sizeof a);
+		cli_format_si(ic->peer_bandwidth, "B/s", b, sizeof b);
+		cli_format_seconds(ic->latency, c, sizeof c);
+		cli_format_seconds(ic->base_latency, d, sizeof d);
+		cli_format_si(ic->pcie_bandwidth, "B/s", e, sizeof e);
+		printf("\nFabric  %s, %d GPUs: %s per direction per GPU", ic->topology_name, ic->domain_gpus, a);
+		if (ic->links)
+			printf(" (%d links)", ic->links);
+		printf(", %s to one peer\n        NVLink SHARP %s; latency %s per step + %s per collective; PCIe %s%s%s per direction\n",
+		       b, ic->nvls ? "yes" : "no", c, d, ic->pcie, ic->pcie[0] ? " " : "", e);
+		if (ic->has_bus_bandwidth || ic->has_nvls_bus_bandwidth) {
+			printf("        published bus bandwidth:");
+			if (ic->has_bus_bandwidth) {
+				cli_format_si(ic->bus_bandwidth, "B/s", a, sizeof a);
+				printf(" ring %s", a);
+			}
+			if (ic->has_nvls_bus_bandwidth) {
+				cli_format_si(ic->nvls_bus_bandwidth, "B/s", a, sizeof a);
+				printf("%s NVLS %s", ic->has_bus_bandwidth ? "," : "", a);
+			}
+			printf("\n");
+		}
+	}
+	const char *sep = "        measured:";
+	for (int op = 0; op < RIDGE_COLLECTIVE_COUNT; op++) {
+		const struct ridge_collective_measured *m = &ic->measured[op];
+		if (!m->has_bus_bandwidth && !m->has_latency)
+			continue;
+		printf("%s %s", sep, ridge_collective_name((enum ridge_collective)op));
+		if (m->has_bus_bandwidth) {
+			cli_format_si(m->bus_bandwidth, "B/s", a, sizeof a);
+			printf(" %s", a);
+		}
+		if (m->has_latency) {
+			cli_format_seconds(m->latency, a, sizeof a);
+			printf(" + %s", a);
+		}
+		sep = ",";
+	}
+	if (sep[0] == ',')
+		printf(" (on %d GPUs)\n", ic->measured_gpus);
 }
 
 static int hw_show(const struct hwdb_entry *e, bool json)
@@ -169,6 +223,7 @@ static int hw_show(const struct hwdb_entry *e, bool json)
 	printf("; launch %s, graph node %s", a, b);
 	if (g->has_price)
 		printf("; $%.2f per GPU-hour", g->price_usd_per_hour);
+	print_fabric(g);
 	printf("\n\nSources:\n");
 	for (int i = 0; i < g->source_count; i++)
 		printf("  [%d] %s\n", i + 1, g->sources[i]);
@@ -228,6 +283,25 @@ static int hw_check_files(int count, char **files, bool json)
 	if (!gpus) {
 		cli_error("out of memory");
 		return EXIT_ENV;
+	}
+	/* A file that cannot be opened is a usage error (exit 2) before any
+	 * output, not a bad entry (exit 1). */
+	for (int i = 0; i < count; i++) {
+		int fd = open(files[i], O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+		struct stat st;
+		int e = fd < 0 ? errno : fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
+		if (fd >= 0)
+			close(fd);
+		if (e || !S_ISREG(st.st_mode)) {
+			if (e)
+				cli_error("cannot open '%s': %s", files[i], strerror(e));
+			else
+				cli_error("cannot open '%s': %s, not a regular file", files[i], hwdb_file_type_name((unsigned)st.st_mode));
+			free(gpus);
+			if (results)
+				cJSON_Delete(results);
+			return EXIT_USAGE;
+		}
 	}
 	for (int i = 0; i < count; i++) {
 		struct hwdb_diags diags = { 0 };

@@ -11,6 +11,7 @@
 
 #include "calc.h"
 #include "cli.h"
+#include "demangle.h"
 #include "report.h"
 #include "svg.h"
 
@@ -52,6 +53,8 @@ static const char usage_text[] =
     "  --svg FILE            charts of occupancy vs block size, registers and shared\n"
     "                        memory, the given configuration marked\n"
     "  --ptxas FILE          read `nvcc -Xptxas -v` output and report every kernel in it\n"
+    "                        (C++ names demangled; a log built for several architectures:\n"
+    "                        the kernels built for --gpu's, said which)\n"
     "  --resource-usage FILE read `cuobjdump --dump-resource-usage` output (its SHARED\n"
     "                        includes the 1 KiB reserve, which is taken out); on AMD the\n"
     "                        -Rpass-analysis=kernel-resource-usage remarks\n"
@@ -998,6 +1001,54 @@ static int write_svg(const char *path, const struct ridge_occupancy_device *dev,
 
 /* -------------------------------------------------------------- kernels */
 
+/* A log built for several architectures (nvcc -gencode ... twice) lists
+ * every kernel once per architecture: keep those built for the GPU asked
+ * about, and say which. *count shrinks; *selected is "" when nothing was
+ * dropped. note says what happened, "" when the log has one architecture. */
+static void select_arch(const struct ridge_gpu *g, struct ridge_kernel_usage *k, int *count, char *selected,
+			size_t selected_len, char *note, size_t note_len)
+{
+	selected[0] = note[0] = '\0';
+	if (g->vendor != RIDGE_VENDOR_NVIDIA)
+		return;
+	char want[16], archs[256] = "";
+	snprintf(want, sizeof want, "sm_%d%d", g->cc_major, g->cc_minor);
+	int distinct = 0, matching = 0;
+	for (int i = 0; i < *count; i++) {
+		matching += strcmp(k[i].arch, want) == 0;
+		bool seen = false;
+		for (int j = 0; j < i && !seen; j++)
+			seen = strcmp(k[j].arch, k[i].arch) == 0;
+		if (!seen && k[i].arch[0]) {
+			size_t used = strlen(archs);
+			snprintf(archs + used, sizeof archs - used, "%s%s", distinct ? ", " : "", k[i].arch);
+			distinct++;
+		}
+	}
+	if (distinct < 2)
+		return;
+	if (matching == 0) {
+		snprintf(note, note_len, "the log is built for %s, none of them %s (%s): every kernel is shown", archs,
+			 want, g->id);
+		return;
+	}
+	int kept = 0;
+	for (int i = 0; i < *count; i++)
+		if (strcmp(k[i].arch, want) == 0)
+			k[kept++] = k[i];
+	snprintf(note, note_len, "the log is built for %s: showing the %d kernel%s built for %s (--gpu %s), %d left out",
+		 archs, kept, kept == 1 ? "" : "s", want, g->id, *count - kept);
+	snprintf(selected, selected_len, "%s", want);
+	*count = kept;
+}
+
+/* The kernel's name as a person reads it: demangled when the demangler is
+ * sure (cli/demangle.c), else as the compiler wrote it. */
+static const char *shown_name(const struct ridge_kernel_usage *k, char *buf, size_t len)
+{
+	return cli_demangle(k->name, buf, len) ? buf : k->name;
+}
+
 static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, const struct ridge_occupancy_input *base)
 {
 	const char *path = o->ptxas ? o->ptxas : o->resource_usage;
@@ -1036,6 +1087,8 @@ static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, c
 		cli_error("%s:%s%s", path, err[0] >= '0' && err[0] <= '9' ? "" : " ", err);
 		return EXIT_USAGE;
 	}
+	char selected[16], arch_note[512];
+	select_arch(g, k, &count, selected, sizeof selected, arch_note, sizeof arch_note);
 	struct ridge_occupancy_analysis *an = calloc((size_t)count, sizeof *an);
 	struct ridge_occupancy_input *ins = calloc((size_t)count, sizeof *ins);
 	if (!an || !ins) {
@@ -1089,10 +1142,17 @@ static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, c
 					: fmt == RIDGE_USAGE_CUOBJDUMP ? "cuobjdump"
 								       : "amdgpu_remarks");
 		cJSON_AddBoolToObject(doc, "threads_chosen", o->threads == NULL);
+		if (selected[0])
+			cJSON_AddStringToObject(doc, "arch_selected", selected);
+		if (arch_note[0])
+			cJSON_AddStringToObject(doc, "arch_note", arch_note);
 		cJSON *arr = cJSON_AddArrayToObject(doc, "kernels");
 		for (int i = 0; i < count; i++) {
 			cJSON *kj = cJSON_CreateObject();
+			char demangled[1024];
 			cJSON_AddStringToObject(kj, "name", k[i].name);
+			if (cli_demangle(k[i].name, demangled, sizeof demangled))
+				cJSON_AddStringToObject(kj, "demangled", demangled);
 			if (k[i].arch[0])
 				cJSON_AddStringToObject(kj, "arch", k[i].arch);
 			cJSON_AddNumberToObject(kj, "line", k[i].line);
@@ -1119,6 +1179,8 @@ static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, c
 		print_header(g);
 		printf("%d kernel%s in %s%s\n\n", count, count == 1 ? "" : "s", path,
 		       o->threads ? "" : " (each at the block size cudaOccupancyMaxPotentialBlockSize would pick)");
+		if (arch_note[0])
+			printf("%s\n\n", arch_note);
 		printf("  %-7s %5s %4s %4s %10s %11s %7s %7s %6s  %-14s %s\n", "arch", "thr", amd ? "vgpr" : "regs",
 		       amd ? "sgpr" : "bar", amd ? "LDS" : "smem", amd ? "scratch" : "spill st/ld",
 		       amd ? "WGs/CU" : "blk/SM", amd ? "waves" : "warps", "occ", "limiter", "kernel");
@@ -1138,19 +1200,22 @@ static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, c
 				snprintf(sp, sizeof sp, "%.0f/%.0f B", k[i].spill_stores, k[i].spill_loads);
 			else
 				snprintf(sp, sizeof sp, "-");
+			char name[1024];
 			printf("  %-7s %5d %4d %4s %10s %11s %7d %7d %5.1f%%  %-14s %s\n",
 			       k[i].arch[0] ? k[i].arch : "-", ins[i].threads_per_block,
 			       amd ? r->amd.vgprs_unified : k[i].regs, bar, sm, sp, r->blocks_per_sm, r->active_warps,
-			       r->occupancy * 100, occupancy_limiter_name(r->limiter), k[i].name);
+			       r->occupancy * 100, occupancy_limiter_name(r->limiter), shown_name(&k[i], name, sizeof name));
 		}
 		char want[16] = "";
 		if (!amd)
 			snprintf(want, sizeof want, "sm_%d%d", g->cc_major, g->cc_minor);
 		for (int i = 0; i < count; i++) {
 			const struct ridge_occupancy_analysis *a = &an[i];
+			char buf[1024];
+			const char *name = shown_name(&k[i], buf, sizeof buf);
 			if (!amd && k[i].arch[0] && strcmp(k[i].arch, want) != 0)
 				printf("\nnote: %s was compiled for %s, not %s: its register count may differ there\n",
-				       k[i].name, k[i].arch, want);
+				       name, k[i].arch, want);
 			if (amd && k[i].compiler_occupancy >= 0) {
 				int mine = a->result.amd.vgpr_waves_per_simd < a->result.amd.sgpr_waves_per_simd
 					       ? a->result.amd.vgpr_waves_per_simd
@@ -1159,16 +1224,16 @@ static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, c
 					printf(
 					    "\nnote: %s: the compiler reports %d waves per SIMD, ridge's register rule "
 					    "%d (the compiler also counts LDS and the workgroup size)\n",
-					    k[i].name, k[i].compiler_occupancy, mine);
+					    name, k[i].compiler_occupancy, mine);
 			}
 			if (amd && !a->result.amd.rules_agree)
-				printf("\nnote: %s: HIP's rule gives %d workgroups, the hardware rule %d\n", k[i].name,
+				printf("\nnote: %s: HIP's rule gives %d workgroups, the hardware rule %d\n", name,
 				       a->result.amd.hip_blocks_per_cu, a->result.blocks_per_sm);
 		}
 		printf("\n");
 		for (int i = 0; i < count; i++) {
-			char lead[1100];
-			snprintf(lead, sizeof lead, "%s: ", k[i].name);
+			char lead[1100], name[1024];
+			snprintf(lead, sizeof lead, "%s: ", shown_name(&k[i], name, sizeof name));
 			print_suggestion(g, &ins[i], &an[i], lead, "full occupancy");
 		}
 	}

@@ -611,21 +611,24 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 	if (plot) {
 		/* Both traffic bounds when they differ: real HBM traffic lies between. */
 		bool two = cost.compulsory_bytes != cost.tiled_bytes && r->level == RIDGE_LEVEL_HBM;
-		bool tiled = cost.traffic == RIDGE_TRAFFIC_TILED;
+		/* The other bound: compulsory beside the tiled or L2-aware bytes, tiled beside compulsory. */
+		bool other_tiled = cost.traffic == RIDGE_TRAFFIC_COMPULSORY;
 		plot->ceiling = c;
 		plot->count = two ? 2 : 1;
-		snprintf(plot->labels[0], sizeof plot->labels[0], "%s%s%s", name,
-			 two ? (tiled ? " (tiled bytes)" : " (compulsory bytes)") : "", r->has_time ? ", measured" : "");
+		char chosen[48] = "";
+		if (two)
+			snprintf(chosen, sizeof chosen, " (%s bytes)", intensity_traffic_name(cost.traffic));
+		snprintf(plot->labels[0], sizeof plot->labels[0], "%s%s%s", name, chosen, r->has_time ? ", measured" : "");
 		plot->points[0] = (struct roofline_plot_point){ plot->labels[0], p.intensity,
 								p.has_time ? p.achieved_flops : p.attainable_flops,
 								p.attainable_flops, p.has_time, p.bound, false, false, 0, 0, 0 };
 		if (two) {
 			/* The other bound is drawn on its roof: a model, not a measurement. */
 			struct ridge_roofline_point q;
-			roofline_place(&c, cost.flops, tiled ? cost.compulsory_bytes : cost.tiled_bytes, 0, &q, why,
+			roofline_place(&c, cost.flops, other_tiled ? cost.tiled_bytes : cost.compulsory_bytes, 0, &q, why,
 				       sizeof why);
 			snprintf(plot->labels[1], sizeof plot->labels[1], "%s (%s bytes)", name,
-				 tiled ? "compulsory" : "tiled");
+				 other_tiled ? "tiled" : "compulsory");
 			plot->points[1] = (struct roofline_plot_point){ plot->labels[1], q.intensity, q.attainable_flops,
 									q.attainable_flops, false, q.bound, false, false, 0, 0, 0 };
 		}
@@ -754,7 +757,7 @@ static void roofline_print(const cJSON *d)
 	kernel_print_json(kernel);
 	print_point(d);
 	char t[48];
-	if (strcmp(calc_str(kernel, "traffic"), "tiled") == 0 &&
+	if (strcmp(calc_str(kernel, "traffic"), "compulsory") != 0 &&
 	    calc_num(kernel, "compulsory_bytes") != calc_num(kernel, "bytes")) {
 		cli_format_seconds(calc_num(d, "compulsory_time_floor_s"), t, sizeof t);
 		printf("  if L2 caught every re-read (compulsory bytes): %.4g FLOP/byte, %s-bound, time floor %s\n",
@@ -1342,7 +1345,7 @@ void report_roofline(const struct ridge_gpu *gpu)
 	report_kernel(gpu, "naive GEMM, fp32 (2*M*N*K reads)", g, false);
 	g.dtype = half;
 	g.kernel = RIDGE_KERNEL_GEMM_TILED;
-	snprintf(label, sizeof label, "tiled GEMM, %s, tile 32 (A, B read 128x)", h);
+	snprintf(label, sizeof label, "tiled GEMM, %s, tile 32 (A, B 128x at L2)", h);
 	report_kernel(gpu, label, g, false);
 	g.traffic = RIDGE_TRAFFIC_COMPULSORY;
 	snprintf(label, sizeof label, "  the same, every matrix once");

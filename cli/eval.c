@@ -4,6 +4,7 @@
 #include "eval.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -958,22 +959,66 @@ cJSON *eval_run(struct eval_scenario *sc, int i)
 
 /* ---- expect and book ---- */
 
-/* "target.cost_usd", "ranking.0.name" */
-static const cJSON *result_path(const cJSON *root, const char *path)
+/* "target.cost_usd", "ranking.0.name": parsed strictly, so that a check
+ * can never pass against the wrong value. Every component is non-empty and
+ * must resolve: a key of the object it is under, or a decimal index (digits
+ * only) within the array's length; else NULL with why set. */
+#define MAX_RESULT_PATH 255
+
+static const cJSON *result_path(const cJSON *root, const char *path, char *why, size_t why_len)
 {
-	char buf[256];
-	snprintf(buf, sizeof buf, "%s", path);
-	const cJSON *cur = root;
-	for (char *seg = strtok(buf, "."); seg && cur; seg = strtok(NULL, ".")) {
-		if (cJSON_IsArray(cur)) {
-			char *end;
-			long idx = strtol(seg, &end, 10);
-			cur = *end == '\0' ? cJSON_GetArrayItem(cur, (int)idx) : NULL;
-		} else {
-			cur = cJSON_GetObjectItemCaseSensitive(cur, seg);
-		}
+	size_t len = strlen(path);
+	if (len == 0 || len > MAX_RESULT_PATH) {
+		snprintf(why, why_len, len ? "the key is longer than %d characters" : "the key is empty", MAX_RESULT_PATH);
+		return NULL;
 	}
-	return cur;
+	const cJSON *cur = root;
+	const char *seg = path;
+	for (;;) {
+		const char *dot = strchr(seg, '.');
+		size_t n = dot ? (size_t)(dot - seg) : strlen(seg);
+		char name[MAX_RESULT_PATH + 1];
+		memcpy(name, seg, n);
+		name[n] = '\0';
+		int done = (int)(seg - path);
+		if (n == 0) {
+			snprintf(why, why_len, "an empty component at character %d of '%s'", done + 1, path);
+			return NULL;
+		}
+		if (cJSON_IsArray(cur)) {
+			int size = cJSON_GetArraySize(cur);
+			if (strspn(name, "0123456789") != n) {
+				snprintf(why, why_len, "'%.*s' is a list: '%s' is not an index (0..%d)", done ? done - 1 : 0, path,
+					 name, size - 1);
+				return NULL;
+			}
+			/* Compared as text first: 4294967296 must not wrap to 0. */
+			char *end;
+			unsigned long long idx = n <= 10 ? strtoull(name, &end, 10) : ULLONG_MAX;
+			if (idx >= (unsigned long long)size) {
+				snprintf(why, why_len, "index %s is out of range: '%.*s' has %d elements", name, done ? done - 1 : 0,
+					 path, size);
+				return NULL;
+			}
+			cur = cJSON_GetArrayItem(cur, (int)idx);
+		} else if (cJSON_IsObject(cur)) {
+			const cJSON *next = cJSON_GetObjectItemCaseSensitive(cur, name);
+			if (!next) {
+				if (done)
+					snprintf(why, why_len, "'%.*s' has no '%s'", done - 1, path, name);
+				else
+					snprintf(why, why_len, "no '%s'", name);
+				return NULL;
+			}
+			cur = next;
+		} else {
+			snprintf(why, why_len, "'%.*s' is a value, not a list or mapping: it has no '%s'", done - 1, path, name);
+			return NULL;
+		}
+		if (!dot)
+			return cur;
+		seg = dot + 1;
+	}
 }
 
 static int parse_expected_number(const char *text, double *out)
@@ -1004,9 +1049,10 @@ static int run_checks(struct eval_scenario *sc, struct eval_item *it, const cJSO
 	for (yaml_node_pair_t *p = it->expect->data.mapping.pairs.start; p < it->expect->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = node_at(sc, p->key), *v = node_at(sc, p->value);
 		const char *key = key_text(k);
-		const cJSON *actual = result_path(result, key);
+		char why[400];
+		const cJSON *actual = result_path(result, key, why, sizeof why);
 		if (!actual) {
-			node_error(sc, k, "expect: the %s item has no result '%s'", it->calc->name, key);
+			node_error(sc, k, "expect: the %s item has no result '%.300s': %s", it->calc->name, key, why);
 			return -1;
 		}
 		const char *text = scalar(sc, v, key);
@@ -1060,9 +1106,11 @@ static int run_book(struct eval_scenario *sc, struct eval_item *it, const cJSON 
 	for (yaml_node_pair_t *p = it->book->data.mapping.pairs.start; p < it->book->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = node_at(sc, p->key), *v = node_at(sc, p->value);
 		const char *key = key_text(k);
-		const cJSON *actual = result_path(result, key);
+		char why[400];
+		const cJSON *actual = result_path(result, key, why, sizeof why);
 		if (!actual || !cJSON_IsNumber(actual)) {
-			node_error(sc, k, "book: the %s item has no number '%s'", it->calc->name, key);
+			node_error(sc, k, "book: the %s item has no number '%.300s'%s%s", it->calc->name, key, actual ? "" : ": ",
+				   actual ? "" : why);
 			return -1;
 		}
 		const char *text = scalar(sc, v, key);

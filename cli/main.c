@@ -43,6 +43,7 @@ static int finish_stdout(int rc)
 
 int main(int argc, char **argv)
 {
+	cli_escape_streams();
 	return finish_stdout(run_command(argc, argv));
 }
 

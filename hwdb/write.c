@@ -54,6 +54,44 @@ static void put_peaks(FILE *f, const struct ridge_gpu *g)
 	}
 }
 
+static void put_interconnect(FILE *f, const struct ridge_gpu *g)
+{
+	const struct ridge_interconnect *ic = &g->ic;
+	fprintf(f, "interconnect:\n  name: ");
+	put_string(f, g->interconnect);
+	fprintf(f, "\n  bandwidth: " NUM " B/s\n", g->interconnect_bandwidth);
+	if (ic->has_fabric) {
+		fprintf(f, "  topology: ");
+		put_string(f, ic->topology_name);
+		fputc('\n', f);
+		if (ic->links)
+			fprintf(f, "  links: %d\n", ic->links);
+		fprintf(f, "  per_direction: " NUM " B/s\n  peer_bandwidth: " NUM " B/s\n  domain_gpus: %d\n  nvls: %s\n",
+			ic->per_direction, ic->peer_bandwidth, ic->domain_gpus, ic->nvls ? "true" : "false");
+		fprintf(f, "  latency: " NUM " s\n  base_latency: " NUM " s\n", ic->latency, ic->base_latency);
+		if (ic->has_bus_bandwidth)
+			fprintf(f, "  bus_bandwidth: " NUM " B/s\n", ic->bus_bandwidth);
+		if (ic->has_nvls_bus_bandwidth)
+			fprintf(f, "  nvls_bus_bandwidth: " NUM " B/s\n", ic->nvls_bus_bandwidth);
+		if (ic->pcie[0]) {
+			fprintf(f, "  pcie: ");
+			put_string(f, ic->pcie);
+			fputc('\n', f);
+		}
+		fprintf(f, "  pcie_bandwidth: " NUM " B/s\n", ic->pcie_bandwidth);
+	}
+	for (int op = 0; op < RIDGE_COLLECTIVE_COUNT; op++) {
+		const struct ridge_collective_measured *m = &ic->measured[op];
+		const char *key = ridge_collective_key((enum ridge_collective)op);
+		if (m->has_bus_bandwidth)
+			fprintf(f, "  %s_bus_bandwidth: " NUM " B/s\n", key, m->bus_bandwidth);
+		if (m->has_latency)
+			fprintf(f, "  %s_latency: " NUM " s\n", key, m->latency);
+	}
+	if (ic->measured_gpus)
+		fprintf(f, "  measured_gpus: %d\n", ic->measured_gpus);
+}
+
 static void put_timing(FILE *f, const struct ridge_gpu *g);
 
 static void put_entry(FILE *f, const struct ridge_gpu *g)
@@ -129,11 +167,8 @@ static void put_entry(FILE *f, const struct ridge_gpu *g)
 			g->amd.simds_per_cu, g->amd.waves_per_simd, g->amd.vgprs_per_lane, g->amd.vgpr_granule, g->amd.sgprs_per_simd,
 			g->amd.sgpr_granule, g->amd.max_sgprs_per_wave, g->amd.lds_granule, g->amd.barrier_slots);
 	fprintf(f, "power:\n  tdp: " NUM " W\n", g->tdp_watts);
-	if (g->interconnect[0]) {
-		fprintf(f, "interconnect:\n  name: ");
-		put_string(f, g->interconnect);
-		fprintf(f, "\n  bandwidth: " NUM " B/s\n", g->interconnect_bandwidth);
-	}
+	if (g->interconnect[0])
+		put_interconnect(f, g);
 	fprintf(f, "launch:\n  overhead: " NUM " s\n  graph_node: " NUM " s\n", g->launch_overhead_s, g->graph_node_s);
 	if (g->has_kernel_fixed_cost)
 		fprintf(f, "  kernel_fixed_cost: " NUM " s\n", g->kernel_fixed_cost_s);

@@ -9,7 +9,9 @@
  *   compulsory  every tensor read once and written once: the traffic left
  *               when L2 catches every re-read (a lower bound on HBM bytes).
  * The chosen one is `bytes`; the tiled one is also the traffic at the L2
- * level of the hierarchical roofline.
+ * level of the hierarchical roofline. With a GPU known, a tiled GEMM gets a
+ * third, between the two (intensity_gemm_l2): the HBM traffic left when L2
+ * holds the panels a wave of CTAs shares, as far as it can.
  *
  * Every formula: model/README.md, "roofline and intensity". */
 #ifndef RIDGE_INTENSITY_H

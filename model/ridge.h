@@ -9,6 +9,8 @@
 #define RIDGE_VERSION "0.1.0"
 
 #include "align.h"
+#include "comm.h"
+#include "parallel.h"
 #include "cost.h"
 #include "gpu.h"
 #include "launch.h"

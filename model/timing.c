@@ -2,6 +2,7 @@
 #include "timing.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -269,6 +270,13 @@ void timing_rebase(const struct ridge_gpu *from, struct ridge_gpu *to)
 			t.memory_efficiency *= from->memory_bandwidth / to->memory_bandwidth;
 		else
 			t.has_memory_efficiency = false;
+		if (t.source[0] && from != to) {
+			/* Say that the numbers were carried, and from which ceilings. */
+			char carried[sizeof t.source];
+			snprintf(carried, sizeof carried, "carried from %s's ceilings with the rate kept: %s", from->id,
+				 t.source);
+			memcpy(t.source, carried, sizeof t.source);
+		}
 		to->timing[i] = t;
 	}
 	memcpy(to->attention_default, from->attention_default, sizeof to->attention_default);

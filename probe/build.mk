@@ -8,7 +8,7 @@
 #   make PROBE_PORTABLE=1 ...       libyaml linked statically and libcjson copied to build/lib
 #                                   (rpath $ORIGIN/lib): a binary to carry to another machine
 
-PROBE_C_SRC := probe/stats.c probe/result.c probe/report.c probe/match.c probe/calib.c probe/monitor.c probe/validate.c probe/driver.c \
+PROBE_C_SRC := util/json_check.c probe/stats.c probe/result.c probe/report.c probe/match.c probe/calib.c probe/monitor.c probe/validate.c probe/driver.c \
 	kernels/verify.c
 PROBE_CORE_OBJ := $(PROBE_C_SRC:%.c=$(BUILD)/obj/%.o)
 PROBE_TEST_SUPPORT := $(sort $(wildcard tests/support/*.c))
@@ -77,7 +77,7 @@ PROBE_HAS_CUBLAS := $(and $(wildcard $(CUDA_LIBDIR)/../include/cublas_v2.h $(CUD
 NVCC_FLAGS ?= -O3 -lineinfo
 PROBE_NVCC := $(NVCC) -std=c++17 $(NVCC_FLAGS) -Xcompiler -Wall,-Wextra $(if $(PROBE_HAS_CUBLAS),,-DKERN_NO_CUBLAS)
 
-PROBE_CU := kernels/cuda/backend.cu kernels/cuda/mma.cu $(if $(PROBE_HAS_CUBLAS),kernels/cuda/gemm.cu)
+PROBE_CU := kernels/cuda/backend.cu kernels/cuda/mma.cu kernels/cuda/latency.cu $(if $(PROBE_HAS_CUBLAS),kernels/cuda/gemm.cu)
 # Each architecture set has its own object folder (build/obj/kernels/cuda-90,
 # cuda-75_80_..._120), so `make test` after `make` (or the reverse) relinks
 # instead of recompiling. wgmma is sm_90a whatever the set, so it is shared.

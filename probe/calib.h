@@ -15,6 +15,11 @@
  * stays as in the entry and the notes say so. Returns 0, or -1 with err. */
 int probe_calibration_build(const struct probe_report *rep, struct ridge_gpu *out, char *err, size_t err_len);
 
+/* Builds the calibration and checks that its text loads back (what
+ * probe_calibration_write does before writing): 0, or -1 with err. An input
+ * problem of the run, found before any output (exit 2), not after. */
+int probe_calibration_check(const struct probe_report *rep, const char *path, struct ridge_gpu *g, char *err,
+			    size_t err_len);
 /* Builds it, writes it atomically to path (hwdb_write_file) and loads it back
  * to prove it loads. Returns 0, or -1 with err. */
 int probe_calibration_write(const struct probe_report *rep, const char *path, char *err, size_t err_len);

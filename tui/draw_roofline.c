@@ -36,6 +36,17 @@ static void draw_numbers(const struct tui_state *s, const struct tui_layout *l)
 		cli_format_si(r->cost.bytes, "B", a, sizeof a);
 		if (y < bottom)
 			tui_put_pair(y++, x, w, "bytes", TUI_ROLE_RESULT, "%s", a);
+		const struct ridge_gemm_l2 *l2 = &r->cost.l2;
+		if (l2->modelled && y < bottom) {
+			/* The L2-aware traffic (model/intensity.h, intensity_gemm_l2). */
+			cli_format_si(l2->hbm_bytes, "B", a, sizeof a);
+			cli_format_si(l2->l2_traffic, "B", b, sizeof b);
+			tui_put_pair(y++, x, w, "HBM / L2", TUI_ROLE_RESULT, "%s / %s", a, b);
+			if (y < bottom)
+				tui_put(y++, x, w, TUI_ROLE_DIM, "wave %.17g CTAs; A %s (x%.4g), B %s (x%.4g)", l2->wave_ctas,
+					l2->a_resident ? "stays in L2" : "re-read", l2->a_reads,
+					l2->b_resident ? "stays in L2" : "re-read", l2->b_reads);
+		}
 	}
 	if (y < bottom)
 		tui_put_pair(y++, x, w, "intensity", TUI_ROLE_RESULT, "%.4g FLOP/B", p->intensity);

@@ -653,6 +653,11 @@ static void prompt_key(struct tui_state *s, int key)
 		if (key >= 32 && key < 256 && key != 127 && s->edit_len + 1 < sizeof s->edit) {
 			s->edit[s->edit_len++] = (char)key;
 			s->edit[s->edit_len] = '\0';
+		} else if (key >= 32 && key < 256 && key != 127) {
+			/* The field is full: the rest of a paste is dropped, and said so. */
+			snprintf(s->message, sizeof s->message, "the field is full (at most %zu characters)",
+				 sizeof s->edit - 1);
+			s->message_error = true;
 		}
 		return;
 	}

@@ -124,18 +124,35 @@ static void handle_click(struct tui_state *s, const struct tui_layout *l, int y,
 	}
 }
 
+/* The most keys handled between two redraws (a paste): enough that a
+ * 100 KB paste costs a few frames, few enough that a frame stays prompt. */
+#define TUI_KEYS_PER_FRAME 4096
+
 int tui_run(struct tui_state *s)
 {
 	setlocale(LC_ALL, "");
 	bool ascii = !locale_is_utf8();
-	if (!isatty(fileno(stdin)) || !isatty(fileno(stdout))) {
+	FILE *terminal = cli_terminal(); /* the raw stdout: ncurses draws control characters as ^X itself */
+	if (!isatty(fileno(stdin)) || !isatty(fileno(terminal))) {
 		cli_error("tui needs a terminal (stdin and stdout); for values without one, use 'ridge tui --dump'");
 		return EXIT_ENV;
 	}
-	SCREEN *screen = newterm(NULL, stdout, stdin);
+	SCREEN *screen = newterm(NULL, terminal, stdin);
 	if (!screen) {
 		const char *term = getenv("TERM");
 		cli_error("cannot start the terminal '%s' (check TERM)", term ? term : "");
+		return EXIT_ENV;
+	}
+	/* A terminal that cannot move the cursor (TERM=dumb, an emacs shell)
+	 * would get every frame appended as lines of garbage: refuse it. */
+	char *cup = tigetstr("cup"), *clear_cap = tigetstr("clear");
+	if (!cup || cup == (char *)-1 || !clear_cap || clear_cap == (char *)-1) {
+		const char *term = getenv("TERM");
+		endwin();
+		delscreen(screen);
+		cli_error("the terminal '%s' cannot move the cursor (no 'cup' or 'clear' in its terminfo): the TUI needs "
+			  "one (set TERM, e.g. xterm-256color); for values without one, use 'ridge tui --dump'",
+			  term ? term : "");
 		return EXIT_ENV;
 	}
 	curses_active = 1;
@@ -157,21 +174,29 @@ int tui_run(struct tui_state *s)
 		tui_draw_layout(s, LINES, COLS, &layout);
 		tui_draw(s, &layout, ascii);
 		refresh();
+		/* Every key already waiting (a paste of 100 KB arrives as 100,000
+		 * keys) is handled before the next redraw: a redraw per key froze
+		 * the screen for 30 s. A resize or a click needs the new layout. */
 		int key = getch();
-		if (key == ERR)
-			continue;
-		if (key == KEY_RESIZE)
-			continue;
-		if (key == KEY_MOUSE) {
-			MEVENT ev;
-			if (getmouse(&ev) == OK && (ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
-				handle_click(s, &layout, ev.y, ev.x);
-			continue;
+		for (int batch = 0; key != ERR && !s->quit; batch++) {
+			if (key == KEY_RESIZE)
+				break;
+			if (key == KEY_MOUSE) {
+				MEVENT ev;
+				if (getmouse(&ev) == OK && (ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
+					handle_click(s, &layout, ev.y, ev.x);
+				break;
+			}
+			/* nonl(): Enter arrives as \r. */
+			tui_state_key(s, key);
+			if (s->request != TUI_REQ_NONE)
+				handle_request(s);
+			if (batch >= TUI_KEYS_PER_FRAME)
+				break;
+			nodelay(stdscr, TRUE);
+			key = getch();
+			nodelay(stdscr, FALSE);
 		}
-		/* nonl(): Enter arrives as \r. */
-		tui_state_key(s, key);
-		if (s->request != TUI_REQ_NONE)
-			handle_request(s);
 	}
 	tui_restore_terminal();
 	delscreen(screen);

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "hwdb.h"
 #include "occupancy.h"
 
@@ -258,6 +259,67 @@ static int print_cli_cases(long per_gpu, unsigned long long seed)
 	return 0;
 }
 
+/* hw check's transcription of the header's per-compute-capability constants
+ * (hwdb/arch.c) against the header's own functions, for every compute
+ * capability the transcription lists. Returns the number of mismatches. */
+static int check_cc_table(void)
+{
+	static const int ccs[][2] = { { 7, 0 },	 { 7, 5 },  { 8, 0 },  { 8, 6 },  { 8, 7 },  { 8, 9 },	 { 9, 0 },
+				      { 10, 0 }, { 10, 1 }, { 10, 3 }, { 11, 0 }, { 12, 0 }, { 12, 1 } };
+	int bad = 0, checked = 0;
+	for (size_t i = 0; i < sizeof ccs / sizeof ccs[0]; i++) {
+		struct hwdb_cc_occupancy t;
+		if (!hwdb_cc_occupancy(ccs[i][0], ccs[i][1], &t)) {
+			printf("FAIL cc %d.%d: not in hwdb/arch.c's table\n", ccs[i][0], ccs[i][1]);
+			bad++;
+			continue;
+		}
+		cudaOccDeviceProp prop;
+		memset(&prop, 0, sizeof prop);
+		prop.computeMajor = ccs[i][0];
+		prop.computeMinor = ccs[i][1];
+		int smem_unit = 0, reg_unit = 0, parts = 0, blocks = 0, virt = 0, bars = 0;
+		cudaOccFuncAttributes attr;
+		memset(&attr, 0, sizeof attr);
+		attr.numBlockBarriers = 1;
+		cudaOccSMemAllocationGranularity(&smem_unit, &prop);
+		cudaOccRegAllocationGranularity(&reg_unit, &prop);
+		cudaOccSubPartitionsPerMultiprocessor(&parts, &prop);
+		cudaOccMaxBlocksPerMultiprocessor(&blocks, &prop);
+		cudaOccMaxVirtualResourceCountPerSM(&virt, &prop);
+		/* Barrier sets per block slot: available / blocks with one barrier per
+		 * block; the header applies the limit from 9.0 on only. */
+		cudaOccMaxBlocksPerSMBlockBarrierLimit(&bars, blocks, &prop, &attr);
+		int sets = prop.computeMajor >= 9 ? bars / blocks : 0;
+		int legal[32], n_legal = 0;
+		for (size_t kib = 0; kib <= 256 && n_legal < 32; kib++) {
+			size_t size = kib * 1024;
+			if (cudaOccAlignUpShmemSizeVoltaPlus(&size, &prop) == CUDA_OCC_SUCCESS &&
+			    (n_legal == 0 || legal[n_legal - 1] != (int)(size / 1024)))
+				legal[n_legal++] = (int)(size / 1024);
+		}
+		int same_carveout = n_legal == t.carveout_count;
+		for (int c = 0; same_carveout && c < n_legal; c++)
+			same_carveout = legal[c] == t.carveout_kib[c];
+		int mismatch = smem_unit != t.smem_alloc_unit || reg_unit != t.reg_alloc_unit ||
+			       parts != t.sub_partitions || blocks != t.blocks_per_sm ||
+			       virt != t.virtual_resources_per_sm || sets != t.barriers_per_block_slot || !same_carveout;
+		if (mismatch) {
+			printf("FAIL cc %d.%d: header smem unit %d regs unit %d partitions %d blocks %d virtual %d barrier "
+			       "sets %d, %d carveout sizes; hwdb/arch.c %d %d %d %d %d %d, %d\n",
+			       ccs[i][0], ccs[i][1], smem_unit, reg_unit, parts, blocks, virt, sets, n_legal,
+			       t.smem_alloc_unit, t.reg_alloc_unit, t.sub_partitions, t.blocks_per_sm,
+			       t.virtual_resources_per_sm, t.barriers_per_block_slot, t.carveout_count);
+			bad++;
+		}
+		checked++;
+	}
+	printf("%s hw check's per-compute-capability table (hwdb/arch.c) on %d compute capabilities: %d "
+	       "mismatches with cuda_occupancy.h\n",
+	       bad ? "FAIL" : "ok  ", checked, bad);
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "--cli") == 0)
@@ -271,6 +333,12 @@ int main(int argc, char **argv)
 	unsigned long long seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 20260101ULL;
 	int planted_found = 0;
 	int passed = 0, failed = 0, gpus = 0;
+	if (!plant) {
+		if (check_cc_table())
+			failed++;
+		else
+			passed++;
+	}
 	long total = 0, total_potential = 0, mismatches = 0;
 	for (int i = 0; i < hwdb_builtin_count(); i++) {
 		static struct ridge_gpu gpu;

@@ -9,7 +9,7 @@
 Fixture columns: source, kernel, model (the ridge kernel that models it: gemm-naive, gemm-tiled,
 gemm with the kernel's own tile, gemv, or none with the reason in `source`), dtype, m, n, k (as the
 kernel sees them: cuBLAS is column-major, so torch's x (M x K) @ W^T gives cuBLAS m = N, n = M),
-tile_m, tile_n (from the kernel's name), the mean of the launches' dram__bytes_read.sum,
+tile_m, tile_n (from the kernel's name; no field holds a comma), the mean of the launches' dram__bytes_read.sum,
 dram__bytes_write.sum, lts__t_bytes.sum, gpu__time_duration.sum, and the number of launches.
 """
 import csv
@@ -40,9 +40,9 @@ def import_capture(path):
         grid_z = r["grid"].strip("()").split(",")[-1].strip()
         source = "ncu_gemm_dram.sh " + name
         if len(rows) > 1:
-            model, source = "none", source + ": %d kernels (split-K or a reduction), outside the model" % len(rows)
+            model, source = "none", source + ": %d kernels (split-K or a reduction); outside the model" % len(rows)
         elif grid_z not in ("", "1"):
-            model, source = "none", source + ": grid z = %s (split-K), outside the model" % grid_z
+            model, source = "none", source + ": grid z = %s (split-K); outside the model" % grid_z
         elif "gemv" in kernel.lower():
             model = "gemv"
         elif tile:
@@ -51,7 +51,9 @@ def import_capture(path):
             model, source = "none", source + ": no tile in the kernel's name"
         tm, tn = (int(tile.group(1)), int(tile.group(2))) if tile else (0, 0)
         mean = lambda key: float(r[key])  # one launch per shape: the main kernel's own counters
-        out.writerow([source, kernel.split("(")[0].replace("void ", ""), model, "bf16", n_torch, m_torch, k, tm, tn,
+        # No commas inside a field: tests/unit/test_gemm_l2.c splits lines at commas.
+        name_only = kernel.split("(")[0].replace("void ", "").replace(",", ";")
+        out.writerow([source.replace(",", ";"), name_only, model, "bf16", n_torch, m_torch, k, tm, tn,
                       "%.0f" % mean("dram_read_bytes"), "%.0f" % mean("dram_write_bytes"),
                       "%.0f" % mean("lts_bytes"), "%.9g" % mean("time_s"), 1])
 

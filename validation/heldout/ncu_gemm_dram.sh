@@ -23,7 +23,7 @@ echo "shape,m,n,k,kernel,grid,block,cluster,dram_read_bytes,dram_write_bytes,lts
 i=0
 while [ "$i" -lt "$count" ]; do
 	echo "ncu_gemm_dram: shape $i of $count" >&2
-	"$ncu" --profile-from-start off --clock-control none --cache-control all --metrics "$metrics" \
+	"$ncu" --target-processes all --profile-from-start off --clock-control none --cache-control all --metrics "$metrics" \
 		--csv --page raw --print-units base "$py" "$here/ncu_gemm_dram.py" "$i" >"$tmp/raw.csv" 2>"$tmp/err" ||
 		{ cat "$tmp/err" >&2; exit 1; }
 	"$py" - "$here/ncu_gemm_dram.py" "$i" "$tmp/raw.csv" <<'PY'
