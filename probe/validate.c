@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "result.h"
+#include "timing.h"
 
 static const char *const group_names[PROBE_VG_COUNT] = {"stream", "fp32_gemm", "library_gemm", "fused", "launch"};
 static const char *const group_titles[PROBE_VG_COUNT] = {
@@ -61,6 +62,12 @@ static void predict_roofline(const struct ridge_gpu *g, const struct ridge_kerne
 			p->level_s[i] = h.levels[i].time_s;
 	snprintf(p->binding, sizeof p->binding, "%s", roofline_binding_name(&h));
 	set_error(p, measured);
+	struct ridge_kernel_time t;
+	if (timing_kernel(g, s, NULL, &t, err, sizeof err) == 0 && measured > 0) {
+		p->has_time_model = true;
+		p->predicted_time_s = t.predicted_time_s;
+		p->time_model_error = (t.predicted_time_s - measured) / measured;
+	}
 }
 
 static void predict_launch(const struct ridge_gpu *g, double kernels, bool graph, double measured,
@@ -447,6 +454,10 @@ cJSON *probe_validation_json(const struct probe_validation *v)
 			json_num(o, "error", c->cal.error);
 		else
 			cJSON_AddNullToObject(o, "error");
+		if (c->cal.has_time_model) {
+			json_num(o, "predicted_time_s", c->cal.predicted_time_s);
+			json_num(o, "time_model_error", c->cal.time_model_error);
+		}
 		if (c->cal.ok)
 			cJSON_AddStringToObject(o, "binding", c->cal.binding);
 		else

@@ -36,6 +36,10 @@ struct probe_prediction {
 	enum ridge_dtype dtype;		   /* its dtype and path */
 	bool matrix;
 	char why[200]; /* why there is no prediction */
+	/* The time model (model/timing.h) on the same shape: the kernel class's
+	 * efficiencies and fixed cost over the floor. */
+	bool has_time_model;
+	double predicted_time_s, time_model_error;
 };
 
 struct probe_vcase {
