@@ -13,9 +13,12 @@ WITH_CUDA ?= auto
 WITH_HIP ?= auto
 BUILD ?= build
 
-PKGS := yaml-0.1 libcjson ncursesw
+PKGS := yaml-0.1 libcjson ncursesw sqlite3
+# What libridge itself links (hwdb: libyaml; the strict JSON checks that need
+# cJSON live in util/, outside the library); ridge.pc's Requires.private.
+LIB_PKGS := yaml-0.1
 # -Wno-format-truncation: diagnostics are deliberately cut to fixed buffers.
-RIDGE_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wno-format-truncation -D_GNU_SOURCE -Imodel -Ihwdb -Icli -I$(BUILD)/gen $(CFLAGS)
+RIDGE_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wno-format-truncation -D_GNU_SOURCE -Imodel -Ihwdb -Icli -Iutil -I$(BUILD)/gen $(CFLAGS)
 DEPS_STAMP := $(BUILD)/.deps-ok
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
@@ -28,12 +31,23 @@ CMD_SRC := $(sort $(wildcard cli/cmd_*.c))
 TUI_SRC := $(sort $(wildcard tui/*.c))
 
 LIB_OBJ := $(MODEL_SRC:%.c=$(BUILD)/obj/%.o) $(HWDB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/hwdb_embedded.o
-CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o) $(TUI_SRC:%.c=$(BUILD)/obj/%.o)
+# util/: what the command line and the probe share that libridge must not
+# carry (json_check needs cJSON; libridge depends on libyaml alone).
+UTIL_SRC := $(sort $(wildcard util/*.c))
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o) $(TUI_SRC:%.c=$(BUILD)/obj/%.o) $(UTIL_SRC:%.c=$(BUILD)/obj/%.o)
 LIB := $(BUILD)/libridge.a
+# The shared library: libridge.so.0.1.0, soname libridge.so.0 (the major
+# version), recording its own dependencies (libyaml, libm).
+RIDGE_VERSION := $(shell sed -n 's/.*RIDGE_VERSION "\(.*\)"/\1/p' model/ridge.h)
+RIDGE_SONAME := libridge.so.$(firstword $(subst ., ,$(RIDGE_VERSION)))
+SHLIB := $(BUILD)/libridge.so.$(RIDGE_VERSION)
+# What <ridge/ridge.h> brings in: the models and the hardware database; not the
+# internal model/fail.h.
+PUBLIC_HEADERS := $(filter-out model/fail.h,$(sort $(wildcard model/*.h))) hwdb/hwdb.h
 RIDGE := $(BUILD)/ridge
 
-.PHONY: all run test install clean bench bench-tui fuzz fuzz-build check-asan check-valgrind deps
-all: $(RIDGE) probes
+.PHONY: all run test install install-files clean bench bench-tui fuzz fuzz-build check-asan check-valgrind deps
+all: $(RIDGE) $(SHLIB) probes
 
 deps: $(DEPS_STAMP)
 $(DEPS_STAMP): scripts/deps.sh
@@ -49,17 +63,26 @@ $(BUILD)/gen/commands.inc: scripts/gen-commands.sh Makefile $(CMD_SRC)
 
 $(BUILD)/obj/gen/hwdb_embedded.o: $(BUILD)/gen/hwdb_embedded.c
 	@mkdir -p $(@D)
-	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -fPIC -c $< -o $@
 
 $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) $(LIB_PIC) -MMD -MP -c $< -o $@
+
+# The library's objects go into libridge.a and libridge.so alike.
+$(LIB_OBJ): LIB_PIC := -fPIC
 
 $(BUILD)/obj/cli/main.o: $(BUILD)/gen/commands.inc
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
+
+$(SHLIB): $(LIB_OBJ)
+	$(CC) $(RIDGE_CFLAGS) -shared -Wl,-soname,$(RIDGE_SONAME) -Wl,--no-undefined -o $@ $^ \
+		$(shell pkg-config --libs $(LIB_PKGS) 2>/dev/null) -lm
+	ln -sf $(@F) $(BUILD)/$(RIDGE_SONAME)
+	ln -sf $(RIDGE_SONAME) $(BUILD)/libridge.so
 
 $(RIDGE): $(CLI_OBJ) $(LIB)
 	$(CC) $(RIDGE_CFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(PKG_LIBS)
@@ -107,7 +130,21 @@ $(BUILD)/tests/test_calc_%: tests/unit/test_calc_%.c $(TEST_SUPPORT) $(TUI_TEST_
 	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka) -Itests/support -o $@ $< $(TEST_SUPPORT) \
 		$(TUI_TEST_OBJ) $(LIB) $(PKG_LIBS) $(shell pkg-config --libs cmocka)
 
-test: all $(TEST_BIN)
+# The cli/ helper tests (test_cli_*: the demangler) link cli/ the same way.
+$(BUILD)/tests/test_cli_%: tests/unit/test_cli_%.c $(TEST_SUPPORT) $(TUI_TEST_OBJ) $(LIB) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka) -Itests/support -o $@ $< $(TEST_SUPPORT) \
+		$(TUI_TEST_OBJ) $(LIB) $(PKG_LIBS) $(shell pkg-config --libs cmocka)
+
+# make test stages `make install-files` (PREFIX=/usr) in build/stage: the
+# library suite builds examples/libridge/ against the installed files alone.
+STAGE := $(BUILD)/stage
+$(STAGE)/.installed: $(RIDGE) $(LIB) $(SHLIB) $(PUBLIC_HEADERS) scripts/ridge.pc.in $(HWDB_YAML)
+	@rm -rf $(STAGE)
+	@$(MAKE) --no-print-directory install-files DESTDIR=$(abspath $(STAGE)) PREFIX=/usr >/dev/null
+	@touch $@
+
+test: all $(TEST_BIN) $(STAGE)/.installed
 	@sh tests/run.sh $(BUILD)
 
 # ridge tui --bench: key press -> update + redraw per panel (tui/README.md).
@@ -125,7 +162,14 @@ $(BENCH_OCC): bench/occupancy_bench.c $(LIB) | $(DEPS_STAMP)
 	$(CC) -std=c99 -O2 -Wall -Wextra -pedantic -I$(CUDA_OCC_INCLUDE) -Imodel -Ihwdb -o $@ $< $(LIB) \
 		$(shell pkg-config --libs yaml-0.1 2>/dev/null) -lm
 
-bench: $(LIB)
+BENCH_PLAN := $(BUILD)/bench/plan_bench
+
+$(BENCH_PLAN): bench/plan_bench.c $(LIB) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
+bench: $(LIB) $(BENCH_PLAN)
+	@$(BENCH_PLAN)
 ifneq ($(CUDA_OCC_INCLUDE),)
 	@$(MAKE) --no-print-directory $(BENCH_OCC)
 	@$(BENCH_OCC)
@@ -162,8 +206,8 @@ FUZZ_CFLAGS := -Wno-unknown-warning-option -O1 -g -fno-omit-frame-pointer -fsani
 # Harnesses link the CLI's objects (without main) and the probe's plain C.
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(LIB) $(CLI_OBJ) $(PROBE_CORE_OBJ) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -fsanitize=fuzzer -o $@ $< $(filter-out %/cli/main.o,$(CLI_OBJ)) \
-		$(PROBE_CORE_OBJ) $(LIB) $(PKG_LIBS) -ldl
+	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -fsanitize=fuzzer -o $@ $< $(sort $(filter-out %/cli/main.o,$(CLI_OBJ)) \
+		$(PROBE_CORE_OBJ)) $(LIB) $(PKG_LIBS) -ldl
 
 fuzz-build:
 	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz needs clang (apt-get install -y clang)"; exit 1; }
@@ -173,15 +217,23 @@ fuzz-build:
 fuzz: fuzz-build
 	@sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/ridge \
+# install-files: everything but the probes (make test stages it, above).
+LIBDIR := $(DESTDIR)$(PREFIX)/lib
+install-files: $(RIDGE) $(LIB) $(SHLIB)
+	install -d $(DESTDIR)$(PREFIX)/bin $(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include/ridge \
 		$(DESTDIR)$(PREFIX)/share/ridge/hwdb
-	install -m 755 $(RIDGE) $(PROBES) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 model/*.h hwdb/hwdb.h $(DESTDIR)$(PREFIX)/include/ridge/
+	install -m 755 $(RIDGE) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(LIB) $(LIBDIR)/
+	install -m 755 $(SHLIB) $(LIBDIR)/
+	ln -sf $(notdir $(SHLIB)) $(LIBDIR)/$(RIDGE_SONAME)
+	ln -sf $(RIDGE_SONAME) $(LIBDIR)/libridge.so
+	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(PREFIX)/include/ridge/
 	install -m 644 $(HWDB_YAML) $(DESTDIR)$(PREFIX)/share/ridge/hwdb/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(shell sed -n 's/.*RIDGE_VERSION "\(.*\)"/\1/p' model/ridge.h)|g' \
-		scripts/ridge.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/ridge.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(RIDGE_VERSION)|g' -e 's|@REQUIRES@|$(LIB_PKGS)|g' \
+		scripts/ridge.pc.in > $(LIBDIR)/pkgconfig/ridge.pc
+
+install: all install-files
+	$(if $(PROBES),install -m 755 $(PROBES) $(DESTDIR)$(PREFIX)/bin/)
 
 clean:
 	rm -rf $(BUILD)

@@ -64,6 +64,13 @@ static void reason_text(const struct align_run *run, const struct ridge_align_di
 	bool amd = run->gpu->vendor == RIDGE_VENDOR_AMD;
 	switch (d->severity) {
 	case RIDGE_ALIGN_ERROR:
+		if (r->alignment_required) {
+			snprintf(buf, len,
+				 "not a multiple of %lld (%d bytes of %s): required: cuBLAS has no %s kernel off the "
+				 "16-byte conditions (no slower fallback); pad to %lld",
+				 r->required_multiple, r->required_bytes, dt, dt, d->suggested);
+			break;
+		}
 		snprintf(buf, len,
 			 "not a multiple of %lld (%d bytes of %s): off %s fast %s kernels "
 			 "(a slower kernel for unaligned operands, or padding)",
@@ -236,6 +243,10 @@ int align_run_model(struct align_run *run, const struct cli_model_config *config
 	if (align_model_gemms(&run->model, run->set.tokens, run->gemms, why, sizeof why) != 0)
 		return fail(err, err_len, "%s: %s", run->set.tokens_where ? run->set.tokens_where : "tokens", why);
 	run->model_mode = true;
+	snprintf(run->model_type, sizeof run->model_type, "%s", config->model_type);
+	run->swiglu_applies = !config->model_type[0] || strcmp(config->model_type, "llama") == 0 ||
+			      config->has_multiple_of || config->has_ffn_dim_multiplier || run->set.has_multiple_of ||
+			      run->set.has_multiplier;
 	if (swiglu_for(run, run->model.hidden_size, config->has_ffn_dim_multiplier, config->ffn_dim_multiplier,
 		       config->has_multiple_of, config->multiple_of, err, err_len) != 0)
 		return -1;
@@ -253,7 +264,16 @@ int align_run_model(struct align_run *run, const struct cli_model_config *config
 		run->findings[run->count - 1].has_swiglu = g == RIDGE_GEMM_DOWN;
 		if (run->findings[run->count - 1].dim.severity > worst)
 			worst = run->findings[run->count - 1].dim.severity;
-		run->gemm_severity[g] = worst;
+		/* The per-dimension findings above are the rule's conditions seen one
+		 * dimension at a time: in the linear layout every condition falls on
+		 * N or K. The GEMM's verdict is the rule's. */
+		if (align_gemm_rule(run->gpu, run->set.dtype, RIDGE_GEMM_LAYOUT_LINEAR, gemm->m, gemm->n, gemm->k,
+				    &run->gemm_rule[g], why, sizeof why) != 0)
+			return fail(err, err_len, "%s: %s", gemm->name, why);
+		if (run->gemm_rule[g].severity != worst)
+			return fail(err, err_len, "%s: the rule's verdict %s differs from its dimensions' %s", gemm->name,
+				    align_severity_name(run->gemm_rule[g].severity), align_severity_name(worst));
+		run->gemm_severity[g] = run->gemm_rule[g].severity;
 		if (align_tiling(gemm->m, gemm->n, &run->set.tile, run->gpu->sm_count, &run->gemm_tiling[g], why,
 				 sizeof why) != 0)
 			return fail(err, err_len, "%s: %s", gemm->name, why);

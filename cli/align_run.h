@@ -55,8 +55,16 @@ struct align_run {
 	struct ridge_align_gemm gemms[RIDGE_GEMM_COUNT];
 	struct ridge_align_tiling gemm_tiling[RIDGE_GEMM_COUNT];
 	enum ridge_align_severity gemm_severity[RIDGE_GEMM_COUNT];
+	/* model/align.c's tensor-core rule on each GEMM, in the linear layout
+	 * (x W^T: cuBLAS TN), the rule ridge gemm and the validation apply. */
+	struct ridge_gemm_tensor_rule gemm_rule[RIDGE_GEMM_COUNT];
 	bool has_swiglu;
 	struct ridge_align_swiglu swiglu;
+	/* Whether the Llama rule is the config's rule: model_type "llama" or
+	 * none (shape keys, a bare YAML), or the rule's settings given (config or
+	 * flags); another family's config sizes its FFN its own way. */
+	bool swiglu_applies;
+	char model_type[64];
 	int errors, warnings;
 };
 

@@ -84,6 +84,7 @@ void calc_json_gpu(cJSON *obj, const struct ridge_gpu *gpu);
 struct ridge_train_result;
 struct ridge_train_comparison;
 struct ridge_decode_result;
+struct ridge_comm_result;
 struct ridge_occupancy_result;
 struct ridge_roofline_point;
 struct ridge_align_rule;
@@ -92,6 +93,8 @@ void calc_json_train(cJSON *obj, const struct ridge_train_result *r);
 /* The current run's keys, "target" with the target run's, savings and ROI. */
 void calc_json_train_comparison(cJSON *obj, const struct ridge_train_comparison *c);
 void calc_json_decode(cJSON *obj, const struct ridge_decode_result *r);
+/* One collective's terms: op, algorithm, alpha, bus bandwidth, time (ridge comm, cost train). */
+void calc_json_comm(cJSON *obj, const struct ridge_comm_result *r);
 /* "limits": blocks per SM each resource allows (null: no limit). */
 void calc_json_occupancy_limits(cJSON *obj, const struct ridge_occupancy_result *r);
 /* A placed roofline point: intensity, attainable, bound, the work and time
@@ -106,6 +109,7 @@ cJSON *calc_json_align_finding(const struct align_finding *f);
 /* The calculators (each defined beside its command); scenario files can use
  * every one listed in eval_kinds[] (cli/eval_kinds.c). */
 extern const struct calc calc_align;
+extern const struct calc calc_comm;
 extern const struct calc calc_launch;
 extern const struct calc calc_cost_train;
 extern const struct calc calc_cost_decode;

@@ -14,6 +14,7 @@
 #include "calc.h"
 #include "cli.h"
 #include "eval.h"
+#include "kernel_view.h"
 #include "model_config.h"
 #include "report.h"
 
@@ -30,6 +31,14 @@ static const char usage_text[] =
     "           128 fp8/int8), the recommended multiple on A100 and later\n"
     "  ok       a multiple of the recommended size\n"
     "and shows each dimension's tile and wave quantization for M = T tokens.\n"
+    "The rule is ridge's one tensor-core rule (model/align.c, as ridge gemm): cuBLAS's\n"
+    "conditions on m, n, k, lda, ldb, ldc for the layout x W^T with W [N,K] row-major\n"
+    "(PyTorch's F.linear: cuBLAS TN, lda = ldb = K, ldc = N), so N and K are checked\n"
+    "and M (tokens) is free. fp8: the 16-byte conditions are required (cuBLAS has no fp8\n"
+    "kernel otherwise, no slower fallback), and on compute capability 8.9/9.x only TN\n"
+    "has one. Off the conditions other dtypes stay on tensor cores, slower (3-8x on an\n"
+    "H200); ridge says where, not how much. The Llama SwiGLU check runs for Llama\n"
+    "configs only (model_type llama, or none, or --multiple-of/--ffn-dim-multiplier).\n"
     "\n"
     "  --dtype DT              fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4\n"
     "  --dims LIST             dimensions, plain or named: 6000,21845 or\n"
@@ -277,6 +286,8 @@ cJSON *calc_json_align_rule(cJSON *obj, const struct ridge_align_rule *r)
 	cJSON_AddNumberToObject(rule, "recommended_multiple", (double)r->recommended_multiple);
 	cJSON_AddNumberToObject(rule, "recommended_bytes", r->recommended_bytes);
 	cJSON_AddBoolToObject(rule, "tensor_core_path", r->matrix_path);
+	cJSON_AddBoolToObject(rule, "alignment_required", r->alignment_required);
+	cJSON_AddBoolToObject(rule, "tn_only", r->tn_only);
 	return rule;
 }
 
@@ -336,8 +347,12 @@ static cJSON *align_json(const struct align_run *run, const char *model_file, co
 			cJSON_AddNumberToObject(o, "swiglu_intermediate", (double)run->swiglu.intermediate);
 		cJSON_AddItemToArray(findings, o);
 	}
-	if (run->has_swiglu)
-		cJSON_AddItemToObject(doc, "swiglu", swiglu_json(&run->swiglu));
+	if (run->has_swiglu) {
+		cJSON *swiglu = swiglu_json(&run->swiglu);
+		/* Dimension lists name d_model and ffn themselves: the rule is asked for. */
+		cJSON_AddBoolToObject(swiglu, "applies", !run->model_mode || run->swiglu_applies);
+		cJSON_AddItemToObject(doc, "swiglu", swiglu);
+	}
 	if (run->model_mode) {
 		const struct ridge_align_model *m = &run->model;
 		cJSON *model = cJSON_AddObjectToObject(doc, "model");
@@ -345,6 +360,8 @@ static cJSON *align_json(const struct align_run *run, const char *model_file, co
 			cJSON_AddStringToObject(model, "file", model_file);
 		if (model_from)
 			cJSON_AddStringToObject(model, "from", model_from);
+		if (run->model_type[0])
+			cJSON_AddStringToObject(model, "model_type", run->model_type);
 		cJSON_AddNumberToObject(model, "hidden_size", (double)m->hidden_size);
 		cJSON_AddNumberToObject(model, "intermediate_size", (double)m->intermediate_size);
 		cJSON_AddNumberToObject(model, "num_attention_heads", (double)m->num_attention_heads);
@@ -366,6 +383,8 @@ static cJSON *align_json(const struct align_run *run, const char *model_file, co
 			cli_json_number(o, "flops", gm->flops);
 			cJSON_AddBoolToObject(o, "aligned", run->gemm_severity[i] != RIDGE_ALIGN_ERROR);
 			cJSON_AddStringToObject(o, "severity", align_severity_name(run->gemm_severity[i]));
+			cJSON_AddBoolToObject(o, "tensor_cores", run->gemm_rule[i].tensor_cores);
+			kernel_rule_json(o, &run->gemm_rule[i]);
 			cJSON_AddItemToObject(o, "tiling", tiling_json(&run->gemm_tiling[i]));
 			cJSON_AddItemToArray(gemms, o);
 		}
@@ -507,6 +526,13 @@ static void print_header(const cJSON *d, bool amd)
 	printf("rule: multiples of %lld elements (%lld bytes) required, %lld (%lld bytes) recommended\n",
 	       num_ll(r, "required_multiple"), num_ll(r, "required_bytes"), num_ll(r, "recommended_multiple"),
 	       num_ll(r, "recommended_bytes"));
+	if (cJSON_IsTrue(get(r, "alignment_required")))
+		printf("  %s: the 16-byte conditions are required (cuBLAS has no %s kernel off them, no slower "
+		       "fallback)%s\n",
+		       calc_str(d, "dtype"), calc_str(d, "dtype"),
+		       cJSON_IsTrue(get(r, "tn_only")) ? ";\n  on this GPU only the TN layout (x W^T, W [N,K] row-major: "
+							 "F.linear's) has one"
+						       : "");
 	if (!cJSON_IsTrue(get(r, "tensor_core_path")))
 		printf("note: %s: these GEMMs run without tensor cores whatever the alignment\n", calc_str(r, "note"));
 	if (amd)
@@ -548,6 +574,30 @@ static void print_dims(const cJSON *d)
 			    calc_has(s, "ffn_dim_multiplier") ? ", with ffn_dim_multiplier" : "", num_ll(s, "d_model"),
 			    num_ll(s, "eight_thirds_d"), num_ll(s, "intermediate"));
 	}
+}
+
+/* The config's intermediate_size against the Llama SwiGLU rule, where the
+ * rule is the config's (a Llama model_type or the rule's settings given). */
+static void print_swiglu_check(const cJSON *s, const cJSON *m, bool command_line)
+{
+	const char *flag = command_line ? "--multiple-of" : "multiple_of";
+	if (!cJSON_IsTrue(get(s, "applies"))) {
+		/* Other families size their FFN as they like: no Llama note. */
+		printf("SwiGLU check: not applied (model_type '%s' is not Llama; %s applies the Llama rule)\n",
+		       calc_str(m, "model_type"), flag);
+		return;
+	}
+	printf("SwiGLU check: 8/3 x hidden %lld = %lld", num_ll(s, "d_model"), num_ll(s, "eight_thirds_d"));
+	if (calc_has(s, "ffn_dim_multiplier"))
+		printf(", x ffn_dim_multiplier %g = %lld", calc_num(s, "ffn_dim_multiplier"), num_ll(s, "scaled"));
+	printf(", Llama rule (multiple_of %lld) gives %lld; ", num_ll(s, "multiple_of"), num_ll(s, "intermediate"));
+	if (num_ll(s, "intermediate") == num_ll(m, "intermediate_size"))
+		printf("the config's %lld matches it\n", num_ll(m, "intermediate_size"));
+	else
+		printf("the config has %lld\n  (not the Llama rule with these settings: %s and %s\n"
+		       "  set them; Llama-3 used 1.3 and 1024)\n",
+		       num_ll(m, "intermediate_size"), command_line ? "--ffn-dim-multiplier" : "ffn_dim_multiplier",
+		       flag);
 }
 
 static void print_model(const cJSON *d, bool command_line)
@@ -597,8 +647,9 @@ static void print_model(const cJSON *d, bool command_line)
 	}
 	if (calc_num(d, "warnings") > 0)
 		printf("(w): 16-byte aligned, below the recommended multiple.\n");
-	printf("M (tokens) is no leading dimension of a row-major linear layer: only N and K are checked;\n"
-	       "M enters the tiles and waves.\n");
+	printf("layout: x W^T with W [N,K] row-major (F.linear): cuBLAS TN, m = N, n = M, k = K,\n"
+	       "lda = ldb = K, ldc = N; cuBLAS's six conditions fall on N and K, M (tokens) is free\n"
+	       "(ridge gemm's rule; an odd token count ran at 0.97x the time per FLOP on an H200).\n");
 
 	printf("\n");
 	int shown = 0;
@@ -612,18 +663,7 @@ static void print_model(const cJSON *d, bool command_line)
 	}
 	if (!shown)
 		printf("every dimension is a multiple of %lld\n", num_ll(get(d, "rule"), "recommended_multiple"));
-	const cJSON *s = get(d, "swiglu");
-	printf("SwiGLU check: 8/3 x hidden %lld = %lld", num_ll(s, "d_model"), num_ll(s, "eight_thirds_d"));
-	if (calc_has(s, "ffn_dim_multiplier"))
-		printf(", x ffn_dim_multiplier %g = %lld", calc_num(s, "ffn_dim_multiplier"), num_ll(s, "scaled"));
-	printf(", Llama rule (multiple_of %lld) gives %lld; ", num_ll(s, "multiple_of"), num_ll(s, "intermediate"));
-	if (num_ll(s, "intermediate") == num_ll(m, "intermediate_size"))
-		printf("the config's %lld matches it\n", num_ll(m, "intermediate_size"));
-	else
-		printf("the config has %lld\n  (not the Llama rule with these settings: %s and %s\n"
-		       "  set them; Llama-3 used 1.3 and 1024)\n",
-		       num_ll(m, "intermediate_size"), command_line ? "--ffn-dim-multiplier" : "ffn_dim_multiplier",
-		       command_line ? "--multiple-of" : "multiple_of");
+	print_swiglu_check(get(d, "swiglu"), m, command_line);
 	printf("GEMMs with an error carry %.1f%% of the %.4g forward GEMM FLOPs (%lld tokens; attention's\n"
 	       "Q K^T and P V, which grow with context, are not counted)\n",
 	       100 * calc_num(d, "misaligned_flops_fraction"), calc_num(d, "gemm_flops"), num_ll(d, "tokens"));
@@ -644,7 +684,11 @@ static void print_result(const cJSON *d, bool command_line)
 	       : warnings	      ? "aligned, below the recommended multiple"
 				      : "aligned");
 	bool tensor_cores = cJSON_IsTrue(get(get(d, "rule"), "tensor_core_path"));
-	if (errors && tensor_cores && !amd)
+	if (errors && tensor_cores && cJSON_IsTrue(get(get(d, "rule"), "alignment_required")))
+		printf("For %s an error marks a GEMM cuBLAS has no kernel for: pad the dimension (or run that\n"
+		       "GEMM in bf16).\n",
+		       calc_str(d, "dtype"));
+	else if (errors && tensor_cores && !amd)
 		printf("ridge flags where a dimension leaves the fast kernels, not how much slower they run: on\n"
 		       "cuBLAS >= 11 an unaligned GEMM stays on tensor cores through slower kernels or\n"
 		       "padding (the \"falls back to FP32 CUDA cores, 30x slower\" story is cuBLAS < 11).\n"

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "cost.h"
 #include "eval.h"
+#include "parallel.h"
 
 #define PRICE_PARAM(help)                                                                                     \
 	{ "price", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, 0, "USD", help, "0 or more USD per GPU-hour" }
@@ -123,8 +124,8 @@ static const struct param train_params[] = {
 	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1e15, PARAM_REQUIRED, "B", "sequences per step (global batch)", NULL },
 	{ "steps", PARAM_INTEGER, 0, NULL, 1, 1e18, PARAM_REQUIRED, "K", "optimizer steps", NULL },
 	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "G", "GPUs", NULL },
-	{ "mfu", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_REQUIRED | PARAM_OPEN_LO, "M", "model FLOPs utilization: 0.4 or 40%",
-	  "0 < MFU <= 1" },
+	{ "mfu", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, "M",
+	  "model FLOPs utilization: 0.4 or 40% (required unless --compute-efficiency predicts it)", "0 < MFU <= 1" },
 	{ "target_mfu", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, "M2", "compare with the run at this MFU (may be lower)",
 	  "0 < MFU <= 1" },
 	PRICE_PARAM("USD per GPU-hour (default: the GPU's hwdb price)"),
@@ -140,10 +141,153 @@ static const struct param train_params[] = {
 	{ "dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "dtype whose hwdb peak is used (default bf16)", NULL },
 	{ "show_rounding", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL,
 	  "also do it as a hand calculation does: step time to 0.1 s, hours to 1 h, and show the drift", NULL },
+	/* parallelism: any of these adds the communication and memory terms (model/parallel.h) */
+	{ "tp", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "T", "tensor-parallel GPUs (default 1)", NULL },
+	{ "pp", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "P", "pipeline stages (default 1)", NULL },
+	{ "micro_batch", PARAM_INTEGER, 0, NULL, 1, 1e9, 0, "B", "sequences per micro-batch (default 1)", NULL },
+	{ "hidden_size", PARAM_INTEGER, 0, NULL, 1, 1e7, PARAM_MODEL, "H", "hidden size (TP/PP messages, activations)", NULL },
+	{ "sharding", PARAM_TEXT, 0, NULL, 0, 0, 0, "S", "data-parallel sharding: ddp (default), zero1, zero2, zero3|fsdp", NULL },
+	{ "recompute", PARAM_TEXT, 0, NULL, 0, 0, 0, "R", "activation recomputation: none, selective (default), full", NULL },
+	{ "dp_overlap", PARAM_FRACTION, 0, NULL, 0, 1, 0, "F", "share of the gradient communication hidden under compute (default 0)",
+	  NULL },
+	{ "tp_overlap", PARAM_FRACTION, 0, NULL, 0, 1, 0, "F", "share of the tensor-parallel all-reduces hidden (default 0)", NULL },
+	{ "compute_efficiency", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, "E",
+	  "fraction of peak the kernels reach: predicts the step and the MFU", "0 < E <= 1" },
+	{ "network_bw", PARAM_NUMBER, RIDGE_UNIT_BYTES_PER_S, NULL, 0, 1e15, PARAM_OPEN_LO, "B/s",
+	  "network bandwidth per GPU, one direction, between nodes (50GB/s: 400 Gb/s)", "greater than 0" },
 	EXPLAIN_PARAM,
 	CALC_GPU_PARAMS,
 	CALC_JSON_PARAM,
 };
+
+static const char *const parallel_flags[] = { "tp", "pp", "micro_batch", "sharding", "recompute", "dp_overlap", "tp_overlap",
+					      "compute_efficiency", "network_bw" };
+
+static bool parallel_asked(const struct param_values *v)
+{
+	for (size_t i = 0; i < sizeof parallel_flags / sizeof parallel_flags[0]; i++)
+		if (params_has(v, parallel_flags[i]))
+			return true;
+	return false;
+}
+
+static void json_comm_term(cJSON *o, const char *key, const struct ridge_comm_result *r, double count, double total_s)
+{
+	cJSON *t = cJSON_AddObjectToObject(o, key);
+	calc_json_comm(t, r);
+	cli_json_number(t, "count", count);
+	cli_json_number(t, "total_s", total_s);
+}
+
+/* The parallel terms of a training step: with --compute-efficiency they
+ * predict the MFU (returned in *mfu); with only --mfu they say what the kernels
+ * must reach for it. */
+static int train_parallel(struct calc_input *in, const struct ridge_train_input *ti, double flops_per_step, cJSON *o,
+			  double *mfu)
+{
+	const struct param_values *v = in->values;
+	struct ridge_parallel_input pi = {
+		.params = ti->params,
+		.seq = ti->seq,
+		.batch = ti->batch,
+		.gpus = ti->gpus,
+		.flops_per_step = flops_per_step,
+		.peak_flops = ti->peak_flops,
+		.compute_efficiency = params_has(v, "compute_efficiency") ? params_num(v, "compute_efficiency") : 1,
+		.tp = params_has(v, "tp") ? params_num(v, "tp") : 1,
+		.pp = params_has(v, "pp") ? params_num(v, "pp") : 1,
+		.micro_batch = params_has(v, "micro_batch") ? params_num(v, "micro_batch") : 1,
+		.hidden = params_has(v, "hidden_size") ? params_num(v, "hidden_size") : 0,
+		.layers = params_has(v, "layers") ? params_num(v, "layers") : 0,
+		.heads = params_has(v, "heads") ? params_num(v, "heads") : 0,
+		.recompute = RIDGE_RECOMPUTE_SELECTIVE,
+		.dp_overlap = params_has(v, "dp_overlap") ? params_num(v, "dp_overlap") : 0,
+		.tp_overlap = params_has(v, "tp_overlap") ? params_num(v, "tp_overlap") : 0,
+		.memory_bytes = in->gpu->memory_bytes,
+		.network_bandwidth = params_has(v, "network_bw") ? params_num(v, "network_bw") : 0,
+	};
+	const char *sharding = params_text(v, "sharding"), *recompute = params_text(v, "recompute");
+	if (sharding && !parallel_sharding_parse(sharding, &pi.sharding))
+		return fail(in, "%s: unknown sharding '%s' (known: ddp, zero1, zero2, zero3, fsdp)", params_where(v, "sharding"),
+			    sharding);
+	if (recompute && !parallel_recompute_parse(recompute, &pi.recompute))
+		return fail(in, "%s: unknown recomputation '%s' (known: none, selective, full)", params_where(v, "recompute"),
+			    recompute);
+	struct ridge_parallel_result r;
+	char err[400];
+	if (parallel_train(in->gpu, &pi, &r, err, sizeof err) != 0) {
+		if (strstr(err, "network bandwidth"))
+			return fail(in, "%s: give %s", err, params_where(v, "network_bw"));
+		if (strstr(err, "hidden size"))
+			return fail(in, "%s: give %s and %s", err, params_where(v, "hidden_size"), params_where(v, "layers"));
+		return fail(in, "%s", err);
+	}
+	cJSON *p = cJSON_AddObjectToObject(o, "parallel");
+	cli_json_number(p, "tp", pi.tp);
+	cli_json_number(p, "pp", pi.pp);
+	cli_json_number(p, "dp", r.dp);
+	cli_json_number(p, "micro_batch", pi.micro_batch);
+	cli_json_number(p, "micro_batches", r.micro_batches);
+	cJSON_AddStringToObject(p, "sharding", parallel_sharding_name(pi.sharding));
+	cli_json_number(p, "dp_overlap", pi.dp_overlap);
+	cli_json_number(p, "tp_overlap", pi.tp_overlap);
+	if (r.has_tp)
+		json_comm_term(p, "tp_allreduce", &r.tp.one, r.tp.allreduces, r.tp.time_s);
+	if (r.has_pp)
+		json_comm_term(p, "pp_send_recv", &r.pp.one, r.pp.transfers, r.pp.time_s);
+	if (r.has_dp) {
+		json_comm_term(p, pi.sharding == RIDGE_SHARD_DDP ? "dp_allreduce" : "dp_reduce_scatter", &r.dp_reduce, 1,
+			       r.dp_reduce.time_s);
+		if (pi.sharding != RIDGE_SHARD_DDP)
+			json_comm_term(p, "dp_allgather", &r.dp_gather, r.dp_gathers, r.dp_gathers * r.dp_gather.time_s);
+	}
+	cli_json_number(p, "bubble_fraction", r.bubble_fraction);
+	cli_json_number(p, "tp_comm_s", r.tp.time_s);
+	cli_json_number(p, "tp_exposed_s", r.tp_exposed_s);
+	cli_json_number(p, "pp_comm_s", r.pp_s);
+	cli_json_number(p, "dp_comm_s", r.dp_comm_s);
+	cli_json_number(p, "dp_exposed_s", r.dp_exposed_s);
+	cli_json_number(p, "comm_s", r.comm_s);
+	cli_json_number(p, "exposed_comm_s", r.exposed_comm_s);
+	if (params_has(v, "compute_efficiency")) {
+		cli_json_number(p, "compute_efficiency", pi.compute_efficiency);
+		cli_json_number(p, "compute_s", r.compute_s);
+		cli_json_number(p, "bubble_s", r.bubble_s);
+		cli_json_number(p, "step_time_s", r.step_s);
+		cli_json_number(p, "predicted_mfu", r.mfu);
+		cli_json_number(p, "comm_share", r.exposed_comm_s / r.step_s);
+		*mfu = r.mfu;
+	} else {
+		/* step = compute (1 + (pp-1)/m) + exposed comm, at the assumed MFU */
+		double step = flops_per_step / (ti->gpus * ti->peak_flops * ti->mfu);
+		double kernel_time = step - r.exposed_comm_s;
+		if (!(kernel_time > 0))
+			return fail(in, "at MFU %g the step (%g s) is shorter than its exposed communication (%g s)", ti->mfu, step,
+				    r.exposed_comm_s);
+		double compute = kernel_time / (1 + (pi.pp - 1) / r.micro_batches);
+		cli_json_number(p, "step_time_s", step);
+		cli_json_number(p, "compute_s", compute);
+		cli_json_number(p, "bubble_s", kernel_time - compute);
+		cli_json_number(p, "implied_compute_efficiency", flops_per_step / (ti->gpus * ti->peak_flops * compute));
+		cli_json_number(p, "comm_share", r.exposed_comm_s / step);
+		*mfu = ti->mfu;
+	}
+	cJSON *m = cJSON_AddObjectToObject(p, "memory");
+	cli_json_number(m, "weights_bytes", r.weight_bytes);
+	cli_json_number(m, "grads_bytes", r.grad_bytes);
+	cli_json_number(m, "optimizer_bytes", r.optimizer_bytes);
+	if (r.has_activations) {
+		cJSON_AddStringToObject(m, "recompute", parallel_recompute_name(pi.recompute));
+		cli_json_number(m, "activation_per_layer_bytes", r.activation_per_layer_bytes);
+		cli_json_number(m, "activations_bytes", r.activation_bytes);
+	} else {
+		cJSON_AddNullToObject(m, "activations_bytes");
+	}
+	cli_json_number(m, "required_bytes", r.memory_required);
+	cli_json_number(m, "available_bytes", pi.memory_bytes);
+	cJSON_AddBoolToObject(m, "fits", r.fits);
+	return 0;
+}
 
 void calc_json_train(cJSON *o, const struct ridge_train_result *r)
 {
@@ -194,7 +338,6 @@ static cJSON *train_run(struct calc_input *in)
 	ti.batch = params_num(v, "batch");
 	ti.steps = params_num(v, "steps");
 	ti.gpus = params_num(v, "gpus");
-	ti.mfu = params_num(v, "mfu");
 	const char *formula = params_text(v, "flops_formula");
 	if (!formula || strcasecmp(formula, "6n") == 0) {
 		ti.formula = RIDGE_FLOPS_6N;
@@ -231,6 +374,23 @@ static cJSON *train_run(struct calc_input *in)
 	cli_json_number(o, "batch", ti.batch);
 	cli_json_number(o, "steps", ti.steps);
 	cli_json_number(o, "gpus", ti.gpus);
+	if (!params_has(v, "mfu") && !params_has(v, "compute_efficiency")) {
+		fail(in, "%s is required (or %s to predict the MFU)", params_where(v, "mfu"), params_where(v, "compute_efficiency"));
+		goto bad;
+	}
+	ti.mfu = params_has(v, "mfu") ? params_num(v, "mfu") : 1;
+	if (parallel_asked(v)) {
+		/* the FLOPs per step do not depend on MFU: one run at the assumed (or a placeholder) MFU gives them */
+		struct ridge_train_result flops;
+		char ferr[400];
+		if (cost_train(&ti, &flops, NULL, NULL, ferr, sizeof ferr) != 0) {
+			fail(in, "%s", ferr);
+			goto bad;
+		}
+		if (train_parallel(in, &ti, flops.flops_per_step, o, &ti.mfu) != 0)
+			goto bad;
+		cJSON_AddStringToObject(o, "mfu_source", params_has(v, "compute_efficiency") ? "predicted" : "given");
+	}
 
 	struct ridge_explain *ex = params_flag(v, "explain") ? calloc(1, sizeof *ex) : NULL;
 	char err[400];
@@ -283,6 +443,70 @@ static cJSON *train_run(struct calc_input *in)
 bad:
 	cJSON_Delete(o);
 	return NULL;
+}
+
+static void print_comm_term(const cJSON *p, const char *key, const char *label, double overlap)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(p, key);
+	if (!t)
+		return;
+	char a[32], b[32], c[32], d[32];
+	cli_format_bytes(calc_num(t, "bytes"), a, sizeof a);
+	cli_format_seconds(calc_num(t, "time_s"), b, sizeof b);
+	cli_format_seconds(calc_num(t, "total_s"), c, sizeof c);
+	cli_format_seconds(calc_num(t, "total_s") * (1 - overlap), d, sizeof d);
+	printf("  %-18s %6.0f x %s of %s on %.0f GPUs (%s, %s) = %s, exposed %s\n", label, calc_num(t, "count"),
+	       calc_str(t, "op"), a, calc_num(t, "gpus"), calc_str(t, "algorithm"), b, c, d);
+}
+
+/* The communication and memory terms of a parallel step (model/parallel.h). */
+static void print_parallel(const cJSON *r)
+{
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "parallel");
+	if (!p)
+		return;
+	char a[32], b[32], c[32], d[32];
+	printf("\n  Parallel: TP %.0f x PP %.0f x DP %.0f, %.0f micro-batches of %.0f per pipeline, %s\n", calc_num(p, "tp"),
+	       calc_num(p, "pp"), calc_num(p, "dp"), calc_num(p, "micro_batches"), calc_num(p, "micro_batch"),
+	       calc_str(p, "sharding"));
+	print_comm_term(p, "tp_allreduce", "tensor parallel", calc_num(p, "tp_overlap"));
+	print_comm_term(p, "pp_send_recv", "pipeline", 0);
+	print_comm_term(p, "dp_allreduce", "gradients", calc_num(p, "dp_overlap"));
+	print_comm_term(p, "dp_reduce_scatter", "gradients", calc_num(p, "dp_overlap"));
+	print_comm_term(p, "dp_allgather", "weights", calc_num(p, "dp_overlap"));
+	cli_format_seconds(calc_num(p, "compute_s"), a, sizeof a);
+	cli_format_seconds(calc_num(p, "bubble_s"), b, sizeof b);
+	cli_format_seconds(calc_num(p, "exposed_comm_s"), c, sizeof c);
+	cli_format_seconds(calc_num(p, "step_time_s"), d, sizeof d);
+	char share[32];
+	calc_fmt_percent(calc_num(p, "comm_share"), share, sizeof share);
+	printf("  step = compute %s + bubble %s + exposed communication %s = %s (communication %s of the step)\n", a, b, c,
+	       d, share);
+	if (calc_has(p, "predicted_mfu")) {
+		calc_fmt_percent(calc_num(p, "compute_efficiency"), a, sizeof a);
+		calc_fmt_percent(calc_num(p, "predicted_mfu"), b, sizeof b);
+		printf("  kernels at %s of peak -> predicted MFU %s (used for the cost)\n", a, b);
+	} else {
+		calc_fmt_percent(calc_num(p, "implied_compute_efficiency"), a, sizeof a);
+		calc_fmt_percent(calc_num(r, "mfu"), b, sizeof b);
+		printf("  for MFU %s the kernels must reach %s of peak\n", b, a);
+	}
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(p, "memory");
+	char e[32], f[32];
+	cli_format_bytes(calc_num(m, "weights_bytes"), a, sizeof a);
+	cli_format_bytes(calc_num(m, "grads_bytes"), b, sizeof b);
+	cli_format_bytes(calc_num(m, "optimizer_bytes"), c, sizeof c);
+	cli_format_bytes(calc_num(m, "required_bytes"), e, sizeof e);
+	cli_format_bytes(calc_num(m, "available_bytes"), f, sizeof f);
+	printf("  memory per GPU: weights %s + grads %s + optimizer %s", a, b, c);
+	if (calc_has(m, "activations_bytes")) {
+		cli_format_bytes(calc_num(m, "activations_bytes"), d, sizeof d);
+		printf(" + activations %s (recompute %s)", d, calc_str(m, "recompute"));
+	} else {
+		printf(" (activations: give --hidden-size and --layers)");
+	}
+	printf(" = %s of %s: %s\n", e, f,
+	       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "fits")) ? "fits" : "DOES NOT FIT");
 }
 
 static void train_print(const cJSON *r)
@@ -357,6 +581,7 @@ static void train_print(const cJSON *r)
 			printf("never breaks even (the target saves nothing)\n");
 		}
 	}
+	print_parallel(r);
 	const cJSON *ro = cJSON_GetObjectItemCaseSensitive(r, "rounded");
 	if (ro) {
 		printf("\n  Rounded the way a hand calculation does (step time to 0.1 s, hours to whole hours):\n");

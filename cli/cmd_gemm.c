@@ -7,6 +7,7 @@
 
 #include "calc.h"
 #include "cli.h"
+#include "kernel_time.h"
 #include "kernel_view.h"
 
 static const struct param gemm_params[] = {
@@ -18,7 +19,10 @@ static const struct param gemm_params[] = {
 	{ "tile", PARAM_TEXT, 0, NULL, 0, 0, 0, "T|MxNxK", "a shared-memory tiled kernel with this CTA tile", NULL },
 	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "B", "independent GEMMs of this shape (default 1)", NULL },
 	{ "traffic", PARAM_TEXT, 0, NULL, 0, 0, 0, "default|tiled|compulsory",
-	  "tiled (default): every re-read reaches memory; compulsory: every matrix once", NULL },
+	  "default: compulsory for the library GEMM, tiled for --tile and --naive; tiled: every re-read "
+	  "reaches memory; compulsory: every matrix once", NULL },
+	{ "layout", PARAM_TEXT, 0, NULL, 0, 0, 0, "linear|matmul",
+	  "how A and B lie in memory (default linear: x W^T, cuBLAS TN)", NULL },
 	{ "no_tensor", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "the vector (CUDA-core) rate", NULL },
 	{ "sparse", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "the 2:4 sparse matrix rate", NULL },
 	{ "time", PARAM_NUMBER, RIDGE_UNIT_SECONDS, NULL, 0, INFINITY, PARAM_OPEN_LO, "T",
@@ -26,6 +30,50 @@ static const struct param gemm_params[] = {
 	CALC_GPU_PARAMS,
 	CALC_JSON_PARAM,
 };
+
+/* A tiled GEMM whose bytes are its L2-aware HBM traffic is placed on the
+ * hierarchical roofline: HBM with those bytes, L2 with the tiled re-reads
+ * (where the GPU's L2 bandwidth is known). Its time floor and bound are the
+ * larger of the two and compute; other GEMMs keep the one-level placement. */
+static int gemm_l2_floor(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s,
+			 const struct ridge_kernel_cost *cost, const struct ridge_roofline_ceiling *ceiling,
+			 struct ridge_roofline_point *p, struct ridge_roofline_hierarchy *h, char *err, size_t err_len)
+{
+	memset(h, 0, sizeof *h);
+	if (!cost->l2.modelled)
+		return 0;
+	double levels[RIDGE_LEVEL_COUNT];
+	if (intensity_levels(s, cost, levels, err, err_len))
+		return -1;
+	/* HBM and L2 only: the shared-memory count of intensity_levels is the
+	 * seed's one-thread-per-output kernel, not what a tensor-core tile reads
+	 * (`ridge roofline --kernel gemm-tiled` shows it). */
+	levels[RIDGE_LEVEL_SMEM] = -1;
+	if (roofline_hierarchy(gpu, ceiling->peak_flops, cost->flops, levels, cost->write_bytes, h, err, err_len))
+		return -1;
+	if (cost->traffic == RIDGE_TRAFFIC_L2AWARE && h->time_floor_s > p->time_floor_s) {
+		p->time_floor_s = h->time_floor_s;
+		p->attainable_flops = h->attainable_flops;
+		p->bound = RIDGE_BOUND_MEMORY;
+	}
+	return 0;
+}
+
+/* The L2-aware keys at the top level (the kernel object has the whole model). */
+static void gemm_l2_json(cJSON *doc, const struct ridge_kernel_cost *cost, const struct ridge_roofline_hierarchy *h)
+{
+	const struct ridge_gemm_l2 *l = &cost->l2;
+	cli_json_number(doc, "hbm_bytes", l->hbm_bytes);
+	cli_json_number(doc, "l2_bytes", l->l2_traffic);
+	cli_json_number(doc, "wave_ctas", l->wave_ctas);
+	cJSON_AddBoolToObject(doc, "l2_resident", l->a_resident && l->b_resident);
+	const struct ridge_roofline_level *l2 = &h->levels[RIDGE_LEVEL_L2];
+	if (l2->placed) {
+		cli_json_number(doc, "l2_bandwidth", l2->bandwidth);
+		cli_json_number(doc, "l2_time_s", l2->time_s);
+	}
+	cJSON_AddStringToObject(doc, "binding", roofline_binding_name(h));
+}
 
 static cJSON *gemm_run(struct calc_input *in)
 {
@@ -55,6 +103,11 @@ static cJSON *gemm_run(struct calc_input *in)
 			 params_where(v, "traffic"), text);
 		return NULL;
 	}
+	if ((text = params_text(v, "layout")) && !align_layout_parse(text, &s.layout)) {
+		snprintf(in->err, sizeof in->err, "%s: unknown layout '%s' (known: linear matmul)",
+			 params_where(v, "layout"), text);
+		return NULL;
+	}
 	s.m = params_num(v, "m");
 	s.n = params_num(v, "n");
 	s.k = params_num(v, "k");
@@ -70,11 +123,16 @@ static cJSON *gemm_run(struct calc_input *in)
 	struct ridge_kernel_path path;
 	struct ridge_roofline_ceiling ceiling;
 	struct ridge_roofline_point p, compulsory;
-	if (intensity_kernel(&s, &cost, err, sizeof err) ||
+	if (intensity_kernel_on(gpu, &s, &cost, err, sizeof err) ||
 	    intensity_ceiling(gpu, &s, &cost, params_flag(v, "no_tensor"), params_flag(v, "sparse"), RIDGE_LEVEL_HBM,
 			      &ceiling, &path, err, sizeof err) ||
 	    roofline_place(&ceiling, cost.flops, cost.bytes, time_s, &p, err, sizeof err) ||
 	    roofline_place(&ceiling, cost.flops, cost.compulsory_bytes, 0, &compulsory, err, sizeof err)) {
+		snprintf(in->err, sizeof in->err, "gemm: %s", err);
+		return NULL;
+	}
+	struct ridge_roofline_hierarchy h;
+	if (gemm_l2_floor(gpu, &s, &cost, &ceiling, &p, &h, err, sizeof err)) {
 		snprintf(in->err, sizeof in->err, "gemm: %s", err);
 		return NULL;
 	}
@@ -95,7 +153,8 @@ static cJSON *gemm_run(struct calc_input *in)
 	cJSON_AddStringToObject(doc, "bound", roofline_bound_name(p.bound));
 	cli_json_number(doc, "time_floor_s", p.time_floor_s);
 	cJSON_AddBoolToObject(doc, "tensor_core_eligible", path.tensor_eligible);
-	if (!path.tensor_eligible)
+	cJSON_AddBoolToObject(doc, "tensor_core_fast_path", path.fast_path);
+	if (!path.tensor_eligible || !path.fast_path)
 		cJSON_AddStringToObject(doc, "reason", path.reason);
 	cJSON_AddBoolToObject(doc, "uses_tensor_cores", path.uses_matrix);
 	cJSON_AddStringToObject(doc, "compute_dtype", ridge_dtype_name(ceiling.dtype));
@@ -118,8 +177,31 @@ static cJSON *gemm_run(struct calc_input *in)
 	}
 	if (path.note[0])
 		cJSON_AddStringToObject(doc, "note", path.note);
+	if (cost.l2.modelled)
+		gemm_l2_json(doc, &cost, &h);
 	cJSON_AddItemToObject(doc, "kernel", kernel_json(&s, &cost, &path));
+	/* The time model on the same shape and compute path (model/timing.h). */
+	struct ridge_timing_options topt = { params_flag(v, "no_tensor"), params_flag(v, "sparse"),
+					     RIDGE_ATTENTION_DEFAULT };
+	struct ridge_kernel_time kt;
+	if (timing_kernel(gpu, &s, &topt, &kt, err, sizeof err)) {
+		cJSON_Delete(doc);
+		snprintf(in->err, sizeof in->err, "gemm: %s", err);
+		return NULL;
+	}
+	cli_json_number(doc, "predicted_time_s", kt.predicted_time_s);
+	cJSON_AddItemToObject(doc, "prediction", kernel_time_json(&kt));
 	return doc;
+}
+
+static void gemm_l2_print(const cJSON *d)
+{
+	if (!calc_has(d, "l2_time_s"))
+		return;
+	char a[48], b[48];
+	cli_format_seconds(calc_num(d, "l2_time_s"), a, sizeof a);
+	cli_format_si(calc_num(d, "l2_bandwidth"), "B/s", b, sizeof b);
+	printf("  L2: the tiled re-reads take %s at %s; binding: %s\n", a, b, calc_str(d, "binding"));
 }
 
 static void gemm_print(const cJSON *d)
@@ -136,11 +218,15 @@ static void gemm_print(const cJSON *d)
 	cli_format_si(calc_num(d, "attainable_flops"), "FLOP/s", a, sizeof a);
 	printf("  intensity %.6g FLOP/byte: %s-bound, attainable %s, time floor %s\n", calc_num(d, "intensity"),
 	       calc_str(d, "bound"), a, t);
-	if (strcmp(calc_str(kernel, "traffic"), "tiled") == 0 && calc_num(d, "compulsory_bytes") != calc_num(d, "bytes")) {
+	if (strcmp(calc_str(kernel, "traffic"), "compulsory") != 0 && calc_num(d, "compulsory_bytes") != calc_num(d, "bytes")) {
 		cli_format_seconds(calc_num(d, "compulsory_time_floor_s"), t, sizeof t);
 		printf("  every matrix once (compulsory): %.6g FLOP/byte: %s-bound, time floor %s\n",
 		       calc_num(d, "compulsory_intensity"), calc_str(d, "compulsory_bound"), t);
 	}
+	gemm_l2_print(d);
+	const cJSON *prediction = cJSON_GetObjectItemCaseSensitive(d, "prediction");
+	if (prediction)
+		kernel_time_print(prediction, false);
 	if (calc_has(d, "time_s")) {
 		cli_format_si(calc_num(d, "achieved_flops"), "FLOP/s", a, sizeof a);
 		printf("  measured: %s = %.4g%% of attainable, %.4g%% of peak\n", a,
@@ -152,21 +238,31 @@ const struct calc calc_gemm = {
 	.name = "gemm",
 	.command = "gemm",
 	.synopsis = "usage: ridge gemm --m M --n N --k K [--dtype DT] [--gpu GPU] [--naive | --tile T|MxNxK]\n"
-		    "                  [--batch B] [--traffic default|tiled|compulsory] [--no-tensor] [--sparse]\n"
+		    "                  [--batch B] [--traffic default|tiled|compulsory] [--layout linear|matmul]\n"
+		    "                  [--no-tensor] [--sparse]\n"
 		    "                  [--time T] [--json] [--hwdb DIR] [--calibration FILE]",
 	.description =
 		"C (M x N) = A (M x K) x B (K x N), 2*M*N*K FLOPs, in dtype (default bf16).\n"
 		"  default      the library's tensor-core GEMM: each matrix once (L2 catches the\n"
 		"               re-reads of its tiles; cuBLAS bf16 4096^3 ran at 800 TFLOP/s on an\n"
-		"               H200); --traffic tiled: CTA tile 128x128x64, A read ceil(N/128)\n"
+		"               H200; traffic compulsory); --traffic tiled: CTA tile 128x128x64, A read ceil(N/128)\n"
 		"               times, B ceil(M/128) times, C written once\n"
 		"  --tile T     a shared-memory tiled kernel with a T x T (or MxNxK) CTA tile\n"
 		"               (tiled traffic by default)\n"
 		"  --naive      one thread per output, no reuse: 2*M*N*K element reads; CUDA cores\n"
 		"JSON keys: flops, bytes, intensity, bound, time_floor_s, tensor_core_eligible (and reason\n"
-		"when false), peak_flops, ridge_point, compulsory_bytes, ... Tensor cores need a matrix rate\n"
-		"for the dtype and M, N, K multiples of 16 bytes of elements (8 for bf16/fp16, 16 for\n"
-		"fp8/int8, 4 for tf32): cuBLAS's alignment rule.\n",
+		"when false), tensor_core_fast_path, layout, alignment_conditions, peak_flops, ridge_point,\n"
+		"compulsory_bytes, ...\n"
+		"Tensor cores (model/align.c, one rule for gemm, align, the TUI and the validation): the\n"
+		"dtype needs a matrix rate; cuBLAS's fast kernels need its six conditions (m, n or k by the\n"
+		"transposes, lda, ldb, ldc) in multiples of 16 bytes of elements (8 bf16/fp16, 16 fp8/int8,\n"
+		"4 tf32). --layout linear (default) is PyTorch's F.linear, x W^T with W [N,K] row-major:\n"
+		"cuBLAS TN with lda = ldb = K, ldc = N, so only N and K are checked and M (tokens) is free;\n"
+		"--layout matmul is A [M,K] x B [K,N], both row-major: cuBLAS NN, N and K checked.\n"
+		"Off those conditions cuBLAS >= 11 stays on tensor cores through slower kernels (eligible,\n"
+		"off the fast path: the matrix peak is an upper bound; 3-8x slower on an H200). fp8 needs\n"
+		"them (no fp8 kernel otherwise: not eligible, priced without tensor cores), and on compute\n"
+		"capability 8.9 and 9.x only the TN layout (linear).\n",
 	.params = gemm_params,
 	.param_count = sizeof gemm_params / sizeof gemm_params[0],
 	.needs_gpu = true,

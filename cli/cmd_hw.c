@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -69,6 +70,55 @@ static int hw_list(const struct cli_hw *hw, bool json)
 	}
 	printf("%d GPUs. Dense rates; 'ridge hw show ID' for the full entry and its sources.\n", hw->db.count);
 	return EXIT_OK;
+}
+
+/* The interconnect as the communication model prices it (model/comm.h). */
+static void print_fabric(const struct ridge_gpu *g)
+{
+	const struct ridge_interconnect *ic = &g->ic;
+	char a[32], b[32], c[32], d[32], e[32];
+	if (ic->has_fabric) {
+		cli_format_si(ic->per_direction, "B/s", a, sizeof a);
+		cli_format_si(ic->peer_bandwidth, "B/s", b, sizeof b);
+		cli_format_seconds(ic->latency, c, sizeof c);
+		cli_format_seconds(ic->base_latency, d, sizeof d);
+		cli_format_si(ic->pcie_bandwidth, "B/s", e, sizeof e);
+		printf("\nFabric  %s, %d GPUs: %s per direction per GPU", ic->topology_name, ic->domain_gpus, a);
+		if (ic->links)
+			printf(" (%d links)", ic->links);
+		printf(", %s to one peer\n        NVLink SHARP %s; latency %s per step + %s per collective; PCIe %s%s%s per direction\n",
+		       b, ic->nvls ? "yes" : "no", c, d, ic->pcie, ic->pcie[0] ? " " : "", e);
+		if (ic->has_bus_bandwidth || ic->has_nvls_bus_bandwidth) {
+			printf("        published bus bandwidth:");
+			if (ic->has_bus_bandwidth) {
+				cli_format_si(ic->bus_bandwidth, "B/s", a, sizeof a);
+				printf(" ring %s", a);
+			}
+			if (ic->has_nvls_bus_bandwidth) {
+				cli_format_si(ic->nvls_bus_bandwidth, "B/s", a, sizeof a);
+				printf("%s NVLS %s", ic->has_bus_bandwidth ? "," : "", a);
+			}
+			printf("\n");
+		}
+	}
+	const char *sep = "        measured:";
+	for (int op = 0; op < RIDGE_COLLECTIVE_COUNT; op++) {
+		const struct ridge_collective_measured *m = &ic->measured[op];
+		if (!m->has_bus_bandwidth && !m->has_latency)
+			continue;
+		printf("%s %s", sep, ridge_collective_name((enum ridge_collective)op));
+		if (m->has_bus_bandwidth) {
+			cli_format_si(m->bus_bandwidth, "B/s", a, sizeof a);
+			printf(" %s", a);
+		}
+		if (m->has_latency) {
+			cli_format_seconds(m->latency, a, sizeof a);
+			printf(" + %s", a);
+		}
+		sep = ",";
+	}
+	if (sep[0] == ',')
+		printf(" (on %d GPUs)\n", ic->measured_gpus);
 }
 
 static int hw_show(const struct hwdb_entry *e, bool json)
@@ -173,6 +223,7 @@ static int hw_show(const struct hwdb_entry *e, bool json)
 	printf("; launch %s, graph node %s", a, b);
 	if (g->has_price)
 		printf("; $%.2f per GPU-hour", g->price_usd_per_hour);
+	print_fabric(g);
 	printf("\n\nSources:\n");
 	for (int i = 0; i < g->source_count; i++)
 		printf("  [%d] %s\n", i + 1, g->sources[i]);
@@ -226,6 +277,19 @@ static void report_check(const char *file, const char *id, const struct hwdb_dia
 /* check with files: each is parsed on its own; ids must also be unique among them. */
 static int hw_check_files(int count, char **files, bool json)
 {
+	/* A file that cannot be read is an input error (exit 2), not a bad entry
+	 * (exit 1): say so before checking anything. */
+	for (int i = 0; i < count; i++) {
+		struct stat info;
+		FILE *f = fopen(files[i], "rb");
+		if (!f || (stat(files[i], &info) == 0 && S_ISDIR(info.st_mode))) {
+			cli_error("cannot open '%s': %s", files[i], f ? strerror(EISDIR) : strerror(errno));
+			if (f)
+				fclose(f);
+			return EXIT_USAGE;
+		}
+		fclose(f);
+	}
 	cJSON *results = json ? cJSON_CreateArray() : NULL;
 	int bad = 0;
 	struct ridge_gpu *gpus = calloc((size_t)count, sizeof *gpus);

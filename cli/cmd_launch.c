@@ -1,11 +1,13 @@
 /* ridge launch: kernel-launch overhead per step, eager vs CUDA/HIP graph vs a
  * persistent kernel (model/launch.h). Also the scenario item kind "launch". */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "calc.h"
 #include "cli.h"
 #include "launch.h"
+#include "trace.h"
 
 static const struct param launch_params[] = {
 	{ "kernels_per_layer", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "K", "kernels launched per layer per step", NULL },
@@ -25,9 +27,19 @@ static const struct param launch_params[] = {
 	  "measured step time with graphs, ms: infers the per-launch cost", "greater than 0, at most 3600 s" },
 	{ "target_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, PARAM_OPEN_LO, "T",
 	  "a step-time target, ms: the share the eager overhead would take", "greater than 0, at most 3600 s" },
+	{ "trace", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE",
+	  "a profiler trace (ridge trace): kernels per step, us per launch and the step time from it", NULL },
+	{ "steps", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_CLI_ONLY, "N", "with --trace: the steps it covers (default 1)", NULL },
 	CALC_GPU_PARAMS,
 	CALC_JSON_PARAM,
 };
+
+/* What --trace supplied (the flags it filled in, run_launch below). */
+static struct {
+	const char *path;
+	bool launch, kernels, step;
+	double kernels_per_step;
+} from_trace;
 
 static cJSON *launch_run(struct calc_input *in)
 {
@@ -42,7 +54,7 @@ static cJSON *launch_run(struct calc_input *in)
 	if (params_has(v, "launch_us")) {
 		li.launch_s = params_num(v, "launch_us");
 		li.graph_launch_s = li.launch_s;
-		launch_source = "given";
+		launch_source = from_trace.launch ? "trace" : "given";
 	}
 	if (params_has(v, "graph_node_us")) {
 		li.graph_node_s = params_num(v, "graph_node_us");
@@ -73,6 +85,11 @@ static cJSON *launch_run(struct calc_input *in)
 	cJSON *o = cJSON_CreateObject();
 	calc_json_gpu(o, in->gpu);
 	cJSON_AddStringToObject(o, "launch_source", launch_source);
+	if (from_trace.path && !in->item) {
+		cJSON_AddStringToObject(o, "trace", from_trace.path);
+		cli_json_number(o, "trace_kernels_per_step", from_trace.kernels_per_step);
+		cJSON_AddBoolToObject(o, "trace_step", from_trace.step);
+	}
 	cJSON_AddStringToObject(o, "graph_node_source", node_source);
 	cli_json_number(o, "kernels_per_layer", li.kernels_per_layer);
 	cli_json_number(o, "layers", li.layers);
@@ -126,6 +143,11 @@ static void launch_print(const cJSON *r)
 	printf("Launch overhead on %s: %s per launch (%s), %s per graph node (%s)\n", calc_str(r, "gpu"), a,
 	       calc_str(r, "launch_source"), b, calc_str(r, "graph_node_source"));
 	double k = calc_num(r, "launches");
+	if (calc_has(r, "trace"))
+		printf("  from %s: %.4g kernels per step%s\n", calc_str(r, "trace"), calc_num(r, "trace_kernels_per_step"),
+		       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "trace_step"))
+			       ? ", the step time its kernels span"
+			       : "");
 	printf("  %.0f launches per step (%.0f per layer x %.0f layers", k, calc_num(r, "kernels_per_layer"),
 	       calc_num(r, "layers"));
 	if (calc_num(r, "extra_kernels") > 0)
@@ -200,9 +222,93 @@ const struct calc calc_launch = {
 	.print = launch_print,
 };
 
+/* The value of --name in argv (--name V or --name=V), or NULL. */
+static const char *flag_value(int argc, char **argv, const char *name)
+{
+	size_t n = strlen(name);
+	for (int i = 1; i < argc; i++) {
+		if (strncmp(argv[i], name, n) != 0)
+			continue;
+		if (argv[i][n] == '=')
+			return argv[i] + n + 1;
+		if (argv[i][n] == '\0')
+			return i + 1 < argc ? argv[i + 1] : "";
+	}
+	return NULL;
+}
+
+/* --trace FILE: the flags the user left out, filled from the trace as text,
+ * so they are parsed and range-checked like typed ones. */
+#define TRACE_EXTRA_ARGS 10
+static int fill_from_trace(int argc, char **argv, char **out, char text[][64], int *count)
+{
+	from_trace.path = flag_value(argc, argv, "--trace");
+	if (!from_trace.path || !from_trace.path[0] || flag_value(argc, argv, "--help"))
+		return 0;
+	long long steps = 1;
+	const char *steps_text = flag_value(argc, argv, "--steps");
+	if (steps_text && cli_parse_int("--steps", steps_text, 1, 1000000000, &steps) != 0)
+		return EXIT_USAGE;
+	struct trace t;
+	struct trace_summary s;
+	char err[700];
+	if (trace_load(from_trace.path, &t, err, sizeof err) != 0) {
+		if (err[0])
+			cli_error("--trace: %s", err);
+		return EXIT_USAGE;
+	}
+	if (trace_summarize(&t, &s) != 0) {
+		trace_free(&t);
+		cli_error("--trace: out of memory");
+		return EXIT_ENV;
+	}
+	long long layers = 1;
+	const char *layers_text = flag_value(argc, argv, "--layers");
+	if (layers_text && cli_parse_int("--layers", layers_text, 1, 1000000, &layers) != 0)
+		layers = 1; /* calc_main reports it */
+	from_trace.kernels_per_step = (double)t.kernel_count / (double)steps;
+	long long per_step = llround(from_trace.kernels_per_step);
+	int n = 0;
+#define ADD(flag, ...)                                                           \
+	do {                                                                     \
+		out[n] = flag;                                                   \
+		snprintf(text[n / 2], sizeof text[n / 2], __VA_ARGS__);          \
+		out[n + 1] = text[n / 2];                                        \
+		n += 2;                                                          \
+	} while (0)
+	if (!layers_text)
+		ADD("--layers", "1");
+	if ((from_trace.kernels = !flag_value(argc, argv, "--kernels-per-layer"))) {
+		ADD("--kernels-per-layer", "%lld", per_step / layers);
+		if (!flag_value(argc, argv, "--extra-kernels") && per_step % layers)
+			ADD("--extra-kernels", "%lld", per_step % layers);
+	}
+	if ((from_trace.launch = !flag_value(argc, argv, "--launch-us") && s.launches > 0))
+		ADD("--launch-us", "%.17g", s.launch_s / s.launches * 1e6);
+	if ((from_trace.step = !flag_value(argc, argv, "--step-ms") && s.span_s > 0))
+		ADD("--step-ms", "%.17g", s.span_s / (double)steps * 1e3);
+#undef ADD
+	trace_summary_free(&s);
+	trace_free(&t);
+	*count = n;
+	return 0;
+}
+
 static int run_launch(int argc, char **argv)
 {
-	return calc_main(&calc_launch, argc, argv);
+	char *args[256 + TRACE_EXTRA_ARGS];
+	char text[TRACE_EXTRA_ARGS / 2][64];
+	int extra = 0;
+	if (argc > 256) {
+		cli_error("launch: too many arguments");
+		return EXIT_USAGE;
+	}
+	int rc = fill_from_trace(argc, argv, args + argc, text, &extra);
+	if (rc != 0)
+		return rc;
+	memcpy(args, argv, (size_t)argc * sizeof *argv);
+	args[argc + extra] = NULL;
+	return calc_main(&calc_launch, argc + extra, args);
 }
 
 const struct cli_command cli_cmd_launch = { "launch", run_launch, "kernel-launch overhead: eager, CUDA graphs, persistent" };

@@ -4,12 +4,14 @@
  * HIP's rule side by side. */
 #include <getopt.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "calc.h"
 #include "cli.h"
+#include "demangle.h"
 #include "report.h"
 #include "svg.h"
 
@@ -51,6 +53,8 @@ static const char usage_text[] =
     "  --svg FILE            charts of occupancy vs block size, registers and shared\n"
     "                        memory, the given configuration marked\n"
     "  --ptxas FILE          read `nvcc -Xptxas -v` output and report every kernel in it\n"
+    "                        (C++ names demangled; a log built for several architectures:\n"
+    "                        the kernels built for --gpu's, said which)\n"
     "  --resource-usage FILE read `cuobjdump --dump-resource-usage` output (its SHARED\n"
     "                        includes the 1 KiB reserve, which is taken out); on AMD the\n"
     "                        -Rpass-analysis=kernel-resource-usage remarks\n"
@@ -221,7 +225,12 @@ static int parse_count(const char *flag, const char *text, long long lo, long lo
 
 static const char *kib(double bytes, char *buf, size_t len)
 {
-	cli_format_bytes(bytes, buf, len);
+	/* Whole KiB read best in KiB; anything else exactly (232449 B is not
+	 * "227 KiB": one byte decides whether it launches). */
+	if (fmod(bytes, 1024) != 0)
+		snprintf(buf, len, "%.0f B", bytes);
+	else
+		cli_format_bytes(bytes, buf, len);
 	return buf;
 }
 
@@ -305,37 +314,57 @@ static int build_input(const struct occ_options *o, const struct ridge_gpu *g, b
 	return 0;
 }
 
-/* Shared memory the kernel cannot have at all (exit 2), as opposed to a
- * configuration that is legal but cannot launch (0 blocks, exit 0). */
-static int check_smem(const struct ridge_gpu *g, const struct ridge_occupancy_input *in, const char *what,
-		      const char *static_what)
+/* Why shared memory keeps a kernel from launching, in words ("" when it does
+ * not): more than a block may have. Not an input error: cuda_occupancy.h
+ * (and the runtime) answer 0 blocks for it, and so does ridge (--help); a
+ * static size past what ptxas lets a kernel declare is said too. */
+static void smem_launch_note(const struct ridge_gpu *g, const struct ridge_occupancy_input *in, char *buf,
+			     size_t len)
 {
 	char a[32], b[32], c[32];
+	buf[0] = '\0';
+	double total = in->static_smem + in->dynamic_smem;
 	if (g->vendor == RIDGE_VENDOR_AMD) {
-		if (in->static_smem + in->dynamic_smem > g->smem_per_block) {
-			cli_error("%s: %s of LDS per workgroup is over the %s maximum on %s", what,
-				  kib(in->static_smem + in->dynamic_smem, a, sizeof a),
-				  kib(g->smem_per_block, b, sizeof b), g->id);
-			return -1;
-		}
-		return 0;
+		if (total > g->smem_per_block)
+			snprintf(buf, len, "%s of LDS per workgroup is over the %s maximum on %s: the launch fails",
+				 kib(total, a, sizeof a), kib(g->smem_per_block, b, sizeof b), g->id);
+		return;
 	}
-	if (in->static_smem > g->smem_per_block) {
-		cli_error("%s: %s of static shared memory is over the %s a kernel can declare (ptxas refuses); "
-			  "give the rest as --dyn-smem with --optin",
-			  static_what, kib(in->static_smem, a, sizeof a), kib(g->smem_per_block, b, sizeof b));
-		return -1;
-	}
-	if (in->static_smem + in->dynamic_smem > g->smem_per_block_optin) {
-		cli_error("%s: %s static + %s dynamic shared memory is over the opt-in maximum of %s per block on %s",
-			  what, kib(in->static_smem, a, sizeof a), kib(in->dynamic_smem, b, sizeof b),
-			  kib(g->smem_per_block_optin, c, sizeof c), g->id);
-		return -1;
-	}
-	return 0;
+	if (in->static_smem > g->smem_per_block)
+		snprintf(buf, len,
+			 "%s of static shared memory is over the %s a kernel can declare (ptxas refuses); give the "
+			 "rest as --dyn-smem with --optin",
+			 kib(in->static_smem, a, sizeof a), kib(g->smem_per_block, b, sizeof b));
+	else if (total > g->smem_per_block_optin)
+		snprintf(buf, len,
+			 "%s static + %s dynamic shared memory is over the opt-in maximum of %s per block on %s: "
+			 "the launch fails",
+			 kib(in->static_smem, a, sizeof a), kib(in->dynamic_smem, b, sizeof b),
+			 kib(g->smem_per_block_optin, c, sizeof c), g->id);
+	else if (total > g->smem_per_block && !in->optin)
+		snprintf(buf, len,
+			 "%s of shared memory per block is over the default %s: the launch fails without --optin "
+			 "(cudaFuncAttributeMaxDynamicSharedMemorySize)",
+			 kib(total, a, sizeof a), kib(g->smem_per_block, b, sizeof b));
 }
 
 /* ------------------------------------------------------------------ JSON */
+
+static void json_launch_note(cJSON *o, const struct ridge_gpu *g, const struct ridge_occupancy_input *in)
+{
+	char note[400];
+	smem_launch_note(g, in, note, sizeof note);
+	if (note[0])
+		cJSON_AddStringToObject(o, "launch_note", note);
+}
+
+static void print_launch_note(const struct ridge_gpu *g, const struct ridge_occupancy_input *in)
+{
+	char note[400];
+	smem_launch_note(g, in, note, sizeof note);
+	if (note[0])
+		printf("  why: %s\n", note);
+}
 
 static const char *const limit_keys[RIDGE_OCC_LIMITER_COUNT] = {
     "warps", "registers", "shared_memory", "blocks", "barriers", "virtual_resources",
@@ -774,10 +803,30 @@ static void print_potential(const struct ridge_gpu *g, const struct ridge_occupa
 		return;
 	}
 	int warps = (size + g->warp_size - 1) / g->warp_size;
-	printf("max potential block size (cudaOccupancyMaxPotentialBlockSize's search): %d threads x %d %s%s = "
-	       "%.1f%%, min grid %d\n",
+	printf("max potential block size (%s): %d threads x %d %s%s = %.1f%%, min grid %d\n",
+	       amd ? "the hardware rule, searched as cudaOccupancyMaxPotentialBlockSize does"
+		   : "cudaOccupancyMaxPotentialBlockSize's search",
 	       size, blocks, amd ? "workgroup" : "block", blocks == 1 ? "" : "s",
 	       100.0 * blocks * warps / (g->max_threads_per_sm / g->warp_size), grid);
+	int hip_size, hip_grid, hip_blocks;
+	if (amd && occupancy_hip_max_potential_block_size(g, in, &hip_size, &hip_grid, &hip_blocks, err, sizeof err) == 0)
+		printf("HIP's answer (hipOccupancyMaxPotentialBlockSize, ROCm CLR: no search, the block-size limit\n"
+		       "  capped by the waves the registers allow): %d threads, grid %d%s\n",
+		       hip_size, hip_grid, hip_size == size && hip_grid == grid ? ", the same" : "");
+}
+
+/* HIP's max-potential answer beside the hardware rule's (AMD). */
+static void json_hip_potential(cJSON *doc, const struct ridge_gpu *g, const struct ridge_occupancy_input *in)
+{
+	int size, grid, blocks;
+	char err[256];
+	if (g->vendor != RIDGE_VENDOR_AMD ||
+	    occupancy_hip_max_potential_block_size(g, in, &size, &grid, &blocks, err, sizeof err) != 0)
+		return;
+	cJSON *hip = cJSON_AddObjectToObject(doc, "hip_max_potential_block_size");
+	cJSON_AddNumberToObject(hip, "block_size", size);
+	cJSON_AddNumberToObject(hip, "blocks_per_cu", blocks);
+	cJSON_AddNumberToObject(hip, "grid_size", grid);
 }
 
 /* ------------------------------------------------------------ sweep / svg */
@@ -952,6 +1001,54 @@ static int write_svg(const char *path, const struct ridge_occupancy_device *dev,
 
 /* -------------------------------------------------------------- kernels */
 
+/* A log built for several architectures (nvcc -gencode ... twice) lists
+ * every kernel once per architecture: keep those built for the GPU asked
+ * about, and say which. *count shrinks; *selected is "" when nothing was
+ * dropped. note says what happened, "" when the log has one architecture. */
+static void select_arch(const struct ridge_gpu *g, struct ridge_kernel_usage *k, int *count, char *selected,
+			size_t selected_len, char *note, size_t note_len)
+{
+	selected[0] = note[0] = '\0';
+	if (g->vendor != RIDGE_VENDOR_NVIDIA)
+		return;
+	char want[16], archs[256] = "";
+	snprintf(want, sizeof want, "sm_%d%d", g->cc_major, g->cc_minor);
+	int distinct = 0, matching = 0;
+	for (int i = 0; i < *count; i++) {
+		matching += strcmp(k[i].arch, want) == 0;
+		bool seen = false;
+		for (int j = 0; j < i && !seen; j++)
+			seen = strcmp(k[j].arch, k[i].arch) == 0;
+		if (!seen && k[i].arch[0]) {
+			size_t used = strlen(archs);
+			snprintf(archs + used, sizeof archs - used, "%s%s", distinct ? ", " : "", k[i].arch);
+			distinct++;
+		}
+	}
+	if (distinct < 2)
+		return;
+	if (matching == 0) {
+		snprintf(note, note_len, "the log is built for %s, none of them %s (%s): every kernel is shown", archs,
+			 want, g->id);
+		return;
+	}
+	int kept = 0;
+	for (int i = 0; i < *count; i++)
+		if (strcmp(k[i].arch, want) == 0)
+			k[kept++] = k[i];
+	snprintf(note, note_len, "the log is built for %s: showing the %d kernel%s built for %s (--gpu %s), %d left out",
+		 archs, kept, kept == 1 ? "" : "s", want, g->id, *count - kept);
+	snprintf(selected, selected_len, "%s", want);
+	*count = kept;
+}
+
+/* The kernel's name as a person reads it: demangled when the demangler is
+ * sure (cli/demangle.c), else as the compiler wrote it. */
+static const char *shown_name(const struct ridge_kernel_usage *k, char *buf, size_t len)
+{
+	return cli_demangle(k->name, buf, len) ? buf : k->name;
+}
+
 static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, const struct ridge_occupancy_input *base)
 {
 	const char *path = o->ptxas ? o->ptxas : o->resource_usage;
@@ -990,6 +1087,8 @@ static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, c
 		cli_error("%s:%s%s", path, err[0] >= '0' && err[0] <= '9' ? "" : " ", err);
 		return EXIT_USAGE;
 	}
+	char selected[16], arch_note[512];
+	select_arch(g, k, &count, selected, sizeof selected, arch_note, sizeof arch_note);
 	struct ridge_occupancy_analysis *an = calloc((size_t)count, sizeof *an);
 	struct ridge_occupancy_input *ins = calloc((size_t)count, sizeof *ins);
 	if (!an || !ins) {
@@ -1013,10 +1112,6 @@ static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, c
 		}
 		char what[1200];
 		snprintf(what, sizeof what, "%s:%d: kernel '%s'", path, k[i].line, k[i].name);
-		if (check_smem(g, in, what, what) != 0) {
-			rc = EXIT_USAGE;
-			break;
-		}
 		if (!o->threads) {
 			int size, grid, blocks;
 			in->threads_per_block = 1;
@@ -1047,10 +1142,17 @@ static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, c
 					: fmt == RIDGE_USAGE_CUOBJDUMP ? "cuobjdump"
 								       : "amdgpu_remarks");
 		cJSON_AddBoolToObject(doc, "threads_chosen", o->threads == NULL);
+		if (selected[0])
+			cJSON_AddStringToObject(doc, "arch_selected", selected);
+		if (arch_note[0])
+			cJSON_AddStringToObject(doc, "arch_note", arch_note);
 		cJSON *arr = cJSON_AddArrayToObject(doc, "kernels");
 		for (int i = 0; i < count; i++) {
 			cJSON *kj = cJSON_CreateObject();
+			char demangled[1024];
 			cJSON_AddStringToObject(kj, "name", k[i].name);
+			if (cli_demangle(k[i].name, demangled, sizeof demangled))
+				cJSON_AddStringToObject(kj, "demangled", demangled);
 			if (k[i].arch[0])
 				cJSON_AddStringToObject(kj, "arch", k[i].arch);
 			cJSON_AddNumberToObject(kj, "line", k[i].line);
@@ -1077,6 +1179,8 @@ static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, c
 		print_header(g);
 		printf("%d kernel%s in %s%s\n\n", count, count == 1 ? "" : "s", path,
 		       o->threads ? "" : " (each at the block size cudaOccupancyMaxPotentialBlockSize would pick)");
+		if (arch_note[0])
+			printf("%s\n\n", arch_note);
 		printf("  %-7s %5s %4s %4s %10s %11s %7s %7s %6s  %-14s %s\n", "arch", "thr", amd ? "vgpr" : "regs",
 		       amd ? "sgpr" : "bar", amd ? "LDS" : "smem", amd ? "scratch" : "spill st/ld",
 		       amd ? "WGs/CU" : "blk/SM", amd ? "waves" : "warps", "occ", "limiter", "kernel");
@@ -1096,19 +1200,22 @@ static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, c
 				snprintf(sp, sizeof sp, "%.0f/%.0f B", k[i].spill_stores, k[i].spill_loads);
 			else
 				snprintf(sp, sizeof sp, "-");
+			char name[1024];
 			printf("  %-7s %5d %4d %4s %10s %11s %7d %7d %5.1f%%  %-14s %s\n",
 			       k[i].arch[0] ? k[i].arch : "-", ins[i].threads_per_block,
 			       amd ? r->amd.vgprs_unified : k[i].regs, bar, sm, sp, r->blocks_per_sm, r->active_warps,
-			       r->occupancy * 100, occupancy_limiter_name(r->limiter), k[i].name);
+			       r->occupancy * 100, occupancy_limiter_name(r->limiter), shown_name(&k[i], name, sizeof name));
 		}
 		char want[16] = "";
 		if (!amd)
 			snprintf(want, sizeof want, "sm_%d%d", g->cc_major, g->cc_minor);
 		for (int i = 0; i < count; i++) {
 			const struct ridge_occupancy_analysis *a = &an[i];
+			char buf[1024];
+			const char *name = shown_name(&k[i], buf, sizeof buf);
 			if (!amd && k[i].arch[0] && strcmp(k[i].arch, want) != 0)
 				printf("\nnote: %s was compiled for %s, not %s: its register count may differ there\n",
-				       k[i].name, k[i].arch, want);
+				       name, k[i].arch, want);
 			if (amd && k[i].compiler_occupancy >= 0) {
 				int mine = a->result.amd.vgpr_waves_per_simd < a->result.amd.sgpr_waves_per_simd
 					       ? a->result.amd.vgpr_waves_per_simd
@@ -1117,16 +1224,16 @@ static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, c
 					printf(
 					    "\nnote: %s: the compiler reports %d waves per SIMD, ridge's register rule "
 					    "%d (the compiler also counts LDS and the workgroup size)\n",
-					    k[i].name, k[i].compiler_occupancy, mine);
+					    name, k[i].compiler_occupancy, mine);
 			}
 			if (amd && !a->result.amd.rules_agree)
-				printf("\nnote: %s: HIP's rule gives %d workgroups, the hardware rule %d\n", k[i].name,
+				printf("\nnote: %s: HIP's rule gives %d workgroups, the hardware rule %d\n", name,
 				       a->result.amd.hip_blocks_per_cu, a->result.blocks_per_sm);
 		}
 		printf("\n");
 		for (int i = 0; i < count; i++) {
-			char lead[1100];
-			snprintf(lead, sizeof lead, "%s: ", k[i].name);
+			char lead[1100], name[1024];
+			snprintf(lead, sizeof lead, "%s: ", shown_name(&k[i], name, sizeof name));
 			print_suggestion(g, &ins[i], &an[i], lead, "full occupancy");
 		}
 	}
@@ -1146,8 +1253,6 @@ static int run_one(const struct occ_options *o, const struct ridge_gpu *g, struc
 		cli_error("%s", err);
 		return EXIT_USAGE;
 	}
-	if (check_smem(g, in, o->dyn ? "--dyn-smem" : o->lds ? "--lds" : "--smem", o->lds ? "--lds" : "--smem") != 0)
-		return EXIT_USAGE;
 	bool chosen = false;
 	if (in->threads_per_block == 0) { /* --sweep without --threads: the best block size */
 		int size, grid, blocks;
@@ -1177,11 +1282,13 @@ static int run_one(const struct occ_options *o, const struct ridge_gpu *g, struc
 		json_input(doc, g, in);
 		cJSON_AddBoolToObject(doc, "threads_chosen", chosen);
 		json_result(doc, &an.result);
+		json_launch_note(doc, g, in);
 		json_details(doc, g, &an);
 		cJSON *mp = cJSON_AddObjectToObject(doc, "max_potential_block_size");
 		cJSON_AddNumberToObject(mp, "block_size", size);
 		cJSON_AddNumberToObject(mp, "blocks_per_sm", blocks);
 		cJSON_AddNumberToObject(mp, "min_grid_size", grid);
+		json_hip_potential(doc, g, in);
 		if (o->sweep) {
 			cJSON *arr = cJSON_AddArrayToObject(doc, "sweep");
 			for (int i = 0; i < nrows; i++) {
@@ -1206,6 +1313,7 @@ static int run_one(const struct occ_options *o, const struct ridge_gpu *g, struc
 	}
 	printf("  %s\n", "--------------------------------------");
 	print_outcome(g, &an.result);
+	print_launch_note(g, in);
 	if (chosen)
 		printf("  (block size not given: the one cudaOccupancyMaxPotentialBlockSize would pick)\n");
 	print_explanations(g, in, &an);
@@ -1364,20 +1472,6 @@ static cJSON *occupancy_run(struct calc_input *ci)
 			return occupancy_calc_fail(ci, "%s: '%s' is out of range (0..%d)", params_where(v, "sgprs"),
 						   params_text(v, "sgprs"), g->amd.max_sgprs_per_wave);
 	}
-	char a[32], b[32], c[32];
-	double total = in.static_smem + in.dynamic_smem;
-	if (amd && total > g->smem_per_block)
-		return occupancy_calc_fail(ci, "%s of LDS per workgroup is over the %s maximum on %s",
-					   kib(total, a, sizeof a), kib(g->smem_per_block, b, sizeof b), g->id);
-	if (!amd && in.static_smem > g->smem_per_block)
-		return occupancy_calc_fail(ci, "%s: %s of static shared memory is over the %s a kernel can declare",
-					   params_where(v, "smem"), kib(in.static_smem, a, sizeof a),
-					   kib(g->smem_per_block, b, sizeof b));
-	if (!amd && total > g->smem_per_block_optin)
-		return occupancy_calc_fail(
-		    ci, "%s static + %s dynamic shared memory is over the opt-in maximum of %s per block on %s",
-		    kib(in.static_smem, a, sizeof a), kib(in.dynamic_smem, b, sizeof b),
-		    kib(g->smem_per_block_optin, c, sizeof c), g->id);
 	struct ridge_occupancy_analysis an;
 	char err[256];
 	if (occupancy_analyze(g, &in, &an, err, sizeof err) != 0)
@@ -1388,11 +1482,13 @@ static cJSON *occupancy_run(struct calc_input *ci)
 	calc_json_gpu(doc, g);
 	json_input(doc, g, &in);
 	json_result(doc, &an.result);
+	json_launch_note(doc, g, &in);
 	json_details(doc, g, &an);
 	cJSON *mp = cJSON_AddObjectToObject(doc, "max_potential_block_size");
 	cJSON_AddNumberToObject(mp, "block_size", size);
 	cJSON_AddNumberToObject(mp, "blocks_per_sm", blocks);
 	cJSON_AddNumberToObject(mp, "min_grid_size", grid);
+	json_hip_potential(doc, g, &in);
 	return doc;
 }
 

@@ -7,6 +7,7 @@
 
 #include "calc.h"
 #include "cli.h"
+#include "kernel_time.h"
 #include "kernel_view.h"
 #include "ncu.h"
 #include "report.h"
@@ -41,10 +42,18 @@ static const char usage_text[] =
 	"                     intensity, attainable_flops, bound, time_floor_s,\n"
 	"                     achieved_flops, fraction_of_attainable, ...\n"
 	"\n"
-	"Named kernels (--kernel NAME); their FLOPs and bytes are shown term by term:\n"
+	"Named kernels (--kernel NAME); their FLOPs and bytes are shown term by term, and\n"
+	"two times: the roofline floor (time_floor_s: nothing runs faster) and the prediction\n"
+	"(predicted_time_s = max(compute / compute efficiency, memory / memory efficiency)\n"
+	"+ fixed cost, the efficiencies and fixed cost of the kernel's class from the\n"
+	"calibration or hwdb entry; model/README.md, \"time model\"):\n"
 	"%s"
 	"  shape flags: --m --n --k --batch --tile (T or MxNxK) --seq --heads --kv-heads\n"
 	"  --head-dim --causal --fused/--unfused --passes --flops-per-element\n"
+	"  --impl I           attention implementation: default (the entry's\n"
+	"                     timing.attention_default: what PyTorch's SDPA runs there), ideal\n"
+	"                     (the roofline), fa2, fa3, cudnn\n"
+	"  --explain          every term of the prediction with its source\n"
 	"  --traffic default|tiled|compulsory  tiled: the algorithm's re-reads all reach\n"
 	"                     memory; compulsory: every tensor once (L2 catches re-reads);\n"
 	"                     default: compulsory for gemm, gemv, attention, flash-attention and\n"
@@ -100,6 +109,8 @@ enum {
 	OPT_TRAFFIC,
 	OPT_VALIDATION,
 	OPT_GROUP,
+	OPT_IMPL,
+	OPT_EXPLAIN,
 	OPT_HELP,
 };
 
@@ -117,6 +128,9 @@ struct roofline_request {
 	unsigned fields;              /* shape fields given */
 	const char *first_field_flag; /* for "--m applies to --kernel only" */
 	bool fused_given, unfused_given, traffic_given;
+	enum ridge_attention_impl impl; /* --impl: attention kernels */
+	bool impl_given;
+	bool explain; /* --explain: every term of the prediction with its source */
 };
 
 struct options {
@@ -206,6 +220,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "traffic", required_argument, NULL, OPT_TRAFFIC },
 		{ "validation", required_argument, NULL, OPT_VALIDATION },
 		{ "group", required_argument, NULL, OPT_GROUP },
+		{ "impl", required_argument, NULL, OPT_IMPL },
+		{ "explain", no_argument, NULL, OPT_EXPLAIN },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -347,6 +363,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case OPT_VALIDATION:
 			o->validation = optarg;
 			break;
+		case OPT_IMPL:
+			rc = cli_parse_attention_impl("--impl", optarg, &r->impl);
+			r->impl_given = true;
+			break;
+		case OPT_EXPLAIN:
+			r->explain = true;
+			break;
 		case OPT_GROUP:
 			o->group = optarg;
 			break;
@@ -405,6 +428,14 @@ static int request_check(const struct roofline_request *r, bool ncu, char *err, 
 	}
 	if (!r->has_kernel && (r->fields || r->traffic_given)) {
 		snprintf(err, err_len, "%s applies to --kernel only", r->fields ? r->first_field_flag : "--traffic");
+		return -1;
+	}
+	if (r->impl_given && !(r->has_kernel && timing_kernel_class(r->shape.kernel) == RIDGE_TIME_ATTENTION)) {
+		snprintf(err, err_len, "--impl applies to --kernel flash-attention only");
+		return -1;
+	}
+	if (r->explain && !r->has_kernel) {
+		snprintf(err, err_len, "--explain applies to --kernel only (the prediction's terms)");
 		return -1;
 	}
 	if (ncu && r->has_level && r->level != RIDGE_LEVEL_HBM) {
@@ -567,7 +598,7 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 	 * hierarchical model ridge-probe --validate checks. At L2 alone the
 	 * kernel's traffic is its tiled traffic (what its loads ask for). */
 	double level_bytes[RIDGE_LEVEL_COUNT] = { -1, -1, -1 };
-	if (intensity_kernel(&s, &cost, why, sizeof why) ||
+	if (intensity_kernel_on(gpu, &s, &cost, why, sizeof why) ||
 	    intensity_ceiling(gpu, &s, &cost, r->no_tensor, r->sparse, r->level, &c, &path, why, sizeof why) ||
 	    roofline_place(&c, cost.flops, r->level == RIDGE_LEVEL_L2 ? cost.tiled_bytes : cost.bytes,
 			   r->has_time ? r->time : 0, &p, why, sizeof why) ||
@@ -580,21 +611,24 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 	if (plot) {
 		/* Both traffic bounds when they differ: real HBM traffic lies between. */
 		bool two = cost.compulsory_bytes != cost.tiled_bytes && r->level == RIDGE_LEVEL_HBM;
-		bool tiled = cost.traffic == RIDGE_TRAFFIC_TILED;
+		/* The other bound: compulsory beside the tiled or L2-aware bytes, tiled beside compulsory. */
+		bool other_tiled = cost.traffic == RIDGE_TRAFFIC_COMPULSORY;
 		plot->ceiling = c;
 		plot->count = two ? 2 : 1;
-		snprintf(plot->labels[0], sizeof plot->labels[0], "%s%s%s", name,
-			 two ? (tiled ? " (tiled bytes)" : " (compulsory bytes)") : "", r->has_time ? ", measured" : "");
+		char chosen[48] = "";
+		if (two)
+			snprintf(chosen, sizeof chosen, " (%s bytes)", intensity_traffic_name(cost.traffic));
+		snprintf(plot->labels[0], sizeof plot->labels[0], "%s%s%s", name, chosen, r->has_time ? ", measured" : "");
 		plot->points[0] = (struct roofline_plot_point){ plot->labels[0], p.intensity,
 								p.has_time ? p.achieved_flops : p.attainable_flops,
 								p.attainable_flops, p.has_time, p.bound, false, false, 0, 0 };
 		if (two) {
 			/* The other bound is drawn on its roof: a model, not a measurement. */
 			struct ridge_roofline_point q;
-			roofline_place(&c, cost.flops, tiled ? cost.compulsory_bytes : cost.tiled_bytes, 0, &q, why,
+			roofline_place(&c, cost.flops, other_tiled ? cost.tiled_bytes : cost.compulsory_bytes, 0, &q, why,
 				       sizeof why);
 			snprintf(plot->labels[1], sizeof plot->labels[1], "%s (%s bytes)", name,
-				 tiled ? "compulsory" : "tiled");
+				 other_tiled ? "tiled" : "compulsory");
 			plot->points[1] = (struct roofline_plot_point){ plot->labels[1], q.intensity, q.attainable_flops,
 									q.attainable_flops, false, q.bound, false, false, 0, 0 };
 		}
@@ -606,6 +640,18 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 	cli_json_number(doc, "compulsory_time_floor_s", compulsory.time_floor_s);
 	json_hierarchy(doc, &h);
 	cJSON_AddItemToObject(doc, "kernel", kernel_json(&s, &cost, &path));
+	/* The time model on the same shape and ceiling choice. */
+	struct ridge_timing_options topt = { r->no_tensor, r->sparse, r->impl };
+	struct ridge_kernel_time kt;
+	if (timing_kernel(gpu, &s, &topt, &kt, why, sizeof why)) {
+		cJSON_Delete(doc);
+		snprintf(err, err_len, "--kernel %s: %s", name, why);
+		return NULL;
+	}
+	cli_json_number(doc, "predicted_time_s", kt.predicted_time_s);
+	cJSON_AddItemToObject(doc, "prediction", kernel_time_json(&kt));
+	if (r->explain)
+		cJSON_AddBoolToObject(doc, "explain", true);
 	return doc;
 }
 
@@ -711,12 +757,15 @@ static void roofline_print(const cJSON *d)
 	kernel_print_json(kernel);
 	print_point(d);
 	char t[48];
-	if (strcmp(calc_str(kernel, "traffic"), "tiled") == 0 &&
+	if (strcmp(calc_str(kernel, "traffic"), "compulsory") != 0 &&
 	    calc_num(kernel, "compulsory_bytes") != calc_num(kernel, "bytes")) {
 		cli_format_seconds(calc_num(d, "compulsory_time_floor_s"), t, sizeof t);
 		printf("  if L2 caught every re-read (compulsory bytes): %.4g FLOP/byte, %s-bound, time floor %s\n",
 		       calc_num(kernel, "compulsory_intensity"), calc_str(d, "compulsory_bound"), t);
 	}
+	const cJSON *prediction = cJSON_GetObjectItemCaseSensitive(d, "prediction");
+	if (prediction)
+		kernel_time_print(prediction, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(d, "explain")));
 	bool inner_placed = false;
 	const cJSON *l;
 	cJSON_ArrayForEach(l, cJSON_GetObjectItemCaseSensitive(d, "levels"))
@@ -1102,6 +1151,7 @@ static const struct param roofline_params[] = {
 	{ "flops_per_element", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_OPEN_LO, "F",
 	  "activation FLOPs per element", "greater than 0" },
 	{ "traffic", PARAM_TEXT, 0, NULL, 0, 0, 0, "default|tiled|compulsory", "which byte count is `bytes`", NULL },
+	{ "impl", PARAM_TEXT, 0, NULL, 0, 0, 0, "default|ideal|fa2|fa3|cudnn", "the attention implementation", NULL },
 	CALC_GPU_PARAMS,
 	CALC_JSON_PARAM,
 };
@@ -1130,6 +1180,11 @@ static cJSON *roofline_item_run(struct calc_input *in)
 	    !(r.traffic_given = intensity_traffic_parse(text, &r.shape.traffic))) {
 		snprintf(in->err, sizeof in->err, "%s: unknown traffic model '%s' (known: default tiled compulsory)",
 			 params_where(v, "traffic"), text);
+		return NULL;
+	}
+	if ((text = params_text(v, "impl")) && !(r.impl_given = timing_attention_impl_parse(text, &r.impl))) {
+		snprintf(in->err, sizeof in->err, "%s: unknown attention implementation '%s' (known: %s)",
+			 params_where(v, "impl"), text, timing_attention_impl_list());
 		return NULL;
 	}
 	if ((text = params_text(v, "tile"))) {
@@ -1222,7 +1277,7 @@ static void report_kernel(const struct ridge_gpu *gpu, const char *label, struct
 	struct ridge_kernel_path path;
 	struct ridge_roofline_ceiling c;
 	struct ridge_roofline_point p;
-	if (intensity_kernel(&s, &cost, err, sizeof err) ||
+	if (intensity_kernel_on(gpu, &s, &cost, err, sizeof err) ||
 	    intensity_ceiling(gpu, &s, &cost, no_tensor, false, RIDGE_LEVEL_HBM, &c, &path, err, sizeof err) ||
 	    roofline_place(&c, cost.flops, cost.bytes, 0, &p, err, sizeof err)) {
 		printf("  %-44s n/a: %s\n", label, err);
@@ -1279,7 +1334,7 @@ void report_roofline(const struct ridge_gpu *gpu)
 	report_kernel(gpu, "naive GEMM, fp32 (2*M*N*K reads)", g, false);
 	g.dtype = half;
 	g.kernel = RIDGE_KERNEL_GEMM_TILED;
-	snprintf(label, sizeof label, "tiled GEMM, %s, tile 32 (A, B read 128x)", h);
+	snprintf(label, sizeof label, "tiled GEMM, %s, tile 32 (A, B 128x at L2)", h);
 	report_kernel(gpu, label, g, false);
 	g.traffic = RIDGE_TRAFFIC_COMPULSORY;
 	snprintf(label, sizeof label, "  the same, every matrix once");

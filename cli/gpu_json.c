@@ -7,6 +7,50 @@ static void add_strings(cJSON *obj, const char *key, const char (*items)[RIDGE_L
 		cJSON_AddItemToArray(array, cJSON_CreateString(items[i]));
 }
 
+/* "interconnect": the datasheet's name and bidirectional bandwidth (the keys
+ * it always had), then the fabric the communication model uses, then any
+ * measured collectives (a calibration). */
+static void add_interconnect(cJSON *o, const struct ridge_gpu *g)
+{
+	const struct ridge_interconnect *f = &g->ic;
+	cJSON *ic = cJSON_AddObjectToObject(o, "interconnect");
+	cJSON_AddStringToObject(ic, "name", g->interconnect);
+	cli_json_number(ic, "bandwidth", g->interconnect_bandwidth);
+	if (f->has_fabric) {
+		cJSON_AddStringToObject(ic, "topology", f->topology_name);
+		if (f->links)
+			cJSON_AddNumberToObject(ic, "links", f->links);
+		cli_json_number(ic, "per_direction", f->per_direction);
+		cli_json_number(ic, "peer_bandwidth", f->peer_bandwidth);
+		cJSON_AddNumberToObject(ic, "domain_gpus", f->domain_gpus);
+		cJSON_AddBoolToObject(ic, "nvls", f->nvls);
+		cli_json_number(ic, "latency_s", f->latency);
+		cli_json_number(ic, "base_latency_s", f->base_latency);
+		if (f->has_bus_bandwidth)
+			cli_json_number(ic, "bus_bandwidth", f->bus_bandwidth);
+		if (f->has_nvls_bus_bandwidth)
+			cli_json_number(ic, "nvls_bus_bandwidth", f->nvls_bus_bandwidth);
+		if (f->pcie[0])
+			cJSON_AddStringToObject(ic, "pcie", f->pcie);
+		cli_json_number(ic, "pcie_bandwidth", f->pcie_bandwidth);
+	}
+	for (int op = 0; op < RIDGE_COLLECTIVE_COUNT; op++) {
+		const struct ridge_collective_measured *m = &f->measured[op];
+		char key[64];
+		const char *name = ridge_collective_key((enum ridge_collective)op);
+		if (m->has_bus_bandwidth) {
+			snprintf(key, sizeof key, "%s_bus_bandwidth", name);
+			cli_json_number(ic, key, m->bus_bandwidth);
+		}
+		if (m->has_latency) {
+			snprintf(key, sizeof key, "%s_latency_s", name);
+			cli_json_number(ic, key, m->latency);
+		}
+	}
+	if (f->measured_gpus)
+		cJSON_AddNumberToObject(ic, "measured_gpus", f->measured_gpus);
+}
+
 cJSON *cli_gpu_json(const struct ridge_gpu *g, const char *origin)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -121,11 +165,8 @@ cJSON *cli_gpu_json(const struct ridge_gpu *g, const char *origin)
 		cJSON_AddNumberToObject(a, "barrier_slots", g->amd.barrier_slots);
 	}
 	cli_json_number(o, "tdp_watts", g->tdp_watts);
-	if (g->interconnect[0]) {
-		cJSON *ic = cJSON_AddObjectToObject(o, "interconnect");
-		cJSON_AddStringToObject(ic, "name", g->interconnect);
-		cli_json_number(ic, "bandwidth", g->interconnect_bandwidth);
-	}
+	if (g->interconnect[0])
+		add_interconnect(o, g);
 	cli_json_number(o, "launch_overhead_s", g->launch_overhead_s);
 	cli_json_number(o, "graph_node_s", g->graph_node_s);
 	if (g->has_price)

@@ -110,6 +110,64 @@ static void shape_from_json(const cJSON *k, struct ridge_kernel_shape *s)
 		s->passes = (int)calc_num(shape, "passes");
 }
 
+/* The L2-aware GEMM traffic (model/intensity.h, struct ridge_gemm_l2). */
+static void l2_json(cJSON *k, const struct ridge_gemm_l2 *l)
+{
+	cli_json_number(k, "hbm_bytes", l->hbm_bytes);
+	cli_json_number(k, "l2_bytes", l->l2_traffic);
+	cli_json_number(k, "wave_ctas", l->wave_ctas);
+	cJSON_AddBoolToObject(k, "l2_resident", l->a_resident && l->b_resident);
+	cJSON *o = cJSON_AddObjectToObject(k, "l2_model");
+	cJSON_AddStringToObject(o, "raster", l->raster_along_n ? "along_n" : "along_m");
+	cJSON_AddStringToObject(o, "raster_source", l->raster);
+	cli_json_number(o, "tiles_m", l->tiles_m);
+	cli_json_number(o, "tiles_n", l->tiles_n);
+	cli_json_number(o, "ctas_per_sm", l->ctas_per_sm);
+	cJSON_AddStringToObject(o, "ctas_per_sm_source", l->ctas_per_sm_why);
+	cli_json_number(o, "wave_ctas", l->wave_ctas);
+	cli_json_number(o, "waves", l->waves);
+	cli_json_number(o, "l2_size_bytes", l->l2_bytes);
+	cli_json_number(o, "l2_usable_fraction", l->l2_usable_fraction);
+	cJSON_AddStringToObject(o, "l2_usable_source", l->l2_usable_why);
+	cli_json_number(o, "l2_capacity_bytes", l->l2_capacity);
+	cli_json_number(o, "wave_footprint_bytes", l->wave_footprint);
+	cli_json_number(o, "reuse_footprint_bytes", l->reuse_footprint);
+	cJSON_AddBoolToObject(o, "a_resident", l->a_resident);
+	cJSON_AddBoolToObject(o, "b_resident", l->b_resident);
+	cli_json_number(o, "a_reads", l->a_reads);
+	cli_json_number(o, "b_reads", l->b_reads);
+}
+
+static void l2_print(const cJSON *k)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(k, "l2_model");
+	if (!o)
+		return;
+	char a[48], b[48];
+	bool ar = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "a_resident"));
+	bool br = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "b_resident"));
+	cli_format_si(calc_num(k, "hbm_bytes"), "B", a, sizeof a);
+	cli_format_si(calc_num(k, "l2_bytes"), "B", b, sizeof b);
+	printf("  L2-aware: HBM %s (%.17g B), L2 %s (%.17g B, the tiled re-reads)\n", a, calc_num(k, "hbm_bytes"), b,
+	       calc_num(k, "l2_bytes"));
+	printf("    wave: %.17g SMs x %.17g CTA%s/SM = %.17g CTAs over %.17g x %.17g tiles: %.17g wave%s, raster %s "
+	       "(%s)\n",
+	       calc_num(o, "wave_ctas") / calc_num(o, "ctas_per_sm"), calc_num(o, "ctas_per_sm"),
+	       calc_num(o, "ctas_per_sm") == 1 ? "" : "s", calc_num(o, "wave_ctas"), calc_num(o, "tiles_m"),
+	       calc_num(o, "tiles_n"), calc_num(o, "waves"), calc_num(o, "waves") == 1 ? "" : "s",
+	       strcmp(calc_str(o, "raster"), "along_n") == 0 ? "along N" : "along M", calc_str(o, "raster_source"));
+	cli_format_bytes(calc_num(o, "l2_capacity_bytes"), a, sizeof a);
+	cli_format_bytes(calc_num(o, "l2_size_bytes"), b, sizeof b);
+	printf("    L2 capacity used: %s = %.4g x %s (%s)\n", a, calc_num(o, "l2_usable_fraction"), b,
+	       calc_str(o, "l2_usable_source"));
+	cli_format_bytes(calc_num(o, "wave_footprint_bytes"), a, sizeof a);
+	cli_format_bytes(calc_num(o, "reuse_footprint_bytes"), b, sizeof b);
+	printf("    panels (all of K) one wave touches: %s; up to the next row of tiles: %s\n", a, b);
+	printf("    A panels %s: A read %.6g time%s; B panels %s: B read %.6g time%s\n",
+	       ar ? "stay in L2" : "do not stay in L2", calc_num(o, "a_reads"), calc_num(o, "a_reads") == 1 ? "" : "s",
+	       br ? "stay in L2" : "do not stay in L2", calc_num(o, "b_reads"), calc_num(o, "b_reads") == 1 ? "" : "s");
+}
+
 void kernel_print_json(const cJSON *k)
 {
 	char line[400], a[48], b[48];
@@ -131,10 +189,13 @@ void kernel_print_json(const cJSON *k)
 	{
 		cli_format_si(calc_num(t, "bytes"), "B", a, sizeof a);
 		double times = calc_num(t, "times");
-		if (times != 1)
-			printf("    %-46s %14s x %.6g\n", calc_str(t, "name"), a, times);
-		else
+		if (times != 1) {
+			/* bytes counts every read: show the tensor once and the count. */
+			cli_format_si(calc_num(t, "bytes") / times, "B", b, sizeof b);
+			printf("    %-46s %14s (%s x %.6g)\n", calc_str(t, "name"), a, b, times);
+		} else {
 			printf("    %-46s %14s\n", calc_str(t, "name"), a);
+		}
 	}
 	cli_format_si(calc_num(k, "read_bytes"), "B", a, sizeof a);
 	cli_format_si(calc_num(k, "write_bytes"), "B", b, sizeof b);
@@ -156,14 +217,47 @@ void kernel_print_json(const cJSON *k)
 		print_bytes("unfused would move:", calc_num(k, "unfused_bytes"), flops);
 	if (calc_has(k, "fused_bytes"))
 		print_bytes("fused would move:", calc_num(k, "fused_bytes"), flops);
+	l2_print(k);
 	if (calc_has(k, "tensor_core_eligible")) {
 		bool eligible = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "tensor_core_eligible"));
+		bool fast = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "tensor_core_fast_path"));
 		bool used = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "uses_tensor_cores"));
-		printf("  tensor cores: %s%s%s\n", eligible ? "eligible" : "not eligible: ", eligible ? "" : calc_str(k, "reason"),
-		       eligible && !used ? " (not used here)" : "");
+		if (!eligible)
+			printf("  tensor cores: not eligible: %s\n", calc_str(k, "reason"));
+		else
+			printf("  tensor cores: eligible%s%s%s\n", fast ? "" : ", off the aligned fast path: ",
+			       fast ? "" : calc_str(k, "reason"), !used ? " (not used here)" : "");
+		if (calc_has(k, "layout"))
+			printf("  layout: %s\n", calc_str(k, "layout_text"));
 	}
 	if (calc_has(k, "note"))
 		printf("  note: %s\n", calc_str(k, "note"));
+}
+
+void kernel_rule_json(cJSON *o, const struct ridge_gemm_tensor_rule *rule)
+{
+	const struct ridge_blas_call *c = &rule->call;
+	char text[200];
+	cJSON_AddStringToObject(o, "layout", align_layout_name(rule->layout));
+	snprintf(text, sizeof text, "%s: cuBLAS %c%c, m=%lld n=%lld k=%lld, lda=%lld ldb=%lld ldc=%lld",
+		 rule->layout == RIDGE_GEMM_LAYOUT_LINEAR ? "linear (x W^T, W [N,K] row-major, as F.linear)"
+							  : "matmul (A [M,K] x B [K,N], both row-major)",
+		 c->trans_a ? 'T' : 'N', c->trans_b ? 'T' : 'N', c->m, c->n, c->k, c->lda, c->ldb, c->ldc);
+	cJSON_AddStringToObject(o, "layout_text", text);
+	cJSON_AddStringToObject(o, "alignment_severity", align_severity_name(rule->severity));
+	cJSON_AddBoolToObject(o, "alignment_required", rule->required);
+	cJSON *conds = cJSON_AddArrayToObject(o, "alignment_conditions");
+	for (int i = 0; i < RIDGE_GEMM_CONDITIONS; i++) {
+		const struct ridge_gemm_condition *cond = &rule->conditions[i];
+		cJSON *t = cJSON_CreateObject();
+		cJSON_AddStringToObject(t, "term", cond->term);
+		char dim[2] = { cond->dim, '\0' };
+		cJSON_AddStringToObject(t, "dim", dim);
+		cJSON_AddNumberToObject(t, "value", (double)cond->value);
+		cJSON_AddNumberToObject(t, "multiple", (double)cond->multiple);
+		cJSON_AddBoolToObject(t, "ok", cond->ok);
+		cJSON_AddItemToArray(conds, t);
+	}
 }
 
 cJSON *kernel_json(const struct ridge_kernel_shape *s, const struct ridge_kernel_cost *c,
@@ -226,11 +320,16 @@ cJSON *kernel_json(const struct ridge_kernel_shape *s, const struct ridge_kernel
 		cJSON_AddBoolToObject(t, "write", c->terms[i].write);
 		cJSON_AddItemToArray(terms, t);
 	}
+	if (c->l2.modelled)
+		l2_json(o, &c->l2);
 	if (path) {
 		if (c->matrix_work) {
 			cJSON_AddBoolToObject(o, "tensor_core_eligible", path->tensor_eligible);
-			if (!path->tensor_eligible)
+			cJSON_AddBoolToObject(o, "tensor_core_fast_path", path->fast_path);
+			if (!path->tensor_eligible || !path->fast_path)
 				cJSON_AddStringToObject(o, "reason", path->reason);
+			if (path->has_rule)
+				kernel_rule_json(o, &path->rule);
 		}
 		cJSON_AddBoolToObject(o, "uses_tensor_cores", path->uses_matrix);
 		if (path->note[0])

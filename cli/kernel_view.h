@@ -23,6 +23,10 @@ void kernel_print_json(const cJSON *kernel);
 
 /* The same as a JSON object: kernel, dtype, shape, traffic_model, flops,
  * bytes, read_bytes, write_bytes, tiled_bytes, compulsory_bytes, terms, ... */
+/* The tensor-core rule's layout, severity and six conditions (align.h) into o:
+ * layout, layout_text, alignment_severity, alignment_required,
+ * alignment_conditions. */
+void kernel_rule_json(cJSON *o, const struct ridge_gemm_tensor_rule *rule);
 cJSON *kernel_json(const struct ridge_kernel_shape *shape, const struct ridge_kernel_cost *cost,
 		   const struct ridge_kernel_path *path);
 

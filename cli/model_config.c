@@ -48,6 +48,7 @@ struct reader {
 	const char *path;
 	bool seen[KEY_COUNT];
 	double values[KEY_COUNT];
+	char model_type[64];
 };
 
 static int find_key(const char *name)
@@ -155,6 +156,9 @@ static int read_json(struct reader *r, const char *text, size_t len)
 			snprintf(shown, sizeof shown, "%.17g", item->valuedouble);
 		rc = store_value(r, k, item->valuedouble, shown, r->path);
 	}
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(root, "model_type");
+	if (cJSON_IsString(type))
+		snprintf(r->model_type, sizeof r->model_type, "%s", type->valuestring);
 	cJSON_Delete(root);
 	return rc;
 }
@@ -259,6 +263,9 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 			if (!k || !v || k->type != YAML_SCALAR_NODE)
 				continue;
 			int key = find_key((const char *)k->data.scalar.value);
+			if (key < 0 && v->type == YAML_SCALAR_NODE &&
+			    strcmp((const char *)k->data.scalar.value, "model_type") == 0)
+				snprintf(r->model_type, sizeof r->model_type, "%s", (const char *)v->data.scalar.value);
 			if (key < 0)
 				continue;
 			if (r->seen[key]) {
@@ -350,6 +357,7 @@ int cli_model_config_parse(const char *path, const char *text, size_t len, struc
 	m->num_key_value_heads = (long long)r.values[KEY_KV_HEADS];
 	m->has_head_dim = r.seen[KEY_HEAD_DIM];
 	m->head_dim = (long long)r.values[KEY_HEAD_DIM];
+	snprintf(out->model_type, sizeof out->model_type, "%s", r.model_type);
 	out->has_multiple_of = r.seen[KEY_MULTIPLE_OF];
 	out->multiple_of = (long long)r.values[KEY_MULTIPLE_OF];
 	out->has_ffn_dim_multiplier = r.seen[KEY_FFN_MULTIPLIER];

@@ -19,6 +19,9 @@ struct cli_model_config {
 	bool has_ffn_dim_multiplier;
 	double ffn_dim_multiplier;
 	bool is_yaml;
+	/* Hugging Face's model_type ("llama", "qwen2", ...), "" when absent: the
+	 * Llama SwiGLU rule is only checked against Llama configs. */
+	char model_type[64];
 };
 
 /* Returns 0, or prints "ridge: error: FILE[:LINE:COL]: ..." and returns -1. */

@@ -3,6 +3,7 @@
  * and duplicate keys; then cross-field plausibility checks. Every problem is a
  * diagnostic with file:line:column, and loading goes on to find the rest. */
 #include "hwdb.h"
+#include "arch.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -35,6 +36,7 @@ enum field_type {
 	T_PEAKS,   /* dtype -> {vector, matrix, matrix_sparse} */
 	T_CC,      /* "9.0" -> cc_major, cc_minor */
 	T_VENDOR,  /* nvidia | amd */
+	T_BOOL,    /* true | false */
 	T_SCHEMA,  /* must be 1 */
 	T_MEASURED /* {on: "..."}: marks a calibration */
 };
@@ -138,15 +140,80 @@ static const struct field power_fields[] = {
 	END,
 };
 
+#define BOOL(k, m, allow) { k, T_BOOL, 0, 0, 0, 0, allow, G(m), NO_OFFSET, 0, 0, 0, NULL }
+/* A collective a calibration measured: <op>_bus_bandwidth and <op>_latency. */
+#define MEASURED_COLLECTIVE(op, index)                                                                           \
+	OPTQTY(op "_bus_bandwidth", ic.measured[index].bus_bandwidth, ic.measured[index].has_bus_bandwidth,        \
+	       RIDGE_UNIT_BYTES_PER_S, 1e6, 1e14, V_ALL),                                                          \
+	OPTQTY(op "_latency", ic.measured[index].latency, ic.measured[index].has_latency, RIDGE_UNIT_SECONDS, 1e-8, \
+	       1, V_ALL)
+
+/* name and bandwidth are the datasheet's one line ("NVLink 4, 900 GB/s
+ * bidirectional"); the fabric keys after them are what model/comm.h needs,
+ * all or none (check_entry); the <op>_ keys are a calibration's measurements. */
 static const struct field interconnect_fields[] = {
 	STR("name", interconnect, V_ALL, V_ALL),
 	QTY("bandwidth", interconnect_bandwidth, RIDGE_UNIT_BYTES_PER_S, 0, 1e14, V_ALL, V_ALL),
+	STR("topology", ic.topology_name, 0, V_ALL),
+	INT("links", ic.links, 0, 1024, 0, V_ALL),
+	QTY("per_direction", ic.per_direction, RIDGE_UNIT_BYTES_PER_S, 1e9, 1e14, 0, V_ALL),
+	QTY("peer_bandwidth", ic.peer_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e9, 1e14, 0, V_ALL),
+	INT("domain_gpus", ic.domain_gpus, 1, 1000000, 0, V_ALL),
+	BOOL("nvls", ic.nvls, V_ALL),
+	QTY("latency", ic.latency, RIDGE_UNIT_SECONDS, 1e-8, 1e-2, 0, V_ALL),
+	QTY("base_latency", ic.base_latency, RIDGE_UNIT_SECONDS, 0, 1e-2, 0, V_ALL),
+	OPTQTY("bus_bandwidth", ic.bus_bandwidth, ic.has_bus_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e9, 1e14, V_ALL),
+	OPTQTY("nvls_bus_bandwidth", ic.nvls_bus_bandwidth, ic.has_nvls_bus_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e9, 1e14,
+	       V_ALL),
+	STR("pcie", ic.pcie, 0, V_ALL),
+	QTY("pcie_bandwidth", ic.pcie_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e9, 1e14, 0, V_ALL),
+	MEASURED_COLLECTIVE("allreduce", RIDGE_ALL_REDUCE),
+	MEASURED_COLLECTIVE("allgather", RIDGE_ALL_GATHER),
+	MEASURED_COLLECTIVE("reducescatter", RIDGE_REDUCE_SCATTER),
+	MEASURED_COLLECTIVE("alltoall", RIDGE_ALL_TO_ALL),
+	MEASURED_COLLECTIVE("sendrecv", RIDGE_SEND_RECV),
+	INT("measured_gpus", ic.measured_gpus, 1, 1000000, 0, V_ALL),
 	END,
 };
 
 static const struct field launch_fields[] = {
 	QTY("overhead", launch_overhead_s, RIDGE_UNIT_SECONDS, 1e-9, 1e-3, V_ALL, V_ALL),
 	QTY("graph_node", graph_node_s, RIDGE_UNIT_SECONDS, 1e-10, 1e-3, V_ALL, V_ALL),
+	OPTQTY("kernel_fixed_cost", kernel_fixed_cost_s, has_kernel_fixed_cost, RIDGE_UNIT_SECONDS, 0, 1e-3, V_ALL),
+	OPTQTY("gemm_fixed_cost", gemm_fixed_cost_s, has_gemm_fixed_cost, RIDGE_UNIT_SECONDS, 0, 1e-3, V_ALL),
+	END,
+};
+
+/* timing.<slot>: one kernel class's efficiencies and fixed cost (model/timing.h). */
+#define TIMING_SLOT_FIELDS(slot)                                                                                       \
+	static const struct field timing_##slot##_fields[] = {                                                         \
+		OPTQTY("compute_efficiency", timing[slot].compute_efficiency, timing[slot].has_compute_efficiency,     \
+		       RIDGE_UNIT_COUNT, 0.01, 1.5, V_ALL),                                                            \
+		OPTQTY("memory_efficiency", timing[slot].memory_efficiency, timing[slot].has_memory_efficiency,        \
+		       RIDGE_UNIT_COUNT, 0.01, 1.5, V_ALL),                                                            \
+		OPTQTY("fixed_cost", timing[slot].fixed_cost_s, timing[slot].has_fixed_cost, RIDGE_UNIT_SECONDS, 0,    \
+		       1e-3, V_ALL),                                                                                   \
+		STR("source", timing[slot].source, 0, V_ALL),                                                          \
+		END,                                                                                                   \
+	}
+TIMING_SLOT_FIELDS(RIDGE_SLOT_GEMM);
+TIMING_SLOT_FIELDS(RIDGE_SLOT_ATTENTION_FA2);
+TIMING_SLOT_FIELDS(RIDGE_SLOT_ATTENTION_FA3);
+TIMING_SLOT_FIELDS(RIDGE_SLOT_ATTENTION_CUDNN);
+TIMING_SLOT_FIELDS(RIDGE_SLOT_NORM);
+TIMING_SLOT_FIELDS(RIDGE_SLOT_SOFTMAX);
+TIMING_SLOT_FIELDS(RIDGE_SLOT_ELEMENTWISE);
+
+/* The keys are model/timing.c's timing_slot_key() names. */
+static const struct field timing_fields[] = {
+	MAP("gemm", timing_RIDGE_SLOT_GEMM_fields, 0, V_ALL),
+	MAP("attention_fa2", timing_RIDGE_SLOT_ATTENTION_FA2_fields, 0, V_ALL),
+	MAP("attention_fa3", timing_RIDGE_SLOT_ATTENTION_FA3_fields, 0, V_ALL),
+	MAP("attention_cudnn", timing_RIDGE_SLOT_ATTENTION_CUDNN_fields, 0, V_ALL),
+	MAP("norm", timing_RIDGE_SLOT_NORM_fields, 0, V_ALL),
+	MAP("softmax", timing_RIDGE_SLOT_SOFTMAX_fields, 0, V_ALL),
+	MAP("elementwise", timing_RIDGE_SLOT_ELEMENTWISE_fields, 0, V_ALL),
+	STR("attention_default", attention_default, 0, V_ALL),
 	END,
 };
 
@@ -172,6 +239,7 @@ static const struct field root_fields[] = {
 	MAP("power", power_fields, V_ALL, V_ALL),
 	MAP("interconnect", interconnect_fields, 0, V_ALL),
 	MAP("launch", launch_fields, V_ALL, V_ALL),
+	MAP("timing", timing_fields, 0, V_ALL),
 	OPTQTY("price", price_usd_per_hour, has_price, RIDGE_UNIT_USD, 0, 1000, V_ALL),
 	{ "sources", T_STRLIST, 0, 0, 0, V_ALL, V_ALL, G(sources), NO_OFFSET, G(source_count), RIDGE_LONG_TEXT,
 	  RIDGE_MAX_SOURCES, NULL },
@@ -193,7 +261,7 @@ struct parse_state {
 	struct {
 		size_t offset;
 		int line, column;
-	} marks[128];
+	} marks[192];
 	int mark_count;
 };
 
@@ -569,6 +637,18 @@ static void read_field(struct parse_state *st, const yaml_node_t *value, const s
 		st->gpu->cc_minor = minor;
 		break;
 	}
+	case T_BOOL: {
+		const char *text = scalar_text(st, value, path);
+		if (!text)
+			return;
+		if (strcmp(text, "true") == 0)
+			*(bool *)(base + f->offset) = true;
+		else if (strcmp(text, "false") == 0)
+			*(bool *)(base + f->offset) = false;
+		else
+			node_error(st, value, "'%s' must be true or false, not '%s'", path, text);
+		break;
+	}
 	case T_VENDOR: {
 		const char *text = scalar_text(st, value, path);
 		if (!text)
@@ -680,6 +760,141 @@ static bool id_valid(const char *id)
 	return true;
 }
 
+/* The per-compute-capability constants against cuda_occupancy.h's table
+ * (hwdb/arch.c): a wrong one makes every occupancy answer for the entry wrong. */
+static void check_cc_constants(struct parse_state *st)
+{
+	const struct ridge_gpu *g = st->gpu;
+	struct hwdb_cc_occupancy cc;
+	if (g->vendor != RIDGE_VENDOR_NVIDIA || !g->cc_major)
+		return;
+	if (!hwdb_cc_occupancy(g->cc_major, g->cc_minor, &cc)) {
+		check_error(st, G(cc_major), "compute capability %d.%d is not in cuda_occupancy.h's table (7.0 to 12.1)",
+			    g->cc_major, g->cc_minor);
+		return;
+	}
+	const struct {
+		int have, want;
+		size_t offset;
+		const char *key, *header;
+	} ints[] = {
+		{ g->max_blocks_per_sm, cc.blocks_per_sm, G(max_blocks_per_sm), "limits.blocks_per_sm",
+		  "cudaOccMaxBlocksPerMultiprocessor" },
+		{ g->nv.barriers_per_block_slot, cc.barriers_per_block_slot, G(nv.barriers_per_block_slot),
+		  "limits.barriers_per_block_slot", "cudaOccMaxBlocksPerSMBlockBarrierLimit (from 9.0)" },
+		{ (int)g->nv.smem_alloc_unit, cc.smem_alloc_unit, G(nv.smem_alloc_unit), "shared_memory.alloc_unit",
+		  "cudaOccSMemAllocationGranularity" },
+		{ g->nv.reg_alloc_unit, cc.reg_alloc_unit, G(nv.reg_alloc_unit), "registers.alloc_unit",
+		  "cudaOccRegAllocationGranularity" },
+		{ g->nv.sub_partitions, cc.sub_partitions, G(nv.sub_partitions), "limits.sub_partitions",
+		  "cudaOccSubPartitionsPerMultiprocessor" },
+		{ g->nv.virtual_resources_per_sm, cc.virtual_resources_per_sm, G(nv.virtual_resources_per_sm),
+		  "limits.virtual_resources_per_sm", "cudaOccMaxVirtualResourceCountPerSM" },
+		{ (int)g->nv.smem_reserved_per_block, cc.smem_reserved_per_block, G(nv.smem_reserved_per_block),
+		  "shared_memory.reserved_per_block", "reservedSharedMemPerBlock, 1 KiB from 8.0" },
+	};
+	for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+		if (ints[i].have != ints[i].want)
+			check_error(st, ints[i].offset, "%s is %d; compute capability %d.%d has %d (%s)", ints[i].key,
+				    ints[i].have, g->cc_major, g->cc_minor, ints[i].want, ints[i].header);
+	bool same = g->nv.carveout_count == cc.carveout_count;
+	for (int i = 0; same && i < cc.carveout_count; i++)
+		same = g->nv.carveout_sizes[i] == cc.carveout_kib[i] * 1024.0;
+	if (!same) {
+		char want[128] = "";
+		size_t used = 0;
+		for (int i = 0; i < cc.carveout_count && used < sizeof want; i++)
+			used += (size_t)snprintf(want + used, sizeof want - used, "%s%d", i ? ", " : "", cc.carveout_kib[i]);
+		check_error(st, G(nv.carveout_sizes),
+			    "shared_memory.carveout_sizes differ from compute capability %d.%d's legal sizes [%s] KiB "
+			    "(cudaOccAlignUpShmemSizeVoltaPlus)",
+			    g->cc_major, g->cc_minor, want);
+	}
+}
+
+/* Each peak against SMs x clock x the architecture's FLOP per clock per SM
+ * (hwdb/arch.c): a datasheet number off by a factor (fp32 at 669 TFLOP/s on
+ * an H100) cannot pass. The clock is the entry's matrix or vector peak clock
+ * (NVIDIA quotes FP64 tensor rates at the boost clock, bf16 at a lower one). */
+static void check_peaks(struct parse_state *st)
+{
+	const struct ridge_gpu *g = st->gpu;
+	int count;
+	const char *source;
+	const struct hwdb_peak_rate *rates = hwdb_peak_rates(g, &count, &source);
+	if (!rates || g->measured || g->sm_count <= 0)
+		return; /* calibrations are measurements, not arithmetic */
+	const double clocks[2] = { g->matrix_clock_hz, g->vector_clock_hz };
+	for (int i = 0; i < count; i++) {
+		const struct hwdb_peak_rate *r = &rates[i];
+		const struct ridge_peak *p = &g->peak[r->dtype];
+		if (!(r->matrix ? p->has_matrix : p->has_vector))
+			continue;
+		double value = r->matrix ? p->matrix : p->vector;
+		bool ok = false;
+		double nearest = 0;
+		for (int k = 0; k < 3 && r->per_clock[k]; k++) {
+			for (int c = 0; c < 2; c++) {
+				double expect = (double)g->sm_count * clocks[c] * r->per_clock[k];
+				if (!(expect > 0))
+					continue;
+				if (fabs(value / expect - 1) <= HWDB_PEAK_TOLERANCE)
+					ok = true;
+				if (nearest == 0 || fabs(value - expect) < fabs(value - nearest))
+					nearest = expect;
+			}
+		}
+		if (!ok) {
+			size_t base = G(peak) + (size_t)r->dtype * sizeof(struct ridge_peak);
+			check_error(st, base + (r->matrix ? offsetof(struct ridge_peak, matrix) : offsetof(struct ridge_peak, vector)),
+				    "peak_flops.%s.%s %.6g TFLOP/s is not %d SMs x clock x the architecture's %d FLOP/clk "
+				    "per SM (nearest %.6g TFLOP/s; %s; tolerance %.0f%%)",
+				    ridge_dtype_name(r->dtype), r->matrix ? "matrix" : "vector", value / 1e12, g->sm_count,
+				    r->per_clock[0], nearest / 1e12, source, HWDB_PEAK_TOLERANCE * 100);
+		}
+	}
+}
+
+/* The fabric keys go together: the communication model needs all of them,
+ * and half a fabric would be priced from guesses. */
+static void check_interconnect(struct parse_state *st)
+{
+	struct ridge_gpu *g = st->gpu;
+	struct ridge_interconnect *ic = &g->ic;
+	const struct {
+		bool present;
+		const char *key;
+	} fabric[] = {
+		{ ic->topology_name[0] != '\0', "topology" },   { ic->per_direction > 0, "per_direction" },
+		{ ic->peer_bandwidth > 0, "peer_bandwidth" },    { ic->domain_gpus > 0, "domain_gpus" },
+		{ ic->latency > 0, "latency" },                  { ic->base_latency > 0, "base_latency" },
+		{ ic->pcie_bandwidth > 0, "pcie_bandwidth" },
+	};
+	size_t n = sizeof fabric / sizeof fabric[0], present = 0;
+	for (size_t i = 0; i < n; i++)
+		present += fabric[i].present;
+	if (present > 0 && present < n) {
+		char missing[160] = "";
+		for (size_t i = 0; i < n; i++)
+			if (!fabric[i].present)
+				snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s%s", missing[0] ? ", " : "",
+					 fabric[i].key);
+		check_error(st, G(interconnect), "interconnect: the fabric keys go together; missing %s", missing);
+	}
+	ic->has_fabric = present == n;
+	if (ic->topology_name[0] && !ridge_topology_parse(ic->topology_name, &ic->topology))
+		check_error(st, G(ic.topology_name), "interconnect.topology '%s' is not one of switch, mesh, bridge, pcie",
+			    ic->topology_name);
+	if (ic->has_fabric && ic->peer_bandwidth > ic->per_direction * (1 + 1e-9))
+		check_error(st, G(ic.peer_bandwidth), "interconnect.peer_bandwidth is above per_direction (all links together)");
+	if (ic->has_fabric && g->interconnect_bandwidth > 0 && ic->per_direction > g->interconnect_bandwidth * (1 + 1e-9))
+		check_error(st, G(ic.per_direction), "interconnect.per_direction is above the bidirectional bandwidth");
+	if (ic->nvls && ic->topology != RIDGE_TOPOLOGY_SWITCH)
+		check_error(st, G(ic.nvls), "interconnect.nvls needs a switch (NVLink SHARP reduces in the NVSwitch)");
+	if (ic->has_nvls_bus_bandwidth && !ic->nvls)
+		check_error(st, G(ic.nvls_bus_bandwidth), "interconnect.nvls_bus_bandwidth given, but nvls is not true");
+}
+
 static void check_entry(struct parse_state *st)
 {
 	const struct ridge_gpu *g = st->gpu;
@@ -730,6 +945,7 @@ static void check_entry(struct parse_state *st)
 		check_error(st, G(matrix_clock_hz), "clocks.matrix_peak is above the boost clock");
 	if (g->vector_clock_hz > g->boost_clock_hz * 1.05 && g->boost_clock_hz > 0)
 		check_error(st, G(vector_clock_hz), "clocks.vector_peak is above the boost clock");
+	check_interconnect(st);
 	for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
 		const struct ridge_peak *p = &g->peak[d];
 		size_t base = G(peak) + (size_t)d * sizeof(struct ridge_peak);
@@ -744,6 +960,8 @@ static void check_entry(struct parse_state *st)
 			check_error(st, base + offsetof(struct ridge_peak, vector),
 				    "peak_flops.%s.vector is above the matrix rate", ridge_dtype_name((enum ridge_dtype)d));
 	}
+	check_cc_constants(st);
+	check_peaks(st);
 }
 
 /* ---- entry points ---- */

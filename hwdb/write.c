@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "hwdb.h"
+#include "timing.h"
 
 static void put_string(FILE *f, const char *s)
 {
@@ -52,6 +53,46 @@ static void put_peaks(FILE *f, const struct ridge_gpu *g)
 		fprintf(f, "}\n");
 	}
 }
+
+static void put_interconnect(FILE *f, const struct ridge_gpu *g)
+{
+	const struct ridge_interconnect *ic = &g->ic;
+	fprintf(f, "interconnect:\n  name: ");
+	put_string(f, g->interconnect);
+	fprintf(f, "\n  bandwidth: " NUM " B/s\n", g->interconnect_bandwidth);
+	if (ic->has_fabric) {
+		fprintf(f, "  topology: ");
+		put_string(f, ic->topology_name);
+		fputc('\n', f);
+		if (ic->links)
+			fprintf(f, "  links: %d\n", ic->links);
+		fprintf(f, "  per_direction: " NUM " B/s\n  peer_bandwidth: " NUM " B/s\n  domain_gpus: %d\n  nvls: %s\n",
+			ic->per_direction, ic->peer_bandwidth, ic->domain_gpus, ic->nvls ? "true" : "false");
+		fprintf(f, "  latency: " NUM " s\n  base_latency: " NUM " s\n", ic->latency, ic->base_latency);
+		if (ic->has_bus_bandwidth)
+			fprintf(f, "  bus_bandwidth: " NUM " B/s\n", ic->bus_bandwidth);
+		if (ic->has_nvls_bus_bandwidth)
+			fprintf(f, "  nvls_bus_bandwidth: " NUM " B/s\n", ic->nvls_bus_bandwidth);
+		if (ic->pcie[0]) {
+			fprintf(f, "  pcie: ");
+			put_string(f, ic->pcie);
+			fputc('\n', f);
+		}
+		fprintf(f, "  pcie_bandwidth: " NUM " B/s\n", ic->pcie_bandwidth);
+	}
+	for (int op = 0; op < RIDGE_COLLECTIVE_COUNT; op++) {
+		const struct ridge_collective_measured *m = &ic->measured[op];
+		const char *key = ridge_collective_key((enum ridge_collective)op);
+		if (m->has_bus_bandwidth)
+			fprintf(f, "  %s_bus_bandwidth: " NUM " B/s\n", key, m->bus_bandwidth);
+		if (m->has_latency)
+			fprintf(f, "  %s_latency: " NUM " s\n", key, m->latency);
+	}
+	if (ic->measured_gpus)
+		fprintf(f, "  measured_gpus: %d\n", ic->measured_gpus);
+}
+
+static void put_timing(FILE *f, const struct ridge_gpu *g);
 
 static void put_entry(FILE *f, const struct ridge_gpu *g)
 {
@@ -126,12 +167,14 @@ static void put_entry(FILE *f, const struct ridge_gpu *g)
 			g->amd.simds_per_cu, g->amd.waves_per_simd, g->amd.vgprs_per_lane, g->amd.vgpr_granule, g->amd.sgprs_per_simd,
 			g->amd.sgpr_granule, g->amd.max_sgprs_per_wave, g->amd.lds_granule, g->amd.barrier_slots);
 	fprintf(f, "power:\n  tdp: " NUM " W\n", g->tdp_watts);
-	if (g->interconnect[0]) {
-		fprintf(f, "interconnect:\n  name: ");
-		put_string(f, g->interconnect);
-		fprintf(f, "\n  bandwidth: " NUM " B/s\n", g->interconnect_bandwidth);
-	}
+	if (g->interconnect[0])
+		put_interconnect(f, g);
 	fprintf(f, "launch:\n  overhead: " NUM " s\n  graph_node: " NUM " s\n", g->launch_overhead_s, g->graph_node_s);
+	if (g->has_kernel_fixed_cost)
+		fprintf(f, "  kernel_fixed_cost: " NUM " s\n", g->kernel_fixed_cost_s);
+	if (g->has_gemm_fixed_cost)
+		fprintf(f, "  gemm_fixed_cost: " NUM " s\n", g->gemm_fixed_cost_s);
+	put_timing(f, g);
 	if (g->has_price)
 		fprintf(f, "price: " NUM " USD\n", g->price_usd_per_hour);
 	fprintf(f, "sources:\n");
@@ -152,6 +195,41 @@ static void put_entry(FILE *f, const struct ridge_gpu *g)
 		fprintf(f, "measured:\n  on: ");
 		put_string(f, g->measured_on);
 		fputc('\n', f);
+	}
+}
+
+/* timing: the kernel classes' efficiencies and fixed costs (model/timing.h). */
+static void put_timing(FILE *f, const struct ridge_gpu *g)
+{
+	bool any = g->attention_default[0] != '\0';
+	for (int i = 0; i < RIDGE_TIMING_SLOTS; i++) {
+		const struct ridge_timing_terms *t = &g->timing[i];
+		any = any || t->has_compute_efficiency || t->has_memory_efficiency || t->has_fixed_cost;
+	}
+	if (!any)
+		return;
+	fprintf(f, "timing:\n");
+	if (g->attention_default[0]) {
+		fprintf(f, "  attention_default: ");
+		put_string(f, g->attention_default);
+		fputc('\n', f);
+	}
+	for (int i = 0; i < RIDGE_TIMING_SLOTS; i++) {
+		const struct ridge_timing_terms *t = &g->timing[i];
+		if (!t->has_compute_efficiency && !t->has_memory_efficiency && !t->has_fixed_cost)
+			continue;
+		fprintf(f, "  %s:\n", timing_slot_key(i));
+		if (t->has_compute_efficiency)
+			fprintf(f, "    compute_efficiency: " NUM "\n", t->compute_efficiency);
+		if (t->has_memory_efficiency)
+			fprintf(f, "    memory_efficiency: " NUM "\n", t->memory_efficiency);
+		if (t->has_fixed_cost)
+			fprintf(f, "    fixed_cost: " NUM " s\n", t->fixed_cost_s);
+		if (t->source[0]) {
+			fprintf(f, "    source: ");
+			put_string(f, t->source);
+			fputc('\n', f);
+		}
 	}
 }
 

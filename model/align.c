@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* The byte rules (model/README.md, "alignment"):
  *  - 16 bytes: cuBLAS "Tensor Core Usage" (cuBLAS >= 11.0 uses tensor cores for
@@ -64,6 +65,16 @@ int align_rule(const struct ridge_gpu *gpu, enum ridge_dtype dtype, struct ridge
 		ridge_gpu_peak(gpu, dtype, RIDGE_PEAK_MATRIX, false, &unused, &why);
 		rule->path_note = why ? why : "the GPU has no matrix (tensor-core) rate for this dtype";
 	}
+	/* cuBLAS "Tensor Core Usage": "To conduct matrix multiplication with FP8
+	 * types ..., you must ensure that your matrix dimensions and pointers
+	 * meet the optimal requirements listed above. Aside from FP8, there are
+	 * no alignment restrictions"; cublasLtMatmul(): FP8 kernels need "A
+	 * transposed and B non-transposed (the TN format)" on Ada and Hopper
+	 * (Blackwell takes any layout: TransformerEngine's
+	 * nvte_is_non_tn_fp8_gemm_supported()). */
+	rule->alignment_required = gpu->vendor == RIDGE_VENDOR_NVIDIA && dtype == RIDGE_FP8 && rule->matrix_path;
+	rule->tn_only = rule->alignment_required &&
+			((gpu->cc_major == 8 && gpu->cc_minor == 9) || gpu->cc_major == 9);
 	if (gpu->vendor == RIDGE_VENDOR_AMD)
 		rule->basis = basis_amd;
 	else
@@ -273,5 +284,131 @@ int align_model_gemms(const struct ridge_align_model *model, long long tokens,
 		g->count = table[i].count;
 		g->flops = 2.0 * (double)g->m * (double)g->n * (double)g->k * (double)g->count;
 	}
+	return 0;
+}
+
+/* ---- the tensor-core rule for one GEMM ---- */
+
+const char *align_layout_name(enum ridge_gemm_layout layout)
+{
+	return layout == RIDGE_GEMM_LAYOUT_MATMUL ? "matmul" : "linear";
+}
+
+bool align_layout_parse(const char *text, enum ridge_gemm_layout *out)
+{
+	if (text && strcmp(text, "linear") == 0)
+		*out = RIDGE_GEMM_LAYOUT_LINEAR;
+	else if (text && strcmp(text, "matmul") == 0)
+		*out = RIDGE_GEMM_LAYOUT_MATMUL;
+	else
+		return false;
+	return true;
+}
+
+void align_blas_call(enum ridge_gemm_layout layout, long long m, long long n, long long k,
+		     struct ridge_blas_call *out)
+{
+	/* Row-major Y[M,N] is column-major Y^T[N,M]: cuBLAS computes Y^T = B^T X^T
+	 * with its m = N, n = M (align.h). */
+	*out = (struct ridge_blas_call){ .m = n, .n = m, .k = k, .ldb = k, .ldc = n };
+	if (layout == RIDGE_GEMM_LAYOUT_LINEAR) {
+		out->trans_a = true; /* W[N,K] row-major is column-major K x N: op_A = T */
+		out->lda = k;
+	} else {
+		out->lda = n; /* B[K,N] row-major is column-major N x K: op_A = N */
+	}
+}
+
+int align_gemm_rule(const struct ridge_gpu *gpu, enum ridge_dtype dtype, enum ridge_gemm_layout layout, long long m,
+		    long long n, long long k, struct ridge_gemm_tensor_rule *out, char *err, size_t err_len)
+{
+	memset(out, 0, sizeof *out);
+	const long long dims[3] = { m, n, k };
+	for (int i = 0; i < 3; i++) {
+		if (dims[i] < 1 || dims[i] > RIDGE_ALIGN_MAX_GEMM_DIM) {
+			snprintf(err, err_len, "%c = %lld is out of range (1..%lld)", "MNK"[i], dims[i],
+				 RIDGE_ALIGN_MAX_GEMM_DIM);
+			return -1;
+		}
+	}
+	if (align_rule(gpu, dtype, &out->rule, err, err_len) != 0)
+		return -1;
+	const struct ridge_align_rule *r = &out->rule;
+	out->layout = layout;
+	align_blas_call(layout, m, n, k, &out->call);
+	const struct ridge_blas_call *c = &out->call;
+	/* cuBLAS's six conditions, in its order; C in the dtype of A and B. */
+	const struct {
+		const char *term;
+		long long value;
+		char dim;
+	} terms[RIDGE_GEMM_CONDITIONS] = {
+		{ c->trans_a ? "k [op_A=T]" : "m [op_A=N]", c->trans_a ? c->k : c->m, c->trans_a ? 'K' : 'N' },
+		{ c->trans_b ? "n [op_B=T]" : "k [op_B=N]", c->trans_b ? c->n : c->k, c->trans_b ? 'M' : 'K' },
+		{ "m [C]", c->m, 'N' },
+		{ "lda", c->lda, c->lda == k && c->trans_a ? 'K' : 'N' },
+		{ "ldb", c->ldb, 'K' },
+		{ "ldc", c->ldc, 'N' },
+	};
+	out->aligned = true;
+	bool recommended = true;
+	char bad[RIDGE_LONG_TEXT] = "";
+	size_t used = 0;
+	char seen[4] = "";
+	for (int i = 0; i < RIDGE_GEMM_CONDITIONS; i++) {
+		struct ridge_gemm_condition *cond = &out->conditions[i];
+		cond->term = terms[i].term;
+		cond->dim = terms[i].dim;
+		cond->value = terms[i].value;
+		cond->multiple = r->required_multiple;
+		cond->recommended = r->recommended_multiple;
+		cond->ok = cond->value % cond->multiple == 0;
+		cond->recommended_ok = cond->value % cond->recommended == 0;
+		out->aligned &= cond->ok;
+		recommended &= cond->recommended_ok;
+		/* Name each failing ridge dimension once, with the cuBLAS terms it fills. */
+		if (!cond->ok && !strchr(seen, cond->dim)) {
+			size_t n_seen = strlen(seen);
+			seen[n_seen] = cond->dim;
+			seen[n_seen + 1] = '\0';
+			char where[96] = "";
+			size_t w = 0;
+			for (int j = 0; j < RIDGE_GEMM_CONDITIONS; j++)
+				if (terms[j].dim == cond->dim && terms[j].value % cond->multiple != 0)
+					w += (size_t)snprintf(where + w, w < sizeof where ? sizeof where - w : 0, "%s%s",
+							      w ? ", " : "", terms[j].term);
+			int wrote = snprintf(bad + used, used < sizeof bad ? sizeof bad - used : 0, "%s%c=%lld (cuBLAS %s)",
+					     used ? ", " : "", cond->dim, cond->value, where);
+			if (wrote > 0)
+				used += (size_t)wrote;
+		}
+	}
+	out->required = r->alignment_required;
+	out->layout_ok = !(r->tn_only && !(c->trans_a && !c->trans_b));
+	out->tensor_cores = r->matrix_path && out->layout_ok && (out->aligned || !out->required);
+	out->severity = !out->aligned ? RIDGE_ALIGN_ERROR : !recommended ? RIDGE_ALIGN_WARNING : RIDGE_ALIGN_OK;
+	const char *dt = ridge_dtype_name(dtype);
+	size_t rl = 0;
+	if (!r->matrix_path)
+		rl += (size_t)snprintf(out->reason, sizeof out->reason, "%s has no matrix (tensor-core) rate for %s%s",
+				       gpu->id, dt,
+				       dtype == RIDGE_FP32 && gpu->peak[RIDGE_TF32].has_matrix
+					       ? "; tf32 runs fp32 data on tensor cores"
+					       : "");
+	else if (!out->layout_ok)
+		rl += (size_t)snprintf(out->reason, sizeof out->reason,
+				       "the %s layout (cuBLAS %s%s) has no %s kernel on compute capability %d.%d: "
+				       "cuBLASLt's FP8 kernels there take only TN (A transposed, B not: F.linear's "
+				       "layout)",
+				       align_layout_name(layout), c->trans_a ? "T" : "N", c->trans_b ? "T" : "N", dt,
+				       gpu->cc_major, gpu->cc_minor);
+	if (!out->aligned && rl < sizeof out->reason)
+		snprintf(out->reason + rl, sizeof out->reason - rl,
+			 "%s%s %s a multiple of %lld (16 bytes of %s)%s", rl ? "; " : "", bad,
+			 strlen(seen) > 1 ? "are not each" : "is not", r->required_multiple, dt,
+			 !r->matrix_path ? ""
+			 : out->required ? ": required for fp8, cuBLAS has no fp8 kernel otherwise"
+					 : ": off cuBLAS's aligned tensor-core kernels (cuBLAS >= 11 stays on tensor "
+					   "cores through slower kernels)");
 	return 0;
 }

@@ -30,6 +30,9 @@
 
 /* cuBLAS takes dimensions as int: every dimension is 1..2^31-1. */
 #define RIDGE_ALIGN_MAX_DIM 2147483647LL
+/* align_gemm_rule() takes larger GEMMs (cuBLAS's 64-bit interface) up to 2^53,
+ * where doubles still count exactly. */
+#define RIDGE_ALIGN_MAX_GEMM_DIM 9007199254740992LL
 /* Largest CTA tile edge accepted (CUTLASS tiles are at most 256). */
 #define RIDGE_ALIGN_MAX_TILE 4096
 
@@ -51,6 +54,8 @@ struct ridge_align_rule {
 	bool matrix_path;               /* the GPU has a dense matrix (tensor-core) rate for dtype */
 	bool any_path;                  /* the GPU has any rate (matrix or vector) for dtype */
 	const char *path_note;          /* why there is no matrix path, or NULL */
+	bool alignment_required;        /* fp8: cuBLAS has no kernel off the 16-byte conditions */
+	bool tn_only;                   /* fp8 on compute capability 8.9 and 9.x: cuBLASLt's TN layout only */
 	const char *basis;              /* where the multiples come from */
 };
 
@@ -73,6 +78,79 @@ struct ridge_align_dim {
 /* Checks one dimension (1..RIDGE_ALIGN_MAX_DIM). Returns 0, or -1 with a message. */
 int align_check_dim(const struct ridge_align_rule *rule, long long value, struct ridge_align_dim *out, char *err,
 		    size_t err_len);
+
+/* ---- the tensor-core rule for one GEMM (one rule for gemm, align, the TUI
+ * and the validation) ----
+ *
+ * cuBLAS's "Tensor Core Usage" (cuBLAS >= 11.0) states its conditions on the
+ * column-major call C = op(A) op(B), C m x n, op(A) m x k:
+ *   (op_A == N ? m : k) * sizeof(A) % 16 == 0    lda * sizeof(A) % 16 == 0
+ *   (op_B == N ? k : n) * sizeof(B) % 16 == 0    ldb * sizeof(B) % 16 == 0
+ *   m * sizeof(C) % 16 == 0                      ldc * sizeof(C) % 16 == 0
+ * (and 16-byte aligned pointers, which ridge assumes). Outside them cuBLAS
+ * still uses tensor cores, through slower kernels ("the library will pick a
+ * Tensor Core enabled implementation wherever it determines that it would
+ * provide the best performance"); for FP8 the conditions are required
+ * ("you must ensure ... meet the optimal requirements listed above"), and
+ * cuBLASLt's FP8 kernels on Ada (8.9) and Hopper (9.x) take only the TN
+ * layout ("A must be transposed and B non-transposed"). ridge takes C in
+ * the dtype of A and B (PyTorch's output dtype; the strictest case for fp8).
+ *
+ * A ridge GEMM is row-major, Y[M,N] = X[M,K] B, as PyTorch stores it:
+ *   linear  B = W^T with W[N,K] row-major (F.linear, nn.Linear): cuBLAS
+ *           computes Y^T = W X^T as op_A = T (A = W, lda = K), op_B = N
+ *           (B = X, ldb = K), m = N, n = M, k = K, ldc = N: the TN layout.
+ *           Conditions on K and N only: M (tokens) is free, as the H200
+ *           measured (8192 x 8191 tokens x 8192: 0.97x the time per FLOP).
+ *   matmul  B[K,N] row-major (torch.matmul of two row-major tensors): cuBLAS
+ *           NN with A = B (lda = N), B = X (ldb = K), m = N, n = M, k = K.
+ *           The same conditions on N and K, but not TN: no FP8 on 8.9/9.x. */
+enum ridge_gemm_layout { RIDGE_GEMM_LAYOUT_LINEAR, RIDGE_GEMM_LAYOUT_MATMUL };
+
+/* "linear", "matmul"; parse returns false for an unknown name. */
+const char *align_layout_name(enum ridge_gemm_layout layout);
+bool align_layout_parse(const char *text, enum ridge_gemm_layout *out);
+
+/* The column-major cuBLAS call. */
+struct ridge_blas_call {
+	bool trans_a, trans_b; /* op_A, op_B == T */
+	long long m, n, k, lda, ldb, ldc;
+};
+
+/* The cuBLAS call for a row-major M x N x K GEMM in layout. */
+void align_blas_call(enum ridge_gemm_layout layout, long long m, long long n, long long k,
+		     struct ridge_blas_call *out);
+
+#define RIDGE_GEMM_CONDITIONS 6
+
+struct ridge_gemm_condition {
+	const char *term;      /* "k [op_A=T]", "lda", ... in cuBLAS's terms */
+	char dim;              /* the ridge dimension it equals: 'M', 'N' or 'K' */
+	long long value;
+	long long multiple;    /* elements in 16 bytes */
+	long long recommended; /* elements in the recommended bytes */
+	bool ok;               /* a multiple of `multiple` */
+	bool recommended_ok;
+};
+
+struct ridge_gemm_tensor_rule {
+	struct ridge_align_rule rule;
+	struct ridge_blas_call call;
+	enum ridge_gemm_layout layout;
+	struct ridge_gemm_condition conditions[RIDGE_GEMM_CONDITIONS];
+	bool aligned;     /* all six conditions hold: cuBLAS's fast tensor-core kernels */
+	bool required;    /* the conditions are required (fp8): no kernel otherwise */
+	bool layout_ok;   /* the layout has a tensor-core kernel (fp8 on 8.9/9.x: TN only) */
+	bool tensor_cores; /* the GEMM runs on tensor cores: a matrix rate, the layout, and the
+			    * conditions where required */
+	enum ridge_align_severity severity; /* error: a condition fails; warning: below recommended */
+	char reason[RIDGE_LONG_TEXT];       /* why not aligned or not on tensor cores; "" when aligned */
+};
+
+/* The rule for a row-major M x N x K GEMM in dtype on gpu (each dimension
+ * 1..RIDGE_ALIGN_MAX_GEMM_DIM). Returns 0, or -1 with a message. */
+int align_gemm_rule(const struct ridge_gpu *gpu, enum ridge_dtype dtype, enum ridge_gemm_layout layout, long long m,
+		    long long n, long long k, struct ridge_gemm_tensor_rule *out, char *err, size_t err_len);
 
 /* A CTA (thread-block) tile of the output and how many run at once per SM. */
 struct ridge_align_tile {

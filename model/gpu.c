@@ -106,3 +106,44 @@ bool ridge_gpu_has_hbm_mix(const struct ridge_gpu *gpu)
 	return gpu->has_read_bandwidth || gpu->has_triad_bandwidth || gpu->has_copy_bandwidth ||
 	       gpu->has_write_bandwidth;
 }
+
+static const char *const topology_names[RIDGE_TOPOLOGY_COUNT] = { NULL, "switch", "mesh", "bridge", "pcie" };
+
+const char *ridge_topology_name(enum ridge_topology topology)
+{
+	if ((int)topology <= 0 || topology >= RIDGE_TOPOLOGY_COUNT)
+		return NULL;
+	return topology_names[topology];
+}
+
+bool ridge_topology_parse(const char *text, enum ridge_topology *out)
+{
+	for (int i = 1; i < RIDGE_TOPOLOGY_COUNT; i++) {
+		if (strcasecmp(text, topology_names[i]) == 0) {
+			*out = (enum ridge_topology)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+static const char *const collective_names[RIDGE_COLLECTIVE_COUNT] = {
+	"all-reduce", "all-gather", "reduce-scatter", "all-to-all", "send-recv",
+};
+static const char *const collective_keys[RIDGE_COLLECTIVE_COUNT] = {
+	"allreduce", "allgather", "reducescatter", "alltoall", "sendrecv",
+};
+
+const char *ridge_collective_name(enum ridge_collective op)
+{
+	if ((int)op < 0 || op >= RIDGE_COLLECTIVE_COUNT)
+		return NULL;
+	return collective_names[op];
+}
+
+const char *ridge_collective_key(enum ridge_collective op)
+{
+	if ((int)op < 0 || op >= RIDGE_COLLECTIVE_COUNT)
+		return NULL;
+	return collective_keys[op];
+}

@@ -64,6 +64,90 @@ struct ridge_amd_occupancy {
 	int barrier_slots;   /* workgroups with more than one wave per CU */
 };
 
+/* How GPUs of one host reach each other. */
+enum ridge_topology {
+	RIDGE_TOPOLOGY_UNKNOWN, /* not in the entry */
+	RIDGE_TOPOLOGY_SWITCH,  /* every GPU at full bandwidth to a switch (NVSwitch): any pair sees it all */
+	RIDGE_TOPOLOGY_MESH,    /* point-to-point links, one (or a few) per pair (Infinity Fabric, DGX-1's cube mesh) */
+	RIDGE_TOPOLOGY_BRIDGE,  /* a bridge joins a pair (or 4) of PCIe cards; the rest talk over PCIe */
+	RIDGE_TOPOLOGY_PCIE,    /* no GPU fabric: PCIe through the host */
+	RIDGE_TOPOLOGY_COUNT
+};
+
+/* The collectives of model/comm.h, in the order of their hwdb calibration keys. */
+enum ridge_collective {
+	RIDGE_ALL_REDUCE,
+	RIDGE_ALL_GATHER,
+	RIDGE_REDUCE_SCATTER,
+	RIDGE_ALL_TO_ALL,
+	RIDGE_SEND_RECV, /* point to point: one GPU to one other */
+	RIDGE_COLLECTIVE_COUNT
+};
+
+/* One collective measured by ridge-probe on measured_gpus GPUs (a calibration). */
+struct ridge_collective_measured {
+	bool has_bus_bandwidth, has_latency;
+	double bus_bandwidth; /* bytes/s, NCCL's bus-bandwidth convention */
+	double latency;       /* s: the fitted alpha (time of a near-empty message) */
+};
+
+/* The interconnect as the communication model sees it (hwdb interconnect.*).
+ * Every field past the name is optional in an entry: has_fabric says the
+ * fabric keys are there (per_direction, peer_bandwidth, topology, domain_gpus,
+ * latency, base_latency, pcie_bandwidth); has_ bits cover the rest. */
+struct ridge_interconnect {
+	bool has_fabric;
+	enum ridge_topology topology;
+	char topology_name[RIDGE_TEXT]; /* as the entry spells it: "switch" */
+	int links;                /* links per GPU (0: not given) */
+	double per_direction;     /* bytes/s, all links of one GPU, one direction */
+	double peer_bandwidth;    /* bytes/s, one direction, between one pair of GPUs */
+	int domain_gpus;          /* GPUs the fabric joins (8: an HGX board; 2: a bridged pair) */
+	bool nvls;                /* NVLink SHARP: the switch reduces (NCCL's NVLS algorithm) */
+	double latency;           /* s per algorithm step (NCCL/RCCL tuning model, LL protocol) */
+	double base_latency;      /* s per collective (the same tables) */
+	bool has_bus_bandwidth;   /* published large-message ring bus bandwidth (nccl-tests) */
+	double bus_bandwidth;
+	bool has_nvls_bus_bandwidth;
+	double nvls_bus_bandwidth;
+	char pcie[RIDGE_TEXT];    /* "Gen5 x16" */
+	double pcie_bandwidth;    /* bytes/s, one direction */
+	struct ridge_collective_measured measured[RIDGE_COLLECTIVE_COUNT];
+	int measured_gpus;        /* GPUs the measured latencies were taken on (0: none) */
+};
+
+/* "switch", "mesh", "bridge", "pcie"; NULL for UNKNOWN or out of range. */
+const char *ridge_topology_name(enum ridge_topology topology);
+/* Parses a topology name (case-insensitive). Returns false when unknown. */
+bool ridge_topology_parse(const char *text, enum ridge_topology *out);
+/* "all-reduce", "all-gather", "reduce-scatter", "all-to-all", "send-recv". */
+const char *ridge_collective_name(enum ridge_collective op);
+/* "allreduce", ... "sendrecv": the prefix of the op's hwdb calibration keys. */
+const char *ridge_collective_key(enum ridge_collective op);
+
+
+/* Efficiency and fixed cost of one kernel class (model/timing.h), fitted from
+ * measured kernels or taken from a sourced public figure: an entry's
+ * `timing.<slot>` map. A missing value means "not known", never 1 or 0. */
+enum ridge_timing_slot {
+	RIDGE_SLOT_GEMM,
+	RIDGE_SLOT_ATTENTION_FA2,
+	RIDGE_SLOT_ATTENTION_FA3,
+	RIDGE_SLOT_ATTENTION_CUDNN,
+	RIDGE_SLOT_NORM,
+	RIDGE_SLOT_SOFTMAX,
+	RIDGE_SLOT_ELEMENTWISE,
+	RIDGE_TIMING_SLOTS
+};
+
+struct ridge_timing_terms {
+	bool has_compute_efficiency, has_memory_efficiency, has_fixed_cost;
+	double compute_efficiency; /* fraction of the compute ceiling reached */
+	double memory_efficiency;  /* fraction of the binding memory level's bandwidth */
+	double fixed_cost_s;       /* per kernel */
+	char source[RIDGE_LONG_TEXT];
+};
+
 struct ridge_gpu {
 	char id[RIDGE_TEXT];
 	char name[RIDGE_TEXT];
@@ -119,10 +203,18 @@ struct ridge_gpu {
 
 	double tdp_watts;
 	char interconnect[RIDGE_TEXT];
-	double interconnect_bandwidth; /* bytes/s, bidirectional */
+	double interconnect_bandwidth; /* bytes/s, bidirectional, all links of one GPU (the datasheet figure) */
+	struct ridge_interconnect ic;  /* what the communication model needs (model/comm.h) */
 
 	double launch_overhead_s; /* host cost of one kernel launch */
 	double graph_node_s;      /* per-node cost of a CUDA/HIP graph replay */
+	/* GPU-side fixed cost per kernel (fill, drain, tail), measured by
+	 * ridge-probe as the intercept of time against work: of the stream
+	 * kernels against bytes, of small library GEMMs against FLOPs. */
+	bool has_kernel_fixed_cost, has_gemm_fixed_cost;
+	double kernel_fixed_cost_s, gemm_fixed_cost_s;
+	struct ridge_timing_terms timing[RIDGE_TIMING_SLOTS];
+	char attention_default[RIDGE_TEXT]; /* timing.attention_default: "fa2", "fa3", "cudnn"; empty: fa2 */
 	bool has_price;
 	double price_usd_per_hour;
 

@@ -1,5 +1,7 @@
 #include "intensity.h"
 
+#include "fail.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -93,7 +95,16 @@ const char *intensity_kernel_summary(enum ridge_kernel kernel)
 
 const char *intensity_traffic_name(enum ridge_traffic traffic)
 {
-	return traffic == RIDGE_TRAFFIC_COMPULSORY ? "compulsory" : traffic == RIDGE_TRAFFIC_TILED ? "tiled" : "default";
+	switch (traffic) {
+	case RIDGE_TRAFFIC_COMPULSORY:
+		return "compulsory";
+	case RIDGE_TRAFFIC_TILED:
+		return "tiled";
+	case RIDGE_TRAFFIC_L2AWARE:
+		return "l2-aware";
+	default:
+		return "default";
+	}
 }
 
 bool intensity_traffic_parse(const char *text, enum ridge_traffic *out)
@@ -628,6 +639,178 @@ int intensity_kernel(const struct ridge_kernel_shape *shape, struct ridge_kernel
 	return 0;
 }
 
+/* ---- L2-aware DRAM traffic of tiled GEMMs (model/README.md, "L2-aware GEMM traffic") ---- */
+
+static double whole_gcd(double a, double b)
+{
+	while (b > 0) {
+		double r = fmod(a, b);
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+/* The grid seen along the raster: consecutive CTAs walk the J dimension (a
+ * "row" of tj tiles, each with its own J panel) and step to the next I panel
+ * after tj tiles. Raster along N: J = N (B's column panels), I = M (A's row
+ * panels); along M the roles swap. */
+struct raster_grid {
+	double ti, tj;          /* tiles along I and along J */
+	double dim_i, dim_j;    /* the matrix extents along I and J */
+	double tile_i, tile_j;
+};
+
+/* Bytes of the I and J panels (all of K) that L consecutive CTAs touch: at
+ * most ceil((L + tj - 1) / tj) rows (a run of L tiles that starts anywhere in
+ * a row) and min(tj, L) columns, each clipped to the matrix. */
+static double run_footprint(const struct raster_grid *g, double L, double k, double e)
+{
+	double rows = fmin(g->ti, ceil((L + g->tj - 1) / g->tj));
+	double cols = fmin(g->tj, L);
+	return e * k * (fmin(g->dim_i, g->tile_i * rows) + fmin(g->dim_j, g->tile_j * cols));
+}
+
+/* CTAs one SM holds. A kernel with one thread per output (the seed's tiled
+ * kernel and ridge's, a T x T block of threads for a T x T tile) is limited by
+ * threads, blocks and its one stage of shared memory; a larger tile is a
+ * tensor-core kernel whose pipeline takes as many stages as shared memory
+ * holds (CUTLASS 3.x StageCountAutoCarveout): one CTA per SM. */
+static double gemm_ctas_per_sm(const struct ridge_gpu *gpu, const struct ridge_kernel_cost *c, double tm, double tn,
+			       const char **why)
+{
+	double threads = tm * tn;
+	if (gpu->max_threads_per_block <= 0 || threads > gpu->max_threads_per_block) {
+		*why = "a tile larger than one thread per output allows: a tensor-core kernel whose pipeline stages "
+		       "fill shared memory (CUTLASS 3.x StageCountAutoCarveout), one CTA per SM";
+		return 1;
+	}
+	double n = gpu->max_blocks_per_sm > 0 ? gpu->max_blocks_per_sm : 1;
+	if (gpu->max_threads_per_sm > 0)
+		n = fmin(n, floor(gpu->max_threads_per_sm / threads));
+	if (c->smem_per_block > 0 && gpu->smem_per_sm > 0)
+		n = fmin(n, floor(gpu->smem_per_sm / c->smem_per_block));
+	*why = "one thread per output (tile_m x tile_n threads per CTA): the SM's thread, block and "
+	       "shared-memory limits";
+	return n >= 1 ? n : 1;
+}
+
+static bool gemm_l2_applies(const struct ridge_kernel_shape *s)
+{
+	return s->kernel == RIDGE_KERNEL_GEMM_TILED || s->kernel == RIDGE_KERNEL_GEMM_NAIVE ||
+	       (s->kernel == RIDGE_KERNEL_GEMM && (s->tile_m > 0 || s->tile_n > 0 || s->tile_k > 0));
+}
+
+/* The kernel's bytes become the L2-aware HBM traffic (the default model of a
+ * tiled GEMM once the GPU is known). */
+static void gemm_l2_as_bytes(struct ridge_kernel_cost *c, double a, double b, double out)
+{
+	const struct ridge_gemm_l2 *l = &c->l2;
+	c->traffic = RIDGE_TRAFFIC_L2AWARE;
+	c->term_count = 0;
+	c->read_bytes = c->write_bytes = 0;
+	add_term(c, l->a_resident ? "A (M x K), panels stay in L2" : "A (M x K), re-read from DRAM", a * l->a_reads,
+		 l->a_reads, false);
+	add_term(c, l->b_resident ? "B (K x N), panels stay in L2" : "B (K x N), re-read from DRAM", b * l->b_reads,
+		 l->b_reads, false);
+	add_term(c, "C (M x N) write", out, 1, true);
+	c->bytes = c->read_bytes + c->write_bytes;
+	c->intensity = c->flops / c->bytes;
+	c->model = "L2-aware: the A and B panels a wave of CTAs shares come from L2 while they fit; DRAM sees "
+		   "each panel once per wave that needs it again after L2 lost it; the tiled re-reads go to L2";
+}
+
+int intensity_gemm_l2(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s,
+		      struct ridge_kernel_cost *c, char *err, size_t err_len)
+{
+	struct ridge_gemm_l2 *l = &c->l2;
+	*l = (struct ridge_gemm_l2){ 0 };
+	if (!gemm_l2_applies(s) || !(gpu->l2_bytes > 0) || gpu->sm_count <= 0)
+		return 0;
+	double e = ridge_dtype_bytes(s->dtype);
+	double m = s->m, n = s->n, k = s->k, batch = s->batch > 0 ? s->batch : 1;
+	if (!(e > 0) || !(m >= 1) || !(n >= 1) || !(k >= 1) || !(c->tiled_bytes > 0))
+		return model_fail(err, err_len, "the cost has no GEMM traffic to place in L2");
+	bool naive = s->kernel == RIDGE_KERNEL_GEMM_NAIVE;
+	double tm = naive ? RIDGE_TILED_GEMM_TILE : c->tile_m, tn = naive ? RIDGE_TILED_GEMM_TILE : c->tile_n;
+	if (!(tm >= 1) || !(tn >= 1))
+		return model_fail(err, err_len, "the cost has no CTA tile");
+
+	l->tiles_m = ceil(m / tm);
+	l->tiles_n = ceil(n / tn);
+	if (s->kernel == RIDGE_KERNEL_GEMM) {
+		/* CUTLASS 3.x PersistentTileSchedulerSm90: RasterOrderOptions::Heuristic
+		 * and max_swizzle_size = 1 by default (static_tile_scheduler.hpp);
+		 * the heuristic rasters along M when tiles_n > tiles_m, else along N
+		 * (tile_scheduler_params.h, get_rasterization_order). */
+		l->raster_along_n = !(l->tiles_n > l->tiles_m);
+		l->raster = "CUTLASS 3.x default: along N unless tiles_n > tiles_m, swizzle 1";
+	} else {
+		l->raster_along_n = true;
+		l->raster = "blockIdx.x along N (the seed's kernel), CTAs issued in blockIdx.x order";
+	}
+	l->ctas_per_sm = gemm_ctas_per_sm(gpu, c, tm, tn, &l->ctas_per_sm_why);
+	l->wave_ctas = gpu->sm_count * l->ctas_per_sm;
+	l->l2_bytes = gpu->l2_bytes;
+	/* GA100 and GH100 split L2 in two partitions, each caching the data its
+	 * own GPCs' SMs access (A100 whitepaper, "L2 cache"; measured on H100 by
+	 * Chips and Cheese, 2023): a panel read by CTAs on both sides is held
+	 * twice, so one copy of the panels has half the capacity. */
+	bool split = gpu->vendor == RIDGE_VENDOR_NVIDIA && gpu->cc_minor == 0 && (gpu->cc_major == 8 || gpu->cc_major == 9);
+	l->l2_usable_fraction = split ? 0.5 : 1;
+	l->l2_usable_why = split ? "two L2 partitions (GA100/GH100), each caching what its SMs read: panels shared "
+				   "GPU-wide are held twice"
+				 : "one L2 pool (no partition duplication documented for this GPU)";
+	l->l2_capacity = l->l2_bytes * l->l2_usable_fraction;
+
+	struct raster_grid g = l->raster_along_n ? (struct raster_grid){ l->tiles_m, l->tiles_n, m, n, tm, tn }
+						 : (struct raster_grid){ l->tiles_n, l->tiles_m, n, m, tn, tm };
+	double tiles = g.ti * g.tj, w = l->wave_ctas;
+	l->waves = ceil(tiles / w);
+	l->wave_footprint = run_footprint(&g, w, k, e);
+	/* An I panel is shared by consecutive CTAs of its row: its next user is
+	 * at most one wave later. A J panel is next used one row of tiles later
+	 * (tj + 1 CTAs on), or within the same wave when a wave spans a row. */
+	l->reuse_footprint = run_footprint(&g, fmax(w, g.tj + 1), k, e);
+	bool one_wave = l->waves <= 1;
+	bool i_resident = one_wave || l->wave_footprint <= l->l2_capacity;
+	bool j_resident = one_wave || l->reuse_footprint <= l->l2_capacity;
+	/* Otherwise each wave fetches the panels it touches once (its CTAs run
+	 * together and share them): rows touched summed over the waves is
+	 * waves + ti - 1 less the wave boundaries that fall on a row boundary
+	 * (wave j starts at tile j*w: on a boundary when tj divides j*w);
+	 * columns touched is min(tj, w) for every full wave plus the last's. */
+	double i_reads = 1, j_reads = 1;
+	if (!i_resident) {
+		double period = g.tj / whole_gcd(g.tj, w);
+		i_reads = (l->waves + g.ti - 1 - floor((l->waves - 1) / period)) / g.ti;
+	}
+	if (!j_resident)
+		j_reads = ((l->waves - 1) * fmin(g.tj, w) + fmin(g.tj, tiles - (l->waves - 1) * w)) / g.tj;
+	l->a_resident = l->raster_along_n ? i_resident : j_resident;
+	l->b_resident = l->raster_along_n ? j_resident : i_resident;
+	l->a_reads = l->raster_along_n ? i_reads : j_reads;
+	l->b_reads = l->raster_along_n ? j_reads : i_reads;
+	double a = batch * e * m * k, b = batch * e * k * n, out = batch * e * m * n;
+	l->hbm_bytes = a * l->a_reads + b * l->b_reads + out;
+	/* What the CTAs ask of L2: the tiled count (for the naive kernel, its
+	 * 32 x 32 thread blocks' tiles; L1 serves the re-reads inside a block). */
+	struct gemm_dims d = { m, n, k, batch, tm, tn, 0 };
+	l->l2_traffic = gemm_tiled_bytes(&d, e);
+	l->modelled = true;
+	if (s->traffic == RIDGE_TRAFFIC_DEFAULT && !naive)
+		gemm_l2_as_bytes(c, a, b, out);
+	return 0;
+}
+
+int intensity_kernel_on(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *shape,
+			struct ridge_kernel_cost *out, char *err, size_t err_len)
+{
+	if (intensity_kernel(shape, out, err, err_len))
+		return -1;
+	return intensity_gemm_l2(gpu, shape, out, err, err_len);
+}
+
 /* ---- the hierarchical roofline's bytes per level ---- */
 
 int intensity_levels(const struct ridge_kernel_shape *shape, const struct ridge_kernel_cost *cost,
@@ -649,7 +832,7 @@ int intensity_levels(const struct ridge_kernel_shape *shape, const struct ridge_
 				       RIDGE_TILED_GEMM_TILE, RIDGE_TILED_GEMM_TILE, RIDGE_TILED_GEMM_TILE };
 		bytes[RIDGE_LEVEL_SMEM] = cost->tiled_bytes;
 		bytes[RIDGE_LEVEL_L2] = gemm_tiled_bytes(&g, e);
-		bytes[RIDGE_LEVEL_HBM] = cost->compulsory_bytes;
+		bytes[RIDGE_LEVEL_HBM] = cost->l2.modelled ? cost->l2.hbm_bytes : cost->compulsory_bytes;
 		return 0;
 	}
 	case RIDGE_KERNEL_GEMM_TILED: {
@@ -659,7 +842,7 @@ int intensity_levels(const struct ridge_kernel_shape *shape, const struct ridge_
 		double out = batch * shape->m * shape->n * e;
 		bytes[RIDGE_LEVEL_SMEM] = 2 * batch * shape->m * shape->n * shape->k * e + (cost->tiled_bytes - out);
 		bytes[RIDGE_LEVEL_L2] = cost->tiled_bytes;
-		bytes[RIDGE_LEVEL_HBM] = cost->compulsory_bytes;
+		bytes[RIDGE_LEVEL_HBM] = cost->l2.modelled ? cost->l2.hbm_bytes : cost->compulsory_bytes;
 		return 0;
 	}
 	case RIDGE_KERNEL_GEMM:
@@ -667,7 +850,7 @@ int intensity_levels(const struct ridge_kernel_shape *shape, const struct ridge_
 		 * 128 x 128 count (see intensity.h); an explicit tile is placed. */
 		if (shape->tile_m > 0 || shape->tile_n > 0 || shape->tile_k > 0)
 			bytes[RIDGE_LEVEL_L2] = cost->tiled_bytes;
-		bytes[RIDGE_LEVEL_HBM] = cost->compulsory_bytes;
+		bytes[RIDGE_LEVEL_HBM] = cost->l2.modelled ? cost->l2.hbm_bytes : cost->compulsory_bytes;
 		return 0;
 	case RIDGE_KERNEL_ATTENTION:
 	case RIDGE_KERNEL_FLASH_ATTENTION:
@@ -697,66 +880,67 @@ double intensity_alignment_elements(enum ridge_dtype dtype)
 	return e > 0 ? 16 / e : 0;
 }
 
-bool intensity_tensor_eligible(const struct ridge_gpu *gpu, enum ridge_dtype dtype, double m, double n, double k,
-			       char *reason, size_t reason_len)
+/* The kernel's GEMMs under align_gemm_rule(); the first that fails decides. */
+static void kernel_eligible(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s,
+			    struct ridge_kernel_path *path)
 {
-	const char *name = ridge_dtype_name(dtype);
-	if (reason_len)
-		reason[0] = '\0';
-	if (!name) {
-		snprintf(reason, reason_len, "unknown dtype");
-		return false;
-	}
-	if (!gpu->peak[dtype].has_matrix) {
-		snprintf(reason, reason_len, "%s has no matrix (tensor-core) rate for %s%s", gpu->id, name,
-			 dtype == RIDGE_FP32 && gpu->peak[RIDGE_TF32].has_matrix ? "; tf32 runs fp32 data on tensor cores"
-										: "");
-		return false;
-	}
-	double align = intensity_alignment_elements(dtype);
-	const double dims[3] = { m, n, k };
-	const char *const names[3] = { "m", "n", "k" };
-	int bad = 0;
-	size_t used = 0;
-	for (int i = 0; i < 3; i++) {
-		if (dims[i] <= 0 || fmod(dims[i], align) == 0)
-			continue;
-		int w = snprintf(reason + used, reason_len > used ? reason_len - used : 0, "%s%s=%.17g", bad ? ", " : "",
-				 names[i], dims[i]);
-		if (w > 0)
-			used += (size_t)w;
-		bad++;
-	}
-	if (bad)
-		snprintf(reason + used, reason_len > used ? reason_len - used : 0,
-			 " %s a multiple of %.17g (16 bytes of %s, cuBLAS's tensor-core alignment)",
-			 bad == 1 ? "is not" : "are not each", align, name);
-	return bad == 0;
-}
-
-static bool kernel_eligible(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s, char *reason,
-			    size_t reason_len)
-{
+	struct gemm_view {
+		double m, n, k;
+		enum ridge_gemm_layout layout;
+	} gemms[2];
+	int count = 1;
+	double m = s->m > 0 ? s->m : 1;
 	switch (s->kernel) {
 	case RIDGE_KERNEL_GEMM:
 	case RIDGE_KERNEL_GEMM_NAIVE:
 	case RIDGE_KERNEL_GEMM_TILED:
 	case RIDGE_KERNEL_GEMV:
-		return intensity_tensor_eligible(gpu, s->dtype, s->m > 0 ? s->m : 1, s->n, s->k, reason, reason_len);
+		gemms[0] = (struct gemm_view){ m, s->n, s->k, s->layout };
+		break;
 	case RIDGE_KERNEL_RMSNORM_LINEAR:
-		/* The rows of every batch element form one GEMM's M. */
-		return intensity_tensor_eligible(gpu, s->dtype, (s->m > 0 ? s->m : 1) * (s->batch > 0 ? s->batch : 1),
-						 s->n, s->k, reason, reason_len);
+		/* The rows of every batch element form one GEMM's M; x W^T. */
+		gemms[0] = (struct gemm_view){ m * (s->batch > 0 ? s->batch : 1), s->n, s->k, RIDGE_GEMM_LAYOUT_LINEAR };
+		break;
 	case RIDGE_KERNEL_ATTENTION:
-		/* Batched GEMMs S x S x D and S x D x S. */
-		return intensity_tensor_eligible(gpu, s->dtype, s->seq, s->seq, s->head_dim, reason, reason_len);
+		/* Batched Q K^T (S x S x D, K^T: the linear layout) and P V (S x D x S,
+		 * row-major V: matmul). */
+		gemms[0] = (struct gemm_view){ s->seq, s->seq, s->head_dim, RIDGE_GEMM_LAYOUT_LINEAR };
+		gemms[1] = (struct gemm_view){ s->seq, s->head_dim, s->seq, RIDGE_GEMM_LAYOUT_MATMUL };
+		count = 2;
+		break;
 	case RIDGE_KERNEL_FLASH_ATTENTION:
-		/* The kernel masks ragged sequence tiles itself; the head dimension is
-		 * the contraction and must be aligned. */
-		return intensity_tensor_eligible(gpu, s->dtype, 0, 0, s->head_dim, reason, reason_len);
+		/* The kernel masks ragged sequence tiles itself; head_dim is Q K^T's K
+		 * and P V's N (one query row stands for the tile). */
+		gemms[0] = (struct gemm_view){ 1, s->head_dim, s->head_dim, RIDGE_GEMM_LAYOUT_LINEAR };
+		break;
 	default:
-		snprintf(reason, reason_len, "no matrix multiply in this kernel");
-		return false;
+		snprintf(path->reason, sizeof path->reason, "no matrix multiply in this kernel");
+		return;
+	}
+	path->tensor_eligible = true;
+	path->fast_path = true;
+	for (int i = 0; i < count; i++) {
+		struct ridge_gemm_tensor_rule rule;
+		char err[RIDGE_LONG_TEXT];
+		const struct gemm_view *g = &gemms[i];
+		if (!(g->m >= 1 && g->m <= RIDGE_ALIGN_MAX_GEMM_DIM && g->n >= 1 && g->n <= RIDGE_ALIGN_MAX_GEMM_DIM &&
+		      g->k >= 1 && g->k <= RIDGE_ALIGN_MAX_GEMM_DIM) ||
+		    align_gemm_rule(gpu, s->dtype, g->layout, (long long)g->m, (long long)g->n, (long long)g->k, &rule,
+				    err, sizeof err) != 0) {
+			path->tensor_eligible = path->fast_path = false;
+			snprintf(path->reason, sizeof path->reason, "no tensor-core rule for this shape (%s)",
+				 "dimensions beyond 2^53");
+			return;
+		}
+		if (i == 0) {
+			path->rule = rule;
+			path->has_rule = count == 1 && s->kernel != RIDGE_KERNEL_FLASH_ATTENTION;
+		}
+		if (path->fast_path && (!rule.tensor_cores || !rule.aligned))
+			snprintf(path->reason, sizeof path->reason, "%s%s", count > 1 ? (i ? "P V: " : "Q K^T: ") : "",
+				 rule.reason);
+		path->tensor_eligible &= rule.tensor_cores;
+		path->fast_path &= rule.tensor_cores && rule.aligned;
 	}
 }
 
@@ -778,24 +962,37 @@ int intensity_ceiling(const struct ridge_gpu *gpu, const struct ridge_kernel_sha
 	}
 	path->compute_dtype = shape->dtype;
 	if (cost->matrix_work)
-		path->tensor_eligible = kernel_eligible(gpu, shape, path->reason, sizeof path->reason);
+		kernel_eligible(gpu, shape, path);
 	else
 		snprintf(path->reason, sizeof path->reason, "no matrix multiply in %s", kname);
 	bool naive = shape->kernel == RIDGE_KERNEL_GEMM_NAIVE;
-	/* A GEMV too narrow for the alignment runs cuBLAS's GEMV kernels on the
-	 * vector units. Other misaligned matrix work stays on tensor cores:
-	 * cuBLAS 11 and later use slower unaligned tensor-core kernels (or pad)
-	 * rather than falling back to CUDA cores, so the matrix peak still caps it. */
-	bool narrow_gemv = shape->kernel == RIDGE_KERNEL_GEMV && !path->tensor_eligible;
-	path->uses_matrix = cost->matrix_work && p->has_matrix && !no_tensor && !naive && !narrow_gemv;
+	/* A GEMV with fewer vectors than one 16-byte row of an MMA tile (M not a
+	 * multiple of the required count: decode's M = 1) runs cuBLAS's GEMV
+	 * kernels on the vector units: ridge's model of the library's dispatch,
+	 * which the H200's decode GEMVs (at HBM speed either way) cannot refute. */
+	bool narrow_gemv = shape->kernel == RIDGE_KERNEL_GEMV && path->has_rule &&
+			   ((long long)(shape->m > 0 ? shape->m : 1) % path->rule.rule.required_multiple != 0 ||
+			    !path->fast_path);
+	if (narrow_gemv && path->fast_path)
+		snprintf(path->reason, sizeof path->reason, "m=%.17g vectors, not a multiple of %lld",
+			 shape->m > 0 ? shape->m : 1, path->rule.rule.required_multiple);
+	path->uses_matrix = cost->matrix_work && p->has_matrix && path->tensor_eligible && !no_tensor && !naive &&
+			    !narrow_gemv;
 	if (path->uses_matrix) {
-		if (!path->tensor_eligible)
+		/* Misaligned matrix work stays on tensor cores: cuBLAS 11 and later
+		 * use slower unaligned tensor-core kernels (3-8x the time per FLOP on
+		 * the H200, validation/README.md) rather than CUDA cores, so the
+		 * matrix peak is its upper bound. */
+		if (!path->fast_path)
 			snprintf(path->note, sizeof path->note,
-				 "off cuBLAS's aligned tensor-core kernels (%s): the matrix peak is an upper bound the "
-				 "slower unaligned kernels do not reach; see ridge align",
-				 path->reason);
+				 "off cuBLAS's aligned tensor-core kernels: the matrix peak is an upper bound the "
+				 "slower unaligned kernels do not reach (3-8x the time per FLOP on an H200); see "
+				 "ridge align");
 		return roofline_ceiling(gpu, shape->dtype, RIDGE_PEAK_MATRIX, sparse, level, ceiling, err, err_len);
 	}
+	if (cost->matrix_work && p->has_matrix && !path->tensor_eligible && !no_tensor && !naive)
+		snprintf(path->note, sizeof path->note, "no tensor-core kernel for it (reason above): priced without "
+			 "tensor cores");
 
 	if (sparse) {
 		snprintf(err, err_len, "%s runs on the vector units here (%s); sparsity applies to matrix rates only",

@@ -9,7 +9,9 @@
  *   compulsory  every tensor read once and written once: the traffic left
  *               when L2 catches every re-read (a lower bound on HBM bytes).
  * The chosen one is `bytes`; the tiled one is also the traffic at the L2
- * level of the hierarchical roofline.
+ * level of the hierarchical roofline. With a GPU known, a tiled GEMM gets a
+ * third, between the two (intensity_gemm_l2): the HBM traffic left when L2
+ * holds the panels a wave of CTAs shares, as far as it can.
  *
  * Every formula: model/README.md, "roofline and intensity". */
 #ifndef RIDGE_INTENSITY_H
@@ -18,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "align.h"
 #include "gpu.h"
 #include "roofline.h"
 
@@ -48,8 +51,9 @@ const char *intensity_kernel_list(void);
 /* RIDGE_TRAFFIC_DEFAULT (zero, what a shape left alone gets) resolves per
  * kernel through intensity_default_traffic(): the choice the H200
  * measurements support (model/README.md, "default traffic"). */
-enum ridge_traffic { RIDGE_TRAFFIC_DEFAULT, RIDGE_TRAFFIC_TILED, RIDGE_TRAFFIC_COMPULSORY };
-/* "default", "tiled", "compulsory". */
+enum ridge_traffic { RIDGE_TRAFFIC_DEFAULT, RIDGE_TRAFFIC_TILED, RIDGE_TRAFFIC_COMPULSORY, RIDGE_TRAFFIC_L2AWARE };
+/* "default", "tiled", "compulsory", "l2-aware" (the resolved model of a tiled
+ * GEMM on a GPU: intensity_gemm_l2; not a --traffic choice). */
 const char *intensity_traffic_name(enum ridge_traffic traffic);
 /* "tiled", "compulsory" and "default". */
 bool intensity_traffic_parse(const char *text, enum ridge_traffic *out);
@@ -77,6 +81,7 @@ struct ridge_kernel_shape {
 	bool fused;             /* residual-rmsnorm, rmsnorm-linear: one kernel instead of two */
 	int passes;             /* softmax reads of the input: 1, 2 (online, default) or 3 (safe) */
 	double flops_per_element; /* activation: default 1 */
+	enum ridge_gemm_layout layout; /* GEMMs: how A and B lie in memory (align.h); default linear */
 };
 
 /* The traffic model a shape uses: its own when given, else the kernel's
@@ -107,6 +112,31 @@ struct ridge_kernel_flop_term {
 	double flops;
 };
 
+/* L2-aware DRAM traffic of a CTA-tiled GEMM (intensity_gemm_l2): which A and B
+ * panels stay in L2 between the CTAs that share them, from the tile, the order
+ * CTAs are issued in, the wave (CTAs resident at once) and the L2 capacity.
+ * The model and its sources: model/README.md, "L2-aware GEMM traffic". */
+struct ridge_gemm_l2 {
+	bool modelled;            /* false: not a tiled GEMM, or the GPU has no L2 size */
+	bool raster_along_n;      /* consecutive CTAs walk along N (one row of tiles) */
+	const char *raster;       /* where the order comes from, in words */
+	double tiles_m, tiles_n;  /* ceil(M / tile_m), ceil(N / tile_n), per batch element */
+	double ctas_per_sm;       /* CTAs one SM holds at once */
+	const char *ctas_per_sm_why;
+	double wave_ctas;         /* sm_count x ctas_per_sm */
+	double waves;             /* ceil(tiles / wave_ctas) */
+	double l2_bytes;          /* the GPU's L2 */
+	double l2_usable_fraction; /* of it, what one copy of shared panels can use */
+	const char *l2_usable_why;
+	double l2_capacity;       /* l2_bytes x l2_usable_fraction */
+	double wave_footprint;    /* bytes of the A and B panels (all of K) one wave touches */
+	double reuse_footprint;   /* the same over the reuse distance of the walked panels */
+	bool a_resident, b_resident; /* the panels survive in L2 until their next use */
+	double a_reads, b_reads;  /* times A and B stream from DRAM (1: compulsory) */
+	double hbm_bytes;         /* A x a_reads + B x b_reads + C, x batch */
+	double l2_traffic;        /* what the CTAs ask of L2: the tiled count */
+};
+
 struct ridge_kernel_cost {
 	enum ridge_traffic traffic; /* the model `bytes` follows (tiled or compulsory; resolved) */
 	double flops;
@@ -125,6 +155,7 @@ struct ridge_kernel_cost {
 	struct ridge_kernel_term terms[RIDGE_KERNEL_MAX_TERMS];
 	int flop_term_count;
 	struct ridge_kernel_flop_term flop_terms[RIDGE_KERNEL_MAX_TERMS];
+	struct ridge_gemm_l2 l2; /* filled by intensity_gemm_l2 / intensity_kernel_on */
 };
 
 /* The shape fields a kernel reads (a caller rejects the others). */
@@ -152,11 +183,27 @@ const char *intensity_kernel_summary(enum ridge_kernel kernel);
  * or bad dimension ("--seq is required", "tile 0 x 128 ..."). */
 int intensity_kernel(const struct ridge_kernel_shape *shape, struct ridge_kernel_cost *out, char *err, size_t err_len);
 
+/* The L2-aware DRAM traffic of a tiled GEMM (gemm-tiled, gemm-naive's 32 x 32
+ * thread blocks, gemm with an explicit --tile) on gpu, into cost->l2; for
+ * other kernels, or a GPU without an L2 size, cost->l2.modelled is false and
+ * nothing else changes. When the shape left its traffic model alone (not
+ * --traffic tiled or compulsory), a gemm-tiled or tiled gemm's `bytes` become
+ * the L2-aware HBM bytes (traffic RIDGE_TRAFFIC_L2AWARE); intensity_levels
+ * then puts hbm_bytes at HBM and the tiled re-reads at L2. cost must come from
+ * intensity_kernel for shape. Returns 0, or -1 with err. */
+int intensity_gemm_l2(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *shape,
+		      struct ridge_kernel_cost *cost, char *err, size_t err_len);
+
+/* intensity_kernel, then intensity_gemm_l2 on gpu: what every caller with a GPU uses. */
+int intensity_kernel_on(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *shape,
+			struct ridge_kernel_cost *out, char *err, size_t err_len);
+
 /* The bytes each memory level carries, for the hierarchical roofline
  * (roofline_hierarchy); -1 where the level is not modelled for the kernel.
- *   HBM   what reaches DRAM: the compulsory traffic where a kernel's re-reads
- *         are re-reads of tiles by neighbouring CTAs (GEMMs, GEMV, attention,
- *         FlashAttention: L2 catches them); the chosen variant's own traffic
+ *   HBM   what reaches DRAM: for a tiled GEMM whose cost->l2 is modelled
+ *         (intensity_gemm_l2), its hbm_bytes; else the compulsory traffic
+ *         where a kernel's re-reads are re-reads of tiles by neighbouring CTAs
+ *         (GEMMs, GEMV, attention, FlashAttention: L2 catches them); the chosen variant's own traffic
  *         for multi-kernel variants (unfused residual-rmsnorm and
  *         rmsnorm-linear, softmax in several passes), whose intermediate or
  *         repeated pass goes through memory; every tensor once elsewhere.
@@ -176,27 +223,27 @@ int intensity_kernel(const struct ridge_kernel_shape *shape, struct ridge_kernel
 int intensity_levels(const struct ridge_kernel_shape *shape, const struct ridge_kernel_cost *cost,
 		     double bytes[RIDGE_LEVEL_COUNT], char *err, size_t err_len);
 
-/* Whether a GEMM of m x n x k in dtype can run on the GPU's tensor cores:
- * the dtype has a matrix rate, and m, n and k are multiples of 16 bytes of
- * elements (cuBLAS's alignment rule for tensor-core kernels). When not, reason
- * says why ("n=21845 is not a multiple of 8 (16 bytes of bf16)"). */
-bool intensity_tensor_eligible(const struct ridge_gpu *gpu, enum ridge_dtype dtype, double m, double n, double k,
-			       char *reason, size_t reason_len);
-
 /* Elements that make 16 bytes of dtype: 8 for bf16. */
 double intensity_alignment_elements(enum ridge_dtype dtype);
 
 /* The compute path a kernel runs on and its ceiling. */
 struct ridge_kernel_path {
-	bool tensor_eligible;    /* meaningful when the kernel does matrix work */
-	char reason[RIDGE_LONG_TEXT]; /* why not eligible */
+	/* model/align.c's align_gemm_rule() on the kernel's GEMM(s), the one
+	 * tensor-core rule ridge has: */
+	bool tensor_eligible;    /* it runs on tensor cores (cuBLAS >= 11: any shape, except
+				  * fp8 off its required conditions or layout) */
+	bool fast_path;          /* and on cuBLAS's aligned kernels: every condition holds */
+	bool has_rule;           /* rule holds the GEMM's conditions (GEMMs, GEMV, rmsnorm-linear) */
+	struct ridge_gemm_tensor_rule rule;
+	char reason[RIDGE_LONG_TEXT]; /* why not eligible or not on the fast path; "" when both */
 	bool uses_matrix;        /* the ceiling is the matrix rate */
 	enum ridge_dtype compute_dtype; /* the rate used: fp32 when the dtype has no vector rate */
 	char note[RIDGE_LONG_TEXT]; /* a fallback taken, in words; empty when none */
 };
 
 /* Chooses the rate for a kernel: matrix work that is tensor-core eligible runs
- * at the matrix rate (unless no_tensor); everything else at the dtype's vector
+ * at the matrix rate (unless no_tensor), off the fast path too (the matrix
+ * peak is then an upper bound, said in note); everything else at the dtype's vector
  * rate, or the fp32 vector rate where the dtype has none (an fp8 softmax
  * computes in fp32). Errors: the GPU has no path for the dtype at all, or
  * sparse asked for vector work. */

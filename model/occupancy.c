@@ -488,6 +488,42 @@ int occupancy_max_potential_block_size(const struct ridge_gpu *gpu, const struct
 	return 0;
 }
 
+int occupancy_hip_max_potential_block_size(const struct ridge_gpu *gpu, const struct ridge_occupancy_input *in,
+					   int *block_size, int *grid, int *blocks_per_cu, char *err, size_t err_len)
+{
+	struct ridge_occupancy_device dev;
+	if (occupancy_device_init(gpu, &dev, err, err_len) != 0)
+		return -1;
+	if (!dev.amd)
+		return model_fail(err, err_len, "%s: hipOccupancyMaxPotentialBlockSize is AMD's", gpu->id);
+	/* The unified VGPR count as the hardware rule reads it (one wave's block). */
+	struct ridge_occupancy_input probe = *in;
+	probe.threads_per_block = dev.warp_size;
+	struct ridge_occupancy_result r = { 0 }; /* gcc 12 -fPIC -O2 sees a path around compute() */
+	if (check_input(&dev, &probe, err, err_len) != 0 || compute(&dev, &probe, &r, err, err_len) != 0)
+		return -1;
+	*block_size = *grid = *blocks_per_cu = 0;
+	int limit = in->max_threads_limit > 0 && in->max_threads_limit <= dev.max_threads_per_block
+			    ? in->max_threads_limit
+			    : dev.max_threads_per_block;
+	int vgpr_waves = r.amd.vgprs_unified > 0 ? dev.vgprs_per_lane / r.amd.vgprs_allocated : dev.waves_per_simd;
+	if (vgpr_waves == 0)
+		return 0; /* CLR returns hipErrorUnknown */
+	int waves = vgpr_waves;
+	if (in->sgprs > 0)
+		waves = min_int(waves, dev.sgprs_per_simd / round_up(in->sgprs, dev.sgpr_granule));
+	int alu_threads = dev.simds * min_int(dev.waves_per_simd, waves) * dev.warp_size;
+	int lds = (int)in->static_smem + (int)in->dynamic_smem;
+	int lds_workgroups = lds > 0 ? dev.smem_per_sm / lds : RIDGE_OCC_UNLIMITED;
+	int best = min_int(alu_threads, round_up(limit, dev.warp_size));
+	if (best <= 0)
+		return 0;
+	*block_size = best;
+	*blocks_per_cu = min_int(alu_threads / best, lds_workgroups);
+	*grid = gpu->sm_count * *blocks_per_cu;
+	return 0;
+}
+
 /* The result with inputs changed by a search (a failure counts as 0 blocks). */
 static int blocks_with(const struct ridge_occupancy_device *dev, const struct ridge_occupancy_input *in,
 		       struct ridge_occupancy_result *scratch)

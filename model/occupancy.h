@@ -168,6 +168,21 @@ struct ridge_occupancy_analysis {
 int occupancy_analyze(const struct ridge_gpu *gpu, const struct ridge_occupancy_input *in,
 		      struct ridge_occupancy_analysis *out, char *err, size_t err_len);
 
+/* hipOccupancyMaxPotentialBlockSize as ROCm CLR computes it
+ * (hipamd/src/hip_platform.cpp, ihipOccupancyMaxActiveBlocksPerMultiprocessor
+ * with bCalcPotentialBlkSz): no search. The block-size limit (the kernel's,
+ * else the device's 1024) rounded up to the wavefront; the threads the
+ * registers allow per CU, alu = SIMDs x min(8, VGPR waves, SGPR waves) x 64
+ * (VGPR waves = 512 / alignUp(VGPRs, 8), SGPR waves = 800 / alignUp(SGPRs,
+ * 16)); block = min(alu, limit); grid = CUs x min(alu / block, LDS per CU /
+ * LDS per workgroup). It ignores the hardware's workgroup-slot, barrier and
+ * LDS-granule limits, so it can differ from occupancy_max_potential_block_size
+ * (mi300x, 96 VGPRs: HIP 1024 threads, grid 304; the hardware rule's search
+ * 640 x 2, grid 608). AMD entries only; *blocks_per_cu = alu / block capped
+ * by LDS (0 and block 0 when HIP would fail: VGPR waves of 0). */
+int occupancy_hip_max_potential_block_size(const struct ridge_gpu *gpu, const struct ridge_occupancy_input *in,
+					   int *block_size, int *grid, int *blocks_per_cu, char *err, size_t err_len);
+
 /* cudaOccMaxPotentialOccupancyBlockSize: the block size (up to the device's or
  * the kernel's limit, in warp-size steps) with the most resident threads per
  * SM; ties go to the larger block; stops early at the SM's thread maximum.

@@ -8,7 +8,7 @@
 #   make PROBE_PORTABLE=1 ...       libyaml linked statically and libcjson copied to build/lib
 #                                   (rpath $ORIGIN/lib): a binary to carry to another machine
 
-PROBE_C_SRC := probe/stats.c probe/result.c probe/report.c probe/match.c probe/calib.c probe/monitor.c probe/validate.c \
+PROBE_C_SRC := util/json_check.c probe/stats.c probe/result.c probe/report.c probe/match.c probe/calib.c probe/monitor.c probe/validate.c probe/driver.c \
 	kernels/verify.c
 PROBE_CORE_OBJ := $(PROBE_C_SRC:%.c=$(BUILD)/obj/%.o)
 PROBE_TEST_SUPPORT := $(sort $(wildcard tests/support/*.c))
@@ -60,8 +60,14 @@ else ifeq ($(CUDA_LIBDIR),)
 PROBE_SKIPPED += ridge-probe (no libcudart_static.a or libcudart.so where $(NVCC) links from)
 else
 # Every real architecture nvcc lists from sm_75 to sm_120, plus PTX of the newest.
+# `make test` alone builds sm_90 plus its PTX (the fat build is 3 of its minutes
+# on a 2-core machine); `make`, `make install` and CI build every architecture.
 ifeq ($(origin PROBE_CUDA_ARCHS),undefined)
+ifeq ($(filter-out test,$(MAKECMDGOALS))$(filter test,$(MAKECMDGOALS)),test)
+PROBE_CUDA_ARCHS := 90
+else
 PROBE_CUDA_ARCHS := $(shell $(NVCC) --list-gpu-arch 2>/dev/null | sed -n 's/^compute_\([0-9]*\)$$/\1/p' | awk '$$1 >= 75 && $$1 <= 120' | sort -n | tr '\n' ' ')
+endif
 endif
 PROBE_CUDA_PTX := $(lastword $(PROBE_CUDA_ARCHS))
 probe_comma := ,
@@ -72,20 +78,42 @@ NVCC_FLAGS ?= -O3 -lineinfo
 PROBE_NVCC := $(NVCC) -std=c++17 $(NVCC_FLAGS) -Xcompiler -Wall,-Wextra $(if $(PROBE_HAS_CUBLAS),,-DKERN_NO_CUBLAS)
 
 PROBE_CU := kernels/cuda/backend.cu kernels/cuda/mma.cu $(if $(PROBE_HAS_CUBLAS),kernels/cuda/gemm.cu)
-PROBE_CU_OBJ := $(PROBE_CU:%.cu=$(BUILD)/obj/%.o) $(BUILD)/obj/kernels/cuda/wgmma_sm90a.o
+# Each architecture set has its own object folder (build/obj/kernels/cuda-90,
+# cuda-75_80_..._120), so `make test` after `make` (or the reverse) relinks
+# instead of recompiling. wgmma is sm_90a whatever the set, so it is shared.
+probe_space := $(subst ,, )
+PROBE_CU_DIR := $(BUILD)/obj/kernels/cuda-$(subst $(probe_space),_,$(strip $(PROBE_CUDA_ARCHS)))
+PROBE_CU_OBJ := $(PROBE_CU:kernels/cuda/%.cu=$(PROBE_CU_DIR)/%.o) $(BUILD)/obj/kernels/cuda/wgmma_sm90a.o \
+	$(if $(PROBE_HAS_CUBLAS),$(BUILD)/obj/kernels/cuda/cublas_lazy.o)
+# cuBLAS is dlopen()ed by cublas_lazy.cu on the first GEMM, by the soname of this toolkit's library.
+probe_soname = $(shell objdump -p $(1) 2>/dev/null | sed -n 's/^ *SONAME *//p')
+PROBE_CUBLAS_SONAMES := $(if $(PROBE_HAS_CUBLAS),-DCUBLAS_SONAME='"$(or $(call probe_soname,$(CUDA_LIBDIR)/libcublas.so),libcublas.so)"' \
+	-DCUBLASLT_SONAME='"$(or $(call probe_soname,$(CUDA_LIBDIR)/libcublasLt.so),libcublasLt.so)"')
 PROBES += $(BUILD)/ridge-probe
 
-# Changing the architecture list rebuilds the kernels.
-$(BUILD)/obj/kernels/cuda/archs.stamp: FORCE
+# Changing the compiler flags rebuilds the kernels; changing the architecture
+# set relinks the probe from that set's folder.
+$(PROBE_CU_DIR)/archs.stamp: FORCE
 	@mkdir -p $(@D)
 	@echo '$(PROBE_GENCODE) $(PROBE_NVCC)' | cmp -s - $@ || echo '$(PROBE_GENCODE) $(PROBE_NVCC)' > $@
+$(BUILD)/obj/kernels/cuda/nvcc.stamp: FORCE
+	@mkdir -p $(@D)
+	@echo '$(PROBE_NVCC)' | cmp -s - $@ || echo '$(PROBE_NVCC)' > $@
+$(BUILD)/obj/kernels/cuda/link.stamp: FORCE
+	@mkdir -p $(@D)
+	@echo '$(PROBE_CU_DIR)' | cmp -s - $@ || echo '$(PROBE_CU_DIR)' > $@
 
-$(BUILD)/obj/kernels/cuda/%.o: kernels/cuda/%.cu $(PROBE_HEADERS) kernels/rand.h $(BUILD)/obj/kernels/cuda/archs.stamp
+$(PROBE_CU_DIR)/%.o: kernels/cuda/%.cu $(PROBE_HEADERS) kernels/rand.h $(PROBE_CU_DIR)/archs.stamp
 	@mkdir -p $(@D)
 	$(PROBE_NVCC) $(PROBE_GENCODE) -c $< -o $@
 
+# Host code only: no device architecture to build for.
+$(BUILD)/obj/kernels/cuda/cublas_lazy.o: kernels/cuda/cublas_lazy.cu $(BUILD)/obj/kernels/cuda/nvcc.stamp
+	@mkdir -p $(@D)
+	$(PROBE_NVCC) $(PROBE_CUBLAS_SONAMES) -c $< -o $@
+
 # wgmma exists only on sm_90a: this file is compiled for that target alone.
-$(BUILD)/obj/kernels/cuda/wgmma_sm90a.o: kernels/cuda/wgmma_sm90a.cu $(PROBE_HEADERS) kernels/rand.h $(BUILD)/obj/kernels/cuda/archs.stamp
+$(BUILD)/obj/kernels/cuda/wgmma_sm90a.o: kernels/cuda/wgmma_sm90a.cu $(PROBE_HEADERS) kernels/rand.h $(BUILD)/obj/kernels/cuda/nvcc.stamp
 	@mkdir -p $(@D)
 	$(PROBE_NVCC) -gencode=arch=compute_90a,code=sm_90a -c $< -o $@
 
@@ -93,9 +121,9 @@ $(BUILD)/obj/probe/main.o: probe/main.c $(PROBE_C_HEADERS) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/ridge-probe: $(BUILD)/obj/probe/main.o $(PROBE_CORE_OBJ) $(PROBE_CU_OBJ) $(LIB) $(PROBE_PORTABLE_DEPS)
+$(BUILD)/ridge-probe: $(BUILD)/obj/probe/main.o $(PROBE_CORE_OBJ) $(PROBE_CU_OBJ) $(LIB) $(PROBE_PORTABLE_DEPS) $(BUILD)/obj/kernels/cuda/link.stamp
 	$(CC) -o $@ $(BUILD)/obj/probe/main.o $(PROBE_CORE_OBJ) $(PROBE_CU_OBJ) $(LIB) $(PROBE_LINK_LIBS) \
-		-L$(CUDA_LIBDIR) $(CUDART_LINK) $(if $(PROBE_HAS_CUBLAS),-lcublas -lcublasLt) -lstdc++ -ldl -lpthread -lrt -lm \
+		-L$(CUDA_LIBDIR) $(CUDART_LINK) -lstdc++ -ldl -lpthread -lrt -lm \
 		$(PROBE_RPATH) -Wl,-rpath,$(CUDA_LIBDIR)
 endif
 

@@ -1,5 +1,6 @@
 /* Calibrations (see calib.h). */
 #include "calib.h"
+#include "timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,6 +121,9 @@ int probe_calibration_build(const struct probe_report *rep, struct ridge_gpu *g,
 		g->regs_per_block = d->regs_per_block;
 	}
 	g->memory_bytes = d->memory_bytes;
+	/* The entry's fitted kernel-class efficiencies, converted to this run's
+	 * ceilings (the rate each class reaches is kept; model/timing.h). */
+	timing_rebase(rep->spec, g);
 
 	snprintf(g->name, sizeof g->name, "%s (measured)", rep->spec->name);
 	g->measured = true;

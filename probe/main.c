@@ -21,6 +21,7 @@
 #include "../model/ridge.h"
 #include "../model/units.h"
 #include "calib.h"
+#include "driver.h"
 #include "monitor.h"
 #include "report.h"
 #include "result.h"
@@ -537,12 +538,19 @@ static int measure(struct probe_result *r, const struct options *opt)
 	const struct kern_backend *be = kern_backend();
 	char err[1024];
 	int count = 0;
+	char why[600];
 	if (be->device_count(&count, err, sizeof err) != 0) {
-		error_msg("no usable GPU (%s backend): %s", be->name, err);
+		if (probe_driver_check(be->name, why, sizeof why) != 0)
+			error_msg("%s", why);
+		else
+			error_msg("no usable GPU (%s backend): %s", be->name, probe_runtime_message(err));
 		return EXIT_ENV;
 	}
 	if (count < 1) {
-		error_msg("no GPU found (%s backend)", be->name);
+		if (probe_driver_check(be->name, why, sizeof why) != 0)
+			error_msg("%s", why);
+		else
+			error_msg("no GPU found (%s backend)", be->name);
 		return EXIT_ENV;
 	}
 	if (opt->device >= count) {

@@ -584,9 +584,9 @@ void probe_report_text(const struct probe_report *rep, FILE *f)
 				continue;
 			char sz[24];
 			bytes_text(m->bytes, sz, sizeof sz);
-			fprintf(f, "%s%s %.3g TB/s", col ? ", " : "", sz, m->rate / 1e12);
-			if (++col % 6 == 0)
-				fprintf(f, "\n  ");
+			/* Six points a line; the comma ends a line, never starts one. */
+			fprintf(f, "%s%s %.3g TB/s", col == 0 ? "" : col % 6 == 0 ? ",\n  " : ", ", sz, m->rate / 1e12);
+			col++;
 		}
 		fprintf(f, "\n");
 	}

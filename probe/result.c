@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../hwdb/json_check.h"
+#include "../util/json_check.h"
 
 void probe_measurement_derive(struct probe_measurement *m)
 {

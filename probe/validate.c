@@ -171,17 +171,13 @@ static bool build_case(const struct probe_result *r, const struct probe_measurem
 		bool aligned = m->m % 64 == 0 && m->k % 64 == 0 && (gemv || m->n % 64 == 0);
 		v->roofline = aligned && (gemv || (m->m >= 2048 && m->n >= 2048 && m->k >= 2048));
 		const struct ridge_gpu *g = cal ? cal : spec;
-		struct ridge_align_rule rule;
-		if (g && align_rule(g, RIDGE_BF16, &rule, err, sizeof err) == 0) {
-			enum ridge_align_severity worst = RIDGE_ALIGN_OK;
-			const long dims[2] = {m->m, m->k};
-			for (int i = 0; i < 2; i++) {
-				struct ridge_align_dim d;
-				if (align_check_dim(&rule, dims[i], &d, err, sizeof err) == 0 && d.severity > worst)
-					worst = d.severity;
-			}
+		/* ridge's one tensor-core rule (model/align.c), in the layout the probe
+		 * calls cuBLAS with: TN, m = features, n = tokens (F.linear's). */
+		struct ridge_gemm_tensor_rule rule;
+		if (g && align_gemm_rule(g, RIDGE_BF16, RIDGE_GEMM_LAYOUT_LINEAR, m->n, m->m, m->k, &rule, err,
+					 sizeof err) == 0) {
 			v->has_align = true;
-			snprintf(v->align, sizeof v->align, "%s", align_severity_name(worst));
+			snprintf(v->align, sizeof v->align, "%s", align_severity_name(rule.severity));
 		}
 		const struct probe_measurement *ref = aligned_reference(r);
 		if (ref && ref != m && ref->rate > 0 && m->rate > 0 && m->n >= 8000)
@@ -200,7 +196,9 @@ static bool build_case(const struct probe_result *r, const struct probe_measurem
 		return false;
 	}
 	struct ridge_kernel_cost c;
-	if (intensity_kernel(&s, &c, err, sizeof err)) {
+	/* The GEMMs' DRAM traffic depends on the GPU's SMs and L2 (intensity_gemm_l2). */
+	const struct ridge_gpu *machine = spec ? spec : cal;
+	if (machine ? intensity_kernel_on(machine, &s, &c, err, sizeof err) : intensity_kernel(&s, &c, err, sizeof err)) {
 		snprintf(v->note, sizeof v->note, "no model: %s", err);
 		return true;
 	}

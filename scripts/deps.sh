@@ -13,6 +13,7 @@ need yaml-0.1 libyaml-dev
 need libcjson libcjson-dev
 need cmocka libcmocka-dev
 need ncursesw libncurses-dev
+need sqlite3 libsqlite3-dev
 if [ -n "$missing" ]; then
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 		echo "deps: installing$missing"

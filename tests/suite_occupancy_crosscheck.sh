@@ -54,5 +54,32 @@ else
 	echo "FAIL planted errors were not all caught: $(printf '%s\n' "$planted" | tail -n 1)"
 	failed=$((failed + 1))
 fi
+# The command itself, not only the model: half of these cannot launch (shared
+# memory past the per-block limits), where the header answers 0 blocks and
+# ridge must too, with exit 0 (its --help).
+RIDGE=${RIDGE:-$BUILD/ridge}
+cli_cases=0
+cli_bad=0
+cli_zero=0
+"$bin" --cli 30 >"$BUILD/tests/occupancy_cli_cases.txt" || cli_bad=1
+while read -r line; do
+	want=${line##* }
+	args=${line% *}
+	cli_cases=$((cli_cases + 1))
+	[ "$want" = 0 ] && cli_zero=$((cli_zero + 1))
+	# shellcheck disable=SC2086 # the flags are words
+	got=$("$RIDGE" occupancy $args --json 2>&1 | sed -n 's/^	"blocks_per_sm":	*\([0-9]*\),*$/\1/p')
+	if [ "$got" != "$want" ]; then
+		[ $cli_bad -lt 5 ] && echo "FAIL ridge occupancy $args: $got blocks, cuda_occupancy.h $want"
+		cli_bad=$((cli_bad + 1))
+	fi
+done <"$BUILD/tests/occupancy_cli_cases.txt"
+if [ $cli_bad -eq 0 ] && [ $cli_cases -gt 0 ]; then
+	echo "ok   ridge occupancy (the command) on $cli_cases configurations, $cli_zero unable to launch: as cuda_occupancy.h"
+	passed=$((passed + 1))
+else
+	echo "FAIL ridge occupancy (the command): $cli_bad of $cli_cases configurations differ from cuda_occupancy.h"
+	failed=$((failed + 1))
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

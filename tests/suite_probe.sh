@@ -61,10 +61,24 @@ for probe in ridge-probe ridge-probe-hip; do
 	expect "$probe-replay-broken" 2 "$probe: error: --replay: '$tmp/broken.json': line 2: not valid JSON" -- "$bin" --replay "$tmp/broken.json"
 
 	# No GPU here: a clear error and exit 3, never a crash.
+	# Without the driver it says what it looked for, with no source location.
 	if gpu_present; then
 		echo "SKIP $probe-no-gpu: a GPU is present"
 	else
-		expect "$probe-no-gpu" 3 "$probe: error: no usable GPU" -- "$bin" --quick
+		case $probe in
+		ridge-probe) lib=libcuda.so.1 vendor=NVIDIA ;;
+		*) lib=libhsa-runtime64.so.1 vendor=AMD ;;
+		esac
+		if ldconfig -p 2>/dev/null | grep -q "$lib"; then
+			expect "$probe-no-gpu" 3 "$probe: error: no " -- "$bin" --quick
+		else
+			expect "$probe-no-gpu" 3 "$probe: error: no $vendor driver or GPU found: looked for the driver library $lib (not found)" -- "$bin" --quick
+		fi
+		grep -Eq '\.(h|c|cu|hip):[0-9]+:' "$tmp/err" && bad "$probe-no-gpu: the message has a source location: $(cat "$tmp/err")" || ok
+	fi
+	# --help is instant: cuBLAS is loaded by the first GEMM (kernels/cuda/cublas_lazy.cu), not at start.
+	if command -v readelf >/dev/null 2>&1; then
+		readelf -d "$bin" | grep -q 'NEEDED.*libcublas' && bad "$probe-lazy-cublas: linked against cuBLAS at start" || ok
 	fi
 
 	# --replay renders the recorded run as tests/fixtures/probe_h200.txt says.

@@ -36,6 +36,17 @@ static void draw_numbers(const struct tui_state *s, const struct tui_layout *l)
 		cli_format_si(r->cost.bytes, "B", a, sizeof a);
 		if (y < bottom)
 			tui_put_pair(y++, x, w, "bytes", TUI_ROLE_RESULT, "%s", a);
+		const struct ridge_gemm_l2 *l2 = &r->cost.l2;
+		if (l2->modelled && y < bottom) {
+			/* The L2-aware traffic (model/intensity.h, intensity_gemm_l2). */
+			cli_format_si(l2->hbm_bytes, "B", a, sizeof a);
+			cli_format_si(l2->l2_traffic, "B", b, sizeof b);
+			tui_put_pair(y++, x, w, "HBM / L2", TUI_ROLE_RESULT, "%s / %s", a, b);
+			if (y < bottom)
+				tui_put(y++, x, w, TUI_ROLE_DIM, "wave %.17g CTAs; A %s (x%.4g), B %s (x%.4g)", l2->wave_ctas,
+					l2->a_resident ? "stays in L2" : "re-read", l2->a_reads,
+					l2->b_resident ? "stays in L2" : "re-read", l2->b_reads);
+		}
 	}
 	if (y < bottom)
 		tui_put_pair(y++, x, w, "intensity", TUI_ROLE_RESULT, "%.4g FLOP/B", p->intensity);
@@ -58,7 +69,9 @@ static void draw_numbers(const struct tui_state *s, const struct tui_layout *l)
 		tui_put_pair(y++, x, w, "time floor", TUI_ROLE_RESULT, "%s", a);
 	}
 	if (r->has_cost && r->cost.matrix_work && y < bottom) {
-		if (r->path.tensor_eligible)
+		if (r->path.tensor_eligible && !r->path.fast_path)
+			tui_put(y++, x, w, TUI_ROLE_WARN, "tensor cores, off the aligned fast path: %s", r->path.reason);
+		else if (r->path.tensor_eligible)
 			tui_put_pair(y++, x, w, "tensor cores", TUI_ROLE_GOOD, "%s",
 				     r->path.uses_matrix ? "used" : "eligible");
 		else

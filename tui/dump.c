@@ -40,7 +40,14 @@ static void gemm_json(cJSON *o, const struct tui_state *s)
 	cli_json_number(o, "read_bytes", r->cost.read_bytes);
 	cli_json_number(o, "write_bytes", r->cost.write_bytes);
 	cli_json_number(o, "compulsory_bytes", r->cost.compulsory_bytes);
+	if (r->cost.l2.modelled) {
+		cli_json_number(o, "hbm_bytes", r->cost.l2.hbm_bytes);
+		cli_json_number(o, "l2_bytes", r->cost.l2.l2_traffic);
+		cli_json_number(o, "wave_ctas", r->cost.l2.wave_ctas);
+		cJSON_AddBoolToObject(o, "l2_resident", r->cost.l2.a_resident && r->cost.l2.b_resident);
+	}
 	cJSON_AddBoolToObject(o, "tensor_core_eligible", r->path.tensor_eligible);
+	cJSON_AddBoolToObject(o, "tensor_core_fast_path", r->path.fast_path);
 	cJSON_AddBoolToObject(o, "uses_tensor_cores", r->path.uses_matrix);
 	cJSON_AddStringToObject(o, "compute_dtype", ridge_dtype_name(r->ceiling.dtype));
 	ceiling_json(o, &r->ceiling);

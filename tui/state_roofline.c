@@ -69,7 +69,7 @@ void tui_compute_roofline(struct tui_state *s)
 		/* At L2 a kernel moves its tiled traffic (what its loads ask for),
 		 * as `ridge roofline --kernel --level l2` places it. */
 		if (tui_roofline_shape(in, &shape, err, sizeof err) != 0 ||
-		    intensity_kernel(&shape, &r->cost, err, sizeof err) != 0 ||
+		    intensity_kernel_on(gpu, &shape, &r->cost, err, sizeof err) != 0 ||
 		    intensity_ceiling(gpu, &shape, &r->cost, no_tensor, false, level, &r->ceiling, &r->path, err,
 				      sizeof err) != 0 ||
 		    roofline_place(&r->ceiling, r->cost.flops,

@@ -11,7 +11,12 @@
  * --plant gives ridge a copy of each entry with a planted error (the driver's
  * per-block reserve dropped, one carveout size removed, one block fewer per
  * SM) while the header keeps the true properties: the check must then find
- * mismatches on every GPU (proof that it can fail); exit 0 only if it does. */
+ * mismatches on every GPU (proof that it can fail); exit 0 only if it does.
+ * --cli N prints N configurations per GPU as `ridge occupancy` flags followed
+ * by the header's block count, half of them unable to launch (shared memory
+ * past the per-block limits): tests/suite_occupancy_crosscheck.sh runs the
+ * command on each, so the command (not only the model) answers as the header
+ * does, 0 blocks and exit 0 included. */
 #include <cuda_occupancy.h>
 
 #include <limits.h>
@@ -19,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "hwdb.h"
 #include "occupancy.h"
 
@@ -197,8 +203,127 @@ static int check_potential(const struct ridge_gpu *gpu, const cudaOccDeviceProp 
 	return bad;
 }
 
+/* Shared memory a block cannot have: past the opt-in maximum (with or without
+ * --optin), or past the default limit without --optin. */
+static void make_unlaunchable(const struct ridge_gpu *gpu, uint64_t *state, struct ridge_occupancy_input *in)
+{
+	*state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+	uint64_t r = *state >> 33;
+	double limit = r % 2 ? gpu->smem_per_block_optin : gpu->smem_per_block;
+	in->optin = r % 2 ? (r >> 1) % 2 == 0 : false;
+	if (in->static_smem > gpu->smem_per_block)
+		in->static_smem = gpu->smem_per_block;
+	in->dynamic_smem = limit - in->static_smem + 1 + (double)((r >> 2) % 4096);
+}
+
+/* --cli: one line per configuration: flags, then the header's blocks per SM. */
+static int print_cli_cases(long per_gpu, unsigned long long seed)
+{
+	static const char *const cache_names[] = { "none", "shared", "l1", "equal" };
+	for (int i = 0; i < hwdb_builtin_count(); i++) {
+		static struct ridge_gpu gpu;
+		if (load_gpu(i, &gpu) != 0 || gpu.vendor != RIDGE_VENDOR_NVIDIA)
+			continue;
+		cudaOccDeviceProp prop;
+		device_prop(&gpu, &prop);
+		uint64_t state = seed ^ ((uint64_t)(i + 1) * 0x9E3779B97F4A7C15ULL);
+		for (long n = 0; n < per_gpu; n++) {
+			struct ridge_occupancy_input in;
+			occupancy_random_input(&gpu, &state, &in);
+			if (n % 2 == 0)
+				make_unlaunchable(&gpu, &state, &in);
+			struct ridge_occupancy_runtime_case rc;
+			char err[256];
+			if (occupancy_runtime_case(&gpu, &in, &rc, err, sizeof err) != 0) {
+				fprintf(stderr, "%s: %s\n", gpu.id, err);
+				return 1;
+			}
+			cudaOccFuncAttributes attr;
+			cudaOccDeviceState dstate;
+			cudaOccResult h;
+			runtime_terms(&rc, &in, &attr, &dstate);
+			memset(&h, 0, sizeof h);
+			if (cudaOccMaxActiveBlocksPerMultiprocessor(&h, &prop, &attr, &dstate, rc.block_size,
+								    rc.dynamic_smem) != CUDA_OCC_SUCCESS)
+				return 1;
+			char carveout[32] = ""; /* -1: the flag left out */
+			if (in.carveout_percent >= 0)
+				snprintf(carveout, sizeof carveout, " --carveout %d", in.carveout_percent);
+			printf("--gpu %s --threads %d --regs %d --smem %.0f --dyn-smem %.0f%s --cache-config %s "
+			       "--barriers %d%s %d\n",
+			       gpu.id, in.threads_per_block, in.regs_per_thread, in.static_smem, in.dynamic_smem, carveout,
+			       cache_names[in.cache_config], in.barriers, in.optin ? " --optin" : "",
+			       h.activeBlocksPerMultiprocessor);
+		}
+	}
+	return 0;
+}
+
+/* hw check's transcription of the header's per-compute-capability constants
+ * (hwdb/arch.c) against the header's own functions, for every compute
+ * capability the transcription lists. Returns the number of mismatches. */
+static int check_cc_table(void)
+{
+	static const int ccs[][2] = { { 7, 0 },	 { 7, 5 },  { 8, 0 },  { 8, 6 },  { 8, 7 },  { 8, 9 },	 { 9, 0 },
+				      { 10, 0 }, { 10, 1 }, { 10, 3 }, { 11, 0 }, { 12, 0 }, { 12, 1 } };
+	int bad = 0, checked = 0;
+	for (size_t i = 0; i < sizeof ccs / sizeof ccs[0]; i++) {
+		struct hwdb_cc_occupancy t;
+		if (!hwdb_cc_occupancy(ccs[i][0], ccs[i][1], &t)) {
+			printf("FAIL cc %d.%d: not in hwdb/arch.c's table\n", ccs[i][0], ccs[i][1]);
+			bad++;
+			continue;
+		}
+		cudaOccDeviceProp prop;
+		memset(&prop, 0, sizeof prop);
+		prop.computeMajor = ccs[i][0];
+		prop.computeMinor = ccs[i][1];
+		int smem_unit = 0, reg_unit = 0, parts = 0, blocks = 0, virt = 0, bars = 0;
+		cudaOccFuncAttributes attr;
+		memset(&attr, 0, sizeof attr);
+		attr.numBlockBarriers = 1;
+		cudaOccSMemAllocationGranularity(&smem_unit, &prop);
+		cudaOccRegAllocationGranularity(&reg_unit, &prop);
+		cudaOccSubPartitionsPerMultiprocessor(&parts, &prop);
+		cudaOccMaxBlocksPerMultiprocessor(&blocks, &prop);
+		cudaOccMaxVirtualResourceCountPerSM(&virt, &prop);
+		/* Barrier sets per block slot: available / blocks with one barrier per
+		 * block; the header applies the limit from 9.0 on only. */
+		cudaOccMaxBlocksPerSMBlockBarrierLimit(&bars, blocks, &prop, &attr);
+		int sets = prop.computeMajor >= 9 ? bars / blocks : 0;
+		int legal[32], n_legal = 0;
+		for (size_t kib = 0; kib <= 256 && n_legal < 32; kib++) {
+			size_t size = kib * 1024;
+			if (cudaOccAlignUpShmemSizeVoltaPlus(&size, &prop) == CUDA_OCC_SUCCESS &&
+			    (n_legal == 0 || legal[n_legal - 1] != (int)(size / 1024)))
+				legal[n_legal++] = (int)(size / 1024);
+		}
+		int same_carveout = n_legal == t.carveout_count;
+		for (int c = 0; same_carveout && c < n_legal; c++)
+			same_carveout = legal[c] == t.carveout_kib[c];
+		int mismatch = smem_unit != t.smem_alloc_unit || reg_unit != t.reg_alloc_unit ||
+			       parts != t.sub_partitions || blocks != t.blocks_per_sm ||
+			       virt != t.virtual_resources_per_sm || sets != t.barriers_per_block_slot || !same_carveout;
+		if (mismatch) {
+			printf("FAIL cc %d.%d: header smem unit %d regs unit %d partitions %d blocks %d virtual %d barrier "
+			       "sets %d, %d carveout sizes; hwdb/arch.c %d %d %d %d %d %d, %d\n",
+			       ccs[i][0], ccs[i][1], smem_unit, reg_unit, parts, blocks, virt, sets, n_legal,
+			       t.smem_alloc_unit, t.reg_alloc_unit, t.sub_partitions, t.blocks_per_sm,
+			       t.virtual_resources_per_sm, t.barriers_per_block_slot, t.carveout_count);
+			bad++;
+		}
+		checked++;
+	}
+	printf("%s hw check's per-compute-capability table (hwdb/arch.c) on %d compute capabilities: %d "
+	       "mismatches with cuda_occupancy.h\n",
+	       bad ? "FAIL" : "ok  ", checked, bad);
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "--cli") == 0)
+		return print_cli_cases(argc > 2 ? atol(argv[2]) : 20, argc > 3 ? strtoull(argv[3], NULL, 0) : 20261201ULL);
 	int plant = argc > 1 && strcmp(argv[1], "--plant") == 0;
 	if (plant) {
 		argc--;
@@ -208,6 +333,12 @@ int main(int argc, char **argv)
 	unsigned long long seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 20260101ULL;
 	int planted_found = 0;
 	int passed = 0, failed = 0, gpus = 0;
+	if (!plant) {
+		if (check_cc_table())
+			failed++;
+		else
+			passed++;
+	}
 	long total = 0, total_potential = 0, mismatches = 0;
 	for (int i = 0; i < hwdb_builtin_count(); i++) {
 		static struct ridge_gpu gpu;

@@ -72,6 +72,100 @@ static void test_rule_by_architecture(void **state)
 	assert_non_null(r.path_note);
 }
 
+/* cuBLAS "Tensor Core Usage" (cuBLAS >= 11.0), the reference: on the
+ * column-major call the fast kernels need
+ *   (op_A == N ? m : k), (op_B == N ? k : n), m, lda, ldb, ldc
+ * each x element size % 16 == 0; FP8 must meet them; cublasLtMatmul's FP8
+ * kernels on Ada/Hopper take only TN. Row-major F.linear (Y = X W^T, X [M,K],
+ * W [N,K]) is the call TN with m = N, n = M, k = K, lda = ldb = K, ldc = N:
+ * worked by hand below. */
+static void test_gemm_rule(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *h100 = test_gpu("h100-sxm");
+	struct ridge_gemm_tensor_rule r;
+	char err[300];
+
+	/* TN, M = 8191 tokens: m = 4096, n = 8191, k = 4096: n enters no condition. */
+	assert_int_equal(align_gemm_rule(h100, RIDGE_BF16, RIDGE_GEMM_LAYOUT_LINEAR, 8191, 4096, 4096, &r, err, sizeof err), 0);
+	assert_true(r.call.trans_a && !r.call.trans_b);
+	assert_true(r.call.m == 4096 && r.call.n == 8191 && r.call.k == 4096);
+	assert_true(r.call.lda == 4096 && r.call.ldb == 4096 && r.call.ldc == 4096);
+	assert_true(r.aligned && r.tensor_cores && r.severity == RIDGE_ALIGN_OK);
+	for (int i = 0; i < RIDGE_GEMM_CONDITIONS; i++)
+		assert_true(r.conditions[i].dim != 'M');
+
+	/* TN, N = 4095: m and ldc fail (4095 x 2 = 8190 bytes); still tensor cores. */
+	assert_int_equal(align_gemm_rule(h100, RIDGE_BF16, RIDGE_GEMM_LAYOUT_LINEAR, 4096, 4095, 4096, &r, err, sizeof err), 0);
+	int failing = 0;
+	for (int i = 0; i < RIDGE_GEMM_CONDITIONS; i++)
+		failing += !r.conditions[i].ok;
+	assert_int_equal(failing, 2);
+	assert_true(!r.conditions[2].ok && !r.conditions[5].ok); /* m [C], ldc */
+	assert_true(!r.aligned && r.tensor_cores && r.severity == RIDGE_ALIGN_ERROR);
+	assert_non_null(strstr(r.reason, "N=4095 (cuBLAS m [C], ldc) is not a multiple of 8"));
+
+	/* TN, K = 8184 = 8 x 1023: 16-byte aligned, not 128: a warning. */
+	assert_int_equal(align_gemm_rule(h100, RIDGE_BF16, RIDGE_GEMM_LAYOUT_LINEAR, 8192, 8192, 8184, &r, err, sizeof err), 0);
+	assert_true(r.aligned && r.severity == RIDGE_ALIGN_WARNING);
+
+	/* matmul: NN with A = B [K,N] (lda = N), B = X (ldb = K). */
+	assert_int_equal(align_gemm_rule(h100, RIDGE_BF16, RIDGE_GEMM_LAYOUT_MATMUL, 7, 4096, 4096, &r, err, sizeof err), 0);
+	assert_true(!r.call.trans_a && !r.call.trans_b && r.call.lda == 4096 && r.call.ldb == 4096);
+	assert_true(r.aligned);
+
+	/* fp8: K = 4088 (not a multiple of 16): required, so no tensor cores. */
+	assert_int_equal(align_gemm_rule(h100, RIDGE_FP8, RIDGE_GEMM_LAYOUT_LINEAR, 4096, 4096, 4088, &r, err, sizeof err), 0);
+	assert_true(r.required && !r.aligned && !r.tensor_cores);
+	assert_non_null(strstr(r.reason, "required for fp8"));
+	/* fp8 NN on sm_90 (and sm_89): no kernel; on sm_100: one. */
+	assert_int_equal(align_gemm_rule(h100, RIDGE_FP8, RIDGE_GEMM_LAYOUT_MATMUL, 4096, 4096, 4096, &r, err, sizeof err), 0);
+	assert_true(r.aligned && !r.layout_ok && !r.tensor_cores);
+	assert_int_equal(align_gemm_rule(test_gpu("l40s"), RIDGE_FP8, RIDGE_GEMM_LAYOUT_MATMUL, 4096, 4096, 4096, &r, err,
+					 sizeof err),
+			 0);
+	assert_false(r.layout_ok);
+	assert_int_equal(align_gemm_rule(test_gpu("b200"), RIDGE_FP8, RIDGE_GEMM_LAYOUT_MATMUL, 4096, 4096, 4096, &r, err,
+					 sizeof err),
+			 0);
+	assert_true(r.layout_ok && r.tensor_cores);
+	/* bf16 misaligned is no requirement: tensor cores, slower kernels. */
+	assert_int_equal(align_gemm_rule(h100, RIDGE_BF16, RIDGE_GEMM_LAYOUT_MATMUL, 4096, 4096, 4095, &r, err, sizeof err), 0);
+	assert_true(!r.required && !r.aligned && r.tensor_cores);
+	/* No matrix rate: never tensor cores. */
+	assert_int_equal(align_gemm_rule(h100, RIDGE_FP32, RIDGE_GEMM_LAYOUT_LINEAR, 64, 64, 64, &r, err, sizeof err), 0);
+	assert_true(r.aligned && !r.tensor_cores);
+	/* Out of range. */
+	assert_int_equal(align_gemm_rule(h100, RIDGE_BF16, RIDGE_GEMM_LAYOUT_LINEAR, 0, 64, 64, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "M = 0"));
+}
+
+/* Brute force: in both layouts the rule is "N and K multiples of 16 bytes",
+ * whatever M is, for every dtype with a matrix rate. */
+static void test_gemm_rule_brute_force(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *h100 = test_gpu("h100-sxm");
+	const enum ridge_dtype dtypes[] = { RIDGE_FP64, RIDGE_TF32, RIDGE_BF16, RIDGE_FP8, RIDGE_INT8 };
+	char err[300];
+	for (size_t d = 0; d < sizeof dtypes / sizeof dtypes[0]; d++) {
+		long long q = (long long)(16 / ridge_dtype_bytes(dtypes[d]));
+		for (int layout = 0; layout < 2; layout++)
+			for (long long m = 1; m <= 33; m += 4)
+				for (long long n = 1; n <= 40; n++)
+					for (long long k = 1; k <= 40; k += 3) {
+						struct ridge_gemm_tensor_rule r;
+						assert_int_equal(align_gemm_rule(h100, dtypes[d], (enum ridge_gemm_layout)layout,
+										 m, n, k, &r, err, sizeof err),
+								 0);
+						bool expect = n % q == 0 && k % q == 0;
+						if (r.aligned != expect)
+							fail_msg("%s layout %d %lld x %lld x %lld: aligned %d",
+								 ridge_dtype_name(dtypes[d]), layout, m, n, k, r.aligned);
+					}
+	}
+}
+
 static void test_check_dims(void **state)
 {
 	(void)state;
@@ -397,6 +491,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rule_multiples),
 		cmocka_unit_test(test_rule_by_architecture),
+		cmocka_unit_test(test_gemm_rule),
+		cmocka_unit_test(test_gemm_rule_brute_force),
 		cmocka_unit_test(test_check_dims),
 		cmocka_unit_test(test_check_dims_brute_force),
 		cmocka_unit_test(test_check_dim_range),

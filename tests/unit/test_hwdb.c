@@ -36,7 +36,7 @@ static const char base[] =
 	"  per_block_optin: 227 KiB\n"                  /* 25 */
 	"  reserved_per_block: 1 KiB\n"                 /* 26 */
 	"  alloc_unit: 128 B\n"                         /* 27 */
-	"  carveout_sizes: [0 KiB, 100 KiB, 228 KiB]\n" /* 28 */
+	"  carveout_sizes: [0 KiB, 8 KiB, 16 KiB, 32 KiB, 64 KiB, 100 KiB, 132 KiB, 164 KiB, 196 KiB, 228 KiB]\n" /* 28 */
 	"registers:\n"                                  /* 29 */
 	"  per_sm: 65536\n"                             /* 30 */
 	"  per_block: 65536\n"                          /* 31 */
@@ -112,7 +112,7 @@ static void test_base_entry_is_valid(void **state)
 	assert_true(gpu.peak[RIDGE_BF16].has_matrix && gpu.peak[RIDGE_BF16].matrix == 989.4e12);
 	assert_false(gpu.peak[RIDGE_BF16].has_vector);
 	assert_false(gpu.peak[RIDGE_FP8].has_matrix);
-	assert_int_equal(gpu.nv.carveout_count, 3);
+	assert_int_equal(gpu.nv.carveout_count, 10);
 	assert_true(gpu.launch_overhead_s == 5e-6);
 	assert_int_equal(gpu.cc_major, 9);
 }
@@ -147,7 +147,7 @@ static void test_broken_entries(void **state)
 	expect_mutation("warp_size: 32\n", "warp_size: 32\nwarp_sise: 32\n",
 			"t.yaml:10:1: unknown key 'warp_sise' (known: schema, id, name, vendor, arch, compute_capability, aliases, "
 			"sm_count, warp_size, clocks, peak_flops, memory, cache, shared_memory, registers, limits, power, "
-			"interconnect, launch, price, sources, notes, measured)");
+			"interconnect, launch, timing, price, sources, notes, measured)");
 	expect_mutation("warp_size: 32\n", "warp_size: 32\nsm_count: 130\n", "t.yaml:10:1: duplicate key 'sm_count' (first at line 8)");
 	expect_mutation("  fp32: {vector", "  fp33: {vector",
 			"t.yaml:15:3: unknown dtype 'peak_flops.fp33' (known: fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4)");
@@ -161,8 +161,52 @@ static void test_broken_entries(void **state)
 	/* plausibility */
 	expect_mutation("1978.9 TFLOP/s", "1000 TFLOP/s", "t.yaml:16:48: peak_flops.bf16.matrix_sparse is not 2x the dense rate (2:4 sparsity doubles it)");
 	expect_mutation("  threads_per_sm: 2048", "  threads_per_sm: 1536", "t.yaml:35:19: limits.threads_per_sm 1536 is not warps_per_sm 64 x warp_size 32");
-	expect_mutation("[0 KiB, 100 KiB, 228 KiB]", "[0 KiB, 228 KiB, 100 KiB]", "t.yaml:28:19: shared_memory.carveout_sizes must be ascending");
+	expect_mutation("196 KiB, 228 KiB]", "228 KiB, 196 KiB]", "t.yaml:28:19: shared_memory.carveout_sizes must be ascending");
 	expect_mutation("id: test-gpu", "id: Test_GPU", "t.yaml:2:5: id 'Test_GPU' must be lowercase letters, digits and '-'");
+}
+
+/* hw check against the runtime calculator's per-compute-capability table
+ * (cuda_occupancy.h: blocks/SM l.739, barrier limit l.1603, smem granularity
+ * l.620, carveout sizes l.804; the 1 KiB reserve from 8.0) and against
+ * SMs x clock x FLOP/clk/SM (Hopper: 256 FP32 FLOP/clk/SM: 132 x 1.98 GHz x
+ * 256 = 66.9 TFLOP/s). The issue's planted entries must all fail. */
+static void test_architecture_checks(void **state)
+{
+	(void)state;
+	/* H100 with fp32 at 669 TFLOP/s (a factor of 10). */
+	expect_mutation("fp32: {vector: 66.9 TFLOP/s}", "fp32: {vector: 669 TFLOP/s}",
+			"t.yaml:15:18: peak_flops.fp32.vector 669 TFLOP/s is not 132 SMs x clock x the architecture's 256 "
+			"FLOP/clk per SM (nearest 66.9082 TFLOP/s; NVIDIA H100 Tensor Core GPU architecture whitepaper; "
+			"tolerance 5%)");
+	/* Within 5% passes (datasheets round: 66.9 vs 66.908). */
+	char *near = mutate("fp32: {vector: 66.9 TFLOP/s}", "fp32: {vector: 68 TFLOP/s}");
+	struct ridge_gpu gpu;
+	struct hwdb_diags diags = { 0 };
+	assert_int_equal(hwdb_parse("t.yaml", near, strlen(near), &gpu, &diags), 0);
+	free(near);
+	/* An sm_90 entry with 24 block slots. */
+	expect_mutation("  blocks_per_sm: 32", "  blocks_per_sm: 24",
+			"t.yaml:38:18: limits.blocks_per_sm is 24; compute capability 9.0 has 32 "
+			"(cudaOccMaxBlocksPerMultiprocessor)");
+	/* No barrier limit on sm_90. */
+	expect_mutation("  barriers_per_block_slot: 2", "  barriers_per_block_slot: 0",
+			"t.yaml:40:28: limits.barriers_per_block_slot is 0; compute capability 9.0 has 2 "
+			"(cudaOccMaxBlocksPerSMBlockBarrierLimit (from 9.0))");
+	expect_mutation("  alloc_unit: 128 B", "  alloc_unit: 256 B",
+			"t.yaml:27:15: shared_memory.alloc_unit is 256; compute capability 9.0 has 128 "
+			"(cudaOccSMemAllocationGranularity)");
+	expect_mutation("  reserved_per_block: 1 KiB", "  reserved_per_block: 0 B",
+			"t.yaml:26:23: shared_memory.reserved_per_block is 0; compute capability 9.0 has 1024 "
+			"(reservedSharedMemPerBlock, 1 KiB from 8.0)");
+	expect_mutation(", 196 KiB, 228 KiB]", ", 228 KiB]",
+			"t.yaml:28:19: shared_memory.carveout_sizes differ from compute capability 9.0's legal sizes "
+			"[0, 8, 16, 32, 64, 100, 132, 164, 196, 228] KiB (cudaOccAlignUpShmemSizeVoltaPlus)");
+	expect_mutation("\"9.0\"", "\"6.1\"",
+			"t.yaml: compute capability 6.1 is not in cuda_occupancy.h's table (7.0 to 12.1)");
+	/* The sm_120 entry: 32 block slots and no barrier limit. */
+	const struct ridge_gpu *rtx = test_gpu("rtx-5090");
+	assert_int_equal(rtx->max_blocks_per_sm, 24);
+	assert_int_equal(rtx->nv.barriers_per_block_slot, 1);
 }
 
 static void test_not_an_entry(void **state)
@@ -287,6 +331,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_base_entry_is_valid),
 		cmocka_unit_test(test_broken_entries),
+		cmocka_unit_test(test_architecture_checks),
 		cmocka_unit_test(test_not_an_entry),
 		cmocka_unit_test(test_every_builtin_entry_loads),
 		cmocka_unit_test(test_seed_headline_numbers),

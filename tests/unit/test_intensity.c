@@ -378,37 +378,55 @@ static void test_bad_shapes(void **state)
 		     "unknown kernel");
 }
 
+/* The kernels' tensor-core verdicts come from model/align.c's rule
+ * (test_align.c pins the rule itself against cuBLAS's "Tensor Core Usage"
+ * conditions); here: which GEMMs each kernel hands it. */
 static void test_tensor_eligibility(void **state)
 {
 	(void)state;
 	const struct ridge_gpu *h100 = test_gpu("h100-sxm");
-	char reason[300];
 	static const struct {
-		const char *gpu;
-		enum ridge_dtype dtype;
-		double m, n, k;
-		bool eligible;
+		struct ridge_kernel_shape shape;
+		bool eligible, fast;
 		const char *reason;
 	} cases[] = {
-		{ "h100-sxm", RIDGE_BF16, 4096, 4096, 4096, true, "" },
-		{ "h100-sxm", RIDGE_BF16, 4096, 21845, 8192, false, "n=21845 is not a multiple of 8 (16 bytes of bf16" },
-		{ "h100-sxm", RIDGE_BF16, 4096, 21888, 8192, true, "" },
-		{ "h100-sxm", RIDGE_BF16, 1, 8192, 8192, false, "m=1 is not a multiple of 8" },
-		{ "h100-sxm", RIDGE_FP8, 4096, 4096, 8, false, "k=8 is not a multiple of 16" },
-		{ "h100-sxm", RIDGE_FP8, 100, 4096, 24, false, "m=100, k=24 are not each a multiple of 16" },
-		{ "h100-sxm", RIDGE_TF32, 4, 4, 4, true, "" },
-		{ "h100-sxm", RIDGE_FP32, 4096, 4096, 4096, false, "no matrix (tensor-core) rate for fp32; tf32" },
-		{ "a100-sxm-80gb", RIDGE_FP8, 4096, 4096, 4096, false, "a100-sxm-80gb has no matrix (tensor-core) rate for fp8" },
-		{ "h100-sxm", RIDGE_FP64, 2, 2, 2, true, "" },
+		{ { .kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_BF16, .m = 4096, .n = 4096, .k = 4096 }, true, true, "" },
+		/* F.linear's TN call: M is cuBLAS's n and enters no condition. */
+		{ { .kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_BF16, .m = 8191, .n = 4096, .k = 4096 }, true, true, "" },
+		{ { .kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_BF16, .m = 1, .n = 8192, .k = 8192 }, true, true, "" },
+		{ { .kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_BF16, .m = 4096, .n = 21845, .k = 8192 }, true, false,
+		  "N=21845 (cuBLAS m [C], ldc) is not a multiple of 8 (16 bytes of bf16)" },
+		/* matmul (cuBLAS NN): N is op_A's m and lda. */
+		{ { .kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_BF16, .m = 4096, .n = 4095, .k = 4096,
+		    .layout = RIDGE_GEMM_LAYOUT_MATMUL },
+		  true, false, "N=4095 (cuBLAS m [op_A=N], m [C], lda, ldc)" },
+		/* fp8: the conditions are required. */
+		{ { .kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_FP8, .m = 100, .n = 4096, .k = 24 }, false, false,
+		  "K=24 (cuBLAS k [op_A=T], k [op_B=N], lda, ldb) is not a multiple of 16 (16 bytes of fp8): required" },
+		{ { .kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_FP32, .m = 4096, .n = 4096, .k = 4096 }, false, false,
+		  "no matrix (tensor-core) rate" },
+		/* Attention: Q K^T (linear, K = head_dim) and P V (matmul, N = head_dim). */
+		{ { .kernel = RIDGE_KERNEL_ATTENTION, .dtype = RIDGE_BF16, .seq = 1000, .heads = 8, .head_dim = 100 }, true,
+		  false, "Q K^T: K=100" },
+		{ { .kernel = RIDGE_KERNEL_ATTENTION, .dtype = RIDGE_BF16, .seq = 1001, .heads = 8, .head_dim = 128 }, true,
+		  false, "Q K^T: N=1001" },
+		{ { .kernel = RIDGE_KERNEL_RMSNORM_LINEAR, .dtype = RIDGE_BF16, .m = 3, .batch = 5, .n = 4096, .k = 4096 },
+		  true, true, "" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		bool ok = intensity_tensor_eligible(test_gpu(cases[i].gpu), cases[i].dtype, cases[i].m, cases[i].n,
-						    cases[i].k, reason, sizeof reason);
-		if (ok != cases[i].eligible || !strstr(reason, cases[i].reason))
-			fail_msg("case %zu: eligible %d, reason '%s'", i, ok, reason);
+		struct ridge_kernel_cost cost = cost_of(cases[i].shape);
+		struct ridge_roofline_ceiling c;
+		struct ridge_kernel_path path;
+		char err[400];
+		assert_int_equal(intensity_ceiling(h100, &cases[i].shape, &cost, false, false, RIDGE_LEVEL_HBM, &c, &path,
+						   err, sizeof err),
+				 0);
+		if (path.tensor_eligible != cases[i].eligible || path.fast_path != cases[i].fast ||
+		    !strstr(path.reason, cases[i].reason))
+			fail_msg("case %zu: eligible %d fast %d, reason '%s'", i, path.tensor_eligible, path.fast_path,
+				 path.reason);
 	}
 	assert_true(intensity_alignment_elements(RIDGE_FP4) == 32);
-	(void)h100;
 }
 
 static void test_compute_path(void **state)
@@ -433,13 +451,31 @@ static void test_compute_path(void **state)
 	assert_int_equal(intensity_ceiling(h100, &s, &cost, false, false, RIDGE_LEVEL_HBM, &c, &path, err, sizeof err), 0);
 	assert_true(!path.uses_matrix && c.peak_flops == 133.8e12);
 
-	/* Misaligned: not eligible, yet still capped by the matrix rate (cuBLAS keeps
-	 * tensor cores with slower kernels); the reason is kept as a note. */
+	/* Misaligned: eligible, off the fast path, capped by the matrix rate (cuBLAS
+	 * keeps tensor cores with slower kernels); the note says it is an upper bound. */
 	s = (struct ridge_kernel_shape){ .kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_BF16, .m = 4096, .n = 21845, .k = 8192 };
 	cost = cost_of(s);
 	assert_int_equal(intensity_ceiling(h100, &s, &cost, false, false, RIDGE_LEVEL_HBM, &c, &path, err, sizeof err), 0);
-	assert_true(path.uses_matrix && !path.tensor_eligible && c.peak_flops == 989.4e12);
-	assert_non_null(strstr(path.note, "n=21845"));
+	assert_true(path.uses_matrix && path.tensor_eligible && !path.fast_path && c.peak_flops == 989.4e12);
+	assert_non_null(strstr(path.reason, "N=21845"));
+	assert_non_null(strstr(path.note, "upper bound"));
+	/* fp8 off its required conditions: no tensor-core kernel, priced without
+	 * (the fp32 vector rate: the H100 has no fp8 vector rate). */
+	s = (struct ridge_kernel_shape){ .kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_FP8, .m = 4096, .n = 4096, .k = 4088 };
+	cost = cost_of(s);
+	assert_int_equal(intensity_ceiling(h100, &s, &cost, false, false, RIDGE_LEVEL_HBM, &c, &path, err, sizeof err), 0);
+	assert_true(!path.uses_matrix && !path.tensor_eligible && c.peak_flops == 66.9e12);
+	/* ... and in the matmul layout (cuBLAS NN) on sm_90: TN only. */
+	s.k = 4096;
+	s.layout = RIDGE_GEMM_LAYOUT_MATMUL;
+	cost = cost_of(s);
+	assert_int_equal(intensity_ceiling(h100, &s, &cost, false, false, RIDGE_LEVEL_HBM, &c, &path, err, sizeof err), 0);
+	assert_true(!path.uses_matrix && !path.tensor_eligible && strstr(path.reason, "only TN"));
+	/* Blackwell takes any fp8 layout. */
+	assert_int_equal(intensity_ceiling(test_gpu("b200"), &s, &cost, false, false, RIDGE_LEVEL_HBM, &c, &path, err,
+					   sizeof err),
+			 0);
+	assert_true(path.uses_matrix && path.fast_path);
 	/* fp32 has no matrix rate on an H100: the vector rate, eligible or not. */
 	s.dtype = RIDGE_FP32;
 	s.n = 4096;
@@ -472,8 +508,8 @@ static void test_compute_path(void **state)
 					 .heads = 8, .head_dim = 100 };
 	cost = cost_of(s);
 	assert_int_equal(intensity_ceiling(h100, &s, &cost, false, false, RIDGE_LEVEL_HBM, &c, &path, err, sizeof err), 0);
-	assert_false(path.tensor_eligible);
-	assert_non_null(strstr(path.reason, "k=100"));
+	assert_true(path.tensor_eligible && !path.fast_path);
+	assert_non_null(strstr(path.reason, "K=100"));
 }
 
 static void test_names(void **state)

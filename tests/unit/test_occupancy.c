@@ -272,6 +272,57 @@ static const struct amd_case amd_cases[] = {
     {"3-wave workgroups", 192, 32, 0, 16, 0, 10, 30, 10, RIDGE_OCC_WARPS},
 };
 
+/* hipOccupancyMaxPotentialBlockSize, worked by hand from ROCm CLR's
+ * ihipOccupancyMaxActiveBlocksPerMultiprocessor (bCalcPotentialBlkSz):
+ * alu = 4 SIMDs x min(8, 512/alignUp(V,8), 800/alignUp(S,16)) x 64;
+ * block = min(alu, alignUp(limit, 64)); grid = 304 CUs x min(alu/block, 65536/LDS). */
+static void test_amd_hip_max_potential(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *g = test_gpu("mi300x");
+	static const struct {
+		int vgprs, sgprs, limit;
+		double lds;
+		int block, blocks, grid;
+	} cases[] = {
+		/* 96 VGPRs: 5 waves, alu 1280: 1024 threads, 1 per CU, grid 304 (the issue's case;
+		 * the hardware rule's search gives 640 x 2, grid 608). */
+		{ 96, 0, 0, 0, 1024, 1, 304 },
+		/* 256 VGPRs: 2 waves, alu 512. */
+		{ 256, 0, 0, 0, 512, 1, 304 },
+		/* 32 VGPRs: 16 waves -> 8, alu 2048; 40 KiB LDS: 1 per CU. */
+		{ 32, 0, 0, 40960, 1024, 1, 304 },
+		/* 100 SGPRs: 800 / 112 = 7 waves, alu 1792. */
+		{ 32, 100, 0, 0, 1024, 1, 304 },
+		/* A 100-thread limit rounds up to 128: 2048 / 128 = 16 per CU. */
+		{ 32, 0, 100, 0, 128, 16, 4864 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct ridge_occupancy_input in;
+		occupancy_input_init(&in);
+		in.regs_per_thread = cases[i].vgprs;
+		in.sgprs = cases[i].sgprs;
+		in.max_threads_limit = cases[i].limit;
+		in.static_smem = cases[i].lds;
+		int block = -1, grid = -1, blocks = -1;
+		char err[256] = "";
+		assert_int_equal(occupancy_hip_max_potential_block_size(g, &in, &block, &grid, &blocks, err, sizeof err), 0);
+		if (block != cases[i].block || blocks != cases[i].blocks || grid != cases[i].grid)
+			fail_msg("case %zu: %d threads, %d per CU, grid %d", i, block, blocks, grid);
+	}
+	struct ridge_occupancy_input in;
+	occupancy_input_init(&in);
+	in.regs_per_thread = 96;
+	int block, grid, blocks;
+	char err[256];
+	assert_int_equal(occupancy_max_potential_block_size(g, &in, &block, &grid, &blocks, err, sizeof err), 0);
+	assert_true(block == 640 && blocks == 2 && grid == 608);
+	/* NVIDIA entries have no HIP answer. */
+	assert_int_equal(occupancy_hip_max_potential_block_size(test_gpu("h100-sxm"), &in, &block, &grid, &blocks, err,
+							       sizeof err),
+			 -1);
+}
+
 static void test_amd_cases(void **state)
 {
 	(void)state;
@@ -573,6 +624,7 @@ int main(void)
 	    cmocka_unit_test(test_max_potential_block_size),
 	    cmocka_unit_test(test_bad_input),
 	    cmocka_unit_test(test_amd_cases),
+	    cmocka_unit_test(test_amd_hip_max_potential),
 	    cmocka_unit_test(test_amd_vgpr_ladder),
 	    cmocka_unit_test(test_amd_suggestions),
 	    cmocka_unit_test(test_runtime_case),

@@ -249,6 +249,29 @@ static void test_no_hwdb_entry(void **state)
 	cJSON_Delete(doc);
 }
 
+/* The L2 sweep's points wrap six to a line; a comma ends a line, never
+ * starts the next (tests/fixtures/probe_h200.txt is the whole text). */
+static void test_sweep_lines(void **state)
+{
+	(void)state;
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+	assert_non_null(f);
+	probe_report_text(&rep, f);
+	fclose(f);
+	const char *sweep = strstr(buf, "\nL2 sweep: ");
+	assert_non_null(sweep);
+	int point_lines = 0;
+	for (const char *line = strchr(sweep + 1, '\n') + 1; strncmp(line, "  ", 2) == 0; line = strchr(line, '\n') + 1) {
+		assert_true(line[2] != ',');
+		point_lines++;
+	}
+	assert_true(point_lines >= 2);
+	assert_null(strstr(buf, "\n  , "));
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +282,7 @@ int main(void)
 	    cmocka_unit_test(test_round_trip),
 	    cmocka_unit_test(test_bad_documents),
 	    cmocka_unit_test(test_no_hwdb_entry),
+	    cmocka_unit_test(test_sweep_lines),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -293,11 +293,13 @@ static void test_roofline_matches_model(void **state)
 	tui_state_key(s, KEY_RIGHT);
 	assert_true(s->in.gemm_m == 8192);
 	assert_true(r->cost.flops == 2.0 * 8192 * 4096 * 4096);
-	/* A misaligned K leaves the tensor cores. */
+	/* A misaligned K leaves cuBLAS's aligned kernels (model/align.c's rule:
+	 * K is lda and ldb of the TN call) but stays on tensor cores (cuBLAS >= 11). */
 	select_field(s, "k");
 	type_value(s, "4095");
-	assert_false(r->path.tensor_eligible);
-	assert_true(r->path.reason[0] != '\0');
+	assert_true(r->path.tensor_eligible);
+	assert_false(r->path.fast_path);
+	assert_non_null(strstr(r->path.reason, "K=4095"));
 	/* Intensity mode: attainable = min(peak, I x bandwidth): 10 x 3.35 TB/s. */
 	keys(s, "m");
 	assert_int_equal(s->in.roofline_mode, TUI_ROOFLINE_INTENSITY);

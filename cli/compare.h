@@ -1,0 +1,56 @@
+/* ridge compare: benchmark bookkeeping, one run against another. Reads
+ * ridge-probe JSON (measurements[].seconds), validation JSON (validation[]:
+ * measured_s with its cv) or any JSON of {name, samples} (a list, or an
+ * object holding one under "results"/"benchmarks"), and decides per name:
+ *   noise        |delta| below either run's standard deviation
+ *   improvement  beyond both, better by more than the threshold (3 %)
+ *   regression   beyond both, worse (any amount)
+ *   better       beyond both, better by less than the threshold
+ * Samples are costs (times): lower is better, unless the file says
+ * "better": "higher" (a whole generic file or one item). */
+#ifndef RIDGE_COMPARE_H
+#define RIDGE_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum compare_kind { COMPARE_PROBE, COMPARE_VALIDATION, COMPARE_GENERIC };
+enum compare_verdict { COMPARE_NOISE, COMPARE_IMPROVEMENT, COMPARE_BETTER, COMPARE_REGRESSION };
+
+#define COMPARE_NAME 160
+
+struct compare_series {
+	char name[COMPARE_NAME];
+	char unit[16]; /* "s" for probe and validation files; a generic file's "unit", or "" */
+	bool higher_is_better;
+	int samples;
+	double center; /* median of the samples */
+	double stddev; /* sample standard deviation (n - 1); validation: cv x measured; 0 for one sample */
+};
+
+struct compare_run {
+	enum compare_kind kind;
+	int count;
+	struct compare_series *series;
+};
+
+struct compare_row {
+	const struct compare_series *base, *after; /* either NULL when the name is in one file only */
+	double delta;	       /* after - base */
+	double delta_fraction; /* delta / base */
+	enum compare_verdict verdict;
+};
+
+/* Reads path into run. Returns 0, or -1 with the reason in err ("x.json: line
+ * 3: not valid JSON", "x.json: no measurements"). */
+int compare_load(const char *path, struct compare_run *run, char *err, size_t err_len);
+void compare_free(struct compare_run *run);
+
+/* The decision for one name (the rule above); threshold is a fraction (0.03). */
+enum compare_verdict compare_decide(const struct compare_series *base, const struct compare_series *after,
+				    double threshold, double *delta, double *delta_fraction);
+
+const char *compare_kind_name(enum compare_kind kind);
+const char *compare_verdict_name(enum compare_verdict verdict);
+
+#endif

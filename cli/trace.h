@@ -1,0 +1,94 @@
+/* Profiler traces as users have them: an `nsys export --type sqlite` database
+ * (Nsight Systems' SQLite export schema: CUPTI_ACTIVITY_KIND_KERNEL,
+ * CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_MEMCPY, StringIds) or a
+ * PyTorch profiler Chrome trace (torch.profiler's export_chrome_trace with
+ * ProfilerActivity.CUDA: "kernel", "cuda_runtime"/"cuda_driver", "gpu_memcpy"
+ * and "cpu_op" events joined by correlation and External id). Both become the
+ * same records: one per kernel execution and one per host API call. Errors
+ * are returned as text, never printed: ridge trace, ridge launch --trace and
+ * ridge calibrate all read through trace_load(). */
+#ifndef RIDGE_TRACE_H
+#define RIDGE_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum trace_format { TRACE_NSYS_SQLITE, TRACE_PYTORCH_JSON };
+
+#define TRACE_NAME 256
+
+struct trace_kernel {
+	char name[TRACE_NAME];
+	char op[96]; /* the operator that issued it (PyTorch: aten::mm); empty when unknown */
+	long long start_ns, end_ns; /* the trace's clock, whole nanoseconds (exact sums) */
+	int grid[3], block[3];
+	int registers; /* per thread; 0 when the trace does not say */
+	long long correlation;
+};
+
+/* Host API calls of one name ("cudaLaunchKernel", without nsys's _v7000). */
+struct trace_api {
+	char name[96];
+	int calls;
+	long long total_ns;
+};
+
+struct trace_copies {
+	int count;
+	double bytes; /* 0 when the trace does not say */
+	long long total_ns;
+};
+
+struct trace {
+	enum trace_format format;
+	int kernel_count;
+	struct trace_kernel *kernels; /* in start order */
+	int api_count;
+	struct trace_api *apis; /* by total time, longest first */
+	bool has_api;		/* the trace recorded host API calls at all */
+	struct trace_copies dtoh, htod;
+	bool has_copies;
+};
+
+/* Reads path (format from its first bytes). Returns 0, or -1 with why in err:
+ * not SQLite or JSON, a table or column an older nsys lacks (named), a JSON
+ * document that is not a trace, a trace without kernels. */
+int trace_load(const char *path, struct trace *t, char *err, size_t err_len);
+void trace_free(struct trace *t);
+
+const char *trace_format_name(enum trace_format format);
+
+/* A kernel's duration in seconds: what ridge calibrate fits. */
+double trace_kernel_seconds(const struct trace_kernel *k);
+
+/* What a command reports, derived from the records. */
+struct trace_kernel_group {
+	const char *name; /* points into the trace */
+	const char *op;
+	int calls;
+	double total_s, min_s, max_s;
+	const struct trace_kernel *first; /* grid, block and registers of the first launch */
+	bool shape_varies;		  /* a later launch had another grid, block or register count */
+};
+
+struct trace_summary {
+	double span_s;	/* first kernel start to last kernel end */
+	double busy_s;	/* union of kernel intervals */
+	double kernel_s; /* sum of kernel durations */
+	int gaps;	/* idle intervals between kernels */
+	double idle_s, median_gap_s, max_gap_s;
+	int launches; /* host launch API calls (cudaLaunchKernel, cuLaunchKernel, ...) */
+	double launch_s;
+	int mallocs;
+	double malloc_s;
+	int syncs;
+	double sync_s;
+	int group_count;
+	struct trace_kernel_group *groups; /* by total time, longest first */
+};
+
+/* Returns 0, or -1 (out of memory). */
+int trace_summarize(const struct trace *t, struct trace_summary *s);
+void trace_summary_free(struct trace_summary *s);
+
+#endif

@@ -1,0 +1,369 @@
+#include "comm.h"
+#include "fail.h"
+
+#include <math.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const algorithm_names[RIDGE_ALGO_COUNT] = { "auto", "ring", "tree", "nvls", "direct", "none" };
+
+const char *comm_algorithm_name(enum ridge_comm_algorithm algorithm)
+{
+	if ((int)algorithm < 0 || algorithm >= RIDGE_ALGO_COUNT)
+		return NULL;
+	return algorithm_names[algorithm];
+}
+
+bool comm_algorithm_parse(const char *text, enum ridge_comm_algorithm *out)
+{
+	for (int i = 0; i < RIDGE_ALGO_NONE; i++) {
+		if (strcasecmp(text, algorithm_names[i]) == 0) {
+			*out = (enum ridge_comm_algorithm)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool comm_collective_parse(const char *text, enum ridge_collective *out)
+{
+	static const struct {
+		const char *name;
+		enum ridge_collective op;
+	} names[] = {
+		{ "all-reduce", RIDGE_ALL_REDUCE },	    { "allreduce", RIDGE_ALL_REDUCE },
+		{ "all-gather", RIDGE_ALL_GATHER },	    { "allgather", RIDGE_ALL_GATHER },
+		{ "reduce-scatter", RIDGE_REDUCE_SCATTER }, { "reducescatter", RIDGE_REDUCE_SCATTER },
+		{ "all-to-all", RIDGE_ALL_TO_ALL },	    { "alltoall", RIDGE_ALL_TO_ALL },
+		{ "send-recv", RIDGE_SEND_RECV },	    { "sendrecv", RIDGE_SEND_RECV },
+		{ "p2p", RIDGE_SEND_RECV },
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (strcasecmp(text, names[i].name) == 0) {
+			*out = names[i].op;
+			return true;
+		}
+	}
+	return false;
+}
+
+const char *comm_collective_list(void)
+{
+	return "all-reduce, all-gather, reduce-scatter, all-to-all, send-recv (p2p)";
+}
+
+/* nccl-tests' bus factor: the bytes each GPU puts on its links per byte of M. */
+static double bus_factor(enum ridge_collective op, double n)
+{
+	switch (op) {
+	case RIDGE_ALL_REDUCE:
+		return 2 * (n - 1) / n;
+	case RIDGE_ALL_GATHER:
+	case RIDGE_REDUCE_SCATTER:
+	case RIDGE_ALL_TO_ALL:
+		return (n - 1) / n;
+	default:
+		return 1;
+	}
+}
+
+/* The one-direction rate of the links n GPUs of one domain use, and where it runs. */
+static double link_rate(const struct ridge_interconnect *ic, enum ridge_collective op, double n, const char **path,
+			double *step_latency)
+{
+	*step_latency = ic->latency;
+	switch (ic->topology) {
+	case RIDGE_TOPOLOGY_SWITCH:
+		*path = "NVSwitch";
+		return op == RIDGE_SEND_RECV ? ic->peer_bandwidth : ic->per_direction;
+	case RIDGE_TOPOLOGY_MESH:
+		*path = "mesh";
+		/* one link (peer_bandwidth) to each of the n-1 others; rings and
+		 * pairwise exchanges use them all at once */
+		return op == RIDGE_SEND_RECV ? ic->peer_bandwidth : fmin(ic->per_direction, (n - 1) * ic->peer_bandwidth);
+	case RIDGE_TOPOLOGY_BRIDGE:
+		if (n <= ic->domain_gpus) {
+			*path = "bridge";
+			return ic->peer_bandwidth;
+		}
+		*path = "PCIe";
+		*step_latency = RIDGE_NCCL_PCI_STEP_LATENCY;
+		return ic->pcie_bandwidth;
+	default:
+		*path = "PCIe";
+		return ic->pcie_bandwidth;
+	}
+}
+
+static double log2_whole(double x)
+{
+	return ceil(log2(x));
+}
+
+static int price(const struct ridge_gpu *gpu, const struct ridge_comm_input *in, enum ridge_comm_algorithm algorithm,
+		 struct ridge_comm_result *r, char *err, size_t err_len)
+{
+	const struct ridge_interconnect *ic = &gpu->ic;
+	double n = in->gpus;
+	/* A bridge joins pairs; past it the cards talk over PCIe, which spans the host. */
+	double domain = ic->topology == RIDGE_TOPOLOGY_BRIDGE && n > ic->domain_gpus ? n : ic->domain_gpus;
+	r->algorithm = algorithm;
+	r->domains = ceil(n / domain);
+	r->gpus_per_domain = n / r->domains;
+	r->bus_factor = bus_factor(in->op, n);
+	r->bus_bytes = r->bus_factor * in->bytes;
+	r->base_latency_s = ic->base_latency;
+	r->net_step_latency_s = RIDGE_NCCL_NET_STEP_LATENCY;
+	r->link_bandwidth = link_rate(ic, in->op, r->gpus_per_domain, &r->path, &r->step_latency_s);
+	r->latency_source = "NCCL/RCCL tuning model, hwdb";
+
+	const struct ridge_collective_measured *m = &ic->measured[in->op];
+	bool measured = algorithm == RIDGE_ALGO_AUTO && m->has_bus_bandwidth && r->domains == 1;
+	if (measured) {
+		r->bus_bandwidth = m->bus_bandwidth;
+		r->bandwidth_source = "measured";
+	} else if (algorithm == RIDGE_ALGO_NVLS) {
+		r->bus_bandwidth = ic->nvls_bus_bandwidth;
+		r->bandwidth_source = "published";
+	} else if (ic->has_bus_bandwidth && ic->topology == RIDGE_TOPOLOGY_SWITCH) {
+		r->bus_bandwidth = ic->bus_bandwidth;
+		r->bandwidth_source = "published";
+	} else {
+		r->bus_bandwidth = r->link_bandwidth * RIDGE_NCCL_EFFICIENCY;
+		r->bandwidth_source = "derived";
+	}
+	if (r->domains > 1) {
+		if (!(in->network_bandwidth > 0))
+			return model_fail(err, err_len,
+					  "%g GPUs span %g fabric domains of %d: the network bandwidth per GPU is needed",
+					  n, r->domains, ic->domain_gpus);
+		double net = in->network_bandwidth * RIDGE_NCCL_EFFICIENCY;
+		if (net < r->bus_bandwidth) {
+			r->bus_bandwidth = net;
+			r->link_bandwidth = in->network_bandwidth;
+			r->bandwidth_source = "derived";
+			r->path = "network";
+		}
+	}
+	if (algorithm == RIDGE_ALGO_TREE)
+		r->bus_bandwidth *= RIDGE_NCCL_TREE_BANDWIDTH_FACTOR;
+	r->efficiency = r->bus_bandwidth / r->link_bandwidth;
+
+	/* Steps, as NCCL's tuning model counts them. */
+	double g = r->gpus_per_domain, d = r->domains;
+	enum ridge_comm_algorithm shape = algorithm;
+	if (shape == RIDGE_ALGO_AUTO) /* measured: NCCL's ring, or the direct exchange */
+		shape = in->op == RIDGE_SEND_RECV || in->op == RIDGE_ALL_TO_ALL ? RIDGE_ALGO_DIRECT : RIDGE_ALGO_RING;
+	switch (shape) {
+	case RIDGE_ALGO_TREE:
+		r->intra_steps = 2 * (g - 1);
+		r->inter_steps = 2 * log2_whole(d);
+		break;
+	case RIDGE_ALGO_NVLS:
+		r->intra_steps = 0;
+		r->inter_steps = 0;
+		r->base_latency_s = RIDGE_NCCL_NVLS_LATENCY;
+		break;
+	case RIDGE_ALGO_DIRECT:
+		if (in->op == RIDGE_SEND_RECV) {
+			r->intra_steps = d > 1 ? 0 : 1;
+			r->inter_steps = d > 1 ? 1 : 0;
+		} else { /* pairwise all-to-all: N-1 exchanges, those to other domains over the network */
+			r->intra_steps = g - 1;
+			r->inter_steps = n - g;
+		}
+		break;
+	default: { /* ring */
+		double steps = in->op == RIDGE_ALL_REDUCE ? 2 * (n - 1) : n - 1;
+		double inter = in->op == RIDGE_ALL_REDUCE ? 2 * (d - 1) : d - 1;
+		r->intra_steps = steps - inter;
+		r->inter_steps = inter;
+		break;
+	}
+	}
+	r->alpha_s = r->base_latency_s + r->intra_steps * r->step_latency_s + r->inter_steps * r->net_step_latency_s;
+	if (measured && m->has_latency && ic->measured_gpus == (int)n) {
+		r->alpha_s = m->latency;
+		r->latency_source = "measured";
+	}
+	r->beta_s_per_byte = r->bus_factor / r->bus_bandwidth;
+	r->time_s = r->alpha_s + r->bus_bytes / r->bus_bandwidth;
+	r->algbw = r->time_s > 0 ? in->bytes / r->time_s : 0;
+	r->busbw = r->time_s > 0 ? r->bus_bytes / r->time_s : 0;
+	return 0;
+}
+
+/* The algorithms NCCL has for op on this fabric. */
+static bool applies(const struct ridge_interconnect *ic, enum ridge_collective op, enum ridge_comm_algorithm a, double n,
+		    const char **why)
+{
+	switch (a) {
+	case RIDGE_ALGO_RING:
+		*why = "send-recv and all-to-all are direct exchanges, not rings";
+		return op != RIDGE_SEND_RECV && op != RIDGE_ALL_TO_ALL;
+	case RIDGE_ALGO_TREE:
+		*why = "NCCL's tree is an all-reduce algorithm";
+		return op == RIDGE_ALL_REDUCE;
+	case RIDGE_ALGO_NVLS:
+		if (op != RIDGE_ALL_REDUCE) {
+			*why = "NVLS is priced for all-reduce only";
+			return false;
+		}
+		if (!ic->nvls) {
+			*why = "the fabric has no NVLink SHARP (needs a third-generation or later NVSwitch)";
+			return false;
+		}
+		if (n > ic->domain_gpus) {
+			*why = "NVLS reduces inside one NVSwitch domain";
+			return false;
+		}
+		*why = "no NVLS bus bandwidth is published or measured for this GPU (interconnect.nvls_bus_bandwidth)";
+		return ic->has_nvls_bus_bandwidth;
+	case RIDGE_ALGO_DIRECT:
+		*why = "direct exchange is for all-to-all and send-recv";
+		return op == RIDGE_SEND_RECV || op == RIDGE_ALL_TO_ALL;
+	default:
+		*why = "";
+		return false;
+	}
+}
+
+int comm_collective(const struct ridge_gpu *gpu, const struct ridge_comm_input *in, struct ridge_comm_result *out,
+		    char *err, size_t err_len)
+{
+	memset(out, 0, sizeof *out);
+	const struct ridge_interconnect *ic = &gpu->ic;
+	if (!ic->has_fabric)
+		return model_fail(err, err_len, "%s has no interconnect fabric in hwdb (interconnect.topology, per_direction, ...)",
+				  gpu->id);
+	if ((int)in->op < 0 || in->op >= RIDGE_COLLECTIVE_COUNT)
+		return model_fail(err, err_len, "unknown collective");
+	if (!isfinite(in->gpus) || in->gpus < 1 || in->gpus != floor(in->gpus) || in->gpus > 1e9)
+		return model_fail(err, err_len, "GPUs must be a whole number from 1, not %g", in->gpus);
+	if (!isfinite(in->bytes) || in->bytes < 0)
+		return model_fail(err, err_len, "bytes must be 0 or more, not %g", in->bytes);
+	if (in->network_bandwidth < 0 || !isfinite(in->network_bandwidth))
+		return model_fail(err, err_len, "network bandwidth must be 0 or more");
+	if (in->op == RIDGE_SEND_RECV && in->gpus < 2)
+		return model_fail(err, err_len, "send-recv needs 2 GPUs, not %g", in->gpus);
+	out->op = in->op;
+	out->gpus = in->gpus;
+	out->bytes = in->bytes;
+	if (in->gpus == 1) {
+		out->algorithm = RIDGE_ALGO_NONE;
+		out->domains = 1;
+		out->gpus_per_domain = 1;
+		out->bandwidth_source = "none";
+		out->latency_source = "none";
+		out->path = "none";
+		return 0;
+	}
+	const char *why;
+	if (in->algorithm != RIDGE_ALGO_AUTO) {
+		if (!applies(ic, in->op, in->algorithm, in->gpus, &why))
+			return model_fail(err, err_len, "%s does not apply to %s on %s: %s", comm_algorithm_name(in->algorithm),
+					  ridge_collective_name(in->op), gpu->id, why);
+		out->op = in->op;
+		return price(gpu, in, in->algorithm, out, err, err_len);
+	}
+	/* A measured collective is what NCCL chose: take it as it is. */
+	const struct ridge_collective_measured *m = &ic->measured[in->op];
+	if (m->has_bus_bandwidth && in->gpus <= ic->domain_gpus) {
+		if (price(gpu, in, RIDGE_ALGO_AUTO, out, err, err_len) != 0)
+			return -1;
+		out->algorithm = RIDGE_ALGO_AUTO; /* whatever NCCL chose when it was measured */
+		return 0;
+	}
+	bool found = false;
+	for (int a = RIDGE_ALGO_RING; a <= RIDGE_ALGO_DIRECT; a++) {
+		if (!applies(ic, in->op, (enum ridge_comm_algorithm)a, in->gpus, &why))
+			continue;
+		struct ridge_comm_result r = { 0 };
+		r.op = in->op;
+		r.gpus = in->gpus;
+		r.bytes = in->bytes;
+		if (price(gpu, in, (enum ridge_comm_algorithm)a, &r, err, err_len) != 0)
+			return -1;
+		if (!found || r.time_s < out->time_s)
+			*out = r;
+		found = true;
+	}
+	return 0;
+}
+
+/* ---- parallelism terms ---- */
+
+static int positive_inputs(const char *what, double v, char *err, size_t err_len)
+{
+	if (!isfinite(v) || v <= 0)
+		return model_fail(err, err_len, "%s must be greater than 0, not %g", what, v);
+	return 0;
+}
+
+int comm_tensor_parallel(const struct ridge_gpu *gpu, double tp, double tokens, double hidden, double act_bytes,
+			 double allreduces_per_layer, double layers, double network_bandwidth, struct ridge_tp_comm *out,
+			 char *err, size_t err_len)
+{
+	memset(out, 0, sizeof *out);
+	if (positive_inputs("tokens", tokens, err, err_len) || positive_inputs("hidden size", hidden, err, err_len) ||
+	    positive_inputs("activation bytes", act_bytes, err, err_len) || positive_inputs("layers", layers, err, err_len))
+		return -1;
+	out->bytes_per_allreduce = tokens * hidden * act_bytes;
+	out->allreduces = allreduces_per_layer * layers;
+	struct ridge_comm_input in = { RIDGE_ALL_REDUCE, tp, out->bytes_per_allreduce, RIDGE_ALGO_AUTO, network_bandwidth };
+	if (comm_collective(gpu, &in, &out->one, err, err_len) != 0)
+		return -1;
+	out->time_s = out->allreduces * out->one.time_s;
+	return 0;
+}
+
+int comm_tensor_parallel_decode(const struct ridge_gpu *gpu, double tp, double tokens, double hidden, double act_bytes,
+				double layers, double network_bandwidth, struct ridge_tp_comm *out, char *err, size_t err_len)
+{
+	return comm_tensor_parallel(gpu, tp, tokens, hidden, act_bytes, 2, layers, network_bandwidth, out, err, err_len);
+}
+
+int comm_expert_parallel(const struct ridge_gpu *gpu, double ep, double tokens, double top_k, double hidden,
+			 double act_bytes, double moe_layers, double network_bandwidth, struct ridge_ep_comm *out, char *err,
+			 size_t err_len)
+{
+	memset(out, 0, sizeof *out);
+	if (positive_inputs("tokens", tokens, err, err_len) || positive_inputs("experts per token", top_k, err, err_len) ||
+	    positive_inputs("hidden size", hidden, err, err_len) ||
+	    positive_inputs("activation bytes", act_bytes, err, err_len) ||
+	    positive_inputs("MoE layers", moe_layers, err, err_len))
+		return -1;
+	out->bytes_per_alltoall = tokens * top_k * hidden * act_bytes;
+	out->alltoalls = 2 * moe_layers; /* dispatch and combine */
+	struct ridge_comm_input in = { RIDGE_ALL_TO_ALL, ep, out->bytes_per_alltoall, RIDGE_ALGO_AUTO, network_bandwidth };
+	if (comm_collective(gpu, &in, &out->one, err, err_len) != 0)
+		return -1;
+	out->time_s = out->alltoalls * out->one.time_s;
+	return 0;
+}
+
+int comm_pipeline_parallel(const struct ridge_gpu *gpu, double pp, double micro_batches, double tokens_per_micro_batch,
+			   double hidden, double act_bytes, double passes, double network_bandwidth, struct ridge_pp_comm *out,
+			   char *err, size_t err_len)
+{
+	memset(out, 0, sizeof *out);
+	if (!isfinite(pp) || pp < 1 || pp != floor(pp))
+		return model_fail(err, err_len, "pipeline stages must be a whole number from 1, not %g", pp);
+	if (!isfinite(micro_batches) || micro_batches < 1 || micro_batches != floor(micro_batches))
+		return model_fail(err, err_len, "micro-batches must be a whole number from 1, not %g", micro_batches);
+	if (positive_inputs("tokens per micro-batch", tokens_per_micro_batch, err, err_len) ||
+	    positive_inputs("hidden size", hidden, err, err_len) ||
+	    positive_inputs("activation bytes", act_bytes, err, err_len) || positive_inputs("passes", passes, err, err_len))
+		return -1;
+	out->bubble_fraction = (pp - 1) / (micro_batches + pp - 1);
+	if (pp == 1)
+		return 0;
+	out->bytes_per_transfer = tokens_per_micro_batch * hidden * act_bytes;
+	/* The schedule has m + pp - 1 slots per pass; a hand-off between each. */
+	out->transfers = passes * (micro_batches + pp - 2);
+	struct ridge_comm_input in = { RIDGE_SEND_RECV, pp, out->bytes_per_transfer, RIDGE_ALGO_AUTO, network_bandwidth };
+	if (comm_collective(gpu, &in, &out->one, err, err_len) != 0)
+		return -1;
+	out->time_s = out->transfers * out->one.time_s;
+	return 0;
+}

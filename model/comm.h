@@ -1,0 +1,162 @@
+/* Communication: the time of a collective on N GPUs and M bytes, as
+ * alpha + beta * M, in NCCL's conventions, and the communication terms of
+ * tensor-, expert-, pipeline- and data-parallel work built on it.
+ *
+ * Bytes and bus bandwidth follow nccl-tests (doc/PERFORMANCE.md): M is the
+ * "size" column (all-reduce: the buffer reduced; all-gather: the gathered
+ * output; reduce-scatter: the input; all-to-all: what each GPU sends and
+ * receives in all), and the bytes each GPU moves over its links are
+ *
+ *   all-reduce                     2 (N-1)/N * M
+ *   all-gather, reduce-scatter     (N-1)/N * M
+ *   all-to-all                     (N-1)/N * M
+ *   send-recv (point to point)     M
+ *
+ * time = alpha + bus_bytes / bus_bandwidth, so beta = bus factor / bus bandwidth.
+ *
+ * alpha follows NCCL's own tuning model (src/graph/tuning.cc): a base latency
+ * per collective plus a latency per algorithm step, with the steps of the
+ * algorithm: ring 2(N-1) for all-reduce and N-1 for the others (steps that
+ * leave a fabric domain pay the network's step latency), tree 2(g-1) + 2 log2(D)
+ * for g GPUs per domain and D domains, NVLS one in-switch reduction. The base
+ * and step latencies are the entry's (interconnect.base_latency, .latency: the
+ * LL protocol's, the fastest for small messages) while the bus bandwidth is the
+ * large-message one: alpha + beta M is the floor of NCCL's own estimate, which
+ * switches protocol with the size (LL for small, Simple for large messages).
+ *
+ * The bus bandwidth, in order of preference:
+ *   1. measured: a calibration's interconnect.<op>_bus_bandwidth (ridge-probe);
+ *      its <op>_latency replaces alpha when N equals measured_gpus.
+ *   2. published: the entry's interconnect.bus_bandwidth (nccl-tests, large
+ *      messages, a switch fabric) and nvls_bus_bandwidth (NVLink SHARP).
+ *   3. derived: the links' one-direction rate times RIDGE_NCCL_EFFICIENCY.
+ * The links' rate: a switch gives every GPU its whole per_direction rate to any
+ * peer; a full mesh gives N-1 peers one link each, min(per_direction,
+ * (N-1) * peer_bandwidth); a bridged pair its bridge; anything past the bridge,
+ * or a PCIe-only card, the PCIe link. Past the fabric domain (N > domain_gpus)
+ * the network bandwidth per GPU caps it. */
+#ifndef RIDGE_COMM_H
+#define RIDGE_COMM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gpu.h"
+
+/* NCCL's protocol overhead on NVLink: 450 GB/s line rate gives ~370 GB/s of
+ * bus bandwidth (S. Jeaugey, NVIDIA/nccl-tests issue #212, H100). Used only to
+ * derive a bus bandwidth where none is published or measured. */
+#define RIDGE_NCCL_EFFICIENCY (370.0 / 450.0)
+/* NCCL tuning.cc hwLat, ring LL: per step over the network, and over PCIe
+ * (a bridged card talking past its bridge partner). */
+#define RIDGE_NCCL_NET_STEP_LATENCY 2.7e-6
+#define RIDGE_NCCL_PCI_STEP_LATENCY 1.0e-6
+/* NCCL tuning.cc hwLat NVLS (Simple), NVLink: the latency of one NVLS collective. */
+#define RIDGE_NCCL_NVLS_LATENCY 25e-6
+/* NCCL tuning.cc: tree bus bandwidth = 0.9 x the ring's (busBw * .9). */
+#define RIDGE_NCCL_TREE_BANDWIDTH_FACTOR 0.9
+
+enum ridge_comm_algorithm {
+	RIDGE_ALGO_AUTO,   /* the fastest that applies (NCCL's choice by its model) */
+	RIDGE_ALGO_RING,
+	RIDGE_ALGO_TREE,   /* all-reduce only */
+	RIDGE_ALGO_NVLS,   /* all-reduce only, NVLink SHARP in the switch */
+	RIDGE_ALGO_DIRECT, /* all-to-all pairwise exchange; send-recv */
+	RIDGE_ALGO_NONE,   /* one GPU: nothing to communicate */
+	RIDGE_ALGO_COUNT
+};
+
+/* "auto", "ring", "tree", "nvls", "direct", "none". */
+const char *comm_algorithm_name(enum ridge_comm_algorithm algorithm);
+bool comm_algorithm_parse(const char *text, enum ridge_comm_algorithm *out);
+/* all-reduce (allreduce), all-gather, reduce-scatter, all-to-all, send-recv (p2p). */
+bool comm_collective_parse(const char *text, enum ridge_collective *out);
+const char *comm_collective_list(void); /* for messages */
+
+struct ridge_comm_input {
+	enum ridge_collective op;
+	double gpus;  /* N, a whole number >= 1 */
+	double bytes; /* M, nccl-tests' size */
+	enum ridge_comm_algorithm algorithm;
+	double network_bandwidth; /* bytes/s per GPU, one direction, between fabric domains; 0: none */
+};
+
+struct ridge_comm_result {
+	enum ridge_collective op;
+	enum ridge_comm_algorithm algorithm; /* the one priced; AUTO: a measurement (NCCL's own choice) */
+	double gpus, bytes;
+	double bus_factor; /* 2(N-1)/N, (N-1)/N or 1 */
+	double bus_bytes;  /* bus_factor * M */
+	double domains;         /* fabric domains spanned: ceil(N / domain_gpus) */
+	double gpus_per_domain; /* g = N / domains */
+	double intra_steps, inter_steps;
+	double base_latency_s, step_latency_s, net_step_latency_s;
+	double alpha_s;
+	double link_bandwidth; /* bytes/s, one direction: the links the algorithm uses */
+	double efficiency;     /* bus_bandwidth / link_bandwidth */
+	double bus_bandwidth;  /* bytes/s */
+	double beta_s_per_byte; /* bus_factor / bus_bandwidth */
+	double time_s;
+	double algbw; /* M / time */
+	double busbw; /* bus_bytes / time */
+	const char *bandwidth_source; /* "measured", "published", "derived" */
+	const char *latency_source;   /* "measured", "NCCL/RCCL tuning model, hwdb" */
+	const char *path;             /* "NVSwitch", "mesh", "bridge", "PCIe", "network" */
+};
+
+/* Fills out. Returns 0, or -1 with err (no fabric in the entry, N < 1 or not
+ * whole, bytes negative, an algorithm that does not apply, a network needed). */
+int comm_collective(const struct ridge_gpu *gpu, const struct ridge_comm_input *in, struct ridge_comm_result *out,
+		    char *err, size_t err_len);
+
+/* ---- the parallelism terms built on comm_collective ---- */
+
+/* Tensor parallel (Megatron): each layer's attention and MLP blocks end in an
+ * all-reduce of the activations, tokens x hidden x act_bytes, over the tp GPUs:
+ * 2 per layer forward (decode, prefill), 4 with the backward pass (training). */
+struct ridge_tp_comm {
+	double bytes_per_allreduce;
+	double allreduces; /* per step */
+	struct ridge_comm_result one;
+	double time_s; /* allreduces * one.time_s, before any overlap */
+};
+
+int comm_tensor_parallel(const struct ridge_gpu *gpu, double tp, double tokens, double hidden, double act_bytes,
+			 double allreduces_per_layer, double layers, double network_bandwidth, struct ridge_tp_comm *out,
+			 char *err, size_t err_len);
+
+/* Decode or prefill: 2 all-reduces per layer of tokens x hidden (tokens = the
+ * batch for a decode step, batch x prompt for prefill). */
+int comm_tensor_parallel_decode(const struct ridge_gpu *gpu, double tp, double tokens, double hidden, double act_bytes,
+				double layers, double network_bandwidth, struct ridge_tp_comm *out, char *err,
+				size_t err_len);
+
+/* Expert parallel: each MoE layer sends every routed token copy to its
+ * expert's GPU and back, two all-to-alls of tokens x top_k x hidden x act_bytes. */
+struct ridge_ep_comm {
+	double bytes_per_alltoall;
+	double alltoalls;
+	struct ridge_comm_result one;
+	double time_s;
+};
+
+int comm_expert_parallel(const struct ridge_gpu *gpu, double ep, double tokens, double top_k, double hidden,
+			 double act_bytes, double moe_layers, double network_bandwidth, struct ridge_ep_comm *out, char *err,
+			 size_t err_len);
+
+/* Pipeline parallel: pp stages, m micro-batches per step. The bubble (GPipe /
+ * 1F1B) idles (pp-1)/(m+pp-1) of the step; each micro-batch crosses pp-1 stage
+ * boundaries, a send-recv of tokens x hidden x act_bytes each way per pass. */
+struct ridge_pp_comm {
+	double bubble_fraction;
+	double bytes_per_transfer;
+	double transfers; /* per step, on the critical path */
+	struct ridge_comm_result one;
+	double time_s;
+};
+
+int comm_pipeline_parallel(const struct ridge_gpu *gpu, double pp, double micro_batches, double tokens_per_micro_batch,
+			   double hidden, double act_bytes, double passes, double network_bandwidth, struct ridge_pp_comm *out,
+			   char *err, size_t err_len);
+
+#endif

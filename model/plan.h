@@ -1,0 +1,83 @@
+/* The serving planner: every GPU type x GPU count (= tensor-parallel degree)
+ * x batch x weight dtype x launch mode priced, kept when it fits in memory
+ * and meets the TPOT and TTFT limits, ranked by dollars per million output
+ * tokens (then tokens/s per GPU).
+ *
+ * One function prices a configuration, plan_price(): today the decode model
+ * of model/cost.h (cost_decode: weights + KV cache against bandwidth and
+ * compute) plus the tensor-parallel all-reduces of model/comm.h
+ * (comm_tensor_parallel_decode, not overlapped) and the launch overhead of
+ * model/launch.h; TTFT is the prefill floor of one request of `context`
+ * tokens: max(2 N P / (tp peak), weights / (tp bandwidth)) + its all-reduces +
+ * one step of launches. When the decode/prefill model is rewritten, plan_price
+ * is the one place that changes. */
+#ifndef RIDGE_PLAN_H
+#define RIDGE_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cost.h"
+#include "gpu.h"
+
+enum ridge_plan_launch { RIDGE_PLAN_EAGER, RIDGE_PLAN_GRAPH, RIDGE_PLAN_LAUNCHES };
+const char *plan_launch_name(enum ridge_plan_launch mode); /* "eager", "graph" */
+
+#define RIDGE_PLAN_MAX_GPUS 8
+#define RIDGE_PLAN_MAX_DTYPES 8
+
+struct ridge_plan_gpu {
+	const struct ridge_gpu *gpu;
+	double price_usd_per_hour;
+};
+
+struct ridge_plan_input {
+	struct ridge_model_shape shape;
+	double params;  /* from the shape (cost_model_params) */
+	double context; /* tokens per request: the prompt (TTFT) and the KV cache (TPOT) */
+	double tpot_limit_s, ttft_limit_s;
+	struct ridge_plan_gpu gpus[RIDGE_PLAN_MAX_GPUS];
+	int gpu_count;
+	char dtype_names[RIDGE_PLAN_MAX_DTYPES][16];
+	double dtype_bytes[RIDGE_PLAN_MAX_DTYPES]; /* weight storage */
+	int dtype_count;
+	double kv_bytes;          /* per cached element */
+	double kernels_per_layer; /* launches per layer per step */
+	double max_batch;         /* batches 1, 2, 4 ... up to this */
+	double max_gpus;          /* GPU counts 1, 2, 4 ... up to this and the fabric domain */
+};
+
+struct ridge_plan_config {
+	int gpu_index, dtype_index;
+	double gpus; /* = tensor-parallel degree */
+	double batch;
+	enum ridge_plan_launch launch;
+	/* decode step */
+	double memory_time_s, compute_time_s, kernel_time_s; /* kernel = max(memory, compute) */
+	double comm_s;   /* 2 all-reduces per layer of batch x hidden */
+	double launch_s; /* per step in this mode */
+	double tpot_s;
+	double comm_share; /* comm / TPOT */
+	const char *comm_algorithm;
+	double tokens_per_s, tokens_per_s_per_gpu, usd_per_million_tokens;
+	/* prefill of one request */
+	double ttft_kernel_s, ttft_comm_s, ttft_s;
+	double memory_required, memory_available;
+	bool fits, meets_tpot, meets_ttft, meets;
+	double violation; /* max(TPOT / limit, TTFT / limit, memory / capacity): <= 1 meets */
+};
+
+/* Prices one configuration (the fields before "decode step" set). Returns 0,
+ * or -1 with err (comm_collective's, cost_decode's errors). */
+int plan_price(const struct ridge_plan_input *in, struct ridge_plan_config *cfg, char *err, size_t err_len);
+
+/* The number of configurations plan_search visits, for sizing out. */
+int plan_space(const struct ridge_plan_input *in);
+
+/* Prices the whole space into out[0..*count), sorted: configurations that meet
+ * every limit first, by $/1M output tokens then tokens/s per GPU; the rest by
+ * violation (the nearest first). Returns 0, or -1 with err. */
+int plan_search(const struct ridge_plan_input *in, struct ridge_plan_config *out, int capacity, int *count, char *err,
+		size_t err_len);
+
+#endif

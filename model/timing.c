@@ -1,0 +1,524 @@
+/* The kernel time model (timing.h): floor, efficiency and fixed cost. */
+#include "timing.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "align.h"
+#include "fail.h"
+
+static const char *const class_names[RIDGE_TIME_CLASS_COUNT] = {
+	"own", "gemm", "attention", "norm", "softmax", "elementwise",
+};
+
+const char *timing_class_name(enum ridge_time_class cls)
+{
+	return (unsigned)cls < RIDGE_TIME_CLASS_COUNT ? class_names[cls] : NULL;
+}
+
+enum ridge_time_class timing_kernel_class(enum ridge_kernel kernel)
+{
+	switch (kernel) {
+	case RIDGE_KERNEL_GEMM:
+	case RIDGE_KERNEL_GEMV:
+		return RIDGE_TIME_GEMM;
+	case RIDGE_KERNEL_FLASH_ATTENTION:
+		return RIDGE_TIME_ATTENTION;
+	case RIDGE_KERNEL_RMSNORM:
+	case RIDGE_KERNEL_LAYERNORM:
+	case RIDGE_KERNEL_RESIDUAL_RMSNORM:
+	case RIDGE_KERNEL_RMSNORM_LINEAR:
+		return RIDGE_TIME_NORM;
+	case RIDGE_KERNEL_SOFTMAX:
+	case RIDGE_KERNEL_REDUCTION:
+		return RIDGE_TIME_SOFTMAX;
+	case RIDGE_KERNEL_VECTOR_ADD:
+	case RIDGE_KERNEL_ACTIVATION:
+		return RIDGE_TIME_ELEMENTWISE;
+	default:
+		return RIDGE_TIME_OWN;
+	}
+}
+
+static const char *const impl_names[RIDGE_ATTENTION_IMPL_COUNT] = { "default", "ideal", "fa2", "fa3", "cudnn" };
+
+const char *timing_attention_impl_name(enum ridge_attention_impl impl)
+{
+	return (unsigned)impl < RIDGE_ATTENTION_IMPL_COUNT ? impl_names[impl] : NULL;
+}
+
+bool timing_attention_impl_parse(const char *text, enum ridge_attention_impl *out)
+{
+	for (int i = 0; i < RIDGE_ATTENTION_IMPL_COUNT; i++)
+		if (strcasecmp(text, impl_names[i]) == 0) {
+			*out = (enum ridge_attention_impl)i;
+			return true;
+		}
+	return false;
+}
+
+const char *timing_attention_impl_list(void)
+{
+	return "default ideal fa2 fa3 cudnn";
+}
+
+static const char *const slot_keys[RIDGE_TIMING_SLOTS] = {
+	"gemm", "attention_fa2", "attention_fa3", "attention_cudnn", "norm", "softmax", "elementwise",
+};
+
+const char *timing_slot_key(int slot)
+{
+	return slot >= 0 && slot < RIDGE_TIMING_SLOTS ? slot_keys[slot] : NULL;
+}
+
+int timing_slot(enum ridge_time_class cls, enum ridge_attention_impl impl)
+{
+	switch (cls) {
+	case RIDGE_TIME_GEMM:
+		return RIDGE_SLOT_GEMM;
+	case RIDGE_TIME_NORM:
+		return RIDGE_SLOT_NORM;
+	case RIDGE_TIME_SOFTMAX:
+		return RIDGE_SLOT_SOFTMAX;
+	case RIDGE_TIME_ELEMENTWISE:
+		return RIDGE_SLOT_ELEMENTWISE;
+	case RIDGE_TIME_ATTENTION:
+		switch (impl) {
+		case RIDGE_ATTENTION_FA2:
+			return RIDGE_SLOT_ATTENTION_FA2;
+		case RIDGE_ATTENTION_FA3:
+			return RIDGE_SLOT_ATTENTION_FA3;
+		case RIDGE_ATTENTION_CUDNN:
+			return RIDGE_SLOT_ATTENTION_CUDNN;
+		default:
+			return -1;
+		}
+	default:
+		return -1;
+	}
+}
+
+/* The implementation an attention kernel gets when none is asked for. */
+static enum ridge_attention_impl resolve_impl(const struct ridge_gpu *gpu, enum ridge_attention_impl impl)
+{
+	if (impl != RIDGE_ATTENTION_DEFAULT)
+		return impl;
+	enum ridge_attention_impl named;
+	if (gpu->attention_default[0] && timing_attention_impl_parse(gpu->attention_default, &named) &&
+	    named != RIDGE_ATTENTION_DEFAULT)
+		return named;
+	return RIDGE_ATTENTION_FA2;
+}
+
+double timing_predict(double quantized_compute_time_s, double memory_time_s, double compute_efficiency,
+		      double memory_efficiency, double fixed_cost_s)
+{
+	double compute = quantized_compute_time_s / compute_efficiency;
+	double memory = memory_time_s / memory_efficiency;
+	return (compute > memory ? compute : memory) + fixed_cost_s;
+}
+
+/* The CTA tile a library picks along one output dimension: its default 128,
+ * or the power of two at or above a smaller dimension (at least 8). cuBLAS on
+ * the H200 ran decode and skinny shapes with tiles of 64x8, 128x8, 128x32,
+ * 80x64 and large ones with 128..320 x 128 (the kernel names of
+ * measurements/2026-12-01-h200-heldout/timings.json): a 128-wide tile on an
+ * 8-token GEMM would count 16x the work it does. */
+static int library_tile(double dim, int full)
+{
+	int t = 8;
+	while (t < full && t < dim)
+		t *= 2;
+	return t;
+}
+
+/* Tile and wave quantization of a library GEMM's output: the library's tile
+ * (library_tile), one CTA per SM (a 128 x 128 bf16 tile with its pipeline
+ * stages fills most of an SM's shared memory), `batch` independent outputs. */
+static int quantize_gemm(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s, struct ridge_kernel_time *t,
+			 char *err, size_t err_len)
+{
+	double batch = s->batch >= 1 ? s->batch : 1;
+	double m = s->m, n = s->n;
+	if (m > 9e15 || n > 9e15 || m * batch > 9e15)
+		return model_fail(err, err_len, "GEMM of %g x %g is too large to count its tiles", m, n);
+	struct ridge_align_tile tile = { library_tile(m, RIDGE_LIBRARY_TILE_M), library_tile(n, RIDGE_LIBRARY_TILE_N), 1 };
+	struct ridge_align_tiling q;
+	/* The batch stacks along M: batch x ceil(M/tm) x ceil(N/tn) tiles. */
+	if (align_tiling((long long)m, (long long)n, &tile, gpu->sm_count, &q, err, err_len))
+		return -1;
+	double tiles = (double)q.tiles * batch;
+	double slots = (double)q.slots;
+	double waves = ceil(tiles / slots);
+	t->quantized = true;
+	t->tiles = tiles;
+	t->slots = slots;
+	t->waves = waves;
+	t->tile_m = tile.m;
+	t->tile_n = tile.n;
+	t->quantization_efficiency = q.tile_efficiency * (tiles / (waves * slots));
+	return 0;
+}
+
+static struct ridge_time_term term(double value, const char *source)
+{
+	return (struct ridge_time_term){ value, source };
+}
+
+int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *shape,
+		  const struct ridge_timing_options *options, struct ridge_kernel_time *out, char *err,
+		  size_t err_len)
+{
+	static const struct ridge_timing_options none = { false, false, RIDGE_ATTENTION_DEFAULT };
+	const struct ridge_timing_options *o = options ? options : &none;
+	memset(out, 0, sizeof *out);
+	struct ridge_kernel_time *t = out;
+	double level_bytes[RIDGE_LEVEL_COUNT] = { -1, -1, -1 };
+	if (intensity_kernel_on(gpu, shape, &t->cost, err, err_len) ||
+	    intensity_ceiling(gpu, shape, &t->cost, o->no_tensor, o->sparse, RIDGE_LEVEL_HBM, &t->ceiling, &t->path, err,
+			      err_len) ||
+	    intensity_levels(shape, &t->cost, level_bytes, err, err_len) ||
+	    roofline_hierarchy(gpu, t->ceiling.peak_flops, t->cost.flops, level_bytes, t->cost.write_bytes,
+			       &t->hierarchy, err, err_len))
+		return -1;
+
+	const struct ridge_roofline_hierarchy *h = &t->hierarchy;
+	t->cls = timing_kernel_class(shape->kernel);
+	t->impl = t->cls == RIDGE_TIME_ATTENTION ? resolve_impl(gpu, o->impl) : RIDGE_ATTENTION_DEFAULT;
+	t->slot = timing_slot(t->cls, t->impl);
+	t->time_floor_s = h->time_floor_s;
+	t->compute_time_s = h->compute_time_s;
+	t->quantization_efficiency = 1;
+	/* The memory term is the DRAM bytes at the entry's plain HBM ceiling
+	 * (memory.bandwidth), not at the read/write mix the floor uses: a class's
+	 * memory efficiency then times one number, so it carries over exactly
+	 * from one entry's ceilings to another's (timing_rebase) and absorbs the
+	 * class's typical mix. Without DRAM bytes, the hierarchy's slowest level. */
+	t->memory_time_s = 0;
+	t->memory_level = -1;
+	if (level_bytes[RIDGE_LEVEL_HBM] >= 0 && gpu->memory_bandwidth > 0) {
+		t->memory_time_s = level_bytes[RIDGE_LEVEL_HBM] / gpu->memory_bandwidth;
+		t->memory_level = RIDGE_LEVEL_HBM;
+	} else {
+		for (int l = 0; l < RIDGE_LEVEL_COUNT; l++)
+			if (h->levels[l].placed && h->levels[l].time_s > t->memory_time_s) {
+				t->memory_time_s = h->levels[l].time_s;
+				t->memory_level = l;
+			}
+	}
+	/* Only a library GEMM's tiles are known well enough to quantize; a GEMV's
+	 * handful of output columns does not fill tiles the way a GEMM does. */
+	if (shape->kernel == RIDGE_KERNEL_GEMM && t->path.uses_matrix && quantize_gemm(gpu, shape, t, err, err_len))
+		return -1;
+	t->quantized_compute_time_s = t->compute_time_s / t->quantization_efficiency;
+
+	const struct ridge_timing_terms *terms = t->slot >= 0 ? &gpu->timing[t->slot] : NULL;
+	const char *source = terms && terms->source[0] ? terms->source : "the hwdb entry's timing section";
+	static const char unknown[] = "none known for this GPU and kernel class: 1 (the floor)";
+	t->compute_efficiency = terms && terms->has_compute_efficiency ? term(terms->compute_efficiency, source)
+								       : term(1, unknown);
+	t->memory_efficiency = terms && terms->has_memory_efficiency ? term(terms->memory_efficiency, source)
+								     : term(1, unknown);
+	if (t->cls == RIDGE_TIME_OWN || (t->cls == RIDGE_TIME_ATTENTION && t->impl == RIDGE_ATTENTION_IDEAL)) {
+		t->compute_efficiency = term(1, "the roofline itself (this kernel's algorithm is the model)");
+		t->memory_efficiency = t->compute_efficiency;
+		t->fixed_cost = term(0, "none: the floor is the model");
+	} else if (terms && terms->has_fixed_cost) {
+		t->fixed_cost = term(terms->fixed_cost_s, source);
+	} else if (t->cls == RIDGE_TIME_GEMM && gpu->has_gemm_fixed_cost) {
+		t->fixed_cost = term(gpu->gemm_fixed_cost_s,
+				     "launch.gemm_fixed_cost: ridge-probe's intercept of small library GEMMs");
+	} else if (gpu->has_kernel_fixed_cost) {
+		t->fixed_cost = term(gpu->kernel_fixed_cost_s,
+				     "launch.kernel_fixed_cost: ridge-probe's intercept of the stream kernels");
+	} else {
+		t->fixed_cost = term(0, "none known for this GPU (a calibration measures it)");
+	}
+	double compute = t->quantized_compute_time_s / t->compute_efficiency.value;
+	double memory = t->memory_time_s / t->memory_efficiency.value;
+	t->compute_binds = compute >= memory;
+	t->predicted_time_s = timing_predict(t->quantized_compute_time_s, t->memory_time_s, t->compute_efficiency.value,
+					     t->memory_efficiency.value, t->fixed_cost.value);
+	/* Nothing runs faster than the floor: a prediction never goes below it. */
+	t->floor_binds = t->predicted_time_s < t->time_floor_s;
+	if (t->floor_binds)
+		t->predicted_time_s = t->time_floor_s;
+	if (!isfinite(t->predicted_time_s))
+		return model_fail(err, err_len, "the predicted time overflows (%g FLOP, %g bytes)", t->cost.flops,
+				  t->cost.bytes);
+	return 0;
+}
+
+void timing_rebase(const struct ridge_gpu *from, struct ridge_gpu *to)
+{
+	double peak_from = 0, peak_to = 0;
+	const char *why;
+	bool compute = ridge_gpu_peak(from, RIDGE_BF16, RIDGE_PEAK_DEFAULT, false, &peak_from, &why) &&
+		       ridge_gpu_peak(to, RIDGE_BF16, RIDGE_PEAK_DEFAULT, false, &peak_to, &why) && peak_to > 0;
+	bool memory = from->memory_bandwidth > 0 && to->memory_bandwidth > 0;
+	for (int i = 0; i < RIDGE_TIMING_SLOTS; i++) {
+		struct ridge_timing_terms t = from->timing[i];
+		/* Efficiency x ceiling is the rate the class reaches: kept. */
+		if (t.has_compute_efficiency && compute)
+			t.compute_efficiency *= peak_from / peak_to;
+		else
+			t.has_compute_efficiency = false;
+		if (t.has_memory_efficiency && memory)
+			t.memory_efficiency *= from->memory_bandwidth / to->memory_bandwidth;
+		else
+			t.has_memory_efficiency = false;
+		if (t.source[0] && from != to) {
+			/* Say that the numbers were carried, and from which ceilings. */
+			char carried[sizeof t.source];
+			snprintf(carried, sizeof carried, "carried from %s's ceilings with the rate kept: %s", from->id,
+				 t.source);
+			memcpy(t.source, carried, sizeof t.source);
+		}
+		to->timing[i] = t;
+	}
+	memcpy(to->attention_default, from->attention_default, sizeof to->attention_default);
+}
+
+/* ---- the fit ---- */
+
+/* Solves the n x n system a x = b (n <= 3) by Gaussian elimination with
+ * partial pivoting; false when singular. */
+static bool solve(int n, double a[3][3], double b[3], double x[3])
+{
+	/* Singular relative to the matrix's own scale: samples that all look
+	 * alike (the same floor) cannot separate an efficiency from a fixed cost. */
+	double scale = 0;
+	for (int r = 0; r < n; r++)
+		for (int c = 0; c < n; c++)
+			if (fabs(a[r][c]) > scale)
+				scale = fabs(a[r][c]);
+	for (int c = 0; c < n; c++) {
+		int p = c;
+		for (int r = c + 1; r < n; r++)
+			if (fabs(a[r][c]) > fabs(a[p][c]))
+				p = r;
+		if (!(fabs(a[p][c]) > 1e-9 * scale))
+			return false;
+		if (p != c) {
+			for (int k = 0; k < n; k++) {
+				double tmp = a[c][k];
+				a[c][k] = a[p][k];
+				a[p][k] = tmp;
+			}
+			double tmp = b[c];
+			b[c] = b[p];
+			b[p] = tmp;
+		}
+		for (int r = c + 1; r < n; r++) {
+			double f = a[r][c] / a[c][c];
+			for (int k = c; k < n; k++)
+				a[r][k] -= f * a[c][k];
+			b[r] -= f * b[c];
+		}
+	}
+	for (int r = n - 1; r >= 0; r--) {
+		double s = b[r];
+		for (int k = r + 1; k < n; k++)
+			s -= a[r][k] * x[k];
+		x[r] = s / a[r][r];
+	}
+	for (int r = 0; r < n; r++)
+		if (!isfinite(x[r]))
+			return false;
+	return true;
+}
+
+struct fit_state {
+	double inv_compute, inv_memory, fixed; /* 1/efficiency: the model is linear in these */
+	bool free_compute, free_memory, free_fixed;
+};
+
+/* One weighted least-squares step: with each sample's regime fixed, the
+ * relative residual (x u + y v + b) / t - 1 is linear in the free unknowns. */
+static bool fit_step(const struct ridge_timing_sample *s, int count, const bool *compute_regime, struct fit_state *st)
+{
+	int index[3], n = 0;
+	if (st->free_compute)
+		index[n++] = 0;
+	if (st->free_memory)
+		index[n++] = 1;
+	if (st->free_fixed)
+		index[n++] = 2;
+	if (n == 0)
+		return true;
+	double a[3][3] = { { 0 } }, b[3] = { 0 }, x[3] = { 0 };
+	for (int i = 0; i < count; i++) {
+		double inv_t = 1 / s[i].measured_s;
+		double row[3] = { compute_regime[i] ? s[i].compute_time_s * inv_t : 0,
+				  compute_regime[i] ? 0 : s[i].memory_time_s * inv_t, inv_t };
+		/* The held parameters move to the right-hand side. */
+		double rhs = 1;
+		if (!st->free_compute)
+			rhs -= row[0] * st->inv_compute;
+		if (!st->free_memory)
+			rhs -= row[1] * st->inv_memory;
+		if (!st->free_fixed)
+			rhs -= row[2] * st->fixed;
+		for (int r = 0; r < n; r++) {
+			for (int c = 0; c < n; c++)
+				a[r][c] += row[index[r]] * row[index[c]];
+			b[r] += row[index[r]] * rhs;
+		}
+	}
+	if (!solve(n, a, b, x))
+		return false;
+	for (int r = 0; r < n; r++) {
+		if (index[r] == 0)
+			st->inv_compute = x[r];
+		else if (index[r] == 1)
+			st->inv_memory = x[r];
+		else
+			st->fixed = x[r];
+	}
+	return true;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Whether the samples can tell an efficiency from a fixed cost: only when the
+ * model times of a regime's samples span at least a factor of two (a fixed
+ * cost is what stays when the work shrinks; samples of one size cannot show
+ * it). */
+static bool separable(const struct ridge_timing_sample *s, int count, const bool *compute_regime)
+{
+	double lo[2] = { INFINITY, INFINITY }, hi[2] = { 0, 0 };
+	for (int i = 0; i < count; i++) {
+		int r = compute_regime[i] ? 0 : 1;
+		double x = compute_regime[i] ? s[i].compute_time_s : s[i].memory_time_s;
+		if (x < lo[r])
+			lo[r] = x;
+		if (x > hi[r])
+			hi[r] = x;
+	}
+	return (hi[0] > 0 && hi[0] >= 2 * lo[0]) || (hi[1] > 0 && hi[1] >= 2 * lo[1]);
+}
+
+/* Efficiencies stay in (0, 1.5]: above the ceiling by half is a bad fit, not a GPU. */
+#define MIN_INV_EFFICIENCY (1 / 1.5)
+
+int timing_fit(const struct ridge_timing_sample *samples, int count, double prior_compute_efficiency,
+	       double prior_memory_efficiency, double prior_fixed_cost_s, struct ridge_timing_fit *out, char *err,
+	       size_t err_len)
+{
+	memset(out, 0, sizeof *out);
+	if (count <= 0)
+		return model_fail(err, err_len, "no samples to fit");
+	if (count > 100000)
+		return model_fail(err, err_len, "%d samples: at most 100000", count);
+	if (!(prior_compute_efficiency > 0) || !(prior_memory_efficiency > 0) || !(prior_fixed_cost_s >= 0) ||
+	    !isfinite(prior_compute_efficiency) || !isfinite(prior_memory_efficiency) || !isfinite(prior_fixed_cost_s))
+		return model_fail(err, err_len, "the priors must be finite, efficiencies > 0 and the fixed cost >= 0");
+	for (int i = 0; i < count; i++) {
+		const struct ridge_timing_sample *s = &samples[i];
+		if (!(s->measured_s > 0) || !isfinite(s->measured_s) || !(s->compute_time_s >= 0) ||
+		    !isfinite(s->compute_time_s) || !(s->memory_time_s >= 0) || !isfinite(s->memory_time_s))
+			return model_fail(err, err_len,
+					  "sample %d: times must be finite, the measured time > 0 (compute %g s, "
+					  "memory %g s, measured %g s)",
+					  i + 1, s->compute_time_s, s->memory_time_s, s->measured_s);
+	}
+	bool *regime = malloc((size_t)count * sizeof *regime);
+	double *errors = malloc((size_t)count * sizeof *errors);
+	if (!regime || !errors) {
+		free(regime);
+		free(errors);
+		return model_fail(err, err_len, "out of memory for %d samples", count);
+	}
+	struct fit_state st = { 1 / prior_compute_efficiency, 1 / prior_memory_efficiency, prior_fixed_cost_s,
+				false, false, count >= 3 };
+	/* Regimes by the priors first, then by the fitted terms until they settle. */
+	for (int iteration = 0; iteration < 20; iteration++) {
+		int nc = 0, nm = 0;
+		bool changed = iteration == 0;
+		for (int i = 0; i < count; i++) {
+			bool c = samples[i].compute_time_s * st.inv_compute >= samples[i].memory_time_s * st.inv_memory;
+			changed = changed || c != regime[i];
+			regime[i] = c;
+			nc += c;
+			nm += !c;
+		}
+		if (!changed)
+			break;
+		out->compute_bound_samples = nc;
+		out->memory_bound_samples = nm;
+		st.free_compute = nc >= 2;
+		st.free_memory = nm >= 2;
+		st.free_fixed = count >= 3 && (st.free_compute || st.free_memory) && separable(samples, count, regime);
+		st.inv_compute = 1 / prior_compute_efficiency;
+		st.inv_memory = 1 / prior_memory_efficiency;
+		st.fixed = prior_fixed_cost_s;
+		if (!fit_step(samples, count, regime, &st)) {
+			/* Degenerate (all samples alike): hold the fixed cost and retry. */
+			st.free_fixed = false;
+			st.fixed = prior_fixed_cost_s;
+			st.inv_compute = 1 / prior_compute_efficiency;
+			st.inv_memory = 1 / prior_memory_efficiency;
+			if (!fit_step(samples, count, regime, &st))
+				break;
+		}
+		if (st.free_fixed && st.fixed < 0) {
+			st.free_fixed = false;
+			st.fixed = 0;
+			st.inv_compute = 1 / prior_compute_efficiency;
+			st.inv_memory = 1 / prior_memory_efficiency;
+			if (!fit_step(samples, count, regime, &st))
+				break;
+		}
+		/* An efficiency past the bound is held there and the rest refitted. */
+		bool clamped = false;
+		if (st.free_compute && st.inv_compute < MIN_INV_EFFICIENCY) {
+			st.free_compute = false;
+			st.inv_compute = MIN_INV_EFFICIENCY;
+			clamped = true;
+		}
+		if (st.free_memory && st.inv_memory < MIN_INV_EFFICIENCY) {
+			st.free_memory = false;
+			st.inv_memory = MIN_INV_EFFICIENCY;
+			clamped = true;
+		}
+		if (clamped && !fit_step(samples, count, regime, &st))
+			break;
+		if (st.free_fixed && st.fixed < 0) {
+			st.free_fixed = false;
+			st.fixed = 0;
+			if (!fit_step(samples, count, regime, &st))
+				break;
+		}
+	}
+	out->samples = count;
+	out->fitted_compute = st.free_compute;
+	out->fitted_memory = st.free_memory;
+	out->fitted_fixed = st.free_fixed;
+	out->compute_efficiency = 1 / st.inv_compute;
+	out->memory_efficiency = 1 / st.inv_memory;
+	out->fixed_cost_s = st.fixed;
+	double sum_sq = 0;
+	for (int i = 0; i < count; i++) {
+		double p = timing_predict(samples[i].compute_time_s, samples[i].memory_time_s, out->compute_efficiency,
+					  out->memory_efficiency, out->fixed_cost_s);
+		double e = (p - samples[i].measured_s) / samples[i].measured_s;
+		errors[i] = fabs(e);
+		sum_sq += e * e;
+	}
+	qsort(errors, (size_t)count, sizeof *errors, compare_doubles);
+	out->median_abs_error = count % 2 ? errors[count / 2] : (errors[count / 2 - 1] + errors[count / 2]) / 2;
+	out->max_abs_error = errors[count - 1];
+	out->rms_error = sqrt(sum_sq / count);
+	free(regime);
+	free(errors);
+	if (!isfinite(out->compute_efficiency) || !isfinite(out->memory_efficiency) || !isfinite(out->fixed_cost_s))
+		return model_fail(err, err_len, "the fit did not converge");
+	return 0;
+}

@@ -1,0 +1,152 @@
+/* The kernel time model: what a kernel is expected to take, beside its floor.
+ *
+ *   predicted_time = max(compute_time / compute_efficiency,
+ *                        memory_time  / memory_efficiency) + fixed_cost
+ *
+ *   compute_time   the roofline's compute time; for library GEMMs divided by the
+ *                  tile and wave quantization of the output (align_tiling: a
+ *                  partial last wave leaves SMs idle for a whole tile's time)
+ *   memory_time    the largest time of the hierarchical roofline's memory levels
+ *   efficiencies   per kernel class (GEMM, attention by implementation, norms,
+ *                  softmax, element-wise): the fraction of the ceiling such
+ *                  kernels reach, fitted from measured kernels (ridge calibrate,
+ *                  the hwdb entry's timing section with its source) or 1 where
+ *                  nothing is known (the prediction is then the floor)
+ *   fixed_cost     per kernel: fill, drain and tail that no amount of work
+ *                  hides; the class's fitted value, else the probe's measured
+ *                  intercept (launch.gemm_fixed_cost for GEMMs,
+ *                  launch.kernel_fixed_cost for the rest), else none
+ *
+ * time_floor_s keeps its meaning (the hierarchical roofline floor: nothing runs
+ * faster). Every term comes back with where it came from.
+ *
+ * timing_fit() is the other direction: from measured kernels of one class
+ * (their compute and memory times under this model and the measured time) it
+ * finds the efficiencies and the fixed cost by least squares on the relative
+ * error. Pure functions; errors returned. model/README.md, "time model". */
+#ifndef RIDGE_TIMING_H
+#define RIDGE_TIMING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gpu.h"
+#include "intensity.h"
+#include "roofline.h"
+
+/* Which efficiency a kernel gets: what the entry's `timing` keys are named. */
+enum ridge_time_class {
+	RIDGE_TIME_OWN,         /* algorithms ridge models itself (naive/tiled GEMM,
+				   standard attention): the floor is the model */
+	RIDGE_TIME_GEMM,        /* library GEMM and GEMV (cuBLAS, hipBLASLt) */
+	RIDGE_TIME_ATTENTION,   /* FlashAttention-style fused attention */
+	RIDGE_TIME_NORM,        /* rmsnorm, layernorm, residual-rmsnorm, rmsnorm-linear */
+	RIDGE_TIME_SOFTMAX,     /* softmax and row reductions */
+	RIDGE_TIME_ELEMENTWISE, /* vector-add, activation */
+	RIDGE_TIME_CLASS_COUNT
+};
+
+/* "own", "gemm", "attention", "norm", "softmax", "elementwise". */
+const char *timing_class_name(enum ridge_time_class cls);
+enum ridge_time_class timing_kernel_class(enum ridge_kernel kernel);
+
+/* Attention implementations: the `--impl` spellings. ideal is the roofline
+ * itself (efficiency 1, no fixed cost); default is the entry's
+ * timing.attention_default (what PyTorch's SDPA picks there), else fa2. */
+enum ridge_attention_impl {
+	RIDGE_ATTENTION_DEFAULT,
+	RIDGE_ATTENTION_IDEAL,
+	RIDGE_ATTENTION_FA2,
+	RIDGE_ATTENTION_FA3,
+	RIDGE_ATTENTION_CUDNN,
+	RIDGE_ATTENTION_IMPL_COUNT
+};
+const char *timing_attention_impl_name(enum ridge_attention_impl impl);
+bool timing_attention_impl_parse(const char *text, enum ridge_attention_impl *out);
+/* "default ideal fa2 fa3 cudnn". */
+const char *timing_attention_impl_list(void);
+
+/* The entry's slot (struct ridge_gpu timing[]) for a class and implementation;
+ * -1 for the classes that have none (own; ideal attention). */
+int timing_slot(enum ridge_time_class cls, enum ridge_attention_impl impl);
+/* The hwdb key of a slot under `timing:` ("gemm", "attention_fa2", ...). */
+const char *timing_slot_key(int slot);
+
+struct ridge_timing_options {
+	bool no_tensor, sparse;
+	enum ridge_attention_impl impl; /* attention kernels only */
+};
+
+struct ridge_time_term {
+	double value;
+	const char *source; /* "fitted: ...", "measured by ridge-probe ...", "none known" */
+};
+
+struct ridge_kernel_time {
+	enum ridge_time_class cls;
+	enum ridge_attention_impl impl; /* resolved (never DEFAULT) for attention */
+	int slot;                       /* the entry's timing slot, or -1 */
+	struct ridge_kernel_cost cost;
+	struct ridge_roofline_ceiling ceiling;
+	struct ridge_kernel_path path;
+	struct ridge_roofline_hierarchy hierarchy;
+	double time_floor_s;   /* the hierarchical roofline floor */
+	double compute_time_s; /* flops / peak */
+	bool quantized;        /* library GEMM: tile and wave quantization applied */
+	double quantization_efficiency; /* useful / computed tile area x waves (1 when not quantized) */
+	double tiles, waves, slots;     /* when quantized */
+	int tile_m, tile_n;             /* the library tile assumed (timing.c, library_tile) */
+	double quantized_compute_time_s; /* compute_time_s / quantization_efficiency */
+	double memory_time_s;  /* the slowest memory level's time */
+	int memory_level;      /* which (enum ridge_level) */
+	struct ridge_time_term compute_efficiency, memory_efficiency, fixed_cost;
+	bool compute_binds;    /* the compute term is the larger after efficiencies */
+	bool floor_binds;      /* the formula fell below the floor: the floor is the prediction */
+	double predicted_time_s;
+};
+
+/* Prices one kernel on gpu. Returns 0, or -1 with err naming the bad input. */
+int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *shape,
+		  const struct ridge_timing_options *options, struct ridge_kernel_time *out, char *err,
+		  size_t err_len);
+
+/* The prediction from its parts (what timing_kernel computes last): exposed
+ * so a fit and a printer use the one formula. */
+double timing_predict(double quantized_compute_time_s, double memory_time_s, double compute_efficiency,
+		      double memory_efficiency, double fixed_cost_s);
+
+/* Copies from's timing section into to, each efficiency converted so that
+ * efficiency x ceiling (the rate the class reaches) is kept: compute against
+ * the bf16 matrix peak (the rate the fits are made on), memory against
+ * memory.bandwidth. ridge-probe uses it to carry an hwdb entry's fit into a
+ * calibration of measured ceilings; fixed costs and sources are copied. */
+void timing_rebase(const struct ridge_gpu *from, struct ridge_gpu *to);
+
+/* One measured kernel for timing_fit: its model times and the measurement. */
+struct ridge_timing_sample {
+	double compute_time_s; /* quantized compute time (ridge_kernel_time.quantized_compute_time_s) */
+	double memory_time_s;
+	double measured_s;
+};
+
+struct ridge_timing_fit {
+	int samples;
+	bool fitted_compute, fitted_memory, fitted_fixed; /* false: held at the prior */
+	double compute_efficiency, memory_efficiency, fixed_cost_s;
+	int compute_bound_samples, memory_bound_samples;
+	double median_abs_error, max_abs_error; /* relative, over the samples */
+	double rms_error;
+};
+
+/* Least squares on the relative error of timing_predict() over the samples.
+ * Each sample is assigned to the regime (compute or memory) whose term is the
+ * larger under the current parameters; the parameters of a regime with fewer
+ * than two samples stay at the priors (prior_*), as does the fixed cost when
+ * fewer than three samples are given. Efficiencies are kept in (0, 1.5] and
+ * the fixed cost >= 0 (refitted without it when the free fit goes negative).
+ * Returns 0, or -1 with err (no samples, a non-finite or non-positive time). */
+int timing_fit(const struct ridge_timing_sample *samples, int count, double prior_compute_efficiency,
+	       double prior_memory_efficiency, double prior_fixed_cost_s, struct ridge_timing_fit *out, char *err,
+	       size_t err_len);
+
+#endif

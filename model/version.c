@@ -1,0 +1,7 @@
+/* ridge_version (ridge.h): the version compiled into the library. */
+#include "ridge.h"
+
+const char *ridge_version(void)
+{
+	return RIDGE_VERSION;
+}

@@ -1,0 +1,1 @@
+comm --gpu h100-sxm --gpus 1 --op all-reduce --bytes 1GiB

@@ -1,0 +1,1 @@
+compare tests/fixtures/compare/base.json tests/fixtures/compare/no-regression.json

@@ -1,0 +1,1 @@
+compare validation/h200-validation.json validation/h200-validation.json

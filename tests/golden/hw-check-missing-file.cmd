@@ -1,0 +1,1 @@
+hw check tests/data/no-such-entry.yaml

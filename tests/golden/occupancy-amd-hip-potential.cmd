@@ -1,0 +1,1 @@
+occupancy --gpu mi300x --threads 256 --vgprs 96

@@ -1,0 +1,1 @@
+trace tests/fixtures/trace/nsys-schema.sqlite --steps 2 --tokens 2

@@ -1,0 +1,360 @@
+/* The communication model (model/comm.h): each collective's bus factor,
+ * alpha and beta worked by hand on fabrics built here, so a change of hwdb
+ * data cannot move them. Conventions: nccl-tests doc/PERFORMANCE.md (bus
+ * factors), NCCL src/graph/tuning.cc (steps, base and step latencies). */
+#include "test_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* An HGX-H100-like switch: 450 GB/s each way, 8 GPUs, NVLS, published
+ * 370 GB/s ring and 480 GB/s NVLS bus bandwidth, NCCL's 6.6 us + 0.6 us/step. */
+static struct ridge_gpu switch_gpu(void)
+{
+	struct ridge_gpu g = { 0 };
+	snprintf(g.id, sizeof g.id, "test-switch");
+	struct ridge_interconnect *ic = &g.ic;
+	ic->has_fabric = true;
+	ic->topology = RIDGE_TOPOLOGY_SWITCH;
+	ic->per_direction = 450e9;
+	ic->peer_bandwidth = 450e9;
+	ic->domain_gpus = 8;
+	ic->nvls = true;
+	ic->latency = 0.6e-6;
+	ic->base_latency = 6.6e-6;
+	ic->has_bus_bandwidth = true;
+	ic->bus_bandwidth = 370e9;
+	ic->has_nvls_bus_bandwidth = true;
+	ic->nvls_bus_bandwidth = 480e9;
+	ic->pcie_bandwidth = 64e9;
+	return g;
+}
+
+/* An MI300X-like full mesh: 7 links of 64 GB/s each way, RCCL's 20.5 + 2.3 us/step. */
+static struct ridge_gpu mesh_gpu(void)
+{
+	struct ridge_gpu g = { 0 };
+	snprintf(g.id, sizeof g.id, "test-mesh");
+	struct ridge_interconnect *ic = &g.ic;
+	ic->has_fabric = true;
+	ic->topology = RIDGE_TOPOLOGY_MESH;
+	ic->per_direction = 448e9;
+	ic->peer_bandwidth = 64e9;
+	ic->domain_gpus = 8;
+	ic->latency = 2.3e-6;
+	ic->base_latency = 20.5e-6;
+	ic->pcie_bandwidth = 64e9;
+	return g;
+}
+
+static struct ridge_comm_result run(const struct ridge_gpu *g, enum ridge_collective op, double n, double bytes,
+				    enum ridge_comm_algorithm algorithm, double network)
+{
+	struct ridge_comm_input in = { op, n, bytes, algorithm, network };
+	struct ridge_comm_result r;
+	char err[300];
+	if (comm_collective(g, &in, &r, err, sizeof err) != 0)
+		fail_msg("unexpected error: %s", err);
+	return r;
+}
+
+static void test_ring_all_reduce(void **state)
+{
+	(void)state;
+	struct ridge_gpu g = switch_gpu();
+	/* 64 MiB = 67,108,864 B on 8 GPUs: bus factor 2 x 7 / 8 = 1.75, 117,440,512 B per GPU;
+	 * alpha = 6.6 us + 2 x 7 = 14 steps x 0.6 us = 15.0 us;
+	 * time = 15 us + 117,440,512 / 370e9 = 15 us + 317.4068 us = 332.4068 us. */
+	struct ridge_comm_result r = run(&g, RIDGE_ALL_REDUCE, 8, 67108864, RIDGE_ALGO_RING, 0);
+	assert_true(r.bus_factor == 1.75);
+	assert_true(r.bus_bytes == 117440512);
+	assert_true(r.intra_steps == 14 && r.inter_steps == 0);
+	assert_close(r.alpha_s, 15.0e-6, 1e-12);
+	assert_close(r.time_s, 332.4068e-6, 1e-7);
+	assert_close(r.beta_s_per_byte, 1.75 / 370e9, 1e-15);
+	assert_string_equal(r.bandwidth_source, "published");
+	/* busbw = bus bytes / time: below 370 GB/s by the latency share */
+	assert_close(r.busbw, 117440512 / 332.4068e-6, 1e-7);
+}
+
+static void test_nvls_and_auto(void **state)
+{
+	(void)state;
+	struct ridge_gpu g = switch_gpu();
+	/* NVLS: alpha = NCCL's 25 us; 117,440,512 / 480e9 = 244.6677 us; 269.6677 us: faster than the ring's 332 us. */
+	struct ridge_comm_result r = run(&g, RIDGE_ALL_REDUCE, 8, 67108864, RIDGE_ALGO_AUTO, 0);
+	assert_int_equal(r.algorithm, RIDGE_ALGO_NVLS);
+	assert_close(r.alpha_s, 25e-6, 1e-12);
+	assert_close(r.time_s, 269.6677e-6, 1e-6);
+	/* 8 bytes: the ring's 15 us latency beats NVLS's 25 us */
+	r = run(&g, RIDGE_ALL_REDUCE, 8, 8, RIDGE_ALGO_AUTO, 0);
+	assert_int_equal(r.algorithm, RIDGE_ALGO_RING);
+	assert_close(r.time_s, 15e-6 + 14.0 / 370e9, 1e-12);
+	/* the crossover M*: 15 us + 1.75 M / 370e9 = 25 us + 1.75 M / 480e9 -> M* = 10 us / (1.75 x 110 / 177600e9)
+	 * = 9,225,974 B: 8 MiB (8,388,608) stays on the ring, 16 MiB goes to NVLS */
+	assert_int_equal(run(&g, RIDGE_ALL_REDUCE, 8, 8388608, RIDGE_ALGO_AUTO, 0).algorithm, RIDGE_ALGO_RING);
+	assert_int_equal(run(&g, RIDGE_ALL_REDUCE, 8, 16777216, RIDGE_ALGO_AUTO, 0).algorithm, RIDGE_ALGO_NVLS);
+}
+
+static void test_gather_scatter_factors(void **state)
+{
+	(void)state;
+	struct ridge_gpu g = switch_gpu();
+	/* 4 GPUs, 1 GB: (N-1)/N = 0.75, 3 ring steps: alpha = 6.6 + 3 x 0.6 = 8.4 us; 0.75e9 / 370e9 = 2.027027 ms */
+	static const enum ridge_collective ops[] = { RIDGE_ALL_GATHER, RIDGE_REDUCE_SCATTER };
+	for (int i = 0; i < 2; i++) {
+		struct ridge_comm_result r = run(&g, ops[i], 4, 1e9, RIDGE_ALGO_AUTO, 0);
+		assert_int_equal(r.algorithm, RIDGE_ALGO_RING);
+		assert_true(r.bus_factor == 0.75);
+		assert_true(r.intra_steps == 3);
+		assert_close(r.alpha_s, 8.4e-6, 1e-12);
+		assert_close(r.time_s, 8.4e-6 + 2.027027027e-3, 1e-9);
+	}
+	/* all-to-all: the same factor, direct exchange with 3 peers */
+	struct ridge_comm_result r = run(&g, RIDGE_ALL_TO_ALL, 4, 1e9, RIDGE_ALGO_AUTO, 0);
+	assert_int_equal(r.algorithm, RIDGE_ALGO_DIRECT);
+	assert_true(r.bus_factor == 0.75 && r.intra_steps == 3);
+	/* send-recv: factor 1, one step: 6.6 + 0.6 = 7.2 us + 1e9 / 370e9 */
+	r = run(&g, RIDGE_SEND_RECV, 2, 1e9, RIDGE_ALGO_AUTO, 0);
+	assert_true(r.bus_factor == 1 && r.intra_steps == 1);
+	assert_close(r.time_s, 7.2e-6 + 1e9 / 370e9, 1e-12);
+}
+
+static void test_mesh_peer_vs_aggregate(void **state)
+{
+	(void)state;
+	struct ridge_gpu g = mesh_gpu();
+	/* 8 GPUs: 7 peers x 64 = 448 GB/s = the aggregate; x 370/450 = 368.35556 GB/s derived */
+	struct ridge_comm_result r = run(&g, RIDGE_ALL_REDUCE, 8, 1e9, RIDGE_ALGO_AUTO, 0);
+	assert_close(r.link_bandwidth, 448e9, 1e-15);
+	assert_close(r.bus_bandwidth, 448e9 * 370 / 450, 1e-15);
+	assert_string_equal(r.bandwidth_source, "derived");
+	/* alpha: 20.5 + 14 x 2.3 = 52.7 us */
+	assert_close(r.alpha_s, 52.7e-6, 1e-12);
+	/* 4 GPUs see only 3 of the 7 links: 192 GB/s */
+	r = run(&g, RIDGE_ALL_TO_ALL, 4, 1e9, RIDGE_ALGO_AUTO, 0);
+	assert_close(r.link_bandwidth, 192e9, 1e-15);
+	assert_close(r.alpha_s, 20.5e-6 + 3 * 2.3e-6, 1e-12);
+	/* one pair: one link, 64 GB/s, 1/7 of the aggregate */
+	r = run(&g, RIDGE_SEND_RECV, 2, 1e9, RIDGE_ALGO_AUTO, 0);
+	assert_close(r.link_bandwidth, 64e9, 1e-15);
+	assert_close(r.time_s, 20.5e-6 + 2.3e-6 + 1e9 / (64e9 * 370 / 450), 1e-12);
+	/* no NVLS on a mesh */
+	struct ridge_comm_input in = { RIDGE_ALL_REDUCE, 8, 1e9, RIDGE_ALGO_NVLS, 0 };
+	char err[300];
+	assert_int_equal(comm_collective(&g, &in, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "NVLink SHARP"));
+}
+
+static void test_across_domains(void **state)
+{
+	(void)state;
+	struct ridge_gpu g = switch_gpu();
+	/* 16 GPUs = 2 domains of 8, 50 GB/s network per GPU: ring all-reduce 2 x 15 = 30 steps, 2 of them
+	 * between domains: alpha = 6.6 + 28 x 0.6 + 2 x 2.7 = 28.8 us; bus bandwidth min(370, 50 x 370/450 = 41.111) */
+	struct ridge_comm_result r = run(&g, RIDGE_ALL_REDUCE, 16, 1e9, RIDGE_ALGO_RING, 50e9);
+	assert_true(r.domains == 2 && r.intra_steps == 28 && r.inter_steps == 2);
+	assert_close(r.alpha_s, 28.8e-6, 1e-12);
+	assert_close(r.bus_bandwidth, 50e9 * 370 / 450, 1e-15);
+	assert_string_equal(r.path, "network");
+	assert_true(r.bus_factor == 2 * 15.0 / 16);
+	/* tree: 2 (8-1) = 14 intra + 2 log2(2) = 2 network steps: 6.6 + 8.4 + 5.4 = 20.4 us; 0.9 x the ring's bandwidth */
+	r = run(&g, RIDGE_ALL_REDUCE, 16, 1e9, RIDGE_ALGO_TREE, 50e9);
+	assert_close(r.alpha_s, 20.4e-6, 1e-12);
+	assert_close(r.bus_bandwidth, 0.9 * 50e9 * 370 / 450, 1e-15);
+	/* no network bandwidth: refused, naming what is missing */
+	struct ridge_comm_input in = { RIDGE_ALL_REDUCE, 16, 1e9, RIDGE_ALGO_AUTO, 0 };
+	char err[300];
+	assert_int_equal(comm_collective(&g, &in, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "network bandwidth"));
+}
+
+static void test_calibration(void **state)
+{
+	(void)state;
+	struct ridge_gpu g = switch_gpu();
+	g.ic.measured[RIDGE_ALL_REDUCE] = (struct ridge_collective_measured){ true, true, 400e9, 30e-6 };
+	g.ic.measured_gpus = 8;
+	/* measured on 8 GPUs: alpha and beta both measured: 30 us + 1.75e9 / 400e9 */
+	struct ridge_comm_result r = run(&g, RIDGE_ALL_REDUCE, 8, 1e9, RIDGE_ALGO_AUTO, 0);
+	assert_string_equal(r.bandwidth_source, "measured");
+	assert_string_equal(r.latency_source, "measured");
+	assert_close(r.time_s, 30e-6 + 1.75e9 / 400e9, 1e-12);
+	/* on 4 GPUs: the measured bus bandwidth, the model's alpha (6.6 + 6 x 0.6 = 10.2 us) */
+	r = run(&g, RIDGE_ALL_REDUCE, 4, 1e9, RIDGE_ALGO_AUTO, 0);
+	assert_string_equal(r.latency_source, "NCCL/RCCL tuning model, hwdb");
+	assert_close(r.time_s, 10.2e-6 + 1.5e9 / 400e9, 1e-12);
+}
+
+static void test_parallel_terms(void **state)
+{
+	(void)state;
+	struct ridge_gpu g = switch_gpu();
+	struct ridge_tp_comm tp;
+	char err[300];
+	/* decode, batch 32, hidden 8192, bf16, 80 layers, TP 8: 32 x 8192 x 2 = 524,288 B per all-reduce, 160 of them */
+	assert_int_equal(comm_tensor_parallel_decode(&g, 8, 32, 8192, 2, 80, 0, &tp, err, sizeof err), 0);
+	assert_true(tp.bytes_per_allreduce == 524288 && tp.allreduces == 160);
+	/* 512 KiB is under the NVLS crossover (9.2 MB): ring, 15 us + 1.75 x 524288 / 370e9 = 17.47973 us */
+	assert_int_equal(tp.one.algorithm, RIDGE_ALGO_RING);
+	assert_close(tp.one.time_s, 15e-6 + 917504.0 / 370e9, 1e-12);
+	assert_close(tp.time_s, 160 * (15e-6 + 917504.0 / 370e9), 1e-12);
+
+	/* expert parallel: 256 tokens x top-2 x 4096 x 2 B = 4 MiB per all-to-all, 2 per MoE layer */
+	struct ridge_ep_comm ep;
+	assert_int_equal(comm_expert_parallel(&g, 8, 256, 2, 4096, 2, 32, 0, &ep, err, sizeof err), 0);
+	assert_true(ep.bytes_per_alltoall == 4194304 && ep.alltoalls == 64);
+	assert_true(ep.one.bus_factor == 7.0 / 8);
+
+	/* pipeline: 4 stages, 8 micro-batches: bubble 3 / 11; 2 passes x (8 + 2) = 20 hand-offs */
+	struct ridge_pp_comm pp;
+	assert_int_equal(comm_pipeline_parallel(&g, 4, 8, 4096, 8192, 2, 2, 0, &pp, err, sizeof err), 0);
+	assert_close(pp.bubble_fraction, 3.0 / 11, 1e-15);
+	assert_true(pp.transfers == 20 && pp.bytes_per_transfer == 4096.0 * 8192 * 2);
+	assert_close(pp.time_s, 20 * (7.2e-6 + 67108864.0 / 370e9), 1e-12);
+}
+
+static void test_bad_inputs(void **state)
+{
+	(void)state;
+	struct ridge_gpu g = switch_gpu();
+	struct ridge_comm_result r;
+	char err[300];
+	static const struct {
+		enum ridge_collective op;
+		double n, bytes;
+		enum ridge_comm_algorithm algorithm;
+		const char *reason;
+	} cases[] = {
+		{ RIDGE_ALL_REDUCE, 0, 1, RIDGE_ALGO_AUTO, "whole number" },
+		{ RIDGE_ALL_REDUCE, 2.5, 1, RIDGE_ALGO_AUTO, "whole number" },
+		{ RIDGE_ALL_REDUCE, 8, -1, RIDGE_ALGO_AUTO, "0 or more" },
+		{ RIDGE_ALL_REDUCE, 8, NAN, RIDGE_ALGO_AUTO, "0 or more" },
+		{ RIDGE_SEND_RECV, 1, 1, RIDGE_ALGO_AUTO, "needs 2 GPUs" },
+		{ RIDGE_ALL_GATHER, 8, 1, RIDGE_ALGO_TREE, "all-reduce algorithm" },
+		{ RIDGE_ALL_TO_ALL, 8, 1, RIDGE_ALGO_RING, "direct exchanges" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct ridge_comm_input in = { cases[i].op, cases[i].n, cases[i].bytes, cases[i].algorithm, 0 };
+		if (comm_collective(&g, &in, &r, err, sizeof err) != -1)
+			fail_msg("case %zu accepted", i);
+		if (!strstr(err, cases[i].reason))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err, cases[i].reason);
+	}
+	struct ridge_gpu none = { 0 };
+	struct ridge_comm_input in = { RIDGE_ALL_REDUCE, 8, 1, RIDGE_ALGO_AUTO, 0 };
+	assert_int_equal(comm_collective(&none, &in, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "no interconnect fabric"));
+	/* one GPU communicates nothing */
+	in.gpus = 1;
+	assert_int_equal(comm_collective(&g, &in, &r, err, sizeof err), 0);
+	assert_true(r.time_s == 0 && r.algorithm == RIDGE_ALGO_NONE);
+}
+
+static void test_hwdb_entries(void **state)
+{
+	(void)state;
+	/* Every built-in entry has a fabric, and MI300X's one pair sees 1/7 of its aggregate. */
+	static const char *const ids[] = { "h100-sxm", "h100-pcie", "h200-sxm", "b200", "a100-sxm-80gb", "a100-pcie-40gb",
+					   "l40s", "l4", "rtx-4090", "v100-sxm2", "mi300x", "mi325x", "mi250x", "mi210" };
+	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+		if (!test_gpu(ids[i])->ic.has_fabric)
+			fail_msg("%s has no interconnect fabric", ids[i]);
+	const struct ridge_gpu *mi = test_gpu("mi300x");
+	assert_close(mi->ic.per_direction / mi->ic.peer_bandwidth, 7, 1e-15);
+	assert_true(test_gpu("h100-sxm")->ic.nvls && !test_gpu("a100-sxm-80gb")->ic.nvls);
+}
+
+static void test_parallel_train(void **state)
+{
+	(void)state;
+	struct ridge_gpu g = switch_gpu();
+	/* 8e9 parameters, seq 1024, batch 64 on 16 GPUs: TP 2 x PP 2 x DP 4, micro-batches of 2 sequences:
+	 * 64 / 4 = 16 sequences per pipeline = 8 micro-batches. F = 6 x 8e9 x 1024 x 64 = 3.145728e15 FLOP. */
+	struct ridge_parallel_input in = {
+		.params = 8e9, .seq = 1024, .batch = 64, .gpus = 16, .flops_per_step = 3.145728e15, .peak_flops = 1e15,
+		.compute_efficiency = 0.5, .tp = 2, .pp = 2, .micro_batch = 2, .hidden = 4096, .layers = 32,
+		.sharding = RIDGE_SHARD_DDP, .recompute = RIDGE_RECOMPUTE_SELECTIVE, .dp_overlap = 0.5, .memory_bytes = 80e9,
+	};
+	struct ridge_parallel_result r;
+	char err[300];
+	assert_int_equal(parallel_train(&g, &in, &r, err, sizeof err), 0);
+	assert_true(r.dp == 4 && r.micro_batches == 8);
+	/* compute = 3.145728e15 / (16 x 1e15 x 0.5) = 0.393216 s; bubble (pp-1)/m = 1/8 of it */
+	assert_close(r.compute_s, 0.393216, 1e-15);
+	assert_close(r.bubble_s, 0.049152, 1e-15);
+	assert_close(r.bubble_fraction, 1.0 / 9, 1e-15);
+	/* TP: 2 x 1024 x 4096 x 2 B = 16 MiB per all-reduce, 4 per layer x 16 layers per stage x 8 micro-batches = 512;
+	 * on 2 GPUs the ring (7.8 us + 16777216 / 370e9) beats NVLS (25 us + 16777216 / 480e9) */
+	assert_true(r.tp.bytes_per_allreduce == 16777216 && r.tp.allreduces == 512);
+	assert_int_equal(r.tp.one.algorithm, RIDGE_ALGO_RING);
+	assert_close(r.tp.time_s, 512 * (7.8e-6 + 16777216 / 370e9), 1e-12);
+	/* DP: 8e9 / 4 x 2 B = 4e9 B of gradients over 4 GPUs (one domain: 8 / tp 2 = 4 per domain);
+	 * all-reduce 1.5 x 4e9: NVLS 25 us + 6e9 / 480e9 = 12.525 ms, half of it hidden */
+	assert_true(r.dp_bytes == 4e9);
+	assert_int_equal(r.dp_reduce.algorithm, RIDGE_ALGO_NVLS);
+	assert_close(r.dp_comm_s, 12.525e-3, 1e-12);
+	assert_close(r.dp_exposed_s, 12.525e-3 / 2, 1e-12);
+	assert_close(r.step_s, r.compute_s + r.bubble_s + r.tp.time_s + r.pp.time_s + r.dp_exposed_s, 1e-15);
+	assert_close(r.mfu, 3.145728e15 / (16 * 1e15 * r.step_s), 1e-15);
+	/* memory: 2e9 parameters per GPU x (2 + 2 + 12) B = 32e9; activations s b h (10 + 24/2) =
+	 * 1024 x 2 x 4096 x 22 = 184,549,376 B per layer x 16 layers x 2 micro-batches in flight */
+	assert_true(r.weight_bytes == 4e9 && r.grad_bytes == 4e9 && r.optimizer_bytes == 24e9);
+	assert_true(r.activation_per_layer_bytes == 184549376);
+	assert_true(r.activation_bytes == 184549376.0 * 32);
+	assert_true(r.fits);
+	/* ZeRO-3: weights, grads and optimizer over dp 4; full recomputation keeps 2 s b h per layer */
+	in.sharding = RIDGE_SHARD_ZERO3;
+	in.recompute = RIDGE_RECOMPUTE_FULL;
+	assert_int_equal(parallel_train(&g, &in, &r, err, sizeof err), 0);
+	assert_true(r.weight_bytes == 1e9 && r.grad_bytes == 1e9 && r.optimizer_bytes == 6e9);
+	assert_true(r.activation_per_layer_bytes == 2 * 8388608.0);
+	assert_true(r.dp_gathers == 2 && r.dp_reduce.op == RIDGE_REDUCE_SCATTER);
+	/* refusals */
+	in.tp = 3;
+	assert_int_equal(parallel_train(&g, &in, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "does not divide"));
+	in.tp = 2;
+	in.micro_batch = 3;
+	assert_int_equal(parallel_train(&g, &in, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "micro-batches"));
+}
+
+static void test_calibration_file_round_trip(void **state)
+{
+	(void)state;
+	/* The fixture's interconnect (fabric and measured collectives) loads, is written back by
+	 * hwdb_format as a calibration would be, and reads back the same. */
+	struct ridge_gpu g, again;
+	struct hwdb_diags diags = { 0 };
+	assert_int_equal(hwdb_load_file("tests/fixtures/h200-comm-calibration.yaml", &g, &diags), 0);
+	assert_true(g.ic.has_fabric && g.ic.nvls && g.ic.measured_gpus == 8);
+	assert_true(g.ic.measured[RIDGE_ALL_REDUCE].has_bus_bandwidth && g.ic.measured[RIDGE_ALL_REDUCE].bus_bandwidth == 472e9);
+	assert_true(g.ic.measured[RIDGE_ALL_TO_ALL].has_bus_bandwidth && !g.ic.measured[RIDGE_ALL_TO_ALL].has_latency);
+	char *text;
+	size_t len;
+	assert_int_equal(hwdb_format(&g, &text, &len), 0);
+	int rc = hwdb_parse("again.yaml", text, len, &again, &diags);
+	free(text);
+	assert_int_equal(rc, 0);
+	assert_memory_equal(&g.ic, &again.ic, sizeof g.ic);
+	/* measured on 8: 21 us + 1.75 x 64 MiB / 472e9, priced as NCCL's own choice */
+	struct ridge_comm_result r = run(&g, RIDGE_ALL_REDUCE, 8, 67108864, RIDGE_ALGO_AUTO, 0);
+	assert_int_equal(r.algorithm, RIDGE_ALGO_AUTO);
+	assert_close(r.time_s, 21e-6 + 117440512 / 472e9, 1e-12);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ring_all_reduce),	     cmocka_unit_test(test_nvls_and_auto),
+		cmocka_unit_test(test_gather_scatter_factors), cmocka_unit_test(test_mesh_peer_vs_aggregate),
+		cmocka_unit_test(test_across_domains),	     cmocka_unit_test(test_calibration),
+		cmocka_unit_test(test_parallel_terms),	     cmocka_unit_test(test_bad_inputs),
+		cmocka_unit_test(test_hwdb_entries),	     cmocka_unit_test(test_parallel_train),
+		cmocka_unit_test(test_calibration_file_round_trip),
+	};
+	return cmocka_run_group_tests_name("comm", tests, NULL, NULL);
+}

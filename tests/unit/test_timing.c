@@ -1,0 +1,189 @@
+/* model/timing: the kernel time model and its fit, pinned with hand-worked
+ * numbers (model/README.md, "time model"). */
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "ridge.h"
+#include "test_util.h"
+
+/* max(compute / eff_c, memory / eff_m) + fixed: 100 us / 0.8 = 125 us beats
+ * 60 us / 0.9 = 66.7 us, plus 5 us = 130 us. */
+static void test_predict_formula(void **state)
+{
+	(void)state;
+	assert_close(timing_predict(100e-6, 60e-6, 0.8, 0.9, 5e-6), 130e-6, 1e-15);
+	assert_close(timing_predict(10e-6, 90e-6, 0.8, 0.9, 5e-6), 105e-6, 1e-15);
+}
+
+/* Samples made from known terms come back exactly: eff_c 0.75, eff_m 0.85,
+ * fixed 7 us, over work spanning 20x in both regimes. */
+static void test_fit_recovers_terms(void **state)
+{
+	(void)state;
+	struct ridge_timing_sample s[8];
+	const double compute[] = { 50e-6, 200e-6, 1000e-6, 400e-6, 1e-6, 2e-6, 1e-6, 3e-6 };
+	const double memory[] = { 10e-6, 20e-6, 100e-6, 50e-6, 20e-6, 100e-6, 400e-6, 60e-6 };
+	for (int i = 0; i < 8; i++)
+		s[i] = (struct ridge_timing_sample){ compute[i], memory[i],
+						     timing_predict(compute[i], memory[i], 0.75, 0.85, 7e-6) };
+	struct ridge_timing_fit f;
+	char err[200];
+	assert_int_equal(timing_fit(s, 8, 1, 1, 0, &f, err, sizeof err), 0);
+	assert_true(f.fitted_compute && f.fitted_memory && f.fitted_fixed);
+	assert_int_equal(f.compute_bound_samples, 4);
+	assert_int_equal(f.memory_bound_samples, 4);
+	assert_close(f.compute_efficiency, 0.75, 1e-9);
+	assert_close(f.memory_efficiency, 0.85, 1e-9);
+	assert_close(f.fixed_cost_s, 7e-6, 1e-9);
+	assert_true(f.median_abs_error < 1e-9);
+}
+
+/* Samples of one size cannot tell an efficiency from a fixed cost: the fixed
+ * cost stays at the prior (3 us) and the efficiency takes the rest. Four
+ * kernels of 48 us memory time measured at 66 us: eff = 48 / (66 - 3) = 0.7619. */
+static void test_fit_one_size_holds_fixed_cost(void **state)
+{
+	(void)state;
+	struct ridge_timing_sample s[4];
+	for (int i = 0; i < 4; i++)
+		s[i] = (struct ridge_timing_sample){ 1e-6, 48e-6, 66e-6 };
+	struct ridge_timing_fit f;
+	char err[200];
+	assert_int_equal(timing_fit(s, 4, 1, 1, 3e-6, &f, err, sizeof err), 0);
+	assert_false(f.fitted_fixed);
+	assert_close(f.fixed_cost_s, 3e-6, 1e-18);
+	assert_close(f.memory_efficiency, 48.0 / 63.0, 1e-12);
+}
+
+static void test_fit_refuses_bad_samples(void **state)
+{
+	(void)state;
+	struct ridge_timing_sample s[1] = { { 1e-6, 1e-6, 0 } };
+	struct ridge_timing_fit f;
+	char err[200];
+	assert_int_equal(timing_fit(s, 1, 1, 1, 0, &f, err, sizeof err), -1);
+	assert_non_null(strstr(err, "sample 1"));
+	assert_int_equal(timing_fit(s, 0, 1, 1, 0, &f, err, sizeof err), -1);
+	s[0].measured_s = NAN;
+	assert_int_equal(timing_fit(s, 1, 1, 1, 0, &f, err, sizeof err), -1);
+}
+
+/* bf16 4096^3 on the H100 spec sheet: 2 * 4096^3 = 137438953472 FLOP at
+ * 989.4 TFLOP/s = 138.911 us; 32 x 32 = 1024 tiles of 128 x 128 on 132 SMs
+ * run in 8 waves of 132: 1024 / 1056 of the computed area is useful; the
+ * entry's gemm class (compute efficiency 0.8593, fixed 9.31 us) gives
+ * 138.911 / (1024 / 1056) / 0.8593 + 9.31 = 176.02 us. */
+static void test_gemm_prediction(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *g = test_gpu("h100-sxm");
+	struct ridge_kernel_shape s = { .kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_BF16, .m = 4096, .n = 4096, .k = 4096 };
+	struct ridge_kernel_time t;
+	char err[300];
+	assert_int_equal(timing_kernel(g, &s, NULL, &t, err, sizeof err), 0);
+	assert_int_equal(t.cls, RIDGE_TIME_GEMM);
+	assert_true(t.quantized);
+	assert_int_equal(t.tile_m, 128);
+	assert_int_equal(t.tile_n, 128);
+	assert_close(t.tiles, 1024, 0);
+	assert_close(t.waves, 8, 0);
+	assert_close(t.quantization_efficiency, 1024.0 / 1056.0, 1e-15);
+	double compute = 137438953472.0 / 989.4e12;
+	assert_close(t.compute_time_s, compute, 1e-18);
+	assert_close(t.compute_efficiency.value, 0.8593, 0);
+	assert_close(t.fixed_cost.value, 9.31e-6, 1e-18);
+	assert_close(t.predicted_time_s, compute / (1024.0 / 1056.0) / 0.8593 + 9.31e-6, 1e-15);
+	assert_close(t.predicted_time_s, 176.02e-6, 1e-4);
+	assert_true(t.predicted_time_s >= t.time_floor_s);
+}
+
+/* A decode GEMV's 8-token output is tiled 128 x 8, not 128 x 128: a skinny
+ * GEMM with M = 4096 outputs and N = 8 tokens has 32 tiles, not 32 x 16 of
+ * wasted area. */
+static void test_skinny_gemm_tile(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *g = test_gpu("h100-sxm");
+	struct ridge_kernel_shape s = { .kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_BF16, .m = 4096, .n = 8, .k = 14336 };
+	struct ridge_kernel_time t;
+	char err[300];
+	assert_int_equal(timing_kernel(g, &s, NULL, &t, err, sizeof err), 0);
+	assert_int_equal(t.tile_n, 8);
+	assert_close(t.tiles, 32, 0);
+	assert_close(t.quantization_efficiency, 32.0 / 132.0, 1e-15);
+	assert_false(t.compute_binds); /* 117 MB of weights: memory-bound */
+}
+
+/* A kernel class with no timing terms predicts its floor; own kernels too. */
+static void test_unknown_class_is_the_floor(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *g = test_gpu("a100-sxm-80gb");
+	struct ridge_kernel_shape s = { .kernel = RIDGE_KERNEL_SOFTMAX, .dtype = RIDGE_BF16, .m = 8192, .n = 4096 };
+	struct ridge_kernel_time t;
+	char err[300];
+	assert_int_equal(timing_kernel(g, &s, NULL, &t, err, sizeof err), 0);
+	assert_close(t.predicted_time_s, t.time_floor_s, 0);
+	assert_non_null(strstr(t.memory_efficiency.source, "none known"));
+	s = (struct ridge_kernel_shape){ .kernel = RIDGE_KERNEL_GEMM_TILED, .dtype = RIDGE_BF16, .m = 1024, .n = 1024, .k = 1024 };
+	assert_int_equal(timing_kernel(test_gpu("h100-sxm"), &s, NULL, &t, err, sizeof err), 0);
+	assert_int_equal(t.cls, RIDGE_TIME_OWN);
+	assert_close(t.predicted_time_s, t.time_floor_s, 0);
+}
+
+/* The attention implementation: the entry's default (cudnn on the H100 and
+ * H200 entries: what PyTorch 2.11's SDPA ran), ideal is the roofline. */
+static void test_attention_impl(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *g = test_gpu("h100-sxm");
+	struct ridge_kernel_shape s = { .kernel = RIDGE_KERNEL_FLASH_ATTENTION, .dtype = RIDGE_BF16, .seq = 4096,
+					.heads = 32, .head_dim = 128, .causal = true };
+	struct ridge_kernel_time t;
+	char err[300];
+	assert_int_equal(timing_kernel(g, &s, NULL, &t, err, sizeof err), 0);
+	assert_int_equal(t.impl, RIDGE_ATTENTION_CUDNN);
+	assert_int_equal(t.slot, RIDGE_SLOT_ATTENTION_CUDNN);
+	struct ridge_timing_options o = { false, false, RIDGE_ATTENTION_IDEAL };
+	assert_int_equal(timing_kernel(g, &s, &o, &t, err, sizeof err), 0);
+	assert_close(t.predicted_time_s, t.time_floor_s, 0);
+	enum ridge_attention_impl impl;
+	assert_true(timing_attention_impl_parse("FA3", &impl));
+	assert_int_equal(impl, RIDGE_ATTENTION_FA3);
+	assert_false(timing_attention_impl_parse("fa4", &impl));
+}
+
+/* Rebasing keeps the rate: efficiency x ceiling is the same before and after. */
+static void test_rebase_keeps_rate(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *from = test_gpu("h200-sxm");
+	struct ridge_gpu to = *from;
+	double peak_from = from->peak[RIDGE_BF16].matrix;
+	to.peak[RIDGE_BF16].matrix = 803e12;
+	to.memory_bandwidth = 4.5e12;
+	memset(to.timing, 0, sizeof to.timing);
+	timing_rebase(from, &to);
+	const struct ridge_timing_terms *a = &from->timing[RIDGE_SLOT_GEMM], *b = &to.timing[RIDGE_SLOT_GEMM];
+	assert_true(b->has_compute_efficiency && b->has_memory_efficiency && b->has_fixed_cost);
+	assert_close(b->compute_efficiency * 803e12, a->compute_efficiency * peak_from, 1e-3);
+	assert_close(b->memory_efficiency * 4.5e12, a->memory_efficiency * from->memory_bandwidth, 1e-3);
+	assert_close(b->fixed_cost_s, a->fixed_cost_s, 0);
+	assert_string_equal(to.attention_default, "cudnn");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_predict_formula),	      cmocka_unit_test(test_fit_recovers_terms),
+		cmocka_unit_test(test_fit_one_size_holds_fixed_cost), cmocka_unit_test(test_fit_refuses_bad_samples),
+		cmocka_unit_test(test_gemm_prediction),	      cmocka_unit_test(test_skinny_gemm_tile),
+		cmocka_unit_test(test_unknown_class_is_the_floor),  cmocka_unit_test(test_attention_impl),
+		cmocka_unit_test(test_rebase_keeps_rate),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
