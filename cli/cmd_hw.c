@@ -277,19 +277,6 @@ static void report_check(const char *file, const char *id, const struct hwdb_dia
 /* check with files: each is parsed on its own; ids must also be unique among them. */
 static int hw_check_files(int count, char **files, bool json)
 {
-	/* A file that cannot be read is an input error (exit 2), not a bad entry
-	 * (exit 1): say so before checking anything. */
-	for (int i = 0; i < count; i++) {
-		struct stat info;
-		FILE *f = fopen(files[i], "rb");
-		if (!f || (stat(files[i], &info) == 0 && S_ISDIR(info.st_mode))) {
-			cli_error("cannot open '%s': %s", files[i], f ? strerror(EISDIR) : strerror(errno));
-			if (f)
-				fclose(f);
-			return EXIT_USAGE;
-		}
-		fclose(f);
-	}
 	cJSON *results = json ? cJSON_CreateArray() : NULL;
 	int bad = 0;
 	struct ridge_gpu *gpus = calloc((size_t)count, sizeof *gpus);

@@ -45,6 +45,18 @@ enum kern_id {
 	KERN_LAUNCH_SYNC,  /* launch + synchronize round trip */
 	KERN_GRAPH_NODE,   /* graph replay, per empty-kernel node */
 	KERN_GRAPH_LAUNCH, /* host cost of launching a one-node graph */
+	/* Added later (issue 19); appended so the ranges above keep their meaning. */
+	KERN_COPY_FIXED,    /* one pass of the copy kernel at a small size: the fixed cost per kernel */
+	KERN_LATENCY,	    /* pointer chase, one thread: seconds per dependent load (working set, stride) */
+	KERN_LATENCY_SMEM,  /* the same chase in shared memory */
+	KERN_LATENCY_HOPS,  /* per-load latencies of one chase (clock), as 64 quantiles: near/far L2 */
+	KERN_WGMMA_FP16,    /* wgmma m64n256k16 fp16 -> fp32 (sm_90a) */
+	KERN_WGMMA_TF32,    /* wgmma m64n256k8 tf32 -> fp32 */
+	KERN_WGMMA_E4M3,    /* wgmma m64n256k32 e4m3 -> fp32 */
+	KERN_WGMMA_E5M2,    /* wgmma m64n256k32 e5m2 -> fp32 */
+	KERN_WGMMA_INT8,    /* wgmma m64n256k32 s8 -> s32 */
+	KERN_WGMMA_SP_BF16, /* wgmma.sp m64n256k32 bf16, A 2:4 sparse (dense-equivalent FLOPs) */
+	KERN_WGMMA_SP_E4M3, /* wgmma.sp m64n256k64 e4m3, A 2:4 sparse */
 	/* The validation suite (ridge-probe --validate): kernels whose time the
 	 * model predicts. Library GEMM shapes reuse KERN_GEMM_BF16. */
 	KERN_V_STREAM,		/* c = a + b over a working set (bytes), several passes per launch */
@@ -64,6 +76,10 @@ enum kern_id {
 const char *kern_id_name(enum kern_id id);
 /* True for the ids whose result is a time per operation, not a rate. */
 bool kern_id_is_launch(enum kern_id id);
+/* True for the latency ids: the rate is the median seconds per dependent load. */
+bool kern_id_is_latency(enum kern_id id);
+/* True for the wgmma ids (kernels/cuda/wgmma_sm90a.cu). */
+bool kern_id_is_wgmma(enum kern_id id);
 /* True when the work of the id is bytes (memory kernels), else FLOPs. */
 bool kern_id_counts_bytes(enum kern_id id);
 /* True for the validation-suite ids (KERN_V_*). */
@@ -103,6 +119,17 @@ struct kern_config {
 	uint64_t seed; /* inputs are drawn from it (kernels/rand.h) */
 	kern_sample_fn sample;
 	void *sample_user;
+	/* Sustained mode (ridge-probe --sustained): when window_s > 0 each timed
+	 * run is a window of back-to-back launches lasting about window_s, its
+	 * seconds the mean per launch; window_end (may be NULL) is called with
+	 * sample_user after each window, so the caller can read clocks and power
+	 * per window. */
+	double window_s;
+	void (*window_end)(void *user, int window);
+	/* KERN_LATENCY: the distance between consecutive chain elements (0: 128 B)
+	 * and the load kind: 1 for L1-cached loads (ld.ca), 0 for L2 (ld.cg). */
+	double stride;
+	int l1;
 };
 
 struct kern_result {

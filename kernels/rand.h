@@ -57,6 +57,27 @@ KERN_HD uint8_t kern_bits_e4m3(uint64_t seed, uint64_t i)
 	return (uint8_t)((((h >> 7) & 1u) << 7) | ((4u + ((h >> 3) & 3u)) << 3) | (h & 7u));
 }
 
+/* fp8 e5m2 bits (s, e5, m2, bias 15): +-[1/8, 2); never inf or NaN. */
+KERN_HD uint8_t kern_bits_e5m2(uint64_t seed, uint64_t i)
+{
+	uint32_t h = kern_hash(seed, i);
+	return (uint8_t)((((h >> 7) & 1u) << 7) | ((12u + ((h >> 2) & 3u)) << 2) | (h & 3u));
+}
+
+/* tf32 values stored as fp32 bits: +-[1/8, 2) with the 13 low mantissa bits
+ * zero, so the tensor cores' tf32 rounding changes nothing. */
+KERN_HD uint32_t kern_bits_tf32(uint64_t seed, uint64_t i)
+{
+	return kern_bits_f32(seed, i, 0) & ~0x1FFFu;
+}
+
+/* int8: odd values in -15..15 (never zero; s32 sums of the wgmma test stay
+ * far from overflow). */
+KERN_HD uint8_t kern_bits_s8(uint64_t seed, uint64_t i)
+{
+	return (uint8_t)(int8_t)(2 * (int)(kern_hash(seed, i) & 15u) - 15);
+}
+
 /* fp64 bits: +-[1/8, 2) with 52 random mantissa bits. */
 KERN_HD uint64_t kern_bits_f64(uint64_t seed, uint64_t i)
 {

@@ -44,6 +44,11 @@ double kern_decode_e4m3(uint8_t bits)
 	return decode_small(bits >> 7, (bits >> 3) & 0xF, bits & 7, 3, 7);
 }
 
+double kern_decode_e5m2(uint8_t bits)
+{
+	return decode_small(bits >> 7, (bits >> 2) & 0x1F, bits & 3, 2, 15);
+}
+
 double kern_value(enum kern_elem type, uint64_t seed, uint64_t i)
 {
 	switch (type) {
@@ -59,6 +64,12 @@ double kern_value(enum kern_elem type, uint64_t seed, uint64_t i)
 		return kern_decode_e4m3(kern_bits_e4m3(seed, i));
 	case KERN_ELEM_F64:
 		return kern_decode_f64(kern_bits_f64(seed, i));
+	case KERN_ELEM_E5M2:
+		return kern_decode_e5m2(kern_bits_e5m2(seed, i));
+	case KERN_ELEM_TF32:
+		return kern_decode_f32(kern_bits_tf32(seed, i));
+	case KERN_ELEM_S8:
+		return (double)(int8_t)kern_bits_s8(seed, i);
 	}
 	return NAN;
 }
@@ -146,6 +157,17 @@ static const char *const id_names[KERN_COUNT] = {
     [KERN_LAUNCH_SYNC] = "launch_sync",
     [KERN_GRAPH_NODE] = "graph_node",
     [KERN_GRAPH_LAUNCH] = "graph_launch",
+    [KERN_COPY_FIXED] = "copy_fixed",
+    [KERN_LATENCY] = "latency",
+    [KERN_LATENCY_SMEM] = "latency_smem",
+    [KERN_LATENCY_HOPS] = "latency_hops",
+    [KERN_WGMMA_FP16] = "wgmma_fp16",
+    [KERN_WGMMA_TF32] = "wgmma_tf32",
+    [KERN_WGMMA_E4M3] = "wgmma_e4m3",
+    [KERN_WGMMA_E5M2] = "wgmma_e5m2",
+    [KERN_WGMMA_INT8] = "wgmma_int8",
+    [KERN_WGMMA_SP_BF16] = "wgmma_sp_bf16",
+    [KERN_WGMMA_SP_E4M3] = "wgmma_sp_e4m3",
     [KERN_V_STREAM] = "v_stream_add",
     [KERN_V_GEMM_NAIVE] = "v_gemm_naive",
     [KERN_V_GEMM_TILED] = "v_gemm_tiled",
@@ -168,9 +190,19 @@ bool kern_id_is_launch(enum kern_id id)
 	return id >= KERN_LAUNCH_ASYNC && id <= KERN_GRAPH_LAUNCH;
 }
 
+bool kern_id_is_latency(enum kern_id id)
+{
+	return id == KERN_LATENCY || id == KERN_LATENCY_SMEM || id == KERN_LATENCY_HOPS;
+}
+
+bool kern_id_is_wgmma(enum kern_id id)
+{
+	return id == KERN_WGMMA_BF16 || (id >= KERN_WGMMA_FP16 && id <= KERN_WGMMA_SP_E4M3);
+}
+
 bool kern_id_counts_bytes(enum kern_id id)
 {
-	return id <= KERN_SMEM || id == KERN_V_STREAM || (id >= KERN_V_RESNORM_UNFUSED && id <= KERN_V_SOFTMAX_FUSED);
+	return id <= KERN_SMEM || id == KERN_COPY_FIXED || id == KERN_V_STREAM || (id >= KERN_V_RESNORM_UNFUSED && id <= KERN_V_SOFTMAX_FUSED);
 }
 
 bool kern_id_is_validation(enum kern_id id)

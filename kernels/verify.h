@@ -15,10 +15,21 @@ double kern_decode_f32(uint32_t bits);
 double kern_decode_bf16(uint16_t bits);
 double kern_decode_f16(uint16_t bits);
 double kern_decode_e4m3(uint8_t bits);
+double kern_decode_e5m2(uint8_t bits);
 double kern_decode_f64(uint64_t bits);
 
 /* Element i of an array filled by the device from seed, as a double. */
-enum kern_elem { KERN_ELEM_F32, KERN_ELEM_F32_POSITIVE, KERN_ELEM_BF16, KERN_ELEM_F16, KERN_ELEM_E4M3, KERN_ELEM_F64 };
+enum kern_elem {
+	KERN_ELEM_F32,
+	KERN_ELEM_F32_POSITIVE,
+	KERN_ELEM_BF16,
+	KERN_ELEM_F16,
+	KERN_ELEM_E4M3,
+	KERN_ELEM_F64,
+	KERN_ELEM_E5M2,
+	KERN_ELEM_TF32,
+	KERN_ELEM_S8
+};
 double kern_value(enum kern_elem type, uint64_t seed, uint64_t i);
 
 /* Normwise relative error sqrt(sum (out - ref)^2 / sum ref^2), accumulated

@@ -77,7 +77,7 @@ PROBE_HAS_CUBLAS := $(and $(wildcard $(CUDA_LIBDIR)/../include/cublas_v2.h $(CUD
 NVCC_FLAGS ?= -O3 -lineinfo
 PROBE_NVCC := $(NVCC) -std=c++17 $(NVCC_FLAGS) -Xcompiler -Wall,-Wextra $(if $(PROBE_HAS_CUBLAS),,-DKERN_NO_CUBLAS)
 
-PROBE_CU := kernels/cuda/backend.cu kernels/cuda/mma.cu $(if $(PROBE_HAS_CUBLAS),kernels/cuda/gemm.cu)
+PROBE_CU := kernels/cuda/backend.cu kernels/cuda/mma.cu kernels/cuda/latency.cu $(if $(PROBE_HAS_CUBLAS),kernels/cuda/gemm.cu)
 # Each architecture set has its own object folder (build/obj/kernels/cuda-90,
 # cuda-75_80_..._120), so `make test` after `make` (or the reverse) relinks
 # instead of recompiling. wgmma is sm_90a whatever the set, so it is shared.

@@ -2,6 +2,7 @@
 #include "calib.h"
 #include "timing.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,26 @@ static void set_rate(const struct probe_report *rep, struct ridge_gpu *g, const 
 	size_t used = strlen(list);
 	snprintf(list + used, len - used, "%s%s.%s", used ? ", " : "", ridge_dtype_name(d),
 		 matrix ? "matrix" : "vector");
+}
+
+/* Latencies have no hwdb field yet: they go into a note, one line. */
+static void append_latency_note(const struct probe_report *rep, struct ridge_gpu *g)
+{
+	if ((!rep->latency_count && !rep->l2_split.found) || g->note_count >= RIDGE_MAX_NOTES)
+		return;
+	char line[RIDGE_LONG_TEXT] = "measured latency (pointer chase): ";
+	for (int i = 0; i < rep->latency_count; i++) {
+		const struct probe_latency *l = &rep->latency[i];
+		size_t used = strlen(line);
+		snprintf(line + used, sizeof line - used, "%s%s %.0f ns = %.0f cycles (%.4g MiB)", i ? ", " : "",
+			 l->level, l->seconds * 1e9, l->cycles, l->bytes / 1048576);
+	}
+	if (rep->l2_split.found && rep->l2_split.differ) {
+		size_t used = strlen(line);
+		snprintf(line + used, sizeof line - used, "; L2 near %.0f / far %.0f cycles per load",
+			 rep->l2_split.near_cycles, rep->l2_split.far_cycles);
+	}
+	snprintf(g->notes[g->note_count++], RIDGE_LONG_TEXT, "%s", line);
 }
 
 int probe_calibration_build(const struct probe_report *rep, struct ridge_gpu *g, char *err, size_t err_len)
@@ -106,6 +127,44 @@ int probe_calibration_build(const struct probe_report *rep, struct ridge_gpu *g,
 		g->graph_node_s = rep->launch_s[PROBE_GRAPH_NODE];
 		strncat(measured, ", launch.graph_node", sizeof measured - strlen(measured) - 1);
 	}
+	/* The fixed cost per kernel: intercepts of time against work (report.c). */
+	if (rep->kernel_fixed.has) {
+		g->has_kernel_fixed_cost = true;
+		g->kernel_fixed_cost_s = rep->kernel_fixed.fixed_s;
+		strncat(measured, ", launch.kernel_fixed_cost", sizeof measured - strlen(measured) - 1);
+	}
+	if (rep->gemm_fixed.has) {
+		g->has_gemm_fixed_cost = true;
+		g->gemm_fixed_cost_s = rep->gemm_fixed.fixed_s;
+		strncat(measured, ", launch.gemm_fixed_cost", sizeof measured - strlen(measured) - 1);
+	}
+	/* 2:4 sparse rates: the own sparse and dense wgmma kernels of one dtype
+	 * give the instruction's speed-up; where it is 2 (within the 3 % hwdb
+	 * requires) the sparse rate is twice the calibrated dense one. */
+	char sparse[RIDGE_LONG_TEXT] = "";
+	const struct {
+		const char *sparse_name, *dense_name;
+		enum ridge_dtype dtype;
+	} sparse_defs[] = {{"bf16_sparse_wgmma", "bf16_wgmma", RIDGE_BF16}, {"fp8_sparse_wgmma", "fp8_wgmma", RIDGE_FP8}};
+	for (size_t i = 0; i < sizeof sparse_defs / sizeof sparse_defs[0]; i++) {
+		double sp, dn;
+		struct ridge_peak *p = &g->peak[sparse_defs[i].dtype];
+		if (!take(rep, sparse_defs[i].sparse_name, &sp) || !take(rep, sparse_defs[i].dense_name, &dn) ||
+		    !p->has_matrix)
+			continue;
+		size_t used = strlen(sparse);
+		if (fabs(sp / dn - 2.0) <= 0.03 * 2.0) {
+			p->has_matrix_sparse = true;
+			p->matrix_sparse = 2 * p->matrix;
+			snprintf(sparse + used, sizeof sparse - used, "%s%s sparse/dense instruction rate %.3f (kept: 2 x "
+				 "the calibrated dense rate)", used ? "; " : "", ridge_dtype_name(sparse_defs[i].dtype),
+				 sp / dn);
+		} else {
+			snprintf(sparse + used, sizeof sparse - used, "%s%s sparse/dense instruction rate %.3f (not 2: "
+				 "the sparse rate is dropped)", used ? "; " : "", ridge_dtype_name(sparse_defs[i].dtype),
+				 sp / dn);
+		}
+	}
 	/* The device's own properties. */
 	g->sm_count = d->sm_count;
 	g->l2_bytes = d->l2_bytes;
@@ -150,11 +209,14 @@ int probe_calibration_build(const struct probe_report *rep, struct ridge_gpu *g,
 		 "shared_memory, registers, memory.size",
 		 measured);
 	if (rates[0])
-		snprintf(
-		    g->notes[g->note_count++], RIDGE_LONG_TEXT,
-		    "measured peak_flops: %s (vector rates from FMA kernels, matrix rates from cuBLAS/cuBLASLt GEMM); "
-		    "their 2:4 sparse rates are dropped (not measured)",
-		    rates);
+		snprintf(g->notes[g->note_count++], RIDGE_LONG_TEXT,
+			 "measured peak_flops: %s (vector rates from FMA kernels, matrix rates from cuBLAS/cuBLASLt "
+			 "GEMM); their 2:4 sparse rates are dropped %s",
+			 rates, sparse[0] ? "unless the sparsity note below keeps them" : "(not measured)");
+	if (sparse[0])
+		snprintf(g->notes[g->note_count++], RIDGE_LONG_TEXT, "measured 2:4 sparsity (own wgmma.sp kernels): %s",
+			 sparse);
+	append_latency_note(rep, g);
 	snprintf(g->notes[g->note_count++], RIDGE_LONG_TEXT,
 		 "peak rates not listed as measured are the datasheet's (hwdb %s)", rep->spec->id);
 	return 0;

@@ -8,6 +8,10 @@
 #   probe/device-run.sh full    the full run + calibration + ncu CSVs
 #   probe/device-run.sh extra   a second full run (run-to-run spread) and an
 #                               ncu capture with the tensor-core FLOP counters
+#   probe/device-run.sh ceilings  issue 19: SASS of the new kernels, the scratch
+#                               experiment (logs/2026-12-01-h200-ceilings/exp.cu),
+#                               the full run with calibration, --quick, and
+#                               --sustained 20 over copy and the bf16 GEMM
 #   probe/device-run.sh validate  --quick --validate (fast failure check), the
 #                               full --validate run with its calibration, the
 #                               plain --quick time, compute-sanitizer on the
@@ -62,7 +66,47 @@ sass="$out/sass.txt"
 } >"$sass" 2>&1
 cat "$sass" >>"$log"
 
-if [ "$mode" = smoke ]; then
+if [ "$mode" = ceilings ]; then
+	say "SASS of the issue-19 kernels"
+	{
+		for k in rp_copy rp_triad rp_l2_read rp_chase aux_check_stream; do
+			body=$(awk -v k="$k" '/Function : /{p = index($0, k) > 0} p' /tmp/sass_sm90.txt)
+			printf '%-17s sm_90  lines %5d  LDG.128 %2d  STG.128 %2d  LDG.64 %2d  LDG.STRONG.GPU %2d  LDL/STL %d\n' "$k" \
+				"$(echo "$body" | wc -l)" "$(echo "$body" | grep -cE 'LDG\.E[.A-Z0-9]*\.128')" \
+				"$(echo "$body" | grep -cE 'STG\.E[.A-Z0-9]*\.128')" "$(echo "$body" | grep -cE 'LDG\.E[.A-Z0-9]*\.64')" \
+				"$(echo "$body" | grep -c 'STRONG.GPU')" "$(echo "$body" | grep -cE 'LDL|STL')"
+		done
+		echo "rp_l2_read loads:"; awk '/Function : .*rp_l2_read/{p = 1} /Function : /{if (!index($0, "rp_l2_read")) p = 0} p' /tmp/sass_sm90.txt | grep -m4 LDG
+		echo "rp_chase loads:"; awk '/Function : .*rp_chase/{p = 1} p' /tmp/sass_sm90.txt | grep -m4 -E 'LDG|LDS'
+		echo "wgmma instructions per kernel (sm_90a):"
+		awk '/Function : /{name = $3} /GMMA/{split($0, a, /[ ;]+/); for (i in a) if (a[i] ~ /GMMA/) {print name, a[i]; break}}' /tmp/sass_sm90a.txt | sort | uniq -c
+		echo "wgmma kernels, LDL/STL:"; grep -cE 'LDL|STL' /tmp/sass_sm90a.txt
+	} >>"$sass" 2>&1
+	if [ "${EXP:-1}" = 1 ]; then
+		say "scratch experiment"
+		exp=probe/logs/2026-12-01-h200-ceilings/exp.cu
+		nvcc -O3 -arch=sm_90 "$exp" -o /tmp/exp19 >>"$log" 2>&1 && /tmp/exp19 >"$out/exp.txt" 2>&1
+		echo "(exp exit $?)" >>"$log"
+	fi
+	say "full run"
+	start=$(date +%s%N)
+	"$probe" --json --out "$out/h200-measured.yaml" >"$out/probe_h200.json" 2>>"$log"
+	echo "(exit $?, $(( ($(date +%s%N) - start) / 1000000 )) ms)" | tee -a "$log"
+	"$probe" --replay "$out/probe_h200.json" >"$out/probe_h200.txt" 2>>"$log"
+	say "quick run"
+	start=$(date +%s%N)
+	"$probe" --quick --json >"$out/quick.json" 2>>"$log"
+	echo "(exit $?, $(( ($(date +%s%N) - start) / 1000000 )) ms)" | tee -a "$log"
+	say "sustained 20 s: copy and the bf16 GEMM"
+	start=$(date +%s%N)
+	"$probe" --only copy,gemm_bf16 --sustained 20 --json >"$out/sustained.json" 2>>"$log"
+	echo "(exit $?, $(( ($(date +%s%N) - start) / 1000000 )) ms)" | tee -a "$log"
+	"$probe" --replay "$out/sustained.json" >>"$log" 2>&1
+	say "quick validation suite (nothing of it changed: a check that it still runs)"
+	start=$(date +%s%N)
+	"$probe" --quick --only validate >"$out/validate_quick.txt" 2>>"$log"
+	echo "(exit $?, $(( ($(date +%s%N) - start) / 1000000 )) ms)" | tee -a "$log"
+elif [ "$mode" = smoke ]; then
 	say "quick run"
 	start=$(date +%s%N)
 	"$probe" --quick --json >"$out/quick.json" 2>>"$log"
@@ -153,6 +197,13 @@ elif [ "$mode" = validate ]; then
 	grep -E 'ERROR SUMMARY|warning|error' "$log" | head -20
 	wc -l "$out"/ncu_h200_validate.csv
 	sed -n '/^Validation/,$p' "$out/validate_h200.txt"
+elif [ "$mode" = ceilings ]; then
+	grep -E 'exit|warning|error' "$log" | grep -v 'exit 0' | head -20
+	[ -f "$out/exp.txt" ] && cat "$out/exp.txt"
+	sed -n '/^ceiling/,/^checks/p' "$out/probe_h200.txt"
+	grep -E 'FAILED|not run' "$out/probe_h200.txt"
+	tail -4 "$out/validate_quick.txt"
+	sed -n '/^sustained/,+8p' "$log" | head -20
 elif [ "$mode" = smoke ]; then
 	"$probe" --replay "$out/quick.json" 2>&1 | head -60
 	grep -E 'ERROR SUMMARY|exit [1-9]|error' "$log" | head -20

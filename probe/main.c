@@ -35,7 +35,7 @@ enum { EXIT_OK = 0, EXIT_PROBLEM = 1, EXIT_USAGE = 2, EXIT_ENV = 3 };
 
 static const char usage_text[] =
     "usage: " PROBE_NAME " [--device N] [--quick] [--only LIST] [--validate] [--json] [--out FILE]\n"
-    "                   [--hwdb DIR] [--repeats N] [--warmup N]\n"
+    "                   [--hwdb DIR] [--repeats N] [--warmup N] [--sustained SECONDS]\n"
     "       " PROBE_NAME " --replay FILE [--json] [--out FILE] [--validation-json FILE] [--hwdb DIR]\n"
     "\n"
     "Measures this GPU's ceilings (memory, L2 and shared-memory bandwidth, vector and\n"
@@ -49,9 +49,12 @@ static const char usage_text[] =
     "  --quick         fewer runs and no sweeps of GEMM shapes (about 15 s)\n"
     "  --only LIST     comma-separated groups or measurements:\n"
     "                  memory (copy triad read write read_wide), l2, smem, compute (fma_fp32\n"
-    "                  fma_fp64 fma_fp16x2), tensor (mma_bf16 wgmma_bf16), gemm\n"
+    "                  fma_fp64 fma_fp16x2), tensor (mma_bf16 wgmma_bf16 wgmma_fp16 wgmma_tf32\n"
+    "                  wgmma_e4m3 wgmma_e5m2 wgmma_int8 wgmma_sp_bf16 wgmma_sp_e4m3), gemm\n"
     "                  (gemm_bf16 gemm_fp16 gemm_tf32 gemm_fp32 gemm_fp8 gemm_sweep),\n"
-    "                  launch (launch launch_sync graph_node graph_launch), occupancy;\n"
+    "                  launch (launch launch_sync graph_node graph_launch), latency (pointer\n"
+    "                  chases: latency latency_smem latency_hops), fixed (copy_fixed and small\n"
+    "                  GEMMs: the fixed cost per kernel), occupancy;\n"
     "                  the validation suite: validate, or its parts v_stream, v_gemm, v_blas,\n"
     "                  v_fused, v_launch\n"
     "  --validate      also run the validation suite: kernels whose time ridge's model\n"
@@ -65,6 +68,9 @@ static const char usage_text[] =
     "  --hwdb DIR      also load hwdb entries from DIR when matching the device\n"
     "  --repeats N     timed runs per measurement (default 15, --quick 8; 1..64)\n"
     "  --warmup N      untimed runs before them (default 3, --quick 2)\n"
+    "  --sustained SECONDS  also run the bf16 GEMM (cuBLAS 8192^3) and the HBM copy for\n"
+    "                  SECONDS each, in windows of at least 1 s: rate, SM clock and power per\n"
+    "                  window beside the burst rate (opt-in; 1..600)\n"
     "  --replay FILE   re-render the report of a saved --json document (no GPU needed)\n"
     "  --help          this text\n"
     "\n"
@@ -110,6 +116,8 @@ enum group {
 	G_GEMM_SWEEP,
 	G_LAUNCH,
 	G_OCCUPANCY,
+	G_LATENCY,
+	G_FIXED,
 	G_V_STREAM,
 	G_V_GEMM,
 	G_V_BLAS,
@@ -129,18 +137,23 @@ static int parse_only(const char *list, struct selection *sel)
 	static const struct {
 		const char *name;
 		int group;
-		int ids[6];
+		int ids[10];
 	} groups[] = {
 	    {"memory", -1, {KERN_COPY, KERN_TRIAD, KERN_READ, KERN_WRITE, KERN_READ_WIDE, -1}},
 	    {"l2", G_L2, {-1}},
 	    {"l2_read", G_L2, {-1}},
 	    {"smem", -1, {KERN_SMEM, -1}},
 	    {"compute", -1, {KERN_FMA_FP32, KERN_FMA_FP64, KERN_FMA_FP16X2, -1}},
-	    {"tensor", -1, {KERN_MMA_BF16, KERN_WGMMA_BF16, -1}},
+	    {"tensor",
+	     -1,
+	     {KERN_MMA_BF16, KERN_WGMMA_BF16, KERN_WGMMA_FP16, KERN_WGMMA_TF32, KERN_WGMMA_E4M3, KERN_WGMMA_E5M2,
+	      KERN_WGMMA_INT8, KERN_WGMMA_SP_BF16, KERN_WGMMA_SP_E4M3, -1}},
 	    {"gemm", G_GEMM_SWEEP, {KERN_GEMM_BF16, KERN_GEMM_FP16, KERN_GEMM_TF32, KERN_GEMM_FP32, KERN_GEMM_FP8, -1}},
 	    {"gemm_sweep", G_GEMM_SWEEP, {-1}},
 	    {"launch", -1, {KERN_LAUNCH_ASYNC, KERN_LAUNCH_SYNC, KERN_GRAPH_NODE, KERN_GRAPH_LAUNCH, -1}},
 	    {"occupancy", G_OCCUPANCY, {-1}},
+	    {"latency", G_LATENCY, {-1}},
+	    {"fixed", G_FIXED, {-1}},
 	    {"v_stream", G_V_STREAM, {-1}},
 	    {"v_gemm", G_V_GEMM, {-1}},
 	    {"v_blas", G_V_BLAS, {-1}},
@@ -177,7 +190,7 @@ static int parse_only(const char *list, struct selection *sel)
 		if (!found) {
 			error_msg(
 			    "--only: unknown measurement '%s' (memory, l2, smem, compute, tensor, gemm, gemm_sweep, "
-			    "launch, occupancy, validate, v_stream, v_gemm, v_blas, v_fused, v_launch, or a name such "
+			    "launch, latency, fixed, occupancy, validate, v_stream, v_gemm, v_blas, v_fused, v_launch, or a name such "
 			    "as "
 			    "copy or gemm_bf16)",
 			    tok);
@@ -194,6 +207,7 @@ struct step {
 	bool sweep;
 	bool validation;
 	int repeats; /* 0: the run's; a long kernel takes fewer */
+	double window_s; /* --sustained: window length (0: an ordinary measurement) */
 };
 
 #define MAX_STEPS PROBE_MAX_MEASUREMENTS
@@ -202,14 +216,14 @@ static void add_step(struct step *steps, int *n, enum kern_id id, double bytes, 
 {
 	if (*n >= MAX_STEPS)
 		return;
-	steps[(*n)++] = (struct step){id, bytes, m, nn, k, sweep, false, 0};
+	steps[(*n)++] = (struct step){id, bytes, m, nn, k, sweep, false, 0, 0};
 }
 
 static void add_case(struct step *steps, int *n, enum kern_id id, double bytes, long m, long nn, long k, int repeats)
 {
 	if (*n >= MAX_STEPS)
 		return;
-	steps[(*n)++] = (struct step){id, bytes, m, nn, k, true, true, repeats};
+	steps[(*n)++] = (struct step){id, bytes, m, nn, k, true, true, repeats, 0};
 }
 
 /* The validation suite: the model predicts each case's time (probe/validate.c). */
@@ -271,6 +285,62 @@ static void plan_validation(const struct selection *sel, bool quick, struct step
 	}
 }
 
+/* The fixed cost per kernel: one pass of the copy kernel at small sizes, and
+ * small cuBLAS bf16 GEMMs; the report fits time = fixed + work / rate
+ * (probe/report.c, fixed_fit). */
+static void plan_fixed(struct step *steps, int *n)
+{
+	static const double kib[] = {64, 256, 1024, 4096, 16384};
+	for (size_t i = 0; i < sizeof kib / sizeof kib[0]; i++)
+		add_step(steps, n, KERN_COPY_FIXED, kib[i] * 1024, 0, 0, 0, true);
+	static const long sizes[] = {64, 128, 256, 512};
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+		add_step(steps, n, KERN_GEMM_BF16, 0, sizes[i], sizes[i], sizes[i], true);
+}
+
+/* Pointer chases (kernels/cuda/latency.cu): m = stride in bytes, n = 1 for
+ * L1-cached loads. L1, L2, HBM; then one random line per 2 MiB page over
+ * growing sets (all of them fit in L2: what grows is the TLB reach). */
+static void add_chase(struct step *steps, int *n, enum kern_id id, double bytes, long stride, long l1)
+{
+	if (*n >= MAX_STEPS)
+		return;
+	steps[(*n)++] = (struct step){id, bytes, stride, l1, 0, true, false, 5, 0};
+}
+
+static void plan_latency(bool quick, const struct kern_device *dev, struct step *steps, int *n)
+{
+	const double mib = 1048576;
+	add_chase(steps, n, KERN_LATENCY, 16384, 128, 1);
+	add_chase(steps, n, KERN_LATENCY, 4 * mib, 128, 0);
+	add_chase(steps, n, KERN_LATENCY, 2048 * mib, 128, 0);
+	add_chase(steps, n, KERN_LATENCY_SMEM, 4096, 4, 0);
+	/* Not in --quick: in the --quick run of 2026-12-01 (H200) its check
+	 * failed once, unexplained (probe/README.md, "What failed"). */
+	if (quick)
+		return;
+	add_chase(steps, n, KERN_LATENCY_HOPS, 4 * mib, 128, 0);
+	static const double tlb_mib[] = {32, 1024, 16384, 65536};
+	for (size_t i = 0; i < sizeof tlb_mib / sizeof tlb_mib[0]; i++)
+		if (tlb_mib[i] * mib <= dev->memory_bytes / 2)
+			add_chase(steps, n, KERN_LATENCY, tlb_mib[i] * mib, 2 * 1048576, 0);
+}
+
+/* --sustained: the bf16 GEMM and the HBM copy in windows (one measurement per window). */
+static int plan_sustained(double seconds, struct step *steps, int n)
+{
+	int windows = (int)ceil(seconds);
+	if (windows > KERN_MAX_REPEATS)
+		windows = KERN_MAX_REPEATS;
+	double window = seconds / windows;
+	static const enum kern_id ids[] = {KERN_GEMM_BF16, KERN_COPY};
+	for (size_t i = 0; i < sizeof ids / sizeof ids[0] && n < MAX_STEPS; i++) {
+		long size = ids[i] == KERN_GEMM_BF16 ? 8192 : 0;
+		steps[n++] = (struct step){ids[i], 0, size, size, size, true, false, windows, window};
+	}
+	return n;
+}
+
 static int plan(const struct selection *sel, bool quick, const struct kern_device *dev, struct step *steps)
 {
 	int n = 0;
@@ -280,10 +350,13 @@ static int plan(const struct selection *sel, bool quick, const struct kern_devic
 			add_step(steps, &n, (enum kern_id)id, 0, 0, 0, 0, false);
 	if (all || sel->group[G_L2]) {
 		/* 1 MiB up to at least 4 x L2 in steps of x1.25 (x1.6 with --quick). */
-		double step = quick ? 1.6 : 1.25, top = 4 * dev->l2_bytes;
+		/* Whole chunks of the sweep kernel (512 KiB, kernels/common/stream.h). */
+		double step = quick ? 1.6 : 1.25, top = 4 * dev->l2_bytes, chunk = 524288, last = 0;
 		for (double w = 1048576;; w *= step) {
-			double rounded = ceil(w / 65536) * 65536;
-			add_step(steps, &n, KERN_L2_READ, rounded, 0, 0, 0, true);
+			double rounded = ceil(w / chunk) * chunk;
+			if (rounded > last)
+				add_step(steps, &n, KERN_L2_READ, rounded, 0, 0, 0, true);
+			last = rounded;
 			if (rounded >= top)
 				break;
 		}
@@ -291,6 +364,9 @@ static int plan(const struct selection *sel, bool quick, const struct kern_devic
 	if (all || sel->id[KERN_SMEM])
 		add_step(steps, &n, KERN_SMEM, 0, 0, 0, 0, false);
 	for (int id = KERN_FMA_FP32; id <= KERN_WGMMA_BF16; id++)
+		if (all || sel->id[id])
+			add_step(steps, &n, (enum kern_id)id, 0, 0, 0, 0, false);
+	for (int id = KERN_WGMMA_FP16; id <= KERN_WGMMA_SP_E4M3; id++)
 		if (all || sel->id[id])
 			add_step(steps, &n, (enum kern_id)id, 0, 0, 0, 0, false);
 	for (int id = KERN_GEMM_BF16; id <= KERN_GEMM_FP8; id++)
@@ -314,6 +390,11 @@ static int plan(const struct selection *sel, bool quick, const struct kern_devic
 	for (int id = KERN_LAUNCH_ASYNC; id <= KERN_GRAPH_LAUNCH; id++)
 		if (all || sel->id[id])
 			add_step(steps, &n, (enum kern_id)id, 0, 0, 0, 0, false);
+	if (all || sel->group[G_FIXED] || sel->id[KERN_COPY_FIXED])
+		plan_fixed(steps, &n);
+	if (all || sel->group[G_LATENCY] || sel->id[KERN_LATENCY] || sel->id[KERN_LATENCY_SMEM] ||
+	    sel->id[KERN_LATENCY_HOPS])
+		plan_latency(quick, dev, steps, &n);
 	plan_validation(sel, quick, steps, &n);
 	return n;
 }
@@ -353,6 +434,7 @@ struct options {
 	bool quick, json, device_set, validate;
 	const char *out, *hwdb_dir, *replay, *validation_json;
 	int repeats, warmup;
+	double sustained; /* seconds per kernel, 0: none */
 	struct selection sel;
 };
 
@@ -533,6 +615,48 @@ static void now_utc(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* --sustained: clocks and power per window, collected by window_end(). */
+static struct probe_env window_env[KERN_MAX_REPEATS];
+static double window_at[KERN_MAX_REPEATS];
+static int window_count;
+static double sustained_start;
+
+static double seconds_since(double t0)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9 - t0;
+}
+
+static void window_end(void *monitor, int window)
+{
+	struct monitor *mon = monitor;
+	if (window < 0 || window >= KERN_MAX_REPEATS)
+		return;
+	monitor_end(mon, &window_env[window]);
+	window_at[window] = seconds_since(sustained_start);
+	window_count = window + 1;
+	monitor_begin(mon);
+}
+
+/* One measurement per window of a sustained run (m holds the run's result). */
+static void split_windows(struct probe_result *r, struct probe_measurement *m, const struct kern_result *res)
+{
+	struct probe_measurement first = *m;
+	r->count--;
+	for (int w = 0; w < res->repeats && r->count < PROBE_MAX_MEASUREMENTS; w++) {
+		struct probe_measurement *o = &r->m[r->count++];
+		*o = first;
+		o->sustained = true;
+		o->repeats = 1;
+		o->seconds[0] = res->seconds[w];
+		o->at_s = window_at[w];
+		if (w < window_count)
+			o->env = window_env[w];
+		probe_measurement_derive(o);
+	}
+}
+
 static int measure(struct probe_result *r, const struct options *opt)
 {
 	const struct kern_backend *be = kern_backend();
@@ -576,6 +700,8 @@ static int measure(struct probe_result *r, const struct options *opt)
 
 	static struct step steps[MAX_STEPS];
 	int n = plan(&opt->sel, opt->quick, &r->device, steps);
+	if (opt->sustained > 0)
+		n = plan_sustained(opt->sustained, steps, n);
 	bool occupancy = !opt->sel.any || opt->sel.group[G_OCCUPANCY];
 	int total = n + (occupancy ? 1 : 0);
 	for (int i = 0; i < n; i++) {
@@ -600,10 +726,29 @@ static int measure(struct probe_result *r, const struct options *opt)
 		}
 		int repeats = s->repeats > 0 && s->repeats < opt->repeats ? s->repeats : opt->repeats;
 		int warmup = s->repeats > 0 && opt->warmup > 1 ? 1 : opt->warmup;
-		struct kern_config cfg = {s->id,	  s->bytes, s->m,    s->n,
-					  s->k,		  warmup,   repeats, r->seed + (unsigned long long)i * 7919u,
-					  monitor_sample, &mon};
+		if (s->window_s > 0)
+			repeats = s->repeats;
+		struct kern_config cfg;
+		memset(&cfg, 0, sizeof cfg);
+		cfg.id = s->id;
+		cfg.bytes = s->bytes;
+		cfg.m = s->m;
+		cfg.n = s->n;
+		cfg.k = s->k;
+		cfg.warmup = warmup;
+		cfg.repeats = repeats;
+		cfg.seed = r->seed + (unsigned long long)i * 7919u;
+		cfg.sample = monitor_sample;
+		cfg.sample_user = &mon;
+		cfg.window_s = s->window_s;
+		cfg.window_end = s->window_s > 0 ? window_end : NULL;
+		if (kern_id_is_latency(s->id)) {
+			cfg.stride = (double)s->m;
+			cfg.l1 = (int)s->n;
+		}
 		static struct kern_result res;
+		window_count = 0;
+		sustained_start = seconds_since(0);
 		monitor_begin(&mon);
 		int rc = be->run(ctx, &cfg, &res, err, sizeof err);
 		monitor_end(&mon, &m->env);
@@ -622,6 +767,10 @@ static int measure(struct probe_result *r, const struct options *opt)
 		m->work = res.work;
 		if (res.bytes > 0)
 			m->bytes = res.bytes;
+		if (s->window_s > 0) {
+			split_windows(r, m, &res);
+			continue;
+		}
 		probe_measurement_derive(m);
 		if (m->stats.cv > PROBE_CV_WARN) {
 			progress_done();
@@ -630,7 +779,7 @@ static int measure(struct probe_result *r, const struct options *opt)
 		}
 	}
 	if (occupancy) {
-		struct step s = {KERN_COUNT, 0, 0, 0, 0, false, false, 0};
+		struct step s = {KERN_COUNT, 0, 0, 0, 0, false, false, 0, 0};
 		if (isatty(2))
 			fprintf(stderr, "\r\033[K" PROBE_NAME ": [%d/%d] occupancy", total, total);
 		else
@@ -678,6 +827,7 @@ int main(int argc, char **argv)
 	    {"replay", required_argument, NULL, 'R'},
 	    {"validate", no_argument, NULL, 'V'},
 	    {"validation-json", required_argument, NULL, 'J'},
+	    {"sustained", required_argument, NULL, 'S'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -727,6 +877,13 @@ int main(int argc, char **argv)
 		case 'J':
 			opt.validation_json = optarg;
 			break;
+		case 'S': {
+			int secs = 0;
+			if (parse_count("--sustained", optarg, 1, 600, &secs))
+				return EXIT_USAGE;
+			opt.sustained = secs;
+			break;
+		}
 		case 'h':
 			fputs(usage_text, stdout);
 			return EXIT_OK;
@@ -743,10 +900,11 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (opt.replay &&
-	    (opt.quick || opt.sel.any || opt.device_set || opt.repeats >= 0 || opt.warmup >= 0 || opt.validate)) {
+	    (opt.quick || opt.sel.any || opt.device_set || opt.repeats >= 0 || opt.warmup >= 0 || opt.validate ||
+	     opt.sustained > 0)) {
 		error_msg(
 		    "--replay re-renders a saved run (its validation too, if it has one): --device, --quick, --only, "
-		    "--validate, --repeats and --warmup do not apply");
+		    "--validate, --sustained, --repeats and --warmup do not apply");
 		return EXIT_USAGE;
 	}
 	if (opt.validate) {

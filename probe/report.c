@@ -7,7 +7,7 @@
 #include "../model/occupancy.h"
 #include "result.h"
 
-enum spec_kind { SPEC_MEMORY, SPEC_L2, SPEC_SMEM, SPEC_VECTOR, SPEC_MATRIX };
+enum spec_kind { SPEC_MEMORY, SPEC_L2, SPEC_SMEM, SPEC_VECTOR, SPEC_MATRIX, SPEC_MATRIX_SPARSE };
 
 struct ceiling_def {
 	const char *name;
@@ -31,6 +31,13 @@ static const struct ceiling_def ceiling_defs[] = {
     {"fp16_vector", KERN_FMA_FP16X2, "FLOP/s", SPEC_VECTOR, RIDGE_FP16},
     {"bf16_mma", KERN_MMA_BF16, "FLOP/s", SPEC_MATRIX, RIDGE_BF16},
     {"bf16_wgmma", KERN_WGMMA_BF16, "FLOP/s", SPEC_MATRIX, RIDGE_BF16},
+    {"fp16_wgmma", KERN_WGMMA_FP16, "FLOP/s", SPEC_MATRIX, RIDGE_FP16},
+    {"tf32_wgmma", KERN_WGMMA_TF32, "FLOP/s", SPEC_MATRIX, RIDGE_TF32},
+    {"fp8_wgmma", KERN_WGMMA_E4M3, "FLOP/s", SPEC_MATRIX, RIDGE_FP8},
+    {"fp8_e5m2_wgmma", KERN_WGMMA_E5M2, "FLOP/s", SPEC_MATRIX, RIDGE_FP8},
+    {"int8_wgmma", KERN_WGMMA_INT8, "OP/s", SPEC_MATRIX, RIDGE_INT8},
+    {"bf16_sparse_wgmma", KERN_WGMMA_SP_BF16, "FLOP/s", SPEC_MATRIX_SPARSE, RIDGE_BF16},
+    {"fp8_sparse_wgmma", KERN_WGMMA_SP_E4M3, "FLOP/s", SPEC_MATRIX_SPARSE, RIDGE_FP8},
     {"bf16_matrix", KERN_GEMM_BF16, "FLOP/s", SPEC_MATRIX, RIDGE_BF16},
     {"fp16_matrix", KERN_GEMM_FP16, "FLOP/s", SPEC_MATRIX, RIDGE_FP16},
     {"tf32_matrix", KERN_GEMM_TF32, "FLOP/s", SPEC_MATRIX, RIDGE_TF32},
@@ -41,7 +48,7 @@ static const struct ceiling_def ceiling_defs[] = {
 static const struct probe_measurement *headline(const struct probe_result *r, int id)
 {
 	for (int i = 0; i < r->count; i++)
-		if ((int)r->m[i].id == id && !r->m[i].sweep && !r->m[i].validation && r->m[i].ok)
+		if ((int)r->m[i].id == id && !r->m[i].sweep && !r->m[i].validation && !r->m[i].sustained && r->m[i].ok)
 			return &r->m[i];
 	return NULL;
 }
@@ -86,6 +93,12 @@ static bool spec_value(const struct ridge_gpu *g, const struct ceiling_def *def,
 		*value = p->matrix;
 		snprintf(source, len, "hwdb %s: peak_flops.%s.matrix", g->id, ridge_dtype_name(def->dtype));
 		return true;
+	case SPEC_MATRIX_SPARSE:
+		if (!p->has_matrix_sparse)
+			return false;
+		*value = p->matrix_sparse;
+		snprintf(source, len, "hwdb %s: peak_flops.%s.matrix_sparse", g->id, ridge_dtype_name(def->dtype));
+		return true;
 	}
 	return false;
 }
@@ -120,6 +133,195 @@ static void build_sweep(const struct probe_result *r, struct probe_report *rep, 
 	}
 	rep->has_sweep = *n > 0 && probe_plateau_find(sizes, bw, *n, r->device.l2_bytes, 0.10, &rep->plateau) == 0 &&
 			 rep->plateau.found;
+}
+
+/* The SM clock (MHz) while m ran: NVML's median, else the runtime's peak clock. */
+static double clock_of(const struct probe_result *r, const struct probe_measurement *m)
+{
+	return m->env.samples && m->env.clock_mhz_median > 0 ? m->env.clock_mhz_median : r->device.clock_hz / 1e6;
+}
+
+static void build_latency(const struct probe_result *r, struct probe_report *rep)
+{
+	for (int i = 0; i < r->count && rep->latency_count < PROBE_MAX_LATENCY; i++) {
+		const struct probe_measurement *m = &r->m[i];
+		if ((m->id != KERN_LATENCY && m->id != KERN_LATENCY_SMEM) || !m->ok || !(m->rate > 0))
+			continue;
+		struct probe_latency *l = &rep->latency[rep->latency_count++];
+		memset(l, 0, sizeof *l);
+		l->bytes = m->bytes;
+		l->stride = m->id == KERN_LATENCY_SMEM ? 4 : (double)m->m;
+		l->seconds = m->rate;
+		l->clock_mhz = clock_of(r, m);
+		l->cycles = m->rate * l->clock_mhz * 1e6;
+		l->cv = m->stats.cv;
+		l->from = m;
+		if (m->id == KERN_LATENCY_SMEM)
+			snprintf(l->level, sizeof l->level, "shared memory");
+		else if (l->stride > 4096)
+			snprintf(l->level, sizeof l->level, "TLB reach (1 line per %.0f KiB)", l->stride / 1024);
+		else if (m->n == 1)
+			snprintf(l->level, sizeof l->level, "L1");
+		else if (m->bytes <= r->device.l2_bytes / 2)
+			snprintf(l->level, sizeof l->level, "L2");
+		else if (m->bytes >= 2 * r->device.l2_bytes)
+			snprintf(l->level, sizeof l->level, "HBM");
+		else
+			snprintf(l->level, sizeof l->level, "L2/HBM");
+	}
+	/* Near and far L2: two groups of the per-load latencies (1-D k-means, k = 2). */
+	for (int i = 0; i < r->count; i++) {
+		const struct probe_measurement *m = &r->m[i];
+		if (m->id != KERN_LATENCY_HOPS || !m->ok || m->repeats < 4)
+			continue;
+		double q[KERN_MAX_REPEATS];
+		int n = m->repeats;
+		memcpy(q, m->seconds, n * sizeof q[0]);
+		for (int a = 1; a < n; a++) /* sorted already when written; replay may not be */
+			for (int b = a; b > 0 && q[b - 1] > q[b]; b--) {
+				double t = q[b];
+				q[b] = q[b - 1];
+				q[b - 1] = t;
+			}
+		double c1 = q[n / 10], c2 = q[n - 1 - n / 10];
+		int near = 0;
+		for (int it = 0; it < 50; it++) {
+			double s1 = 0, s2 = 0;
+			int n1 = 0;
+			for (int k = 0; k < n; k++) {
+				if (fabs(q[k] - c1) <= fabs(q[k] - c2)) {
+					s1 += q[k];
+					n1++;
+				} else {
+					s2 += q[k];
+				}
+			}
+			if (n1 == 0 || n1 == n)
+				break;
+			c1 = s1 / n1;
+			c2 = s2 / (n - n1);
+			near = n1;
+		}
+		struct probe_l2_split *sp = &rep->l2_split;
+		sp->found = true;
+		sp->near_s = c1;
+		sp->far_s = near ? c2 : c1;
+		sp->near_fraction = near ? (double)near / n : 1;
+		sp->differ = near > 0 && c2 > 1.10 * c1;
+		sp->near_cycles = c1 * r->device.clock_hz;
+		sp->far_cycles = sp->far_s * r->device.clock_hz;
+		break;
+	}
+}
+
+/* Weighted least squares time = fixed + work / rate over the points that
+ * pass, each weighted by 1 / time^2 (relative residuals): an unweighted fit
+ * is ruled by the largest kernel, and on the H200 it put the GEMM intercept
+ * (10.2 us) above the time of the smallest GEMM (5 us). */
+static void fit_fixed(const struct probe_result *r, bool gemm, struct probe_fixed_fit *f)
+{
+	double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+	int n = 0;
+	memset(f, 0, sizeof *f);
+	for (int i = 0; i < r->count; i++) {
+		const struct probe_measurement *m = &r->m[i];
+		bool use = gemm ? m->id == KERN_GEMM_BF16 && m->sweep && !m->sustained && !m->validation &&
+				      m->m == m->n && m->n == m->k && m->m <= 512
+				: m->id == KERN_COPY_FIXED;
+		if (!use || !m->ok || !(m->stats.median > 0))
+			continue;
+		double x = m->work, y = m->stats.median, w = 1 / (y * y);
+		sw += w;
+		sx += w * x;
+		sy += w * y;
+		sxx += w * x * x;
+		sxy += w * x * y;
+		if (!n || x < f->from_work)
+			f->from_work = x;
+		if (x > f->to_work)
+			f->to_work = x;
+		n++;
+	}
+	f->points = n;
+	double det = sw * sxx - sx * sx;
+	if (n < 3 || !(det > 0))
+		return;
+	double slope = (sw * sxy - sx * sy) / det;
+	double icept = (sy - slope * sx) / sw;
+	f->fixed_s = icept;
+	f->rate = slope > 0 ? 1 / slope : 0;
+	f->has = icept > 0 && slope > 0;
+}
+
+static void build_sustained(const struct probe_result *r, struct probe_report *rep)
+{
+	for (int i = 0; i < r->count && rep->sustained_count < PROBE_MAX_SUSTAINED;) {
+		const struct probe_measurement *m = &r->m[i];
+		if (!m->sustained) {
+			i++;
+			continue;
+		}
+		struct probe_sustained *s = &rep->sustained[rep->sustained_count++];
+		memset(s, 0, sizeof *s);
+		snprintf(s->name, sizeof s->name, "%s", m->name);
+		s->unit = kern_id_counts_bytes(m->id) ? "B/s" : "FLOP/s";
+		s->first = i;
+		double rates[KERN_MAX_REPEATS];
+		int n = 0;
+		for (; i < r->count && r->m[i].sustained && strcmp(r->m[i].name, s->name) == 0; i++) {
+			const struct probe_measurement *w = &r->m[i];
+			if (!w->ok || n >= KERN_MAX_REPEATS)
+				continue;
+			rates[n++] = w->rate;
+			double clk = w->env.samples ? w->env.clock_mhz_median : 0;
+			if (n == 1) {
+				s->first_rate = w->rate;
+				s->clock_first = clk;
+				s->min_rate = w->rate;
+				s->clock_min = clk;
+			}
+			s->last_rate = w->rate;
+			s->clock_last = clk;
+			if (w->rate < s->min_rate)
+				s->min_rate = w->rate;
+			if (clk > 0 && (s->clock_min <= 0 || clk < s->clock_min))
+				s->clock_min = clk;
+			if (w->env.power_w_max > s->power_max)
+				s->power_max = w->env.power_w_max;
+			s->clock_events |= w->env.clock_events;
+			s->seconds = w->at_s;
+		}
+		s->windows = n;
+		int from = n - (n + 2) / 3; /* the last third */
+		struct probe_stats st;
+		if (n > 0 && probe_stats_compute(rates + from, n - from, &st) == 0)
+			s->settled = st.median;
+		const struct probe_measurement *h = headline(r, r->m[s->first].id);
+		/* The burst rate: the headline run of the same kernel and size. */
+		if (h && h->m == r->m[s->first].m && h->n == r->m[s->first].n && h->k == r->m[s->first].k)
+			s->burst = h->rate;
+	}
+}
+
+static void build_rate_checks(struct probe_report *rep)
+{
+	for (int i = 0; i < rep->ceiling_count && rep->rate_check_count < PROBE_MAX_CEILINGS; i++) {
+		const struct probe_ceiling *c = &rep->ceilings[i];
+		if (!c->has_spec || !(c->spec > 0))
+			continue;
+		struct probe_check *k = &rep->rate_checks[rep->rate_check_count++];
+		memset(k, 0, sizeof *k);
+		snprintf(k->field, sizeof k->field, "%s", c->name);
+		k->device = c->measured;
+		k->hwdb = c->spec;
+		k->tolerance = 0.05;
+		k->ok = c->measured <= c->spec * (1 + k->tolerance);
+		if (!k->ok)
+			snprintf(k->note, sizeof k->note,
+				 "measured %.4g %s is %.1f%% above %s: the datasheet value is contradicted%s", c->measured,
+				 c->unit, 100 * (c->measured / c->spec - 1), c->spec_source,
+				 c->clock_mhz > 0 ? " (see the SM clock it ran at)" : "");
+	}
 }
 
 void probe_report_build(const struct probe_result *r, const struct ridge_gpu *spec, struct probe_report *rep)
@@ -262,9 +464,16 @@ void probe_report_build(const struct probe_result *r, const struct ridge_gpu *sp
 		rep->has_launch[k] = true;
 		rep->launch_s[k] = m->stats.median;
 		rep->launch_cv[k] = m->stats.cv;
+		rep->launch_min[k] = m->stats.min;
+		rep->launch_max[k] = m->stats.max;
 		if (m->stats.cv > PROBE_CV_WARN)
 			rep->high_cv++;
 	}
+	build_latency(r, rep);
+	fit_fixed(r, false, &rep->kernel_fixed);
+	fit_fixed(r, true, &rep->gemm_fixed);
+	build_sustained(r, rep);
+	build_rate_checks(rep);
 }
 
 const struct probe_ceiling *probe_report_ceiling(const struct probe_report *rep, const char *name)
@@ -312,6 +521,98 @@ static double gemm_spec(const struct ridge_gpu *g, enum kern_id id)
 
 static const char *launch_keys[PROBE_LAUNCH_KINDS] = {"launch_us", "launch_sync_us", "graph_node_us",
 						      "graph_launch_us"};
+
+static cJSON *json_check(const struct probe_check *c)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "field", c->field);
+	probe_json_number(o, "device", c->device);
+	probe_json_number(o, "hwdb", c->hwdb);
+	probe_json_number(o, "tolerance", c->tolerance);
+	cJSON_AddBoolToObject(o, "ok", c->ok);
+	if (!c->ok)
+		cJSON_AddStringToObject(o, "note", c->note);
+	return o;
+}
+
+static void json_latency(const struct probe_report *rep, cJSON *doc)
+{
+	cJSON *lat = cJSON_AddObjectToObject(doc, "latency");
+	cJSON *pts = cJSON_AddArrayToObject(lat, "points");
+	for (int i = 0; i < rep->latency_count; i++) {
+		const struct probe_latency *l = &rep->latency[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "level", l->level);
+		probe_json_number(o, "bytes", l->bytes);
+		probe_json_number(o, "stride", l->stride);
+		probe_json_number(o, "seconds", l->seconds);
+		probe_json_number(o, "cycles", l->cycles);
+		probe_json_number(o, "clock_mhz", l->clock_mhz);
+		probe_json_number(o, "cv", l->cv);
+		cJSON_AddItemToArray(pts, o);
+	}
+	const struct probe_l2_split *sp = &rep->l2_split;
+	if (!sp->found) {
+		cJSON_AddNullToObject(lat, "l2_partitions");
+		return;
+	}
+	cJSON *o = cJSON_AddObjectToObject(lat, "l2_partitions");
+	probe_json_number(o, "near_seconds", sp->near_s);
+	probe_json_number(o, "far_seconds", sp->far_s);
+	probe_json_number(o, "near_cycles", sp->near_cycles);
+	probe_json_number(o, "far_cycles", sp->far_cycles);
+	probe_json_number(o, "near_fraction", sp->near_fraction);
+	cJSON_AddBoolToObject(o, "differ", sp->differ);
+}
+
+static void json_fit(cJSON *parent, const char *key, const struct probe_fixed_fit *f, const char *rate_key)
+{
+	cJSON *o = cJSON_AddObjectToObject(parent, key);
+	cJSON_AddNumberToObject(o, "points", f->points);
+	if (f->has) {
+		probe_json_number(o, "seconds", f->fixed_s);
+		probe_json_number(o, rate_key, f->rate);
+	} else {
+		cJSON_AddNullToObject(o, "seconds");
+		cJSON_AddNullToObject(o, rate_key);
+	}
+	probe_json_number(o, "from_work", f->from_work);
+	probe_json_number(o, "to_work", f->to_work);
+}
+
+static void json_fixed(const struct probe_report *rep, cJSON *doc)
+{
+	cJSON *fc = cJSON_AddObjectToObject(doc, "fixed_cost");
+	json_fit(fc, "kernel", &rep->kernel_fixed, "bytes_per_s");
+	json_fit(fc, "gemm", &rep->gemm_fixed, "flops_per_s");
+}
+
+static void json_sustained(const struct probe_report *rep, cJSON *doc)
+{
+	cJSON *arr = cJSON_AddArrayToObject(doc, "sustained");
+	for (int i = 0; i < rep->sustained_count; i++) {
+		const struct probe_sustained *s = &rep->sustained[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", s->name);
+		cJSON_AddStringToObject(o, "unit", s->unit);
+		cJSON_AddNumberToObject(o, "windows", s->windows);
+		probe_json_number(o, "seconds", s->seconds);
+		if (s->burst > 0)
+			probe_json_number(o, "burst", s->burst);
+		else
+			cJSON_AddNullToObject(o, "burst");
+		probe_json_number(o, "first", s->first_rate);
+		probe_json_number(o, "last", s->last_rate);
+		probe_json_number(o, "min", s->min_rate);
+		probe_json_number(o, "settled", s->settled);
+		probe_json_number(o, "clock_mhz_first", s->clock_first);
+		probe_json_number(o, "clock_mhz_last", s->clock_last);
+		probe_json_number(o, "clock_mhz_min", s->clock_min);
+		probe_json_number(o, "power_w_max", s->power_max);
+		cJSON_AddNumberToObject(o, "clock_events", (double)s->clock_events);
+		cJSON_AddItemToArray(arr, o);
+	}
+}
 
 cJSON *probe_report_json(const struct probe_report *rep)
 {
@@ -382,6 +683,12 @@ cJSON *probe_report_json(const struct probe_report *rep)
 	for (int k = 0; k < PROBE_LAUNCH_KINDS; k++)
 		if (rep->has_launch[k])
 			probe_json_number(lcv, launch_keys[k], rep->launch_cv[k]);
+	cJSON *lmin = cJSON_AddObjectToObject(launch, "min_us"), *lmax = cJSON_AddObjectToObject(launch, "max_us");
+	for (int k = 0; k < PROBE_LAUNCH_KINDS; k++)
+		if (rep->has_launch[k]) {
+			probe_json_number(lmin, launch_keys[k], rep->launch_min[k] * 1e6);
+			probe_json_number(lmax, launch_keys[k], rep->launch_max[k] * 1e6);
+		}
 
 	cJSON *sweep = cJSON_AddObjectToObject(doc, "l2_sweep");
 	if (rep->has_sweep) {
@@ -412,7 +719,7 @@ cJSON *probe_report_json(const struct probe_report *rep)
 	for (int i = 0; i < r->count; i++) {
 		const struct probe_measurement *m = &r->m[i];
 		const char *dt = gemm_dtype(m->id);
-		if (!dt || !m->ok || m->validation)
+		if (!dt || !m->ok || m->validation || m->sustained)
 			continue;
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "dtype", dt);
@@ -429,19 +736,16 @@ cJSON *probe_report_json(const struct probe_report *rep)
 		cJSON_AddItemToArray(gemm, o);
 	}
 
+	json_latency(rep, doc);
+	json_fixed(rep, doc);
+	json_sustained(rep, doc);
+	cJSON *rchecks = cJSON_AddArrayToObject(doc, "rate_checks");
+	for (int i = 0; i < rep->rate_check_count; i++)
+		cJSON_AddItemToArray(rchecks, json_check(&rep->rate_checks[i]));
+
 	cJSON *checks = cJSON_AddArrayToObject(doc, "checks");
-	for (int i = 0; i < rep->check_count; i++) {
-		const struct probe_check *c = &rep->checks[i];
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "field", c->field);
-		probe_json_number(o, "device", c->device);
-		probe_json_number(o, "hwdb", c->hwdb);
-		probe_json_number(o, "tolerance", c->tolerance);
-		cJSON_AddBoolToObject(o, "ok", c->ok);
-		if (!c->ok)
-			cJSON_AddStringToObject(o, "note", c->note);
-		cJSON_AddItemToArray(checks, o);
-	}
+	for (int i = 0; i < rep->check_count; i++)
+		cJSON_AddItemToArray(checks, json_check(&rep->checks[i]));
 
 	cJSON *occ = cJSON_AddObjectToObject(doc, "occupancy_model");
 	cJSON_AddNumberToObject(occ, "compared", rep->occupancy_compared);
@@ -500,6 +804,80 @@ static void bytes_text(double b, char *buf, size_t len)
 		snprintf(buf, len, "%.3g KiB", b / 1024);
 }
 
+static void text_latency(const struct probe_report *rep, FILE *f)
+{
+	if (!rep->latency_count && !rep->l2_split.found)
+		return;
+	fprintf(f, "\nlatency (pointer chase, one thread):\n");
+	for (int i = 0; i < rep->latency_count; i++) {
+		const struct probe_latency *l = &rep->latency[i];
+		char sz[24];
+		bytes_text(l->bytes, sz, sizeof sz);
+		fprintf(f, "  %-34s %10s, stride %7.0f B: %8.1f ns %7.1f cycles (at %.0f MHz) cv %.1f%%\n", l->level,
+			sz, l->stride, l->seconds * 1e9, l->cycles, l->clock_mhz, 100 * l->cv);
+	}
+	const struct probe_l2_split *sp = &rep->l2_split;
+	if (sp->found && sp->differ)
+		fprintf(f,
+			"  L2 partitions (per-load clock, 4 MiB set): near %.0f cycles (%.0f%% of loads), far %.0f "
+			"cycles\n",
+			sp->near_cycles, 100 * sp->near_fraction, sp->far_cycles);
+	else if (sp->found)
+		fprintf(f, "  L2 partitions: the per-load latencies form one group (%.0f cycles)\n", sp->near_cycles);
+}
+
+static void text_fit(FILE *f, const char *what, const struct probe_fixed_fit *fit, const char *unit)
+{
+	char r[32];
+	if (fit->has) {
+		si(fit->rate, unit, r, sizeof r);
+		fprintf(f, "  %s: %.2f us per kernel (intercept of %d points; slope %s)\n", what, fit->fixed_s * 1e6,
+			fit->points, r);
+	} else if (fit->points) {
+		fprintf(f, "  %s: no positive intercept from %d points (%.3g us)\n", what, fit->points,
+			fit->fixed_s * 1e6);
+	}
+}
+
+static void text_fixed(const struct probe_report *rep, FILE *f)
+{
+	if (!rep->kernel_fixed.points && !rep->gemm_fixed.points)
+		return;
+	fprintf(f, "\nfixed cost per kernel (time = fixed + work / rate, least squares on relative error):\n");
+	text_fit(f, "copy, 64 KiB-16 MiB", &rep->kernel_fixed, "B/s");
+	text_fit(f, "cuBLAS bf16 GEMM, 64^3-512^3", &rep->gemm_fixed, "FLOP/s");
+}
+
+static void text_sustained(const struct probe_report *rep, FILE *f)
+{
+	const struct probe_result *r = rep->r;
+	for (int i = 0; i < rep->sustained_count; i++) {
+		const struct probe_sustained *s = &rep->sustained[i];
+		char b[32], fi[32], la[32], mi[32], se[32];
+		si(s->burst, s->unit, b, sizeof b);
+		si(s->first_rate, s->unit, fi, sizeof fi);
+		si(s->last_rate, s->unit, la, sizeof la);
+		si(s->min_rate, s->unit, mi, sizeof mi);
+		si(s->settled, s->unit, se, sizeof se);
+		fprintf(f,
+			"\nsustained %s, %d windows over %.0f s: burst %s, first window %s, last %s, lowest %s, "
+			"settled (median of the last third) %s; SM clock %.0f -> %.0f MHz (lowest %.0f), power up to "
+			"%.0f W\n",
+			s->name, s->windows, s->seconds, s->burst > 0 ? b : "-", fi, la, mi, se, s->clock_first,
+			s->clock_last, s->clock_min, s->power_max);
+		fprintf(f, "  ");
+		for (int w = 0; w < s->windows; w++) {
+			const struct probe_measurement *m = &r->m[s->first + w];
+			fprintf(f, "%s%.0fs %.4g", w ? ", " : "", m->at_s, m->rate / 1e12);
+			if (m->env.samples)
+				fprintf(f, " @%.0f MHz %.0f W", m->env.clock_mhz_median, m->env.power_w_max);
+			if ((w + 1) % 5 == 0 && w + 1 < s->windows)
+				fprintf(f, "\n  ");
+		}
+		fprintf(f, " (T%s)\n", s->unit);
+	}
+}
+
 void probe_report_text(const struct probe_report *rep, FILE *f)
 {
 	const struct probe_result *r = rep->r;
@@ -551,9 +929,10 @@ void probe_report_text(const struct probe_report *rep, FILE *f)
 	bool any = false;
 	for (int k = 0; k < PROBE_LAUNCH_KINDS; k++)
 		if (rep->has_launch[k]) {
-			fprintf(f, "%s %s %.3f us (cv %.1f%%%s)", any ? "," : "\nlaunch costs:", launch_names[k],
-				rep->launch_s[k] * 1e6, 100 * rep->launch_cv[k],
-				rep->launch_cv[k] > PROBE_CV_WARN ? "!" : "");
+			fprintf(f, "%s %s %.3f us (cv %.1f%%%s, %.3f-%.3f)", any ? "," : "\nlaunch costs:",
+				launch_names[k], rep->launch_s[k] * 1e6, 100 * rep->launch_cv[k],
+				rep->launch_cv[k] > PROBE_CV_WARN ? "!" : "", rep->launch_min[k] * 1e6,
+				rep->launch_max[k] * 1e6);
 			any = true;
 		}
 	if (any) {
@@ -594,7 +973,7 @@ void probe_report_text(const struct probe_report *rep, FILE *f)
 	for (int i = 0; i < r->count; i++) {
 		const struct probe_measurement *m = &r->m[i];
 		const char *dt = gemm_dtype(m->id);
-		if (!dt || !m->ok || !m->sweep || m->validation)
+		if (!dt || !m->ok || !m->sweep || m->validation || m->sustained)
 			continue;
 		if (!gemm_header) {
 			fprintf(f, "\nGEMM sweep (TFLOP/s, fraction of spec):\n");
@@ -606,6 +985,9 @@ void probe_report_text(const struct probe_report *rep, FILE *f)
 			fprintf(f, "  %5.1f%%", 100 * m->rate / sp);
 		fprintf(f, "  cv %.1f%%\n", 100 * m->stats.cv);
 	}
+	text_latency(rep, f);
+	text_fixed(rep, f);
+	text_sustained(rep, f);
 	int bad = 0;
 	for (int i = 0; i < rep->check_count; i++)
 		bad += !rep->checks[i].ok;
@@ -615,6 +997,16 @@ void probe_report_text(const struct probe_report *rep, FILE *f)
 		for (int i = 0; i < rep->check_count; i++)
 			if (!rep->checks[i].ok)
 				fprintf(f, "  contradiction: %s: %s\n", rep->checks[i].field, rep->checks[i].note);
+		int rbad = 0;
+		for (int i = 0; i < rep->rate_check_count; i++)
+			rbad += !rep->rate_checks[i].ok;
+		fprintf(f, "measured rates against hwdb %s: %d of %d within the datasheet (+5 %%)\n", rep->spec->id,
+			rep->rate_check_count - rbad, rep->rate_check_count);
+		for (int i = 0; i < rep->rate_check_count; i++) {
+			const struct probe_check *c = &rep->rate_checks[i];
+			fprintf(f, "  %-18s %10.4g of %10.4g (%5.1f%%)%s%s\n", c->field, c->device, c->hwdb,
+				100 * c->device / c->hwdb, c->ok ? "" : "  contradiction: ", c->ok ? "" : c->note);
+		}
 	} else {
 		fprintf(f, "\nno hwdb entry has the name or alias '%s': no spec column, nothing checked\n", d->name);
 	}

@@ -12,7 +12,9 @@
 #include "match.h"
 #include "probe.h"
 
-#define PROBE_MAX_CEILINGS 24
+#define PROBE_MAX_CEILINGS 32
+#define PROBE_MAX_LATENCY 16
+#define PROBE_MAX_SUSTAINED 4
 
 struct probe_ceiling {
 	char name[40];
@@ -37,6 +39,48 @@ struct probe_ridge {
 	double spec, measured; /* FLOP/byte */
 };
 
+/* One pointer-chase point (kernels/cuda/latency.cu). */
+struct probe_latency {
+	char level[40];	    /* "L1", "L2", "HBM", "shared memory", "TLB reach" */
+	double bytes;	    /* working set */
+	double stride;	    /* bytes between chain elements */
+	double seconds;	    /* median per dependent load */
+	double cycles;	    /* seconds x the SM clock read while it ran (NVML), else the runtime's */
+	double clock_mhz;   /* the clock used for cycles */
+	double cv;
+	const struct probe_measurement *from;
+};
+
+/* The near and far L2 partition, from the per-load latencies of one chase. */
+struct probe_l2_split {
+	bool found;	      /* a latency_hops measurement was there */
+	bool differ;	      /* the two groups differ by more than 10 % */
+	double near_s, far_s; /* group centres, seconds (device clock) */
+	double near_cycles, far_cycles;
+	double near_fraction; /* share of the loads in the near group */
+};
+
+/* time = fixed + work / rate, least squares over small kernels. */
+struct probe_fixed_fit {
+	bool has;     /* at least 3 points and a positive intercept */
+	int points;
+	double fixed_s;
+	double rate;  /* 1 / slope: bytes/s or FLOP/s */
+	double from_work, to_work;
+};
+
+/* A --sustained run of one kernel: windows back to back. */
+struct probe_sustained {
+	char name[48];
+	const char *unit;
+	int first, windows;	  /* indexes into r->m */
+	double burst;		  /* the headline measurement's rate (0: not measured) */
+	double first_rate, last_rate, min_rate, settled; /* settled: median of the last third */
+	double clock_first, clock_last, clock_min, power_max;
+	double seconds;		  /* at_s of the last window */
+	unsigned long long clock_events;
+};
+
 enum probe_launch_kind { PROBE_LAUNCH, PROBE_LAUNCH_SYNC, PROBE_GRAPH_NODE, PROBE_GRAPH_LAUNCH, PROBE_LAUNCH_KINDS };
 
 struct probe_report {
@@ -58,6 +102,17 @@ struct probe_report {
 	int occupancy_disagree[8];    /* indexes into r->occupancy, the first few */
 	int occupancy_model[8];	      /* the model's blocks per SM for each of them */
 	int occupancy_disagree_count; /* entries filled above */
+	int latency_count;
+	struct probe_latency latency[PROBE_MAX_LATENCY];
+	struct probe_l2_split l2_split;
+	struct probe_fixed_fit kernel_fixed, gemm_fixed;
+	int sustained_count;
+	struct probe_sustained sustained[PROBE_MAX_SUSTAINED];
+	/* Every measured ceiling against its hwdb value: a datasheet value the
+	 * device exceeds by more than 5 % is contradicted (ok false). */
+	int rate_check_count;
+	struct probe_check rate_checks[PROBE_MAX_CEILINGS];
+	double launch_min[PROBE_LAUNCH_KINDS], launch_max[PROBE_LAUNCH_KINDS];
 	int failures;		      /* measurements that ran and failed (not unsupported) */
 	int high_cv;		      /* ceilings and launch costs with CV > 5 % */
 };

@@ -16,7 +16,7 @@ void probe_measurement_derive(struct probe_measurement *m)
 	m->rate = 0;
 	if (m->repeats < 1 || probe_stats_compute(m->seconds, m->repeats, &m->stats) != 0)
 		return;
-	if (kern_id_is_launch(m->id))
+	if (kern_id_is_launch(m->id) || kern_id_is_latency(m->id))
 		m->rate = m->stats.median;
 	else if (m->stats.median > 0)
 		m->rate = m->work / m->stats.median;
@@ -106,6 +106,10 @@ void probe_result_json_raw(const struct probe_result *r, cJSON *doc)
 		cJSON_AddBoolToObject(o, "sweep", m->sweep);
 		if (m->validation)
 			cJSON_AddBoolToObject(o, "validation", true);
+		if (m->sustained) {
+			cJSON_AddBoolToObject(o, "sustained", true);
+			probe_json_number(o, "at_s", m->at_s);
+		}
 		cJSON_AddBoolToObject(o, "ok", m->ok);
 		cJSON_AddBoolToObject(o, "unsupported", m->unsupported);
 		if (m->error[0])
@@ -347,6 +351,8 @@ int probe_result_from_json(const char *text, size_t len, struct probe_result *r,
 		m->id = (enum kern_id)id;
 		m->sweep = flag(item, "sweep");
 		m->validation = flag(item, "validation");
+		m->sustained = flag(item, "sustained");
+		m->at_s = opt_num(item, "at_s", 0);
 		m->ok = flag(item, "ok");
 		m->unsupported = flag(item, "unsupported");
 		const cJSON *e = cJSON_GetObjectItemCaseSensitive(item, "error");

@@ -89,6 +89,7 @@ static int backend_run(struct kern_ctx *ctx, const struct kern_config *cfg, stru
 	case KERN_READ:
 	case KERN_WRITE:
 	case KERN_READ_WIDE:
+	case KERN_COPY_FIXED:
 		return run_stream(ctx, cfg, res, err, err_len);
 	case KERN_L2_READ:
 		return run_l2(ctx, cfg, res, err, err_len);

@@ -182,7 +182,7 @@ int kern_time_launches(struct kern_ctx *ctx, const struct kern_config *cfg, stru
 		       kern_launch_fn launch, void *user, char *err, size_t err_len);
 
 /* Device fill kernels (kernels/rand.h encodings). */
-enum kern_fill { FILL_F32, FILL_F32_POSITIVE, FILL_BF16, FILL_F16, FILL_E4M3, FILL_F64 };
+enum kern_fill { FILL_F32, FILL_F32_POSITIVE, FILL_BF16, FILL_F16, FILL_E4M3, FILL_F64, FILL_E5M2, FILL_TF32, FILL_S8 };
 int kern_fill(struct kern_ctx *ctx, enum kern_fill kind, void *ptr, size_t count, uint64_t seed, char *err,
 	      size_t err_len);
 
@@ -193,6 +193,9 @@ extern "C" const void *rp_mma_kernel(void);
 extern "C" int rp_wgmma_run(struct kern_ctx *ctx, const struct kern_config *cfg, struct kern_result *res, char *err,
 			    size_t err_len);
 extern "C" const void *rp_wgmma_kernel(void);
+/* kernels/cuda/latency.cu: the pointer chases (KERN_LATENCY, _SMEM, _HOPS). */
+extern "C" int rp_latency_run(struct kern_ctx *ctx, const struct kern_config *cfg, struct kern_result *res, char *err,
+			      size_t err_len);
 extern "C" int rp_gemm_run(struct kern_ctx *ctx, const struct kern_config *cfg, struct kern_result *res, char *err,
 			   size_t err_len);
 extern "C" void rp_gemm_close(struct kern_ctx *ctx);

@@ -29,6 +29,89 @@
 
 /* ---------------------------------------------------------------- timing */
 
+/* Waits for event e, reading clocks and power (cfg->sample) meanwhile. */
+static int wait_sampling(const struct kern_config *cfg, gpuEvent_t e, char *err, size_t err_len)
+{
+	for (;;) {
+		gpuError_t q = gpu(EventQuery)(e);
+		if (q == gpuSuccess)
+			break;
+		if (q != gpuErrorNotReady)
+			CK(q);
+		if (cfg->sample)
+			cfg->sample(cfg->sample_user);
+		usleep(500);
+	}
+	CK(gpu(EventSynchronize)(e));
+	return 0;
+}
+
+/* Sustained mode (cfg->window_s > 0): each timed run is a window of
+ * back-to-back launches lasting about window_s, sized from the last warm-up
+ * launch; its seconds are the window's device time per launch. The next
+ * window is queued before the last one is waited for, so the device never
+ * idles between windows. */
+static int time_windows(struct kern_ctx *ctx, const struct kern_config *cfg, struct kern_result *res,
+			kern_launch_fn launch, void *user, char *err, size_t err_len)
+{
+	int n = cfg->repeats;
+	struct events {
+		gpuEvent_t e[2 * KERN_MAX_REPEATS + 2];
+		int count = 0;
+		~events()
+		{
+			for (int i = 0; i < count; i++)
+				(void)gpu(EventDestroy)(e[i]);
+		}
+	} ev;
+	for (int i = 0; i < 2 * n + 2; i++) {
+		CK(gpu(EventCreate)(&ev.e[i]));
+		ev.count++;
+	}
+	CK(gpu(EventRecord)(ev.e[0], ctx->stream));
+	if (launch(user, -1, err, err_len))
+		return -1;
+	CK(gpu(EventRecord)(ev.e[1], ctx->stream));
+	CK(gpu(EventSynchronize)(ev.e[1]));
+	float ms = 0;
+	CK(gpu(EventElapsedTime)(&ms, ev.e[0], ev.e[1]));
+	double one = ms > 0 ? ms * 1e-3 : 1e-6;
+	long per_window = (long)ceil(cfg->window_s / one);
+	if (per_window < 1)
+		per_window = 1;
+	if (per_window > 1000000)
+		per_window = 1000000;
+	for (int r = 0; r < n; r++) {
+		gpuEvent_t start = ev.e[2 + 2 * r], stop = ev.e[3 + 2 * r];
+		CK(gpu(EventRecord)(start, ctx->stream));
+		for (long i = 0; i < per_window; i++) {
+			if (launch(user, (int)(i % KERN_MAX_REPEATS), err, err_len))
+				return -1;
+			/* A full launch queue blocks here for most of a window: read
+			 * the clocks here too, or a window would have no samples. */
+			if (cfg->sample && i % 16 == 15)
+				cfg->sample(cfg->sample_user);
+		}
+		CK(gpu(EventRecord)(stop, ctx->stream));
+		if (r > 0) {
+			if (wait_sampling(cfg, ev.e[1 + 2 * r], err, err_len))
+				return -1;
+			CK(gpu(EventElapsedTime)(&ms, ev.e[2 * r], ev.e[1 + 2 * r]));
+			res->seconds[r - 1] = ms * 1e-3 / per_window;
+			if (cfg->window_end)
+				cfg->window_end(cfg->sample_user, r - 1);
+		}
+	}
+	if (wait_sampling(cfg, ev.e[1 + 2 * n], err, err_len))
+		return -1;
+	CK(gpu(EventElapsedTime)(&ms, ev.e[2 * n], ev.e[1 + 2 * n]));
+	res->seconds[n - 1] = ms * 1e-3 / per_window;
+	if (cfg->window_end)
+		cfg->window_end(cfg->sample_user, n - 1);
+	res->repeats = n;
+	return 0;
+}
+
 int kern_time_launches(struct kern_ctx *ctx, const struct kern_config *cfg, struct kern_result *res,
 		       kern_launch_fn launch, void *user, char *err, size_t err_len)
 {
@@ -39,6 +122,8 @@ int kern_time_launches(struct kern_ctx *ctx, const struct kern_config *cfg, stru
 		if (launch(user, -1 - w, err, err_len))
 			return -1;
 	CK(gpu(StreamSynchronize)(ctx->stream));
+	if (cfg->window_s > 0)
+		return time_windows(ctx, cfg, res, launch, user, err, err_len);
 
 	struct events {
 		gpuEvent_t e[KERN_MAX_REPEATS + 1];
@@ -60,17 +145,8 @@ int kern_time_launches(struct kern_ctx *ctx, const struct kern_config *cfg, stru
 		CK(gpu(EventRecord)(ev.e[r + 1], ctx->stream));
 	}
 	/* Read clocks and power while the device works through the queue. */
-	for (;;) {
-		gpuError_t q = gpu(EventQuery)(ev.e[n]);
-		if (q == gpuSuccess)
-			break;
-		if (q != gpuErrorNotReady)
-			CK(q);
-		if (cfg->sample)
-			cfg->sample(cfg->sample_user);
-		usleep(500);
-	}
-	CK(gpu(EventSynchronize)(ev.e[n]));
+	if (wait_sampling(cfg, ev.e[n], err, err_len))
+		return -1;
 	for (int r = 0; r < n; r++) {
 		float ms = 0;
 		CK(gpu(EventElapsedTime)(&ms, ev.e[r], ev.e[r + 1]));
@@ -104,6 +180,15 @@ __global__ void aux_fill(int kind, void *ptr, size_t count, uint64_t seed)
 			break;
 		case FILL_F64:
 			((uint64_t *)ptr)[i] = kern_bits_f64(seed, i);
+			break;
+		case FILL_E5M2:
+			((uint8_t *)ptr)[i] = kern_bits_e5m2(seed, i);
+			break;
+		case FILL_TF32:
+			((uint32_t *)ptr)[i] = kern_bits_tf32(seed, i);
+			break;
+		case FILL_S8:
+			((uint8_t *)ptr)[i] = kern_bits_s8(seed, i);
 			break;
 		}
 	}
@@ -151,28 +236,18 @@ static double seconds_now(void)
 
 /* ---------------------------------------------------------------- HBM kernels */
 
-/* The HBM kernels: four independent 16-byte loads in flight per thread,
- * grid-stride, `passes` passes over arrays of 8 x L2 or more in one launch.
- * Each thread touches the same elements in every pass, so a pass needs no
- * barrier and the result is that of one pass (the read kernels' sums grow
- * by the pass count). Why several passes: one pass over 480 MiB lasts
- * 0.11 ms on an H200 and the launch's ramp-up and tail cost ~4 % of it
- * (probe/README.md, "array size"). */
-__global__ void rp_copy(const float4 *__restrict__ a, float4 *__restrict__ b, size_t n, int passes)
+/* Copy and triad: one float4 per thread over 2 GiB arrays, a grid of
+ * n / 256 blocks (the BabelStream form). Blocks that finish are replaced by
+ * new ones, so every SM stays full to the end, and one launch moves 4 GiB
+ * (copy) or 6 GiB (triad): its ramp-up and tail are under 1 % of it. On the
+ * H200 the grid-stride form with four loads in flight, one full wave and
+ * several passes over 480 MiB arrays reached 3.93 / 4.13 TB/s
+ * (probe/README.md, "copy and triad"). */
+__global__ void rp_copy(const float4 *__restrict__ a, float4 *__restrict__ b, size_t n)
 {
-	size_t stride = (size_t)gridDim.x * blockDim.x;
-	for (int p = 0; p < passes; p++) {
-		size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-		for (; i + 3 * stride < n; i += 4 * stride) {
-			float4 v0 = a[i], v1 = a[i + stride], v2 = a[i + 2 * stride], v3 = a[i + 3 * stride];
-			b[i] = v0;
-			b[i + stride] = v1;
-			b[i + 2 * stride] = v2;
-			b[i + 3 * stride] = v3;
-		}
-		for (; i < n; i += stride)
-			b[i] = a[i];
-	}
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		b[i] = a[i];
 }
 
 __device__ __forceinline__ float4 triad4(float4 b, float4 c, float s)
@@ -181,21 +256,75 @@ __device__ __forceinline__ float4 triad4(float4 b, float4 c, float s)
 }
 
 __global__ void rp_triad(float4 *__restrict__ a, const float4 *__restrict__ b, const float4 *__restrict__ c, float s,
-			 size_t n, int passes)
+			 size_t n)
 {
-	size_t stride = (size_t)gridDim.x * blockDim.x;
-	for (int p = 0; p < passes; p++) {
-		size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-		for (; i + 3 * stride < n; i += 4 * stride) {
-			float4 b0 = b[i], b1 = b[i + stride], b2 = b[i + 2 * stride], b3 = b[i + 3 * stride];
-			float4 c0 = c[i], c1 = c[i + stride], c2 = c[i + 2 * stride], c3 = c[i + 3 * stride];
-			a[i] = triad4(b0, c0, s);
-			a[i + stride] = triad4(b1, c1, s);
-			a[i + 2 * stride] = triad4(b2, c2, s);
-			a[i + 3 * stride] = triad4(b3, c3, s);
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		a[i] = triad4(b[i], c[i], s);
+}
+
+/* The other HBM kernels (read, write, read_wide): four independent 16-byte
+ * loads in flight per thread, grid-stride, `passes` passes over arrays of
+ * 8 x L2 or more in one launch. Each thread touches the same elements in
+ * every pass, so a pass needs no barrier and the result is that of one pass
+ * (the read kernels' sums grow by the pass count). Why several passes: one
+ * pass over 480 MiB lasts 0.11 ms on an H200 and the launch's ramp-up and
+ * tail cost ~4 % of it (probe/README.md, "array size"). */
+
+/* Device-side check of a copy or triad output (n float4) against the
+ * generator's values, in double: acc[0] += sum (out - ref)^2, acc[1] +=
+ * sum ref^2, acc[2] += non-finite outputs. triad_s = 0: copy of seed's array;
+ * else seed's + triad_s x (seed + 1)'s. */
+__global__ void aux_check_stream(const float *__restrict__ out, size_t nf, uint64_t seed, float triad_s,
+				 double *acc)
+{
+	__shared__ double part[2][32];
+	__shared__ unsigned long long bad_count;
+	if (threadIdx.x == 0)
+		bad_count = 0;
+	__syncthreads();
+	double d2 = 0, r2 = 0;
+	unsigned long long bad = 0;
+	size_t step = (size_t)gridDim.x * blockDim.x;
+	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < nf; i += step) {
+		double ref = (double)__uint_as_float(kern_bits_f32(seed, i, 0));
+		if (triad_s != 0)
+			ref += (double)triad_s * (double)__uint_as_float(kern_bits_f32(seed + 1, i, 0));
+		float o = out[i];
+		if (!isfinite(o)) {
+			bad++;
+			continue;
 		}
-		for (; i < n; i += stride)
-			a[i] = triad4(b[i], c[i], s);
+		d2 += ((double)o - ref) * ((double)o - ref);
+		r2 += ref * ref;
+	}
+	int lane = threadIdx.x % warpSize, warp = threadIdx.x / warpSize;
+	for (int off = warpSize / 2; off > 0; off /= 2) {
+#if defined(__HIPCC__)
+		d2 += __shfl_down(d2, off);
+		r2 += __shfl_down(r2, off);
+#else
+		d2 += __shfl_down_sync(0xffffffffu, d2, off);
+		r2 += __shfl_down_sync(0xffffffffu, r2, off);
+#endif
+	}
+	if (lane == 0) {
+		part[0][warp] = d2;
+		part[1][warp] = r2;
+	}
+	if (bad)
+		atomicAdd(&bad_count, bad);
+	__syncthreads();
+	if (threadIdx.x == 0) {
+		double a = 0, b = 0;
+		for (int w = 0; w < (int)(blockDim.x / warpSize); w++) {
+			a += part[0][w];
+			b += part[1][w];
+		}
+		atomicAdd(&acc[0], a);
+		atomicAdd(&acc[1], b);
+		if (bad_count)
+			atomicAdd(&acc[2], (double)bad_count);
 	}
 }
 
@@ -299,27 +428,37 @@ __global__ void rp_write(float4 *__restrict__ a, float base, size_t n, int passe
 		}
 }
 
-/* The L2 sweep: `passes` passes over n float4 with loads that skip L1
- * (ld.global.cg), so a working set that fits in L2 is served by L2. */
-__global__ void rp_l2_read(const float4 *__restrict__ a, size_t n, int passes, double *out)
+/* The L2 sweep, in the form of RRZE gpu-benches' gpu-l2-cache (own code): the
+ * working set is cut into chunks of L2_CHUNK_BYTES; block b reads chunk
+ * b mod chunks once, 1024 threads, each L2_PER_THREAD float4 with loads that
+ * skip L1 (ld.global.cg). Thousands of short blocks per launch, so the SMs
+ * stay full to the end of it; the chunks are read equally often. The earlier
+ * form (one full wave of 256-thread blocks, grid-stride passes, 4 loads in
+ * flight) reached 8.6 TB/s on the H200 (probe/README.md, "L2"). */
+#define L2_THREADS 1024
+#define L2_PER_THREAD 32
+#define L2_CHUNK_BYTES (L2_THREADS * L2_PER_THREAD * 16.0)
+
+/* Two blocks of 1024 per SM (32 registers) where an SM holds 2048 threads. */
+#if defined(__CUDA_ARCH__) && !defined(__HIPCC__) &&                                                                  \
+    (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1030)
+#define L2_MIN_BLOCKS 2
+#else
+#define L2_MIN_BLOCKS 1
+#endif
+
+__global__ void __launch_bounds__(L2_THREADS, L2_MIN_BLOCKS)
+    rp_l2_read(const float4 *__restrict__ a, int chunks, double *out)
 {
-	size_t stride = (size_t)gridDim.x * blockDim.x;
-	size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-	float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-	for (int p = 0; p < passes; p++) {
-		size_t i = first;
-		for (; i + 3 * stride < n; i += 4 * stride) {
-			float4 v0 = KERN_LOAD_L2(a + i), v1 = KERN_LOAD_L2(a + i + stride),
-			       v2 = KERN_LOAD_L2(a + i + 2 * stride), v3 = KERN_LOAD_L2(a + i + 3 * stride);
-			s0 += sum4(v0);
-			s1 += sum4(v1);
-			s2 += sum4(v2);
-			s3 += sum4(v3);
-		}
-		for (; i < n; i += stride)
-			s0 += sum4(KERN_LOAD_L2(a + i));
+	const float4 *p = a + (size_t)(blockIdx.x % chunks) * (L2_THREADS * L2_PER_THREAD) + threadIdx.x;
+	float s0 = 0, s1 = 0;
+#pragma unroll 4
+	for (int i = 0; i < L2_PER_THREAD; i += 2) {
+		float4 v0 = KERN_LOAD_L2(p + i * L2_THREADS), v1 = KERN_LOAD_L2(p + (i + 1) * L2_THREADS);
+		s0 += sum4(v0);
+		s1 += sum4(v1);
 	}
-	block_sum_to((s0 + s1) + (s2 + s3), out);
+	block_sum_to(s0 + s1, out);
 }
 
 /* Shared memory: SMEM_ELEMS float4 per block; thread t reads element
@@ -396,10 +535,11 @@ static int stream_launch(void *user, int rep, char *err, size_t err_len)
 	gpuStream_t s = j->ctx->stream;
 	switch (j->id) {
 	case KERN_COPY:
-		rp_copy<<<j->blocks, j->threads, 0, s>>>(b0, b1, j->n4, j->passes);
+	case KERN_COPY_FIXED:
+		rp_copy<<<j->blocks, j->threads, 0, s>>>(b0, b1, j->n4);
 		break;
 	case KERN_TRIAD:
-		rp_triad<<<j->blocks, j->threads, 0, s>>>(b0, b1, b2, j->triad_s, j->n4, j->passes);
+		rp_triad<<<j->blocks, j->threads, 0, s>>>(b0, b1, b2, j->triad_s, j->n4);
 		break;
 	case KERN_READ:
 		rp_read<<<j->blocks, j->threads, 0, s>>>(b0, j->n4, j->passes, j->sum);
@@ -417,13 +557,43 @@ static int stream_launch(void *user, int rep, char *err, size_t err_len)
 	return 0;
 }
 
+/* Bytes per array of copy and triad (see rp_copy). */
+#define STREAM_ONE_PER_THREAD_BYTES 2147483648.0
+
+/* copy, triad and copy_fixed (one float4 per thread) are checked on the
+ * device in double (aux_check_stream): a host check of 2 GiB would take
+ * seconds. */
+static int check_stream_on_device(struct kern_ctx *ctx, const void *out, size_t nf, uint64_t seed, float triad_s,
+				  struct kern_error *e, char *err, size_t err_len)
+{
+	dev_buffer acc;
+	CK_ALLOC(acc, 3 * sizeof(double));
+	CK(gpu(MemsetAsync)(acc.ptr, 0, 3 * sizeof(double), ctx->stream));
+	aux_check_stream<<<kern_blocks_for(ctx, 256), 256, 0, ctx->stream>>>((const float *)out, nf, seed, triad_s,
+									     acc.as<double>());
+	CK_LAUNCH("aux_check_stream");
+	double h[3];
+	CK(gpu(MemcpyAsync)(h, acc.ptr, sizeof h, gpuMemcpyDeviceToHost, ctx->stream));
+	CK(gpu(StreamSynchronize)(ctx->stream));
+	e->diff2 = h[0];
+	e->ref2 = h[1];
+	e->bad = (int)h[2];
+	return 0;
+}
+
 static int run_stream(struct kern_ctx *ctx, const struct kern_config *cfg, struct kern_result *res, char *err,
 		      size_t err_len)
 {
-	size_t bytes = cfg->bytes > 0 ? (size_t)cfg->bytes : default_array_bytes(ctx);
+	bool one_per_thread = cfg->id == KERN_COPY || cfg->id == KERN_TRIAD || cfg->id == KERN_COPY_FIXED;
+	bool is_copy = cfg->id == KERN_COPY || cfg->id == KERN_COPY_FIXED;
+	size_t bytes = cfg->bytes > 0			     ? (size_t)cfg->bytes
+		       : one_per_thread			     ? (size_t)STREAM_ONE_PER_THREAD_BYTES
+							     : default_array_bytes(ctx);
 	bytes = bytes / 64 * 64;
+	if (bytes < 4096)
+		return kern_failf(err, err_len, "%s: %zu bytes per array is too small", kern_id_name(cfg->id), bytes);
 	size_t n4 = bytes / 16, nf = n4 * 4;
-	int arrays = cfg->id == KERN_COPY ? 2 : cfg->id == KERN_TRIAD ? 3 : 1;
+	int arrays = is_copy ? 2 : cfg->id == KERN_TRIAD ? 3 : 1;
 	int nbuf = arrays + 1;
 	dev_buffer bufs[4], sum;
 	for (int b = 0; b < nbuf; b++) {
@@ -440,24 +610,31 @@ static int run_stream(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 	job.nbuf = nbuf;
 	job.n4 = n4;
 	job.threads = 256;
-	int fw = cfg->id == KERN_COPY	     ? full_wave(ctx, rp_copy, 256, 0, &job.blocks, err, err_len)
-		 : cfg->id == KERN_TRIAD     ? full_wave(ctx, rp_triad, 256, 0, &job.blocks, err, err_len)
-		 : cfg->id == KERN_READ	     ? full_wave(ctx, rp_read, 256, 0, &job.blocks, err, err_len)
-		 : cfg->id == KERN_READ_WIDE ? full_wave(ctx, rp_read_wide, 256, 0, &job.blocks, err, err_len)
-					     : full_wave(ctx, rp_write, 256, 0, &job.blocks, err, err_len);
+	int fw = 0;
+	if (one_per_thread) {
+		size_t blocks = (n4 + 255) / 256;
+		if (blocks > 0x7FFFFFFFu)
+			return kern_failf(err, err_len, "%s: %zu bytes per array needs too many blocks",
+					  kern_id_name(cfg->id), bytes);
+		job.blocks = (int)blocks;
+	} else {
+		fw = cfg->id == KERN_READ	   ? full_wave(ctx, rp_read, 256, 0, &job.blocks, err, err_len)
+		     : cfg->id == KERN_READ_WIDE ? full_wave(ctx, rp_read_wide, 256, 0, &job.blocks, err, err_len)
+						 : full_wave(ctx, rp_write, 256, 0, &job.blocks, err, err_len);
+	}
 	if (fw)
 		return -1;
 	job.sum = sum.as<double>();
 	job.triad_s = 0.375f;
 	job.write_base = (float)kern_decode_f32(kern_bits_f32(cfg->seed + 99, 0, 1));
-	double moved = cfg->id == KERN_COPY ? 2.0 : cfg->id == KERN_TRIAD ? 3.0 : 1.0;
-	/* At least 2 GiB moved per launch (see rp_copy). */
-	job.passes = (int)ceil(STREAM_BYTES_PER_LAUNCH / (moved * (double)bytes));
+	double moved = is_copy ? 2.0 : cfg->id == KERN_TRIAD ? 3.0 : 1.0;
+	/* The grid-stride kernels: at least 2 GiB moved per launch (see rp_read). */
+	job.passes = one_per_thread ? 1 : (int)ceil(STREAM_BYTES_PER_LAUNCH / (moved * (double)bytes));
 	if (job.passes < 1)
 		job.passes = 1;
 
 	/* Verify the run with roles 0, 1, 2 on a poisoned output. */
-	if (cfg->id == KERN_COPY)
+	if (is_copy)
 		CK(gpu(MemsetAsync)(bufs[1].ptr, 0xFF, bytes, ctx->stream));
 	else if (cfg->id != KERN_READ && cfg->id != KERN_READ_WIDE)
 		CK(gpu(MemsetAsync)(bufs[0].ptr, 0xFF, bytes, ctx->stream));
@@ -473,25 +650,22 @@ static int run_stream(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 			want += kern_value(KERN_ELEM_F32_POSITIVE, cfg->seed, i);
 		kern_error_add(&e, got, job.passes * want);
 		res->verify_tolerance = 1e-4;
+	} else if (one_per_thread) {
+		/* copy: b1 = b0 (seed); triad: b0 = b1 (seed + 1) + s b2 (seed + 2). */
+		if (check_stream_on_device(ctx, is_copy ? bufs[1].ptr : bufs[0].ptr, nf,
+					   is_copy ? cfg->seed : cfg->seed + 1, is_copy ? 0.0f : job.triad_s, &e, err,
+					   err_len))
+			return -1;
+		res->verify_tolerance = cfg->id == KERN_TRIAD ? 1e-6 : 0;
 	} else {
 		host_buffer host;
 		if (!host.alloc(bytes))
 			return kern_failf(err, err_len, "out of host memory (%zu bytes)", bytes);
-		const void *out = cfg->id == KERN_COPY ? bufs[1].ptr : bufs[0].ptr;
-		CK(gpu(Memcpy)(host.ptr, out, bytes, gpuMemcpyDeviceToHost));
+		CK(gpu(Memcpy)(host.ptr, bufs[0].ptr, bytes, gpuMemcpyDeviceToHost));
 		const float *h = host.as<float>();
-		for (size_t i = 0; i < nf; i++) {
-			double want;
-			if (cfg->id == KERN_COPY)
-				want = kern_value(KERN_ELEM_F32, cfg->seed, i);
-			else if (cfg->id == KERN_TRIAD)
-				want = kern_value(KERN_ELEM_F32, cfg->seed + 1, i) +
-				       (double)job.triad_s * kern_value(KERN_ELEM_F32, cfg->seed + 2, i);
-			else
-				want = write_value(job.write_base, i);
-			kern_error_add(&e, h[i], want);
-		}
-		res->verify_tolerance = cfg->id == KERN_TRIAD ? 1e-6 : 0;
+		for (size_t i = 0; i < nf; i++)
+			kern_error_add(&e, h[i], write_value(job.write_base, i));
+		res->verify_tolerance = 0;
 	}
 	res->verify_error = kern_error_value(&e);
 	if (!(res->verify_error <= res->verify_tolerance))
@@ -502,12 +676,18 @@ static int run_stream(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 		return -1;
 	res->work = moved * (double)bytes * job.passes;
 	res->bytes = (double)bytes;
-	snprintf(res->method, sizeof res->method,
-		 "%s, %d x %.0f MiB arrays (roles rotated over %d), %d passes per launch, float4 accesses, %s per "
-		 "thread, %d x %d threads (one full wave); bytes read + written",
-		 kern_id_name(cfg->id), arrays, bytes / 1048576.0, nbuf, job.passes,
-		 cfg->id == KERN_READ_WIDE ? "8 in flight with the L2::256B prefetch hint" : "4 in flight", job.blocks,
-		 job.threads);
+	if (one_per_thread)
+		snprintf(res->method, sizeof res->method,
+			 "%s, %d x %.4g MiB arrays (roles rotated over %d), one float4 per thread, %d x %d threads, "
+			 "one pass per launch; checked on the device in double; bytes read + written",
+			 kern_id_name(cfg->id), arrays, bytes / 1048576.0, nbuf, job.blocks, job.threads);
+	else
+		snprintf(res->method, sizeof res->method,
+			 "%s, %d x %.0f MiB arrays (roles rotated over %d), %d passes per launch, float4 accesses, %s "
+			 "per thread, %d x %d threads (one full wave); bytes read + written",
+			 kern_id_name(cfg->id), arrays, bytes / 1048576.0, nbuf, job.passes,
+			 cfg->id == KERN_READ_WIDE ? "8 in flight with the L2::256B prefetch hint" : "4 in flight",
+			 job.blocks, job.threads);
 	return 0;
 }
 
@@ -546,7 +726,7 @@ static int l2_launch(void *user, int rep, char *err, size_t err_len)
 {
 	(void)rep;
 	struct stream_job *j = (struct stream_job *)user;
-	rp_l2_read<<<j->blocks, j->threads, 0, j->ctx->stream>>>(j->ctx->l2_buf.as<float4>(), j->n4, j->passes, j->sum);
+	rp_l2_read<<<j->blocks, L2_THREADS, 0, j->ctx->stream>>>(j->ctx->l2_buf.as<float4>(), j->passes, j->sum);
 	CK_LAUNCH("rp_l2_read");
 	return 0;
 }
@@ -554,9 +734,12 @@ static int l2_launch(void *user, int rep, char *err, size_t err_len)
 static int run_l2(struct kern_ctx *ctx, const struct kern_config *cfg, struct kern_result *res, char *err,
 		  size_t err_len)
 {
-	size_t bytes = (size_t)cfg->bytes / 16 * 16;
-	if (bytes < 65536)
-		return kern_failf(err, err_len, "l2_read: working set %zu bytes is too small", bytes);
+	size_t chunk = (size_t)L2_CHUNK_BYTES;
+	size_t chunks = (size_t)cfg->bytes / chunk;
+	if (chunks < 1 || chunks > 1u << 20)
+		return kern_failf(err, err_len, "l2_read: working set %.0f bytes: not 1 to 2^20 chunks of %zu bytes",
+				  cfg->bytes, chunk);
+	size_t bytes = chunks * chunk;
 	/* One array for the whole sweep: its seed stays fixed per process. */
 	if (l2_prepare(ctx, bytes, cfg->seed, err, err_len))
 		return -1;
@@ -567,20 +750,16 @@ static int run_l2(struct kern_ctx *ctx, const struct kern_config *cfg, struct ke
 	job.ctx = ctx;
 	job.id = KERN_L2_READ;
 	job.n4 = bytes / 16;
-	job.threads = 256;
-	/* At least 4 float4 per thread per pass; one full wave when the set allows. */
-	int wave = 0;
-	if (full_wave(ctx, rp_l2_read, 256, 0, &wave, err, err_len))
-		return -1;
-	long threads_total = wave * 256L;
-	long need = (long)(job.n4 / 4);
-	if (need < threads_total)
-		threads_total = need < 256 ? 256 : need;
-	job.blocks = (int)((threads_total + 255) / 256);
-	/* About 2 GB read per launch. */
-	job.passes = (int)ceil(2e9 / (double)bytes);
-	if (job.passes < 1)
-		job.passes = 1;
+	job.threads = L2_THREADS;
+	/* About 4 GB read per launch, every chunk read the same number of times
+	 * (job.passes holds the chunk count for l2_launch). */
+	size_t reads = (size_t)ceil(4e9 / chunk / (double)chunks);
+	if (reads < 1)
+		reads = 1;
+	if (reads * chunks > 0x7FFFFFFFu)
+		return kern_failf(err, err_len, "l2_read: too many blocks");
+	job.blocks = (int)(reads * chunks);
+	job.passes = (int)chunks;
 	job.sum = sum.as<double>();
 	CK(gpu(MemsetAsync)(sum.ptr, 0, sizeof(double), ctx->stream));
 	if (l2_launch(&job, 0, err, err_len))
@@ -589,7 +768,7 @@ static int run_l2(struct kern_ctx *ctx, const struct kern_config *cfg, struct ke
 	CK(gpu(MemcpyAsync)(&got, sum.ptr, sizeof got, gpuMemcpyDeviceToHost, ctx->stream));
 	CK(gpu(StreamSynchronize)(ctx->stream));
 	struct kern_error e = {0, 0, 0};
-	kern_error_add(&e, got, job.passes * ctx->l2_prefix[job.n4]);
+	kern_error_add(&e, got, (double)reads * ctx->l2_prefix[job.n4]);
 	res->verify_error = kern_error_value(&e);
 	res->verify_tolerance = 1e-4;
 	if (!(res->verify_error <= res->verify_tolerance))
@@ -597,11 +776,12 @@ static int run_l2(struct kern_ctx *ctx, const struct kern_config *cfg, struct ke
 				  bytes, res->verify_error, res->verify_tolerance);
 	if (kern_time_launches(ctx, cfg, res, l2_launch, &job, err, err_len))
 		return -1;
-	res->work = (double)job.passes * (double)bytes;
+	res->work = (double)reads * (double)bytes;
 	res->bytes = (double)bytes;
 	snprintf(res->method, sizeof res->method,
-		 "read-only, %.2f MiB working set read %d times per launch with " KERN_LOAD_L2_NAME ", %d x %d threads",
-		 bytes / 1048576.0, job.passes, job.blocks, job.threads);
+		 "read-only, %.2f MiB working set in %zu chunks of %.0f KiB, block b reads chunk b mod %zu with "
+		 KERN_LOAD_L2_NAME ", %d blocks of %d threads (each chunk read %zu times per launch)",
+		 bytes / 1048576.0, chunks, chunk / 1024.0, chunks, job.blocks, L2_THREADS, reads);
 	return 0;
 }
 

@@ -47,7 +47,7 @@ static const char *backend_unsupported(struct kern_ctx *ctx, enum kern_id id)
 {
 	if ((int)id < 0 || id >= KERN_COUNT)
 		return "unknown kernel";
-	if (id == KERN_WGMMA_BF16 && !(ctx->info.cc_major == 9 && ctx->info.cc_minor == 0))
+	if (kern_id_is_wgmma(id) && !(ctx->info.cc_major == 9 && ctx->info.cc_minor == 0))
 		return "wgmma is built for sm_90a only and needs a compute capability 9.0 device";
 	if (id == KERN_MMA_BF16 && ctx->info.cc_major < 8)
 		return "mma.sync with bf16 needs compute capability 8.0 or later";
@@ -65,8 +65,10 @@ static int backend_run_matrix(struct kern_ctx *ctx, const struct kern_config *cf
 {
 	if (cfg->id == KERN_MMA_BF16)
 		return rp_mma_run(ctx, cfg, res, err, err_len);
-	if (cfg->id == KERN_WGMMA_BF16)
+	if (kern_id_is_wgmma(cfg->id))
 		return rp_wgmma_run(ctx, cfg, res, err, err_len);
+	if (kern_id_is_latency(cfg->id))
+		return rp_latency_run(ctx, cfg, res, err, err_len);
 #ifndef KERN_NO_CUBLAS
 	if (is_gemm(cfg->id))
 		return rp_gemm_run(ctx, cfg, res, err, err_len);

@@ -56,8 +56,10 @@ static const char *backend_unsupported(struct kern_ctx *ctx, enum kern_id id)
 {
 	if ((int)id < 0 || id >= KERN_COUNT)
 		return "unknown kernel";
-	if (id == KERN_WGMMA_BF16)
+	if (kern_id_is_wgmma(id))
 		return "wgmma is an NVIDIA Hopper instruction";
+	if (kern_id_is_latency(id))
+		return "the pointer-chase latency kernels are CUDA-only (kernels/cuda/latency.cu)";
 	if (id == KERN_MMA_BF16 && !has_mfma_bf16_1k(ctx))
 		return "v_mfma_f32_32x32x8bf16_1k needs gfx90a or gfx94x";
 	if (id >= KERN_GEMM_BF16 && id <= KERN_GEMM_FP8)

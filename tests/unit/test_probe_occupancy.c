@@ -94,7 +94,9 @@ static void test_fixture_shape(void **state)
 {
 	(void)state;
 	const struct probe_result *r = fixture_h200();
-	assert_int_equal(r->occupancy_count, 1788);
+	/* The run of 2026-12-01: more rows than occupancy_h200.json (from the run
+	 * of 2026-11-30) since the L2 kernel takes 1024 threads per block. */
+	assert_int_equal(r->occupancy_count, 2439);
 	int optin = 0, carveouts = 0, zero = 0, wgmma = 0;
 	for (int i = 0; i < r->occupancy_count; i++) {
 		const struct kern_occupancy_row *w = &r->occupancy[i];

@@ -23,12 +23,15 @@ static void test_decoders_exact(void **state)
 	    {2, 0x3C00u, 1.0},	   {2, 0xB800u, -0.5},	     {2, 0x0001u, 0x1p-24}, /* smallest subnormal */
 	    {2, 0x7BFFu, 65504.0}, {3, 0x38u, 1.0},	     {3, 0xB0u, -0.5},
 	    {3, 0x7Eu, 448.0},	   {3, 0x01u, 0x1p-9},	     {3, 0x3Fu, 1.875},
+	    {4, 0x3Cu, 1.0},	   {4, 0xB8u, -0.5},	     {4, 0x7Bu, 57344.0}, /* e5m2's largest normal */
+	    {4, 0x01u, 0x1p-16},   {4, 0x3Fu, 1.75},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		double v = cases[i].kind == 0	? kern_decode_f32(cases[i].bits)
 			   : cases[i].kind == 1 ? kern_decode_bf16((uint16_t)cases[i].bits)
 			   : cases[i].kind == 2 ? kern_decode_f16((uint16_t)cases[i].bits)
-						: kern_decode_e4m3((uint8_t)cases[i].bits);
+			   : cases[i].kind == 3 ? kern_decode_e4m3((uint8_t)cases[i].bits)
+						: kern_decode_e5m2((uint8_t)cases[i].bits);
 		if (v != cases[i].value)
 			fail_msg("case %zu: %.17g != %.17g", i, v, cases[i].value);
 	}
@@ -38,8 +41,8 @@ static void test_decoders_exact(void **state)
 static void test_generated_ranges(void **state)
 {
 	(void)state;
-	static const enum kern_elem types[] = {KERN_ELEM_F32, KERN_ELEM_F32_POSITIVE, KERN_ELEM_BF16,
-					       KERN_ELEM_F16, KERN_ELEM_E4M3,	      KERN_ELEM_F64};
+	static const enum kern_elem types[] = {KERN_ELEM_F32,  KERN_ELEM_F32_POSITIVE, KERN_ELEM_BF16, KERN_ELEM_F16,
+					       KERN_ELEM_E4M3, KERN_ELEM_F64,	       KERN_ELEM_E5M2, KERN_ELEM_TF32};
 	for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
 		int negative = 0, distinct_low = 0;
 		double prev = 0;
@@ -60,6 +63,16 @@ static void test_generated_ranges(void **state)
 	}
 	/* A different seed gives different inputs. */
 	assert_true(kern_value(KERN_ELEM_F32, 1, 0) != kern_value(KERN_ELEM_F32, 2, 0));
+	/* tf32: exact in 10 mantissa bits; int8: odd, -15..15, never zero, all 16 values. */
+	int seen[32] = {0};
+	for (uint64_t i = 0; i < 4096; i++) {
+		assert_int_equal(kern_bits_tf32(7, i) & 0x1FFFu, 0);
+		double v = kern_value(KERN_ELEM_S8, 7, i);
+		assert_true(v >= -15 && v <= 15 && fmod(fabs(v), 2) == 1);
+		seen[(int)v + 15]++;
+	}
+	for (int v = -15; v <= 15; v += 2)
+		assert_true(seen[v + 15] > 0);
 }
 
 /* The FMA-chain multipliers are exact in their type and in range. */
@@ -186,6 +199,10 @@ static void test_names(void **state)
 	assert_null(kern_id_name(KERN_COUNT));
 	assert_true(kern_id_counts_bytes(KERN_SMEM) && !kern_id_counts_bytes(KERN_FMA_FP32));
 	assert_true(kern_id_is_launch(KERN_GRAPH_NODE) && !kern_id_is_launch(KERN_GEMM_FP8));
+	assert_true(kern_id_is_latency(KERN_LATENCY_HOPS) && !kern_id_is_latency(KERN_LAUNCH_ASYNC));
+	assert_true(kern_id_is_wgmma(KERN_WGMMA_BF16) && kern_id_is_wgmma(KERN_WGMMA_SP_E4M3) &&
+		    !kern_id_is_wgmma(KERN_MMA_BF16) && !kern_id_is_wgmma(KERN_LATENCY));
+	assert_true(kern_id_counts_bytes(KERN_COPY_FIXED) && !kern_id_counts_bytes(KERN_LATENCY));
 }
 
 int main(void)
