@@ -89,6 +89,9 @@ else
 	echo "SKIP xdg-parent-locked: root enters any directory"
 fi
 
+mkdir -p "$tmp/empty-hwdb" # no *.yaml at all: nothing to sort (qsort(NULL, 0) was undefined)
+check hwdb-dir-empty 0 "" "H100" -- "$RIDGE" hw show h100-sxm --hwdb "$tmp/empty-hwdb"
+
 # ---- output paths: symbolic links followed (the link stays), FIFOs never waited on
 ln -s plot-target.svg "$tmp/dangling.svg"
 check svg-dangling-link 0 "" "wrote" -- "$RIDGE" roofline --flops 1G --bytes 1G --svg "$tmp/dangling.svg"
