@@ -233,16 +233,43 @@ int align_run_dims(struct align_run *run, const char *list, const char *where, c
 	return rc;
 }
 
+/* The workload model of a config: read from the file, or, for the shape
+ * keys of a scenario item (no workload filled), the dense decoder they give. */
+static int config_workload(const struct cli_model_config *config, struct ridge_workload_model *w, char *err,
+			   size_t err_len)
+{
+	if (config->workload.hidden > 0) {
+		*w = config->workload;
+		return workload_resolve(w, err, err_len);
+	}
+	const struct ridge_align_model *m = &config->model;
+	*w = (struct ridge_workload_model){ 0 };
+	w->hidden = m->hidden_size;
+	w->intermediate = m->intermediate_size;
+	w->layers = m->num_hidden_layers;
+	w->heads = m->num_attention_heads;
+	w->kv_heads = m->has_num_key_value_heads ? m->num_key_value_heads : 0;
+	w->head_dim = m->has_head_dim ? m->head_dim : 0;
+	w->vocab = m->vocab_size;
+	return workload_resolve(w, err, err_len);
+}
+
 int align_run_model(struct align_run *run, const struct cli_model_config *config, const char *label, char *err,
 		    size_t err_len)
 {
 	run->model = config->model;
 	char why[400];
-	if (align_model_resolve(&run->model, why, sizeof why) != 0)
+	if (align_model_resolve(&run->model, why, sizeof why) != 0 || config_workload(config, &run->workload, why, sizeof why))
 		return fail(err, err_len, "%s: %s", label, why);
-	if (align_model_gemms(&run->model, run->set.tokens, run->gemms, why, sizeof why) != 0)
+	const struct ridge_workload_model *w = &run->workload;
+	run->model.num_key_value_heads = w->kv_heads;
+	run->model.head_dim = workload_qk_head_dim(w);
+	struct ridge_workload_gemm wg[RIDGE_WORKLOAD_MAX_GEMMS];
+	int n = workload_gemms(w, (double)run->set.tokens, wg, why, sizeof why);
+	if (n < 0)
 		return fail(err, err_len, "%s: %s", run->set.tokens_where ? run->set.tokens_where : "tokens", why);
 	run->model_mode = true;
+	run->gemm_count = n;
 	snprintf(run->model_type, sizeof run->model_type, "%s", config->model_type);
 	run->swiglu_applies = !config->model_type[0] || strcmp(config->model_type, "llama") == 0 ||
 			      config->has_multiple_of || config->has_ffn_dim_multiplier || run->set.has_multiple_of ||
@@ -250,18 +277,25 @@ int align_run_model(struct align_run *run, const struct cli_model_config *config
 	if (swiglu_for(run, run->model.hidden_size, config->has_ffn_dim_multiplier, config->ffn_dim_multiplier,
 		       config->has_multiple_of, config->multiple_of, err, err_len) != 0)
 		return -1;
-	for (int g = 0; g < RIDGE_GEMM_COUNT; g++) {
-		const struct ridge_align_gemm *gemm = &run->gemms[g];
+	for (int g = 0; g < n; g++) {
+		struct ridge_align_gemm *gemm = &run->gemms[g];
+		/* An expert's rows: the average tokens x k / E, rounded up to whole rows. */
+		*gemm = (struct ridge_align_gemm){ wg[g].name, wg[g].n_from, wg[g].k_from, (long long)ceil(wg[g].m),
+						   wg[g].n, wg[g].k, (long long)(wg[g].instances * wg[g].layers), 0 };
+		gemm->flops = 2.0 * (double)gemm->m * (double)gemm->n * (double)gemm->k * (double)gemm->count;
+		bool ffn_n = strstr(gemm->name, "gate_proj") || strstr(gemm->name, "up_proj");
+		bool ffn_k = strstr(gemm->name, "down_proj") != NULL;
+		bool swiglu_dims = !wg[g].expert && strncmp(gemm->name, "shared", 6) != 0; /* the dense MLP's */
 		char name[64];
 		snprintf(name, sizeof name, "%s.N", gemm->name);
 		if (add_finding(run, name, gemm->n_from, g, gemm->n, label, err, err_len) != 0)
 			return -1;
-		run->findings[run->count - 1].has_swiglu = g == RIDGE_GEMM_GATE || g == RIDGE_GEMM_UP;
+		run->findings[run->count - 1].has_swiglu = ffn_n && swiglu_dims;
 		enum ridge_align_severity worst = run->findings[run->count - 1].dim.severity;
 		snprintf(name, sizeof name, "%s.K", gemm->name);
 		if (add_finding(run, name, gemm->k_from, g, gemm->k, label, err, err_len) != 0)
 			return -1;
-		run->findings[run->count - 1].has_swiglu = g == RIDGE_GEMM_DOWN;
+		run->findings[run->count - 1].has_swiglu = ffn_k && swiglu_dims;
 		if (run->findings[run->count - 1].dim.severity > worst)
 			worst = run->findings[run->count - 1].dim.severity;
 		/* The per-dimension findings above are the rule's conditions seen one
@@ -278,14 +312,19 @@ int align_run_model(struct align_run *run, const struct cli_model_config *config
 				 sizeof why) != 0)
 			return fail(err, err_len, "%s: %s", gemm->name, why);
 	}
-	/* head_dim is K of Q K^T and N of P V in attention, per head. */
-	return add_finding(run, "attention.head_dim", "head_dim", -1, run->model.head_dim, label, err, err_len);
+	/* The head sizes are K of Q K^T and N of P V in attention, per head. */
+	if (!w->mla)
+		return add_finding(run, "attention.head_dim", "head_dim", -1, run->model.head_dim, label, err, err_len);
+	if (add_finding(run, "attention.qk_head_dim", "qk_nope_head_dim + qk_rope_head_dim", -1, workload_qk_head_dim(w),
+			label, err, err_len))
+		return -1;
+	return add_finding(run, "attention.v_head_dim", "v_head_dim", -1, w->v_head_dim, label, err, err_len);
 }
 
 double align_run_misaligned_fraction(const struct align_run *run, double *total_out)
 {
 	double total = 0, bad = 0;
-	for (int g = 0; g < RIDGE_GEMM_COUNT; g++) {
+	for (int g = 0; g < run->gemm_count; g++) {
 		total += run->gemms[g].flops;
 		if (run->gemm_severity[g] == RIDGE_ALIGN_ERROR)
 			bad += run->gemms[g].flops;

@@ -16,7 +16,7 @@
 #include "ridge.h"
 
 #define ALIGN_MAX_DIMS 64
-#define ALIGN_MAX_FINDINGS (2 * RIDGE_GEMM_COUNT + 1 > ALIGN_MAX_DIMS ? 2 * RIDGE_GEMM_COUNT + 1 : ALIGN_MAX_DIMS)
+#define ALIGN_MAX_FINDINGS (2 * RIDGE_WORKLOAD_MAX_GEMMS + 2 > ALIGN_MAX_DIMS ? 2 * RIDGE_WORKLOAD_MAX_GEMMS + 2 : ALIGN_MAX_DIMS)
 #define ALIGN_DEFAULT_TOKENS 4096
 #define ALIGN_DEFAULT_MULTIPLE_OF 256
 
@@ -51,13 +51,15 @@ struct align_run {
 	struct align_finding findings[ALIGN_MAX_FINDINGS];
 	/* a model config */
 	bool model_mode;
-	struct ridge_align_model model; /* resolved */
-	struct ridge_align_gemm gemms[RIDGE_GEMM_COUNT];
-	struct ridge_align_tiling gemm_tiling[RIDGE_GEMM_COUNT];
-	enum ridge_align_severity gemm_severity[RIDGE_GEMM_COUNT];
+	struct ridge_align_model model; /* resolved; head_dim is the query/key head's (MLA: nope + rope) */
+	struct ridge_workload_model workload; /* the same model as model/workload.h has it */
+	int gemm_count; /* the architecture's weight GEMMs (model/workload.c): experts at tokens x k / E */
+	struct ridge_align_gemm gemms[RIDGE_WORKLOAD_MAX_GEMMS];
+	struct ridge_align_tiling gemm_tiling[RIDGE_WORKLOAD_MAX_GEMMS];
+	enum ridge_align_severity gemm_severity[RIDGE_WORKLOAD_MAX_GEMMS];
 	/* model/align.c's tensor-core rule on each GEMM, in the linear layout
 	 * (x W^T: cuBLAS TN), the rule ridge gemm and the validation apply. */
-	struct ridge_gemm_tensor_rule gemm_rule[RIDGE_GEMM_COUNT];
+	struct ridge_gemm_tensor_rule gemm_rule[RIDGE_WORKLOAD_MAX_GEMMS];
 	bool has_swiglu;
 	struct ridge_align_swiglu swiglu;
 	/* Whether the Llama rule is the config's rule: model_type "llama" or
@@ -83,8 +85,10 @@ int align_run_start(struct align_run *run, const struct ridge_gpu *gpu, const st
  * messages ("--dims", "x.yaml:7:11: dims"). Returns 0, or -1 with a message. */
 int align_run_dims(struct align_run *run, const char *list, const char *where, char *err, size_t err_len);
 
-/* Every GEMM of a decoder layer and the LM head of config (not yet
- * resolved), then attention's head_dim. label names the config in messages.
+/* Every weight GEMM of config's architecture (model/workload.c: attention
+ * or MLA's low-rank projections, the dense MLP, router, routed experts at
+ * tokens x k / E rows and shared experts) and the LM head, then attention's
+ * head sizes. label names the config in messages.
  * Returns 0, or -1 with a message. */
 int align_run_model(struct align_run *run, const struct cli_model_config *config, const char *label, char *err,
 		    size_t err_len);

@@ -113,6 +113,7 @@ extern const struct calc calc_comm;
 extern const struct calc calc_launch;
 extern const struct calc calc_cost_train;
 extern const struct calc calc_cost_decode;
+extern const struct calc calc_cost_prefill;
 extern const struct calc calc_cost_rank;
 extern const struct calc calc_roofline;
 extern const struct calc calc_gemm;

@@ -370,7 +370,7 @@ static cJSON *align_json(const struct align_run *run, const char *model_file, co
 		cJSON_AddNumberToObject(model, "vocab_size", (double)m->vocab_size);
 		cJSON_AddNumberToObject(model, "num_hidden_layers", (double)m->num_hidden_layers);
 		cJSON *gemms = cJSON_AddArrayToObject(doc, "gemms");
-		for (int i = 0; i < RIDGE_GEMM_COUNT; i++) {
+		for (int i = 0; i < run->gemm_count; i++) {
 			const struct ridge_align_gemm *gm = &run->gemms[i];
 			cJSON *o = cJSON_CreateObject();
 			cJSON_AddStringToObject(o, "name", gm->name);
@@ -465,6 +465,8 @@ static cJSON *align_calc_run(struct calc_input *in)
 				in->err[0] = '\0';
 			goto done;
 		}
+		for (int i = 0; i < config.warning_count; i++)
+			cli_warning("%s: %s", path, config.warnings[i]);
 		if (align_run_model(run, &config, path, in->err, sizeof in->err) != 0)
 			goto done;
 		result = align_json(run, path, NULL);
@@ -610,7 +612,13 @@ static void print_model(const cJSON *d, bool command_line)
 	       source, num_ll(m, "hidden_size"), num_ll(m, "intermediate_size"), num_ll(m, "num_attention_heads"),
 	       num_ll(m, "num_key_value_heads"), num_ll(m, "head_dim"), num_ll(m, "vocab_size"),
 	       num_ll(m, "num_hidden_layers"));
-	printf("\n%-10s %-26s %-8s %-28s %6s %14s %s\n", "GEMM", "M x N x K", "ALIGNED", "SUGGESTED CHANGE", "TILES",
+	int width = 10; /* the GEMM names: MoE and MLA ones are longer than q_proj */
+	cJSON_ArrayForEach(gm, get(d, "gemms"))
+	{
+		int len = (int)strlen(calc_str(gm, "name"));
+		width = len > width ? len : width;
+	}
+	printf("\n%-*s %-26s %-8s %-28s %6s %14s %s\n", width, "GEMM", "M x N x K", "ALIGNED", "SUGGESTED CHANGE", "TILES",
 	       "WAVES", "EFFICIENCY (TILE x WAVE)");
 	cJSON_ArrayForEach(gm, get(d, "gemms"))
 	{
@@ -641,7 +649,7 @@ static void print_model(const cJSON *d, bool command_line)
 				      : strcmp(severity, "warning") == 0 ? "yes (w)"
 									 : "yes";
 		fmt_waves_json(t, w, sizeof w);
-		printf("%-10s %-26s %-8s %-28s %6lld %14s %6.2f%% (%.2f%% x %.2f%%)\n", calc_str(gm, "name"), shape,
+		printf("%-*s %-26s %-8s %-28s %6lld %14s %6.2f%% (%.2f%% x %.2f%%)\n", width, calc_str(gm, "name"), shape,
 		       aligned, change, num_ll(t, "tiles"), w, 100 * calc_num(t, "efficiency"),
 		       100 * calc_num(t, "tile_efficiency"), 100 * calc_num(t, "wave_efficiency"));
 	}

@@ -12,6 +12,7 @@
 #include "cost.h"
 #include "eval.h"
 #include "parallel.h"
+#include "serve_run.h"
 
 #define PRICE_PARAM(help)                                                                                     \
 	{ "price", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, 0, "USD", help, "0 or more USD per GPU-hour" }
@@ -203,7 +204,7 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 		.recompute = RIDGE_RECOMPUTE_SELECTIVE,
 		.dp_overlap = params_has(v, "dp_overlap") ? params_num(v, "dp_overlap") : 0,
 		.tp_overlap = params_has(v, "tp_overlap") ? params_num(v, "tp_overlap") : 0,
-		.memory_bytes = in->gpu->memory_bytes,
+		.memory_bytes = ridge_gpu_usable_memory(in->gpu),
 		.network_bandwidth = params_has(v, "network_bw") ? params_num(v, "network_bw") : 0,
 	};
 	const char *sharding = params_text(v, "sharding"), *recompute = params_text(v, "recompute");
@@ -624,16 +625,39 @@ const struct calc calc_cost_train = {
 
 /* ---- cost decode ---- */
 
+#define SERVE_PARAMS                                                                                            \
+	{ "tp", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "T", "--model: tensor-parallel GPUs per replica (default --gpus)", NULL }, \
+	{ "launch", PARAM_TEXT, 0, NULL, 0, 0, 0, "MODE", "--model: eager, graph (default) or persistent", NULL },      \
+	{ "kernels_per_layer", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "K",                                              \
+	  "--model: kernels launched per layer (default: the modelled sequence)", NULL },                          \
+	{ "weight_group", PARAM_INTEGER, 0, NULL, 0, 1e9, 0, "G",                                                   \
+	  "--model: weights per quantization scale (default int4 128, fp4 16, else none)", NULL },                 \
+	{ "kv_group", PARAM_INTEGER, 0, NULL, 0, 1e9, 0, "G", "--model: cache elements per scale (defaults as weights)", \
+	  NULL },                                                                                                   \
+	{ "impl", PARAM_TEXT, 0, NULL, 0, 0, 0, "IMPL", "--model: attention implementation (default ideal fa2 fa3 cudnn)", \
+	  NULL },                                                                                                   \
+	{ "communication_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, 0, "T",                               \
+	  "--model: per-step communication time, ms, instead of ridge comm's model of it", "0 to 3600 s" },          \
+	{ "expert_parallel", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL,                                                    \
+	  "--model: whole experts on the tp GPUs, all-to-alls instead of the MoE layers' all-reduce", NULL },       \
+	{ "comm_overlap", PARAM_FRACTION, 0, NULL, 0, 1, 0, "F",                                                    \
+	  "--model: share of the communication hidden under the kernels (default 0)", NULL },                      \
+	{ "network_bw", PARAM_NUMBER, RIDGE_UNIT_BYTES_PER_S, NULL, 0, 1e15, PARAM_OPEN_LO, "B/s",                  \
+	  "--model: network bandwidth per GPU past the fabric domain (tp larger than one node)", "greater than 0" }
+
 static const struct param decode_params[] = {
-	{ "params", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_REQUIRED | PARAM_MODEL | PARAM_OPEN_LO, "N",
+	{ "model", PARAM_TEXT, 0, NULL, 0, 0, 0, "FILE",
+	  "a Hugging Face config.json: every kernel of a step priced (instead of --params ...)", NULL },
+	{ "params", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_MODEL | PARAM_OPEN_LO, "N",
 	  "active parameters per token", "greater than 0" },
-	{ "layers", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED | PARAM_MODEL, "L", "layers", NULL },
-	{ "kv_heads", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED | PARAM_MODEL, "H", "key/value heads (GQA)", NULL },
-	{ "head_dim", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED | PARAM_MODEL, "D", "head dimension", NULL },
+	{ "layers", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "L", "layers", NULL },
+	{ "kv_heads", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "H", "key/value heads (GQA)", NULL },
+	{ "head_dim", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "D", "head dimension", NULL },
 	{ "context", PARAM_INTEGER, 1, NULL, 1, 1e12, PARAM_REQUIRED, "C", "tokens in each request's KV cache", NULL },
 	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "B", "requests decoded together", NULL },
 	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "G", "GPUs sharing weights and cache (tensor parallel)",
 	  NULL },
+	SERVE_PARAMS,
 	PRICE_PARAM("USD per GPU-hour (default: the GPU's hwdb price)"),
 	{ "weight_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "weight storage: fp32 bf16 fp16 fp8 int8 int4 fp4 (default bf16)",
 	  NULL },
@@ -688,9 +712,41 @@ void calc_json_decode(cJSON *o, const struct ridge_decode_result *r)
 		cJSON_AddNullToObject(o, "crossover_batch");
 }
 
+/* --model prices every kernel (cli/serve_run.c); the hand-typed shape
+ * (--params --layers --kv-heads --head-dim) keeps the step-level roofline. */
+static const char *const hand_shape[] = { "params", "layers", "kv_heads", "head_dim", NULL };
+static const char *const model_only[] = { "tp", "launch", "kernels_per_layer", "weight_group", "kv_group", "impl",
+					   "communication_ms", "expert_parallel", "comm_overlap", "network_bw", NULL };
+
+static int check_decode_inputs(struct calc_input *in, bool *model)
+{
+	const struct param_values *v = in->values;
+	*model = params_has(v, "model");
+	for (int i = 0; *model && hand_shape[i]; i++)
+		if (params_has(v, hand_shape[i]))
+			return fail(in, "%s: give the model as --model FILE or as --params --layers --kv-heads --head-dim, not both",
+				    params_where(v, hand_shape[i]));
+	if (*model && (params_has(v, "overhead_ms") || params_has(v, "peak")))
+		return fail(in, "%s: with --model the launches are modelled (--launch) and communication is --communication-ms",
+			    params_where(v, params_has(v, "peak") ? "peak" : "overhead_ms"));
+	for (int i = 0; !*model && hand_shape[i]; i++)
+		if (!params_has(v, hand_shape[i]))
+			return in->item ? fail(in, "missing key '%s' (in the item or the model section)", hand_shape[i])
+					: fail(in, "%s is required (see 'ridge cost decode --help')", params_where(v, hand_shape[i]));
+	for (int i = 0; !*model && model_only[i]; i++)
+		if (params_has(v, model_only[i]))
+			return fail(in, "%s needs --model FILE", params_where(v, model_only[i]));
+	return 0;
+}
+
 static cJSON *decode_run(struct calc_input *in)
 {
 	const struct param_values *v = in->values;
+	bool model;
+	if (check_decode_inputs(in, &model) != 0)
+		return NULL;
+	if (model)
+		return serve_run(in, RIDGE_PHASE_DECODE);
 	struct ridge_decode_input di = { 0 };
 	cJSON *o = cJSON_CreateObject();
 	calc_json_gpu(o, in->gpu);
@@ -707,7 +763,7 @@ static cJSON *decode_run(struct calc_input *in)
 	di.batch = params_num(v, "batch");
 	di.gpus = params_num(v, "gpus");
 	di.bandwidth = in->gpu->memory_bandwidth;
-	di.memory_bytes = in->gpu->memory_bytes;
+	di.memory_bytes = ridge_gpu_usable_memory(in->gpu);
 	di.overhead_s = params_has(v, "overhead_ms") ? params_num(v, "overhead_ms") : 0;
 	cli_json_number(o, "bandwidth", di.bandwidth);
 	cli_json_number(o, "params", di.params);
@@ -774,6 +830,10 @@ static cJSON *decode_run(struct calc_input *in)
 
 static void decode_print(const cJSON *r)
 {
+	if (calc_has(r, "model")) {
+		serve_print(r, "tpot_s");
+		return;
+	}
 	char a[64], b[64], c[64], d[64];
 	cli_format_si(calc_num(r, "bandwidth"), "B/s", a, sizeof a);
 	cli_format_si(calc_num(r, "peak_flops"), "FLOP/s", b, sizeof b);
@@ -833,16 +893,67 @@ const struct calc calc_cost_decode = {
 	.command = "cost decode",
 	.synopsis = "usage: ridge cost decode --params N --layers L --kv-heads H --head-dim D --context C --batch B\n"
 		    "                         --gpus G [--gpu GPU] [--price USD] [--weight-dtype DT] [--kv-dtype DT]\n"
-		    "                         [--sweep] [--explain] [--json] [--hwdb DIR] [--calibration FILE]",
+		    "                         [--sweep] [--explain] [--json] [--hwdb DIR] [--calibration FILE]\n"
+		    "       ridge cost decode --model FILE --context C --batch B --gpus G [--tp T]\n"
+		    "                         [--launch eager|graph|persistent] [--kernels-per-layer K]\n"
+		    "                         [--weight-dtype DT] [--kv-dtype DT] [--weight-group G] [--kv-group G] [...]",
 	.description = "Inference decode per step: weights + KV cache bytes (KV per token = 2 L n_kv d_head bytes),\n"
 		       "memory time vs compute time (2 N batch FLOPs), TPOT = the larger (+ --overhead-ms),\n"
 		       "tokens/s and dollars per million tokens. The GPUs share weights and cache (tensor parallel,\n"
-		       "communication not modelled unless given as --overhead-ms).\n",
+		       "communication not modelled unless given as --overhead-ms).\n"
+		       "With --model FILE (a config.json): every kernel of the step (model/workload.c's sequence) is\n"
+		       "priced per GPU by the kernel time model, MoE weights as the experts the batch touches, KV with\n"
+		       "whole heads per GPU, the launch mode's cost added; memory fit per GPU and the largest batch;\n"
+		       "--sweep runs batch 1..1024 x context 1k..128k.\n",
 	.params = decode_params,
 	.param_count = sizeof decode_params / sizeof decode_params[0],
 	.needs_gpu = true,
 	.run = decode_run,
 	.print = decode_print,
+};
+
+/* ---- cost prefill ---- */
+
+static const struct param prefill_params[] = {
+	{ "model", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, "FILE", "a Hugging Face config.json", NULL },
+	{ "seq", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "S", "prompt tokens per request", NULL },
+	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "B", "requests prefilled together", NULL },
+	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "G", "GPUs (tensor parallel unless --tp)", NULL },
+	SERVE_PARAMS,
+	PRICE_PARAM("USD per GPU-hour (default: the GPU's hwdb price)"),
+	{ "weight_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "weight storage: fp32 bf16 fp16 fp8 int8 int4 fp4 (default bf16)",
+	  NULL },
+	{ "kv_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "KV-cache storage (default bf16)", NULL },
+	{ "compute_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "dtype of the GEMMs and attention (default bf16)", NULL },
+	EXPLAIN_PARAM,
+	CALC_GPU_PARAMS,
+	CALC_JSON_PARAM,
+};
+
+static cJSON *prefill_run(struct calc_input *in)
+{
+	return serve_run(in, RIDGE_PHASE_PREFILL);
+}
+
+static void prefill_print(const cJSON *r)
+{
+	serve_print(r, "ttft_s");
+}
+
+const struct calc calc_cost_prefill = {
+	.name = "cost-prefill",
+	.command = "cost prefill",
+	.synopsis = "usage: ridge cost prefill --model FILE --seq S --batch B --gpus G [--tp T]\n"
+		    "                          [--launch eager|graph|persistent] [--kernels-per-layer K] [--weight-dtype DT]\n"
+		    "                          [--kv-dtype DT] [--explain] [--json] [--gpu GPU] [--calibration FILE]",
+	.description = "Time to first token: the prompt's B x S tokens through every kernel of the model (causal\n"
+		       "FlashAttention, the same kernel pricing as cost decode --model), the logits of the last\n"
+		       "position of each request, the launch mode's cost.\n",
+	.params = prefill_params,
+	.param_count = sizeof prefill_params / sizeof prefill_params[0],
+	.needs_gpu = true,
+	.run = prefill_run,
+	.print = prefill_print,
 };
 
 /* ---- rank (scenario files only) ---- */
@@ -1065,10 +1176,13 @@ const struct calc calc_cost_rank = {
 static const char usage_text[] =
 	"usage: ridge cost train  --params N --seq S --batch B --steps K --gpus G --mfu M --price USD [...]\n"
 	"       ridge cost decode --params N --layers L --kv-heads H --head-dim D --context C --batch B --gpus G [...]\n"
+	"       ridge cost decode --model FILE --context C --batch B --gpus G [--launch MODE] [...]\n"
+	"       ridge cost prefill --model FILE --seq S --batch B --gpus G [...]\n"
 	"       ridge cost rank   FILE.yaml [--json]\n"
 	"\n"
 	"  train   training run cost from MFU; savings and ROI of a better MFU\n"
 	"  decode  inference decode: bytes per step, TPOT, tokens/s, $ per million tokens\n"
+	"  prefill time to first token of a model config, kernel by kernel\n"
 	"  rank    rank engineering projects by ROI (a scenario file's 'rank' items)\n"
 	"\n"
 	"'ridge cost SUBCOMMAND --help' for each one's options.\n";
@@ -1100,7 +1214,7 @@ static int cost_rank_command(int argc, char **argv)
 static int run_cost(int argc, char **argv)
 {
 	if (argc < 2) {
-		cli_error("cost needs a subcommand: train, decode or rank (see 'ridge cost --help')");
+		cli_error("cost needs a subcommand: train, decode, prefill or rank (see 'ridge cost --help')");
 		return EXIT_USAGE;
 	}
 	const char *sub = argv[1];
@@ -1112,9 +1226,11 @@ static int run_cost(int argc, char **argv)
 		return calc_main(&calc_cost_train, argc - 1, argv + 1);
 	if (strcmp(sub, "decode") == 0)
 		return calc_main(&calc_cost_decode, argc - 1, argv + 1);
+	if (strcmp(sub, "prefill") == 0)
+		return calc_main(&calc_cost_prefill, argc - 1, argv + 1);
 	if (strcmp(sub, "rank") == 0)
 		return cost_rank_command(argc - 1, argv + 1);
-	cli_error("unknown cost subcommand '%s' (known: train, decode, rank)", sub);
+	cli_error("unknown cost subcommand '%s' (known: train, decode, prefill, rank)", sub);
 	return EXIT_USAGE;
 }
 

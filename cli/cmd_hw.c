@@ -167,7 +167,13 @@ static int hw_show(const struct hwdb_entry *e, bool json)
 	cli_format_bytes(g->memory_bytes, a, sizeof a);
 	cli_format_si(g->memory_bandwidth, "B/s", b, sizeof b);
 	cli_format_bytes(g->l2_bytes, c, sizeof c);
-	printf("\nMemory  %s %s at %s; L2 %s", a, g->memory_type, b, c);
+	if (g->has_usable_memory) {
+		char u[32];
+		cli_format_bytes(g->usable_memory_bytes, u, sizeof u);
+		printf("\nMemory  %s (%s usable) %s at %s; L2 %s", a, u, g->memory_type, b, c);
+	} else {
+		printf("\nMemory  %s %s at %s; L2 %s", a, g->memory_type, b, c);
+	}
 	if (g->has_infinity_cache) {
 		cli_format_bytes(g->infinity_cache_bytes, a, sizeof a);
 		printf("; Infinity Cache %s", a);

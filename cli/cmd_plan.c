@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "model_config.h"
 #include "plan.h"
+#include "serve_run.h"
 #include "svg.h"
 
 static const struct param plan_params[] = {
@@ -26,7 +27,7 @@ static const struct param plan_params[] = {
 	{ "weight_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT,...", "weight storage types to consider (default bf16)", NULL },
 	{ "kv_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "KV-cache storage (default bf16)", NULL },
 	{ "kernels_per_layer", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "K",
-	  "kernel launches per layer per step (default 6: the textbook's 480 for 80 layers)", NULL },
+	  "kernel launches per layer per step (default: the modelled kernel sequence, as ridge cost decode --model)", NULL },
 	{ "max_batch", PARAM_INTEGER, 0, NULL, 1, 65536, 0, "B", "largest batch tried: 1, 2, 4 ... (default 256)", NULL },
 	{ "max_gpus", PARAM_INTEGER, 0, NULL, 1, 1024, 0, "N", "most GPUs per replica: 1, 2, 4 ... (default 8)", NULL },
 	{ "top", PARAM_INTEGER, 0, NULL, 1, 1000, 0, "N", "configurations printed (default 5)", NULL },
@@ -41,11 +42,11 @@ static const char synopsis[] =
 	"                  [--weight-dtype DT,...] [--kv-dtype DT] [--top N] [--svg FILE] [--json]";
 static const char description[] =
 	"Searches GPU type x GPU count (= tensor parallel) x batch x weight dtype x launch mode (eager,\n"
-	"CUDA graph) for the configurations that fit in memory and meet the TPOT and TTFT limits, and\n"
-	"ranks them by $ per million output tokens (then tokens/s per GPU). Each is priced by the decode\n"
-	"model (ridge cost decode) + tensor-parallel all-reduces (ridge comm) + launch overhead (ridge\n"
-	"launch); TTFT is the prefill floor of one request of --context tokens. Exit 1 when none meets\n"
-	"the limits (the nearest are shown).\n";
+	"CUDA graph, persistent) for the configurations that fit in memory and meet the TPOT and TTFT limits, and\n"
+	"ranks them by $ per million output tokens (then tokens/s per GPU). Each is priced as ridge cost\n"
+	"decode --model and ridge cost prefill price it (every kernel, launches by mode) with ridge comm's\n"
+	"tensor-parallel all-reduces; TTFT is the prefill of one request of --context tokens. Exit 1 when\n"
+	"none meets the limits (the nearest are shown).\n";
 
 #define MAX_SPACE 16384
 
@@ -139,6 +140,16 @@ static int read_gpus(const struct param_values *v, const struct cli_hw *hw, stru
 	return 0;
 }
 
+static int read_storage(const struct param_values *v, const char *param, const char *name, struct ridge_storage *out)
+{
+	if (!cost_storage_bytes(name, &out->bytes)) {
+		cli_error("%s: unknown storage type '%s' (known: %s)", params_where(v, param), name, cost_storage_list());
+		return -1;
+	}
+	serve_storage_scale(name, &out->scale_bytes, &out->group);
+	return 0;
+}
+
 static int read_dtypes(const struct param_values *v, struct ridge_plan_input *in)
 {
 	char names[RIDGE_PLAN_MAX_DTYPES][RIDGE_TEXT];
@@ -150,46 +161,36 @@ static int read_dtypes(const struct param_values *v, struct ridge_plan_input *in
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
-		if (!cost_storage_bytes(names[i], &in->dtype_bytes[i])) {
-			cli_error("%s: unknown storage type '%s' (known: %s)", params_where(v, "weight_dtype"), names[i],
-				  cost_storage_list());
+		if (read_storage(v, "weight_dtype", names[i], &in->dtype_storage[i]) != 0)
 			return -1;
-		}
 		snprintf(in->dtype_names[i], sizeof in->dtype_names[i], "%s", names[i]);
 	}
 	in->dtype_count = n;
-	const char *kv = params_has(v, "kv_dtype") ? params_text(v, "kv_dtype") : "bf16";
-	if (!cost_storage_bytes(kv, &in->kv_bytes)) {
-		cli_error("%s: unknown storage type '%s' (known: %s)", params_where(v, "kv_dtype"), kv, cost_storage_list());
-		return -1;
-	}
-	return 0;
+	return read_storage(v, "kv_dtype", params_has(v, "kv_dtype") ? params_text(v, "kv_dtype") : "bf16", &in->kv);
 }
 
-static int read_model(const struct param_values *v, struct ridge_plan_input *in)
+/* The config through the same reader as ridge cost decode --model; its warnings go to stderr. */
+static int read_model(const struct param_values *v, struct cli_model_config *cfg, struct ridge_plan_input *in)
 {
-	struct cli_model_config cfg;
-	if (cli_model_config_load(params_text(v, "model"), &cfg) != 0)
+	const char *path = params_text(v, "model");
+	if (cli_model_config_load(path, cfg) != 0)
 		return -1;
-	char err[300];
-	struct ridge_align_model m = cfg.model;
-	if (align_model_resolve(&m, err, sizeof err) != 0) {
-		cli_error("%s: %s", params_text(v, "model"), err);
-		return -1;
-	}
-	in->shape = (struct ridge_model_shape){
-		.hidden = (double)m.hidden_size,
-		.intermediate = (double)m.intermediate_size,
-		.layers = (double)m.num_hidden_layers,
-		.heads = (double)m.num_attention_heads,
-		.kv_heads = (double)m.num_key_value_heads,
-		.head_dim = (double)m.head_dim,
-		.vocab = (double)m.vocab_size,
-	};
-	if (cost_model_params(&in->shape, &in->params, NULL, err, sizeof err) != 0) {
-		cli_error("%s: %s", params_text(v, "model"), err);
+	char err[400];
+	struct ridge_workload_model w;
+	if (cli_model_config_workload(cfg, path, &w, err, sizeof err) != 0) {
+		cli_error("%s", err);
 		return -1;
 	}
+	cfg->workload = w;
+	for (int i = 0; i < cfg->warning_count; i++)
+		cli_warning("%s: %s", path, cfg->warnings[i]);
+	struct ridge_workload_params p;
+	if (workload_params(&cfg->workload, &p, err, sizeof err) != 0) {
+		cli_error("%s: %s", path, err);
+		return -1;
+	}
+	in->model = &cfg->workload;
+	in->params = p.total;
 	return 0;
 }
 
@@ -240,9 +241,9 @@ static void print_config(int rank, const struct ridge_plan_input *in, const stru
 	calc_fmt_percent(c->comm_share, share, sizeof share);
 	char count[32];
 	snprintf(count, sizeof count, "%.0f (TP%.0f)", c->gpus, c->gpus);
-	printf("  %2d  %-14s %-8s %6.0f  %-5s %-5s %10s %10s %10s %10s %10s\n", rank, in->gpus[c->gpu_index].gpu->id, count,
+	printf("  %2d  %-14s %-8s %6.0f  %-5s %-10s %10s %10s %10s %10s %10s\n", rank, in->gpus[c->gpu_index].gpu->id, count,
 	       c->batch, in->dtype_names[c->dtype_index], plan_launch_name(c->launch), tpot, ttft, usd, tps, mem);
-	printf("      TPOT = %s %s-bound + %s all-reduce (%s, %s of TPOT) + %s launches%s%s%s\n", kern,
+	printf("      TPOT = kernels %s (%s-bound floor) + %s all-reduce (%s, %s of TPOT) + %s launches%s%s%s\n", kern,
 	       c->memory_time_s >= c->compute_time_s ? "memory" : "compute", comm, c->comm_algorithm, share, launch,
 	       c->fits ? "" : "; DOES NOT FIT", c->meets_tpot ? "" : "; over the TPOT limit",
 	       c->meets_ttft ? "" : "; over the TTFT limit");
@@ -364,14 +365,15 @@ static int run_plan(int argc, char **argv)
 		return EXIT_USAGE;
 	struct ridge_plan_input *in = calloc(1, sizeof *in);
 	struct ridge_plan_config *all = calloc(MAX_SPACE, sizeof *all);
+	struct cli_model_config *cfg = calloc(1, sizeof *cfg);
 	struct cli_hw hw;
 	bool hw_open = false;
 	rc = EXIT_USAGE;
-	if (!in || !all) {
+	if (!in || !all || !cfg) {
 		cli_error("out of memory");
 		goto done;
 	}
-	if (read_model(&v, in) != 0 || read_dtypes(&v, in) != 0)
+	if (read_model(&v, cfg, in) != 0 || read_dtypes(&v, in) != 0)
 		goto done;
 	if (cli_hw_open(&hw, params_text(&v, "hwdb"), params_text(&v, "calibration")) != 0)
 		goto done;
@@ -381,7 +383,7 @@ static int run_plan(int argc, char **argv)
 	in->context = params_num(&v, "context");
 	in->tpot_limit_s = params_num(&v, "tpot");
 	in->ttft_limit_s = params_num(&v, "ttft");
-	in->kernels_per_layer = params_has(&v, "kernels_per_layer") ? params_num(&v, "kernels_per_layer") : 6;
+	in->kernels_per_layer = params_has(&v, "kernels_per_layer") ? params_num(&v, "kernels_per_layer") : 0;
 	in->max_batch = params_has(&v, "max_batch") ? params_num(&v, "max_batch") : 256;
 	in->max_gpus = params_has(&v, "max_gpus") ? params_num(&v, "max_gpus") : 8;
 	int top = params_has(&v, "top") ? (int)params_num(&v, "top") : 5;
@@ -437,13 +439,14 @@ static int run_plan(int argc, char **argv)
 			       "  memory to capacity):\n");
 		else
 			printf("\n  Cheapest first ($ per million output tokens, then tokens/s per GPU):\n");
-		printf("\n  %2s  %-14s %-8s %6s  %-5s %-5s %10s %10s %10s %10s %10s\n", "#", "GPU", "GPUs", "batch", "dtype",
+		printf("\n  %2s  %-14s %-8s %6s  %-5s %-10s %10s %10s %10s %10s %10s\n", "#", "GPU", "GPUs", "batch", "dtype",
 		       "mode", "TPOT", "TTFT", "$/1M tok", "tok/s/GPU", "mem/GPU");
 		int rows = meeting > 0 && meeting < shown ? meeting : shown;
 		for (int i = 0; i < rows; i++)
 			print_config(i + 1, in, &all[i]);
-		printf("\n  Priced by ridge cost decode's model + ridge comm's all-reduces (not overlapped) + launches;\n"
-		       "  TTFT is one request's prefill floor. Batches share the KV cache of --context tokens each.\n");
+		printf("\n  Priced as ridge cost decode --model / ridge cost prefill do (every kernel, launches by mode),\n"
+		       "  with ridge comm's all-reduces (not overlapped); TTFT is one request's prefill of --context\n"
+		       "  tokens. Each request of a batch keeps a KV cache of --context tokens.\n");
 		if (svg_path)
 			printf("  Pareto front written to %s\n", svg_path);
 		rc = fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
@@ -453,6 +456,7 @@ static int run_plan(int argc, char **argv)
 done:
 	if (hw_open)
 		cli_hw_close(&hw);
+	free(cfg);
 	free(all);
 	free(in);
 	return rc;

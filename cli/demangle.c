@@ -184,6 +184,42 @@ static void template_args(struct demangler *d, char *out, bool top)
 	append(d, out, out[strlen(out) - 1] == '>' ? " >" : ">");
 }
 
+/* <nested-name> ::= N <prefix>* <unqualified-name> [<template-args>] E.
+ * Every prefix is a substitution candidate, and so is the whole name of a
+ * type; a function's own name is not; a component that is itself a
+ * substitution is not added again. Returns whether it ends in template
+ * arguments (a function's are kept for T_). */
+static bool nested_name(struct demangler *d, char *out, bool function)
+{
+	d->p++; /* 'N' */
+	out[0] = '\0';
+	bool templated = false;
+	while (d->ok && *d->p && *d->p != 'E') {
+		char part[PIECE];
+		bool substituted = *d->p == 'S' && d->p[1] != 't';
+		templated = *d->p == 'I';
+		if (templated) {
+			template_args(d, part, function);
+			append(d, out, part);
+		} else {
+			if (*d->p == 'S')
+				substitution(d, part);
+			else
+				source_name(d, part);
+			if (out[0])
+				append(d, out, "::");
+			append(d, out, part);
+		}
+		if (!substituted && (!function || *d->p != 'E'))
+			add_sub(d, out);
+	}
+	if (*d->p != 'E')
+		fail(d);
+	else
+		d->p++;
+	return templated;
+}
+
 /* <type>: builtin, qualified (K V r), pointer/reference (P R O), class
  * name (source or nested), substitution, template parameter. */
 static void type(struct demangler *d, char *out)
@@ -249,32 +285,9 @@ static void type(struct demangler *d, char *out)
 		add_sub(d, out);
 		return;
 	}
-	case 'N': {
-		/* a nested class name: N <prefix>* <name> E */
-		d->p++;
-		out[0] = '\0';
-		while (d->ok && *d->p && *d->p != 'E') {
-			char part[PIECE];
-			if (*d->p == 'I') {
-				template_args(d, part, false);
-				append(d, out, part);
-			} else {
-				if (*d->p == 'S')
-					substitution(d, part);
-				else
-					source_name(d, part);
-				if (out[0])
-					append(d, out, "::");
-				append(d, out, part);
-			}
-			add_sub(d, out);
-		}
-		if (*d->p != 'E')
-			fail(d);
-		else
-			d->p++;
+	case 'N':
+		nested_name(d, out, false);
 		return;
-	}
 	default:
 		if (isdigit((unsigned char)c)) {
 			source_name(d, out);
@@ -296,35 +309,8 @@ static void type(struct demangler *d, char *out)
 static bool function_name(struct demangler *d, char *out)
 {
 	out[0] = '\0';
-	bool templated = false;
-	if (*d->p == 'N') {
-		d->p++;
-		while (d->ok && *d->p && *d->p != 'E') {
-			char part[PIECE];
-			if (*d->p == 'I') {
-				add_sub(d, out); /* the template prefix */
-				template_args(d, part, true);
-				append(d, out, part);
-				templated = true;
-				continue;
-			}
-			if (out[0])
-				add_sub(d, out); /* each prefix */
-			templated = false;
-			if (*d->p == 'S')
-				substitution(d, part);
-			else
-				source_name(d, part);
-			if (out[0])
-				append(d, out, "::");
-			append(d, out, part);
-		}
-		if (*d->p != 'E')
-			fail(d);
-		else
-			d->p++;
-		return templated;
-	}
+	if (*d->p == 'N')
+		return nested_name(d, out, true);
 	if (*d->p == 'S' && d->p[1] == 't') {
 		substitution(d, out);
 	} else {

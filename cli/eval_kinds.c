@@ -7,6 +7,7 @@ const struct calc *const eval_kinds[] = {
 	&calc_align,
 	&calc_comm,
 	&calc_cost_decode,
+	&calc_cost_prefill,
 	&calc_cost_train,
 	&calc_gemm,
 	&calc_launch,

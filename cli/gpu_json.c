@@ -110,6 +110,8 @@ cJSON *cli_gpu_json(const struct ridge_gpu *g, const char *origin)
 	}
 
 	cli_json_number(o, "memory_bytes", g->memory_bytes);
+	if (g->has_usable_memory)
+		cli_json_number(o, "usable_memory_bytes", g->usable_memory_bytes);
 	cli_json_number(o, "memory_bandwidth", g->memory_bandwidth);
 	struct ridge_hbm_mix mixes[RIDGE_HBM_MIXES];
 	ridge_gpu_hbm_mixes(g, mixes);

@@ -7,6 +7,9 @@
 #include <stdbool.h>
 
 #include "ridge.h"
+#include "workload.h"
+
+#define CLI_MODEL_MAX_WARNINGS 8
 
 struct cli_model_config {
 	/* hidden_size, intermediate_size, num_attention_heads, vocab_size and
@@ -19,9 +22,14 @@ struct cli_model_config {
 	bool has_ffn_dim_multiplier;
 	double ffn_dim_multiplier;
 	bool is_yaml;
-	/* Hugging Face's model_type ("llama", "qwen2", ...), "" when absent: the
-	 * Llama SwiGLU rule is only checked against Llama configs. */
+	/* The decoder as model/workload.h describes it (not yet resolved:
+	 * see cli_model_config_workload()), model_type (Hugging Face's: "llama", "qwen2", ...; "" when absent: the
+	 * Llama SwiGLU rule is only checked against Llama configs), and what the config says that ridge
+	 * does not model (an unknown model_type, MTP modules, ...). */
+	struct ridge_workload_model workload;
 	char model_type[64];
+	int warning_count;
+	char warnings[CLI_MODEL_MAX_WARNINGS][320];
 };
 
 /* Returns 0, or prints "ridge: error: FILE[:LINE:COL]: ..." and returns -1. */
@@ -30,5 +38,10 @@ int cli_model_config_load(const char *path, struct cli_model_config *out);
 /* The same on text already in memory (text[len] must be '\0'); path names it
  * in messages and its extension picks JSON or YAML. The fuzz harness's entry. */
 int cli_model_config_parse(const char *path, const char *text, size_t len, struct cli_model_config *out);
+
+/* config's workload resolved (defaults filled, checked: workload_resolve).
+ * Returns 0, or -1 with "LABEL: reason" in err. */
+int cli_model_config_workload(const struct cli_model_config *config, const char *label, struct ridge_workload_model *out,
+			      char *err, size_t err_len);
 
 #endif

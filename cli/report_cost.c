@@ -95,7 +95,7 @@ static void report_decode(const struct ridge_gpu *g, double peak, const char *dt
 		struct ridge_decode_input in = {
 			.params = 70553706496.0, .layers = 80, .kv_heads = 8, .head_dim = 128, .context = 8192,
 			.batch = batches[i], .gpus = 8, .weight_bytes = 2, .kv_bytes = 2, .bandwidth = g->memory_bandwidth,
-			.peak_flops = peak, .memory_bytes = g->memory_bytes, .price_usd_per_gpu_hour = price,
+			.peak_flops = peak, .memory_bytes = ridge_gpu_usable_memory(g), .price_usd_per_gpu_hour = price,
 		};
 		struct ridge_decode_result r;
 		char err[200], a[48], b[48], c[48];

@@ -75,6 +75,7 @@ static const struct field clock_fields[] = {
 
 static const struct field memory_fields[] = {
 	QTY("size", memory_bytes, RIDGE_UNIT_BYTES, 1e9, 1e13, V_ALL, V_ALL),
+	OPTQTY("usable_size", usable_memory_bytes, has_usable_memory, RIDGE_UNIT_BYTES, 1e9, 1e13, V_ALL),
 	QTY("bandwidth", memory_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e10, 1e14, V_ALL, V_ALL),
 	OPTQTY("read_bandwidth", read_bandwidth, has_read_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e10, 1e14, V_ALL),
 	OPTQTY("triad_bandwidth", triad_bandwidth, has_triad_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e10, 1e14, V_ALL),
@@ -941,6 +942,8 @@ static void check_entry(struct parse_state *st)
 			check_error(st, mixes[i].offset, "memory.%s is above memory.bandwidth, the ceiling", mixes[i].name);
 	if (g->l2_bytes > 0 && g->memory_bytes > 0 && g->l2_bytes >= g->memory_bytes)
 		check_error(st, G(l2_bytes), "cache.l2 is not smaller than memory.size");
+	if (g->has_usable_memory && g->usable_memory_bytes > g->memory_bytes)
+		check_error(st, G(usable_memory_bytes), "memory.usable_size is above memory.size (the driver reports less than the card has)");
 	if (g->matrix_clock_hz > g->boost_clock_hz * 1.05 && g->boost_clock_hz > 0)
 		check_error(st, G(matrix_clock_hz), "clocks.matrix_peak is above the boost clock");
 	if (g->vector_clock_hz > g->boost_clock_hz * 1.05 && g->boost_clock_hz > 0)

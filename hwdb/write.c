@@ -125,6 +125,8 @@ static void put_entry(FILE *f, const struct ridge_gpu *g)
 	fprintf(f, "  matrix_peak: " NUM " Hz\n  vector_peak: " NUM " Hz\n", g->matrix_clock_hz, g->vector_clock_hz);
 	put_peaks(f, g);
 	fprintf(f, "memory:\n  size: " NUM " B\n  bandwidth: " NUM " B/s\n", g->memory_bytes, g->memory_bandwidth);
+	if (g->has_usable_memory)
+		fprintf(f, "  usable_size: " NUM " B\n", g->usable_memory_bytes);
 	struct ridge_hbm_mix mixes[RIDGE_HBM_MIXES];
 	ridge_gpu_hbm_mixes(g, mixes);
 	for (int i = 0; i < RIDGE_HBM_MIXES; i++)

@@ -367,3 +367,35 @@ int comm_pipeline_parallel(const struct ridge_gpu *gpu, double pp, double micro_
 	out->time_s = out->transfers * out->one.time_s;
 	return 0;
 }
+
+int comm_serve_step(const struct ridge_gpu *gpu, double tp, bool expert_parallel, double tokens, double hidden,
+		    double layers, double top_k, double moe_layers, double overlap, double network_bandwidth,
+		    struct ridge_serve_comm *out, char *err, size_t err_len)
+{
+	memset(out, 0, sizeof *out);
+	if (!isfinite(overlap) || overlap < 0 || overlap > 1)
+		return model_fail(err, err_len, "the overlap must be in [0, 1], not %g", overlap);
+	if (!isfinite(tp) || tp < 1)
+		return model_fail(err, err_len, "tp must be 1 or more, not %g", tp);
+	if (expert_parallel && !(moe_layers > 0 && top_k > 0))
+		return model_fail(err, err_len, "expert parallelism needs an MoE model (experts per token, MoE layers)");
+	if (expert_parallel && moe_layers > layers)
+		return model_fail(err, err_len, "more MoE layers (%g) than layers (%g)", moe_layers, layers);
+	out->overlap = overlap;
+	if (tp == 1)
+		return 0;
+	double allreduces_per_layer = expert_parallel ? (2 * layers - moe_layers) / layers : 2;
+	out->has_tp = true;
+	if (comm_tensor_parallel(gpu, tp, tokens, hidden, 2, allreduces_per_layer, layers, network_bandwidth, &out->tp, err,
+				 err_len))
+		return -1;
+	if (expert_parallel) {
+		out->has_ep = true;
+		if (comm_expert_parallel(gpu, tp, tokens, top_k, hidden, 2, moe_layers, network_bandwidth, &out->ep, err,
+					 err_len))
+			return -1;
+	}
+	out->total_s = out->tp.time_s + out->ep.time_s;
+	out->exposed_s = out->total_s * (1 - overlap);
+	return 0;
+}

@@ -147,6 +147,27 @@ int comm_expert_parallel(const struct ridge_gpu *gpu, double ep, double tokens, 
 /* Pipeline parallel: pp stages, m micro-batches per step. The bubble (GPipe /
  * 1F1B) idles (pp-1)/(m+pp-1) of the step; each micro-batch crosses pp-1 stage
  * boundaries, a send-recv of tokens x hidden x act_bytes each way per pass. */
+/* The communication of one decode step or prefill on tp GPUs: 2 all-reduces
+ * per layer of tokens x hidden x 2 B (after attention, after the MLP). With
+ * expert_parallel, the MoE layers keep whole experts on the tp GPUs instead
+ * of slicing each one: their MLP all-reduce becomes a dispatch and a combine
+ * all-to-all of tokens x top_k x hidden x 2 B (comm_expert_parallel), so
+ * 2 L - moe_layers all-reduces and 2 moe_layers all-to-alls. overlap (0..1)
+ * of the total hides under the kernels (0: NCCL's kernels run between the
+ * layer's kernels); exposed_s is what the step pays. */
+struct ridge_serve_comm {
+	bool has_tp, has_ep;
+	struct ridge_tp_comm tp;
+	struct ridge_ep_comm ep;
+	double total_s;
+	double overlap;
+	double exposed_s;
+};
+
+int comm_serve_step(const struct ridge_gpu *gpu, double tp, bool expert_parallel, double tokens, double hidden,
+		    double layers, double top_k, double moe_layers, double overlap, double network_bandwidth,
+		    struct ridge_serve_comm *out, char *err, size_t err_len);
+
 struct ridge_pp_comm {
 	double bubble_fraction;
 	double bytes_per_transfer;

@@ -1,5 +1,6 @@
 #include "cost.h"
 #include "fail.h"
+#include "workload.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -326,9 +327,17 @@ int cost_decode(const struct ridge_decode_input *in, struct ridge_decode_result 
 	     "2*{}*{}*{}*{}", in->layers, in->kv_heads, in->head_dim, in->kv_bytes);
 	out->weight_bytes = in->params * in->weight_bytes;
 	step(ex, "weight bytes", NULL, "N * bytes(weights)", "B", out->weight_bytes, "{}*{}", in->params, in->weight_bytes);
-	out->kv_bytes = in->batch * in->context * out->kv_bytes_per_token;
-	step(ex, "KV cache bytes read", NULL, "batch * context * KV bytes per token", "B", out->kv_bytes, "{}*{}*{}",
-	     in->batch, in->context, out->kv_bytes_per_token);
+	/* Tensor parallelism splits the cache by whole heads: each GPU holds
+	 * max(ceil(n_kv / G), 1) of them, so past G = n_kv the cache is
+	 * replicated (8 KV heads on 16 GPUs: every head twice). */
+	out->kv_heads_per_gpu = workload_kv_heads_per_gpu(in->kv_heads, in->gpus);
+	step(ex, "KV heads per GPU", NULL, "max(ceil(n_kv / n_gpu), 1)", "", out->kv_heads_per_gpu, "max(ceil({} / {}), 1)",
+	     in->kv_heads, in->gpus);
+	out->kv_replication = in->gpus * out->kv_heads_per_gpu / in->kv_heads;
+	out->kv_bytes = in->batch * in->context * out->kv_bytes_per_token * out->kv_replication;
+	step(ex, "KV cache bytes read", NULL, "batch * context * KV bytes per token * n_gpu * heads per GPU / n_kv", "B",
+	     out->kv_bytes, "{}*{}*{}*{}*{}/{}", in->batch, in->context, out->kv_bytes_per_token, in->gpus,
+	     out->kv_heads_per_gpu, in->kv_heads);
 	out->bytes_per_step = out->weight_bytes + out->kv_bytes;
 	step(ex, "bytes per step", NULL, "weights + KV cache", "B", out->bytes_per_step, "{} + {}", out->weight_bytes,
 	     out->kv_bytes);
@@ -364,7 +373,7 @@ int cost_decode(const struct ridge_decode_input *in, struct ridge_decode_result 
 	 * B = (W / BW) / (2 N / P - C k / BW); none when the KV term grows at
 	 * least as fast as the compute term. */
 	double per_request_compute = 2 * in->params / peak;
-	double per_request_memory = in->context * out->kv_bytes_per_token / bandwidth;
+	double per_request_memory = in->context * out->kv_bytes_per_token * out->kv_replication / bandwidth;
 	if (per_request_compute > per_request_memory) {
 		out->has_crossover = true;
 		out->crossover_batch = (out->weight_bytes / bandwidth) / (per_request_compute - per_request_memory);

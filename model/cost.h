@@ -169,7 +169,9 @@ struct ridge_decode_input {
 struct ridge_decode_result {
 	double kv_bytes_per_token; /* 2 L n_kv d_head b_kv */
 	double weight_bytes;       /* N b_w */
-	double kv_bytes;           /* batch * context * kv_bytes_per_token */
+	double kv_heads_per_gpu;   /* max(ceil(n_kv / gpus), 1): whole heads per GPU */
+	double kv_replication;     /* gpus * heads per GPU / n_kv: 2 for 8 KV heads on 16 GPUs */
+	double kv_bytes;           /* batch * context * kv_bytes_per_token * replication, all GPUs together */
 	double bytes_per_step;
 	double flops_per_step;     /* 2 N batch */
 	double intensity;          /* FLOP per byte */

@@ -147,3 +147,8 @@ const char *ridge_collective_key(enum ridge_collective op)
 		return NULL;
 	return collective_keys[op];
 }
+
+double ridge_gpu_usable_memory(const struct ridge_gpu *gpu)
+{
+	return gpu->has_usable_memory ? gpu->usable_memory_bytes : gpu->memory_bytes;
+}

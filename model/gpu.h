@@ -169,7 +169,12 @@ struct ridge_gpu {
 
 	struct ridge_peak peak[RIDGE_DTYPE_COUNT];
 
-	double memory_bytes;
+	double memory_bytes; /* the card's memory, its real (binary) size: 80 GiB for an H100 80GB */
+	/* What the driver reports as total (nvidia-smi memory.total, rocm-smi VRAM
+	 * total): the capacity a process can allocate from, less than the card's
+	 * size; fits checks use it where it is known. */
+	bool has_usable_memory;
+	double usable_memory_bytes;
 	double memory_bandwidth; /* bytes/s: the ceiling (a calibration: the best kernel) */
 	/* Measured HBM bandwidth by read/write mix, optional (a calibration
 	 * supplies them): reads only, 2 reads : 1 write (triad), 1 : 1 (copy),
@@ -246,6 +251,10 @@ enum ridge_peak_kind { RIDGE_PEAK_DEFAULT, RIDGE_PEAK_VECTOR, RIDGE_PEAK_MATRIX 
  * why is set to a static explanation. */
 bool ridge_gpu_peak(const struct ridge_gpu *gpu, enum ridge_dtype dtype, enum ridge_peak_kind kind,
 		    bool sparse, double *flops_per_s, const char **why);
+
+/* The memory a process can use: the driver's total where the entry has it,
+ * else the card's size. */
+double ridge_gpu_usable_memory(const struct ridge_gpu *gpu);
 
 /* One measured HBM read/write mix of an entry (memory.*_bandwidth). */
 struct ridge_hbm_mix {

@@ -1,113 +1,104 @@
 #include "plan.h"
 #include "comm.h"
 #include "fail.h"
-#include "launch.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define ACTIVATION_BYTES 2.0 /* bf16 activations in the all-reduces */
-
 const char *plan_launch_name(enum ridge_plan_launch mode)
 {
-	return mode == RIDGE_PLAN_GRAPH ? "graph" : "eager";
+	static const char *const names[] = { "eager", "graph", "persistent" };
+	return (int)mode >= 0 && mode < RIDGE_PLAN_LAUNCHES ? names[mode] : NULL;
+}
+
+static enum ridge_launch_mode serve_launch(enum ridge_plan_launch mode)
+{
+	return mode == RIDGE_PLAN_EAGER ? RIDGE_LAUNCH_EAGER : mode == RIDGE_PLAN_GRAPH ? RIDGE_LAUNCH_GRAPH : RIDGE_LAUNCH_PERSISTENT;
 }
 
 /* The GEMMs run in fp8 when the weights are stored in 1 byte and the GPU has
  * an fp8 rate, else in bf16. */
-static double compute_peak(const struct ridge_gpu *gpu, double weight_bytes)
+static enum ridge_dtype compute_dtype(const struct ridge_gpu *gpu, double weight_bytes)
 {
-	double peak = 0;
+	double peak;
 	if (weight_bytes <= 1 && ridge_gpu_peak(gpu, RIDGE_FP8, RIDGE_PEAK_DEFAULT, false, &peak, NULL))
-		return peak;
-	if (ridge_gpu_peak(gpu, RIDGE_BF16, RIDGE_PEAK_DEFAULT, false, &peak, NULL))
-		return peak;
-	if (ridge_gpu_peak(gpu, RIDGE_FP16, RIDGE_PEAK_DEFAULT, false, &peak, NULL))
-		return peak;
-	return 0;
+		return RIDGE_FP8;
+	return RIDGE_BF16;
+}
+
+/* One serve_step with its tensor-parallel communication. */
+static int step(const struct ridge_plan_input *in, const struct ridge_plan_config *cfg, enum ridge_serve_phase phase,
+		double batch, double context, struct ridge_serve_result *r, struct ridge_serve_comm *comm, char *err,
+		size_t err_len)
+{
+	const struct ridge_plan_gpu *pg = &in->gpus[cfg->gpu_index];
+	const struct ridge_workload_model *m = in->model;
+	double tokens = phase == RIDGE_PHASE_DECODE ? batch : batch * context;
+	if (comm_serve_step(pg->gpu, cfg->gpus, false, tokens, (double)m->hidden, (double)m->layers, 0, 0, 0, 0, comm, err,
+			    err_len) != 0)
+		return -1;
+	struct ridge_serve_request req = {
+		.model = m,
+		.gpu = pg->gpu,
+		.phase = phase,
+		.batch = batch,
+		.context = context,
+		.tp = cfg->gpus,
+		.weights = in->dtype_storage[cfg->dtype_index],
+		.kv = in->kv,
+		.compute_dtype = compute_dtype(pg->gpu, in->dtype_storage[cfg->dtype_index].bytes),
+		.launch = serve_launch(cfg->launch),
+		.kernels_per_layer = in->kernels_per_layer,
+		.communication_s = comm->exposed_s,
+		.price_usd_per_gpu_hour = pg->price_usd_per_hour,
+	};
+	return serve_step(&req, r, err, err_len);
 }
 
 int plan_price(const struct ridge_plan_input *in, struct ridge_plan_config *cfg, char *err, size_t err_len)
 {
-	const struct ridge_plan_gpu *pg = &in->gpus[cfg->gpu_index];
-	const struct ridge_gpu *gpu = pg->gpu;
-	double weight_bytes = in->dtype_bytes[cfg->dtype_index];
-	double peak = compute_peak(gpu, weight_bytes);
-	if (!(peak > 0))
-		return model_fail(err, err_len, "%s has no bf16, fp16 or fp8 rate", gpu->id);
-	const struct ridge_model_shape *m = &in->shape;
-
-	struct ridge_tp_comm tp;
-	if (comm_tensor_parallel_decode(gpu, cfg->gpus, cfg->batch, m->hidden, ACTIVATION_BYTES, m->layers, 0, &tp, err,
-					err_len) != 0)
-		return -1;
-	cfg->comm_s = tp.time_s;
-	cfg->comm_algorithm = comm_algorithm_name(tp.one.algorithm);
-
-	struct ridge_launch_input li = { 0 };
-	launch_defaults(gpu, &li);
-	li.kernels_per_layer = in->kernels_per_layer;
-	li.layers = m->layers;
-	struct ridge_launch_result lr;
-	if (launch_compute(&li, &lr, err, err_len) != 0)
-		return -1;
-	cfg->launch_s = cfg->launch == RIDGE_PLAN_GRAPH ? lr.graph_overhead_s : lr.overhead_s;
-
-	struct ridge_decode_input di = {
-		.params = in->params,
-		.layers = m->layers,
-		.kv_heads = m->kv_heads,
-		.head_dim = m->head_dim,
-		.context = in->context,
-		.batch = cfg->batch,
-		.gpus = cfg->gpus,
-		.weight_bytes = weight_bytes,
-		.kv_bytes = in->kv_bytes,
-		.bandwidth = gpu->memory_bandwidth,
-		.peak_flops = peak,
-		.memory_bytes = gpu->memory_bytes,
-		.price_usd_per_gpu_hour = pg->price_usd_per_hour,
-		.overhead_s = cfg->comm_s + cfg->launch_s,
-	};
-	struct ridge_decode_result dr;
-	if (cost_decode(&di, &dr, NULL, err, err_len) != 0)
-		return -1;
-	cfg->memory_time_s = dr.memory_time_s;
-	cfg->compute_time_s = dr.compute_time_s;
-	cfg->kernel_time_s = fmax(dr.memory_time_s, dr.compute_time_s);
-	cfg->tpot_s = dr.tpot_s;
-	cfg->comm_share = cfg->comm_s / dr.tpot_s;
-	cfg->tokens_per_s = dr.tokens_per_s;
-	cfg->tokens_per_s_per_gpu = dr.tokens_per_s / cfg->gpus;
-	cfg->usd_per_million_tokens = dr.usd_per_million_tokens;
-	cfg->memory_required = dr.memory_required;
-	cfg->memory_available = dr.memory_available;
-	cfg->fits = dr.fits;
-
-	/* Prefill of one request: the prompt's GEMMs or the weights, whichever is slower, and its all-reduces. */
-	double prompt_flops = 2 * in->params * in->context;
-	cfg->ttft_kernel_s = fmax(prompt_flops / (cfg->gpus * peak),
-				  in->params * weight_bytes / (cfg->gpus * gpu->memory_bandwidth));
-	struct ridge_tp_comm prefill;
-	if (comm_tensor_parallel_decode(gpu, cfg->gpus, in->context, m->hidden, ACTIVATION_BYTES, m->layers, 0, &prefill,
-					err, err_len) != 0)
-		return -1;
-	cfg->ttft_comm_s = prefill.time_s;
-	cfg->ttft_s = cfg->ttft_kernel_s + cfg->ttft_comm_s + cfg->launch_s;
-
+	struct ridge_serve_result *r = malloc(sizeof *r); /* a result holds every kernel: not for the stack */
+	if (!r)
+		return model_fail(err, err_len, "out of memory");
+	struct ridge_serve_comm comm;
+	int rc = -1;
+	if (step(in, cfg, RIDGE_PHASE_DECODE, cfg->batch, in->context, r, &comm, err, err_len) != 0)
+		goto done;
+	cfg->memory_time_s = r->memory_time_s;
+	cfg->compute_time_s = r->compute_time_s;
+	cfg->kernel_time_s = r->kernel_time_s;
+	cfg->launch_s = r->launch_time_s;
+	cfg->comm_s = r->communication_s;
+	cfg->comm_algorithm = comm.has_tp ? comm_algorithm_name(comm.tp.one.algorithm) : "none";
+	cfg->tpot_s = r->step_s;
+	cfg->comm_share = r->communication_s / r->step_s;
+	cfg->tokens_per_s = r->tokens_per_s;
+	cfg->tokens_per_s_per_gpu = r->tokens_per_s / cfg->gpus;
+	cfg->usd_per_million_tokens = r->usd_per_million_tokens;
+	cfg->memory_required = r->memory_required_per_gpu * cfg->gpus;
+	cfg->memory_available = r->memory_available_per_gpu * cfg->gpus;
+	cfg->fits = r->fits;
+	if (step(in, cfg, RIDGE_PHASE_PREFILL, 1, in->context, r, &comm, err, err_len) != 0)
+		goto done;
+	cfg->ttft_comm_s = r->communication_s;
+	cfg->ttft_kernel_s = r->kernel_time_s + r->launch_time_s;
+	cfg->ttft_s = r->step_s;
 	cfg->meets_tpot = cfg->tpot_s <= in->tpot_limit_s;
 	cfg->meets_ttft = cfg->ttft_s <= in->ttft_limit_s;
 	cfg->meets = cfg->fits && cfg->meets_tpot && cfg->meets_ttft;
 	cfg->violation = fmax(fmax(cfg->tpot_s / in->tpot_limit_s, cfg->ttft_s / in->ttft_limit_s),
 			      cfg->memory_available > 0 ? cfg->memory_required / cfg->memory_available : 0);
-	return 0;
+	rc = 0;
+done:
+	free(r);
+	return rc;
 }
 
 /* GPU counts 1, 2, 4 ... that the fabric joins and that divide the heads. */
 static bool count_allowed(const struct ridge_plan_input *in, const struct ridge_gpu *gpu, double n)
 {
-	return n <= in->max_gpus && n <= gpu->ic.domain_gpus && fmod(in->shape.heads, n) == 0;
+	return n <= in->max_gpus && n <= gpu->ic.domain_gpus && fmod((double)in->model->heads, n) == 0;
 }
 
 int plan_space(const struct ridge_plan_input *in)
@@ -156,6 +147,8 @@ int plan_search(const struct ridge_plan_input *in, struct ridge_plan_config *out
 	if (!(in->tpot_limit_s > 0) || !(in->ttft_limit_s > 0) || !(in->context >= 1) || !(in->max_batch >= 1) ||
 	    !(in->max_gpus >= 1))
 		return model_fail(err, err_len, "limits, context, batch and GPU bounds must be greater than 0");
+	if (!in->model)
+		return model_fail(err, err_len, "no model");
 	for (int g = 0; g < in->gpu_count; g++)
 		if (!in->gpus[g].gpu->ic.has_fabric)
 			return model_fail(err, err_len, "%s has no interconnect fabric in hwdb", in->gpus[g].gpu->id);

@@ -3,14 +3,12 @@
  * and meets the TPOT and TTFT limits, ranked by dollars per million output
  * tokens (then tokens/s per GPU).
  *
- * One function prices a configuration, plan_price(): today the decode model
- * of model/cost.h (cost_decode: weights + KV cache against bandwidth and
- * compute) plus the tensor-parallel all-reduces of model/comm.h
- * (comm_tensor_parallel_decode, not overlapped) and the launch overhead of
- * model/launch.h; TTFT is the prefill floor of one request of `context`
- * tokens: max(2 N P / (tp peak), weights / (tp bandwidth)) + its all-reduces +
- * one step of launches. When the decode/prefill model is rewritten, plan_price
- * is the one place that changes. */
+ * One function prices a configuration, plan_price(): the decode step and the
+ * prefill of model/serve.h (serve_step: every kernel priced by the kernel
+ * time model, launches by mode), the same functions as `ridge cost decode
+ * --model` and `ridge cost prefill`, with the tensor-parallel all-reduces of
+ * model/comm.h (comm_serve_step, not overlapped) as their communication.
+ * TTFT is the prefill of one request of `context` tokens. */
 #ifndef RIDGE_PLAN_H
 #define RIDGE_PLAN_H
 
@@ -19,9 +17,10 @@
 
 #include "cost.h"
 #include "gpu.h"
+#include "serve.h"
 
-enum ridge_plan_launch { RIDGE_PLAN_EAGER, RIDGE_PLAN_GRAPH, RIDGE_PLAN_LAUNCHES };
-const char *plan_launch_name(enum ridge_plan_launch mode); /* "eager", "graph" */
+enum ridge_plan_launch { RIDGE_PLAN_EAGER, RIDGE_PLAN_GRAPH, RIDGE_PLAN_PERSISTENT, RIDGE_PLAN_LAUNCHES };
+const char *plan_launch_name(enum ridge_plan_launch mode); /* "eager", "graph", "persistent" */
 
 #define RIDGE_PLAN_MAX_GPUS 8
 #define RIDGE_PLAN_MAX_DTYPES 8
@@ -32,17 +31,17 @@ struct ridge_plan_gpu {
 };
 
 struct ridge_plan_input {
-	struct ridge_model_shape shape;
-	double params;  /* from the shape (cost_model_params) */
+	const struct ridge_workload_model *model; /* resolved */
+	double params;  /* stored parameters (workload_params' total), for messages */
 	double context; /* tokens per request: the prompt (TTFT) and the KV cache (TPOT) */
 	double tpot_limit_s, ttft_limit_s;
 	struct ridge_plan_gpu gpus[RIDGE_PLAN_MAX_GPUS];
 	int gpu_count;
 	char dtype_names[RIDGE_PLAN_MAX_DTYPES][16];
-	double dtype_bytes[RIDGE_PLAN_MAX_DTYPES]; /* weight storage */
+	struct ridge_storage dtype_storage[RIDGE_PLAN_MAX_DTYPES]; /* weight storage, with its scales */
 	int dtype_count;
-	double kv_bytes;          /* per cached element */
-	double kernels_per_layer; /* launches per layer per step */
+	struct ridge_storage kv;  /* per cached element */
+	double kernels_per_layer; /* launches per layer per step; 0: the modelled sequence's */
 	double max_batch;         /* batches 1, 2, 4 ... up to this */
 	double max_gpus;          /* GPU counts 1, 2, 4 ... up to this and the fabric domain */
 };

@@ -19,6 +19,8 @@
 #include "roofline.h"
 #include "intensity.h"
 #include "timing.h"
+#include "workload.h"
+#include "serve.h"
 #include "hwdb.h"
 
 /* RIDGE_VERSION of the library linked at run time (the header's may differ). */

@@ -179,7 +179,13 @@ int probe_calibration_build(const struct probe_report *rep, struct ridge_gpu *g,
 		g->regs_per_sm = d->regs_per_sm;
 		g->regs_per_block = d->regs_per_block;
 	}
-	g->memory_bytes = d->memory_bytes;
+	/* The runtime's total is what a program can allocate: the usable size.
+	 * The card's size stays the entry's (the runtime reports less than the
+	 * card has), unless the device reports more. */
+	g->has_usable_memory = d->memory_bytes > 0;
+	g->usable_memory_bytes = d->memory_bytes;
+	if (d->memory_bytes > g->memory_bytes)
+		g->memory_bytes = d->memory_bytes;
 	/* The entry's fitted kernel-class efficiencies, converted to this run's
 	 * ceilings (the rate each class reaches is kept; model/timing.h). */
 	timing_rebase(rep->spec, g);

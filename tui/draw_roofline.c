@@ -68,6 +68,13 @@ static void draw_numbers(const struct tui_state *s, const struct tui_layout *l)
 		cli_format_seconds(p->time_floor_s, a, sizeof a);
 		tui_put_pair(y++, x, w, "time floor", TUI_ROLE_RESULT, "%s", a);
 	}
+	if (r->has_time_model && y < bottom) {
+		const struct ridge_kernel_time *t = &r->time_model;
+		cli_format_seconds(t->predicted_time_s, a, sizeof a);
+		cli_format_seconds(t->fixed_cost.value, b, sizeof b);
+		tui_put_pair(y++, x, w, "predicted", TUI_ROLE_RESULT, "%s (eff %.3g / %.3g, fixed %s)", a,
+			     t->compute_efficiency.value, t->memory_efficiency.value, b);
+	}
 	if (r->has_cost && r->cost.matrix_work && y < bottom) {
 		if (r->path.tensor_eligible && !r->path.fast_path)
 			tui_put(y++, x, w, TUI_ROLE_WARN, "tensor cores, off the aligned fast path: %s", r->path.reason);

@@ -138,6 +138,8 @@ struct tui_roofline_results {
 	bool ok;
 	char error[TUI_TEXT];
 	bool has_cost; /* GEMM mode */
+	bool has_time_model;                  /* GEMM mode: the prediction (model/timing.h) */
+	struct ridge_kernel_time time_model;
 	struct ridge_kernel_cost cost;
 	struct ridge_kernel_path path;
 	struct ridge_roofline_ceiling ceiling;

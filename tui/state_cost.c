@@ -63,7 +63,7 @@ int tui_decode_input(const struct tui_inputs *in, const struct ridge_gpu *gpu, s
 	d->batch = in->decode_batch;
 	d->gpus = in->decode_gpus;
 	d->bandwidth = gpu->memory_bandwidth;
-	d->memory_bytes = gpu->memory_bytes;
+	d->memory_bytes = ridge_gpu_usable_memory(gpu);
 	d->price_usd_per_gpu_hour = in->decode_price;
 	d->overhead_s = in->decode_overhead;
 	return 0;

@@ -26,6 +26,8 @@ static void test_against_cxxfilt(void **state)
 		{ "_Z4testRKiOf", "test(int const&, float&&)" },
 		{ "_Z6kernelILm4294967296EEvv", "void kernel<4294967296ul>()" },
 		{ "_Z6kernelILi128EEvPKfPfi", "void kernel<128>(float const*, float*, int)" },
+		{ "_ZN7cutlass4gemm6kernelINS_5ArrayEEEvPf", "void cutlass::gemm::kernel<cutlass::Array>(float*)" },
+		{ "_ZN2at6native12_GLOBAL__N_16kernelEPf", "at::native::(anonymous namespace)::kernel(float*)" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char out[512] = "";

@@ -258,7 +258,8 @@ static void test_hwdb_entries(void **state)
 	(void)state;
 	/* Every built-in entry has a fabric, and MI300X's one pair sees 1/7 of its aggregate. */
 	static const char *const ids[] = { "h100-sxm", "h100-pcie", "h200-sxm", "b200", "a100-sxm-80gb", "a100-pcie-40gb",
-					   "l40s", "l4", "rtx-4090", "v100-sxm2", "mi300x", "mi325x", "mi250x", "mi210" };
+					   "l40s", "l4", "rtx-4090", "v100-sxm2", "mi300x", "mi325x", "mi250x", "mi210",
+					   "t4", "a10", "rtx-5090" };
 	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
 		if (!test_gpu(ids[i])->ic.has_fabric)
 			fail_msg("%s has no interconnect fabric", ids[i]);
@@ -346,6 +347,35 @@ static void test_calibration_file_round_trip(void **state)
 	assert_close(r.time_s, 21e-6 + 117440512 / 472e9, 1e-12);
 }
 
+static void test_serve_step(void **state)
+{
+	(void)state;
+	struct ridge_gpu g = switch_gpu();
+	struct ridge_serve_comm c;
+	char err[300];
+	/* Dense decode, batch 64, hidden 4096, 32 layers, TP 4: 64 x 4096 x 2 B = 524,288 B per all-reduce on 4 GPUs,
+	 * 2 per layer = 64; each 6.6 + 6 x 0.6 = 10.2 us + 1.5 x 524288 / 370e9 */
+	double ar = 10.2e-6 + 1.5 * 524288 / 370e9;
+	assert_int_equal(comm_serve_step(&g, 4, false, 64, 4096, 32, 0, 0, 0, 0, &c, err, sizeof err), 0);
+	assert_true(c.has_tp && !c.has_ep && c.tp.allreduces == 64 && c.tp.bytes_per_allreduce == 524288);
+	assert_close(c.total_s, 64 * ar, 1e-12);
+	assert_close(c.exposed_s, 64 * ar, 1e-12);
+	/* Mixtral-like, all 32 layers MoE, top-2, experts whole on the 4 GPUs, a quarter overlapped:
+	 * 2 x 32 - 32 = 32 all-reduces (attention) and 2 x 32 = 64 all-to-alls of 64 x 2 x 4096 x 2 B = 1,048,576 B,
+	 * each 6.6 + 3 x 0.6 = 8.4 us + 0.75 x 1048576 / 370e9 */
+	double a2a = 8.4e-6 + 0.75 * 1048576 / 370e9;
+	assert_int_equal(comm_serve_step(&g, 4, true, 64, 4096, 32, 2, 32, 0.25, 0, &c, err, sizeof err), 0);
+	assert_true(c.has_ep && c.tp.allreduces == 32 && c.ep.alltoalls == 64 && c.ep.bytes_per_alltoall == 1048576);
+	assert_close(c.total_s, 32 * ar + 64 * a2a, 1e-12);
+	assert_close(c.exposed_s, 0.75 * (32 * ar + 64 * a2a), 1e-12);
+	/* one GPU: nothing */
+	assert_int_equal(comm_serve_step(&g, 1, false, 64, 4096, 32, 0, 0, 0, 0, &c, err, sizeof err), 0);
+	assert_true(c.total_s == 0 && !c.has_tp && !c.has_ep);
+	/* expert parallelism on a dense model is refused */
+	assert_int_equal(comm_serve_step(&g, 4, true, 64, 4096, 32, 0, 0, 0, 0, &c, err, sizeof err), -1);
+	assert_non_null(strstr(err, "MoE"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -354,7 +384,7 @@ int main(void)
 		cmocka_unit_test(test_across_domains),	     cmocka_unit_test(test_calibration),
 		cmocka_unit_test(test_parallel_terms),	     cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_hwdb_entries),	     cmocka_unit_test(test_parallel_train),
-		cmocka_unit_test(test_calibration_file_round_trip),
+		cmocka_unit_test(test_calibration_file_round_trip), cmocka_unit_test(test_serve_step),
 	};
 	return cmocka_run_group_tests_name("comm", tests, NULL, NULL);
 }

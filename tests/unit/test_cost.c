@@ -359,6 +359,40 @@ static void test_rank_review_question_9(void **state)
 	assert_non_null(strstr(err, "C persistent decode"));
 }
 
+/* The KV head rule: Llama-3-70B (8 KV heads), 32k context, batch 32 on 16
+ * H100 SXM. Each GPU holds one whole head, so the 16 GPUs read the cache
+ * twice: 141,107,412,992 B of weights + 32 x 32768 x 327,680 x 2 =
+ * 687,194,767,360 B of KV = 828,302,180,352 B over 16 x 3.35 TB/s =
+ * 15.453 ms (dividing the cache 16 ways gave 9.04 ms). */
+static void test_decode_kv_head_rule(void **state)
+{
+	(void)state;
+	struct ridge_decode_input in = { 0 };
+	in.params = 70553706496;
+	in.layers = 80;
+	in.kv_heads = 8;
+	in.head_dim = 128;
+	in.context = 32768;
+	in.batch = 32;
+	in.gpus = 16;
+	in.weight_bytes = 2;
+	in.kv_bytes = 2;
+	in.bandwidth = 3.35e12;
+	in.peak_flops = 989e12;
+	struct ridge_decode_result r;
+	char err[200];
+	assert_int_equal(cost_decode(&in, &r, NULL, err, sizeof err), 0);
+	assert_true(r.kv_heads_per_gpu == 1);
+	assert_true(r.kv_replication == 2);
+	assert_true(r.kv_bytes == 687194767360.0);
+	assert_close(r.memory_time_s, 828302180352.0 / (16 * 3.35e12), 1e-15);
+	assert_close(r.memory_time_s, 0.0154534, 1e-5);
+	/* 8 GPUs: one head each, no replication: the old count */
+	in.gpus = 8;
+	assert_int_equal(cost_decode(&in, &r, NULL, err, sizeof err), 0);
+	assert_true(r.kv_bytes == 343597383680.0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -371,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_train_bad_inputs),
 		cmocka_unit_test(test_decode_llama70b),
 		cmocka_unit_test(test_decode_dtypes_and_bound),
+		cmocka_unit_test(test_decode_kv_head_rule),
 		cmocka_unit_test(test_model_params),
 		cmocka_unit_test(test_rank_review_question_9),
 	};

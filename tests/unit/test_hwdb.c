@@ -326,10 +326,36 @@ static void test_suggestions(void **state)
 	hwdb_close(&db);
 }
 
+/* Memory capacities are the cards' binary sizes, and the driver's total
+ * where it is known (hwdb entries' sources): an H100 80GB is 80 x 2^30 =
+ * 85,899,345,920 B with 81559 MiB = 85,520,809,984 B usable; the H200's
+ * "141 GB" is 141 GiB (the driver's 143771 MiB would not fit in 141e9 B); the
+ * MI300X 192 GiB with rocm-smi's 205,822,885,888 B. */
+static void test_memory_capacities(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *h100 = test_gpu("h100-sxm");
+	assert_true(h100->memory_bytes == 85899345920.0);
+	assert_true(h100->has_usable_memory && h100->usable_memory_bytes == 81559.0 * 1048576);
+	assert_true(ridge_gpu_usable_memory(h100) == 85520809984.0);
+	const struct ridge_gpu *h200 = test_gpu("h200-sxm");
+	assert_true(h200->memory_bytes == 141.0 * 1073741824);
+	assert_true(h200->usable_memory_bytes == 143771.0 * 1048576);
+	assert_true(h200->usable_memory_bytes > 141e9);
+	const struct ridge_gpu *mi300x = test_gpu("mi300x");
+	assert_true(mi300x->memory_bytes == 192.0 * 1073741824);
+	assert_true(mi300x->usable_memory_bytes == 205822885888.0);
+	/* an entry without a driver total: the size is what fits checks use */
+	const struct ridge_gpu *v100 = test_gpu("v100-sxm2");
+	assert_false(v100->has_usable_memory);
+	assert_true(ridge_gpu_usable_memory(v100) == 32.0 * 1073741824);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_base_entry_is_valid),
+		cmocka_unit_test(test_memory_capacities),
 		cmocka_unit_test(test_broken_entries),
 		cmocka_unit_test(test_architecture_checks),
 		cmocka_unit_test(test_not_an_entry),

@@ -60,7 +60,10 @@ static void test_build(void **state)
 	assert_true(g.launch_overhead_s == rep.launch_s[PROBE_LAUNCH]);
 	assert_true(g.graph_node_s == rep.launch_s[PROBE_GRAPH_NODE]);
 	/* The device's own properties. */
-	assert_true(g.l2_bytes == 62914560.0 && g.memory_bytes == 150109880320.0 && g.sm_count == 132);
+	/* The runtime's total (150109880320 B) is the usable size; the card's
+	 * 141 GiB (151397597184 B, hwdb) stays its size. */
+	assert_true(g.l2_bytes == 62914560.0 && g.usable_memory_bytes == 150109880320.0 && g.has_usable_memory &&
+		    g.memory_bytes == 141.0 * 1024 * 1024 * 1024 && g.sm_count == 132);
 }
 
 static void test_write_and_load_back(void **state)

@@ -67,7 +67,7 @@ static void test_h200_agrees(void **state)
 		if (!c[i].ok)
 			fail_msg("%s: %s", c[i].field, c[i].note);
 	const struct probe_check *mem = find(c, n, "memory_bytes");
-	assert_true(mem->device == 150109880320.0 && mem->hwdb == 141e9);
+	assert_true(mem->device == 150109880320.0 && mem->hwdb == 141.0 * 1024 * 1024 * 1024); /* hwdb: 141 GiB */
 	const struct probe_check *l2 = find(c, n, "l2_bytes");
 	assert_true(l2->device == 62914560.0);
 }

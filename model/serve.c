@@ -1,0 +1,483 @@
+/* A decode step or a prefill, kernel by kernel (serve.h). */
+#include "serve.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "fail.h"
+#include "intensity.h"
+
+static const char *const launch_names[] = { "eager", "graph", "persistent" };
+
+const char *serve_launch_name(enum ridge_launch_mode mode)
+{
+	return (unsigned)mode < 3 ? launch_names[mode] : NULL;
+}
+
+bool serve_launch_parse(const char *text, enum ridge_launch_mode *out)
+{
+	for (int i = 0; i < 3; i++)
+		if (strcasecmp(text, launch_names[i]) == 0) {
+			*out = (enum ridge_launch_mode)i;
+			return true;
+		}
+	return false;
+}
+
+double serve_storage_bytes(const struct ridge_storage *s)
+{
+	return s->bytes + (s->group > 0 ? s->scale_bytes / s->group : 0);
+}
+
+/* Library GEMMs with fewer rows than one CTA tile are skinny: cuBLAS runs
+ * them as a pass over the weights (GEMV-like, split-K), which the 128 x 128
+ * tile and wave quantization of timing.h does not describe. */
+#define SKINNY_ROWS RIDGE_LIBRARY_TILE_M
+
+/* The layer-count cap of the eager launch simulation: past it every layer
+ * repeats the last one's increment (the pattern is periodic by then). */
+#define SIMULATED_LAYERS 4096
+
+struct pricer {
+	const struct ridge_serve_request *req;
+	struct ridge_serve_result *out;
+	double e;            /* bytes per element of the compute dtype */
+	double w;            /* stored bytes per weight element */
+	double kv;           /* stored bytes per cache element */
+	double flops, bytes; /* per GPU, the whole step */
+	char *err;
+	size_t err_len;
+};
+
+static struct ridge_kernel_shape shape_of(const struct pricer *p, enum ridge_kernel kernel, double m, double n, double k)
+{
+	struct ridge_kernel_shape s = { 0 };
+	s.kernel = kernel;
+	s.dtype = p->req->compute_dtype;
+	s.m = m;
+	s.n = n;
+	s.k = k;
+	return s;
+}
+
+/* Prices one kernel, once, and adds it `count` times to the step. flops and
+ * bytes (>= 0) replace the shape's own where the storage types differ from
+ * the compute dtype or the shape cannot say it (decode attention: one query
+ * row against the cache); the efficiencies and fixed cost are then the
+ * shape's class's, from timing_kernel, applied by timing_predict. */
+static int price(struct pricer *p, const char *name, const struct ridge_kernel_shape *shape, double count, double flops,
+		 double bytes, double write_bytes)
+{
+	struct ridge_serve_result *out = p->out;
+	if (out->kernel_count >= RIDGE_SERVE_MAX_KERNELS)
+		return model_fail(p->err, p->err_len, "more than %d kernels in a step", RIDGE_SERVE_MAX_KERNELS);
+	struct ridge_serve_kernel *k = &out->kernels[out->kernel_count];
+	memset(k, 0, sizeof *k);
+	char why[300];
+	if (timing_kernel(p->req->gpu, shape, &p->req->timing, &k->time, why, sizeof why))
+		return model_fail(p->err, p->err_len, "%s: %s", name, why);
+	const struct ridge_kernel_time *t = &k->time;
+	snprintf(k->name, sizeof k->name, "%s", name);
+	k->kernel = shape->kernel;
+	k->count = count;
+	if (flops < 0) {
+		k->flops = t->cost.flops;
+		k->bytes = t->hierarchy.levels[RIDGE_LEVEL_HBM].bytes;
+		k->floor_s = t->time_floor_s;
+		k->predicted_s = t->predicted_time_s;
+	} else {
+		double peak = t->ceiling.peak_flops;
+		double compute = flops / peak;
+		double bandwidth = roofline_hbm_bandwidth(p->req->gpu, bytes > 0 ? write_bytes / bytes : -1);
+		double memory = bytes / bandwidth;
+		k->flops = flops;
+		k->bytes = bytes;
+		k->floor_s = fmax(compute, memory);
+		k->predicted_s = timing_predict(compute / t->quantization_efficiency, memory, t->compute_efficiency.value,
+						t->memory_efficiency.value, t->fixed_cost.value);
+	}
+	p->flops += count * k->flops;
+	p->bytes += count * k->bytes;
+	out->kernel_time_s += count * k->predicted_s;
+	out->kernels_per_step += count;
+	out->kernel_count++;
+	return 0;
+}
+
+/* How a weight GEMM is split over tp GPUs (Megatron-style): column-parallel
+ * (N split), row-parallel (K split: the projections back to hidden), or
+ * replicated (the router, MLA's down-projections, the shared-expert gate). */
+static void split_gemm(const struct ridge_workload_gemm *g, double tp, double *n, double *k)
+{
+	static const char *const row_parallel[] = { "o_proj", "down_proj", "experts.down_proj", "shared_expert.down_proj" };
+	static const char *const replicated[] = { "router", "q_a_proj", "kv_a_proj_with_mqa", "shared_expert_gate" };
+	*n = (double)g->n;
+	*k = (double)g->k;
+	for (size_t i = 0; i < sizeof replicated / sizeof replicated[0]; i++)
+		if (strcmp(g->name, replicated[i]) == 0)
+			return;
+	for (size_t i = 0; i < sizeof row_parallel / sizeof row_parallel[0]; i++)
+		if (strcmp(g->name, row_parallel[i]) == 0) {
+			*k = ceil(*k / tp);
+			return;
+		}
+	*n = ceil(*n / tp);
+}
+
+/* A weight GEMM of m rows on one GPU: the weights in their storage type. */
+static int price_gemm(struct pricer *p, const struct ridge_workload_gemm *g, double m, double count)
+{
+	double n, k;
+	split_gemm(g, p->req->tp, &n, &k);
+	m = ceil(m);
+	struct ridge_kernel_shape s = shape_of(p, m < SKINNY_ROWS ? RIDGE_KERNEL_GEMV : RIDGE_KERNEL_GEMM, m, n, k);
+	double weights = n * k * p->w;
+	p->out->weight_bytes += count * p->req->tp * weights;
+	if (p->w == p->e)
+		return price(p, g->name, &s, count, -1, -1, 0);
+	double y = m * n * p->e;
+	return price(p, g->name, &s, count, 2 * m * n * k, m * k * p->e + weights + y, y);
+}
+
+/* An element-wise kernel over rows x width (reads one tensor, writes one;
+ * two_inputs: reads two, as silu(gate) * up and a residual add do). */
+static int price_elementwise(struct pricer *p, const char *name, double rows, double width, bool two_inputs, double count)
+{
+	struct ridge_kernel_shape s = shape_of(p, two_inputs ? RIDGE_KERNEL_VECTOR_ADD : RIDGE_KERNEL_ACTIVATION, ceil(rows),
+					       width, 0);
+	return price(p, name, &s, count, -1, -1, 0);
+}
+
+static int price_norm(struct pricer *p, double rows, double width, double count)
+{
+	struct ridge_kernel_shape s = shape_of(p, RIDGE_KERNEL_RMSNORM, rows, width, 0);
+	p->out->weight_bytes += count * p->req->tp * width * p->e;
+	return price(p, "rmsnorm", &s, count, -1, -1, 0);
+}
+
+struct attention_sizes {
+	double heads, kv_heads;  /* per GPU */
+	double qk, v;            /* head widths */
+	double cache_elements;   /* per token per layer per GPU */
+	double context;          /* tokens a query attends to (the sliding window caps it) */
+};
+
+static void attention_sizes(const struct ridge_serve_request *req, const struct ridge_kv_layout *kv,
+			    struct attention_sizes *a)
+{
+	const struct ridge_workload_model *m = req->model;
+	a->heads = ceil((double)m->heads / req->tp);
+	a->kv_heads = m->mla ? a->heads : kv->heads_per_gpu;
+	a->qk = (double)workload_qk_head_dim(m);
+	a->v = (double)workload_v_head_dim(m);
+	a->cache_elements = kv->elements_per_token_layer_per_gpu;
+	a->context = m->sliding_window > 0 ? fmin(req->context, (double)m->sliding_window) : req->context;
+}
+
+/* Decode attention: one query row per request and head against the cache.
+ * FLOPs 2 B H C (d_qk + d_v) = 4 B H d C for equal widths; MLA attends in
+ * the latent (absorbed form): 2 B H C ((kv_lora + rope) + kv_lora). Bytes:
+ * the cache read once in its storage type, q read and the output written. */
+static int price_decode_attention(struct pricer *p, const struct attention_sizes *a, double count)
+{
+	const struct ridge_workload_model *m = p->req->model;
+	double B = p->req->batch, C = a->context;
+	double per_pair = m->mla ? (double)(2 * m->kv_lora_rank + m->qk_rope_head_dim) : a->qk + a->v;
+	double flops = 2 * B * a->heads * C * per_pair;
+	double cache = B * C * a->cache_elements * p->kv;
+	double q = B * a->heads * (m->mla ? (double)(m->kv_lora_rank + m->qk_rope_head_dim) : a->qk) * p->e;
+	double o = B * a->heads * (m->mla ? (double)m->kv_lora_rank : a->v) * p->e;
+	p->out->kv_bytes += count * p->req->tp * cache;
+	p->out->attention_flops += count * p->req->tp * flops;
+	/* The shape names the class (attention) and its ceiling; its own
+	 * counts are replaced: a FlashAttention shape has as many keys as queries. */
+	struct ridge_kernel_shape s = shape_of(p, RIDGE_KERNEL_FLASH_ATTENTION, 0, 0, 0);
+	s.batch = B;
+	s.seq = 1;
+	s.heads = a->heads;
+	s.kv_heads = a->heads;
+	s.head_dim = a->qk;
+	return price(p, "attention", &s, count, flops, cache + q + o, o);
+}
+
+/* Prefill attention: causal FlashAttention over the prompt, the shape's own
+ * counts (S (S+1) / 2 pairs per head). MLA runs it with the decompressed
+ * heads (qk_nope + qk_rope wide). */
+static int price_prefill_attention(struct pricer *p, const struct attention_sizes *a, double count)
+{
+	struct ridge_kernel_shape s = shape_of(p, RIDGE_KERNEL_FLASH_ATTENTION, 0, 0, 0);
+	s.batch = p->req->batch;
+	s.seq = p->req->context;
+	s.heads = a->heads;
+	s.kv_heads = fmod(a->heads, a->kv_heads) == 0 ? a->kv_heads : a->heads;
+	s.head_dim = a->qk;
+	s.causal = true;
+	int rc = price(p, "attention", &s, count, -1, -1, 0);
+	if (rc == 0)
+		p->out->attention_flops += count * p->req->tp * p->out->kernels[p->out->kernel_count - 1].flops;
+	return rc;
+}
+
+/* Rows a kernel of the layer sees: the tokens, or an expert's share. */
+static double rows_for(const struct ridge_layer_kernel *k, double tokens, double per_expert)
+{
+	return k->moe && k->instances != 1 ? per_expert : tokens;
+}
+
+static int price_layer(struct pricer *p, const struct ridge_workload_gemm *g, const struct ridge_layer_kernel *lk, int nk,
+		       const struct attention_sizes *a, double tokens, double touched, const struct ridge_kv_layout *kv)
+{
+	const struct ridge_serve_request *req = p->req;
+	const struct ridge_workload_model *m = req->model;
+	double L = (double)m->layers, moe_layers = (double)workload_moe_layers(m);
+	double per_expert = touched > 0 ? tokens * (double)m->experts_per_token / touched : tokens;
+	double h = (double)m->hidden, tp = req->tp;
+	for (int i = 0; i < nk; i++) {
+		const struct ridge_layer_kernel *k = &lk[i];
+		double layers = k->moe ? moe_layers : k->dense ? L - moe_layers : L;
+		double count = layers * k->instances;
+		if (count <= 0)
+			continue;
+		double rows = rows_for(k, tokens, per_expert);
+		const char *prev = i > 0 && lk[i - 1].gemm >= 0 ? g[lk[i - 1].gemm].name : "";
+		int rc = 0;
+		switch (k->op) {
+		case RIDGE_OP_GEMM:
+			rc = price_gemm(p, &g[k->gemm], rows, count);
+			break;
+		case RIDGE_OP_NORM: {
+			double width = strcmp(prev, "q_a_proj") == 0		? (double)m->q_lora_rank
+				       : strcmp(prev, "kv_a_proj_with_mqa") == 0 ? (double)m->kv_lora_rank
+										 : h;
+			rc = price_norm(p, rows, width, count);
+			break;
+		}
+		case RIDGE_OP_ROPE: {
+			double width = m->mla ? (a->heads + 1) * (double)m->qk_rope_head_dim : (a->heads + a->kv_heads) * a->qk;
+			rc = price_elementwise(p, "rope", rows, width, false, count);
+			break;
+		}
+		case RIDGE_OP_KV_WRITE: {
+			/* the step's new entries, written in the cache's storage type */
+			double elements = rows * kv->elements_per_token_layer_per_gpu;
+			struct ridge_kernel_shape s = shape_of(p, RIDGE_KERNEL_ACTIVATION, ceil(rows),
+							       kv->elements_per_token_layer_per_gpu, 0);
+			if (req->phase == RIDGE_PHASE_PREFILL)
+				p->out->kv_bytes += count * tp * elements * p->kv;
+			rc = p->kv == p->e ? price(p, "kv-write", &s, count, -1, -1, 0)
+					   : price(p, "kv-write", &s, count, elements, elements * (p->e + p->kv),
+						   elements * p->kv);
+			break;
+		}
+		case RIDGE_OP_ATTENTION:
+			rc = req->phase == RIDGE_PHASE_DECODE ? price_decode_attention(p, a, count)
+							      : price_prefill_attention(p, a, count);
+			break;
+		case RIDGE_OP_ROUTER: {
+			struct ridge_kernel_shape s = shape_of(p, RIDGE_KERNEL_SOFTMAX, ceil(rows), (double)m->experts, 0);
+			rc = price(p, "router-topk", &s, count, -1, -1, 0);
+			break;
+		}
+		case RIDGE_OP_ACTIVATION: {
+			double ff = strncmp(prev, "experts", 7) == 0	      ? (double)m->expert_intermediate
+				    : strncmp(prev, "shared_expert", 13) == 0 ? (double)m->shared_intermediate
+									      : (double)m->intermediate;
+			/* the activation follows up_proj; its width is up_proj's per-GPU N */
+			rc = price_elementwise(p, "silu-mul", rows, ceil(ff / tp), true, count);
+			break;
+		}
+		case RIDGE_OP_RESIDUAL:
+			rc = price_elementwise(p, k->moe && k->instances != 1 ? "expert-index-add" : "residual-add", rows, h,
+					       true, count);
+			break;
+		default:
+			break;
+		}
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+/* The launch mode's cost. Eager: kernel i starts when the host has launched
+ * it (one launch.overhead each, back to back) and kernel i-1 is done; the
+ * step ends with the last kernel. Graph: one launch plus a node cost each.
+ * Persistent: one launch. */
+static double launch_time(const struct ridge_serve_request *req, const struct ridge_serve_result *out,
+			  const struct ridge_layer_kernel *lk, int nk, int first_layer_kernel, int layer_kernels_end)
+{
+	const struct ridge_gpu *gpu = req->gpu;
+	if (req->launch == RIDGE_LAUNCH_PERSISTENT)
+		return gpu->launch_overhead_s;
+	if (req->launch == RIDGE_LAUNCH_GRAPH)
+		return gpu->launch_overhead_s + out->kernels_per_step * gpu->graph_node_s;
+	/* eager: simulate host and GPU clocks over the sequence */
+	const struct ridge_workload_model *m = req->model;
+	double t_launch = gpu->launch_overhead_s;
+	double host = 0, device = 0;
+	const struct ridge_serve_kernel *k = out->kernels;
+	/* the step's own kernels before the layers (the embedding) */
+	for (int i = 0; i < first_layer_kernel; i++) {
+		host += k[i].count * t_launch;
+		device = fmax(device, host) + k[i].count * k[i].predicted_s;
+	}
+	double L = (double)m->layers, dense = L - (double)workload_moe_layers(m);
+	double simulated = fmin(L, SIMULATED_LAYERS), last_increment = 0, last_host_increment = 0;
+	for (double layer = 0; layer < simulated; layer++) {
+		double before = device, host_before = host;
+		bool is_dense = layer < dense;
+		int j = first_layer_kernel;
+		for (int i = 0; i < nk && j < layer_kernels_end; i++) {
+			double layers = lk[i].moe ? L - dense : lk[i].dense ? dense : L;
+			if (layers * lk[i].instances <= 0)
+				continue; /* not priced: no entry */
+			bool runs = lk[i].moe ? !is_dense : lk[i].dense ? is_dense : true;
+			if (runs) {
+				host += lk[i].instances * t_launch;
+				device = fmax(device, host) + lk[i].instances * k[j].predicted_s;
+			}
+			j++;
+		}
+		/* the extra element-wise kernels of --kernels-per-layer, if any */
+		for (; j < layer_kernels_end; j++) {
+			double per_layer = k[j].count / L;
+			host += per_layer * t_launch;
+			device = fmax(device, host) + per_layer * k[j].predicted_s;
+		}
+		last_increment = device - before;
+		last_host_increment = host - host_before;
+	}
+	/* past the simulated layers each layer repeats the last one's increments */
+	device += (L - simulated) * last_increment;
+	host += (L - simulated) * last_host_increment;
+	for (int i = layer_kernels_end; i < out->kernel_count; i++) {
+		host += k[i].count * t_launch;
+		device = fmax(device, host) + k[i].count * k[i].predicted_s;
+	}
+	return device - out->kernel_time_s;
+}
+
+static int check_request(const struct ridge_serve_request *r, char *err, size_t err_len)
+{
+	if (!r->model || !r->gpu)
+		return model_fail(err, err_len, "no model or GPU");
+	const struct {
+		const char *what;
+		double v;
+	} need[] = { { "batch", r->batch }, { r->phase == RIDGE_PHASE_DECODE ? "context" : "seq", r->context },
+		     { "tensor parallelism", r->tp } };
+	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+		if (!(isfinite(need[i].v) && need[i].v >= 1 && need[i].v == floor(need[i].v) && need[i].v <= 1e12))
+			return model_fail(err, err_len, "%s must be a whole number from 1 to 1e12, not %g", need[i].what,
+					  need[i].v);
+	const struct ridge_storage *st[2] = { &r->weights, &r->kv };
+	for (int i = 0; i < 2; i++)
+		if (!(st[i]->bytes > 0 && isfinite(st[i]->bytes) && st[i]->group >= 0 && isfinite(st[i]->group) &&
+		      st[i]->scale_bytes >= 0 && isfinite(st[i]->scale_bytes)))
+			return model_fail(err, err_len, "%s storage: bytes must be > 0, group and scale bytes >= 0",
+					  i ? "KV" : "weight");
+	if (!(isfinite(r->kernels_per_layer) && r->kernels_per_layer >= 0 && r->kernels_per_layer <= 1e6))
+		return model_fail(err, err_len, "kernels per layer must be 0 to 1e6");
+	if (!(isfinite(r->communication_s) && r->communication_s >= 0))
+		return model_fail(err, err_len, "the communication time must not be negative");
+	if (!(isfinite(r->price_usd_per_gpu_hour) && r->price_usd_per_gpu_hour >= 0))
+		return model_fail(err, err_len, "the price must not be negative");
+	if (r->model->layers > 100000)
+		return model_fail(err, err_len, "num_hidden_layers %lld: more than 100000 layers is not a decoder ridge can time",
+				  r->model->layers);
+	return 0;
+}
+
+int serve_step(const struct ridge_serve_request *req, struct ridge_serve_result *out, char *err, size_t err_len)
+{
+	memset(out, 0, sizeof *out);
+	if (check_request(req, err, err_len))
+		return -1;
+	const struct ridge_workload_model *m = req->model;
+	struct pricer p = { req, out, ridge_dtype_bytes(req->compute_dtype), serve_storage_bytes(&req->weights),
+			    serve_storage_bytes(&req->kv), 0, 0, err, err_len };
+	double B = req->batch, tp = req->tp, h = (double)m->hidden;
+	double tokens = req->phase == RIDGE_PHASE_DECODE ? B : B * req->context;
+	out->tokens = tokens;
+	struct ridge_kv_layout kv;
+	struct ridge_workload_gemm g[RIDGE_WORKLOAD_MAX_GEMMS];
+	int ng = workload_gemms(m, tokens, g, err, err_len);
+	if (ng < 0 || workload_kv_layout(m, tp, &kv, err, err_len))
+		return -1;
+	double L = (double)m->layers;
+	out->kv_bytes_per_token = kv.elements_per_token_layer * L * p.kv;
+	out->kv_bytes_per_token_per_gpu = kv.elements_per_token_layer_per_gpu * L * p.kv;
+	double touched = workload_experts_touched((double)m->experts, (double)m->experts_per_token, tokens);
+	out->experts_touched = touched;
+	struct ridge_layer_kernel lk[RIDGE_WORKLOAD_MAX_OPS];
+	int nk = workload_layer_kernels(m, g, ng, touched, lk);
+	struct attention_sizes a;
+	attention_sizes(req, &kv, &a);
+
+	/* the input embedding: B (or B x S) rows gathered from the table */
+	if (price_elementwise(&p, "embedding", tokens, h, false, 1))
+		return -1;
+	out->weight_bytes += tokens * h * p.w;
+	int first_layer_kernel = out->kernel_count;
+	if (price_layer(&p, g, lk, nk, &a, tokens, touched, &kv))
+		return -1;
+	double modelled_per_layer = out->kernels_per_step - 1;
+	if (req->kernels_per_layer > modelled_per_layer / L &&
+	    price_elementwise(&p, "other (element-wise)", tokens, h, false, L * (req->kernels_per_layer - modelled_per_layer / L)))
+		return -1;
+	int layer_kernels_end = out->kernel_count;
+	/* the logits: only the last position of each request (decode: its one token) */
+	const struct ridge_workload_gemm *head = &g[ng - 1];
+	if (price_norm(&p, B, h, 1) || price_gemm(&p, head, B, 1))
+		return -1;
+	double n_head, k_head;
+	split_gemm(head, tp, &n_head, &k_head);
+	struct ridge_kernel_shape argmax = shape_of(&p, RIDGE_KERNEL_REDUCTION, B, n_head, 0);
+	if (price(&p, "sampling (argmax)", &argmax, 1, -1, -1, 0))
+		return -1;
+	if (req->kernels_per_layer > 0 && req->kernels_per_layer < modelled_per_layer / L)
+		out->kernels_per_step += L * req->kernels_per_layer - modelled_per_layer; /* fused: fewer launches */
+
+	out->bytes_per_step = p.bytes * tp;
+	out->flops_per_step = p.flops * tp;
+	double peak = 0;
+	const char *why = NULL;
+	if (!ridge_gpu_peak(req->gpu, req->compute_dtype, RIDGE_PEAK_DEFAULT, false, &peak, &why))
+		return model_fail(err, err_len, "%s has no %s rate (%s)", req->gpu->id, ridge_dtype_name(req->compute_dtype), why);
+	out->memory_time_s = p.bytes / req->gpu->memory_bandwidth;
+	out->compute_time_s = p.flops / peak;
+	out->floor_s = fmax(out->memory_time_s, out->compute_time_s);
+	out->bound = out->compute_time_s > out->memory_time_s ? RIDGE_BOUND_COMPUTE : RIDGE_BOUND_MEMORY;
+	out->launch_time_s = launch_time(req, out, lk, nk, first_layer_kernel, layer_kernels_end);
+	out->communication_s = req->communication_s;
+	out->step_s = out->kernel_time_s + out->launch_time_s + out->communication_s;
+	out->tokens_per_s = (req->phase == RIDGE_PHASE_DECODE ? B : tokens) / out->step_s;
+	out->usd_per_million_tokens = tp * req->price_usd_per_gpu_hour / (3600 * out->tokens_per_s) * 1e6;
+
+	/* memory per GPU: every weight in its storage (all experts), the table
+	 * split by vocabulary, norms in the compute dtype, the cache */
+	struct ridge_workload_params params;
+	if (workload_params(m, &params, err, err_len))
+		return -1;
+	double stored = 0;
+	for (int i = 0; i < ng; i++) {
+		double n, k;
+		split_gemm(&g[i], tp, &n, &k);
+		if (!(m->tied_embeddings && g[i].per_step))
+			stored += n * k * g[i].instances * g[i].layers * p.w;
+	}
+	stored += ceil((double)m->vocab / tp) * h * p.w + (2 * L + 1) * h * p.e;
+	out->weights_stored_per_gpu = stored;
+	double cached_tokens = req->phase == RIDGE_PHASE_DECODE ? a.context : req->context;
+	out->kv_cache_per_gpu = B * cached_tokens * out->kv_bytes_per_token_per_gpu;
+	out->memory_required_per_gpu = stored + out->kv_cache_per_gpu;
+	out->memory_available_per_gpu = ridge_gpu_usable_memory(req->gpu);
+	out->fits = out->memory_available_per_gpu == 0 || out->memory_required_per_gpu <= out->memory_available_per_gpu;
+	double per_request = cached_tokens * out->kv_bytes_per_token_per_gpu;
+	out->max_batch = out->memory_available_per_gpu > stored ? floor((out->memory_available_per_gpu - stored) / per_request) : 0;
+	if (!isfinite(out->step_s) || !isfinite(out->bytes_per_step))
+		return model_fail(err, err_len, "overflow: the step's bytes or time are too large to represent");
+	return 0;
+}

@@ -1,0 +1,116 @@
+/* Serving a decoder: one decode step (TPOT) or one prefill (TTFT) of a
+ * model/workload.h model on tensor-parallel GPUs, kernel by kernel.
+ *
+ *   each kernel of a layer (workload_layer_kernels) and of the step
+ *   (embedding gather, final norm, LM head, sampling) gets its per-GPU shape
+ *   under tensor parallelism and is priced by the kernel time model
+ *   (timing_kernel: max(compute/eff_c, memory/eff_m) + fixed cost);
+ *   the step is the sum, plus the launch cost of the mode and the
+ *   communication time the caller supplies:
+ *     eager       the host launches each kernel (launch.overhead); a kernel
+ *                 starts when both it is launched and the previous one is
+ *                 done: host-bound steps take the host's time
+ *     graph       one graph launch + kernels x launch.graph_node
+ *     persistent  one launch
+ *   tpot_floor_s  max(bytes / bandwidth, FLOPs / peak) per GPU: the roofline
+ *                 floor of the whole step (no launches, no fixed costs)
+ *
+ * Weights read per step: the dense weights, the experts the batch's routing
+ * touches (workload_experts_touched), B gathered rows of the input table.
+ * KV bytes: each GPU reads its max(ceil(n_kv / T), 1) heads (MLA: the whole
+ * latent). Quantized storage adds its scale bytes (one scale per group).
+ *
+ * Pure; errors returned. model/README.md, "serve". */
+#ifndef RIDGE_SERVE_H
+#define RIDGE_SERVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gpu.h"
+#include "roofline.h"
+#include "timing.h"
+#include "workload.h"
+
+enum ridge_launch_mode { RIDGE_LAUNCH_EAGER, RIDGE_LAUNCH_GRAPH, RIDGE_LAUNCH_PERSISTENT };
+const char *serve_launch_name(enum ridge_launch_mode mode); /* "eager", "graph", "persistent" */
+bool serve_launch_parse(const char *text, enum ridge_launch_mode *out);
+
+/* Stored bytes per element with a group's scale: bytes + scale_bytes / group
+ * (group 0: no per-group scale). */
+struct ridge_storage {
+	double bytes;       /* per element: bf16 2, fp8 1, int4 0.5 */
+	double group;       /* elements per scale; 0: none */
+	double scale_bytes; /* bytes of one scale */
+};
+double serve_storage_bytes(const struct ridge_storage *s);
+
+enum ridge_serve_phase { RIDGE_PHASE_DECODE, RIDGE_PHASE_PREFILL };
+
+struct ridge_serve_request {
+	const struct ridge_workload_model *model; /* resolved (workload_resolve) */
+	const struct ridge_gpu *gpu;
+	enum ridge_serve_phase phase;
+	double batch;   /* requests */
+	double context; /* decode: tokens in each request's cache; prefill: prompt tokens per request */
+	double tp;      /* tensor-parallel GPUs: weights and heads split over them */
+	struct ridge_storage weights, kv;
+	enum ridge_dtype compute_dtype; /* what the GEMMs and attention compute in (bf16) */
+	enum ridge_launch_mode launch;
+	double kernels_per_layer; /* launches per layer; 0: the modelled sequence's count. More than
+				     modelled: the extra ones are priced as element-wise kernels on
+				     the tokens x hidden activation */
+	struct ridge_timing_options timing;
+	double communication_s; /* per step, added as it is (tensor-parallel all-reduces: the
+				   caller's model); 0: none */
+	double price_usd_per_gpu_hour;
+};
+
+#define RIDGE_SERVE_MAX_KERNELS (RIDGE_WORKLOAD_MAX_OPS + 8)
+
+/* One kernel of the step, per GPU: its time once and how often it runs. */
+struct ridge_serve_kernel {
+	char name[48];              /* "q_proj", "attention", "experts.up_proj" */
+	enum ridge_kernel kernel;   /* the shape priced */
+	double count;               /* per step: layers x instances */
+	double flops, bytes;        /* once, per GPU, with the storage types */
+	double floor_s;             /* the kernel's roofline floor */
+	double predicted_s;         /* timing_kernel's prediction (once) */
+	struct ridge_kernel_time time;
+};
+
+struct ridge_serve_result {
+	double tokens;            /* through the step: batch (decode), batch x context (prefill) */
+	double experts_touched;   /* per MoE layer (decode: batch tokens' routing) */
+	double kv_bytes_per_token;          /* the whole model's cache entry, one token, all GPUs' distinct copy */
+	double kv_bytes_per_token_per_gpu;  /* what one GPU keeps (the head rule) */
+	double weight_bytes;   /* weights read per step, all GPUs together */
+	double kv_bytes;       /* KV cache read (decode) or written (prefill) per step, all GPUs together */
+	double bytes_per_step; /* every kernel's traffic, all GPUs together */
+	double flops_per_step; /* all GPUs together */
+	double attention_flops; /* of flops_per_step: Q K^T and P V (4 L H d C per token for decode) */
+	double memory_time_s;  /* per GPU: its bytes / HBM bandwidth */
+	double compute_time_s; /* per GPU: its FLOPs / peak */
+	double floor_s;        /* max of the two */
+	enum ridge_bound bound;
+	double kernel_time_s;  /* sum of the kernels' predictions */
+	double launch_time_s;  /* what the launch mode adds to the step */
+	double communication_s;
+	double step_s;         /* TPOT or TTFT: kernels + launches + communication */
+	double kernels_per_step;
+	double tokens_per_s;   /* decode: batch / TPOT; prefill: tokens / TTFT */
+	double usd_per_million_tokens;
+	/* memory per GPU */
+	double weights_stored_per_gpu;
+	double kv_cache_per_gpu;   /* batch x context x the GPU's KV per token */
+	double memory_required_per_gpu, memory_available_per_gpu;
+	bool fits;
+	double max_batch; /* the largest batch whose cache fits beside the weights (0: the weights do not) */
+	int kernel_count;
+	struct ridge_serve_kernel kernels[RIDGE_SERVE_MAX_KERNELS];
+};
+
+/* A decode step (TPOT) or a prefill (TTFT). Returns 0, or -1 with err. */
+int serve_step(const struct ridge_serve_request *req, struct ridge_serve_result *out, char *err, size_t err_len);
+
+#endif

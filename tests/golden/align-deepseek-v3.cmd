@@ -1,0 +1,1 @@
+align --dtype bf16 --model examples/models/deepseek-v3.json --tokens 4096

@@ -1,0 +1,1 @@
+align --dtype bf16 --model examples/models/mixtral-8x7b.json --tokens 4096

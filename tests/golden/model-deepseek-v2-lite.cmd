@@ -1,0 +1,1 @@
+model examples/models/deepseek-v2-lite.json

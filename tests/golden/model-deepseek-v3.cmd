@@ -1,0 +1,1 @@
+model examples/models/deepseek-v3.json --tokens 4096

@@ -1,0 +1,1 @@
+model examples/models/llama-3-8b.json

@@ -1,0 +1,1 @@
+model examples/models/mixtral-8x7b.json --tokens 32 --json

@@ -1,0 +1,1 @@
+model tests/data/model/unknown-arch.json

@@ -1,0 +1,230 @@
+/* model/serve.c: a decode step and a prefill of real configs, with every
+ * count worked by hand in the comments (weights read, KV read with the head
+ * rule, experts touched, attention FLOPs, launches, scale bytes, the fit). On
+ * the h200-sxm entry with its timing section and fixed costs taken out: every
+ * kernel's prediction is then its floor, so the sums are exact. */
+#include "test_util.h"
+
+#include <math.h>
+#include <string.h>
+
+static struct ridge_workload_model llama3_8b(void)
+{
+	struct ridge_workload_model m = { .hidden = 4096, .intermediate = 14336, .layers = 32, .heads = 32,
+					  .kv_heads = 8, .vocab = 128256 };
+	char err[200];
+	assert_int_equal(workload_resolve(&m, err, sizeof err), 0);
+	return m;
+}
+
+/* h200-sxm without efficiencies or fixed costs: predictions are floors. */
+static const struct ridge_gpu *floor_gpu(void)
+{
+	static struct ridge_gpu gpu;
+	gpu = *test_gpu("h200-sxm");
+	memset(gpu.timing, 0, sizeof gpu.timing);
+	gpu.has_kernel_fixed_cost = gpu.has_gemm_fixed_cost = false;
+	return &gpu;
+}
+
+static struct ridge_serve_request request(const struct ridge_workload_model *m, const struct ridge_gpu *gpu)
+{
+	struct ridge_serve_request r = { 0 };
+	r.model = m;
+	r.gpu = gpu;
+	r.phase = RIDGE_PHASE_DECODE;
+	r.batch = 1;
+	r.context = 2048;
+	r.tp = 1;
+	r.weights = (struct ridge_storage){ 2, 0, 2 };
+	r.kv = (struct ridge_storage){ 2, 0, 2 };
+	r.compute_dtype = RIDGE_BF16;
+	r.launch = RIDGE_LAUNCH_GRAPH;
+	r.price_usd_per_gpu_hour = 3.5;
+	return r;
+}
+
+static struct ridge_serve_result *result(void)
+{
+	static struct ridge_serve_result r;
+	return &r;
+}
+
+static void test_dense_decode(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *gpu = floor_gpu();
+	struct ridge_workload_model m = llama3_8b();
+	struct ridge_serve_request req = request(&m, gpu);
+	struct ridge_serve_result *r = result();
+	char err[300];
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	/* weights read: every parameter but the 128256 x 4096 input table
+	 * (8,030,261,248 - 525,336,576 = 7,504,924,672) plus the one gathered row
+	 * (4096), 2 bytes each = 15,009,857,536 B */
+	assert_true(r->weight_bytes == 15009857536.0);
+	/* KV: 2048 tokens x 2 x 32 layers x 8 heads x 128 x 2 B = 268,435,456 B */
+	assert_true(r->kv_bytes == 268435456.0);
+	/* attention: 4 L H d C = 4 x 32 x 32 x 128 x 2048 = 1,073,741,824 FLOP */
+	assert_true(r->attention_flops == 1073741824.0);
+	/* 1 embedding + 32 layers x 15 + final norm, LM head, argmax = 484 kernels;
+	 * a graph: one launch + 484 nodes */
+	assert_true(r->kernels_per_step == 484);
+	assert_close(r->launch_time_s, gpu->launch_overhead_s + 484 * gpu->graph_node_s, 1e-12);
+	/* each prediction is its floor: the kernels' sum is the sum of floors,
+	 * at least the step's floor (per-kernel floors can only add) */
+	double floors = 0;
+	for (int i = 0; i < r->kernel_count; i++)
+		floors += r->kernels[i].count * r->kernels[i].floor_s;
+	assert_close(r->kernel_time_s, floors, 1e-12);
+	assert_true(r->kernel_time_s >= r->floor_s * (1 - 1e-12));
+	assert_close(r->step_s, r->kernel_time_s + r->launch_time_s, 1e-15);
+	assert_true(r->bound == RIDGE_BOUND_MEMORY);
+	/* memory: 7,504,924,672 weights + the table 525,336,576 in bf16 minus the
+	 * norms' share is stored; the cache of one request is 268,435,456 B */
+	assert_true(r->kv_cache_per_gpu == 268435456.0);
+	assert_true(r->fits);
+	/* the driver's 143771 MiB, not the card's 141 GiB */
+	assert_true(r->memory_available_per_gpu == 143771.0 * 1048576);
+	assert_true(r->max_batch == floor((143771.0 * 1048576 - r->weights_stored_per_gpu) / 268435456.0));
+}
+
+static void test_kv_head_rule(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *gpu = test_gpu("h100-sxm");
+	struct ridge_workload_model m = { .hidden = 8192, .intermediate = 28672, .layers = 80, .heads = 64,
+					  .kv_heads = 8, .vocab = 128256 };
+	char err[300];
+	assert_int_equal(workload_resolve(&m, err, sizeof err), 0);
+	struct ridge_serve_request req = request(&m, gpu);
+	req.batch = 32;
+	req.context = 32768;
+	req.tp = 16;
+	struct ridge_serve_result *r = result();
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	/* one whole head per GPU: 2 x 80 x 1 x 128 x 2 = 40,960 B per token per
+	 * GPU; all 16 GPUs read 32 x 32768 x 40960 x 16 = 687,194,767,360 B,
+	 * twice the cache's 343,597,383,680 */
+	assert_true(r->kv_bytes_per_token_per_gpu == 40960);
+	assert_true(r->kv_bytes == 687194767360.0);
+	assert_true(r->kv_cache_per_gpu == 32.0 * 32768 * 40960);
+}
+
+static void test_moe_experts(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *gpu = floor_gpu();
+	struct ridge_workload_model m = llama3_8b();
+	m.vocab = 32000;
+	m.experts = 8;
+	m.experts_per_token = 2;
+	m.expert_intermediate = 14336;
+	char err[300];
+	assert_int_equal(workload_resolve(&m, err, sizeof err), 0);
+	struct ridge_serve_request req = request(&m, gpu);
+	req.batch = 32;
+	struct ridge_serve_result *r = result();
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	assert_close(r->experts_touched, 7.999196380594235, 1e-15);
+	/* weights: dense part 32 x (41,943,040 attention + 8192 norms + 32,768
+	 * router) = 1,343,488,000 + LM head 131,072,000 + final norm 4096 =
+	 * 1,474,564,096; the
+	 * experts 32 x 7.999196... x 176,160,768; 32 gathered rows of 4096; 2 B
+	 * each: ~93.1 GB ("Mixtral at batch 32 reads ~93 GB") */
+	double want = 2 * (1474564096.0 + 32 * 7.999196380594235 * 176160768.0 + 32 * 4096);
+	assert_close(r->weight_bytes, want, 1e-14);
+	/* at batch 1 only the 2 routed experts: 2 x (1,474,564,096 + 32 x 2 x 176,160,768 + 4096) */
+	req.batch = 1;
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	assert_true(r->weight_bytes == 2 * (1474564096.0 + 64 * 176160768.0 + 4096));
+}
+
+static void test_quantized_storage(void **state)
+{
+	(void)state;
+	/* int4 with an fp16 scale per 128: 0.5 + 2/128 = 0.515625 B per weight */
+	struct ridge_storage s = { 0.5, 128, 2 };
+	assert_true(serve_storage_bytes(&s) == 0.515625);
+	const struct ridge_gpu *gpu = floor_gpu();
+	struct ridge_workload_model m = llama3_8b();
+	struct ridge_serve_request req = request(&m, gpu);
+	req.weights = s;
+	struct ridge_serve_result *r = result();
+	char err[300];
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	/* GEMM weights 7,504,658,432 at 0.515625 B; norms (65 x 4096 = 266,240)
+	 * in bf16; the gathered row 4096 at 0.515625 */
+	assert_close(r->weight_bytes, 7504658432.0 * 0.515625 + 266240 * 2 + 4096 * 0.515625, 1e-15);
+}
+
+static void test_prefill(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *gpu = floor_gpu();
+	struct ridge_workload_model m = llama3_8b();
+	struct ridge_serve_request req = request(&m, gpu);
+	req.phase = RIDGE_PHASE_PREFILL;
+	req.context = 2048;
+	struct ridge_serve_result *r = result();
+	char err[300];
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	assert_true(r->tokens == 2048);
+	/* causal attention: 4 H d per unmasked pair, S (S+1) / 2 pairs, 32 layers:
+	 * 4 x 32 x 128 x 2048 x 2049 / 2 x 32 = 1,100,048,498,688 FLOP */
+	assert_true(r->attention_flops == 1100048498688.0);
+	/* the cache written: 2048 x 131,072 B */
+	assert_true(r->kv_bytes == 268435456.0);
+	assert_true(r->bound == RIDGE_BOUND_COMPUTE);
+}
+
+static void test_eager_host_bound(void **state)
+{
+	(void)state;
+	struct ridge_gpu gpu = *floor_gpu();
+	gpu.launch_overhead_s = 1e-3; /* a host far slower than any kernel here */
+	struct ridge_workload_model m = llama3_8b();
+	struct ridge_serve_request req = request(&m, &gpu);
+	req.launch = RIDGE_LAUNCH_EAGER;
+	struct ridge_serve_result *r = result();
+	char err[300];
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	/* host-bound: the last kernel starts after 484 launches and runs */
+	double last = r->kernels[r->kernel_count - 1].predicted_s;
+	assert_close(r->step_s, 484 * 1e-3 + last, 1e-12);
+	/* a fast host hides behind the GPU: the step is nearly the kernels' time */
+	gpu.launch_overhead_s = 1e-9;
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	assert_true(r->launch_time_s < 1e-8);
+}
+
+static void test_bad_requests(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *gpu = floor_gpu();
+	struct ridge_workload_model m = llama3_8b();
+	struct ridge_serve_request req = request(&m, gpu);
+	struct ridge_serve_result *r = result();
+	char err[300];
+	req.batch = 0;
+	assert_int_equal(serve_step(&req, r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "batch"));
+	req = request(&m, gpu);
+	req.tp = 1.5;
+	assert_int_equal(serve_step(&req, r, err, sizeof err), -1);
+	req = request(&m, gpu);
+	req.weights.bytes = 0;
+	assert_int_equal(serve_step(&req, r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "weight storage"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dense_decode),	  cmocka_unit_test(test_kv_head_rule),
+		cmocka_unit_test(test_moe_experts),	  cmocka_unit_test(test_quantized_storage),
+		cmocka_unit_test(test_prefill),		  cmocka_unit_test(test_eager_host_bound),
+		cmocka_unit_test(test_bad_requests),
+	};
+	return cmocka_run_group_tests_name("serve", tests, NULL, NULL);
+}
