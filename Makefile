@@ -45,9 +45,10 @@ SHLIB := $(BUILD)/libridge.so.$(RIDGE_VERSION)
 # internal model/fail.h.
 PUBLIC_HEADERS := $(filter-out model/fail.h,$(sort $(wildcard model/*.h))) hwdb/hwdb.h
 RIDGE := $(BUILD)/ridge
+DOCS := $(BUILD)/share/.generated
 
 .PHONY: all run test install install-files clean bench bench-tui fuzz fuzz-build check-asan check-valgrind deps
-all: $(RIDGE) $(SHLIB) probes
+all: $(RIDGE) $(SHLIB) $(DOCS) probes
 
 deps: $(DEPS_STAMP)
 $(DEPS_STAMP): scripts/deps.sh
@@ -86,6 +87,13 @@ $(SHLIB): $(LIB_OBJ)
 
 $(RIDGE): $(CLI_OBJ) $(LIB)
 	$(CC) $(RIDGE_CFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(PKG_LIBS)
+
+# Man pages and shell completions, generated from what the built ridge's
+# --help declares (scripts/gen-docs.sh): build/share/{man/man1,bash-completion,zsh}.
+$(DOCS): $(RIDGE) scripts/gen-docs.sh
+	@rm -rf $(BUILD)/share
+	@sh scripts/gen-docs.sh $(RIDGE) $(BUILD)/share
+	@touch $@
 
 -include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d)
 
@@ -139,7 +147,7 @@ $(BUILD)/tests/test_cli_%: tests/unit/test_cli_%.c $(TEST_SUPPORT) $(TUI_TEST_OB
 # make test stages `make install-files` (PREFIX=/usr) in build/stage: the
 # library suite builds examples/libridge/ against the installed files alone.
 STAGE := $(BUILD)/stage
-$(STAGE)/.installed: $(RIDGE) $(LIB) $(SHLIB) $(PUBLIC_HEADERS) scripts/ridge.pc.in $(HWDB_YAML)
+$(STAGE)/.installed: $(RIDGE) $(LIB) $(SHLIB) $(DOCS) $(PUBLIC_HEADERS) scripts/ridge.pc.in $(HWDB_YAML)
 	@rm -rf $(STAGE)
 	@$(MAKE) --no-print-directory install-files DESTDIR=$(abspath $(STAGE)) PREFIX=/usr >/dev/null
 	@touch $@
@@ -219,9 +227,13 @@ fuzz: fuzz-build
 
 # install-files: everything but the probes (make test stages it, above).
 LIBDIR := $(DESTDIR)$(PREFIX)/lib
-install-files: $(RIDGE) $(LIB) $(SHLIB)
+SHARE := $(DESTDIR)$(PREFIX)/share
+install-files: $(RIDGE) $(LIB) $(SHLIB) $(DOCS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include/ridge \
-		$(DESTDIR)$(PREFIX)/share/ridge/hwdb
+		$(SHARE)/ridge/hwdb $(SHARE)/man/man1 $(SHARE)/bash-completion/completions $(SHARE)/zsh/site-functions
+	install -m 644 $(BUILD)/share/man/man1/*.1 $(SHARE)/man/man1/
+	install -m 644 $(BUILD)/share/bash-completion/completions/ridge $(SHARE)/bash-completion/completions/
+	install -m 644 $(BUILD)/share/zsh/site-functions/_ridge $(SHARE)/zsh/site-functions/
 	install -m 755 $(RIDGE) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(LIB) $(LIBDIR)/
 	install -m 755 $(SHLIB) $(LIBDIR)/

@@ -425,7 +425,7 @@ static int place_cases(const struct ridge_gpu *prior, struct cal_input *in, char
 		struct cal_case *c = &in->cases[i];
 		if (c->from_ncu)
 			continue;
-		struct ridge_timing_options o = { false, false, c->impl };
+		struct ridge_timing_options o = { .impl = c->impl };
 		struct ridge_kernel_time t;
 		char why[400];
 		if (timing_kernel(prior, &c->shape, &o, &t, why, sizeof why)) {

@@ -181,8 +181,8 @@ static cJSON *gemm_run(struct calc_input *in)
 		gemm_l2_json(doc, &cost, &h);
 	cJSON_AddItemToObject(doc, "kernel", kernel_json(&s, &cost, &path));
 	/* The time model on the same shape and compute path (model/timing.h). */
-	struct ridge_timing_options topt = { params_flag(v, "no_tensor"), params_flag(v, "sparse"),
-					     RIDGE_ATTENTION_DEFAULT };
+	struct ridge_timing_options topt = { .no_tensor = params_flag(v, "no_tensor"), .sparse = params_flag(v, "sparse"),
+					     .impl = RIDGE_ATTENTION_DEFAULT };
 	struct ridge_kernel_time kt;
 	if (timing_kernel(gpu, &s, &topt, &kt, err, sizeof err)) {
 		cJSON_Delete(doc);

@@ -571,7 +571,7 @@ static cJSON *compute_work(const struct ridge_gpu *gpu, const struct roofline_re
 		snprintf(plot->labels[0], sizeof plot->labels[0], "%s", r->has_time ? "measured" : "work");
 		plot->points[0] = (struct roofline_plot_point){ plot->labels[0], p.intensity,
 								p.has_time ? p.achieved_flops : p.attainable_flops,
-								p.attainable_flops, p.has_time, p.bound, false, false, 0, 0 };
+								p.attainable_flops, p.has_time, p.bound, false, false, 0, 0, 0 };
 	}
 	cJSON *doc = cJSON_CreateObject();
 	json_ceiling(doc, gpu, &c);
@@ -621,7 +621,7 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 		snprintf(plot->labels[0], sizeof plot->labels[0], "%s%s%s", name, chosen, r->has_time ? ", measured" : "");
 		plot->points[0] = (struct roofline_plot_point){ plot->labels[0], p.intensity,
 								p.has_time ? p.achieved_flops : p.attainable_flops,
-								p.attainable_flops, p.has_time, p.bound, false, false, 0, 0 };
+								p.attainable_flops, p.has_time, p.bound, false, false, 0, 0, 0 };
 		if (two) {
 			/* The other bound is drawn on its roof: a model, not a measurement. */
 			struct ridge_roofline_point q;
@@ -630,7 +630,7 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 			snprintf(plot->labels[1], sizeof plot->labels[1], "%s (%s bytes)", name,
 				 other_tiled ? "tiled" : "compulsory");
 			plot->points[1] = (struct roofline_plot_point){ plot->labels[1], q.intensity, q.attainable_flops,
-									q.attainable_flops, false, q.bound, false, false, 0, 0 };
+									q.attainable_flops, false, q.bound, false, false, 0, 0, 0 };
 		}
 	}
 	cJSON *doc = cJSON_CreateObject();
@@ -641,7 +641,7 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 	json_hierarchy(doc, &h);
 	cJSON_AddItemToObject(doc, "kernel", kernel_json(&s, &cost, &path));
 	/* The time model on the same shape and ceiling choice. */
-	struct ridge_timing_options topt = { r->no_tensor, r->sparse, r->impl };
+	struct ridge_timing_options topt = { .no_tensor = r->no_tensor, .sparse = r->sparse, .impl = r->impl };
 	struct ridge_kernel_time kt;
 	if (timing_kernel(gpu, &s, &topt, &kt, why, sizeof why)) {
 		cJSON_Delete(doc);
@@ -840,7 +840,16 @@ static int run_ncu(const struct options *o, const struct ridge_gpu *gpu)
 {
 	char err[600];
 	size_t len;
-	char *text = cli_read_file(o->ncu, (size_t)256 << 20, "Nsight Compute CSV", &len);
+	char *text = NULL;
+	if (ncu_is_report(o->ncu)) {
+		int imported = ncu_import(o->ncu, &text, &len, err, sizeof err);
+		if (imported != 0) {
+			cli_error("--ncu: %s", err);
+			return imported;
+		}
+	} else {
+		text = cli_read_file(o->ncu, (size_t)256 << 20, "Nsight Compute CSV", &len);
+	}
 	if (!text)
 		return EXIT_USAGE;
 	struct ncu_report report;
@@ -958,7 +967,8 @@ static int run_ncu(const struct options *o, const struct ridge_gpu *gpu)
 			cut = 32;
 		snprintf(labels[i], sizeof labels[i], "%s %.*s", k->id, (int)cut, short_name);
 		points[i] = (struct roofline_plot_point){ labels[i], pl->p.intensity, pl->p.achieved_flops,
-							  pl->p.attainable_flops, true, pl->p.bound, false, false, 0, 0 };
+							  pl->p.attainable_flops, true, pl->p.bound, false, false, 0, 0,
+							  pl->p.achieved_bandwidth };
 	}
 	if (write_plot(o, gpu, &focus, points, report.count)) {
 		rc = EXIT_ENV;
@@ -1010,8 +1020,8 @@ static int run_ncu(const struct options *o, const struct ridge_gpu *gpu)
 					cli_json_number(e, "l2_time_s", pl->l2_time_s);
 			}
 			if (pl->tensor_flops_missing)
-				cJSON_AddStringToObject(e, "note", "tensor instructions ran but the CSV has no "
-								   "sm__ops_path_tensor_src_* counts: FLOPs are undercounted");
+				cJSON_AddStringToObject(e, "note", "tensor instructions ran but the CSV has no tensor FLOP "
+								   "counts (FLOPs undercounted); capture them with: " NCU_CAPTURE_COMMAND);
 			cJSON_AddItemToArray(arr, e);
 		}
 		if (o->svg)
@@ -1049,7 +1059,8 @@ static int run_ncu(const struct options *o, const struct ridge_gpu *gpu)
 		notes += pl->tensor_flops_missing;
 	}
 	if (notes)
-		printf("* tensor instructions ran but the CSV has no sm__ops_path_tensor_src_* counts: FLOPs undercounted\n");
+		printf("* tensor instructions ran but the CSV has no tensor FLOP counts (FLOPs undercounted); capture them "
+		       "with:\n  " NCU_CAPTURE_COMMAND "\n");
 	if (!has_l2) {
 		bool any_l2 = false;
 		for (int i = 0; i < report.count; i++)

@@ -163,6 +163,8 @@ static int run_tui(int argc, char **argv)
 	tui_state_init(s, &hw.db, gpu);
 	s->hwdb_dir = opt.hwdb_dir;
 	s->calibration = opt.calibration;
+	if (opt.gpu)
+		s->gpu_override = gpu;
 	if (opt.dump) {
 		/* Each item from the defaults of the GPU the items name. */
 		rc = tui_dump(s, opt.file, opt.hwdb_dir, opt.calibration);
@@ -179,11 +181,8 @@ static int run_tui(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		snprintf(s->scenario_path, sizeof s->scenario_path, "%s", opt.file);
-		if (opt.gpu) {
-			int old = s->in.gpu;
-			s->in.gpu = gpu;
-			tui_inputs_follow_gpu(&s->in, &hw.db, old);
-		}
+		if (opt.gpu)
+			tui_inputs_use_gpu(&s->in, &hw.db, gpu);
 		tui_state_compute(s);
 	}
 	if (opt.bench)

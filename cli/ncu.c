@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <unistd.h>
+#include <sys/wait.h>
 #include <strings.h>
 
 /* CSV is parsed by hand: ncu's output is a narrow dialect (every field
@@ -595,3 +598,99 @@ bool ncu_dominant(const struct ncu_kernel *k, enum ridge_dtype *dtype, bool *mat
 	}
 	return best > 0;
 }
+
+bool ncu_is_report(const char *path)
+{
+	size_t n = strlen(path);
+	return n >= 8 && strcmp(path + n - 8, ".ncu-rep") == 0;
+}
+
+/* The ncu on PATH (its full name in buf), or false. */
+static bool find_ncu(char *buf, size_t len)
+{
+	const char *path = getenv("PATH");
+	while (path && *path) {
+		size_t n = strcspn(path, ":");
+		snprintf(buf, len, "%.*s/ncu", (int)n, path);
+		if (n && access(buf, X_OK) == 0)
+			return true;
+		path += n + (path[n] == ':');
+	}
+	return false;
+}
+
+#define NCU_IMPORT_MAX_BYTES ((size_t)256 << 20)
+
+int ncu_import(const char *path, char **text, size_t *len, char *err, size_t err_len)
+{
+	*text = NULL;
+	*len = 0;
+	char ncu[4096];
+	if (!find_ncu(ncu, sizeof ncu)) {
+		snprintf(err, err_len,
+			 "'%s' is a saved Nsight Compute report; reading it takes ncu, which is not on PATH (install "
+			 "Nsight Compute, or export the CSV where it is: ncu --import %s --csv --page raw > profile.csv)",
+			 path, path);
+		return 3;
+	}
+	int fds[2];
+	if (pipe(fds) != 0) {
+		snprintf(err, err_len, "cannot run ncu: %s", strerror(errno));
+		return 3;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		snprintf(err, err_len, "cannot run ncu: %s", strerror(errno));
+		return 3;
+	}
+	if (pid == 0) {
+		dup2(fds[1], STDOUT_FILENO);
+		close(fds[0]);
+		close(fds[1]);
+		execl(ncu, "ncu", "--import", path, "--csv", "--page", "raw", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	size_t cap = 1 << 16;
+	char *buf = malloc(cap);
+	bool too_big = false;
+	for (ssize_t got; buf && (got = read(fds[0], buf + *len, cap - *len - 1)) != 0;) {
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		*len += (size_t)got;
+		if (*len + 1 == cap) {
+			char *grown = cap < NCU_IMPORT_MAX_BYTES ? realloc(buf, cap * 2) : NULL;
+			if (!grown) {
+				too_big = cap >= NCU_IMPORT_MAX_BYTES;
+				break;
+			}
+			buf = grown;
+			cap *= 2;
+		}
+	}
+	close(fds[0]);
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!buf || too_big || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		free(buf);
+		*len = 0;
+		if (too_big)
+			snprintf(err, err_len, "ncu --import '%s' printed more than %zu bytes", path, NCU_IMPORT_MAX_BYTES);
+		else if (!buf)
+			snprintf(err, err_len, "out of memory reading ncu's output");
+		else
+			snprintf(err, err_len, "ncu --import '%s' --csv --page raw failed (exit %d): not a report ncu can read?",
+				 path, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+		return too_big || buf ? 2 : 3;
+	}
+	buf[*len] = '\0';
+	*text = buf;
+	return 0;
+}
+

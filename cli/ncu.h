@@ -70,6 +70,24 @@ struct ncu_report {
 int ncu_parse(const char *path, const char *text, size_t len, struct ncu_report *out, char *err, size_t err_len);
 void ncu_free(struct ncu_report *report);
 
+/* The ncu command line that captures what ridge roofline --ncu reads,
+ * tensor-core FLOPs included: the tensor-op counters are the
+ * sm__ops_path_tensor_src_* metrics Nsight Compute 2025.3 offered on the H200
+ * (bf16 and tf32 only: it has no fp8 one; tests/fixtures/README.md). */
+#define NCU_CAPTURE_COMMAND                                                                                            \
+	"ncu --csv --page raw --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,"          \
+	"lts__t_bytes.sum,sm__sass_thread_inst_executed_op_ffma_pred_on.sum,"                                        \
+	"sm__sass_thread_inst_executed_op_fadd_pred_on.sum,sm__sass_thread_inst_executed_op_fmul_pred_on.sum,"      \
+	"sm__inst_executed_pipe_tensor.sum,sm__ops_path_tensor_src_bf16_dst_fp32.sum,"                             \
+	"sm__ops_path_tensor_src_tf32_dst_fp32.sum YOUR_PROGRAM > profile.csv"
+
+/* A saved report (.ncu-rep) as CSV: runs `ncu --import path --csv --page raw`
+ * (no shell). Returns 0 with *text (free it), 2 (EXIT_USAGE) when ncu failed
+ * on the file, 3 (EXIT_ENV) when ncu is not installed; err says why. */
+int ncu_import(const char *path, char **text, size_t *len, char *err, size_t err_len);
+/* Whether path names a saved report (.ncu-rep), not a CSV. */
+bool ncu_is_report(const char *path);
+
 /* Derived counts of one kernel. */
 double ncu_vector_flops(const struct ncu_kernel *k, int precision);
 double ncu_tensor_flops(const struct ncu_kernel *k, enum ridge_dtype dtype);

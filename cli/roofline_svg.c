@@ -84,7 +84,7 @@ struct box {
 	double x0, y0, x1, y1;
 };
 
-#define MAX_BOXES 256
+#define MAX_BOXES 1024
 
 struct boxes {
 	int count;
@@ -197,6 +197,28 @@ static void draw_slope(struct svg *s, const struct frame *f, double bandwidth, d
 	svg_line(s, px(f, x_start), py(f, y_start), px(f, x_end), py(f, x_end * bandwidth), color, width, dashed);
 }
 
+static bool on_bandwidth_axis(const struct roofline_plot_point *pt)
+{
+	return !(pt->flops > 0) && pt->achieved_bandwidth > 0 && isfinite(pt->achieved_bandwidth);
+}
+
+/* Where a point is drawn; false when it has no place (no FLOPs and no bandwidth). */
+static bool point_position(const struct frame *f, double hbm, const struct roofline_plot_point *pt, double *x, double *y)
+{
+	if (on_bandwidth_axis(pt)) {
+		/* At the left edge the HBM roof is hbm x x_lo FLOP/s; the point sits
+		 * at its share of it (achieved / peak bandwidth), kept inside the frame. */
+		*x = PLOT_LEFT + 8;
+		*y = fmin(fmax(py(f, pt->achieved_bandwidth / hbm * (hbm * f->x_lo)), PLOT_TOP + 8), PLOT_BOTTOM - 8);
+		return true;
+	}
+	if (!(pt->intensity > 0) || !isfinite(pt->intensity) || !(pt->flops > 0))
+		return false;
+	*x = px(f, pt->intensity);
+	*y = py(f, pt->flops);
+	return true;
+}
+
 static void legend_line(struct svg *s, double y, const char *color, bool dashed, double width, const char *text)
 {
 	svg_line(s, LEGEND_LEFT, y - 4, LEGEND_LEFT + 30, y - 4, color, width, dashed);
@@ -275,13 +297,23 @@ int roofline_svg_write(const char *path, const struct roofline_plot *p)
 	svg_line(&s, fx, fy, fx, PLOT_BOTTOM, "#444444", 1, true);
 	snprintf(buf, sizeof buf, "ridge %.4g FLOP/B", p->focus.ridge_point);
 	svg_text_halo(&s, fx + 5, PLOT_BOTTOM - 8, 12, "start", "#222222", buf);
+	boxes_add(&taken, text_box(fx + 5, PLOT_BOTTOM - 8, 12, "start", buf));
 
 	/* Points first, so labels can avoid every point, then the labels. */
+	int zero_flop = 0;
 	for (int i = 0; i < p->point_count; i++) {
 		const struct roofline_plot_point *pt = &p->points[i];
-		if (!(pt->intensity > 0) || !isfinite(pt->intensity) || !(pt->flops > 0))
+		double x, y;
+		if (!point_position(&f, hbm, pt, &x, &y))
 			continue;
-		double x = px(&f, pt->intensity), y = py(&f, pt->flops);
+		if (on_bandwidth_axis(pt)) {
+			/* A hollow square on the left edge, as far up the memory roof as it got. */
+			svg_raw(&s, "<rect x=\"%.2f\" y=\"%.2f\" width=\"10\" height=\"10\" fill=\"#ffffff\" stroke=\"#1f5fbf\" stroke-width=\"1.8\"/>\n",
+				x - 5, y - 5);
+			boxes_add(&taken, (struct box){ x - 6, y - 6, x + 6, y + 6 });
+			zero_flop++;
+			continue;
+		}
 		const char *color = pt->bound == RIDGE_BOUND_MEMORY ? "#1f5fbf" : "#c0392b";
 		if (pt->has_link && pt->link_intensity > 0 && pt->link_flops > 0)
 			svg_line(&s, x, y, px(&f, pt->link_intensity), py(&f, pt->link_flops), "#777777", 1, true);
@@ -298,43 +330,51 @@ int roofline_svg_write(const char *path, const struct roofline_plot *p)
 		svg_circle(&s, x, y, 5.5, color, "#ffffff");
 		boxes_add(&taken, (struct box){ x - 6, y - 6, x + 6, y + 6 });
 	}
+	/* Labels, greedily: for each point the nearest candidate spot that
+	 * covers nothing drawn so far (points, ceiling labels, earlier labels),
+	 * else the one covering least. Candidates ring the point at growing
+	 * distances, left, right, above and below; a label set off from its
+	 * point gets a leader line. Zero-FLOP points are labelled "name (0 FLOP)". */
 	for (int i = 0; i < p->point_count; i++) {
 		const struct roofline_plot_point *pt = &p->points[i];
-		if (!(pt->intensity > 0) || !isfinite(pt->intensity) || !(pt->flops > 0) || !pt->label || !pt->label[0])
+		double x, y;
+		if (!pt->label || !pt->label[0] || pt->predicted || !point_position(&f, hbm, pt, &x, &y))
 			continue;
-		double x = px(&f, pt->intensity), y = py(&f, pt->flops);
+		char text[200];
+		snprintf(text, sizeof text, "%s%s", pt->label, on_bandwidth_axis(pt) ? " (0 FLOP)" : "");
 		const char *color = pt->bound == RIDGE_BOUND_MEMORY ? "#1f5fbf" : "#c0392b";
-		/* Candidate spots around the point, nearest first: left or right of
-		 * it, stepping away vertically; the first free one wins, else the one
-		 * covering least. */
-		double best_dx = -9, best_dy = -9;
-		const char *best_anchor = "end";
+		double best_dx = 9, best_dy = -9;
+		const char *best_anchor = "start";
 		int best_hits = 1 << 30;
-		for (int step = 0; step < 16 && best_hits > 0; step++) {
-			double dy = step % 2 ? 19 + 18 * (step / 2) : -9 - 18 * (step / 2);
-			for (int side = 0; side < 2 && best_hits > 0; side++) {
-				double dx = side ? 9 : -9;
-				const char *anchor = side ? "start" : "end";
-				int hits = boxes_hits(&taken, text_box(x + dx, y + dy, 13, anchor, pt->label));
+		for (int ring = 0; ring < 30 && best_hits > 0; ring++) {
+			double r = 18.0 * ring;
+			const struct {
+				double dx, dy;
+				const char *anchor;
+			} spots[] = {
+				{ 9 + r * 0.3, -9 - r, "start" }, { -9 - r * 0.3, -9 - r, "end" }, { 9 + r * 0.3, 19 + r, "start" },
+				{ -9 - r * 0.3, 19 + r, "end" },  { 9 + 2 * r, 4, "start" },	    { -9 - 2 * r, 4, "end" },
+			};
+			for (size_t k = 0; k < sizeof spots / sizeof spots[0] && best_hits > 0; k++) {
+				int hits = boxes_hits(&taken, text_box(x + spots[k].dx, y + spots[k].dy, 13, spots[k].anchor, text));
 				if (hits < best_hits) {
 					best_hits = hits;
-					best_dx = dx;
-					best_dy = dy;
-					best_anchor = anchor;
+					best_dx = spots[k].dx;
+					best_dy = spots[k].dy;
+					best_anchor = spots[k].anchor;
 				}
 			}
 		}
-		struct {
-			double dx, dy;
-			const char *anchor;
-		} spots[1] = { { best_dx, best_dy, best_anchor } };
-		size_t pick = 0;
-		struct box b = text_box(x + spots[pick].dx, y + spots[pick].dy, 13, spots[pick].anchor, pt->label);
+		struct box b = text_box(x + best_dx, y + best_dy, 13, best_anchor, text);
 		boxes_add(&taken, b);
-		if (fabs(spots[pick].dy) > 20) /* a label moved away gets a leader to its point */
-			svg_line(&s, x, y + (spots[pick].dy < 0 ? -6 : 6), x + spots[pick].dx,
-				 spots[pick].dy < 0 ? b.y1 : b.y0, color, 0.8, false);
-		svg_text_halo(&s, x + spots[pick].dx, y + spots[pick].dy, 13, spots[pick].anchor, color, pt->label);
+		if (fabs(best_dy) > 20 || fabs(best_dx) > 20) {
+			/* The leader runs from the point to the nearest corner of the label. */
+			double lx = best_anchor[0] == 'e' ? b.x1 : b.x0, ly = best_dy < 0 ? b.y1 : b.y0;
+			if (fabs(best_dy) <= 20)
+				ly = (b.y0 + b.y1) / 2;
+			svg_line(&s, x, y, lx, ly, color, 0.8, false);
+		}
+		svg_text_halo(&s, x + best_dx, y + best_dy, 13, best_anchor, color, text);
 	}
 	svg_raw(&s, "</g>\n");
 
@@ -376,6 +416,14 @@ int roofline_svg_write(const char *path, const struct roofline_plot *p)
 	svg_circle(&s, LEGEND_LEFT + 15, y - 4, 5.5, "#c0392b", "#ffffff");
 	svg_text(&s, LEGEND_LEFT + 38, y, 12, "start", "#222222", "compute-bound");
 	y += 18;
+	if (zero_flop) {
+		svg_raw(&s, "<rect x=\"%.2f\" y=\"%.2f\" width=\"10\" height=\"10\" fill=\"#ffffff\" stroke=\"#1f5fbf\" stroke-width=\"1.8\"/>\n",
+			LEGEND_LEFT + 10, y - 9);
+		svg_text(&s, LEGEND_LEFT + 38, y, 12, "start", "#222222", "0 FLOP: left edge, share of");
+		y += 16;
+		svg_text(&s, LEGEND_LEFT + 38, y, 12, "start", "#222222", "the memory roof reached");
+		y += 18;
+	}
 	bool any_predicted = false;
 	for (int i = 0; i < p->point_count; i++)
 		any_predicted = any_predicted || p->points[i].predicted;

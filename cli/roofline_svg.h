@@ -20,6 +20,10 @@ struct roofline_plot_point {
 	bool predicted;
 	bool has_link;
 	double link_intensity, link_flops;
+	/* B/s. A kernel with no FLOPs (a copy) has no place on the intensity
+	 * axis: with this set it is drawn at the left edge, on the bandwidth
+	 * axis, as high as its share of the memory roof there, and marked. */
+	double achieved_bandwidth;
 };
 
 struct roofline_plot {

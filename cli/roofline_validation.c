@@ -248,11 +248,11 @@ int roofline_validation_run(const char *file, const char *group, const struct ri
 			enum ridge_bound bound =
 			    strcmp(p->binding, "compute") == 0 ? RIDGE_BOUND_COMPUTE : RIDGE_BOUND_MEMORY;
 			points[n++] = (struct roofline_plot_point){
-			    p->label, p->intensity, p->achieved, p->attainable, true, bound, false, false, 0, 0};
+			    p->label, p->intensity, p->achieved, p->attainable, true, bound, false, false, 0, 0, 0};
 			if (p->has_prediction)
 				points[n++] = (struct roofline_plot_point){
 				    NULL,  p->intensity, p->predicted, p->predicted, false,
-				    bound, true,	 true,	       p->intensity, p->achieved};
+				    bound, true,	 true,	       p->intensity, p->achieved, 0};
 		}
 		char subtitle[300];
 		snprintf(subtitle, sizeof subtitle,

@@ -76,7 +76,11 @@ static int price(struct pricer *p, const char *name, const struct ridge_kernel_s
 	struct ridge_serve_kernel *k = &out->kernels[out->kernel_count];
 	memset(k, 0, sizeof *k);
 	char why[300];
-	if (timing_kernel(p->req->gpu, shape, &p->req->timing, &k->time, why, sizeof why))
+	/* A graph or a persistent kernel issues its kernels back to back; an
+	 * eager step's kernels wait for the host (the launch simulation). */
+	struct ridge_timing_options topt = p->req->timing;
+	topt.in_stream = p->req->launch != RIDGE_LAUNCH_EAGER;
+	if (timing_kernel(p->req->gpu, shape, &topt, &k->time, why, sizeof why))
 		return model_fail(p->err, p->err_len, "%s: %s", name, why);
 	const struct ridge_kernel_time *t = &k->time;
 	snprintf(k->name, sizeof k->name, "%s", name);

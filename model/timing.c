@@ -172,7 +172,7 @@ int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *
 		  const struct ridge_timing_options *options, struct ridge_kernel_time *out, char *err,
 		  size_t err_len)
 {
-	static const struct ridge_timing_options none = { false, false, RIDGE_ATTENTION_DEFAULT };
+	static const struct ridge_timing_options none = { .impl = RIDGE_ATTENTION_DEFAULT };
 	const struct ridge_timing_options *o = options ? options : &none;
 	memset(out, 0, sizeof *out);
 	struct ridge_kernel_time *t = out;
@@ -236,6 +236,16 @@ int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *
 				     "launch.kernel_fixed_cost: ridge-probe's intercept of the stream kernels");
 	} else {
 		t->fixed_cost = term(0, "none known for this GPU (a calibration measures it)");
+	}
+	if (o->in_stream && t->cls != RIDGE_TIME_OWN && t->fixed_cost.value > 0) {
+		/* The fitted fixed costs were measured on isolated kernels (CUDA
+		 * events around one call), launch latency included; the probe's
+		 * launch.kernel_fixed_cost is that latency for a streaming kernel
+		 * timed the same way. Back to back it is hidden. */
+		if (gpu->has_kernel_fixed_cost)
+			t->fixed_cost = term(fmax(t->fixed_cost.value - gpu->kernel_fixed_cost_s, 0),
+					     "in a stream: the class's fixed cost less launch.kernel_fixed_cost (the "
+					     "launch latency an isolated kernel shows, hidden back to back)");
 	}
 	double compute = t->quantized_compute_time_s / t->compute_efficiency.value;
 	double memory = t->memory_time_s / t->memory_efficiency.value;

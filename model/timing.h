@@ -75,6 +75,11 @@ const char *timing_slot_key(int slot);
 struct ridge_timing_options {
 	bool no_tensor, sparse;
 	enum ridge_attention_impl impl; /* attention kernels only */
+	/* Issued back to back (a CUDA graph, a persistent kernel, a busy
+	 * stream): the launch latency an isolated kernel shows
+	 * (launch.kernel_fixed_cost) overlaps the kernel before, and only the
+	 * class's own fill, drain and tail remain of its fixed cost. */
+	bool in_stream;
 };
 
 struct ridge_time_term {

@@ -287,6 +287,8 @@ int scenario_each(const struct tui_state *base, const char *path, const char *hw
 			rc = -1;
 			break;
 		}
+		if (base->gpu_override >= 0)
+			tui_inputs_use_gpu(&work->in, work->db, base->gpu_override);
 		work->panel = k->panel;
 		tui_state_compute(work);
 		rc = fn(ctx, work, i, eval_item_name(sc, i), k);

@@ -557,6 +557,13 @@ void tui_inputs_follow_gpu(struct tui_inputs *in, const struct hwdb *db, int old
 		in->decode_price = new_price;
 }
 
+void tui_inputs_use_gpu(struct tui_inputs *in, const struct hwdb *db, int gpu)
+{
+	in->gpu = gpu;
+	in->train_price = in->decode_price = tui_default_price(db, gpu);
+	in->train_peak = in->decode_peak = 0;
+}
+
 /* ---- the transition ---- */
 
 void tui_state_message(struct tui_state *s, bool error, const char *fmt, ...)
@@ -572,6 +579,7 @@ void tui_state_init(struct tui_state *s, const struct hwdb *db, int gpu)
 {
 	*s = (struct tui_state){0};
 	s->db = db;
+	s->gpu_override = -1;
 	s->panel = TUI_PANEL_HW;
 	tui_inputs_default(&s->in, db, gpu);
 	tui_state_compute(s);

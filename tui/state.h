@@ -212,6 +212,9 @@ struct tui_state {
 	/* Where the database came from, for loading scenarios the same way
 	 * (`ridge eval --hwdb DIR --calibration FILE`); may be NULL. */
 	const char *hwdb_dir, *calibration;
+	/* ridge tui --gpu X with a scenario: X replaces every item's GPU, and
+	 * with it the GPU terms (tui_inputs_use_gpu). -1: the scenario's own. */
+	int gpu_override;
 	enum tui_panel_id panel;
 	int selected[TUI_PANEL_COUNT]; /* index among the panel's visible fields */
 	bool help, quit;
@@ -243,6 +246,10 @@ double tui_default_price(const struct hwdb *db, int gpu);
 /* After in->gpu changed from old_gpu: prices still at the old GPU's default
  * follow the new GPU; prices the user set stay. */
 void tui_inputs_follow_gpu(struct tui_inputs *in, const struct hwdb *db, int old_gpu);
+/* A scenario run on another GPU (--gpu): the GPU and all its terms at once,
+ * the price per GPU-hour and the peak rates (0: the new GPU's hwdb peak), so
+ * no number of the scenario's GPU stays behind. */
+void tui_inputs_use_gpu(struct tui_inputs *in, const struct hwdb *db, int gpu);
 /* The one transition. KEY_RESIZE and unknown keys change nothing. */
 void tui_state_key(struct tui_state *s, int key);
 /* Shows a panel (the number keys, a click on a tab). */

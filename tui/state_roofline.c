@@ -80,7 +80,7 @@ void tui_compute_roofline(struct tui_state *s)
 		}
 		r->has_cost = true;
 		/* The time model, as ridge gemm and ridge roofline --kernel show it. */
-		struct ridge_timing_options topt = { no_tensor, false, RIDGE_ATTENTION_DEFAULT };
+		struct ridge_timing_options topt = { .no_tensor = no_tensor };
 		r->has_time_model = timing_kernel(gpu, &shape, &topt, &r->time_model, err, sizeof err) == 0;
 	} else {
 		enum ridge_peak_kind kind = no_tensor ? RIDGE_PEAK_VECTOR : RIDGE_PEAK_DEFAULT;
