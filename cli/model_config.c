@@ -394,6 +394,16 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 		return -1;
 	}
 	int rc = 0;
+	bound = hwdb_yaml_expanded(&doc, HWDB_MAX_NODES, &deep_line, &deep_col);
+	if (bound != 0) {
+		/* Only the top-level keys are read, but a billion laughs is no model config. */
+		cli_error("%s:%d:%d: %s: not a model config", r->path, deep_line, deep_col,
+			  bound == HWDB_YAML_CYCLE ? "an alias inside the node it names"
+						   : "more than 100000 YAML nodes (aliases expanded)");
+		yaml_document_delete(&doc);
+		yaml_parser_delete(&parser);
+		return -1;
+	}
 	yaml_node_t *root = yaml_document_get_root_node(&doc);
 	if (!root) {
 		cli_error("%s: empty file: expected the config keys (hidden_size, ...)", r->path);

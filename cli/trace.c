@@ -325,7 +325,8 @@ static struct op_id *pytorch_ops(const cJSON *events, int *count)
 		    json_num(cJSON_GetObjectItemCaseSensitive(e, "args"), "External id", &id))
 			ops[n++] = (struct op_id){ id, json_text(e, "name") };
 	}
-	qsort(ops, (size_t)n, sizeof *ops, cmp_op_id);
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(ops, (size_t)n, sizeof *ops, cmp_op_id);
 	*count = n;
 	return ops;
 }
@@ -420,7 +421,8 @@ static int load_pytorch(const char *path, const char *text, size_t len, struct t
 	cJSON_Delete(doc);
 	if (rc != 0)
 		return fail(err, err_len, "out of memory");
-	qsort(t->kernels, (size_t)t->kernel_count, sizeof *t->kernels, cmp_kernel_start);
+	if (t->kernel_count > 1) /* no kernels: no array, and qsort(NULL, 0) is undefined (UBSan) */
+		qsort(t->kernels, (size_t)t->kernel_count, sizeof *t->kernels, cmp_kernel_start);
 	return 0;
 }
 
@@ -480,7 +482,8 @@ int trace_load(const char *path, struct trace *t, char *err, size_t err_len)
 		trace_free(t);
 		return -1;
 	}
-	qsort(t->apis, (size_t)t->api_count, sizeof *t->apis, cmp_api);
+	if (t->api_count > 1) /* qsort(NULL, 0) is undefined */
+		qsort(t->apis, (size_t)t->api_count, sizeof *t->apis, cmp_api);
 	return 0;
 }
 
@@ -575,7 +578,8 @@ static int summarize_groups(const struct trace *t, struct trace_summary *s)
 	for (int j = 0; j < s->group_count; j++)
 		s->groups[j].total_s = ns_to_s(total[j]);
 	free(total);
-	qsort(s->groups, (size_t)s->group_count, sizeof *s->groups, cmp_group);
+	if (s->group_count > 1) /* qsort(NULL, 0) is undefined */
+		qsort(s->groups, (size_t)s->group_count, sizeof *s->groups, cmp_group);
 	return 0;
 }
 

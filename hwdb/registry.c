@@ -112,7 +112,8 @@ static int add_directory(struct hwdb *db, const char *dir, int required, struct 
 		count++;
 	}
 	closedir(d);
-	qsort(names, count, sizeof *names, compare_names);
+	if (count > 1) /* qsort(NULL, 0) is undefined */
+		qsort(names, count, sizeof *names, compare_names);
 	int layer_start = db->count;
 	for (size_t i = 0; i < count; i++) {
 		char path[HWDB_PATH];

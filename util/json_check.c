@@ -43,8 +43,10 @@ static const char *duplicate_in(const cJSON *o, char *path, size_t path_len, siz
 		size_t k = 0;
 		for (const cJSON *c = o->child; c; c = c->next)
 			names[k++] = c->string ? c->string : "";
-		/* Sorted, a repeated key sits next to itself: n log n, not n^2. */
-		qsort(names, n, sizeof *names, compare_names);
+		/* Sorted, a repeated key sits next to itself: n log n, not n^2.
+		 * (An empty object has no array: qsort(NULL, 0) is undefined.) */
+		if (n > 1)
+			qsort(names, n, sizeof *names, compare_names);
 		for (size_t i = 1; i < n; i++) {
 			if (strcmp(names[i - 1], names[i]) == 0) {
 				/* The key as it is in the document (names are its strings). */

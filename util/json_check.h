@@ -1,4 +1,4 @@
-/* Strict JSON input (hwdb/json_check.c): what cJSON lets through that the
+/* Strict JSON input (util/json_check.c): what cJSON lets through that the
  * YAML loader refuses. Used by the model config reader, the validation
  * reader (ridge roofline --validation) and ridge-probe --replay. */
 #ifndef RIDGE_JSON_CHECK_H

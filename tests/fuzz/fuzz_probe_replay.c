@@ -9,6 +9,8 @@
  *     loads back through the hwdb loader, or else --out refuses to write it
  *     and leaves no file: a calibration ridge-probe writes must be one ridge
  *     can read. */
+#include <float.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@
 #include "../../probe/result.h"
 #include "fuzz.h"
 #include "hwdb.h"
+#include "json_check.h"
 
 static struct hwdb db;
 
@@ -40,6 +43,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(err[0] != '\0');
 		return 0;
 	}
+	/* Issue 21: an accepted document holds what the YAML loader would
+	 * accept (a positive SM count and warp, finite rates: "-5 SMs" and a
+	 * denormal time's "inf EB/s" were taken), and had no control byte
+	 * between its tokens. */
+	CHECK(r.device.sm_count >= 1 && r.device.warp_size >= 1);
+	for (int i = 0; i < r.count; i++) {
+		CHECK(isfinite(r.m[i].rate));
+		for (int k = 0; k < r.m[i].repeats; k++)
+			CHECK(isfinite(r.m[i].seconds[k]) && r.m[i].seconds[k] >= DBL_MIN);
+	}
+	size_t bad;
+	CHECK(!hwdb_json_bad_byte((const char *)data, size, &bad));
 	const struct hwdb_entry *e = probe_match(&db, &r.device);
 	probe_report_build(&r, e ? &e->gpu : NULL, &rep);
 

@@ -7,7 +7,11 @@
  *     under the keys that are null by design (cli_json_number turning an
  *     overflow into null would be an overflow not reported);
  *   - the human output of each result (the calculator's printer) never shows
- *     "inf" or "nan".
+ *     "inf" or "nan", and once through the escaping of stdout (cli_escape_text)
+ *     holds no control character but newline and tab (issue 21: names from
+ *     the file, ESC and BEL, drove the terminal);
+ *   - memory and time stay bounded (tests/fuzz/run.sh: -rss_limit_mb,
+ *     -timeout) on alias bombs and item floods: the limits of eval.c.
  * Ridge's error messages are silenced with -close_fd_mask=3
  * (fuzz_scenario.options); sanitizer reports still come through. */
 #include <ctype.h>
@@ -17,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "eval.h"
 #include "fuzz.h"
 
@@ -26,6 +31,7 @@
  * key under an occupancy "limits" object (null: that resource sets no limit).
  * Any other null is a non-finite number cli_json_number hid. */
 static const char *const null_keys[] = { "break_even_step", "crossover_batch", "ffn_dim_multiplier", "actual",
+					 "graph_reduction", /* a ratio to a zero graph cost: none (cli_json_ratio) */
 					 "bandwidth", "carveout_percent", "registers_to_drop", "vgprs_to_drop",
 					 "smem_to_drop", NULL };
 
@@ -84,6 +90,16 @@ static void check_human(const struct calc *calc, const cJSON *result)
 		fprintf(stderr, "human output shows inf/nan:\n%s\n", text);
 		CHECK(!"human output shows inf or nan");
 	}
+	char *escaped = malloc(6 * len + 16);
+	CHECK(escaped);
+	bool pending = false;
+	size_t n = cli_escape_text(text, len, escaped, 6 * len + 16, &pending);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)escaped[i];
+		CHECK((c >= 0x20 && c != 0x7f) || c == '\n' || c == '\t');
+		CHECK(!(c == 0xc2 && i + 1 < n && (unsigned char)escaped[i + 1] >= 0x80 && (unsigned char)escaped[i + 1] <= 0x9f));
+	}
+	free(escaped);
 	free(text);
 }
 

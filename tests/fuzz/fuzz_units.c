@@ -6,8 +6,11 @@
  *   - failure leaves the output untouched and writes a lowercase message that
  *     fits the buffer, also when the buffer is tiny;
  *   - a parsed value printed with %.17g parses back, as a plain count, to the
- *     same value (no silent overflow or rounding on the way). */
+ *     same value (no silent overflow or rounding on the way);
+ *   - never -0 (it passed "not negative" checks and printed "-0") and never
+ *     a subnormal (it overflows what it divides): issue 21. */
 #include <ctype.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,6 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int rc = ridge_quantity_parse(text, (enum ridge_unit)kind, &value, err, sizeof err);
 		if (rc == 0) {
 			CHECK(isfinite(value));
+			CHECK(!(value == 0 && signbit(value)));
+			CHECK(value == 0 || fabs(value) >= DBL_MIN);
 			CHECK(err[0] == 'X'); /* untouched */
 			char printed[64];
 			snprintf(printed, sizeof printed, "%.17g", value);

@@ -9,6 +9,7 @@
 
 #include "../../probe/calib.h"
 #include "../../probe/result.h"
+#include "json_check.h"
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -118,11 +119,32 @@ static void test_counts_out_of_range_refused(void **state)
 	free(seed);
 }
 
+/* crash-14119b92 (fuzz_validation): "{}\r;", an empty object, reached
+ * qsort(NULL, 0) in the duplicate-key check (util/json_check.c): undefined
+ * behaviour under UBSan. Empty objects are checked without sorting. */
+static void test_empty_object_duplicate_check(void **state)
+{
+	(void)state;
+	cJSON *doc = cJSON_Parse("{\"a\": {}, \"b\": [{}, {\"c\": 1, \"c\": 2}]}");
+	assert_non_null(doc);
+	char path[64];
+	assert_string_equal(hwdb_json_duplicate(doc, path, sizeof path), "c");
+	assert_string_equal(path, "b[1].c");
+	cJSON_Delete(doc);
+	doc = cJSON_Parse("{}");
+	assert_null(hwdb_json_duplicate(doc, path, sizeof path));
+	cJSON_Delete(doc);
+	static struct probe_result r;
+	char err[300];
+	assert_int_equal(probe_result_from_json("{}\r;", 4, &r, err, sizeof err), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_invalid_calibration_not_written),
 		cmocka_unit_test(test_counts_out_of_range_refused),
+		cmocka_unit_test(test_empty_object_duplicate_check),
 	};
 	return cmocka_run_group_tests_name("probe_fuzz_regressions", tests, NULL, NULL);
 }

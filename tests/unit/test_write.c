@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static char dir[64];
@@ -192,6 +193,84 @@ static void test_calibration_write(void **state)
 	assert_int_equal(entries(), 1);
 }
 
+/* Issue 21: a dangling link given as the output is followed (its target is
+ * created, the link stays); a read-only file is refused, not replaced
+ * behind the user's back (root's access() would allow it: the mode bits
+ * decide); a FIFO nobody reads is refused at once, never waited on. */
+static void test_dangling_link_read_only_fifo(void **state)
+{
+	(void)state;
+	char link_path[256], target[256], err[600] = "";
+	in_dir(link_path, sizeof link_path, "plot.svg");
+	in_dir(target, sizeof target, "made.svg");
+	assert_int_equal(symlink("made.svg", link_path), 0); /* relative, dangling */
+	assert_int_equal(hwdb_output_path_check(link_path, err, sizeof err), 0);
+	assert_int_equal(hwdb_write_atomic(link_path, "new\n", 4, err, sizeof err), 0);
+	struct stat st;
+	assert_int_equal(lstat(link_path, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_string_equal(slurp(target), "new\n");
+	assert_int_equal(entries(), 2);
+
+	char ro[256];
+	in_dir(ro, sizeof ro, "readonly.svg");
+	assert_int_equal(hwdb_write_atomic(ro, "kept\n", 5, err, sizeof err), 0);
+	assert_int_equal(chmod(ro, 0444), 0);
+	assert_int_equal(hwdb_output_path_check(ro, err, sizeof err), -1);
+	assert_non_null(strstr(err, "a read-only file is not replaced"));
+	assert_int_equal(hwdb_write_atomic(ro, "lost\n", 5, err, sizeof err), -1);
+	assert_string_equal(slurp(ro), "kept\n");
+	assert_int_equal(stat(ro, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0444);
+
+	char fifo[256];
+	in_dir(fifo, sizeof fifo, "plot.fifo");
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(hwdb_write_atomic(fifo, "x", 1, err, sizeof err), -1);
+	assert_non_null(strstr(err, "a FIFO that no process reads"));
+	assert_int_equal(entries(), 4);
+}
+
+/* SIGINT in the middle of a large write: the temporary file is removed by
+ * the handler, then the signal takes its course (here: the default, the
+ * child dies of it). The child writes 64 MiB and is interrupted at once;
+ * whether the signal lands mid-write or after, no *.tmpXXXXXX may remain. */
+static void test_signal_removes_temporary(void **state)
+{
+	(void)state;
+	char path[256];
+	in_dir(path, sizeof path, "big.svg");
+	for (int attempt = 0; attempt < 3; attempt++) {
+		int ready[2];
+		assert_int_equal(pipe(ready), 0);
+		pid_t child = fork();
+		assert_true(child >= 0);
+		if (child == 0) {
+			size_t len = (size_t)64 << 20;
+			char *big = malloc(len);
+			if (!big)
+				_exit(90);
+			memset(big, 'x', len);
+			char err[600];
+			close(ready[0]);
+			(void)!write(ready[1], "go", 2);
+			close(ready[1]);
+			_exit(hwdb_write_atomic(path, big, len, err, sizeof err) == 0 ? 0 : 91);
+		}
+		close(ready[1]);
+		char go[2];
+		assert_int_equal(read(ready[0], go, 2), 2);
+		close(ready[0]);
+		usleep(20000 * (attempt + 1));
+		kill(child, SIGINT);
+		int status;
+		assert_int_equal(waitpid(child, &status, 0), child);
+		assert_true((WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) || (WIFEXITED(status) && WEXITSTATUS(status) == 0));
+		entries(); /* fails on a temporary file left behind */
+		unlink(path);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -200,6 +279,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_failed_write_keeps_old_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_links_and_devices, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_calibration_write, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dangling_link_read_only_fifo, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_signal_removes_temporary, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("write", tests, NULL, NULL);
 }
