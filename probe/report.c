@@ -303,6 +303,15 @@ static void build_sustained(const struct probe_result *r, struct probe_report *r
 	}
 }
 
+/* Copies src into dst (size bytes, NUL-terminated): the texts here live in the
+ * same report as their copies, which snprintf's restrict contract forbids. */
+static void copy_text(char *dst, size_t size, const char *src)
+{
+	size_t n = strnlen(src, size - 1);
+	memmove(dst, src, n);
+	dst[n] = '\0';
+}
+
 static void build_rate_checks(struct probe_report *rep)
 {
 	for (int i = 0; i < rep->ceiling_count && rep->rate_check_count < PROBE_MAX_CEILINGS; i++) {
@@ -311,16 +320,18 @@ static void build_rate_checks(struct probe_report *rep)
 			continue;
 		struct probe_check *k = &rep->rate_checks[rep->rate_check_count++];
 		memset(k, 0, sizeof *k);
-		snprintf(k->field, sizeof k->field, "%s", c->name);
+		copy_text(k->field, sizeof k->field, c->name);
 		k->device = c->measured;
 		k->hwdb = c->spec;
 		k->tolerance = 0.05;
 		k->ok = c->measured <= c->spec * (1 + k->tolerance);
-		if (!k->ok)
-			snprintf(k->note, sizeof k->note,
-				 "measured %.4g %s is %.1f%% above %s: the datasheet value is contradicted%s", c->measured,
-				 c->unit, 100 * (c->measured / c->spec - 1), c->spec_source,
+		if (!k->ok) {
+			char note[sizeof k->note];
+			snprintf(note, sizeof note, "measured %.4g %s is %.1f%% above %s: the datasheet value is contradicted%s",
+				 c->measured, c->unit, 100 * (c->measured / c->spec - 1), c->spec_source,
 				 c->clock_mhz > 0 ? " (see the SM clock it ran at)" : "");
+			copy_text(k->note, sizeof k->note, note);
+		}
 	}
 }
 
