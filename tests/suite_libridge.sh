@@ -50,8 +50,9 @@ printf '%s\n' "$static_libs" | grep -q -- '-lyaml' &&
 # 4 blocks; 4 x 8 warps = 32 of 64 warps = 50 %, the registers the limit.
 want="libridge 0.1.0, h100-sxm: 256 threads x 64 registers: 4 blocks/SM, 50% occupancy, limited by registers"
 example=examples/libridge/occupancy.c
+# Under make check-asan (SANITIZE set) the library is instrumented: so is the example.
 # shellcheck disable=SC2086 # word splitting of the flags is wanted
-if ${CC:-cc} -std=c11 -Wall -Wextra -Werror $cflags -o "$tmp/shared" "$example" $libs 2>"$tmp/err"; then
+if ${CC:-cc} -std=c11 -Wall -Wextra -Werror ${SANITIZE:-} $cflags -o "$tmp/shared" "$example" $libs 2>"$tmp/err"; then
 	got=$(LD_LIBRARY_PATH=$lib "$tmp/shared" 2>&1)
 	[ "$got" = "$want" ] && ok || bad "libridge-shared: printed '$got', expected '$want'"
 	LD_LIBRARY_PATH=$lib ldd "$tmp/shared" | grep -q "libridge.so.0 => $lib/" && ok || bad "libridge-shared: not linked to the staged libridge.so.0"
@@ -61,7 +62,7 @@ fi
 # Static: the same flags with --static, libridge.a chosen over the .so.
 static_libs=$(printf '%s\n' "$static_libs" | sed 's/-lridge/-Wl,-Bstatic -lridge -Wl,-Bdynamic/')
 # shellcheck disable=SC2086
-if ${CC:-cc} -std=c11 -Wall -Wextra -Werror $cflags -o "$tmp/static" "$example" $static_libs 2>"$tmp/err"; then
+if ${CC:-cc} -std=c11 -Wall -Wextra -Werror ${SANITIZE:-} $cflags -o "$tmp/static" "$example" $static_libs 2>"$tmp/err"; then
 	got=$("$tmp/static" 2>&1)
 	[ "$got" = "$want" ] && ok || bad "libridge-static: printed '$got', expected '$want'"
 	ldd "$tmp/static" | grep -q libridge && bad "libridge-static: still needs libridge.so" || ok
