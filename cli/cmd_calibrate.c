@@ -84,15 +84,6 @@ struct cal_input {
 	struct cal_case *cases;
 };
 
-/* Control characters in names a file supplies are shown as '?': they would
- * drive the terminal, not print. */
-static void sanitize_text(char *text)
-{
-	for (unsigned char *p = (unsigned char *)text; *p; p++)
-		if (*p < 0x20 || *p == 0x7f)
-			*p = '?';
-}
-
 /* ---- kernel names -> classes (ncu and the timings' profiler lists) ---- */
 
 static bool contains(const char *name, const char *needle)
@@ -191,18 +182,6 @@ static int read_flags(const cJSON *flags, struct ridge_kernel_shape *s, const ch
 	return 0;
 }
 
-static int compare_doubles(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median_of(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, compare_doubles);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static int read_samples(const cJSON *c, struct cal_case *out, const char *path, int index, char *err, size_t len)
 {
 	const cJSON *samples = cJSON_GetObjectItemCaseSensitive(c, "samples_s");
@@ -226,7 +205,7 @@ static int read_samples(const cJSON *c, struct cal_case *out, const char *path, 
 		v[i++] = x->valuedouble;
 	}
 	out->samples = n;
-	out->measured_s = median_of(v, n);
+	out->measured_s = ridge_median(v, (size_t)n);
 	out->spread = (v[n - 1] - v[0]) / out->measured_s;
 	free(v);
 	return 0;
@@ -301,7 +280,6 @@ static int read_timings(const char *path, struct cal_input *in, char *err, size_
 		    read_samples(c, k, path, i, err, len))
 			goto done;
 		snprintf(k->call, sizeof k->call, "%s", cJSON_IsString(call) ? call->valuestring : kernel->valuestring);
-		sanitize_text(k->call);
 		k->cls = timing_kernel_class(k->shape.kernel);
 		k->impl = RIDGE_ATTENTION_DEFAULT;
 		/* The implementation that ran, from the profiled kernel names. */
@@ -373,7 +351,6 @@ static int read_ncu(const char *path, const struct ridge_gpu *gpu, struct cal_in
 		}
 		snprintf(c->set, sizeof c->set, "fit");
 		snprintf(c->call, sizeof c->call, "%.150s", k->name);
-		sanitize_text(c->call);
 		c->from_ncu = true;
 		c->flops = flops;
 		c->bytes = bytes;
@@ -550,7 +527,7 @@ static void judge(const struct ridge_gpu *fitted, struct cal_input *in, struct s
 			for (int i = 0; i < in->count; i++)
 				if (case_slot(&in->cases[i]) == slot && (strcmp(in->cases[i].set, "fit") == 0) == (pass == 0))
 					errs[n++] = fabs(relative_error(&in->cases[i]));
-			double med = n ? median_of(errs, n) : 0;
+			double med = n ? ridge_median(errs, (size_t)n) : 0;
 			if (pass == 0) {
 				fits[slot].fit_count = n;
 				fits[slot].fit_median = med;
@@ -663,7 +640,7 @@ static void print_result(const struct ridge_gpu *fitted, const struct cal_input 
 	}
 	if (heldout && abs_err)
 		printf("\n  held-out: median |error| %.1f%% over %d cases (the fit never saw them)\n",
-		       100 * median_of(abs_err, heldout), heldout);
+		       100 * ridge_median(abs_err, (size_t)heldout), heldout);
 	free(abs_err);
 }
 

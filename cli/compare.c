@@ -8,22 +8,16 @@
 #include <string.h>
 
 #include "cli.h"
+#include "median.h"
 
 #define COMPARE_MAX_BYTES (256u << 20)
 #define COMPARE_MAX_SAMPLES 100000
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* Median and sample standard deviation of values (sorted in place). */
 static void summarize(double *values, int n, struct compare_series *s)
 {
-	qsort(values, (size_t)n, sizeof *values, cmp_double);
 	s->samples = n;
-	s->center = n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+	s->center = ridge_median(values, (size_t)n);
 	double mean = 0;
 	for (int i = 0; i < n; i++)
 		mean += values[i];

@@ -19,6 +19,7 @@
 #include "roofline.h"
 #include "intensity.h"
 #include "timing.h"
+#include "median.h"
 #include "workload.h"
 #include "serve.h"
 #include "hwdb.h"

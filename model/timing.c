@@ -9,6 +9,7 @@
 
 #include "align.h"
 #include "fail.h"
+#include "median.h"
 
 static const char *const class_names[RIDGE_TIME_CLASS_COUNT] = {
 	"own", "gemm", "attention", "norm", "softmax", "elementwise",
@@ -391,12 +392,6 @@ static bool fit_step(const struct ridge_timing_sample *s, int count, const bool 
 	return true;
 }
 
-static int compare_doubles(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* Whether the samples can tell an efficiency from a fixed cost: only when the
  * model times of a regime's samples span at least a factor of two (a fixed
  * cost is what stays when the work shrinks; samples of one size cannot show
@@ -522,8 +517,7 @@ int timing_fit(const struct ridge_timing_sample *samples, int count, double prio
 		errors[i] = fabs(e);
 		sum_sq += e * e;
 	}
-	qsort(errors, (size_t)count, sizeof *errors, compare_doubles);
-	out->median_abs_error = count % 2 ? errors[count / 2] : (errors[count / 2 - 1] + errors[count / 2]) / 2;
+	out->median_abs_error = ridge_median(errors, (size_t)count); /* sorts: the last is the largest */
 	out->max_abs_error = errors[count - 1];
 	out->rms_error = sqrt(sum_sq / count);
 	free(regime);

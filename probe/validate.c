@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "result.h"
+#include "median.h"
 #include "timing.h"
 
 static const char *const group_names[PROBE_VG_COUNT] = {"stream", "fp32_gemm", "library_gemm", "fused", "launch"};
@@ -334,20 +335,6 @@ static void explain(const struct probe_result *r, struct probe_vcase *v)
 	}
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double median_of(double *v, int n)
-{
-	if (n < 1)
-		return NAN;
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 int probe_validation_build(const struct probe_result *r, const struct ridge_gpu *spec, const struct ridge_gpu *cal,
 			   struct probe_validation *out)
 {
@@ -393,8 +380,8 @@ int probe_validation_build(const struct probe_result *r, const struct ridge_gpu 
 				errs_spec[ns++] = fabs(v->spec.error);
 		}
 		s->predicted = n;
-		s->median_abs_error = median_of(errs, n);
-		s->median_abs_error_spec = median_of(errs_spec, ns);
+		s->median_abs_error = ridge_median(errs, (size_t)n);
+		s->median_abs_error_spec = ridge_median(errs_spec, (size_t)ns);
 	}
 	int n = 0, ns = 0;
 	for (int i = 0; i < out->count; i++) {
@@ -407,8 +394,8 @@ int probe_validation_build(const struct probe_result *r, const struct ridge_gpu 
 		if (v->spec.ok)
 			errs_spec[ns++] = fabs(v->spec.error);
 	}
-	out->roofline_median_abs_error = median_of(errs, n);
-	out->roofline_median_abs_error_spec = median_of(errs_spec, ns);
+	out->roofline_median_abs_error = ridge_median(errs, (size_t)n);
+	out->roofline_median_abs_error_spec = ridge_median(errs_spec, (size_t)ns);
 	return out->count;
 }
 
