@@ -18,7 +18,18 @@ PKGS := yaml-0.1 libcjson ncursesw sqlite3
 # cJSON live in util/, outside the library); ridge.pc's Requires.private.
 LIB_PKGS := yaml-0.1
 # -Wno-format-truncation: diagnostics are deliberately cut to fixed buffers.
-RIDGE_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wno-format-truncation -D_GNU_SOURCE -Imodel -Ihwdb -Icli -Iutil -I$(BUILD)/gen $(CFLAGS)
+RIDGE_CFLAGS = -std=c11 -Wall -Wextra -Werror -Wno-format-truncation -D_GNU_SOURCE $(LAYER_INC) $(CFLAGS)
+# The layers, each seeing only what is below it (scripts/check-layers.sh
+# checks the quoted includes too): model/ sees itself; hwdb/ and util/ see
+# model/; app/ (the calculators) sees those; the front ends cli/ and tui/ see
+# app/ and below, and cli/ starts the TUI through tui/tui.h alone.
+LAYER_INC = -Imodel -Ihwdb -Iutil -Iapp -Icli -Itui -I$(BUILD)/gen
+$(BUILD)/obj/model/%.o: LAYER_INC = -Imodel
+$(BUILD)/obj/hwdb/%.o: LAYER_INC = -Imodel -Ihwdb -Iutil
+$(BUILD)/obj/util/%.o: LAYER_INC = -Iutil
+$(BUILD)/obj/app/%.o: LAYER_INC = -Imodel -Ihwdb -Iutil -Iapp
+$(BUILD)/obj/tui/%.o: LAYER_INC = -Imodel -Ihwdb -Iutil -Iapp -Itui
+$(BUILD)/obj/cli/%.o: LAYER_INC = -Imodel -Ihwdb -Iutil -Iapp -Icli -I$(BUILD)/gen
 DEPS_STAMP := $(BUILD)/.deps-ok
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
@@ -26,6 +37,7 @@ PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 MODEL_SRC := $(sort $(wildcard model/*.c))
 HWDB_SRC := $(sort $(wildcard hwdb/*.c))
 HWDB_YAML := $(sort $(wildcard hwdb/*.yaml))
+APP_SRC := $(sort $(wildcard app/*.c))
 CLI_SRC := $(sort $(wildcard cli/*.c))
 CMD_SRC := $(sort $(wildcard cli/cmd_*.c))
 TUI_SRC := $(sort $(wildcard tui/*.c))
@@ -34,16 +46,16 @@ LIB_OBJ := $(MODEL_SRC:%.c=$(BUILD)/obj/%.o) $(HWDB_SRC:%.c=$(BUILD)/obj/%.o) $(
 # util/: what the command line and the probe share that libridge must not
 # carry (json_check needs cJSON; libridge depends on libyaml alone).
 UTIL_SRC := $(sort $(wildcard util/*.c))
-CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o) $(TUI_SRC:%.c=$(BUILD)/obj/%.o) $(UTIL_SRC:%.c=$(BUILD)/obj/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o) $(APP_SRC:%.c=$(BUILD)/obj/%.o) $(TUI_SRC:%.c=$(BUILD)/obj/%.o) $(UTIL_SRC:%.c=$(BUILD)/obj/%.o)
 LIB := $(BUILD)/libridge.a
 # The shared library: libridge.so.0.1.0, soname libridge.so.0 (the major
 # version), recording its own dependencies (libyaml, libm).
-RIDGE_VERSION := $(shell sed -n 's/.*RIDGE_VERSION "\(.*\)"/\1/p' model/ridge.h)
+RIDGE_VERSION := $(shell sed -n 's/.*RIDGE_VERSION "\(.*\)"/\1/p' model/models.h)
 RIDGE_SONAME := libridge.so.$(firstword $(subst ., ,$(RIDGE_VERSION)))
 SHLIB := $(BUILD)/libridge.so.$(RIDGE_VERSION)
 # What <ridge/ridge.h> brings in: the models and the hardware database; not the
 # internal model/fail.h.
-PUBLIC_HEADERS := $(filter-out model/fail.h,$(sort $(wildcard model/*.h))) hwdb/hwdb.h
+PUBLIC_HEADERS := include/ridge/ridge.h $(filter-out model/fail.h,$(sort $(wildcard model/*.h))) hwdb/hwdb.h
 RIDGE := $(BUILD)/ridge
 DOCS := $(BUILD)/share/.generated
 

@@ -50,7 +50,7 @@ static const char usage_text[] =
     "                          num_key_value_heads, head_dim, vocab_size,\n"
     "                          num_hidden_layers): checks every GEMM of a decoder\n"
     "                          layer and the LM head\n"
-    "  --gpu GPU               hwdb id or alias (default " CLI_DEFAULT_GPU ")\n"
+    "  --gpu GPU               hwdb id or alias (default " APP_DEFAULT_GPU ")\n"
     "  --tokens T              M, the tokens in one GEMM (batch x sequence; default 4096)\n"
     "  --tile MxN              CTA output tile (default 128x128)\n"
     "  --ctas-per-sm N         CTAs resident per SM at once (default 1)\n"
@@ -109,7 +109,7 @@ static cJSON *align_fail(struct calc_input *in, const char *fmt, ...)
 	return NULL;
 }
 
-/* "MxN", each 1..RIDGE_ALIGN_MAX_TILE, with cli_parse_int's messages. */
+/* "MxN", each 1..RIDGE_ALIGN_MAX_TILE, with app_parse_int's messages. */
 static int parse_tile(const char *where, const char *text, struct ridge_align_tile *tile, char *err, size_t err_len)
 {
 	const char *x = strchr(text, 'x');
@@ -192,7 +192,7 @@ static int shape_value(struct calc_input *in, const char *key, bool *has, long l
 
 /* The model from the shape keys (the item's, then the model section's), with
  * the SwiGLU settings of the section's config when it has one. */
-static int shape_config(struct calc_input *in, struct cli_model_config *cfg)
+static int shape_config(struct calc_input *in, struct app_model_config *cfg)
 {
 	memset(cfg, 0, sizeof *cfg);
 	struct ridge_align_model *m = &cfg->model;
@@ -218,7 +218,7 @@ static int shape_config(struct calc_input *in, struct cli_model_config *cfg)
 	}
 	m->has_num_key_value_heads = has[3];
 	m->has_head_dim = has[4];
-	const struct cli_model_config *section = eval_item_model_config(in->item);
+	const struct app_model_config *section = eval_item_model_config(in->item);
 	if (section) {
 		cfg->has_multiple_of = section->has_multiple_of;
 		cfg->multiple_of = section->multiple_of;
@@ -252,11 +252,11 @@ static cJSON *tiling_json(const struct ridge_align_tiling *t)
 	cJSON_AddNumberToObject(o, "tiles", (double)t->tiles);
 	cJSON_AddNumberToObject(o, "concurrent_ctas", (double)t->slots);
 	cJSON_AddNumberToObject(o, "waves", (double)t->waves);
-	cli_json_number(o, "waves_exact", t->waves_exact);
+	json_number(o, "waves_exact", t->waves_exact);
 	cJSON_AddNumberToObject(o, "last_wave_tiles", (double)t->last_wave_tiles);
-	cli_json_number(o, "tile_efficiency", t->tile_efficiency);
-	cli_json_number(o, "wave_efficiency", t->wave_efficiency);
-	cli_json_number(o, "efficiency", t->efficiency);
+	json_number(o, "tile_efficiency", t->tile_efficiency);
+	json_number(o, "wave_efficiency", t->wave_efficiency);
+	json_number(o, "efficiency", t->efficiency);
 	return o;
 }
 
@@ -267,7 +267,7 @@ static cJSON *swiglu_json(const struct ridge_align_swiglu *s)
 				"multiple_of * ceil(floor(ffn_dim_multiplier * floor(8 d / 3)) / multiple_of)");
 	cJSON_AddNumberToObject(o, "d_model", (double)s->d_model);
 	if (s->has_multiplier)
-		cli_json_number(o, "ffn_dim_multiplier", s->ffn_dim_multiplier);
+		json_number(o, "ffn_dim_multiplier", s->ffn_dim_multiplier);
 	else
 		cJSON_AddNullToObject(o, "ffn_dim_multiplier");
 	cJSON_AddNumberToObject(o, "multiple_of", (double)s->multiple_of);
@@ -316,7 +316,7 @@ static cJSON *align_json(const struct align_run *run, const char *model_file, co
 	cJSON_AddStringToObject(doc, "gpu", g->id);
 	cJSON_AddStringToObject(doc, "gpu_name", g->name);
 	cJSON_AddStringToObject(doc, "vendor", g->vendor == RIDGE_VENDOR_AMD ? "amd" : "nvidia");
-	cJSON_AddStringToObject(doc, "ceilings", cli_ceiling_source(g));
+	cJSON_AddStringToObject(doc, "ceilings", app_ceiling_source(g));
 	cJSON_AddStringToObject(doc, "dtype", ridge_dtype_name(r->dtype));
 	cJSON_AddNumberToObject(doc, "sm_count", g->sm_count);
 	cJSON *rule = calc_json_align_rule(doc, r);
@@ -380,7 +380,7 @@ static cJSON *align_json(const struct align_run *run, const char *model_file, co
 			cJSON_AddStringToObject(o, "n_from", gm->n_from);
 			cJSON_AddStringToObject(o, "k_from", gm->k_from);
 			cJSON_AddNumberToObject(o, "count", (double)gm->count);
-			cli_json_number(o, "flops", gm->flops);
+			json_number(o, "flops", gm->flops);
 			cJSON_AddBoolToObject(o, "aligned", run->gemm_severity[i] != RIDGE_ALIGN_ERROR);
 			cJSON_AddStringToObject(o, "severity", align_severity_name(run->gemm_severity[i]));
 			cJSON_AddBoolToObject(o, "tensor_cores", run->gemm_rule[i].tensor_cores);
@@ -390,8 +390,8 @@ static cJSON *align_json(const struct align_run *run, const char *model_file, co
 		}
 		double total;
 		double fraction = align_run_misaligned_fraction(run, &total);
-		cli_json_number(doc, "gemm_flops", total);
-		cli_json_number(doc, "misaligned_flops_fraction", fraction);
+		json_number(doc, "gemm_flops", total);
+		json_number(doc, "misaligned_flops_fraction", fraction);
 	}
 	return doc;
 }
@@ -456,8 +456,8 @@ static cJSON *align_calc_run(struct calc_input *in)
 			eval_item_path(in->item, file, path, sizeof path);
 		else
 			snprintf(path, sizeof path, "%s", file);
-		struct cli_model_config config;
-		if (cli_model_config_load(path, &config) != 0) {
+		struct app_model_config config;
+		if (app_model_config_load(path, &config) != 0) {
 			/* The loader said why; a scenario adds where. */
 			if (in->item)
 				align_fail(in, "%s: cannot use '%s' (above)", params_where(v, "model"), file);
@@ -471,7 +471,7 @@ static cJSON *align_calc_run(struct calc_input *in)
 			goto done;
 		result = align_json(run, path, NULL);
 	} else {
-		struct cli_model_config config;
+		struct app_model_config config;
 		char from[200];
 		shape_source(in, from, sizeof from);
 		if (shape_config(in, &config) != 0 || align_run_model(run, &config, from, in->err, sizeof in->err) != 0)

@@ -21,7 +21,7 @@
 #include "kernel_time.h"
 #include "kernel_view.h"
 #include "ncu.h"
-#include "ridge.h"
+#include "models.h"
 
 #define MAX_TIMINGS_BYTES (16u << 20)
 #define MAX_CASES 4096
@@ -46,7 +46,7 @@ static const char usage[] =
 	"                     (gemm/gemv/cutlass/nvjet, flash/fmha/sdpa, norm, softmax,\n"
 	"                     elementwise) and placed by their counted FLOPs and DRAM bytes\n"
 	"  --gpu GPU          the GPU measured (default: the timings file's GPU, else the\n"
-	"                     calibration's, else " CLI_DEFAULT_GPU ")\n"
+	"                     calibration's, else " APP_DEFAULT_GPU ")\n"
 	"  --calibration FILE the ceilings to fit against (ridge-probe --out): the same\n"
 	"                     lease's calibration, for efficiencies relative to measured\n"
 	"                     ceilings; its own timing section is ignored and refitted\n"
@@ -214,7 +214,7 @@ static int read_samples(const cJSON *c, struct cal_case *out, const char *path, 
 static int read_timings(const char *path, struct cal_input *in, char *err, size_t len)
 {
 	size_t size;
-	char *text = cli_read_file(path, MAX_TIMINGS_BYTES, "timings", &size);
+	char *text = app_read_file(path, MAX_TIMINGS_BYTES, "timings", &size);
 	if (!text) {
 		snprintf(err, len, "%s", "");
 		return -1;
@@ -304,7 +304,7 @@ done:
 static int read_ncu(const char *path, const struct ridge_gpu *gpu, struct cal_input *in, char *err, size_t len)
 {
 	size_t size;
-	char *text = cli_read_file(path, 256u << 20, "ncu CSV", &size);
+	char *text = app_read_file(path, 256u << 20, "ncu CSV", &size);
 	if (!text) {
 		snprintf(err, len, "%s", "");
 		return -1;
@@ -558,16 +558,16 @@ static cJSON *result_json(const struct ridge_gpu *fitted, const struct cal_input
 		cJSON_AddStringToObject(o, "class", timing_slot_key(slot));
 		cJSON_AddNumberToObject(o, "samples", f->samples);
 		if (f->fitted_compute)
-			cli_json_number(o, "compute_efficiency", f->compute_efficiency);
+			json_number(o, "compute_efficiency", f->compute_efficiency);
 		if (f->fitted_memory)
-			cli_json_number(o, "memory_efficiency", f->memory_efficiency);
-		cli_json_number(o, "fixed_cost_s", f->fixed_cost_s);
-		cli_json_number(o, "fit_median_abs_error", f->median_abs_error);
-		cli_json_number(o, "fit_max_abs_error", f->max_abs_error);
-		cli_json_number(o, "fit_rms_error", f->rms_error);
+			json_number(o, "memory_efficiency", f->memory_efficiency);
+		json_number(o, "fixed_cost_s", f->fixed_cost_s);
+		json_number(o, "fit_median_abs_error", f->median_abs_error);
+		json_number(o, "fit_max_abs_error", f->max_abs_error);
+		json_number(o, "fit_rms_error", f->rms_error);
 		if (fits[slot].heldout_count) {
 			cJSON_AddNumberToObject(o, "heldout_cases", fits[slot].heldout_count);
-			cli_json_number(o, "heldout_median_abs_error", fits[slot].heldout_median);
+			json_number(o, "heldout_median_abs_error", fits[slot].heldout_median);
 		}
 		cJSON_AddItemToArray(arr, o);
 	}
@@ -580,13 +580,13 @@ static cJSON *result_json(const struct ridge_gpu *fitted, const struct cal_input
 		cJSON_AddStringToObject(o, "class", timing_class_name(c->cls));
 		if (c->cls == RIDGE_TIME_ATTENTION && c->impl != RIDGE_ATTENTION_DEFAULT)
 			cJSON_AddStringToObject(o, "impl", timing_attention_impl_name(c->impl));
-		cli_json_number(o, "measured_s", c->measured_s);
-		cli_json_number(o, "time_floor_s", c->floor_s);
-		cli_json_number(o, "compute_time_s", c->compute_s);
-		cli_json_number(o, "memory_time_s", c->memory_s);
-		cli_json_number(o, "predicted_time_s", c->predicted_s);
-		cli_json_number(o, "error", relative_error(c));
-		cli_json_number(o, "floor_error", (c->floor_s - c->measured_s) / c->measured_s);
+		json_number(o, "measured_s", c->measured_s);
+		json_number(o, "time_floor_s", c->floor_s);
+		json_number(o, "compute_time_s", c->compute_s);
+		json_number(o, "memory_time_s", c->memory_s);
+		json_number(o, "predicted_time_s", c->predicted_s);
+		json_number(o, "error", relative_error(c));
+		json_number(o, "floor_error", (c->floor_s - c->measured_s) / c->measured_s);
 		cJSON_AddItemToArray(cases, o);
 	}
 	if (out)
@@ -598,7 +598,7 @@ static void print_result(const struct ridge_gpu *fitted, const struct cal_input 
 			 const struct slot_fit fits[RIDGE_TIMING_SLOTS], bool no_fit)
 {
 	printf("Time model %s %s (%s), %s ceilings\n", no_fit ? "of" : "fitted on", fitted->name, fitted->id,
-	       cli_ceiling_source(fitted));
+	       app_ceiling_source(fitted));
 	if (no_fit)
 		printf("  nothing fitted: every case judged with the entry's own timing section\n");
 	printf("  predicted = max(compute / compute eff., memory / memory eff.) + fixed cost, per class\n\n");
@@ -609,7 +609,7 @@ static void print_result(const struct ridge_gpu *fitted, const struct cal_input 
 			continue;
 		const struct ridge_timing_fit *f = &fits[slot].fit;
 		char fixed[32], ce[16] = "-", me[16] = "-", held[32] = "-";
-		cli_format_seconds(f->fixed_cost_s, fixed, sizeof fixed);
+		fmt_seconds(f->fixed_cost_s, fixed, sizeof fixed);
 		if (f->fitted_compute)
 			snprintf(ce, sizeof ce, "%.3f", f->compute_efficiency);
 		if (f->fitted_memory)
@@ -629,9 +629,9 @@ static void print_result(const struct ridge_gpu *fitted, const struct cal_input 
 	for (int i = 0; i < in->count; i++) {
 		const struct cal_case *c = &in->cases[i];
 		char m[32], f[32], p[32];
-		cli_format_seconds(c->measured_s, m, sizeof m);
-		cli_format_seconds(c->floor_s, f, sizeof f);
-		cli_format_seconds(c->predicted_s, p, sizeof p);
+		fmt_seconds(c->measured_s, m, sizeof m);
+		fmt_seconds(c->floor_s, f, sizeof f);
+		fmt_seconds(c->predicted_s, p, sizeof p);
 		double e = relative_error(c);
 		printf("  %-8s %-46.46s %11s %11s %11s %+7.1f%%%s %+7.1f%%\n", c->set, c->call, m, f, p, 100 * e,
 		       fabs(e) > 0.25 ? "!" : " ", 100 * (c->floor_s - c->measured_s) / c->measured_s);
@@ -683,7 +683,7 @@ static int parse(int argc, char **argv, struct options *o)
 			break;
 		case OPT_OUT:
 			o->out = optarg;
-			if (cli_output_path_ok("--out", optarg))
+			if (app_output_path_ok("--out", optarg))
 				return EXIT_USAGE;
 			break;
 		case OPT_FIT_ALL:
@@ -728,8 +728,8 @@ static int run_calibrate(int argc, char **argv)
 	int rc = parse(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
-	struct cli_hw hw;
-	if (cli_hw_open(&hw, o.hwdb, o.calibration) != 0)
+	struct app_hw hw;
+	if (app_hw_open(&hw, o.hwdb, o.calibration) != 0)
 		return EXIT_USAGE;
 	char err[1200] = "";
 	struct cal_input in = { 0 };
@@ -739,8 +739,8 @@ static int run_calibrate(int argc, char **argv)
 			cli_error("--timings %s", err);
 		goto done;
 	}
-	const char *name = o.gpu ? o.gpu : o.calibration || !in.gpu_name[0] ? cli_hw_default_gpu(&hw) : in.gpu_name;
-	const struct hwdb_entry *e = cli_hw_find(&hw, name);
+	const char *name = o.gpu ? o.gpu : o.calibration || !in.gpu_name[0] ? app_hw_default_gpu(&hw) : in.gpu_name;
+	const struct hwdb_entry *e = app_hw_find(&hw, name);
 	if (!e)
 		goto done;
 	if (o.calibration && hw.calibration_id[0] && strcmp(hw.calibration_id, e->gpu.id) != 0) {
@@ -750,7 +750,7 @@ static int run_calibrate(int argc, char **argv)
 		goto done;
 	}
 	if (o.timings && in.gpu_name[0] && !o.gpu) {
-		const struct hwdb_entry *named = cli_hw_find(&hw, in.gpu_name);
+		const struct hwdb_entry *named = app_hw_find(&hw, in.gpu_name);
 		if (named && strcmp(named->gpu.id, e->gpu.id) != 0) {
 			cli_error("--timings %s ran on %s (%s), not %s", o.timings, in.gpu_name, named->gpu.id, e->gpu.id);
 			goto done;
@@ -806,7 +806,7 @@ static int run_calibrate(int argc, char **argv)
 	free(fitted);
 done:
 	free(in.cases);
-	cli_hw_close(&hw);
+	app_hw_close(&hw);
 	return rc;
 }
 

@@ -28,25 +28,25 @@ void calc_json_comm(cJSON *o, const struct ridge_comm_result *r)
 {
 	cJSON_AddStringToObject(o, "op", ridge_collective_name(r->op));
 	cJSON_AddStringToObject(o, "algorithm", comm_algorithm_name(r->algorithm));
-	cli_json_number(o, "gpus", r->gpus);
-	cli_json_number(o, "bytes", r->bytes);
-	cli_json_number(o, "bus_factor", r->bus_factor);
-	cli_json_number(o, "bus_bytes", r->bus_bytes);
-	cli_json_number(o, "domains", r->domains);
-	cli_json_number(o, "gpus_per_domain", r->gpus_per_domain);
-	cli_json_number(o, "intra_steps", r->intra_steps);
-	cli_json_number(o, "inter_steps", r->inter_steps);
-	cli_json_number(o, "base_latency_s", r->base_latency_s);
-	cli_json_number(o, "step_latency_s", r->step_latency_s);
-	cli_json_number(o, "net_step_latency_s", r->net_step_latency_s);
-	cli_json_number(o, "alpha_s", r->alpha_s);
-	cli_json_number(o, "link_bandwidth", r->link_bandwidth);
-	cli_json_number(o, "efficiency", r->efficiency);
-	cli_json_number(o, "bus_bandwidth", r->bus_bandwidth);
-	cli_json_number(o, "beta_s_per_byte", r->beta_s_per_byte);
-	cli_json_number(o, "time_s", r->time_s);
-	cli_json_number(o, "algbw", r->algbw);
-	cli_json_number(o, "busbw", r->busbw);
+	json_number(o, "gpus", r->gpus);
+	json_number(o, "bytes", r->bytes);
+	json_number(o, "bus_factor", r->bus_factor);
+	json_number(o, "bus_bytes", r->bus_bytes);
+	json_number(o, "domains", r->domains);
+	json_number(o, "gpus_per_domain", r->gpus_per_domain);
+	json_number(o, "intra_steps", r->intra_steps);
+	json_number(o, "inter_steps", r->inter_steps);
+	json_number(o, "base_latency_s", r->base_latency_s);
+	json_number(o, "step_latency_s", r->step_latency_s);
+	json_number(o, "net_step_latency_s", r->net_step_latency_s);
+	json_number(o, "alpha_s", r->alpha_s);
+	json_number(o, "link_bandwidth", r->link_bandwidth);
+	json_number(o, "efficiency", r->efficiency);
+	json_number(o, "bus_bandwidth", r->bus_bandwidth);
+	json_number(o, "beta_s_per_byte", r->beta_s_per_byte);
+	json_number(o, "time_s", r->time_s);
+	json_number(o, "algbw", r->algbw);
+	json_number(o, "busbw", r->busbw);
 	cJSON_AddStringToObject(o, "bandwidth_source", r->bandwidth_source);
 	cJSON_AddStringToObject(o, "latency_source", r->latency_source);
 	cJSON_AddStringToObject(o, "path", r->path);
@@ -86,9 +86,9 @@ static cJSON *comm_run(struct calc_input *in)
 	cJSON *o = cJSON_CreateObject();
 	calc_json_gpu(o, in->gpu);
 	cJSON_AddStringToObject(o, "topology", in->gpu->ic.topology_name);
-	cli_json_number(o, "domain_gpus", in->gpu->ic.domain_gpus);
+	json_number(o, "domain_gpus", in->gpu->ic.domain_gpus);
 	if (ci.network_bandwidth > 0)
-		cli_json_number(o, "network_bandwidth", ci.network_bandwidth);
+		json_number(o, "network_bandwidth", ci.network_bandwidth);
 	calc_json_comm(o, &r);
 	if (params_flag(v, "sweep")) {
 		cJSON *sweep = cJSON_AddArrayToObject(o, "sweep");
@@ -102,12 +102,12 @@ static cJSON *comm_run(struct calc_input *in)
 				return NULL;
 			}
 			cJSON *row = cJSON_CreateObject();
-			cli_json_number(row, "bytes", size);
+			json_number(row, "bytes", size);
 			cJSON_AddStringToObject(row, "algorithm", comm_algorithm_name(sr.algorithm));
-			cli_json_number(row, "time_s", sr.time_s);
-			cli_json_number(row, "algbw", sr.algbw);
-			cli_json_number(row, "busbw", sr.busbw);
-			cli_json_number(row, "latency_share", sr.time_s > 0 ? sr.alpha_s / sr.time_s : 0);
+			json_number(row, "time_s", sr.time_s);
+			json_number(row, "algbw", sr.algbw);
+			json_number(row, "busbw", sr.busbw);
+			json_number(row, "latency_share", sr.time_s > 0 ? sr.alpha_s / sr.time_s : 0);
 			cJSON_AddItemToArray(sweep, row);
 		}
 	}
@@ -117,7 +117,7 @@ static cJSON *comm_run(struct calc_input *in)
 static void comm_print(const cJSON *r)
 {
 	char a[48], b[48], c[48], d[48], e[48];
-	cli_format_bytes(calc_num(r, "bytes"), a, sizeof a);
+	fmt_bytes(calc_num(r, "bytes"), a, sizeof a);
 	printf("%s of %s on %.0f x %s (%s fabric, %.0f GPUs per domain)\n", calc_str(r, "op"), a, calc_num(r, "gpus"),
 	       calc_str(r, "gpu"), calc_str(r, "topology"), calc_num(r, "domain_gpus"));
 	if (strcmp(calc_str(r, "algorithm"), "none") == 0) {
@@ -131,32 +131,32 @@ static void comm_print(const cJSON *r)
 	if (calc_num(r, "domains") > 1)
 		printf(", %.0f domains of %.4g GPUs", calc_num(r, "domains"), calc_num(r, "gpus_per_domain"));
 	printf("\n\n");
-	cli_format_seconds(calc_num(r, "base_latency_s"), a, sizeof a);
-	cli_format_seconds(calc_num(r, "step_latency_s"), b, sizeof b);
-	cli_format_seconds(calc_num(r, "alpha_s"), c, sizeof c);
+	fmt_seconds(calc_num(r, "base_latency_s"), a, sizeof a);
+	fmt_seconds(calc_num(r, "step_latency_s"), b, sizeof b);
+	fmt_seconds(calc_num(r, "alpha_s"), c, sizeof c);
 	if (strcmp(calc_str(r, "latency_source"), "measured") == 0) {
 		printf("  alpha  %s (measured)\n", c);
 	} else {
 		printf("  alpha  %s + %.0f steps x %s", a, calc_num(r, "intra_steps"), b);
 		if (calc_num(r, "inter_steps") > 0) {
-			cli_format_seconds(calc_num(r, "net_step_latency_s"), d, sizeof d);
+			fmt_seconds(calc_num(r, "net_step_latency_s"), d, sizeof d);
 			printf(" + %.0f network steps x %s", calc_num(r, "inter_steps"), d);
 		}
 		printf(" = %s (%s)\n", c, calc_str(r, "latency_source"));
 	}
-	cli_format_bytes(calc_num(r, "bus_bytes"), a, sizeof a);
-	cli_format_si(calc_num(r, "bus_bandwidth"), "B/s", b, sizeof b);
-	cli_format_si(calc_num(r, "link_bandwidth"), "B/s", d, sizeof d);
+	fmt_bytes(calc_num(r, "bus_bytes"), a, sizeof a);
+	fmt_si(calc_num(r, "bus_bandwidth"), "B/s", b, sizeof b);
+	fmt_si(calc_num(r, "link_bandwidth"), "B/s", d, sizeof d);
 	printf("  bus    %.6g x M = %s per GPU at %s", calc_num(r, "bus_factor"), a, b);
 	if (strcmp(calc_str(r, "bandwidth_source"), "derived") == 0)
 		printf(" (derived: %s links x %.4g efficiency)\n", d, calc_num(r, "efficiency"));
 	else
 		printf(" (%s; the links carry %s)\n", calc_str(r, "bandwidth_source"), d);
-	cli_format_seconds(calc_num(r, "time_s"), a, sizeof a);
-	cli_format_si(calc_num(r, "algbw"), "B/s", b, sizeof b);
-	cli_format_si(calc_num(r, "busbw"), "B/s", c, sizeof c);
-	cli_format_seconds(calc_num(r, "alpha_s"), d, sizeof d);
-	cli_format_seconds(calc_num(r, "time_s") - calc_num(r, "alpha_s"), e, sizeof e);
+	fmt_seconds(calc_num(r, "time_s"), a, sizeof a);
+	fmt_si(calc_num(r, "algbw"), "B/s", b, sizeof b);
+	fmt_si(calc_num(r, "busbw"), "B/s", c, sizeof c);
+	fmt_seconds(calc_num(r, "alpha_s"), d, sizeof d);
+	fmt_seconds(calc_num(r, "time_s") - calc_num(r, "alpha_s"), e, sizeof e);
 	printf("  time   %s = %s latency + %s transfer; algbw %s, busbw %s\n", a, d, e, b, c);
 
 	const cJSON *sweep = cJSON_GetObjectItemCaseSensitive(r, "sweep");
@@ -165,11 +165,11 @@ static void comm_print(const cJSON *r)
 		const cJSON *row;
 		cJSON_ArrayForEach(row, sweep)
 		{
-			cli_format_bytes(calc_num(row, "bytes"), a, sizeof a);
-			cli_format_seconds(calc_num(row, "time_s"), b, sizeof b);
-			cli_format_si(calc_num(row, "algbw"), "B/s", c, sizeof c);
-			cli_format_si(calc_num(row, "busbw"), "B/s", d, sizeof d);
-			calc_fmt_percent(calc_num(row, "latency_share"), e, sizeof e);
+			fmt_bytes(calc_num(row, "bytes"), a, sizeof a);
+			fmt_seconds(calc_num(row, "time_s"), b, sizeof b);
+			fmt_si(calc_num(row, "algbw"), "B/s", c, sizeof c);
+			fmt_si(calc_num(row, "busbw"), "B/s", d, sizeof d);
+			fmt_percent(calc_num(row, "latency_share"), e, sizeof e);
 			printf("  %12s %-7s %12s %12s %12s %9s\n", a, calc_str(row, "algorithm"), b, c, d, e);
 		}
 	}

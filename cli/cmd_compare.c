@@ -33,7 +33,7 @@ static const char compare_description[] =
 static void format_value(double v, const char *unit, char *buf, size_t len)
 {
 	if (strcmp(unit, "s") == 0)
-		cli_format_seconds(v, buf, len);
+		fmt_seconds(v, buf, len);
 	else
 		snprintf(buf, len, "%.4g%s%s", v, unit[0] ? " " : "", unit);
 }
@@ -128,8 +128,8 @@ static void print_text(const struct comparison *c, const char *base_path, const 
 static cJSON *series_json(const struct compare_series *s)
 {
 	cJSON *o = cJSON_CreateObject();
-	cli_json_number(o, "median", s->center);
-	cli_json_number(o, "stddev", s->stddev);
+	json_number(o, "median", s->center);
+	json_number(o, "stddev", s->stddev);
 	cJSON_AddNumberToObject(o, "samples", s->samples);
 	return o;
 }
@@ -140,7 +140,7 @@ static int print_json(const struct comparison *c, const char *base_path, const c
 	cJSON_AddStringToObject(doc, "base", base_path);
 	cJSON_AddStringToObject(doc, "after", after_path);
 	cJSON_AddStringToObject(doc, "kind", compare_kind_name(c->base.kind));
-	cli_json_number(doc, "threshold", threshold);
+	json_number(doc, "threshold", threshold);
 	cJSON *list = cJSON_AddArrayToObject(doc, "entries");
 	for (int i = 0; i < c->count; i++) {
 		const struct compare_row *r = &c->rows[i];
@@ -154,8 +154,8 @@ static int print_json(const struct comparison *c, const char *base_path, const c
 		if (r->after)
 			cJSON_AddItemToObject(e, "after", series_json(r->after));
 		if (r->base && r->after) {
-			cli_json_number(e, "delta", r->delta);
-			cli_json_number(e, "delta_fraction", r->delta_fraction);
+			json_number(e, "delta", r->delta);
+			json_number(e, "delta_fraction", r->delta_fraction);
 			cJSON_AddStringToObject(e, "verdict", compare_verdict_name(r->verdict));
 		} else {
 			cJSON_AddStringToObject(e, "verdict", r->base ? "only_in_base" : "only_in_after");

@@ -44,7 +44,7 @@ static int resolve_peak(struct calc_input *in, const char *dtype_param, double *
 	bool has_hwdb = ridge_gpu_peak(in->gpu, dtype, RIDGE_PEAK_DEFAULT, false, &hwdb_peak, &why);
 	cJSON_AddStringToObject(o, dtype_param, ridge_dtype_name(dtype));
 	if (has_hwdb)
-		cli_json_number(o, "hwdb_peak_flops", hwdb_peak);
+		json_number(o, "hwdb_peak_flops", hwdb_peak);
 	if (params_has(v, "peak")) {
 		*peak = params_num(v, "peak");
 		cJSON_AddStringToObject(o, "peak_source", "given");
@@ -55,7 +55,7 @@ static int resolve_peak(struct calc_input *in, const char *dtype_param, double *
 		return fail(in, "%s has no %s rate (%s): give %s", in->gpu->id, ridge_dtype_name(dtype), why,
 			    params_where(v, "peak"));
 	}
-	cli_json_number(o, "peak_flops", *peak);
+	json_number(o, "peak_flops", *peak);
 	return 0;
 }
 
@@ -72,7 +72,7 @@ static int resolve_price(struct calc_input *in, double *price, cJSON *o)
 		return fail(in, "no price: give %s (USD per GPU-hour); %s has none in hwdb", params_where(v, "price"),
 			    in->gpu->id);
 	}
-	cli_json_number(o, "price_usd_per_gpu_hour", *price);
+	json_number(o, "price_usd_per_gpu_hour", *price);
 	return 0;
 }
 
@@ -85,7 +85,7 @@ static cJSON *explain_json(const struct ridge_explain *ex)
 		cJSON_AddStringToObject(o, "label", s->label);
 		cJSON_AddStringToObject(o, "formula", s->formula);
 		cJSON_AddStringToObject(o, "substituted", s->substituted);
-		cli_json_number(o, "value", s->value);
+		json_number(o, "value", s->value);
 		cJSON_AddStringToObject(o, "unit", s->unit);
 		cJSON_AddItemToArray(array, o);
 	}
@@ -108,7 +108,7 @@ static void print_explain(const cJSON *r)
 		printf("  %2d. %s = %s\n", ++n, calc_str(s, "label"), calc_str(s, "formula"));
 		printf("        = %s\n", calc_str(s, "substituted"));
 		if (value == floor(value) && fabs(value) >= 10000 && fabs(value) < 1e21) {
-			calc_fmt_grouped(value, 0, grouped, sizeof grouped);
+			fmt_grouped(value, 0, grouped, sizeof grouped);
 			printf("        = %s %s  (%s)\n", grouped, calc_str(s, "unit"), exact);
 		} else {
 			printf("        = %s %s\n", exact, calc_str(s, "unit"));
@@ -176,8 +176,8 @@ static void json_comm_term(cJSON *o, const char *key, const struct ridge_comm_re
 {
 	cJSON *t = cJSON_AddObjectToObject(o, key);
 	calc_json_comm(t, r);
-	cli_json_number(t, "count", count);
-	cli_json_number(t, "total_s", total_s);
+	json_number(t, "count", count);
+	json_number(t, "total_s", total_s);
 }
 
 /* The parallel terms of a training step: with --compute-efficiency they
@@ -224,14 +224,14 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 		return fail(in, "%s", err);
 	}
 	cJSON *p = cJSON_AddObjectToObject(o, "parallel");
-	cli_json_number(p, "tp", pi.tp);
-	cli_json_number(p, "pp", pi.pp);
-	cli_json_number(p, "dp", r.dp);
-	cli_json_number(p, "micro_batch", pi.micro_batch);
-	cli_json_number(p, "micro_batches", r.micro_batches);
+	json_number(p, "tp", pi.tp);
+	json_number(p, "pp", pi.pp);
+	json_number(p, "dp", r.dp);
+	json_number(p, "micro_batch", pi.micro_batch);
+	json_number(p, "micro_batches", r.micro_batches);
 	cJSON_AddStringToObject(p, "sharding", parallel_sharding_name(pi.sharding));
-	cli_json_number(p, "dp_overlap", pi.dp_overlap);
-	cli_json_number(p, "tp_overlap", pi.tp_overlap);
+	json_number(p, "dp_overlap", pi.dp_overlap);
+	json_number(p, "tp_overlap", pi.tp_overlap);
 	if (r.has_tp)
 		json_comm_term(p, "tp_allreduce", &r.tp.one, r.tp.allreduces, r.tp.time_s);
 	if (r.has_pp)
@@ -242,21 +242,21 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 		if (pi.sharding != RIDGE_SHARD_DDP)
 			json_comm_term(p, "dp_allgather", &r.dp_gather, r.dp_gathers, r.dp_gathers * r.dp_gather.time_s);
 	}
-	cli_json_number(p, "bubble_fraction", r.bubble_fraction);
-	cli_json_number(p, "tp_comm_s", r.tp.time_s);
-	cli_json_number(p, "tp_exposed_s", r.tp_exposed_s);
-	cli_json_number(p, "pp_comm_s", r.pp_s);
-	cli_json_number(p, "dp_comm_s", r.dp_comm_s);
-	cli_json_number(p, "dp_exposed_s", r.dp_exposed_s);
-	cli_json_number(p, "comm_s", r.comm_s);
-	cli_json_number(p, "exposed_comm_s", r.exposed_comm_s);
+	json_number(p, "bubble_fraction", r.bubble_fraction);
+	json_number(p, "tp_comm_s", r.tp.time_s);
+	json_number(p, "tp_exposed_s", r.tp_exposed_s);
+	json_number(p, "pp_comm_s", r.pp_s);
+	json_number(p, "dp_comm_s", r.dp_comm_s);
+	json_number(p, "dp_exposed_s", r.dp_exposed_s);
+	json_number(p, "comm_s", r.comm_s);
+	json_number(p, "exposed_comm_s", r.exposed_comm_s);
 	if (params_has(v, "compute_efficiency")) {
-		cli_json_number(p, "compute_efficiency", pi.compute_efficiency);
-		cli_json_number(p, "compute_s", r.compute_s);
-		cli_json_number(p, "bubble_s", r.bubble_s);
-		cli_json_number(p, "step_time_s", r.step_s);
-		cli_json_number(p, "predicted_mfu", r.mfu);
-		cli_json_number(p, "comm_share", r.exposed_comm_s / r.step_s);
+		json_number(p, "compute_efficiency", pi.compute_efficiency);
+		json_number(p, "compute_s", r.compute_s);
+		json_number(p, "bubble_s", r.bubble_s);
+		json_number(p, "step_time_s", r.step_s);
+		json_number(p, "predicted_mfu", r.mfu);
+		json_number(p, "comm_share", r.exposed_comm_s / r.step_s);
 		*mfu = r.mfu;
 	} else {
 		/* step = compute (1 + (pp-1)/m) + exposed comm, at the assumed MFU */
@@ -266,62 +266,62 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 			return fail(in, "at MFU %g the step (%g s) is shorter than its exposed communication (%g s)", ti->mfu, step,
 				    r.exposed_comm_s);
 		double compute = kernel_time / (1 + (pi.pp - 1) / r.micro_batches);
-		cli_json_number(p, "step_time_s", step);
-		cli_json_number(p, "compute_s", compute);
-		cli_json_number(p, "bubble_s", kernel_time - compute);
-		cli_json_number(p, "implied_compute_efficiency", flops_per_step / (ti->gpus * ti->peak_flops * compute));
-		cli_json_number(p, "comm_share", r.exposed_comm_s / step);
+		json_number(p, "step_time_s", step);
+		json_number(p, "compute_s", compute);
+		json_number(p, "bubble_s", kernel_time - compute);
+		json_number(p, "implied_compute_efficiency", flops_per_step / (ti->gpus * ti->peak_flops * compute));
+		json_number(p, "comm_share", r.exposed_comm_s / step);
 		*mfu = ti->mfu;
 	}
 	cJSON *m = cJSON_AddObjectToObject(p, "memory");
-	cli_json_number(m, "weights_bytes", r.weight_bytes);
-	cli_json_number(m, "grads_bytes", r.grad_bytes);
-	cli_json_number(m, "optimizer_bytes", r.optimizer_bytes);
+	json_number(m, "weights_bytes", r.weight_bytes);
+	json_number(m, "grads_bytes", r.grad_bytes);
+	json_number(m, "optimizer_bytes", r.optimizer_bytes);
 	if (r.has_activations) {
 		cJSON_AddStringToObject(m, "recompute", parallel_recompute_name(pi.recompute));
-		cli_json_number(m, "activation_per_layer_bytes", r.activation_per_layer_bytes);
-		cli_json_number(m, "activations_bytes", r.activation_bytes);
+		json_number(m, "activation_per_layer_bytes", r.activation_per_layer_bytes);
+		json_number(m, "activations_bytes", r.activation_bytes);
 	} else {
 		cJSON_AddNullToObject(m, "activations_bytes");
 	}
-	cli_json_number(m, "required_bytes", r.memory_required);
-	cli_json_number(m, "available_bytes", pi.memory_bytes);
+	json_number(m, "required_bytes", r.memory_required);
+	json_number(m, "available_bytes", pi.memory_bytes);
 	cJSON_AddBoolToObject(m, "fits", r.fits);
 	return 0;
 }
 
 void calc_json_train(cJSON *o, const struct ridge_train_result *r)
 {
-	cli_json_number(o, "mfu", r->mfu);
-	cli_json_number(o, "flops_per_token", r->flops_per_token);
-	cli_json_number(o, "attention_flops_per_token", r->attention_flops_per_token);
-	cli_json_number(o, "tokens_per_step", r->tokens_per_step);
-	cli_json_number(o, "flops_per_step", r->flops_per_step);
-	cli_json_number(o, "achieved_flops_per_gpu", r->achieved_flops_per_gpu);
-	cli_json_number(o, "cluster_flops", r->cluster_flops);
-	cli_json_number(o, "step_time_s", r->step_time_s);
-	cli_json_number(o, "wall_s", r->wall_s);
-	cli_json_number(o, "wall_hours", r->wall_hours);
-	cli_json_number(o, "gpu_hours", r->gpu_hours);
-	cli_json_number(o, "cost_usd", r->cost_usd);
-	cli_json_number(o, "cost_per_step_usd", r->cost_per_step_usd);
+	json_number(o, "mfu", r->mfu);
+	json_number(o, "flops_per_token", r->flops_per_token);
+	json_number(o, "attention_flops_per_token", r->attention_flops_per_token);
+	json_number(o, "tokens_per_step", r->tokens_per_step);
+	json_number(o, "flops_per_step", r->flops_per_step);
+	json_number(o, "achieved_flops_per_gpu", r->achieved_flops_per_gpu);
+	json_number(o, "cluster_flops", r->cluster_flops);
+	json_number(o, "step_time_s", r->step_time_s);
+	json_number(o, "wall_s", r->wall_s);
+	json_number(o, "wall_hours", r->wall_hours);
+	json_number(o, "gpu_hours", r->gpu_hours);
+	json_number(o, "cost_usd", r->cost_usd);
+	json_number(o, "cost_per_step_usd", r->cost_per_step_usd);
 }
 
 void calc_json_train_comparison(cJSON *o, const struct ridge_train_comparison *c)
 {
 	calc_json_train(o, &c->current);
 	calc_json_train(cJSON_AddObjectToObject(o, "target"), &c->target);
-	cli_json_number(o, "savings_usd", c->savings_usd);
-	cli_json_number(o, "savings_fraction", c->savings_fraction);
-	cli_json_number(o, "speedup", c->speedup);
+	json_number(o, "savings_usd", c->savings_usd);
+	json_number(o, "savings_fraction", c->savings_fraction);
+	json_number(o, "speedup", c->speedup);
 	if (!c->has_investment)
 		return;
-	cli_json_number(o, "investment_usd", c->investment_usd);
-	cli_json_number(o, "roi_net", c->roi_net);
-	cli_json_number(o, "roi_gross", c->roi_gross);
-	cli_json_number(o, "saving_per_step_usd", c->saving_per_step_usd);
+	json_number(o, "investment_usd", c->investment_usd);
+	json_number(o, "roi_net", c->roi_net);
+	json_number(o, "roi_gross", c->roi_gross);
+	json_number(o, "saving_per_step_usd", c->saving_per_step_usd);
 	if (c->breaks_even)
-		cli_json_number(o, "break_even_step", c->break_even_step);
+		json_number(o, "break_even_step", c->break_even_step);
 	else
 		cJSON_AddNullToObject(o, "break_even_step");
 }
@@ -370,11 +370,11 @@ static cJSON *train_run(struct calc_input *in)
 	}
 	cJSON_AddStringToObject(o, "flops_formula", ti.formula == RIDGE_FLOPS_PALM ? "palm" : "6n");
 	cJSON_AddBoolToObject(o, "causal", ti.causal);
-	cli_json_number(o, "params", ti.params);
-	cli_json_number(o, "seq", ti.seq);
-	cli_json_number(o, "batch", ti.batch);
-	cli_json_number(o, "steps", ti.steps);
-	cli_json_number(o, "gpus", ti.gpus);
+	json_number(o, "params", ti.params);
+	json_number(o, "seq", ti.seq);
+	json_number(o, "batch", ti.batch);
+	json_number(o, "steps", ti.steps);
+	json_number(o, "gpus", ti.gpus);
 	if (!params_has(v, "mfu") && !params_has(v, "compute_efficiency")) {
 		fail(in, "%s is required (or %s to predict the MFU)", params_where(v, "mfu"), params_where(v, "compute_efficiency"));
 		goto bad;
@@ -420,20 +420,20 @@ static cJSON *train_run(struct calc_input *in)
 				goto bad;
 			}
 			cJSON *ro = cJSON_AddObjectToObject(o, "rounded");
-			cli_json_number(ro, "step_quantum_s", 0.1);
-			cli_json_number(ro, "hours_quantum", 1);
-			cli_json_number(ro, "step_time_s", rr.step_time_s);
-			cli_json_number(ro, "wall_hours", rr.wall_hours);
-			cli_json_number(ro, "cost_usd", rr.cost_usd);
-			cli_json_number(ro, "target_step_time_s", rr.target_step_time_s);
-			cli_json_number(ro, "target_wall_hours", rr.target_wall_hours);
-			cli_json_number(ro, "target_cost_usd", rr.target_cost_usd);
-			cli_json_number(ro, "savings_usd", rr.savings_usd);
+			json_number(ro, "step_quantum_s", 0.1);
+			json_number(ro, "hours_quantum", 1);
+			json_number(ro, "step_time_s", rr.step_time_s);
+			json_number(ro, "wall_hours", rr.wall_hours);
+			json_number(ro, "cost_usd", rr.cost_usd);
+			json_number(ro, "target_step_time_s", rr.target_step_time_s);
+			json_number(ro, "target_wall_hours", rr.target_wall_hours);
+			json_number(ro, "target_cost_usd", rr.target_cost_usd);
+			json_number(ro, "savings_usd", rr.savings_usd);
 			if (c.has_investment)
-				cli_json_number(ro, "roi_net", rr.roi_net);
-			cli_json_number(ro, "cost_drift_usd", rr.cost_drift_usd);
-			cli_json_number(ro, "target_cost_drift_usd", rr.target_cost_drift_usd);
-			cli_json_number(ro, "savings_drift_usd", rr.savings_drift_usd);
+				json_number(ro, "roi_net", rr.roi_net);
+			json_number(ro, "cost_drift_usd", rr.cost_drift_usd);
+			json_number(ro, "target_cost_drift_usd", rr.target_cost_drift_usd);
+			json_number(ro, "savings_drift_usd", rr.savings_drift_usd);
 		}
 	}
 	if (ex) {
@@ -452,10 +452,10 @@ static void print_comm_term(const cJSON *p, const char *key, const char *label, 
 	if (!t)
 		return;
 	char a[32], b[32], c[32], d[32];
-	cli_format_bytes(calc_num(t, "bytes"), a, sizeof a);
-	cli_format_seconds(calc_num(t, "time_s"), b, sizeof b);
-	cli_format_seconds(calc_num(t, "total_s"), c, sizeof c);
-	cli_format_seconds(calc_num(t, "total_s") * (1 - overlap), d, sizeof d);
+	fmt_bytes(calc_num(t, "bytes"), a, sizeof a);
+	fmt_seconds(calc_num(t, "time_s"), b, sizeof b);
+	fmt_seconds(calc_num(t, "total_s"), c, sizeof c);
+	fmt_seconds(calc_num(t, "total_s") * (1 - overlap), d, sizeof d);
 	printf("  %-18s %6.0f x %s of %s on %.0f GPUs (%s, %s) = %s, exposed %s\n", label, calc_num(t, "count"),
 	       calc_str(t, "op"), a, calc_num(t, "gpus"), calc_str(t, "algorithm"), b, c, d);
 }
@@ -475,33 +475,33 @@ static void print_parallel(const cJSON *r)
 	print_comm_term(p, "dp_allreduce", "gradients", calc_num(p, "dp_overlap"));
 	print_comm_term(p, "dp_reduce_scatter", "gradients", calc_num(p, "dp_overlap"));
 	print_comm_term(p, "dp_allgather", "weights", calc_num(p, "dp_overlap"));
-	cli_format_seconds(calc_num(p, "compute_s"), a, sizeof a);
-	cli_format_seconds(calc_num(p, "bubble_s"), b, sizeof b);
-	cli_format_seconds(calc_num(p, "exposed_comm_s"), c, sizeof c);
-	cli_format_seconds(calc_num(p, "step_time_s"), d, sizeof d);
+	fmt_seconds(calc_num(p, "compute_s"), a, sizeof a);
+	fmt_seconds(calc_num(p, "bubble_s"), b, sizeof b);
+	fmt_seconds(calc_num(p, "exposed_comm_s"), c, sizeof c);
+	fmt_seconds(calc_num(p, "step_time_s"), d, sizeof d);
 	char share[32];
-	calc_fmt_percent(calc_num(p, "comm_share"), share, sizeof share);
+	fmt_percent(calc_num(p, "comm_share"), share, sizeof share);
 	printf("  step = compute %s + bubble %s + exposed communication %s = %s (communication %s of the step)\n", a, b, c,
 	       d, share);
 	if (calc_has(p, "predicted_mfu")) {
-		calc_fmt_percent(calc_num(p, "compute_efficiency"), a, sizeof a);
-		calc_fmt_percent(calc_num(p, "predicted_mfu"), b, sizeof b);
+		fmt_percent(calc_num(p, "compute_efficiency"), a, sizeof a);
+		fmt_percent(calc_num(p, "predicted_mfu"), b, sizeof b);
 		printf("  kernels at %s of peak -> predicted MFU %s (used for the cost)\n", a, b);
 	} else {
-		calc_fmt_percent(calc_num(p, "implied_compute_efficiency"), a, sizeof a);
-		calc_fmt_percent(calc_num(r, "mfu"), b, sizeof b);
+		fmt_percent(calc_num(p, "implied_compute_efficiency"), a, sizeof a);
+		fmt_percent(calc_num(r, "mfu"), b, sizeof b);
 		printf("  for MFU %s the kernels must reach %s of peak\n", b, a);
 	}
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(p, "memory");
 	char e[32], f[32];
-	cli_format_bytes(calc_num(m, "weights_bytes"), a, sizeof a);
-	cli_format_bytes(calc_num(m, "grads_bytes"), b, sizeof b);
-	cli_format_bytes(calc_num(m, "optimizer_bytes"), c, sizeof c);
-	cli_format_bytes(calc_num(m, "required_bytes"), e, sizeof e);
-	cli_format_bytes(calc_num(m, "available_bytes"), f, sizeof f);
+	fmt_bytes(calc_num(m, "weights_bytes"), a, sizeof a);
+	fmt_bytes(calc_num(m, "grads_bytes"), b, sizeof b);
+	fmt_bytes(calc_num(m, "optimizer_bytes"), c, sizeof c);
+	fmt_bytes(calc_num(m, "required_bytes"), e, sizeof e);
+	fmt_bytes(calc_num(m, "available_bytes"), f, sizeof f);
 	printf("  memory per GPU: weights %s + grads %s + optimizer %s", a, b, c);
 	if (calc_has(m, "activations_bytes")) {
-		cli_format_bytes(calc_num(m, "activations_bytes"), d, sizeof d);
+		fmt_bytes(calc_num(m, "activations_bytes"), d, sizeof d);
 		printf(" + activations %s (recompute %s)", d, calc_str(m, "recompute"));
 	} else {
 		printf(" (activations: give --hidden-size and --layers)");
@@ -514,11 +514,11 @@ static void train_print(const cJSON *r)
 {
 	char a[64], b[64], c[64], d[64];
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(r, "target");
-	cli_format_si(calc_num(r, "peak_flops"), "FLOP/s", a, sizeof a);
+	fmt_si(calc_num(r, "peak_flops"), "FLOP/s", a, sizeof a);
 	printf("Training cost: %.0f x %s at %s each", calc_num(r, "gpus"), calc_str(r, "gpu"), a);
 	if (strcmp(calc_str(r, "peak_source"), "given") == 0) {
 		if (calc_has(r, "hwdb_peak_flops")) {
-			cli_format_si(calc_num(r, "hwdb_peak_flops"), "FLOP/s", b, sizeof b);
+			fmt_si(calc_num(r, "hwdb_peak_flops"), "FLOP/s", b, sizeof b);
 			printf(" (given; hwdb %s dense: %s)", calc_str(r, "dtype"), b);
 		} else {
 			printf(" (given)");
@@ -527,11 +527,11 @@ static void train_print(const cJSON *r)
 		printf(" (%s %s dense, %s)", strcmp(calc_str(r, "peak_source"), "measured") == 0 ? "measured" : "hwdb",
 		       calc_str(r, "dtype"), strcmp(calc_str(r, "ceilings"), "measured") == 0 ? "calibration" : "spec sheet");
 	}
-	calc_fmt_usd(calc_num(r, "price_usd_per_gpu_hour"), c, sizeof c);
+	fmt_usd(calc_num(r, "price_usd_per_gpu_hour"), c, sizeof c);
 	printf(", %s per GPU-hour%s\n", c, strcmp(calc_str(r, "price_source"), "hwdb") == 0 ? " (hwdb)" : "");
 
-	calc_fmt_grouped(calc_num(r, "flops_per_step"), 0, a, sizeof a);
-	calc_fmt_grouped(calc_num(r, "steps"), 0, b, sizeof b);
+	fmt_grouped(calc_num(r, "flops_per_step"), 0, a, sizeof a);
+	fmt_grouped(calc_num(r, "steps"), 0, b, sizeof b);
 	cost_format_exact(calc_num(r, "params"), d, sizeof d);
 	printf("  N = %s parameters, seq %.0f x batch %.0f, %s steps; FLOPs per step (%s) = %s\n", d, calc_num(r, "seq"), calc_num(r, "batch"), b,
 	       strcmp(calc_str(r, "flops_formula"), "palm") == 0 ? "6N + attention" : "6N", a);
@@ -553,30 +553,30 @@ static void train_print(const cJSON *r)
 		for (int j = 0; j < (t ? 2 : 1); j++) {
 			double x = calc_num(objs[j], rows[i].key);
 			if (rows[i].kind == 0)
-				calc_fmt_percent(x, a, sizeof a);
+				fmt_percent(x, a, sizeof a);
 			else if (rows[i].kind == 1)
 				/* %f of a huge time would be cut off by the buffer: a wrong number. */
 				snprintf(a, sizeof a, fabs(x) < 1e9 ? "%.6f s" : "%.6g s", x);
 			else if (rows[i].kind == 2)
-				calc_fmt_grouped(x, 2, a, sizeof a);
+				fmt_grouped(x, 2, a, sizeof a);
 			else
-				calc_fmt_usd(x, a, sizeof a);
+				fmt_usd(x, a, sizeof a);
 			printf(" %24s", a);
 		}
 		printf("\n");
 	}
 	if (t) {
-		calc_fmt_usd(calc_num(r, "savings_usd"), a, sizeof a);
-		calc_fmt_percent(calc_num(r, "savings_fraction"), b, sizeof b);
+		fmt_usd(calc_num(r, "savings_usd"), a, sizeof a);
+		fmt_percent(calc_num(r, "savings_fraction"), b, sizeof b);
 		printf("\n  %s: %s (%s of the cost), %.6gx the speed\n", calc_num(r, "savings_usd") >= 0 ? "savings" : "LOSS", a,
 		       b, calc_num(r, "speedup"));
 	}
 	if (calc_has(r, "investment_usd")) {
-		calc_fmt_usd(calc_num(r, "investment_usd"), a, sizeof a);
+		fmt_usd(calc_num(r, "investment_usd"), a, sizeof a);
 		printf("  investment %s: net ROI %.6gx, gross ROI %.6gx, ", a, calc_num(r, "roi_net"), calc_num(r, "roi_gross"));
 		if (calc_has(r, "break_even_step")) {
-			calc_fmt_grouped(calc_num(r, "break_even_step"), 1, b, sizeof b);
-			calc_fmt_grouped(calc_num(r, "steps"), 0, c, sizeof c);
+			fmt_grouped(calc_num(r, "break_even_step"), 1, b, sizeof b);
+			fmt_grouped(calc_num(r, "steps"), 0, c, sizeof c);
 			printf("break-even at step %s of %s\n", b, c);
 		} else {
 			printf("never breaks even (the target saves nothing)\n");
@@ -587,17 +587,17 @@ static void train_print(const cJSON *r)
 	if (ro) {
 		printf("\n  Rounded the way a hand calculation does (step time to 0.1 s, hours to whole hours):\n");
 		printf("    current: %.1f s/step -> %s h -> ", calc_num(ro, "step_time_s"),
-		       (calc_fmt_grouped(calc_num(ro, "wall_hours"), 0, a, sizeof a), a));
-		calc_fmt_usd(calc_num(ro, "cost_usd"), b, sizeof b);
-		calc_fmt_usd(calc_num(ro, "cost_drift_usd"), c, sizeof c);
+		       (fmt_grouped(calc_num(ro, "wall_hours"), 0, a, sizeof a), a));
+		fmt_usd(calc_num(ro, "cost_usd"), b, sizeof b);
+		fmt_usd(calc_num(ro, "cost_drift_usd"), c, sizeof c);
 		printf("%s (drift %s)\n", b, c);
 		printf("    target:  %.1f s/step -> %s h -> ", calc_num(ro, "target_step_time_s"),
-		       (calc_fmt_grouped(calc_num(ro, "target_wall_hours"), 0, a, sizeof a), a));
-		calc_fmt_usd(calc_num(ro, "target_cost_usd"), b, sizeof b);
-		calc_fmt_usd(calc_num(ro, "target_cost_drift_usd"), c, sizeof c);
+		       (fmt_grouped(calc_num(ro, "target_wall_hours"), 0, a, sizeof a), a));
+		fmt_usd(calc_num(ro, "target_cost_usd"), b, sizeof b);
+		fmt_usd(calc_num(ro, "target_cost_drift_usd"), c, sizeof c);
 		printf("%s (drift %s)\n", b, c);
-		calc_fmt_usd(calc_num(ro, "savings_usd"), b, sizeof b);
-		calc_fmt_usd(calc_num(ro, "savings_drift_usd"), c, sizeof c);
+		fmt_usd(calc_num(ro, "savings_usd"), b, sizeof b);
+		fmt_usd(calc_num(ro, "savings_drift_usd"), c, sizeof c);
 		printf("    savings: %s (drift %s)", b, c);
 		if (calc_has(ro, "roi_net"))
 			printf(", net ROI %.6gx", calc_num(ro, "roi_net"));
@@ -684,30 +684,30 @@ static int storage(struct calc_input *in, const char *param, double *bytes, cJSO
 	cJSON_AddStringToObject(o, param, name);
 	char key[64];
 	snprintf(key, sizeof key, "%s_bytes", param);
-	cli_json_number(o, key, *bytes);
+	json_number(o, key, *bytes);
 	return 0;
 }
 
 void calc_json_decode(cJSON *o, const struct ridge_decode_result *r)
 {
-	cli_json_number(o, "kv_bytes_per_token", r->kv_bytes_per_token);
-	cli_json_number(o, "weight_bytes", r->weight_bytes);
-	cli_json_number(o, "kv_bytes", r->kv_bytes);
-	cli_json_number(o, "bytes_per_step", r->bytes_per_step);
-	cli_json_number(o, "flops_per_step", r->flops_per_step);
-	cli_json_number(o, "intensity", r->intensity);
-	cli_json_number(o, "ridge_point", r->ridge_point);
-	cli_json_number(o, "memory_time_s", r->memory_time_s);
-	cli_json_number(o, "compute_time_s", r->compute_time_s);
-	cli_json_number(o, "tpot_s", r->tpot_s);
-	cli_json_number(o, "tokens_per_s", r->tokens_per_s);
-	cli_json_number(o, "usd_per_million_tokens", r->usd_per_million_tokens);
+	json_number(o, "kv_bytes_per_token", r->kv_bytes_per_token);
+	json_number(o, "weight_bytes", r->weight_bytes);
+	json_number(o, "kv_bytes", r->kv_bytes);
+	json_number(o, "bytes_per_step", r->bytes_per_step);
+	json_number(o, "flops_per_step", r->flops_per_step);
+	json_number(o, "intensity", r->intensity);
+	json_number(o, "ridge_point", r->ridge_point);
+	json_number(o, "memory_time_s", r->memory_time_s);
+	json_number(o, "compute_time_s", r->compute_time_s);
+	json_number(o, "tpot_s", r->tpot_s);
+	json_number(o, "tokens_per_s", r->tokens_per_s);
+	json_number(o, "usd_per_million_tokens", r->usd_per_million_tokens);
 	cJSON_AddStringToObject(o, "bound", cost_bound_name(r->bound));
-	cli_json_number(o, "memory_required_bytes", r->memory_required);
-	cli_json_number(o, "memory_available_bytes", r->memory_available);
+	json_number(o, "memory_required_bytes", r->memory_required);
+	json_number(o, "memory_available_bytes", r->memory_available);
 	cJSON_AddBoolToObject(o, "fits", r->fits);
 	if (r->has_crossover)
-		cli_json_number(o, "crossover_batch", r->crossover_batch);
+		json_number(o, "crossover_batch", r->crossover_batch);
 	else
 		cJSON_AddNullToObject(o, "crossover_batch");
 }
@@ -765,15 +765,15 @@ static cJSON *decode_run(struct calc_input *in)
 	di.bandwidth = in->gpu->memory_bandwidth;
 	di.memory_bytes = ridge_gpu_usable_memory(in->gpu);
 	di.overhead_s = params_has(v, "overhead_ms") ? params_num(v, "overhead_ms") : 0;
-	cli_json_number(o, "bandwidth", di.bandwidth);
-	cli_json_number(o, "params", di.params);
-	cli_json_number(o, "layers", di.layers);
-	cli_json_number(o, "kv_heads", di.kv_heads);
-	cli_json_number(o, "head_dim", di.head_dim);
-	cli_json_number(o, "context", di.context);
-	cli_json_number(o, "batch", di.batch);
-	cli_json_number(o, "gpus", di.gpus);
-	cli_json_number(o, "overhead_s", di.overhead_s);
+	json_number(o, "bandwidth", di.bandwidth);
+	json_number(o, "params", di.params);
+	json_number(o, "layers", di.layers);
+	json_number(o, "kv_heads", di.kv_heads);
+	json_number(o, "head_dim", di.head_dim);
+	json_number(o, "context", di.context);
+	json_number(o, "batch", di.batch);
+	json_number(o, "gpus", di.gpus);
+	json_number(o, "overhead_s", di.overhead_s);
 
 	struct ridge_explain *ex = params_flag(v, "explain") ? calloc(1, sizeof *ex) : NULL;
 	struct ridge_decode_result r;
@@ -811,11 +811,11 @@ static cJSON *decode_run(struct calc_input *in)
 				return NULL;
 			}
 			cJSON *row = cJSON_CreateObject();
-			cli_json_number(row, "batch", d.batch);
-			cli_json_number(row, "bytes_per_step", s.bytes_per_step);
-			cli_json_number(row, "tpot_s", s.tpot_s);
-			cli_json_number(row, "tokens_per_s", s.tokens_per_s);
-			cli_json_number(row, "usd_per_million_tokens", s.usd_per_million_tokens);
+			json_number(row, "batch", d.batch);
+			json_number(row, "bytes_per_step", s.bytes_per_step);
+			json_number(row, "tpot_s", s.tpot_s);
+			json_number(row, "tokens_per_s", s.tokens_per_s);
+			json_number(row, "usd_per_million_tokens", s.usd_per_million_tokens);
 			cJSON_AddStringToObject(row, "bound", cost_bound_name(s.bound));
 			cJSON_AddBoolToObject(row, "fits", s.fits);
 			cJSON_AddItemToArray(sweep, row);
@@ -835,32 +835,32 @@ static void decode_print(const cJSON *r)
 		return;
 	}
 	char a[64], b[64], c[64], d[64];
-	cli_format_si(calc_num(r, "bandwidth"), "B/s", a, sizeof a);
-	cli_format_si(calc_num(r, "peak_flops"), "FLOP/s", b, sizeof b);
-	calc_fmt_usd(calc_num(r, "price_usd_per_gpu_hour"), c, sizeof c);
+	fmt_si(calc_num(r, "bandwidth"), "B/s", a, sizeof a);
+	fmt_si(calc_num(r, "peak_flops"), "FLOP/s", b, sizeof b);
+	fmt_usd(calc_num(r, "price_usd_per_gpu_hour"), c, sizeof c);
 	printf("Decode cost: %.0f x %s (%s, %s %s each: %s), %s per GPU-hour%s\n", calc_num(r, "gpus"), calc_str(r, "gpu"),
 	       a, calc_str(r, "compute_dtype"), b, strcmp(calc_str(r, "ceilings"), "measured") == 0 ? "measured" : "spec sheet",
 	       c, strcmp(calc_str(r, "price_source"), "hwdb") == 0 ? " (hwdb)" : "");
-	calc_fmt_grouped(calc_num(r, "params"), 0, a, sizeof a);
+	fmt_grouped(calc_num(r, "params"), 0, a, sizeof a);
 	printf("  %s parameters, weights %s, KV cache %s; batch %.0f x context %.0f\n", a, calc_str(r, "weight_dtype"),
 	       calc_str(r, "kv_dtype"), calc_num(r, "batch"), calc_num(r, "context"));
-	calc_fmt_grouped(calc_num(r, "kv_bytes_per_token"), 0, a, sizeof a);
+	fmt_grouped(calc_num(r, "kv_bytes_per_token"), 0, a, sizeof a);
 	cost_format_exact(calc_num(r, "kv_dtype_bytes"), d, sizeof d);
 	printf("\n  KV bytes per token    2 x %.0f layers x %.0f KV heads x %.0f x %s B = %s B\n", calc_num(r, "layers"),
 	       calc_num(r, "kv_heads"), calc_num(r, "head_dim"), d, a);
-	cli_format_si(calc_num(r, "weight_bytes"), "B", a, sizeof a);
-	cli_format_si(calc_num(r, "kv_bytes"), "B", b, sizeof b);
-	cli_format_si(calc_num(r, "bytes_per_step"), "B", c, sizeof c);
+	fmt_si(calc_num(r, "weight_bytes"), "B", a, sizeof a);
+	fmt_si(calc_num(r, "kv_bytes"), "B", b, sizeof b);
+	fmt_si(calc_num(r, "bytes_per_step"), "B", c, sizeof c);
 	printf("  bytes per step        weights %s + KV cache %s = %s\n", a, b, c);
-	cli_format_seconds(calc_num(r, "memory_time_s"), a, sizeof a);
-	cli_format_seconds(calc_num(r, "compute_time_s"), b, sizeof b);
+	fmt_seconds(calc_num(r, "memory_time_s"), a, sizeof a);
+	fmt_seconds(calc_num(r, "compute_time_s"), b, sizeof b);
 	printf("  memory time           %s;  compute time %s  -> %s-bound\n", a, b, calc_str(r, "bound"));
-	cli_format_seconds(calc_num(r, "tpot_s"), a, sizeof a);
-	calc_fmt_grouped(calc_num(r, "tokens_per_s"), 1, b, sizeof b);
-	calc_fmt_usd(calc_num(r, "usd_per_million_tokens"), c, sizeof c);
+	fmt_seconds(calc_num(r, "tpot_s"), a, sizeof a);
+	fmt_grouped(calc_num(r, "tokens_per_s"), 1, b, sizeof b);
+	fmt_usd(calc_num(r, "usd_per_million_tokens"), c, sizeof c);
 	printf("  TPOT %s, %s tokens/s, %s per million tokens\n", a, b, c);
-	cli_format_si(calc_num(r, "memory_required_bytes"), "B", a, sizeof a);
-	cli_format_si(calc_num(r, "memory_available_bytes"), "B", b, sizeof b);
+	fmt_si(calc_num(r, "memory_required_bytes"), "B", a, sizeof a);
+	fmt_si(calc_num(r, "memory_available_bytes"), "B", b, sizeof b);
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "fits")))
 		printf("  memory: %s of %s\n", a, b);
 	else
@@ -877,10 +877,10 @@ static void decode_print(const cJSON *r)
 		const cJSON *row;
 		cJSON_ArrayForEach(row, sweep)
 		{
-			cli_format_si(calc_num(row, "bytes_per_step"), "B", a, sizeof a);
-			cli_format_seconds(calc_num(row, "tpot_s"), b, sizeof b);
-			calc_fmt_grouped(calc_num(row, "tokens_per_s"), 1, c, sizeof c);
-			calc_fmt_usd(calc_num(row, "usd_per_million_tokens"), d, sizeof d);
+			fmt_si(calc_num(row, "bytes_per_step"), "B", a, sizeof a);
+			fmt_seconds(calc_num(row, "tpot_s"), b, sizeof b);
+			fmt_grouped(calc_num(row, "tokens_per_s"), 1, c, sizeof c);
+			fmt_usd(calc_num(row, "usd_per_million_tokens"), d, sizeof d);
 			printf("  %6.0f %12s %12s %14s %12s %8s %5s\n", calc_num(row, "batch"), a, b, c, d, calc_str(row, "bound"),
 			       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "fits")) ? "yes" : "NO");
 		}
@@ -1074,39 +1074,39 @@ static cJSON *rank_run(struct calc_input *in)
 	}
 	cJSON *o = cJSON_CreateObject();
 	cJSON *a = cJSON_AddObjectToObject(o, "assumptions");
-	cli_json_number(a, "budget_usd_per_month", fleet.budget_usd_per_month);
-	cli_json_number(a, "training_share", fleet.training_share);
-	cli_json_number(a, "inference_share", fleet.inference_share);
-	cli_json_number(a, "baseline_mfu", fleet.baseline_mfu);
-	cli_json_number(a, "engineer_usd_per_hour", fleet.engineer_usd_per_hour);
-	cli_json_number(a, "hours_per_week", fleet.hours_per_week);
-	cli_json_number(a, "weeks_per_month", RIDGE_WEEKS_PER_MONTH);
-	cli_json_number(a, "horizon_months", fleet.horizon_months);
+	json_number(a, "budget_usd_per_month", fleet.budget_usd_per_month);
+	json_number(a, "training_share", fleet.training_share);
+	json_number(a, "inference_share", fleet.inference_share);
+	json_number(a, "baseline_mfu", fleet.baseline_mfu);
+	json_number(a, "engineer_usd_per_hour", fleet.engineer_usd_per_hour);
+	json_number(a, "hours_per_week", fleet.hours_per_week);
+	json_number(a, "weeks_per_month", RIDGE_WEEKS_PER_MONTH);
+	json_number(a, "horizon_months", fleet.horizon_months);
 	cJSON *ranking = cJSON_AddArrayToObject(o, "ranking");
 	for (int i = 0; i < rr->count; i++) {
 		const struct ridge_project_result *r = &results[i];
 		const struct ridge_project *p = &rr->projects[r->index];
 		cJSON *e = cJSON_CreateObject();
-		cli_json_number(e, "rank", r->rank);
+		json_number(e, "rank", r->rank);
 		cJSON_AddStringToObject(e, "name", p->name);
 		cJSON_AddStringToObject(e, "kind", p->kind == RIDGE_PROJECT_MFU ? "training_mfu" : "inference_tpot");
 		if (p->kind == RIDGE_PROJECT_MFU) {
-			cli_json_number(e, "mfu_gain", p->mfu_gain);
-			cli_json_number(e, "target_mfu", r->target_mfu);
+			json_number(e, "mfu_gain", p->mfu_gain);
+			json_number(e, "target_mfu", r->target_mfu);
 		} else {
-			cli_json_number(e, "tpot_reduction", p->tpot_reduction);
+			json_number(e, "tpot_reduction", p->tpot_reduction);
 		}
-		cli_json_number(e, "applies_to", p->applies_to);
-		cli_json_number(e, "engineering_usd", r->engineering_usd);
-		cli_json_number(e, "spend_usd_per_month", r->spend_per_month);
-		cli_json_number(e, "saving_fraction", r->saving_fraction);
-		cli_json_number(e, "savings_usd_per_month", r->savings_per_month);
-		cli_json_number(e, "months_saving", r->months_saving);
-		cli_json_number(e, "horizon_savings_usd", r->horizon_savings);
-		cli_json_number(e, "net_usd", r->net_usd);
-		cli_json_number(e, "roi_net", r->roi_net);
-		cli_json_number(e, "roi_gross", r->roi_gross);
-		cli_json_number(e, "payback_months", r->payback_months);
+		json_number(e, "applies_to", p->applies_to);
+		json_number(e, "engineering_usd", r->engineering_usd);
+		json_number(e, "spend_usd_per_month", r->spend_per_month);
+		json_number(e, "saving_fraction", r->saving_fraction);
+		json_number(e, "savings_usd_per_month", r->savings_per_month);
+		json_number(e, "months_saving", r->months_saving);
+		json_number(e, "horizon_savings_usd", r->horizon_savings);
+		json_number(e, "net_usd", r->net_usd);
+		json_number(e, "roi_net", r->roi_net);
+		json_number(e, "roi_gross", r->roi_gross);
+		json_number(e, "payback_months", r->payback_months);
 		cJSON_AddItemToArray(ranking, e);
 	}
 	if (ex) {
@@ -1121,11 +1121,11 @@ static void rank_print(const cJSON *r)
 {
 	const cJSON *a = cJSON_GetObjectItemCaseSensitive(r, "assumptions");
 	char s1[64], s2[64], s3[64], s4[64], s5[64];
-	calc_fmt_usd(calc_num(a, "budget_usd_per_month"), s1, sizeof s1);
-	calc_fmt_percent(calc_num(a, "training_share"), s2, sizeof s2);
-	calc_fmt_percent(calc_num(a, "inference_share"), s3, sizeof s3);
-	calc_fmt_percent(calc_num(a, "baseline_mfu"), s4, sizeof s4);
-	calc_fmt_usd(calc_num(a, "engineer_usd_per_hour"), s5, sizeof s5);
+	fmt_usd(calc_num(a, "budget_usd_per_month"), s1, sizeof s1);
+	fmt_percent(calc_num(a, "training_share"), s2, sizeof s2);
+	fmt_percent(calc_num(a, "inference_share"), s3, sizeof s3);
+	fmt_percent(calc_num(a, "baseline_mfu"), s4, sizeof s4);
+	fmt_usd(calc_num(a, "engineer_usd_per_hour"), s5, sizeof s5);
 	printf("Investment ranking: %s/month fleet, %s training / %s inference; assumed: baseline MFU %s,\n", s1, s2, s3, s4);
 	printf("  engineering %s/hour x %.4g h/week (a month is 52/12 weeks), savings counted over %.4g months\n", s5,
 	       calc_num(a, "hours_per_week"), calc_num(a, "horizon_months"));
@@ -1135,14 +1135,14 @@ static void rank_print(const cJSON *r)
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(r, "ranking"))
 	{
 		char cost[32], how[96], month[32], total[32], pct[32], m0[32], m1[32];
-		calc_fmt_usd(calc_num(e, "engineering_usd"), cost, sizeof cost);
-		calc_fmt_usd(calc_num(e, "savings_usd_per_month"), month, sizeof month);
-		calc_fmt_usd(calc_num(e, "horizon_savings_usd"), total, sizeof total);
-		calc_fmt_percent(calc_num(e, "saving_fraction"), pct, sizeof pct);
+		fmt_usd(calc_num(e, "engineering_usd"), cost, sizeof cost);
+		fmt_usd(calc_num(e, "savings_usd_per_month"), month, sizeof month);
+		fmt_usd(calc_num(e, "horizon_savings_usd"), total, sizeof total);
+		fmt_percent(calc_num(e, "saving_fraction"), pct, sizeof pct);
 		double spend = calc_num(e, "spend_usd_per_month") / 1e6;
 		if (strcmp(calc_str(e, "kind"), "training_mfu") == 0) {
-			calc_fmt_percent(calc_num(a, "baseline_mfu"), m0, sizeof m0);
-			calc_fmt_percent(calc_num(e, "target_mfu"), m1, sizeof m1);
+			fmt_percent(calc_num(a, "baseline_mfu"), m0, sizeof m0);
+			fmt_percent(calc_num(e, "target_mfu"), m1, sizeof m1);
 			snprintf(how, sizeof how, "%s of $%.4gM training (MFU %s->%s)", pct, spend, m0, m1);
 		} else {
 			snprintf(how, sizeof how, "%s of $%.4gM inference (TPOT -%.4g%%)", pct, spend,

@@ -63,14 +63,14 @@ static int gemm_l2_floor(const struct ridge_gpu *gpu, const struct ridge_kernel_
 static void gemm_l2_json(cJSON *doc, const struct ridge_kernel_cost *cost, const struct ridge_roofline_hierarchy *h)
 {
 	const struct ridge_gemm_l2 *l = &cost->l2;
-	cli_json_number(doc, "hbm_bytes", l->hbm_bytes);
-	cli_json_number(doc, "l2_bytes", l->l2_traffic);
-	cli_json_number(doc, "wave_ctas", l->wave_ctas);
+	json_number(doc, "hbm_bytes", l->hbm_bytes);
+	json_number(doc, "l2_bytes", l->l2_traffic);
+	json_number(doc, "wave_ctas", l->wave_ctas);
 	cJSON_AddBoolToObject(doc, "l2_resident", l->a_resident && l->b_resident);
 	const struct ridge_roofline_level *l2 = &h->levels[RIDGE_LEVEL_L2];
 	if (l2->placed) {
-		cli_json_number(doc, "l2_bandwidth", l2->bandwidth);
-		cli_json_number(doc, "l2_time_s", l2->time_s);
+		json_number(doc, "l2_bandwidth", l2->bandwidth);
+		json_number(doc, "l2_time_s", l2->time_s);
 	}
 	cJSON_AddStringToObject(doc, "binding", roofline_binding_name(h));
 }
@@ -138,20 +138,20 @@ static cJSON *gemm_run(struct calc_input *in)
 	}
 	cJSON *doc = cJSON_CreateObject();
 	cJSON_AddStringToObject(doc, "gpu", gpu->id);
-	cJSON_AddStringToObject(doc, "ceiling_source", cli_ceiling_source(gpu));
+	cJSON_AddStringToObject(doc, "ceiling_source", app_ceiling_source(gpu));
 	cJSON_AddStringToObject(doc, "algorithm", naive ? "naive" : tiled ? "tiled" : "library");
 	cJSON_AddStringToObject(doc, "dtype", ridge_dtype_name(s.dtype));
-	cli_json_number(doc, "m", s.m);
-	cli_json_number(doc, "n", s.n);
-	cli_json_number(doc, "k", s.k);
-	cli_json_number(doc, "batch", s.batch > 0 ? s.batch : 1);
-	cli_json_number(doc, "flops", cost.flops);
-	cli_json_number(doc, "bytes", cost.bytes);
-	cli_json_number(doc, "read_bytes", cost.read_bytes);
-	cli_json_number(doc, "write_bytes", cost.write_bytes);
-	cli_json_number(doc, "intensity", p.intensity);
+	json_number(doc, "m", s.m);
+	json_number(doc, "n", s.n);
+	json_number(doc, "k", s.k);
+	json_number(doc, "batch", s.batch > 0 ? s.batch : 1);
+	json_number(doc, "flops", cost.flops);
+	json_number(doc, "bytes", cost.bytes);
+	json_number(doc, "read_bytes", cost.read_bytes);
+	json_number(doc, "write_bytes", cost.write_bytes);
+	json_number(doc, "intensity", p.intensity);
 	cJSON_AddStringToObject(doc, "bound", roofline_bound_name(p.bound));
-	cli_json_number(doc, "time_floor_s", p.time_floor_s);
+	json_number(doc, "time_floor_s", p.time_floor_s);
 	cJSON_AddBoolToObject(doc, "tensor_core_eligible", path.tensor_eligible);
 	cJSON_AddBoolToObject(doc, "tensor_core_fast_path", path.fast_path);
 	if (!path.tensor_eligible || !path.fast_path)
@@ -159,21 +159,21 @@ static cJSON *gemm_run(struct calc_input *in)
 	cJSON_AddBoolToObject(doc, "uses_tensor_cores", path.uses_matrix);
 	cJSON_AddStringToObject(doc, "compute_dtype", ridge_dtype_name(ceiling.dtype));
 	cJSON_AddStringToObject(doc, "path", ceiling.matrix ? "matrix" : "vector");
-	cli_json_number(doc, "peak_flops", ceiling.peak_flops);
-	cli_json_number(doc, "bandwidth", ceiling.bandwidth);
-	cli_json_number(doc, "ridge_point", ceiling.ridge_point);
-	cli_json_number(doc, "attainable_flops", p.attainable_flops);
-	cli_json_number(doc, "compute_time_s", p.compute_time_s);
-	cli_json_number(doc, "memory_time_s", p.memory_time_s);
-	cli_json_number(doc, "compulsory_bytes", cost.compulsory_bytes);
-	cli_json_number(doc, "compulsory_intensity", compulsory.intensity);
+	json_number(doc, "peak_flops", ceiling.peak_flops);
+	json_number(doc, "bandwidth", ceiling.bandwidth);
+	json_number(doc, "ridge_point", ceiling.ridge_point);
+	json_number(doc, "attainable_flops", p.attainable_flops);
+	json_number(doc, "compute_time_s", p.compute_time_s);
+	json_number(doc, "memory_time_s", p.memory_time_s);
+	json_number(doc, "compulsory_bytes", cost.compulsory_bytes);
+	json_number(doc, "compulsory_intensity", compulsory.intensity);
 	cJSON_AddStringToObject(doc, "compulsory_bound", roofline_bound_name(compulsory.bound));
-	cli_json_number(doc, "compulsory_time_floor_s", compulsory.time_floor_s);
+	json_number(doc, "compulsory_time_floor_s", compulsory.time_floor_s);
 	if (p.has_time) {
-		cli_json_number(doc, "time_s", p.time_s);
-		cli_json_number(doc, "achieved_flops", p.achieved_flops);
-		cli_json_number(doc, "fraction_of_attainable", p.fraction_of_attainable);
-		cli_json_number(doc, "fraction_of_peak", p.fraction_of_peak);
+		json_number(doc, "time_s", p.time_s);
+		json_number(doc, "achieved_flops", p.achieved_flops);
+		json_number(doc, "fraction_of_attainable", p.fraction_of_attainable);
+		json_number(doc, "fraction_of_peak", p.fraction_of_peak);
 	}
 	if (path.note[0])
 		cJSON_AddStringToObject(doc, "note", path.note);
@@ -189,7 +189,7 @@ static cJSON *gemm_run(struct calc_input *in)
 		snprintf(in->err, sizeof in->err, "gemm: %s", err);
 		return NULL;
 	}
-	cli_json_number(doc, "predicted_time_s", kt.predicted_time_s);
+	json_number(doc, "predicted_time_s", kt.predicted_time_s);
 	cJSON_AddItemToObject(doc, "prediction", kernel_time_json(&kt));
 	return doc;
 }
@@ -199,8 +199,8 @@ static void gemm_l2_print(const cJSON *d)
 	if (!calc_has(d, "l2_time_s"))
 		return;
 	char a[48], b[48];
-	cli_format_seconds(calc_num(d, "l2_time_s"), a, sizeof a);
-	cli_format_si(calc_num(d, "l2_bandwidth"), "B/s", b, sizeof b);
+	fmt_seconds(calc_num(d, "l2_time_s"), a, sizeof a);
+	fmt_si(calc_num(d, "l2_bandwidth"), "B/s", b, sizeof b);
 	printf("  L2: the tiled re-reads take %s at %s; binding: %s\n", a, b, calc_str(d, "binding"));
 }
 
@@ -209,17 +209,17 @@ static void gemm_print(const cJSON *d)
 	char a[48], b[48], t[48];
 	const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(d, "kernel");
 	kernel_print_json(kernel);
-	cli_format_si(calc_num(d, "peak_flops"), "FLOP/s", a, sizeof a);
-	cli_format_si(calc_num(d, "bandwidth"), "B/s", b, sizeof b);
+	fmt_si(calc_num(d, "peak_flops"), "FLOP/s", a, sizeof a);
+	fmt_si(calc_num(d, "bandwidth"), "B/s", b, sizeof b);
 	printf("On %s (%s ceilings): %s %s %s, HBM %s, ridge %.6g FLOP/byte\n", calc_str(d, "gpu"),
 	       calc_str(d, "ceiling_source"), calc_str(d, "compute_dtype"), calc_str(d, "path"), a, b,
 	       calc_num(d, "ridge_point"));
-	cli_format_seconds(calc_num(d, "time_floor_s"), t, sizeof t);
-	cli_format_si(calc_num(d, "attainable_flops"), "FLOP/s", a, sizeof a);
+	fmt_seconds(calc_num(d, "time_floor_s"), t, sizeof t);
+	fmt_si(calc_num(d, "attainable_flops"), "FLOP/s", a, sizeof a);
 	printf("  intensity %.6g FLOP/byte: %s-bound, attainable %s, time floor %s\n", calc_num(d, "intensity"),
 	       calc_str(d, "bound"), a, t);
 	if (strcmp(calc_str(kernel, "traffic"), "compulsory") != 0 && calc_num(d, "compulsory_bytes") != calc_num(d, "bytes")) {
-		cli_format_seconds(calc_num(d, "compulsory_time_floor_s"), t, sizeof t);
+		fmt_seconds(calc_num(d, "compulsory_time_floor_s"), t, sizeof t);
 		printf("  every matrix once (compulsory): %.6g FLOP/byte: %s-bound, time floor %s\n",
 		       calc_num(d, "compulsory_intensity"), calc_str(d, "compulsory_bound"), t);
 	}
@@ -228,7 +228,7 @@ static void gemm_print(const cJSON *d)
 	if (prediction)
 		kernel_time_print(prediction, false);
 	if (calc_has(d, "time_s")) {
-		cli_format_si(calc_num(d, "achieved_flops"), "FLOP/s", a, sizeof a);
+		fmt_si(calc_num(d, "achieved_flops"), "FLOP/s", a, sizeof a);
 		printf("  measured: %s = %.4g%% of attainable, %.4g%% of peak\n", a,
 		       100 * calc_num(d, "fraction_of_attainable"), 100 * calc_num(d, "fraction_of_peak"));
 	}

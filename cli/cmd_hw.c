@@ -35,7 +35,7 @@ static double default_peak(const struct ridge_gpu *g, enum ridge_dtype d)
 	return rate;
 }
 
-static int hw_list(const struct cli_hw *hw, bool json)
+static int hw_list(const struct app_hw *hw, bool json)
 {
 	if (json) {
 		cJSON *array = cJSON_CreateArray();
@@ -47,9 +47,9 @@ static int hw_list(const struct cli_hw *hw, bool json)
 			cJSON_AddStringToObject(o, "vendor", g->vendor == RIDGE_VENDOR_AMD ? "amd" : "nvidia");
 			cJSON_AddStringToObject(o, "arch", g->arch);
 			cJSON_AddNumberToObject(o, "sm_count", g->sm_count);
-			cli_json_number(o, "memory_bandwidth", g->memory_bandwidth);
+			json_number(o, "memory_bandwidth", g->memory_bandwidth);
 			if (default_peak(g, RIDGE_BF16) > 0)
-				cli_json_number(o, "bf16_flops", default_peak(g, RIDGE_BF16));
+				json_number(o, "bf16_flops", default_peak(g, RIDGE_BF16));
 			cJSON_AddStringToObject(o, "origin", hw->db.entries[i].origin);
 			cJSON_AddItemToArray(array, o);
 		}
@@ -78,11 +78,11 @@ static void print_fabric(const struct ridge_gpu *g)
 	const struct ridge_interconnect *ic = &g->ic;
 	char a[32], b[32], c[32], d[32], e[32];
 	if (ic->has_fabric) {
-		cli_format_si(ic->per_direction, "B/s", a, sizeof a);
-		cli_format_si(ic->peer_bandwidth, "B/s", b, sizeof b);
-		cli_format_seconds(ic->latency, c, sizeof c);
-		cli_format_seconds(ic->base_latency, d, sizeof d);
-		cli_format_si(ic->pcie_bandwidth, "B/s", e, sizeof e);
+		fmt_si(ic->per_direction, "B/s", a, sizeof a);
+		fmt_si(ic->peer_bandwidth, "B/s", b, sizeof b);
+		fmt_seconds(ic->latency, c, sizeof c);
+		fmt_seconds(ic->base_latency, d, sizeof d);
+		fmt_si(ic->pcie_bandwidth, "B/s", e, sizeof e);
 		printf("\nFabric  %s, %d GPUs: %s per direction per GPU", ic->topology_name, ic->domain_gpus, a);
 		if (ic->links)
 			printf(" (%d links)", ic->links);
@@ -91,11 +91,11 @@ static void print_fabric(const struct ridge_gpu *g)
 		if (ic->has_bus_bandwidth || ic->has_nvls_bus_bandwidth) {
 			printf("        published bus bandwidth:");
 			if (ic->has_bus_bandwidth) {
-				cli_format_si(ic->bus_bandwidth, "B/s", a, sizeof a);
+				fmt_si(ic->bus_bandwidth, "B/s", a, sizeof a);
 				printf(" ring %s", a);
 			}
 			if (ic->has_nvls_bus_bandwidth) {
-				cli_format_si(ic->nvls_bus_bandwidth, "B/s", a, sizeof a);
+				fmt_si(ic->nvls_bus_bandwidth, "B/s", a, sizeof a);
 				printf("%s NVLS %s", ic->has_bus_bandwidth ? "," : "", a);
 			}
 			printf("\n");
@@ -108,11 +108,11 @@ static void print_fabric(const struct ridge_gpu *g)
 			continue;
 		printf("%s %s", sep, ridge_collective_name((enum ridge_collective)op));
 		if (m->has_bus_bandwidth) {
-			cli_format_si(m->bus_bandwidth, "B/s", a, sizeof a);
+			fmt_si(m->bus_bandwidth, "B/s", a, sizeof a);
 			printf(" %s", a);
 		}
 		if (m->has_latency) {
-			cli_format_seconds(m->latency, a, sizeof a);
+			fmt_seconds(m->latency, a, sizeof a);
 			printf(" + %s", a);
 		}
 		sep = ",";
@@ -125,7 +125,7 @@ static int hw_show(const struct hwdb_entry *e, bool json)
 {
 	const struct ridge_gpu *g = &e->gpu;
 	if (json)
-		return cli_json_print(cli_gpu_json(g, e->origin));
+		return cli_json_print(app_gpu_json(g, e->origin));
 	char a[48], b[48], c[48];
 	printf("%s (%s)  %s %s", g->name, g->id, g->vendor == RIDGE_VENDOR_AMD ? "AMD" : "NVIDIA", g->arch);
 	if (g->vendor == RIDGE_VENDOR_AMD)
@@ -164,18 +164,18 @@ static int hw_show(const struct hwdb_entry *e, bool json)
 			printf("%10s", "-");
 		printf("\n");
 	}
-	cli_format_bytes(g->memory_bytes, a, sizeof a);
-	cli_format_si(g->memory_bandwidth, "B/s", b, sizeof b);
-	cli_format_bytes(g->l2_bytes, c, sizeof c);
+	fmt_bytes(g->memory_bytes, a, sizeof a);
+	fmt_si(g->memory_bandwidth, "B/s", b, sizeof b);
+	fmt_bytes(g->l2_bytes, c, sizeof c);
 	if (g->has_usable_memory) {
 		char u[32];
-		cli_format_bytes(g->usable_memory_bytes, u, sizeof u);
+		fmt_bytes(g->usable_memory_bytes, u, sizeof u);
 		printf("\nMemory  %s (%s usable) %s at %s; L2 %s", a, u, g->memory_type, b, c);
 	} else {
 		printf("\nMemory  %s %s at %s; L2 %s", a, g->memory_type, b, c);
 	}
 	if (g->has_infinity_cache) {
-		cli_format_bytes(g->infinity_cache_bytes, a, sizeof a);
+		fmt_bytes(g->infinity_cache_bytes, a, sizeof a);
 		printf("; Infinity Cache %s", a);
 	}
 	printf("\n");
@@ -186,7 +186,7 @@ static int hw_show(const struct hwdb_entry *e, bool json)
 		const char *sep = " ";
 		for (int i = 0; i < RIDGE_HBM_MIXES; i++)
 			if (mixes[i].has) {
-				cli_format_si(mixes[i].bandwidth, "B/s", a, sizeof a);
+				fmt_si(mixes[i].bandwidth, "B/s", a, sizeof a);
 				printf("%s%s %s", sep, mixes[i].label, a);
 				sep = ", ";
 			}
@@ -195,11 +195,11 @@ static int hw_show(const struct hwdb_entry *e, bool json)
 	if (g->has_l2_bandwidth || g->has_smem_bandwidth) {
 		printf("        inner levels:");
 		if (g->has_l2_bandwidth) {
-			cli_format_si(g->l2_bandwidth, "B/s", a, sizeof a);
+			fmt_si(g->l2_bandwidth, "B/s", a, sizeof a);
 			printf(" L2 %s", a);
 		}
 		if (g->has_smem_bandwidth) {
-			cli_format_si(g->smem_bandwidth, "B/s", a, sizeof a);
+			fmt_si(g->smem_bandwidth, "B/s", a, sizeof a);
 			printf(" shared memory %s", a);
 		}
 		printf("\n");
@@ -208,22 +208,22 @@ static int hw_show(const struct hwdb_entry *e, bool json)
 	if (bf16 > 0 && g->memory_bandwidth > 0)
 		printf("        ridge point (bf16 / HBM): %.1f FLOP/byte\n", bf16 / g->memory_bandwidth);
 
-	cli_format_bytes(g->smem_per_sm, a, sizeof a);
-	cli_format_bytes(g->smem_per_block, b, sizeof b);
-	cli_format_bytes(g->smem_per_block_optin, c, sizeof c);
+	fmt_bytes(g->smem_per_sm, a, sizeof a);
+	fmt_bytes(g->smem_per_block, b, sizeof b);
+	fmt_bytes(g->smem_per_block_optin, c, sizeof c);
 	printf("\nPer %s  %s shared memory (%s per block, %s opt-in", g->vendor == RIDGE_VENDOR_AMD ? "CU" : "SM", a, b, c);
 	if (g->nv.smem_reserved_per_block > 0) {
-		cli_format_bytes(g->nv.smem_reserved_per_block, a, sizeof a);
+		fmt_bytes(g->nv.smem_reserved_per_block, a, sizeof a);
 		printf(", %s reserved per block", a);
 	}
 	printf(")\n        %d registers (%d per block, %d per thread), %d threads, %d %s, %d blocks\n", g->regs_per_sm,
 	       g->regs_per_block, g->nv.max_regs_per_thread, g->max_threads_per_sm, g->max_warps_per_sm,
 	       g->vendor == RIDGE_VENDOR_AMD ? "waves" : "warps", g->max_blocks_per_sm);
-	cli_format_seconds(g->launch_overhead_s, a, sizeof a);
-	cli_format_seconds(g->graph_node_s, b, sizeof b);
+	fmt_seconds(g->launch_overhead_s, a, sizeof a);
+	fmt_seconds(g->graph_node_s, b, sizeof b);
 	printf("\nTDP %.0f W", g->tdp_watts);
 	if (g->interconnect[0]) {
-		cli_format_si(g->interconnect_bandwidth, "B/s", c, sizeof c);
+		fmt_si(g->interconnect_bandwidth, "B/s", c, sizeof c);
 		printf("; %s %s", g->interconnect, c);
 	}
 	printf("; launch %s, graph node %s", a, b);
@@ -414,16 +414,16 @@ static int run_hw(int argc, char **argv)
 		cli_error(nargs == 0 ? "hw show needs a GPU id (see 'ridge hw list')" : "hw show takes one GPU, got %d", nargs);
 		return EXIT_USAGE;
 	}
-	struct cli_hw hw;
-	if (cli_hw_open(&hw, opt.hwdb_dir, opt.calibration) != 0)
+	struct app_hw hw;
+	if (app_hw_open(&hw, opt.hwdb_dir, opt.calibration) != 0)
 		return EXIT_USAGE;
 	if (strcmp(sub, "list") == 0) {
 		rc = hw_list(&hw, opt.json);
 	} else {
-		const struct hwdb_entry *e = cli_hw_find(&hw, args[0]);
+		const struct hwdb_entry *e = app_hw_find(&hw, args[0]);
 		rc = e ? hw_show(e, opt.json) : EXIT_USAGE;
 	}
-	cli_hw_close(&hw);
+	app_hw_close(&hw);
 	return rc;
 }
 

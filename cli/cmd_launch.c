@@ -87,52 +87,52 @@ static cJSON *launch_run(struct calc_input *in)
 	cJSON_AddStringToObject(o, "launch_source", launch_source);
 	if (from_trace.path && !in->item) {
 		cJSON_AddStringToObject(o, "trace", from_trace.path);
-		cli_json_number(o, "trace_kernels_per_step", from_trace.kernels_per_step);
+		json_number(o, "trace_kernels_per_step", from_trace.kernels_per_step);
 		cJSON_AddBoolToObject(o, "trace_step", from_trace.step);
 	}
 	cJSON_AddStringToObject(o, "graph_node_source", node_source);
-	cli_json_number(o, "kernels_per_layer", li.kernels_per_layer);
-	cli_json_number(o, "layers", li.layers);
-	cli_json_number(o, "extra_kernels", li.extra_kernels);
-	cli_json_number(o, "launches", r.launches);
-	cli_json_number(o, "launch_s", li.launch_s);
-	cli_json_number(o, "graph_node_s", li.graph_node_s);
-	cli_json_number(o, "graph_launch_s", li.graph_launch_s);
+	json_number(o, "kernels_per_layer", li.kernels_per_layer);
+	json_number(o, "layers", li.layers);
+	json_number(o, "extra_kernels", li.extra_kernels);
+	json_number(o, "launches", r.launches);
+	json_number(o, "launch_s", li.launch_s);
+	json_number(o, "graph_node_s", li.graph_node_s);
+	json_number(o, "graph_launch_s", li.graph_launch_s);
 	cJSON_AddBoolToObject(o, "graph_total_given", li.has_graph_total);
-	cli_json_number(o, "overhead_s", r.overhead_s);
-	cli_json_number(o, "graph_overhead_s", r.graph_overhead_s);
-	cli_json_number(o, "graph_saving_s", r.graph_saving_s);
-	cli_json_ratio(o, "graph_reduction", r.overhead_s, r.graph_overhead_s);
-	cli_json_number(o, "persistent_overhead_s", r.persistent_overhead_s);
+	json_number(o, "overhead_s", r.overhead_s);
+	json_number(o, "graph_overhead_s", r.graph_overhead_s);
+	json_number(o, "graph_saving_s", r.graph_saving_s);
+	json_ratio(o, "graph_reduction", r.overhead_s, r.graph_overhead_s);
+	json_number(o, "persistent_overhead_s", r.persistent_overhead_s);
 	if (li.has_step) {
-		cli_json_number(o, "step_s", li.step_s);
-		cli_json_number(o, "fraction_of_step", r.fraction_of_step);
-		cli_json_number(o, "tpot_eager_s", r.tpot_eager_s);
-		cli_json_number(o, "tpot_graph_s", r.tpot_graph_s);
-		cli_json_number(o, "tpot_persistent_s", r.tpot_persistent_s);
-		cli_json_number(o, "graph_fraction_of_step", r.graph_fraction_of_step);
-		cli_json_number(o, "graph_speedup", r.graph_speedup);
-		cli_json_number(o, "persistent_speedup", r.persistent_speedup);
+		json_number(o, "step_s", li.step_s);
+		json_number(o, "fraction_of_step", r.fraction_of_step);
+		json_number(o, "tpot_eager_s", r.tpot_eager_s);
+		json_number(o, "tpot_graph_s", r.tpot_graph_s);
+		json_number(o, "tpot_persistent_s", r.tpot_persistent_s);
+		json_number(o, "graph_fraction_of_step", r.graph_fraction_of_step);
+		json_number(o, "graph_speedup", r.graph_speedup);
+		json_number(o, "persistent_speedup", r.persistent_speedup);
 	}
 	if (li.has_graph_step) {
-		cli_json_number(o, "graph_step_s", li.graph_step_s);
-		cli_json_number(o, "measured_saving_s", r.measured_saving_s);
-		cli_json_number(o, "inferred_launch_s", r.inferred_launch_s);
-		cli_json_number(o, "inferred_launch_replay_s", r.inferred_launch_replay_s);
-		cli_json_number(o, "inferred_vs_assumed", r.inferred_vs_assumed);
+		json_number(o, "graph_step_s", li.graph_step_s);
+		json_number(o, "measured_saving_s", r.measured_saving_s);
+		json_number(o, "inferred_launch_s", r.inferred_launch_s);
+		json_number(o, "inferred_launch_replay_s", r.inferred_launch_replay_s);
+		json_number(o, "inferred_vs_assumed", r.inferred_vs_assumed);
 	}
 	if (li.has_target) {
-		cli_json_number(o, "target_s", li.target_s);
-		cli_json_number(o, "target_overhead_s", r.target_overhead_s);
-		cli_json_number(o, "fraction_of_target", r.fraction_of_target);
-		cli_json_number(o, "graph_fraction_of_target", r.graph_fraction_of_target);
+		json_number(o, "target_s", li.target_s);
+		json_number(o, "target_overhead_s", r.target_overhead_s);
+		json_number(o, "fraction_of_target", r.fraction_of_target);
+		json_number(o, "graph_fraction_of_target", r.graph_fraction_of_target);
 	}
 	return o;
 }
 
 static void sec(double s, char *buf, size_t len)
 {
-	cli_format_seconds(s, buf, len);
+	fmt_seconds(s, buf, len);
 }
 
 static void launch_print(const cJSON *r)
@@ -167,18 +167,18 @@ static void launch_print(const cJSON *r)
 	}
 	sec(calc_num(r, "graph_saving_s"), d, sizeof d);
 	char less[40];
-	cli_format_none(calc_num(r, "graph_reduction"), less, sizeof less, "%.3gx less");
+	fmt_none(calc_num(r, "graph_reduction"), less, sizeof less, "%.3gx less");
 	printf("  graph       %-26s = %s per step (saves %s, %s)\n", left, c, d, less);
 	printf("  persistent  %-26s = 0 per step\n", "one launch, then none");
 
 	if (calc_has(r, "step_s")) {
 		char f[32], g[32];
 		sec(calc_num(r, "step_s"), a, sizeof a);
-		calc_fmt_percent(calc_num(r, "fraction_of_step"), f, sizeof f);
+		fmt_percent(calc_num(r, "fraction_of_step"), f, sizeof f);
 		printf("\n  At a %s step the launches are %s of it.\n", a, f);
 		sec(calc_num(r, "tpot_graph_s"), b, sizeof b);
 		sec(calc_num(r, "tpot_persistent_s"), c, sizeof c);
-		calc_fmt_percent(calc_num(r, "graph_fraction_of_step"), g, sizeof g);
+		fmt_percent(calc_num(r, "graph_fraction_of_step"), g, sizeof g);
 		printf("  TPOT: eager %s, with a graph %s (%.4gx; replay %s of it), persistent %s (%.4gx)\n", a, b,
 		       calc_num(r, "graph_speedup"), g, c, calc_num(r, "persistent_speedup"));
 	}
@@ -199,8 +199,8 @@ static void launch_print(const cJSON *r)
 		char f[32], g[32];
 		sec(calc_num(r, "target_s"), a, sizeof a);
 		sec(calc_num(r, "target_overhead_s"), b, sizeof b);
-		calc_fmt_percent(calc_num(r, "fraction_of_target"), f, sizeof f);
-		calc_fmt_percent(calc_num(r, "graph_fraction_of_target"), g, sizeof g);
+		fmt_percent(calc_num(r, "fraction_of_target"), f, sizeof f);
+		fmt_percent(calc_num(r, "graph_fraction_of_target"), g, sizeof g);
 		printf("\n  At the %s target: %s of eager launch overhead is %s of it; with a graph, %s.\n", a, b, f, g);
 	}
 }
@@ -247,7 +247,7 @@ static int fill_from_trace(int argc, char **argv, char **out, char text[][64], i
 		return 0;
 	long long steps = 1;
 	const char *steps_text = flag_value(argc, argv, "--steps");
-	if (steps_text && cli_parse_int("--steps", steps_text, 1, 1000000000, &steps) != 0)
+	if (steps_text && app_parse_int("--steps", steps_text, 1, 1000000000, &steps) != 0)
 		return EXIT_USAGE;
 	struct trace t;
 	struct trace_summary s;
@@ -264,7 +264,7 @@ static int fill_from_trace(int argc, char **argv, char **out, char text[][64], i
 	}
 	long long layers = 1;
 	const char *layers_text = flag_value(argc, argv, "--layers");
-	if (layers_text && cli_parse_int("--layers", layers_text, 1, 1000000, &layers) != 0)
+	if (layers_text && app_parse_int("--layers", layers_text, 1, 1000000, &layers) != 0)
 		layers = 1; /* calc_main reports it */
 	from_trace.kernels_per_step = (double)t.kernel_count / (double)steps;
 	long long per_step = llround(from_trace.kernels_per_step);

@@ -31,40 +31,40 @@ static const struct param model_params[] = {
 };
 
 /* The model description, the keys as model/workload.h names them. */
-void cli_json_workload_model(cJSON *o, const struct cli_model_config *c)
+void app_json_workload_model(cJSON *o, const struct app_model_config *c)
 {
 	const struct ridge_workload_model *w = &c->workload;
 	cJSON_AddStringToObject(o, "model_type", c->model_type);
 	cJSON_AddStringToObject(o, "family", w->experts > 0 ? "moe" : "dense");
 	cJSON_AddStringToObject(o, "attention", w->mla ? "mla" : w->kv_heads == 1 ? "mqa" : w->kv_heads < w->heads ? "gqa" : "mha");
-	cli_json_number(o, "hidden_size", (double)w->hidden);
-	cli_json_number(o, "intermediate_size", (double)w->intermediate);
-	cli_json_number(o, "num_hidden_layers", (double)w->layers);
-	cli_json_number(o, "num_attention_heads", (double)w->heads);
-	cli_json_number(o, "num_key_value_heads", (double)w->kv_heads);
-	cli_json_number(o, "head_dim", (double)w->head_dim);
-	cli_json_number(o, "vocab_size", (double)w->vocab);
+	json_number(o, "hidden_size", (double)w->hidden);
+	json_number(o, "intermediate_size", (double)w->intermediate);
+	json_number(o, "num_hidden_layers", (double)w->layers);
+	json_number(o, "num_attention_heads", (double)w->heads);
+	json_number(o, "num_key_value_heads", (double)w->kv_heads);
+	json_number(o, "head_dim", (double)w->head_dim);
+	json_number(o, "vocab_size", (double)w->vocab);
 	cJSON_AddBoolToObject(o, "tie_word_embeddings", w->tied_embeddings);
 	cJSON_AddBoolToObject(o, "qkv_bias", w->qkv_bias);
-	cli_json_number(o, "sliding_window", (double)w->sliding_window);
+	json_number(o, "sliding_window", (double)w->sliding_window);
 	if (w->experts > 0) {
-		cli_json_number(o, "experts", (double)w->experts);
-		cli_json_number(o, "experts_per_token", (double)w->experts_per_token);
-		cli_json_number(o, "expert_intermediate_size", (double)w->expert_intermediate);
-		cli_json_number(o, "shared_expert_intermediate_size", (double)w->shared_intermediate);
-		cli_json_number(o, "dense_layers", (double)w->dense_layers);
-		cli_json_number(o, "moe_layers", (double)workload_moe_layers(w));
+		json_number(o, "experts", (double)w->experts);
+		json_number(o, "experts_per_token", (double)w->experts_per_token);
+		json_number(o, "expert_intermediate_size", (double)w->expert_intermediate);
+		json_number(o, "shared_expert_intermediate_size", (double)w->shared_intermediate);
+		json_number(o, "dense_layers", (double)w->dense_layers);
+		json_number(o, "moe_layers", (double)workload_moe_layers(w));
 	}
 	if (w->mla) {
-		cli_json_number(o, "q_lora_rank", (double)w->q_lora_rank);
-		cli_json_number(o, "kv_lora_rank", (double)w->kv_lora_rank);
-		cli_json_number(o, "qk_nope_head_dim", (double)w->qk_nope_head_dim);
-		cli_json_number(o, "qk_rope_head_dim", (double)w->qk_rope_head_dim);
-		cli_json_number(o, "v_head_dim", (double)w->v_head_dim);
+		json_number(o, "q_lora_rank", (double)w->q_lora_rank);
+		json_number(o, "kv_lora_rank", (double)w->kv_lora_rank);
+		json_number(o, "qk_nope_head_dim", (double)w->qk_nope_head_dim);
+		json_number(o, "qk_rope_head_dim", (double)w->qk_rope_head_dim);
+		json_number(o, "v_head_dim", (double)w->v_head_dim);
 	}
 }
 
-static cJSON *model_document(const char *path, const struct cli_model_config *c, double tokens, const char *kv_name,
+static cJSON *model_document(const char *path, const struct app_model_config *c, double tokens, const char *kv_name,
 			     double kv_bytes, char *err, size_t err_len)
 {
 	const struct ridge_workload_model *w = &c->workload;
@@ -80,38 +80,38 @@ static cJSON *model_document(const char *path, const struct cli_model_config *c,
 
 	cJSON *doc = cJSON_CreateObject();
 	cJSON_AddStringToObject(doc, "file", path);
-	cli_json_workload_model(cJSON_AddObjectToObject(doc, "model"), c);
+	app_json_workload_model(cJSON_AddObjectToObject(doc, "model"), c);
 	cJSON *pj = cJSON_AddObjectToObject(doc, "params");
-	cli_json_number(pj, "total", p.total);
-	cli_json_number(pj, "active", p.active);
-	cli_json_number(pj, "matmul_active", p.matmul_active);
-	cli_json_number(pj, "embedding", p.embedding);
-	cli_json_number(pj, "lm_head", p.lm_head);
-	cli_json_number(pj, "attention_per_layer", p.attention_per_layer);
-	cli_json_number(pj, "dense_mlp_per_layer", p.dense_mlp_per_layer);
-	cli_json_number(pj, "expert", p.expert);
-	cli_json_number(pj, "shared_expert_per_layer", p.shared_per_layer);
-	cli_json_number(pj, "router_per_layer", p.router_per_layer);
+	json_number(pj, "total", p.total);
+	json_number(pj, "active", p.active);
+	json_number(pj, "matmul_active", p.matmul_active);
+	json_number(pj, "embedding", p.embedding);
+	json_number(pj, "lm_head", p.lm_head);
+	json_number(pj, "attention_per_layer", p.attention_per_layer);
+	json_number(pj, "dense_mlp_per_layer", p.dense_mlp_per_layer);
+	json_number(pj, "expert", p.expert);
+	json_number(pj, "shared_expert_per_layer", p.shared_per_layer);
+	json_number(pj, "router_per_layer", p.router_per_layer);
 	cJSON *kj = cJSON_AddObjectToObject(doc, "kv_cache");
 	cJSON_AddStringToObject(kj, "kv_dtype", kv_name);
-	cli_json_number(kj, "elements_per_token_per_layer", kv.elements_per_token_layer);
-	cli_json_number(kj, "kv_bytes_per_token", kv.elements_per_token_layer * (double)w->layers * kv_bytes);
-	cli_json_number(doc, "tokens", tokens);
+	json_number(kj, "elements_per_token_per_layer", kv.elements_per_token_layer);
+	json_number(kj, "kv_bytes_per_token", kv.elements_per_token_layer * (double)w->layers * kv_bytes);
+	json_number(doc, "tokens", tokens);
 	if (w->experts > 0)
-		cli_json_number(doc, "experts_touched_per_layer", touched);
+		json_number(doc, "experts_touched_per_layer", touched);
 	cJSON *gj = cJSON_AddArrayToObject(doc, "gemms");
 	for (int i = 0; i < n; i++) {
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "name", g[i].name);
-		cli_json_number(o, "m", g[i].m);
-		cli_json_number(o, "n", (double)g[i].n);
-		cli_json_number(o, "k", (double)g[i].k);
+		json_number(o, "m", g[i].m);
+		json_number(o, "n", (double)g[i].n);
+		json_number(o, "k", (double)g[i].k);
 		cJSON_AddStringToObject(o, "n_from", g[i].n_from);
 		cJSON_AddStringToObject(o, "k_from", g[i].k_from);
-		cli_json_number(o, "instances_per_layer", g[i].instances);
-		cli_json_number(o, "layers", g[i].layers);
+		json_number(o, "instances_per_layer", g[i].instances);
+		json_number(o, "layers", g[i].layers);
 		cJSON_AddBoolToObject(o, "expert", g[i].expert);
-		cli_json_number(o, "flops", 2 * g[i].m * (double)g[i].n * (double)g[i].k * g[i].instances * g[i].layers);
+		json_number(o, "flops", 2 * g[i].m * (double)g[i].n * (double)g[i].k * g[i].instances * g[i].layers);
 		cJSON_AddItemToArray(gj, o);
 	}
 	cJSON *lj = cJSON_AddArrayToObject(doc, "layer_kernels");
@@ -120,7 +120,7 @@ static cJSON *model_document(const char *path, const struct cli_model_config *c,
 		cJSON_AddStringToObject(o, "op", workload_op_name(k[i].op));
 		if (k[i].gemm >= 0)
 			cJSON_AddStringToObject(o, "gemm", g[k[i].gemm].name);
-		cli_json_number(o, "instances", k[i].instances);
+		json_number(o, "instances", k[i].instances);
 		cJSON_AddStringToObject(o, "layers", k[i].moe ? "moe" : k[i].dense ? "dense" : "all");
 		cJSON_AddItemToArray(lj, o);
 	}
@@ -151,11 +151,11 @@ static void print_model(const cJSON *d)
 		printf("  MLA: q_lora_rank %.0f, kv_lora_rank %.0f, qk_nope %.0f + qk_rope %.0f, v_head_dim %.0f\n",
 		       calc_num(m, "q_lora_rank"), calc_num(m, "kv_lora_rank"), calc_num(m, "qk_nope_head_dim"),
 		       calc_num(m, "qk_rope_head_dim"), calc_num(m, "v_head_dim"));
-	calc_fmt_grouped(calc_num(p, "total"), 0, a, sizeof a);
-	calc_fmt_grouped(calc_num(p, "active"), 0, b, sizeof b);
-	calc_fmt_grouped(calc_num(p, "matmul_active"), 0, c, sizeof c);
+	fmt_grouped(calc_num(p, "total"), 0, a, sizeof a);
+	fmt_grouped(calc_num(p, "active"), 0, b, sizeof b);
+	fmt_grouped(calc_num(p, "matmul_active"), 0, c, sizeof c);
 	printf("parameters: %s total, %s active per token (%s multiplied: without the input table and norms)\n", a, b, c);
-	calc_fmt_grouped(calc_num(kv, "kv_bytes_per_token"), 0, a, sizeof a);
+	fmt_grouped(calc_num(kv, "kv_bytes_per_token"), 0, a, sizeof a);
 	printf("KV cache: %s B per token (%s; %.0f elements per token per layer%s)\n", a, calc_str(kv, "kv_dtype"),
 	       calc_num(kv, "elements_per_token_per_layer"),
 	       calc_has(m, "kv_lora_rank") ? ": the compressed latent, kv_lora_rank + qk_rope_head_dim" : ": 2 x KV heads x head_dim");
@@ -209,18 +209,18 @@ static int run_model(int argc, char **argv)
 		cli_error("--kv-dtype: unknown storage type '%s' (known: %s)", kv_name, cost_storage_list());
 		return EXIT_USAGE;
 	}
-	struct cli_model_config *config = malloc(sizeof *config);
+	struct app_model_config *config = malloc(sizeof *config);
 	if (!config) {
 		cli_error("out of memory");
 		return EXIT_ENV;
 	}
-	if (cli_model_config_load(files[0], config) != 0) {
+	if (app_model_config_load(files[0], config) != 0) {
 		free(config);
 		return EXIT_USAGE;
 	}
 	double tokens = params_has(&v, "tokens") ? params_num(&v, "tokens") : 1;
 	char err[700];
-	if (cli_model_config_workload(config, files[0], &config->workload, err, sizeof err) != 0) {
+	if (app_model_config_workload(config, files[0], &config->workload, err, sizeof err) != 0) {
 		cli_error("%s", err);
 		free(config);
 		return EXIT_USAGE;

@@ -29,7 +29,7 @@ static const char usage_text[] =
     "with any disagreement flagged. Also the block size cudaOccupancyMaxPotentialBlockSize\n"
     "would pick.\n"
     "\n"
-    "  --gpu GPU             hwdb id or alias (default " CLI_DEFAULT_GPU ")\n"
+    "  --gpu GPU             hwdb id or alias (default " APP_DEFAULT_GPU ")\n"
     "  --threads T           threads per block, 1..1024 (may be left out with --sweep,\n"
     "                        --ptxas or --resource-usage: the best block size is used)\n"
     "  --regs R              registers per thread (ptxas \"Used R registers\"), 0..255;\n"
@@ -170,7 +170,7 @@ static int parse_options(int argc, char **argv, struct occ_options *o)
 			break;
 		case OPT_SVG:
 			o->svg = optarg;
-			if (cli_output_path_ok("--svg", optarg) != 0)
+			if (app_output_path_ok("--svg", optarg) != 0)
 				return EXIT_USAGE;
 			break;
 		case OPT_PTXAS:
@@ -205,7 +205,7 @@ static int parse_options(int argc, char **argv, struct occ_options *o)
 /* A whole number of bytes from a quantity ("32KiB", "48K", "1024"). */
 static int parse_bytes(const char *flag, const char *text, double *out)
 {
-	if (cli_parse_quantity(flag, text, RIDGE_UNIT_BYTES, out) != 0)
+	if (app_parse_quantity(flag, text, RIDGE_UNIT_BYTES, out) != 0)
 		return -1;
 	if (*out < 0 || *out != (double)(long long)*out || *out > 1073741824.0) {
 		cli_error("%s: '%s' is not a whole number of bytes from 0 to 1 GiB", flag, text);
@@ -217,7 +217,7 @@ static int parse_bytes(const char *flag, const char *text, double *out)
 static int parse_count(const char *flag, const char *text, long long lo, long long hi, int *out)
 {
 	long long v;
-	if (cli_parse_int(flag, text, lo, hi, &v) != 0)
+	if (app_parse_int(flag, text, lo, hi, &v) != 0)
 		return -1;
 	*out = (int)v;
 	return 0;
@@ -230,7 +230,7 @@ static const char *kib(double bytes, char *buf, size_t len)
 	if (fmod(bytes, 1024) != 0)
 		snprintf(buf, len, "%.0f B", bytes);
 	else
-		cli_format_bytes(bytes, buf, len);
+		fmt_bytes(bytes, buf, len);
 	return buf;
 }
 
@@ -391,7 +391,7 @@ static void json_result(cJSON *o, const struct ridge_occupancy_result *r)
 	cJSON_AddNumberToObject(o, "blocks_per_sm", r->blocks_per_sm);
 	cJSON_AddNumberToObject(o, "active_warps", r->active_warps);
 	cJSON_AddNumberToObject(o, "max_warps", r->max_warps);
-	cli_json_number(o, "occupancy", r->occupancy);
+	json_number(o, "occupancy", r->occupancy);
 	cJSON_AddStringToObject(o, "limiter", occupancy_limiter_name(r->limiter));
 	cJSON *all = cJSON_AddArrayToObject(o, "limiters");
 	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++)
@@ -407,13 +407,13 @@ static void json_input(cJSON *o, const struct ridge_gpu *g, const struct ridge_o
 		cJSON_AddNumberToObject(o, "vgprs", in->regs_per_thread);
 		cJSON_AddNumberToObject(o, "agprs", in->agprs);
 		cJSON_AddNumberToObject(o, "sgprs", in->sgprs);
-		cli_json_number(o, "lds", in->static_smem);
-		cli_json_number(o, "dynamic_lds", in->dynamic_smem);
+		json_number(o, "lds", in->static_smem);
+		json_number(o, "dynamic_lds", in->dynamic_smem);
 		return;
 	}
 	cJSON_AddNumberToObject(o, "regs_per_thread", in->regs_per_thread);
-	cli_json_number(o, "static_smem", in->static_smem);
-	cli_json_number(o, "dynamic_smem", in->dynamic_smem);
+	json_number(o, "static_smem", in->static_smem);
+	json_number(o, "dynamic_smem", in->dynamic_smem);
 	if (in->carveout_percent == RIDGE_OCC_CARVEOUT_DEFAULT)
 		cJSON_AddNullToObject(o, "carveout_percent");
 	else
@@ -429,12 +429,12 @@ static void json_details(cJSON *o, const struct ridge_gpu *g, const struct ridge
 	cJSON *alloc = cJSON_AddObjectToObject(o, "allocated");
 	cJSON_AddNumberToObject(alloc, "registers_per_warp", r->regs_per_warp);
 	cJSON_AddNumberToObject(alloc, "registers_per_block", r->regs_per_block);
-	cli_json_number(alloc, g->vendor == RIDGE_VENDOR_AMD ? "lds_per_block" : "smem_per_block", r->smem_per_block);
-	cli_json_number(o, "smem_per_sm", r->smem_per_sm);
+	json_number(alloc, g->vendor == RIDGE_VENDOR_AMD ? "lds_per_block" : "smem_per_block", r->smem_per_block);
+	json_number(o, "smem_per_sm", r->smem_per_sm);
 	if (g->vendor == RIDGE_VENDOR_NVIDIA) {
-		cli_json_number(o, "smem_reserved_per_block", g->nv.smem_reserved_per_block);
-		cli_json_number(o, "smem_block_limit", r->smem_block_limit);
-		cli_json_number(o, "max_dynamic_smem", r->max_dynamic_smem);
+		json_number(o, "smem_reserved_per_block", g->nv.smem_reserved_per_block);
+		json_number(o, "smem_block_limit", r->smem_block_limit);
+		json_number(o, "max_dynamic_smem", r->max_dynamic_smem);
 	}
 	cJSON *cannot = cJSON_AddArrayToObject(o, "cannot_launch_because");
 	if (r->threads_over_block)
@@ -453,7 +453,7 @@ static void json_details(cJSON *o, const struct ridge_gpu *g, const struct ridge
 	else
 		cJSON_AddNullToObject(gain, g->vendor == RIDGE_VENDOR_AMD ? "vgprs_to_drop" : "registers_to_drop");
 	if (an->has_smem_change)
-		cli_json_number(gain, "smem_to_drop", an->smem_to_drop);
+		json_number(gain, "smem_to_drop", an->smem_to_drop);
 	else
 		cJSON_AddNullToObject(gain, "smem_to_drop");
 	if (g->vendor == RIDGE_VENDOR_NVIDIA) {
@@ -505,10 +505,10 @@ static void fmt_limit(int v, char *buf, size_t len)
 static void print_header(const struct ridge_gpu *g)
 {
 	if (g->vendor == RIDGE_VENDOR_AMD)
-		printf("%s (%s), %s; limits: %s\n", g->name, g->id, g->gfx_target, cli_ceiling_source(g));
+		printf("%s (%s), %s; limits: %s\n", g->name, g->id, g->gfx_target, app_ceiling_source(g));
 	else
 		printf("%s (%s), sm_%d%d; limits: %s\n", g->name, g->id, g->cc_major, g->cc_minor,
-		       cli_ceiling_source(g));
+		       app_ceiling_source(g));
 }
 
 static void print_nv_config(const struct ridge_occupancy_input *in, const struct ridge_occupancy_result *r)
@@ -1046,7 +1046,7 @@ static void select_arch(const struct ridge_gpu *g, struct ridge_kernel_usage *k,
  * sure (cli/demangle.c), else as the compiler wrote it. */
 static const char *shown_name(const struct ridge_kernel_usage *k, char *buf, size_t len)
 {
-	return cli_demangle(k->name, buf, len) ? buf : k->name;
+	return app_demangle(k->name, buf, len) ? buf : k->name;
 }
 
 static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, const struct ridge_occupancy_input *base)
@@ -1063,7 +1063,7 @@ static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, c
 				      : amd    ? RIDGE_USAGE_AMD_REMARKS
 					       : RIDGE_USAGE_CUOBJDUMP;
 	size_t len;
-	char *text = cli_read_file(path, (size_t)64 << 20, "compiler report", &len);
+	char *text = app_read_file(path, (size_t)64 << 20, "compiler report", &len);
 	if (!text)
 		return EXIT_USAGE;
 	struct ridge_kernel_usage *k = NULL;
@@ -1151,25 +1151,25 @@ static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, c
 			cJSON *kj = cJSON_CreateObject();
 			char demangled[1024];
 			cJSON_AddStringToObject(kj, "name", k[i].name);
-			if (cli_demangle(k[i].name, demangled, sizeof demangled))
+			if (app_demangle(k[i].name, demangled, sizeof demangled))
 				cJSON_AddStringToObject(kj, "demangled", demangled);
 			if (k[i].arch[0])
 				cJSON_AddStringToObject(kj, "arch", k[i].arch);
 			cJSON_AddNumberToObject(kj, "line", k[i].line);
 			json_input(kj, g, &ins[i]);
-			cli_json_number(kj, "stack", k[i].stack);
+			json_number(kj, "stack", k[i].stack);
 			if (k[i].spill_stores >= 0) {
-				cli_json_number(kj, "spill_stores", k[i].spill_stores);
-				cli_json_number(kj, "spill_loads", k[i].spill_loads);
+				json_number(kj, "spill_stores", k[i].spill_stores);
+				json_number(kj, "spill_loads", k[i].spill_loads);
 			}
 			if (k[i].cmem >= 0)
-				cli_json_number(kj, "cmem", k[i].cmem);
+				json_number(kj, "cmem", k[i].cmem);
 			if (k[i].local >= 0)
-				cli_json_number(kj, "local", k[i].local);
+				json_number(kj, "local", k[i].local);
 			if (k[i].compiler_occupancy >= 0)
 				cJSON_AddNumberToObject(kj, "compiler_waves_per_simd", k[i].compiler_occupancy);
 			if (k[i].scratch >= 0)
-				cli_json_number(kj, "scratch_per_lane", k[i].scratch);
+				json_number(kj, "scratch_per_lane", k[i].scratch);
 			json_result(kj, &an[i].result);
 			json_details(kj, g, &an[i]);
 			cJSON_AddItemToArray(arr, kj);
@@ -1357,22 +1357,22 @@ static int run_occupancy(int argc, char **argv)
 		    "--threads is required (or --sweep, --ptxas, --resource-usage; see 'ridge occupancy --help')");
 		return EXIT_USAGE;
 	}
-	struct cli_hw hw;
-	if (cli_hw_open(&hw, o.hwdb_dir, o.calibration) != 0)
+	struct app_hw hw;
+	if (app_hw_open(&hw, o.hwdb_dir, o.calibration) != 0)
 		return EXIT_USAGE;
-	const struct hwdb_entry *e = cli_hw_find(&hw, o.gpu ? o.gpu : cli_hw_default_gpu(&hw));
+	const struct hwdb_entry *e = app_hw_find(&hw, o.gpu ? o.gpu : app_hw_default_gpu(&hw));
 	if (!e) {
-		cli_hw_close(&hw);
+		app_hw_close(&hw);
 		return EXIT_USAGE;
 	}
 	const struct ridge_gpu *g = &e->gpu;
 	struct ridge_occupancy_input in;
 	if (build_input(&o, g, !reports, &in) != 0) {
-		cli_hw_close(&hw);
+		app_hw_close(&hw);
 		return EXIT_USAGE;
 	}
 	rc = reports ? run_kernels(&o, g, &in) : run_one(&o, g, &in);
-	cli_hw_close(&hw);
+	app_hw_close(&hw);
 	return rc;
 }
 

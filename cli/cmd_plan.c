@@ -22,7 +22,7 @@ static const struct param plan_params[] = {
 	{ "ttft", PARAM_NUMBER, RIDGE_UNIT_SECONDS, NULL, 0, 3600, PARAM_REQUIRED | PARAM_OPEN_LO, "T",
 	  "time to first token limit (2s)", "greater than 0, at most 3600 s" },
 	{ "context", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "C", "tokens per request: prompt and KV cache (8k)", NULL },
-	{ "gpu", PARAM_TEXT, 0, NULL, 0, 0, 0, "GPU,...", "GPU types to consider (default " CLI_DEFAULT_GPU ")", NULL },
+	{ "gpu", PARAM_TEXT, 0, NULL, 0, 0, 0, "GPU,...", "GPU types to consider (default " APP_DEFAULT_GPU ")", NULL },
 	{ "price", PARAM_TEXT, 0, NULL, 0, 0, 0, "GPU=USD,...", "USD per GPU-hour for a GPU (default: its hwdb price)", NULL },
 	{ "weight_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT,...", "weight storage types to consider (default bf16)", NULL },
 	{ "kv_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "KV-cache storage (default bf16)", NULL },
@@ -72,10 +72,10 @@ static int split_list(const char *text, char out[][RIDGE_TEXT], int max)
 	return n;
 }
 
-static int read_gpus(const struct param_values *v, const struct cli_hw *hw, struct ridge_plan_input *in)
+static int read_gpus(const struct param_values *v, const struct app_hw *hw, struct ridge_plan_input *in)
 {
 	char names[RIDGE_PLAN_MAX_GPUS][RIDGE_TEXT];
-	const char *list = params_has(v, "gpu") ? params_text(v, "gpu") : cli_hw_default_gpu(hw);
+	const char *list = params_has(v, "gpu") ? params_text(v, "gpu") : app_hw_default_gpu(hw);
 	int n = split_list(list, names, RIDGE_PLAN_MAX_GPUS);
 	if (n < 1) {
 		cli_error("%s: '%s' is not a list of 1 to %d GPU ids (h100-sxm,mi300x)", params_where(v, "gpu"), list,
@@ -83,7 +83,7 @@ static int read_gpus(const struct param_values *v, const struct cli_hw *hw, stru
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
-		const struct hwdb_entry *e = cli_hw_find(hw, names[i]);
+		const struct hwdb_entry *e = app_hw_find(hw, names[i]);
 		if (!e)
 			return -1;
 		for (int j = 0; j < in->gpu_count; j++)
@@ -109,7 +109,7 @@ static int read_gpus(const struct param_values *v, const struct cli_hw *hw, stru
 				return -1;
 			}
 			*eq = '\0';
-			const struct hwdb_entry *e = cli_hw_find(hw, items[i]);
+			const struct hwdb_entry *e = app_hw_find(hw, items[i]);
 			if (!e)
 				return -1;
 			int which = -1;
@@ -122,7 +122,7 @@ static int read_gpus(const struct param_values *v, const struct cli_hw *hw, stru
 				return -1;
 			}
 			double usd;
-			if (cli_parse_quantity(params_where(v, "price"), eq + 1, RIDGE_UNIT_USD, &usd) != 0)
+			if (app_parse_quantity(params_where(v, "price"), eq + 1, RIDGE_UNIT_USD, &usd) != 0)
 				return -1;
 			if (!(usd >= 0)) {
 				cli_error("%s: '%s' is negative", params_where(v, "price"), eq + 1);
@@ -170,14 +170,14 @@ static int read_dtypes(const struct param_values *v, struct ridge_plan_input *in
 }
 
 /* The config through the same reader as ridge cost decode --model; its warnings go to stderr. */
-static int read_model(const struct param_values *v, struct cli_model_config *cfg, struct ridge_plan_input *in)
+static int read_model(const struct param_values *v, struct app_model_config *cfg, struct ridge_plan_input *in)
 {
 	const char *path = params_text(v, "model");
-	if (cli_model_config_load(path, cfg) != 0)
+	if (app_model_config_load(path, cfg) != 0)
 		return -1;
 	char err[400];
 	struct ridge_workload_model w;
-	if (cli_model_config_workload(cfg, path, &w, err, sizeof err) != 0) {
+	if (app_model_config_workload(cfg, path, &w, err, sizeof err) != 0) {
 		cli_error("%s", err);
 		return -1;
 	}
@@ -198,47 +198,47 @@ static cJSON *config_json(const struct ridge_plan_input *in, const struct ridge_
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "gpu", in->gpus[c->gpu_index].gpu->id);
-	cli_json_number(o, "gpus", c->gpus);
-	cli_json_number(o, "tp", c->gpus);
-	cli_json_number(o, "batch", c->batch);
+	json_number(o, "gpus", c->gpus);
+	json_number(o, "tp", c->gpus);
+	json_number(o, "batch", c->batch);
 	cJSON_AddStringToObject(o, "weight_dtype", in->dtype_names[c->dtype_index]);
 	cJSON_AddStringToObject(o, "launch", plan_launch_name(c->launch));
-	cli_json_number(o, "price_usd_per_gpu_hour", in->gpus[c->gpu_index].price_usd_per_hour);
-	cli_json_number(o, "memory_time_s", c->memory_time_s);
-	cli_json_number(o, "compute_time_s", c->compute_time_s);
-	cli_json_number(o, "kernel_time_s", c->kernel_time_s);
-	cli_json_number(o, "comm_s", c->comm_s);
+	json_number(o, "price_usd_per_gpu_hour", in->gpus[c->gpu_index].price_usd_per_hour);
+	json_number(o, "memory_time_s", c->memory_time_s);
+	json_number(o, "compute_time_s", c->compute_time_s);
+	json_number(o, "kernel_time_s", c->kernel_time_s);
+	json_number(o, "comm_s", c->comm_s);
 	cJSON_AddStringToObject(o, "comm_algorithm", c->comm_algorithm);
-	cli_json_number(o, "launch_s", c->launch_s);
-	cli_json_number(o, "tpot_s", c->tpot_s);
-	cli_json_number(o, "comm_share", c->comm_share);
-	cli_json_number(o, "ttft_s", c->ttft_s);
-	cli_json_number(o, "ttft_kernel_s", c->ttft_kernel_s);
-	cli_json_number(o, "ttft_comm_s", c->ttft_comm_s);
-	cli_json_number(o, "tokens_per_s", c->tokens_per_s);
-	cli_json_number(o, "tokens_per_s_per_gpu", c->tokens_per_s_per_gpu);
-	cli_json_number(o, "usd_per_million_tokens", c->usd_per_million_tokens);
-	cli_json_number(o, "memory_required_bytes", c->memory_required);
-	cli_json_number(o, "memory_available_bytes", c->memory_available);
+	json_number(o, "launch_s", c->launch_s);
+	json_number(o, "tpot_s", c->tpot_s);
+	json_number(o, "comm_share", c->comm_share);
+	json_number(o, "ttft_s", c->ttft_s);
+	json_number(o, "ttft_kernel_s", c->ttft_kernel_s);
+	json_number(o, "ttft_comm_s", c->ttft_comm_s);
+	json_number(o, "tokens_per_s", c->tokens_per_s);
+	json_number(o, "tokens_per_s_per_gpu", c->tokens_per_s_per_gpu);
+	json_number(o, "usd_per_million_tokens", c->usd_per_million_tokens);
+	json_number(o, "memory_required_bytes", c->memory_required);
+	json_number(o, "memory_available_bytes", c->memory_available);
 	cJSON_AddBoolToObject(o, "fits", c->fits);
 	cJSON_AddBoolToObject(o, "meets_tpot", c->meets_tpot);
 	cJSON_AddBoolToObject(o, "meets_ttft", c->meets_ttft);
-	cli_json_number(o, "violation", c->violation);
+	json_number(o, "violation", c->violation);
 	return o;
 }
 
 static void print_config(int rank, const struct ridge_plan_input *in, const struct ridge_plan_config *c)
 {
 	char tpot[32], ttft[32], usd[32], tps[32], mem[32], kern[32], comm[32], launch[32], share[32];
-	cli_format_seconds(c->tpot_s, tpot, sizeof tpot);
-	cli_format_seconds(c->ttft_s, ttft, sizeof ttft);
-	calc_fmt_usd(c->usd_per_million_tokens, usd, sizeof usd);
-	calc_fmt_grouped(c->tokens_per_s_per_gpu, 1, tps, sizeof tps);
-	cli_format_bytes(c->memory_required / c->gpus, mem, sizeof mem);
-	cli_format_seconds(c->kernel_time_s, kern, sizeof kern);
-	cli_format_seconds(c->comm_s, comm, sizeof comm);
-	cli_format_seconds(c->launch_s, launch, sizeof launch);
-	calc_fmt_percent(c->comm_share, share, sizeof share);
+	fmt_seconds(c->tpot_s, tpot, sizeof tpot);
+	fmt_seconds(c->ttft_s, ttft, sizeof ttft);
+	fmt_usd(c->usd_per_million_tokens, usd, sizeof usd);
+	fmt_grouped(c->tokens_per_s_per_gpu, 1, tps, sizeof tps);
+	fmt_bytes(c->memory_required / c->gpus, mem, sizeof mem);
+	fmt_seconds(c->kernel_time_s, kern, sizeof kern);
+	fmt_seconds(c->comm_s, comm, sizeof comm);
+	fmt_seconds(c->launch_s, launch, sizeof launch);
+	fmt_percent(c->comm_share, share, sizeof share);
 	char count[32];
 	snprintf(count, sizeof count, "%.0f (TP%.0f)", c->gpus, c->gpus);
 	printf("  %2d  %-14s %-8s %6.0f  %-5s %-10s %10s %10s %10s %10s %10s\n", rank, in->gpus[c->gpu_index].gpu->id, count,
@@ -361,12 +361,12 @@ static int run_plan(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const char *svg_path = params_text(&v, "svg");
-	if (svg_path && cli_output_path_ok(params_where(&v, "svg"), svg_path) != 0)
+	if (svg_path && app_output_path_ok(params_where(&v, "svg"), svg_path) != 0)
 		return EXIT_USAGE;
 	struct ridge_plan_input *in = calloc(1, sizeof *in);
 	struct ridge_plan_config *all = calloc(MAX_SPACE, sizeof *all);
-	struct cli_model_config *cfg = calloc(1, sizeof *cfg);
-	struct cli_hw hw;
+	struct app_model_config *cfg = calloc(1, sizeof *cfg);
+	struct app_hw hw;
 	bool hw_open = false;
 	rc = EXIT_USAGE;
 	if (!in || !all || !cfg) {
@@ -375,7 +375,7 @@ static int run_plan(int argc, char **argv)
 	}
 	if (read_model(&v, cfg, in) != 0 || read_dtypes(&v, in) != 0)
 		goto done;
-	if (cli_hw_open(&hw, params_text(&v, "hwdb"), params_text(&v, "calibration")) != 0)
+	if (app_hw_open(&hw, params_text(&v, "hwdb"), params_text(&v, "calibration")) != 0)
 		goto done;
 	hw_open = true;
 	if (read_gpus(&v, &hw, in) != 0)
@@ -409,12 +409,12 @@ static int run_plan(int argc, char **argv)
 	if (params_flag(&v, "json")) {
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "model", params_text(&v, "model"));
-		cli_json_number(o, "params", in->params);
-		cli_json_number(o, "context", in->context);
-		cli_json_number(o, "tpot_limit_s", in->tpot_limit_s);
-		cli_json_number(o, "ttft_limit_s", in->ttft_limit_s);
-		cli_json_number(o, "configurations", n);
-		cli_json_number(o, "meeting", meeting);
+		json_number(o, "params", in->params);
+		json_number(o, "context", in->context);
+		json_number(o, "tpot_limit_s", in->tpot_limit_s);
+		json_number(o, "ttft_limit_s", in->ttft_limit_s);
+		json_number(o, "configurations", n);
+		json_number(o, "meeting", meeting);
 		cJSON_AddBoolToObject(o, "ok", meeting > 0);
 		cJSON *list = cJSON_AddArrayToObject(o, meeting > 0 ? "ranking" : "nearest");
 		for (int i = 0; i < (meeting > 0 && meeting < shown ? meeting : shown); i++)
@@ -422,8 +422,8 @@ static int run_plan(int argc, char **argv)
 		rc = cli_json_print(o);
 	} else {
 		char tpot[32], ttft[32], p[32];
-		cli_format_seconds(in->tpot_limit_s, tpot, sizeof tpot);
-		cli_format_seconds(in->ttft_limit_s, ttft, sizeof ttft);
+		fmt_seconds(in->tpot_limit_s, tpot, sizeof tpot);
+		fmt_seconds(in->ttft_limit_s, ttft, sizeof ttft);
 		cost_format_exact(in->params, p, sizeof p);
 		printf("Serving plan for %s (%s parameters), context %.0f: TPOT <= %s, TTFT <= %s\n", params_text(&v, "model"), p,
 		       in->context, tpot, ttft);
@@ -431,7 +431,7 @@ static int run_plan(int argc, char **argv)
 		       meeting);
 		for (int g = 0; g < in->gpu_count; g++) {
 			char usd[32];
-			calc_fmt_usd(in->gpus[g].price_usd_per_hour, usd, sizeof usd);
+			fmt_usd(in->gpus[g].price_usd_per_hour, usd, sizeof usd);
 			printf("  %s at %s per GPU-hour\n", in->gpus[g].gpu->id, usd);
 		}
 		if (meeting == 0)
@@ -455,7 +455,7 @@ static int run_plan(int argc, char **argv)
 		rc = EXIT_PROBLEM;
 done:
 	if (hw_open)
-		cli_hw_close(&hw);
+		app_hw_close(&hw);
 	free(cfg);
 	free(all);
 	free(in);

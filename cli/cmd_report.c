@@ -9,7 +9,7 @@
 static const char usage_text[] =
 	"usage: ridge report [--gpu GPU] [--hwdb DIR] [--calibration FILE]\n"
 	"\n"
-	"A one-page report on a GPU (default " CLI_DEFAULT_GPU "): its ceilings and ridge points,\n"
+	"A one-page report on a GPU (default " APP_DEFAULT_GPU "): its ceilings and ridge points,\n"
 	"and each calculator run on the worked examples of the GPU-kernels chapter.\n";
 
 static int run_report(int argc, char **argv)
@@ -26,12 +26,12 @@ static int run_report(int argc, char **argv)
 		cli_error("report takes no arguments, got '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
-	struct cli_hw hw;
-	if (cli_hw_open(&hw, opt.hwdb_dir, opt.calibration) != 0)
+	struct app_hw hw;
+	if (app_hw_open(&hw, opt.hwdb_dir, opt.calibration) != 0)
 		return EXIT_USAGE;
-	const struct hwdb_entry *e = cli_hw_find(&hw, opt.gpu ? opt.gpu : cli_hw_default_gpu(&hw));
+	const struct hwdb_entry *e = app_hw_find(&hw, opt.gpu ? opt.gpu : app_hw_default_gpu(&hw));
 	if (!e) {
-		cli_hw_close(&hw);
+		app_hw_close(&hw);
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < report_section_count; i++) {
@@ -39,7 +39,7 @@ static int run_report(int argc, char **argv)
 			printf("\n");
 		report_sections[i](&e->gpu);
 	}
-	cli_hw_close(&hw);
+	app_hw_close(&hw);
 	return EXIT_OK;
 }
 

@@ -24,7 +24,7 @@ static const char usage_text[] =
 	"attainable = min(peak(dtype), intensity x bandwidth(level)); the ridge point is\n"
 	"peak / bandwidth; below it a kernel is memory-bound, at or above it compute-bound.\n"
 	"\n"
-	"  --gpu GPU          hwdb id or alias (default " CLI_DEFAULT_GPU ")\n"
+	"  --gpu GPU          hwdb id or alias (default " APP_DEFAULT_GPU ")\n"
 	"  --dtype DT         fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4 (default bf16); the matrix\n"
 	"                     (tensor-core) rate where the GPU has one\n"
 	"  --no-tensor        the vector (CUDA-core / SIMD) rate instead\n"
@@ -164,7 +164,7 @@ static const struct {
 static int parse_dim(const char *flag, const char *text, double *out)
 {
 	long long v;
-	if (cli_parse_int(flag, text, 1, 1099511627776LL, &v) != 0)
+	if (app_parse_int(flag, text, 1, 1099511627776LL, &v) != 0)
 		return -1;
 	*out = (double)v;
 	return 0;
@@ -250,23 +250,23 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->calibration = optarg;
 			break;
 		case OPT_DTYPE:
-			rc = cli_parse_dtype("--dtype", optarg, &r->dtype);
+			rc = app_parse_dtype("--dtype", optarg, &r->dtype);
 			o->has_dtype = true;
 			break;
 		case OPT_FLOPS:
-			rc = cli_parse_positive("--flops", optarg, RIDGE_UNIT_FLOP, &r->flops);
+			rc = app_parse_positive("--flops", optarg, RIDGE_UNIT_FLOP, &r->flops);
 			r->has_flops = true;
 			break;
 		case OPT_BYTES:
-			rc = cli_parse_positive("--bytes", optarg, RIDGE_UNIT_BYTES, &r->bytes);
+			rc = app_parse_positive("--bytes", optarg, RIDGE_UNIT_BYTES, &r->bytes);
 			r->has_bytes = true;
 			break;
 		case OPT_INTENSITY:
-			rc = cli_parse_positive("--intensity", optarg, RIDGE_UNIT_COUNT, &r->intensity);
+			rc = app_parse_positive("--intensity", optarg, RIDGE_UNIT_COUNT, &r->intensity);
 			r->has_intensity = true;
 			break;
 		case OPT_TIME:
-			rc = cli_parse_positive("--time", optarg, RIDGE_UNIT_SECONDS, &r->time);
+			rc = app_parse_positive("--time", optarg, RIDGE_UNIT_SECONDS, &r->time);
 			r->has_time = true;
 			break;
 		case OPT_LEVEL:
@@ -278,7 +278,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_SVG:
 			o->svg = optarg;
-			if (cli_output_path_ok("--svg", optarg) != 0)
+			if (app_output_path_ok("--svg", optarg) != 0)
 				rc = -1;
 			break;
 		case OPT_JSON:
@@ -301,11 +301,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->ncu = optarg;
 			break;
 		case OPT_L2_BYTES:
-			rc = cli_parse_positive("--l2-bytes", optarg, RIDGE_UNIT_BYTES, &r->l2_bytes);
+			rc = app_parse_positive("--l2-bytes", optarg, RIDGE_UNIT_BYTES, &r->l2_bytes);
 			r->has_l2_bytes = true;
 			break;
 		case OPT_SMEM_BYTES:
-			rc = cli_parse_positive("--smem-bytes", optarg, RIDGE_UNIT_BYTES, &r->smem_bytes);
+			rc = app_parse_positive("--smem-bytes", optarg, RIDGE_UNIT_BYTES, &r->smem_bytes);
 			r->has_smem_bytes = true;
 			break;
 		case OPT_M:
@@ -321,7 +321,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			rc = parse_dim("--batch", optarg, &s->batch);
 			break;
 		case OPT_TILE:
-			rc = cli_parse_tile("--tile", optarg, &s->tile_m, &s->tile_n, &s->tile_k);
+			rc = app_parse_tile("--tile", optarg, &s->tile_m, &s->tile_n, &s->tile_k);
 			break;
 		case OPT_SEQ:
 			rc = parse_dim("--seq", optarg, &s->seq);
@@ -346,12 +346,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_PASSES: {
 			long long passes;
-			rc = cli_parse_int("--passes", optarg, 1, 3, &passes);
+			rc = app_parse_int("--passes", optarg, 1, 3, &passes);
 			s->passes = (int)passes;
 			break;
 		}
 		case OPT_FLOPS_PER_ELEMENT:
-			rc = cli_parse_positive("--flops-per-element", optarg, RIDGE_UNIT_COUNT, &s->flops_per_element);
+			rc = app_parse_positive("--flops-per-element", optarg, RIDGE_UNIT_COUNT, &s->flops_per_element);
 			break;
 		case OPT_TRAFFIC:
 			if (!intensity_traffic_parse(optarg, &s->traffic)) {
@@ -364,7 +364,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->validation = optarg;
 			break;
 		case OPT_IMPL:
-			rc = cli_parse_attention_impl("--impl", optarg, &r->impl);
+			rc = app_parse_attention_impl("--impl", optarg, &r->impl);
 			r->impl_given = true;
 			break;
 		case OPT_EXPLAIN:
@@ -480,35 +480,35 @@ static void json_ceiling(cJSON *o, const struct ridge_gpu *gpu, const struct rid
 {
 	cJSON_AddStringToObject(o, "gpu", gpu->id);
 	cJSON_AddStringToObject(o, "gpu_name", gpu->name);
-	cJSON_AddStringToObject(o, "ceiling_source", cli_ceiling_source(gpu));
+	cJSON_AddStringToObject(o, "ceiling_source", app_ceiling_source(gpu));
 	cJSON_AddStringToObject(o, "dtype", ridge_dtype_name(c->dtype));
 	cJSON_AddStringToObject(o, "path", c->matrix ? "matrix" : "vector");
 	cJSON_AddBoolToObject(o, "sparse", c->sparse);
 	cJSON_AddStringToObject(o, "level", roofline_level_name(c->level));
-	cli_json_number(o, "peak_flops", c->peak_flops);
-	cli_json_number(o, "bandwidth", c->bandwidth);
-	cli_json_number(o, "ridge_point", c->ridge_point);
+	json_number(o, "peak_flops", c->peak_flops);
+	json_number(o, "bandwidth", c->bandwidth);
+	json_number(o, "ridge_point", c->ridge_point);
 }
 
 void calc_json_roofline_point(cJSON *o, const struct ridge_roofline_point *p)
 {
-	cli_json_number(o, "intensity", p->intensity);
-	cli_json_number(o, "attainable_flops", p->attainable_flops);
+	json_number(o, "intensity", p->intensity);
+	json_number(o, "attainable_flops", p->attainable_flops);
 	cJSON_AddStringToObject(o, "bound", roofline_bound_name(p->bound));
 	if (p->has_work) {
-		cli_json_number(o, "flops", p->flops);
-		cli_json_number(o, "bytes", p->bytes);
-		cli_json_number(o, "compute_time_s", p->compute_time_s);
-		cli_json_number(o, "memory_time_s", p->memory_time_s);
-		cli_json_number(o, "time_floor_s", p->time_floor_s);
+		json_number(o, "flops", p->flops);
+		json_number(o, "bytes", p->bytes);
+		json_number(o, "compute_time_s", p->compute_time_s);
+		json_number(o, "memory_time_s", p->memory_time_s);
+		json_number(o, "time_floor_s", p->time_floor_s);
 	}
 	if (p->has_time) {
-		cli_json_number(o, "time_s", p->time_s);
-		cli_json_number(o, "achieved_flops", p->achieved_flops);
-		cli_json_number(o, "achieved_bandwidth", p->achieved_bandwidth);
-		cli_json_number(o, "fraction_of_attainable", p->fraction_of_attainable);
-		cli_json_number(o, "fraction_of_peak", p->fraction_of_peak);
-		cli_json_number(o, "fraction_of_bandwidth", p->fraction_of_bandwidth);
+		json_number(o, "time_s", p->time_s);
+		json_number(o, "achieved_flops", p->achieved_flops);
+		json_number(o, "achieved_bandwidth", p->achieved_bandwidth);
+		json_number(o, "fraction_of_attainable", p->fraction_of_attainable);
+		json_number(o, "fraction_of_peak", p->fraction_of_peak);
+		json_number(o, "fraction_of_bandwidth", p->fraction_of_bandwidth);
 	}
 }
 
@@ -521,15 +521,15 @@ static void json_hierarchy(cJSON *o, const struct ridge_roofline_hierarchy *h)
 			continue;
 		cJSON *e = cJSON_CreateObject();
 		cJSON_AddStringToObject(e, "level", roofline_level_name((enum ridge_level)i));
-		cli_json_number(e, "bytes", l->bytes);
-		cli_json_number(e, "intensity", l->intensity);
+		json_number(e, "bytes", l->bytes);
+		json_number(e, "intensity", l->intensity);
 		if (l->placed) {
-			cli_json_number(e, "bandwidth", l->bandwidth);
+			json_number(e, "bandwidth", l->bandwidth);
 			if (l->write_fraction >= 0)
-				cli_json_number(e, "write_fraction", l->write_fraction);
-			cli_json_number(e, "ridge_point", l->ridge_point);
-			cli_json_number(e, "time_s", l->time_s);
-			cli_json_number(e, "attainable_flops", l->attainable_flops);
+				json_number(e, "write_fraction", l->write_fraction);
+			json_number(e, "ridge_point", l->ridge_point);
+			json_number(e, "time_s", l->time_s);
+			json_number(e, "attainable_flops", l->attainable_flops);
 			cJSON_AddStringToObject(e, "bound", roofline_bound_name(l->bound));
 		} else {
 			cJSON_AddNullToObject(e, "bandwidth");
@@ -539,7 +539,7 @@ static void json_hierarchy(cJSON *o, const struct ridge_roofline_hierarchy *h)
 	}
 	/* compute_time_s is the point's own (same peak, same FLOPs). */
 	cJSON_AddStringToObject(o, "binding", h->binding < 0 ? "compute" : roofline_level_name((enum ridge_level)h->binding));
-	cli_json_number(o, "hierarchical_time_floor_s", h->time_floor_s);
+	json_number(o, "hierarchical_time_floor_s", h->time_floor_s);
 }
 
 static cJSON *compute_work(const struct ridge_gpu *gpu, const struct roofline_request *r, struct plot_out *plot,
@@ -637,7 +637,7 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 	json_ceiling(doc, gpu, &c);
 	calc_json_roofline_point(doc, &p);
 	cJSON_AddStringToObject(doc, "compulsory_bound", roofline_bound_name(compulsory.bound));
-	cli_json_number(doc, "compulsory_time_floor_s", compulsory.time_floor_s);
+	json_number(doc, "compulsory_time_floor_s", compulsory.time_floor_s);
 	json_hierarchy(doc, &h);
 	cJSON_AddItemToObject(doc, "kernel", kernel_json(&s, &cost, &path));
 	/* The time model on the same shape and ceiling choice. */
@@ -648,7 +648,7 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 		snprintf(err, err_len, "--kernel %s: %s", name, why);
 		return NULL;
 	}
-	cli_json_number(doc, "predicted_time_s", kt.predicted_time_s);
+	json_number(doc, "predicted_time_s", kt.predicted_time_s);
 	cJSON_AddItemToObject(doc, "prediction", kernel_time_json(&kt));
 	if (r->explain)
 		cJSON_AddBoolToObject(doc, "explain", true);
@@ -667,8 +667,8 @@ static void print_point(const cJSON *d)
 {
 	char a[48], b[48], t[48];
 	bool int8 = strcmp(calc_str(d, "dtype"), "int8") == 0;
-	cli_format_si(calc_num(d, "peak_flops"), int8 ? "OP/s" : "FLOP/s", a, sizeof a);
-	cli_format_si(calc_num(d, "bandwidth"), "B/s", b, sizeof b);
+	fmt_si(calc_num(d, "peak_flops"), int8 ? "OP/s" : "FLOP/s", a, sizeof a);
+	fmt_si(calc_num(d, "bandwidth"), "B/s", b, sizeof b);
 	enum ridge_level level = RIDGE_LEVEL_HBM;
 	roofline_level_parse(calc_str(d, "level"), &level);
 	bool matrix = strcmp(calc_str(d, "path"), "matrix") == 0;
@@ -680,27 +680,27 @@ static void print_point(const cJSON *d)
 	printf("  bandwidth   %s: %s\n", roofline_level_label(level), b);
 	printf("  ridge point %.6g FLOP/byte\n", ridge);
 	if (calc_has(d, "flops")) {
-		cli_format_si(calc_num(d, "flops"), "FLOP", a, sizeof a);
-		cli_format_si(calc_num(d, "bytes"), "B", b, sizeof b);
+		fmt_si(calc_num(d, "flops"), "FLOP", a, sizeof a);
+		fmt_si(calc_num(d, "bytes"), "B", b, sizeof b);
 		printf("  work        %s on %s\n", a, b);
 	}
 	printf("  intensity   %.6g FLOP/byte\n", intensity);
-	cli_format_si(calc_num(d, "attainable_flops"), "FLOP/s", a, sizeof a);
+	fmt_si(calc_num(d, "attainable_flops"), "FLOP/s", a, sizeof a);
 	if (strcmp(calc_str(d, "bound"), "memory") == 0)
 		printf("  attainable  %s: memory-bound, %.4gx below the ridge (%.4g%% of peak)\n", a, ridge / intensity,
 		       100 * calc_num(d, "attainable_flops") / peak);
 	else
 		printf("  attainable  %s: compute-bound, %.4gx above the ridge\n", a, intensity / ridge);
 	if (calc_has(d, "time_floor_s")) {
-		cli_format_seconds(calc_num(d, "time_floor_s"), t, sizeof t);
-		cli_format_seconds(calc_num(d, "memory_time_s"), a, sizeof a);
-		cli_format_seconds(calc_num(d, "compute_time_s"), b, sizeof b);
+		fmt_seconds(calc_num(d, "time_floor_s"), t, sizeof t);
+		fmt_seconds(calc_num(d, "memory_time_s"), a, sizeof a);
+		fmt_seconds(calc_num(d, "compute_time_s"), b, sizeof b);
 		printf("  time floor  %s (memory %s, compute %s)\n", t, a, b);
 	}
 	if (calc_has(d, "time_s")) {
-		cli_format_seconds(calc_num(d, "time_s"), t, sizeof t);
-		cli_format_si(calc_num(d, "achieved_flops"), "FLOP/s", a, sizeof a);
-		cli_format_si(calc_num(d, "achieved_bandwidth"), "B/s", b, sizeof b);
+		fmt_seconds(calc_num(d, "time_s"), t, sizeof t);
+		fmt_si(calc_num(d, "achieved_flops"), "FLOP/s", a, sizeof a);
+		fmt_si(calc_num(d, "achieved_bandwidth"), "B/s", b, sizeof b);
 		printf("  measured    %s: %s = %.4g%% of attainable, %.4g%% of peak; %s = %.4g%% of bandwidth\n", t, a,
 		       100 * calc_num(d, "fraction_of_attainable"), 100 * calc_num(d, "fraction_of_peak"), b,
 		       100 * calc_num(d, "fraction_of_bandwidth"));
@@ -714,7 +714,7 @@ static void print_hierarchy(const cJSON *d)
 {
 	char a[48], b[48], t[48];
 	printf("Hierarchical roofline (the binding resource takes longest):\n");
-	cli_format_seconds(calc_num(d, "compute_time_s"), t, sizeof t);
+	fmt_seconds(calc_num(d, "compute_time_s"), t, sizeof t);
 	printf("  %-14s %12s\n", "compute", t);
 	const cJSON *l;
 	cJSON_ArrayForEach(l, cJSON_GetObjectItemCaseSensitive(d, "levels"))
@@ -722,15 +722,15 @@ static void print_hierarchy(const cJSON *d)
 		enum ridge_level level = RIDGE_LEVEL_HBM;
 		roofline_level_parse(calc_str(l, "level"), &level);
 		const char *label = roofline_level_label(level);
-		cli_format_si(calc_num(l, "bytes"), "B", a, sizeof a);
+		fmt_si(calc_num(l, "bytes"), "B", a, sizeof a);
 		if (!calc_has(l, "bandwidth")) {
-			cli_format_none(calc_num(l, "intensity"), b, sizeof b, "%.4g FLOP/byte");
+			fmt_none(calc_num(l, "intensity"), b, sizeof b, "%.4g FLOP/byte");
 			printf("  %-14s %12s  %s, %s: not placed, %s\n", label, "-", a, b,
 			       calc_str(l, "note"));
 			continue;
 		}
-		cli_format_seconds(calc_num(l, "time_s"), t, sizeof t);
-		cli_format_si(calc_num(l, "bandwidth"), "B/s", b, sizeof b);
+		fmt_seconds(calc_num(l, "time_s"), t, sizeof t);
+		fmt_si(calc_num(l, "bandwidth"), "B/s", b, sizeof b);
 		if (calc_has(l, "write_fraction")) {
 			/* The calibration's bandwidth at this read/write mix. */
 			size_t used = strlen(b);
@@ -741,7 +741,7 @@ static void print_hierarchy(const cJSON *d)
 	}
 	const char *binding = calc_str(d, "binding");
 	enum ridge_level bl;
-	cli_format_seconds(calc_num(d, "hierarchical_time_floor_s"), t, sizeof t);
+	fmt_seconds(calc_num(d, "hierarchical_time_floor_s"), t, sizeof t);
 	printf("  binding: %s; time floor %s\n", roofline_level_parse(binding, &bl) ? roofline_level_label(bl) : binding, t);
 }
 
@@ -759,7 +759,7 @@ static void roofline_print(const cJSON *d)
 	char t[48];
 	if (strcmp(calc_str(kernel, "traffic"), "compulsory") != 0 &&
 	    calc_num(kernel, "compulsory_bytes") != calc_num(kernel, "bytes")) {
-		cli_format_seconds(calc_num(d, "compulsory_time_floor_s"), t, sizeof t);
+		fmt_seconds(calc_num(d, "compulsory_time_floor_s"), t, sizeof t);
 		printf("  if L2 caught every re-read (compulsory bytes): %.4g FLOP/byte, %s-bound, time floor %s\n",
 		       calc_num(kernel, "compulsory_intensity"), calc_str(d, "compulsory_bound"), t);
 	}
@@ -789,20 +789,20 @@ static int run_model(const struct options *o, const struct ridge_gpu *gpu)
 {
 	char err[600];
 	struct plot_out plot;
-	cli_json_take_nonfinite();
+	json_take_nonfinite();
 	cJSON *doc = roofline_compute(gpu, &o->req, &plot, err, sizeof err);
 	if (!doc) {
 		cli_error("%s", err);
 		return EXIT_USAGE;
 	}
-	const char *overflow = cli_json_take_nonfinite();
+	const char *overflow = json_take_nonfinite();
 	if (overflow) {
 		/* As calc_run: a result that is not finite is refused, naming the input. */
 		const struct roofline_request *r = &o->req;
 		static const char *const flags[] = { "--flops", "--bytes", "--intensity", "--time", "--l2-bytes", "--smem-bytes" };
 		const double values[] = { r->flops, r->bytes, r->intensity, r->time, r->l2_bytes, r->smem_bytes };
 		const bool given[] = { r->has_flops, r->has_bytes, r->has_intensity, r->has_time, r->has_l2_bytes, r->has_smem_bytes };
-		int i = cli_extreme_index(values, given, 6);
+		int i = app_extreme_index(values, given, 6);
 		if (i >= 0)
 			cli_error("%s: '%g' is out of range: the result '%s' overflows", flags[i], values[i], overflow);
 		else
@@ -848,7 +848,7 @@ static int run_ncu(const struct options *o, const struct ridge_gpu *gpu)
 			return imported;
 		}
 	} else {
-		text = cli_read_file(o->ncu, (size_t)256 << 20, "Nsight Compute CSV", &len);
+		text = app_read_file(o->ncu, (size_t)256 << 20, "Nsight Compute CSV", &len);
 	}
 	if (!text)
 		return EXIT_USAGE;
@@ -977,10 +977,10 @@ static int run_ncu(const struct options *o, const struct ridge_gpu *gpu)
 	if (o->json) {
 		cJSON *doc = cJSON_CreateObject();
 		cJSON_AddStringToObject(doc, "gpu", gpu->id);
-		cJSON_AddStringToObject(doc, "ceiling_source", cli_ceiling_source(gpu));
+		cJSON_AddStringToObject(doc, "ceiling_source", app_ceiling_source(gpu));
 		cJSON_AddStringToObject(doc, "file", o->ncu);
 		cJSON_AddStringToObject(doc, "layout", report.raw ? "raw" : "details");
-		cli_json_number(doc, "bandwidth", gpu->memory_bandwidth);
+		json_number(doc, "bandwidth", gpu->memory_bandwidth);
 		cJSON *arr = cJSON_AddArrayToObject(doc, "kernels");
 		for (int i = 0; i < report.count; i++) {
 			const struct ncu_placed *pl = &placed[i];
@@ -990,34 +990,34 @@ static int run_ncu(const struct options *o, const struct ridge_gpu *gpu)
 			cJSON_AddNumberToObject(e, "line", pl->k->line);
 			cJSON_AddStringToObject(e, "dtype", ridge_dtype_name(pl->c.dtype));
 			cJSON_AddStringToObject(e, "path", pl->c.matrix ? "matrix" : "vector");
-			cli_json_number(e, "peak_flops", pl->c.peak_flops);
-			cli_json_number(e, "ridge_point", pl->c.ridge_point);
-			cli_json_number(e, "flops", pl->flops);
+			json_number(e, "peak_flops", pl->c.peak_flops);
+			json_number(e, "ridge_point", pl->c.ridge_point);
+			json_number(e, "flops", pl->flops);
 			cJSON *by = cJSON_AddObjectToObject(e, "flops_by_precision");
 			static const char *const vec[NCU_PRECISIONS] = { "fp64_vector", "fp32_vector", "fp16_vector" };
 			for (int p = 0; p < NCU_PRECISIONS; p++)
 				if (ncu_vector_flops(pl->k, p) > 0)
-					cli_json_number(by, vec[p], ncu_vector_flops(pl->k, p));
+					json_number(by, vec[p], ncu_vector_flops(pl->k, p));
 			for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
 				char key[32];
 				snprintf(key, sizeof key, "%s_tensor", ridge_dtype_name((enum ridge_dtype)d));
 				if (ncu_tensor_flops(pl->k, (enum ridge_dtype)d) > 0)
-					cli_json_number(by, key, ncu_tensor_flops(pl->k, (enum ridge_dtype)d));
+					json_number(by, key, ncu_tensor_flops(pl->k, (enum ridge_dtype)d));
 			}
-			cli_json_number(e, "bytes", pl->bytes);
-			cli_json_number(e, "time_s", pl->k->time_s);
-			cli_json_number(e, "intensity", pl->p.intensity);
-			cli_json_number(e, "achieved_flops", pl->p.achieved_flops);
-			cli_json_number(e, "achieved_bandwidth", pl->p.achieved_bandwidth);
-			cli_json_number(e, "attainable_flops", pl->p.attainable_flops);
+			json_number(e, "bytes", pl->bytes);
+			json_number(e, "time_s", pl->k->time_s);
+			json_number(e, "intensity", pl->p.intensity);
+			json_number(e, "achieved_flops", pl->p.achieved_flops);
+			json_number(e, "achieved_bandwidth", pl->p.achieved_bandwidth);
+			json_number(e, "attainable_flops", pl->p.attainable_flops);
 			cJSON_AddStringToObject(e, "bound", roofline_bound_name(pl->p.bound));
-			cli_json_number(e, "fraction_of_attainable", pl->p.fraction_of_attainable);
-			cli_json_number(e, "fraction_of_peak", pl->p.fraction_of_peak);
-			cli_json_number(e, "fraction_of_bandwidth", pl->p.fraction_of_bandwidth);
+			json_number(e, "fraction_of_attainable", pl->p.fraction_of_attainable);
+			json_number(e, "fraction_of_peak", pl->p.fraction_of_peak);
+			json_number(e, "fraction_of_bandwidth", pl->p.fraction_of_bandwidth);
 			if (pl->k->has_l2) {
-				cli_json_number(e, "l2_bytes", pl->k->l2_bytes);
+				json_number(e, "l2_bytes", pl->k->l2_bytes);
 				if (pl->l2_placed)
-					cli_json_number(e, "l2_time_s", pl->l2_time_s);
+					json_number(e, "l2_time_s", pl->l2_time_s);
 			}
 			if (pl->tensor_flops_missing)
 				cJSON_AddStringToObject(e, "note", "tensor instructions ran but the CSV has no tensor FLOP "
@@ -1030,20 +1030,20 @@ static int run_ncu(const struct options *o, const struct ridge_gpu *gpu)
 		goto done;
 	}
 	char bw[48];
-	cli_format_si(gpu->memory_bandwidth, "B/s", bw, sizeof bw);
+	fmt_si(gpu->memory_bandwidth, "B/s", bw, sizeof bw);
 	printf("Kernels of %s (%s layout) on %s (%s), %s ceilings, HBM %s\n", o->ncu, report.raw ? "raw" : "details",
-	       gpu->name, gpu->id, cli_ceiling_source(gpu), bw);
+	       gpu->name, gpu->id, app_ceiling_source(gpu), bw);
 	printf("%-4s %-30s %-12s %10s %10s %10s %9s %14s %14s %-7s %8s %8s\n", "ID", "kernel", "placed on", "FLOPs", "bytes",
 	       "time", "FLOP/B", "achieved", "attainable", "bound", "of att.", "of BW");
 	int notes = 0;
 	for (int i = 0; i < report.count; i++) {
 		const struct ncu_placed *pl = &placed[i];
 		char f[32], b[32], t[32], ach[32], att[32], kind[32], frac[16], ai[16];
-		cli_format_si(pl->flops, "", f, sizeof f);
-		cli_format_si(pl->bytes, "B", b, sizeof b);
-		cli_format_seconds(pl->k->time_s, t, sizeof t);
-		cli_format_si(pl->p.achieved_flops, "FLOP/s", ach, sizeof ach);
-		cli_format_si(pl->p.attainable_flops, "FLOP/s", att, sizeof att);
+		fmt_si(pl->flops, "", f, sizeof f);
+		fmt_si(pl->bytes, "B", b, sizeof b);
+		fmt_seconds(pl->k->time_s, t, sizeof t);
+		fmt_si(pl->p.achieved_flops, "FLOP/s", ach, sizeof ach);
+		fmt_si(pl->p.attainable_flops, "FLOP/s", att, sizeof att);
 		snprintf(kind, sizeof kind, "%s %s", ridge_dtype_name(pl->c.dtype), pl->c.matrix ? "matrix" : "vector");
 		if (isfinite(pl->p.fraction_of_attainable))
 			snprintf(frac, sizeof frac, "%.1f%%", 100 * pl->p.fraction_of_attainable);
@@ -1108,18 +1108,18 @@ static int run_roofline(int argc, char **argv)
 		cli_error("%s", err);
 		return EXIT_USAGE;
 	}
-	struct cli_hw hw;
-	if (cli_hw_open(&hw, o.hwdb, o.calibration) != 0)
+	struct app_hw hw;
+	if (app_hw_open(&hw, o.hwdb, o.calibration) != 0)
 		return EXIT_USAGE;
-	const struct hwdb_entry *e = cli_hw_find(&hw, o.gpu ? o.gpu : cli_hw_default_gpu(&hw));
+	const struct hwdb_entry *e = app_hw_find(&hw, o.gpu ? o.gpu : app_hw_default_gpu(&hw));
 	if (!e) {
-		cli_hw_close(&hw);
+		app_hw_close(&hw);
 		return EXIT_USAGE;
 	}
 	rc = o.validation ? roofline_validation_run(o.validation, o.group, &e->gpu, o.svg, o.json)
 	     : o.ncu	  ? run_ncu(&o, &e->gpu)
 			  : run_model(&o, &e->gpu);
-	cli_hw_close(&hw);
+	app_hw_close(&hw);
 	return rc;
 }
 
@@ -1294,9 +1294,9 @@ static void report_kernel(const struct ridge_gpu *gpu, const char *label, struct
 		printf("  %-44s n/a: %s\n", label, err);
 		return;
 	}
-	cli_format_si(cost.flops, "", f, sizeof f);
-	cli_format_si(cost.bytes, "B", b, sizeof b);
-	cli_format_seconds(p.time_floor_s, t, sizeof t);
+	fmt_si(cost.flops, "", f, sizeof f);
+	fmt_si(cost.bytes, "B", b, sizeof b);
+	fmt_seconds(p.time_floor_s, t, sizeof t);
 	printf("  %-44s %9s %10s %9.4g  %-7s %-12s %10s\n", label, f, b, p.intensity, roofline_bound_name(p.bound),
 	       c.matrix ? "matrix" : "vector", t);
 }
@@ -1304,7 +1304,7 @@ static void report_kernel(const struct ridge_gpu *gpu, const char *label, struct
 void report_roofline(const struct ridge_gpu *gpu)
 {
 	char bw[48];
-	cli_format_si(gpu->memory_bandwidth, "B/s", bw, sizeof bw);
+	fmt_si(gpu->memory_bandwidth, "B/s", bw, sizeof bw);
 	printf("== Roofline (%s): ridge points and the chapter's kernels ==\n", gpu->id);
 	printf("ridge point = peak / bandwidth, FLOP/byte against HBM (%s), dense rates\n", bw);
 	printf("  %-6s %14s %14s %14s\n", "dtype", "matrix", "vector", "sparse matrix");
@@ -1326,7 +1326,7 @@ void report_roofline(const struct ridge_gpu *gpu)
 		const char *why = NULL;
 		if (roofline_bandwidth(gpu, (enum ridge_level)l, &level_bw, &why)) {
 			char lb[48];
-			cli_format_si(level_bw, "B/s", lb, sizeof lb);
+			fmt_si(level_bw, "B/s", lb, sizeof lb);
 			printf("  %s: %s\n", roofline_level_label((enum ridge_level)l), lb);
 		} else {
 			printf("  %s: no inner ridge points, %s\n", roofline_level_label((enum ridge_level)l), why);

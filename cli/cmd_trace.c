@@ -35,8 +35,8 @@ static void print_groups(const struct trace_summary *s, int top)
 	for (int i = 0; i < n; i++) {
 		const struct trace_kernel_group *g = &s->groups[i];
 		char total[32], avg[32], grid[40], block[40];
-		cli_format_seconds(g->total_s, total, sizeof total);
-		cli_format_seconds(g->total_s / g->calls, avg, sizeof avg);
+		fmt_seconds(g->total_s, total, sizeof total);
+		fmt_seconds(g->total_s / g->calls, avg, sizeof avg);
 		snprintf(grid, sizeof grid, "%d,%d,%d", g->first->grid[0], g->first->grid[1], g->first->grid[2]);
 		snprintf(block, sizeof block, "%d,%d,%d", g->first->block[0], g->first->block[1], g->first->block[2]);
 		printf("  %-40.40s %7d %11s %11s %5.1f%%  %-14s %-12s %4d  %s%s\n", g->name, g->calls, total, avg,
@@ -48,8 +48,8 @@ static void print_groups(const struct trace_summary *s, int top)
 static void print_per(const char *what, long long n, const struct trace *t, const struct trace_summary *s)
 {
 	char kernel[32], span[32];
-	cli_format_seconds(s->kernel_s / n, kernel, sizeof kernel);
-	cli_format_seconds(s->span_s / n, span, sizeof span);
+	fmt_seconds(s->kernel_s / n, kernel, sizeof kernel);
+	fmt_seconds(s->span_s / n, span, sizeof span);
 	printf("per %s (%lld): %.4g kernel launches, %s of kernels, %s of trace\n", what, n,
 	       (double)t->kernel_count / n, kernel, span);
 }
@@ -63,24 +63,24 @@ static void print_host(const struct trace *t, const struct trace_summary *s)
 	char each[32], total[32];
 	printf("host API\n");
 	if (s->launches) {
-		cli_format_seconds(s->launch_s / s->launches, each, sizeof each);
-		cli_format_seconds(s->launch_s, total, sizeof total);
+		fmt_seconds(s->launch_s / s->launches, each, sizeof each);
+		fmt_seconds(s->launch_s, total, sizeof total);
 		printf("  kernel launches     %7d calls, %s each, %s in all\n", s->launches, each, total);
 	}
-	cli_format_seconds(s->malloc_s, total, sizeof total);
+	fmt_seconds(s->malloc_s, total, sizeof total);
 	printf("  cudaMalloc          %7d calls, %s\n", s->mallocs, total);
-	cli_format_seconds(s->sync_s, total, sizeof total);
+	fmt_seconds(s->sync_s, total, sizeof total);
 	printf("  synchronizations    %7d calls, %s\n", s->syncs, total);
 	if (t->has_copies) {
 		char bytes[32];
-		cli_format_bytes(t->dtoh.bytes, bytes, sizeof bytes);
-		cli_format_seconds((double)t->dtoh.total_ns / 1e9, total, sizeof total);
+		fmt_bytes(t->dtoh.bytes, bytes, sizeof bytes);
+		fmt_seconds((double)t->dtoh.total_ns / 1e9, total, sizeof total);
 		printf("  device-to-host      %7d copies, %s, %s\n", t->dtoh.count, bytes, total);
 	}
 	int n = t->api_count < 5 ? t->api_count : 5;
 	printf("  longest:");
 	for (int i = 0; i < n; i++) {
-		cli_format_seconds((double)t->apis[i].total_ns / 1e9, total, sizeof total);
+		fmt_seconds((double)t->apis[i].total_ns / 1e9, total, sizeof total);
 		printf("%s %s %s (%d)", i ? "," : "", t->apis[i].name, total, t->apis[i].calls);
 	}
 	printf("\n");
@@ -90,8 +90,8 @@ static void print_text(const char *path, const struct trace *t, const struct tra
 		       long long tokens, int top)
 {
 	char span[32], busy[32], idle[32], median[32], max[32];
-	cli_format_seconds(s->span_s, span, sizeof span);
-	cli_format_seconds(s->busy_s, busy, sizeof busy);
+	fmt_seconds(s->span_s, span, sizeof span);
+	fmt_seconds(s->busy_s, busy, sizeof busy);
 	printf("%s (%s): %d kernel launches over %s, GPU busy %s (%.1f%%)\n", path, trace_format_name(t->format),
 	       t->kernel_count, span, busy, s->span_s > 0 ? 100 * s->busy_s / s->span_s : 0);
 	if (steps)
@@ -102,9 +102,9 @@ static void print_text(const char *path, const struct trace *t, const struct tra
 	print_groups(s, top);
 	printf("\n");
 	print_host(t, s);
-	cli_format_seconds(s->idle_s, idle, sizeof idle);
-	cli_format_seconds(s->median_gap_s, median, sizeof median);
-	cli_format_seconds(s->max_gap_s, max, sizeof max);
+	fmt_seconds(s->idle_s, idle, sizeof idle);
+	fmt_seconds(s->median_gap_s, median, sizeof median);
+	fmt_seconds(s->max_gap_s, max, sizeof max);
 	printf("\ngaps between kernels: %d, %s idle in all, median %s, longest %s\n", s->gaps, idle, median, max);
 }
 
@@ -112,9 +112,9 @@ static void add_per(cJSON *doc, const char *key, long long n, const struct trace
 {
 	cJSON *o = cJSON_AddObjectToObject(doc, key);
 	cJSON_AddNumberToObject(o, "count", (double)n);
-	cli_json_number(o, "kernel_launches", (double)t->kernel_count / n);
-	cli_json_number(o, "kernel_s", s->kernel_s / n);
-	cli_json_number(o, "span_s", s->span_s / n);
+	json_number(o, "kernel_launches", (double)t->kernel_count / n);
+	json_number(o, "kernel_s", s->kernel_s / n);
+	json_number(o, "span_s", s->span_s / n);
 }
 
 static cJSON *dim3_json(const int v[3])
@@ -129,9 +129,9 @@ static int print_json(const char *path, const struct trace *t, const struct trac
 	cJSON_AddStringToObject(doc, "file", path);
 	cJSON_AddStringToObject(doc, "format", t->format == TRACE_NSYS_SQLITE ? "nsys_sqlite" : "pytorch_chrome_trace");
 	cJSON_AddNumberToObject(doc, "kernel_launches", t->kernel_count);
-	cli_json_number(doc, "span_s", s->span_s);
-	cli_json_number(doc, "busy_s", s->busy_s);
-	cli_json_number(doc, "kernel_s", s->kernel_s);
+	json_number(doc, "span_s", s->span_s);
+	json_number(doc, "busy_s", s->busy_s);
+	json_number(doc, "kernel_s", s->kernel_s);
 	if (steps)
 		add_per(doc, "per_step", steps, t, s);
 	if (tokens)
@@ -142,10 +142,10 @@ static int print_json(const char *path, const struct trace *t, const struct trac
 		cJSON *k = cJSON_CreateObject();
 		cJSON_AddStringToObject(k, "name", g->name);
 		cJSON_AddNumberToObject(k, "calls", g->calls);
-		cli_json_number(k, "total_s", g->total_s);
-		cli_json_number(k, "average_s", g->total_s / g->calls);
-		cli_json_number(k, "min_s", g->min_s);
-		cli_json_number(k, "max_s", g->max_s);
+		json_number(k, "total_s", g->total_s);
+		json_number(k, "average_s", g->total_s / g->calls);
+		json_number(k, "min_s", g->min_s);
+		json_number(k, "max_s", g->max_s);
 		cJSON_AddItemToObject(k, "grid", dim3_json(g->first->grid));
 		cJSON_AddItemToObject(k, "block", dim3_json(g->first->block));
 		cJSON_AddNumberToObject(k, "registers_per_thread", g->first->registers);
@@ -157,29 +157,29 @@ static int print_json(const char *path, const struct trace *t, const struct trac
 	cJSON *host = cJSON_AddObjectToObject(doc, "host");
 	cJSON_AddBoolToObject(host, "recorded", t->has_api);
 	cJSON_AddNumberToObject(host, "launches", s->launches);
-	cli_json_number(host, "launch_s", s->launch_s);
+	json_number(host, "launch_s", s->launch_s);
 	if (s->launches)
-		cli_json_number(host, "launch_each_s", s->launch_s / s->launches);
+		json_number(host, "launch_each_s", s->launch_s / s->launches);
 	cJSON_AddNumberToObject(host, "malloc_calls", s->mallocs);
-	cli_json_number(host, "malloc_s", s->malloc_s);
+	json_number(host, "malloc_s", s->malloc_s);
 	cJSON_AddNumberToObject(host, "synchronizations", s->syncs);
-	cli_json_number(host, "synchronization_s", s->sync_s);
+	json_number(host, "synchronization_s", s->sync_s);
 	cJSON_AddNumberToObject(host, "device_to_host_copies", t->dtoh.count);
-	cli_json_number(host, "device_to_host_bytes", t->dtoh.bytes);
-	cli_json_number(host, "device_to_host_s", (double)t->dtoh.total_ns / 1e9);
+	json_number(host, "device_to_host_bytes", t->dtoh.bytes);
+	json_number(host, "device_to_host_s", (double)t->dtoh.total_ns / 1e9);
 	cJSON *apis = cJSON_AddArrayToObject(host, "apis");
 	for (int i = 0; i < t->api_count; i++) {
 		cJSON *a = cJSON_CreateObject();
 		cJSON_AddStringToObject(a, "name", t->apis[i].name);
 		cJSON_AddNumberToObject(a, "calls", t->apis[i].calls);
-		cli_json_number(a, "total_s", (double)t->apis[i].total_ns / 1e9);
+		json_number(a, "total_s", (double)t->apis[i].total_ns / 1e9);
 		cJSON_AddItemToArray(apis, a);
 	}
 	cJSON *gaps = cJSON_AddObjectToObject(doc, "gaps");
 	cJSON_AddNumberToObject(gaps, "count", s->gaps);
-	cli_json_number(gaps, "idle_s", s->idle_s);
-	cli_json_number(gaps, "median_s", s->median_gap_s);
-	cli_json_number(gaps, "max_s", s->max_gap_s);
+	json_number(gaps, "idle_s", s->idle_s);
+	json_number(gaps, "median_s", s->median_gap_s);
+	json_number(gaps, "max_s", s->max_gap_s);
 	return cli_json_print(doc);
 }
 

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "../tui/scenario.h"
 #include "../tui/tui.h"
 
 static const char usage_text[] =
@@ -19,7 +18,7 @@ static const char usage_text[] =
     "\n"
     "  FILE.yaml           open a scenario file (the format 'ridge eval' reads);\n"
     "                      's' inside saves the what-if back to one\n"
-    "  --gpu GPU           the GPU to start with (default " CLI_DEFAULT_GPU "; overrides the scenario's)\n"
+    "  --gpu GPU           the GPU to start with (default " APP_DEFAULT_GPU "; overrides the scenario's)\n"
     "  --hwdb DIR          also load every *.yaml in DIR\n"
     "  --calibration FILE  also load FILE (a ridge-probe calibration); without\n"
     "                      --gpu, start on it\n"
@@ -95,7 +94,7 @@ static int parse_options(int argc, char **argv, struct tui_cli_options *opt)
 				return EXIT_USAGE;
 			break;
 		case 'P':
-			if (cli_parse_int("--presses", optarg, 1, 1000000, &opt->presses) != 0)
+			if (app_parse_int("--presses", optarg, 1, 1000000, &opt->presses) != 0)
 				return EXIT_USAGE;
 			break;
 		case 'K':
@@ -121,15 +120,15 @@ static int parse_options(int argc, char **argv, struct tui_cli_options *opt)
 	return 0;
 }
 
-static int start_gpu(const struct cli_hw *hw, const struct tui_cli_options *opt)
+static int start_gpu(const struct app_hw *hw, const struct tui_cli_options *opt)
 {
-	const char *name = opt->gpu ? opt->gpu : CLI_DEFAULT_GPU;
+	const char *name = opt->gpu ? opt->gpu : APP_DEFAULT_GPU;
 	if (!opt->gpu && opt->calibration) {
 		for (int i = hw->db.count - 1; i >= 0; i--)
 			if (strcmp(hw->db.entries[i].origin, opt->calibration) == 0)
 				return i;
 	}
-	const struct hwdb_entry *e = cli_hw_find(hw, name);
+	const struct hwdb_entry *e = app_hw_find(hw, name);
 	return e ? (int)(e - hw->db.entries) : -1;
 }
 
@@ -145,18 +144,18 @@ static int run_tui(int argc, char **argv)
 		tui_print_keys(stdout);
 		return EXIT_OK;
 	}
-	struct cli_hw hw;
-	if (cli_hw_open(&hw, opt.hwdb_dir, opt.calibration) != 0)
+	struct app_hw hw;
+	if (app_hw_open(&hw, opt.hwdb_dir, opt.calibration) != 0)
 		return EXIT_USAGE;
 	int gpu = start_gpu(&hw, &opt);
 	if (gpu < 0) {
-		cli_hw_close(&hw);
+		app_hw_close(&hw);
 		return EXIT_USAGE;
 	}
 	/* The state is large (text buffers, results): keep it off the stack. */
 	struct tui_state *s = malloc(sizeof *s);
 	if (!s) {
-		cli_hw_close(&hw);
+		app_hw_close(&hw);
 		cli_error("out of memory");
 		return EXIT_ENV;
 	}
@@ -169,18 +168,17 @@ static int run_tui(int argc, char **argv)
 		/* Each item from the defaults of the GPU the items name. */
 		rc = tui_dump(s, opt.file, opt.hwdb_dir, opt.calibration);
 		free(s);
-		cli_hw_close(&hw);
+		app_hw_close(&hw);
 		return rc;
 	}
 	if (opt.file) {
 		char err[1024];
-		if (scenario_load(s, opt.file, opt.hwdb_dir, opt.calibration, err, sizeof err) != 0) {
+		if (tui_open_scenario(s, opt.file, opt.hwdb_dir, opt.calibration, err, sizeof err) != 0) {
 			cli_error("%s", err);
 			free(s);
-			cli_hw_close(&hw);
+			app_hw_close(&hw);
 			return EXIT_USAGE;
 		}
-		snprintf(s->scenario_path, sizeof s->scenario_path, "%s", opt.file);
 		if (opt.gpu)
 			tui_inputs_use_gpu(&s->in, &hw.db, gpu);
 		tui_state_compute(s);
@@ -188,9 +186,9 @@ static int run_tui(int argc, char **argv)
 	if (opt.bench)
 		rc = tui_bench(s, (int)opt.lines, (int)opt.cols, (int)opt.presses, stdout);
 	else
-		rc = tui_run(s);
+		rc = tui_run(s, cli_terminal());
 	free(s);
-	cli_hw_close(&hw);
+	app_hw_close(&hw);
 	return rc;
 }
 

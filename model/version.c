@@ -1,5 +1,5 @@
 /* ridge_version (ridge.h): the version compiled into the library. */
-#include "ridge.h"
+#include "models.h"
 
 const char *ridge_version(void)
 {

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "../hwdb/hwdb.h"
-#include "../model/ridge.h"
+#include "../model/models.h"
 #include "../model/units.h"
 #include "calib.h"
 #include "driver.h"

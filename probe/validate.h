@@ -15,7 +15,7 @@
 #include <cjson/cJSON.h>
 #include <stdio.h>
 
-#include "../model/ridge.h"
+#include "../model/models.h"
 #include "probe.h"
 
 #define PROBE_MAX_VALIDATION 128

@@ -34,7 +34,7 @@ if command -v xmllint >/dev/null 2>&1; then
 fi
 
 # A path that cannot be written: a usage error (exit 2) before any work, naming
-# the flag and the file, nothing left behind (cli_output_path_ok).
+# the flag and the file, nothing left behind (app_output_path_ok).
 "$RIDGE" occupancy --threads 256 --regs 32 --svg "$tmp/no/such/dir/x.svg" >/dev/null 2>"$tmp/err"
 code=$?
 if [ "$code" -eq 2 ] && grep -q "ridge: error: --svg: cannot write '$tmp/no/such/dir/x.svg'" "$tmp/err" &&

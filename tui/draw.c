@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "app.h"
 
 const struct tui_panel_view tui_panel_views[TUI_PANEL_COUNT] = {
     [TUI_PANEL_HW] = {tui_draw_hw, tui_spec_hw},
@@ -232,7 +232,7 @@ static void draw_status(const struct tui_state *s, const struct tui_layout *l)
 	const struct ridge_gpu *gpu = tui_state_gpu(s);
 	if (gpu) {
 		char right[160];
-		snprintf(right, sizeof right, "%s: %s ", gpu->id, cli_ceiling_source(gpu));
+		snprintf(right, sizeof right, "%s: %s ", gpu->id, app_ceiling_source(gpu));
 		int n = (int)strlen(right);
 		if ((int)used + n < r->w)
 			put_text(r->y, r->w - n, n, TUI_ROLE_STATUS, right);

@@ -27,7 +27,7 @@ void tui_put_pair(int y, int x, int w, const char *label, enum tui_role value_ro
 /* The canvas into the rectangle at (y, x): braille (or ASCII) cells in their roles. */
 void tui_draw_canvas(const struct braille_canvas *c, int y, int x, bool ascii);
 /* Dollars for humans: "$1,234,567" above $1000, else "$12.34". (Numbers
- * otherwise go through cli_format_si/_bytes/_seconds, as in the CLI.) */
+ * otherwise go through fmt_si/_bytes/_seconds, as in the CLI.) */
 void tui_fmt_usd(double usd, char *buf, size_t len);
 
 /* Each panel's drawer and its layout wishes. */

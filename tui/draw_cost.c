@@ -5,7 +5,7 @@
 #include <ncurses.h>
 #include <stdio.h>
 
-#include "cli.h"
+#include "app.h"
 #include "draw.h"
 
 void tui_spec_cost(const struct tui_state *s, struct tui_layout_spec *spec)
@@ -47,7 +47,7 @@ static void title(struct rows *r, const char *text)
 static void train_half(struct rows *rows, const struct ridge_train_result *t)
 {
 	char a[48];
-	cli_format_seconds(t->step_time_s, a, sizeof a);
+	fmt_seconds(t->step_time_s, a, sizeof a);
 	text_pair(rows, "step time", TUI_ROLE_RESULT, a);
 	pair(rows, "wall time", TUI_ROLE_RESULT, "%.4g h", t->wall_hours);
 	pair(rows, "GPU-hours", TUI_ROLE_RESULT, "%.6g", t->gpu_hours);
@@ -60,9 +60,9 @@ static void draw_train(const struct tui_state *s, struct rows *rows)
 	const struct ridge_train_comparison *c = &s->out.cost.train;
 	char a[64];
 	title(rows, "training run");
-	cli_format_si(c->current.flops_per_step, "FLOP", a, sizeof a);
+	fmt_si(c->current.flops_per_step, "FLOP", a, sizeof a);
 	text_pair(rows, "FLOPs per step", TUI_ROLE_RESULT, a);
-	cli_format_si(c->current.cluster_flops, "FLOP/s", a, sizeof a);
+	fmt_si(c->current.cluster_flops, "FLOP/s", a, sizeof a);
 	text_pair(rows, "cluster at MFU", TUI_ROLE_RESULT, a);
 	train_half(rows, &c->current);
 	if (!s->out.cost.has_target)
@@ -89,28 +89,28 @@ static void draw_decode(const struct tui_state *s, struct rows *rows)
 	const struct ridge_decode_result *d = &s->out.cost.decode;
 	char a[64], b[64];
 	title(rows, "one decode step");
-	cli_format_bytes(d->kv_bytes_per_token, a, sizeof a);
+	fmt_bytes(d->kv_bytes_per_token, a, sizeof a);
 	text_pair(rows, "KV per token", TUI_ROLE_RESULT, a);
-	cli_format_bytes(d->weight_bytes, a, sizeof a);
+	fmt_bytes(d->weight_bytes, a, sizeof a);
 	text_pair(rows, "weights read", TUI_ROLE_RESULT, a);
-	cli_format_bytes(d->kv_bytes, a, sizeof a);
+	fmt_bytes(d->kv_bytes, a, sizeof a);
 	text_pair(rows, "KV cache read", TUI_ROLE_RESULT, a);
 	pair(rows, "intensity", TUI_ROLE_RESULT, "%.4g FLOP/B", d->intensity);
-	cli_format_seconds(d->memory_time_s, a, sizeof a);
+	fmt_seconds(d->memory_time_s, a, sizeof a);
 	text_pair(rows, "memory time", TUI_ROLE_RESULT, a);
-	cli_format_seconds(d->compute_time_s, a, sizeof a);
+	fmt_seconds(d->compute_time_s, a, sizeof a);
 	text_pair(rows, "compute time", TUI_ROLE_RESULT, a);
 	text_pair(rows, "bound", d->bound == RIDGE_BOUND_MEMORY ? TUI_ROLE_WARN : TUI_ROLE_GOOD,
 		  cost_bound_name(d->bound));
 	title(rows, "serving");
-	cli_format_seconds(d->tpot_s, a, sizeof a);
+	fmt_seconds(d->tpot_s, a, sizeof a);
 	text_pair(rows, "TPOT", TUI_ROLE_GOOD, a);
 	pair(rows, "tokens/s", TUI_ROLE_RESULT, "%.6g", d->tokens_per_s);
 	tui_fmt_usd(d->usd_per_million_tokens, a, sizeof a);
 	text_pair(rows, "$ per 1M tokens", TUI_ROLE_GOOD, a);
-	cli_format_bytes(d->memory_required, a, sizeof a);
+	fmt_bytes(d->memory_required, a, sizeof a);
 	if (d->memory_available > 0) {
-		cli_format_bytes(d->memory_available, b, sizeof b);
+		fmt_bytes(d->memory_available, b, sizeof b);
 		char both[140];
 		snprintf(both, sizeof both, "%s of %s", a, b);
 		text_pair(rows, d->fits ? "memory (fits)" : "memory: NO FIT", d->fits ? TUI_ROLE_RESULT : TUI_ROLE_BAD,

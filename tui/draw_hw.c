@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "app.h"
 #include "draw.h"
 
 void tui_spec_hw(const struct tui_state *s, struct tui_layout_spec *spec)
@@ -46,7 +46,7 @@ static double num_units(const struct ridge_gpu *g)
 static void cell_memory(const struct ridge_gpu *g, char *b, size_t n)
 {
 	char size[32];
-	cli_format_bytes(g->memory_bytes, size, sizeof size);
+	fmt_bytes(g->memory_bytes, size, sizeof size);
 	snprintf(b, n, "%s %s", size, g->memory_type);
 }
 static double num_memory(const struct ridge_gpu *g)
@@ -55,7 +55,7 @@ static double num_memory(const struct ridge_gpu *g)
 }
 static void cell_bandwidth(const struct ridge_gpu *g, char *b, size_t n)
 {
-	cli_format_si(g->memory_bandwidth, "B/s", b, n);
+	fmt_si(g->memory_bandwidth, "B/s", b, n);
 }
 static double num_bandwidth(const struct ridge_gpu *g)
 {
@@ -64,9 +64,9 @@ static double num_bandwidth(const struct ridge_gpu *g)
 static void cell_l2(const struct ridge_gpu *g, char *b, size_t n)
 {
 	char l2[32], ic[32];
-	cli_format_bytes(g->l2_bytes, l2, sizeof l2);
+	fmt_bytes(g->l2_bytes, l2, sizeof l2);
 	if (g->has_infinity_cache) {
-		cli_format_bytes(g->infinity_cache_bytes, ic, sizeof ic);
+		fmt_bytes(g->infinity_cache_bytes, ic, sizeof ic);
 		snprintf(b, n, "%s + %s IC", l2, ic);
 	} else {
 		snprintf(b, n, "%s", l2);
@@ -79,8 +79,8 @@ static double num_l2(const struct ridge_gpu *g)
 static void cell_smem(const struct ridge_gpu *g, char *b, size_t n)
 {
 	char sm[32], blk[32];
-	cli_format_bytes(g->smem_per_sm, sm, sizeof sm);
-	cli_format_bytes(g->smem_per_block_optin, blk, sizeof blk);
+	fmt_bytes(g->smem_per_sm, sm, sizeof sm);
+	fmt_bytes(g->smem_per_block_optin, blk, sizeof blk);
 	snprintf(b, n, "%s (%s/blk)", sm, blk);
 }
 static double num_smem(const struct ridge_gpu *g)

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "app.h"
 #include "draw.h"
 
 void tui_spec_occupancy(const struct tui_state *s, struct tui_layout_spec *spec)
@@ -51,13 +51,13 @@ static void draw_numbers(const struct tui_state *s, const struct tui_layout *l)
 			     o->limit[i], binding ? " <" : "  ");
 	}
 	char a[32];
-	cli_format_bytes(o->smem_per_block, a, sizeof a);
+	fmt_bytes(o->smem_per_block, a, sizeof a);
 	if (y < bottom)
 		tui_put_pair(y++, x, w, amd ? "LDS/workgroup" : "smem/block", TUI_ROLE_VALUE, "%s", a);
 	if (r->analysis.has_regs_change && y < bottom)
 		tui_put(y++, x, w, TUI_ROLE_DIM, "-%d regs/thread: +1 block", r->analysis.regs_to_drop);
 	if (r->analysis.has_smem_change && y < bottom) {
-		cli_format_bytes(r->analysis.smem_to_drop, a, sizeof a);
+		fmt_bytes(r->analysis.smem_to_drop, a, sizeof a);
 		tui_put(y++, x, w, TUI_ROLE_DIM, "-%s smem: +1 block", a);
 	}
 	/* A legal configuration that cannot launch: why. */

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "app.h"
 #include "draw.h"
 
 void tui_spec_roofline(const struct tui_state *s, struct tui_layout_spec *spec)
@@ -31,16 +31,16 @@ static void draw_numbers(const struct tui_state *s, const struct tui_layout *l)
 	const struct ridge_roofline_point *p = &r->point;
 	const struct ridge_roofline_ceiling *c = &r->ceiling;
 	if (r->has_cost && y < bottom) {
-		cli_format_si(r->cost.flops, "FLOP", a, sizeof a);
+		fmt_si(r->cost.flops, "FLOP", a, sizeof a);
 		tui_put_pair(y++, x, w, "FLOPs", TUI_ROLE_RESULT, "%s", a);
-		cli_format_si(r->cost.bytes, "B", a, sizeof a);
+		fmt_si(r->cost.bytes, "B", a, sizeof a);
 		if (y < bottom)
 			tui_put_pair(y++, x, w, "bytes", TUI_ROLE_RESULT, "%s", a);
 		const struct ridge_gemm_l2 *l2 = &r->cost.l2;
 		if (l2->modelled && y < bottom) {
 			/* The L2-aware traffic (model/intensity.h, intensity_gemm_l2). */
-			cli_format_si(l2->hbm_bytes, "B", a, sizeof a);
-			cli_format_si(l2->l2_traffic, "B", b, sizeof b);
+			fmt_si(l2->hbm_bytes, "B", a, sizeof a);
+			fmt_si(l2->l2_traffic, "B", b, sizeof b);
 			tui_put_pair(y++, x, w, "HBM / L2", TUI_ROLE_RESULT, "%s / %s", a, b);
 			if (y < bottom)
 				tui_put(y++, x, w, TUI_ROLE_DIM, "wave %.17g CTAs; A %s (x%.4g), B %s (x%.4g)", l2->wave_ctas,
@@ -50,28 +50,28 @@ static void draw_numbers(const struct tui_state *s, const struct tui_layout *l)
 	}
 	if (y < bottom)
 		tui_put_pair(y++, x, w, "intensity", TUI_ROLE_RESULT, "%.4g FLOP/B", p->intensity);
-	cli_format_si(c->peak_flops, "FLOP/s", a, sizeof a);
+	fmt_si(c->peak_flops, "FLOP/s", a, sizeof a);
 	if (y < bottom)
 		tui_put_pair(y++, x, w, c->matrix ? "peak (matrix)" : "peak (vector)", TUI_ROLE_VALUE, "%s", a);
-	cli_format_si(c->bandwidth, "B/s", b, sizeof b);
+	fmt_si(c->bandwidth, "B/s", b, sizeof b);
 	if (y < bottom)
 		tui_put_pair(y++, x, w, roofline_level_label(c->level), TUI_ROLE_VALUE, "%s", b);
 	if (y < bottom)
 		tui_put_pair(y++, x, w, "ridge point", TUI_ROLE_VALUE, "%.4g FLOP/B", c->ridge_point);
-	cli_format_si(p->attainable_flops, "FLOP/s", a, sizeof a);
+	fmt_si(p->attainable_flops, "FLOP/s", a, sizeof a);
 	if (y < bottom)
 		tui_put_pair(y++, x, w, "attainable", TUI_ROLE_GOOD, "%s", a);
 	if (y < bottom)
 		tui_put_pair(y++, x, w, "bound", p->bound == RIDGE_BOUND_MEMORY ? TUI_ROLE_WARN : TUI_ROLE_GOOD, "%s",
 			     roofline_bound_name(p->bound));
 	if (p->has_work && y < bottom) {
-		cli_format_seconds(p->time_floor_s, a, sizeof a);
+		fmt_seconds(p->time_floor_s, a, sizeof a);
 		tui_put_pair(y++, x, w, "time floor", TUI_ROLE_RESULT, "%s", a);
 	}
 	if (r->has_time_model && y < bottom) {
 		const struct ridge_kernel_time *t = &r->time_model;
-		cli_format_seconds(t->predicted_time_s, a, sizeof a);
-		cli_format_seconds(t->fixed_cost.value, b, sizeof b);
+		fmt_seconds(t->predicted_time_s, a, sizeof a);
+		fmt_seconds(t->fixed_cost.value, b, sizeof b);
 		tui_put_pair(y++, x, w, "predicted", TUI_ROLE_RESULT, "%s (eff %.3g / %.3g, fixed %s)", a,
 			     t->compute_efficiency.value, t->memory_efficiency.value, b);
 	}

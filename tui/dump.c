@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "calc.h"
-#include "cli.h"
+#include "app.h"
 #include "scenario.h"
 #include "tui.h"
 
@@ -22,9 +22,9 @@ static void ceiling_json(cJSON *o, const struct ridge_roofline_ceiling *c)
 {
 	cJSON_AddStringToObject(o, "path", c->matrix ? "matrix" : "vector");
 	cJSON_AddStringToObject(o, "level", roofline_level_name(c->level));
-	cli_json_number(o, "peak_flops", c->peak_flops);
-	cli_json_number(o, "bandwidth", c->bandwidth);
-	cli_json_number(o, "ridge_point", c->ridge_point);
+	json_number(o, "peak_flops", c->peak_flops);
+	json_number(o, "bandwidth", c->bandwidth);
+	json_number(o, "ridge_point", c->ridge_point);
 }
 
 /* `ridge gemm`'s keys. */
@@ -34,16 +34,16 @@ static void gemm_json(cJSON *o, const struct tui_state *s)
 	static const char *const algorithms[] = {"library", "tiled", "naive"};
 	cJSON_AddStringToObject(o, "algorithm", algorithms[s->in.gemm_algorithm]);
 	cJSON_AddStringToObject(o, "dtype", ridge_dtype_name((enum ridge_dtype)s->in.roofline_dtype));
-	cli_json_number(o, "m", s->in.gemm_m);
-	cli_json_number(o, "n", s->in.gemm_n);
-	cli_json_number(o, "k", s->in.gemm_k);
-	cli_json_number(o, "read_bytes", r->cost.read_bytes);
-	cli_json_number(o, "write_bytes", r->cost.write_bytes);
-	cli_json_number(o, "compulsory_bytes", r->cost.compulsory_bytes);
+	json_number(o, "m", s->in.gemm_m);
+	json_number(o, "n", s->in.gemm_n);
+	json_number(o, "k", s->in.gemm_k);
+	json_number(o, "read_bytes", r->cost.read_bytes);
+	json_number(o, "write_bytes", r->cost.write_bytes);
+	json_number(o, "compulsory_bytes", r->cost.compulsory_bytes);
 	if (r->cost.l2.modelled) {
-		cli_json_number(o, "hbm_bytes", r->cost.l2.hbm_bytes);
-		cli_json_number(o, "l2_bytes", r->cost.l2.l2_traffic);
-		cli_json_number(o, "wave_ctas", r->cost.l2.wave_ctas);
+		json_number(o, "hbm_bytes", r->cost.l2.hbm_bytes);
+		json_number(o, "l2_bytes", r->cost.l2.l2_traffic);
+		json_number(o, "wave_ctas", r->cost.l2.wave_ctas);
 		cJSON_AddBoolToObject(o, "l2_resident", r->cost.l2.a_resident && r->cost.l2.b_resident);
 	}
 	cJSON_AddBoolToObject(o, "tensor_core_eligible", r->path.tensor_eligible);
@@ -72,11 +72,11 @@ static void occupancy_json(cJSON *o, const struct tui_state *s)
 	cJSON_AddNumberToObject(o, "blocks_per_sm", res->blocks_per_sm);
 	cJSON_AddNumberToObject(o, "active_warps", res->active_warps);
 	cJSON_AddNumberToObject(o, "max_warps", res->max_warps);
-	cli_json_number(o, "occupancy", res->occupancy);
+	json_number(o, "occupancy", res->occupancy);
 	cJSON_AddStringToObject(o, "limiter", occupancy_limiter_name(res->limiter));
 	calc_json_occupancy_limits(o, res);
 	cJSON_AddNumberToObject(o, "warps_per_block", res->warps_per_block);
-	cli_json_number(o, "smem_per_sm", res->smem_per_sm);
+	json_number(o, "smem_per_sm", res->smem_per_sm);
 	if (r->has_best) {
 		cJSON *mp = cJSON_AddObjectToObject(o, "max_potential_block_size");
 		cJSON_AddNumberToObject(mp, "block_size", r->best_block_size);

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "app.h"
 #include "model_config.h"
 #include "tui.h"
 
@@ -47,12 +47,12 @@ void tui_capture_end(struct tui_capture *c, char *message, size_t len)
 
 int tui_load_model_config(struct tui_state *s, const char *path, char *err, size_t err_len)
 {
-	struct cli_model_config config;
+	struct app_model_config config;
 	/* The reader prints its problem: on the screen that would scribble,
 	 * so it is caught and handed back as the message. */
 	struct tui_capture capture;
 	tui_capture_begin(&capture);
-	int rc = cli_model_config_load(path, &config);
+	int rc = app_model_config_load(path, &config);
 	char message[512];
 	tui_capture_end(&capture, message, sizeof message);
 	if (rc != 0) {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "app.h"
 #include "eval.h"
 #include "tui.h"
 
@@ -519,12 +519,21 @@ int scenario_save(const struct tui_state *s, const char *path, char *err, size_t
 		snprintf(err, err_len, "no panel has a scenario item kind that 'ridge eval' knows");
 		return -1;
 	}
-	/* cli_write_atomic reports its own error on stderr; the caller shows ours. */
-	if (cli_write_atomic(path, t.buf, t.len) != 0) {
+	/* app_write_atomic reports its own error on stderr; the caller shows ours. */
+	if (app_write_atomic(path, t.buf, t.len) != 0) {
 		free(t.buf);
 		snprintf(err, err_len, "cannot write '%s'", path);
 		return -1;
 	}
 	free(t.buf);
+	return 0;
+}
+
+int tui_open_scenario(struct tui_state *s, const char *path, const char *hwdb_dir, const char *calibration, char *err,
+		      size_t err_len)
+{
+	if (scenario_load(s, path, hwdb_dir, calibration, err, err_len) != 0)
+		return -1;
+	snprintf(s->scenario_path, sizeof s->scenario_path, "%s", path);
 	return 0;
 }

@@ -33,7 +33,7 @@ typedef int (*scenario_item_fn)(void *ctx, const struct tui_state *s, int index,
 int scenario_each(const struct tui_state *base, const char *path, const char *hwdb_dir, const char *calibration,
 		  scenario_item_fn fn, void *ctx, char *err, size_t err_len);
 
-/* Writes the current what-if to path atomically (cli_write_atomic): the GPU
+/* Writes the current what-if to path atomically (app_write_atomic): the GPU
  * and one item per panel whose kind `ridge eval` knows. Returns 0, or -1
  * with err. */
 int scenario_save(const struct tui_state *s, const char *path, char *err, size_t err_len);

@@ -15,7 +15,7 @@
 #include "hwdb.h"
 #include "intensity.h"
 #include "occupancy.h"
-#include "ridge.h"
+#include "models.h"
 #include "roofline.h"
 
 enum tui_panel_id {
@@ -204,7 +204,7 @@ enum tui_request { TUI_REQ_NONE, TUI_REQ_SAVE, TUI_REQ_OPEN, TUI_REQ_REDRAW, TUI
 struct tui_model_config {
 	bool loaded;
 	char path[TUI_PATH]; /* the file it came from */
-	struct cli_model_config config;
+	struct app_model_config config;
 };
 
 struct tui_state {

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "app.h"
 #include "panels.h"
 
 void tui_occupancy_input(const struct tui_inputs *in, const struct ridge_gpu *gpu, struct ridge_occupancy_input *occ)
@@ -34,23 +34,23 @@ static int check_smem(const struct ridge_gpu *g, const struct tui_inputs *in, ch
 	}
 	if (g->vendor == RIDGE_VENDOR_AMD) {
 		if (total > g->smem_per_block) {
-			cli_format_bytes(total, a, sizeof a);
-			cli_format_bytes(g->smem_per_block, b, sizeof b);
+			fmt_bytes(total, a, sizeof a);
+			fmt_bytes(g->smem_per_block, b, sizeof b);
 			snprintf(err, err_len, "%s of LDS per workgroup is over the %s maximum on %s", a, b, g->id);
 			return -1;
 		}
 		return 0;
 	}
 	if (in->smem > g->smem_per_block) {
-		cli_format_bytes(in->smem, a, sizeof a);
-		cli_format_bytes(g->smem_per_block, b, sizeof b);
+		fmt_bytes(in->smem, a, sizeof a);
+		fmt_bytes(g->smem_per_block, b, sizeof b);
 		snprintf(err, err_len, "%s static smem is over the %s a kernel can declare: use dynamic + opt-in", a,
 			 b);
 		return -1;
 	}
 	if (total > g->smem_per_block_optin) {
-		cli_format_bytes(total, a, sizeof a);
-		cli_format_bytes(g->smem_per_block_optin, c, sizeof c);
+		fmt_bytes(total, a, sizeof a);
+		fmt_bytes(g->smem_per_block_optin, c, sizeof c);
 		snprintf(err, err_len, "%s of smem is over the opt-in maximum of %s per block on %s", a, c, g->id);
 		return -1;
 	}

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
+#include "app.h"
 #include "draw.h"
 #include "scenario.h"
 
@@ -128,11 +128,11 @@ static void handle_click(struct tui_state *s, const struct tui_layout *l, int y,
  * 100 KB paste costs a few frames, few enough that a frame stays prompt. */
 #define TUI_KEYS_PER_FRAME 4096
 
-int tui_run(struct tui_state *s)
+int tui_run(struct tui_state *s, FILE *terminal)
 {
 	setlocale(LC_ALL, "");
 	bool ascii = !locale_is_utf8();
-	FILE *terminal = cli_terminal(); /* the raw stdout: ncurses draws control characters as ^X itself */
+	/* terminal: the raw stdout (the front end's), not the escaping stream: ncurses draws control characters as ^X itself */
 	if (!isatty(fileno(stdin)) || !isatty(fileno(terminal))) {
 		cli_error("tui needs a terminal (stdin and stdout); for values without one, use 'ridge tui --dump'");
 		return EXIT_ENV;

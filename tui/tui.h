@@ -9,7 +9,12 @@
 
 /* The interactive explorer on the terminal; returns an exit code. The
  * terminal is restored on every way out, signals included. */
-int tui_run(struct tui_state *s);
+int tui_run(struct tui_state *s, FILE *terminal);
+
+/* Loads the scenario file path into s (its items become the panels'
+ * inputs) and remembers it for saving. Returns 0, or -1 with err set. */
+int tui_open_scenario(struct tui_state *s, const char *path, const char *hwdb_dir, const char *calibration, char *err,
+		      size_t err_len);
 
 /* Key press -> state update + redraw into an off-screen terminal (newterm on
  * /dev/null) for every panel, lines x cols; prints per-panel median and max

@@ -1,5 +1,5 @@
 /* libFuzzer harness: the model-config reader behind `ridge align --model`
- * (cli_model_config_parse: Hugging Face config.json through cJSON, or the
+ * (app_model_config_parse: Hugging Face config.json through cJSON, or the
  * same keys in YAML through libyaml), and the align model it feeds.
  *
  * The first byte picks the file name, and so the format: "config.json",
@@ -17,7 +17,7 @@
 #include "fuzz.h"
 #include "model_config.h"
 
-static void check_model(const struct cli_model_config *config)
+static void check_model(const struct app_model_config *config)
 {
 	const struct ridge_align_model *m = &config->model;
 	const long long dims[] = { m->hidden_size, m->intermediate_size, m->num_attention_heads, m->vocab_size,
@@ -68,8 +68,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data + 1, len);
 	text[len] = '\0';
 
-	struct cli_model_config config;
-	if (cli_model_config_parse(name, text, len, &config) == 0)
+	struct app_model_config config;
+	if (app_model_config_parse(name, text, len, &config) == 0)
 		check_model(&config);
 	free(text);
 	return 0;

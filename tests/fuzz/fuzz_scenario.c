@@ -4,7 +4,7 @@
  *
  * Invariants beyond "no crash":
  *   - every number in every result is finite, and a JSON null appears only
- *     under the keys that are null by design (cli_json_number turning an
+ *     under the keys that are null by design (json_number turning an
  *     overflow into null would be an overflow not reported);
  *   - the human output of each result (the calculator's printer) never shows
  *     "inf" or "nan", and once through the escaping of stdout (cli_escape_text)
@@ -29,9 +29,9 @@
  * break-even or crossover, no --ffn-dim-multiplier, a memory level without a
  * bandwidth, the default carveout, no change that gains a block; and every
  * key under an occupancy "limits" object (null: that resource sets no limit).
- * Any other null is a non-finite number cli_json_number hid. */
+ * Any other null is a non-finite number json_number hid. */
 static const char *const null_keys[] = { "break_even_step", "crossover_batch", "ffn_dim_multiplier", "actual",
-					 "graph_reduction", /* a ratio to a zero graph cost: none (cli_json_ratio) */
+					 "graph_reduction", /* a ratio to a zero graph cost: none (json_ratio) */
 					 "bandwidth", "carveout_percent", "registers_to_drop", "vgprs_to_drop",
 					 "smem_to_drop", NULL };
 

@@ -7,7 +7,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "ridge.h"
+#include "models.h"
 #include "hwdb.h"
 
 /* Loads a built-in hwdb entry by id; fails the test when missing. */

@@ -31,7 +31,7 @@ static void test_against_cxxfilt(void **state)
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char out[512] = "";
-		if (!cli_demangle(cases[i].mangled, out, sizeof out) || strcmp(out, cases[i].cxxfilt) != 0)
+		if (!app_demangle(cases[i].mangled, out, sizeof out) || strcmp(out, cases[i].cxxfilt) != 0)
 			fail_msg("%s: got '%s', c++filt '%s'", cases[i].mangled, out, cases[i].cxxfilt);
 	}
 }
@@ -51,13 +51,13 @@ static void test_unsure_is_refused(void **state)
 	};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		char out[512] = "untouched";
-		if (cli_demangle(names[i], out, sizeof out))
+		if (app_demangle(names[i], out, sizeof out))
 			fail_msg("%s: demangled to '%s', expected a refusal", names[i], out);
 		assert_string_equal(out, "untouched");
 	}
 	/* Too small a buffer is a refusal, not a truncation. */
 	char tiny[8] = "";
-	assert_false(cli_demangle("_Z4gemmPKfS0_Pf", tiny, sizeof tiny));
+	assert_false(app_demangle("_Z4gemmPKfS0_Pf", tiny, sizeof tiny));
 }
 
 int main(void)

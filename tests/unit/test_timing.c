@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ridge.h"
+#include "models.h"
 #include "test_util.h"
 
 /* max(compute / eff_c, memory / eff_m) + fixed: 100 us / 0.8 = 125 us beats

@@ -1,4 +1,4 @@
-/* hwdb_write_atomic, behind every file ridge writes (cli_write_atomic: SVG
+/* hwdb_write_atomic, behind every file ridge writes (app_write_atomic: SVG
  * plots, scenarios, calibrations): all or nothing, never a partial file, no
  * temporary file left behind, the old file intact after a failure. */
 #include "test_util.h"

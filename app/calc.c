@@ -1,0 +1,140 @@
+#include "calc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+
+double calc_num(const cJSON *obj, const char *key)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+	return cJSON_IsNumber(item) ? item->valuedouble : NAN;
+}
+
+const char *calc_str(const cJSON *obj, const char *key)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+	return cJSON_IsString(item) ? item->valuestring : "";
+}
+
+bool calc_has(const cJSON *obj, const char *key)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+	return item && !cJSON_IsNull(item);
+}
+
+/* The given number that most likely made a result overflow. */
+static int extreme_input(const struct param_values *v)
+{
+	double values[PARAM_MAX];
+	bool given[PARAM_MAX];
+	for (int i = 0; i < v->count; i++) {
+		enum param_kind k = v->spec[i].kind;
+		given[i] = v->set[i] && (k == PARAM_NUMBER || k == PARAM_INTEGER || k == PARAM_FRACTION);
+		values[i] = v->num[i];
+	}
+	return app_extreme_index(values, given, v->count);
+}
+
+cJSON *calc_run(const struct calc *calc, struct calc_input *in)
+{
+	json_take_nonfinite();
+	cJSON *result = calc->run(in);
+	const char *key = json_take_nonfinite();
+	if (!result || !key)
+		return result;
+	/* One rule for every result: finite, or refused (never nan or inf shown). */
+	cJSON_Delete(result);
+	int i = extreme_input(in->values);
+	if (i >= 0)
+		snprintf(in->err, sizeof in->err, "%s: '%s' is out of range: the result '%s' overflows", params_where_at(in->values, i),
+			 in->values->text[i], key);
+	else
+		snprintf(in->err, sizeof in->err, "the inputs give a result out of range ('%s' overflows)", key);
+	return NULL;
+}
+
+void calc_json_gpu(cJSON *obj, const struct ridge_gpu *gpu)
+{
+	cJSON_AddStringToObject(obj, "gpu", gpu->id);
+	cJSON_AddStringToObject(obj, "ceilings", gpu->measured ? "measured" : "spec");
+}
+
+/* ---- the generic table ---- */
+
+static void print_value(const cJSON *item, char *buf, size_t len)
+{
+	if (cJSON_IsNumber(item)) {
+		double v = item->valuedouble;
+		char exact[40];
+		cost_format_exact(v, exact, sizeof exact);
+		if (v == floor(v) && fabs(v) >= 10000 && fabs(v) < 1e21)
+			fmt_grouped(v, 0, buf, len);
+		else
+			snprintf(buf, len, "%s", exact);
+	} else if (cJSON_IsString(item)) {
+		snprintf(buf, len, "%s", item->valuestring);
+	} else if (cJSON_IsBool(item)) {
+		snprintf(buf, len, "%s", cJSON_IsTrue(item) ? "true" : "false");
+	} else if (cJSON_IsNull(item)) {
+		snprintf(buf, len, "none");
+	} else {
+		snprintf(buf, len, "?");
+	}
+}
+
+static void print_rows(const cJSON *obj, const char *prefix, const char *indent)
+{
+	const cJSON *item;
+	cJSON_ArrayForEach(item, obj)
+	{
+		char key[160];
+		snprintf(key, sizeof key, "%s%s%s", prefix, *prefix ? "." : "", item->string ? item->string : "");
+		if (cJSON_IsObject(item)) {
+			print_rows(item, key, indent);
+		} else if (cJSON_IsArray(item)) {
+			printf("%s%s:\n", indent, key);
+			char sub[64];
+			snprintf(sub, sizeof sub, "%s    ", indent);
+			const cJSON *first = item->child;
+			if (first && cJSON_IsObject(first)) {
+				/* a table: the first element's keys are the columns */
+				const cJSON *col;
+				printf("%s", sub);
+				cJSON_ArrayForEach(col, first)
+					printf("%-18s ", col->string);
+				printf("\n");
+				const cJSON *row;
+				cJSON_ArrayForEach(row, item)
+				{
+					printf("%s", sub);
+					cJSON_ArrayForEach(col, first)
+					{
+						char v[96];
+						print_value(cJSON_GetObjectItemCaseSensitive(row, col->string), v, sizeof v);
+						printf("%-18s ", v);
+					}
+					printf("\n");
+				}
+			} else {
+				const cJSON *e;
+				cJSON_ArrayForEach(e, item)
+				{
+					char v[96];
+					print_value(e, v, sizeof v);
+					printf("%s%s\n", sub, v);
+				}
+			}
+		} else {
+			char v[96];
+			print_value(item, v, sizeof v);
+			printf("%s%-34s %s\n", indent, key, v);
+		}
+	}
+}
+
+void calc_print_table(const cJSON *result, const char *indent)
+{
+	print_rows(result, "", indent ? indent : "");
+}

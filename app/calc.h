@@ -1,0 +1,118 @@
+/* A calculator as both the command line and scenario files (ridge eval) see
+ * it: a table of inputs (params.h), a run function that calls model/ and
+ * returns the result as JSON (the --json document, SI units), and an optional
+ * human printer reading that same JSON. The command line and a scenario item
+ * therefore parse, compute and print through one path. */
+#ifndef RIDGE_CALC_H
+#define RIDGE_CALC_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+#include "gpu.h"
+#include "params.h"
+
+struct eval_item;
+
+struct calc_input {
+	const struct param_values *values;
+	const struct ridge_gpu *gpu; /* NULL for calculators that need none */
+	struct eval_item *item;      /* the scenario item; NULL on the command line */
+	char err[512];               /* why run returned NULL (without the location) */
+};
+
+struct calc {
+	const char *name;        /* scenario kind: "launch", "cost-train" */
+	const char *command;     /* for messages: "launch", "cost train" */
+	const char *synopsis;    /* the usage line(s) */
+	const char *description; /* a paragraph for --help, ending in a newline */
+	const struct param *params;
+	int param_count;
+	bool needs_gpu;
+	/* Returns the result object, or NULL with in->err set. */
+	cJSON *(*run)(struct calc_input *in);
+	/* Human output from the result; NULL prints the generic table. */
+	void (*print)(const cJSON *result);
+	/* The same for a scenario item (ridge eval), where exit codes and flag
+	 * names of the command do not apply; NULL: print. */
+	void (*print_item)(const cJSON *result);
+	/* The whole --help text, printed as is; NULL: generated from synopsis,
+	 * description and params (which still define the flags either way). */
+	const char *usage;
+	/* The result's "ok" false is a found problem: the command exits 1
+	 * (ridge align: a misaligned dimension). */
+	bool problem_unless_ok;
+};
+
+/* The parameters every GPU calculator takes on the command line. */
+#define CALC_GPU_PARAMS                                                                                                   \
+	{ "gpu", PARAM_TEXT, 0, NULL, 0, 0, 0, "GPU", "hwdb id or alias (default " APP_DEFAULT_GPU ")", NULL },          \
+	{ "hwdb", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "DIR", "also load the hwdb entries in DIR", NULL },         \
+	{ "calibration", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE", "a ridge-probe calibration (measured ceilings)", \
+	  NULL }
+#define CALC_JSON_PARAM { "json", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL, "one JSON document on stdout (SI units)", NULL }
+
+/* calc->run, and the one check of its result: a number that is not finite
+ * (json_number saw it) refuses the result (NULL, in->err naming the
+ * input that most likely overflowed it). calc_main and scenarios run through
+ * here. */
+cJSON *calc_run(const struct calc *calc, struct calc_input *in);
+
+/* Generic human output: one row per number, string or bool (nested keys
+ * dotted), arrays of objects as tables. */
+void calc_print_table(const cJSON *result, const char *indent);
+
+/* Reading results back (printers): a missing number is NAN, a missing string "". */
+double calc_num(const cJSON *obj, const char *key);
+const char *calc_str(const cJSON *obj, const char *key);
+bool calc_has(const cJSON *obj, const char *key);
+
+/* Human number formats. */
+void fmt_usd(double v, char *buf, size_t len);              /* "$7,421,670.37" */
+void fmt_grouped(double v, int decimals, char *buf, size_t len); /* "3,523,215,360,000,000,000" */
+void fmt_percent(double fraction, char *buf, size_t len);   /* "9.6%" */
+
+/* JSON helpers for run functions: "gpu" and "ceilings" (spec sheet or measured). */
+void calc_json_gpu(cJSON *obj, const struct ridge_gpu *gpu);
+
+/* Pieces of the calculators' results as their JSON keys, for the commands,
+ * ridge eval and the TUI's --dump alike (each defined beside its calculator). */
+struct ridge_train_result;
+struct ridge_train_comparison;
+struct ridge_decode_result;
+struct ridge_comm_result;
+struct ridge_occupancy_result;
+struct ridge_roofline_point;
+struct ridge_align_rule;
+struct align_finding;
+void calc_json_train(cJSON *obj, const struct ridge_train_result *r);
+/* The current run's keys, "target" with the target run's, savings and ROI. */
+void calc_json_train_comparison(cJSON *obj, const struct ridge_train_comparison *c);
+void calc_json_decode(cJSON *obj, const struct ridge_decode_result *r);
+/* One collective's terms: op, algorithm, alpha, bus bandwidth, time (ridge comm, cost train). */
+void calc_json_comm(cJSON *obj, const struct ridge_comm_result *r);
+/* "limits": blocks per SM each resource allows (null: no limit). */
+void calc_json_occupancy_limits(cJSON *obj, const struct ridge_occupancy_result *r);
+/* A placed roofline point: intensity, attainable, bound, the work and time
+ * floor when known, and the achieved fractions when a time was measured
+ * (ridge roofline, ridge eval and the TUI's --dump). */
+void calc_json_roofline_point(cJSON *obj, const struct ridge_roofline_point *p);
+/* "rule": the required and recommended multiples; returned for more keys. */
+cJSON *calc_json_align_rule(cJSON *obj, const struct ridge_align_rule *r);
+/* One finding's verdict and next aligned values, as a new object. */
+cJSON *calc_json_align_finding(const struct align_finding *f);
+
+/* The calculators (each defined beside its command); scenario files can use
+ * every one listed in eval_kinds[] (cli/eval_kinds.c). */
+extern const struct calc calc_align;
+extern const struct calc calc_comm;
+extern const struct calc calc_launch;
+extern const struct calc calc_cost_train;
+extern const struct calc calc_cost_decode;
+extern const struct calc calc_cost_prefill;
+extern const struct calc calc_cost_rank;
+extern const struct calc calc_roofline;
+extern const struct calc calc_gemm;
+extern const struct calc calc_occupancy;
+
+#endif

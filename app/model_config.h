@@ -1,0 +1,47 @@
+/* Reads a transformer model config: a Hugging Face config.json (parsed with
+ * cJSON) or the same keys in YAML (parsed with libyaml). Errors name the file
+ * and, for malformed input, the line and column. */
+#ifndef RIDGE_CLI_MODEL_CONFIG_H
+#define RIDGE_CLI_MODEL_CONFIG_H
+
+#include <stdbool.h>
+
+#include "models.h"
+#include "workload.h"
+
+#define CLI_MODEL_MAX_WARNINGS 8
+
+struct app_model_config {
+	/* hidden_size, intermediate_size, num_attention_heads, vocab_size and
+	 * num_hidden_layers are required; num_key_value_heads and head_dim are
+	 * optional (absent or null). Not yet resolved: see align_model_resolve(). */
+	struct ridge_align_model model;
+	/* Meta's params.json keys for the SwiGLU size, used when present. */
+	bool has_multiple_of;
+	long long multiple_of;
+	bool has_ffn_dim_multiplier;
+	double ffn_dim_multiplier;
+	bool is_yaml;
+	/* The decoder as model/workload.h describes it (not yet resolved:
+	 * see app_model_config_workload()), model_type (Hugging Face's: "llama", "qwen2", ...; "" when absent: the
+	 * Llama SwiGLU rule is only checked against Llama configs), and what the config says that ridge
+	 * does not model (an unknown model_type, MTP modules, ...). */
+	struct ridge_workload_model workload;
+	char model_type[64];
+	int warning_count;
+	char warnings[CLI_MODEL_MAX_WARNINGS][320];
+};
+
+/* Returns 0, or prints "ridge: error: FILE[:LINE:COL]: ..." and returns -1. */
+int app_model_config_load(const char *path, struct app_model_config *out);
+
+/* The same on text already in memory (text[len] must be '\0'); path names it
+ * in messages and its extension picks JSON or YAML. The fuzz harness's entry. */
+int app_model_config_parse(const char *path, const char *text, size_t len, struct app_model_config *out);
+
+/* config's workload resolved (defaults filled, checked: workload_resolve).
+ * Returns 0, or -1 with "LABEL: reason" in err. */
+int app_model_config_workload(const struct app_model_config *config, const char *label, struct ridge_workload_model *out,
+			      char *err, size_t err_len);
+
+#endif

@@ -1,0 +1,262 @@
+#include "params.h"
+
+#include <ctype.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "calc.h"
+#include "app.h"
+
+void params_init(struct param_values *v, const struct param *spec, int count)
+{
+	memset(v, 0, sizeof *v);
+	v->spec = spec;
+	v->count = count < PARAM_MAX ? count : PARAM_MAX;
+}
+
+/* "--kernels-per-layer" for a parameter's name, made once per name and kept
+ * for the process (a few dozen names): what params_where returns for a value
+ * from the command line, or one not given. */
+static const char *flag_text(const char *name)
+{
+	static struct {
+		const char *name;
+		char *flag;
+	} *table;
+	static size_t used, cap;
+	for (size_t i = 0; i < used; i++)
+		if (table[i].name == name || strcmp(table[i].name, name) == 0)
+			return table[i].flag;
+	char buf[80];
+	params_flag_name(name, buf, sizeof buf);
+	if (used == cap) {
+		size_t grown_cap = cap ? cap * 2 : 64;
+		void *grown = realloc(table, grown_cap * sizeof *table);
+		if (!grown)
+			return "--?";
+		table = grown;
+		cap = grown_cap;
+	}
+	char *flag = strdup(buf);
+	if (!flag)
+		return "--?";
+	table[used].name = name;
+	table[used].flag = flag;
+	used++;
+	return flag;
+}
+
+const char *params_where_at(const struct param_values *v, int i)
+{
+	return v->where[i] ? v->where[i] : flag_text(v->spec[i].name);
+}
+
+int params_missing(const struct param_values *v)
+{
+	for (int i = 0; i < v->count; i++)
+		if ((v->spec[i].flags & PARAM_REQUIRED) && !v->set[i] && !v->bad[i])
+			return i;
+	return -1;
+}
+
+int params_index(const struct param *spec, int count, const char *name)
+{
+	for (int i = 0; i < count; i++)
+		if (strcmp(spec[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+static int must_index(const struct param_values *v, const char *name)
+{
+	int i = params_index(v->spec, v->count, name);
+	if (i < 0) {
+		/* A calculator asked for a parameter its own table lacks. */
+		fprintf(stderr, "ridge: internal error: no parameter '%s'\n", name);
+		abort();
+	}
+	return i;
+}
+
+bool params_has(const struct param_values *v, const char *name)
+{
+	return v->set[must_index(v, name)];
+}
+
+double params_num(const struct param_values *v, const char *name)
+{
+	return v->num[must_index(v, name)];
+}
+
+const char *params_text(const struct param_values *v, const char *name)
+{
+	int i = must_index(v, name);
+	return v->set[i] ? v->text[i] : NULL;
+}
+
+const char *params_where(const struct param_values *v, const char *name)
+{
+	return params_where_at(v, must_index(v, name));
+}
+
+bool params_flag(const struct param_values *v, const char *name)
+{
+	int i = must_index(v, name);
+	return v->set[i] && v->num[i] != 0;
+}
+
+const void *params_node(const struct param_values *v, const char *name)
+{
+	int i = must_index(v, name);
+	return v->set[i] ? v->node[i] : NULL;
+}
+
+void params_flag_name(const char *name, char *buf, size_t len)
+{
+	size_t n = 0;
+	if (len < 3)
+		return;
+	buf[n++] = '-';
+	buf[n++] = '-';
+	for (const char *p = name; *p && n + 1 < len; p++)
+		buf[n++] = *p == '_' ? '-' : *p;
+	buf[n] = '\0';
+}
+
+int params_parse_fraction(const char *text, double *out, char *err, size_t err_len)
+{
+	size_t n = strlen(text);
+	while (n > 0 && isspace((unsigned char)text[n - 1]))
+		n--;
+	bool percent = n > 0 && text[n - 1] == '%';
+	char buf[64];
+	if (n >= sizeof buf) {
+		snprintf(err, err_len, "not a fraction: '%s'", text);
+		return -1;
+	}
+	memcpy(buf, text, n - (percent ? 1 : 0));
+	buf[n - (percent ? 1 : 0)] = '\0';
+	double v;
+	char why[200];
+	if (ridge_quantity_parse(buf, RIDGE_UNIT_COUNT, &v, why, sizeof why) != 0) {
+		snprintf(err, err_len, "not a fraction: '%s' (write 0.4 or 40%%)", text);
+		return -1;
+	}
+	*out = percent ? v / 100 : v;
+	return 0;
+}
+
+static bool is_bare_number(const char *text)
+{
+	size_t n = strlen(text);
+	while (n > 0 && isspace((unsigned char)text[n - 1]))
+		n--;
+	return n > 0 && (isdigit((unsigned char)text[n - 1]) || text[n - 1] == '.');
+}
+
+static void bound_text(double v, char *buf, size_t len)
+{
+	if (v == floor(v))
+		fmt_grouped(v, 0, buf, len);
+	else
+		cost_format_exact(v, buf, len);
+}
+
+static void range_text(const struct param *p, char *buf, size_t len)
+{
+	if (p->range) {
+		snprintf(buf, len, "%s", p->range);
+		return;
+	}
+	char lo[40], hi[40];
+	bound_text(p->lo, lo, sizeof lo);
+	bound_text(p->hi, hi, sizeof hi);
+	if (p->flags & PARAM_OPEN_LO)
+		snprintf(buf, len, "greater than %s, at most %s", lo, hi);
+	else
+		snprintf(buf, len, "%s..%s", lo, hi);
+}
+
+static int out_of_range(const struct param *p, double v)
+{
+	if (!(v <= p->hi))
+		return 1;
+	return (p->flags & PARAM_OPEN_LO) ? !(v > p->lo) : !(v >= p->lo);
+}
+
+int params_set(struct param_values *v, int i, const char *text, const char *where)
+{
+	const struct param *p = &v->spec[i];
+	char err[256], range[96];
+	double value = 0;
+	v->where[i] = where;
+	if (!where)
+		where = flag_text(p->name);
+	v->bad[i] = true; /* until it parses */
+	switch (p->kind) {
+	case PARAM_FLAG:
+		if (!text || strcasecmp(text, "true") == 0 || strcasecmp(text, "yes") == 0 || strcasecmp(text, "on") == 0) {
+			value = 1;
+		} else if (strcasecmp(text, "false") == 0 || strcasecmp(text, "no") == 0 || strcasecmp(text, "off") == 0) {
+			value = 0;
+		} else {
+			cli_error("%s: expected true or false, not '%s'", where, text);
+			return -1;
+		}
+		break;
+	case PARAM_TEXT:
+	case PARAM_LIST:
+		break;
+	case PARAM_FRACTION:
+		if (params_parse_fraction(text, &value, err, sizeof err) != 0) {
+			cli_error("%s: %s", where, err);
+			return -1;
+		}
+		break;
+	case PARAM_INTEGER:
+		if (ridge_quantity_parse(text, RIDGE_UNIT_COUNT, &value, err, sizeof err) != 0) {
+			cli_error("%s: %s", where, err);
+			return -1;
+		}
+		if (value != floor(value)) {
+			cli_error("%s: must be a whole number, not '%s'", where, text);
+			return -1;
+		}
+		break;
+	case PARAM_NUMBER:
+		if (p->bare_unit && is_bare_number(text)) {
+			char buf[128];
+			snprintf(buf, sizeof buf, "%s%s", text, p->bare_unit);
+			if (ridge_quantity_parse(buf, p->unit, &value, err, sizeof err) != 0) {
+				/* Say why in terms of what was typed ('1e309', not '1e309us'). */
+				double unused;
+				char plain[200];
+				if (ridge_quantity_parse(text, p->unit, &unused, plain, sizeof plain) != 0)
+					snprintf(err, sizeof err, "%s", plain);
+				cli_error("%s: %s", where, err);
+				return -1;
+			}
+		} else if (ridge_quantity_parse(text, p->unit, &value, err, sizeof err) != 0) {
+			cli_error("%s: %s", where, err);
+			return -1;
+		}
+		break;
+	}
+	if ((p->kind == PARAM_NUMBER || p->kind == PARAM_INTEGER || p->kind == PARAM_FRACTION) && out_of_range(p, value)) {
+		range_text(p, range, sizeof range);
+		if (p->kind == PARAM_FRACTION && value > 1 && value <= 100 && !strchr(text, '%'))
+			cli_error("%s: '%s' is out of range (%s): write 0.4 or 40%%", where, text, range);
+		else
+			cli_error("%s: '%s' is out of range (%s)", where, text, range);
+		return -1;
+	}
+	v->bad[i] = false;
+	v->set[i] = true;
+	v->num[i] = value;
+	v->text[i] = text ? text : "true";
+	return 0;
+}

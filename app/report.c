@@ -1,0 +1,122 @@
+#include "report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+
+const report_section_fn report_sections[] = {
+	report_hardware,
+	report_roofline,
+	report_align,
+	report_cost,
+	report_occupancy,
+};
+const size_t report_section_count = sizeof report_sections / sizeof report_sections[0];
+
+/* The built-in (spec-sheet) entry with this id: what a calibration is set
+ * against. False when ridge ships none (a calibration of a user's entry). */
+static bool builtin_spec(const char *id, struct ridge_gpu *out)
+{
+	struct hwdb_diags *diags = calloc(1, sizeof *diags);
+	if (!diags)
+		return false;
+	bool found = false;
+	for (int i = 0; i < hwdb_builtin_count() && !found; i++) {
+		size_t len = 0;
+		const char *text = hwdb_builtin_text(i, &len);
+		found = hwdb_parse(hwdb_builtin_name(i), text, len, out, diags) == 0 && strcmp(out->id, id) == 0;
+		diags->count = 0;
+	}
+	free(diags);
+	return found;
+}
+
+/* One row: a rate (unit given; "of spec" in %) or a time (unit NULL; the
+ * ratio, below 1 when the GPU is faster than the entry says). */
+static void measured_row(const char *what, double spec, double measured, const char *unit)
+{
+	char s[48] = "-", m[48], f[16] = "-";
+	if (unit) {
+		fmt_si(measured, unit, m, sizeof m);
+		if (spec > 0) {
+			fmt_si(spec, unit, s, sizeof s);
+			snprintf(f, sizeof f, "%.1f%%", 100 * measured / spec);
+		}
+	} else {
+		fmt_seconds(measured, m, sizeof m);
+		if (spec > 0) {
+			fmt_seconds(spec, s, sizeof s);
+			snprintf(f, sizeof f, "%.2fx", measured / spec);
+		}
+	}
+	printf("  %-24s %16s %16s %8s\n", what, s, m, f);
+}
+
+/* A calibration beside its spec sheet: every ceiling the run changed. */
+static void report_measured(const struct ridge_gpu *g)
+{
+	static struct ridge_gpu spec;
+	if (!g->measured || !builtin_spec(g->id, &spec))
+		return;
+	printf("measured against the spec sheet (built-in %s)%s%s:\n", spec.id, g->measured_on[0] ? ", " : "",
+	       g->measured_on);
+	printf("  %-24s %16s %16s %8s\n", "ceiling", "spec", "measured", "of spec");
+	measured_row("HBM bandwidth", spec.memory_bandwidth, g->memory_bandwidth, "B/s");
+	struct ridge_hbm_mix mixes[RIDGE_HBM_MIXES];
+	ridge_gpu_hbm_mixes(g, mixes);
+	for (int i = 0; i < RIDGE_HBM_MIXES; i++)
+		if (mixes[i].has) {
+			char what[32];
+			snprintf(what, sizeof what, "  %s", mixes[i].label);
+			measured_row(what, spec.memory_bandwidth, mixes[i].bandwidth, "B/s");
+		}
+	if (g->has_l2_bandwidth)
+		measured_row("L2 bandwidth", spec.has_l2_bandwidth ? spec.l2_bandwidth : 0, g->l2_bandwidth, "B/s");
+	if (g->has_smem_bandwidth)
+		measured_row("shared-memory bandwidth", spec.has_smem_bandwidth ? spec.smem_bandwidth : 0,
+			     g->smem_bandwidth, "B/s");
+	for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
+		const struct ridge_peak *p = &g->peak[d], *q = &spec.peak[d];
+		char what[32];
+		/* A rate equal to the spec's was copied, not measured. */
+		if (p->has_matrix && p->matrix != (q->has_matrix ? q->matrix : 0)) {
+			snprintf(what, sizeof what, "%s matrix", ridge_dtype_name((enum ridge_dtype)d));
+			measured_row(what, q->has_matrix ? q->matrix : 0, p->matrix, "FLOP/s");
+		}
+		if (p->has_vector && p->vector != (q->has_vector ? q->vector : 0)) {
+			snprintf(what, sizeof what, "%s vector", ridge_dtype_name((enum ridge_dtype)d));
+			measured_row(what, q->has_vector ? q->vector : 0, p->vector, "FLOP/s");
+		}
+	}
+	if (g->launch_overhead_s != spec.launch_overhead_s)
+		measured_row("kernel launch", spec.launch_overhead_s, g->launch_overhead_s, NULL);
+	if (g->graph_node_s != spec.graph_node_s)
+		measured_row("graph node", spec.graph_node_s, g->graph_node_s, NULL);
+}
+
+void report_hardware(const struct ridge_gpu *g)
+{
+	char bw[48], mem[48], l2[48];
+	fmt_si(g->memory_bandwidth, "B/s", bw, sizeof bw);
+	fmt_bytes(g->memory_bytes, mem, sizeof mem);
+	fmt_bytes(g->l2_bytes, l2, sizeof l2);
+	printf("== %s (%s): %s ceilings ==\n", g->name, g->id, app_ceiling_source(g));
+	printf("%d %s, %s %s at %s, L2 %s\n", g->sm_count, g->vendor == RIDGE_VENDOR_AMD ? "CUs" : "SMs", mem, g->memory_type,
+	       bw, l2);
+	printf("%-6s %14s %14s %22s\n", "dtype", "matrix TF/s", "vector TF/s", "ridge point (FLOP/B)");
+	for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
+		const struct ridge_peak *p = &g->peak[d];
+		double rate;
+		if (!ridge_gpu_peak(g, (enum ridge_dtype)d, RIDGE_PEAK_DEFAULT, false, &rate, NULL))
+			continue;
+		char m[32] = "-", v[32] = "-";
+		if (p->has_matrix)
+			snprintf(m, sizeof m, "%.1f", p->matrix / 1e12);
+		if (p->has_vector)
+			snprintf(v, sizeof v, "%.1f", p->vector / 1e12);
+		printf("%-6s %14s %14s %22.1f\n", ridge_dtype_name((enum ridge_dtype)d), m, v, rate / g->memory_bandwidth);
+	}
+	report_measured(g);
+}

@@ -1,0 +1,498 @@
+/* ridge cost decode --model FILE and ridge cost prefill: model/serve.c on a
+ * model config (cli/model_config.c), kernel by kernel, as JSON (SI units)
+ * and its human print. The scenario kinds cost-decode (with model) and
+ * cost-prefill run the same functions. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "calc.h"
+#include "app.h"
+#include "comm.h"
+#include "cost.h"
+#include "eval.h"
+#include "model_config.h"
+#include "serve.h"
+#include "serve_run.h"
+
+static int fail(struct calc_input *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct calc_input *in, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(in->err, sizeof in->err, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Bytes of one scale and the default group of a storage type: int4 with
+ * fp16 scales per 128 weights (GPTQ and AWQ's default group size), fp4 as
+ * NVFP4 (an FP8 E4M3 scale per 16 elements: NVIDIA's NVFP4 format); fp8,
+ * int8 and the 16/32-bit types carry per-tensor or per-channel scales,
+ * negligible per element (group 0 unless given). */
+void serve_storage_scale(const char *name, double *scale_bytes, double *group)
+{
+	*group = 0;
+	*scale_bytes = 2;
+	if (strcasecmp(name, "int4") == 0)
+		*group = 128;
+	else if (strcasecmp(name, "fp4") == 0) {
+		*group = 16;
+		*scale_bytes = 1;
+	} else if (strcasecmp(name, "fp8") == 0)
+		*scale_bytes = 1;
+}
+
+static int storage(struct calc_input *in, const char *param, const char *group_param, struct ridge_storage *s, cJSON *o)
+{
+	const char *name = params_text(in->values, param);
+	if (!name)
+		name = "bf16";
+	if (!cost_storage_bytes(name, &s->bytes))
+		return fail(in, "%s: unknown storage type '%s' (known: %s)", params_where(in->values, param), name,
+			    cost_storage_list());
+	serve_storage_scale(name, &s->scale_bytes, &s->group);
+	if (params_has(in->values, group_param))
+		s->group = params_num(in->values, group_param);
+	cJSON_AddStringToObject(o, param, name);
+	char key[64];
+	snprintf(key, sizeof key, "%s_bytes", param);
+	json_number(o, key, serve_storage_bytes(s));
+	snprintf(key, sizeof key, "%s_group", param);
+	json_number(o, key, s->group);
+	return 0;
+}
+
+/* The config, read and resolved; its warnings go to stderr (command line)
+ * and into the result. */
+static int load_model(struct calc_input *in, struct app_model_config *config, char *path, size_t path_len, cJSON *o)
+{
+	const char *file = params_text(in->values, "model");
+	if (in->item)
+		eval_item_path(in->item, file, path, path_len);
+	else
+		snprintf(path, path_len, "%s", file);
+	if (app_model_config_load(path, config) != 0) {
+		if (in->item)
+			return fail(in, "%s: cannot use '%s' (above)", params_where(in->values, "model"), file);
+		in->err[0] = '\0'; /* the loader said why */
+		return -1;
+	}
+	struct ridge_workload_model w;
+	if (app_model_config_workload(config, path, &w, in->err, sizeof in->err) != 0)
+		return -1;
+	config->workload = w;
+	cJSON *m = cJSON_AddObjectToObject(o, "model");
+	cJSON_AddStringToObject(m, "file", path);
+	app_json_workload_model(m, config);
+	cJSON *warnings = cJSON_AddArrayToObject(o, "warnings");
+	for (int i = 0; i < config->warning_count; i++) {
+		if (!in->item)
+			cli_warning("%s: %s", path, config->warnings[i]);
+		cJSON_AddItemToArray(warnings, cJSON_CreateString(config->warnings[i]));
+	}
+	return 0;
+}
+
+/* The step's communication: --communication-ms as given, else model/comm.h's
+ * (the tp GPUs' all-reduces, all-to-alls with --expert-parallel, less
+ * --comm-overlap). Written into o["communication"] with every term. */
+static int serve_communication(struct calc_input *in, struct ridge_serve_request *req, cJSON *o)
+{
+	const struct param_values *v = in->values;
+	cJSON *c = cJSON_AddObjectToObject(o, "communication");
+	if (params_has(v, "communication_ms")) {
+		for (int i = 0; i < 3; i++) {
+			static const char *const modelled[] = { "expert_parallel", "comm_overlap", "network_bw" };
+			if (params_has(v, modelled[i]))
+				return fail(in, "%s: the communication is given by %s", params_where(v, modelled[i]),
+					    params_where(v, "communication_ms"));
+		}
+		req->communication_s = params_num(v, "communication_ms");
+		cJSON_AddStringToObject(c, "source", "given");
+		json_number(c, "exposed_s", req->communication_s);
+		return 0;
+	}
+	const struct ridge_workload_model *m = req->model;
+	double tokens = req->phase == RIDGE_PHASE_DECODE ? req->batch : req->batch * req->context;
+	struct ridge_serve_comm sc;
+	char err[400];
+	if (comm_serve_step(req->gpu, req->tp, params_flag(v, "expert_parallel"), tokens, (double)m->hidden, (double)m->layers,
+			    (double)m->experts_per_token, (double)workload_moe_layers(m),
+			    params_has(v, "comm_overlap") ? params_num(v, "comm_overlap") : 0,
+			    params_has(v, "network_bw") ? params_num(v, "network_bw") : 0, &sc, err, sizeof err) != 0) {
+		if (strstr(err, "network bandwidth"))
+			return fail(in, "%s %g: %s: give %s", params_where(v, "tp"), req->tp, err, params_where(v, "network_bw"));
+		if (strstr(err, "MoE"))
+			return fail(in, "%s: %s", params_where(v, "expert_parallel"), err);
+		return fail(in, "%s", err);
+	}
+	req->communication_s = sc.exposed_s;
+	cJSON_AddStringToObject(c, "source", "modelled");
+	if (sc.has_tp) {
+		cJSON *t = cJSON_AddObjectToObject(c, "tp_allreduce");
+		calc_json_comm(t, &sc.tp.one);
+		json_number(t, "count", sc.tp.allreduces);
+		json_number(t, "total_s", sc.tp.time_s);
+	}
+	if (sc.has_ep) {
+		cJSON *e = cJSON_AddObjectToObject(c, "ep_alltoall");
+		calc_json_comm(e, &sc.ep.one);
+		json_number(e, "count", sc.ep.alltoalls);
+		json_number(e, "total_s", sc.ep.time_s);
+	}
+	json_number(c, "total_s", sc.total_s);
+	json_number(c, "overlap", sc.overlap);
+	json_number(c, "exposed_s", sc.exposed_s);
+	return 0;
+}
+
+int serve_request_from(struct calc_input *in, enum ridge_serve_phase phase, struct app_model_config *config,
+		       struct ridge_serve_request *req, double *replicas, cJSON *o)
+{
+	const struct param_values *v = in->values;
+	memset(req, 0, sizeof *req);
+	char path[1024];
+	if (load_model(in, config, path, sizeof path, o) != 0)
+		return -1;
+	req->model = &config->workload;
+	req->gpu = in->gpu;
+	req->phase = phase;
+	req->batch = params_num(v, "batch");
+	req->context = params_num(v, phase == RIDGE_PHASE_DECODE ? "context" : "seq");
+	double gpus = params_num(v, "gpus");
+	req->tp = params_has(v, "tp") ? params_num(v, "tp") : gpus;
+	if (fmod(gpus, req->tp) != 0)
+		return fail(in, "%s %g is not a multiple of %s %g (each replica has tp GPUs)", params_where(v, "gpus"), gpus,
+			    params_where(v, "tp"), req->tp);
+	*replicas = gpus / req->tp;
+	if (storage(in, "weight_dtype", "weight_group", &req->weights, o) || storage(in, "kv_dtype", "kv_group", &req->kv, o))
+		return -1;
+	const char *compute = params_text(v, "compute_dtype");
+	req->compute_dtype = RIDGE_BF16;
+	if (compute && !ridge_dtype_parse(compute, &req->compute_dtype))
+		return fail(in, "%s: unknown dtype '%s' (known: %s)", params_where(v, "compute_dtype"), compute, ridge_dtype_list());
+	const char *launch = params_text(v, "launch");
+	req->launch = RIDGE_LAUNCH_GRAPH;
+	if (launch && !serve_launch_parse(launch, &req->launch))
+		return fail(in, "%s: unknown launch mode '%s' (known: eager graph persistent)", params_where(v, "launch"), launch);
+	req->kernels_per_layer = params_has(v, "kernels_per_layer") ? params_num(v, "kernels_per_layer") : 0;
+	const char *impl = params_text(v, "impl");
+	if (impl && !timing_attention_impl_parse(impl, &req->timing.impl))
+		return fail(in, "%s: unknown attention implementation '%s' (known: %s)", params_where(v, "impl"), impl,
+			    timing_attention_impl_list());
+	if (serve_communication(in, req, o) != 0)
+		return -1;
+	if (params_has(v, "price"))
+		req->price_usd_per_gpu_hour = params_num(v, "price");
+	else if (in->gpu->has_price)
+		req->price_usd_per_gpu_hour = in->gpu->price_usd_per_hour;
+	else
+		return fail(in, "no price: give %s (USD per GPU-hour); %s has none in hwdb", params_where(v, "price"), in->gpu->id);
+	cJSON_AddStringToObject(o, "compute_dtype", ridge_dtype_name(req->compute_dtype));
+	cJSON_AddStringToObject(o, "launch", serve_launch_name(req->launch));
+	json_number(o, "price_usd_per_gpu_hour", req->price_usd_per_gpu_hour);
+	json_number(o, "batch", req->batch);
+	json_number(o, phase == RIDGE_PHASE_DECODE ? "context" : "seq", req->context);
+	json_number(o, "gpus", gpus);
+	json_number(o, "tp", req->tp);
+	json_number(o, "bandwidth", in->gpu->memory_bandwidth);
+	json_number(o, "launch_overhead_s", in->gpu->launch_overhead_s);
+	json_number(o, "graph_node_s", in->gpu->graph_node_s);
+	return 0;
+}
+
+/* The step's keys: step_key is tpot_s (decode) or ttft_s (prefill). */
+void serve_json_result(cJSON *o, const struct ridge_serve_result *r, const char *step_key, double replicas, bool kernels)
+{
+	json_number(o, step_key, r->step_s);
+	json_number(o, strcmp(step_key, "tpot_s") == 0 ? "tpot_floor_s" : "ttft_floor_s", r->floor_s);
+	json_number(o, "tokens", r->tokens);
+	json_number(o, "weight_bytes", r->weight_bytes);
+	json_number(o, "kv_bytes", r->kv_bytes);
+	json_number(o, "bytes_per_step", r->bytes_per_step);
+	json_number(o, "flops_per_step", r->flops_per_step);
+	json_number(o, "attention_flops", r->attention_flops);
+	json_number(o, "kv_bytes_per_token", r->kv_bytes_per_token);
+	json_number(o, "kv_bytes_per_token_per_gpu", r->kv_bytes_per_token_per_gpu);
+	json_number(o, "memory_time_s", r->memory_time_s);
+	json_number(o, "compute_time_s", r->compute_time_s);
+	cJSON_AddStringToObject(o, "bound", cost_bound_name(r->bound));
+	json_number(o, "kernel_time_s", r->kernel_time_s);
+	json_number(o, "launch_time_s", r->launch_time_s);
+	json_number(o, "communication_time_s", r->communication_s);
+	json_number(o, "kernels_per_step", r->kernels_per_step);
+	json_number(o, "tokens_per_s", replicas * r->tokens_per_s);
+	json_number(o, "usd_per_million_tokens", r->usd_per_million_tokens);
+	if (r->experts_touched > 0)
+		json_number(o, "experts_touched_per_layer", r->experts_touched);
+	json_number(o, "weights_stored_per_gpu_bytes", r->weights_stored_per_gpu);
+	json_number(o, "kv_cache_per_gpu_bytes", r->kv_cache_per_gpu);
+	json_number(o, "memory_required_bytes", r->memory_required_per_gpu);
+	json_number(o, "memory_available_bytes", r->memory_available_per_gpu);
+	cJSON_AddBoolToObject(o, "fits", r->fits);
+	json_number(o, "max_batch", r->max_batch);
+	if (!kernels)
+		return;
+	cJSON *list = cJSON_AddArrayToObject(o, "kernels");
+	for (int i = 0; i < r->kernel_count; i++) {
+		const struct ridge_serve_kernel *k = &r->kernels[i];
+		cJSON *row = cJSON_CreateObject();
+		cJSON_AddStringToObject(row, "name", k->name);
+		cJSON_AddStringToObject(row, "kernel", intensity_kernel_name(k->kernel));
+		cJSON_AddStringToObject(row, "class", timing_class_name(k->time.cls));
+		json_number(row, "count", k->count);
+		json_number(row, "flops", k->flops);
+		json_number(row, "bytes", k->bytes);
+		json_number(row, "floor_s", k->floor_s);
+		json_number(row, "predicted_s", k->predicted_s);
+		json_number(row, "compute_efficiency", k->time.compute_efficiency.value);
+		json_number(row, "memory_efficiency", k->time.memory_efficiency.value);
+		json_number(row, "fixed_cost_s", k->time.fixed_cost.value);
+		cJSON_AddStringToObject(row, "fixed_cost_source", k->time.fixed_cost.source);
+		json_number(row, "total_s", k->count * k->predicted_s);
+		cJSON_AddItemToArray(list, row);
+	}
+}
+
+/* --explain: every term of the step, each with its formula and numbers. */
+static void explain_add(cJSON *list, const char *label, const char *formula, double value, const char *unit,
+			const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static void explain_add(cJSON *list, const char *label, const char *formula, double value, const char *unit,
+			const char *fmt, ...)
+{
+	char substituted[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(substituted, sizeof substituted, fmt, ap);
+	va_end(ap);
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "label", label);
+	cJSON_AddStringToObject(o, "formula", formula);
+	cJSON_AddStringToObject(o, "substituted", substituted);
+	json_number(o, "value", value);
+	cJSON_AddStringToObject(o, "unit", unit);
+	cJSON_AddItemToArray(list, o);
+}
+
+void serve_json_explain(cJSON *o, const struct ridge_serve_request *req, const struct ridge_serve_result *r)
+{
+	cJSON *list = cJSON_AddArrayToObject(o, "explain");
+	const struct ridge_workload_model *m = req->model;
+	if (m->experts > 0)
+		explain_add(list, "experts touched per MoE layer", "E * (1 - (1 - k/E)^tokens)", r->experts_touched, "",
+			    "%lld * (1 - (1 - %lld/%lld)^%.17g)", m->experts, m->experts_per_token, m->experts, r->tokens);
+	explain_add(list, "KV bytes per token per GPU", "L * elements per token and layer on one GPU * bytes(kv)",
+		    r->kv_bytes_per_token_per_gpu, "B", "%lld layers, %s", m->layers,
+		    m->mla ? "the latent (kv_lora_rank + qk_rope_head_dim), replicated"
+			   : "2 * max(ceil(n_kv / tp), 1) heads * head_dim");
+	for (int i = 0; i < r->kernel_count; i++) {
+		const struct ridge_serve_kernel *k = &r->kernels[i];
+		char label[96];
+		snprintf(label, sizeof label, "%s (x%.6g per step)", k->name, k->count);
+		explain_add(list, label, "max(compute / eff_c, memory / eff_m) + fixed cost", k->predicted_s, "s",
+			    "%.6g FLOP, %.6g B; floor %.6g s; eff_c %.6g, eff_m %.6g, fixed %.6g s (%s)", k->flops, k->bytes,
+			    k->floor_s, k->time.compute_efficiency.value, k->time.memory_efficiency.value,
+			    k->time.fixed_cost.value, k->time.fixed_cost.source);
+	}
+	explain_add(list, "kernel time", "sum of count * predicted", r->kernel_time_s, "s", "%d kernels, %.6g launches",
+		    r->kernel_count, r->kernels_per_step);
+	const char *launch_formula = req->launch == RIDGE_LAUNCH_EAGER ? "host launches back to back; a kernel waits for its launch"
+				     : req->launch == RIDGE_LAUNCH_GRAPH ? "launch overhead + kernels * graph node cost"
+									 : "one launch";
+	explain_add(list, "launch time", launch_formula, r->launch_time_s, "s", "%s: %.6g launches, %.6g s each, node %.6g s",
+		    serve_launch_name(req->launch), r->kernels_per_step, req->gpu->launch_overhead_s, req->gpu->graph_node_s);
+	explain_add(list, "communication", "ridge comm's all-reduces and all-to-alls x (1 - overlap), or --communication-ms", r->communication_s, "s", "%.17g", r->communication_s);
+	explain_add(list, req->phase == RIDGE_PHASE_DECODE ? "TPOT" : "TTFT", "kernels + launches + communication", r->step_s,
+		    "s", "%.17g + %.17g + %.17g", r->kernel_time_s, r->launch_time_s, r->communication_s);
+	explain_add(list, "memory time (floor)", "bytes per GPU / bandwidth", r->memory_time_s, "s", "%.17g / (%.17g * %.17g)",
+		    r->bytes_per_step, req->tp, req->gpu->memory_bandwidth);
+	explain_add(list, "compute time (floor)", "FLOPs per GPU / peak", r->compute_time_s, "s", "%.17g / %.17g GPUs",
+		    r->flops_per_step, req->tp);
+	explain_add(list, "memory per GPU", "weights stored + KV cache", r->memory_required_per_gpu, "B", "%.17g + %.17g",
+		    r->weights_stored_per_gpu, r->kv_cache_per_gpu);
+}
+
+static void print_kernels(const cJSON *r)
+{
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(r, "kernels");
+	if (!cJSON_IsArray(list))
+		return;
+	printf("\n  %-22s %10s %12s %12s %12s %10s\n", "kernel (per GPU)", "per step", "floor", "predicted", "total",
+	       "fixed");
+	const cJSON *k;
+	cJSON_ArrayForEach(k, list)
+	{
+		char a[32], b[32], c[32], d[32];
+		fmt_seconds(calc_num(k, "floor_s"), a, sizeof a);
+		fmt_seconds(calc_num(k, "predicted_s"), b, sizeof b);
+		fmt_seconds(calc_num(k, "total_s"), c, sizeof c);
+		fmt_seconds(calc_num(k, "fixed_cost_s"), d, sizeof d);
+		printf("  %-22s %10.6g %12s %12s %12s %10s\n", calc_str(k, "name"), calc_num(k, "count"), a, b, c, d);
+	}
+}
+
+/* Where the communication term came from, each collective, and its share of the step. */
+static void print_communication(const cJSON *r, const char *step_key)
+{
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(r, "communication");
+	if (!c)
+		return;
+	char a[32], b[32], share[32];
+	double step = calc_num(r, step_key);
+	fmt_percent(step > 0 ? calc_num(c, "exposed_s") / step : 0, share, sizeof share);
+	if (strcmp(calc_str(c, "source"), "given") == 0) {
+		printf("  communication: given (--communication-ms), %s of the step\n", share);
+		return;
+	}
+	static const struct {
+		const char *key, *label;
+	} parts[] = { { "tp_allreduce", "tensor parallel" }, { "ep_alltoall", "expert parallel" } };
+	bool any = false;
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(c, parts[i].key);
+		if (!t)
+			continue;
+		any = true;
+		fmt_bytes(calc_num(t, "bytes"), a, sizeof a);
+		fmt_seconds(calc_num(t, "time_s"), b, sizeof b);
+		printf("  %-16s %.6g x %s of %s on %.0f GPUs (%s over %s, %s each)\n", parts[i].label, calc_num(t, "count"),
+		       calc_str(t, "op"), a, calc_num(t, "gpus"), calc_str(t, "algorithm"), calc_str(t, "path"), b);
+	}
+	if (!any)
+		return; /* one GPU: nothing to say */
+	fmt_percent(calc_num(c, "overlap"), a, sizeof a);
+	printf("  communication: %s hidden under the kernels (--comm-overlap), the rest is %s of the step\n", a, share);
+}
+
+void serve_print(const cJSON *r, const char *step_key)
+{
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(r, "model");
+	bool decode = strcmp(step_key, "tpot_s") == 0;
+	char a[64], b[64], c[64], d[64];
+	printf("%s: %s on %.0f x %s (tp %.0f), %s launches, weights %s, KV %s\n", decode ? "Decode step" : "Prefill",
+	       calc_str(m, "file"), calc_num(r, "gpus"), calc_str(r, "gpu"), calc_num(r, "tp"), calc_str(r, "launch"),
+	       calc_str(r, "weight_dtype"), calc_str(r, "kv_dtype"));
+	printf("  batch %.0f x %s %.0f; %.6g tokens through the step", calc_num(r, "batch"), decode ? "context" : "seq",
+	       calc_num(r, decode ? "context" : "seq"), calc_num(r, "tokens"));
+	if (calc_has(r, "experts_touched_per_layer"))
+		printf("; experts touched per MoE layer %.6g", calc_num(r, "experts_touched_per_layer"));
+	printf("\n");
+	fmt_si(calc_num(r, "weight_bytes"), "B", a, sizeof a);
+	fmt_si(calc_num(r, "kv_bytes"), "B", b, sizeof b);
+	fmt_si(calc_num(r, "bytes_per_step"), "B", c, sizeof c);
+	fmt_si(calc_num(r, "flops_per_step"), "FLOP", d, sizeof d);
+	printf("  weights read %s, KV %s %s, all traffic %s, %s (all GPUs)\n", a, decode ? "read" : "written", b, c, d);
+	print_kernels(r);
+	fmt_seconds(calc_num(r, "kernel_time_s"), a, sizeof a);
+	fmt_seconds(calc_num(r, "launch_time_s"), b, sizeof b);
+	fmt_seconds(calc_num(r, "communication_time_s"), c, sizeof c);
+	fmt_seconds(calc_num(r, step_key), d, sizeof d);
+	printf("\n  %s %s = kernels %s + launches %s (%.6g kernels) + communication %s\n", decode ? "TPOT" : "TTFT", d, a, b,
+	       calc_num(r, "kernels_per_step"), c);
+	print_communication(r, step_key);
+	fmt_seconds(calc_num(r, decode ? "tpot_floor_s" : "ttft_floor_s"), a, sizeof a);
+	fmt_seconds(calc_num(r, "memory_time_s"), b, sizeof b);
+	fmt_seconds(calc_num(r, "compute_time_s"), c, sizeof c);
+	printf("  roofline floor %s (memory %s, compute %s: %s-bound)\n", a, b, c, calc_str(r, "bound"));
+	fmt_grouped(calc_num(r, "tokens_per_s"), 1, a, sizeof a);
+	fmt_usd(calc_num(r, "usd_per_million_tokens"), b, sizeof b);
+	printf("  %s tokens/s, %s per million tokens\n", a, b);
+	fmt_bytes(calc_num(r, "memory_required_bytes"), a, sizeof a);
+	fmt_bytes(calc_num(r, "memory_available_bytes"), b, sizeof b);
+	printf("  memory per GPU: %s of %s%s; the largest batch that fits: %.0f\n", a, b,
+	       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "fits")) ? "" : " (DOES NOT FIT)", calc_num(r, "max_batch"));
+	const cJSON *sweep = cJSON_GetObjectItemCaseSensitive(r, "sweep");
+	if (cJSON_IsArray(sweep)) {
+		printf("\n  %6s %9s %12s %14s %12s %5s\n", "batch", "context", "TPOT", "tokens/s", "$/M tokens", "fits");
+		const cJSON *row;
+		cJSON_ArrayForEach(row, sweep)
+		{
+			fmt_seconds(calc_num(row, "tpot_s"), a, sizeof a);
+			fmt_grouped(calc_num(row, "tokens_per_s"), 1, b, sizeof b);
+			fmt_usd(calc_num(row, "usd_per_million_tokens"), c, sizeof c);
+			printf("  %6.0f %9.0f %12s %14s %12s %5s\n", calc_num(row, "batch"), calc_num(row, "context"), a, b, c,
+			       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "fits")) ? "yes" : "NO");
+		}
+	}
+	const cJSON *steps = cJSON_GetObjectItemCaseSensitive(r, "explain");
+	if (cJSON_IsArray(steps)) {
+		printf("\nExplain: every term\n");
+		int n = 0;
+		const cJSON *s;
+		cJSON_ArrayForEach(s, steps)
+		{
+			char exact[48];
+			cost_format_exact(calc_num(s, "value"), exact, sizeof exact);
+			printf("  %2d. %s = %s\n        = %s\n        = %s %s\n", ++n, calc_str(s, "label"), calc_str(s, "formula"),
+			       calc_str(s, "substituted"), exact, calc_str(s, "unit"));
+		}
+	}
+}
+
+cJSON *serve_run(struct calc_input *in, enum ridge_serve_phase phase)
+{
+	const struct param_values *v = in->values;
+	cJSON *o = cJSON_CreateObject();
+	calc_json_gpu(o, in->gpu);
+	struct app_model_config *config = malloc(sizeof *config);
+	struct ridge_serve_result *r = malloc(sizeof *r);
+	if (!config || !r) {
+		fail(in, "out of memory");
+		goto bad;
+	}
+	struct ridge_serve_request req;
+	double replicas = 1;
+	if (serve_request_from(in, phase, config, &req, &replicas, o) != 0)
+		goto bad;
+	char err[400];
+	if (serve_step(&req, r, err, sizeof err) != 0) {
+		fail(in, "%s", err);
+		goto bad;
+	}
+	const char *key = phase == RIDGE_PHASE_DECODE ? "tpot_s" : "ttft_s";
+	serve_json_result(o, r, key, replicas, true);
+	if (phase == RIDGE_PHASE_DECODE && params_flag(v, "sweep")) {
+		cJSON *sweep = cJSON_AddArrayToObject(o, "sweep");
+		for (double context = 1024; context <= 131072; context *= 2)
+			for (double batch = 1; batch <= 1024; batch *= 2) {
+				struct ridge_serve_request q = req;
+				q.batch = batch;
+				q.context = context;
+				cJSON *scratch = cJSON_CreateObject(); /* the row's communication, recomputed for its batch */
+				int comm_rc = serve_communication(in, &q, scratch);
+				cJSON_Delete(scratch);
+				if (comm_rc != 0)
+					goto bad;
+				if (serve_step(&q, r, err, sizeof err) != 0) {
+					fail(in, "batch %g, context %g: %s", batch, context, err);
+					goto bad;
+				}
+				cJSON *row = cJSON_CreateObject();
+				json_number(row, "batch", batch);
+				json_number(row, "context", context);
+				json_number(row, "tpot_s", r->step_s);
+				json_number(row, "tokens_per_s", replicas * r->tokens_per_s);
+				json_number(row, "usd_per_million_tokens", r->usd_per_million_tokens);
+				cJSON_AddBoolToObject(row, "fits", r->fits);
+				cJSON_AddItemToArray(sweep, row);
+			}
+		if (serve_step(&req, r, err, sizeof err) != 0) {
+			fail(in, "%s", err);
+			goto bad;
+		}
+	}
+	if (params_flag(v, "explain"))
+		serve_json_explain(o, &req, r);
+	free(config);
+	free(r);
+	return o;
+bad:
+	free(config);
+	free(r);
+	cJSON_Delete(o);
+	return NULL;
+}

@@ -1,0 +1,35 @@
+/* ridge cost decode --model and ridge cost prefill (cli/serve_run.c): a
+ * model config through model/serve.c, as the commands' JSON and print. */
+#ifndef RIDGE_CLI_SERVE_RUN_H
+#define RIDGE_CLI_SERVE_RUN_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+#include "calc.h"
+#include "model_config.h"
+#include "serve.h"
+
+/* The request from the calculator's inputs (model, batch, context or seq,
+ * gpus, tp, dtypes and groups, launch, kernels_per_layer, impl,
+ * communication_ms, price); config receives the model it points to.
+ * *replicas = gpus / tp. Returns 0, or -1 with in->err (empty: printed). */
+int serve_request_from(struct calc_input *in, enum ridge_serve_phase phase, struct app_model_config *config,
+		       struct ridge_serve_request *req, double *replicas, cJSON *o);
+
+/* The result's keys; step_key "tpot_s" or "ttft_s"; kernels: the per-kernel list. */
+void serve_json_result(cJSON *o, const struct ridge_serve_result *r, const char *step_key, double replicas, bool kernels);
+void serve_json_explain(cJSON *o, const struct ridge_serve_request *req, const struct ridge_serve_result *r);
+
+/* The scale bytes and default group of a storage type ("int4": fp16 scales
+ * per 128; "fp4": NVFP4, an fp8 scale per 16; others none). */
+void serve_storage_scale(const char *name, double *scale_bytes, double *group);
+/* The whole run and the print of its JSON. */
+cJSON *serve_run(struct calc_input *in, enum ridge_serve_phase phase);
+void serve_print(const cJSON *result, const char *step_key);
+
+/* The model description's keys (cmd_model.c): ridge model and the cost
+ * commands' "model" object. */
+void app_json_workload_model(cJSON *o, const struct app_model_config *c);
+
+#endif

@@ -1,0 +1,99 @@
+/* The one command-line parser: --name value / --name=value for each
+ * parameter of a table (app/params.h), --help from the same table. */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "params.h"
+
+void params_usage(const struct param *spec, int count, const char *synopsis, const char *description)
+{
+	printf("%s\n", synopsis);
+	if (description)
+		printf("\n%s", description);
+	printf("\n");
+	for (int i = 0; i < count; i++) {
+		const struct param *p = &spec[i];
+		if (p->flags & PARAM_FILE_ONLY)
+			continue;
+		char flag[80], left[120];
+		params_flag_name(p->name, flag, sizeof flag);
+		if (p->kind == PARAM_FLAG)
+			snprintf(left, sizeof left, "%s", flag);
+		else
+			snprintf(left, sizeof left, "%s %s", flag, p->metavar ? p->metavar : "X");
+		printf("  %-26s %s%s\n", left, p->help, (p->flags & PARAM_REQUIRED) ? " (required)" : "");
+	}
+	printf("  %-26s %s\n", "--help", "this text");
+}
+
+static int parse_argv(struct param_values *v, const char *command, const char *synopsis, const char *description,
+		      const char *usage, int argc, char **argv, const char **positional, int max_positional,
+		      int *positional_count);
+
+int params_parse_argv(struct param_values *v, const char *command, const char *synopsis, const char *description,
+		      int argc, char **argv, const char **positional, int max_positional, int *positional_count)
+{
+	return parse_argv(v, command, synopsis, description, NULL, argc, argv, positional, max_positional,
+			  positional_count);
+}
+
+int params_parse_argv_usage(struct param_values *v, const char *command, const char *usage, int argc, char **argv)
+{
+	return parse_argv(v, command, NULL, NULL, usage, argc, argv, NULL, 0, NULL);
+}
+
+static int parse_argv(struct param_values *v, const char *command, const char *synopsis, const char *description,
+		      const char *usage, int argc, char **argv, const char **positional, int max_positional,
+		      int *positional_count)
+{
+	struct option longopts[PARAM_MAX + 2];
+	char names[PARAM_MAX][64];
+	int n = 0;
+	for (int i = 0; i < v->count; i++) {
+		if (v->spec[i].flags & PARAM_FILE_ONLY)
+			continue;
+		char flag[72];
+		params_flag_name(v->spec[i].name, flag, sizeof flag);
+		snprintf(names[n], sizeof names[n], "%s", flag + 2);
+		longopts[n].name = names[n];
+		longopts[n].has_arg = v->spec[i].kind == PARAM_FLAG ? no_argument : required_argument;
+		longopts[n].flag = NULL;
+		longopts[n].val = 1000 + i;
+		n++;
+	}
+	longopts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
+
+	int c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			if (usage)
+				fputs(usage, stdout);
+			else
+				params_usage(v->spec, v->count, synopsis, description);
+			return 1;
+		}
+		if (c < 1000)
+			return cli_bad_option(command, argv, c);
+		int i = c - 1000;
+		if (params_set(v, i, v->spec[i].kind == PARAM_FLAG ? NULL : optarg, NULL) != 0)
+			return EXIT_USAGE;
+	}
+	int extra = argc - optind;
+	if (extra > max_positional) {
+		if (max_positional == 0)
+			cli_error("%s takes no arguments, got '%s' (see 'ridge %s --help')", command, argv[optind], command);
+		else
+			cli_error("%s takes at most %d argument%s, got '%s' (see 'ridge %s --help')", command, max_positional,
+				  max_positional == 1 ? "" : "s", argv[optind + max_positional], command);
+		return EXIT_USAGE;
+	}
+	for (int i = 0; i < extra; i++)
+		positional[i] = argv[optind + i];
+	if (positional_count)
+		*positional_count = extra;
+	return 0;
+}

@@ -1,0 +1,60 @@
+/* A calculator (app/calc.h) as a command: argv through its parameter
+ * table, the GPU, the run, then JSON or the human printer, and the exit
+ * code. */
+#include "calc.h"
+#include "cli.h"
+
+/* ---- a calculator as a command ---- */
+
+int calc_main(const struct calc *calc, int argc, char **argv)
+{
+	struct param_values v;
+	params_init(&v, calc->params, calc->param_count);
+	int rc = calc->usage ? params_parse_argv_usage(&v, calc->command, calc->usage, argc, argv)
+			     : params_parse_argv(&v, calc->command, calc->synopsis, calc->description, argc, argv, NULL, 0,
+						 NULL);
+	if (rc == 1)
+		return EXIT_OK;
+	if (rc != 0)
+		return rc;
+	int missing = params_missing(&v);
+	if (missing >= 0) {
+		cli_error("%s is required (see 'ridge %s --help')", params_where_at(&v, missing), calc->command);
+		return EXIT_USAGE;
+	}
+	struct app_hw hw;
+	struct calc_input in = { .values = &v };
+	if (calc->needs_gpu) {
+		if (app_hw_open(&hw, params_text(&v, "hwdb"), params_text(&v, "calibration")) != 0)
+			return EXIT_USAGE;
+		const char *name = params_text(&v, "gpu");
+		const struct hwdb_entry *e = app_hw_find(&hw, name ? name : app_hw_default_gpu(&hw));
+		if (!e) {
+			app_hw_close(&hw);
+			return EXIT_USAGE;
+		}
+		in.gpu = &e->gpu;
+	}
+	cJSON *result = calc_run(calc, &in);
+	bool problem = result && calc->problem_unless_ok && cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(result, "ok"));
+	if (!result) {
+		if (in.err[0])
+			cli_error("%s", in.err);
+		rc = EXIT_USAGE;
+	} else if (params_flag(&v, "json")) {
+		rc = cli_json_print(result);
+		result = NULL;
+	} else {
+		if (calc->print)
+			calc->print(result);
+		else
+			calc_print_table(result, "");
+		rc = fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
+	}
+	if (rc == EXIT_OK && problem)
+		rc = EXIT_PROBLEM;
+	cJSON_Delete(result);
+	if (calc->needs_gpu)
+		app_hw_close(&hw);
+	return rc;
+}

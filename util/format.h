@@ -1,0 +1,23 @@
+/* Human number formats, shared by every front end. A value that is not
+ * finite is written "none". */
+#ifndef RIDGE_UTIL_FORMAT_H
+#define RIDGE_UTIL_FORMAT_H
+
+#include <stddef.h>
+
+/* "989.4 TFLOP/s": four significant digits with a decimal SI prefix. */
+void fmt_si(double value, const char *unit, char *buf, size_t len);
+/* "50 MiB": binary prefixes. */
+void fmt_bytes(double bytes, char *buf, size_t len);
+/* "3.2 ms": s, ms, us or ns. */
+void fmt_seconds(double seconds, char *buf, size_t len);
+/* printf of value with fmt ("%.3gx less"), or "none" when it is not finite. */
+void fmt_none(double value, char *buf, size_t len, const char *fmt) __attribute__((format(printf, 4, 0)));
+/* "3,523,215,360,000,000,000" with decimals after the point. */
+void fmt_grouped(double v, int decimals, char *buf, size_t len);
+/* "$7,421,670.37". */
+void fmt_usd(double v, char *buf, size_t len);
+/* "9.6%" for 0.096. */
+void fmt_percent(double fraction, char *buf, size_t len);
+
+#endif
