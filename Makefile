@@ -55,7 +55,7 @@ RIDGE_SONAME := libridge.so.$(firstword $(subst ., ,$(RIDGE_VERSION)))
 SHLIB := $(BUILD)/libridge.so.$(RIDGE_VERSION)
 # What <ridge/ridge.h> brings in: the models and the hardware database; not the
 # internal model/fail.h.
-PUBLIC_HEADERS := include/ridge/ridge.h $(filter-out model/fail.h,$(sort $(wildcard model/*.h))) hwdb/hwdb.h
+PUBLIC_HEADERS := include/ridge/ridge.h $(filter-out model/fail.h model/names.h,$(sort $(wildcard model/*.h))) hwdb/hwdb.h
 RIDGE := $(BUILD)/ridge
 DOCS := $(BUILD)/share/.generated
 

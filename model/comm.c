@@ -1,4 +1,5 @@
 #include "comm.h"
+#include "names.h"
 #include "fail.h"
 
 #include <math.h>
@@ -9,20 +10,16 @@ static const char *const algorithm_names[RIDGE_ALGO_COUNT] = { "auto", "ring", "
 
 const char *comm_algorithm_name(enum ridge_comm_algorithm algorithm)
 {
-	if ((int)algorithm < 0 || algorithm >= RIDGE_ALGO_COUNT)
-		return NULL;
-	return algorithm_names[algorithm];
+	return model_name_of(algorithm_names, 0, RIDGE_ALGO_COUNT, (int)algorithm);
 }
 
 bool comm_algorithm_parse(const char *text, enum ridge_comm_algorithm *out)
 {
-	for (int i = 0; i < RIDGE_ALGO_NONE; i++) {
-		if (strcasecmp(text, algorithm_names[i]) == 0) {
-			*out = (enum ridge_comm_algorithm)i;
-			return true;
-		}
-	}
-	return false;
+	int i = model_name_index(algorithm_names, 0, RIDGE_ALGO_NONE, text);
+	if (i < 0)
+		return false;
+	*out = (enum ridge_comm_algorithm)i;
+	return true;
 }
 
 bool comm_collective_parse(const char *text, enum ridge_collective *out)
@@ -300,6 +297,19 @@ static int positive_inputs(const char *what, double v, char *err, size_t err_len
 	return 0;
 }
 
+/* count collectives of one kind, each of bytes over n GPUs (NCCL's choice of
+ * algorithm): one's terms in *one, all of them in *time_s. */
+static int repeated_collective(const struct ridge_gpu *gpu, enum ridge_collective op, double n, double bytes,
+			       double count, double network_bandwidth, struct ridge_comm_result *one, double *time_s,
+			       char *err, size_t err_len)
+{
+	struct ridge_comm_input in = { op, n, bytes, RIDGE_ALGO_AUTO, network_bandwidth };
+	if (comm_collective(gpu, &in, one, err, err_len) != 0)
+		return -1;
+	*time_s = count * one->time_s;
+	return 0;
+}
+
 int comm_tensor_parallel(const struct ridge_gpu *gpu, double tp, double tokens, double hidden, double act_bytes,
 			 double allreduces_per_layer, double layers, double network_bandwidth, struct ridge_tp_comm *out,
 			 char *err, size_t err_len)
@@ -310,11 +320,8 @@ int comm_tensor_parallel(const struct ridge_gpu *gpu, double tp, double tokens, 
 		return -1;
 	out->bytes_per_allreduce = tokens * hidden * act_bytes;
 	out->allreduces = allreduces_per_layer * layers;
-	struct ridge_comm_input in = { RIDGE_ALL_REDUCE, tp, out->bytes_per_allreduce, RIDGE_ALGO_AUTO, network_bandwidth };
-	if (comm_collective(gpu, &in, &out->one, err, err_len) != 0)
-		return -1;
-	out->time_s = out->allreduces * out->one.time_s;
-	return 0;
+	return repeated_collective(gpu, RIDGE_ALL_REDUCE, tp, out->bytes_per_allreduce, out->allreduces, network_bandwidth, &out->one, &out->time_s, err,
+				   err_len);
 }
 
 int comm_tensor_parallel_decode(const struct ridge_gpu *gpu, double tp, double tokens, double hidden, double act_bytes,
@@ -335,11 +342,8 @@ int comm_expert_parallel(const struct ridge_gpu *gpu, double ep, double tokens, 
 		return -1;
 	out->bytes_per_alltoall = tokens * top_k * hidden * act_bytes;
 	out->alltoalls = 2 * moe_layers; /* dispatch and combine */
-	struct ridge_comm_input in = { RIDGE_ALL_TO_ALL, ep, out->bytes_per_alltoall, RIDGE_ALGO_AUTO, network_bandwidth };
-	if (comm_collective(gpu, &in, &out->one, err, err_len) != 0)
-		return -1;
-	out->time_s = out->alltoalls * out->one.time_s;
-	return 0;
+	return repeated_collective(gpu, RIDGE_ALL_TO_ALL, ep, out->bytes_per_alltoall, out->alltoalls, network_bandwidth, &out->one, &out->time_s, err,
+				   err_len);
 }
 
 int comm_pipeline_parallel(const struct ridge_gpu *gpu, double pp, double micro_batches, double tokens_per_micro_batch,
@@ -361,11 +365,8 @@ int comm_pipeline_parallel(const struct ridge_gpu *gpu, double pp, double micro_
 	out->bytes_per_transfer = tokens_per_micro_batch * hidden * act_bytes;
 	/* The schedule has m + pp - 1 slots per pass; a hand-off between each. */
 	out->transfers = passes * (micro_batches + pp - 2);
-	struct ridge_comm_input in = { RIDGE_SEND_RECV, pp, out->bytes_per_transfer, RIDGE_ALGO_AUTO, network_bandwidth };
-	if (comm_collective(gpu, &in, &out->one, err, err_len) != 0)
-		return -1;
-	out->time_s = out->transfers * out->one.time_s;
-	return 0;
+	return repeated_collective(gpu, RIDGE_SEND_RECV, pp, out->bytes_per_transfer, out->transfers, network_bandwidth, &out->one, &out->time_s, err,
+				   err_len);
 }
 
 int comm_serve_step(const struct ridge_gpu *gpu, double tp, bool expert_parallel, double tokens, double hidden,

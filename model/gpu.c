@@ -1,4 +1,5 @@
 #include "gpu.h"
+#include "names.h"
 
 #include <strings.h>
 
@@ -9,23 +10,7 @@ static const char *const dtype_names[RIDGE_DTYPE_COUNT] = {
 /* Storage bytes per element; tf32 is stored as a 4-byte float. */
 static const double dtype_bytes[RIDGE_DTYPE_COUNT] = { 8, 4, 4, 2, 2, 1, 1, 0.5 };
 
-const char *ridge_dtype_name(enum ridge_dtype dtype)
-{
-	if ((int)dtype < 0 || dtype >= RIDGE_DTYPE_COUNT)
-		return NULL;
-	return dtype_names[dtype];
-}
-
-bool ridge_dtype_parse(const char *text, enum ridge_dtype *out)
-{
-	for (int i = 0; i < RIDGE_DTYPE_COUNT; i++) {
-		if (strcasecmp(text, dtype_names[i]) == 0) {
-			*out = (enum ridge_dtype)i;
-			return true;
-		}
-	}
-	return false;
-}
+MODEL_NAMED_ENUM(ridge_dtype_name, ridge_dtype_parse, enum ridge_dtype, dtype_names, 0, RIDGE_DTYPE_COUNT)
 
 double ridge_dtype_bytes(enum ridge_dtype dtype)
 {
@@ -109,23 +94,7 @@ bool ridge_gpu_has_hbm_mix(const struct ridge_gpu *gpu)
 
 static const char *const topology_names[RIDGE_TOPOLOGY_COUNT] = { NULL, "switch", "mesh", "bridge", "pcie" };
 
-const char *ridge_topology_name(enum ridge_topology topology)
-{
-	if ((int)topology <= 0 || topology >= RIDGE_TOPOLOGY_COUNT)
-		return NULL;
-	return topology_names[topology];
-}
-
-bool ridge_topology_parse(const char *text, enum ridge_topology *out)
-{
-	for (int i = 1; i < RIDGE_TOPOLOGY_COUNT; i++) {
-		if (strcasecmp(text, topology_names[i]) == 0) {
-			*out = (enum ridge_topology)i;
-			return true;
-		}
-	}
-	return false;
-}
+MODEL_NAMED_ENUM(ridge_topology_name, ridge_topology_parse, enum ridge_topology, topology_names, 1, RIDGE_TOPOLOGY_COUNT)
 
 static const char *const collective_names[RIDGE_COLLECTIVE_COUNT] = {
 	"all-reduce", "all-gather", "reduce-scatter", "all-to-all", "send-recv",

@@ -1,4 +1,5 @@
 #include "intensity.h"
+#include "names.h"
 
 #include "fail.h"
 
@@ -55,23 +56,7 @@ static const char *const kernel_summaries[RIDGE_KERNEL_COUNT] = {
 					 "[--batch] [--causal] [--tile query rows, default 128]",
 };
 
-const char *intensity_kernel_name(enum ridge_kernel kernel)
-{
-	if ((int)kernel < 0 || kernel >= RIDGE_KERNEL_COUNT)
-		return NULL;
-	return kernel_names[kernel];
-}
-
-bool intensity_kernel_parse(const char *text, enum ridge_kernel *out)
-{
-	for (int i = 0; i < RIDGE_KERNEL_COUNT; i++) {
-		if (strcasecmp(text, kernel_names[i]) == 0) {
-			*out = (enum ridge_kernel)i;
-			return true;
-		}
-	}
-	return false;
-}
+MODEL_NAMED_ENUM(intensity_kernel_name, intensity_kernel_parse, enum ridge_kernel, kernel_names, 0, RIDGE_KERNEL_COUNT)
 
 const char *intensity_kernel_list(void)
 {

@@ -1,4 +1,5 @@
 #include "parallel.h"
+#include "names.h"
 #include "fail.h"
 
 #include <math.h>
@@ -37,13 +38,11 @@ static const char *const recompute_names[] = { "none", "selective", "full" };
 
 bool parallel_recompute_parse(const char *text, enum ridge_recompute *out)
 {
-	for (int i = 0; i <= RIDGE_RECOMPUTE_FULL; i++) {
-		if (strcasecmp(text, recompute_names[i]) == 0) {
-			*out = (enum ridge_recompute)i;
-			return true;
-		}
-	}
-	return false;
+	int i = model_name_index(recompute_names, 0, RIDGE_RECOMPUTE_FULL + 1, text);
+	if (i < 0)
+		return false;
+	*out = (enum ridge_recompute)i;
+	return true;
 }
 
 const char *parallel_recompute_name(enum ridge_recompute r)

@@ -1,4 +1,5 @@
 #include "roofline.h"
+#include "names.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -7,30 +8,12 @@
 static const char *const level_names[RIDGE_LEVEL_COUNT] = { "hbm", "l2", "smem" };
 static const char *const level_labels[RIDGE_LEVEL_COUNT] = { "HBM", "L2", "shared memory" };
 
-const char *roofline_level_name(enum ridge_level level)
-{
-	if ((int)level < 0 || level >= RIDGE_LEVEL_COUNT)
-		return NULL;
-	return level_names[level];
-}
-
 const char *roofline_level_label(enum ridge_level level)
 {
-	if ((int)level < 0 || level >= RIDGE_LEVEL_COUNT)
-		return NULL;
-	return level_labels[level];
+	return model_name_of(level_labels, 0, RIDGE_LEVEL_COUNT, (int)level);
 }
 
-bool roofline_level_parse(const char *text, enum ridge_level *out)
-{
-	for (int i = 0; i < RIDGE_LEVEL_COUNT; i++) {
-		if (strcasecmp(text, level_names[i]) == 0) {
-			*out = (enum ridge_level)i;
-			return true;
-		}
-	}
-	return false;
-}
+MODEL_NAMED_ENUM(roofline_level_name, roofline_level_parse, enum ridge_level, level_names, 0, RIDGE_LEVEL_COUNT)
 
 const char *roofline_level_list(void)
 {
@@ -88,17 +71,22 @@ static bool positive_finite(double v)
 	return isfinite(v) && v > 0;
 }
 
+/* 0, or -1 with "WHAT V is not a positive finite number" in err. */
+static int require_positive(double v, const char *what, char *err, size_t err_len)
+{
+	if (positive_finite(v))
+		return 0;
+	snprintf(err, err_len, "%s %g is not a positive finite number", what, v);
+	return -1;
+}
+
 int roofline_ceiling_from(double peak_flops, double bandwidth, struct ridge_roofline_ceiling *out, char *err,
 			  size_t err_len)
 {
-	if (!positive_finite(peak_flops)) {
-		snprintf(err, err_len, "peak rate %g is not a positive finite number", peak_flops);
+	if (require_positive(peak_flops, "peak rate", err, err_len) != 0)
 		return -1;
-	}
-	if (!positive_finite(bandwidth)) {
-		snprintf(err, err_len, "bandwidth %g is not a positive finite number", bandwidth);
+	if (require_positive(bandwidth, "bandwidth", err, err_len) != 0)
 		return -1;
-	}
 	out->peak_flops = peak_flops;
 	out->bandwidth = bandwidth;
 	out->ridge_point = peak_flops / bandwidth;
@@ -158,10 +146,8 @@ static void place_intensity(const struct ridge_roofline_ceiling *c, double inten
 int roofline_place_intensity(const struct ridge_roofline_ceiling *ceiling, double intensity,
 			     struct ridge_roofline_point *out, char *err, size_t err_len)
 {
-	if (!positive_finite(intensity)) {
-		snprintf(err, err_len, "intensity %g is not a positive finite number", intensity);
+	if (require_positive(intensity, "intensity", err, err_len) != 0)
 		return -1;
-	}
 	place_intensity(ceiling, intensity, out);
 	return 0;
 }
@@ -169,14 +155,10 @@ int roofline_place_intensity(const struct ridge_roofline_ceiling *ceiling, doubl
 int roofline_place(const struct ridge_roofline_ceiling *ceiling, double flops, double bytes, double time_s,
 		   struct ridge_roofline_point *out, char *err, size_t err_len)
 {
-	if (!positive_finite(flops)) {
-		snprintf(err, err_len, "FLOP count %g is not a positive finite number", flops);
+	if (require_positive(flops, "FLOP count", err, err_len) != 0)
 		return -1;
-	}
-	if (!positive_finite(bytes)) {
-		snprintf(err, err_len, "byte count %g is not a positive finite number", bytes);
+	if (require_positive(bytes, "byte count", err, err_len) != 0)
 		return -1;
-	}
 	if (!isfinite(time_s)) {
 		snprintf(err, err_len, "time %g is not finite", time_s);
 		return -1;
@@ -250,14 +232,10 @@ int roofline_hierarchy(const struct ridge_gpu *gpu, double peak_flops, double fl
 		       const double bytes[RIDGE_LEVEL_COUNT], double hbm_write_bytes,
 		       struct ridge_roofline_hierarchy *out, char *err, size_t err_len)
 {
-	if (!positive_finite(peak_flops)) {
-		snprintf(err, err_len, "peak rate %g is not a positive finite number", peak_flops);
+	if (require_positive(peak_flops, "peak rate", err, err_len) != 0)
 		return -1;
-	}
-	if (!positive_finite(flops)) {
-		snprintf(err, err_len, "FLOP count %g is not a positive finite number", flops);
+	if (require_positive(flops, "FLOP count", err, err_len) != 0)
 		return -1;
-	}
 	*out = (struct ridge_roofline_hierarchy){ 0 };
 	out->peak_flops = peak_flops;
 	out->flops = flops;

@@ -1,0 +1,31 @@
+/* Internal to model/: the one lookup behind every enum's names (dtypes,
+ * memory levels, kernels, collectives, topologies, recomputation): a table
+ * of names indexed by the enum, searched case-insensitively. */
+#ifndef RIDGE_MODEL_NAMES_H
+#define RIDGE_MODEL_NAMES_H
+
+#include <stdbool.h>
+
+/* names[index] for first <= index < count, else NULL (a NULL entry stays NULL). */
+const char *model_name_of(const char *const *names, int first, int count, int index);
+/* The index in first..count-1 whose name is text, ignoring case; -1 when none. */
+int model_name_index(const char *const *names, int first, int count, const char *text);
+
+#endif
+
+/* Defines the pair every named enum has: `const char *NAME_FN(ENUM)` (NULL
+ * out of range) and `bool PARSE_FN(const char *text, ENUM *out)`, over
+ * table[first..count-1]. */
+#define MODEL_NAMED_ENUM(name_fn, parse_fn, enum_type, table, first, count)    \
+	const char *name_fn(enum_type value)                                  \
+	{                                                                      \
+		return model_name_of(table, first, count, (int)value);         \
+	}                                                                      \
+	bool parse_fn(const char *text, enum_type *out)                        \
+	{                                                                      \
+		int i = model_name_index(table, first, count, text);           \
+		if (i < 0)                                                     \
+			return false;                                          \
+		*out = (enum_type)i;                                           \
+		return true;                                                   \
+	}
