@@ -24,9 +24,10 @@
  * Every host-to-device copy goes through the backend's stream and is waited
  * for: the stream is non-blocking, and a plain cudaMemcpy from pageable
  * memory may return before its DMA lands, so a kernel queued on that stream
- * next could read the buffer's old contents. That was the intermittent
- * latency_hops failure of 2026-12-01 (probe/README.md): the chain was built
- * from a next[] array that had not fully arrived. */
+ * next could read the buffer's old contents. That is the one mechanism found
+ * that fits the intermittent latency_hops failures of 2026-12-01 (a chain
+ * built from a stale next[] passed every other chase's old check); 1800
+ * uploads in that form did not trigger it on an H200 (probe/README.md). */
 #ifndef RIDGE_KERN_LATENCY_H
 #define RIDGE_KERN_LATENCY_H
 

@@ -3,11 +3,15 @@
  * offsets (kern_chase_offset) in host memory, summed the way the device's
  * aux_chain_checksum sums it.
  *
- * The failure these checks close (2026-12-01, H200, latency_hops): a chain
- * built from a next[] array that had not fully arrived on the device. The old
- * check compared only where one walk ended, and for every chase but
- * latency_hops the walk was a whole number of turns of the cycle, which ends
- * at the start on any single cycle, so a wrong chain passed there. */
+ * Why the checks are what they are (2026-12-01, H200): latency_hops failed
+ * its check twice in about six runs. The old check compared only where one
+ * walk ended, and for every chase but latency_hops the walk was a whole
+ * number of turns of the cycle, which ends at the start on any single cycle:
+ * a chain built from the wrong next[] (the documented race of a pageable
+ * cudaMemcpy against the probe's non-blocking stream, now closed in
+ * kernels/common/latency.h) passed everywhere but there. Now every chase
+ * checks every link and every run.
+ */
 #include "test_util.h"
 
 #include <stdlib.h>
