@@ -152,7 +152,7 @@ $(BUILD)/obj/probe/main-hip.o: probe/main.c $(PROBE_C_HEADERS) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -MMD -MP -DPROBE_NAME='"ridge-probe-hip"' -c $< -o $@
 
-PROBE_HIP_OBJ := $(BUILD)/obj/kernels/hip/backend.o $(BUILD)/obj/kernels/hip/mfma.o
+PROBE_HIP_OBJ := $(BUILD)/obj/kernels/hip/backend.o $(BUILD)/obj/kernels/hip/mfma.o $(BUILD)/obj/kernels/hip/latency.o
 $(BUILD)/ridge-probe-hip: $(BUILD)/obj/probe/main-hip.o $(PROBE_CORE_OBJ) $(PROBE_HIP_OBJ) $(LIB) $(PROBE_PORTABLE_DEPS) $(BUILD)/obj/kernels/hip/archs
 	$(HIPCC) $$(for a in $$(cat $(BUILD)/obj/kernels/hip/archs); do printf -- '--offload-arch=%s ' $$a; done) -o $@ \
 		$(BUILD)/obj/probe/main-hip.o $(PROBE_CORE_OBJ) $(PROBE_HIP_OBJ) $(LIB) $(PROBE_LINK_LIBS) -ldl -lm $(PROBE_RPATH)

@@ -12,6 +12,10 @@
 #                               experiment (logs/2026-12-01-h200-ceilings/exp.cu),
 #                               the full run with calibration, --quick, and
 #                               --sustained 20 over copy and the bf16 GEMM
+#   probe/device-run.sh lease3  the third lease of 2026-12-01: SASS of the chases,
+#                               the scratch experiment (logs/2026-12-01-h200-lease3/
+#                               exp.cu, carried prebuilt as DIR/exp), two full runs
+#                               and two --quick runs (latency_hops stable?)
 #   probe/device-run.sh validate  --quick --validate (fast failure check), the
 #                               full --validate run with its calibration, the
 #                               plain --quick time, compute-sanitizer on the
@@ -106,6 +110,34 @@ if [ "$mode" = ceilings ]; then
 	start=$(date +%s%N)
 	"$probe" --quick --only validate >"$out/validate_quick.txt" 2>>"$log"
 	echo "(exit $?, $(( ($(date +%s%N) - start) / 1000000 )) ms)" | tee -a "$log"
+elif [ "$mode" = lease3 ]; then
+	say "SASS of the chases and the L2 kernel (sm_90)"
+	for k in rp_chase rp_chase_hops rp_chase_smem aux_chain_checksum rp_l2_read; do
+		echo "$k:"
+		awk -v k="$k" '/Function : /{p = index($0, k "I") > 0 || index($0, k "P") > 0} p' /tmp/sass_sm90.txt | grep -m6 -E 'LDG|LDS|CS2R|S2UR|S2R'
+	done >>"$sass" 2>&1
+	if [ -x "$dir/exp" ]; then
+		say "scratch experiment (logs/2026-12-01-h200-lease3/exp.cu, built on the development machine)"
+		start=$(date +%s%N)
+		"$dir/exp" >"$out/exp.txt" 2>&1
+		echo "(exp exit $?, $(( ($(date +%s%N) - start) / 1000000 )) ms)" | tee -a "$log"
+	fi
+	for r in 1 2; do
+		say "full run $r"
+		start=$(date +%s%N)
+		if [ $r = 1 ]; then
+			"$probe" --json --out "$out/h200-measured.yaml" >"$out/full$r.json" 2>>"$log"
+		else
+			"$probe" --json >"$out/full$r.json" 2>>"$log"
+		fi
+		echo "(exit $?, $(( ($(date +%s%N) - start) / 1000000 )) ms)" | tee -a "$log"
+	done
+	for r in 1 2; do
+		say "quick run $r"
+		start=$(date +%s%N)
+		"$probe" --quick --json >"$out/quick$r.json" 2>>"$log"
+		echo "(exit $?, $(( ($(date +%s%N) - start) / 1000000 )) ms)" | tee -a "$log"
+	done
 elif [ "$mode" = smoke ]; then
 	say "quick run"
 	start=$(date +%s%N)
@@ -204,6 +236,14 @@ elif [ "$mode" = ceilings ]; then
 	grep -E 'FAILED|not run' "$out/probe_h200.txt"
 	tail -4 "$out/validate_quick.txt"
 	sed -n '/^sustained/,+8p' "$log" | head -20
+elif [ "$mode" = lease3 ]; then
+	grep -E 'exit|error|FAILED|latency_hops|\[1/|occupancy \(' "$log" | head -40
+	[ -f "$out/exp.txt" ] && cut -c1-400 "$out/exp.txt"
+	for r in 1 2; do
+		"$probe" --replay "$out/full$r.json" >/tmp/full$r.txt 2>&1
+		grep -E '^(hbm|l2_|smem)|FAILED' /tmp/full$r.txt | cut -c1-120
+		sed -n '/^latency/,/partitions/p' /tmp/full$r.txt | cut -c1-160
+	done
 elif [ "$mode" = smoke ]; then
 	"$probe" --replay "$out/quick.json" 2>&1 | head -60
 	grep -E 'ERROR SUMMARY|exit [1-9]|error' "$log" | head -20

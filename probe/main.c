@@ -60,7 +60,9 @@ static const char usage_text[] =
     "  --validate      also run the validation suite: kernels whose time ridge's model\n"
     "                  predicts from the spec sheet and from this run's measured ceilings,\n"
     "                  shown with the error (about 40 s more; with --quick a few cases)\n"
-    "  --json          one JSON document on stdout (SI units; launch costs in us)\n"
+    "  --json          one JSON document on stdout (SI units; launch costs in us): the keys\n"
+    "                  of the CLI reference plus the raw times, latency, l2_sweep, fixed_cost,\n"
+    "                  sustained, rate_checks, checks and more (docs/ridge-probe.md)\n"
     "  --validation-json FILE  write the validation cases alone (predicted, measured,\n"
     "                  error per case; what `ridge roofline --validation` plots)\n"
     "  --out FILE      write the measured ceilings as a hwdb calibration (YAML) that\n"
@@ -70,7 +72,8 @@ static const char usage_text[] =
     "  --warmup N      untimed runs before them (default 3, --quick 2)\n"
     "  --sustained SECONDS  also run the bf16 GEMM (cuBLAS 8192^3) and the HBM copy for\n"
     "                  SECONDS each, in windows of at least 1 s: rate, SM clock and power per\n"
-    "                  window beside the burst rate (opt-in; 1..600)\n"
+    "                  window beside the burst rate, in the report and the JSON's\n"
+    "                  `sustained` (opt-in: it takes 2 x SECONDS; 1..600)\n"
     "  --replay FILE   re-render the report of a saved --json document (no GPU needed)\n"
     "  --help          this text\n"
     "\n"
@@ -315,11 +318,9 @@ static void plan_latency(bool quick, const struct kern_device *dev, struct step 
 	add_chase(steps, n, KERN_LATENCY, 4 * mib, 128, 0);
 	add_chase(steps, n, KERN_LATENCY, 2048 * mib, 128, 0);
 	add_chase(steps, n, KERN_LATENCY_SMEM, 4096, 4, 0);
-	/* Not in --quick: in the --quick run of 2026-12-01 (H200) its check
-	 * failed once, unexplained (probe/README.md, "What failed"). */
+	add_chase(steps, n, KERN_LATENCY_HOPS, 4 * mib, 128, 0);
 	if (quick)
 		return;
-	add_chase(steps, n, KERN_LATENCY_HOPS, 4 * mib, 128, 0);
 	static const double tlb_mib[] = {32, 1024, 16384, 65536};
 	for (size_t i = 0; i < sizeof tlb_mib / sizeof tlb_mib[0]; i++)
 		if (tlb_mib[i] * mib <= dev->memory_bytes / 2)
@@ -350,7 +351,8 @@ static int plan(const struct selection *sel, bool quick, const struct kern_devic
 			add_step(steps, &n, (enum kern_id)id, 0, 0, 0, 0, false);
 	if (all || sel->group[G_L2]) {
 		/* 1 MiB up to at least 4 x L2 in steps of x1.25 (x1.6 with --quick). */
-		/* Whole chunks of the sweep kernel (512 KiB, kernels/common/stream.h). */
+		/* Whole chunks of the sweep kernel (256 KiB, kernels/common/stream.h); the
+		 * sizes stay those of the earlier 512 KiB chunks, so sweeps compare. */
 		double step = quick ? 1.6 : 1.25, top = 4 * dev->l2_bytes, chunk = 524288, last = 0;
 		for (double w = 1048576;; w *= step) {
 			double rounded = ceil(w / chunk) * chunk;
@@ -401,6 +403,17 @@ static int plan(const struct selection *sel, bool quick, const struct kern_devic
 
 /* ---- progress ---- */
 
+static double monotonic_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* When the first step began: a log's progress lines carry the time since, so
+ * a run's time can be read step by step (the --quick target is 15 s). */
+static double progress_start;
+
 static void progress(int i, int n, const struct step *s)
 {
 	char what[96];
@@ -414,8 +427,11 @@ static void progress(int i, int n, const struct step *s)
 		snprintf(what, sizeof what, "%s", kern_id_name(s->id));
 	if (isatty(2))
 		fprintf(stderr, "\r\033[K" PROBE_NAME ": [%d/%d] %s", i + 1, n, what);
-	else
-		fprintf(stderr, PROBE_NAME ": [%d/%d] %s\n", i + 1, n, what);
+	else {
+		if (i == 0)
+			progress_start = monotonic_s();
+		fprintf(stderr, PROBE_NAME ": [%d/%d] %s (at %.2f s)\n", i + 1, n, what, monotonic_s() - progress_start);
+	}
 	fflush(stderr);
 }
 

@@ -430,18 +430,24 @@ __global__ void rp_write(float4 *__restrict__ a, float base, size_t n, int passe
 
 /* The L2 sweep, in the form of RRZE gpu-benches' gpu-l2-cache (own code): the
  * working set is cut into chunks of L2_CHUNK_BYTES; block b reads chunk
- * b mod chunks once, 1024 threads, each L2_PER_THREAD float4 with loads that
- * skip L1 (ld.global.cg). Thousands of short blocks per launch, so the SMs
- * stay full to the end of it; the chunks are read equally often. The earlier
- * form (one full wave of 256-thread blocks, grid-stride passes, 4 loads in
- * flight) reached 8.6 TB/s on the H200 (probe/README.md, "L2"). */
-#define L2_THREADS 1024
+ * b mod chunks once, 512 threads, each L2_PER_THREAD float4 with loads that
+ * skip L1 (ld.global.cg), four blocks per SM. Thousands of short blocks per
+ * launch, so the SMs stay full to the end of it; the chunks are read equally
+ * often. On the H200 (2026-12-01, logs/2026-12-01-h200-lease3/exp.txt) 512 x 4
+ * read 0.7-0.9 % faster than 1024 x 2 at every set from 6 to 32 MiB, and as
+ * fast as gpu-l2-cache's own kernel; the first form (one full wave of
+ * 256-thread blocks, grid-stride passes, 4 loads in flight) reached 8.6 TB/s
+ * (probe/README.md, "L2"). */
+#define L2_THREADS 512
 #define L2_PER_THREAD 32
 #define L2_CHUNK_BYTES (L2_THREADS * L2_PER_THREAD * 16.0)
 
-/* Two blocks of 1024 per SM (32 registers) where an SM holds 2048 threads. */
+/* Four blocks of 512 per SM (32 registers) where an SM holds 2048 threads,
+ * two elsewhere. */
 #if defined(__CUDA_ARCH__) && !defined(__HIPCC__) &&                                                                  \
     (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1030)
+#define L2_MIN_BLOCKS 4
+#elif defined(__CUDA_ARCH__) && !defined(__HIPCC__)
 #define L2_MIN_BLOCKS 2
 #else
 #define L2_MIN_BLOCKS 1
@@ -452,7 +458,7 @@ __global__ void __launch_bounds__(L2_THREADS, L2_MIN_BLOCKS)
 {
 	const float4 *p = a + (size_t)(blockIdx.x % chunks) * (L2_THREADS * L2_PER_THREAD) + threadIdx.x;
 	float s0 = 0, s1 = 0;
-#pragma unroll 4
+#pragma unroll 8
 	for (int i = 0; i < L2_PER_THREAD; i += 2) {
 		float4 v0 = KERN_LOAD_L2(p + i * L2_THREADS), v1 = KERN_LOAD_L2(p + (i + 1) * L2_THREADS);
 		s0 += sum4(v0);

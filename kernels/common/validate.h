@@ -869,7 +869,10 @@ static int run_v_launch(struct kern_ctx *ctx, const struct kern_config *cfg, str
 	int base = (int)(cfg->seed % 64);
 	for (int t = 0; t < V_TINY_THREADS; t++)
 		y0[t] = (float)(t + 1 + base);
-	CK(gpu(Memcpy)(y.ptr, y0, sizeof y0, gpuMemcpyHostToDevice));
+	/* On the (non-blocking) stream and waited for: a plain Memcpy from pageable
+	 * memory may return before its DMA lands (kernels/common/latency.h). */
+	CK(gpu(MemcpyAsync)(y.ptr, y0, sizeof y0, gpuMemcpyHostToDevice, ctx->stream));
+	CK(gpu(StreamSynchronize)(ctx->stream));
 	struct graph_holder g;
 	if (graph) {
 		CK(gpu(StreamBeginCapture)(ctx->stream, gpuStreamCaptureModeGlobal));

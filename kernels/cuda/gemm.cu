@@ -63,7 +63,10 @@ static int blas_init(struct kern_ctx *ctx, struct blas_handles *h, char *err, si
 	CKB(cublasSetWorkspace(h->blas, h->workspace.ptr, LT_WORKSPACE));
 	CK_ALLOC(h->scale, sizeof(float));
 	float one = 1.0f;
-	CK(cudaMemcpy(h->scale.ptr, &one, sizeof one, cudaMemcpyHostToDevice));
+	/* On the (non-blocking) stream and waited for: a plain cudaMemcpy from
+	 * pageable memory may return before its DMA lands (kernels/common/latency.h). */
+	CK(cudaMemcpyAsync(h->scale.ptr, &one, sizeof one, cudaMemcpyHostToDevice, ctx->stream));
+	CK(cudaStreamSynchronize(ctx->stream));
 	return 0;
 }
 

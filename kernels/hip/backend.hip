@@ -1,6 +1,7 @@
 /* HIP backend (AMD CDNA): device properties, dispatch and occupancy
  * (kernels/common/), the portable kernels (kernels/common/stream.h) and the
- * MFMA runner in mfma.hip. No library GEMM: Debian's ROCm has no hipBLASLt,
+ * MFMA runner in mfma.hip, the pointer chases in latency.hip
+ * (kernels/common/latency.h). No library GEMM: Debian's ROCm has no hipBLASLt,
  * so the GEMM measurements report themselves as not run. No AMD GPU was
  * available to run this backend; it is built and compiled, not measured. */
 #include "../common/backend.h"
@@ -58,8 +59,6 @@ static const char *backend_unsupported(struct kern_ctx *ctx, enum kern_id id)
 		return "unknown kernel";
 	if (kern_id_is_wgmma(id))
 		return "wgmma is an NVIDIA Hopper instruction";
-	if (kern_id_is_latency(id))
-		return "the pointer-chase latency kernels are CUDA-only (kernels/cuda/latency.cu)";
 	if (id == KERN_MMA_BF16 && !has_mfma_bf16_1k(ctx))
 		return "v_mfma_f32_32x32x8bf16_1k needs gfx90a or gfx94x";
 	if (id >= KERN_GEMM_BF16 && id <= KERN_GEMM_FP8)
@@ -72,6 +71,8 @@ static int backend_run_matrix(struct kern_ctx *ctx, const struct kern_config *cf
 {
 	if (cfg->id == KERN_MMA_BF16)
 		return rp_mma_run(ctx, cfg, res, err, err_len);
+	if (kern_id_is_latency(cfg->id))
+		return rp_latency_run(ctx, cfg, res, err, err_len);
 	return kern_failf(err, err_len, "%s: not available in the HIP backend", kern_id_name(cfg->id));
 }
 
