@@ -81,7 +81,8 @@ static void report_training(const struct ridge_gpu *g, double peak, const char *
 	       cmp.target.step_time_s, b);
 	fmt_usd(cmp.savings_usd, c, sizeof c);
 	fmt_grouped(cmp.break_even_step, 0, d, sizeof d);
-	printf("  savings %s; on $240,000 of engineering: net ROI %.4gx, break-even at step %s\n", c, cmp.roi_net, d);
+	fmt_roi(cmp.roi_net, a, sizeof a);
+	printf("  savings %s; on $240,000 of engineering: net ROI %s, break-even at step %s\n", c, a, d);
 	printf("  (the book, at 989 TFLOP/s with rounded intermediates, prints $2,860,800 and 10.9x:\n"
 	       "   'ridge eval examples/worked-example-7-1.yaml' shows the drift)\n");
 }
@@ -129,11 +130,11 @@ static void report_rank(void)
 		return;
 	}
 	for (int i = 0; i < 3; i++) {
-		char cost[32], month[32];
+		char cost[32], month[32], roi[32];
 		fmt_usd(r[i].engineering_usd, cost, sizeof cost);
 		fmt_usd(r[i].savings_per_month, month, sizeof month);
-		printf("  %d. %-34s cost %-12s saves %s/month, net ROI %.4gx\n", r[i].rank, p[r[i].index].name, cost, month,
-		       r[i].roi_net);
+		fmt_roi(r[i].roi_net, roi, sizeof roi);
+		printf("  %d. %-34s cost %-12s saves %s/month, net ROI %s\n", r[i].rank, p[r[i].index].name, cost, month, roi);
 	}
 }
 
