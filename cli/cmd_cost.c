@@ -1043,6 +1043,44 @@ static int read_project(void *ctx, const struct param_values *v, int index, cons
 	return 0;
 }
 
+void calc_json_fleet(cJSON *a, const struct ridge_fleet *fleet)
+{
+	json_number(a, "budget_usd_per_month", fleet->budget_usd_per_month);
+	json_number(a, "training_share", fleet->training_share);
+	json_number(a, "inference_share", fleet->inference_share);
+	json_number(a, "baseline_mfu", fleet->baseline_mfu);
+	json_number(a, "engineer_usd_per_hour", fleet->engineer_usd_per_hour);
+	json_number(a, "hours_per_week", fleet->hours_per_week);
+	json_number(a, "weeks_per_month", RIDGE_WEEKS_PER_MONTH);
+	json_number(a, "horizon_months", fleet->horizon_months);
+}
+
+cJSON *calc_json_rank_entry(const struct ridge_project *p, const struct ridge_project_result *r)
+{
+	cJSON *e = cJSON_CreateObject();
+	json_number(e, "rank", r->rank);
+	cJSON_AddStringToObject(e, "name", p->name);
+	cJSON_AddStringToObject(e, "kind", p->kind == RIDGE_PROJECT_MFU ? "training_mfu" : "inference_tpot");
+	if (p->kind == RIDGE_PROJECT_MFU) {
+		json_number(e, "mfu_gain", p->mfu_gain);
+		json_number(e, "target_mfu", r->target_mfu);
+	} else {
+		json_number(e, "tpot_reduction", p->tpot_reduction);
+	}
+	json_number(e, "applies_to", p->applies_to);
+	json_number(e, "engineering_usd", r->engineering_usd);
+	json_number(e, "spend_usd_per_month", r->spend_per_month);
+	json_number(e, "saving_fraction", r->saving_fraction);
+	json_number(e, "savings_usd_per_month", r->savings_per_month);
+	json_number(e, "months_saving", r->months_saving);
+	json_number(e, "horizon_savings_usd", r->horizon_savings);
+	json_number(e, "net_usd", r->net_usd);
+	json_number(e, "roi_net", r->roi_net);
+	json_number(e, "roi_gross", r->roi_gross);
+	json_number(e, "payback_months", r->payback_months);
+return e;
+}
+
 static cJSON *rank_run(struct calc_input *in)
 {
 	const struct param_values *v = in->values;
@@ -1079,40 +1117,12 @@ static cJSON *rank_run(struct calc_input *in)
 		return NULL;
 	}
 	cJSON *o = cJSON_CreateObject();
-	cJSON *a = cJSON_AddObjectToObject(o, "assumptions");
-	json_number(a, "budget_usd_per_month", fleet.budget_usd_per_month);
-	json_number(a, "training_share", fleet.training_share);
-	json_number(a, "inference_share", fleet.inference_share);
-	json_number(a, "baseline_mfu", fleet.baseline_mfu);
-	json_number(a, "engineer_usd_per_hour", fleet.engineer_usd_per_hour);
-	json_number(a, "hours_per_week", fleet.hours_per_week);
-	json_number(a, "weeks_per_month", RIDGE_WEEKS_PER_MONTH);
-	json_number(a, "horizon_months", fleet.horizon_months);
+	calc_json_fleet(cJSON_AddObjectToObject(o, "assumptions"), &fleet);
 	cJSON *ranking = cJSON_AddArrayToObject(o, "ranking");
 	for (int i = 0; i < rr->count; i++) {
 		const struct ridge_project_result *r = &results[i];
 		const struct ridge_project *p = &rr->projects[r->index];
-		cJSON *e = cJSON_CreateObject();
-		json_number(e, "rank", r->rank);
-		cJSON_AddStringToObject(e, "name", p->name);
-		cJSON_AddStringToObject(e, "kind", p->kind == RIDGE_PROJECT_MFU ? "training_mfu" : "inference_tpot");
-		if (p->kind == RIDGE_PROJECT_MFU) {
-			json_number(e, "mfu_gain", p->mfu_gain);
-			json_number(e, "target_mfu", r->target_mfu);
-		} else {
-			json_number(e, "tpot_reduction", p->tpot_reduction);
-		}
-		json_number(e, "applies_to", p->applies_to);
-		json_number(e, "engineering_usd", r->engineering_usd);
-		json_number(e, "spend_usd_per_month", r->spend_per_month);
-		json_number(e, "saving_fraction", r->saving_fraction);
-		json_number(e, "savings_usd_per_month", r->savings_per_month);
-		json_number(e, "months_saving", r->months_saving);
-		json_number(e, "horizon_savings_usd", r->horizon_savings);
-		json_number(e, "net_usd", r->net_usd);
-		json_number(e, "roi_net", r->roi_net);
-		json_number(e, "roi_gross", r->roi_gross);
-		json_number(e, "payback_months", r->payback_months);
+		cJSON *e = calc_json_rank_entry(p, r);
 		cJSON_AddItemToArray(ranking, e);
 	}
 	if (ex) {
