@@ -269,7 +269,7 @@ static void test_builtin_gpus(void **state)
 {
 	(void)state;
 	/* Hopper with a price; AMD (CUs, HIP's rule, no chapter fix); Volta (no
-	 * bf16: fp16 runs); Turing without a price in hwdb. */
+	 * bf16: fp16 runs); Turing without a price in hwdb; Blackwell. */
 	static const char *const ids[] = { "h100-sxm", "mi300x", "v100-sxm2", "t4", "b200" };
 	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
 		check_gpu(test_gpu(ids[i]));
