@@ -157,6 +157,13 @@ $(BUILD)/tests/test_cli_%: tests/unit/test_cli_%.c $(TEST_SUPPORT) $(TUI_TEST_OB
 	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka) -Itests/support -o $@ $< $(TEST_SUPPORT) \
 		$(TUI_TEST_OBJ) $(LIB) $(PKG_LIBS) $(shell pkg-config --libs cmocka)
 
+# The util/ tests (test_util_*: the number formats) link util/ alone.
+UTIL_OBJ := $(UTIL_SRC:%.c=$(BUILD)/obj/%.o)
+$(BUILD)/tests/test_util_%: tests/unit/test_util_%.c $(TEST_SUPPORT) $(UTIL_OBJ) $(LIB) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka) -Itests/support -o $@ $< $(TEST_SUPPORT) \
+		$(UTIL_OBJ) $(LIB) $(PKG_LIBS) $(shell pkg-config --libs cmocka)
+
 # make test stages `make install-files` (PREFIX=/usr) in build/stage: the
 # library suite builds examples/libridge/ against the installed files alone.
 STAGE := $(BUILD)/stage

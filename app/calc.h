@@ -89,6 +89,17 @@ void calc_json_train(cJSON *obj, const struct ridge_train_result *r);
 /* The current run's keys, "target" with the target run's, savings and ROI. */
 void calc_json_train_comparison(cJSON *obj, const struct ridge_train_comparison *c);
 void calc_json_decode(cJSON *obj, const struct ridge_decode_result *r);
+/* ridge launch's counts, per-launch costs and overheads (and the step's,
+ * the graph step's and the target's terms when the input has them). */
+struct ridge_launch_input;
+struct ridge_launch_result;
+void calc_json_launch(cJSON *obj, const struct ridge_launch_input *in, const struct ridge_launch_result *r);
+/* ridge cost rank: the fleet's assumptions, and one ranked project. */
+struct ridge_fleet;
+struct ridge_project;
+struct ridge_project_result;
+void calc_json_fleet(cJSON *obj, const struct ridge_fleet *fleet);
+cJSON *calc_json_rank_entry(const struct ridge_project *p, const struct ridge_project_result *r);
 /* One collective's terms: op, algorithm, alpha, bus bandwidth, time (ridge comm, cost train). */
 void calc_json_comm(cJSON *obj, const struct ridge_comm_result *r);
 /* "limits": blocks per SM each resource allows (null: no limit). */

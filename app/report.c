@@ -34,9 +34,26 @@ static bool builtin_spec(const char *id, struct ridge_gpu *out)
 }
 
 /* One row: a rate (unit given; "of spec" in %) or a time (unit NULL; the
- * ratio, below 1 when the GPU is faster than the entry says). */
-static void measured_row(const char *what, double spec, double measured, const char *unit)
+ * ratio, below 1 when the GPU is faster than the entry says). With rows, an
+ * element of that array instead, key naming the ceiling as `ridge hw show
+ * --json` does ("memory_bandwidth", "bf16_matrix"): spec null when the spec
+ * sheet has none. */
+static void measured_row(const char *what, const char *key, double spec, double measured, const char *unit, cJSON *rows)
 {
+	if (rows) {
+		cJSON *row = cJSON_CreateObject();
+		cJSON_AddStringToObject(row, "ceiling", what + strspn(what, " "));
+		cJSON_AddStringToObject(row, "key", key);
+		cJSON_AddStringToObject(row, "unit", unit ? unit : "s");
+		if (spec > 0)
+			json_number(row, "spec", spec);
+		else
+			cJSON_AddNullToObject(row, "spec");
+		json_number(row, "measured", measured);
+		json_ratio(row, "measured_over_spec", measured, spec > 0 ? spec : 0);
+		cJSON_AddItemToArray(rows, row);
+		return;
+	}
 	char s[48] = "-", m[48], f[16] = "-";
 	if (unit) {
 		fmt_si(measured, unit, m, sizeof m);
@@ -55,49 +72,73 @@ static void measured_row(const char *what, double spec, double measured, const c
 }
 
 /* A calibration beside its spec sheet: every ceiling the run changed. */
-static void report_measured(const struct ridge_gpu *g)
+static void report_measured(const struct ridge_gpu *g, cJSON *json)
 {
 	static struct ridge_gpu spec;
 	if (!g->measured || !builtin_spec(g->id, &spec))
 		return;
-	printf("measured against the spec sheet (built-in %s)%s%s:\n", spec.id, g->measured_on[0] ? ", " : "",
-	       g->measured_on);
-	printf("  %-24s %16s %16s %8s\n", "ceiling", "spec", "measured", "of spec");
-	measured_row("HBM bandwidth", spec.memory_bandwidth, g->memory_bandwidth, "B/s");
+	cJSON *rows = NULL;
+	if (json) {
+		cJSON *m = cJSON_AddObjectToObject(json, "measured_against_spec");
+		cJSON_AddStringToObject(m, "spec_gpu", spec.id);
+		cJSON_AddStringToObject(m, "measured_on", g->measured_on);
+		rows = cJSON_AddArrayToObject(m, "ceilings");
+	} else {
+		printf("measured against the spec sheet (built-in %s)%s%s:\n", spec.id, g->measured_on[0] ? ", " : "",
+		       g->measured_on);
+		printf("  %-24s %16s %16s %8s\n", "ceiling", "spec", "measured", "of spec");
+	}
+	measured_row("HBM bandwidth", "memory_bandwidth", spec.memory_bandwidth, g->memory_bandwidth, "B/s", rows);
 	struct ridge_hbm_mix mixes[RIDGE_HBM_MIXES];
 	ridge_gpu_hbm_mixes(g, mixes);
 	for (int i = 0; i < RIDGE_HBM_MIXES; i++)
 		if (mixes[i].has) {
 			char what[32];
 			snprintf(what, sizeof what, "  %s", mixes[i].label);
-			measured_row(what, spec.memory_bandwidth, mixes[i].bandwidth, "B/s");
+			measured_row(what, mixes[i].key, spec.memory_bandwidth, mixes[i].bandwidth, "B/s", rows);
 		}
 	if (g->has_l2_bandwidth)
-		measured_row("L2 bandwidth", spec.has_l2_bandwidth ? spec.l2_bandwidth : 0, g->l2_bandwidth, "B/s");
+		measured_row("L2 bandwidth", "l2_bandwidth", spec.has_l2_bandwidth ? spec.l2_bandwidth : 0, g->l2_bandwidth, "B/s", rows);
 	if (g->has_smem_bandwidth)
-		measured_row("shared-memory bandwidth", spec.has_smem_bandwidth ? spec.smem_bandwidth : 0,
-			     g->smem_bandwidth, "B/s");
+		measured_row("shared-memory bandwidth", "smem_bandwidth", spec.has_smem_bandwidth ? spec.smem_bandwidth : 0,
+			     g->smem_bandwidth, "B/s", rows);
 	for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
 		const struct ridge_peak *p = &g->peak[d], *q = &spec.peak[d];
-		char what[32];
+		char what[32], key[32];
 		/* A rate equal to the spec's was copied, not measured. */
 		if (p->has_matrix && p->matrix != (q->has_matrix ? q->matrix : 0)) {
 			snprintf(what, sizeof what, "%s matrix", ridge_dtype_name((enum ridge_dtype)d));
-			measured_row(what, q->has_matrix ? q->matrix : 0, p->matrix, "FLOP/s");
+			snprintf(key, sizeof key, "%s_matrix", ridge_dtype_name((enum ridge_dtype)d));
+			measured_row(what, key, q->has_matrix ? q->matrix : 0, p->matrix, "FLOP/s", rows);
 		}
 		if (p->has_vector && p->vector != (q->has_vector ? q->vector : 0)) {
 			snprintf(what, sizeof what, "%s vector", ridge_dtype_name((enum ridge_dtype)d));
-			measured_row(what, q->has_vector ? q->vector : 0, p->vector, "FLOP/s");
+			snprintf(key, sizeof key, "%s_vector", ridge_dtype_name((enum ridge_dtype)d));
+			measured_row(what, key, q->has_vector ? q->vector : 0, p->vector, "FLOP/s", rows);
 		}
 	}
 	if (g->launch_overhead_s != spec.launch_overhead_s)
-		measured_row("kernel launch", spec.launch_overhead_s, g->launch_overhead_s, NULL);
+		measured_row("kernel launch", "launch_overhead_s", spec.launch_overhead_s, g->launch_overhead_s, NULL, rows);
 	if (g->graph_node_s != spec.graph_node_s)
-		measured_row("graph node", spec.graph_node_s, g->graph_node_s, NULL);
+		measured_row("graph node", "graph_node_s", spec.graph_node_s, g->graph_node_s, NULL, rows);
 }
 
-void report_hardware(const struct ridge_gpu *g)
+void report_hardware(const struct ridge_gpu *g, cJSON *json)
 {
+	if (json) {
+		/* The entry as `ridge hw show --json` has it, and the ridge point of
+		 * each dtype's default rate (the human table's last column). */
+		cJSON *hw = app_gpu_json(g, NULL);
+		cJSON_AddItemToObject(json, "hardware", hw);
+		cJSON *ridge = cJSON_AddObjectToObject(hw, "ridge_point");
+		for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
+			double rate;
+			if (ridge_gpu_peak(g, (enum ridge_dtype)d, RIDGE_PEAK_DEFAULT, false, &rate, NULL))
+				json_ratio(ridge, ridge_dtype_name((enum ridge_dtype)d), rate, g->memory_bandwidth);
+		}
+		report_measured(g, json);
+		return;
+	}
 	char bw[48], mem[48], l2[48];
 	fmt_si(g->memory_bandwidth, "B/s", bw, sizeof bw);
 	fmt_bytes(g->memory_bytes, mem, sizeof mem);
@@ -118,5 +159,5 @@ void report_hardware(const struct ridge_gpu *g)
 			snprintf(v, sizeof v, "%.1f", p->vector / 1e12);
 		printf("%-6s %14s %14s %22.1f\n", ridge_dtype_name((enum ridge_dtype)d), m, v, rate / g->memory_bandwidth);
 	}
-	report_measured(g);
+	report_measured(g, NULL);
 }

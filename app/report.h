@@ -1,19 +1,23 @@
 /* The sections of `ridge report`, in order; each calculator contributes one
- * (defined beside its command). */
+ * (defined beside its command). A section computes once and writes it one of
+ * two ways: json NULL, the human text on stdout; otherwise its keys added to
+ * json (`ridge report --json`, SI units, the calculators' own JSON keys), so
+ * the two outputs cannot disagree on a number. */
 #ifndef RIDGE_REPORT_H
 #define RIDGE_REPORT_H
 
+#include <cjson/cJSON.h>
 #include <stddef.h>
 
 #include "gpu.h"
 
-typedef void (*report_section_fn)(const struct ridge_gpu *gpu);
+typedef void (*report_section_fn)(const struct ridge_gpu *gpu, cJSON *json);
 
-void report_hardware(const struct ridge_gpu *gpu);
-void report_roofline(const struct ridge_gpu *gpu);
-void report_align(const struct ridge_gpu *gpu);
-void report_cost(const struct ridge_gpu *gpu);
-void report_occupancy(const struct ridge_gpu *gpu); /* cmd_occupancy.c */
+void report_hardware(const struct ridge_gpu *gpu, cJSON *json);  /* "hardware", "measured_against_spec" */
+void report_roofline(const struct ridge_gpu *gpu, cJSON *json);  /* "roofline" (cmd_roofline.c) */
+void report_align(const struct ridge_gpu *gpu, cJSON *json);     /* "align" (cmd_align.c) */
+void report_cost(const struct ridge_gpu *gpu, cJSON *json);      /* "launch", "training", "decode", "rank" */
+void report_occupancy(const struct ridge_gpu *gpu, cJSON *json); /* "occupancy" (cmd_occupancy.c) */
 
 extern const report_section_fn report_sections[];
 extern const size_t report_section_count;

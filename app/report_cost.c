@@ -11,22 +11,50 @@
 #include "launch.h"
 #include "report.h"
 
-static void report_launch(const struct ridge_gpu *g)
+/* A calculation that failed: its error in place of the result. */
+static void json_error(cJSON *obj, const char *err)
+{
+	cJSON_AddStringToObject(obj, "error", err);
+}
+
+static void report_launch(const struct ridge_gpu *g, cJSON *json)
 {
 	char a[48], b[48], c[48], d[48];
-	fmt_seconds(g->launch_overhead_s, a, sizeof a);
-	fmt_seconds(g->graph_node_s, b, sizeof b);
-	printf("Launch overhead, Llama-3-70B decode: 6 kernels x 80 layers = 480 launches per step\n");
-	printf("  (%s per launch, %s per graph node: %s)\n", a, b, g->measured ? "measured" : "hwdb");
-	printf("  %-8s %-22s %-26s %s\n", "TPOT", "eager launches", "graph replay", "persistent kernel");
+	const char *source = g->measured ? "measured" : "hwdb";
+	cJSON *steps_json = NULL;
+	if (json) {
+		cJSON *l = cJSON_AddObjectToObject(json, "launch");
+		cJSON_AddStringToObject(l, "workload", "Llama-3-70B decode");
+		cJSON_AddStringToObject(l, "launch_source", source);
+		cJSON_AddStringToObject(l, "graph_node_source", source);
+		steps_json = cJSON_AddArrayToObject(l, "steps");
+	} else {
+		fmt_seconds(g->launch_overhead_s, a, sizeof a);
+		fmt_seconds(g->graph_node_s, b, sizeof b);
+		printf("Launch overhead, Llama-3-70B decode: 6 kernels x 80 layers = 480 launches per step\n");
+		printf("  (%s per launch, %s per graph node: %s)\n", a, b, source);
+		printf("  %-8s %-22s %-26s %s\n", "TPOT", "eager launches", "graph replay", "persistent kernel");
+	}
 	static const double steps[] = { 25e-3, 10e-3, 5e-3 };
 	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
 		struct ridge_launch_input in = { .kernels_per_layer = 6, .layers = 80, .has_step = true, .step_s = steps[i] };
 		launch_defaults(g, &in);
 		struct ridge_launch_result r;
 		char err[200];
+		int rc = launch_compute(&in, &r, err, sizeof err);
+		if (steps_json) {
+			cJSON *step = cJSON_CreateObject();
+			cJSON_AddItemToArray(steps_json, step);
+			if (rc != 0) {
+				json_number(step, "step_s", steps[i]);
+				json_error(step, err);
+			} else {
+				calc_json_launch(step, &in, &r);
+			}
+			continue;
+		}
 		fmt_seconds(steps[i], a, sizeof a);
-		if (launch_compute(&in, &r, err, sizeof err) != 0) {
+		if (rc != 0) {
 			printf("  %-8s %s\n", a, err);
 			continue;
 		}
@@ -56,20 +84,46 @@ static bool training_peak(const struct ridge_gpu *g, double *peak, const char **
 	return false;
 }
 
-static void report_training(const struct ridge_gpu *g, double peak, const char *dtype, double price)
+/* The keys the cost calculators' --json give their inputs. */
+static void json_cost_inputs(cJSON *obj, double gpus, const char *dtype, double peak, double price, bool hwdb_price)
+{
+	json_number(obj, "gpus", gpus);
+	cJSON_AddStringToObject(obj, "dtype", dtype);
+	json_number(obj, "peak_flops", peak);
+	cJSON_AddStringToObject(obj, "price_source", hwdb_price ? "hwdb" : "assumed");
+	json_number(obj, "price_usd_per_gpu_hour", price);
+}
+
+static void report_training(const struct ridge_gpu *g, double peak, const char *dtype, double price, cJSON *json)
 {
 	char a[64], b[64], c[64], d[64];
 	struct ridge_train_input in = {
 		.params = 70e9, .seq = 4096, .batch = 2048, .steps = 1e6, .gpus = 512, .peak_flops = peak, .mfu = 0.40,
 		.price_usd_per_gpu_hour = price, .formula = RIDGE_FLOPS_6N,
 	};
+	const double target_mfu = 0.65, investment_usd = 240e3;
 	struct ridge_train_comparison cmp;
 	char err[200];
+	if (json) {
+		cJSON *t = cJSON_AddObjectToObject(json, "training");
+		cJSON_AddStringToObject(t, "example", "Worked Example 7.1");
+		json_cost_inputs(t, in.gpus, dtype, peak, price, g->has_price);
+		json_number(t, "params", in.params);
+		json_number(t, "seq", in.seq);
+		json_number(t, "batch", in.batch);
+		json_number(t, "steps", in.steps);
+		cJSON_AddStringToObject(t, "flops_formula", "6n");
+		if (cost_train_compare(&in, target_mfu, true, investment_usd, &cmp, NULL, err, sizeof err) != 0)
+			json_error(t, err);
+		else
+			calc_json_train_comparison(t, &cmp);
+		return;
+	}
 	fmt_si(peak, "FLOP/s", a, sizeof a);
 	fmt_usd(price, b, sizeof b);
 	printf("\nWorked Example 7.1 on 512 x %s (%s %s, %s/GPU-hour): 70B, seq 4096 x batch 2048, 1M steps\n", g->id,
 	       dtype, a, b);
-	if (cost_train_compare(&in, 0.65, true, 240e3, &cmp, NULL, err, sizeof err) != 0) {
+	if (cost_train_compare(&in, target_mfu, true, investment_usd, &cmp, NULL, err, sizeof err) != 0) {
 		printf("  %s\n", err);
 		return;
 	}
@@ -81,15 +135,26 @@ static void report_training(const struct ridge_gpu *g, double peak, const char *
 	       cmp.target.step_time_s, b);
 	fmt_usd(cmp.savings_usd, c, sizeof c);
 	fmt_grouped(cmp.break_even_step, 0, d, sizeof d);
-	printf("  savings %s; on $240,000 of engineering: net ROI %.4gx, break-even at step %s\n", c, cmp.roi_net, d);
+	fmt_roi(cmp.roi_net, a, sizeof a);
+	printf("  savings %s; on $240,000 of engineering: net ROI %s, break-even at step %s\n", c, a, d);
 	printf("  (the book, at 989 TFLOP/s with rounded intermediates, prints $2,860,800 and 10.9x:\n"
 	       "   'ridge eval examples/worked-example-7-1.yaml' shows the drift)\n");
 }
 
-static void report_decode(const struct ridge_gpu *g, double peak, const char *dtype, double price)
+static void report_decode(const struct ridge_gpu *g, double peak, const char *dtype, double price, cJSON *json)
 {
-	printf("\nLlama-3-70B decode on 8 x %s (%s weights and KV cache, context 8192, %s peak):\n", g->id, dtype, dtype);
-	printf("  %6s %12s %12s %13s %8s %s\n", "batch", "TPOT", "tokens/s", "$/M tokens", "bound", "fits in memory");
+	cJSON *batches_json = NULL;
+	if (json) {
+		cJSON *d = cJSON_AddObjectToObject(json, "decode");
+		cJSON_AddStringToObject(d, "model", "Llama-3-70B");
+		json_cost_inputs(d, 8, dtype, peak, price, g->has_price);
+		json_number(d, "context", 8192);
+		batches_json = cJSON_AddArrayToObject(d, "batches");
+	} else {
+		printf("\nLlama-3-70B decode on 8 x %s (%s weights and KV cache, context 8192, %s peak):\n", g->id, dtype,
+		       dtype);
+		printf("  %6s %12s %12s %13s %8s %s\n", "batch", "TPOT", "tokens/s", "$/M tokens", "bound", "fits in memory");
+	}
 	static const double batches[] = { 1, 32 };
 	for (size_t i = 0; i < sizeof batches / sizeof batches[0]; i++) {
 		struct ridge_decode_input in = {
@@ -99,7 +164,18 @@ static void report_decode(const struct ridge_gpu *g, double peak, const char *dt
 		};
 		struct ridge_decode_result r;
 		char err[200], a[48], b[48], c[48];
-		if (cost_decode(&in, &r, NULL, err, sizeof err) != 0) {
+		int rc = cost_decode(&in, &r, NULL, err, sizeof err);
+		if (batches_json) {
+			cJSON *one = cJSON_CreateObject();
+			cJSON_AddItemToArray(batches_json, one);
+			json_number(one, "batch", batches[i]);
+			if (rc != 0)
+				json_error(one, err);
+			else
+				calc_json_decode(one, &r);
+			continue;
+		}
+		if (rc != 0) {
 			printf("  %6.0f %s\n", batches[i], err);
 			continue;
 		}
@@ -109,10 +185,11 @@ static void report_decode(const struct ridge_gpu *g, double peak, const char *dt
 		printf("  %6.0f %12s %12s %13s %8s %s\n", batches[i], a, b, c, cost_bound_name(r.bound),
 		       r.fits ? "yes" : "NO (exceeds 8 x memory)");
 	}
-	printf("  KV cache per token: 2 x 80 x 8 KV heads x 128 x 2 B = 327,680 B (GQA)\n");
+	if (!json)
+		printf("  KV cache per token: 2 x 80 x 8 KV heads x 128 x 2 B = 327,680 B (GQA)\n");
 }
 
-static void report_rank(void)
+static void report_rank(cJSON *json)
 {
 	/* Review question 9 under the assumptions of examples/review-q9-rank.yaml. */
 	struct ridge_fleet fleet = { 4e6, 0.6, 0.4, 0.40, 250, 40, 12 };
@@ -123,33 +200,52 @@ static void report_rank(void)
 	};
 	struct ridge_project_result r[3];
 	char err[200];
+	if (json) {
+		cJSON *rank = cJSON_AddObjectToObject(json, "rank");
+		cJSON_AddStringToObject(rank, "example", "review question 9");
+		calc_json_fleet(cJSON_AddObjectToObject(rank, "assumptions"), &fleet);
+		if (cost_rank(&fleet, p, 3, r, NULL, err, sizeof err) != 0) {
+			json_error(rank, err);
+			return;
+		}
+		cJSON *ranking = cJSON_AddArrayToObject(rank, "ranking");
+		for (int i = 0; i < 3; i++)
+			cJSON_AddItemToArray(ranking, calc_json_rank_entry(&p[r[i].index], &r[i]));
+		return;
+	}
 	printf("\nReview question 9 ($4M/month, 60%% training / 40%% inference; baseline MFU 40%%, $250/h, 12 months):\n");
 	if (cost_rank(&fleet, p, 3, r, NULL, err, sizeof err) != 0) {
 		printf("  %s\n", err);
 		return;
 	}
 	for (int i = 0; i < 3; i++) {
-		char cost[32], month[32];
+		char cost[32], month[32], roi[32];
 		fmt_usd(r[i].engineering_usd, cost, sizeof cost);
 		fmt_usd(r[i].savings_per_month, month, sizeof month);
-		printf("  %d. %-34s cost %-12s saves %s/month, net ROI %.4gx\n", r[i].rank, p[r[i].index].name, cost, month,
-		       r[i].roi_net);
+		fmt_roi(r[i].roi_net, roi, sizeof roi);
+		printf("  %d. %-34s cost %-12s saves %s/month, net ROI %s\n", r[i].rank, p[r[i].index].name, cost, month, roi);
 	}
 }
 
-void report_cost(const struct ridge_gpu *g)
+void report_cost(const struct ridge_gpu *g, cJSON *json)
 {
-	printf("== Launch overhead and cost on %s (%s): %s ceilings ==\n", g->name, g->id, app_ceiling_source(g));
-	report_launch(g);
+	if (!json)
+		printf("== Launch overhead and cost on %s (%s): %s ceilings ==\n", g->name, g->id, app_ceiling_source(g));
+	report_launch(g, json);
 	double peak, price = g->has_price ? g->price_usd_per_hour : 3.0;
 	const char *dtype;
 	if (!training_peak(g, &peak, &dtype)) {
-		printf("\n%s has no bf16 or fp16 rate: no training or decode cost.\n", g->id);
+		if (json) {
+			cJSON_AddNullToObject(json, "training");
+			cJSON_AddNullToObject(json, "decode");
+		} else {
+			printf("\n%s has no bf16 or fp16 rate: no training or decode cost.\n", g->id);
+		}
 	} else {
-		if (!g->has_price)
+		if (!g->has_price && !json)
 			printf("\n(%s has no price in hwdb: $3.00 per GPU-hour assumed, the seed's figure)\n", g->id);
-		report_training(g, peak, dtype, price);
-		report_decode(g, peak, dtype, price);
+		report_training(g, peak, dtype, price, json);
+		report_decode(g, peak, dtype, price, json);
 	}
-	report_rank();
+	report_rank(json);
 }

@@ -772,8 +772,16 @@ static void verdict(const struct ridge_gpu *gpu, const struct ridge_align_rule *
 		snprintf(buf, len, "%s: a multiple of the recommended %lld", dt, r->recommended_multiple);
 }
 
+/* One dimension's verdict under a rule, as ridge align --json has it. */
+static cJSON *report_finding_json(const char *label, const struct ridge_align_dim *d)
+{
+	struct align_finding f = { .dim = *d, .gemm = -1 };
+	snprintf(f.name, sizeof f.name, "%s", label);
+	return calc_json_align_finding(&f);
+}
+
 /* ridge report: the seed's cases (7.2.3, review question 3) on this GPU. */
-void report_align(const struct ridge_gpu *gpu)
+void report_align(const struct ridge_gpu *gpu, cJSON *json)
 {
 	static const struct {
 		const char *label;
@@ -795,18 +803,35 @@ void report_align(const struct ridge_gpu *gpu)
 	enum ridge_dtype half_dtype =
 	    gpu->peak[RIDGE_BF16].has_matrix || !gpu->peak[RIDGE_FP16].has_matrix ? RIDGE_BF16 : RIDGE_FP16;
 	const char *hn = ridge_dtype_name(half_dtype);
-	printf("== Tensor-core alignment (seed 7.2.3) on %s ==\n", gpu->name);
+	cJSON *aj = json ? cJSON_AddObjectToObject(json, "align") : NULL, *dims = NULL;
+	if (!json)
+		printf("== Tensor-core alignment (seed 7.2.3) on %s ==\n", gpu->name);
 	if (align_rule(gpu, half_dtype, &half, err, sizeof err) != 0 ||
 	    align_rule(gpu, RIDGE_FP8, &fp8, err, sizeof err)) {
-		printf("cannot check: %s\n", err);
+		if (aj)
+			cJSON_AddStringToObject(aj, "error", err);
+		else
+			printf("cannot check: %s\n", err);
 		return;
 	}
-	printf("%s: multiples of %lld required, %lld recommended; fp8: %lld and %lld\n", hn, half.required_multiple,
-	       half.recommended_multiple, fp8.required_multiple, fp8.recommended_multiple);
-	char fix_head[24];
-	snprintf(fix_head, sizeof fix_head, "%s fix", hn);
-	printf("%-30s %-8s %-8s %9s %7s %14s %9s %9s\n", "dimension (as N)", hn, "fp8", fix_head, "tiles", "waves",
-	       "tile eff", "wave eff");
+	if (aj) {
+		cJSON_AddStringToObject(aj, "dtype", hn);
+		calc_json_align_rule(cJSON_AddObjectToObject(aj, hn), &half);
+		calc_json_align_rule(cJSON_AddObjectToObject(aj, "fp8"), &fp8);
+		cJSON_AddNumberToObject(aj, "tokens", (double)tokens);
+		cJSON *t = cJSON_AddObjectToObject(aj, "tile");
+		cJSON_AddNumberToObject(t, "m", tile.m);
+		cJSON_AddNumberToObject(t, "n", tile.n);
+		dims = cJSON_AddArrayToObject(aj, "dims");
+	}
+	if (!json) {
+		printf("%s: multiples of %lld required, %lld recommended; fp8: %lld and %lld\n", hn, half.required_multiple,
+		       half.recommended_multiple, fp8.required_multiple, fp8.recommended_multiple);
+		char fix_head[24];
+		snprintf(fix_head, sizeof fix_head, "%s fix", hn);
+		printf("%-30s %-8s %-8s %9s %7s %14s %9s %9s\n", "dimension (as N)", hn, "fp8", fix_head, "tiles", "waves",
+		       "tile eff", "wave eff");
+	}
 	struct ridge_align_dim seen_half[2], seen_fp8[2];
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct ridge_align_dim a, b;
@@ -814,12 +839,25 @@ void report_align(const struct ridge_gpu *gpu)
 		if (align_check_dim(&half, cases[i].value, &a, err, sizeof err) != 0 ||
 		    align_check_dim(&fp8, cases[i].value, &b, err, sizeof err) != 0 ||
 		    align_tiling(tokens, cases[i].value, &tile, gpu->sm_count, &t, err, sizeof err) != 0) {
-			printf("%-30s %s\n", cases[i].label, err);
+			if (aj)
+				cJSON_AddStringToObject(aj, "error", err);
+			else
+				printf("%-30s %s\n", cases[i].label, err);
 			return;
 		}
 		if (i < 2) {
 			seen_half[i] = a;
 			seen_fp8[i] = b;
+		}
+		if (dims) {
+			cJSON *d = cJSON_CreateObject();
+			cJSON_AddItemToArray(dims, d);
+			cJSON_AddStringToObject(d, "label", cases[i].label);
+			cJSON_AddNumberToObject(d, "value", (double)cases[i].value);
+			cJSON_AddItemToObject(d, hn, report_finding_json(cases[i].label, &a));
+			cJSON_AddItemToObject(d, "fp8", report_finding_json(cases[i].label, &b));
+			cJSON_AddItemToObject(d, "tiling", tiling_json(&t));
+			continue;
 		}
 		char fix[24], w[32];
 		fmt_next(&a, true, fix, sizeof fix);
@@ -829,16 +867,18 @@ void report_align(const struct ridge_gpu *gpu)
 		       fp8.matrix_path ? align_severity_name(b.severity) : "no TC", fix, t.tiles, w,
 		       100 * t.tile_efficiency, 100 * t.wave_efficiency);
 	}
-	printf("tiles: M = %lld tokens x N, %dx%d CTA tiles, one per %s, %d %s.\n", tokens, tile.m, tile.n,
-	       gpu->vendor == RIDGE_VENDOR_AMD ? "CU" : "SM", gpu->sm_count,
-	       gpu->vendor == RIDGE_VENDOR_AMD ? "CUs" : "SMs");
-	char line[200];
-	for (int i = 0; i < 2; i++) {
-		printf("%lld:\n", cases[i].value);
-		verdict(gpu, &half, &seen_half[i], line, sizeof line);
-		printf("  %s\n", line);
-		verdict(gpu, &fp8, &seen_fp8[i], line, sizeof line);
-		printf("  %s\n", line);
+	if (!json) {
+		printf("tiles: M = %lld tokens x N, %dx%d CTA tiles, one per %s, %d %s.\n", tokens, tile.m, tile.n,
+		       gpu->vendor == RIDGE_VENDOR_AMD ? "CU" : "SM", gpu->sm_count,
+		       gpu->vendor == RIDGE_VENDOR_AMD ? "CUs" : "SMs");
+		char line[200];
+		for (int i = 0; i < 2; i++) {
+			printf("%lld:\n", cases[i].value);
+			verdict(gpu, &half, &seen_half[i], line, sizeof line);
+			printf("  %s\n", line);
+			verdict(gpu, &fp8, &seen_fp8[i], line, sizeof line);
+			printf("  %s\n", line);
+		}
 	}
 
 	/* The seed says the misaligned FFN is "~36% of model compute": here is
@@ -858,11 +898,21 @@ void report_align(const struct ridge_gpu *gpu)
 			if (i == RIDGE_GEMM_GATE || i == RIDGE_GEMM_UP || i == RIDGE_GEMM_DOWN)
 				ffn += g[i].flops;
 		}
+		if (aj) {
+			cJSON *o = cJSON_AddObjectToObject(aj, "llama3_70b_ffn");
+			cJSON_AddNumberToObject(o, "intermediate_size", (double)m.intermediate_size);
+			json_number(o, "ffn_gemm_flops", ffn);
+			json_number(o, "gemm_flops", total);
+			json_ratio(o, "ffn_fraction", ffn, total);
+			return;
+		}
 		printf("A Llama-3-70B shape with intermediate 21845: gate, up and down carry %.1f%% of the forward\n"
 		       "GEMM FLOPs at %lld tokens (the seed says ~36%% of model compute; attention's Q K^T and P V\n"
 		       "are not counted here and grow with context).\n",
 		       100 * ffn / total, tokens);
 	}
+	if (json)
+		return;
 	printf("The seed's \"not divisible by 16 silently falls back to FP32 CUDA cores, 30x slower\" is\n"
 	       "cuBLAS < 11; newer cuBLAS uses slower tensor-core kernels or pads. ridge-probe measures it.\n");
 }

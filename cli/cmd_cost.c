@@ -542,10 +542,10 @@ static void train_print(const cJSON *r)
 	printf("\n");
 	struct {
 		const char *label, *key;
-		int kind; /* 0 percent, 1 seconds, 2 hours, 3 usd, 4 count */
+		int kind; /* 0 percent, 1 seconds, 2 hours, 3 usd, 4 count, 5 GPU-hours */
 	} rows[] = {
 		{ "MFU", "mfu", 0 },	     { "step time", "step_time_s", 1 }, { "wall hours", "wall_hours", 2 },
-		{ "GPU-hours", "gpu_hours", 2 }, { "cost", "cost_usd", 3 },
+		{ "GPU-hours", "gpu_hours", 5 }, { "cost", "cost_usd", 3 },
 	};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		const cJSON *objs[2] = { r, t };
@@ -559,6 +559,8 @@ static void train_print(const cJSON *r)
 				snprintf(a, sizeof a, fabs(x) < 1e9 ? "%.6f s" : "%.6g s", x);
 			else if (rows[i].kind == 2)
 				fmt_grouped(x, 2, a, sizeof a);
+			else if (rows[i].kind == 5)
+				fmt_gpu_hours(x, a, sizeof a);
 			else
 				fmt_usd(x, a, sizeof a);
 			printf(" %24s", a);
@@ -573,7 +575,9 @@ static void train_print(const cJSON *r)
 	}
 	if (calc_has(r, "investment_usd")) {
 		fmt_usd(calc_num(r, "investment_usd"), a, sizeof a);
-		printf("  investment %s: net ROI %.6gx, gross ROI %.6gx, ", a, calc_num(r, "roi_net"), calc_num(r, "roi_gross"));
+		fmt_roi(calc_num(r, "roi_net"), b, sizeof b);
+		fmt_roi(calc_num(r, "roi_gross"), c, sizeof c);
+		printf("  investment %s: net ROI %s, gross ROI %s, ", a, b, c);
 		if (calc_has(r, "break_even_step")) {
 			fmt_grouped(calc_num(r, "break_even_step"), 1, b, sizeof b);
 			fmt_grouped(calc_num(r, "steps"), 0, c, sizeof c);
@@ -599,8 +603,10 @@ static void train_print(const cJSON *r)
 		fmt_usd(calc_num(ro, "savings_usd"), b, sizeof b);
 		fmt_usd(calc_num(ro, "savings_drift_usd"), c, sizeof c);
 		printf("    savings: %s (drift %s)", b, c);
-		if (calc_has(ro, "roi_net"))
-			printf(", net ROI %.6gx", calc_num(ro, "roi_net"));
+		if (calc_has(ro, "roi_net")) {
+			fmt_roi(calc_num(ro, "roi_net"), c, sizeof c);
+			printf(", net ROI %s", c);
+		}
 		printf("\n");
 	}
 	print_explain(r);
@@ -1037,6 +1043,44 @@ static int read_project(void *ctx, const struct param_values *v, int index, cons
 	return 0;
 }
 
+void calc_json_fleet(cJSON *a, const struct ridge_fleet *fleet)
+{
+	json_number(a, "budget_usd_per_month", fleet->budget_usd_per_month);
+	json_number(a, "training_share", fleet->training_share);
+	json_number(a, "inference_share", fleet->inference_share);
+	json_number(a, "baseline_mfu", fleet->baseline_mfu);
+	json_number(a, "engineer_usd_per_hour", fleet->engineer_usd_per_hour);
+	json_number(a, "hours_per_week", fleet->hours_per_week);
+	json_number(a, "weeks_per_month", RIDGE_WEEKS_PER_MONTH);
+	json_number(a, "horizon_months", fleet->horizon_months);
+}
+
+cJSON *calc_json_rank_entry(const struct ridge_project *p, const struct ridge_project_result *r)
+{
+	cJSON *e = cJSON_CreateObject();
+	json_number(e, "rank", r->rank);
+	cJSON_AddStringToObject(e, "name", p->name);
+	cJSON_AddStringToObject(e, "kind", p->kind == RIDGE_PROJECT_MFU ? "training_mfu" : "inference_tpot");
+	if (p->kind == RIDGE_PROJECT_MFU) {
+		json_number(e, "mfu_gain", p->mfu_gain);
+		json_number(e, "target_mfu", r->target_mfu);
+	} else {
+		json_number(e, "tpot_reduction", p->tpot_reduction);
+	}
+	json_number(e, "applies_to", p->applies_to);
+	json_number(e, "engineering_usd", r->engineering_usd);
+	json_number(e, "spend_usd_per_month", r->spend_per_month);
+	json_number(e, "saving_fraction", r->saving_fraction);
+	json_number(e, "savings_usd_per_month", r->savings_per_month);
+	json_number(e, "months_saving", r->months_saving);
+	json_number(e, "horizon_savings_usd", r->horizon_savings);
+	json_number(e, "net_usd", r->net_usd);
+	json_number(e, "roi_net", r->roi_net);
+	json_number(e, "roi_gross", r->roi_gross);
+	json_number(e, "payback_months", r->payback_months);
+return e;
+}
+
 static cJSON *rank_run(struct calc_input *in)
 {
 	const struct param_values *v = in->values;
@@ -1073,40 +1117,12 @@ static cJSON *rank_run(struct calc_input *in)
 		return NULL;
 	}
 	cJSON *o = cJSON_CreateObject();
-	cJSON *a = cJSON_AddObjectToObject(o, "assumptions");
-	json_number(a, "budget_usd_per_month", fleet.budget_usd_per_month);
-	json_number(a, "training_share", fleet.training_share);
-	json_number(a, "inference_share", fleet.inference_share);
-	json_number(a, "baseline_mfu", fleet.baseline_mfu);
-	json_number(a, "engineer_usd_per_hour", fleet.engineer_usd_per_hour);
-	json_number(a, "hours_per_week", fleet.hours_per_week);
-	json_number(a, "weeks_per_month", RIDGE_WEEKS_PER_MONTH);
-	json_number(a, "horizon_months", fleet.horizon_months);
+	calc_json_fleet(cJSON_AddObjectToObject(o, "assumptions"), &fleet);
 	cJSON *ranking = cJSON_AddArrayToObject(o, "ranking");
 	for (int i = 0; i < rr->count; i++) {
 		const struct ridge_project_result *r = &results[i];
 		const struct ridge_project *p = &rr->projects[r->index];
-		cJSON *e = cJSON_CreateObject();
-		json_number(e, "rank", r->rank);
-		cJSON_AddStringToObject(e, "name", p->name);
-		cJSON_AddStringToObject(e, "kind", p->kind == RIDGE_PROJECT_MFU ? "training_mfu" : "inference_tpot");
-		if (p->kind == RIDGE_PROJECT_MFU) {
-			json_number(e, "mfu_gain", p->mfu_gain);
-			json_number(e, "target_mfu", r->target_mfu);
-		} else {
-			json_number(e, "tpot_reduction", p->tpot_reduction);
-		}
-		json_number(e, "applies_to", p->applies_to);
-		json_number(e, "engineering_usd", r->engineering_usd);
-		json_number(e, "spend_usd_per_month", r->spend_per_month);
-		json_number(e, "saving_fraction", r->saving_fraction);
-		json_number(e, "savings_usd_per_month", r->savings_per_month);
-		json_number(e, "months_saving", r->months_saving);
-		json_number(e, "horizon_savings_usd", r->horizon_savings);
-		json_number(e, "net_usd", r->net_usd);
-		json_number(e, "roi_net", r->roi_net);
-		json_number(e, "roi_gross", r->roi_gross);
-		json_number(e, "payback_months", r->payback_months);
+		cJSON *e = calc_json_rank_entry(p, r);
 		cJSON_AddItemToArray(ranking, e);
 	}
 	if (ex) {
@@ -1134,7 +1150,7 @@ static void rank_print(const cJSON *r)
 	const cJSON *e;
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(r, "ranking"))
 	{
-		char cost[32], how[96], month[32], total[32], pct[32], m0[32], m1[32];
+		char cost[32], how[96], month[32], total[32], pct[32], m0[32], m1[32], roi[32];
 		fmt_usd(calc_num(e, "engineering_usd"), cost, sizeof cost);
 		fmt_usd(calc_num(e, "savings_usd_per_month"), month, sizeof month);
 		fmt_usd(calc_num(e, "horizon_savings_usd"), total, sizeof total);
@@ -1148,8 +1164,9 @@ static void rank_print(const cJSON *r)
 			snprintf(how, sizeof how, "%s of $%.4gM inference (TPOT -%.4g%%)", pct, spend,
 				 calc_num(e, "tpot_reduction") * 100);
 		}
-		printf("  %-2.0f %-30.30s %12s  %-40s %13s %15s %8.4gx %6.3g mo\n", calc_num(e, "rank"), calc_str(e, "name"), cost,
-		       how, month, total, calc_num(e, "roi_net"), calc_num(e, "payback_months"));
+		fmt_roi(calc_num(e, "roi_net"), roi, sizeof roi);
+		printf("  %-2.0f %-30.30s %12s  %-40s %13s %15s %9s %6.3g mo\n", calc_num(e, "rank"), calc_str(e, "name"), cost,
+		       how, month, total, roi, calc_num(e, "payback_months"));
 	}
 	printf("\n  Saving fractions: an MFU gain m0 -> m1 needs m0/m1 of the GPU time (saves 1 - m0/m1 of\n"
 	       "  training spend); a TPOT cut r serves the same tokens in (1 - r) of the time.\n"

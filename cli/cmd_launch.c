@@ -41,6 +41,46 @@ static struct {
 	double kernels_per_step;
 } from_trace;
 
+void calc_json_launch(cJSON *o, const struct ridge_launch_input *li, const struct ridge_launch_result *r)
+{
+	json_number(o, "kernels_per_layer", li->kernels_per_layer);
+	json_number(o, "layers", li->layers);
+	json_number(o, "extra_kernels", li->extra_kernels);
+	json_number(o, "launches", r->launches);
+	json_number(o, "launch_s", li->launch_s);
+	json_number(o, "graph_node_s", li->graph_node_s);
+	json_number(o, "graph_launch_s", li->graph_launch_s);
+	cJSON_AddBoolToObject(o, "graph_total_given", li->has_graph_total);
+	json_number(o, "overhead_s", r->overhead_s);
+	json_number(o, "graph_overhead_s", r->graph_overhead_s);
+	json_number(o, "graph_saving_s", r->graph_saving_s);
+	json_ratio(o, "graph_reduction", r->overhead_s, r->graph_overhead_s);
+	json_number(o, "persistent_overhead_s", r->persistent_overhead_s);
+	if (li->has_step) {
+		json_number(o, "step_s", li->step_s);
+		json_number(o, "fraction_of_step", r->fraction_of_step);
+		json_number(o, "tpot_eager_s", r->tpot_eager_s);
+		json_number(o, "tpot_graph_s", r->tpot_graph_s);
+		json_number(o, "tpot_persistent_s", r->tpot_persistent_s);
+		json_number(o, "graph_fraction_of_step", r->graph_fraction_of_step);
+		json_number(o, "graph_speedup", r->graph_speedup);
+		json_number(o, "persistent_speedup", r->persistent_speedup);
+	}
+	if (li->has_graph_step) {
+		json_number(o, "graph_step_s", li->graph_step_s);
+		json_number(o, "measured_saving_s", r->measured_saving_s);
+		json_number(o, "inferred_launch_s", r->inferred_launch_s);
+		json_number(o, "inferred_launch_replay_s", r->inferred_launch_replay_s);
+		json_number(o, "inferred_vs_assumed", r->inferred_vs_assumed);
+	}
+	if (li->has_target) {
+		json_number(o, "target_s", li->target_s);
+		json_number(o, "target_overhead_s", r->target_overhead_s);
+		json_number(o, "fraction_of_target", r->fraction_of_target);
+		json_number(o, "graph_fraction_of_target", r->graph_fraction_of_target);
+	}
+}
+
 static cJSON *launch_run(struct calc_input *in)
 {
 	const struct param_values *v = in->values;
@@ -91,42 +131,7 @@ static cJSON *launch_run(struct calc_input *in)
 		cJSON_AddBoolToObject(o, "trace_step", from_trace.step);
 	}
 	cJSON_AddStringToObject(o, "graph_node_source", node_source);
-	json_number(o, "kernels_per_layer", li.kernels_per_layer);
-	json_number(o, "layers", li.layers);
-	json_number(o, "extra_kernels", li.extra_kernels);
-	json_number(o, "launches", r.launches);
-	json_number(o, "launch_s", li.launch_s);
-	json_number(o, "graph_node_s", li.graph_node_s);
-	json_number(o, "graph_launch_s", li.graph_launch_s);
-	cJSON_AddBoolToObject(o, "graph_total_given", li.has_graph_total);
-	json_number(o, "overhead_s", r.overhead_s);
-	json_number(o, "graph_overhead_s", r.graph_overhead_s);
-	json_number(o, "graph_saving_s", r.graph_saving_s);
-	json_ratio(o, "graph_reduction", r.overhead_s, r.graph_overhead_s);
-	json_number(o, "persistent_overhead_s", r.persistent_overhead_s);
-	if (li.has_step) {
-		json_number(o, "step_s", li.step_s);
-		json_number(o, "fraction_of_step", r.fraction_of_step);
-		json_number(o, "tpot_eager_s", r.tpot_eager_s);
-		json_number(o, "tpot_graph_s", r.tpot_graph_s);
-		json_number(o, "tpot_persistent_s", r.tpot_persistent_s);
-		json_number(o, "graph_fraction_of_step", r.graph_fraction_of_step);
-		json_number(o, "graph_speedup", r.graph_speedup);
-		json_number(o, "persistent_speedup", r.persistent_speedup);
-	}
-	if (li.has_graph_step) {
-		json_number(o, "graph_step_s", li.graph_step_s);
-		json_number(o, "measured_saving_s", r.measured_saving_s);
-		json_number(o, "inferred_launch_s", r.inferred_launch_s);
-		json_number(o, "inferred_launch_replay_s", r.inferred_launch_replay_s);
-		json_number(o, "inferred_vs_assumed", r.inferred_vs_assumed);
-	}
-	if (li.has_target) {
-		json_number(o, "target_s", li.target_s);
-		json_number(o, "target_overhead_s", r.target_overhead_s);
-		json_number(o, "fraction_of_target", r.fraction_of_target);
-		json_number(o, "graph_fraction_of_target", r.graph_fraction_of_target);
-	}
+	calc_json_launch(o, &li, &r);
 	return o;
 }
 

@@ -1554,7 +1554,7 @@ const struct calc calc_occupancy = {
 
 /* ---------------------------------------------------------------- report */
 
-void report_occupancy(const struct ridge_gpu *g)
+void report_occupancy(const struct ridge_gpu *g, cJSON *json)
 {
 	bool amd = g->vendor == RIDGE_VENDOR_AMD;
 	static const struct {
@@ -1566,11 +1566,18 @@ void report_occupancy(const struct ridge_gpu *g)
 	    {"review question 1", 256, 48, 49152},
 	    {"sm_80 register case", 224, 92, 0},
 	};
-	printf("== Occupancy on %s: %s ==\n", g->id,
-	       amd ? "the CDNA hardware rule (LLVM), and HIP's rule" : "the CUDA runtime's calculator, exactly");
-	printf("%-21s %4s %5s %7s %7s %6s %6s  %-14s %s\n", "seed 000", "thr", amd ? "vgpr" : "regs",
-	       amd ? "LDS" : "smem", amd ? "WGs/CU" : "blk/SM", amd ? "waves" : "warps", "occ", "limiter",
-	       amd ? "HIP's rule" : "naive arithmetic");
+	cJSON *cases_json = NULL, *occ_json = NULL;
+	if (json) {
+		occ_json = cJSON_AddObjectToObject(json, "occupancy");
+		cJSON_AddStringToObject(occ_json, "rule", amd ? "cdna" : "cuda_runtime");
+		cases_json = cJSON_AddArrayToObject(occ_json, "cases");
+	} else {
+		printf("== Occupancy on %s: %s ==\n", g->id,
+		       amd ? "the CDNA hardware rule (LLVM), and HIP's rule" : "the CUDA runtime's calculator, exactly");
+		printf("%-21s %4s %5s %7s %7s %6s %6s  %-14s %s\n", "seed 000", "thr", amd ? "vgpr" : "regs",
+		       amd ? "LDS" : "smem", amd ? "WGs/CU" : "blk/SM", amd ? "waves" : "warps", "occ", "limiter",
+		       amd ? "HIP's rule" : "naive arithmetic");
+	}
 	char gains[3][160];
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct ridge_occupancy_input in;
@@ -1581,7 +1588,22 @@ void report_occupancy(const struct ridge_gpu *g)
 		struct ridge_occupancy_analysis an;
 		char err[256], sm[32], other[96];
 		gains[i][0] = '\0';
-		if (occupancy_analyze(g, &in, &an, err, sizeof err) != 0) {
+		int rc = occupancy_analyze(g, &in, &an, err, sizeof err);
+		if (cases_json) {
+			/* What `ridge occupancy --json` says of this configuration. */
+			cJSON *c = cJSON_CreateObject();
+			cJSON_AddItemToArray(cases_json, c);
+			cJSON_AddStringToObject(c, "name", cases[i].what);
+			json_input(c, g, &in);
+			if (rc != 0) {
+				cJSON_AddStringToObject(c, "error", err);
+				continue;
+			}
+			json_result(c, &an.result);
+			json_details(c, g, &an);
+			continue;
+		}
+		if (rc != 0) {
 			printf("%-21s %s\n", cases[i].what, err);
 			continue;
 		}
@@ -1610,11 +1632,13 @@ void report_occupancy(const struct ridge_gpu *g)
 		else if (r->occupancy < 1)
 			snprintf(gains[i], sizeof gains[i], "no single change");
 	}
-	printf("one more block:");
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-		if (gains[i][0])
-			printf("%s %s: %s", i ? ";" : "", cases[i].what, gains[i]);
-	printf("\n");
+	if (!json) {
+		printf("one more block:");
+		for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+			if (gains[i][0])
+				printf("%s %s: %s", i ? ";" : "", cases[i].what, gains[i]);
+		printf("\n");
+	}
 	if (amd)
 		return;
 	/* The chapter's proposed fix for the worked example: 28 KB per block. */
@@ -1625,7 +1649,18 @@ void report_occupancy(const struct ridge_gpu *g)
 	fix.static_smem = 28672;
 	struct ridge_occupancy_result r;
 	char err[256];
-	if (occupancy_compute(g, &fix, &r, err, sizeof err) == 0)
+	int rc = occupancy_compute(g, &fix, &r, err, sizeof err);
+	if (occ_json) {
+		cJSON *c = cJSON_AddObjectToObject(occ_json, "chapter_fix");
+		cJSON_AddStringToObject(c, "name", "7.1.4 worked example, 28 KiB per block");
+		json_input(c, g, &fix);
+		if (rc != 0)
+			cJSON_AddStringToObject(c, "error", err);
+		else
+			json_result(c, &r);
+		return;
+	}
+	if (rc == 0)
 		printf("the chapter's fix, 28 KiB per block, gives %d blocks = %.1f%% here (it promised 8 = 100%% on "
 		       "H100)\n",
 		       r.blocks_per_sm, r.occupancy * 100);

@@ -1,5 +1,6 @@
-/* ridge report [--gpu GPU]: the main job (`make run`): one page on a GPU from
- * every calculator, on built-in defaults. */
+/* ridge report [--gpu GPU] [--json]: the main job (`make run`): one page on a
+ * GPU from every calculator, on built-in defaults; --json, the same sections
+ * as one JSON document. */
 #include <getopt.h>
 #include <string.h>
 
@@ -7,15 +8,21 @@
 #include "report.h"
 
 static const char usage_text[] =
-	"usage: ridge report [--gpu GPU] [--hwdb DIR] [--calibration FILE]\n"
+	"usage: ridge report [--gpu GPU] [--hwdb DIR] [--calibration FILE] [--json]\n"
 	"\n"
 	"A one-page report on a GPU (default " APP_DEFAULT_GPU "): its ceilings and ridge points,\n"
-	"and each calculator run on the worked examples of the GPU-kernels chapter.\n";
+	"and each calculator run on the worked examples of the GPU-kernels chapter.\n"
+	"\n"
+	"  --gpu GPU           hwdb id or alias (default: the calibration's GPU, else " APP_DEFAULT_GPU ")\n"
+	"  --hwdb DIR          also load the hwdb entries in DIR\n"
+	"  --calibration FILE  a ridge-probe calibration: measured ceilings, set against the spec sheet\n"
+	"  --json              every section as one JSON document on stdout (SI units; the keys of\n"
+	"                      ridge hw show, roofline, align, launch, cost and occupancy --json)\n";
 
 static int run_report(int argc, char **argv)
 {
 	struct cli_options opt = { .gpu = NULL };
-	int rc = cli_parse_options("report", argc, argv, CLI_OPT_GPU, &opt);
+	int rc = cli_parse_options("report", argc, argv, CLI_OPT_GPU | CLI_OPT_JSON, &opt);
 	if (rc != 0)
 		return rc;
 	if (opt.help) {
@@ -34,10 +41,21 @@ static int run_report(int argc, char **argv)
 		app_hw_close(&hw);
 		return EXIT_USAGE;
 	}
+	if (opt.json) {
+		cJSON *doc = cJSON_CreateObject();
+		calc_json_gpu(doc, &e->gpu);
+		for (size_t i = 0; i < report_section_count; i++)
+			report_sections[i](&e->gpu, doc);
+		cJSON *hardware = cJSON_GetObjectItemCaseSensitive(doc, "hardware");
+		if (hardware)
+			cJSON_AddStringToObject(hardware, "origin", e->origin);
+		app_hw_close(&hw);
+		return cli_json_print(doc);
+	}
 	for (size_t i = 0; i < report_section_count; i++) {
 		if (i)
 			printf("\n");
-		report_sections[i](&e->gpu);
+		report_sections[i](&e->gpu, NULL);
 	}
 	app_hw_close(&hw);
 	return EXIT_OK;

@@ -1281,16 +1281,34 @@ const struct calc calc_roofline = {
 
 /* ---- ridge report ---- */
 
-static void report_kernel(const struct ridge_gpu *gpu, const char *label, struct ridge_kernel_shape s, bool no_tensor)
+/* One kernel row; with kernels, an element of that array: the ceiling and
+ * the placed point as `ridge roofline --json` has them. */
+static void report_kernel(const struct ridge_gpu *gpu, const char *label, struct ridge_kernel_shape s, bool no_tensor,
+			  cJSON *kernels)
 {
 	char err[400], f[32], b[32], t[32];
 	struct ridge_kernel_cost cost;
 	struct ridge_kernel_path path;
 	struct ridge_roofline_ceiling c;
 	struct ridge_roofline_point p;
-	if (intensity_kernel_on(gpu, &s, &cost, err, sizeof err) ||
-	    intensity_ceiling(gpu, &s, &cost, no_tensor, false, RIDGE_LEVEL_HBM, &c, &path, err, sizeof err) ||
-	    roofline_place(&c, cost.flops, cost.bytes, 0, &p, err, sizeof err)) {
+	int rc = intensity_kernel_on(gpu, &s, &cost, err, sizeof err) ||
+		 intensity_ceiling(gpu, &s, &cost, no_tensor, false, RIDGE_LEVEL_HBM, &c, &path, err, sizeof err) ||
+		 roofline_place(&c, cost.flops, cost.bytes, 0, &p, err, sizeof err);
+	if (kernels) {
+		cJSON *k = cJSON_CreateObject();
+		cJSON_AddItemToArray(kernels, k);
+		cJSON_AddStringToObject(k, "label", label + strspn(label, " "));
+		cJSON_AddStringToObject(k, "kernel", intensity_kernel_name(s.kernel));
+		cJSON_AddStringToObject(k, "traffic", intensity_traffic_name(s.traffic));
+		if (rc) {
+			cJSON_AddStringToObject(k, "error", err);
+			return;
+		}
+		json_ceiling(k, gpu, &c);
+		calc_json_roofline_point(k, &p);
+		return;
+	}
+	if (rc) {
 		printf("  %-44s n/a: %s\n", label, err);
 		return;
 	}
@@ -1301,14 +1319,55 @@ static void report_kernel(const struct ridge_gpu *gpu, const char *label, struct
 	       c.matrix ? "matrix" : "vector", t);
 }
 
-void report_roofline(const struct ridge_gpu *gpu)
+/* "ridge_points" and "levels": the JSON of the report's first table. */
+static void report_ridge_points_json(const struct ridge_gpu *gpu, cJSON *o)
+{
+	json_number(o, "bandwidth", gpu->memory_bandwidth);
+	cJSON *points = cJSON_AddObjectToObject(o, "ridge_points");
+	for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
+		const struct ridge_peak *pk = &gpu->peak[d];
+		if (!pk->has_matrix && !pk->has_vector)
+			continue;
+		cJSON *one = cJSON_AddObjectToObject(points, ridge_dtype_name((enum ridge_dtype)d));
+		if (pk->has_matrix)
+			json_ratio(one, "matrix", pk->matrix, gpu->memory_bandwidth);
+		if (pk->has_vector)
+			json_ratio(one, "vector", pk->vector, gpu->memory_bandwidth);
+		if (pk->has_matrix_sparse)
+			json_ratio(one, "matrix_sparse", pk->matrix_sparse, gpu->memory_bandwidth);
+	}
+	cJSON *levels = cJSON_AddArrayToObject(o, "levels");
+	for (int l = RIDGE_LEVEL_L2; l < RIDGE_LEVEL_COUNT; l++) {
+		double level_bw;
+		const char *why = NULL;
+		cJSON *one = cJSON_CreateObject();
+		cJSON_AddItemToArray(levels, one);
+		cJSON_AddStringToObject(one, "level", roofline_level_name((enum ridge_level)l));
+		if (roofline_bandwidth(gpu, (enum ridge_level)l, &level_bw, &why)) {
+			json_number(one, "bandwidth", level_bw);
+		} else {
+			cJSON_AddNullToObject(one, "bandwidth");
+			cJSON_AddStringToObject(one, "why", why);
+		}
+	}
+}
+
+void report_roofline(const struct ridge_gpu *gpu, cJSON *json)
 {
 	char bw[48];
+	cJSON *kernels = NULL;
+	if (json) {
+		cJSON *r = cJSON_AddObjectToObject(json, "roofline");
+		report_ridge_points_json(gpu, r);
+		kernels = cJSON_AddArrayToObject(r, "kernels");
+	}
 	fmt_si(gpu->memory_bandwidth, "B/s", bw, sizeof bw);
-	printf("== Roofline (%s): ridge points and the chapter's kernels ==\n", gpu->id);
-	printf("ridge point = peak / bandwidth, FLOP/byte against HBM (%s), dense rates\n", bw);
-	printf("  %-6s %14s %14s %14s\n", "dtype", "matrix", "vector", "sparse matrix");
-	for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
+	if (!json) {
+		printf("== Roofline (%s): ridge points and the chapter's kernels ==\n", gpu->id);
+		printf("ridge point = peak / bandwidth, FLOP/byte against HBM (%s), dense rates\n", bw);
+		printf("  %-6s %14s %14s %14s\n", "dtype", "matrix", "vector", "sparse matrix");
+	}
+	for (int d = 0; d < RIDGE_DTYPE_COUNT && !json; d++) {
 		const struct ridge_peak *pk = &gpu->peak[d];
 		if (!pk->has_matrix && !pk->has_vector)
 			continue;
@@ -1321,7 +1380,7 @@ void report_roofline(const struct ridge_gpu *gpu)
 			snprintf(sp, sizeof sp, "%.6g", pk->matrix_sparse / gpu->memory_bandwidth);
 		printf("  %-6s %14s %14s %14s\n", ridge_dtype_name((enum ridge_dtype)d), m, v, sp);
 	}
-	for (int l = RIDGE_LEVEL_L2; l < RIDGE_LEVEL_COUNT; l++) {
+	for (int l = RIDGE_LEVEL_L2; l < RIDGE_LEVEL_COUNT && !json; l++) {
 		double level_bw;
 		const char *why = NULL;
 		if (roofline_bandwidth(gpu, (enum ridge_level)l, &level_bw, &why)) {
@@ -1338,34 +1397,37 @@ void report_roofline(const struct ridge_gpu *gpu)
 												     : RIDGE_FP16;
 	const char *h = ridge_dtype_name(half);
 	char label[96];
-	printf("  %-44s %9s %10s %9s  %-7s %-12s %10s\n", "kernel (4096^3 GEMMs; attention S=8192, 64x128)", "FLOPs",
-	       "bytes", "FLOP/B", "bound", "rate", "time floor");
+	if (!json)
+		printf("  %-44s %9s %10s %9s  %-7s %-12s %10s\n", "kernel (4096^3 GEMMs; attention S=8192, 64x128)",
+		       "FLOPs", "bytes", "FLOP/B", "bound", "rate", "time floor");
 	struct ridge_kernel_shape g = { .dtype = RIDGE_FP32, .m = 4096, .n = 4096, .k = 4096 };
 	g.kernel = RIDGE_KERNEL_GEMM_NAIVE;
-	report_kernel(gpu, "naive GEMM, fp32 (2*M*N*K reads)", g, false);
+	report_kernel(gpu, "naive GEMM, fp32 (2*M*N*K reads)", g, false, kernels);
 	g.dtype = half;
 	g.kernel = RIDGE_KERNEL_GEMM_TILED;
 	snprintf(label, sizeof label, "tiled GEMM, %s, tile 32 (A, B 128x at L2)", h);
-	report_kernel(gpu, label, g, false);
+	report_kernel(gpu, label, g, false, kernels);
 	g.traffic = RIDGE_TRAFFIC_COMPULSORY;
 	snprintf(label, sizeof label, "  the same, every matrix once");
-	report_kernel(gpu, label, g, false);
+	report_kernel(gpu, label, g, false, kernels);
 	g.traffic = RIDGE_TRAFFIC_TILED;
 	g.kernel = RIDGE_KERNEL_GEMM;
 	snprintf(label, sizeof label, "library GEMM, %s, tile 128x128", h);
-	report_kernel(gpu, label, g, false);
+	report_kernel(gpu, label, g, false, kernels);
 	struct ridge_kernel_shape a = { .kernel = RIDGE_KERNEL_ATTENTION, .dtype = half, .seq = 8192, .heads = 64,
 					.head_dim = 128 };
 	snprintf(label, sizeof label, "standard attention, %s", h);
-	report_kernel(gpu, label, a, false);
+	report_kernel(gpu, label, a, false, kernels);
 	a.traffic = RIDGE_TRAFFIC_COMPULSORY;
-	report_kernel(gpu, "  the same, every tensor once", a, false);
+	report_kernel(gpu, "  the same, every tensor once", a, false, kernels);
 	a.kernel = RIDGE_KERNEL_FLASH_ATTENTION;
 	a.traffic = RIDGE_TRAFFIC_TILED;
 	snprintf(label, sizeof label, "flash-attention, %s, query tile 128", h);
-	report_kernel(gpu, label, a, false);
+	report_kernel(gpu, label, a, false, kernels);
 	a.traffic = RIDGE_TRAFFIC_COMPULSORY;
-	report_kernel(gpu, "  the same, every tensor once", a, false);
+	report_kernel(gpu, "  the same, every tensor once", a, false, kernels);
+	if (json)
+		return;
 	printf("  bytes: the algorithm's re-reads all reach HBM (an upper bound); \"every ... once\": L2 catches\n"
 	       "  every re-read (a lower bound). Measured HBM traffic lies between. The seed's 0.6%% utilization\n"
 	       "  and 2,045 FLOP/B are explained in model/README.md, \"The seed's numbers\".\n");

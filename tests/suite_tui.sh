@@ -322,6 +322,28 @@ expect "measured" "calibration: the ceilings are measured"
 expect "3.01 TB/s" "calibration: measured bandwidth"
 keys q
 
+# --gpu X with a scenario: X brings all its GPU terms, the price per GPU-hour
+# and the peak, in the explorer as in --dump (which prints the same numbers).
+# worked-example-7-1.yaml pins the H100 terms of the book ($3, 989 TFLOP/s);
+# on mi300x (hwdb: $1.85, bf16 1307.4 TFLOP/s) the first item at 40% MFU on
+# 512 GPUs runs at 267.8 PFLOP/s and takes 1,871,406.86 GPU-hours.
+"$RIDGE" tui --dump examples/worked-example-7-1.yaml --gpu mi300x >"$tmp/dump-gpu.json" 2>&1
+tab=$(printf '\t')
+first=$(sed -n '/"index":\t0,/,/"index":\t1,/p' "$tmp/dump-gpu.json")
+if printf '%s\n' "$first" | grep -qF "\"gpu\":$tab\"mi300x\"," &&
+	printf '%s\n' "$first" | grep -qF "\"cluster_flops\":${tab}2.6775552e+17," &&
+	printf '%s\n' "$first" | grep -qF "\"gpu_hours\":${tab}1871406.86"; then ok; else
+	bad "tui --dump --gpu mi300x: the first item is not on mi300x's price and peak"
+fi
+start --gpu mi300x examples/worked-example-7-1.yaml
+expect "training run" "--gpu with a scenario: cost panel"
+expect '$1.85' "--gpu with a scenario: mi300x's price"
+expect "267.8 PFLOP/s" "--gpu with a scenario: mi300x's peak"
+expect "1,871,406.86" "--gpu with a scenario: GPU-hours as the CLI writes them"
+expect "4.548x" "--gpu with a scenario: ROI as the CLI writes it"
+if screen | grep -qF '$3.00'; then bad "--gpu with a scenario: the scenario's \$3 price stayed"; else ok; fi
+keys q
+
 # SIGTERM and SIGSEGV: the handler restores the terminal, the status tells the signal.
 for sig in TERM SEGV INT; do
 	start

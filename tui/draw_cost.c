@@ -50,7 +50,8 @@ static void train_half(struct rows *rows, const struct ridge_train_result *t)
 	fmt_seconds(t->step_time_s, a, sizeof a);
 	text_pair(rows, "step time", TUI_ROLE_RESULT, a);
 	pair(rows, "wall time", TUI_ROLE_RESULT, "%.4g h", t->wall_hours);
-	pair(rows, "GPU-hours", TUI_ROLE_RESULT, "%.6g", t->gpu_hours);
+	fmt_gpu_hours(t->gpu_hours, a, sizeof a);
+	text_pair(rows, "GPU-hours", TUI_ROLE_RESULT, a);
 	tui_fmt_usd(t->cost_usd, a, sizeof a);
 	text_pair(rows, "cost", TUI_ROLE_GOOD, a);
 }
@@ -76,8 +77,10 @@ static void draw_train(const struct tui_state *s, struct rows *rows)
 	if (!c->has_investment)
 		return;
 	title(rows, "return on the investment");
-	pair(rows, "ROI net", c->roi_net >= 0 ? TUI_ROLE_GOOD : TUI_ROLE_BAD, "%.4g%%", c->roi_net * 100);
-	pair(rows, "ROI gross", TUI_ROLE_RESULT, "%.4gx", c->roi_gross);
+	fmt_roi(c->roi_net, a, sizeof a);
+	text_pair(rows, "ROI net", c->roi_net >= 0 ? TUI_ROLE_GOOD : TUI_ROLE_BAD, a);
+	fmt_roi(c->roi_gross, a, sizeof a);
+	text_pair(rows, "ROI gross", TUI_ROLE_RESULT, a);
 	if (c->breaks_even)
 		pair(rows, "break-even step", TUI_ROLE_RESULT, "%.6g", c->break_even_step);
 	else

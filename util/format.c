@@ -106,3 +106,28 @@ void fmt_percent(double fraction, char *buf, size_t len)
 {
 	fmt_none(fraction * 100, buf, len, "%.4g%%");
 }
+
+void fmt_gpu_hours(double hours, char *buf, size_t len)
+{
+	fmt_grouped(hours, 2, buf, len);
+}
+
+void fmt_roi(double ratio, char *buf, size_t len)
+{
+	if (!isfinite(ratio)) {
+		snprintf(buf, len, "none");
+		return;
+	}
+	if (ratio == 0) {
+		snprintf(buf, len, "0x"); /* not "-0x" */
+		return;
+	}
+	/* Below 9999.5: %.4g would round 9999.7 up to "1e+04". */
+	if (fabs(ratio) < 9999.5) {
+		snprintf(buf, len, "%.4gx", ratio);
+		return;
+	}
+	char num[96];
+	fmt_grouped(ratio, 0, num, sizeof num);
+	snprintf(buf, len, "%sx", num);
+}

@@ -19,5 +19,13 @@ void fmt_grouped(double v, int decimals, char *buf, size_t len);
 void fmt_usd(double v, char *buf, size_t len);
 /* "9.6%" for 0.096. */
 void fmt_percent(double fraction, char *buf, size_t len);
+/* GPU-hours, everywhere ridge shows them (cost train, ridge eval, the TUI's
+ * cost panel): grouped with two decimals, "2,472,889.97". */
+void fmt_gpu_hours(double hours, char *buf, size_t len);
+/* A return on investment, net or gross, as a multiple of the investment
+ * everywhere ridge shows one: four significant digits, "10.89x", "-11.31x",
+ * "239x"; from 10,000 on grouped whole numbers ("12,346x") rather than an
+ * exponent. */
+void fmt_roi(double ratio, char *buf, size_t len);
 
 #endif

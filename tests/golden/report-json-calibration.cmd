@@ -1,0 +1,1 @@
+report --calibration validation/h200-calibration.yaml --json

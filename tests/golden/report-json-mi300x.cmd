@@ -1,0 +1,1 @@
+report --gpu mi300x --json
