@@ -9,7 +9,7 @@
 #   probe/device-run.sh extra   a second full run (run-to-run spread) and an
 #                               ncu capture with the tensor-core FLOP counters
 #   probe/device-run.sh ceilings  issue 19: SASS of the new kernels, the scratch
-#                               experiment (logs/2026-12-01-h200-ceilings/exp.cu),
+#                               experiment (measurements/2026-12-01-h200-ceilings/exp.cu),
 #                               the full run with calibration, --quick, and
 #                               --sustained 20 over copy and the bf16 GEMM
 #   probe/device-run.sh validate  --quick --validate (fast failure check), the
@@ -84,7 +84,7 @@ if [ "$mode" = ceilings ]; then
 	} >>"$sass" 2>&1
 	if [ "${EXP:-1}" = 1 ]; then
 		say "scratch experiment"
-		exp=probe/logs/2026-12-01-h200-ceilings/exp.cu
+		exp=measurements/2026-12-01-h200-ceilings/exp.cu
 		nvcc -O3 -arch=sm_90 "$exp" -o /tmp/exp19 >>"$log" 2>&1 && /tmp/exp19 >"$out/exp.txt" 2>&1
 		echo "(exp exit $?)" >>"$log"
 	fi
