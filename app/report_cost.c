@@ -147,7 +147,7 @@ void report_cost(const struct ridge_gpu *g)
 		printf("\n%s has no bf16 or fp16 rate: no training or decode cost.\n", g->id);
 	} else {
 		if (!g->has_price)
-			printf("\n(%s has no price in hwdb: $3.00 per GPU-hour assumed, the seed's figure)\n", g->id);
+			printf("\n(%s has no price in hwdb: $3.00 per GPU-hour assumed, the textbook's figure, Worked Example 7.1)\n", g->id);
 		report_training(g, peak, dtype, price);
 		report_decode(g, peak, dtype, price);
 	}

@@ -781,7 +781,7 @@ void report_align(const struct ridge_gpu *gpu)
 	} cases[] = {
 	    {"d_model = 6000 (review q. 3)", 6000},
 	    {"8/3 x 8192 = 21845 (SwiGLU)", 21845},
-	    {"seed's fix 21888 (342 x 64)", 21888},
+	    {"textbook fix 21888 (342 x 64)", 21888},
 	    {"Llama rule, multiple_of 256", 22016},
 	    {"probe shape 8191", 8191},
 	    {"probe shape 8184", 8184},
@@ -859,10 +859,10 @@ void report_align(const struct ridge_gpu *gpu)
 				ffn += g[i].flops;
 		}
 		printf("A Llama-3-70B shape with intermediate 21845: gate, up and down carry %.1f%% of the forward\n"
-		       "GEMM FLOPs at %lld tokens (the seed says ~36%% of model compute; attention's Q K^T and P V\n"
+		       "GEMM FLOPs at %lld tokens (the textbook says ~36%% of model compute; attention's Q K^T and P V\n"
 		       "are not counted here and grow with context).\n",
 		       100 * ffn / total, tokens);
 	}
-	printf("The seed's \"not divisible by 16 silently falls back to FP32 CUDA cores, 30x slower\" is\n"
+	printf("The textbook's \"not divisible by 16 silently falls back to FP32 CUDA cores, 30x slower\" is\n"
 	       "cuBLAS < 11; newer cuBLAS uses slower tensor-core kernels or pads. ridge-probe measures it.\n");
 }

@@ -10,7 +10,8 @@ static const char usage_text[] =
 	"usage: ridge report [--gpu GPU] [--hwdb DIR] [--calibration FILE]\n"
 	"\n"
 	"A one-page report on a GPU (default " APP_DEFAULT_GPU "): its ceilings and ridge points,\n"
-	"and each calculator run on the worked examples of the GPU-kernels chapter.\n";
+	"and each calculator run on the worked examples of chapter 7 (GPU kernels) of the textbook\n"
+	"AI/ML Infrastructure from Silicon to Scale (Venkat Vinjam), cited by section.\n";
 
 static int run_report(int argc, char **argv)
 {

@@ -1367,6 +1367,6 @@ void report_roofline(const struct ridge_gpu *gpu)
 	a.traffic = RIDGE_TRAFFIC_COMPULSORY;
 	report_kernel(gpu, "  the same, every tensor once", a, false);
 	printf("  bytes: the algorithm's re-reads all reach HBM (an upper bound); \"every ... once\": L2 catches\n"
-	       "  every re-read (a lower bound). Measured HBM traffic lies between. The seed's 0.6%% utilization\n"
-	       "  and 2,045 FLOP/B are explained in model/README.md, \"The seed's numbers\".\n");
+	       "  every re-read (a lower bound). Measured HBM traffic lies between. The textbook's 0.6%% utilization\n"
+	       "  and 2,045 FLOP/B are explained in model/README.md, \"The textbook's numbers\".\n");
 }

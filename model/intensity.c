@@ -747,7 +747,7 @@ int intensity_gemm_l2(const struct ridge_gpu *gpu, const struct ridge_kernel_sha
 		l->raster = "CUTLASS 3.x default: along N unless tiles_n > tiles_m, swizzle 1";
 	} else {
 		l->raster_along_n = true;
-		l->raster = "blockIdx.x along N (the seed's kernel), CTAs issued in blockIdx.x order";
+		l->raster = "blockIdx.x along N (the textbook's kernel), CTAs issued in blockIdx.x order";
 	}
 	l->ctas_per_sm = gemm_ctas_per_sm(gpu, c, tm, tn, &l->ctas_per_sm_why);
 	l->wave_ctas = gpu->sm_count * l->ctas_per_sm;
