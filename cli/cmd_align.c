@@ -795,7 +795,7 @@ void report_align(const struct ridge_gpu *gpu)
 	enum ridge_dtype half_dtype =
 	    gpu->peak[RIDGE_BF16].has_matrix || !gpu->peak[RIDGE_FP16].has_matrix ? RIDGE_BF16 : RIDGE_FP16;
 	const char *hn = ridge_dtype_name(half_dtype);
-	printf("== Tensor-core alignment (seed 7.2.3) on %s ==\n", gpu->name);
+	printf("== Tensor-core alignment (textbook §7.2.3) on %s ==\n", gpu->name);
 	if (align_rule(gpu, half_dtype, &half, err, sizeof err) != 0 ||
 	    align_rule(gpu, RIDGE_FP8, &fp8, err, sizeof err)) {
 		printf("cannot check: %s\n", err);

@@ -455,7 +455,7 @@ static int cost_fused(const struct ridge_kernel_shape *s, double e, struct ridge
 		}
 		add_term(c, "W (k x n)", d * o * e, 1, false);
 		add_term(c, "Y write", r * o * e, 1, true);
-		c->model = s->fused ? "fused (seeds/000 7.5.4): X, the norm weight and W read once; Y written once"
+		c->model = s->fused ? "fused (the textbook, §7.5.4): X, the norm weight and W read once; Y written once"
 				    : "unfused: RMSNorm (read X; write X_norm), then Linear (read X_norm and W; "
 				      "write Y); W read once";
 	}
