@@ -243,7 +243,7 @@ void report_cost(const struct ridge_gpu *g, cJSON *json)
 		}
 	} else {
 		if (!g->has_price && !json)
-			printf("\n(%s has no price in hwdb: $3.00 per GPU-hour assumed, the seed's figure)\n", g->id);
+			printf("\n(%s has no price in hwdb: $3.00 per GPU-hour assumed, the textbook's figure, Worked Example 7.1)\n", g->id);
 		report_training(g, peak, dtype, price, json);
 		report_decode(g, peak, dtype, price, json);
 	}

@@ -789,7 +789,7 @@ void report_align(const struct ridge_gpu *gpu, cJSON *json)
 	} cases[] = {
 	    {"d_model = 6000 (review q. 3)", 6000},
 	    {"8/3 x 8192 = 21845 (SwiGLU)", 21845},
-	    {"seed's fix 21888 (342 x 64)", 21888},
+	    {"textbook fix 21888 (342 x 64)", 21888},
 	    {"Llama rule, multiple_of 256", 22016},
 	    {"probe shape 8191", 8191},
 	    {"probe shape 8184", 8184},
@@ -805,7 +805,7 @@ void report_align(const struct ridge_gpu *gpu, cJSON *json)
 	const char *hn = ridge_dtype_name(half_dtype);
 	cJSON *aj = json ? cJSON_AddObjectToObject(json, "align") : NULL, *dims = NULL;
 	if (!json)
-		printf("== Tensor-core alignment (seed 7.2.3) on %s ==\n", gpu->name);
+		printf("== Tensor-core alignment (textbook §7.2.3) on %s ==\n", gpu->name);
 	if (align_rule(gpu, half_dtype, &half, err, sizeof err) != 0 ||
 	    align_rule(gpu, RIDGE_FP8, &fp8, err, sizeof err)) {
 		if (aj)
@@ -907,12 +907,12 @@ void report_align(const struct ridge_gpu *gpu, cJSON *json)
 			return;
 		}
 		printf("A Llama-3-70B shape with intermediate 21845: gate, up and down carry %.1f%% of the forward\n"
-		       "GEMM FLOPs at %lld tokens (the seed says ~36%% of model compute; attention's Q K^T and P V\n"
+		       "GEMM FLOPs at %lld tokens (the textbook says ~36%% of model compute; attention's Q K^T and P V\n"
 		       "are not counted here and grow with context).\n",
 		       100 * ffn / total, tokens);
 	}
 	if (json)
 		return;
-	printf("The seed's \"not divisible by 16 silently falls back to FP32 CUDA cores, 30x slower\" is\n"
+	printf("The textbook's \"not divisible by 16 silently falls back to FP32 CUDA cores, 30x slower\" is\n"
 	       "cuBLAS < 11; newer cuBLAS uses slower tensor-core kernels or pads. ridge-probe measures it.\n");
 }

@@ -20,7 +20,7 @@ static const struct param launch_params[] = {
 	{ "graph_launch_us", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "us", 0, 1, 0, "U",
 	  "cost of the one graph launch, us (default: the launch cost)", "0 to 1 s" },
 	{ "graph_us", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "us", 0, 10, 0, "T",
-	  "the whole replay cost per step, us, instead of launch + nodes (the seed's 24)", "0 to 10 s" },
+	  "the whole replay cost per step, us, instead of launch + nodes (the textbook's 24)", "0 to 10 s" },
 	{ "step_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, PARAM_OPEN_LO, "S",
 	  "measured eager step time (TPOT), ms, launches included", "greater than 0, at most 3600 s" },
 	{ "graph_step_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, PARAM_OPEN_LO, "S",

@@ -1574,7 +1574,7 @@ void report_occupancy(const struct ridge_gpu *g, cJSON *json)
 	} else {
 		printf("== Occupancy on %s: %s ==\n", g->id,
 		       amd ? "the CDNA hardware rule (LLVM), and HIP's rule" : "the CUDA runtime's calculator, exactly");
-		printf("%-21s %4s %5s %7s %7s %6s %6s  %-14s %s\n", "seed 000", "thr", amd ? "vgpr" : "regs",
+		printf("%-21s %4s %5s %7s %7s %6s %6s  %-14s %s\n", "textbook case", "thr", amd ? "vgpr" : "regs",
 		       amd ? "LDS" : "smem", amd ? "WGs/CU" : "blk/SM", amd ? "waves" : "warps", "occ", "limiter",
 		       amd ? "HIP's rule" : "naive arithmetic");
 	}

@@ -1429,6 +1429,6 @@ void report_roofline(const struct ridge_gpu *gpu, cJSON *json)
 	if (json)
 		return;
 	printf("  bytes: the algorithm's re-reads all reach HBM (an upper bound); \"every ... once\": L2 catches\n"
-	       "  every re-read (a lower bound). Measured HBM traffic lies between. The seed's 0.6%% utilization\n"
-	       "  and 2,045 FLOP/B are explained in model/README.md, \"The seed's numbers\".\n");
+	       "  every re-read (a lower bound). Measured HBM traffic lies between. The textbook's 0.6%% utilization\n"
+	       "  and 2,045 FLOP/B are explained in model/README.md, \"The textbook's numbers\".\n");
 }

@@ -1,7 +1,7 @@
 /* Cost models: training (FLOPs, step time from MFU, GPU-hours, dollars, the
  * savings and ROI of an MFU gain), inference decode (bytes per step, TPOT,
  * tokens/s, dollars per million tokens) and the ranking of engineering
- * projects by return. Formulas: shared/reference/cost-models.md and
+ * projects by return. Formulas:
  * model/README.md ("cost").
  *
  * Every value is computed from unrounded inputs and unrounded intermediates.

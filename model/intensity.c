@@ -440,7 +440,7 @@ static int cost_fused(const struct ridge_kernel_shape *s, double e, struct ridge
 		}
 		add_term(c, "W (k x n)", d * o * e, 1, false);
 		add_term(c, "Y write", r * o * e, 1, true);
-		c->model = s->fused ? "fused (seeds/000 7.5.4): X, the norm weight and W read once; Y written once"
+		c->model = s->fused ? "fused (the textbook, §7.5.4): X, the norm weight and W read once; Y written once"
 				    : "unfused: RMSNorm (read X; write X_norm), then Linear (read X_norm and W; "
 				      "write Y); W read once";
 	}
@@ -732,7 +732,7 @@ int intensity_gemm_l2(const struct ridge_gpu *gpu, const struct ridge_kernel_sha
 		l->raster = "CUTLASS 3.x default: along N unless tiles_n > tiles_m, swizzle 1";
 	} else {
 		l->raster_along_n = true;
-		l->raster = "blockIdx.x along N (the seed's kernel), CTAs issued in blockIdx.x order";
+		l->raster = "blockIdx.x along N (the textbook's kernel), CTAs issued in blockIdx.x order";
 	}
 	l->ctas_per_sm = gemm_ctas_per_sm(gpu, c, tm, tn, &l->ctas_per_sm_why);
 	l->wave_ctas = gpu->sm_count * l->ctas_per_sm;

@@ -9,7 +9,7 @@
 #   probe/device-run.sh extra   a second full run (run-to-run spread) and an
 #                               ncu capture with the tensor-core FLOP counters
 #   probe/device-run.sh ceilings  issue 19: SASS of the new kernels, the scratch
-#                               experiment (logs/2026-12-01-h200-ceilings/exp.cu),
+#                               experiment (measurements/2026-12-01-h200-ceilings/exp.cu),
 #                               the full run with calibration, --quick, and
 #                               --sustained 20 over copy and the bf16 GEMM
 #   probe/device-run.sh lease3  the third lease of 2026-12-01: SASS of the chases,
@@ -88,7 +88,7 @@ if [ "$mode" = ceilings ]; then
 	} >>"$sass" 2>&1
 	if [ "${EXP:-1}" = 1 ]; then
 		say "scratch experiment"
-		exp=probe/logs/2026-12-01-h200-ceilings/exp.cu
+		exp=measurements/2026-12-01-h200-ceilings/exp.cu
 		nvcc -O3 -arch=sm_90 "$exp" -o /tmp/exp19 >>"$log" 2>&1 && /tmp/exp19 >"$out/exp.txt" 2>&1
 		echo "(exp exit $?)" >>"$log"
 	fi
@@ -117,7 +117,7 @@ elif [ "$mode" = lease3 ]; then
 		awk -v k="$k" '/Function : /{p = index($0, k "I") > 0 || index($0, k "P") > 0} p' /tmp/sass_sm90.txt | grep -m6 -E 'LDG|LDS|CS2R|S2UR|S2R'
 	done >>"$sass" 2>&1
 	if [ -x "$dir/exp" ]; then
-		say "scratch experiment (logs/2026-12-01-h200-lease3/exp.cu, built on the development machine)"
+		say "scratch experiment (measurements/2026-12-01-h200-lease3/exp.cu, built on the development machine)"
 		start=$(date +%s%N)
 		"$dir/exp" >"$out/exp.txt" 2>&1
 		echo "(exp exit $?, $(( ($(date +%s%N) - start) / 1000000 )) ms)" | tee -a "$log"

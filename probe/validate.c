@@ -12,7 +12,7 @@
 static const char *const group_names[PROBE_VG_COUNT] = {"stream", "fp32_gemm", "library_gemm", "fused", "launch"};
 static const char *const group_titles[PROBE_VG_COUNT] = {
     "stream: c = a + b (fp32) over a working set, L2 then HBM",
-    "fp32 GEMM: naive and 32 x 32 shared-memory tiled (the seed's kernels)",
+    "fp32 GEMM: naive and 32 x 32 shared-memory tiled (the textbook's kernels)",
     "library GEMM: cuBLAS bf16 (m = output features, n = tokens, k = reduction)",
     "fused vs unfused element-wise (bf16, 256 MiB tensors)",
     "launch-bound: tiny dependent kernels, eager vs one graph",
@@ -241,7 +241,7 @@ static bool build_case(const struct probe_result *r, const struct probe_measurem
 		double achieved = c.flops / v->measured_s;
 		if (peak > 0 && m->id == KERN_V_GEMM_NAIVE)
 			snprintf(v->note, sizeof v->note,
-				 "%.2f TFLOP/s = %.1f%% of the fp32 peak; the seed's no-reuse %.4g GB from HBM would "
+				 "%.2f TFLOP/s = %.1f%% of the fp32 peak; the textbook's no-reuse %.4g GB from HBM would "
 				 "allow %.2f%%",
 				 achieved / 1e12, 100 * achieved / peak, c.tiled_bytes / 1e9,
 				 100 * (c.flops / (c.tiled_bytes / g->memory_bandwidth)) / peak);

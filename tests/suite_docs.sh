@@ -4,7 +4,8 @@
 # groff without a warning; the bash completion offers every flag a command's
 # --help lists on its option lines, and every other flag it offers (from the
 # synopsis) is one the command's parser accepts;
-# make install-files puts them under share/ (the stage make test builds).
+# make install-files puts them under share/ (the stage make test builds);
+# every path and relative link in a README exists.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -77,5 +78,22 @@ stage=$BUILD/stage/usr/share
 for f in man/man1/ridge.1 man/man1/ridge-roofline.1 bash-completion/completions/ridge zsh/site-functions/_ridge; do
 	[ -f "$stage/$f" ] && ok || bad "docs-install: make install-files did not install share/$f"
 done
+# Every README's repository paths (`app/calc.h`, `measurements/...`) and relative links
+# ([text](file.svg)) name files that exist: at the root, beside the README, or (a golden
+# test named without its extension) as TEST.cmd. A moved file is a broken path here.
+find . -name '*.md' -not -path './build/*' -not -path './.git/*' -not -path './tests/fuzz/*' | sort >"$tmp/readmes"
+while read -r f; do
+	d=$(dirname "$f")
+	{
+		grep -oE '`(model|hwdb|kernels|probe|tui|cli|app|util|examples|tests|validation|measurements|bench|scripts|docs|include/ridge)/[A-Za-z0-9_./+-]*`' "$f" |
+			tr -d '`' | sed 's/[.,:;]*$//'
+		grep -oE '\]\([^)#: ]+(#[^)]*)?\)' "$f" | sed 's/^](//; s/)$//; s/#.*//'
+	} | sort -u >"$tmp/paths"
+	while read -r p; do
+		[ -z "$p" ] && continue
+		if [ -e "$p" ] || [ -e "$d/$p" ] || [ -e "$p.cmd" ]; then ok; else bad "docs-paths: $f names '$p', which does not exist"; fi
+	done <"$tmp/paths"
+done <"$tmp/readmes"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

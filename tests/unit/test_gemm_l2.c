@@ -20,7 +20,7 @@ static struct ridge_kernel_cost l2_cost(const struct ridge_gpu *gpu, struct ridg
 	return c;
 }
 
-/* seeds/000 section 7.2.4 on the H100 SXM (132 SMs, 50 MiB L2): 4096^3 bf16,
+/* The textbook's §7.2.4 on the H100 SXM (132 SMs, 50 MiB L2): 4096^3 bf16,
  * 128 x 128 tiles, one CTA per SM. 32 x 32 tiles, raster along N: a wave of
  * 132 CTAs touches all 32 B panels (32 MiB) and up to 6 A panels of 1 MiB:
  * 38 MiB > 25 MiB (half of L2, two partitions), so neither stays. B: 4 waves

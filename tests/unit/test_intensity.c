@@ -35,7 +35,7 @@ static void expect_error(struct ridge_kernel_shape s, const char *text)
 		fail_msg("error '%s' lacks '%s'", err, text);
 }
 
-/* seeds/000 7.2.1: naive FP32 GEMM 4096^3. */
+/* The textbook's §7.2.1: naive FP32 GEMM 4096^3. */
 static void test_gemm_naive(void **state)
 {
 	(void)state;
@@ -51,7 +51,7 @@ static void test_gemm_naive(void **state)
 	assert_false(c.matrix_work && c.tile_m > 0); /* no tile */
 }
 
-/* seeds/000 7.2.2: tiled bf16 GEMM 4096^3, TILE=32; and the three traffic counts. */
+/* The textbook's §7.2.2: tiled bf16 GEMM 4096^3, TILE=32; and the three traffic counts. */
 static void test_gemm_tiled_seed(void **state)
 {
 	(void)state;
@@ -172,7 +172,7 @@ static void test_softmax_passes(void **state)
 		     "--passes must be 1, 2 or 3");
 }
 
-/* Fusion saves the intermediate's write and read back (seeds/000 7.5.4). */
+/* Fusion saves the intermediate's write and read back (the textbook's §7.5.4). */
 static void test_fusion(void **state)
 {
 	(void)state;
@@ -203,7 +203,7 @@ static void test_fusion(void **state)
 	assert_true(comp.tiled_bytes == unfused.bytes);
 }
 
-/* seeds/000 7.6.2: attention at S=8192, 64 heads of 128, bf16. */
+/* The textbook's §7.6.2: attention at S=8192, 64 heads of 128, bf16. */
 static void test_attention(void **state)
 {
 	(void)state;

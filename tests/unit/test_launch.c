@@ -1,4 +1,4 @@
-/* Launch overhead, graphs and persistent kernels: seeds/000 sections 7.3 and
+/* Launch overhead, graphs and persistent kernels: the textbook's §7.3 and
  * 7.8.1 and review question 5, recomputed from their inputs. */
 #include "test_util.h"
 

@@ -25,12 +25,12 @@ struct nv_case {
 #define UNL RIDGE_OCC_UNLIMITED
 
 static const struct nv_case nv_cases[] = {
-    /* Seed 000 section 7.1.4: 256 thr, 32 regs, 32 KB static on H100.
+    /* The textbook's §7.1.4: 256 thr, 32 regs, 32 KB static on H100.
      * smem: 32768 + 1024 reserve = 33792; 233472 / 33792 = 6.9 -> 6 blocks,
      * 48 of 64 warps = 75% (the chapter's 87.5% forgets the reserve).
      * regs: 32 x 32 = 1024 per warp; 16384 / 1024 = 16 warps per SMSP, x4 = 64 / 8 = 8. */
     {"seed A (H100)", "h100-sxm", 256, 32, 32768, 0, -1, false, 1, 6, 48, 0.75, RIDGE_OCC_SHARED_MEMORY, 8, 8, 6, 64},
-    /* Seed 000 review question 1: 48 regs, 48 KB, 256 thr.
+    /* The textbook's review question 1: 48 regs, 48 KB, 256 thr.
      * regs: 1536 per warp; 16384 / 1536 = 10 per SMSP -> 40 / 8 = 5.
      * smem: 50176; 233472 / 50176 = 4.65 -> 4 blocks = 32 warps = 50%. */
     {"seed review Q1 (H100)", "h100-sxm", 256, 48, 49152, 0, -1, false, 1, 4, 32, 0.5, RIDGE_OCC_SHARED_MEMORY, 8, 5, 4,

@@ -1,6 +1,6 @@
 /* probe/report.c and probe/result.c on the run recorded on an H200: every
  * derived number is recomputed here from the raw times, the JSON carries the
- * keys shared/spec/cli.md fixes, and JSON -> result -> JSON loses nothing. */
+ * keys docs/cli.md fixes, and JSON -> result -> JSON loses nothing. */
 #include "test_util.h"
 
 #include <math.h>

@@ -2,7 +2,7 @@
  * H200 (tests/fixtures/validate_h200.json) gives the same predictions with no
  * GPU. Every prediction is recomputed here from the model's formulas and the
  * calibration built from the same run; every error is (predicted - measured)
- * / measured of the median; the JSON carries the keys shared/spec/cli.md fixes. */
+ * / measured of the median; the JSON carries the keys docs/cli.md fixes. */
 #include "test_util.h"
 
 #include <math.h>

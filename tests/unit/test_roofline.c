@@ -1,6 +1,6 @@
 /* The roofline model: ridge points from the hwdb, placement, bounds, time
  * floors, the hierarchical roofline, and the seed's worked numbers
- * (seeds/000 section 7.2) pinned exactly. */
+ * (the textbook's §7.2) pinned exactly. */
 #include "test_util.h"
 
 #include <math.h>
