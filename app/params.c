@@ -158,9 +158,11 @@ static bool is_bare_number(const char *text)
 	return n > 0 && (isdigit((unsigned char)text[n - 1]) || text[n - 1] == '.');
 }
 
+/* Whole bounds are grouped from 10,000 up, as the result tables group them
+ * (1..1024, 1..1,000,000). */
 static void bound_text(double v, char *buf, size_t len)
 {
-	if (v == floor(v))
+	if (v == floor(v) && fabs(v) >= 10000)
 		fmt_grouped(v, 0, buf, len);
 	else
 		cost_format_exact(v, buf, len);
@@ -245,6 +247,12 @@ int params_set(struct param_values *v, int i, const char *text, const char *wher
 			return -1;
 		}
 		break;
+	}
+	if ((p->flags & PARAM_WHOLE) && (out_of_range(p, value) || value != floor(value))) {
+		range_text(p, range, sizeof range);
+		cli_error("%s: '%s' is not a whole number of %s from %s", where, text,
+			  p->unit == RIDGE_UNIT_BYTES ? "bytes" : "units", range);
+		return -1;
 	}
 	if ((p->kind == PARAM_NUMBER || p->kind == PARAM_INTEGER || p->kind == PARAM_FRACTION) && out_of_range(p, value)) {
 		range_text(p, range, sizeof range);

@@ -28,6 +28,10 @@ enum {
 	/* PARAM_TEXT: in a file also a list, its elements (scalars, or one-key
 	 * mappings `name: value`) joined as "a,b,name=c" (ridge align's dims). */
 	PARAM_JOIN = 1u << 5,
+	/* PARAM_NUMBER: a whole number of the unit (bytes); one message for a
+	 * fraction and for out of range: "'1e300' is not a whole number of
+	 * bytes from 0 to 1 GiB". */
+	PARAM_WHOLE = 1u << 6,
 };
 
 struct param {
@@ -40,6 +44,10 @@ struct param {
 	const char *metavar; /* for usage: "K", "USD" */
 	const char *help;
 	const char *range; /* for messages: "0 < MFU <= 1"; NULL: derived from lo, hi */
+	/* The value a front end starts from when none is given, as text parsed
+	 * like the input ("256", "32KiB", "0.4"): the TUI's initial fields.
+	 * NULL: none (the calculator decides, or the input is required). */
+	const char *def;
 };
 
 #define PARAM_MAX 48

@@ -13,7 +13,7 @@ void report_hardware(const struct ridge_gpu *gpu);
 void report_roofline(const struct ridge_gpu *gpu);
 void report_align(const struct ridge_gpu *gpu);
 void report_cost(const struct ridge_gpu *gpu);
-void report_occupancy(const struct ridge_gpu *gpu); /* cmd_occupancy.c */
+void report_occupancy(const struct ridge_gpu *gpu); /* app/occupancy_calc.c */
 
 extern const report_section_fn report_sections[];
 extern const size_t report_section_count;

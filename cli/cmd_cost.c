@@ -15,9 +15,9 @@
 #include "serve_run.h"
 
 #define PRICE_PARAM(help)                                                                                     \
-	{ "price", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, 0, "USD", help, "0 or more USD per GPU-hour" }
+	{ "price", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, 0, "USD", help, "0 or more USD per GPU-hour", NULL }
 #define EXPLAIN_PARAM                                                                                         \
-	{ "explain", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "show every intermediate: formula, numbers, exact value", NULL }
+	{ "explain", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "show every intermediate: formula, numbers, exact value", NULL, NULL }
 
 /* ---- shared pieces ---- */
 
@@ -120,42 +120,42 @@ static void print_explain(const cJSON *r)
 
 static const struct param train_params[] = {
 	{ "params", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_REQUIRED | PARAM_MODEL | PARAM_OPEN_LO, "N",
-	  "model parameters (70e9, 70G)", "greater than 0" },
-	{ "seq", PARAM_INTEGER, 0, NULL, 1, 1e12, PARAM_REQUIRED, "S", "tokens per sequence", NULL },
-	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1e15, PARAM_REQUIRED, "B", "sequences per step (global batch)", NULL },
-	{ "steps", PARAM_INTEGER, 0, NULL, 1, 1e18, PARAM_REQUIRED, "K", "optimizer steps", NULL },
-	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "G", "GPUs", NULL },
+	  "model parameters (70e9, 70G)", "greater than 0", NULL },
+	{ "seq", PARAM_INTEGER, 0, NULL, 1, 1e12, PARAM_REQUIRED, "S", "tokens per sequence", NULL, NULL },
+	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1e15, PARAM_REQUIRED, "B", "sequences per step (global batch)", NULL, NULL },
+	{ "steps", PARAM_INTEGER, 0, NULL, 1, 1e18, PARAM_REQUIRED, "K", "optimizer steps", NULL, NULL },
+	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "G", "GPUs", NULL, NULL },
 	{ "mfu", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, "M",
-	  "model FLOPs utilization: 0.4 or 40% (required unless --compute-efficiency predicts it)", "0 < MFU <= 1" },
+	  "model FLOPs utilization: 0.4 or 40% (required unless --compute-efficiency predicts it)", "0 < MFU <= 1", NULL },
 	{ "target_mfu", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, "M2", "compare with the run at this MFU (may be lower)",
-	  "0 < MFU <= 1" },
+	  "0 < MFU <= 1", NULL },
 	PRICE_PARAM("USD per GPU-hour (default: the GPU's hwdb price)"),
 	{ "investment", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, PARAM_OPEN_LO, "USD",
-	  "engineering cost of the MFU gain: ROI and break-even step", "greater than 0 USD" },
-	{ "flops_formula", PARAM_TEXT, 0, NULL, 0, 0, 0, "6n|palm", "FLOPs per token: 6N (default) or 6N + 12 L H d s", NULL },
-	{ "layers", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "L", "layers (palm)", NULL },
-	{ "heads", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "H", "attention heads (palm)", NULL },
-	{ "head_dim", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "D", "head dimension (palm)", NULL },
-	{ "causal", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "palm: halve the attention term (causal mask)", NULL },
+	  "engineering cost of the MFU gain: ROI and break-even step", "greater than 0 USD", NULL },
+	{ "flops_formula", PARAM_TEXT, 0, NULL, 0, 0, 0, "6n|palm", "FLOPs per token: 6N (default) or 6N + 12 L H d s", NULL, NULL },
+	{ "layers", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "L", "layers (palm)", NULL, NULL },
+	{ "heads", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "H", "attention heads (palm)", NULL, NULL },
+	{ "head_dim", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "D", "head dimension (palm)", NULL, NULL },
+	{ "causal", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "palm: halve the attention term (causal mask)", NULL, NULL },
 	{ "peak", PARAM_NUMBER, RIDGE_UNIT_FLOPS, NULL, 0, INFINITY, PARAM_OPEN_LO, "FLOPS",
-	  "peak per GPU instead of hwdb's (989T: the book's H100 figure)", "greater than 0" },
-	{ "dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "dtype whose hwdb peak is used (default bf16)", NULL },
+	  "peak per GPU instead of hwdb's (989T: the book's H100 figure)", "greater than 0", NULL },
+	{ "dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "dtype whose hwdb peak is used (default bf16)", NULL, NULL },
 	{ "show_rounding", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL,
-	  "also do it as a hand calculation does: step time to 0.1 s, hours to 1 h, and show the drift", NULL },
+	  "also do it as a hand calculation does: step time to 0.1 s, hours to 1 h, and show the drift", NULL, NULL },
 	/* parallelism: any of these adds the communication and memory terms (model/parallel.h) */
-	{ "tp", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "T", "tensor-parallel GPUs (default 1)", NULL },
-	{ "pp", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "P", "pipeline stages (default 1)", NULL },
-	{ "micro_batch", PARAM_INTEGER, 0, NULL, 1, 1e9, 0, "B", "sequences per micro-batch (default 1)", NULL },
-	{ "hidden_size", PARAM_INTEGER, 0, NULL, 1, 1e7, PARAM_MODEL, "H", "hidden size (TP/PP messages, activations)", NULL },
-	{ "sharding", PARAM_TEXT, 0, NULL, 0, 0, 0, "S", "data-parallel sharding: ddp (default), zero1, zero2, zero3|fsdp", NULL },
-	{ "recompute", PARAM_TEXT, 0, NULL, 0, 0, 0, "R", "activation recomputation: none, selective (default), full", NULL },
+	{ "tp", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "T", "tensor-parallel GPUs (default 1)", NULL, NULL },
+	{ "pp", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "P", "pipeline stages (default 1)", NULL, NULL },
+	{ "micro_batch", PARAM_INTEGER, 0, NULL, 1, 1e9, 0, "B", "sequences per micro-batch (default 1)", NULL, NULL },
+	{ "hidden_size", PARAM_INTEGER, 0, NULL, 1, 1e7, PARAM_MODEL, "H", "hidden size (TP/PP messages, activations)", NULL, NULL },
+	{ "sharding", PARAM_TEXT, 0, NULL, 0, 0, 0, "S", "data-parallel sharding: ddp (default), zero1, zero2, zero3|fsdp", NULL, NULL },
+	{ "recompute", PARAM_TEXT, 0, NULL, 0, 0, 0, "R", "activation recomputation: none, selective (default), full", NULL, NULL },
 	{ "dp_overlap", PARAM_FRACTION, 0, NULL, 0, 1, 0, "F", "share of the gradient communication hidden under compute (default 0)",
-	  NULL },
-	{ "tp_overlap", PARAM_FRACTION, 0, NULL, 0, 1, 0, "F", "share of the tensor-parallel all-reduces hidden (default 0)", NULL },
+	  NULL, NULL },
+	{ "tp_overlap", PARAM_FRACTION, 0, NULL, 0, 1, 0, "F", "share of the tensor-parallel all-reduces hidden (default 0)", NULL, NULL },
 	{ "compute_efficiency", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, "E",
-	  "fraction of peak the kernels reach: predicts the step and the MFU", "0 < E <= 1" },
+	  "fraction of peak the kernels reach: predicts the step and the MFU", "0 < E <= 1", NULL },
 	{ "network_bw", PARAM_NUMBER, RIDGE_UNIT_BYTES_PER_S, NULL, 0, 1e15, PARAM_OPEN_LO, "B/s",
-	  "network bandwidth per GPU, one direction, between nodes (50GB/s: 400 Gb/s)", "greater than 0" },
+	  "network bandwidth per GPU, one direction, between nodes (50GB/s: 400 Gb/s)", "greater than 0", NULL },
 	EXPLAIN_PARAM,
 	CALC_GPU_PARAMS,
 	CALC_JSON_PARAM,
@@ -626,48 +626,48 @@ const struct calc calc_cost_train = {
 /* ---- cost decode ---- */
 
 #define SERVE_PARAMS                                                                                            \
-	{ "tp", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "T", "--model: tensor-parallel GPUs per replica (default --gpus)", NULL }, \
-	{ "launch", PARAM_TEXT, 0, NULL, 0, 0, 0, "MODE", "--model: eager, graph (default) or persistent", NULL },      \
+	{ "tp", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "T", "--model: tensor-parallel GPUs per replica (default --gpus)", NULL, NULL }, \
+	{ "launch", PARAM_TEXT, 0, NULL, 0, 0, 0, "MODE", "--model: eager, graph (default) or persistent", NULL, NULL },      \
 	{ "kernels_per_layer", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "K",                                              \
-	  "--model: kernels launched per layer (default: the modelled sequence)", NULL },                          \
+	  "--model: kernels launched per layer (default: the modelled sequence)", NULL, NULL },                          \
 	{ "weight_group", PARAM_INTEGER, 0, NULL, 0, 1e9, 0, "G",                                                   \
-	  "--model: weights per quantization scale (default int4 128, fp4 16, else none)", NULL },                 \
+	  "--model: weights per quantization scale (default int4 128, fp4 16, else none)", NULL, NULL },                 \
 	{ "kv_group", PARAM_INTEGER, 0, NULL, 0, 1e9, 0, "G", "--model: cache elements per scale (defaults as weights)", \
-	  NULL },                                                                                                   \
+	  NULL, NULL },                                                                                                   \
 	{ "impl", PARAM_TEXT, 0, NULL, 0, 0, 0, "IMPL", "--model: attention implementation (default ideal fa2 fa3 cudnn)", \
-	  NULL },                                                                                                   \
+	  NULL, NULL },                                                                                                   \
 	{ "communication_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, 0, "T",                               \
-	  "--model: per-step communication time, ms, instead of ridge comm's model of it", "0 to 3600 s" },          \
+	  "--model: per-step communication time, ms, instead of ridge comm's model of it", "0 to 3600 s", NULL },          \
 	{ "expert_parallel", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL,                                                    \
-	  "--model: whole experts on the tp GPUs, all-to-alls instead of the MoE layers' all-reduce", NULL },       \
+	  "--model: whole experts on the tp GPUs, all-to-alls instead of the MoE layers' all-reduce", NULL, NULL },       \
 	{ "comm_overlap", PARAM_FRACTION, 0, NULL, 0, 1, 0, "F",                                                    \
-	  "--model: share of the communication hidden under the kernels (default 0)", NULL },                      \
+	  "--model: share of the communication hidden under the kernels (default 0)", NULL, NULL },                      \
 	{ "network_bw", PARAM_NUMBER, RIDGE_UNIT_BYTES_PER_S, NULL, 0, 1e15, PARAM_OPEN_LO, "B/s",                  \
-	  "--model: network bandwidth per GPU past the fabric domain (tp larger than one node)", "greater than 0" }
+	  "--model: network bandwidth per GPU past the fabric domain (tp larger than one node)", "greater than 0", NULL }
 
 static const struct param decode_params[] = {
 	{ "model", PARAM_TEXT, 0, NULL, 0, 0, 0, "FILE",
-	  "a Hugging Face config.json: every kernel of a step priced (instead of --params ...)", NULL },
+	  "a Hugging Face config.json: every kernel of a step priced (instead of --params ...)", NULL, NULL },
 	{ "params", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_MODEL | PARAM_OPEN_LO, "N",
-	  "active parameters per token", "greater than 0" },
-	{ "layers", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "L", "layers", NULL },
-	{ "kv_heads", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "H", "key/value heads (GQA)", NULL },
-	{ "head_dim", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "D", "head dimension", NULL },
-	{ "context", PARAM_INTEGER, 1, NULL, 1, 1e12, PARAM_REQUIRED, "C", "tokens in each request's KV cache", NULL },
-	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "B", "requests decoded together", NULL },
+	  "active parameters per token", "greater than 0", NULL },
+	{ "layers", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "L", "layers", NULL, NULL },
+	{ "kv_heads", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "H", "key/value heads (GQA)", NULL, NULL },
+	{ "head_dim", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "D", "head dimension", NULL, NULL },
+	{ "context", PARAM_INTEGER, 1, NULL, 1, 1e12, PARAM_REQUIRED, "C", "tokens in each request's KV cache", NULL, NULL },
+	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "B", "requests decoded together", NULL, NULL },
 	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "G", "GPUs sharing weights and cache (tensor parallel)",
-	  NULL },
+	  NULL, NULL },
 	SERVE_PARAMS,
 	PRICE_PARAM("USD per GPU-hour (default: the GPU's hwdb price)"),
 	{ "weight_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "weight storage: fp32 bf16 fp16 fp8 int8 int4 fp4 (default bf16)",
-	  NULL },
-	{ "kv_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "KV-cache storage (default bf16)", NULL },
-	{ "compute_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "dtype of the GEMMs, for the peak (default bf16)", NULL },
+	  NULL, NULL },
+	{ "kv_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "KV-cache storage (default bf16)", NULL, NULL },
+	{ "compute_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "dtype of the GEMMs, for the peak (default bf16)", NULL, NULL },
 	{ "peak", PARAM_NUMBER, RIDGE_UNIT_FLOPS, NULL, 0, INFINITY, PARAM_OPEN_LO, "FLOPS", "peak per GPU instead of hwdb's",
-	  "greater than 0" },
+	  "greater than 0", NULL },
 	{ "overhead_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, 0, "T",
-	  "per-step time added to the roofline floor, ms (launches, communication)", "0 to 3600 s" },
-	{ "sweep", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "also every batch 1, 2, 4 ... 1024", NULL },
+	  "per-step time added to the roofline floor, ms (launches, communication)", "0 to 3600 s", NULL },
+	{ "sweep", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "also every batch 1, 2, 4 ... 1024", NULL, NULL },
 	EXPLAIN_PARAM,
 	CALC_GPU_PARAMS,
 	CALC_JSON_PARAM,
@@ -915,16 +915,16 @@ const struct calc calc_cost_decode = {
 /* ---- cost prefill ---- */
 
 static const struct param prefill_params[] = {
-	{ "model", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, "FILE", "a Hugging Face config.json", NULL },
-	{ "seq", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "S", "prompt tokens per request", NULL },
-	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "B", "requests prefilled together", NULL },
-	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "G", "GPUs (tensor parallel unless --tp)", NULL },
+	{ "model", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, "FILE", "a Hugging Face config.json", NULL, NULL },
+	{ "seq", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "S", "prompt tokens per request", NULL, NULL },
+	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "B", "requests prefilled together", NULL, NULL },
+	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "G", "GPUs (tensor parallel unless --tp)", NULL, NULL },
 	SERVE_PARAMS,
 	PRICE_PARAM("USD per GPU-hour (default: the GPU's hwdb price)"),
 	{ "weight_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "weight storage: fp32 bf16 fp16 fp8 int8 int4 fp4 (default bf16)",
-	  NULL },
-	{ "kv_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "KV-cache storage (default bf16)", NULL },
-	{ "compute_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "dtype of the GEMMs and attention (default bf16)", NULL },
+	  NULL, NULL },
+	{ "kv_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "KV-cache storage (default bf16)", NULL, NULL },
+	{ "compute_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "dtype of the GEMMs and attention (default bf16)", NULL, NULL },
 	EXPLAIN_PARAM,
 	CALC_GPU_PARAMS,
 	CALC_JSON_PARAM,
@@ -960,31 +960,31 @@ const struct calc calc_cost_prefill = {
 
 static const struct param rank_params[] = {
 	{ "budget_per_month", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, PARAM_REQUIRED | PARAM_OPEN_LO, "USD",
-	  "hardware spend of the fleet per month", "greater than 0 USD" },
-	{ "training_share", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_REQUIRED, "F", "share of the spend on training", NULL },
-	{ "inference_share", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_REQUIRED, "F", "share of the spend on inference", NULL },
+	  "hardware spend of the fleet per month", "greater than 0 USD", NULL },
+	{ "training_share", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_REQUIRED, "F", "share of the spend on training", NULL, NULL },
+	{ "inference_share", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_REQUIRED, "F", "share of the spend on inference", NULL, NULL },
 	{ "baseline_mfu", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_REQUIRED | PARAM_OPEN_LO, "M", "training MFU today",
-	  "0 < MFU <= 1" },
+	  "0 < MFU <= 1", NULL },
 	{ "engineer_usd_per_hour", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, PARAM_REQUIRED | PARAM_OPEN_LO, "USD",
-	  "fully loaded engineering cost", "greater than 0 USD" },
+	  "fully loaded engineering cost", "greater than 0 USD", NULL },
 	{ "hours_per_week", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 168, PARAM_OPEN_LO, "H", "working hours (default 40)",
-	  NULL },
+	  NULL, NULL },
 	{ "horizon_months", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1200, PARAM_REQUIRED | PARAM_OPEN_LO, "M",
-	  "months of savings counted", NULL },
+	  "months of savings counted", NULL, NULL },
 	{ "projects", PARAM_LIST, 0, NULL, 0, 0, PARAM_REQUIRED, NULL, "the projects (name, mfu_gain or tpot_reduction, effort)",
-	  NULL },
+	  NULL, NULL },
 	EXPLAIN_PARAM,
 };
 
 static const struct param project_params[] = {
-	{ "name", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, NULL, "", NULL },
-	{ "mfu_gain", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, NULL, "", "greater than 0, at most 1 (absolute points)" },
-	{ "tpot_reduction", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, NULL, "", "greater than 0, less than 1" },
-	{ "engineer_weeks", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1e6, PARAM_OPEN_LO, NULL, "", NULL },
-	{ "engineer_months", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1e6, PARAM_OPEN_LO, NULL, "", NULL },
-	{ "cost", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, PARAM_OPEN_LO, NULL, "", "greater than 0 USD" },
-	{ "applies_to", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, NULL, "", NULL },
-	{ "ready_after_months", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1200, 0, NULL, "", NULL },
+	{ "name", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, NULL, "", NULL, NULL },
+	{ "mfu_gain", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, NULL, "", "greater than 0, at most 1 (absolute points)", NULL },
+	{ "tpot_reduction", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, NULL, "", "greater than 0, less than 1", NULL },
+	{ "engineer_weeks", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1e6, PARAM_OPEN_LO, NULL, "", NULL, NULL },
+	{ "engineer_months", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1e6, PARAM_OPEN_LO, NULL, "", NULL, NULL },
+	{ "cost", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, PARAM_OPEN_LO, NULL, "", "greater than 0 USD", NULL },
+	{ "applies_to", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, NULL, "", NULL, NULL },
+	{ "ready_after_months", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1200, 0, NULL, "", NULL, NULL },
 };
 
 #define MAX_PROJECTS 32
@@ -1190,8 +1190,8 @@ static const char usage_text[] =
 static int cost_rank_command(int argc, char **argv)
 {
 	static const struct param rank_cli[] = {
-		{ "hwdb", PARAM_TEXT, 0, NULL, 0, 0, 0, "DIR", "also load the hwdb entries in DIR", NULL },
-		{ "calibration", PARAM_TEXT, 0, NULL, 0, 0, 0, "FILE", "a ridge-probe calibration", NULL },
+		{ "hwdb", PARAM_TEXT, 0, NULL, 0, 0, 0, "DIR", "also load the hwdb entries in DIR", NULL, NULL },
+		{ "calibration", PARAM_TEXT, 0, NULL, 0, 0, 0, "FILE", "a ridge-probe calibration", NULL, NULL },
 		CALC_JSON_PARAM,
 	};
 	struct param_values v;
