@@ -89,6 +89,9 @@ const void *params_node(const struct param_values *v, const char *name);
 /* "--kernels-per-layer" for name "kernels_per_layer". */
 void params_flag_name(const char *name, char *buf, size_t len);
 
+/* The range as messages state it: "1..1024", "0 < MFU <= 1". */
+void params_range_text(const struct param *p, char *buf, size_t len);
+
 /* Parses a fraction: "0.4", "40%". Returns 0, or -1 with a reason. */
 int params_parse_fraction(const char *text, double *out, char *err, size_t err_len);
 
