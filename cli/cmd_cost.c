@@ -12,6 +12,7 @@
 #include "cost.h"
 #include "eval.h"
 #include "parallel.h"
+#include "cost_calc.h"
 #include "serve_run.h"
 
 #define PRICE_PARAM(help)                                                                                     \
@@ -39,22 +40,16 @@ static int resolve_peak(struct calc_input *in, const char *dtype_param, double *
 	enum ridge_dtype dtype = RIDGE_BF16;
 	if (name && !ridge_dtype_parse(name, &dtype))
 		return fail(in, "%s: unknown dtype '%s' (known: %s)", params_where(v, dtype_param), name, ridge_dtype_list());
-	double hwdb_peak = 0;
-	const char *why = NULL;
-	bool has_hwdb = ridge_gpu_peak(in->gpu, dtype, RIDGE_PEAK_DEFAULT, false, &hwdb_peak, &why);
+	struct cost_peak pk;
+	int found = cost_peak_lookup(in->gpu, dtype, params_has(v, "peak") ? params_num(v, "peak") : 0, &pk);
 	cJSON_AddStringToObject(o, dtype_param, ridge_dtype_name(dtype));
-	if (has_hwdb)
-		json_number(o, "hwdb_peak_flops", hwdb_peak);
-	if (params_has(v, "peak")) {
-		*peak = params_num(v, "peak");
-		cJSON_AddStringToObject(o, "peak_source", "given");
-	} else if (has_hwdb) {
-		*peak = hwdb_peak;
-		cJSON_AddStringToObject(o, "peak_source", in->gpu->measured ? "measured" : "hwdb");
-	} else {
-		return fail(in, "%s has no %s rate (%s): give %s", in->gpu->id, ridge_dtype_name(dtype), why,
+	if (pk.has_hwdb)
+		json_number(o, "hwdb_peak_flops", pk.hwdb_peak);
+	if (found != 0)
+		return fail(in, "%s has no %s rate (%s): give %s", in->gpu->id, ridge_dtype_name(dtype), pk.why,
 			    params_where(v, "peak"));
-	}
+	*peak = pk.peak;
+	cJSON_AddStringToObject(o, "peak_source", pk.source);
 	json_number(o, "peak_flops", *peak);
 	return 0;
 }
@@ -395,22 +390,16 @@ static cJSON *train_run(struct calc_input *in)
 
 	struct ridge_explain *ex = params_flag(v, "explain") ? calloc(1, sizeof *ex) : NULL;
 	char err[400];
+	struct ridge_train_comparison c;
+	if (cost_train_run(&ti, has_target, has_target ? params_num(v, "target_mfu") : 0, has_investment,
+			   has_investment ? params_num(v, "investment") : 0, &c, ex, err, sizeof err) != 0) {
+		fail(in, "%s", err);
+		free(ex);
+		goto bad;
+	}
 	if (!has_target) {
-		struct ridge_train_result r;
-		if (cost_train(&ti, &r, ex, NULL, err, sizeof err) != 0) {
-			fail(in, "%s", err);
-			free(ex);
-			goto bad;
-		}
-		calc_json_train(o, &r);
+		calc_json_train(o, &c.current);
 	} else {
-		struct ridge_train_comparison c;
-		if (cost_train_compare(&ti, params_num(v, "target_mfu"), has_investment,
-				       has_investment ? params_num(v, "investment") : 0, &c, ex, err, sizeof err) != 0) {
-			fail(in, "%s", err);
-			free(ex);
-			goto bad;
-		}
 		calc_json_train_comparison(o, &c);
 		if (params_flag(v, "show_rounding")) {
 			struct ridge_train_rounded rr;
