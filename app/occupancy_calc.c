@@ -405,10 +405,11 @@ static void print_nv_config(const struct ridge_occupancy_input *in, const struct
 }
 
 static void print_nv_limits(const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
-			    const struct ridge_occupancy_result *r)
+			    const struct ridge_occupancy_analysis *an)
 {
+	const struct ridge_occupancy_result *r = &an->result;
 	char v[16], a[32], b[32];
-	int per_sp = r->regs_per_warp ? (g->regs_per_sm / g->nv.sub_partitions) / r->regs_per_warp : 0;
+	int per_sp = an->reg_warps_per_sub_partition;
 	printf("\n  %-14s %9s  %s\n", "limit", "blocks/SM", "from");
 	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++) {
 		if (i == RIDGE_OCC_VIRTUAL && r->limit[i] == RIDGE_OCC_UNLIMITED)
@@ -431,10 +432,7 @@ static void print_nv_limits(const struct ridge_gpu *g, const struct ridge_occupa
 				       "sub-partitions), "
 				       "is over %d per block",
 				       r->regs_per_warp, in->regs_per_thread, g->warp_size, g->nv.reg_alloc_unit,
-				       r->warps_per_block,
-				       ((r->warps_per_block + g->nv.sub_partitions - 1) / g->nv.sub_partitions) *
-					   g->nv.sub_partitions,
-				       g->regs_per_block);
+				       r->warps_per_block, an->warps_counted, g->regs_per_block);
 			else
 				printf("%d per warp (%d x %d in units of %d); %d per sub-partition / %d = %d warps x "
 				       "%d = %d "
@@ -608,7 +606,7 @@ static void print_explanations(const struct ridge_gpu *g, const struct ridge_occ
 	    g->nv.smem_reserved_per_block > 0) {
 		double user = in->static_smem + in->dynamic_smem;
 		printf("\nwhy not %.1f%%: %s / %s = %d blocks leaves out the %s the driver reserves per block\n",
-		       (double)an->blocks_without_reserve * r->warps_per_block / r->max_warps * 100,
+		       an->occupancy_without_reserve * 100,
 		       kib(r->smem_per_sm, a, sizeof a), kib(user, b, sizeof b), an->smem_limit_without_reserve,
 		       kib(g->nv.smem_reserved_per_block, c, sizeof c));
 		printf(
@@ -1205,7 +1203,7 @@ static int run_one(const struct param_values *v, const struct ridge_gpu *g, stru
 		print_amd_limits(g, in, &an.result);
 	} else {
 		print_nv_config(in, &an.result);
-		print_nv_limits(g, in, &an.result);
+		print_nv_limits(g, in, &an);
 	}
 	printf("  %s\n", "--------------------------------------");
 	print_outcome(g, &an.result);
@@ -1360,12 +1358,11 @@ void report_occupancy(const struct ridge_gpu *g)
 			snprintf(other, sizeof other, "%d%s", r->amd.hip_blocks_per_cu,
 				 r->amd.rules_agree ? "" : " (differs)");
 		} else if (i == 2) {
-			snprintf(other, sizeof other, "%d = %.1f%%%s", an.blocks_naive_regs,
-				 100.0 * an.blocks_naive_regs * r->warps_per_block / r->max_warps,
+			snprintf(other, sizeof other, "%d = %.1f%%%s", an.blocks_naive_regs, an.occupancy_naive_regs * 100,
 				 an.blocks_naive_regs != r->blocks_per_sm ? " (no register granularity)" : "");
 		} else {
 			snprintf(other, sizeof other, "%d = %.1f%%%s", an.blocks_without_reserve,
-				 100.0 * an.blocks_without_reserve * r->warps_per_block / r->max_warps,
+				 an.occupancy_without_reserve * 100,
 				 an.blocks_without_reserve != r->blocks_per_sm ? " (no per-block reserve)" : "");
 		}
 		printf("%-21s %4d %5d %7s %7d %6d %5.1f%%  %-14s %s\n", cases[i].what, cases[i].threads, cases[i].regs,
