@@ -17,10 +17,10 @@ static const struct param gemm_params[] = {
 	{ "m", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, PARAM_REQUIRED, "M", "rows of A and C", NULL, NULL },
 	{ "n", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, PARAM_REQUIRED, "N", "columns of B and C", NULL, NULL },
 	{ "k", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, PARAM_REQUIRED, "K", "the reduction dimension", NULL, NULL },
-	{ "dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4 (default bf16)", NULL, NULL },
+	{ "dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4", NULL, "bf16" },
 	{ "naive", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "one thread per output, no reuse (2*M*N*K element reads)", NULL, NULL },
 	{ "tile", PARAM_TEXT, 0, NULL, 0, 0, 0, "T|MxNxK", "a shared-memory tiled kernel with this CTA tile", NULL, NULL },
-	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "B", "independent GEMMs of this shape (default 1)", NULL, NULL },
+	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "B", "independent GEMMs of this shape", NULL, "1" },
 	{ "traffic", PARAM_TEXT, 0, NULL, 0, 0, 0, "default|tiled|compulsory",
 	  "default: compulsory for the library GEMM, tiled for --tile and --naive; tiled: every re-read "
 	  "reaches memory; compulsory: every matrix once", NULL, NULL },

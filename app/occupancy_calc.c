@@ -35,7 +35,7 @@ static const struct param occupancy_params[] = {
      NULL, NULL},
     {"cache_config", PARAM_TEXT, 0, NULL, 0, 0, 0, "C", "none, shared, l1 or equal", NULL, NULL},
     {"optin", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "opted in above the default per-block limit", NULL, NULL},
-    {"barriers", PARAM_INTEGER, 0, NULL, 0, 16, 0, "N", "named barriers per block (default 1)", NULL, "1"},
+    {"barriers", PARAM_INTEGER, 0, NULL, 0, 16, 0, "N", "named barriers per block", NULL, "1"},
     {"vgprs", PARAM_INTEGER, 0, NULL, 0, 256, PARAM_CLI_ONLY, "N", "AMD: ArchVGPRs (the same as --regs)", NULL, NULL},
     {"agprs", PARAM_INTEGER, 0, NULL, 0, 256, 0, "N", "AMD: AGPRs", NULL, NULL},
     {"sgprs", PARAM_INTEGER, 0, NULL, 0, 128, 0, "N", "AMD: SGPRs (default: not counted)", NULL, NULL},

@@ -44,9 +44,11 @@ struct param {
 	const char *metavar; /* for usage: "K", "USD" */
 	const char *help;
 	const char *range; /* for messages: "0 < MFU <= 1"; NULL: derived from lo, hi */
-	/* The value a front end starts from when none is given, as text parsed
-	 * like the input ("256", "32KiB", "0.4"): the TUI's initial fields.
-	 * NULL: none (the calculator decides, or the input is required). */
+	/* The value used when none is given, as text parsed like the input
+	 * ("1", "32KiB", "bf16"): generated --help says "(default X)" after help
+	 * (not for a required input), and the TUI starts its field from it (for
+	 * a required input the example it starts from). NULL: none, or one the
+	 * help text explains in words. */
 	const char *def;
 };
 

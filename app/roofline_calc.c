@@ -40,7 +40,7 @@ struct roofline_request {
 /* The inputs, once: the command line's flags and a scenario item's keys
  * ('_' for '-'). */
 static const struct param roofline_params[] = {
-	{ "dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4 (default bf16)", NULL, NULL },
+	{ "dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4", NULL, "bf16" },
 	{ "flops", PARAM_NUMBER, RIDGE_UNIT_FLOP, NULL, 0, INFINITY, PARAM_OPEN_LO, "F", "FLOPs of the work",
 	  "greater than 0", NULL },
 	{ "bytes", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, INFINITY, PARAM_OPEN_LO, "B", "bytes it moves at the level",
