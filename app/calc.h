@@ -46,11 +46,11 @@ struct calc {
 
 /* The parameters every GPU calculator takes on the command line. */
 #define CALC_GPU_PARAMS                                                                                                   \
-	{ "gpu", PARAM_TEXT, 0, NULL, 0, 0, 0, "GPU", "hwdb id or alias (default " APP_DEFAULT_GPU ")", NULL },          \
-	{ "hwdb", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "DIR", "also load the hwdb entries in DIR", NULL },         \
+	{ "gpu", PARAM_TEXT, 0, NULL, 0, 0, 0, "GPU", "hwdb id or alias (default " APP_DEFAULT_GPU ")", NULL, NULL },     \
+	{ "hwdb", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "DIR", "also load the hwdb entries in DIR", NULL, NULL },         \
 	{ "calibration", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE", "a ridge-probe calibration (measured ceilings)", \
-	  NULL }
-#define CALC_JSON_PARAM { "json", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL, "one JSON document on stdout (SI units)", NULL }
+	  NULL, NULL }
+#define CALC_JSON_PARAM { "json", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL, "one JSON document on stdout (SI units)", NULL, NULL }
 
 /* calc->run, and the one check of its result: a number that is not finite
  * (json_number saw it) refuses the result (NULL, in->err naming the
@@ -113,8 +113,9 @@ cJSON *calc_json_align_rule(cJSON *obj, const struct ridge_align_rule *r);
 /* One finding's verdict and next aligned values, as a new object. */
 cJSON *calc_json_align_finding(const struct align_finding *f);
 
-/* The calculators (each defined beside its command); scenario files can use
- * every one listed in eval_kinds[] (cli/eval_kinds.c). */
+/* The calculators (app/<name>_calc.c, or beside their command in cli/ for
+ * those not moved yet); scenario files can use every one listed in
+ * eval_kinds[] (app/eval_kinds.c). */
 extern const struct calc calc_align;
 extern const struct calc calc_comm;
 extern const struct calc calc_launch;

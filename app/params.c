@@ -158,15 +158,17 @@ static bool is_bare_number(const char *text)
 	return n > 0 && (isdigit((unsigned char)text[n - 1]) || text[n - 1] == '.');
 }
 
+/* Whole bounds are grouped from 10,000 up, as the result tables group them
+ * (1..1024, 1..1,000,000). */
 static void bound_text(double v, char *buf, size_t len)
 {
-	if (v == floor(v))
+	if (v == floor(v) && fabs(v) >= 10000)
 		fmt_grouped(v, 0, buf, len);
 	else
 		cost_format_exact(v, buf, len);
 }
 
-static void range_text(const struct param *p, char *buf, size_t len)
+void params_range_text(const struct param *p, char *buf, size_t len)
 {
 	if (p->range) {
 		snprintf(buf, len, "%s", p->range);
@@ -246,8 +248,20 @@ int params_set(struct param_values *v, int i, const char *text, const char *wher
 		}
 		break;
 	}
+	if ((p->flags & PARAM_WHOLE) && (out_of_range(p, value) || value != floor(value))) {
+		params_range_text(p, range, sizeof range);
+		cli_error("%s: '%s' is not a whole number of %s from %s", where, text,
+			  p->unit == RIDGE_UNIT_BYTES ? "bytes" : "units", range);
+		return -1;
+	}
+	if ((p->kind == PARAM_NUMBER || p->kind == PARAM_INTEGER || p->kind == PARAM_FRACTION) && out_of_range(p, value) &&
+	    (p->flags & PARAM_OPEN_LO) && p->lo == 0 && p->hi == INFINITY) {
+		/* A positive quantity: the words of every such flag (app_parse_positive). */
+		cli_error("%s: must be greater than 0, not '%s'", where, text);
+		return -1;
+	}
 	if ((p->kind == PARAM_NUMBER || p->kind == PARAM_INTEGER || p->kind == PARAM_FRACTION) && out_of_range(p, value)) {
-		range_text(p, range, sizeof range);
+		params_range_text(p, range, sizeof range);
 		if (p->kind == PARAM_FRACTION && value > 1 && value <= 100 && !strchr(text, '%'))
 			cli_error("%s: '%s' is out of range (%s): write 0.4 or 40%%", where, text, range);
 		else

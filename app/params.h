@@ -28,6 +28,10 @@ enum {
 	/* PARAM_TEXT: in a file also a list, its elements (scalars, or one-key
 	 * mappings `name: value`) joined as "a,b,name=c" (ridge align's dims). */
 	PARAM_JOIN = 1u << 5,
+	/* PARAM_NUMBER: a whole number of the unit (bytes); one message for a
+	 * fraction and for out of range: "'1e300' is not a whole number of
+	 * bytes from 0 to 1 GiB". */
+	PARAM_WHOLE = 1u << 6,
 };
 
 struct param {
@@ -40,6 +44,12 @@ struct param {
 	const char *metavar; /* for usage: "K", "USD" */
 	const char *help;
 	const char *range; /* for messages: "0 < MFU <= 1"; NULL: derived from lo, hi */
+	/* The value used when none is given, as text parsed like the input
+	 * ("1", "32KiB", "bf16"): generated --help says "(default X)" after help
+	 * (not for a required input), and the TUI starts its field from it (for
+	 * a required input the example it starts from). NULL: none, or one the
+	 * help text explains in words. */
+	const char *def;
 };
 
 #define PARAM_MAX 48
@@ -80,6 +90,9 @@ const void *params_node(const struct param_values *v, const char *name);
 
 /* "--kernels-per-layer" for name "kernels_per_layer". */
 void params_flag_name(const char *name, char *buf, size_t len);
+
+/* The range as messages state it: "1..1024", "0 < MFU <= 1". */
+void params_range_text(const struct param *p, char *buf, size_t len);
 
 /* Parses a fraction: "0.4", "40%". Returns 0, or -1 with a reason. */
 int params_parse_fraction(const char *text, double *out, char *err, size_t err_len);

@@ -22,7 +22,10 @@ void params_usage(const struct param *spec, int count, const char *synopsis, con
 			snprintf(left, sizeof left, "%s", flag);
 		else
 			snprintf(left, sizeof left, "%s %s", flag, p->metavar ? p->metavar : "X");
-		printf("  %-26s %s%s\n", left, p->help, (p->flags & PARAM_REQUIRED) ? " (required)" : "");
+		char def[80] = "";
+		if (p->def && !(p->flags & PARAM_REQUIRED))
+			snprintf(def, sizeof def, " (default %s)", p->def);
+		printf("  %-26s %s%s%s\n", left, p->help, def, (p->flags & PARAM_REQUIRED) ? " (required)" : "");
 	}
 	printf("  %-26s %s\n", "--help", "this text");
 }

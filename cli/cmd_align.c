@@ -70,20 +70,20 @@ static const char usage_text[] =
 #define SHAPE_PARAM(name, help)                                                                                        \
 	{                                                                                                              \
 		name, PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY,                                               \
-		    PARAM_MODEL | PARAM_FILE_ONLY | PARAM_OPEN_LO, "N", help, "greater than 0"                         \
+		    PARAM_MODEL | PARAM_FILE_ONLY | PARAM_OPEN_LO, "N", help, "greater than 0", NULL                   \
 	}
 
 static const struct param align_params[] = {
-    {"dtype", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, "DT", "fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4", NULL},
-    {"dims", PARAM_TEXT, 0, NULL, 0, 0, PARAM_JOIN, "LIST", "dimensions: 6000,21845 or d_model=6000,ffn=21845", NULL},
-    {"model", PARAM_TEXT, 0, NULL, 0, 0, 0, "FILE", "a Hugging Face config.json, or the same keys in YAML", NULL},
+    {"dtype", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, "DT", "fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4", NULL, NULL},
+    {"dims", PARAM_TEXT, 0, NULL, 0, 0, PARAM_JOIN, "LIST", "dimensions: 6000,21845 or d_model=6000,ffn=21845", NULL, NULL},
+    {"model", PARAM_TEXT, 0, NULL, 0, 0, 0, "FILE", "a Hugging Face config.json, or the same keys in YAML", NULL, NULL},
     {"tokens", PARAM_INTEGER, 0, NULL, 1, 2147483647.0, 0, "T", "M, the tokens in one GEMM (default 4096)",
-     ALIGN_RANGE},
-    {"tile", PARAM_TEXT, 0, NULL, 0, 0, 0, "MxN", "CTA output tile (default 128x128)", NULL},
-    {"ctas_per_sm", PARAM_INTEGER, 0, NULL, 1, 64, 0, "N", "CTAs resident per SM at once (default 1)", NULL},
-    {"multiple_of", PARAM_INTEGER, 0, NULL, 1, 2147483647.0, 0, "N", "SwiGLU rounding", ALIGN_RANGE},
+     ALIGN_RANGE, NULL},
+    {"tile", PARAM_TEXT, 0, NULL, 0, 0, 0, "MxN", "CTA output tile (default 128x128)", NULL, NULL},
+    {"ctas_per_sm", PARAM_INTEGER, 0, NULL, 1, 64, 0, "N", "CTAs resident per SM at once (default 1)", NULL, NULL},
+    {"multiple_of", PARAM_INTEGER, 0, NULL, 1, 2147483647.0, 0, "N", "SwiGLU rounding", ALIGN_RANGE, NULL},
     {"ffn_dim_multiplier", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_OPEN_LO, "X", "SwiGLU multiplier",
-     "greater than 0"},
+     "greater than 0", NULL},
     SHAPE_PARAM("hidden_size", "hidden_size"),
     SHAPE_PARAM("intermediate_size", "intermediate_size"),
     SHAPE_PARAM("heads", "num_attention_heads"),

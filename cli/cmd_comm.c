@@ -11,15 +11,15 @@
 
 static const struct param comm_params[] = {
 	{ "op", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, "OP",
-	  "all-reduce, all-gather, reduce-scatter, all-to-all or send-recv (p2p)", NULL },
-	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "N", "GPUs taking part", NULL },
+	  "all-reduce, all-gather, reduce-scatter, all-to-all or send-recv (p2p)", NULL, NULL },
+	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "N", "GPUs taking part", NULL, NULL },
 	{ "bytes", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, 1e18, PARAM_REQUIRED, "M",
-	  "message size as nccl-tests counts it (64MiB): the buffer reduced, the gathered output", "0 to 1e18 B" },
+	  "message size as nccl-tests counts it (64MiB): the buffer reduced, the gathered output", "0 to 1e18 B", NULL },
 	{ "algorithm", PARAM_TEXT, 0, NULL, 0, 0, 0, "ALG", "ring, tree, nvls, direct (default auto: the fastest that applies)",
-	  NULL },
+	  NULL, NULL },
 	{ "network_bw", PARAM_NUMBER, RIDGE_UNIT_BYTES_PER_S, NULL, 0, 1e15, PARAM_OPEN_LO, "B/s",
-	  "network bandwidth per GPU, one direction, past the fabric domain (50GB/s: 400 Gb/s NICs)", "greater than 0" },
-	{ "sweep", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "also every size 8 B, 64 B ... 8 GiB (x8), as nccl-tests prints", NULL },
+	  "network bandwidth per GPU, one direction, past the fabric domain (50GB/s: 400 Gb/s NICs)", "greater than 0", NULL },
+	{ "sweep", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "also every size 8 B, 64 B ... 8 GiB (x8), as nccl-tests prints", NULL, NULL },
 	CALC_GPU_PARAMS,
 	CALC_JSON_PARAM,
 };

@@ -12,8 +12,8 @@
 
 static const struct param compare_params[] = {
 	{ "threshold", PARAM_FRACTION, 0, NULL, 0, 1, 0, "F",
-	  "the smallest gain that counts as an improvement (default 3%)", NULL },
-	{ "json", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL, "one JSON document on stdout (SI units)", NULL },
+	  "the smallest gain that counts as an improvement (default 3%)", NULL, NULL },
+	{ "json", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL, "one JSON document on stdout (SI units)", NULL, NULL },
 };
 #define COMPARE_PARAM_COUNT (int)(sizeof compare_params / sizeof compare_params[0])
 

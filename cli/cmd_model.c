@@ -25,8 +25,8 @@ static const char description[] =
 
 static const struct param model_params[] = {
 	{ "tokens", PARAM_INTEGER, 0, NULL, 1, 1e12, 0, "T", "tokens through the GEMMs (M; default 1: decode at batch 1)",
-	  NULL },
-	{ "kv_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "KV-cache storage for the bytes per token (default bf16)", NULL },
+	  NULL, NULL },
+	{ "kv_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "KV-cache storage for the bytes per token (default bf16)", NULL, NULL },
 	CALC_JSON_PARAM,
 };
 

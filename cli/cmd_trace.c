@@ -9,10 +9,10 @@
 #include "trace.h"
 
 static const struct param trace_params[] = {
-	{ "steps", PARAM_INTEGER, 0, NULL, 1, 1e9, 0, "N", "the trace covers N steps (decode steps, iterations): per-step counts", NULL },
-	{ "tokens", PARAM_INTEGER, 0, NULL, 1, 1e12, 0, "N", "the trace produced N tokens: per-token counts", NULL },
-	{ "top", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "N", "kernels listed, longest total first (default 10)", NULL },
-	{ "json", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL, "one JSON document on stdout (SI units)", NULL },
+	{ "steps", PARAM_INTEGER, 0, NULL, 1, 1e9, 0, "N", "the trace covers N steps (decode steps, iterations): per-step counts", NULL, NULL },
+	{ "tokens", PARAM_INTEGER, 0, NULL, 1, 1e12, 0, "N", "the trace produced N tokens: per-token counts", NULL, NULL },
+	{ "top", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "N", "kernels listed, longest total first (default 10)", NULL, NULL },
+	{ "json", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL, "one JSON document on stdout (SI units)", NULL, NULL },
 };
 #define TRACE_PARAM_COUNT (int)(sizeof trace_params / sizeof trace_params[0])
 

@@ -612,6 +612,7 @@ int occupancy_analyze(const struct ridge_gpu *gpu, const struct ridge_occupancy_
 	out->blocks_without_reserve = r->blocks_per_sm;
 	out->regs_limit_naive = r->limit[RIDGE_OCC_REGISTERS];
 	out->blocks_naive_regs = r->blocks_per_sm;
+	out->occupancy_without_reserve = out->occupancy_naive_regs = r->occupancy;
 	if (dev.amd)
 		return 0;
 
@@ -630,6 +631,10 @@ int occupancy_analyze(const struct ridge_gpu *gpu, const struct ridge_occupancy_
 		if (i != RIDGE_OCC_REGISTERS)
 			others = min_int(others, r->limit[i]);
 	out->blocks_naive_regs = min_int(others, out->regs_limit_naive);
+	out->occupancy_without_reserve = (double)out->blocks_without_reserve * r->warps_per_block / r->max_warps;
+	out->occupancy_naive_regs = (double)out->blocks_naive_regs * r->warps_per_block / r->max_warps;
+	out->reg_warps_per_sub_partition = r->regs_per_warp ? dev.regs_per_sub_partition / r->regs_per_warp : 0;
+	out->warps_counted = (r->warps_per_block + dev.sub_partitions - 1) / dev.sub_partitions * dev.sub_partitions;
 	return 0;
 }
 

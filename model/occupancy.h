@@ -163,6 +163,13 @@ struct ridge_occupancy_analysis {
 	int blocks_without_reserve;	/* the result under that assumption */
 	int regs_limit_naive;		/* regs per SM / (regs x threads): no allocation granularity */
 	int blocks_naive_regs;		/* the result with that register limit */
+	double occupancy_without_reserve; /* blocks_without_reserve x warps per block / max warps */
+	double occupancy_naive_regs;	  /* the same for blocks_naive_regs */
+	/* The register limit's terms (NVIDIA): warps one sub-partition's
+	 * registers hold at regs_per_warp (0 without registers), and the warps
+	 * of a block counted in whole sub-partitions. */
+	int reg_warps_per_sub_partition;
+	int warps_counted;
 };
 
 int occupancy_analyze(const struct ridge_gpu *gpu, const struct ridge_occupancy_input *in,

@@ -3,6 +3,7 @@
  * compute function, one file per panel: state_<panel>.c). */
 #include "state.h"
 
+#include <float.h>
 #include <math.h>
 #include <ncurses.h> /* KEY_* codes only: no terminal is touched here */
 #include <stdarg.h>
@@ -29,65 +30,66 @@ static const char *const booleans_yes[] = {"no", "yes"};
 
 /* clang-format off */
 const struct tui_field tui_fields[] = {
-	/* panel, mode, key, label, kind, offset+size, unit, percent, min, max, step kind, step, big step, choices, count, unset, NVIDIA only */
-	{ TUI_PANEL_HW, -1, "gpu", "GPU", TUI_FIELD_GPU, IN(gpu), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_HW, -1, "compare", "compare with", TUI_FIELD_GPU, IN(compare), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, true, -1, "none", false },
+	/* panel, mode, key, label, kind, offset+size, unit, percent, min, max, step kind, step, big step, choices, count, unset, NVIDIA only, calculator
+	 * (a field with a calculator takes its range, unit and starting value from the calculator's parameter of that key: min and max are 0 here) */
+	{ TUI_PANEL_HW, -1, "gpu", "GPU", TUI_FIELD_GPU, IN(gpu), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_HW, -1, "compare", "compare with", TUI_FIELD_GPU, IN(compare), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, true, -1, "none", false, NULL },
 
-	{ TUI_PANEL_ROOFLINE, -1, "mode", "kernel", TUI_FIELD_CHOICE, IN(roofline_mode), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, roofline_modes, 2, false, 0, NULL, false },
-	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "algorithm", "algorithm", TUI_FIELD_CHOICE, IN(gemm_algorithm), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, gemm_algorithms, 3, false, 0, NULL, false },
-	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "m", "M", TUI_FIELD_INTEGER, IN(gemm_m), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "n", "N", TUI_FIELD_INTEGER, IN(gemm_n), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "k", "K", TUI_FIELD_INTEGER, IN(gemm_k), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "tile", "tile (tiled)", TUI_FIELD_TEXT, IN(gemm_tile), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 0, 0, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "traffic", "traffic", TUI_FIELD_CHOICE, IN(gemm_traffic), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, gemm_traffic, 3, false, 0, NULL, false },
-	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_INTENSITY, "intensity", "FLOP/byte", TUI_FIELD_NUMBER, IN(intensity), RIDGE_UNIT_COUNT, false, 1e-3, 1e6, TUI_STEP_MUL, 1.25, 10, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_ROOFLINE, -1, "dtype", "dtype", TUI_FIELD_DTYPE, IN(roofline_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_ROOFLINE, -1, "no_tensor", "units", TUI_FIELD_CHOICE, IN(roofline_no_tensor), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, tensor_choices, 2, false, 0, NULL, false },
-	{ TUI_PANEL_ROOFLINE, -1, "level", "memory level", TUI_FIELD_CHOICE, IN(roofline_level), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, memory_levels, 3, false, 0, NULL, false },
+	{ TUI_PANEL_ROOFLINE, -1, "mode", "kernel", TUI_FIELD_CHOICE, IN(roofline_mode), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, roofline_modes, 2, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "algorithm", "algorithm", TUI_FIELD_CHOICE, IN(gemm_algorithm), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, gemm_algorithms, 3, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "m", "M", TUI_FIELD_INTEGER, IN(gemm_m), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "n", "N", TUI_FIELD_INTEGER, IN(gemm_n), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "k", "K", TUI_FIELD_INTEGER, IN(gemm_k), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "tile", "tile (tiled)", TUI_FIELD_TEXT, IN(gemm_tile), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 0, 0, NULL, 0, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "traffic", "traffic", TUI_FIELD_CHOICE, IN(gemm_traffic), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, gemm_traffic, 3, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_INTENSITY, "intensity", "FLOP/byte", TUI_FIELD_NUMBER, IN(intensity), RIDGE_UNIT_COUNT, false, 1e-3, 1e6, TUI_STEP_MUL, 1.25, 10, NULL, 0, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_ROOFLINE, -1, "dtype", "dtype", TUI_FIELD_DTYPE, IN(roofline_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_ROOFLINE, -1, "no_tensor", "units", TUI_FIELD_CHOICE, IN(roofline_no_tensor), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, tensor_choices, 2, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_ROOFLINE, -1, "level", "memory level", TUI_FIELD_CHOICE, IN(roofline_level), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, memory_levels, 3, false, 0, NULL, false, NULL },
 
-	{ TUI_PANEL_OCCUPANCY, -1, "threads", "threads/block", TUI_FIELD_INTEGER, IN(threads), RIDGE_UNIT_COUNT, false, 1, 1024, TUI_STEP_WARP, 0, 2, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_OCCUPANCY, -1, "regs", "registers/thread", TUI_FIELD_INTEGER, IN(regs), RIDGE_UNIT_COUNT, false, 0, 256, TUI_STEP_ADD, 8, 32, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_OCCUPANCY, -1, "smem", "shared mem/block", TUI_FIELD_NUMBER, IN(smem), RIDGE_UNIT_BYTES, false, 0, 1 << 20, TUI_STEP_ADD, 1024, 16384, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_OCCUPANCY, -1, "dyn_smem", "dynamic smem", TUI_FIELD_NUMBER, IN(dyn_smem), RIDGE_UNIT_BYTES, false, 0, 1 << 20, TUI_STEP_ADD, 1024, 16384, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_OCCUPANCY, -1, "carveout", "carveout %", TUI_FIELD_INTEGER, IN(carveout), RIDGE_UNIT_COUNT, false, -1, 100, TUI_STEP_ADD, 25, 50, NULL, 0, true, -1, "default", true },
-	{ TUI_PANEL_OCCUPANCY, -1, "optin", "opt-in smem", TUI_FIELD_CHOICE, IN(optin), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, booleans_yes, 2, false, 0, NULL, true },
-	{ TUI_PANEL_OCCUPANCY, -1, "barriers", "barriers/block", TUI_FIELD_INTEGER, IN(barriers), RIDGE_UNIT_COUNT, false, 0, 16, TUI_STEP_ADD, 1, 4, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_OCCUPANCY, -1, "threads", "threads/block", TUI_FIELD_INTEGER, IN(threads), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_WARP, 0, 2, NULL, 0, false, 0, NULL, false, &calc_occupancy },
+	{ TUI_PANEL_OCCUPANCY, -1, "regs", "registers/thread", TUI_FIELD_INTEGER, IN(regs), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 8, 32, NULL, 0, false, 0, NULL, false, &calc_occupancy },
+	{ TUI_PANEL_OCCUPANCY, -1, "smem", "shared mem/block", TUI_FIELD_NUMBER, IN(smem), RIDGE_UNIT_BYTES, false, 0, 0, TUI_STEP_ADD, 1024, 16384, NULL, 0, false, 0, NULL, false, &calc_occupancy },
+	{ TUI_PANEL_OCCUPANCY, -1, "dyn_smem", "dynamic smem", TUI_FIELD_NUMBER, IN(dyn_smem), RIDGE_UNIT_BYTES, false, 0, 0, TUI_STEP_ADD, 1024, 16384, NULL, 0, false, 0, NULL, false, &calc_occupancy },
+	{ TUI_PANEL_OCCUPANCY, -1, "carveout", "carveout %", TUI_FIELD_INTEGER, IN(carveout), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 25, 50, NULL, 0, true, -1, "default", true, &calc_occupancy },
+	{ TUI_PANEL_OCCUPANCY, -1, "optin", "opt-in smem", TUI_FIELD_CHOICE, IN(optin), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, booleans_yes, 2, false, 0, NULL, true, NULL },
+	{ TUI_PANEL_OCCUPANCY, -1, "barriers", "barriers/block", TUI_FIELD_INTEGER, IN(barriers), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 4, NULL, 0, false, 0, NULL, false, &calc_occupancy },
 
-	{ TUI_PANEL_ALIGN, -1, "dtype", "dtype", TUI_FIELD_DTYPE, IN(align_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_ALIGN, -1, "dims", "dims", TUI_FIELD_TEXT, IN(align_dims), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 0, 0, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_ALIGN, -1, "model", "model config", TUI_FIELD_TEXT, IN(align_model), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 0, 0, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_ALIGN, -1, "tokens", "tokens (M)", TUI_FIELD_INTEGER, IN(align_tokens), RIDGE_UNIT_COUNT, false, 1, 2147483647.0, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_ALIGN, -1, "dtype", "dtype", TUI_FIELD_DTYPE, IN(align_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_ALIGN, -1, "dims", "dims", TUI_FIELD_TEXT, IN(align_dims), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 0, 0, NULL, 0, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_ALIGN, -1, "model", "model config", TUI_FIELD_TEXT, IN(align_model), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 0, 0, NULL, 0, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_ALIGN, -1, "tokens", "tokens (M)", TUI_FIELD_INTEGER, IN(align_tokens), RIDGE_UNIT_COUNT, false, 1, 2147483647.0, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false, NULL },
 
-	{ TUI_PANEL_COST, -1, "mode", "cost of", TUI_FIELD_CHOICE, IN(cost_mode), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, cost_modes, 2, false, 0, NULL, false },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "params", "parameters", TUI_FIELD_NUMBER, IN(train_params), RIDGE_UNIT_COUNT, false, 1, 1e15, TUI_STEP_MUL, 1.25, 10, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "seq", "sequence", TUI_FIELD_INTEGER, IN(train_seq), RIDGE_UNIT_COUNT, false, 1, 1e8, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "batch", "global batch", TUI_FIELD_INTEGER, IN(train_batch), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "steps", "steps", TUI_FIELD_INTEGER, IN(train_steps), RIDGE_UNIT_COUNT, false, 1, 1e12, TUI_STEP_MUL, 2, 10, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "gpus", "GPUs", TUI_FIELD_INTEGER, IN(train_gpus), RIDGE_UNIT_COUNT, false, 1, 1e7, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "mfu", "MFU", TUI_FIELD_NUMBER, IN(train_mfu), RIDGE_UNIT_COUNT, true, 0.001, 1, TUI_STEP_ADD, 0.01, 0.1, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "target_mfu", "target MFU", TUI_FIELD_NUMBER, IN(train_target_mfu), RIDGE_UNIT_COUNT, true, 0, 1, TUI_STEP_ADD, 0.01, 0.1, NULL, 0, true, 0, "-", false },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "price", "$/GPU-hour", TUI_FIELD_NUMBER, IN(train_price), RIDGE_UNIT_USD, false, 0.01, 1e4, TUI_STEP_ADD, 0.25, 1, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "investment", "investment $", TUI_FIELD_NUMBER, IN(train_investment), RIDGE_UNIT_USD, false, 0, 1e12, TUI_STEP_MUL, 2, 10, NULL, 0, true, 0, "-", false },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "dtype", "compute dtype", TUI_FIELD_DTYPE, IN(train_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "peak", "peak FLOP/s", TUI_FIELD_NUMBER, IN(train_peak), RIDGE_UNIT_FLOPS, false, 1e9, 1e18, TUI_STEP_MUL, 1.1, 2, NULL, 0, true, 0, "hwdb", false },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "flops_formula", "FLOPs formula", TUI_FIELD_CHOICE, IN(train_formula), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, flops_formulas, 2, false, 0, NULL, false },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "layers", "layers (palm)", TUI_FIELD_INTEGER, IN(train_layers), RIDGE_UNIT_COUNT, false, 1, 1e6, TUI_STEP_ADD, 1, 8, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "heads", "heads (palm)", TUI_FIELD_INTEGER, IN(train_heads), RIDGE_UNIT_COUNT, false, 1, 1e6, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "head_dim", "head dim (palm)", TUI_FIELD_INTEGER, IN(train_head_dim), RIDGE_UNIT_COUNT, false, 1, 1e6, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "causal", "causal (palm)", TUI_FIELD_CHOICE, IN(train_causal), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, booleans, 2, false, 0, NULL, false },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "params", "parameters", TUI_FIELD_NUMBER, IN(decode_params), RIDGE_UNIT_COUNT, false, 1, 1e15, TUI_STEP_MUL, 1.25, 10, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "layers", "layers", TUI_FIELD_INTEGER, IN(decode_layers), RIDGE_UNIT_COUNT, false, 1, 1e5, TUI_STEP_ADD, 1, 8, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "kv_heads", "KV heads", TUI_FIELD_INTEGER, IN(decode_kv_heads), RIDGE_UNIT_COUNT, false, 1, 1e5, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "head_dim", "head dim", TUI_FIELD_INTEGER, IN(decode_head_dim), RIDGE_UNIT_COUNT, false, 1, 1e5, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "context", "context", TUI_FIELD_INTEGER, IN(decode_context), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "batch", "batch", TUI_FIELD_INTEGER, IN(decode_batch), RIDGE_UNIT_COUNT, false, 1, 1e7, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "gpus", "GPUs", TUI_FIELD_INTEGER, IN(decode_gpus), RIDGE_UNIT_COUNT, false, 1, 1e5, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "price", "$/GPU-hour", TUI_FIELD_NUMBER, IN(decode_price), RIDGE_UNIT_USD, false, 0.01, 1e4, TUI_STEP_ADD, 0.25, 1, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "weight_dtype", "weight dtype", TUI_FIELD_CHOICE, IN(decode_weight_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, storage_types, 7, false, 0, NULL, false },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "kv_dtype", "KV dtype", TUI_FIELD_CHOICE, IN(decode_kv_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, storage_types, 7, false, 0, NULL, false },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "compute_dtype", "compute dtype", TUI_FIELD_DTYPE, IN(decode_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL, false },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "peak", "peak FLOP/s", TUI_FIELD_NUMBER, IN(decode_peak), RIDGE_UNIT_FLOPS, false, 1e9, 1e18, TUI_STEP_MUL, 1.1, 2, NULL, 0, true, 0, "hwdb", false },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "overhead_ms", "overhead/step", TUI_FIELD_NUMBER, IN(decode_overhead), RIDGE_UNIT_SECONDS, false, 0, 3600, TUI_STEP_ADD, 1e-4, 1e-3, NULL, 0, false, 0, NULL, false },
+	{ TUI_PANEL_COST, -1, "mode", "cost of", TUI_FIELD_CHOICE, IN(cost_mode), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, cost_modes, 2, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "params", "parameters", TUI_FIELD_NUMBER, IN(train_params), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_MUL, 1.25, 10, NULL, 0, false, 0, NULL, false, &calc_cost_train },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "seq", "sequence", TUI_FIELD_INTEGER, IN(train_seq), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false, &calc_cost_train },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "batch", "global batch", TUI_FIELD_INTEGER, IN(train_batch), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false, &calc_cost_train },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "steps", "steps", TUI_FIELD_INTEGER, IN(train_steps), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_MUL, 2, 10, NULL, 0, false, 0, NULL, false, &calc_cost_train },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "gpus", "GPUs", TUI_FIELD_INTEGER, IN(train_gpus), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL, false, &calc_cost_train },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "mfu", "MFU", TUI_FIELD_NUMBER, IN(train_mfu), RIDGE_UNIT_COUNT, true, 0, 0, TUI_STEP_ADD, 0.01, 0.1, NULL, 0, false, 0, NULL, false, &calc_cost_train },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "target_mfu", "target MFU", TUI_FIELD_NUMBER, IN(train_target_mfu), RIDGE_UNIT_COUNT, true, 0, 0, TUI_STEP_ADD, 0.01, 0.1, NULL, 0, true, 0, "-", false, &calc_cost_train },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "price", "$/GPU-hour", TUI_FIELD_NUMBER, IN(train_price), RIDGE_UNIT_USD, false, 0, 0, TUI_STEP_ADD, 0.25, 1, NULL, 0, false, 0, NULL, false, &calc_cost_train },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "investment", "investment $", TUI_FIELD_NUMBER, IN(train_investment), RIDGE_UNIT_USD, false, 0, 0, TUI_STEP_MUL, 2, 10, NULL, 0, true, 0, "-", false, &calc_cost_train },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "dtype", "compute dtype", TUI_FIELD_DTYPE, IN(train_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "peak", "peak FLOP/s", TUI_FIELD_NUMBER, IN(train_peak), RIDGE_UNIT_FLOPS, false, 0, 0, TUI_STEP_MUL, 1.1, 2, NULL, 0, true, 0, "hwdb", false, &calc_cost_train },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "flops_formula", "FLOPs formula", TUI_FIELD_CHOICE, IN(train_formula), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, flops_formulas, 2, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "layers", "layers (palm)", TUI_FIELD_INTEGER, IN(train_layers), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 8, NULL, 0, false, 0, NULL, false, &calc_cost_train },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "heads", "heads (palm)", TUI_FIELD_INTEGER, IN(train_heads), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL, false, &calc_cost_train },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "head_dim", "head dim (palm)", TUI_FIELD_INTEGER, IN(train_head_dim), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL, false, &calc_cost_train },
+	{ TUI_PANEL_COST, TUI_COST_TRAIN, "causal", "causal (palm)", TUI_FIELD_CHOICE, IN(train_causal), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, booleans, 2, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "params", "parameters", TUI_FIELD_NUMBER, IN(decode_params), RIDGE_UNIT_COUNT, false, 1, 1e15, TUI_STEP_MUL, 1.25, 10, NULL, 0, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "layers", "layers", TUI_FIELD_INTEGER, IN(decode_layers), RIDGE_UNIT_COUNT, false, 1, 1e5, TUI_STEP_ADD, 1, 8, NULL, 0, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "kv_heads", "KV heads", TUI_FIELD_INTEGER, IN(decode_kv_heads), RIDGE_UNIT_COUNT, false, 1, 1e5, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "head_dim", "head dim", TUI_FIELD_INTEGER, IN(decode_head_dim), RIDGE_UNIT_COUNT, false, 1, 1e5, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "context", "context", TUI_FIELD_INTEGER, IN(decode_context), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "batch", "batch", TUI_FIELD_INTEGER, IN(decode_batch), RIDGE_UNIT_COUNT, false, 1, 1e7, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "gpus", "GPUs", TUI_FIELD_INTEGER, IN(decode_gpus), RIDGE_UNIT_COUNT, false, 1, 1e5, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "price", "$/GPU-hour", TUI_FIELD_NUMBER, IN(decode_price), RIDGE_UNIT_USD, false, 0.01, 1e4, TUI_STEP_ADD, 0.25, 1, NULL, 0, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "weight_dtype", "weight dtype", TUI_FIELD_CHOICE, IN(decode_weight_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, storage_types, 7, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "kv_dtype", "KV dtype", TUI_FIELD_CHOICE, IN(decode_kv_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, storage_types, 7, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "compute_dtype", "compute dtype", TUI_FIELD_DTYPE, IN(decode_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL, false, NULL },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "peak", "peak FLOP/s", TUI_FIELD_NUMBER, IN(decode_peak), RIDGE_UNIT_FLOPS, false, 1e9, 1e18, TUI_STEP_MUL, 1.1, 2, NULL, 0, true, 0, "hwdb", false, NULL },
+	{ TUI_PANEL_COST, TUI_COST_DECODE, "overhead_ms", "overhead/step", TUI_FIELD_NUMBER, IN(decode_overhead), RIDGE_UNIT_SECONDS, false, 0, 3600, TUI_STEP_ADD, 1e-4, 1e-3, NULL, 0, false, 0, NULL, false, NULL },
 };
 /* clang-format on */
 const size_t tui_field_count = sizeof tui_fields / sizeof tui_fields[0];
@@ -132,6 +134,29 @@ int tui_tab_at(int x)
 }
 
 /* ---- field access ---- */
+
+const struct param *tui_field_param(const struct tui_field *f)
+{
+	if (!f->calc)
+		return NULL;
+	int i = params_index(f->calc->params, f->calc->param_count, f->key);
+	return i >= 0 ? &f->calc->params[i] : NULL;
+}
+
+void tui_field_range(const struct tui_field *f, double *lo, double *hi, bool *open_lo)
+{
+	const struct param *p = tui_field_param(f);
+	*lo = p ? p->lo : f->min;
+	*hi = p ? p->hi : f->max;
+	*open_lo = p && (p->flags & PARAM_OPEN_LO);
+}
+
+/* The unit a number is typed and shown in: the parameter's. */
+static enum ridge_unit field_unit(const struct tui_field *f)
+{
+	const struct param *p = tui_field_param(f);
+	return p && p->kind == PARAM_NUMBER ? p->unit : f->unit;
+}
 
 static double *num_ptr(struct tui_inputs *in, const struct tui_field *f)
 {
@@ -268,7 +293,7 @@ void tui_field_format(const struct tui_state *s, const struct tui_field *f, char
 		else if (f->percent)
 			snprintf(buf, len, "%.6g%%", v * 100);
 		else
-			format_number(v, f->unit, f->kind == TUI_FIELD_INTEGER, buf, len);
+			format_number(v, field_unit(f), f->kind == TUI_FIELD_INTEGER, buf, len);
 		break;
 	}
 	case TUI_FIELD_DTYPE:
@@ -326,19 +351,27 @@ int tui_field_set_text(struct tui_inputs *in, const struct hwdb *db, const struc
 				return -1;
 			if (pct || v > 1)
 				v /= 100;
-		} else if (ridge_quantity_parse(text, f->unit, &v, err, err_len) != 0) {
+		} else if (ridge_quantity_parse(text, field_unit(f), &v, err, err_len) != 0) {
 			return -1;
 		}
 		if (f->kind == TUI_FIELD_INTEGER && v != floor(v)) {
 			snprintf(err, err_len, "'%s' is not a whole number", text);
 			return -1;
 		}
-		if (v < f->min || v > f->max) {
-			if (f->percent)
-				snprintf(err, err_len, "'%s' is out of range (%g%%..%g%%)", text, f->min * 100,
-					 f->max * 100);
+		double lo, hi;
+		bool open_lo;
+		tui_field_range(f, &lo, &hi, &open_lo);
+		if (!(v <= hi && (open_lo ? v > lo : v >= lo))) {
+			/* A calculator's input: the command line's words for its range. */
+			const struct param *p = tui_field_param(f);
+			char range[96];
+			if (p)
+				params_range_text(p, range, sizeof range);
+			else if (f->percent)
+				snprintf(range, sizeof range, "%g%%..%g%%", lo * 100, hi * 100);
 			else
-				snprintf(err, err_len, "'%s' is out of range (%g..%g)", text, f->min, f->max);
+				snprintf(range, sizeof range, "%g..%g", lo, hi);
+			snprintf(err, err_len, "'%s' is out of range (%s)", text, range);
 			return -1;
 		}
 		*num_ptr(in, f) = v;
@@ -396,13 +429,22 @@ static void step_number(struct tui_state *s, const struct tui_field *f, int dire
 {
 	double *p = num_ptr(&s->in, f);
 	double v = *p;
-	double lo = f->min;
+	double lo, hi;
+	bool open_lo;
+	tui_field_range(f, &lo, &hi, &open_lo);
+	if (open_lo) /* the first value above lo the steps reach */
+		lo += f->kind == TUI_FIELD_INTEGER ? 1 : f->step;
+	if (hi > DBL_MAX)
+		hi = DBL_MAX;
+	if (f->step_kind == TUI_STEP_WARP && tui_state_gpu(s) && tui_state_gpu(s)->max_threads_per_block > 0 &&
+	    hi > tui_state_gpu(s)->max_threads_per_block)
+		hi = tui_state_gpu(s)->max_threads_per_block; /* steps stay within the GPU's block */
 	if (f->has_unset && v == f->unset_value) {
 		/* Stepping up from "not set" starts at the first value of an
 		 * additive scale; a multiplicative one (a peak, an investment) has
 		 * no sensible first value: it is typed. */
 		if (direction > 0 && f->step_kind != TUI_STEP_MUL)
-			*p = f->unset_value < f->min ? f->min : f->step;
+			*p = f->unset_value < lo ? lo : f->step;
 		else if (direction > 0)
 			tui_state_message(s, false, "%s is not set: Enter types a value", f->label);
 		return;
@@ -436,7 +478,7 @@ static void step_number(struct tui_state *s, const struct tui_field *f, int dire
 		else
 			next = (ceil(v / warp) - 1) * warp;
 		if (next < warp && direction < 0)
-			next = v > warp ? warp : f->min;
+			next = v > warp ? warp : lo;
 		break;
 	}
 	}
@@ -452,7 +494,7 @@ static void step_number(struct tui_state *s, const struct tui_field *f, int dire
 	}
 	if (f->has_unset && f->unset_value >= lo)
 		lo = f->unset_value + (f->kind == TUI_FIELD_INTEGER ? 1 : f->step);
-	*p = clamp(next, lo, f->max);
+	*p = clamp(next, lo, hi);
 }
 
 static void step_field(struct tui_state *s, const struct tui_field *f, int direction, bool big)
@@ -503,13 +545,9 @@ void tui_inputs_default(struct tui_inputs *in, const struct hwdb *db, int gpu)
 	in->roofline_dtype = RIDGE_BF16;
 	in->roofline_level = 0;
 	in->intensity = 10;
-	in->threads = 256;
-	in->regs = 32;
-	in->smem = 0;
-	in->dyn_smem = 0;
+	/* threads, regs, smem, dyn_smem, barriers: their parameters' defaults (below) */
 	in->carveout = -1;
 	in->optin = 0;
-	in->barriers = 1; /* what occupancy_input_init assumes, as the runtime does */
 	in->align_dtype = RIDGE_BF16;
 	snprintf(in->align_dims, sizeof in->align_dims, "4096,11008,50257");
 	in->align_tokens = 4096;
@@ -537,6 +575,13 @@ void tui_inputs_default(struct tui_inputs *in, const struct hwdb *db, int gpu)
 	in->train_heads = 32;
 	in->train_head_dim = 128;
 	in->train_price = in->decode_price = tui_default_price(db, gpu);
+	/* The starting value of each field whose calculator's parameter has one. */
+	for (size_t i = 0; i < tui_field_count; i++) {
+		const struct param *p = tui_field_param(&tui_fields[i]);
+		char err[TUI_TEXT];
+		if (p && p->def)
+			tui_field_set_text(in, db, &tui_fields[i], p->def, err, sizeof err);
+	}
 }
 
 double tui_default_price(const struct hwdb *db, int gpu)

@@ -11,6 +11,7 @@
 #include "actions.h"
 #include "align.h"
 #include "align_run.h"
+#include "calc.h"
 #include "cost.h"
 #include "hwdb.h"
 #include "intensity.h"
@@ -103,7 +104,7 @@ struct tui_field {
 	size_t size;   /* TEXT: buffer size */
 	enum ridge_unit unit;
 	bool percent; /* a fraction shown and typed as a percentage */
-	double min, max;
+	double min, max; /* a field of the TUI's own; one of a calculator takes its table's */
 	enum tui_step_kind step_kind;
 	double step, big_step;
 	const char *const *choices;
@@ -112,10 +113,20 @@ struct tui_field {
 	double unset_value;
 	const char *unset_text;
 	bool nvidia_only; /* hidden when the GPU is AMD (carveout, opt-in) */
+	/* The calculator whose input this is: its parameter named key gives the
+	 * range, unit and starting value, so that the TUI, the command line and
+	 * scenario files accept the same values. NULL: the TUI's own field. */
+	const struct calc *calc;
 };
 
 extern const struct tui_field tui_fields[];
 extern const size_t tui_field_count;
+
+/* The calculator's parameter a field is (by key), or NULL. */
+const struct param *tui_field_param(const struct tui_field *f);
+/* The values a number field takes: lo..hi, lo itself excluded when
+ * *open_lo (an MFU of 0). */
+void tui_field_range(const struct tui_field *f, double *lo, double *hi, bool *open_lo);
 
 /* ---- results: what the model computed from the inputs ---- */
 

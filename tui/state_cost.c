@@ -3,21 +3,19 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cost_calc.h"
 #include "panels.h"
 
 int tui_train_input(const struct tui_inputs *in, const struct ridge_gpu *gpu, struct ridge_train_input *t, char *err,
 		    size_t err_len)
 {
 	memset(t, 0, sizeof *t);
-	const char *why = NULL;
-	if (in->train_peak > 0)
-		t->peak_flops = in->train_peak;
-	else if (!ridge_gpu_peak(gpu, (enum ridge_dtype)in->train_dtype, RIDGE_PEAK_DEFAULT, false, &t->peak_flops,
-				 &why)) {
-		snprintf(err, err_len, "%s on %s: %s", ridge_dtype_name((enum ridge_dtype)in->train_dtype), gpu->id,
-			 why);
+	struct cost_peak pk; /* `ridge cost`'s lookup: the given peak, else the dtype's hwdb rate */
+	if (cost_peak_lookup(gpu, (enum ridge_dtype)in->train_dtype, in->train_peak, &pk) != 0) {
+		snprintf(err, err_len, "%s on %s: %s", ridge_dtype_name((enum ridge_dtype)in->train_dtype), gpu->id, pk.why);
 		return -1;
 	}
+	t->peak_flops = pk.peak;
 	t->params = in->train_params;
 	t->seq = in->train_seq;
 	t->batch = in->train_batch;
@@ -39,15 +37,12 @@ int tui_decode_input(const struct tui_inputs *in, const struct ridge_gpu *gpu, s
 		     size_t err_len)
 {
 	memset(d, 0, sizeof *d);
-	const char *why = NULL;
-	if (in->decode_peak > 0)
-		d->peak_flops = in->decode_peak;
-	else if (!ridge_gpu_peak(gpu, (enum ridge_dtype)in->decode_dtype, RIDGE_PEAK_DEFAULT, false, &d->peak_flops,
-				 &why)) {
-		snprintf(err, err_len, "%s on %s: %s", ridge_dtype_name((enum ridge_dtype)in->decode_dtype), gpu->id,
-			 why);
+	struct cost_peak pk; /* `ridge cost`'s lookup: the given peak, else the dtype's hwdb rate */
+	if (cost_peak_lookup(gpu, (enum ridge_dtype)in->decode_dtype, in->decode_peak, &pk) != 0) {
+		snprintf(err, err_len, "%s on %s: %s", ridge_dtype_name((enum ridge_dtype)in->decode_dtype), gpu->id, pk.why);
 		return -1;
 	}
+	d->peak_flops = pk.peak;
 	const struct tui_field *w = tui_field_find_in(TUI_PANEL_COST, "weight_dtype");
 	const struct tui_field *kv = tui_field_find_in(TUI_PANEL_COST, "kv_dtype");
 	if (!cost_storage_bytes(w->choices[in->decode_weight_dtype], &d->weight_bytes) ||
@@ -81,14 +76,12 @@ void tui_compute_cost(struct tui_state *s)
 	char err[TUI_TEXT];
 	if (s->in.cost_mode == TUI_COST_TRAIN) {
 		struct ridge_train_input t;
-		/* Without a target the comparison is of the run with itself: the
-		 * current half is the answer and the savings are 0. */
+		/* `ridge cost train`'s sequence: without a target only the current run. */
 		r->has_target = s->in.train_target_mfu > 0;
-		double target = r->has_target ? s->in.train_target_mfu : s->in.train_mfu;
 		bool has_investment = s->in.train_investment > 0;
 		if (tui_train_input(&s->in, gpu, &t, err, sizeof err) != 0 ||
-		    cost_train_compare(&t, target, has_investment, s->in.train_investment, &r->train, NULL, err,
-				       sizeof err) != 0) {
+		    cost_train_run(&t, r->has_target, s->in.train_target_mfu, has_investment, s->in.train_investment,
+				   &r->train, NULL, err, sizeof err) != 0) {
 			snprintf(r->error, sizeof r->error, "%s", err);
 			return;
 		}

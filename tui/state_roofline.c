@@ -1,9 +1,10 @@
 /* Roofline panel: the kernel's FLOPs and bytes (model/intensity), its ceiling
- * and placement (model/roofline), and the ceilings to plot. The same calls as
- * `ridge gemm` (GEMM mode) and `ridge roofline --intensity` (intensity mode). */
+ * and placement (model/roofline), and the ceilings to plot: `ridge gemm`'s
+ * gemm_place (GEMM mode) and the calls of `ridge roofline --intensity`. */
 #include <stdio.h>
 #include <string.h>
 
+#include "gemm_calc.h"
 #include "kernel_view.h"
 #include "panels.h"
 
@@ -66,22 +67,23 @@ void tui_compute_roofline(struct tui_state *s)
 	char err[TUI_TEXT];
 	if (in->roofline_mode == TUI_ROOFLINE_GEMM) {
 		struct ridge_kernel_shape shape;
-		/* At L2 a kernel moves its tiled traffic (what its loads ask for),
-		 * as `ridge roofline --kernel --level l2` places it. */
+		/* ridge gemm's sequence (app/gemm_calc.c), at the chosen level: at
+		 * L2 a kernel moves its tiled traffic, as `ridge roofline --kernel
+		 * --level l2` places it. */
+		struct gemm_options opt = { .no_tensor = no_tensor, .level = level };
+		struct gemm_placement g;
 		if (tui_roofline_shape(in, &shape, err, sizeof err) != 0 ||
-		    intensity_kernel_on(gpu, &shape, &r->cost, err, sizeof err) != 0 ||
-		    intensity_ceiling(gpu, &shape, &r->cost, no_tensor, false, level, &r->ceiling, &r->path, err,
-				      sizeof err) != 0 ||
-		    roofline_place(&r->ceiling, r->cost.flops,
-				   level == RIDGE_LEVEL_L2 ? r->cost.tiled_bytes : r->cost.bytes, 0, &r->point, err,
-				   sizeof err) != 0) {
+		    gemm_place(gpu, &shape, &opt, &g, err, sizeof err) != 0) {
 			snprintf(r->error, sizeof r->error, "%s", err);
 			return;
 		}
 		r->has_cost = true;
-		/* The time model, as ridge gemm and ridge roofline --kernel show it. */
-		struct ridge_timing_options topt = { .no_tensor = no_tensor };
-		r->has_time_model = timing_kernel(gpu, &shape, &topt, &r->time_model, err, sizeof err) == 0;
+		r->cost = g.cost;
+		r->path = g.path;
+		r->ceiling = g.ceiling;
+		r->point = g.point;
+		r->has_time_model = g.has_time_model;
+		r->time_model = g.time_model;
 	} else {
 		enum ridge_peak_kind kind = no_tensor ? RIDGE_PEAK_VECTOR : RIDGE_PEAK_DEFAULT;
 		if (roofline_ceiling(gpu, (enum ridge_dtype)in->roofline_dtype, kind, false, level, &r->ceiling, err,

@@ -1,0 +1,1210 @@
+/* The cost calculators: ridge cost train | decode | prefill | rank on the
+ * cost models of model/cost.h (the scenario item kinds cost-train,
+ * cost-decode, cost-prefill and rank), the peak lookup and the training
+ * run's sequence the TUI's cost panel shares. */
+#include "cost_calc.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "app.h"
+#include "calc.h"
+#include "cost.h"
+#include "eval.h"
+#include "parallel.h"
+#include "serve_run.h"
+
+int cost_peak_lookup(const struct ridge_gpu *gpu, enum ridge_dtype dtype, double given, struct cost_peak *out)
+{
+	memset(out, 0, sizeof *out);
+	out->has_hwdb = ridge_gpu_peak(gpu, dtype, RIDGE_PEAK_DEFAULT, false, &out->hwdb_peak, &out->why);
+	if (given > 0) {
+		out->peak = given;
+		out->source = "given";
+	} else if (out->has_hwdb) {
+		out->peak = out->hwdb_peak;
+		out->source = gpu->measured ? "measured" : "hwdb";
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+int cost_train_run(const struct ridge_train_input *in, bool has_target, double target_mfu, bool has_investment,
+		   double investment_usd, struct ridge_train_comparison *c, struct ridge_explain *ex, char *err,
+		   size_t err_len)
+{
+	memset(c, 0, sizeof *c);
+	if (!has_target)
+		return cost_train(in, &c->current, ex, NULL, err, err_len);
+	return cost_train_compare(in, target_mfu, has_investment, investment_usd, c, ex, err, err_len);
+}
+
+#define PRICE_PARAM(help)                                                                                     \
+	{ "price", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, 0, "USD", help, "0 or more USD per GPU-hour", NULL }
+#define EXPLAIN_PARAM                                                                                         \
+	{ "explain", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "show every intermediate: formula, numbers, exact value", NULL, NULL }
+
+/* ---- shared pieces ---- */
+
+static int fail(struct calc_input *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct calc_input *in, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(in->err, sizeof in->err, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* The dtype's dense peak from hwdb, or the --peak override. */
+static int resolve_peak(struct calc_input *in, const char *dtype_param, double *peak, cJSON *o)
+{
+	const struct param_values *v = in->values;
+	const char *name = params_text(v, dtype_param);
+	enum ridge_dtype dtype = RIDGE_BF16;
+	if (name && !ridge_dtype_parse(name, &dtype))
+		return fail(in, "%s: unknown dtype '%s' (known: %s)", params_where(v, dtype_param), name, ridge_dtype_list());
+	struct cost_peak pk;
+	int found = cost_peak_lookup(in->gpu, dtype, params_has(v, "peak") ? params_num(v, "peak") : 0, &pk);
+	cJSON_AddStringToObject(o, dtype_param, ridge_dtype_name(dtype));
+	if (pk.has_hwdb)
+		json_number(o, "hwdb_peak_flops", pk.hwdb_peak);
+	if (found != 0)
+		return fail(in, "%s has no %s rate (%s): give %s", in->gpu->id, ridge_dtype_name(dtype), pk.why,
+			    params_where(v, "peak"));
+	*peak = pk.peak;
+	cJSON_AddStringToObject(o, "peak_source", pk.source);
+	json_number(o, "peak_flops", *peak);
+	return 0;
+}
+
+static int resolve_price(struct calc_input *in, double *price, cJSON *o)
+{
+	const struct param_values *v = in->values;
+	if (params_has(v, "price")) {
+		*price = params_num(v, "price");
+		cJSON_AddStringToObject(o, "price_source", "given");
+	} else if (in->gpu->has_price) {
+		*price = in->gpu->price_usd_per_hour;
+		cJSON_AddStringToObject(o, "price_source", "hwdb");
+	} else {
+		return fail(in, "no price: give %s (USD per GPU-hour); %s has none in hwdb", params_where(v, "price"),
+			    in->gpu->id);
+	}
+	json_number(o, "price_usd_per_gpu_hour", *price);
+	return 0;
+}
+
+static cJSON *explain_json(const struct ridge_explain *ex)
+{
+	cJSON *array = cJSON_CreateArray();
+	for (int i = 0; i < ex->count; i++) {
+		const struct ridge_explain_step *s = &ex->steps[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "label", s->label);
+		cJSON_AddStringToObject(o, "formula", s->formula);
+		cJSON_AddStringToObject(o, "substituted", s->substituted);
+		json_number(o, "value", s->value);
+		cJSON_AddStringToObject(o, "unit", s->unit);
+		cJSON_AddItemToArray(array, o);
+	}
+	return array;
+}
+
+static void print_explain(const cJSON *r)
+{
+	const cJSON *steps = cJSON_GetObjectItemCaseSensitive(r, "explain");
+	if (!cJSON_IsArray(steps))
+		return;
+	printf("\nExplain: every step, unrounded (values are the exact doubles, shortest form)\n");
+	int n = 0;
+	const cJSON *s;
+	cJSON_ArrayForEach(s, steps)
+	{
+		char exact[48], grouped[64];
+		double value = calc_num(s, "value");
+		cost_format_exact(value, exact, sizeof exact);
+		printf("  %2d. %s = %s\n", ++n, calc_str(s, "label"), calc_str(s, "formula"));
+		printf("        = %s\n", calc_str(s, "substituted"));
+		if (value == floor(value) && fabs(value) >= 10000 && fabs(value) < 1e21) {
+			fmt_grouped(value, 0, grouped, sizeof grouped);
+			printf("        = %s %s  (%s)\n", grouped, calc_str(s, "unit"), exact);
+		} else {
+			printf("        = %s %s\n", exact, calc_str(s, "unit"));
+		}
+	}
+}
+
+/* ---- cost train ---- */
+
+static const struct param train_params[] = {
+	{ "params", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_REQUIRED | PARAM_MODEL | PARAM_OPEN_LO, "N",
+	  "model parameters (70e9, 70G)", "greater than 0", NULL },
+	{ "seq", PARAM_INTEGER, 0, NULL, 1, 1e12, PARAM_REQUIRED, "S", "tokens per sequence", NULL, NULL },
+	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1e15, PARAM_REQUIRED, "B", "sequences per step (global batch)", NULL, NULL },
+	{ "steps", PARAM_INTEGER, 0, NULL, 1, 1e18, PARAM_REQUIRED, "K", "optimizer steps", NULL, NULL },
+	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "G", "GPUs", NULL, NULL },
+	{ "mfu", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, "M",
+	  "model FLOPs utilization: 0.4 or 40% (required unless --compute-efficiency predicts it)", "0 < MFU <= 1", NULL },
+	{ "target_mfu", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, "M2", "compare with the run at this MFU (may be lower)",
+	  "0 < MFU <= 1", NULL },
+	PRICE_PARAM("USD per GPU-hour (default: the GPU's hwdb price)"),
+	{ "investment", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, PARAM_OPEN_LO, "USD",
+	  "engineering cost of the MFU gain: ROI and break-even step", "greater than 0 USD", NULL },
+	{ "flops_formula", PARAM_TEXT, 0, NULL, 0, 0, 0, "6n|palm", "FLOPs per token: 6N (default) or 6N + 12 L H d s", NULL, NULL },
+	{ "layers", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "L", "layers (palm)", NULL, NULL },
+	{ "heads", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "H", "attention heads (palm)", NULL, NULL },
+	{ "head_dim", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "D", "head dimension (palm)", NULL, NULL },
+	{ "causal", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "palm: halve the attention term (causal mask)", NULL, NULL },
+	{ "peak", PARAM_NUMBER, RIDGE_UNIT_FLOPS, NULL, 0, INFINITY, PARAM_OPEN_LO, "FLOPS",
+	  "peak per GPU instead of hwdb's (989T: the book's H100 figure)", "greater than 0", NULL },
+	{ "dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "dtype whose hwdb peak is used", NULL, "bf16" },
+	{ "show_rounding", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL,
+	  "also do it as a hand calculation does: step time to 0.1 s, hours to 1 h, and show the drift", NULL, NULL },
+	/* parallelism: any of these adds the communication and memory terms (model/parallel.h) */
+	{ "tp", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "T", "tensor-parallel GPUs", NULL, "1" },
+	{ "pp", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "P", "pipeline stages", NULL, "1" },
+	{ "micro_batch", PARAM_INTEGER, 0, NULL, 1, 1e9, 0, "B", "sequences per micro-batch", NULL, "1" },
+	{ "hidden_size", PARAM_INTEGER, 0, NULL, 1, 1e7, PARAM_MODEL, "H", "hidden size (TP/PP messages, activations)", NULL, NULL },
+	{ "sharding", PARAM_TEXT, 0, NULL, 0, 0, 0, "S", "data-parallel sharding: ddp (default), zero1, zero2, zero3|fsdp", NULL, NULL },
+	{ "recompute", PARAM_TEXT, 0, NULL, 0, 0, 0, "R", "activation recomputation: none, selective (default), full", NULL, NULL },
+	{ "dp_overlap", PARAM_FRACTION, 0, NULL, 0, 1, 0, "F", "share of the gradient communication hidden under compute (default 0)",
+	  NULL, NULL },
+	{ "tp_overlap", PARAM_FRACTION, 0, NULL, 0, 1, 0, "F", "share of the tensor-parallel all-reduces hidden", NULL, "0" },
+	{ "compute_efficiency", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, "E",
+	  "fraction of peak the kernels reach: predicts the step and the MFU", "0 < E <= 1", NULL },
+	{ "network_bw", PARAM_NUMBER, RIDGE_UNIT_BYTES_PER_S, NULL, 0, 1e15, PARAM_OPEN_LO, "B/s",
+	  "network bandwidth per GPU, one direction, between nodes (50GB/s: 400 Gb/s)", "greater than 0", NULL },
+	EXPLAIN_PARAM,
+	CALC_GPU_PARAMS,
+	CALC_JSON_PARAM,
+};
+
+static const char *const parallel_flags[] = { "tp", "pp", "micro_batch", "sharding", "recompute", "dp_overlap", "tp_overlap",
+					      "compute_efficiency", "network_bw" };
+
+static bool parallel_asked(const struct param_values *v)
+{
+	for (size_t i = 0; i < sizeof parallel_flags / sizeof parallel_flags[0]; i++)
+		if (params_has(v, parallel_flags[i]))
+			return true;
+	return false;
+}
+
+static void json_comm_term(cJSON *o, const char *key, const struct ridge_comm_result *r, double count, double total_s)
+{
+	cJSON *t = cJSON_AddObjectToObject(o, key);
+	calc_json_comm(t, r);
+	json_number(t, "count", count);
+	json_number(t, "total_s", total_s);
+}
+
+/* The parallel terms of a training step: with --compute-efficiency they
+ * predict the MFU (returned in *mfu); with only --mfu they say what the kernels
+ * must reach for it. */
+static int train_parallel(struct calc_input *in, const struct ridge_train_input *ti, double flops_per_step, cJSON *o,
+			  double *mfu)
+{
+	const struct param_values *v = in->values;
+	struct ridge_parallel_input pi = {
+		.params = ti->params,
+		.seq = ti->seq,
+		.batch = ti->batch,
+		.gpus = ti->gpus,
+		.flops_per_step = flops_per_step,
+		.peak_flops = ti->peak_flops,
+		.compute_efficiency = params_has(v, "compute_efficiency") ? params_num(v, "compute_efficiency") : 1,
+		.tp = params_has(v, "tp") ? params_num(v, "tp") : 1,
+		.pp = params_has(v, "pp") ? params_num(v, "pp") : 1,
+		.micro_batch = params_has(v, "micro_batch") ? params_num(v, "micro_batch") : 1,
+		.hidden = params_has(v, "hidden_size") ? params_num(v, "hidden_size") : 0,
+		.layers = params_has(v, "layers") ? params_num(v, "layers") : 0,
+		.heads = params_has(v, "heads") ? params_num(v, "heads") : 0,
+		.recompute = RIDGE_RECOMPUTE_SELECTIVE,
+		.dp_overlap = params_has(v, "dp_overlap") ? params_num(v, "dp_overlap") : 0,
+		.tp_overlap = params_has(v, "tp_overlap") ? params_num(v, "tp_overlap") : 0,
+		.memory_bytes = ridge_gpu_usable_memory(in->gpu),
+		.network_bandwidth = params_has(v, "network_bw") ? params_num(v, "network_bw") : 0,
+	};
+	const char *sharding = params_text(v, "sharding"), *recompute = params_text(v, "recompute");
+	if (sharding && !parallel_sharding_parse(sharding, &pi.sharding))
+		return fail(in, "%s: unknown sharding '%s' (known: ddp, zero1, zero2, zero3, fsdp)", params_where(v, "sharding"),
+			    sharding);
+	if (recompute && !parallel_recompute_parse(recompute, &pi.recompute))
+		return fail(in, "%s: unknown recomputation '%s' (known: none, selective, full)", params_where(v, "recompute"),
+			    recompute);
+	struct ridge_parallel_result r;
+	char err[400];
+	if (parallel_train(in->gpu, &pi, &r, err, sizeof err) != 0) {
+		if (strstr(err, "network bandwidth"))
+			return fail(in, "%s: give %s", err, params_where(v, "network_bw"));
+		if (strstr(err, "hidden size"))
+			return fail(in, "%s: give %s and %s", err, params_where(v, "hidden_size"), params_where(v, "layers"));
+		return fail(in, "%s", err);
+	}
+	cJSON *p = cJSON_AddObjectToObject(o, "parallel");
+	json_number(p, "tp", pi.tp);
+	json_number(p, "pp", pi.pp);
+	json_number(p, "dp", r.dp);
+	json_number(p, "micro_batch", pi.micro_batch);
+	json_number(p, "micro_batches", r.micro_batches);
+	cJSON_AddStringToObject(p, "sharding", parallel_sharding_name(pi.sharding));
+	json_number(p, "dp_overlap", pi.dp_overlap);
+	json_number(p, "tp_overlap", pi.tp_overlap);
+	if (r.has_tp)
+		json_comm_term(p, "tp_allreduce", &r.tp.one, r.tp.allreduces, r.tp.time_s);
+	if (r.has_pp)
+		json_comm_term(p, "pp_send_recv", &r.pp.one, r.pp.transfers, r.pp.time_s);
+	if (r.has_dp) {
+		json_comm_term(p, pi.sharding == RIDGE_SHARD_DDP ? "dp_allreduce" : "dp_reduce_scatter", &r.dp_reduce, 1,
+			       r.dp_reduce.time_s);
+		if (pi.sharding != RIDGE_SHARD_DDP)
+			json_comm_term(p, "dp_allgather", &r.dp_gather, r.dp_gathers, r.dp_gathers * r.dp_gather.time_s);
+	}
+	json_number(p, "bubble_fraction", r.bubble_fraction);
+	json_number(p, "tp_comm_s", r.tp.time_s);
+	json_number(p, "tp_exposed_s", r.tp_exposed_s);
+	json_number(p, "pp_comm_s", r.pp_s);
+	json_number(p, "dp_comm_s", r.dp_comm_s);
+	json_number(p, "dp_exposed_s", r.dp_exposed_s);
+	json_number(p, "comm_s", r.comm_s);
+	json_number(p, "exposed_comm_s", r.exposed_comm_s);
+	if (params_has(v, "compute_efficiency")) {
+		json_number(p, "compute_efficiency", pi.compute_efficiency);
+		json_number(p, "compute_s", r.compute_s);
+		json_number(p, "bubble_s", r.bubble_s);
+		json_number(p, "step_time_s", r.step_s);
+		json_number(p, "predicted_mfu", r.mfu);
+		json_number(p, "comm_share", r.exposed_comm_s / r.step_s);
+		*mfu = r.mfu;
+	} else {
+		/* step = compute (1 + (pp-1)/m) + exposed comm, at the assumed MFU */
+		double step = flops_per_step / (ti->gpus * ti->peak_flops * ti->mfu);
+		double kernel_time = step - r.exposed_comm_s;
+		if (!(kernel_time > 0))
+			return fail(in, "at MFU %g the step (%g s) is shorter than its exposed communication (%g s)", ti->mfu, step,
+				    r.exposed_comm_s);
+		double compute = kernel_time / (1 + (pi.pp - 1) / r.micro_batches);
+		json_number(p, "step_time_s", step);
+		json_number(p, "compute_s", compute);
+		json_number(p, "bubble_s", kernel_time - compute);
+		json_number(p, "implied_compute_efficiency", flops_per_step / (ti->gpus * ti->peak_flops * compute));
+		json_number(p, "comm_share", r.exposed_comm_s / step);
+		*mfu = ti->mfu;
+	}
+	cJSON *m = cJSON_AddObjectToObject(p, "memory");
+	json_number(m, "weights_bytes", r.weight_bytes);
+	json_number(m, "grads_bytes", r.grad_bytes);
+	json_number(m, "optimizer_bytes", r.optimizer_bytes);
+	if (r.has_activations) {
+		cJSON_AddStringToObject(m, "recompute", parallel_recompute_name(pi.recompute));
+		json_number(m, "activation_per_layer_bytes", r.activation_per_layer_bytes);
+		json_number(m, "activations_bytes", r.activation_bytes);
+	} else {
+		cJSON_AddNullToObject(m, "activations_bytes");
+	}
+	json_number(m, "required_bytes", r.memory_required);
+	json_number(m, "available_bytes", pi.memory_bytes);
+	cJSON_AddBoolToObject(m, "fits", r.fits);
+	return 0;
+}
+
+void calc_json_train(cJSON *o, const struct ridge_train_result *r)
+{
+	json_number(o, "mfu", r->mfu);
+	json_number(o, "flops_per_token", r->flops_per_token);
+	json_number(o, "attention_flops_per_token", r->attention_flops_per_token);
+	json_number(o, "tokens_per_step", r->tokens_per_step);
+	json_number(o, "flops_per_step", r->flops_per_step);
+	json_number(o, "achieved_flops_per_gpu", r->achieved_flops_per_gpu);
+	json_number(o, "cluster_flops", r->cluster_flops);
+	json_number(o, "step_time_s", r->step_time_s);
+	json_number(o, "wall_s", r->wall_s);
+	json_number(o, "wall_hours", r->wall_hours);
+	json_number(o, "gpu_hours", r->gpu_hours);
+	json_number(o, "cost_usd", r->cost_usd);
+	json_number(o, "cost_per_step_usd", r->cost_per_step_usd);
+}
+
+void calc_json_train_comparison(cJSON *o, const struct ridge_train_comparison *c)
+{
+	calc_json_train(o, &c->current);
+	calc_json_train(cJSON_AddObjectToObject(o, "target"), &c->target);
+	json_number(o, "savings_usd", c->savings_usd);
+	json_number(o, "savings_fraction", c->savings_fraction);
+	json_number(o, "speedup", c->speedup);
+	if (!c->has_investment)
+		return;
+	json_number(o, "investment_usd", c->investment_usd);
+	json_number(o, "roi_net", c->roi_net);
+	json_number(o, "roi_gross", c->roi_gross);
+	json_number(o, "saving_per_step_usd", c->saving_per_step_usd);
+	if (c->breaks_even)
+		json_number(o, "break_even_step", c->break_even_step);
+	else
+		cJSON_AddNullToObject(o, "break_even_step");
+}
+
+static cJSON *train_run(struct calc_input *in)
+{
+	const struct param_values *v = in->values;
+	struct ridge_train_input ti = { 0 };
+	cJSON *o = cJSON_CreateObject();
+	calc_json_gpu(o, in->gpu);
+	if (resolve_peak(in, "dtype", &ti.peak_flops, o) != 0 || resolve_price(in, &ti.price_usd_per_gpu_hour, o) != 0)
+		goto bad;
+	ti.params = params_num(v, "params");
+	ti.seq = params_num(v, "seq");
+	ti.batch = params_num(v, "batch");
+	ti.steps = params_num(v, "steps");
+	ti.gpus = params_num(v, "gpus");
+	const char *formula = params_text(v, "flops_formula");
+	if (!formula || strcasecmp(formula, "6n") == 0) {
+		ti.formula = RIDGE_FLOPS_6N;
+	} else if (strcasecmp(formula, "palm") == 0) {
+		ti.formula = RIDGE_FLOPS_PALM;
+		static const char *const need[] = { "layers", "heads", "head_dim" };
+		for (int i = 0; i < 3; i++)
+			if (!params_has(v, need[i])) {
+				fail(in, "%s palm needs %s", params_where(v, "flops_formula"), params_where(v, need[i]));
+				goto bad;
+			}
+		ti.layers = params_num(v, "layers");
+		ti.heads = params_num(v, "heads");
+		ti.head_dim = params_num(v, "head_dim");
+		ti.causal = params_flag(v, "causal");
+	} else {
+		fail(in, "%s: unknown formula '%s' (known: 6n, palm)", params_where(v, "flops_formula"), formula);
+		goto bad;
+	}
+	bool has_target = params_has(v, "target_mfu"), has_investment = params_has(v, "investment");
+	if (has_investment && !has_target) {
+		fail(in, "%s needs %s (the savings come from the MFU gain)", params_where(v, "investment"),
+		     params_where(v, "target_mfu"));
+		goto bad;
+	}
+	if (params_flag(v, "show_rounding") && !has_target) {
+		fail(in, "%s needs %s", params_where(v, "show_rounding"), params_where(v, "target_mfu"));
+		goto bad;
+	}
+	cJSON_AddStringToObject(o, "flops_formula", ti.formula == RIDGE_FLOPS_PALM ? "palm" : "6n");
+	cJSON_AddBoolToObject(o, "causal", ti.causal);
+	json_number(o, "params", ti.params);
+	json_number(o, "seq", ti.seq);
+	json_number(o, "batch", ti.batch);
+	json_number(o, "steps", ti.steps);
+	json_number(o, "gpus", ti.gpus);
+	if (!params_has(v, "mfu") && !params_has(v, "compute_efficiency")) {
+		fail(in, "%s is required (or %s to predict the MFU)", params_where(v, "mfu"), params_where(v, "compute_efficiency"));
+		goto bad;
+	}
+	ti.mfu = params_has(v, "mfu") ? params_num(v, "mfu") : 1;
+	if (parallel_asked(v)) {
+		/* the FLOPs per step do not depend on MFU: one run at the assumed (or a placeholder) MFU gives them */
+		struct ridge_train_result flops;
+		char ferr[400];
+		if (cost_train(&ti, &flops, NULL, NULL, ferr, sizeof ferr) != 0) {
+			fail(in, "%s", ferr);
+			goto bad;
+		}
+		if (train_parallel(in, &ti, flops.flops_per_step, o, &ti.mfu) != 0)
+			goto bad;
+		cJSON_AddStringToObject(o, "mfu_source", params_has(v, "compute_efficiency") ? "predicted" : "given");
+	}
+
+	struct ridge_explain *ex = params_flag(v, "explain") ? calloc(1, sizeof *ex) : NULL;
+	char err[400];
+	struct ridge_train_comparison c;
+	if (cost_train_run(&ti, has_target, has_target ? params_num(v, "target_mfu") : 0, has_investment,
+			   has_investment ? params_num(v, "investment") : 0, &c, ex, err, sizeof err) != 0) {
+		fail(in, "%s", err);
+		free(ex);
+		goto bad;
+	}
+	if (!has_target) {
+		calc_json_train(o, &c.current);
+	} else {
+		calc_json_train_comparison(o, &c);
+		if (params_flag(v, "show_rounding")) {
+			struct ridge_train_rounded rr;
+			if (cost_train_rounded(&ti, &c, 0.1, 1, &rr, err, sizeof err) != 0) {
+				fail(in, "%s", err);
+				free(ex);
+				goto bad;
+			}
+			cJSON *ro = cJSON_AddObjectToObject(o, "rounded");
+			json_number(ro, "step_quantum_s", 0.1);
+			json_number(ro, "hours_quantum", 1);
+			json_number(ro, "step_time_s", rr.step_time_s);
+			json_number(ro, "wall_hours", rr.wall_hours);
+			json_number(ro, "cost_usd", rr.cost_usd);
+			json_number(ro, "target_step_time_s", rr.target_step_time_s);
+			json_number(ro, "target_wall_hours", rr.target_wall_hours);
+			json_number(ro, "target_cost_usd", rr.target_cost_usd);
+			json_number(ro, "savings_usd", rr.savings_usd);
+			if (c.has_investment)
+				json_number(ro, "roi_net", rr.roi_net);
+			json_number(ro, "cost_drift_usd", rr.cost_drift_usd);
+			json_number(ro, "target_cost_drift_usd", rr.target_cost_drift_usd);
+			json_number(ro, "savings_drift_usd", rr.savings_drift_usd);
+		}
+	}
+	if (ex) {
+		cJSON_AddItemToObject(o, "explain", explain_json(ex));
+		free(ex);
+	}
+	return o;
+bad:
+	cJSON_Delete(o);
+	return NULL;
+}
+
+static void print_comm_term(const cJSON *p, const char *key, const char *label, double overlap)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(p, key);
+	if (!t)
+		return;
+	char a[32], b[32], c[32], d[32];
+	fmt_bytes(calc_num(t, "bytes"), a, sizeof a);
+	fmt_seconds(calc_num(t, "time_s"), b, sizeof b);
+	fmt_seconds(calc_num(t, "total_s"), c, sizeof c);
+	fmt_seconds(calc_num(t, "total_s") * (1 - overlap), d, sizeof d);
+	printf("  %-18s %6.0f x %s of %s on %.0f GPUs (%s, %s) = %s, exposed %s\n", label, calc_num(t, "count"),
+	       calc_str(t, "op"), a, calc_num(t, "gpus"), calc_str(t, "algorithm"), b, c, d);
+}
+
+/* The communication and memory terms of a parallel step (model/parallel.h). */
+static void print_parallel(const cJSON *r)
+{
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "parallel");
+	if (!p)
+		return;
+	char a[32], b[32], c[32], d[32];
+	printf("\n  Parallel: TP %.0f x PP %.0f x DP %.0f, %.0f micro-batches of %.0f per pipeline, %s\n", calc_num(p, "tp"),
+	       calc_num(p, "pp"), calc_num(p, "dp"), calc_num(p, "micro_batches"), calc_num(p, "micro_batch"),
+	       calc_str(p, "sharding"));
+	print_comm_term(p, "tp_allreduce", "tensor parallel", calc_num(p, "tp_overlap"));
+	print_comm_term(p, "pp_send_recv", "pipeline", 0);
+	print_comm_term(p, "dp_allreduce", "gradients", calc_num(p, "dp_overlap"));
+	print_comm_term(p, "dp_reduce_scatter", "gradients", calc_num(p, "dp_overlap"));
+	print_comm_term(p, "dp_allgather", "weights", calc_num(p, "dp_overlap"));
+	fmt_seconds(calc_num(p, "compute_s"), a, sizeof a);
+	fmt_seconds(calc_num(p, "bubble_s"), b, sizeof b);
+	fmt_seconds(calc_num(p, "exposed_comm_s"), c, sizeof c);
+	fmt_seconds(calc_num(p, "step_time_s"), d, sizeof d);
+	char share[32];
+	fmt_percent(calc_num(p, "comm_share"), share, sizeof share);
+	printf("  step = compute %s + bubble %s + exposed communication %s = %s (communication %s of the step)\n", a, b, c,
+	       d, share);
+	if (calc_has(p, "predicted_mfu")) {
+		fmt_percent(calc_num(p, "compute_efficiency"), a, sizeof a);
+		fmt_percent(calc_num(p, "predicted_mfu"), b, sizeof b);
+		printf("  kernels at %s of peak -> predicted MFU %s (used for the cost)\n", a, b);
+	} else {
+		fmt_percent(calc_num(p, "implied_compute_efficiency"), a, sizeof a);
+		fmt_percent(calc_num(r, "mfu"), b, sizeof b);
+		printf("  for MFU %s the kernels must reach %s of peak\n", b, a);
+	}
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(p, "memory");
+	char e[32], f[32];
+	fmt_bytes(calc_num(m, "weights_bytes"), a, sizeof a);
+	fmt_bytes(calc_num(m, "grads_bytes"), b, sizeof b);
+	fmt_bytes(calc_num(m, "optimizer_bytes"), c, sizeof c);
+	fmt_bytes(calc_num(m, "required_bytes"), e, sizeof e);
+	fmt_bytes(calc_num(m, "available_bytes"), f, sizeof f);
+	printf("  memory per GPU: weights %s + grads %s + optimizer %s", a, b, c);
+	if (calc_has(m, "activations_bytes")) {
+		fmt_bytes(calc_num(m, "activations_bytes"), d, sizeof d);
+		printf(" + activations %s (recompute %s)", d, calc_str(m, "recompute"));
+	} else {
+		printf(" (activations: give --hidden-size and --layers)");
+	}
+	printf(" = %s of %s: %s\n", e, f,
+	       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "fits")) ? "fits" : "DOES NOT FIT");
+}
+
+static void train_print(const cJSON *r)
+{
+	char a[64], b[64], c[64], d[64];
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(r, "target");
+	fmt_si(calc_num(r, "peak_flops"), "FLOP/s", a, sizeof a);
+	printf("Training cost: %.0f x %s at %s each", calc_num(r, "gpus"), calc_str(r, "gpu"), a);
+	if (strcmp(calc_str(r, "peak_source"), "given") == 0) {
+		if (calc_has(r, "hwdb_peak_flops")) {
+			fmt_si(calc_num(r, "hwdb_peak_flops"), "FLOP/s", b, sizeof b);
+			printf(" (given; hwdb %s dense: %s)", calc_str(r, "dtype"), b);
+		} else {
+			printf(" (given)");
+		}
+	} else {
+		printf(" (%s %s dense, %s)", strcmp(calc_str(r, "peak_source"), "measured") == 0 ? "measured" : "hwdb",
+		       calc_str(r, "dtype"), strcmp(calc_str(r, "ceilings"), "measured") == 0 ? "calibration" : "spec sheet");
+	}
+	fmt_usd(calc_num(r, "price_usd_per_gpu_hour"), c, sizeof c);
+	printf(", %s per GPU-hour%s\n", c, strcmp(calc_str(r, "price_source"), "hwdb") == 0 ? " (hwdb)" : "");
+
+	fmt_grouped(calc_num(r, "flops_per_step"), 0, a, sizeof a);
+	fmt_grouped(calc_num(r, "steps"), 0, b, sizeof b);
+	cost_format_exact(calc_num(r, "params"), d, sizeof d);
+	printf("  N = %s parameters, seq %.0f x batch %.0f, %s steps; FLOPs per step (%s) = %s\n", d, calc_num(r, "seq"), calc_num(r, "batch"), b,
+	       strcmp(calc_str(r, "flops_formula"), "palm") == 0 ? "6N + attention" : "6N", a);
+
+	printf("\n  %-22s %24s", "", "current");
+	if (t)
+		printf(" %24s", "target");
+	printf("\n");
+	struct {
+		const char *label, *key;
+		int kind; /* 0 percent, 1 seconds, 2 hours, 3 usd, 4 count, 5 GPU-hours */
+	} rows[] = {
+		{ "MFU", "mfu", 0 },	     { "step time", "step_time_s", 1 }, { "wall hours", "wall_hours", 2 },
+		{ "GPU-hours", "gpu_hours", 5 }, { "cost", "cost_usd", 3 },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		const cJSON *objs[2] = { r, t };
+		printf("  %-22s", rows[i].label);
+		for (int j = 0; j < (t ? 2 : 1); j++) {
+			double x = calc_num(objs[j], rows[i].key);
+			if (rows[i].kind == 0)
+				fmt_percent(x, a, sizeof a);
+			else if (rows[i].kind == 1)
+				/* %f of a huge time would be cut off by the buffer: a wrong number. */
+				snprintf(a, sizeof a, fabs(x) < 1e9 ? "%.6f s" : "%.6g s", x);
+			else if (rows[i].kind == 2)
+				fmt_grouped(x, 2, a, sizeof a);
+			else if (rows[i].kind == 5)
+				fmt_gpu_hours(x, a, sizeof a);
+			else
+				fmt_usd(x, a, sizeof a);
+			printf(" %24s", a);
+		}
+		printf("\n");
+	}
+	if (t) {
+		fmt_usd(calc_num(r, "savings_usd"), a, sizeof a);
+		fmt_percent(calc_num(r, "savings_fraction"), b, sizeof b);
+		printf("\n  %s: %s (%s of the cost), %.6gx the speed\n", calc_num(r, "savings_usd") >= 0 ? "savings" : "LOSS", a,
+		       b, calc_num(r, "speedup"));
+	}
+	if (calc_has(r, "investment_usd")) {
+		fmt_usd(calc_num(r, "investment_usd"), a, sizeof a);
+		fmt_roi(calc_num(r, "roi_net"), b, sizeof b);
+		fmt_roi(calc_num(r, "roi_gross"), c, sizeof c);
+		printf("  investment %s: net ROI %s, gross ROI %s, ", a, b, c);
+		if (calc_has(r, "break_even_step")) {
+			fmt_grouped(calc_num(r, "break_even_step"), 1, b, sizeof b);
+			fmt_grouped(calc_num(r, "steps"), 0, c, sizeof c);
+			printf("break-even at step %s of %s\n", b, c);
+		} else {
+			printf("never breaks even (the target saves nothing)\n");
+		}
+	}
+	print_parallel(r);
+	const cJSON *ro = cJSON_GetObjectItemCaseSensitive(r, "rounded");
+	if (ro) {
+		printf("\n  Rounded the way a hand calculation does (step time to 0.1 s, hours to whole hours):\n");
+		printf("    current: %.1f s/step -> %s h -> ", calc_num(ro, "step_time_s"),
+		       (fmt_grouped(calc_num(ro, "wall_hours"), 0, a, sizeof a), a));
+		fmt_usd(calc_num(ro, "cost_usd"), b, sizeof b);
+		fmt_usd(calc_num(ro, "cost_drift_usd"), c, sizeof c);
+		printf("%s (drift %s)\n", b, c);
+		printf("    target:  %.1f s/step -> %s h -> ", calc_num(ro, "target_step_time_s"),
+		       (fmt_grouped(calc_num(ro, "target_wall_hours"), 0, a, sizeof a), a));
+		fmt_usd(calc_num(ro, "target_cost_usd"), b, sizeof b);
+		fmt_usd(calc_num(ro, "target_cost_drift_usd"), c, sizeof c);
+		printf("%s (drift %s)\n", b, c);
+		fmt_usd(calc_num(ro, "savings_usd"), b, sizeof b);
+		fmt_usd(calc_num(ro, "savings_drift_usd"), c, sizeof c);
+		printf("    savings: %s (drift %s)", b, c);
+		if (calc_has(ro, "roi_net")) {
+			fmt_roi(calc_num(ro, "roi_net"), c, sizeof c);
+			printf(", net ROI %s", c);
+		}
+		printf("\n");
+	}
+	print_explain(r);
+}
+
+const struct calc calc_cost_train = {
+	.name = "cost-train",
+	.command = "cost train",
+	.synopsis = "usage: ridge cost train --params N --seq S --batch B --steps K --gpus G --mfu M --price USD\n"
+		    "                        [--target-mfu M2] [--investment USD] [--flops-formula 6n|palm]\n"
+		    "                        [--layers L --heads H --head-dim D] [--peak FLOPS] [--explain] [--json]",
+	.description = "Training cost from MFU: FLOPs per step = 6N x seq x batch (or the PaLM form), step time =\n"
+		       "F / (GPUs x peak x MFU), GPU-hours and dollars. With --target-mfu: the same run at that MFU\n"
+		       "and the savings; with --investment: net and gross ROI and the break-even step. Nothing is\n"
+		       "rounded; --explain prints every intermediate with its formula.\n",
+	.params = train_params,
+	.param_count = sizeof train_params / sizeof train_params[0],
+	.needs_gpu = true,
+	.run = train_run,
+	.print = train_print,
+};
+
+/* ---- cost decode ---- */
+
+#define SERVE_PARAMS                                                                                            \
+	{ "tp", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "T", "--model: tensor-parallel GPUs per replica (default --gpus)", NULL, NULL }, \
+	{ "launch", PARAM_TEXT, 0, NULL, 0, 0, 0, "MODE", "--model: eager, graph (default) or persistent", NULL, NULL },      \
+	{ "kernels_per_layer", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "K",                                              \
+	  "--model: kernels launched per layer (default: the modelled sequence)", NULL, NULL },                          \
+	{ "weight_group", PARAM_INTEGER, 0, NULL, 0, 1e9, 0, "G",                                                   \
+	  "--model: weights per quantization scale (default int4 128, fp4 16, else none)", NULL, NULL },                 \
+	{ "kv_group", PARAM_INTEGER, 0, NULL, 0, 1e9, 0, "G", "--model: cache elements per scale (defaults as weights)", \
+	  NULL, NULL },                                                                                                   \
+	{ "impl", PARAM_TEXT, 0, NULL, 0, 0, 0, "IMPL", "--model: attention implementation (default ideal fa2 fa3 cudnn)", \
+	  NULL, NULL },                                                                                                   \
+	{ "communication_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, 0, "T",                               \
+	  "--model: per-step communication time, ms, instead of ridge comm's model of it", "0 to 3600 s", NULL },          \
+	{ "expert_parallel", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL,                                                    \
+	  "--model: whole experts on the tp GPUs, all-to-alls instead of the MoE layers' all-reduce", NULL, NULL },       \
+	{ "comm_overlap", PARAM_FRACTION, 0, NULL, 0, 1, 0, "F",                                                    \
+	  "--model: share of the communication hidden under the kernels (default 0)", NULL, NULL },                      \
+	{ "network_bw", PARAM_NUMBER, RIDGE_UNIT_BYTES_PER_S, NULL, 0, 1e15, PARAM_OPEN_LO, "B/s",                  \
+	  "--model: network bandwidth per GPU past the fabric domain (tp larger than one node)", "greater than 0", NULL }
+
+static const struct param decode_params[] = {
+	{ "model", PARAM_TEXT, 0, NULL, 0, 0, 0, "FILE",
+	  "a Hugging Face config.json: every kernel of a step priced (instead of --params ...)", NULL, NULL },
+	{ "params", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_MODEL | PARAM_OPEN_LO, "N",
+	  "active parameters per token", "greater than 0", NULL },
+	{ "layers", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "L", "layers", NULL, NULL },
+	{ "kv_heads", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "H", "key/value heads (GQA)", NULL, NULL },
+	{ "head_dim", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "D", "head dimension", NULL, NULL },
+	{ "context", PARAM_INTEGER, 1, NULL, 1, 1e12, PARAM_REQUIRED, "C", "tokens in each request's KV cache", NULL, NULL },
+	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "B", "requests decoded together", NULL, NULL },
+	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "G", "GPUs sharing weights and cache (tensor parallel)",
+	  NULL, NULL },
+	SERVE_PARAMS,
+	PRICE_PARAM("USD per GPU-hour (default: the GPU's hwdb price)"),
+	{ "weight_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "weight storage: fp32 bf16 fp16 fp8 int8 int4 fp4 (default bf16)",
+	  NULL, NULL },
+	{ "kv_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "KV-cache storage", NULL, "bf16" },
+	{ "compute_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "dtype of the GEMMs, for the peak", NULL, "bf16" },
+	{ "peak", PARAM_NUMBER, RIDGE_UNIT_FLOPS, NULL, 0, INFINITY, PARAM_OPEN_LO, "FLOPS", "peak per GPU instead of hwdb's",
+	  "greater than 0", NULL },
+	{ "overhead_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, 0, "T",
+	  "per-step time added to the roofline floor, ms (launches, communication)", "0 to 3600 s", NULL },
+	{ "sweep", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "also every batch 1, 2, 4 ... 1024", NULL, NULL },
+	EXPLAIN_PARAM,
+	CALC_GPU_PARAMS,
+	CALC_JSON_PARAM,
+};
+
+static int storage(struct calc_input *in, const char *param, double *bytes, cJSON *o)
+{
+	const char *name = params_text(in->values, param);
+	if (!name)
+		name = "bf16";
+	if (!cost_storage_bytes(name, bytes))
+		return fail(in, "%s: unknown storage type '%s' (known: %s)", params_where(in->values, param), name,
+			    cost_storage_list());
+	cJSON_AddStringToObject(o, param, name);
+	char key[64];
+	snprintf(key, sizeof key, "%s_bytes", param);
+	json_number(o, key, *bytes);
+	return 0;
+}
+
+void calc_json_decode(cJSON *o, const struct ridge_decode_result *r)
+{
+	json_number(o, "kv_bytes_per_token", r->kv_bytes_per_token);
+	json_number(o, "weight_bytes", r->weight_bytes);
+	json_number(o, "kv_bytes", r->kv_bytes);
+	json_number(o, "bytes_per_step", r->bytes_per_step);
+	json_number(o, "flops_per_step", r->flops_per_step);
+	json_number(o, "intensity", r->intensity);
+	json_number(o, "ridge_point", r->ridge_point);
+	json_number(o, "memory_time_s", r->memory_time_s);
+	json_number(o, "compute_time_s", r->compute_time_s);
+	json_number(o, "tpot_s", r->tpot_s);
+	json_number(o, "tokens_per_s", r->tokens_per_s);
+	json_number(o, "usd_per_million_tokens", r->usd_per_million_tokens);
+	cJSON_AddStringToObject(o, "bound", cost_bound_name(r->bound));
+	json_number(o, "memory_required_bytes", r->memory_required);
+	json_number(o, "memory_available_bytes", r->memory_available);
+	cJSON_AddBoolToObject(o, "fits", r->fits);
+	if (r->has_crossover)
+		json_number(o, "crossover_batch", r->crossover_batch);
+	else
+		cJSON_AddNullToObject(o, "crossover_batch");
+}
+
+/* --model prices every kernel (cli/serve_run.c); the hand-typed shape
+ * (--params --layers --kv-heads --head-dim) keeps the step-level roofline. */
+static const char *const hand_shape[] = { "params", "layers", "kv_heads", "head_dim", NULL };
+static const char *const model_only[] = { "tp", "launch", "kernels_per_layer", "weight_group", "kv_group", "impl",
+					   "communication_ms", "expert_parallel", "comm_overlap", "network_bw", NULL };
+
+static int check_decode_inputs(struct calc_input *in, bool *model)
+{
+	const struct param_values *v = in->values;
+	*model = params_has(v, "model");
+	for (int i = 0; *model && hand_shape[i]; i++)
+		if (params_has(v, hand_shape[i]))
+			return fail(in, "%s: give the model as --model FILE or as --params --layers --kv-heads --head-dim, not both",
+				    params_where(v, hand_shape[i]));
+	if (*model && (params_has(v, "overhead_ms") || params_has(v, "peak")))
+		return fail(in, "%s: with --model the launches are modelled (--launch) and communication is --communication-ms",
+			    params_where(v, params_has(v, "peak") ? "peak" : "overhead_ms"));
+	for (int i = 0; !*model && hand_shape[i]; i++)
+		if (!params_has(v, hand_shape[i]))
+			return in->item ? fail(in, "missing key '%s' (in the item or the model section)", hand_shape[i])
+					: fail(in, "%s is required (see 'ridge cost decode --help')", params_where(v, hand_shape[i]));
+	for (int i = 0; !*model && model_only[i]; i++)
+		if (params_has(v, model_only[i]))
+			return fail(in, "%s needs --model FILE", params_where(v, model_only[i]));
+	return 0;
+}
+
+static cJSON *decode_run(struct calc_input *in)
+{
+	const struct param_values *v = in->values;
+	bool model;
+	if (check_decode_inputs(in, &model) != 0)
+		return NULL;
+	if (model)
+		return serve_run(in, RIDGE_PHASE_DECODE);
+	struct ridge_decode_input di = { 0 };
+	cJSON *o = cJSON_CreateObject();
+	calc_json_gpu(o, in->gpu);
+	if (storage(in, "weight_dtype", &di.weight_bytes, o) != 0 || storage(in, "kv_dtype", &di.kv_bytes, o) != 0 ||
+	    resolve_peak(in, "compute_dtype", &di.peak_flops, o) != 0 || resolve_price(in, &di.price_usd_per_gpu_hour, o) != 0) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	di.params = params_num(v, "params");
+	di.layers = params_num(v, "layers");
+	di.kv_heads = params_num(v, "kv_heads");
+	di.head_dim = params_num(v, "head_dim");
+	di.context = params_num(v, "context");
+	di.batch = params_num(v, "batch");
+	di.gpus = params_num(v, "gpus");
+	di.bandwidth = in->gpu->memory_bandwidth;
+	di.memory_bytes = ridge_gpu_usable_memory(in->gpu);
+	di.overhead_s = params_has(v, "overhead_ms") ? params_num(v, "overhead_ms") : 0;
+	json_number(o, "bandwidth", di.bandwidth);
+	json_number(o, "params", di.params);
+	json_number(o, "layers", di.layers);
+	json_number(o, "kv_heads", di.kv_heads);
+	json_number(o, "head_dim", di.head_dim);
+	json_number(o, "context", di.context);
+	json_number(o, "batch", di.batch);
+	json_number(o, "gpus", di.gpus);
+	json_number(o, "overhead_s", di.overhead_s);
+
+	struct ridge_explain *ex = params_flag(v, "explain") ? calloc(1, sizeof *ex) : NULL;
+	struct ridge_decode_result r;
+	char err[400];
+	if (cost_decode(&di, &r, ex, err, sizeof err) != 0) {
+		fail(in, "%s", err);
+		free(ex);
+		cJSON_Delete(o);
+		return NULL;
+	}
+	calc_json_decode(o, &r);
+	if (params_flag(v, "sweep")) {
+		cJSON *sweep = cJSON_AddArrayToObject(o, "sweep");
+		double batches[16];
+		int n = 0;
+		bool placed = false;
+		for (double b = 1; b <= 1024; b *= 2) {
+			if (!placed && di.batch < b) {
+				batches[n++] = di.batch;
+				placed = true;
+			}
+			placed |= di.batch == b;
+			batches[n++] = b;
+		}
+		if (!placed)
+			batches[n++] = di.batch;
+		for (int i = 0; i < n; i++) {
+			struct ridge_decode_input d = di;
+			struct ridge_decode_result s;
+			d.batch = batches[i];
+			if (cost_decode(&d, &s, NULL, err, sizeof err) != 0) {
+				fail(in, "batch %g: %s", d.batch, err);
+				free(ex);
+				cJSON_Delete(o);
+				return NULL;
+			}
+			cJSON *row = cJSON_CreateObject();
+			json_number(row, "batch", d.batch);
+			json_number(row, "bytes_per_step", s.bytes_per_step);
+			json_number(row, "tpot_s", s.tpot_s);
+			json_number(row, "tokens_per_s", s.tokens_per_s);
+			json_number(row, "usd_per_million_tokens", s.usd_per_million_tokens);
+			cJSON_AddStringToObject(row, "bound", cost_bound_name(s.bound));
+			cJSON_AddBoolToObject(row, "fits", s.fits);
+			cJSON_AddItemToArray(sweep, row);
+		}
+	}
+	if (ex) {
+		cJSON_AddItemToObject(o, "explain", explain_json(ex));
+		free(ex);
+	}
+	return o;
+}
+
+static void decode_print(const cJSON *r)
+{
+	if (calc_has(r, "model")) {
+		serve_print(r, "tpot_s");
+		return;
+	}
+	char a[64], b[64], c[64], d[64];
+	fmt_si(calc_num(r, "bandwidth"), "B/s", a, sizeof a);
+	fmt_si(calc_num(r, "peak_flops"), "FLOP/s", b, sizeof b);
+	fmt_usd(calc_num(r, "price_usd_per_gpu_hour"), c, sizeof c);
+	printf("Decode cost: %.0f x %s (%s, %s %s each: %s), %s per GPU-hour%s\n", calc_num(r, "gpus"), calc_str(r, "gpu"),
+	       a, calc_str(r, "compute_dtype"), b, strcmp(calc_str(r, "ceilings"), "measured") == 0 ? "measured" : "spec sheet",
+	       c, strcmp(calc_str(r, "price_source"), "hwdb") == 0 ? " (hwdb)" : "");
+	fmt_grouped(calc_num(r, "params"), 0, a, sizeof a);
+	printf("  %s parameters, weights %s, KV cache %s; batch %.0f x context %.0f\n", a, calc_str(r, "weight_dtype"),
+	       calc_str(r, "kv_dtype"), calc_num(r, "batch"), calc_num(r, "context"));
+	fmt_grouped(calc_num(r, "kv_bytes_per_token"), 0, a, sizeof a);
+	cost_format_exact(calc_num(r, "kv_dtype_bytes"), d, sizeof d);
+	printf("\n  KV bytes per token    2 x %.0f layers x %.0f KV heads x %.0f x %s B = %s B\n", calc_num(r, "layers"),
+	       calc_num(r, "kv_heads"), calc_num(r, "head_dim"), d, a);
+	fmt_si(calc_num(r, "weight_bytes"), "B", a, sizeof a);
+	fmt_si(calc_num(r, "kv_bytes"), "B", b, sizeof b);
+	fmt_si(calc_num(r, "bytes_per_step"), "B", c, sizeof c);
+	printf("  bytes per step        weights %s + KV cache %s = %s\n", a, b, c);
+	fmt_seconds(calc_num(r, "memory_time_s"), a, sizeof a);
+	fmt_seconds(calc_num(r, "compute_time_s"), b, sizeof b);
+	printf("  memory time           %s;  compute time %s  -> %s-bound\n", a, b, calc_str(r, "bound"));
+	fmt_seconds(calc_num(r, "tpot_s"), a, sizeof a);
+	fmt_grouped(calc_num(r, "tokens_per_s"), 1, b, sizeof b);
+	fmt_usd(calc_num(r, "usd_per_million_tokens"), c, sizeof c);
+	printf("  TPOT %s, %s tokens/s, %s per million tokens\n", a, b, c);
+	fmt_si(calc_num(r, "memory_required_bytes"), "B", a, sizeof a);
+	fmt_si(calc_num(r, "memory_available_bytes"), "B", b, sizeof b);
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "fits")))
+		printf("  memory: %s of %s\n", a, b);
+	else
+		printf("  DOES NOT FIT: needs %s, the GPUs have %s\n", a, b);
+	if (calc_has(r, "crossover_batch"))
+		printf("  compute-bound from batch %.1f on (at this context)\n", calc_num(r, "crossover_batch"));
+	else
+		printf("  never compute-bound at this context: each request's KV read outgrows its compute\n");
+
+	const cJSON *sweep = cJSON_GetObjectItemCaseSensitive(r, "sweep");
+	if (cJSON_IsArray(sweep)) {
+		printf("\n  %6s %12s %12s %14s %12s %8s %5s\n", "batch", "bytes/step", "TPOT", "tokens/s", "$/M tokens", "bound",
+		       "fits");
+		const cJSON *row;
+		cJSON_ArrayForEach(row, sweep)
+		{
+			fmt_si(calc_num(row, "bytes_per_step"), "B", a, sizeof a);
+			fmt_seconds(calc_num(row, "tpot_s"), b, sizeof b);
+			fmt_grouped(calc_num(row, "tokens_per_s"), 1, c, sizeof c);
+			fmt_usd(calc_num(row, "usd_per_million_tokens"), d, sizeof d);
+			printf("  %6.0f %12s %12s %14s %12s %8s %5s\n", calc_num(row, "batch"), a, b, c, d, calc_str(row, "bound"),
+			       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "fits")) ? "yes" : "NO");
+		}
+	}
+	print_explain(r);
+}
+
+const struct calc calc_cost_decode = {
+	.name = "cost-decode",
+	.command = "cost decode",
+	.synopsis = "usage: ridge cost decode --params N --layers L --kv-heads H --head-dim D --context C --batch B\n"
+		    "                         --gpus G [--gpu GPU] [--price USD] [--weight-dtype DT] [--kv-dtype DT]\n"
+		    "                         [--sweep] [--explain] [--json] [--hwdb DIR] [--calibration FILE]\n"
+		    "       ridge cost decode --model FILE --context C --batch B --gpus G [--tp T]\n"
+		    "                         [--launch eager|graph|persistent] [--kernels-per-layer K]\n"
+		    "                         [--weight-dtype DT] [--kv-dtype DT] [--weight-group G] [--kv-group G] [...]",
+	.description = "Inference decode per step: weights + KV cache bytes (KV per token = 2 L n_kv d_head bytes),\n"
+		       "memory time vs compute time (2 N batch FLOPs), TPOT = the larger (+ --overhead-ms),\n"
+		       "tokens/s and dollars per million tokens. The GPUs share weights and cache (tensor parallel,\n"
+		       "communication not modelled unless given as --overhead-ms).\n"
+		       "With --model FILE (a config.json): every kernel of the step (model/workload.c's sequence) is\n"
+		       "priced per GPU by the kernel time model, MoE weights as the experts the batch touches, KV with\n"
+		       "whole heads per GPU, the launch mode's cost added; memory fit per GPU and the largest batch;\n"
+		       "--sweep runs batch 1..1024 x context 1k..128k.\n",
+	.params = decode_params,
+	.param_count = sizeof decode_params / sizeof decode_params[0],
+	.needs_gpu = true,
+	.run = decode_run,
+	.print = decode_print,
+};
+
+/* ---- cost prefill ---- */
+
+static const struct param prefill_params[] = {
+	{ "model", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, "FILE", "a Hugging Face config.json", NULL, NULL },
+	{ "seq", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "S", "prompt tokens per request", NULL, NULL },
+	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "B", "requests prefilled together", NULL, NULL },
+	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "G", "GPUs (tensor parallel unless --tp)", NULL, NULL },
+	SERVE_PARAMS,
+	PRICE_PARAM("USD per GPU-hour (default: the GPU's hwdb price)"),
+	{ "weight_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "weight storage: fp32 bf16 fp16 fp8 int8 int4 fp4 (default bf16)",
+	  NULL, NULL },
+	{ "kv_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "KV-cache storage", NULL, "bf16" },
+	{ "compute_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "dtype of the GEMMs and attention", NULL, "bf16" },
+	EXPLAIN_PARAM,
+	CALC_GPU_PARAMS,
+	CALC_JSON_PARAM,
+};
+
+static cJSON *prefill_run(struct calc_input *in)
+{
+	return serve_run(in, RIDGE_PHASE_PREFILL);
+}
+
+static void prefill_print(const cJSON *r)
+{
+	serve_print(r, "ttft_s");
+}
+
+const struct calc calc_cost_prefill = {
+	.name = "cost-prefill",
+	.command = "cost prefill",
+	.synopsis = "usage: ridge cost prefill --model FILE --seq S --batch B --gpus G [--tp T]\n"
+		    "                          [--launch eager|graph|persistent] [--kernels-per-layer K] [--weight-dtype DT]\n"
+		    "                          [--kv-dtype DT] [--explain] [--json] [--gpu GPU] [--calibration FILE]",
+	.description = "Time to first token: the prompt's B x S tokens through every kernel of the model (causal\n"
+		       "FlashAttention, the same kernel pricing as cost decode --model), the logits of the last\n"
+		       "position of each request, the launch mode's cost.\n",
+	.params = prefill_params,
+	.param_count = sizeof prefill_params / sizeof prefill_params[0],
+	.needs_gpu = true,
+	.run = prefill_run,
+	.print = prefill_print,
+};
+
+/* ---- rank (scenario files only) ---- */
+
+static const struct param rank_params[] = {
+	{ "budget_per_month", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, PARAM_REQUIRED | PARAM_OPEN_LO, "USD",
+	  "hardware spend of the fleet per month", "greater than 0 USD", NULL },
+	{ "training_share", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_REQUIRED, "F", "share of the spend on training", NULL, NULL },
+	{ "inference_share", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_REQUIRED, "F", "share of the spend on inference", NULL, NULL },
+	{ "baseline_mfu", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_REQUIRED | PARAM_OPEN_LO, "M", "training MFU today",
+	  "0 < MFU <= 1", NULL },
+	{ "engineer_usd_per_hour", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, PARAM_REQUIRED | PARAM_OPEN_LO, "USD",
+	  "fully loaded engineering cost", "greater than 0 USD", NULL },
+	{ "hours_per_week", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 168, PARAM_OPEN_LO, "H", "working hours (default 40)",
+	  NULL, NULL },
+	{ "horizon_months", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1200, PARAM_REQUIRED | PARAM_OPEN_LO, "M",
+	  "months of savings counted", NULL, NULL },
+	{ "projects", PARAM_LIST, 0, NULL, 0, 0, PARAM_REQUIRED, NULL, "the projects (name, mfu_gain or tpot_reduction, effort)",
+	  NULL, NULL },
+	EXPLAIN_PARAM,
+};
+
+static const struct param project_params[] = {
+	{ "name", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, NULL, "", NULL, NULL },
+	{ "mfu_gain", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, NULL, "", "greater than 0, at most 1 (absolute points)", NULL },
+	{ "tpot_reduction", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, NULL, "", "greater than 0, less than 1", NULL },
+	{ "engineer_weeks", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1e6, PARAM_OPEN_LO, NULL, "", NULL, NULL },
+	{ "engineer_months", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1e6, PARAM_OPEN_LO, NULL, "", NULL, NULL },
+	{ "cost", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, PARAM_OPEN_LO, NULL, "", "greater than 0 USD", NULL },
+	{ "applies_to", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, NULL, "", NULL, NULL },
+	{ "ready_after_months", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1200, 0, NULL, "", NULL, NULL },
+};
+
+#define MAX_PROJECTS 32
+
+struct rank_read {
+	int count;
+	struct ridge_project projects[MAX_PROJECTS];
+};
+
+/* Reported here, at the project's position (the item's position would be less
+ * precise). TRANSITIONAL: printed, as every eval_item_each callback reports,
+ * until that callback takes a struct app_status (errors as values). */
+static int project_error(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int project_error(const char *where, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	cli_error("%s: %s", where, msg);
+	return -1;
+}
+
+static int read_project(void *ctx, const struct param_values *v, int index, const char *where)
+{
+	struct rank_read *rr = ctx;
+	if (index >= MAX_PROJECTS)
+		return project_error(where, "more than %d projects", MAX_PROJECTS);
+	struct ridge_project *p = &rr->projects[rr->count];
+	memset(p, 0, sizeof *p);
+	snprintf(p->name, sizeof p->name, "%s", params_text(v, "name"));
+	bool mfu = params_has(v, "mfu_gain"), tpot = params_has(v, "tpot_reduction");
+	if (mfu == tpot)
+		return project_error(where, "project '%s' needs one of mfu_gain (training) or tpot_reduction (inference)",
+				     p->name);
+	p->kind = mfu ? RIDGE_PROJECT_MFU : RIDGE_PROJECT_TPOT;
+	p->mfu_gain = mfu ? params_num(v, "mfu_gain") : 0;
+	p->tpot_reduction = tpot ? params_num(v, "tpot_reduction") : 0;
+	int efforts = params_has(v, "engineer_weeks") + params_has(v, "engineer_months") + params_has(v, "cost");
+	if (efforts != 1)
+		return project_error(where, "project '%s' needs one of engineer_weeks, engineer_months or cost", p->name);
+	if (params_has(v, "engineer_weeks"))
+		p->engineer_weeks = params_num(v, "engineer_weeks");
+	if (params_has(v, "engineer_months"))
+		p->engineer_weeks = params_num(v, "engineer_months") * RIDGE_WEEKS_PER_MONTH;
+	if ((p->has_cost = params_has(v, "cost")))
+		p->cost_usd = params_num(v, "cost");
+	p->applies_to = params_has(v, "applies_to") ? params_num(v, "applies_to") : 1;
+	p->ready_after_months = params_has(v, "ready_after_months") ? params_num(v, "ready_after_months") : 0;
+	rr->count++;
+	return 0;
+}
+
+void calc_json_fleet(cJSON *a, const struct ridge_fleet *fleet)
+{
+	json_number(a, "budget_usd_per_month", fleet->budget_usd_per_month);
+	json_number(a, "training_share", fleet->training_share);
+	json_number(a, "inference_share", fleet->inference_share);
+	json_number(a, "baseline_mfu", fleet->baseline_mfu);
+	json_number(a, "engineer_usd_per_hour", fleet->engineer_usd_per_hour);
+	json_number(a, "hours_per_week", fleet->hours_per_week);
+	json_number(a, "weeks_per_month", RIDGE_WEEKS_PER_MONTH);
+	json_number(a, "horizon_months", fleet->horizon_months);
+}
+
+cJSON *calc_json_rank_entry(const struct ridge_project *p, const struct ridge_project_result *r)
+{
+	cJSON *e = cJSON_CreateObject();
+	json_number(e, "rank", r->rank);
+	cJSON_AddStringToObject(e, "name", p->name);
+	cJSON_AddStringToObject(e, "kind", p->kind == RIDGE_PROJECT_MFU ? "training_mfu" : "inference_tpot");
+	if (p->kind == RIDGE_PROJECT_MFU) {
+		json_number(e, "mfu_gain", p->mfu_gain);
+		json_number(e, "target_mfu", r->target_mfu);
+	} else {
+		json_number(e, "tpot_reduction", p->tpot_reduction);
+	}
+	json_number(e, "applies_to", p->applies_to);
+	json_number(e, "engineering_usd", r->engineering_usd);
+	json_number(e, "spend_usd_per_month", r->spend_per_month);
+	json_number(e, "saving_fraction", r->saving_fraction);
+	json_number(e, "savings_usd_per_month", r->savings_per_month);
+	json_number(e, "months_saving", r->months_saving);
+	json_number(e, "horizon_savings_usd", r->horizon_savings);
+	json_number(e, "net_usd", r->net_usd);
+	json_number(e, "roi_net", r->roi_net);
+	json_number(e, "roi_gross", r->roi_gross);
+	json_number(e, "payback_months", r->payback_months);
+return e;
+}
+
+static cJSON *rank_run(struct calc_input *in)
+{
+	const struct param_values *v = in->values;
+	if (!in->item) {
+		fail(in, "rank reads its projects from a scenario file: ridge cost rank FILE.yaml");
+		return NULL;
+	}
+	struct rank_read *rr = calloc(1, sizeof *rr);
+	if (!rr) {
+		fail(in, "out of memory");
+		return NULL;
+	}
+	if (eval_item_each(in->item, "projects", project_params, sizeof project_params / sizeof project_params[0],
+			   read_project, rr) != 0) {
+		free(rr);
+		return NULL;
+	}
+	struct ridge_fleet fleet = {
+		.budget_usd_per_month = params_num(v, "budget_per_month"),
+		.training_share = params_num(v, "training_share"),
+		.inference_share = params_num(v, "inference_share"),
+		.baseline_mfu = params_num(v, "baseline_mfu"),
+		.engineer_usd_per_hour = params_num(v, "engineer_usd_per_hour"),
+		.hours_per_week = params_has(v, "hours_per_week") ? params_num(v, "hours_per_week") : 40,
+		.horizon_months = params_num(v, "horizon_months"),
+	};
+	struct ridge_project_result results[MAX_PROJECTS];
+	struct ridge_explain *ex = params_flag(v, "explain") ? calloc(1, sizeof *ex) : NULL;
+	char err[400];
+	if (cost_rank(&fleet, rr->projects, rr->count, results, ex, err, sizeof err) != 0) {
+		fail(in, "%s", err);
+		free(ex);
+		free(rr);
+		return NULL;
+	}
+	cJSON *o = cJSON_CreateObject();
+	calc_json_fleet(cJSON_AddObjectToObject(o, "assumptions"), &fleet);
+	cJSON *ranking = cJSON_AddArrayToObject(o, "ranking");
+	for (int i = 0; i < rr->count; i++) {
+		const struct ridge_project_result *r = &results[i];
+		const struct ridge_project *p = &rr->projects[r->index];
+		cJSON *e = calc_json_rank_entry(p, r);
+		cJSON_AddItemToArray(ranking, e);
+	}
+	if (ex) {
+		cJSON_AddItemToObject(o, "explain", explain_json(ex));
+		free(ex);
+	}
+	free(rr);
+	return o;
+}
+
+static void rank_print(const cJSON *r)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(r, "assumptions");
+	char s1[64], s2[64], s3[64], s4[64], s5[64];
+	fmt_usd(calc_num(a, "budget_usd_per_month"), s1, sizeof s1);
+	fmt_percent(calc_num(a, "training_share"), s2, sizeof s2);
+	fmt_percent(calc_num(a, "inference_share"), s3, sizeof s3);
+	fmt_percent(calc_num(a, "baseline_mfu"), s4, sizeof s4);
+	fmt_usd(calc_num(a, "engineer_usd_per_hour"), s5, sizeof s5);
+	printf("Investment ranking: %s/month fleet, %s training / %s inference; assumed: baseline MFU %s,\n", s1, s2, s3, s4);
+	printf("  engineering %s/hour x %.4g h/week (a month is 52/12 weeks), savings counted over %.4g months\n", s5,
+	       calc_num(a, "hours_per_week"), calc_num(a, "horizon_months"));
+	printf("\n  %-2s %-30s %12s  %-40s %13s %15s %9s %9s\n", "#", "project", "cost", "saving", "per month", "over horizon",
+	       "net ROI", "payback");
+	const cJSON *e;
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(r, "ranking"))
+	{
+		char cost[32], how[96], month[32], total[32], pct[32], m0[32], m1[32], roi[32];
+		fmt_usd(calc_num(e, "engineering_usd"), cost, sizeof cost);
+		fmt_usd(calc_num(e, "savings_usd_per_month"), month, sizeof month);
+		fmt_usd(calc_num(e, "horizon_savings_usd"), total, sizeof total);
+		fmt_percent(calc_num(e, "saving_fraction"), pct, sizeof pct);
+		double spend = calc_num(e, "spend_usd_per_month") / 1e6;
+		if (strcmp(calc_str(e, "kind"), "training_mfu") == 0) {
+			fmt_percent(calc_num(a, "baseline_mfu"), m0, sizeof m0);
+			fmt_percent(calc_num(e, "target_mfu"), m1, sizeof m1);
+			snprintf(how, sizeof how, "%s of $%.4gM training (MFU %s->%s)", pct, spend, m0, m1);
+		} else {
+			snprintf(how, sizeof how, "%s of $%.4gM inference (TPOT -%.4g%%)", pct, spend,
+				 calc_num(e, "tpot_reduction") * 100);
+		}
+		fmt_roi(calc_num(e, "roi_net"), roi, sizeof roi);
+		printf("  %-2.0f %-30.30s %12s  %-40s %13s %15s %9s %6.3g mo\n", calc_num(e, "rank"), calc_str(e, "name"), cost,
+		       how, month, total, roi, calc_num(e, "payback_months"));
+	}
+	printf("\n  Saving fractions: an MFU gain m0 -> m1 needs m0/m1 of the GPU time (saves 1 - m0/m1 of\n"
+	       "  training spend); a TPOT cut r serves the same tokens in (1 - r) of the time.\n"
+	       "  Gains on the same share do not add: two MFU projects together reach m0 + g1 + g2, not\n"
+	       "  the sum of their savings.\n");
+	print_explain(r);
+}
+
+const struct calc calc_cost_rank = {
+	.name = "rank",
+	.command = "cost rank",
+	.synopsis = "usage: ridge cost rank FILE.yaml [--json] [--hwdb DIR] [--calibration FILE]",
+	.description = "Ranks engineering projects by net ROI over a horizon: MFU gains save training spend,\n"
+		       "TPOT cuts save inference spend; FILE is a scenario with 'rank' items.\n",
+	.params = rank_params,
+	.param_count = sizeof rank_params / sizeof rank_params[0],
+	.needs_gpu = false,
+	.run = rank_run,
+	.print = rank_print,
+};
+

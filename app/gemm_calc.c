@@ -1,0 +1,288 @@
+/* The GEMM calculator: FLOPs, global-memory bytes and roofline bound of one
+ * GEMM under a chosen algorithm (naive, shared-memory tiled, or the
+ * library's tensor-core tiling), and whether its shape can use tensor
+ * cores. `ridge gemm`, the scenario kind `gemm` and the TUI's GEMM mode. */
+#include "gemm_calc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+#include "calc.h"
+#include "kernel_time.h"
+#include "kernel_view.h"
+
+static const struct param gemm_params[] = {
+	{ "m", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, PARAM_REQUIRED, "M", "rows of A and C", NULL, NULL },
+	{ "n", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, PARAM_REQUIRED, "N", "columns of B and C", NULL, NULL },
+	{ "k", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, PARAM_REQUIRED, "K", "the reduction dimension", NULL, NULL },
+	{ "dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4", NULL, "bf16" },
+	{ "naive", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "one thread per output, no reuse (2*M*N*K element reads)", NULL, NULL },
+	{ "tile", PARAM_TEXT, 0, NULL, 0, 0, 0, "T|MxNxK", "a shared-memory tiled kernel with this CTA tile", NULL, NULL },
+	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "B", "independent GEMMs of this shape", NULL, "1" },
+	{ "traffic", PARAM_TEXT, 0, NULL, 0, 0, 0, "default|tiled|compulsory",
+	  "default: compulsory for the library GEMM, tiled for --tile and --naive; tiled: every re-read "
+	  "reaches memory; compulsory: every matrix once", NULL, NULL },
+	{ "layout", PARAM_TEXT, 0, NULL, 0, 0, 0, "linear|matmul",
+	  "how A and B lie in memory (default linear: x W^T, cuBLAS TN)", NULL, NULL },
+	{ "no_tensor", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "the vector (CUDA-core) rate", NULL, NULL },
+	{ "sparse", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "the 2:4 sparse matrix rate", NULL, NULL },
+	{ "time", PARAM_NUMBER, RIDGE_UNIT_SECONDS, NULL, 0, INFINITY, PARAM_OPEN_LO, "T",
+	  "a measured time: achieved FLOP/s and fraction of attainable", "greater than 0", NULL },
+	CALC_GPU_PARAMS,
+	CALC_JSON_PARAM,
+};
+
+/* A tiled GEMM whose bytes are its L2-aware HBM traffic is placed on the
+ * hierarchical roofline: HBM with those bytes, L2 with the tiled re-reads
+ * (where the GPU's L2 bandwidth is known). Its time floor and bound are the
+ * larger of the two and compute; other GEMMs keep the one-level placement. */
+static int gemm_l2_floor(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s,
+			 const struct ridge_kernel_cost *cost, const struct ridge_roofline_ceiling *ceiling,
+			 struct ridge_roofline_point *p, struct ridge_roofline_hierarchy *h, char *err, size_t err_len)
+{
+	memset(h, 0, sizeof *h);
+	if (!cost->l2.modelled)
+		return 0;
+	double levels[RIDGE_LEVEL_COUNT];
+	if (intensity_levels(s, cost, levels, err, err_len))
+		return -1;
+	/* HBM and L2 only: the shared-memory count of intensity_levels is the
+	 * seed's one-thread-per-output kernel, not what a tensor-core tile reads
+	 * (`ridge roofline --kernel gemm-tiled` shows it). */
+	levels[RIDGE_LEVEL_SMEM] = -1;
+	if (roofline_hierarchy(gpu, ceiling->peak_flops, cost->flops, levels, cost->write_bytes, h, err, err_len))
+		return -1;
+	if (cost->traffic == RIDGE_TRAFFIC_L2AWARE && h->time_floor_s > p->time_floor_s) {
+		p->time_floor_s = h->time_floor_s;
+		p->attainable_flops = h->attainable_flops;
+		p->bound = RIDGE_BOUND_MEMORY;
+	}
+	return 0;
+}
+
+/* The L2-aware keys at the top level (the kernel object has the whole model). */
+static void gemm_l2_json(cJSON *doc, const struct ridge_kernel_cost *cost, const struct ridge_roofline_hierarchy *h)
+{
+	const struct ridge_gemm_l2 *l = &cost->l2;
+	json_number(doc, "hbm_bytes", l->hbm_bytes);
+	json_number(doc, "l2_bytes", l->l2_traffic);
+	json_number(doc, "wave_ctas", l->wave_ctas);
+	cJSON_AddBoolToObject(doc, "l2_resident", l->a_resident && l->b_resident);
+	const struct ridge_roofline_level *l2 = &h->levels[RIDGE_LEVEL_L2];
+	if (l2->placed) {
+		json_number(doc, "l2_bandwidth", l2->bandwidth);
+		json_number(doc, "l2_time_s", l2->time_s);
+	}
+	cJSON_AddStringToObject(doc, "binding", roofline_binding_name(h));
+}
+
+int gemm_place(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s, const struct gemm_options *opt,
+	       struct gemm_placement *out, char *err, size_t err_len)
+{
+	memset(out, 0, sizeof *out);
+	bool at_l2 = opt->level == RIDGE_LEVEL_L2;
+	if (intensity_kernel_on(gpu, s, &out->cost, err, err_len) ||
+	    intensity_ceiling(gpu, s, &out->cost, opt->no_tensor, opt->sparse, opt->level, &out->ceiling, &out->path, err,
+			      err_len) ||
+	    roofline_place(&out->ceiling, out->cost.flops, at_l2 ? out->cost.tiled_bytes : out->cost.bytes, opt->time_s,
+			   &out->point, err, err_len) ||
+	    roofline_place(&out->ceiling, out->cost.flops, out->cost.compulsory_bytes, 0, &out->compulsory, err,
+			   err_len))
+		return -1;
+	if (opt->level == RIDGE_LEVEL_HBM &&
+	    gemm_l2_floor(gpu, s, &out->cost, &out->ceiling, &out->point, &out->hierarchy, err, err_len))
+		return -1;
+	/* The time model on the same shape and compute path (model/timing.h). */
+	struct ridge_timing_options topt = { .no_tensor = opt->no_tensor, .sparse = opt->sparse,
+					     .impl = RIDGE_ATTENTION_DEFAULT };
+	out->has_time_model =
+		timing_kernel(gpu, s, &topt, &out->time_model, out->time_error, sizeof out->time_error) == 0;
+	return 0;
+}
+
+static cJSON *gemm_run(struct calc_input *in)
+{
+	const struct param_values *v = in->values;
+	const struct ridge_gpu *gpu = in->gpu;
+	struct ridge_kernel_shape s = { .kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_BF16 };
+	const char *text;
+	bool naive = params_flag(v, "naive"), tiled = params_has(v, "tile");
+	if ((text = params_text(v, "dtype")) && !ridge_dtype_parse(text, &s.dtype)) {
+		snprintf(in->err, sizeof in->err, "%s: unknown dtype '%s' (known: %s)", params_where(v, "dtype"), text,
+			 ridge_dtype_list());
+		return NULL;
+	}
+	if (naive && tiled) {
+		snprintf(in->err, sizeof in->err, "give %s or %s, not both", params_where(v, "naive"),
+			 params_where(v, "tile"));
+		return NULL;
+	}
+	if (tiled && kernel_tile_parse(params_text(v, "tile"), &s.tile_m, &s.tile_n, &s.tile_k)) {
+		snprintf(in->err, sizeof in->err,
+			 "%s: '%s' is not a tile: give T (square, T x T x T) or MxNxK, whole numbers from 1 to 65536",
+			 params_where(v, "tile"), params_text(v, "tile"));
+		return NULL;
+	}
+	if ((text = params_text(v, "traffic")) && !intensity_traffic_parse(text, &s.traffic)) {
+		snprintf(in->err, sizeof in->err, "%s: unknown traffic model '%s' (known: default tiled compulsory)",
+			 params_where(v, "traffic"), text);
+		return NULL;
+	}
+	if ((text = params_text(v, "layout")) && !align_layout_parse(text, &s.layout)) {
+		snprintf(in->err, sizeof in->err, "%s: unknown layout '%s' (known: linear matmul)",
+			 params_where(v, "layout"), text);
+		return NULL;
+	}
+	s.m = params_num(v, "m");
+	s.n = params_num(v, "n");
+	s.k = params_num(v, "k");
+	s.batch = params_has(v, "batch") ? params_num(v, "batch") : 0;
+	if (naive)
+		s.kernel = RIDGE_KERNEL_GEMM_NAIVE;
+	else if (tiled)
+		s.kernel = RIDGE_KERNEL_GEMM_TILED;
+	double time_s = params_has(v, "time") ? params_num(v, "time") : 0;
+
+	char err[400];
+	struct gemm_options opt = { .no_tensor = params_flag(v, "no_tensor"), .sparse = params_flag(v, "sparse"),
+				    .level = RIDGE_LEVEL_HBM, .time_s = time_s };
+	struct gemm_placement g;
+	if (gemm_place(gpu, &s, &opt, &g, err, sizeof err)) {
+		snprintf(in->err, sizeof in->err, "gemm: %s", err);
+		return NULL;
+	}
+	if (!g.has_time_model) {
+		snprintf(in->err, sizeof in->err, "gemm: %s", g.time_error);
+		return NULL;
+	}
+	const struct ridge_kernel_cost cost = g.cost;
+	const struct ridge_kernel_path path = g.path;
+	const struct ridge_roofline_ceiling ceiling = g.ceiling;
+	const struct ridge_roofline_point p = g.point, compulsory = g.compulsory;
+	cJSON *doc = cJSON_CreateObject();
+	cJSON_AddStringToObject(doc, "gpu", gpu->id);
+	cJSON_AddStringToObject(doc, "ceiling_source", app_ceiling_source(gpu));
+	cJSON_AddStringToObject(doc, "algorithm", naive ? "naive" : tiled ? "tiled" : "library");
+	cJSON_AddStringToObject(doc, "dtype", ridge_dtype_name(s.dtype));
+	json_number(doc, "m", s.m);
+	json_number(doc, "n", s.n);
+	json_number(doc, "k", s.k);
+	json_number(doc, "batch", s.batch > 0 ? s.batch : 1);
+	json_number(doc, "flops", cost.flops);
+	json_number(doc, "bytes", cost.bytes);
+	json_number(doc, "read_bytes", cost.read_bytes);
+	json_number(doc, "write_bytes", cost.write_bytes);
+	json_number(doc, "intensity", p.intensity);
+	cJSON_AddStringToObject(doc, "bound", roofline_bound_name(p.bound));
+	json_number(doc, "time_floor_s", p.time_floor_s);
+	cJSON_AddBoolToObject(doc, "tensor_core_eligible", path.tensor_eligible);
+	cJSON_AddBoolToObject(doc, "tensor_core_fast_path", path.fast_path);
+	if (!path.tensor_eligible || !path.fast_path)
+		cJSON_AddStringToObject(doc, "reason", path.reason);
+	cJSON_AddBoolToObject(doc, "uses_tensor_cores", path.uses_matrix);
+	cJSON_AddStringToObject(doc, "compute_dtype", ridge_dtype_name(ceiling.dtype));
+	cJSON_AddStringToObject(doc, "path", ceiling.matrix ? "matrix" : "vector");
+	json_number(doc, "peak_flops", ceiling.peak_flops);
+	json_number(doc, "bandwidth", ceiling.bandwidth);
+	json_number(doc, "ridge_point", ceiling.ridge_point);
+	json_number(doc, "attainable_flops", p.attainable_flops);
+	json_number(doc, "compute_time_s", p.compute_time_s);
+	json_number(doc, "memory_time_s", p.memory_time_s);
+	json_number(doc, "compulsory_bytes", cost.compulsory_bytes);
+	json_number(doc, "compulsory_intensity", compulsory.intensity);
+	cJSON_AddStringToObject(doc, "compulsory_bound", roofline_bound_name(compulsory.bound));
+	json_number(doc, "compulsory_time_floor_s", compulsory.time_floor_s);
+	if (p.has_time) {
+		json_number(doc, "time_s", p.time_s);
+		json_number(doc, "achieved_flops", p.achieved_flops);
+		json_number(doc, "fraction_of_attainable", p.fraction_of_attainable);
+		json_number(doc, "fraction_of_peak", p.fraction_of_peak);
+	}
+	if (path.note[0])
+		cJSON_AddStringToObject(doc, "note", path.note);
+	if (cost.l2.modelled)
+		gemm_l2_json(doc, &cost, &g.hierarchy);
+	cJSON_AddItemToObject(doc, "kernel", kernel_json(&s, &cost, &path));
+	json_number(doc, "predicted_time_s", g.time_model.predicted_time_s);
+	cJSON_AddItemToObject(doc, "prediction", kernel_time_json(&g.time_model));
+	return doc;
+}
+
+static void gemm_l2_print(const cJSON *d)
+{
+	if (!calc_has(d, "l2_time_s"))
+		return;
+	char a[48], b[48];
+	fmt_seconds(calc_num(d, "l2_time_s"), a, sizeof a);
+	fmt_si(calc_num(d, "l2_bandwidth"), "B/s", b, sizeof b);
+	printf("  L2: the tiled re-reads take %s at %s; binding: %s\n", a, b, calc_str(d, "binding"));
+}
+
+static void gemm_print(const cJSON *d)
+{
+	char a[48], b[48], t[48];
+	const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(d, "kernel");
+	kernel_print_json(kernel);
+	fmt_si(calc_num(d, "peak_flops"), "FLOP/s", a, sizeof a);
+	fmt_si(calc_num(d, "bandwidth"), "B/s", b, sizeof b);
+	printf("On %s (%s ceilings): %s %s %s, HBM %s, ridge %.6g FLOP/byte\n", calc_str(d, "gpu"),
+	       calc_str(d, "ceiling_source"), calc_str(d, "compute_dtype"), calc_str(d, "path"), a, b,
+	       calc_num(d, "ridge_point"));
+	fmt_seconds(calc_num(d, "time_floor_s"), t, sizeof t);
+	fmt_si(calc_num(d, "attainable_flops"), "FLOP/s", a, sizeof a);
+	printf("  intensity %.6g FLOP/byte: %s-bound, attainable %s, time floor %s\n", calc_num(d, "intensity"),
+	       calc_str(d, "bound"), a, t);
+	if (strcmp(calc_str(kernel, "traffic"), "compulsory") != 0 && calc_num(d, "compulsory_bytes") != calc_num(d, "bytes")) {
+		fmt_seconds(calc_num(d, "compulsory_time_floor_s"), t, sizeof t);
+		printf("  every matrix once (compulsory): %.6g FLOP/byte: %s-bound, time floor %s\n",
+		       calc_num(d, "compulsory_intensity"), calc_str(d, "compulsory_bound"), t);
+	}
+	gemm_l2_print(d);
+	const cJSON *prediction = cJSON_GetObjectItemCaseSensitive(d, "prediction");
+	if (prediction)
+		kernel_time_print(prediction, false);
+	if (calc_has(d, "time_s")) {
+		fmt_si(calc_num(d, "achieved_flops"), "FLOP/s", a, sizeof a);
+		printf("  measured: %s = %.4g%% of attainable, %.4g%% of peak\n", a,
+		       100 * calc_num(d, "fraction_of_attainable"), 100 * calc_num(d, "fraction_of_peak"));
+	}
+}
+
+const struct calc calc_gemm = {
+	.name = "gemm",
+	.command = "gemm",
+	.synopsis = "usage: ridge gemm --m M --n N --k K [--dtype DT] [--gpu GPU] [--naive | --tile T|MxNxK]\n"
+		    "                  [--batch B] [--traffic default|tiled|compulsory] [--layout linear|matmul]\n"
+		    "                  [--no-tensor] [--sparse]\n"
+		    "                  [--time T] [--json] [--hwdb DIR] [--calibration FILE]",
+	.description =
+		"C (M x N) = A (M x K) x B (K x N), 2*M*N*K FLOPs, in dtype (default bf16).\n"
+		"  default      the library's tensor-core GEMM, compulsory traffic: each matrix\n"
+		"               once (L2 catches the re-reads of its tiles; cuBLAS bf16 4096^3 ran\n"
+		"               at 800 TFLOP/s on an H200); --traffic tiled: CTA tile 128x128x64,\n"
+		"               A read ceil(N/128) times, B ceil(M/128) times, C written once\n"
+		"  --tile T     a shared-memory tiled kernel with a T x T (or MxNxK) CTA tile\n"
+		"               (tiled traffic by default)\n"
+		"  --naive      one thread per output, no reuse: 2*M*N*K element reads; CUDA cores\n"
+		"JSON keys: flops, bytes, intensity, bound, time_floor_s, tensor_core_eligible (reason when\n"
+		"false or off the fast path), tensor_core_fast_path, layout, alignment_conditions,\n"
+		"peak_flops, ridge_point, compulsory_bytes, ...\n"
+		"Tensor cores (model/align.c, one rule for gemm, align, the TUI and the validation): the\n"
+		"dtype needs a matrix rate; cuBLAS's fast kernels need its six conditions (m, n or k by the\n"
+		"transposes, lda, ldb, ldc) in multiples of 16 bytes of elements (8 bf16/fp16, 16 fp8/int8,\n"
+		"4 tf32). --layout linear (default) is PyTorch's F.linear, x W^T with W [N,K] row-major:\n"
+		"cuBLAS TN with lda = ldb = K, ldc = N, so only N and K are checked and M (tokens) is free;\n"
+		"--layout matmul is A [M,K] x B [K,N], both row-major: cuBLAS NN, N and K checked.\n"
+		"Off those conditions cuBLAS >= 11 stays on tensor cores through slower kernels (eligible,\n"
+		"off the fast path: the matrix peak is an upper bound; 3-8x slower on an H200). fp8 needs\n"
+		"them (no fp8 kernel otherwise: not eligible, priced without tensor cores), and on compute\n"
+		"capability 8.9 and 9.x only the TN layout (linear).\n",
+	.params = gemm_params,
+	.param_count = sizeof gemm_params / sizeof gemm_params[0],
+	.needs_gpu = true,
+	.run = gemm_run,
+	.print = gemm_print,
+};
+

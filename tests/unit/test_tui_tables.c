@@ -1,0 +1,207 @@
+/* One table of inputs per calculator: the TUI's fields, the command line
+ * and scenario items read the same parameter, so they accept the same
+ * values and refuse the others with the same reason. */
+#include "test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "eval.h"
+#include "occupancy_calc.h"
+#include "state.h"
+
+static struct hwdb db;
+
+static int setup(void **state)
+{
+	(void)state;
+	struct hwdb_diags diags = {0};
+	return hwdb_open(&db, NULL, &diags);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	hwdb_close(&db);
+	return 0;
+}
+
+/* What stderr received while the last capture_begin was active. */
+static FILE *captured;
+static int saved_stderr = -1;
+
+static void capture_begin(void)
+{
+	fflush(stderr);
+	captured = tmpfile();
+	assert_non_null(captured);
+	saved_stderr = dup(fileno(stderr));
+	assert_true(saved_stderr >= 0);
+	assert_true(dup2(fileno(captured), fileno(stderr)) >= 0);
+}
+
+static void capture_end(char *buf, size_t len)
+{
+	fflush(stderr);
+	dup2(saved_stderr, fileno(stderr));
+	close(saved_stderr);
+	rewind(captured);
+	size_t n = fread(buf, 1, len - 1, captured);
+	buf[n] = '\0';
+	fclose(captured);
+}
+
+/* The reason after "<name>: " in the first error line, without the newline. */
+static const char *reason_after(const char *text, const char *name, char *buf, size_t len)
+{
+	char needle[64];
+	snprintf(needle, sizeof needle, "%s: ", name);
+	const char *at = strstr(text, needle);
+	if (!at)
+		fail_msg("no '%s' in: %s", needle, text);
+	snprintf(buf, len, "%s", at + strlen(needle));
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+static const struct param *table_param(const struct calc *calc, const char *name)
+{
+	int i = params_index(calc->params, calc->param_count, name);
+	assert_true(i >= 0);
+	return &calc->params[i];
+}
+
+/* Parses `ridge occupancy ARGS` through the command's own path; returns
+ * what params_parse_argv_usage returned, stderr in err. */
+static int parse_occupancy(struct param_values *v, const char *const *args, int n, char *err, size_t err_len)
+{
+	char *argv[16];
+	argv[0] = (char *)"occupancy";
+	for (int i = 0; i < n; i++)
+		argv[i + 1] = (char *)args[i];
+	params_init(v, calc_occupancy.params, calc_occupancy.param_count);
+	capture_begin();
+	int rc = params_parse_argv_usage(v, "occupancy", "usage\n", n + 1, argv);
+	capture_end(err, err_len);
+	return rc;
+}
+
+/* A scenario of one occupancy item with the given keys; NULL when it does
+ * not load, its messages in err. */
+static struct eval_scenario *occupancy_item(const char *keys, char *err, size_t err_len)
+{
+	char text[1024];
+	snprintf(text, sizeof text, "scenario: tables\ngpu: h100-sxm\nitems:\n  - name: t\n    kind: occupancy\n%s", keys);
+	capture_begin();
+	struct eval_scenario *sc = eval_parse("t.yaml", text, strlen(text), NULL, NULL);
+	capture_end(err, err_len);
+	return sc;
+}
+
+static void test_threads_range_is_the_table_s(void **state)
+{
+	(void)state;
+	const struct tui_field *f = tui_field_find_in(TUI_PANEL_OCCUPANCY, "threads");
+	assert_non_null(f);
+	const struct param *p = tui_field_param(f);
+	assert_ptr_equal(p, table_param(&calc_occupancy, "threads"));
+	double lo, hi;
+	bool open_lo;
+	tui_field_range(f, &lo, &hi, &open_lo);
+	assert_true(lo == p->lo && hi == p->hi && !open_lo);
+	assert_true(lo == 1 && hi == 1024);
+
+	/* The command line takes the top of the range and refuses one more; so does the TUI. */
+	struct param_values v;
+	char err[1024], tui_err[256];
+	assert_int_equal(parse_occupancy(&v, (const char *const[]){"--threads", "1024", "--regs", "32"}, 4, err, sizeof err), 0);
+	assert_int_equal(params_num(&v, "threads"), 1024);
+	assert_int_equal(parse_occupancy(&v, (const char *const[]){"--threads", "1025"}, 2, err, sizeof err), EXIT_USAGE);
+	struct tui_inputs in;
+	tui_inputs_default(&in, &db, 0);
+	assert_int_equal(tui_field_set_text(&in, &db, f, "1024", tui_err, sizeof tui_err), 0);
+	assert_true(in.threads == 1024);
+	assert_int_equal(tui_field_set_text(&in, &db, f, "1025", tui_err, sizeof tui_err), -1);
+	char cli_reason[256];
+	assert_string_equal(reason_after(err, "--threads", cli_reason, sizeof cli_reason), tui_err);
+	assert_string_equal(tui_err, "'1025' is out of range (1..1024)");
+
+	/* The TUI starts from the table's default. */
+	tui_inputs_default(&in, &db, 0);
+	assert_non_null(p->def);
+	assert_true(in.threads == atof(p->def));
+}
+
+static void test_mfu_range_is_the_table_s(void **state)
+{
+	(void)state;
+	const struct tui_field *f = NULL;
+	for (size_t i = 0; i < tui_field_count; i++)
+		if (tui_fields[i].panel == TUI_PANEL_COST && tui_fields[i].mode == TUI_COST_TRAIN &&
+		    strcmp(tui_fields[i].key, "mfu") == 0)
+			f = &tui_fields[i];
+	assert_non_null(f);
+	const struct param *p = tui_field_param(f);
+	assert_ptr_equal(p, table_param(&calc_cost_train, "mfu"));
+	double lo, hi;
+	bool open_lo;
+	tui_field_range(f, &lo, &hi, &open_lo);
+	assert_true(lo == 0 && hi == 1 && open_lo); /* the model's (0, 1] */
+	struct tui_inputs in;
+	char err[256];
+	tui_inputs_default(&in, &db, 0);
+	assert_int_equal(tui_field_set_text(&in, &db, f, "0.0005", err, sizeof err), 0);
+	assert_int_equal(tui_field_set_text(&in, &db, f, "0%", err, sizeof err), -1);
+	assert_string_equal(err, "'0%' is out of range (0 < MFU <= 1)");
+}
+
+static void test_same_message_from_cli_and_scenario(void **state)
+{
+	(void)state;
+	char cli_err[1024], file_err[1024], a[256], b[256];
+	struct param_values v;
+
+	/* The table's range: refused while parsing, on the command line and in a file. */
+	assert_int_equal(parse_occupancy(&v, (const char *const[]){"--threads", "0", "--regs", "32"}, 4, cli_err,
+					 sizeof cli_err),
+			 EXIT_USAGE);
+	assert_null(occupancy_item("    threads: 0\n    regs: 32\n", file_err, sizeof file_err));
+	assert_string_equal(reason_after(cli_err, "--threads", a, sizeof a), reason_after(file_err, "threads", b, sizeof b));
+	assert_string_equal(a, "'0' is out of range (1..1024)");
+	assert_non_null(strstr(file_err, "t.yaml:6:"));
+
+	/* The GPU's own limit (255 registers on an H100): one check, occupancy_build_input, for both. */
+	assert_int_equal(parse_occupancy(&v, (const char *const[]){"--threads", "256", "--regs", "256"}, 4, cli_err,
+					 sizeof cli_err),
+			 0);
+	const struct hwdb_entry *h100 = hwdb_find(&db, "h100-sxm");
+	assert_non_null(h100);
+	struct app_status st;
+	app_status_init(&st);
+	struct ridge_occupancy_input occ;
+	assert_int_equal(occupancy_build_input(&v, &h100->gpu, &occ, &st), -1);
+	char cli_msg[APP_MSG_TEXT + 600];
+	app_msg_format(app_status_first_error(&st), cli_msg, sizeof cli_msg);
+	struct eval_scenario *sc = occupancy_item("    threads: 256\n    regs: 256\n", file_err, sizeof file_err);
+	assert_non_null(sc);
+	capture_begin();
+	cJSON *result = eval_run(sc, 0);
+	capture_end(file_err, sizeof file_err);
+	assert_null(result);
+	assert_string_equal(reason_after(cli_msg, "--regs", a, sizeof a), reason_after(file_err, "regs", b, sizeof b));
+	assert_string_equal(a, "'256' is out of range (0..255)");
+	eval_close(sc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_threads_range_is_the_table_s),
+	    cmocka_unit_test(test_mfu_range_is_the_table_s),
+	    cmocka_unit_test(test_same_message_from_cli_and_scenario),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
