@@ -1,6 +1,7 @@
 /* The hwdb loader. A YAML entry is validated against the schema table
- * (hwdb_schema[], schema.c, which also drives the writer and hw show): type, unit, range, required/optional per vendor, unknown
- * and duplicate keys; then cross-field plausibility checks. Every problem is a
+ * (hwdb_schema[] in schema.c, which also drives the writer and hw show's
+ * JSON): type, unit, range, required/optional per vendor, unknown and
+ * duplicate keys; then cross-field plausibility checks. Every problem is a
  * diagnostic with file:line:column, and loading goes on to find the rest. */
 #include "hwdb.h"
 #include "arch.h"
