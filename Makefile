@@ -43,10 +43,14 @@ CLI_SRC := $(sort $(wildcard cli/*.c))
 CMD_SRC := $(sort $(wildcard cli/cmd_*.c))
 TUI_SRC := $(sort $(wildcard tui/*.c))
 
-LIB_OBJ := $(MODEL_SRC:%.c=$(BUILD)/obj/%.o) $(HWDB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/hwdb_embedded.o
-# util/: what the command line and the probe share that libridge must not
-# carry (json_check needs cJSON; libridge depends on libyaml alone).
-UTIL_SRC := $(sort $(wildcard util/*.c))
+# util/ (util/README.md): the generic helpers under every layer. Those that
+# hwdb/ needs and that need nothing but libc (the atomic file writer) are part
+# of libridge; the rest (json_check and json_out need cJSON; libridge depends
+# on libyaml alone) are linked into ridge and ridge-probe beside it.
+UTIL_LIB_SRC := util/atomic_file.c
+UTIL_SRC := $(filter-out $(UTIL_LIB_SRC),$(sort $(wildcard util/*.c)))
+LIB_OBJ := $(MODEL_SRC:%.c=$(BUILD)/obj/%.o) $(HWDB_SRC:%.c=$(BUILD)/obj/%.o) $(UTIL_LIB_SRC:%.c=$(BUILD)/obj/%.o) \
+	$(BUILD)/obj/gen/hwdb_embedded.o
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o) $(APP_SRC:%.c=$(BUILD)/obj/%.o) $(TUI_SRC:%.c=$(BUILD)/obj/%.o) $(UTIL_SRC:%.c=$(BUILD)/obj/%.o)
 LIB := $(BUILD)/libridge.a
 # The shared library: libridge.so.0.1.0, soname libridge.so.0 (the major
@@ -163,6 +167,11 @@ $(BUILD)/tests/test_util_%: tests/unit/test_util_%.c $(TEST_SUPPORT) $(UTIL_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka) -Itests/support -o $@ $< $(TEST_SUPPORT) \
 		$(UTIL_OBJ) $(LIB) $(PKG_LIBS) $(shell pkg-config --libs cmocka)
+# The application-layer tests (test_app_*: app/gpu_json.c) link app/ the same way.
+$(BUILD)/tests/test_app_%: tests/unit/test_app_%.c $(TEST_SUPPORT) $(TUI_TEST_OBJ) $(LIB) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka) -Itests/support -o $@ $< $(TEST_SUPPORT) \
+		$(TUI_TEST_OBJ) $(LIB) $(PKG_LIBS) $(shell pkg-config --libs cmocka)
 
 # make test stages `make install-files` (PREFIX=/usr) in build/stage: the
 # library suite builds examples/libridge/ against the installed files alone.

@@ -1,6 +1,7 @@
 /* The application layer's shared pieces (app.h): numbers and names from
  * text, the hardware database as a command sees it, files in and out. */
 #include "app.h"
+#include "atomic_file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -177,7 +178,7 @@ void app_text_position(const char *text, size_t offset, int *line, int *col)
 int app_output_path_ok(const char *flag, const char *path)
 {
 	char err[HWDB_PATH + 128];
-	if (hwdb_output_path_check(path, err, sizeof err) != 0) {
+	if (atomic_file_path_check(path, err, sizeof err) != 0) {
 		cli_error("%s: %s", flag, err);
 		return -1;
 	}
@@ -187,7 +188,7 @@ int app_output_path_ok(const char *flag, const char *path)
 int app_write_atomic(const char *path, const char *data, size_t len)
 {
 	char err[HWDB_PATH + 128];
-	if (hwdb_write_atomic(path, data, len, err, sizeof err) != 0) {
+	if (atomic_file_write(path, data, len, err, sizeof err) != 0) {
 		cli_error("%s", err);
 		return -1;
 	}

@@ -1,91 +1,16 @@
+/* app_gpu_json: `ridge hw show --json`, walking the hwdb schema table
+ * (hwdb/schema.h) as the YAML writer does: each row's json_key, maps as
+ * objects (or flattened into their parent: "memory_bytes"), lists always as
+ * arrays. Numbers in SI base units, as the entry holds them. */
 #include "app.h"
+#include "schema.h"
 
-static void add_strings(cJSON *obj, const char *key, const char (*items)[RIDGE_LONG_TEXT], int count)
+/* peak_flops is the one map the table does not spell out row by row (its
+ * keys are the dtypes). "peak_flops": dtype -> the default (dense matrix,
+ * else vector) rate, and "<dtype>_vector" where the vector rate differs;
+ * "peak_flops_detail" has all three. */
+static void add_peaks(cJSON *o, const struct ridge_gpu *g)
 {
-	cJSON *array = cJSON_AddArrayToObject(obj, key);
-	for (int i = 0; i < count; i++)
-		cJSON_AddItemToArray(array, cJSON_CreateString(items[i]));
-}
-
-/* "interconnect": the datasheet's name and bidirectional bandwidth (the keys
- * it always had), then the fabric the communication model uses, then any
- * measured collectives (a calibration). */
-static void add_interconnect(cJSON *o, const struct ridge_gpu *g)
-{
-	const struct ridge_interconnect *f = &g->ic;
-	cJSON *ic = cJSON_AddObjectToObject(o, "interconnect");
-	cJSON_AddStringToObject(ic, "name", g->interconnect);
-	json_number(ic, "bandwidth", g->interconnect_bandwidth);
-	if (f->has_fabric) {
-		cJSON_AddStringToObject(ic, "topology", f->topology_name);
-		if (f->links)
-			cJSON_AddNumberToObject(ic, "links", f->links);
-		json_number(ic, "per_direction", f->per_direction);
-		json_number(ic, "peer_bandwidth", f->peer_bandwidth);
-		cJSON_AddNumberToObject(ic, "domain_gpus", f->domain_gpus);
-		cJSON_AddBoolToObject(ic, "nvls", f->nvls);
-		json_number(ic, "latency_s", f->latency);
-		json_number(ic, "base_latency_s", f->base_latency);
-		if (f->has_bus_bandwidth)
-			json_number(ic, "bus_bandwidth", f->bus_bandwidth);
-		if (f->has_nvls_bus_bandwidth)
-			json_number(ic, "nvls_bus_bandwidth", f->nvls_bus_bandwidth);
-		if (f->pcie[0])
-			cJSON_AddStringToObject(ic, "pcie", f->pcie);
-		json_number(ic, "pcie_bandwidth", f->pcie_bandwidth);
-	}
-	for (int op = 0; op < RIDGE_COLLECTIVE_COUNT; op++) {
-		const struct ridge_collective_measured *m = &f->measured[op];
-		char key[64];
-		const char *name = ridge_collective_key((enum ridge_collective)op);
-		if (m->has_bus_bandwidth) {
-			snprintf(key, sizeof key, "%s_bus_bandwidth", name);
-			json_number(ic, key, m->bus_bandwidth);
-		}
-		if (m->has_latency) {
-			snprintf(key, sizeof key, "%s_latency_s", name);
-			json_number(ic, key, m->latency);
-		}
-	}
-	if (f->measured_gpus)
-		cJSON_AddNumberToObject(ic, "measured_gpus", f->measured_gpus);
-}
-
-cJSON *app_gpu_json(const struct ridge_gpu *g, const char *origin)
-{
-	cJSON *o = cJSON_CreateObject();
-	int amd = g->vendor == RIDGE_VENDOR_AMD;
-	cJSON_AddStringToObject(o, "id", g->id);
-	cJSON_AddStringToObject(o, "name", g->name);
-	cJSON_AddStringToObject(o, "vendor", amd ? "amd" : "nvidia");
-	cJSON_AddStringToObject(o, "arch", g->arch);
-	if (amd) {
-		cJSON_AddStringToObject(o, "gfx_target", g->gfx_target);
-	} else {
-		char cc[16];
-		snprintf(cc, sizeof cc, "%d.%d", g->cc_major, g->cc_minor);
-		cJSON_AddStringToObject(o, "compute_capability", cc);
-	}
-	cJSON *aliases = cJSON_AddArrayToObject(o, "aliases");
-	for (int i = 0; i < g->alias_count; i++)
-		cJSON_AddItemToArray(aliases, cJSON_CreateString(g->aliases[i]));
-	if (origin)
-		cJSON_AddStringToObject(o, "origin", origin);
-	cJSON_AddBoolToObject(o, "measured", g->measured);
-	if (g->measured)
-		cJSON_AddStringToObject(o, "measured_on", g->measured_on);
-	cJSON_AddNumberToObject(o, "sm_count", g->sm_count);
-	cJSON_AddNumberToObject(o, "warp_size", g->warp_size);
-
-	cJSON *clocks = cJSON_AddObjectToObject(o, "clocks_hz");
-	json_number(clocks, "boost", g->boost_clock_hz);
-	if (g->has_base_clock)
-		json_number(clocks, "base", g->base_clock_hz);
-	json_number(clocks, "matrix_peak", g->matrix_clock_hz);
-	json_number(clocks, "vector_peak", g->vector_clock_hz);
-
-	/* peak_flops: dtype -> the default (dense matrix, else vector) rate, and
-	 * "<dtype>_vector" where the vector rate differs; peak_flops_detail has all. */
 	cJSON *peaks = cJSON_AddObjectToObject(o, "peak_flops");
 	cJSON *detail = cJSON_AddObjectToObject(o, "peak_flops_detail");
 	for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
@@ -108,72 +33,81 @@ cJSON *app_gpu_json(const struct ridge_gpu *g, const char *origin)
 		if (p->has_matrix_sparse)
 			json_number(one, "matrix_sparse", p->matrix_sparse);
 	}
+}
 
-	json_number(o, "memory_bytes", g->memory_bytes);
-	if (g->has_usable_memory)
-		json_number(o, "usable_memory_bytes", g->usable_memory_bytes);
-	json_number(o, "memory_bandwidth", g->memory_bandwidth);
-	struct ridge_hbm_mix mixes[RIDGE_HBM_MIXES];
-	ridge_gpu_hbm_mixes(g, mixes);
-	for (int i = 0; i < RIDGE_HBM_MIXES; i++)
-		if (mixes[i].has)
-			json_number(o, mixes[i].key, mixes[i].bandwidth);
-	if (g->memory_type[0])
-		cJSON_AddStringToObject(o, "memory_type", g->memory_type);
-	json_number(o, "l2_bytes", g->l2_bytes);
-	if (g->has_infinity_cache)
-		json_number(o, "infinity_cache_bytes", g->infinity_cache_bytes);
-	if (g->has_l2_bandwidth)
-		json_number(o, "l2_bandwidth", g->l2_bandwidth);
-	if (g->has_smem_bandwidth)
-		json_number(o, "smem_bandwidth", g->smem_bandwidth);
+static void add_rows(cJSON *o, const struct ridge_gpu *g, const struct hwdb_field *rows, unsigned only, unsigned skip);
 
-	cJSON *smem = cJSON_AddObjectToObject(o, "shared_memory");
-	json_number(smem, "per_sm", g->smem_per_sm);
-	json_number(smem, "per_block", g->smem_per_block);
-	json_number(smem, "per_block_optin", g->smem_per_block_optin);
-	json_number(smem, "reserved_per_block", g->nv.smem_reserved_per_block);
-	json_number(smem, "alloc_unit", g->nv.smem_alloc_unit);
-	if (!amd) {
-		cJSON *sizes = cJSON_AddArrayToObject(smem, "carveout_sizes");
-		for (int i = 0; i < g->nv.carveout_count; i++)
-			cJSON_AddItemToArray(sizes, cJSON_CreateNumber(g->nv.carveout_sizes[i]));
+static void add_row(cJSON *o, const struct ridge_gpu *g, const struct hwdb_field *row)
+{
+	bool is_list = row->type == HWDB_STRLIST || row->type == HWDB_QTYLIST;
+	/* A list is an array whenever the vendor has it, empty or not: a
+	 * reader iterates it without asking first. */
+	bool flat = row->type == HWDB_MAP && (row->flags & HWDB_JSON_FLAT);
+	if ((!row->json_key && !flat) || (is_list ? !(row->allowed & hwdb_vendor_bit(g)) : !hwdb_field_present(g, row)))
+		return;
+	switch (row->type) {
+	case HWDB_STR:
+		cJSON_AddStringToObject(o, row->json_key, hwdb_field_string(g, row));
+		break;
+	case HWDB_INT:
+		cJSON_AddNumberToObject(o, row->json_key, hwdb_field_int(g, row));
+		break;
+	case HWDB_QTY:
+		json_number(o, row->json_key, hwdb_field_double(g, row));
+		break;
+	case HWDB_BOOL:
+		cJSON_AddBoolToObject(o, row->json_key, *(const bool *)hwdb_field_member(g, row->offset));
+		break;
+	case HWDB_VENDOR:
+		cJSON_AddStringToObject(o, row->json_key, g->vendor == RIDGE_VENDOR_AMD ? "amd" : "nvidia");
+		break;
+	case HWDB_CC: {
+		char cc[16];
+		snprintf(cc, sizeof cc, "%d.%d", g->cc_major, g->cc_minor);
+		cJSON_AddStringToObject(o, row->json_key, cc);
+		break;
 	}
-
-	cJSON *regs = cJSON_AddObjectToObject(o, "registers");
-	cJSON_AddNumberToObject(regs, "per_sm", g->regs_per_sm);
-	cJSON_AddNumberToObject(regs, "per_block", g->regs_per_block);
-	cJSON_AddNumberToObject(regs, "per_thread_max", g->nv.max_regs_per_thread);
-	cJSON_AddNumberToObject(regs, "alloc_unit", g->nv.reg_alloc_unit);
-
-	cJSON *limits = cJSON_AddObjectToObject(o, "limits");
-	cJSON_AddNumberToObject(limits, "threads_per_sm", g->max_threads_per_sm);
-	cJSON_AddNumberToObject(limits, "threads_per_block", g->max_threads_per_block);
-	cJSON_AddNumberToObject(limits, "warps_per_sm", g->max_warps_per_sm);
-	cJSON_AddNumberToObject(limits, "blocks_per_sm", g->max_blocks_per_sm);
-	cJSON_AddNumberToObject(limits, "sub_partitions", g->nv.sub_partitions);
-	cJSON_AddNumberToObject(limits, "barriers_per_block_slot", g->nv.barriers_per_block_slot);
-	cJSON_AddNumberToObject(limits, "virtual_resources_per_sm", g->nv.virtual_resources_per_sm);
-	if (amd) {
-		cJSON *a = cJSON_AddObjectToObject(o, "amd");
-		cJSON_AddNumberToObject(a, "simds_per_cu", g->amd.simds_per_cu);
-		cJSON_AddNumberToObject(a, "waves_per_simd", g->amd.waves_per_simd);
-		cJSON_AddNumberToObject(a, "vgprs_per_lane", g->amd.vgprs_per_lane);
-		cJSON_AddNumberToObject(a, "vgpr_granule", g->amd.vgpr_granule);
-		cJSON_AddNumberToObject(a, "sgprs_per_simd", g->amd.sgprs_per_simd);
-		cJSON_AddNumberToObject(a, "sgpr_granule", g->amd.sgpr_granule);
-		cJSON_AddNumberToObject(a, "max_sgprs_per_wave", g->amd.max_sgprs_per_wave);
-		json_number(a, "lds_granule", g->amd.lds_granule);
-		cJSON_AddNumberToObject(a, "barrier_slots", g->amd.barrier_slots);
+	case HWDB_STRLIST:
+	case HWDB_QTYLIST: {
+		cJSON *array = cJSON_AddArrayToObject(o, row->json_key);
+		const double *values = hwdb_field_member(g, row->offset);
+		for (int i = 0; i < hwdb_field_count(g, row); i++)
+			cJSON_AddItemToArray(array, row->type == HWDB_STRLIST ? cJSON_CreateString(hwdb_field_item(g, row, i))
+									       : cJSON_CreateNumber(values[i]));
+		break;
 	}
-	json_number(o, "tdp_watts", g->tdp_watts);
-	if (g->interconnect[0])
-		add_interconnect(o, g);
-	json_number(o, "launch_overhead_s", g->launch_overhead_s);
-	json_number(o, "graph_node_s", g->graph_node_s);
-	if (g->has_price)
-		json_number(o, "price_usd_per_hour", g->price_usd_per_hour);
-	add_strings(o, "sources", (const char(*)[RIDGE_LONG_TEXT])g->sources, g->source_count);
-	add_strings(o, "notes", (const char(*)[RIDGE_LONG_TEXT])g->notes, g->note_count);
+	case HWDB_MAP:
+		add_rows(flat ? o : cJSON_AddObjectToObject(o, row->json_key), g, row->children, 0, 0);
+		break;
+	case HWDB_PEAKS:
+		add_peaks(o, g);
+		break;
+	case HWDB_MEASURED:
+	case HWDB_SCHEMA:
+		break;
+	}
+}
+
+/* The rows with every flag of only and none of skip. */
+static void add_rows(cJSON *o, const struct ridge_gpu *g, const struct hwdb_field *rows, unsigned only, unsigned skip)
+{
+	for (const struct hwdb_field *row = rows; row->key; row++)
+		if ((row->flags & only) == only && !(row->flags & skip))
+			add_row(o, g, row);
+}
+
+cJSON *app_gpu_json(const struct ridge_gpu *g, const char *origin)
+{
+	/* Who the GPU is, where the entry came from (no field: the file it was
+	 * loaded from) and whether it was measured (the YAML's measured: {on}
+	 * mark, last in a file, is one of the first things a reader wants). */
+	cJSON *o = cJSON_CreateObject();
+	add_rows(o, g, hwdb_schema, HWDB_IDENTITY, 0);
+	if (origin)
+		cJSON_AddStringToObject(o, "origin", origin);
+	cJSON_AddBoolToObject(o, "measured", g->measured);
+	if (g->measured)
+		cJSON_AddStringToObject(o, "measured_on", g->measured_on);
+	add_rows(o, g, hwdb_schema, 0, HWDB_IDENTITY);
 	return o;
 }

@@ -121,6 +121,15 @@ static void print_fabric(const struct ridge_gpu *g)
 		printf(" (on %d GPUs)\n", ic->measured_gpus);
 }
 
+/* The JSON is the schema table walked row by row (app_gpu_json). The text is
+ * not: it is a page of sentences, each joining rows of several maps in its
+ * own order and words ("Memory  80 GiB (79.6 GiB usable) HBM3 at 3.35 TB/s;
+ * L2 50 MiB" takes memory.size, usable_size, type, bandwidth and cache.l2;
+ * "SMs" or "CUs", "warps" or "waves" by vendor), with derived figures (the
+ * ridge point) and tables (peak rates) between. A row of the table carries
+ * no place in such a sentence, so this page stays written by hand, and a
+ * new row reaches it only where a reader of the page needs it
+ * (hwdb/README.md, "Adding a field"); --json shows every row. */
 static int hw_show(const struct hwdb_entry *e, bool json)
 {
 	const struct ridge_gpu *g = &e->gpu;

@@ -1,9 +1,11 @@
-/* The hwdb loader. A YAML entry is validated against one schema table
- * (fields[] below): type, unit, range, required/optional per vendor, unknown
- * and duplicate keys; then cross-field plausibility checks. Every problem is a
+/* The hwdb loader. A YAML entry is validated against the schema table
+ * (hwdb_schema[] in schema.c, which also drives the writer and hw show's
+ * JSON): type, unit, range, required/optional per vendor, unknown and
+ * duplicate keys; then cross-field plausibility checks. Every problem is a
  * diagnostic with file:line:column, and loading goes on to find the rest. */
 #include "hwdb.h"
 #include "arch.h"
+#include "schema.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -20,234 +22,11 @@
 
 #include "units.h"
 
-#define V_NV 1u
-#define V_AMD 2u
-#define V_ALL (V_NV | V_AMD)
-#define NO_OFFSET ((size_t)-1)
 #define MAX_FILE_BYTES (4u << 20) /* an entry is a few KiB; refuse anything huge */
-
-enum field_type {
-	T_STR,     /* char[size] */
-	T_INT,     /* int, min..max */
-	T_QTY,     /* double with unit, min..max; optional has_ bool */
-	T_STRLIST, /* char[max][size] with an int count */
-	T_QTYLIST, /* double[max] with an int count */
-	T_MAP,     /* nested fields */
-	T_PEAKS,   /* dtype -> {vector, matrix, matrix_sparse} */
-	T_CC,      /* "9.0" -> cc_major, cc_minor */
-	T_VENDOR,  /* nvidia | amd */
-	T_BOOL,    /* true | false */
-	T_SCHEMA,  /* must be 1 */
-	T_MEASURED /* {on: "..."}: marks a calibration */
-};
-
-struct field {
-	const char *key;
-	enum field_type type;
-	enum ridge_unit unit;
-	double min, max;
-	unsigned required; /* vendors for which it must be present */
-	unsigned allowed;  /* vendors for which it may be present */
-	size_t offset;
-	size_t has_offset; /* bool set when present, or NO_OFFSET */
-	size_t count_offset;
-	size_t size;       /* string capacity */
-	int max_items;
-	const struct field *children;
-};
-
+#define V_NV HWDB_NV
+#define V_AMD HWDB_AMD
+#define NO_OFFSET HWDB_NO_OFFSET
 #define G(member) offsetof(struct ridge_gpu, member)
-#define END { NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL }
-
-#define STR(k, m, req, allow) { k, T_STR, 0, 0, 0, req, allow, G(m), NO_OFFSET, 0, sizeof(((struct ridge_gpu *)0)->m), 0, NULL }
-#define INT(k, m, lo, hi, req, allow) { k, T_INT, 0, lo, hi, req, allow, G(m), NO_OFFSET, 0, 0, 0, NULL }
-#define QTY(k, m, u, lo, hi, req, allow) { k, T_QTY, u, lo, hi, req, allow, G(m), NO_OFFSET, 0, 0, 0, NULL }
-#define OPTQTY(k, m, has, u, lo, hi, allow) { k, T_QTY, u, lo, hi, 0, allow, G(m), G(has), 0, 0, 0, NULL }
-#define MAP(k, kids, req, allow) { k, T_MAP, 0, 0, 0, req, allow, NO_OFFSET, NO_OFFSET, 0, 0, 0, kids }
-
-static const struct field clock_fields[] = {
-	QTY("boost", boost_clock_hz, RIDGE_UNIT_HZ, 1e8, 5e9, V_ALL, V_ALL),
-	OPTQTY("base", base_clock_hz, has_base_clock, RIDGE_UNIT_HZ, 1e8, 5e9, V_ALL),
-	QTY("matrix_peak", matrix_clock_hz, RIDGE_UNIT_HZ, 1e8, 5e9, V_ALL, V_ALL),
-	QTY("vector_peak", vector_clock_hz, RIDGE_UNIT_HZ, 1e8, 5e9, V_ALL, V_ALL),
-	END,
-};
-
-static const struct field memory_fields[] = {
-	QTY("size", memory_bytes, RIDGE_UNIT_BYTES, 1e9, 1e13, V_ALL, V_ALL),
-	OPTQTY("usable_size", usable_memory_bytes, has_usable_memory, RIDGE_UNIT_BYTES, 1e9, 1e13, V_ALL),
-	QTY("bandwidth", memory_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e10, 1e14, V_ALL, V_ALL),
-	OPTQTY("read_bandwidth", read_bandwidth, has_read_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e10, 1e14, V_ALL),
-	OPTQTY("triad_bandwidth", triad_bandwidth, has_triad_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e10, 1e14, V_ALL),
-	OPTQTY("copy_bandwidth", copy_bandwidth, has_copy_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e10, 1e14, V_ALL),
-	OPTQTY("write_bandwidth", write_bandwidth, has_write_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e10, 1e14, V_ALL),
-	STR("type", memory_type, 0, V_ALL),
-	END,
-};
-
-static const struct field cache_fields[] = {
-	QTY("l2", l2_bytes, RIDGE_UNIT_BYTES, 65536, 4e9, V_ALL, V_ALL),
-	OPTQTY("infinity_cache", infinity_cache_bytes, has_infinity_cache, RIDGE_UNIT_BYTES, 1e6, 4e9, V_AMD),
-	OPTQTY("l2_bandwidth", l2_bandwidth, has_l2_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e10, 1e15, V_ALL),
-	OPTQTY("smem_bandwidth", smem_bandwidth, has_smem_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e10, 1e16, V_ALL),
-	END,
-};
-
-static const struct field smem_fields[] = {
-	QTY("per_sm", smem_per_sm, RIDGE_UNIT_BYTES, 1024, 1048576, V_ALL, V_ALL),
-	QTY("per_block", smem_per_block, RIDGE_UNIT_BYTES, 1024, 1048576, V_ALL, V_ALL),
-	QTY("per_block_optin", smem_per_block_optin, RIDGE_UNIT_BYTES, 1024, 1048576, V_ALL, V_ALL),
-	QTY("reserved_per_block", nv.smem_reserved_per_block, RIDGE_UNIT_BYTES, 0, 65536, V_ALL, V_ALL),
-	QTY("alloc_unit", nv.smem_alloc_unit, RIDGE_UNIT_BYTES, 1, 65536, V_ALL, V_ALL),
-	{ "carveout_sizes", T_QTYLIST, RIDGE_UNIT_BYTES, 0, 1048576, V_NV, V_NV, G(nv.carveout_sizes), NO_OFFSET,
-	  G(nv.carveout_count), 0, RIDGE_MAX_CARVEOUTS, NULL },
-	END,
-};
-
-static const struct field register_fields[] = {
-	INT("per_sm", regs_per_sm, 1024, 1048576, V_ALL, V_ALL),
-	INT("per_block", regs_per_block, 1024, 1048576, V_ALL, V_ALL),
-	INT("per_thread_max", nv.max_regs_per_thread, 16, 1024, V_ALL, V_ALL),
-	INT("alloc_unit", nv.reg_alloc_unit, 1, 4096, V_ALL, V_ALL),
-	END,
-};
-
-static const struct field limit_fields[] = {
-	INT("threads_per_sm", max_threads_per_sm, 32, 8192, V_ALL, V_ALL),
-	INT("threads_per_block", max_threads_per_block, 32, 4096, V_ALL, V_ALL),
-	INT("warps_per_sm", max_warps_per_sm, 1, 256, V_ALL, V_ALL),
-	INT("blocks_per_sm", max_blocks_per_sm, 1, 256, V_ALL, V_ALL),
-	INT("sub_partitions", nv.sub_partitions, 1, 16, V_ALL, V_ALL),
-	INT("barriers_per_block_slot", nv.barriers_per_block_slot, 0, 16, V_ALL, V_ALL),
-	INT("virtual_resources_per_sm", nv.virtual_resources_per_sm, 0, 4096, V_ALL, V_ALL),
-	END,
-};
-
-static const struct field amd_fields[] = {
-	INT("simds_per_cu", amd.simds_per_cu, 1, 16, V_AMD, V_AMD),
-	INT("waves_per_simd", amd.waves_per_simd, 1, 64, V_AMD, V_AMD),
-	INT("vgprs_per_lane", amd.vgprs_per_lane, 64, 4096, V_AMD, V_AMD),
-	INT("vgpr_granule", amd.vgpr_granule, 1, 64, V_AMD, V_AMD),
-	INT("sgprs_per_simd", amd.sgprs_per_simd, 16, 8192, V_AMD, V_AMD),
-	INT("sgpr_granule", amd.sgpr_granule, 1, 64, V_AMD, V_AMD),
-	INT("max_sgprs_per_wave", amd.max_sgprs_per_wave, 16, 1024, V_AMD, V_AMD),
-	QTY("lds_granule", amd.lds_granule, RIDGE_UNIT_BYTES, 1, 65536, V_AMD, V_AMD),
-	INT("barrier_slots", amd.barrier_slots, 1, 256, V_AMD, V_AMD),
-	END,
-};
-
-static const struct field power_fields[] = {
-	QTY("tdp", tdp_watts, RIDGE_UNIT_WATTS, 10, 5000, V_ALL, V_ALL),
-	END,
-};
-
-#define BOOL(k, m, allow) { k, T_BOOL, 0, 0, 0, 0, allow, G(m), NO_OFFSET, 0, 0, 0, NULL }
-/* A collective a calibration measured: <op>_bus_bandwidth and <op>_latency. */
-#define MEASURED_COLLECTIVE(op, index)                                                                           \
-	OPTQTY(op "_bus_bandwidth", ic.measured[index].bus_bandwidth, ic.measured[index].has_bus_bandwidth,        \
-	       RIDGE_UNIT_BYTES_PER_S, 1e6, 1e14, V_ALL),                                                          \
-	OPTQTY(op "_latency", ic.measured[index].latency, ic.measured[index].has_latency, RIDGE_UNIT_SECONDS, 1e-8, \
-	       1, V_ALL)
-
-/* name and bandwidth are the datasheet's one line ("NVLink 4, 900 GB/s
- * bidirectional"); the fabric keys after them are what model/comm.h needs,
- * all or none (check_entry); the <op>_ keys are a calibration's measurements. */
-static const struct field interconnect_fields[] = {
-	STR("name", interconnect, V_ALL, V_ALL),
-	QTY("bandwidth", interconnect_bandwidth, RIDGE_UNIT_BYTES_PER_S, 0, 1e14, V_ALL, V_ALL),
-	STR("topology", ic.topology_name, 0, V_ALL),
-	INT("links", ic.links, 0, 1024, 0, V_ALL),
-	QTY("per_direction", ic.per_direction, RIDGE_UNIT_BYTES_PER_S, 1e9, 1e14, 0, V_ALL),
-	QTY("peer_bandwidth", ic.peer_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e9, 1e14, 0, V_ALL),
-	INT("domain_gpus", ic.domain_gpus, 1, 1000000, 0, V_ALL),
-	BOOL("nvls", ic.nvls, V_ALL),
-	QTY("latency", ic.latency, RIDGE_UNIT_SECONDS, 1e-8, 1e-2, 0, V_ALL),
-	QTY("base_latency", ic.base_latency, RIDGE_UNIT_SECONDS, 0, 1e-2, 0, V_ALL),
-	OPTQTY("bus_bandwidth", ic.bus_bandwidth, ic.has_bus_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e9, 1e14, V_ALL),
-	OPTQTY("nvls_bus_bandwidth", ic.nvls_bus_bandwidth, ic.has_nvls_bus_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e9, 1e14,
-	       V_ALL),
-	STR("pcie", ic.pcie, 0, V_ALL),
-	QTY("pcie_bandwidth", ic.pcie_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e9, 1e14, 0, V_ALL),
-	MEASURED_COLLECTIVE("allreduce", RIDGE_ALL_REDUCE),
-	MEASURED_COLLECTIVE("allgather", RIDGE_ALL_GATHER),
-	MEASURED_COLLECTIVE("reducescatter", RIDGE_REDUCE_SCATTER),
-	MEASURED_COLLECTIVE("alltoall", RIDGE_ALL_TO_ALL),
-	MEASURED_COLLECTIVE("sendrecv", RIDGE_SEND_RECV),
-	INT("measured_gpus", ic.measured_gpus, 1, 1000000, 0, V_ALL),
-	END,
-};
-
-static const struct field launch_fields[] = {
-	QTY("overhead", launch_overhead_s, RIDGE_UNIT_SECONDS, 1e-9, 1e-3, V_ALL, V_ALL),
-	QTY("graph_node", graph_node_s, RIDGE_UNIT_SECONDS, 1e-10, 1e-3, V_ALL, V_ALL),
-	OPTQTY("kernel_fixed_cost", kernel_fixed_cost_s, has_kernel_fixed_cost, RIDGE_UNIT_SECONDS, 0, 1e-3, V_ALL),
-	OPTQTY("gemm_fixed_cost", gemm_fixed_cost_s, has_gemm_fixed_cost, RIDGE_UNIT_SECONDS, 0, 1e-3, V_ALL),
-	END,
-};
-
-/* timing.<slot>: one kernel class's efficiencies and fixed cost (model/timing.h). */
-#define TIMING_SLOT_FIELDS(slot)                                                                                       \
-	static const struct field timing_##slot##_fields[] = {                                                         \
-		OPTQTY("compute_efficiency", timing[slot].compute_efficiency, timing[slot].has_compute_efficiency,     \
-		       RIDGE_UNIT_COUNT, 0.01, 1.5, V_ALL),                                                            \
-		OPTQTY("memory_efficiency", timing[slot].memory_efficiency, timing[slot].has_memory_efficiency,        \
-		       RIDGE_UNIT_COUNT, 0.01, 1.5, V_ALL),                                                            \
-		OPTQTY("fixed_cost", timing[slot].fixed_cost_s, timing[slot].has_fixed_cost, RIDGE_UNIT_SECONDS, 0,    \
-		       1e-3, V_ALL),                                                                                   \
-		STR("source", timing[slot].source, 0, V_ALL),                                                          \
-		END,                                                                                                   \
-	}
-TIMING_SLOT_FIELDS(RIDGE_SLOT_GEMM);
-TIMING_SLOT_FIELDS(RIDGE_SLOT_ATTENTION_FA2);
-TIMING_SLOT_FIELDS(RIDGE_SLOT_ATTENTION_FA3);
-TIMING_SLOT_FIELDS(RIDGE_SLOT_ATTENTION_CUDNN);
-TIMING_SLOT_FIELDS(RIDGE_SLOT_NORM);
-TIMING_SLOT_FIELDS(RIDGE_SLOT_SOFTMAX);
-TIMING_SLOT_FIELDS(RIDGE_SLOT_ELEMENTWISE);
-
-/* The keys are model/timing.c's timing_slot_key() names. */
-static const struct field timing_fields[] = {
-	MAP("gemm", timing_RIDGE_SLOT_GEMM_fields, 0, V_ALL),
-	MAP("attention_fa2", timing_RIDGE_SLOT_ATTENTION_FA2_fields, 0, V_ALL),
-	MAP("attention_fa3", timing_RIDGE_SLOT_ATTENTION_FA3_fields, 0, V_ALL),
-	MAP("attention_cudnn", timing_RIDGE_SLOT_ATTENTION_CUDNN_fields, 0, V_ALL),
-	MAP("norm", timing_RIDGE_SLOT_NORM_fields, 0, V_ALL),
-	MAP("softmax", timing_RIDGE_SLOT_SOFTMAX_fields, 0, V_ALL),
-	MAP("elementwise", timing_RIDGE_SLOT_ELEMENTWISE_fields, 0, V_ALL),
-	STR("attention_default", attention_default, 0, V_ALL),
-	END,
-};
-
-static const struct field root_fields[] = {
-	{ "schema", T_SCHEMA, 0, 1, 1, V_ALL, V_ALL, NO_OFFSET, NO_OFFSET, 0, 0, 0, NULL },
-	STR("id", id, V_ALL, V_ALL),
-	STR("name", name, V_ALL, V_ALL),
-	{ "vendor", T_VENDOR, 0, 0, 0, V_ALL, V_ALL, G(vendor), NO_OFFSET, 0, 0, 0, NULL },
-	STR("arch", arch, V_ALL, V_ALL),
-	{ "compute_capability", T_CC, 0, 0, 0, V_NV, V_NV, NO_OFFSET, NO_OFFSET, 0, 0, 0, NULL },
-	STR("gfx_target", gfx_target, V_AMD, V_AMD),
-	{ "aliases", T_STRLIST, 0, 0, 0, 0, V_ALL, G(aliases), NO_OFFSET, G(alias_count), RIDGE_TEXT, RIDGE_MAX_ALIASES, NULL },
-	INT("sm_count", sm_count, 1, 4096, V_ALL, V_ALL),
-	INT("warp_size", warp_size, 32, 64, V_ALL, V_ALL),
-	MAP("clocks", clock_fields, V_ALL, V_ALL),
-	{ "peak_flops", T_PEAKS, RIDGE_UNIT_FLOPS, 1e9, 1e18, V_ALL, V_ALL, NO_OFFSET, NO_OFFSET, 0, 0, 0, NULL },
-	MAP("memory", memory_fields, V_ALL, V_ALL),
-	MAP("cache", cache_fields, V_ALL, V_ALL),
-	MAP("shared_memory", smem_fields, V_ALL, V_ALL),
-	MAP("registers", register_fields, V_ALL, V_ALL),
-	MAP("limits", limit_fields, V_ALL, V_ALL),
-	MAP("amd", amd_fields, V_AMD, V_AMD),
-	MAP("power", power_fields, V_ALL, V_ALL),
-	MAP("interconnect", interconnect_fields, 0, V_ALL),
-	MAP("launch", launch_fields, V_ALL, V_ALL),
-	MAP("timing", timing_fields, 0, V_ALL),
-	OPTQTY("price", price_usd_per_hour, has_price, RIDGE_UNIT_USD, 0, 1000, V_ALL),
-	{ "sources", T_STRLIST, 0, 0, 0, V_ALL, V_ALL, G(sources), NO_OFFSET, G(source_count), RIDGE_LONG_TEXT,
-	  RIDGE_MAX_SOURCES, NULL },
-	{ "notes", T_STRLIST, 0, 0, 0, 0, V_ALL, G(notes), NO_OFFSET, G(note_count), RIDGE_LONG_TEXT, RIDGE_MAX_NOTES, NULL },
-	{ "measured", T_MEASURED, 0, 0, 0, 0, V_ALL, NO_OFFSET, NO_OFFSET, 0, 0, 0, NULL },
-	END,
-};
 
 /* ---- diagnostics ---- */
 
@@ -484,9 +263,9 @@ static bool read_str(struct parse_state *st, const yaml_node_t *node, const char
 
 /* ---- structured readers ---- */
 
-static void walk_map(struct parse_state *st, const yaml_node_t *map, const struct field *fields, const char *prefix);
+static void walk_map(struct parse_state *st, const yaml_node_t *map, const struct hwdb_field *fields, const char *prefix);
 
-static void read_peaks(struct parse_state *st, const yaml_node_t *node, const struct field *f)
+static void read_peaks(struct parse_state *st, const yaml_node_t *node, const struct hwdb_field *f)
 {
 	if (node->type != YAML_MAPPING_NODE) {
 		node_error(st, node, "'peak_flops' must be a mapping of dtype to rates, not %s",
@@ -567,7 +346,7 @@ static void read_peaks(struct parse_state *st, const yaml_node_t *node, const st
 		node_error(st, node, "'peak_flops' lists no dtype");
 }
 
-static void read_list(struct parse_state *st, const yaml_node_t *node, const struct field *f, const char *path)
+static void read_list(struct parse_state *st, const yaml_node_t *node, const struct hwdb_field *f, const char *path)
 {
 	if (node->type != YAML_SEQUENCE_NODE) {
 		node_error(st, node, "'%s' must be a list, not %s", path, hwdb_yaml_type_name(node));
@@ -584,7 +363,7 @@ static void read_list(struct parse_state *st, const yaml_node_t *node, const str
 		yaml_node_t *v = yaml_document_get_node(st->doc, *item);
 		char item_path[160];
 		snprintf(item_path, sizeof item_path, "%s[%d]", path, *count);
-		if (f->type == T_STRLIST) {
+		if (f->type == HWDB_STRLIST) {
 			char *dst = (char *)st->gpu + f->offset + (size_t)*count * f->size;
 			if (read_str(st, v, item_path, dst, f->size))
 				(*count)++;
@@ -596,35 +375,35 @@ static void read_list(struct parse_state *st, const yaml_node_t *node, const str
 	}
 }
 
-static void read_field(struct parse_state *st, const yaml_node_t *value, const struct field *f, const char *path)
+static void read_field(struct parse_state *st, const yaml_node_t *value, const struct hwdb_field *f, const char *path)
 {
 	char *base = (char *)st->gpu;
 	switch (f->type) {
-	case T_STR:
+	case HWDB_STR:
 		read_str(st, value, path, base + f->offset, f->size);
 		break;
-	case T_INT:
+	case HWDB_INT:
 		read_int(st, value, path, f->min, f->max, (int *)(base + f->offset));
 		break;
-	case T_QTY:
+	case HWDB_QTY:
 		if (read_qty(st, value, path, f->unit, f->min, f->max, (double *)(base + f->offset)) && f->has_offset != NO_OFFSET)
 			*(bool *)(base + f->has_offset) = true;
 		break;
-	case T_STRLIST:
-	case T_QTYLIST:
+	case HWDB_STRLIST:
+	case HWDB_QTYLIST:
 		read_list(st, value, f, path);
 		break;
-	case T_MAP:
+	case HWDB_MAP:
 		if (value->type != YAML_MAPPING_NODE) {
 			node_error(st, value, "'%s' must be a mapping, not %s", path, hwdb_yaml_type_name(value));
 			return;
 		}
 		walk_map(st, value, f->children, path);
 		break;
-	case T_PEAKS:
+	case HWDB_PEAKS:
 		read_peaks(st, value, f);
 		break;
-	case T_CC: {
+	case HWDB_CC: {
 		const char *text = scalar_text(st, value, path);
 		int major, minor;
 		char tail;
@@ -638,7 +417,7 @@ static void read_field(struct parse_state *st, const yaml_node_t *value, const s
 		st->gpu->cc_minor = minor;
 		break;
 	}
-	case T_BOOL: {
+	case HWDB_BOOL: {
 		const char *text = scalar_text(st, value, path);
 		if (!text)
 			return;
@@ -650,7 +429,7 @@ static void read_field(struct parse_state *st, const yaml_node_t *value, const s
 			node_error(st, value, "'%s' must be true or false, not '%s'", path, text);
 		break;
 	}
-	case T_VENDOR: {
+	case HWDB_VENDOR: {
 		const char *text = scalar_text(st, value, path);
 		if (!text)
 			return;
@@ -662,13 +441,13 @@ static void read_field(struct parse_state *st, const yaml_node_t *value, const s
 			node_error(st, value, "'vendor' must be 'nvidia' or 'amd', not '%s'", text);
 		break;
 	}
-	case T_SCHEMA: {
+	case HWDB_SCHEMA: {
 		int version;
 		if (read_int(st, value, path, 1, 1000, &version) && version != 1)
 			node_error(st, value, "unsupported schema version %d (this ridge reads schema 1)", version);
 		break;
 	}
-	case T_MEASURED:
+	case HWDB_MEASURED:
 		if (value->type != YAML_MAPPING_NODE) {
 			node_error(st, value, "'measured' must be a mapping {on: ...}, not %s", hwdb_yaml_type_name(value));
 			return;
@@ -690,11 +469,11 @@ static void read_field(struct parse_state *st, const yaml_node_t *value, const s
 	}
 }
 
-static void list_keys(const struct field *fields, unsigned vendor_bit, char *buf, size_t len)
+static void list_keys(const struct hwdb_field *fields, unsigned vendor_bit, char *buf, size_t len)
 {
 	size_t used = 0;
 	buf[0] = '\0';
-	for (const struct field *f = fields; f->key; f++) {
+	for (const struct hwdb_field *f = fields; f->key; f++) {
 		if (!(f->allowed & vendor_bit))
 			continue;
 		int n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", f->key);
@@ -704,7 +483,7 @@ static void list_keys(const struct field *fields, unsigned vendor_bit, char *buf
 	}
 }
 
-static void walk_map(struct parse_state *st, const yaml_node_t *map, const struct field *fields, const char *prefix)
+static void walk_map(struct parse_state *st, const yaml_node_t *map, const struct hwdb_field *fields, const char *prefix)
 {
 	const yaml_node_t *seen_at[64] = { NULL };
 	for (yaml_node_pair_t *pair = map->data.mapping.pairs.start; pair < map->data.mapping.pairs.top; pair++) {
@@ -725,7 +504,7 @@ static void walk_map(struct parse_state *st, const yaml_node_t *map, const struc
 			node_error(st, key, "unknown key '%s' (known: %s)", path, known);
 			continue;
 		}
-		const struct field *f = &fields[index];
+		const struct hwdb_field *f = &fields[index];
 		if (seen_at[index]) {
 			node_error(st, key, "duplicate key '%s' (first at line %d)", path, (int)seen_at[index]->start_mark.line + 1);
 			continue;
@@ -1182,7 +961,7 @@ int hwdb_parse(const char *name, const char *text, size_t len, struct ridge_gpu 
 			    v->type == YAML_SCALAR_NODE && strcmp((char *)v->data.scalar.value, "amd") == 0)
 				st.vendor_bit = V_AMD;
 		}
-		walk_map(&st, root, root_fields, "");
+		walk_map(&st, root, hwdb_schema, "");
 		check_entry(&st);
 		if (st.errors)
 			rc = -1;

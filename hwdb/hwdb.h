@@ -114,29 +114,8 @@ int hwdb_builtin_count(void);
 const char *hwdb_builtin_name(int index);
 const char *hwdb_builtin_text(int index, size_t *len);
 
-/* Writes len bytes to path atomically: a temporary file next to it, fsync,
- * rename. On failure the old file (if any) is intact and no temporary file is
- * left, also when SIGINT, SIGTERM, SIGHUP or SIGQUIT arrives mid-write (the
- * temporary is removed, then the signal takes its earlier course). A replaced
- * file keeps its mode (new ones get 0666 & ~umask); a file the user may not
- * write (read-only) is refused, not replaced. Symbolic links are followed:
- * the link stays, the file it names is written (created, for a dangling
- * link). A device or a pipe (/dev/null, /dev/stdout) is written through; a
- * FIFO that no process reads is refused at once, never waited on; a
- * directory or a socket is refused. Every ridge output file goes through
- * here. Returns 0, or -1 with err ("cannot ... 'path': why"). */
-int hwdb_write_atomic(const char *path, const char *data, size_t len, char *err, size_t err_len);
-
-/* Whether path can be written by hwdb_write_atomic, checked before any work
- * (a probe run takes minutes) with the same rules, and by creating and
- * removing the temporary file the write will make: a missing or read-only
- * directory, /proc and a read-only file system are all caught here, so that
- * every unusable output path is one usage error (exit 2). Returns 0, or -1
- * with err ("cannot write 'path': why"). */
-int hwdb_output_path_check(const char *path, char *err, size_t err_len);
-
-/* Writes gpu as a hwdb YAML entry with hwdb_write_atomic: on failure the old
- * file is left intact. Returns 0, or -1 with err set. */
+/* Writes gpu as a hwdb YAML entry with atomic_file_write (util/atomic_file.h):
+ * on failure the old file is left intact. Returns 0, or -1 with err set. */
 int hwdb_write_file(const char *path, const struct ridge_gpu *gpu, char *err, size_t err_len);
 
 /* The same entry text hwdb_write_file writes, in a malloc'd buffer (free it):

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../hwdb/hwdb.h"
+#include "../util/atomic_file.h"
 #include "../model/models.h"
 #include "../model/units.h"
 #include "calib.h"
@@ -475,7 +476,7 @@ static int write_validation(const struct probe_result *r, const struct probe_val
 		snprintf(err, err_len, "out of memory formatting JSON");
 		return -1;
 	}
-	/* The one atomic writer (hwdb_write_atomic: fsync, rename, devices
+	/* The one atomic writer (atomic_file_write: fsync, rename, devices
 	 * written through, nothing left behind on failure). */
 	size_t n = strlen(text);
 	char *buf = realloc(text, n + 2);
@@ -486,7 +487,7 @@ static int write_validation(const struct probe_result *r, const struct probe_val
 	}
 	buf[n] = '\n';
 	buf[n + 1] = '\0';
-	int rc = hwdb_write_atomic(path, buf, n + 1, err, err_len);
+	int rc = atomic_file_write(path, buf, n + 1, err, err_len);
 	free(buf);
 	return rc;
 }
@@ -934,11 +935,11 @@ int main(int argc, char **argv)
 	/* Before minutes of measuring, not after: a path that cannot be written
 	 * would lose the calibration or the validation cases. */
 	char path_err[600];
-	if (opt.out && hwdb_output_path_check(opt.out, path_err, sizeof path_err) != 0) {
+	if (opt.out && atomic_file_path_check(opt.out, path_err, sizeof path_err) != 0) {
 		error_msg("--out: %s", path_err);
 		return EXIT_USAGE;
 	}
-	if (opt.validation_json && hwdb_output_path_check(opt.validation_json, path_err, sizeof path_err) != 0) {
+	if (opt.validation_json && atomic_file_path_check(opt.validation_json, path_err, sizeof path_err) != 0) {
 		error_msg("--validation-json: %s", path_err);
 		return EXIT_USAGE;
 	}

@@ -1,7 +1,9 @@
-/* hwdb_write_atomic, behind every file ridge writes (app_write_atomic: SVG
+/* atomic_file_write (util/atomic_file.c), behind every file ridge writes (app_write_atomic: SVG
  * plots, scenarios, calibrations): all or nothing, never a partial file, no
  * temporary file left behind, the old file intact after a failure. */
 #include "test_util.h"
+
+#include "atomic_file.h"
 
 #include <dirent.h>
 #include <signal.h>
@@ -78,7 +80,7 @@ static void test_new_and_replaced_files(void **state)
 	(void)state;
 	char path[256], err[600] = "";
 	in_dir(path, sizeof path, "plot.svg");
-	assert_int_equal(hwdb_write_atomic(path, "first\n", 6, err, sizeof err), 0);
+	assert_int_equal(atomic_file_write(path, "first\n", 6, err, sizeof err), 0);
 	assert_string_equal(slurp(path), "first\n");
 	mode_t mask = umask(0);
 	umask(mask);
@@ -87,7 +89,7 @@ static void test_new_and_replaced_files(void **state)
 	assert_int_equal(st.st_mode & 0777, 0666 & ~mask); /* not mkstemp's 0600 */
 
 	assert_int_equal(chmod(path, 0640), 0);
-	assert_int_equal(hwdb_write_atomic(path, "second\n", 7, err, sizeof err), 0);
+	assert_int_equal(atomic_file_write(path, "second\n", 7, err, sizeof err), 0);
 	assert_string_equal(slurp(path), "second\n");
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0640); /* a replaced file keeps its mode */
@@ -100,14 +102,14 @@ static void test_failures_leave_nothing(void **state)
 	char path[256], err[600] = "";
 	/* No such directory. */
 	in_dir(path, sizeof path, "missing/plot.svg");
-	assert_int_equal(hwdb_write_atomic(path, "x", 1, err, sizeof err), -1);
+	assert_int_equal(atomic_file_write(path, "x", 1, err, sizeof err), -1);
 	assert_non_null(strstr(err, path));
 	assert_non_null(strstr(err, "No such file or directory"));
 
 	/* A directory where the file should go: refused, left as it was. */
 	in_dir(path, sizeof path, "sub");
 	assert_int_equal(mkdir(path, 0755), 0);
-	assert_int_equal(hwdb_write_atomic(path, "x", 1, err, sizeof err), -1);
+	assert_int_equal(atomic_file_write(path, "x", 1, err, sizeof err), -1);
 	assert_non_null(strstr(err, "is a directory"));
 	struct stat st;
 	assert_int_equal(stat(path, &st), 0);
@@ -115,17 +117,17 @@ static void test_failures_leave_nothing(void **state)
 	/* The same with a trailing slash. */
 	char slashed[300];
 	snprintf(slashed, sizeof slashed, "%s/", path);
-	assert_int_equal(hwdb_write_atomic(slashed, "x", 1, err, sizeof err), -1);
+	assert_int_equal(atomic_file_write(slashed, "x", 1, err, sizeof err), -1);
 	assert_int_equal(rmdir(path), 0);
 
 	/* A file used as a directory. */
 	in_dir(path, sizeof path, "file");
-	assert_int_equal(hwdb_write_atomic(path, "keep\n", 5, err, sizeof err), 0);
+	assert_int_equal(atomic_file_write(path, "keep\n", 5, err, sizeof err), 0);
 	in_dir(path, sizeof path, "file/plot.svg");
-	assert_int_equal(hwdb_write_atomic(path, "x", 1, err, sizeof err), -1);
+	assert_int_equal(atomic_file_write(path, "x", 1, err, sizeof err), -1);
 	assert_non_null(strstr(err, "Not a directory"));
 
-	assert_int_equal(hwdb_write_atomic("", "x", 1, err, sizeof err), -1);
+	assert_int_equal(atomic_file_write("", "x", 1, err, sizeof err), -1);
 	assert_int_equal(entries(), 1);
 }
 
@@ -136,7 +138,7 @@ static void test_failed_write_keeps_old_file(void **state)
 	(void)state;
 	char path[256], err[600] = "";
 	in_dir(path, sizeof path, "calibration.yaml");
-	assert_int_equal(hwdb_write_atomic(path, "old: 1\n", 7, err, sizeof err), 0);
+	assert_int_equal(atomic_file_write(path, "old: 1\n", 7, err, sizeof err), 0);
 
 	static char big[1 << 16];
 	memset(big, 'x', sizeof big);
@@ -145,7 +147,7 @@ static void test_failed_write_keeps_old_file(void **state)
 	small.rlim_max = saved.rlim_max;
 	void (*old_handler)(int) = signal(SIGXFSZ, SIG_IGN);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
-	int rc = hwdb_write_atomic(path, big, sizeof big, err, sizeof err);
+	int rc = atomic_file_write(path, big, sizeof big, err, sizeof err);
 	setrlimit(RLIMIT_FSIZE, &saved);
 	signal(SIGXFSZ, old_handler);
 
@@ -162,9 +164,9 @@ static void test_links_and_devices(void **state)
 	char path[256], link_path[256], err[600] = "";
 	in_dir(path, sizeof path, "real.svg");
 	in_dir(link_path, sizeof link_path, "link.svg");
-	assert_int_equal(hwdb_write_atomic(path, "old\n", 4, err, sizeof err), 0);
+	assert_int_equal(atomic_file_write(path, "old\n", 4, err, sizeof err), 0);
 	assert_int_equal(symlink(path, link_path), 0);
-	assert_int_equal(hwdb_write_atomic(link_path, "new\n", 4, err, sizeof err), 0);
+	assert_int_equal(atomic_file_write(link_path, "new\n", 4, err, sizeof err), 0);
 	struct stat st;
 	assert_int_equal(lstat(link_path, &st), 0);
 	assert_true(S_ISLNK(st.st_mode)); /* still a link */
@@ -172,7 +174,7 @@ static void test_links_and_devices(void **state)
 	assert_int_equal(entries(), 2);
 
 	/* A device is written through, not replaced by a regular file. */
-	assert_int_equal(hwdb_write_atomic("/dev/null", "x\n", 2, err, sizeof err), 0);
+	assert_int_equal(atomic_file_write("/dev/null", "x\n", 2, err, sizeof err), 0);
 	assert_int_equal(stat("/dev/null", &st), 0);
 	assert_true(S_ISCHR(st.st_mode));
 }
@@ -204,8 +206,8 @@ static void test_dangling_link_read_only_fifo(void **state)
 	in_dir(link_path, sizeof link_path, "plot.svg");
 	in_dir(target, sizeof target, "made.svg");
 	assert_int_equal(symlink("made.svg", link_path), 0); /* relative, dangling */
-	assert_int_equal(hwdb_output_path_check(link_path, err, sizeof err), 0);
-	assert_int_equal(hwdb_write_atomic(link_path, "new\n", 4, err, sizeof err), 0);
+	assert_int_equal(atomic_file_path_check(link_path, err, sizeof err), 0);
+	assert_int_equal(atomic_file_write(link_path, "new\n", 4, err, sizeof err), 0);
 	struct stat st;
 	assert_int_equal(lstat(link_path, &st), 0);
 	assert_true(S_ISLNK(st.st_mode));
@@ -214,11 +216,11 @@ static void test_dangling_link_read_only_fifo(void **state)
 
 	char ro[256];
 	in_dir(ro, sizeof ro, "readonly.svg");
-	assert_int_equal(hwdb_write_atomic(ro, "kept\n", 5, err, sizeof err), 0);
+	assert_int_equal(atomic_file_write(ro, "kept\n", 5, err, sizeof err), 0);
 	assert_int_equal(chmod(ro, 0444), 0);
-	assert_int_equal(hwdb_output_path_check(ro, err, sizeof err), -1);
+	assert_int_equal(atomic_file_path_check(ro, err, sizeof err), -1);
 	assert_non_null(strstr(err, "a read-only file is not replaced"));
-	assert_int_equal(hwdb_write_atomic(ro, "lost\n", 5, err, sizeof err), -1);
+	assert_int_equal(atomic_file_write(ro, "lost\n", 5, err, sizeof err), -1);
 	assert_string_equal(slurp(ro), "kept\n");
 	assert_int_equal(stat(ro, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0444);
@@ -226,7 +228,7 @@ static void test_dangling_link_read_only_fifo(void **state)
 	char fifo[256];
 	in_dir(fifo, sizeof fifo, "plot.fifo");
 	assert_int_equal(mkfifo(fifo, 0600), 0);
-	assert_int_equal(hwdb_write_atomic(fifo, "x", 1, err, sizeof err), -1);
+	assert_int_equal(atomic_file_write(fifo, "x", 1, err, sizeof err), -1);
 	assert_non_null(strstr(err, "a FIFO that no process reads"));
 	assert_int_equal(entries(), 4);
 }
@@ -255,7 +257,7 @@ static void test_signal_removes_temporary(void **state)
 			close(ready[0]);
 			(void)!write(ready[1], "go", 2);
 			close(ready[1]);
-			_exit(hwdb_write_atomic(path, big, len, err, sizeof err) == 0 ? 0 : 91);
+			_exit(atomic_file_write(path, big, len, err, sizeof err) == 0 ? 0 : 91);
 		}
 		close(ready[1]);
 		char go[2];
