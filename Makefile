@@ -156,6 +156,12 @@ $(BUILD)/tests/test_cli_%: tests/unit/test_cli_%.c $(TEST_SUPPORT) $(TUI_TEST_OB
 	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka) -Itests/support -o $@ $< $(TEST_SUPPORT) \
 		$(TUI_TEST_OBJ) $(LIB) $(PKG_LIBS) $(shell pkg-config --libs cmocka)
 
+# The application-layer tests (test_app_*: errors as values) link app/ the same way.
+$(BUILD)/tests/test_app_%: tests/unit/test_app_%.c $(TEST_SUPPORT) $(TUI_TEST_OBJ) $(LIB) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka) -Itests/support -o $@ $< $(TEST_SUPPORT) \
+		$(TUI_TEST_OBJ) $(LIB) $(PKG_LIBS) $(shell pkg-config --libs cmocka)
+
 # make test stages `make install-files` (PREFIX=/usr) in build/stage: the
 # library suite builds examples/libridge/ against the installed files alone.
 STAGE := $(BUILD)/stage

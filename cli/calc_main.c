@@ -23,13 +23,18 @@ int calc_main(const struct calc *calc, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	struct app_hw hw;
-	struct calc_input in = { .values = &v };
+	struct app_status st;
+	app_status_init(&st);
+	struct calc_input in = { .values = &v, .st = &st };
 	if (calc->needs_gpu) {
-		if (app_hw_open(&hw, params_text(&v, "hwdb"), params_text(&v, "calibration")) != 0)
+		if (app_hw_open(&hw, params_text(&v, "hwdb"), params_text(&v, "calibration"), &st) != 0) {
+			cli_report(&st);
 			return EXIT_USAGE;
+		}
 		const char *name = params_text(&v, "gpu");
-		const struct hwdb_entry *e = app_hw_find(&hw, name ? name : app_hw_default_gpu(&hw));
+		const struct hwdb_entry *e = app_hw_find(&hw, name ? name : app_hw_default_gpu(&hw), &st);
 		if (!e) {
+			cli_report(&st);
 			app_hw_close(&hw);
 			return EXIT_USAGE;
 		}
@@ -37,9 +42,12 @@ int calc_main(const struct calc *calc, int argc, char **argv)
 	}
 	cJSON *result = calc_run(calc, &in);
 	bool problem = result && calc->problem_unless_ok && cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(result, "ok"));
+	if (!result && in.err[0])
+		app_error(&st, "%s", in.err);
+	/* The warnings (a calibration of another GPU, what a model config
+	 * holds that is not modelled) before the output, as they always were. */
+	cli_report(&st);
 	if (!result) {
-		if (in.err[0])
-			cli_error("%s", in.err);
 		rc = EXIT_USAGE;
 	} else if (params_flag(&v, "json")) {
 		rc = cli_json_print(result);

@@ -168,11 +168,14 @@ static int parse_options(int argc, char **argv, struct occ_options *o)
 		case OPT_SWEEP:
 			o->sweep = true;
 			break;
-		case OPT_SVG:
+		case OPT_SVG: {
 			o->svg = optarg;
-			if (app_output_path_ok("--svg", optarg) != 0)
-				return EXIT_USAGE;
+			struct app_status st;
+			app_status_init(&st);
+			if (app_output_path_ok("--svg", optarg, &st) != 0)
+				return cli_report(&st);
 			break;
+		}
 		case OPT_PTXAS:
 			o->ptxas = optarg;
 			break;
@@ -205,8 +208,12 @@ static int parse_options(int argc, char **argv, struct occ_options *o)
 /* A whole number of bytes from a quantity ("32KiB", "48K", "1024"). */
 static int parse_bytes(const char *flag, const char *text, double *out)
 {
-	if (app_parse_quantity(flag, text, RIDGE_UNIT_BYTES, out) != 0)
+	struct app_status st;
+	app_status_init(&st);
+	if (app_parse_quantity(flag, text, RIDGE_UNIT_BYTES, out, &st) != 0) {
+		cli_report(&st);
 		return -1;
+	}
 	if (*out < 0 || *out != (double)(long long)*out || *out > 1073741824.0) {
 		cli_error("%s: '%s' is not a whole number of bytes from 0 to 1 GiB", flag, text);
 		return -1;
@@ -217,8 +224,12 @@ static int parse_bytes(const char *flag, const char *text, double *out)
 static int parse_count(const char *flag, const char *text, long long lo, long long hi, int *out)
 {
 	long long v;
-	if (app_parse_int(flag, text, lo, hi, &v) != 0)
+	struct app_status st;
+	app_status_init(&st);
+	if (app_parse_int(flag, text, lo, hi, &v, &st) != 0) {
+		cli_report(&st);
 		return -1;
+	}
 	*out = (int)v;
 	return 0;
 }
@@ -994,7 +1005,10 @@ static int write_svg(const char *path, const struct ridge_occupancy_device *dev,
 	svg_end(&s);
 	free(xs);
 	free(ys);
-	int rc = svg_save(&s, path);
+	struct app_status st;
+	app_status_init(&st);
+	int rc = svg_save(&s, path, &st);
+	cli_report(&st);
 	svg_free(&s);
 	return rc;
 }
@@ -1063,9 +1077,11 @@ static int run_kernels(const struct occ_options *o, const struct ridge_gpu *g, c
 				      : amd    ? RIDGE_USAGE_AMD_REMARKS
 					       : RIDGE_USAGE_CUOBJDUMP;
 	size_t len;
-	char *text = app_read_file(path, (size_t)64 << 20, "compiler report", &len);
+	struct app_status st;
+	app_status_init(&st);
+	char *text = app_read_file(path, (size_t)64 << 20, "compiler report", &len, &st);
 	if (!text)
-		return EXIT_USAGE;
+		return cli_report(&st);
 	struct ridge_kernel_usage *k = NULL;
 	int count = 0;
 	char err[512];
@@ -1358,9 +1374,12 @@ static int run_occupancy(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	struct app_hw hw;
-	if (app_hw_open(&hw, o.hwdb_dir, o.calibration) != 0)
-		return EXIT_USAGE;
-	const struct hwdb_entry *e = app_hw_find(&hw, o.gpu ? o.gpu : app_hw_default_gpu(&hw));
+	struct app_status st;
+	app_status_init(&st);
+	if (app_hw_open(&hw, o.hwdb_dir, o.calibration, &st) != 0)
+		return cli_report(&st);
+	const struct hwdb_entry *e = app_hw_find(&hw, o.gpu ? o.gpu : app_hw_default_gpu(&hw), &st);
+	cli_report(&st);
 	if (!e) {
 		app_hw_close(&hw);
 		return EXIT_USAGE;

@@ -164,8 +164,12 @@ static const struct {
 static int parse_dim(const char *flag, const char *text, double *out)
 {
 	long long v;
-	if (app_parse_int(flag, text, 1, 1099511627776LL, &v) != 0)
+	struct app_status st;
+	app_status_init(&st);
+	if (app_parse_int(flag, text, 1, 1099511627776LL, &v, &st) != 0) {
+		cli_report(&st);
 		return -1;
+	}
 	*out = (double)v;
 	return 0;
 }
@@ -227,6 +231,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 	};
 	struct roofline_request *r = &o->req;
 	struct ridge_kernel_shape *s = &r->shape;
+	struct app_status st;
+	app_status_init(&st);
 	int c;
 	opterr = 0;
 	optind = 1;
@@ -250,23 +256,23 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->calibration = optarg;
 			break;
 		case OPT_DTYPE:
-			rc = app_parse_dtype("--dtype", optarg, &r->dtype);
+			rc = app_parse_dtype("--dtype", optarg, &r->dtype, &st);
 			o->has_dtype = true;
 			break;
 		case OPT_FLOPS:
-			rc = app_parse_positive("--flops", optarg, RIDGE_UNIT_FLOP, &r->flops);
+			rc = app_parse_positive("--flops", optarg, RIDGE_UNIT_FLOP, &r->flops, &st);
 			r->has_flops = true;
 			break;
 		case OPT_BYTES:
-			rc = app_parse_positive("--bytes", optarg, RIDGE_UNIT_BYTES, &r->bytes);
+			rc = app_parse_positive("--bytes", optarg, RIDGE_UNIT_BYTES, &r->bytes, &st);
 			r->has_bytes = true;
 			break;
 		case OPT_INTENSITY:
-			rc = app_parse_positive("--intensity", optarg, RIDGE_UNIT_COUNT, &r->intensity);
+			rc = app_parse_positive("--intensity", optarg, RIDGE_UNIT_COUNT, &r->intensity, &st);
 			r->has_intensity = true;
 			break;
 		case OPT_TIME:
-			rc = app_parse_positive("--time", optarg, RIDGE_UNIT_SECONDS, &r->time);
+			rc = app_parse_positive("--time", optarg, RIDGE_UNIT_SECONDS, &r->time, &st);
 			r->has_time = true;
 			break;
 		case OPT_LEVEL:
@@ -278,7 +284,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_SVG:
 			o->svg = optarg;
-			if (app_output_path_ok("--svg", optarg) != 0)
+			if (app_output_path_ok("--svg", optarg, &st) != 0)
 				rc = -1;
 			break;
 		case OPT_JSON:
@@ -301,11 +307,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->ncu = optarg;
 			break;
 		case OPT_L2_BYTES:
-			rc = app_parse_positive("--l2-bytes", optarg, RIDGE_UNIT_BYTES, &r->l2_bytes);
+			rc = app_parse_positive("--l2-bytes", optarg, RIDGE_UNIT_BYTES, &r->l2_bytes, &st);
 			r->has_l2_bytes = true;
 			break;
 		case OPT_SMEM_BYTES:
-			rc = app_parse_positive("--smem-bytes", optarg, RIDGE_UNIT_BYTES, &r->smem_bytes);
+			rc = app_parse_positive("--smem-bytes", optarg, RIDGE_UNIT_BYTES, &r->smem_bytes, &st);
 			r->has_smem_bytes = true;
 			break;
 		case OPT_M:
@@ -321,7 +327,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			rc = parse_dim("--batch", optarg, &s->batch);
 			break;
 		case OPT_TILE:
-			rc = app_parse_tile("--tile", optarg, &s->tile_m, &s->tile_n, &s->tile_k);
+			rc = app_parse_tile("--tile", optarg, &s->tile_m, &s->tile_n, &s->tile_k, &st);
 			break;
 		case OPT_SEQ:
 			rc = parse_dim("--seq", optarg, &s->seq);
@@ -346,12 +352,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_PASSES: {
 			long long passes;
-			rc = app_parse_int("--passes", optarg, 1, 3, &passes);
+			rc = app_parse_int("--passes", optarg, 1, 3, &passes, &st);
 			s->passes = (int)passes;
 			break;
 		}
 		case OPT_FLOPS_PER_ELEMENT:
-			rc = app_parse_positive("--flops-per-element", optarg, RIDGE_UNIT_COUNT, &s->flops_per_element);
+			rc = app_parse_positive("--flops-per-element", optarg, RIDGE_UNIT_COUNT, &s->flops_per_element, &st);
 			break;
 		case OPT_TRAFFIC:
 			if (!intensity_traffic_parse(optarg, &s->traffic)) {
@@ -364,7 +370,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->validation = optarg;
 			break;
 		case OPT_IMPL:
-			rc = app_parse_attention_impl("--impl", optarg, &r->impl);
+			rc = app_parse_attention_impl("--impl", optarg, &r->impl, &st);
 			r->impl_given = true;
 			break;
 		case OPT_EXPLAIN:
@@ -381,8 +387,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 			cli_bad_option("roofline", argv, c);
 			return -1;
 		}
-		if (rc)
+		if (rc) {
+			cli_report(&st);
 			return -1;
+		}
 	}
 	if (optind < argc) {
 		cli_error("roofline takes no arguments, got '%s' (see 'ridge roofline --help')", argv[optind]);
@@ -782,7 +790,11 @@ static int write_plot(const struct options *o, const struct ridge_gpu *gpu, cons
 	if (!o->svg)
 		return 0;
 	struct roofline_plot plot = { gpu, NULL, *c, o->req.sparse, count, points };
-	return roofline_svg_write(o->svg, &plot);
+	struct app_status st;
+	app_status_init(&st);
+	int rc = roofline_svg_write(o->svg, &plot, &st);
+	cli_report(&st);
+	return rc;
 }
 
 static int run_model(const struct options *o, const struct ridge_gpu *gpu)
@@ -848,7 +860,10 @@ static int run_ncu(const struct options *o, const struct ridge_gpu *gpu)
 			return imported;
 		}
 	} else {
-		text = app_read_file(o->ncu, (size_t)256 << 20, "Nsight Compute CSV", &len);
+		struct app_status st;
+		app_status_init(&st);
+		text = app_read_file(o->ncu, (size_t)256 << 20, "Nsight Compute CSV", &len, &st);
+		cli_report(&st);
 	}
 	if (!text)
 		return EXIT_USAGE;
@@ -1109,16 +1124,25 @@ static int run_roofline(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	struct app_hw hw;
-	if (app_hw_open(&hw, o.hwdb, o.calibration) != 0)
-		return EXIT_USAGE;
-	const struct hwdb_entry *e = app_hw_find(&hw, o.gpu ? o.gpu : app_hw_default_gpu(&hw));
+	struct app_status st;
+	app_status_init(&st);
+	if (app_hw_open(&hw, o.hwdb, o.calibration, &st) != 0)
+		return cli_report(&st);
+	const struct hwdb_entry *e = app_hw_find(&hw, o.gpu ? o.gpu : app_hw_default_gpu(&hw), &st);
+	cli_report_now(&st);
 	if (!e) {
 		app_hw_close(&hw);
 		return EXIT_USAGE;
 	}
-	rc = o.validation ? roofline_validation_run(o.validation, o.group, &e->gpu, o.svg, o.json)
-	     : o.ncu	  ? run_ncu(&o, &e->gpu)
-			  : run_model(&o, &e->gpu);
+	if (o.validation) {
+		cJSON *doc = NULL;
+		rc = roofline_validation_run(o.validation, o.group, &e->gpu, o.svg, o.json ? &doc : NULL, &st);
+		cli_report(&st);
+		if (doc)
+			rc = cli_json_print(doc);
+	} else {
+		rc = o.ncu ? run_ncu(&o, &e->gpu) : run_model(&o, &e->gpu);
+	}
 	app_hw_close(&hw);
 	return rc;
 }
