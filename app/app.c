@@ -89,8 +89,8 @@ const struct hwdb_entry *app_hw_find(const struct app_hw *hw, const char *name, 
 	const struct hwdb_entry *e = hwdb_find(&hw->db, name);
 	if (e) {
 		if (hw->calibration_id[0] && strcasecmp(e->gpu.id, hw->calibration_id) != 0)
-			app_warning(st, "--calibration '%s' measured %s, not %s: %s's spec sheet is used", hw->calibration,
-				    hw->calibration_id, e->gpu.id, e->gpu.id);
+			app_warning(st, "--calibration '%s' measured %s, not %s: %s's spec sheet is used",
+				    hw->calibration, hw->calibration_id, e->gpu.id, e->gpu.id);
 		return e;
 	}
 	const char *ids[3];
@@ -100,7 +100,8 @@ const struct hwdb_entry *app_hw_find(const struct app_hw *hw, const char *name, 
 	else if (n == 1)
 		app_error(st, "unknown GPU '%s'; did you mean '%s'? (see 'ridge hw list')", name, ids[0]);
 	else if (n == 2)
-		app_error(st, "unknown GPU '%s'; did you mean '%s' or '%s'? (see 'ridge hw list')", name, ids[0], ids[1]);
+		app_error(st, "unknown GPU '%s'; did you mean '%s' or '%s'? (see 'ridge hw list')", name, ids[0],
+			  ids[1]);
 	else
 		app_error(st, "unknown GPU '%s'; did you mean '%s', '%s' or '%s'? (see 'ridge hw list')", name, ids[0],
 			  ids[1], ids[2]);

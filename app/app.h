@@ -24,7 +24,8 @@ int app_parse_quantity(const char *flag, const char *text, enum ridge_unit unit,
 /* A finite quantity > 0. */
 int app_parse_positive(const char *flag, const char *text, enum ridge_unit unit, double *out, struct app_status *st);
 /* An integer in lo..hi (suffixes such as 8K are allowed; fractions are not). */
-int app_parse_int(const char *flag, const char *text, long long lo, long long hi, long long *out, struct app_status *st);
+int app_parse_int(const char *flag, const char *text, long long lo, long long hi, long long *out,
+		  struct app_status *st);
 int app_parse_dtype(const char *flag, const char *text, enum ridge_dtype *out, struct app_status *st);
 
 /* The hardware database as a command sees it: built-in, user, $RIDGE_HWDB,

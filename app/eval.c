@@ -139,8 +139,8 @@ static const struct ridge_gpu *find_gpu(struct eval_scenario *sc, const yaml_nod
 	const struct hwdb_entry *e = hwdb_find(&sc->hw.db, name);
 	if (e) {
 		if (sc->hw.calibration_id[0] && strcasecmp(e->gpu.id, sc->hw.calibration_id) != 0)
-			app_warning(sc->st, "--calibration '%s' measured %s, not %s: %s's spec sheet is used", sc->hw.calibration,
-				    sc->hw.calibration_id, e->gpu.id, e->gpu.id);
+			app_warning(sc->st, "--calibration '%s' measured %s, not %s: %s's spec sheet is used",
+				    sc->hw.calibration, sc->hw.calibration_id, e->gpu.id, e->gpu.id);
 		return &e->gpu;
 	}
 	const char *ids[3];
@@ -664,11 +664,14 @@ struct eval_scenario *eval_parse(const char *path, const char *text, size_t len,
 static void bound_error(struct app_status *st, const char *path, int bound, int line, int col)
 {
 	if (bound == HWDB_YAML_TOO_DEEP)
-		app_error_at(st, path, line, col, "nested deeper than %d levels: not a scenario file", HWDB_MAX_NESTING);
+		app_error_at(st, path, line, col, "nested deeper than %d levels: not a scenario file",
+			     HWDB_MAX_NESTING);
 	else if (bound == HWDB_YAML_CYCLE)
 		app_error_at(st, path, line, col, "an alias inside the node it names: an endless expansion");
 	else
-		app_error_at(st, path, line, col, "more than %ld YAML nodes (aliases expanded), the limit of a scenario file", MAX_SCENARIO_NODES);
+		app_error_at(st, path, line, col,
+			     "more than %ld YAML nodes (aliases expanded), the limit of a scenario file",
+			     MAX_SCENARIO_NODES);
 }
 
 /* Takes text (malloc'd, text[len] == '\0'): the scenario keeps it, or it is freed. */
@@ -719,7 +722,9 @@ static struct eval_scenario *eval_load(const char *path, char *text, size_t len,
 			line = (int)parser.problem_mark.line + 1;
 			col = (int)parser.problem_mark.column + 1;
 		}
-		app_error_at(st, path, line, col, "invalid YAML: %s%s%s", parser.problem ? parser.problem : "parse error", parser.context ? " " : "", parser.context ? parser.context : "");
+		app_error_at(st, path, line, col, "invalid YAML: %s%s%s",
+			     parser.problem ? parser.problem : "parse error", parser.context ? " " : "",
+			     parser.context ? parser.context : "");
 		yaml_parser_delete(&parser);
 		eval_close(sc);
 		return NULL;
@@ -729,14 +734,16 @@ static struct eval_scenario *eval_load(const char *path, char *text, size_t len,
 	 * dropped without a word. */
 	yaml_document_t next;
 	if (!yaml_parser_load(&parser, &next)) {
-		app_error_at(st, path, (int)parser.problem_mark.line + 1, (int)parser.problem_mark.column + 1, "invalid YAML: %s", parser.problem ? parser.problem : "parse error");
+		app_error_at(st, path, (int)parser.problem_mark.line + 1, (int)parser.problem_mark.column + 1,
+			     "invalid YAML: %s", parser.problem ? parser.problem : "parse error");
 		yaml_parser_delete(&parser);
 		eval_close(sc);
 		return NULL;
 	}
 	yaml_node_t *extra = yaml_document_get_root_node(&next);
 	if (extra) {
-		app_error_at(st, path, (int)extra->start_mark.line + 1, (int)extra->start_mark.column + 1, "a second YAML document: a scenario file is one mapping");
+		app_error_at(st, path, (int)extra->start_mark.line + 1, (int)extra->start_mark.column + 1,
+			     "a second YAML document: a scenario file is one mapping");
 		yaml_document_delete(&next);
 		yaml_parser_delete(&parser);
 		eval_close(sc);
@@ -947,7 +954,7 @@ cJSON *eval_run(struct eval_scenario *sc, int i, struct app_status *st)
 {
 	struct eval_item *it = &sc->items[i];
 	sc->st = st; /* for eval_item_each and node_error during the run */
-	struct calc_input in = { .values = &it->values, .gpu = it->gpu, .item = it, .st = st };
+	struct calc_input in = {.values = &it->values, .gpu = it->gpu, .item = it, .st = st};
 	int before = sc->errors;
 	cJSON *result = calc_run(it->calc, &in);
 	if (!result && sc->errors == before && in.err[0])
@@ -1278,5 +1285,6 @@ void eval_print(const cJSON *doc)
 		print_checks(cJSON_GetObjectItemCaseSensitive(entry, "checks"));
 	}
 	printf("\n%d item%s, %s\n", n, n == 1 ? "" : "s",
-	       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "ok")) ? "every check as expected" : "some checks FAILED");
+	       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "ok")) ? "every check as expected"
+									 : "some checks FAILED");
 }

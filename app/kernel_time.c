@@ -70,6 +70,7 @@ int app_parse_attention_impl(const char *flag, const char *text, enum ridge_atte
 {
 	if (timing_attention_impl_parse(text, out))
 		return 0;
-	app_error_flag(st, flag, "unknown attention implementation '%s' (known: %s)", text, timing_attention_impl_list());
+	app_error_flag(st, flag, "unknown attention implementation '%s' (known: %s)", text,
+		       timing_attention_impl_list());
 	return -1;
 }

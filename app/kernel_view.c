@@ -38,8 +38,8 @@ int app_parse_tile(const char *flag, const char *text, double *tile_m, double *t
 {
 	if (kernel_tile_parse(text, tile_m, tile_n, tile_k) == 0)
 		return 0;
-	app_error_flag(st, flag, "'%s' is not a tile: give T (square, T x T x T) or MxNxK, whole numbers from 1 to 65536",
-		       text);
+	app_error_flag(st, flag,
+		       "'%s' is not a tile: give T (square, T x T x T) or MxNxK, whole numbers from 1 to 65536", text);
 	return -1;
 }
 

@@ -161,7 +161,8 @@ static int store_value(struct reader *r, int key, double value, const char *text
 		return -1;
 	}
 	if (keys[key].whole && value > (double)RIDGE_ALIGN_MAX_DIM) {
-		app_error(r->st, "%s: '%s' is out of range (1..%lld), got '%s'", where, name, RIDGE_ALIGN_MAX_DIM, text);
+		app_error(r->st, "%s: '%s' is out of range (1..%lld), got '%s'", where, name, RIDGE_ALIGN_MAX_DIM,
+			  text);
 		return -1;
 	}
 	r->seen[key] = true;
@@ -191,7 +192,8 @@ static int read_json(struct reader *r, const char *text, size_t len)
 		if (text[bad] == '\0')
 			app_error_at(r->st, r->path, line, col, "malformed JSON: NUL byte in the file");
 		else
-			app_error_at(r->st, r->path, line, col, "malformed JSON: control byte 0x%02x", (unsigned char)text[bad]);
+			app_error_at(r->st, r->path, line, col, "malformed JSON: control byte 0x%02x",
+				     (unsigned char)text[bad]);
 		return -1;
 	}
 	const char *end = NULL;
@@ -219,7 +221,8 @@ static int read_json(struct reader *r, const char *text, size_t len)
 		return -1;
 	}
 	if (!cJSON_IsObject(root)) {
-		app_error_at(r->st, r->path, 0, 0, "the top level must be a JSON object of config keys, not %s", cJSON_IsNumber(root) ? "a number" : json_type_name(root));
+		app_error_at(r->st, r->path, 0, 0, "the top level must be a JSON object of config keys, not %s",
+			     cJSON_IsNumber(root) ? "a number" : json_type_name(root));
 		cJSON_Delete(root);
 		return -1;
 	}
@@ -230,7 +233,8 @@ static int read_json(struct reader *r, const char *text, size_t len)
 			continue;
 		if (keys[k].kind == KIND_BOOL) {
 			if (!cJSON_IsBool(item)) {
-				app_error_at(r->st, r->path, 0, 0, "'%s' must be true or false, not %s", keys[k].name, cJSON_IsNumber(item) ? "a number" : json_type_name(item));
+				app_error_at(r->st, r->path, 0, 0, "'%s' must be true or false, not %s", keys[k].name,
+					     cJSON_IsNumber(item) ? "a number" : json_type_name(item));
 				rc = -1;
 				break;
 			}
@@ -240,7 +244,8 @@ static int read_json(struct reader *r, const char *text, size_t len)
 		}
 		if (keys[k].kind == KIND_TEXT) {
 			if (!cJSON_IsString(item)) {
-				app_error_at(r->st, r->path, 0, 0, "'%s' must be a string, not %s", keys[k].name, cJSON_IsNumber(item) ? "a number" : json_type_name(item));
+				app_error_at(r->st, r->path, 0, 0, "'%s' must be a string, not %s", keys[k].name,
+					     cJSON_IsNumber(item) ? "a number" : json_type_name(item));
 				rc = -1;
 				break;
 			}
@@ -249,7 +254,8 @@ static int read_json(struct reader *r, const char *text, size_t len)
 			continue;
 		}
 		if (!cJSON_IsNumber(item)) {
-			app_error_at(r->st, r->path, 0, 0, "'%s' must be a number, not %s", keys[k].name, json_type_name(item));
+			app_error_at(r->st, r->path, 0, 0, "'%s' must be a number, not %s", keys[k].name,
+				     json_type_name(item));
 			rc = -1;
 			break;
 		}
@@ -285,7 +291,9 @@ static int yaml_word(struct reader *r, int key, const yaml_node_t *node)
 	char where[600];
 	snprintf(where, sizeof where, "%s:%zu:%zu", r->path, node->start_mark.line + 1, node->start_mark.column + 1);
 	if (node->type != YAML_SCALAR_NODE) {
-		app_error(r->st, "%s: '%s' must be %s, not a %s", where, keys[key].name, keys[key].kind == KIND_BOOL ? "true or false" : "a string", node->type == YAML_MAPPING_NODE ? "mapping" : "sequence");
+		app_error(r->st, "%s: '%s' must be %s, not a %s", where, keys[key].name,
+			  keys[key].kind == KIND_BOOL ? "true or false" : "a string",
+			  node->type == YAML_MAPPING_NODE ? "mapping" : "sequence");
 		return -1;
 	}
 	if (yaml_null(node))
@@ -313,7 +321,8 @@ static int yaml_number(struct reader *r, int key, const yaml_node_t *node)
 	char where[600];
 	snprintf(where, sizeof where, "%s:%zu:%zu", r->path, node->start_mark.line + 1, node->start_mark.column + 1);
 	if (node->type != YAML_SCALAR_NODE) {
-		app_error(r->st, "%s: '%s' must be a number, not a %s", where, keys[key].name, node->type == YAML_MAPPING_NODE ? "mapping" : "sequence");
+		app_error(r->st, "%s: '%s' must be a number, not a %s", where, keys[key].name,
+			  node->type == YAML_MAPPING_NODE ? "mapping" : "sequence");
 		return -1;
 	}
 	const char *text = (const char *)node->data.scalar.value;
@@ -340,11 +349,13 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 	int deep_line, deep_col;
 	int bound = hwdb_yaml_bounds(text, len, HWDB_MAX_NESTING, HWDB_MAX_NODES, &deep_line, &deep_col);
 	if (bound == HWDB_YAML_TOO_DEEP) {
-		app_error_at(r->st, r->path, deep_line, deep_col, "nested deeper than %d levels: not a model config", HWDB_MAX_NESTING);
+		app_error_at(r->st, r->path, deep_line, deep_col, "nested deeper than %d levels: not a model config",
+			     HWDB_MAX_NESTING);
 		return -1;
 	}
 	if (bound != 0) {
-		app_error_at(r->st, r->path, deep_line, deep_col, "more than %ld YAML nodes: not a model config", HWDB_MAX_NODES);
+		app_error_at(r->st, r->path, deep_line, deep_col, "more than %ld YAML nodes: not a model config",
+			     HWDB_MAX_NODES);
 		return -1;
 	}
 	yaml_parser_t parser;
@@ -366,9 +377,13 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 		}
 		const yaml_mark_t *m = &mark;
 		if (parser.context)
-			app_error_at(r->st, r->path, (int)(m->line + 1), (int)(m->column + 1), "malformed YAML: %s (%s at line %zu)", parser.problem ? parser.problem : "parse error", parser.context, parser.context_mark.line + 1);
+			app_error_at(r->st, r->path, (int)(m->line + 1), (int)(m->column + 1),
+				     "malformed YAML: %s (%s at line %zu)",
+				     parser.problem ? parser.problem : "parse error", parser.context,
+				     parser.context_mark.line + 1);
 		else
-			app_error_at(r->st, r->path, (int)(m->line + 1), (int)(m->column + 1), "malformed YAML: %s", parser.problem ? parser.problem : "parse error");
+			app_error_at(r->st, r->path, (int)(m->line + 1), (int)(m->column + 1), "malformed YAML: %s",
+				     parser.problem ? parser.problem : "parse error");
 		yaml_parser_delete(&parser);
 		return -1;
 	}
@@ -376,8 +391,10 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 	 * laughs) are refused before any key is read. */
 	bound = hwdb_yaml_expanded(&doc, HWDB_MAX_NODES, &deep_line, &deep_col);
 	if (bound != 0) {
-		app_error_at(r->st, r->path, deep_line, deep_col, "%s", bound == HWDB_YAML_CYCLE ? "an alias inside the node it names: an endless expansion"
-						   : "more than 100000 YAML nodes (aliases expanded): not a model config");
+		app_error_at(r->st, r->path, deep_line, deep_col, "%s",
+			     bound == HWDB_YAML_CYCLE
+				 ? "an alias inside the node it names: an endless expansion"
+				 : "more than 100000 YAML nodes (aliases expanded): not a model config");
 		yaml_document_delete(&doc);
 		yaml_parser_delete(&parser);
 		return -1;
@@ -386,8 +403,9 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 	bound = hwdb_yaml_expanded(&doc, HWDB_MAX_NODES, &deep_line, &deep_col);
 	if (bound != 0) {
 		/* Only the top-level keys are read, but a billion laughs is no model config. */
-		app_error_at(r->st, r->path, deep_line, deep_col, "%s: not a model config", bound == HWDB_YAML_CYCLE ? "an alias inside the node it names"
-						   : "more than 100000 YAML nodes (aliases expanded)");
+		app_error_at(r->st, r->path, deep_line, deep_col, "%s: not a model config",
+			     bound == HWDB_YAML_CYCLE ? "an alias inside the node it names"
+						      : "more than 100000 YAML nodes (aliases expanded)");
 		yaml_document_delete(&doc);
 		yaml_parser_delete(&parser);
 		return -1;
@@ -397,7 +415,8 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 		app_error_at(r->st, r->path, 0, 0, "empty file: expected the config keys (hidden_size, ...)");
 		rc = -1;
 	} else if (root->type != YAML_MAPPING_NODE) {
-		app_error_at(r->st, r->path, (int)(root->start_mark.line + 1), (int)(root->start_mark.column + 1), "the top level must be a mapping of config keys");
+		app_error_at(r->st, r->path, (int)(root->start_mark.line + 1), (int)(root->start_mark.column + 1),
+			     "the top level must be a mapping of config keys");
 		rc = -1;
 	} else {
 		for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top && rc == 0;
@@ -414,7 +433,8 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 			if (key < 0)
 				continue;
 			if (r->seen[key]) {
-				app_error_at(r->st, r->path, (int)(k->start_mark.line + 1), (int)(k->start_mark.column + 1), "'%s' is given twice", keys[key].name);
+				app_error_at(r->st, r->path, (int)(k->start_mark.line + 1),
+					     (int)(k->start_mark.column + 1), "'%s' is given twice", keys[key].name);
 				rc = -1;
 				break;
 			}
@@ -426,12 +446,16 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 	if (rc == 0 && root) {
 		yaml_document_t next;
 		if (!yaml_parser_load(&parser, &next)) {
-			app_error_at(r->st, r->path, (int)(parser.problem_mark.line + 1), (int)(parser.problem_mark.column + 1), "malformed YAML: %s", parser.problem ? parser.problem : "parse error");
+			app_error_at(r->st, r->path, (int)(parser.problem_mark.line + 1),
+				     (int)(parser.problem_mark.column + 1), "malformed YAML: %s",
+				     parser.problem ? parser.problem : "parse error");
 			rc = -1;
 		} else {
 			yaml_node_t *extra = yaml_document_get_root_node(&next);
 			if (extra) {
-				app_error_at(r->st, r->path, (int)(extra->start_mark.line + 1), (int)(extra->start_mark.column + 1), "a second YAML document: a model config is one mapping");
+				app_error_at(r->st, r->path, (int)(extra->start_mark.line + 1),
+					     (int)(extra->start_mark.column + 1),
+					     "a second YAML document: a model config is one mapping");
 				rc = -1;
 			}
 			yaml_document_delete(&next);
@@ -507,7 +531,9 @@ static int fill_workload(const struct reader *r, struct app_model_config *out)
 	if (expert_key >= 0) {
 		w->experts = whole(r, expert_key);
 		if (!r->seen[KEY_EXPERTS_PER_TOK]) {
-			app_error_at(r->st, r->path, 0, 0, "'%s' is given but 'num_experts_per_tok' is missing: a MoE config needs both", keys[expert_key].name);
+			app_error_at(r->st, r->path, 0, 0,
+				     "'%s' is given but 'num_experts_per_tok' is missing: a MoE config needs both",
+				     keys[expert_key].name);
 			return -1;
 		}
 		w->experts_per_token = whole(r, KEY_EXPERTS_PER_TOK);
@@ -523,8 +549,9 @@ static int fill_workload(const struct reader *r, struct app_model_config *out)
 			add_warning(out, "'decoder_sparse_step' %lld: MoE every %lld layers is not modelled; every layer is "
 					 "taken as MoE", whole(r, KEY_SPARSE_STEP), whole(r, KEY_SPARSE_STEP));
 	} else if (r->seen[KEY_EXPERTS_PER_TOK] && whole(r, KEY_EXPERTS_PER_TOK) > 0) {
-		app_error_at(r->st, r->path, 0, 0, "'num_experts_per_tok' is given without the experts (num_local_experts, num_experts or "
-			  "n_routed_experts)");
+		app_error_at(r->st, r->path, 0, 0,
+			     "'num_experts_per_tok' is given without the experts (num_local_experts, num_experts or "
+			     "n_routed_experts)");
 		return -1;
 	}
 	if (r->seen[KEY_KV_LORA]) {
@@ -537,7 +564,10 @@ static int fill_workload(const struct reader *r, struct app_model_config *out)
 		static const int mla_keys[] = { KEY_QK_NOPE, KEY_QK_ROPE, KEY_V_HEAD };
 		for (int i = 0; i < 3; i++)
 			if (!r->seen[mla_keys[i]]) {
-				app_error_at(r->st, r->path, 0, 0, "'kv_lora_rank' is given (multi-head latent attention) but '%s' is missing", keys[mla_keys[i]].name);
+				app_error_at(
+				    r->st, r->path, 0, 0,
+				    "'kv_lora_rank' is given (multi-head latent attention) but '%s' is missing",
+				    keys[mla_keys[i]].name);
 				return -1;
 			}
 		w->head_dim = 0; /* MLA's head width is qk_nope + qk_rope */
@@ -568,7 +598,7 @@ int app_model_config_load(const char *path, struct app_model_config *out, struct
 }
 
 int app_model_config_parse(const char *path, const char *text, size_t len, struct app_model_config *out,
-			  struct app_status *st)
+			   struct app_status *st)
 {
 	/* By extension; otherwise a file whose first non-blank character is '{' is JSON. */
 	bool yaml = ends_with(path, ".yaml") || ends_with(path, ".yml");
@@ -576,7 +606,7 @@ int app_model_config_parse(const char *path, const char *text, size_t len, struc
 		const char *p = text + strspn(text, " \t\r\n");
 		yaml = *p != '{';
 	}
-	struct reader r = { .path = path, .st = st };
+	struct reader r = {.path = path, .st = st};
 	int rc = yaml ? read_yaml(&r, text, len) : read_json(&r, text, len);
 	if (rc != 0)
 		return -1;
@@ -591,8 +621,10 @@ int app_model_config_parse(const char *path, const char *text, size_t len, struc
 		}
 	}
 	if (n_missing) {
-		app_error_at(st, path, 0, 0, "missing %s %s (a model config needs hidden_size, intermediate_size, "
-			  "num_attention_heads, vocab_size and num_hidden_layers)", n_missing == 1 ? "key" : "keys", missing);
+		app_error_at(st, path, 0, 0,
+			     "missing %s %s (a model config needs hidden_size, intermediate_size, "
+			     "num_attention_heads, vocab_size and num_hidden_layers)",
+			     n_missing == 1 ? "key" : "keys", missing);
 		return -1;
 	}
 	memset(out, 0, sizeof *out);

@@ -39,7 +39,7 @@ int app_model_config_load(const char *path, struct app_model_config *out, struct
 /* The same on text already in memory (text[len] must be '\0'); path names it
  * in messages and its extension picks JSON or YAML. The fuzz harness's entry. */
 int app_model_config_parse(const char *path, const char *text, size_t len, struct app_model_config *out,
-			  struct app_status *st);
+			   struct app_status *st);
 
 /* config's workload resolved (defaults filled, checked: workload_resolve).
  * Returns 0, or -1 with "LABEL: reason" in err. */

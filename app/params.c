@@ -192,7 +192,7 @@ static int out_of_range(const struct param *p, double v)
 /* An error about parameter i: "FILE:LINE:COL: key: reason" from a scenario
  * file (at, the position text), "--flag: reason" (the flag) from argv. */
 static void param_error(struct app_status *st, const char *at, const char *where, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 static void param_error(struct app_status *st, const char *at, const char *where, const char *fmt, ...)
 {
 	char msg[APP_MSG_TEXT];
@@ -267,7 +267,8 @@ int params_set(struct param_values *v, int i, const char *text, const char *wher
 	if ((p->kind == PARAM_NUMBER || p->kind == PARAM_INTEGER || p->kind == PARAM_FRACTION) && out_of_range(p, value)) {
 		range_text(p, range, sizeof range);
 		if (p->kind == PARAM_FRACTION && value > 1 && value <= 100 && !strchr(text, '%'))
-			param_error(st, v->where[i], where, "'%s' is out of range (%s): write 0.4 or 40%%", text, range);
+			param_error(st, v->where[i], where, "'%s' is out of range (%s): write 0.4 or 40%%", text,
+				    range);
 		else
 			param_error(st, v->where[i], where, "'%s' is out of range (%s)", text, range);
 		return -1;

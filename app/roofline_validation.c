@@ -59,7 +59,8 @@ static int check_case_types(const char *file, int index, const cJSON *o, struct 
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, case_fields[i].key);
 		if (!v || cJSON_IsNull(v) || (v->type & 0xff) == case_fields[i].type)
 			continue;
-		app_error_at(st, file, 0, 0, "validation[%d]: '%s' must be a %s", index, case_fields[i].key, case_fields[i].type == cJSON_Number ? "number" : "string");
+		app_error_at(st, file, 0, 0, "validation[%d]: '%s' must be a %s", index, case_fields[i].key,
+			     case_fields[i].type == cJSON_Number ? "number" : "string");
 		return -1;
 	}
 	return 0;
@@ -137,8 +138,9 @@ static int load_text(const char *file, const char *text, size_t len, const char 
 	}
 	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(doc, "validation");
 	if (!cJSON_IsArray(arr)) {
-		app_error_at(st, file, 0, 0, "no 'validation' array (write one with ridge-probe --validate --json, or --replay a "
-			  "validation run with --json)");
+		app_error_at(st, file, 0, 0,
+			     "no 'validation' array (write one with ridge-probe --validate --json, or --replay a "
+			     "validation run with --json)");
 		cJSON_Delete(doc);
 		return EXIT_USAGE;
 	}
@@ -168,7 +170,9 @@ static int load_text(const char *file, const char *text, size_t len, const char 
 			continue; /* launch cases: no roofline point */
 		if (!num_item(o, "measured_s", &p.measured_s) || !(p.measured_s > 0) || !(p.flops > 0) ||
 		    !(p.bytes > 0)) {
-			app_error_at(st, file, 0, 0, "validation[%d] (%s %s) has no positive measured_s, flops and bytes", index - 1, kernel, shape);
+			app_error_at(st, file, 0, 0,
+				     "validation[%d] (%s %s) has no positive measured_s, flops and bytes", index - 1,
+				     kernel, shape);
 			cJSON_Delete(doc);
 			return EXIT_USAGE;
 		}
@@ -202,8 +206,10 @@ static int load_text(const char *file, const char *text, size_t len, const char 
 		 * the case rather than print inf or nan. */
 		if (!isfinite(p.intensity) || !(p.intensity > 0) || !isfinite(p.achieved) || !isfinite(p.predicted) ||
 		    !isfinite(p.error * 100) || !(p.attainable > 0) || !isfinite(p.attainable)) {
-			app_error_at(st, file, 0, 0, "validation[%d] (%s %s): overflow: its flops, bytes, measured_s, predicted_s and "
-				  "error give values out of range", index - 1, kernel, shape);
+			app_error_at(st, file, 0, 0,
+				     "validation[%d] (%s %s): overflow: its flops, bytes, measured_s, predicted_s and "
+				     "error give values out of range",
+				     index - 1, kernel, shape);
 			cJSON_Delete(doc);
 			return EXIT_USAGE;
 		}
@@ -216,11 +222,14 @@ static int load_text(const char *file, const char *text, size_t len, const char 
 	}
 	cJSON_Delete(doc);
 	if (group && !groups_seen) {
-		app_error_flag(st, "--group", "no case of group '%s' in %s (groups: stream fp32_gemm library_gemm fused launch)", group, file);
+		app_error_flag(st, "--group",
+			       "no case of group '%s' in %s (groups: stream fp32_gemm library_gemm fused launch)",
+			       group, file);
 		return EXIT_USAGE;
 	}
 	if (!*count) {
-		app_error_at(st, file, 0, 0, "no validation case with FLOPs and bytes to place%s%s", group ? " in group " : "", group ? group : "");
+		app_error_at(st, file, 0, 0, "no validation case with FLOPs and bytes to place%s%s",
+			     group ? " in group " : "", group ? group : "");
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;

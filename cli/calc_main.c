@@ -25,7 +25,7 @@ int calc_main(const struct calc *calc, int argc, char **argv)
 	struct app_hw hw;
 	struct app_status st;
 	app_status_init(&st);
-	struct calc_input in = { .values = &v, .st = &st };
+	struct calc_input in = {.values = &v, .st = &st};
 	if (calc->needs_gpu) {
 		if (app_hw_open(&hw, params_text(&v, "hwdb"), params_text(&v, "calibration"), &st) != 0) {
 			cli_report(&st);

@@ -79,7 +79,6 @@ int params_parse_argv_usage(struct param_values *v, const char *command, const c
 /* Prints the option list generated from the table. */
 void params_usage(const struct param *spec, int count, const char *synopsis, const char *description);
 
-
 /* Runs calc as a command: parse argv, check required inputs, find the GPU,
  * run, print JSON or human output. Returns the exit code. */
 int calc_main(const struct calc *calc, int argc, char **argv);

@@ -130,7 +130,8 @@ int tui_run(struct tui_state *s, FILE *terminal, struct app_status *st)
 	bool ascii = !locale_is_utf8();
 	/* terminal: the raw stdout (the front end's), not the escaping stream: ncurses draws control characters as ^X itself */
 	if (!isatty(fileno(stdin)) || !isatty(fileno(terminal))) {
-		app_error_env(st, "tui needs a terminal (stdin and stdout); for values without one, use 'ridge tui --dump'");
+		app_error_env(
+		    st, "tui needs a terminal (stdin and stdout); for values without one, use 'ridge tui --dump'");
 		return EXIT_ENV;
 	}
 	SCREEN *screen = newterm(NULL, terminal, stdin);
@@ -146,9 +147,11 @@ int tui_run(struct tui_state *s, FILE *terminal, struct app_status *st)
 		const char *term = getenv("TERM");
 		endwin();
 		delscreen(screen);
-		app_error_env(st, "the terminal '%s' cannot move the cursor (no 'cup' or 'clear' in its terminfo): the TUI "
-			  "needs one (set TERM, e.g. xterm-256color); for values without one, use 'ridge tui --dump'",
-			  term ? term : "");
+		app_error_env(
+		    st,
+		    "the terminal '%s' cannot move the cursor (no 'cup' or 'clear' in its terminfo): the TUI "
+		    "needs one (set TERM, e.g. xterm-256color); for values without one, use 'ridge tui --dump'",
+		    term ? term : "");
 		return EXIT_ENV;
 	}
 	curses_active = 1;
