@@ -167,7 +167,7 @@ $(BUILD)/tests/test_util_%: tests/unit/test_util_%.c $(TEST_SUPPORT) $(UTIL_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka) -Itests/support -o $@ $< $(TEST_SUPPORT) \
 		$(UTIL_OBJ) $(LIB) $(PKG_LIBS) $(shell pkg-config --libs cmocka)
-# The application-layer tests (test_app_*: app/gpu_json.c) link app/ the same way.
+# The application-layer tests (test_app_*: app/gpu_json.c, errors as values) link app/ the same way.
 $(BUILD)/tests/test_app_%: tests/unit/test_app_%.c $(TEST_SUPPORT) $(TUI_TEST_OBJ) $(LIB) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka) -Itests/support -o $@ $< $(TEST_SUPPORT) \

@@ -10,64 +10,64 @@
 #include <string.h>
 #include <strings.h>
 
-int app_parse_quantity(const char *flag, const char *text, enum ridge_unit unit, double *out)
+int app_parse_quantity(const char *flag, const char *text, enum ridge_unit unit, double *out, struct app_status *st)
 {
 	char err[200];
 	if (ridge_quantity_parse(text, unit, out, err, sizeof err) != 0) {
-		cli_error("%s: %s", flag, err);
+		app_error_flag(st, flag, "%s", err);
 		return -1;
 	}
 	return 0;
 }
 
-int app_parse_positive(const char *flag, const char *text, enum ridge_unit unit, double *out)
+int app_parse_positive(const char *flag, const char *text, enum ridge_unit unit, double *out, struct app_status *st)
 {
-	if (app_parse_quantity(flag, text, unit, out) != 0)
+	if (app_parse_quantity(flag, text, unit, out, st) != 0)
 		return -1;
 	if (!(*out > 0)) {
-		cli_error("%s: must be greater than 0, not '%s'", flag, text);
+		app_error_flag(st, flag, "must be greater than 0, not '%s'", text);
 		return -1;
 	}
 	return 0;
 }
 
-int app_parse_int(const char *flag, const char *text, long long lo, long long hi, long long *out)
+int app_parse_int(const char *flag, const char *text, long long lo, long long hi, long long *out, struct app_status *st)
 {
 	double v;
-	if (app_parse_quantity(flag, text, RIDGE_UNIT_COUNT, &v) != 0)
+	if (app_parse_quantity(flag, text, RIDGE_UNIT_COUNT, &v, st) != 0)
 		return -1;
 	if (v != floor(v)) {
-		cli_error("%s: must be a whole number, not '%s'", flag, text);
+		app_error_flag(st, flag, "must be a whole number, not '%s'", text);
 		return -1;
 	}
 	if (v < (double)lo || v > (double)hi) {
-		cli_error("%s: '%s' is out of range (%lld..%lld)", flag, text, lo, hi);
+		app_error_flag(st, flag, "'%s' is out of range (%lld..%lld)", text, lo, hi);
 		return -1;
 	}
 	*out = (long long)v;
 	return 0;
 }
 
-int app_parse_dtype(const char *flag, const char *text, enum ridge_dtype *out)
+int app_parse_dtype(const char *flag, const char *text, enum ridge_dtype *out, struct app_status *st)
 {
 	if (!ridge_dtype_parse(text, out)) {
-		cli_error("%s: unknown dtype '%s' (known: %s)", flag, text, ridge_dtype_list());
+		app_error_flag(st, flag, "unknown dtype '%s' (known: %s)", text, ridge_dtype_list());
 		return -1;
 	}
 	return 0;
 }
 
-int app_hw_open(struct app_hw *hw, const char *hwdb_dir, const char *calibration)
+int app_hw_open(struct app_hw *hw, const char *hwdb_dir, const char *calibration, struct app_status *st)
 {
 	struct hwdb_diags diags = { 0 };
 	hw->calibration = calibration;
 	hw->calibration_id[0] = '\0';
 	if (hwdb_open(&hw->db, hwdb_dir, &diags) != 0 || (calibration && hwdb_add_file(&hw->db, calibration, &diags) != 0)) {
-		cli_print_diags(&diags);
+		app_status_add_hwdb(st, &diags);
 		hwdb_close(&hw->db);
 		return -1;
 	}
-	cli_print_diags(&diags); /* the warnings: what was skipped */
+	app_status_add_hwdb(st, &diags); /* the warnings: what was skipped */
 	if (calibration) {
 		/* The entry the file added: the last one loaded from it. */
 		for (int i = hw->db.count - 1; i >= 0; i--) {
@@ -85,26 +85,27 @@ const char *app_hw_default_gpu(const struct app_hw *hw)
 	return hw->calibration_id[0] ? hw->calibration_id : APP_DEFAULT_GPU;
 }
 
-const struct hwdb_entry *app_hw_find(const struct app_hw *hw, const char *name)
+const struct hwdb_entry *app_hw_find(const struct app_hw *hw, const char *name, struct app_status *st)
 {
 	const struct hwdb_entry *e = hwdb_find(&hw->db, name);
 	if (e) {
 		if (hw->calibration_id[0] && strcasecmp(e->gpu.id, hw->calibration_id) != 0)
-			cli_warning("--calibration '%s' measured %s, not %s: %s's spec sheet is used", hw->calibration,
-				    hw->calibration_id, e->gpu.id, e->gpu.id);
+			app_warning(st, "--calibration '%s' measured %s, not %s: %s's spec sheet is used",
+				    hw->calibration, hw->calibration_id, e->gpu.id, e->gpu.id);
 		return e;
 	}
 	const char *ids[3];
 	int n = hwdb_suggest(&hw->db, name, ids, 3);
 	if (n == 0)
-		cli_error("unknown GPU '%s' (see 'ridge hw list')", name);
+		app_error(st, "unknown GPU '%s' (see 'ridge hw list')", name);
 	else if (n == 1)
-		cli_error("unknown GPU '%s'; did you mean '%s'? (see 'ridge hw list')", name, ids[0]);
+		app_error(st, "unknown GPU '%s'; did you mean '%s'? (see 'ridge hw list')", name, ids[0]);
 	else if (n == 2)
-		cli_error("unknown GPU '%s'; did you mean '%s' or '%s'? (see 'ridge hw list')", name, ids[0], ids[1]);
+		app_error(st, "unknown GPU '%s'; did you mean '%s' or '%s'? (see 'ridge hw list')", name, ids[0],
+			  ids[1]);
 	else
-		cli_error("unknown GPU '%s'; did you mean '%s', '%s' or '%s'? (see 'ridge hw list')", name, ids[0], ids[1],
-			  ids[2]);
+		app_error(st, "unknown GPU '%s'; did you mean '%s', '%s' or '%s'? (see 'ridge hw list')", name, ids[0],
+			  ids[1], ids[2]);
 	return NULL;
 }
 
@@ -134,7 +135,7 @@ int app_extreme_index(const double *values, const bool *given, int n)
 	return best;
 }
 
-char *app_read_file(const char *path, size_t max_bytes, const char *what, size_t *len)
+char *app_read_file(const char *path, size_t max_bytes, const char *what, size_t *len, struct app_status *st)
 {
 	char *text;
 	int e;
@@ -143,19 +144,19 @@ char *app_read_file(const char *path, size_t max_bytes, const char *what, size_t
 	case HWDB_READ_OK:
 		return text;
 	case HWDB_READ_OPEN:
-		cli_error("cannot open '%s': %s", path, strerror(e));
+		app_error(st, "cannot open '%s': %s", path, strerror(e));
 		break;
 	case HWDB_READ_IO:
-		cli_error("cannot read '%s': %s", path, strerror(e));
+		app_error(st, "cannot read '%s': %s", path, strerror(e));
 		break;
 	case HWDB_READ_NOT_REGULAR:
-		cli_error("cannot read '%s': %s, not a regular file (a %s is read from a file)", path, type, what);
+		app_error(st, "cannot read '%s': %s, not a regular file (a %s is read from a file)", path, type, what);
 		break;
 	case HWDB_READ_TOO_BIG:
-		cli_error("'%s' is larger than %zu bytes: not a %s", path, max_bytes, what);
+		app_error(st, "'%s' is larger than %zu bytes: not a %s", path, max_bytes, what);
 		break;
 	case HWDB_READ_NOMEM:
-		cli_error("out of memory reading '%s'", path);
+		app_error(st, "out of memory reading '%s'", path);
 		break;
 	}
 	return NULL;
@@ -175,21 +176,21 @@ void app_text_position(const char *text, size_t offset, int *line, int *col)
 	}
 }
 
-int app_output_path_ok(const char *flag, const char *path)
+int app_output_path_ok(const char *flag, const char *path, struct app_status *st)
 {
 	char err[HWDB_PATH + 128];
 	if (atomic_file_path_check(path, err, sizeof err) != 0) {
-		cli_error("%s: %s", flag, err);
+		app_error_flag(st, flag, "%s", err);
 		return -1;
 	}
 	return 0;
 }
 
-int app_write_atomic(const char *path, const char *data, size_t len)
+int app_write_atomic(const char *path, const char *data, size_t len, struct app_status *st)
 {
 	char err[HWDB_PATH + 128];
 	if (atomic_file_write(path, data, len, err, sizeof err) != 0) {
-		cli_error("%s", err);
+		app_error_env(st, "%s", err);
 		return -1;
 	}
 	return 0;

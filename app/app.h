@@ -19,13 +19,14 @@
 /* Default GPU when --gpu is left out. */
 #define APP_DEFAULT_GPU "h100-sxm"
 
-/* Each returns 0, or reports an error naming the flag and the text and returns -1. */
-int app_parse_quantity(const char *flag, const char *text, enum ridge_unit unit, double *out);
+/* Each returns 0, or adds an error naming the flag and the text to st and returns -1. */
+int app_parse_quantity(const char *flag, const char *text, enum ridge_unit unit, double *out, struct app_status *st);
 /* A finite quantity > 0. */
-int app_parse_positive(const char *flag, const char *text, enum ridge_unit unit, double *out);
+int app_parse_positive(const char *flag, const char *text, enum ridge_unit unit, double *out, struct app_status *st);
 /* An integer in lo..hi (suffixes such as 8K are allowed; fractions are not). */
-int app_parse_int(const char *flag, const char *text, long long lo, long long hi, long long *out);
-int app_parse_dtype(const char *flag, const char *text, enum ridge_dtype *out);
+int app_parse_int(const char *flag, const char *text, long long lo, long long hi, long long *out,
+		  struct app_status *st);
+int app_parse_dtype(const char *flag, const char *text, enum ridge_dtype *out, struct app_status *st);
 
 /* The hardware database as a command sees it: built-in, user, $RIDGE_HWDB,
  * --hwdb DIR, then --calibration FILE. */
@@ -35,11 +36,12 @@ struct app_hw {
 	char calibration_id[RIDGE_TEXT]; /* the GPU it measured ("h200-sxm"); empty without one */
 };
 
-/* Returns 0, or reports every problem (file:line:col) and returns -1. */
-int app_hw_open(struct app_hw *hw, const char *hwdb_dir, const char *calibration);
-/* Finds name; on failure reports an error suggesting the closest ids. With a
- * calibration of another GPU it warns that name's spec sheet is used. */
-const struct hwdb_entry *app_hw_find(const struct app_hw *hw, const char *name);
+/* Returns 0, or adds every problem (file:line:col) to st and returns -1. The
+ * warnings of the load (what was skipped) go to st either way. */
+int app_hw_open(struct app_hw *hw, const char *hwdb_dir, const char *calibration, struct app_status *st);
+/* Finds name; on failure adds an error suggesting the closest ids. With a
+ * calibration of another GPU it adds a warning that name's spec sheet is used. */
+const struct hwdb_entry *app_hw_find(const struct app_hw *hw, const char *name, struct app_status *st);
 /* The GPU a command uses when --gpu is left out: the calibration's GPU when
  * --calibration was given, else APP_DEFAULT_GPU. */
 const char *app_hw_default_gpu(const struct app_hw *hw);
@@ -54,31 +56,23 @@ int app_extreme_index(const double *values, const bool *given, int n);
 
 /* Reads a whole text file, NUL-terminated, refusing more than max_bytes (what
  * names the expected content for that message: "model config"). Returns the
- * text (free it), or NULL after reporting the error. */
-char *app_read_file(const char *path, size_t max_bytes, const char *what, size_t *len);
+ * text (free it), or NULL with the error in st. */
+char *app_read_file(const char *path, size_t max_bytes, const char *what, size_t *len, struct app_status *st);
 /* The 1-based line and column of text[offset]. */
 void app_text_position(const char *text, size_t offset, int *line, int *col);
 
 /* Checks, before any work, that an output file named by flag can be written:
  * a name, not a directory, in a directory that exists and is writable. An
  * unusable path is a usage error (exit 2); a write that fails later (disk
- * full) is an environment error (exit 3). Returns 0, or reports
- * "FLAG: cannot write 'PATH': why" and returns -1. */
-int app_output_path_ok(const char *flag, const char *path);
+ * full) is an environment error (exit 3). Returns 0, or adds
+ * "FLAG: cannot write 'PATH': why" to st and returns -1. */
+int app_output_path_ok(const char *flag, const char *path, struct app_status *st);
 
-/* Writes data to path atomically (temporary file + rename), or reports
- * "cannot write 'path': why" and returns -1. */
-int app_write_atomic(const char *path, const char *data, size_t len);
+/* Writes data to path atomically (temporary file + rename), or adds
+ * "cannot write 'path': why" to st (an environment error) and returns -1. */
+int app_write_atomic(const char *path, const char *data, size_t len, struct app_status *st);
 
 /* The whole entry as JSON (ridge hw show --json), SI units. */
 cJSON *app_gpu_json(const struct ridge_gpu *gpu, const char *origin);
-
-/* TRANSITIONAL (issue: errors as values): until every caller passes a
- * struct app_status, the layer's messages are printed by the front end's
- * cli_error/cli_warning. */
-void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void cli_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void cli_print_diags(const struct hwdb_diags *diags);
-int cli_json_print(cJSON *doc);
 
 #endif

@@ -18,7 +18,13 @@ struct calc_input {
 	const struct param_values *values;
 	const struct ridge_gpu *gpu; /* NULL for calculators that need none */
 	struct eval_item *item;      /* the scenario item; NULL on the command line */
-	char err[512];               /* why run returned NULL (without the location) */
+	/* Why run returned NULL, without the location: the front end puts it
+	 * (the command line as is, ridge eval after the item's position). */
+	char err[512];
+	/* Where a run reports what carries its own location (a model config
+	 * it reads: file:line:col) and its warnings; never NULL. A run that
+	 * fails with err empty has said why here. */
+	struct app_status *st;
 };
 
 struct calc {

@@ -227,11 +227,11 @@ static int load_doc(const cJSON *doc, struct compare_run *run, char *why, size_t
 	return rc;
 }
 
-int compare_load(const char *path, struct compare_run *run, char *err, size_t err_len)
+static int compare_read(const char *path, struct compare_run *run, char *err, size_t err_len, struct app_status *st)
 {
 	memset(run, 0, sizeof *run);
 	size_t len = 0;
-	char *text = app_read_file(path, COMPARE_MAX_BYTES, "benchmark JSON file", &len);
+	char *text = app_read_file(path, COMPARE_MAX_BYTES, "benchmark JSON file", &len, st);
 	if (!text) {
 		err[0] = '\0'; /* app_read_file said why */
 		return -1;
@@ -304,4 +304,14 @@ const char *compare_verdict_name(enum compare_verdict verdict)
 		break;
 	}
 	return "regression";
+}
+
+int compare_load(const char *path, struct compare_run *run, struct app_status *st)
+{
+	char err[600];
+	if (compare_read(path, run, err, sizeof err, st) == 0)
+		return 0;
+	if (err[0]) /* else app_read_file has said why */
+		app_error(st, "%s", err);
+	return -1;
 }

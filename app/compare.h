@@ -41,9 +41,10 @@ struct compare_row {
 	enum compare_verdict verdict;
 };
 
-/* Reads path into run. Returns 0, or -1 with the reason in err ("x.json: line
- * 3: not valid JSON", "x.json: no measurements"). */
-int compare_load(const char *path, struct compare_run *run, char *err, size_t err_len);
+/* Reads path into run. Returns 0, or -1 with the reason in st ("x.json:3:1:
+ * not valid JSON", "x.json: no measurements"). */
+struct app_status;
+int compare_load(const char *path, struct compare_run *run, struct app_status *st);
 void compare_free(struct compare_run *run);
 
 /* The decision for one name (the rule above); threshold is a fraction (0.03). */

@@ -1014,22 +1014,23 @@ static const struct param project_params[] = {
 #define MAX_PROJECTS 32
 
 struct rank_read {
+	struct app_status *st; /* where a project's problem is reported */
 	int count;
 	struct ridge_project projects[MAX_PROJECTS];
 };
 
-/* Reported here, at the project's position (the item's position would be less
- * precise). TRANSITIONAL: printed, as every eval_item_each callback reports,
- * until that callback takes a struct app_status (errors as values). */
-static int project_error(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int project_error(const char *where, const char *fmt, ...)
+/* Reported at the project's position (the item's position would be less
+ * precise). */
+static int project_error(struct app_status *st, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int project_error(struct app_status *st, const char *where, const char *fmt, ...)
 {
 	char msg[400];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	cli_error("%s: %s", where, msg);
+	app_error(st, "%s: %s", where, msg);
 	return -1;
 }
 
@@ -1037,20 +1038,20 @@ static int read_project(void *ctx, const struct param_values *v, int index, cons
 {
 	struct rank_read *rr = ctx;
 	if (index >= MAX_PROJECTS)
-		return project_error(where, "more than %d projects", MAX_PROJECTS);
+		return project_error(rr->st, where, "more than %d projects", MAX_PROJECTS);
 	struct ridge_project *p = &rr->projects[rr->count];
 	memset(p, 0, sizeof *p);
 	snprintf(p->name, sizeof p->name, "%s", params_text(v, "name"));
 	bool mfu = params_has(v, "mfu_gain"), tpot = params_has(v, "tpot_reduction");
 	if (mfu == tpot)
-		return project_error(where, "project '%s' needs one of mfu_gain (training) or tpot_reduction (inference)",
+		return project_error(rr->st, where, "project '%s' needs one of mfu_gain (training) or tpot_reduction (inference)",
 				     p->name);
 	p->kind = mfu ? RIDGE_PROJECT_MFU : RIDGE_PROJECT_TPOT;
 	p->mfu_gain = mfu ? params_num(v, "mfu_gain") : 0;
 	p->tpot_reduction = tpot ? params_num(v, "tpot_reduction") : 0;
 	int efforts = params_has(v, "engineer_weeks") + params_has(v, "engineer_months") + params_has(v, "cost");
 	if (efforts != 1)
-		return project_error(where, "project '%s' needs one of engineer_weeks, engineer_months or cost", p->name);
+		return project_error(rr->st, where, "project '%s' needs one of engineer_weeks, engineer_months or cost", p->name);
 	if (params_has(v, "engineer_weeks"))
 		p->engineer_weeks = params_num(v, "engineer_weeks");
 	if (params_has(v, "engineer_months"))
@@ -1113,6 +1114,7 @@ static cJSON *rank_run(struct calc_input *in)
 		fail(in, "out of memory");
 		return NULL;
 	}
+	rr->st = in->st;
 	if (eval_item_each(in->item, "projects", project_params, sizeof project_params / sizeof project_params[0],
 			   read_project, rr) != 0) {
 		free(rr);

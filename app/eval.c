@@ -55,6 +55,9 @@ struct eval_scenario {
 	int count;
 	struct eval_item *items;
 	int errors;
+	/* The status of the call in progress (eval_open, eval_run, eval_file):
+	 * where every problem goes. */
+	struct app_status *st;
 	char **owned; /* texts made here (joined lists, positions), freed with the scenario */
 	int owned_count, owned_cap;
 };
@@ -70,13 +73,12 @@ static void node_error(struct eval_scenario *sc, const yaml_node_t *node, const 
 	__attribute__((format(printf, 3, 4)));
 static void node_error(struct eval_scenario *sc, const yaml_node_t *node, const char *fmt, ...)
 {
-	char where[PARAM_WHERE], msg[512];
-	where_of(sc, node, where, sizeof where);
+	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	cli_error("%s: %s", where, msg);
+	app_error_at(sc->st, sc->path, (int)node->start_mark.line + 1, (int)node->start_mark.column + 1, "%s", msg);
 	sc->errors++;
 }
 
@@ -137,8 +139,8 @@ static const struct ridge_gpu *find_gpu(struct eval_scenario *sc, const yaml_nod
 	const struct hwdb_entry *e = hwdb_find(&sc->hw.db, name);
 	if (e) {
 		if (sc->hw.calibration_id[0] && strcasecmp(e->gpu.id, sc->hw.calibration_id) != 0)
-			cli_warning("--calibration '%s' measured %s, not %s: %s's spec sheet is used", sc->hw.calibration,
-				    sc->hw.calibration_id, e->gpu.id, e->gpu.id);
+			app_warning(sc->st, "--calibration '%s' measured %s, not %s: %s's spec sheet is used",
+				    sc->hw.calibration, sc->hw.calibration_id, e->gpu.id, e->gpu.id);
 		return &e->gpu;
 	}
 	const char *ids[3];
@@ -213,7 +215,7 @@ static void load_model_config(struct eval_scenario *sc, yaml_node_t *node, struc
 	char path[1024];
 	eval_path(sc, file, path, sizeof path);
 	struct app_model_config cfg;
-	if (app_model_config_load(path, &cfg) != 0) {
+	if (app_model_config_load(path, &cfg, sc->st) != 0) {
 		node_error(sc, node, "model.config: cannot use '%s' (above)", file);
 		return;
 	}
@@ -350,7 +352,7 @@ static void fill_from_model(struct eval_scenario *sc, struct eval_item *it, int 
 			continue;
 		if (mv->bad)
 			it->values.bad[i] = true;
-		else if (mv->set && params_set(&it->values, i, mv->text, mv->where) != 0)
+		else if (mv->set && params_set(&it->values, i, mv->text, mv->where, sc->st) != 0)
 			sc->errors++;
 	}
 }
@@ -520,7 +522,7 @@ static void read_keys(struct eval_scenario *sc, const yaml_node_t *map, struct p
 			const char *text = join_list(sc, v, key);
 			if (!text)
 				values->bad[i] = true;
-			else if (params_set(values, i, text, where) != 0)
+			else if (params_set(values, i, text, where, sc->st) != 0)
 				sc->errors++;
 			continue;
 		}
@@ -538,7 +540,7 @@ static void read_keys(struct eval_scenario *sc, const yaml_node_t *map, struct p
 		const char *text = scalar(sc, v, key);
 		if (!text)
 			values->bad[i] = true; /* reported: not "missing" too */
-		else if (params_set(values, i, text, where) != 0)
+		else if (params_set(values, i, text, where, sc->st) != 0)
 			sc->errors++;
 	}
 }
@@ -631,80 +633,83 @@ static void load_item(struct eval_scenario *sc, struct eval_item *it, yaml_node_
 static const char *const top_keys[] = { "scenario", "description", "gpu", "model", "items", NULL };
 
 static struct eval_scenario *eval_load(const char *path, char *text, size_t len, const char *hwdb_dir,
-				       const char *calibration);
+				       const char *calibration, struct app_status *st);
 
-struct eval_scenario *eval_open(const char *path, const char *hwdb_dir, const char *calibration)
+struct eval_scenario *eval_open(const char *path, const char *hwdb_dir, const char *calibration, struct app_status *st)
 {
 	size_t len = 0;
-	char *text = app_read_file(path, MAX_SCENARIO_BYTES, "scenario file", &len);
+	char *text = app_read_file(path, MAX_SCENARIO_BYTES, "scenario file", &len, st);
 	if (!text)
 		return NULL;
-	return eval_load(path, text, len, hwdb_dir, calibration);
+	return eval_load(path, text, len, hwdb_dir, calibration, st);
 }
 
 struct eval_scenario *eval_parse(const char *path, const char *text, size_t len, const char *hwdb_dir,
-				 const char *calibration)
+				 const char *calibration, struct app_status *st)
 {
 	if (len > MAX_SCENARIO_BYTES) {
-		cli_error("'%s' is larger than %u bytes: not a scenario file", path, MAX_SCENARIO_BYTES);
+		app_error(st, "'%s' is larger than %u bytes: not a scenario file", path, MAX_SCENARIO_BYTES);
 		return NULL;
 	}
 	char *copy = malloc(len + 1);
 	if (!copy) {
-		cli_error("out of memory");
+		app_error(st, "out of memory");
 		return NULL;
 	}
 	memcpy(copy, text, len);
 	copy[len] = '\0';
-	return eval_load(path, copy, len, hwdb_dir, calibration);
+	return eval_load(path, copy, len, hwdb_dir, calibration, st);
 }
 
-static void bound_error(const char *path, int bound, int line, int col)
+static void bound_error(struct app_status *st, const char *path, int bound, int line, int col)
 {
 	if (bound == HWDB_YAML_TOO_DEEP)
-		cli_error("%s:%d:%d: nested deeper than %d levels: not a scenario file", path, line, col, HWDB_MAX_NESTING);
+		app_error_at(st, path, line, col, "nested deeper than %d levels: not a scenario file",
+			     HWDB_MAX_NESTING);
 	else if (bound == HWDB_YAML_CYCLE)
-		cli_error("%s:%d:%d: an alias inside the node it names: an endless expansion", path, line, col);
+		app_error_at(st, path, line, col, "an alias inside the node it names: an endless expansion");
 	else
-		cli_error("%s:%d:%d: more than %ld YAML nodes (aliases expanded), the limit of a scenario file", path, line,
-			  col, MAX_SCENARIO_NODES);
+		app_error_at(st, path, line, col,
+			     "more than %ld YAML nodes (aliases expanded), the limit of a scenario file",
+			     MAX_SCENARIO_NODES);
 }
 
 /* Takes text (malloc'd, text[len] == '\0'): the scenario keeps it, or it is freed. */
 static struct eval_scenario *eval_load(const char *path, char *text, size_t len, const char *hwdb_dir,
-				       const char *calibration)
+				       const char *calibration, struct app_status *st)
 {
 	struct eval_scenario *sc = calloc(1, sizeof *sc);
 	if (!sc) {
-		cli_error("out of memory");
+		app_error(st, "out of memory");
 		free(text);
 		return NULL;
 	}
 	sc->text = text;
+	sc->st = st;
 	snprintf(sc->path, sizeof sc->path, "%s", path);
 	sc->model_values = calloc(M_KEY_COUNT, sizeof *sc->model_values);
 	if (!sc->model_values) {
-		cli_error("out of memory");
+		app_error(st, "out of memory");
 		eval_close(sc);
 		return NULL;
 	}
 	int deep_line, deep_col;
 	int bound = hwdb_yaml_bounds(sc->text, len, HWDB_MAX_NESTING, MAX_SCENARIO_NODES, &deep_line, &deep_col);
 	if (bound != 0) {
-		bound_error(path, bound, deep_line, deep_col);
+		bound_error(st, path, bound, deep_line, deep_col);
 		eval_close(sc);
 		return NULL;
 	}
 	if (memchr(sc->text, '\0', len)) {
 		int line, col;
 		app_text_position(sc->text, (size_t)((char *)memchr(sc->text, '\0', len) - sc->text), &line, &col);
-		cli_error("%s:%d:%d: binary data (a NUL byte): not a YAML file", path, line, col);
+		app_error_at(st, path, line, col, "binary data (a NUL byte): not a YAML file");
 		eval_close(sc);
 		return NULL;
 	}
 	yaml_parser_t parser;
 	if (!yaml_parser_initialize(&parser)) {
-		cli_error("cannot initialize the YAML parser");
+		app_error(st, "cannot initialize the YAML parser");
 		eval_close(sc);
 		return NULL;
 	}
@@ -717,8 +722,9 @@ static struct eval_scenario *eval_load(const char *path, char *text, size_t len,
 			line = (int)parser.problem_mark.line + 1;
 			col = (int)parser.problem_mark.column + 1;
 		}
-		cli_error("%s:%d:%d: invalid YAML: %s%s%s", path, line, col, parser.problem ? parser.problem : "parse error",
-			  parser.context ? " " : "", parser.context ? parser.context : "");
+		app_error_at(st, path, line, col, "invalid YAML: %s%s%s",
+			     parser.problem ? parser.problem : "parse error", parser.context ? " " : "",
+			     parser.context ? parser.context : "");
 		yaml_parser_delete(&parser);
 		eval_close(sc);
 		return NULL;
@@ -728,16 +734,16 @@ static struct eval_scenario *eval_load(const char *path, char *text, size_t len,
 	 * dropped without a word. */
 	yaml_document_t next;
 	if (!yaml_parser_load(&parser, &next)) {
-		cli_error("%s:%d:%d: invalid YAML: %s", path, (int)parser.problem_mark.line + 1,
-			  (int)parser.problem_mark.column + 1, parser.problem ? parser.problem : "parse error");
+		app_error_at(st, path, (int)parser.problem_mark.line + 1, (int)parser.problem_mark.column + 1,
+			     "invalid YAML: %s", parser.problem ? parser.problem : "parse error");
 		yaml_parser_delete(&parser);
 		eval_close(sc);
 		return NULL;
 	}
 	yaml_node_t *extra = yaml_document_get_root_node(&next);
 	if (extra) {
-		cli_error("%s:%d:%d: a second YAML document: a scenario file is one mapping", path,
-			  (int)extra->start_mark.line + 1, (int)extra->start_mark.column + 1);
+		app_error_at(st, path, (int)extra->start_mark.line + 1, (int)extra->start_mark.column + 1,
+			     "a second YAML document: a scenario file is one mapping");
 		yaml_document_delete(&next);
 		yaml_parser_delete(&parser);
 		eval_close(sc);
@@ -748,13 +754,13 @@ static struct eval_scenario *eval_load(const char *path, char *text, size_t len,
 
 	bound = hwdb_yaml_expanded(&sc->doc, MAX_SCENARIO_NODES, &deep_line, &deep_col);
 	if (bound != 0) {
-		bound_error(path, bound, deep_line, deep_col);
+		bound_error(st, path, bound, deep_line, deep_col);
 		eval_close(sc);
 		return NULL;
 	}
 	yaml_node_t *root = yaml_document_get_root_node(&sc->doc);
 	if (!root) {
-		cli_error("%s:1:1: empty file: expected a scenario (a mapping with 'items')", path);
+		app_error_at(st, path, 1, 1, "empty file: expected a scenario (a mapping with 'items')");
 		eval_close(sc);
 		return NULL;
 	}
@@ -764,7 +770,7 @@ static struct eval_scenario *eval_load(const char *path, char *text, size_t len,
 		eval_close(sc);
 		return NULL;
 	}
-	if (app_hw_open(&sc->hw, hwdb_dir, calibration) != 0) {
+	if (app_hw_open(&sc->hw, hwdb_dir, calibration, st) != 0) {
 		eval_close(sc);
 		return NULL;
 	}
@@ -817,7 +823,7 @@ static struct eval_scenario *eval_load(const char *path, char *text, size_t len,
 		}
 		sc->items = calloc(n > 0 ? (size_t)n : 1, sizeof *sc->items);
 		if (!sc->items) {
-			cli_error("out of memory");
+			app_error(st, "out of memory");
 			eval_close(sc);
 			return NULL;
 		}
@@ -944,14 +950,15 @@ int eval_item_each(struct eval_item *item, const char *key, const struct param *
 	return sc->errors != before ? -1 : 0;
 }
 
-cJSON *eval_run(struct eval_scenario *sc, int i)
+cJSON *eval_run(struct eval_scenario *sc, int i, struct app_status *st)
 {
 	struct eval_item *it = &sc->items[i];
-	struct calc_input in = { .values = &it->values, .gpu = it->gpu, .item = it };
+	sc->st = st; /* for eval_item_each and node_error during the run */
+	struct calc_input in = {.values = &it->values, .gpu = it->gpu, .item = it, .st = st};
 	int before = sc->errors;
 	cJSON *result = calc_run(it->calc, &in);
 	if (!result && sc->errors == before && in.err[0])
-		cli_error("%s: item '%s' (%s): %s", it->where, it->name, it->calc->name, in.err);
+		app_error(st, "%s: item '%s' (%s): %s", it->where, it->name, it->calc->name, in.err);
 	if (!result)
 		sc->errors++;
 	return result;
@@ -1188,11 +1195,12 @@ static void print_checks(const cJSON *checks)
 	printf("\n  checks: %d of %d as expected\n", n - bad, n);
 }
 
-int eval_file(const char *path, const char *hwdb_dir, const char *calibration, const char *only_kind, bool json)
+cJSON *eval_file(const char *path, const char *hwdb_dir, const char *calibration, const char *only_kind,
+		 struct app_status *st)
 {
-	struct eval_scenario *sc = eval_open(path, hwdb_dir, calibration);
+	struct eval_scenario *sc = eval_open(path, hwdb_dir, calibration, st);
 	if (!sc)
-		return EXIT_USAGE;
+		return NULL;
 	int selected = 0;
 	bool needs_gpu = false;
 	for (int i = 0; i < sc->count; i++) {
@@ -1202,9 +1210,9 @@ int eval_file(const char *path, const char *hwdb_dir, const char *calibration, c
 		}
 	}
 	if (selected == 0) {
-		cli_error("%s: no '%s' item in this scenario", path, only_kind);
+		app_error_at(st, path, 0, 0, "no '%s' item in this scenario", only_kind);
 		eval_close(sc);
-		return EXIT_USAGE;
+		return NULL;
 	}
 	cJSON *doc = cJSON_CreateObject();
 	cJSON_AddStringToObject(doc, "file", sc->path);
@@ -1222,7 +1230,7 @@ int eval_file(const char *path, const char *hwdb_dir, const char *calibration, c
 		struct eval_item *it = &sc->items[i];
 		if (only_kind && strcmp(it->calc->name, only_kind) != 0)
 			continue;
-		cJSON *result = eval_run(sc, i);
+		cJSON *result = eval_run(sc, i, st);
 		if (!result)
 			goto bad;
 		cJSON *entry = cJSON_CreateObject();
@@ -1241,42 +1249,42 @@ int eval_file(const char *path, const char *hwdb_dir, const char *calibration, c
 		failures += failed;
 	}
 	cJSON_AddBoolToObject(doc, "ok", failures == 0);
-
-	int rc;
-	if (json) {
-		rc = cli_json_print(doc);
-		doc = NULL;
-	} else {
-		printf("Scenario %s%s%s%s\n", sc->title[0] ? "'" : "", sc->title, sc->title[0] ? "' " : "", sc->path);
-		if (sc->gpu && needs_gpu)
-			printf("GPU %s (%s ceilings)%s%s\n", sc->gpu->id, app_ceiling_source(sc->gpu),
-			       sc->model_name[0] ? ", model " : "", sc->model_name);
-		int n = 0;
-		const cJSON *entry;
-		cJSON_ArrayForEach(entry, items)
-		{
-			const struct calc *calc = find_kind(calc_str(entry, "kind"));
-			const cJSON *result = cJSON_GetObjectItemCaseSensitive(entry, "result");
-			printf("\n[%d] %s  (%s, %s)\n", ++n, calc_str(entry, "name"), calc->name, calc_str(entry, "where"));
-			if (calc->print_item)
-				calc->print_item(result);
-			else if (calc->print)
-				calc->print(result);
-			else
-				calc_print_table(result, "  ");
-			print_book(cJSON_GetObjectItemCaseSensitive(entry, "book"));
-			print_checks(cJSON_GetObjectItemCaseSensitive(entry, "checks"));
-		}
-		printf("\n%d item%s, %s\n", n, n == 1 ? "" : "s", failures ? "some checks FAILED" : "every check as expected");
-		rc = fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
-	}
-	if (rc == EXIT_OK && failures)
-		rc = EXIT_PROBLEM;
-	cJSON_Delete(doc);
 	eval_close(sc);
-	return rc;
+	return doc;
 bad:
 	cJSON_Delete(doc);
 	eval_close(sc);
-	return EXIT_USAGE;
+	return NULL;
+}
+
+void eval_print(const cJSON *doc)
+{
+	const char *title = calc_str(doc, "scenario");
+	printf("Scenario %s%s%s%s\n", title[0] ? "'" : "", title, title[0] ? "' " : "", calc_str(doc, "file"));
+	if (calc_has(doc, "gpu")) {
+		const char *model = calc_str(doc, "model");
+		/* The words of app_ceiling_source(), from the document's "ceilings". */
+		printf("GPU %s (%s ceilings)%s%s\n", calc_str(doc, "gpu"),
+		       strcmp(calc_str(doc, "ceilings"), "measured") == 0 ? "measured (calibration)" : "spec sheet",
+		       model[0] ? ", model " : "", model);
+	}
+	int n = 0;
+	const cJSON *entry;
+	cJSON_ArrayForEach(entry, cJSON_GetObjectItemCaseSensitive(doc, "items"))
+	{
+		const struct calc *calc = find_kind(calc_str(entry, "kind"));
+		const cJSON *result = cJSON_GetObjectItemCaseSensitive(entry, "result");
+		printf("\n[%d] %s  (%s, %s)\n", ++n, calc_str(entry, "name"), calc->name, calc_str(entry, "where"));
+		if (calc->print_item)
+			calc->print_item(result);
+		else if (calc->print)
+			calc->print(result);
+		else
+			calc_print_table(result, "  ");
+		print_book(cJSON_GetObjectItemCaseSensitive(entry, "book"));
+		print_checks(cJSON_GetObjectItemCaseSensitive(entry, "checks"));
+	}
+	printf("\n%d item%s, %s\n", n, n == 1 ? "" : "s",
+	       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "ok")) ? "every check as expected"
+									 : "some checks FAILED");
 }

@@ -12,7 +12,7 @@
 #include "calc.h"
 
 /* The item kinds a scenario may use: adding a calculator to scenario files is
- * adding its struct calc to this table (cli/eval_kinds.c). */
+ * adding its struct calc to this table (app/eval_kinds.c). */
 extern const struct calc *const eval_kinds[];
 extern const size_t eval_kind_count;
 
@@ -21,12 +21,14 @@ struct eval_item;
 
 /* Loads and checks a scenario: YAML syntax, top-level keys, each item's kind,
  * keys and values (parsed with the calculator's own table), the GPUs. Returns
- * NULL after printing every problem found (file:line:col). */
-struct eval_scenario *eval_open(const char *path, const char *hwdb_dir, const char *calibration);
+ * NULL with every problem found (file:line:col) in st; its warnings (a
+ * calibration of another GPU) go to st either way. */
+struct app_status;
+struct eval_scenario *eval_open(const char *path, const char *hwdb_dir, const char *calibration, struct app_status *st);
 /* The same on text in memory (copied); path names it in messages and
  * anchors a relative model.config. The fuzz harness's entry. */
 struct eval_scenario *eval_parse(const char *path, const char *text, size_t len, const char *hwdb_dir,
-				 const char *calibration);
+				 const char *calibration, struct app_status *st);
 void eval_close(struct eval_scenario *sc);
 
 int eval_item_count(const struct eval_scenario *sc);
@@ -34,18 +36,23 @@ const char *eval_item_name(const struct eval_scenario *sc, int i);
 const char *eval_item_kind(const struct eval_scenario *sc, int i);
 const struct calc *eval_item_calc(const struct eval_scenario *sc, int i);
 
-/* Runs item i: the result object (caller frees), or NULL after printing an
- * error with the item's position. */
-cJSON *eval_run(struct eval_scenario *sc, int i);
+/* Runs item i: the result object (caller frees), or NULL with an error
+ * naming the item's position in st. */
+cJSON *eval_run(struct eval_scenario *sc, int i, struct app_status *st);
 
-/* Runs every item (or those of only_kind) and prints the results: human
- * tables, or with json one document. Returns the exit code: 0, 1 when an
- * `expect` check failed, 2 for a bad file or input. */
-int eval_file(const char *path, const char *hwdb_dir, const char *calibration, const char *only_kind, bool json);
+/* Runs every item (or those of only_kind): the `ridge eval --json` document
+ * (caller frees; its "ok" is false when an `expect` check failed), or NULL
+ * with the problems of the file or an input in st. */
+cJSON *eval_file(const char *path, const char *hwdb_dir, const char *calibration, const char *only_kind,
+		 struct app_status *st);
+/* That document as the human report on stdout: each item's table, its book
+ * comparison and its checks. */
+void eval_print(const cJSON *doc);
 
 /* For calculators that take a list of mappings (rank's projects): parses each
  * element with spec (errors at file:line:col) and calls fn with its values
- * and its position text. Returns 0, or -1 after printing an error. */
+ * and its position text. Returns 0, or -1 with the error in the status of
+ * the eval_run in progress. */
 typedef int (*eval_each_fn)(void *ctx, const struct param_values *v, int index, const char *where);
 int eval_item_each(struct eval_item *item, const char *key, const struct param *spec, int count, eval_each_fn fn,
 		   void *ctx);

@@ -66,10 +66,11 @@ void kernel_time_print(const cJSON *p, bool explain)
 	printf("    binds          %s\n", calc_str(p, "binds"));
 }
 
-int app_parse_attention_impl(const char *flag, const char *text, enum ridge_attention_impl *out)
+int app_parse_attention_impl(const char *flag, const char *text, enum ridge_attention_impl *out, struct app_status *st)
 {
 	if (timing_attention_impl_parse(text, out))
 		return 0;
-	cli_error("%s: unknown attention implementation '%s' (known: %s)", flag, text, timing_attention_impl_list());
+	app_error_flag(st, flag, "unknown attention implementation '%s' (known: %s)", text,
+		       timing_attention_impl_list());
 	return -1;
 }

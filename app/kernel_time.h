@@ -20,7 +20,8 @@ cJSON *kernel_time_json(const struct ridge_kernel_time *t);
  * explain, one line per term with its source. */
 void kernel_time_print(const cJSON *prediction, bool explain);
 
-/* "--impl": default ideal fa2 fa3 cudnn; prints the error naming the text. */
-int app_parse_attention_impl(const char *flag, const char *text, enum ridge_attention_impl *out);
+/* "--impl": default ideal fa2 fa3 cudnn; adds the error naming the text to st. */
+struct app_status;
+int app_parse_attention_impl(const char *flag, const char *text, enum ridge_attention_impl *out, struct app_status *st);
 
 #endif

@@ -33,12 +33,13 @@ int kernel_tile_parse(const char *text, double *tile_m, double *tile_n, double *
 	return 0;
 }
 
-int app_parse_tile(const char *flag, const char *text, double *tile_m, double *tile_n, double *tile_k)
+int app_parse_tile(const char *flag, const char *text, double *tile_m, double *tile_n, double *tile_k,
+		   struct app_status *st)
 {
 	if (kernel_tile_parse(text, tile_m, tile_n, tile_k) == 0)
 		return 0;
-	cli_error("%s: '%s' is not a tile: give T (square, T x T x T) or MxNxK, whole numbers from 1 to 65536", flag,
-		  text);
+	app_error_flag(st, flag,
+		       "'%s' is not a tile: give T (square, T x T x T) or MxNxK, whole numbers from 1 to 65536", text);
 	return -1;
 }
 

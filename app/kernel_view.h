@@ -10,8 +10,10 @@
 /* "32" (a square tile, 32x32x32) or "128x128x64" (M x N x K), whole numbers
  * 1..65536. Returns 0, or -1 when text is not a tile. */
 int kernel_tile_parse(const char *text, double *tile_m, double *tile_n, double *tile_k);
-/* The same, printing an error naming flag and text. */
-int app_parse_tile(const char *flag, const char *text, double *tile_m, double *tile_n, double *tile_k);
+/* The same, adding an error naming flag and text to st. */
+struct app_status;
+int app_parse_tile(const char *flag, const char *text, double *tile_m, double *tile_n, double *tile_k,
+		   struct app_status *st);
 
 /* "gemm, bf16, M=4096 N=4096 K=4096": the kernel and its shape in one line. */
 void kernel_describe(const struct ridge_kernel_shape *shape, char *buf, size_t len);

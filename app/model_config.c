@@ -111,6 +111,7 @@ static const char *const known_model_types[] = {
 
 struct reader {
 	const char *path;
+	struct app_status *st;
 	bool seen[KEY_COUNT];
 	double values[KEY_COUNT];
 	bool flags[KEY_COUNT];         /* KIND_BOOL */
@@ -148,19 +149,20 @@ static int store_value(struct reader *r, int key, double value, const char *text
 {
 	const char *name = keys[key].name;
 	if (!isfinite(value)) {
-		cli_error("%s: '%s' must be a finite number, not '%s'", where, name, text);
+		app_error(r->st, "%s: '%s' must be a finite number, not '%s'", where, name, text);
 		return -1;
 	}
 	if (keys[key].whole && value != floor(value)) {
-		cli_error("%s: '%s' must be a whole number, not '%s'", where, name, text);
+		app_error(r->st, "%s: '%s' must be a whole number, not '%s'", where, name, text);
 		return -1;
 	}
 	if (!(value > 0) && !(value == 0 && zero_allowed(key))) {
-		cli_error("%s: '%s' must be greater than 0, not '%s'", where, name, text);
+		app_error(r->st, "%s: '%s' must be greater than 0, not '%s'", where, name, text);
 		return -1;
 	}
 	if (keys[key].whole && value > (double)RIDGE_ALIGN_MAX_DIM) {
-		cli_error("%s: '%s' is out of range (1..%lld), got '%s'", where, name, RIDGE_ALIGN_MAX_DIM, text);
+		app_error(r->st, "%s: '%s' is out of range (1..%lld), got '%s'", where, name, RIDGE_ALIGN_MAX_DIM,
+			  text);
 		return -1;
 	}
 	r->seen[key] = true;
@@ -188,9 +190,10 @@ static int read_json(struct reader *r, const char *text, size_t len)
 		int line, col;
 		app_text_position(text, bad, &line, &col);
 		if (text[bad] == '\0')
-			cli_error("%s:%d:%d: malformed JSON: NUL byte in the file", r->path, line, col);
+			app_error_at(r->st, r->path, line, col, "malformed JSON: NUL byte in the file");
 		else
-			cli_error("%s:%d:%d: malformed JSON: control byte 0x%02x", r->path, line, col, (unsigned char)text[bad]);
+			app_error_at(r->st, r->path, line, col, "malformed JSON: control byte 0x%02x",
+				     (unsigned char)text[bad]);
 		return -1;
 	}
 	const char *end = NULL;
@@ -200,9 +203,9 @@ static int read_json(struct reader *r, const char *text, size_t len)
 		const char *at = end ? end : text + len;
 		app_text_position(text, (size_t)(at - text), &line, &col);
 		if (*at == '\0')
-			cli_error("%s:%d:%d: malformed JSON: unexpected end of file", r->path, line, col);
+			app_error_at(r->st, r->path, line, col, "malformed JSON: unexpected end of file");
 		else
-			cli_error("%s:%d:%d: malformed JSON near '%.12s'", r->path, line, col, at);
+			app_error_at(r->st, r->path, line, col, "malformed JSON near '%.12s'", at);
 		return -1;
 	}
 	char dup_path[256];
@@ -211,15 +214,15 @@ static int read_json(struct reader *r, const char *text, size_t len)
 		/* As the YAML form: refused, not the first (cJSON) or the last (Python) taken. */
 		int line, col;
 		if (strcmp(dup_path, dup) == 0 && hwdb_json_key_position(text, len, 1, dup, 2, &line, &col) == 0)
-			cli_error("%s:%d:%d: '%s' is given twice", r->path, line, col, dup);
+			app_error_at(r->st, r->path, line, col, "'%s' is given twice", dup);
 		else
-			cli_error("%s: '%s' is given twice", r->path, dup_path);
+			app_error_at(r->st, r->path, 0, 0, "'%s' is given twice", dup_path);
 		cJSON_Delete(root);
 		return -1;
 	}
 	if (!cJSON_IsObject(root)) {
-		cli_error("%s: the top level must be a JSON object of config keys, not %s", r->path,
-			  cJSON_IsNumber(root) ? "a number" : json_type_name(root));
+		app_error_at(r->st, r->path, 0, 0, "the top level must be a JSON object of config keys, not %s",
+			     cJSON_IsNumber(root) ? "a number" : json_type_name(root));
 		cJSON_Delete(root);
 		return -1;
 	}
@@ -230,8 +233,8 @@ static int read_json(struct reader *r, const char *text, size_t len)
 			continue;
 		if (keys[k].kind == KIND_BOOL) {
 			if (!cJSON_IsBool(item)) {
-				cli_error("%s: '%s' must be true or false, not %s", r->path, keys[k].name,
-					  cJSON_IsNumber(item) ? "a number" : json_type_name(item));
+				app_error_at(r->st, r->path, 0, 0, "'%s' must be true or false, not %s", keys[k].name,
+					     cJSON_IsNumber(item) ? "a number" : json_type_name(item));
 				rc = -1;
 				break;
 			}
@@ -241,8 +244,8 @@ static int read_json(struct reader *r, const char *text, size_t len)
 		}
 		if (keys[k].kind == KIND_TEXT) {
 			if (!cJSON_IsString(item)) {
-				cli_error("%s: '%s' must be a string, not %s", r->path, keys[k].name,
-					  cJSON_IsNumber(item) ? "a number" : json_type_name(item));
+				app_error_at(r->st, r->path, 0, 0, "'%s' must be a string, not %s", keys[k].name,
+					     cJSON_IsNumber(item) ? "a number" : json_type_name(item));
 				rc = -1;
 				break;
 			}
@@ -251,7 +254,8 @@ static int read_json(struct reader *r, const char *text, size_t len)
 			continue;
 		}
 		if (!cJSON_IsNumber(item)) {
-			cli_error("%s: '%s' must be a number, not %s", r->path, keys[k].name, json_type_name(item));
+			app_error_at(r->st, r->path, 0, 0, "'%s' must be a number, not %s", keys[k].name,
+				     json_type_name(item));
 			rc = -1;
 			break;
 		}
@@ -287,7 +291,7 @@ static int yaml_word(struct reader *r, int key, const yaml_node_t *node)
 	char where[600];
 	snprintf(where, sizeof where, "%s:%zu:%zu", r->path, node->start_mark.line + 1, node->start_mark.column + 1);
 	if (node->type != YAML_SCALAR_NODE) {
-		cli_error("%s: '%s' must be %s, not a %s", where, keys[key].name,
+		app_error(r->st, "%s: '%s' must be %s, not a %s", where, keys[key].name,
 			  keys[key].kind == KIND_BOOL ? "true or false" : "a string",
 			  node->type == YAML_MAPPING_NODE ? "mapping" : "sequence");
 		return -1;
@@ -299,7 +303,7 @@ static int yaml_word(struct reader *r, int key, const yaml_node_t *node)
 		bool t = strcmp(text, "true") == 0 || strcmp(text, "True") == 0;
 		bool f = strcmp(text, "false") == 0 || strcmp(text, "False") == 0;
 		if (!(t || f) || node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE) {
-			cli_error("%s: '%s' must be true or false, not '%s'", where, keys[key].name, text);
+			app_error(r->st, "%s: '%s' must be true or false, not '%s'", where, keys[key].name, text);
 			return -1;
 		}
 		r->flags[key] = t;
@@ -317,7 +321,7 @@ static int yaml_number(struct reader *r, int key, const yaml_node_t *node)
 	char where[600];
 	snprintf(where, sizeof where, "%s:%zu:%zu", r->path, node->start_mark.line + 1, node->start_mark.column + 1);
 	if (node->type != YAML_SCALAR_NODE) {
-		cli_error("%s: '%s' must be a number, not a %s", where, keys[key].name,
+		app_error(r->st, "%s: '%s' must be a number, not a %s", where, keys[key].name,
 			  node->type == YAML_MAPPING_NODE ? "mapping" : "sequence");
 		return -1;
 	}
@@ -326,7 +330,7 @@ static int yaml_number(struct reader *r, int key, const yaml_node_t *node)
 	if (yaml_null(node))
 		return 0; /* absent */
 	if (!plain) {
-		cli_error("%s: '%s' must be a number, not the quoted string '%s'", where, keys[key].name, text);
+		app_error(r->st, "%s: '%s' must be a number, not the quoted string '%s'", where, keys[key].name, text);
 		return -1;
 	}
 	bool ok = *text != '\0' && strspn(text, "0123456789+-.eE") == strlen(text);
@@ -334,7 +338,7 @@ static int yaml_number(struct reader *r, int key, const yaml_node_t *node)
 	errno = 0;
 	double value = ok ? strtod(text, &end) : 0;
 	if (!ok || end == text || *end != '\0') {
-		cli_error("%s: '%s' must be a number, not '%s'", where, keys[key].name, text);
+		app_error(r->st, "%s: '%s' must be a number, not '%s'", where, keys[key].name, text);
 		return -1;
 	}
 	return store_value(r, key, value, text, where);
@@ -345,19 +349,19 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 	int deep_line, deep_col;
 	int bound = hwdb_yaml_bounds(text, len, HWDB_MAX_NESTING, HWDB_MAX_NODES, &deep_line, &deep_col);
 	if (bound == HWDB_YAML_TOO_DEEP) {
-		cli_error("%s:%d:%d: nested deeper than %d levels: not a model config", r->path, deep_line, deep_col,
-			  HWDB_MAX_NESTING);
+		app_error_at(r->st, r->path, deep_line, deep_col, "nested deeper than %d levels: not a model config",
+			     HWDB_MAX_NESTING);
 		return -1;
 	}
 	if (bound != 0) {
-		cli_error("%s:%d:%d: more than %ld YAML nodes: not a model config", r->path, deep_line, deep_col,
-			  HWDB_MAX_NODES);
+		app_error_at(r->st, r->path, deep_line, deep_col, "more than %ld YAML nodes: not a model config",
+			     HWDB_MAX_NODES);
 		return -1;
 	}
 	yaml_parser_t parser;
 	yaml_document_t doc;
 	if (!yaml_parser_initialize(&parser)) {
-		cli_error("out of memory reading '%s'", r->path);
+		app_error(r->st, "out of memory reading '%s'", r->path);
 		return -1;
 	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
@@ -373,12 +377,13 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 		}
 		const yaml_mark_t *m = &mark;
 		if (parser.context)
-			cli_error("%s:%zu:%zu: malformed YAML: %s (%s at line %zu)", r->path, m->line + 1, m->column + 1,
-				  parser.problem ? parser.problem : "parse error", parser.context,
-				  parser.context_mark.line + 1);
+			app_error_at(r->st, r->path, (int)(m->line + 1), (int)(m->column + 1),
+				     "malformed YAML: %s (%s at line %zu)",
+				     parser.problem ? parser.problem : "parse error", parser.context,
+				     parser.context_mark.line + 1);
 		else
-			cli_error("%s:%zu:%zu: malformed YAML: %s", r->path, m->line + 1, m->column + 1,
-				  parser.problem ? parser.problem : "parse error");
+			app_error_at(r->st, r->path, (int)(m->line + 1), (int)(m->column + 1), "malformed YAML: %s",
+				     parser.problem ? parser.problem : "parse error");
 		yaml_parser_delete(&parser);
 		return -1;
 	}
@@ -386,9 +391,10 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 	 * laughs) are refused before any key is read. */
 	bound = hwdb_yaml_expanded(&doc, HWDB_MAX_NODES, &deep_line, &deep_col);
 	if (bound != 0) {
-		cli_error("%s:%d:%d: %s", r->path, deep_line, deep_col,
-			  bound == HWDB_YAML_CYCLE ? "an alias inside the node it names: an endless expansion"
-						   : "more than 100000 YAML nodes (aliases expanded): not a model config");
+		app_error_at(r->st, r->path, deep_line, deep_col, "%s",
+			     bound == HWDB_YAML_CYCLE
+				 ? "an alias inside the node it names: an endless expansion"
+				 : "more than 100000 YAML nodes (aliases expanded): not a model config");
 		yaml_document_delete(&doc);
 		yaml_parser_delete(&parser);
 		return -1;
@@ -397,20 +403,20 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 	bound = hwdb_yaml_expanded(&doc, HWDB_MAX_NODES, &deep_line, &deep_col);
 	if (bound != 0) {
 		/* Only the top-level keys are read, but a billion laughs is no model config. */
-		cli_error("%s:%d:%d: %s: not a model config", r->path, deep_line, deep_col,
-			  bound == HWDB_YAML_CYCLE ? "an alias inside the node it names"
-						   : "more than 100000 YAML nodes (aliases expanded)");
+		app_error_at(r->st, r->path, deep_line, deep_col, "%s: not a model config",
+			     bound == HWDB_YAML_CYCLE ? "an alias inside the node it names"
+						      : "more than 100000 YAML nodes (aliases expanded)");
 		yaml_document_delete(&doc);
 		yaml_parser_delete(&parser);
 		return -1;
 	}
 	yaml_node_t *root = yaml_document_get_root_node(&doc);
 	if (!root) {
-		cli_error("%s: empty file: expected the config keys (hidden_size, ...)", r->path);
+		app_error_at(r->st, r->path, 0, 0, "empty file: expected the config keys (hidden_size, ...)");
 		rc = -1;
 	} else if (root->type != YAML_MAPPING_NODE) {
-		cli_error("%s:%zu:%zu: the top level must be a mapping of config keys", r->path, root->start_mark.line + 1,
-			  root->start_mark.column + 1);
+		app_error_at(r->st, r->path, (int)(root->start_mark.line + 1), (int)(root->start_mark.column + 1),
+			     "the top level must be a mapping of config keys");
 		rc = -1;
 	} else {
 		for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top && rc == 0;
@@ -427,8 +433,8 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 			if (key < 0)
 				continue;
 			if (r->seen[key]) {
-				cli_error("%s:%zu:%zu: '%s' is given twice", r->path, k->start_mark.line + 1,
-					  k->start_mark.column + 1, keys[key].name);
+				app_error_at(r->st, r->path, (int)(k->start_mark.line + 1),
+					     (int)(k->start_mark.column + 1), "'%s' is given twice", keys[key].name);
 				rc = -1;
 				break;
 			}
@@ -440,14 +446,16 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 	if (rc == 0 && root) {
 		yaml_document_t next;
 		if (!yaml_parser_load(&parser, &next)) {
-			cli_error("%s:%zu:%zu: malformed YAML: %s", r->path, parser.problem_mark.line + 1,
-				  parser.problem_mark.column + 1, parser.problem ? parser.problem : "parse error");
+			app_error_at(r->st, r->path, (int)(parser.problem_mark.line + 1),
+				     (int)(parser.problem_mark.column + 1), "malformed YAML: %s",
+				     parser.problem ? parser.problem : "parse error");
 			rc = -1;
 		} else {
 			yaml_node_t *extra = yaml_document_get_root_node(&next);
 			if (extra) {
-				cli_error("%s:%zu:%zu: a second YAML document: a model config is one mapping", r->path,
-					  extra->start_mark.line + 1, extra->start_mark.column + 1);
+				app_error_at(r->st, r->path, (int)(extra->start_mark.line + 1),
+					     (int)(extra->start_mark.column + 1),
+					     "a second YAML document: a model config is one mapping");
 				rc = -1;
 			}
 			yaml_document_delete(&next);
@@ -523,8 +531,9 @@ static int fill_workload(const struct reader *r, struct app_model_config *out)
 	if (expert_key >= 0) {
 		w->experts = whole(r, expert_key);
 		if (!r->seen[KEY_EXPERTS_PER_TOK]) {
-			cli_error("%s: '%s' is given but 'num_experts_per_tok' is missing: a MoE config needs both", r->path,
-				  keys[expert_key].name);
+			app_error_at(r->st, r->path, 0, 0,
+				     "'%s' is given but 'num_experts_per_tok' is missing: a MoE config needs both",
+				     keys[expert_key].name);
 			return -1;
 		}
 		w->experts_per_token = whole(r, KEY_EXPERTS_PER_TOK);
@@ -540,8 +549,9 @@ static int fill_workload(const struct reader *r, struct app_model_config *out)
 			add_warning(out, "'decoder_sparse_step' %lld: MoE every %lld layers is not modelled; every layer is "
 					 "taken as MoE", whole(r, KEY_SPARSE_STEP), whole(r, KEY_SPARSE_STEP));
 	} else if (r->seen[KEY_EXPERTS_PER_TOK] && whole(r, KEY_EXPERTS_PER_TOK) > 0) {
-		cli_error("%s: 'num_experts_per_tok' is given without the experts (num_local_experts, num_experts or "
-			  "n_routed_experts)", r->path);
+		app_error_at(r->st, r->path, 0, 0,
+			     "'num_experts_per_tok' is given without the experts (num_local_experts, num_experts or "
+			     "n_routed_experts)");
 		return -1;
 	}
 	if (r->seen[KEY_KV_LORA]) {
@@ -554,8 +564,10 @@ static int fill_workload(const struct reader *r, struct app_model_config *out)
 		static const int mla_keys[] = { KEY_QK_NOPE, KEY_QK_ROPE, KEY_V_HEAD };
 		for (int i = 0; i < 3; i++)
 			if (!r->seen[mla_keys[i]]) {
-				cli_error("%s: 'kv_lora_rank' is given (multi-head latent attention) but '%s' is missing",
-					  r->path, keys[mla_keys[i]].name);
+				app_error_at(
+				    r->st, r->path, 0, 0,
+				    "'kv_lora_rank' is given (multi-head latent attention) but '%s' is missing",
+				    keys[mla_keys[i]].name);
 				return -1;
 			}
 		w->head_dim = 0; /* MLA's head width is qk_nope + qk_rope */
@@ -574,18 +586,19 @@ static int fill_workload(const struct reader *r, struct app_model_config *out)
 	return 0;
 }
 
-int app_model_config_load(const char *path, struct app_model_config *out)
+int app_model_config_load(const char *path, struct app_model_config *out, struct app_status *st)
 {
 	size_t len = 0;
-	char *text = app_read_file(path, MAX_CONFIG_BYTES, "model config", &len);
+	char *text = app_read_file(path, MAX_CONFIG_BYTES, "model config", &len, st);
 	if (!text)
 		return -1;
-	int rc = app_model_config_parse(path, text, len, out);
+	int rc = app_model_config_parse(path, text, len, out, st);
 	free(text);
 	return rc;
 }
 
-int app_model_config_parse(const char *path, const char *text, size_t len, struct app_model_config *out)
+int app_model_config_parse(const char *path, const char *text, size_t len, struct app_model_config *out,
+			   struct app_status *st)
 {
 	/* By extension; otherwise a file whose first non-blank character is '{' is JSON. */
 	bool yaml = ends_with(path, ".yaml") || ends_with(path, ".yml");
@@ -593,7 +606,7 @@ int app_model_config_parse(const char *path, const char *text, size_t len, struc
 		const char *p = text + strspn(text, " \t\r\n");
 		yaml = *p != '{';
 	}
-	struct reader r = { .path = path };
+	struct reader r = {.path = path, .st = st};
 	int rc = yaml ? read_yaml(&r, text, len) : read_json(&r, text, len);
 	if (rc != 0)
 		return -1;
@@ -608,9 +621,10 @@ int app_model_config_parse(const char *path, const char *text, size_t len, struc
 		}
 	}
 	if (n_missing) {
-		cli_error("%s: missing %s %s (a model config needs hidden_size, intermediate_size, "
-			  "num_attention_heads, vocab_size and num_hidden_layers)",
-			  path, n_missing == 1 ? "key" : "keys", missing);
+		app_error_at(st, path, 0, 0,
+			     "missing %s %s (a model config needs hidden_size, intermediate_size, "
+			     "num_attention_heads, vocab_size and num_hidden_layers)",
+			     n_missing == 1 ? "key" : "keys", missing);
 		return -1;
 	}
 	memset(out, 0, sizeof *out);

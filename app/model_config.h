@@ -32,12 +32,14 @@ struct app_model_config {
 	char warnings[CLI_MODEL_MAX_WARNINGS][320];
 };
 
-/* Returns 0, or prints "ridge: error: FILE[:LINE:COL]: ..." and returns -1. */
-int app_model_config_load(const char *path, struct app_model_config *out);
+/* Returns 0, or adds "FILE[:LINE:COL]: ..." to st and returns -1. */
+struct app_status;
+int app_model_config_load(const char *path, struct app_model_config *out, struct app_status *st);
 
 /* The same on text already in memory (text[len] must be '\0'); path names it
  * in messages and its extension picks JSON or YAML. The fuzz harness's entry. */
-int app_model_config_parse(const char *path, const char *text, size_t len, struct app_model_config *out);
+int app_model_config_parse(const char *path, const char *text, size_t len, struct app_model_config *out,
+			   struct app_status *st);
 
 /* config's workload resolved (defaults filled, checked: workload_resolve).
  * Returns 0, or -1 with "LABEL: reason" in err. */

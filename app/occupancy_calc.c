@@ -869,7 +869,7 @@ static int write_svg(const char *path, const struct ridge_occupancy_device *dev,
 	svg_end(&s);
 	free(xs);
 	free(ys);
-	int rc = svg_save(&s, path);
+	int rc = svg_save(&s, path, st);
 	svg_free(&s);
 	return rc;
 }
@@ -942,7 +942,7 @@ static int run_kernels(const struct param_values *v, const struct ridge_gpu *g, 
 				      : amd    ? RIDGE_USAGE_AMD_REMARKS
 					       : RIDGE_USAGE_CUOBJDUMP;
 	size_t len;
-	char *text = app_read_file(path, (size_t)64 << 20, "compiler report", &len);
+	char *text = app_read_file(path, (size_t)64 << 20, "compiler report", &len, st);
 	if (!text)
 		return EXIT_USAGE;
 	struct ridge_kernel_usage *k = NULL;

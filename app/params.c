@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,7 +191,24 @@ static int out_of_range(const struct param *p, double v)
 	return (p->flags & PARAM_OPEN_LO) ? !(v > p->lo) : !(v >= p->lo);
 }
 
-int params_set(struct param_values *v, int i, const char *text, const char *where)
+/* An error about parameter i: "FILE:LINE:COL: key: reason" from a scenario
+ * file (at, the position text), "--flag: reason" (the flag) from argv. */
+static void param_error(struct app_status *st, const char *at, const char *where, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void param_error(struct app_status *st, const char *at, const char *where, const char *fmt, ...)
+{
+	char msg[APP_MSG_TEXT];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (at)
+		app_error(st, "%s: %s", at, msg);
+	else
+		app_error_flag(st, where, "%s", msg);
+}
+
+int params_set(struct param_values *v, int i, const char *text, const char *where, struct app_status *st)
 {
 	const struct param *p = &v->spec[i];
 	char err[256], range[96];
@@ -206,7 +224,7 @@ int params_set(struct param_values *v, int i, const char *text, const char *wher
 		} else if (strcasecmp(text, "false") == 0 || strcasecmp(text, "no") == 0 || strcasecmp(text, "off") == 0) {
 			value = 0;
 		} else {
-			cli_error("%s: expected true or false, not '%s'", where, text);
+			param_error(st, v->where[i], where, "expected true or false, not '%s'", text);
 			return -1;
 		}
 		break;
@@ -215,17 +233,17 @@ int params_set(struct param_values *v, int i, const char *text, const char *wher
 		break;
 	case PARAM_FRACTION:
 		if (params_parse_fraction(text, &value, err, sizeof err) != 0) {
-			cli_error("%s: %s", where, err);
+			param_error(st, v->where[i], where, "%s", err);
 			return -1;
 		}
 		break;
 	case PARAM_INTEGER:
 		if (ridge_quantity_parse(text, RIDGE_UNIT_COUNT, &value, err, sizeof err) != 0) {
-			cli_error("%s: %s", where, err);
+			param_error(st, v->where[i], where, "%s", err);
 			return -1;
 		}
 		if (value != floor(value)) {
-			cli_error("%s: must be a whole number, not '%s'", where, text);
+			param_error(st, v->where[i], where, "must be a whole number, not '%s'", text);
 			return -1;
 		}
 		break;
@@ -239,33 +257,34 @@ int params_set(struct param_values *v, int i, const char *text, const char *wher
 				char plain[200];
 				if (ridge_quantity_parse(text, p->unit, &unused, plain, sizeof plain) != 0)
 					snprintf(err, sizeof err, "%s", plain);
-				cli_error("%s: %s", where, err);
+				param_error(st, v->where[i], where, "%s", err);
 				return -1;
 			}
 		} else if (ridge_quantity_parse(text, p->unit, &value, err, sizeof err) != 0) {
-			cli_error("%s: %s", where, err);
+			param_error(st, v->where[i], where, "%s", err);
 			return -1;
 		}
 		break;
 	}
 	if ((p->flags & PARAM_WHOLE) && (out_of_range(p, value) || value != floor(value))) {
 		params_range_text(p, range, sizeof range);
-		cli_error("%s: '%s' is not a whole number of %s from %s", where, text,
-			  p->unit == RIDGE_UNIT_BYTES ? "bytes" : "units", range);
+		param_error(st, v->where[i], where, "'%s' is not a whole number of %s from %s", text,
+			    p->unit == RIDGE_UNIT_BYTES ? "bytes" : "units", range);
 		return -1;
 	}
 	if ((p->kind == PARAM_NUMBER || p->kind == PARAM_INTEGER || p->kind == PARAM_FRACTION) && out_of_range(p, value) &&
 	    (p->flags & PARAM_OPEN_LO) && p->lo == 0 && p->hi == INFINITY) {
 		/* A positive quantity: the words of every such flag (app_parse_positive). */
-		cli_error("%s: must be greater than 0, not '%s'", where, text);
+		param_error(st, v->where[i], where, "must be greater than 0, not '%s'", text);
 		return -1;
 	}
 	if ((p->kind == PARAM_NUMBER || p->kind == PARAM_INTEGER || p->kind == PARAM_FRACTION) && out_of_range(p, value)) {
 		params_range_text(p, range, sizeof range);
 		if (p->kind == PARAM_FRACTION && value > 1 && value <= 100 && !strchr(text, '%'))
-			cli_error("%s: '%s' is out of range (%s): write 0.4 or 40%%", where, text, range);
+			param_error(st, v->where[i], where, "'%s' is out of range (%s): write 0.4 or 40%%", text,
+				    range);
 		else
-			cli_error("%s: '%s' is out of range (%s)", where, text, range);
+			param_error(st, v->where[i], where, "'%s' is out of range (%s)", text, range);
 		return -1;
 	}
 	v->bad[i] = false;

@@ -74,10 +74,11 @@ void params_init(struct param_values *v, const struct param *spec, int count);
 int params_missing(const struct param_values *v);
 int params_index(const struct param *spec, int count, const char *name); /* -1 when absent */
 
-/* Parses text for parameter i. On error prints "ridge: error: <where>: <reason>"
+/* Parses text for parameter i. On error adds "<where>: <reason>" to st
  * and returns -1. A flag takes text "true"/"false" (NULL means true). where
  * is kept by pointer: it must live as long as v (NULL: the flag, "--name"). */
-int params_set(struct param_values *v, int i, const char *text, const char *where);
+struct app_status;
+int params_set(struct param_values *v, int i, const char *text, const char *where, struct app_status *st);
 
 /* Access by name; the name must be in the table (a programming error aborts). */
 bool params_has(const struct param_values *v, const char *name);

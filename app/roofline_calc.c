@@ -493,12 +493,12 @@ static void roofline_print(const cJSON *d)
 /* ---- the command ---- */
 
 static int write_plot(const char *svg, bool sparse, const struct ridge_gpu *gpu, const struct ridge_roofline_ceiling *c,
-		      const struct roofline_plot_point *points, int count)
+		      const struct roofline_plot_point *points, int count, struct app_status *st)
 {
 	if (!svg)
 		return 0;
 	struct roofline_plot plot = { gpu, NULL, *c, sparse, count, points };
-	return roofline_svg_write(svg, &plot);
+	return roofline_svg_write(svg, &plot, st);
 }
 
 /* One placement: the calculator's run (calc_run refuses a result that is
@@ -517,7 +517,7 @@ static int run_model(const struct param_values *v, const struct roofline_request
 		char err[600];
 		struct plot_out plot;
 		cJSON_Delete(roofline_compute(gpu, r, &plot, err, sizeof err));
-		if (write_plot(svg, r->sparse, gpu, &plot.ceiling, plot.points, plot.count)) {
+		if (write_plot(svg, r->sparse, gpu, &plot.ceiling, plot.points, plot.count, st)) {
 			cJSON_Delete(doc);
 			return EXIT_ENV;
 		}
@@ -561,7 +561,7 @@ static int run_ncu(const struct param_values *v, const struct roofline_request *
 			return imported;
 		}
 	} else {
-		text = app_read_file(path, (size_t)256 << 20, "Nsight Compute CSV", &len);
+		text = app_read_file(path, (size_t)256 << 20, "Nsight Compute CSV", &len, st);
 	}
 	if (!text)
 		return EXIT_USAGE;
@@ -683,7 +683,7 @@ static int run_ncu(const struct param_values *v, const struct roofline_request *
 							  pl->p.attainable_flops, true, pl->p.bound, false, false, 0, 0,
 							  pl->p.achieved_bandwidth };
 	}
-	if (write_plot(svg, req->sparse, gpu, &focus, points, report.count)) {
+	if (write_plot(svg, req->sparse, gpu, &focus, points, report.count, st)) {
 		rc = EXIT_ENV;
 		goto done;
 	}
@@ -929,7 +929,7 @@ int roofline_command(const struct param_values *v, const struct ridge_gpu *gpu, 
 	}
 	if (params_has(v, "validation"))
 		return roofline_validation_run(params_text(v, "validation"), params_text(v, "group"), gpu,
-					       params_text(v, "svg"), params_flag(v, "json"));
+					       params_text(v, "svg"), params_flag(v, "json") ? json : NULL, st);
 	if (params_has(v, "ncu"))
 		return run_ncu(v, &r, gpu, json, st);
 	return run_model(v, &r, gpu, json, st);

@@ -225,13 +225,13 @@ static void legend_line(struct svg *s, double y, const char *color, bool dashed,
 	svg_text(s, LEGEND_LEFT + 38, y, 12, "start", "#222222", text);
 }
 
-int roofline_svg_write(const char *path, const struct roofline_plot *p)
+int roofline_svg_write(const char *path, const struct roofline_plot *p, struct app_status *st)
 {
 	const struct ridge_gpu *g = p->gpu;
 	struct ceiling_line lines[3 * RIDGE_DTYPE_COUNT];
 	int n = collect_ceilings(p, lines, 3 * RIDGE_DTYPE_COUNT);
 	if (n == 0) {
-		cli_error("cannot draw '%s': %s has no peak rates", path, g->id);
+		app_error(st, "cannot draw '%s': %s has no peak rates", path, g->id);
 		return -1;
 	}
 	double bw_levels[RIDGE_LEVEL_COUNT];
@@ -442,7 +442,7 @@ int roofline_svg_write(const char *path, const struct roofline_plot *p)
 	svg_text(&s, LEGEND_LEFT, y, 11, "start", "#444444", "solid: matrix (tensor cores); dashed: vector");
 
 	svg_end(&s);
-	int rc = svg_save(&s, path);
+	int rc = svg_save(&s, path, st);
 	svg_free(&s);
 	return rc;
 }

@@ -36,8 +36,9 @@ struct roofline_plot {
 	const struct roofline_plot_point *points;
 };
 
-/* Draws and writes the plot atomically. Returns 0, or prints
- * "ridge: error: ..." and returns -1. */
-int roofline_svg_write(const char *path, const struct roofline_plot *plot);
+/* Draws and writes the plot atomically. Returns 0, or adds why to st and
+ * returns -1. */
+struct app_status;
+int roofline_svg_write(const char *path, const struct roofline_plot *plot, struct app_status *st);
 
 #endif

@@ -49,18 +49,18 @@ static const struct {
 	{ "predicted_s", cJSON_Number }, { "error", cJSON_Number },
 };
 
-static int check_case_types(const char *file, int index, const cJSON *o)
+static int check_case_types(const char *file, int index, const cJSON *o, struct app_status *st)
 {
 	if (!cJSON_IsObject(o)) {
-		cli_error("%s: validation[%d] must be an object", file, index);
+		app_error_at(st, file, 0, 0, "validation[%d] must be an object", index);
 		return -1;
 	}
 	for (size_t i = 0; i < sizeof case_fields / sizeof case_fields[0]; i++) {
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, case_fields[i].key);
 		if (!v || cJSON_IsNull(v) || (v->type & 0xff) == case_fields[i].type)
 			continue;
-		cli_error("%s: validation[%d]: '%s' must be a %s", file, index, case_fields[i].key,
-			  case_fields[i].type == cJSON_Number ? "number" : "string");
+		app_error_at(st, file, 0, 0, "validation[%d]: '%s' must be a %s", index, case_fields[i].key,
+			     case_fields[i].type == cJSON_Number ? "number" : "string");
 		return -1;
 	}
 	return 0;
@@ -90,34 +90,36 @@ static void short_label(const char *kernel, const char *shape, char *out, size_t
 }
 
 static int load_text(const char *file, const char *text, size_t len, const char *group, const struct ridge_gpu *gpu,
-		     struct vpoint *pts, int *count);
+		     struct vpoint *pts, int *count, struct app_status *st);
 
-static int load(const char *file, const char *group, const struct ridge_gpu *gpu, struct vpoint *pts, int *count)
+static int load(const char *file, const char *group, const struct ridge_gpu *gpu, struct vpoint *pts, int *count,
+		struct app_status *st)
 {
 	size_t len;
-	char *text = app_read_file(file, (size_t)256 << 20, "validation JSON", &len);
+	char *text = app_read_file(file, (size_t)256 << 20, "validation JSON", &len, st);
 	if (!text)
 		return EXIT_USAGE;
-	int rc = load_text(file, text, len, group, gpu, pts, count);
+	int rc = load_text(file, text, len, group, gpu, pts, count, st);
 	free(text);
 	return rc;
 }
 
-int roofline_validation_check(const char *file, const char *text, size_t len, const struct ridge_gpu *gpu, int *count)
+int roofline_validation_check(const char *file, const char *text, size_t len, const struct ridge_gpu *gpu, int *count,
+			      struct app_status *st)
 {
 	static struct vpoint pts[MAX_CASES];
 	*count = 0;
-	return load_text(file, text, len, NULL, gpu, pts, count);
+	return load_text(file, text, len, NULL, gpu, pts, count, st);
 }
 
 static int load_text(const char *file, const char *text, size_t len, const char *group, const struct ridge_gpu *gpu,
-		     struct vpoint *pts, int *count)
+		     struct vpoint *pts, int *count, struct app_status *st)
 {
 	size_t bad;
 	if (hwdb_json_bad_byte(text, len, &bad)) {
 		int line, col;
 		app_text_position(text, bad, &line, &col);
-		cli_error("%s:%d:%d: not valid JSON: control byte 0x%02x", file, line, col, (unsigned char)text[bad]);
+		app_error_at(st, file, line, col, "not valid JSON: control byte 0x%02x", (unsigned char)text[bad]);
 		return EXIT_USAGE;
 	}
 	cJSON *doc = cJSON_ParseWithLength(text, len);
@@ -125,20 +127,20 @@ static int load_text(const char *file, const char *text, size_t len, const char 
 		int line, col;
 		const char *at = cJSON_GetErrorPtr();
 		app_text_position(text, at && at >= text && at <= text + len ? (size_t)(at - text) : 0, &line, &col);
-		cli_error("%s:%d:%d: not valid JSON", file, line, col);
+		app_error_at(st, file, line, col, "not valid JSON");
 		return EXIT_USAGE;
 	}
 	char dup_path[256];
 	if (hwdb_json_duplicate(doc, dup_path, sizeof dup_path)) {
-		cli_error("%s: '%s' is given twice", file, dup_path);
+		app_error_at(st, file, 0, 0, "'%s' is given twice", dup_path);
 		cJSON_Delete(doc);
 		return EXIT_USAGE;
 	}
 	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(doc, "validation");
 	if (!cJSON_IsArray(arr)) {
-		cli_error("%s: no 'validation' array (write one with ridge-probe --validate --json, or --replay a "
-			  "validation run with --json)",
-			  file);
+		app_error_at(st, file, 0, 0,
+			     "no 'validation' array (write one with ridge-probe --validate --json, or --replay a "
+			     "validation run with --json)");
 		cJSON_Delete(doc);
 		return EXIT_USAGE;
 	}
@@ -148,13 +150,13 @@ static int load_text(const char *file, const char *text, size_t len, const char 
 	cJSON_ArrayForEach(o, arr)
 	{
 		index++;
-		if (check_case_types(file, index - 1, o) != 0) {
+		if (check_case_types(file, index - 1, o, st) != 0) {
 			cJSON_Delete(doc);
 			return EXIT_USAGE;
 		}
 		const char *kernel = str_item(o, "kernel"), *shape = str_item(o, "shape"), *g = str_item(o, "group");
 		if (!kernel || !shape || !g) {
-			cli_error("%s: validation[%d] lacks 'kernel', 'shape' or 'group'", file, index - 1);
+			app_error_at(st, file, 0, 0, "validation[%d] lacks 'kernel', 'shape' or 'group'", index - 1);
 			cJSON_Delete(doc);
 			return EXIT_USAGE;
 		}
@@ -168,21 +170,22 @@ static int load_text(const char *file, const char *text, size_t len, const char 
 			continue; /* launch cases: no roofline point */
 		if (!num_item(o, "measured_s", &p.measured_s) || !(p.measured_s > 0) || !(p.flops > 0) ||
 		    !(p.bytes > 0)) {
-			cli_error("%s: validation[%d] (%s %s) has no positive measured_s, flops and bytes", file,
-				  index - 1, kernel, shape);
+			app_error_at(st, file, 0, 0,
+				     "validation[%d] (%s %s) has no positive measured_s, flops and bytes", index - 1,
+				     kernel, shape);
 			cJSON_Delete(doc);
 			return EXIT_USAGE;
 		}
 		enum ridge_dtype d;
 		if (!ridge_dtype_parse(dtype, &d)) {
-			cli_error("%s: validation[%d]: unknown dtype '%s'", file, index - 1, dtype);
+			app_error_at(st, file, 0, 0, "validation[%d]: unknown dtype '%s'", index - 1, dtype);
 			cJSON_Delete(doc);
 			return EXIT_USAGE;
 		}
 		char err[300];
 		if (roofline_ceiling(gpu, d, strcmp(path, "matrix") == 0 ? RIDGE_PEAK_MATRIX : RIDGE_PEAK_VECTOR, false,
 				     RIDGE_LEVEL_HBM, &p.ceiling, err, sizeof err)) {
-			cli_error("%s: validation[%d] (%s %s): %s", file, index - 1, kernel, shape, err);
+			app_error_at(st, file, 0, 0, "validation[%d] (%s %s): %s", index - 1, kernel, shape, err);
 			cJSON_Delete(doc);
 			return EXIT_USAGE;
 		}
@@ -203,14 +206,15 @@ static int load_text(const char *file, const char *text, size_t len, const char 
 		 * the case rather than print inf or nan. */
 		if (!isfinite(p.intensity) || !(p.intensity > 0) || !isfinite(p.achieved) || !isfinite(p.predicted) ||
 		    !isfinite(p.error * 100) || !(p.attainable > 0) || !isfinite(p.attainable)) {
-			cli_error("%s: validation[%d] (%s %s): overflow: its flops, bytes, measured_s, predicted_s and "
-				  "error give values out of range",
-				  file, index - 1, kernel, shape);
+			app_error_at(st, file, 0, 0,
+				     "validation[%d] (%s %s): overflow: its flops, bytes, measured_s, predicted_s and "
+				     "error give values out of range",
+				     index - 1, kernel, shape);
 			cJSON_Delete(doc);
 			return EXIT_USAGE;
 		}
 		if (*count >= MAX_CASES) {
-			cli_error("%s: more than %d validation cases", file, MAX_CASES);
+			app_error_at(st, file, 0, 0, "more than %d validation cases", MAX_CASES);
 			cJSON_Delete(doc);
 			return EXIT_USAGE;
 		}
@@ -218,24 +222,25 @@ static int load_text(const char *file, const char *text, size_t len, const char 
 	}
 	cJSON_Delete(doc);
 	if (group && !groups_seen) {
-		cli_error("--group: no case of group '%s' in %s (groups: stream fp32_gemm library_gemm fused launch)",
-			  group, file);
+		app_error_flag(st, "--group",
+			       "no case of group '%s' in %s (groups: stream fp32_gemm library_gemm fused launch)",
+			       group, file);
 		return EXIT_USAGE;
 	}
 	if (!*count) {
-		cli_error("%s: no validation case with FLOPs and bytes to place%s%s", file, group ? " in group " : "",
-			  group ? group : "");
+		app_error_at(st, file, 0, 0, "no validation case with FLOPs and bytes to place%s%s",
+			     group ? " in group " : "", group ? group : "");
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
 }
 
 int roofline_validation_run(const char *file, const char *group, const struct ridge_gpu *gpu, const char *svg,
-			    bool json)
+			    cJSON **json_doc, struct app_status *st)
 {
 	static struct vpoint pts[MAX_CASES];
 	int count = 0;
-	int rc = load(file, group, gpu, pts, &count);
+	int rc = load(file, group, gpu, pts, &count, st);
 	if (rc)
 		return rc;
 	if (svg) {
@@ -259,10 +264,10 @@ int roofline_validation_run(const char *file, const char *group, const struct ri
 			 "%s: measured (circles) and predicted by the hierarchical model (diamonds)%s%s", file,
 			 group ? ", group " : "", group ? group : "");
 		struct roofline_plot plot = {gpu, subtitle, pts[focus].ceiling, false, n, points};
-		if (roofline_svg_write(svg, &plot))
+		if (roofline_svg_write(svg, &plot, st))
 			return EXIT_ENV;
 	}
-	if (json) {
+	if (json_doc) {
 		cJSON *doc = cJSON_CreateObject();
 		cJSON_AddStringToObject(doc, "gpu", gpu->id);
 		cJSON_AddStringToObject(doc, "ceiling_source", app_ceiling_source(gpu));
@@ -291,7 +296,8 @@ int roofline_validation_run(const char *file, const char *group, const struct ri
 		}
 		if (svg)
 			cJSON_AddStringToObject(doc, "svg", svg);
-		return cli_json_print(doc);
+		*json_doc = doc;
+		return EXIT_OK;
 	}
 	char bw[48];
 	fmt_si(gpu->memory_bandwidth, "B/s", bw, sizeof bw);

@@ -6,20 +6,25 @@
 #ifndef RIDGE_ROOFLINE_VALIDATION_H
 #define RIDGE_ROOFLINE_VALIDATION_H
 
+#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "models.h"
 
 /* group: only the cases of that group ("stream", "fp32_gemm", "library_gemm",
- * "fused"), or NULL for all. Returns an exit code (EXIT_OK, EXIT_USAGE for a
- * bad file or group, EXIT_ENV when the plot cannot be written). */
+ * "fused"), or NULL for all. With json_doc, the result is the --json document
+ * put there (the caller prints and frees it); without, the table is printed
+ * on stdout. Returns an exit code (EXIT_OK, EXIT_USAGE for a bad file or
+ * group, EXIT_ENV when the plot cannot be written), the errors in st. */
+struct app_status;
 int roofline_validation_run(const char *file, const char *group, const struct ridge_gpu *gpu, const char *svg,
-			    bool json);
+			    cJSON **json_doc, struct app_status *st);
 
 /* The loader alone, on text in memory (len bytes; path names it in messages),
  * for the fuzz harness: every case checked as the command checks it. Returns
- * EXIT_OK with *count cases placed, or EXIT_USAGE after printing the error. */
-int roofline_validation_check(const char *path, const char *text, size_t len, const struct ridge_gpu *gpu, int *count);
+ * EXIT_OK with *count cases placed, or EXIT_USAGE with the error in st. */
+int roofline_validation_check(const char *path, const char *text, size_t len, const struct ridge_gpu *gpu, int *count,
+			      struct app_status *st);
 
 #endif

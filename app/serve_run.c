@@ -66,8 +66,8 @@ static int storage(struct calc_input *in, const char *param, const char *group_p
 	return 0;
 }
 
-/* The config, read and resolved; its warnings go to stderr (command line)
- * and into the result. */
+/* The config, read and resolved; its warnings go to the status (command
+ * line) and into the result. */
 static int load_model(struct calc_input *in, struct app_model_config *config, char *path, size_t path_len, cJSON *o)
 {
 	const char *file = params_text(in->values, "model");
@@ -75,7 +75,7 @@ static int load_model(struct calc_input *in, struct app_model_config *config, ch
 		eval_item_path(in->item, file, path, path_len);
 	else
 		snprintf(path, path_len, "%s", file);
-	if (app_model_config_load(path, config) != 0) {
+	if (app_model_config_load(path, config, in->st) != 0) {
 		if (in->item)
 			return fail(in, "%s: cannot use '%s' (above)", params_where(in->values, "model"), file);
 		in->err[0] = '\0'; /* the loader said why */
@@ -91,7 +91,7 @@ static int load_model(struct calc_input *in, struct app_model_config *config, ch
 	cJSON *warnings = cJSON_AddArrayToObject(o, "warnings");
 	for (int i = 0; i < config->warning_count; i++) {
 		if (!in->item)
-			cli_warning("%s: %s", path, config->warnings[i]);
+			app_warning_at(in->st, path, 0, 0, "%s", config->warnings[i]);
 		cJSON_AddItemToArray(warnings, cJSON_CreateString(config->warnings[i]));
 	}
 	return 0;

@@ -51,13 +51,26 @@ static void vadd(struct app_status *st, enum app_level level, int exit_code, con
 	struct app_msg *m = add(st, level, exit_code);
 	if (!m)
 		return;
-	if (flag)
+	size_t used = 0;
+	if (flag && strlen(flag) < sizeof m->flag) {
 		snprintf(m->flag, sizeof m->flag, "%s", flag);
-	if (file)
+	} else if (flag) {
+		/* A position text longer than the field ("file:12:10: mfu"):
+		 * it leads the text, so that the message still reads the same. */
+		int n = snprintf(m->text, sizeof m->text, "%s: ", flag);
+		used = n > 0 && (size_t)n < sizeof m->text ? (size_t)n : sizeof m->text - 1;
+	}
+	if (file && strlen(file) < sizeof m->file) {
 		snprintf(m->file, sizeof m->file, "%s", file);
-	m->line = line;
-	m->col = col;
-	vsnprintf(m->text, sizeof m->text, fmt, ap);
+		m->line = line;
+		m->col = col;
+	} else if (file) {
+		/* The same for a path longer than the field. */
+		int n = line > 0 ? snprintf(m->text + used, sizeof m->text - used, "%s:%d:%d: ", file, line, col)
+				 : snprintf(m->text + used, sizeof m->text - used, "%s: ", file);
+		used += n > 0 && (size_t)n < sizeof m->text - used ? (size_t)n : sizeof m->text - 1 - used;
+	}
+	vsnprintf(m->text + used, sizeof m->text - used, fmt, ap);
 }
 
 void app_error(struct app_status *st, const char *fmt, ...)

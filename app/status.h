@@ -22,7 +22,9 @@ enum {
 enum app_level { APP_ERROR, APP_WARNING };
 
 #define APP_MSG_TEXT 1024
-#define APP_STATUS_MAX 24
+/* Enough for a whole hardware-database load (HWDB_MAX_DIAGS errors,
+ * HWDB_MAX_WARNINGS warnings and their "... and N more" lines) and more. */
+#define APP_STATUS_MAX 48
 
 struct app_msg {
 	enum app_level level;

@@ -151,13 +151,13 @@ void svg_end(struct svg *s)
 	append(s, "</svg>\n", 7);
 }
 
-int svg_save(struct svg *s, const char *path)
+int svg_save(struct svg *s, const char *path, struct app_status *st)
 {
 	if (s->failed || !s->data) {
-		cli_error("out of memory while drawing '%s'", path);
+		app_error_env(st, "out of memory while drawing '%s'", path);
 		return -1;
 	}
-	return app_write_atomic(path, s->data, s->len);
+	return app_write_atomic(path, s->data, s->len, st);
 }
 
 void svg_free(struct svg *s)

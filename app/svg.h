@@ -27,8 +27,10 @@ void svg_polyline(struct svg *s, const double *xs, const double *ys, int n, cons
 /* Raw markup (already valid SVG). */
 void svg_raw(struct svg *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void svg_end(struct svg *s);
-/* Writes the document atomically; prints "ridge: error: ..." and returns -1 on failure. */
-int svg_save(struct svg *s, const char *path);
+/* Writes the document atomically; on failure adds why to st (an environment
+ * error) and returns -1. */
+struct app_status;
+int svg_save(struct svg *s, const char *path, struct app_status *st);
 void svg_free(struct svg *s);
 
 /* A log10 axis mapping [lo, hi] onto [pixel_lo, pixel_hi]. */

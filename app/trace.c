@@ -426,7 +426,7 @@ static int load_pytorch(const char *path, const char *text, size_t len, struct t
 	return 0;
 }
 
-int trace_load(const char *path, struct trace *t, char *err, size_t err_len)
+static int trace_read(const char *path, struct trace *t, char *err, size_t err_len, struct app_status *status)
 {
 	memset(t, 0, sizeof *t);
 	/* A FIFO or a device would block or stream forever: regular files only. */
@@ -463,7 +463,7 @@ int trace_load(const char *path, struct trace *t, char *err, size_t err_len)
 		}
 		t->format = TRACE_PYTORCH_JSON;
 		size_t len = 0;
-		char *text = app_read_file(path, TRACE_JSON_MAX_BYTES, "PyTorch trace", &len);
+		char *text = app_read_file(path, TRACE_JSON_MAX_BYTES, "PyTorch trace", &len, status);
 		if (!text) {
 			err[0] = '\0'; /* app_read_file said why */
 			return -1;
@@ -638,4 +638,14 @@ void trace_summary_free(struct trace_summary *s)
 	free(s->groups);
 	s->groups = NULL;
 	s->group_count = 0;
+}
+
+int trace_load(const char *path, struct trace *t, const char *flag, struct app_status *st)
+{
+	char err[700];
+	if (trace_read(path, t, err, sizeof err, st) == 0)
+		return 0;
+	if (err[0]) /* else app_read_file has said why */
+		app_error_flag(st, flag, "%s", err);
+	return -1;
 }

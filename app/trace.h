@@ -5,7 +5,7 @@
  * ProfilerActivity.CUDA: "kernel", "cuda_runtime"/"cuda_driver", "gpu_memcpy"
  * and "cpu_op" events joined by correlation and External id). Both become the
  * same records: one per kernel execution and one per host API call. Errors
- * are returned as text, never printed: ridge trace, ridge launch --trace and
+ * are returned in a struct app_status, never printed: ridge trace, ridge launch --trace and
  * ridge calibrate all read through trace_load(). */
 #ifndef RIDGE_TRACE_H
 #define RIDGE_TRACE_H
@@ -50,10 +50,13 @@ struct trace {
 	bool has_copies;
 };
 
-/* Reads path (format from its first bytes). Returns 0, or -1 with why in err:
+/* Reads path (format from its first bytes). Returns 0, or -1 with why in st:
  * not SQLite or JSON, a table or column an older nsys lacks (named), a JSON
- * document that is not a trace, a trace without kernels. */
-int trace_load(const char *path, struct trace *t, char *err, size_t err_len);
+ * document that is not a trace, a trace without kernels; shown after flag
+ * ("--trace: ...") unless flag is NULL. A file that cannot be read at all
+ * is said without the flag ("cannot open 'x': ..."). */
+struct app_status;
+int trace_load(const char *path, struct trace *t, const char *flag, struct app_status *st);
 void trace_free(struct trace *t);
 
 const char *trace_format_name(enum trace_format format);

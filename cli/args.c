@@ -82,8 +82,10 @@ static int parse_argv(struct param_values *v, const char *command, const char *s
 		if (c < 1000)
 			return cli_bad_option(command, argv, c);
 		int i = c - 1000;
-		if (params_set(v, i, v->spec[i].kind == PARAM_FLAG ? NULL : optarg, NULL) != 0)
-			return EXIT_USAGE;
+		struct app_status st;
+		app_status_init(&st);
+		if (params_set(v, i, v->spec[i].kind == PARAM_FLAG ? NULL : optarg, NULL, &st) != 0)
+			return cli_report(&st);
 	}
 	int extra = argc - optind;
 	if (extra > max_positional) {

@@ -23,13 +23,18 @@ int calc_main(const struct calc *calc, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	struct app_hw hw;
-	struct calc_input in = { .values = &v };
+	struct app_status st;
+	app_status_init(&st);
+	struct calc_input in = {.values = &v, .st = &st};
 	if (calc->needs_gpu) {
-		if (app_hw_open(&hw, params_text(&v, "hwdb"), params_text(&v, "calibration")) != 0)
+		if (app_hw_open(&hw, params_text(&v, "hwdb"), params_text(&v, "calibration"), &st) != 0) {
+			cli_report(&st);
 			return EXIT_USAGE;
+		}
 		const char *name = params_text(&v, "gpu");
-		const struct hwdb_entry *e = app_hw_find(&hw, name ? name : app_hw_default_gpu(&hw));
+		const struct hwdb_entry *e = app_hw_find(&hw, name ? name : app_hw_default_gpu(&hw), &st);
 		if (!e) {
+			cli_report(&st);
 			app_hw_close(&hw);
 			return EXIT_USAGE;
 		}
@@ -37,9 +42,12 @@ int calc_main(const struct calc *calc, int argc, char **argv)
 	}
 	cJSON *result = calc_run(calc, &in);
 	bool problem = result && calc->problem_unless_ok && cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(result, "ok"));
+	if (!result && in.err[0])
+		app_error(&st, "%s", in.err);
+	/* The warnings (a calibration of another GPU, what a model config
+	 * holds that is not modelled) before the output, as they always were. */
+	cli_report(&st);
 	if (!result) {
-		if (in.err[0])
-			cli_error("%s", in.err);
 		rc = EXIT_USAGE;
 	} else if (params_flag(&v, "json")) {
 		rc = cli_json_print(result);
@@ -56,5 +64,40 @@ int calc_main(const struct calc *calc, int argc, char **argv)
 	cJSON_Delete(result);
 	if (calc->needs_gpu)
 		app_hw_close(&hw);
+	return rc;
+}
+
+int calc_command_main(const char *command, const char *usage, const struct param *params, int param_count,
+		      const struct calc_command *fns, int argc, char **argv)
+{
+	struct param_values v;
+	params_init(&v, params, param_count);
+	int rc = params_parse_argv_usage(&v, command, usage, argc, argv);
+	if (rc == 1)
+		return EXIT_OK;
+	if (rc != 0)
+		return rc;
+	struct app_status st;
+	app_status_init(&st);
+	if (params_has(&v, "svg") && app_output_path_ok("--svg", params_text(&v, "svg"), &st) != 0)
+		return cli_report(&st);
+	if (fns->check_request(&v, &st) != 0)
+		return cli_report(&st);
+	struct app_hw hw;
+	if (app_hw_open(&hw, params_text(&v, "hwdb"), params_text(&v, "calibration"), &st) != 0)
+		return cli_report(&st);
+	const char *gpu = params_text(&v, "gpu");
+	const struct hwdb_entry *e = app_hw_find(&hw, gpu ? gpu : app_hw_default_gpu(&hw), &st);
+	if (!e) {
+		app_hw_close(&hw);
+		return cli_report(&st);
+	}
+	cJSON *json = NULL;
+	rc = fns->run(&v, &e->gpu, &json, &st);
+	app_hw_close(&hw);
+	cli_report(&st); /* the warnings before the output, as they always were */
+	if (rc == EXIT_OK && json)
+		return cli_json_print(json);
+	cJSON_Delete(json);
 	return rc;
 }

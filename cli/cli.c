@@ -263,3 +263,10 @@ int cli_report(const struct app_status *st)
 		cli_error("... and %d more", st->dropped);
 	return st->errors ? st->exit_code : EXIT_OK;
 }
+
+int cli_report_now(struct app_status *st)
+{
+	int rc = cli_report(st);
+	app_status_clear(st);
+	return rc;
+}

@@ -14,13 +14,19 @@
 #include "calc.h"
 #include "params.h"
 
-/* "ridge: error: <message>" / "ridge: warning: <message>" on stderr
- * (declared in app.h until the layer returns every error as a value). */
+/* "ridge: error: <message>" / "ridge: warning: <message>" on stderr: the
+ * command line's own messages (bad options); what app/ reports comes in a
+ * struct app_status, printed by cli_report. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Prints a status's messages, in order, as "ridge: error: ..." and
  * "ridge: warning: ..." lines. Returns its exit code (EXIT_OK when it holds
  * no error). */
 int cli_report(const struct app_status *st);
+/* The same, then forgets them: for a command that reports as it goes, one
+ * status through several calls. */
+int cli_report_now(struct app_status *st);
 
 /* Puts the one escaping of control characters in front of stdout and
  * stderr (main calls it first): every control character but newline and
@@ -73,11 +79,26 @@ int params_parse_argv_usage(struct param_values *v, const char *command, const c
 /* Prints the option list generated from the table. */
 void params_usage(const struct param *spec, int count, const char *synopsis, const char *description);
 
-
 /* Runs calc as a command: parse argv, check required inputs, find the GPU,
- * run, print JSON or human output. Returns the exit code. A run that fails
- * with an empty err has printed its own message (a file loader). */
+ * run, print JSON or human output. Returns the exit code. */
 int calc_main(const struct calc *calc, int argc, char **argv);
+
+/* A command whose calculator has its own entry points (ridge occupancy,
+ * ridge roofline: command-line-only inputs such as --svg and compiler
+ * reports): argv through params with the hand-written usage, --svg's path
+ * checked, check_request on the values alone, the GPU, then run, which
+ * prints the human output itself or hands back the --json document. */
+struct calc_command {
+	int (*check_request)(const struct param_values *v, struct app_status *st);
+	int (*run)(const struct param_values *v, const struct ridge_gpu *gpu, cJSON **json, struct app_status *st);
+};
+int calc_command_main(const char *command, const char *usage, const struct param *params, int param_count,
+		      const struct calc_command *fns, int argc, char **argv);
+
+/* ridge eval FILE and ridge cost rank FILE: the scenario's items (or those of
+ * only_kind) run and printed, human or --json. Returns the exit code: 0, 1
+ * when an `expect` check failed, 2 for a bad file or input. */
+int cli_eval_file(const char *path, const char *hwdb_dir, const char *calibration, const char *only_kind, bool json);
 
 struct cli_command {
 	const char *name;

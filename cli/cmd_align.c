@@ -457,7 +457,7 @@ static cJSON *align_calc_run(struct calc_input *in)
 		else
 			snprintf(path, sizeof path, "%s", file);
 		struct app_model_config config;
-		if (app_model_config_load(path, &config) != 0) {
+		if (app_model_config_load(path, &config, in->st) != 0) {
 			/* The loader said why; a scenario adds where. */
 			if (in->item)
 				align_fail(in, "%s: cannot use '%s' (above)", params_where(v, "model"), file);
@@ -466,7 +466,7 @@ static cJSON *align_calc_run(struct calc_input *in)
 			goto done;
 		}
 		for (int i = 0; i < config.warning_count; i++)
-			cli_warning("%s: %s", path, config.warnings[i]);
+			app_warning_at(in->st, path, 0, 0, "%s", config.warnings[i]);
 		if (align_run_model(run, &config, path, in->err, sizeof in->err) != 0)
 			goto done;
 		result = align_json(run, path, NULL);

@@ -214,7 +214,10 @@ static int read_samples(const cJSON *c, struct cal_case *out, const char *path, 
 static int read_timings(const char *path, struct cal_input *in, char *err, size_t len)
 {
 	size_t size;
-	char *text = app_read_file(path, MAX_TIMINGS_BYTES, "timings", &size);
+	struct app_status st;
+	app_status_init(&st);
+	char *text = app_read_file(path, MAX_TIMINGS_BYTES, "timings", &size, &st);
+	cli_report(&st);
 	if (!text) {
 		snprintf(err, len, "%s", "");
 		return -1;
@@ -304,7 +307,10 @@ done:
 static int read_ncu(const char *path, const struct ridge_gpu *gpu, struct cal_input *in, char *err, size_t len)
 {
 	size_t size;
-	char *text = app_read_file(path, 256u << 20, "ncu CSV", &size);
+	struct app_status st;
+	app_status_init(&st);
+	char *text = app_read_file(path, 256u << 20, "ncu CSV", &size, &st);
+	cli_report(&st);
 	if (!text) {
 		snprintf(err, len, "%s", "");
 		return -1;
@@ -681,11 +687,14 @@ static int parse(int argc, char **argv, struct options *o)
 		case OPT_HWDB:
 			o->hwdb = optarg;
 			break;
-		case OPT_OUT:
+		case OPT_OUT: {
 			o->out = optarg;
-			if (app_output_path_ok("--out", optarg))
-				return EXIT_USAGE;
+			struct app_status st;
+			app_status_init(&st);
+			if (app_output_path_ok("--out", optarg, &st))
+				return cli_report(&st);
 			break;
+		}
 		case OPT_FIT_ALL:
 			o->fit_all = true;
 			break;
@@ -729,8 +738,11 @@ static int run_calibrate(int argc, char **argv)
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
 	struct app_hw hw;
-	if (app_hw_open(&hw, o.hwdb, o.calibration) != 0)
-		return EXIT_USAGE;
+	struct app_status st;
+	app_status_init(&st);
+	if (app_hw_open(&hw, o.hwdb, o.calibration, &st) != 0)
+		return cli_report(&st);
+	cli_report_now(&st); /* the warnings: what was skipped */
 	char err[1200] = "";
 	struct cal_input in = { 0 };
 	rc = EXIT_USAGE;
@@ -740,7 +752,8 @@ static int run_calibrate(int argc, char **argv)
 		goto done;
 	}
 	const char *name = o.gpu ? o.gpu : o.calibration || !in.gpu_name[0] ? app_hw_default_gpu(&hw) : in.gpu_name;
-	const struct hwdb_entry *e = app_hw_find(&hw, name);
+	const struct hwdb_entry *e = app_hw_find(&hw, name, &st);
+	cli_report_now(&st);
 	if (!e)
 		goto done;
 	if (o.calibration && hw.calibration_id[0] && strcmp(hw.calibration_id, e->gpu.id) != 0) {
@@ -750,7 +763,8 @@ static int run_calibrate(int argc, char **argv)
 		goto done;
 	}
 	if (o.timings && in.gpu_name[0] && !o.gpu) {
-		const struct hwdb_entry *named = app_hw_find(&hw, in.gpu_name);
+		const struct hwdb_entry *named = app_hw_find(&hw, in.gpu_name, &st);
+		cli_report_now(&st);
 		if (named && strcmp(named->gpu.id, e->gpu.id) != 0) {
 			cli_error("--timings %s ran on %s (%s), not %s", o.timings, in.gpu_name, named->gpu.id, e->gpu.id);
 			goto done;

@@ -171,11 +171,10 @@ static int print_json(const struct comparison *c, const char *base_path, const c
 
 static int load_both(struct comparison *c, const char *base_path, const char *after_path)
 {
-	char err[600];
-	if (compare_load(base_path, &c->base, err, sizeof err) != 0 ||
-	    compare_load(after_path, &c->after, err, sizeof err) != 0) {
-		if (err[0])
-			cli_error("%s", err);
+	struct app_status st;
+	app_status_init(&st);
+	if (compare_load(base_path, &c->base, &st) != 0 || compare_load(after_path, &c->after, &st) != 0) {
+		cli_report(&st);
 		return -1;
 	}
 	if (c->base.kind != c->after.kind) {

@@ -43,7 +43,7 @@ static int cost_rank_command(int argc, char **argv)
 		cli_error("cost rank needs a scenario file with a 'rank' item (see examples/review-q9-rank.yaml)");
 		return EXIT_USAGE;
 	}
-	return eval_file(files[0], params_text(&v, "hwdb"), params_text(&v, "calibration"), "rank", params_flag(&v, "json"));
+	return cli_eval_file(files[0], params_text(&v, "hwdb"), params_text(&v, "calibration"), "rank", params_flag(&v, "json"));
 }
 
 static int run_cost(int argc, char **argv)

@@ -1,4 +1,4 @@
-/* ridge eval FILE.yaml: runs a scenario file (cli/eval.c; the format is in
+/* ridge eval FILE.yaml: runs a scenario file (app/eval.c; the format is in
  * examples/README.md). */
 #include <getopt.h>
 #include <stdio.h>
@@ -48,7 +48,26 @@ static int run_eval(int argc, char **argv)
 			cli_error("eval takes one scenario file, got '%s' too", argv[optind + 1]);
 		return EXIT_USAGE;
 	}
-	return eval_file(argv[optind], opt.hwdb_dir, opt.calibration, NULL, opt.json);
+	return cli_eval_file(argv[optind], opt.hwdb_dir, opt.calibration, NULL, opt.json);
+}
+
+int cli_eval_file(const char *path, const char *hwdb_dir, const char *calibration, const char *only_kind, bool json)
+{
+	struct app_status st;
+	app_status_init(&st);
+	cJSON *doc = eval_file(path, hwdb_dir, calibration, only_kind, &st);
+	int rc = cli_report(&st);
+	if (!doc)
+		return EXIT_USAGE; /* a bad file or input, whatever its class */
+	bool ok = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "ok"));
+	if (json) {
+		rc = cli_json_print(doc);
+	} else {
+		eval_print(doc);
+		cJSON_Delete(doc);
+		rc = fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
+	}
+	return rc == EXIT_OK && !ok ? EXIT_PROBLEM : rc;
 }
 
 const struct cli_command cli_cmd_eval = { "eval", run_eval, "run a scenario file of what-ifs (examples/)" };

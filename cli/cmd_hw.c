@@ -424,12 +424,18 @@ static int run_hw(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	struct app_hw hw;
-	if (app_hw_open(&hw, opt.hwdb_dir, opt.calibration) != 0)
+	struct app_status st;
+	app_status_init(&st);
+	if (app_hw_open(&hw, opt.hwdb_dir, opt.calibration, &st) != 0) {
+		cli_report(&st);
 		return EXIT_USAGE;
+	}
 	if (strcmp(sub, "list") == 0) {
+		cli_report(&st);
 		rc = hw_list(&hw, opt.json);
 	} else {
-		const struct hwdb_entry *e = app_hw_find(&hw, args[0]);
+		const struct hwdb_entry *e = app_hw_find(&hw, args[0], &st);
+		cli_report(&st);
 		rc = e ? hw_show(e, opt.json) : EXIT_USAGE;
 	}
 	app_hw_close(&hw);

@@ -252,14 +252,14 @@ static int fill_from_trace(int argc, char **argv, char **out, char text[][64], i
 		return 0;
 	long long steps = 1;
 	const char *steps_text = flag_value(argc, argv, "--steps");
-	if (steps_text && app_parse_int("--steps", steps_text, 1, 1000000000, &steps) != 0)
-		return EXIT_USAGE;
+	struct app_status st;
+	app_status_init(&st);
+	if (steps_text && app_parse_int("--steps", steps_text, 1, 1000000000, &steps, &st) != 0)
+		return cli_report(&st);
 	struct trace t;
 	struct trace_summary s;
-	char err[700];
-	if (trace_load(from_trace.path, &t, err, sizeof err) != 0) {
-		if (err[0])
-			cli_error("--trace: %s", err);
+	if (trace_load(from_trace.path, &t, "--trace", &st) != 0) {
+		cli_report(&st);
 		return EXIT_USAGE;
 	}
 	if (trace_summarize(&t, &s) != 0) {
@@ -269,8 +269,8 @@ static int fill_from_trace(int argc, char **argv, char **out, char text[][64], i
 	}
 	long long layers = 1;
 	const char *layers_text = flag_value(argc, argv, "--layers");
-	if (layers_text && app_parse_int("--layers", layers_text, 1, 1000000, &layers) != 0)
-		layers = 1; /* calc_main reports it */
+	if (layers_text && app_parse_int("--layers", layers_text, 1, 1000000, &layers, &st) != 0)
+		layers = 1; /* calc_main reports it (once: st is not printed) */
 	from_trace.kernels_per_step = (double)t.kernel_count / (double)steps;
 	long long per_step = llround(from_trace.kernels_per_step);
 	int n = 0;

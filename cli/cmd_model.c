@@ -214,7 +214,10 @@ static int run_model(int argc, char **argv)
 		cli_error("out of memory");
 		return EXIT_ENV;
 	}
-	if (app_model_config_load(files[0], config) != 0) {
+	struct app_status st;
+	app_status_init(&st);
+	if (app_model_config_load(files[0], config, &st) != 0) {
+		cli_report(&st);
 		free(config);
 		return EXIT_USAGE;
 	}

@@ -55,36 +55,8 @@ static const char usage_text[] =
 
 static int run_occupancy(int argc, char **argv)
 {
-	struct param_values v;
-	params_init(&v, calc_occupancy.params, calc_occupancy.param_count);
-	int rc = params_parse_argv_usage(&v, "occupancy", usage_text, argc, argv);
-	if (rc == 1)
-		return EXIT_OK;
-	if (rc != 0)
-		return rc;
-	if (params_has(&v, "svg") && app_output_path_ok("--svg", params_text(&v, "svg")) != 0)
-		return EXIT_USAGE;
-	struct app_status st;
-	app_status_init(&st);
-	if (occupancy_check_request(&v, &st) != 0)
-		return cli_report(&st);
-	struct app_hw hw;
-	if (app_hw_open(&hw, params_text(&v, "hwdb"), params_text(&v, "calibration")) != 0)
-		return EXIT_USAGE;
-	const char *gpu = params_text(&v, "gpu");
-	const struct hwdb_entry *e = app_hw_find(&hw, gpu ? gpu : app_hw_default_gpu(&hw));
-	if (!e) {
-		app_hw_close(&hw);
-		return EXIT_USAGE;
-	}
-	cJSON *json = NULL;
-	rc = occupancy_command(&v, &e->gpu, &json, &st);
-	app_hw_close(&hw);
-	cli_report(&st);
-	if (rc == EXIT_OK && json)
-		return cli_json_print(json);
-	cJSON_Delete(json);
-	return rc;
+	static const struct calc_command fns = { occupancy_check_request, occupancy_command };
+	return calc_command_main("occupancy", usage_text, calc_occupancy.params, calc_occupancy.param_count, &fns, argc, argv);
 }
 
 const struct cli_command cli_cmd_occupancy = {"occupancy", run_occupancy,

@@ -75,6 +75,8 @@ static int split_list(const char *text, char out[][RIDGE_TEXT], int max)
 static int read_gpus(const struct param_values *v, const struct app_hw *hw, struct ridge_plan_input *in)
 {
 	char names[RIDGE_PLAN_MAX_GPUS][RIDGE_TEXT];
+	struct app_status st;
+	app_status_init(&st);
 	const char *list = params_has(v, "gpu") ? params_text(v, "gpu") : app_hw_default_gpu(hw);
 	int n = split_list(list, names, RIDGE_PLAN_MAX_GPUS);
 	if (n < 1) {
@@ -83,7 +85,8 @@ static int read_gpus(const struct param_values *v, const struct app_hw *hw, stru
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
-		const struct hwdb_entry *e = app_hw_find(hw, names[i]);
+		const struct hwdb_entry *e = app_hw_find(hw, names[i], &st);
+		cli_report_now(&st);
 		if (!e)
 			return -1;
 		for (int j = 0; j < in->gpu_count; j++)
@@ -109,7 +112,8 @@ static int read_gpus(const struct param_values *v, const struct app_hw *hw, stru
 				return -1;
 			}
 			*eq = '\0';
-			const struct hwdb_entry *e = app_hw_find(hw, items[i]);
+			const struct hwdb_entry *e = app_hw_find(hw, items[i], &st);
+			cli_report_now(&st);
 			if (!e)
 				return -1;
 			int which = -1;
@@ -122,8 +126,10 @@ static int read_gpus(const struct param_values *v, const struct app_hw *hw, stru
 				return -1;
 			}
 			double usd;
-			if (app_parse_quantity(params_where(v, "price"), eq + 1, RIDGE_UNIT_USD, &usd) != 0)
+			if (app_parse_quantity(params_where(v, "price"), eq + 1, RIDGE_UNIT_USD, &usd, &st) != 0) {
+				cli_report(&st);
 				return -1;
+			}
 			if (!(usd >= 0)) {
 				cli_error("%s: '%s' is negative", params_where(v, "price"), eq + 1);
 				return -1;
@@ -173,8 +179,12 @@ static int read_dtypes(const struct param_values *v, struct ridge_plan_input *in
 static int read_model(const struct param_values *v, struct app_model_config *cfg, struct ridge_plan_input *in)
 {
 	const char *path = params_text(v, "model");
-	if (app_model_config_load(path, cfg) != 0)
+	struct app_status st;
+	app_status_init(&st);
+	if (app_model_config_load(path, cfg, &st) != 0) {
+		cli_report(&st);
 		return -1;
+	}
 	char err[400];
 	struct ridge_workload_model w;
 	if (app_model_config_workload(cfg, path, &w, err, sizeof err) != 0) {
@@ -341,7 +351,10 @@ static int write_svg(const char *path, const struct ridge_plan_input *in, const 
 	free(xs);
 	free(ys);
 	svg_end(&s);
-	int rc = svg_save(&s, path);
+	struct app_status st;
+	app_status_init(&st);
+	int rc = svg_save(&s, path, &st);
+	cli_report(&st);
 	svg_free(&s);
 	return rc;
 }
@@ -361,8 +374,10 @@ static int run_plan(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const char *svg_path = params_text(&v, "svg");
-	if (svg_path && app_output_path_ok(params_where(&v, "svg"), svg_path) != 0)
-		return EXIT_USAGE;
+	struct app_status st;
+	app_status_init(&st);
+	if (svg_path && app_output_path_ok(params_where(&v, "svg"), svg_path, &st) != 0)
+		return cli_report(&st);
 	struct ridge_plan_input *in = calloc(1, sizeof *in);
 	struct ridge_plan_config *all = calloc(MAX_SPACE, sizeof *all);
 	struct app_model_config *cfg = calloc(1, sizeof *cfg);
@@ -375,7 +390,9 @@ static int run_plan(int argc, char **argv)
 	}
 	if (read_model(&v, cfg, in) != 0 || read_dtypes(&v, in) != 0)
 		goto done;
-	if (app_hw_open(&hw, params_text(&v, "hwdb"), params_text(&v, "calibration")) != 0)
+	int hw_rc = app_hw_open(&hw, params_text(&v, "hwdb"), params_text(&v, "calibration"), &st);
+	cli_report_now(&st);
+	if (hw_rc != 0)
 		goto done;
 	hw_open = true;
 	if (read_gpus(&v, &hw, in) != 0)

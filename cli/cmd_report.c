@@ -35,9 +35,14 @@ static int run_report(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	struct app_hw hw;
-	if (app_hw_open(&hw, opt.hwdb_dir, opt.calibration) != 0)
+	struct app_status st;
+	app_status_init(&st);
+	if (app_hw_open(&hw, opt.hwdb_dir, opt.calibration, &st) != 0) {
+		cli_report(&st);
 		return EXIT_USAGE;
-	const struct hwdb_entry *e = app_hw_find(&hw, opt.gpu ? opt.gpu : app_hw_default_gpu(&hw));
+	}
+	const struct hwdb_entry *e = app_hw_find(&hw, opt.gpu ? opt.gpu : app_hw_default_gpu(&hw), &st);
+	cli_report(&st);
 	if (!e) {
 		app_hw_close(&hw);
 		return EXIT_USAGE;

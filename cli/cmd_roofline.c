@@ -83,36 +83,8 @@ static int run_roofline(int argc, char **argv)
 {
 	static char usage[8192];
 	help_text(usage, sizeof usage);
-	struct param_values v;
-	params_init(&v, calc_roofline.params, calc_roofline.param_count);
-	int rc = params_parse_argv_usage(&v, "roofline", usage, argc, argv);
-	if (rc == 1)
-		return EXIT_OK;
-	if (rc != 0)
-		return rc;
-	if (params_has(&v, "svg") && app_output_path_ok("--svg", params_text(&v, "svg")) != 0)
-		return EXIT_USAGE;
-	struct app_status st;
-	app_status_init(&st);
-	if (roofline_check_request(&v, &st) != 0)
-		return cli_report(&st);
-	struct app_hw hw;
-	if (app_hw_open(&hw, params_text(&v, "hwdb"), params_text(&v, "calibration")) != 0)
-		return EXIT_USAGE;
-	const char *gpu = params_text(&v, "gpu");
-	const struct hwdb_entry *e = app_hw_find(&hw, gpu ? gpu : app_hw_default_gpu(&hw));
-	if (!e) {
-		app_hw_close(&hw);
-		return EXIT_USAGE;
-	}
-	cJSON *json = NULL;
-	rc = roofline_command(&v, &e->gpu, &json, &st);
-	app_hw_close(&hw);
-	cli_report(&st);
-	if (rc == EXIT_OK && json)
-		return cli_json_print(json);
-	cJSON_Delete(json);
-	return rc;
+	static const struct calc_command fns = { roofline_check_request, roofline_command };
+	return calc_command_main("roofline", usage, calc_roofline.params, calc_roofline.param_count, &fns, argc, argv);
 }
 
 const struct cli_command cli_cmd_roofline = { "roofline", run_roofline,

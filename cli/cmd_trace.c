@@ -199,10 +199,10 @@ static int run_trace(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	struct trace t;
-	char err[700];
-	if (trace_load(files[0], &t, err, sizeof err) != 0) {
-		if (err[0])
-			cli_error("%s", err);
+	struct app_status st;
+	app_status_init(&st);
+	if (trace_load(files[0], &t, NULL, &st) != 0) {
+		cli_report(&st);
 		return EXIT_USAGE;
 	}
 	struct trace_summary s;

@@ -30,13 +30,7 @@ static const char usage_text[] =
     "\n"
     "Colors follow the terminal; NO_COLOR=1 turns them off.\n";
 
-struct tui_cli_options {
-	const char *gpu, *hwdb_dir, *calibration, *file;
-	bool dump, bench, keys;
-	long long lines, cols, presses;
-};
-
-static int parse_size(const char *text, long long *cols, long long *lines)
+static int parse_size(const char *text, int *cols, int *lines)
 {
 	char *end;
 	long c = strtol(text, &end, 10);
@@ -50,12 +44,12 @@ static int parse_size(const char *text, long long *cols, long long *lines)
 		cli_error("--size: '%s' is not COLSxLINES within 20x5..500x250", text);
 		return -1;
 	}
-	*cols = c;
-	*lines = l;
+	*cols = (int)c;
+	*lines = (int)l;
 	return 0;
 }
 
-static int parse_options(int argc, char **argv, struct tui_cli_options *opt)
+static int parse_options(int argc, char **argv, struct tui_options *opt, bool *keys)
 {
 	static const struct option longopts[] = {
 	    {"gpu", required_argument, NULL, 'g'},
@@ -93,12 +87,17 @@ static int parse_options(int argc, char **argv, struct tui_cli_options *opt)
 			if (parse_size(optarg, &opt->cols, &opt->lines) != 0)
 				return EXIT_USAGE;
 			break;
-		case 'P':
-			if (app_parse_int("--presses", optarg, 1, 1000000, &opt->presses) != 0)
-				return EXIT_USAGE;
+		case 'P': {
+			struct app_status st;
+			app_status_init(&st);
+			long long presses;
+			if (app_parse_int("--presses", optarg, 1, 1000000, &presses, &st) != 0)
+				return cli_report(&st);
+			opt->presses = (int)presses;
 			break;
+		}
 		case 'K':
-			opt->keys = true;
+			*keys = true;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -120,75 +119,24 @@ static int parse_options(int argc, char **argv, struct tui_cli_options *opt)
 	return 0;
 }
 
-static int start_gpu(const struct app_hw *hw, const struct tui_cli_options *opt)
-{
-	const char *name = opt->gpu ? opt->gpu : APP_DEFAULT_GPU;
-	if (!opt->gpu && opt->calibration) {
-		for (int i = hw->db.count - 1; i >= 0; i--)
-			if (strcmp(hw->db.entries[i].origin, opt->calibration) == 0)
-				return i;
-	}
-	const struct hwdb_entry *e = app_hw_find(hw, name);
-	return e ? (int)(e - hw->db.entries) : -1;
-}
-
 static int run_tui(int argc, char **argv)
 {
-	struct tui_cli_options opt = {.lines = 30, .cols = 100, .presses = 500};
-	int rc = parse_options(argc, argv, &opt);
+	struct tui_options opt = {.lines = 30, .cols = 100, .presses = 500};
+	bool keys = false;
+	int rc = parse_options(argc, argv, &opt, &keys);
 	if (rc == -2)
 		return EXIT_OK;
 	if (rc != 0)
 		return rc;
-	if (opt.keys) {
+	if (keys) {
 		tui_print_keys(stdout);
 		return EXIT_OK;
 	}
-	struct app_hw hw;
-	if (app_hw_open(&hw, opt.hwdb_dir, opt.calibration) != 0)
-		return EXIT_USAGE;
-	int gpu = start_gpu(&hw, &opt);
-	if (gpu < 0) {
-		app_hw_close(&hw);
-		return EXIT_USAGE;
-	}
-	/* The state is large (text buffers, results): keep it off the stack. */
-	struct tui_state *s = malloc(sizeof *s);
-	if (!s) {
-		app_hw_close(&hw);
-		cli_error("out of memory");
-		return EXIT_ENV;
-	}
-	tui_state_init(s, &hw.db, gpu);
-	s->hwdb_dir = opt.hwdb_dir;
-	s->calibration = opt.calibration;
-	if (opt.gpu)
-		s->gpu_override = gpu;
-	if (opt.dump) {
-		/* Each item from the defaults of the GPU the items name. */
-		rc = tui_dump(s, opt.file, opt.hwdb_dir, opt.calibration);
-		free(s);
-		app_hw_close(&hw);
-		return rc;
-	}
-	if (opt.file) {
-		char err[1024];
-		if (tui_open_scenario(s, opt.file, opt.hwdb_dir, opt.calibration, err, sizeof err) != 0) {
-			cli_error("%s", err);
-			free(s);
-			app_hw_close(&hw);
-			return EXIT_USAGE;
-		}
-		if (opt.gpu)
-			tui_inputs_use_gpu(&s->in, &hw.db, gpu);
-		tui_state_compute(s);
-	}
-	if (opt.bench)
-		rc = tui_bench(s, (int)opt.lines, (int)opt.cols, (int)opt.presses, stdout);
-	else
-		rc = tui_run(s, cli_terminal());
-	free(s);
-	app_hw_close(&hw);
+	struct app_status st;
+	app_status_init(&st);
+	rc = tui_main(&opt, cli_terminal(), stdout, &st);
+	/* After the explorer has given the terminal back. */
+	cli_report(&st);
 	return rc;
 }
 

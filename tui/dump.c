@@ -154,16 +154,25 @@ cJSON *tui_dump_result(const struct tui_state *s, const struct tui_kind *kind)
 	return result;
 }
 
-int tui_dump(const struct tui_state *s, const char *path, const char *hwdb_dir, const char *calibration)
+int tui_dump(const struct tui_state *s, const char *path, const char *hwdb_dir, const char *calibration, FILE *out,
+	     struct app_status *st)
 {
 	cJSON *doc = cJSON_CreateObject();
 	cJSON_AddStringToObject(doc, "file", path);
 	cJSON *items = cJSON_AddArrayToObject(doc, "items");
-	char err[512];
-	if (scenario_each(s, path, hwdb_dir, calibration, dump_item, items, err, sizeof err) != 0) {
+	if (scenario_each(s, path, hwdb_dir, calibration, dump_item, items, st) != 0) {
 		cJSON_Delete(doc);
-		cli_error("%s", err);
 		return EXIT_USAGE;
 	}
-	return cli_json_print(doc);
+	char *text = cJSON_Print(doc);
+	cJSON_Delete(doc);
+	if (!text) {
+		app_error_env(st, "out of memory while writing JSON");
+		return EXIT_ENV;
+	}
+	/* A failed write is caught where the stream is closed (ridge: main). */
+	fputs(text, out);
+	fputc('\n', out);
+	cJSON_free(text);
+	return fflush(out) == 0 && !ferror(out) ? EXIT_OK : EXIT_ENV;
 }

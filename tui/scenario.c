@@ -210,28 +210,29 @@ static int apply_item(struct tui_state *s, const struct eval_scenario *sc, int i
 	return 0;
 }
 
-/* Opens the file with eval's loader; it prints the file's problems. */
-static struct eval_scenario *open_file(const char *path, const char *hwdb_dir, const char *calibration, char *err,
-				       size_t err_len)
+/* Opens the file with eval's loader: the file's problems, then a summary, in st. */
+static struct eval_scenario *open_file(const char *path, const char *hwdb_dir, const char *calibration,
+				       struct app_status *st)
 {
-	struct eval_scenario *sc = eval_open(path, hwdb_dir, calibration);
+	struct eval_scenario *sc = eval_open(path, hwdb_dir, calibration, st);
 	if (!sc)
-		snprintf(err, err_len, "cannot load scenario '%s'", path);
+		app_error(st, "cannot load scenario '%s'", path);
 	return sc;
 }
 
-int scenario_load(struct tui_state *s, const char *path, const char *hwdb_dir, const char *calibration, char *err,
-		  size_t err_len)
+int scenario_load(struct tui_state *s, const char *path, const char *hwdb_dir, const char *calibration,
+		  struct app_status *st)
 {
-	struct eval_scenario *sc = open_file(path, hwdb_dir, calibration, err, err_len);
+	struct eval_scenario *sc = open_file(path, hwdb_dir, calibration, st);
 	if (!sc)
 		return -1;
 	struct tui_state *work = malloc(sizeof *work);
 	if (!work) {
 		eval_close(sc);
-		snprintf(err, err_len, "out of memory");
+		app_error_env(st, "out of memory");
 		return -1;
 	}
+	char err[TUI_TEXT * 2] = "";
 	*work = *s;
 	/* The first item for each panel mode; a panel shows the mode of its first item. */
 	bool loaded[TUI_PANEL_COUNT][2] = {{false}}, shown[TUI_PANEL_COUNT] = {false};
@@ -241,7 +242,7 @@ int scenario_load(struct tui_state *s, const char *path, const char *hwdb_dir, c
 		const struct tui_kind *k = item_kind(sc, i);
 		if (!k || loaded[k->panel][k->mode])
 			continue;
-		rc = apply_item(work, sc, i, k, err, err_len);
+		rc = apply_item(work, sc, i, k, err, sizeof err);
 		loaded[k->panel][k->mode] = true;
 		used++;
 		if (!shown[k->panel]) {
@@ -260,6 +261,8 @@ int scenario_load(struct tui_state *s, const char *path, const char *hwdb_dir, c
 		*s = *work;
 		tui_state_message(s, false, "opened %s: %d of %d item%s shown", path, used, eval_item_count(sc),
 				  eval_item_count(sc) == 1 ? "" : "s");
+	} else {
+		app_error(st, "%s", err);
 	}
 	free(work);
 	eval_close(sc);
@@ -267,15 +270,16 @@ int scenario_load(struct tui_state *s, const char *path, const char *hwdb_dir, c
 }
 
 int scenario_each(const struct tui_state *base, const char *path, const char *hwdb_dir, const char *calibration,
-		  scenario_item_fn fn, void *ctx, char *err, size_t err_len)
+		  scenario_item_fn fn, void *ctx, struct app_status *st)
 {
-	struct eval_scenario *sc = open_file(path, hwdb_dir, calibration, err, err_len);
+	struct eval_scenario *sc = open_file(path, hwdb_dir, calibration, st);
 	if (!sc)
 		return -1;
 	struct tui_state *work = malloc(sizeof *work);
+	char err[TUI_TEXT * 2];
 	int rc = 0;
 	if (!work) {
-		snprintf(err, err_len, "out of memory");
+		app_error_env(st, "out of memory");
 		rc = -1;
 	}
 	for (int i = 0; work && i < eval_item_count(sc) && rc == 0; i++) {
@@ -283,7 +287,8 @@ int scenario_each(const struct tui_state *base, const char *path, const char *hw
 		if (!k)
 			continue;
 		*work = *base;
-		if (apply_item(work, sc, i, k, err, err_len) != 0) {
+		if (apply_item(work, sc, i, k, err, sizeof err) != 0) {
+			app_error(st, "%s", err);
 			rc = -1;
 			break;
 		}
@@ -429,12 +434,12 @@ static int path_from(const char *file, const char *path, char *buf, size_t len)
 	return used < len ? 0 : -1;
 }
 
-int scenario_save(const struct tui_state *s, const char *path, char *err, size_t err_len)
+int scenario_save(const struct tui_state *s, const char *path, struct app_status *st)
 {
 	const struct ridge_gpu *gpu = tui_state_gpu(s);
 	struct text t = {malloc(4096), 0, 4096, false};
 	if (!t.buf) {
-		snprintf(err, err_len, "out of memory");
+		app_error_env(st, "out of memory");
 		return -1;
 	}
 	add(&t, "# A what-if saved by ridge tui: 'ridge eval %s' runs it, 'ridge tui %s' opens it.\n", path, path);
@@ -500,7 +505,7 @@ int scenario_save(const struct tui_state *s, const char *path, char *err, size_t
 			if (kind->panel == TUI_PANEL_ALIGN && strcmp(field->key, "model") == 0 &&
 			    path_from(path, s->in.align_model, value, sizeof value) != 0) {
 				free(t.buf);
-				snprintf(err, err_len, "model config '%s': cannot resolve its path", s->in.align_model);
+				app_error(st, "model config '%s': cannot resolve its path", s->in.align_model);
 				return -1;
 			}
 			add(&t, "    %s: ", field->key);
@@ -511,28 +516,26 @@ int scenario_save(const struct tui_state *s, const char *path, char *err, size_t
 	}
 	if (t.failed) {
 		free(t.buf);
-		snprintf(err, err_len, "out of memory");
+		app_error_env(st, "out of memory");
 		return -1;
 	}
 	if (items == 0) {
 		free(t.buf);
-		snprintf(err, err_len, "no panel has a scenario item kind that 'ridge eval' knows");
+		app_error(st, "no panel has a scenario item kind that 'ridge eval' knows");
 		return -1;
 	}
-	/* app_write_atomic reports its own error on stderr; the caller shows ours. */
-	if (app_write_atomic(path, t.buf, t.len) != 0) {
+	if (app_write_atomic(path, t.buf, t.len, st) != 0) {
 		free(t.buf);
-		snprintf(err, err_len, "cannot write '%s'", path);
 		return -1;
 	}
 	free(t.buf);
 	return 0;
 }
 
-int tui_open_scenario(struct tui_state *s, const char *path, const char *hwdb_dir, const char *calibration, char *err,
-		      size_t err_len)
+int tui_open_scenario(struct tui_state *s, const char *path, const char *hwdb_dir, const char *calibration,
+		      struct app_status *st)
 {
-	if (scenario_load(s, path, hwdb_dir, calibration, err, err_len) != 0)
+	if (scenario_load(s, path, hwdb_dir, calibration, st) != 0)
 		return -1;
 	snprintf(s->scenario_path, sizeof s->scenario_path, "%s", path);
 	return 0;

@@ -68,13 +68,11 @@ static void handle_request(struct tui_state *s)
 		clearok(curscr, TRUE);
 		break;
 	case TUI_REQ_SAVE: {
-		struct tui_capture capture;
-		char detail[512];
-		tui_capture_begin(&capture);
-		int rc = scenario_save(s, s->request_path, err, sizeof err);
-		tui_capture_end(&capture, detail, sizeof detail);
-		if (rc != 0) {
-			tui_state_message(s, true, "%s", detail[0] ? detail : err);
+		struct app_status st;
+		app_status_init(&st);
+		if (scenario_save(s, s->request_path, &st) != 0) {
+			tui_status_text(&st, err, sizeof err);
+			tui_state_message(s, true, "%s", err);
 		} else {
 			snprintf(s->scenario_path, sizeof s->scenario_path, "%s", s->request_path);
 			tui_state_message(s, false, "saved %s ('ridge eval %s' runs it)", s->request_path,
@@ -83,14 +81,12 @@ static void handle_request(struct tui_state *s)
 		break;
 	}
 	case TUI_REQ_OPEN: {
-		struct tui_capture capture;
-		char detail[512];
-		tui_capture_begin(&capture);
-		int rc = scenario_load(s, s->request_path, s->hwdb_dir, s->calibration, err, sizeof err);
-		tui_capture_end(&capture, detail, sizeof detail);
-		if (rc != 0)
-			tui_state_message(s, true, "%s", detail[0] ? detail : err);
-		else
+		struct app_status st;
+		app_status_init(&st);
+		if (scenario_load(s, s->request_path, s->hwdb_dir, s->calibration, &st) != 0) {
+			tui_status_text(&st, err, sizeof err);
+			tui_state_message(s, true, "%s", err);
+		} else
 			snprintf(s->scenario_path, sizeof s->scenario_path, "%s", s->request_path);
 		break;
 	}
@@ -128,19 +124,20 @@ static void handle_click(struct tui_state *s, const struct tui_layout *l, int y,
  * 100 KB paste costs a few frames, few enough that a frame stays prompt. */
 #define TUI_KEYS_PER_FRAME 4096
 
-int tui_run(struct tui_state *s, FILE *terminal)
+int tui_run(struct tui_state *s, FILE *terminal, struct app_status *st)
 {
 	setlocale(LC_ALL, "");
 	bool ascii = !locale_is_utf8();
 	/* terminal: the raw stdout (the front end's), not the escaping stream: ncurses draws control characters as ^X itself */
 	if (!isatty(fileno(stdin)) || !isatty(fileno(terminal))) {
-		cli_error("tui needs a terminal (stdin and stdout); for values without one, use 'ridge tui --dump'");
+		app_error_env(
+		    st, "tui needs a terminal (stdin and stdout); for values without one, use 'ridge tui --dump'");
 		return EXIT_ENV;
 	}
 	SCREEN *screen = newterm(NULL, terminal, stdin);
 	if (!screen) {
 		const char *term = getenv("TERM");
-		cli_error("cannot start the terminal '%s' (check TERM)", term ? term : "");
+		app_error_env(st, "cannot start the terminal '%s' (check TERM)", term ? term : "");
 		return EXIT_ENV;
 	}
 	/* A terminal that cannot move the cursor (TERM=dumb, an emacs shell)
@@ -150,9 +147,11 @@ int tui_run(struct tui_state *s, FILE *terminal)
 		const char *term = getenv("TERM");
 		endwin();
 		delscreen(screen);
-		cli_error("the terminal '%s' cannot move the cursor (no 'cup' or 'clear' in its terminfo): the TUI needs "
-			  "one (set TERM, e.g. xterm-256color); for values without one, use 'ridge tui --dump'",
-			  term ? term : "");
+		app_error_env(
+		    st,
+		    "the terminal '%s' cannot move the cursor (no 'cup' or 'clear' in its terminfo): the TUI "
+		    "needs one (set TERM, e.g. xterm-256color); for values without one, use 'ridge tui --dump'",
+		    term ? term : "");
 		return EXIT_ENV;
 	}
 	curses_active = 1;
@@ -226,13 +225,13 @@ static double quantile(double *v, int n, double q)
 	return v[i < 0 ? 0 : i >= n ? n - 1 : i];
 }
 
-int tui_bench(struct tui_state *s, int lines, int cols, int presses, FILE *out)
+int tui_bench(struct tui_state *s, int lines, int cols, int presses, FILE *out, struct app_status *st)
 {
 	setlocale(LC_ALL, "");
 	bool ascii = !locale_is_utf8();
 	FILE *devnull_out = fopen("/dev/null", "w"), *devnull_in = fopen("/dev/null", "r");
 	if (!devnull_out || !devnull_in) {
-		cli_error("cannot open '/dev/null'");
+		app_error_env(st, "cannot open '/dev/null'");
 		return EXIT_ENV;
 	}
 	/* A terminfo entry that is always installed with ncurses. */
@@ -240,7 +239,7 @@ int tui_bench(struct tui_state *s, int lines, int cols, int presses, FILE *out)
 	if (!screen)
 		screen = newterm("xterm", devnull_out, devnull_in);
 	if (!screen) {
-		cli_error("cannot start an off-screen terminal (no xterm terminfo entry)");
+		app_error_env(st, "cannot start an off-screen terminal (no xterm terminfo entry)");
 		return EXIT_ENV;
 	}
 	resize_term(lines, cols);
@@ -251,7 +250,7 @@ int tui_bench(struct tui_state *s, int lines, int cols, int presses, FILE *out)
 		free(cpu);
 		endwin();
 		delscreen(screen);
-		cli_error("out of memory");
+		app_error_env(st, "out of memory");
 		return EXIT_ENV;
 	}
 	fprintf(out,
@@ -305,4 +304,69 @@ void tui_print_keys(FILE *out)
 		tui_binding_keys(&tui_bindings[i], keys, sizeof keys);
 		fprintf(out, "| `%s` | %s |\n", keys, tui_bindings[i].help);
 	}
+}
+
+/* ---- ridge tui ---- */
+
+/* The hwdb index of the GPU to start on: --gpu, else the calibration's
+ * entry (its measured ceilings), else the default. -1 with why in st. */
+static int start_gpu(const struct app_hw *hw, const struct tui_options *opt, struct app_status *st)
+{
+	const char *name = opt->gpu ? opt->gpu : APP_DEFAULT_GPU;
+	if (!opt->gpu && opt->calibration) {
+		for (int i = hw->db.count - 1; i >= 0; i--)
+			if (strcmp(hw->db.entries[i].origin, opt->calibration) == 0)
+				return i;
+	}
+	const struct hwdb_entry *e = app_hw_find(hw, name, st);
+	return e ? (int)(e - hw->db.entries) : -1;
+}
+
+int tui_main(const struct tui_options *opt, FILE *terminal, FILE *out, struct app_status *st)
+{
+	struct app_hw hw;
+	if (app_hw_open(&hw, opt->hwdb_dir, opt->calibration, st) != 0)
+		return EXIT_USAGE;
+	int gpu = start_gpu(&hw, opt, st);
+	if (gpu < 0) {
+		app_hw_close(&hw);
+		return EXIT_USAGE;
+	}
+	/* The state is large (text buffers, results): keep it off the stack. */
+	struct tui_state *s = malloc(sizeof *s);
+	if (!s) {
+		app_hw_close(&hw);
+		app_error_env(st, "out of memory");
+		return EXIT_ENV;
+	}
+	tui_state_init(s, &hw.db, gpu);
+	s->hwdb_dir = opt->hwdb_dir;
+	s->calibration = opt->calibration;
+	if (opt->gpu)
+		s->gpu_override = gpu;
+	int rc;
+	if (opt->dump) {
+		/* Each item from the defaults of the GPU the items name. */
+		rc = tui_dump(s, opt->file, opt->hwdb_dir, opt->calibration, out, st);
+		free(s);
+		app_hw_close(&hw);
+		return rc;
+	}
+	if (opt->file) {
+		if (tui_open_scenario(s, opt->file, opt->hwdb_dir, opt->calibration, st) != 0) {
+			free(s);
+			app_hw_close(&hw);
+			return EXIT_USAGE;
+		}
+		if (opt->gpu)
+			tui_inputs_use_gpu(&s->in, &hw.db, gpu);
+		tui_state_compute(s);
+	}
+	if (opt->bench)
+		rc = tui_bench(s, opt->lines, opt->cols, opt->presses, out, st);
+	else
+		rc = tui_run(s, terminal, st);
+	free(s);
+	app_hw_close(&hw);
+	return rc;
 }

@@ -16,6 +16,7 @@
 
 #include "fuzz.h"
 #include "model_config.h"
+#include "status.h"
 
 static void check_model(const struct app_model_config *config)
 {
@@ -69,7 +70,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text[len] = '\0';
 
 	struct app_model_config config;
-	if (app_model_config_parse(name, text, len, &config) == 0)
+	struct app_status st;
+	app_status_init(&st);
+	if (app_model_config_parse(name, text, len, &config, &st) == 0)
 		check_model(&config);
 	free(text);
 	return 0;

@@ -114,11 +114,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* model.config paths are relative to the scenario: examples/ has configs. */
-	struct eval_scenario *sc = eval_parse("examples/fuzz.yaml", (const char *)data, size, NULL, NULL);
+	struct app_status st;
+	app_status_init(&st);
+	struct eval_scenario *sc = eval_parse("examples/fuzz.yaml", (const char *)data, size, NULL, NULL, &st);
 	if (!sc)
 		return 0;
 	for (int i = 0; i < eval_item_count(sc); i++) {
-		cJSON *result = eval_run(sc, i);
+		cJSON *result = eval_run(sc, i, &st);
 		if (!result)
 			continue;
 		check_json(result, NULL, NULL);

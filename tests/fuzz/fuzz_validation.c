@@ -29,7 +29,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	int count = -1;
-	int rc = roofline_validation_check("fuzz.json", (const char *)data, size, gpu, &count);
+	struct app_status st;
+	app_status_init(&st);
+	int rc = roofline_validation_check("fuzz.json", (const char *)data, size, gpu, &count, &st);
 	CHECK(rc == EXIT_OK || rc == EXIT_USAGE);
 	if (rc == EXIT_OK)
 		CHECK(count >= 1);

@@ -10,18 +10,21 @@
 
 #include "align_run.h"
 #include "calc.h"
+#include "status.h"
 
 /* Runs calc_align on command-line style inputs: pairs of flag name and text. */
 static cJSON *run_align(const char *const *args, char *err, size_t err_len)
 {
 	struct param_values v;
+	struct app_status st;
+	app_status_init(&st);
 	params_init(&v, calc_align.params, calc_align.param_count);
 	for (int i = 0; args[i]; i += 2) {
 		int p = params_index(v.spec, v.count, args[i]);
 		assert_true(p >= 0);
-		assert_int_equal(params_set(&v, p, args[i + 1], NULL), 0); /* NULL: as from its flag */
+		assert_int_equal(params_set(&v, p, args[i + 1], NULL, &st), 0); /* NULL: as from its flag */
 	}
-	struct calc_input in = {.values = &v, .gpu = test_gpu("h100-sxm")};
+	struct calc_input in = {.values = &v, .gpu = test_gpu("h100-sxm"), .st = &st};
 	cJSON *result = calc_align.run(&in);
 	snprintf(err, err_len, "%s", in.err);
 	return result;

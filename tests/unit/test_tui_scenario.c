@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "app.h"
 #include "eval.h"
 #include "scenario.h"
 #include "state.h"
@@ -113,7 +114,9 @@ static int compare_item(void *ctx, const struct tui_state *s, int index, const c
 	const char *error = tui_panel_error(s, kind->panel);
 	if (error)
 		fail_msg("%s: the explorer says: %s", what, error);
-	cJSON *theirs = eval_run(c->sc, index);
+	struct app_status st;
+	app_status_init(&st);
+	cJSON *theirs = eval_run(c->sc, index, &st);
 	if (!theirs)
 		fail_msg("%s: eval failed", what);
 	cJSON *mine = tui_dump_result(s, kind);
@@ -130,13 +133,17 @@ static int compare_item(void *ctx, const struct tui_state *s, int index, const c
 
 static int compare_file(const char *path)
 {
-	struct compare_ctx c = {eval_open(path, NULL, NULL), path, 0};
+	struct app_status st;
+	app_status_init(&st);
+	struct compare_ctx c = {eval_open(path, NULL, NULL, &st), path, 0};
 	if (!c.sc)
 		fail_msg("eval cannot open '%s'", path);
 	struct tui_state *base = new_state("h100-sxm");
-	char err[512];
-	if (scenario_each(base, path, NULL, NULL, compare_item, &c, err, sizeof err) != 0)
+	char err[APP_MSG_TEXT + 600];
+	if (scenario_each(base, path, NULL, NULL, compare_item, &c, &st) != 0) {
+		tui_status_text(&st, err, sizeof err);
 		fail_msg("%s: %s", path, err);
+	}
 	eval_close(c.sc);
 	free(base);
 	return c.compared;
@@ -170,7 +177,9 @@ static void test_save_and_reload(void **state)
 {
 	(void)state;
 	struct tui_state *s = new_state("h200-sxm");
-	char err[512], path[600];
+	char err[APP_MSG_TEXT + 600], path[600];
+	struct app_status st;
+	app_status_init(&st);
 	struct tui_inputs *in = &s->in;
 	/* Values that need care to write: fractions, a given peak, money, ms. */
 	in->train_params = 70e9;
@@ -212,12 +221,12 @@ static void test_save_and_reload(void **state)
 	assert_true(s->out.roofline.ok);
 	assert_true(s->out.align.ok);
 	snprintf(path, sizeof path, "%s/whatif.yaml", tmpdir);
-	assert_int_equal(scenario_save(s, path, err, sizeof err), 0);
+	assert_int_equal(scenario_save(s, path, &st), 0);
 
 	/* Back into a fresh explorer on another GPU: the same inputs. */
 	struct tui_state *t = new_state("h100-sxm");
-	if (scenario_load(t, path, NULL, NULL, err, sizeof err) != 0)
-		fail_msg("reload: %s", err);
+	if (scenario_load(t, path, NULL, NULL, &st) != 0)
+		fail_msg("reload: %s", (tui_status_text(&st, err, sizeof err), err));
 	assert_string_equal(tui_state_gpu(t)->id, "h200-sxm");
 	for (size_t i = 0; i < tui_field_count; i++) {
 		const struct tui_field *f = &tui_fields[i];
@@ -252,7 +261,9 @@ static void test_save_align_model(void **state)
 {
 	(void)state;
 	struct tui_state *s = new_state("h100-sxm");
-	char err[512], path[600];
+	char err[APP_MSG_TEXT + 600], path[600];
+	struct app_status st;
+	app_status_init(&st);
 	const char *config = "examples/models/d-model-6000.json";
 	s->in.align_dtype = RIDGE_FP8;
 	snprintf(s->in.align_model, sizeof s->in.align_model, "%s", config);
@@ -267,7 +278,7 @@ static void test_save_align_model(void **state)
 	char dir[600];
 	snprintf(dir, sizeof dir, "%s/sub", tmpdir);
 	assert_int_equal(mkdir(dir, 0700), 0);
-	assert_int_equal(scenario_save(s, path, err, sizeof err), 0);
+	assert_int_equal(scenario_save(s, path, &st), 0);
 	const char *text = read_all(path);
 	/* The config replaces the dimensions, named from tmpdir/sub. */
 	assert_null(strstr(text, "dims:"));
@@ -276,8 +287,8 @@ static void test_save_align_model(void **state)
 	assert_true(strncmp(model + 11, "../", 3) == 0);
 
 	struct tui_state *t = new_state("h100-sxm");
-	if (scenario_load(t, path, NULL, NULL, err, sizeof err) != 0)
-		fail_msg("reload: %s", err);
+	if (scenario_load(t, path, NULL, NULL, &st) != 0)
+		fail_msg("reload: %s", (tui_status_text(&st, err, sizeof err), err));
 	char a[PATH_MAX], b[PATH_MAX];
 	assert_non_null(realpath(config, a));
 	assert_non_null(realpath(t->in.align_model, b));
@@ -298,7 +309,7 @@ static void test_save_align_model(void **state)
 	tui_state_compute(s);
 	assert_false(s->out.align.ok);
 	snprintf(path, sizeof path, "%s/bad-dims.yaml", tmpdir);
-	assert_int_equal(scenario_save(s, path, err, sizeof err), 0);
+	assert_int_equal(scenario_save(s, path, &st), 0);
 	assert_non_null(strstr(read_all(path), "# the alignment panel is not saved: dims: empty item 2"));
 	assert_int_equal(compare_file(path), 5);
 	free(s);
@@ -310,10 +321,13 @@ static void test_bad_files(void **state)
 	(void)state;
 	struct tui_state *s = new_state("h100-sxm");
 	struct tui_state before = *s;
-	char err[512], path[600];
+	char err[APP_MSG_TEXT + 600], path[600];
+	struct app_status st;
+	app_status_init(&st);
 	/* A missing file, and a file with a bad value: nothing changes. */
 	snprintf(path, sizeof path, "%s/missing.yaml", tmpdir);
-	assert_int_equal(scenario_load(s, path, NULL, NULL, err, sizeof err), -1);
+	assert_int_equal(scenario_load(s, path, NULL, NULL, &st), -1);
+	tui_status_text(&st, err, sizeof err);
 	assert_non_null(strstr(err, "missing.yaml"));
 	snprintf(path, sizeof path, "%s/bad.yaml", tmpdir);
 	FILE *f = fopen(path, "w");
@@ -322,11 +336,11 @@ static void test_bad_files(void **state)
 	      "    steps: 10\n    gpus: 8\n    mfu: 140%\n",
 	      f);
 	fclose(f);
-	assert_int_equal(scenario_load(s, path, NULL, NULL, err, sizeof err), -1);
+	assert_int_equal(scenario_load(s, path, NULL, NULL, &st), -1);
 	assert_memory_equal(&before.in, &s->in, sizeof s->in);
 	/* Saving into a directory that does not exist fails and writes nothing. */
 	snprintf(path, sizeof path, "%s/no/such/dir/x.yaml", tmpdir);
-	assert_int_equal(scenario_save(s, path, err, sizeof err), -1);
+	assert_int_equal(scenario_save(s, path, &st), -1);
 	assert_int_equal(access(path, F_OK), -1);
 	free(s);
 }

@@ -54,6 +54,21 @@ static void capture_end(char *buf, size_t len)
 	fclose(captured);
 }
 
+/* Every message of st, formatted as the front ends show them, one a line. */
+static void status_text(const struct app_status *st, char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < st->count && n + 1 < len; i++) {
+		app_msg_format(&st->msgs[i], buf + n, len - n);
+		n += strlen(buf + n);
+		if (n + 1 < len) {
+			buf[n++] = '\n';
+			buf[n] = '\0';
+		}
+	}
+}
+
 /* The reason after "<name>: " in the first error line, without the newline. */
 static const char *reason_after(const char *text, const char *name, char *buf, size_t len)
 {
@@ -95,9 +110,10 @@ static struct eval_scenario *occupancy_item(const char *keys, char *err, size_t 
 {
 	char text[1024];
 	snprintf(text, sizeof text, "scenario: tables\ngpu: h100-sxm\nitems:\n  - name: t\n    kind: occupancy\n%s", keys);
-	capture_begin();
-	struct eval_scenario *sc = eval_parse("t.yaml", text, strlen(text), NULL, NULL);
-	capture_end(err, err_len);
+	struct app_status st;
+	app_status_init(&st);
+	struct eval_scenario *sc = eval_parse("t.yaml", text, strlen(text), NULL, NULL, &st);
+	status_text(&st, err, err_len);
 	return sc;
 }
 
@@ -187,9 +203,10 @@ static void test_same_message_from_cli_and_scenario(void **state)
 	app_msg_format(app_status_first_error(&st), cli_msg, sizeof cli_msg);
 	struct eval_scenario *sc = occupancy_item("    threads: 256\n    regs: 256\n", file_err, sizeof file_err);
 	assert_non_null(sc);
-	capture_begin();
-	cJSON *result = eval_run(sc, 0);
-	capture_end(file_err, sizeof file_err);
+	struct app_status run_st;
+	app_status_init(&run_st);
+	cJSON *result = eval_run(sc, 0, &run_st);
+	status_text(&run_st, file_err, sizeof file_err);
 	assert_null(result);
 	assert_string_equal(reason_after(cli_msg, "--regs", a, sizeof a), reason_after(file_err, "regs", b, sizeof b));
 	assert_string_equal(a, "'256' is out of range (0..255)");
