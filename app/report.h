@@ -15,7 +15,7 @@ typedef void (*report_section_fn)(const struct ridge_gpu *gpu, cJSON *json);
 
 void report_hardware(const struct ridge_gpu *gpu, cJSON *json);  /* "hardware", "measured_against_spec" */
 void report_roofline(const struct ridge_gpu *gpu, cJSON *json);  /* "roofline" (app/roofline_calc.c) */
-void report_align(const struct ridge_gpu *gpu, cJSON *json);     /* "align" (cli/cmd_align.c) */
+void report_align(const struct ridge_gpu *gpu, cJSON *json);     /* "align" (app/align_calc.c) */
 void report_cost(const struct ridge_gpu *gpu, cJSON *json);      /* "launch", "training", "decode", "rank" */
 void report_occupancy(const struct ridge_gpu *gpu, cJSON *json); /* "occupancy" (app/occupancy_calc.c) */
 

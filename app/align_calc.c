@@ -1,0 +1,910 @@
+/* ridge align --dtype DT (--dims D1,D2,... | --model FILE): which GEMM
+ * dimensions leave the tensor-core fast path, what to round them to, and the
+ * tile and wave quantization of each GEMM. One calculator (calc.h) for the
+ * command and the scenario kind `align`: the findings come from align_run.c
+ * (model/align.c's numbers), the human output is printed from the --json
+ * result, so `ridge align` and `ridge eval` print the same. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "align_run.h"
+#include "calc.h"
+#include "app.h"
+#include "eval.h"
+#include "kernel_view.h"
+#include "model_config.h"
+#include "report.h"
+
+static const char usage_text[] =
+    "usage: ridge align --dtype DT (--dims D1,D2,... | --model FILE) [--gpu GPU]\n"
+    "                   [--tokens T] [--tile MxN] [--ctas-per-sm N]\n"
+    "                   [--multiple-of N] [--ffn-dim-multiplier X]\n"
+    "                   [--json] [--hwdb DIR] [--calibration FILE]\n"
+    "\n"
+    "Checks GEMM dimensions against the multiples the tensor cores want for DT:\n"
+    "  error    not a multiple of 16 bytes of elements (8 bf16/fp16, 4 tf32/fp32,\n"
+    "           16 fp8/int8, 2 fp64): off cuBLAS's fast tensor-core kernels\n"
+    "  warning  16-byte aligned, but not a multiple of 128 bytes (64 bf16/fp16,\n"
+    "           128 fp8/int8), the recommended multiple on A100 and later\n"
+    "  ok       a multiple of the recommended size\n"
+    "and shows each dimension's tile and wave quantization for M = T tokens.\n"
+    "The rule is ridge's one tensor-core rule (model/align.c, as ridge gemm): cuBLAS's\n"
+    "conditions on m, n, k, lda, ldb, ldc for the layout x W^T with W [N,K] row-major\n"
+    "(PyTorch's F.linear: cuBLAS TN, lda = ldb = K, ldc = N), so N and K are checked\n"
+    "and M (tokens) is free. fp8: the 16-byte conditions are required (cuBLAS has no fp8\n"
+    "kernel otherwise, no slower fallback), and on compute capability 8.9/9.x only TN\n"
+    "has one. Off the conditions other dtypes stay on tensor cores, slower (3-8x on an\n"
+    "H200); ridge says where, not how much. The Llama SwiGLU check runs for Llama\n"
+    "configs only (model_type llama, or none, or --multiple-of/--ffn-dim-multiplier).\n"
+    "\n"
+    "  --dtype DT              fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4\n"
+    "  --dims LIST             dimensions, plain or named: 6000,21845 or\n"
+    "                          d_model=6000,ffn=21845 (a dim named d_model or\n"
+    "                          hidden_size makes those named ffn, d_ff or\n"
+    "                          intermediate_size show the Llama SwiGLU size)\n"
+    "  --model FILE            a Hugging Face config.json, or the same keys in YAML\n"
+    "                          (hidden_size, intermediate_size, num_attention_heads,\n"
+    "                          num_key_value_heads, head_dim, vocab_size,\n"
+    "                          num_hidden_layers): checks every GEMM of a decoder\n"
+    "                          layer and the LM head\n"
+    "  --gpu GPU               hwdb id or alias (default " APP_DEFAULT_GPU ")\n"
+    "  --tokens T              M, the tokens in one GEMM (batch x sequence; default 4096)\n"
+    "  --tile MxN              CTA output tile (default 128x128)\n"
+    "  --ctas-per-sm N         CTAs resident per SM at once (default 1)\n"
+    "  --multiple-of N         SwiGLU rounding (default: the config's multiple_of, else 256)\n"
+    "  --ffn-dim-multiplier X  SwiGLU multiplier (default: the config's, else none)\n"
+    "  --json                  one JSON document on stdout\n"
+    "  --hwdb DIR              also load every *.yaml in DIR\n"
+    "  --calibration FILE      also load FILE (a ridge-probe calibration)\n"
+    "\n"
+    "Exit: 0 all aligned (warnings allowed), 1 any error, 2 bad input.\n";
+
+/* The inputs: the flags above, and in a scenario item the same names with
+ * '_' (dims may be a YAML list there; model is relative to the scenario
+ * file). Without dims and model an item checks the shape keys, from the item
+ * or the scenario's model section. */
+#define ALIGN_RANGE "1..2147483647"
+#define SHAPE_PARAM(name, help)                                                                                        \
+	{                                                                                                              \
+		name, PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY,                                               \
+		    PARAM_MODEL | PARAM_FILE_ONLY | PARAM_OPEN_LO, "N", help, "greater than 0", NULL                   \
+	}
+
+static const struct param align_params[] = {
+    {"dtype", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, "DT", "fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4", NULL, NULL},
+    {"dims", PARAM_TEXT, 0, NULL, 0, 0, PARAM_JOIN, "LIST", "dimensions: 6000,21845 or d_model=6000,ffn=21845", NULL, NULL},
+    {"model", PARAM_TEXT, 0, NULL, 0, 0, 0, "FILE", "a Hugging Face config.json, or the same keys in YAML", NULL, NULL},
+    {"tokens", PARAM_INTEGER, 0, NULL, 1, 2147483647.0, 0, "T", "M, the tokens in one GEMM (default 4096)",
+     ALIGN_RANGE, NULL},
+    {"tile", PARAM_TEXT, 0, NULL, 0, 0, 0, "MxN", "CTA output tile (default 128x128)", NULL, NULL},
+    {"ctas_per_sm", PARAM_INTEGER, 0, NULL, 1, 64, 0, "N", "CTAs resident per SM at once (default 1)", NULL, NULL},
+    {"multiple_of", PARAM_INTEGER, 0, NULL, 1, 2147483647.0, 0, "N", "SwiGLU rounding", ALIGN_RANGE, NULL},
+    {"ffn_dim_multiplier", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_OPEN_LO, "X", "SwiGLU multiplier",
+     "greater than 0", NULL},
+    SHAPE_PARAM("hidden_size", "hidden_size"),
+    SHAPE_PARAM("intermediate_size", "intermediate_size"),
+    SHAPE_PARAM("heads", "num_attention_heads"),
+    SHAPE_PARAM("kv_heads", "num_key_value_heads (default heads)"),
+    SHAPE_PARAM("head_dim", "head_dim (default hidden_size / heads)"),
+    SHAPE_PARAM("vocab_size", "vocab_size"),
+    SHAPE_PARAM("layers", "num_hidden_layers"),
+    CALC_GPU_PARAMS,
+    CALC_JSON_PARAM,
+};
+
+/* The shape keys, in the order of shape_config()'s fields. */
+static const char *const shape_keys[] = {"hidden_size", "intermediate_size", "heads",  "kv_heads",
+					 "head_dim",	"vocab_size",	     "layers", NULL};
+
+static cJSON *align_fail(struct calc_input *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static cJSON *align_fail(struct calc_input *in, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(in->err, sizeof in->err, fmt, ap);
+	va_end(ap);
+	return NULL;
+}
+
+/* "MxN", each 1..RIDGE_ALIGN_MAX_TILE, with app_parse_int's messages. */
+static int parse_tile(const char *where, const char *text, struct ridge_align_tile *tile, char *err, size_t err_len)
+{
+	const char *x = strchr(text, 'x');
+	if (!x)
+		x = strchr(text, 'X');
+	size_t m_len = x ? (size_t)(x - text) : 0;
+	char m_text[64];
+	if (!x || x == text || !x[1] || m_len >= sizeof m_text) {
+		snprintf(err, err_len, "%s: '%s' must be MxN, e.g. 128x128", where, text);
+		return -1;
+	}
+	memcpy(m_text, text, m_len);
+	m_text[m_len] = '\0';
+	const char *parts[2] = {m_text, x + 1};
+	int edges[2];
+	for (int i = 0; i < 2; i++) {
+		double v;
+		char why[200];
+		if (ridge_quantity_parse(parts[i], RIDGE_UNIT_COUNT, &v, why, sizeof why) != 0) {
+			snprintf(err, err_len, "%s: %s", where, why);
+			return -1;
+		}
+		if (v != floor(v)) {
+			snprintf(err, err_len, "%s: must be a whole number, not '%s'", where, parts[i]);
+			return -1;
+		}
+		if (v < 1 || v > RIDGE_ALIGN_MAX_TILE) {
+			snprintf(err, err_len, "%s: '%s' is out of range (1..%d)", where, parts[i],
+				 RIDGE_ALIGN_MAX_TILE);
+			return -1;
+		}
+		edges[i] = (int)v;
+	}
+	tile->m = edges[0];
+	tile->n = edges[1];
+	return 0;
+}
+
+static int read_settings(struct calc_input *in, struct align_settings *set)
+{
+	const struct param_values *v = in->values;
+	align_settings_default(set);
+	const char *dtype = params_text(v, "dtype");
+	if (!ridge_dtype_parse(dtype, &set->dtype)) {
+		snprintf(in->err, sizeof in->err, "%s: unknown dtype '%s' (known: %s)", params_where(v, "dtype"), dtype,
+			 ridge_dtype_list());
+		return -1;
+	}
+	if (params_has(v, "tokens"))
+		set->tokens = (long long)params_num(v, "tokens");
+	set->tokens_where = in->item ? "tokens" : "--tokens";
+	if (params_has(v, "tile") &&
+	    parse_tile(params_where(v, "tile"), params_text(v, "tile"), &set->tile, in->err, sizeof in->err) != 0)
+		return -1;
+	if (params_has(v, "ctas_per_sm"))
+		set->tile.ctas_per_sm = (int)params_num(v, "ctas_per_sm");
+	if ((set->has_multiple_of = params_has(v, "multiple_of")))
+		set->multiple_of = (long long)params_num(v, "multiple_of");
+	if ((set->has_multiplier = params_has(v, "ffn_dim_multiplier")))
+		set->multiplier = params_num(v, "ffn_dim_multiplier");
+	return 0;
+}
+
+/* A shape key as a config value: a whole number up to RIDGE_ALIGN_MAX_DIM. */
+static int shape_value(struct calc_input *in, const char *key, bool *has, long long *out)
+{
+	const struct param_values *v = in->values;
+	*has = params_has(v, key);
+	if (!*has)
+		return 0;
+	double x = params_num(v, key);
+	if (x != floor(x) || x > (double)RIDGE_ALIGN_MAX_DIM) {
+		snprintf(in->err, sizeof in->err, "%s: '%s' must be a whole number in 1..%lld", params_where(v, key),
+			 params_text(v, key), RIDGE_ALIGN_MAX_DIM);
+		return -1;
+	}
+	*out = (long long)x;
+	return 0;
+}
+
+/* The model from the shape keys (the item's, then the model section's), with
+ * the SwiGLU settings of the section's config when it has one. */
+static int shape_config(struct calc_input *in, struct app_model_config *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	struct ridge_align_model *m = &cfg->model;
+	long long *fields[] = {&m->hidden_size, &m->intermediate_size, &m->num_attention_heads, &m->num_key_value_heads,
+			       &m->head_dim,	&m->vocab_size,	       &m->num_hidden_layers};
+	bool has[7];
+	char missing[200] = "";
+	for (int i = 0; shape_keys[i]; i++) {
+		if (shape_value(in, shape_keys[i], &has[i], fields[i]) != 0)
+			return -1;
+		bool optional = fields[i] == &m->num_key_value_heads || fields[i] == &m->head_dim;
+		if (!has[i] && !optional) {
+			size_t used = strlen(missing);
+			snprintf(missing + used, sizeof missing - used, "%s%s", used ? ", " : "", shape_keys[i]);
+		}
+	}
+	if (missing[0]) {
+		snprintf(in->err, sizeof in->err,
+			 "give dims, model (a config file), or the model's shape in the item or the scenario's model "
+			 "section (missing: %s)",
+			 missing);
+		return -1;
+	}
+	m->has_num_key_value_heads = has[3];
+	m->has_head_dim = has[4];
+	const struct app_model_config *section = eval_item_model_config(in->item);
+	if (section) {
+		cfg->has_multiple_of = section->has_multiple_of;
+		cfg->multiple_of = section->multiple_of;
+		cfg->has_ffn_dim_multiplier = section->has_ffn_dim_multiplier;
+		cfg->ffn_dim_multiplier = section->ffn_dim_multiplier;
+	}
+	return 0;
+}
+
+/* Where the shape keys came from, in words. */
+static void shape_source(const struct calc_input *in, char *buf, size_t len)
+{
+	const char *section = eval_item_model_name(in->item);
+	bool own = false;
+	for (int i = 0; shape_keys[i]; i++)
+		own |= eval_item_gives(in->item, shape_keys[i]);
+	if (!section)
+		snprintf(buf, len, "the item's shape keys");
+	else
+		snprintf(buf, len, "the scenario's model%s%s%s%s", section[0] ? " '" : "", section,
+			 section[0] ? "'" : "", own ? ", changed by the item" : "");
+}
+
+static cJSON *tiling_json(const struct ridge_align_tiling *t)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "m", (double)t->m);
+	cJSON_AddNumberToObject(o, "n", (double)t->n);
+	cJSON_AddNumberToObject(o, "tiles_m", (double)t->tiles_m);
+	cJSON_AddNumberToObject(o, "tiles_n", (double)t->tiles_n);
+	cJSON_AddNumberToObject(o, "tiles", (double)t->tiles);
+	cJSON_AddNumberToObject(o, "concurrent_ctas", (double)t->slots);
+	cJSON_AddNumberToObject(o, "waves", (double)t->waves);
+	json_number(o, "waves_exact", t->waves_exact);
+	cJSON_AddNumberToObject(o, "last_wave_tiles", (double)t->last_wave_tiles);
+	json_number(o, "tile_efficiency", t->tile_efficiency);
+	json_number(o, "wave_efficiency", t->wave_efficiency);
+	json_number(o, "efficiency", t->efficiency);
+	return o;
+}
+
+static cJSON *swiglu_json(const struct ridge_align_swiglu *s)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "rule",
+				"multiple_of * ceil(floor(ffn_dim_multiplier * floor(8 d / 3)) / multiple_of)");
+	cJSON_AddNumberToObject(o, "d_model", (double)s->d_model);
+	if (s->has_multiplier)
+		json_number(o, "ffn_dim_multiplier", s->ffn_dim_multiplier);
+	else
+		cJSON_AddNullToObject(o, "ffn_dim_multiplier");
+	cJSON_AddNumberToObject(o, "multiple_of", (double)s->multiple_of);
+	cJSON_AddNumberToObject(o, "eight_thirds_d", (double)s->base);
+	if (s->has_multiplier)
+		cJSON_AddNumberToObject(o, "scaled", (double)s->scaled);
+	cJSON_AddNumberToObject(o, "intermediate", (double)s->intermediate);
+	return o;
+}
+
+cJSON *calc_json_align_rule(cJSON *obj, const struct ridge_align_rule *r)
+{
+	cJSON *rule = cJSON_AddObjectToObject(obj, "rule");
+	cJSON_AddNumberToObject(rule, "required_multiple", (double)r->required_multiple);
+	cJSON_AddNumberToObject(rule, "required_bytes", r->required_bytes);
+	cJSON_AddNumberToObject(rule, "recommended_multiple", (double)r->recommended_multiple);
+	cJSON_AddNumberToObject(rule, "recommended_bytes", r->recommended_bytes);
+	cJSON_AddBoolToObject(rule, "tensor_core_path", r->matrix_path);
+	cJSON_AddBoolToObject(rule, "alignment_required", r->alignment_required);
+	cJSON_AddBoolToObject(rule, "tn_only", r->tn_only);
+	return rule;
+}
+
+cJSON *calc_json_align_finding(const struct align_finding *f)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "name", f->name);
+	cJSON_AddNumberToObject(o, "value", (double)f->dim.value);
+	cJSON_AddNumberToObject(o, "required_multiple", (double)f->dim.required_multiple);
+	cJSON_AddNumberToObject(o, "suggested", (double)f->dim.suggested);
+	cJSON_AddStringToObject(o, "severity", align_severity_name(f->dim.severity));
+	cJSON_AddNumberToObject(o, "recommended_multiple", (double)f->dim.recommended_multiple);
+	cJSON_AddNumberToObject(o, "suggested_recommended", (double)f->dim.suggested_recommended);
+	return o;
+}
+
+/* The result: `ridge align --json`'s document. model_file is the config read
+ * (NULL otherwise); model_from says where the shape came from otherwise (a
+ * scenario's model section, the item's keys). */
+static cJSON *align_json(const struct align_run *run, const char *model_file, const char *model_from)
+{
+	const struct ridge_gpu *g = run->gpu;
+	const struct ridge_align_rule *r = &run->rule;
+	cJSON *doc = cJSON_CreateObject();
+	cJSON_AddBoolToObject(doc, "ok", run->errors == 0);
+	cJSON_AddStringToObject(doc, "gpu", g->id);
+	cJSON_AddStringToObject(doc, "gpu_name", g->name);
+	cJSON_AddStringToObject(doc, "vendor", g->vendor == RIDGE_VENDOR_AMD ? "amd" : "nvidia");
+	cJSON_AddStringToObject(doc, "ceilings", app_ceiling_source(g));
+	cJSON_AddStringToObject(doc, "dtype", ridge_dtype_name(r->dtype));
+	cJSON_AddNumberToObject(doc, "sm_count", g->sm_count);
+	cJSON *rule = calc_json_align_rule(doc, r);
+	if (r->path_note)
+		cJSON_AddStringToObject(rule, "note", r->path_note);
+	cJSON_AddStringToObject(rule, "basis", r->basis);
+	cJSON_AddNumberToObject(doc, "tokens", (double)run->set.tokens);
+	cJSON *tile = cJSON_AddObjectToObject(doc, "tile");
+	cJSON_AddNumberToObject(tile, "m", run->set.tile.m);
+	cJSON_AddNumberToObject(tile, "n", run->set.tile.n);
+	cJSON_AddNumberToObject(tile, "ctas_per_sm", run->set.tile.ctas_per_sm);
+	cJSON_AddNumberToObject(doc, "errors", run->errors);
+	cJSON_AddNumberToObject(doc, "warnings", run->warnings);
+
+	cJSON *findings = cJSON_AddArrayToObject(doc, "findings");
+	for (int i = 0; i < run->count; i++) {
+		const struct align_finding *f = &run->findings[i];
+		cJSON *o = calc_json_align_finding(f);
+		cJSON_AddBoolToObject(o, "tensor_core_path", r->matrix_path);
+		cJSON_AddStringToObject(o, "reason", f->reason);
+		if (f->from)
+			cJSON_AddStringToObject(o, "from", f->from);
+		if (f->gemm >= 0)
+			cJSON_AddStringToObject(o, "gemm", run->gemms[f->gemm].name);
+		if (f->has_tiling)
+			cJSON_AddItemToObject(o, "tiling", tiling_json(&f->tiling));
+		if (f->has_swiglu && run->has_swiglu)
+			cJSON_AddNumberToObject(o, "swiglu_intermediate", (double)run->swiglu.intermediate);
+		cJSON_AddItemToArray(findings, o);
+	}
+	if (run->has_swiglu) {
+		cJSON *swiglu = swiglu_json(&run->swiglu);
+		/* Dimension lists name d_model and ffn themselves: the rule is asked for. */
+		cJSON_AddBoolToObject(swiglu, "applies", !run->model_mode || run->swiglu_applies);
+		cJSON_AddItemToObject(doc, "swiglu", swiglu);
+	}
+	if (run->model_mode) {
+		const struct ridge_align_model *m = &run->model;
+		cJSON *model = cJSON_AddObjectToObject(doc, "model");
+		if (model_file)
+			cJSON_AddStringToObject(model, "file", model_file);
+		if (model_from)
+			cJSON_AddStringToObject(model, "from", model_from);
+		if (run->model_type[0])
+			cJSON_AddStringToObject(model, "model_type", run->model_type);
+		cJSON_AddNumberToObject(model, "hidden_size", (double)m->hidden_size);
+		cJSON_AddNumberToObject(model, "intermediate_size", (double)m->intermediate_size);
+		cJSON_AddNumberToObject(model, "num_attention_heads", (double)m->num_attention_heads);
+		cJSON_AddNumberToObject(model, "num_key_value_heads", (double)m->num_key_value_heads);
+		cJSON_AddNumberToObject(model, "head_dim", (double)m->head_dim);
+		cJSON_AddNumberToObject(model, "vocab_size", (double)m->vocab_size);
+		cJSON_AddNumberToObject(model, "num_hidden_layers", (double)m->num_hidden_layers);
+		cJSON *gemms = cJSON_AddArrayToObject(doc, "gemms");
+		for (int i = 0; i < run->gemm_count; i++) {
+			const struct ridge_align_gemm *gm = &run->gemms[i];
+			cJSON *o = cJSON_CreateObject();
+			cJSON_AddStringToObject(o, "name", gm->name);
+			cJSON_AddNumberToObject(o, "m", (double)gm->m);
+			cJSON_AddNumberToObject(o, "n", (double)gm->n);
+			cJSON_AddNumberToObject(o, "k", (double)gm->k);
+			cJSON_AddStringToObject(o, "n_from", gm->n_from);
+			cJSON_AddStringToObject(o, "k_from", gm->k_from);
+			cJSON_AddNumberToObject(o, "count", (double)gm->count);
+			json_number(o, "flops", gm->flops);
+			cJSON_AddBoolToObject(o, "aligned", run->gemm_severity[i] != RIDGE_ALIGN_ERROR);
+			cJSON_AddStringToObject(o, "severity", align_severity_name(run->gemm_severity[i]));
+			cJSON_AddBoolToObject(o, "tensor_cores", run->gemm_rule[i].tensor_cores);
+			kernel_rule_json(o, &run->gemm_rule[i]);
+			cJSON_AddItemToObject(o, "tiling", tiling_json(&run->gemm_tiling[i]));
+			cJSON_AddItemToArray(gemms, o);
+		}
+		double total;
+		double fraction = align_run_misaligned_fraction(run, &total);
+		json_number(doc, "gemm_flops", total);
+		json_number(doc, "misaligned_flops_fraction", fraction);
+	}
+	return doc;
+}
+
+/* Which of dims, model and the shape keys the input gives: on the command
+ * line dims or model; in a scenario item one of dims, model, or neither
+ * (the shape keys, from the item or the model section). */
+static int check_inputs(struct calc_input *in, bool *dims, bool *model)
+{
+	const struct param_values *v = in->values;
+	*dims = params_has(v, "dims");
+	*model = params_has(v, "model");
+	if (*dims && *model) {
+		snprintf(in->err, sizeof in->err,
+			 in->item ? "give dims or model, not both" : "give --dims or --model, not both");
+		return -1;
+	}
+	if (!in->item) {
+		if (!*dims && !*model) {
+			snprintf(in->err, sizeof in->err,
+				 "give --dims LIST or --model FILE (see 'ridge align --help')");
+			return -1;
+		}
+		return 0;
+	}
+	for (int i = 0; shape_keys[i] && (*dims || *model); i++) {
+		if (eval_item_gives(in->item, shape_keys[i])) {
+			snprintf(in->err, sizeof in->err,
+				 "%s: the shape keys describe the model to check; give them without %s (or drop %s)",
+				 params_where(v, shape_keys[i]), *dims ? "dims" : "model", *dims ? "dims" : "model");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static cJSON *align_calc_run(struct calc_input *in)
+{
+	const struct param_values *v = in->values;
+	struct align_settings set;
+	bool dims, model;
+	if (read_settings(in, &set) != 0 || check_inputs(in, &dims, &model) != 0)
+		return NULL;
+	struct align_run *run = calloc(1, sizeof *run);
+	if (!run)
+		return align_fail(in, "out of memory");
+	cJSON *result = NULL;
+	if (align_run_start(run, in->gpu, &set, in->err, sizeof in->err) != 0) {
+		char why[sizeof in->err];
+		snprintf(why, sizeof why, "%s", in->err);
+		align_fail(in, "%s: %s", params_where(v, "dtype"), why);
+		goto done;
+	}
+	if (dims) {
+		if (align_run_dims(run, params_text(v, "dims"), params_where(v, "dims"), in->err, sizeof in->err) != 0)
+			goto done;
+		result = align_json(run, NULL, NULL);
+	} else if (model) {
+		const char *file = params_text(v, "model");
+		char path[1024];
+		if (in->item)
+			eval_item_path(in->item, file, path, sizeof path);
+		else
+			snprintf(path, sizeof path, "%s", file);
+		struct app_model_config config;
+		if (app_model_config_load(path, &config, in->st) != 0) {
+			/* The loader said why; a scenario adds where. */
+			if (in->item)
+				align_fail(in, "%s: cannot use '%s' (above)", params_where(v, "model"), file);
+			else
+				in->err[0] = '\0';
+			goto done;
+		}
+		for (int i = 0; i < config.warning_count; i++)
+			app_warning_at(in->st, path, 0, 0, "%s", config.warnings[i]);
+		if (align_run_model(run, &config, path, in->err, sizeof in->err) != 0)
+			goto done;
+		result = align_json(run, path, NULL);
+	} else {
+		struct app_model_config config;
+		char from[200];
+		shape_source(in, from, sizeof from);
+		if (shape_config(in, &config) != 0 || align_run_model(run, &config, from, in->err, sizeof in->err) != 0)
+			goto done;
+		result = align_json(run, NULL, from);
+	}
+	if (!run->rule.any_path) {
+		if (in->item)
+			app_warning(
+			    in->st, "%s: %s has no %s hardware path at all (no matrix or vector rate): the multiples are "
+			    "the byte rules only",
+			    eval_item_where(in->item), run->gpu->id, ridge_dtype_name(set.dtype));
+		else
+			app_warning(
+			    in->st, "%s has no %s hardware path at all (no matrix or vector rate): the multiples are the "
+			    "byte rules only",
+			    run->gpu->id, ridge_dtype_name(set.dtype));
+	}
+done:
+	free(run);
+	return result;
+}
+
+/* ---- human output, from the result ---- */
+
+static long long num_ll(const cJSON *o, const char *key)
+{
+	return (long long)calc_num(o, key);
+}
+
+static void fmt_next_value(long long value, long long next, char *buf, size_t len)
+{
+	if (next == value)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%lld", next);
+}
+
+static void fmt_waves_json(const cJSON *t, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.2f -> %lld", calc_num(t, "waves_exact"), num_ll(t, "waves"));
+}
+
+static const cJSON *get(const cJSON *o, const char *key)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+static void print_header(const cJSON *d, bool amd)
+{
+	const cJSON *r = get(d, "rule"), *tile = get(d, "tile");
+	printf("%s on %s (%s), %lld %s; %s entry\n", calc_str(d, "dtype"), calc_str(d, "gpu_name"), calc_str(d, "gpu"),
+	       num_ll(d, "sm_count"), amd ? "CUs" : "SMs", calc_str(d, "ceilings"));
+	printf("rule: multiples of %lld elements (%lld bytes) required, %lld (%lld bytes) recommended\n",
+	       num_ll(r, "required_multiple"), num_ll(r, "required_bytes"), num_ll(r, "recommended_multiple"),
+	       num_ll(r, "recommended_bytes"));
+	if (cJSON_IsTrue(get(r, "alignment_required")))
+		printf("  %s: the 16-byte conditions are required (cuBLAS has no %s kernel off them, no slower "
+		       "fallback)%s\n",
+		       calc_str(d, "dtype"), calc_str(d, "dtype"),
+		       cJSON_IsTrue(get(r, "tn_only")) ? ";\n  on this GPU only the TN layout (x W^T, W [N,K] row-major: "
+							 "F.linear's) has one"
+						       : "");
+	if (!cJSON_IsTrue(get(r, "tensor_core_path")))
+		printf("note: %s: these GEMMs run without tensor cores whatever the alignment\n", calc_str(r, "note"));
+	if (amd)
+		printf("note: %s\n", calc_str(r, "basis"));
+	printf("tiles: M = %lld tokens, %lldx%lld CTA tiles, %lld per %s (%lld at once)\n", num_ll(d, "tokens"),
+	       num_ll(tile, "m"), num_ll(tile, "n"), num_ll(tile, "ctas_per_sm"), amd ? "CU" : "SM",
+	       num_ll(d, "sm_count") * num_ll(tile, "ctas_per_sm"));
+}
+
+static void print_dims(const cJSON *d)
+{
+	const cJSON *r = get(d, "rule"), *findings = get(d, "findings"), *f;
+	char next_req[24], next_rec[24];
+	snprintf(next_req, sizeof next_req, "NEXT x%lld", num_ll(r, "required_multiple"));
+	snprintf(next_rec, sizeof next_rec, "NEXT x%lld", num_ll(r, "recommended_multiple"));
+	printf("\n%-20s %10s  %-8s %10s %10s %8s %14s %9s %9s\n", "NAME", "VALUE", "SEVERITY", next_req, next_rec,
+	       "TILES", "WAVES", "TILE EFF", "WAVE EFF");
+	cJSON_ArrayForEach(f, findings)
+	{
+		const cJSON *t = get(f, "tiling");
+		long long value = num_ll(f, "value");
+		char a[24], b[24], w[32];
+		fmt_next_value(value, num_ll(f, "suggested"), a, sizeof a);
+		fmt_next_value(value, num_ll(f, "suggested_recommended"), b, sizeof b);
+		fmt_waves_json(t, w, sizeof w);
+		printf("%-20s %10lld  %-8s %10s %10s %8lld %14s %8.2f%% %8.2f%%\n", calc_str(f, "name"), value,
+		       calc_str(f, "severity"), a, b, num_ll(t, "tiles"), w, 100 * calc_num(t, "tile_efficiency"),
+		       100 * calc_num(t, "wave_efficiency"));
+	}
+	printf("\n");
+	const cJSON *s = get(d, "swiglu");
+	cJSON_ArrayForEach(f, findings)
+	{
+		printf("%s = %lld: %s\n", calc_str(f, "name"), num_ll(f, "value"), calc_str(f, "reason"));
+		if (calc_has(f, "swiglu_intermediate") && s)
+			printf(
+			    "  SwiGLU for d_model %lld (Llama rule, multiple_of %lld%s): 8/3 x %lld = %lld -> %lld\n",
+			    num_ll(s, "d_model"), num_ll(s, "multiple_of"),
+			    calc_has(s, "ffn_dim_multiplier") ? ", with ffn_dim_multiplier" : "", num_ll(s, "d_model"),
+			    num_ll(s, "eight_thirds_d"), num_ll(s, "intermediate"));
+	}
+}
+
+/* The config's intermediate_size against the Llama SwiGLU rule, where the
+ * rule is the config's (a Llama model_type or the rule's settings given). */
+static void print_swiglu_check(const cJSON *s, const cJSON *m, bool command_line)
+{
+	const char *flag = command_line ? "--multiple-of" : "multiple_of";
+	if (!cJSON_IsTrue(get(s, "applies"))) {
+		/* Other families size their FFN as they like: no Llama note. */
+		printf("SwiGLU check: not applied (model_type '%s' is not Llama; %s applies the Llama rule)\n",
+		       calc_str(m, "model_type"), flag);
+		return;
+	}
+	printf("SwiGLU check: 8/3 x hidden %lld = %lld", num_ll(s, "d_model"), num_ll(s, "eight_thirds_d"));
+	if (calc_has(s, "ffn_dim_multiplier"))
+		printf(", x ffn_dim_multiplier %g = %lld", calc_num(s, "ffn_dim_multiplier"), num_ll(s, "scaled"));
+	printf(", Llama rule (multiple_of %lld) gives %lld; ", num_ll(s, "multiple_of"), num_ll(s, "intermediate"));
+	if (num_ll(s, "intermediate") == num_ll(m, "intermediate_size"))
+		printf("the config's %lld matches it\n", num_ll(m, "intermediate_size"));
+	else
+		printf("the config has %lld\n  (not the Llama rule with these settings: %s and %s\n"
+		       "  set them; Llama-3 used 1.3 and 1024)\n",
+		       num_ll(m, "intermediate_size"), command_line ? "--ffn-dim-multiplier" : "ffn_dim_multiplier",
+		       flag);
+}
+
+static void print_model(const cJSON *d, bool command_line)
+{
+	const cJSON *m = get(d, "model"), *findings = get(d, "findings"), *gm, *f;
+	char source[256];
+	snprintf(source, sizeof source, "%s", calc_has(m, "file") ? calc_str(m, "file") : calc_str(m, "from"));
+	printf("model: %s: hidden %lld, intermediate %lld, %lld heads (%lld KV, head_dim %lld), vocab %lld, %lld "
+	       "layers\n",
+	       source, num_ll(m, "hidden_size"), num_ll(m, "intermediate_size"), num_ll(m, "num_attention_heads"),
+	       num_ll(m, "num_key_value_heads"), num_ll(m, "head_dim"), num_ll(m, "vocab_size"),
+	       num_ll(m, "num_hidden_layers"));
+	int width = 10; /* the GEMM names: MoE and MLA ones are longer than q_proj */
+	cJSON_ArrayForEach(gm, get(d, "gemms"))
+	{
+		int len = (int)strlen(calc_str(gm, "name"));
+		width = len > width ? len : width;
+	}
+	printf("\n%-*s %-26s %-8s %-28s %6s %14s %s\n", width, "GEMM", "M x N x K", "ALIGNED", "SUGGESTED CHANGE", "TILES",
+	       "WAVES", "EFFICIENCY (TILE x WAVE)");
+	cJSON_ArrayForEach(gm, get(d, "gemms"))
+	{
+		const cJSON *t = get(gm, "tiling");
+		char shape[64], change[96] = "", w[32];
+		snprintf(shape, sizeof shape, "%lld x %lld x %lld", num_ll(gm, "m"), num_ll(gm, "n"), num_ll(gm, "k"));
+		/* The GEMM's two findings are N then K, in GEMM order. */
+		cJSON_ArrayForEach(f, findings)
+		{
+			const char *severity = calc_str(f, "severity");
+			if (strcmp(calc_str(f, "gemm"), calc_str(gm, "name")) != 0 || strcmp(severity, "ok") == 0)
+				continue;
+			size_t used = strlen(change);
+			const char *name = calc_str(f, "name");
+			char axis = name[strlen(name) - 1];
+			if (strcmp(severity, "error") == 0)
+				snprintf(change + used, sizeof change - used, "%s%c %lld->%lld (x%lld: %lld)",
+					 used ? "; " : "", axis, num_ll(f, "value"), num_ll(f, "suggested"),
+					 num_ll(f, "recommended_multiple"), num_ll(f, "suggested_recommended"));
+			else
+				snprintf(change + used, sizeof change - used, "%s%c %lld->%lld", used ? "; " : "", axis,
+					 num_ll(f, "value"), num_ll(f, "suggested_recommended"));
+		}
+		if (!change[0])
+			snprintf(change, sizeof change, "-");
+		const char *severity = calc_str(gm, "severity");
+		const char *aligned = strcmp(severity, "error") == 0	 ? "NO"
+				      : strcmp(severity, "warning") == 0 ? "yes (w)"
+									 : "yes";
+		fmt_waves_json(t, w, sizeof w);
+		printf("%-*s %-26s %-8s %-28s %6lld %14s %6.2f%% (%.2f%% x %.2f%%)\n", width, calc_str(gm, "name"), shape,
+		       aligned, change, num_ll(t, "tiles"), w, 100 * calc_num(t, "efficiency"),
+		       100 * calc_num(t, "tile_efficiency"), 100 * calc_num(t, "wave_efficiency"));
+	}
+	if (calc_num(d, "warnings") > 0)
+		printf("(w): 16-byte aligned, below the recommended multiple.\n");
+	printf("layout: x W^T with W [N,K] row-major (F.linear): cuBLAS TN, m = N, n = M, k = K,\n"
+	       "lda = ldb = K, ldc = N; cuBLAS's six conditions fall on N and K, M (tokens) is free\n"
+	       "(ridge gemm's rule; an odd token count ran at 0.97x the time per FLOP on an H200).\n");
+
+	printf("\n");
+	int shown = 0;
+	cJSON_ArrayForEach(f, findings)
+	{
+		if (strcmp(calc_str(f, "severity"), "ok") == 0)
+			continue;
+		printf("%-7s %s = %lld (%s): %s\n", calc_str(f, "severity"), calc_str(f, "name"), num_ll(f, "value"),
+		       calc_str(f, "from"), calc_str(f, "reason"));
+		shown++;
+	}
+	if (!shown)
+		printf("every dimension is a multiple of %lld\n", num_ll(get(d, "rule"), "recommended_multiple"));
+	print_swiglu_check(get(d, "swiglu"), m, command_line);
+	printf("GEMMs with an error carry %.1f%% of the %.4g forward GEMM FLOPs (%lld tokens; attention's\n"
+	       "Q K^T and P V, which grow with context, are not counted)\n",
+	       100 * calc_num(d, "misaligned_flops_fraction"), calc_num(d, "gemm_flops"), num_ll(d, "tokens"));
+}
+
+static void print_result(const cJSON *d, bool command_line)
+{
+	bool amd = strcmp(calc_str(d, "vendor"), "amd") == 0;
+	int errors = (int)calc_num(d, "errors"), warnings = (int)calc_num(d, "warnings");
+	print_header(d, amd);
+	if (calc_has(d, "model"))
+		print_model(d, command_line);
+	else
+		print_dims(d);
+	printf("\n%d error%s, %d warning%s: %s\n", errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s",
+	       errors && command_line ? "misaligned (exit 1)"
+	       : errors		      ? "misaligned"
+	       : warnings	      ? "aligned, below the recommended multiple"
+				      : "aligned");
+	bool tensor_cores = cJSON_IsTrue(get(get(d, "rule"), "tensor_core_path"));
+	if (errors && tensor_cores && cJSON_IsTrue(get(get(d, "rule"), "alignment_required")))
+		printf("For %s an error marks a GEMM cuBLAS has no kernel for: pad the dimension (or run that\n"
+		       "GEMM in bf16).\n",
+		       calc_str(d, "dtype"));
+	else if (errors && tensor_cores && !amd)
+		printf("ridge flags where a dimension leaves the fast kernels, not how much slower they run: on\n"
+		       "cuBLAS >= 11 an unaligned GEMM stays on tensor cores through slower kernels or\n"
+		       "padding (the \"falls back to FP32 CUDA cores, 30x slower\" story is cuBLAS < 11).\n"
+		       "ridge-probe measures the real penalty (K = 8192 vs 8191 vs 8184).\n");
+	else if (errors)
+		printf("ridge flags where a dimension is unaligned, not how much slower it runs; the probe\n"
+		       "measures that on the GPU.\n");
+}
+
+static void align_print(const cJSON *d)
+{
+	print_result(d, true);
+}
+
+static void align_print_item(const cJSON *d)
+{
+	print_result(d, false);
+}
+
+const struct calc calc_align = {
+    .name = "align",
+    .command = "align",
+    .synopsis = "usage: ridge align --dtype DT (--dims D1,D2,... | --model FILE) [--gpu GPU]",
+    .description = "Tensor-core alignment of GEMM dimensions, and their tile and wave quantization.\n",
+    .params = align_params,
+    .param_count = sizeof align_params / sizeof align_params[0],
+    .needs_gpu = true,
+    .run = align_calc_run,
+    .print = align_print,
+    .print_item = align_print_item,
+    .usage = usage_text,
+    .problem_unless_ok = true,
+};
+
+static void fmt_next(const struct ridge_align_dim *d, bool recommended, char *buf, size_t len)
+{
+	fmt_next_value(d->value, recommended ? d->suggested_recommended : d->suggested, buf, len);
+}
+
+static void fmt_waves(const struct ridge_align_tiling *t, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.2f -> %lld", t->waves_exact, t->waves);
+}
+
+/* A short verdict for the report: what the rule says about one value. */
+static void verdict(const struct ridge_gpu *gpu, const struct ridge_align_rule *r, const struct ridge_align_dim *d,
+		    char *buf, size_t len)
+{
+	const char *dt = ridge_dtype_name(r->dtype);
+	const char *core = gpu->vendor == RIDGE_VENDOR_AMD ? "matrix-core" : "tensor-core";
+	if (!r->matrix_path)
+		snprintf(buf, len, "%s: no %s path on this GPU", dt, core);
+	else if (d->severity == RIDGE_ALIGN_ERROR && d->suggested == d->suggested_recommended)
+		snprintf(buf, len, "%s: off the fast %s kernels (not a multiple of %lld; next %lld)", dt, core,
+			 r->required_multiple, d->suggested);
+	else if (d->severity == RIDGE_ALIGN_ERROR)
+		snprintf(buf, len, "%s: off the fast %s kernels (not a multiple of %lld; next %lld, or %lld for %lld)",
+			 dt, core, r->required_multiple, d->suggested, d->suggested_recommended,
+			 r->recommended_multiple);
+	else if (d->severity == RIDGE_ALIGN_WARNING)
+		snprintf(buf, len, "%s: on %s cores, short of the recommended %lld (next %lld)", dt,
+			 gpu->vendor == RIDGE_VENDOR_AMD ? "matrix" : "tensor", r->recommended_multiple,
+			 d->suggested_recommended);
+	else
+		snprintf(buf, len, "%s: a multiple of the recommended %lld", dt, r->recommended_multiple);
+}
+
+/* One dimension's verdict under a rule, as ridge align --json has it. */
+static cJSON *report_finding_json(const char *label, const struct ridge_align_dim *d)
+{
+	struct align_finding f = { .dim = *d, .gemm = -1 };
+	snprintf(f.name, sizeof f.name, "%s", label);
+	return calc_json_align_finding(&f);
+}
+
+/* ridge report: the textbook's cases (7.2.3, review question 3) on this GPU. */
+void report_align(const struct ridge_gpu *gpu, cJSON *json)
+{
+	static const struct {
+		const char *label;
+		long long value;
+	} cases[] = {
+	    {"d_model = 6000 (review q. 3)", 6000},
+	    {"8/3 x 8192 = 21845 (SwiGLU)", 21845},
+	    {"textbook fix 21888 (342 x 64)", 21888},
+	    {"Llama rule, multiple_of 256", 22016},
+	    {"probe shape 8191", 8191},
+	    {"probe shape 8184", 8184},
+	    {"probe shape 8192", 8192},
+	};
+	const long long tokens = ALIGN_DEFAULT_TOKENS;
+	const struct ridge_align_tile tile = {128, 128, 1};
+	struct ridge_align_rule half, fp8;
+	char err[300];
+	/* The textbook's dtype is bf16; a GPU without bf16 matrix units (V100) gets fp16. */
+	enum ridge_dtype half_dtype =
+	    gpu->peak[RIDGE_BF16].has_matrix || !gpu->peak[RIDGE_FP16].has_matrix ? RIDGE_BF16 : RIDGE_FP16;
+	const char *hn = ridge_dtype_name(half_dtype);
+	cJSON *aj = json ? cJSON_AddObjectToObject(json, "align") : NULL, *dims = NULL;
+	if (!json)
+		printf("== Tensor-core alignment (textbook §7.2.3) on %s ==\n", gpu->name);
+	if (align_rule(gpu, half_dtype, &half, err, sizeof err) != 0 ||
+	    align_rule(gpu, RIDGE_FP8, &fp8, err, sizeof err)) {
+		if (aj)
+			cJSON_AddStringToObject(aj, "error", err);
+		else
+			printf("cannot check: %s\n", err);
+		return;
+	}
+	if (aj) {
+		cJSON_AddStringToObject(aj, "dtype", hn);
+		calc_json_align_rule(cJSON_AddObjectToObject(aj, hn), &half);
+		calc_json_align_rule(cJSON_AddObjectToObject(aj, "fp8"), &fp8);
+		cJSON_AddNumberToObject(aj, "tokens", (double)tokens);
+		cJSON *t = cJSON_AddObjectToObject(aj, "tile");
+		cJSON_AddNumberToObject(t, "m", tile.m);
+		cJSON_AddNumberToObject(t, "n", tile.n);
+		dims = cJSON_AddArrayToObject(aj, "dims");
+	}
+	if (!json) {
+		printf("%s: multiples of %lld required, %lld recommended; fp8: %lld and %lld\n", hn, half.required_multiple,
+		       half.recommended_multiple, fp8.required_multiple, fp8.recommended_multiple);
+		char fix_head[24];
+		snprintf(fix_head, sizeof fix_head, "%s fix", hn);
+		printf("%-30s %-8s %-8s %9s %7s %14s %9s %9s\n", "dimension (as N)", hn, "fp8", fix_head, "tiles", "waves",
+		       "tile eff", "wave eff");
+	}
+	struct ridge_align_dim seen_half[2], seen_fp8[2];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct ridge_align_dim a, b;
+		struct ridge_align_tiling t;
+		if (align_check_dim(&half, cases[i].value, &a, err, sizeof err) != 0 ||
+		    align_check_dim(&fp8, cases[i].value, &b, err, sizeof err) != 0 ||
+		    align_tiling(tokens, cases[i].value, &tile, gpu->sm_count, &t, err, sizeof err) != 0) {
+			if (aj)
+				cJSON_AddStringToObject(aj, "error", err);
+			else
+				printf("%-30s %s\n", cases[i].label, err);
+			return;
+		}
+		if (i < 2) {
+			seen_half[i] = a;
+			seen_fp8[i] = b;
+		}
+		if (dims) {
+			cJSON *d = cJSON_CreateObject();
+			cJSON_AddItemToArray(dims, d);
+			cJSON_AddStringToObject(d, "label", cases[i].label);
+			cJSON_AddNumberToObject(d, "value", (double)cases[i].value);
+			cJSON_AddItemToObject(d, hn, report_finding_json(cases[i].label, &a));
+			cJSON_AddItemToObject(d, "fp8", report_finding_json(cases[i].label, &b));
+			cJSON_AddItemToObject(d, "tiling", tiling_json(&t));
+			continue;
+		}
+		char fix[24], w[32];
+		fmt_next(&a, true, fix, sizeof fix);
+		fmt_waves(&t, w, sizeof w);
+		printf("%-30s %-8s %-8s %9s %7lld %14s %8.2f%% %8.2f%%\n", cases[i].label,
+		       half.matrix_path ? align_severity_name(a.severity) : "no TC",
+		       fp8.matrix_path ? align_severity_name(b.severity) : "no TC", fix, t.tiles, w,
+		       100 * t.tile_efficiency, 100 * t.wave_efficiency);
+	}
+	if (!json) {
+		printf("tiles: M = %lld tokens x N, %dx%d CTA tiles, one per %s, %d %s.\n", tokens, tile.m, tile.n,
+		       gpu->vendor == RIDGE_VENDOR_AMD ? "CU" : "SM", gpu->sm_count,
+		       gpu->vendor == RIDGE_VENDOR_AMD ? "CUs" : "SMs");
+		char line[200];
+		for (int i = 0; i < 2; i++) {
+			printf("%lld:\n", cases[i].value);
+			verdict(gpu, &half, &seen_half[i], line, sizeof line);
+			printf("  %s\n", line);
+			verdict(gpu, &fp8, &seen_fp8[i], line, sizeof line);
+			printf("  %s\n", line);
+		}
+	}
+
+	/* The textbook says the misaligned FFN is "~36% of model compute": here is
+	 * the share of forward GEMM FLOPs in a Llama-3-70B shape with 21845. */
+	struct ridge_align_model m = {.hidden_size = 8192,
+				      .intermediate_size = 21845,
+				      .num_attention_heads = 64,
+				      .num_key_value_heads = 8,
+				      .has_num_key_value_heads = true,
+				      .vocab_size = 128256,
+				      .num_hidden_layers = 80};
+	struct ridge_align_gemm g[RIDGE_GEMM_COUNT];
+	if (align_model_resolve(&m, err, sizeof err) == 0 && align_model_gemms(&m, tokens, g, err, sizeof err) == 0) {
+		double total = 0, ffn = 0;
+		for (int i = 0; i < RIDGE_GEMM_COUNT; i++) {
+			total += g[i].flops;
+			if (i == RIDGE_GEMM_GATE || i == RIDGE_GEMM_UP || i == RIDGE_GEMM_DOWN)
+				ffn += g[i].flops;
+		}
+		if (aj) {
+			cJSON *o = cJSON_AddObjectToObject(aj, "llama3_70b_ffn");
+			cJSON_AddNumberToObject(o, "intermediate_size", (double)m.intermediate_size);
+			json_number(o, "ffn_gemm_flops", ffn);
+			json_number(o, "gemm_flops", total);
+			json_ratio(o, "ffn_fraction", ffn, total);
+			return;
+		}
+		printf("A Llama-3-70B shape with intermediate 21845: gate, up and down carry %.1f%% of the forward\n"
+		       "GEMM FLOPs at %lld tokens (the textbook says ~36%% of model compute; attention's Q K^T and P V\n"
+		       "are not counted here and grow with context).\n",
+		       100 * ffn / total, tokens);
+	}
+	if (json)
+		return;
+	printf("The textbook's \"not divisible by 16 silently falls back to FP32 CUDA cores, 30x slower\" is\n"
+	       "cuBLAS < 11; newer cuBLAS uses slower tensor-core kernels or pads. ridge-probe measures it.\n");
+}

@@ -1,0 +1,193 @@
+/* ridge comm: the time of one collective on N GPUs (model/comm.h), alpha +
+ * beta x M in NCCL's bus-bandwidth convention, the algorithm stated. Also the
+ * scenario item kind "comm". */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "calc.h"
+#include "app.h"
+#include "comm.h"
+
+static const struct param comm_params[] = {
+	{ "op", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, "OP",
+	  "all-reduce, all-gather, reduce-scatter, all-to-all or send-recv (p2p)", NULL, NULL },
+	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "N", "GPUs taking part", NULL, NULL },
+	{ "bytes", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, 1e18, PARAM_REQUIRED, "M",
+	  "message size as nccl-tests counts it (64MiB): the buffer reduced, the gathered output", "0 to 1e18 B", NULL },
+	{ "algorithm", PARAM_TEXT, 0, NULL, 0, 0, 0, "ALG", "ring, tree, nvls, direct (default auto: the fastest that applies)",
+	  NULL, NULL },
+	{ "network_bw", PARAM_NUMBER, RIDGE_UNIT_BYTES_PER_S, NULL, 0, 1e15, PARAM_OPEN_LO, "B/s",
+	  "network bandwidth per GPU, one direction, past the fabric domain (50GB/s: 400 Gb/s NICs)", "greater than 0", NULL },
+	{ "sweep", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "also every size 8 B, 64 B ... 8 GiB (x8), as nccl-tests prints", NULL, NULL },
+	CALC_GPU_PARAMS,
+	CALC_JSON_PARAM,
+};
+
+void calc_json_comm(cJSON *o, const struct ridge_comm_result *r)
+{
+	cJSON_AddStringToObject(o, "op", ridge_collective_name(r->op));
+	cJSON_AddStringToObject(o, "algorithm", comm_algorithm_name(r->algorithm));
+	json_number(o, "gpus", r->gpus);
+	json_number(o, "bytes", r->bytes);
+	json_number(o, "bus_factor", r->bus_factor);
+	json_number(o, "bus_bytes", r->bus_bytes);
+	json_number(o, "domains", r->domains);
+	json_number(o, "gpus_per_domain", r->gpus_per_domain);
+	json_number(o, "intra_steps", r->intra_steps);
+	json_number(o, "inter_steps", r->inter_steps);
+	json_number(o, "base_latency_s", r->base_latency_s);
+	json_number(o, "step_latency_s", r->step_latency_s);
+	json_number(o, "net_step_latency_s", r->net_step_latency_s);
+	json_number(o, "alpha_s", r->alpha_s);
+	json_number(o, "link_bandwidth", r->link_bandwidth);
+	json_number(o, "efficiency", r->efficiency);
+	json_number(o, "bus_bandwidth", r->bus_bandwidth);
+	json_number(o, "beta_s_per_byte", r->beta_s_per_byte);
+	json_number(o, "time_s", r->time_s);
+	json_number(o, "algbw", r->algbw);
+	json_number(o, "busbw", r->busbw);
+	cJSON_AddStringToObject(o, "bandwidth_source", r->bandwidth_source);
+	cJSON_AddStringToObject(o, "latency_source", r->latency_source);
+	cJSON_AddStringToObject(o, "path", r->path);
+}
+
+static cJSON *comm_run(struct calc_input *in)
+{
+	const struct param_values *v = in->values;
+	struct ridge_comm_input ci = { 0 };
+	const char *op = params_text(v, "op");
+	if (!comm_collective_parse(op, &ci.op)) {
+		snprintf(in->err, sizeof in->err, "%s: unknown collective '%s' (known: %s)", params_where(v, "op"), op,
+			 comm_collective_list());
+		return NULL;
+	}
+	const char *algorithm = params_text(v, "algorithm");
+	if (algorithm && !comm_algorithm_parse(algorithm, &ci.algorithm)) {
+		snprintf(in->err, sizeof in->err, "%s: unknown algorithm '%s' (known: auto, ring, tree, nvls, direct)",
+			 params_where(v, "algorithm"), algorithm);
+		return NULL;
+	}
+	ci.gpus = params_num(v, "gpus");
+	ci.bytes = params_num(v, "bytes");
+	ci.network_bandwidth = params_has(v, "network_bw") ? params_num(v, "network_bw") : 0;
+	struct ridge_comm_result r;
+	char err[400];
+	if (comm_collective(in->gpu, &ci, &r, err, sizeof err) != 0) {
+		/* The model names the value; the command names the flag it came from. */
+		if (strstr(err, "network bandwidth"))
+			snprintf(in->err, sizeof in->err, "%s: give %s", err, params_where(v, "network_bw"));
+		else if (strstr(err, "does not apply"))
+			snprintf(in->err, sizeof in->err, "%s: %s", params_where(v, "algorithm"), err);
+		else
+			snprintf(in->err, sizeof in->err, "%s: %s", params_where(v, "gpus"), err);
+		return NULL;
+	}
+	cJSON *o = cJSON_CreateObject();
+	calc_json_gpu(o, in->gpu);
+	cJSON_AddStringToObject(o, "topology", in->gpu->ic.topology_name);
+	json_number(o, "domain_gpus", in->gpu->ic.domain_gpus);
+	if (ci.network_bandwidth > 0)
+		json_number(o, "network_bandwidth", ci.network_bandwidth);
+	calc_json_comm(o, &r);
+	if (params_flag(v, "sweep")) {
+		cJSON *sweep = cJSON_AddArrayToObject(o, "sweep");
+		for (double size = 8; size <= 8.0 * 1024 * 1024 * 1024; size *= 8) {
+			struct ridge_comm_input s = ci;
+			struct ridge_comm_result sr;
+			s.bytes = size;
+			if (comm_collective(in->gpu, &s, &sr, err, sizeof err) != 0) {
+				snprintf(in->err, sizeof in->err, "%s", err);
+				cJSON_Delete(o);
+				return NULL;
+			}
+			cJSON *row = cJSON_CreateObject();
+			json_number(row, "bytes", size);
+			cJSON_AddStringToObject(row, "algorithm", comm_algorithm_name(sr.algorithm));
+			json_number(row, "time_s", sr.time_s);
+			json_number(row, "algbw", sr.algbw);
+			json_number(row, "busbw", sr.busbw);
+			json_number(row, "latency_share", sr.time_s > 0 ? sr.alpha_s / sr.time_s : 0);
+			cJSON_AddItemToArray(sweep, row);
+		}
+	}
+	return o;
+}
+
+static void comm_print(const cJSON *r)
+{
+	char a[48], b[48], c[48], d[48], e[48];
+	fmt_bytes(calc_num(r, "bytes"), a, sizeof a);
+	printf("%s of %s on %.0f x %s (%s fabric, %.0f GPUs per domain)\n", calc_str(r, "op"), a, calc_num(r, "gpus"),
+	       calc_str(r, "gpu"), calc_str(r, "topology"), calc_num(r, "domain_gpus"));
+	if (strcmp(calc_str(r, "algorithm"), "none") == 0) {
+		printf("  one GPU: nothing to communicate, 0 s\n");
+		return;
+	}
+	if (strcmp(calc_str(r, "algorithm"), "auto") == 0)
+		printf("  algorithm NCCL's own choice, as measured, over %s", calc_str(r, "path"));
+	else
+		printf("  algorithm %s over %s", calc_str(r, "algorithm"), calc_str(r, "path"));
+	if (calc_num(r, "domains") > 1)
+		printf(", %.0f domains of %.4g GPUs", calc_num(r, "domains"), calc_num(r, "gpus_per_domain"));
+	printf("\n\n");
+	fmt_seconds(calc_num(r, "base_latency_s"), a, sizeof a);
+	fmt_seconds(calc_num(r, "step_latency_s"), b, sizeof b);
+	fmt_seconds(calc_num(r, "alpha_s"), c, sizeof c);
+	if (strcmp(calc_str(r, "latency_source"), "measured") == 0) {
+		printf("  alpha  %s (measured)\n", c);
+	} else {
+		printf("  alpha  %s + %.0f steps x %s", a, calc_num(r, "intra_steps"), b);
+		if (calc_num(r, "inter_steps") > 0) {
+			fmt_seconds(calc_num(r, "net_step_latency_s"), d, sizeof d);
+			printf(" + %.0f network steps x %s", calc_num(r, "inter_steps"), d);
+		}
+		printf(" = %s (%s)\n", c, calc_str(r, "latency_source"));
+	}
+	fmt_bytes(calc_num(r, "bus_bytes"), a, sizeof a);
+	fmt_si(calc_num(r, "bus_bandwidth"), "B/s", b, sizeof b);
+	fmt_si(calc_num(r, "link_bandwidth"), "B/s", d, sizeof d);
+	printf("  bus    %.6g x M = %s per GPU at %s", calc_num(r, "bus_factor"), a, b);
+	if (strcmp(calc_str(r, "bandwidth_source"), "derived") == 0)
+		printf(" (derived: %s links x %.4g efficiency)\n", d, calc_num(r, "efficiency"));
+	else
+		printf(" (%s; the links carry %s)\n", calc_str(r, "bandwidth_source"), d);
+	fmt_seconds(calc_num(r, "time_s"), a, sizeof a);
+	fmt_si(calc_num(r, "algbw"), "B/s", b, sizeof b);
+	fmt_si(calc_num(r, "busbw"), "B/s", c, sizeof c);
+	fmt_seconds(calc_num(r, "alpha_s"), d, sizeof d);
+	fmt_seconds(calc_num(r, "time_s") - calc_num(r, "alpha_s"), e, sizeof e);
+	printf("  time   %s = %s latency + %s transfer; algbw %s, busbw %s\n", a, d, e, b, c);
+
+	const cJSON *sweep = cJSON_GetObjectItemCaseSensitive(r, "sweep");
+	if (cJSON_IsArray(sweep)) {
+		printf("\n  %12s %-7s %12s %12s %12s %9s\n", "size", "algo", "time", "algbw", "busbw", "latency");
+		const cJSON *row;
+		cJSON_ArrayForEach(row, sweep)
+		{
+			fmt_bytes(calc_num(row, "bytes"), a, sizeof a);
+			fmt_seconds(calc_num(row, "time_s"), b, sizeof b);
+			fmt_si(calc_num(row, "algbw"), "B/s", c, sizeof c);
+			fmt_si(calc_num(row, "busbw"), "B/s", d, sizeof d);
+			fmt_percent(calc_num(row, "latency_share"), e, sizeof e);
+			printf("  %12s %-7s %12s %12s %12s %9s\n", a, calc_str(row, "algorithm"), b, c, d, e);
+		}
+	}
+}
+
+const struct calc calc_comm = {
+	.name = "comm",
+	.command = "comm",
+	.synopsis = "usage: ridge comm --op OP --gpus N --bytes M [--gpu GPU] [--algorithm ALG] [--network-bw B/s]\n"
+		    "                  [--sweep] [--json] [--hwdb DIR] [--calibration FILE]",
+	.description = "Time of one collective as alpha + beta x M in NCCL's bus-bandwidth convention: all-reduce moves\n"
+		       "2(N-1)/N x M per GPU, all-gather, reduce-scatter and all-to-all (N-1)/N x M, send-recv M.\n"
+		       "alpha = NCCL's base latency + steps x step latency (ring 2(N-1) or N-1, tree 2 log2, NVLS one);\n"
+		       "the bus bandwidth is measured (a --calibration), published (nccl-tests) or derived from the\n"
+		       "links (model/comm.h). --algorithm auto takes the fastest, as NCCL's tuner does.\n",
+	.params = comm_params,
+	.param_count = sizeof comm_params / sizeof comm_params[0],
+	.needs_gpu = true,
+	.run = comm_run,
+	.print = comm_print,
+};
