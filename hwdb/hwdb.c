@@ -138,6 +138,10 @@ static const struct field amd_fields[] = {
 
 static const struct field power_fields[] = {
 	QTY("tdp", tdp_watts, RIDGE_UNIT_WATTS, 10, 5000, V_ALL, V_ALL),
+	OPTQTY("sustained_matrix_fraction", sustained_matrix_fraction, has_sustained_matrix, RIDGE_UNIT_COUNT, 0.05, 1,
+	       V_ALL),
+	QTY("burst_time", burst_time_s, RIDGE_UNIT_SECONDS, 0, 3600, 0, V_ALL),
+	STR("source", power_source, 0, V_ALL),
 	END,
 };
 
@@ -182,6 +186,8 @@ static const struct field launch_fields[] = {
 	QTY("graph_node", graph_node_s, RIDGE_UNIT_SECONDS, 1e-10, 1e-3, V_ALL, V_ALL),
 	OPTQTY("kernel_fixed_cost", kernel_fixed_cost_s, has_kernel_fixed_cost, RIDGE_UNIT_SECONDS, 0, 1e-3, V_ALL),
 	OPTQTY("gemm_fixed_cost", gemm_fixed_cost_s, has_gemm_fixed_cost, RIDGE_UNIT_SECONDS, 0, 1e-3, V_ALL),
+	OPTQTY("framework_overhead", framework_overhead_s, has_framework_overhead, RIDGE_UNIT_SECONDS, 1e-8, 1e-2, V_ALL),
+	STR("framework_source", framework_source, 0, V_ALL),
 	END,
 };
 
@@ -195,6 +201,9 @@ static const struct field launch_fields[] = {
 		OPTQTY("fixed_cost", timing[slot].fixed_cost_s, timing[slot].has_fixed_cost, RIDGE_UNIT_SECONDS, 0,    \
 		       1e-3, V_ALL),                                                                                   \
 		STR("source", timing[slot].source, 0, V_ALL),                                                          \
+		OPTQTY("cta_bandwidth", timing[slot].cta_bandwidth, timing[slot].has_cta_bandwidth,                    \
+		       RIDGE_UNIT_BYTES_PER_S, 1e6, 1e14, V_ALL),                                                      \
+		STR("cta_bandwidth_source", timing[slot].cta_bandwidth_source, 0, V_ALL),                              \
 		END,                                                                                                   \
 	}
 TIMING_SLOT_FIELDS(RIDGE_SLOT_GEMM);

@@ -169,6 +169,15 @@ static void put_entry(FILE *f, const struct ridge_gpu *g)
 			g->amd.simds_per_cu, g->amd.waves_per_simd, g->amd.vgprs_per_lane, g->amd.vgpr_granule, g->amd.sgprs_per_simd,
 			g->amd.sgpr_granule, g->amd.max_sgprs_per_wave, g->amd.lds_granule, g->amd.barrier_slots);
 	fprintf(f, "power:\n  tdp: " NUM " W\n", g->tdp_watts);
+	if (g->has_sustained_matrix) {
+		fprintf(f, "  sustained_matrix_fraction: " NUM "\n  burst_time: " NUM " s\n", g->sustained_matrix_fraction,
+			g->burst_time_s);
+		if (g->power_source[0]) {
+			fprintf(f, "  source: ");
+			put_string(f, g->power_source);
+			fputc('\n', f);
+		}
+	}
 	if (g->interconnect[0])
 		put_interconnect(f, g);
 	fprintf(f, "launch:\n  overhead: " NUM " s\n  graph_node: " NUM " s\n", g->launch_overhead_s, g->graph_node_s);
@@ -176,6 +185,14 @@ static void put_entry(FILE *f, const struct ridge_gpu *g)
 		fprintf(f, "  kernel_fixed_cost: " NUM " s\n", g->kernel_fixed_cost_s);
 	if (g->has_gemm_fixed_cost)
 		fprintf(f, "  gemm_fixed_cost: " NUM " s\n", g->gemm_fixed_cost_s);
+	if (g->has_framework_overhead) {
+		fprintf(f, "  framework_overhead: " NUM " s\n", g->framework_overhead_s);
+		if (g->framework_source[0]) {
+			fprintf(f, "  framework_source: ");
+			put_string(f, g->framework_source);
+			fputc('\n', f);
+		}
+	}
 	put_timing(f, g);
 	if (g->has_price)
 		fprintf(f, "price: " NUM " USD\n", g->price_usd_per_hour);
@@ -206,7 +223,8 @@ static void put_timing(FILE *f, const struct ridge_gpu *g)
 	bool any = g->attention_default[0] != '\0';
 	for (int i = 0; i < RIDGE_TIMING_SLOTS; i++) {
 		const struct ridge_timing_terms *t = &g->timing[i];
-		any = any || t->has_compute_efficiency || t->has_memory_efficiency || t->has_fixed_cost;
+		any = any || t->has_compute_efficiency || t->has_memory_efficiency || t->has_fixed_cost ||
+		      t->has_cta_bandwidth;
 	}
 	if (!any)
 		return;
@@ -218,7 +236,7 @@ static void put_timing(FILE *f, const struct ridge_gpu *g)
 	}
 	for (int i = 0; i < RIDGE_TIMING_SLOTS; i++) {
 		const struct ridge_timing_terms *t = &g->timing[i];
-		if (!t->has_compute_efficiency && !t->has_memory_efficiency && !t->has_fixed_cost)
+		if (!t->has_compute_efficiency && !t->has_memory_efficiency && !t->has_fixed_cost && !t->has_cta_bandwidth)
 			continue;
 		fprintf(f, "  %s:\n", timing_slot_key(i));
 		if (t->has_compute_efficiency)
@@ -231,6 +249,14 @@ static void put_timing(FILE *f, const struct ridge_gpu *g)
 			fprintf(f, "    source: ");
 			put_string(f, t->source);
 			fputc('\n', f);
+		}
+		if (t->has_cta_bandwidth) {
+			fprintf(f, "    cta_bandwidth: " NUM " B/s\n", t->cta_bandwidth);
+			if (t->cta_bandwidth_source[0]) {
+				fprintf(f, "    cta_bandwidth_source: ");
+				put_string(f, t->cta_bandwidth_source);
+				fputc('\n', f);
+			}
 		}
 	}
 }
