@@ -223,6 +223,8 @@ void serve_json_result(cJSON *o, const struct ridge_serve_result *r, const char 
 	cJSON_AddStringToObject(o, "bound", cost_bound_name(r->bound));
 	json_number(o, "kernel_time_s", r->kernel_time_s);
 	json_number(o, "launch_time_s", r->launch_time_s);
+	json_number(o, "matrix_time_s", r->matrix_time_s);
+	json_number(o, "power_limit_time_s", r->power_limit_time_s);
 	json_number(o, "communication_time_s", r->communication_s);
 	json_number(o, "kernels_per_step", r->kernels_per_step);
 	json_number(o, "tokens_per_s", replicas * r->tokens_per_s);
@@ -298,13 +300,19 @@ void serve_json_explain(cJSON *o, const struct ridge_serve_request *req, const s
 			    k->floor_s, k->time.compute_efficiency.value, k->time.memory_efficiency.value,
 			    k->time.fixed_cost.value, k->time.fixed_cost.source);
 	}
+	if (r->power_limit_time_s > 0)
+		explain_add(list, "power limit (in the kernels above)", "(1 / sustained fraction - 1) * (matrix time - burst time)",
+			    r->power_limit_time_s, "s", "(1 / %.6g - 1) * (%.17g - %.17g) (%s)", req->gpu->sustained_matrix_fraction,
+			    r->matrix_time_s, req->gpu->burst_time_s, req->gpu->power_source[0] ? req->gpu->power_source : "power.*");
 	explain_add(list, "kernel time", "sum of count * predicted", r->kernel_time_s, "s", "%d kernels, %.6g launches",
 		    r->kernel_count, r->kernels_per_step);
 	const char *launch_formula = req->launch == RIDGE_LAUNCH_EAGER ? "host launches back to back; a kernel waits for its launch"
 				     : req->launch == RIDGE_LAUNCH_GRAPH ? "launch overhead + kernels * graph node cost"
 									 : "one launch";
 	explain_add(list, "launch time", launch_formula, r->launch_time_s, "s", "%s: %.6g launches, %.6g s each, node %.6g s",
-		    serve_launch_name(req->launch), r->kernels_per_step, req->gpu->launch_overhead_s, req->gpu->graph_node_s);
+		    serve_launch_name(req->launch), r->kernels_per_step,
+		    req->launch == RIDGE_LAUNCH_EAGER ? serve_eager_issue_s(req->gpu) : req->gpu->launch_overhead_s,
+		    req->gpu->graph_node_s);
 	explain_add(list, "communication", "ridge comm's all-reduces and all-to-alls x (1 - overlap), or --communication-ms", r->communication_s, "s", "%.17g", r->communication_s);
 	explain_add(list, req->phase == RIDGE_PHASE_DECODE ? "TPOT" : "TTFT", "kernels + launches + communication", r->step_s,
 		    "s", "%.17g + %.17g + %.17g", r->kernel_time_s, r->launch_time_s, r->communication_s);

@@ -121,6 +121,14 @@ static const struct hwdb_field amd_fields[] = {
 
 static const struct hwdb_field power_fields[] = {
 	QTY("tdp", tdp_watts, RIDGE_UNIT_WATTS, 10, 5000, V_ALL, V_ALL, "tdp_watts"),
+	/* The power limit's throttling (ridge-probe --sustained): burst_time and
+	 * source go with the fraction. */
+	OPTQTY("sustained_matrix_fraction", sustained_matrix_fraction, has_sustained_matrix, RIDGE_UNIT_COUNT, 0.05, 1,
+	       V_ALL, "sustained_matrix_fraction"),
+	ROW("burst_time", HWDB_QTY, RIDGE_UNIT_SECONDS, 0, 3600, 0, V_ALL, G(burst_time_s), NO_OFFSET, 0, 0, 0, NULL,
+	    G(has_sustained_matrix), 0, "burst_time_s"),
+	ROW("source", HWDB_STR, 0, 0, 0, 0, V_ALL, G(power_source), NO_OFFSET, 0, sizeof(((struct ridge_gpu *)0)->power_source),
+	    0, NULL, G(has_sustained_matrix), 0, "power_source"),
 	END,
 };
 
@@ -171,6 +179,11 @@ static const struct hwdb_field launch_fields[] = {
 	       "kernel_fixed_cost_s"),
 	OPTQTY("gemm_fixed_cost", gemm_fixed_cost_s, has_gemm_fixed_cost, RIDGE_UNIT_SECONDS, 0, 1e-3, V_ALL,
 	       "gemm_fixed_cost_s"),
+	/* The framework's host cost per kernel in eager mode; its source goes with it. */
+	OPTQTY("framework_overhead", framework_overhead_s, has_framework_overhead, RIDGE_UNIT_SECONDS, 1e-8, 1e-2, V_ALL,
+	       "framework_overhead_s"),
+	ROW("framework_source", HWDB_STR, 0, 0, 0, 0, V_ALL, G(framework_source), NO_OFFSET, 0,
+	    sizeof(((struct ridge_gpu *)0)->framework_source), 0, NULL, G(has_framework_overhead), 0, "framework_source"),
 	END,
 };
 
@@ -184,6 +197,11 @@ static const struct hwdb_field launch_fields[] = {
 		OPTQTY("fixed_cost", timing[slot].fixed_cost_s, timing[slot].has_fixed_cost, RIDGE_UNIT_SECONDS, 0,    \
 		       1e-3, V_ALL, "fixed_cost_s"),                                                                   \
 		STR("source", timing[slot].source, 0, V_ALL, "source"),                                                \
+		OPTQTY("cta_bandwidth", timing[slot].cta_bandwidth, timing[slot].has_cta_bandwidth,                    \
+		       RIDGE_UNIT_BYTES_PER_S, 1e6, 1e14, V_ALL, "cta_bandwidth"),                                     \
+		ROW("cta_bandwidth_source", HWDB_STR, 0, 0, 0, 0, V_ALL, G(timing[slot].cta_bandwidth_source), NO_OFFSET, 0, \
+		    sizeof(((struct ridge_gpu *)0)->timing[slot].cta_bandwidth_source), 0, NULL,                       \
+		    G(timing[slot].has_cta_bandwidth), 0, "cta_bandwidth_source"),                                     \
 		END,                                                                                                   \
 	}
 TIMING_SLOT_FIELDS(RIDGE_SLOT_GEMM);

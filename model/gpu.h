@@ -146,6 +146,13 @@ struct ridge_timing_terms {
 	double memory_efficiency;  /* fraction of the binding memory level's bandwidth */
 	double fixed_cost_s;       /* per kernel */
 	char source[RIDGE_LONG_TEXT];
+	/* Attention: the bytes per second one CTA streams from its KV head's
+	 * cache (timing.<slot>.cta_bandwidth). A decode kernel with fewer
+	 * (request, KV head) units than SMs cannot reach the HBM ceiling: one
+	 * unit's cache streams at this rate (model/serve.c). */
+	bool has_cta_bandwidth;
+	double cta_bandwidth;
+	char cta_bandwidth_source[RIDGE_LONG_TEXT];
 };
 
 struct ridge_gpu {
@@ -207,11 +214,27 @@ struct ridge_gpu {
 	struct ridge_amd_occupancy amd;   /* valid when vendor == AMD */
 
 	double tdp_watts;
+	/* Under continuous tensor-core work the GPU holds its burst clock for
+	 * power.burst_time, then the power limit lowers the clock until the
+	 * matrix rate is power.sustained_matrix_fraction of the burst rate
+	 * (ridge-probe --sustained: settled / burst). Optional: without them
+	 * every phase runs at the burst rate. */
+	bool has_sustained_matrix;
+	double sustained_matrix_fraction; /* (0, 1] */
+	double burst_time_s;
+	char power_source[RIDGE_LONG_TEXT];
 	char interconnect[RIDGE_TEXT];
 	double interconnect_bandwidth; /* bytes/s, bidirectional, all links of one GPU (the datasheet figure) */
 	struct ridge_interconnect ic;  /* what the communication model needs (model/comm.h) */
 
 	double launch_overhead_s; /* host cost of one kernel launch */
+	/* The host time per kernel of a framework's eager dispatch (the
+	 * Python call, the dispatcher, the launch itself: PyTorch eager issues
+	 * one kernel per ~28 us where cudaLaunchKernel alone takes ~4 us);
+	 * eager steps issue their kernels at this rate when it is known. */
+	bool has_framework_overhead;
+	double framework_overhead_s;
+	char framework_source[RIDGE_LONG_TEXT];
 	double graph_node_s;      /* per-node cost of a CUDA/HIP graph replay */
 	/* GPU-side fixed cost per kernel (fill, drain, tail), measured by
 	 * ridge-probe as the intercept of time against work: of the stream

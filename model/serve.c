@@ -91,6 +91,9 @@ static int price(struct pricer *p, const char *name, const struct ridge_kernel_s
 		k->bytes = t->hierarchy.levels[RIDGE_LEVEL_HBM].bytes;
 		k->floor_s = t->time_floor_s;
 		k->predicted_s = t->predicted_time_s;
+		if (t->path.uses_matrix && t->compute_binds)
+			k->matrix_s = t->floor_binds ? t->predicted_time_s
+						     : t->quantized_compute_time_s / t->compute_efficiency.value;
 	} else {
 		double peak = t->ceiling.peak_flops;
 		double compute = flops / peak;
@@ -101,6 +104,9 @@ static int price(struct pricer *p, const char *name, const struct ridge_kernel_s
 		k->floor_s = fmax(compute, memory);
 		k->predicted_s = timing_predict(compute / t->quantization_efficiency, memory, t->compute_efficiency.value,
 						t->memory_efficiency.value, t->fixed_cost.value);
+		double c = compute / t->quantization_efficiency / t->compute_efficiency.value;
+		if (t->path.uses_matrix && c >= memory / t->memory_efficiency.value)
+			k->matrix_s = c;
 	}
 	p->flops += count * k->flops;
 	p->bytes += count * k->bytes;
@@ -180,6 +186,33 @@ static void attention_sizes(const struct ridge_serve_request *req, const struct 
 	a->context = m->sliding_window > 0 ? fmin(req->context, (double)m->sliding_window) : req->context;
 }
 
+/* A decode attention kernel runs one CTA per (request, KV head) unit, the
+ * query heads of a group together (FlashAttention's GQA decode, cuDNN's, the
+ * grouped query of validation/heldout/decode_step.py), each streaming its
+ * unit's cache from the first key to the last. With fewer units than SMs the
+ * HBM ceiling is out of reach: the kernel takes at least waves x (cache /
+ * units) / cta_bandwidth (one CTA's streaming rate, the entry's
+ * timing.<slot>.cta_bandwidth). */
+static int stream_limit(struct pricer *p, struct ridge_serve_kernel *k, double units, double cache, double count)
+{
+	const struct ridge_gpu *gpu = p->req->gpu;
+	const struct ridge_kernel_time *t = &k->time;
+	if (t->slot < 0 || !gpu->timing[t->slot].has_cta_bandwidth || !(units >= 1) || !(cache > 0))
+		return 0;
+	double waves = ceil(units / gpu->sm_count);
+	double stream = waves * (cache / units) / gpu->timing[t->slot].cta_bandwidth;
+	/* The class's fixed cost (fill, drain, tail of kernels that fill the
+	 * GPU) is not added on top: one CTA's stream from first key to last is
+	 * the kernel's critical path, its start and end included. */
+	if (stream <= k->predicted_s)
+		return 0;
+	double before = k->predicted_s;
+	k->predicted_s = stream;
+	k->stream_bound = true;
+	p->out->kernel_time_s += count * (k->predicted_s - before);
+	return 0;
+}
+
 /* Decode attention: one query row per request and head against the cache.
  * FLOPs 2 B H C (d_qk + d_v) = 4 B H d C for equal widths; MLA attends in
  * the latent (absorbed form): 2 B H C ((kv_lora + rope) + kv_lora). Bytes:
@@ -203,7 +236,9 @@ static int price_decode_attention(struct pricer *p, const struct attention_sizes
 	s.heads = a->heads;
 	s.kv_heads = a->heads;
 	s.head_dim = a->qk;
-	return price(p, "attention", &s, count, flops, cache + q + o, o);
+	if (price(p, "attention", &s, count, flops, cache + q + o, o))
+		return -1;
+	return stream_limit(p, &p->out->kernels[p->out->kernel_count - 1], B * a->kv_heads, cache, count);
 }
 
 /* Prefill attention: causal FlashAttention over the prompt, the shape's own
@@ -319,7 +354,7 @@ static double launch_time(const struct ridge_serve_request *req, const struct ri
 		return gpu->launch_overhead_s + out->kernels_per_step * gpu->graph_node_s;
 	/* eager: simulate host and GPU clocks over the sequence */
 	const struct ridge_workload_model *m = req->model;
-	double t_launch = gpu->launch_overhead_s;
+	double t_launch = serve_eager_issue_s(gpu);
 	double host = 0, device = 0;
 	const struct ridge_serve_kernel *k = out->kernels;
 	/* the step's own kernels before the layers (the embedding) */
@@ -361,6 +396,36 @@ static double launch_time(const struct ridge_serve_request *req, const struct ri
 		device = fmax(device, host) + k[i].count * k[i].predicted_s;
 	}
 	return device - out->kernel_time_s;
+}
+
+double serve_eager_issue_s(const struct ridge_gpu *gpu)
+{
+	return gpu->has_framework_overhead ? gpu->framework_overhead_s : gpu->launch_overhead_s;
+}
+
+/* The power limit over the step: the tensor-core compute time T of the
+ * step's compute-bound matrix kernels runs at the burst rate for the first
+ * power.burst_time (tau), then at sustained_matrix_fraction (f) of it:
+ * T becomes tau + (T - tau) / f. Each such kernel's compute time grows by
+ * the same factor, (1/f - 1) (1 - tau/T), so the eager simulation and the
+ * per-kernel table see the throttled kernels. */
+static void apply_power_limit(const struct ridge_gpu *gpu, struct ridge_serve_result *out)
+{
+	double matrix = 0;
+	for (int i = 0; i < out->kernel_count; i++)
+		matrix += out->kernels[i].count * out->kernels[i].matrix_s;
+	out->matrix_time_s = matrix;
+	if (!gpu->has_sustained_matrix || !(matrix > gpu->burst_time_s))
+		return;
+	double growth = (1 / gpu->sustained_matrix_fraction - 1) * (1 - gpu->burst_time_s / matrix);
+	for (int i = 0; i < out->kernel_count; i++) {
+		struct ridge_serve_kernel *k = &out->kernels[i];
+		double extra = k->matrix_s * growth;
+		k->power_limit_s = extra;
+		k->predicted_s += extra;
+		out->power_limit_time_s += k->count * extra;
+	}
+	out->kernel_time_s += out->power_limit_time_s;
 }
 
 static int check_request(const struct ridge_serve_request *r, char *err, size_t err_len)
@@ -454,6 +519,7 @@ int serve_step(const struct ridge_serve_request *req, struct ridge_serve_result 
 	out->compute_time_s = p.flops / peak;
 	out->floor_s = fmax(out->memory_time_s, out->compute_time_s);
 	out->bound = out->compute_time_s > out->memory_time_s ? RIDGE_BOUND_COMPUTE : RIDGE_BOUND_MEMORY;
+	apply_power_limit(req->gpu, out);
 	out->launch_time_s = launch_time(req, out, lk, nk, first_layer_kernel, layer_kernels_end);
 	out->communication_s = req->communication_s;
 	out->step_s = out->kernel_time_s + out->launch_time_s + out->communication_s;

@@ -7,11 +7,20 @@
  *   (timing_kernel: max(compute/eff_c, memory/eff_m) + fixed cost);
  *   the step is the sum, plus the launch cost of the mode and the
  *   communication time the caller supplies:
- *     eager       the host launches each kernel (launch.overhead); a kernel
+ *     eager       the host issues each kernel (launch.framework_overhead, a
+ *                 framework's measured host cost per kernel, else
+ *                 launch.overhead); a kernel
  *                 starts when both it is launched and the previous one is
  *                 done: host-bound steps take the host's time
  *     graph       one graph launch + kernels x launch.graph_node
  *     persistent  one launch
+ *   decode attention  one CTA per (request, KV head): with fewer such units
+ *                 than SMs the kernel takes at least waves x (its cache /
+ *                 units) / timing.<slot>.cta_bandwidth
+ *   power limit   the step's compute-bound tensor-core time T beyond
+ *                 power.burst_time (tau) runs at power.sustained_matrix_fraction
+ *                 (f) of the burst rate: + (1/f - 1) (T - tau) (ridge-probe
+ *                 --sustained measures f; the held clock's duration, tau)
  *   tpot_floor_s  max(bytes / bandwidth, FLOPs / peak) per GPU: the roofline
  *                 floor of the whole step (no launches, no fixed costs)
  *
@@ -75,7 +84,10 @@ struct ridge_serve_kernel {
 	double count;               /* per step: layers x instances */
 	double flops, bytes;        /* once, per GPU, with the storage types */
 	double floor_s;             /* the kernel's roofline floor */
-	double predicted_s;         /* timing_kernel's prediction (once) */
+	double predicted_s;         /* timing_kernel's prediction (once), power_limit_s included */
+	double matrix_s;            /* of it: tensor-core compute time at the burst rate, when compute binds */
+	double power_limit_s;       /* what the sustained matrix rate adds to it (serve.c, the power limit) */
+	bool stream_bound;          /* decode attention: fewer units than SMs, one CTA's stream rate binds */
 	struct ridge_kernel_time time;
 };
 
@@ -93,7 +105,9 @@ struct ridge_serve_result {
 	double compute_time_s; /* per GPU: its FLOPs / peak */
 	double floor_s;        /* max of the two */
 	enum ridge_bound bound;
-	double kernel_time_s;  /* sum of the kernels' predictions */
+	double kernel_time_s;  /* sum of the kernels' predictions (the power limit included) */
+	double matrix_time_s;      /* of the kernels: compute-bound tensor-core time at the burst rate */
+	double power_limit_time_s; /* of kernel_time_s: the sustained rate's addition, (1/f - 1) (T - tau) */
 	double launch_time_s;  /* what the launch mode adds to the step */
 	double communication_s;
 	double step_s;         /* TPOT or TTFT: kernels + launches + communication */
@@ -109,6 +123,11 @@ struct ridge_serve_result {
 	int kernel_count;
 	struct ridge_serve_kernel kernels[RIDGE_SERVE_MAX_KERNELS];
 };
+
+/* The host time per kernel of an eager step: launch.framework_overhead
+ * where the entry has it (a framework's measured dispatch cost), else
+ * launch.overhead (the bare launch). */
+double serve_eager_issue_s(const struct ridge_gpu *gpu);
 
 /* A decode step (TPOT) or a prefill (TTFT). Returns 0, or -1 with err. */
 int serve_step(const struct ridge_serve_request *req, struct ridge_serve_result *out, char *err, size_t err_len);

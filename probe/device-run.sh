@@ -13,7 +13,7 @@
 #                               the full run with calibration, --quick, and
 #                               --sustained 20 over copy and the bf16 GEMM
 #   probe/device-run.sh lease3  the third lease of 2026-12-01: SASS of the chases,
-#                               the scratch experiment (logs/2026-12-01-h200-lease3/
+#                               the scratch experiment (measurements/2026-12-01-h200-lease3/
 #                               exp.cu, carried prebuilt as DIR/exp), two full runs
 #                               and two --quick runs (latency_hops stable?)
 #   probe/device-run.sh validate  --quick --validate (fast failure check), the

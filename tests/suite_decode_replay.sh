@@ -1,19 +1,25 @@
 #!/bin/sh
-# The H200 decode/prefill measurements (tests/fixtures/decode_h200.json, from
-# validation/heldout/decode_step.py) replayed through ridge cost decode/prefill
-# --model: validation/decode_replay.py must reproduce validation/README.md's
-# table (predicted, floor, measured, error) exactly, so the README cannot
-# drift from what ridge predicts.
+# The H200 decode/prefill measurements replayed through ridge cost
+# decode/prefill --model: validation/decode_replay.py must reproduce
+# validation/README.md's table (set, predicted, floor, measured, error) exactly,
+# so the README cannot drift from what ridge predicts. Each lease's fixture
+# (validation/heldout/decode_step.py's JSON) is judged with the calibration
+# ridge-probe wrote on that lease:
+#   tests/fixtures/decode_h200.json         the fitting and judged sets (lease 2;
+#                                            its calibration replayed by this
+#                                            tree's ridge-probe --replay, which
+#                                            adds the hwdb keys it copies)
+#   tests/fixtures/decode_h200_lease3.json  the held-out grid (lease 3)
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 RIDGE=${RIDGE:-build/ridge}
-fixture=tests/fixtures/decode_h200.json
-# the calibration ridge-probe wrote on the same lease as the measurement
-calibration=measurements/2026-12-01-h200-lease2/calibration.yaml
-[ -f "$calibration" ] || calibration=validation/h200-calibration.yaml
-if [ ! -f "$fixture" ]; then
-	echo "SKIP decode replay: $fixture not captured yet"
+set -- tests/fixtures/decode_h200.json measurements/2026-12-01-h200-lease2/calibration-replayed.yaml
+if [ -f tests/fixtures/decode_h200_lease3.json ]; then
+	set -- "$@" tests/fixtures/decode_h200_lease3.json measurements/2026-12-02-h200-decode/calibration.yaml
+fi
+if [ ! -f "$1" ]; then
+	echo "SKIP decode replay: $1 not captured yet"
 	echo "0 passed, 0 failed"
 	exit 0
 fi
@@ -22,7 +28,7 @@ if ! command -v python3 >/dev/null 2>&1; then
 	echo "0 passed, 0 failed"
 	exit 0
 fi
-if python3 validation/decode_replay.py "$RIDGE" "$fixture" "$calibration" --check validation/README.md; then
+if python3 validation/decode_replay.py "$RIDGE" "$@" --check validation/README.md; then
 	echo "1 passed, 0 failed"
 else
 	echo "FAIL decode replay"

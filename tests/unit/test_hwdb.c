@@ -272,6 +272,16 @@ static void test_calibration_round_trip(void **state)
 	gpu.has_copy_bandwidth = true;
 	gpu.copy_bandwidth = 2.7654321098765e12;
 	gpu.launch_overhead_s = 2.345e-6;
+	/* the serving keys a calibration copies from its entry */
+	gpu.has_framework_overhead = true;
+	gpu.framework_overhead_s = 2.857e-5;
+	snprintf(gpu.framework_source, sizeof gpu.framework_source, "PyTorch \"eager\"");
+	gpu.has_sustained_matrix = true;
+	gpu.sustained_matrix_fraction = 0.8706;
+	gpu.burst_time_s = 0.0373;
+	snprintf(gpu.power_source, sizeof gpu.power_source, "ridge-probe --sustained");
+	gpu.timing[RIDGE_SLOT_ATTENTION_CUDNN].has_cta_bandwidth = true;
+	gpu.timing[RIDGE_SLOT_ATTENTION_CUDNN].cta_bandwidth = 3.932e10;
 	char path[] = "/tmp/ridge-test-calXXXXXX";
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
@@ -299,6 +309,13 @@ static void test_calibration_round_trip(void **state)
 	assert_true(back.peak[RIDGE_BF16].matrix == gpu.peak[RIDGE_BF16].matrix);
 	assert_int_equal(back.nv.carveout_count, gpu.nv.carveout_count);
 	assert_int_equal(back.source_count, gpu.source_count);
+	assert_true(back.has_framework_overhead && back.framework_overhead_s == gpu.framework_overhead_s);
+	assert_string_equal(back.framework_source, gpu.framework_source);
+	assert_true(back.has_sustained_matrix && back.sustained_matrix_fraction == 0.8706 && back.burst_time_s == 0.0373);
+	assert_string_equal(back.power_source, gpu.power_source);
+	assert_true(back.timing[RIDGE_SLOT_ATTENTION_CUDNN].has_cta_bandwidth &&
+		    back.timing[RIDGE_SLOT_ATTENTION_CUDNN].cta_bandwidth == 3.932e10);
+	assert_false(back.timing[RIDGE_SLOT_GEMM].has_cta_bandwidth);
 }
 
 /* Compares every row of rows between what was written and what was read. */

@@ -24,6 +24,8 @@ static const struct ridge_gpu *floor_gpu(void)
 	gpu = *test_gpu("h200-sxm");
 	memset(gpu.timing, 0, sizeof gpu.timing);
 	gpu.has_kernel_fixed_cost = gpu.has_gemm_fixed_cost = false;
+	gpu.has_framework_overhead = false; /* eager: launch.overhead */
+	gpu.has_sustained_matrix = false;   /* no power limit */
 	return &gpu;
 }
 
@@ -198,6 +200,129 @@ static void test_eager_host_bound(void **state)
 	assert_true(r->launch_time_s < 1e-8);
 }
 
+/* launch.framework_overhead, where the entry has it, is the eager host's
+ * cost per kernel in place of launch.overhead. */
+static void test_eager_framework_overhead(void **state)
+{
+	(void)state;
+	struct ridge_gpu gpu = *floor_gpu();
+	gpu.launch_overhead_s = 1e-9;
+	gpu.has_framework_overhead = true;
+	gpu.framework_overhead_s = 1e-3;
+	assert_true(serve_eager_issue_s(&gpu) == 1e-3);
+	struct ridge_workload_model m = llama3_8b();
+	struct ridge_serve_request req = request(&m, &gpu);
+	req.launch = RIDGE_LAUNCH_EAGER;
+	struct ridge_serve_result *r = result();
+	char err[300];
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	/* host-bound at 1 ms a kernel: 484 issues, then the last kernel runs */
+	double last = r->kernels[r->kernel_count - 1].predicted_s;
+	assert_close(r->step_s, 484 * 1e-3 + last, 1e-12);
+	/* graphs do not go through the framework per kernel */
+	req.launch = RIDGE_LAUNCH_GRAPH;
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	assert_close(r->launch_time_s, 1e-9 + 484 * gpu.graph_node_s, 1e-12);
+}
+
+static const struct ridge_serve_kernel *kernel_named(const struct ridge_serve_result *r, const char *name)
+{
+	for (int i = 0; i < r->kernel_count; i++)
+		if (strcmp(r->kernels[i].name, name) == 0)
+			return &r->kernels[i];
+	fail_msg("no kernel %s", name);
+	return NULL;
+}
+
+/* The power limit: the step's compute-bound tensor-core time T beyond tau
+ * runs at f of the burst rate, T -> tau + (T - tau) / f. */
+static void test_power_limit(void **state)
+{
+	(void)state;
+	struct ridge_gpu gpu = *floor_gpu();
+	struct ridge_workload_model m = llama3_8b();
+	struct ridge_serve_request req = request(&m, &gpu);
+	req.phase = RIDGE_PHASE_PREFILL;
+	req.context = 2048;
+	struct ridge_serve_result *r = result();
+	char err[300];
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	double burst_step = r->step_s, T = r->matrix_time_s;
+	double q_burst = kernel_named(r, "q_proj")->predicted_s, norm = kernel_named(r, "rmsnorm")->predicted_s;
+	/* 2048 tokens of Llama-3-8B: 29.6 TFLOP of GEMMs at 989.4 TFLOP/s, about 30 ms of it */
+	assert_true(T > 0.025 && T < burst_step);
+	assert_true(r->power_limit_time_s == 0);
+
+	/* f = 1/2 from the first second (tau = 0): every compute-bound matrix
+	 * kernel takes exactly twice its burst time, the rest are unchanged */
+	gpu.has_sustained_matrix = true;
+	gpu.sustained_matrix_fraction = 0.5;
+	gpu.burst_time_s = 0;
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	assert_close(kernel_named(r, "q_proj")->predicted_s, 2 * q_burst, 1e-12);
+	assert_true(kernel_named(r, "rmsnorm")->predicted_s == norm);
+	assert_close(r->power_limit_time_s, T, 1e-12);
+	assert_close(r->step_s, burst_step + T, 1e-12);
+
+	/* tau = T / 2: the second half at half the rate, (2 - 1)(T - T/2) = T/2 more */
+	gpu.burst_time_s = T / 2;
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	assert_close(kernel_named(r, "q_proj")->predicted_s, 1.5 * q_burst, 1e-12);
+	assert_close(r->step_s, burst_step + T / 2, 1e-12);
+
+	/* a step shorter than tau runs at the burst rate; a decode step's
+	 * memory-bound GEMMs have no compute-bound matrix time at all */
+	gpu.burst_time_s = 2 * T;
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	assert_true(r->step_s == burst_step);
+	gpu.burst_time_s = 0;
+	req = request(&m, &gpu);
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	assert_true(r->matrix_time_s == 0 && r->power_limit_time_s == 0);
+}
+
+/* Decode attention with fewer (request, KV head) units than SMs: one CTA
+ * streams its unit's cache at timing.<slot>.cta_bandwidth. */
+static void test_decode_stream_limit(void **state)
+{
+	(void)state;
+	struct ridge_gpu gpu = *floor_gpu();
+	struct ridge_timing_terms *t = &gpu.timing[RIDGE_SLOT_ATTENTION_CUDNN]; /* h200-sxm's default: cudnn */
+	t->has_cta_bandwidth = true;
+	t->cta_bandwidth = 1e10;
+	struct ridge_workload_model m = llama3_8b();
+	struct ridge_serve_request req = request(&m, &gpu);
+	req.context = 8192;
+	struct ridge_serve_result *r = result();
+	char err[300];
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	/* batch 1 x 8 KV heads = 8 units, one wave; a unit's cache per layer:
+	 * 8192 tokens x (K and V: 2 x 128) x 2 B = 4,194,304 B at 10 GB/s */
+	const struct ridge_serve_kernel *a = kernel_named(r, "attention");
+	assert_true(a->stream_bound);
+	assert_close(a->predicted_s, 4194304 / 1e10, 1e-12);
+	/* batch 32: 256 units on 132 SMs, 2 waves of the same stream; the
+	 * memory term (1.07 GB at 4.8 TB/s, 224 us) is shorter */
+	req.batch = 32;
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	a = kernel_named(r, "attention");
+	assert_close(a->predicted_s, 2 * 4194304 / 1e10, 1e-12);
+	/* batch 132 x 8 = 1056 units: 8 waves of 419 us = 3.36 ms against the
+	 * HBM term of 4.43 GB at 4.8 TB/s = 0.92 ms: still the stream; at a
+	 * CTA rate of 1 TB/s the HBM ceiling binds again */
+	t->cta_bandwidth = 1e12;
+	req.batch = 132;
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	a = kernel_named(r, "attention");
+	assert_false(a->stream_bound);
+	/* without the key: the kernel's own term */
+	t->has_cta_bandwidth = false;
+	req.batch = 1;
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	assert_false(kernel_named(r, "attention")->stream_bound);
+	assert_true(kernel_named(r, "attention")->predicted_s < 4194304 / 1e10 / 10);
+}
+
 static void test_bad_requests(void **state)
 {
 	(void)state;
@@ -224,7 +349,8 @@ int main(void)
 		cmocka_unit_test(test_dense_decode),	  cmocka_unit_test(test_kv_head_rule),
 		cmocka_unit_test(test_moe_experts),	  cmocka_unit_test(test_quantized_storage),
 		cmocka_unit_test(test_prefill),		  cmocka_unit_test(test_eager_host_bound),
-		cmocka_unit_test(test_bad_requests),
+		cmocka_unit_test(test_eager_framework_overhead), cmocka_unit_test(test_power_limit),
+		cmocka_unit_test(test_decode_stream_limit),	 cmocka_unit_test(test_bad_requests),
 	};
 	return cmocka_run_group_tests_name("serve", tests, NULL, NULL);
 }

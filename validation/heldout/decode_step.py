@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Times decode steps and prefills of LLM-shaped decoders in plain PyTorch.
 
-Usage: python3 validation/heldout/decode_step.py OUT.json [--quick] [--device cuda:0]
+Usage: python3 validation/heldout/decode_step.py OUT.json [--quick | --heldout] [--device cuda:0]
 
 Models (bf16, random weights, nothing downloaded):
   dense  Llama-3-8B's shape: hidden 4096, intermediate 14336, 32 layers, 32 heads,
@@ -20,6 +20,13 @@ Cases:
            which a graph cannot capture)
   prefill  batch 1 x 512, 2048, 8192, 16384 tokens (dense), eager and graph;
            the MoE at 2048, eager
+  --heldout  the second grid, none of whose shapes the first has (every case
+           marked "set": "held-out" for validation/decode_replay.py): dense
+           decode at batch 2, 4, 16, 48 x context 1024, 3072, 6144, 16384
+           under graphs and batch 4, 16 x 3072, 16384 eager; prefills of
+           1024, 3072, 4096, 12288 tokens under graphs, 1024 and 4096 eager,
+           batch 2 x 2048 under graphs; the MoE at batch 2, 4, 16 x context
+           1024, 4096 and prefills of 512 and 4096 tokens, eager
 A decode step at context C writes the new token's K and V at position C and
 attends over C + 1 cached tokens; a prefill writes S positions and attends
 causally. Each case: warm-up, then >= 10 timed repetitions with CUDA events
@@ -298,23 +305,36 @@ def main():
     batches = [1, 8] if quick else [1, 8, 32, 64]
     contexts = [2048] if quick else [2048, 4096, 8192]
     prompts = [512, 2048] if quick else [512, 2048, 8192, 16384]
+    # (model, phase, mode, batch, context or prompt) in the order run
+    if "--heldout" in sys.argv:
+        plan = [("dense", "decode", "graph", b, c) for c in (1024, 3072, 6144, 16384) for b in (2, 4, 16, 48)]
+        plan += [("dense", "prefill", "graph", 1, s) for s in (1024, 3072, 4096, 12288)]
+        plan += [("dense", "prefill", "graph", 2, 2048)]
+        plan += [("dense", "decode", "eager", b, c) for c in (3072, 16384) for b in (4, 16)]
+        plan += [("dense", "prefill", "eager", 1, s) for s in (1024, 4096)]
+        plan += [("moe", "decode", "eager", b, c) for c in (1024, 4096) for b in (2, 4, 16)]
+        plan += [("moe", "prefill", "eager", 1, s) for s in (512, 4096)]
+        doc["notes"].append("the held-out grid (--heldout): no shape of the first grid; every case is set held-out")
+    else:
+        plan = []
+        for mode in ("graph", "eager"):
+            plan += [("dense", "decode", mode, b, c) for c in contexts for b in batches]
+            plan += [("dense", "prefill", mode, 1, s) for s in prompts]
+        plan += [("moe", "decode", "eager", b, 2048) for b in batches]
+        plan += [("moe", "prefill", "eager", 1, 2048)]
     profiled = {}
     torch.set_grad_enabled(False)  # no autograd anywhere (graph capture included)
-    log("dense model: allocating weights")
-    dense = Decoder(DENSE, device, gen)
-    for mode in ("graph", "eager"):
-        for context in contexts:
-            for batch in batches:
-                doc["cases"].append(run_case(dense, "dense", "decode", mode, batch, context, gen, profiled, log))
-        for seq in prompts:
-            doc["cases"].append(run_case(dense, "dense", "prefill", mode, 1, seq, gen, profiled, log))
-    del dense
-    torch.cuda.empty_cache()
-    log("moe model: allocating weights")
-    moe = Decoder(MOE, device, gen)
-    for batch in batches:
-        doc["cases"].append(run_case(moe, "moe", "decode", "eager", batch, 2048, gen, profiled, log))
-    doc["cases"].append(run_case(moe, "moe", "prefill", "eager", 1, 2048, gen, profiled, log))
+    for name, cfg in (("dense", DENSE), ("moe", MOE)):
+        log(f"{name} model: allocating weights")
+        model = Decoder(cfg, device, gen)
+        for m, phase, mode, batch, size in plan:
+            if m == name:
+                case = run_case(model, name, phase, mode, batch, size, gen, profiled, log)
+                if "--heldout" in sys.argv:
+                    case["set"] = "held-out"
+                doc["cases"].append(case)
+        del model
+        torch.cuda.empty_cache()
     doc["kernels_per_step"] = {f"{k[0]}/{k[1]}/{k[2]}": v for k, v in profiled.items()}
     doc["wall_s"] = time.time() - t0
     with open(out_path + ".tmp", "w") as f:
