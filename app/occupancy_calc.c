@@ -404,73 +404,65 @@ static void print_nv_config(const struct ridge_occupancy_input *in, const struct
 	printf("\n");
 }
 
-static void print_nv_limits(const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
-			    const struct ridge_occupancy_analysis *an)
+static void describe_nv_limit(const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
+			      const struct ridge_occupancy_analysis *an, int i)
 {
 	const struct ridge_occupancy_result *r = &an->result;
-	char v[16], a[32], b[32];
+	char a[32], b[32];
 	int per_sp = an->reg_warps_per_sub_partition;
-	printf("\n  %-14s %9s  %s\n", "limit", "blocks/SM", "from");
-	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++) {
-		if (i == RIDGE_OCC_VIRTUAL && r->limit[i] == RIDGE_OCC_UNLIMITED)
-			continue;
-		fmt_limit(r->limit[i], v, sizeof v);
-		printf("  %-14s %9s  ", limit_label(g, i), v);
-		switch (i) {
-		case RIDGE_OCC_WARPS:
-			if (r->threads_over_block)
-				printf("a block of %d threads is over the %d the GPU allows", in->threads_per_block,
-				       g->max_threads_per_block);
-			else
-				printf("%d warps per SM / %d per block", r->max_warps, r->warps_per_block);
-			break;
-		case RIDGE_OCC_REGISTERS:
-			if (in->regs_per_thread == 0)
-				printf("no registers");
-			else if (r->regs_over_block)
-				printf("%d per warp (%d x %d in units of %d) x %d warps, counted as %d (whole "
-				       "sub-partitions), "
-				       "is over %d per block",
-				       r->regs_per_warp, in->regs_per_thread, g->warp_size, g->nv.reg_alloc_unit,
-				       r->warps_per_block, an->warps_counted, g->regs_per_block);
-			else
-				printf("%d per warp (%d x %d in units of %d); %d per sub-partition / %d = %d warps x "
-				       "%d = %d "
-				       "/ %d",
-				       r->regs_per_warp, in->regs_per_thread, g->warp_size, g->nv.reg_alloc_unit,
-				       g->regs_per_sm / g->nv.sub_partitions, r->regs_per_warp, per_sp,
-				       g->nv.sub_partitions, per_sp * g->nv.sub_partitions, r->warps_per_block);
-			break;
-		case RIDGE_OCC_SHARED_MEMORY:
-			if (r->dynamic_over_max)
-				printf("%s dynamic is over the kernel's maximum of %s%s",
-				       kib(in->dynamic_smem, a, sizeof a), kib(r->max_dynamic_smem, b, sizeof b),
-				       in->optin ? "" : " (add --optin: cudaFuncAttributeMaxDynamicSharedMemorySize)");
-			else if (r->smem_over_block)
-				printf("%.0f B per block is over the %.0f B per-block limit", r->smem_per_block,
-				       r->smem_block_limit);
-			else
-				printf(
-				    "%.0f B per block (%.0f + %.0f reserved + %.0f, in units of %.0f) in %s (%.0f B)",
-				    r->smem_per_block, in->static_smem, g->nv.smem_reserved_per_block, in->dynamic_smem,
-				    g->nv.smem_alloc_unit, kib(r->smem_per_sm, a, sizeof a), r->smem_per_sm);
-			break;
-		case RIDGE_OCC_BLOCKS:
-			printf("the SM's block slots");
-			break;
-		case RIDGE_OCC_BARRIERS:
-			if (r->limit[i] == RIDGE_OCC_UNLIMITED)
-				printf(g->nv.barriers_per_block_slot ? "no named barriers counted"
-								     : "no barrier limit before sm_90");
-			else
-				printf("%d x %d barrier sets / %d per block", g->nv.barriers_per_block_slot,
-				       g->max_blocks_per_sm, in->barriers);
-			break;
-		default:
-			printf("%d per SM / %d per block", g->nv.virtual_resources_per_sm, in->virtual_resources);
-			break;
-		}
-		printf("\n");
+	switch (i) {
+	case RIDGE_OCC_WARPS:
+		if (r->threads_over_block)
+			printf("a block of %d threads is over the %d the GPU allows", in->threads_per_block,
+			       g->max_threads_per_block);
+		else
+			printf("%d warps per SM / %d per block", r->max_warps, r->warps_per_block);
+		break;
+	case RIDGE_OCC_REGISTERS:
+		if (in->regs_per_thread == 0)
+			printf("no registers");
+		else if (r->regs_over_block)
+			printf("%d per warp (%d x %d in units of %d) x %d warps, counted as %d (whole "
+			       "sub-partitions), "
+			       "is over %d per block",
+			       r->regs_per_warp, in->regs_per_thread, g->warp_size, g->nv.reg_alloc_unit,
+			       r->warps_per_block, an->warps_counted, g->regs_per_block);
+		else
+			printf("%d per warp (%d x %d in units of %d); %d per sub-partition / %d = %d warps x "
+			       "%d = %d "
+			       "/ %d",
+			       r->regs_per_warp, in->regs_per_thread, g->warp_size, g->nv.reg_alloc_unit,
+			       g->regs_per_sm / g->nv.sub_partitions, r->regs_per_warp, per_sp,
+			       g->nv.sub_partitions, per_sp * g->nv.sub_partitions, r->warps_per_block);
+		break;
+	case RIDGE_OCC_SHARED_MEMORY:
+		if (r->dynamic_over_max)
+			printf("%s dynamic is over the kernel's maximum of %s%s",
+			       kib(in->dynamic_smem, a, sizeof a), kib(r->max_dynamic_smem, b, sizeof b),
+			       in->optin ? "" : " (add --optin: cudaFuncAttributeMaxDynamicSharedMemorySize)");
+		else if (r->smem_over_block)
+			printf("%.0f B per block is over the %.0f B per-block limit", r->smem_per_block,
+			       r->smem_block_limit);
+		else
+			printf(
+			    "%.0f B per block (%.0f + %.0f reserved + %.0f, in units of %.0f) in %s (%.0f B)",
+			    r->smem_per_block, in->static_smem, g->nv.smem_reserved_per_block, in->dynamic_smem,
+			    g->nv.smem_alloc_unit, kib(r->smem_per_sm, a, sizeof a), r->smem_per_sm);
+		break;
+	case RIDGE_OCC_BLOCKS:
+		printf("the SM's block slots");
+		break;
+	case RIDGE_OCC_BARRIERS:
+		if (r->limit[i] == RIDGE_OCC_UNLIMITED)
+			printf(g->nv.barriers_per_block_slot ? "no named barriers counted"
+							     : "no barrier limit before sm_90");
+		else
+			printf("%d x %d barrier sets / %d per block", g->nv.barriers_per_block_slot,
+			       g->max_blocks_per_sm, in->barriers);
+		break;
+	default:
+		printf("%d per SM / %d per block", g->nv.virtual_resources_per_sm, in->virtual_resources);
+		break;
 	}
 }
 
@@ -488,58 +480,73 @@ static void print_amd_config(const struct ridge_occupancy_input *in, const struc
 	printf("%s + %s dynamic LDS\n", kib(in->static_smem, a, sizeof a), kib(in->dynamic_smem, b, sizeof b));
 }
 
-static void print_amd_limits(const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
-			     const struct ridge_occupancy_result *r)
+static void describe_amd_limit(const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
+			       const struct ridge_occupancy_result *r, int i)
 {
 	const struct ridge_occupancy_amd *d = &r->amd;
-	char v[16], a[32];
-	printf("\n  %-14s %9s  %s\n", "limit (LLVM)", "WGs/CU", "from");
+	char a[32];
+	switch (i) {
+	case RIDGE_OCC_WARPS:
+		if (r->threads_over_block)
+			printf("a workgroup of %d is over the %d the GPU allows", in->threads_per_block,
+			       g->max_threads_per_block);
+		else
+			printf("%d wave slots (%d SIMDs x %d) / %d wave%s per workgroup",
+			       g->amd.simds_per_cu * g->amd.waves_per_simd, g->amd.simds_per_cu,
+			       g->amd.waves_per_simd, d->waves_per_workgroup,
+			       d->waves_per_workgroup == 1 ? "" : "s");
+		break;
+	case RIDGE_OCC_REGISTERS:
+		printf("VGPRs %d/%d = %d waves per SIMD, SGPRs ", g->amd.vgprs_per_lane,
+		       d->vgprs_allocated ? d->vgprs_allocated : 1, d->vgpr_waves_per_simd);
+		if (in->sgprs)
+			printf("%d/%d -> %d", g->amd.sgprs_per_simd, in->sgprs, d->sgpr_waves_per_simd);
+		else
+			printf("not counted");
+		printf("; %d SIMDs x %d / %d", g->amd.simds_per_cu,
+		       d->vgpr_waves_per_simd < d->sgpr_waves_per_simd ? d->vgpr_waves_per_simd
+								       : d->sgpr_waves_per_simd,
+		       d->waves_per_workgroup);
+		break;
+	case RIDGE_OCC_SHARED_MEMORY:
+		if (r->smem_over_block)
+			printf("%.0f B is over the %s per workgroup", r->smem_per_block,
+			       kib(g->smem_per_block, a, sizeof a));
+		else if (r->smem_per_block == 0)
+			printf("no LDS");
+		else
+			printf("%s per CU / %.0f B (in units of %.0f)", kib(g->smem_per_sm, a, sizeof a),
+			       r->smem_per_block, g->amd.lds_granule);
+		break;
+	case RIDGE_OCC_BLOCKS:
+		printf("the CU's workgroup slots");
+		break;
+	case RIDGE_OCC_BARRIERS:
+		printf(d->waves_per_workgroup > 1 ? "barrier slots for multi-wave workgroups"
+						  : "single-wave workgroups take no barrier slot");
+		break;
+	}
+}
+
+/* One row per limiter: the bound it sets, then where it comes from (the
+ * vendor's rule). NVIDIA hides the virtual-resource row when it does not
+ * bind; AMD has no such limiter. */
+static void print_limits(const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
+			 const struct ridge_occupancy_analysis *an)
+{
+	const struct ridge_occupancy_result *r = &an->result;
+	bool amd = g->vendor == RIDGE_VENDOR_AMD;
+	char v[16];
+	printf("\n  %-14s %9s  %s\n", amd ? "limit (LLVM)" : "limit", amd ? "WGs/CU" : "blocks/SM", "from");
 	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++) {
-		if (i == RIDGE_OCC_VIRTUAL)
+		if (i == RIDGE_OCC_VIRTUAL && (amd || r->limit[i] == RIDGE_OCC_UNLIMITED))
 			continue;
 		fmt_limit(r->limit[i], v, sizeof v);
 		printf("  %-14s %9s  ", limit_label(g, i), v);
-		switch (i) {
-		case RIDGE_OCC_WARPS:
-			if (r->threads_over_block)
-				printf("a workgroup of %d is over the %d the GPU allows", in->threads_per_block,
-				       g->max_threads_per_block);
-			else
-				printf("%d wave slots (%d SIMDs x %d) / %d wave%s per workgroup",
-				       g->amd.simds_per_cu * g->amd.waves_per_simd, g->amd.simds_per_cu,
-				       g->amd.waves_per_simd, d->waves_per_workgroup,
-				       d->waves_per_workgroup == 1 ? "" : "s");
-			break;
-		case RIDGE_OCC_REGISTERS:
-			printf("VGPRs %d/%d = %d waves per SIMD, SGPRs ", g->amd.vgprs_per_lane,
-			       d->vgprs_allocated ? d->vgprs_allocated : 1, d->vgpr_waves_per_simd);
-			if (in->sgprs)
-				printf("%d/%d -> %d", g->amd.sgprs_per_simd, in->sgprs, d->sgpr_waves_per_simd);
-			else
-				printf("not counted");
-			printf("; %d SIMDs x %d / %d", g->amd.simds_per_cu,
-			       d->vgpr_waves_per_simd < d->sgpr_waves_per_simd ? d->vgpr_waves_per_simd
-									       : d->sgpr_waves_per_simd,
-			       d->waves_per_workgroup);
-			break;
-		case RIDGE_OCC_SHARED_MEMORY:
-			if (r->smem_over_block)
-				printf("%.0f B is over the %s per workgroup", r->smem_per_block,
-				       kib(g->smem_per_block, a, sizeof a));
-			else if (r->smem_per_block == 0)
-				printf("no LDS");
-			else
-				printf("%s per CU / %.0f B (in units of %.0f)", kib(g->smem_per_sm, a, sizeof a),
-				       r->smem_per_block, g->amd.lds_granule);
-			break;
-		case RIDGE_OCC_BLOCKS:
-			printf("the CU's workgroup slots");
-			break;
-		case RIDGE_OCC_BARRIERS:
-			printf(d->waves_per_workgroup > 1 ? "barrier slots for multi-wave workgroups"
-							  : "single-wave workgroups take no barrier slot");
-			break;
-		}
+		if (amd)
+			describe_amd_limit(g, in, r, i);
+		else
+			describe_nv_limit(g, in, an, i);
 		printf("\n");
 	}
 }
@@ -1198,13 +1205,11 @@ static int run_one(const struct param_values *v, const struct ridge_gpu *g, stru
 	}
 
 	print_header(g);
-	if (g->vendor == RIDGE_VENDOR_AMD) {
+	if (g->vendor == RIDGE_VENDOR_AMD)
 		print_amd_config(in, &an.result);
-		print_amd_limits(g, in, &an.result);
-	} else {
+	else
 		print_nv_config(in, &an.result);
-		print_nv_limits(g, in, &an);
-	}
+	print_limits(g, in, &an);
 	printf("  %s\n", "--------------------------------------");
 	print_outcome(g, &an.result);
 	print_launch_note(g, in);

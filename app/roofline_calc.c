@@ -795,6 +795,16 @@ done:
 }
 
 
+/* An optional number: true and *out set when the key was given, *out left
+ * alone when not. */
+static bool take_number(const struct param_values *v, const char *name, double *out)
+{
+	if (!params_has(v, name))
+		return false;
+	*out = params_num(v, name);
+	return true;
+}
+
 /* The request from parsed values, the command line's or a scenario item's.
  * Returns 0, or -1 with err. */
 static int request_from_values(const struct param_values *v, struct roofline_request *out, char *err, size_t err_len)
@@ -841,18 +851,12 @@ static int request_from_values(const struct param_values *v, struct roofline_req
 	}
 	r.no_tensor = params_flag(v, "no_tensor");
 	r.sparse = params_flag(v, "sparse");
-	if ((r.has_flops = params_has(v, "flops")))
-		r.flops = params_num(v, "flops");
-	if ((r.has_bytes = params_has(v, "bytes")))
-		r.bytes = params_num(v, "bytes");
-	if ((r.has_intensity = params_has(v, "intensity")))
-		r.intensity = params_num(v, "intensity");
-	if ((r.has_time = params_has(v, "time")))
-		r.time = params_num(v, "time");
-	if ((r.has_l2_bytes = params_has(v, "l2_bytes")))
-		r.l2_bytes = params_num(v, "l2_bytes");
-	if ((r.has_smem_bytes = params_has(v, "smem_bytes")))
-		r.smem_bytes = params_num(v, "smem_bytes");
+	r.has_flops = take_number(v, "flops", &r.flops);
+	r.has_bytes = take_number(v, "bytes", &r.bytes);
+	r.has_intensity = take_number(v, "intensity", &r.intensity);
+	r.has_time = take_number(v, "time", &r.time);
+	r.has_l2_bytes = take_number(v, "l2_bytes", &r.l2_bytes);
+	r.has_smem_bytes = take_number(v, "smem_bytes", &r.smem_bytes);
 	for (size_t i = 0; i < sizeof shape_flags / sizeof shape_flags[0]; i++) {
 		int p = params_index(v->spec, v->count, shape_flags[i].name);
 		if (!params_has(v, shape_flags[i].name) || (v->spec[p].kind == PARAM_FLAG && !params_flag(v, shape_flags[i].name)))
