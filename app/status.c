@@ -113,6 +113,20 @@ void app_warning_at(struct app_status *st, const char *file, int line, int col, 
 	VADD_VARIADIC(APP_WARNING, EXIT_OK, NULL, file, line, col);
 }
 
+void app_verror_at(struct app_status *st, const char *file, int line, int col, const char *fmt, va_list ap)
+{
+	vadd(st, APP_ERROR, EXIT_USAGE, NULL, file, line, col, fmt, ap);
+}
+
+int app_fail_text(char *err, size_t err_len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, err_len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 void app_msg_format(const struct app_msg *m, char *buf, size_t len)
 {
 	if (m->file[0] && m->line > 0)
