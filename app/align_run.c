@@ -2,20 +2,11 @@
 
 #include <ctype.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int fail(char *err, size_t err_len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t err_len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, err_len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
+#include "status.h"
 
 void align_settings_default(struct align_settings *set)
 {
@@ -95,7 +86,7 @@ static int add_finding(struct align_run *run, const char *name, const char *from
 		       const char *where, char *err, size_t err_len)
 {
 	if (run->count >= ALIGN_MAX_FINDINGS)
-		return fail(err, err_len, "%s: more than %d dimensions", where, ALIGN_MAX_DIMS);
+		return app_fail_text(err, err_len, "%s: more than %d dimensions", where, ALIGN_MAX_DIMS);
 	struct align_finding *f = &run->findings[run->count];
 	memset(f, 0, sizeof *f);
 	snprintf(f->name, sizeof f->name, "%s", name);
@@ -103,7 +94,7 @@ static int add_finding(struct align_run *run, const char *name, const char *from
 	f->gemm = gemm;
 	char why[300];
 	if (align_check_dim(&run->rule, value, &f->dim, why, sizeof why) != 0)
-		return fail(err, err_len, "%s: %s", name, why);
+		return app_fail_text(err, err_len, "%s: %s", name, why);
 	reason_text(run, &f->dim, f->reason, sizeof f->reason);
 	run->count++;
 	if (f->dim.severity == RIDGE_ALIGN_ERROR)
@@ -135,7 +126,7 @@ static int swiglu_for(struct align_run *run, long long d_model, bool config_has_
 						   : ALIGN_DEFAULT_MULTIPLE_OF;
 	char why[300];
 	if (align_swiglu(d_model, has_mult, mult, multiple, &run->swiglu, why, sizeof why) != 0)
-		return fail(err, err_len, "SwiGLU size: %s", why);
+		return app_fail_text(err, err_len, "SwiGLU size: %s", why);
 	run->has_swiglu = true;
 	return 0;
 }
@@ -146,11 +137,11 @@ static int parse_dim(const char *where, const char *text, long long *out, char *
 	double v;
 	char why[200];
 	if (ridge_quantity_parse(text, RIDGE_UNIT_COUNT, &v, why, sizeof why) != 0)
-		return fail(err, err_len, "%s: %s", where, why);
+		return app_fail_text(err, err_len, "%s: %s", where, why);
 	if (v != floor(v))
-		return fail(err, err_len, "%s: must be a whole number, not '%s'", where, text);
+		return app_fail_text(err, err_len, "%s: must be a whole number, not '%s'", where, text);
 	if (v < 1 || v > (double)RIDGE_ALIGN_MAX_DIM)
-		return fail(err, err_len, "%s: '%s' is out of range (1..%lld)", where, text, RIDGE_ALIGN_MAX_DIM);
+		return app_fail_text(err, err_len, "%s: '%s' is out of range (1..%lld)", where, text, RIDGE_ALIGN_MAX_DIM);
 	*out = (long long)v;
 	return 0;
 }
@@ -167,7 +158,7 @@ static int collect_dims(struct align_run *run, char *copy, const char *list, con
 		while (*item == ' ')
 			item++;
 		if (*item == '\0')
-			return fail(err, err_len, "%s: empty item %d in '%s'", where, index, list);
+			return app_fail_text(err, err_len, "%s: empty item %d in '%s'", where, index, list);
 		char name[64], item_where[600];
 		const char *value_text = item;
 		char *eq = strchr(item, '=');
@@ -181,7 +172,7 @@ static int collect_dims(struct align_run *run, char *copy, const char *list, con
 			for (size_t i = 0; ok && i < n; i++)
 				ok = isalnum((unsigned char)item[i]) || strchr("_.-", item[i]);
 			if (!ok)
-				return fail(err, err_len,
+				return app_fail_text(err, err_len,
 					    "%s: bad name '%s' in '%s' (letters, digits, _ . - ; up to 47)", where,
 					    item, list);
 			snprintf(name, sizeof name, "%s", item);
@@ -199,7 +190,7 @@ static int collect_dims(struct align_run *run, char *copy, const char *list, con
 		char why[300];
 		if (align_tiling(run->set.tokens, value, &run->set.tile, run->gpu->sm_count, &f->tiling, why,
 				 sizeof why) != 0)
-			return fail(err, err_len, "%s: %s", name, why);
+			return app_fail_text(err, err_len, "%s: %s", name, why);
 		f->has_tiling = true;
 		if (eq && d_model == 0 && name_in(name, d_model_names))
 			d_model = value;
@@ -226,7 +217,7 @@ int align_run_dims(struct align_run *run, const char *list, const char *where, c
 	size_t len = strlen(list);
 	char *copy = malloc(len + 1);
 	if (!copy)
-		return fail(err, err_len, "out of memory");
+		return app_fail_text(err, err_len, "out of memory");
 	memcpy(copy, list, len + 1);
 	int rc = collect_dims(run, copy, list, where, err, err_len);
 	free(copy);
@@ -260,14 +251,14 @@ int align_run_model(struct align_run *run, const struct app_model_config *config
 	run->model = config->model;
 	char why[400];
 	if (align_model_resolve(&run->model, why, sizeof why) != 0 || config_workload(config, &run->workload, why, sizeof why))
-		return fail(err, err_len, "%s: %s", label, why);
+		return app_fail_text(err, err_len, "%s: %s", label, why);
 	const struct ridge_workload_model *w = &run->workload;
 	run->model.num_key_value_heads = w->kv_heads;
 	run->model.head_dim = workload_qk_head_dim(w);
 	struct ridge_workload_gemm wg[RIDGE_WORKLOAD_MAX_GEMMS];
 	int n = workload_gemms(w, (double)run->set.tokens, wg, why, sizeof why);
 	if (n < 0)
-		return fail(err, err_len, "%s: %s", run->set.tokens_where ? run->set.tokens_where : "tokens", why);
+		return app_fail_text(err, err_len, "%s: %s", run->set.tokens_where ? run->set.tokens_where : "tokens", why);
 	run->model_mode = true;
 	run->gemm_count = n;
 	snprintf(run->model_type, sizeof run->model_type, "%s", config->model_type);
@@ -303,14 +294,14 @@ int align_run_model(struct align_run *run, const struct app_model_config *config
 		 * N or K. The GEMM's verdict is the rule's. */
 		if (align_gemm_rule(run->gpu, run->set.dtype, RIDGE_GEMM_LAYOUT_LINEAR, gemm->m, gemm->n, gemm->k,
 				    &run->gemm_rule[g], why, sizeof why) != 0)
-			return fail(err, err_len, "%s: %s", gemm->name, why);
+			return app_fail_text(err, err_len, "%s: %s", gemm->name, why);
 		if (run->gemm_rule[g].severity != worst)
-			return fail(err, err_len, "%s: the rule's verdict %s differs from its dimensions' %s", gemm->name,
+			return app_fail_text(err, err_len, "%s: the rule's verdict %s differs from its dimensions' %s", gemm->name,
 				    align_severity_name(run->gemm_rule[g].severity), align_severity_name(worst));
 		run->gemm_severity[g] = run->gemm_rule[g].severity;
 		if (align_tiling(gemm->m, gemm->n, &run->set.tile, run->gpu->sm_count, &run->gemm_tiling[g], why,
 				 sizeof why) != 0)
-			return fail(err, err_len, "%s: %s", gemm->name, why);
+			return app_fail_text(err, err_len, "%s: %s", gemm->name, why);
 	}
 	/* The head sizes are K of Q K^T and N of P V in attention, per head. */
 	if (!w->mla)

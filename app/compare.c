@@ -9,6 +9,7 @@
 
 #include "app.h"
 #include "median.h"
+#include "names.h"
 
 #define COMPARE_MAX_BYTES (256u << 20)
 #define COMPARE_MAX_SAMPLES 100000
@@ -278,32 +279,31 @@ enum compare_verdict compare_decide(const struct compare_series *base, const str
 	return fabs(*delta_fraction) > threshold ? COMPARE_IMPROVEMENT : COMPARE_BETTER;
 }
 
+/* Out of range reads as the generic kind, as a verdict out of range reads as
+ * a regression (the cautious reading). */
+static const char *const kind_names[] = {
+	[COMPARE_PROBE] = "ridge-probe",
+	[COMPARE_VALIDATION] = "validation",
+	[COMPARE_GENERIC] = "samples",
+};
+
 const char *compare_kind_name(enum compare_kind kind)
 {
-	switch (kind) {
-	case COMPARE_PROBE:
-		return "ridge-probe";
-	case COMPARE_VALIDATION:
-		return "validation";
-	case COMPARE_GENERIC:
-		break;
-	}
-	return "samples";
+	const char *name = model_name_of(kind_names, 0, COMPARE_GENERIC + 1, (int)kind);
+	return name ? name : kind_names[COMPARE_GENERIC];
 }
+
+static const char *const verdict_names[] = {
+	[COMPARE_NOISE] = "noise",
+	[COMPARE_IMPROVEMENT] = "improvement",
+	[COMPARE_BETTER] = "better",
+	[COMPARE_REGRESSION] = "regression",
+};
 
 const char *compare_verdict_name(enum compare_verdict verdict)
 {
-	switch (verdict) {
-	case COMPARE_NOISE:
-		return "noise";
-	case COMPARE_IMPROVEMENT:
-		return "improvement";
-	case COMPARE_BETTER:
-		return "better";
-	case COMPARE_REGRESSION:
-		break;
-	}
-	return "regression";
+	const char *name = model_name_of(verdict_names, 0, COMPARE_REGRESSION + 1, (int)verdict);
+	return name ? name : verdict_names[COMPARE_REGRESSION];
 }
 
 int compare_load(const char *path, struct compare_run *run, struct app_status *st)

@@ -73,12 +73,10 @@ static void node_error(struct eval_scenario *sc, const yaml_node_t *node, const 
 	__attribute__((format(printf, 3, 4)));
 static void node_error(struct eval_scenario *sc, const yaml_node_t *node, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	app_verror_at(sc->st, sc->path, (int)node->start_mark.line + 1, (int)node->start_mark.column + 1, fmt, ap);
 	va_end(ap);
-	app_error_at(sc->st, sc->path, (int)node->start_mark.line + 1, (int)node->start_mark.column + 1, "%s", msg);
 	sc->errors++;
 }
 

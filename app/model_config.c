@@ -231,26 +231,20 @@ static int read_json(struct reader *r, const char *text, size_t len)
 		const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, keys[k].name);
 		if (!item || cJSON_IsNull(item))
 			continue;
-		if (keys[k].kind == KIND_BOOL) {
-			if (!cJSON_IsBool(item)) {
-				app_error_at(r->st, r->path, 0, 0, "'%s' must be true or false, not %s", keys[k].name,
+		if (keys[k].kind == KIND_BOOL || keys[k].kind == KIND_TEXT) {
+			bool is_bool = keys[k].kind == KIND_BOOL;
+			if (is_bool ? !cJSON_IsBool(item) : !cJSON_IsString(item)) {
+				app_error_at(r->st, r->path, 0, 0, "'%s' must be %s, not %s", keys[k].name,
+					     is_bool ? "true or false" : "a string",
 					     cJSON_IsNumber(item) ? "a number" : json_type_name(item));
 				rc = -1;
 				break;
 			}
 			r->seen[k] = true;
-			r->flags[k] = cJSON_IsTrue(item);
-			continue;
-		}
-		if (keys[k].kind == KIND_TEXT) {
-			if (!cJSON_IsString(item)) {
-				app_error_at(r->st, r->path, 0, 0, "'%s' must be a string, not %s", keys[k].name,
-					     cJSON_IsNumber(item) ? "a number" : json_type_name(item));
-				rc = -1;
-				break;
-			}
-			r->seen[k] = true;
-			snprintf(r->text[k], sizeof r->text[k], "%s", item->valuestring);
+			if (is_bool)
+				r->flags[k] = cJSON_IsTrue(item);
+			else
+				snprintf(r->text[k], sizeof r->text[k], "%s", item->valuestring);
 			continue;
 		}
 		if (!cJSON_IsNumber(item)) {

@@ -73,52 +73,58 @@ static void vadd(struct app_status *st, enum app_level level, int exit_code, con
 	vsnprintf(m->text + used, sizeof m->text - used, fmt, ap);
 }
 
+/* The body of every variadic entry point below: each differs only in the
+ * level, exit code and location it hands to vadd(). */
+#define VADD_VARIADIC(...)                      \
+	do {                                      \
+		va_list ap;                       \
+		va_start(ap, fmt);                \
+		vadd(st, __VA_ARGS__, fmt, ap);   \
+		va_end(ap);                       \
+	} while (0)
+
 void app_error(struct app_status *st, const char *fmt, ...)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	vadd(st, APP_ERROR, EXIT_USAGE, NULL, NULL, 0, 0, fmt, ap);
-	va_end(ap);
+	VADD_VARIADIC(APP_ERROR, EXIT_USAGE, NULL, NULL, 0, 0);
 }
 
 void app_error_env(struct app_status *st, const char *fmt, ...)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	vadd(st, APP_ERROR, EXIT_ENV, NULL, NULL, 0, 0, fmt, ap);
-	va_end(ap);
+	VADD_VARIADIC(APP_ERROR, EXIT_ENV, NULL, NULL, 0, 0);
 }
 
 void app_error_flag(struct app_status *st, const char *flag, const char *fmt, ...)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	vadd(st, APP_ERROR, EXIT_USAGE, flag, NULL, 0, 0, fmt, ap);
-	va_end(ap);
+	VADD_VARIADIC(APP_ERROR, EXIT_USAGE, flag, NULL, 0, 0);
 }
 
 void app_error_at(struct app_status *st, const char *file, int line, int col, const char *fmt, ...)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	vadd(st, APP_ERROR, EXIT_USAGE, NULL, file, line, col, fmt, ap);
-	va_end(ap);
+	VADD_VARIADIC(APP_ERROR, EXIT_USAGE, NULL, file, line, col);
 }
 
 void app_warning(struct app_status *st, const char *fmt, ...)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	vadd(st, APP_WARNING, EXIT_OK, NULL, NULL, 0, 0, fmt, ap);
-	va_end(ap);
+	VADD_VARIADIC(APP_WARNING, EXIT_OK, NULL, NULL, 0, 0);
 }
 
 void app_warning_at(struct app_status *st, const char *file, int line, int col, const char *fmt, ...)
 {
+	VADD_VARIADIC(APP_WARNING, EXIT_OK, NULL, file, line, col);
+}
+
+void app_verror_at(struct app_status *st, const char *file, int line, int col, const char *fmt, va_list ap)
+{
+	vadd(st, APP_ERROR, EXIT_USAGE, NULL, file, line, col, fmt, ap);
+}
+
+int app_fail_text(char *err, size_t err_len, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vadd(st, APP_WARNING, EXIT_OK, NULL, file, line, col, fmt, ap);
+	vsnprintf(err, err_len, fmt, ap);
 	va_end(ap);
+	return -1;
 }
 
 void app_msg_format(const struct app_msg *m, char *buf, size_t len)

@@ -7,6 +7,7 @@
 #ifndef RIDGE_APP_STATUS_H
 #define RIDGE_APP_STATUS_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -61,6 +62,14 @@ void app_error_at(struct app_status *st, const char *file, int line, int col, co
 void app_warning(struct app_status *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void app_warning_at(struct app_status *st, const char *file, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* app_error_at with the arguments already gathered: for a wrapper that
+ * works out the position itself (a YAML node's line and column). */
+void app_verror_at(struct app_status *st, const char *file, int line, int col, const char *fmt, va_list ap)
+	__attribute__((format(printf, 5, 0)));
+/* For the readers that still report into the caller's buffer (align_run,
+ * trace): writes the reason into err and returns -1, so that a failure
+ * reads "return app_fail_text(err, err_len, ...)". */
+int app_fail_text(char *err, size_t err_len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* One message with its location in front: "x.yaml:12:10: reason",
  * "--mfu: reason" or "reason". */

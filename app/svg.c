@@ -56,29 +56,20 @@ void svg_raw(struct svg *s, const char *fmt, ...)
 	free(big);
 }
 
+/* The five characters XML reserves, and the entity written for each. */
+static const char xml_reserved[] = "&<>\"'";
+static const char *const xml_entities[] = { "&amp;", "&lt;", "&gt;", "&quot;", "&apos;" };
+
 static void append_escaped(struct svg *s, const char *text)
 {
 	for (const char *c = text; *c; c++) {
-		switch (*c) {
-		case '&':
-			append(s, "&amp;", 5);
-			break;
-		case '<':
-			append(s, "&lt;", 4);
-			break;
-		case '>':
-			append(s, "&gt;", 4);
-			break;
-		case '"':
-			append(s, "&quot;", 6);
-			break;
-		case '\'':
-			append(s, "&apos;", 6);
-			break;
-		default:
+		const char *reserved = strchr(xml_reserved, *c);
+		if (reserved) {
+			const char *entity = xml_entities[reserved - xml_reserved];
+			append(s, entity, strlen(entity));
+		} else if ((unsigned char)*c >= 0x20 || *c == '\t' || *c == '\n') {
 			/* Control characters are not allowed in XML 1.0. */
-			if ((unsigned char)*c >= 0x20 || *c == '\t' || *c == '\n')
-				append(s, c, 1);
+			append(s, c, 1);
 		}
 	}
 }

@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <math.h>
 #include <sqlite3.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,16 +15,6 @@
 
 /* A PyTorch trace of a few decode steps is a few MB; a long one some hundred. */
 #define TRACE_JSON_MAX_BYTES (1024u << 20)
-
-static int fail(char *err, size_t err_len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t err_len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, err_len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static struct trace_kernel *add_kernel(struct trace *t, int *cap)
 {
@@ -122,7 +111,7 @@ static bool table_columns(sqlite3 *db, const char *table, const char *const *wan
 
 static int nsys_schema_error(char *err, size_t err_len, const char *table, const char *missing)
 {
-	return fail(err, err_len,
+	return app_fail_text(err, err_len,
 		    "%s lacks %s: the columns the Nsight Systems SQLite export schema reference lists (an older "
 		    "nsys? export again with a current one)",
 		    table, missing);
@@ -135,11 +124,11 @@ static int nsys_kernels(sqlite3 *db, struct trace *t, char *err, size_t err_len)
 					    "gridZ",  "blockX", "blockY",	 "blockZ", "registersPerThread" };
 	char missing[400];
 	if (!table_columns(db, "StringIds", (const char *const[]){ "id", "value" }, 2, missing, sizeof missing))
-		return fail(err, err_len, "no StringIds table: not an nsys SQLite export");
+		return app_fail_text(err, err_len, "no StringIds table: not an nsys SQLite export");
 	if (missing[0])
 		return nsys_schema_error(err, err_len, "StringIds", missing);
 	if (!table_columns(db, "CUPTI_ACTIVITY_KIND_KERNEL", cols, 10, missing, sizeof missing))
-		return fail(err, err_len,
+		return app_fail_text(err, err_len,
 			    "no CUPTI_ACTIVITY_KIND_KERNEL table: the report has no CUDA kernels (profile with "
 			    "nsys profile --trace=cuda)");
 	if (missing[0])
@@ -163,13 +152,13 @@ static int nsys_kernels(sqlite3 *db, struct trace *t, char *err, size_t err_len)
 		 name_col);
 	sqlite3_stmt *st = NULL;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return fail(err, err_len, "%s", sqlite3_errmsg(db));
+		return app_fail_text(err, err_len, "%s", sqlite3_errmsg(db));
 	int cap = 0, rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct trace_kernel *k = add_kernel(t, &cap);
 		if (!k) {
 			sqlite3_finalize(st);
-			return fail(err, err_len, "out of memory");
+			return app_fail_text(err, err_len, "out of memory");
 		}
 		k->start_ns = sqlite3_column_int64(st, 0);
 		k->end_ns = sqlite3_column_int64(st, 1);
@@ -184,35 +173,47 @@ static int nsys_kernels(sqlite3 *db, struct trace *t, char *err, size_t err_len)
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return fail(err, err_len, "%s", sqlite3_errmsg(db));
+		return app_fail_text(err, err_len, "%s", sqlite3_errmsg(db));
 	return 0;
+}
+
+/* The start of reading an optional table: 0 when the export lacks it, -1
+ * (err set) when it lacks some of cols or the query fails, 1 with *st
+ * ready to step. */
+static int prepare_optional(sqlite3 *db, const char *table, const char *const *cols, int col_count, const char *sql,
+			    sqlite3_stmt **st, char *err, size_t err_len)
+{
+	char missing[200];
+	if (!table_columns(db, table, cols, col_count, missing, sizeof missing))
+		return 0;
+	if (missing[0])
+		return nsys_schema_error(err, err_len, table, missing);
+	if (sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK)
+		return app_fail_text(err, err_len, "%s", sqlite3_errmsg(db));
+	return 1;
 }
 
 /* Host API calls by name: optional (the table exists only when CUDA API calls were traced). */
 static int nsys_runtime(sqlite3 *db, struct trace *t, char *err, size_t err_len)
 {
 	static const char *const cols[] = { "start", "end", "nameId" };
-	char missing[200];
-	if (!table_columns(db, "CUPTI_ACTIVITY_KIND_RUNTIME", cols, 3, missing, sizeof missing))
-		return 0;
-	if (missing[0])
-		return nsys_schema_error(err, err_len, "CUPTI_ACTIVITY_KIND_RUNTIME", missing);
-	t->has_api = true;
 	sqlite3_stmt *st = NULL;
-	const char *sql = "SELECT s.value, COUNT(*), SUM(r.end - r.start) FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r "
-			  "LEFT JOIN StringIds AS s ON s.id = r.nameId GROUP BY r.nameId";
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return fail(err, err_len, "%s", sqlite3_errmsg(db));
-	int rc;
+	int rc = prepare_optional(db, "CUPTI_ACTIVITY_KIND_RUNTIME", cols, 3,
+				  "SELECT s.value, COUNT(*), SUM(r.end - r.start) FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r "
+				  "LEFT JOIN StringIds AS s ON s.id = r.nameId GROUP BY r.nameId",
+				  &st, err, err_len);
+	if (rc <= 0)
+		return rc;
+	t->has_api = true;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (add_api(t, (const char *)sqlite3_column_text(st, 0), sqlite3_column_int(st, 1),
 			    sqlite3_column_int64(st, 2)) != 0) {
 			sqlite3_finalize(st);
-			return fail(err, err_len, "out of memory");
+			return app_fail_text(err, err_len, "out of memory");
 		}
 	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : fail(err, err_len, "%s", sqlite3_errmsg(db));
+	return rc == SQLITE_DONE ? 0 : app_fail_text(err, err_len, "%s", sqlite3_errmsg(db));
 }
 
 /* Copies by direction. copyKind is CUpti_ActivityMemcpyKind: 1 host to
@@ -220,18 +221,14 @@ static int nsys_runtime(sqlite3 *db, struct trace *t, char *err, size_t err_len)
 static int nsys_memcpy(sqlite3 *db, struct trace *t, char *err, size_t err_len)
 {
 	static const char *const cols[] = { "start", "end", "bytes", "copyKind" };
-	char missing[200];
-	if (!table_columns(db, "CUPTI_ACTIVITY_KIND_MEMCPY", cols, 4, missing, sizeof missing))
-		return 0;
-	if (missing[0])
-		return nsys_schema_error(err, err_len, "CUPTI_ACTIVITY_KIND_MEMCPY", missing);
-	t->has_copies = true;
 	sqlite3_stmt *st = NULL;
-	const char *sql = "SELECT copyKind, COUNT(*), SUM(bytes), SUM(end - start) FROM CUPTI_ACTIVITY_KIND_MEMCPY "
-			  "GROUP BY copyKind";
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return fail(err, err_len, "%s", sqlite3_errmsg(db));
-	int rc;
+	int rc = prepare_optional(db, "CUPTI_ACTIVITY_KIND_MEMCPY", cols, 4,
+				  "SELECT copyKind, COUNT(*), SUM(bytes), SUM(end - start) FROM CUPTI_ACTIVITY_KIND_MEMCPY "
+				  "GROUP BY copyKind",
+				  &st, err, err_len);
+	if (rc <= 0)
+		return rc;
+	t->has_copies = true;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int kind = sqlite3_column_int(st, 0);
 		struct trace_copies *c = kind == 1 ? &t->htod : kind == 2 ? &t->dtoh : NULL;
@@ -242,21 +239,21 @@ static int nsys_memcpy(sqlite3 *db, struct trace *t, char *err, size_t err_len)
 		c->total_ns += sqlite3_column_int64(st, 3);
 	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : fail(err, err_len, "%s", sqlite3_errmsg(db));
+	return rc == SQLITE_DONE ? 0 : app_fail_text(err, err_len, "%s", sqlite3_errmsg(db));
 }
 
 static int load_nsys(const char *path, struct trace *t, char *err, size_t err_len)
 {
 	sqlite3 *db = NULL;
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		int rc = fail(err, err_len, "cannot open the SQLite database: %s", db ? sqlite3_errmsg(db) : "out of memory");
+		int rc = app_fail_text(err, err_len, "cannot open the SQLite database: %s", db ? sqlite3_errmsg(db) : "out of memory");
 		sqlite3_close(db);
 		return rc;
 	}
 	/* A file that only starts like SQLite fails here, before any table is looked for. */
 	int rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL) == SQLITE_OK
 			 ? 0
-			 : fail(err, err_len, "not a readable SQLite database: %s", sqlite3_errmsg(db));
+			 : app_fail_text(err, err_len, "not a readable SQLite database: %s", sqlite3_errmsg(db));
 	if (rc == 0)
 		rc = nsys_kernels(db, t, err, err_len);
 	if (rc == 0)
@@ -382,12 +379,12 @@ static int load_pytorch(const char *path, const char *text, size_t len, struct t
 	if (!doc) {
 		int line, col;
 		app_text_position(text, end && strlen(text) == len ? (size_t)(end - text) : strlen(text), &line, &col);
-		return fail(err, err_len, "line %d: not valid JSON", line);
+		return app_fail_text(err, err_len, "line %d: not valid JSON", line);
 	}
 	const cJSON *events = cJSON_GetObjectItemCaseSensitive(doc, "traceEvents");
 	if (!cJSON_IsArray(events)) {
 		cJSON_Delete(doc);
-		return fail(err, err_len,
+		return app_fail_text(err, err_len,
 			    "JSON but not a trace: no \"traceEvents\" list (a PyTorch profiler trace is written by "
 			    "prof.export_chrome_trace(PATH))");
 	}
@@ -396,7 +393,7 @@ static int load_pytorch(const char *path, const char *text, size_t len, struct t
 	struct op_id *ops = pytorch_ops(events, &op_count);
 	if (!ops) {
 		cJSON_Delete(doc);
-		return fail(err, err_len, "out of memory");
+		return app_fail_text(err, err_len, "out of memory");
 	}
 	const cJSON *e;
 	cJSON_ArrayForEach(e, events)
@@ -420,7 +417,7 @@ static int load_pytorch(const char *path, const char *text, size_t len, struct t
 	free(ops);
 	cJSON_Delete(doc);
 	if (rc != 0)
-		return fail(err, err_len, "out of memory");
+		return app_fail_text(err, err_len, "out of memory");
 	if (t->kernel_count > 1) /* no kernels: no array, and qsort(NULL, 0) is undefined (UBSan) */
 		qsort(t->kernels, (size_t)t->kernel_count, sizeof *t->kernels, cmp_kernel_start);
 	return 0;
@@ -432,19 +429,19 @@ static int trace_read(const char *path, struct trace *t, char *err, size_t err_l
 	/* A FIFO or a device would block or stream forever: regular files only. */
 	struct stat st;
 	if (stat(path, &st) != 0)
-		return fail(err, err_len, "cannot open '%s': %s", path, strerror(errno));
+		return app_fail_text(err, err_len, "cannot open '%s': %s", path, strerror(errno));
 	if (!S_ISREG(st.st_mode))
-		return fail(err, err_len, "cannot read '%s': %s, not a regular file (a trace is read from a file)", path,
+		return app_fail_text(err, err_len, "cannot read '%s': %s, not a regular file (a trace is read from a file)", path,
 			    hwdb_file_type_name(st.st_mode));
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return fail(err, err_len, "cannot open '%s': %s", path, strerror(errno));
+		return app_fail_text(err, err_len, "cannot open '%s': %s", path, strerror(errno));
 	char head[16] = { 0 };
 	size_t got = fread(head, 1, sizeof head, f);
 	int read_errno = ferror(f) ? errno : 0;
 	fclose(f);
 	if (read_errno)
-		return fail(err, err_len, "cannot read '%s': %s", path, strerror(read_errno));
+		return app_fail_text(err, err_len, "cannot read '%s': %s", path, strerror(read_errno));
 	int rc;
 	char why[500];
 	if (got == 16 && memcmp(head, "SQLite format 3", 16) == 0) {

@@ -1,4 +1,5 @@
 #include "align.h"
+#include "names.h"
 
 #include <limits.h>
 #include <math.h>
@@ -27,17 +28,16 @@ static const char basis_amd[] =
 	"NVIDIA's 16- and 128-byte rules applied by analogy: AMD publishes no equivalent table for "
 	"rocBLAS/hipBLASLt, so treat these multiples as a heuristic on this GPU";
 
+static const char *const severity_names[] = {
+	[RIDGE_ALIGN_OK] = "ok",
+	[RIDGE_ALIGN_WARNING] = "warning",
+	[RIDGE_ALIGN_ERROR] = "error",
+};
+
 const char *align_severity_name(enum ridge_align_severity severity)
 {
-	switch (severity) {
-	case RIDGE_ALIGN_OK:
-		return "ok";
-	case RIDGE_ALIGN_WARNING:
-		return "warning";
-	case RIDGE_ALIGN_ERROR:
-		return "error";
-	}
-	return "unknown";
+	const char *name = model_name_of(severity_names, 0, RIDGE_ALIGN_ERROR + 1, (int)severity);
+	return name ? name : "unknown";
 }
 
 int align_rule(const struct ridge_gpu *gpu, enum ridge_dtype dtype, struct ridge_align_rule *rule, char *err,

@@ -4,7 +4,6 @@
 
 #include <math.h>
 #include <string.h>
-#include <strings.h>
 
 static const char *const algorithm_names[RIDGE_ALGO_COUNT] = { "auto", "ring", "tree", "nvls", "direct", "none" };
 
@@ -35,13 +34,11 @@ bool comm_collective_parse(const char *text, enum ridge_collective *out)
 		{ "send-recv", RIDGE_SEND_RECV },	    { "sendrecv", RIDGE_SEND_RECV },
 		{ "p2p", RIDGE_SEND_RECV },
 	};
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-		if (strcasecmp(text, names[i].name) == 0) {
-			*out = names[i].op;
-			return true;
-		}
-	}
-	return false;
+	int i = model_row_index(names, sizeof names / sizeof names[0], sizeof names[0], text);
+	if (i < 0)
+		return false;
+	*out = names[i].op;
+	return true;
 }
 
 const char *comm_collective_list(void)

@@ -1,5 +1,6 @@
 #include "cost.h"
 #include "fail.h"
+#include "names.h"
 #include "workload.h"
 
 #include <math.h>
@@ -7,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 void cost_format_exact(double v, char *buf, size_t len)
 {
@@ -90,13 +90,12 @@ static const struct {
 
 bool cost_storage_bytes(const char *name, double *bytes)
 {
-	for (size_t i = 0; i < sizeof storage_types / sizeof storage_types[0]; i++) {
-		if (strcasecmp(name, storage_types[i].name) == 0) {
-			*bytes = storage_types[i].bytes;
-			return true;
-		}
-	}
-	return false;
+	int i = model_row_index(storage_types, sizeof storage_types / sizeof storage_types[0], sizeof storage_types[0],
+				name);
+	if (i < 0)
+		return false;
+	*bytes = storage_types[i].bytes;
+	return true;
 }
 
 const char *cost_storage_list(void)

@@ -6,7 +6,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 static const char *const kernel_names[RIDGE_KERNEL_COUNT] = {
 	"gemm",     "gemm-naive", "gemm-tiled", "gemv",      "vector-add", "activation", "residual-rmsnorm",
@@ -78,35 +77,27 @@ const char *intensity_kernel_summary(enum ridge_kernel kernel)
 	return kernel_summaries[kernel];
 }
 
+static const char *const traffic_names[] = {
+	[RIDGE_TRAFFIC_DEFAULT] = "default",
+	[RIDGE_TRAFFIC_TILED] = "tiled",
+	[RIDGE_TRAFFIC_COMPULSORY] = "compulsory",
+	[RIDGE_TRAFFIC_L2AWARE] = "l2-aware",
+};
+
 const char *intensity_traffic_name(enum ridge_traffic traffic)
 {
-	switch (traffic) {
-	case RIDGE_TRAFFIC_COMPULSORY:
-		return "compulsory";
-	case RIDGE_TRAFFIC_TILED:
-		return "tiled";
-	case RIDGE_TRAFFIC_L2AWARE:
-		return "l2-aware";
-	default:
-		return "default";
-	}
+	const char *name = model_name_of(traffic_names, 0, RIDGE_TRAFFIC_L2AWARE + 1, (int)traffic);
+	return name ? name : "default";
 }
 
+/* l2-aware is a result, never a request: the names parsed stop before it. */
 bool intensity_traffic_parse(const char *text, enum ridge_traffic *out)
 {
-	if (strcasecmp(text, "default") == 0) {
-		*out = RIDGE_TRAFFIC_DEFAULT;
-		return true;
-	}
-	if (strcasecmp(text, "tiled") == 0) {
-		*out = RIDGE_TRAFFIC_TILED;
-		return true;
-	}
-	if (strcasecmp(text, "compulsory") == 0) {
-		*out = RIDGE_TRAFFIC_COMPULSORY;
-		return true;
-	}
-	return false;
+	int i = model_name_index(traffic_names, 0, RIDGE_TRAFFIC_L2AWARE, text);
+	if (i < 0)
+		return false;
+	*out = (enum ridge_traffic)i;
+	return true;
 }
 
 /* ---- shape checking ---- */

@@ -1,15 +1,23 @@
-/* Internal to model/: the one lookup behind every enum's names (dtypes,
- * memory levels, kernels, collectives, topologies, recomputation): a table
- * of names indexed by the enum, searched case-insensitively. */
+/* The one lookup behind every enum's names in model/ (dtypes, memory
+ * levels, kernels, collectives, topologies, recomputation): a table of
+ * names indexed by the enum, searched case-insensitively. app/ uses it for
+ * its own small enums too (compare kinds and verdicts). */
 #ifndef RIDGE_MODEL_NAMES_H
 #define RIDGE_MODEL_NAMES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* names[index] for first <= index < count, else NULL (a NULL entry stays NULL). */
 const char *model_name_of(const char *const *names, int first, int count, int index);
 /* The index in first..count-1 whose name is text, ignoring case; -1 when none. */
 int model_name_index(const char *const *names, int first, int count, const char *text);
+
+/* The same search over a table of structs whose first member is `const char
+ * *name` (aliases such as "allreduce", or names that carry a value): the
+ * index of the row of rows[0..count-1] (row_size bytes each) whose name is
+ * text, ignoring case; -1 when none. */
+int model_row_index(const void *rows, size_t count, size_t row_size, const char *text);
 
 #endif
 
