@@ -50,6 +50,9 @@ struct calc {
 	bool problem_unless_ok;
 };
 
+/* A calculator's table of inputs in its struct calc: .params and .param_count. */
+#define CALC_PARAMS(table) .params = (table), .param_count = (int)(sizeof(table) / sizeof((table)[0]))
+
 /* The parameters every GPU calculator takes on the command line. */
 #define CALC_GPU_PARAMS                                                                                                   \
 	{ "gpu", PARAM_TEXT, 0, NULL, 0, 0, 0, "GPU", "hwdb id or alias (default " APP_DEFAULT_GPU ")", NULL, NULL },     \

@@ -185,8 +185,7 @@ const struct calc calc_comm = {
 		       "alpha = NCCL's base latency + steps x step latency (ring 2(N-1) or N-1, tree 2 log2, NVLS one);\n"
 		       "the bus bandwidth is measured (a --calibration), published (nccl-tests) or derived from the\n"
 		       "links (model/comm.h). --algorithm auto takes the fastest, as NCCL's tuner does.\n",
-	.params = comm_params,
-	.param_count = sizeof comm_params / sizeof comm_params[0],
+	CALC_PARAMS(comm_params),
 	.needs_gpu = true,
 	.run = comm_run,
 	.print = comm_print,

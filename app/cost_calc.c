@@ -640,8 +640,7 @@ const struct calc calc_cost_train = {
 		       "F / (GPUs x peak x MFU), GPU-hours and dollars. With --target-mfu: the same run at that MFU\n"
 		       "and the savings; with --investment: net and gross ROI and the break-even step. Nothing is\n"
 		       "rounded; --explain prints every intermediate with its formula.\n",
-	.params = train_params,
-	.param_count = sizeof train_params / sizeof train_params[0],
+	CALC_PARAMS(train_params),
 	.needs_gpu = true,
 	.run = train_run,
 	.print = train_print,
@@ -929,8 +928,7 @@ const struct calc calc_cost_decode = {
 		       "priced per GPU by the kernel time model, MoE weights as the experts the batch touches, KV with\n"
 		       "whole heads per GPU, the launch mode's cost added; memory fit per GPU and the largest batch;\n"
 		       "--sweep runs batch 1..1024 x context 1k..128k.\n",
-	.params = decode_params,
-	.param_count = sizeof decode_params / sizeof decode_params[0],
+	CALC_PARAMS(decode_params),
 	.needs_gpu = true,
 	.run = decode_run,
 	.print = decode_print,
@@ -973,8 +971,7 @@ const struct calc calc_cost_prefill = {
 	.description = "Time to first token: the prompt's B x S tokens through every kernel of the model (causal\n"
 		       "FlashAttention, the same kernel pricing as cost decode --model), the logits of the last\n"
 		       "position of each request, the launch mode's cost.\n",
-	.params = prefill_params,
-	.param_count = sizeof prefill_params / sizeof prefill_params[0],
+	CALC_PARAMS(prefill_params),
 	.needs_gpu = true,
 	.run = prefill_run,
 	.print = prefill_print,
@@ -1203,8 +1200,7 @@ const struct calc calc_cost_rank = {
 	.synopsis = "usage: ridge cost rank FILE.yaml [--json] [--hwdb DIR] [--calibration FILE]",
 	.description = "Ranks engineering projects by net ROI over a horizon: MFU gains save training spend,\n"
 		       "TPOT cuts save inference spend; FILE is a scenario with 'rank' items.\n",
-	.params = rank_params,
-	.param_count = sizeof rank_params / sizeof rank_params[0],
+	CALC_PARAMS(rank_params),
 	.needs_gpu = false,
 	.run = rank_run,
 	.print = rank_print,

@@ -279,8 +279,7 @@ const struct calc calc_gemm = {
 		"off the fast path: the matrix peak is an upper bound; 3-8x slower on an H200). fp8 needs\n"
 		"them (no fp8 kernel otherwise: not eligible, priced without tensor cores), and on compute\n"
 		"capability 8.9 and 9.x only the TN layout (linear).\n",
-	.params = gemm_params,
-	.param_count = sizeof gemm_params / sizeof gemm_params[0],
+	CALC_PARAMS(gemm_params),
 	.needs_gpu = true,
 	.run = gemm_run,
 	.print = gemm_print,

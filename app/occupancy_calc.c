@@ -1318,8 +1318,7 @@ const struct calc calc_occupancy = {
 	"kind: occupancy (threads, regs, smem, dyn_smem, carveout, cache_config, optin, barriers, agprs, sgprs)",
     .description = "Blocks per SM for one kernel configuration: the CUDA runtime's calculator on NVIDIA,\n"
 		   "the LLVM hardware rule (and HIP's) on AMD CDNA. The command line is `ridge occupancy`.\n",
-    .params = occupancy_params,
-    .param_count = sizeof occupancy_params / sizeof occupancy_params[0],
+    CALC_PARAMS(occupancy_params),
     .needs_gpu = true,
     .run = occupancy_run,
     .print = occupancy_print,

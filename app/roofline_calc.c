@@ -945,8 +945,7 @@ const struct calc calc_roofline = {
 	.synopsis = "kind: roofline  (dtype, flops + bytes | intensity | kernel + shape keys, time, level, ...)",
 	.description = "A roofline placement: the keys are ridge roofline's flags with '_' for '-'\n"
 		       "(no_tensor, l2_bytes, head_dim, ...); --ncu and --svg are command-line only.\n",
-	.params = roofline_params,
-	.param_count = sizeof roofline_params / sizeof roofline_params[0],
+	CALC_PARAMS(roofline_params),
 	.needs_gpu = true,
 	.run = roofline_item_run,
 	.print = roofline_print,

@@ -220,8 +220,7 @@ const struct calc calc_launch = {
 		       "from the GPU's hwdb entry (or a --calibration measured by ridge-probe) unless given.\n"
 		       "With --step-ms: the fraction of the step and TPOT with and without graphs. With\n"
 		       "--graph-step-ms too: the per-launch cost the measured saving implies.\n",
-	.params = launch_params,
-	.param_count = sizeof launch_params / sizeof launch_params[0],
+	CALC_PARAMS(launch_params),
 	.needs_gpu = true,
 	.run = launch_run,
 	.print = launch_print,
