@@ -19,85 +19,89 @@
 #include "report.h"
 
 static const char usage_text[] =
-    "usage: ridge align --dtype DT (--dims D1,D2,... | --model FILE) [--gpu GPU]\n"
-    "                   [--tokens T] [--tile MxN] [--ctas-per-sm N]\n"
-    "                   [--multiple-of N] [--ffn-dim-multiplier X]\n"
-    "                   [--json] [--hwdb DIR] [--calibration FILE]\n"
-    "\n"
-    "Checks GEMM dimensions against the multiples the tensor cores want for DT:\n"
-    "  error    not a multiple of 16 bytes of elements (8 bf16/fp16, 4 tf32/fp32,\n"
-    "           16 fp8/int8, 2 fp64): off cuBLAS's fast tensor-core kernels\n"
-    "  warning  16-byte aligned, but not a multiple of 128 bytes (64 bf16/fp16,\n"
-    "           128 fp8/int8), the recommended multiple on A100 and later\n"
-    "  ok       a multiple of the recommended size\n"
-    "and shows each dimension's tile and wave quantization for M = T tokens.\n"
-    "The rule is ridge's one tensor-core rule (model/align.c, as ridge gemm): cuBLAS's\n"
-    "conditions on m, n, k, lda, ldb, ldc for the layout x W^T with W [N,K] row-major\n"
-    "(PyTorch's F.linear: cuBLAS TN, lda = ldb = K, ldc = N), so N and K are checked\n"
-    "and M (tokens) is free. fp8: the 16-byte conditions are required (cuBLAS has no fp8\n"
-    "kernel otherwise, no slower fallback), and on compute capability 8.9/9.x only TN\n"
-    "has one. Off the conditions other dtypes stay on tensor cores, slower (3-8x on an\n"
-    "H200); ridge says where, not how much. The Llama SwiGLU check runs for Llama\n"
-    "configs only (model_type llama, or none, or --multiple-of/--ffn-dim-multiplier).\n"
-    "\n"
-    "  --dtype DT              fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4\n"
-    "  --dims LIST             dimensions, plain or named: 6000,21845 or\n"
-    "                          d_model=6000,ffn=21845 (a dim named d_model or\n"
-    "                          hidden_size makes those named ffn, d_ff or\n"
-    "                          intermediate_size show the Llama SwiGLU size)\n"
-    "  --model FILE            a Hugging Face config.json, or the same keys in YAML\n"
-    "                          (hidden_size, intermediate_size, num_attention_heads,\n"
-    "                          num_key_value_heads, head_dim, vocab_size,\n"
-    "                          num_hidden_layers): checks every GEMM of a decoder\n"
-    "                          layer and the LM head\n"
-    "  --gpu GPU               hwdb id or alias (default " APP_DEFAULT_GPU ")\n"
-    "  --tokens T              M, the tokens in one GEMM (batch x sequence; default 4096)\n"
-    "  --tile MxN              CTA output tile (default 128x128)\n"
-    "  --ctas-per-sm N         CTAs resident per SM at once (default 1)\n"
-    "  --multiple-of N         SwiGLU rounding (default: the config's multiple_of, else 256)\n"
-    "  --ffn-dim-multiplier X  SwiGLU multiplier (default: the config's, else none)\n"
-    "  --json                  one JSON document on stdout\n"
-    "  --hwdb DIR              also load every *.yaml in DIR\n"
-    "  --calibration FILE      also load FILE (a ridge-probe calibration)\n"
-    "\n"
-    "Exit: 0 all aligned (warnings allowed), 1 any error, 2 bad input.\n";
+	"usage: ridge align --dtype DT (--dims D1,D2,... | --model FILE) [--gpu GPU]\n"
+	"                   [--tokens T] [--tile MxN] [--ctas-per-sm N]\n"
+	"                   [--multiple-of N] [--ffn-dim-multiplier X]\n"
+	"                   [--json] [--hwdb DIR] [--calibration FILE]\n"
+	"\n"
+	"Checks GEMM dimensions against the multiples the tensor cores want for DT:\n"
+	"  error    not a multiple of 16 bytes of elements (8 bf16/fp16, 4 tf32/fp32,\n"
+	"           16 fp8/int8, 2 fp64): off cuBLAS's fast tensor-core kernels\n"
+	"  warning  16-byte aligned, but not a multiple of 128 bytes (64 bf16/fp16,\n"
+	"           128 fp8/int8), the recommended multiple on A100 and later\n"
+	"  ok       a multiple of the recommended size\n"
+	"and shows each dimension's tile and wave quantization for M = T tokens.\n"
+	"The rule is ridge's one tensor-core rule (model/align.c, as ridge gemm): cuBLAS's\n"
+	"conditions on m, n, k, lda, ldb, ldc for the layout x W^T with W [N,K] row-major\n"
+	"(PyTorch's F.linear: cuBLAS TN, lda = ldb = K, ldc = N), so N and K are checked\n"
+	"and M (tokens) is free. fp8: the 16-byte conditions are required (cuBLAS has no fp8\n"
+	"kernel otherwise, no slower fallback), and on compute capability 8.9/9.x only TN\n"
+	"has one. Off the conditions other dtypes stay on tensor cores, slower (3-8x on an\n"
+	"H200); ridge says where, not how much. The Llama SwiGLU check runs for Llama\n"
+	"configs only (model_type llama, or none, or --multiple-of/--ffn-dim-multiplier).\n"
+	"\n"
+	"  --dtype DT              fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4\n"
+	"  --dims LIST             dimensions, plain or named: 6000,21845 or\n"
+	"                          d_model=6000,ffn=21845 (a dim named d_model or\n"
+	"                          hidden_size makes those named ffn, d_ff or\n"
+	"                          intermediate_size show the Llama SwiGLU size)\n"
+	"  --model FILE            a Hugging Face config.json, or the same keys in YAML\n"
+	"                          (hidden_size, intermediate_size, num_attention_heads,\n"
+	"                          num_key_value_heads, head_dim, vocab_size,\n"
+	"                          num_hidden_layers): checks every GEMM of a decoder\n"
+	"                          layer and the LM head\n"
+	"  --gpu GPU               hwdb id or alias (default " APP_DEFAULT_GPU ")\n"
+	"  --tokens T              M, the tokens in one GEMM (batch x sequence; default 4096)\n"
+	"  --tile MxN              CTA output tile (default 128x128)\n"
+	"  --ctas-per-sm N         CTAs resident per SM at once (default 1)\n"
+	"  --multiple-of N         SwiGLU rounding (default: the config's multiple_of, else 256)\n"
+	"  --ffn-dim-multiplier X  SwiGLU multiplier (default: the config's, else none)\n"
+	"  --json                  one JSON document on stdout\n"
+	"  --hwdb DIR              also load every *.yaml in DIR\n"
+	"  --calibration FILE      also load FILE (a ridge-probe calibration)\n"
+	"\n"
+	"Exit: 0 all aligned (warnings allowed), 1 any error, 2 bad input.\n";
 
 /* The inputs: the flags above, and in a scenario item the same names with
  * '_' (dims may be a YAML list there; model is relative to the scenario
  * file). Without dims and model an item checks the shape keys, from the item
  * or the scenario's model section. */
 #define ALIGN_RANGE "1..2147483647"
-#define SHAPE_PARAM(name, help)                                                                                        \
-	{                                                                                                              \
-		name, PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY,                                               \
-		    PARAM_MODEL | PARAM_FILE_ONLY | PARAM_OPEN_LO, "N", help, "greater than 0", NULL                   \
+#define SHAPE_PARAM(name, help)                                                                          \
+	{                                                                                                \
+		name, PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY,                                 \
+			PARAM_MODEL | PARAM_FILE_ONLY | PARAM_OPEN_LO, "N", help, "greater than 0", NULL \
 	}
 
 static const struct param align_params[] = {
-    {"dtype", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, "DT", "fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4", NULL, NULL},
-    {"dims", PARAM_TEXT, 0, NULL, 0, 0, PARAM_JOIN, "LIST", "dimensions: 6000,21845 or d_model=6000,ffn=21845", NULL, NULL},
-    {"model", PARAM_TEXT, 0, NULL, 0, 0, 0, "FILE", "a Hugging Face config.json, or the same keys in YAML", NULL, NULL},
-    {"tokens", PARAM_INTEGER, 0, NULL, 1, 2147483647.0, 0, "T", "M, the tokens in one GEMM (default 4096)",
-     ALIGN_RANGE, NULL},
-    {"tile", PARAM_TEXT, 0, NULL, 0, 0, 0, "MxN", "CTA output tile (default 128x128)", NULL, NULL},
-    {"ctas_per_sm", PARAM_INTEGER, 0, NULL, 1, 64, 0, "N", "CTAs resident per SM at once (default 1)", NULL, NULL},
-    {"multiple_of", PARAM_INTEGER, 0, NULL, 1, 2147483647.0, 0, "N", "SwiGLU rounding", ALIGN_RANGE, NULL},
-    {"ffn_dim_multiplier", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_OPEN_LO, "X", "SwiGLU multiplier",
-     "greater than 0", NULL},
-    SHAPE_PARAM("hidden_size", "hidden_size"),
-    SHAPE_PARAM("intermediate_size", "intermediate_size"),
-    SHAPE_PARAM("heads", "num_attention_heads"),
-    SHAPE_PARAM("kv_heads", "num_key_value_heads (default heads)"),
-    SHAPE_PARAM("head_dim", "head_dim (default hidden_size / heads)"),
-    SHAPE_PARAM("vocab_size", "vocab_size"),
-    SHAPE_PARAM("layers", "num_hidden_layers"),
-    CALC_GPU_PARAMS,
-    CALC_JSON_PARAM,
+	{ "dtype", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, "DT", "fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4", NULL,
+	  NULL },
+	{ "dims", PARAM_TEXT, 0, NULL, 0, 0, PARAM_JOIN, "LIST", "dimensions: 6000,21845 or d_model=6000,ffn=21845",
+	  NULL, NULL },
+	{ "model", PARAM_TEXT, 0, NULL, 0, 0, 0, "FILE", "a Hugging Face config.json, or the same keys in YAML", NULL,
+	  NULL },
+	{ "tokens", PARAM_INTEGER, 0, NULL, 1, 2147483647.0, 0, "T", "M, the tokens in one GEMM (default 4096)",
+	  ALIGN_RANGE, NULL },
+	{ "tile", PARAM_TEXT, 0, NULL, 0, 0, 0, "MxN", "CTA output tile (default 128x128)", NULL, NULL },
+	{ "ctas_per_sm", PARAM_INTEGER, 0, NULL, 1, 64, 0, "N", "CTAs resident per SM at once (default 1)", NULL,
+	  NULL },
+	{ "multiple_of", PARAM_INTEGER, 0, NULL, 1, 2147483647.0, 0, "N", "SwiGLU rounding", ALIGN_RANGE, NULL },
+	{ "ffn_dim_multiplier", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_OPEN_LO, "X",
+	  "SwiGLU multiplier", "greater than 0", NULL },
+	SHAPE_PARAM("hidden_size", "hidden_size"),
+	SHAPE_PARAM("intermediate_size", "intermediate_size"),
+	SHAPE_PARAM("heads", "num_attention_heads"),
+	SHAPE_PARAM("kv_heads", "num_key_value_heads (default heads)"),
+	SHAPE_PARAM("head_dim", "head_dim (default hidden_size / heads)"),
+	SHAPE_PARAM("vocab_size", "vocab_size"),
+	SHAPE_PARAM("layers", "num_hidden_layers"),
+	CALC_GPU_PARAMS,
+	CALC_JSON_PARAM,
 };
 
 /* The shape keys, in the order of shape_config()'s fields. */
-static const char *const shape_keys[] = {"hidden_size", "intermediate_size", "heads",  "kv_heads",
-					 "head_dim",	"vocab_size",	     "layers", NULL};
+static const char *const shape_keys[] = { "hidden_size", "intermediate_size", "heads",  "kv_heads",
+					  "head_dim",    "vocab_size",        "layers", NULL };
 
 static cJSON *align_fail(struct calc_input *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static cJSON *align_fail(struct calc_input *in, const char *fmt, ...)
@@ -123,7 +127,7 @@ static int parse_tile(const char *where, const char *text, struct ridge_align_ti
 	}
 	memcpy(m_text, text, m_len);
 	m_text[m_len] = '\0';
-	const char *parts[2] = {m_text, x + 1};
+	const char *parts[2] = { m_text, x + 1 };
 	int edges[2];
 	for (int i = 0; i < 2; i++) {
 		double v;
@@ -196,8 +200,9 @@ static int shape_config(struct calc_input *in, struct app_model_config *cfg)
 {
 	memset(cfg, 0, sizeof *cfg);
 	struct ridge_align_model *m = &cfg->model;
-	long long *fields[] = {&m->hidden_size, &m->intermediate_size, &m->num_attention_heads, &m->num_key_value_heads,
-			       &m->head_dim,	&m->vocab_size,	       &m->num_hidden_layers};
+	long long *fields[] = { &m->hidden_size,         &m->intermediate_size, &m->num_attention_heads,
+				&m->num_key_value_heads, &m->head_dim,          &m->vocab_size,
+				&m->num_hidden_layers };
 	bool has[7];
 	char missing[200] = "";
 	for (int i = 0; shape_keys[i]; i++) {
@@ -481,14 +486,16 @@ static cJSON *align_calc_run(struct calc_input *in)
 	if (!run->rule.any_path) {
 		if (in->item)
 			app_warning(
-			    in->st, "%s: %s has no %s hardware path at all (no matrix or vector rate): the multiples are "
-			    "the byte rules only",
-			    eval_item_where(in->item), run->gpu->id, ridge_dtype_name(set.dtype));
+				in->st,
+				"%s: %s has no %s hardware path at all (no matrix or vector rate): the multiples are "
+				"the byte rules only",
+				eval_item_where(in->item), run->gpu->id, ridge_dtype_name(set.dtype));
 		else
 			app_warning(
-			    in->st, "%s has no %s hardware path at all (no matrix or vector rate): the multiples are the "
-			    "byte rules only",
-			    run->gpu->id, ridge_dtype_name(set.dtype));
+				in->st,
+				"%s has no %s hardware path at all (no matrix or vector rate): the multiples are the "
+				"byte rules only",
+				run->gpu->id, ridge_dtype_name(set.dtype));
 	}
 done:
 	free(run);
@@ -532,9 +539,10 @@ static void print_header(const cJSON *d, bool amd)
 		printf("  %s: the 16-byte conditions are required (cuBLAS has no %s kernel off them, no slower "
 		       "fallback)%s\n",
 		       calc_str(d, "dtype"), calc_str(d, "dtype"),
-		       cJSON_IsTrue(get(r, "tn_only")) ? ";\n  on this GPU only the TN layout (x W^T, W [N,K] row-major: "
-							 "F.linear's) has one"
-						       : "");
+		       cJSON_IsTrue(get(r, "tn_only"))
+			       ? ";\n  on this GPU only the TN layout (x W^T, W [N,K] row-major: "
+				 "F.linear's) has one"
+			       : "");
 	if (!cJSON_IsTrue(get(r, "tensor_core_path")))
 		printf("note: %s: these GEMMs run without tensor cores whatever the alignment\n", calc_str(r, "note"));
 	if (amd)
@@ -552,8 +560,7 @@ static void print_dims(const cJSON *d)
 	snprintf(next_rec, sizeof next_rec, "NEXT x%lld", num_ll(r, "recommended_multiple"));
 	printf("\n%-20s %10s  %-8s %10s %10s %8s %14s %9s %9s\n", "NAME", "VALUE", "SEVERITY", next_req, next_rec,
 	       "TILES", "WAVES", "TILE EFF", "WAVE EFF");
-	cJSON_ArrayForEach(f, findings)
-	{
+	cJSON_ArrayForEach (f, findings) {
 		const cJSON *t = get(f, "tiling");
 		long long value = num_ll(f, "value");
 		char a[24], b[24], w[32];
@@ -566,15 +573,13 @@ static void print_dims(const cJSON *d)
 	}
 	printf("\n");
 	const cJSON *s = get(d, "swiglu");
-	cJSON_ArrayForEach(f, findings)
-	{
+	cJSON_ArrayForEach (f, findings) {
 		printf("%s = %lld: %s\n", calc_str(f, "name"), num_ll(f, "value"), calc_str(f, "reason"));
 		if (calc_has(f, "swiglu_intermediate") && s)
-			printf(
-			    "  SwiGLU for d_model %lld (Llama rule, multiple_of %lld%s): 8/3 x %lld = %lld -> %lld\n",
-			    num_ll(s, "d_model"), num_ll(s, "multiple_of"),
-			    calc_has(s, "ffn_dim_multiplier") ? ", with ffn_dim_multiplier" : "", num_ll(s, "d_model"),
-			    num_ll(s, "eight_thirds_d"), num_ll(s, "intermediate"));
+			printf("  SwiGLU for d_model %lld (Llama rule, multiple_of %lld%s): 8/3 x %lld = %lld -> %lld\n",
+			       num_ll(s, "d_model"), num_ll(s, "multiple_of"),
+			       calc_has(s, "ffn_dim_multiplier") ? ", with ffn_dim_multiplier" : "",
+			       num_ll(s, "d_model"), num_ll(s, "eight_thirds_d"), num_ll(s, "intermediate"));
 	}
 }
 
@@ -613,21 +618,18 @@ static void print_model(const cJSON *d, bool command_line)
 	       num_ll(m, "num_key_value_heads"), num_ll(m, "head_dim"), num_ll(m, "vocab_size"),
 	       num_ll(m, "num_hidden_layers"));
 	int width = 10; /* the GEMM names: MoE and MLA ones are longer than q_proj */
-	cJSON_ArrayForEach(gm, get(d, "gemms"))
-	{
+	cJSON_ArrayForEach (gm, get(d, "gemms")) {
 		int len = (int)strlen(calc_str(gm, "name"));
 		width = len > width ? len : width;
 	}
-	printf("\n%-*s %-26s %-8s %-28s %6s %14s %s\n", width, "GEMM", "M x N x K", "ALIGNED", "SUGGESTED CHANGE", "TILES",
-	       "WAVES", "EFFICIENCY (TILE x WAVE)");
-	cJSON_ArrayForEach(gm, get(d, "gemms"))
-	{
+	printf("\n%-*s %-26s %-8s %-28s %6s %14s %s\n", width, "GEMM", "M x N x K", "ALIGNED", "SUGGESTED CHANGE",
+	       "TILES", "WAVES", "EFFICIENCY (TILE x WAVE)");
+	cJSON_ArrayForEach (gm, get(d, "gemms")) {
 		const cJSON *t = get(gm, "tiling");
 		char shape[64], change[96] = "", w[32];
 		snprintf(shape, sizeof shape, "%lld x %lld x %lld", num_ll(gm, "m"), num_ll(gm, "n"), num_ll(gm, "k"));
 		/* The GEMM's two findings are N then K, in GEMM order. */
-		cJSON_ArrayForEach(f, findings)
-		{
+		cJSON_ArrayForEach (f, findings) {
 			const char *severity = calc_str(f, "severity");
 			if (strcmp(calc_str(f, "gemm"), calc_str(gm, "name")) != 0 || strcmp(severity, "ok") == 0)
 				continue;
@@ -645,12 +647,12 @@ static void print_model(const cJSON *d, bool command_line)
 		if (!change[0])
 			snprintf(change, sizeof change, "-");
 		const char *severity = calc_str(gm, "severity");
-		const char *aligned = strcmp(severity, "error") == 0	 ? "NO"
+		const char *aligned = strcmp(severity, "error") == 0     ? "NO"
 				      : strcmp(severity, "warning") == 0 ? "yes (w)"
 									 : "yes";
 		fmt_waves_json(t, w, sizeof w);
-		printf("%-*s %-26s %-8s %-28s %6lld %14s %6.2f%% (%.2f%% x %.2f%%)\n", width, calc_str(gm, "name"), shape,
-		       aligned, change, num_ll(t, "tiles"), w, 100 * calc_num(t, "efficiency"),
+		printf("%-*s %-26s %-8s %-28s %6lld %14s %6.2f%% (%.2f%% x %.2f%%)\n", width, calc_str(gm, "name"),
+		       shape, aligned, change, num_ll(t, "tiles"), w, 100 * calc_num(t, "efficiency"),
 		       100 * calc_num(t, "tile_efficiency"), 100 * calc_num(t, "wave_efficiency"));
 	}
 	if (calc_num(d, "warnings") > 0)
@@ -661,8 +663,7 @@ static void print_model(const cJSON *d, bool command_line)
 
 	printf("\n");
 	int shown = 0;
-	cJSON_ArrayForEach(f, findings)
-	{
+	cJSON_ArrayForEach (f, findings) {
 		if (strcmp(calc_str(f, "severity"), "ok") == 0)
 			continue;
 		printf("%-7s %s = %lld (%s): %s\n", calc_str(f, "severity"), calc_str(f, "name"), num_ll(f, "value"),
@@ -688,8 +689,8 @@ static void print_result(const cJSON *d, bool command_line)
 		print_dims(d);
 	printf("\n%d error%s, %d warning%s: %s\n", errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s",
 	       errors && command_line ? "misaligned (exit 1)"
-	       : errors		      ? "misaligned"
-	       : warnings	      ? "aligned, below the recommended multiple"
+	       : errors               ? "misaligned"
+	       : warnings             ? "aligned, below the recommended multiple"
 				      : "aligned");
 	bool tensor_cores = cJSON_IsTrue(get(get(d, "rule"), "tensor_core_path"));
 	if (errors && tensor_cores && cJSON_IsTrue(get(get(d, "rule"), "alignment_required")))
@@ -717,17 +718,17 @@ static void align_print_item(const cJSON *d)
 }
 
 const struct calc calc_align = {
-    .name = "align",
-    .command = "align",
-    .synopsis = "usage: ridge align --dtype DT (--dims D1,D2,... | --model FILE) [--gpu GPU]",
-    .description = "Tensor-core alignment of GEMM dimensions, and their tile and wave quantization.\n",
-    CALC_PARAMS(align_params),
-    .needs_gpu = true,
-    .run = align_calc_run,
-    .print = align_print,
-    .print_item = align_print_item,
-    .usage = usage_text,
-    .problem_unless_ok = true,
+	.name = "align",
+	.command = "align",
+	.synopsis = "usage: ridge align --dtype DT (--dims D1,D2,... | --model FILE) [--gpu GPU]",
+	.description = "Tensor-core alignment of GEMM dimensions, and their tile and wave quantization.\n",
+	CALC_PARAMS(align_params),
+	.needs_gpu = true,
+	.run = align_calc_run,
+	.print = align_print,
+	.print_item = align_print_item,
+	.usage = usage_text,
+	.problem_unless_ok = true,
 };
 
 static void fmt_next(const struct ridge_align_dim *d, bool recommended, char *buf, size_t len)
@@ -778,21 +779,21 @@ void report_align(const struct ridge_gpu *gpu, cJSON *json)
 		const char *label;
 		long long value;
 	} cases[] = {
-	    {"d_model = 6000 (review q. 3)", 6000},
-	    {"8/3 x 8192 = 21845 (SwiGLU)", 21845},
-	    {"textbook fix 21888 (342 x 64)", 21888},
-	    {"Llama rule, multiple_of 256", 22016},
-	    {"probe shape 8191", 8191},
-	    {"probe shape 8184", 8184},
-	    {"probe shape 8192", 8192},
+		{ "d_model = 6000 (review q. 3)", 6000 },
+		{ "8/3 x 8192 = 21845 (SwiGLU)", 21845 },
+		{ "textbook fix 21888 (342 x 64)", 21888 },
+		{ "Llama rule, multiple_of 256", 22016 },
+		{ "probe shape 8191", 8191 },
+		{ "probe shape 8184", 8184 },
+		{ "probe shape 8192", 8192 },
 	};
 	const long long tokens = ALIGN_DEFAULT_TOKENS;
-	const struct ridge_align_tile tile = {128, 128, 1};
+	const struct ridge_align_tile tile = { 128, 128, 1 };
 	struct ridge_align_rule half, fp8;
 	char err[300];
 	/* The textbook's dtype is bf16; a GPU without bf16 matrix units (V100) gets fp16. */
 	enum ridge_dtype half_dtype =
-	    gpu->peak[RIDGE_BF16].has_matrix || !gpu->peak[RIDGE_FP16].has_matrix ? RIDGE_BF16 : RIDGE_FP16;
+		gpu->peak[RIDGE_BF16].has_matrix || !gpu->peak[RIDGE_FP16].has_matrix ? RIDGE_BF16 : RIDGE_FP16;
 	const char *hn = ridge_dtype_name(half_dtype);
 	cJSON *aj = json ? cJSON_AddObjectToObject(json, "align") : NULL, *dims = NULL;
 	if (!json)
@@ -816,12 +817,13 @@ void report_align(const struct ridge_gpu *gpu, cJSON *json)
 		dims = cJSON_AddArrayToObject(aj, "dims");
 	}
 	if (!json) {
-		printf("%s: multiples of %lld required, %lld recommended; fp8: %lld and %lld\n", hn, half.required_multiple,
-		       half.recommended_multiple, fp8.required_multiple, fp8.recommended_multiple);
+		printf("%s: multiples of %lld required, %lld recommended; fp8: %lld and %lld\n", hn,
+		       half.required_multiple, half.recommended_multiple, fp8.required_multiple,
+		       fp8.recommended_multiple);
 		char fix_head[24];
 		snprintf(fix_head, sizeof fix_head, "%s fix", hn);
-		printf("%-30s %-8s %-8s %9s %7s %14s %9s %9s\n", "dimension (as N)", hn, "fp8", fix_head, "tiles", "waves",
-		       "tile eff", "wave eff");
+		printf("%-30s %-8s %-8s %9s %7s %14s %9s %9s\n", "dimension (as N)", hn, "fp8", fix_head, "tiles",
+		       "waves", "tile eff", "wave eff");
 	}
 	struct ridge_align_dim seen_half[2], seen_fp8[2];
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -874,13 +876,13 @@ void report_align(const struct ridge_gpu *gpu, cJSON *json)
 
 	/* The textbook says the misaligned FFN is "~36% of model compute": here is
 	 * the share of forward GEMM FLOPs in a Llama-3-70B shape with 21845. */
-	struct ridge_align_model m = {.hidden_size = 8192,
-				      .intermediate_size = 21845,
-				      .num_attention_heads = 64,
-				      .num_key_value_heads = 8,
-				      .has_num_key_value_heads = true,
-				      .vocab_size = 128256,
-				      .num_hidden_layers = 80};
+	struct ridge_align_model m = { .hidden_size = 8192,
+				       .intermediate_size = 21845,
+				       .num_attention_heads = 64,
+				       .num_key_value_heads = 8,
+				       .has_num_key_value_heads = true,
+				       .vocab_size = 128256,
+				       .num_hidden_layers = 80 };
 	struct ridge_align_gemm g[RIDGE_GEMM_COUNT];
 	if (align_model_resolve(&m, err, sizeof err) == 0 && align_model_gemms(&m, tokens, g, err, sizeof err) == 0) {
 		double total = 0, ffn = 0;

@@ -13,7 +13,7 @@ void align_settings_default(struct align_settings *set)
 	memset(set, 0, sizeof *set);
 	set->dtype = RIDGE_BF16;
 	set->tokens = ALIGN_DEFAULT_TOKENS;
-	set->tile = (struct ridge_align_tile){128, 128, 1};
+	set->tile = (struct ridge_align_tile){ 128, 128, 1 };
 }
 
 int align_run_start(struct align_run *run, const struct ridge_gpu *gpu, const struct align_settings *set, char *err,
@@ -33,8 +33,8 @@ static void reason_text(const struct align_run *run, const struct ridge_align_di
 		/* Without tensor cores the byte rules still decide whether loads
 		 * vectorize, but no kernel choice hangs on them. */
 		const char *hint = r->dtype == RIDGE_FP32 && run->gpu->peak[RIDGE_TF32].has_matrix
-				       ? " (--dtype tf32 uses the tensor cores)"
-				       : "";
+					   ? " (--dtype tf32 uses the tensor cores)"
+					   : "";
 		int used = snprintf(buf, len, "no tensor-core path: %s%s; ", r->path_note, hint);
 		if (used < 0 || (size_t)used >= len)
 			return;
@@ -112,8 +112,8 @@ static bool name_in(const char *name, const char *const *list)
 	return false;
 }
 
-static const char *const d_model_names[] = {"d_model", "hidden_size", "hidden", "dim", NULL};
-static const char *const ffn_names[] = {"ffn", "d_ff", "ffn_dim", "intermediate", "intermediate_size", NULL};
+static const char *const d_model_names[] = { "d_model", "hidden_size", "hidden", "dim", NULL };
+static const char *const ffn_names[] = { "ffn", "d_ff", "ffn_dim", "intermediate", "intermediate_size", NULL };
 
 static int swiglu_for(struct align_run *run, long long d_model, bool config_has_mult, double config_mult,
 		      bool config_has_multiple, long long config_multiple, char *err, size_t err_len)
@@ -121,7 +121,7 @@ static int swiglu_for(struct align_run *run, long long d_model, bool config_has_
 	const struct align_settings *o = &run->set;
 	bool has_mult = o->has_multiplier || config_has_mult;
 	double mult = o->has_multiplier ? o->multiplier : config_mult;
-	long long multiple = o->has_multiple_of	   ? o->multiple_of
+	long long multiple = o->has_multiple_of    ? o->multiple_of
 			     : config_has_multiple ? config_multiple
 						   : ALIGN_DEFAULT_MULTIPLE_OF;
 	char why[300];
@@ -141,7 +141,8 @@ static int parse_dim(const char *where, const char *text, long long *out, char *
 	if (v != floor(v))
 		return app_fail_text(err, err_len, "%s: must be a whole number, not '%s'", where, text);
 	if (v < 1 || v > (double)RIDGE_ALIGN_MAX_DIM)
-		return app_fail_text(err, err_len, "%s: '%s' is out of range (1..%lld)", where, text, RIDGE_ALIGN_MAX_DIM);
+		return app_fail_text(err, err_len, "%s: '%s' is out of range (1..%lld)", where, text,
+				     RIDGE_ALIGN_MAX_DIM);
 	*out = (long long)v;
 	return 0;
 }
@@ -173,8 +174,8 @@ static int collect_dims(struct align_run *run, char *copy, const char *list, con
 				ok = isalnum((unsigned char)item[i]) || strchr("_.-", item[i]);
 			if (!ok)
 				return app_fail_text(err, err_len,
-					    "%s: bad name '%s' in '%s' (letters, digits, _ . - ; up to 47)", where,
-					    item, list);
+						     "%s: bad name '%s' in '%s' (letters, digits, _ . - ; up to 47)",
+						     where, item, list);
 			snprintf(name, sizeof name, "%s", item);
 			snprintf(item_where, sizeof item_where, "%s %s", where, item);
 		} else {
@@ -250,7 +251,8 @@ int align_run_model(struct align_run *run, const struct app_model_config *config
 {
 	run->model = config->model;
 	char why[400];
-	if (align_model_resolve(&run->model, why, sizeof why) != 0 || config_workload(config, &run->workload, why, sizeof why))
+	if (align_model_resolve(&run->model, why, sizeof why) != 0 ||
+	    config_workload(config, &run->workload, why, sizeof why))
 		return app_fail_text(err, err_len, "%s: %s", label, why);
 	const struct ridge_workload_model *w = &run->workload;
 	run->model.num_key_value_heads = w->kv_heads;
@@ -258,7 +260,8 @@ int align_run_model(struct align_run *run, const struct app_model_config *config
 	struct ridge_workload_gemm wg[RIDGE_WORKLOAD_MAX_GEMMS];
 	int n = workload_gemms(w, (double)run->set.tokens, wg, why, sizeof why);
 	if (n < 0)
-		return app_fail_text(err, err_len, "%s: %s", run->set.tokens_where ? run->set.tokens_where : "tokens", why);
+		return app_fail_text(err, err_len, "%s: %s", run->set.tokens_where ? run->set.tokens_where : "tokens",
+				     why);
 	run->model_mode = true;
 	run->gemm_count = n;
 	snprintf(run->model_type, sizeof run->model_type, "%s", config->model_type);
@@ -271,8 +274,14 @@ int align_run_model(struct align_run *run, const struct app_model_config *config
 	for (int g = 0; g < n; g++) {
 		struct ridge_align_gemm *gemm = &run->gemms[g];
 		/* An expert's rows: the average tokens x k / E, rounded up to whole rows. */
-		*gemm = (struct ridge_align_gemm){ wg[g].name, wg[g].n_from, wg[g].k_from, (long long)ceil(wg[g].m),
-						   wg[g].n, wg[g].k, (long long)(wg[g].instances * wg[g].layers), 0 };
+		*gemm = (struct ridge_align_gemm){ wg[g].name,
+						   wg[g].n_from,
+						   wg[g].k_from,
+						   (long long)ceil(wg[g].m),
+						   wg[g].n,
+						   wg[g].k,
+						   (long long)(wg[g].instances * wg[g].layers),
+						   0 };
 		gemm->flops = 2.0 * (double)gemm->m * (double)gemm->n * (double)gemm->k * (double)gemm->count;
 		bool ffn_n = strstr(gemm->name, "gate_proj") || strstr(gemm->name, "up_proj");
 		bool ffn_k = strstr(gemm->name, "down_proj") != NULL;
@@ -296,8 +305,9 @@ int align_run_model(struct align_run *run, const struct app_model_config *config
 				    &run->gemm_rule[g], why, sizeof why) != 0)
 			return app_fail_text(err, err_len, "%s: %s", gemm->name, why);
 		if (run->gemm_rule[g].severity != worst)
-			return app_fail_text(err, err_len, "%s: the rule's verdict %s differs from its dimensions' %s", gemm->name,
-				    align_severity_name(run->gemm_rule[g].severity), align_severity_name(worst));
+			return app_fail_text(err, err_len, "%s: the rule's verdict %s differs from its dimensions' %s",
+					     gemm->name, align_severity_name(run->gemm_rule[g].severity),
+					     align_severity_name(worst));
 		run->gemm_severity[g] = run->gemm_rule[g].severity;
 		if (align_tiling(gemm->m, gemm->n, &run->set.tile, run->gpu->sm_count, &run->gemm_tiling[g], why,
 				 sizeof why) != 0)
@@ -306,8 +316,8 @@ int align_run_model(struct align_run *run, const struct app_model_config *config
 	/* The head sizes are K of Q K^T and N of P V in attention, per head. */
 	if (!w->mla)
 		return add_finding(run, "attention.head_dim", "head_dim", -1, run->model.head_dim, label, err, err_len);
-	if (add_finding(run, "attention.qk_head_dim", "qk_nope_head_dim + qk_rope_head_dim", -1, workload_qk_head_dim(w),
-			label, err, err_len))
+	if (add_finding(run, "attention.qk_head_dim", "qk_nope_head_dim + qk_rope_head_dim", -1,
+			workload_qk_head_dim(w), label, err, err_len))
 		return -1;
 	return add_finding(run, "attention.v_head_dim", "v_head_dim", -1, w->v_head_dim, label, err, err_len);
 }

@@ -16,16 +16,17 @@
 #include "models.h"
 
 #define ALIGN_MAX_DIMS 64
-#define ALIGN_MAX_FINDINGS (2 * RIDGE_WORKLOAD_MAX_GEMMS + 2 > ALIGN_MAX_DIMS ? 2 * RIDGE_WORKLOAD_MAX_GEMMS + 2 : ALIGN_MAX_DIMS)
+#define ALIGN_MAX_FINDINGS \
+	(2 * RIDGE_WORKLOAD_MAX_GEMMS + 2 > ALIGN_MAX_DIMS ? 2 * RIDGE_WORKLOAD_MAX_GEMMS + 2 : ALIGN_MAX_DIMS)
 #define ALIGN_DEFAULT_TOKENS 4096
 #define ALIGN_DEFAULT_MULTIPLE_OF 256
 
 /* The inputs besides the dimensions or the model. */
 struct align_settings {
 	enum ridge_dtype dtype;
-	long long tokens;	      /* M of every GEMM */
+	long long tokens;             /* M of every GEMM */
 	struct ridge_align_tile tile; /* 128x128, 1 per SM */
-	bool has_multiple_of;	      /* SwiGLU rounding: given, else the config's, else 256 */
+	bool has_multiple_of;         /* SwiGLU rounding: given, else the config's, else 256 */
 	long long multiple_of;
 	bool has_multiplier; /* SwiGLU ffn_dim_multiplier: given, else the config's, else none */
 	double multiplier;
@@ -35,7 +36,7 @@ struct align_settings {
 struct align_finding {
 	char name[64];
 	const char *from; /* the config key(s) behind the value, or NULL */
-	int gemm;	  /* index into the GEMM table, or -1 */
+	int gemm;         /* index into the GEMM table, or -1 */
 	struct ridge_align_dim dim;
 	bool has_tiling; /* dimension lists: M = tokens x N = value */
 	struct ridge_align_tiling tiling;
@@ -51,7 +52,7 @@ struct align_run {
 	struct align_finding findings[ALIGN_MAX_FINDINGS];
 	/* a model config */
 	bool model_mode;
-	struct ridge_align_model model; /* resolved; head_dim is the query/key head's (MLA: nope + rope) */
+	struct ridge_align_model model;       /* resolved; head_dim is the query/key head's (MLA: nope + rope) */
 	struct ridge_workload_model workload; /* the same model as model/workload.h has it */
 	int gemm_count; /* the architecture's weight GEMMs (model/workload.c): experts at tokens x k / E */
 	struct ridge_align_gemm gemms[RIDGE_WORKLOAD_MAX_GEMMS];

@@ -62,7 +62,8 @@ int app_hw_open(struct app_hw *hw, const char *hwdb_dir, const char *calibration
 	struct hwdb_diags diags = { 0 };
 	hw->calibration = calibration;
 	hw->calibration_id[0] = '\0';
-	if (hwdb_open(&hw->db, hwdb_dir, &diags) != 0 || (calibration && hwdb_add_file(&hw->db, calibration, &diags) != 0)) {
+	if (hwdb_open(&hw->db, hwdb_dir, &diags) != 0 ||
+	    (calibration && hwdb_add_file(&hw->db, calibration, &diags) != 0)) {
 		app_status_add_hwdb(st, &diags);
 		hwdb_close(&hw->db);
 		return -1;

@@ -32,7 +32,7 @@ int app_parse_dtype(const char *flag, const char *text, enum ridge_dtype *out, s
  * --hwdb DIR, then --calibration FILE. */
 struct app_hw {
 	struct hwdb db;
-	const char *calibration; /* file given with --calibration, or NULL */
+	const char *calibration;         /* file given with --calibration, or NULL */
 	char calibration_id[RIDGE_TEXT]; /* the GPU it measured ("h200-sxm"); empty without one */
 };
 

@@ -48,8 +48,8 @@ cJSON *calc_run(const struct calc *calc, struct calc_input *in)
 	cJSON_Delete(result);
 	int i = extreme_input(in->values);
 	if (i >= 0)
-		snprintf(in->err, sizeof in->err, "%s: '%s' is out of range: the result '%s' overflows", params_where_at(in->values, i),
-			 in->values->text[i], key);
+		snprintf(in->err, sizeof in->err, "%s: '%s' is out of range: the result '%s' overflows",
+			 params_where_at(in->values, i), in->values->text[i], key);
 	else
 		snprintf(in->err, sizeof in->err, "the inputs give a result out of range ('%s' overflows)", key);
 	return NULL;
@@ -87,8 +87,7 @@ static void print_value(const cJSON *item, char *buf, size_t len)
 static void print_rows(const cJSON *obj, const char *prefix, const char *indent)
 {
 	const cJSON *item;
-	cJSON_ArrayForEach(item, obj)
-	{
+	cJSON_ArrayForEach (item, obj) {
 		char key[160];
 		snprintf(key, sizeof key, "%s%s%s", prefix, *prefix ? "." : "", item->string ? item->string : "");
 		if (cJSON_IsObject(item)) {
@@ -102,25 +101,23 @@ static void print_rows(const cJSON *obj, const char *prefix, const char *indent)
 				/* a table: the first element's keys are the columns */
 				const cJSON *col;
 				printf("%s", sub);
-				cJSON_ArrayForEach(col, first)
+				cJSON_ArrayForEach (col, first)
 					printf("%-18s ", col->string);
 				printf("\n");
 				const cJSON *row;
-				cJSON_ArrayForEach(row, item)
-				{
+				cJSON_ArrayForEach (row, item) {
 					printf("%s", sub);
-					cJSON_ArrayForEach(col, first)
-					{
+					cJSON_ArrayForEach (col, first) {
 						char v[96];
-						print_value(cJSON_GetObjectItemCaseSensitive(row, col->string), v, sizeof v);
+						print_value(cJSON_GetObjectItemCaseSensitive(row, col->string), v,
+							    sizeof v);
 						printf("%-18s ", v);
 					}
 					printf("\n");
 				}
 			} else {
 				const cJSON *e;
-				cJSON_ArrayForEach(e, item)
-				{
+				cJSON_ArrayForEach (e, item) {
 					char v[96];
 					print_value(e, v, sizeof v);
 					printf("%s%s\n", sub, v);

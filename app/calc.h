@@ -54,12 +54,15 @@ struct calc {
 #define CALC_PARAMS(table) .params = (table), .param_count = (int)(sizeof(table) / sizeof((table)[0]))
 
 /* The parameters every GPU calculator takes on the command line. */
+/* One table row each, as in the tables they end. */
+/* clang-format off */
 #define CALC_GPU_PARAMS                                                                                                   \
 	{ "gpu", PARAM_TEXT, 0, NULL, 0, 0, 0, "GPU", "hwdb id or alias (default " APP_DEFAULT_GPU ")", NULL, NULL },     \
 	{ "hwdb", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "DIR", "also load the hwdb entries in DIR", NULL, NULL },         \
 	{ "calibration", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE", "a ridge-probe calibration (measured ceilings)", \
 	  NULL, NULL }
 #define CALC_JSON_PARAM { "json", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL, "one JSON document on stdout (SI units)", NULL, NULL }
+/* clang-format on */
 
 /* calc->run, and the one check of its result: a number that is not finite
  * (json_number saw it) refuses the result (NULL, in->err naming the
@@ -77,9 +80,9 @@ const char *calc_str(const cJSON *obj, const char *key);
 bool calc_has(const cJSON *obj, const char *key);
 
 /* Human number formats. */
-void fmt_usd(double v, char *buf, size_t len);              /* "$7,421,670.37" */
+void fmt_usd(double v, char *buf, size_t len);                   /* "$7,421,670.37" */
 void fmt_grouped(double v, int decimals, char *buf, size_t len); /* "3,523,215,360,000,000,000" */
-void fmt_percent(double fraction, char *buf, size_t len);   /* "9.6%" */
+void fmt_percent(double fraction, char *buf, size_t len);        /* "9.6%" */
 
 /* JSON helpers for run functions: "gpu" and "ceilings" (spec sheet or measured). */
 void calc_json_gpu(cJSON *obj, const struct ridge_gpu *gpu);

@@ -14,12 +14,15 @@ static const struct param comm_params[] = {
 	  "all-reduce, all-gather, reduce-scatter, all-to-all or send-recv (p2p)", NULL, NULL },
 	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "N", "GPUs taking part", NULL, NULL },
 	{ "bytes", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, 1e18, PARAM_REQUIRED, "M",
-	  "message size as nccl-tests counts it (64MiB): the buffer reduced, the gathered output", "0 to 1e18 B", NULL },
-	{ "algorithm", PARAM_TEXT, 0, NULL, 0, 0, 0, "ALG", "ring, tree, nvls, direct (default auto: the fastest that applies)",
-	  NULL, NULL },
+	  "message size as nccl-tests counts it (64MiB): the buffer reduced, the gathered output", "0 to 1e18 B",
+	  NULL },
+	{ "algorithm", PARAM_TEXT, 0, NULL, 0, 0, 0, "ALG",
+	  "ring, tree, nvls, direct (default auto: the fastest that applies)", NULL, NULL },
 	{ "network_bw", PARAM_NUMBER, RIDGE_UNIT_BYTES_PER_S, NULL, 0, 1e15, PARAM_OPEN_LO, "B/s",
-	  "network bandwidth per GPU, one direction, past the fabric domain (50GB/s: 400 Gb/s NICs)", "greater than 0", NULL },
-	{ "sweep", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "also every size 8 B, 64 B ... 8 GiB (x8), as nccl-tests prints", NULL, NULL },
+	  "network bandwidth per GPU, one direction, past the fabric domain (50GB/s: 400 Gb/s NICs)", "greater than 0",
+	  NULL },
+	{ "sweep", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "also every size 8 B, 64 B ... 8 GiB (x8), as nccl-tests prints",
+	  NULL, NULL },
 	CALC_GPU_PARAMS,
 	CALC_JSON_PARAM,
 };
@@ -163,8 +166,7 @@ static void comm_print(const cJSON *r)
 	if (cJSON_IsArray(sweep)) {
 		printf("\n  %12s %-7s %12s %12s %12s %9s\n", "size", "algo", "time", "algbw", "busbw", "latency");
 		const cJSON *row;
-		cJSON_ArrayForEach(row, sweep)
-		{
+		cJSON_ArrayForEach (row, sweep) {
 			fmt_bytes(calc_num(row, "bytes"), a, sizeof a);
 			fmt_seconds(calc_num(row, "time_s"), b, sizeof b);
 			fmt_si(calc_num(row, "algbw"), "B/s", c, sizeof c);
@@ -180,11 +182,12 @@ const struct calc calc_comm = {
 	.command = "comm",
 	.synopsis = "usage: ridge comm --op OP --gpus N --bytes M [--gpu GPU] [--algorithm ALG] [--network-bw B/s]\n"
 		    "                  [--sweep] [--json] [--hwdb DIR] [--calibration FILE]",
-	.description = "Time of one collective as alpha + beta x M in NCCL's bus-bandwidth convention: all-reduce moves\n"
-		       "2(N-1)/N x M per GPU, all-gather, reduce-scatter and all-to-all (N-1)/N x M, send-recv M.\n"
-		       "alpha = NCCL's base latency + steps x step latency (ring 2(N-1) or N-1, tree 2 log2, NVLS one);\n"
-		       "the bus bandwidth is measured (a --calibration), published (nccl-tests) or derived from the\n"
-		       "links (model/comm.h). --algorithm auto takes the fastest, as NCCL's tuner does.\n",
+	.description =
+		"Time of one collective as alpha + beta x M in NCCL's bus-bandwidth convention: all-reduce moves\n"
+		"2(N-1)/N x M per GPU, all-gather, reduce-scatter and all-to-all (N-1)/N x M, send-recv M.\n"
+		"alpha = NCCL's base latency + steps x step latency (ring 2(N-1) or N-1, tree 2 log2, NVLS one);\n"
+		"the bus bandwidth is measured (a --calibration), published (nccl-tests) or derived from the\n"
+		"links (model/comm.h). --algorithm auto takes the fastest, as NCCL's tuner does.\n",
 	CALC_PARAMS(comm_params),
 	.needs_gpu = true,
 	.run = comm_run,

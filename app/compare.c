@@ -44,8 +44,7 @@ static int series_from_samples(const cJSON *samples, struct compare_series *s, c
 	}
 	int i = 0;
 	const cJSON *v;
-	cJSON_ArrayForEach(v, samples)
-	{
+	cJSON_ArrayForEach (v, samples) {
 		if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) {
 			free(values);
 			snprintf(why, why_len, "'%s': sample %d is not a finite number", s->name, i + 1);
@@ -95,11 +94,11 @@ static void unique_name(const struct compare_run *run, const char *name, char *o
 static int load_probe(const cJSON *list, struct compare_run *run, char *why, size_t why_len)
 {
 	const cJSON *m;
-	cJSON_ArrayForEach(m, list)
-	{
+	cJSON_ArrayForEach (m, list) {
 		const cJSON *seconds = cJSON_GetObjectItemCaseSensitive(m, "seconds");
 		if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(m, "name")) || !cJSON_IsArray(seconds) ||
-		    cJSON_GetArraySize(seconds) == 0 || cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "unsupported")))
+		    cJSON_GetArraySize(seconds) == 0 ||
+		    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "unsupported")))
 			continue; /* not run here: nothing to compare */
 		struct compare_series *s = &run->series[run->count];
 		char name[COMPARE_NAME];
@@ -116,8 +115,7 @@ static int load_probe(const cJSON *list, struct compare_run *run, char *why, siz
 static int load_validation(const cJSON *list, struct compare_run *run, char *why, size_t why_len)
 {
 	const cJSON *v;
-	cJSON_ArrayForEach(v, list)
-	{
+	cJSON_ArrayForEach (v, list) {
 		const char *kernel = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(v, "kernel"));
 		const char *shape = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(v, "shape"));
 		const cJSON *measured = cJSON_GetObjectItemCaseSensitive(v, "measured_s");
@@ -145,8 +143,7 @@ static int load_generic(const cJSON *list, bool higher, const char *unit, struct
 			size_t why_len)
 {
 	const cJSON *item;
-	cJSON_ArrayForEach(item, list)
-	{
+	cJSON_ArrayForEach (item, list) {
 		const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(item, "name"));
 		if (!name) {
 			snprintf(why, why_len, "item %d has no \"name\" string", run->count + 1);
@@ -171,10 +168,10 @@ static bool is_samples_list(const cJSON *list)
 	if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) == 0)
 		return false;
 	const cJSON *item;
-	cJSON_ArrayForEach(item, list)
-	if (!cJSON_IsObject(item) || !cJSON_GetObjectItemCaseSensitive(item, "name") ||
-	    !cJSON_GetObjectItemCaseSensitive(item, "samples"))
-		return false;
+	cJSON_ArrayForEach (item, list)
+		if (!cJSON_IsObject(item) || !cJSON_GetObjectItemCaseSensitive(item, "name") ||
+		    !cJSON_GetObjectItemCaseSensitive(item, "samples"))
+			return false;
 	return true;
 }
 
@@ -206,9 +203,10 @@ static int load_doc(const cJSON *doc, struct compare_run *run, char *why, size_t
 			unit = u ? u : "";
 		}
 		if (!list) {
-			snprintf(why, why_len,
-				 "not ridge-probe JSON (\"measurements\"), validation JSON (\"validation\") or a list of "
-				 "{\"name\", \"samples\"}");
+			snprintf(
+				why, why_len,
+				"not ridge-probe JSON (\"measurements\"), validation JSON (\"validation\") or a list of "
+				"{\"name\", \"samples\"}");
 			return -1;
 		}
 	}
@@ -218,7 +216,7 @@ static int load_doc(const cJSON *doc, struct compare_run *run, char *why, size_t
 		snprintf(why, why_len, "out of memory");
 		return -1;
 	}
-	int rc = run->kind == COMPARE_PROBE	 ? load_probe(list, run, why, why_len)
+	int rc = run->kind == COMPARE_PROBE        ? load_probe(list, run, why, why_len)
 		 : run->kind == COMPARE_VALIDATION ? load_validation(list, run, why, why_len)
 						   : load_generic(list, higher, unit, run, why, why_len);
 	if (rc == 0 && run->count == 0) {

@@ -36,8 +36,8 @@ struct compare_run {
 
 struct compare_row {
 	const struct compare_series *base, *after; /* either NULL when the name is in one file only */
-	double delta;	       /* after - base */
-	double delta_fraction; /* delta / base */
+	double delta;                              /* after - base */
+	double delta_fraction;                     /* delta / base */
 	enum compare_verdict verdict;
 };
 

@@ -44,10 +44,14 @@ int cost_train_run(const struct ridge_train_input *in, bool has_target, double t
 	return cost_train_compare(in, target_mfu, has_investment, investment_usd, c, ex, err, err_len);
 }
 
+/* clang-format off */
 #define PRICE_PARAM(help)                                                                                     \
 	{ "price", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, 0, "USD", help, "0 or more USD per GPU-hour", NULL }
+/* clang-format on */
+/* clang-format off */
 #define EXPLAIN_PARAM                                                                                         \
 	{ "explain", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "show every intermediate: formula, numbers, exact value", NULL, NULL }
+/* clang-format on */
 
 /* ---- shared pieces ---- */
 
@@ -68,7 +72,8 @@ static int resolve_peak(struct calc_input *in, const char *dtype_param, double *
 	const char *name = params_text(v, dtype_param);
 	enum ridge_dtype dtype = RIDGE_BF16;
 	if (name && !ridge_dtype_parse(name, &dtype))
-		return fail(in, "%s: unknown dtype '%s' (known: %s)", params_where(v, dtype_param), name, ridge_dtype_list());
+		return fail(in, "%s: unknown dtype '%s' (known: %s)", params_where(v, dtype_param), name,
+			    ridge_dtype_list());
 	struct cost_peak pk;
 	int found = cost_peak_lookup(in->gpu, dtype, params_has(v, "peak") ? params_num(v, "peak") : 0, &pk);
 	cJSON_AddStringToObject(o, dtype_param, ridge_dtype_name(dtype));
@@ -124,8 +129,7 @@ static void print_explain(const cJSON *r)
 	printf("\nExplain: every step, unrounded (values are the exact doubles, shortest form)\n");
 	int n = 0;
 	const cJSON *s;
-	cJSON_ArrayForEach(s, steps)
-	{
+	cJSON_ArrayForEach (s, steps) {
 		char exact[48], grouped[64];
 		double value = calc_num(s, "value");
 		cost_format_exact(value, exact, sizeof exact);
@@ -143,20 +147,23 @@ static void print_explain(const cJSON *r)
 /* ---- cost train ---- */
 
 static const struct param train_params[] = {
-	{ "params", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_REQUIRED | PARAM_MODEL | PARAM_OPEN_LO, "N",
-	  "model parameters (70e9, 70G)", "greater than 0", NULL },
+	{ "params", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_REQUIRED | PARAM_MODEL | PARAM_OPEN_LO,
+	  "N", "model parameters (70e9, 70G)", "greater than 0", NULL },
 	{ "seq", PARAM_INTEGER, 0, NULL, 1, 1e12, PARAM_REQUIRED, "S", "tokens per sequence", NULL, NULL },
-	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1e15, PARAM_REQUIRED, "B", "sequences per step (global batch)", NULL, NULL },
+	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1e15, PARAM_REQUIRED, "B", "sequences per step (global batch)", NULL,
+	  NULL },
 	{ "steps", PARAM_INTEGER, 0, NULL, 1, 1e18, PARAM_REQUIRED, "K", "optimizer steps", NULL, NULL },
 	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "G", "GPUs", NULL, NULL },
 	{ "mfu", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, "M",
-	  "model FLOPs utilization: 0.4 or 40% (required unless --compute-efficiency predicts it)", "0 < MFU <= 1", NULL },
-	{ "target_mfu", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, "M2", "compare with the run at this MFU (may be lower)",
-	  "0 < MFU <= 1", NULL },
+	  "model FLOPs utilization: 0.4 or 40% (required unless --compute-efficiency predicts it)", "0 < MFU <= 1",
+	  NULL },
+	{ "target_mfu", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, "M2",
+	  "compare with the run at this MFU (may be lower)", "0 < MFU <= 1", NULL },
 	PRICE_PARAM("USD per GPU-hour (default: the GPU's hwdb price)"),
 	{ "investment", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, PARAM_OPEN_LO, "USD",
 	  "engineering cost of the MFU gain: ROI and break-even step", "greater than 0 USD", NULL },
-	{ "flops_formula", PARAM_TEXT, 0, NULL, 0, 0, 0, "6n|palm", "FLOPs per token: 6N (default) or 6N + 12 L H d s", NULL, NULL },
+	{ "flops_formula", PARAM_TEXT, 0, NULL, 0, 0, 0, "6n|palm", "FLOPs per token: 6N (default) or 6N + 12 L H d s",
+	  NULL, NULL },
 	{ "layers", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "L", "layers (palm)", NULL, NULL },
 	{ "heads", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "H", "attention heads (palm)", NULL, NULL },
 	{ "head_dim", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "D", "head dimension (palm)", NULL, NULL },
@@ -170,12 +177,16 @@ static const struct param train_params[] = {
 	{ "tp", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "T", "tensor-parallel GPUs", NULL, "1" },
 	{ "pp", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "P", "pipeline stages", NULL, "1" },
 	{ "micro_batch", PARAM_INTEGER, 0, NULL, 1, 1e9, 0, "B", "sequences per micro-batch", NULL, "1" },
-	{ "hidden_size", PARAM_INTEGER, 0, NULL, 1, 1e7, PARAM_MODEL, "H", "hidden size (TP/PP messages, activations)", NULL, NULL },
-	{ "sharding", PARAM_TEXT, 0, NULL, 0, 0, 0, "S", "data-parallel sharding: ddp (default), zero1, zero2, zero3|fsdp", NULL, NULL },
-	{ "recompute", PARAM_TEXT, 0, NULL, 0, 0, 0, "R", "activation recomputation: none, selective (default), full", NULL, NULL },
-	{ "dp_overlap", PARAM_FRACTION, 0, NULL, 0, 1, 0, "F", "share of the gradient communication hidden under compute (default 0)",
+	{ "hidden_size", PARAM_INTEGER, 0, NULL, 1, 1e7, PARAM_MODEL, "H", "hidden size (TP/PP messages, activations)",
 	  NULL, NULL },
-	{ "tp_overlap", PARAM_FRACTION, 0, NULL, 0, 1, 0, "F", "share of the tensor-parallel all-reduces hidden", NULL, "0" },
+	{ "sharding", PARAM_TEXT, 0, NULL, 0, 0, 0, "S",
+	  "data-parallel sharding: ddp (default), zero1, zero2, zero3|fsdp", NULL, NULL },
+	{ "recompute", PARAM_TEXT, 0, NULL, 0, 0, 0, "R", "activation recomputation: none, selective (default), full",
+	  NULL, NULL },
+	{ "dp_overlap", PARAM_FRACTION, 0, NULL, 0, 1, 0, "F",
+	  "share of the gradient communication hidden under compute (default 0)", NULL, NULL },
+	{ "tp_overlap", PARAM_FRACTION, 0, NULL, 0, 1, 0, "F", "share of the tensor-parallel all-reduces hidden", NULL,
+	  "0" },
 	{ "compute_efficiency", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, "E",
 	  "fraction of peak the kernels reach: predicts the step and the MFU", "0 < E <= 1", NULL },
 	{ "network_bw", PARAM_NUMBER, RIDGE_UNIT_BYTES_PER_S, NULL, 0, 1e15, PARAM_OPEN_LO, "B/s",
@@ -185,8 +196,9 @@ static const struct param train_params[] = {
 	CALC_JSON_PARAM,
 };
 
-static const char *const parallel_flags[] = { "tp", "pp", "micro_batch", "sharding", "recompute", "dp_overlap", "tp_overlap",
-					      "compute_efficiency", "network_bw" };
+static const char *const parallel_flags[] = { "tp",        "pp",         "micro_batch", "sharding",
+					      "recompute", "dp_overlap", "tp_overlap",  "compute_efficiency",
+					      "network_bw" };
 
 static bool parallel_asked(const struct param_values *v)
 {
@@ -233,18 +245,19 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 	};
 	const char *sharding = params_text(v, "sharding"), *recompute = params_text(v, "recompute");
 	if (sharding && !parallel_sharding_parse(sharding, &pi.sharding))
-		return fail(in, "%s: unknown sharding '%s' (known: ddp, zero1, zero2, zero3, fsdp)", params_where(v, "sharding"),
-			    sharding);
+		return fail(in, "%s: unknown sharding '%s' (known: ddp, zero1, zero2, zero3, fsdp)",
+			    params_where(v, "sharding"), sharding);
 	if (recompute && !parallel_recompute_parse(recompute, &pi.recompute))
-		return fail(in, "%s: unknown recomputation '%s' (known: none, selective, full)", params_where(v, "recompute"),
-			    recompute);
+		return fail(in, "%s: unknown recomputation '%s' (known: none, selective, full)",
+			    params_where(v, "recompute"), recompute);
 	struct ridge_parallel_result r;
 	char err[400];
 	if (parallel_train(in->gpu, &pi, &r, err, sizeof err) != 0) {
 		if (strstr(err, "network bandwidth"))
 			return fail(in, "%s: give %s", err, params_where(v, "network_bw"));
 		if (strstr(err, "hidden size"))
-			return fail(in, "%s: give %s and %s", err, params_where(v, "hidden_size"), params_where(v, "layers"));
+			return fail(in, "%s: give %s and %s", err, params_where(v, "hidden_size"),
+				    params_where(v, "layers"));
 		return fail(in, "%s", err);
 	}
 	cJSON *p = cJSON_AddObjectToObject(o, "parallel");
@@ -261,10 +274,11 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 	if (r.has_pp)
 		json_comm_term(p, "pp_send_recv", &r.pp.one, r.pp.transfers, r.pp.time_s);
 	if (r.has_dp) {
-		json_comm_term(p, pi.sharding == RIDGE_SHARD_DDP ? "dp_allreduce" : "dp_reduce_scatter", &r.dp_reduce, 1,
-			       r.dp_reduce.time_s);
+		json_comm_term(p, pi.sharding == RIDGE_SHARD_DDP ? "dp_allreduce" : "dp_reduce_scatter", &r.dp_reduce,
+			       1, r.dp_reduce.time_s);
 		if (pi.sharding != RIDGE_SHARD_DDP)
-			json_comm_term(p, "dp_allgather", &r.dp_gather, r.dp_gathers, r.dp_gathers * r.dp_gather.time_s);
+			json_comm_term(p, "dp_allgather", &r.dp_gather, r.dp_gathers,
+				       r.dp_gathers * r.dp_gather.time_s);
 	}
 	json_number(p, "bubble_fraction", r.bubble_fraction);
 	json_number(p, "tp_comm_s", r.tp.time_s);
@@ -287,8 +301,8 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 		double step = flops_per_step / (ti->gpus * ti->peak_flops * ti->mfu);
 		double kernel_time = step - r.exposed_comm_s;
 		if (!(kernel_time > 0))
-			return fail(in, "at MFU %g the step (%g s) is shorter than its exposed communication (%g s)", ti->mfu, step,
-				    r.exposed_comm_s);
+			return fail(in, "at MFU %g the step (%g s) is shorter than its exposed communication (%g s)",
+				    ti->mfu, step, r.exposed_comm_s);
 		double compute = kernel_time / (1 + (pi.pp - 1) / r.micro_batches);
 		json_number(p, "step_time_s", step);
 		json_number(p, "compute_s", compute);
@@ -371,7 +385,8 @@ static cJSON *train_run(struct calc_input *in)
 		static const char *const need[] = { "layers", "heads", "head_dim" };
 		for (int i = 0; i < 3; i++)
 			if (!params_has(v, need[i])) {
-				fail(in, "%s palm needs %s", params_where(v, "flops_formula"), params_where(v, need[i]));
+				fail(in, "%s palm needs %s", params_where(v, "flops_formula"),
+				     params_where(v, need[i]));
 				goto bad;
 			}
 		ti.layers = params_num(v, "layers");
@@ -400,7 +415,8 @@ static cJSON *train_run(struct calc_input *in)
 	json_number(o, "steps", ti.steps);
 	json_number(o, "gpus", ti.gpus);
 	if (!params_has(v, "mfu") && !params_has(v, "compute_efficiency")) {
-		fail(in, "%s is required (or %s to predict the MFU)", params_where(v, "mfu"), params_where(v, "compute_efficiency"));
+		fail(in, "%s is required (or %s to predict the MFU)", params_where(v, "mfu"),
+		     params_where(v, "compute_efficiency"));
 		goto bad;
 	}
 	ti.mfu = params_has(v, "mfu") ? params_num(v, "mfu") : 1;
@@ -485,9 +501,9 @@ static void print_parallel(const cJSON *r)
 	if (!p)
 		return;
 	char a[32], b[32], c[32], d[32];
-	printf("\n  Parallel: TP %.0f x PP %.0f x DP %.0f, %.0f micro-batches of %.0f per pipeline, %s\n", calc_num(p, "tp"),
-	       calc_num(p, "pp"), calc_num(p, "dp"), calc_num(p, "micro_batches"), calc_num(p, "micro_batch"),
-	       calc_str(p, "sharding"));
+	printf("\n  Parallel: TP %.0f x PP %.0f x DP %.0f, %.0f micro-batches of %.0f per pipeline, %s\n",
+	       calc_num(p, "tp"), calc_num(p, "pp"), calc_num(p, "dp"), calc_num(p, "micro_batches"),
+	       calc_num(p, "micro_batch"), calc_str(p, "sharding"));
 	print_comm_term(p, "tp_allreduce", "tensor parallel", calc_num(p, "tp_overlap"));
 	print_comm_term(p, "pp_send_recv", "pipeline", 0);
 	print_comm_term(p, "dp_allreduce", "gradients", calc_num(p, "dp_overlap"));
@@ -499,8 +515,8 @@ static void print_parallel(const cJSON *r)
 	fmt_seconds(calc_num(p, "step_time_s"), d, sizeof d);
 	char share[32];
 	fmt_percent(calc_num(p, "comm_share"), share, sizeof share);
-	printf("  step = compute %s + bubble %s + exposed communication %s = %s (communication %s of the step)\n", a, b, c,
-	       d, share);
+	printf("  step = compute %s + bubble %s + exposed communication %s = %s (communication %s of the step)\n", a, b,
+	       c, d, share);
 	if (calc_has(p, "predicted_mfu")) {
 		fmt_percent(calc_num(p, "compute_efficiency"), a, sizeof a);
 		fmt_percent(calc_num(p, "predicted_mfu"), b, sizeof b);
@@ -543,7 +559,8 @@ static void train_print(const cJSON *r)
 		}
 	} else {
 		printf(" (%s %s dense, %s)", strcmp(calc_str(r, "peak_source"), "measured") == 0 ? "measured" : "hwdb",
-		       calc_str(r, "dtype"), strcmp(calc_str(r, "ceilings"), "measured") == 0 ? "calibration" : "spec sheet");
+		       calc_str(r, "dtype"),
+		       strcmp(calc_str(r, "ceilings"), "measured") == 0 ? "calibration" : "spec sheet");
 	}
 	fmt_usd(calc_num(r, "price_usd_per_gpu_hour"), c, sizeof c);
 	printf(", %s per GPU-hour%s\n", c, strcmp(calc_str(r, "price_source"), "hwdb") == 0 ? " (hwdb)" : "");
@@ -551,7 +568,8 @@ static void train_print(const cJSON *r)
 	fmt_grouped(calc_num(r, "flops_per_step"), 0, a, sizeof a);
 	fmt_grouped(calc_num(r, "steps"), 0, b, sizeof b);
 	cost_format_exact(calc_num(r, "params"), d, sizeof d);
-	printf("  N = %s parameters, seq %.0f x batch %.0f, %s steps; FLOPs per step (%s) = %s\n", d, calc_num(r, "seq"), calc_num(r, "batch"), b,
+	printf("  N = %s parameters, seq %.0f x batch %.0f, %s steps; FLOPs per step (%s) = %s\n", d,
+	       calc_num(r, "seq"), calc_num(r, "batch"), b,
 	       strcmp(calc_str(r, "flops_formula"), "palm") == 0 ? "6N + attention" : "6N", a);
 
 	printf("\n  %-22s %24s", "", "current");
@@ -562,8 +580,11 @@ static void train_print(const cJSON *r)
 		const char *label, *key;
 		int kind; /* 0 percent, 1 seconds, 2 hours, 3 usd, 4 count, 5 GPU-hours */
 	} rows[] = {
-		{ "MFU", "mfu", 0 },	     { "step time", "step_time_s", 1 }, { "wall hours", "wall_hours", 2 },
-		{ "GPU-hours", "gpu_hours", 5 }, { "cost", "cost_usd", 3 },
+		{ "MFU", "mfu", 0 },
+		{ "step time", "step_time_s", 1 },
+		{ "wall hours", "wall_hours", 2 },
+		{ "GPU-hours", "gpu_hours", 5 },
+		{ "cost", "cost_usd", 3 },
 	};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		const cJSON *objs[2] = { r, t };
@@ -588,8 +609,8 @@ static void train_print(const cJSON *r)
 	if (t) {
 		fmt_usd(calc_num(r, "savings_usd"), a, sizeof a);
 		fmt_percent(calc_num(r, "savings_fraction"), b, sizeof b);
-		printf("\n  %s: %s (%s of the cost), %.6gx the speed\n", calc_num(r, "savings_usd") >= 0 ? "savings" : "LOSS", a,
-		       b, calc_num(r, "speedup"));
+		printf("\n  %s: %s (%s of the cost), %.6gx the speed\n",
+		       calc_num(r, "savings_usd") >= 0 ? "savings" : "LOSS", a, b, calc_num(r, "speedup"));
 	}
 	if (calc_has(r, "investment_usd")) {
 		fmt_usd(calc_num(r, "investment_usd"), a, sizeof a);
@@ -648,6 +669,7 @@ const struct calc calc_cost_train = {
 
 /* ---- cost decode ---- */
 
+/* clang-format off */
 #define SERVE_PARAMS                                                                                            \
 	{ "tp", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "T", "--model: tensor-parallel GPUs per replica (default --gpus)", NULL, NULL }, \
 	{ "launch", PARAM_TEXT, 0, NULL, 0, 0, 0, "MODE", "--model: eager, graph (default) or persistent", NULL, NULL },      \
@@ -667,6 +689,7 @@ const struct calc calc_cost_train = {
 	  "--model: share of the communication hidden under the kernels (default 0)", NULL, NULL },                      \
 	{ "network_bw", PARAM_NUMBER, RIDGE_UNIT_BYTES_PER_S, NULL, 0, 1e15, PARAM_OPEN_LO, "B/s",                  \
 	  "--model: network bandwidth per GPU past the fabric domain (tp larger than one node)", "greater than 0", NULL }
+/* clang-format on */
 
 static const struct param decode_params[] = {
 	{ "model", PARAM_TEXT, 0, NULL, 0, 0, 0, "FILE",
@@ -676,18 +699,19 @@ static const struct param decode_params[] = {
 	{ "layers", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "L", "layers", NULL, NULL },
 	{ "kv_heads", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "H", "key/value heads (GQA)", NULL, NULL },
 	{ "head_dim", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "D", "head dimension", NULL, NULL },
-	{ "context", PARAM_INTEGER, 1, NULL, 1, 1e12, PARAM_REQUIRED, "C", "tokens in each request's KV cache", NULL, NULL },
+	{ "context", PARAM_INTEGER, 1, NULL, 1, 1e12, PARAM_REQUIRED, "C", "tokens in each request's KV cache", NULL,
+	  NULL },
 	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "B", "requests decoded together", NULL, NULL },
-	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "G", "GPUs sharing weights and cache (tensor parallel)",
-	  NULL, NULL },
+	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "G",
+	  "GPUs sharing weights and cache (tensor parallel)", NULL, NULL },
 	SERVE_PARAMS,
 	PRICE_PARAM("USD per GPU-hour (default: the GPU's hwdb price)"),
-	{ "weight_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "weight storage: fp32 bf16 fp16 fp8 int8 int4 fp4 (default bf16)",
-	  NULL, NULL },
+	{ "weight_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT",
+	  "weight storage: fp32 bf16 fp16 fp8 int8 int4 fp4 (default bf16)", NULL, NULL },
 	{ "kv_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "KV-cache storage", NULL, "bf16" },
 	{ "compute_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "dtype of the GEMMs, for the peak", NULL, "bf16" },
-	{ "peak", PARAM_NUMBER, RIDGE_UNIT_FLOPS, NULL, 0, INFINITY, PARAM_OPEN_LO, "FLOPS", "peak per GPU instead of hwdb's",
-	  "greater than 0", NULL },
+	{ "peak", PARAM_NUMBER, RIDGE_UNIT_FLOPS, NULL, 0, INFINITY, PARAM_OPEN_LO, "FLOPS",
+	  "peak per GPU instead of hwdb's", "greater than 0", NULL },
 	{ "overhead_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, 0, "T",
 	  "per-step time added to the roofline floor, ms (launches, communication)", "0 to 3600 s", NULL },
 	{ "sweep", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "also every batch 1, 2, 4 ... 1024", NULL, NULL },
@@ -738,8 +762,9 @@ void calc_json_decode(cJSON *o, const struct ridge_decode_result *r)
 /* --model prices every kernel (cli/serve_run.c); the hand-typed shape
  * (--params --layers --kv-heads --head-dim) keeps the step-level roofline. */
 static const char *const hand_shape[] = { "params", "layers", "kv_heads", "head_dim", NULL };
-static const char *const model_only[] = { "tp", "launch", "kernels_per_layer", "weight_group", "kv_group", "impl",
-					   "communication_ms", "expert_parallel", "comm_overlap", "network_bw", NULL };
+static const char *const model_only[] = { "tp",   "launch",           "kernels_per_layer", "weight_group", "kv_group",
+					  "impl", "communication_ms", "expert_parallel",   "comm_overlap", "network_bw",
+					  NULL };
 
 static int check_decode_inputs(struct calc_input *in, bool *model)
 {
@@ -747,15 +772,20 @@ static int check_decode_inputs(struct calc_input *in, bool *model)
 	*model = params_has(v, "model");
 	for (int i = 0; *model && hand_shape[i]; i++)
 		if (params_has(v, hand_shape[i]))
-			return fail(in, "%s: give the model as --model FILE or as --params --layers --kv-heads --head-dim, not both",
-				    params_where(v, hand_shape[i]));
+			return fail(
+				in,
+				"%s: give the model as --model FILE or as --params --layers --kv-heads --head-dim, not both",
+				params_where(v, hand_shape[i]));
 	if (*model && (params_has(v, "overhead_ms") || params_has(v, "peak")))
-		return fail(in, "%s: with --model the launches are modelled (--launch) and communication is --communication-ms",
-			    params_where(v, params_has(v, "peak") ? "peak" : "overhead_ms"));
+		return fail(
+			in,
+			"%s: with --model the launches are modelled (--launch) and communication is --communication-ms",
+			params_where(v, params_has(v, "peak") ? "peak" : "overhead_ms"));
 	for (int i = 0; !*model && hand_shape[i]; i++)
 		if (!params_has(v, hand_shape[i]))
 			return in->item ? fail(in, "missing key '%s' (in the item or the model section)", hand_shape[i])
-					: fail(in, "%s is required (see 'ridge cost decode --help')", params_where(v, hand_shape[i]));
+					: fail(in, "%s is required (see 'ridge cost decode --help')",
+					       params_where(v, hand_shape[i]));
 	for (int i = 0; !*model && model_only[i]; i++)
 		if (params_has(v, model_only[i]))
 			return fail(in, "%s needs --model FILE", params_where(v, model_only[i]));
@@ -774,7 +804,8 @@ static cJSON *decode_run(struct calc_input *in)
 	cJSON *o = cJSON_CreateObject();
 	calc_json_gpu(o, in->gpu);
 	if (storage(in, "weight_dtype", &di.weight_bytes, o) != 0 || storage(in, "kv_dtype", &di.kv_bytes, o) != 0 ||
-	    resolve_peak(in, "compute_dtype", &di.peak_flops, o) != 0 || resolve_price(in, &di.price_usd_per_gpu_hour, o) != 0) {
+	    resolve_peak(in, "compute_dtype", &di.peak_flops, o) != 0 ||
+	    resolve_price(in, &di.price_usd_per_gpu_hour, o) != 0) {
 		cJSON_Delete(o);
 		return NULL;
 	}
@@ -861,16 +892,17 @@ static void decode_print(const cJSON *r)
 	fmt_si(calc_num(r, "bandwidth"), "B/s", a, sizeof a);
 	fmt_si(calc_num(r, "peak_flops"), "FLOP/s", b, sizeof b);
 	fmt_usd(calc_num(r, "price_usd_per_gpu_hour"), c, sizeof c);
-	printf("Decode cost: %.0f x %s (%s, %s %s each: %s), %s per GPU-hour%s\n", calc_num(r, "gpus"), calc_str(r, "gpu"),
-	       a, calc_str(r, "compute_dtype"), b, strcmp(calc_str(r, "ceilings"), "measured") == 0 ? "measured" : "spec sheet",
-	       c, strcmp(calc_str(r, "price_source"), "hwdb") == 0 ? " (hwdb)" : "");
+	printf("Decode cost: %.0f x %s (%s, %s %s each: %s), %s per GPU-hour%s\n", calc_num(r, "gpus"),
+	       calc_str(r, "gpu"), a, calc_str(r, "compute_dtype"), b,
+	       strcmp(calc_str(r, "ceilings"), "measured") == 0 ? "measured" : "spec sheet", c,
+	       strcmp(calc_str(r, "price_source"), "hwdb") == 0 ? " (hwdb)" : "");
 	fmt_grouped(calc_num(r, "params"), 0, a, sizeof a);
 	printf("  %s parameters, weights %s, KV cache %s; batch %.0f x context %.0f\n", a, calc_str(r, "weight_dtype"),
 	       calc_str(r, "kv_dtype"), calc_num(r, "batch"), calc_num(r, "context"));
 	fmt_grouped(calc_num(r, "kv_bytes_per_token"), 0, a, sizeof a);
 	cost_format_exact(calc_num(r, "kv_dtype_bytes"), d, sizeof d);
-	printf("\n  KV bytes per token    2 x %.0f layers x %.0f KV heads x %.0f x %s B = %s B\n", calc_num(r, "layers"),
-	       calc_num(r, "kv_heads"), calc_num(r, "head_dim"), d, a);
+	printf("\n  KV bytes per token    2 x %.0f layers x %.0f KV heads x %.0f x %s B = %s B\n",
+	       calc_num(r, "layers"), calc_num(r, "kv_heads"), calc_num(r, "head_dim"), d, a);
 	fmt_si(calc_num(r, "weight_bytes"), "B", a, sizeof a);
 	fmt_si(calc_num(r, "kv_bytes"), "B", b, sizeof b);
 	fmt_si(calc_num(r, "bytes_per_step"), "B", c, sizeof c);
@@ -895,16 +927,16 @@ static void decode_print(const cJSON *r)
 
 	const cJSON *sweep = cJSON_GetObjectItemCaseSensitive(r, "sweep");
 	if (cJSON_IsArray(sweep)) {
-		printf("\n  %6s %12s %12s %14s %12s %8s %5s\n", "batch", "bytes/step", "TPOT", "tokens/s", "$/M tokens", "bound",
-		       "fits");
+		printf("\n  %6s %12s %12s %14s %12s %8s %5s\n", "batch", "bytes/step", "TPOT", "tokens/s", "$/M tokens",
+		       "bound", "fits");
 		const cJSON *row;
-		cJSON_ArrayForEach(row, sweep)
-		{
+		cJSON_ArrayForEach (row, sweep) {
 			fmt_si(calc_num(row, "bytes_per_step"), "B", a, sizeof a);
 			fmt_seconds(calc_num(row, "tpot_s"), b, sizeof b);
 			fmt_grouped(calc_num(row, "tokens_per_s"), 1, c, sizeof c);
 			fmt_usd(calc_num(row, "usd_per_million_tokens"), d, sizeof d);
-			printf("  %6.0f %12s %12s %14s %12s %8s %5s\n", calc_num(row, "batch"), a, b, c, d, calc_str(row, "bound"),
+			printf("  %6.0f %12s %12s %14s %12s %8s %5s\n", calc_num(row, "batch"), a, b, c, d,
+			       calc_str(row, "bound"),
 			       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "fits")) ? "yes" : "NO");
 		}
 	}
@@ -914,20 +946,22 @@ static void decode_print(const cJSON *r)
 const struct calc calc_cost_decode = {
 	.name = "cost-decode",
 	.command = "cost decode",
-	.synopsis = "usage: ridge cost decode --params N --layers L --kv-heads H --head-dim D --context C --batch B\n"
-		    "                         --gpus G [--gpu GPU] [--price USD] [--weight-dtype DT] [--kv-dtype DT]\n"
-		    "                         [--sweep] [--explain] [--json] [--hwdb DIR] [--calibration FILE]\n"
-		    "       ridge cost decode --model FILE --context C --batch B --gpus G [--tp T]\n"
-		    "                         [--launch eager|graph|persistent] [--kernels-per-layer K]\n"
-		    "                         [--weight-dtype DT] [--kv-dtype DT] [--weight-group G] [--kv-group G] [...]",
-	.description = "Inference decode per step: weights + KV cache bytes (KV per token = 2 L n_kv d_head bytes),\n"
-		       "memory time vs compute time (2 N batch FLOPs), TPOT = the larger (+ --overhead-ms),\n"
-		       "tokens/s and dollars per million tokens. The GPUs share weights and cache (tensor parallel,\n"
-		       "communication not modelled unless given as --overhead-ms).\n"
-		       "With --model FILE (a config.json): every kernel of the step (model/workload.c's sequence) is\n"
-		       "priced per GPU by the kernel time model, MoE weights as the experts the batch touches, KV with\n"
-		       "whole heads per GPU, the launch mode's cost added; memory fit per GPU and the largest batch;\n"
-		       "--sweep runs batch 1..1024 x context 1k..128k.\n",
+	.synopsis =
+		"usage: ridge cost decode --params N --layers L --kv-heads H --head-dim D --context C --batch B\n"
+		"                         --gpus G [--gpu GPU] [--price USD] [--weight-dtype DT] [--kv-dtype DT]\n"
+		"                         [--sweep] [--explain] [--json] [--hwdb DIR] [--calibration FILE]\n"
+		"       ridge cost decode --model FILE --context C --batch B --gpus G [--tp T]\n"
+		"                         [--launch eager|graph|persistent] [--kernels-per-layer K]\n"
+		"                         [--weight-dtype DT] [--kv-dtype DT] [--weight-group G] [--kv-group G] [...]",
+	.description =
+		"Inference decode per step: weights + KV cache bytes (KV per token = 2 L n_kv d_head bytes),\n"
+		"memory time vs compute time (2 N batch FLOPs), TPOT = the larger (+ --overhead-ms),\n"
+		"tokens/s and dollars per million tokens. The GPUs share weights and cache (tensor parallel,\n"
+		"communication not modelled unless given as --overhead-ms).\n"
+		"With --model FILE (a config.json): every kernel of the step (model/workload.c's sequence) is\n"
+		"priced per GPU by the kernel time model, MoE weights as the experts the batch touches, KV with\n"
+		"whole heads per GPU, the launch mode's cost added; memory fit per GPU and the largest batch;\n"
+		"--sweep runs batch 1..1024 x context 1k..128k.\n",
 	CALC_PARAMS(decode_params),
 	.needs_gpu = true,
 	.run = decode_run,
@@ -940,11 +974,12 @@ static const struct param prefill_params[] = {
 	{ "model", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, "FILE", "a Hugging Face config.json", NULL, NULL },
 	{ "seq", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "S", "prompt tokens per request", NULL, NULL },
 	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "B", "requests prefilled together", NULL, NULL },
-	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "G", "GPUs (tensor parallel unless --tp)", NULL, NULL },
+	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "G", "GPUs (tensor parallel unless --tp)", NULL,
+	  NULL },
 	SERVE_PARAMS,
 	PRICE_PARAM("USD per GPU-hour (default: the GPU's hwdb price)"),
-	{ "weight_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "weight storage: fp32 bf16 fp16 fp8 int8 int4 fp4 (default bf16)",
-	  NULL, NULL },
+	{ "weight_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT",
+	  "weight storage: fp32 bf16 fp16 fp8 int8 int4 fp4 (default bf16)", NULL, NULL },
 	{ "kv_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "KV-cache storage", NULL, "bf16" },
 	{ "compute_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "dtype of the GEMMs and attention", NULL, "bf16" },
 	EXPLAIN_PARAM,
@@ -965,9 +1000,10 @@ static void prefill_print(const cJSON *r)
 const struct calc calc_cost_prefill = {
 	.name = "cost-prefill",
 	.command = "cost prefill",
-	.synopsis = "usage: ridge cost prefill --model FILE --seq S --batch B --gpus G [--tp T]\n"
-		    "                          [--launch eager|graph|persistent] [--kernels-per-layer K] [--weight-dtype DT]\n"
-		    "                          [--kv-dtype DT] [--explain] [--json] [--gpu GPU] [--calibration FILE]",
+	.synopsis =
+		"usage: ridge cost prefill --model FILE --seq S --batch B --gpus G [--tp T]\n"
+		"                          [--launch eager|graph|persistent] [--kernels-per-layer K] [--weight-dtype DT]\n"
+		"                          [--kv-dtype DT] [--explain] [--json] [--gpu GPU] [--calibration FILE]",
 	.description = "Time to first token: the prompt's B x S tokens through every kernel of the model (causal\n"
 		       "FlashAttention, the same kernel pricing as cost decode --model), the logits of the last\n"
 		       "position of each request, the launch mode's cost.\n",
@@ -982,28 +1018,33 @@ const struct calc calc_cost_prefill = {
 static const struct param rank_params[] = {
 	{ "budget_per_month", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, PARAM_REQUIRED | PARAM_OPEN_LO, "USD",
 	  "hardware spend of the fleet per month", "greater than 0 USD", NULL },
-	{ "training_share", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_REQUIRED, "F", "share of the spend on training", NULL, NULL },
-	{ "inference_share", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_REQUIRED, "F", "share of the spend on inference", NULL, NULL },
+	{ "training_share", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_REQUIRED, "F", "share of the spend on training", NULL,
+	  NULL },
+	{ "inference_share", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_REQUIRED, "F", "share of the spend on inference",
+	  NULL, NULL },
 	{ "baseline_mfu", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_REQUIRED | PARAM_OPEN_LO, "M", "training MFU today",
 	  "0 < MFU <= 1", NULL },
-	{ "engineer_usd_per_hour", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, PARAM_REQUIRED | PARAM_OPEN_LO, "USD",
-	  "fully loaded engineering cost", "greater than 0 USD", NULL },
-	{ "hours_per_week", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 168, PARAM_OPEN_LO, "H", "working hours (default 40)",
-	  NULL, NULL },
+	{ "engineer_usd_per_hour", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, PARAM_REQUIRED | PARAM_OPEN_LO,
+	  "USD", "fully loaded engineering cost", "greater than 0 USD", NULL },
+	{ "hours_per_week", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 168, PARAM_OPEN_LO, "H",
+	  "working hours (default 40)", NULL, NULL },
 	{ "horizon_months", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1200, PARAM_REQUIRED | PARAM_OPEN_LO, "M",
 	  "months of savings counted", NULL, NULL },
-	{ "projects", PARAM_LIST, 0, NULL, 0, 0, PARAM_REQUIRED, NULL, "the projects (name, mfu_gain or tpot_reduction, effort)",
-	  NULL, NULL },
+	{ "projects", PARAM_LIST, 0, NULL, 0, 0, PARAM_REQUIRED, NULL,
+	  "the projects (name, mfu_gain or tpot_reduction, effort)", NULL, NULL },
 	EXPLAIN_PARAM,
 };
 
 static const struct param project_params[] = {
 	{ "name", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, NULL, "", NULL, NULL },
-	{ "mfu_gain", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, NULL, "", "greater than 0, at most 1 (absolute points)", NULL },
-	{ "tpot_reduction", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, NULL, "", "greater than 0, less than 1", NULL },
+	{ "mfu_gain", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, NULL, "",
+	  "greater than 0, at most 1 (absolute points)", NULL },
+	{ "tpot_reduction", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, NULL, "", "greater than 0, less than 1",
+	  NULL },
 	{ "engineer_weeks", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1e6, PARAM_OPEN_LO, NULL, "", NULL, NULL },
 	{ "engineer_months", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1e6, PARAM_OPEN_LO, NULL, "", NULL, NULL },
-	{ "cost", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, PARAM_OPEN_LO, NULL, "", "greater than 0 USD", NULL },
+	{ "cost", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, PARAM_OPEN_LO, NULL, "", "greater than 0 USD",
+	  NULL },
 	{ "applies_to", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, NULL, "", NULL, NULL },
 	{ "ready_after_months", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1200, 0, NULL, "", NULL, NULL },
 };
@@ -1041,14 +1082,16 @@ static int read_project(void *ctx, const struct param_values *v, int index, cons
 	snprintf(p->name, sizeof p->name, "%s", params_text(v, "name"));
 	bool mfu = params_has(v, "mfu_gain"), tpot = params_has(v, "tpot_reduction");
 	if (mfu == tpot)
-		return project_error(rr->st, where, "project '%s' needs one of mfu_gain (training) or tpot_reduction (inference)",
+		return project_error(rr->st, where,
+				     "project '%s' needs one of mfu_gain (training) or tpot_reduction (inference)",
 				     p->name);
 	p->kind = mfu ? RIDGE_PROJECT_MFU : RIDGE_PROJECT_TPOT;
 	p->mfu_gain = mfu ? params_num(v, "mfu_gain") : 0;
 	p->tpot_reduction = tpot ? params_num(v, "tpot_reduction") : 0;
 	int efforts = params_has(v, "engineer_weeks") + params_has(v, "engineer_months") + params_has(v, "cost");
 	if (efforts != 1)
-		return project_error(rr->st, where, "project '%s' needs one of engineer_weeks, engineer_months or cost", p->name);
+		return project_error(rr->st, where, "project '%s' needs one of engineer_weeks, engineer_months or cost",
+				     p->name);
 	if (params_has(v, "engineer_weeks"))
 		p->engineer_weeks = params_num(v, "engineer_weeks");
 	if (params_has(v, "engineer_months"))
@@ -1096,7 +1139,7 @@ cJSON *calc_json_rank_entry(const struct ridge_project *p, const struct ridge_pr
 	json_number(e, "roi_net", r->roi_net);
 	json_number(e, "roi_gross", r->roi_gross);
 	json_number(e, "payback_months", r->payback_months);
-return e;
+	return e;
 }
 
 static cJSON *rank_run(struct calc_input *in)
@@ -1161,14 +1204,14 @@ static void rank_print(const cJSON *r)
 	fmt_percent(calc_num(a, "inference_share"), s3, sizeof s3);
 	fmt_percent(calc_num(a, "baseline_mfu"), s4, sizeof s4);
 	fmt_usd(calc_num(a, "engineer_usd_per_hour"), s5, sizeof s5);
-	printf("Investment ranking: %s/month fleet, %s training / %s inference; assumed: baseline MFU %s,\n", s1, s2, s3, s4);
+	printf("Investment ranking: %s/month fleet, %s training / %s inference; assumed: baseline MFU %s,\n", s1, s2,
+	       s3, s4);
 	printf("  engineering %s/hour x %.4g h/week (a month is 52/12 weeks), savings counted over %.4g months\n", s5,
 	       calc_num(a, "hours_per_week"), calc_num(a, "horizon_months"));
-	printf("\n  %-2s %-30s %12s  %-40s %13s %15s %9s %9s\n", "#", "project", "cost", "saving", "per month", "over horizon",
-	       "net ROI", "payback");
+	printf("\n  %-2s %-30s %12s  %-40s %13s %15s %9s %9s\n", "#", "project", "cost", "saving", "per month",
+	       "over horizon", "net ROI", "payback");
 	const cJSON *e;
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(r, "ranking"))
-	{
+	cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive(r, "ranking")) {
 		char cost[32], how[96], month[32], total[32], pct[32], m0[32], m1[32], roi[32];
 		fmt_usd(calc_num(e, "engineering_usd"), cost, sizeof cost);
 		fmt_usd(calc_num(e, "savings_usd_per_month"), month, sizeof month);
@@ -1184,8 +1227,8 @@ static void rank_print(const cJSON *r)
 				 calc_num(e, "tpot_reduction") * 100);
 		}
 		fmt_roi(calc_num(e, "roi_net"), roi, sizeof roi);
-		printf("  %-2.0f %-30.30s %12s  %-40s %13s %15s %9s %6.3g mo\n", calc_num(e, "rank"), calc_str(e, "name"), cost,
-		       how, month, total, roi, calc_num(e, "payback_months"));
+		printf("  %-2.0f %-30.30s %12s  %-40s %13s %15s %9s %6.3g mo\n", calc_num(e, "rank"),
+		       calc_str(e, "name"), cost, how, month, total, roi, calc_num(e, "payback_months"));
 	}
 	printf("\n  Saving fractions: an MFU gain m0 -> m1 needs m0/m1 of the GPU time (saves 1 - m0/m1 of\n"
 	       "  training spend); a TPOT cut r serves the same tokens in (1 - r) of the time.\n"
@@ -1205,4 +1248,3 @@ const struct calc calc_cost_rank = {
 	.run = rank_run,
 	.print = rank_print,
 };
-

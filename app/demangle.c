@@ -50,26 +50,46 @@ static void append(struct demangler *d, char *buf, const char *s)
 static const char *builtin(char c)
 {
 	switch (c) {
-	case 'v': return "void";
-	case 'b': return "bool";
-	case 'c': return "char";
-	case 'a': return "signed char";
-	case 'h': return "unsigned char";
-	case 's': return "short";
-	case 't': return "unsigned short";
-	case 'i': return "int";
-	case 'j': return "unsigned int";
-	case 'l': return "long";
-	case 'm': return "unsigned long";
-	case 'x': return "long long";
-	case 'y': return "unsigned long long";
-	case 'n': return "__int128";
-	case 'o': return "unsigned __int128";
-	case 'f': return "float";
-	case 'd': return "double";
-	case 'e': return "long double";
-	case 'w': return "wchar_t";
-	default: return NULL;
+	case 'v':
+		return "void";
+	case 'b':
+		return "bool";
+	case 'c':
+		return "char";
+	case 'a':
+		return "signed char";
+	case 'h':
+		return "unsigned char";
+	case 's':
+		return "short";
+	case 't':
+		return "unsigned short";
+	case 'i':
+		return "int";
+	case 'j':
+		return "unsigned int";
+	case 'l':
+		return "long";
+	case 'm':
+		return "unsigned long";
+	case 'x':
+		return "long long";
+	case 'y':
+		return "unsigned long long";
+	case 'n':
+		return "__int128";
+	case 'o':
+		return "unsigned __int128";
+	case 'f':
+		return "float";
+	case 'd':
+		return "double";
+	case 'e':
+		return "long double";
+	case 'w':
+		return "wchar_t";
+	default:
+		return NULL;
 	}
 }
 
@@ -103,7 +123,7 @@ static void source_name(struct demangler *d, char *out)
 /* <seq-id> _ : S_ is 0, S0_ is 1, S1_ is 2 (base 36, digits and capitals). */
 static void substitution(struct demangler *d, char *out)
 {
-	d->p++; /* 'S' */
+	d->p++;             /* 'S' */
 	if (*d->p == 't') { /* St: ::std:: */
 		d->p++;
 		char name[PIECE];
@@ -158,13 +178,20 @@ static void template_args(struct demangler *d, char *out, bool top)
 				return;
 			}
 			/* c++filt: 128 for int, 128u, 128l, 128ul; (bool)1 prints true */
-			const char *suffix = k == 'j' ? "u" : k == 'l' ? "l" : k == 'm' ? "ul" : k == 'x' ? "ll" : k == 'y' ? "ull" : "";
+			const char *suffix = k == 'j'   ? "u"
+					     : k == 'l' ? "l"
+					     : k == 'm' ? "ul"
+					     : k == 'x' ? "ll"
+					     : k == 'y' ? "ull"
+							: "";
 			if (k == 'b')
 				snprintf(arg, PIECE, "%s", *digits == '0' ? "false" : "true");
 			else if (k == 'i' || k == 'j' || k == 'l' || k == 'm' || k == 'x' || k == 'y')
-				snprintf(arg, PIECE, "%s%.*s%s", negative ? "-" : "", (int)(d->p - digits), digits, suffix);
+				snprintf(arg, PIECE, "%s%.*s%s", negative ? "-" : "", (int)(d->p - digits), digits,
+					 suffix);
 			else
-				snprintf(arg, PIECE, "(%s)%s%.*s", kind, negative ? "-" : "", (int)(d->p - digits), digits);
+				snprintf(arg, PIECE, "(%s)%s%.*s", kind, negative ? "-" : "", (int)(d->p - digits),
+					 digits);
 			d->p++; /* 'E' */
 		} else {
 			type(d, arg);

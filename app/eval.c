@@ -150,7 +150,8 @@ static const struct ridge_gpu *find_gpu(struct eval_scenario *sc, const yaml_nod
 	else if (n == 2)
 		node_error(sc, node, "unknown GPU '%s'; did you mean '%s' or '%s'?", name, ids[0], ids[1]);
 	else
-		node_error(sc, node, "unknown GPU '%s'; did you mean '%s', '%s' or '%s'?", name, ids[0], ids[1], ids[2]);
+		node_error(sc, node, "unknown GPU '%s'; did you mean '%s', '%s' or '%s'?", name, ids[0], ids[1],
+			   ids[2]);
 	return NULL;
 }
 
@@ -238,7 +239,8 @@ static void load_model_config(struct eval_scenario *sc, yaml_node_t *node, struc
 	};
 	for (size_t i = 0; i < sizeof from / sizeof from[0]; i++) {
 		char w[PARAM_WHERE];
-		snprintf(w, sizeof w, "%s %s", where, model_keys[from[i].key].alias ? model_keys[from[i].key].alias : model_keys[from[i].key].key);
+		snprintf(w, sizeof w, "%s %s", where,
+			 model_keys[from[i].key].alias ? model_keys[from[i].key].alias : model_keys[from[i].key].key);
 		if (from[i].has && !values[from[i].key].set) /* the section's own keys win */
 			model_set(&values[from[i].key], from[i].v, w);
 	}
@@ -260,7 +262,8 @@ static void load_model(struct eval_scenario *sc, yaml_node_t *model)
 		const char *key = key_text(k);
 		int found = -1;
 		for (int i = 0; i < M_KEY_COUNT; i++)
-			if (strcmp(key, model_keys[i].key) == 0 || (model_keys[i].alias && strcmp(key, model_keys[i].alias) == 0))
+			if (strcmp(key, model_keys[i].key) == 0 ||
+			    (model_keys[i].alias && strcmp(key, model_keys[i].alias) == 0))
 				found = i;
 		if (found >= 0) {
 			const char *text = scalar(sc, v, key);
@@ -270,8 +273,8 @@ static void load_model(struct eval_scenario *sc, yaml_node_t *model)
 			if (!text)
 				continue;
 			if (values[found].set) {
-				node_error(sc, k, "model.%s is given twice (as %s and %s)", model_keys[found].key, model_keys[found].key,
-					   model_keys[found].alias);
+				node_error(sc, k, "model.%s is given twice (as %s and %s)", model_keys[found].key,
+					   model_keys[found].key, model_keys[found].alias);
 			} else if (ridge_quantity_parse(text, RIDGE_UNIT_COUNT, &number, err, sizeof err) != 0) {
 				node_error(sc, v, "model.%s: %s", key, err);
 			} else if (!(number > 0)) {
@@ -289,11 +292,12 @@ static void load_model(struct eval_scenario *sc, yaml_node_t *model)
 		for (const char *const *o = model_other_keys; *o; o++)
 			other |= strcmp(key, *o) == 0;
 		if (!other) {
-			node_error(sc, k,
-				   "unknown model key '%s' (known: name, description, config, params, layers, heads, kv_heads, "
-				   "head_dim, hidden_size, intermediate_size, vocab_size, tie_word_embeddings and the config.json "
-				   "names num_hidden_layers, num_attention_heads, num_key_value_heads)",
-				   key);
+			node_error(
+				sc, k,
+				"unknown model key '%s' (known: name, description, config, params, layers, heads, kv_heads, "
+				"head_dim, hidden_size, intermediate_size, vocab_size, tie_word_embeddings and the config.json "
+				"names num_hidden_layers, num_attention_heads, num_key_value_heads)",
+				key);
 		} else if (strcmp(key, "name") == 0) {
 			const char *text = scalar(sc, v, key);
 			if (text)
@@ -328,7 +332,8 @@ static void load_model(struct eval_scenario *sc, yaml_node_t *model)
 			.vocab = values[M_VOCAB].number,
 		};
 		yaml_node_t *tied = map_get(sc, model, "tie_word_embeddings", NULL);
-		const char *t = tied && tied->type == YAML_SCALAR_NODE ? (const char *)tied->data.scalar.value : "false";
+		const char *t =
+			tied && tied->type == YAML_SCALAR_NODE ? (const char *)tied->data.scalar.value : "false";
 		shape.tied_embeddings = strcasecmp(t, "true") == 0 || strcasecmp(t, "yes") == 0;
 		double params;
 		char err[200], w[PARAM_WHERE];
@@ -469,8 +474,8 @@ static const char *join_list(struct eval_scenario *sc, const yaml_node_t *list, 
 				value = NULL;
 			}
 		} else {
-			node_error(sc, node, "each element of '%s' must be a value or a 'name: value' pair, not %s", key,
-				   hwdb_yaml_type_name(node));
+			node_error(sc, node, "each element of '%s' must be a value or a 'name: value' pair, not %s",
+				   key, hwdb_yaml_type_name(node));
 		}
 		if (!value) {
 			free(text);
@@ -781,7 +786,8 @@ static struct eval_scenario *eval_load(const char *path, char *text, size_t len,
 		for (const char *const *t = top_keys; *t; t++)
 			known |= strcmp(*t, key_text(k)) == 0;
 		if (!known)
-			node_error(sc, k, "unknown key '%s' (known: scenario, description, gpu, model, items)", key_text(k));
+			node_error(sc, k, "unknown key '%s' (known: scenario, description, gpu, model, items)",
+				   key_text(k));
 	}
 	yaml_node_t *title = map_get(sc, root, "scenario", NULL);
 	if (title) {
@@ -815,7 +821,8 @@ static struct eval_scenario *eval_load(const char *path, char *text, size_t len,
 		if (n == 0)
 			node_error(sc, items, "'items' is empty");
 		if (n > MAX_SCENARIO_ITEMS) {
-			node_error(sc, items, "%d items: more than %d, the limit of a scenario file", n, MAX_SCENARIO_ITEMS);
+			node_error(sc, items, "%d items: more than %d, the limit of a scenario file", n,
+				   MAX_SCENARIO_ITEMS);
 			eval_close(sc);
 			return NULL;
 		}
@@ -952,7 +959,7 @@ cJSON *eval_run(struct eval_scenario *sc, int i, struct app_status *st)
 {
 	struct eval_item *it = &sc->items[i];
 	sc->st = st; /* for eval_item_each and node_error during the run */
-	struct calc_input in = {.values = &it->values, .gpu = it->gpu, .item = it, .st = st};
+	struct calc_input in = { .values = &it->values, .gpu = it->gpu, .item = it, .st = st };
 	int before = sc->errors;
 	cJSON *result = calc_run(it->calc, &in);
 	if (!result && sc->errors == before && in.err[0])
@@ -974,7 +981,8 @@ static const cJSON *result_path(const cJSON *root, const char *path, char *why, 
 {
 	size_t len = strlen(path);
 	if (len == 0 || len > MAX_RESULT_PATH) {
-		snprintf(why, why_len, len ? "the key is longer than %d characters" : "the key is empty", MAX_RESULT_PATH);
+		snprintf(why, why_len, len ? "the key is longer than %d characters" : "the key is empty",
+			 MAX_RESULT_PATH);
 		return NULL;
 	}
 	const cJSON *cur = root;
@@ -993,16 +1001,16 @@ static const cJSON *result_path(const cJSON *root, const char *path, char *why, 
 		if (cJSON_IsArray(cur)) {
 			int size = cJSON_GetArraySize(cur);
 			if (strspn(name, "0123456789") != n) {
-				snprintf(why, why_len, "'%.*s' is a list: '%s' is not an index (0..%d)", done ? done - 1 : 0, path,
-					 name, size - 1);
+				snprintf(why, why_len, "'%.*s' is a list: '%s' is not an index (0..%d)",
+					 done ? done - 1 : 0, path, name, size - 1);
 				return NULL;
 			}
 			/* Compared as text first: 4294967296 must not wrap to 0. */
 			char *end;
 			unsigned long long idx = n <= 10 ? strtoull(name, &end, 10) : ULLONG_MAX;
 			if (idx >= (unsigned long long)size) {
-				snprintf(why, why_len, "index %s is out of range: '%.*s' has %d elements", name, done ? done - 1 : 0,
-					 path, size);
+				snprintf(why, why_len, "index %s is out of range: '%.*s' has %d elements", name,
+					 done ? done - 1 : 0, path, size);
 				return NULL;
 			}
 			cur = cJSON_GetArrayItem(cur, (int)idx);
@@ -1017,7 +1025,8 @@ static const cJSON *result_path(const cJSON *root, const char *path, char *why, 
 			}
 			cur = next;
 		} else {
-			snprintf(why, why_len, "'%.*s' is a value, not a list or mapping: it has no '%s'", done - 1, path, name);
+			snprintf(why, why_len, "'%.*s' is a value, not a list or mapping: it has no '%s'", done - 1,
+				 path, name);
 			return NULL;
 		}
 		if (!dot)
@@ -1114,8 +1123,8 @@ static int run_book(struct eval_scenario *sc, struct eval_item *it, const cJSON 
 		char why[400];
 		const cJSON *actual = result_path(result, key, why, sizeof why);
 		if (!actual || !cJSON_IsNumber(actual)) {
-			node_error(sc, k, "book: the %s item has no number '%.300s'%s%s", it->calc->name, key, actual ? "" : ": ",
-				   actual ? "" : why);
+			node_error(sc, k, "book: the %s item has no number '%.300s'%s%s", it->calc->name, key,
+				   actual ? "" : ": ", actual ? "" : why);
 			return -1;
 		}
 		const char *text = scalar(sc, v, key);
@@ -1131,7 +1140,8 @@ static int run_book(struct eval_scenario *sc, struct eval_item *it, const cJSON 
 		json_number(b, "book", printed);
 		json_number(b, "exact", actual->valuedouble);
 		json_number(b, "drift", printed - actual->valuedouble);
-		json_number(b, "drift_relative", actual->valuedouble != 0 ? (printed - actual->valuedouble) / actual->valuedouble : NAN);
+		json_number(b, "drift_relative",
+			    actual->valuedouble != 0 ? (printed - actual->valuedouble) / actual->valuedouble : NAN);
 		cJSON_AddItemToArray(book, b);
 	}
 	return 0;
@@ -1152,8 +1162,7 @@ static void print_book(const cJSON *book)
 	printf("\n  The source's printed values against the exact ones:\n");
 	printf("    %-28s %26s %26s %24s %10s\n", "key", "book", "exact", "drift (book - exact)", "drift");
 	const cJSON *b;
-	cJSON_ArrayForEach(b, book)
-	{
+	cJSON_ArrayForEach (b, book) {
 		char printed[48], exact[48], drift[48], rel[32];
 		print_number(calc_num(b, "book"), printed, sizeof printed);
 		print_number(calc_num(b, "exact"), exact, sizeof exact);
@@ -1173,8 +1182,7 @@ static void print_checks(const cJSON *checks)
 	if (n == 0)
 		return;
 	const cJSON *c;
-	cJSON_ArrayForEach(c, checks)
-	{
+	cJSON_ArrayForEach (c, checks) {
 		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "ok")))
 			continue;
 		bad++;
@@ -1185,8 +1193,15 @@ static void print_checks(const cJSON *checks)
 			cost_format_exact(e->valuedouble, want, sizeof want);
 			cost_format_exact(a->valuedouble, got, sizeof got);
 		} else {
-			snprintf(want, sizeof want, "%s", cJSON_IsString(e) ? e->valuestring : cJSON_IsTrue(e) ? "true" : "false");
-			snprintf(got, sizeof got, "%s", cJSON_IsString(a) ? a->valuestring : cJSON_IsNull(a) ? "none" : cJSON_IsTrue(a) ? "true" : "false");
+			snprintf(want, sizeof want, "%s",
+				 cJSON_IsString(e) ? e->valuestring
+				 : cJSON_IsTrue(e) ? "true"
+						   : "false");
+			snprintf(got, sizeof got, "%s",
+				 cJSON_IsString(a) ? a->valuestring
+				 : cJSON_IsNull(a) ? "none"
+				 : cJSON_IsTrue(a) ? "true"
+						   : "false");
 		}
 		printf("  FAIL %s: %s expected %s, got %s\n", calc_str(c, "where"), calc_str(c, "key"), want, got);
 	}
@@ -1268,8 +1283,7 @@ void eval_print(const cJSON *doc)
 	}
 	int n = 0;
 	const cJSON *entry;
-	cJSON_ArrayForEach(entry, cJSON_GetObjectItemCaseSensitive(doc, "items"))
-	{
+	cJSON_ArrayForEach (entry, cJSON_GetObjectItemCaseSensitive(doc, "items")) {
 		const struct calc *calc = find_kind(calc_str(entry, "kind"));
 		const cJSON *result = cJSON_GetObjectItemCaseSensitive(entry, "result");
 		printf("\n[%d] %s  (%s, %s)\n", ++n, calc_str(entry, "name"), calc->name, calc_str(entry, "where"));

@@ -4,15 +4,7 @@
 #include "eval.h"
 
 const struct calc *const eval_kinds[] = {
-	&calc_align,
-	&calc_comm,
-	&calc_cost_decode,
-	&calc_cost_prefill,
-	&calc_cost_train,
-	&calc_gemm,
-	&calc_launch,
-	&calc_occupancy,
-	&calc_cost_rank,
-	&calc_roofline,
+	&calc_align, &calc_comm,   &calc_cost_decode, &calc_cost_prefill, &calc_cost_train,
+	&calc_gemm,  &calc_launch, &calc_occupancy,   &calc_cost_rank,    &calc_roofline,
 };
 const size_t eval_kind_count = sizeof eval_kinds / sizeof eval_kinds[0];

@@ -18,12 +18,15 @@ static const struct param gemm_params[] = {
 	{ "n", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, PARAM_REQUIRED, "N", "columns of B and C", NULL, NULL },
 	{ "k", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, PARAM_REQUIRED, "K", "the reduction dimension", NULL, NULL },
 	{ "dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4", NULL, "bf16" },
-	{ "naive", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "one thread per output, no reuse (2*M*N*K element reads)", NULL, NULL },
-	{ "tile", PARAM_TEXT, 0, NULL, 0, 0, 0, "T|MxNxK", "a shared-memory tiled kernel with this CTA tile", NULL, NULL },
+	{ "naive", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "one thread per output, no reuse (2*M*N*K element reads)", NULL,
+	  NULL },
+	{ "tile", PARAM_TEXT, 0, NULL, 0, 0, 0, "T|MxNxK", "a shared-memory tiled kernel with this CTA tile", NULL,
+	  NULL },
 	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "B", "independent GEMMs of this shape", NULL, "1" },
 	{ "traffic", PARAM_TEXT, 0, NULL, 0, 0, 0, "default|tiled|compulsory",
 	  "default: compulsory for the library GEMM, tiled for --tile and --naive; tiled: every re-read "
-	  "reaches memory; compulsory: every matrix once", NULL, NULL },
+	  "reaches memory; compulsory: every matrix once",
+	  NULL, NULL },
 	{ "layout", PARAM_TEXT, 0, NULL, 0, 0, 0, "linear|matmul",
 	  "how A and B lie in memory (default linear: x W^T, cuBLAS TN)", NULL, NULL },
 	{ "no_tensor", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "the vector (CUDA-core) rate", NULL, NULL },
@@ -84,8 +87,8 @@ int gemm_place(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s, 
 	memset(out, 0, sizeof *out);
 	bool at_l2 = opt->level == RIDGE_LEVEL_L2;
 	if (intensity_kernel_on(gpu, s, &out->cost, err, err_len) ||
-	    intensity_ceiling(gpu, s, &out->cost, opt->no_tensor, opt->sparse, opt->level, &out->ceiling, &out->path, err,
-			      err_len) ||
+	    intensity_ceiling(gpu, s, &out->cost, opt->no_tensor, opt->sparse, opt->level, &out->ceiling, &out->path,
+			      err, err_len) ||
 	    roofline_place(&out->ceiling, out->cost.flops, at_l2 ? out->cost.tiled_bytes : out->cost.bytes, opt->time_s,
 			   &out->point, err, err_len) ||
 	    roofline_place(&out->ceiling, out->cost.flops, out->cost.compulsory_bytes, 0, &out->compulsory, err,
@@ -95,7 +98,8 @@ int gemm_place(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s, 
 	    gemm_l2_floor(gpu, s, &out->cost, &out->ceiling, &out->point, &out->hierarchy, err, err_len))
 		return -1;
 	/* The time model on the same shape and compute path (model/timing.h). */
-	struct ridge_timing_options topt = { .no_tensor = opt->no_tensor, .sparse = opt->sparse,
+	struct ridge_timing_options topt = { .no_tensor = opt->no_tensor,
+					     .sparse = opt->sparse,
 					     .impl = RIDGE_ATTENTION_DEFAULT };
 	out->has_time_model =
 		timing_kernel(gpu, s, &topt, &out->time_model, out->time_error, sizeof out->time_error) == 0;
@@ -146,8 +150,10 @@ static cJSON *gemm_run(struct calc_input *in)
 	double time_s = params_has(v, "time") ? params_num(v, "time") : 0;
 
 	char err[400];
-	struct gemm_options opt = { .no_tensor = params_flag(v, "no_tensor"), .sparse = params_flag(v, "sparse"),
-				    .level = RIDGE_LEVEL_HBM, .time_s = time_s };
+	struct gemm_options opt = { .no_tensor = params_flag(v, "no_tensor"),
+				    .sparse = params_flag(v, "sparse"),
+				    .level = RIDGE_LEVEL_HBM,
+				    .time_s = time_s };
 	struct gemm_placement g;
 	if (gemm_place(gpu, &s, &opt, &g, err, sizeof err)) {
 		snprintf(in->err, sizeof in->err, "gemm: %s", err);
@@ -234,7 +240,8 @@ static void gemm_print(const cJSON *d)
 	fmt_si(calc_num(d, "attainable_flops"), "FLOP/s", a, sizeof a);
 	printf("  intensity %.6g FLOP/byte: %s-bound, attainable %s, time floor %s\n", calc_num(d, "intensity"),
 	       calc_str(d, "bound"), a, t);
-	if (strcmp(calc_str(kernel, "traffic"), "compulsory") != 0 && calc_num(d, "compulsory_bytes") != calc_num(d, "bytes")) {
+	if (strcmp(calc_str(kernel, "traffic"), "compulsory") != 0 &&
+	    calc_num(d, "compulsory_bytes") != calc_num(d, "bytes")) {
 		fmt_seconds(calc_num(d, "compulsory_time_floor_s"), t, sizeof t);
 		printf("  every matrix once (compulsory): %.6g FLOP/byte: %s-bound, time floor %s\n",
 		       calc_num(d, "compulsory_intensity"), calc_str(d, "compulsory_bound"), t);
@@ -257,31 +264,29 @@ const struct calc calc_gemm = {
 		    "                  [--batch B] [--traffic default|tiled|compulsory] [--layout linear|matmul]\n"
 		    "                  [--no-tensor] [--sparse]\n"
 		    "                  [--time T] [--json] [--hwdb DIR] [--calibration FILE]",
-	.description =
-		"C (M x N) = A (M x K) x B (K x N), 2*M*N*K FLOPs, in dtype (default bf16).\n"
-		"  default      the library's tensor-core GEMM, compulsory traffic: each matrix\n"
-		"               once (L2 catches the re-reads of its tiles; cuBLAS bf16 4096^3 ran\n"
-		"               at 800 TFLOP/s on an H200); --traffic tiled: CTA tile 128x128x64,\n"
-		"               A read ceil(N/128) times, B ceil(M/128) times, C written once\n"
-		"  --tile T     a shared-memory tiled kernel with a T x T (or MxNxK) CTA tile\n"
-		"               (tiled traffic by default)\n"
-		"  --naive      one thread per output, no reuse: 2*M*N*K element reads; CUDA cores\n"
-		"JSON keys: flops, bytes, intensity, bound, time_floor_s, tensor_core_eligible (reason when\n"
-		"false or off the fast path), tensor_core_fast_path, layout, alignment_conditions,\n"
-		"peak_flops, ridge_point, compulsory_bytes, ...\n"
-		"Tensor cores (model/align.c, one rule for gemm, align, the TUI and the validation): the\n"
-		"dtype needs a matrix rate; cuBLAS's fast kernels need its six conditions (m, n or k by the\n"
-		"transposes, lda, ldb, ldc) in multiples of 16 bytes of elements (8 bf16/fp16, 16 fp8/int8,\n"
-		"4 tf32). --layout linear (default) is PyTorch's F.linear, x W^T with W [N,K] row-major:\n"
-		"cuBLAS TN with lda = ldb = K, ldc = N, so only N and K are checked and M (tokens) is free;\n"
-		"--layout matmul is A [M,K] x B [K,N], both row-major: cuBLAS NN, N and K checked.\n"
-		"Off those conditions cuBLAS >= 11 stays on tensor cores through slower kernels (eligible,\n"
-		"off the fast path: the matrix peak is an upper bound; 3-8x slower on an H200). fp8 needs\n"
-		"them (no fp8 kernel otherwise: not eligible, priced without tensor cores), and on compute\n"
-		"capability 8.9 and 9.x only the TN layout (linear).\n",
+	.description = "C (M x N) = A (M x K) x B (K x N), 2*M*N*K FLOPs, in dtype (default bf16).\n"
+		       "  default      the library's tensor-core GEMM, compulsory traffic: each matrix\n"
+		       "               once (L2 catches the re-reads of its tiles; cuBLAS bf16 4096^3 ran\n"
+		       "               at 800 TFLOP/s on an H200); --traffic tiled: CTA tile 128x128x64,\n"
+		       "               A read ceil(N/128) times, B ceil(M/128) times, C written once\n"
+		       "  --tile T     a shared-memory tiled kernel with a T x T (or MxNxK) CTA tile\n"
+		       "               (tiled traffic by default)\n"
+		       "  --naive      one thread per output, no reuse: 2*M*N*K element reads; CUDA cores\n"
+		       "JSON keys: flops, bytes, intensity, bound, time_floor_s, tensor_core_eligible (reason when\n"
+		       "false or off the fast path), tensor_core_fast_path, layout, alignment_conditions,\n"
+		       "peak_flops, ridge_point, compulsory_bytes, ...\n"
+		       "Tensor cores (model/align.c, one rule for gemm, align, the TUI and the validation): the\n"
+		       "dtype needs a matrix rate; cuBLAS's fast kernels need its six conditions (m, n or k by the\n"
+		       "transposes, lda, ldb, ldc) in multiples of 16 bytes of elements (8 bf16/fp16, 16 fp8/int8,\n"
+		       "4 tf32). --layout linear (default) is PyTorch's F.linear, x W^T with W [N,K] row-major:\n"
+		       "cuBLAS TN with lda = ldb = K, ldc = N, so only N and K are checked and M (tokens) is free;\n"
+		       "--layout matmul is A [M,K] x B [K,N], both row-major: cuBLAS NN, N and K checked.\n"
+		       "Off those conditions cuBLAS >= 11 stays on tensor cores through slower kernels (eligible,\n"
+		       "off the fast path: the matrix peak is an upper bound; 3-8x slower on an H200). fp8 needs\n"
+		       "them (no fp8 kernel otherwise: not eligible, priced without tensor cores), and on compute\n"
+		       "capability 8.9 and 9.x only the TN layout (linear).\n",
 	CALC_PARAMS(gemm_params),
 	.needs_gpu = true,
 	.run = gemm_run,
 	.print = gemm_print,
 };
-

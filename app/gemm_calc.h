@@ -24,7 +24,7 @@ struct gemm_placement {
 	 * level's time included in the floor when it binds); at L2 its tiled
 	 * traffic, what its loads ask for (as ridge roofline --level l2). */
 	struct ridge_roofline_point point;
-	struct ridge_roofline_point compulsory; /* every matrix once */
+	struct ridge_roofline_point compulsory;    /* every matrix once */
 	struct ridge_roofline_hierarchy hierarchy; /* HBM and L2, when cost.l2.modelled (HBM level only) */
 	bool has_time_model;
 	struct ridge_kernel_time time_model;

@@ -72,8 +72,9 @@ static void add_row(cJSON *o, const struct ridge_gpu *g, const struct hwdb_field
 		cJSON *array = cJSON_AddArrayToObject(o, row->json_key);
 		const double *values = hwdb_field_member(g, row->offset);
 		for (int i = 0; i < hwdb_field_count(g, row); i++)
-			cJSON_AddItemToArray(array, row->type == HWDB_STRLIST ? cJSON_CreateString(hwdb_field_item(g, row, i))
-									       : cJSON_CreateNumber(values[i]));
+			cJSON_AddItemToArray(array, row->type == HWDB_STRLIST
+							    ? cJSON_CreateString(hwdb_field_item(g, row, i))
+							    : cJSON_CreateNumber(values[i]));
 		break;
 	}
 	case HWDB_MAP:

@@ -47,9 +47,9 @@ void kernel_time_print(const cJSON *p, bool explain)
 	fmt_seconds(calc_num(p, "memory_time_s"), memory, sizeof memory);
 	fmt_seconds(calc_num(p, "fixed_cost_s"), fixed, sizeof fixed);
 	fmt_seconds(calc_num(p, "time_floor_s"), floor_text, sizeof floor_text);
-	printf("  predicted   %s = max(compute %s / %.4g, memory %s / %.4g) + fixed %s  (hierarchical floor %s, %.3gx)\n", total,
-	       compute, calc_num(p, "compute_efficiency"), memory, calc_num(p, "memory_efficiency"), fixed, floor_text,
-	       calc_num(p, "predicted_time_s") / calc_num(p, "time_floor_s"));
+	printf("  predicted   %s = max(compute %s / %.4g, memory %s / %.4g) + fixed %s  (hierarchical floor %s, %.3gx)\n",
+	       total, compute, calc_num(p, "compute_efficiency"), memory, calc_num(p, "memory_efficiency"), fixed,
+	       floor_text, calc_num(p, "predicted_time_s") / calc_num(p, "time_floor_s"));
 	if (!explain)
 		return;
 	const char *impl = calc_str(p, "impl");
@@ -60,8 +60,10 @@ void kernel_time_print(const cJSON *p, bool explain)
 		       "is useful (compute time / %.4g)\n",
 		       calc_num(q, "tiles"), calc_num(q, "tile_m"), calc_num(q, "tile_n"), calc_num(q, "waves"),
 		       calc_num(q, "slots"), 100 * calc_num(q, "efficiency"), calc_num(q, "efficiency"));
-	printf("    compute eff.   %.4g: %s\n", calc_num(p, "compute_efficiency"), calc_str(p, "compute_efficiency_source"));
-	printf("    memory eff.    %.4g: %s\n", calc_num(p, "memory_efficiency"), calc_str(p, "memory_efficiency_source"));
+	printf("    compute eff.   %.4g: %s\n", calc_num(p, "compute_efficiency"),
+	       calc_str(p, "compute_efficiency_source"));
+	printf("    memory eff.    %.4g: %s\n", calc_num(p, "memory_efficiency"),
+	       calc_str(p, "memory_efficiency_source"));
 	printf("    fixed cost     %s: %s\n", fixed, calc_str(p, "fixed_cost_source"));
 	printf("    binds          %s\n", calc_str(p, "binds"));
 }

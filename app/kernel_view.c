@@ -51,11 +51,11 @@ static bool is_attention(enum ridge_kernel k)
 void kernel_describe(const struct ridge_kernel_shape *s, char *buf, size_t len)
 {
 	size_t used = 0;
-#define PUT(...)                                                                                          \
-	do {                                                                                              \
-		int w_ = snprintf(buf + used, len > used ? len - used : 0, __VA_ARGS__);                  \
-		if (w_ > 0)                                                                               \
-			used += (size_t)w_;                                                               \
+#define PUT(...)                                                                         \
+	do {                                                                             \
+		int w_ = snprintf(buf + used, len > used ? len - used : 0, __VA_ARGS__); \
+		if (w_ > 0)                                                              \
+			used += (size_t)w_;                                              \
 	} while (0)
 	PUT("%s, %s", intensity_kernel_name(s->kernel), ridge_dtype_name(s->dtype));
 	if (is_attention(s->kernel)) {
@@ -99,9 +99,14 @@ static void shape_from_json(const cJSON *k, struct ridge_kernel_shape *s)
 	const struct {
 		const char *key;
 		double *field;
-	} dims[] = { { "m", &s->m },	       { "n", &s->n },	       { "k", &s->k },
-		     { "batch", &s->batch }, { "seq", &s->seq },     { "heads", &s->heads },
-		     { "kv_heads", &s->kv_heads }, { "head_dim", &s->head_dim } };
+	} dims[] = { { "m", &s->m },
+		     { "n", &s->n },
+		     { "k", &s->k },
+		     { "batch", &s->batch },
+		     { "seq", &s->seq },
+		     { "heads", &s->heads },
+		     { "kv_heads", &s->kv_heads },
+		     { "head_dim", &s->head_dim } };
 	for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++)
 		if (calc_has(shape, dims[i].key))
 			*dims[i].field = calc_num(shape, dims[i].key);
@@ -180,14 +185,12 @@ void kernel_print_json(const cJSON *k)
 	fmt_si(flops, "FLOP", a, sizeof a);
 	printf("  FLOPs %s (%.17g)\n", a, flops);
 	const cJSON *t;
-	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(k, "flop_terms"))
-	{
+	cJSON_ArrayForEach (t, cJSON_GetObjectItemCaseSensitive(k, "flop_terms")) {
 		fmt_si(calc_num(t, "flops"), "FLOP", a, sizeof a);
 		printf("    %-46s %14s\n", calc_str(t, "name"), a);
 	}
 	printf("  traffic (%s): %s\n", calc_str(k, "traffic"), calc_str(k, "traffic_model"));
-	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(k, "terms"))
-	{
+	cJSON_ArrayForEach (t, cJSON_GetObjectItemCaseSensitive(k, "terms")) {
 		fmt_si(calc_num(t, "bytes"), "B", a, sizeof a);
 		double times = calc_num(t, "times");
 		if (times != 1) {
@@ -226,8 +229,9 @@ void kernel_print_json(const cJSON *k)
 		if (!eligible)
 			printf("  tensor cores: not eligible: %s\n", calc_str(k, "reason"));
 		else
-			printf("  tensor cores: eligible%s%s%s\n", fast ? "" : ", off the aligned fast path: ",
-			       fast ? "" : calc_str(k, "reason"), !used ? " (not used here)" : "");
+			printf("  tensor cores: eligible%s%s%s\n",
+			       fast ? "" : ", off the aligned fast path: ", fast ? "" : calc_str(k, "reason"),
+			       !used ? " (not used here)" : "");
 		if (calc_has(k, "layout"))
 			printf("  layout: %s\n", calc_str(k, "layout_text"));
 	}
@@ -271,9 +275,14 @@ cJSON *kernel_json(const struct ridge_kernel_shape *s, const struct ridge_kernel
 	const struct {
 		const char *key;
 		double value;
-	} dims[] = { { "m", s->m },	    { "n", s->n },	   { "k", s->k },
-		     { "batch", s->batch }, { "seq", s->seq },	   { "heads", s->heads },
-		     { "kv_heads", s->kv_heads }, { "head_dim", s->head_dim } };
+	} dims[] = { { "m", s->m },
+		     { "n", s->n },
+		     { "k", s->k },
+		     { "batch", s->batch },
+		     { "seq", s->seq },
+		     { "heads", s->heads },
+		     { "kv_heads", s->kv_heads },
+		     { "head_dim", s->head_dim } };
 	for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++)
 		if (dims[i].value > 0)
 			json_number(shape, dims[i].key, dims[i].value);

@@ -106,7 +106,8 @@ static const struct {
 
 /* model_type values whose keys ridge reads completely. */
 static const char *const known_model_types[] = {
-	"llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "deepseek_v2", "deepseek_v3", NULL,
+	"llama",     "mistral", "mixtral",     "qwen2",       "qwen2_moe", "qwen3",
+	"qwen3_moe", "gemma",   "deepseek_v2", "deepseek_v3", NULL,
 };
 
 struct reader {
@@ -114,8 +115,8 @@ struct reader {
 	struct app_status *st;
 	bool seen[KEY_COUNT];
 	double values[KEY_COUNT];
-	bool flags[KEY_COUNT];         /* KIND_BOOL */
-	char text[KEY_COUNT][64];      /* KIND_TEXT */
+	bool flags[KEY_COUNT];    /* KIND_BOOL */
+	char text[KEY_COUNT][64]; /* KIND_TEXT */
 	bool present[sizeof unmodelled_keys / sizeof unmodelled_keys[0]];
 };
 
@@ -275,8 +276,8 @@ static bool yaml_null(const yaml_node_t *node)
 	if (node->type != YAML_SCALAR_NODE || node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
 		return false;
 	const char *text = (const char *)node->data.scalar.value;
-	return strcmp(text, "") == 0 || strcmp(text, "~") == 0 || strcmp(text, "null") == 0 || strcmp(text, "Null") == 0 ||
-	       strcmp(text, "NULL") == 0;
+	return strcmp(text, "") == 0 || strcmp(text, "~") == 0 || strcmp(text, "null") == 0 ||
+	       strcmp(text, "Null") == 0 || strcmp(text, "NULL") == 0;
 }
 
 /* A boolean (true/false) or a string key. */
@@ -387,8 +388,8 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 	if (bound != 0) {
 		app_error_at(r->st, r->path, deep_line, deep_col, "%s",
 			     bound == HWDB_YAML_CYCLE
-				 ? "an alias inside the node it names: an endless expansion"
-				 : "more than 100000 YAML nodes (aliases expanded): not a model config");
+				     ? "an alias inside the node it names: an endless expansion"
+				     : "more than 100000 YAML nodes (aliases expanded): not a model config");
 		yaml_document_delete(&doc);
 		yaml_parser_delete(&parser);
 		return -1;
@@ -420,10 +421,13 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 			if (!k || !v || k->type != YAML_SCALAR_NODE)
 				continue;
 			int key = find_key((const char *)k->data.scalar.value);
-			note_unmodelled(r, (const char *)k->data.scalar.value, !(v->type == YAML_SCALAR_NODE && yaml_null(v)),
-					(v->type == YAML_SEQUENCE_NODE && v->data.sequence.items.start == v->data.sequence.items.top) ||
-						(v->type == YAML_MAPPING_NODE && v->data.mapping.pairs.start == v->data.mapping.pairs.top),
-					v->type == YAML_SCALAR_NODE ? strtod((const char *)v->data.scalar.value, NULL) : NAN);
+			note_unmodelled(
+				r, (const char *)k->data.scalar.value, !(v->type == YAML_SCALAR_NODE && yaml_null(v)),
+				(v->type == YAML_SEQUENCE_NODE &&
+				 v->data.sequence.items.start == v->data.sequence.items.top) ||
+					(v->type == YAML_MAPPING_NODE &&
+					 v->data.mapping.pairs.start == v->data.mapping.pairs.top),
+				v->type == YAML_SCALAR_NODE ? strtod((const char *)v->data.scalar.value, NULL) : NAN);
 			if (key < 0)
 				continue;
 			if (r->seen[key]) {
@@ -532,7 +536,8 @@ static int fill_workload(const struct reader *r, struct app_model_config *out)
 		}
 		w->experts_per_token = whole(r, KEY_EXPERTS_PER_TOK);
 		/* Mixtral's experts are intermediate_size wide; Qwen-MoE and DeepSeek say moe_intermediate_size. */
-		w->expert_intermediate = r->seen[KEY_MOE_INTERMEDIATE] ? whole(r, KEY_MOE_INTERMEDIATE) : w->intermediate;
+		w->expert_intermediate =
+			r->seen[KEY_MOE_INTERMEDIATE] ? whole(r, KEY_MOE_INTERMEDIATE) : w->intermediate;
 		if (r->seen[KEY_SHARED_INTERMEDIATE])
 			w->shared_intermediate = whole(r, KEY_SHARED_INTERMEDIATE);
 		else if (r->seen[KEY_SHARED_EXPERTS])
@@ -540,8 +545,10 @@ static int fill_workload(const struct reader *r, struct app_model_config *out)
 		w->shared_expert_gate = r->seen[KEY_SHARED_INTERMEDIATE] && w->shared_intermediate > 0;
 		w->dense_layers = whole(r, KEY_FIRST_DENSE);
 		if (r->seen[KEY_SPARSE_STEP] && whole(r, KEY_SPARSE_STEP) != 1)
-			add_warning(out, "'decoder_sparse_step' %lld: MoE every %lld layers is not modelled; every layer is "
-					 "taken as MoE", whole(r, KEY_SPARSE_STEP), whole(r, KEY_SPARSE_STEP));
+			add_warning(out,
+				    "'decoder_sparse_step' %lld: MoE every %lld layers is not modelled; every layer is "
+				    "taken as MoE",
+				    whole(r, KEY_SPARSE_STEP), whole(r, KEY_SPARSE_STEP));
 	} else if (r->seen[KEY_EXPERTS_PER_TOK] && whole(r, KEY_EXPERTS_PER_TOK) > 0) {
 		app_error_at(r->st, r->path, 0, 0,
 			     "'num_experts_per_tok' is given without the experts (num_local_experts, num_experts or "
@@ -559,9 +566,9 @@ static int fill_workload(const struct reader *r, struct app_model_config *out)
 		for (int i = 0; i < 3; i++)
 			if (!r->seen[mla_keys[i]]) {
 				app_error_at(
-				    r->st, r->path, 0, 0,
-				    "'kv_lora_rank' is given (multi-head latent attention) but '%s' is missing",
-				    keys[mla_keys[i]].name);
+					r->st, r->path, 0, 0,
+					"'kv_lora_rank' is given (multi-head latent attention) but '%s' is missing",
+					keys[mla_keys[i]].name);
 				return -1;
 			}
 		w->head_dim = 0; /* MLA's head width is qk_nope + qk_rope */
@@ -572,8 +579,11 @@ static int fill_workload(const struct reader *r, struct app_model_config *out)
 	if (!type[0])
 		add_warning(out, "no 'model_type': read as a Llama-style decoder from the keys ridge knows");
 	else if (!known)
-		add_warning(out, "model_type '%s' is not one ridge knows (%s): read as a Llama-style decoder from the keys "
-				 "ridge knows", type, "llama mistral mixtral qwen2 qwen2_moe qwen3 qwen3_moe gemma deepseek_v2 deepseek_v3");
+		add_warning(out,
+			    "model_type '%s' is not one ridge knows (%s): read as a Llama-style decoder from the keys "
+			    "ridge knows",
+			    type,
+			    "llama mistral mixtral qwen2 qwen2_moe qwen3 qwen3_moe gemma deepseek_v2 deepseek_v3");
 	for (size_t i = 0; i < sizeof unmodelled_keys / sizeof unmodelled_keys[0]; i++)
 		if (r->present[i])
 			add_warning(out, "'%s': %s", unmodelled_keys[i].name, unmodelled_keys[i].why);
@@ -600,7 +610,7 @@ int app_model_config_parse(const char *path, const char *text, size_t len, struc
 		const char *p = text + strspn(text, " \t\r\n");
 		yaml = *p != '{';
 	}
-	struct reader r = {.path = path, .st = st};
+	struct reader r = { .path = path, .st = st };
 	int rc = yaml ? read_yaml(&r, text, len) : read_json(&r, text, len);
 	if (rc != 0)
 		return -1;
@@ -640,8 +650,8 @@ int app_model_config_parse(const char *path, const char *text, size_t len, struc
 	return fill_workload(&r, out);
 }
 
-int app_model_config_workload(const struct app_model_config *config, const char *label, struct ridge_workload_model *out,
-			      char *err, size_t err_len)
+int app_model_config_workload(const struct app_model_config *config, const char *label,
+			      struct ridge_workload_model *out, char *err, size_t err_len)
 {
 	*out = config->workload;
 	char why[400];

@@ -43,7 +43,7 @@ int app_model_config_parse(const char *path, const char *text, size_t len, struc
 
 /* config's workload resolved (defaults filled, checked: workload_resolve).
  * Returns 0, or -1 with "LABEL: reason" in err. */
-int app_model_config_workload(const struct app_model_config *config, const char *label, struct ridge_workload_model *out,
-			      char *err, size_t err_len);
+int app_model_config_workload(const struct app_model_config *config, const char *label,
+			      struct ridge_workload_model *out, char *err, size_t err_len);
 
 #endif

@@ -205,8 +205,7 @@ static int expect_unit(struct context *cx, const char *name, const char *unit, e
 	return fail(cx, "unit '%s' of %s is not %s", unit, name, words[want]);
 }
 
-static int apply_metric(struct context *cx, struct ncu_kernel *k, const char *name, const char *unit,
-			const char *text)
+static int apply_metric(struct context *cx, struct ncu_kernel *k, const char *name, const char *unit, const char *text)
 {
 	double value, factor;
 	/* Work out what the metric is first; most of a full ncu report is not used. */
@@ -245,7 +244,8 @@ static int apply_metric(struct context *cx, struct ncu_kernel *k, const char *na
 			if (n < 4 || strcmp(rest + n - 4, ".sum") != 0)
 				what = M_NONE; /* .avg, .max, rates: not the count */
 		}
-	} else if ((strncmp(name, "sm__", 4) == 0 && (source = 2)) || (strncmp(name, "smsp__", 6) == 0 && (source = 1))) {
+	} else if ((strncmp(name, "sm__", 4) == 0 && (source = 2)) ||
+		   (strncmp(name, "smsp__", 6) == 0 && (source = 1))) {
 		rest = name + (source == 2 ? 4 : 6);
 		static const char stem[] = "sass_thread_inst_executed_op_";
 		if (strncmp(rest, stem, sizeof stem - 1) == 0) {
@@ -411,7 +411,8 @@ int ncu_parse(const char *path, const char *text, size_t len, struct ncu_report 
 			continue; /* blank, or ncu's own ==PROF== / ==WARNING== lines */
 		if (!have_header) {
 			/* Anything before the header is the application's output. */
-			if (!(line_len >= 4 && strncmp(line, "\"ID\"", 4) == 0) && !(line_len >= 3 && strncmp(line, "ID,", 3) == 0))
+			if (!(line_len >= 4 && strncmp(line, "\"ID\"", 4) == 0) &&
+			    !(line_len >= 3 && strncmp(line, "ID,", 3) == 0))
 				continue;
 			if (split_line(line, line_len, &header, why, sizeof why)) {
 				fail(&cx, "%s", why);
@@ -434,7 +435,8 @@ int ncu_parse(const char *path, const char *text, size_t len, struct ncu_report 
 			}
 			out->raw = metric_col < 0;
 			if (!out->raw && (unit_col < 0 || value_col < 0)) {
-				fail(&cx, "the header has \"Metric Name\" but no \"Metric Unit\" and \"Metric Value\" columns");
+				fail(&cx,
+				     "the header has \"Metric Name\" but no \"Metric Unit\" and \"Metric Value\" columns");
 				goto done;
 			}
 			units = calloc((size_t)header.count, sizeof *units);
@@ -497,8 +499,10 @@ int ncu_parse(const char *path, const char *text, size_t len, struct ncu_report 
 		}
 	}
 	if (!have_header) {
-		snprintf(err, err_len, "%s: no Nsight Compute CSV header (a row starting \"ID\",...) found; write it with "
-			 "ncu --csv [--page raw] --metrics ...", path);
+		snprintf(err, err_len,
+			 "%s: no Nsight Compute CSV header (a row starting \"ID\",...) found; write it with "
+			 "ncu --csv [--page raw] --metrics ...",
+			 path);
 		goto done;
 	}
 	if (out->count == 0) {
@@ -518,8 +522,8 @@ int ncu_parse(const char *path, const char *text, size_t len, struct ncu_report 
 		for (int p = 0; p < NCU_PRECISIONS; p++)
 			finite = finite && isfinite(ncu_vector_flops(k, p));
 		if (!finite) {
-			snprintf(err, err_len, "%s:%d: kernel '%s' (ID %s): a count too large to represent (overflow)", path,
-				 k->line, k->name, k->id);
+			snprintf(err, err_len, "%s:%d: kernel '%s' (ID %s): a count too large to represent (overflow)",
+				 path, k->line, k->name, k->id);
 			goto done;
 		}
 	}
@@ -627,10 +631,11 @@ int ncu_import(const char *path, char **text, size_t *len, char *err, size_t err
 	*len = 0;
 	char ncu[4096];
 	if (!find_ncu(ncu, sizeof ncu)) {
-		snprintf(err, err_len,
-			 "'%s' is a saved Nsight Compute report; reading it takes ncu, which is not on PATH (install "
-			 "Nsight Compute, or export the CSV where it is: ncu --import %s --csv --page raw > profile.csv)",
-			 path, path);
+		snprintf(
+			err, err_len,
+			"'%s' is a saved Nsight Compute report; reading it takes ncu, which is not on PATH (install "
+			"Nsight Compute, or export the CSV where it is: ncu --import %s --csv --page raw > profile.csv)",
+			path, path);
 		return 3;
 	}
 	int fds[2];
@@ -681,11 +686,13 @@ int ncu_import(const char *path, char **text, size_t *len, char *err, size_t err
 		free(buf);
 		*len = 0;
 		if (too_big)
-			snprintf(err, err_len, "ncu --import '%s' printed more than %zu bytes", path, NCU_IMPORT_MAX_BYTES);
+			snprintf(err, err_len, "ncu --import '%s' printed more than %zu bytes", path,
+				 NCU_IMPORT_MAX_BYTES);
 		else if (!buf)
 			snprintf(err, err_len, "out of memory reading ncu's output");
 		else
-			snprintf(err, err_len, "ncu --import '%s' --csv --page raw failed (exit %d): not a report ncu can read?",
+			snprintf(err, err_len,
+				 "ncu --import '%s' --csv --page raw failed (exit %d): not a report ncu can read?",
 				 path, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 		return too_big || buf ? 2 : 3;
 	}
@@ -693,4 +700,3 @@ int ncu_import(const char *path, char **text, size_t *len, char *err, size_t err
 	*text = buf;
 	return 0;
 }
-

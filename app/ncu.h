@@ -74,11 +74,11 @@ void ncu_free(struct ncu_report *report);
  * tensor-core FLOPs included: the tensor-op counters are the
  * sm__ops_path_tensor_src_* metrics Nsight Compute 2025.3 offered on the H200
  * (bf16 and tf32 only: it has no fp8 one; tests/fixtures/README.md). */
-#define NCU_CAPTURE_COMMAND                                                                                            \
-	"ncu --csv --page raw --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,"          \
-	"lts__t_bytes.sum,sm__sass_thread_inst_executed_op_ffma_pred_on.sum,"                                        \
-	"sm__sass_thread_inst_executed_op_fadd_pred_on.sum,sm__sass_thread_inst_executed_op_fmul_pred_on.sum,"      \
-	"sm__inst_executed_pipe_tensor.sum,sm__ops_path_tensor_src_bf16_dst_fp32.sum,"                             \
+#define NCU_CAPTURE_COMMAND                                                                                    \
+	"ncu --csv --page raw --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,"    \
+	"lts__t_bytes.sum,sm__sass_thread_inst_executed_op_ffma_pred_on.sum,"                                  \
+	"sm__sass_thread_inst_executed_op_fadd_pred_on.sum,sm__sass_thread_inst_executed_op_fmul_pred_on.sum," \
+	"sm__inst_executed_pipe_tensor.sum,sm__ops_path_tensor_src_bf16_dst_fp32.sum,"                         \
 	"sm__ops_path_tensor_src_tf32_dst_fp32.sum YOUR_PROGRAM > profile.csv"
 
 /* A saved report (.ncu-rep) as CSV: runs `ncu --import path --csv --page raw`

@@ -25,32 +25,34 @@
  * for threads): PARAM_REQUIRED holds for scenario items, which have neither.
  * The defaults are the TUI's starting kernel. */
 static const struct param occupancy_params[] = {
-    {"threads", PARAM_INTEGER, 0, NULL, 1, 1024, PARAM_REQUIRED, "T", "threads per block", NULL, "256"},
-    {"regs", PARAM_INTEGER, 0, NULL, 0, 256, PARAM_REQUIRED, "R", "registers per thread (AMD: ArchVGPRs)", NULL, "32"},
-    {"smem", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, 1073741824.0, PARAM_WHOLE, "BYTES",
-     "static shared memory per block (AMD: LDS)", "0 to 1 GiB", "0"},
-    {"dyn_smem", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, 1073741824.0, PARAM_WHOLE, "BYTES",
-     "dynamic shared memory per block", "0 to 1 GiB", "0"},
-    {"carveout", PARAM_INTEGER, 0, NULL, 0, 100, 0, "PCT", "preferred shared-memory carveout (default: the driver's)",
-     NULL, NULL},
-    {"cache_config", PARAM_TEXT, 0, NULL, 0, 0, 0, "C", "none, shared, l1 or equal", NULL, NULL},
-    {"optin", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "opted in above the default per-block limit", NULL, NULL},
-    {"barriers", PARAM_INTEGER, 0, NULL, 0, 16, 0, "N", "named barriers per block", NULL, "1"},
-    {"vgprs", PARAM_INTEGER, 0, NULL, 0, 256, PARAM_CLI_ONLY, "N", "AMD: ArchVGPRs (the same as --regs)", NULL, NULL},
-    {"agprs", PARAM_INTEGER, 0, NULL, 0, 256, 0, "N", "AMD: AGPRs", NULL, NULL},
-    {"sgprs", PARAM_INTEGER, 0, NULL, 0, 128, 0, "N", "AMD: SGPRs (default: not counted)", NULL, NULL},
-    {"lds", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, 1073741824.0, PARAM_WHOLE | PARAM_CLI_ONLY, "BYTES",
-     "AMD: LDS per workgroup (the same as --smem)", "0 to 1 GiB", NULL},
-    {"sweep", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL, "also every block size from one warp to the maximum",
-     NULL, NULL},
-    {"svg", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE", "charts of occupancy vs block size, registers and smem",
-     NULL, NULL},
-    {"ptxas", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE", "nvcc -Xptxas -v output: every kernel in it", NULL,
-     NULL},
-    {"resource_usage", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE",
-     "cuobjdump --dump-resource-usage output (AMD: the resource-usage remarks)", NULL, NULL},
-    CALC_GPU_PARAMS,
-    CALC_JSON_PARAM,
+	{ "threads", PARAM_INTEGER, 0, NULL, 1, 1024, PARAM_REQUIRED, "T", "threads per block", NULL, "256" },
+	{ "regs", PARAM_INTEGER, 0, NULL, 0, 256, PARAM_REQUIRED, "R", "registers per thread (AMD: ArchVGPRs)", NULL,
+	  "32" },
+	{ "smem", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, 1073741824.0, PARAM_WHOLE, "BYTES",
+	  "static shared memory per block (AMD: LDS)", "0 to 1 GiB", "0" },
+	{ "dyn_smem", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, 1073741824.0, PARAM_WHOLE, "BYTES",
+	  "dynamic shared memory per block", "0 to 1 GiB", "0" },
+	{ "carveout", PARAM_INTEGER, 0, NULL, 0, 100, 0, "PCT",
+	  "preferred shared-memory carveout (default: the driver's)", NULL, NULL },
+	{ "cache_config", PARAM_TEXT, 0, NULL, 0, 0, 0, "C", "none, shared, l1 or equal", NULL, NULL },
+	{ "optin", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "opted in above the default per-block limit", NULL, NULL },
+	{ "barriers", PARAM_INTEGER, 0, NULL, 0, 16, 0, "N", "named barriers per block", NULL, "1" },
+	{ "vgprs", PARAM_INTEGER, 0, NULL, 0, 256, PARAM_CLI_ONLY, "N", "AMD: ArchVGPRs (the same as --regs)", NULL,
+	  NULL },
+	{ "agprs", PARAM_INTEGER, 0, NULL, 0, 256, 0, "N", "AMD: AGPRs", NULL, NULL },
+	{ "sgprs", PARAM_INTEGER, 0, NULL, 0, 128, 0, "N", "AMD: SGPRs (default: not counted)", NULL, NULL },
+	{ "lds", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, 1073741824.0, PARAM_WHOLE | PARAM_CLI_ONLY, "BYTES",
+	  "AMD: LDS per workgroup (the same as --smem)", "0 to 1 GiB", NULL },
+	{ "sweep", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL,
+	  "also every block size from one warp to the maximum", NULL, NULL },
+	{ "svg", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE",
+	  "charts of occupancy vs block size, registers and smem", NULL, NULL },
+	{ "ptxas", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE", "nvcc -Xptxas -v output: every kernel in it",
+	  NULL, NULL },
+	{ "resource_usage", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE",
+	  "cuobjdump --dump-resource-usage output (AMD: the resource-usage remarks)", NULL, NULL },
+	CALC_GPU_PARAMS,
+	CALC_JSON_PARAM,
 };
 
 /* "--regs" on the command line, "regs" in a scenario item: how a message
@@ -83,7 +85,9 @@ int occupancy_check_request(const struct param_values *v, struct app_status *st)
 		return -1;
 	}
 	if (!params_has(v, "threads") && !sweep && !ptxas && !usage) {
-		app_error(st, "--threads is required (or --sweep, --ptxas, --resource-usage; see 'ridge occupancy --help')");
+		app_error(
+			st,
+			"--threads is required (or --sweep, --ptxas, --resource-usage; see 'ridge occupancy --help')");
 		return -1;
 	}
 	return 0;
@@ -93,7 +97,9 @@ int occupancy_build_input(const struct param_values *v, const struct ridge_gpu *
 			  struct app_status *st)
 {
 	bool amd = g->vendor == RIDGE_VENDOR_AMD;
-	const char *report = params_has(v, "ptxas") ? "--ptxas" : params_has(v, "resource_usage") ? "--resource-usage" : NULL;
+	const char *report = params_has(v, "ptxas")            ? "--ptxas"
+			     : params_has(v, "resource_usage") ? "--resource-usage"
+							       : NULL;
 	char a[80], b[80];
 	occupancy_input_init(in);
 	in->threads_per_block = int_of(v, "threads", 0);
@@ -102,12 +108,12 @@ int occupancy_build_input(const struct param_values *v, const struct ridge_gpu *
 			  g->max_threads_per_block);
 		return -1;
 	}
-	static const char *const amd_only[] = {"vgprs", "agprs", "sgprs", "lds"};
-	static const char *const nv_only[] = {"carveout", "cache_config", "optin"};
+	static const char *const amd_only[] = { "vgprs", "agprs", "sgprs", "lds" };
+	static const char *const nv_only[] = { "carveout", "cache_config", "optin" };
 	for (int i = 0; i < 4 && !amd; i++) {
 		if (params_has(v, amd_only[i])) {
-			app_error(st, "%s applies to AMD GPUs; %s is NVIDIA (use %s and %s)", params_where(v, amd_only[i]),
-				  g->id, input_name(v, amd_only[i], "regs", a, sizeof a),
+			app_error(st, "%s applies to AMD GPUs; %s is NVIDIA (use %s and %s)",
+				  params_where(v, amd_only[i]), g->id, input_name(v, amd_only[i], "regs", a, sizeof a),
 				  input_name(v, amd_only[i], "smem", b, sizeof b));
 			return -1;
 		}
@@ -131,42 +137,44 @@ int occupancy_build_input(const struct param_values *v, const struct ridge_gpu *
 	const char *smem = params_has(v, "lds") ? "lds" : "smem";
 	if (!report) {
 		if (!params_has(v, regs)) {
-			app_error(st, "%s is required (see 'ridge occupancy --help')", amd ? "--regs (or --vgprs)" : "--regs");
+			app_error(st, "%s is required (see 'ridge occupancy --help')",
+				  amd ? "--regs (or --vgprs)" : "--regs");
 			return -1;
 		}
 		int max_regs = amd ? g->amd.vgprs_per_lane / 2 : g->nv.max_regs_per_thread;
 		in->regs_per_thread = int_of(v, regs, 0);
 		if (in->regs_per_thread > max_regs) {
-			app_error(st, "%s: '%s' is out of range (0..%d)", params_where(v, regs), params_text(v, regs), max_regs);
+			app_error(st, "%s: '%s' is out of range (0..%d)", params_where(v, regs), params_text(v, regs),
+				  max_regs);
 			return -1;
 		}
 		if (params_has(v, smem))
 			in->static_smem = params_num(v, smem);
 	} else if (params_has(v, regs) || params_has(v, smem)) {
 		bool r = params_has(v, regs);
-		app_error(st, "%s conflicts with %s: the report gives each kernel's %s", params_where(v, r ? regs : smem),
-			  report, r ? "registers" : "shared memory");
+		app_error(st, "%s conflicts with %s: the report gives each kernel's %s",
+			  params_where(v, r ? regs : smem), report, r ? "registers" : "shared memory");
 		return -1;
 	}
 	if (params_has(v, "dyn_smem"))
 		in->dynamic_smem = params_num(v, "dyn_smem");
 	in->carveout_percent = int_of(v, "carveout", in->carveout_percent);
 	if (params_has(v, "cache_config")) {
-		static const char *const names[] = {"none", "shared", "l1", "equal"};
+		static const char *const names[] = { "none", "shared", "l1", "equal" };
 		int found = -1;
 		for (int i = 0; i < 4; i++)
 			if (strcasecmp(params_text(v, "cache_config"), names[i]) == 0)
 				found = i;
 		if (found < 0) {
-			app_error(st, "%s: unknown value '%s' (known: none, shared, l1, equal)", params_where(v, "cache_config"),
-				  params_text(v, "cache_config"));
+			app_error(st, "%s: unknown value '%s' (known: none, shared, l1, equal)",
+				  params_where(v, "cache_config"), params_text(v, "cache_config"));
 			return -1;
 		}
 		in->cache_config = (enum ridge_occupancy_cache)found;
 	}
 	in->optin = params_flag(v, "optin");
 	in->barriers = int_of(v, "barriers", in->barriers);
-	static const char *const amd_counts[] = {"agprs", "sgprs"};
+	static const char *const amd_counts[] = { "agprs", "sgprs" };
 	for (int i = 0; i < 2; i++) {
 		int max = i == 0 ? g->amd.vgprs_per_lane / 2 : g->amd.max_sgprs_per_wave;
 		int value = int_of(v, amd_counts[i], 0);
@@ -195,8 +203,7 @@ static const char *kib(double bytes, char *buf, size_t len)
  * not): more than a block may have. Not an input error: cuda_occupancy.h
  * (and the runtime) answer 0 blocks for it, and so does ridge (--help); a
  * static size past what ptxas lets a kernel declare is said too. */
-static void smem_launch_note(const struct ridge_gpu *g, const struct ridge_occupancy_input *in, char *buf,
-			     size_t len)
+static void smem_launch_note(const struct ridge_gpu *g, const struct ridge_occupancy_input *in, char *buf, size_t len)
 {
 	char a[32], b[32], c[32];
 	buf[0] = '\0';
@@ -244,7 +251,7 @@ static void print_launch_note(const struct ridge_gpu *g, const struct ridge_occu
 }
 
 static const char *const limit_keys[RIDGE_OCC_LIMITER_COUNT] = {
-    "warps", "registers", "shared_memory", "blocks", "barriers", "virtual_resources",
+	"warps", "registers", "shared_memory", "blocks", "barriers", "virtual_resources",
 };
 
 static void json_limit(cJSON *o, const char *key, int value)
@@ -363,10 +370,10 @@ static void json_details(cJSON *o, const struct ridge_gpu *g, const struct ridge
 static const char *limit_label(const struct ridge_gpu *g, int i)
 {
 	static const char *const nv[RIDGE_OCC_LIMITER_COUNT] = {
-	    "warps", "registers", "shared memory", "blocks", "barriers", "virtual resources",
+		"warps", "registers", "shared memory", "blocks", "barriers", "virtual resources",
 	};
 	static const char *const amd[RIDGE_OCC_LIMITER_COUNT] = {
-	    "waves", "registers", "LDS", "workgroups", "barrier slots", "virtual resources",
+		"waves", "registers", "LDS", "workgroups", "barrier slots", "virtual resources",
 	};
 	return g->vendor == RIDGE_VENDOR_AMD ? amd[i] : nv[i];
 }
@@ -432,22 +439,21 @@ static void describe_nv_limit(const struct ridge_gpu *g, const struct ridge_occu
 			       "%d = %d "
 			       "/ %d",
 			       r->regs_per_warp, in->regs_per_thread, g->warp_size, g->nv.reg_alloc_unit,
-			       g->regs_per_sm / g->nv.sub_partitions, r->regs_per_warp, per_sp,
-			       g->nv.sub_partitions, per_sp * g->nv.sub_partitions, r->warps_per_block);
+			       g->regs_per_sm / g->nv.sub_partitions, r->regs_per_warp, per_sp, g->nv.sub_partitions,
+			       per_sp * g->nv.sub_partitions, r->warps_per_block);
 		break;
 	case RIDGE_OCC_SHARED_MEMORY:
 		if (r->dynamic_over_max)
-			printf("%s dynamic is over the kernel's maximum of %s%s",
-			       kib(in->dynamic_smem, a, sizeof a), kib(r->max_dynamic_smem, b, sizeof b),
+			printf("%s dynamic is over the kernel's maximum of %s%s", kib(in->dynamic_smem, a, sizeof a),
+			       kib(r->max_dynamic_smem, b, sizeof b),
 			       in->optin ? "" : " (add --optin: cudaFuncAttributeMaxDynamicSharedMemorySize)");
 		else if (r->smem_over_block)
 			printf("%.0f B per block is over the %.0f B per-block limit", r->smem_per_block,
 			       r->smem_block_limit);
 		else
-			printf(
-			    "%.0f B per block (%.0f + %.0f reserved + %.0f, in units of %.0f) in %s (%.0f B)",
-			    r->smem_per_block, in->static_smem, g->nv.smem_reserved_per_block, in->dynamic_smem,
-			    g->nv.smem_alloc_unit, kib(r->smem_per_sm, a, sizeof a), r->smem_per_sm);
+			printf("%.0f B per block (%.0f + %.0f reserved + %.0f, in units of %.0f) in %s (%.0f B)",
+			       r->smem_per_block, in->static_smem, g->nv.smem_reserved_per_block, in->dynamic_smem,
+			       g->nv.smem_alloc_unit, kib(r->smem_per_sm, a, sizeof a), r->smem_per_sm);
 		break;
 	case RIDGE_OCC_BLOCKS:
 		printf("the SM's block slots");
@@ -492,9 +498,8 @@ static void describe_amd_limit(const struct ridge_gpu *g, const struct ridge_occ
 			       g->max_threads_per_block);
 		else
 			printf("%d wave slots (%d SIMDs x %d) / %d wave%s per workgroup",
-			       g->amd.simds_per_cu * g->amd.waves_per_simd, g->amd.simds_per_cu,
-			       g->amd.waves_per_simd, d->waves_per_workgroup,
-			       d->waves_per_workgroup == 1 ? "" : "s");
+			       g->amd.simds_per_cu * g->amd.waves_per_simd, g->amd.simds_per_cu, g->amd.waves_per_simd,
+			       d->waves_per_workgroup, d->waves_per_workgroup == 1 ? "" : "s");
 		break;
 	case RIDGE_OCC_REGISTERS:
 		printf("VGPRs %d/%d = %d waves per SIMD, SGPRs ", g->amd.vgprs_per_lane,
@@ -591,18 +596,16 @@ static void print_explanations(const struct ridge_gpu *g, const struct ridge_occ
 		int hip_sgpr = d->hip_sgpr_waves_per_simd == RIDGE_OCC_UNLIMITED ? g->amd.waves_per_simd
 										 : d->hip_sgpr_waves_per_simd;
 		if (in->sgprs > 0 && hip_sgpr != d->sgpr_waves_per_simd)
-			printf(
-			    "  SGPRs: HIP rounds %d up to %d (granules of %d): %d waves per SIMD, the hardware %d/%d = "
-			    "%d\n",
-			    in->sgprs,
-			    (in->sgprs + g->amd.sgpr_granule - 1) / g->amd.sgpr_granule * g->amd.sgpr_granule,
-			    g->amd.sgpr_granule, hip_sgpr, g->amd.sgprs_per_simd, in->sgprs, d->sgpr_waves_per_simd);
+			printf("  SGPRs: HIP rounds %d up to %d (granules of %d): %d waves per SIMD, the hardware %d/%d = "
+			       "%d\n",
+			       in->sgprs,
+			       (in->sgprs + g->amd.sgpr_granule - 1) / g->amd.sgpr_granule * g->amd.sgpr_granule,
+			       g->amd.sgpr_granule, hip_sgpr, g->amd.sgprs_per_simd, in->sgprs, d->sgpr_waves_per_simd);
 		if (d->hip_limit_lds != r->limit[RIDGE_OCC_SHARED_MEMORY])
-			printf(
-			    "  LDS: HIP divides by %.0f B (no granule): %d workgroups, the hardware allocates %.0f B "
-			    "(%.0f B granules): %d\n",
-			    in->static_smem + in->dynamic_smem, d->hip_limit_lds, r->smem_per_block, g->amd.lds_granule,
-			    r->limit[RIDGE_OCC_SHARED_MEMORY]);
+			printf("  LDS: HIP divides by %.0f B (no granule): %d workgroups, the hardware allocates %.0f B "
+			       "(%.0f B granules): %d\n",
+			       in->static_smem + in->dynamic_smem, d->hip_limit_lds, r->smem_per_block,
+			       g->amd.lds_granule, r->limit[RIDGE_OCC_SHARED_MEMORY]);
 		if (r->limit[RIDGE_OCC_BARRIERS] < d->hip_blocks_per_cu)
 			printf("  barriers: HIP has no barrier-slot limit; the CU holds %d multi-wave workgroups\n",
 			       r->limit[RIDGE_OCC_BARRIERS]);
@@ -613,21 +616,18 @@ static void print_explanations(const struct ridge_gpu *g, const struct ridge_occ
 	    g->nv.smem_reserved_per_block > 0) {
 		double user = in->static_smem + in->dynamic_smem;
 		printf("\nwhy not %.1f%%: %s / %s = %d blocks leaves out the %s the driver reserves per block\n",
-		       an->occupancy_without_reserve * 100,
-		       kib(r->smem_per_sm, a, sizeof a), kib(user, b, sizeof b), an->smem_limit_without_reserve,
-		       kib(g->nv.smem_reserved_per_block, c, sizeof c));
-		printf(
-		    "  (cudaDevAttrReservedSharedMemoryPerBlock, sm_80 and later): %.0f / (%.0f + %.0f) = %.2f -> %d "
-		    "blocks.\n",
-		    r->smem_per_sm, user, g->nv.smem_reserved_per_block,
-		    r->smem_per_sm / (user + g->nv.smem_reserved_per_block), r->limit[RIDGE_OCC_SHARED_MEMORY]);
+		       an->occupancy_without_reserve * 100, kib(r->smem_per_sm, a, sizeof a), kib(user, b, sizeof b),
+		       an->smem_limit_without_reserve, kib(g->nv.smem_reserved_per_block, c, sizeof c));
+		printf("  (cudaDevAttrReservedSharedMemoryPerBlock, sm_80 and later): %.0f / (%.0f + %.0f) = %.2f -> %d "
+		       "blocks.\n",
+		       r->smem_per_sm, user, g->nv.smem_reserved_per_block,
+		       r->smem_per_sm / (user + g->nv.smem_reserved_per_block), r->limit[RIDGE_OCC_SHARED_MEMORY]);
 	}
 	/* ... and the register allocation granularity. */
 	if (r->limiter == RIDGE_OCC_REGISTERS && an->blocks_naive_regs != r->blocks_per_sm && in->regs_per_thread > 0) {
-		printf(
-		    "\nwhy not %d block%s: %d / (%d x %d) = %d counts registers per thread, but they are allocated\n",
-		    an->blocks_naive_regs, an->blocks_naive_regs == 1 ? "" : "s", g->regs_per_sm, in->regs_per_thread,
-		    in->threads_per_block, an->regs_limit_naive);
+		printf("\nwhy not %d block%s: %d / (%d x %d) = %d counts registers per thread, but they are allocated\n",
+		       an->blocks_naive_regs, an->blocks_naive_regs == 1 ? "" : "s", g->regs_per_sm,
+		       in->regs_per_thread, in->threads_per_block, an->regs_limit_naive);
 		printf("  per warp in units of %d (%d per warp) and warps are placed in %d sub-partitions of %d "
 		       "registers each.\n",
 		       g->nv.reg_alloc_unit, r->regs_per_warp, g->nv.sub_partitions,
@@ -691,7 +691,8 @@ static void print_potential(const struct ridge_gpu *g, const struct ridge_occupa
 	       size, blocks, amd ? "workgroup" : "block", blocks == 1 ? "" : "s",
 	       100.0 * blocks * warps / (g->max_threads_per_sm / g->warp_size), grid);
 	int hip_size, hip_grid, hip_blocks;
-	if (amd && occupancy_hip_max_potential_block_size(g, in, &hip_size, &hip_grid, &hip_blocks, err, sizeof err) == 0)
+	if (amd &&
+	    occupancy_hip_max_potential_block_size(g, in, &hip_size, &hip_grid, &hip_blocks, err, sizeof err) == 0)
 		printf("HIP's answer (hipOccupancyMaxPotentialBlockSize, ROCm CLR: no search, the block-size limit\n"
 		       "  capped by the waves the registers allow): %d threads, grid %d%s\n",
 		       hip_size, hip_grid, hip_size == size && hip_grid == grid ? ", the same" : "");
@@ -797,7 +798,8 @@ static void chart(struct svg *s, double top, const char *title, const char *xlab
 }
 
 static int write_svg(const char *path, const struct ridge_occupancy_device *dev, const struct ridge_gpu *g,
-		     const struct ridge_occupancy_input *in, const struct ridge_occupancy_result *now, struct app_status *st)
+		     const struct ridge_occupancy_input *in, const struct ridge_occupancy_result *now,
+		     struct app_status *st)
 {
 	bool amd = g->vendor == RIDGE_VENDOR_AMD;
 	enum { MAX_POINTS = 4096 };
@@ -918,8 +920,9 @@ static void select_arch(const struct ridge_gpu *g, struct ridge_kernel_usage *k,
 	for (int i = 0; i < *count; i++)
 		if (strcmp(k[i].arch, want) == 0)
 			k[kept++] = k[i];
-	snprintf(note, note_len, "the log is built for %s: showing the %d kernel%s built for %s (--gpu %s), %d left out",
-		 archs, kept, kept == 1 ? "" : "s", want, g->id, *count - kept);
+	snprintf(note, note_len,
+		 "the log is built for %s: showing the %d kernel%s built for %s (--gpu %s), %d left out", archs, kept,
+		 kept == 1 ? "" : "s", want, g->id, *count - kept);
 	snprintf(selected, selected_len, "%s", want);
 	*count = kept;
 }
@@ -932,22 +935,21 @@ static const char *shown_name(const struct ridge_kernel_usage *k, char *buf, siz
 }
 
 /* Every kernel of a compiler report (--ptxas, --resource-usage). */
-static int run_kernels(const struct param_values *v, const struct ridge_gpu *g, const struct ridge_occupancy_input *base,
-		       cJSON **json, struct app_status *st)
+static int run_kernels(const struct param_values *v, const struct ridge_gpu *g,
+		       const struct ridge_occupancy_input *base, cJSON **json, struct app_status *st)
 {
 	const char *ptxas = params_text(v, "ptxas");
 	const char *path = ptxas ? ptxas : params_text(v, "resource_usage");
 	bool threads_given = params_has(v, "threads");
 	bool amd = g->vendor == RIDGE_VENDOR_AMD;
 	if (ptxas && amd) {
-		app_error(st, "--ptxas reads NVIDIA ptxas output; for %s give --resource-usage with the "
+		app_error(st,
+			  "--ptxas reads NVIDIA ptxas output; for %s give --resource-usage with the "
 			  "-Rpass-analysis=kernel-resource-usage remarks",
 			  g->id);
 		return EXIT_USAGE;
 	}
-	enum ridge_usage_format fmt = ptxas ? RIDGE_USAGE_PTXAS
-				      : amd    ? RIDGE_USAGE_AMD_REMARKS
-					       : RIDGE_USAGE_CUOBJDUMP;
+	enum ridge_usage_format fmt = ptxas ? RIDGE_USAGE_PTXAS : amd ? RIDGE_USAGE_AMD_REMARKS : RIDGE_USAGE_CUOBJDUMP;
 	size_t len;
 	char *text = app_read_file(path, (size_t)64 << 20, "compiler report", &len, st);
 	if (!text)
@@ -1090,7 +1092,8 @@ static int run_kernels(const struct param_values *v, const struct ridge_gpu *g, 
 			printf("  %-7s %5d %4d %4s %10s %11s %7d %7d %5.1f%%  %-14s %s\n",
 			       k[i].arch[0] ? k[i].arch : "-", ins[i].threads_per_block,
 			       amd ? r->amd.vgprs_unified : k[i].regs, bar, sm, sp, r->blocks_per_sm, r->active_warps,
-			       r->occupancy * 100, occupancy_limiter_name(r->limiter), shown_name(&k[i], name, sizeof name));
+			       r->occupancy * 100, occupancy_limiter_name(r->limiter),
+			       shown_name(&k[i], name, sizeof name));
 		}
 		char want[16] = "";
 		if (!amd)
@@ -1104,13 +1107,12 @@ static int run_kernels(const struct param_values *v, const struct ridge_gpu *g, 
 				       name, k[i].arch, want);
 			if (amd && k[i].compiler_occupancy >= 0) {
 				int mine = a->result.amd.vgpr_waves_per_simd < a->result.amd.sgpr_waves_per_simd
-					       ? a->result.amd.vgpr_waves_per_simd
-					       : a->result.amd.sgpr_waves_per_simd;
+						   ? a->result.amd.vgpr_waves_per_simd
+						   : a->result.amd.sgpr_waves_per_simd;
 				if (k[i].compiler_occupancy != mine)
-					printf(
-					    "\nnote: %s: the compiler reports %d waves per SIMD, ridge's register rule "
-					    "%d (the compiler also counts LDS and the workgroup size)\n",
-					    name, k[i].compiler_occupancy, mine);
+					printf("\nnote: %s: the compiler reports %d waves per SIMD, ridge's register rule "
+					       "%d (the compiler also counts LDS and the workgroup size)\n",
+					       name, k[i].compiler_occupancy, mine);
 			}
 			if (amd && !a->result.amd.rules_agree)
 				printf("\nnote: %s: HIP's rule gives %d workgroups, the hardware rule %d\n", name,
@@ -1240,7 +1242,7 @@ int occupancy_command(const struct param_values *v, const struct ridge_gpu *g, c
 	if (occupancy_build_input(v, g, &in, st) != 0)
 		return EXIT_USAGE;
 	return params_has(v, "ptxas") || params_has(v, "resource_usage") ? run_kernels(v, g, &in, json, st)
-									  : run_one(v, g, &in, json, st);
+									 : run_one(v, g, &in, json, st);
 }
 
 /* ------------------------------------------------ scenario files (eval) */
@@ -1281,8 +1283,8 @@ static void occupancy_print(const cJSON *r)
 		const cJSON *h = cJSON_GetObjectItemCaseSensitive(a, "hip");
 		printf("  HIP's rule: %.0f workgroups%s\n", calc_num(h, "blocks_per_cu"),
 		       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a, "rules_agree"))
-			   ? " (agrees)"
-			   : " (DISAGREES with the hardware rule)");
+			       ? " (agrees)"
+			       : " (DISAGREES with the hardware rule)");
 	}
 	printf("  limits:");
 	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++) {
@@ -1312,16 +1314,16 @@ static void occupancy_print(const cJSON *r)
 }
 
 const struct calc calc_occupancy = {
-    .name = "occupancy",
-    .command = "occupancy",
-    .synopsis =
-	"kind: occupancy (threads, regs, smem, dyn_smem, carveout, cache_config, optin, barriers, agprs, sgprs)",
-    .description = "Blocks per SM for one kernel configuration: the CUDA runtime's calculator on NVIDIA,\n"
-		   "the LLVM hardware rule (and HIP's) on AMD CDNA. The command line is `ridge occupancy`.\n",
-    CALC_PARAMS(occupancy_params),
-    .needs_gpu = true,
-    .run = occupancy_run,
-    .print = occupancy_print,
+	.name = "occupancy",
+	.command = "occupancy",
+	.synopsis =
+		"kind: occupancy (threads, regs, smem, dyn_smem, carveout, cache_config, optin, barriers, agprs, sgprs)",
+	.description = "Blocks per SM for one kernel configuration: the CUDA runtime's calculator on NVIDIA,\n"
+		       "the LLVM hardware rule (and HIP's) on AMD CDNA. The command line is `ridge occupancy`.\n",
+	CALC_PARAMS(occupancy_params),
+	.needs_gpu = true,
+	.run = occupancy_run,
+	.print = occupancy_print,
 };
 
 /* ---------------------------------------------------------------- report */
@@ -1334,9 +1336,9 @@ void report_occupancy(const struct ridge_gpu *g, cJSON *json)
 		int threads, regs;
 		double smem;
 	} cases[] = {
-	    {"7.1.4 worked example", 256, 32, 32768},
-	    {"review question 1", 256, 48, 49152},
-	    {"sm_80 register case", 224, 92, 0},
+		{ "7.1.4 worked example", 256, 32, 32768 },
+		{ "review question 1", 256, 48, 49152 },
+		{ "sm_80 register case", 224, 92, 0 },
 	};
 	cJSON *cases_json = NULL, *occ_json = NULL;
 	if (json) {
@@ -1345,7 +1347,8 @@ void report_occupancy(const struct ridge_gpu *g, cJSON *json)
 		cases_json = cJSON_AddArrayToObject(occ_json, "cases");
 	} else {
 		printf("== Occupancy on %s: %s ==\n", g->id,
-		       amd ? "the CDNA hardware rule (LLVM), and HIP's rule" : "the CUDA runtime's calculator, exactly");
+		       amd ? "the CDNA hardware rule (LLVM), and HIP's rule"
+			   : "the CUDA runtime's calculator, exactly");
 		printf("%-21s %4s %5s %7s %7s %6s %6s  %-14s %s\n", "textbook case", "thr", amd ? "vgpr" : "regs",
 		       amd ? "LDS" : "smem", amd ? "WGs/CU" : "blk/SM", amd ? "waves" : "warps", "occ", "limiter",
 		       amd ? "HIP's rule" : "naive arithmetic");
@@ -1384,7 +1387,8 @@ void report_occupancy(const struct ridge_gpu *g, cJSON *json)
 			snprintf(other, sizeof other, "%d%s", r->amd.hip_blocks_per_cu,
 				 r->amd.rules_agree ? "" : " (differs)");
 		} else if (i == 2) {
-			snprintf(other, sizeof other, "%d = %.1f%%%s", an.blocks_naive_regs, an.occupancy_naive_regs * 100,
+			snprintf(other, sizeof other, "%d = %.1f%%%s", an.blocks_naive_regs,
+				 an.occupancy_naive_regs * 100,
 				 an.blocks_naive_regs != r->blocks_per_sm ? " (no register granularity)" : "");
 		} else {
 			snprintf(other, sizeof other, "%d = %.1f%%%s", an.blocks_without_reserve,

@@ -27,7 +27,7 @@ static const char *flag_text(const char *name)
 	static struct {
 		const char *name;
 		char *flag;
-	} *table;
+	} * table;
 	static size_t used, cap;
 	for (size_t i = 0; i < used; i++)
 		if (table[i].name == name || strcmp(table[i].name, name) == 0)
@@ -194,7 +194,7 @@ static int out_of_range(const struct param *p, double v)
 /* An error about parameter i: "FILE:LINE:COL: key: reason" from a scenario
  * file (at, the position text), "--flag: reason" (the flag) from argv. */
 static void param_error(struct app_status *st, const char *at, const char *where, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+	__attribute__((format(printf, 4, 5)));
 static void param_error(struct app_status *st, const char *at, const char *where, const char *fmt, ...)
 {
 	char msg[APP_MSG_TEXT];
@@ -219,9 +219,11 @@ int params_set(struct param_values *v, int i, const char *text, const char *wher
 	v->bad[i] = true; /* until it parses */
 	switch (p->kind) {
 	case PARAM_FLAG:
-		if (!text || strcasecmp(text, "true") == 0 || strcasecmp(text, "yes") == 0 || strcasecmp(text, "on") == 0) {
+		if (!text || strcasecmp(text, "true") == 0 || strcasecmp(text, "yes") == 0 ||
+		    strcasecmp(text, "on") == 0) {
 			value = 1;
-		} else if (strcasecmp(text, "false") == 0 || strcasecmp(text, "no") == 0 || strcasecmp(text, "off") == 0) {
+		} else if (strcasecmp(text, "false") == 0 || strcasecmp(text, "no") == 0 ||
+			   strcasecmp(text, "off") == 0) {
 			value = 0;
 		} else {
 			param_error(st, v->where[i], where, "expected true or false, not '%s'", text);
@@ -272,13 +274,14 @@ int params_set(struct param_values *v, int i, const char *text, const char *wher
 			    p->unit == RIDGE_UNIT_BYTES ? "bytes" : "units", range);
 		return -1;
 	}
-	if ((p->kind == PARAM_NUMBER || p->kind == PARAM_INTEGER || p->kind == PARAM_FRACTION) && out_of_range(p, value) &&
-	    (p->flags & PARAM_OPEN_LO) && p->lo == 0 && p->hi == INFINITY) {
+	if ((p->kind == PARAM_NUMBER || p->kind == PARAM_INTEGER || p->kind == PARAM_FRACTION) &&
+	    out_of_range(p, value) && (p->flags & PARAM_OPEN_LO) && p->lo == 0 && p->hi == INFINITY) {
 		/* A positive quantity: the words of every such flag (app_parse_positive). */
 		param_error(st, v->where[i], where, "must be greater than 0, not '%s'", text);
 		return -1;
 	}
-	if ((p->kind == PARAM_NUMBER || p->kind == PARAM_INTEGER || p->kind == PARAM_FRACTION) && out_of_range(p, value)) {
+	if ((p->kind == PARAM_NUMBER || p->kind == PARAM_INTEGER || p->kind == PARAM_FRACTION) &&
+	    out_of_range(p, value)) {
 		params_range_text(p, range, sizeof range);
 		if (p->kind == PARAM_FRACTION && value > 1 && value <= 100 && !strchr(text, '%'))
 			param_error(st, v->where[i], where, "'%s' is out of range (%s): write 0.4 or 40%%", text,

@@ -37,9 +37,10 @@ enum {
 struct param {
 	const char *name; /* snake_case; the flag is --name with '_' as '-' */
 	enum param_kind kind;
-	enum ridge_unit unit;    /* PARAM_NUMBER */
-	const char *bare_unit;   /* PARAM_NUMBER: the unit of a bare number ("us": --launch-us 5 is 5 us); NULL: base unit */
-	double lo, hi;        /* NUMBER, INTEGER, FRACTION */
+	enum ridge_unit unit; /* PARAM_NUMBER */
+	const char
+		*bare_unit; /* PARAM_NUMBER: the unit of a bare number ("us": --launch-us 5 is 5 us); NULL: base unit */
+	double lo, hi;      /* NUMBER, INTEGER, FRACTION */
 	unsigned flags;
 	const char *metavar; /* for usage: "K", "USD" */
 	const char *help;

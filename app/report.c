@@ -7,11 +7,7 @@
 #include "app.h"
 
 const report_section_fn report_sections[] = {
-	report_hardware,
-	report_roofline,
-	report_align,
-	report_cost,
-	report_occupancy,
+	report_hardware, report_roofline, report_align, report_cost, report_occupancy,
 };
 const size_t report_section_count = sizeof report_sections / sizeof report_sections[0];
 
@@ -98,10 +94,11 @@ static void report_measured(const struct ridge_gpu *g, cJSON *json)
 			measured_row(what, mixes[i].key, spec.memory_bandwidth, mixes[i].bandwidth, "B/s", rows);
 		}
 	if (g->has_l2_bandwidth)
-		measured_row("L2 bandwidth", "l2_bandwidth", spec.has_l2_bandwidth ? spec.l2_bandwidth : 0, g->l2_bandwidth, "B/s", rows);
+		measured_row("L2 bandwidth", "l2_bandwidth", spec.has_l2_bandwidth ? spec.l2_bandwidth : 0,
+			     g->l2_bandwidth, "B/s", rows);
 	if (g->has_smem_bandwidth)
-		measured_row("shared-memory bandwidth", "smem_bandwidth", spec.has_smem_bandwidth ? spec.smem_bandwidth : 0,
-			     g->smem_bandwidth, "B/s", rows);
+		measured_row("shared-memory bandwidth", "smem_bandwidth",
+			     spec.has_smem_bandwidth ? spec.smem_bandwidth : 0, g->smem_bandwidth, "B/s", rows);
 	for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
 		const struct ridge_peak *p = &g->peak[d], *q = &spec.peak[d];
 		char what[32], key[32];
@@ -118,7 +115,8 @@ static void report_measured(const struct ridge_gpu *g, cJSON *json)
 		}
 	}
 	if (g->launch_overhead_s != spec.launch_overhead_s)
-		measured_row("kernel launch", "launch_overhead_s", spec.launch_overhead_s, g->launch_overhead_s, NULL, rows);
+		measured_row("kernel launch", "launch_overhead_s", spec.launch_overhead_s, g->launch_overhead_s, NULL,
+			     rows);
 	if (g->graph_node_s != spec.graph_node_s)
 		measured_row("graph node", "graph_node_s", spec.graph_node_s, g->graph_node_s, NULL, rows);
 }
@@ -144,8 +142,8 @@ void report_hardware(const struct ridge_gpu *g, cJSON *json)
 	fmt_bytes(g->memory_bytes, mem, sizeof mem);
 	fmt_bytes(g->l2_bytes, l2, sizeof l2);
 	printf("== %s (%s): %s ceilings ==\n", g->name, g->id, app_ceiling_source(g));
-	printf("%d %s, %s %s at %s, L2 %s\n", g->sm_count, g->vendor == RIDGE_VENDOR_AMD ? "CUs" : "SMs", mem, g->memory_type,
-	       bw, l2);
+	printf("%d %s, %s %s at %s, L2 %s\n", g->sm_count, g->vendor == RIDGE_VENDOR_AMD ? "CUs" : "SMs", mem,
+	       g->memory_type, bw, l2);
 	printf("%-6s %14s %14s %22s\n", "dtype", "matrix TF/s", "vector TF/s", "ridge point (FLOP/B)");
 	for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
 		const struct ridge_peak *p = &g->peak[d];
@@ -157,7 +155,8 @@ void report_hardware(const struct ridge_gpu *g, cJSON *json)
 			snprintf(m, sizeof m, "%.1f", p->matrix / 1e12);
 		if (p->has_vector)
 			snprintf(v, sizeof v, "%.1f", p->vector / 1e12);
-		printf("%-6s %14s %14s %22.1f\n", ridge_dtype_name((enum ridge_dtype)d), m, v, rate / g->memory_bandwidth);
+		printf("%-6s %14s %14s %22.1f\n", ridge_dtype_name((enum ridge_dtype)d), m, v,
+		       rate / g->memory_bandwidth);
 	}
 	report_measured(g, NULL);
 }

@@ -37,7 +37,9 @@ static void report_launch(const struct ridge_gpu *g, cJSON *json)
 	}
 	static const double steps[] = { 25e-3, 10e-3, 5e-3 };
 	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
-		struct ridge_launch_input in = { .kernels_per_layer = 6, .layers = 80, .has_step = true, .step_s = steps[i] };
+		struct ridge_launch_input in = {
+			.kernels_per_layer = 6, .layers = 80, .has_step = true, .step_s = steps[i]
+		};
 		launch_defaults(g, &in);
 		struct ridge_launch_result r;
 		char err[200];
@@ -98,8 +100,15 @@ static void report_training(const struct ridge_gpu *g, double peak, const char *
 {
 	char a[64], b[64], c[64], d[64];
 	struct ridge_train_input in = {
-		.params = 70e9, .seq = 4096, .batch = 2048, .steps = 1e6, .gpus = 512, .peak_flops = peak, .mfu = 0.40,
-		.price_usd_per_gpu_hour = price, .formula = RIDGE_FLOPS_6N,
+		.params = 70e9,
+		.seq = 4096,
+		.batch = 2048,
+		.steps = 1e6,
+		.gpus = 512,
+		.peak_flops = peak,
+		.mfu = 0.40,
+		.price_usd_per_gpu_hour = price,
+		.formula = RIDGE_FLOPS_6N,
 	};
 	const double target_mfu = 0.65, investment_usd = 240e3;
 	struct ridge_train_comparison cmp;
@@ -151,16 +160,27 @@ static void report_decode(const struct ridge_gpu *g, double peak, const char *dt
 		json_number(d, "context", 8192);
 		batches_json = cJSON_AddArrayToObject(d, "batches");
 	} else {
-		printf("\nLlama-3-70B decode on 8 x %s (%s weights and KV cache, context 8192, %s peak):\n", g->id, dtype,
-		       dtype);
-		printf("  %6s %12s %12s %13s %8s %s\n", "batch", "TPOT", "tokens/s", "$/M tokens", "bound", "fits in memory");
+		printf("\nLlama-3-70B decode on 8 x %s (%s weights and KV cache, context 8192, %s peak):\n", g->id,
+		       dtype, dtype);
+		printf("  %6s %12s %12s %13s %8s %s\n", "batch", "TPOT", "tokens/s", "$/M tokens", "bound",
+		       "fits in memory");
 	}
 	static const double batches[] = { 1, 32 };
 	for (size_t i = 0; i < sizeof batches / sizeof batches[0]; i++) {
 		struct ridge_decode_input in = {
-			.params = 70553706496.0, .layers = 80, .kv_heads = 8, .head_dim = 128, .context = 8192,
-			.batch = batches[i], .gpus = 8, .weight_bytes = 2, .kv_bytes = 2, .bandwidth = g->memory_bandwidth,
-			.peak_flops = peak, .memory_bytes = ridge_gpu_usable_memory(g), .price_usd_per_gpu_hour = price,
+			.params = 70553706496.0,
+			.layers = 80,
+			.kv_heads = 8,
+			.head_dim = 128,
+			.context = 8192,
+			.batch = batches[i],
+			.gpus = 8,
+			.weight_bytes = 2,
+			.kv_bytes = 2,
+			.bandwidth = g->memory_bandwidth,
+			.peak_flops = peak,
+			.memory_bytes = ridge_gpu_usable_memory(g),
+			.price_usd_per_gpu_hour = price,
 		};
 		struct ridge_decode_result r;
 		char err[200], a[48], b[48], c[48];
@@ -194,7 +214,8 @@ static void report_rank(cJSON *json)
 	/* Review question 9 under the assumptions of examples/review-q9-rank.yaml. */
 	struct ridge_fleet fleet = { 4e6, 0.6, 0.4, 0.40, 250, 40, 12 };
 	struct ridge_project p[3] = {
-		{ "A attention rewrite (+15 MFU pts)", RIDGE_PROJECT_MFU, 0.15, 0, 1, 3 * RIDGE_WEEKS_PER_MONTH, false, 0, 0 },
+		{ "A attention rewrite (+15 MFU pts)", RIDGE_PROJECT_MFU, 0.15, 0, 1, 3 * RIDGE_WEEKS_PER_MONTH, false,
+		  0, 0 },
 		{ "B GEMM alignment (+8 MFU pts)", RIDGE_PROJECT_MFU, 0.08, 0, 1, 2, false, 0, 0 },
 		{ "C persistent decode (-18% TPOT)", RIDGE_PROJECT_TPOT, 0, 0.18, 1, 6, false, 0, 0 },
 	};
@@ -223,14 +244,16 @@ static void report_rank(cJSON *json)
 		fmt_usd(r[i].engineering_usd, cost, sizeof cost);
 		fmt_usd(r[i].savings_per_month, month, sizeof month);
 		fmt_roi(r[i].roi_net, roi, sizeof roi);
-		printf("  %d. %-34s cost %-12s saves %s/month, net ROI %s\n", r[i].rank, p[r[i].index].name, cost, month, roi);
+		printf("  %d. %-34s cost %-12s saves %s/month, net ROI %s\n", r[i].rank, p[r[i].index].name, cost,
+		       month, roi);
 	}
 }
 
 void report_cost(const struct ridge_gpu *g, cJSON *json)
 {
 	if (!json)
-		printf("== Launch overhead and cost on %s (%s): %s ceilings ==\n", g->name, g->id, app_ceiling_source(g));
+		printf("== Launch overhead and cost on %s (%s): %s ceilings ==\n", g->name, g->id,
+		       app_ceiling_source(g));
 	report_launch(g, json);
 	double peak, price = g->has_price ? g->price_usd_per_hour : 3.0;
 	const char *dtype;
@@ -243,7 +266,8 @@ void report_cost(const struct ridge_gpu *g, cJSON *json)
 		}
 	} else {
 		if (!g->has_price && !json)
-			printf("\n(%s has no price in hwdb: $3.00 per GPU-hour assumed, the textbook's figure, Worked Example 7.1)\n", g->id);
+			printf("\n(%s has no price in hwdb: $3.00 per GPU-hour assumed, the textbook's figure, Worked Example 7.1)\n",
+			       g->id);
 		report_training(g, peak, dtype, price, json);
 		report_decode(g, peak, dtype, price, json);
 	}

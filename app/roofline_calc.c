@@ -56,7 +56,8 @@ static const struct param roofline_params[] = {
 	  "greater than 0", NULL },
 	{ "smem_bytes", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, INFINITY, PARAM_OPEN_LO, "B", "bytes at shared memory",
 	  "greater than 0", NULL },
-	{ "kernel", PARAM_TEXT, 0, NULL, 0, 0, 0, "NAME", "a named kernel (ridge roofline --help lists them)", NULL, NULL },
+	{ "kernel", PARAM_TEXT, 0, NULL, 0, 0, 0, "NAME", "a named kernel (ridge roofline --help lists them)", NULL,
+	  NULL },
 	{ "m", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "M", "rows / GEMM M", NULL, NULL },
 	{ "n", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "N", "width / GEMM N", NULL, NULL },
 	{ "k", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "K", "GEMM K / hidden size", NULL, NULL },
@@ -72,12 +73,15 @@ static const struct param roofline_params[] = {
 	{ "passes", PARAM_INTEGER, 0, NULL, 1, 3, 0, "P", "softmax reads of the input", NULL, NULL },
 	{ "flops_per_element", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_OPEN_LO, "F",
 	  "activation FLOPs per element", "greater than 0", NULL },
-	{ "traffic", PARAM_TEXT, 0, NULL, 0, 0, 0, "default|tiled|compulsory", "which byte count is `bytes`", NULL, NULL },
-	{ "impl", PARAM_TEXT, 0, NULL, 0, 0, 0, "default|ideal|fa2|fa3|cudnn", "the attention implementation", NULL, NULL },
-	{ "explain", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL, "every term of the prediction with its source", NULL,
+	{ "traffic", PARAM_TEXT, 0, NULL, 0, 0, 0, "default|tiled|compulsory", "which byte count is `bytes`", NULL,
 	  NULL },
+	{ "impl", PARAM_TEXT, 0, NULL, 0, 0, 0, "default|ideal|fa2|fa3|cudnn", "the attention implementation", NULL,
+	  NULL },
+	{ "explain", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL, "every term of the prediction with its source",
+	  NULL, NULL },
 	{ "svg", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE", "a log-log roofline plot (SVG)", NULL, NULL },
-	{ "ncu", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE", "every kernel of an Nsight Compute CSV", NULL, NULL },
+	{ "ncu", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE", "every kernel of an Nsight Compute CSV", NULL,
+	  NULL },
 	{ "validation", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE", "the cases of a ridge-probe --validate run",
 	  NULL, NULL },
 	{ "group", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "G", "with --validation: one group", NULL, NULL },
@@ -113,8 +117,9 @@ static int request_check(const struct roofline_request *r, bool ncu, char *err, 
 {
 	int modes = (r->has_flops || r->has_bytes) + r->has_intensity + r->has_kernel + ncu;
 	if (modes == 0) {
-		snprintf(err, err_len, "give the work: --flops and --bytes, --intensity, --kernel or --ncu "
-				       "(see 'ridge roofline --help')");
+		snprintf(err, err_len,
+			 "give the work: --flops and --bytes, --intensity, --kernel or --ncu "
+			 "(see 'ridge roofline --help')");
 		return -1;
 	}
 	if (modes > 1) {
@@ -122,17 +127,20 @@ static int request_check(const struct roofline_request *r, bool ncu, char *err, 
 		return -1;
 	}
 	if (r->has_flops != r->has_bytes) {
-		snprintf(err, err_len, r->has_flops ? "--flops needs --bytes (the bytes it moves)"
-						    : "--bytes needs --flops (the work done)");
+		snprintf(err, err_len,
+			 r->has_flops ? "--flops needs --bytes (the bytes it moves)"
+				      : "--bytes needs --flops (the work done)");
 		return -1;
 	}
 	if (r->has_time && (r->has_intensity || ncu)) {
-		snprintf(err, err_len, ncu ? "--time does not apply to --ncu (the CSV carries each kernel's time)"
-					   : "--time needs FLOPs: give --flops and --bytes, or --kernel");
+		snprintf(err, err_len,
+			 ncu ? "--time does not apply to --ncu (the CSV carries each kernel's time)"
+			     : "--time needs FLOPs: give --flops and --bytes, or --kernel");
 		return -1;
 	}
 	if ((r->has_l2_bytes || r->has_smem_bytes) && !r->has_flops) {
-		snprintf(err, err_len, "%s applies to --flops/--bytes only", r->has_l2_bytes ? "--l2-bytes" : "--smem-bytes");
+		snprintf(err, err_len, "%s applies to --flops/--bytes only",
+			 r->has_l2_bytes ? "--l2-bytes" : "--smem-bytes");
 		return -1;
 	}
 	if (r->has_flops &&
@@ -155,8 +163,9 @@ static int request_check(const struct roofline_request *r, bool ncu, char *err, 
 		return -1;
 	}
 	if (ncu && r->has_level && r->level != RIDGE_LEVEL_HBM) {
-		snprintf(err, err_len, "--level: an ncu CSV gives DRAM bytes, placed against HBM; its L2 bytes "
-				       "(lts__t_bytes.sum) are placed at L2 by themselves");
+		snprintf(err, err_len,
+			 "--level: an ncu CSV gives DRAM bytes, placed against HBM; its L2 bytes "
+			 "(lts__t_bytes.sum) are placed at L2 by themselves");
 		return -1;
 	}
 	if (r->has_kernel) {
@@ -164,8 +173,8 @@ static int request_check(const struct roofline_request *r, bool ncu, char *err, 
 		unsigned allowed = intensity_kernel_fields(r->shape.kernel);
 		for (size_t i = 0; i < sizeof shape_flags / sizeof shape_flags[0]; i++) {
 			if ((r->fields & shape_flags[i].field) && !(allowed & shape_flags[i].field)) {
-				snprintf(err, err_len, "%s does not apply to --kernel %s (%s: %s)", shape_flags[i].flag, name,
-					 name, intensity_kernel_summary(r->shape.kernel));
+				snprintf(err, err_len, "%s does not apply to --kernel %s (%s: %s)", shape_flags[i].flag,
+					 name, name, intensity_kernel_summary(r->shape.kernel));
 				return -1;
 			}
 		}
@@ -174,8 +183,9 @@ static int request_check(const struct roofline_request *r, bool ncu, char *err, 
 			return -1;
 		}
 		if (r->level == RIDGE_LEVEL_SMEM) {
-			snprintf(err, err_len, "--level smem: the kernel models count global-memory bytes, not shared-memory "
-					       "traffic; give --flops and --smem-bytes instead");
+			snprintf(err, err_len,
+				 "--level smem: the kernel models count global-memory bytes, not shared-memory "
+				 "traffic; give --flops and --smem-bytes instead");
 			return -1;
 		}
 	}
@@ -254,7 +264,8 @@ static void json_hierarchy(cJSON *o, const struct ridge_roofline_hierarchy *h)
 		cJSON_AddItemToArray(levels, e);
 	}
 	/* compute_time_s is the point's own (same peak, same FLOPs). */
-	cJSON_AddStringToObject(o, "binding", h->binding < 0 ? "compute" : roofline_level_name((enum ridge_level)h->binding));
+	cJSON_AddStringToObject(o, "binding",
+				h->binding < 0 ? "compute" : roofline_level_name((enum ridge_level)h->binding));
 	json_number(o, "hierarchical_time_floor_s", h->time_floor_s);
 }
 
@@ -262,8 +273,8 @@ static cJSON *compute_work(const struct ridge_gpu *gpu, const struct roofline_re
 			   char *err, size_t err_len)
 {
 	struct ridge_roofline_ceiling c;
-	if (roofline_ceiling(gpu, r->dtype, r->no_tensor ? RIDGE_PEAK_VECTOR : RIDGE_PEAK_DEFAULT, r->sparse, r->level, &c,
-			     err, err_len))
+	if (roofline_ceiling(gpu, r->dtype, r->no_tensor ? RIDGE_PEAK_VECTOR : RIDGE_PEAK_DEFAULT, r->sparse, r->level,
+			     &c, err, err_len))
 		return NULL;
 	struct ridge_roofline_point p;
 	if (r->has_intensity ? roofline_place_intensity(&c, r->intensity, &p, err, err_len)
@@ -285,9 +296,17 @@ static cJSON *compute_work(const struct ridge_gpu *gpu, const struct roofline_re
 		plot->ceiling = c;
 		plot->count = 1;
 		snprintf(plot->labels[0], sizeof plot->labels[0], "%s", r->has_time ? "measured" : "work");
-		plot->points[0] = (struct roofline_plot_point){ plot->labels[0], p.intensity,
+		plot->points[0] = (struct roofline_plot_point){ plot->labels[0],
+								p.intensity,
 								p.has_time ? p.achieved_flops : p.attainable_flops,
-								p.attainable_flops, p.has_time, p.bound, false, false, 0, 0, 0 };
+								p.attainable_flops,
+								p.has_time,
+								p.bound,
+								false,
+								false,
+								0,
+								0,
+								0 };
 	}
 	cJSON *doc = cJSON_CreateObject();
 	json_ceiling(doc, gpu, &c);
@@ -334,19 +353,37 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 		char chosen[48] = "";
 		if (two)
 			snprintf(chosen, sizeof chosen, " (%s bytes)", intensity_traffic_name(cost.traffic));
-		snprintf(plot->labels[0], sizeof plot->labels[0], "%s%s%s", name, chosen, r->has_time ? ", measured" : "");
-		plot->points[0] = (struct roofline_plot_point){ plot->labels[0], p.intensity,
+		snprintf(plot->labels[0], sizeof plot->labels[0], "%s%s%s", name, chosen,
+			 r->has_time ? ", measured" : "");
+		plot->points[0] = (struct roofline_plot_point){ plot->labels[0],
+								p.intensity,
 								p.has_time ? p.achieved_flops : p.attainable_flops,
-								p.attainable_flops, p.has_time, p.bound, false, false, 0, 0, 0 };
+								p.attainable_flops,
+								p.has_time,
+								p.bound,
+								false,
+								false,
+								0,
+								0,
+								0 };
 		if (two) {
 			/* The other bound is drawn on its roof: a model, not a measurement. */
 			struct ridge_roofline_point q;
-			roofline_place(&c, cost.flops, other_tiled ? cost.tiled_bytes : cost.compulsory_bytes, 0, &q, why,
-				       sizeof why);
+			roofline_place(&c, cost.flops, other_tiled ? cost.tiled_bytes : cost.compulsory_bytes, 0, &q,
+				       why, sizeof why);
 			snprintf(plot->labels[1], sizeof plot->labels[1], "%s (%s bytes)", name,
 				 other_tiled ? "tiled" : "compulsory");
-			plot->points[1] = (struct roofline_plot_point){ plot->labels[1], q.intensity, q.attainable_flops,
-									q.attainable_flops, false, q.bound, false, false, 0, 0, 0 };
+			plot->points[1] = (struct roofline_plot_point){ plot->labels[1],
+									q.intensity,
+									q.attainable_flops,
+									q.attainable_flops,
+									false,
+									q.bound,
+									false,
+									false,
+									0,
+									0,
+									0 };
 		}
 	}
 	cJSON *doc = cJSON_CreateObject();
@@ -388,8 +425,10 @@ static void print_point(const cJSON *d)
 	enum ridge_level level = RIDGE_LEVEL_HBM;
 	roofline_level_parse(calc_str(d, "level"), &level);
 	bool matrix = strcmp(calc_str(d, "path"), "matrix") == 0;
-	double peak = calc_num(d, "peak_flops"), ridge = calc_num(d, "ridge_point"), intensity = calc_num(d, "intensity");
-	printf("Roofline: %s (%s), %s ceilings\n", calc_str(d, "gpu_name"), calc_str(d, "gpu"), calc_str(d, "ceiling_source"));
+	double peak = calc_num(d, "peak_flops"), ridge = calc_num(d, "ridge_point"),
+	       intensity = calc_num(d, "intensity");
+	printf("Roofline: %s (%s), %s ceilings\n", calc_str(d, "gpu_name"), calc_str(d, "gpu"),
+	       calc_str(d, "ceiling_source"));
 	printf("  peak        %s %s%s rate: %s\n", calc_str(d, "dtype"),
 	       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(d, "sparse")) ? "sparse " : "dense ",
 	       matrix ? "matrix (tensor-core)" : "vector", a);
@@ -433,16 +472,14 @@ static void print_hierarchy(const cJSON *d)
 	fmt_seconds(calc_num(d, "compute_time_s"), t, sizeof t);
 	printf("  %-14s %12s\n", "compute", t);
 	const cJSON *l;
-	cJSON_ArrayForEach(l, cJSON_GetObjectItemCaseSensitive(d, "levels"))
-	{
+	cJSON_ArrayForEach (l, cJSON_GetObjectItemCaseSensitive(d, "levels")) {
 		enum ridge_level level = RIDGE_LEVEL_HBM;
 		roofline_level_parse(calc_str(l, "level"), &level);
 		const char *label = roofline_level_label(level);
 		fmt_si(calc_num(l, "bytes"), "B", a, sizeof a);
 		if (!calc_has(l, "bandwidth")) {
 			fmt_none(calc_num(l, "intensity"), b, sizeof b, "%.4g FLOP/byte");
-			printf("  %-14s %12s  %s, %s: not placed, %s\n", label, "-", a, b,
-			       calc_str(l, "note"));
+			printf("  %-14s %12s  %s, %s: not placed, %s\n", label, "-", a, b, calc_str(l, "note"));
 			continue;
 		}
 		fmt_seconds(calc_num(l, "time_s"), t, sizeof t);
@@ -458,7 +495,8 @@ static void print_hierarchy(const cJSON *d)
 	const char *binding = calc_str(d, "binding");
 	enum ridge_level bl;
 	fmt_seconds(calc_num(d, "hierarchical_time_floor_s"), t, sizeof t);
-	printf("  binding: %s; time floor %s\n", roofline_level_parse(binding, &bl) ? roofline_level_label(bl) : binding, t);
+	printf("  binding: %s; time floor %s\n",
+	       roofline_level_parse(binding, &bl) ? roofline_level_label(bl) : binding, t);
 }
 
 static void roofline_print(const cJSON *d)
@@ -484,7 +522,7 @@ static void roofline_print(const cJSON *d)
 		kernel_time_print(prediction, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(d, "explain")));
 	bool inner_placed = false;
 	const cJSON *l;
-	cJSON_ArrayForEach(l, cJSON_GetObjectItemCaseSensitive(d, "levels"))
+	cJSON_ArrayForEach (l, cJSON_GetObjectItemCaseSensitive(d, "levels"))
 		inner_placed = inner_placed || (strcmp(calc_str(l, "level"), "hbm") != 0 && calc_has(l, "bandwidth"));
 	if (inner_placed)
 		print_hierarchy(d);
@@ -573,7 +611,8 @@ static int run_ncu(const struct param_values *v, const struct roofline_request *
 		return EXIT_USAGE;
 	}
 	if (!report.any_flop_metric) {
-		app_error(st, "%s: no FLOP counts (sm__sass_thread_inst_executed_op_*_pred_on.sum or "
+		app_error(st,
+			  "%s: no FLOP counts (sm__sass_thread_inst_executed_op_*_pred_on.sum or "
 			  "sm__ops_path_tensor_src_*.sum); collect them to place kernels on a roofline",
 			  path);
 		ncu_free(&report);
@@ -581,7 +620,7 @@ static int run_ncu(const struct param_values *v, const struct roofline_request *
 	}
 	struct ncu_placed *placed = calloc((size_t)report.count, sizeof *placed);
 	struct roofline_plot_point *points = calloc((size_t)report.count, sizeof *points);
-	char (*labels)[64] = calloc((size_t)report.count, sizeof *labels);
+	char(*labels)[64] = calloc((size_t)report.count, sizeof *labels);
 	if (!placed || !points || !labels) {
 		app_error_env(st, "out of memory");
 		rc = EXIT_ENV;
@@ -597,13 +636,14 @@ static int run_ncu(const struct param_values *v, const struct roofline_request *
 		struct ncu_placed *pl = &placed[i];
 		pl->k = k;
 		if (!k->has_time) {
-			app_error(st, "%s:%d: kernel '%s' (ID %s) has no time (gpu__time_duration.sum)", path, k->line, k->name,
-				  k->id);
+			app_error(st, "%s:%d: kernel '%s' (ID %s) has no time (gpu__time_duration.sum)", path, k->line,
+				  k->name, k->id);
 			rc = EXIT_USAGE;
 			goto done;
 		}
 		if (!ncu_dram_bytes(k, &pl->bytes)) {
-			app_error(st, "%s:%d: kernel '%s' (ID %s) has no DRAM bytes (dram__bytes_read.sum and "
+			app_error(st,
+				  "%s:%d: kernel '%s' (ID %s) has no DRAM bytes (dram__bytes_read.sum and "
 				  "dram__bytes_write.sum, or dram__bytes.sum)",
 				  path, k->line, k->name, k->id);
 			rc = EXIT_USAGE;
@@ -654,9 +694,11 @@ static int run_ncu(const struct param_values *v, const struct roofline_request *
 			pl->p.fraction_of_peak = pl->p.achieved_flops / pl->c.peak_flops;
 			pl->p.fraction_of_attainable = pl->bytes > 0 ? NAN : pl->p.fraction_of_peak;
 			if (!isfinite(pl->p.achieved_flops) || !isfinite(pl->p.achieved_bandwidth)) {
-				app_error(st, "%s:%d: kernel '%s' (ID %s): overflow: a time of %g s gives rates too large to "
-					  "represent",
-					  path, k->line, k->name, k->id, k->time_s);
+				app_error(
+					st,
+					"%s:%d: kernel '%s' (ID %s): overflow: a time of %g s gives rates too large to "
+					"represent",
+					path, k->line, k->name, k->id, k->time_s);
 				rc = EXIT_USAGE;
 				goto done;
 			}
@@ -679,8 +721,16 @@ static int run_ncu(const struct param_values *v, const struct roofline_request *
 		if (cut > 32)
 			cut = 32;
 		snprintf(labels[i], sizeof labels[i], "%s %.*s", k->id, (int)cut, short_name);
-		points[i] = (struct roofline_plot_point){ labels[i], pl->p.intensity, pl->p.achieved_flops,
-							  pl->p.attainable_flops, true, pl->p.bound, false, false, 0, 0,
+		points[i] = (struct roofline_plot_point){ labels[i],
+							  pl->p.intensity,
+							  pl->p.achieved_flops,
+							  pl->p.attainable_flops,
+							  true,
+							  pl->p.bound,
+							  false,
+							  false,
+							  0,
+							  0,
 							  pl->p.achieved_bandwidth };
 	}
 	if (write_plot(svg, req->sparse, gpu, &focus, points, report.count, st)) {
@@ -733,8 +783,10 @@ static int run_ncu(const struct param_values *v, const struct roofline_request *
 					json_number(e, "l2_time_s", pl->l2_time_s);
 			}
 			if (pl->tensor_flops_missing)
-				cJSON_AddStringToObject(e, "note", "tensor instructions ran but the CSV has no tensor FLOP "
-								   "counts (FLOPs undercounted); capture them with: " NCU_CAPTURE_COMMAND);
+				cJSON_AddStringToObject(
+					e, "note",
+					"tensor instructions ran but the CSV has no tensor FLOP "
+					"counts (FLOPs undercounted); capture them with: " NCU_CAPTURE_COMMAND);
 			cJSON_AddItemToArray(arr, e);
 		}
 		if (svg)
@@ -747,8 +799,8 @@ static int run_ncu(const struct param_values *v, const struct roofline_request *
 	fmt_si(gpu->memory_bandwidth, "B/s", bw, sizeof bw);
 	printf("Kernels of %s (%s layout) on %s (%s), %s ceilings, HBM %s\n", path, report.raw ? "raw" : "details",
 	       gpu->name, gpu->id, app_ceiling_source(gpu), bw);
-	printf("%-4s %-30s %-12s %10s %10s %10s %9s %14s %14s %-7s %8s %8s\n", "ID", "kernel", "placed on", "FLOPs", "bytes",
-	       "time", "FLOP/B", "achieved", "attainable", "bound", "of att.", "of BW");
+	printf("%-4s %-30s %-12s %10s %10s %10s %9s %14s %14s %-7s %8s %8s\n", "ID", "kernel", "placed on", "FLOPs",
+	       "bytes", "time", "FLOP/B", "achieved", "attainable", "bound", "of att.", "of BW");
 	int notes = 0;
 	for (int i = 0; i < report.count; i++) {
 		const struct ncu_placed *pl = &placed[i];
@@ -767,9 +819,9 @@ static int run_ncu(const struct param_values *v, const struct roofline_request *
 			snprintf(ai, sizeof ai, "%.4g", pl->p.intensity);
 		else
 			snprintf(ai, sizeof ai, "no DRAM"); /* FLOPs over 0 bytes: human output shows no "inf" */
-		printf("%-4s %-30.30s %-12s %10s %10s %10s %9s %14s %14s %-7s %8s %7.1f%%%s\n", pl->k->id, pl->k->name, kind,
-		       f, b, t, ai, ach, att, roofline_bound_name(pl->p.bound), frac, 100 * pl->p.fraction_of_bandwidth,
-		       pl->tensor_flops_missing ? " *" : "");
+		printf("%-4s %-30.30s %-12s %10s %10s %10s %9s %14s %14s %-7s %8s %7.1f%%%s\n", pl->k->id, pl->k->name,
+		       kind, f, b, t, ai, ach, att, roofline_bound_name(pl->p.bound), frac,
+		       100 * pl->p.fraction_of_bandwidth, pl->tensor_flops_missing ? " *" : "");
 		notes += pl->tensor_flops_missing;
 	}
 	if (notes)
@@ -794,7 +846,6 @@ done:
 	return rc;
 }
 
-
 /* An optional number: true and *out set when the key was given, *out left
  * alone when not. */
 static bool take_number(const struct param_values *v, const char *name, double *out)
@@ -817,8 +868,8 @@ static int request_from_values(const struct param_values *v, struct roofline_req
 		return -1;
 	}
 	if ((text = params_text(v, "level")) && !(r.has_level = roofline_level_parse(text, &r.level))) {
-		snprintf(err, err_len, "%s: unknown memory level '%s' (known: %s)", params_where(v, "level"),
-			 text, roofline_level_list());
+		snprintf(err, err_len, "%s: unknown memory level '%s' (known: %s)", params_where(v, "level"), text,
+			 roofline_level_list());
 		return -1;
 	}
 	if ((text = params_text(v, "kernel")) && !(r.has_kernel = intensity_kernel_parse(text, &r.shape.kernel))) {
@@ -833,16 +884,17 @@ static int request_from_values(const struct param_values *v, struct roofline_req
 		return -1;
 	}
 	if ((text = params_text(v, "impl")) && !(r.impl_given = timing_attention_impl_parse(text, &r.impl))) {
-		snprintf(err, err_len, "%s: unknown attention implementation '%s' (known: %s)",
-			 params_where(v, "impl"), text, timing_attention_impl_list());
+		snprintf(err, err_len, "%s: unknown attention implementation '%s' (known: %s)", params_where(v, "impl"),
+			 text, timing_attention_impl_list());
 		return -1;
 	}
 	if ((text = params_text(v, "tile"))) {
 		double tm, tn, tk;
 		if (kernel_tile_parse(text, &tm, &tn, &tk)) {
-			snprintf(err, err_len,
-				 "%s: '%s' is not a tile: give T (square, T x T x T) or MxNxK, whole numbers from 1 to 65536",
-				 params_where(v, "tile"), text);
+			snprintf(
+				err, err_len,
+				"%s: '%s' is not a tile: give T (square, T x T x T) or MxNxK, whole numbers from 1 to 65536",
+				params_where(v, "tile"), text);
 			return -1;
 		}
 		r.shape.tile_m = tm;
@@ -859,7 +911,8 @@ static int request_from_values(const struct param_values *v, struct roofline_req
 	r.has_smem_bytes = take_number(v, "smem_bytes", &r.smem_bytes);
 	for (size_t i = 0; i < sizeof shape_flags / sizeof shape_flags[0]; i++) {
 		int p = params_index(v->spec, v->count, shape_flags[i].name);
-		if (!params_has(v, shape_flags[i].name) || (v->spec[p].kind == PARAM_FLAG && !params_flag(v, shape_flags[i].name)))
+		if (!params_has(v, shape_flags[i].name) ||
+		    (v->spec[p].kind == PARAM_FLAG && !params_flag(v, shape_flags[i].name)))
 			continue; /* "causal: false" is not giving it */
 		r.fields |= shape_flags[i].field;
 		if (!r.first_field_flag)
@@ -911,8 +964,10 @@ int roofline_check_request(const struct param_values *v, struct app_status *st)
 		if (ncu || r.has_flops || r.has_bytes || r.has_intensity || r.has_kernel || r.has_time || r.has_level ||
 		    r.has_l2_bytes || r.has_smem_bytes || r.fields || r.traffic_given || params_has(v, "dtype") ||
 		    r.no_tensor || r.sparse) {
-			app_error(st, "--validation places the cases of a validation file (their work, dtype and times come "
-				      "from it): give no other work, --dtype, --time or --level");
+			app_error(
+				st,
+				"--validation places the cases of a validation file (their work, dtype and times come "
+				"from it): give no other work, --dtype, --time or --level");
 			return -1;
 		}
 	} else if (request_check(&r, ncu, err, sizeof err)) {
@@ -1065,8 +1120,8 @@ void report_roofline(const struct ridge_gpu *gpu, cJSON *json)
 	}
 	/* The chapter's worked examples (seeds/000 sections 7.2 and 7.6.2); a GPU
 	 * without bf16 runs them in fp16. */
-	enum ridge_dtype half = gpu->peak[RIDGE_BF16].has_matrix || gpu->peak[RIDGE_BF16].has_vector ? RIDGE_BF16
-												     : RIDGE_FP16;
+	enum ridge_dtype half =
+		gpu->peak[RIDGE_BF16].has_matrix || gpu->peak[RIDGE_BF16].has_vector ? RIDGE_BF16 : RIDGE_FP16;
 	const char *h = ridge_dtype_name(half);
 	char label[96];
 	if (!json)
@@ -1086,8 +1141,9 @@ void report_roofline(const struct ridge_gpu *gpu, cJSON *json)
 	g.kernel = RIDGE_KERNEL_GEMM;
 	snprintf(label, sizeof label, "library GEMM, %s, tile 128x128", h);
 	report_kernel(gpu, label, g, false, kernels);
-	struct ridge_kernel_shape a = { .kernel = RIDGE_KERNEL_ATTENTION, .dtype = half, .seq = 8192, .heads = 64,
-					.head_dim = 128 };
+	struct ridge_kernel_shape a = {
+		.kernel = RIDGE_KERNEL_ATTENTION, .dtype = half, .seq = 8192, .heads = 64, .head_dim = 128
+	};
 	snprintf(label, sizeof label, "standard attention, %s", h);
 	report_kernel(gpu, label, a, false, kernels);
 	a.traffic = RIDGE_TRAFFIC_COMPULSORY;

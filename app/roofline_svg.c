@@ -203,7 +203,8 @@ static bool on_bandwidth_axis(const struct roofline_plot_point *pt)
 }
 
 /* Where a point is drawn; false when it has no place (no FLOPs and no bandwidth). */
-static bool point_position(const struct frame *f, double hbm, const struct roofline_plot_point *pt, double *x, double *y)
+static bool point_position(const struct frame *f, double hbm, const struct roofline_plot_point *pt, double *x,
+			   double *y)
 {
 	if (on_bandwidth_axis(pt)) {
 		/* At the left edge the HBM roof is hbm x x_lo FLOP/s; the point sits
@@ -308,7 +309,8 @@ int roofline_svg_write(const char *path, const struct roofline_plot *p, struct a
 			continue;
 		if (on_bandwidth_axis(pt)) {
 			/* A hollow square on the left edge, as far up the memory roof as it got. */
-			svg_raw(&s, "<rect x=\"%.2f\" y=\"%.2f\" width=\"10\" height=\"10\" fill=\"#ffffff\" stroke=\"#1f5fbf\" stroke-width=\"1.8\"/>\n",
+			svg_raw(&s,
+				"<rect x=\"%.2f\" y=\"%.2f\" width=\"10\" height=\"10\" fill=\"#ffffff\" stroke=\"#1f5fbf\" stroke-width=\"1.8\"/>\n",
 				x - 5, y - 5);
 			boxes_add(&taken, (struct box){ x - 6, y - 6, x + 6, y + 6 });
 			zero_flop++;
@@ -352,11 +354,13 @@ int roofline_svg_write(const char *path, const struct roofline_plot *p, struct a
 				double dx, dy;
 				const char *anchor;
 			} spots[] = {
-				{ 9 + r * 0.3, -9 - r, "start" }, { -9 - r * 0.3, -9 - r, "end" }, { 9 + r * 0.3, 19 + r, "start" },
-				{ -9 - r * 0.3, 19 + r, "end" },  { 9 + 2 * r, 4, "start" },	    { -9 - 2 * r, 4, "end" },
+				{ 9 + r * 0.3, -9 - r, "start" }, { -9 - r * 0.3, -9 - r, "end" },
+				{ 9 + r * 0.3, 19 + r, "start" }, { -9 - r * 0.3, 19 + r, "end" },
+				{ 9 + 2 * r, 4, "start" },        { -9 - 2 * r, 4, "end" },
 			};
 			for (size_t k = 0; k < sizeof spots / sizeof spots[0] && best_hits > 0; k++) {
-				int hits = boxes_hits(&taken, text_box(x + spots[k].dx, y + spots[k].dy, 13, spots[k].anchor, text));
+				int hits = boxes_hits(
+					&taken, text_box(x + spots[k].dx, y + spots[k].dy, 13, spots[k].anchor, text));
 				if (hits < best_hits) {
 					best_hits = hits;
 					best_dx = spots[k].dx;
@@ -417,7 +421,8 @@ int roofline_svg_write(const char *path, const struct roofline_plot *p, struct a
 	svg_text(&s, LEGEND_LEFT + 38, y, 12, "start", "#222222", "compute-bound");
 	y += 18;
 	if (zero_flop) {
-		svg_raw(&s, "<rect x=\"%.2f\" y=\"%.2f\" width=\"10\" height=\"10\" fill=\"#ffffff\" stroke=\"#1f5fbf\" stroke-width=\"1.8\"/>\n",
+		svg_raw(&s,
+			"<rect x=\"%.2f\" y=\"%.2f\" width=\"10\" height=\"10\" fill=\"#ffffff\" stroke=\"#1f5fbf\" stroke-width=\"1.8\"/>\n",
 			LEGEND_LEFT + 10, y - 9);
 		svg_text(&s, LEGEND_LEFT + 38, y, 12, "start", "#222222", "0 FLOP: left edge, share of");
 		y += 16;
@@ -431,7 +436,8 @@ int roofline_svg_write(const char *path, const struct roofline_plot *p, struct a
 		svg_raw(&s,
 			"<path d=\"M %.2f %.2f L %.2f %.2f L %.2f %.2f L %.2f %.2f Z\" fill=\"#ffffff\" stroke=\"#444444\" "
 			"stroke-width=\"1.6\"/>\n",
-			LEGEND_LEFT + 15, y - 10, LEGEND_LEFT + 21, y - 4, LEGEND_LEFT + 15, y + 2, LEGEND_LEFT + 9, y - 4);
+			LEGEND_LEFT + 15, y - 10, LEGEND_LEFT + 21, y - 4, LEGEND_LEFT + 15, y + 2, LEGEND_LEFT + 9,
+			y - 4);
 		svg_text(&s, LEGEND_LEFT + 38, y, 12, "start", "#222222", "predicted (dashed to measured)");
 		y += 18;
 	}

@@ -10,8 +10,8 @@
 
 struct roofline_plot_point {
 	const char *label;
-	double intensity; /* FLOP/byte */
-	double flops;     /* FLOP/s: achieved when measured, else attainable */
+	double intensity;        /* FLOP/byte */
+	double flops;            /* FLOP/s: achieved when measured, else attainable */
 	double attainable_flops; /* the roof above the point */
 	bool measured;
 	enum ridge_bound bound;

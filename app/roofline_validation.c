@@ -43,9 +43,9 @@ static const struct {
 	const char *key;
 	int type; /* cJSON_Number or cJSON_String */
 } case_fields[] = {
-	{ "kernel", cJSON_String },	 { "shape", cJSON_String },	  { "group", cJSON_String },
-	{ "dtype", cJSON_String },	 { "path", cJSON_String },	  { "binding", cJSON_String },
-	{ "flops", cJSON_Number },	 { "bytes", cJSON_Number },	  { "measured_s", cJSON_Number },
+	{ "kernel", cJSON_String },      { "shape", cJSON_String }, { "group", cJSON_String },
+	{ "dtype", cJSON_String },       { "path", cJSON_String },  { "binding", cJSON_String },
+	{ "flops", cJSON_Number },       { "bytes", cJSON_Number }, { "measured_s", cJSON_Number },
 	{ "predicted_s", cJSON_Number }, { "error", cJSON_Number },
 };
 
@@ -72,9 +72,11 @@ static void short_label(const char *kernel, const char *shape, char *out, size_t
 	static const struct {
 		const char *kernel, *alias;
 	} aliases[] = {
-	    {"v_stream_add", "add"},	     {"v_gemm_naive", "naive"},		{"v_gemm_tiled", "tiled"},
-	    {"gemm_bf16", "cuBLAS"},	     {"v_resnorm_unfused", "add+norm"}, {"v_resnorm_fused", "add+norm fused"},
-	    {"v_softmax_safe", "softmax/3"}, {"v_softmax_online", "softmax/2"}, {"v_softmax_fused", "softmax/1"},
+		{ "v_stream_add", "add" },           { "v_gemm_naive", "naive" },
+		{ "v_gemm_tiled", "tiled" },         { "gemm_bf16", "cuBLAS" },
+		{ "v_resnorm_unfused", "add+norm" }, { "v_resnorm_fused", "add+norm fused" },
+		{ "v_softmax_safe", "softmax/3" },   { "v_softmax_online", "softmax/2" },
+		{ "v_softmax_fused", "softmax/1" },
 	};
 	const char *alias = kernel;
 	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
@@ -147,8 +149,7 @@ static int load_text(const char *file, const char *text, size_t len, const char 
 	*count = 0;
 	int index = 0, groups_seen = 0;
 	const cJSON *o;
-	cJSON_ArrayForEach(o, arr)
-	{
+	cJSON_ArrayForEach (o, arr) {
 		index++;
 		if (check_case_types(file, index - 1, o, st) != 0) {
 			cJSON_Delete(doc);
@@ -251,19 +252,21 @@ int roofline_validation_run(const char *file, const char *group, const struct ri
 			if (p->flops > pts[focus].flops)
 				focus = i;
 			enum ridge_bound bound =
-			    strcmp(p->binding, "compute") == 0 ? RIDGE_BOUND_COMPUTE : RIDGE_BOUND_MEMORY;
+				strcmp(p->binding, "compute") == 0 ? RIDGE_BOUND_COMPUTE : RIDGE_BOUND_MEMORY;
 			points[n++] = (struct roofline_plot_point){
-			    p->label, p->intensity, p->achieved, p->attainable, true, bound, false, false, 0, 0, 0};
+				p->label, p->intensity, p->achieved, p->attainable, true, bound, false, false, 0, 0, 0
+			};
 			if (p->has_prediction)
 				points[n++] = (struct roofline_plot_point){
-				    NULL,  p->intensity, p->predicted, p->predicted, false,
-				    bound, true,	 true,	       p->intensity, p->achieved, 0};
+					NULL, p->intensity, p->predicted, p->predicted, false, bound,
+					true, true,         p->intensity, p->achieved,  0
+				};
 		}
 		char subtitle[300];
 		snprintf(subtitle, sizeof subtitle,
 			 "%s: measured (circles) and predicted by the hierarchical model (diamonds)%s%s", file,
 			 group ? ", group " : "", group ? group : "");
-		struct roofline_plot plot = {gpu, subtitle, pts[focus].ceiling, false, n, points};
+		struct roofline_plot plot = { gpu, subtitle, pts[focus].ceiling, false, n, points };
 		if (roofline_svg_write(svg, &plot, st))
 			return EXIT_ENV;
 	}

@@ -120,12 +120,13 @@ static int serve_communication(struct calc_input *in, struct ridge_serve_request
 	double tokens = req->phase == RIDGE_PHASE_DECODE ? req->batch : req->batch * req->context;
 	struct ridge_serve_comm sc;
 	char err[400];
-	if (comm_serve_step(req->gpu, req->tp, params_flag(v, "expert_parallel"), tokens, (double)m->hidden, (double)m->layers,
-			    (double)m->experts_per_token, (double)workload_moe_layers(m),
+	if (comm_serve_step(req->gpu, req->tp, params_flag(v, "expert_parallel"), tokens, (double)m->hidden,
+			    (double)m->layers, (double)m->experts_per_token, (double)workload_moe_layers(m),
 			    params_has(v, "comm_overlap") ? params_num(v, "comm_overlap") : 0,
 			    params_has(v, "network_bw") ? params_num(v, "network_bw") : 0, &sc, err, sizeof err) != 0) {
 		if (strstr(err, "network bandwidth"))
-			return fail(in, "%s %g: %s: give %s", params_where(v, "tp"), req->tp, err, params_where(v, "network_bw"));
+			return fail(in, "%s %g: %s: give %s", params_where(v, "tp"), req->tp, err,
+				    params_where(v, "network_bw"));
 		if (strstr(err, "MoE"))
 			return fail(in, "%s: %s", params_where(v, "expert_parallel"), err);
 		return fail(in, "%s", err);
@@ -166,19 +167,22 @@ int serve_request_from(struct calc_input *in, enum ridge_serve_phase phase, stru
 	double gpus = params_num(v, "gpus");
 	req->tp = params_has(v, "tp") ? params_num(v, "tp") : gpus;
 	if (fmod(gpus, req->tp) != 0)
-		return fail(in, "%s %g is not a multiple of %s %g (each replica has tp GPUs)", params_where(v, "gpus"), gpus,
-			    params_where(v, "tp"), req->tp);
+		return fail(in, "%s %g is not a multiple of %s %g (each replica has tp GPUs)", params_where(v, "gpus"),
+			    gpus, params_where(v, "tp"), req->tp);
 	*replicas = gpus / req->tp;
-	if (storage(in, "weight_dtype", "weight_group", &req->weights, o) || storage(in, "kv_dtype", "kv_group", &req->kv, o))
+	if (storage(in, "weight_dtype", "weight_group", &req->weights, o) ||
+	    storage(in, "kv_dtype", "kv_group", &req->kv, o))
 		return -1;
 	const char *compute = params_text(v, "compute_dtype");
 	req->compute_dtype = RIDGE_BF16;
 	if (compute && !ridge_dtype_parse(compute, &req->compute_dtype))
-		return fail(in, "%s: unknown dtype '%s' (known: %s)", params_where(v, "compute_dtype"), compute, ridge_dtype_list());
+		return fail(in, "%s: unknown dtype '%s' (known: %s)", params_where(v, "compute_dtype"), compute,
+			    ridge_dtype_list());
 	const char *launch = params_text(v, "launch");
 	req->launch = RIDGE_LAUNCH_GRAPH;
 	if (launch && !serve_launch_parse(launch, &req->launch))
-		return fail(in, "%s: unknown launch mode '%s' (known: eager graph persistent)", params_where(v, "launch"), launch);
+		return fail(in, "%s: unknown launch mode '%s' (known: eager graph persistent)",
+			    params_where(v, "launch"), launch);
 	req->kernels_per_layer = params_has(v, "kernels_per_layer") ? params_num(v, "kernels_per_layer") : 0;
 	const char *impl = params_text(v, "impl");
 	if (impl && !timing_attention_impl_parse(impl, &req->timing.impl))
@@ -191,7 +195,8 @@ int serve_request_from(struct calc_input *in, enum ridge_serve_phase phase, stru
 	else if (in->gpu->has_price)
 		req->price_usd_per_gpu_hour = in->gpu->price_usd_per_hour;
 	else
-		return fail(in, "no price: give %s (USD per GPU-hour); %s has none in hwdb", params_where(v, "price"), in->gpu->id);
+		return fail(in, "no price: give %s (USD per GPU-hour); %s has none in hwdb", params_where(v, "price"),
+			    in->gpu->id);
 	cJSON_AddStringToObject(o, "compute_dtype", ridge_dtype_name(req->compute_dtype));
 	cJSON_AddStringToObject(o, "launch", serve_launch_name(req->launch));
 	json_number(o, "price_usd_per_gpu_hour", req->price_usd_per_gpu_hour);
@@ -206,7 +211,8 @@ int serve_request_from(struct calc_input *in, enum ridge_serve_phase phase, stru
 }
 
 /* The step's keys: step_key is tpot_s (decode) or ttft_s (prefill). */
-void serve_json_result(cJSON *o, const struct ridge_serve_result *r, const char *step_key, double replicas, bool kernels)
+void serve_json_result(cJSON *o, const struct ridge_serve_result *r, const char *step_key, double replicas,
+		       bool kernels)
 {
 	json_number(o, step_key, r->step_s);
 	json_number(o, strcmp(step_key, "tpot_s") == 0 ? "tpot_floor_s" : "ttft_floor_s", r->floor_s);
@@ -286,7 +292,8 @@ void serve_json_explain(cJSON *o, const struct ridge_serve_request *req, const s
 	const struct ridge_workload_model *m = req->model;
 	if (m->experts > 0)
 		explain_add(list, "experts touched per MoE layer", "E * (1 - (1 - k/E)^tokens)", r->experts_touched, "",
-			    "%lld * (1 - (1 - %lld/%lld)^%.17g)", m->experts, m->experts_per_token, m->experts, r->tokens);
+			    "%lld * (1 - (1 - %lld/%lld)^%.17g)", m->experts, m->experts_per_token, m->experts,
+			    r->tokens);
 	explain_add(list, "KV bytes per token per GPU", "L * elements per token and layer on one GPU * bytes(kv)",
 		    r->kv_bytes_per_token_per_gpu, "B", "%lld layers, %s", m->layers,
 		    m->mla ? "the latent (kv_lora_rank + qk_rope_head_dim), replicated"
@@ -296,32 +303,37 @@ void serve_json_explain(cJSON *o, const struct ridge_serve_request *req, const s
 		char label[96];
 		snprintf(label, sizeof label, "%s (x%.6g per step)", k->name, k->count);
 		explain_add(list, label, "max(compute / eff_c, memory / eff_m) + fixed cost", k->predicted_s, "s",
-			    "%.6g FLOP, %.6g B; floor %.6g s; eff_c %.6g, eff_m %.6g, fixed %.6g s (%s)", k->flops, k->bytes,
-			    k->floor_s, k->time.compute_efficiency.value, k->time.memory_efficiency.value,
+			    "%.6g FLOP, %.6g B; floor %.6g s; eff_c %.6g, eff_m %.6g, fixed %.6g s (%s)", k->flops,
+			    k->bytes, k->floor_s, k->time.compute_efficiency.value, k->time.memory_efficiency.value,
 			    k->time.fixed_cost.value, k->time.fixed_cost.source);
 	}
 	if (r->power_limit_time_s > 0)
-		explain_add(list, "power limit (in the kernels above)", "(1 / sustained fraction - 1) * (matrix time - burst time)",
-			    r->power_limit_time_s, "s", "(1 / %.6g - 1) * (%.17g - %.17g) (%s)", req->gpu->sustained_matrix_fraction,
-			    r->matrix_time_s, req->gpu->burst_time_s, req->gpu->power_source[0] ? req->gpu->power_source : "power.*");
+		explain_add(list, "power limit (in the kernels above)",
+			    "(1 / sustained fraction - 1) * (matrix time - burst time)", r->power_limit_time_s, "s",
+			    "(1 / %.6g - 1) * (%.17g - %.17g) (%s)", req->gpu->sustained_matrix_fraction,
+			    r->matrix_time_s, req->gpu->burst_time_s,
+			    req->gpu->power_source[0] ? req->gpu->power_source : "power.*");
 	explain_add(list, "kernel time", "sum of count * predicted", r->kernel_time_s, "s", "%d kernels, %.6g launches",
 		    r->kernel_count, r->kernels_per_step);
-	const char *launch_formula = req->launch == RIDGE_LAUNCH_EAGER ? "host launches back to back; a kernel waits for its launch"
+	const char *launch_formula = req->launch == RIDGE_LAUNCH_EAGER
+					     ? "host launches back to back; a kernel waits for its launch"
 				     : req->launch == RIDGE_LAUNCH_GRAPH ? "launch overhead + kernels * graph node cost"
 									 : "one launch";
-	explain_add(list, "launch time", launch_formula, r->launch_time_s, "s", "%s: %.6g launches, %.6g s each, node %.6g s",
-		    serve_launch_name(req->launch), r->kernels_per_step,
+	explain_add(list, "launch time", launch_formula, r->launch_time_s, "s",
+		    "%s: %.6g launches, %.6g s each, node %.6g s", serve_launch_name(req->launch), r->kernels_per_step,
 		    req->launch == RIDGE_LAUNCH_EAGER ? serve_eager_issue_s(req->gpu) : req->gpu->launch_overhead_s,
 		    req->gpu->graph_node_s);
-	explain_add(list, "communication", "ridge comm's all-reduces and all-to-alls x (1 - overlap), or --communication-ms", r->communication_s, "s", "%.17g", r->communication_s);
-	explain_add(list, req->phase == RIDGE_PHASE_DECODE ? "TPOT" : "TTFT", "kernels + launches + communication", r->step_s,
-		    "s", "%.17g + %.17g + %.17g", r->kernel_time_s, r->launch_time_s, r->communication_s);
-	explain_add(list, "memory time (floor)", "bytes per GPU / bandwidth", r->memory_time_s, "s", "%.17g / (%.17g * %.17g)",
-		    r->bytes_per_step, req->tp, req->gpu->memory_bandwidth);
+	explain_add(list, "communication",
+		    "ridge comm's all-reduces and all-to-alls x (1 - overlap), or --communication-ms",
+		    r->communication_s, "s", "%.17g", r->communication_s);
+	explain_add(list, req->phase == RIDGE_PHASE_DECODE ? "TPOT" : "TTFT", "kernels + launches + communication",
+		    r->step_s, "s", "%.17g + %.17g + %.17g", r->kernel_time_s, r->launch_time_s, r->communication_s);
+	explain_add(list, "memory time (floor)", "bytes per GPU / bandwidth", r->memory_time_s, "s",
+		    "%.17g / (%.17g * %.17g)", r->bytes_per_step, req->tp, req->gpu->memory_bandwidth);
 	explain_add(list, "compute time (floor)", "FLOPs per GPU / peak", r->compute_time_s, "s", "%.17g / %.17g GPUs",
 		    r->flops_per_step, req->tp);
-	explain_add(list, "memory per GPU", "weights stored + KV cache", r->memory_required_per_gpu, "B", "%.17g + %.17g",
-		    r->weights_stored_per_gpu, r->kv_cache_per_gpu);
+	explain_add(list, "memory per GPU", "weights stored + KV cache", r->memory_required_per_gpu, "B",
+		    "%.17g + %.17g", r->weights_stored_per_gpu, r->kv_cache_per_gpu);
 }
 
 static void print_kernels(const cJSON *r)
@@ -332,8 +344,7 @@ static void print_kernels(const cJSON *r)
 	printf("\n  %-22s %10s %12s %12s %12s %10s\n", "kernel (per GPU)", "per step", "floor", "predicted", "total",
 	       "fixed");
 	const cJSON *k;
-	cJSON_ArrayForEach(k, list)
-	{
+	cJSON_ArrayForEach (k, list) {
 		char a[32], b[32], c[32], d[32];
 		fmt_seconds(calc_num(k, "floor_s"), a, sizeof a);
 		fmt_seconds(calc_num(k, "predicted_s"), b, sizeof b);
@@ -367,8 +378,9 @@ static void print_communication(const cJSON *r, const char *step_key)
 		any = true;
 		fmt_bytes(calc_num(t, "bytes"), a, sizeof a);
 		fmt_seconds(calc_num(t, "time_s"), b, sizeof b);
-		printf("  %-16s %.6g x %s of %s on %.0f GPUs (%s over %s, %s each)\n", parts[i].label, calc_num(t, "count"),
-		       calc_str(t, "op"), a, calc_num(t, "gpus"), calc_str(t, "algorithm"), calc_str(t, "path"), b);
+		printf("  %-16s %.6g x %s of %s on %.0f GPUs (%s over %s, %s each)\n", parts[i].label,
+		       calc_num(t, "count"), calc_str(t, "op"), a, calc_num(t, "gpus"), calc_str(t, "algorithm"),
+		       calc_str(t, "path"), b);
 	}
 	if (!any)
 		return; /* one GPU: nothing to say */
@@ -399,8 +411,8 @@ void serve_print(const cJSON *r, const char *step_key)
 	fmt_seconds(calc_num(r, "launch_time_s"), b, sizeof b);
 	fmt_seconds(calc_num(r, "communication_time_s"), c, sizeof c);
 	fmt_seconds(calc_num(r, step_key), d, sizeof d);
-	printf("\n  %s %s = kernels %s + launches %s (%.6g kernels) + communication %s\n", decode ? "TPOT" : "TTFT", d, a, b,
-	       calc_num(r, "kernels_per_step"), c);
+	printf("\n  %s %s = kernels %s + launches %s (%.6g kernels) + communication %s\n", decode ? "TPOT" : "TTFT", d,
+	       a, b, calc_num(r, "kernels_per_step"), c);
 	print_communication(r, step_key);
 	fmt_seconds(calc_num(r, decode ? "tpot_floor_s" : "ttft_floor_s"), a, sizeof a);
 	fmt_seconds(calc_num(r, "memory_time_s"), b, sizeof b);
@@ -412,18 +424,19 @@ void serve_print(const cJSON *r, const char *step_key)
 	fmt_bytes(calc_num(r, "memory_required_bytes"), a, sizeof a);
 	fmt_bytes(calc_num(r, "memory_available_bytes"), b, sizeof b);
 	printf("  memory per GPU: %s of %s%s; the largest batch that fits: %.0f\n", a, b,
-	       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "fits")) ? "" : " (DOES NOT FIT)", calc_num(r, "max_batch"));
+	       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "fits")) ? "" : " (DOES NOT FIT)",
+	       calc_num(r, "max_batch"));
 	const cJSON *sweep = cJSON_GetObjectItemCaseSensitive(r, "sweep");
 	if (cJSON_IsArray(sweep)) {
-		printf("\n  %6s %9s %12s %14s %12s %5s\n", "batch", "context", "TPOT", "tokens/s", "$/M tokens", "fits");
+		printf("\n  %6s %9s %12s %14s %12s %5s\n", "batch", "context", "TPOT", "tokens/s", "$/M tokens",
+		       "fits");
 		const cJSON *row;
-		cJSON_ArrayForEach(row, sweep)
-		{
+		cJSON_ArrayForEach (row, sweep) {
 			fmt_seconds(calc_num(row, "tpot_s"), a, sizeof a);
 			fmt_grouped(calc_num(row, "tokens_per_s"), 1, b, sizeof b);
 			fmt_usd(calc_num(row, "usd_per_million_tokens"), c, sizeof c);
-			printf("  %6.0f %9.0f %12s %14s %12s %5s\n", calc_num(row, "batch"), calc_num(row, "context"), a, b, c,
-			       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "fits")) ? "yes" : "NO");
+			printf("  %6.0f %9.0f %12s %14s %12s %5s\n", calc_num(row, "batch"), calc_num(row, "context"),
+			       a, b, c, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "fits")) ? "yes" : "NO");
 		}
 	}
 	const cJSON *steps = cJSON_GetObjectItemCaseSensitive(r, "explain");
@@ -431,12 +444,11 @@ void serve_print(const cJSON *r, const char *step_key)
 		printf("\nExplain: every term\n");
 		int n = 0;
 		const cJSON *s;
-		cJSON_ArrayForEach(s, steps)
-		{
+		cJSON_ArrayForEach (s, steps) {
 			char exact[48];
 			cost_format_exact(calc_num(s, "value"), exact, sizeof exact);
-			printf("  %2d. %s = %s\n        = %s\n        = %s %s\n", ++n, calc_str(s, "label"), calc_str(s, "formula"),
-			       calc_str(s, "substituted"), exact, calc_str(s, "unit"));
+			printf("  %2d. %s = %s\n        = %s\n        = %s %s\n", ++n, calc_str(s, "label"),
+			       calc_str(s, "formula"), calc_str(s, "substituted"), exact, calc_str(s, "unit"));
 		}
 	}
 }
@@ -470,7 +482,8 @@ cJSON *serve_run(struct calc_input *in, enum ridge_serve_phase phase)
 				struct ridge_serve_request q = req;
 				q.batch = batch;
 				q.context = context;
-				cJSON *scratch = cJSON_CreateObject(); /* the row's communication, recomputed for its batch */
+				cJSON *scratch =
+					cJSON_CreateObject(); /* the row's communication, recomputed for its batch */
 				int comm_rc = serve_communication(in, &q, scratch);
 				cJSON_Delete(scratch);
 				if (comm_rc != 0)

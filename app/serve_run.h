@@ -18,7 +18,8 @@ int serve_request_from(struct calc_input *in, enum ridge_serve_phase phase, stru
 		       struct ridge_serve_request *req, double *replicas, cJSON *o);
 
 /* The result's keys; step_key "tpot_s" or "ttft_s"; kernels: the per-kernel list. */
-void serve_json_result(cJSON *o, const struct ridge_serve_result *r, const char *step_key, double replicas, bool kernels);
+void serve_json_result(cJSON *o, const struct ridge_serve_result *r, const char *step_key, double replicas,
+		       bool kernels);
 void serve_json_explain(cJSON *o, const struct ridge_serve_request *req, const struct ridge_serve_result *r);
 
 /* The scale bytes and default group of a storage type ("int4": fp16 scales

@@ -76,11 +76,11 @@ static void vadd(struct app_status *st, enum app_level level, int exit_code, con
 /* The body of every variadic entry point below: each differs only in the
  * level, exit code and location it hands to vadd(). */
 #define VADD_VARIADIC(...)                      \
-	do {                                      \
-		va_list ap;                       \
-		va_start(ap, fmt);                \
-		vadd(st, __VA_ARGS__, fmt, ap);   \
-		va_end(ap);                       \
+	do {                                    \
+		va_list ap;                     \
+		va_start(ap, fmt);              \
+		vadd(st, __VA_ARGS__, fmt, ap); \
+		va_end(ap);                     \
 	} while (0)
 
 void app_error(struct app_status *st, const char *fmt, ...)

@@ -29,9 +29,9 @@ enum app_level { APP_ERROR, APP_WARNING };
 
 struct app_msg {
 	enum app_level level;
-	char flag[64];   /* the option it concerns ("--mfu"), or "" */
-	char file[512];  /* the file it concerns, or "" */
-	int line, col;   /* the position in file; 0 when not known */
+	char flag[64];           /* the option it concerns ("--mfu"), or "" */
+	char file[512];          /* the file it concerns, or "" */
+	int line, col;           /* the position in file; 0 when not known */
 	char text[APP_MSG_TEXT]; /* the reason, without the location */
 };
 

@@ -113,20 +113,20 @@ void svg_text_halo(struct svg *s, double x, double y, double size, const char *a
 
 void svg_line(struct svg *s, double x1, double y1, double x2, double y2, const char *color, double width, bool dashed)
 {
-	svg_raw(s, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"%g\"%s/>\n", x1, y1, x2,
-		y2, color, width, dashed ? " stroke-dasharray=\"5,4\"" : "");
+	svg_raw(s, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" stroke-width=\"%g\"%s/>\n", x1,
+		y1, x2, y2, color, width, dashed ? " stroke-dasharray=\"5,4\"" : "");
 }
 
 void svg_rect(struct svg *s, double x, double y, double w, double h, const char *fill, const char *stroke)
 {
-	svg_raw(s, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\" stroke=\"%s\"/>\n", x, y, w, h,
-		fill ? fill : "none", stroke ? stroke : "none");
+	svg_raw(s, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\" stroke=\"%s\"/>\n", x, y, w,
+		h, fill ? fill : "none", stroke ? stroke : "none");
 }
 
 void svg_circle(struct svg *s, double cx, double cy, double r, const char *fill, const char *stroke)
 {
-	svg_raw(s, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%g\" fill=\"%s\" stroke=\"%s\"/>\n", cx, cy, r, fill ? fill : "none",
-		stroke ? stroke : "none");
+	svg_raw(s, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%g\" fill=\"%s\" stroke=\"%s\"/>\n", cx, cy, r,
+		fill ? fill : "none", stroke ? stroke : "none");
 }
 
 void svg_polyline(struct svg *s, const double *xs, const double *ys, int n, const char *color, double width)

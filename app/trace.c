@@ -111,26 +111,28 @@ static bool table_columns(sqlite3 *db, const char *table, const char *const *wan
 
 static int nsys_schema_error(char *err, size_t err_len, const char *table, const char *missing)
 {
-	return app_fail_text(err, err_len,
-		    "%s lacks %s: the columns the Nsight Systems SQLite export schema reference lists (an older "
-		    "nsys? export again with a current one)",
-		    table, missing);
+	return app_fail_text(
+		err, err_len,
+		"%s lacks %s: the columns the Nsight Systems SQLite export schema reference lists (an older "
+		"nsys? export again with a current one)",
+		table, missing);
 }
 
 /* The kernel table's name column: shortName, or demangledName in exports without it. */
 static int nsys_kernels(sqlite3 *db, struct trace *t, char *err, size_t err_len)
 {
-	static const char *const cols[] = { "start",  "end",   "correlationId", "gridX", "gridY",
-					    "gridZ",  "blockX", "blockY",	 "blockZ", "registersPerThread" };
+	static const char *const cols[] = { "start", "end",    "correlationId", "gridX",  "gridY",
+					    "gridZ", "blockX", "blockY",        "blockZ", "registersPerThread" };
 	char missing[400];
 	if (!table_columns(db, "StringIds", (const char *const[]){ "id", "value" }, 2, missing, sizeof missing))
 		return app_fail_text(err, err_len, "no StringIds table: not an nsys SQLite export");
 	if (missing[0])
 		return nsys_schema_error(err, err_len, "StringIds", missing);
 	if (!table_columns(db, "CUPTI_ACTIVITY_KIND_KERNEL", cols, 10, missing, sizeof missing))
-		return app_fail_text(err, err_len,
-			    "no CUPTI_ACTIVITY_KIND_KERNEL table: the report has no CUDA kernels (profile with "
-			    "nsys profile --trace=cuda)");
+		return app_fail_text(
+			err, err_len,
+			"no CUPTI_ACTIVITY_KIND_KERNEL table: the report has no CUDA kernels (profile with "
+			"nsys profile --trace=cuda)");
 	if (missing[0])
 		return nsys_schema_error(err, err_len, "CUPTI_ACTIVITY_KIND_KERNEL", missing);
 	char name_missing[100];
@@ -141,15 +143,17 @@ static int nsys_kernels(sqlite3 *db, struct trace *t, char *err, size_t err_len)
 		table_columns(db, "CUPTI_ACTIVITY_KIND_KERNEL", (const char *const[]){ "demangledName" }, 1,
 			      name_missing, sizeof name_missing);
 		if (name_missing[0])
-			return nsys_schema_error(err, err_len, "CUPTI_ACTIVITY_KIND_KERNEL", "shortName and demangledName");
+			return nsys_schema_error(err, err_len, "CUPTI_ACTIVITY_KIND_KERNEL",
+						 "shortName and demangledName");
 		name_col = "demangledName";
 	}
 	char sql[600];
-	snprintf(sql, sizeof sql,
-		 "SELECT k.start, k.end, k.correlationId, k.gridX, k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ, "
-		 "k.registersPerThread, s.value FROM CUPTI_ACTIVITY_KIND_KERNEL AS k LEFT JOIN StringIds AS s ON s.id = "
-		 "k.%s ORDER BY k.start",
-		 name_col);
+	snprintf(
+		sql, sizeof sql,
+		"SELECT k.start, k.end, k.correlationId, k.gridX, k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ, "
+		"k.registersPerThread, s.value FROM CUPTI_ACTIVITY_KIND_KERNEL AS k LEFT JOIN StringIds AS s ON s.id = "
+		"k.%s ORDER BY k.start",
+		name_col);
 	sqlite3_stmt *st = NULL;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return app_fail_text(err, err_len, "%s", sqlite3_errmsg(db));
@@ -198,10 +202,11 @@ static int nsys_runtime(sqlite3 *db, struct trace *t, char *err, size_t err_len)
 {
 	static const char *const cols[] = { "start", "end", "nameId" };
 	sqlite3_stmt *st = NULL;
-	int rc = prepare_optional(db, "CUPTI_ACTIVITY_KIND_RUNTIME", cols, 3,
-				  "SELECT s.value, COUNT(*), SUM(r.end - r.start) FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r "
-				  "LEFT JOIN StringIds AS s ON s.id = r.nameId GROUP BY r.nameId",
-				  &st, err, err_len);
+	int rc =
+		prepare_optional(db, "CUPTI_ACTIVITY_KIND_RUNTIME", cols, 3,
+				 "SELECT s.value, COUNT(*), SUM(r.end - r.start) FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r "
+				 "LEFT JOIN StringIds AS s ON s.id = r.nameId GROUP BY r.nameId",
+				 &st, err, err_len);
 	if (rc <= 0)
 		return rc;
 	t->has_api = true;
@@ -222,10 +227,11 @@ static int nsys_memcpy(sqlite3 *db, struct trace *t, char *err, size_t err_len)
 {
 	static const char *const cols[] = { "start", "end", "bytes", "copyKind" };
 	sqlite3_stmt *st = NULL;
-	int rc = prepare_optional(db, "CUPTI_ACTIVITY_KIND_MEMCPY", cols, 4,
-				  "SELECT copyKind, COUNT(*), SUM(bytes), SUM(end - start) FROM CUPTI_ACTIVITY_KIND_MEMCPY "
-				  "GROUP BY copyKind",
-				  &st, err, err_len);
+	int rc = prepare_optional(
+		db, "CUPTI_ACTIVITY_KIND_MEMCPY", cols, 4,
+		"SELECT copyKind, COUNT(*), SUM(bytes), SUM(end - start) FROM CUPTI_ACTIVITY_KIND_MEMCPY "
+		"GROUP BY copyKind",
+		&st, err, err_len);
 	if (rc <= 0)
 		return rc;
 	t->has_copies = true;
@@ -246,7 +252,8 @@ static int load_nsys(const char *path, struct trace *t, char *err, size_t err_le
 {
 	sqlite3 *db = NULL;
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		int rc = app_fail_text(err, err_len, "cannot open the SQLite database: %s", db ? sqlite3_errmsg(db) : "out of memory");
+		int rc = app_fail_text(err, err_len, "cannot open the SQLite database: %s",
+				       db ? sqlite3_errmsg(db) : "out of memory");
 		sqlite3_close(db);
 		return rc;
 	}
@@ -314,8 +321,7 @@ static struct op_id *pytorch_ops(const cJSON *events, int *count)
 	if (!ops)
 		return NULL;
 	const cJSON *e;
-	cJSON_ArrayForEach(e, events)
-	{
+	cJSON_ArrayForEach (e, events) {
 		const char *cat = json_text(e, "cat");
 		double id;
 		if (cat && strcmp(cat, "cpu_op") == 0 && json_text(e, "name") &&
@@ -363,7 +369,10 @@ static void pytorch_copy(struct trace *t, const cJSON *e)
 	double dur = 0, bytes = 0;
 	json_num(e, "dur", &dur);
 	json_num(cJSON_GetObjectItemCaseSensitive(e, "args"), "bytes", &bytes);
-	struct trace_copies *c = !name ? NULL : strstr(name, "DtoH") ? &t->dtoh : strstr(name, "HtoD") ? &t->htod : NULL;
+	struct trace_copies *c = !name                  ? NULL
+				 : strstr(name, "DtoH") ? &t->dtoh
+				 : strstr(name, "HtoD") ? &t->htod
+							: NULL;
 	t->has_copies = true;
 	if (!c)
 		return;
@@ -384,9 +393,10 @@ static int load_pytorch(const char *path, const char *text, size_t len, struct t
 	const cJSON *events = cJSON_GetObjectItemCaseSensitive(doc, "traceEvents");
 	if (!cJSON_IsArray(events)) {
 		cJSON_Delete(doc);
-		return app_fail_text(err, err_len,
-			    "JSON but not a trace: no \"traceEvents\" list (a PyTorch profiler trace is written by "
-			    "prof.export_chrome_trace(PATH))");
+		return app_fail_text(
+			err, err_len,
+			"JSON but not a trace: no \"traceEvents\" list (a PyTorch profiler trace is written by "
+			"prof.export_chrome_trace(PATH))");
 	}
 	(void)path;
 	int op_count = 0, cap = 0, rc = 0;
@@ -396,8 +406,7 @@ static int load_pytorch(const char *path, const char *text, size_t len, struct t
 		return app_fail_text(err, err_len, "out of memory");
 	}
 	const cJSON *e;
-	cJSON_ArrayForEach(e, events)
-	{
+	cJSON_ArrayForEach (e, events) {
 		const char *cat = json_text(e, "cat"), *ph = json_text(e, "ph");
 		if (!cat || !ph || strcmp(ph, "X") != 0)
 			continue;
@@ -431,8 +440,9 @@ static int trace_read(const char *path, struct trace *t, char *err, size_t err_l
 	if (stat(path, &st) != 0)
 		return app_fail_text(err, err_len, "cannot open '%s': %s", path, strerror(errno));
 	if (!S_ISREG(st.st_mode))
-		return app_fail_text(err, err_len, "cannot read '%s': %s, not a regular file (a trace is read from a file)", path,
-			    hwdb_file_type_name(st.st_mode));
+		return app_fail_text(err, err_len,
+				     "cannot read '%s': %s, not a regular file (a trace is read from a file)", path,
+				     hwdb_file_type_name(st.st_mode));
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return app_fail_text(err, err_len, "cannot open '%s': %s", path, strerror(errno));
@@ -470,8 +480,9 @@ static int trace_read(const char *path, struct trace *t, char *err, size_t err_l
 	}
 	if (rc == 0 && t->kernel_count == 0) {
 		snprintf(why, sizeof why, "no CUDA kernels in the trace (%s)",
-			 t->format == TRACE_NSYS_SQLITE ? "profile with nsys profile --trace=cuda"
-							: "profile with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]");
+			 t->format == TRACE_NSYS_SQLITE
+				 ? "profile with nsys profile --trace=cuda"
+				 : "profile with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]");
 		rc = -1;
 	}
 	if (rc != 0) {
@@ -562,7 +573,9 @@ static int summarize_groups(const struct trace *t, struct trace_summary *s)
 		struct trace_kernel_group *g = &s->groups[j];
 		if (j == s->group_count) {
 			s->group_count++;
-			*g = (struct trace_kernel_group){ .name = k->name, .op = k->op, .min_s = ns_to_s(d), .max_s = ns_to_s(d), .first = k };
+			*g = (struct trace_kernel_group){
+				.name = k->name, .op = k->op, .min_s = ns_to_s(d), .max_s = ns_to_s(d), .first = k
+			};
 		}
 		g->calls++;
 		total[j] += d;
@@ -622,7 +635,8 @@ int trace_summarize(const struct trace *t, struct trace_summary *s)
 	s->idle_s = ns_to_s(idle);
 	if (s->gaps) {
 		qsort(gaps, (size_t)s->gaps, sizeof *gaps, cmp_ll);
-		s->median_gap_s = s->gaps % 2 ? ns_to_s(gaps[s->gaps / 2]) : ns_to_s(gaps[s->gaps / 2 - 1] + gaps[s->gaps / 2]) / 2;
+		s->median_gap_s = s->gaps % 2 ? ns_to_s(gaps[s->gaps / 2])
+					      : ns_to_s(gaps[s->gaps / 2 - 1] + gaps[s->gaps / 2]) / 2;
 		s->max_gap_s = ns_to_s(gaps[s->gaps - 1]);
 	}
 	free(gaps);

@@ -19,7 +19,7 @@ enum trace_format { TRACE_NSYS_SQLITE, TRACE_PYTORCH_JSON };
 
 struct trace_kernel {
 	char name[TRACE_NAME];
-	char op[96]; /* the operator that issued it (PyTorch: aten::mm); empty when unknown */
+	char op[96];                /* the operator that issued it (PyTorch: aten::mm); empty when unknown */
 	long long start_ns, end_ns; /* the trace's clock, whole nanoseconds (exact sums) */
 	int grid[3], block[3];
 	int registers; /* per thread; 0 when the trace does not say */
@@ -45,7 +45,7 @@ struct trace {
 	struct trace_kernel *kernels; /* in start order */
 	int api_count;
 	struct trace_api *apis; /* by total time, longest first */
-	bool has_api;		/* the trace recorded host API calls at all */
+	bool has_api;           /* the trace recorded host API calls at all */
 	struct trace_copies dtoh, htod;
 	bool has_copies;
 };
@@ -71,14 +71,14 @@ struct trace_kernel_group {
 	int calls;
 	double total_s, min_s, max_s;
 	const struct trace_kernel *first; /* grid, block and registers of the first launch */
-	bool shape_varies;		  /* a later launch had another grid, block or register count */
+	bool shape_varies;                /* a later launch had another grid, block or register count */
 };
 
 struct trace_summary {
-	double span_s;	/* first kernel start to last kernel end */
-	double busy_s;	/* union of kernel intervals */
+	double span_s;   /* first kernel start to last kernel end */
+	double busy_s;   /* union of kernel intervals */
 	double kernel_s; /* sum of kernel durations */
-	int gaps;	/* idle intervals between kernels */
+	int gaps;        /* idle intervals between kernels */
 	double idle_s, median_gap_s, max_gap_s;
 	int launches; /* host launch API calls (cudaLaunchKernel, cuLaunchKernel, ...) */
 	double launch_s;

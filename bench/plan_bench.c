@@ -42,8 +42,13 @@ int main(void)
 	}
 	in.gpu_count = 3;
 	/* Llama-3-70B (examples/models/llama-3-70b.json) */
-	static struct ridge_workload_model model = { .hidden = 8192, .intermediate = 28672, .layers = 80, .heads = 64,
-						     .kv_heads = 8, .head_dim = 128, .vocab = 128256 };
+	static struct ridge_workload_model model = { .hidden = 8192,
+						     .intermediate = 28672,
+						     .layers = 80,
+						     .heads = 64,
+						     .kv_heads = 8,
+						     .head_dim = 128,
+						     .vocab = 128256 };
 	char err[300];
 	struct ridge_workload_params params;
 	if (workload_resolve(&model, err, sizeof err) != 0 || workload_params(&model, &params, err, sizeof err) != 0) {

@@ -90,10 +90,12 @@ static int parse_argv(struct param_values *v, const char *command, const char *s
 	int extra = argc - optind;
 	if (extra > max_positional) {
 		if (max_positional == 0)
-			cli_error("%s takes no arguments, got '%s' (see 'ridge %s --help')", command, argv[optind], command);
+			cli_error("%s takes no arguments, got '%s' (see 'ridge %s --help')", command, argv[optind],
+				  command);
 		else
-			cli_error("%s takes at most %d argument%s, got '%s' (see 'ridge %s --help')", command, max_positional,
-				  max_positional == 1 ? "" : "s", argv[optind + max_positional], command);
+			cli_error("%s takes at most %d argument%s, got '%s' (see 'ridge %s --help')", command,
+				  max_positional, max_positional == 1 ? "" : "s", argv[optind + max_positional],
+				  command);
 		return EXIT_USAGE;
 	}
 	for (int i = 0; i < extra; i++)

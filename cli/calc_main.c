@@ -11,8 +11,8 @@ int calc_main(const struct calc *calc, int argc, char **argv)
 	struct param_values v;
 	params_init(&v, calc->params, calc->param_count);
 	int rc = calc->usage ? params_parse_argv_usage(&v, calc->command, calc->usage, argc, argv)
-			     : params_parse_argv(&v, calc->command, calc->synopsis, calc->description, argc, argv, NULL, 0,
-						 NULL);
+			     : params_parse_argv(&v, calc->command, calc->synopsis, calc->description, argc, argv, NULL,
+						 0, NULL);
 	if (rc == 1)
 		return EXIT_OK;
 	if (rc != 0)
@@ -25,7 +25,7 @@ int calc_main(const struct calc *calc, int argc, char **argv)
 	struct app_hw hw;
 	struct app_status st;
 	app_status_init(&st);
-	struct calc_input in = {.values = &v, .st = &st};
+	struct calc_input in = { .values = &v, .st = &st };
 	if (calc->needs_gpu) {
 		if (app_hw_open(&hw, params_text(&v, "hwdb"), params_text(&v, "calibration"), &st) != 0) {
 			cli_report(&st);
@@ -41,7 +41,8 @@ int calc_main(const struct calc *calc, int argc, char **argv)
 		in.gpu = &e->gpu;
 	}
 	cJSON *result = calc_run(calc, &in);
-	bool problem = result && calc->problem_unless_ok && cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(result, "ok"));
+	bool problem =
+		result && calc->problem_unless_ok && cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(result, "ok"));
 	if (!result && in.err[0])
 		app_error(&st, "%s", in.err);
 	/* The warnings (a calibration of another GPU, what a model config

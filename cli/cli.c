@@ -178,10 +178,8 @@ int cli_bad_option(const char *command, char **argv, int code)
 int cli_parse_options(const char *command, int argc, char **argv, unsigned accept, struct cli_options *opt)
 {
 	static const struct option all[] = {
-		{ "gpu", required_argument, NULL, 'g' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "hwdb", required_argument, NULL, 'd' },
-		{ "calibration", required_argument, NULL, 'c' },
+		{ "gpu", required_argument, NULL, 'g' },  { "json", no_argument, NULL, 'j' },
+		{ "hwdb", required_argument, NULL, 'd' }, { "calibration", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 	};
 	/* Only the accepted ones, so that the others are unknown options. */
@@ -247,7 +245,6 @@ int cli_json_print(cJSON *doc)
 	/* A failed write is reported once, by main (finish_stdout). */
 	return cli_flush_stdout() == 0 ? EXIT_OK : EXIT_ENV;
 }
-
 
 int cli_report(const struct app_status *st)
 {

@@ -6,5 +6,5 @@ static int run_align(int argc, char **argv)
 	return calc_main(&calc_align, argc, argv);
 }
 
-const struct cli_command cli_cmd_align = {"align", run_align,
-					  "tensor-core alignment and tile/wave quantization of GEMM dims or a model"};
+const struct cli_command cli_cmd_align = { "align", run_align,
+					   "tensor-core alignment and tile/wave quantization of GEMM dims or a model" };

@@ -27,54 +27,64 @@
 #define MAX_CASES 4096
 #define MAX_SAMPLES 100000
 
-static const char usage[] =
-	"usage: ridge calibrate (--timings FILE | --ncu FILE) [--gpu GPU] [--calibration FILE]\n"
-	"                       [--hwdb DIR] [--out FILE] [--fit-all | --no-fit] [--json]\n"
-	"\n"
-	"Fits the time model (predicted = max(compute / compute efficiency, memory /\n"
-	"memory efficiency) + fixed cost; model/README.md, \"time model\") to measured\n"
-	"kernels, one kernel class at a time (gemm, attention by implementation, norm,\n"
-	"softmax, elementwise), by least squares on the relative error; prints the fit's\n"
-	"residuals and, for a timings file, the error on its held-out cases, which the\n"
-	"fit never sees.\n"
-	"\n"
-	"  --timings FILE     measured framework kernels (validation/heldout/kernels.py\n"
-	"                     writes them): each case names a ridge kernel and its shape;\n"
-	"                     cases marked \"fit\" are fitted, \"heldout\" ones only judged\n"
-	"  --ncu FILE         an Nsight Compute CSV of your own run (the metrics\n"
-	"                     'ridge roofline --help' lists): kernels are classed by name\n"
-	"                     (gemm/gemv/cutlass/nvjet, flash/fmha/sdpa, norm, softmax,\n"
-	"                     elementwise) and placed by their counted FLOPs and DRAM bytes\n"
-	"  --gpu GPU          the GPU measured (default: the timings file's GPU, else the\n"
-	"                     calibration's, else " APP_DEFAULT_GPU ")\n"
-	"  --calibration FILE the ceilings to fit against (ridge-probe --out): the same\n"
-	"                     lease's calibration, for efficiencies relative to measured\n"
-	"                     ceilings; its own timing section is ignored and refitted\n"
-	"  --out FILE         write the calibration with the fitted timing section (atomic:\n"
-	"                     the old file stays whole if anything fails)\n"
-	"  --fit-all          fit every case, held-out ones too (for a final calibration)\n"
-	"  --no-fit           fit nothing: judge every case with the entry's own timing\n"
-	"                     section (what a calibration written by ridge-probe predicts)\n"
-	"  --json             one JSON document: fits (per class) and cases\n"
-	"\n"
-	"Exit status: 0, or 2 for bad input (a file without durations, unknown kernels,\n"
-	"a calibration of another GPU).\n";
+static const char usage[] = "usage: ridge calibrate (--timings FILE | --ncu FILE) [--gpu GPU] [--calibration FILE]\n"
+			    "                       [--hwdb DIR] [--out FILE] [--fit-all | --no-fit] [--json]\n"
+			    "\n"
+			    "Fits the time model (predicted = max(compute / compute efficiency, memory /\n"
+			    "memory efficiency) + fixed cost; model/README.md, \"time model\") to measured\n"
+			    "kernels, one kernel class at a time (gemm, attention by implementation, norm,\n"
+			    "softmax, elementwise), by least squares on the relative error; prints the fit's\n"
+			    "residuals and, for a timings file, the error on its held-out cases, which the\n"
+			    "fit never sees.\n"
+			    "\n"
+			    "  --timings FILE     measured framework kernels (validation/heldout/kernels.py\n"
+			    "                     writes them): each case names a ridge kernel and its shape;\n"
+			    "                     cases marked \"fit\" are fitted, \"heldout\" ones only judged\n"
+			    "  --ncu FILE         an Nsight Compute CSV of your own run (the metrics\n"
+			    "                     'ridge roofline --help' lists): kernels are classed by name\n"
+			    "                     (gemm/gemv/cutlass/nvjet, flash/fmha/sdpa, norm, softmax,\n"
+			    "                     elementwise) and placed by their counted FLOPs and DRAM bytes\n"
+			    "  --gpu GPU          the GPU measured (default: the timings file's GPU, else the\n"
+			    "                     calibration's, else " APP_DEFAULT_GPU ")\n"
+			    "  --calibration FILE the ceilings to fit against (ridge-probe --out): the same\n"
+			    "                     lease's calibration, for efficiencies relative to measured\n"
+			    "                     ceilings; its own timing section is ignored and refitted\n"
+			    "  --out FILE         write the calibration with the fitted timing section (atomic:\n"
+			    "                     the old file stays whole if anything fails)\n"
+			    "  --fit-all          fit every case, held-out ones too (for a final calibration)\n"
+			    "  --no-fit           fit nothing: judge every case with the entry's own timing\n"
+			    "                     section (what a calibration written by ridge-probe predicts)\n"
+			    "  --json             one JSON document: fits (per class) and cases\n"
+			    "\n"
+			    "Exit status: 0, or 2 for bad input (a file without durations, unknown kernels,\n"
+			    "a calibration of another GPU).\n";
 
-enum { OPT_TIMINGS = 256, OPT_NCU, OPT_GPU, OPT_CALIBRATION, OPT_HWDB, OPT_OUT, OPT_FIT_ALL, OPT_NO_FIT, OPT_JSON, OPT_HELP };
+enum {
+	OPT_TIMINGS = 256,
+	OPT_NCU,
+	OPT_GPU,
+	OPT_CALIBRATION,
+	OPT_HWDB,
+	OPT_OUT,
+	OPT_FIT_ALL,
+	OPT_NO_FIT,
+	OPT_JSON,
+	OPT_HELP
+};
 
 struct cal_case {
-	char set[16];         /* "fit" or "heldout" */
-	char call[160];       /* what was timed */
+	char set[16];   /* "fit" or "heldout" */
+	char call[160]; /* what was timed */
 	struct ridge_kernel_shape shape;
-	bool from_ncu;        /* placed by counted FLOPs and bytes, not a shape */
+	bool from_ncu; /* placed by counted FLOPs and bytes, not a shape */
 	enum ridge_time_class cls;
 	enum ridge_attention_impl impl;
-	double flops, bytes;  /* ncu cases */
-	double measured_s;    /* median of the samples */
-	double spread;        /* (max - min) / median of the samples */
+	double flops, bytes; /* ncu cases */
+	double measured_s;   /* median of the samples */
+	double spread;       /* (max - min) / median of the samples */
 	int samples;
 	double compute_s, memory_s, floor_s; /* under the prior (no timing terms) */
-	double predicted_s;   /* under the fit */
+	double predicted_s;                  /* under the fit */
 };
 
 struct cal_input {
@@ -159,8 +169,7 @@ static int read_flags(const cJSON *flags, struct ridge_kernel_shape *s, const ch
 	if (!cJSON_IsObject(flags))
 		return fail_case(err, len, path, index, "'flags' must be an object of ridge shape flags%s", "");
 	const cJSON *f;
-	cJSON_ArrayForEach(f, flags)
-	{
+	cJSON_ArrayForEach (f, flags) {
 		if (strcmp(f->string, "causal") == 0) {
 			if (!cJSON_IsBool(f))
 				return fail_case(err, len, path, index, "flag 'causal' must be true or false%s", "");
@@ -171,12 +180,14 @@ static int read_flags(const cJSON *flags, struct ridge_kernel_shape *s, const ch
 		while (i < sizeof shape_keys / sizeof shape_keys[0] && strcmp(shape_keys[i].key, f->string) != 0)
 			i++;
 		if (i == sizeof shape_keys / sizeof shape_keys[0])
-			return fail_case(err, len, path, index,
-					 "unknown shape flag '%s' (known: m n k batch seq heads kv-heads head-dim causal)",
-					 f->string);
+			return fail_case(
+				err, len, path, index,
+				"unknown shape flag '%s' (known: m n k batch seq heads kv-heads head-dim causal)",
+				f->string);
 		double v = f->valuedouble;
 		if (!cJSON_IsNumber(f) || !(v >= 1) || v > 1099511627776.0 || v != floor(v))
-			return fail_case(err, len, path, index, "flag '%s' must be a whole number from 1 to 2^40", f->string);
+			return fail_case(err, len, path, index, "flag '%s' must be a whole number from 1 to 2^40",
+					 f->string);
 		*(double *)((char *)s + shape_keys[i].offset) = v;
 	}
 	return 0;
@@ -195,12 +206,11 @@ static int read_samples(const cJSON *c, struct cal_case *out, const char *path, 
 		return fail_case(err, len, path, index, "out of memory%s", "");
 	int i = 0;
 	const cJSON *x;
-	cJSON_ArrayForEach(x, samples)
-	{
+	cJSON_ArrayForEach (x, samples) {
 		if (!cJSON_IsNumber(x) || !(x->valuedouble > 0) || !isfinite(x->valuedouble) || x->valuedouble > 3600) {
 			free(v);
-			return fail_case(err, len, path, index, "a sample is not a duration in seconds (0 < t <= 3600)%s",
-					 "");
+			return fail_case(err, len, path, index,
+					 "a sample is not a duration in seconds (0 < t <= 3600)%s", "");
 		}
 		v[i++] = x->valuedouble;
 	}
@@ -225,7 +235,8 @@ static int read_timings(const char *path, struct cal_input *in, char *err, size_
 	cJSON *doc = cJSON_ParseWithLength(text, size);
 	free(text);
 	if (!doc) {
-		snprintf(err, len, "%s: not JSON (a ridge-timings-1 document from validation/heldout/kernels.py)", path);
+		snprintf(err, len, "%s: not JSON (a ridge-timings-1 document from validation/heldout/kernels.py)",
+			 path);
 		return -1;
 	}
 	int rc = -1;
@@ -255,8 +266,7 @@ static int read_timings(const char *path, struct cal_input *in, char *err, size_
 		 cJSON_IsString(date) ? date->valuestring : "");
 	const cJSON *c;
 	int i = 0;
-	cJSON_ArrayForEach(c, cases)
-	{
+	cJSON_ArrayForEach (c, cases) {
 		struct cal_case *k = &in->cases[i];
 		const cJSON *set = cJSON_GetObjectItemCaseSensitive(c, "set");
 		const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(c, "kernel");
@@ -276,7 +286,8 @@ static int read_timings(const char *path, struct cal_input *in, char *err, size_
 		if (!dtype)
 			dtype = cJSON_GetObjectItemCaseSensitive(doc, "dtype");
 		if (dtype && (!cJSON_IsString(dtype) || !ridge_dtype_parse(dtype->valuestring, &k->shape.dtype))) {
-			fail_case(err, len, path, i, "unknown dtype '%s'", cJSON_IsString(dtype) ? dtype->valuestring : "?");
+			fail_case(err, len, path, i, "unknown dtype '%s'",
+				  cJSON_IsString(dtype) ? dtype->valuestring : "?");
 			goto done;
 		}
 		if (read_flags(cJSON_GetObjectItemCaseSensitive(c, "flags"), &k->shape, path, i, err, len) ||
@@ -287,8 +298,7 @@ static int read_timings(const char *path, struct cal_input *in, char *err, size_
 		k->impl = RIDGE_ATTENTION_DEFAULT;
 		/* The implementation that ran, from the profiled kernel names. */
 		const cJSON *names = cJSON_GetObjectItemCaseSensitive(c, "kernels"), *kn;
-		cJSON_ArrayForEach(kn, names)
-		{
+		cJSON_ArrayForEach (kn, names) {
 			const cJSON *name = cJSON_GetObjectItemCaseSensitive(kn, "name");
 			if (cJSON_IsString(name) && k->impl == RIDGE_ATTENTION_DEFAULT)
 				k->impl = impl_of_name(name->valuestring);
@@ -348,7 +358,8 @@ static int read_ncu(const char *path, const struct ridge_gpu *gpu, struct cal_in
 			ncu_dominant(k, &dtype, &matrix);
 		double peak = 0;
 		const char *why;
-		if (flops > 0 && !ridge_gpu_peak(gpu, dtype, matrix ? RIDGE_PEAK_MATRIX : RIDGE_PEAK_VECTOR, false, &peak, &why)) {
+		if (flops > 0 &&
+		    !ridge_gpu_peak(gpu, dtype, matrix ? RIDGE_PEAK_MATRIX : RIDGE_PEAK_VECTOR, false, &peak, &why)) {
 			snprintf(err, len, "%s:%d: kernel '%.80s': %s", path, k->line, k->name, why);
 			free(in->cases);
 			in->cases = NULL;
@@ -370,23 +381,26 @@ static int read_ncu(const char *path, const struct ridge_gpu *gpu, struct cal_in
 	}
 	ncu_free(&rep);
 	if (no_time && n == 0) {
-		snprintf(err, len, "%s: no kernel has a duration (gpu__time_duration.sum): profile with --metrics "
-				   "gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,...",
+		snprintf(err, len,
+			 "%s: no kernel has a duration (gpu__time_duration.sum): profile with --metrics "
+			 "gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,...",
 			 path);
 		free(in->cases);
 		in->cases = NULL;
 		return -1;
 	}
 	if (n == 0) {
-		snprintf(err, len, "%s: no kernel could be classed (the first: '%s'); known classes: gemm, attention, "
-				   "norm, softmax, elementwise",
+		snprintf(err, len,
+			 "%s: no kernel could be classed (the first: '%s'); known classes: gemm, attention, "
+			 "norm, softmax, elementwise",
 			 path, first_unknown);
 		free(in->cases);
 		in->cases = NULL;
 		return -1;
 	}
 	if (unknown)
-		fprintf(stderr, "ridge: warning: %s: %d kernel(s) left out: no class fits their names (the first: '%s')\n",
+		fprintf(stderr,
+			"ridge: warning: %s: %d kernel(s) left out: no class fits their names (the first: '%s')\n",
 			path, unknown, first_unknown);
 	in->count = n;
 	return 0;
@@ -469,8 +483,8 @@ static int fit_slots(struct ridge_gpu *fitted, const struct cal_input *in, bool 
 		t->has_fixed_cost = true;
 		t->fixed_cost_s = f->fixed_cost_s;
 		snprintf(t->source, sizeof t->source,
-			 "fitted by ridge calibrate to %d measured kernels of %.200s%s%.120s (median |error| %.1f%%)", n,
-			 file, in->what[0] ? ", " : "", in->what, 100 * f->median_abs_error);
+			 "fitted by ridge calibrate to %d measured kernels of %.200s%s%.120s (median |error| %.1f%%)",
+			 n, file, in->what[0] ? ", " : "", in->what, 100 * f->median_abs_error);
 	}
 	free(samples);
 	/* What PyTorch's SDPA ran: the attention implementation seen most. */
@@ -531,7 +545,8 @@ static void judge(const struct ridge_gpu *fitted, struct cal_input *in, struct s
 		for (int pass = 0; pass < 2; pass++) {
 			int n = 0;
 			for (int i = 0; i < in->count; i++)
-				if (case_slot(&in->cases[i]) == slot && (strcmp(in->cases[i].set, "fit") == 0) == (pass == 0))
+				if (case_slot(&in->cases[i]) == slot &&
+				    (strcmp(in->cases[i].set, "fit") == 0) == (pass == 0))
 					errs[n++] = fabs(relative_error(&in->cases[i]));
 			double med = n ? ridge_median(errs, (size_t)n) : 0;
 			if (pass == 0) {
@@ -621,7 +636,8 @@ static void print_result(const struct ridge_gpu *fitted, const struct cal_input 
 		if (f->fitted_memory)
 			snprintf(me, sizeof me, "%.3f", f->memory_efficiency);
 		if (fits[slot].heldout_count)
-			snprintf(held, sizeof held, "%.1f%% (%d)", 100 * fits[slot].heldout_median, fits[slot].heldout_count);
+			snprintf(held, sizeof held, "%.1f%% (%d)", 100 * fits[slot].heldout_median,
+				 fits[slot].heldout_count);
 		printf("  %-16s %7d %9s %9s %10s %9.1f%% %10s\n", timing_slot_key(slot), fits[slot].fit_count, ce, me,
 		       fixed, 100 * fits[slot].fit_median, held);
 	}
@@ -660,12 +676,17 @@ struct options {
 static int parse(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
-		{ "timings", required_argument, NULL, OPT_TIMINGS }, { "ncu", required_argument, NULL, OPT_NCU },
-		{ "gpu", required_argument, NULL, OPT_GPU },	     { "calibration", required_argument, NULL, OPT_CALIBRATION },
-		{ "hwdb", required_argument, NULL, OPT_HWDB },	     { "out", required_argument, NULL, OPT_OUT },
-		{ "fit-all", no_argument, NULL, OPT_FIT_ALL },	     { "no-fit", no_argument, NULL, OPT_NO_FIT },
+		{ "timings", required_argument, NULL, OPT_TIMINGS },
+		{ "ncu", required_argument, NULL, OPT_NCU },
+		{ "gpu", required_argument, NULL, OPT_GPU },
+		{ "calibration", required_argument, NULL, OPT_CALIBRATION },
+		{ "hwdb", required_argument, NULL, OPT_HWDB },
+		{ "out", required_argument, NULL, OPT_OUT },
+		{ "fit-all", no_argument, NULL, OPT_FIT_ALL },
+		{ "no-fit", no_argument, NULL, OPT_NO_FIT },
 		{ "json", no_argument, NULL, OPT_JSON },
-		{ "help", no_argument, NULL, OPT_HELP },	     { NULL, 0, NULL, 0 },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 	opterr = 0;
@@ -766,7 +787,8 @@ static int run_calibrate(int argc, char **argv)
 		const struct hwdb_entry *named = app_hw_find(&hw, in.gpu_name, &st);
 		cli_report_now(&st);
 		if (named && strcmp(named->gpu.id, e->gpu.id) != 0) {
-			cli_error("--timings %s ran on %s (%s), not %s", o.timings, in.gpu_name, named->gpu.id, e->gpu.id);
+			cli_error("--timings %s ran on %s (%s), not %s", o.timings, in.gpu_name, named->gpu.id,
+				  e->gpu.id);
 			goto done;
 		}
 	}
@@ -791,7 +813,8 @@ static int run_calibrate(int argc, char **argv)
 	struct slot_fit fits[RIDGE_TIMING_SLOTS] = { 0 };
 	const char *file = o.timings ? o.timings : o.ncu;
 	if (place_cases(fitted, &in, err, sizeof err) ||
-	    (o.no_fit ? entry_slots(fitted, &in, fits) : fit_slots(fitted, &in, o.fit_all, file, fits, err, sizeof err))) {
+	    (o.no_fit ? entry_slots(fitted, &in, fits)
+		      : fit_slots(fitted, &in, o.fit_all, file, fits, err, sizeof err))) {
 		cli_error("%s: %s", file, err);
 		free(fitted);
 		goto done;
@@ -824,5 +847,6 @@ done:
 	return rc;
 }
 
-const struct cli_command cli_cmd_calibrate = { "calibrate", run_calibrate,
-					       "fit the time model's efficiencies and fixed costs to measured kernels" };
+const struct cli_command cli_cmd_calibrate = {
+	"calibrate", run_calibrate, "fit the time model's efficiencies and fixed costs to measured kernels"
+};

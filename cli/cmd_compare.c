@@ -13,7 +13,8 @@
 static const struct param compare_params[] = {
 	{ "threshold", PARAM_FRACTION, 0, NULL, 0, 1, 0, "F",
 	  "the smallest gain that counts as an improvement (default 3%)", NULL, NULL },
-	{ "json", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL, "one JSON document on stdout (SI units)", NULL, NULL },
+	{ "json", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL, "one JSON document on stdout (SI units)", NULL,
+	  NULL },
 };
 #define COMPARE_PARAM_COUNT (int)(sizeof compare_params / sizeof compare_params[0])
 
@@ -64,8 +65,8 @@ static int compare_runs(struct comparison *c, double threshold)
 			continue;
 		}
 		if (strcmp(r->base->unit, r->after->unit) != 0) {
-			cli_error("'%s' is in '%s' in the base but in '%s' after: compare like with like", r->base->name,
-				  r->base->unit, r->after->unit);
+			cli_error("'%s' is in '%s' in the base but in '%s' after: compare like with like",
+				  r->base->name, r->base->unit, r->after->unit);
 			return -1;
 		}
 		r->verdict = compare_decide(r->base, r->after, threshold, &r->delta, &r->delta_fraction);
@@ -116,10 +117,10 @@ static void print_text(const struct comparison *c, const char *base_path, const 
 			printf("  %-*.*s only in %s\n", width, width,
 			       c->rows[i].base ? c->rows[i].base->name : c->rows[i].after->name,
 			       c->rows[i].base ? "base" : "after");
-	printf("\n%d regression%s, %d improvement%s, %d better by %.4g%% or less, %d within noise", c->verdicts[COMPARE_REGRESSION],
-	       c->verdicts[COMPARE_REGRESSION] == 1 ? "" : "s", c->verdicts[COMPARE_IMPROVEMENT],
-	       c->verdicts[COMPARE_IMPROVEMENT] == 1 ? "" : "s", c->verdicts[COMPARE_BETTER], threshold * 100,
-	       c->verdicts[COMPARE_NOISE]);
+	printf("\n%d regression%s, %d improvement%s, %d better by %.4g%% or less, %d within noise",
+	       c->verdicts[COMPARE_REGRESSION], c->verdicts[COMPARE_REGRESSION] == 1 ? "" : "s",
+	       c->verdicts[COMPARE_IMPROVEMENT], c->verdicts[COMPARE_IMPROVEMENT] == 1 ? "" : "s",
+	       c->verdicts[COMPARE_BETTER], threshold * 100, c->verdicts[COMPARE_NOISE]);
 	if (c->only_base || c->only_after)
 		printf("; %d only in base, %d only in after", c->only_base, c->only_after);
 	printf("\n");

@@ -33,8 +33,8 @@ static int cost_rank_command(int argc, char **argv)
 	params_init(&v, rank_cli, sizeof rank_cli / sizeof rank_cli[0]);
 	const char *files[1];
 	int nfiles = 0;
-	int rc = params_parse_argv(&v, "cost rank", calc_cost_rank.synopsis, calc_cost_rank.description, argc, argv, files, 1,
-				   &nfiles);
+	int rc = params_parse_argv(&v, "cost rank", calc_cost_rank.synopsis, calc_cost_rank.description, argc, argv,
+				   files, 1, &nfiles);
 	if (rc == 1)
 		return EXIT_OK;
 	if (rc != 0)
@@ -43,7 +43,8 @@ static int cost_rank_command(int argc, char **argv)
 		cli_error("cost rank needs a scenario file with a 'rank' item (see examples/review-q9-rank.yaml)");
 		return EXIT_USAGE;
 	}
-	return cli_eval_file(files[0], params_text(&v, "hwdb"), params_text(&v, "calibration"), "rank", params_flag(&v, "json"));
+	return cli_eval_file(files[0], params_text(&v, "hwdb"), params_text(&v, "calibration"), "rank",
+			     params_flag(&v, "json"));
 }
 
 static int run_cost(int argc, char **argv)

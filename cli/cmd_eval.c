@@ -6,20 +6,18 @@
 #include "cli.h"
 #include "eval.h"
 
-static const char usage_head[] =
-	"usage: ridge eval FILE.yaml [--json] [--hwdb DIR] [--calibration FILE]\n"
-	"\n"
-	"Runs a scenario file: a GPU, a model and a list of what-if items, each one of\n"
-	"ridge's calculations with its inputs, of the kinds\n";
-static const char usage_tail[] =
-	"Prints each item's result as a table; with --json one document with one result per\n"
-	"item. An item's `expect` values are checked (exit 1 when one differs); its `book`\n"
-	"values (what a source printed) are shown beside the exact ones with the drift.\n"
-	"The format: examples/README.md, \"Scenario files\".\n"
-	"\n"
-	"  --json              one JSON document on stdout (SI units)\n"
-	"  --hwdb DIR          also load the hwdb entries in DIR\n"
-	"  --calibration FILE  a ridge-probe calibration (measured ceilings)\n";
+static const char usage_head[] = "usage: ridge eval FILE.yaml [--json] [--hwdb DIR] [--calibration FILE]\n"
+				 "\n"
+				 "Runs a scenario file: a GPU, a model and a list of what-if items, each one of\n"
+				 "ridge's calculations with its inputs, of the kinds\n";
+static const char usage_tail[] = "Prints each item's result as a table; with --json one document with one result per\n"
+				 "item. An item's `expect` values are checked (exit 1 when one differs); its `book`\n"
+				 "values (what a source printed) are shown beside the exact ones with the drift.\n"
+				 "The format: examples/README.md, \"Scenario files\".\n"
+				 "\n"
+				 "  --json              one JSON document on stdout (SI units)\n"
+				 "  --hwdb DIR          also load the hwdb entries in DIR\n"
+				 "  --calibration FILE  a ridge-probe calibration (measured ceilings)\n";
 
 /* The kinds from eval_kinds[], so the list is never behind the table. */
 static void usage(void)

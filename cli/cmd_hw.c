@@ -10,23 +10,22 @@
 
 #include "cli.h"
 
-static const char usage_text[] =
-	"usage: ridge hw list  [--json] [--hwdb DIR]\n"
-	"       ridge hw show  GPU [--json] [--hwdb DIR] [--calibration FILE]\n"
-	"       ridge hw check [FILE...] [--json] [--hwdb DIR]\n"
-	"\n"
-	"  list    every known GPU: id, name, vendor, architecture, headline rates\n"
-	"  show    one entry in full, with the sources of its numbers (GPU: id or alias,\n"
-	"          e.g. h100-sxm or \"NVIDIA H100 80GB HBM3\")\n"
-	"  check   validate entries (schema, units, ranges, plausibility); with no FILE,\n"
-	"          every entry ridge would load. Exit 1 if any entry is bad.\n"
-	"\n"
-	"  --json              one JSON document on stdout (SI units)\n"
-	"  --hwdb DIR          also load every *.yaml in DIR (overrides by id)\n"
-	"  --calibration FILE  also load FILE (a ridge-probe calibration)\n"
-	"\n"
-	"Entries load from the built-in database, then $XDG_CONFIG_HOME/ridge/hwdb\n"
-	"(~/.config/ridge/hwdb), then each directory in $RIDGE_HWDB (colon-separated).\n";
+static const char usage_text[] = "usage: ridge hw list  [--json] [--hwdb DIR]\n"
+				 "       ridge hw show  GPU [--json] [--hwdb DIR] [--calibration FILE]\n"
+				 "       ridge hw check [FILE...] [--json] [--hwdb DIR]\n"
+				 "\n"
+				 "  list    every known GPU: id, name, vendor, architecture, headline rates\n"
+				 "  show    one entry in full, with the sources of its numbers (GPU: id or alias,\n"
+				 "          e.g. h100-sxm or \"NVIDIA H100 80GB HBM3\")\n"
+				 "  check   validate entries (schema, units, ranges, plausibility); with no FILE,\n"
+				 "          every entry ridge would load. Exit 1 if any entry is bad.\n"
+				 "\n"
+				 "  --json              one JSON document on stdout (SI units)\n"
+				 "  --hwdb DIR          also load every *.yaml in DIR (overrides by id)\n"
+				 "  --calibration FILE  also load FILE (a ridge-probe calibration)\n"
+				 "\n"
+				 "Entries load from the built-in database, then $XDG_CONFIG_HOME/ridge/hwdb\n"
+				 "(~/.config/ridge/hwdb), then each directory in $RIDGE_HWDB (colon-separated).\n";
 
 static double default_peak(const struct ridge_gpu *g, enum ridge_dtype d)
 {
@@ -55,8 +54,8 @@ static int hw_list(const struct app_hw *hw, bool json)
 		}
 		return cli_json_print(array);
 	}
-	printf("%-16s %-28s %-7s %-10s %5s %10s %10s %9s\n", "ID", "NAME", "VENDOR", "ARCH", "SMs", "BF16 TF/s", "FP32 TF/s",
-	       "HBM TB/s");
+	printf("%-16s %-28s %-7s %-10s %5s %10s %10s %9s\n", "ID", "NAME", "VENDOR", "ARCH", "SMs", "BF16 TF/s",
+	       "FP32 TF/s", "HBM TB/s");
 	for (int i = 0; i < hw->db.count; i++) {
 		const struct ridge_gpu *g = &hw->db.entries[i].gpu;
 		double fp32 = 0, bf16 = default_peak(g, RIDGE_BF16);
@@ -149,8 +148,9 @@ static int hw_show(const struct hwdb_entry *e, bool json)
 		printf("\n");
 	}
 	printf("\n%s %d, %s %d, boost %.0f MHz (matrix peaks at %.0f MHz, vector at %.0f MHz)\n",
-	       g->vendor == RIDGE_VENDOR_AMD ? "CUs" : "SMs", g->sm_count, g->vendor == RIDGE_VENDOR_AMD ? "wavefront" : "warp",
-	       g->warp_size, g->boost_clock_hz / 1e6, g->matrix_clock_hz / 1e6, g->vector_clock_hz / 1e6);
+	       g->vendor == RIDGE_VENDOR_AMD ? "CUs" : "SMs", g->sm_count,
+	       g->vendor == RIDGE_VENDOR_AMD ? "wavefront" : "warp", g->warp_size, g->boost_clock_hz / 1e6,
+	       g->matrix_clock_hz / 1e6, g->vector_clock_hz / 1e6);
 	printf("\nPeak rates (dense unless marked)      vector     matrix    sparse\n");
 	for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
 		const struct ridge_peak *p = &g->peak[d];
@@ -220,7 +220,8 @@ static int hw_show(const struct hwdb_entry *e, bool json)
 	fmt_bytes(g->smem_per_sm, a, sizeof a);
 	fmt_bytes(g->smem_per_block, b, sizeof b);
 	fmt_bytes(g->smem_per_block_optin, c, sizeof c);
-	printf("\nPer %s  %s shared memory (%s per block, %s opt-in", g->vendor == RIDGE_VENDOR_AMD ? "CU" : "SM", a, b, c);
+	printf("\nPer %s  %s shared memory (%s per block, %s opt-in", g->vendor == RIDGE_VENDOR_AMD ? "CU" : "SM", a, b,
+	       c);
 	if (g->nv.smem_reserved_per_block > 0) {
 		fmt_bytes(g->nv.smem_reserved_per_block, a, sizeof a);
 		printf(", %s reserved per block", a);
@@ -311,7 +312,8 @@ static int hw_check_files(int count, char **files, bool json)
 			if (e)
 				cli_error("cannot open '%s': %s", files[i], strerror(e));
 			else
-				cli_error("cannot open '%s': %s, not a regular file", files[i], hwdb_file_type_name((unsigned)st.st_mode));
+				cli_error("cannot open '%s': %s, not a regular file", files[i],
+					  hwdb_file_type_name((unsigned)st.st_mode));
 			free(gpus);
 			if (results)
 				cJSON_Delete(results);
@@ -326,7 +328,8 @@ static int hw_check_files(int count, char **files, bool json)
 				struct hwdb_diag *d = &diags.items[diags.count++];
 				snprintf(d->file, sizeof d->file, "%s", files[i]);
 				d->line = d->column = 0;
-				snprintf(d->message, sizeof d->message, "duplicate id '%s' (also in %s)", gpus[i].id, files[j]);
+				snprintf(d->message, sizeof d->message, "duplicate id '%s' (also in %s)", gpus[i].id,
+					 files[j]);
 			}
 		}
 		bad += diags.count > 0;
@@ -420,7 +423,8 @@ static int run_hw(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (strcmp(sub, "show") == 0 && nargs != 1) {
-		cli_error(nargs == 0 ? "hw show needs a GPU id (see 'ridge hw list')" : "hw show takes one GPU, got %d", nargs);
+		cli_error(nargs == 0 ? "hw show needs a GPU id (see 'ridge hw list')" : "hw show takes one GPU, got %d",
+			  nargs);
 		return EXIT_USAGE;
 	}
 	struct app_hw hw;

@@ -10,13 +10,15 @@
 #include "trace.h"
 
 static const struct param launch_params[] = {
-	{ "kernels_per_layer", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "K", "kernels launched per layer per step", NULL, NULL },
+	{ "kernels_per_layer", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "K",
+	  "kernels launched per layer per step", NULL, NULL },
 	{ "layers", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED | PARAM_MODEL, "L", "layers", NULL, NULL },
-	{ "extra_kernels", PARAM_INTEGER, 0, NULL, 0, 1e9, 0, "N", "kernels per step outside the layers (default 0)", NULL, NULL },
+	{ "extra_kernels", PARAM_INTEGER, 0, NULL, 0, 1e9, 0, "N", "kernels per step outside the layers (default 0)",
+	  NULL, NULL },
 	{ "launch_us", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "us", 0, 1, 0, "U",
 	  "host cost of one launch, us (default: the GPU's hwdb or calibration value)", "0 to 1 s", NULL },
-	{ "graph_node_us", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "us", 0, 1, 0, "G", "per-node cost of a graph replay, us (default: hwdb)",
-	  "0 to 1 s", NULL },
+	{ "graph_node_us", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "us", 0, 1, 0, "G",
+	  "per-node cost of a graph replay, us (default: hwdb)", "0 to 1 s", NULL },
 	{ "graph_launch_us", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "us", 0, 1, 0, "U",
 	  "cost of the one graph launch, us (default: the launch cost)", "0 to 1 s", NULL },
 	{ "graph_us", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "us", 0, 10, 0, "T",
@@ -29,7 +31,8 @@ static const struct param launch_params[] = {
 	  "a step-time target, ms: the share the eager overhead would take", "greater than 0, at most 3600 s", NULL },
 	{ "trace", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE",
 	  "a profiler trace (ridge trace): kernels per step, us per launch and the step time from it", NULL, NULL },
-	{ "steps", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_CLI_ONLY, "N", "with --trace: the steps it covers (default 1)", NULL, NULL },
+	{ "steps", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_CLI_ONLY, "N", "with --trace: the steps it covers (default 1)",
+	  NULL, NULL },
 	CALC_GPU_PARAMS,
 	CALC_JSON_PARAM,
 };
@@ -149,7 +152,8 @@ static void launch_print(const cJSON *r)
 	       calc_str(r, "launch_source"), b, calc_str(r, "graph_node_source"));
 	double k = calc_num(r, "launches");
 	if (calc_has(r, "trace"))
-		printf("  from %s: %.4g kernels per step%s\n", calc_str(r, "trace"), calc_num(r, "trace_kernels_per_step"),
+		printf("  from %s: %.4g kernels per step%s\n", calc_str(r, "trace"),
+		       calc_num(r, "trace_kernels_per_step"),
 		       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "trace_step"))
 			       ? ", the step time its kernels span"
 			       : "");
@@ -194,8 +198,8 @@ static void launch_print(const cJSON *r)
 		printf("\n  Measured: %s eager, %s with graphs: %s of launch overhead removed.\n", a, b, c);
 		sec(calc_num(r, "inferred_launch_s"), a, sizeof a);
 		sec(calc_num(r, "launch_s"), b, sizeof b);
-		printf("  Per launch: %s / %.0f = %s (%.4gx the %s assumed; a lower bound: the replay is taken as free)\n", c, k,
-		       a, calc_num(r, "inferred_vs_assumed"), b);
+		printf("  Per launch: %s / %.0f = %s (%.4gx the %s assumed; a lower bound: the replay is taken as free)\n",
+		       c, k, a, calc_num(r, "inferred_vs_assumed"), b);
 		sec(calc_num(r, "inferred_launch_replay_s"), a, sizeof a);
 		sec(calc_num(r, "graph_overhead_s"), d, sizeof d);
 		printf("  Adding back the replay's own %s: %s per launch\n", d, a);
@@ -206,7 +210,8 @@ static void launch_print(const cJSON *r)
 		sec(calc_num(r, "target_overhead_s"), b, sizeof b);
 		fmt_percent(calc_num(r, "fraction_of_target"), f, sizeof f);
 		fmt_percent(calc_num(r, "graph_fraction_of_target"), g, sizeof g);
-		printf("\n  At the %s target: %s of eager launch overhead is %s of it; with a graph, %s.\n", a, b, f, g);
+		printf("\n  At the %s target: %s of eager launch overhead is %s of it; with a graph, %s.\n", a, b, f,
+		       g);
 	}
 }
 
@@ -273,12 +278,12 @@ static int fill_from_trace(int argc, char **argv, char **out, char text[][64], i
 	from_trace.kernels_per_step = (double)t.kernel_count / (double)steps;
 	long long per_step = llround(from_trace.kernels_per_step);
 	int n = 0;
-#define ADD(flag, ...)                                                           \
-	do {                                                                     \
-		out[n] = flag;                                                   \
-		snprintf(text[n / 2], sizeof text[n / 2], __VA_ARGS__);          \
-		out[n + 1] = text[n / 2];                                        \
-		n += 2;                                                          \
+#define ADD(flag, ...)                                                  \
+	do {                                                            \
+		out[n] = flag;                                          \
+		snprintf(text[n / 2], sizeof text[n / 2], __VA_ARGS__); \
+		out[n + 1] = text[n / 2];                               \
+		n += 2;                                                 \
 	} while (0)
 	if (!layers_text)
 		ADD("--layers", "1");
@@ -315,4 +320,5 @@ static int run_launch(int argc, char **argv)
 	return calc_main(&calc_launch, argc + extra, args);
 }
 
-const struct cli_command cli_cmd_launch = { "launch", run_launch, "kernel-launch overhead: eager, CUDA graphs, persistent" };
+const struct cli_command cli_cmd_launch = { "launch", run_launch,
+					    "kernel-launch overhead: eager, CUDA graphs, persistent" };

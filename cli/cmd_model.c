@@ -24,9 +24,10 @@ static const char description[] =
 	"layer launches. Keys it cannot interpret are named in warnings.\n";
 
 static const struct param model_params[] = {
-	{ "tokens", PARAM_INTEGER, 0, NULL, 1, 1e12, 0, "T", "tokens through the GEMMs (M; default 1: decode at batch 1)",
+	{ "tokens", PARAM_INTEGER, 0, NULL, 1, 1e12, 0, "T",
+	  "tokens through the GEMMs (M; default 1: decode at batch 1)", NULL, NULL },
+	{ "kv_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "KV-cache storage for the bytes per token (default bf16)",
 	  NULL, NULL },
-	{ "kv_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "KV-cache storage for the bytes per token (default bf16)", NULL, NULL },
 	CALC_JSON_PARAM,
 };
 
@@ -36,7 +37,11 @@ void app_json_workload_model(cJSON *o, const struct app_model_config *c)
 	const struct ridge_workload_model *w = &c->workload;
 	cJSON_AddStringToObject(o, "model_type", c->model_type);
 	cJSON_AddStringToObject(o, "family", w->experts > 0 ? "moe" : "dense");
-	cJSON_AddStringToObject(o, "attention", w->mla ? "mla" : w->kv_heads == 1 ? "mqa" : w->kv_heads < w->heads ? "gqa" : "mha");
+	cJSON_AddStringToObject(o, "attention",
+				w->mla                   ? "mla"
+				: w->kv_heads == 1       ? "mqa"
+				: w->kv_heads < w->heads ? "gqa"
+							 : "mha");
 	json_number(o, "hidden_size", (double)w->hidden);
 	json_number(o, "intermediate_size", (double)w->intermediate);
 	json_number(o, "num_hidden_layers", (double)w->layers);
@@ -138,15 +143,17 @@ static void print_model(const cJSON *d)
 	char a[64], b[64], c[64];
 	printf("model: %s (%s): %s, %s attention, %.0f layers, hidden %.0f, %.0f heads (%.0f KV, head_dim %.0f), vocab %.0f%s\n",
 	       calc_str(d, "file"), calc_str(m, "model_type")[0] ? calc_str(m, "model_type") : "no model_type",
-	       calc_str(m, "family"), calc_str(m, "attention"), calc_num(m, "num_hidden_layers"), calc_num(m, "hidden_size"),
-	       calc_num(m, "num_attention_heads"), calc_num(m, "num_key_value_heads"), calc_num(m, "head_dim"),
-	       calc_num(m, "vocab_size"), cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "tie_word_embeddings")) ? ", tied embeddings" : "");
+	       calc_str(m, "family"), calc_str(m, "attention"), calc_num(m, "num_hidden_layers"),
+	       calc_num(m, "hidden_size"), calc_num(m, "num_attention_heads"), calc_num(m, "num_key_value_heads"),
+	       calc_num(m, "head_dim"), calc_num(m, "vocab_size"),
+	       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "tie_word_embeddings")) ? ", tied embeddings" : "");
 	if (calc_num(m, "sliding_window") > 0)
 		printf("  sliding window: %.0f tokens\n", calc_num(m, "sliding_window"));
 	if (calc_has(m, "experts"))
 		printf("  MoE: %.0f routed experts, top-%.0f, %.0f wide; shared expert MLP %.0f wide; %.0f dense + %.0f MoE layers\n",
-		       calc_num(m, "experts"), calc_num(m, "experts_per_token"), calc_num(m, "expert_intermediate_size"),
-		       calc_num(m, "shared_expert_intermediate_size"), calc_num(m, "dense_layers"), calc_num(m, "moe_layers"));
+		       calc_num(m, "experts"), calc_num(m, "experts_per_token"),
+		       calc_num(m, "expert_intermediate_size"), calc_num(m, "shared_expert_intermediate_size"),
+		       calc_num(m, "dense_layers"), calc_num(m, "moe_layers"));
 	if (calc_has(m, "kv_lora_rank"))
 		printf("  MLA: q_lora_rank %.0f, kv_lora_rank %.0f, qk_nope %.0f + qk_rope %.0f, v_head_dim %.0f\n",
 		       calc_num(m, "q_lora_rank"), calc_num(m, "kv_lora_rank"), calc_num(m, "qk_nope_head_dim"),
@@ -154,28 +161,31 @@ static void print_model(const cJSON *d)
 	fmt_grouped(calc_num(p, "total"), 0, a, sizeof a);
 	fmt_grouped(calc_num(p, "active"), 0, b, sizeof b);
 	fmt_grouped(calc_num(p, "matmul_active"), 0, c, sizeof c);
-	printf("parameters: %s total, %s active per token (%s multiplied: without the input table and norms)\n", a, b, c);
+	printf("parameters: %s total, %s active per token (%s multiplied: without the input table and norms)\n", a, b,
+	       c);
 	fmt_grouped(calc_num(kv, "kv_bytes_per_token"), 0, a, sizeof a);
 	printf("KV cache: %s B per token (%s; %.0f elements per token per layer%s)\n", a, calc_str(kv, "kv_dtype"),
 	       calc_num(kv, "elements_per_token_per_layer"),
-	       calc_has(m, "kv_lora_rank") ? ": the compressed latent, kv_lora_rank + qk_rope_head_dim" : ": 2 x KV heads x head_dim");
+	       calc_has(m, "kv_lora_rank") ? ": the compressed latent, kv_lora_rank + qk_rope_head_dim"
+					   : ": 2 x KV heads x head_dim");
 	printf("\nGEMMs at %.0f token%s (M x N x K; an expert sees tokens x k / E)", calc_num(d, "tokens"),
 	       calc_num(d, "tokens") == 1 ? "" : "s");
 	if (calc_has(d, "experts_touched_per_layer"))
 		printf("; experts touched per layer %.6g", calc_num(d, "experts_touched_per_layer"));
 	printf("\n  %-26s %12s %10s %10s %9s %7s  %s\n", "GEMM", "M", "N", "K", "per layer", "layers", "N from");
 	const cJSON *g;
-	cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(d, "gemms"))
-	{
-		printf("  %-26s %12.6g %10.0f %10.0f %9.0f %7.0f  %s\n", calc_str(g, "name"), calc_num(g, "m"), calc_num(g, "n"),
-		       calc_num(g, "k"), calc_num(g, "instances_per_layer"), calc_num(g, "layers"), calc_str(g, "n_from"));
+	cJSON_ArrayForEach (g, cJSON_GetObjectItemCaseSensitive(d, "gemms")) {
+		printf("  %-26s %12.6g %10.0f %10.0f %9.0f %7.0f  %s\n", calc_str(g, "name"), calc_num(g, "m"),
+		       calc_num(g, "n"), calc_num(g, "k"), calc_num(g, "instances_per_layer"), calc_num(g, "layers"),
+		       calc_str(g, "n_from"));
 	}
 	printf("\nkernels of a layer:");
 	const cJSON *k;
 	int count = 0;
-	cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(d, "layer_kernels"))
-	{
-		const char *name = calc_has(k, "gemm") || cJSON_GetObjectItemCaseSensitive(k, "gemm") ? calc_str(k, "gemm") : calc_str(k, "op");
+	cJSON_ArrayForEach (k, cJSON_GetObjectItemCaseSensitive(d, "layer_kernels")) {
+		const char *name = calc_has(k, "gemm") || cJSON_GetObjectItemCaseSensitive(k, "gemm")
+					   ? calc_str(k, "gemm")
+					   : calc_str(k, "op");
 		if (calc_num(k, "instances") != 1)
 			printf("%s %s x%.4g", count ? "," : "", name, calc_num(k, "instances"));
 		else
@@ -246,4 +256,6 @@ static int run_model(int argc, char **argv)
 	return EXIT_OK;
 }
 
-const struct cli_command cli_cmd_model = { "model", run_model, "what ridge reads from a model config: parameters, GEMMs, KV cache, kernels" };
+const struct cli_command cli_cmd_model = {
+	"model", run_model, "what ridge reads from a model config: parameters, GEMMs, KV cache, kernels"
+};

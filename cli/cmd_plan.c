@@ -16,24 +16,33 @@
 #include "svg.h"
 
 static const struct param plan_params[] = {
-	{ "model", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, "FILE", "model config (Hugging Face config.json or YAML)", NULL, NULL },
+	{ "model", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, "FILE", "model config (Hugging Face config.json or YAML)",
+	  NULL, NULL },
 	{ "tpot", PARAM_NUMBER, RIDGE_UNIT_SECONDS, NULL, 0, 3600, PARAM_REQUIRED | PARAM_OPEN_LO, "T",
 	  "time per output token limit (50ms)", "greater than 0, at most 3600 s", NULL },
 	{ "ttft", PARAM_NUMBER, RIDGE_UNIT_SECONDS, NULL, 0, 3600, PARAM_REQUIRED | PARAM_OPEN_LO, "T",
 	  "time to first token limit (2s)", "greater than 0, at most 3600 s", NULL },
-	{ "context", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "C", "tokens per request: prompt and KV cache (8k)", NULL, NULL },
-	{ "gpu", PARAM_TEXT, 0, NULL, 0, 0, 0, "GPU,...", "GPU types to consider (default " APP_DEFAULT_GPU ")", NULL, NULL },
-	{ "price", PARAM_TEXT, 0, NULL, 0, 0, 0, "GPU=USD,...", "USD per GPU-hour for a GPU (default: its hwdb price)", NULL, NULL },
-	{ "weight_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT,...", "weight storage types to consider (default bf16)", NULL, NULL },
+	{ "context", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "C",
+	  "tokens per request: prompt and KV cache (8k)", NULL, NULL },
+	{ "gpu", PARAM_TEXT, 0, NULL, 0, 0, 0, "GPU,...", "GPU types to consider (default " APP_DEFAULT_GPU ")", NULL,
+	  NULL },
+	{ "price", PARAM_TEXT, 0, NULL, 0, 0, 0, "GPU=USD,...", "USD per GPU-hour for a GPU (default: its hwdb price)",
+	  NULL, NULL },
+	{ "weight_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT,...", "weight storage types to consider (default bf16)",
+	  NULL, NULL },
 	{ "kv_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "KV-cache storage (default bf16)", NULL, NULL },
 	{ "kernels_per_layer", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "K",
-	  "kernel launches per layer per step (default: the modelled kernel sequence, as ridge cost decode --model)", NULL, NULL },
-	{ "max_batch", PARAM_INTEGER, 0, NULL, 1, 65536, 0, "B", "largest batch tried: 1, 2, 4 ... (default 256)", NULL, NULL },
-	{ "max_gpus", PARAM_INTEGER, 0, NULL, 1, 1024, 0, "N", "most GPUs per replica: 1, 2, 4 ... (default 8)", NULL, NULL },
+	  "kernel launches per layer per step (default: the modelled kernel sequence, as ridge cost decode --model)",
+	  NULL, NULL },
+	{ "max_batch", PARAM_INTEGER, 0, NULL, 1, 65536, 0, "B", "largest batch tried: 1, 2, 4 ... (default 256)", NULL,
+	  NULL },
+	{ "max_gpus", PARAM_INTEGER, 0, NULL, 1, 1024, 0, "N", "most GPUs per replica: 1, 2, 4 ... (default 8)", NULL,
+	  NULL },
 	{ "top", PARAM_INTEGER, 0, NULL, 1, 1000, 0, "N", "configurations printed (default 5)", NULL, NULL },
 	{ "svg", PARAM_TEXT, 0, NULL, 0, 0, 0, "FILE", "write the cost-latency Pareto front", NULL, NULL },
 	{ "hwdb", PARAM_TEXT, 0, NULL, 0, 0, 0, "DIR", "also load the hwdb entries in DIR", NULL, NULL },
-	{ "calibration", PARAM_TEXT, 0, NULL, 0, 0, 0, "FILE", "a ridge-probe calibration (measured ceilings)", NULL, NULL },
+	{ "calibration", PARAM_TEXT, 0, NULL, 0, 0, 0, "FILE", "a ridge-probe calibration (measured ceilings)", NULL,
+	  NULL },
 	CALC_JSON_PARAM,
 };
 
@@ -102,7 +111,8 @@ static int read_gpus(const struct param_values *v, const struct app_hw *hw, stru
 		char items[RIDGE_PLAN_MAX_GPUS][RIDGE_TEXT];
 		int k = split_list(params_text(v, "price"), items, RIDGE_PLAN_MAX_GPUS);
 		if (k < 1) {
-			cli_error("%s: '%s' is not a list of GPU=USD", params_where(v, "price"), params_text(v, "price"));
+			cli_error("%s: '%s' is not a list of GPU=USD", params_where(v, "price"),
+				  params_text(v, "price"));
 			return -1;
 		}
 		for (int i = 0; i < k; i++) {
@@ -121,8 +131,8 @@ static int read_gpus(const struct param_values *v, const struct app_hw *hw, stru
 				if (in->gpus[j].gpu == &e->gpu)
 					which = j;
 			if (which < 0) {
-				cli_error("%s: '%s' is not one of the GPUs given with %s", params_where(v, "price"), items[i],
-					  params_where(v, "gpu"));
+				cli_error("%s: '%s' is not one of the GPUs given with %s", params_where(v, "price"),
+					  items[i], params_where(v, "gpu"));
 				return -1;
 			}
 			double usd;
@@ -149,7 +159,8 @@ static int read_gpus(const struct param_values *v, const struct app_hw *hw, stru
 static int read_storage(const struct param_values *v, const char *param, const char *name, struct ridge_storage *out)
 {
 	if (!cost_storage_bytes(name, &out->bytes)) {
-		cli_error("%s: unknown storage type '%s' (known: %s)", params_where(v, param), name, cost_storage_list());
+		cli_error("%s: unknown storage type '%s' (known: %s)", params_where(v, param), name,
+			  cost_storage_list());
 		return -1;
 	}
 	serve_storage_scale(name, &out->scale_bytes, &out->group);
@@ -251,8 +262,9 @@ static void print_config(int rank, const struct ridge_plan_input *in, const stru
 	fmt_percent(c->comm_share, share, sizeof share);
 	char count[32];
 	snprintf(count, sizeof count, "%.0f (TP%.0f)", c->gpus, c->gpus);
-	printf("  %2d  %-14s %-8s %6.0f  %-5s %-10s %10s %10s %10s %10s %10s\n", rank, in->gpus[c->gpu_index].gpu->id, count,
-	       c->batch, in->dtype_names[c->dtype_index], plan_launch_name(c->launch), tpot, ttft, usd, tps, mem);
+	printf("  %2d  %-14s %-8s %6.0f  %-5s %-10s %10s %10s %10s %10s %10s\n", rank, in->gpus[c->gpu_index].gpu->id,
+	       count, c->batch, in->dtype_names[c->dtype_index], plan_launch_name(c->launch), tpot, ttft, usd, tps,
+	       mem);
 	printf("      TPOT = kernels %s (%s-bound floor) + %s all-reduce (%s, %s of TPOT) + %s launches%s%s%s\n", kern,
 	       c->memory_time_s >= c->compute_time_s ? "memory" : "compute", comm, c->comm_algorithm, share, launch,
 	       c->fits ? "" : "; DOES NOT FIT", c->meets_tpot ? "" : "; over the TPOT limit",
@@ -301,13 +313,16 @@ static int write_svg(const char *path, const struct ridge_plan_input *in, const 
 	double lx = svg_log_scale(in->tpot_limit_s, tlo, thi, x0, x1);
 	svg_line(&s, lx, y0, lx, y1, "#c00", 1.5, true);
 	svg_text_halo(&s, lx + 4, y1 + 14, 11, "start", "#c00", "TPOT limit");
-	const char *colors[] = { "#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf" };
+	const char *colors[] = {
+		"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf"
+	};
 	for (int i = 0; i < n; i++) {
 		if (!all[i].fits)
 			continue;
 		double x = svg_log_scale(all[i].tpot_s, tlo, thi, x0, x1);
 		double y = svg_log_scale(all[i].usd_per_million_tokens, clo, chi, y0, y1);
-		svg_circle(&s, x, y, all[i].meets ? 3.5 : 2, all[i].meets ? colors[all[i].gpu_index % 8] : "#ccc", "none");
+		svg_circle(&s, x, y, all[i].meets ? 3.5 : 2, all[i].meets ? colors[all[i].gpu_index % 8] : "#ccc",
+			   "none");
 	}
 	/* the front: by rising TPOT, each point cheaper than every faster one */
 	int *order = malloc(sizeof *order * (size_t)(n > 0 ? n : 1));
@@ -407,8 +422,8 @@ static int run_plan(int argc, char **argv)
 	int n = 0;
 	char err[400];
 	if (plan_space(in) > MAX_SPACE) {
-		cli_error("%s and %s give more than %d configurations", params_where(&v, "max_batch"), params_where(&v, "max_gpus"),
-			  MAX_SPACE);
+		cli_error("%s and %s give more than %d configurations", params_where(&v, "max_batch"),
+			  params_where(&v, "max_gpus"), MAX_SPACE);
 		goto done;
 	}
 	if (plan_search(in, all, MAX_SPACE, &n, err, sizeof err) != 0) {
@@ -442,10 +457,10 @@ static int run_plan(int argc, char **argv)
 		fmt_seconds(in->tpot_limit_s, tpot, sizeof tpot);
 		fmt_seconds(in->ttft_limit_s, ttft, sizeof ttft);
 		cost_format_exact(in->params, p, sizeof p);
-		printf("Serving plan for %s (%s parameters), context %.0f: TPOT <= %s, TTFT <= %s\n", params_text(&v, "model"), p,
-		       in->context, tpot, ttft);
-		printf("  %d configurations priced (GPU x count x batch x weight dtype x launch), %d meet every limit\n", n,
-		       meeting);
+		printf("Serving plan for %s (%s parameters), context %.0f: TPOT <= %s, TTFT <= %s\n",
+		       params_text(&v, "model"), p, in->context, tpot, ttft);
+		printf("  %d configurations priced (GPU x count x batch x weight dtype x launch), %d meet every limit\n",
+		       n, meeting);
 		for (int g = 0; g < in->gpu_count; g++) {
 			char usd[32];
 			fmt_usd(in->gpus[g].price_usd_per_hour, usd, sizeof usd);
@@ -456,8 +471,8 @@ static int run_plan(int argc, char **argv)
 			       "  memory to capacity):\n");
 		else
 			printf("\n  Cheapest first ($ per million output tokens, then tokens/s per GPU):\n");
-		printf("\n  %2s  %-14s %-8s %6s  %-5s %-10s %10s %10s %10s %10s %10s\n", "#", "GPU", "GPUs", "batch", "dtype",
-		       "mode", "TPOT", "TTFT", "$/1M tok", "tok/s/GPU", "mem/GPU");
+		printf("\n  %2s  %-14s %-8s %6s  %-5s %-10s %10s %10s %10s %10s %10s\n", "#", "GPU", "GPUs", "batch",
+		       "dtype", "mode", "TPOT", "TTFT", "$/1M tok", "tok/s/GPU", "mem/GPU");
 		int rows = meeting > 0 && meeting < shown ? meeting : shown;
 		for (int i = 0; i < rows; i++)
 			print_config(i + 1, in, &all[i]);

@@ -72,7 +72,8 @@ static void help_text(char *buf, size_t len)
 	size_t used = 0;
 	for (int k = 0; k < RIDGE_KERNEL_COUNT; k++) {
 		int w = snprintf(kernels + used, sizeof kernels - used, "  %-17s %s\n",
-				 intensity_kernel_name((enum ridge_kernel)k), intensity_kernel_summary((enum ridge_kernel)k));
+				 intensity_kernel_name((enum ridge_kernel)k),
+				 intensity_kernel_summary((enum ridge_kernel)k));
 		if (w > 0 && (size_t)w < sizeof kernels - used)
 			used += (size_t)w;
 	}

@@ -9,14 +9,19 @@
 #include "trace.h"
 
 static const struct param trace_params[] = {
-	{ "steps", PARAM_INTEGER, 0, NULL, 1, 1e9, 0, "N", "the trace covers N steps (decode steps, iterations): per-step counts", NULL, NULL },
-	{ "tokens", PARAM_INTEGER, 0, NULL, 1, 1e12, 0, "N", "the trace produced N tokens: per-token counts", NULL, NULL },
-	{ "top", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "N", "kernels listed, longest total first (default 10)", NULL, NULL },
-	{ "json", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL, "one JSON document on stdout (SI units)", NULL, NULL },
+	{ "steps", PARAM_INTEGER, 0, NULL, 1, 1e9, 0, "N",
+	  "the trace covers N steps (decode steps, iterations): per-step counts", NULL, NULL },
+	{ "tokens", PARAM_INTEGER, 0, NULL, 1, 1e12, 0, "N", "the trace produced N tokens: per-token counts", NULL,
+	  NULL },
+	{ "top", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "N", "kernels listed, longest total first (default 10)", NULL,
+	  NULL },
+	{ "json", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL, "one JSON document on stdout (SI units)", NULL,
+	  NULL },
 };
 #define TRACE_PARAM_COUNT (int)(sizeof trace_params / sizeof trace_params[0])
 
-static const char trace_synopsis[] = "usage: ridge trace FILE.sqlite|FILE.json [--steps N] [--tokens N] [--top N] [--json]";
+static const char trace_synopsis[] =
+	"usage: ridge trace FILE.sqlite|FILE.json [--steps N] [--tokens N] [--top N] [--json]";
 static const char trace_description[] =
 	"Reads a profiler trace: an Nsight Systems SQLite export (nsys export --type sqlite\n"
 	"REPORT.nsys-rep) or a PyTorch profiler trace (prof.export_chrome_trace(PATH) with\n"
@@ -40,8 +45,8 @@ static void print_groups(const struct trace_summary *s, int top)
 		snprintf(grid, sizeof grid, "%d,%d,%d", g->first->grid[0], g->first->grid[1], g->first->grid[2]);
 		snprintf(block, sizeof block, "%d,%d,%d", g->first->block[0], g->first->block[1], g->first->block[2]);
 		printf("  %-40.40s %7d %11s %11s %5.1f%%  %-14s %-12s %4d  %s%s\n", g->name, g->calls, total, avg,
-		       100 * g->total_s / s->kernel_s, grid, block, g->first->registers, g->op && g->op[0] ? g->op : "-",
-		       g->shape_varies ? " (shape varies)" : "");
+		       100 * g->total_s / s->kernel_s, grid, block, g->first->registers,
+		       g->op && g->op[0] ? g->op : "-", g->shape_varies ? " (shape varies)" : "");
 	}
 }
 
@@ -225,5 +230,6 @@ static int run_trace(int argc, char **argv)
 	return rc;
 }
 
-const struct cli_command cli_cmd_trace = { "trace", run_trace,
-					   "a profiler trace (nsys SQLite, PyTorch): kernels, launches, host API, gaps" };
+const struct cli_command cli_cmd_trace = {
+	"trace", run_trace, "a profiler trace (nsys SQLite, PyTorch): kernels, launches, host API, gaps"
+};

@@ -7,28 +7,28 @@
 #include "../tui/tui.h"
 
 static const char usage_text[] =
-    "usage: ridge tui [--gpu GPU] [--hwdb DIR] [--calibration FILE] [FILE.yaml]\n"
-    "       ridge tui --dump FILE.yaml [--gpu GPU] [--hwdb DIR] [--calibration FILE]\n"
-    "       ridge tui --bench [--size COLSxLINES] [--presses N]\n"
-    "       ridge tui --keys\n"
-    "\n"
-    "The what-if explorer: hardware, roofline, occupancy, alignment and cost panels\n"
-    "whose numbers change as you change the inputs (the same model functions as\n"
-    "the other ridge commands). Press ? inside for the keys.\n"
-    "\n"
-    "  FILE.yaml           open a scenario file (the format 'ridge eval' reads);\n"
-    "                      's' inside saves the what-if back to one\n"
-    "  --gpu GPU           the GPU to start with (default " APP_DEFAULT_GPU "; overrides the scenario's)\n"
-    "  --hwdb DIR          also load every *.yaml in DIR\n"
-    "  --calibration FILE  also load FILE (a ridge-probe calibration); without\n"
-    "                      --gpu, start on it\n"
-    "  --dump              no terminal: print the panels' values as one JSON document\n"
-    "  --bench             time key press -> update + redraw off-screen, per panel\n"
-    "  --size COLSxLINES   --bench screen size (default 100x30)\n"
-    "  --presses N         --bench key presses per panel (default 500)\n"
-    "  --keys              print the key bindings as a Markdown table\n"
-    "\n"
-    "Colors follow the terminal; NO_COLOR=1 turns them off.\n";
+	"usage: ridge tui [--gpu GPU] [--hwdb DIR] [--calibration FILE] [FILE.yaml]\n"
+	"       ridge tui --dump FILE.yaml [--gpu GPU] [--hwdb DIR] [--calibration FILE]\n"
+	"       ridge tui --bench [--size COLSxLINES] [--presses N]\n"
+	"       ridge tui --keys\n"
+	"\n"
+	"The what-if explorer: hardware, roofline, occupancy, alignment and cost panels\n"
+	"whose numbers change as you change the inputs (the same model functions as\n"
+	"the other ridge commands). Press ? inside for the keys.\n"
+	"\n"
+	"  FILE.yaml           open a scenario file (the format 'ridge eval' reads);\n"
+	"                      's' inside saves the what-if back to one\n"
+	"  --gpu GPU           the GPU to start with (default " APP_DEFAULT_GPU "; overrides the scenario's)\n"
+	"  --hwdb DIR          also load every *.yaml in DIR\n"
+	"  --calibration FILE  also load FILE (a ridge-probe calibration); without\n"
+	"                      --gpu, start on it\n"
+	"  --dump              no terminal: print the panels' values as one JSON document\n"
+	"  --bench             time key press -> update + redraw off-screen, per panel\n"
+	"  --size COLSxLINES   --bench screen size (default 100x30)\n"
+	"  --presses N         --bench key presses per panel (default 500)\n"
+	"  --keys              print the key bindings as a Markdown table\n"
+	"\n"
+	"Colors follow the terminal; NO_COLOR=1 turns them off.\n";
 
 static int parse_size(const char *text, int *cols, int *lines)
 {
@@ -52,16 +52,16 @@ static int parse_size(const char *text, int *cols, int *lines)
 static int parse_options(int argc, char **argv, struct tui_options *opt, bool *keys)
 {
 	static const struct option longopts[] = {
-	    {"gpu", required_argument, NULL, 'g'},
-	    {"hwdb", required_argument, NULL, 'd'},
-	    {"calibration", required_argument, NULL, 'c'},
-	    {"dump", no_argument, NULL, 'D'},
-	    {"bench", no_argument, NULL, 'B'},
-	    {"size", required_argument, NULL, 'S'},
-	    {"presses", required_argument, NULL, 'P'},
-	    {"keys", no_argument, NULL, 'K'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+		{ "gpu", required_argument, NULL, 'g' },
+		{ "hwdb", required_argument, NULL, 'd' },
+		{ "calibration", required_argument, NULL, 'c' },
+		{ "dump", no_argument, NULL, 'D' },
+		{ "bench", no_argument, NULL, 'B' },
+		{ "size", required_argument, NULL, 'S' },
+		{ "presses", required_argument, NULL, 'P' },
+		{ "keys", no_argument, NULL, 'K' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 	opterr = 0;
@@ -121,7 +121,7 @@ static int parse_options(int argc, char **argv, struct tui_options *opt, bool *k
 
 static int run_tui(int argc, char **argv)
 {
-	struct tui_options opt = {.lines = 30, .cols = 100, .presses = 500};
+	struct tui_options opt = { .lines = 30, .cols = 100, .presses = 500 };
 	bool keys = false;
 	int rc = parse_options(argc, argv, &opt, &keys);
 	if (rc == -2)
@@ -140,4 +140,4 @@ static int run_tui(int argc, char **argv)
 	return rc;
 }
 
-const struct cli_command cli_cmd_tui = {"tui", run_tui, "the what-if explorer (ncurses): every panel live"};
+const struct cli_command cli_cmd_tui = { "tui", run_tui, "the what-if explorer (ncurses): every panel live" };

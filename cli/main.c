@@ -14,10 +14,9 @@ static void usage(FILE *out)
 	fprintf(out, "usage: ridge <command> [options]   (ridge <command> --help for each)\n\ncommands:\n");
 	for (int i = 0; i < COMMAND_COUNT; i++)
 		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
-	fprintf(out,
-		"\nNumbers take suffixes K M G T P (x1000) and Ki Mi Gi Ti (x1024) and units:\n"
-		"  70e9, 32KiB, 3.35TB/s, 989T, 5us, 25ms.  --json prints one JSON document (SI units).\n"
-		"Exit codes: 0 ok, 1 problem found, 2 usage or input error, 3 environment error.\n");
+	fprintf(out, "\nNumbers take suffixes K M G T P (x1000) and Ki Mi Gi Ti (x1024) and units:\n"
+		     "  70e9, 32KiB, 3.35TB/s, 989T, 5us, 25ms.  --json prints one JSON document (SI units).\n"
+		     "Exit codes: 0 ok, 1 problem found, 2 usage or input error, 3 environment error.\n");
 }
 
 static int run_command(int argc, char **argv);

@@ -35,10 +35,10 @@ static const struct {
 	int carveout_count;
 } cc_table[] = {
 #define CARVEOUT(a) a, (int)(sizeof a / sizeof a[0])
-	{ 7, 0, 32, 0, CARVEOUT(carveout_70) },	 { 7, 5, 16, 0, CARVEOUT(carveout_75) },
-	{ 8, 0, 32, 0, CARVEOUT(carveout_80) },	 { 8, 6, 16, 0, CARVEOUT(carveout_86) },
-	{ 8, 7, 16, 0, CARVEOUT(carveout_80) },	 { 8, 9, 24, 0, CARVEOUT(carveout_86) },
-	{ 9, 0, 32, 2, CARVEOUT(carveout_90) },	 { 10, 0, 32, 2, CARVEOUT(carveout_90) },
+	{ 7, 0, 32, 0, CARVEOUT(carveout_70) },  { 7, 5, 16, 0, CARVEOUT(carveout_75) },
+	{ 8, 0, 32, 0, CARVEOUT(carveout_80) },  { 8, 6, 16, 0, CARVEOUT(carveout_86) },
+	{ 8, 7, 16, 0, CARVEOUT(carveout_80) },  { 8, 9, 24, 0, CARVEOUT(carveout_86) },
+	{ 9, 0, 32, 2, CARVEOUT(carveout_90) },  { 10, 0, 32, 2, CARVEOUT(carveout_90) },
 	{ 10, 1, 24, 1, CARVEOUT(carveout_90) }, { 10, 3, 32, 2, CARVEOUT(carveout_90) },
 	{ 11, 0, 24, 1, CARVEOUT(carveout_90) }, { 12, 0, 24, 1, CARVEOUT(carveout_86) },
 	{ 12, 1, 24, 1, CARVEOUT(carveout_86) },
@@ -74,62 +74,67 @@ bool hwdb_cc_occupancy(int major, int minor, struct hwdb_cc_occupancy *out)
  * run FP32-accumulate tensor math at half rate, and their entries carry
  * that rate). Sources per row group below; the shipped entries' notes show
  * each peak as SMs x rate x clock. */
-#define R(dt, m, ...) { RIDGE_##dt, m, { __VA_ARGS__ } }
+#define R(dt, m, ...)               \
+	{                           \
+		RIDGE_##dt, m,      \
+		{                   \
+			__VA_ARGS__ \
+		}                   \
+	}
 static const struct hwdb_peak_rate rates_70[] = {
 	/* Tesla V100 whitepaper: 64 FP32 + 32 FP64 lanes, 8 tensor cores x 64 FMA */
-	R(FP64, false, 64), R(FP32, false, 128), R(FP16, false, 256), R(FP16, true, 1024),
+	R(FP64, false, 64),
+	R(FP32, false, 128),
+	R(FP16, false, 256),
+	R(FP16, true, 1024),
 };
 static const struct hwdb_peak_rate rates_75[] = {
 	/* Turing whitepaper: 64 FP32 lanes, 2 FP64 units, 8 tensor cores x 64 FP16 FMA */
-	R(FP64, false, 4),	    R(FP32, false, 128),	 R(FP16, false, 256),
-	R(FP16, true, 1024, 512), R(INT8, true, 2048),
+	R(FP64, false, 4), R(FP32, false, 128), R(FP16, false, 256), R(FP16, true, 1024, 512), R(INT8, true, 2048),
 };
 static const struct hwdb_peak_rate rates_80[] = {
 	/* A100 whitepaper: 64 FP32 + 32 FP64 lanes, 4 tensor cores x 256 FP16 FMA */
-	R(FP64, false, 64),	 R(FP64, true, 128), R(FP32, false, 128), R(TF32, true, 1024),
-	R(BF16, false, 256), R(BF16, true, 2048), R(FP16, false, 512), R(FP16, true, 2048),
-	R(INT8, true, 4096),
+	R(FP64, false, 64),  R(FP64, true, 128),  R(FP32, false, 128), R(TF32, true, 1024), R(BF16, false, 256),
+	R(BF16, true, 2048), R(FP16, false, 512), R(FP16, true, 2048), R(INT8, true, 4096),
 };
 static const struct hwdb_peak_rate rates_86[] = {
 	/* GA102 whitepaper: 128 FP32 lanes, 2 FP64 units, 4 tensor cores x 128 FP16 FMA */
-	R(FP64, false, 4),	   R(FP32, false, 256),	    R(TF32, true, 512, 256), R(BF16, false, 256),
-	R(BF16, true, 1024, 512), R(FP16, false, 256),	    R(FP16, true, 1024, 512), R(INT8, true, 2048),
+	R(FP64, false, 4),        R(FP32, false, 256), R(TF32, true, 512, 256),  R(BF16, false, 256),
+	R(BF16, true, 1024, 512), R(FP16, false, 256), R(FP16, true, 1024, 512), R(INT8, true, 2048),
 };
 static const struct hwdb_peak_rate rates_89[] = {
 	/* Ada whitepaper v2.1: as GA102, plus FP8 */
-	R(FP64, false, 4),	     R(FP32, false, 256),	R(TF32, true, 512, 256), R(BF16, false, 256),
-	R(BF16, true, 1024, 512), R(FP16, false, 256),	R(FP16, true, 1024, 512), R(FP8, true, 2048, 1024),
-	R(INT8, true, 2048),
+	R(FP64, false, 4),        R(FP32, false, 256),      R(TF32, true, 512, 256),
+	R(BF16, false, 256),      R(BF16, true, 1024, 512), R(FP16, false, 256),
+	R(FP16, true, 1024, 512), R(FP8, true, 2048, 1024), R(INT8, true, 2048),
 };
 static const struct hwdb_peak_rate rates_90[] = {
 	/* Hopper whitepaper: 128 FP32 + 64 FP64 lanes, 4 tensor cores x 512 FP16 FMA */
-	R(FP64, false, 128),	R(FP64, true, 256),  R(FP32, false, 256), R(TF32, true, 2048),
-	R(BF16, false, 512), R(BF16, true, 4096), R(FP16, false, 512), R(FP16, true, 4096),
-	R(FP8, true, 8192),	R(INT8, true, 8192),
+	R(FP64, false, 128), R(FP64, true, 256),  R(FP32, false, 256), R(TF32, true, 2048), R(BF16, false, 512),
+	R(BF16, true, 4096), R(FP16, false, 512), R(FP16, true, 4096), R(FP8, true, 8192),  R(INT8, true, 8192),
 };
 static const struct hwdb_peak_rate rates_100[] = {
 	/* Blackwell datasheet (HGX B200): twice Hopper's tensor rate per SM, FP64 tensor = vector */
-	R(FP64, false, 128),	R(FP64, true, 128),	 R(FP32, false, 256), R(TF32, true, 4096),
-	R(BF16, false, 512), R(BF16, true, 8192),	 R(FP16, false, 512), R(FP16, true, 8192),
+	R(FP64, false, 128), R(FP64, true, 128),   R(FP32, false, 256), R(TF32, true, 4096),
+	R(BF16, false, 512), R(BF16, true, 8192),  R(FP16, false, 512), R(FP16, true, 8192),
 	R(FP8, true, 16384), R(INT8, true, 16384), R(FP4, true, 32768),
 };
 static const struct hwdb_peak_rate rates_120[] = {
 	/* RTX Blackwell whitepaper: 128 FP32 lanes, 2 FP64 units, 4 tensor cores; FP4 */
-	R(FP64, false, 4),	     R(FP32, false, 256),	 R(TF32, true, 512, 256),   R(BF16, false, 256),
-	R(BF16, true, 1024, 512), R(FP16, false, 256),	 R(FP16, true, 1024, 512),  R(FP8, true, 2048, 1024),
-	R(INT8, true, 2048),	     R(FP4, true, 4096, 2048),
+	R(FP64, false, 4),        R(FP32, false, 256),      R(TF32, true, 512, 256),  R(BF16, false, 256),
+	R(BF16, true, 1024, 512), R(FP16, false, 256),      R(FP16, true, 1024, 512), R(FP8, true, 2048, 1024),
+	R(INT8, true, 2048),      R(FP4, true, 4096, 2048),
 };
 /* AMD, per CU: ROCm "MI300 series microarchitecture" FLOPS/clock/CU (FP64
  * vector 128, FP32 vector 256 packed, FP16 2048, FP8 4096); CDNA2 whitepaper
  * for gfx90a (FP16 matrix 1024). FP32 vector counts unpacked (128) or packed
  * (256): AMD prints either. */
 static const struct hwdb_peak_rate rates_gfx942[] = {
-	R(FP64, false, 128),	R(FP64, true, 256), R(FP32, false, 128, 256), R(FP32, true, 256),
-	R(TF32, true, 1024), R(BF16, true, 2048), R(FP16, true, 2048),	       R(FP8, true, 4096),
-	R(INT8, true, 4096),
+	R(FP64, false, 128), R(FP64, true, 256),  R(FP32, false, 128, 256), R(FP32, true, 256),  R(TF32, true, 1024),
+	R(BF16, true, 2048), R(FP16, true, 2048), R(FP8, true, 4096),       R(INT8, true, 4096),
 };
 static const struct hwdb_peak_rate rates_gfx90a[] = {
-	R(FP64, false, 128),	R(FP64, true, 256), R(FP32, false, 128, 256), R(FP32, true, 256),
+	R(FP64, false, 128), R(FP64, true, 256),  R(FP32, false, 128, 256), R(FP32, true, 256),
 	R(BF16, true, 1024), R(FP16, true, 1024), R(INT8, true, 1024),
 };
 #undef R

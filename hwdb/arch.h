@@ -15,15 +15,15 @@
 
 /* cuda_occupancy.h's constants for one compute capability. */
 struct hwdb_cc_occupancy {
-	int blocks_per_sm;           /* cudaOccMaxBlocksPerMultiprocessor */
-	int barriers_per_block_slot; /* cudaOccMaxBlocksPerSMBlockBarrierLimit: 2 or 1; 0 before 9.0
+	int blocks_per_sm;            /* cudaOccMaxBlocksPerMultiprocessor */
+	int barriers_per_block_slot;  /* cudaOccMaxBlocksPerSMBlockBarrierLimit: 2 or 1; 0 before 9.0
 				      * (the header applies the barrier limit from 9.0 on) */
-	int smem_alloc_unit;         /* cudaOccSMemAllocationGranularity, bytes */
-	int reg_alloc_unit;          /* cudaOccRegAllocationGranularity */
-	int sub_partitions;          /* cudaOccSubPartitionsPerMultiprocessor */
+	int smem_alloc_unit;          /* cudaOccSMemAllocationGranularity, bytes */
+	int reg_alloc_unit;           /* cudaOccRegAllocationGranularity */
+	int sub_partitions;           /* cudaOccSubPartitionsPerMultiprocessor */
 	int virtual_resources_per_sm; /* cudaOccMaxVirtualResourceCountPerSM */
-	int smem_reserved_per_block; /* cudaDeviceProp.reservedSharedMemPerBlock: 1 KiB from 8.0 */
-	int carveout_count;          /* cudaOccAlignUpShmemSizeVoltaPlus's legal sizes */
+	int smem_reserved_per_block;  /* cudaDeviceProp.reservedSharedMemPerBlock: 1 KiB from 8.0 */
+	int carveout_count;           /* cudaOccAlignUpShmemSizeVoltaPlus's legal sizes */
 	int carveout_kib[HWDB_ARCH_MAX_CARVEOUTS];
 };
 

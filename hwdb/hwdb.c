@@ -203,7 +203,8 @@ static bool read_qty(struct parse_state *st, const yaml_node_t *node, const char
 		while (end > text && isspace((unsigned char)end[-1]))
 			end--;
 		if (end > text && (isdigit((unsigned char)end[-1]) || end[-1] == '.')) {
-			node_error(st, node, "'%s': '%s' has no unit (expected %s)", path, text, ridge_unit_symbol(unit));
+			node_error(st, node, "'%s': '%s' has no unit (expected %s)", path, text,
+				   ridge_unit_symbol(unit));
 			return false;
 		}
 	}
@@ -233,7 +234,8 @@ static bool has_control_character(const char *text)
 			return true;
 		if (c[0] == 0xe2 && c[1] == 0x80 && (c[2] == 0xa8 || c[2] == 0xa9))
 			return true;
-		if (c[0] == 0xef && ((c[1] == 0xbb && c[2] == 0xbf) || (c[1] == 0xbf && (c[2] == 0xbe || c[2] == 0xbf))))
+		if (c[0] == 0xef &&
+		    ((c[1] == 0xbb && c[2] == 0xbf) || (c[1] == 0xbf && (c[2] == 0xbe || c[2] == 0xbf))))
 			return true;
 	}
 	return false;
@@ -263,7 +265,8 @@ static bool read_str(struct parse_state *st, const yaml_node_t *node, const char
 
 /* ---- structured readers ---- */
 
-static void walk_map(struct parse_state *st, const yaml_node_t *map, const struct hwdb_field *fields, const char *prefix);
+static void walk_map(struct parse_state *st, const yaml_node_t *map, const struct hwdb_field *fields,
+		     const char *prefix);
 
 static void read_peaks(struct parse_state *st, const yaml_node_t *node, const struct hwdb_field *f)
 {
@@ -291,7 +294,8 @@ static void read_peaks(struct parse_state *st, const yaml_node_t *node, const st
 		}
 		seen[dtype] = true;
 		if (value->type != YAML_MAPPING_NODE) {
-			node_error(st, value, "'peak_flops.%s' must be a mapping {vector, matrix, matrix_sparse}, not %s", name,
+			node_error(st, value,
+				   "'peak_flops.%s' must be a mapping {vector, matrix, matrix_sparse}, not %s", name,
 				   hwdb_yaml_type_name(value));
 			continue;
 		}
@@ -386,7 +390,8 @@ static void read_field(struct parse_state *st, const yaml_node_t *value, const s
 		read_int(st, value, path, f->min, f->max, (int *)(base + f->offset));
 		break;
 	case HWDB_QTY:
-		if (read_qty(st, value, path, f->unit, f->min, f->max, (double *)(base + f->offset)) && f->has_offset != NO_OFFSET)
+		if (read_qty(st, value, path, f->unit, f->min, f->max, (double *)(base + f->offset)) &&
+		    f->has_offset != NO_OFFSET)
 			*(bool *)(base + f->has_offset) = true;
 		break;
 	case HWDB_STRLIST:
@@ -409,7 +414,8 @@ static void read_field(struct parse_state *st, const yaml_node_t *value, const s
 		char tail;
 		if (!text)
 			return;
-		if (sscanf(text, "%d.%d%c", &major, &minor, &tail) != 2 || major < 1 || major > 99 || minor < 0 || minor > 9) {
+		if (sscanf(text, "%d.%d%c", &major, &minor, &tail) != 2 || major < 1 || major > 99 || minor < 0 ||
+		    minor > 9) {
 			node_error(st, value, "'%s' must look like \"9.0\", not '%s'", path, text);
 			return;
 		}
@@ -449,7 +455,8 @@ static void read_field(struct parse_state *st, const yaml_node_t *value, const s
 	}
 	case HWDB_MEASURED:
 		if (value->type != YAML_MAPPING_NODE) {
-			node_error(st, value, "'measured' must be a mapping {on: ...}, not %s", hwdb_yaml_type_name(value));
+			node_error(st, value, "'measured' must be a mapping {on: ...}, not %s",
+				   hwdb_yaml_type_name(value));
 			return;
 		}
 		for (yaml_node_pair_t *p = value->data.mapping.pairs.start; p < value->data.mapping.pairs.top; p++) {
@@ -483,7 +490,8 @@ static void list_keys(const struct hwdb_field *fields, unsigned vendor_bit, char
 	}
 }
 
-static void walk_map(struct parse_state *st, const yaml_node_t *map, const struct hwdb_field *fields, const char *prefix)
+static void walk_map(struct parse_state *st, const yaml_node_t *map, const struct hwdb_field *fields,
+		     const char *prefix)
 {
 	const yaml_node_t *seen_at[64] = { NULL };
 	for (yaml_node_pair_t *pair = map->data.mapping.pairs.start; pair < map->data.mapping.pairs.top; pair++) {
@@ -506,7 +514,8 @@ static void walk_map(struct parse_state *st, const yaml_node_t *map, const struc
 		}
 		const struct hwdb_field *f = &fields[index];
 		if (seen_at[index]) {
-			node_error(st, key, "duplicate key '%s' (first at line %d)", path, (int)seen_at[index]->start_mark.line + 1);
+			node_error(st, key, "duplicate key '%s' (first at line %d)", path,
+				   (int)seen_at[index]->start_mark.line + 1);
 			continue;
 		}
 		seen_at[index] = key;
@@ -549,8 +558,9 @@ static void check_cc_constants(struct parse_state *st)
 	if (g->vendor != RIDGE_VENDOR_NVIDIA || !g->cc_major)
 		return;
 	if (!hwdb_cc_occupancy(g->cc_major, g->cc_minor, &cc)) {
-		check_error(st, G(cc_major), "compute capability %d.%d is not in cuda_occupancy.h's table (7.0 to 12.1)",
-			    g->cc_major, g->cc_minor);
+		check_error(st, G(cc_major),
+			    "compute capability %d.%d is not in cuda_occupancy.h's table (7.0 to 12.1)", g->cc_major,
+			    g->cc_minor);
 		return;
 	}
 	const struct {
@@ -584,7 +594,8 @@ static void check_cc_constants(struct parse_state *st)
 		char want[128] = "";
 		size_t used = 0;
 		for (int i = 0; i < cc.carveout_count && used < sizeof want; i++)
-			used += (size_t)snprintf(want + used, sizeof want - used, "%s%d", i ? ", " : "", cc.carveout_kib[i]);
+			used += (size_t)snprintf(want + used, sizeof want - used, "%s%d", i ? ", " : "",
+						 cc.carveout_kib[i]);
 		check_error(st, G(nv.carveout_sizes),
 			    "shared_memory.carveout_sizes differ from compute capability %d.%d's legal sizes [%s] KiB "
 			    "(cudaOccAlignUpShmemSizeVoltaPlus)",
@@ -626,11 +637,14 @@ static void check_peaks(struct parse_state *st)
 		}
 		if (!ok) {
 			size_t base = G(peak) + (size_t)r->dtype * sizeof(struct ridge_peak);
-			check_error(st, base + (r->matrix ? offsetof(struct ridge_peak, matrix) : offsetof(struct ridge_peak, vector)),
-				    "peak_flops.%s.%s %.6g TFLOP/s is not %d SMs x clock x the architecture's %d FLOP/clk "
-				    "per SM (nearest %.6g TFLOP/s; %s; tolerance %.0f%%)",
-				    ridge_dtype_name(r->dtype), r->matrix ? "matrix" : "vector", value / 1e12, g->sm_count,
-				    r->per_clock[0], nearest / 1e12, source, HWDB_PEAK_TOLERANCE * 100);
+			check_error(
+				st,
+				base + (r->matrix ? offsetof(struct ridge_peak, matrix)
+						  : offsetof(struct ridge_peak, vector)),
+				"peak_flops.%s.%s %.6g TFLOP/s is not %d SMs x clock x the architecture's %d FLOP/clk "
+				"per SM (nearest %.6g TFLOP/s; %s; tolerance %.0f%%)",
+				ridge_dtype_name(r->dtype), r->matrix ? "matrix" : "vector", value / 1e12, g->sm_count,
+				r->per_clock[0], nearest / 1e12, source, HWDB_PEAK_TOLERANCE * 100);
 		}
 	}
 }
@@ -645,9 +659,12 @@ static void check_interconnect(struct parse_state *st)
 		bool present;
 		const char *key;
 	} fabric[] = {
-		{ ic->topology_name[0] != '\0', "topology" },   { ic->per_direction > 0, "per_direction" },
-		{ ic->peer_bandwidth > 0, "peer_bandwidth" },    { ic->domain_gpus > 0, "domain_gpus" },
-		{ ic->latency > 0, "latency" },                  { ic->base_latency > 0, "base_latency" },
+		{ ic->topology_name[0] != '\0', "topology" },
+		{ ic->per_direction > 0, "per_direction" },
+		{ ic->peer_bandwidth > 0, "peer_bandwidth" },
+		{ ic->domain_gpus > 0, "domain_gpus" },
+		{ ic->latency > 0, "latency" },
+		{ ic->base_latency > 0, "base_latency" },
 		{ ic->pcie_bandwidth > 0, "pcie_bandwidth" },
 	};
 	size_t n = sizeof fabric / sizeof fabric[0], present = 0;
@@ -657,22 +674,25 @@ static void check_interconnect(struct parse_state *st)
 		char missing[160] = "";
 		for (size_t i = 0; i < n; i++)
 			if (!fabric[i].present)
-				snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s%s", missing[0] ? ", " : "",
-					 fabric[i].key);
+				snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s%s",
+					 missing[0] ? ", " : "", fabric[i].key);
 		check_error(st, G(interconnect), "interconnect: the fabric keys go together; missing %s", missing);
 	}
 	ic->has_fabric = present == n;
 	if (ic->topology_name[0] && !ridge_topology_parse(ic->topology_name, &ic->topology))
-		check_error(st, G(ic.topology_name), "interconnect.topology '%s' is not one of switch, mesh, bridge, pcie",
-			    ic->topology_name);
+		check_error(st, G(ic.topology_name),
+			    "interconnect.topology '%s' is not one of switch, mesh, bridge, pcie", ic->topology_name);
 	if (ic->has_fabric && ic->peer_bandwidth > ic->per_direction * (1 + 1e-9))
-		check_error(st, G(ic.peer_bandwidth), "interconnect.peer_bandwidth is above per_direction (all links together)");
-	if (ic->has_fabric && g->interconnect_bandwidth > 0 && ic->per_direction > g->interconnect_bandwidth * (1 + 1e-9))
+		check_error(st, G(ic.peer_bandwidth),
+			    "interconnect.peer_bandwidth is above per_direction (all links together)");
+	if (ic->has_fabric && g->interconnect_bandwidth > 0 &&
+	    ic->per_direction > g->interconnect_bandwidth * (1 + 1e-9))
 		check_error(st, G(ic.per_direction), "interconnect.per_direction is above the bidirectional bandwidth");
 	if (ic->nvls && ic->topology != RIDGE_TOPOLOGY_SWITCH)
 		check_error(st, G(ic.nvls), "interconnect.nvls needs a switch (NVLink SHARP reduces in the NVSwitch)");
 	if (ic->has_nvls_bus_bandwidth && !ic->nvls)
-		check_error(st, G(ic.nvls_bus_bandwidth), "interconnect.nvls_bus_bandwidth given, but nvls is not true");
+		check_error(st, G(ic.nvls_bus_bandwidth),
+			    "interconnect.nvls_bus_bandwidth given, but nvls is not true");
 }
 
 static void check_entry(struct parse_state *st)
@@ -682,8 +702,8 @@ static void check_entry(struct parse_state *st)
 		check_error(st, G(id), "id '%s' must be lowercase letters, digits and '-'", g->id);
 	int expected_warp = g->vendor == RIDGE_VENDOR_AMD ? 64 : 32;
 	if (g->warp_size && g->warp_size != expected_warp)
-		check_error(st, G(warp_size), "warp_size %d is not %d, the %s warp/wavefront width", g->warp_size, expected_warp,
-			    g->vendor == RIDGE_VENDOR_AMD ? "CDNA" : "NVIDIA");
+		check_error(st, G(warp_size), "warp_size %d is not %d, the %s warp/wavefront width", g->warp_size,
+			    expected_warp, g->vendor == RIDGE_VENDOR_AMD ? "CDNA" : "NVIDIA");
 	if (g->max_warps_per_sm && g->warp_size && g->max_threads_per_sm != g->max_warps_per_sm * g->warp_size)
 		check_error(st, G(max_threads_per_sm), "limits.threads_per_sm %d is not warps_per_sm %d x warp_size %d",
 			    g->max_threads_per_sm, g->max_warps_per_sm, g->warp_size);
@@ -701,7 +721,8 @@ static void check_entry(struct parse_state *st)
 			if (g->nv.carveout_sizes[i] <= g->nv.carveout_sizes[i - 1])
 				check_error(st, G(nv.carveout_sizes), "shared_memory.carveout_sizes must be ascending");
 		if (g->smem_per_sm > 0 && g->nv.carveout_sizes[g->nv.carveout_count - 1] != g->smem_per_sm)
-			check_error(st, G(nv.carveout_sizes), "the largest carveout size must equal shared_memory.per_sm");
+			check_error(st, G(nv.carveout_sizes),
+				    "the largest carveout size must equal shared_memory.per_sm");
 	}
 	/* The mixed-traffic bandwidths are measured kernels; memory.bandwidth is
 	 * the ceiling (the best of them in a calibration). */
@@ -718,11 +739,13 @@ static void check_entry(struct parse_state *st)
 	};
 	for (size_t i = 0; i < sizeof mixes / sizeof mixes[0]; i++)
 		if (mixes[i].has && g->memory_bandwidth > 0 && mixes[i].value > g->memory_bandwidth * (1 + 1e-9))
-			check_error(st, mixes[i].offset, "memory.%s is above memory.bandwidth, the ceiling", mixes[i].name);
+			check_error(st, mixes[i].offset, "memory.%s is above memory.bandwidth, the ceiling",
+				    mixes[i].name);
 	if (g->l2_bytes > 0 && g->memory_bytes > 0 && g->l2_bytes >= g->memory_bytes)
 		check_error(st, G(l2_bytes), "cache.l2 is not smaller than memory.size");
 	if (g->has_usable_memory && g->usable_memory_bytes > g->memory_bytes)
-		check_error(st, G(usable_memory_bytes), "memory.usable_size is above memory.size (the driver reports less than the card has)");
+		check_error(st, G(usable_memory_bytes),
+			    "memory.usable_size is above memory.size (the driver reports less than the card has)");
 	if (g->matrix_clock_hz > g->boost_clock_hz * 1.05 && g->boost_clock_hz > 0)
 		check_error(st, G(matrix_clock_hz), "clocks.matrix_peak is above the boost clock");
 	if (g->vector_clock_hz > g->boost_clock_hz * 1.05 && g->boost_clock_hz > 0)
@@ -733,14 +756,16 @@ static void check_entry(struct parse_state *st)
 		size_t base = G(peak) + (size_t)d * sizeof(struct ridge_peak);
 		if (p->has_matrix_sparse && !p->has_matrix)
 			check_error(st, base + offsetof(struct ridge_peak, matrix_sparse),
-				    "peak_flops.%s has a sparse rate but no dense matrix rate", ridge_dtype_name((enum ridge_dtype)d));
+				    "peak_flops.%s has a sparse rate but no dense matrix rate",
+				    ridge_dtype_name((enum ridge_dtype)d));
 		if (p->has_matrix_sparse && p->has_matrix && fabs(p->matrix_sparse / p->matrix - 2.0) > 0.03)
 			check_error(st, base + offsetof(struct ridge_peak, matrix_sparse),
 				    "peak_flops.%s.matrix_sparse is not 2x the dense rate (2:4 sparsity doubles it)",
 				    ridge_dtype_name((enum ridge_dtype)d));
 		if (p->has_vector && p->has_matrix && p->vector > p->matrix)
 			check_error(st, base + offsetof(struct ridge_peak, vector),
-				    "peak_flops.%s.vector is above the matrix rate", ridge_dtype_name((enum ridge_dtype)d));
+				    "peak_flops.%s.vector is above the matrix rate",
+				    ridge_dtype_name((enum ridge_dtype)d));
 	}
 	check_cc_constants(st);
 	check_peaks(st);
@@ -781,8 +806,8 @@ int hwdb_yaml_bounds(const char *text, size_t len, int nesting_limit, long node_
 		} else if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT) {
 			depth--;
 		}
-		if ((type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT || type == YAML_SCALAR_EVENT ||
-		     type == YAML_ALIAS_EVENT) &&
+		if ((type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT ||
+		     type == YAML_SCALAR_EVENT || type == YAML_ALIAS_EVENT) &&
 		    ++nodes > node_limit && rc == 0)
 			rc = HWDB_YAML_TOO_MANY_NODES;
 		if (rc != 0) {
@@ -838,7 +863,8 @@ int hwdb_yaml_expanded(const struct yaml_document_s *doc, long limit, int *line,
 			if (n->type == YAML_SEQUENCE_NODE)
 				child = n->data.sequence.items.start[k];
 			else
-				child = k % 2 ? n->data.mapping.pairs.start[k / 2].value : n->data.mapping.pairs.start[k / 2].key;
+				child = k % 2 ? n->data.mapping.pairs.start[k / 2].value
+					      : n->data.mapping.pairs.start[k / 2].key;
 			if (child < 1 || child > count)
 				continue;
 			if (size[child] == -1) {
@@ -857,8 +883,8 @@ int hwdb_yaml_expanded(const struct yaml_document_s *doc, long limit, int *line,
 		long total = 1;
 		for (long k = 0; k < children && total <= limit; k++) {
 			int child = n->type == YAML_SEQUENCE_NODE ? n->data.sequence.items.start[k]
-				    : k % 2 ? n->data.mapping.pairs.start[k / 2].value
-					    : n->data.mapping.pairs.start[k / 2].key;
+				    : k % 2                       ? n->data.mapping.pairs.start[k / 2].value
+								  : n->data.mapping.pairs.start[k / 2].key;
 			if (child >= 1 && child <= count)
 				total += size[child];
 		}
@@ -877,7 +903,8 @@ done:
 	return rc;
 }
 
-static void yaml_error(const yaml_parser_t *parser, const char *name, const char *text, size_t len, struct hwdb_diags *diags)
+static void yaml_error(const yaml_parser_t *parser, const char *name, const char *text, size_t len,
+		       struct hwdb_diags *diags)
 {
 	int line, column;
 	if (parser->error == YAML_READER_ERROR) {

@@ -69,7 +69,14 @@ int hwdb_yaml_expanded(const struct yaml_document_s *doc, long limit, int *line,
  * it). Otherwise: HWDB_READ_OPEN or HWDB_READ_IO with *error_number (errno;
  * EISDIR for a directory), HWDB_READ_NOT_REGULAR with *type ("a FIFO (named
  * pipe)"), HWDB_READ_TOO_BIG past max_bytes, HWDB_READ_NOMEM. */
-enum hwdb_read { HWDB_READ_OK, HWDB_READ_OPEN, HWDB_READ_IO, HWDB_READ_NOT_REGULAR, HWDB_READ_TOO_BIG, HWDB_READ_NOMEM };
+enum hwdb_read {
+	HWDB_READ_OK,
+	HWDB_READ_OPEN,
+	HWDB_READ_IO,
+	HWDB_READ_NOT_REGULAR,
+	HWDB_READ_TOO_BIG,
+	HWDB_READ_NOMEM
+};
 enum hwdb_read hwdb_read_file(const char *path, size_t max_bytes, char **text, size_t *len, int *error_number,
 			      const char **type);
 /* "a directory", "a FIFO (named pipe)", "a character device", ... for st_mode. */

@@ -125,7 +125,8 @@ static int add_directory(struct hwdb *db, const char *dir, int required, struct 
 			continue;
 		}
 		struct ridge_gpu gpu;
-		if (rc == 0 && (hwdb_load_file(path, &gpu, diags) != 0 || add_entry(db, &gpu, path, layer_start, diags) != 0))
+		if (rc == 0 &&
+		    (hwdb_load_file(path, &gpu, diags) != 0 || add_entry(db, &gpu, path, layer_start, diags) != 0))
 			rc = -1;
 		free(names[i]);
 	}
@@ -172,7 +173,8 @@ int hwdb_open(struct hwdb *db, const char *extra_dir, struct hwdb_diags *diags)
 		if (!copy)
 			return -1;
 		int rc = 0;
-		for (char *save = NULL, *part = strtok_r(copy, ":", &save); part && rc == 0; part = strtok_r(NULL, ":", &save))
+		for (char *save = NULL, *part = strtok_r(copy, ":", &save); part && rc == 0;
+		     part = strtok_r(NULL, ":", &save))
 			rc = add_directory(db, part, 0, diags);
 		free(copy);
 		if (rc != 0)

@@ -18,12 +18,18 @@
 /* The row initializers, in struct hwdb_field's order:
  * key, type, unit, min, max, required, allowed, offset, has_offset,
  * count_offset, size, max_items, children, gate_offset, flags, json_key. */
-#define END { NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NO_OFFSET, 0, NULL }
-#define ROW(k, type, unit, lo, hi, req, allow, off, has, count, size, items, kids, gate, flags, json) \
-	{ k, type, unit, lo, hi, req, allow, off, has, count, size, items, kids, gate, flags, json }
+#define END                                                                     \
+	{                                                                       \
+		NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NO_OFFSET, 0, NULL \
+	}
+#define ROW(k, type, unit, lo, hi, req, allow, off, has, count, size, items, kids, gate, flags, json)    \
+	{                                                                                                \
+		k, type, unit, lo, hi, req, allow, off, has, count, size, items, kids, gate, flags, json \
+	}
 
-#define STR(k, m, req, allow, json) \
-	ROW(k, HWDB_STR, 0, 0, 0, req, allow, G(m), NO_OFFSET, 0, sizeof(((struct ridge_gpu *)0)->m), 0, NULL, NO_OFFSET, 0, json)
+#define STR(k, m, req, allow, json)                                                                            \
+	ROW(k, HWDB_STR, 0, 0, 0, req, allow, G(m), NO_OFFSET, 0, sizeof(((struct ridge_gpu *)0)->m), 0, NULL, \
+	    NO_OFFSET, 0, json)
 #define INT(k, m, lo, hi, req, allow, json) \
 	ROW(k, HWDB_INT, 0, lo, hi, req, allow, G(m), NO_OFFSET, 0, 0, 0, NULL, NO_OFFSET, 0, json)
 #define QTY(k, m, u, lo, hi, req, allow, json) \
@@ -32,12 +38,11 @@
 	ROW(k, HWDB_QTY, u, lo, hi, 0, allow, G(m), G(has), 0, 0, 0, NULL, NO_OFFSET, 0, json)
 #define MAP(k, kids, req, allow, flags, json) \
 	ROW(k, HWDB_MAP, 0, 0, 0, req, allow, NO_OFFSET, NO_OFFSET, 0, 0, 0, kids, NO_OFFSET, flags, json)
-#define BOOL(k, m, allow, json) \
-	ROW(k, HWDB_BOOL, 0, 0, 0, 0, allow, G(m), NO_OFFSET, 0, 0, 0, NULL, NO_OFFSET, 0, json)
+#define BOOL(k, m, allow, json) ROW(k, HWDB_BOOL, 0, 0, 0, 0, allow, G(m), NO_OFFSET, 0, 0, 0, NULL, NO_OFFSET, 0, json)
 /* A row of the interconnect's fabric: written only with all of it. */
-#define FABRIC_ROW(type, k, m, u, lo, hi, flags, json)                                                           \
-	ROW(k, type, u, lo, hi, 0, V_ALL, G(m), NO_OFFSET, 0, sizeof(((struct ridge_gpu *)0)->m), 0, NULL, FABRIC, flags, \
-	    json)
+#define FABRIC_ROW(type, k, m, u, lo, hi, flags, json)                                                             \
+	ROW(k, type, u, lo, hi, 0, V_ALL, G(m), NO_OFFSET, 0, sizeof(((struct ridge_gpu *)0)->m), 0, NULL, FABRIC, \
+	    flags, json)
 
 static const struct hwdb_field clock_fields[] = {
 	QTY("boost", boost_clock_hz, RIDGE_UNIT_HZ, 1e8, 5e9, V_ALL, V_ALL, "boost"),
@@ -49,8 +54,8 @@ static const struct hwdb_field clock_fields[] = {
 
 static const struct hwdb_field memory_fields[] = {
 	QTY("size", memory_bytes, RIDGE_UNIT_BYTES, 1e9, 1e13, V_ALL, V_ALL, "memory_bytes"),
-	ROW("usable_size", HWDB_QTY, RIDGE_UNIT_BYTES, 1e9, 1e13, 0, V_ALL, G(usable_memory_bytes), G(has_usable_memory), 0,
-	    0, 0, NULL, NO_OFFSET, HWDB_WRITE_AFTER_NEXT, "usable_memory_bytes"),
+	ROW("usable_size", HWDB_QTY, RIDGE_UNIT_BYTES, 1e9, 1e13, 0, V_ALL, G(usable_memory_bytes),
+	    G(has_usable_memory), 0, 0, 0, NULL, NO_OFFSET, HWDB_WRITE_AFTER_NEXT, "usable_memory_bytes"),
 	QTY("bandwidth", memory_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e10, 1e14, V_ALL, V_ALL, "memory_bandwidth"),
 	/* The mixes in ridge_gpu_hbm_mixes()'s order (model/gpu.c). */
 	OPTQTY("read_bandwidth", read_bandwidth, has_read_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e10, 1e14, V_ALL,
@@ -69,7 +74,8 @@ static const struct hwdb_field cache_fields[] = {
 	QTY("l2", l2_bytes, RIDGE_UNIT_BYTES, 65536, 4e9, V_ALL, V_ALL, "l2_bytes"),
 	OPTQTY("infinity_cache", infinity_cache_bytes, has_infinity_cache, RIDGE_UNIT_BYTES, 1e6, 4e9, V_AMD,
 	       "infinity_cache_bytes"),
-	OPTQTY("l2_bandwidth", l2_bandwidth, has_l2_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e10, 1e15, V_ALL, "l2_bandwidth"),
+	OPTQTY("l2_bandwidth", l2_bandwidth, has_l2_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e10, 1e15, V_ALL,
+	       "l2_bandwidth"),
 	OPTQTY("smem_bandwidth", smem_bandwidth, has_smem_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e10, 1e16, V_ALL,
 	       "smem_bandwidth"),
 	END,
@@ -127,17 +133,17 @@ static const struct hwdb_field power_fields[] = {
 	       V_ALL, "sustained_matrix_fraction"),
 	ROW("burst_time", HWDB_QTY, RIDGE_UNIT_SECONDS, 0, 3600, 0, V_ALL, G(burst_time_s), NO_OFFSET, 0, 0, 0, NULL,
 	    G(has_sustained_matrix), 0, "burst_time_s"),
-	ROW("source", HWDB_STR, 0, 0, 0, 0, V_ALL, G(power_source), NO_OFFSET, 0, sizeof(((struct ridge_gpu *)0)->power_source),
-	    0, NULL, G(has_sustained_matrix), 0, "power_source"),
+	ROW("source", HWDB_STR, 0, 0, 0, 0, V_ALL, G(power_source), NO_OFFSET, 0,
+	    sizeof(((struct ridge_gpu *)0)->power_source), 0, NULL, G(has_sustained_matrix), 0, "power_source"),
 	END,
 };
 
 /* A collective a calibration measured: <op>_bus_bandwidth and <op>_latency. */
-#define MEASURED_COLLECTIVE(op, index)                                                                           \
-	OPTQTY(op "_bus_bandwidth", ic.measured[index].bus_bandwidth, ic.measured[index].has_bus_bandwidth,        \
-	       RIDGE_UNIT_BYTES_PER_S, 1e6, 1e14, V_ALL, op "_bus_bandwidth"),                                     \
-	OPTQTY(op "_latency", ic.measured[index].latency, ic.measured[index].has_latency, RIDGE_UNIT_SECONDS, 1e-8, \
-	       1, V_ALL, op "_latency_s")
+#define MEASURED_COLLECTIVE(op, index)                                                                                \
+	OPTQTY(op "_bus_bandwidth", ic.measured[index].bus_bandwidth, ic.measured[index].has_bus_bandwidth,           \
+	       RIDGE_UNIT_BYTES_PER_S, 1e6, 1e14, V_ALL, op "_bus_bandwidth"),                                        \
+		OPTQTY(op "_latency", ic.measured[index].latency, ic.measured[index].has_latency, RIDGE_UNIT_SECONDS, \
+		       1e-8, 1, V_ALL, op "_latency_s")
 
 /* name and bandwidth are the datasheet's one line ("NVLink 4, 900 GB/s
  * bidirectional"); the fabric keys after them are what model/comm.h needs,
@@ -167,8 +173,8 @@ static const struct hwdb_field interconnect_fields[] = {
 	MEASURED_COLLECTIVE("reducescatter", RIDGE_REDUCE_SCATTER),
 	MEASURED_COLLECTIVE("alltoall", RIDGE_ALL_TO_ALL),
 	MEASURED_COLLECTIVE("sendrecv", RIDGE_SEND_RECV),
-	ROW("measured_gpus", HWDB_INT, 0, 1, 1000000, 0, V_ALL, G(ic.measured_gpus), NO_OFFSET, 0, 0, 0, NULL, NO_OFFSET,
-	    HWDB_OMIT_ZERO, "measured_gpus"),
+	ROW("measured_gpus", HWDB_INT, 0, 1, 1000000, 0, V_ALL, G(ic.measured_gpus), NO_OFFSET, 0, 0, 0, NULL,
+	    NO_OFFSET, HWDB_OMIT_ZERO, "measured_gpus"),
 	END,
 };
 
@@ -180,29 +186,30 @@ static const struct hwdb_field launch_fields[] = {
 	OPTQTY("gemm_fixed_cost", gemm_fixed_cost_s, has_gemm_fixed_cost, RIDGE_UNIT_SECONDS, 0, 1e-3, V_ALL,
 	       "gemm_fixed_cost_s"),
 	/* The framework's host cost per kernel in eager mode; its source goes with it. */
-	OPTQTY("framework_overhead", framework_overhead_s, has_framework_overhead, RIDGE_UNIT_SECONDS, 1e-8, 1e-2, V_ALL,
-	       "framework_overhead_s"),
+	OPTQTY("framework_overhead", framework_overhead_s, has_framework_overhead, RIDGE_UNIT_SECONDS, 1e-8, 1e-2,
+	       V_ALL, "framework_overhead_s"),
 	ROW("framework_source", HWDB_STR, 0, 0, 0, 0, V_ALL, G(framework_source), NO_OFFSET, 0,
-	    sizeof(((struct ridge_gpu *)0)->framework_source), 0, NULL, G(has_framework_overhead), 0, "framework_source"),
+	    sizeof(((struct ridge_gpu *)0)->framework_source), 0, NULL, G(has_framework_overhead), 0,
+	    "framework_source"),
 	END,
 };
 
 /* timing.<slot>: one kernel class's efficiencies and fixed cost (model/timing.h). */
-#define TIMING_SLOT_FIELDS(slot)                                                                                       \
-	static const struct hwdb_field timing_##slot##_fields[] = {                                                    \
-		OPTQTY("compute_efficiency", timing[slot].compute_efficiency, timing[slot].has_compute_efficiency,     \
-		       RIDGE_UNIT_COUNT, 0.01, 1.5, V_ALL, "compute_efficiency"),                                      \
-		OPTQTY("memory_efficiency", timing[slot].memory_efficiency, timing[slot].has_memory_efficiency,        \
-		       RIDGE_UNIT_COUNT, 0.01, 1.5, V_ALL, "memory_efficiency"),                                       \
-		OPTQTY("fixed_cost", timing[slot].fixed_cost_s, timing[slot].has_fixed_cost, RIDGE_UNIT_SECONDS, 0,    \
-		       1e-3, V_ALL, "fixed_cost_s"),                                                                   \
-		STR("source", timing[slot].source, 0, V_ALL, "source"),                                                \
-		OPTQTY("cta_bandwidth", timing[slot].cta_bandwidth, timing[slot].has_cta_bandwidth,                    \
-		       RIDGE_UNIT_BYTES_PER_S, 1e6, 1e14, V_ALL, "cta_bandwidth"),                                     \
-		ROW("cta_bandwidth_source", HWDB_STR, 0, 0, 0, 0, V_ALL, G(timing[slot].cta_bandwidth_source), NO_OFFSET, 0, \
-		    sizeof(((struct ridge_gpu *)0)->timing[slot].cta_bandwidth_source), 0, NULL,                       \
-		    G(timing[slot].has_cta_bandwidth), 0, "cta_bandwidth_source"),                                     \
-		END,                                                                                                   \
+#define TIMING_SLOT_FIELDS(slot)                                                                                    \
+	static const struct hwdb_field timing_##slot##_fields[] = {                                                 \
+		OPTQTY("compute_efficiency", timing[slot].compute_efficiency, timing[slot].has_compute_efficiency,  \
+		       RIDGE_UNIT_COUNT, 0.01, 1.5, V_ALL, "compute_efficiency"),                                   \
+		OPTQTY("memory_efficiency", timing[slot].memory_efficiency, timing[slot].has_memory_efficiency,     \
+		       RIDGE_UNIT_COUNT, 0.01, 1.5, V_ALL, "memory_efficiency"),                                    \
+		OPTQTY("fixed_cost", timing[slot].fixed_cost_s, timing[slot].has_fixed_cost, RIDGE_UNIT_SECONDS, 0, \
+		       1e-3, V_ALL, "fixed_cost_s"),                                                                \
+		STR("source", timing[slot].source, 0, V_ALL, "source"),                                             \
+		OPTQTY("cta_bandwidth", timing[slot].cta_bandwidth, timing[slot].has_cta_bandwidth,                 \
+		       RIDGE_UNIT_BYTES_PER_S, 1e6, 1e14, V_ALL, "cta_bandwidth"),                                  \
+		ROW("cta_bandwidth_source", HWDB_STR, 0, 0, 0, 0, V_ALL, G(timing[slot].cta_bandwidth_source),      \
+		    NO_OFFSET, 0, sizeof(((struct ridge_gpu *)0)->timing[slot].cta_bandwidth_source), 0, NULL,      \
+		    G(timing[slot].has_cta_bandwidth), 0, "cta_bandwidth_source"),                                  \
+		END,                                                                                                \
 	}
 TIMING_SLOT_FIELDS(RIDGE_SLOT_GEMM);
 TIMING_SLOT_FIELDS(RIDGE_SLOT_ATTENTION_FA2);
@@ -226,9 +233,9 @@ static const struct hwdb_field timing_fields[] = {
 	END,
 };
 
-#define IDENTITY(k, m, req, allow) \
-	ROW(k, HWDB_STR, 0, 0, 0, req, allow, G(m), NO_OFFSET, 0, sizeof(((struct ridge_gpu *)0)->m), 0, NULL, NO_OFFSET, \
-	    HWDB_IDENTITY, k)
+#define IDENTITY(k, m, req, allow)                                                                             \
+	ROW(k, HWDB_STR, 0, 0, 0, req, allow, G(m), NO_OFFSET, 0, sizeof(((struct ridge_gpu *)0)->m), 0, NULL, \
+	    NO_OFFSET, HWDB_IDENTITY, k)
 
 const struct hwdb_field hwdb_schema[] = {
 	ROW("schema", HWDB_SCHEMA, 0, 1, 1, V_ALL, V_ALL, NO_OFFSET, NO_OFFSET, 0, 0, 0, NULL, NO_OFFSET, HWDB_IDENTITY,
@@ -246,8 +253,8 @@ const struct hwdb_field hwdb_schema[] = {
 	INT("sm_count", sm_count, 1, 4096, V_ALL, V_ALL, "sm_count"),
 	INT("warp_size", warp_size, 32, 64, V_ALL, V_ALL, "warp_size"),
 	MAP("clocks", clock_fields, V_ALL, V_ALL, 0, "clocks_hz"),
-	ROW("peak_flops", HWDB_PEAKS, RIDGE_UNIT_FLOPS, 1e9, 1e18, V_ALL, V_ALL, NO_OFFSET, NO_OFFSET, 0, 0, 0,
-	    NULL, NO_OFFSET, 0, "peak_flops"),
+	ROW("peak_flops", HWDB_PEAKS, RIDGE_UNIT_FLOPS, 1e9, 1e18, V_ALL, V_ALL, NO_OFFSET, NO_OFFSET, 0, 0, 0, NULL,
+	    NO_OFFSET, 0, "peak_flops"),
 	MAP("memory", memory_fields, V_ALL, V_ALL, HWDB_JSON_FLAT, NULL),
 	MAP("cache", cache_fields, V_ALL, V_ALL, HWDB_JSON_FLAT, NULL),
 	MAP("shared_memory", smem_fields, V_ALL, V_ALL, 0, "shared_memory"),
@@ -264,7 +271,8 @@ const struct hwdb_field hwdb_schema[] = {
 	ROW("notes", HWDB_STRLIST, 0, 0, 0, 0, V_ALL, G(notes), NO_OFFSET, G(note_count), RIDGE_LONG_TEXT,
 	    RIDGE_MAX_NOTES, NULL, NO_OFFSET, HWDB_BLOCK_LIST, "notes"),
 	/* JSON: "measured" (true/false) and "measured_on", after the identity. */
-	ROW("measured", HWDB_MEASURED, 0, 0, 0, 0, V_ALL, G(measured), NO_OFFSET, 0, 0, 0, NULL, NO_OFFSET, 0, "measured"),
+	ROW("measured", HWDB_MEASURED, 0, 0, 0, 0, V_ALL, G(measured), NO_OFFSET, 0, 0, 0, NULL, NO_OFFSET, 0,
+	    "measured"),
 	END,
 };
 

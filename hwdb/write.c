@@ -149,7 +149,8 @@ int hwdb_format(const struct ridge_gpu *gpu, char **text, size_t *len)
 	FILE *f = open_memstream(text, len);
 	if (!f)
 		return -1;
-	fprintf(f, "# hwdb entry written by ridge%s\n", gpu->measured ? "-probe (a calibration: measured ceilings)" : "");
+	fprintf(f, "# hwdb entry written by ridge%s\n",
+		gpu->measured ? "-probe (a calibration: measured ceilings)" : "");
 	put_rows(f, gpu, hwdb_schema, 0);
 	int failed = ferror(f) != 0;
 	failed |= fclose(f) != 0;

@@ -39,7 +39,8 @@ KERN_HD uint64_t kern_chase_offset(uint64_t seed, uint64_t i, uint64_t stride)
 /* The weight of element i in the chain checksum: 64 random bits, odd. */
 KERN_HD uint64_t kern_chase_weight(uint64_t seed, uint64_t i)
 {
-	return ((uint64_t)kern_hash(seed ^ 0x6C8E9CF570932BD5ull, i) << 32 | kern_hash(seed ^ 0x2545F4914F6CDD1Dull, i)) |
+	return ((uint64_t)kern_hash(seed ^ 0x6C8E9CF570932BD5ull, i) << 32 |
+		kern_hash(seed ^ 0x2545F4914F6CDD1Dull, i)) |
 	       1u;
 }
 

@@ -24,30 +24,30 @@ extern "C" {
 
 /* What one run measures. The order is the order ridge-probe runs them. */
 enum kern_id {
-	KERN_COPY,	 /* b = a, 16-byte loads and stores */
-	KERN_TRIAD,	 /* a = b + s * c */
-	KERN_READ,	 /* sum of a (read-only) */
-	KERN_WRITE,	 /* a = f(i) (write-only) */
-	KERN_READ_WIDE,	 /* sum of a, 8 loads in flight with a 256-byte L2 prefetch hint */
-	KERN_L2_READ,	 /* read-only over a working set, L1 bypassed (the L2 sweep) */
-	KERN_SMEM,	 /* shared-memory reads, conflict-free 16-byte accesses */
-	KERN_FMA_FP32,	 /* independent FMA chains, fp32 */
-	KERN_FMA_FP64,	 /* the same in fp64 */
+	KERN_COPY,       /* b = a, 16-byte loads and stores */
+	KERN_TRIAD,      /* a = b + s * c */
+	KERN_READ,       /* sum of a (read-only) */
+	KERN_WRITE,      /* a = f(i) (write-only) */
+	KERN_READ_WIDE,  /* sum of a, 8 loads in flight with a 256-byte L2 prefetch hint */
+	KERN_L2_READ,    /* read-only over a working set, L1 bypassed (the L2 sweep) */
+	KERN_SMEM,       /* shared-memory reads, conflict-free 16-byte accesses */
+	KERN_FMA_FP32,   /* independent FMA chains, fp32 */
+	KERN_FMA_FP64,   /* the same in fp64 */
 	KERN_FMA_FP16X2, /* packed half2 FMA (HFMA2, v_pk_fma_f16) */
-	KERN_MMA_BF16,	 /* matrix instructions from registers: mma.sync m16n8k16 / MFMA 32x32x8 */
+	KERN_MMA_BF16,   /* matrix instructions from registers: mma.sync m16n8k16 / MFMA 32x32x8 */
 	KERN_WGMMA_BF16, /* wgmma m64n256k16 from shared memory (sm_90a) */
-	KERN_GEMM_BF16,	 /* library GEMM (cuBLAS), bf16 in and out, fp32 accumulate */
+	KERN_GEMM_BF16,  /* library GEMM (cuBLAS), bf16 in and out, fp32 accumulate */
 	KERN_GEMM_FP16,
-	KERN_GEMM_TF32,	   /* fp32 in and out, tf32 tensor cores */
-	KERN_GEMM_FP32,	   /* fp32, no tensor cores (pedantic math) */
-	KERN_GEMM_FP8,	   /* e4m3 in (TN), bf16 out, cuBLASLt */
+	KERN_GEMM_TF32,    /* fp32 in and out, tf32 tensor cores */
+	KERN_GEMM_FP32,    /* fp32, no tensor cores (pedantic math) */
+	KERN_GEMM_FP8,     /* e4m3 in (TN), bf16 out, cuBLASLt */
 	KERN_LAUNCH_ASYNC, /* host cost of one empty-kernel launch (back-to-back) */
 	KERN_LAUNCH_SYNC,  /* launch + synchronize round trip */
 	KERN_GRAPH_NODE,   /* graph replay, per empty-kernel node */
 	KERN_GRAPH_LAUNCH, /* host cost of launching a one-node graph */
 	/* Added later (issue 19); appended so the ranges above keep their meaning. */
 	KERN_COPY_FIXED,    /* one pass of the copy kernel at a small size: the fixed cost per kernel */
-	KERN_LATENCY,	    /* pointer chase, one thread: seconds per dependent load (working set, stride) */
+	KERN_LATENCY,       /* pointer chase, one thread: seconds per dependent load (working set, stride) */
 	KERN_LATENCY_SMEM,  /* the same chase in shared memory */
 	KERN_LATENCY_HOPS,  /* per-load latencies of one chase (clock), as 64 quantiles: near/far L2 */
 	KERN_WGMMA_FP16,    /* wgmma m64n256k16 fp16 -> fp32 (sm_90a) */
@@ -59,16 +59,16 @@ enum kern_id {
 	KERN_WGMMA_SP_E4M3, /* wgmma.sp m64n256k64 e4m3, A 2:4 sparse */
 	/* The validation suite (ridge-probe --validate): kernels whose time the
 	 * model predicts. Library GEMM shapes reuse KERN_GEMM_BF16. */
-	KERN_V_STREAM,		/* c = a + b over a working set (bytes), several passes per launch */
-	KERN_V_GEMM_NAIVE,	/* fp32 GEMM, one thread per output, no reuse in the code (m = n = k) */
-	KERN_V_GEMM_TILED,	/* fp32 GEMM, 32 x 32 shared-memory tiles (the seed's TILE_SIZE) */
+	KERN_V_STREAM,          /* c = a + b over a working set (bytes), several passes per launch */
+	KERN_V_GEMM_NAIVE,      /* fp32 GEMM, one thread per output, no reuse in the code (m = n = k) */
+	KERN_V_GEMM_TILED,      /* fp32 GEMM, 32 x 32 shared-memory tiles (the seed's TILE_SIZE) */
 	KERN_V_RESNORM_UNFUSED, /* bf16 h = x + r, then y = RMSNorm(h) w: two kernels (m rows x n) */
-	KERN_V_RESNORM_FUSED,	/* the same in one kernel */
-	KERN_V_SOFTMAX_SAFE,	/* bf16 row softmax in three kernels: max, sum of exp, normalize */
-	KERN_V_SOFTMAX_ONLINE,	/* two kernels: online max and sum, normalize */
-	KERN_V_SOFTMAX_FUSED,	/* one kernel, the row held on chip */
-	KERN_V_LAUNCH_EAGER,	/* m tiny dependent kernels launched one by one, host time to completion */
-	KERN_V_LAUNCH_GRAPH,	/* the same m kernels as one graph replay */
+	KERN_V_RESNORM_FUSED,   /* the same in one kernel */
+	KERN_V_SOFTMAX_SAFE,    /* bf16 row softmax in three kernels: max, sum of exp, normalize */
+	KERN_V_SOFTMAX_ONLINE,  /* two kernels: online max and sum, normalize */
+	KERN_V_SOFTMAX_FUSED,   /* one kernel, the row held on chip */
+	KERN_V_LAUNCH_EAGER,    /* m tiny dependent kernels launched one by one, host time to completion */
+	KERN_V_LAUNCH_GRAPH,    /* the same m kernels as one graph replay */
 	KERN_COUNT
 };
 
@@ -93,7 +93,7 @@ struct kern_device {
 	int cc_major, cc_minor;
 	int sm_count; /* SMs (CUs on AMD) */
 	int warp_size;
-	double clock_hz;	/* the runtime's peak SM clock */
+	double clock_hz;        /* the runtime's peak SM clock */
 	double memory_clock_hz; /* peak memory clock */
 	int bus_width_bits;
 	double l2_bytes;
@@ -137,8 +137,8 @@ struct kern_result {
 	/* Device time of each timed run (events around it); for the launch ids,
 	 * seconds per operation of each sample. */
 	double seconds[KERN_MAX_REPEATS];
-	double work;	     /* bytes or FLOPs of one timed run; launch ids: operations per sample */
-	double bytes;	     /* size used: bytes per array, working set, or 0 */
+	double work;         /* bytes or FLOPs of one timed run; launch ids: operations per sample */
+	double bytes;        /* size used: bytes per array, working set, or 0 */
 	double verify_error; /* normwise relative error of the verified run (-1: nothing to verify) */
 	double verify_tolerance;
 	char method[KERN_METHOD];
@@ -147,17 +147,17 @@ struct kern_result {
 /* One row of the runtime's occupancy answer for a real kernel. */
 struct kern_occupancy_row {
 	char kernel[48];
-	int regs;		 /* cudaFuncAttributes.numRegs */
-	double static_smem;	 /* sharedSizeBytes */
-	double local_bytes;	 /* localSizeBytes */
-	int max_threads;	 /* maxThreadsPerBlock */
-	int binary_version;	 /* e.g. 90 */
-	int block;		 /* threads per block */
-	double dynamic_smem;	 /* bytes at launch */
+	int regs;                /* cudaFuncAttributes.numRegs */
+	double static_smem;      /* sharedSizeBytes */
+	double local_bytes;      /* localSizeBytes */
+	int max_threads;         /* maxThreadsPerBlock */
+	int binary_version;      /* e.g. 90 */
+	int block;               /* threads per block */
+	double dynamic_smem;     /* bytes at launch */
 	double max_dynamic_smem; /* cudaFuncAttributeMaxDynamicSharedMemorySize in force */
-	bool optin;		 /* that attribute was raised above the default limit */
-	int carveout;		 /* preferred carveout percent, -1: left at the default */
-	int blocks_per_sm;	 /* cudaOccupancyMaxActiveBlocksPerMultiprocessor */
+	bool optin;              /* that attribute was raised above the default limit */
+	int carveout;            /* preferred carveout percent, -1: left at the default */
+	int blocks_per_sm;       /* cudaOccupancyMaxActiveBlocksPerMultiprocessor */
 };
 
 struct kern_ctx;

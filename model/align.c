@@ -73,8 +73,7 @@ int align_rule(const struct ridge_gpu *gpu, enum ridge_dtype dtype, struct ridge
 	 * (Blackwell takes any layout: TransformerEngine's
 	 * nvte_is_non_tn_fp8_gemm_supported()). */
 	rule->alignment_required = gpu->vendor == RIDGE_VENDOR_NVIDIA && dtype == RIDGE_FP8 && rule->matrix_path;
-	rule->tn_only = rule->alignment_required &&
-			((gpu->cc_major == 8 && gpu->cc_minor == 9) || gpu->cc_major == 9);
+	rule->tn_only = rule->alignment_required && ((gpu->cc_major == 8 && gpu->cc_minor == 9) || gpu->cc_major == 9);
 	if (gpu->vendor == RIDGE_VENDOR_AMD)
 		rule->basis = basis_amd;
 	else
@@ -122,7 +121,8 @@ int align_tiling(long long m, long long n, const struct ridge_align_tile *tile, 
 		return -1;
 	}
 	if (tile->m < 1 || tile->m > RIDGE_ALIGN_MAX_TILE || tile->n < 1 || tile->n > RIDGE_ALIGN_MAX_TILE) {
-		snprintf(err, err_len, "tile %dx%d is out of range (each 1..%d)", tile->m, tile->n, RIDGE_ALIGN_MAX_TILE);
+		snprintf(err, err_len, "tile %dx%d is out of range (each 1..%d)", tile->m, tile->n,
+			 RIDGE_ALIGN_MAX_TILE);
 		return -1;
 	}
 	if (tile->ctas_per_sm < 1 || tile->ctas_per_sm > 64) {
@@ -146,8 +146,7 @@ int align_tiling(long long m, long long n, const struct ridge_align_tile *tile, 
 	 * limits above), one division each. */
 	unsigned long long useful = (unsigned long long)m * (unsigned long long)n;
 	unsigned long long covered = (unsigned long long)(out->tiles_m * tm) * (unsigned long long)(out->tiles_n * tn);
-	unsigned long long launched =
-		(unsigned long long)(out->waves * out->slots) * (unsigned long long)(tm * tn);
+	unsigned long long launched = (unsigned long long)(out->waves * out->slots) * (unsigned long long)(tm * tn);
 	out->waves_exact = (double)out->tiles / (double)out->slots;
 	out->tile_efficiency = (double)useful / (double)covered;
 	out->wave_efficiency = (double)out->tiles / (double)(out->waves * out->slots);
@@ -305,8 +304,7 @@ bool align_layout_parse(const char *text, enum ridge_gemm_layout *out)
 	return true;
 }
 
-void align_blas_call(enum ridge_gemm_layout layout, long long m, long long n, long long k,
-		     struct ridge_blas_call *out)
+void align_blas_call(enum ridge_gemm_layout layout, long long m, long long n, long long k, struct ridge_blas_call *out)
 {
 	/* Row-major Y[M,N] is column-major Y^T[N,M]: cuBLAS computes Y^T = B^T X^T
 	 * with its m = N, n = M (align.h). */
@@ -375,10 +373,10 @@ int align_gemm_rule(const struct ridge_gpu *gpu, enum ridge_dtype dtype, enum ri
 			size_t w = 0;
 			for (int j = 0; j < RIDGE_GEMM_CONDITIONS; j++)
 				if (terms[j].dim == cond->dim && terms[j].value % cond->multiple != 0)
-					w += (size_t)snprintf(where + w, w < sizeof where ? sizeof where - w : 0, "%s%s",
-							      w ? ", " : "", terms[j].term);
-			int wrote = snprintf(bad + used, used < sizeof bad ? sizeof bad - used : 0, "%s%c=%lld (cuBLAS %s)",
-					     used ? ", " : "", cond->dim, cond->value, where);
+					w += (size_t)snprintf(where + w, w < sizeof where ? sizeof where - w : 0,
+							      "%s%s", w ? ", " : "", terms[j].term);
+			int wrote = snprintf(bad + used, used < sizeof bad ? sizeof bad - used : 0,
+					     "%s%c=%lld (cuBLAS %s)", used ? ", " : "", cond->dim, cond->value, where);
 			if (wrote > 0)
 				used += (size_t)wrote;
 		}
@@ -403,9 +401,8 @@ int align_gemm_rule(const struct ridge_gpu *gpu, enum ridge_dtype dtype, enum ri
 				       align_layout_name(layout), c->trans_a ? "T" : "N", c->trans_b ? "T" : "N", dt,
 				       gpu->cc_major, gpu->cc_minor);
 	if (!out->aligned && rl < sizeof out->reason)
-		snprintf(out->reason + rl, sizeof out->reason - rl,
-			 "%s%s %s a multiple of %lld (16 bytes of %s)%s", rl ? "; " : "", bad,
-			 strlen(seen) > 1 ? "are not each" : "is not", r->required_multiple, dt,
+		snprintf(out->reason + rl, sizeof out->reason - rl, "%s%s %s a multiple of %lld (16 bytes of %s)%s",
+			 rl ? "; " : "", bad, strlen(seen) > 1 ? "are not each" : "is not", r->required_multiple, dt,
 			 !r->matrix_path ? ""
 			 : out->required ? ": required for fp8, cuBLAS has no fp8 kernel otherwise"
 					 : ": off cuBLAS's aligned tensor-core kernels (cuBLAS >= 11 stays on tensor "

@@ -118,14 +118,13 @@ struct ridge_blas_call {
 };
 
 /* The cuBLAS call for a row-major M x N x K GEMM in layout. */
-void align_blas_call(enum ridge_gemm_layout layout, long long m, long long n, long long k,
-		     struct ridge_blas_call *out);
+void align_blas_call(enum ridge_gemm_layout layout, long long m, long long n, long long k, struct ridge_blas_call *out);
 
 #define RIDGE_GEMM_CONDITIONS 6
 
 struct ridge_gemm_condition {
-	const char *term;      /* "k [op_A=T]", "lda", ... in cuBLAS's terms */
-	char dim;              /* the ridge dimension it equals: 'M', 'N' or 'K' */
+	const char *term; /* "k [op_A=T]", "lda", ... in cuBLAS's terms */
+	char dim;         /* the ridge dimension it equals: 'M', 'N' or 'K' */
 	long long value;
 	long long multiple;    /* elements in 16 bytes */
 	long long recommended; /* elements in the recommended bytes */
@@ -138,10 +137,10 @@ struct ridge_gemm_tensor_rule {
 	struct ridge_blas_call call;
 	enum ridge_gemm_layout layout;
 	struct ridge_gemm_condition conditions[RIDGE_GEMM_CONDITIONS];
-	bool aligned;     /* all six conditions hold: cuBLAS's fast tensor-core kernels */
-	bool required;    /* the conditions are required (fp8): no kernel otherwise */
-	bool layout_ok;   /* the layout has a tensor-core kernel (fp8 on 8.9/9.x: TN only) */
-	bool tensor_cores; /* the GEMM runs on tensor cores: a matrix rate, the layout, and the
+	bool aligned;                       /* all six conditions hold: cuBLAS's fast tensor-core kernels */
+	bool required;                      /* the conditions are required (fp8): no kernel otherwise */
+	bool layout_ok;                     /* the layout has a tensor-core kernel (fp8 on 8.9/9.x: TN only) */
+	bool tensor_cores;                  /* the GEMM runs on tensor cores: a matrix rate, the layout, and the
 			    * conditions where required */
 	enum ridge_align_severity severity; /* error: a condition fails; warning: below recommended */
 	char reason[RIDGE_LONG_TEXT];       /* why not aligned or not on tensor cores; "" when aligned */

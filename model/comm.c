@@ -27,11 +27,16 @@ bool comm_collective_parse(const char *text, enum ridge_collective *out)
 		const char *name;
 		enum ridge_collective op;
 	} names[] = {
-		{ "all-reduce", RIDGE_ALL_REDUCE },	    { "allreduce", RIDGE_ALL_REDUCE },
-		{ "all-gather", RIDGE_ALL_GATHER },	    { "allgather", RIDGE_ALL_GATHER },
-		{ "reduce-scatter", RIDGE_REDUCE_SCATTER }, { "reducescatter", RIDGE_REDUCE_SCATTER },
-		{ "all-to-all", RIDGE_ALL_TO_ALL },	    { "alltoall", RIDGE_ALL_TO_ALL },
-		{ "send-recv", RIDGE_SEND_RECV },	    { "sendrecv", RIDGE_SEND_RECV },
+		{ "all-reduce", RIDGE_ALL_REDUCE },
+		{ "allreduce", RIDGE_ALL_REDUCE },
+		{ "all-gather", RIDGE_ALL_GATHER },
+		{ "allgather", RIDGE_ALL_GATHER },
+		{ "reduce-scatter", RIDGE_REDUCE_SCATTER },
+		{ "reducescatter", RIDGE_REDUCE_SCATTER },
+		{ "all-to-all", RIDGE_ALL_TO_ALL },
+		{ "alltoall", RIDGE_ALL_TO_ALL },
+		{ "send-recv", RIDGE_SEND_RECV },
+		{ "sendrecv", RIDGE_SEND_RECV },
 		{ "p2p", RIDGE_SEND_RECV },
 	};
 	int i = model_row_index(names, sizeof names / sizeof names[0], sizeof names[0], text);
@@ -74,7 +79,8 @@ static double link_rate(const struct ridge_interconnect *ic, enum ridge_collecti
 		*path = "mesh";
 		/* one link (peer_bandwidth) to each of the n-1 others; rings and
 		 * pairwise exchanges use them all at once */
-		return op == RIDGE_SEND_RECV ? ic->peer_bandwidth : fmin(ic->per_direction, (n - 1) * ic->peer_bandwidth);
+		return op == RIDGE_SEND_RECV ? ic->peer_bandwidth
+					     : fmin(ic->per_direction, (n - 1) * ic->peer_bandwidth);
 	case RIDGE_TOPOLOGY_BRIDGE:
 		if (n <= ic->domain_gpus) {
 			*path = "bridge";
@@ -128,9 +134,10 @@ static int price(const struct ridge_gpu *gpu, const struct ridge_comm_input *in,
 	}
 	if (r->domains > 1) {
 		if (!(in->network_bandwidth > 0))
-			return model_fail(err, err_len,
-					  "%g GPUs span %g fabric domains of %d: the network bandwidth per GPU is needed",
-					  n, r->domains, ic->domain_gpus);
+			return model_fail(
+				err, err_len,
+				"%g GPUs span %g fabric domains of %d: the network bandwidth per GPU is needed", n,
+				r->domains, ic->domain_gpus);
 		double net = in->network_bandwidth * RIDGE_NCCL_EFFICIENCY;
 		if (net < r->bus_bandwidth) {
 			r->bus_bandwidth = net;
@@ -188,8 +195,8 @@ static int price(const struct ridge_gpu *gpu, const struct ridge_comm_input *in,
 }
 
 /* The algorithms NCCL has for op on this fabric. */
-static bool applies(const struct ridge_interconnect *ic, enum ridge_collective op, enum ridge_comm_algorithm a, double n,
-		    const char **why)
+static bool applies(const struct ridge_interconnect *ic, enum ridge_collective op, enum ridge_comm_algorithm a,
+		    double n, const char **why)
 {
 	switch (a) {
 	case RIDGE_ALGO_RING:
@@ -228,7 +235,8 @@ int comm_collective(const struct ridge_gpu *gpu, const struct ridge_comm_input *
 	memset(out, 0, sizeof *out);
 	const struct ridge_interconnect *ic = &gpu->ic;
 	if (!ic->has_fabric)
-		return model_fail(err, err_len, "%s has no interconnect fabric in hwdb (interconnect.topology, per_direction, ...)",
+		return model_fail(err, err_len,
+				  "%s has no interconnect fabric in hwdb (interconnect.topology, per_direction, ...)",
 				  gpu->id);
 	if ((int)in->op < 0 || in->op >= RIDGE_COLLECTIVE_COUNT)
 		return model_fail(err, err_len, "unknown collective");
@@ -255,8 +263,9 @@ int comm_collective(const struct ridge_gpu *gpu, const struct ridge_comm_input *
 	const char *why;
 	if (in->algorithm != RIDGE_ALGO_AUTO) {
 		if (!applies(ic, in->op, in->algorithm, in->gpus, &why))
-			return model_fail(err, err_len, "%s does not apply to %s on %s: %s", comm_algorithm_name(in->algorithm),
-					  ridge_collective_name(in->op), gpu->id, why);
+			return model_fail(err, err_len, "%s does not apply to %s on %s: %s",
+					  comm_algorithm_name(in->algorithm), ridge_collective_name(in->op), gpu->id,
+					  why);
 		out->op = in->op;
 		return price(gpu, in, in->algorithm, out, err, err_len);
 	}
@@ -308,44 +317,48 @@ static int repeated_collective(const struct ridge_gpu *gpu, enum ridge_collectiv
 }
 
 int comm_tensor_parallel(const struct ridge_gpu *gpu, double tp, double tokens, double hidden, double act_bytes,
-			 double allreduces_per_layer, double layers, double network_bandwidth, struct ridge_tp_comm *out,
-			 char *err, size_t err_len)
+			 double allreduces_per_layer, double layers, double network_bandwidth,
+			 struct ridge_tp_comm *out, char *err, size_t err_len)
 {
 	memset(out, 0, sizeof *out);
 	if (positive_inputs("tokens", tokens, err, err_len) || positive_inputs("hidden size", hidden, err, err_len) ||
-	    positive_inputs("activation bytes", act_bytes, err, err_len) || positive_inputs("layers", layers, err, err_len))
+	    positive_inputs("activation bytes", act_bytes, err, err_len) ||
+	    positive_inputs("layers", layers, err, err_len))
 		return -1;
 	out->bytes_per_allreduce = tokens * hidden * act_bytes;
 	out->allreduces = allreduces_per_layer * layers;
-	return repeated_collective(gpu, RIDGE_ALL_REDUCE, tp, out->bytes_per_allreduce, out->allreduces, network_bandwidth, &out->one, &out->time_s, err,
-				   err_len);
+	return repeated_collective(gpu, RIDGE_ALL_REDUCE, tp, out->bytes_per_allreduce, out->allreduces,
+				   network_bandwidth, &out->one, &out->time_s, err, err_len);
 }
 
 int comm_tensor_parallel_decode(const struct ridge_gpu *gpu, double tp, double tokens, double hidden, double act_bytes,
-				double layers, double network_bandwidth, struct ridge_tp_comm *out, char *err, size_t err_len)
+				double layers, double network_bandwidth, struct ridge_tp_comm *out, char *err,
+				size_t err_len)
 {
-	return comm_tensor_parallel(gpu, tp, tokens, hidden, act_bytes, 2, layers, network_bandwidth, out, err, err_len);
+	return comm_tensor_parallel(gpu, tp, tokens, hidden, act_bytes, 2, layers, network_bandwidth, out, err,
+				    err_len);
 }
 
 int comm_expert_parallel(const struct ridge_gpu *gpu, double ep, double tokens, double top_k, double hidden,
-			 double act_bytes, double moe_layers, double network_bandwidth, struct ridge_ep_comm *out, char *err,
-			 size_t err_len)
+			 double act_bytes, double moe_layers, double network_bandwidth, struct ridge_ep_comm *out,
+			 char *err, size_t err_len)
 {
 	memset(out, 0, sizeof *out);
-	if (positive_inputs("tokens", tokens, err, err_len) || positive_inputs("experts per token", top_k, err, err_len) ||
+	if (positive_inputs("tokens", tokens, err, err_len) ||
+	    positive_inputs("experts per token", top_k, err, err_len) ||
 	    positive_inputs("hidden size", hidden, err, err_len) ||
 	    positive_inputs("activation bytes", act_bytes, err, err_len) ||
 	    positive_inputs("MoE layers", moe_layers, err, err_len))
 		return -1;
 	out->bytes_per_alltoall = tokens * top_k * hidden * act_bytes;
 	out->alltoalls = 2 * moe_layers; /* dispatch and combine */
-	return repeated_collective(gpu, RIDGE_ALL_TO_ALL, ep, out->bytes_per_alltoall, out->alltoalls, network_bandwidth, &out->one, &out->time_s, err,
-				   err_len);
+	return repeated_collective(gpu, RIDGE_ALL_TO_ALL, ep, out->bytes_per_alltoall, out->alltoalls,
+				   network_bandwidth, &out->one, &out->time_s, err, err_len);
 }
 
 int comm_pipeline_parallel(const struct ridge_gpu *gpu, double pp, double micro_batches, double tokens_per_micro_batch,
-			   double hidden, double act_bytes, double passes, double network_bandwidth, struct ridge_pp_comm *out,
-			   char *err, size_t err_len)
+			   double hidden, double act_bytes, double passes, double network_bandwidth,
+			   struct ridge_pp_comm *out, char *err, size_t err_len)
 {
 	memset(out, 0, sizeof *out);
 	if (!isfinite(pp) || pp < 1 || pp != floor(pp))
@@ -354,7 +367,8 @@ int comm_pipeline_parallel(const struct ridge_gpu *gpu, double pp, double micro_
 		return model_fail(err, err_len, "micro-batches must be a whole number from 1, not %g", micro_batches);
 	if (positive_inputs("tokens per micro-batch", tokens_per_micro_batch, err, err_len) ||
 	    positive_inputs("hidden size", hidden, err, err_len) ||
-	    positive_inputs("activation bytes", act_bytes, err, err_len) || positive_inputs("passes", passes, err, err_len))
+	    positive_inputs("activation bytes", act_bytes, err, err_len) ||
+	    positive_inputs("passes", passes, err, err_len))
 		return -1;
 	out->bubble_fraction = (pp - 1) / (micro_batches + pp - 1);
 	if (pp == 1)
@@ -362,8 +376,8 @@ int comm_pipeline_parallel(const struct ridge_gpu *gpu, double pp, double micro_
 	out->bytes_per_transfer = tokens_per_micro_batch * hidden * act_bytes;
 	/* The schedule has m + pp - 1 slots per pass; a hand-off between each. */
 	out->transfers = passes * (micro_batches + pp - 2);
-	return repeated_collective(gpu, RIDGE_SEND_RECV, pp, out->bytes_per_transfer, out->transfers, network_bandwidth, &out->one, &out->time_s, err,
-				   err_len);
+	return repeated_collective(gpu, RIDGE_SEND_RECV, pp, out->bytes_per_transfer, out->transfers, network_bandwidth,
+				   &out->one, &out->time_s, err, err_len);
 }
 
 int comm_serve_step(const struct ridge_gpu *gpu, double tp, bool expert_parallel, double tokens, double hidden,
@@ -376,7 +390,8 @@ int comm_serve_step(const struct ridge_gpu *gpu, double tp, bool expert_parallel
 	if (!isfinite(tp) || tp < 1)
 		return model_fail(err, err_len, "tp must be 1 or more, not %g", tp);
 	if (expert_parallel && !(moe_layers > 0 && top_k > 0))
-		return model_fail(err, err_len, "expert parallelism needs an MoE model (experts per token, MoE layers)");
+		return model_fail(err, err_len,
+				  "expert parallelism needs an MoE model (experts per token, MoE layers)");
 	if (expert_parallel && moe_layers > layers)
 		return model_fail(err, err_len, "more MoE layers (%g) than layers (%g)", moe_layers, layers);
 	out->overlap = overlap;
@@ -384,13 +399,13 @@ int comm_serve_step(const struct ridge_gpu *gpu, double tp, bool expert_parallel
 		return 0;
 	double allreduces_per_layer = expert_parallel ? (2 * layers - moe_layers) / layers : 2;
 	out->has_tp = true;
-	if (comm_tensor_parallel(gpu, tp, tokens, hidden, 2, allreduces_per_layer, layers, network_bandwidth, &out->tp, err,
-				 err_len))
+	if (comm_tensor_parallel(gpu, tp, tokens, hidden, 2, allreduces_per_layer, layers, network_bandwidth, &out->tp,
+				 err, err_len))
 		return -1;
 	if (expert_parallel) {
 		out->has_ep = true;
-		if (comm_expert_parallel(gpu, tp, tokens, top_k, hidden, 2, moe_layers, network_bandwidth, &out->ep, err,
-					 err_len))
+		if (comm_expert_parallel(gpu, tp, tokens, top_k, hidden, 2, moe_layers, network_bandwidth, &out->ep,
+					 err, err_len))
 			return -1;
 	}
 	out->total_s = out->tp.time_s + out->ep.time_s;

@@ -57,7 +57,7 @@
 #define RIDGE_NCCL_TREE_BANDWIDTH_FACTOR 0.9
 
 enum ridge_comm_algorithm {
-	RIDGE_ALGO_AUTO,   /* the fastest that applies (NCCL's choice by its model) */
+	RIDGE_ALGO_AUTO, /* the fastest that applies (NCCL's choice by its model) */
 	RIDGE_ALGO_RING,
 	RIDGE_ALGO_TREE,   /* all-reduce only */
 	RIDGE_ALGO_NVLS,   /* all-reduce only, NVLink SHARP in the switch */
@@ -85,20 +85,20 @@ struct ridge_comm_result {
 	enum ridge_collective op;
 	enum ridge_comm_algorithm algorithm; /* the one priced; AUTO: a measurement (NCCL's own choice) */
 	double gpus, bytes;
-	double bus_factor; /* 2(N-1)/N, (N-1)/N or 1 */
-	double bus_bytes;  /* bus_factor * M */
+	double bus_factor;      /* 2(N-1)/N, (N-1)/N or 1 */
+	double bus_bytes;       /* bus_factor * M */
 	double domains;         /* fabric domains spanned: ceil(N / domain_gpus) */
 	double gpus_per_domain; /* g = N / domains */
 	double intra_steps, inter_steps;
 	double base_latency_s, step_latency_s, net_step_latency_s;
 	double alpha_s;
-	double link_bandwidth; /* bytes/s, one direction: the links the algorithm uses */
-	double efficiency;     /* bus_bandwidth / link_bandwidth */
-	double bus_bandwidth;  /* bytes/s */
+	double link_bandwidth;  /* bytes/s, one direction: the links the algorithm uses */
+	double efficiency;      /* bus_bandwidth / link_bandwidth */
+	double bus_bandwidth;   /* bytes/s */
 	double beta_s_per_byte; /* bus_factor / bus_bandwidth */
 	double time_s;
-	double algbw; /* M / time */
-	double busbw; /* bus_bytes / time */
+	double algbw;                 /* M / time */
+	double busbw;                 /* bus_bytes / time */
 	const char *bandwidth_source; /* "measured", "published", "derived" */
 	const char *latency_source;   /* "measured", "NCCL/RCCL tuning model, hwdb" */
 	const char *path;             /* "NVSwitch", "mesh", "bridge", "PCIe", "network" */
@@ -122,8 +122,8 @@ struct ridge_tp_comm {
 };
 
 int comm_tensor_parallel(const struct ridge_gpu *gpu, double tp, double tokens, double hidden, double act_bytes,
-			 double allreduces_per_layer, double layers, double network_bandwidth, struct ridge_tp_comm *out,
-			 char *err, size_t err_len);
+			 double allreduces_per_layer, double layers, double network_bandwidth,
+			 struct ridge_tp_comm *out, char *err, size_t err_len);
 
 /* Decode or prefill: 2 all-reduces per layer of tokens x hidden (tokens = the
  * batch for a decode step, batch x prompt for prefill). */
@@ -141,8 +141,8 @@ struct ridge_ep_comm {
 };
 
 int comm_expert_parallel(const struct ridge_gpu *gpu, double ep, double tokens, double top_k, double hidden,
-			 double act_bytes, double moe_layers, double network_bandwidth, struct ridge_ep_comm *out, char *err,
-			 size_t err_len);
+			 double act_bytes, double moe_layers, double network_bandwidth, struct ridge_ep_comm *out,
+			 char *err, size_t err_len);
 
 /* Pipeline parallel: pp stages, m micro-batches per step. The bubble (GPipe /
  * 1F1B) idles (pp-1)/(m+pp-1) of the step; each micro-batch crosses pp-1 stage
@@ -177,7 +177,7 @@ struct ridge_pp_comm {
 };
 
 int comm_pipeline_parallel(const struct ridge_gpu *gpu, double pp, double micro_batches, double tokens_per_micro_batch,
-			   double hidden, double act_bytes, double passes, double network_bandwidth, struct ridge_pp_comm *out,
-			   char *err, size_t err_len);
+			   double hidden, double act_bytes, double passes, double network_bandwidth,
+			   struct ridge_pp_comm *out, char *err, size_t err_len);
 
 #endif

@@ -112,9 +112,12 @@ int cost_model_params(const struct ridge_model_shape *m, double *params, struct 
 		const char *key;
 		double v;
 	} dims[] = {
-		{ "hidden_size", m->hidden },	  { "intermediate_size", m->intermediate },
-		{ "num_hidden_layers", m->layers }, { "num_attention_heads", m->heads },
-		{ "num_key_value_heads", m->kv_heads }, { "head_dim", m->head_dim },
+		{ "hidden_size", m->hidden },
+		{ "intermediate_size", m->intermediate },
+		{ "num_hidden_layers", m->layers },
+		{ "num_attention_heads", m->heads },
+		{ "num_key_value_heads", m->kv_heads },
+		{ "head_dim", m->head_dim },
 		{ "vocab_size", m->vocab },
 	};
 	for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++)
@@ -127,13 +130,14 @@ int cost_model_params(const struct ridge_model_shape *m, double *params, struct 
 	double mlp = 3 * h * m->intermediate;
 	step(ex, "MLP weights per layer", NULL, "3*h*ff (gate, up, down)", "", mlp, "3*{}*{}", h, m->intermediate);
 	double layer = attention + mlp + 2 * h;
-	step(ex, "parameters per layer", NULL, "attention + MLP + 2 norms", "", layer, "{} + {} + 2*{}", attention, mlp, h);
+	step(ex, "parameters per layer", NULL, "attention + MLP + 2 norms", "", layer, "{} + {} + 2*{}", attention, mlp,
+	     h);
 	double embeddings = (m->tied_embeddings ? 1 : 2) * m->vocab * h;
 	step(ex, "embedding + LM head", NULL, m->tied_embeddings ? "V*h (tied)" : "2*V*h", "", embeddings,
 	     m->tied_embeddings ? "{}*{}" : "2*{}*{}", m->vocab, h);
 	double total = m->layers * layer + embeddings + h;
-	step(ex, "parameters", NULL, "L*layer + embeddings + final norm", "", total, "{}*{} + {} + {}", m->layers, layer,
-	     embeddings, h);
+	step(ex, "parameters", NULL, "L*layer + embeddings + final norm", "", total, "{}*{} + {} + {}", m->layers,
+	     layer, embeddings, h);
 	if (check_finite(total, "the parameter count", err, err_len))
 		return -1;
 	*params = total;
@@ -167,11 +171,13 @@ static int train(const struct ridge_train_input *in, struct ridge_train_result *
 	double n = in->params;
 	if (in->formula == RIDGE_FLOPS_PALM) {
 		if (!positive(in->layers) || !positive(in->heads) || !positive(in->head_dim))
-			return model_fail(err, err_len, "the PaLM formula needs layers, heads and head_dim greater than 0");
+			return model_fail(err, err_len,
+					  "the PaLM formula needs layers, heads and head_dim greater than 0");
 		double factor = in->causal ? 6 : 12;
 		out->attention_flops_per_token = factor * in->layers * in->heads * in->head_dim * in->seq;
-		step(flops_ex, "attention FLOPs per token", NULL, in->causal ? "6*L*n_heads*d_head*s (12, halved: causal)" : "12*L*n_heads*d_head*s",
-		     "FLOP", out->attention_flops_per_token, "{}*{}*{}*{}*{}", factor, in->layers, in->heads, in->head_dim,
+		step(flops_ex, "attention FLOPs per token", NULL,
+		     in->causal ? "6*L*n_heads*d_head*s (12, halved: causal)" : "12*L*n_heads*d_head*s", "FLOP",
+		     out->attention_flops_per_token, "{}*{}*{}*{}*{}", factor, in->layers, in->heads, in->head_dim,
 		     in->seq);
 		out->flops_per_token = 6 * n + out->attention_flops_per_token;
 		step(flops_ex, "FLOPs per token", NULL, "6*N + attention", "FLOP", out->flops_per_token, "6*{} + {}", n,
@@ -183,8 +189,8 @@ static int train(const struct ridge_train_input *in, struct ridge_train_result *
 	out->tokens_per_step = in->seq * in->batch;
 	step(flops_ex, "tokens per step", NULL, "seq * batch", "", out->tokens_per_step, "{}*{}", in->seq, in->batch);
 	out->flops_per_step = out->flops_per_token * out->tokens_per_step;
-	step(flops_ex, "FLOPs per step", NULL, "FLOPs per token * tokens per step", "FLOP", out->flops_per_step, "{}*{}",
-	     out->flops_per_token, out->tokens_per_step);
+	step(flops_ex, "FLOPs per step", NULL, "FLOPs per token * tokens per step", "FLOP", out->flops_per_step,
+	     "{}*{}", out->flops_per_token, out->tokens_per_step);
 	if (check_finite(out->flops_per_step, "the FLOPs per step (params x seq x batch)", err, err_len))
 		return -1;
 
@@ -197,8 +203,8 @@ static int train(const struct ridge_train_input *in, struct ridge_train_result *
 	if (check_finite(out->cluster_flops, "the cluster rate (gpus x peak)", err, err_len))
 		return -1;
 	out->step_time_s = out->flops_per_step / out->cluster_flops;
-	step(ex, "step time", tag, "F_step / (n_gpu * peak * MFU)", "s", out->step_time_s, "{} / {}", out->flops_per_step,
-	     out->cluster_flops);
+	step(ex, "step time", tag, "F_step / (n_gpu * peak * MFU)", "s", out->step_time_s, "{} / {}",
+	     out->flops_per_step, out->cluster_flops);
 	out->wall_s = in->steps * out->step_time_s;
 	step(ex, "wall time", tag, "steps * step time", "s", out->wall_s, "{}*{}", in->steps, out->step_time_s);
 	out->wall_hours = out->wall_s / 3600;
@@ -221,8 +227,9 @@ int cost_train(const struct ridge_train_input *in, struct ridge_train_result *ou
 	return train(in, out, ex, ex, tag, err, err_len);
 }
 
-int cost_train_compare(const struct ridge_train_input *in, double target_mfu, bool has_investment, double investment_usd,
-		       struct ridge_train_comparison *out, struct ridge_explain *ex, char *err, size_t err_len)
+int cost_train_compare(const struct ridge_train_input *in, double target_mfu, bool has_investment,
+		       double investment_usd, struct ridge_train_comparison *out, struct ridge_explain *ex, char *err,
+		       size_t err_len)
 {
 	memset(out, 0, sizeof *out);
 	if (!(isfinite(target_mfu) && target_mfu > 0 && target_mfu <= 1))
@@ -252,8 +259,8 @@ int cost_train_compare(const struct ridge_train_input *in, double target_mfu, bo
 	out->roi_gross = out->savings_usd / investment_usd;
 	step(ex, "gross ROI", NULL, "savings / I", "x", out->roi_gross, "{} / {}", out->savings_usd, investment_usd);
 	out->saving_per_step_usd = out->savings_usd / in->steps;
-	step(ex, "saving per step", NULL, "savings / steps", "USD", out->saving_per_step_usd, "{} / {}", out->savings_usd,
-	     in->steps);
+	step(ex, "saving per step", NULL, "savings / steps", "USD", out->saving_per_step_usd, "{} / {}",
+	     out->savings_usd, in->steps);
 	out->breaks_even = out->saving_per_step_usd > 0;
 	out->break_even_step = out->breaks_even ? investment_usd / out->saving_per_step_usd : INFINITY;
 	if (out->breaks_even)
@@ -267,8 +274,9 @@ static double round_to(double v, double quantum)
 	return quantum > 0 ? round(v / quantum) * quantum : v;
 }
 
-int cost_train_rounded(const struct ridge_train_input *in, const struct ridge_train_comparison *exact, double step_quantum_s,
-		       double hours_quantum, struct ridge_train_rounded *out, char *err, size_t err_len)
+int cost_train_rounded(const struct ridge_train_input *in, const struct ridge_train_comparison *exact,
+		       double step_quantum_s, double hours_quantum, struct ridge_train_rounded *out, char *err,
+		       size_t err_len)
 {
 	memset(out, 0, sizeof *out);
 	if (!(isfinite(step_quantum_s) && step_quantum_s >= 0) || !(isfinite(hours_quantum) && hours_quantum >= 0))
@@ -298,18 +306,20 @@ const char *cost_bound_name(enum ridge_bound bound)
 	return bound == RIDGE_BOUND_COMPUTE ? "compute" : "memory";
 }
 
-int cost_decode(const struct ridge_decode_input *in, struct ridge_decode_result *out, struct ridge_explain *ex, char *err,
-		size_t err_len)
+int cost_decode(const struct ridge_decode_input *in, struct ridge_decode_result *out, struct ridge_explain *ex,
+		char *err, size_t err_len)
 {
 	memset(out, 0, sizeof *out);
 	const struct {
 		const char *name;
 		double v;
 	} need[] = {
-		{ "params", in->params },	 { "layers", in->layers },     { "kv_heads", in->kv_heads },
-		{ "head_dim", in->head_dim },	 { "context", in->context },   { "batch", in->batch },
-		{ "gpus", in->gpus },		 { "weight bytes", in->weight_bytes }, { "kv bytes", in->kv_bytes },
-		{ "bandwidth", in->bandwidth }, { "peak", in->peak_flops },
+		{ "params", in->params },     { "layers", in->layers },
+		{ "kv_heads", in->kv_heads }, { "head_dim", in->head_dim },
+		{ "context", in->context },   { "batch", in->batch },
+		{ "gpus", in->gpus },         { "weight bytes", in->weight_bytes },
+		{ "kv bytes", in->kv_bytes }, { "bandwidth", in->bandwidth },
+		{ "peak", in->peak_flops },
 	};
 	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
 		if (!positive(need[i].v))
@@ -325,23 +335,25 @@ int cost_decode(const struct ridge_decode_input *in, struct ridge_decode_result 
 	step(ex, "KV bytes per token", NULL, "2 * L * n_kv * d_head * bytes(kv)", "B", out->kv_bytes_per_token,
 	     "2*{}*{}*{}*{}", in->layers, in->kv_heads, in->head_dim, in->kv_bytes);
 	out->weight_bytes = in->params * in->weight_bytes;
-	step(ex, "weight bytes", NULL, "N * bytes(weights)", "B", out->weight_bytes, "{}*{}", in->params, in->weight_bytes);
+	step(ex, "weight bytes", NULL, "N * bytes(weights)", "B", out->weight_bytes, "{}*{}", in->params,
+	     in->weight_bytes);
 	/* Tensor parallelism splits the cache by whole heads: each GPU holds
 	 * max(ceil(n_kv / G), 1) of them, so past G = n_kv the cache is
 	 * replicated (8 KV heads on 16 GPUs: every head twice). */
 	out->kv_heads_per_gpu = workload_kv_heads_per_gpu(in->kv_heads, in->gpus);
-	step(ex, "KV heads per GPU", NULL, "max(ceil(n_kv / n_gpu), 1)", "", out->kv_heads_per_gpu, "max(ceil({} / {}), 1)",
-	     in->kv_heads, in->gpus);
+	step(ex, "KV heads per GPU", NULL, "max(ceil(n_kv / n_gpu), 1)", "", out->kv_heads_per_gpu,
+	     "max(ceil({} / {}), 1)", in->kv_heads, in->gpus);
 	out->kv_replication = in->gpus * out->kv_heads_per_gpu / in->kv_heads;
 	out->kv_bytes = in->batch * in->context * out->kv_bytes_per_token * out->kv_replication;
-	step(ex, "KV cache bytes read", NULL, "batch * context * KV bytes per token * n_gpu * heads per GPU / n_kv", "B",
-	     out->kv_bytes, "{}*{}*{}*{}*{}/{}", in->batch, in->context, out->kv_bytes_per_token, in->gpus,
+	step(ex, "KV cache bytes read", NULL, "batch * context * KV bytes per token * n_gpu * heads per GPU / n_kv",
+	     "B", out->kv_bytes, "{}*{}*{}*{}*{}/{}", in->batch, in->context, out->kv_bytes_per_token, in->gpus,
 	     out->kv_heads_per_gpu, in->kv_heads);
 	out->bytes_per_step = out->weight_bytes + out->kv_bytes;
 	step(ex, "bytes per step", NULL, "weights + KV cache", "B", out->bytes_per_step, "{} + {}", out->weight_bytes,
 	     out->kv_bytes);
 	out->flops_per_step = 2 * in->params * in->batch;
-	step(ex, "FLOPs per step", NULL, "2 * N * batch", "FLOP", out->flops_per_step, "2*{}*{}", in->params, in->batch);
+	step(ex, "FLOPs per step", NULL, "2 * N * batch", "FLOP", out->flops_per_step, "2*{}*{}", in->params,
+	     in->batch);
 	if (check_finite(out->bytes_per_step, "the bytes per step", err, err_len) ||
 	    check_finite(out->flops_per_step, "the FLOPs per step", err, err_len))
 		return -1;
@@ -357,13 +369,15 @@ int cost_decode(const struct ridge_decode_input *in, struct ridge_decode_result 
 	out->bound = out->compute_time_s > out->memory_time_s ? RIDGE_BOUND_COMPUTE : RIDGE_BOUND_MEMORY;
 	double floor_s = fmax(out->memory_time_s, out->compute_time_s);
 	out->tpot_s = floor_s + in->overhead_s;
-	step(ex, "TPOT", NULL, "max(memory, compute) + overhead", "s", out->tpot_s, "max({}, {}) + {}", out->memory_time_s,
-	     out->compute_time_s, in->overhead_s);
+	step(ex, "TPOT", NULL, "max(memory, compute) + overhead", "s", out->tpot_s, "max({}, {}) + {}",
+	     out->memory_time_s, out->compute_time_s, in->overhead_s);
 	out->tokens_per_s = in->batch / out->tpot_s;
-	step(ex, "tokens per second", NULL, "batch / TPOT", "token/s", out->tokens_per_s, "{} / {}", in->batch, out->tpot_s);
+	step(ex, "tokens per second", NULL, "batch / TPOT", "token/s", out->tokens_per_s, "{} / {}", in->batch,
+	     out->tpot_s);
 	out->usd_per_million_tokens = in->gpus * in->price_usd_per_gpu_hour / (3600 * out->tokens_per_s) * 1e6;
-	step(ex, "USD per million tokens", NULL, "n_gpu * price / (3600 * tokens/s) * 1e6", "USD", out->usd_per_million_tokens,
-	     "{}*{} / (3600*{}) * 1e6", in->gpus, in->price_usd_per_gpu_hour, out->tokens_per_s);
+	step(ex, "USD per million tokens", NULL, "n_gpu * price / (3600 * tokens/s) * 1e6", "USD",
+	     out->usd_per_million_tokens, "{}*{} / (3600*{}) * 1e6", in->gpus, in->price_usd_per_gpu_hour,
+	     out->tokens_per_s);
 
 	out->memory_required = out->weight_bytes + out->kv_bytes;
 	out->memory_available = in->gpus * in->memory_bytes;
@@ -391,7 +405,8 @@ int cost_rank(const struct ridge_fleet *fleet, const struct ridge_project *proje
 		return model_fail(err, err_len, "the budget must be greater than 0");
 	if (!(fleet->training_share >= 0 && fleet->inference_share >= 0 &&
 	      fleet->training_share + fleet->inference_share <= 1 + 1e-12))
-		return model_fail(err, err_len, "training and inference shares must be fractions adding up to at most 1");
+		return model_fail(err, err_len,
+				  "training and inference shares must be fractions adding up to at most 1");
 	if (!(isfinite(fleet->horizon_months) && fleet->horizon_months > 0))
 		return model_fail(err, err_len, "the horizon must be greater than 0");
 	for (int i = 0; i < n; i++) {
@@ -402,47 +417,54 @@ int cost_rank(const struct ridge_fleet *fleet, const struct ridge_project *proje
 		if (!(p->applies_to > 0 && p->applies_to <= 1))
 			return model_fail(err, err_len, "project '%s': applies_to must be in (0, 1]", p->name);
 		if (!(isfinite(p->ready_after_months) && p->ready_after_months >= 0))
-			return model_fail(err, err_len, "project '%s': ready_after_months must not be negative", p->name);
+			return model_fail(err, err_len, "project '%s': ready_after_months must not be negative",
+					  p->name);
 		if (p->has_cost) {
 			if (!positive(p->cost_usd))
-				return model_fail(err, err_len, "project '%s': the cost must be greater than 0", p->name);
+				return model_fail(err, err_len, "project '%s': the cost must be greater than 0",
+						  p->name);
 			r->engineering_usd = p->cost_usd;
 			step(ex, "engineering cost", p->name, "given", "USD", r->engineering_usd, "{}", p->cost_usd);
 		} else {
 			if (!positive(p->engineer_weeks) || !positive(fleet->engineer_usd_per_hour) ||
 			    !positive(fleet->hours_per_week))
-				return model_fail(err, err_len, "project '%s': needs engineer weeks (or months) and an hourly cost greater than 0",
-					    p->name);
+				return model_fail(
+					err, err_len,
+					"project '%s': needs engineer weeks (or months) and an hourly cost greater than 0",
+					p->name);
 			r->engineering_usd = p->engineer_weeks * fleet->hours_per_week * fleet->engineer_usd_per_hour;
-			step(ex, "engineering cost", p->name, "engineer-weeks * hours/week * USD/hour", "USD", r->engineering_usd,
-			     "{}*{}*{}", p->engineer_weeks, fleet->hours_per_week, fleet->engineer_usd_per_hour);
+			step(ex, "engineering cost", p->name, "engineer-weeks * hours/week * USD/hour", "USD",
+			     r->engineering_usd, "{}*{}*{}", p->engineer_weeks, fleet->hours_per_week,
+			     fleet->engineer_usd_per_hour);
 		}
 		if (p->kind == RIDGE_PROJECT_MFU) {
 			if (!(fleet->baseline_mfu > 0 && fleet->baseline_mfu <= 1))
 				return model_fail(err, err_len, "the baseline MFU must be in (0, 1]");
 			if (!(p->mfu_gain > 0))
-				return model_fail(err, err_len, "project '%s': the MFU gain must be greater than 0", p->name);
+				return model_fail(err, err_len, "project '%s': the MFU gain must be greater than 0",
+						  p->name);
 			r->target_mfu = fleet->baseline_mfu + p->mfu_gain;
 			if (r->target_mfu > 1)
-				return model_fail(err, err_len, "project '%s': baseline MFU %g + gain %g exceeds 1", p->name,
-					    fleet->baseline_mfu, p->mfu_gain);
+				return model_fail(err, err_len, "project '%s': baseline MFU %g + gain %g exceeds 1",
+						  p->name, fleet->baseline_mfu, p->mfu_gain);
 			r->spend_per_month = fleet->budget_usd_per_month * fleet->training_share;
-			step(ex, "training spend per month", p->name, "budget * training share", "USD", r->spend_per_month,
-			     "{}*{}", fleet->budget_usd_per_month, fleet->training_share);
+			step(ex, "training spend per month", p->name, "budget * training share", "USD",
+			     r->spend_per_month, "{}*{}", fleet->budget_usd_per_month, fleet->training_share);
 			/* The same training work at a higher MFU needs m0/m1 of the GPU time. */
 			r->saving_fraction = (1 - fleet->baseline_mfu / r->target_mfu) * p->applies_to;
-			step(ex, "saving fraction", p->name, "(1 - m0/(m0 + gain)) * applies_to", "", r->saving_fraction,
-			     "(1 - {}/{}) * {}", fleet->baseline_mfu, r->target_mfu, p->applies_to);
+			step(ex, "saving fraction", p->name, "(1 - m0/(m0 + gain)) * applies_to", "",
+			     r->saving_fraction, "(1 - {}/{}) * {}", fleet->baseline_mfu, r->target_mfu, p->applies_to);
 		} else {
 			if (!(p->tpot_reduction > 0 && p->tpot_reduction < 1))
-				return model_fail(err, err_len, "project '%s': the TPOT reduction must be in (0, 1)", p->name);
+				return model_fail(err, err_len, "project '%s': the TPOT reduction must be in (0, 1)",
+						  p->name);
 			r->spend_per_month = fleet->budget_usd_per_month * fleet->inference_share;
-			step(ex, "inference spend per month", p->name, "budget * inference share", "USD", r->spend_per_month,
-			     "{}*{}", fleet->budget_usd_per_month, fleet->inference_share);
+			step(ex, "inference spend per month", p->name, "budget * inference share", "USD",
+			     r->spend_per_month, "{}*{}", fleet->budget_usd_per_month, fleet->inference_share);
 			/* The same tokens at a TPOT (1 - r) as long need (1 - r) of the GPU time. */
 			r->saving_fraction = p->tpot_reduction * p->applies_to;
-			step(ex, "saving fraction", p->name, "TPOT reduction * applies_to", "", r->saving_fraction, "{}*{}",
-			     p->tpot_reduction, p->applies_to);
+			step(ex, "saving fraction", p->name, "TPOT reduction * applies_to", "", r->saving_fraction,
+			     "{}*{}", p->tpot_reduction, p->applies_to);
 		}
 		r->savings_per_month = r->spend_per_month * r->saving_fraction;
 		step(ex, "savings per month", p->name, "spend * saving fraction", "USD", r->savings_per_month, "{}*{}",
@@ -450,16 +472,18 @@ int cost_rank(const struct ridge_fleet *fleet, const struct ridge_project *proje
 		r->months_saving = fmax(0, fleet->horizon_months - p->ready_after_months);
 		r->horizon_savings = r->savings_per_month * r->months_saving;
 		step(ex, "savings over the horizon", p->name, "savings per month * (horizon - ready after)", "USD",
-		     r->horizon_savings, "{}*({} - {})", r->savings_per_month, fleet->horizon_months, p->ready_after_months);
+		     r->horizon_savings, "{}*({} - {})", r->savings_per_month, fleet->horizon_months,
+		     p->ready_after_months);
 		r->net_usd = r->horizon_savings - r->engineering_usd;
 		r->roi_net = r->net_usd / r->engineering_usd;
-		step(ex, "net ROI", p->name, "(savings - cost) / cost", "x", r->roi_net, "({} - {}) / {}", r->horizon_savings,
-		     r->engineering_usd, r->engineering_usd);
+		step(ex, "net ROI", p->name, "(savings - cost) / cost", "x", r->roi_net, "({} - {}) / {}",
+		     r->horizon_savings, r->engineering_usd, r->engineering_usd);
 		r->roi_gross = r->horizon_savings / r->engineering_usd;
 		r->payback_months = p->ready_after_months + r->engineering_usd / r->savings_per_month;
 		step(ex, "payback", p->name, "ready after + cost / savings per month", "months", r->payback_months,
 		     "{} + {} / {}", p->ready_after_months, r->engineering_usd, r->savings_per_month);
-		if (check_finite(r->horizon_savings, "the savings", err, err_len) || check_finite(r->roi_net, "the ROI", err, err_len))
+		if (check_finite(r->horizon_savings, "the savings", err, err_len) ||
+		    check_finite(r->roi_net, "the ROI", err, err_len))
 			return -1;
 	}
 	/* Insertion sort by net ROI, stable: n is a handful of projects. */

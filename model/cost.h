@@ -76,9 +76,9 @@ enum ridge_flops_formula {
 };
 
 struct ridge_train_input {
-	double params;  /* N */
-	double seq;     /* tokens per sequence */
-	double batch;   /* sequences per step (global batch) */
+	double params; /* N */
+	double seq;    /* tokens per sequence */
+	double batch;  /* sequences per step (global batch) */
 	double steps;
 	double gpus;
 	double peak_flops; /* per GPU, dense, the dtype the run computes in */
@@ -126,8 +126,9 @@ struct ridge_train_comparison {
 /* The current run (in->mfu) against the same run at target_mfu, and, with an
  * investment, its return. A target below the current MFU is allowed: the
  * savings are negative and the investment never breaks even. */
-int cost_train_compare(const struct ridge_train_input *in, double target_mfu, bool has_investment, double investment_usd,
-		       struct ridge_train_comparison *out, struct ridge_explain *ex, char *err, size_t err_len);
+int cost_train_compare(const struct ridge_train_input *in, double target_mfu, bool has_investment,
+		       double investment_usd, struct ridge_train_comparison *out, struct ridge_explain *ex, char *err,
+		       size_t err_len);
 
 /* The same comparison done the way a hand calculation does it: the step time
  * rounded to a multiple of step_quantum_s and the wall hours to a multiple of
@@ -138,32 +139,33 @@ struct ridge_train_rounded {
 	double step_time_s, wall_hours, cost_usd;                      /* current */
 	double target_step_time_s, target_wall_hours, target_cost_usd; /* target */
 	double savings_usd;
-	double roi_net; /* when the comparison has an investment */
+	double roi_net;                                                  /* when the comparison has an investment */
 	double cost_drift_usd, target_cost_drift_usd, savings_drift_usd; /* rounded - exact */
 };
 
-int cost_train_rounded(const struct ridge_train_input *in, const struct ridge_train_comparison *exact, double step_quantum_s,
-		       double hours_quantum, struct ridge_train_rounded *out, char *err, size_t err_len);
+int cost_train_rounded(const struct ridge_train_input *in, const struct ridge_train_comparison *exact,
+		       double step_quantum_s, double hours_quantum, struct ridge_train_rounded *out, char *err,
+		       size_t err_len);
 
 /* ---- inference decode ---- */
 
 /* enum ridge_bound (memory / compute) is the roofline's: model/roofline.h. */
 
 struct ridge_decode_input {
-	double params;   /* active parameters per token, N */
-	double layers;   /* L */
-	double kv_heads; /* n_kv_heads (GQA: fewer than the query heads) */
-	double head_dim; /* d_head */
-	double context;  /* tokens in each request's KV cache */
-	double batch;    /* requests decoded together */
-	double gpus;     /* tensor-parallel GPUs sharing the weights and the cache */
-	double weight_bytes;     /* bytes per parameter (bf16 2, fp8 1, int4 0.5) */
-	double kv_bytes;         /* bytes per cached element */
-	double bandwidth;        /* memory bandwidth per GPU, bytes/s */
-	double peak_flops;       /* per GPU, the dtype the GEMMs run in */
-	double memory_bytes;     /* capacity per GPU; 0 skips the fit check */
+	double params;       /* active parameters per token, N */
+	double layers;       /* L */
+	double kv_heads;     /* n_kv_heads (GQA: fewer than the query heads) */
+	double head_dim;     /* d_head */
+	double context;      /* tokens in each request's KV cache */
+	double batch;        /* requests decoded together */
+	double gpus;         /* tensor-parallel GPUs sharing the weights and the cache */
+	double weight_bytes; /* bytes per parameter (bf16 2, fp8 1, int4 0.5) */
+	double kv_bytes;     /* bytes per cached element */
+	double bandwidth;    /* memory bandwidth per GPU, bytes/s */
+	double peak_flops;   /* per GPU, the dtype the GEMMs run in */
+	double memory_bytes; /* capacity per GPU; 0 skips the fit check */
 	double price_usd_per_gpu_hour;
-	double overhead_s;       /* per step: launches, communication; may be 0 */
+	double overhead_s; /* per step: launches, communication; may be 0 */
 };
 
 struct ridge_decode_result {
@@ -173,13 +175,13 @@ struct ridge_decode_result {
 	double kv_replication;     /* gpus * heads per GPU / n_kv: 2 for 8 KV heads on 16 GPUs */
 	double kv_bytes;           /* batch * context * kv_bytes_per_token * replication, all GPUs together */
 	double bytes_per_step;
-	double flops_per_step;     /* 2 N batch */
-	double intensity;          /* FLOP per byte */
-	double ridge_point;        /* peak / bandwidth */
-	double memory_time_s;      /* bytes / (gpus * bandwidth) */
-	double compute_time_s;     /* flops / (gpus * peak) */
-	double tpot_s;             /* max(memory, compute) + overhead */
-	double tokens_per_s;       /* batch / TPOT */
+	double flops_per_step; /* 2 N batch */
+	double intensity;      /* FLOP per byte */
+	double ridge_point;    /* peak / bandwidth */
+	double memory_time_s;  /* bytes / (gpus * bandwidth) */
+	double compute_time_s; /* flops / (gpus * peak) */
+	double tpot_s;         /* max(memory, compute) + overhead */
+	double tokens_per_s;   /* batch / TPOT */
 	double usd_per_million_tokens;
 	enum ridge_bound bound;
 	double memory_required;  /* weights + KV cache */
@@ -189,16 +191,16 @@ struct ridge_decode_result {
 	double crossover_batch; /* batch at which compute time reaches memory time */
 };
 
-int cost_decode(const struct ridge_decode_input *in, struct ridge_decode_result *out, struct ridge_explain *ex, char *err,
-		size_t err_len);
+int cost_decode(const struct ridge_decode_input *in, struct ridge_decode_result *out, struct ridge_explain *ex,
+		char *err, size_t err_len);
 
 const char *cost_bound_name(enum ridge_bound bound); /* "memory", "compute" */
 
 /* ---- investment ranking ---- */
 
 enum ridge_project_kind {
-	RIDGE_PROJECT_MFU,  /* raises training MFU by mfu_gain (absolute: 0.15 is 40% -> 55%) */
-	RIDGE_PROJECT_TPOT  /* cuts inference TPOT by tpot_reduction (0.18 is -18%) */
+	RIDGE_PROJECT_MFU, /* raises training MFU by mfu_gain (absolute: 0.15 is 40% -> 55%) */
+	RIDGE_PROJECT_TPOT /* cuts inference TPOT by tpot_reduction (0.18 is -18%) */
 };
 
 struct ridge_project {
@@ -206,10 +208,10 @@ struct ridge_project {
 	enum ridge_project_kind kind;
 	double mfu_gain;
 	double tpot_reduction;
-	double applies_to;       /* fraction of that share's GPU time the project touches (1: all) */
-	double engineer_weeks;   /* effort; used when has_cost is false */
+	double applies_to;     /* fraction of that share's GPU time the project touches (1: all) */
+	double engineer_weeks; /* effort; used when has_cost is false */
 	bool has_cost;
-	double cost_usd;         /* engineering cost given directly */
+	double cost_usd;           /* engineering cost given directly */
 	double ready_after_months; /* savings start after this (0: at once) */
 };
 
@@ -217,26 +219,26 @@ struct ridge_fleet {
 	double budget_usd_per_month; /* hardware spend of the whole fleet */
 	double training_share;       /* of the budget */
 	double inference_share;
-	double baseline_mfu;         /* training MFU before any project */
+	double baseline_mfu; /* training MFU before any project */
 	double engineer_usd_per_hour;
 	double hours_per_week;
 	double horizon_months;
 };
 
 struct ridge_project_result {
-	int index;                /* into the projects given */
-	int rank;                 /* 1 = best net ROI */
+	int index; /* into the projects given */
+	int rank;  /* 1 = best net ROI */
 	double engineering_usd;
-	double spend_per_month;   /* the share the project acts on */
-	double target_mfu;        /* MFU projects */
-	double saving_fraction;   /* of that spend */
+	double spend_per_month; /* the share the project acts on */
+	double target_mfu;      /* MFU projects */
+	double saving_fraction; /* of that spend */
 	double savings_per_month;
-	double months_saving;     /* horizon - ready_after, at least 0 */
+	double months_saving; /* horizon - ready_after, at least 0 */
 	double horizon_savings;
-	double net_usd;           /* horizon savings - engineering */
+	double net_usd; /* horizon savings - engineering */
 	double roi_net;
 	double roi_gross;
-	double payback_months;    /* ready_after + engineering / savings per month */
+	double payback_months; /* ready_after + engineering / savings per month */
 };
 
 /* Weeks in a month for converting engineer-months: 52 / 12. */

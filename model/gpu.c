@@ -24,8 +24,8 @@ const char *ridge_dtype_list(void)
 	return "fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4";
 }
 
-bool ridge_gpu_peak(const struct ridge_gpu *gpu, enum ridge_dtype dtype, enum ridge_peak_kind kind,
-		    bool sparse, double *flops_per_s, const char **why)
+bool ridge_gpu_peak(const struct ridge_gpu *gpu, enum ridge_dtype dtype, enum ridge_peak_kind kind, bool sparse,
+		    double *flops_per_s, const char **why)
 {
 	static const char no_dtype[] = "the GPU has no hardware path for this dtype";
 	static const char no_vector[] = "the GPU has no vector (non-matrix) rate for this dtype";
@@ -94,7 +94,8 @@ bool ridge_gpu_has_hbm_mix(const struct ridge_gpu *gpu)
 
 static const char *const topology_names[RIDGE_TOPOLOGY_COUNT] = { NULL, "switch", "mesh", "bridge", "pcie" };
 
-MODEL_NAMED_ENUM(ridge_topology_name, ridge_topology_parse, enum ridge_topology, topology_names, 1, RIDGE_TOPOLOGY_COUNT)
+MODEL_NAMED_ENUM(ridge_topology_name, ridge_topology_parse, enum ridge_topology, topology_names, 1,
+		 RIDGE_TOPOLOGY_COUNT)
 
 static const char *const collective_names[RIDGE_COLLECTIVE_COUNT] = {
 	"all-reduce", "all-gather", "reduce-scatter", "all-to-all", "send-recv",

@@ -40,28 +40,28 @@ struct ridge_peak {
 /* NVIDIA occupancy parameters (cuda_occupancy.h's cudaOccDeviceProp plus the
  * per-architecture constants that header hard-codes). */
 struct ridge_nvidia_occupancy {
-	int sub_partitions;          /* warp schedulers; warps are allocated per sub-partition */
-	int reg_alloc_unit;          /* registers per warp are rounded up to this */
-	int max_regs_per_thread;     /* 255 */
-	double smem_alloc_unit;      /* bytes */
+	int sub_partitions;             /* warp schedulers; warps are allocated per sub-partition */
+	int reg_alloc_unit;             /* registers per warp are rounded up to this */
+	int max_regs_per_thread;        /* 255 */
+	double smem_alloc_unit;         /* bytes */
 	double smem_reserved_per_block; /* bytes the driver reserves per block */
 	int carveout_count;
 	double carveout_sizes[RIDGE_MAX_CARVEOUTS]; /* legal SM shared-memory sizes, bytes, ascending */
-	int barriers_per_block_slot; /* 0: no barrier limit (before sm_90); 1 or 2 */
-	int virtual_resources_per_sm; /* 0: not tracked */
+	int barriers_per_block_slot;                /* 0: no barrier limit (before sm_90); 1 or 2 */
+	int virtual_resources_per_sm;               /* 0: not tracked */
 };
 
 /* AMD CDNA occupancy parameters (LLVM AMDGPUBaseInfo and HIP CLR). */
 struct ridge_amd_occupancy {
 	int simds_per_cu;
 	int waves_per_simd;
-	int vgprs_per_lane;  /* unified ArchVGPR + AGPR file per lane per SIMD */
+	int vgprs_per_lane; /* unified ArchVGPR + AGPR file per lane per SIMD */
 	int vgpr_granule;
 	int sgprs_per_simd;
 	int sgpr_granule;
 	int max_sgprs_per_wave;
-	double lds_granule;  /* bytes */
-	int barrier_slots;   /* workgroups with more than one wave per CU */
+	double lds_granule; /* bytes */
+	int barrier_slots;  /* workgroups with more than one wave per CU */
 };
 
 /* How GPUs of one host reach each other. */
@@ -99,21 +99,21 @@ struct ridge_interconnect {
 	bool has_fabric;
 	enum ridge_topology topology;
 	char topology_name[RIDGE_TEXT]; /* as the entry spells it: "switch" */
-	int links;                /* links per GPU (0: not given) */
-	double per_direction;     /* bytes/s, all links of one GPU, one direction */
-	double peer_bandwidth;    /* bytes/s, one direction, between one pair of GPUs */
-	int domain_gpus;          /* GPUs the fabric joins (8: an HGX board; 2: a bridged pair) */
-	bool nvls;                /* NVLink SHARP: the switch reduces (NCCL's NVLS algorithm) */
-	double latency;           /* s per algorithm step (NCCL/RCCL tuning model, LL protocol) */
-	double base_latency;      /* s per collective (the same tables) */
-	bool has_bus_bandwidth;   /* published large-message ring bus bandwidth (nccl-tests) */
+	int links;                      /* links per GPU (0: not given) */
+	double per_direction;           /* bytes/s, all links of one GPU, one direction */
+	double peer_bandwidth;          /* bytes/s, one direction, between one pair of GPUs */
+	int domain_gpus;                /* GPUs the fabric joins (8: an HGX board; 2: a bridged pair) */
+	bool nvls;                      /* NVLink SHARP: the switch reduces (NCCL's NVLS algorithm) */
+	double latency;                 /* s per algorithm step (NCCL/RCCL tuning model, LL protocol) */
+	double base_latency;            /* s per collective (the same tables) */
+	bool has_bus_bandwidth;         /* published large-message ring bus bandwidth (nccl-tests) */
 	double bus_bandwidth;
 	bool has_nvls_bus_bandwidth;
 	double nvls_bus_bandwidth;
-	char pcie[RIDGE_TEXT];    /* "Gen5 x16" */
-	double pcie_bandwidth;    /* bytes/s, one direction */
+	char pcie[RIDGE_TEXT]; /* "Gen5 x16" */
+	double pcie_bandwidth; /* bytes/s, one direction */
 	struct ridge_collective_measured measured[RIDGE_COLLECTIVE_COUNT];
-	int measured_gpus;        /* GPUs the measured latencies were taken on (0: none) */
+	int measured_gpus; /* GPUs the measured latencies were taken on (0: none) */
 };
 
 /* "switch", "mesh", "bridge", "pcie"; NULL for UNKNOWN or out of range. */
@@ -124,7 +124,6 @@ bool ridge_topology_parse(const char *text, enum ridge_topology *out);
 const char *ridge_collective_name(enum ridge_collective op);
 /* "allreduce", ... "sendrecv": the prefix of the op's hwdb calibration keys. */
 const char *ridge_collective_key(enum ridge_collective op);
-
 
 /* Efficiency and fixed cost of one kernel class (model/timing.h), fitted from
  * measured kernels or taken from a sourced public figure: an entry's
@@ -199,9 +198,9 @@ struct ridge_gpu {
 	bool has_l2_bandwidth, has_smem_bandwidth;
 	double l2_bandwidth, smem_bandwidth; /* bytes/s, whole GPU */
 
-	double smem_per_sm;           /* bytes */
-	double smem_per_block;        /* default per-block limit, bytes */
-	double smem_per_block_optin;  /* opt-in per-block limit, bytes */
+	double smem_per_sm;          /* bytes */
+	double smem_per_block;       /* default per-block limit, bytes */
+	double smem_per_block_optin; /* opt-in per-block limit, bytes */
 
 	int regs_per_sm;
 	int regs_per_block;
@@ -235,7 +234,7 @@ struct ridge_gpu {
 	bool has_framework_overhead;
 	double framework_overhead_s;
 	char framework_source[RIDGE_LONG_TEXT];
-	double graph_node_s;      /* per-node cost of a CUDA/HIP graph replay */
+	double graph_node_s; /* per-node cost of a CUDA/HIP graph replay */
 	/* GPU-side fixed cost per kernel (fill, drain, tail), measured by
 	 * ridge-probe as the intercept of time against work: of the stream
 	 * kernels against bytes, of small library GEMMs against FLOPs. */
@@ -272,8 +271,8 @@ enum ridge_peak_kind { RIDGE_PEAK_DEFAULT, RIDGE_PEAK_VECTOR, RIDGE_PEAK_MATRIX 
  * kind is not VECTOR), else the vector rate; sparse when asked and present.
  * Returns false (and leaves *flops_per_s alone) when the GPU has no such path;
  * why is set to a static explanation. */
-bool ridge_gpu_peak(const struct ridge_gpu *gpu, enum ridge_dtype dtype, enum ridge_peak_kind kind,
-		    bool sparse, double *flops_per_s, const char **why);
+bool ridge_gpu_peak(const struct ridge_gpu *gpu, enum ridge_dtype dtype, enum ridge_peak_kind kind, bool sparse,
+		    double *flops_per_s, const char **why);
 
 /* The memory a process can use: the driver's total where the entry has it,
  * else the card's size. */
@@ -285,7 +284,7 @@ struct ridge_hbm_mix {
 	const char *label;     /* "triad 2:1" */
 	double write_fraction; /* writes / (reads + writes): 0, 1/3, 1/2, 1 */
 	bool has;
-	double bandwidth;      /* bytes/s, when has */
+	double bandwidth; /* bytes/s, when has */
 };
 #define RIDGE_HBM_MIXES 4
 

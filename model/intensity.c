@@ -8,15 +8,15 @@
 #include <string.h>
 
 static const char *const kernel_names[RIDGE_KERNEL_COUNT] = {
-	"gemm",     "gemm-naive", "gemm-tiled", "gemv",      "vector-add", "activation", "residual-rmsnorm",
-	"rmsnorm-linear", "reduction", "softmax", "layernorm", "rmsnorm", "attention", "flash-attention",
+	"gemm",           "gemm-naive", "gemm-tiled", "gemv",      "vector-add", "activation", "residual-rmsnorm",
+	"rmsnorm-linear", "reduction",  "softmax",    "layernorm", "rmsnorm",    "attention",  "flash-attention",
 };
 
 enum {
 	F_GEMM = RIDGE_FIELD_M | RIDGE_FIELD_N | RIDGE_FIELD_K | RIDGE_FIELD_BATCH,
 	F_ROWS = RIDGE_FIELD_M | RIDGE_FIELD_N | RIDGE_FIELD_BATCH,
-	F_ATTN = RIDGE_FIELD_SEQ | RIDGE_FIELD_HEADS | RIDGE_FIELD_KV_HEADS | RIDGE_FIELD_HEAD_DIM |
-		 RIDGE_FIELD_BATCH | RIDGE_FIELD_CAUSAL,
+	F_ATTN = RIDGE_FIELD_SEQ | RIDGE_FIELD_HEADS | RIDGE_FIELD_KV_HEADS | RIDGE_FIELD_HEAD_DIM | RIDGE_FIELD_BATCH |
+		 RIDGE_FIELD_CAUSAL,
 };
 
 static const unsigned kernel_fields[RIDGE_KERNEL_COUNT] = {
@@ -458,7 +458,8 @@ static int attention_dims(const struct ridge_kernel_shape *s, struct attention_d
 	    dimension(s->tile_m, "the query tile", RIDGE_FLASH_QUERY_TILE, &a->query_tile, err, err_len))
 		return -1;
 	if (a->kv_heads > a->heads || fmod(a->heads, a->kv_heads) != 0) {
-		snprintf(err, err_len, "--kv-heads %.17g must divide --heads %.17g (each KV head serves a group of query heads)",
+		snprintf(err, err_len,
+			 "--kv-heads %.17g must divide --heads %.17g (each KV head serves a group of query heads)",
 			 a->kv_heads, a->heads);
 		return -1;
 	}
@@ -471,12 +472,12 @@ static int cost_attention(const struct ridge_kernel_shape *s, double e, struct r
 	struct attention_dims a;
 	if (attention_dims(s, &a, err, err_len))
 		return -1;
-	double bh = a.batch * a.heads;            /* query heads over the batch */
-	double bhkv = a.batch * a.kv_heads;       /* KV heads over the batch */
+	double bh = a.batch * a.heads;      /* query heads over the batch */
+	double bhkv = a.batch * a.kv_heads; /* KV heads over the batch */
 	double S = a.seq, D = a.head_dim;
-	double qo = bh * S * D * e;               /* Q (or O) of every query head */
-	double kv = bhkv * S * D * e;             /* K (or V) of every KV head */
-	double scores = bh * S * S * e;           /* one S x S matrix per query head */
+	double qo = bh * S * D * e;     /* Q (or O) of every query head */
+	double kv = bhkv * S * D * e;   /* K (or V) of every KV head */
+	double scores = bh * S * S * e; /* one S x S matrix per query head */
 	c->matrix_work = true;
 	bool tiled = chosen_tiled(s);
 
@@ -494,8 +495,8 @@ static int cost_attention(const struct ridge_kernel_shape *s, double e, struct r
 		c->tile_m = tm;
 		c->tile_n = tn;
 		c->tile_k = RIDGE_LIBRARY_TILE_K;
-		c->tiled_bytes = qo * q_times + bh * S * D * e * k_times + scores + scores + scores +
-				 scores * p_times + bh * S * D * e * v_times + qo;
+		c->tiled_bytes = qo * q_times + bh * S * D * e * k_times + scores + scores + scores + scores * p_times +
+				 bh * S * D * e * v_times + qo;
 		c->compulsory_bytes = qo + 2 * kv + 4 * scores + qo;
 		if (tiled) {
 			c->model = "three kernels (GEMM, softmax, GEMM) with the library's CTA tile: scores S written, "
@@ -632,8 +633,8 @@ static double whole_gcd(double a, double b)
  * after tj tiles. Raster along N: J = N (B's column panels), I = M (A's row
  * panels); along M the roles swap. */
 struct raster_grid {
-	double ti, tj;          /* tiles along I and along J */
-	double dim_i, dim_j;    /* the matrix extents along I and J */
+	double ti, tj;       /* tiles along I and along J */
+	double dim_i, dim_j; /* the matrix extents along I and J */
 	double tile_i, tile_j;
 };
 
@@ -696,8 +697,8 @@ static void gemm_l2_as_bytes(struct ridge_kernel_cost *c, double a, double b, do
 		   "each panel once per wave that needs it again after L2 lost it; the tiled re-reads go to L2";
 }
 
-int intensity_gemm_l2(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s,
-		      struct ridge_kernel_cost *c, char *err, size_t err_len)
+int intensity_gemm_l2(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s, struct ridge_kernel_cost *c,
+		      char *err, size_t err_len)
 {
 	struct ridge_gemm_l2 *l = &c->l2;
 	*l = (struct ridge_gemm_l2){ 0 };
@@ -732,7 +733,8 @@ int intensity_gemm_l2(const struct ridge_gpu *gpu, const struct ridge_kernel_sha
 	 * own GPCs' SMs access (A100 whitepaper, "L2 cache"; measured on H100 by
 	 * Chips and Cheese, 2023): a panel read by CTAs on both sides is held
 	 * twice, so one copy of the panels has half the capacity. */
-	bool split = gpu->vendor == RIDGE_VENDOR_NVIDIA && gpu->cc_minor == 0 && (gpu->cc_major == 8 || gpu->cc_major == 9);
+	bool split =
+		gpu->vendor == RIDGE_VENDOR_NVIDIA && gpu->cc_minor == 0 && (gpu->cc_major == 8 || gpu->cc_major == 9);
 	l->l2_usable_fraction = split ? 0.5 : 1;
 	l->l2_usable_why = split ? "two L2 partitions (GA100/GH100), each caching what its SMs read: panels shared "
 				   "GPU-wide are held twice"
@@ -804,8 +806,13 @@ int intensity_levels(const struct ridge_kernel_shape *shape, const struct ridge_
 		/* L1 serves every element read (2*M*N*K, the no-reuse count); L2
 		 * sees each 32 x 32 thread block read its rows of A and columns of B
 		 * once; DRAM sees each tensor once. */
-		struct gemm_dims g = { shape->m, shape->n, shape->k, shape->batch > 0 ? shape->batch : 1,
-				       RIDGE_TILED_GEMM_TILE, RIDGE_TILED_GEMM_TILE, RIDGE_TILED_GEMM_TILE };
+		struct gemm_dims g = { shape->m,
+				       shape->n,
+				       shape->k,
+				       shape->batch > 0 ? shape->batch : 1,
+				       RIDGE_TILED_GEMM_TILE,
+				       RIDGE_TILED_GEMM_TILE,
+				       RIDGE_TILED_GEMM_TILE };
 		bytes[RIDGE_LEVEL_SMEM] = cost->tiled_bytes;
 		bytes[RIDGE_LEVEL_L2] = gemm_tiled_bytes(&g, e);
 		bytes[RIDGE_LEVEL_HBM] = cost->l2.modelled ? cost->l2.hbm_bytes : cost->compulsory_bytes;
@@ -875,7 +882,8 @@ static void kernel_eligible(const struct ridge_gpu *gpu, const struct ridge_kern
 		break;
 	case RIDGE_KERNEL_RMSNORM_LINEAR:
 		/* The rows of every batch element form one GEMM's M; x W^T. */
-		gemms[0] = (struct gemm_view){ m * (s->batch > 0 ? s->batch : 1), s->n, s->k, RIDGE_GEMM_LAYOUT_LINEAR };
+		gemms[0] =
+			(struct gemm_view){ m * (s->batch > 0 ? s->batch : 1), s->n, s->k, RIDGE_GEMM_LAYOUT_LINEAR };
 		break;
 	case RIDGE_KERNEL_ATTENTION:
 		/* Batched Q K^T (S x S x D, K^T: the linear layout) and P V (S x D x S,
@@ -946,14 +954,14 @@ int intensity_ceiling(const struct ridge_gpu *gpu, const struct ridge_kernel_sha
 	 * multiple of the required count: decode's M = 1) runs cuBLAS's GEMV
 	 * kernels on the vector units: ridge's model of the library's dispatch,
 	 * which the H200's decode GEMVs (at HBM speed either way) cannot refute. */
-	bool narrow_gemv = shape->kernel == RIDGE_KERNEL_GEMV && path->has_rule &&
-			   ((long long)(shape->m > 0 ? shape->m : 1) % path->rule.rule.required_multiple != 0 ||
-			    !path->fast_path);
+	bool narrow_gemv =
+		shape->kernel == RIDGE_KERNEL_GEMV && path->has_rule &&
+		((long long)(shape->m > 0 ? shape->m : 1) % path->rule.rule.required_multiple != 0 || !path->fast_path);
 	if (narrow_gemv && path->fast_path)
 		snprintf(path->reason, sizeof path->reason, "m=%.17g vectors, not a multiple of %lld",
 			 shape->m > 0 ? shape->m : 1, path->rule.rule.required_multiple);
-	path->uses_matrix = cost->matrix_work && p->has_matrix && path->tensor_eligible && !no_tensor && !naive &&
-			    !narrow_gemv;
+	path->uses_matrix =
+		cost->matrix_work && p->has_matrix && path->tensor_eligible && !no_tensor && !naive && !narrow_gemv;
 	if (path->uses_matrix) {
 		/* Misaligned matrix work stays on tensor cores: cuBLAS 11 and later
 		 * use slower unaligned tensor-core kernels (3-8x the time per FLOP on
@@ -967,15 +975,16 @@ int intensity_ceiling(const struct ridge_gpu *gpu, const struct ridge_kernel_sha
 		return roofline_ceiling(gpu, shape->dtype, RIDGE_PEAK_MATRIX, sparse, level, ceiling, err, err_len);
 	}
 	if (cost->matrix_work && p->has_matrix && !path->tensor_eligible && !no_tensor && !naive)
-		snprintf(path->note, sizeof path->note, "no tensor-core kernel for it (reason above): priced without "
+		snprintf(path->note, sizeof path->note,
+			 "no tensor-core kernel for it (reason above): priced without "
 			 "tensor cores");
 
 	if (sparse) {
 		snprintf(err, err_len, "%s runs on the vector units here (%s); sparsity applies to matrix rates only",
 			 kname,
 			 no_tensor ? "--no-tensor"
-			 : naive  ? "one thread per output uses no tensor cores"
-				  : path->reason);
+			 : naive   ? "one thread per output uses no tensor cores"
+				   : path->reason);
 		return -1;
 	}
 	if (narrow_gemv && !no_tensor)
@@ -983,8 +992,10 @@ int intensity_ceiling(const struct ridge_gpu *gpu, const struct ridge_kernel_sha
 	if (!p->has_vector) {
 		path->compute_dtype = RIDGE_FP32;
 		size_t used = strlen(path->note);
-		snprintf(path->note + used, sizeof path->note - used, "%s%s has no vector %s rate: placed against the "
-			 "fp32 vector rate (the kernel computes in fp32)", used ? "; " : "", gpu->id, dname);
+		snprintf(path->note + used, sizeof path->note - used,
+			 "%s%s has no vector %s rate: placed against the "
+			 "fp32 vector rate (the kernel computes in fp32)",
+			 used ? "; " : "", gpu->id, dname);
 	}
 	return roofline_ceiling(gpu, path->compute_dtype, RIDGE_PEAK_VECTOR, false, level, ceiling, err, err_len);
 }

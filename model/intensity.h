@@ -25,10 +25,10 @@
 #include "roofline.h"
 
 enum ridge_kernel {
-	RIDGE_KERNEL_GEMM,        /* tensor-core GEMM with the library's default CTA tile */
-	RIDGE_KERNEL_GEMM_NAIVE,  /* one thread per output, no reuse */
-	RIDGE_KERNEL_GEMM_TILED,  /* shared-memory tiled, tile given (default 32) */
-	RIDGE_KERNEL_GEMV,        /* M vectors (M=1: decode) against one matrix */
+	RIDGE_KERNEL_GEMM,       /* tensor-core GEMM with the library's default CTA tile */
+	RIDGE_KERNEL_GEMM_NAIVE, /* one thread per output, no reuse */
+	RIDGE_KERNEL_GEMM_TILED, /* shared-memory tiled, tile given (default 32) */
+	RIDGE_KERNEL_GEMV,       /* M vectors (M=1: decode) against one matrix */
 	RIDGE_KERNEL_VECTOR_ADD,
 	RIDGE_KERNEL_ACTIVATION,
 	RIDGE_KERNEL_RESIDUAL_RMSNORM,
@@ -78,9 +78,9 @@ struct ridge_kernel_shape {
 	double tile_m, tile_n, tile_k; /* GEMM CTA tile; tile_m is the flash query tile */
 	double seq, heads, kv_heads, head_dim;
 	bool causal;
-	bool fused;             /* residual-rmsnorm, rmsnorm-linear: one kernel instead of two */
-	int passes;             /* softmax reads of the input: 1, 2 (online, default) or 3 (safe) */
-	double flops_per_element; /* activation: default 1 */
+	bool fused;                    /* residual-rmsnorm, rmsnorm-linear: one kernel instead of two */
+	int passes;                    /* softmax reads of the input: 1, 2 (online, default) or 3 (safe) */
+	double flops_per_element;      /* activation: default 1 */
 	enum ridge_gemm_layout layout; /* GEMMs: how A and B lie in memory (align.h); default linear */
 };
 
@@ -117,41 +117,41 @@ struct ridge_kernel_flop_term {
  * CTAs are issued in, the wave (CTAs resident at once) and the L2 capacity.
  * The model and its sources: model/README.md, "L2-aware GEMM traffic". */
 struct ridge_gemm_l2 {
-	bool modelled;            /* false: not a tiled GEMM, or the GPU has no L2 size */
-	bool raster_along_n;      /* consecutive CTAs walk along N (one row of tiles) */
-	const char *raster;       /* where the order comes from, in words */
-	double tiles_m, tiles_n;  /* ceil(M / tile_m), ceil(N / tile_n), per batch element */
-	double ctas_per_sm;       /* CTAs one SM holds at once */
+	bool modelled;           /* false: not a tiled GEMM, or the GPU has no L2 size */
+	bool raster_along_n;     /* consecutive CTAs walk along N (one row of tiles) */
+	const char *raster;      /* where the order comes from, in words */
+	double tiles_m, tiles_n; /* ceil(M / tile_m), ceil(N / tile_n), per batch element */
+	double ctas_per_sm;      /* CTAs one SM holds at once */
 	const char *ctas_per_sm_why;
-	double wave_ctas;         /* sm_count x ctas_per_sm */
-	double waves;             /* ceil(tiles / wave_ctas) */
-	double l2_bytes;          /* the GPU's L2 */
+	double wave_ctas;          /* sm_count x ctas_per_sm */
+	double waves;              /* ceil(tiles / wave_ctas) */
+	double l2_bytes;           /* the GPU's L2 */
 	double l2_usable_fraction; /* of it, what one copy of shared panels can use */
 	const char *l2_usable_why;
-	double l2_capacity;       /* l2_bytes x l2_usable_fraction */
-	double wave_footprint;    /* bytes of the A and B panels (all of K) one wave touches */
-	double reuse_footprint;   /* the same over the reuse distance of the walked panels */
+	double l2_capacity;          /* l2_bytes x l2_usable_fraction */
+	double wave_footprint;       /* bytes of the A and B panels (all of K) one wave touches */
+	double reuse_footprint;      /* the same over the reuse distance of the walked panels */
 	bool a_resident, b_resident; /* the panels survive in L2 until their next use */
-	double a_reads, b_reads;  /* times A and B stream from DRAM (1: compulsory) */
-	double hbm_bytes;         /* A x a_reads + B x b_reads + C, x batch */
-	double l2_traffic;        /* what the CTAs ask of L2: the tiled count */
+	double a_reads, b_reads;     /* times A and B stream from DRAM (1: compulsory) */
+	double hbm_bytes;            /* A x a_reads + B x b_reads + C, x batch */
+	double l2_traffic;           /* what the CTAs ask of L2: the tiled count */
 };
 
 struct ridge_kernel_cost {
 	enum ridge_traffic traffic; /* the model `bytes` follows (tiled or compulsory; resolved) */
 	double flops;
-	double bytes;            /* under the chosen traffic model */
+	double bytes; /* under the chosen traffic model */
 	double read_bytes, write_bytes;
 	double tiled_bytes;      /* the algorithm's global traffic */
 	double compulsory_bytes; /* every tensor once */
 	double intensity;        /* flops / bytes */
 	bool has_alternative;    /* fusable kernels: the other variant's bytes */
 	double alternative_bytes;
-	bool matrix_work;        /* matrix multiplies: tensor cores apply when eligible */
+	bool matrix_work;              /* matrix multiplies: tensor cores apply when eligible */
 	double tile_m, tile_n, tile_k; /* the tile the tiled model used (0 when none) */
-	double smem_per_block;   /* tiled GEMMs: one stage of A and B tiles, bytes */
-	const char *model;       /* one line: what the chosen traffic counts */
-	int term_count;          /* terms of the chosen model */
+	double smem_per_block;         /* tiled GEMMs: one stage of A and B tiles, bytes */
+	const char *model;             /* one line: what the chosen traffic counts */
+	int term_count;                /* terms of the chosen model */
 	struct ridge_kernel_term terms[RIDGE_KERNEL_MAX_TERMS];
 	int flop_term_count;
 	struct ridge_kernel_flop_term flop_terms[RIDGE_KERNEL_MAX_TERMS];
@@ -230,15 +230,15 @@ double intensity_alignment_elements(enum ridge_dtype dtype);
 struct ridge_kernel_path {
 	/* model/align.c's align_gemm_rule() on the kernel's GEMM(s), the one
 	 * tensor-core rule ridge has: */
-	bool tensor_eligible;    /* it runs on tensor cores (cuBLAS >= 11: any shape, except
+	bool tensor_eligible; /* it runs on tensor cores (cuBLAS >= 11: any shape, except
 				  * fp8 off its required conditions or layout) */
-	bool fast_path;          /* and on cuBLAS's aligned kernels: every condition holds */
-	bool has_rule;           /* rule holds the GEMM's conditions (GEMMs, GEMV, rmsnorm-linear) */
+	bool fast_path;       /* and on cuBLAS's aligned kernels: every condition holds */
+	bool has_rule;        /* rule holds the GEMM's conditions (GEMMs, GEMV, rmsnorm-linear) */
 	struct ridge_gemm_tensor_rule rule;
-	char reason[RIDGE_LONG_TEXT]; /* why not eligible or not on the fast path; "" when both */
-	bool uses_matrix;        /* the ceiling is the matrix rate */
+	char reason[RIDGE_LONG_TEXT];   /* why not eligible or not on the fast path; "" when both */
+	bool uses_matrix;               /* the ceiling is the matrix rate */
 	enum ridge_dtype compute_dtype; /* the rate used: fp32 when the dtype has no vector rate */
-	char note[RIDGE_LONG_TEXT]; /* a fallback taken, in words; empty when none */
+	char note[RIDGE_LONG_TEXT];     /* a fallback taken, in words; empty when none */
 };
 
 /* Chooses the rate for a kernel: matrix work that is tensor-core eligible runs
@@ -249,6 +249,7 @@ struct ridge_kernel_path {
  * sparse asked for vector work. */
 int intensity_ceiling(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *shape,
 		      const struct ridge_kernel_cost *cost, bool no_tensor, bool sparse, enum ridge_level level,
-		      struct ridge_roofline_ceiling *ceiling, struct ridge_kernel_path *path, char *err, size_t err_len);
+		      struct ridge_roofline_ceiling *ceiling, struct ridge_kernel_path *path, char *err,
+		      size_t err_len);
 
 #endif

@@ -32,7 +32,8 @@ int launch_compute(const struct ridge_launch_input *in, struct ridge_launch_resu
 
 	double k = in->kernels_per_layer * in->layers + in->extra_kernels;
 	if (!isfinite(k) || k < 1)
-		return model_fail(err, err_len, "%s", !isfinite(k) ? "overflow: the launch count is not finite" : "no kernels per step");
+		return model_fail(err, err_len, "%s",
+				  !isfinite(k) ? "overflow: the launch count is not finite" : "no kernels per step");
 	out->launches = k;
 	out->overhead_s = k * in->launch_s;
 	out->graph_overhead_s = in->has_graph_total ? in->graph_total_s : in->graph_launch_s + k * in->graph_node_s;
@@ -49,9 +50,10 @@ int launch_compute(const struct ridge_launch_input *in, struct ridge_launch_resu
 		 * its own launch cost contradicts it (the launches overlap the GPU
 		 * work, so the host is not the bottleneck this model describes). */
 		if (in->step_s <= out->overhead_s)
-			return model_fail(err, err_len,
-				    "the step (%g s) is not longer than the launch overhead of %g launches (%g s): the host is not the bottleneck",
-				    in->step_s, k, out->overhead_s);
+			return model_fail(
+				err, err_len,
+				"the step (%g s) is not longer than the launch overhead of %g launches (%g s): the host is not the bottleneck",
+				in->step_s, k, out->overhead_s);
 		out->fraction_of_step = out->overhead_s / in->step_s;
 		out->tpot_eager_s = in->step_s;
 		out->tpot_persistent_s = in->step_s - out->overhead_s;
@@ -68,8 +70,10 @@ int launch_compute(const struct ridge_launch_input *in, struct ridge_launch_resu
 		if (!(isfinite(in->graph_step_s) && in->graph_step_s > 0))
 			return model_fail(err, err_len, "the step time with graphs must be greater than 0");
 		if (in->graph_step_s >= in->step_s)
-			return model_fail(err, err_len, "the step with graphs (%g s) is not shorter than the eager step (%g s): nothing to attribute to launches",
-				    in->graph_step_s, in->step_s);
+			return model_fail(
+				err, err_len,
+				"the step with graphs (%g s) is not shorter than the eager step (%g s): nothing to attribute to launches",
+				in->graph_step_s, in->step_s);
 		out->measured_saving_s = in->step_s - in->graph_step_s;
 		out->inferred_launch_s = out->measured_saving_s / k;
 		out->inferred_launch_replay_s = (out->measured_saving_s + out->graph_overhead_s) / k;

@@ -19,26 +19,26 @@ struct ridge_gpu;
 struct ridge_launch_input {
 	double kernels_per_layer;
 	double layers;
-	double extra_kernels;   /* per step, outside the layers (embedding, sampling...); may be 0 */
-	double launch_s;        /* t_launch: host cost of one eager launch */
-	double graph_node_s;    /* t_node: per-node cost of a graph replay */
-	double graph_launch_s;  /* cost of the one cudaGraphLaunch; callers usually pass launch_s */
-	bool has_graph_total;   /* the whole replay cost given directly (the seed's 0.024 ms) */
+	double extra_kernels;  /* per step, outside the layers (embedding, sampling...); may be 0 */
+	double launch_s;       /* t_launch: host cost of one eager launch */
+	double graph_node_s;   /* t_node: per-node cost of a graph replay */
+	double graph_launch_s; /* cost of the one cudaGraphLaunch; callers usually pass launch_s */
+	bool has_graph_total;  /* the whole replay cost given directly (the seed's 0.024 ms) */
 	double graph_total_s;
-	bool has_step;          /* a measured eager step time (TPOT), launches included */
+	bool has_step; /* a measured eager step time (TPOT), launches included */
 	double step_s;
-	bool has_graph_step;    /* a measured step time with graphs: infer t_launch from the saving */
+	bool has_graph_step; /* a measured step time with graphs: infer t_launch from the saving */
 	double graph_step_s;
-	bool has_target;        /* a step-time target to express the overhead against */
+	bool has_target; /* a step-time target to express the overhead against */
 	double target_s;
 };
 
 struct ridge_launch_result {
-	double launches;            /* K = kernels_per_layer * layers + extra */
-	double overhead_s;          /* K * t_launch */
-	double graph_overhead_s;    /* t_graph_launch + K * t_node, or the given total */
-	double graph_saving_s;      /* overhead_s - graph_overhead_s */
-	double graph_reduction;     /* overhead_s / graph_overhead_s ("100x") */
+	double launches;              /* K = kernels_per_layer * layers + extra */
+	double overhead_s;            /* K * t_launch */
+	double graph_overhead_s;      /* t_graph_launch + K * t_node, or the given total */
+	double graph_saving_s;        /* overhead_s - graph_overhead_s */
+	double graph_reduction;       /* overhead_s / graph_overhead_s ("100x") */
 	double persistent_overhead_s; /* 0: the one launch is not paid per step */
 
 	/* with has_step */
@@ -51,10 +51,10 @@ struct ridge_launch_result {
 	double persistent_speedup;     /* tpot_eager_s / tpot_persistent_s */
 
 	/* with has_graph_step (needs has_step) */
-	double measured_saving_s;          /* step_s - graph_step_s */
-	double inferred_launch_s;          /* measured_saving_s / K: the replay taken as free */
-	double inferred_launch_replay_s;   /* (measured_saving_s + graph_overhead_s) / K */
-	double inferred_vs_assumed;        /* inferred_launch_s / t_launch */
+	double measured_saving_s;        /* step_s - graph_step_s */
+	double inferred_launch_s;        /* measured_saving_s / K: the replay taken as free */
+	double inferred_launch_replay_s; /* (measured_saving_s + graph_overhead_s) / K */
+	double inferred_vs_assumed;      /* inferred_launch_s / t_launch */
 
 	/* with has_target: the eager overhead (measured when has_graph_step) over the target */
 	double target_overhead_s;

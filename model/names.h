@@ -24,16 +24,16 @@ int model_row_index(const void *rows, size_t count, size_t row_size, const char 
 /* Defines the pair every named enum has: `const char *NAME_FN(ENUM)` (NULL
  * out of range) and `bool PARSE_FN(const char *text, ENUM *out)`, over
  * table[first..count-1]. */
-#define MODEL_NAMED_ENUM(name_fn, parse_fn, enum_type, table, first, count)    \
-	const char *name_fn(enum_type value)                                  \
-	{                                                                      \
-		return model_name_of(table, first, count, (int)value);         \
-	}                                                                      \
-	bool parse_fn(const char *text, enum_type *out)                        \
-	{                                                                      \
-		int i = model_name_index(table, first, count, text);           \
-		if (i < 0)                                                     \
-			return false;                                          \
-		*out = (enum_type)i;                                           \
-		return true;                                                   \
+#define MODEL_NAMED_ENUM(name_fn, parse_fn, enum_type, table, first, count) \
+	const char *name_fn(enum_type value)                                \
+	{                                                                   \
+		return model_name_of(table, first, count, (int)value);      \
+	}                                                                   \
+	bool parse_fn(const char *text, enum_type *out)                     \
+	{                                                                   \
+		int i = model_name_index(table, first, count, text);        \
+		if (i < 0)                                                  \
+			return false;                                       \
+		*out = (enum_type)i;                                        \
+		return true;                                                \
 	}

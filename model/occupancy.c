@@ -47,7 +47,7 @@ void occupancy_input_init(struct ridge_occupancy_input *in)
 const char *occupancy_limiter_name(enum ridge_occupancy_limiter limiter)
 {
 	static const char *const names[RIDGE_OCC_LIMITER_COUNT] = {
-	    "warps", "registers", "shared_memory", "blocks", "barriers", "virtual_resources",
+		"warps", "registers", "shared_memory", "blocks", "barriers", "virtual_resources",
 	};
 	return (unsigned)limiter < RIDGE_OCC_LIMITER_COUNT ? names[limiter] : NULL;
 }
@@ -71,8 +71,8 @@ static inline void finish(const struct ridge_occupancy_device *dev, struct ridge
 			  (mask >> RIDGE_OCC_REGISTERS & 1u) << 2 | (mask >> RIDGE_OCC_SHARED_MEMORY & 1u) << 3 |
 			  (mask >> RIDGE_OCC_BARRIERS & 1u) << 4 | (mask >> RIDGE_OCC_VIRTUAL & 1u) << 5;
 	static const enum ridge_occupancy_limiter by_rank[RIDGE_OCC_LIMITER_COUNT] = {
-	    RIDGE_OCC_WARPS,	     RIDGE_OCC_BLOCKS,	 RIDGE_OCC_REGISTERS,
-	    RIDGE_OCC_SHARED_MEMORY, RIDGE_OCC_BARRIERS, RIDGE_OCC_VIRTUAL,
+		RIDGE_OCC_WARPS,         RIDGE_OCC_BLOCKS,   RIDGE_OCC_REGISTERS,
+		RIDGE_OCC_SHARED_MEMORY, RIDGE_OCC_BARRIERS, RIDGE_OCC_VIRTUAL,
 	};
 	enum ridge_occupancy_limiter limiter = by_rank[__builtin_ctz(ranked | 1u << 5)];
 	r->blocks_per_sm = blocks;
@@ -212,14 +212,14 @@ static inline int align_up_carveout(const struct ridge_occupancy_device *dev, in
  * the default carveout, the cache config decides (-1: no preference). */
 static inline int smem_preference(const struct ridge_occupancy_device *dev, const struct ridge_occupancy_input *in)
 {
-	static const int cache_percent[4] = {RIDGE_OCC_CARVEOUT_DEFAULT, 100, 0, 50};
+	static const int cache_percent[4] = { RIDGE_OCC_CARVEOUT_DEFAULT, 100, 0, 50 };
 	if (dev->carveout_count == 0) /* no carveout (before Volta): the whole SM */
 		return dev->smem_per_sm;
 	int pct = in->carveout_percent;
 	if (pct == RIDGE_OCC_CARVEOUT_DEFAULT && (unsigned)in->cache_config < 4)
 		pct = cache_percent[in->cache_config];
 	int want =
-	    pct == RIDGE_OCC_CARVEOUT_DEFAULT ? dev->smem_per_sm : (int)((long long)pct * dev->smem_per_sm / 100);
+		pct == RIDGE_OCC_CARVEOUT_DEFAULT ? dev->smem_per_sm : (int)((long long)pct * dev->smem_per_sm / 100);
 	return align_up_carveout(dev, want);
 }
 
@@ -261,7 +261,7 @@ static inline __attribute__((always_inline)) int nv_compute(const struct ridge_o
 	const int pref = smem_preference(dev, in);
 	if (pref < 0)
 		return model_fail(err, len, "%s: the carveout preference is above every legal shared-memory size",
-			    dev->gpu->id);
+				  dev->gpu->id);
 	const int stat = (int)in->static_smem + dev->smem_reserve;
 	const int dyn = (int)in->dynamic_smem;
 	const int alloc = round_up_by(stat + dyn, dev->smem_unit, dev->smem_unit_shift);
@@ -274,7 +274,7 @@ static inline __attribute__((always_inline)) int nv_compute(const struct ridge_o
 			max_dyn = 0;
 	}
 	const int block_limit =
-	    (stat + max_dyn > dev->smem_per_block ? dev->smem_optin : dev->smem_per_block) + dev->smem_reserve;
+		(stat + max_dyn > dev->smem_per_block ? dev->smem_optin : dev->smem_per_block) + dev->smem_reserve;
 	r->smem_per_block = alloc;
 	r->smem_preference = pref;
 	r->smem_block_limit = block_limit;
@@ -293,8 +293,9 @@ static inline __attribute__((always_inline)) int nv_compute(const struct ridge_o
 		if (pref < alloc) { /* the driver picks the smallest configuration that fits a block */
 			capacity = dev->carveout_count ? align_up_carveout(dev, alloc) : dev->smem_per_sm;
 			if (capacity < 0)
-				return model_fail(err, len, "%s: %d bytes of shared memory per block fit no carveout size",
-					    dev->gpu->id, alloc);
+				return model_fail(err, len,
+						  "%s: %d bytes of shared memory per block fit no carveout size",
+						  dev->gpu->id, alloc);
 		}
 		r->smem_per_sm = capacity;
 		r->limit[RIDGE_OCC_SHARED_MEMORY] = alloc > 0 ? capacity / alloc : RIDGE_OCC_UNLIMITED;
@@ -302,11 +303,11 @@ static inline __attribute__((always_inline)) int nv_compute(const struct ridge_o
 
 	/* Virtual resources (CC 10-12), counted only when the kernel uses them. */
 	r->limit[RIDGE_OCC_VIRTUAL] = dev->virtual_per_sm > 0 && in->virtual_resources > 0
-					  ? dev->virtual_per_sm / in->virtual_resources
-					  : RIDGE_OCC_UNLIMITED;
+					      ? dev->virtual_per_sm / in->virtual_resources
+					      : RIDGE_OCC_UNLIMITED;
 	/* Barriers (sm_90+): named-barrier sets per block slot. */
 	r->limit[RIDGE_OCC_BARRIERS] =
-	    dev->barrier_sets > 0 && in->barriers > 0 ? dev->barrier_sets / in->barriers : RIDGE_OCC_UNLIMITED;
+		dev->barrier_sets > 0 && in->barriers > 0 ? dev->barrier_sets / in->barriers : RIDGE_OCC_UNLIMITED;
 	return 0;
 }
 
@@ -335,7 +336,7 @@ static void amd_compute(const struct ridge_occupancy_device *dev, const struct r
 	/* LLVM getOccupancyWithNumSGPRs (gfx9 table: <=80 10, <=88 9, <=100 8,
 	 * else 7) equals floor(SGPRs per SIMD / SGPRs) for every legal count. */
 	d->sgpr_waves_per_simd =
-	    in->sgprs > 0 ? min_int(dev->waves_per_simd, dev->sgprs_per_simd / in->sgprs) : dev->waves_per_simd;
+		in->sgprs > 0 ? min_int(dev->waves_per_simd, dev->sgprs_per_simd / in->sgprs) : dev->waves_per_simd;
 	const int reg_waves = min_int(d->vgpr_waves_per_simd, d->sgpr_waves_per_simd);
 
 	r->limit[RIDGE_OCC_WARPS] = r->threads_over_block ? 0 : slots / waves;
@@ -366,7 +367,7 @@ static void amd_compute(const struct ridge_occupancy_device *dev, const struct r
 	 * LDS without granule, no barrier-slot limit. */
 	const int hv = unified > 0 ? dev->vgprs_per_lane / d->vgprs_allocated : dev->waves_per_simd;
 	const int hs =
-	    in->sgprs > 0 ? dev->sgprs_per_simd / round_up(in->sgprs, dev->sgpr_granule) : RIDGE_OCC_UNLIMITED;
+		in->sgprs > 0 ? dev->sgprs_per_simd / round_up(in->sgprs, dev->sgpr_granule) : RIDGE_OCC_UNLIMITED;
 	d->hip_vgpr_waves_per_simd = hv;
 	d->hip_sgpr_waves_per_simd = hs;
 	const int aligned = round_up(threads, wave);
@@ -383,35 +384,37 @@ static void amd_compute(const struct ridge_occupancy_device *dev, const struct r
 
 /* ------------------------------------------------------------ public API */
 
-static inline __attribute__((always_inline)) int
-check_input(const struct ridge_occupancy_device *dev, const struct ridge_occupancy_input *in, char *err, size_t len)
+static inline __attribute__((always_inline)) int check_input(const struct ridge_occupancy_device *dev,
+							     const struct ridge_occupancy_input *in, char *err,
+							     size_t len)
 {
 	if (in->threads_per_block < 1 || in->threads_per_block > (1 << 20))
 		return model_fail(err, len, "threads per block %d is out of range (1..%d)", in->threads_per_block,
-			    dev->max_threads_per_block);
+				  dev->max_threads_per_block);
 	if (!whole_bytes(in->static_smem) || !whole_bytes(in->dynamic_smem) ||
 	    (in->max_dynamic_smem >= 0 && !whole_bytes(in->max_dynamic_smem)))
-		return model_fail(err, len, "shared memory must be a whole number of bytes from 0 to %d", SMEM_MAX_BYTES);
+		return model_fail(err, len, "shared memory must be a whole number of bytes from 0 to %d",
+				  SMEM_MAX_BYTES);
 	if (in->barriers < 0 || in->virtual_resources < 0)
 		return model_fail(err, len, "barrier and virtual-resource counts cannot be negative");
 	if (dev->amd) {
 		if (in->regs_per_thread < 0 || in->regs_per_thread > dev->max_arch_vgprs)
-			return model_fail(err, len, "%d VGPRs is out of range (0..%d ArchVGPRs on %s)", in->regs_per_thread,
-				    dev->max_arch_vgprs, dev->gpu->id);
+			return model_fail(err, len, "%d VGPRs is out of range (0..%d ArchVGPRs on %s)",
+					  in->regs_per_thread, dev->max_arch_vgprs, dev->gpu->id);
 		if (in->agprs < 0 || in->agprs > dev->max_arch_vgprs)
-			return model_fail(err, len, "%d AGPRs is out of range (0..%d on %s)", in->agprs, dev->max_arch_vgprs,
-				    dev->gpu->id);
+			return model_fail(err, len, "%d AGPRs is out of range (0..%d on %s)", in->agprs,
+					  dev->max_arch_vgprs, dev->gpu->id);
 		if (in->sgprs < 0 || in->sgprs > dev->max_sgprs)
 			return model_fail(err, len, "%d SGPRs is out of range (0..%d on %s)", in->sgprs, dev->max_sgprs,
-				    dev->gpu->id);
+					  dev->gpu->id);
 		return 0;
 	}
 	if (in->regs_per_thread < 0 || in->regs_per_thread > dev->max_regs_per_thread)
-		return model_fail(err, len, "%d registers per thread is out of range (0..%d on %s)", in->regs_per_thread,
-			    dev->max_regs_per_thread, dev->gpu->id);
+		return model_fail(err, len, "%d registers per thread is out of range (0..%d on %s)",
+				  in->regs_per_thread, dev->max_regs_per_thread, dev->gpu->id);
 	if (in->carveout_percent < -1 || in->carveout_percent > 100)
 		return model_fail(err, len, "carveout %d%% is out of range (-1 for the default, or 0..100)",
-			    in->carveout_percent);
+				  in->carveout_percent);
 	return 0;
 }
 
@@ -704,7 +707,7 @@ void occupancy_random_input(const struct ridge_gpu *gpu, uint64_t *state, struct
 	long long per_block = (long long)gpu->smem_per_block;
 	long long optin = (long long)gpu->smem_per_block_optin;
 	out->static_smem =
-	    (double)(random_below(state, 3) ? random_bytes(state, per_block / 4) : random_bytes(state, per_block));
+		(double)(random_below(state, 3) ? random_bytes(state, per_block / 4) : random_bytes(state, per_block));
 	long long room_default = per_block - (long long)out->static_smem;
 	long long room_optin = optin - (long long)out->static_smem;
 	switch (random_below(state, 4)) {
@@ -910,7 +913,7 @@ static int parse_ptxas_line(struct parse_state *st, const char *line, int lineno
 {
 	const char *p = skip_spaces(line);
 	if (st->props_for_kernel && *p >= '0' && *p <= '9') {
-		struct ridge_kernel_usage tmp = {.stack = 0};
+		struct ridge_kernel_usage tmp = { .stack = 0 };
 		if (ptxas_properties(p, &tmp)) {
 			st->pending_frame = tmp.stack;
 			st->pending_stores = tmp.spill_stores;
@@ -1010,8 +1013,8 @@ static int parse_cuobjdump_line(struct parse_state *st, const char *line, int li
 		const char *v = c + 1;
 		double value;
 		if (!read_count(&v, &value))
-			return model_fail(err, len, "%d:%d: expected a whole number (0..2147483647) after '%.*s:'", lineno, (int)(v - line) + 1,
-				    (int)klen, p);
+			return model_fail(err, len, "%d:%d: expected a whole number (0..2147483647) after '%.*s:'",
+					  lineno, (int)(v - line) + 1, (int)klen, p);
 		if (klen == 3 && strncmp(p, "REG", 3) == 0) {
 			k->regs = (int)value;
 		} else if (klen == 5 && strncmp(p, "STACK", 5) == 0) {
@@ -1086,8 +1089,8 @@ static int parse_amd_line(struct parse_state *st, const char *line, int lineno, 
 	if (!read_count(&v, &value)) {
 		if (klen == strlen("Dynamic Stack") && strncmp(p, "Dynamic Stack", klen) == 0)
 			return 0;
-		return model_fail(err, len, "%d:%d: expected a whole number (0..2147483647) after '%.*s:'", lineno, (int)(v - line) + 1, (int)klen,
-			    p);
+		return model_fail(err, len, "%d:%d: expected a whole number (0..2147483647) after '%.*s:'", lineno,
+				  (int)(v - line) + 1, (int)klen, p);
 	}
 #define KEY(s) (klen == strlen(s) && strncmp(p, s, klen) == 0)
 	if (KEY("VGPRs"))
@@ -1151,9 +1154,9 @@ int occupancy_parse_usage(const char *text, size_t len, enum ridge_usage_format 
 		return -1;
 	if (st.list.count == 0) {
 		static const char *const expected[] = {
-		    "ptxas 'Used N registers' lines after 'Compiling entry function' (nvcc -Xptxas -v)",
-		    "'Function NAME:' and 'REG:N ... SHARED:N' lines (cuobjdump --dump-resource-usage)",
-		    "'Function Name:' and 'VGPRs:' remarks (-Rpass-analysis=kernel-resource-usage)",
+			"ptxas 'Used N registers' lines after 'Compiling entry function' (nvcc -Xptxas -v)",
+			"'Function NAME:' and 'REG:N ... SHARED:N' lines (cuobjdump --dump-resource-usage)",
+			"'Function Name:' and 'VGPRs:' remarks (-Rpass-analysis=kernel-resource-usage)",
 		};
 		return model_fail(err, err_len, "no kernels found (expected %s)", expected[format]);
 	}

@@ -23,12 +23,12 @@
 
 /* What stops one more block from fitting. */
 enum ridge_occupancy_limiter {
-	RIDGE_OCC_WARPS,	 /* warp (wave) slots of the SM */
-	RIDGE_OCC_REGISTERS,	 /* register file (AMD: VGPRs and SGPRs) */
+	RIDGE_OCC_WARPS,         /* warp (wave) slots of the SM */
+	RIDGE_OCC_REGISTERS,     /* register file (AMD: VGPRs and SGPRs) */
 	RIDGE_OCC_SHARED_MEMORY, /* shared memory (AMD: LDS) */
-	RIDGE_OCC_BLOCKS,	 /* resident blocks per SM */
-	RIDGE_OCC_BARRIERS,	 /* named-barrier sets (sm_90+); AMD: barrier slots */
-	RIDGE_OCC_VIRTUAL,	 /* virtual resources (CC 10-12, when a kernel uses them) */
+	RIDGE_OCC_BLOCKS,        /* resident blocks per SM */
+	RIDGE_OCC_BARRIERS,      /* named-barrier sets (sm_90+); AMD: barrier slots */
+	RIDGE_OCC_VIRTUAL,       /* virtual resources (CC 10-12, when a kernel uses them) */
 	RIDGE_OCC_LIMITER_COUNT
 };
 
@@ -59,7 +59,7 @@ struct ridge_occupancy_input {
 	 * opt-in maximum minus static smem with optin, else the default per-block
 	 * limit minus static smem. */
 	double max_dynamic_smem;
-	int barriers;	       /* named barriers per block (ptxas "used N barriers"); 0: not counted */
+	int barriers;          /* named barriers per block (ptxas "used N barriers"); 0: not counted */
 	int virtual_resources; /* virtual resources per block (0: none) */
 	int max_threads_limit; /* the kernel's own block-size limit (launch bounds); 0: the device's */
 	/* AMD only */
@@ -70,42 +70,42 @@ struct ridge_occupancy_input {
 /* AMD detail: the LLVM (hardware) rule and the HIP runtime rule side by side. */
 struct ridge_occupancy_amd {
 	int waves_per_workgroup;
-	int vgprs_unified;	 /* alignTo(VGPR, 4) + AGPR when AGPRs are used, else VGPR */
-	int vgprs_allocated;	 /* rounded up to the VGPR granule */
+	int vgprs_unified;       /* alignTo(VGPR, 4) + AGPR when AGPRs are used, else VGPR */
+	int vgprs_allocated;     /* rounded up to the VGPR granule */
 	int vgpr_waves_per_simd; /* LLVM */
 	int sgpr_waves_per_simd; /* LLVM (no granule: the gfx9 SGPR table) */
-	double lds_allocated;	 /* LDS per workgroup rounded up to the LDS granule, bytes */
+	double lds_allocated;    /* LDS per workgroup rounded up to the LDS granule, bytes */
 	/* hipOccupancyMaxActiveBlocksPerMultiprocessor */
 	int hip_blocks_per_cu;
 	int hip_vgpr_waves_per_simd;
 	int hip_sgpr_waves_per_simd;
-	int hip_limit_waves;	 /* wave slots (8 per SIMD, pooled per CU) */
+	int hip_limit_waves;     /* wave slots (8 per SIMD, pooled per CU) */
 	int hip_limit_registers; /* VGPR and SGPR waves, pooled per CU */
-	int hip_limit_lds;	 /* LDS per CU / LDS per workgroup, no granule */
-	bool rules_agree;	 /* hip_blocks_per_cu == blocks_per_sm */
+	int hip_limit_lds;       /* LDS per CU / LDS per workgroup, no granule */
+	bool rules_agree;        /* hip_blocks_per_cu == blocks_per_sm */
 };
 
 struct ridge_occupancy_result {
-	int blocks_per_sm;		      /* blocks (workgroups) per SM (CU) */
-	int active_warps;		      /* warps (waves) resident: blocks x warps per block */
-	int max_warps;			      /* threads per SM / warp size */
-	double occupancy;		      /* active_warps / max_warps, 0..1 */
+	int blocks_per_sm;                    /* blocks (workgroups) per SM (CU) */
+	int active_warps;                     /* warps (waves) resident: blocks x warps per block */
+	int max_warps;                        /* threads per SM / warp size */
+	double occupancy;                     /* active_warps / max_warps, 0..1 */
 	enum ridge_occupancy_limiter limiter; /* the limit named when several tie: see README */
-	unsigned limiter_mask;		      /* bit (1u << limiter) for every limit equal to blocks_per_sm */
+	unsigned limiter_mask;                /* bit (1u << limiter) for every limit equal to blocks_per_sm */
 	int limit[RIDGE_OCC_LIMITER_COUNT];   /* blocks allowed by each resource; RIDGE_OCC_UNLIMITED if none */
 	int warps_per_block;
-	int regs_per_warp;	 /* allocated: regs x warp size rounded up to the allocation unit */
-	int regs_per_block;	 /* allocated per block (regsAllocatedPerCTA) */
-	double smem_per_block;	 /* allocated: static + reserve + dynamic rounded up (NVIDIA) */
-	double smem_per_sm;	 /* the SM's shared-memory configuration the blocks share */
-	double smem_preference;	 /* the carveout preference, rounded up to a legal size */
+	int regs_per_warp;       /* allocated: regs x warp size rounded up to the allocation unit */
+	int regs_per_block;      /* allocated per block (regsAllocatedPerCTA) */
+	double smem_per_block;   /* allocated: static + reserve + dynamic rounded up (NVIDIA) */
+	double smem_per_sm;      /* the SM's shared-memory configuration the blocks share */
+	double smem_preference;  /* the carveout preference, rounded up to a legal size */
 	double smem_block_limit; /* per-block limit that applied (default or opt-in, with reserve) */
 	double max_dynamic_smem; /* the effective cudaFuncAttributeMaxDynamicSharedMemorySize */
 	/* Why a resource gave 0 blocks (a legal configuration that cannot launch). */
-	bool dynamic_over_max;		/* dynamic smem above max_dynamic_smem: needs opt-in */
-	bool smem_over_block;		/* allocation above the per-block limit */
-	bool regs_over_block;		/* registers above the per-block limit (incl. the hardware check) */
-	bool threads_over_block;	/* block larger than the device (or kernel) allows */
+	bool dynamic_over_max;          /* dynamic smem above max_dynamic_smem: needs opt-in */
+	bool smem_over_block;           /* allocation above the per-block limit */
+	bool regs_over_block;           /* registers above the per-block limit (incl. the hardware check) */
+	bool threads_over_block;        /* block larger than the device (or kernel) allows */
 	struct ridge_occupancy_amd amd; /* valid when the GPU is AMD */
 };
 
@@ -123,8 +123,8 @@ struct ridge_occupancy_device {
 	int smem_per_sm, smem_per_block, smem_optin, smem_reserve, smem_unit, smem_unit_shift;
 	int carveout_count;
 	int carveouts[RIDGE_MAX_CARVEOUTS]; /* legal SM shared-memory sizes, bytes, ascending */
-	int barrier_sets;		    /* blocks per SM x barrier sets per block slot; 0: no barrier limit */
-	int virtual_per_sm;		    /* 0: not counted */
+	int barrier_sets;                   /* blocks per SM x barrier sets per block slot; 0: no barrier limit */
+	int virtual_per_sm;                 /* 0: not counted */
 	/* AMD */
 	int simds, waves_per_simd, vgprs_per_lane, vgpr_granule, sgprs_per_simd, sgpr_granule, max_sgprs;
 	int max_arch_vgprs, lds_granule, barrier_slots;
@@ -159,12 +159,12 @@ struct ridge_occupancy_analysis {
 	bool has_smem_change;
 	double smem_to_drop; /* bytes of static + dynamic smem (AMD: LDS) */
 	/* The textbook arithmetic, for explaining a difference (NVIDIA). */
-	int smem_limit_without_reserve; /* smem limit if the driver reserved nothing per block */
-	int blocks_without_reserve;	/* the result under that assumption */
-	int regs_limit_naive;		/* regs per SM / (regs x threads): no allocation granularity */
-	int blocks_naive_regs;		/* the result with that register limit */
+	int smem_limit_without_reserve;   /* smem limit if the driver reserved nothing per block */
+	int blocks_without_reserve;       /* the result under that assumption */
+	int regs_limit_naive;             /* regs per SM / (regs x threads): no allocation granularity */
+	int blocks_naive_regs;            /* the result with that register limit */
 	double occupancy_without_reserve; /* blocks_without_reserve x warps per block / max warps */
-	double occupancy_naive_regs;	  /* the same for blocks_naive_regs */
+	double occupancy_naive_regs;      /* the same for blocks_naive_regs */
 	/* The register limit's terms (NVIDIA): warps one sub-partition's
 	 * registers hold at regs_per_warp (0 without registers), and the warps
 	 * of a block counted in whole sub-partitions. */
@@ -215,12 +215,12 @@ const char *occupancy_limiter_name(enum ridge_occupancy_limiter limiter);
  * kernel's own, from ptxas; the runtime reads it from the binary). */
 struct ridge_occupancy_runtime_case {
 	int block_size;
-	int num_regs;			/* the kernel's register count */
-	size_t shared_size_bytes;	/* cudaFuncAttributes.sharedSizeBytes */
-	size_t dynamic_smem;		/* launch argument */
+	int num_regs;                   /* the kernel's register count */
+	size_t shared_size_bytes;       /* cudaFuncAttributes.sharedSizeBytes */
+	size_t dynamic_smem;            /* launch argument */
 	size_t max_dynamic_shared_size; /* cudaFuncAttributeMaxDynamicSharedMemorySize to set */
-	int carveout_percent;		/* cudaFuncAttributePreferredSharedMemoryCarveout (-1: leave) */
-	int cache_config;		/* 0 none, 1 prefer shared, 2 prefer L1, 3 prefer equal */
+	int carveout_percent;           /* cudaFuncAttributePreferredSharedMemoryCarveout (-1: leave) */
+	int cache_config;               /* 0 none, 1 prefer shared, 2 prefer L1, 3 prefer equal */
 	int num_barriers;
 };
 
@@ -243,18 +243,18 @@ void occupancy_random_input(const struct ridge_gpu *gpu, uint64_t *state, struct
  * report does not say. */
 struct ridge_kernel_usage {
 	char name[1024];
-	char arch[32];			  /* "sm_90", "gfx942", or "" */
-	int line;			  /* line of the report that gave the register count */
-	int regs;			  /* NVIDIA registers; AMD ArchVGPRs */
-	int barriers;			  /* -1: not reported */
-	double smem;			  /* static shared memory without the driver reserve (AMD: LDS) */
-	double stack;			  /* cumulative stack size / frame */
+	char arch[32];                    /* "sm_90", "gfx942", or "" */
+	int line;                         /* line of the report that gave the register count */
+	int regs;                         /* NVIDIA registers; AMD ArchVGPRs */
+	int barriers;                     /* -1: not reported */
+	double smem;                      /* static shared memory without the driver reserve (AMD: LDS) */
+	double stack;                     /* cumulative stack size / frame */
 	double spill_stores, spill_loads; /* -1: not reported */
-	double cmem;			  /* constant bank 0, -1: not reported */
-	double local;			  /* cuobjdump LOCAL, -1: not reported */
-	int agprs, sgprs;		  /* AMD; -1: not reported */
-	int compiler_occupancy;		  /* AMD "Occupancy [waves/SIMD]"; -1: not reported */
-	double scratch;			  /* AMD scratch bytes per lane; -1: not reported */
+	double cmem;                      /* constant bank 0, -1: not reported */
+	double local;                     /* cuobjdump LOCAL, -1: not reported */
+	int agprs, sgprs;                 /* AMD; -1: not reported */
+	int compiler_occupancy;           /* AMD "Occupancy [waves/SIMD]"; -1: not reported */
+	double scratch;                   /* AMD scratch bytes per lane; -1: not reported */
 };
 
 enum ridge_usage_format { RIDGE_USAGE_PTXAS, RIDGE_USAGE_CUOBJDUMP, RIDGE_USAGE_AMD_REMARKS };

@@ -17,8 +17,11 @@ bool parallel_sharding_parse(const char *text, enum ridge_sharding *out)
 	static const struct {
 		const char *name;
 		enum ridge_sharding s;
-	} names[] = { { "ddp", RIDGE_SHARD_DDP },     { "zero1", RIDGE_SHARD_ZERO1 }, { "zero2", RIDGE_SHARD_ZERO2 },
-		      { "zero3", RIDGE_SHARD_ZERO3 }, { "fsdp", RIDGE_SHARD_ZERO3 } };
+	} names[] = { { "ddp", RIDGE_SHARD_DDP },
+		      { "zero1", RIDGE_SHARD_ZERO1 },
+		      { "zero2", RIDGE_SHARD_ZERO2 },
+		      { "zero3", RIDGE_SHARD_ZERO3 },
+		      { "fsdp", RIDGE_SHARD_ZERO3 } };
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		if (strcasecmp(text, names[i].name) == 0) {
 			*out = names[i].s;
@@ -87,8 +90,8 @@ static void add_memory(const struct ridge_parallel_input *in, struct ridge_paral
 	r->memory_required += r->activation_bytes;
 }
 
-int parallel_train(const struct ridge_gpu *gpu, const struct ridge_parallel_input *in, struct ridge_parallel_result *out,
-		   char *err, size_t err_len)
+int parallel_train(const struct ridge_gpu *gpu, const struct ridge_parallel_input *in,
+		   struct ridge_parallel_result *out, char *err, size_t err_len)
 {
 	memset(out, 0, sizeof *out);
 	if (!whole(in->tp) || !whole(in->pp) || !whole(in->gpus))
@@ -99,7 +102,8 @@ int parallel_train(const struct ridge_gpu *gpu, const struct ridge_parallel_inpu
 		return model_fail(err, err_len, "the micro-batch must be a whole number of sequences from 1, not %g",
 				  in->micro_batch);
 	if (!(isfinite(in->compute_efficiency) && in->compute_efficiency > 0 && in->compute_efficiency <= 1))
-		return model_fail(err, err_len, "the compute efficiency must be in (0, 1], not %g", in->compute_efficiency);
+		return model_fail(err, err_len, "the compute efficiency must be in (0, 1], not %g",
+				  in->compute_efficiency);
 	if (!fraction(in->dp_overlap) || !fraction(in->tp_overlap))
 		return model_fail(err, err_len, "overlap fractions must be in [0, 1]");
 	if (!(in->flops_per_step > 0) || !(in->peak_flops > 0) || !(in->params > 0))
@@ -108,13 +112,16 @@ int parallel_train(const struct ridge_gpu *gpu, const struct ridge_parallel_inpu
 	double per_pipeline = in->batch / out->dp;
 	out->micro_batches = per_pipeline / in->micro_batch;
 	if (out->micro_batches != floor(out->micro_batches) || out->micro_batches < 1)
-		return model_fail(err, err_len,
-				  "the batch of %g sequences does not split into %g data-parallel replicas of whole micro-batches of %g",
-				  in->batch, out->dp, in->micro_batch);
+		return model_fail(
+			err, err_len,
+			"the batch of %g sequences does not split into %g data-parallel replicas of whole micro-batches of %g",
+			in->batch, out->dp, in->micro_batch);
 	bool need_shape = in->tp > 1 || in->pp > 1;
-	out->has_activations = in->hidden > 0 && in->layers > 0 && (in->recompute != RIDGE_RECOMPUTE_NONE || in->heads > 0);
+	out->has_activations =
+		in->hidden > 0 && in->layers > 0 && (in->recompute != RIDGE_RECOMPUTE_NONE || in->heads > 0);
 	if (need_shape && !(in->hidden > 0 && in->layers > 0))
-		return model_fail(err, err_len, "tensor and pipeline parallelism need the hidden size and the layer count");
+		return model_fail(err, err_len,
+				  "tensor and pipeline parallelism need the hidden size and the layer count");
 
 	out->compute_s = in->flops_per_step / (in->gpus * in->peak_flops * in->compute_efficiency);
 	out->bubble_fraction = (in->pp - 1) / (out->micro_batches + in->pp - 1);
@@ -125,14 +132,15 @@ int parallel_train(const struct ridge_gpu *gpu, const struct ridge_parallel_inpu
 		out->has_tp = true;
 		/* 4 per layer of this stage, for each of its micro-batches */
 		if (comm_tensor_parallel(gpu, in->tp, tokens_per_micro_batch, in->hidden, ACTIVATION_BYTES, 4,
-					 in->layers / in->pp * out->micro_batches, in->network_bandwidth, &out->tp, err, err_len) != 0)
+					 in->layers / in->pp * out->micro_batches, in->network_bandwidth, &out->tp, err,
+					 err_len) != 0)
 			return -1;
 		out->tp_exposed_s = out->tp.time_s * (1 - in->tp_overlap);
 	}
 	if (in->pp > 1) {
 		out->has_pp = true;
-		if (comm_pipeline_parallel(gpu, in->pp, out->micro_batches, tokens_per_micro_batch, in->hidden, ACTIVATION_BYTES,
-					   2, in->network_bandwidth, &out->pp, err, err_len) != 0)
+		if (comm_pipeline_parallel(gpu, in->pp, out->micro_batches, tokens_per_micro_batch, in->hidden,
+					   ACTIVATION_BYTES, 2, in->network_bandwidth, &out->pp, err, err_len) != 0)
 			return -1;
 		out->pp_s = out->pp.time_s;
 	}
@@ -141,8 +149,9 @@ int parallel_train(const struct ridge_gpu *gpu, const struct ridge_parallel_inpu
 		out->dp_bytes = in->params / (in->tp * in->pp) * GRAD_BYTES;
 		/* Megatron's rank order puts a DP group's members tp GPUs apart:
 		 * a fabric domain holds domain_gpus / tp of them. */
-		struct ridge_comm_input ci = { in->sharding == RIDGE_SHARD_DDP ? RIDGE_ALL_REDUCE : RIDGE_REDUCE_SCATTER, out->dp,
-					       out->dp_bytes, RIDGE_ALGO_AUTO, in->network_bandwidth };
+		struct ridge_comm_input ci = { in->sharding == RIDGE_SHARD_DDP ? RIDGE_ALL_REDUCE
+									       : RIDGE_REDUCE_SCATTER,
+					       out->dp, out->dp_bytes, RIDGE_ALGO_AUTO, in->network_bandwidth };
 		struct ridge_gpu strided = *gpu;
 		strided.ic.domain_gpus = (int)fmax(1, floor(gpu->ic.domain_gpus / in->tp));
 		if (comm_collective(&strided, &ci, &out->dp_reduce, err, err_len) != 0)

@@ -51,12 +51,12 @@ struct ridge_parallel_input {
 	double compute_efficiency;       /* fraction of peak the kernels reach */
 	double tp, pp;                   /* 1: none */
 	double micro_batch;              /* sequences per micro-batch */
-	double hidden, layers, heads;    /* hidden and layers needed for TP/PP and activations; heads for recompute none */
+	double hidden, layers, heads; /* hidden and layers needed for TP/PP and activations; heads for recompute none */
 	enum ridge_sharding sharding;
 	enum ridge_recompute recompute;
-	double dp_overlap, tp_overlap;   /* 0..1 */
-	double memory_bytes;             /* per GPU; 0: no fit check */
-	double network_bandwidth;        /* per GPU, between fabric domains */
+	double dp_overlap, tp_overlap; /* 0..1 */
+	double memory_bytes;           /* per GPU; 0: no fit check */
+	double network_bandwidth;      /* per GPU, between fabric domains */
 };
 
 struct ridge_parallel_result {
@@ -70,14 +70,14 @@ struct ridge_parallel_result {
 	struct ridge_pp_comm pp;
 	double pp_s;
 	bool has_dp;
-	double dp_bytes;                 /* the gradient shard each GPU reduces */
-	struct ridge_comm_result dp_reduce;  /* all-reduce (ddp) or reduce-scatter (zero) */
-	struct ridge_comm_result dp_gather;  /* zero: the all-gather of weights (zero1/2 once, zero3 twice) */
+	double dp_bytes;                    /* the gradient shard each GPU reduces */
+	struct ridge_comm_result dp_reduce; /* all-reduce (ddp) or reduce-scatter (zero) */
+	struct ridge_comm_result dp_gather; /* zero: the all-gather of weights (zero1/2 once, zero3 twice) */
 	double dp_gathers;
 	double dp_comm_s, dp_exposed_s;
-	double comm_s, exposed_comm_s;   /* all of it, and what the step pays */
+	double comm_s, exposed_comm_s; /* all of it, and what the step pays */
 	double step_s;
-	double mfu;                      /* predicted */
+	double mfu; /* predicted */
 	/* memory per GPU */
 	bool has_activations;
 	double weight_bytes, grad_bytes, optimizer_bytes, activation_bytes, activation_per_layer_bytes, memory_required;
@@ -87,7 +87,7 @@ struct ridge_parallel_result {
 /* Returns 0, or -1 with err (tp x pp not dividing the GPUs, the batch not
  * dividing into micro-batches, a missing hidden size or layer count, a
  * fraction out of range, or comm_collective's errors). */
-int parallel_train(const struct ridge_gpu *gpu, const struct ridge_parallel_input *in, struct ridge_parallel_result *out,
-		   char *err, size_t err_len);
+int parallel_train(const struct ridge_gpu *gpu, const struct ridge_parallel_input *in,
+		   struct ridge_parallel_result *out, char *err, size_t err_len);
 
 #endif

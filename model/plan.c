@@ -14,7 +14,9 @@ const char *plan_launch_name(enum ridge_plan_launch mode)
 
 static enum ridge_launch_mode serve_launch(enum ridge_plan_launch mode)
 {
-	return mode == RIDGE_PLAN_EAGER ? RIDGE_LAUNCH_EAGER : mode == RIDGE_PLAN_GRAPH ? RIDGE_LAUNCH_GRAPH : RIDGE_LAUNCH_PERSISTENT;
+	return mode == RIDGE_PLAN_EAGER   ? RIDGE_LAUNCH_EAGER
+	       : mode == RIDGE_PLAN_GRAPH ? RIDGE_LAUNCH_GRAPH
+					  : RIDGE_LAUNCH_PERSISTENT;
 }
 
 /* The GEMMs run in fp8 when the weights are stored in 1 byte and the GPU has
@@ -35,8 +37,8 @@ static int step(const struct ridge_plan_input *in, const struct ridge_plan_confi
 	const struct ridge_plan_gpu *pg = &in->gpus[cfg->gpu_index];
 	const struct ridge_workload_model *m = in->model;
 	double tokens = phase == RIDGE_PHASE_DECODE ? batch : batch * context;
-	if (comm_serve_step(pg->gpu, cfg->gpus, false, tokens, (double)m->hidden, (double)m->layers, 0, 0, 0, 0, comm, err,
-			    err_len) != 0)
+	if (comm_serve_step(pg->gpu, cfg->gpus, false, tokens, (double)m->hidden, (double)m->layers, 0, 0, 0, 0, comm,
+			    err, err_len) != 0)
 		return -1;
 	struct ridge_serve_request req = {
 		.model = m,
@@ -159,7 +161,8 @@ int plan_search(const struct ridge_plan_input *in, struct ridge_plan_config *out
 				for (int d = 0; d < in->dtype_count; d++)
 					for (int l = 0; l < RIDGE_PLAN_LAUNCHES; l++) {
 						if (n >= capacity)
-							return model_fail(err, err_len, "more than %d configurations", capacity);
+							return model_fail(err, err_len, "more than %d configurations",
+									  capacity);
 						struct ridge_plan_config *cfg = &out[n];
 						memset(cfg, 0, sizeof *cfg);
 						cfg->gpu_index = g;

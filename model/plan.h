@@ -32,8 +32,8 @@ struct ridge_plan_gpu {
 
 struct ridge_plan_input {
 	const struct ridge_workload_model *model; /* resolved */
-	double params;  /* stored parameters (workload_params' total), for messages */
-	double context; /* tokens per request: the prompt (TTFT) and the KV cache (TPOT) */
+	double params;                            /* stored parameters (workload_params' total), for messages */
+	double context;                           /* tokens per request: the prompt (TTFT) and the KV cache (TPOT) */
 	double tpot_limit_s, ttft_limit_s;
 	struct ridge_plan_gpu gpus[RIDGE_PLAN_MAX_GPUS];
 	int gpu_count;
@@ -53,8 +53,8 @@ struct ridge_plan_config {
 	enum ridge_plan_launch launch;
 	/* decode step */
 	double memory_time_s, compute_time_s, kernel_time_s; /* kernel = max(memory, compute) */
-	double comm_s;   /* 2 all-reduces per layer of batch x hidden */
-	double launch_s; /* per step in this mode */
+	double comm_s;                                       /* 2 all-reduces per layer of batch x hidden */
+	double launch_s;                                     /* per step in this mode */
 	double tpot_s;
 	double comm_share; /* comm / TPOT */
 	const char *comm_algorithm;

@@ -105,7 +105,10 @@ int roofline_ceiling(const struct ridge_gpu *gpu, enum ridge_dtype dtype, enum r
 	}
 	if (!ridge_gpu_peak(gpu, dtype, kind, sparse, &peak, &why)) {
 		snprintf(err, err_len, "%s has no %s%s%s rate: %s", gpu->id, sparse ? "sparse " : "",
-			 kind == RIDGE_PEAK_VECTOR ? "vector " : kind == RIDGE_PEAK_MATRIX ? "matrix " : "", name, why);
+			 kind == RIDGE_PEAK_VECTOR   ? "vector "
+			 : kind == RIDGE_PEAK_MATRIX ? "matrix "
+						     : "",
+			 name, why);
 		return -1;
 	}
 	if (!roofline_bandwidth(gpu, level, &bandwidth, &why)) {
@@ -165,7 +168,8 @@ int roofline_place(const struct ridge_roofline_ceiling *ceiling, double flops, d
 	}
 	double intensity = flops / bytes;
 	if (!isfinite(intensity)) {
-		snprintf(err, err_len, "overflow: %g FLOP / %g bytes is too large an intensity to represent", flops, bytes);
+		snprintf(err, err_len, "overflow: %g FLOP / %g bytes is too large an intensity to represent", flops,
+			 bytes);
 		return -1;
 	}
 	if (!positive_finite(intensity)) {
@@ -194,8 +198,8 @@ int roofline_place(const struct ridge_roofline_ceiling *ceiling, double flops, d
 		    !isfinite(out->fraction_of_attainable) || !isfinite(out->fraction_of_peak) ||
 		    !isfinite(out->fraction_of_bandwidth)) {
 			snprintf(err, err_len,
-				 "overflow: a time of %g s for %g FLOP and %g bytes gives rates too large to represent", time_s,
-				 flops, bytes);
+				 "overflow: a time of %g s for %g FLOP and %g bytes gives rates too large to represent",
+				 time_s, flops, bytes);
 			return -1;
 		}
 	}
@@ -224,7 +228,8 @@ double roofline_hbm_bandwidth(const struct ridge_gpu *gpu, double write_fraction
 			above = i;
 	if (above < 0)
 		return mix[below].bandwidth;
-	double t = (write_fraction - mix[below].write_fraction) / (mix[above].write_fraction - mix[below].write_fraction);
+	double t =
+		(write_fraction - mix[below].write_fraction) / (mix[above].write_fraction - mix[below].write_fraction);
 	return mix[below].bandwidth + t * (mix[above].bandwidth - mix[below].bandwidth);
 }
 

@@ -48,8 +48,8 @@ const char *roofline_bound_name(enum ridge_bound bound);
 
 struct ridge_roofline_ceiling {
 	enum ridge_dtype dtype;
-	bool matrix;   /* the matrix (tensor-core) rate; false: vector */
-	bool sparse;   /* 2:4 structured sparse rate */
+	bool matrix; /* the matrix (tensor-core) rate; false: vector */
+	bool sparse; /* 2:4 structured sparse rate */
 	enum ridge_level level;
 	double peak_flops;  /* FLOP/s (OP/s for int8) */
 	double bandwidth;   /* bytes/s */
@@ -75,7 +75,7 @@ struct ridge_roofline_point {
 	double intensity;        /* FLOP/byte */
 	double attainable_flops; /* FLOP/s */
 	enum ridge_bound bound;
-	double headroom;         /* ridge_point / intensity: > 1 below the ridge */
+	double headroom; /* ridge_point / intensity: > 1 below the ridge */
 
 	bool has_work; /* flops and bytes were given (not just an intensity) */
 	double flops, bytes;
@@ -112,8 +112,8 @@ struct ridge_roofline_level {
 	double bandwidth;
 	double write_fraction; /* HBM: the write share the bandwidth was read at; -1 when the
 				  writes are unknown or the entry has no mix (spec sheets) */
-	const char *why; /* why the bandwidth is unknown */
-	bool placed;     /* has_bytes && has_bandwidth */
+	const char *why;       /* why the bandwidth is unknown */
+	bool placed;           /* has_bytes && has_bandwidth */
 	double intensity, ridge_point, time_s, attainable_flops;
 	enum ridge_bound bound;
 };
@@ -122,8 +122,8 @@ struct ridge_roofline_hierarchy {
 	double peak_flops, flops;
 	double compute_time_s;
 	struct ridge_roofline_level levels[RIDGE_LEVEL_COUNT];
-	int binding; /* -1: compute; otherwise an enum ridge_level */
-	double time_floor_s; /* the largest time */
+	int binding;             /* -1: compute; otherwise an enum ridge_level */
+	double time_floor_s;     /* the largest time */
 	double attainable_flops; /* flops / time_floor_s */
 };
 

@@ -51,7 +51,8 @@ struct pricer {
 	size_t err_len;
 };
 
-static struct ridge_kernel_shape shape_of(const struct pricer *p, enum ridge_kernel kernel, double m, double n, double k)
+static struct ridge_kernel_shape shape_of(const struct pricer *p, enum ridge_kernel kernel, double m, double n,
+					  double k)
 {
 	struct ridge_kernel_shape s = { 0 };
 	s.kernel = kernel;
@@ -102,8 +103,9 @@ static int price(struct pricer *p, const char *name, const struct ridge_kernel_s
 		k->flops = flops;
 		k->bytes = bytes;
 		k->floor_s = fmax(compute, memory);
-		k->predicted_s = timing_predict(compute / t->quantization_efficiency, memory, t->compute_efficiency.value,
-						t->memory_efficiency.value, t->fixed_cost.value);
+		k->predicted_s =
+			timing_predict(compute / t->quantization_efficiency, memory, t->compute_efficiency.value,
+				       t->memory_efficiency.value, t->fixed_cost.value);
 		double c = compute / t->quantization_efficiency / t->compute_efficiency.value;
 		if (t->path.uses_matrix && c >= memory / t->memory_efficiency.value)
 			k->matrix_s = c;
@@ -121,7 +123,8 @@ static int price(struct pricer *p, const char *name, const struct ridge_kernel_s
  * replicated (the router, MLA's down-projections, the shared-expert gate). */
 static void split_gemm(const struct ridge_workload_gemm *g, double tp, double *n, double *k)
 {
-	static const char *const row_parallel[] = { "o_proj", "down_proj", "experts.down_proj", "shared_expert.down_proj" };
+	static const char *const row_parallel[] = { "o_proj", "down_proj", "experts.down_proj",
+						    "shared_expert.down_proj" };
 	static const char *const replicated[] = { "router", "q_a_proj", "kv_a_proj_with_mqa", "shared_expert_gate" };
 	*n = (double)g->n;
 	*k = (double)g->k;
@@ -153,10 +156,11 @@ static int price_gemm(struct pricer *p, const struct ridge_workload_gemm *g, dou
 
 /* An element-wise kernel over rows x width (reads one tensor, writes one;
  * two_inputs: reads two, as silu(gate) * up and a residual add do). */
-static int price_elementwise(struct pricer *p, const char *name, double rows, double width, bool two_inputs, double count)
+static int price_elementwise(struct pricer *p, const char *name, double rows, double width, bool two_inputs,
+			     double count)
 {
-	struct ridge_kernel_shape s = shape_of(p, two_inputs ? RIDGE_KERNEL_VECTOR_ADD : RIDGE_KERNEL_ACTIVATION, ceil(rows),
-					       width, 0);
+	struct ridge_kernel_shape s =
+		shape_of(p, two_inputs ? RIDGE_KERNEL_VECTOR_ADD : RIDGE_KERNEL_ACTIVATION, ceil(rows), width, 0);
 	return price(p, name, &s, count, -1, -1, 0);
 }
 
@@ -168,10 +172,10 @@ static int price_norm(struct pricer *p, double rows, double width, double count)
 }
 
 struct attention_sizes {
-	double heads, kv_heads;  /* per GPU */
-	double qk, v;            /* head widths */
-	double cache_elements;   /* per token per layer per GPU */
-	double context;          /* tokens a query attends to (the sliding window caps it) */
+	double heads, kv_heads; /* per GPU */
+	double qk, v;           /* head widths */
+	double cache_elements;  /* per token per layer per GPU */
+	double context;         /* tokens a query attends to (the sliding window caps it) */
 };
 
 static void attention_sizes(const struct ridge_serve_request *req, const struct ridge_kv_layout *kv,
@@ -265,8 +269,9 @@ static double rows_for(const struct ridge_layer_kernel *k, double tokens, double
 	return k->moe && k->instances != 1 ? per_expert : tokens;
 }
 
-static int price_layer(struct pricer *p, const struct ridge_workload_gemm *g, const struct ridge_layer_kernel *lk, int nk,
-		       const struct attention_sizes *a, double tokens, double touched, const struct ridge_kv_layout *kv)
+static int price_layer(struct pricer *p, const struct ridge_workload_gemm *g, const struct ridge_layer_kernel *lk,
+		       int nk, const struct attention_sizes *a, double tokens, double touched,
+		       const struct ridge_kv_layout *kv)
 {
 	const struct ridge_serve_request *req = p->req;
 	const struct ridge_workload_model *m = req->model;
@@ -287,14 +292,15 @@ static int price_layer(struct pricer *p, const struct ridge_workload_gemm *g, co
 			rc = price_gemm(p, &g[k->gemm], rows, count);
 			break;
 		case RIDGE_OP_NORM: {
-			double width = strcmp(prev, "q_a_proj") == 0		? (double)m->q_lora_rank
+			double width = strcmp(prev, "q_a_proj") == 0             ? (double)m->q_lora_rank
 				       : strcmp(prev, "kv_a_proj_with_mqa") == 0 ? (double)m->kv_lora_rank
 										 : h;
 			rc = price_norm(p, rows, width, count);
 			break;
 		}
 		case RIDGE_OP_ROPE: {
-			double width = m->mla ? (a->heads + 1) * (double)m->qk_rope_head_dim : (a->heads + a->kv_heads) * a->qk;
+			double width = m->mla ? (a->heads + 1) * (double)m->qk_rope_head_dim
+					      : (a->heads + a->kv_heads) * a->qk;
 			rc = price_elementwise(p, "rope", rows, width, false, count);
 			break;
 		}
@@ -315,12 +321,13 @@ static int price_layer(struct pricer *p, const struct ridge_workload_gemm *g, co
 							      : price_prefill_attention(p, a, count);
 			break;
 		case RIDGE_OP_ROUTER: {
-			struct ridge_kernel_shape s = shape_of(p, RIDGE_KERNEL_SOFTMAX, ceil(rows), (double)m->experts, 0);
+			struct ridge_kernel_shape s =
+				shape_of(p, RIDGE_KERNEL_SOFTMAX, ceil(rows), (double)m->experts, 0);
 			rc = price(p, "router-topk", &s, count, -1, -1, 0);
 			break;
 		}
 		case RIDGE_OP_ACTIVATION: {
-			double ff = strncmp(prev, "experts", 7) == 0	      ? (double)m->expert_intermediate
+			double ff = strncmp(prev, "experts", 7) == 0          ? (double)m->expert_intermediate
 				    : strncmp(prev, "shared_expert", 13) == 0 ? (double)m->shared_intermediate
 									      : (double)m->intermediate;
 			/* the activation follows up_proj; its width is up_proj's per-GPU N */
@@ -328,8 +335,8 @@ static int price_layer(struct pricer *p, const struct ridge_workload_gemm *g, co
 			break;
 		}
 		case RIDGE_OP_RESIDUAL:
-			rc = price_elementwise(p, k->moe && k->instances != 1 ? "expert-index-add" : "residual-add", rows, h,
-					       true, count);
+			rc = price_elementwise(p, k->moe && k->instances != 1 ? "expert-index-add" : "residual-add",
+					       rows, h, true, count);
 			break;
 		default:
 			break;
@@ -435,12 +442,13 @@ static int check_request(const struct ridge_serve_request *r, char *err, size_t 
 	const struct {
 		const char *what;
 		double v;
-	} need[] = { { "batch", r->batch }, { r->phase == RIDGE_PHASE_DECODE ? "context" : "seq", r->context },
+	} need[] = { { "batch", r->batch },
+		     { r->phase == RIDGE_PHASE_DECODE ? "context" : "seq", r->context },
 		     { "tensor parallelism", r->tp } };
 	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
 		if (!(isfinite(need[i].v) && need[i].v >= 1 && need[i].v == floor(need[i].v) && need[i].v <= 1e12))
-			return model_fail(err, err_len, "%s must be a whole number from 1 to 1e12, not %g", need[i].what,
-					  need[i].v);
+			return model_fail(err, err_len, "%s must be a whole number from 1 to 1e12, not %g",
+					  need[i].what, need[i].v);
 	const struct ridge_storage *st[2] = { &r->weights, &r->kv };
 	for (int i = 0; i < 2; i++)
 		if (!(st[i]->bytes > 0 && isfinite(st[i]->bytes) && st[i]->group >= 0 && isfinite(st[i]->group) &&
@@ -454,7 +462,8 @@ static int check_request(const struct ridge_serve_request *r, char *err, size_t 
 	if (!(isfinite(r->price_usd_per_gpu_hour) && r->price_usd_per_gpu_hour >= 0))
 		return model_fail(err, err_len, "the price must not be negative");
 	if (r->model->layers > 100000)
-		return model_fail(err, err_len, "num_hidden_layers %lld: more than 100000 layers is not a decoder ridge can time",
+		return model_fail(err, err_len,
+				  "num_hidden_layers %lld: more than 100000 layers is not a decoder ridge can time",
 				  r->model->layers);
 	return 0;
 }
@@ -465,8 +474,15 @@ int serve_step(const struct ridge_serve_request *req, struct ridge_serve_result 
 	if (check_request(req, err, err_len))
 		return -1;
 	const struct ridge_workload_model *m = req->model;
-	struct pricer p = { req, out, ridge_dtype_bytes(req->compute_dtype), serve_storage_bytes(&req->weights),
-			    serve_storage_bytes(&req->kv), 0, 0, err, err_len };
+	struct pricer p = { req,
+			    out,
+			    ridge_dtype_bytes(req->compute_dtype),
+			    serve_storage_bytes(&req->weights),
+			    serve_storage_bytes(&req->kv),
+			    0,
+			    0,
+			    err,
+			    err_len };
 	double B = req->batch, tp = req->tp, h = (double)m->hidden;
 	double tokens = req->phase == RIDGE_PHASE_DECODE ? B : B * req->context;
 	out->tokens = tokens;
@@ -494,7 +510,8 @@ int serve_step(const struct ridge_serve_request *req, struct ridge_serve_result 
 		return -1;
 	double modelled_per_layer = out->kernels_per_step - 1;
 	if (req->kernels_per_layer > modelled_per_layer / L &&
-	    price_elementwise(&p, "other (element-wise)", tokens, h, false, L * (req->kernels_per_layer - modelled_per_layer / L)))
+	    price_elementwise(&p, "other (element-wise)", tokens, h, false,
+			      L * (req->kernels_per_layer - modelled_per_layer / L)))
 		return -1;
 	int layer_kernels_end = out->kernel_count;
 	/* the logits: only the last position of each request (decode: its one token) */
@@ -514,7 +531,8 @@ int serve_step(const struct ridge_serve_request *req, struct ridge_serve_result 
 	double peak = 0;
 	const char *why = NULL;
 	if (!ridge_gpu_peak(req->gpu, req->compute_dtype, RIDGE_PEAK_DEFAULT, false, &peak, &why))
-		return model_fail(err, err_len, "%s has no %s rate (%s)", req->gpu->id, ridge_dtype_name(req->compute_dtype), why);
+		return model_fail(err, err_len, "%s has no %s rate (%s)", req->gpu->id,
+				  ridge_dtype_name(req->compute_dtype), why);
 	out->memory_time_s = p.bytes / req->gpu->memory_bandwidth;
 	out->compute_time_s = p.flops / peak;
 	out->floor_s = fmax(out->memory_time_s, out->compute_time_s);
@@ -546,7 +564,9 @@ int serve_step(const struct ridge_serve_request *req, struct ridge_serve_result 
 	out->memory_available_per_gpu = ridge_gpu_usable_memory(req->gpu);
 	out->fits = out->memory_available_per_gpu == 0 || out->memory_required_per_gpu <= out->memory_available_per_gpu;
 	double per_request = cached_tokens * out->kv_bytes_per_token_per_gpu;
-	out->max_batch = out->memory_available_per_gpu > stored ? floor((out->memory_available_per_gpu - stored) / per_request) : 0;
+	out->max_batch = out->memory_available_per_gpu > stored
+				 ? floor((out->memory_available_per_gpu - stored) / per_request)
+				 : 0;
 	if (!isfinite(out->step_s) || !isfinite(out->bytes_per_step))
 		return model_fail(err, err_len, "overflow: the step's bytes or time are too large to represent");
 	return 0;

@@ -79,44 +79,44 @@ struct ridge_serve_request {
 
 /* One kernel of the step, per GPU: its time once and how often it runs. */
 struct ridge_serve_kernel {
-	char name[48];              /* "q_proj", "attention", "experts.up_proj" */
-	enum ridge_kernel kernel;   /* the shape priced */
-	double count;               /* per step: layers x instances */
-	double flops, bytes;        /* once, per GPU, with the storage types */
-	double floor_s;             /* the kernel's roofline floor */
-	double predicted_s;         /* timing_kernel's prediction (once), power_limit_s included */
-	double matrix_s;            /* of it: tensor-core compute time at the burst rate, when compute binds */
-	double power_limit_s;       /* what the sustained matrix rate adds to it (serve.c, the power limit) */
-	bool stream_bound;          /* decode attention: fewer units than SMs, one CTA's stream rate binds */
+	char name[48];            /* "q_proj", "attention", "experts.up_proj" */
+	enum ridge_kernel kernel; /* the shape priced */
+	double count;             /* per step: layers x instances */
+	double flops, bytes;      /* once, per GPU, with the storage types */
+	double floor_s;           /* the kernel's roofline floor */
+	double predicted_s;       /* timing_kernel's prediction (once), power_limit_s included */
+	double matrix_s;          /* of it: tensor-core compute time at the burst rate, when compute binds */
+	double power_limit_s;     /* what the sustained matrix rate adds to it (serve.c, the power limit) */
+	bool stream_bound;        /* decode attention: fewer units than SMs, one CTA's stream rate binds */
 	struct ridge_kernel_time time;
 };
 
 struct ridge_serve_result {
-	double tokens;            /* through the step: batch (decode), batch x context (prefill) */
-	double experts_touched;   /* per MoE layer (decode: batch tokens' routing) */
-	double kv_bytes_per_token;          /* the whole model's cache entry, one token, all GPUs' distinct copy */
-	double kv_bytes_per_token_per_gpu;  /* what one GPU keeps (the head rule) */
-	double weight_bytes;   /* weights read per step, all GPUs together */
-	double kv_bytes;       /* KV cache read (decode) or written (prefill) per step, all GPUs together */
-	double bytes_per_step; /* every kernel's traffic, all GPUs together */
-	double flops_per_step; /* all GPUs together */
-	double attention_flops; /* of flops_per_step: Q K^T and P V (4 L H d C per token for decode) */
-	double memory_time_s;  /* per GPU: its bytes / HBM bandwidth */
-	double compute_time_s; /* per GPU: its FLOPs / peak */
-	double floor_s;        /* max of the two */
+	double tokens;                     /* through the step: batch (decode), batch x context (prefill) */
+	double experts_touched;            /* per MoE layer (decode: batch tokens' routing) */
+	double kv_bytes_per_token;         /* the whole model's cache entry, one token, all GPUs' distinct copy */
+	double kv_bytes_per_token_per_gpu; /* what one GPU keeps (the head rule) */
+	double weight_bytes;               /* weights read per step, all GPUs together */
+	double kv_bytes;                   /* KV cache read (decode) or written (prefill) per step, all GPUs together */
+	double bytes_per_step;             /* every kernel's traffic, all GPUs together */
+	double flops_per_step;             /* all GPUs together */
+	double attention_flops;            /* of flops_per_step: Q K^T and P V (4 L H d C per token for decode) */
+	double memory_time_s;              /* per GPU: its bytes / HBM bandwidth */
+	double compute_time_s;             /* per GPU: its FLOPs / peak */
+	double floor_s;                    /* max of the two */
 	enum ridge_bound bound;
-	double kernel_time_s;  /* sum of the kernels' predictions (the power limit included) */
+	double kernel_time_s;      /* sum of the kernels' predictions (the power limit included) */
 	double matrix_time_s;      /* of the kernels: compute-bound tensor-core time at the burst rate */
 	double power_limit_time_s; /* of kernel_time_s: the sustained rate's addition, (1/f - 1) (T - tau) */
-	double launch_time_s;  /* what the launch mode adds to the step */
+	double launch_time_s;      /* what the launch mode adds to the step */
 	double communication_s;
-	double step_s;         /* TPOT or TTFT: kernels + launches + communication */
+	double step_s; /* TPOT or TTFT: kernels + launches + communication */
 	double kernels_per_step;
-	double tokens_per_s;   /* decode: batch / TPOT; prefill: tokens / TTFT */
+	double tokens_per_s; /* decode: batch / TPOT; prefill: tokens / TTFT */
 	double usd_per_million_tokens;
 	/* memory per GPU */
 	double weights_stored_per_gpu;
-	double kv_cache_per_gpu;   /* batch x context x the GPU's KV per token */
+	double kv_cache_per_gpu; /* batch x context x the GPU's KV per token */
 	double memory_required_per_gpu, memory_available_per_gpu;
 	bool fits;
 	double max_batch; /* the largest batch whose cache fits beside the weights (0: the weights do not) */

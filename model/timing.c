@@ -146,7 +146,8 @@ static int quantize_gemm(const struct ridge_gpu *gpu, const struct ridge_kernel_
 	double m = s->m, n = s->n;
 	if (m > 9e15 || n > 9e15 || m * batch > 9e15)
 		return model_fail(err, err_len, "GEMM of %g x %g is too large to count its tiles", m, n);
-	struct ridge_align_tile tile = { library_tile(m, RIDGE_LIBRARY_TILE_M), library_tile(n, RIDGE_LIBRARY_TILE_N), 1 };
+	struct ridge_align_tile tile = { library_tile(m, RIDGE_LIBRARY_TILE_M), library_tile(n, RIDGE_LIBRARY_TILE_N),
+					 1 };
 	struct ridge_align_tiling q;
 	/* The batch stacks along M: batch x ceil(M/tm) x ceil(N/tn) tiles. */
 	if (align_tiling((long long)m, (long long)n, &tile, gpu->sm_count, &q, err, err_len))
@@ -170,8 +171,7 @@ static struct ridge_time_term term(double value, const char *source)
 }
 
 int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *shape,
-		  const struct ridge_timing_options *options, struct ridge_kernel_time *out, char *err,
-		  size_t err_len)
+		  const struct ridge_timing_options *options, struct ridge_kernel_time *out, char *err, size_t err_len)
 {
 	static const struct ridge_timing_options none = { .impl = RIDGE_ATTENTION_DEFAULT };
 	const struct ridge_timing_options *o = options ? options : &none;
@@ -179,8 +179,8 @@ int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *
 	struct ridge_kernel_time *t = out;
 	double level_bytes[RIDGE_LEVEL_COUNT] = { -1, -1, -1 };
 	if (intensity_kernel_on(gpu, shape, &t->cost, err, err_len) ||
-	    intensity_ceiling(gpu, shape, &t->cost, o->no_tensor, o->sparse, RIDGE_LEVEL_HBM, &t->ceiling, &t->path, err,
-			      err_len) ||
+	    intensity_ceiling(gpu, shape, &t->cost, o->no_tensor, o->sparse, RIDGE_LEVEL_HBM, &t->ceiling, &t->path,
+			      err, err_len) ||
 	    intensity_levels(shape, &t->cost, level_bytes, err, err_len) ||
 	    roofline_hierarchy(gpu, t->ceiling.peak_flops, t->cost.flops, level_bytes, t->cost.write_bytes,
 			       &t->hierarchy, err, err_len))
@@ -219,10 +219,10 @@ int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *
 	const struct ridge_timing_terms *terms = t->slot >= 0 ? &gpu->timing[t->slot] : NULL;
 	const char *source = terms && terms->source[0] ? terms->source : "the hwdb entry's timing section";
 	static const char unknown[] = "none known for this GPU and kernel class: 1 (the floor)";
-	t->compute_efficiency = terms && terms->has_compute_efficiency ? term(terms->compute_efficiency, source)
-								       : term(1, unknown);
-	t->memory_efficiency = terms && terms->has_memory_efficiency ? term(terms->memory_efficiency, source)
-								     : term(1, unknown);
+	t->compute_efficiency =
+		terms && terms->has_compute_efficiency ? term(terms->compute_efficiency, source) : term(1, unknown);
+	t->memory_efficiency =
+		terms && terms->has_memory_efficiency ? term(terms->memory_efficiency, source) : term(1, unknown);
 	if (t->cls == RIDGE_TIME_OWN || (t->cls == RIDGE_TIME_ATTENTION && t->impl == RIDGE_ATTENTION_IDEAL)) {
 		t->compute_efficiency = term(1, "the roofline itself (this kernel's algorithm is the model)");
 		t->memory_efficiency = t->compute_efficiency;
@@ -441,8 +441,9 @@ int timing_fit(const struct ridge_timing_sample *samples, int count, double prio
 		free(errors);
 		return model_fail(err, err_len, "out of memory for %d samples", count);
 	}
-	struct fit_state st = { 1 / prior_compute_efficiency, 1 / prior_memory_efficiency, prior_fixed_cost_s,
-				false, false, count >= 3 };
+	struct fit_state st = {
+		1 / prior_compute_efficiency, 1 / prior_memory_efficiency, prior_fixed_cost_s, false, false, count >= 3
+	};
 	/* Regimes by the priors first, then by the fitted terms until they settle. */
 	for (int iteration = 0; iteration < 20; iteration++) {
 		int nc = 0, nm = 0;

@@ -95,25 +95,24 @@ struct ridge_kernel_time {
 	struct ridge_roofline_ceiling ceiling;
 	struct ridge_kernel_path path;
 	struct ridge_roofline_hierarchy hierarchy;
-	double time_floor_s;   /* the hierarchical roofline floor */
-	double compute_time_s; /* flops / peak */
-	bool quantized;        /* library GEMM: tile and wave quantization applied */
-	double quantization_efficiency; /* useful / computed tile area x waves (1 when not quantized) */
-	double tiles, waves, slots;     /* when quantized */
-	int tile_m, tile_n;             /* the library tile assumed (timing.c, library_tile) */
+	double time_floor_s;             /* the hierarchical roofline floor */
+	double compute_time_s;           /* flops / peak */
+	bool quantized;                  /* library GEMM: tile and wave quantization applied */
+	double quantization_efficiency;  /* useful / computed tile area x waves (1 when not quantized) */
+	double tiles, waves, slots;      /* when quantized */
+	int tile_m, tile_n;              /* the library tile assumed (timing.c, library_tile) */
 	double quantized_compute_time_s; /* compute_time_s / quantization_efficiency */
-	double memory_time_s;  /* the slowest memory level's time */
-	int memory_level;      /* which (enum ridge_level) */
+	double memory_time_s;            /* the slowest memory level's time */
+	int memory_level;                /* which (enum ridge_level) */
 	struct ridge_time_term compute_efficiency, memory_efficiency, fixed_cost;
-	bool compute_binds;    /* the compute term is the larger after efficiencies */
-	bool floor_binds;      /* the formula fell below the floor: the floor is the prediction */
+	bool compute_binds; /* the compute term is the larger after efficiencies */
+	bool floor_binds;   /* the formula fell below the floor: the floor is the prediction */
 	double predicted_time_s;
 };
 
 /* Prices one kernel on gpu. Returns 0, or -1 with err naming the bad input. */
 int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *shape,
-		  const struct ridge_timing_options *options, struct ridge_kernel_time *out, char *err,
-		  size_t err_len);
+		  const struct ridge_timing_options *options, struct ridge_kernel_time *out, char *err, size_t err_len);
 
 /* The prediction from its parts (what timing_kernel computes last): exposed
  * so a fit and a printer use the one formula. */

@@ -171,18 +171,21 @@ int ridge_quantity_parse(const char *text, enum ridge_unit unit, double *out, ch
 	if (parse_suffix(rest, unit, &factor) != 0) {
 		if (err && err_len) {
 			if (unit == RIDGE_UNIT_COUNT)
-				snprintf(err, err_len, "unknown suffix in '%s' (expected K M G T P, Ki Mi Gi Ti)", text);
+				snprintf(err, err_len, "unknown suffix in '%s' (expected K M G T P, Ki Mi Gi Ti)",
+					 text);
 			else if (unit == RIDGE_UNIT_SECONDS)
 				snprintf(err, err_len, "unknown unit in '%s' (expected s, ms, us or ns)", text);
 			else
-				snprintf(err, err_len, "unknown unit in '%s' (expected %s, with an optional K M G T P or Ki Mi Gi Ti prefix)", text,
-					 unit_symbols[unit]);
+				snprintf(
+					err, err_len,
+					"unknown unit in '%s' (expected %s, with an optional K M G T P or Ki Mi Gi Ti prefix)",
+					text, unit_symbols[unit]);
 		}
 		return -1;
 	}
-	double result = factor.binary_factor != 0 ? value * factor.binary_factor
-		      : factor.decimal_exponent != 0 ? shifted(p, end, factor.decimal_exponent)
-						     : value;
+	double result = factor.binary_factor != 0      ? value * factor.binary_factor
+			: factor.decimal_exponent != 0 ? shifted(p, end, factor.decimal_exponent)
+						       : value;
 	if (!isfinite(result))
 		return fail(err, err_len, "number too large: '%s'", text);
 	/* A subnormal (1e-320) has lost its precision and overflows anything

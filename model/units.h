@@ -7,15 +7,15 @@
 #include <stddef.h>
 
 enum ridge_unit {
-	RIDGE_UNIT_COUNT,   /* a plain number: "70e9", "70G", "8K" */
-	RIDGE_UNIT_BYTES,   /* "B": "32KiB", "80 GB" */
+	RIDGE_UNIT_COUNT,       /* a plain number: "70e9", "70G", "8K" */
+	RIDGE_UNIT_BYTES,       /* "B": "32KiB", "80 GB" */
 	RIDGE_UNIT_BYTES_PER_S, /* "B/s": "3.35TB/s" */
-	RIDGE_UNIT_FLOP,    /* "FLOP": an operation count, "137 GFLOP" */
-	RIDGE_UNIT_FLOPS,   /* "FLOP/s", "FLOPS", "OP/s", "OPS": "989T", "989.4 TFLOP/s" */
-	RIDGE_UNIT_SECONDS, /* "s ms us µs ns": "5us", "25ms" */
-	RIDGE_UNIT_HZ,      /* "Hz": "1980 MHz", "1.98GHz" */
-	RIDGE_UNIT_WATTS,   /* "W": "700 W", "1 kW" */
-	RIDGE_UNIT_USD,     /* "$" prefix or "USD" suffix: "$240k", "3 USD" */
+	RIDGE_UNIT_FLOP,        /* "FLOP": an operation count, "137 GFLOP" */
+	RIDGE_UNIT_FLOPS,       /* "FLOP/s", "FLOPS", "OP/s", "OPS": "989T", "989.4 TFLOP/s" */
+	RIDGE_UNIT_SECONDS,     /* "s ms us µs ns": "5us", "25ms" */
+	RIDGE_UNIT_HZ,          /* "Hz": "1980 MHz", "1.98GHz" */
+	RIDGE_UNIT_WATTS,       /* "W": "700 W", "1 kW" */
+	RIDGE_UNIT_USD,         /* "$" prefix or "USD" suffix: "$240k", "3 USD" */
 	RIDGE_UNIT_KIND_COUNT
 };
 

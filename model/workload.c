@@ -29,8 +29,10 @@ int workload_resolve(struct ridge_workload_model *m, char *err, size_t err_len)
 		const char *key;
 		long long v;
 	} required[] = {
-		{ "hidden_size", m->hidden },	      { "num_hidden_layers", m->layers },
-		{ "num_attention_heads", m->heads }, { "vocab_size", m->vocab },
+		{ "hidden_size", m->hidden },
+		{ "num_hidden_layers", m->layers },
+		{ "num_attention_heads", m->heads },
+		{ "vocab_size", m->vocab },
 	};
 	for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
 		if (check_dim(required[i].key, required[i].v, true, err, err_len))
@@ -46,10 +48,11 @@ int workload_resolve(struct ridge_workload_model *m, char *err, size_t err_len)
 	if (check_dim("num_key_value_heads", m->kv_heads, true, err, err_len))
 		return -1;
 	if (m->heads % m->kv_heads != 0)
-		return model_fail(err, err_len,
-				  "num_attention_heads (%lld) is not a multiple of num_key_value_heads (%lld): grouped-query "
-				  "attention shares each KV head among a whole number of query heads",
-				  m->heads, m->kv_heads);
+		return model_fail(
+			err, err_len,
+			"num_attention_heads (%lld) is not a multiple of num_key_value_heads (%lld): grouped-query "
+			"attention shares each KV head among a whole number of query heads",
+			m->heads, m->kv_heads);
 	if (m->mla) {
 		if (check_dim("kv_lora_rank", m->kv_lora_rank, true, err, err_len) ||
 		    check_dim("q_lora_rank", m->q_lora_rank, false, err, err_len) ||
@@ -61,9 +64,10 @@ int workload_resolve(struct ridge_workload_model *m, char *err, size_t err_len)
 		m->head_dim = m->qk_nope_head_dim + m->qk_rope_head_dim;
 	} else if (m->head_dim == 0) {
 		if (m->hidden % m->heads != 0)
-			return model_fail(err, err_len,
-					  "hidden_size (%lld) is not divisible by num_attention_heads (%lld): give head_dim",
-					  m->hidden, m->heads);
+			return model_fail(
+				err, err_len,
+				"hidden_size (%lld) is not divisible by num_attention_heads (%lld): give head_dim",
+				m->hidden, m->heads);
 		m->head_dim = m->hidden / m->heads;
 	}
 	if (check_dim("head_dim", m->head_dim, true, err, err_len))
@@ -121,7 +125,8 @@ int workload_gemms(const struct ridge_workload_model *m, double tokens,
 	if (m->mla) {
 		long long qk = m->qk_nope_head_dim + m->qk_rope_head_dim;
 		if (m->q_lora_rank > 0) {
-			add_gemm(out, &n, "q_a_proj", "q_lora_rank", "hidden_size", m->q_lora_rank, h, tokens, 1, L, false);
+			add_gemm(out, &n, "q_a_proj", "q_lora_rank", "hidden_size", m->q_lora_rank, h, tokens, 1, L,
+				 false);
 			add_gemm(out, &n, "q_b_proj", "num_attention_heads x (qk_nope_head_dim + qk_rope_head_dim)",
 				 "q_lora_rank", H * qk, m->q_lora_rank, tokens, 1, L, false);
 		} else {
@@ -132,13 +137,15 @@ int workload_gemms(const struct ridge_workload_model *m, double tokens,
 			 m->kv_lora_rank + m->qk_rope_head_dim, h, tokens, 1, L, false);
 		add_gemm(out, &n, "kv_b_proj", "num_attention_heads x (qk_nope_head_dim + v_head_dim)", "kv_lora_rank",
 			 H * (m->qk_nope_head_dim + m->v_head_dim), m->kv_lora_rank, tokens, 1, L, false);
-		add_gemm(out, &n, "o_proj", "hidden_size", "num_attention_heads x v_head_dim", h, H * m->v_head_dim, tokens,
-			 1, L, false);
+		add_gemm(out, &n, "o_proj", "hidden_size", "num_attention_heads x v_head_dim", h, H * m->v_head_dim,
+			 tokens, 1, L, false);
 	} else {
 		long long q = H * m->head_dim, kv = m->kv_heads * m->head_dim;
 		add_gemm(out, &n, "q_proj", "num_attention_heads x head_dim", "hidden_size", q, h, tokens, 1, L, false);
-		add_gemm(out, &n, "k_proj", "num_key_value_heads x head_dim", "hidden_size", kv, h, tokens, 1, L, false);
-		add_gemm(out, &n, "v_proj", "num_key_value_heads x head_dim", "hidden_size", kv, h, tokens, 1, L, false);
+		add_gemm(out, &n, "k_proj", "num_key_value_heads x head_dim", "hidden_size", kv, h, tokens, 1, L,
+			 false);
+		add_gemm(out, &n, "v_proj", "num_key_value_heads x head_dim", "hidden_size", kv, h, tokens, 1, L,
+			 false);
 		add_gemm(out, &n, "o_proj", "hidden_size", "num_attention_heads x head_dim", h, q, tokens, 1, L, false);
 	}
 	double moe_layers = (double)workload_moe_layers(m), dense_layers = L - moe_layers;
@@ -156,12 +163,12 @@ int workload_gemms(const struct ridge_workload_model *m, double tokens,
 		double per_expert = tokens * k / E;
 		long long fe = m->expert_intermediate;
 		add_gemm(out, &n, "router", "num_experts", "hidden_size", m->experts, h, tokens, 1, moe_layers, false);
-		add_gemm(out, &n, "experts.gate_proj", EXPERT_WIDTH, "hidden_size", fe, h, per_expert, E,
-			 moe_layers, true);
-		add_gemm(out, &n, "experts.up_proj", EXPERT_WIDTH, "hidden_size", fe, h, per_expert, E,
-			 moe_layers, true);
-		add_gemm(out, &n, "experts.down_proj", "hidden_size", EXPERT_WIDTH, h, fe, per_expert, E,
-			 moe_layers, true);
+		add_gemm(out, &n, "experts.gate_proj", EXPERT_WIDTH, "hidden_size", fe, h, per_expert, E, moe_layers,
+			 true);
+		add_gemm(out, &n, "experts.up_proj", EXPERT_WIDTH, "hidden_size", fe, h, per_expert, E, moe_layers,
+			 true);
+		add_gemm(out, &n, "experts.down_proj", "hidden_size", EXPERT_WIDTH, h, fe, per_expert, E, moe_layers,
+			 true);
 		if (m->shared_intermediate > 0) {
 			long long fs = m->shared_intermediate;
 			add_gemm(out, &n, "shared_expert.gate_proj", "shared expert intermediate", "hidden_size", fs, h,
@@ -183,8 +190,7 @@ int workload_gemms(const struct ridge_workload_model *m, double tokens,
 
 /* ---- parameters ---- */
 
-int workload_params(const struct ridge_workload_model *m, struct ridge_workload_params *out, char *err,
-		    size_t err_len)
+int workload_params(const struct ridge_workload_model *m, struct ridge_workload_params *out, char *err, size_t err_len)
 {
 	memset(out, 0, sizeof *out);
 	struct ridge_workload_gemm g[RIDGE_WORKLOAD_MAX_GEMMS];
@@ -205,7 +211,8 @@ int workload_params(const struct ridge_workload_model *m, struct ridge_workload_
 			router += w;
 		else if (strncmp(name, "shared_expert", 13) == 0)
 			shared += w;
-		else if (strcmp(name, "gate_proj") == 0 || strcmp(name, "up_proj") == 0 || strcmp(name, "down_proj") == 0)
+		else if (strcmp(name, "gate_proj") == 0 || strcmp(name, "up_proj") == 0 ||
+			 strcmp(name, "down_proj") == 0)
 			dense_mlp += w;
 		else
 			attention += w;
@@ -231,7 +238,8 @@ int workload_params(const struct ridge_workload_model *m, struct ridge_workload_
 		      out->embedding + out->lm_head + out->final_norm;
 	/* The LM head multiplies whether or not it is tied to the table. */
 	double head = (double)m->vocab * h;
-	out->matmul_active = L * attention + dense_layers * dense_mlp + moe_layers * (router + shared + k * expert) + head;
+	out->matmul_active =
+		L * attention + dense_layers * dense_mlp + moe_layers * (router + shared + k * expert) + head;
 	if (m->qkv_bias && !m->mla)
 		out->matmul_active -= L * (double)(m->heads + 2 * m->kv_heads) * (double)m->head_dim;
 	if (m->mla)
@@ -315,8 +323,9 @@ static void push(struct kernel_list *l, enum ridge_layer_op op, const char *gemm
 	l->k[l->n++] = (struct ridge_layer_kernel){ op, index, instances, moe, dense };
 }
 
-int workload_layer_kernels(const struct ridge_workload_model *m, const struct ridge_workload_gemm *gemms, int gemm_count,
-			   double experts_touched, struct ridge_layer_kernel out[RIDGE_WORKLOAD_MAX_OPS])
+int workload_layer_kernels(const struct ridge_workload_model *m, const struct ridge_workload_gemm *gemms,
+			   int gemm_count, double experts_touched,
+			   struct ridge_layer_kernel out[RIDGE_WORKLOAD_MAX_OPS])
 {
 	struct kernel_list l = { out, 0, gemms, gemm_count };
 	push(&l, RIDGE_OP_NORM, NULL, 1, false, false);
@@ -342,7 +351,7 @@ int workload_layer_kernels(const struct ridge_workload_model *m, const struct ri
 	push(&l, RIDGE_OP_GEMM, "o_proj", 1, false, false);
 	push(&l, RIDGE_OP_RESIDUAL, NULL, 1, false, false);
 	push(&l, RIDGE_OP_NORM, NULL, 1, false, false);
-	bool has_dense = workload_moe_layers(m) < m->layers, has_moe = workload_moe_layers(m) > 0;
+	bool has_dense = workload_moe_layers(m)<m->layers, has_moe = workload_moe_layers(m)> 0;
 	if (has_dense) {
 		push(&l, RIDGE_OP_GEMM, "gate_proj", 1, false, true);
 		push(&l, RIDGE_OP_GEMM, "up_proj", 1, false, true);

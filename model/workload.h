@@ -32,15 +32,15 @@ enum ridge_arch {
 
 /* One decoder, the keys of a Hugging Face config.json (0 or false: absent). */
 struct ridge_workload_model {
-	long long hidden;       /* hidden_size */
-	long long intermediate; /* intermediate_size: the dense MLP (and DeepSeek's dense first layers) */
-	long long layers;       /* num_hidden_layers */
-	long long heads;        /* num_attention_heads */
-	long long kv_heads;     /* num_key_value_heads (default heads) */
-	long long head_dim;     /* head_dim (default hidden / heads; not used by MLA) */
-	long long vocab;        /* vocab_size */
-	bool tied_embeddings;   /* tie_word_embeddings: the LM head is the embedding table */
-	bool qkv_bias;          /* Qwen2's q/k/v biases, attention_bias */
+	long long hidden;         /* hidden_size */
+	long long intermediate;   /* intermediate_size: the dense MLP (and DeepSeek's dense first layers) */
+	long long layers;         /* num_hidden_layers */
+	long long heads;          /* num_attention_heads */
+	long long kv_heads;       /* num_key_value_heads (default heads) */
+	long long head_dim;       /* head_dim (default hidden / heads; not used by MLA) */
+	long long vocab;          /* vocab_size */
+	bool tied_embeddings;     /* tie_word_embeddings: the LM head is the embedding table */
+	bool qkv_bias;            /* Qwen2's q/k/v biases, attention_bias */
 	long long sliding_window; /* 0: full attention */
 
 	/* MoE (experts 0: dense) */
@@ -93,8 +93,7 @@ struct ridge_workload_params {
 				       shared experts, routers, norms, LM head (without the input table) */
 };
 
-int workload_params(const struct ridge_workload_model *m, struct ridge_workload_params *out, char *err,
-		    size_t err_len);
+int workload_params(const struct ridge_workload_model *m, struct ridge_workload_params *out, char *err, size_t err_len);
 
 /* ---- MoE routing ---- */
 
@@ -106,10 +105,10 @@ double workload_experts_touched(double experts, double per_token, double tokens)
 /* ---- KV cache ---- */
 
 struct ridge_kv_layout {
-	double elements_per_token_layer;  /* 2 n_kv d (MLA: kv_lora_rank + qk_rope_head_dim) */
-	double heads_per_gpu;             /* max(ceil(n_kv / tp), 1); MLA: the latent is replicated (1) */
+	double elements_per_token_layer; /* 2 n_kv d (MLA: kv_lora_rank + qk_rope_head_dim) */
+	double heads_per_gpu;            /* max(ceil(n_kv / tp), 1); MLA: the latent is replicated (1) */
 	double elements_per_token_layer_per_gpu;
-	double replication;               /* tp x per-GPU / total: 2 when 8 KV heads are split 16 ways */
+	double replication; /* tp x per-GPU / total: 2 when 8 KV heads are split 16 ways */
 };
 
 /* The cache layout under tensor parallelism over tp GPUs. */
@@ -145,14 +144,14 @@ int workload_gemms(const struct ridge_workload_model *m, double tokens,
 /* ---- the kernel sequence of a layer ---- */
 
 enum ridge_layer_op {
-	RIDGE_OP_NORM,      /* RMSNorm over the hidden state (or MLA's latent) */
-	RIDGE_OP_GEMM,      /* a weight GEMM (gemm index) */
-	RIDGE_OP_ROPE,      /* rotary embedding of q and k: element-wise */
-	RIDGE_OP_KV_WRITE,  /* appending the step's K and V (or latent) to the cache */
-	RIDGE_OP_ATTENTION, /* softmax(Q K^T) V over the cache */
-	RIDGE_OP_ROUTER,    /* softmax and top-k of the router logits */
-	RIDGE_OP_ACTIVATION,/* silu(gate) * up */
-	RIDGE_OP_RESIDUAL,  /* the residual add */
+	RIDGE_OP_NORM,       /* RMSNorm over the hidden state (or MLA's latent) */
+	RIDGE_OP_GEMM,       /* a weight GEMM (gemm index) */
+	RIDGE_OP_ROPE,       /* rotary embedding of q and k: element-wise */
+	RIDGE_OP_KV_WRITE,   /* appending the step's K and V (or latent) to the cache */
+	RIDGE_OP_ATTENTION,  /* softmax(Q K^T) V over the cache */
+	RIDGE_OP_ROUTER,     /* softmax and top-k of the router logits */
+	RIDGE_OP_ACTIVATION, /* silu(gate) * up */
+	RIDGE_OP_RESIDUAL,   /* the residual add */
 	RIDGE_OP_COUNT
 };
 
@@ -174,7 +173,8 @@ struct ridge_layer_kernel {
  * Llama layer: norm, q, k, v, rope, kv write, attention, o, residual, norm,
  * gate, up, activation, down, residual... see model/README.md). The routed
  * experts' kernels count experts_touched instances each. Returns the count. */
-int workload_layer_kernels(const struct ridge_workload_model *m, const struct ridge_workload_gemm *gemms, int gemm_count,
-			   double experts_touched, struct ridge_layer_kernel out[RIDGE_WORKLOAD_MAX_OPS]);
+int workload_layer_kernels(const struct ridge_workload_model *m, const struct ridge_workload_gemm *gemms,
+			   int gemm_count, double experts_touched,
+			   struct ridge_layer_kernel out[RIDGE_WORKLOAD_MAX_OPS]);
 
 #endif

@@ -145,7 +145,8 @@ int probe_calibration_build(const struct probe_report *rep, struct ridge_gpu *g,
 	const struct {
 		const char *sparse_name, *dense_name;
 		enum ridge_dtype dtype;
-	} sparse_defs[] = {{"bf16_sparse_wgmma", "bf16_wgmma", RIDGE_BF16}, {"fp8_sparse_wgmma", "fp8_wgmma", RIDGE_FP8}};
+	} sparse_defs[] = { { "bf16_sparse_wgmma", "bf16_wgmma", RIDGE_BF16 },
+			    { "fp8_sparse_wgmma", "fp8_wgmma", RIDGE_FP8 } };
 	for (size_t i = 0; i < sizeof sparse_defs / sizeof sparse_defs[0]; i++) {
 		double sp, dn;
 		struct ridge_peak *p = &g->peak[sparse_defs[i].dtype];
@@ -156,13 +157,15 @@ int probe_calibration_build(const struct probe_report *rep, struct ridge_gpu *g,
 		if (fabs(sp / dn - 2.0) <= 0.03 * 2.0) {
 			p->has_matrix_sparse = true;
 			p->matrix_sparse = 2 * p->matrix;
-			snprintf(sparse + used, sizeof sparse - used, "%s%s sparse/dense instruction rate %.3f (kept: 2 x "
-				 "the calibrated dense rate)", used ? "; " : "", ridge_dtype_name(sparse_defs[i].dtype),
-				 sp / dn);
+			snprintf(sparse + used, sizeof sparse - used,
+				 "%s%s sparse/dense instruction rate %.3f (kept: 2 x "
+				 "the calibrated dense rate)",
+				 used ? "; " : "", ridge_dtype_name(sparse_defs[i].dtype), sp / dn);
 		} else {
-			snprintf(sparse + used, sizeof sparse - used, "%s%s sparse/dense instruction rate %.3f (not 2: "
-				 "the sparse rate is dropped)", used ? "; " : "", ridge_dtype_name(sparse_defs[i].dtype),
-				 sp / dn);
+			snprintf(sparse + used, sizeof sparse - used,
+				 "%s%s sparse/dense instruction rate %.3f (not 2: "
+				 "the sparse rate is dropped)",
+				 used ? "; " : "", ridge_dtype_name(sparse_defs[i].dtype), sp / dn);
 		}
 	}
 	/* The device's own properties. */

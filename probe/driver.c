@@ -20,8 +20,8 @@ struct driver_needs {
  * Verification"). The HIP runtime talks to /dev/kfd (ROCm's kernel driver)
  * through libhsa-runtime64.so.1. */
 static const struct driver_needs needs[] = {
-	{"cuda", "NVIDIA", "libcuda.so.1", "/dev/nvidia[0-9]*", "/dev/nvidia0, /dev/nvidia1, ..."},
-	{"hip", "AMD", "libhsa-runtime64.so.1", "/dev/kfd", "/dev/kfd"},
+	{ "cuda", "NVIDIA", "libcuda.so.1", "/dev/nvidia[0-9]*", "/dev/nvidia0, /dev/nvidia1, ..." },
+	{ "hip", "AMD", "libhsa-runtime64.so.1", "/dev/kfd", "/dev/kfd" },
 };
 
 static bool devices_exist(const char *pattern)
@@ -47,7 +47,8 @@ int probe_driver_check(const char *backend, char *why, size_t why_len)
 	bool have_devices = devices_exist(n->devices);
 	if (have_lib && have_devices)
 		return 0;
-	snprintf(why, why_len, "no %s driver or GPU found: looked for the driver library %s (%s) and the device files %s (%s)",
+	snprintf(why, why_len,
+		 "no %s driver or GPU found: looked for the driver library %s (%s) and the device files %s (%s)",
 		 n->vendor, n->library, have_lib ? "found" : "not found", n->devices_shown,
 		 have_devices ? "found" : "none");
 	return -1;

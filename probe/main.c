@@ -35,51 +35,51 @@
 enum { EXIT_OK = 0, EXIT_PROBLEM = 1, EXIT_USAGE = 2, EXIT_ENV = 3 };
 
 static const char usage_text[] =
-    "usage: " PROBE_NAME " [--device N] [--quick] [--only LIST] [--validate] [--json] [--out FILE]\n"
-    "                   [--hwdb DIR] [--repeats N] [--warmup N] [--sustained SECONDS]\n"
-    "       " PROBE_NAME " --replay FILE [--json] [--out FILE] [--validation-json FILE] [--hwdb DIR]\n"
-    "\n"
-    "Measures this GPU's ceilings (memory, L2 and shared-memory bandwidth, vector and\n"
-    "tensor-core rates, library GEMM, launch costs, the runtime's occupancy answers)\n"
-    "and sets them beside its hwdb entry. Every kernel verifies its output before\n"
-    "its time counts; times are device events, median of the runs, with the\n"
-    "coefficient of variation (flagged above 5%) and the SM clock and power read\n"
-    "through NVML while each ran.\n"
-    "\n"
-    "  --device N      the GPU to measure (default 0)\n"
-    "  --quick         fewer runs and no sweeps of GEMM shapes (about 15 s)\n"
-    "  --only LIST     comma-separated groups or measurements:\n"
-    "                  memory (copy triad read write read_wide), l2, smem, compute (fma_fp32\n"
-    "                  fma_fp64 fma_fp16x2), tensor (mma_bf16 wgmma_bf16 wgmma_fp16 wgmma_tf32\n"
-    "                  wgmma_e4m3 wgmma_e5m2 wgmma_int8 wgmma_sp_bf16 wgmma_sp_e4m3), gemm\n"
-    "                  (gemm_bf16 gemm_fp16 gemm_tf32 gemm_fp32 gemm_fp8 gemm_sweep),\n"
-    "                  launch (launch launch_sync graph_node graph_launch), latency (pointer\n"
-    "                  chases: latency latency_smem latency_hops), fixed (copy_fixed and small\n"
-    "                  GEMMs: the fixed cost per kernel), occupancy;\n"
-    "                  the validation suite: validate, or its parts v_stream, v_gemm, v_blas,\n"
-    "                  v_fused, v_launch\n"
-    "  --validate      also run the validation suite: kernels whose time ridge's model\n"
-    "                  predicts from the spec sheet and from this run's measured ceilings,\n"
-    "                  shown with the error (about 40 s more; with --quick a few cases)\n"
-    "  --json          one JSON document on stdout (SI units; launch costs in us): the keys\n"
-    "                  of the CLI reference plus the raw times, latency, l2_sweep, fixed_cost,\n"
-    "                  sustained, rate_checks, checks and more (docs/ridge-probe.md)\n"
-    "  --validation-json FILE  write the validation cases alone (predicted, measured,\n"
-    "                  error per case; what `ridge roofline --validation` plots)\n"
-    "  --out FILE      write the measured ceilings as a hwdb calibration (YAML) that\n"
-    "                  `ridge --calibration FILE` and `ridge --hwdb DIR` load\n"
-    "  --hwdb DIR      also load hwdb entries from DIR when matching the device\n"
-    "  --repeats N     timed runs per measurement (default 15, --quick 8; 1..64)\n"
-    "  --warmup N      untimed runs before them (default 3, --quick 2)\n"
-    "  --sustained SECONDS  also run the bf16 GEMM (cuBLAS 8192^3) and the HBM copy for\n"
-    "                  SECONDS each, in windows of at least 1 s: rate, SM clock and power per\n"
-    "                  window beside the burst rate, in the report and the JSON's\n"
-    "                  `sustained` (opt-in: it takes 2 x SECONDS; 1..600)\n"
-    "  --replay FILE   re-render the report of a saved --json document (no GPU needed)\n"
-    "  --help          this text\n"
-    "\n"
-    "Exit status: 0 done; 1 a kernel failed to run or verify; 2 bad usage or input;\n"
-    "3 no GPU, a driver problem, or the output could not be written.\n";
+	"usage: " PROBE_NAME " [--device N] [--quick] [--only LIST] [--validate] [--json] [--out FILE]\n"
+	"                   [--hwdb DIR] [--repeats N] [--warmup N] [--sustained SECONDS]\n"
+	"       " PROBE_NAME " --replay FILE [--json] [--out FILE] [--validation-json FILE] [--hwdb DIR]\n"
+	"\n"
+	"Measures this GPU's ceilings (memory, L2 and shared-memory bandwidth, vector and\n"
+	"tensor-core rates, library GEMM, launch costs, the runtime's occupancy answers)\n"
+	"and sets them beside its hwdb entry. Every kernel verifies its output before\n"
+	"its time counts; times are device events, median of the runs, with the\n"
+	"coefficient of variation (flagged above 5%) and the SM clock and power read\n"
+	"through NVML while each ran.\n"
+	"\n"
+	"  --device N      the GPU to measure (default 0)\n"
+	"  --quick         fewer runs and no sweeps of GEMM shapes (about 15 s)\n"
+	"  --only LIST     comma-separated groups or measurements:\n"
+	"                  memory (copy triad read write read_wide), l2, smem, compute (fma_fp32\n"
+	"                  fma_fp64 fma_fp16x2), tensor (mma_bf16 wgmma_bf16 wgmma_fp16 wgmma_tf32\n"
+	"                  wgmma_e4m3 wgmma_e5m2 wgmma_int8 wgmma_sp_bf16 wgmma_sp_e4m3), gemm\n"
+	"                  (gemm_bf16 gemm_fp16 gemm_tf32 gemm_fp32 gemm_fp8 gemm_sweep),\n"
+	"                  launch (launch launch_sync graph_node graph_launch), latency (pointer\n"
+	"                  chases: latency latency_smem latency_hops), fixed (copy_fixed and small\n"
+	"                  GEMMs: the fixed cost per kernel), occupancy;\n"
+	"                  the validation suite: validate, or its parts v_stream, v_gemm, v_blas,\n"
+	"                  v_fused, v_launch\n"
+	"  --validate      also run the validation suite: kernels whose time ridge's model\n"
+	"                  predicts from the spec sheet and from this run's measured ceilings,\n"
+	"                  shown with the error (about 40 s more; with --quick a few cases)\n"
+	"  --json          one JSON document on stdout (SI units; launch costs in us): the keys\n"
+	"                  of the CLI reference plus the raw times, latency, l2_sweep, fixed_cost,\n"
+	"                  sustained, rate_checks, checks and more (docs/ridge-probe.md)\n"
+	"  --validation-json FILE  write the validation cases alone (predicted, measured,\n"
+	"                  error per case; what `ridge roofline --validation` plots)\n"
+	"  --out FILE      write the measured ceilings as a hwdb calibration (YAML) that\n"
+	"                  `ridge --calibration FILE` and `ridge --hwdb DIR` load\n"
+	"  --hwdb DIR      also load hwdb entries from DIR when matching the device\n"
+	"  --repeats N     timed runs per measurement (default 15, --quick 8; 1..64)\n"
+	"  --warmup N      untimed runs before them (default 3, --quick 2)\n"
+	"  --sustained SECONDS  also run the bf16 GEMM (cuBLAS 8192^3) and the HBM copy for\n"
+	"                  SECONDS each, in windows of at least 1 s: rate, SM clock and power per\n"
+	"                  window beside the burst rate, in the report and the JSON's\n"
+	"                  `sustained` (opt-in: it takes 2 x SECONDS; 1..600)\n"
+	"  --replay FILE   re-render the report of a saved --json document (no GPU needed)\n"
+	"  --help          this text\n"
+	"\n"
+	"Exit status: 0 done; 1 a kernel failed to run or verify; 2 bad usage or input;\n"
+	"3 no GPU, a driver problem, or the output could not be written.\n";
 
 /* "ridge-probe: KIND: message" on stderr, after what stdout holds so far. */
 static void message(const char *kind, const char *fmt, va_list ap)
@@ -143,26 +143,28 @@ static int parse_only(const char *list, struct selection *sel)
 		int group;
 		int ids[10];
 	} groups[] = {
-	    {"memory", -1, {KERN_COPY, KERN_TRIAD, KERN_READ, KERN_WRITE, KERN_READ_WIDE, -1}},
-	    {"l2", G_L2, {-1}},
-	    {"l2_read", G_L2, {-1}},
-	    {"smem", -1, {KERN_SMEM, -1}},
-	    {"compute", -1, {KERN_FMA_FP32, KERN_FMA_FP64, KERN_FMA_FP16X2, -1}},
-	    {"tensor",
-	     -1,
-	     {KERN_MMA_BF16, KERN_WGMMA_BF16, KERN_WGMMA_FP16, KERN_WGMMA_TF32, KERN_WGMMA_E4M3, KERN_WGMMA_E5M2,
-	      KERN_WGMMA_INT8, KERN_WGMMA_SP_BF16, KERN_WGMMA_SP_E4M3, -1}},
-	    {"gemm", G_GEMM_SWEEP, {KERN_GEMM_BF16, KERN_GEMM_FP16, KERN_GEMM_TF32, KERN_GEMM_FP32, KERN_GEMM_FP8, -1}},
-	    {"gemm_sweep", G_GEMM_SWEEP, {-1}},
-	    {"launch", -1, {KERN_LAUNCH_ASYNC, KERN_LAUNCH_SYNC, KERN_GRAPH_NODE, KERN_GRAPH_LAUNCH, -1}},
-	    {"occupancy", G_OCCUPANCY, {-1}},
-	    {"latency", G_LATENCY, {-1}},
-	    {"fixed", G_FIXED, {-1}},
-	    {"v_stream", G_V_STREAM, {-1}},
-	    {"v_gemm", G_V_GEMM, {-1}},
-	    {"v_blas", G_V_BLAS, {-1}},
-	    {"v_fused", G_V_FUSED, {-1}},
-	    {"v_launch", G_V_LAUNCH, {-1}},
+		{ "memory", -1, { KERN_COPY, KERN_TRIAD, KERN_READ, KERN_WRITE, KERN_READ_WIDE, -1 } },
+		{ "l2", G_L2, { -1 } },
+		{ "l2_read", G_L2, { -1 } },
+		{ "smem", -1, { KERN_SMEM, -1 } },
+		{ "compute", -1, { KERN_FMA_FP32, KERN_FMA_FP64, KERN_FMA_FP16X2, -1 } },
+		{ "tensor",
+		  -1,
+		  { KERN_MMA_BF16, KERN_WGMMA_BF16, KERN_WGMMA_FP16, KERN_WGMMA_TF32, KERN_WGMMA_E4M3, KERN_WGMMA_E5M2,
+		    KERN_WGMMA_INT8, KERN_WGMMA_SP_BF16, KERN_WGMMA_SP_E4M3, -1 } },
+		{ "gemm",
+		  G_GEMM_SWEEP,
+		  { KERN_GEMM_BF16, KERN_GEMM_FP16, KERN_GEMM_TF32, KERN_GEMM_FP32, KERN_GEMM_FP8, -1 } },
+		{ "gemm_sweep", G_GEMM_SWEEP, { -1 } },
+		{ "launch", -1, { KERN_LAUNCH_ASYNC, KERN_LAUNCH_SYNC, KERN_GRAPH_NODE, KERN_GRAPH_LAUNCH, -1 } },
+		{ "occupancy", G_OCCUPANCY, { -1 } },
+		{ "latency", G_LATENCY, { -1 } },
+		{ "fixed", G_FIXED, { -1 } },
+		{ "v_stream", G_V_STREAM, { -1 } },
+		{ "v_gemm", G_V_GEMM, { -1 } },
+		{ "v_blas", G_V_BLAS, { -1 } },
+		{ "v_fused", G_V_FUSED, { -1 } },
+		{ "v_launch", G_V_LAUNCH, { -1 } },
 	};
 	char buf[512];
 	snprintf(buf, sizeof buf, "%s", list);
@@ -193,11 +195,11 @@ static int parse_only(const char *list, struct selection *sel)
 			}
 		if (!found) {
 			error_msg(
-			    "--only: unknown measurement '%s' (memory, l2, smem, compute, tensor, gemm, gemm_sweep, "
-			    "launch, latency, fixed, occupancy, validate, v_stream, v_gemm, v_blas, v_fused, v_launch, or a name such "
-			    "as "
-			    "copy or gemm_bf16)",
-			    tok);
+				"--only: unknown measurement '%s' (memory, l2, smem, compute, tensor, gemm, gemm_sweep, "
+				"launch, latency, fixed, occupancy, validate, v_stream, v_gemm, v_blas, v_fused, v_launch, or a name such "
+				"as "
+				"copy or gemm_bf16)",
+				tok);
 			return -1;
 		}
 	}
@@ -210,7 +212,7 @@ struct step {
 	long m, n, k;
 	bool sweep;
 	bool validation;
-	int repeats; /* 0: the run's; a long kernel takes fewer */
+	int repeats;     /* 0: the run's; a long kernel takes fewer */
 	double window_s; /* --sustained: window length (0: an ordinary measurement) */
 };
 
@@ -220,14 +222,14 @@ static void add_step(struct step *steps, int *n, enum kern_id id, double bytes, 
 {
 	if (*n >= MAX_STEPS)
 		return;
-	steps[(*n)++] = (struct step){id, bytes, m, nn, k, sweep, false, 0, 0};
+	steps[(*n)++] = (struct step){ id, bytes, m, nn, k, sweep, false, 0, 0 };
 }
 
 static void add_case(struct step *steps, int *n, enum kern_id id, double bytes, long m, long nn, long k, int repeats)
 {
 	if (*n >= MAX_STEPS)
 		return;
-	steps[(*n)++] = (struct step){id, bytes, m, nn, k, true, true, repeats, 0};
+	steps[(*n)++] = (struct step){ id, bytes, m, nn, k, true, true, repeats, 0 };
 }
 
 /* The validation suite: the model predicts each case's time (probe/validate.c). */
@@ -236,16 +238,17 @@ static void plan_validation(const struct selection *sel, bool quick, struct step
 	if (sel->group[G_V_STREAM]) {
 		/* c = a + b over working sets from 1 MiB to 4 GiB: L2, the cliff near the
 		 * L2 size, then HBM. */
-		static const double full[] = {1,  2,  4,  8,  16,  24,	32,  40,   48,
-					      56, 64, 80, 96, 128, 256, 512, 1024, 4096};
-		static const double fast[] = {1, 16, 256, 1024};
+		static const double full[] = {
+			1, 2, 4, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 128, 256, 512, 1024, 4096
+		};
+		static const double fast[] = { 1, 16, 256, 1024 };
 		const double *set = quick ? fast : full;
 		int count = quick ? (int)(sizeof fast / sizeof fast[0]) : (int)(sizeof full / sizeof full[0]);
 		for (int i = 0; i < count; i++)
 			add_case(steps, n, KERN_V_STREAM, set[i] * 1048576.0, 0, 0, 0, 0);
 	}
 	if (sel->group[G_V_GEMM]) {
-		static const long sizes[] = {1024, 2048, 4096, 8192};
+		static const long sizes[] = { 1024, 2048, 4096, 8192 };
 		int count = quick ? 2 : 4;
 		for (int i = 0; i < count; i++)
 			for (int t = 0; t < 2; t++)
@@ -258,15 +261,16 @@ static void plan_validation(const struct selection *sel, bool quick, struct step
 	if (sel->group[G_V_BLAS]) {
 		/* cuBLAS bf16 (TN: m = output features, n = tokens, k = reduction). */
 		static const long full[][3] = {
-		    {1024, 1024, 1024},	 {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192},
-		    {14336, 4096, 4096}, /* an MLP up projection of 4096 tokens */
-		    {8192, 1, 8192},	 {8192, 2, 8192},    {8192, 4, 8192},	 {8192, 8, 8192},
-		    {8192, 16, 8192},	 {8192, 32, 8192},   {8192, 64, 8192},	 /* decode: 1..64 tokens */
-		    {8192, 8192, 8191},	 {8192, 8192, 8190}, {8192, 8192, 8184}, /* K misaligned */
-		    {8191, 8192, 8192},	 {8192, 8191, 8192},			 /* features odd, tokens odd */
+			{ 1024, 1024, 1024 },  { 2048, 2048, 2048 }, { 4096, 4096, 4096 }, { 8192, 8192, 8192 },
+			{ 14336, 4096, 4096 }, /* an MLP up projection of 4096 tokens */
+			{ 8192, 1, 8192 },     { 8192, 2, 8192 },    { 8192, 4, 8192 },    { 8192, 8, 8192 },
+			{ 8192, 16, 8192 },    { 8192, 32, 8192 },   { 8192, 64, 8192 },   /* decode: 1..64 tokens */
+			{ 8192, 8192, 8191 },  { 8192, 8192, 8190 }, { 8192, 8192, 8184 }, /* K misaligned */
+			{ 8191, 8192, 8192 },  { 8192, 8191, 8192 }, /* features odd, tokens odd */
 		};
 		static const long fast[][3] = {
-		    {4096, 4096, 4096}, {8192, 1, 8192}, {8192, 64, 8192}, {8192, 8192, 8191}};
+			{ 4096, 4096, 4096 }, { 8192, 1, 8192 }, { 8192, 64, 8192 }, { 8192, 8192, 8191 }
+		};
 		const long(*set)[3] = quick ? fast : full;
 		int count = quick ? (int)(sizeof fast / sizeof fast[0]) : (int)(sizeof full / sizeof full[0]);
 		for (int i = 0; i < count; i++)
@@ -274,14 +278,14 @@ static void plan_validation(const struct selection *sel, bool quick, struct step
 	}
 	if (sel->group[G_V_FUSED]) {
 		/* 256 MiB bf16 tensors: rows x width. */
-		static const long shapes[][2] = {{16384, 8192}, {65536, 2048}, {32768, 4096}};
+		static const long shapes[][2] = { { 16384, 8192 }, { 65536, 2048 }, { 32768, 4096 } };
 		int count = quick ? 1 : 3;
 		for (int i = 0; i < count; i++)
 			for (int id = KERN_V_RESNORM_UNFUSED; id <= KERN_V_SOFTMAX_FUSED; id++)
 				add_case(steps, n, (enum kern_id)id, 0, shapes[i][0], shapes[i][1], 0, 0);
 	}
 	if (sel->group[G_V_LAUNCH]) {
-		static const long kernels[] = {10, 100, 1000};
+		static const long kernels[] = { 10, 100, 1000 };
 		for (int i = quick ? 1 : 0; i < (quick ? 2 : 3); i++) {
 			add_case(steps, n, KERN_V_LAUNCH_EAGER, 0, kernels[i], 0, 0, 0);
 			add_case(steps, n, KERN_V_LAUNCH_GRAPH, 0, kernels[i], 0, 0, 0);
@@ -294,10 +298,10 @@ static void plan_validation(const struct selection *sel, bool quick, struct step
  * (probe/report.c, fixed_fit). */
 static void plan_fixed(struct step *steps, int *n)
 {
-	static const double kib[] = {64, 256, 1024, 4096, 16384};
+	static const double kib[] = { 64, 256, 1024, 4096, 16384 };
 	for (size_t i = 0; i < sizeof kib / sizeof kib[0]; i++)
 		add_step(steps, n, KERN_COPY_FIXED, kib[i] * 1024, 0, 0, 0, true);
-	static const long sizes[] = {64, 128, 256, 512};
+	static const long sizes[] = { 64, 128, 256, 512 };
 	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
 		add_step(steps, n, KERN_GEMM_BF16, 0, sizes[i], sizes[i], sizes[i], true);
 }
@@ -309,7 +313,7 @@ static void add_chase(struct step *steps, int *n, enum kern_id id, double bytes,
 {
 	if (*n >= MAX_STEPS)
 		return;
-	steps[(*n)++] = (struct step){id, bytes, stride, l1, 0, true, false, 5, 0};
+	steps[(*n)++] = (struct step){ id, bytes, stride, l1, 0, true, false, 5, 0 };
 }
 
 static void plan_latency(bool quick, const struct kern_device *dev, struct step *steps, int *n)
@@ -322,7 +326,7 @@ static void plan_latency(bool quick, const struct kern_device *dev, struct step 
 	add_chase(steps, n, KERN_LATENCY_HOPS, 4 * mib, 128, 0);
 	if (quick)
 		return;
-	static const double tlb_mib[] = {32, 1024, 16384, 65536};
+	static const double tlb_mib[] = { 32, 1024, 16384, 65536 };
 	for (size_t i = 0; i < sizeof tlb_mib / sizeof tlb_mib[0]; i++)
 		if (tlb_mib[i] * mib <= dev->memory_bytes / 2)
 			add_chase(steps, n, KERN_LATENCY, tlb_mib[i] * mib, 2 * 1048576, 0);
@@ -335,10 +339,10 @@ static int plan_sustained(double seconds, struct step *steps, int n)
 	if (windows > KERN_MAX_REPEATS)
 		windows = KERN_MAX_REPEATS;
 	double window = seconds / windows;
-	static const enum kern_id ids[] = {KERN_GEMM_BF16, KERN_COPY};
+	static const enum kern_id ids[] = { KERN_GEMM_BF16, KERN_COPY };
 	for (size_t i = 0; i < sizeof ids / sizeof ids[0] && n < MAX_STEPS; i++) {
 		long size = ids[i] == KERN_GEMM_BF16 ? 8192 : 0;
-		steps[n++] = (struct step){ids[i], 0, size, size, size, true, false, windows, window};
+		steps[n++] = (struct step){ ids[i], 0, size, size, size, true, false, windows, window };
 	}
 	return n;
 }
@@ -376,14 +380,14 @@ static int plan(const struct selection *sel, bool quick, const struct kern_devic
 		if (all || sel->id[id])
 			add_step(steps, &n, (enum kern_id)id, 0, 8192, 8192, 8192, false);
 	if ((all && !quick) || sel->group[G_GEMM_SWEEP]) {
-		static const long squares[] = {1024, 2048, 4096, 6144, 12288, 16384};
+		static const long squares[] = { 1024, 2048, 4096, 6144, 12288, 16384 };
 		/* Llama-3-8B-like layers at 8192 tokens: attention out, MLP up, MLP down. */
-		static const long shapes[][3] = {{8192, 14336, 4096}, {8192, 4096, 14336}, {8192, 4096, 4096}};
+		static const long shapes[][3] = { { 8192, 14336, 4096 }, { 8192, 4096, 14336 }, { 8192, 4096, 4096 } };
 		for (size_t i = 0; i < sizeof squares / sizeof squares[0]; i++)
 			add_step(steps, &n, KERN_GEMM_BF16, 0, squares[i], squares[i], squares[i], true);
 		for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
 			add_step(steps, &n, KERN_GEMM_BF16, 0, shapes[i][0], shapes[i][1], shapes[i][2], true);
-		static const long fp8_squares[] = {2048, 4096, 16384};
+		static const long fp8_squares[] = { 2048, 4096, 16384 };
 		for (size_t i = 0; i < sizeof fp8_squares / sizeof fp8_squares[0]; i++)
 			add_step(steps, &n, KERN_GEMM_FP8, 0, fp8_squares[i], fp8_squares[i], fp8_squares[i], true);
 		add_step(steps, &n, KERN_GEMM_FP8, 0, 8192, 14336, 4096, true);
@@ -431,7 +435,8 @@ static void progress(int i, int n, const struct step *s)
 	else {
 		if (i == 0)
 			progress_start = monotonic_s();
-		fprintf(stderr, PROBE_NAME ": [%d/%d] %s (at %.2f s)\n", i + 1, n, what, monotonic_s() - progress_start);
+		fprintf(stderr, PROBE_NAME ": [%d/%d] %s (at %.2f s)\n", i + 1, n, what,
+			monotonic_s() - progress_start);
 	}
 	fflush(stderr);
 }
@@ -796,7 +801,7 @@ static int measure(struct probe_result *r, const struct options *opt)
 		}
 	}
 	if (occupancy) {
-		struct step s = {KERN_COUNT, 0, 0, 0, 0, false, false, 0, 0};
+		struct step s = { KERN_COUNT, 0, 0, 0, 0, false, false, 0, 0 };
 		if (isatty(2))
 			fprintf(stderr, "\r\033[K" PROBE_NAME ": [%d/%d] occupancy", total, total);
 		else
@@ -833,20 +838,20 @@ static int parse_count(const char *flag, const char *text, long lo, long hi, int
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-	    {"device", required_argument, NULL, 'd'},
-	    {"quick", no_argument, NULL, 'q'},
-	    {"only", required_argument, NULL, 'o'},
-	    {"json", no_argument, NULL, 'j'},
-	    {"out", required_argument, NULL, 'O'},
-	    {"hwdb", required_argument, NULL, 'H'},
-	    {"repeats", required_argument, NULL, 'r'},
-	    {"warmup", required_argument, NULL, 'w'},
-	    {"replay", required_argument, NULL, 'R'},
-	    {"validate", no_argument, NULL, 'V'},
-	    {"validation-json", required_argument, NULL, 'J'},
-	    {"sustained", required_argument, NULL, 'S'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+		{ "device", required_argument, NULL, 'd' },
+		{ "quick", no_argument, NULL, 'q' },
+		{ "only", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "out", required_argument, NULL, 'O' },
+		{ "hwdb", required_argument, NULL, 'H' },
+		{ "repeats", required_argument, NULL, 'r' },
+		{ "warmup", required_argument, NULL, 'w' },
+		{ "replay", required_argument, NULL, 'R' },
+		{ "validate", no_argument, NULL, 'V' },
+		{ "validation-json", required_argument, NULL, 'J' },
+		{ "sustained", required_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	struct options opt;
 	memset(&opt, 0, sizeof opt);
@@ -916,12 +921,11 @@ int main(int argc, char **argv)
 		error_msg("unexpected argument '%s' (see " PROBE_NAME " --help)", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (opt.replay &&
-	    (opt.quick || opt.sel.any || opt.device_set || opt.repeats >= 0 || opt.warmup >= 0 || opt.validate ||
-	     opt.sustained > 0)) {
+	if (opt.replay && (opt.quick || opt.sel.any || opt.device_set || opt.repeats >= 0 || opt.warmup >= 0 ||
+			   opt.validate || opt.sustained > 0)) {
 		error_msg(
-		    "--replay re-renders a saved run (its validation too, if it has one): --device, --quick, --only, "
-		    "--validate, --sustained, --repeats and --warmup do not apply");
+			"--replay re-renders a saved run (its validation too, if it has one): --device, --quick, --only, "
+			"--validate, --sustained, --repeats and --warmup do not apply");
 		return EXIT_USAGE;
 	}
 	if (opt.validate) {

@@ -10,9 +10,9 @@
 #include "../kernels/kernels.h"
 
 struct probe_check {
-	char field[40];	  /* "sm_count", "l2_bytes", ... */
-	double device;	  /* the runtime's value */
-	double hwdb;	  /* the entry's value */
+	char field[40];   /* "sm_count", "l2_bytes", ... */
+	double device;    /* the runtime's value */
+	double hwdb;      /* the entry's value */
 	double tolerance; /* relative; 0: must be equal */
 	bool ok;
 	char note[200];

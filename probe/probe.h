@@ -27,11 +27,11 @@ struct probe_env {
 struct probe_measurement {
 	char name[48]; /* kern_id_name() */
 	enum kern_id id;
-	bool sweep; /* a point of a sweep (L2 working sets, GEMM shapes), not the headline run */
+	bool sweep;      /* a point of a sweep (L2 working sets, GEMM shapes), not the headline run */
 	bool validation; /* a case of the validation suite (--validate): the model predicts its time */
-	bool sustained;	 /* a window of --sustained: one timed window, at_s seconds into that kernel's run */
+	bool sustained;  /* a window of --sustained: one timed window, at_s seconds into that kernel's run */
 	double at_s;
-	bool ok;    /* verified and timed */
+	bool ok; /* verified and timed */
 	bool unsupported;
 	char error[KERN_METHOD * 2];
 	int repeats;

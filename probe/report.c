@@ -18,31 +18,31 @@ struct ceiling_def {
 };
 
 static const struct ceiling_def ceiling_defs[] = {
-    {"hbm_bandwidth", -1, "B/s", SPEC_MEMORY, RIDGE_FP32},
-    {"hbm_copy", KERN_COPY, "B/s", SPEC_MEMORY, RIDGE_FP32},
-    {"hbm_triad", KERN_TRIAD, "B/s", SPEC_MEMORY, RIDGE_FP32},
-    {"hbm_read", KERN_READ, "B/s", SPEC_MEMORY, RIDGE_FP32},
-    {"hbm_write", KERN_WRITE, "B/s", SPEC_MEMORY, RIDGE_FP32},
-    {"hbm_read_wide", KERN_READ_WIDE, "B/s", SPEC_MEMORY, RIDGE_FP32},
-    {"l2_bandwidth", KERN_L2_READ, "B/s", SPEC_L2, RIDGE_FP32},
-    {"smem_bandwidth", KERN_SMEM, "B/s", SPEC_SMEM, RIDGE_FP32},
-    {"fp32_vector", KERN_FMA_FP32, "FLOP/s", SPEC_VECTOR, RIDGE_FP32},
-    {"fp64_vector", KERN_FMA_FP64, "FLOP/s", SPEC_VECTOR, RIDGE_FP64},
-    {"fp16_vector", KERN_FMA_FP16X2, "FLOP/s", SPEC_VECTOR, RIDGE_FP16},
-    {"bf16_mma", KERN_MMA_BF16, "FLOP/s", SPEC_MATRIX, RIDGE_BF16},
-    {"bf16_wgmma", KERN_WGMMA_BF16, "FLOP/s", SPEC_MATRIX, RIDGE_BF16},
-    {"fp16_wgmma", KERN_WGMMA_FP16, "FLOP/s", SPEC_MATRIX, RIDGE_FP16},
-    {"tf32_wgmma", KERN_WGMMA_TF32, "FLOP/s", SPEC_MATRIX, RIDGE_TF32},
-    {"fp8_wgmma", KERN_WGMMA_E4M3, "FLOP/s", SPEC_MATRIX, RIDGE_FP8},
-    {"fp8_e5m2_wgmma", KERN_WGMMA_E5M2, "FLOP/s", SPEC_MATRIX, RIDGE_FP8},
-    {"int8_wgmma", KERN_WGMMA_INT8, "OP/s", SPEC_MATRIX, RIDGE_INT8},
-    {"bf16_sparse_wgmma", KERN_WGMMA_SP_BF16, "FLOP/s", SPEC_MATRIX_SPARSE, RIDGE_BF16},
-    {"fp8_sparse_wgmma", KERN_WGMMA_SP_E4M3, "FLOP/s", SPEC_MATRIX_SPARSE, RIDGE_FP8},
-    {"bf16_matrix", KERN_GEMM_BF16, "FLOP/s", SPEC_MATRIX, RIDGE_BF16},
-    {"fp16_matrix", KERN_GEMM_FP16, "FLOP/s", SPEC_MATRIX, RIDGE_FP16},
-    {"tf32_matrix", KERN_GEMM_TF32, "FLOP/s", SPEC_MATRIX, RIDGE_TF32},
-    {"fp32_gemm", KERN_GEMM_FP32, "FLOP/s", SPEC_VECTOR, RIDGE_FP32},
-    {"fp8_matrix", KERN_GEMM_FP8, "FLOP/s", SPEC_MATRIX, RIDGE_FP8},
+	{ "hbm_bandwidth", -1, "B/s", SPEC_MEMORY, RIDGE_FP32 },
+	{ "hbm_copy", KERN_COPY, "B/s", SPEC_MEMORY, RIDGE_FP32 },
+	{ "hbm_triad", KERN_TRIAD, "B/s", SPEC_MEMORY, RIDGE_FP32 },
+	{ "hbm_read", KERN_READ, "B/s", SPEC_MEMORY, RIDGE_FP32 },
+	{ "hbm_write", KERN_WRITE, "B/s", SPEC_MEMORY, RIDGE_FP32 },
+	{ "hbm_read_wide", KERN_READ_WIDE, "B/s", SPEC_MEMORY, RIDGE_FP32 },
+	{ "l2_bandwidth", KERN_L2_READ, "B/s", SPEC_L2, RIDGE_FP32 },
+	{ "smem_bandwidth", KERN_SMEM, "B/s", SPEC_SMEM, RIDGE_FP32 },
+	{ "fp32_vector", KERN_FMA_FP32, "FLOP/s", SPEC_VECTOR, RIDGE_FP32 },
+	{ "fp64_vector", KERN_FMA_FP64, "FLOP/s", SPEC_VECTOR, RIDGE_FP64 },
+	{ "fp16_vector", KERN_FMA_FP16X2, "FLOP/s", SPEC_VECTOR, RIDGE_FP16 },
+	{ "bf16_mma", KERN_MMA_BF16, "FLOP/s", SPEC_MATRIX, RIDGE_BF16 },
+	{ "bf16_wgmma", KERN_WGMMA_BF16, "FLOP/s", SPEC_MATRIX, RIDGE_BF16 },
+	{ "fp16_wgmma", KERN_WGMMA_FP16, "FLOP/s", SPEC_MATRIX, RIDGE_FP16 },
+	{ "tf32_wgmma", KERN_WGMMA_TF32, "FLOP/s", SPEC_MATRIX, RIDGE_TF32 },
+	{ "fp8_wgmma", KERN_WGMMA_E4M3, "FLOP/s", SPEC_MATRIX, RIDGE_FP8 },
+	{ "fp8_e5m2_wgmma", KERN_WGMMA_E5M2, "FLOP/s", SPEC_MATRIX, RIDGE_FP8 },
+	{ "int8_wgmma", KERN_WGMMA_INT8, "OP/s", SPEC_MATRIX, RIDGE_INT8 },
+	{ "bf16_sparse_wgmma", KERN_WGMMA_SP_BF16, "FLOP/s", SPEC_MATRIX_SPARSE, RIDGE_BF16 },
+	{ "fp8_sparse_wgmma", KERN_WGMMA_SP_E4M3, "FLOP/s", SPEC_MATRIX_SPARSE, RIDGE_FP8 },
+	{ "bf16_matrix", KERN_GEMM_BF16, "FLOP/s", SPEC_MATRIX, RIDGE_BF16 },
+	{ "fp16_matrix", KERN_GEMM_FP16, "FLOP/s", SPEC_MATRIX, RIDGE_FP16 },
+	{ "tf32_matrix", KERN_GEMM_TF32, "FLOP/s", SPEC_MATRIX, RIDGE_TF32 },
+	{ "fp32_gemm", KERN_GEMM_FP32, "FLOP/s", SPEC_VECTOR, RIDGE_FP32 },
+	{ "fp8_matrix", KERN_GEMM_FP8, "FLOP/s", SPEC_MATRIX, RIDGE_FP8 },
 };
 
 static const struct probe_measurement *headline(const struct probe_result *r, int id)
@@ -226,7 +226,7 @@ static void fit_fixed(const struct probe_result *r, bool gemm, struct probe_fixe
 	for (int i = 0; i < r->count; i++) {
 		const struct probe_measurement *m = &r->m[i];
 		bool use = gemm ? m->id == KERN_GEMM_BF16 && m->sweep && !m->sustained && !m->validation &&
-				      m->m == m->n && m->n == m->k && m->m <= 512
+					   m->m == m->n && m->n == m->k && m->m <= 512
 				: m->id == KERN_COPY_FIXED;
 		if (!use || !m->ok || !(m->stats.median > 0))
 			continue;
@@ -327,7 +327,8 @@ static void build_rate_checks(struct probe_report *rep)
 		k->ok = c->measured <= c->spec * (1 + k->tolerance);
 		if (!k->ok) {
 			char note[sizeof k->note];
-			snprintf(note, sizeof note, "measured %.4g %s is %.1f%% above %s: the datasheet value is contradicted%s",
+			snprintf(note, sizeof note,
+				 "measured %.4g %s is %.1f%% above %s: the datasheet value is contradicted%s",
 				 c->measured, c->unit, 100 * (c->measured / c->spec - 1), c->spec_source,
 				 c->clock_mhz > 0 ? " (see the SM clock it ran at)" : "");
 			copy_text(k->note, sizeof k->note, note);
@@ -387,10 +388,10 @@ void probe_report_build(const struct probe_result *r, const struct ridge_gpu *sp
 					c.power_w = r->m[i].env.samples ? r->m[i].env.power_w_max : 0;
 				}
 			snprintf(
-			    c.method, sizeof c.method,
-			    "L2 plateau: median of %d working sets from %.2f to %.2f MiB within 10%% of their best "
-			    "(read-only, ld.global.cg); cv is the largest of theirs",
-			    p->last - p->first + 1, p->from_bytes / 1048576, p->to_bytes / 1048576);
+				c.method, sizeof c.method,
+				"L2 plateau: median of %d working sets from %.2f to %.2f MiB within 10%% of their best "
+				"(read-only, ld.global.cg); cv is the largest of theirs",
+				p->last - p->first + 1, p->from_bytes / 1048576, p->to_bytes / 1048576);
 		} else {
 			const struct probe_measurement *m = headline(r, def->id);
 			if (!m)
@@ -410,9 +411,9 @@ void probe_report_build(const struct probe_result *r, const struct ridge_gpu *sp
 		enum ridge_dtype dtype;
 		const char *ceiling, *kind;
 	} ridge_defs[] = {
-	    {RIDGE_FP64, "fp64_vector", "vector"}, {RIDGE_FP32, "fp32_vector", "vector"},
-	    {RIDGE_TF32, "tf32_matrix", "matrix"}, {RIDGE_BF16, "bf16_matrix", "matrix"},
-	    {RIDGE_FP16, "fp16_matrix", "matrix"}, {RIDGE_FP8, "fp8_matrix", "matrix"},
+		{ RIDGE_FP64, "fp64_vector", "vector" }, { RIDGE_FP32, "fp32_vector", "vector" },
+		{ RIDGE_TF32, "tf32_matrix", "matrix" }, { RIDGE_BF16, "bf16_matrix", "matrix" },
+		{ RIDGE_FP16, "fp16_matrix", "matrix" }, { RIDGE_FP8, "fp8_matrix", "matrix" },
 	};
 	const struct probe_ceiling *hbm = probe_report_ceiling(rep, "hbm_bandwidth");
 	for (size_t i = 0; i < sizeof ridge_defs / sizeof ridge_defs[0]; i++) {
@@ -466,8 +467,8 @@ void probe_report_build(const struct probe_result *r, const struct ridge_gpu *sp
 		}
 	}
 
-	static const enum kern_id launch_ids[PROBE_LAUNCH_KINDS] = {KERN_LAUNCH_ASYNC, KERN_LAUNCH_SYNC,
-								    KERN_GRAPH_NODE, KERN_GRAPH_LAUNCH};
+	static const enum kern_id launch_ids[PROBE_LAUNCH_KINDS] = { KERN_LAUNCH_ASYNC, KERN_LAUNCH_SYNC,
+								     KERN_GRAPH_NODE, KERN_GRAPH_LAUNCH };
 	for (int k = 0; k < PROBE_LAUNCH_KINDS; k++) {
 		const struct probe_measurement *m = headline(r, launch_ids[k]);
 		if (!m)
@@ -530,8 +531,8 @@ static double gemm_spec(const struct ridge_gpu *g, enum kern_id id)
 	return peak;
 }
 
-static const char *launch_keys[PROBE_LAUNCH_KINDS] = {"launch_us", "launch_sync_us", "graph_node_us",
-						      "graph_launch_us"};
+static const char *launch_keys[PROBE_LAUNCH_KINDS] = { "launch_us", "launch_sync_us", "graph_node_us",
+						       "graph_launch_us" };
 
 static cJSON *json_check(const struct probe_check *c)
 {
@@ -794,7 +795,7 @@ cJSON *probe_report_json(const struct probe_report *rep)
 
 static void si(double v, const char *unit, char *buf, size_t len)
 {
-	static const char *prefix[] = {"", "K", "M", "G", "T", "P", "E"};
+	static const char *prefix[] = { "", "K", "M", "G", "T", "P", "E" };
 	int p = 0;
 	double a = fabs(v);
 	while (a >= 1000 && p < 6) {
@@ -936,14 +937,14 @@ void probe_report_text(const struct probe_report *rep, FILE *f)
 		}
 		fputc('\n', f);
 	}
-	static const char *launch_names[PROBE_LAUNCH_KINDS] = {"launch", "launch+sync", "graph node", "graph launch"};
+	static const char *launch_names[PROBE_LAUNCH_KINDS] = { "launch", "launch+sync", "graph node", "graph launch" };
 	bool any = false;
 	for (int k = 0; k < PROBE_LAUNCH_KINDS; k++)
 		if (rep->has_launch[k]) {
-			fprintf(f, "%s %s %.3f us (cv %.1f%%%s, %.3f-%.3f)", any ? "," : "\nlaunch costs:",
-				launch_names[k], rep->launch_s[k] * 1e6, 100 * rep->launch_cv[k],
-				rep->launch_cv[k] > PROBE_CV_WARN ? "!" : "", rep->launch_min[k] * 1e6,
-				rep->launch_max[k] * 1e6);
+			fprintf(f, "%s %s %.3f us (cv %.1f%%%s, %.3f-%.3f)",
+				any ? "," : "\nlaunch costs:", launch_names[k], rep->launch_s[k] * 1e6,
+				100 * rep->launch_cv[k], rep->launch_cv[k] > PROBE_CV_WARN ? "!" : "",
+				rep->launch_min[k] * 1e6, rep->launch_max[k] * 1e6);
 			any = true;
 		}
 	if (any) {

@@ -28,7 +28,7 @@ struct probe_ceiling {
 	int repeats;
 	double cv;
 	double clock_mhz; /* median SM clock while it ran; 0: not read */
-	double power_w;	  /* highest power read while it ran; 0: not read */
+	double power_w;   /* highest power read while it ran; 0: not read */
 	const struct probe_measurement *from;
 };
 
@@ -41,20 +41,20 @@ struct probe_ridge {
 
 /* One pointer-chase point (kernels/cuda/latency.cu). */
 struct probe_latency {
-	char level[40];	    /* "L1", "L2", "HBM", "shared memory", "TLB reach" */
-	double bytes;	    /* working set */
-	double stride;	    /* bytes between chain elements */
-	double seconds;	    /* median per dependent load */
-	double cycles;	    /* seconds x the SM clock read while it ran (NVML), else the runtime's */
-	double clock_mhz;   /* the clock used for cycles */
+	char level[40];   /* "L1", "L2", "HBM", "shared memory", "TLB reach" */
+	double bytes;     /* working set */
+	double stride;    /* bytes between chain elements */
+	double seconds;   /* median per dependent load */
+	double cycles;    /* seconds x the SM clock read while it ran (NVML), else the runtime's */
+	double clock_mhz; /* the clock used for cycles */
 	double cv;
 	const struct probe_measurement *from;
 };
 
 /* The near and far L2 partition, from the per-load latencies of one chase. */
 struct probe_l2_split {
-	bool found;	      /* a latency_hops measurement was there */
-	bool differ;	      /* the two groups differ by more than 10 % */
+	bool found;           /* a latency_hops measurement was there */
+	bool differ;          /* the two groups differ by more than 10 % */
 	double near_s, far_s; /* group centres, seconds (device clock) */
 	double near_cycles, far_cycles;
 	double near_fraction; /* share of the loads in the near group */
@@ -62,10 +62,10 @@ struct probe_l2_split {
 
 /* time = fixed + work / rate, least squares over small kernels. */
 struct probe_fixed_fit {
-	bool has;     /* at least 3 points and a positive intercept */
+	bool has; /* at least 3 points and a positive intercept */
 	int points;
 	double fixed_s;
-	double rate;  /* 1 / slope: bytes/s or FLOP/s */
+	double rate; /* 1 / slope: bytes/s or FLOP/s */
 	double from_work, to_work;
 };
 
@@ -73,11 +73,11 @@ struct probe_fixed_fit {
 struct probe_sustained {
 	char name[48];
 	const char *unit;
-	int first, windows;	  /* indexes into r->m */
-	double burst;		  /* the headline measurement's rate (0: not measured) */
+	int first, windows;                              /* indexes into r->m */
+	double burst;                                    /* the headline measurement's rate (0: not measured) */
 	double first_rate, last_rate, min_rate, settled; /* settled: median of the last third */
 	double clock_first, clock_last, clock_min, power_max;
-	double seconds;		  /* at_s of the last window */
+	double seconds; /* at_s of the last window */
 	unsigned long long clock_events;
 };
 
@@ -100,7 +100,7 @@ struct probe_report {
 	 * each runtime answer recorded in r->occupancy. */
 	int occupancy_compared, occupancy_agree;
 	int occupancy_disagree[8];    /* indexes into r->occupancy, the first few */
-	int occupancy_model[8];	      /* the model's blocks per SM for each of them */
+	int occupancy_model[8];       /* the model's blocks per SM for each of them */
 	int occupancy_disagree_count; /* entries filled above */
 	int latency_count;
 	struct probe_latency latency[PROBE_MAX_LATENCY];
@@ -113,8 +113,8 @@ struct probe_report {
 	int rate_check_count;
 	struct probe_check rate_checks[PROBE_MAX_CEILINGS];
 	double launch_min[PROBE_LAUNCH_KINDS], launch_max[PROBE_LAUNCH_KINDS];
-	int failures;		      /* measurements that ran and failed (not unsupported) */
-	int high_cv;		      /* ceilings and launch costs with CV > 5 % */
+	int failures; /* measurements that ran and failed (not unsupported) */
+	int high_cv;  /* ceilings and launch costs with CV > 5 % */
 };
 
 /* Derives the report. spec may be NULL (no hwdb entry: no spec column). */

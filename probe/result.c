@@ -277,7 +277,7 @@ int probe_result_from_json(const char *text, size_t len, struct probe_result *r,
 		cJSON_Delete(doc);
 		return -1;
 	}
-	struct reader rd = {err, err_len, 0};
+	struct reader rd = { err, err_len, 0 };
 	const cJSON *tool = cJSON_GetObjectItemCaseSensitive(doc, "tool");
 	if (!cJSON_IsString(tool) || strcmp(tool->valuestring, "ridge-probe") != 0) {
 		snprintf(err, err_len, "not a ridge-probe --json document (no \"tool\": \"ridge-probe\")");
@@ -286,7 +286,8 @@ int probe_result_from_json(const char *text, size_t len, struct probe_result *r,
 	}
 	str(&rd, doc, "version", "the document", r->version, sizeof r->version);
 	str(&rd, doc, "date", "the document", r->date, sizeof r->date);
-	r->seed = (unsigned long long)whole(&rd, opt_num(doc, "seed", 0), 0, 18446744073709549568.0, "seed", "the document");
+	r->seed = (unsigned long long)whole(&rd, opt_num(doc, "seed", 0), 0, 18446744073709549568.0, "seed",
+					    "the document");
 	r->quick = flag(doc, "quick");
 
 	const cJSON *d = need(&rd, doc, "device", "the document");
@@ -301,20 +302,30 @@ int probe_result_from_json(const char *text, size_t len, struct probe_result *r,
 		k->warp_size = (int)whole(&rd, num(&rd, d, "warp_size", "device"), 1, INT_MAX, "warp_size", "device");
 		k->clock_hz = amount(&rd, num(&rd, d, "clock_hz", "device"), "clock_hz", "device");
 		k->memory_clock_hz = amount(&rd, num(&rd, d, "memory_clock_hz", "device"), "memory_clock_hz", "device");
-		k->bus_width_bits = (int)whole(&rd, num(&rd, d, "bus_width_bits", "device"), 0, INT_MAX, "bus_width_bits", "device");
+		k->bus_width_bits = (int)whole(&rd, num(&rd, d, "bus_width_bits", "device"), 0, INT_MAX,
+					       "bus_width_bits", "device");
 		k->l2_bytes = amount(&rd, num(&rd, d, "l2_bytes", "device"), "l2_bytes", "device");
 		k->smem_per_sm = amount(&rd, num(&rd, d, "smem_per_sm", "device"), "smem_per_sm", "device");
 		k->smem_per_block = amount(&rd, num(&rd, d, "smem_per_block", "device"), "smem_per_block", "device");
-		k->smem_per_block_optin = amount(&rd, num(&rd, d, "smem_per_block_optin", "device"), "smem_per_block_optin", "device");
-		k->smem_reserved_per_block = amount(&rd, num(&rd, d, "smem_reserved_per_block", "device"), "smem_reserved_per_block", "device");
-		k->regs_per_sm = (int)whole(&rd, num(&rd, d, "regs_per_sm", "device"), 0, INT_MAX, "regs_per_sm", "device");
-		k->regs_per_block = (int)whole(&rd, num(&rd, d, "regs_per_block", "device"), 0, INT_MAX, "regs_per_block", "device");
-		k->max_threads_per_sm = (int)whole(&rd, num(&rd, d, "max_threads_per_sm", "device"), 0, INT_MAX, "max_threads_per_sm", "device");
-		k->max_threads_per_block = (int)whole(&rd, num(&rd, d, "max_threads_per_block", "device"), 0, INT_MAX, "max_threads_per_block", "device");
-		k->max_blocks_per_sm = (int)whole(&rd, num(&rd, d, "max_blocks_per_sm", "device"), 0, INT_MAX, "max_blocks_per_sm", "device");
+		k->smem_per_block_optin =
+			amount(&rd, num(&rd, d, "smem_per_block_optin", "device"), "smem_per_block_optin", "device");
+		k->smem_reserved_per_block = amount(&rd, num(&rd, d, "smem_reserved_per_block", "device"),
+						    "smem_reserved_per_block", "device");
+		k->regs_per_sm =
+			(int)whole(&rd, num(&rd, d, "regs_per_sm", "device"), 0, INT_MAX, "regs_per_sm", "device");
+		k->regs_per_block = (int)whole(&rd, num(&rd, d, "regs_per_block", "device"), 0, INT_MAX,
+					       "regs_per_block", "device");
+		k->max_threads_per_sm = (int)whole(&rd, num(&rd, d, "max_threads_per_sm", "device"), 0, INT_MAX,
+						   "max_threads_per_sm", "device");
+		k->max_threads_per_block = (int)whole(&rd, num(&rd, d, "max_threads_per_block", "device"), 0, INT_MAX,
+						      "max_threads_per_block", "device");
+		k->max_blocks_per_sm = (int)whole(&rd, num(&rd, d, "max_blocks_per_sm", "device"), 0, INT_MAX,
+						  "max_blocks_per_sm", "device");
 		k->memory_bytes = amount(&rd, num(&rd, d, "memory_bytes", "device"), "memory_bytes", "device");
-		k->driver_version = (int)whole(&rd, opt_num(d, "driver_api_version", 0), 0, INT_MAX, "driver_api_version", "device");
-		k->runtime_version = (int)whole(&rd, opt_num(d, "runtime_version", 0), 0, INT_MAX, "runtime_version", "device");
+		k->driver_version = (int)whole(&rd, opt_num(d, "driver_api_version", 0), 0, INT_MAX,
+					       "driver_api_version", "device");
+		k->runtime_version =
+			(int)whole(&rd, opt_num(d, "runtime_version", 0), 0, INT_MAX, "runtime_version", "device");
 		const cJSON *pci = cJSON_GetObjectItemCaseSensitive(d, "pci_bus_id");
 		if (cJSON_IsString(pci))
 			snprintf(k->pci_bus_id, sizeof k->pci_bus_id, "%s", pci->valuestring);
@@ -329,8 +340,7 @@ int probe_result_from_json(const char *text, size_t len, struct probe_result *r,
 
 	const cJSON *ms = need(&rd, doc, "measurements", "the document");
 	const cJSON *item;
-	cJSON_ArrayForEach(item, ms)
-	{
+	cJSON_ArrayForEach (item, ms) {
 		if (rd.failed)
 			break;
 		if (r->count >= PROBE_MAX_MEASUREMENTS) {
@@ -362,8 +372,7 @@ int probe_result_from_json(const char *text, size_t len, struct probe_result *r,
 		const cJSON *secs = need(&rd, item, "seconds", where);
 		int n = 0;
 		const cJSON *s;
-		cJSON_ArrayForEach(s, secs)
-		{
+		cJSON_ArrayForEach (s, secs) {
 			if (n >= KERN_MAX_REPEATS || !cJSON_IsNumber(s)) {
 				snprintf(err, err_len, "%s: 'seconds' must be at most %d numbers", where,
 					 KERN_MAX_REPEATS);
@@ -396,7 +405,8 @@ int probe_result_from_json(const char *text, size_t len, struct probe_result *r,
 			m->env.clock_mhz_max = opt_num(env, "clock_mhz_max", 0);
 			m->env.power_w_median = opt_num(env, "power_w_median", 0);
 			m->env.power_w_max = opt_num(env, "power_w_max", 0);
-			m->env.clock_events = (unsigned long long)whole(&rd, opt_num(env, "clock_events", 0), 0, 18446744073709549568.0, "clock_events", where);
+			m->env.clock_events = (unsigned long long)whole(&rd, opt_num(env, "clock_events", 0), 0,
+									18446744073709549568.0, "clock_events", where);
 		}
 		if (m->ok && m->repeats < 1 && !rd.failed) {
 			snprintf(err, err_len, "%s: a successful measurement needs at least one time in 'seconds'",
@@ -412,8 +422,7 @@ int probe_result_from_json(const char *text, size_t len, struct probe_result *r,
 	}
 
 	const cJSON *occ = cJSON_GetObjectItemCaseSensitive(doc, "occupancy");
-	cJSON_ArrayForEach(item, occ)
-	{
+	cJSON_ArrayForEach (item, occ) {
 		if (rd.failed || r->occupancy_count >= PROBE_MAX_OCCUPANCY)
 			break;
 		struct kern_occupancy_row *w = &r->occupancy[r->occupancy_count];
@@ -423,19 +432,21 @@ int probe_result_from_json(const char *text, size_t len, struct probe_result *r,
 		w->regs = (int)whole(&rd, num(&rd, item, "regs", where), 0, INT_MAX, "regs", where);
 		w->static_smem = amount(&rd, num(&rd, item, "static_smem", where), "static_smem", where);
 		w->local_bytes = opt_num(item, "local_bytes", 0);
-		w->max_threads = (int)whole(&rd, num(&rd, item, "max_threads", where), 0, INT_MAX, "max_threads", where);
-		w->binary_version = (int)whole(&rd, opt_num(item, "binary_version", 0), 0, INT_MAX, "binary_version", where);
+		w->max_threads =
+			(int)whole(&rd, num(&rd, item, "max_threads", where), 0, INT_MAX, "max_threads", where);
+		w->binary_version =
+			(int)whole(&rd, opt_num(item, "binary_version", 0), 0, INT_MAX, "binary_version", where);
 		w->block = (int)whole(&rd, num(&rd, item, "block", where), 0, INT_MAX, "block", where);
 		w->dynamic_smem = amount(&rd, num(&rd, item, "dynamic_smem", where), "dynamic_smem", where);
 		w->max_dynamic_smem = amount(&rd, num(&rd, item, "max_dynamic_smem", where), "max_dynamic_smem", where);
 		w->optin = flag(item, "optin");
 		w->carveout = (int)whole(&rd, num(&rd, item, "carveout", where), -1, INT_MAX, "carveout", where);
-		w->blocks_per_sm = (int)whole(&rd, num(&rd, item, "blocks_per_sm", where), 0, INT_MAX, "blocks_per_sm", where);
+		w->blocks_per_sm =
+			(int)whole(&rd, num(&rd, item, "blocks_per_sm", where), 0, INT_MAX, "blocks_per_sm", where);
 		r->occupancy_count++;
 	}
 	const cJSON *notes = cJSON_GetObjectItemCaseSensitive(doc, "notes");
-	cJSON_ArrayForEach(item, notes)
-	{
+	cJSON_ArrayForEach (item, notes) {
 		if (cJSON_IsString(item))
 			probe_note(r, "%s", item->valuestring);
 	}

@@ -23,10 +23,10 @@ int probe_stats_compute(const double *values, int n, struct probe_stats *s);
 /* The L2 plateau of a read-bandwidth sweep over working-set sizes. */
 struct probe_plateau {
 	bool found;
-	double bandwidth;	     /* median bandwidth of the plateau's points, bytes/s */
-	double peak;		     /* the highest point, bytes/s */
+	double bandwidth;            /* median bandwidth of the plateau's points, bytes/s */
+	double peak;                 /* the highest point, bytes/s */
 	double from_bytes, to_bytes; /* working sets the plateau spans */
-	int first, last;	     /* indexes of its points (in the sorted input) */
+	int first, last;             /* indexes of its points (in the sorted input) */
 	bool has_hbm;
 	double hbm_bandwidth; /* median of the points at >= 2 x L2 */
 	bool has_knee;

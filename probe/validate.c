@@ -9,13 +9,13 @@
 #include "median.h"
 #include "timing.h"
 
-static const char *const group_names[PROBE_VG_COUNT] = {"stream", "fp32_gemm", "library_gemm", "fused", "launch"};
+static const char *const group_names[PROBE_VG_COUNT] = { "stream", "fp32_gemm", "library_gemm", "fused", "launch" };
 static const char *const group_titles[PROBE_VG_COUNT] = {
-    "stream: c = a + b (fp32) over a working set, L2 then HBM",
-    "fp32 GEMM: naive and 32 x 32 shared-memory tiled (the textbook's kernels)",
-    "library GEMM: cuBLAS bf16 (m = output features, n = tokens, k = reduction)",
-    "fused vs unfused element-wise (bf16, 256 MiB tensors)",
-    "launch-bound: tiny dependent kernels, eager vs one graph",
+	"stream: c = a + b (fp32) over a working set, L2 then HBM",
+	"fp32 GEMM: naive and 32 x 32 shared-memory tiled (the textbook's kernels)",
+	"library GEMM: cuBLAS bf16 (m = output features, n = tokens, k = reduction)",
+	"fused vs unfused element-wise (bf16, 256 MiB tensors)",
+	"launch-bound: tiny dependent kernels, eager vs one graph",
 };
 
 const char *probe_vgroup_name(enum probe_vgroup g)
@@ -44,7 +44,7 @@ static void predict_roofline(const struct ridge_gpu *g, const struct ridge_kerne
 		snprintf(p->why, sizeof p->why, "%s", err);
 		return;
 	}
-	double bytes[RIDGE_LEVEL_COUNT] = {c->bytes, -1, -1};
+	double bytes[RIDGE_LEVEL_COUNT] = { c->bytes, -1, -1 };
 	if (levels)
 		memcpy(bytes, levels, sizeof bytes);
 	struct ridge_roofline_hierarchy h;
@@ -206,7 +206,8 @@ static bool build_case(const struct probe_result *r, const struct probe_measurem
 	struct ridge_kernel_cost c;
 	/* The GEMMs' DRAM traffic depends on the GPU's SMs and L2 (intensity_gemm_l2). */
 	const struct ridge_gpu *machine = spec ? spec : cal;
-	if (machine ? intensity_kernel_on(machine, &s, &c, err, sizeof err) : intensity_kernel(&s, &c, err, sizeof err)) {
+	if (machine ? intensity_kernel_on(machine, &s, &c, err, sizeof err)
+		    : intensity_kernel(&s, &c, err, sizeof err)) {
 		snprintf(v->note, sizeof v->note, "no model: %s", err);
 		return true;
 	}
@@ -240,11 +241,12 @@ static bool build_case(const struct probe_result *r, const struct probe_measurem
 		double peak = g && g->peak[RIDGE_FP32].has_vector ? g->peak[RIDGE_FP32].vector : 0;
 		double achieved = c.flops / v->measured_s;
 		if (peak > 0 && m->id == KERN_V_GEMM_NAIVE)
-			snprintf(v->note, sizeof v->note,
-				 "%.2f TFLOP/s = %.1f%% of the fp32 peak; the textbook's no-reuse %.4g GB from HBM would "
-				 "allow %.2f%%",
-				 achieved / 1e12, 100 * achieved / peak, c.tiled_bytes / 1e9,
-				 100 * (c.flops / (c.tiled_bytes / g->memory_bandwidth)) / peak);
+			snprintf(
+				v->note, sizeof v->note,
+				"%.2f TFLOP/s = %.1f%% of the fp32 peak; the textbook's no-reuse %.4g GB from HBM would "
+				"allow %.2f%%",
+				achieved / 1e12, 100 * achieved / peak, c.tiled_bytes / 1e9,
+				100 * (c.flops / (c.tiled_bytes / g->memory_bandwidth)) / peak);
 		else if (peak > 0)
 			snprintf(v->note, sizeof v->note, "%.2f TFLOP/s = %.1f%% of the fp32 peak; its tiles %.4g GB",
 				 achieved / 1e12, 100 * achieved / peak, c.tiled_bytes / 1e9);
@@ -290,28 +292,28 @@ static void explain(const struct probe_result *r, struct probe_vcase *v)
 				 0.75 * l2 / 1048576, 2 * l2 / 1048576);
 		else if (v->cal.error > 0 && v->cal.binding[0] == 'L')
 			snprintf(
-			    v->why, sizeof v->why,
-			    "L2 serves reads and writes together faster than the read-only sweep that calibrated it "
-			    "(c = a + b moved %.3g TB/s through L2)",
-			    m->work / v->measured_s / 1e12);
+				v->why, sizeof v->why,
+				"L2 serves reads and writes together faster than the read-only sweep that calibrated it "
+				"(c = a + b moved %.3g TB/s through L2)",
+				m->work / v->measured_s / 1e12);
 		break;
 	case KERN_V_GEMM_NAIVE:
 		snprintf(
-		    v->why, sizeof v->why,
-		    "global loads through L1 retire below one per clock (on the H200 ncu counted 0.78 requests per "
-		    "SM clock at 2048^3, 0.64-0.69 at 4096^3-8192^3 as L1 misses grow), against the one wavefront "
-		    "per clock of the shared-memory ceiling");
+			v->why, sizeof v->why,
+			"global loads through L1 retire below one per clock (on the H200 ncu counted 0.78 requests per "
+			"SM clock at 2048^3, 0.64-0.69 at 4096^3-8192^3 as L1 misses grow), against the one wavefront "
+			"per clock of the shared-memory ceiling");
 		break;
 	case KERN_GEMM_BF16:
 		if (v->has_align && strcmp(v->align, "ok") != 0) {
 			char verdict[sizeof v->align];
 			memcpy(verdict, v->align, sizeof verdict);
 			snprintf(
-			    v->why, sizeof v->why,
-			    "misaligned (ridge align: %s): cuBLAS leaves its aligned kernels (on the H200, ncu: an "
-			    "sm_75-era cutlass tensor-op kernel with narrow loads); the model prices the aligned "
-			    "kernel",
-			    verdict);
+				v->why, sizeof v->why,
+				"misaligned (ridge align: %s): cuBLAS leaves its aligned kernels (on the H200, ncu: an "
+				"sm_75-era cutlass tensor-op kernel with narrow loads); the model prices the aligned "
+				"kernel",
+				verdict);
 		} else if (m->m * m->n <= 1024L * 1024)
 			snprintf(v->why, sizeof v->why,
 				 "too small to fill the GPU: %ld tiles of 128 x 128 on %d SMs, a few microseconds of "
@@ -320,9 +322,9 @@ static void explain(const struct probe_result *r, struct probe_vcase *v)
 		break;
 	case KERN_V_LAUNCH_EAGER:
 		snprintf(
-		    v->why, sizeof v->why,
-		    "t_launch was measured on an empty kernel with no arguments (ridge-probe's launch); this kernel "
-		    "takes a pointer, and each step ends in a stream synchronize the model does not count");
+			v->why, sizeof v->why,
+			"t_launch was measured on an empty kernel with no arguments (ridge-probe's launch); this kernel "
+			"takes a pointer, and each step ends in a stream synchronize the model does not count");
 		break;
 	case KERN_V_LAUNCH_GRAPH:
 		snprintf(v->why, sizeof v->why,
@@ -344,12 +346,12 @@ int probe_validation_build(const struct probe_result *r, const struct ridge_gpu 
 	if (cal) {
 		char note[sizeof out->calibration_note];
 		snprintf(
-		    note, sizeof note,
-		    "HBM %.3f TB/s, L2 %s, L1/shared %s, fp32 %.1f TFLOP/s, bf16 matrix %.1f TFLOP/s, launch %.2f us, "
-		    "graph node %.3f us",
-		    cal->memory_bandwidth / 1e12, cal->has_l2_bandwidth ? "measured" : "unknown",
-		    cal->has_smem_bandwidth ? "measured" : "unknown", cal->peak[RIDGE_FP32].vector / 1e12,
-		    cal->peak[RIDGE_BF16].matrix / 1e12, cal->launch_overhead_s * 1e6, cal->graph_node_s * 1e6);
+			note, sizeof note,
+			"HBM %.3f TB/s, L2 %s, L1/shared %s, fp32 %.1f TFLOP/s, bf16 matrix %.1f TFLOP/s, launch %.2f us, "
+			"graph node %.3f us",
+			cal->memory_bandwidth / 1e12, cal->has_l2_bandwidth ? "measured" : "unknown",
+			cal->has_smem_bandwidth ? "measured" : "unknown", cal->peak[RIDGE_FP32].vector / 1e12,
+			cal->peak[RIDGE_BF16].matrix / 1e12, cal->launch_overhead_s * 1e6, cal->graph_node_s * 1e6);
 		memcpy(out->calibration_note, note, sizeof note);
 	} else
 		snprintf(out->calibration_note, sizeof out->calibration_note,

@@ -28,12 +28,12 @@ const char *probe_vgroup_name(enum probe_vgroup g);
 struct probe_prediction {
 	bool ok;
 	double predicted_s;
-	double error;	  /* (predicted - measured) / measured */
+	double error;     /* (predicted - measured) / measured */
 	char binding[40]; /* "HBM", "L2", "shared memory", "compute", "launch (host)", "graph replay" */
 	double compute_s; /* FLOPs over the compute ceiling (0 for launch cases) */
 	double level_s[RIDGE_LEVEL_COUNT]; /* bytes over bandwidth per level; < 0: not placed */
-	double peak_flops;		   /* the compute ceiling used */
-	enum ridge_dtype dtype;		   /* its dtype and path */
+	double peak_flops;                 /* the compute ceiling used */
+	enum ridge_dtype dtype;            /* its dtype and path */
 	bool matrix;
 	char why[200]; /* why there is no prediction */
 	/* The time model (model/timing.h) on the same shape: the kernel class's
@@ -46,13 +46,13 @@ struct probe_vcase {
 	const struct probe_measurement *m;
 	enum probe_vgroup group;
 	char kernel[48]; /* the measurement's name */
-	char shape[64];	 /* "working set 1 MiB", "4096x4096x4096", "16384 x 8192", "100 kernels" */
-	char model[48];	 /* the model's kernel: "vector-add", "gemm-naive", ..., "launch (eager)" */
-	bool roofline;	 /* counts toward the target (stream, large GEMM, GEMV, fused element-wise) */
+	char shape[64];  /* "working set 1 MiB", "4096x4096x4096", "16384 x 8192", "100 kernels" */
+	char model[48];  /* the model's kernel: "vector-add", "gemm-naive", ..., "launch (eager)" */
+	bool roofline;   /* counts toward the target (stream, large GEMM, GEMV, fused element-wise) */
 	double measured_s;
 	double cv;
 	double flops;
-	double default_bytes;		       /* the single-level (default traffic) bytes */
+	double default_bytes;                  /* the single-level (default traffic) bytes */
 	double level_bytes[RIDGE_LEVEL_COUNT]; /* hierarchical bytes; < 0: not modelled */
 	struct probe_prediction spec, cal;
 	/* Library GEMMs: ridge align's verdict on the dimensions it checks

@@ -33,8 +33,8 @@ enum tui_action {
 struct tui_binding {
 	enum tui_action action;
 	int keys[TUI_MAX_KEYS]; /* ncurses key codes or characters; 0 ends the list */
-	const char *name;	/* short name for the status-line hints */
-	const char *help;	/* one line for the help screen */
+	const char *name;       /* short name for the status-line hints */
+	const char *help;       /* one line for the help screen */
 };
 
 extern const struct tui_binding tui_bindings[];

@@ -5,10 +5,10 @@
 
 /* Dot numbering of the braille block: bit of pixel (x % 2, y % 4). */
 static const uint8_t dot_bit[4][2] = {
-    {0x01, 0x08},
-    {0x02, 0x10},
-    {0x04, 0x20},
-    {0x40, 0x80},
+	{ 0x01, 0x08 },
+	{ 0x02, 0x10 },
+	{ 0x04, 0x20 },
+	{ 0x40, 0x80 },
 };
 
 void braille_init(struct braille_canvas *c, int cols, int rows)
@@ -48,8 +48,8 @@ bool braille_get(const struct braille_canvas *c, int x, int y)
 static bool clip(double *x0, double *y0, double *x1, double *y1, double xmin, double ymin, double xmax, double ymax)
 {
 	double dx = *x1 - *x0, dy = *y1 - *y0;
-	double p[4] = {-dx, dx, -dy, dy};
-	double q[4] = {*x0 - xmin, xmax - *x0, *y0 - ymin, ymax - *y0};
+	double p[4] = { -dx, dx, -dy, dy };
+	double q[4] = { *x0 - xmin, xmax - *x0, *y0 - ymin, ymax - *y0 };
 	double t0 = 0, t1 = 1;
 	for (int i = 0; i < 4; i++) {
 		if (p[i] == 0) {

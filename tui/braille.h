@@ -14,7 +14,7 @@
 #define BRAILLE_MAX_ROWS 256
 
 struct braille_canvas {
-	int cols, rows;	   /* in cells */
+	int cols, rows;    /* in cells */
 	int width, height; /* in pixels: 2*cols, 4*rows; y = 0 is the top */
 	uint8_t dots[BRAILLE_MAX_ROWS][BRAILLE_MAX_COLS];
 	uint8_t role[BRAILLE_MAX_ROWS][BRAILLE_MAX_COLS];

@@ -26,8 +26,8 @@ enum tui_role {
 	TUI_ROLE_AXIS,
 	TUI_ROLE_COMPUTE, /* compute ceilings */
 	TUI_ROLE_MEMORY,  /* memory ceilings */
-	TUI_ROLE_POINT,	  /* the kernel's point, the current block size */
-	TUI_ROLE_CURVE,	  /* a sweep curve */
+	TUI_ROLE_POINT,   /* the kernel's point, the current block size */
+	TUI_ROLE_CURVE,   /* a sweep curve */
 	TUI_ROLE_COUNT
 };
 

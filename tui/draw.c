@@ -10,11 +10,11 @@
 #include "app.h"
 
 const struct tui_panel_view tui_panel_views[TUI_PANEL_COUNT] = {
-    [TUI_PANEL_HW] = {tui_draw_hw, tui_spec_hw},
-    [TUI_PANEL_ROOFLINE] = {tui_draw_roofline, tui_spec_roofline},
-    [TUI_PANEL_OCCUPANCY] = {tui_draw_occupancy, tui_spec_occupancy},
-    [TUI_PANEL_ALIGN] = {tui_draw_align, tui_spec_align},
-    [TUI_PANEL_COST] = {tui_draw_cost, tui_spec_cost},
+	[TUI_PANEL_HW] = { tui_draw_hw, tui_spec_hw },
+	[TUI_PANEL_ROOFLINE] = { tui_draw_roofline, tui_spec_roofline },
+	[TUI_PANEL_OCCUPANCY] = { tui_draw_occupancy, tui_spec_occupancy },
+	[TUI_PANEL_ALIGN] = { tui_draw_align, tui_spec_align },
+	[TUI_PANEL_COST] = { tui_draw_cost, tui_spec_cost },
 };
 
 /* ---- helpers ---- */
@@ -215,8 +215,8 @@ static void draw_status(const struct tui_state *s, const struct tui_layout *l)
 		return;
 	}
 	/* Hints from the binding table: the first key of each common action. */
-	static const enum tui_action hints[] = {TUI_ACT_HELP, TUI_ACT_NEXT_PANEL, TUI_ACT_FIELD_NEXT, TUI_ACT_INC,
-						TUI_ACT_EDIT, TUI_ACT_MODE,	  TUI_ACT_SAVE,	      TUI_ACT_QUIT};
+	static const enum tui_action hints[] = { TUI_ACT_HELP, TUI_ACT_NEXT_PANEL, TUI_ACT_FIELD_NEXT, TUI_ACT_INC,
+						 TUI_ACT_EDIT, TUI_ACT_MODE,       TUI_ACT_SAVE,       TUI_ACT_QUIT };
 	char line[256] = " ";
 	size_t used = 1;
 	for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++) {
@@ -274,7 +274,7 @@ static void draw_help(const struct tui_layout *l)
 
 void tui_draw_layout(const struct tui_state *s, int lines, int cols, struct tui_layout *l)
 {
-	struct tui_layout_spec spec = {0};
+	struct tui_layout_spec spec = { 0 };
 	const struct tui_panel_view *v = &tui_panel_views[s->panel];
 	if (v->spec)
 		v->spec(s, &spec);
@@ -293,7 +293,7 @@ void tui_draw(const struct tui_state *s, const struct tui_layout *l, bool ascii)
 	}
 	draw_tabs(s, l);
 	const struct tui_panel_view *v = &tui_panel_views[s->panel];
-	struct tui_layout_spec spec = {0};
+	struct tui_layout_spec spec = { 0 };
 	if (v->spec)
 		v->spec(s, &spec);
 	draw_form(s, l, spec.form_on_top);

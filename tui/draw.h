@@ -23,7 +23,7 @@ void tui_put(int y, int x, int w, enum tui_role role, const char *fmt, ...) __at
 void tui_put_right(int y, int x, int w, enum tui_role role, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* "label ....... value" in one row of width w. */
 void tui_put_pair(int y, int x, int w, const char *label, enum tui_role value_role, const char *fmt, ...)
-    __attribute__((format(printf, 6, 7)));
+	__attribute__((format(printf, 6, 7)));
 /* The canvas into the rectangle at (y, x): braille (or ASCII) cells in their roles. */
 void tui_draw_canvas(const struct braille_canvas *c, int y, int x, bool ascii);
 /* Dollars for humans: "$1,234,567" above $1000, else "$12.34". (Numbers

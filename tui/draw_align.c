@@ -13,7 +13,7 @@ void tui_spec_align(const struct tui_state *s, struct tui_layout_spec *spec)
 
 static enum tui_role severity_role(enum ridge_align_severity severity)
 {
-	return severity == RIDGE_ALIGN_ERROR	 ? TUI_ROLE_BAD
+	return severity == RIDGE_ALIGN_ERROR     ? TUI_ROLE_BAD
 	       : severity == RIDGE_ALIGN_WARNING ? TUI_ROLE_WARN
 						 : TUI_ROLE_GOOD;
 }

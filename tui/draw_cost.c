@@ -127,7 +127,7 @@ void tui_draw_cost(const struct tui_state *s, const struct tui_layout *l, bool a
 {
 	(void)ascii;
 	const struct tui_rect *v = &l->view;
-	struct rows rows = {v->y, v->x, v->w - 1 < 44 ? v->w - 1 : 44, v->y + v->h, false};
+	struct rows rows = { v->y, v->x, v->w - 1 < 44 ? v->w - 1 : 44, v->y + v->h, false };
 	if (!s->out.cost.ok) {
 		tui_put(v->y, v->x, v->w, TUI_ROLE_BAD, "%s", s->out.cost.error);
 		return;

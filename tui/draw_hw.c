@@ -108,16 +108,16 @@ static void cell_source(const struct ridge_gpu *g, char *b, size_t n)
 }
 
 static const struct hw_row spec_rows[] = {
-    {"name", cell_name, NULL},
-    {"architecture", cell_arch, NULL},
-    {"compute units", cell_units, num_units},
-    {"memory", cell_memory, num_memory},
-    {"bandwidth", cell_bandwidth, num_bandwidth},
-    {"L2", cell_l2, num_l2},
-    {"smem per SM", cell_smem, num_smem},
-    {"per SM", cell_regs, NULL},
-    {"power, price", cell_power, num_power},
-    {"ceilings", cell_source, NULL},
+	{ "name", cell_name, NULL },
+	{ "architecture", cell_arch, NULL },
+	{ "compute units", cell_units, num_units },
+	{ "memory", cell_memory, num_memory },
+	{ "bandwidth", cell_bandwidth, num_bandwidth },
+	{ "L2", cell_l2, num_l2 },
+	{ "smem per SM", cell_smem, num_smem },
+	{ "per SM", cell_regs, NULL },
+	{ "power, price", cell_power, num_power },
+	{ "ceilings", cell_source, NULL },
 };
 
 static void peak_text(const struct tui_hw_row *r, char *b, size_t n)

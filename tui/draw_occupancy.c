@@ -16,8 +16,8 @@ void tui_spec_occupancy(const struct tui_state *s, struct tui_layout_spec *spec)
 }
 
 static const char *const limiter_labels[RIDGE_OCC_LIMITER_COUNT] = {
-    [RIDGE_OCC_WARPS] = "warps",   [RIDGE_OCC_REGISTERS] = "registers", [RIDGE_OCC_SHARED_MEMORY] = "shared memory",
-    [RIDGE_OCC_BLOCKS] = "blocks", [RIDGE_OCC_BARRIERS] = "barriers",	[RIDGE_OCC_VIRTUAL] = "virtual",
+	[RIDGE_OCC_WARPS] = "warps",   [RIDGE_OCC_REGISTERS] = "registers", [RIDGE_OCC_SHARED_MEMORY] = "shared memory",
+	[RIDGE_OCC_BLOCKS] = "blocks", [RIDGE_OCC_BARRIERS] = "barriers",   [RIDGE_OCC_VIRTUAL] = "virtual",
 };
 
 static void draw_numbers(const struct tui_state *s, const struct tui_layout *l)

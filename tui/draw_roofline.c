@@ -43,8 +43,8 @@ static void draw_numbers(const struct tui_state *s, const struct tui_layout *l)
 			fmt_si(l2->l2_traffic, "B", b, sizeof b);
 			tui_put_pair(y++, x, w, "HBM / L2", TUI_ROLE_RESULT, "%s / %s", a, b);
 			if (y < bottom)
-				tui_put(y++, x, w, TUI_ROLE_DIM, "wave %.17g CTAs; A %s (x%.4g), B %s (x%.4g)", l2->wave_ctas,
-					l2->a_resident ? "stays in L2" : "re-read", l2->a_reads,
+				tui_put(y++, x, w, TUI_ROLE_DIM, "wave %.17g CTAs; A %s (x%.4g), B %s (x%.4g)",
+					l2->wave_ctas, l2->a_resident ? "stays in L2" : "re-read", l2->a_reads,
 					l2->b_resident ? "stays in L2" : "re-read", l2->b_reads);
 		}
 	}
@@ -77,7 +77,8 @@ static void draw_numbers(const struct tui_state *s, const struct tui_layout *l)
 	}
 	if (r->has_cost && r->cost.matrix_work && y < bottom) {
 		if (r->path.tensor_eligible && !r->path.fast_path)
-			tui_put(y++, x, w, TUI_ROLE_WARN, "tensor cores, off the aligned fast path: %s", r->path.reason);
+			tui_put(y++, x, w, TUI_ROLE_WARN, "tensor cores, off the aligned fast path: %s",
+				r->path.reason);
 		else if (r->path.tensor_eligible)
 			tui_put_pair(y++, x, w, "tensor cores", TUI_ROLE_GOOD, "%s",
 				     r->path.uses_matrix ? "used" : "eligible");
@@ -90,7 +91,7 @@ static void draw_numbers(const struct tui_state *s, const struct tui_layout *l)
 
 static void si_short(double v, char *buf, size_t len)
 {
-	static const char *const prefixes[] = {"", "K", "M", "G", "T", "P", "E"};
+	static const char *const prefixes[] = { "", "K", "M", "G", "T", "P", "E" };
 	int i = 0;
 	while (v >= 1000 && i < 6) {
 		v /= 1000;
@@ -170,11 +171,11 @@ void tui_draw_roofline(const struct tui_state *s, const struct tui_layout *l, bo
 	}
 	/* Compute ceilings: flat from each one's ridge point against the chosen level. */
 	double sel_bw = r->has_level[sel_level] ? r->level_bandwidth[sel_level] : lowest_bw;
-	int label_row_used[BRAILLE_MAX_ROWS] = {0};
+	int label_row_used[BRAILLE_MAX_ROWS] = { 0 };
 	for (int i = 0; i < r->compute_count; i++) {
 		const struct tui_roofline_compute *c = &r->compute[i];
 		bool selected =
-		    r->ok && c->peak == r->ceiling.peak_flops && c->dtype == (enum ridge_dtype)s->in.roofline_dtype;
+			r->ok && c->peak == r->ceiling.peak_flops && c->dtype == (enum ridge_dtype)s->in.roofline_dtype;
 		struct ridge_roofline_ceiling ceil;
 		if (roofline_ceiling_from(c->peak, sel_bw, &ceil, NULL, 0) != 0)
 			continue;

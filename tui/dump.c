@@ -31,7 +31,7 @@ static void ceiling_json(cJSON *o, const struct ridge_roofline_ceiling *c)
 static void gemm_json(cJSON *o, const struct tui_state *s)
 {
 	const struct tui_roofline_results *r = &s->out.roofline;
-	static const char *const algorithms[] = {"library", "tiled", "naive"};
+	static const char *const algorithms[] = { "library", "tiled", "naive" };
 	cJSON_AddStringToObject(o, "algorithm", algorithms[s->in.gemm_algorithm]);
 	cJSON_AddStringToObject(o, "dtype", ridge_dtype_name((enum ridge_dtype)s->in.roofline_dtype));
 	json_number(o, "m", s->in.gemm_m);

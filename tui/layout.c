@@ -7,13 +7,13 @@ static int clamp(int v, int lo, int hi)
 
 static struct tui_rect rect(int y, int x, int h, int w)
 {
-	struct tui_rect r = {y, x, h < 0 ? 0 : h, w < 0 ? 0 : w};
+	struct tui_rect r = { y, x, h < 0 ? 0 : h, w < 0 ? 0 : w };
 	return r;
 }
 
 void tui_layout_compute(int lines, int cols, const struct tui_layout_spec *spec, int help_rows, struct tui_layout *out)
 {
-	*out = (struct tui_layout){0};
+	*out = (struct tui_layout){ 0 };
 	out->lines = lines;
 	out->cols = cols;
 	out->too_small = lines < TUI_MIN_LINES || cols < TUI_MIN_COLS;

@@ -16,21 +16,21 @@ struct tui_rect {
 /* How a panel wants its body split. */
 struct tui_layout_spec {
 	bool form_on_top; /* inputs in rows across the top (hardware), else a left column */
-	int form_rows;	  /* with form_on_top: rows the inputs need */
+	int form_rows;    /* with form_on_top: rows the inputs need */
 	int results_rows; /* rows of text results above the chart in the view */
 };
 
 struct tui_layout {
 	int lines, cols;
 	bool too_small;
-	struct tui_rect tabs;	 /* row 0: the panel tabs */
-	struct tui_rect body;	 /* everything between tabs and status */
-	struct tui_rect form;	 /* the inputs */
-	struct tui_rect view;	 /* results and chart */
+	struct tui_rect tabs;    /* row 0: the panel tabs */
+	struct tui_rect body;    /* everything between tabs and status */
+	struct tui_rect form;    /* the inputs */
+	struct tui_rect view;    /* results and chart */
 	struct tui_rect results; /* top of view */
-	struct tui_rect chart;	 /* rest of view; h or w 0 when there is no room */
-	struct tui_rect status;	 /* last row: messages, prompt, key hints */
-	struct tui_rect help;	 /* the help overlay, centred */
+	struct tui_rect chart;   /* rest of view; h or w 0 when there is no room */
+	struct tui_rect status;  /* last row: messages, prompt, key hints */
+	struct tui_rect help;    /* the help overlay, centred */
 };
 
 /* help_rows: lines the help text needs. */

@@ -16,23 +16,23 @@
  * the few keys that are not one field (gemm's naive and tile, roofline's
  * kernel) are handled by name below. */
 static const struct tui_kind kinds[] = {
-    {"gemm", TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "GEMM"},
-    {"roofline", TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "GEMM kernel"},
-    {"roofline", TUI_PANEL_ROOFLINE, TUI_ROOFLINE_INTENSITY, "arithmetic intensity"},
-    {"occupancy", TUI_PANEL_OCCUPANCY, 0, "occupancy"},
-    {"cost-train", TUI_PANEL_COST, TUI_COST_TRAIN, "training cost"},
-    {"cost-decode", TUI_PANEL_COST, TUI_COST_DECODE, "decode cost"},
-    {"align", TUI_PANEL_ALIGN, 0, "alignment"},
+	{ "gemm", TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "GEMM" },
+	{ "roofline", TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "GEMM kernel" },
+	{ "roofline", TUI_PANEL_ROOFLINE, TUI_ROOFLINE_INTENSITY, "arithmetic intensity" },
+	{ "occupancy", TUI_PANEL_OCCUPANCY, 0, "occupancy" },
+	{ "cost-train", TUI_PANEL_COST, TUI_COST_TRAIN, "training cost" },
+	{ "cost-decode", TUI_PANEL_COST, TUI_COST_DECODE, "decode cost" },
+	{ "align", TUI_PANEL_ALIGN, 0, "alignment" },
 };
 #define KIND_COUNT (sizeof kinds / sizeof kinds[0])
 #define ROOFLINE_KERNEL (&kinds[1])
 
 /* Keys that change no number the panels show. */
-static const char *const ignored_keys[] = {"gpu", "explain", "show_rounding", "sweep", NULL};
+static const char *const ignored_keys[] = { "gpu", "explain", "show_rounding", "sweep", NULL };
 
 /* The GEMM algorithms and the kernel names `ridge roofline --kernel` gives them,
  * in the order of the algorithm field's choices. */
-static const char *const gemm_kernels[] = {"gemm", "gemm-tiled", "gemm-naive"};
+static const char *const gemm_kernels[] = { "gemm", "gemm-tiled", "gemm-naive" };
 
 static const struct calc *eval_calc(const char *name)
 {
@@ -235,8 +235,8 @@ int scenario_load(struct tui_state *s, const char *path, const char *hwdb_dir, c
 	char err[TUI_TEXT * 2] = "";
 	*work = *s;
 	/* The first item for each panel mode; a panel shows the mode of its first item. */
-	bool loaded[TUI_PANEL_COUNT][2] = {{false}}, shown[TUI_PANEL_COUNT] = {false};
-	int used = 0, rc = 0, modes[TUI_PANEL_COUNT] = {0};
+	bool loaded[TUI_PANEL_COUNT][2] = { { false } }, shown[TUI_PANEL_COUNT] = { false };
+	int used = 0, rc = 0, modes[TUI_PANEL_COUNT] = { 0 };
 	bool first_panel = true;
 	for (int i = 0; i < eval_item_count(sc) && rc == 0; i++) {
 		const struct tui_kind *k = item_kind(sc, i);
@@ -437,7 +437,7 @@ static int path_from(const char *file, const char *path, char *buf, size_t len)
 int scenario_save(const struct tui_state *s, const char *path, struct app_status *st)
 {
 	const struct ridge_gpu *gpu = tui_state_gpu(s);
-	struct text t = {malloc(4096), 0, 4096, false};
+	struct text t = { malloc(4096), 0, 4096, false };
 	if (!t.buf) {
 		app_error_env(st, "out of memory");
 		return -1;
@@ -453,12 +453,12 @@ int scenario_save(const struct tui_state *s, const char *path, struct app_status
 	/* One item per panel mode; the GEMM is a gemm item at HBM and a roofline
 	 * item with its kernel named at the other levels (gemm has no level). */
 	const struct tui_kind *save[] = {
-	    s->in.roofline_level == RIDGE_LEVEL_HBM ? &kinds[0] : ROOFLINE_KERNEL,
-	    &kinds[2],
-	    &kinds[3],
-	    &kinds[4],
-	    &kinds[5],
-	    &kinds[6],
+		s->in.roofline_level == RIDGE_LEVEL_HBM ? &kinds[0] : ROOFLINE_KERNEL,
+		&kinds[2],
+		&kinds[3],
+		&kinds[4],
+		&kinds[5],
+		&kinds[6],
 	};
 	int items = 0;
 	for (size_t k = 0; k < sizeof save / sizeof save[0]; k++) {

@@ -15,18 +15,18 @@
 
 #define IN(member) offsetof(struct tui_inputs, member), sizeof(((struct tui_inputs *)0)->member)
 
-static const char *const roofline_modes[] = {"gemm", "intensity"};
-static const char *const gemm_algorithms[] = {"library", "tiled", "naive"};
-static const char *const gemm_traffic[] = {"default", "tiled", "compulsory"}; /* enum ridge_traffic order */
-static const char *const memory_levels[] = {"hbm", "l2", "smem"};
-static const char *const cost_modes[] = {"train", "decode"};
-static const char *const tensor_choices[] = {"tensor", "vector"};
+static const char *const roofline_modes[] = { "gemm", "intensity" };
+static const char *const gemm_algorithms[] = { "library", "tiled", "naive" };
+static const char *const gemm_traffic[] = { "default", "tiled", "compulsory" }; /* enum ridge_traffic order */
+static const char *const memory_levels[] = { "hbm", "l2", "smem" };
+static const char *const cost_modes[] = { "train", "decode" };
+static const char *const tensor_choices[] = { "tensor", "vector" };
 /* model/cost's storage types (cost_storage_bytes). */
-static const char *const storage_types[] = {"fp32", "bf16", "fp16", "fp8", "int8", "int4", "fp4"};
+static const char *const storage_types[] = { "fp32", "bf16", "fp16", "fp8", "int8", "int4", "fp4" };
 #define STORAGE_BF16 1
-static const char *const flops_formulas[] = {"6n", "palm"};
-static const char *const booleans[] = {"false", "true"};
-static const char *const booleans_yes[] = {"no", "yes"};
+static const char *const flops_formulas[] = { "6n", "palm" };
+static const char *const booleans[] = { "false", "true" };
+static const char *const booleans_yes[] = { "no", "yes" };
 
 /* clang-format off */
 const struct tui_field tui_fields[] = {
@@ -97,11 +97,11 @@ const size_t tui_field_count = sizeof tui_fields / sizeof tui_fields[0];
 static const struct {
 	const char *name, *title;
 } panel_names[TUI_PANEL_COUNT] = {
-    [TUI_PANEL_HW] = {"hardware", "Hardware"},
-    [TUI_PANEL_ROOFLINE] = {"roofline", "Roofline"},
-    [TUI_PANEL_OCCUPANCY] = {"occupancy", "Occupancy"},
-    [TUI_PANEL_ALIGN] = {"align", "Alignment"},
-    [TUI_PANEL_COST] = {"cost", "Cost"},
+	[TUI_PANEL_HW] = { "hardware", "Hardware" },
+	[TUI_PANEL_ROOFLINE] = { "roofline", "Roofline" },
+	[TUI_PANEL_OCCUPANCY] = { "occupancy", "Occupancy" },
+	[TUI_PANEL_ALIGN] = { "align", "Alignment" },
+	[TUI_PANEL_COST] = { "cost", "Cost" },
 };
 
 const char *tui_panel_name(enum tui_panel_id panel)
@@ -250,7 +250,7 @@ const struct ridge_gpu *tui_state_compare_gpu(const struct tui_state *s)
 static void format_number(double v, enum ridge_unit unit, bool integer, char *buf, size_t len)
 {
 	if (unit == RIDGE_UNIT_BYTES && v >= 1024 && fmod(v, 1024) == 0) {
-		static const char *const bin[] = {"KiB", "MiB", "GiB", "TiB"};
+		static const char *const bin[] = { "KiB", "MiB", "GiB", "TiB" };
 		int i = 0;
 		v /= 1024;
 		while (i < 3 && v >= 1024 && fmod(v, 1024) == 0) {
@@ -265,7 +265,7 @@ static void format_number(double v, enum ridge_unit unit, bool integer, char *bu
 		return;
 	}
 	if (fabs(v) >= 1e6) {
-		static const char *const si[] = {"K", "M", "G", "T", "P"};
+		static const char *const si[] = { "K", "M", "G", "T", "P" };
 		int i = -1;
 		double scaled = v;
 		while (i < 4 && fabs(scaled) >= 1000) {
@@ -537,7 +537,7 @@ static void step_field(struct tui_state *s, const struct tui_field *f, int direc
 
 void tui_inputs_default(struct tui_inputs *in, const struct hwdb *db, int gpu)
 {
-	*in = (struct tui_inputs){0};
+	*in = (struct tui_inputs){ 0 };
 	in->gpu = gpu;
 	in->compare = -1;
 	in->roofline_mode = TUI_ROOFLINE_GEMM;
@@ -622,7 +622,7 @@ void tui_state_message(struct tui_state *s, bool error, const char *fmt, ...)
 
 void tui_state_init(struct tui_state *s, const struct hwdb *db, int gpu)
 {
-	*s = (struct tui_state){0};
+	*s = (struct tui_state){ 0 };
 	s->db = db;
 	s->gpu_override = -1;
 	s->panel = TUI_PANEL_HW;

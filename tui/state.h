@@ -47,34 +47,34 @@ struct tui_inputs {
 	double gemm_m, gemm_n, gemm_k;
 	int roofline_dtype;
 	int roofline_no_tensor; /* 1: the vector (CUDA-core/SIMD) rate */
-	int roofline_level;	/* memory level of the point: enum in state.c's choice list */
-	double intensity;	/* FLOP/byte, intensity mode */
+	int roofline_level;     /* memory level of the point: enum in state.c's choice list */
+	double intensity;       /* FLOP/byte, intensity mode */
 	/* occupancy */
 	double threads, regs, smem, dyn_smem;
 	double carveout; /* percent; -1: the driver's default */
-	int optin;	 /* the kernel raised its dynamic shared memory limit (NVIDIA) */
+	int optin;       /* the kernel raised its dynamic shared memory limit (NVIDIA) */
 	double barriers; /* named barriers per block */
 	/* alignment */
 	int align_dtype;
 	char align_dims[TUI_TEXT];  /* "4096,11008,..." */
 	char align_model[TUI_PATH]; /* a model config, used instead of dims when set */
-	double align_tokens;	    /* M of every GEMM (batch x sequence) */
+	double align_tokens;        /* M of every GEMM (batch x sequence) */
 	/* cost */
 	int cost_mode;
 	double train_params, train_seq, train_batch, train_steps, train_gpus, train_mfu;
-	double train_target_mfu;			  /* 0: none */
-	double train_price, train_investment;		  /* investment 0: none */
-	int train_dtype;				  /* the rate the run computes at */
-	double train_peak;				  /* 0: the dtype's hwdb peak */
-	int train_formula;				  /* 6n, palm */
+	double train_target_mfu;                          /* 0: none */
+	double train_price, train_investment;             /* investment 0: none */
+	int train_dtype;                                  /* the rate the run computes at */
+	double train_peak;                                /* 0: the dtype's hwdb peak */
+	int train_formula;                                /* 6n, palm */
 	double train_layers, train_heads, train_head_dim; /* palm */
 	int train_causal;
 	double decode_params, decode_layers, decode_kv_heads, decode_head_dim, decode_context, decode_batch,
-	    decode_gpus, decode_price;
+		decode_gpus, decode_price;
 	int decode_weight_dtype, decode_kv_dtype; /* indices into the storage types */
-	int decode_dtype;			  /* the rate the GEMMs compute at */
-	double decode_peak;			  /* 0: the dtype's hwdb peak */
-	double decode_overhead;			  /* seconds per step: launches, communication */
+	int decode_dtype;                         /* the rate the GEMMs compute at */
+	double decode_peak;                       /* 0: the dtype's hwdb peak */
+	double decode_overhead;                   /* seconds per step: launches, communication */
 };
 
 /* ---- the inputs as a table: the form, editing, scenario files and --dump all read it ---- */
@@ -83,9 +83,9 @@ enum tui_field_kind {
 	TUI_FIELD_NUMBER,  /* double, with unit */
 	TUI_FIELD_INTEGER, /* double holding an integer */
 	TUI_FIELD_DTYPE,   /* int, enum ridge_dtype */
-	TUI_FIELD_GPU,	   /* int, hwdb index (compare: -1 = none) */
+	TUI_FIELD_GPU,     /* int, hwdb index (compare: -1 = none) */
 	TUI_FIELD_CHOICE,  /* int, index into choices */
-	TUI_FIELD_TEXT	   /* char[] */
+	TUI_FIELD_TEXT     /* char[] */
 };
 
 enum tui_step_kind {
@@ -96,14 +96,14 @@ enum tui_step_kind {
 
 struct tui_field {
 	enum tui_panel_id panel;
-	int mode;	 /* shown only in this panel mode; -1 always */
+	int mode;        /* shown only in this panel mode; -1 always */
 	const char *key; /* scenario/--dump key */
 	const char *label;
 	enum tui_field_kind kind;
 	size_t offset; /* into struct tui_inputs */
 	size_t size;   /* TEXT: buffer size */
 	enum ridge_unit unit;
-	bool percent; /* a fraction shown and typed as a percentage */
+	bool percent;    /* a fraction shown and typed as a percentage */
 	double min, max; /* a field of the TUI's own; one of a calculator takes its table's */
 	enum tui_step_kind step_kind;
 	double step, big_step;
@@ -148,8 +148,8 @@ struct tui_roofline_compute {
 struct tui_roofline_results {
 	bool ok;
 	char error[TUI_TEXT];
-	bool has_cost; /* GEMM mode */
-	bool has_time_model;                  /* GEMM mode: the prediction (model/timing.h) */
+	bool has_cost;       /* GEMM mode */
+	bool has_time_model; /* GEMM mode: the prediction (model/timing.h) */
 	struct ridge_kernel_time time_model;
 	struct ridge_kernel_cost cost;
 	struct ridge_kernel_path path;

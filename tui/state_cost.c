@@ -12,7 +12,8 @@ int tui_train_input(const struct tui_inputs *in, const struct ridge_gpu *gpu, st
 	memset(t, 0, sizeof *t);
 	struct cost_peak pk; /* `ridge cost`'s lookup: the given peak, else the dtype's hwdb rate */
 	if (cost_peak_lookup(gpu, (enum ridge_dtype)in->train_dtype, in->train_peak, &pk) != 0) {
-		snprintf(err, err_len, "%s on %s: %s", ridge_dtype_name((enum ridge_dtype)in->train_dtype), gpu->id, pk.why);
+		snprintf(err, err_len, "%s on %s: %s", ridge_dtype_name((enum ridge_dtype)in->train_dtype), gpu->id,
+			 pk.why);
 		return -1;
 	}
 	t->peak_flops = pk.peak;
@@ -39,7 +40,8 @@ int tui_decode_input(const struct tui_inputs *in, const struct ridge_gpu *gpu, s
 	memset(d, 0, sizeof *d);
 	struct cost_peak pk; /* `ridge cost`'s lookup: the given peak, else the dtype's hwdb rate */
 	if (cost_peak_lookup(gpu, (enum ridge_dtype)in->decode_dtype, in->decode_peak, &pk) != 0) {
-		snprintf(err, err_len, "%s on %s: %s", ridge_dtype_name((enum ridge_dtype)in->decode_dtype), gpu->id, pk.why);
+		snprintf(err, err_len, "%s on %s: %s", ridge_dtype_name((enum ridge_dtype)in->decode_dtype), gpu->id,
+			 pk.why);
 		return -1;
 	}
 	d->peak_flops = pk.peak;

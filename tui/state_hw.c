@@ -5,7 +5,7 @@ static void hw_rows(const struct ridge_gpu *gpu, struct tui_hw_row rows[RIDGE_DT
 {
 	for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
 		struct tui_hw_row *r = &rows[d];
-		*r = (struct tui_hw_row){0};
+		*r = (struct tui_hw_row){ 0 };
 		if (!gpu)
 			continue;
 		enum ridge_dtype dtype = (enum ridge_dtype)d;

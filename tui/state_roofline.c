@@ -8,8 +8,8 @@
 #include "kernel_view.h"
 #include "panels.h"
 
-static const enum ridge_kernel algorithm_kernel[] = {RIDGE_KERNEL_GEMM, RIDGE_KERNEL_GEMM_TILED,
-						     RIDGE_KERNEL_GEMM_NAIVE};
+static const enum ridge_kernel algorithm_kernel[] = { RIDGE_KERNEL_GEMM, RIDGE_KERNEL_GEMM_TILED,
+						      RIDGE_KERNEL_GEMM_NAIVE };
 
 /* The kernel shape the GEMM inputs describe. */
 int tui_roofline_shape(const struct tui_inputs *in, struct ridge_kernel_shape *shape, char *err, size_t err_len)
@@ -36,7 +36,7 @@ static void plot_ceilings(const struct ridge_gpu *gpu, struct tui_roofline_resul
 	r->compute_count = 0;
 	for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
 		/* The matrix rate where the dtype has one, and the vector rate. */
-		static const enum ridge_peak_kind kinds[] = {RIDGE_PEAK_MATRIX, RIDGE_PEAK_VECTOR};
+		static const enum ridge_peak_kind kinds[] = { RIDGE_PEAK_MATRIX, RIDGE_PEAK_VECTOR };
 		for (int k = 0; k < 2; k++) {
 			double peak;
 			if (!ridge_gpu_peak(gpu, (enum ridge_dtype)d, kinds[k], false, &peak, NULL))

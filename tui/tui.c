@@ -40,7 +40,7 @@ static void on_fatal_signal(int sig)
 
 static void install_signal_handlers(void)
 {
-	static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGABRT, SIGFPE};
+	static const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGABRT, SIGFPE };
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_fatal_signal;
@@ -109,7 +109,7 @@ static void handle_click(struct tui_state *s, const struct tui_layout *l, int y,
 			tui_state_goto(s, (enum tui_panel_id)p);
 		return;
 	}
-	struct tui_layout_spec spec = {0};
+	struct tui_layout_spec spec = { 0 };
 	if (tui_panel_views[s->panel].spec)
 		tui_panel_views[s->panel].spec(s, &spec);
 	if (!spec.form_on_top && tui_rect_contains(&l->form, y, x)) {
@@ -131,7 +131,7 @@ int tui_run(struct tui_state *s, FILE *terminal, struct app_status *st)
 	/* terminal: the raw stdout (the front end's), not the escaping stream: ncurses draws control characters as ^X itself */
 	if (!isatty(fileno(stdin)) || !isatty(fileno(terminal))) {
 		app_error_env(
-		    st, "tui needs a terminal (stdin and stdout); for values without one, use 'ridge tui --dump'");
+			st, "tui needs a terminal (stdin and stdout); for values without one, use 'ridge tui --dump'");
 		return EXIT_ENV;
 	}
 	SCREEN *screen = newterm(NULL, terminal, stdin);
@@ -148,10 +148,10 @@ int tui_run(struct tui_state *s, FILE *terminal, struct app_status *st)
 		endwin();
 		delscreen(screen);
 		app_error_env(
-		    st,
-		    "the terminal '%s' cannot move the cursor (no 'cup' or 'clear' in its terminfo): the TUI "
-		    "needs one (set TERM, e.g. xterm-256color); for values without one, use 'ridge tui --dump'",
-		    term ? term : "");
+			st,
+			"the terminal '%s' cannot move the cursor (no 'cup' or 'clear' in its terminfo): the TUI "
+			"needs one (set TERM, e.g. xterm-256color); for values without one, use 'ridge tui --dump'",
+			term ? term : "");
 		return EXIT_ENV;
 	}
 	curses_active = 1;
@@ -262,7 +262,7 @@ int tui_bench(struct tui_state *s, int lines, int cols, int presses, FILE *out, 
 	 * recomputes through the model and redraws the whole screen. Wall time
 	 * includes preemption by other processes; CPU time is the explorer's own
 	 * cost. */
-	static const int keys[] = {KEY_RIGHT, KEY_LEFT, KEY_PPAGE, KEY_NPAGE, KEY_DOWN};
+	static const int keys[] = { KEY_RIGHT, KEY_LEFT, KEY_PPAGE, KEY_NPAGE, KEY_DOWN };
 	double worst_cpu = 0, worst_median = 0;
 	for (int p = 0; p < TUI_PANEL_COUNT; p++) {
 		tui_state_goto(s, (enum tui_panel_id)p);

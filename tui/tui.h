@@ -14,7 +14,7 @@ struct app_status;
 /* What `ridge tui` was asked for (cli/cmd_tui.c parses the arguments). */
 struct tui_options {
 	const char *gpu, *hwdb_dir, *calibration; /* NULL: not given */
-	const char *file;			  /* the scenario file, or NULL */
+	const char *file;                         /* the scenario file, or NULL */
 	bool dump, bench;
 	int lines, cols, presses; /* --bench's screen and key presses */
 };

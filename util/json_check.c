@@ -52,7 +52,8 @@ static const char *duplicate_in(const cJSON *o, char *path, size_t path_len, siz
 				/* The key as it is in the document (names are its strings). */
 				for (const cJSON *c = o->child; c; c = c->next) {
 					if (c->string && strcmp(c->string, names[i]) == 0) {
-						snprintf(path + used, path_len - used, "%s%s", used ? "." : "", c->string);
+						snprintf(path + used, path_len - used, "%s%s", used ? "." : "",
+							 c->string);
 						free(names);
 						return c->string;
 					}

@@ -122,9 +122,9 @@ static int backend_run(struct kern_ctx *ctx, const struct kern_config *cfg, stru
 
 /* Block sizes, dynamic shared memory sizes (bytes; the opt-in ones need the
  * attribute raised) and carveouts the occupancy sweep asks the runtime for. */
-static const int occ_blocks[] = {32, 64, 96, 128, 192, 256, 384, 512, 640, 768, 1024};
-static const double occ_dyn_kib[] = {0, 1, 4, 16, 40, 64, 100, 160, 200};
-static const int occ_carveouts[] = {0, 25, 50, 100};
+static const int occ_blocks[] = { 32, 64, 96, 128, 192, 256, 384, 512, 640, 768, 1024 };
+static const double occ_dyn_kib[] = { 0, 1, 4, 16, 40, 64, 100, 160, 200 };
+static const int occ_carveouts[] = { 0, 25, 50, 100 };
 
 static int occ_query(struct kern_ctx *ctx, const struct occ_kernel *k, const gpuFuncAttributes *attr, int block,
 		     size_t dyn, size_t max_dyn, bool optin, int carveout, struct kern_occupancy_row *row, char *err,
@@ -162,8 +162,9 @@ static int backend_occupancy(struct kern_ctx *ctx, struct kern_occupancy_row *ro
 		CK(gpu(FuncGetAttributes)(&attr, k->func));
 		size_t stat = attr.sharedSizeBytes;
 		size_t dflt = (size_t)ctx->info.smem_per_block > stat ? (size_t)ctx->info.smem_per_block - stat : 0;
-		size_t optin_max =
-		    (size_t)ctx->info.smem_per_block_optin > stat ? (size_t)ctx->info.smem_per_block_optin - stat : 0;
+		size_t optin_max = (size_t)ctx->info.smem_per_block_optin > stat
+					   ? (size_t)ctx->info.smem_per_block_optin - stat
+					   : 0;
 		for (size_t di = 0; di < sizeof occ_dyn_kib / sizeof occ_dyn_kib[0] + 2; di++) {
 			size_t dyn;
 			if (di < sizeof occ_dyn_kib / sizeof occ_dyn_kib[0])
@@ -201,7 +202,7 @@ static int backend_occupancy(struct kern_ctx *ctx, struct kern_occupancy_row *ro
 						int rc = occ_query(ctx, k, &attr, block, dyn, max_dyn, optin,
 								   occ_carveouts[ci], &rows[*count], err, err_len);
 						CK(gpu(FuncSetAttribute)(
-						    k->func, gpuFuncAttributePreferredSharedMemoryCarveout, -1));
+							k->func, gpuFuncAttributePreferredSharedMemoryCarveout, -1));
 						if (rc)
 							return -1;
 						(*count)++;
@@ -217,8 +218,8 @@ static int backend_occupancy(struct kern_ctx *ctx, struct kern_occupancy_row *ro
 }
 
 static const struct kern_backend backend_table = {
-    KERN_BACKEND_NAME,	 backend_device_count, backend_open,	  backend_close,
-    backend_unsupported, backend_run,	       backend_occupancy,
+	KERN_BACKEND_NAME,   backend_device_count, backend_open,      backend_close,
+	backend_unsupported, backend_run,          backend_occupancy,
 };
 
 extern "C" const struct kern_backend *kern_backend(void)

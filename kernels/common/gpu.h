@@ -72,11 +72,11 @@ static inline int kern_failf(char *err, size_t err_len, const char *fmt, ...)
 /* Every runtime call goes through CK: on failure the function returns -1 with
  * file:line, the expression and the runtime's message in err (never exits).
  * The enclosing function must have `char *err, size_t err_len` in scope. */
-#define CK(expr)                                                                                                       \
-	do {                                                                                                           \
-		gpuError_t ck_status_ = (expr);                                                                        \
-		if (ck_status_ != gpuSuccess)                                                                          \
-			return kern_fail(err, err_len, __FILE__, __LINE__, #expr, gpu(GetErrorString)(ck_status_));    \
+#define CK(expr)                                                                                                    \
+	do {                                                                                                        \
+		gpuError_t ck_status_ = (expr);                                                                     \
+		if (ck_status_ != gpuSuccess)                                                                       \
+			return kern_fail(err, err_len, __FILE__, __LINE__, #expr, gpu(GetErrorString)(ck_status_)); \
 	} while (0)
 
 /* After a kernel launch: the launch error, if any. */
@@ -124,11 +124,11 @@ struct dev_buffer {
 	}
 };
 
-#define CK_ALLOC(buf, n)                                                                                               \
-	do {                                                                                                           \
-		(buf).release();                                                                                       \
-		CK(gpu(Malloc)(&(buf).ptr, (n)));                                                                      \
-		(buf).bytes = (n);                                                                                     \
+#define CK_ALLOC(buf, n)                          \
+	do {                                      \
+		(buf).release();                  \
+		CK(gpu(Malloc)(&(buf).ptr, (n))); \
+		(buf).bytes = (n);                \
 	} while (0)
 
 /* A host allocation freed when it goes out of scope. */
@@ -158,7 +158,7 @@ struct kern_ctx {
 	struct kern_device info;
 	gpuStream_t stream;
 	bool has_wgmma; /* the sm_90a kernel is in the binary and the device is CC 9.0 */
-	void *blas;	/* library handles (gemm.cu), NULL until the first GEMM */
+	void *blas;     /* library handles (gemm.cu), NULL until the first GEMM */
 	/* The L2 sweep's array, kept between points with its host prefix sums. */
 	dev_buffer l2_buf;
 	uint64_t l2_seed;

@@ -158,7 +158,7 @@ __global__ void aux_chain(uint64_t *base, const uint32_t *next, size_t count, si
 	size_t step = (size_t)gridDim.x * blockDim.x;
 	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += step)
 		base[kern_chase_offset(seed, i, stride) / 8] =
-		    (uint64_t)((char *)base + kern_chase_offset(seed, next[i], stride));
+			(uint64_t)((char *)base + kern_chase_offset(seed, next[i], stride));
 }
 
 /* The chain's checksum (kernels/chase.h): over a chain in memory (base set:
@@ -274,12 +274,13 @@ extern "C" int rp_latency_run(struct kern_ctx *ctx, const struct kern_config *cf
 	if (smem)
 		for (size_t i = 0; i < count; i++)
 			hnext[i] /= 4;
-	struct lat_job job = {ctx, cfg->id, cfg->l1 != 0, NULL, dnext.as<uint32_t>(), hops, out.as<uint64_t>(),
-			      cyc.as<uint32_t>()};
+	struct lat_job job = {
+		ctx, cfg->id, cfg->l1 != 0, NULL, dnext.as<uint32_t>(), hops, out.as<uint64_t>(), cyc.as<uint32_t>()
+	};
 	if (!smem) {
 		CK_ALLOC(chain, bytes);
-		aux_chain<<<kern_blocks_for(ctx, 256), 256, 0, ctx->stream>>>(chain.as<uint64_t>(), dnext.as<uint32_t>(),
-									     count, stride, cfg->seed);
+		aux_chain<<<kern_blocks_for(ctx, 256), 256, 0, ctx->stream>>>(
+			chain.as<uint64_t>(), dnext.as<uint32_t>(), count, stride, cfg->seed);
 		CK_LAUNCH("aux_chain");
 	}
 	char *base = chain.as<char>();
@@ -289,9 +290,9 @@ extern "C" int rp_latency_run(struct kern_ctx *ctx, const struct kern_config *cf
 	/* Verify 1: every link of the chain (the shared-memory chase: the offsets
 	 * it copies in). */
 	CK(gpu(MemsetAsync)(sum.ptr, 0, sizeof(unsigned long long), ctx->stream));
-	aux_chain_checksum<<<kern_blocks_for(ctx, 256), 256, 0, ctx->stream>>>(
-	    smem ? NULL : chain.as<uint64_t>(), dnext.as<uint32_t>(), count, stride, cfg->seed,
-	    sum.as<unsigned long long>());
+	aux_chain_checksum<<<kern_blocks_for(ctx, 256), 256, 0, ctx->stream>>>(smem ? NULL : chain.as<uint64_t>(),
+									       dnext.as<uint32_t>(), count, stride,
+									       cfg->seed, sum.as<unsigned long long>());
 	CK_LAUNCH("aux_chain_checksum");
 	unsigned long long got_sum = 0;
 	CK(gpu(MemcpyAsync)(&got_sum, sum.ptr, sizeof got_sum, gpuMemcpyDeviceToHost, ctx->stream));
@@ -329,7 +330,9 @@ extern "C" int rp_latency_run(struct kern_ctx *ctx, const struct kern_config *cf
 					  "%s: verification failed: after %ld loads (%s) the chase did not end where "
 					  "the host's walk of the same cycle of %zu elements does",
 					  kern_id_name(cfg->id), job.hops,
-					  verify_run ? "the verification run" : r < 0 ? "a warm-up run" : "a timed run",
+					  verify_run ? "the verification run"
+					  : r < 0    ? "a warm-up run"
+						     : "a timed run",
 					  count);
 		}
 		if (r < 0)
@@ -353,7 +356,8 @@ extern "C" int rp_latency_run(struct kern_ctx *ctx, const struct kern_config *cf
 		if (q > KERN_MAX_REPEATS)
 			q = KERN_MAX_REPEATS;
 		for (int i = 0; i < q; i++)
-			res->seconds[i] = lat[((size_t)i * 2 + 1) * LAT_HOPS_RECORDED / (2 * (size_t)q)] / ctx->info.clock_hz;
+			res->seconds[i] =
+				lat[((size_t)i * 2 + 1) * LAT_HOPS_RECORDED / (2 * (size_t)q)] / ctx->info.clock_hz;
 		res->repeats = q;
 		res->work = LAT_HOPS_RECORDED;
 		snprintf(res->method, sizeof res->method,

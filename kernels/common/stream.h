@@ -275,8 +275,7 @@ __global__ void rp_triad(float4 *__restrict__ a, const float4 *__restrict__ b, c
  * generator's values, in double: acc[0] += sum (out - ref)^2, acc[1] +=
  * sum ref^2, acc[2] += non-finite outputs. triad_s = 0: copy of seed's array;
  * else seed's + triad_s x (seed + 1)'s. */
-__global__ void aux_check_stream(const float *__restrict__ out, size_t nf, uint64_t seed, float triad_s,
-				 double *acc)
+__global__ void aux_check_stream(const float *__restrict__ out, size_t nf, uint64_t seed, float triad_s, double *acc)
 {
 	__shared__ double part[2][32];
 	__shared__ unsigned long long bad_count;
@@ -393,7 +392,7 @@ __device__ __forceinline__ float4 load_wide(const float4 *p)
 __global__ void rp_read_wide(const float4 *__restrict__ a, size_t n, int passes, double *out)
 {
 	size_t stride = (size_t)gridDim.x * blockDim.x;
-	float s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+	float s[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
 	for (int p = 0; p < passes; p++) {
 		size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 		for (; i + 7 * stride < n; i += 8 * stride) {
@@ -444,8 +443,8 @@ __global__ void rp_write(float4 *__restrict__ a, float base, size_t n, int passe
 
 /* Four blocks of 512 per SM (32 registers) where an SM holds 2048 threads,
  * two elsewhere. */
-#if defined(__CUDA_ARCH__) && !defined(__HIPCC__) &&                                                                  \
-    (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1030)
+#if defined(__CUDA_ARCH__) && !defined(__HIPCC__) && \
+	(__CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1030)
 #define L2_MIN_BLOCKS 4
 #elif defined(__CUDA_ARCH__) && !defined(__HIPCC__)
 #define L2_MIN_BLOCKS 2
@@ -454,7 +453,7 @@ __global__ void rp_write(float4 *__restrict__ a, float base, size_t n, int passe
 #endif
 
 __global__ void __launch_bounds__(L2_THREADS, L2_MIN_BLOCKS)
-    rp_l2_read(const float4 *__restrict__ a, int chunks, double *out)
+	rp_l2_read(const float4 *__restrict__ a, int chunks, double *out)
 {
 	const float4 *p = a + (size_t)(blockIdx.x % chunks) * (L2_THREADS * L2_PER_THREAD) + threadIdx.x;
 	float s0 = 0, s1 = 0;
@@ -592,9 +591,9 @@ static int run_stream(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 {
 	bool one_per_thread = cfg->id == KERN_COPY || cfg->id == KERN_TRIAD || cfg->id == KERN_COPY_FIXED;
 	bool is_copy = cfg->id == KERN_COPY || cfg->id == KERN_COPY_FIXED;
-	size_t bytes = cfg->bytes > 0			     ? (size_t)cfg->bytes
-		       : one_per_thread			     ? (size_t)STREAM_ONE_PER_THREAD_BYTES
-							     : default_array_bytes(ctx);
+	size_t bytes = cfg->bytes > 0   ? (size_t)cfg->bytes
+		       : one_per_thread ? (size_t)STREAM_ONE_PER_THREAD_BYTES
+					: default_array_bytes(ctx);
 	bytes = bytes / 64 * 64;
 	if (bytes < 4096)
 		return kern_failf(err, err_len, "%s: %zu bytes per array is too small", kern_id_name(cfg->id), bytes);
@@ -624,7 +623,7 @@ static int run_stream(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 					  kern_id_name(cfg->id), bytes);
 		job.blocks = (int)blocks;
 	} else {
-		fw = cfg->id == KERN_READ	   ? full_wave(ctx, rp_read, 256, 0, &job.blocks, err, err_len)
+		fw = cfg->id == KERN_READ        ? full_wave(ctx, rp_read, 256, 0, &job.blocks, err, err_len)
 		     : cfg->id == KERN_READ_WIDE ? full_wave(ctx, rp_read_wide, 256, 0, &job.blocks, err, err_len)
 						 : full_wave(ctx, rp_write, 256, 0, &job.blocks, err, err_len);
 	}
@@ -648,7 +647,7 @@ static int run_stream(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 	if (stream_launch(&job, 0, err, err_len))
 		return -1;
 	CK(gpu(StreamSynchronize)(ctx->stream));
-	struct kern_error e = {0, 0, 0};
+	struct kern_error e = { 0, 0, 0 };
 	if (cfg->id == KERN_READ || cfg->id == KERN_READ_WIDE) {
 		double got = 0, want = 0;
 		CK(gpu(Memcpy)(&got, sum.ptr, sizeof got, gpuMemcpyDeviceToHost));
@@ -773,7 +772,7 @@ static int run_l2(struct kern_ctx *ctx, const struct kern_config *cfg, struct ke
 	double got = 0;
 	CK(gpu(MemcpyAsync)(&got, sum.ptr, sizeof got, gpuMemcpyDeviceToHost, ctx->stream));
 	CK(gpu(StreamSynchronize)(ctx->stream));
-	struct kern_error e = {0, 0, 0};
+	struct kern_error e = { 0, 0, 0 };
 	kern_error_add(&e, got, (double)reads * ctx->l2_prefix[job.n4]);
 	res->verify_error = kern_error_value(&e);
 	res->verify_tolerance = 1e-4;
@@ -784,10 +783,11 @@ static int run_l2(struct kern_ctx *ctx, const struct kern_config *cfg, struct ke
 		return -1;
 	res->work = (double)reads * (double)bytes;
 	res->bytes = (double)bytes;
-	snprintf(res->method, sizeof res->method,
-		 "read-only, %.2f MiB working set in %zu chunks of %.0f KiB, block b reads chunk b mod %zu with "
-		 KERN_LOAD_L2_NAME ", %d blocks of %d threads (each chunk read %zu times per launch)",
-		 bytes / 1048576.0, chunks, chunk / 1024.0, chunks, job.blocks, L2_THREADS, reads);
+	snprintf(
+		res->method, sizeof res->method,
+		"read-only, %.2f MiB working set in %zu chunks of %.0f KiB, block b reads chunk b mod %zu with " KERN_LOAD_L2_NAME
+		", %d blocks of %d threads (each chunk read %zu times per launch)",
+		bytes / 1048576.0, chunks, chunk / 1024.0, chunks, job.blocks, L2_THREADS, reads);
 	return 0;
 }
 
@@ -820,7 +820,7 @@ static int run_smem(struct kern_ctx *ctx, const struct kern_config *cfg, struct 
 	if (kern_fill(ctx, FILL_F32_POSITIVE, in.ptr, nf, cfg->seed, err, err_len))
 		return -1;
 	CK(gpu(MemsetAsync)(out.ptr, 0xFF, blocks * sizeof(float), ctx->stream));
-	struct smem_job job = {ctx, blocks, in.as<float4>(), out.as<float>()};
+	struct smem_job job = { ctx, blocks, in.as<float4>(), out.as<float>() };
 	if (smem_launch(&job, 0, err, err_len))
 		return -1;
 	CK(gpu(StreamSynchronize)(ctx->stream));
@@ -828,7 +828,7 @@ static int run_smem(struct kern_ctx *ctx, const struct kern_config *cfg, struct 
 	if (!host.alloc(blocks * sizeof(float)))
 		return kern_failf(err, err_len, "out of host memory");
 	CK(gpu(Memcpy)(host.ptr, out.ptr, blocks * sizeof(float), gpuMemcpyDeviceToHost));
-	struct kern_error e = {0, 0, 0};
+	struct kern_error e = { 0, 0, 0 };
 	for (int b = 0; b < blocks; b++) {
 		double s = 0;
 		for (size_t i = 0; i < SMEM_ELEMS * 4; i++)
@@ -900,21 +900,22 @@ __device__ __forceinline__ __half2 fma_f16x2(__half2 x, __half2 b, __half2 c)
 }
 
 __global__ void __launch_bounds__(FMA_THREADS)
-    rp_fma_f32(const float *__restrict__ x0, float b, const float *__restrict__ c, float *__restrict__ out, int iters)
+	rp_fma_f32(const float *__restrict__ x0, float b, const float *__restrict__ c, float *__restrict__ out,
+		   int iters)
 {
 	fma_chains<float, float, fma_f32>(x0, b, c, out, iters);
 }
 
 __global__ void __launch_bounds__(FMA_THREADS)
-    rp_fma_f64(const double *__restrict__ x0, double b, const double *__restrict__ c, double *__restrict__ out,
-	       int iters)
+	rp_fma_f64(const double *__restrict__ x0, double b, const double *__restrict__ c, double *__restrict__ out,
+		   int iters)
 {
 	fma_chains<double, double, fma_f64>(x0, b, c, out, iters);
 }
 
 __global__ void __launch_bounds__(FMA_THREADS)
-    rp_fma_f16x2(const __half2 *__restrict__ x0, __half2 b, const __half2 *__restrict__ c, __half2 *__restrict__ out,
-		 int iters)
+	rp_fma_f16x2(const __half2 *__restrict__ x0, __half2 b, const __half2 *__restrict__ c,
+		     __half2 *__restrict__ out, int iters)
 {
 	fma_chains<__half2, __half2, fma_f16x2>(x0, b, c, out, iters);
 }
@@ -1009,7 +1010,7 @@ static int run_fma(struct kern_ctx *ctx, const struct kern_config *cfg, struct k
 	if (!host.alloc(count * elem))
 		return kern_failf(err, err_len, "out of host memory");
 	CK(gpu(Memcpy)(host.ptr, out.ptr, count * elem, gpuMemcpyDeviceToHost));
-	struct kern_error e = {0, 0, 0};
+	struct kern_error e = { 0, 0, 0 };
 	for (size_t i = 0; i < count; i++) {
 		size_t ci = i % T; /* c is per thread */
 		if (kind == 0) {
@@ -1126,9 +1127,9 @@ static int run_launch(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 		{
 			(void)gpu(EventDestroy)(*e);
 		}
-	} guard0 = {&e0};
+	} guard0 = { &e0 };
 	CK(gpu(EventCreate)(&e1));
-	struct event_guard guard1 = {&e1};
+	struct event_guard guard1 = { &e1 };
 	(void)guard0;
 	(void)guard1;
 	/* Sample -1 .. -warmup are warm-up. */
@@ -1186,16 +1187,17 @@ static int run_launch(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 	res->bytes = 0;
 	res->verify_error = -1;
 	res->verify_tolerance = 0;
-	const char *what = cfg->id == KERN_LAUNCH_ASYNC
-			       ? "host time of %d back-to-back empty-kernel launches (1 x 32 threads), per launch; "
-				 "each run the median of %d such batches"
-			   : cfg->id == KERN_LAUNCH_SYNC
-			       ? "host time of %d launch + stream-synchronize round trips, per round trip; each run "
-				 "the median of %d such batches"
-			   : cfg->id == KERN_GRAPH_NODE
-			       ? "device time (events) of one replay of a graph of %d empty-kernel nodes, per node"
-			       : "host time of %d launches of a one-node graph, per launch; each run the median of %d "
-				 "such batches";
+	const char *what =
+		cfg->id == KERN_LAUNCH_ASYNC
+			? "host time of %d back-to-back empty-kernel launches (1 x 32 threads), per launch; "
+			  "each run the median of %d such batches"
+		: cfg->id == KERN_LAUNCH_SYNC
+			? "host time of %d launch + stream-synchronize round trips, per round trip; each run "
+			  "the median of %d such batches"
+		: cfg->id == KERN_GRAPH_NODE
+			? "device time (events) of one replay of a graph of %d empty-kernel nodes, per node"
+			: "host time of %d launches of a one-node graph, per launch; each run the median of %d "
+			  "such batches";
 	snprintf(res->method, sizeof res->method, what, ops, LAUNCH_SUBBATCHES);
 	return 0;
 }

@@ -193,15 +193,15 @@ static int run_v_stream(struct kern_ctx *ctx, const struct kern_config *cfg, str
 	if (left)
 		return kern_failf(err, err_len, "v_stream_add: verification failed: %llu of %zu outputs never written",
 				  left, nf);
-	struct kern_error e = {0, 0, 0};
+	struct kern_error e = { 0, 0, 0 };
 	for (int s = 0; s < V_SAMPLES; s++) {
 		size_t i = (size_t)(((uint64_t)kern_hash(cfg->seed + 5, s) << 32 | kern_hash(cfg->seed + 6, s)) % nf);
 		float got;
 		if (v_fetch(&got, c.ptr, i, 1, sizeof got, err, err_len))
 			return -1;
-		kern_error_add(
-		    &e, got,
-		    v_sum_f32(kern_value(KERN_ELEM_F32, cfg->seed, i), kern_value(KERN_ELEM_F32, cfg->seed + 1, i)));
+		kern_error_add(&e, got,
+			       v_sum_f32(kern_value(KERN_ELEM_F32, cfg->seed, i),
+					 kern_value(KERN_ELEM_F32, cfg->seed + 1, i)));
 	}
 	res->verify_error = kern_error_value(&e);
 	res->verify_tolerance = 0;
@@ -226,7 +226,7 @@ static int run_v_stream(struct kern_ctx *ctx, const struct kern_config *cfg, str
 /* Row-major A (M x K), B (K x N), C (M x N); a 32 x 32 block of threads
  * computes a 32 x 32 block of C, one output per thread, threadIdx.x along N. */
 __global__ void __launch_bounds__(V_TILE *V_TILE)
-    rv_gemm_naive(const float *A, const float *B, float *C, int M, int N, int K)
+	rv_gemm_naive(const float *A, const float *B, float *C, int M, int N, int K)
 {
 	int col = blockIdx.x * V_TILE + threadIdx.x, row = blockIdx.y * V_TILE + threadIdx.y;
 	if (row >= M || col >= N)
@@ -239,7 +239,7 @@ __global__ void __launch_bounds__(V_TILE *V_TILE)
 
 /* The seed's tiled kernel: M, N, K multiples of 32. */
 __global__ void __launch_bounds__(V_TILE *V_TILE)
-    rv_gemm_tiled(const float *A, const float *B, float *C, int M, int N, int K)
+	rv_gemm_tiled(const float *A, const float *B, float *C, int M, int N, int K)
 {
 	__shared__ float As[V_TILE][V_TILE], Bs[V_TILE][V_TILE];
 	int tx = threadIdx.x, ty = threadIdx.y;
@@ -298,7 +298,7 @@ static int run_v_gemm(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 	    kern_fill(ctx, FILL_F32, b.ptr, (size_t)k * n, cfg->seed + 1, err, err_len))
 		return -1;
 	CK(gpu(MemsetAsync)(c.ptr, 0xFF, (size_t)m * n * 4, ctx->stream));
-	struct v_gemm_job job = {ctx, tiled, a.as<float>(), b.as<float>(), c.as<float>(), (int)m, (int)n, (int)k};
+	struct v_gemm_job job = { ctx, tiled, a.as<float>(), b.as<float>(), c.as<float>(), (int)m, (int)n, (int)k };
 	if (v_gemm_launch(&job, -1, err, err_len))
 		return -1;
 	CK(gpu(StreamSynchronize)(ctx->stream));
@@ -308,7 +308,7 @@ static int run_v_gemm(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 	if (left)
 		return kern_failf(err, err_len, "%s: verification failed: %llu of %ld outputs never written",
 				  kern_id_name(cfg->id), left, m * n);
-	struct kern_error e = {0, 0, 0};
+	struct kern_error e = { 0, 0, 0 };
 	for (int s = 0; s < V_GEMM_SAMPLES; s++) {
 		long row = (long)(kern_hash(cfg->seed + 77, 2 * s) % (uint32_t)m);
 		long col = (long)(kern_hash(cfg->seed + 77, 2 * s + 1) % (uint32_t)n);
@@ -382,8 +382,8 @@ struct v_pack {
 
 /* Where this thread's row and vectors are. */
 struct v_row {
-	int T;	     /* threads per row */
-	int t;	     /* this thread's index in its row */
+	int T;       /* threads per row */
+	int t;       /* this thread's index in its row */
 	size_t row;  /* the row */
 	size_t base; /* its first vector */
 	__device__ __forceinline__ v_row(int n8)
@@ -508,7 +508,7 @@ __device__ __forceinline__ void v_rmsnorm_store(const v_pack *v, float ss, const
 
 /* y = h * rsqrt(mean(h^2) + eps) * w. */
 __global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS - 1)
-    rv_rmsnorm_bf16(const uint4 *h, const uint4 *w, uint4 *y, int n8)
+	rv_rmsnorm_bf16(const uint4 *h, const uint4 *w, uint4 *y, int n8)
 {
 	__shared__ float scratch[V_ROW_BLOCK / 32];
 	v_row r(n8);
@@ -525,7 +525,7 @@ __global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS - 1)
 
 /* Both in one kernel: h = x + r written (the next residual), y from the rounded h. */
 __global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS - 1)
-    rv_add_rmsnorm_bf16(const uint4 *x, const uint4 *res, const uint4 *w, uint4 *h, uint4 *y, int n8)
+	rv_add_rmsnorm_bf16(const uint4 *x, const uint4 *res, const uint4 *w, uint4 *h, uint4 *y, int n8)
 {
 	__shared__ float scratch[V_ROW_BLOCK / 32];
 	v_row r(n8);
@@ -596,7 +596,7 @@ __global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS) rv_row_max_bf16
 }
 
 __global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS)
-    rv_row_sumexp_bf16(const uint4 *x, const float *mx, float *sum, int n8)
+	rv_row_sumexp_bf16(const uint4 *x, const float *mx, float *sum, int n8)
 {
 	__shared__ float scratch[V_ROW_BLOCK / 32];
 	v_row r(n8);
@@ -610,7 +610,7 @@ __global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS)
 /* Online softmax statistics: each thread's (max, sum of exp) over its values,
  * merged across the row's threads with the rescaling rule. */
 __global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS)
-    rv_row_online_bf16(const uint4 *x, float *mx, float *sum, int n8)
+	rv_row_online_bf16(const uint4 *x, float *mx, float *sum, int n8)
 {
 	__shared__ float sm[V_ROW_BLOCK / 32], ss[V_ROW_BLOCK / 32];
 	v_row r(n8);
@@ -635,7 +635,7 @@ __global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS)
 }
 
 __global__ void __launch_bounds__(V_ROW_BLOCK, V_ROW_MIN_BLOCKS)
-    rv_softmax_norm_bf16(const uint4 *x, const float *mx, const float *sum, uint4 *y, int n8)
+	rv_softmax_norm_bf16(const uint4 *x, const float *mx, const float *sum, uint4 *y, int n8)
 {
 	v_row r(n8);
 	v_pack v[V_ROW_MAX];
@@ -775,7 +775,7 @@ static int run_v_rows(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 	host_buffer hy, hh;
 	if (!hy.alloc((size_t)n * 2) || !hh.alloc((size_t)n * 2))
 		return kern_failf(err, err_len, "out of host memory");
-	struct kern_error e = {0, 0, 0}, eh = {0, 0, 0};
+	struct kern_error e = { 0, 0, 0 }, eh = { 0, 0, 0 };
 	double *ref = (double *)malloc((size_t)n * sizeof(double));
 	if (!ref)
 		return kern_failf(err, err_len, "out of host memory");
@@ -824,17 +824,17 @@ static int run_v_rows(struct kern_ctx *ctx, const struct kern_config *cfg, struc
 	double t = (double)bytes;
 	double moved = cfg->id == KERN_V_RESNORM_UNFUSED  ? 5 * t + 2.0 * n
 		       : cfg->id == KERN_V_RESNORM_FUSED  ? 4 * t + 2.0 * n
-		       : cfg->id == KERN_V_SOFTMAX_SAFE	  ? 4 * t
+		       : cfg->id == KERN_V_SOFTMAX_SAFE   ? 4 * t
 		       : cfg->id == KERN_V_SOFTMAX_ONLINE ? 3 * t
 							  : 2 * t;
 	res->work = moved;
 	res->bytes = t;
 	static const char *const what[] = {
-	    "bf16 residual add (h = x + r), then RMSNorm (one row per block, fp32 statistics): two kernels",
-	    "bf16 residual add and RMSNorm in one kernel (h and y written, the row in registers)",
-	    "bf16 softmax in three kernels: row max, sum of exp(x - max), normalize",
-	    "bf16 softmax in two kernels: online row max and rescaled sum, normalize",
-	    "bf16 softmax in one kernel, the row in registers (x read once)",
+		"bf16 residual add (h = x + r), then RMSNorm (one row per block, fp32 statistics): two kernels",
+		"bf16 residual add and RMSNorm in one kernel (h and y written, the row in registers)",
+		"bf16 softmax in three kernels: row max, sum of exp(x - max), normalize",
+		"bf16 softmax in two kernels: online row max and rescaled sum, normalize",
+		"bf16 softmax in one kernel, the row in registers (x read once)",
 	};
 	snprintf(res->method, sizeof res->method,
 		 "%s; %ld rows x %ld, %ld threads per row (32 values each, loaded before use), %d-thread blocks",
@@ -902,7 +902,7 @@ static int run_v_launch(struct kern_ctx *ctx, const struct kern_config *cfg, str
 		if (r == -(cfg->warmup + 1)) {
 			float got[V_TINY_THREADS];
 			CK(gpu(Memcpy)(got, y.ptr, sizeof got, gpuMemcpyDeviceToHost));
-			struct kern_error e = {0, 0, 0};
+			struct kern_error e = { 0, 0, 0 };
 			for (int t = 0; t < V_TINY_THREADS; t++)
 				kern_error_add(&e, got[t], (double)y0[t] + kernels);
 			res->verify_error = kern_error_value(&e);

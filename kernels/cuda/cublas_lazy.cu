@@ -23,7 +23,8 @@
 #define CUBLASLT_SONAME "libcublasLt.so"
 #endif
 
-namespace {
+namespace
+{
 
 struct lazy_lib {
 	const char *soname;
@@ -31,8 +32,8 @@ struct lazy_lib {
 	bool tried;
 };
 
-lazy_lib blas_lib = {CUBLAS_SONAME, nullptr, false};
-lazy_lib lt_lib = {CUBLASLT_SONAME, nullptr, false};
+lazy_lib blas_lib = { CUBLAS_SONAME, nullptr, false };
+lazy_lib lt_lib = { CUBLASLT_SONAME, nullptr, false };
 char load_error[512];
 
 void *lazy_symbol(lazy_lib &lib, const char *name)
@@ -77,8 +78,14 @@ const char *cublasGetStatusString(cublasStatus_t status)
 	return real(status);
 }
 
-cublasStatus_t cublasCreate_v2(cublasHandle_t *handle) { return BLAS(cublasCreate_v2, handle); }
-cublasStatus_t cublasDestroy_v2(cublasHandle_t handle) { return BLAS(cublasDestroy_v2, handle); }
+cublasStatus_t cublasCreate_v2(cublasHandle_t *handle)
+{
+	return BLAS(cublasCreate_v2, handle);
+}
+cublasStatus_t cublasDestroy_v2(cublasHandle_t handle)
+{
+	return BLAS(cublasDestroy_v2, handle);
+}
 cublasStatus_t cublasSetStream_v2(cublasHandle_t handle, cudaStream_t stream)
 {
 	return BLAS(cublasSetStream_v2, handle, stream);
@@ -100,8 +107,14 @@ cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa, cub
 		    ldc, computeType, algo);
 }
 
-cublasStatus_t cublasLtCreate(cublasLtHandle_t *handle) { return LT(cublasLtCreate, handle); }
-cublasStatus_t cublasLtDestroy(cublasLtHandle_t handle) { return LT(cublasLtDestroy, handle); }
+cublasStatus_t cublasLtCreate(cublasLtHandle_t *handle)
+{
+	return LT(cublasLtCreate, handle);
+}
+cublasStatus_t cublasLtDestroy(cublasLtHandle_t handle)
+{
+	return LT(cublasLtDestroy, handle);
+}
 cublasStatus_t cublasLtMatmul(cublasLtHandle_t handle, cublasLtMatmulDesc_t desc, const void *alpha, const void *A,
 			      cublasLtMatrixLayout_t Adesc, const void *B, cublasLtMatrixLayout_t Bdesc,
 			      const void *beta, const void *C, cublasLtMatrixLayout_t Cdesc, void *D,
@@ -124,7 +137,10 @@ cublasStatus_t cublasLtMatmulDescCreate(cublasLtMatmulDesc_t *desc, cublasComput
 {
 	return LT(cublasLtMatmulDescCreate, desc, compute, scale);
 }
-cublasStatus_t cublasLtMatmulDescDestroy(cublasLtMatmulDesc_t desc) { return LT(cublasLtMatmulDescDestroy, desc); }
+cublasStatus_t cublasLtMatmulDescDestroy(cublasLtMatmulDesc_t desc)
+{
+	return LT(cublasLtMatmulDescDestroy, desc);
+}
 cublasStatus_t cublasLtMatmulDescSetAttribute(cublasLtMatmulDesc_t desc, cublasLtMatmulDescAttributes_t attr,
 					      const void *buf, size_t bytes)
 {

@@ -30,11 +30,11 @@ static const char *blas_status(cublasStatus_t s)
 	return cublasGetStatusString(s);
 }
 
-#define CKB(expr)                                                                                                      \
-	do {                                                                                                           \
-		cublasStatus_t ckb_status_ = (expr);                                                                   \
-		if (ckb_status_ != CUBLAS_STATUS_SUCCESS)                                                              \
-			return kern_fail(err, err_len, __FILE__, __LINE__, #expr, blas_status(ckb_status_));           \
+#define CKB(expr)                                                                                            \
+	do {                                                                                                 \
+		cublasStatus_t ckb_status_ = (expr);                                                         \
+		if (ckb_status_ != CUBLAS_STATUS_SUCCESS)                                                    \
+			return kern_fail(err, err_len, __FILE__, __LINE__, #expr, blas_status(ckb_status_)); \
 	} while (0)
 
 static void blas_free(struct blas_handles *h)
@@ -124,11 +124,11 @@ struct gemm_type {
 };
 
 static const struct gemm_type gemm_types[] = {
-    {KERN_GEMM_BF16, "bf16", CUDA_R_16BF, CUDA_R_16BF, 2, 2, FILL_BF16, KERN_ELEM_BF16, 1e-2},
-    {KERN_GEMM_FP16, "fp16", CUDA_R_16F, CUDA_R_16F, 2, 2, FILL_F16, KERN_ELEM_F16, 1e-2},
-    {KERN_GEMM_TF32, "tf32", CUDA_R_32F, CUDA_R_32F, 4, 4, FILL_F32, KERN_ELEM_F32, 1e-2},
-    {KERN_GEMM_FP32, "fp32", CUDA_R_32F, CUDA_R_32F, 4, 4, FILL_F32, KERN_ELEM_F32, 1e-4},
-    {KERN_GEMM_FP8, "fp8", CUDA_R_8F_E4M3, CUDA_R_16BF, 1, 2, FILL_E4M3, KERN_ELEM_E4M3, 1e-2},
+	{ KERN_GEMM_BF16, "bf16", CUDA_R_16BF, CUDA_R_16BF, 2, 2, FILL_BF16, KERN_ELEM_BF16, 1e-2 },
+	{ KERN_GEMM_FP16, "fp16", CUDA_R_16F, CUDA_R_16F, 2, 2, FILL_F16, KERN_ELEM_F16, 1e-2 },
+	{ KERN_GEMM_TF32, "tf32", CUDA_R_32F, CUDA_R_32F, 4, 4, FILL_F32, KERN_ELEM_F32, 1e-2 },
+	{ KERN_GEMM_FP32, "fp32", CUDA_R_32F, CUDA_R_32F, 4, 4, FILL_F32, KERN_ELEM_F32, 1e-4 },
+	{ KERN_GEMM_FP8, "fp8", CUDA_R_8F_E4M3, CUDA_R_16BF, 1, 2, FILL_E4M3, KERN_ELEM_E4M3, 1e-2 },
 };
 
 struct lt_plan {
@@ -156,7 +156,7 @@ struct gemm_job {
 	struct blas_handles *h;
 	const struct gemm_type *type;
 	long m, n, k;
-	char *a, *b;	     /* sets of inputs */
+	char *a, *b;         /* sets of inputs */
 	size_t a_set, b_set; /* bytes per set */
 	int sets;
 	void *d;
@@ -252,7 +252,7 @@ extern "C" int rp_gemm_run(struct kern_ctx *ctx, const struct kern_config *cfg, 
 	CK(cudaMemsetAsync(d.ptr, 0xFF, d_bytes, ctx->stream));
 
 	struct lt_plan plan;
-	struct gemm_job job = {ctx, h, type, m, n, k, a.as<char>(), b.as<char>(), a_set, b_set, sets, d.ptr, &plan};
+	struct gemm_job job = { ctx, h, type, m, n, k, a.as<char>(), b.as<char>(), a_set, b_set, sets, d.ptr, &plan };
 	if (cfg->id == KERN_GEMM_FP8 && lt_prepare(&job, err, err_len))
 		return -1;
 	if (gemm_launch(&job, -1, err, err_len))
@@ -272,8 +272,8 @@ extern "C" int rp_gemm_run(struct kern_ctx *ctx, const struct kern_config *cfg, 
 	CK(cudaMemcpyAsync(idx.ptr, host_idx, sizeof host_idx, cudaMemcpyHostToDevice, ctx->stream));
 	CK(cudaMemsetAsync(poison.ptr, 0, sizeof(unsigned long long), ctx->stream));
 	aux_check_output<<<kern_blocks_for(ctx, 256), 256, 0, ctx->stream>>>(
-	    d.ptr, type->cd_bytes, (size_t)m * n, idx.as<size_t>(), GEMM_SAMPLES, samples.as<float>(),
-	    poison.as<unsigned long long>());
+		d.ptr, type->cd_bytes, (size_t)m * n, idx.as<size_t>(), GEMM_SAMPLES, samples.as<float>(),
+		poison.as<unsigned long long>());
 	CK_LAUNCH("aux_check_output");
 	if (type->cd == CUDA_R_16F) {
 		aux_gather_f16<<<1, 256, 0, ctx->stream>>>(d.as<uint16_t>(), idx.as<size_t>(), GEMM_SAMPLES,
@@ -288,7 +288,7 @@ extern "C" int rp_gemm_run(struct kern_ctx *ctx, const struct kern_config *cfg, 
 	if (left)
 		return kern_failf(err, err_len, "%s: verification failed: %llu of %ld outputs were never written",
 				  kern_id_name(cfg->id), left, m * n);
-	struct kern_error e = {0, 0, 0};
+	struct kern_error e = { 0, 0, 0 };
 	for (int s = 0; s < GEMM_SAMPLES; s++) {
 		double ref = 0;
 		for (long p = 0; p < k; p++)
@@ -308,10 +308,10 @@ extern "C" int rp_gemm_run(struct kern_ctx *ctx, const struct kern_config *cfg, 
 	res->bytes = (double)(a_set + b_set + d_bytes);
 	if (cfg->id == KERN_GEMM_FP8)
 		snprintf(
-		    res->method, sizeof res->method,
-		    "cuBLASLt matmul e4m3 x e4m3 -> bf16, fp32 compute, fast accumulation, scale pointers 1.0, TN, "
-		    "%ldx%ldx%ld, %d input set%s rotated",
-		    m, n, k, sets, sets == 1 ? "" : "s");
+			res->method, sizeof res->method,
+			"cuBLASLt matmul e4m3 x e4m3 -> bf16, fp32 compute, fast accumulation, scale pointers 1.0, TN, "
+			"%ldx%ldx%ld, %d input set%s rotated",
+			m, n, k, sets, sets == 1 ? "" : "s");
 	else
 		snprintf(res->method, sizeof res->method,
 			 "cublasGemmEx %s, %s, TN, %ldx%ldx%ld, %d input set%s rotated", type->name,

@@ -14,7 +14,7 @@
 #define MMA_THREADS 256
 
 __global__ void __launch_bounds__(MMA_THREADS)
-    rp_mma_bf16(const uint32_t *__restrict__ frag, float *__restrict__ out, int iters)
+	rp_mma_bf16(const uint32_t *__restrict__ frag, float *__restrict__ out, int iters)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 	int lane = threadIdx.x & 31;
@@ -86,7 +86,7 @@ extern "C" int rp_mma_run(struct kern_ctx *ctx, const struct kern_config *cfg, s
 	if (kern_fill(ctx, FILL_BF16, frag.ptr, 32 * 6 * 2, cfg->seed, err, err_len))
 		return -1;
 	CK(cudaMemsetAsync(out.ptr, 0xFF, nout * sizeof(float), ctx->stream));
-	struct mma_job job = {ctx, blocks, frag.as<uint32_t>(), out.as<float>()};
+	struct mma_job job = { ctx, blocks, frag.as<uint32_t>(), out.as<float>() };
 	if (mma_launch(&job, 0, err, err_len))
 		return -1;
 	CK(cudaStreamSynchronize(ctx->stream));
@@ -117,7 +117,7 @@ extern "C" int rp_mma_run(struct kern_ctx *ctx, const struct kern_config *cfg, s
 	if (!host.alloc(nout * sizeof(float)))
 		return kern_failf(err, err_len, "out of host memory");
 	CK(cudaMemcpy(host.ptr, out.ptr, nout * sizeof(float), cudaMemcpyDeviceToHost));
-	struct kern_error e = {0, 0, 0};
+	struct kern_error e = { 0, 0, 0 };
 	for (size_t w = 0; w < warps; w++)
 		for (int lane = 0; lane < 32; lane++)
 			for (int reg = 0; reg < 4; reg++) {

@@ -44,33 +44,33 @@ enum wg_kind { WG_BF16, WG_FP16, WG_TF32, WG_E4M3, WG_E5M2, WG_INT8, WG_SP_BF16,
 
 struct wg_type {
 	enum kern_id id;
-	const char *name;	/* for messages and the method text */
-	int elem_bytes;		/* bytes per element of A and B */
-	int k;			/* logical K of one instruction */
-	bool sparse;		/* A is 2:4 sparse, stored compressed */
-	bool integer;		/* s32 accumulators, exact */
-	bool short_check;	/* verified with one loop iteration (fp8) */
+	const char *name; /* for messages and the method text */
+	int elem_bytes;   /* bytes per element of A and B */
+	int k;            /* logical K of one instruction */
+	bool sparse;      /* A is 2:4 sparse, stored compressed */
+	bool integer;     /* s32 accumulators, exact */
+	bool short_check; /* verified with one loop iteration (fp8) */
 	enum kern_fill fill;
 	enum kern_elem elem;
 	double tolerance;
 };
 
 static const struct wg_type wg_types[WG_KINDS] = {
-    {KERN_WGMMA_BF16, "m64n256k16 bf16->fp32", 2, 16, false, false, false, FILL_BF16, KERN_ELEM_BF16, 1e-3},
-    {KERN_WGMMA_FP16, "m64n256k16 fp16->fp32", 2, 16, false, false, false, FILL_F16, KERN_ELEM_F16, 1e-3},
-    {KERN_WGMMA_TF32, "m64n256k8 tf32->fp32", 4, 8, false, false, false, FILL_TF32, KERN_ELEM_TF32, 1e-3},
-    {KERN_WGMMA_E4M3, "m64n256k32 e4m3->fp32", 1, 32, false, false, true, FILL_E4M3, KERN_ELEM_E4M3, 1e-3},
-    {KERN_WGMMA_E5M2, "m64n256k32 e5m2->fp32", 1, 32, false, false, true, FILL_E5M2, KERN_ELEM_E5M2, 1e-3},
-    {KERN_WGMMA_INT8, "m64n256k32 s8->s32", 1, 32, false, true, false, FILL_S8, KERN_ELEM_S8, 0},
-    {KERN_WGMMA_SP_BF16, "sp m64n256k32 bf16->fp32 (2:4 sparse A)", 2, 32, true, false, false, FILL_BF16,
-     KERN_ELEM_BF16, 1e-3},
-    {KERN_WGMMA_SP_E4M3, "sp m64n256k64 e4m3->fp32 (2:4 sparse A)", 1, 64, true, false, true, FILL_E4M3,
-     KERN_ELEM_E4M3, 1e-3},
+	{ KERN_WGMMA_BF16, "m64n256k16 bf16->fp32", 2, 16, false, false, false, FILL_BF16, KERN_ELEM_BF16, 1e-3 },
+	{ KERN_WGMMA_FP16, "m64n256k16 fp16->fp32", 2, 16, false, false, false, FILL_F16, KERN_ELEM_F16, 1e-3 },
+	{ KERN_WGMMA_TF32, "m64n256k8 tf32->fp32", 4, 8, false, false, false, FILL_TF32, KERN_ELEM_TF32, 1e-3 },
+	{ KERN_WGMMA_E4M3, "m64n256k32 e4m3->fp32", 1, 32, false, false, true, FILL_E4M3, KERN_ELEM_E4M3, 1e-3 },
+	{ KERN_WGMMA_E5M2, "m64n256k32 e5m2->fp32", 1, 32, false, false, true, FILL_E5M2, KERN_ELEM_E5M2, 1e-3 },
+	{ KERN_WGMMA_INT8, "m64n256k32 s8->s32", 1, 32, false, true, false, FILL_S8, KERN_ELEM_S8, 0 },
+	{ KERN_WGMMA_SP_BF16, "sp m64n256k32 bf16->fp32 (2:4 sparse A)", 2, 32, true, false, false, FILL_BF16,
+	  KERN_ELEM_BF16, 1e-3 },
+	{ KERN_WGMMA_SP_E4M3, "sp m64n256k64 e4m3->fp32 (2:4 sparse A)", 1, 64, true, false, true, FILL_E4M3,
+	  KERN_ELEM_E4M3, 1e-3 },
 };
 
-#define WG_A_ROW 32				 /* bytes per row of A as stored */
-#define WG_B_ROW_MAX 64				 /* bytes per row of B, sparse forms */
-#define WG_SPARSE_META 0x44444444u		 /* every field: kept elements 0 and 1 of 4 */
+#define WG_A_ROW 32                /* bytes per row of A as stored */
+#define WG_B_ROW_MAX 64            /* bytes per row of B, sparse forms */
+#define WG_SPARSE_META 0x44444444u /* every field: kept elements 0 and 1 of 4 */
 
 /* Byte offset of byte kb of row `row` in a K-major tile of row_bytes per row. */
 __host__ __device__ __forceinline__ unsigned wg_offset(int row, int kb, int row_bytes)
@@ -86,26 +86,26 @@ __device__ __forceinline__ uint64_t wg_desc(const void *smem, unsigned lbo, unsi
 }
 
 /* The 128 accumulator operands %0..%127, as float ("f") or s32 ("r"). */
-#define WG_D8(c, b)                                                                                                    \
+#define WG_D8(c, b) \
 	c(d[b + 0]), c(d[b + 1]), c(d[b + 2]), c(d[b + 3]), c(d[b + 4]), c(d[b + 5]), c(d[b + 6]), c(d[b + 7])
-#define WG_D128(c)                                                                                                     \
-	WG_D8(c, 0), WG_D8(c, 8), WG_D8(c, 16), WG_D8(c, 24), WG_D8(c, 32), WG_D8(c, 40), WG_D8(c, 48),                \
-	    WG_D8(c, 56), WG_D8(c, 64), WG_D8(c, 72), WG_D8(c, 80), WG_D8(c, 88), WG_D8(c, 96), WG_D8(c, 104),         \
-	    WG_D8(c, 112), WG_D8(c, 120)
+#define WG_D128(c)                                                                                                    \
+	WG_D8(c, 0), WG_D8(c, 8), WG_D8(c, 16), WG_D8(c, 24), WG_D8(c, 32), WG_D8(c, 40), WG_D8(c, 48), WG_D8(c, 56), \
+		WG_D8(c, 64), WG_D8(c, 72), WG_D8(c, 80), WG_D8(c, 88), WG_D8(c, 96), WG_D8(c, 104), WG_D8(c, 112),   \
+		WG_D8(c, 120)
 #define WG_F(x) "+f"(x)
 #define WG_R(x) "+r"(x)
-#define WG_REGS                                                                                                        \
-	"{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, "   \
-	"%23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, "     \
-	"%44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, "     \
-	"%65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, "     \
-	"%86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, "    \
-	"%106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, "       \
+#define WG_REGS                                                                                                      \
+	"{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, " \
+	"%23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, "  \
+	"%44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, "  \
+	"%65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, "  \
+	"%86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, " \
+	"%106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, "     \
 	"%123, %124, %125, %126, %127}"
 /* %128 A descriptor, %129 B descriptor, %130 scale-d (1: D += A B), %131 sparse metadata. */
-#define WG_ASM(op, tail, c)                                                                                            \
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n" op " " WG_REGS ", %128, %129, " tail ";\n}\n"       \
-		     : WG_D128(c)                                                                                      \
+#define WG_ASM(op, tail, c)                                                                                      \
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n" op " " WG_REGS ", %128, %129, " tail ";\n}\n" \
+		     : WG_D128(c)                                                                                \
 		     : "l"(da), "l"(db), "r"(acc), "r"(WG_SPARSE_META))
 
 template <int KIND, typename T> __device__ __forceinline__ void wg_mma(T *d, uint64_t da, uint64_t db, int acc)
@@ -132,7 +132,7 @@ template <int KIND, typename T> __device__ __forceinline__ void wg_mma(T *d, uin
  * logical tiles [row][byte of K]; out: 128 accumulators per thread. */
 template <int KIND, typename T>
 __global__ void __launch_bounds__(WG_THREADS)
-    rp_wgmma(const uint8_t *__restrict__ a, const uint8_t *__restrict__ b, T *__restrict__ out, int iters)
+	rp_wgmma(const uint8_t *__restrict__ a, const uint8_t *__restrict__ b, T *__restrict__ out, int iters)
 {
 	constexpr bool sparse = KIND == WG_SP_BF16 || KIND == WG_SP_E4M3;
 	constexpr int b_row = sparse ? 2 * WG_A_ROW : WG_A_ROW;
@@ -207,7 +207,7 @@ static int wg_launch(void *user, int rep, char *err, size_t err_len)
 {
 	(void)rep;
 	struct wg_job *j = (struct wg_job *)user;
-	void *args[] = {(void *)&j->a, (void *)&j->b, (void *)&j->out, (void *)&j->iters};
+	void *args[] = { (void *)&j->a, (void *)&j->b, (void *)&j->out, (void *)&j->iters };
 	CK(cudaLaunchKernel(j->func, dim3(j->blocks), dim3(WG_THREADS), args, 0, j->ctx->stream));
 	CK_LAUNCH("rp_wgmma");
 	return 0;
@@ -239,8 +239,8 @@ extern "C" int rp_wgmma_run(struct kern_ctx *ctx, const struct kern_config *cfg,
 		return kern_failf(err, err_len, "%s: the kernel does not fit on an SM", name);
 	int blocks = ctx->info.sm_count * per_sm;
 	size_t nout = (size_t)blocks * WG_THREADS * 128;
-	int a_k = WG_A_ROW / ty->elem_bytes;		/* stored A elements per row */
-	int b_k = (ty->sparse ? 2 : 1) * a_k;		/* B elements per row = logical K */
+	int a_k = WG_A_ROW / ty->elem_bytes;  /* stored A elements per row */
+	int b_k = (ty->sparse ? 2 : 1) * a_k; /* B elements per row = logical K */
 	size_t a_elems = 64 * (size_t)a_k, b_elems = WG_N * (size_t)b_k;
 	dev_buffer a, b, out;
 	CK_ALLOC(a, a_elems * ty->elem_bytes);
@@ -250,8 +250,9 @@ extern "C" int rp_wgmma_run(struct kern_ctx *ctx, const struct kern_config *cfg,
 	    kern_fill(ctx, ty->fill, b.ptr, b_elems, cfg->seed + 1, err, err_len))
 		return -1;
 	CK(cudaMemsetAsync(out.ptr, 0xFF, nout * 4, ctx->stream));
-	struct wg_job job = {ctx, func, blocks, a.as<uint8_t>(), b.as<uint8_t>(), out.ptr,
-			     ty->short_check ? 1 : WG_ITERS};
+	struct wg_job job = {
+		ctx, func, blocks, a.as<uint8_t>(), b.as<uint8_t>(), out.ptr, ty->short_check ? 1 : WG_ITERS
+	};
 	if (wg_launch(&job, 0, err, err_len))
 		return -1;
 	CK(cudaStreamSynchronize(ctx->stream));
@@ -274,14 +275,15 @@ extern "C" int rp_wgmma_run(struct kern_ctx *ctx, const struct kern_config *cfg,
 			D[m * WG_N + n] = s * times;
 		}
 	CK(cudaMemcpy(host.ptr, out.ptr, nout * 4, cudaMemcpyDeviceToHost));
-	struct kern_error e = {0, 0, 0};
+	struct kern_error e = { 0, 0, 0 };
 	for (int blk = 0; blk < blocks; blk++)
 		for (int t = 0; t < WG_THREADS; t++)
 			for (int r = 0; r < 128; r++) {
 				int row, col;
 				kern_wgmma_d_coords(t, r, &row, &col);
 				size_t at = ((size_t)blk * WG_THREADS + t) * 128 + r;
-				double got = ty->integer ? (double)host.as<int32_t>()[at] : (double)host.as<float>()[at];
+				double got =
+					ty->integer ? (double)host.as<int32_t>()[at] : (double)host.as<float>()[at];
 				kern_error_add(&e, got, D[row * WG_N + col]);
 			}
 	res->verify_error = kern_error_value(&e);

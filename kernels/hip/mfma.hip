@@ -20,7 +20,7 @@ typedef float v16f __attribute__((ext_vector_type(16)));
 typedef short v4s __attribute__((ext_vector_type(4)));
 
 __global__ void __launch_bounds__(MFMA_THREADS)
-    rp_mfma_bf16(const uint16_t *__restrict__ frag, float *__restrict__ out, int iters)
+	rp_mfma_bf16(const uint16_t *__restrict__ frag, float *__restrict__ out, int iters)
 {
 	int lane = threadIdx.x & 63;
 	v4s a, b;
@@ -82,7 +82,7 @@ extern "C" int rp_mma_run(struct kern_ctx *ctx, const struct kern_config *cfg, s
 	if (kern_fill(ctx, FILL_BF16, frag.ptr, 64 * 8, cfg->seed, err, err_len))
 		return -1;
 	CK(hipMemsetAsync(out.ptr, 0xFF, nout * sizeof(float), ctx->stream));
-	struct mfma_job job = {ctx, blocks, frag.as<uint16_t>(), out.as<float>()};
+	struct mfma_job job = { ctx, blocks, frag.as<uint16_t>(), out.as<float>() };
 	if (mfma_launch(&job, 0, err, err_len))
 		return -1;
 	CK(hipStreamSynchronize(ctx->stream));
@@ -92,7 +92,7 @@ extern "C" int rp_mma_run(struct kern_ctx *ctx, const struct kern_config *cfg, s
 		for (int j = 0; j < 4; j++) {
 			A[lane % 32][4 * (lane / 32) + j] = kern_value(KERN_ELEM_BF16, cfg->seed, (size_t)lane * 8 + j);
 			B[4 * (lane / 32) + j][lane % 32] =
-			    kern_value(KERN_ELEM_BF16, cfg->seed, (size_t)lane * 8 + 4 + j);
+				kern_value(KERN_ELEM_BF16, cfg->seed, (size_t)lane * 8 + 4 + j);
 		}
 	for (int m = 0; m < 32; m++)
 		for (int n = 0; n < 32; n++) {
@@ -105,7 +105,7 @@ extern "C" int rp_mma_run(struct kern_ctx *ctx, const struct kern_config *cfg, s
 	if (!host.alloc(nout * sizeof(float)))
 		return kern_failf(err, err_len, "out of host memory");
 	CK(hipMemcpy(host.ptr, out.ptr, nout * sizeof(float), hipMemcpyDeviceToHost));
-	struct kern_error e = {0, 0, 0};
+	struct kern_error e = { 0, 0, 0 };
 	for (size_t w = 0; w < waves; w++)
 		for (int lane = 0; lane < 64; lane++)
 			for (int r = 0; r < 16; r++) {

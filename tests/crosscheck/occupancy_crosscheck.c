@@ -147,7 +147,7 @@ static int check_one(const struct ridge_gpu *gpu, const cudaOccDeviceProp *prop,
 	runtime_terms(&rc, in, &attr, &state);
 	memset(&h, 0, sizeof h);
 	cudaOccError status =
-	    cudaOccMaxActiveBlocksPerMultiprocessor(&h, prop, &attr, &state, rc.block_size, rc.dynamic_smem);
+		cudaOccMaxActiveBlocksPerMultiprocessor(&h, prop, &attr, &state, rc.block_size, rc.dynamic_smem);
 	int bad = status != CUDA_OCC_SUCCESS || h.activeBlocksPerMultiprocessor != r.blocks_per_sm ||
 		  h.blockLimitWarps != r.limit[RIDGE_OCC_WARPS] || h.blockLimitRegs != r.limit[RIDGE_OCC_REGISTERS] ||
 		  h.blockLimitSharedMem != r.limit[RIDGE_OCC_SHARED_MEMORY] ||
@@ -192,7 +192,7 @@ static int check_potential(const struct ridge_gpu *gpu, const cudaOccDeviceProp 
 	runtime_terms(&rc, in, &attr, &state);
 	int h_size = -1, h_grid = -1;
 	cudaOccError status =
-	    cudaOccMaxPotentialOccupancyBlockSize(&h_grid, &h_size, prop, &attr, &state, NULL, rc.dynamic_smem);
+		cudaOccMaxPotentialOccupancyBlockSize(&h_grid, &h_size, prop, &attr, &state, NULL, rc.dynamic_smem);
 	int bad = status != CUDA_OCC_SUCCESS || h_size != size || h_grid != grid;
 	if (bad && shown < 5) {
 		fprintf(stderr,
@@ -251,8 +251,8 @@ static int print_cli_cases(long per_gpu, unsigned long long seed)
 				snprintf(carveout, sizeof carveout, " --carveout %d", in.carveout_percent);
 			printf("--gpu %s --threads %d --regs %d --smem %.0f --dyn-smem %.0f%s --cache-config %s "
 			       "--barriers %d%s %d\n",
-			       gpu.id, in.threads_per_block, in.regs_per_thread, in.static_smem, in.dynamic_smem, carveout,
-			       cache_names[in.cache_config], in.barriers, in.optin ? " --optin" : "",
+			       gpu.id, in.threads_per_block, in.regs_per_thread, in.static_smem, in.dynamic_smem,
+			       carveout, cache_names[in.cache_config], in.barriers, in.optin ? " --optin" : "",
 			       h.activeBlocksPerMultiprocessor);
 		}
 	}
@@ -264,7 +264,7 @@ static int print_cli_cases(long per_gpu, unsigned long long seed)
  * capability the transcription lists. Returns the number of mismatches. */
 static int check_cc_table(void)
 {
-	static const int ccs[][2] = { { 7, 0 },	 { 7, 5 },  { 8, 0 },  { 8, 6 },  { 8, 7 },  { 8, 9 },	 { 9, 0 },
+	static const int ccs[][2] = { { 7, 0 },  { 7, 5 },  { 8, 0 },  { 8, 6 },  { 8, 7 },  { 8, 9 }, { 9, 0 },
 				      { 10, 0 }, { 10, 1 }, { 10, 3 }, { 11, 0 }, { 12, 0 }, { 12, 1 } };
 	int bad = 0, checked = 0;
 	for (size_t i = 0; i < sizeof ccs / sizeof ccs[0]; i++) {
@@ -303,7 +303,8 @@ static int check_cc_table(void)
 			same_carveout = legal[c] == t.carveout_kib[c];
 		int mismatch = smem_unit != t.smem_alloc_unit || reg_unit != t.reg_alloc_unit ||
 			       parts != t.sub_partitions || blocks != t.blocks_per_sm ||
-			       virt != t.virtual_resources_per_sm || sets != t.barriers_per_block_slot || !same_carveout;
+			       virt != t.virtual_resources_per_sm || sets != t.barriers_per_block_slot ||
+			       !same_carveout;
 		if (mismatch) {
 			printf("FAIL cc %d.%d: header smem unit %d regs unit %d partitions %d blocks %d virtual %d barrier "
 			       "sets %d, %d carveout sizes; hwdb/arch.c %d %d %d %d %d %d, %d\n",
@@ -323,7 +324,8 @@ static int check_cc_table(void)
 int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "--cli") == 0)
-		return print_cli_cases(argc > 2 ? atol(argv[2]) : 20, argc > 3 ? strtoull(argv[3], NULL, 0) : 20261201ULL);
+		return print_cli_cases(argc > 2 ? atol(argv[2]) : 20,
+				       argc > 3 ? strtoull(argv[3], NULL, 0) : 20261201ULL);
 	int plant = argc > 1 && strcmp(argv[1], "--plant") == 0;
 	if (plant) {
 		argc--;
@@ -403,12 +405,11 @@ int main(int argc, char **argv)
 	printf("cross-checked %ld configurations and %ld max-potential searches on %d GPUs against cuda_occupancy.h "
 	       "(calculator for CC up to %d.%d): %ld mismatches\n",
 	       total, total_potential, gpus, __CUDA_OCC_MAJOR__, __CUDA_OCC_MINOR__, mismatches);
-	printf(
-	    "coverage: limited by warps %ld, registers %ld, shared memory %ld, blocks %ld, barriers %ld, virtual %ld; "
-	    "cannot launch (0 blocks) %ld\n",
-	    coverage[RIDGE_OCC_WARPS], coverage[RIDGE_OCC_REGISTERS], coverage[RIDGE_OCC_SHARED_MEMORY],
-	    coverage[RIDGE_OCC_BLOCKS], coverage[RIDGE_OCC_BARRIERS], coverage[RIDGE_OCC_VIRTUAL],
-	    coverage[RIDGE_OCC_LIMITER_COUNT]);
+	printf("coverage: limited by warps %ld, registers %ld, shared memory %ld, blocks %ld, barriers %ld, virtual %ld; "
+	       "cannot launch (0 blocks) %ld\n",
+	       coverage[RIDGE_OCC_WARPS], coverage[RIDGE_OCC_REGISTERS], coverage[RIDGE_OCC_SHARED_MEMORY],
+	       coverage[RIDGE_OCC_BLOCKS], coverage[RIDGE_OCC_BARRIERS], coverage[RIDGE_OCC_VIRTUAL],
+	       coverage[RIDGE_OCC_LIMITER_COUNT]);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

@@ -13,14 +13,14 @@
 
 #define FUZZ_STR2(x) #x
 #define FUZZ_STR(x) FUZZ_STR2(x)
-#define CHECK(cond)                                                                           \
-	do {                                                                                      \
-		if (!(cond)) {                                                                        \
+#define CHECK(cond)                                                                                                \
+	do {                                                                                                       \
+		if (!(cond)) {                                                                                     \
 			const char *fuzz_msg_ = "invariant failed at " __FILE__ ":" FUZZ_STR(__LINE__) ": " #cond; \
-			fprintf(stderr, "%s\n", fuzz_msg_);                                               \
-			__sanitizer_report_error_summary(fuzz_msg_);                                      \
-			abort();                                                                          \
-		}                                                                                     \
+			fprintf(stderr, "%s\n", fuzz_msg_);                                                        \
+			__sanitizer_report_error_summary(fuzz_msg_);                                               \
+			abort();                                                                                   \
+		}                                                                                                  \
 	} while (0)
 
 /* Built-in hwdb only: no user directory or $RIDGE_HWDB can change what is

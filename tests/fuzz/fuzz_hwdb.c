@@ -16,7 +16,6 @@
 #include "fuzz.h"
 #include "hwdb.h"
 
-
 static int count_lines(const uint8_t *data, size_t size)
 {
 	int lines = 1;

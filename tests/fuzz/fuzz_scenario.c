@@ -30,10 +30,11 @@
  * bandwidth, the default carveout, no change that gains a block; and every
  * key under an occupancy "limits" object (null: that resource sets no limit).
  * Any other null is a non-finite number json_number hid. */
-static const char *const null_keys[] = { "break_even_step", "crossover_batch", "ffn_dim_multiplier", "actual",
-					 "graph_reduction", /* a ratio to a zero graph cost: none (json_ratio) */
-					 "bandwidth", "carveout_percent", "registers_to_drop", "vgprs_to_drop",
-					 "smem_to_drop", NULL };
+static const char *const
+	null_keys[] = { "break_even_step", "crossover_batch",  "ffn_dim_multiplier",
+			"actual",          "graph_reduction", /* a ratio to a zero graph cost: none (json_ratio) */
+			"bandwidth",       "carveout_percent", "registers_to_drop",
+			"vgprs_to_drop",   "smem_to_drop",     NULL };
 
 static void check_json(const cJSON *node, const char *key, const char *parent)
 {
@@ -60,7 +61,8 @@ static bool is_word_char(char c)
 static bool shows_non_finite(const char *text)
 {
 	for (const char *p = text; *p; p++) {
-		if ((strncasecmp(p, "inf", 3) == 0 || strncasecmp(p, "nan", 3) == 0) && (p == text || !is_word_char(p[-1]))) {
+		if ((strncasecmp(p, "inf", 3) == 0 || strncasecmp(p, "nan", 3) == 0) &&
+		    (p == text || !is_word_char(p[-1]))) {
 			const char *after = p + 3;
 			if (strncasecmp(p, "inf", 3) == 0 && strncasecmp(after, "inity", 5) == 0)
 				after += 5;
@@ -97,7 +99,8 @@ static void check_human(const struct calc *calc, const cJSON *result)
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)escaped[i];
 		CHECK((c >= 0x20 && c != 0x7f) || c == '\n' || c == '\t');
-		CHECK(!(c == 0xc2 && i + 1 < n && (unsigned char)escaped[i + 1] >= 0x80 && (unsigned char)escaped[i + 1] <= 0x9f));
+		CHECK(!(c == 0xc2 && i + 1 < n && (unsigned char)escaped[i + 1] >= 0x80 &&
+			(unsigned char)escaped[i + 1] <= 0x9f));
 	}
 	free(escaped);
 	free(text);

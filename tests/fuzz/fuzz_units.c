@@ -20,7 +20,6 @@
 #include "fuzz.h"
 #include "units.h"
 
-
 #define MAX_INPUT 4096
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

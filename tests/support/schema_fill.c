@@ -35,7 +35,8 @@ static void fill_rows(struct ridge_gpu *g, const struct hwdb_field *rows, int *s
 			*(int *)((char *)g + row->count_offset) = 2;
 			for (int i = 0; i < 2; i++) {
 				if (row->type == HWDB_STRLIST)
-					snprintf(member + (size_t)i * row->size, row->size, "%s-%d-%d", row->key, *serial, i);
+					snprintf(member + (size_t)i * row->size, row->size, "%s-%d-%d", row->key,
+						 *serial, i);
 				else
 					((double *)member)[i] = row->min + (row->max - row->min) * (i + 1) / 3;
 			}

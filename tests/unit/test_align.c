@@ -22,8 +22,8 @@ static void test_rule_multiples(void **state)
 		long long required, recommended;
 		bool matrix;
 	} cases[] = {
-		{ RIDGE_FP64, 2, 16, true },   { RIDGE_FP32, 4, 32, false }, { RIDGE_TF32, 4, 32, true },
-		{ RIDGE_BF16, 8, 64, true },   { RIDGE_FP16, 8, 64, true },  { RIDGE_FP8, 16, 128, true },
+		{ RIDGE_FP64, 2, 16, true },   { RIDGE_FP32, 4, 32, false },  { RIDGE_TF32, 4, 32, true },
+		{ RIDGE_BF16, 8, 64, true },   { RIDGE_FP16, 8, 64, true },   { RIDGE_FP8, 16, 128, true },
 		{ RIDGE_INT8, 16, 128, true }, { RIDGE_FP4, 32, 256, false },
 	};
 	const struct ridge_gpu *h100 = test_gpu("h100-sxm");
@@ -87,7 +87,8 @@ static void test_gemm_rule(void **state)
 	char err[300];
 
 	/* TN, M = 8191 tokens: m = 4096, n = 8191, k = 4096: n enters no condition. */
-	assert_int_equal(align_gemm_rule(h100, RIDGE_BF16, RIDGE_GEMM_LAYOUT_LINEAR, 8191, 4096, 4096, &r, err, sizeof err), 0);
+	assert_int_equal(
+		align_gemm_rule(h100, RIDGE_BF16, RIDGE_GEMM_LAYOUT_LINEAR, 8191, 4096, 4096, &r, err, sizeof err), 0);
 	assert_true(r.call.trans_a && !r.call.trans_b);
 	assert_true(r.call.m == 4096 && r.call.n == 8191 && r.call.k == 4096);
 	assert_true(r.call.lda == 4096 && r.call.ldb == 4096 && r.call.ldc == 4096);
@@ -96,7 +97,8 @@ static void test_gemm_rule(void **state)
 		assert_true(r.conditions[i].dim != 'M');
 
 	/* TN, N = 4095: m and ldc fail (4095 x 2 = 8190 bytes); still tensor cores. */
-	assert_int_equal(align_gemm_rule(h100, RIDGE_BF16, RIDGE_GEMM_LAYOUT_LINEAR, 4096, 4095, 4096, &r, err, sizeof err), 0);
+	assert_int_equal(
+		align_gemm_rule(h100, RIDGE_BF16, RIDGE_GEMM_LAYOUT_LINEAR, 4096, 4095, 4096, &r, err, sizeof err), 0);
 	int failing = 0;
 	for (int i = 0; i < RIDGE_GEMM_CONDITIONS; i++)
 		failing += !r.conditions[i].ok;
@@ -106,37 +108,44 @@ static void test_gemm_rule(void **state)
 	assert_non_null(strstr(r.reason, "N=4095 (cuBLAS m [C], ldc) is not a multiple of 8"));
 
 	/* TN, K = 8184 = 8 x 1023: 16-byte aligned, not 128: a warning. */
-	assert_int_equal(align_gemm_rule(h100, RIDGE_BF16, RIDGE_GEMM_LAYOUT_LINEAR, 8192, 8192, 8184, &r, err, sizeof err), 0);
+	assert_int_equal(
+		align_gemm_rule(h100, RIDGE_BF16, RIDGE_GEMM_LAYOUT_LINEAR, 8192, 8192, 8184, &r, err, sizeof err), 0);
 	assert_true(r.aligned && r.severity == RIDGE_ALIGN_WARNING);
 
 	/* matmul: NN with A = B [K,N] (lda = N), B = X (ldb = K). */
-	assert_int_equal(align_gemm_rule(h100, RIDGE_BF16, RIDGE_GEMM_LAYOUT_MATMUL, 7, 4096, 4096, &r, err, sizeof err), 0);
+	assert_int_equal(
+		align_gemm_rule(h100, RIDGE_BF16, RIDGE_GEMM_LAYOUT_MATMUL, 7, 4096, 4096, &r, err, sizeof err), 0);
 	assert_true(!r.call.trans_a && !r.call.trans_b && r.call.lda == 4096 && r.call.ldb == 4096);
 	assert_true(r.aligned);
 
 	/* fp8: K = 4088 (not a multiple of 16): required, so no tensor cores. */
-	assert_int_equal(align_gemm_rule(h100, RIDGE_FP8, RIDGE_GEMM_LAYOUT_LINEAR, 4096, 4096, 4088, &r, err, sizeof err), 0);
+	assert_int_equal(
+		align_gemm_rule(h100, RIDGE_FP8, RIDGE_GEMM_LAYOUT_LINEAR, 4096, 4096, 4088, &r, err, sizeof err), 0);
 	assert_true(r.required && !r.aligned && !r.tensor_cores);
 	assert_non_null(strstr(r.reason, "required for fp8"));
 	/* fp8 NN on sm_90 (and sm_89): no kernel; on sm_100: one. */
-	assert_int_equal(align_gemm_rule(h100, RIDGE_FP8, RIDGE_GEMM_LAYOUT_MATMUL, 4096, 4096, 4096, &r, err, sizeof err), 0);
+	assert_int_equal(
+		align_gemm_rule(h100, RIDGE_FP8, RIDGE_GEMM_LAYOUT_MATMUL, 4096, 4096, 4096, &r, err, sizeof err), 0);
 	assert_true(r.aligned && !r.layout_ok && !r.tensor_cores);
-	assert_int_equal(align_gemm_rule(test_gpu("l40s"), RIDGE_FP8, RIDGE_GEMM_LAYOUT_MATMUL, 4096, 4096, 4096, &r, err,
-					 sizeof err),
+	assert_int_equal(align_gemm_rule(test_gpu("l40s"), RIDGE_FP8, RIDGE_GEMM_LAYOUT_MATMUL, 4096, 4096, 4096, &r,
+					 err, sizeof err),
 			 0);
 	assert_false(r.layout_ok);
-	assert_int_equal(align_gemm_rule(test_gpu("b200"), RIDGE_FP8, RIDGE_GEMM_LAYOUT_MATMUL, 4096, 4096, 4096, &r, err,
-					 sizeof err),
+	assert_int_equal(align_gemm_rule(test_gpu("b200"), RIDGE_FP8, RIDGE_GEMM_LAYOUT_MATMUL, 4096, 4096, 4096, &r,
+					 err, sizeof err),
 			 0);
 	assert_true(r.layout_ok && r.tensor_cores);
 	/* bf16 misaligned is no requirement: tensor cores, slower kernels. */
-	assert_int_equal(align_gemm_rule(h100, RIDGE_BF16, RIDGE_GEMM_LAYOUT_MATMUL, 4096, 4096, 4095, &r, err, sizeof err), 0);
+	assert_int_equal(
+		align_gemm_rule(h100, RIDGE_BF16, RIDGE_GEMM_LAYOUT_MATMUL, 4096, 4096, 4095, &r, err, sizeof err), 0);
 	assert_true(!r.required && !r.aligned && r.tensor_cores);
 	/* No matrix rate: never tensor cores. */
-	assert_int_equal(align_gemm_rule(h100, RIDGE_FP32, RIDGE_GEMM_LAYOUT_LINEAR, 64, 64, 64, &r, err, sizeof err), 0);
+	assert_int_equal(align_gemm_rule(h100, RIDGE_FP32, RIDGE_GEMM_LAYOUT_LINEAR, 64, 64, 64, &r, err, sizeof err),
+			 0);
 	assert_true(r.aligned && !r.tensor_cores);
 	/* Out of range. */
-	assert_int_equal(align_gemm_rule(h100, RIDGE_BF16, RIDGE_GEMM_LAYOUT_LINEAR, 0, 64, 64, &r, err, sizeof err), -1);
+	assert_int_equal(align_gemm_rule(h100, RIDGE_BF16, RIDGE_GEMM_LAYOUT_LINEAR, 0, 64, 64, &r, err, sizeof err),
+			 -1);
 	assert_non_null(strstr(err, "M = 0"));
 }
 
@@ -155,13 +164,15 @@ static void test_gemm_rule_brute_force(void **state)
 				for (long long n = 1; n <= 40; n++)
 					for (long long k = 1; k <= 40; k += 3) {
 						struct ridge_gemm_tensor_rule r;
-						assert_int_equal(align_gemm_rule(h100, dtypes[d], (enum ridge_gemm_layout)layout,
-										 m, n, k, &r, err, sizeof err),
+						assert_int_equal(align_gemm_rule(h100, dtypes[d],
+										 (enum ridge_gemm_layout)layout, m, n,
+										 k, &r, err, sizeof err),
 								 0);
 						bool expect = n % q == 0 && k % q == 0;
 						if (r.aligned != expect)
 							fail_msg("%s layout %d %lld x %lld x %lld: aligned %d",
-								 ridge_dtype_name(dtypes[d]), layout, m, n, k, r.aligned);
+								 ridge_dtype_name(dtypes[d]), layout, m, n, k,
+								 r.aligned);
 					}
 	}
 }
@@ -193,7 +204,8 @@ static void test_check_dims(void **state)
 		{ RIDGE_FP8, 21856, 21856, 21888, RIDGE_ALIGN_WARNING },
 		{ RIDGE_TF32, 4100, 4100, 4128, RIDGE_ALIGN_WARNING },
 		{ RIDGE_FP64, 3, 4, 16, RIDGE_ALIGN_ERROR },
-		{ RIDGE_INT8, RIDGE_ALIGN_MAX_DIM, RIDGE_ALIGN_MAX_DIM + 1, RIDGE_ALIGN_MAX_DIM + 1, RIDGE_ALIGN_ERROR },
+		{ RIDGE_INT8, RIDGE_ALIGN_MAX_DIM, RIDGE_ALIGN_MAX_DIM + 1, RIDGE_ALIGN_MAX_DIM + 1,
+		  RIDGE_ALIGN_ERROR },
 	};
 	const struct ridge_gpu *h100 = test_gpu("h100-sxm");
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -227,9 +239,9 @@ static void test_check_dims_brute_force(void **state)
 			up64++;
 		assert_true(d.suggested == up8);
 		assert_true(d.suggested_recommended == up64);
-		enum ridge_align_severity want = up8 != v ? RIDGE_ALIGN_ERROR
-					       : up64 != v ? RIDGE_ALIGN_WARNING
-							   : RIDGE_ALIGN_OK;
+		enum ridge_align_severity want = up8 != v    ? RIDGE_ALIGN_ERROR
+						 : up64 != v ? RIDGE_ALIGN_WARNING
+							     : RIDGE_ALIGN_OK;
 		assert_int_equal(d.severity, want);
 	}
 }
@@ -301,7 +313,7 @@ static void test_tiling_brute_force(void **state)
 		long long m, n;
 		int tm, tn, ctas, sms;
 	} cases[] = {
-		{ 4096, 21845, 128, 128, 1, 132 }, { 1, 1, 128, 128, 1, 132 },    { 4097, 4096, 128, 256, 1, 132 },
+		{ 4096, 21845, 128, 128, 1, 132 }, { 1, 1, 128, 128, 1, 132 },        { 4097, 4096, 128, 256, 1, 132 },
 		{ 1000, 3000, 64, 64, 2, 108 },    { 8192, 28672, 256, 128, 1, 148 }, { 513, 700, 128, 64, 3, 58 },
 		{ 32001, 4096, 128, 128, 1, 304 },
 	};
@@ -323,7 +335,8 @@ static void test_tiling_brute_force(void **state)
 		assert_true(t.tiles_m == rows && t.tiles_n == cols && t.tiles == tiles);
 		assert_true(t.waves == waves && t.last_wave_tiles == last);
 		assert_close(t.tile_efficiency,
-			     (double)cases[i].m * (double)cases[i].n / ((double)covered_rows * (double)covered_cols), 1e-15);
+			     (double)cases[i].m * (double)cases[i].n / ((double)covered_rows * (double)covered_cols),
+			     1e-15);
 		assert_close(t.wave_efficiency, (double)tiles / ((double)waves * (double)slots), 1e-15);
 		assert_close(t.efficiency, t.tile_efficiency * t.wave_efficiency, 1e-14);
 		assert_true(t.efficiency > 0 && t.efficiency <= 1);
@@ -335,7 +348,8 @@ static void test_tiling_bad_input(void **state)
 	(void)state;
 	struct ridge_align_tiling t;
 	char err[200];
-	struct ridge_align_tile ok = { 128, 128, 1 }, zero = { 0, 128, 1 }, huge = { 128, 8192, 1 }, noctas = { 128, 128, 0 };
+	struct ridge_align_tile ok = { 128, 128, 1 }, zero = { 0, 128, 1 }, huge = { 128, 8192, 1 },
+				noctas = { 128, 128, 0 };
 	assert_int_equal(align_tiling(0, 10, &ok, 132, &t, err, sizeof err), -1);
 	assert_int_equal(align_tiling(10, RIDGE_ALIGN_MAX_DIM + 1, &ok, 132, &t, err, sizeof err), -1);
 	assert_int_equal(align_tiling(10, 10, &zero, 132, &t, err, sizeof err), -1);
@@ -357,21 +371,22 @@ static void test_swiglu(void **state)
 		double mult;
 		long long multiple_of, base, intermediate;
 	} cases[] = {
-		{ 8192, false, 0, 256, 21845, 22016 },  /* the seed's 8/3 x 8192 */
-		{ 6000, false, 0, 256, 16000, 16128 },  /* the seed's d_model */
-		{ 4096, false, 0, 256, 10922, 11008 },  /* Llama-2-7B */
-		{ 5120, false, 0, 256, 13653, 13824 },  /* Llama-2-13B */
-		{ 8192, true, 1.3, 4096, 21845, 28672 }, /* Llama-2-70B */
-		{ 4096, true, 1.3, 1024, 10922, 14336 }, /* Llama-3-8B */
-		{ 8192, true, 1.3, 1024, 21845, 28672 }, /* Llama-3-70B */
+		{ 8192, false, 0, 256, 21845, 22016 },    /* the seed's 8/3 x 8192 */
+		{ 6000, false, 0, 256, 16000, 16128 },    /* the seed's d_model */
+		{ 4096, false, 0, 256, 10922, 11008 },    /* Llama-2-7B */
+		{ 5120, false, 0, 256, 13653, 13824 },    /* Llama-2-13B */
+		{ 8192, true, 1.3, 4096, 21845, 28672 },  /* Llama-2-70B */
+		{ 4096, true, 1.3, 1024, 10922, 14336 },  /* Llama-3-8B */
+		{ 8192, true, 1.3, 1024, 21845, 28672 },  /* Llama-3-70B */
 		{ 16384, true, 1.2, 4096, 43690, 53248 }, /* Llama-3.1-405B */
-		{ 8192, false, 0, 64, 21845, 21888 },   /* the seed's fix, as a multiple_of */
+		{ 8192, false, 0, 64, 21845, 21888 },     /* the seed's fix, as a multiple_of */
 		{ 8192, false, 0, 1, 21845, 21845 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct ridge_align_swiglu s;
 		char err[200] = "";
-		if (align_swiglu(cases[i].d, cases[i].has_mult, cases[i].mult, cases[i].multiple_of, &s, err, sizeof err))
+		if (align_swiglu(cases[i].d, cases[i].has_mult, cases[i].mult, cases[i].multiple_of, &s, err,
+				 sizeof err))
 			fail_msg("%lld: %s", cases[i].d, err);
 		if (s.base != cases[i].base || s.intermediate != cases[i].intermediate)
 			fail_msg("d %lld: got %lld -> %lld, expected %lld -> %lld", cases[i].d, s.base, s.intermediate,
@@ -417,14 +432,15 @@ static void test_model_gemms(void **state)
 		const char *name;
 		long long n, k, count;
 	} want[RIDGE_GEMM_COUNT] = {
-		{ "q_proj", 4096, 4096, 32 },     { "k_proj", 1024, 4096, 32 },  { "v_proj", 1024, 4096, 32 },
+		{ "q_proj", 4096, 4096, 32 },     { "k_proj", 1024, 4096, 32 },     { "v_proj", 1024, 4096, 32 },
 		{ "o_proj", 4096, 4096, 32 },     { "gate_proj", 14336, 4096, 32 }, { "up_proj", 14336, 4096, 32 },
 		{ "down_proj", 4096, 14336, 32 }, { "lm_head", 128256, 4096, 1 },
 	};
 	double total = 0;
 	for (int i = 0; i < RIDGE_GEMM_COUNT; i++) {
 		assert_string_equal(g[i].name, want[i].name);
-		assert_true(g[i].m == 4096 && g[i].n == want[i].n && g[i].k == want[i].k && g[i].count == want[i].count);
+		assert_true(g[i].m == 4096 && g[i].n == want[i].n && g[i].k == want[i].k &&
+			    g[i].count == want[i].count);
 		assert_true(g[i].flops == 2.0 * 4096 * (double)want[i].n * (double)want[i].k * (double)want[i].count);
 		total += g[i].flops;
 	}

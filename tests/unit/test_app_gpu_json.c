@@ -22,7 +22,8 @@ static void expect_unique_keys(const cJSON *object, const char *where)
 	}
 }
 
-static void expect_rows(const struct ridge_gpu *g, const cJSON *object, const struct hwdb_field *rows, const char *prefix)
+static void expect_rows(const struct ridge_gpu *g, const cJSON *object, const struct hwdb_field *rows,
+			const char *prefix)
 {
 	for (const struct hwdb_field *row = rows; row->key; row++) {
 		if (!(row->allowed & hwdb_vendor_bit(g)))
@@ -54,19 +55,23 @@ static void expect_rows(const struct ridge_gpu *g, const cJSON *object, const st
 				fail_msg("%s: \"%s\" is not %.17g", path, row->json_key, hwdb_field_double(g, row));
 			break;
 		case HWDB_BOOL:
-			if (!cJSON_IsBool(item) || cJSON_IsTrue(item) != *(const bool *)hwdb_field_member(g, row->offset))
+			if (!cJSON_IsBool(item) ||
+			    cJSON_IsTrue(item) != *(const bool *)hwdb_field_member(g, row->offset))
 				fail_msg("%s: \"%s\" is not the entry's", path, row->json_key);
 			break;
 		case HWDB_STRLIST:
 		case HWDB_QTYLIST:
 			if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != hwdb_field_count(g, row))
-				fail_msg("%s: \"%s\" is not an array of %d", path, row->json_key, hwdb_field_count(g, row));
+				fail_msg("%s: \"%s\" is not an array of %d", path, row->json_key,
+					 hwdb_field_count(g, row));
 			for (int i = 0; i < hwdb_field_count(g, row); i++) {
 				const cJSON *v = cJSON_GetArrayItem(item, i);
 				bool same = row->type == HWDB_STRLIST
-						    ? cJSON_IsString(v) && strcmp(v->valuestring, hwdb_field_item(g, row, i)) == 0
+						    ? cJSON_IsString(v) &&
+							      strcmp(v->valuestring, hwdb_field_item(g, row, i)) == 0
 						    : cJSON_IsNumber(v) &&
-							      v->valuedouble == ((const double *)hwdb_field_member(g, row->offset))[i];
+							      v->valuedouble == ((const double *)hwdb_field_member(
+											g, row->offset))[i];
 				if (!same)
 					fail_msg("%s[%d] differs in the JSON", path, i);
 			}
@@ -77,7 +82,8 @@ static void expect_rows(const struct ridge_gpu *g, const cJSON *object, const st
 			expect_rows(g, item, row->children, path);
 			break;
 		case HWDB_MEASURED:
-			if (!cJSON_IsTrue(item) || !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(object, "measured_on")))
+			if (!cJSON_IsTrue(item) ||
+			    !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(object, "measured_on")))
 				fail_msg("measured: no \"measured\": true with \"measured_on\"");
 			break;
 		case HWDB_PEAKS:
@@ -115,7 +121,8 @@ static void test_spec_keys(void **state)
 {
 	(void)state;
 	cJSON *json = app_gpu_json(test_gpu("h100-sxm"), "hwdb/h100-sxm.yaml");
-	static const char *const keys[] = { "id", "sm_count", "warp_size", "memory_bandwidth", "l2_bytes", "peak_flops", "sources" };
+	static const char *const keys[] = { "id",       "sm_count",   "warp_size", "memory_bandwidth",
+					    "l2_bytes", "peak_flops", "sources" };
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (!cJSON_GetObjectItemCaseSensitive(json, keys[i]))
 			fail_msg("no \"%s\"", keys[i]);

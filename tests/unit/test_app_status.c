@@ -135,7 +135,7 @@ static void parse_fraction(void *ctx)
 static void test_parse_int_reports_without_printing(void **state)
 {
 	(void)state;
-	struct parse_case c = {.value = 7};
+	struct parse_case c = { .value = 7 };
 	app_status_init(&c.st);
 	assert_int_equal(captured_bytes(parse_fraction, &c), 0);
 	assert_int_equal(c.rc, -1);
@@ -170,7 +170,7 @@ static void test_hw_find_reports_without_printing(void **state)
 	setenv("XDG_CONFIG_HOME", "/nonexistent-ridge-test", 1);
 	setenv("HOME", "/nonexistent-ridge-test", 1);
 	unsetenv("RIDGE_HWDB");
-	struct find_case c = {.found = NULL};
+	struct find_case c = { .found = NULL };
 	app_status_init(&c.st);
 	assert_int_equal(captured_bytes(find_unknown, &c), 0);
 	assert_int_equal(c.open_rc, 0);
@@ -187,11 +187,11 @@ static void test_hw_find_reports_without_printing(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_location_forms),
-	    cmocka_unit_test(test_exit_class_and_first_error),
-	    cmocka_unit_test(test_dropped_past_max),
-	    cmocka_unit_test(test_parse_int_reports_without_printing),
-	    cmocka_unit_test(test_hw_find_reports_without_printing),
+		cmocka_unit_test(test_location_forms),
+		cmocka_unit_test(test_exit_class_and_first_error),
+		cmocka_unit_test(test_dropped_past_max),
+		cmocka_unit_test(test_parse_int_reports_without_printing),
+		cmocka_unit_test(test_hw_find_reports_without_printing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,7 +24,7 @@ static cJSON *run_align(const char *const *args, char *err, size_t err_len)
 		assert_true(p >= 0);
 		assert_int_equal(params_set(&v, p, args[i + 1], NULL, &st), 0); /* NULL: as from its flag */
 	}
-	struct calc_input in = {.values = &v, .gpu = test_gpu("h100-sxm"), .st = &st};
+	struct calc_input in = { .values = &v, .gpu = test_gpu("h100-sxm"), .st = &st };
 	cJSON *result = calc_align.run(&in);
 	snprintf(err, err_len, "%s", in.err);
 	return result;
@@ -68,7 +68,7 @@ static void test_usage_matches_table(void **state)
 static void test_dims_match_model(void **state)
 {
 	(void)state;
-	static const char *const args[] = {"dtype", "bf16", "dims", "d_model=6000,ffn=21845,21888", NULL};
+	static const char *const args[] = { "dtype", "bf16", "dims", "d_model=6000,ffn=21845,21888", NULL };
 	char err[512];
 	cJSON *r = run_align(args, err, sizeof err);
 	if (!r)
@@ -78,7 +78,7 @@ static void test_dims_match_model(void **state)
 	static const struct {
 		const char *name;
 		long long value;
-	} want[] = {{"d_model", 6000}, {"ffn", 21845}, {"dim3", 21888}};
+	} want[] = { { "d_model", 6000 }, { "ffn", 21845 }, { "dim3", 21888 } };
 	const cJSON *findings = at(r, "findings");
 	assert_int_equal(cJSON_GetArraySize(findings), 3);
 	for (int i = 0; i < 3; i++) {
@@ -107,10 +107,11 @@ static void test_dims_match_model(void **state)
 static void test_model_config(void **state)
 {
 	(void)state;
-	static const char *const plain[] = {"dtype", "bf16", "model", "examples/models/llama-3-70b.json", NULL};
+	static const char *const plain[] = { "dtype", "bf16", "model", "examples/models/llama-3-70b.json", NULL };
 	static const char *const meta[] = {
-	    "dtype",	   "bf16", "model", "examples/models/llama-3-70b.json", "ffn_dim_multiplier", "1.3",
-	    "multiple_of", "1024", NULL};
+		"dtype",       "bf16", "model", "examples/models/llama-3-70b.json", "ffn_dim_multiplier", "1.3",
+		"multiple_of", "1024", NULL
+	};
 	char err[512];
 	cJSON *r = run_align(plain, err, sizeof err);
 	if (!r)
@@ -136,17 +137,17 @@ static void test_messages(void **state)
 		const char *args[9];
 		const char *message;
 	} cases[] = {
-	    {{"dtype", "bf16", "dims", "6000,,8"}, "--dims: empty item 2 in '6000,,8'"},
-	    {{"dtype", "bf16", "dims", "6000.5"}, "--dims: must be a whole number, not '6000.5'"},
-	    {{"dtype", "bf16", "dims", "d_model=0"}, "--dims d_model: '0' is out of range (1..2147483647)"},
-	    {{"dtype", "bf16", "dims", "a b=8"}, "--dims: bad name 'a b' in 'a b=8'"},
-	    {{"dtype", "bf16", "dims", "8", "tile", "128"}, "--tile: '128' must be MxN, e.g. 128x128"},
-	    {{"dtype", "bf16", "dims", "8", "tile", "128x0"}, "--tile: '0' is out of range (1..4096)"},
-	    {{"dtype", "bf17", "dims", "8"}, "--dtype: unknown dtype 'bf17'"},
-	    {{"dtype", "bf16", "dims", "8", "model", "x.json"}, "give --dims or --model, not both"},
-	    {{"dtype", "bf16"}, "give --dims LIST or --model FILE"},
-	    {{"dtype", "bf16", "model", "tests/data/align/heads-not-divisible.json"},
-	     "tests/data/align/heads-not-divisible.json: "},
+		{ { "dtype", "bf16", "dims", "6000,,8" }, "--dims: empty item 2 in '6000,,8'" },
+		{ { "dtype", "bf16", "dims", "6000.5" }, "--dims: must be a whole number, not '6000.5'" },
+		{ { "dtype", "bf16", "dims", "d_model=0" }, "--dims d_model: '0' is out of range (1..2147483647)" },
+		{ { "dtype", "bf16", "dims", "a b=8" }, "--dims: bad name 'a b' in 'a b=8'" },
+		{ { "dtype", "bf16", "dims", "8", "tile", "128" }, "--tile: '128' must be MxN, e.g. 128x128" },
+		{ { "dtype", "bf16", "dims", "8", "tile", "128x0" }, "--tile: '0' is out of range (1..4096)" },
+		{ { "dtype", "bf17", "dims", "8" }, "--dtype: unknown dtype 'bf17'" },
+		{ { "dtype", "bf16", "dims", "8", "model", "x.json" }, "give --dims or --model, not both" },
+		{ { "dtype", "bf16" }, "give --dims LIST or --model FILE" },
+		{ { "dtype", "bf16", "model", "tests/data/align/heads-not-divisible.json" },
+		  "tests/data/align/heads-not-divisible.json: " },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char err[512];
@@ -188,9 +189,9 @@ static void test_align_run(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_usage_matches_table), cmocka_unit_test(test_dims_match_model),
-	    cmocka_unit_test(test_model_config),	cmocka_unit_test(test_messages),
-	    cmocka_unit_test(test_align_run),
+		cmocka_unit_test(test_usage_matches_table), cmocka_unit_test(test_dims_match_model),
+		cmocka_unit_test(test_model_config),        cmocka_unit_test(test_messages),
+		cmocka_unit_test(test_align_run),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

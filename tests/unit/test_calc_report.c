@@ -89,11 +89,10 @@ static void check_hardware(const char *text, const cJSON *doc, const char *id)
 	const cJSON *hw = at(doc, "hardware");
 	char mem[48];
 	fmt_bytes(num(hw, "memory_bytes"), mem, sizeof mem);
-	expect_in(text, id, "%.0f %s, %s", num(hw, "sm_count"), strcmp(at(hw, "vendor")->valuestring, "amd") ? "SMs" : "CUs",
-		  mem);
+	expect_in(text, id, "%.0f %s, %s", num(hw, "sm_count"),
+		  strcmp(at(hw, "vendor")->valuestring, "amd") ? "SMs" : "CUs", mem);
 	const cJSON *point;
-	cJSON_ArrayForEach(point, at(hw, "ridge_point"))
-	{
+	cJSON_ArrayForEach (point, at(hw, "ridge_point")) {
 		char row[64];
 		snprintf(row, sizeof row, "%22.1f\n", point->valuedouble);
 		expect_in(text, id, "%-6s ", point->string);
@@ -103,8 +102,7 @@ static void check_hardware(const char *text, const cJSON *doc, const char *id)
 	if (!m)
 		return;
 	const cJSON *row;
-	cJSON_ArrayForEach(row, at(m, "ceilings"))
-	{
+	cJSON_ArrayForEach (row, at(m, "ceilings")) {
 		char s[48] = "-", v[48], f[16] = "-";
 		bool rate = strcmp(at(row, "unit")->valuestring, "s") != 0;
 		const cJSON *spec = at(row, "spec");
@@ -117,7 +115,8 @@ static void check_hardware(const char *text, const cJSON *doc, const char *id)
 				fmt_si(spec->valuedouble, at(row, "unit")->valuestring, s, sizeof s);
 			else
 				fmt_seconds(spec->valuedouble, s, sizeof s);
-			snprintf(f, sizeof f, rate ? "%.1f%%" : "%.2fx", num(row, "measured_over_spec") * (rate ? 100 : 1));
+			snprintf(f, sizeof f, rate ? "%.1f%%" : "%.2fx",
+				 num(row, "measured_over_spec") * (rate ? 100 : 1));
 		}
 		expect_in(text, id, "%s ", at(row, "ceiling")->valuestring);
 		expect_in(text, id, " %16s %16s %8s\n", s, v, f);
@@ -127,8 +126,7 @@ static void check_hardware(const char *text, const cJSON *doc, const char *id)
 static void check_roofline(const char *text, const cJSON *doc, const char *id)
 {
 	const cJSON *r = at(doc, "roofline"), *dtype, *k;
-	cJSON_ArrayForEach(dtype, at(r, "ridge_points"))
-	{
+	cJSON_ArrayForEach (dtype, at(r, "ridge_points")) {
 		char m[32] = "-", v[32] = "-", sp[32] = "-";
 		const cJSON *x;
 		if ((x = cJSON_GetObjectItemCaseSensitive(dtype, "matrix")))
@@ -140,8 +138,7 @@ static void check_roofline(const char *text, const cJSON *doc, const char *id)
 		expect_in(text, id, "  %-6s %14s %14s %14s\n", dtype->string, m, v, sp);
 	}
 	int kernels = 0;
-	cJSON_ArrayForEach(k, at(r, "kernels"))
-	{
+	cJSON_ArrayForEach (k, at(r, "kernels")) {
 		char f[32], b[32], t[32];
 		fmt_si(num(k, "flops"), "", f, sizeof f);
 		fmt_si(num(k, "bytes"), "B", b, sizeof b);
@@ -159,25 +156,25 @@ static void check_align(const char *text, const cJSON *doc, const char *id)
 	const cJSON *a = at(doc, "align"), *d;
 	const char *half = at(a, "dtype")->valuestring;
 	int dims = 0;
-	cJSON_ArrayForEach(d, at(a, "dims"))
-	{
+	cJSON_ArrayForEach (d, at(a, "dims")) {
 		const cJSON *t = at(d, "tiling");
-		expect_in(text, id, "%-30s %-8s", at(d, "label")->valuestring, at(at(d, half), "severity")->valuestring);
+		expect_in(text, id, "%-30s %-8s", at(d, "label")->valuestring,
+			  at(at(d, half), "severity")->valuestring);
 		char waves[48];
 		snprintf(waves, sizeof waves, "%.2f -> %.0f", num(t, "waves_exact"), num(t, "waves"));
-		expect_in(text, id, "%7.0f %14s %8.2f%% %8.2f%%\n", num(t, "tiles"), waves, 100 * num(t, "tile_efficiency"),
-			  100 * num(t, "wave_efficiency"));
+		expect_in(text, id, "%7.0f %14s %8.2f%% %8.2f%%\n", num(t, "tiles"), waves,
+			  100 * num(t, "tile_efficiency"), 100 * num(t, "wave_efficiency"));
 		dims++;
 	}
 	assert_int_equal(dims, 7);
-	expect_in(text, id, "gate, up and down carry %.1f%% of the forward", 100 * num(at(a, "llama3_70b_ffn"), "ffn_fraction"));
+	expect_in(text, id, "gate, up and down carry %.1f%% of the forward",
+		  100 * num(at(a, "llama3_70b_ffn"), "ffn_fraction"));
 }
 
 static void check_cost(const char *text, const cJSON *doc, const char *id)
 {
 	const cJSON *s;
-	cJSON_ArrayForEach(s, at(at(doc, "launch"), "steps"))
-	{
+	cJSON_ArrayForEach (s, at(at(doc, "launch"), "steps")) {
 		char a[48], b[48], c[48], d[48];
 		fmt_seconds(num(s, "overhead_s"), a, sizeof a);
 		fmt_percent(num(s, "fraction_of_step"), b, sizeof b);
@@ -196,15 +193,15 @@ static void check_cost(const char *text, const cJSON *doc, const char *id)
 		fmt_usd(num(t, "cost_usd"), a, sizeof a);
 		fmt_usd(num(at(t, "target"), "cost_usd"), b, sizeof b);
 		expect_in(text, id, "MFU %.0f%%: %.4f s/step, %s    MFU %.0f%%: %.4f s/step, %s\n", 100 * num(t, "mfu"),
-			  num(t, "step_time_s"), a, 100 * num(at(t, "target"), "mfu"), num(at(t, "target"), "step_time_s"), b);
+			  num(t, "step_time_s"), a, 100 * num(at(t, "target"), "mfu"),
+			  num(at(t, "target"), "step_time_s"), b);
 		fmt_usd(num(t, "savings_usd"), a, sizeof a);
 		fmt_roi(num(t, "roi_net"), b, sizeof b);
 		expect_in(text, id, "savings %s; on $240,000 of engineering: net ROI %s, break-even at step ", a, b);
 		fmt_grouped(num(t, "break_even_step"), 0, a, sizeof a);
 		expect_in(text, id, "break-even at step %s\n", a);
 		const cJSON *batch;
-		cJSON_ArrayForEach(batch, at(at(doc, "decode"), "batches"))
-		{
+		cJSON_ArrayForEach (batch, at(at(doc, "decode"), "batches")) {
 			char c[48];
 			fmt_seconds(num(batch, "tpot_s"), a, sizeof a);
 			fmt_grouped(num(batch, "tokens_per_s"), 1, b, sizeof b);
@@ -217,8 +214,7 @@ static void check_cost(const char *text, const cJSON *doc, const char *id)
 	}
 	const cJSON *e;
 	int ranked = 0;
-	cJSON_ArrayForEach(e, at(at(doc, "rank"), "ranking"))
-	{
+	cJSON_ArrayForEach (e, at(at(doc, "rank"), "ranking")) {
 		char cost[32], month[32], roi[32];
 		fmt_usd(num(e, "engineering_usd"), cost, sizeof cost);
 		fmt_usd(num(e, "savings_usd_per_month"), month, sizeof month);
@@ -234,8 +230,7 @@ static void check_occupancy(const char *text, const cJSON *doc, const char *id)
 {
 	const cJSON *o = at(doc, "occupancy"), *c;
 	int cases = 0;
-	cJSON_ArrayForEach(c, at(o, "cases"))
-	{
+	cJSON_ArrayForEach (c, at(o, "cases")) {
 		expect_in(text, id, "%-21s ", at(c, "name")->valuestring);
 		expect_in(text, id, "%7.0f %6.0f %5.1f%%  %-14s ", num(c, "blocks_per_sm"), num(c, "active_warps"),
 			  100 * num(c, "occupancy"), at(c, "limiter")->valuestring);

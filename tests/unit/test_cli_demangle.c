@@ -17,7 +17,8 @@ static void test_against_cxxfilt(void **state)
 		{ "_Z6kernelILi128EEvPf", "void kernel<128>(float*)" },
 		{ "_Z6kernelIfEvPT_", "void kernel<float>(float*)" },
 		{ "_ZN5flash7computeEPf", "flash::compute(float*)" },
-		{ "_ZN5flash6kernelILi64ELb1EEEvPK6__halfPS1_i", "void flash::kernel<64, true>(__half const*, __half*, int)" },
+		{ "_ZN5flash6kernelILi64ELb1EEEvPK6__halfPS1_i",
+		  "void flash::kernel<64, true>(__half const*, __half*, int)" },
 		{ "_Z10vector_addPKfS0_Pfi", "vector_add(float const*, float const*, float*, int)" },
 		{ "_Z3barv", "bar()" },
 		{ "_Z3bazPVKd", "baz(double const volatile*)" },
@@ -40,14 +41,14 @@ static void test_unsure_is_refused(void **state)
 {
 	(void)state;
 	static const char *const names[] = {
-		"k0",                           /* not mangled: a C kernel */
-		"_Z",                           /* nothing after the prefix */
-		"_Z4gemm",                      /* no parameter types */
-		"_Z9gemPf",                     /* the length runs past the name */
-		"_Z3fooPKcRKSs",                /* Ss (std::string): not read */
+		"k0",                                                        /* not mangled: a C kernel */
+		"_Z",                                                        /* nothing after the prefix */
+		"_Z4gemm",                                                   /* no parameter types */
+		"_Z9gemPf",                                                  /* the length runs past the name */
+		"_Z3fooPKcRKSs",                                             /* Ss (std::string): not read */
 		"_ZN7cutlass6KernelINS_4gemm6kernel4GemmIfEEEEvNT_6ParamsE", /* T_ inside a nested name */
-		"_Z3fooS_",                     /* a substitution that does not exist */
-		"_Z3fooPFviE",                  /* a function pointer */
+		"_Z3fooS_",                                                  /* a substitution that does not exist */
+		"_Z3fooPFviE",                                               /* a function pointer */
 	};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		char out[512] = "untouched";

@@ -257,9 +257,11 @@ static void test_hwdb_entries(void **state)
 {
 	(void)state;
 	/* Every built-in entry has a fabric, and MI300X's one pair sees 1/7 of its aggregate. */
-	static const char *const ids[] = { "h100-sxm", "h100-pcie", "h200-sxm", "b200", "a100-sxm-80gb", "a100-pcie-40gb",
-					   "l40s", "l4", "rtx-4090", "v100-sxm2", "mi300x", "mi325x", "mi250x", "mi210",
-					   "t4", "a10", "rtx-5090" };
+	static const char *const ids[] = { "h100-sxm",      "h100-pcie",      "h200-sxm", "b200",
+					   "a100-sxm-80gb", "a100-pcie-40gb", "l40s",     "l4",
+					   "rtx-4090",      "v100-sxm2",      "mi300x",   "mi325x",
+					   "mi250x",        "mi210",          "t4",       "a10",
+					   "rtx-5090" };
 	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
 		if (!test_gpu(ids[i])->ic.has_fabric)
 			fail_msg("%s has no interconnect fabric", ids[i]);
@@ -275,9 +277,22 @@ static void test_parallel_train(void **state)
 	/* 8e9 parameters, seq 1024, batch 64 on 16 GPUs: TP 2 x PP 2 x DP 4, micro-batches of 2 sequences:
 	 * 64 / 4 = 16 sequences per pipeline = 8 micro-batches. F = 6 x 8e9 x 1024 x 64 = 3.145728e15 FLOP. */
 	struct ridge_parallel_input in = {
-		.params = 8e9, .seq = 1024, .batch = 64, .gpus = 16, .flops_per_step = 3.145728e15, .peak_flops = 1e15,
-		.compute_efficiency = 0.5, .tp = 2, .pp = 2, .micro_batch = 2, .hidden = 4096, .layers = 32,
-		.sharding = RIDGE_SHARD_DDP, .recompute = RIDGE_RECOMPUTE_SELECTIVE, .dp_overlap = 0.5, .memory_bytes = 80e9,
+		.params = 8e9,
+		.seq = 1024,
+		.batch = 64,
+		.gpus = 16,
+		.flops_per_step = 3.145728e15,
+		.peak_flops = 1e15,
+		.compute_efficiency = 0.5,
+		.tp = 2,
+		.pp = 2,
+		.micro_batch = 2,
+		.hidden = 4096,
+		.layers = 32,
+		.sharding = RIDGE_SHARD_DDP,
+		.recompute = RIDGE_RECOMPUTE_SELECTIVE,
+		.dp_overlap = 0.5,
+		.memory_bytes = 80e9,
 	};
 	struct ridge_parallel_result r;
 	char err[300];
@@ -332,7 +347,8 @@ static void test_calibration_file_round_trip(void **state)
 	struct hwdb_diags diags = { 0 };
 	assert_int_equal(hwdb_load_file("tests/fixtures/h200-comm-calibration.yaml", &g, &diags), 0);
 	assert_true(g.ic.has_fabric && g.ic.nvls && g.ic.measured_gpus == 8);
-	assert_true(g.ic.measured[RIDGE_ALL_REDUCE].has_bus_bandwidth && g.ic.measured[RIDGE_ALL_REDUCE].bus_bandwidth == 472e9);
+	assert_true(g.ic.measured[RIDGE_ALL_REDUCE].has_bus_bandwidth &&
+		    g.ic.measured[RIDGE_ALL_REDUCE].bus_bandwidth == 472e9);
 	assert_true(g.ic.measured[RIDGE_ALL_TO_ALL].has_bus_bandwidth && !g.ic.measured[RIDGE_ALL_TO_ALL].has_latency);
 	char *text;
 	size_t len;
@@ -379,12 +395,18 @@ static void test_serve_step(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ring_all_reduce),	     cmocka_unit_test(test_nvls_and_auto),
-		cmocka_unit_test(test_gather_scatter_factors), cmocka_unit_test(test_mesh_peer_vs_aggregate),
-		cmocka_unit_test(test_across_domains),	     cmocka_unit_test(test_calibration),
-		cmocka_unit_test(test_parallel_terms),	     cmocka_unit_test(test_bad_inputs),
-		cmocka_unit_test(test_hwdb_entries),	     cmocka_unit_test(test_parallel_train),
-		cmocka_unit_test(test_calibration_file_round_trip), cmocka_unit_test(test_serve_step),
+		cmocka_unit_test(test_ring_all_reduce),
+		cmocka_unit_test(test_nvls_and_auto),
+		cmocka_unit_test(test_gather_scatter_factors),
+		cmocka_unit_test(test_mesh_peer_vs_aggregate),
+		cmocka_unit_test(test_across_domains),
+		cmocka_unit_test(test_calibration),
+		cmocka_unit_test(test_parallel_terms),
+		cmocka_unit_test(test_bad_inputs),
+		cmocka_unit_test(test_hwdb_entries),
+		cmocka_unit_test(test_parallel_train),
+		cmocka_unit_test(test_calibration_file_round_trip),
+		cmocka_unit_test(test_serve_step),
 	};
 	return cmocka_run_group_tests_name("comm", tests, NULL, NULL);
 }

@@ -98,10 +98,12 @@ static void test_explain_trail(void **state)
 	assert_int_equal(cost_train_compare(&in, 0.65, true, 240e3, &c, &ex, err, sizeof err), 0);
 	assert_int_equal(ex.dropped, 0);
 	/* every value of the result appears in the trail, unrounded */
-	static const char *const labels[] = { "FLOPs per step", "step time (current)", "cost (current)",
-					      "step time (target)", "cost (target)", "savings", "net ROI", "break-even step" };
+	static const char *const labels[] = { "FLOPs per step", "step time (current)",
+					      "cost (current)", "step time (target)",
+					      "cost (target)",  "savings",
+					      "net ROI",        "break-even step" };
 	double values[] = { c.current.flops_per_step, c.current.step_time_s, c.current.cost_usd, c.target.step_time_s,
-			    c.target.cost_usd, c.savings_usd, c.roi_net, c.break_even_step };
+			    c.target.cost_usd,        c.savings_usd,         c.roi_net,          c.break_even_step };
 	for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++) {
 		int found = 0;
 		for (int j = 0; j < ex.count; j++) {

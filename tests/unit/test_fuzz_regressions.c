@@ -96,15 +96,15 @@ static void test_hwdb_string_round_trip(void **state)
 		int ok;
 	} cases[] = {
 		{ "\"Test \\\"GPU\\\" \\\\ \\u00b5 \\N\"", 0 }, /* the fuzzer's input */
-		{ "\"a\\Nb\"", 0 },         /* NEL */
-		{ "\"a\\x85b\"", 0 },       /* NEL as \x85 */
-		{ "\"a\\x7fb\"", 0 },       /* DEL */
-		{ "\"a\\x9fb\"", 0 },       /* C1 */
-		{ "\"a\\Lb\"", 0 },         /* U+2028 */
-		{ "\"a\\Pb\"", 0 },         /* U+2029 */
-		{ "\"a\\ufeffb\"", 0 },     /* BOM */
+		{ "\"a\\Nb\"", 0 },                             /* NEL */
+		{ "\"a\\x85b\"", 0 },                           /* NEL as \x85 */
+		{ "\"a\\x7fb\"", 0 },                           /* DEL */
+		{ "\"a\\x9fb\"", 0 },                           /* C1 */
+		{ "\"a\\Lb\"", 0 },                             /* U+2028 */
+		{ "\"a\\Pb\"", 0 },                             /* U+2029 */
+		{ "\"a\\ufeffb\"", 0 },                         /* BOM */
 		{ "\"a\\uffffb\"", 0 },
-		{ "\"a\\tb\"", 0 },         /* tab */
+		{ "\"a\\tb\"", 0 }, /* tab */
 		{ "\"Test \\\"GPU\\\" \\\\ \\u00b5 \\xa0 \\u4e2d\"", 1 },
 		{ "'single ''quoted'' \\ name'", 1 },
 	};
@@ -119,8 +119,8 @@ static void test_hwdb_string_round_trip(void **state)
 		if (!cases[i].ok) {
 			assert_int_equal(rc, -1);
 			if (diags.count != 1 || !strstr(diags.items[0].message, "'name' contains a control character"))
-				fail_msg("%s: expected one control-character error, got %d: %s", cases[i].yaml, diags.count,
-					 diags.count ? diags.items[0].message : "");
+				fail_msg("%s: expected one control-character error, got %d: %s", cases[i].yaml,
+					 diags.count, diags.count ? diags.items[0].message : "");
 		} else {
 			if (rc != 0)
 				fail_msg("%s: rejected: %s", cases[i].yaml, diags.items[0].message);
@@ -177,8 +177,8 @@ static void test_compiler_report_huge_counts(void **state)
 		struct ridge_kernel_usage k;
 		int count = 0;
 		char err[512] = "";
-		int rc = occupancy_parse_usage(cases[i].text, strlen(cases[i].text), cases[i].format, 0, &k, 1, &count, err,
-					       sizeof err);
+		int rc = occupancy_parse_usage(cases[i].text, strlen(cases[i].text), cases[i].format, 0, &k, 1, &count,
+					       err, sizeof err);
 		if (!cases[i].error) {
 			if (rc != 0)
 				fail_msg("case %zu rejected: %s", i, err);

@@ -33,8 +33,14 @@ static void test_textbook_tile128(void **state)
 {
 	(void)state;
 	const struct ridge_gpu *h100 = test_gpu("h100-sxm");
-	struct ridge_kernel_shape s = { .kernel = RIDGE_KERNEL_GEMM_TILED, .dtype = RIDGE_BF16, .m = 4096,
-					.n = 4096, .k = 4096, .tile_m = 128, .tile_n = 128, .tile_k = 64 };
+	struct ridge_kernel_shape s = { .kernel = RIDGE_KERNEL_GEMM_TILED,
+					.dtype = RIDGE_BF16,
+					.m = 4096,
+					.n = 4096,
+					.k = 4096,
+					.tile_m = 128,
+					.tile_n = 128,
+					.tile_k = 64 };
 	struct ridge_kernel_cost c = l2_cost(h100, s);
 	assert_true(c.l2.modelled);
 	assert_true(c.traffic == RIDGE_TRAFFIC_L2AWARE);
@@ -71,8 +77,9 @@ static void test_resident_and_not_modelled(void **state)
 {
 	(void)state;
 	const struct ridge_gpu *h200 = test_gpu("h200-sxm");
-	struct ridge_kernel_shape s = { .kernel = RIDGE_KERNEL_GEMM_TILED, .dtype = RIDGE_FP32, .m = 2048,
-					.n = 2048, .k = 2048 };
+	struct ridge_kernel_shape s = {
+		.kernel = RIDGE_KERNEL_GEMM_TILED, .dtype = RIDGE_FP32, .m = 2048, .n = 2048, .k = 2048
+	};
 	struct ridge_kernel_cost c = l2_cost(h200, s);
 	assert_true(c.l2.ctas_per_sm == 2 && c.l2.wave_ctas == 264);
 	assert_true(c.l2.a_resident && c.l2.b_resident && c.l2.a_reads == 1 && c.l2.b_reads == 1);
@@ -101,9 +108,14 @@ static void test_closed_form_matches_walk(void **state)
 		gpu.sm_count = sms;
 		for (int tm = 1; tm <= 7; tm++) {
 			for (int tn = 1; tn <= 7; tn++) {
-				struct ridge_kernel_shape s = { .kernel = RIDGE_KERNEL_GEMM_TILED, .dtype = RIDGE_BF16,
-								.m = tm * 128.0, .n = tn * 128.0, .k = 64,
-								.tile_m = 128, .tile_n = 128, .tile_k = 64 };
+				struct ridge_kernel_shape s = { .kernel = RIDGE_KERNEL_GEMM_TILED,
+								.dtype = RIDGE_BF16,
+								.m = tm * 128.0,
+								.n = tn * 128.0,
+								.k = 64,
+								.tile_m = 128,
+								.tile_n = 128,
+								.tile_k = 64 };
 				struct ridge_kernel_cost c = l2_cost(&gpu, s);
 				int w = sms, tiles = tm * tn;
 				if (tiles <= w)
@@ -119,8 +131,8 @@ static void test_closed_form_matches_walk(void **state)
 				}
 				if (fabs(c.l2.a_reads - (double)rows / tm) > 1e-12 ||
 				    fabs(c.l2.b_reads - (double)cols / tn) > 1e-12)
-					fail_msg("%d SMs, %d x %d tiles: a %.17g vs %ld/%d, b %.17g vs %ld/%d", sms, tm, tn,
-						 c.l2.a_reads, rows, tm, c.l2.b_reads, cols, tn);
+					fail_msg("%d SMs, %d x %d tiles: a %.17g vs %ld/%d, b %.17g vs %ld/%d", sms, tm,
+						 tn, c.l2.a_reads, rows, tm, c.l2.b_reads, cols, tn);
 			}
 		}
 	}

@@ -10,53 +10,53 @@
 
 /* A minimal valid NVIDIA entry; line numbers below refer to this text. */
 static const char base[] =
-	"schema: 1\n"                                   /* 1 */
-	"id: test-gpu\n"                                /* 2 */
-	"name: Test GPU\n"                              /* 3 */
-	"vendor: nvidia\n"                              /* 4 */
-	"arch: hopper\n"                                /* 5 */
-	"compute_capability: \"9.0\"\n"                 /* 6 */
-	"aliases: [\"NVIDIA Test\"]\n"                  /* 7 */
-	"sm_count: 132\n"                               /* 8 */
-	"warp_size: 32\n"                               /* 9 */
-	"clocks:\n"                                     /* 10 */
-	"  boost: 1980 MHz\n"                           /* 11 */
-	"  matrix_peak: 1830 MHz\n"                     /* 12 */
-	"  vector_peak: 1980 MHz\n"                     /* 13 */
-	"peak_flops:\n"                                 /* 14 */
-	"  fp32: {vector: 66.9 TFLOP/s}\n"              /* 15 */
+	"schema: 1\n"                                                      /* 1 */
+	"id: test-gpu\n"                                                   /* 2 */
+	"name: Test GPU\n"                                                 /* 3 */
+	"vendor: nvidia\n"                                                 /* 4 */
+	"arch: hopper\n"                                                   /* 5 */
+	"compute_capability: \"9.0\"\n"                                    /* 6 */
+	"aliases: [\"NVIDIA Test\"]\n"                                     /* 7 */
+	"sm_count: 132\n"                                                  /* 8 */
+	"warp_size: 32\n"                                                  /* 9 */
+	"clocks:\n"                                                        /* 10 */
+	"  boost: 1980 MHz\n"                                              /* 11 */
+	"  matrix_peak: 1830 MHz\n"                                        /* 12 */
+	"  vector_peak: 1980 MHz\n"                                        /* 13 */
+	"peak_flops:\n"                                                    /* 14 */
+	"  fp32: {vector: 66.9 TFLOP/s}\n"                                 /* 15 */
 	"  bf16: {matrix: 989.4 TFLOP/s, matrix_sparse: 1978.9 TFLOP/s}\n" /* 16 */
-	"memory:\n"                                     /* 17 */
-	"  size: 80 GB\n"                               /* 18 */
-	"  bandwidth: 3.35 TB/s\n"                      /* 19 */
-	"cache:\n"                                      /* 20 */
-	"  l2: 50 MiB\n"                                /* 21 */
-	"shared_memory:\n"                              /* 22 */
-	"  per_sm: 228 KiB\n"                           /* 23 */
-	"  per_block: 48 KiB\n"                         /* 24 */
-	"  per_block_optin: 227 KiB\n"                  /* 25 */
-	"  reserved_per_block: 1 KiB\n"                 /* 26 */
-	"  alloc_unit: 128 B\n"                         /* 27 */
+	"memory:\n"                                                        /* 17 */
+	"  size: 80 GB\n"                                                  /* 18 */
+	"  bandwidth: 3.35 TB/s\n"                                         /* 19 */
+	"cache:\n"                                                         /* 20 */
+	"  l2: 50 MiB\n"                                                   /* 21 */
+	"shared_memory:\n"                                                 /* 22 */
+	"  per_sm: 228 KiB\n"                                              /* 23 */
+	"  per_block: 48 KiB\n"                                            /* 24 */
+	"  per_block_optin: 227 KiB\n"                                     /* 25 */
+	"  reserved_per_block: 1 KiB\n"                                    /* 26 */
+	"  alloc_unit: 128 B\n"                                            /* 27 */
 	"  carveout_sizes: [0 KiB, 8 KiB, 16 KiB, 32 KiB, 64 KiB, 100 KiB, 132 KiB, 164 KiB, 196 KiB, 228 KiB]\n" /* 28 */
-	"registers:\n"                                  /* 29 */
-	"  per_sm: 65536\n"                             /* 30 */
-	"  per_block: 65536\n"                          /* 31 */
-	"  per_thread_max: 255\n"                       /* 32 */
-	"  alloc_unit: 256\n"                           /* 33 */
-	"limits:\n"                                     /* 34 */
-	"  threads_per_sm: 2048\n"                      /* 35 */
-	"  threads_per_block: 1024\n"                   /* 36 */
-	"  warps_per_sm: 64\n"                          /* 37 */
-	"  blocks_per_sm: 32\n"                         /* 38 */
-	"  sub_partitions: 4\n"                         /* 39 */
-	"  barriers_per_block_slot: 2\n"                /* 40 */
-	"  virtual_resources_per_sm: 0\n"               /* 41 */
-	"power:\n"                                      /* 42 */
-	"  tdp: 700 W\n"                                /* 43 */
-	"launch:\n"                                     /* 44 */
-	"  overhead: 5 us\n"                            /* 45 */
-	"  graph_node: 0.5 us\n"                        /* 46 */
-	"sources: [\"a datasheet\"]\n";                 /* 47 */
+	"registers:\n"                    /* 29 */
+	"  per_sm: 65536\n"               /* 30 */
+	"  per_block: 65536\n"            /* 31 */
+	"  per_thread_max: 255\n"         /* 32 */
+	"  alloc_unit: 256\n"             /* 33 */
+	"limits:\n"                       /* 34 */
+	"  threads_per_sm: 2048\n"        /* 35 */
+	"  threads_per_block: 1024\n"     /* 36 */
+	"  warps_per_sm: 64\n"            /* 37 */
+	"  blocks_per_sm: 32\n"           /* 38 */
+	"  sub_partitions: 4\n"           /* 39 */
+	"  barriers_per_block_slot: 2\n"  /* 40 */
+	"  virtual_resources_per_sm: 0\n" /* 41 */
+	"power:\n"                        /* 42 */
+	"  tdp: 700 W\n"                  /* 43 */
+	"launch:\n"                       /* 44 */
+	"  overhead: 5 us\n"              /* 45 */
+	"  graph_node: 0.5 us\n"          /* 46 */
+	"sources: [\"a datasheet\"]\n";   /* 47 */
 
 /* base with the first occurrence of `from` replaced by `to`. */
 static char *mutate(const char *from, const char *to)
@@ -129,41 +129,61 @@ static void test_broken_entries(void **state)
 	expect_mutation("sm_count: 132", "sm_count: many", "t.yaml:8:11: 'sm_count' must be an integer, not 'many'");
 	expect_mutation("sm_count: 132", "sm_count: 132.5", "t.yaml:8:11: 'sm_count' must be an integer, not '132.5'");
 	expect_mutation("clocks:\n", "clocks: fast\nx:\n", "t.yaml:10:9: 'clocks' must be a mapping, not a scalar");
-	expect_mutation("aliases: [\"NVIDIA Test\"]", "aliases: NVIDIA Test", "t.yaml:7:10: 'aliases' must be a list, not a scalar");
+	expect_mutation("aliases: [\"NVIDIA Test\"]", "aliases: NVIDIA Test",
+			"t.yaml:7:10: 'aliases' must be a list, not a scalar");
 	/* negative, zero, NaN, huge */
-	expect_mutation("3.35 TB/s", "-3.35 TB/s", "t.yaml:19:14: 'memory.bandwidth' is -3.35 TB/s, outside 1e+10 B/s..1e+14 B/s");
+	expect_mutation("3.35 TB/s", "-3.35 TB/s",
+			"t.yaml:19:14: 'memory.bandwidth' is -3.35 TB/s, outside 1e+10 B/s..1e+14 B/s");
 	/* a measured mix above the ceiling */
 	expect_mutation("  bandwidth: 3.35 TB/s\n", "  bandwidth: 3.35 TB/s\n  copy_bandwidth: 3.4 TB/s\n",
 			"t.yaml:20:19: memory.copy_bandwidth is above memory.bandwidth, the ceiling");
 	expect_mutation("sm_count: 132", "sm_count: 0", "t.yaml:8:11: 'sm_count' is 0, outside 1..4096");
-	expect_mutation("66.9 TFLOP/s", ".nan TFLOP/s", "t.yaml:15:18: 'peak_flops.fp32.vector': not a number: '.nan TFLOP/s'");
-	expect_mutation("  l2: 50 MiB", "  l2: 1e300 B", "t.yaml:21:7: 'cache.l2' is 1e300 B, outside 65536 B..4e+09 B");
+	expect_mutation("66.9 TFLOP/s", ".nan TFLOP/s",
+			"t.yaml:15:18: 'peak_flops.fp32.vector': not a number: '.nan TFLOP/s'");
+	expect_mutation("  l2: 50 MiB", "  l2: 1e300 B",
+			"t.yaml:21:7: 'cache.l2' is 1e300 B, outside 65536 B..4e+09 B");
 	expect_mutation("  l2: 50 MiB", "  l2: 1e999 B", "t.yaml:21:7: 'cache.l2': number too large: '1e999 B'");
 	/* units: unknown, wrong kind, missing */
-	expect_mutation("80 GB", "80 furlongs", "t.yaml:18:9: 'memory.size': unknown unit in '80 furlongs' (expected B, with an optional K M G T P or Ki Mi Gi Ti prefix)");
-	expect_mutation("3.35 TB/s", "3.35 TB", "t.yaml:19:14: 'memory.bandwidth': unknown unit in '3.35 TB' (expected B/s, with an optional K M G T P or Ki Mi Gi Ti prefix)");
+	expect_mutation(
+		"80 GB", "80 furlongs",
+		"t.yaml:18:9: 'memory.size': unknown unit in '80 furlongs' (expected B, with an optional K M G T P or Ki Mi Gi Ti prefix)");
+	expect_mutation(
+		"3.35 TB/s", "3.35 TB",
+		"t.yaml:19:14: 'memory.bandwidth': unknown unit in '3.35 TB' (expected B/s, with an optional K M G T P or Ki Mi Gi Ti prefix)");
 	expect_mutation("  tdp: 700 W", "  tdp: 700", "t.yaml:43:8: 'power.tdp': '700' has no unit (expected W)");
-	expect_mutation("5 us", "5 MHz", "t.yaml:45:13: 'launch.overhead': unknown unit in '5 MHz' (expected s, ms, us or ns)");
+	expect_mutation("5 us", "5 MHz",
+			"t.yaml:45:13: 'launch.overhead': unknown unit in '5 MHz' (expected s, ms, us or ns)");
 	/* unknown and duplicate keys */
-	expect_mutation("warp_size: 32\n", "warp_size: 32\nwarp_sise: 32\n",
-			"t.yaml:10:1: unknown key 'warp_sise' (known: schema, id, name, vendor, arch, compute_capability, aliases, "
-			"sm_count, warp_size, clocks, peak_flops, memory, cache, shared_memory, registers, limits, power, "
-			"interconnect, launch, timing, price, sources, notes, measured)");
-	expect_mutation("warp_size: 32\n", "warp_size: 32\nsm_count: 130\n", "t.yaml:10:1: duplicate key 'sm_count' (first at line 8)");
+	expect_mutation(
+		"warp_size: 32\n", "warp_size: 32\nwarp_sise: 32\n",
+		"t.yaml:10:1: unknown key 'warp_sise' (known: schema, id, name, vendor, arch, compute_capability, aliases, "
+		"sm_count, warp_size, clocks, peak_flops, memory, cache, shared_memory, registers, limits, power, "
+		"interconnect, launch, timing, price, sources, notes, measured)");
+	expect_mutation("warp_size: 32\n", "warp_size: 32\nsm_count: 130\n",
+			"t.yaml:10:1: duplicate key 'sm_count' (first at line 8)");
 	expect_mutation("  fp32: {vector", "  fp33: {vector",
 			"t.yaml:15:3: unknown dtype 'peak_flops.fp33' (known: fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4)");
-	expect_mutation("  fp32: {vector", "  fp32: {vectr", "t.yaml:15:10: unknown key 'peak_flops.fp32.vectr' (known: vector, matrix, matrix_sparse)");
+	expect_mutation("  fp32: {vector", "  fp32: {vectr",
+			"t.yaml:15:10: unknown key 'peak_flops.fp32.vectr' (known: vector, matrix, matrix_sparse)");
 	/* vendor-specific keys and values */
-	expect_mutation("arch: hopper\n", "arch: hopper\ngfx_target: gfx942\n", "t.yaml:6:1: key 'gfx_target' does not apply to nvidia entries");
-	expect_mutation("vendor: nvidia", "vendor: intel", "t.yaml:4:9: 'vendor' must be 'nvidia' or 'amd', not 'intel'");
+	expect_mutation("arch: hopper\n", "arch: hopper\ngfx_target: gfx942\n",
+			"t.yaml:6:1: key 'gfx_target' does not apply to nvidia entries");
+	expect_mutation("vendor: nvidia", "vendor: intel",
+			"t.yaml:4:9: 'vendor' must be 'nvidia' or 'amd', not 'intel'");
 	expect_mutation("\"9.0\"", "nine", "t.yaml:6:21: 'compute_capability' must look like \"9.0\", not 'nine'");
-	expect_mutation("schema: 1", "schema: 2", "t.yaml:1:9: unsupported schema version 2 (this ridge reads schema 1)");
+	expect_mutation("schema: 1", "schema: 2",
+			"t.yaml:1:9: unsupported schema version 2 (this ridge reads schema 1)");
 	expect_mutation("id: test-gpu", "id:", "t.yaml:2:4: 'id' has no value");
 	/* plausibility */
-	expect_mutation("1978.9 TFLOP/s", "1000 TFLOP/s", "t.yaml:16:48: peak_flops.bf16.matrix_sparse is not 2x the dense rate (2:4 sparsity doubles it)");
-	expect_mutation("  threads_per_sm: 2048", "  threads_per_sm: 1536", "t.yaml:35:19: limits.threads_per_sm 1536 is not warps_per_sm 64 x warp_size 32");
-	expect_mutation("196 KiB, 228 KiB]", "228 KiB, 196 KiB]", "t.yaml:28:19: shared_memory.carveout_sizes must be ascending");
-	expect_mutation("id: test-gpu", "id: Test_GPU", "t.yaml:2:5: id 'Test_GPU' must be lowercase letters, digits and '-'");
+	expect_mutation(
+		"1978.9 TFLOP/s", "1000 TFLOP/s",
+		"t.yaml:16:48: peak_flops.bf16.matrix_sparse is not 2x the dense rate (2:4 sparsity doubles it)");
+	expect_mutation("  threads_per_sm: 2048", "  threads_per_sm: 1536",
+			"t.yaml:35:19: limits.threads_per_sm 1536 is not warps_per_sm 64 x warp_size 32");
+	expect_mutation("196 KiB, 228 KiB]", "228 KiB, 196 KiB]",
+			"t.yaml:28:19: shared_memory.carveout_sizes must be ascending");
+	expect_mutation("id: test-gpu", "id: Test_GPU",
+			"t.yaml:2:5: id 'Test_GPU' must be lowercase letters, digits and '-'");
 }
 
 /* hw check against the runtime calculator's per-compute-capability table
@@ -175,10 +195,11 @@ static void test_architecture_checks(void **state)
 {
 	(void)state;
 	/* H100 with fp32 at 669 TFLOP/s (a factor of 10). */
-	expect_mutation("fp32: {vector: 66.9 TFLOP/s}", "fp32: {vector: 669 TFLOP/s}",
-			"t.yaml:15:18: peak_flops.fp32.vector 669 TFLOP/s is not 132 SMs x clock x the architecture's 256 "
-			"FLOP/clk per SM (nearest 66.9082 TFLOP/s; NVIDIA H100 Tensor Core GPU architecture whitepaper; "
-			"tolerance 5%)");
+	expect_mutation(
+		"fp32: {vector: 66.9 TFLOP/s}", "fp32: {vector: 669 TFLOP/s}",
+		"t.yaml:15:18: peak_flops.fp32.vector 669 TFLOP/s is not 132 SMs x clock x the architecture's 256 "
+		"FLOP/clk per SM (nearest 66.9082 TFLOP/s; NVIDIA H100 Tensor Core GPU architecture whitepaper; "
+		"tolerance 5%)");
 	/* Within 5% passes (datasheets round: 66.9 vs 66.908). */
 	char *near = mutate("fp32: {vector: 66.9 TFLOP/s}", "fp32: {vector: 68 TFLOP/s}");
 	struct ridge_gpu gpu;
@@ -215,10 +236,12 @@ static void test_not_an_entry(void **state)
 	(void)state;
 	expect_first_diag("", 0, "t.yaml:1:1: empty file: expected a hwdb entry (a YAML mapping)");
 	expect_first_diag("# only a comment\n", 17, "t.yaml:1:1: empty file: expected a hwdb entry (a YAML mapping)");
-	expect_first_diag("- a\n- b\n", 8, "t.yaml:1:1: the top level must be a mapping of keys (id, name, ...), not a list");
+	expect_first_diag("- a\n- b\n", 8,
+			  "t.yaml:1:1: the top level must be a mapping of keys (id, name, ...), not a list");
 	expect_first_diag("id: [unclosed\n", 14,
 			  "t.yaml:2:1: invalid YAML: did not find expected ',' or ']' while parsing a flow sequence");
-	expect_first_diag("id: x\n  bad: indent\n", 20, "t.yaml:2:6: invalid YAML: mapping values are not allowed in this context");
+	expect_first_diag("id: x\n  bad: indent\n", 20,
+			  "t.yaml:2:6: invalid YAML: mapping values are not allowed in this context");
 	static const char garbage[] = { 'i', 'd', ':', ' ', 'x', '\n', (char)0xff, (char)0xfe, 0x01, 0x00, 'z' };
 	expect_first_diag(garbage, sizeof garbage, "t.yaml:2:4: binary data (a NUL byte): not a YAML file");
 	static const char control[] = "id: x\nname: \x01\x02\n";
@@ -311,7 +334,8 @@ static void test_calibration_round_trip(void **state)
 	assert_int_equal(back.source_count, gpu.source_count);
 	assert_true(back.has_framework_overhead && back.framework_overhead_s == gpu.framework_overhead_s);
 	assert_string_equal(back.framework_source, gpu.framework_source);
-	assert_true(back.has_sustained_matrix && back.sustained_matrix_fraction == 0.8706 && back.burst_time_s == 0.0373);
+	assert_true(back.has_sustained_matrix && back.sustained_matrix_fraction == 0.8706 &&
+		    back.burst_time_s == 0.0373);
 	assert_string_equal(back.power_source, gpu.power_source);
 	assert_true(back.timing[RIDGE_SLOT_ATTENTION_CUDNN].has_cta_bandwidth &&
 		    back.timing[RIDGE_SLOT_ATTENTION_CUDNN].cta_bandwidth == 3.932e10);
@@ -329,8 +353,8 @@ static void expect_rows_equal(const struct ridge_gpu *want, const struct ridge_g
 		snprintf(path, sizeof path, "%s%s%s", prefix, prefix[0] ? "." : "", row->key);
 		const char *a = row->offset == HWDB_NO_OFFSET ? NULL : (const char *)want + row->offset;
 		const char *b = row->offset == HWDB_NO_OFFSET ? NULL : (const char *)got + row->offset;
-		if (row->has_offset != HWDB_NO_OFFSET &&
-		    *(const bool *)((const char *)got + row->has_offset) != *(const bool *)((const char *)want + row->has_offset))
+		if (row->has_offset != HWDB_NO_OFFSET && *(const bool *)((const char *)got + row->has_offset) !=
+								 *(const bool *)((const char *)want + row->has_offset))
 			fail_msg("%s: has_ differs after write -> read", path);
 		bool same = true;
 		switch (row->type) {
@@ -351,7 +375,8 @@ static void expect_rows_equal(const struct ridge_gpu *want, const struct ridge_g
 			int n = hwdb_field_count(want, row);
 			same = n == hwdb_field_count(got, row);
 			for (int i = 0; same && i < n; i++)
-				same = row->type == HWDB_STRLIST ? strcmp(hwdb_field_item(want, row, i), hwdb_field_item(got, row, i)) == 0
+				same = row->type == HWDB_STRLIST ? strcmp(hwdb_field_item(want, row, i),
+									  hwdb_field_item(got, row, i)) == 0
 								 : ((const double *)a)[i] == ((const double *)b)[i];
 			break;
 		}
@@ -398,8 +423,8 @@ static void test_every_field_round_trips(void **state)
 		free(text);
 		for (int d = 0; d < diags.count; d++) {
 			const char *m = diags.items[d].message;
-			if (strstr(m, "unknown key") || strstr(m, "duplicate key") || strstr(m, "missing required key") ||
-			    strstr(m, "must be") || strstr(m, "outside"))
+			if (strstr(m, "unknown key") || strstr(m, "duplicate key") ||
+			    strstr(m, "missing required key") || strstr(m, "must be") || strstr(m, "outside"))
 				fail_msg("%s: the written entry reads back with '%s'", ids[i], m);
 		}
 		expect_rows_equal(&gpu, &back, hwdb_schema, "");

@@ -135,7 +135,7 @@ static void test_bad_inputs(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_seed_fractions),	 cmocka_unit_test(test_graph_replay),
+		cmocka_unit_test(test_seed_fractions),    cmocka_unit_test(test_graph_replay),
 		cmocka_unit_test(test_review_question_5), cmocka_unit_test(test_gpu_defaults),
 		cmocka_unit_test(test_bad_inputs),
 	};

@@ -219,12 +219,9 @@ static void test_quantity_overflow(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_nesting_limit),
-		cmocka_unit_test(test_huge_file_refused),
-		cmocka_unit_test(test_huge_list_refused),
-		cmocka_unit_test(test_quantity_overflow),
-		cmocka_unit_test(test_node_limits),
-		cmocka_unit_test(test_signed_zero_and_subnormals),
+		cmocka_unit_test(test_nesting_limit),     cmocka_unit_test(test_huge_file_refused),
+		cmocka_unit_test(test_huge_list_refused), cmocka_unit_test(test_quantity_overflow),
+		cmocka_unit_test(test_node_limits),       cmocka_unit_test(test_signed_zero_and_subnormals),
 	};
 	return cmocka_run_group_tests_name("limits", tests, NULL, NULL);
 }

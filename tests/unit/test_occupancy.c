@@ -25,60 +25,66 @@ struct nv_case {
 #define UNL RIDGE_OCC_UNLIMITED
 
 static const struct nv_case nv_cases[] = {
-    /* The textbook's §7.1.4: 256 thr, 32 regs, 32 KB static on H100.
+	/* The textbook's §7.1.4: 256 thr, 32 regs, 32 KB static on H100.
      * smem: 32768 + 1024 reserve = 33792; 233472 / 33792 = 6.9 -> 6 blocks,
      * 48 of 64 warps = 75% (the chapter's 87.5% forgets the reserve).
      * regs: 32 x 32 = 1024 per warp; 16384 / 1024 = 16 warps per SMSP, x4 = 64 / 8 = 8. */
-    {"seed A (H100)", "h100-sxm", 256, 32, 32768, 0, -1, false, 1, 6, 48, 0.75, RIDGE_OCC_SHARED_MEMORY, 8, 8, 6, 64},
-    /* The textbook's review question 1: 48 regs, 48 KB, 256 thr.
+	{ "seed A (H100)", "h100-sxm", 256, 32, 32768, 0, -1, false, 1, 6, 48, 0.75, RIDGE_OCC_SHARED_MEMORY, 8, 8, 6,
+	  64 },
+	/* The textbook's review question 1: 48 regs, 48 KB, 256 thr.
      * regs: 1536 per warp; 16384 / 1536 = 10 per SMSP -> 40 / 8 = 5.
      * smem: 50176; 233472 / 50176 = 4.65 -> 4 blocks = 32 warps = 50%. */
-    {"seed review Q1 (H100)", "h100-sxm", 256, 48, 49152, 0, -1, false, 1, 4, 32, 0.5, RIDGE_OCC_SHARED_MEMORY, 8, 5, 4,
-     64},
-    /* Same kernels on the H200 (same GH100 SM, same numbers). */
-    {"seed A (H200)", "h200-sxm", 256, 32, 32768, 0, -1, false, 1, 6, 48, 0.75, RIDGE_OCC_SHARED_MEMORY, 8, 8, 6, 64},
-    /* sm_80 (Kokkos #5739): 92 regs x 224 threads. 92 x 32 = 2944 -> 3072
+	{ "seed review Q1 (H100)", "h100-sxm", 256, 48, 49152, 0, -1, false, 1, 4, 32, 0.5, RIDGE_OCC_SHARED_MEMORY, 8,
+	  5, 4, 64 },
+	/* Same kernels on the H200 (same GH100 SM, same numbers). */
+	{ "seed A (H200)", "h200-sxm", 256, 32, 32768, 0, -1, false, 1, 6, 48, 0.75, RIDGE_OCC_SHARED_MEMORY, 8, 8, 6,
+	  64 },
+	/* sm_80 (Kokkos #5739): 92 regs x 224 threads. 92 x 32 = 2944 -> 3072
      * per warp; 16384 / 3072 = 5 warps per SMSP -> 20 / 7 warps = 2 blocks
      * (the naive 65536 / (92 x 224) = 3.2 says 3). smem: 1024 reserve only:
      * 167936 / 1024 = 164. warps: 64 / 7 = 9. */
-    {"sm_80 92 regs x 224", "a100-sxm-80gb", 224, 92, 0, 0, -1, false, 1, 2, 14, 14.0 / 64, RIDGE_OCC_REGISTERS, 9, 2,
-     164, UNL},
-    /* The hardware check: 800 threads = 25 warps x 80 regs (2560 per warp) =
+	{ "sm_80 92 regs x 224", "a100-sxm-80gb", 224, 92, 0, 0, -1, false, 1, 2, 14, 14.0 / 64, RIDGE_OCC_REGISTERS, 9,
+	  2, 164, UNL },
+	/* The hardware check: 800 threads = 25 warps x 80 regs (2560 per warp) =
      * 64000 <= 65536, but the check rounds warps up to 28 (4 sub-partitions):
      * 71680 > 65536 -> cannot launch. */
-    {"register hardware check", "h100-sxm", 800, 80, 0, 0, -1, false, 1, 0, 0, 0, RIDGE_OCC_REGISTERS, 2, 0, 228, 64},
-    /* 1024 x 64 regs: 2048 per warp x 32 warps = 65536 fits exactly: 16384 /
+	{ "register hardware check", "h100-sxm", 800, 80, 0, 0, -1, false, 1, 0, 0, 0, RIDGE_OCC_REGISTERS, 2, 0, 228,
+	  64 },
+	/* 1024 x 64 regs: 2048 per warp x 32 warps = 65536 fits exactly: 16384 /
      * 2048 = 8 per SMSP -> 32 / 32 = 1 block. */
-    {"1024 x 64 regs", "h100-sxm", 1024, 64, 0, 0, -1, false, 1, 1, 32, 0.5, RIDGE_OCC_REGISTERS, 2, 1, 228, 64},
-    /* Carveout 0% with 32 KB: the preference 0 is below the 33792 a block
+	{ "1024 x 64 regs", "h100-sxm", 1024, 64, 0, 0, -1, false, 1, 1, 32, 0.5, RIDGE_OCC_REGISTERS, 2, 1, 228, 64 },
+	/* Carveout 0% with 32 KB: the preference 0 is below the 33792 a block
      * needs, so the driver takes the next legal size, 64 KB: 65536 / 33792 = 1. */
-    {"carveout 0", "h100-sxm", 256, 32, 32768, 0, 0, false, 1, 1, 8, 0.125, RIDGE_OCC_SHARED_MEMORY, 8, 8, 1, 64},
-    /* Carveout 50%: 116736 -> 132 KB = 135168; 135168 / 33792 = 4. */
-    {"carveout 50", "h100-sxm", 256, 32, 32768, 0, 50, false, 1, 4, 32, 0.5, RIDGE_OCC_SHARED_MEMORY, 8, 8, 4, 64},
-    /* 100 KB dynamic without opt-in: above the 48 KB default -> cannot launch. */
-    {"100 KB dynamic, no opt-in", "h100-sxm", 256, 32, 0, 102400, -1, false, 1, 0, 0, 0, RIDGE_OCC_SHARED_MEMORY, 8, 8,
-     0, 64},
-    /* ... with opt-in: 103424 per block; 233472 / 103424 = 2. */
-    {"100 KB dynamic, opt-in", "h100-sxm", 256, 32, 0, 102400, -1, true, 1, 2, 16, 0.25, RIDGE_OCC_SHARED_MEMORY, 8, 8,
-     2, 64},
-    /* 16 named barriers on sm_90: 2 x 32 / 16 = 4 blocks. 64 threads, 16
+	{ "carveout 0", "h100-sxm", 256, 32, 32768, 0, 0, false, 1, 1, 8, 0.125, RIDGE_OCC_SHARED_MEMORY, 8, 8, 1, 64 },
+	/* Carveout 50%: 116736 -> 132 KB = 135168; 135168 / 33792 = 4. */
+	{ "carveout 50", "h100-sxm", 256, 32, 32768, 0, 50, false, 1, 4, 32, 0.5, RIDGE_OCC_SHARED_MEMORY, 8, 8, 4,
+	  64 },
+	/* 100 KB dynamic without opt-in: above the 48 KB default -> cannot launch. */
+	{ "100 KB dynamic, no opt-in", "h100-sxm", 256, 32, 0, 102400, -1, false, 1, 0, 0, 0, RIDGE_OCC_SHARED_MEMORY,
+	  8, 8, 0, 64 },
+	/* ... with opt-in: 103424 per block; 233472 / 103424 = 2. */
+	{ "100 KB dynamic, opt-in", "h100-sxm", 256, 32, 0, 102400, -1, true, 1, 2, 16, 0.25, RIDGE_OCC_SHARED_MEMORY,
+	  8, 8, 2, 64 },
+	/* 16 named barriers on sm_90: 2 x 32 / 16 = 4 blocks. 64 threads, 16
      * regs (512 per warp, 32 per SMSP = 128 warps / 2 = 64), warps 32. */
-    {"16 barriers", "h100-sxm", 64, 16, 0, 0, -1, false, 16, 4, 8, 0.125, RIDGE_OCC_BARRIERS, 32, 64, 228, 4},
-    /* Before sm_90 the header applies no barrier limit. */
-    {"16 barriers on sm_80", "a100-sxm-80gb", 64, 16, 0, 0, -1, false, 16, 32, 64, 1.0, RIDGE_OCC_WARPS, 32, 64, 164,
-     UNL},
-    /* Ties: 128 threads x 32 regs fills the SM by warps and registers (16
+	{ "16 barriers", "h100-sxm", 64, 16, 0, 0, -1, false, 16, 4, 8, 0.125, RIDGE_OCC_BARRIERS, 32, 64, 228, 4 },
+	/* Before sm_90 the header applies no barrier limit. */
+	{ "16 barriers on sm_80", "a100-sxm-80gb", 64, 16, 0, 0, -1, false, 16, 32, 64, 1.0, RIDGE_OCC_WARPS, 32, 64,
+	  164, UNL },
+	/* Ties: 128 threads x 32 regs fills the SM by warps and registers (16
      * each); "warps" is named. */
-    {"tie warps/registers", "h100-sxm", 128, 32, 0, 0, -1, false, 1, 16, 64, 1.0, RIDGE_OCC_WARPS, 16, 16, 228, 64},
-    /* 32-thread blocks: 32 blocks per SM = 32 of 64 warps. */
-    {"small blocks", "h100-sxm", 32, 16, 0, 0, -1, false, 1, 32, 32, 0.5, RIDGE_OCC_BLOCKS, 64, 128, 228, 64},
-    /* sm_89: 1536 threads per SM, 24 blocks: 256 x 32 -> 6 by warps. */
-    {"L4 256 x 32", "l4", 256, 32, 0, 0, -1, false, 1, 6, 48, 1.0, RIDGE_OCC_WARPS, 6, 8, 100, UNL},
-    /* V100: 256 B allocation unit, no reserve. 1000 bytes -> 1024; carveout
+	{ "tie warps/registers", "h100-sxm", 128, 32, 0, 0, -1, false, 1, 16, 64, 1.0, RIDGE_OCC_WARPS, 16, 16, 228,
+	  64 },
+	/* 32-thread blocks: 32 blocks per SM = 32 of 64 warps. */
+	{ "small blocks", "h100-sxm", 32, 16, 0, 0, -1, false, 1, 32, 32, 0.5, RIDGE_OCC_BLOCKS, 64, 128, 228, 64 },
+	/* sm_89: 1536 threads per SM, 24 blocks: 256 x 32 -> 6 by warps. */
+	{ "L4 256 x 32", "l4", 256, 32, 0, 0, -1, false, 1, 6, 48, 1.0, RIDGE_OCC_WARPS, 6, 8, 100, UNL },
+	/* V100: 256 B allocation unit, no reserve. 1000 bytes -> 1024; carveout
      * default = 96 KB: 98304 / 1024 = 96; blocks 32. */
-    {"V100 small smem", "v100-sxm2", 64, 16, 1000, 0, -1, false, 1, 32, 64, 1.0, RIDGE_OCC_WARPS, 32, 64, 96, UNL},
-    /* Block larger than the device allows. */
-    {"1025 threads", "h100-sxm", 1025, 16, 0, 0, -1, false, 1, 0, 0, 0, RIDGE_OCC_WARPS, 0, 3, 228, 64},
+	{ "V100 small smem", "v100-sxm2", 64, 16, 1000, 0, -1, false, 1, 32, 64, 1.0, RIDGE_OCC_WARPS, 32, 64, 96,
+	  UNL },
+	/* Block larger than the device allows. */
+	{ "1025 threads", "h100-sxm", 1025, 16, 0, 0, -1, false, 1, 0, 0, 0, RIDGE_OCC_WARPS, 0, 3, 228, 64 },
 };
 
 static void test_nvidia_cases(void **state)
@@ -183,7 +189,8 @@ static void test_max_potential_block_size(void **state)
 	/* 32 regs, no smem: 1024 threads x 2 blocks fills the SM; stops there. */
 	in.regs_per_thread = 32;
 	assert_int_equal(
-	    occupancy_max_potential_block_size(test_gpu("h100-sxm"), &in, &size, &grid, &blocks, err, sizeof err), 0);
+		occupancy_max_potential_block_size(test_gpu("h100-sxm"), &in, &size, &grid, &blocks, err, sizeof err),
+		0);
 	assert_int_equal(size, 1024);
 	assert_int_equal(blocks, 2);
 	assert_int_equal(grid, 264);
@@ -191,7 +198,8 @@ static void test_max_potential_block_size(void **state)
 	 * x 1 and 128 x 2 and 64 x 4 tie at 256 threads: the larger block wins. */
 	in.regs_per_thread = 255;
 	assert_int_equal(
-	    occupancy_max_potential_block_size(test_gpu("h100-sxm"), &in, &size, &grid, &blocks, err, sizeof err), 0);
+		occupancy_max_potential_block_size(test_gpu("h100-sxm"), &in, &size, &grid, &blocks, err, sizeof err),
+		0);
 	assert_int_equal(size, 256);
 	assert_int_equal(blocks, 1);
 	assert_int_equal(grid, 132);
@@ -202,7 +210,8 @@ static void test_max_potential_block_size(void **state)
 	in.regs_per_thread = 32;
 	in.max_threads_limit = 100;
 	assert_int_equal(
-	    occupancy_max_potential_block_size(test_gpu("h100-sxm"), &in, &size, &grid, &blocks, err, sizeof err), 0);
+		occupancy_max_potential_block_size(test_gpu("h100-sxm"), &in, &size, &grid, &blocks, err, sizeof err),
+		0);
 	assert_int_equal(size, 64);
 	assert_int_equal(blocks, 32);
 }
@@ -216,9 +225,10 @@ static void test_bad_input(void **state)
 		int carveout;
 		const char *reason;
 	} bad[] = {
-	    {0, 32, 0, -1, "threads"},	   {-5, 32, 0, -1, "threads"},	       {256, 256, 0, -1, "registers"},
-	    {256, -1, 0, -1, "registers"}, {256, 32, 0.5, -1, "whole number"}, {256, 32, -1, -1, "whole number"},
-	    {256, 32, 0, 101, "carveout"}, {256, 32, 0, -2, "carveout"},
+		{ 0, 32, 0, -1, "threads" },          { -5, 32, 0, -1, "threads" },
+		{ 256, 256, 0, -1, "registers" },     { 256, -1, 0, -1, "registers" },
+		{ 256, 32, 0.5, -1, "whole number" }, { 256, 32, -1, -1, "whole number" },
+		{ 256, 32, 0, 101, "carveout" },      { 256, 32, 0, -2, "carveout" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		struct ridge_occupancy_input in;
@@ -256,20 +266,20 @@ struct amd_case {
 };
 
 static const struct amd_case amd_cases[] = {
-    /* 256 threads = 4 waves, 64 VGPRs: 512/64 = 8 waves per SIMD; 4 x 8 / 4 = 8 WGs = 32 waves. */
-    {"64 VGPRs", 256, 64, 0, 32, 0, 8, 32, 8, RIDGE_OCC_WARPS},
-    /* 128 + 64 AGPRs: unified 128 + 64 = 192 -> 512/192 = 2 waves per SIMD: 4 x 2 / 4 = 2 WGs. */
-    {"AGPRs share the file", 256, 128, 64, 32, 0, 2, 8, 2, RIDGE_OCC_REGISTERS},
-    /* 65 VGPRs + 1 AGPR: alignTo(65, 4) = 68 + 1 = 69 -> 72: 512/72 = 7. 64 threads: 4 x 7 = 28 WGs. */
-    {"AGPR offset alignment", 64, 65, 1, 16, 0, 28, 28, 28, RIDGE_OCC_REGISTERS},
-    /* 100 SGPRs: LLVM 800/100 = 8 waves; HIP 800/alignUp(100,16)=112 -> 7: 1-wave WGs 32 vs 28. */
-    {"SGPR rule differs", 64, 32, 0, 100, 0, 32, 32, 28, RIDGE_OCC_WARPS},
-    /* 13000 bytes LDS: LLVM rounds to 13312 (26 x 512): 65536/13312 = 4; HIP 65536/13000 = 5. */
-    {"LDS granule differs", 64, 32, 0, 16, 13000, 4, 4, 5, RIDGE_OCC_SHARED_MEMORY},
-    /* 512 unified VGPRs: 1 wave per SIMD = 4 per CU: a 1024-thread (16-wave) WG cannot launch. */
-    {"512 VGPRs, 1024 threads", 1024, 256, 256, 16, 0, 0, 0, 0, RIDGE_OCC_REGISTERS},
-    /* 3-wave WGs: 32 slots / 3 = 10 WGs (HIP: 4 x 8 x 64 / 192 = 10). */
-    {"3-wave workgroups", 192, 32, 0, 16, 0, 10, 30, 10, RIDGE_OCC_WARPS},
+	/* 256 threads = 4 waves, 64 VGPRs: 512/64 = 8 waves per SIMD; 4 x 8 / 4 = 8 WGs = 32 waves. */
+	{ "64 VGPRs", 256, 64, 0, 32, 0, 8, 32, 8, RIDGE_OCC_WARPS },
+	/* 128 + 64 AGPRs: unified 128 + 64 = 192 -> 512/192 = 2 waves per SIMD: 4 x 2 / 4 = 2 WGs. */
+	{ "AGPRs share the file", 256, 128, 64, 32, 0, 2, 8, 2, RIDGE_OCC_REGISTERS },
+	/* 65 VGPRs + 1 AGPR: alignTo(65, 4) = 68 + 1 = 69 -> 72: 512/72 = 7. 64 threads: 4 x 7 = 28 WGs. */
+	{ "AGPR offset alignment", 64, 65, 1, 16, 0, 28, 28, 28, RIDGE_OCC_REGISTERS },
+	/* 100 SGPRs: LLVM 800/100 = 8 waves; HIP 800/alignUp(100,16)=112 -> 7: 1-wave WGs 32 vs 28. */
+	{ "SGPR rule differs", 64, 32, 0, 100, 0, 32, 32, 28, RIDGE_OCC_WARPS },
+	/* 13000 bytes LDS: LLVM rounds to 13312 (26 x 512): 65536/13312 = 4; HIP 65536/13000 = 5. */
+	{ "LDS granule differs", 64, 32, 0, 16, 13000, 4, 4, 5, RIDGE_OCC_SHARED_MEMORY },
+	/* 512 unified VGPRs: 1 wave per SIMD = 4 per CU: a 1024-thread (16-wave) WG cannot launch. */
+	{ "512 VGPRs, 1024 threads", 1024, 256, 256, 16, 0, 0, 0, 0, RIDGE_OCC_REGISTERS },
+	/* 3-wave WGs: 32 slots / 3 = 10 WGs (HIP: 4 x 8 x 64 / 192 = 10). */
+	{ "3-wave workgroups", 192, 32, 0, 16, 0, 10, 30, 10, RIDGE_OCC_WARPS },
 };
 
 /* hipOccupancyMaxPotentialBlockSize, worked by hand from ROCm CLR's
@@ -306,7 +316,8 @@ static void test_amd_hip_max_potential(void **state)
 		in.static_smem = cases[i].lds;
 		int block = -1, grid = -1, blocks = -1;
 		char err[256] = "";
-		assert_int_equal(occupancy_hip_max_potential_block_size(g, &in, &block, &grid, &blocks, err, sizeof err), 0);
+		assert_int_equal(
+			occupancy_hip_max_potential_block_size(g, &in, &block, &grid, &blocks, err, sizeof err), 0);
 		if (block != cases[i].block || blocks != cases[i].blocks || grid != cases[i].grid)
 			fail_msg("case %zu: %d threads, %d per CU, grid %d", i, block, blocks, grid);
 	}
@@ -319,14 +330,14 @@ static void test_amd_hip_max_potential(void **state)
 	assert_true(block == 640 && blocks == 2 && grid == 608);
 	/* NVIDIA entries have no HIP answer. */
 	assert_int_equal(occupancy_hip_max_potential_block_size(test_gpu("h100-sxm"), &in, &block, &grid, &blocks, err,
-							       sizeof err),
+								sizeof err),
 			 -1);
 }
 
 static void test_amd_cases(void **state)
 {
 	(void)state;
-	static const char *const gpus[] = {"mi300x", "mi250x", "mi210", "mi325x"};
+	static const char *const gpus[] = { "mi300x", "mi250x", "mi210", "mi325x" };
 	for (size_t g = 0; g < sizeof gpus / sizeof gpus[0]; g++) {
 		for (size_t i = 0; i < sizeof amd_cases / sizeof amd_cases[0]; i++) {
 			const struct amd_case *c = &amd_cases[i];
@@ -356,8 +367,8 @@ static void test_amd_vgpr_ladder(void **state)
 {
 	(void)state;
 	/* LLVM D138443 (gfx90a/gfx940): waves per SIMD by VGPR count. */
-	static const int vgprs[] = {1, 64, 65, 72, 73, 80, 81, 96, 97, 128, 129, 168, 169, 256};
-	static const int waves[] = {8, 8, 7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2};
+	static const int vgprs[] = { 1, 64, 65, 72, 73, 80, 81, 96, 97, 128, 129, 168, 169, 256 };
+	static const int waves[] = { 8, 8, 7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2 };
 	for (size_t i = 0; i < sizeof vgprs / sizeof vgprs[0]; i++) {
 		struct ridge_occupancy_input in;
 		occupancy_input_init(&in);
@@ -461,20 +472,20 @@ static void test_parse_ptxas(void **state)
 	/* CUDA 13.0, sm_90 (reference/occupancy.md), plus a second kernel in the
 	 * sm_80 format of CUDA 11/12 (cmem, no barriers) and nvcc noise. */
 	static const char text[] =
-	    "nvcc warning : something unrelated\n"
-	    "ptxas info    : 0 bytes gmem\n"
-	    "ptxas info    : Compiling entry function '_Z2k0Pf' for 'sm_90'\n"
-	    "ptxas info    : Function properties for _Z2k0Pf\n"
-	    "    224 bytes stack frame, 220 bytes spill stores, 264 bytes spill loads\n"
-	    "ptxas info    : Used 32 registers, used 1 barriers, 224 bytes cumulative stack size, 32768 bytes smem\n"
-	    "ptxas info    : Function properties for _Z6helperv\n"
-	    "    8 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
-	    "ptxas info    : Compiling entry function '_Z2k1v' for 'sm_80'\n"
-	    "ptxas info    : Function properties for _Z2k1v\r\n"
-	    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\r\n"
-	    "ptxas info    : Used 29 registers, 8192 bytes smem, 380 bytes cmem[0], 8 bytes cmem[2]\r\n"
-	    "ptxas info    : Compiling entry function '_Z2k2v' for 'sm_75'\n"
-	    "ptxas info    : Used 10 registers, 356 bytes cmem[0]\n";
+		"nvcc warning : something unrelated\n"
+		"ptxas info    : 0 bytes gmem\n"
+		"ptxas info    : Compiling entry function '_Z2k0Pf' for 'sm_90'\n"
+		"ptxas info    : Function properties for _Z2k0Pf\n"
+		"    224 bytes stack frame, 220 bytes spill stores, 264 bytes spill loads\n"
+		"ptxas info    : Used 32 registers, used 1 barriers, 224 bytes cumulative stack size, 32768 bytes smem\n"
+		"ptxas info    : Function properties for _Z6helperv\n"
+		"    8 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+		"ptxas info    : Compiling entry function '_Z2k1v' for 'sm_80'\n"
+		"ptxas info    : Function properties for _Z2k1v\r\n"
+		"    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\r\n"
+		"ptxas info    : Used 29 registers, 8192 bytes smem, 380 bytes cmem[0], 8 bytes cmem[2]\r\n"
+		"ptxas info    : Compiling entry function '_Z2k2v' for 'sm_75'\n"
+		"ptxas info    : Used 10 registers, 356 bytes cmem[0]\n";
 	struct ridge_kernel_usage *k = NULL;
 	char err[256] = "";
 	int n = parse(text, RIDGE_USAGE_PTXAS, 1024, &k, err, sizeof err);
@@ -506,20 +517,20 @@ static void test_parse_bad_reports(void **state)
 		enum ridge_usage_format fmt;
 		const char *reason;
 	} bad[] = {
-	    {"", RIDGE_USAGE_PTXAS, "no kernels"},
-	    {"hello world\nthis is not ptxas output\n", RIDGE_USAGE_PTXAS, "no kernels"},
-	    {"ptxas info    : Compiling entry function '_Z1kv' for 'sm_90'\n"
-	     "ptxas info    : Used 32 registers, 12 bogons\n",
-	     RIDGE_USAGE_PTXAS, "2:36: cannot read"},
-	    {"ptxas info    : Compiling entry function '_Z1kv' for 'sm_90'\n"
-	     "ptxas info    : Used many registers\n",
-	     RIDGE_USAGE_PTXAS, "2:"},
-	    {"ptxas info    : Compiling entry function for 'sm_90'\n", RIDGE_USAGE_PTXAS, "kernel name"},
-	    {" Function _Z1kv:\n  REG:x STACK:0 SHARED:0\n", RIDGE_USAGE_CUOBJDUMP, "2:"},
-	    {"  REG:32 STACK:0 SHARED:0\n", RIDGE_USAGE_CUOBJDUMP, "without a preceding"},
-	    {"Fatbin elf code:\n================\n", RIDGE_USAGE_CUOBJDUMP, "no kernels"},
-	    {"k.hip:1:1: remark: Function Name: _Z1kv [-Rpass-analysis=kernel-resource-usage]\n",
-	     RIDGE_USAGE_AMD_REMARKS, "VGPRs"},
+		{ "", RIDGE_USAGE_PTXAS, "no kernels" },
+		{ "hello world\nthis is not ptxas output\n", RIDGE_USAGE_PTXAS, "no kernels" },
+		{ "ptxas info    : Compiling entry function '_Z1kv' for 'sm_90'\n"
+		  "ptxas info    : Used 32 registers, 12 bogons\n",
+		  RIDGE_USAGE_PTXAS, "2:36: cannot read" },
+		{ "ptxas info    : Compiling entry function '_Z1kv' for 'sm_90'\n"
+		  "ptxas info    : Used many registers\n",
+		  RIDGE_USAGE_PTXAS, "2:" },
+		{ "ptxas info    : Compiling entry function for 'sm_90'\n", RIDGE_USAGE_PTXAS, "kernel name" },
+		{ " Function _Z1kv:\n  REG:x STACK:0 SHARED:0\n", RIDGE_USAGE_CUOBJDUMP, "2:" },
+		{ "  REG:32 STACK:0 SHARED:0\n", RIDGE_USAGE_CUOBJDUMP, "without a preceding" },
+		{ "Fatbin elf code:\n================\n", RIDGE_USAGE_CUOBJDUMP, "no kernels" },
+		{ "k.hip:1:1: remark: Function Name: _Z1kv [-Rpass-analysis=kernel-resource-usage]\n",
+		  RIDGE_USAGE_AMD_REMARKS, "VGPRs" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		struct ridge_kernel_usage *k;
@@ -531,11 +542,12 @@ static void test_parse_bad_reports(void **state)
 			fail_msg("case %zu: '%s' does not mention '%s'", i, err, bad[i].reason);
 	}
 	/* Binary garbage. */
-	static const char binary[] = {'p', 't', 'x', 'a', 's', 0, 1, 2};
+	static const char binary[] = { 'p', 't', 'x', 'a', 's', 0, 1, 2 };
 	int count;
 	char err[256] = "";
 	assert_int_equal(
-	    occupancy_parse_usage(binary, sizeof binary, RIDGE_USAGE_PTXAS, 0, NULL, 0, &count, err, sizeof err), -1);
+		occupancy_parse_usage(binary, sizeof binary, RIDGE_USAGE_PTXAS, 0, NULL, 0, &count, err, sizeof err),
+		-1);
 	assert_non_null(strstr(err, "not a text file"));
 	/* A second kernel whose remarks lack VGPRs is caught too. */
 	struct ridge_kernel_usage *k;
@@ -564,12 +576,12 @@ static void test_parse_cuobjdump_and_amd(void **state)
 	(void)state;
 	/* cuobjdump's SHARED includes the 1 KB reserve: 33792 -> 32768. */
 	static const char dump[] =
-	    "\nFatbin elf code:\n================\narch = sm_90\ncode version = [1,8]\n"
-	    "host = linux\ncompile_size = 64bit\n\nResource usage:\n Common:\n  GLOBAL:0\n"
-	    " Function _Z2k0Pf:\n"
-	    "  REG:32 STACK:224 SHARED:33792 LOCAL:0 CONSTANT[0]:536 TEXTURE:0 SURFACE:0 SAMPLER:0\n"
-	    " Function _Z2k1v:\n"
-	    "  REG:48 STACK:0 SHARED:50176 LOCAL:0 CONSTANT[0]:380 TEXTURE:0 SURFACE:0 SAMPLER:0\n";
+		"\nFatbin elf code:\n================\narch = sm_90\ncode version = [1,8]\n"
+		"host = linux\ncompile_size = 64bit\n\nResource usage:\n Common:\n  GLOBAL:0\n"
+		" Function _Z2k0Pf:\n"
+		"  REG:32 STACK:224 SHARED:33792 LOCAL:0 CONSTANT[0]:536 TEXTURE:0 SURFACE:0 SAMPLER:0\n"
+		" Function _Z2k1v:\n"
+		"  REG:48 STACK:0 SHARED:50176 LOCAL:0 CONSTANT[0]:380 TEXTURE:0 SURFACE:0 SAMPLER:0\n";
 	struct ridge_kernel_usage *k = NULL;
 	char err[256] = "";
 	int n = parse(dump, RIDGE_USAGE_CUOBJDUMP, 1024, &k, err, sizeof err);
@@ -583,16 +595,16 @@ static void test_parse_cuobjdump_and_amd(void **state)
 	free(k);
 
 	static const char remarks[] =
-	    "k.hip:3:1: remark: Function Name: _Z4gemmPf [-Rpass-analysis=kernel-resource-usage]\n"
-	    "k.hip:3:1: remark:     TotalSGPRs: 18 [-Rpass-analysis=kernel-resource-usage]\n"
-	    "k.hip:3:1: remark:     VGPRs: 102 [-Rpass-analysis=kernel-resource-usage]\n"
-	    "k.hip:3:1: remark:     AGPRs: 64 [-Rpass-analysis=kernel-resource-usage]\n"
-	    "k.hip:3:1: remark:     ScratchSize [bytes/lane]: 0 [-Rpass-analysis=kernel-resource-usage]\n"
-	    "k.hip:3:1: remark:     Dynamic Stack: False [-Rpass-analysis=kernel-resource-usage]\n"
-	    "k.hip:3:1: remark:     Occupancy [waves/SIMD]: 3 [-Rpass-analysis=kernel-resource-usage]\n"
-	    "k.hip:3:1: remark:     SGPRs Spill: 0 [-Rpass-analysis=kernel-resource-usage]\n"
-	    "k.hip:3:1: remark:     VGPRs Spill: 0 [-Rpass-analysis=kernel-resource-usage]\n"
-	    "k.hip:3:1: remark:     LDS Size [bytes/block]: 8192 [-Rpass-analysis=kernel-resource-usage]\n";
+		"k.hip:3:1: remark: Function Name: _Z4gemmPf [-Rpass-analysis=kernel-resource-usage]\n"
+		"k.hip:3:1: remark:     TotalSGPRs: 18 [-Rpass-analysis=kernel-resource-usage]\n"
+		"k.hip:3:1: remark:     VGPRs: 102 [-Rpass-analysis=kernel-resource-usage]\n"
+		"k.hip:3:1: remark:     AGPRs: 64 [-Rpass-analysis=kernel-resource-usage]\n"
+		"k.hip:3:1: remark:     ScratchSize [bytes/lane]: 0 [-Rpass-analysis=kernel-resource-usage]\n"
+		"k.hip:3:1: remark:     Dynamic Stack: False [-Rpass-analysis=kernel-resource-usage]\n"
+		"k.hip:3:1: remark:     Occupancy [waves/SIMD]: 3 [-Rpass-analysis=kernel-resource-usage]\n"
+		"k.hip:3:1: remark:     SGPRs Spill: 0 [-Rpass-analysis=kernel-resource-usage]\n"
+		"k.hip:3:1: remark:     VGPRs Spill: 0 [-Rpass-analysis=kernel-resource-usage]\n"
+		"k.hip:3:1: remark:     LDS Size [bytes/block]: 8192 [-Rpass-analysis=kernel-resource-usage]\n";
 	n = parse(remarks, RIDGE_USAGE_AMD_REMARKS, 0, &k, err, sizeof err);
 	if (n != 1)
 		fail_msg("expected 1 kernel, got %d: %s", n, err);
@@ -619,18 +631,18 @@ static void test_parse_cuobjdump_and_amd(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_nvidia_cases),
-	    cmocka_unit_test(test_seed_textbook_difference),
-	    cmocka_unit_test(test_max_potential_block_size),
-	    cmocka_unit_test(test_bad_input),
-	    cmocka_unit_test(test_amd_cases),
-	    cmocka_unit_test(test_amd_hip_max_potential),
-	    cmocka_unit_test(test_amd_vgpr_ladder),
-	    cmocka_unit_test(test_amd_suggestions),
-	    cmocka_unit_test(test_runtime_case),
-	    cmocka_unit_test(test_parse_ptxas),
-	    cmocka_unit_test(test_parse_bad_reports),
-	    cmocka_unit_test(test_parse_cuobjdump_and_amd),
+		cmocka_unit_test(test_nvidia_cases),
+		cmocka_unit_test(test_seed_textbook_difference),
+		cmocka_unit_test(test_max_potential_block_size),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_amd_cases),
+		cmocka_unit_test(test_amd_hip_max_potential),
+		cmocka_unit_test(test_amd_vgpr_ladder),
+		cmocka_unit_test(test_amd_suggestions),
+		cmocka_unit_test(test_runtime_case),
+		cmocka_unit_test(test_parse_ptxas),
+		cmocka_unit_test(test_parse_bad_reports),
+		cmocka_unit_test(test_parse_cuobjdump_and_amd),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -147,9 +147,9 @@ static void test_refusals(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_build),
-	    cmocka_unit_test(test_write_and_load_back),
-	    cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_build),
+		cmocka_unit_test(test_write_and_load_back),
+		cmocka_unit_test(test_refusals),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

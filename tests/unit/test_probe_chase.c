@@ -31,7 +31,7 @@ static uint32_t *cycle(size_t count, uint64_t seed)
 static void test_cycle_is_single(void **state)
 {
 	(void)state;
-	static const size_t counts[] = {2, 3, 16, 128, 1000, 32768};
+	static const size_t counts[] = { 2, 3, 16, 128, 1000, 32768 };
 	char *seen = malloc(32768);
 	assert_non_null(seen);
 	for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
@@ -75,7 +75,7 @@ static void test_verify_hops(void **state)
 static void test_walk_tells_cycles_apart(void **state)
 {
 	(void)state;
-	static const size_t counts[] = {16, 128, 1024, 32768};
+	static const size_t counts[] = { 16, 128, 1024, 32768 };
 	for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
 		size_t count = counts[c];
 		uint32_t *right = cycle(count, 11), *stale = cycle(count, 12);
@@ -115,7 +115,7 @@ static void test_checksum_of_written_chain(void **state)
 	static const struct {
 		size_t count;
 		uint64_t stride;
-	} cases[] = {{128, 128}, {32768, 128}, {1024, 4}, {16, 2097152}, {64, 8}};
+	} cases[] = { { 128, 128 }, { 32768, 128 }, { 1024, 4 }, { 16, 2097152 }, { 64, 8 } };
 	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
 		uint64_t seed = 0x1234 + c;
 		uint32_t *next = cycle(cases[c].count, seed);
@@ -170,9 +170,9 @@ static void test_offsets(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_cycle_is_single),	      cmocka_unit_test(test_verify_hops),
-	    cmocka_unit_test(test_walk_tells_cycles_apart),   cmocka_unit_test(test_checksum_of_written_chain),
-	    cmocka_unit_test(test_checksum_every_link),	      cmocka_unit_test(test_offsets),
+		cmocka_unit_test(test_cycle_is_single),         cmocka_unit_test(test_verify_hops),
+		cmocka_unit_test(test_walk_tells_cycles_apart), cmocka_unit_test(test_checksum_of_written_chain),
+		cmocka_unit_test(test_checksum_every_link),     cmocka_unit_test(test_offsets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

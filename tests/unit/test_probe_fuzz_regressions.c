@@ -91,8 +91,10 @@ static void test_counts_out_of_range_refused(void **state)
 		/* A key given twice: neither copy is taken. */
 		{ "\"sm_count\":132", "\"sm_count\":132, \"sm_count\":8", "'device.sm_count' is given twice" },
 		/* A denormal time made "inf EB/s"; a time is positive and normal. */
-		{ "\"seconds\":[0.0002680000066757202", "\"seconds\":[1e-320", "'seconds' must be positive, finite times" },
-		{ "\"seconds\":[0.0002680000066757202", "\"seconds\":[-0.5", "'seconds' must be positive, finite times" },
+		{ "\"seconds\":[0.0002680000066757202", "\"seconds\":[1e-320",
+		  "'seconds' must be positive, finite times" },
+		{ "\"seconds\":[0.0002680000066757202", "\"seconds\":[-0.5",
+		  "'seconds' must be positive, finite times" },
 	};
 	char *seed = slurp(PROBE_FIXTURES "/../fuzz/corpus/probe_replay/probe_h200.json", &len);
 	assert_int_equal(probe_result_from_json(seed, len, &r, err, sizeof err), 0);

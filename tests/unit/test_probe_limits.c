@@ -108,7 +108,7 @@ static void check_fit(const struct probe_fixed_fit *f, bool gemm)
 	for (int i = 0; i < r->count; i++) {
 		const struct probe_measurement *m = &r->m[i];
 		bool use = gemm ? m->id == KERN_GEMM_BF16 && m->sweep && !m->sustained && m->m == m->n &&
-				      m->n == m->k && m->m <= 512
+					   m->n == m->k && m->m <= 512
 				: m->id == KERN_COPY_FIXED;
 		if (!use || !m->ok)
 			continue;
@@ -167,8 +167,8 @@ static void test_rate_checks(void **state)
 static void test_tensor_kernels(void **state)
 {
 	(void)state;
-	static const char *names[] = {"bf16_wgmma", "fp16_wgmma",	 "tf32_wgmma",	    "fp8_wgmma",
-				      "fp8_e5m2_wgmma", "int8_wgmma", "bf16_sparse_wgmma", "fp8_sparse_wgmma"};
+	static const char *names[] = { "bf16_wgmma",     "fp16_wgmma", "tf32_wgmma",        "fp8_wgmma",
+				       "fp8_e5m2_wgmma", "int8_wgmma", "bf16_sparse_wgmma", "fp8_sparse_wgmma" };
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		const struct probe_ceiling *c = probe_report_ceiling(&rep, names[i]);
 		if (!c)
@@ -233,10 +233,10 @@ static void test_calibration(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_latency_points), cmocka_unit_test(test_l2_partitions),
-	    cmocka_unit_test(test_fixed_cost),	   cmocka_unit_test(test_rate_checks),
-	    cmocka_unit_test(test_tensor_kernels), cmocka_unit_test(test_sustained),
-	    cmocka_unit_test(test_calibration),
+		cmocka_unit_test(test_latency_points), cmocka_unit_test(test_l2_partitions),
+		cmocka_unit_test(test_fixed_cost),     cmocka_unit_test(test_rate_checks),
+		cmocka_unit_test(test_tensor_kernels), cmocka_unit_test(test_sustained),
+		cmocka_unit_test(test_calibration),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

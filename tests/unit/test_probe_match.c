@@ -30,8 +30,9 @@ static void test_match_by_runtime_name(void **state)
 	static const struct {
 		const char *name, *id;
 	} cases[] = {
-	    {"NVIDIA H200", "h200-sxm"}, {"nvidia h200", "h200-sxm"},	   {"NVIDIA H100 80GB HBM3", "h100-sxm"},
-	    {"h100-sxm", "h100-sxm"},	 {"NVIDIA GeForce GTX 480", NULL},
+		{ "NVIDIA H200", "h200-sxm" },           { "nvidia h200", "h200-sxm" },
+		{ "NVIDIA H100 80GB HBM3", "h100-sxm" }, { "h100-sxm", "h100-sxm" },
+		{ "NVIDIA GeForce GTX 480", NULL },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct kern_device d;
@@ -81,7 +82,7 @@ static void test_contradictions(void **state)
 	/* The H100's entry: 50 MiB of L2, 80 GB, 3.35 TB/s. */
 	struct probe_check c[PROBE_MAX_CHECKS];
 	int n = probe_checks(&r->device, test_gpu("h100-sxm"), c, PROBE_MAX_CHECKS);
-	const char *bad[] = {"l2_bytes", "memory_bytes", "memory_bandwidth"};
+	const char *bad[] = { "l2_bytes", "memory_bytes", "memory_bandwidth" };
 	int flagged = 0;
 	for (int i = 0; i < n; i++)
 		flagged += !c[i].ok;
@@ -98,8 +99,8 @@ static void test_contradictions(void **state)
 	g.boost_clock_hz = 1755e6;
 	g.max_blocks_per_sm = 16;
 	n = probe_checks(&r->device, &g, c, PROBE_MAX_CHECKS);
-	const char *fields[] = {"sm_count", "smem_per_block_optin", "regs_per_sm", "boost_clock_hz",
-				"max_blocks_per_sm"};
+	const char *fields[] = { "sm_count", "smem_per_block_optin", "regs_per_sm", "boost_clock_hz",
+				 "max_blocks_per_sm" };
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
 		assert_false(find(c, n, fields[i])->ok);
 	assert_true(find(c, n, "sm_count")->device == 132 && find(c, n, "sm_count")->hwdb == 114);
@@ -124,10 +125,10 @@ static void test_unreported_values_skipped(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_match_by_runtime_name),
-	    cmocka_unit_test(test_h200_agrees),
-	    cmocka_unit_test(test_contradictions),
-	    cmocka_unit_test(test_unreported_values_skipped),
+		cmocka_unit_test(test_match_by_runtime_name),
+		cmocka_unit_test(test_h200_agrees),
+		cmocka_unit_test(test_contradictions),
+		cmocka_unit_test(test_unreported_values_skipped),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -37,8 +37,7 @@ static void test_model_equals_runtime(void **state)
 	static struct fixture_kernel kernels[32];
 	int nk = 0;
 	const cJSON *k;
-	cJSON_ArrayForEach(k, get(doc, "kernels"))
-	{
+	cJSON_ArrayForEach (k, get(doc, "kernels")) {
 		assert_true(nk < 32);
 		snprintf(kernels[nk].name, sizeof kernels[nk].name, "%s", get(k, "name")->valuestring);
 		kernels[nk].regs = get(k, "regs")->valueint;
@@ -50,8 +49,7 @@ static void test_model_equals_runtime(void **state)
 	const struct ridge_gpu *gpu = test_gpu("h200-sxm");
 	int rows = 0, wrong = 0;
 	const cJSON *r;
-	cJSON_ArrayForEach(r, get(doc, "rows"))
-	{
+	cJSON_ArrayForEach (r, get(doc, "rows")) {
 		const struct fixture_kernel *fk = NULL;
 		for (int i = 0; i < nk; i++)
 			if (strcmp(kernels[i].name, get(r, "kernel")->valuestring) == 0)
@@ -76,9 +74,9 @@ static void test_model_equals_runtime(void **state)
 		if (out.blocks_per_sm != want) {
 			if (wrong < 10)
 				print_error(
-				    "%s: block %d, dynamic smem %.0f, carveout %d, opt-in %d: model %d, runtime %d\n",
-				    fk->name, in.threads_per_block, in.dynamic_smem, in.carveout_percent, in.optin,
-				    out.blocks_per_sm, want);
+					"%s: block %d, dynamic smem %.0f, carveout %d, opt-in %d: model %d, runtime %d\n",
+					fk->name, in.threads_per_block, in.dynamic_smem, in.carveout_percent, in.optin,
+					out.blocks_per_sm, want);
 			wrong++;
 		}
 		rows++;
@@ -114,8 +112,8 @@ static void test_fixture_shape(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_model_equals_runtime),
-	    cmocka_unit_test(test_fixture_shape),
+		cmocka_unit_test(test_model_equals_runtime),
+		cmocka_unit_test(test_fixture_shape),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -51,14 +51,14 @@ static void test_ceilings_from_raw_times(void **state)
 		const char *ceiling, *measurement;
 		double spec;
 	} table[] = {
-	    {"hbm_copy", "copy", 4.8e12},	    {"hbm_triad", "triad", 4.8e12},
-	    {"hbm_read", "read", 4.8e12},	    {"hbm_write", "write", 4.8e12},
-	    {"hbm_read_wide", "read_wide", 4.8e12}, {"fp32_vector", "fma_fp32", 66.9e12},
-	    {"fp64_vector", "fma_fp64", 33.5e12},   {"fp16_vector", "fma_fp16x2", 133.8e12},
-	    {"bf16_mma", "mma_bf16", 989.4e12},	    {"bf16_wgmma", "wgmma_bf16", 989.4e12},
-	    {"bf16_matrix", "gemm_bf16", 989.4e12}, {"fp16_matrix", "gemm_fp16", 989.4e12},
-	    {"tf32_matrix", "gemm_tf32", 494.7e12}, {"fp32_gemm", "gemm_fp32", 66.9e12},
-	    {"fp8_matrix", "gemm_fp8", 1978.9e12},
+		{ "hbm_copy", "copy", 4.8e12 },           { "hbm_triad", "triad", 4.8e12 },
+		{ "hbm_read", "read", 4.8e12 },           { "hbm_write", "write", 4.8e12 },
+		{ "hbm_read_wide", "read_wide", 4.8e12 }, { "fp32_vector", "fma_fp32", 66.9e12 },
+		{ "fp64_vector", "fma_fp64", 33.5e12 },   { "fp16_vector", "fma_fp16x2", 133.8e12 },
+		{ "bf16_mma", "mma_bf16", 989.4e12 },     { "bf16_wgmma", "wgmma_bf16", 989.4e12 },
+		{ "bf16_matrix", "gemm_bf16", 989.4e12 }, { "fp16_matrix", "gemm_fp16", 989.4e12 },
+		{ "tf32_matrix", "gemm_tf32", 494.7e12 }, { "fp32_gemm", "gemm_fp32", 66.9e12 },
+		{ "fp8_matrix", "gemm_fp8", 1978.9e12 },
 	};
 	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
 		const struct probe_ceiling *c = ceiling(table[i].ceiling);
@@ -74,7 +74,7 @@ static void test_ceilings_from_raw_times(void **state)
 	}
 	/* The best HBM kernel is the largest of the four. */
 	double best = 0;
-	const char *names[] = {"copy", "triad", "read", "write", "read_wide"};
+	const char *names[] = { "copy", "triad", "read", "write", "read_wide" };
 	for (int i = 0; i < 5; i++) {
 		double v = rate_of(fixture_measurement(r, names[i]));
 		if (v > best)
@@ -157,16 +157,15 @@ static void test_json_keys(void **state)
 	assert_true(get(dev, "clock_mhz")->valuedouble == 1980);
 	const cJSON *c, *ceilings = get(doc, "ceilings");
 	assert_int_equal(cJSON_GetArraySize(ceilings), rep.ceiling_count);
-	cJSON_ArrayForEach(c, ceilings)
-	{
-		static const char *keys[] = {"name",   "unit",	  "spec", "measured", "fraction_of_spec",
-					     "method", "repeats", "cv"};
+	cJSON_ArrayForEach (c, ceilings) {
+		static const char *keys[] = { "name",   "unit",    "spec", "measured", "fraction_of_spec",
+					      "method", "repeats", "cv" };
 		for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 			get(c, keys[i]);
 		assert_true(cJSON_IsNumber(get(c, "measured")));
 	}
 	const cJSON *ridge = get(doc, "ridge_point");
-	static const char *dtypes[] = {"fp64", "fp32", "tf32", "bf16", "fp16", "fp8"};
+	static const char *dtypes[] = { "fp64", "fp32", "tf32", "bf16", "fp16", "fp8" };
 	for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++) {
 		const cJSON *o = get(ridge, dtypes[i]);
 		assert_true(cJSON_IsNumber(get(o, "spec")) && cJSON_IsNumber(get(o, "measured")));
@@ -222,11 +221,11 @@ static void test_bad_documents(void **state)
 	static const struct {
 		const char *text, *message;
 	} cases[] = {
-	    {"{\n\"tool\": \"ridge-probe\",\n  oops", "line 3: not valid JSON"},
-	    {"{\"tool\": \"ridge\"}", "not a ridge-probe --json document"},
-	    {"{\"tool\": \"ridge-probe\", \"version\": \"0.1.0\", \"date\": \"x\"}", "missing key 'device'"},
-	    {"{\"tool\": \"ridge-probe\", \"version\": \"0.1.0\", \"date\": \"x\", \"device\": {\"name\": 3}}",
-	     "'name' in device is not a string"},
+		{ "{\n\"tool\": \"ridge-probe\",\n  oops", "line 3: not valid JSON" },
+		{ "{\"tool\": \"ridge\"}", "not a ridge-probe --json document" },
+		{ "{\"tool\": \"ridge-probe\", \"version\": \"0.1.0\", \"date\": \"x\"}", "missing key 'device'" },
+		{ "{\"tool\": \"ridge-probe\", \"version\": \"0.1.0\", \"date\": \"x\", \"device\": {\"name\": 3}}",
+		  "'name' in device is not a string" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		assert_int_equal(probe_result_from_json(cases[i].text, strlen(cases[i].text), &r, err, sizeof err), -1);
@@ -274,7 +273,8 @@ static void test_sweep_lines(void **state)
 	const char *sweep = strstr(buf, "\nL2 sweep: ");
 	assert_non_null(sweep);
 	int point_lines = 0;
-	for (const char *line = strchr(sweep + 1, '\n') + 1; strncmp(line, "  ", 2) == 0; line = strchr(line, '\n') + 1) {
+	for (const char *line = strchr(sweep + 1, '\n') + 1; strncmp(line, "  ", 2) == 0;
+	     line = strchr(line, '\n') + 1) {
 		assert_true(line[2] != ',');
 		point_lines++;
 	}
@@ -286,14 +286,14 @@ static void test_sweep_lines(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_ceilings_from_raw_times),
-	    cmocka_unit_test(test_h200_record),
-	    cmocka_unit_test(test_ridge_points_and_launch),
-	    cmocka_unit_test(test_json_keys),
-	    cmocka_unit_test(test_round_trip),
-	    cmocka_unit_test(test_bad_documents),
-	    cmocka_unit_test(test_no_hwdb_entry),
-	    cmocka_unit_test(test_sweep_lines),
+		cmocka_unit_test(test_ceilings_from_raw_times),
+		cmocka_unit_test(test_h200_record),
+		cmocka_unit_test(test_ridge_points_and_launch),
+		cmocka_unit_test(test_json_keys),
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_bad_documents),
+		cmocka_unit_test(test_no_hwdb_entry),
+		cmocka_unit_test(test_sweep_lines),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -16,11 +16,11 @@ static void test_stats_exact(void **state)
 		int n;
 		double median, mean, sd, min, max;
 	} cases[] = {
-	    {{1, 2, 3, 4}, 4, 2.5, 2.5, 1.2909944487358056, 1, 4},
-	    {{5, 1, 3}, 3, 3, 3, 2, 1, 5},
-	    {{7}, 1, 7, 7, 0, 7, 7},
-	    {{2, 2, 2, 2, 2}, 5, 2, 2, 0, 2, 2},
-	    {{10, 0, 20, 30, 40, 50}, 6, 25, 25, 18.708286933869708, 0, 50},
+		{ { 1, 2, 3, 4 }, 4, 2.5, 2.5, 1.2909944487358056, 1, 4 },
+		{ { 5, 1, 3 }, 3, 3, 3, 2, 1, 5 },
+		{ { 7 }, 1, 7, 7, 0, 7, 7 },
+		{ { 2, 2, 2, 2, 2 }, 5, 2, 2, 0, 2, 2 },
+		{ { 10, 0, 20, 30, 40, 50 }, 6, 25, 25, 18.708286933869708, 0, 50 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct probe_stats s;
@@ -42,7 +42,7 @@ static void test_stats_rejects(void **state)
 {
 	(void)state;
 	struct probe_stats s;
-	double v[2] = {1, NAN};
+	double v[2] = { 1, NAN };
 	assert_int_equal(probe_stats_compute(v, 0, &s), -1);
 	assert_int_equal(probe_stats_compute(v, 2, &s), -1);
 	v[1] = INFINITY;
@@ -54,9 +54,9 @@ static void test_plateau_synthetic(void **state)
 {
 	(void)state;
 	double mib = 1048576;
-	double sizes[] = {1 * mib,  2 * mib,  4 * mib,	8 * mib,   16 * mib,
-			  32 * mib, 48 * mib, 64 * mib, 128 * mib, 256 * mib};
-	double bw[] = {4, 7, 9.6, 10, 9.8, 10.2, 9.5, 6, 4.1, 4.0};
+	double sizes[] = { 1 * mib,  2 * mib,  4 * mib,  8 * mib,   16 * mib,
+			   32 * mib, 48 * mib, 64 * mib, 128 * mib, 256 * mib };
+	double bw[] = { 4, 7, 9.6, 10, 9.8, 10.2, 9.5, 6, 4.1, 4.0 };
 	struct probe_plateau p;
 	assert_int_equal(probe_plateau_find(sizes, bw, 10, 60 * mib, 0.10, &p), 0);
 	assert_true(p.found);
@@ -74,15 +74,15 @@ static void test_plateau_synthetic(void **state)
 static void test_plateau_rejects(void **state)
 {
 	(void)state;
-	double sizes[] = {2, 1}, bw[] = {1, 1};
+	double sizes[] = { 2, 1 }, bw[] = { 1, 1 };
 	struct probe_plateau p;
 	assert_int_equal(probe_plateau_find(sizes, bw, 2, 10, 0.1, &p), -1); /* not ascending */
-	double s2[] = {1, 2}, b2[] = {1, 0};
+	double s2[] = { 1, 2 }, b2[] = { 1, 0 };
 	assert_int_equal(probe_plateau_find(s2, b2, 2, 10, 0.1, &p), -1); /* zero bandwidth */
 	assert_int_equal(probe_plateau_find(s2, bw, 0, 10, 0.1, &p), -1);
 	assert_int_equal(probe_plateau_find(s2, bw, 2, 0, 0.1, &p), -1);
 	/* Everything past L2: no plateau, but the HBM level. */
-	double s3[] = {100, 200}, b3[] = {4, 4};
+	double s3[] = { 100, 200 }, b3[] = { 4, 4 };
 	assert_int_equal(probe_plateau_find(s3, b3, 2, 10, 0.1, &p), 0);
 	assert_false(p.found);
 	assert_true(p.has_hbm);
@@ -141,9 +141,9 @@ static void test_plateau_h200(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_stats_exact),	      cmocka_unit_test(test_stats_rejects),
-	    cmocka_unit_test(test_plateau_synthetic), cmocka_unit_test(test_plateau_rejects),
-	    cmocka_unit_test(test_plateau_h200),
+		cmocka_unit_test(test_stats_exact),       cmocka_unit_test(test_stats_rejects),
+		cmocka_unit_test(test_plateau_synthetic), cmocka_unit_test(test_plateau_rejects),
+		cmocka_unit_test(test_plateau_h200),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

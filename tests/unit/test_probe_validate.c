@@ -60,7 +60,7 @@ static void test_cases(void **state)
 {
 	(void)state;
 	assert_int_equal(val.count, 64);
-	static const int per_group[PROBE_VG_COUNT] = {18, 8, 17, 15, 6};
+	static const int per_group[PROBE_VG_COUNT] = { 18, 8, 17, 15, 6 };
 	for (int g = 0; g < PROBE_VG_COUNT; g++)
 		assert_int_equal(val.groups[g].count, per_group[g]);
 	assert_true(val.has_spec && val.has_calibration);
@@ -227,11 +227,10 @@ static void test_json_keys(void **state)
 	(void)state;
 	cJSON *arr = probe_validation_json(&val);
 	assert_int_equal(cJSON_GetArraySize(arr), val.count);
-	static const char *const keys[] = {"kernel",	       "shape",	     "predicted_s", "measured_s",  "error",
-					   "predicted_spec_s", "error_spec", "binding",	    "binding_spec"};
+	static const char *const keys[] = { "kernel",           "shape",      "predicted_s", "measured_s",  "error",
+					    "predicted_spec_s", "error_spec", "binding",     "binding_spec" };
 	const cJSON *o;
-	cJSON_ArrayForEach(o, arr)
-	{
+	cJSON_ArrayForEach (o, arr) {
 		for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
 			if (!cJSON_GetObjectItemCaseSensitive(o, keys[k]))
 				fail_msg("validation entry lacks '%s'", keys[k]);
@@ -262,9 +261,11 @@ static void test_spec_only(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_cases),	 cmocka_unit_test(test_naive_gemm), cmocka_unit_test(test_stream_cliff),
-	    cmocka_unit_test(test_library_gemm), cmocka_unit_test(test_fusion),	    cmocka_unit_test(test_launch),
-	    cmocka_unit_test(test_target),	 cmocka_unit_test(test_json_keys),  cmocka_unit_test(test_spec_only),
+		cmocka_unit_test(test_cases),        cmocka_unit_test(test_naive_gemm),
+		cmocka_unit_test(test_stream_cliff), cmocka_unit_test(test_library_gemm),
+		cmocka_unit_test(test_fusion),       cmocka_unit_test(test_launch),
+		cmocka_unit_test(test_target),       cmocka_unit_test(test_json_keys),
+		cmocka_unit_test(test_spec_only),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

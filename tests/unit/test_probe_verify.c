@@ -18,16 +18,16 @@ static void test_decoders_exact(void **state)
 		unsigned bits;
 		double value;
 	} cases[] = {
-	    {0, 0x3F800000u, 1.0}, {0, 0xBE000000u, -0.125}, {0, 0x3FC00000u, 1.5},
-	    {1, 0x3F80u, 1.0},	   {1, 0xC0A0u, -5.0},	     {1, 0x3E20u, 0.15625},
-	    {2, 0x3C00u, 1.0},	   {2, 0xB800u, -0.5},	     {2, 0x0001u, 0x1p-24}, /* smallest subnormal */
-	    {2, 0x7BFFu, 65504.0}, {3, 0x38u, 1.0},	     {3, 0xB0u, -0.5},
-	    {3, 0x7Eu, 448.0},	   {3, 0x01u, 0x1p-9},	     {3, 0x3Fu, 1.875},
-	    {4, 0x3Cu, 1.0},	   {4, 0xB8u, -0.5},	     {4, 0x7Bu, 57344.0}, /* e5m2's largest normal */
-	    {4, 0x01u, 0x1p-16},   {4, 0x3Fu, 1.75},
+		{ 0, 0x3F800000u, 1.0 }, { 0, 0xBE000000u, -0.125 }, { 0, 0x3FC00000u, 1.5 },
+		{ 1, 0x3F80u, 1.0 },     { 1, 0xC0A0u, -5.0 },       { 1, 0x3E20u, 0.15625 },
+		{ 2, 0x3C00u, 1.0 },     { 2, 0xB800u, -0.5 },       { 2, 0x0001u, 0x1p-24 }, /* smallest subnormal */
+		{ 2, 0x7BFFu, 65504.0 }, { 3, 0x38u, 1.0 },          { 3, 0xB0u, -0.5 },
+		{ 3, 0x7Eu, 448.0 },     { 3, 0x01u, 0x1p-9 },       { 3, 0x3Fu, 1.875 },
+		{ 4, 0x3Cu, 1.0 },       { 4, 0xB8u, -0.5 },         { 4, 0x7Bu, 57344.0 }, /* e5m2's largest normal */
+		{ 4, 0x01u, 0x1p-16 },   { 4, 0x3Fu, 1.75 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		double v = cases[i].kind == 0	? kern_decode_f32(cases[i].bits)
+		double v = cases[i].kind == 0   ? kern_decode_f32(cases[i].bits)
 			   : cases[i].kind == 1 ? kern_decode_bf16((uint16_t)cases[i].bits)
 			   : cases[i].kind == 2 ? kern_decode_f16((uint16_t)cases[i].bits)
 			   : cases[i].kind == 3 ? kern_decode_e4m3((uint8_t)cases[i].bits)
@@ -41,8 +41,10 @@ static void test_decoders_exact(void **state)
 static void test_generated_ranges(void **state)
 {
 	(void)state;
-	static const enum kern_elem types[] = {KERN_ELEM_F32,  KERN_ELEM_F32_POSITIVE, KERN_ELEM_BF16, KERN_ELEM_F16,
-					       KERN_ELEM_E4M3, KERN_ELEM_F64,	       KERN_ELEM_E5M2, KERN_ELEM_TF32};
+	static const enum kern_elem types[] = {
+		KERN_ELEM_F32,  KERN_ELEM_F32_POSITIVE, KERN_ELEM_BF16, KERN_ELEM_F16,
+		KERN_ELEM_E4M3, KERN_ELEM_F64,          KERN_ELEM_E5M2, KERN_ELEM_TF32
+	};
 	for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
 		int negative = 0, distinct_low = 0;
 		double prev = 0;
@@ -64,7 +66,7 @@ static void test_generated_ranges(void **state)
 	/* A different seed gives different inputs. */
 	assert_true(kern_value(KERN_ELEM_F32, 1, 0) != kern_value(KERN_ELEM_F32, 2, 0));
 	/* tf32: exact in 10 mantissa bits; int8: odd, -15..15, never zero, all 16 values. */
-	int seen[32] = {0};
+	int seen[32] = { 0 };
 	for (uint64_t i = 0; i < 4096; i++) {
 		assert_int_equal(kern_bits_tf32(7, i) & 0x1FFFu, 0);
 		double v = kern_value(KERN_ELEM_S8, 7, i);
@@ -100,7 +102,7 @@ static void test_chain_reference(void **state)
 	static const struct {
 		double x0, b, c;
 		long n;
-	} cases[] = {{1.5, 0.99951171875, 0.001, 8192}, {0.2, 0.5, 1, 50}, {1.875, 0.96875, 0.75, 8192}};
+	} cases[] = { { 1.5, 0.99951171875, 0.001, 8192 }, { 0.2, 0.5, 1, 50 }, { 1.875, 0.96875, 0.75, 8192 } };
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		long double x = cases[i].x0;
 		for (long k = 0; k < cases[i].n; k++)
@@ -114,7 +116,7 @@ static void test_chain_reference(void **state)
 static void test_mma_layout_covers(void **state)
 {
 	(void)state;
-	int a[16][16] = {{0}}, b[16][8] = {{0}}, c[16][8] = {{0}};
+	int a[16][16] = { { 0 } }, b[16][8] = { { 0 } }, c[16][8] = { { 0 } };
 	for (int lane = 0; lane < 32; lane++) {
 		for (int reg = 0; reg < 4; reg++) {
 			int r, k;
@@ -161,7 +163,7 @@ static void test_wgmma_and_mfma_layouts_cover(void **state)
 	for (int r = 0; r < 64; r++)
 		for (int c = 0; c < 256; c++)
 			assert_int_equal(d[r][c], 1);
-	int m[32][32] = {{0}};
+	int m[32][32] = { { 0 } };
 	for (int lane = 0; lane < 64; lane++)
 		for (int reg = 0; reg < 16; reg++) {
 			int r, c;
@@ -176,13 +178,13 @@ static void test_wgmma_and_mfma_layouts_cover(void **state)
 static void test_error_measure(void **state)
 {
 	(void)state;
-	struct kern_error e = {0, 0, 0};
+	struct kern_error e = { 0, 0, 0 };
 	kern_error_add(&e, 3, 4);
 	kern_error_add(&e, 4, 3);
 	assert_close(kern_error_value(&e), sqrt(2.0 / 25.0), 1e-15);
 	kern_error_add(&e, NAN, 1);
 	assert_true(isinf(kern_error_value(&e)));
-	struct kern_error z = {0, 0, 0};
+	struct kern_error z = { 0, 0, 0 };
 	kern_error_add(&z, 0, 0);
 	assert_true(kern_error_value(&z) == 0);
 }
@@ -208,10 +210,10 @@ static void test_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_decoders_exact),    cmocka_unit_test(test_generated_ranges),
-	    cmocka_unit_test(test_chain_multipliers), cmocka_unit_test(test_chain_reference),
-	    cmocka_unit_test(test_mma_layout_covers), cmocka_unit_test(test_wgmma_and_mfma_layouts_cover),
-	    cmocka_unit_test(test_error_measure),     cmocka_unit_test(test_names),
+		cmocka_unit_test(test_decoders_exact),    cmocka_unit_test(test_generated_ranges),
+		cmocka_unit_test(test_chain_multipliers), cmocka_unit_test(test_chain_reference),
+		cmocka_unit_test(test_mma_layout_covers), cmocka_unit_test(test_wgmma_and_mfma_layouts_cover),
+		cmocka_unit_test(test_error_measure),     cmocka_unit_test(test_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -95,10 +95,8 @@ static void test_attainable_and_bound(void **state)
 		double intensity, attainable;
 		enum ridge_bound bound;
 	} cases[] = {
-		{ 1, 3.35e12, RIDGE_BOUND_MEMORY },
-		{ 100, 335e12, RIDGE_BOUND_MEMORY },
-		{ 295, 295 * 3.35e12, RIDGE_BOUND_MEMORY },
-		{ 296, 989.4e12, RIDGE_BOUND_COMPUTE },
+		{ 1, 3.35e12, RIDGE_BOUND_MEMORY },         { 100, 335e12, RIDGE_BOUND_MEMORY },
+		{ 295, 295 * 3.35e12, RIDGE_BOUND_MEMORY }, { 296, 989.4e12, RIDGE_BOUND_COMPUTE },
 		{ 4096, 989.4e12, RIDGE_BOUND_COMPUTE },
 	};
 	char err[200];
@@ -162,20 +160,20 @@ static void test_missing_rates_and_levels(void **state)
 	struct ridge_roofline_ceiling c;
 	char err[300];
 	/* fp8 on an A100: no hardware path. */
-	assert_int_equal(roofline_ceiling(test_gpu("a100-sxm-80gb"), RIDGE_FP8, RIDGE_PEAK_DEFAULT, false, RIDGE_LEVEL_HBM,
-					  &c, err, sizeof err),
+	assert_int_equal(roofline_ceiling(test_gpu("a100-sxm-80gb"), RIDGE_FP8, RIDGE_PEAK_DEFAULT, false,
+					  RIDGE_LEVEL_HBM, &c, err, sizeof err),
 			 -1);
 	assert_non_null(strstr(err, "a100-sxm-80gb has no fp8 rate"));
 	/* No vector fp8 on an H100; no sparse fp64. */
-	assert_int_equal(roofline_ceiling(test_gpu("h100-sxm"), RIDGE_FP8, RIDGE_PEAK_VECTOR, false, RIDGE_LEVEL_HBM, &c,
-					  err, sizeof err),
+	assert_int_equal(roofline_ceiling(test_gpu("h100-sxm"), RIDGE_FP8, RIDGE_PEAK_VECTOR, false, RIDGE_LEVEL_HBM,
+					  &c, err, sizeof err),
 			 -1);
-	assert_int_equal(roofline_ceiling(test_gpu("h100-sxm"), RIDGE_FP64, RIDGE_PEAK_DEFAULT, true, RIDGE_LEVEL_HBM, &c,
-					  err, sizeof err),
+	assert_int_equal(roofline_ceiling(test_gpu("h100-sxm"), RIDGE_FP64, RIDGE_PEAK_DEFAULT, true, RIDGE_LEVEL_HBM,
+					  &c, err, sizeof err),
 			 -1);
 	/* Sparse bf16 doubles the rate. */
-	assert_int_equal(roofline_ceiling(test_gpu("h100-sxm"), RIDGE_BF16, RIDGE_PEAK_DEFAULT, true, RIDGE_LEVEL_HBM, &c,
-					  err, sizeof err),
+	assert_int_equal(roofline_ceiling(test_gpu("h100-sxm"), RIDGE_BF16, RIDGE_PEAK_DEFAULT, true, RIDGE_LEVEL_HBM,
+					  &c, err, sizeof err),
 			 0);
 	assert_true(c.peak_flops == 1978.9e12);
 	/* Spec entries carry no L2 or shared-memory bandwidth: say so, invent nothing. */

@@ -10,8 +10,9 @@
 
 static struct ridge_workload_model llama3_8b(void)
 {
-	struct ridge_workload_model m = { .hidden = 4096, .intermediate = 14336, .layers = 32, .heads = 32,
-					  .kv_heads = 8, .vocab = 128256 };
+	struct ridge_workload_model m = {
+		.hidden = 4096, .intermediate = 14336, .layers = 32, .heads = 32, .kv_heads = 8, .vocab = 128256
+	};
 	char err[200];
 	assert_int_equal(workload_resolve(&m, err, sizeof err), 0);
 	return m;
@@ -95,8 +96,9 @@ static void test_kv_head_rule(void **state)
 {
 	(void)state;
 	const struct ridge_gpu *gpu = test_gpu("h100-sxm");
-	struct ridge_workload_model m = { .hidden = 8192, .intermediate = 28672, .layers = 80, .heads = 64,
-					  .kv_heads = 8, .vocab = 128256 };
+	struct ridge_workload_model m = {
+		.hidden = 8192, .intermediate = 28672, .layers = 80, .heads = 64, .kv_heads = 8, .vocab = 128256
+	};
 	char err[300];
 	assert_int_equal(workload_resolve(&m, err, sizeof err), 0);
 	struct ridge_serve_request req = request(&m, gpu);
@@ -346,11 +348,16 @@ static void test_bad_requests(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_dense_decode),	  cmocka_unit_test(test_kv_head_rule),
-		cmocka_unit_test(test_moe_experts),	  cmocka_unit_test(test_quantized_storage),
-		cmocka_unit_test(test_prefill),		  cmocka_unit_test(test_eager_host_bound),
-		cmocka_unit_test(test_eager_framework_overhead), cmocka_unit_test(test_power_limit),
-		cmocka_unit_test(test_decode_stream_limit),	 cmocka_unit_test(test_bad_requests),
+		cmocka_unit_test(test_dense_decode),
+		cmocka_unit_test(test_kv_head_rule),
+		cmocka_unit_test(test_moe_experts),
+		cmocka_unit_test(test_quantized_storage),
+		cmocka_unit_test(test_prefill),
+		cmocka_unit_test(test_eager_host_bound),
+		cmocka_unit_test(test_eager_framework_overhead),
+		cmocka_unit_test(test_power_limit),
+		cmocka_unit_test(test_decode_stream_limit),
+		cmocka_unit_test(test_bad_requests),
 	};
 	return cmocka_run_group_tests_name("serve", tests, NULL, NULL);
 }

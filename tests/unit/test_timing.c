@@ -81,7 +81,9 @@ static void test_gemm_prediction(void **state)
 {
 	(void)state;
 	const struct ridge_gpu *g = test_gpu("h100-sxm");
-	struct ridge_kernel_shape s = { .kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_BF16, .m = 4096, .n = 4096, .k = 4096 };
+	struct ridge_kernel_shape s = {
+		.kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_BF16, .m = 4096, .n = 4096, .k = 4096
+	};
 	struct ridge_kernel_time t;
 	char err[300];
 	assert_int_equal(timing_kernel(g, &s, NULL, &t, err, sizeof err), 0);
@@ -108,7 +110,9 @@ static void test_in_stream_fixed_cost(void **state)
 {
 	(void)state;
 	const struct ridge_gpu *g = test_gpu("h100-sxm");
-	struct ridge_kernel_shape s = { .kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_BF16, .m = 4096, .n = 4096, .k = 4096 };
+	struct ridge_kernel_shape s = {
+		.kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_BF16, .m = 4096, .n = 4096, .k = 4096
+	};
 	struct ridge_timing_options o = { .in_stream = true };
 	struct ridge_kernel_time t;
 	char err[300];
@@ -128,7 +132,9 @@ static void test_skinny_gemm_tile(void **state)
 {
 	(void)state;
 	const struct ridge_gpu *g = test_gpu("h100-sxm");
-	struct ridge_kernel_shape s = { .kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_BF16, .m = 4096, .n = 8, .k = 14336 };
+	struct ridge_kernel_shape s = {
+		.kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_BF16, .m = 4096, .n = 8, .k = 14336
+	};
 	struct ridge_kernel_time t;
 	char err[300];
 	assert_int_equal(timing_kernel(g, &s, NULL, &t, err, sizeof err), 0);
@@ -149,7 +155,9 @@ static void test_unknown_class_is_the_floor(void **state)
 	assert_int_equal(timing_kernel(g, &s, NULL, &t, err, sizeof err), 0);
 	assert_close(t.predicted_time_s, t.time_floor_s, 0);
 	assert_non_null(strstr(t.memory_efficiency.source, "none known"));
-	s = (struct ridge_kernel_shape){ .kernel = RIDGE_KERNEL_GEMM_TILED, .dtype = RIDGE_BF16, .m = 1024, .n = 1024, .k = 1024 };
+	s = (struct ridge_kernel_shape){
+		.kernel = RIDGE_KERNEL_GEMM_TILED, .dtype = RIDGE_BF16, .m = 1024, .n = 1024, .k = 1024
+	};
 	assert_int_equal(timing_kernel(test_gpu("h100-sxm"), &s, NULL, &t, err, sizeof err), 0);
 	assert_int_equal(t.cls, RIDGE_TIME_OWN);
 	assert_close(t.predicted_time_s, t.time_floor_s, 0);
@@ -161,8 +169,12 @@ static void test_attention_impl(void **state)
 {
 	(void)state;
 	const struct ridge_gpu *g = test_gpu("h100-sxm");
-	struct ridge_kernel_shape s = { .kernel = RIDGE_KERNEL_FLASH_ATTENTION, .dtype = RIDGE_BF16, .seq = 4096,
-					.heads = 32, .head_dim = 128, .causal = true };
+	struct ridge_kernel_shape s = { .kernel = RIDGE_KERNEL_FLASH_ATTENTION,
+					.dtype = RIDGE_BF16,
+					.seq = 4096,
+					.heads = 32,
+					.head_dim = 128,
+					.causal = true };
 	struct ridge_kernel_time t;
 	char err[300];
 	assert_int_equal(timing_kernel(g, &s, NULL, &t, err, sizeof err), 0);
@@ -199,11 +211,16 @@ static void test_rebase_keeps_rate(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_predict_formula),	      cmocka_unit_test(test_fit_recovers_terms),
-		cmocka_unit_test(test_fit_one_size_holds_fixed_cost), cmocka_unit_test(test_fit_refuses_bad_samples),
-		cmocka_unit_test(test_gemm_prediction),	      cmocka_unit_test(test_skinny_gemm_tile),
-		cmocka_unit_test(test_unknown_class_is_the_floor),  cmocka_unit_test(test_attention_impl),
-		cmocka_unit_test(test_rebase_keeps_rate),	      cmocka_unit_test(test_in_stream_fixed_cost),
+		cmocka_unit_test(test_predict_formula),
+		cmocka_unit_test(test_fit_recovers_terms),
+		cmocka_unit_test(test_fit_one_size_holds_fixed_cost),
+		cmocka_unit_test(test_fit_refuses_bad_samples),
+		cmocka_unit_test(test_gemm_prediction),
+		cmocka_unit_test(test_skinny_gemm_tile),
+		cmocka_unit_test(test_unknown_class_is_the_floor),
+		cmocka_unit_test(test_attention_impl),
+		cmocka_unit_test(test_rebase_keeps_rate),
+		cmocka_unit_test(test_in_stream_fixed_cost),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,14 +23,14 @@ static void test_dot_encoding(void **state)
 		int x, y;
 		const char *utf8;
 	} cases[] = {
-	    {0, 0, "\xE2\xA0\x81"}, /* U+2801 dot 1 */
-	    {0, 1, "\xE2\xA0\x82"}, /* U+2802 dot 2 */
-	    {0, 2, "\xE2\xA0\x84"}, /* U+2804 dot 3 */
-	    {1, 0, "\xE2\xA0\x88"}, /* U+2808 dot 4 */
-	    {1, 1, "\xE2\xA0\x90"}, /* U+2810 dot 5 */
-	    {1, 2, "\xE2\xA0\xA0"}, /* U+2820 dot 6 */
-	    {0, 3, "\xE2\xA1\x80"}, /* U+2840 dot 7 */
-	    {1, 3, "\xE2\xA2\x80"}, /* U+2880 dot 8 */
+		{ 0, 0, "\xE2\xA0\x81" }, /* U+2801 dot 1 */
+		{ 0, 1, "\xE2\xA0\x82" }, /* U+2802 dot 2 */
+		{ 0, 2, "\xE2\xA0\x84" }, /* U+2804 dot 3 */
+		{ 1, 0, "\xE2\xA0\x88" }, /* U+2808 dot 4 */
+		{ 1, 1, "\xE2\xA0\x90" }, /* U+2810 dot 5 */
+		{ 1, 2, "\xE2\xA0\xA0" }, /* U+2820 dot 6 */
+		{ 0, 3, "\xE2\xA1\x80" }, /* U+2840 dot 7 */
+		{ 1, 3, "\xE2\xA2\x80" }, /* U+2880 dot 8 */
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct braille_canvas *c = canvas(1, 1);
@@ -106,7 +106,7 @@ static void test_lines(void **state)
 		assert_true(braille_get(c, x, 3));
 	braille_clear(c);
 	braille_line(c, -100, -100, -5, -5, 1); /* entirely outside */
-	braille_line(c, NAN, 0, 3, 3, 1);	/* not a number: nothing */
+	braille_line(c, NAN, 0, 3, 3, 1);       /* not a number: nothing */
 	for (int y = 0; y < 8; y++)
 		for (int x = 0; x < 8; x++)
 			assert_false(braille_get(c, x, y));
@@ -145,9 +145,9 @@ static void test_axes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_dot_encoding), cmocka_unit_test(test_empty_and_bounds),
-	    cmocka_unit_test(test_lines),	 cmocka_unit_test(test_ascii_fallback),
-	    cmocka_unit_test(test_axes),
+		cmocka_unit_test(test_dot_encoding), cmocka_unit_test(test_empty_and_bounds),
+		cmocka_unit_test(test_lines),        cmocka_unit_test(test_ascii_fallback),
+		cmocka_unit_test(test_axes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,7 +20,7 @@ static bool overlap(const struct tui_rect *a, const struct tui_rect *b)
 static void test_80x24_column_form(void **state)
 {
 	(void)state;
-	struct tui_layout_spec spec = {.form_on_top = false, .results_rows = 6};
+	struct tui_layout_spec spec = { .form_on_top = false, .results_rows = 6 };
 	struct tui_layout l;
 	tui_layout_compute(24, 80, &spec, 21, &l);
 	assert_false(l.too_small);
@@ -50,7 +50,7 @@ static void test_80x24_column_form(void **state)
 static void test_form_on_top(void **state)
 {
 	(void)state;
-	struct tui_layout_spec spec = {.form_on_top = true, .form_rows = 1, .results_rows = 1000};
+	struct tui_layout_spec spec = { .form_on_top = true, .form_rows = 1, .results_rows = 1000 };
 	struct tui_layout l;
 	tui_layout_compute(30, 100, &spec, 10, &l);
 	assert_int_equal(l.form.y, 1);
@@ -69,14 +69,14 @@ static void test_every_size(void **state)
 {
 	(void)state;
 	for (int top = 0; top < 2; top++) {
-		struct tui_layout_spec spec = {.form_on_top = top, .form_rows = 3, .results_rows = 5};
+		struct tui_layout_spec spec = { .form_on_top = top, .form_rows = 3, .results_rows = 5 };
 		for (int lines = TUI_MIN_LINES; lines <= 120; lines += 7) {
 			for (int cols = TUI_MIN_COLS; cols <= 300; cols += 11) {
 				struct tui_layout l;
 				tui_layout_compute(lines, cols, &spec, 25, &l);
 				assert_false(l.too_small);
-				const struct tui_rect *all[] = {&l.tabs,    &l.body,  &l.form,	 &l.view,
-								&l.results, &l.chart, &l.status, &l.help};
+				const struct tui_rect *all[] = { &l.tabs,    &l.body,  &l.form,   &l.view,
+								 &l.results, &l.chart, &l.status, &l.help };
 				for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
 					assert_inside(all[i], lines, cols);
 				assert_false(overlap(&l.form, &l.view));
@@ -94,7 +94,7 @@ static void test_every_size(void **state)
 static void test_too_small(void **state)
 {
 	(void)state;
-	struct tui_layout_spec spec = {0};
+	struct tui_layout_spec spec = { 0 };
 	struct tui_layout l;
 	tui_layout_compute(TUI_MIN_LINES - 1, 80, &spec, 10, &l);
 	assert_true(l.too_small);
@@ -111,7 +111,7 @@ static void test_too_small(void **state)
 static void test_contains(void **state)
 {
 	(void)state;
-	struct tui_rect r = {2, 3, 4, 5};
+	struct tui_rect r = { 2, 3, 4, 5 };
 	assert_true(tui_rect_contains(&r, 2, 3));
 	assert_true(tui_rect_contains(&r, 5, 7));
 	assert_false(tui_rect_contains(&r, 6, 7));
@@ -122,9 +122,9 @@ static void test_contains(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_80x24_column_form), cmocka_unit_test(test_form_on_top),
-	    cmocka_unit_test(test_every_size),	      cmocka_unit_test(test_too_small),
-	    cmocka_unit_test(test_contains),
+		cmocka_unit_test(test_80x24_column_form), cmocka_unit_test(test_form_on_top),
+		cmocka_unit_test(test_every_size),        cmocka_unit_test(test_too_small),
+		cmocka_unit_test(test_contains),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

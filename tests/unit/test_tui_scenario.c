@@ -26,7 +26,7 @@ static char tmpdir[256];
 static int setup(void **state)
 {
 	(void)state;
-	struct hwdb_diags diags = {0};
+	struct hwdb_diags diags = { 0 };
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/ridge-tui-scenario-XXXXXX");
 	if (!mkdtemp(tmpdir))
 		return -1;
@@ -72,8 +72,7 @@ static void assert_subset(const cJSON *mine, const cJSON *theirs, const char *wh
 {
 	const cJSON *item;
 	int compared = 0;
-	cJSON_ArrayForEach(item, mine)
-	{
+	cJSON_ArrayForEach (item, mine) {
 		const cJSON *other = cJSON_GetObjectItemCaseSensitive(theirs, item->string);
 		if (!other)
 			fail_msg("%s: eval has no '%s'", what, item->string);
@@ -135,7 +134,7 @@ static int compare_file(const char *path)
 {
 	struct app_status st;
 	app_status_init(&st);
-	struct compare_ctx c = {eval_open(path, NULL, NULL, &st), path, 0};
+	struct compare_ctx c = { eval_open(path, NULL, NULL, &st), path, 0 };
 	if (!c.sc)
 		fail_msg("eval cannot open '%s'", path);
 	struct tui_state *base = new_state("h100-sxm");
@@ -348,10 +347,10 @@ static void test_bad_files(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_examples_equal_eval),
-	    cmocka_unit_test(test_save_and_reload),
-	    cmocka_unit_test(test_save_align_model),
-	    cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_examples_equal_eval),
+		cmocka_unit_test(test_save_and_reload),
+		cmocka_unit_test(test_save_align_model),
+		cmocka_unit_test(test_bad_files),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

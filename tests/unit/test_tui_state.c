@@ -16,7 +16,7 @@ static struct hwdb db;
 static int setup(void **state)
 {
 	(void)state;
-	struct hwdb_diags diags = {0};
+	struct hwdb_diags diags = { 0 };
 	return hwdb_open(&db, NULL, &diags);
 }
 
@@ -211,7 +211,7 @@ static void test_editing(void **state)
 	/* Percent fields: 45%, 0.45 and 45 are all 45%. */
 	keys(s, "5");
 	select_field(s, "mfu");
-	const char *forms[] = {"45%", "0.45", "45"};
+	const char *forms[] = { "45%", "0.45", "45" };
 	for (int i = 0; i < 3; i++) {
 		type_value(s, forms[i]);
 		assert_true(s->in.train_mfu == 0.45);
@@ -282,7 +282,8 @@ static void test_roofline_matches_model(void **state)
 	const struct ridge_gpu *gpu = tui_state_gpu(s);
 	assert_int_equal(intensity_kernel(&shape, &cost, err, sizeof err), 0);
 	assert_int_equal(
-	    intensity_ceiling(gpu, &shape, &cost, false, false, RIDGE_LEVEL_HBM, &ceiling, &path, err, sizeof err), 0);
+		intensity_ceiling(gpu, &shape, &cost, false, false, RIDGE_LEVEL_HBM, &ceiling, &path, err, sizeof err),
+		0);
 	assert_int_equal(roofline_place(&ceiling, cost.flops, cost.bytes, 0, &point, err, sizeof err), 0);
 	assert_true(r->point.intensity == point.intensity);
 	assert_true(r->point.attainable_flops == point.attainable_flops);
@@ -455,15 +456,15 @@ static void test_format_parse_roundtrip(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_panels_and_quit),
-	    cmocka_unit_test(test_occupancy_keys),
-	    cmocka_unit_test(test_editing),
-	    cmocka_unit_test(test_gpu_choice),
-	    cmocka_unit_test(test_roofline_matches_model),
-	    cmocka_unit_test(test_align),
-	    cmocka_unit_test(test_cost_matches_model),
-	    cmocka_unit_test(test_reset_and_requests),
-	    cmocka_unit_test(test_format_parse_roundtrip),
+		cmocka_unit_test(test_panels_and_quit),
+		cmocka_unit_test(test_occupancy_keys),
+		cmocka_unit_test(test_editing),
+		cmocka_unit_test(test_gpu_choice),
+		cmocka_unit_test(test_roofline_matches_model),
+		cmocka_unit_test(test_align),
+		cmocka_unit_test(test_cost_matches_model),
+		cmocka_unit_test(test_reset_and_requests),
+		cmocka_unit_test(test_format_parse_roundtrip),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -18,7 +18,7 @@ static struct hwdb db;
 static int setup(void **state)
 {
 	(void)state;
-	struct hwdb_diags diags = {0};
+	struct hwdb_diags diags = { 0 };
 	return hwdb_open(&db, NULL, &diags);
 }
 
@@ -109,7 +109,8 @@ static int parse_occupancy(struct param_values *v, const char *const *args, int 
 static struct eval_scenario *occupancy_item(const char *keys, char *err, size_t err_len)
 {
 	char text[1024];
-	snprintf(text, sizeof text, "scenario: tables\ngpu: h100-sxm\nitems:\n  - name: t\n    kind: occupancy\n%s", keys);
+	snprintf(text, sizeof text, "scenario: tables\ngpu: h100-sxm\nitems:\n  - name: t\n    kind: occupancy\n%s",
+		 keys);
 	struct app_status st;
 	app_status_init(&st);
 	struct eval_scenario *sc = eval_parse("t.yaml", text, strlen(text), NULL, NULL, &st);
@@ -133,9 +134,12 @@ static void test_threads_range_is_the_table_s(void **state)
 	/* The command line takes the top of the range and refuses one more; so does the TUI. */
 	struct param_values v;
 	char err[1024], tui_err[256];
-	assert_int_equal(parse_occupancy(&v, (const char *const[]){"--threads", "1024", "--regs", "32"}, 4, err, sizeof err), 0);
+	assert_int_equal(
+		parse_occupancy(&v, (const char *const[]){ "--threads", "1024", "--regs", "32" }, 4, err, sizeof err),
+		0);
 	assert_int_equal(params_num(&v, "threads"), 1024);
-	assert_int_equal(parse_occupancy(&v, (const char *const[]){"--threads", "1025"}, 2, err, sizeof err), EXIT_USAGE);
+	assert_int_equal(parse_occupancy(&v, (const char *const[]){ "--threads", "1025" }, 2, err, sizeof err),
+			 EXIT_USAGE);
 	struct tui_inputs in;
 	tui_inputs_default(&in, &db, 0);
 	assert_int_equal(tui_field_set_text(&in, &db, f, "1024", tui_err, sizeof tui_err), 0);
@@ -181,16 +185,17 @@ static void test_same_message_from_cli_and_scenario(void **state)
 	struct param_values v;
 
 	/* The table's range: refused while parsing, on the command line and in a file. */
-	assert_int_equal(parse_occupancy(&v, (const char *const[]){"--threads", "0", "--regs", "32"}, 4, cli_err,
+	assert_int_equal(parse_occupancy(&v, (const char *const[]){ "--threads", "0", "--regs", "32" }, 4, cli_err,
 					 sizeof cli_err),
 			 EXIT_USAGE);
 	assert_null(occupancy_item("    threads: 0\n    regs: 32\n", file_err, sizeof file_err));
-	assert_string_equal(reason_after(cli_err, "--threads", a, sizeof a), reason_after(file_err, "threads", b, sizeof b));
+	assert_string_equal(reason_after(cli_err, "--threads", a, sizeof a),
+			    reason_after(file_err, "threads", b, sizeof b));
 	assert_string_equal(a, "'0' is out of range (1..1024)");
 	assert_non_null(strstr(file_err, "t.yaml:6:"));
 
 	/* The GPU's own limit (255 registers on an H100): one check, occupancy_build_input, for both. */
-	assert_int_equal(parse_occupancy(&v, (const char *const[]){"--threads", "256", "--regs", "256"}, 4, cli_err,
+	assert_int_equal(parse_occupancy(&v, (const char *const[]){ "--threads", "256", "--regs", "256" }, 4, cli_err,
 					 sizeof cli_err),
 			 0);
 	const struct hwdb_entry *h100 = hwdb_find(&db, "h100-sxm");
@@ -216,9 +221,9 @@ static void test_same_message_from_cli_and_scenario(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_threads_range_is_the_table_s),
-	    cmocka_unit_test(test_mfu_range_is_the_table_s),
-	    cmocka_unit_test(test_same_message_from_cli_and_scenario),
+		cmocka_unit_test(test_threads_range_is_the_table_s),
+		cmocka_unit_test(test_mfu_range_is_the_table_s),
+		cmocka_unit_test(test_same_message_from_cli_and_scenario),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

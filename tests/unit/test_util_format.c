@@ -7,12 +7,12 @@
 
 #include "format.h"
 
-#define assert_format(fn, value, want)                                                                                 \
-	do {                                                                                                           \
-		char buf_[128];                                                                                        \
-		fn((value), buf_, sizeof buf_);                                                                        \
-		if (strcmp(buf_, (want)) != 0)                                                                         \
-			fail_msg("%s(%.17g) = '%s', expected '%s'", #fn, (double)(value), buf_, (want));              \
+#define assert_format(fn, value, want)                                                                   \
+	do {                                                                                             \
+		char buf_[128];                                                                          \
+		fn((value), buf_, sizeof buf_);                                                          \
+		if (strcmp(buf_, (want)) != 0)                                                           \
+			fail_msg("%s(%.17g) = '%s', expected '%s'", #fn, (double)(value), buf_, (want)); \
 	} while (0)
 
 static void test_roi(void **state)

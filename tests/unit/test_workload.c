@@ -9,8 +9,9 @@
 
 static struct ridge_workload_model llama3_8b(void)
 {
-	return (struct ridge_workload_model){ .hidden = 4096, .intermediate = 14336, .layers = 32, .heads = 32,
-					       .kv_heads = 8, .vocab = 128256 };
+	return (struct ridge_workload_model){
+		.hidden = 4096, .intermediate = 14336, .layers = 32, .heads = 32, .kv_heads = 8, .vocab = 128256
+	};
 }
 
 static struct ridge_workload_model mixtral(void)
@@ -25,11 +26,23 @@ static struct ridge_workload_model mixtral(void)
 
 static struct ridge_workload_model deepseek_v3(void)
 {
-	return (struct ridge_workload_model){ .hidden = 7168, .intermediate = 18432, .layers = 61, .heads = 128,
-					       .kv_heads = 128, .vocab = 129280, .experts = 256, .experts_per_token = 8,
-					       .expert_intermediate = 2048, .shared_intermediate = 2048, .dense_layers = 3,
-					       .mla = true, .q_lora_rank = 1536, .kv_lora_rank = 512,
-					       .qk_nope_head_dim = 128, .qk_rope_head_dim = 64, .v_head_dim = 128 };
+	return (struct ridge_workload_model){ .hidden = 7168,
+					      .intermediate = 18432,
+					      .layers = 61,
+					      .heads = 128,
+					      .kv_heads = 128,
+					      .vocab = 129280,
+					      .experts = 256,
+					      .experts_per_token = 8,
+					      .expert_intermediate = 2048,
+					      .shared_intermediate = 2048,
+					      .dense_layers = 3,
+					      .mla = true,
+					      .q_lora_rank = 1536,
+					      .kv_lora_rank = 512,
+					      .qk_nope_head_dim = 128,
+					      .qk_rope_head_dim = 64,
+					      .v_head_dim = 128 };
 }
 
 static void test_dense_params(void **state)
@@ -191,9 +204,9 @@ static void test_layer_kernels(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_dense_params),   cmocka_unit_test(test_moe_params),
-		cmocka_unit_test(test_deepseek_v3),    cmocka_unit_test(test_experts_touched),
-		cmocka_unit_test(test_kv_split),       cmocka_unit_test(test_bad_configs),
+		cmocka_unit_test(test_dense_params),  cmocka_unit_test(test_moe_params),
+		cmocka_unit_test(test_deepseek_v3),   cmocka_unit_test(test_experts_touched),
+		cmocka_unit_test(test_kv_split),      cmocka_unit_test(test_bad_configs),
 		cmocka_unit_test(test_layer_kernels),
 	};
 	return cmocka_run_group_tests_name("workload", tests, NULL, NULL);

@@ -267,7 +267,8 @@ static void test_signal_removes_temporary(void **state)
 		kill(child, SIGINT);
 		int status;
 		assert_int_equal(waitpid(child, &status, 0), child);
-		assert_true((WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) || (WIFEXITED(status) && WEXITSTATUS(status) == 0));
+		assert_true((WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) ||
+			    (WIFEXITED(status) && WEXITSTATUS(status) == 0));
 		entries(); /* fails on a temporary file left behind */
 		unlink(path);
 	}
