@@ -52,7 +52,7 @@ static int gemm_l2_floor(const struct ridge_gpu *gpu, const struct ridge_kernel_
 	if (intensity_levels(s, cost, levels, err, err_len))
 		return -1;
 	/* HBM and L2 only: the shared-memory count of intensity_levels is the
-	 * seed's one-thread-per-output kernel, not what a tensor-core tile reads
+	 * textbook's one-thread-per-output kernel, not what a tensor-core tile reads
 	 * (`ridge roofline --kernel gemm-tiled` shows it). */
 	levels[RIDGE_LEVEL_SMEM] = -1;
 	if (roofline_hierarchy(gpu, ceiling->peak_flops, cost->flops, levels, cost->write_bytes, h, err, err_len))

@@ -1,5 +1,5 @@
-/* The report section of the launch and cost calculators: the seed chapter's
- * worked examples (seeds/000 sections 7.3, 7.8.1, Worked Example 7.1, review
+/* The report section of the launch and cost calculators: the textbook chapter's
+ * worked examples (the textbook, sections 7.3, 7.8.1, Worked Example 7.1, review
  * question 9) recomputed on the report's GPU. */
 #include <math.h>
 #include <stdio.h>

@@ -1118,7 +1118,7 @@ void report_roofline(const struct ridge_gpu *gpu, cJSON *json)
 			printf("  %s: no inner ridge points, %s\n", roofline_level_label((enum ridge_level)l), why);
 		}
 	}
-	/* The chapter's worked examples (seeds/000 sections 7.2 and 7.6.2); a GPU
+	/* The chapter's worked examples (the textbook, sections 7.2 and 7.6.2); a GPU
 	 * without bf16 runs them in fp16. */
 	enum ridge_dtype half =
 		gpu->peak[RIDGE_BF16].has_matrix || gpu->peak[RIDGE_BF16].has_vector ? RIDGE_BF16 : RIDGE_FP16;

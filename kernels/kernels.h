@@ -61,7 +61,7 @@ enum kern_id {
 	 * model predicts. Library GEMM shapes reuse KERN_GEMM_BF16. */
 	KERN_V_STREAM,          /* c = a + b over a working set (bytes), several passes per launch */
 	KERN_V_GEMM_NAIVE,      /* fp32 GEMM, one thread per output, no reuse in the code (m = n = k) */
-	KERN_V_GEMM_TILED,      /* fp32 GEMM, 32 x 32 shared-memory tiles (the seed's TILE_SIZE) */
+	KERN_V_GEMM_TILED,      /* fp32 GEMM, 32 x 32 shared-memory tiles (the textbook's TILE_SIZE) */
 	KERN_V_RESNORM_UNFUSED, /* bf16 h = x + r, then y = RMSNorm(h) w: two kernels (m rows x n) */
 	KERN_V_RESNORM_FUSED,   /* the same in one kernel */
 	KERN_V_SOFTMAX_SAFE,    /* bf16 row softmax in three kernels: max, sum of exp, normalize */

@@ -13,7 +13,7 @@
  *    (PyTorch's _scaled_mm checks divisibility by 16).
  *  - 128 bytes: NVIDIA "Matrix Multiplication Background" user's guide,
  *    section 2.2, Table 1: "on A100, multiples of 64" (fp16), 32 (tf32),
- *    128 (int8), 16 (fp64): 128 bytes of elements in every case. The seed's
+ *    128 (int8), 16 (fp64): 128 bytes of elements in every case. The textbook's
  *    "multiples of 128 (FP8)" on Hopper is the same 128 bytes. */
 enum { REQUIRED_BYTES = 16, RECOMMENDED_BYTES = 128 };
 

@@ -132,7 +132,7 @@ int cost_train_compare(const struct ridge_train_input *in, double target_mfu, bo
 
 /* The same comparison done the way a hand calculation does it: the step time
  * rounded to a multiple of step_quantum_s and the wall hours to a multiple of
- * hours_quantum before multiplying (seeds/000 Worked Example 7.1 rounds to
+ * hours_quantum before multiplying (the textbook's Worked Example 7.1 rounds to
  * 0.1 s and to whole hours). Shows the drift that rounding intermediates
  * causes; the exact comparison is the answer. */
 struct ridge_train_rounded {

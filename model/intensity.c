@@ -648,7 +648,7 @@ static double run_footprint(const struct raster_grid *g, double L, double k, dou
 	return e * k * (fmin(g->dim_i, g->tile_i * rows) + fmin(g->dim_j, g->tile_j * cols));
 }
 
-/* CTAs one SM holds. A kernel with one thread per output (the seed's tiled
+/* CTAs one SM holds. A kernel with one thread per output (the textbook's tiled
  * kernel and ridge's, a T x T block of threads for a T x T tile) is limited by
  * threads, blocks and its one stage of shared memory; a larger tile is a
  * tensor-core kernel whose pipeline takes as many stages as shared memory

@@ -58,12 +58,12 @@ const char *intensity_traffic_name(enum ridge_traffic traffic);
 /* "tiled", "compulsory" and "default". */
 bool intensity_traffic_parse(const char *text, enum ridge_traffic *out);
 
-/* The library's default CTA tile (CUTLASS 3.x threadblock tile, seeds/000
+/* The library's default CTA tile (CUTLASS 3.x threadblock tile, the textbook,
  * section 7.2.4) and FlashAttention's query tile. */
 #define RIDGE_LIBRARY_TILE_M 128
 #define RIDGE_LIBRARY_TILE_N 128
 #define RIDGE_LIBRARY_TILE_K 64
-#define RIDGE_TILED_GEMM_TILE 32 /* the seed's TILE_SIZE */
+#define RIDGE_TILED_GEMM_TILE 32 /* the textbook's TILE_SIZE */
 #define RIDGE_FLASH_QUERY_TILE 128
 
 /* A kernel and its shape. Dimensions are whole numbers >= 1; 0 means "not
@@ -86,7 +86,7 @@ struct ridge_kernel_shape {
 
 /* The traffic model a shape uses: its own when given, else the kernel's
  * default (never RIDGE_TRAFFIC_DEFAULT):
- *   tiled       gemm-naive (the seed's no-reuse count), gemm-tiled and a gemm
+ *   tiled       gemm-naive (the textbook's no-reuse count), gemm-tiled and a gemm
  *               with an explicit tile (the user's algorithm), the unfused
  *               residual-rmsnorm and rmsnorm-linear and softmax in passes (each
  *               kernel or pass streams tensors larger than L2 through memory);

@@ -1,6 +1,6 @@
 /* Kernel-launch overhead per step (a decode step, a training micro-step):
  * K eager launches against one CUDA/HIP graph replay and against a persistent
- * kernel (seeds/000 sections 7.3 and 7.8.1).
+ * kernel (the textbook, sections 7.3 and 7.8.1).
  *
  *   eager      overhead = K * t_launch           (host-bound: added to the step)
  *   graph      overhead = t_graph_launch + K * t_node
@@ -23,7 +23,7 @@ struct ridge_launch_input {
 	double launch_s;       /* t_launch: host cost of one eager launch */
 	double graph_node_s;   /* t_node: per-node cost of a graph replay */
 	double graph_launch_s; /* cost of the one cudaGraphLaunch; callers usually pass launch_s */
-	bool has_graph_total;  /* the whole replay cost given directly (the seed's 0.024 ms) */
+	bool has_graph_total;  /* the whole replay cost given directly (the textbook's 0.024 ms) */
 	double graph_total_s;
 	bool has_step; /* a measured eager step time (TPOT), launches included */
 	double step_s;

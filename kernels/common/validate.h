@@ -9,7 +9,7 @@
  *   v_gemm_naive       fp32 C = A B, one thread per output reading its row of
  *                      A and column of B from global memory every iteration
  *   v_gemm_tiled       the same through 32 x 32 shared-memory tiles (the
- *                      seed's TILE_SIZE kernel), one output per thread
+ *                      textbook's TILE_SIZE kernel), one output per thread
  *   v_resnorm_*        bf16 h = x + r; y = RMSNorm(h) * w, as two kernels
  *                      (h written, then read back) or one
  *   v_softmax_*        bf16 row softmax as three kernels (max; sum of exp;
@@ -237,7 +237,7 @@ __global__ void __launch_bounds__(V_TILE *V_TILE)
 	C[(size_t)row * N + col] = s;
 }
 
-/* The seed's tiled kernel: M, N, K multiples of 32. */
+/* The textbook's tiled kernel: M, N, K multiples of 32. */
 __global__ void __launch_bounds__(V_TILE *V_TILE)
 	rv_gemm_tiled(const float *A, const float *B, float *C, int M, int N, int K)
 {

@@ -185,9 +185,9 @@ static void test_check_dims(void **state)
 		long long value, suggested, suggested_recommended;
 		enum ridge_align_severity severity;
 	} cases[] = {
-		/* seed 7.2.3: d_model 6000 is a multiple of 8 (and 16) but not of 64 */
+		/* textbook §7.2.3: d_model 6000 is a multiple of 8 (and 16) but not of 64 */
 		{ RIDGE_BF16, 6000, 6000, 6016, RIDGE_ALIGN_WARNING },
-		/* seed: 8/3 x 8192 = 21,845 is odd; 21,888 = 342 x 64 is the seed's fix */
+		/* textbook: 8/3 x 8192 = 21,845 is odd; 21,888 = 342 x 64 is the textbook's fix */
 		{ RIDGE_BF16, 21845, 21848, 21888, RIDGE_ALIGN_ERROR },
 		{ RIDGE_BF16, 21888, 21888, 21888, RIDGE_ALIGN_OK },
 		{ RIDGE_BF16, 22016, 22016, 22016, RIDGE_ALIGN_OK },
@@ -271,7 +271,7 @@ static struct ridge_align_tiling tiling(long long m, long long n, int tm, int tn
 	return t;
 }
 
-/* The seed's SwiGLU case on 132 SMs (H100/H200) with 128x128 tiles. */
+/* The textbook's SwiGLU case on 132 SMs (H100/H200) with 128x128 tiles. */
 static void test_tiling_seed_cases(void **state)
 {
 	(void)state;
@@ -371,15 +371,15 @@ static void test_swiglu(void **state)
 		double mult;
 		long long multiple_of, base, intermediate;
 	} cases[] = {
-		{ 8192, false, 0, 256, 21845, 22016 },    /* the seed's 8/3 x 8192 */
-		{ 6000, false, 0, 256, 16000, 16128 },    /* the seed's d_model */
+		{ 8192, false, 0, 256, 21845, 22016 },    /* the textbook's 8/3 x 8192 */
+		{ 6000, false, 0, 256, 16000, 16128 },    /* the textbook's d_model */
 		{ 4096, false, 0, 256, 10922, 11008 },    /* Llama-2-7B */
 		{ 5120, false, 0, 256, 13653, 13824 },    /* Llama-2-13B */
 		{ 8192, true, 1.3, 4096, 21845, 28672 },  /* Llama-2-70B */
 		{ 4096, true, 1.3, 1024, 10922, 14336 },  /* Llama-3-8B */
 		{ 8192, true, 1.3, 1024, 21845, 28672 },  /* Llama-3-70B */
 		{ 16384, true, 1.2, 4096, 43690, 53248 }, /* Llama-3.1-405B */
-		{ 8192, false, 0, 64, 21845, 21888 },     /* the seed's fix, as a multiple_of */
+		{ 8192, false, 0, 64, 21845, 21888 },     /* the textbook's fix, as a multiple_of */
 		{ 8192, false, 0, 1, 21845, 21845 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -64,7 +64,7 @@ static void test_usage_matches_table(void **state)
 	}
 }
 
-/* The seed's dimensions: each finding is align_check_dim's answer. */
+/* The textbook's dimensions: each finding is align_check_dim's answer. */
 static void test_dims_match_model(void **state)
 {
 	(void)state;

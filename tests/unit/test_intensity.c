@@ -1,5 +1,5 @@
 /* Kernel FLOPs and bytes: every formula of model/README.md checked against
- * numbers worked by hand, the seed's examples pinned, tensor-core
+ * numbers worked by hand, the textbook's examples pinned, tensor-core
  * eligibility, the compute path, and bad shapes. */
 #include "test_util.h"
 
@@ -42,8 +42,8 @@ static void test_gemm_naive(void **state)
 	struct ridge_kernel_cost c = cost_of((struct ridge_kernel_shape){
 		.kernel = RIDGE_KERNEL_GEMM_NAIVE, .dtype = RIDGE_FP32, .m = 4096, .n = 4096, .k = 4096 });
 	assert_true(c.flops == 137438953472.0);
-	assert_true(c.read_bytes == 549755813888.0); /* the seed's 549 GB: 2*4096^3 reads of 4 B */
-	assert_true(c.write_bytes == 67108864.0);    /* C, which the seed leaves out */
+	assert_true(c.read_bytes == 549755813888.0); /* the textbook's 549 GB: 2*4096^3 reads of 4 B */
+	assert_true(c.write_bytes == 67108864.0);    /* C, which the textbook leaves out */
 	assert_true(c.bytes == 549822922752.0);
 	assert_close(c.intensity, 2048.0 / 8193, 1e-15); /* 2K / (8K + 4): the C write costs 0.012% */
 	assert_true(c.compulsory_bytes == 3.0 * 4096 * 4096 * 4);
@@ -64,11 +64,11 @@ static void test_gemm_tiled_seed(void **state)
 	assert_true(c.bytes == 2.0 * 4096 * 4096 * 2 * 128 + 4096.0 * 4096 * 2);
 	assert_true(c.bytes == 8623489024.0);
 	assert_close(c.intensity, 4096.0 / 257, 1e-15); /* 15.94 FLOP/B: memory-bound */
-	assert_true(c.smem_per_block == 4096);          /* the seed's "4 KB per block" */
+	assert_true(c.smem_per_block == 4096);          /* the textbook's "4 KB per block" */
 	/* Every matrix once, C included: 3 * 4096^2 * 2 B, 1365.33 FLOP/B. */
 	assert_true(c.compulsory_bytes == 100663296.0);
 	assert_close(c.flops / c.compulsory_bytes, 4096.0 / 3, 1e-15);
-	/* The seed's count (A and B once, C left out): 67,108,864 B = 67 MB, giving
+	/* The textbook's count (A and B once, C left out): 67,108,864 B = 67 MB, giving
 	 * exactly 2048 FLOP/B (it prints 2,045 from 137/67). */
 	assert_true(c.flops / (2.0 * 4096 * 4096 * 2) == 2048.0);
 
@@ -233,7 +233,7 @@ static void test_attention(void **state)
 	const double S = 8192, H = 64, D = 128;
 	const double score = S * S * 2; /* one S x S bf16 matrix */
 	assert_true(score == 134217728.0);
-	/* The seed's 10.7 GB is 80 such matrices exactly: 10,737,418,240 B = 10 GiB. */
+	/* The textbook's 10.7 GB is 80 such matrices exactly: 10,737,418,240 B = 10 GiB. */
 	assert_true(80 * score == 10737418240.0);
 	assert_close(10.7e9 / score, 79.72, 1e-3);
 
@@ -357,7 +357,7 @@ static void test_default_traffic_and_levels(void **state)
 
 	double b[RIDGE_LEVEL_COUNT];
 	char err[200];
-	/* Naive fp32 4096^3: L1 serves the 2*M*N*K reads (the seed's 549.8 GB),
+	/* Naive fp32 4096^3: L1 serves the 2*M*N*K reads (the textbook's 549.8 GB),
 	 * L2 the 32 x 32 block tiles (A and B 128 times each), DRAM each matrix once. */
 	struct ridge_kernel_shape n = {
 		.kernel = RIDGE_KERNEL_GEMM_NAIVE, .dtype = RIDGE_FP32, .m = 4096, .n = 4096, .k = 4096

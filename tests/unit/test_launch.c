@@ -55,7 +55,7 @@ static void test_graph_replay(void **state)
 	assert_close(r.tpot_graph_s, 25e-3 - 2.4e-3 + 245e-6, 1e-14);
 	assert_close(r.graph_speedup, 25e-3 / (25e-3 - 2.4e-3 + 245e-6), 1e-14);
 
-	/* The seed's replay total, 0.024 ms: its "100x reduction". */
+	/* The textbook's replay total, 0.024 ms: its "100x reduction". */
 	in.has_graph_total = true;
 	in.graph_total_s = 0.024e-3;
 	assert_int_equal(launch_compute(&in, &r, err, sizeof err), 0);

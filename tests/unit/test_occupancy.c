@@ -1,4 +1,4 @@
-/* Occupancy model: the seed's worked examples (and where the seed is wrong),
+/* Occupancy model: the textbook's worked examples (and where the textbook is wrong),
  * each resource limit, the AMD rules, and the compiler-report parsers. Every
  * expected number is worked by hand in the comment beside it. */
 #include "test_util.h"
@@ -29,16 +29,16 @@ static const struct nv_case nv_cases[] = {
      * smem: 32768 + 1024 reserve = 33792; 233472 / 33792 = 6.9 -> 6 blocks,
      * 48 of 64 warps = 75% (the chapter's 87.5% forgets the reserve).
      * regs: 32 x 32 = 1024 per warp; 16384 / 1024 = 16 warps per SMSP, x4 = 64 / 8 = 8. */
-	{ "seed A (H100)", "h100-sxm", 256, 32, 32768, 0, -1, false, 1, 6, 48, 0.75, RIDGE_OCC_SHARED_MEMORY, 8, 8, 6,
-	  64 },
+	{ "textbook A (H100)", "h100-sxm", 256, 32, 32768, 0, -1, false, 1, 6, 48, 0.75, RIDGE_OCC_SHARED_MEMORY, 8, 8,
+	  6, 64 },
 	/* The textbook's review question 1: 48 regs, 48 KB, 256 thr.
      * regs: 1536 per warp; 16384 / 1536 = 10 per SMSP -> 40 / 8 = 5.
      * smem: 50176; 233472 / 50176 = 4.65 -> 4 blocks = 32 warps = 50%. */
-	{ "seed review Q1 (H100)", "h100-sxm", 256, 48, 49152, 0, -1, false, 1, 4, 32, 0.5, RIDGE_OCC_SHARED_MEMORY, 8,
-	  5, 4, 64 },
+	{ "textbook review Q1 (H100)", "h100-sxm", 256, 48, 49152, 0, -1, false, 1, 4, 32, 0.5, RIDGE_OCC_SHARED_MEMORY,
+	  8, 5, 4, 64 },
 	/* Same kernels on the H200 (same GH100 SM, same numbers). */
-	{ "seed A (H200)", "h200-sxm", 256, 32, 32768, 0, -1, false, 1, 6, 48, 0.75, RIDGE_OCC_SHARED_MEMORY, 8, 8, 6,
-	  64 },
+	{ "textbook A (H200)", "h200-sxm", 256, 32, 32768, 0, -1, false, 1, 6, 48, 0.75, RIDGE_OCC_SHARED_MEMORY, 8, 8,
+	  6, 64 },
 	/* sm_80 (Kokkos #5739): 92 regs x 224 threads. 92 x 32 = 2944 -> 3072
      * per warp; 16384 / 3072 = 5 warps per SMSP -> 20 / 7 warps = 2 blocks
      * (the naive 65536 / (92 x 224) = 3.2 says 3). smem: 1024 reserve only:

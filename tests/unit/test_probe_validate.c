@@ -78,7 +78,7 @@ static void test_cases(void **state)
 	}
 }
 
-/* The seed's naive GEMM: the spec model is its no-reuse count from HBM; the
+/* The textbook's naive GEMM: the spec model is its no-reuse count from HBM; the
  * calibrated hierarchy puts that count on L1 / shared memory, which binds. */
 static void test_naive_gemm(void **state)
 {
@@ -96,7 +96,7 @@ static void test_naive_gemm(void **state)
 	assert_true(c->level_bytes[RIDGE_LEVEL_HBM] == 4334288896.0);
 	assert_string_equal(c->cal.binding, "shared memory");
 	assert_true(c->cal.predicted_s == 549822922752.0 / cal.smem_bandwidth);
-	/* The measured 23.9 ms is 4.8x faster than the seed's model, 1.4x slower
+	/* The measured 23.9 ms is 4.8x faster than the textbook's model, 1.4x slower
 	 * than the calibrated one. */
 	assert_close(c->measured_s, 23.911e-3, 1e-3);
 	assert_true(c->spec.error > 3.7 && c->cal.error < -0.25 && c->cal.error > -0.35);

@@ -1,5 +1,5 @@
 /* The roofline model: ridge points from the hwdb, placement, bounds, time
- * floors, the hierarchical roofline, and the seed's worked numbers
+ * floors, the hierarchical roofline, and the textbook's worked numbers
  * (the textbook's §7.2) pinned exactly. */
 #include "test_util.h"
 
@@ -42,7 +42,7 @@ static void test_ridge_points(void **state)
 		assert_true(c.ridge_point == cases[i].peak / cases[i].bandwidth);
 		assert_int_equal(c.matrix, cases[i].matrix);
 	}
-	/* The seed's "295 FLOP/byte": 989.4 / 3.35 = 295.343..., and 989 / 3.35 = 295.22. */
+	/* The textbook's "295 FLOP/byte": 989.4 / 3.35 = 295.343..., and 989 / 3.35 = 295.22. */
 	struct ridge_roofline_ceiling c = ceiling("h100-sxm", RIDGE_BF16, RIDGE_PEAK_DEFAULT);
 	assert_close(c.ridge_point, 295.34328358208955, 1e-15);
 	struct ridge_roofline_ceiling seed;
@@ -51,7 +51,7 @@ static void test_ridge_points(void **state)
 	assert_close(seed.ridge_point, 295.22388059701493, 1e-15);
 }
 
-/* Naive FP32 GEMM 4096^3 with the seed's traffic (2*4096^3 reads of 4 bytes). */
+/* Naive FP32 GEMM 4096^3 with the textbook's traffic (2*4096^3 reads of 4 bytes). */
 static void test_seed_naive_gemm(void **state)
 {
 	(void)state;
@@ -61,17 +61,17 @@ static void test_seed_naive_gemm(void **state)
 	char err[200];
 	struct ridge_roofline_point p;
 
-	/* Against the bf16 tensor ridge the seed uses. */
+	/* Against the bf16 tensor ridge the textbook uses. */
 	struct ridge_roofline_ceiling bf16 = ceiling("h100-sxm", RIDGE_BF16, RIDGE_PEAK_DEFAULT);
 	assert_int_equal(roofline_place(&bf16, flops, bytes, 0, &p, err, sizeof err), 0);
 	assert_true(p.intensity == 0.25);
 	assert_int_equal(p.bound, RIDGE_BOUND_MEMORY);
 	assert_true(p.attainable_flops == 0.25 * 3.35e12);
 	assert_true(p.memory_time_s == bytes / 3.35e12);
-	assert_close(p.time_floor_s, 0.16410621310089552, 1e-15); /* the seed's 0.164 s */
+	assert_close(p.time_floor_s, 0.16410621310089552, 1e-15); /* the textbook's 0.164 s */
 	assert_close(p.headroom, 1181.3731343283582, 1e-15);      /* "1,180x below" */
 
-	/* The seed's compute time uses 100,000 GFLOP/s: 1.374 ms, which it rounds to
+	/* The textbook's compute time uses 100,000 GFLOP/s: 1.374 ms, which it rounds to
 	 * 0.001 s; 0.001 / 0.164 is its 0.6%. Unrounded the ratio is 0.8375%. */
 	struct ridge_roofline_ceiling hundred;
 	assert_int_equal(roofline_ceiling_from(100e12, 3.35e12, &hundred, err, sizeof err), 0);
