@@ -1,19 +1,13 @@
 /* ridge model FILE [--tokens T] [--kv-dtype DT] [--json]: what ridge
- * understood of a model config (cli/model_config.c reads it, model/workload.c
+ * understood of a model config (app/model_config.c reads it, model/workload.c
  * does the arithmetic): parameters total and active, every weight GEMM of a
- * layer with M x N x K, KV bytes per token, the kernels of a layer. */
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+ * layer with M x N x K, KV bytes per token, the kernels of a layer. The
+ * options are here; the document and its printer are app/model_view.c. */
 
 #include "calc.h"
 #include "cli.h"
-#include "cost.h"
-#include "model_config.h"
+#include "model_view.h"
 #include "params.h"
-#include "serve_run.h"
-#include "workload.h"
 
 static const char synopsis[] = "usage: ridge model FILE [--tokens T] [--kv-dtype DT] [--json]";
 static const char description[] =
@@ -30,172 +24,6 @@ static const struct param model_params[] = {
 	  NULL, NULL },
 	CALC_JSON_PARAM,
 };
-
-/* The model description, the keys as model/workload.h names them. */
-void app_json_workload_model(cJSON *o, const struct app_model_config *c)
-{
-	const struct ridge_workload_model *w = &c->workload;
-	cJSON_AddStringToObject(o, "model_type", c->model_type);
-	cJSON_AddStringToObject(o, "family", w->experts > 0 ? "moe" : "dense");
-	cJSON_AddStringToObject(o, "attention",
-				w->mla                   ? "mla"
-				: w->kv_heads == 1       ? "mqa"
-				: w->kv_heads < w->heads ? "gqa"
-							 : "mha");
-	json_number(o, "hidden_size", (double)w->hidden);
-	json_number(o, "intermediate_size", (double)w->intermediate);
-	json_number(o, "num_hidden_layers", (double)w->layers);
-	json_number(o, "num_attention_heads", (double)w->heads);
-	json_number(o, "num_key_value_heads", (double)w->kv_heads);
-	json_number(o, "head_dim", (double)w->head_dim);
-	json_number(o, "vocab_size", (double)w->vocab);
-	cJSON_AddBoolToObject(o, "tie_word_embeddings", w->tied_embeddings);
-	cJSON_AddBoolToObject(o, "qkv_bias", w->qkv_bias);
-	json_number(o, "sliding_window", (double)w->sliding_window);
-	if (w->experts > 0) {
-		json_number(o, "experts", (double)w->experts);
-		json_number(o, "experts_per_token", (double)w->experts_per_token);
-		json_number(o, "expert_intermediate_size", (double)w->expert_intermediate);
-		json_number(o, "shared_expert_intermediate_size", (double)w->shared_intermediate);
-		json_number(o, "dense_layers", (double)w->dense_layers);
-		json_number(o, "moe_layers", (double)workload_moe_layers(w));
-	}
-	if (w->mla) {
-		json_number(o, "q_lora_rank", (double)w->q_lora_rank);
-		json_number(o, "kv_lora_rank", (double)w->kv_lora_rank);
-		json_number(o, "qk_nope_head_dim", (double)w->qk_nope_head_dim);
-		json_number(o, "qk_rope_head_dim", (double)w->qk_rope_head_dim);
-		json_number(o, "v_head_dim", (double)w->v_head_dim);
-	}
-}
-
-static cJSON *model_document(const char *path, const struct app_model_config *c, double tokens, const char *kv_name,
-			     double kv_bytes, char *err, size_t err_len)
-{
-	const struct ridge_workload_model *w = &c->workload;
-	struct ridge_workload_params p;
-	struct ridge_workload_gemm g[RIDGE_WORKLOAD_MAX_GEMMS];
-	struct ridge_kv_layout kv;
-	int n = workload_gemms(w, tokens, g, err, err_len);
-	if (n < 0 || workload_params(w, &p, err, err_len) || workload_kv_layout(w, 1, &kv, err, err_len))
-		return NULL;
-	double touched = workload_experts_touched((double)w->experts, (double)w->experts_per_token, tokens);
-	struct ridge_layer_kernel k[RIDGE_WORKLOAD_MAX_OPS];
-	int nk = workload_layer_kernels(w, g, n, touched, k);
-
-	cJSON *doc = cJSON_CreateObject();
-	cJSON_AddStringToObject(doc, "file", path);
-	app_json_workload_model(cJSON_AddObjectToObject(doc, "model"), c);
-	cJSON *pj = cJSON_AddObjectToObject(doc, "params");
-	json_number(pj, "total", p.total);
-	json_number(pj, "active", p.active);
-	json_number(pj, "matmul_active", p.matmul_active);
-	json_number(pj, "embedding", p.embedding);
-	json_number(pj, "lm_head", p.lm_head);
-	json_number(pj, "attention_per_layer", p.attention_per_layer);
-	json_number(pj, "dense_mlp_per_layer", p.dense_mlp_per_layer);
-	json_number(pj, "expert", p.expert);
-	json_number(pj, "shared_expert_per_layer", p.shared_per_layer);
-	json_number(pj, "router_per_layer", p.router_per_layer);
-	cJSON *kj = cJSON_AddObjectToObject(doc, "kv_cache");
-	cJSON_AddStringToObject(kj, "kv_dtype", kv_name);
-	json_number(kj, "elements_per_token_per_layer", kv.elements_per_token_layer);
-	json_number(kj, "kv_bytes_per_token", kv.elements_per_token_layer * (double)w->layers * kv_bytes);
-	json_number(doc, "tokens", tokens);
-	if (w->experts > 0)
-		json_number(doc, "experts_touched_per_layer", touched);
-	cJSON *gj = cJSON_AddArrayToObject(doc, "gemms");
-	for (int i = 0; i < n; i++) {
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "name", g[i].name);
-		json_number(o, "m", g[i].m);
-		json_number(o, "n", (double)g[i].n);
-		json_number(o, "k", (double)g[i].k);
-		cJSON_AddStringToObject(o, "n_from", g[i].n_from);
-		cJSON_AddStringToObject(o, "k_from", g[i].k_from);
-		json_number(o, "instances_per_layer", g[i].instances);
-		json_number(o, "layers", g[i].layers);
-		cJSON_AddBoolToObject(o, "expert", g[i].expert);
-		json_number(o, "flops", 2 * g[i].m * (double)g[i].n * (double)g[i].k * g[i].instances * g[i].layers);
-		cJSON_AddItemToArray(gj, o);
-	}
-	cJSON *lj = cJSON_AddArrayToObject(doc, "layer_kernels");
-	for (int i = 0; i < nk; i++) {
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "op", workload_op_name(k[i].op));
-		if (k[i].gemm >= 0)
-			cJSON_AddStringToObject(o, "gemm", g[k[i].gemm].name);
-		json_number(o, "instances", k[i].instances);
-		cJSON_AddStringToObject(o, "layers", k[i].moe ? "moe" : k[i].dense ? "dense" : "all");
-		cJSON_AddItemToArray(lj, o);
-	}
-	cJSON *wj = cJSON_AddArrayToObject(doc, "warnings");
-	for (int i = 0; i < c->warning_count; i++)
-		cJSON_AddItemToArray(wj, cJSON_CreateString(c->warnings[i]));
-	return doc;
-}
-
-static void print_model(const cJSON *d)
-{
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(d, "model");
-	const cJSON *p = cJSON_GetObjectItemCaseSensitive(d, "params");
-	const cJSON *kv = cJSON_GetObjectItemCaseSensitive(d, "kv_cache");
-	char a[64], b[64], c[64];
-	printf("model: %s (%s): %s, %s attention, %.0f layers, hidden %.0f, %.0f heads (%.0f KV, head_dim %.0f), vocab %.0f%s\n",
-	       calc_str(d, "file"), calc_str(m, "model_type")[0] ? calc_str(m, "model_type") : "no model_type",
-	       calc_str(m, "family"), calc_str(m, "attention"), calc_num(m, "num_hidden_layers"),
-	       calc_num(m, "hidden_size"), calc_num(m, "num_attention_heads"), calc_num(m, "num_key_value_heads"),
-	       calc_num(m, "head_dim"), calc_num(m, "vocab_size"),
-	       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "tie_word_embeddings")) ? ", tied embeddings" : "");
-	if (calc_num(m, "sliding_window") > 0)
-		printf("  sliding window: %.0f tokens\n", calc_num(m, "sliding_window"));
-	if (calc_has(m, "experts"))
-		printf("  MoE: %.0f routed experts, top-%.0f, %.0f wide; shared expert MLP %.0f wide; %.0f dense + %.0f MoE layers\n",
-		       calc_num(m, "experts"), calc_num(m, "experts_per_token"),
-		       calc_num(m, "expert_intermediate_size"), calc_num(m, "shared_expert_intermediate_size"),
-		       calc_num(m, "dense_layers"), calc_num(m, "moe_layers"));
-	if (calc_has(m, "kv_lora_rank"))
-		printf("  MLA: q_lora_rank %.0f, kv_lora_rank %.0f, qk_nope %.0f + qk_rope %.0f, v_head_dim %.0f\n",
-		       calc_num(m, "q_lora_rank"), calc_num(m, "kv_lora_rank"), calc_num(m, "qk_nope_head_dim"),
-		       calc_num(m, "qk_rope_head_dim"), calc_num(m, "v_head_dim"));
-	fmt_grouped(calc_num(p, "total"), 0, a, sizeof a);
-	fmt_grouped(calc_num(p, "active"), 0, b, sizeof b);
-	fmt_grouped(calc_num(p, "matmul_active"), 0, c, sizeof c);
-	printf("parameters: %s total, %s active per token (%s multiplied: without the input table and norms)\n", a, b,
-	       c);
-	fmt_grouped(calc_num(kv, "kv_bytes_per_token"), 0, a, sizeof a);
-	printf("KV cache: %s B per token (%s; %.0f elements per token per layer%s)\n", a, calc_str(kv, "kv_dtype"),
-	       calc_num(kv, "elements_per_token_per_layer"),
-	       calc_has(m, "kv_lora_rank") ? ": the compressed latent, kv_lora_rank + qk_rope_head_dim"
-					   : ": 2 x KV heads x head_dim");
-	printf("\nGEMMs at %.0f token%s (M x N x K; an expert sees tokens x k / E)", calc_num(d, "tokens"),
-	       calc_num(d, "tokens") == 1 ? "" : "s");
-	if (calc_has(d, "experts_touched_per_layer"))
-		printf("; experts touched per layer %.6g", calc_num(d, "experts_touched_per_layer"));
-	printf("\n  %-26s %12s %10s %10s %9s %7s  %s\n", "GEMM", "M", "N", "K", "per layer", "layers", "N from");
-	const cJSON *g;
-	cJSON_ArrayForEach (g, cJSON_GetObjectItemCaseSensitive(d, "gemms")) {
-		printf("  %-26s %12.6g %10.0f %10.0f %9.0f %7.0f  %s\n", calc_str(g, "name"), calc_num(g, "m"),
-		       calc_num(g, "n"), calc_num(g, "k"), calc_num(g, "instances_per_layer"), calc_num(g, "layers"),
-		       calc_str(g, "n_from"));
-	}
-	printf("\nkernels of a layer:");
-	const cJSON *k;
-	int count = 0;
-	cJSON_ArrayForEach (k, cJSON_GetObjectItemCaseSensitive(d, "layer_kernels")) {
-		const char *name = calc_has(k, "gemm") || cJSON_GetObjectItemCaseSensitive(k, "gemm")
-					   ? calc_str(k, "gemm")
-					   : calc_str(k, "op");
-		if (calc_num(k, "instances") != 1)
-			printf("%s %s x%.4g", count ? "," : "", name, calc_num(k, "instances"));
-		else
-			printf("%s %s", count ? "," : "", name);
-		if (strcmp(calc_str(k, "layers"), "all") != 0)
-			printf(" (%s layers)", calc_str(k, "layers"));
-		count++;
-	}
-	printf("\n");
-}
 
 static int run_model(int argc, char **argv)
 {
@@ -214,44 +42,16 @@ static int run_model(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const char *kv_name = params_text(&v, "kv_dtype") ? params_text(&v, "kv_dtype") : "bf16";
-	double kv_bytes;
-	if (!cost_storage_bytes(kv_name, &kv_bytes)) {
-		cli_error("--kv-dtype: unknown storage type '%s' (known: %s)", kv_name, cost_storage_list());
-		return EXIT_USAGE;
-	}
-	struct app_model_config *config = malloc(sizeof *config);
-	if (!config) {
-		cli_error("out of memory");
-		return EXIT_ENV;
-	}
+	double tokens = params_has(&v, "tokens") ? params_num(&v, "tokens") : 1;
 	struct app_status st;
 	app_status_init(&st);
-	if (app_model_config_load(files[0], config, &st) != 0) {
-		cli_report(&st);
-		free(config);
-		return EXIT_USAGE;
-	}
-	double tokens = params_has(&v, "tokens") ? params_num(&v, "tokens") : 1;
-	char err[700];
-	if (app_model_config_workload(config, files[0], &config->workload, err, sizeof err) != 0) {
-		cli_error("%s", err);
-		free(config);
-		return EXIT_USAGE;
-	}
-	cJSON *doc = model_document(files[0], config, tokens, kv_name, kv_bytes, err, sizeof err);
-	if (!doc) {
-		cli_error("%s: %s", files[0], err);
-		free(config);
-		return EXIT_USAGE;
-	}
-	for (int i = 0; i < config->warning_count; i++)
-		cli_warning("%s: %s", files[0], config->warnings[i]);
-	free(config);
-	if (params_flag(&v, "json")) {
-		rc = cli_json_print(doc);
+	cJSON *doc = model_view_document(files[0], tokens, kv_name, &st);
+	rc = cli_report(&st);
+	if (!doc)
 		return rc;
-	}
-	print_model(doc);
+	if (params_flag(&v, "json"))
+		return cli_json_print(doc);
+	model_view_print(doc);
 	cJSON_Delete(doc);
 	return EXIT_OK;
 }

@@ -1,0 +1,430 @@
+/* ridge plan's search and its views (plan_calc.h): the inputs read from the
+ * parsed values, the search over model/plan.h, the ranking table, the JSON
+ * document and the cost-latency Pareto SVG. */
+#include "plan_calc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "calc.h"
+#include "model_config.h"
+#include "plan.h"
+#include "serve_run.h"
+#include "svg.h"
+
+#define MAX_SPACE 16384
+
+/* Splits "a,b,c" into at most max words of size len; returns the count or -1. */
+static int split_list(const char *text, char out[][RIDGE_TEXT], int max)
+{
+	int n = 0;
+	const char *p = text;
+	while (*p) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		if (len == 0 || len >= RIDGE_TEXT || n >= max)
+			return -1;
+		memcpy(out[n], p, len);
+		out[n][len] = '\0';
+		n++;
+		if (!comma)
+			break;
+		p = comma + 1;
+		if (!*p)
+			return -1;
+	}
+	return n;
+}
+
+static int read_gpus(const struct param_values *v, const struct app_hw *hw, struct ridge_plan_input *in,
+		     struct app_status *st)
+{
+	char names[RIDGE_PLAN_MAX_GPUS][RIDGE_TEXT];
+	const char *list = params_has(v, "gpu") ? params_text(v, "gpu") : app_hw_default_gpu(hw);
+	int n = split_list(list, names, RIDGE_PLAN_MAX_GPUS);
+	if (n < 1) {
+		app_error_flag(st, params_where(v, "gpu"), "'%s' is not a list of 1 to %d GPU ids (h100-sxm,mi300x)",
+			       list, RIDGE_PLAN_MAX_GPUS);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct hwdb_entry *e = app_hw_find(hw, names[i], st);
+		if (!e)
+			return -1;
+		for (int j = 0; j < in->gpu_count; j++)
+			if (in->gpus[j].gpu == &e->gpu) {
+				app_error_flag(st, params_where(v, "gpu"), "'%s' is given twice", names[i]);
+				return -1;
+			}
+		in->gpus[in->gpu_count].gpu = &e->gpu;
+		in->gpus[in->gpu_count].price_usd_per_hour = e->gpu.has_price ? e->gpu.price_usd_per_hour : NAN;
+		in->gpu_count++;
+	}
+	if (params_has(v, "price")) {
+		char items[RIDGE_PLAN_MAX_GPUS][RIDGE_TEXT];
+		int k = split_list(params_text(v, "price"), items, RIDGE_PLAN_MAX_GPUS);
+		if (k < 1) {
+			app_error_flag(st, params_where(v, "price"), "'%s' is not a list of GPU=USD",
+				       params_text(v, "price"));
+			return -1;
+		}
+		for (int i = 0; i < k; i++) {
+			char *eq = strchr(items[i], '=');
+			if (!eq) {
+				app_error_flag(st, params_where(v, "price"), "'%s' is not GPU=USD", items[i]);
+				return -1;
+			}
+			*eq = '\0';
+			const struct hwdb_entry *e = app_hw_find(hw, items[i], st);
+			if (!e)
+				return -1;
+			int which = -1;
+			for (int j = 0; j < in->gpu_count; j++)
+				if (in->gpus[j].gpu == &e->gpu)
+					which = j;
+			if (which < 0) {
+				app_error_flag(st, params_where(v, "price"),
+					       "'%s' is not one of the GPUs given with %s", items[i],
+					       params_where(v, "gpu"));
+				return -1;
+			}
+			double usd;
+			if (app_parse_quantity(params_where(v, "price"), eq + 1, RIDGE_UNIT_USD, &usd, st) != 0)
+				return -1;
+			if (!(usd >= 0)) {
+				app_error_flag(st, params_where(v, "price"), "'%s' is negative", eq + 1);
+				return -1;
+			}
+			in->gpus[which].price_usd_per_hour = usd;
+		}
+	}
+	for (int j = 0; j < in->gpu_count; j++)
+		if (isnan(in->gpus[j].price_usd_per_hour)) {
+			app_error(st, "no price for %s: give %s %s=USD", in->gpus[j].gpu->id, params_where(v, "price"),
+				  in->gpus[j].gpu->id);
+			return -1;
+		}
+	return 0;
+}
+
+static int read_storage(const struct param_values *v, const char *param, const char *name, struct ridge_storage *out,
+			struct app_status *st)
+{
+	if (!cost_storage_bytes(name, &out->bytes)) {
+		app_error_flag(st, params_where(v, param), "unknown storage type '%s' (known: %s)", name,
+			       cost_storage_list());
+		return -1;
+	}
+	serve_storage_scale(name, &out->scale_bytes, &out->group);
+	return 0;
+}
+
+static int read_dtypes(const struct param_values *v, struct ridge_plan_input *in, struct app_status *st)
+{
+	char names[RIDGE_PLAN_MAX_DTYPES][RIDGE_TEXT];
+	const char *list = params_has(v, "weight_dtype") ? params_text(v, "weight_dtype") : "bf16";
+	int n = split_list(list, names, RIDGE_PLAN_MAX_DTYPES);
+	if (n < 1) {
+		app_error_flag(st, params_where(v, "weight_dtype"), "'%s' is not a list of storage types (%s)", list,
+			       cost_storage_list());
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		if (read_storage(v, "weight_dtype", names[i], &in->dtype_storage[i], st) != 0)
+			return -1;
+		snprintf(in->dtype_names[i], sizeof in->dtype_names[i], "%s", names[i]);
+	}
+	in->dtype_count = n;
+	return read_storage(v, "kv_dtype", params_has(v, "kv_dtype") ? params_text(v, "kv_dtype") : "bf16", &in->kv,
+			    st);
+}
+
+/* The config through the same reader as ridge cost decode --model; its warnings go into st. */
+static int read_model(const struct param_values *v, struct app_model_config *cfg, struct ridge_plan_input *in,
+		      struct app_status *st)
+{
+	const char *path = params_text(v, "model");
+	if (app_model_config_load(path, cfg, st) != 0)
+		return -1;
+	char err[400];
+	struct ridge_workload_model w;
+	if (app_model_config_workload(cfg, path, &w, err, sizeof err) != 0) {
+		app_error(st, "%s", err);
+		return -1;
+	}
+	cfg->workload = w;
+	for (int i = 0; i < cfg->warning_count; i++)
+		app_warning(st, "%s: %s", path, cfg->warnings[i]);
+	struct ridge_workload_params p;
+	if (workload_params(&cfg->workload, &p, err, sizeof err) != 0) {
+		app_error(st, "%s: %s", path, err);
+		return -1;
+	}
+	in->model = &cfg->workload;
+	in->params = p.total;
+	return 0;
+}
+
+static cJSON *config_json(const struct ridge_plan_input *in, const struct ridge_plan_config *c)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "gpu", in->gpus[c->gpu_index].gpu->id);
+	json_number(o, "gpus", c->gpus);
+	json_number(o, "tp", c->gpus);
+	json_number(o, "batch", c->batch);
+	cJSON_AddStringToObject(o, "weight_dtype", in->dtype_names[c->dtype_index]);
+	cJSON_AddStringToObject(o, "launch", plan_launch_name(c->launch));
+	json_number(o, "price_usd_per_gpu_hour", in->gpus[c->gpu_index].price_usd_per_hour);
+	json_number(o, "memory_time_s", c->memory_time_s);
+	json_number(o, "compute_time_s", c->compute_time_s);
+	json_number(o, "kernel_time_s", c->kernel_time_s);
+	json_number(o, "comm_s", c->comm_s);
+	cJSON_AddStringToObject(o, "comm_algorithm", c->comm_algorithm);
+	json_number(o, "launch_s", c->launch_s);
+	json_number(o, "tpot_s", c->tpot_s);
+	json_number(o, "comm_share", c->comm_share);
+	json_number(o, "ttft_s", c->ttft_s);
+	json_number(o, "ttft_kernel_s", c->ttft_kernel_s);
+	json_number(o, "ttft_comm_s", c->ttft_comm_s);
+	json_number(o, "tokens_per_s", c->tokens_per_s);
+	json_number(o, "tokens_per_s_per_gpu", c->tokens_per_s_per_gpu);
+	json_number(o, "usd_per_million_tokens", c->usd_per_million_tokens);
+	json_number(o, "memory_required_bytes", c->memory_required);
+	json_number(o, "memory_available_bytes", c->memory_available);
+	cJSON_AddBoolToObject(o, "fits", c->fits);
+	cJSON_AddBoolToObject(o, "meets_tpot", c->meets_tpot);
+	cJSON_AddBoolToObject(o, "meets_ttft", c->meets_ttft);
+	json_number(o, "violation", c->violation);
+	return o;
+}
+
+static void print_config(int rank, const struct ridge_plan_input *in, const struct ridge_plan_config *c)
+{
+	char tpot[32], ttft[32], usd[32], tps[32], mem[32], kern[32], comm[32], launch[32], share[32];
+	fmt_seconds(c->tpot_s, tpot, sizeof tpot);
+	fmt_seconds(c->ttft_s, ttft, sizeof ttft);
+	fmt_usd(c->usd_per_million_tokens, usd, sizeof usd);
+	fmt_grouped(c->tokens_per_s_per_gpu, 1, tps, sizeof tps);
+	fmt_bytes(c->memory_required / c->gpus, mem, sizeof mem);
+	fmt_seconds(c->kernel_time_s, kern, sizeof kern);
+	fmt_seconds(c->comm_s, comm, sizeof comm);
+	fmt_seconds(c->launch_s, launch, sizeof launch);
+	fmt_percent(c->comm_share, share, sizeof share);
+	char count[32];
+	snprintf(count, sizeof count, "%.0f (TP%.0f)", c->gpus, c->gpus);
+	printf("  %2d  %-14s %-8s %6.0f  %-5s %-10s %10s %10s %10s %10s %10s\n", rank, in->gpus[c->gpu_index].gpu->id,
+	       count, c->batch, in->dtype_names[c->dtype_index], plan_launch_name(c->launch), tpot, ttft, usd, tps,
+	       mem);
+	printf("      TPOT = kernels %s (%s-bound floor) + %s all-reduce (%s, %s of TPOT) + %s launches%s%s%s\n", kern,
+	       c->memory_time_s >= c->compute_time_s ? "memory" : "compute", comm, c->comm_algorithm, share, launch,
+	       c->fits ? "" : "; DOES NOT FIT", c->meets_tpot ? "" : "; over the TPOT limit",
+	       c->meets_ttft ? "" : "; over the TTFT limit");
+}
+
+/* The Pareto front of $/1M tokens against TPOT over every configuration that fits. */
+static int write_svg(const char *path, const struct ridge_plan_input *in, const struct ridge_plan_config *all, int n,
+		     struct app_status *st)
+{
+	double tlo = INFINITY, thi = 0, clo = INFINITY, chi = 0;
+	for (int i = 0; i < n; i++) {
+		if (!all[i].fits)
+			continue;
+		tlo = fmin(tlo, all[i].tpot_s);
+		thi = fmax(thi, all[i].tpot_s);
+		clo = fmin(clo, all[i].usd_per_million_tokens);
+		chi = fmax(chi, all[i].usd_per_million_tokens);
+	}
+	tlo = fmin(tlo, in->tpot_limit_s) / 1.5;
+	thi = fmax(thi, in->tpot_limit_s) * 1.5;
+	clo = clo / 1.5;
+	chi = chi * 1.5;
+	struct svg s;
+	const double w = 800, h = 520, x0 = 80, x1 = 780, y0 = 470, y1 = 40;
+	svg_begin(&s, w, h, "ridge plan: cost-latency Pareto front");
+	svg_rect(&s, x0, y1, x1 - x0, y0 - y1, "none", "#888");
+	svg_text(&s, (x0 + x1) / 2, h - 12, 13, "middle", "#000", "TPOT (s, log)");
+	svg_text(&s, 14, (y0 + y1) / 2, 13, "middle", "#000", "$ / 1M output tokens (log)");
+	char label[64];
+	for (double t = pow(10, floor(log10(tlo))); t <= thi; t *= 10) {
+		double x = svg_log_scale(t, tlo, thi, x0, x1);
+		if (x < x0)
+			continue;
+		svg_line(&s, x, y0, x, y1, "#ddd", 1, false);
+		snprintf(label, sizeof label, "%g", t);
+		svg_text(&s, x, y0 + 16, 11, "middle", "#444", label);
+	}
+	for (double c = pow(10, floor(log10(clo))); c <= chi; c *= 10) {
+		double y = svg_log_scale(c, clo, chi, y0, y1);
+		if (y > y0)
+			continue;
+		svg_line(&s, x0, y, x1, y, "#ddd", 1, false);
+		snprintf(label, sizeof label, "$%g", c);
+		svg_text(&s, x0 - 6, y + 4, 11, "end", "#444", label);
+	}
+	double lx = svg_log_scale(in->tpot_limit_s, tlo, thi, x0, x1);
+	svg_line(&s, lx, y0, lx, y1, "#c00", 1.5, true);
+	svg_text_halo(&s, lx + 4, y1 + 14, 11, "start", "#c00", "TPOT limit");
+	const char *colors[] = {
+		"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf"
+	};
+	for (int i = 0; i < n; i++) {
+		if (!all[i].fits)
+			continue;
+		double x = svg_log_scale(all[i].tpot_s, tlo, thi, x0, x1);
+		double y = svg_log_scale(all[i].usd_per_million_tokens, clo, chi, y0, y1);
+		svg_circle(&s, x, y, all[i].meets ? 3.5 : 2, all[i].meets ? colors[all[i].gpu_index % 8] : "#ccc",
+			   "none");
+	}
+	/* the front: by rising TPOT, each point cheaper than every faster one */
+	int *order = malloc(sizeof *order * (size_t)(n > 0 ? n : 1));
+	double *xs = malloc(sizeof *xs * (size_t)(n > 0 ? n : 1)), *ys = malloc(sizeof *ys * (size_t)(n > 0 ? n : 1));
+	if (!order || !xs || !ys) {
+		free(order);
+		free(xs);
+		free(ys);
+		svg_free(&s);
+		app_error_env(st, "out of memory drawing '%s'", path);
+		return -1;
+	}
+	int m = 0;
+	for (int i = 0; i < n; i++)
+		if (all[i].fits)
+			order[m++] = i;
+	for (int i = 1; i < m; i++) /* insertion sort by TPOT: m is a few thousand at most */
+		for (int j = i; j > 0 && all[order[j]].tpot_s < all[order[j - 1]].tpot_s; j--) {
+			int t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	int k = 0;
+	double best = INFINITY;
+	for (int i = 0; i < m; i++) {
+		const struct ridge_plan_config *c = &all[order[i]];
+		if (c->usd_per_million_tokens < best) {
+			best = c->usd_per_million_tokens;
+			xs[k] = svg_log_scale(c->tpot_s, tlo, thi, x0, x1);
+			ys[k] = svg_log_scale(best, clo, chi, y0, y1);
+			k++;
+		}
+	}
+	svg_polyline(&s, xs, ys, k, "#000", 1.5);
+	for (int g = 0; g < in->gpu_count; g++) {
+		svg_circle(&s, x1 - 150, y1 + 16 + 16 * g, 4, colors[g % 8], "none");
+		svg_text(&s, x1 - 140, y1 + 20 + 16 * g, 11, "start", "#000", in->gpus[g].gpu->id);
+	}
+	svg_text(&s, x1 - 150, y1 + 20 + 16 * in->gpu_count, 11, "start", "#666", "grey: misses a limit");
+	free(order);
+	free(xs);
+	free(ys);
+	svg_end(&s);
+	int rc = svg_save(&s, path, st);
+	svg_free(&s);
+	return rc;
+}
+
+int plan_command(const struct param_values *v, cJSON **json, struct app_status *st)
+{
+	*json = NULL;
+	const char *svg_path = params_text(v, "svg");
+	if (svg_path && app_output_path_ok(params_where(v, "svg"), svg_path, st) != 0)
+		return -1;
+	struct ridge_plan_input *in = calloc(1, sizeof *in);
+	struct ridge_plan_config *all = calloc(MAX_SPACE, sizeof *all);
+	struct app_model_config *cfg = calloc(1, sizeof *cfg);
+	struct app_hw hw;
+	bool hw_open = false;
+	int rc = -1;
+	if (!in || !all || !cfg) {
+		app_error(st, "out of memory");
+		goto done;
+	}
+	if (read_model(v, cfg, in, st) != 0 || read_dtypes(v, in, st) != 0)
+		goto done;
+	if (app_hw_open(&hw, params_text(v, "hwdb"), params_text(v, "calibration"), st) != 0)
+		goto done;
+	hw_open = true;
+	if (read_gpus(v, &hw, in, st) != 0)
+		goto done;
+	in->context = params_num(v, "context");
+	in->tpot_limit_s = params_num(v, "tpot");
+	in->ttft_limit_s = params_num(v, "ttft");
+	in->kernels_per_layer = params_has(v, "kernels_per_layer") ? params_num(v, "kernels_per_layer") : 0;
+	in->max_batch = params_has(v, "max_batch") ? params_num(v, "max_batch") : 256;
+	in->max_gpus = params_has(v, "max_gpus") ? params_num(v, "max_gpus") : 8;
+	int top = params_has(v, "top") ? (int)params_num(v, "top") : 5;
+	int n = 0;
+	char err[400];
+	if (plan_space(in) > MAX_SPACE) {
+		app_error(st, "%s and %s give more than %d configurations", params_where(v, "max_batch"),
+			  params_where(v, "max_gpus"), MAX_SPACE);
+		goto done;
+	}
+	if (plan_search(in, all, MAX_SPACE, &n, err, sizeof err) != 0) {
+		app_error(st, "%s", err);
+		goto done;
+	}
+	int meeting = 0;
+	while (meeting < n && all[meeting].meets)
+		meeting++;
+	if (svg_path && write_svg(svg_path, in, all, n, st) != 0)
+		goto done;
+	int shown = top < n ? top : n;
+	if (params_flag(v, "json")) {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "model", params_text(v, "model"));
+		json_number(o, "params", in->params);
+		json_number(o, "context", in->context);
+		json_number(o, "tpot_limit_s", in->tpot_limit_s);
+		json_number(o, "ttft_limit_s", in->ttft_limit_s);
+		json_number(o, "configurations", n);
+		json_number(o, "meeting", meeting);
+		cJSON_AddBoolToObject(o, "ok", meeting > 0);
+		cJSON *list = cJSON_AddArrayToObject(o, meeting > 0 ? "ranking" : "nearest");
+		for (int i = 0; i < (meeting > 0 && meeting < shown ? meeting : shown); i++)
+			cJSON_AddItemToArray(list, config_json(in, &all[i]));
+		*json = o;
+		rc = EXIT_OK;
+	} else {
+		char tpot[32], ttft[32], p[32];
+		fmt_seconds(in->tpot_limit_s, tpot, sizeof tpot);
+		fmt_seconds(in->ttft_limit_s, ttft, sizeof ttft);
+		cost_format_exact(in->params, p, sizeof p);
+		printf("Serving plan for %s (%s parameters), context %.0f: TPOT <= %s, TTFT <= %s\n",
+		       params_text(v, "model"), p, in->context, tpot, ttft);
+		printf("  %d configurations priced (GPU x count x batch x weight dtype x launch), %d meet every limit\n",
+		       n, meeting);
+		for (int g = 0; g < in->gpu_count; g++) {
+			char usd[32];
+			fmt_usd(in->gpus[g].price_usd_per_hour, usd, sizeof usd);
+			printf("  %s at %s per GPU-hour\n", in->gpus[g].gpu->id, usd);
+		}
+		if (meeting == 0)
+			printf("\n  No configuration meets the limits. The nearest (by the worst ratio of time to limit or\n"
+			       "  memory to capacity):\n");
+		else
+			printf("\n  Cheapest first ($ per million output tokens, then tokens/s per GPU):\n");
+		printf("\n  %2s  %-14s %-8s %6s  %-5s %-10s %10s %10s %10s %10s %10s\n", "#", "GPU", "GPUs", "batch",
+		       "dtype", "mode", "TPOT", "TTFT", "$/1M tok", "tok/s/GPU", "mem/GPU");
+		int rows = meeting > 0 && meeting < shown ? meeting : shown;
+		for (int i = 0; i < rows; i++)
+			print_config(i + 1, in, &all[i]);
+		printf("\n  Priced as ridge cost decode --model / ridge cost prefill do (every kernel, launches by mode),\n"
+		       "  with ridge comm's all-reduces (not overlapped); TTFT is one request's prefill of --context\n"
+		       "  tokens. Each request of a batch keeps a KV cache of --context tokens.\n");
+		if (svg_path)
+			printf("  Pareto front written to %s\n", svg_path);
+		rc = fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
+	}
+	if (rc == EXIT_OK && meeting == 0)
+		rc = EXIT_PROBLEM;
+done:
+	if (hw_open)
+		app_hw_close(&hw);
+	free(cfg);
+	free(all);
+	free(in);
+	return rc;
+}
