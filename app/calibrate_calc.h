@@ -1,0 +1,43 @@
+/* ridge calibrate's work (calibrate_calc.c): read measured kernels (a
+ * ridge-timings-1 JSON document or an Nsight Compute CSV), fit the time
+ * model's per-class efficiencies and fixed costs (model/timing.h), judge the
+ * fit on the cases it never saw, write the calibration, and show the result
+ * as text or JSON. cli/cmd_calibrate.c only parses argv and dispatches. */
+#ifndef RIDGE_CALIBRATE_CALC_H
+#define RIDGE_CALIBRATE_CALC_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+#include "app.h"
+#include "status.h"
+
+/* What the command line asked for; exactly one of timings and ncu is set. */
+struct calibrate_request {
+	const char *timings;     /* --timings FILE, or NULL */
+	const char *ncu;         /* --ncu FILE, or NULL */
+	const char *gpu;         /* --gpu GPU, or NULL */
+	const char *calibration; /* --calibration FILE, or NULL (hw has read it) */
+	const char *out;         /* --out FILE, or NULL: where the fitted calibration is written */
+	bool fit_all;            /* fit the held-out cases too */
+	bool no_fit;             /* judge with the entry's own timing section */
+};
+
+struct calibrate_result;
+
+/* Reads the measurements, fits (or, with no_fit, takes the entry's terms),
+ * judges every case and writes req->out when given. Returns the result, or
+ * NULL with the errors in st (an --out that cannot be written: exit 3).
+ * Warnings (kernels no class fits, the hwdb's and the calibration's) go to
+ * st either way; st may also hold an error of a lookup that did not stop
+ * the run (the timings file's GPU unknown beside --calibration). */
+struct calibrate_result *calibrate_run(const struct calibrate_request *req, const struct app_hw *hw,
+				       struct app_status *st);
+
+/* The --json document: fits (per class), cases, and "out" when written. */
+cJSON *calibrate_json(const struct calibrate_result *r);
+/* The human view on stdout: the fit per class, then every case. */
+void calibrate_print(const struct calibrate_result *r);
+void calibrate_free(struct calibrate_result *r);
+
+#endif
