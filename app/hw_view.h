@@ -1,0 +1,37 @@
+/* The views of `ridge hw list | show | check`: human text on stdout, JSON
+ * documents returned for the front end to print. */
+#ifndef RIDGE_HW_VIEW_H
+#define RIDGE_HW_VIEW_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+#include "app.h"
+
+/* hw list: every entry, one line each (or a JSON array of objects). */
+cJSON *hw_list_json(const struct app_hw *hw);
+void hw_list_print(const struct app_hw *hw);
+/* hw show: one entry in full with its sources (its JSON is app_gpu_json). */
+void hw_show_print(const struct hwdb_entry *e);
+
+/* hw check FILE...: each file parsed on its own, ids unique among them.
+ * Prints the human report as it goes, or with json sets *doc to the
+ * document. Returns EXIT_OK, EXIT_PROBLEM (a bad entry), or -1 with an
+ * error in st (a file that cannot be opened; nothing printed then). */
+int hw_check_files(int count, char **files, bool json, cJSON **doc, struct app_status *st);
+
+/* hw check with no files: every layer ridge would load, as it would load it. */
+struct hw_check_all {
+	struct hwdb db;
+	struct hwdb_diags diags;
+	bool failed;
+};
+/* Loads; adds the warnings (what was skipped) to st. Returns EXIT_OK or
+ * EXIT_PROBLEM (the load failed; the problems are in the report). Call
+ * hw_check_all_close either way. */
+int hw_check_all_open(struct hw_check_all *c, const char *hwdb_dir, struct app_status *st);
+cJSON *hw_check_all_json(const struct hw_check_all *c);
+void hw_check_all_print(const struct hw_check_all *c);
+void hw_check_all_close(struct hw_check_all *c);
+
+#endif
