@@ -238,6 +238,23 @@ void calc_json_roofline_point(cJSON *o, const struct ridge_roofline_point *p)
 	}
 }
 
+/* The plot's point for a placement: at its achieved rate when a time was
+ * measured, else on its roof. */
+static struct roofline_plot_point placed_point(const char *label, const struct ridge_roofline_point *p)
+{
+	return (struct roofline_plot_point){ label,
+					     p->intensity,
+					     p->has_time ? p->achieved_flops : p->attainable_flops,
+					     p->attainable_flops,
+					     p->has_time,
+					     p->bound,
+					     false,
+					     false,
+					     0,
+					     0,
+					     0 };
+}
+
 static void json_hierarchy(cJSON *o, const struct ridge_roofline_hierarchy *h)
 {
 	cJSON *levels = cJSON_AddArrayToObject(o, "levels");
@@ -296,17 +313,7 @@ static cJSON *compute_work(const struct ridge_gpu *gpu, const struct roofline_re
 		plot->ceiling = c;
 		plot->count = 1;
 		snprintf(plot->labels[0], sizeof plot->labels[0], "%s", r->has_time ? "measured" : "work");
-		plot->points[0] = (struct roofline_plot_point){ plot->labels[0],
-								p.intensity,
-								p.has_time ? p.achieved_flops : p.attainable_flops,
-								p.attainable_flops,
-								p.has_time,
-								p.bound,
-								false,
-								false,
-								0,
-								0,
-								0 };
+		plot->points[0] = placed_point(plot->labels[0], &p);
 	}
 	cJSON *doc = cJSON_CreateObject();
 	json_ceiling(doc, gpu, &c);
@@ -355,17 +362,7 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 			snprintf(chosen, sizeof chosen, " (%s bytes)", intensity_traffic_name(cost.traffic));
 		snprintf(plot->labels[0], sizeof plot->labels[0], "%s%s%s", name, chosen,
 			 r->has_time ? ", measured" : "");
-		plot->points[0] = (struct roofline_plot_point){ plot->labels[0],
-								p.intensity,
-								p.has_time ? p.achieved_flops : p.attainable_flops,
-								p.attainable_flops,
-								p.has_time,
-								p.bound,
-								false,
-								false,
-								0,
-								0,
-								0 };
+		plot->points[0] = placed_point(plot->labels[0], &p);
 		if (two) {
 			/* The other bound is drawn on its roof: a model, not a measurement. */
 			struct ridge_roofline_point q;
