@@ -15,6 +15,7 @@
 #include "calc.h"
 #include "cost.h"
 #include "eval.h"
+#include "json_fields.h"
 #include "parallel.h"
 #include "serve_run.h"
 
@@ -328,21 +329,15 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 	return 0;
 }
 
+static const struct json_field train_fields[] = {
+	JSON_FIELDS(struct ridge_train_result, mfu, flops_per_token, attention_flops_per_token, tokens_per_step,
+		    flops_per_step, achieved_flops_per_gpu, cluster_flops, step_time_s, wall_s, wall_hours, gpu_hours,
+		    cost_usd, cost_per_step_usd),
+};
+
 void calc_json_train(cJSON *o, const struct ridge_train_result *r)
 {
-	json_number(o, "mfu", r->mfu);
-	json_number(o, "flops_per_token", r->flops_per_token);
-	json_number(o, "attention_flops_per_token", r->attention_flops_per_token);
-	json_number(o, "tokens_per_step", r->tokens_per_step);
-	json_number(o, "flops_per_step", r->flops_per_step);
-	json_number(o, "achieved_flops_per_gpu", r->achieved_flops_per_gpu);
-	json_number(o, "cluster_flops", r->cluster_flops);
-	json_number(o, "step_time_s", r->step_time_s);
-	json_number(o, "wall_s", r->wall_s);
-	json_number(o, "wall_hours", r->wall_hours);
-	json_number(o, "gpu_hours", r->gpu_hours);
-	json_number(o, "cost_usd", r->cost_usd);
-	json_number(o, "cost_per_step_usd", r->cost_per_step_usd);
+	json_put_fields(o, r, train_fields, JSON_FIELD_COUNT(train_fields));
 }
 
 void calc_json_train_comparison(cJSON *o, const struct ridge_train_comparison *c)
@@ -735,24 +730,22 @@ static int storage(struct calc_input *in, const char *param, double *bytes, cJSO
 	return 0;
 }
 
+static const struct json_field decode_fields[] = {
+	JSON_FIELDS(struct ridge_decode_result, kv_bytes_per_token, weight_bytes, kv_bytes, bytes_per_step,
+		    flops_per_step, intensity, ridge_point, memory_time_s, compute_time_s, tpot_s, tokens_per_s,
+		    usd_per_million_tokens),
+};
+static const struct json_field decode_memory_fields[] = {
+	JSON_FIELD_AS(struct ridge_decode_result, "memory_required_bytes", memory_required),
+	JSON_FIELD_AS(struct ridge_decode_result, "memory_available_bytes", memory_available),
+	JSON_FIELD(struct ridge_decode_result, fits),
+};
+
 void calc_json_decode(cJSON *o, const struct ridge_decode_result *r)
 {
-	json_number(o, "kv_bytes_per_token", r->kv_bytes_per_token);
-	json_number(o, "weight_bytes", r->weight_bytes);
-	json_number(o, "kv_bytes", r->kv_bytes);
-	json_number(o, "bytes_per_step", r->bytes_per_step);
-	json_number(o, "flops_per_step", r->flops_per_step);
-	json_number(o, "intensity", r->intensity);
-	json_number(o, "ridge_point", r->ridge_point);
-	json_number(o, "memory_time_s", r->memory_time_s);
-	json_number(o, "compute_time_s", r->compute_time_s);
-	json_number(o, "tpot_s", r->tpot_s);
-	json_number(o, "tokens_per_s", r->tokens_per_s);
-	json_number(o, "usd_per_million_tokens", r->usd_per_million_tokens);
+	json_put_fields(o, r, decode_fields, JSON_FIELD_COUNT(decode_fields));
 	cJSON_AddStringToObject(o, "bound", cost_bound_name(r->bound));
-	json_number(o, "memory_required_bytes", r->memory_required);
-	json_number(o, "memory_available_bytes", r->memory_available);
-	cJSON_AddBoolToObject(o, "fits", r->fits);
+	json_put_fields(o, r, decode_memory_fields, JSON_FIELD_COUNT(decode_memory_fields));
 	if (r->has_crossover)
 		json_number(o, "crossover_batch", r->crossover_batch);
 	else
