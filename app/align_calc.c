@@ -17,6 +17,7 @@
 #include "kernel_view.h"
 #include "model_config.h"
 #include "report.h"
+#include "json_fields.h"
 
 static const char usage_text[] =
 	"usage: ridge align --dtype DT (--dims D1,D2,... | --model FILE) [--gpu GPU]\n"
@@ -250,18 +251,13 @@ static void shape_source(const struct calc_input *in, char *buf, size_t len)
 static cJSON *tiling_json(const struct ridge_align_tiling *t)
 {
 	cJSON *o = cJSON_CreateObject();
-	cJSON_AddNumberToObject(o, "m", (double)t->m);
-	cJSON_AddNumberToObject(o, "n", (double)t->n);
-	cJSON_AddNumberToObject(o, "tiles_m", (double)t->tiles_m);
-	cJSON_AddNumberToObject(o, "tiles_n", (double)t->tiles_n);
-	cJSON_AddNumberToObject(o, "tiles", (double)t->tiles);
-	cJSON_AddNumberToObject(o, "concurrent_ctas", (double)t->slots);
-	cJSON_AddNumberToObject(o, "waves", (double)t->waves);
-	json_number(o, "waves_exact", t->waves_exact);
-	cJSON_AddNumberToObject(o, "last_wave_tiles", (double)t->last_wave_tiles);
-	json_number(o, "tile_efficiency", t->tile_efficiency);
-	json_number(o, "wave_efficiency", t->wave_efficiency);
-	json_number(o, "efficiency", t->efficiency);
+	static const struct json_field align_tiling_fields[] = {
+		JSON_FIELDS(struct ridge_align_tiling, m, n, tiles_m, tiles_n, tiles),
+		JSON_FIELD_AS(struct ridge_align_tiling, "concurrent_ctas", slots),
+		JSON_FIELDS(struct ridge_align_tiling, waves, waves_exact, last_wave_tiles, tile_efficiency,
+			    wave_efficiency, efficiency),
+	};
+	json_put_fields(o, t, align_tiling_fields, JSON_FIELD_COUNT(align_tiling_fields));
 	return o;
 }
 
@@ -286,13 +282,13 @@ static cJSON *swiglu_json(const struct ridge_align_swiglu *s)
 cJSON *calc_json_align_rule(cJSON *obj, const struct ridge_align_rule *r)
 {
 	cJSON *rule = cJSON_AddObjectToObject(obj, "rule");
-	cJSON_AddNumberToObject(rule, "required_multiple", (double)r->required_multiple);
-	cJSON_AddNumberToObject(rule, "required_bytes", r->required_bytes);
-	cJSON_AddNumberToObject(rule, "recommended_multiple", (double)r->recommended_multiple);
-	cJSON_AddNumberToObject(rule, "recommended_bytes", r->recommended_bytes);
-	cJSON_AddBoolToObject(rule, "tensor_core_path", r->matrix_path);
-	cJSON_AddBoolToObject(rule, "alignment_required", r->alignment_required);
-	cJSON_AddBoolToObject(rule, "tn_only", r->tn_only);
+	static const struct json_field align_rule_fields[] = {
+		JSON_FIELDS(struct ridge_align_rule, required_multiple, required_bytes, recommended_multiple,
+			    recommended_bytes),
+		JSON_FIELD_AS(struct ridge_align_rule, "tensor_core_path", matrix_path),
+		JSON_FIELDS(struct ridge_align_rule, alignment_required, tn_only),
+	};
+	json_put_fields(rule, r, align_rule_fields, JSON_FIELD_COUNT(align_rule_fields));
 	return rule;
 }
 
@@ -367,25 +363,19 @@ static cJSON *align_json(const struct align_run *run, const char *model_file, co
 			cJSON_AddStringToObject(model, "from", model_from);
 		if (run->model_type[0])
 			cJSON_AddStringToObject(model, "model_type", run->model_type);
-		cJSON_AddNumberToObject(model, "hidden_size", (double)m->hidden_size);
-		cJSON_AddNumberToObject(model, "intermediate_size", (double)m->intermediate_size);
-		cJSON_AddNumberToObject(model, "num_attention_heads", (double)m->num_attention_heads);
-		cJSON_AddNumberToObject(model, "num_key_value_heads", (double)m->num_key_value_heads);
-		cJSON_AddNumberToObject(model, "head_dim", (double)m->head_dim);
-		cJSON_AddNumberToObject(model, "vocab_size", (double)m->vocab_size);
-		cJSON_AddNumberToObject(model, "num_hidden_layers", (double)m->num_hidden_layers);
+		static const struct json_field align_model_fields[] = {
+			JSON_FIELDS(struct ridge_align_model, hidden_size, intermediate_size, num_attention_heads,
+				    num_key_value_heads, head_dim, vocab_size, num_hidden_layers),
+		};
+		json_put_fields(model, m, align_model_fields, JSON_FIELD_COUNT(align_model_fields));
 		cJSON *gemms = cJSON_AddArrayToObject(doc, "gemms");
 		for (int i = 0; i < run->gemm_count; i++) {
 			const struct ridge_align_gemm *gm = &run->gemms[i];
 			cJSON *o = cJSON_CreateObject();
-			cJSON_AddStringToObject(o, "name", gm->name);
-			cJSON_AddNumberToObject(o, "m", (double)gm->m);
-			cJSON_AddNumberToObject(o, "n", (double)gm->n);
-			cJSON_AddNumberToObject(o, "k", (double)gm->k);
-			cJSON_AddStringToObject(o, "n_from", gm->n_from);
-			cJSON_AddStringToObject(o, "k_from", gm->k_from);
-			cJSON_AddNumberToObject(o, "count", (double)gm->count);
-			json_number(o, "flops", gm->flops);
+			static const struct json_field align_gemm_fields[] = {
+				JSON_FIELDS(struct ridge_align_gemm, name, m, n, k, n_from, k_from, count, flops),
+			};
+			json_put_fields(o, gm, align_gemm_fields, JSON_FIELD_COUNT(align_gemm_fields));
 			cJSON_AddBoolToObject(o, "aligned", run->gemm_severity[i] != RIDGE_ALIGN_ERROR);
 			cJSON_AddStringToObject(o, "severity", align_severity_name(run->gemm_severity[i]));
 			cJSON_AddBoolToObject(o, "tensor_cores", run->gemm_rule[i].tensor_cores);

@@ -23,6 +23,7 @@
 #include "kernel_view.h"
 #include "models.h"
 #include "ncu.h"
+#include "json_fields.h"
 
 #define MAX_TIMINGS_BYTES (16u << 20)
 #define MAX_CASES 4096
@@ -564,11 +565,14 @@ static cJSON *result_json(const struct ridge_gpu *fitted, const struct cal_input
 		cJSON_AddStringToObject(o, "class", timing_class_name(c->cls));
 		if (c->cls == RIDGE_TIME_ATTENTION && c->impl != RIDGE_ATTENTION_DEFAULT)
 			cJSON_AddStringToObject(o, "impl", timing_attention_impl_name(c->impl));
-		json_number(o, "measured_s", c->measured_s);
-		json_number(o, "time_floor_s", c->floor_s);
-		json_number(o, "compute_time_s", c->compute_s);
-		json_number(o, "memory_time_s", c->memory_s);
-		json_number(o, "predicted_time_s", c->predicted_s);
+		static const struct json_field cal_case_fields[] = {
+			JSON_FIELDS(struct cal_case, measured_s),
+			JSON_FIELD_AS(struct cal_case, "time_floor_s", floor_s),
+			JSON_FIELD_AS(struct cal_case, "compute_time_s", compute_s),
+			JSON_FIELD_AS(struct cal_case, "memory_time_s", memory_s),
+			JSON_FIELD_AS(struct cal_case, "predicted_time_s", predicted_s),
+		};
+		json_put_fields(o, c, cal_case_fields, JSON_FIELD_COUNT(cal_case_fields));
 		json_number(o, "error", relative_error(c));
 		json_number(o, "floor_error", (c->floor_s - c->measured_s) / c->measured_s);
 		cJSON_AddItemToArray(cases, o);

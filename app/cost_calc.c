@@ -112,11 +112,10 @@ static cJSON *explain_json(const struct ridge_explain *ex)
 	for (int i = 0; i < ex->count; i++) {
 		const struct ridge_explain_step *s = &ex->steps[i];
 		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "label", s->label);
-		cJSON_AddStringToObject(o, "formula", s->formula);
-		cJSON_AddStringToObject(o, "substituted", s->substituted);
-		json_number(o, "value", s->value);
-		cJSON_AddStringToObject(o, "unit", s->unit);
+		static const struct json_field explain_step_fields[] = {
+			JSON_FIELDS(struct ridge_explain_step, label, formula, substituted, value, unit),
+		};
+		json_put_fields(o, s, explain_step_fields, JSON_FIELD_COUNT(explain_step_fields));
 		cJSON_AddItemToArray(array, o);
 	}
 	return array;
@@ -283,12 +282,12 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 	}
 	json_number(p, "bubble_fraction", r.bubble_fraction);
 	json_number(p, "tp_comm_s", r.tp.time_s);
-	json_number(p, "tp_exposed_s", r.tp_exposed_s);
-	json_number(p, "pp_comm_s", r.pp_s);
-	json_number(p, "dp_comm_s", r.dp_comm_s);
-	json_number(p, "dp_exposed_s", r.dp_exposed_s);
-	json_number(p, "comm_s", r.comm_s);
-	json_number(p, "exposed_comm_s", r.exposed_comm_s);
+	static const struct json_field parallel_result_fields[] = {
+		JSON_FIELDS(struct ridge_parallel_result, tp_exposed_s),
+		JSON_FIELD_AS(struct ridge_parallel_result, "pp_comm_s", pp_s),
+		JSON_FIELDS(struct ridge_parallel_result, dp_comm_s, dp_exposed_s, comm_s, exposed_comm_s),
+	};
+	json_put_fields(p, &r, parallel_result_fields, JSON_FIELD_COUNT(parallel_result_fields));
 	if (params_has(v, "compute_efficiency")) {
 		json_number(p, "compute_efficiency", pi.compute_efficiency);
 		json_number(p, "compute_s", r.compute_s);
@@ -403,12 +402,10 @@ static cJSON *train_run(struct calc_input *in)
 		goto bad;
 	}
 	cJSON_AddStringToObject(o, "flops_formula", ti.formula == RIDGE_FLOPS_PALM ? "palm" : "6n");
-	cJSON_AddBoolToObject(o, "causal", ti.causal);
-	json_number(o, "params", ti.params);
-	json_number(o, "seq", ti.seq);
-	json_number(o, "batch", ti.batch);
-	json_number(o, "steps", ti.steps);
-	json_number(o, "gpus", ti.gpus);
+	static const struct json_field train_input_fields[] = {
+		JSON_FIELDS(struct ridge_train_input, causal, params, seq, batch, steps, gpus),
+	};
+	json_put_fields(o, &ti, train_input_fields, JSON_FIELD_COUNT(train_input_fields));
 	if (!params_has(v, "mfu") && !params_has(v, "compute_efficiency")) {
 		fail(in, "%s is required (or %s to predict the MFU)", params_where(v, "mfu"),
 		     params_where(v, "compute_efficiency"));
@@ -451,13 +448,11 @@ static cJSON *train_run(struct calc_input *in)
 			cJSON *ro = cJSON_AddObjectToObject(o, "rounded");
 			json_number(ro, "step_quantum_s", 0.1);
 			json_number(ro, "hours_quantum", 1);
-			json_number(ro, "step_time_s", rr.step_time_s);
-			json_number(ro, "wall_hours", rr.wall_hours);
-			json_number(ro, "cost_usd", rr.cost_usd);
-			json_number(ro, "target_step_time_s", rr.target_step_time_s);
-			json_number(ro, "target_wall_hours", rr.target_wall_hours);
-			json_number(ro, "target_cost_usd", rr.target_cost_usd);
-			json_number(ro, "savings_usd", rr.savings_usd);
+			static const struct json_field train_rounded_fields[] = {
+				JSON_FIELDS(struct ridge_train_rounded, step_time_s, wall_hours, cost_usd,
+					    target_step_time_s, target_wall_hours, target_cost_usd, savings_usd),
+			};
+			json_put_fields(ro, &rr, train_rounded_fields, JSON_FIELD_COUNT(train_rounded_fields));
 			if (c.has_investment)
 				json_number(ro, "roi_net", rr.roi_net);
 			json_number(ro, "cost_drift_usd", rr.cost_drift_usd);
@@ -812,15 +807,11 @@ static cJSON *decode_run(struct calc_input *in)
 	di.bandwidth = in->gpu->memory_bandwidth;
 	di.memory_bytes = ridge_gpu_usable_memory(in->gpu);
 	di.overhead_s = params_has(v, "overhead_ms") ? params_num(v, "overhead_ms") : 0;
-	json_number(o, "bandwidth", di.bandwidth);
-	json_number(o, "params", di.params);
-	json_number(o, "layers", di.layers);
-	json_number(o, "kv_heads", di.kv_heads);
-	json_number(o, "head_dim", di.head_dim);
-	json_number(o, "context", di.context);
-	json_number(o, "batch", di.batch);
-	json_number(o, "gpus", di.gpus);
-	json_number(o, "overhead_s", di.overhead_s);
+	static const struct json_field decode_input_fields[] = {
+		JSON_FIELDS(struct ridge_decode_input, bandwidth, params, layers, kv_heads, head_dim, context, batch,
+			    gpus, overhead_s),
+	};
+	json_put_fields(o, &di, decode_input_fields, JSON_FIELD_COUNT(decode_input_fields));
 
 	struct ridge_explain *ex = params_flag(v, "explain") ? calloc(1, sizeof *ex) : NULL;
 	struct ridge_decode_result r;
@@ -1099,12 +1090,11 @@ static int read_project(void *ctx, const struct param_values *v, int index, cons
 
 void calc_json_fleet(cJSON *a, const struct ridge_fleet *fleet)
 {
-	json_number(a, "budget_usd_per_month", fleet->budget_usd_per_month);
-	json_number(a, "training_share", fleet->training_share);
-	json_number(a, "inference_share", fleet->inference_share);
-	json_number(a, "baseline_mfu", fleet->baseline_mfu);
-	json_number(a, "engineer_usd_per_hour", fleet->engineer_usd_per_hour);
-	json_number(a, "hours_per_week", fleet->hours_per_week);
+	static const struct json_field fleet_fields[] = {
+		JSON_FIELDS(struct ridge_fleet, budget_usd_per_month, training_share, inference_share, baseline_mfu,
+			    engineer_usd_per_hour, hours_per_week),
+	};
+	json_put_fields(a, fleet, fleet_fields, JSON_FIELD_COUNT(fleet_fields));
 	json_number(a, "weeks_per_month", RIDGE_WEEKS_PER_MONTH);
 	json_number(a, "horizon_months", fleet->horizon_months);
 }
@@ -1122,16 +1112,16 @@ cJSON *calc_json_rank_entry(const struct ridge_project *p, const struct ridge_pr
 		json_number(e, "tpot_reduction", p->tpot_reduction);
 	}
 	json_number(e, "applies_to", p->applies_to);
-	json_number(e, "engineering_usd", r->engineering_usd);
-	json_number(e, "spend_usd_per_month", r->spend_per_month);
-	json_number(e, "saving_fraction", r->saving_fraction);
-	json_number(e, "savings_usd_per_month", r->savings_per_month);
-	json_number(e, "months_saving", r->months_saving);
-	json_number(e, "horizon_savings_usd", r->horizon_savings);
-	json_number(e, "net_usd", r->net_usd);
-	json_number(e, "roi_net", r->roi_net);
-	json_number(e, "roi_gross", r->roi_gross);
-	json_number(e, "payback_months", r->payback_months);
+	static const struct json_field project_result_fields[] = {
+		JSON_FIELDS(struct ridge_project_result, engineering_usd),
+		JSON_FIELD_AS(struct ridge_project_result, "spend_usd_per_month", spend_per_month),
+		JSON_FIELDS(struct ridge_project_result, saving_fraction),
+		JSON_FIELD_AS(struct ridge_project_result, "savings_usd_per_month", savings_per_month),
+		JSON_FIELDS(struct ridge_project_result, months_saving),
+		JSON_FIELD_AS(struct ridge_project_result, "horizon_savings_usd", horizon_savings),
+		JSON_FIELDS(struct ridge_project_result, net_usd, roi_net, roi_gross, payback_months),
+	};
+	json_put_fields(e, r, project_result_fields, JSON_FIELD_COUNT(project_result_fields));
 	return e;
 }
 

@@ -6,6 +6,7 @@
 
 #include "calc.h"
 #include "app.h"
+#include "json_fields.h"
 
 cJSON *kernel_time_json(const struct ridge_kernel_time *t)
 {
@@ -18,12 +19,11 @@ cJSON *kernel_time_json(const struct ridge_kernel_time *t)
 	json_number(o, "compute_time_s", t->compute_time_s);
 	if (t->quantized) {
 		cJSON *q = cJSON_AddObjectToObject(o, "quantization");
-		json_number(q, "efficiency", t->quantization_efficiency);
-		json_number(q, "tiles", t->tiles);
-		json_number(q, "waves", t->waves);
-		json_number(q, "slots", t->slots);
-		cJSON_AddNumberToObject(q, "tile_m", t->tile_m);
-		cJSON_AddNumberToObject(q, "tile_n", t->tile_n);
+		static const struct json_field kernel_time_fields[] = {
+			JSON_FIELD_AS(struct ridge_kernel_time, "efficiency", quantization_efficiency),
+			JSON_FIELDS(struct ridge_kernel_time, tiles, waves, slots, tile_m, tile_n),
+		};
+		json_put_fields(q, t, kernel_time_fields, JSON_FIELD_COUNT(kernel_time_fields));
 	}
 	json_number(o, "quantized_compute_time_s", t->quantized_compute_time_s);
 	json_number(o, "memory_time_s", t->memory_time_s);

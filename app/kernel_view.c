@@ -6,6 +6,7 @@
 
 #include "calc.h"
 #include "app.h"
+#include "json_fields.h"
 
 int kernel_tile_parse(const char *text, double *tile_m, double *tile_n, double *tile_k)
 {
@@ -125,23 +126,20 @@ static void l2_json(cJSON *k, const struct ridge_gemm_l2 *l)
 	cJSON_AddBoolToObject(k, "l2_resident", l->a_resident && l->b_resident);
 	cJSON *o = cJSON_AddObjectToObject(k, "l2_model");
 	cJSON_AddStringToObject(o, "raster", l->raster_along_n ? "along_n" : "along_m");
-	cJSON_AddStringToObject(o, "raster_source", l->raster);
-	json_number(o, "tiles_m", l->tiles_m);
-	json_number(o, "tiles_n", l->tiles_n);
-	json_number(o, "ctas_per_sm", l->ctas_per_sm);
-	cJSON_AddStringToObject(o, "ctas_per_sm_source", l->ctas_per_sm_why);
-	json_number(o, "wave_ctas", l->wave_ctas);
-	json_number(o, "waves", l->waves);
-	json_number(o, "l2_size_bytes", l->l2_bytes);
-	json_number(o, "l2_usable_fraction", l->l2_usable_fraction);
-	cJSON_AddStringToObject(o, "l2_usable_source", l->l2_usable_why);
-	json_number(o, "l2_capacity_bytes", l->l2_capacity);
-	json_number(o, "wave_footprint_bytes", l->wave_footprint);
-	json_number(o, "reuse_footprint_bytes", l->reuse_footprint);
-	cJSON_AddBoolToObject(o, "a_resident", l->a_resident);
-	cJSON_AddBoolToObject(o, "b_resident", l->b_resident);
-	json_number(o, "a_reads", l->a_reads);
-	json_number(o, "b_reads", l->b_reads);
+	static const struct json_field gemm_l2_fields[] = {
+		JSON_FIELD_AS(struct ridge_gemm_l2, "raster_source", raster),
+		JSON_FIELDS(struct ridge_gemm_l2, tiles_m, tiles_n, ctas_per_sm),
+		JSON_FIELD_AS(struct ridge_gemm_l2, "ctas_per_sm_source", ctas_per_sm_why),
+		JSON_FIELDS(struct ridge_gemm_l2, wave_ctas, waves),
+		JSON_FIELD_AS(struct ridge_gemm_l2, "l2_size_bytes", l2_bytes),
+		JSON_FIELDS(struct ridge_gemm_l2, l2_usable_fraction),
+		JSON_FIELD_AS(struct ridge_gemm_l2, "l2_usable_source", l2_usable_why),
+		JSON_FIELD_AS(struct ridge_gemm_l2, "l2_capacity_bytes", l2_capacity),
+		JSON_FIELD_AS(struct ridge_gemm_l2, "wave_footprint_bytes", wave_footprint),
+		JSON_FIELD_AS(struct ridge_gemm_l2, "reuse_footprint_bytes", reuse_footprint),
+		JSON_FIELDS(struct ridge_gemm_l2, a_resident, b_resident, a_reads, b_reads),
+	};
+	json_put_fields(o, l, gemm_l2_fields, JSON_FIELD_COUNT(gemm_l2_fields));
 }
 
 static void l2_print(const cJSON *k)
@@ -303,14 +301,12 @@ cJSON *kernel_json(const struct ridge_kernel_shape *s, const struct ridge_kernel
 			json_number(tile, "smem_per_block", c->smem_per_block);
 	}
 	cJSON_AddStringToObject(o, "traffic", intensity_traffic_name(c->traffic));
-	cJSON_AddStringToObject(o, "traffic_model", c->model);
-	json_number(o, "flops", c->flops);
-	json_number(o, "bytes", c->bytes);
-	json_number(o, "read_bytes", c->read_bytes);
-	json_number(o, "write_bytes", c->write_bytes);
-	json_number(o, "intensity", c->intensity);
-	json_number(o, "tiled_bytes", c->tiled_bytes);
-	json_number(o, "compulsory_bytes", c->compulsory_bytes);
+	static const struct json_field kernel_cost_fields[] = {
+		JSON_FIELD_AS(struct ridge_kernel_cost, "traffic_model", model),
+		JSON_FIELDS(struct ridge_kernel_cost, flops, bytes, read_bytes, write_bytes, intensity, tiled_bytes,
+			    compulsory_bytes),
+	};
+	json_put_fields(o, c, kernel_cost_fields, JSON_FIELD_COUNT(kernel_cost_fields));
 	json_number(o, "compulsory_intensity", c->flops / c->compulsory_bytes);
 	if (c->has_alternative)
 		json_number(o, s->fused ? "unfused_bytes" : "fused_bytes", c->alternative_bytes);

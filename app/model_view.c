@@ -13,6 +13,7 @@
 #include "model_config.h"
 #include "serve_run.h"
 #include "workload.h"
+#include "json_fields.h"
 
 /* The model description, the keys as model/workload.h names them. */
 void app_json_workload_model(cJSON *o, const struct app_model_config *c)
@@ -25,30 +26,36 @@ void app_json_workload_model(cJSON *o, const struct app_model_config *c)
 				: w->kv_heads == 1       ? "mqa"
 				: w->kv_heads < w->heads ? "gqa"
 							 : "mha");
-	json_number(o, "hidden_size", (double)w->hidden);
-	json_number(o, "intermediate_size", (double)w->intermediate);
-	json_number(o, "num_hidden_layers", (double)w->layers);
-	json_number(o, "num_attention_heads", (double)w->heads);
-	json_number(o, "num_key_value_heads", (double)w->kv_heads);
-	json_number(o, "head_dim", (double)w->head_dim);
-	json_number(o, "vocab_size", (double)w->vocab);
-	cJSON_AddBoolToObject(o, "tie_word_embeddings", w->tied_embeddings);
-	cJSON_AddBoolToObject(o, "qkv_bias", w->qkv_bias);
-	json_number(o, "sliding_window", (double)w->sliding_window);
+	static const struct json_field workload_model_fields[] = {
+		JSON_FIELD_AS(struct ridge_workload_model, "hidden_size", hidden),
+		JSON_FIELD_AS(struct ridge_workload_model, "intermediate_size", intermediate),
+		JSON_FIELD_AS(struct ridge_workload_model, "num_hidden_layers", layers),
+		JSON_FIELD_AS(struct ridge_workload_model, "num_attention_heads", heads),
+		JSON_FIELD_AS(struct ridge_workload_model, "num_key_value_heads", kv_heads),
+		JSON_FIELDS(struct ridge_workload_model, head_dim),
+		JSON_FIELD_AS(struct ridge_workload_model, "vocab_size", vocab),
+		JSON_FIELD_AS(struct ridge_workload_model, "tie_word_embeddings", tied_embeddings),
+		JSON_FIELDS(struct ridge_workload_model, qkv_bias, sliding_window),
+	};
+	json_put_fields(o, w, workload_model_fields, JSON_FIELD_COUNT(workload_model_fields));
 	if (w->experts > 0) {
-		json_number(o, "experts", (double)w->experts);
-		json_number(o, "experts_per_token", (double)w->experts_per_token);
-		json_number(o, "expert_intermediate_size", (double)w->expert_intermediate);
-		json_number(o, "shared_expert_intermediate_size", (double)w->shared_intermediate);
-		json_number(o, "dense_layers", (double)w->dense_layers);
+		static const struct json_field workload_model_experts_fields[] = {
+			JSON_FIELDS(struct ridge_workload_model, experts, experts_per_token),
+			JSON_FIELD_AS(struct ridge_workload_model, "expert_intermediate_size", expert_intermediate),
+			JSON_FIELD_AS(struct ridge_workload_model, "shared_expert_intermediate_size",
+				      shared_intermediate),
+			JSON_FIELDS(struct ridge_workload_model, dense_layers),
+		};
+		json_put_fields(o, w, workload_model_experts_fields, JSON_FIELD_COUNT(workload_model_experts_fields));
 		json_number(o, "moe_layers", (double)workload_moe_layers(w));
 	}
 	if (w->mla) {
-		json_number(o, "q_lora_rank", (double)w->q_lora_rank);
-		json_number(o, "kv_lora_rank", (double)w->kv_lora_rank);
-		json_number(o, "qk_nope_head_dim", (double)w->qk_nope_head_dim);
-		json_number(o, "qk_rope_head_dim", (double)w->qk_rope_head_dim);
-		json_number(o, "v_head_dim", (double)w->v_head_dim);
+		static const struct json_field workload_model_q_lora_rank_fields[] = {
+			JSON_FIELDS(struct ridge_workload_model, q_lora_rank, kv_lora_rank, qk_nope_head_dim,
+				    qk_rope_head_dim, v_head_dim),
+		};
+		json_put_fields(o, w, workload_model_q_lora_rank_fields,
+				JSON_FIELD_COUNT(workload_model_q_lora_rank_fields));
 	}
 }
 
@@ -73,16 +80,13 @@ static cJSON *model_document(const char *path, const struct app_model_config *c,
 	cJSON_AddStringToObject(doc, "file", path);
 	app_json_workload_model(cJSON_AddObjectToObject(doc, "model"), c);
 	cJSON *pj = cJSON_AddObjectToObject(doc, "params");
-	json_number(pj, "total", p.total);
-	json_number(pj, "active", p.active);
-	json_number(pj, "matmul_active", p.matmul_active);
-	json_number(pj, "embedding", p.embedding);
-	json_number(pj, "lm_head", p.lm_head);
-	json_number(pj, "attention_per_layer", p.attention_per_layer);
-	json_number(pj, "dense_mlp_per_layer", p.dense_mlp_per_layer);
-	json_number(pj, "expert", p.expert);
-	json_number(pj, "shared_expert_per_layer", p.shared_per_layer);
-	json_number(pj, "router_per_layer", p.router_per_layer);
+	static const struct json_field workload_params_fields[] = {
+		JSON_FIELDS(struct ridge_workload_params, total, active, matmul_active, embedding, lm_head,
+			    attention_per_layer, dense_mlp_per_layer, expert),
+		JSON_FIELD_AS(struct ridge_workload_params, "shared_expert_per_layer", shared_per_layer),
+		JSON_FIELDS(struct ridge_workload_params, router_per_layer),
+	};
+	json_put_fields(pj, &p, workload_params_fields, JSON_FIELD_COUNT(workload_params_fields));
 	cJSON *kj = cJSON_AddObjectToObject(doc, "kv_cache");
 	cJSON_AddStringToObject(kj, "kv_dtype", kv_name);
 	json_number(kj, "elements_per_token_per_layer", kv.elements_per_token_layer);

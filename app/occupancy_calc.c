@@ -17,6 +17,7 @@
 #include "demangle.h"
 #include "report.h"
 #include "svg.h"
+#include "json_fields.h"
 
 /* The inputs, once. Ranges are what any GPU allows (a block has at most
  * 1024 threads on every CUDA and HIP device; 256 VGPRs is CDNA's most); the
@@ -288,11 +289,13 @@ static void json_input(cJSON *o, const struct ridge_gpu *g, const struct ridge_o
 {
 	cJSON_AddNumberToObject(o, "threads_per_block", in->threads_per_block);
 	if (g->vendor == RIDGE_VENDOR_AMD) {
-		cJSON_AddNumberToObject(o, "vgprs", in->regs_per_thread);
-		cJSON_AddNumberToObject(o, "agprs", in->agprs);
-		cJSON_AddNumberToObject(o, "sgprs", in->sgprs);
-		json_number(o, "lds", in->static_smem);
-		json_number(o, "dynamic_lds", in->dynamic_smem);
+		static const struct json_field occupancy_input_fields[] = {
+			JSON_FIELD_AS(struct ridge_occupancy_input, "vgprs", regs_per_thread),
+			JSON_FIELDS(struct ridge_occupancy_input, agprs, sgprs),
+			JSON_FIELD_AS(struct ridge_occupancy_input, "lds", static_smem),
+			JSON_FIELD_AS(struct ridge_occupancy_input, "dynamic_lds", dynamic_smem),
+		};
+		json_put_fields(o, in, occupancy_input_fields, JSON_FIELD_COUNT(occupancy_input_fields));
 		return;
 	}
 	cJSON_AddNumberToObject(o, "regs_per_thread", in->regs_per_thread);
@@ -349,11 +352,11 @@ static void json_details(cJSON *o, const struct ridge_gpu *g, const struct ridge
 	}
 	const struct ridge_occupancy_amd *d = &r->amd;
 	cJSON *a = cJSON_AddObjectToObject(o, "amd");
-	cJSON_AddNumberToObject(a, "waves_per_workgroup", d->waves_per_workgroup);
-	cJSON_AddNumberToObject(a, "vgprs_unified", d->vgprs_unified);
-	cJSON_AddNumberToObject(a, "vgprs_allocated", d->vgprs_allocated);
-	cJSON_AddNumberToObject(a, "vgpr_waves_per_simd", d->vgpr_waves_per_simd);
-	cJSON_AddNumberToObject(a, "sgpr_waves_per_simd", d->sgpr_waves_per_simd);
+	static const struct json_field occupancy_amd_fields[] = {
+		JSON_FIELDS(struct ridge_occupancy_amd, waves_per_workgroup, vgprs_unified, vgprs_allocated,
+			    vgpr_waves_per_simd, sgpr_waves_per_simd),
+	};
+	json_put_fields(a, d, occupancy_amd_fields, JSON_FIELD_COUNT(occupancy_amd_fields));
 	cJSON *h = cJSON_AddObjectToObject(a, "hip");
 	cJSON_AddNumberToObject(h, "blocks_per_cu", d->hip_blocks_per_cu);
 	cJSON_AddNumberToObject(h, "vgpr_waves_per_simd", d->hip_vgpr_waves_per_simd);

@@ -14,6 +14,7 @@
 #include "plan.h"
 #include "serve_run.h"
 #include "svg.h"
+#include "json_fields.h"
 
 #define MAX_SPACE 16384
 
@@ -178,26 +179,15 @@ static cJSON *config_json(const struct ridge_plan_input *in, const struct ridge_
 	cJSON_AddStringToObject(o, "weight_dtype", in->dtype_names[c->dtype_index]);
 	cJSON_AddStringToObject(o, "launch", plan_launch_name(c->launch));
 	json_number(o, "price_usd_per_gpu_hour", in->gpus[c->gpu_index].price_usd_per_hour);
-	json_number(o, "memory_time_s", c->memory_time_s);
-	json_number(o, "compute_time_s", c->compute_time_s);
-	json_number(o, "kernel_time_s", c->kernel_time_s);
-	json_number(o, "comm_s", c->comm_s);
-	cJSON_AddStringToObject(o, "comm_algorithm", c->comm_algorithm);
-	json_number(o, "launch_s", c->launch_s);
-	json_number(o, "tpot_s", c->tpot_s);
-	json_number(o, "comm_share", c->comm_share);
-	json_number(o, "ttft_s", c->ttft_s);
-	json_number(o, "ttft_kernel_s", c->ttft_kernel_s);
-	json_number(o, "ttft_comm_s", c->ttft_comm_s);
-	json_number(o, "tokens_per_s", c->tokens_per_s);
-	json_number(o, "tokens_per_s_per_gpu", c->tokens_per_s_per_gpu);
-	json_number(o, "usd_per_million_tokens", c->usd_per_million_tokens);
-	json_number(o, "memory_required_bytes", c->memory_required);
-	json_number(o, "memory_available_bytes", c->memory_available);
-	cJSON_AddBoolToObject(o, "fits", c->fits);
-	cJSON_AddBoolToObject(o, "meets_tpot", c->meets_tpot);
-	cJSON_AddBoolToObject(o, "meets_ttft", c->meets_ttft);
-	json_number(o, "violation", c->violation);
+	static const struct json_field plan_config_fields[] = {
+		JSON_FIELDS(struct ridge_plan_config, memory_time_s, compute_time_s, kernel_time_s, comm_s,
+			    comm_algorithm, launch_s, tpot_s, comm_share, ttft_s, ttft_kernel_s, ttft_comm_s,
+			    tokens_per_s, tokens_per_s_per_gpu, usd_per_million_tokens),
+		JSON_FIELD_AS(struct ridge_plan_config, "memory_required_bytes", memory_required),
+		JSON_FIELD_AS(struct ridge_plan_config, "memory_available_bytes", memory_available),
+		JSON_FIELDS(struct ridge_plan_config, fits, meets_tpot, meets_ttft, violation),
+	};
+	json_put_fields(o, c, plan_config_fields, JSON_FIELD_COUNT(plan_config_fields));
 	return o;
 }
 

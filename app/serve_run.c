@@ -17,6 +17,7 @@
 #include "model_config.h"
 #include "serve.h"
 #include "serve_run.h"
+#include "json_fields.h"
 
 static int fail(struct calc_input *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(struct calc_input *in, const char *fmt, ...)
@@ -216,33 +217,32 @@ void serve_json_result(cJSON *o, const struct ridge_serve_result *r, const char 
 {
 	json_number(o, step_key, r->step_s);
 	json_number(o, strcmp(step_key, "tpot_s") == 0 ? "tpot_floor_s" : "ttft_floor_s", r->floor_s);
-	json_number(o, "tokens", r->tokens);
-	json_number(o, "weight_bytes", r->weight_bytes);
-	json_number(o, "kv_bytes", r->kv_bytes);
-	json_number(o, "bytes_per_step", r->bytes_per_step);
-	json_number(o, "flops_per_step", r->flops_per_step);
-	json_number(o, "attention_flops", r->attention_flops);
-	json_number(o, "kv_bytes_per_token", r->kv_bytes_per_token);
-	json_number(o, "kv_bytes_per_token_per_gpu", r->kv_bytes_per_token_per_gpu);
-	json_number(o, "memory_time_s", r->memory_time_s);
-	json_number(o, "compute_time_s", r->compute_time_s);
+	static const struct json_field serve_result_fields[] = {
+		JSON_FIELDS(struct ridge_serve_result, tokens, weight_bytes, kv_bytes, bytes_per_step, flops_per_step,
+			    attention_flops, kv_bytes_per_token, kv_bytes_per_token_per_gpu, memory_time_s,
+			    compute_time_s),
+	};
+	json_put_fields(o, r, serve_result_fields, JSON_FIELD_COUNT(serve_result_fields));
 	cJSON_AddStringToObject(o, "bound", cost_bound_name(r->bound));
-	json_number(o, "kernel_time_s", r->kernel_time_s);
-	json_number(o, "launch_time_s", r->launch_time_s);
-	json_number(o, "matrix_time_s", r->matrix_time_s);
-	json_number(o, "power_limit_time_s", r->power_limit_time_s);
-	json_number(o, "communication_time_s", r->communication_s);
-	json_number(o, "kernels_per_step", r->kernels_per_step);
+	static const struct json_field serve_result_kernel_time_s_fields[] = {
+		JSON_FIELDS(struct ridge_serve_result, kernel_time_s, launch_time_s, matrix_time_s, power_limit_time_s),
+		JSON_FIELD_AS(struct ridge_serve_result, "communication_time_s", communication_s),
+		JSON_FIELDS(struct ridge_serve_result, kernels_per_step),
+	};
+	json_put_fields(o, r, serve_result_kernel_time_s_fields, JSON_FIELD_COUNT(serve_result_kernel_time_s_fields));
 	json_number(o, "tokens_per_s", replicas * r->tokens_per_s);
 	json_number(o, "usd_per_million_tokens", r->usd_per_million_tokens);
 	if (r->experts_touched > 0)
 		json_number(o, "experts_touched_per_layer", r->experts_touched);
-	json_number(o, "weights_stored_per_gpu_bytes", r->weights_stored_per_gpu);
-	json_number(o, "kv_cache_per_gpu_bytes", r->kv_cache_per_gpu);
-	json_number(o, "memory_required_bytes", r->memory_required_per_gpu);
-	json_number(o, "memory_available_bytes", r->memory_available_per_gpu);
-	cJSON_AddBoolToObject(o, "fits", r->fits);
-	json_number(o, "max_batch", r->max_batch);
+	static const struct json_field serve_result_weights_stored_per_gpu_fields[] = {
+		JSON_FIELD_AS(struct ridge_serve_result, "weights_stored_per_gpu_bytes", weights_stored_per_gpu),
+		JSON_FIELD_AS(struct ridge_serve_result, "kv_cache_per_gpu_bytes", kv_cache_per_gpu),
+		JSON_FIELD_AS(struct ridge_serve_result, "memory_required_bytes", memory_required_per_gpu),
+		JSON_FIELD_AS(struct ridge_serve_result, "memory_available_bytes", memory_available_per_gpu),
+		JSON_FIELDS(struct ridge_serve_result, fits, max_batch),
+	};
+	json_put_fields(o, r, serve_result_weights_stored_per_gpu_fields,
+			JSON_FIELD_COUNT(serve_result_weights_stored_per_gpu_fields));
 	if (!kernels)
 		return;
 	cJSON *list = cJSON_AddArrayToObject(o, "kernels");
@@ -252,11 +252,10 @@ void serve_json_result(cJSON *o, const struct ridge_serve_result *r, const char 
 		cJSON_AddStringToObject(row, "name", k->name);
 		cJSON_AddStringToObject(row, "kernel", intensity_kernel_name(k->kernel));
 		cJSON_AddStringToObject(row, "class", timing_class_name(k->time.cls));
-		json_number(row, "count", k->count);
-		json_number(row, "flops", k->flops);
-		json_number(row, "bytes", k->bytes);
-		json_number(row, "floor_s", k->floor_s);
-		json_number(row, "predicted_s", k->predicted_s);
+		static const struct json_field serve_kernel_fields[] = {
+			JSON_FIELDS(struct ridge_serve_kernel, count, flops, bytes, floor_s, predicted_s),
+		};
+		json_put_fields(row, k, serve_kernel_fields, JSON_FIELD_COUNT(serve_kernel_fields));
 		json_number(row, "compute_efficiency", k->time.compute_efficiency.value);
 		json_number(row, "memory_efficiency", k->time.memory_efficiency.value);
 		json_number(row, "fixed_cost_s", k->time.fixed_cost.value);

@@ -41,6 +41,9 @@ void json_put_fields(cJSON *object, const void *struct_ptr, const struct json_fi
 		case JSON_FIELD_STRING:
 			cJSON_AddStringToObject(object, f->key, *(const char *const *)at);
 			break;
+		case JSON_FIELD_TEXT:
+			cJSON_AddStringToObject(object, f->key, at);
+			break;
 		}
 	}
 }

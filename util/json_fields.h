@@ -12,7 +12,8 @@
  *
  * Numbers go through json_number (a non-finite one is null and refused by
  * the calculator), bools become true/false, strings are added as they are
- * (a NULL string adds no key, as cJSON_AddStringToObject does). */
+ * (a NULL string adds no key, as cJSON_AddStringToObject does), and so are
+ * char arrays. */
 #ifndef RIDGE_UTIL_JSON_FIELDS_H
 #define RIDGE_UTIL_JSON_FIELDS_H
 
@@ -31,7 +32,8 @@ enum json_field_kind {
 	JSON_FIELD_LLONG,
 	JSON_FIELD_ULLONG,
 	JSON_FIELD_BOOL,
-	JSON_FIELD_STRING,
+	JSON_FIELD_STRING, /* const char *: NULL adds no key */
+	JSON_FIELD_TEXT,   /* char array: a NUL-terminated text */
 };
 
 struct json_field {
@@ -40,18 +42,19 @@ struct json_field {
 	enum json_field_kind kind;
 };
 
-/* The kind of a member, from its type; any other type (an enum shown by
- * name, a char array) has no association and fails to compile. */
-#define JSON_FIELD_KIND(x) \
-	_Generic((x), double: JSON_FIELD_DOUBLE, float: JSON_FIELD_FLOAT, int: JSON_FIELD_INT,                         \
-		 unsigned: JSON_FIELD_UINT, long: JSON_FIELD_LONG, unsigned long: JSON_FIELD_ULONG,                    \
-		 long long: JSON_FIELD_LLONG, unsigned long long: JSON_FIELD_ULLONG, bool: JSON_FIELD_BOOL,            \
-		 const char *: JSON_FIELD_STRING)
-
-#define JSON_FIELD_AS(type, key, member)                                          \
-	{                                                                         \
-		key, offsetof(type, member), JSON_FIELD_KIND(((type *)0)->member) \
-	}
+/* The kind of a member, from the type of its address (so that a char
+ * array, text, is told from a const char * pointer); any other type (an
+ * enum shown by name, a nested struct) has no association and fails to
+ * compile. */
+/* clang-format off */
+#define JSON_FIELD_KIND(type, member)                                                                                  \
+	_Generic(&((type *)0)->member,                                                                                 \
+		 double *: JSON_FIELD_DOUBLE, float *: JSON_FIELD_FLOAT, int *: JSON_FIELD_INT,                        \
+		 unsigned *: JSON_FIELD_UINT, long *: JSON_FIELD_LONG, unsigned long *: JSON_FIELD_ULONG,              \
+		 long long *: JSON_FIELD_LLONG, unsigned long long *: JSON_FIELD_ULLONG, bool *: JSON_FIELD_BOOL,      \
+		 const char **: JSON_FIELD_STRING, char (*)[sizeof(((type *)0)->member)]: JSON_FIELD_TEXT)
+#define JSON_FIELD_AS(type, key, member) { key, offsetof(type, member), JSON_FIELD_KIND(type, member) }
+/* clang-format on */
 #define JSON_FIELD(type, member) JSON_FIELD_AS(type, #member, member)
 #define JSON_FIELD_COUNT(table) (sizeof(table) / sizeof((table)[0]))
 

@@ -22,12 +22,13 @@ struct sample {
 	double inf;
 	float half;
 	const char *missing;
+	char label[16];
 };
 
 static const struct json_field sample_fields[] = {
 	JSON_FIELDS(struct sample, ratio, count, fits, big),
 	JSON_FIELD_AS(struct sample, "flag_bits", flags),
-	JSON_FIELDS(struct sample, name, half, missing),
+	JSON_FIELDS(struct sample, name, half, missing, label),
 };
 
 static char *print(const struct json_field *fields, size_t count, const struct sample *s)
@@ -49,10 +50,11 @@ static void test_keys_kinds_and_order(void **state)
 			    .flags = 7u,
 			    .name = "h200",
 			    .half = 0.5f,
-			    .missing = NULL };
+			    .missing = NULL,
+			    .label = "step" };
 	char *text = print(sample_fields, JSON_FIELD_COUNT(sample_fields), &s);
 	assert_string_equal(text, "{\"ratio\":0.25,\"count\":-3,\"fits\":true,\"big\":1099511627776,\"flag_bits\":7,"
-				  "\"name\":\"h200\",\"half\":0.5}");
+				  "\"name\":\"h200\",\"half\":0.5,\"label\":\"step\"}");
 	free(text);
 	assert_null(json_take_nonfinite());
 }
@@ -81,6 +83,9 @@ static void test_long_list_expands_every_member(void **state)
 	assert_int_equal(all[8].offset, offsetof(struct sample, missing));
 	assert_int_equal(all[7].kind, JSON_FIELD_FLOAT);
 	assert_int_equal(all[3].kind, JSON_FIELD_LLONG);
+	assert_int_equal(all[5].kind, JSON_FIELD_STRING);
+	static const struct json_field text[] = { JSON_FIELDS(struct sample, label) };
+	assert_int_equal(text[0].kind, JSON_FIELD_TEXT);
 }
 
 int main(void)
