@@ -104,16 +104,6 @@ static const struct param align_params[] = {
 static const char *const shape_keys[] = { "hidden_size", "intermediate_size", "heads",  "kv_heads",
 					  "head_dim",    "vocab_size",        "layers", NULL };
 
-static cJSON *align_fail(struct calc_input *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static cJSON *align_fail(struct calc_input *in, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(in->err, sizeof in->err, fmt, ap);
-	va_end(ap);
-	return NULL;
-}
-
 /* "MxN", each 1..RIDGE_ALIGN_MAX_TILE, with app_parse_int's messages. */
 static int parse_tile(const char *where, const char *text, struct ridge_align_tile *tile, char *err, size_t err_len)
 {
@@ -431,13 +421,15 @@ static cJSON *align_calc_run(struct calc_input *in)
 	if (read_settings(in, &set) != 0 || check_inputs(in, &dims, &model) != 0)
 		return NULL;
 	struct align_run *run = calloc(1, sizeof *run);
-	if (!run)
-		return align_fail(in, "out of memory");
+	if (!run) {
+		calc_fail(in, "out of memory");
+		return NULL;
+	}
 	cJSON *result = NULL;
 	if (align_run_start(run, in->gpu, &set, in->err, sizeof in->err) != 0) {
 		char why[sizeof in->err];
 		snprintf(why, sizeof why, "%s", in->err);
-		align_fail(in, "%s: %s", params_where(v, "dtype"), why);
+		calc_fail(in, "%s: %s", params_where(v, "dtype"), why);
 		goto done;
 	}
 	if (dims) {
@@ -455,7 +447,7 @@ static cJSON *align_calc_run(struct calc_input *in)
 		if (app_model_config_load(path, &config, in->st) != 0) {
 			/* The loader said why; a scenario adds where. */
 			if (in->item)
-				align_fail(in, "%s: cannot use '%s' (above)", params_where(v, "model"), file);
+				calc_fail(in, "%s: cannot use '%s' (above)", params_where(v, "model"), file);
 			else
 				in->err[0] = '\0';
 			goto done;

@@ -1,10 +1,20 @@
 #include "calc.h"
 
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "app.h"
+
+int calc_fail(struct calc_input *in, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(in->err, sizeof in->err, fmt, ap);
+	va_end(ap);
+	return -1;
+}
 
 double calc_num(const cJSON *obj, const char *key)
 {

@@ -70,6 +70,9 @@ struct calc {
  * here. */
 cJSON *calc_run(const struct calc *calc, struct calc_input *in);
 
+/* A run function's error: the message into in->err; returns -1. */
+int calc_fail(struct calc_input *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Generic human output: one row per number, string or bool (nested keys
  * dotted), arrays of objects as tables. */
 void calc_print_table(const cJSON *result, const char *indent);

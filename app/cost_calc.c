@@ -56,16 +56,6 @@ int cost_train_run(const struct ridge_train_input *in, bool has_target, double t
 
 /* ---- shared pieces ---- */
 
-static int fail(struct calc_input *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(struct calc_input *in, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(in->err, sizeof in->err, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* The dtype's dense peak from hwdb, or the --peak override. */
 static int resolve_peak(struct calc_input *in, const char *dtype_param, double *peak, cJSON *o)
 {
@@ -73,16 +63,16 @@ static int resolve_peak(struct calc_input *in, const char *dtype_param, double *
 	const char *name = params_text(v, dtype_param);
 	enum ridge_dtype dtype = RIDGE_BF16;
 	if (name && !ridge_dtype_parse(name, &dtype))
-		return fail(in, "%s: unknown dtype '%s' (known: %s)", params_where(v, dtype_param), name,
-			    ridge_dtype_list());
+		return calc_fail(in, "%s: unknown dtype '%s' (known: %s)", params_where(v, dtype_param), name,
+				 ridge_dtype_list());
 	struct cost_peak pk;
 	int found = cost_peak_lookup(in->gpu, dtype, params_has(v, "peak") ? params_num(v, "peak") : 0, &pk);
 	cJSON_AddStringToObject(o, dtype_param, ridge_dtype_name(dtype));
 	if (pk.has_hwdb)
 		json_number(o, "hwdb_peak_flops", pk.hwdb_peak);
 	if (found != 0)
-		return fail(in, "%s has no %s rate (%s): give %s", in->gpu->id, ridge_dtype_name(dtype), pk.why,
-			    params_where(v, "peak"));
+		return calc_fail(in, "%s has no %s rate (%s): give %s", in->gpu->id, ridge_dtype_name(dtype), pk.why,
+				 params_where(v, "peak"));
 	*peak = pk.peak;
 	cJSON_AddStringToObject(o, "peak_source", pk.source);
 	json_number(o, "peak_flops", *peak);
@@ -99,8 +89,8 @@ static int resolve_price(struct calc_input *in, double *price, cJSON *o)
 		*price = in->gpu->price_usd_per_hour;
 		cJSON_AddStringToObject(o, "price_source", "hwdb");
 	} else {
-		return fail(in, "no price: give %s (USD per GPU-hour); %s has none in hwdb", params_where(v, "price"),
-			    in->gpu->id);
+		return calc_fail(in, "no price: give %s (USD per GPU-hour); %s has none in hwdb",
+				 params_where(v, "price"), in->gpu->id);
 	}
 	json_number(o, "price_usd_per_gpu_hour", *price);
 	return 0;
@@ -245,20 +235,20 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 	};
 	const char *sharding = params_text(v, "sharding"), *recompute = params_text(v, "recompute");
 	if (sharding && !parallel_sharding_parse(sharding, &pi.sharding))
-		return fail(in, "%s: unknown sharding '%s' (known: ddp, zero1, zero2, zero3, fsdp)",
-			    params_where(v, "sharding"), sharding);
+		return calc_fail(in, "%s: unknown sharding '%s' (known: ddp, zero1, zero2, zero3, fsdp)",
+				 params_where(v, "sharding"), sharding);
 	if (recompute && !parallel_recompute_parse(recompute, &pi.recompute))
-		return fail(in, "%s: unknown recomputation '%s' (known: none, selective, full)",
-			    params_where(v, "recompute"), recompute);
+		return calc_fail(in, "%s: unknown recomputation '%s' (known: none, selective, full)",
+				 params_where(v, "recompute"), recompute);
 	struct ridge_parallel_result r;
 	char err[400];
 	if (parallel_train(in->gpu, &pi, &r, err, sizeof err) != 0) {
 		if (strstr(err, "network bandwidth"))
-			return fail(in, "%s: give %s", err, params_where(v, "network_bw"));
+			return calc_fail(in, "%s: give %s", err, params_where(v, "network_bw"));
 		if (strstr(err, "hidden size"))
-			return fail(in, "%s: give %s and %s", err, params_where(v, "hidden_size"),
-				    params_where(v, "layers"));
-		return fail(in, "%s", err);
+			return calc_fail(in, "%s: give %s and %s", err, params_where(v, "hidden_size"),
+					 params_where(v, "layers"));
+		return calc_fail(in, "%s", err);
 	}
 	cJSON *p = cJSON_AddObjectToObject(o, "parallel");
 	json_number(p, "tp", pi.tp);
@@ -301,8 +291,9 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 		double step = flops_per_step / (ti->gpus * ti->peak_flops * ti->mfu);
 		double kernel_time = step - r.exposed_comm_s;
 		if (!(kernel_time > 0))
-			return fail(in, "at MFU %g the step (%g s) is shorter than its exposed communication (%g s)",
-				    ti->mfu, step, r.exposed_comm_s);
+			return calc_fail(in,
+					 "at MFU %g the step (%g s) is shorter than its exposed communication (%g s)",
+					 ti->mfu, step, r.exposed_comm_s);
 		double compute = kernel_time / (1 + (pi.pp - 1) / r.micro_batches);
 		json_number(p, "step_time_s", step);
 		json_number(p, "compute_s", compute);
@@ -379,8 +370,8 @@ static cJSON *train_run(struct calc_input *in)
 		static const char *const need[] = { "layers", "heads", "head_dim" };
 		for (int i = 0; i < 3; i++)
 			if (!params_has(v, need[i])) {
-				fail(in, "%s palm needs %s", params_where(v, "flops_formula"),
-				     params_where(v, need[i]));
+				calc_fail(in, "%s palm needs %s", params_where(v, "flops_formula"),
+					  params_where(v, need[i]));
 				goto bad;
 			}
 		ti.layers = params_num(v, "layers");
@@ -388,17 +379,17 @@ static cJSON *train_run(struct calc_input *in)
 		ti.head_dim = params_num(v, "head_dim");
 		ti.causal = params_flag(v, "causal");
 	} else {
-		fail(in, "%s: unknown formula '%s' (known: 6n, palm)", params_where(v, "flops_formula"), formula);
+		calc_fail(in, "%s: unknown formula '%s' (known: 6n, palm)", params_where(v, "flops_formula"), formula);
 		goto bad;
 	}
 	bool has_target = params_has(v, "target_mfu"), has_investment = params_has(v, "investment");
 	if (has_investment && !has_target) {
-		fail(in, "%s needs %s (the savings come from the MFU gain)", params_where(v, "investment"),
-		     params_where(v, "target_mfu"));
+		calc_fail(in, "%s needs %s (the savings come from the MFU gain)", params_where(v, "investment"),
+			  params_where(v, "target_mfu"));
 		goto bad;
 	}
 	if (params_flag(v, "show_rounding") && !has_target) {
-		fail(in, "%s needs %s", params_where(v, "show_rounding"), params_where(v, "target_mfu"));
+		calc_fail(in, "%s needs %s", params_where(v, "show_rounding"), params_where(v, "target_mfu"));
 		goto bad;
 	}
 	cJSON_AddStringToObject(o, "flops_formula", ti.formula == RIDGE_FLOPS_PALM ? "palm" : "6n");
@@ -407,8 +398,8 @@ static cJSON *train_run(struct calc_input *in)
 	};
 	json_put_fields(o, &ti, train_input_fields, JSON_FIELD_COUNT(train_input_fields));
 	if (!params_has(v, "mfu") && !params_has(v, "compute_efficiency")) {
-		fail(in, "%s is required (or %s to predict the MFU)", params_where(v, "mfu"),
-		     params_where(v, "compute_efficiency"));
+		calc_fail(in, "%s is required (or %s to predict the MFU)", params_where(v, "mfu"),
+			  params_where(v, "compute_efficiency"));
 		goto bad;
 	}
 	ti.mfu = params_has(v, "mfu") ? params_num(v, "mfu") : 1;
@@ -417,7 +408,7 @@ static cJSON *train_run(struct calc_input *in)
 		struct ridge_train_result flops;
 		char ferr[400];
 		if (cost_train(&ti, &flops, NULL, NULL, ferr, sizeof ferr) != 0) {
-			fail(in, "%s", ferr);
+			calc_fail(in, "%s", ferr);
 			goto bad;
 		}
 		if (train_parallel(in, &ti, flops.flops_per_step, o, &ti.mfu) != 0)
@@ -430,7 +421,7 @@ static cJSON *train_run(struct calc_input *in)
 	struct ridge_train_comparison c;
 	if (cost_train_run(&ti, has_target, has_target ? params_num(v, "target_mfu") : 0, has_investment,
 			   has_investment ? params_num(v, "investment") : 0, &c, ex, err, sizeof err) != 0) {
-		fail(in, "%s", err);
+		calc_fail(in, "%s", err);
 		free(ex);
 		goto bad;
 	}
@@ -441,7 +432,7 @@ static cJSON *train_run(struct calc_input *in)
 		if (params_flag(v, "show_rounding")) {
 			struct ridge_train_rounded rr;
 			if (cost_train_rounded(&ti, &c, 0.1, 1, &rr, err, sizeof err) != 0) {
-				fail(in, "%s", err);
+				calc_fail(in, "%s", err);
 				free(ex);
 				goto bad;
 			}
@@ -716,8 +707,8 @@ static int storage(struct calc_input *in, const char *param, double *bytes, cJSO
 	if (!name)
 		name = "bf16";
 	if (!cost_storage_bytes(name, bytes))
-		return fail(in, "%s: unknown storage type '%s' (known: %s)", params_where(in->values, param), name,
-			    cost_storage_list());
+		return calc_fail(in, "%s: unknown storage type '%s' (known: %s)", params_where(in->values, param), name,
+				 cost_storage_list());
 	cJSON_AddStringToObject(o, param, name);
 	char key[64];
 	snprintf(key, sizeof key, "%s_bytes", param);
@@ -760,23 +751,24 @@ static int check_decode_inputs(struct calc_input *in, bool *model)
 	*model = params_has(v, "model");
 	for (int i = 0; *model && hand_shape[i]; i++)
 		if (params_has(v, hand_shape[i]))
-			return fail(
+			return calc_fail(
 				in,
 				"%s: give the model as --model FILE or as --params --layers --kv-heads --head-dim, not both",
 				params_where(v, hand_shape[i]));
 	if (*model && (params_has(v, "overhead_ms") || params_has(v, "peak")))
-		return fail(
+		return calc_fail(
 			in,
 			"%s: with --model the launches are modelled (--launch) and communication is --communication-ms",
 			params_where(v, params_has(v, "peak") ? "peak" : "overhead_ms"));
 	for (int i = 0; !*model && hand_shape[i]; i++)
 		if (!params_has(v, hand_shape[i]))
-			return in->item ? fail(in, "missing key '%s' (in the item or the model section)", hand_shape[i])
-					: fail(in, "%s is required (see 'ridge cost decode --help')",
-					       params_where(v, hand_shape[i]));
+			return in->item ? calc_fail(in, "missing key '%s' (in the item or the model section)",
+						    hand_shape[i])
+					: calc_fail(in, "%s is required (see 'ridge cost decode --help')",
+						    params_where(v, hand_shape[i]));
 	for (int i = 0; !*model && model_only[i]; i++)
 		if (params_has(v, model_only[i]))
-			return fail(in, "%s needs --model FILE", params_where(v, model_only[i]));
+			return calc_fail(in, "%s needs --model FILE", params_where(v, model_only[i]));
 	return 0;
 }
 
@@ -817,7 +809,7 @@ static cJSON *decode_run(struct calc_input *in)
 	struct ridge_decode_result r;
 	char err[400];
 	if (cost_decode(&di, &r, ex, err, sizeof err) != 0) {
-		fail(in, "%s", err);
+		calc_fail(in, "%s", err);
 		free(ex);
 		cJSON_Delete(o);
 		return NULL;
@@ -843,7 +835,7 @@ static cJSON *decode_run(struct calc_input *in)
 			struct ridge_decode_result s;
 			d.batch = batches[i];
 			if (cost_decode(&d, &s, NULL, err, sizeof err) != 0) {
-				fail(in, "batch %g: %s", d.batch, err);
+				calc_fail(in, "batch %g: %s", d.batch, err);
 				free(ex);
 				cJSON_Delete(o);
 				return NULL;
@@ -1129,12 +1121,12 @@ static cJSON *rank_run(struct calc_input *in)
 {
 	const struct param_values *v = in->values;
 	if (!in->item) {
-		fail(in, "rank reads its projects from a scenario file: ridge cost rank FILE.yaml");
+		calc_fail(in, "rank reads its projects from a scenario file: ridge cost rank FILE.yaml");
 		return NULL;
 	}
 	struct rank_read *rr = calloc(1, sizeof *rr);
 	if (!rr) {
-		fail(in, "out of memory");
+		calc_fail(in, "out of memory");
 		return NULL;
 	}
 	rr->st = in->st;
@@ -1156,7 +1148,7 @@ static cJSON *rank_run(struct calc_input *in)
 	struct ridge_explain *ex = params_flag(v, "explain") ? calloc(1, sizeof *ex) : NULL;
 	char err[400];
 	if (cost_rank(&fleet, rr->projects, rr->count, results, ex, err, sizeof err) != 0) {
-		fail(in, "%s", err);
+		calc_fail(in, "%s", err);
 		free(ex);
 		free(rr);
 		return NULL;

@@ -12,6 +12,7 @@
 #include "calc.h"
 #include "kernel_time.h"
 #include "kernel_view.h"
+#include "json_fields.h"
 
 static const struct param gemm_params[] = {
 	{ "m", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, PARAM_REQUIRED, "M", "rows of A and C", NULL, NULL },
@@ -106,6 +107,20 @@ int gemm_place(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s, 
 	return 0;
 }
 
+/* The result's groups of keys, each the members of one model struct. */
+static const struct json_field gemm_traffic_fields[] = {
+	JSON_FIELDS(struct ridge_kernel_cost, flops, bytes, read_bytes, write_bytes),
+};
+static const struct json_field gemm_ceiling_fields[] = {
+	JSON_FIELDS(struct ridge_roofline_ceiling, peak_flops, bandwidth, ridge_point),
+};
+static const struct json_field gemm_point_fields[] = {
+	JSON_FIELDS(struct ridge_roofline_point, attainable_flops, compute_time_s, memory_time_s),
+};
+static const struct json_field gemm_timed_fields[] = {
+	JSON_FIELDS(struct ridge_roofline_point, time_s, achieved_flops, fraction_of_attainable, fraction_of_peak),
+};
+
 static cJSON *gemm_run(struct calc_input *in)
 {
 	const struct param_values *v = in->values;
@@ -176,10 +191,7 @@ static cJSON *gemm_run(struct calc_input *in)
 	json_number(doc, "n", s.n);
 	json_number(doc, "k", s.k);
 	json_number(doc, "batch", s.batch > 0 ? s.batch : 1);
-	json_number(doc, "flops", cost.flops);
-	json_number(doc, "bytes", cost.bytes);
-	json_number(doc, "read_bytes", cost.read_bytes);
-	json_number(doc, "write_bytes", cost.write_bytes);
+	json_put_fields(doc, &cost, gemm_traffic_fields, JSON_FIELD_COUNT(gemm_traffic_fields));
 	json_number(doc, "intensity", p.intensity);
 	cJSON_AddStringToObject(doc, "bound", roofline_bound_name(p.bound));
 	json_number(doc, "time_floor_s", p.time_floor_s);
@@ -190,21 +202,14 @@ static cJSON *gemm_run(struct calc_input *in)
 	cJSON_AddBoolToObject(doc, "uses_tensor_cores", path.uses_matrix);
 	cJSON_AddStringToObject(doc, "compute_dtype", ridge_dtype_name(ceiling.dtype));
 	cJSON_AddStringToObject(doc, "path", ceiling.matrix ? "matrix" : "vector");
-	json_number(doc, "peak_flops", ceiling.peak_flops);
-	json_number(doc, "bandwidth", ceiling.bandwidth);
-	json_number(doc, "ridge_point", ceiling.ridge_point);
-	json_number(doc, "attainable_flops", p.attainable_flops);
-	json_number(doc, "compute_time_s", p.compute_time_s);
-	json_number(doc, "memory_time_s", p.memory_time_s);
+	json_put_fields(doc, &ceiling, gemm_ceiling_fields, JSON_FIELD_COUNT(gemm_ceiling_fields));
+	json_put_fields(doc, &p, gemm_point_fields, JSON_FIELD_COUNT(gemm_point_fields));
 	json_number(doc, "compulsory_bytes", cost.compulsory_bytes);
 	json_number(doc, "compulsory_intensity", compulsory.intensity);
 	cJSON_AddStringToObject(doc, "compulsory_bound", roofline_bound_name(compulsory.bound));
 	json_number(doc, "compulsory_time_floor_s", compulsory.time_floor_s);
 	if (p.has_time) {
-		json_number(doc, "time_s", p.time_s);
-		json_number(doc, "achieved_flops", p.achieved_flops);
-		json_number(doc, "fraction_of_attainable", p.fraction_of_attainable);
-		json_number(doc, "fraction_of_peak", p.fraction_of_peak);
+		json_put_fields(doc, &p, gemm_timed_fields, JSON_FIELD_COUNT(gemm_timed_fields));
 	}
 	if (path.note[0])
 		cJSON_AddStringToObject(doc, "note", path.note);

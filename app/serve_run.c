@@ -19,16 +19,6 @@
 #include "serve_run.h"
 #include "json_fields.h"
 
-static int fail(struct calc_input *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(struct calc_input *in, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(in->err, sizeof in->err, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* Bytes of one scale and the default group of a storage type: int4 with
  * fp16 scales per 128 weights (GPTQ and AWQ's default group size), fp4 as
  * NVFP4 (an FP8 E4M3 scale per 16 elements: NVIDIA's NVFP4 format); fp8,
@@ -53,8 +43,8 @@ static int storage(struct calc_input *in, const char *param, const char *group_p
 	if (!name)
 		name = "bf16";
 	if (!cost_storage_bytes(name, &s->bytes))
-		return fail(in, "%s: unknown storage type '%s' (known: %s)", params_where(in->values, param), name,
-			    cost_storage_list());
+		return calc_fail(in, "%s: unknown storage type '%s' (known: %s)", params_where(in->values, param), name,
+				 cost_storage_list());
 	serve_storage_scale(name, &s->scale_bytes, &s->group);
 	if (params_has(in->values, group_param))
 		s->group = params_num(in->values, group_param);
@@ -78,7 +68,7 @@ static int load_model(struct calc_input *in, struct app_model_config *config, ch
 		snprintf(path, path_len, "%s", file);
 	if (app_model_config_load(path, config, in->st) != 0) {
 		if (in->item)
-			return fail(in, "%s: cannot use '%s' (above)", params_where(in->values, "model"), file);
+			return calc_fail(in, "%s: cannot use '%s' (above)", params_where(in->values, "model"), file);
 		in->err[0] = '\0'; /* the loader said why */
 		return -1;
 	}
@@ -109,8 +99,8 @@ static int serve_communication(struct calc_input *in, struct ridge_serve_request
 		for (int i = 0; i < 3; i++) {
 			static const char *const modelled[] = { "expert_parallel", "comm_overlap", "network_bw" };
 			if (params_has(v, modelled[i]))
-				return fail(in, "%s: the communication is given by %s", params_where(v, modelled[i]),
-					    params_where(v, "communication_ms"));
+				return calc_fail(in, "%s: the communication is given by %s",
+						 params_where(v, modelled[i]), params_where(v, "communication_ms"));
 		}
 		req->communication_s = params_num(v, "communication_ms");
 		cJSON_AddStringToObject(c, "source", "given");
@@ -126,11 +116,11 @@ static int serve_communication(struct calc_input *in, struct ridge_serve_request
 			    params_has(v, "comm_overlap") ? params_num(v, "comm_overlap") : 0,
 			    params_has(v, "network_bw") ? params_num(v, "network_bw") : 0, &sc, err, sizeof err) != 0) {
 		if (strstr(err, "network bandwidth"))
-			return fail(in, "%s %g: %s: give %s", params_where(v, "tp"), req->tp, err,
-				    params_where(v, "network_bw"));
+			return calc_fail(in, "%s %g: %s: give %s", params_where(v, "tp"), req->tp, err,
+					 params_where(v, "network_bw"));
 		if (strstr(err, "MoE"))
-			return fail(in, "%s: %s", params_where(v, "expert_parallel"), err);
-		return fail(in, "%s", err);
+			return calc_fail(in, "%s: %s", params_where(v, "expert_parallel"), err);
+		return calc_fail(in, "%s", err);
 	}
 	req->communication_s = sc.exposed_s;
 	cJSON_AddStringToObject(c, "source", "modelled");
@@ -168,8 +158,8 @@ int serve_request_from(struct calc_input *in, enum ridge_serve_phase phase, stru
 	double gpus = params_num(v, "gpus");
 	req->tp = params_has(v, "tp") ? params_num(v, "tp") : gpus;
 	if (fmod(gpus, req->tp) != 0)
-		return fail(in, "%s %g is not a multiple of %s %g (each replica has tp GPUs)", params_where(v, "gpus"),
-			    gpus, params_where(v, "tp"), req->tp);
+		return calc_fail(in, "%s %g is not a multiple of %s %g (each replica has tp GPUs)",
+				 params_where(v, "gpus"), gpus, params_where(v, "tp"), req->tp);
 	*replicas = gpus / req->tp;
 	if (storage(in, "weight_dtype", "weight_group", &req->weights, o) ||
 	    storage(in, "kv_dtype", "kv_group", &req->kv, o))
@@ -177,18 +167,18 @@ int serve_request_from(struct calc_input *in, enum ridge_serve_phase phase, stru
 	const char *compute = params_text(v, "compute_dtype");
 	req->compute_dtype = RIDGE_BF16;
 	if (compute && !ridge_dtype_parse(compute, &req->compute_dtype))
-		return fail(in, "%s: unknown dtype '%s' (known: %s)", params_where(v, "compute_dtype"), compute,
-			    ridge_dtype_list());
+		return calc_fail(in, "%s: unknown dtype '%s' (known: %s)", params_where(v, "compute_dtype"), compute,
+				 ridge_dtype_list());
 	const char *launch = params_text(v, "launch");
 	req->launch = RIDGE_LAUNCH_GRAPH;
 	if (launch && !serve_launch_parse(launch, &req->launch))
-		return fail(in, "%s: unknown launch mode '%s' (known: eager graph persistent)",
-			    params_where(v, "launch"), launch);
+		return calc_fail(in, "%s: unknown launch mode '%s' (known: eager graph persistent)",
+				 params_where(v, "launch"), launch);
 	req->kernels_per_layer = params_has(v, "kernels_per_layer") ? params_num(v, "kernels_per_layer") : 0;
 	const char *impl = params_text(v, "impl");
 	if (impl && !timing_attention_impl_parse(impl, &req->timing.impl))
-		return fail(in, "%s: unknown attention implementation '%s' (known: %s)", params_where(v, "impl"), impl,
-			    timing_attention_impl_list());
+		return calc_fail(in, "%s: unknown attention implementation '%s' (known: %s)", params_where(v, "impl"),
+				 impl, timing_attention_impl_list());
 	if (serve_communication(in, req, o) != 0)
 		return -1;
 	if (params_has(v, "price"))
@@ -196,8 +186,8 @@ int serve_request_from(struct calc_input *in, enum ridge_serve_phase phase, stru
 	else if (in->gpu->has_price)
 		req->price_usd_per_gpu_hour = in->gpu->price_usd_per_hour;
 	else
-		return fail(in, "no price: give %s (USD per GPU-hour); %s has none in hwdb", params_where(v, "price"),
-			    in->gpu->id);
+		return calc_fail(in, "no price: give %s (USD per GPU-hour); %s has none in hwdb",
+				 params_where(v, "price"), in->gpu->id);
 	cJSON_AddStringToObject(o, "compute_dtype", ridge_dtype_name(req->compute_dtype));
 	cJSON_AddStringToObject(o, "launch", serve_launch_name(req->launch));
 	json_number(o, "price_usd_per_gpu_hour", req->price_usd_per_gpu_hour);
@@ -460,7 +450,7 @@ cJSON *serve_run(struct calc_input *in, enum ridge_serve_phase phase)
 	struct app_model_config *config = malloc(sizeof *config);
 	struct ridge_serve_result *r = malloc(sizeof *r);
 	if (!config || !r) {
-		fail(in, "out of memory");
+		calc_fail(in, "out of memory");
 		goto bad;
 	}
 	struct ridge_serve_request req;
@@ -469,7 +459,7 @@ cJSON *serve_run(struct calc_input *in, enum ridge_serve_phase phase)
 		goto bad;
 	char err[400];
 	if (serve_step(&req, r, err, sizeof err) != 0) {
-		fail(in, "%s", err);
+		calc_fail(in, "%s", err);
 		goto bad;
 	}
 	const char *key = phase == RIDGE_PHASE_DECODE ? "tpot_s" : "ttft_s";
@@ -488,7 +478,7 @@ cJSON *serve_run(struct calc_input *in, enum ridge_serve_phase phase)
 				if (comm_rc != 0)
 					goto bad;
 				if (serve_step(&q, r, err, sizeof err) != 0) {
-					fail(in, "batch %g, context %g: %s", batch, context, err);
+					calc_fail(in, "batch %g, context %g: %s", batch, context, err);
 					goto bad;
 				}
 				cJSON *row = cJSON_CreateObject();
@@ -501,7 +491,7 @@ cJSON *serve_run(struct calc_input *in, enum ridge_serve_phase phase)
 				cJSON_AddItemToArray(sweep, row);
 			}
 		if (serve_step(&req, r, err, sizeof err) != 0) {
-			fail(in, "%s", err);
+			calc_fail(in, "%s", err);
 			goto bad;
 		}
 	}
