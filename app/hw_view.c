@@ -57,6 +57,29 @@ void hw_list_print(const struct app_hw *hw)
 }
 
 /* The interconnect as the communication model prices it (model/comm.h). */
+/* A line of the rates an entry has, "lead label rate<separator> label rate";
+ * nothing when it has none of them. */
+struct optional_rate {
+	bool has;
+	const char *label;
+	double bytes_per_s;
+};
+
+static void print_optional_rates(const char *lead, const struct optional_rate *rates, int count, const char *separator)
+{
+	const char *sep = NULL;
+	for (int i = 0; i < count; i++) {
+		if (!rates[i].has)
+			continue;
+		char rate[32];
+		fmt_si(rates[i].bytes_per_s, "B/s", rate, sizeof rate);
+		printf("%s %s %s", sep ? sep : lead, rates[i].label, rate);
+		sep = separator;
+	}
+	if (sep)
+		printf("\n");
+}
+
 static void print_fabric(const struct ridge_gpu *g)
 {
 	const struct ridge_interconnect *ic = &g->ic;
@@ -72,18 +95,9 @@ static void print_fabric(const struct ridge_gpu *g)
 			printf(" (%d links)", ic->links);
 		printf(", %s to one peer\n        NVLink SHARP %s; latency %s per step + %s per collective; PCIe %s%s%s per direction\n",
 		       b, ic->nvls ? "yes" : "no", c, d, ic->pcie, ic->pcie[0] ? " " : "", e);
-		if (ic->has_bus_bandwidth || ic->has_nvls_bus_bandwidth) {
-			printf("        published bus bandwidth:");
-			if (ic->has_bus_bandwidth) {
-				fmt_si(ic->bus_bandwidth, "B/s", a, sizeof a);
-				printf(" ring %s", a);
-			}
-			if (ic->has_nvls_bus_bandwidth) {
-				fmt_si(ic->nvls_bus_bandwidth, "B/s", a, sizeof a);
-				printf("%s NVLS %s", ic->has_bus_bandwidth ? "," : "", a);
-			}
-			printf("\n");
-		}
+		const struct optional_rate bus[] = { { ic->has_bus_bandwidth, "ring", ic->bus_bandwidth },
+						     { ic->has_nvls_bus_bandwidth, "NVLS", ic->nvls_bus_bandwidth } };
+		print_optional_rates("        published bus bandwidth:", bus, 2, ",");
 	}
 	const char *sep = "        measured:";
 	for (int op = 0; op < RIDGE_COLLECTIVE_COUNT; op++) {
@@ -184,18 +198,9 @@ void hw_show_print(const struct hwdb_entry *e)
 			}
 		printf("\n");
 	}
-	if (g->has_l2_bandwidth || g->has_smem_bandwidth) {
-		printf("        inner levels:");
-		if (g->has_l2_bandwidth) {
-			fmt_si(g->l2_bandwidth, "B/s", a, sizeof a);
-			printf(" L2 %s", a);
-		}
-		if (g->has_smem_bandwidth) {
-			fmt_si(g->smem_bandwidth, "B/s", a, sizeof a);
-			printf(" shared memory %s", a);
-		}
-		printf("\n");
-	}
+	const struct optional_rate inner[] = { { g->has_l2_bandwidth, "L2", g->l2_bandwidth },
+					       { g->has_smem_bandwidth, "shared memory", g->smem_bandwidth } };
+	print_optional_rates("        inner levels:", inner, 2, "");
 	double bf16 = default_peak(g, RIDGE_BF16);
 	if (bf16 > 0 && g->memory_bandwidth > 0)
 		printf("        ridge point (bf16 / HBM): %.1f FLOP/byte\n", bf16 / g->memory_bandwidth);

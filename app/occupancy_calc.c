@@ -414,6 +414,19 @@ static void print_nv_config(const struct ridge_occupancy_input *in, const struct
 	printf("\n");
 }
 
+/* The warp limit's sentence when the block itself is too large, in the
+ * vendor's words; false when it is not. */
+static bool print_block_over(const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
+			     const struct ridge_occupancy_result *r)
+{
+	if (!r->threads_over_block)
+		return false;
+	bool amd = g->vendor == RIDGE_VENDOR_AMD;
+	printf("a %s of %d%s is over the %d the GPU allows", amd ? "workgroup" : "block", in->threads_per_block,
+	       amd ? "" : " threads", g->max_threads_per_block);
+	return true;
+}
+
 static void describe_nv_limit(const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
 			      const struct ridge_occupancy_analysis *an, int i)
 {
@@ -422,10 +435,7 @@ static void describe_nv_limit(const struct ridge_gpu *g, const struct ridge_occu
 	int per_sp = an->reg_warps_per_sub_partition;
 	switch (i) {
 	case RIDGE_OCC_WARPS:
-		if (r->threads_over_block)
-			printf("a block of %d threads is over the %d the GPU allows", in->threads_per_block,
-			       g->max_threads_per_block);
-		else
+		if (!print_block_over(g, in, r))
 			printf("%d warps per SM / %d per block", r->max_warps, r->warps_per_block);
 		break;
 	case RIDGE_OCC_REGISTERS:
@@ -496,10 +506,7 @@ static void describe_amd_limit(const struct ridge_gpu *g, const struct ridge_occ
 	char a[32];
 	switch (i) {
 	case RIDGE_OCC_WARPS:
-		if (r->threads_over_block)
-			printf("a workgroup of %d is over the %d the GPU allows", in->threads_per_block,
-			       g->max_threads_per_block);
-		else
+		if (!print_block_over(g, in, r))
 			printf("%d wave slots (%d SIMDs x %d) / %d wave%s per workgroup",
 			       g->amd.simds_per_cu * g->amd.waves_per_simd, g->amd.simds_per_cu, g->amd.waves_per_simd,
 			       d->waves_per_workgroup, d->waves_per_workgroup == 1 ? "" : "s");

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "calc.h"
+#include "json_fields.h"
 #include "app.h"
 #include "cost.h"
 #include "launch.h"
@@ -96,20 +97,24 @@ static void json_cost_inputs(cJSON *obj, double gpus, const char *dtype, double 
 	json_number(obj, "price_usd_per_gpu_hour", price);
 }
 
+/* The report's two fixed workloads, each on one line as the textbook states
+ * it; the GPU's peak, bandwidth, memory and price are filled in per GPU. */
+/* clang-format off */
+static const struct ridge_train_input worked_example_7_1 = {
+	.params = 70e9, .seq = 4096, .batch = 2048, .steps = 1e6, .gpus = 512, .mfu = 0.40, .formula = RIDGE_FLOPS_6N,
+};
+static const struct ridge_decode_input llama3_70b_decode = {
+	.params = 70553706496.0, .layers = 80, .kv_heads = 8, .head_dim = 128, .context = 8192, .gpus = 8,
+	.weight_bytes = 2, .kv_bytes = 2,
+};
+/* clang-format on */
+
 static void report_training(const struct ridge_gpu *g, double peak, const char *dtype, double price, cJSON *json)
 {
 	char a[64], b[64], c[64], d[64];
-	struct ridge_train_input in = {
-		.params = 70e9,
-		.seq = 4096,
-		.batch = 2048,
-		.steps = 1e6,
-		.gpus = 512,
-		.peak_flops = peak,
-		.mfu = 0.40,
-		.price_usd_per_gpu_hour = price,
-		.formula = RIDGE_FLOPS_6N,
-	};
+	struct ridge_train_input in = worked_example_7_1;
+	in.peak_flops = peak;
+	in.price_usd_per_gpu_hour = price;
 	const double target_mfu = 0.65, investment_usd = 240e3;
 	struct ridge_train_comparison cmp;
 	char err[200];
@@ -117,10 +122,10 @@ static void report_training(const struct ridge_gpu *g, double peak, const char *
 		cJSON *t = cJSON_AddObjectToObject(json, "training");
 		cJSON_AddStringToObject(t, "example", "Worked Example 7.1");
 		json_cost_inputs(t, in.gpus, dtype, peak, price, g->has_price);
-		json_number(t, "params", in.params);
-		json_number(t, "seq", in.seq);
-		json_number(t, "batch", in.batch);
-		json_number(t, "steps", in.steps);
+		static const struct json_field run_fields[] = {
+			JSON_FIELDS(struct ridge_train_input, params, seq, batch, steps),
+		};
+		json_put_fields(t, &in, run_fields, JSON_FIELD_COUNT(run_fields));
 		cJSON_AddStringToObject(t, "flops_formula", "6n");
 		if (cost_train_compare(&in, target_mfu, true, investment_usd, &cmp, NULL, err, sizeof err) != 0)
 			json_error(t, err);
@@ -167,21 +172,12 @@ static void report_decode(const struct ridge_gpu *g, double peak, const char *dt
 	}
 	static const double batches[] = { 1, 32 };
 	for (size_t i = 0; i < sizeof batches / sizeof batches[0]; i++) {
-		struct ridge_decode_input in = {
-			.params = 70553706496.0,
-			.layers = 80,
-			.kv_heads = 8,
-			.head_dim = 128,
-			.context = 8192,
-			.batch = batches[i],
-			.gpus = 8,
-			.weight_bytes = 2,
-			.kv_bytes = 2,
-			.bandwidth = g->memory_bandwidth,
-			.peak_flops = peak,
-			.memory_bytes = ridge_gpu_usable_memory(g),
-			.price_usd_per_gpu_hour = price,
-		};
+		struct ridge_decode_input in = llama3_70b_decode;
+		in.batch = batches[i];
+		in.bandwidth = g->memory_bandwidth;
+		in.peak_flops = peak;
+		in.memory_bytes = ridge_gpu_usable_memory(g);
+		in.price_usd_per_gpu_hour = price;
 		struct ridge_decode_result r;
 		char err[200], a[48], b[48], c[48];
 		int rc = cost_decode(&in, &r, NULL, err, sizeof err);
