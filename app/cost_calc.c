@@ -1173,16 +1173,16 @@ static cJSON *rank_run(struct calc_input *in)
 static void rank_print(const cJSON *r)
 {
 	const cJSON *a = cJSON_GetObjectItemCaseSensitive(r, "assumptions");
-	char s1[64], s2[64], s3[64], s4[64], s5[64];
-	fmt_usd(calc_num(a, "budget_usd_per_month"), s1, sizeof s1);
-	fmt_percent(calc_num(a, "training_share"), s2, sizeof s2);
-	fmt_percent(calc_num(a, "inference_share"), s3, sizeof s3);
-	fmt_percent(calc_num(a, "baseline_mfu"), s4, sizeof s4);
-	fmt_usd(calc_num(a, "engineer_usd_per_hour"), s5, sizeof s5);
-	printf("Investment ranking: %s/month fleet, %s training / %s inference; assumed: baseline MFU %s,\n", s1, s2,
-	       s3, s4);
-	printf("  engineering %s/hour x %.4g h/week (a month is 52/12 weeks), savings counted over %.4g months\n", s5,
-	       calc_num(a, "hours_per_week"), calc_num(a, "horizon_months"));
+	char budget[64], training[64], inference[64], mfu[64], engineer[64];
+	fmt_usd(calc_num(a, "budget_usd_per_month"), budget, sizeof budget);
+	fmt_percent(calc_num(a, "training_share"), training, sizeof training);
+	fmt_percent(calc_num(a, "inference_share"), inference, sizeof inference);
+	fmt_percent(calc_num(a, "baseline_mfu"), mfu, sizeof mfu);
+	printf("Investment ranking: %s/month fleet, %s training / %s inference; assumed: baseline MFU %s,\n", budget,
+	       training, inference, mfu);
+	fmt_usd(calc_num(a, "engineer_usd_per_hour"), engineer, sizeof engineer);
+	printf("  engineering %s/hour x %.4g h/week (a month is 52/12 weeks), savings counted over %.4g months\n",
+	       engineer, calc_num(a, "hours_per_week"), calc_num(a, "horizon_months"));
 	printf("\n  %-2s %-30s %12s  %-40s %13s %15s %9s %9s\n", "#", "project", "cost", "saving", "per month",
 	       "over horizon", "net ROI", "payback");
 	const cJSON *e;
