@@ -30,43 +30,43 @@ static void put_text(int y, int x, int w, enum tui_role role, const char *text)
 	attrset(A_NORMAL);
 }
 
-void tui_put(int y, int x, int w, enum tui_role role, const char *fmt, ...)
+/* text ending at column x + w - 1; cut to w columns when longer. */
+static void put_text_right(int y, int x, int w, enum tui_role role, const char *text)
 {
-	char buf[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	put_text(y, x, w, role, buf);
+	int n = (int)strlen(text);
+	if (n >= w)
+		put_text(y, x, w, role, text);
+	else
+		put_text(y, x + w - n, n, role, text);
 }
 
-void tui_put_right(int y, int x, int w, enum tui_role role, const char *fmt, ...)
+void tui_put_aligned(int y, int x, int w, enum tui_role role, bool right, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	int n = (int)strlen(buf);
-	if (n > w)
-		put_text(y, x, w, role, buf);
-	else
-		put_text(y, x + w - n, n, role, buf);
+	(right ? put_text_right : put_text)(y, x, w, role, buf);
 }
 
 void tui_put_pair(int y, int x, int w, const char *label, enum tui_role value_role, const char *fmt, ...)
 {
+	put_text(y, x, w, TUI_ROLE_LABEL, label);
 	char buf[256];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	int n = (int)strlen(buf);
-	put_text(y, x, w, TUI_ROLE_LABEL, label);
-	if (n >= w)
-		put_text(y, x, w, value_role, buf);
-	else
-		put_text(y, x + w - n, n, value_role, buf);
+	put_text_right(y, x, w, value_role, buf);
+}
+
+struct tui_rect tui_chart_plot(const struct tui_rect *view, int label_left, int label_right,
+			       struct braille_canvas *canvas)
+{
+	struct tui_rect plot = { view->y + 1, view->x + label_left, view->h - 2, view->w - label_left - label_right };
+	braille_init(canvas, plot.w, plot.h);
+	return plot;
 }
 
 void tui_draw_canvas(const struct braille_canvas *c, int y, int x, bool ascii)

@@ -17,13 +17,18 @@ void tui_draw(const struct tui_state *s, const struct tui_layout *l, bool ascii)
 
 /* ---- helpers shared by the panel drawers (draw*.c) ---- */
 
-/* Text at (y, x), cut to w columns (ASCII text). */
-void tui_put(int y, int x, int w, enum tui_role role, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-/* Text right-aligned so that it ends at column x + w - 1. */
-void tui_put_right(int y, int x, int w, enum tui_role role, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Text at (y, x), cut to w columns (ASCII text); or (right) ending at column x + w - 1. */
+void tui_put_aligned(int y, int x, int w, enum tui_role role, bool right, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+#define tui_put(y, x, w, role, ...) tui_put_aligned((y), (x), (w), (role), false, __VA_ARGS__)
+#define tui_put_right(y, x, w, role, ...) tui_put_aligned((y), (x), (w), (role), true, __VA_ARGS__)
 /* "label ....... value" in one row of width w. */
 void tui_put_pair(int y, int x, int w, const char *label, enum tui_role value_role, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
+/* The plot of a chart in the view: a title row above it, an x-axis row
+ * below, label columns either side; the canvas cleared to its size. */
+struct tui_rect tui_chart_plot(const struct tui_rect *view, int label_left, int label_right,
+			       struct braille_canvas *canvas);
 /* The canvas into the rectangle at (y, x): braille (or ASCII) cells in their roles. */
 void tui_draw_canvas(const struct braille_canvas *c, int y, int x, bool ascii);
 /* Dollars for humans: "$1,234,567" above $1000, else "$12.34". (Numbers

@@ -34,6 +34,15 @@ static void text_pair(struct rows *r, const char *label, enum tui_role role, con
 	tui_put_pair(r->y++, r->x, r->w, label, role, "%s", text);
 }
 
+/* A value through one of the CLI's formatters (fmt_seconds, fmt_bytes ...). */
+static void formatted_pair(struct rows *r, const char *label, enum tui_role role,
+			   void (*format)(double v, char *buf, size_t len), double v)
+{
+	char text[64];
+	format(v, text, sizeof text);
+	text_pair(r, label, role, text);
+}
+
 static void title(struct rows *r, const char *text)
 {
 	if (r->y + 1 >= r->bottom)
@@ -46,14 +55,10 @@ static void title(struct rows *r, const char *text)
 
 static void train_half(struct rows *rows, const struct ridge_train_result *t)
 {
-	char a[48];
-	fmt_seconds(t->step_time_s, a, sizeof a);
-	text_pair(rows, "step time", TUI_ROLE_RESULT, a);
+	formatted_pair(rows, "step time", TUI_ROLE_RESULT, fmt_seconds, t->step_time_s);
 	pair(rows, "wall time", TUI_ROLE_RESULT, "%.4g h", t->wall_hours);
-	fmt_gpu_hours(t->gpu_hours, a, sizeof a);
-	text_pair(rows, "GPU-hours", TUI_ROLE_RESULT, a);
-	tui_fmt_usd(t->cost_usd, a, sizeof a);
-	text_pair(rows, "cost", TUI_ROLE_GOOD, a);
+	formatted_pair(rows, "GPU-hours", TUI_ROLE_RESULT, fmt_gpu_hours, t->gpu_hours);
+	formatted_pair(rows, "cost", TUI_ROLE_GOOD, tui_fmt_usd, t->cost_usd);
 }
 
 static void draw_train(const struct tui_state *s, struct rows *rows)
@@ -71,16 +76,14 @@ static void draw_train(const struct tui_state *s, struct rows *rows)
 	snprintf(a, sizeof a, "at target MFU %.4g%%", c->target.mfu * 100);
 	title(rows, a);
 	train_half(rows, &c->target);
-	tui_fmt_usd(c->savings_usd, a, sizeof a);
-	text_pair(rows, "savings", c->savings_usd >= 0 ? TUI_ROLE_GOOD : TUI_ROLE_BAD, a);
+	formatted_pair(rows, "savings", c->savings_usd >= 0 ? TUI_ROLE_GOOD : TUI_ROLE_BAD, tui_fmt_usd,
+		       c->savings_usd);
 	pair(rows, "speedup", TUI_ROLE_RESULT, "%.4gx", c->speedup);
 	if (!c->has_investment)
 		return;
 	title(rows, "return on the investment");
-	fmt_roi(c->roi_net, a, sizeof a);
-	text_pair(rows, "ROI net", c->roi_net >= 0 ? TUI_ROLE_GOOD : TUI_ROLE_BAD, a);
-	fmt_roi(c->roi_gross, a, sizeof a);
-	text_pair(rows, "ROI gross", TUI_ROLE_RESULT, a);
+	formatted_pair(rows, "ROI net", c->roi_net >= 0 ? TUI_ROLE_GOOD : TUI_ROLE_BAD, fmt_roi, c->roi_net);
+	formatted_pair(rows, "ROI gross", TUI_ROLE_RESULT, fmt_roi, c->roi_gross);
 	if (c->breaks_even)
 		pair(rows, "break-even step", TUI_ROLE_RESULT, "%.6g", c->break_even_step);
 	else
@@ -92,25 +95,18 @@ static void draw_decode(const struct tui_state *s, struct rows *rows)
 	const struct ridge_decode_result *d = &s->out.cost.decode;
 	char a[64], b[64];
 	title(rows, "one decode step");
-	fmt_bytes(d->kv_bytes_per_token, a, sizeof a);
-	text_pair(rows, "KV per token", TUI_ROLE_RESULT, a);
-	fmt_bytes(d->weight_bytes, a, sizeof a);
-	text_pair(rows, "weights read", TUI_ROLE_RESULT, a);
-	fmt_bytes(d->kv_bytes, a, sizeof a);
-	text_pair(rows, "KV cache read", TUI_ROLE_RESULT, a);
+	formatted_pair(rows, "KV per token", TUI_ROLE_RESULT, fmt_bytes, d->kv_bytes_per_token);
+	formatted_pair(rows, "weights read", TUI_ROLE_RESULT, fmt_bytes, d->weight_bytes);
+	formatted_pair(rows, "KV cache read", TUI_ROLE_RESULT, fmt_bytes, d->kv_bytes);
 	pair(rows, "intensity", TUI_ROLE_RESULT, "%.4g FLOP/B", d->intensity);
-	fmt_seconds(d->memory_time_s, a, sizeof a);
-	text_pair(rows, "memory time", TUI_ROLE_RESULT, a);
-	fmt_seconds(d->compute_time_s, a, sizeof a);
-	text_pair(rows, "compute time", TUI_ROLE_RESULT, a);
+	formatted_pair(rows, "memory time", TUI_ROLE_RESULT, fmt_seconds, d->memory_time_s);
+	formatted_pair(rows, "compute time", TUI_ROLE_RESULT, fmt_seconds, d->compute_time_s);
 	text_pair(rows, "bound", d->bound == RIDGE_BOUND_MEMORY ? TUI_ROLE_WARN : TUI_ROLE_GOOD,
 		  cost_bound_name(d->bound));
 	title(rows, "serving");
-	fmt_seconds(d->tpot_s, a, sizeof a);
-	text_pair(rows, "TPOT", TUI_ROLE_GOOD, a);
+	formatted_pair(rows, "TPOT", TUI_ROLE_GOOD, fmt_seconds, d->tpot_s);
 	pair(rows, "tokens/s", TUI_ROLE_RESULT, "%.6g", d->tokens_per_s);
-	tui_fmt_usd(d->usd_per_million_tokens, a, sizeof a);
-	text_pair(rows, "$ per 1M tokens", TUI_ROLE_GOOD, a);
+	formatted_pair(rows, "$ per 1M tokens", TUI_ROLE_GOOD, tui_fmt_usd, d->usd_per_million_tokens);
 	fmt_bytes(d->memory_required, a, sizeof a);
 	if (d->memory_available > 0) {
 		fmt_bytes(d->memory_available, b, sizeof b);

@@ -86,9 +86,8 @@ void tui_draw_occupancy(const struct tui_state *s, const struct tui_layout *l, b
 	if (!gpu || !r->ok || r->sweep_count < 2 || v->w < 20 || v->h < 8)
 		return;
 	const int label_l = 5;
-	int plot_y = v->y + 1, plot_x = v->x + label_l, plot_w = v->w - label_l - 1, plot_h = v->h - 2;
+	struct tui_rect plot = tui_chart_plot(v, label_l, 1, &canvas);
 	tui_put(v->y, v->x, v->w, TUI_ROLE_TITLE, "occupancy vs block size, %s", gpu->id);
-	braille_init(&canvas, plot_w, plot_h);
 	int W = canvas.width, H = canvas.height;
 	double t_lo = r->sweep_threads[0], t_hi = r->sweep_threads[r->sweep_count - 1];
 #define PX(t) braille_lin_pos((t), t_lo, t_hi, W)
@@ -118,12 +117,12 @@ void tui_draw_occupancy(const struct tui_state *s, const struct tui_layout *l, b
 		braille_line(&canvas, px - 2, py, px + 2, py, TUI_ROLE_POINT);
 		braille_line(&canvas, px, py - 2, px, py + 2, TUI_ROLE_POINT);
 	}
-	tui_draw_canvas(&canvas, plot_y, plot_x, ascii);
+	tui_draw_canvas(&canvas, plot.y, plot.x, ascii);
 	for (int q = 0; q <= 4; q++) {
 		int row = (int)lround(PY(q / 4.0)) / 4;
-		tui_put_right(plot_y + row, v->x, label_l - 1, TUI_ROLE_AXIS, "%d%%", q * 25);
+		tui_put_right(plot.y + row, v->x, label_l - 1, TUI_ROLE_AXIS, "%d%%", q * 25);
 	}
-	int axis_y = plot_y + plot_h;
+	int axis_y = plot.y + plot.h;
 	int last_end = -1;
 	for (int i = 0; i < r->sweep_count; i++) {
 		int t = r->sweep_threads[i];
@@ -133,11 +132,11 @@ void tui_draw_occupancy(const struct tui_state *s, const struct tui_layout *l, b
 		char text[16];
 		snprintf(text, sizeof text, "%d", t);
 		int n = (int)strlen(text);
-		int at = plot_x + (int)lround(PX(t)) / 2 - n / 2;
-		if (at < plot_x)
-			at = plot_x;
-		if (at + n > plot_x + plot_w)
-			at = plot_x + plot_w - n;
+		int at = plot.x + (int)lround(PX(t)) / 2 - n / 2;
+		if (at < plot.x)
+			at = plot.x;
+		if (at + n > plot.x + plot.w)
+			at = plot.x + plot.w - n;
 		if (at <= last_end)
 			continue;
 		tui_put(axis_y, at, n, TUI_ROLE_AXIS, "%s", text);

@@ -113,9 +113,8 @@ void tui_draw_roofline(const struct tui_state *s, const struct tui_layout *l, bo
 		return;
 	/* Title row, plot, x-axis row; y labels on the left, ceiling labels on the right. */
 	const int label_l = 5, label_r = 11;
-	int plot_y = v->y + 1, plot_x = v->x + label_l, plot_w = v->w - label_l - label_r, plot_h = v->h - 2;
+	struct tui_rect plot = tui_chart_plot(v, label_l, label_r, &canvas);
 	tui_put(v->y, v->x, v->w, TUI_ROLE_TITLE, "%s roofline: FLOP/s vs FLOP/byte", gpu->id);
-	braille_init(&canvas, plot_w, plot_h);
 	int W = canvas.width, H = canvas.height;
 
 	/* Ranges: every ridge point and the kernel's point, with room around. */
@@ -182,10 +181,10 @@ void tui_draw_roofline(const struct tui_state *s, const struct tui_layout *l, bo
 		double py = PY(c->peak);
 		braille_line(&canvas, PX(ceil.ridge_point), py, W - 1, py, selected ? TUI_ROLE_COMPUTE : TUI_ROLE_AXIS);
 		int row = (int)lround(py) / 4;
-		if (row >= 0 && row < plot_h && (!label_row_used[row] || selected)) {
+		if (row >= 0 && row < plot.h && (!label_row_used[row] || selected)) {
 			char peak[16];
 			si_short(c->peak, peak, sizeof peak);
-			tui_put(plot_y + row, plot_x + plot_w + 1, label_r - 1,
+			tui_put(plot.y + row, plot.x + plot.w + 1, label_r - 1,
 				selected ? TUI_ROLE_COMPUTE : TUI_ROLE_DIM, "%s%s %s", ridge_dtype_name(c->dtype),
 				c->matrix ? "" : "v", peak);
 			label_row_used[row] = 1;
@@ -200,17 +199,17 @@ void tui_draw_roofline(const struct tui_state *s, const struct tui_layout *l, bo
 		point_row = (int)lround(py) / 4;
 		point_col = (int)lround(px) / 2;
 	}
-	tui_draw_canvas(&canvas, plot_y, plot_x, ascii);
+	tui_draw_canvas(&canvas, plot.y, plot.x, ascii);
 
 	/* Axes: decades. */
 	for (double f = y_lo; f <= y_hi * 1.0001; f *= 10) {
 		int row = (int)lround(PY(f)) / 4;
 		char t[16];
 		si_short(f, t, sizeof t);
-		if (row >= 0 && row < plot_h)
-			tui_put_right(plot_y + row, v->x, label_l - 1, TUI_ROLE_AXIS, "%s", t);
+		if (row >= 0 && row < plot.h)
+			tui_put_right(plot.y + row, v->x, label_l - 1, TUI_ROLE_AXIS, "%s", t);
 	}
-	int axis_y = plot_y + plot_h;
+	int axis_y = plot.y + plot.h;
 	for (double i = x_lo; i <= x_hi * 1.0001; i *= 10) {
 		int col = (int)lround(PX(i)) / 2;
 		char t[16];
@@ -219,10 +218,10 @@ void tui_draw_roofline(const struct tui_state *s, const struct tui_layout *l, bo
 		else
 			si_short(i, t, sizeof t);
 		int n = (int)strlen(t);
-		int at = plot_x + col - n / 2;
-		if (at < plot_x)
-			at = plot_x;
-		if (at + n <= plot_x + plot_w)
+		int at = plot.x + col - n / 2;
+		if (at < plot.x)
+			at = plot.x;
+		if (at + n <= plot.x + plot.w)
 			tui_put(axis_y, at, n, TUI_ROLE_AXIS, "%s", t);
 	}
 	/* Labels: the memory levels along their diagonals, the point. */
@@ -232,20 +231,20 @@ void tui_draw_roofline(const struct tui_state *s, const struct tui_layout *l, bo
 		double i_at = pow(10, log10(x_lo) + (log10(x_hi) - log10(x_lo)) * 0.12);
 		int row = (int)lround(PY(roofline_attainable(max_peak, r->level_bandwidth[lv], i_at))) / 4 + 1;
 		int col = (int)lround(PX(i_at)) / 2 + 1;
-		if (row >= 0 && row < plot_h)
-			tui_put(plot_y + row, plot_x + col, plot_w - col,
+		if (row >= 0 && row < plot.h)
+			tui_put(plot.y + row, plot.x + col, plot.w - col,
 				lv == sel_level ? TUI_ROLE_MEMORY : TUI_ROLE_DIM, "%s",
 				roofline_level_name((enum ridge_level)lv));
 	}
-	if (point_row >= 0 && point_row < plot_h && point_col + 2 < plot_w) {
+	if (point_row >= 0 && point_row < plot.h && point_col + 2 < plot.w) {
 		const char *mark = r->point.bound == RIDGE_BOUND_MEMORY ? "memory-bound" : "compute-bound";
 		int col = point_col + 2;
 		int n = (int)strlen(mark);
-		if (col + n > plot_w)
+		if (col + n > plot.w)
 			col = point_col - 1 - n;
-		int row = point_row + 1 < plot_h ? point_row + 1 : point_row - 1;
+		int row = point_row + 1 < plot.h ? point_row + 1 : point_row - 1;
 		if (col >= 0)
-			tui_put(plot_y + row, plot_x + col, n, TUI_ROLE_POINT, "%s", mark);
+			tui_put(plot.y + row, plot.x + col, n, TUI_ROLE_POINT, "%s", mark);
 	}
 #undef PX
 #undef PY

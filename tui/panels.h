@@ -7,6 +7,10 @@
 #include "state.h"
 
 /* Compute: inputs -> s->out, through model/ only. */
+/* The GPU a panel computes on, its results (size bytes) cleared; NULL, with
+ * error written, when none is selected. */
+const struct ridge_gpu *tui_panel_gpu(const struct tui_state *s, void *results, size_t size, char *error,
+				      size_t error_len);
 void tui_compute_hw(struct tui_state *s);
 /* Every other panel (one call per panel inside). */
 void tui_compute_panels(struct tui_state *s);

@@ -13,8 +13,6 @@
 
 #include "panels.h"
 
-#define IN(member) offsetof(struct tui_inputs, member), sizeof(((struct tui_inputs *)0)->member)
-
 static const char *const roofline_modes[] = { "gemm", "intensity" };
 static const char *const gemm_algorithms[] = { "library", "tiled", "naive" };
 static const char *const gemm_traffic[] = { "default", "tiled", "compulsory" }; /* enum ridge_traffic order */
@@ -28,68 +26,94 @@ static const char *const flops_formulas[] = { "6n", "palm" };
 static const char *const booleans[] = { "false", "true" };
 static const char *const booleans_yes[] = { "no", "yes" };
 
+/* A row states what varies; these say the rest once. A number field's range,
+ * unit and starting value are its calculator's parameter's (.calc), so no
+ * row writes a range. */
 /* clang-format off */
+#define FIELD(panel_, mode_, key_, label_, kind_, member)                                                        \
+	.panel = (panel_), .mode = (mode_), .key = (key_), .label = (label_), .kind = (kind_),                   \
+	.offset = offsetof(struct tui_inputs, member), .size = sizeof(((struct tui_inputs *)0)->member)
+#define STEP_ADD(step_, big) .step_kind = TUI_STEP_ADD, .step = (step_), .big_step = (big)
+#define STEP_MUL(factor, big) .step_kind = TUI_STEP_MUL, .step = (factor), .big_step = (big)
+#define STEP_WARP(big) .step_kind = TUI_STEP_WARP, .big_step = (big)
+#define CHOICES(list) .choices = (list), .choice_count = (int)(sizeof(list) / sizeof((list)[0]))
+#define UNSET(value, text) .has_unset = true, .unset_value = (value), .unset_text = (text)
+
+/* The inputs both cost calculators take: labelled and stepped alike in both modes. */
+#define COST_PARAMS(mode, calc_, member)                                                                         \
+	{ FIELD(TUI_PANEL_COST, mode, "params", "parameters", TUI_FIELD_NUMBER, member), STEP_MUL(1.25, 10), .calc = (calc_) }
+#define COST_GPUS(mode, calc_, member)                                                                           \
+	{ FIELD(TUI_PANEL_COST, mode, "gpus", "GPUs", TUI_FIELD_INTEGER, member), STEP_MUL(2, 8), .calc = (calc_) }
+#define COST_PRICE(mode, calc_, member)                                                                          \
+	{ FIELD(TUI_PANEL_COST, mode, "price", "$/GPU-hour", TUI_FIELD_NUMBER, member), STEP_ADD(0.25, 1), .calc = (calc_) }
+#define COST_PEAK(mode, calc_, member)                                                                           \
+	{ FIELD(TUI_PANEL_COST, mode, "peak", "peak FLOP/s", TUI_FIELD_NUMBER, member), STEP_MUL(1.1, 2),            \
+	  UNSET(0, "hwdb"), .calc = (calc_) }
+
 const struct tui_field tui_fields[] = {
-	/* panel, mode, key, label, kind, offset+size, unit, percent, min, max, step kind, step, big step, choices, count, unset, NVIDIA only, calculator
-	 * (a field with a calculator takes its range, unit and starting value from the calculator's parameter of that key: min and max are 0 here) */
-	{ TUI_PANEL_HW, -1, "gpu", "GPU", TUI_FIELD_GPU, IN(gpu), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_HW, -1, "compare", "compare with", TUI_FIELD_GPU, IN(compare), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, true, -1, "none", false, NULL },
+	/* The hardware panel is no calculator: its GPU is every panel's (an item's gpu), held as an hwdb index. */
+	{ FIELD(TUI_PANEL_HW, -1, "gpu", "GPU", TUI_FIELD_GPU, gpu) },
+	{ FIELD(TUI_PANEL_HW, -1, "compare", "compare with", TUI_FIELD_GPU, compare), UNSET(-1, "none") },
 
-	{ TUI_PANEL_ROOFLINE, -1, "mode", "kernel", TUI_FIELD_CHOICE, IN(roofline_mode), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, roofline_modes, 2, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "algorithm", "algorithm", TUI_FIELD_CHOICE, IN(gemm_algorithm), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, gemm_algorithms, 3, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "m", "M", TUI_FIELD_INTEGER, IN(gemm_m), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "n", "N", TUI_FIELD_INTEGER, IN(gemm_n), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "k", "K", TUI_FIELD_INTEGER, IN(gemm_k), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "tile", "tile (tiled)", TUI_FIELD_TEXT, IN(gemm_tile), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 0, 0, NULL, 0, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "traffic", "traffic", TUI_FIELD_CHOICE, IN(gemm_traffic), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, gemm_traffic, 3, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_ROOFLINE, TUI_ROOFLINE_INTENSITY, "intensity", "FLOP/byte", TUI_FIELD_NUMBER, IN(intensity), RIDGE_UNIT_COUNT, false, 1e-3, 1e6, TUI_STEP_MUL, 1.25, 10, NULL, 0, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_ROOFLINE, -1, "dtype", "dtype", TUI_FIELD_DTYPE, IN(roofline_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_ROOFLINE, -1, "no_tensor", "units", TUI_FIELD_CHOICE, IN(roofline_no_tensor), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, tensor_choices, 2, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_ROOFLINE, -1, "level", "memory level", TUI_FIELD_CHOICE, IN(roofline_level), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, memory_levels, 3, false, 0, NULL, false, NULL },
+	/* The mode picks the calculator (gemm, or roofline with a kernel or an intensity); the algorithm is
+	 * gemm's naive flag and tile, roofline's kernel name (scenario.c maps them): neither is one parameter.
+	 * GEMM mode saves a gemm item at HBM and a roofline item elsewhere; their m, n, k agree (test_tui_tables.c). */
+	{ FIELD(TUI_PANEL_ROOFLINE, -1, "mode", "kernel", TUI_FIELD_CHOICE, roofline_mode), CHOICES(roofline_modes) },
+	{ FIELD(TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "algorithm", "algorithm", TUI_FIELD_CHOICE, gemm_algorithm), CHOICES(gemm_algorithms) },
+	{ FIELD(TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "m", "M", TUI_FIELD_INTEGER, gemm_m), STEP_MUL(2, 16), .calc = &calc_gemm },
+	{ FIELD(TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "n", "N", TUI_FIELD_INTEGER, gemm_n), STEP_MUL(2, 16), .calc = &calc_gemm },
+	{ FIELD(TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "k", "K", TUI_FIELD_INTEGER, gemm_k), STEP_MUL(2, 16), .calc = &calc_gemm },
+	{ FIELD(TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "tile", "tile (tiled)", TUI_FIELD_TEXT, gemm_tile), .calc = &calc_gemm },
+	{ FIELD(TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "traffic", "traffic", TUI_FIELD_CHOICE, gemm_traffic), CHOICES(gemm_traffic), .calc = &calc_gemm },
+	{ FIELD(TUI_PANEL_ROOFLINE, TUI_ROOFLINE_INTENSITY, "intensity", "FLOP/byte", TUI_FIELD_NUMBER, intensity), STEP_MUL(1.25, 10), .calc = &calc_roofline },
+	{ FIELD(TUI_PANEL_ROOFLINE, -1, "dtype", "dtype", TUI_FIELD_DTYPE, roofline_dtype), .calc = &calc_roofline },
+	{ FIELD(TUI_PANEL_ROOFLINE, -1, "no_tensor", "units", TUI_FIELD_CHOICE, roofline_no_tensor), CHOICES(tensor_choices), .calc = &calc_roofline },
+	{ FIELD(TUI_PANEL_ROOFLINE, -1, "level", "memory level", TUI_FIELD_CHOICE, roofline_level), CHOICES(memory_levels), .calc = &calc_roofline },
 
-	{ TUI_PANEL_OCCUPANCY, -1, "threads", "threads/block", TUI_FIELD_INTEGER, IN(threads), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_WARP, 0, 2, NULL, 0, false, 0, NULL, false, &calc_occupancy },
-	{ TUI_PANEL_OCCUPANCY, -1, "regs", "registers/thread", TUI_FIELD_INTEGER, IN(regs), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 8, 32, NULL, 0, false, 0, NULL, false, &calc_occupancy },
-	{ TUI_PANEL_OCCUPANCY, -1, "smem", "shared mem/block", TUI_FIELD_NUMBER, IN(smem), RIDGE_UNIT_BYTES, false, 0, 0, TUI_STEP_ADD, 1024, 16384, NULL, 0, false, 0, NULL, false, &calc_occupancy },
-	{ TUI_PANEL_OCCUPANCY, -1, "dyn_smem", "dynamic smem", TUI_FIELD_NUMBER, IN(dyn_smem), RIDGE_UNIT_BYTES, false, 0, 0, TUI_STEP_ADD, 1024, 16384, NULL, 0, false, 0, NULL, false, &calc_occupancy },
-	{ TUI_PANEL_OCCUPANCY, -1, "carveout", "carveout %", TUI_FIELD_INTEGER, IN(carveout), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 25, 50, NULL, 0, true, -1, "default", true, &calc_occupancy },
-	{ TUI_PANEL_OCCUPANCY, -1, "optin", "opt-in smem", TUI_FIELD_CHOICE, IN(optin), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, booleans_yes, 2, false, 0, NULL, true, NULL },
-	{ TUI_PANEL_OCCUPANCY, -1, "barriers", "barriers/block", TUI_FIELD_INTEGER, IN(barriers), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 4, NULL, 0, false, 0, NULL, false, &calc_occupancy },
+	{ FIELD(TUI_PANEL_OCCUPANCY, -1, "threads", "threads/block", TUI_FIELD_INTEGER, threads), STEP_WARP(2), .calc = &calc_occupancy },
+	{ FIELD(TUI_PANEL_OCCUPANCY, -1, "regs", "registers/thread", TUI_FIELD_INTEGER, regs), STEP_ADD(8, 32), .calc = &calc_occupancy },
+	{ FIELD(TUI_PANEL_OCCUPANCY, -1, "smem", "shared mem/block", TUI_FIELD_NUMBER, smem), STEP_ADD(1024, 16384), .calc = &calc_occupancy },
+	{ FIELD(TUI_PANEL_OCCUPANCY, -1, "dyn_smem", "dynamic smem", TUI_FIELD_NUMBER, dyn_smem), STEP_ADD(1024, 16384), .calc = &calc_occupancy },
+	{ FIELD(TUI_PANEL_OCCUPANCY, -1, "carveout", "carveout %", TUI_FIELD_INTEGER, carveout), STEP_ADD(25, 50), UNSET(-1, "default"), .nvidia_only = true, .calc = &calc_occupancy },
+	{ FIELD(TUI_PANEL_OCCUPANCY, -1, "optin", "opt-in smem", TUI_FIELD_CHOICE, optin), CHOICES(booleans_yes), .nvidia_only = true, .calc = &calc_occupancy },
+	{ FIELD(TUI_PANEL_OCCUPANCY, -1, "barriers", "barriers/block", TUI_FIELD_INTEGER, barriers), STEP_ADD(1, 4), .calc = &calc_occupancy },
 
-	{ TUI_PANEL_ALIGN, -1, "dtype", "dtype", TUI_FIELD_DTYPE, IN(align_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_ALIGN, -1, "dims", "dims", TUI_FIELD_TEXT, IN(align_dims), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 0, 0, NULL, 0, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_ALIGN, -1, "model", "model config", TUI_FIELD_TEXT, IN(align_model), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 0, 0, NULL, 0, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_ALIGN, -1, "tokens", "tokens (M)", TUI_FIELD_INTEGER, IN(align_tokens), RIDGE_UNIT_COUNT, false, 1, 2147483647.0, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false, NULL },
+	{ FIELD(TUI_PANEL_ALIGN, -1, "dtype", "dtype", TUI_FIELD_DTYPE, align_dtype), .calc = &calc_align },
+	{ FIELD(TUI_PANEL_ALIGN, -1, "dims", "dims", TUI_FIELD_TEXT, align_dims), .calc = &calc_align },
+	{ FIELD(TUI_PANEL_ALIGN, -1, "model", "model config", TUI_FIELD_TEXT, align_model), .calc = &calc_align },
+	{ FIELD(TUI_PANEL_ALIGN, -1, "tokens", "tokens (M)", TUI_FIELD_INTEGER, align_tokens), STEP_MUL(2, 16), .calc = &calc_align },
 
-	{ TUI_PANEL_COST, -1, "mode", "cost of", TUI_FIELD_CHOICE, IN(cost_mode), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, cost_modes, 2, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "params", "parameters", TUI_FIELD_NUMBER, IN(train_params), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_MUL, 1.25, 10, NULL, 0, false, 0, NULL, false, &calc_cost_train },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "seq", "sequence", TUI_FIELD_INTEGER, IN(train_seq), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false, &calc_cost_train },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "batch", "global batch", TUI_FIELD_INTEGER, IN(train_batch), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false, &calc_cost_train },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "steps", "steps", TUI_FIELD_INTEGER, IN(train_steps), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_MUL, 2, 10, NULL, 0, false, 0, NULL, false, &calc_cost_train },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "gpus", "GPUs", TUI_FIELD_INTEGER, IN(train_gpus), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL, false, &calc_cost_train },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "mfu", "MFU", TUI_FIELD_NUMBER, IN(train_mfu), RIDGE_UNIT_COUNT, true, 0, 0, TUI_STEP_ADD, 0.01, 0.1, NULL, 0, false, 0, NULL, false, &calc_cost_train },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "target_mfu", "target MFU", TUI_FIELD_NUMBER, IN(train_target_mfu), RIDGE_UNIT_COUNT, true, 0, 0, TUI_STEP_ADD, 0.01, 0.1, NULL, 0, true, 0, "-", false, &calc_cost_train },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "price", "$/GPU-hour", TUI_FIELD_NUMBER, IN(train_price), RIDGE_UNIT_USD, false, 0, 0, TUI_STEP_ADD, 0.25, 1, NULL, 0, false, 0, NULL, false, &calc_cost_train },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "investment", "investment $", TUI_FIELD_NUMBER, IN(train_investment), RIDGE_UNIT_USD, false, 0, 0, TUI_STEP_MUL, 2, 10, NULL, 0, true, 0, "-", false, &calc_cost_train },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "dtype", "compute dtype", TUI_FIELD_DTYPE, IN(train_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "peak", "peak FLOP/s", TUI_FIELD_NUMBER, IN(train_peak), RIDGE_UNIT_FLOPS, false, 0, 0, TUI_STEP_MUL, 1.1, 2, NULL, 0, true, 0, "hwdb", false, &calc_cost_train },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "flops_formula", "FLOPs formula", TUI_FIELD_CHOICE, IN(train_formula), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, flops_formulas, 2, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "layers", "layers (palm)", TUI_FIELD_INTEGER, IN(train_layers), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 8, NULL, 0, false, 0, NULL, false, &calc_cost_train },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "heads", "heads (palm)", TUI_FIELD_INTEGER, IN(train_heads), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL, false, &calc_cost_train },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "head_dim", "head dim (palm)", TUI_FIELD_INTEGER, IN(train_head_dim), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL, false, &calc_cost_train },
-	{ TUI_PANEL_COST, TUI_COST_TRAIN, "causal", "causal (palm)", TUI_FIELD_CHOICE, IN(train_causal), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, booleans, 2, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "params", "parameters", TUI_FIELD_NUMBER, IN(decode_params), RIDGE_UNIT_COUNT, false, 1, 1e15, TUI_STEP_MUL, 1.25, 10, NULL, 0, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "layers", "layers", TUI_FIELD_INTEGER, IN(decode_layers), RIDGE_UNIT_COUNT, false, 1, 1e5, TUI_STEP_ADD, 1, 8, NULL, 0, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "kv_heads", "KV heads", TUI_FIELD_INTEGER, IN(decode_kv_heads), RIDGE_UNIT_COUNT, false, 1, 1e5, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "head_dim", "head dim", TUI_FIELD_INTEGER, IN(decode_head_dim), RIDGE_UNIT_COUNT, false, 1, 1e5, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "context", "context", TUI_FIELD_INTEGER, IN(decode_context), RIDGE_UNIT_COUNT, false, 1, 1e9, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "batch", "batch", TUI_FIELD_INTEGER, IN(decode_batch), RIDGE_UNIT_COUNT, false, 1, 1e7, TUI_STEP_MUL, 2, 16, NULL, 0, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "gpus", "GPUs", TUI_FIELD_INTEGER, IN(decode_gpus), RIDGE_UNIT_COUNT, false, 1, 1e5, TUI_STEP_MUL, 2, 8, NULL, 0, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "price", "$/GPU-hour", TUI_FIELD_NUMBER, IN(decode_price), RIDGE_UNIT_USD, false, 0.01, 1e4, TUI_STEP_ADD, 0.25, 1, NULL, 0, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "weight_dtype", "weight dtype", TUI_FIELD_CHOICE, IN(decode_weight_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, storage_types, 7, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "kv_dtype", "KV dtype", TUI_FIELD_CHOICE, IN(decode_kv_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, storage_types, 7, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "compute_dtype", "compute dtype", TUI_FIELD_DTYPE, IN(decode_dtype), RIDGE_UNIT_COUNT, false, 0, 0, TUI_STEP_ADD, 1, 1, NULL, 0, false, 0, NULL, false, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "peak", "peak FLOP/s", TUI_FIELD_NUMBER, IN(decode_peak), RIDGE_UNIT_FLOPS, false, 1e9, 1e18, TUI_STEP_MUL, 1.1, 2, NULL, 0, true, 0, "hwdb", false, NULL },
-	{ TUI_PANEL_COST, TUI_COST_DECODE, "overhead_ms", "overhead/step", TUI_FIELD_NUMBER, IN(decode_overhead), RIDGE_UNIT_SECONDS, false, 0, 3600, TUI_STEP_ADD, 1e-4, 1e-3, NULL, 0, false, 0, NULL, false, NULL },
+	/* The mode picks the calculator: cost train or cost decode. */
+	{ FIELD(TUI_PANEL_COST, -1, "mode", "cost of", TUI_FIELD_CHOICE, cost_mode), CHOICES(cost_modes) },
+	COST_PARAMS(TUI_COST_TRAIN, &calc_cost_train, train_params),
+	{ FIELD(TUI_PANEL_COST, TUI_COST_TRAIN, "seq", "sequence", TUI_FIELD_INTEGER, train_seq), STEP_MUL(2, 16), .calc = &calc_cost_train },
+	{ FIELD(TUI_PANEL_COST, TUI_COST_TRAIN, "batch", "global batch", TUI_FIELD_INTEGER, train_batch), STEP_MUL(2, 16), .calc = &calc_cost_train },
+	{ FIELD(TUI_PANEL_COST, TUI_COST_TRAIN, "steps", "steps", TUI_FIELD_INTEGER, train_steps), STEP_MUL(2, 10), .calc = &calc_cost_train },
+	COST_GPUS(TUI_COST_TRAIN, &calc_cost_train, train_gpus),
+	{ FIELD(TUI_PANEL_COST, TUI_COST_TRAIN, "mfu", "MFU", TUI_FIELD_NUMBER, train_mfu), STEP_ADD(0.01, 0.1), .calc = &calc_cost_train },
+	{ FIELD(TUI_PANEL_COST, TUI_COST_TRAIN, "target_mfu", "target MFU", TUI_FIELD_NUMBER, train_target_mfu), STEP_ADD(0.01, 0.1), UNSET(0, "-"), .calc = &calc_cost_train },
+	COST_PRICE(TUI_COST_TRAIN, &calc_cost_train, train_price),
+	{ FIELD(TUI_PANEL_COST, TUI_COST_TRAIN, "investment", "investment $", TUI_FIELD_NUMBER, train_investment), STEP_MUL(2, 10), UNSET(0, "-"), .calc = &calc_cost_train },
+	{ FIELD(TUI_PANEL_COST, TUI_COST_TRAIN, "dtype", "compute dtype", TUI_FIELD_DTYPE, train_dtype), .calc = &calc_cost_train },
+	COST_PEAK(TUI_COST_TRAIN, &calc_cost_train, train_peak),
+	{ FIELD(TUI_PANEL_COST, TUI_COST_TRAIN, "flops_formula", "FLOPs formula", TUI_FIELD_CHOICE, train_formula), CHOICES(flops_formulas), .calc = &calc_cost_train },
+	{ FIELD(TUI_PANEL_COST, TUI_COST_TRAIN, "layers", "layers (palm)", TUI_FIELD_INTEGER, train_layers), STEP_ADD(1, 8), .calc = &calc_cost_train },
+	{ FIELD(TUI_PANEL_COST, TUI_COST_TRAIN, "heads", "heads (palm)", TUI_FIELD_INTEGER, train_heads), STEP_MUL(2, 8), .calc = &calc_cost_train },
+	{ FIELD(TUI_PANEL_COST, TUI_COST_TRAIN, "head_dim", "head dim (palm)", TUI_FIELD_INTEGER, train_head_dim), STEP_MUL(2, 8), .calc = &calc_cost_train },
+	{ FIELD(TUI_PANEL_COST, TUI_COST_TRAIN, "causal", "causal (palm)", TUI_FIELD_CHOICE, train_causal), CHOICES(booleans), .calc = &calc_cost_train },
+	COST_PARAMS(TUI_COST_DECODE, &calc_cost_decode, decode_params),
+	{ FIELD(TUI_PANEL_COST, TUI_COST_DECODE, "layers", "layers", TUI_FIELD_INTEGER, decode_layers), STEP_ADD(1, 8), .calc = &calc_cost_decode },
+	{ FIELD(TUI_PANEL_COST, TUI_COST_DECODE, "kv_heads", "KV heads", TUI_FIELD_INTEGER, decode_kv_heads), STEP_MUL(2, 8), .calc = &calc_cost_decode },
+	{ FIELD(TUI_PANEL_COST, TUI_COST_DECODE, "head_dim", "head dim", TUI_FIELD_INTEGER, decode_head_dim), STEP_MUL(2, 8), .calc = &calc_cost_decode },
+	{ FIELD(TUI_PANEL_COST, TUI_COST_DECODE, "context", "context", TUI_FIELD_INTEGER, decode_context), STEP_MUL(2, 16), .calc = &calc_cost_decode },
+	{ FIELD(TUI_PANEL_COST, TUI_COST_DECODE, "batch", "batch", TUI_FIELD_INTEGER, decode_batch), STEP_MUL(2, 16), .calc = &calc_cost_decode },
+	COST_GPUS(TUI_COST_DECODE, &calc_cost_decode, decode_gpus),
+	COST_PRICE(TUI_COST_DECODE, &calc_cost_decode, decode_price),
+	{ FIELD(TUI_PANEL_COST, TUI_COST_DECODE, "weight_dtype", "weight dtype", TUI_FIELD_CHOICE, decode_weight_dtype), CHOICES(storage_types), .calc = &calc_cost_decode },
+	{ FIELD(TUI_PANEL_COST, TUI_COST_DECODE, "kv_dtype", "KV dtype", TUI_FIELD_CHOICE, decode_kv_dtype), CHOICES(storage_types), .calc = &calc_cost_decode },
+	{ FIELD(TUI_PANEL_COST, TUI_COST_DECODE, "compute_dtype", "compute dtype", TUI_FIELD_DTYPE, decode_dtype), .calc = &calc_cost_decode },
+	COST_PEAK(TUI_COST_DECODE, &calc_cost_decode, decode_peak),
+	{ FIELD(TUI_PANEL_COST, TUI_COST_DECODE, "overhead_ms", "overhead/step", TUI_FIELD_NUMBER, decode_overhead), STEP_ADD(1e-4, 1e-3), .calc = &calc_cost_decode },
 };
 /* clang-format on */
 const size_t tui_field_count = sizeof tui_fields / sizeof tui_fields[0];
@@ -146,8 +170,8 @@ const struct param *tui_field_param(const struct tui_field *f)
 void tui_field_range(const struct tui_field *f, double *lo, double *hi, bool *open_lo)
 {
 	const struct param *p = tui_field_param(f);
-	*lo = p ? p->lo : f->min;
-	*hi = p ? p->hi : f->max;
+	*lo = p ? p->lo : 0;
+	*hi = p ? p->hi : 0;
 	*open_lo = p && (p->flags & PARAM_OPEN_LO);
 }
 
@@ -155,7 +179,14 @@ void tui_field_range(const struct tui_field *f, double *lo, double *hi, bool *op
 static enum ridge_unit field_unit(const struct tui_field *f)
 {
 	const struct param *p = tui_field_param(f);
-	return p && p->kind == PARAM_NUMBER ? p->unit : f->unit;
+	return p && p->kind == PARAM_NUMBER ? p->unit : RIDGE_UNIT_COUNT;
+}
+
+/* A fraction (an MFU) is shown and typed as a percentage. */
+static bool field_percent(const struct tui_field *f)
+{
+	const struct param *p = tui_field_param(f);
+	return p && p->kind == PARAM_FRACTION;
 }
 
 static double *num_ptr(struct tui_inputs *in, const struct tui_field *f)
@@ -290,7 +321,7 @@ void tui_field_format(const struct tui_state *s, const struct tui_field *f, char
 		double v = num_value(in, f);
 		if (f->has_unset && v == f->unset_value)
 			snprintf(buf, len, "%s", f->unset_text);
-		else if (f->percent)
+		else if (field_percent(f))
 			snprintf(buf, len, "%.6g%%", v * 100);
 		else
 			format_number(v, field_unit(f), f->kind == TUI_FIELD_INTEGER, buf, len);
@@ -336,7 +367,7 @@ int tui_field_set_text(struct tui_inputs *in, const struct hwdb *db, const struc
 			*num_ptr(in, f) = f->unset_value;
 			return 0;
 		}
-		if (f->percent) {
+		if (field_percent(f)) {
 			/* "45%" and "0.45" are both 45%; a plain number above 1 is read
 			 * as a percentage too, since the field shows percentages. */
 			char copy[64];
@@ -362,15 +393,9 @@ int tui_field_set_text(struct tui_inputs *in, const struct hwdb *db, const struc
 		bool open_lo;
 		tui_field_range(f, &lo, &hi, &open_lo);
 		if (!(v <= hi && (open_lo ? v > lo : v >= lo))) {
-			/* A calculator's input: the command line's words for its range. */
-			const struct param *p = tui_field_param(f);
+			/* The command line's words for the range. */
 			char range[96];
-			if (p)
-				params_range_text(p, range, sizeof range);
-			else if (f->percent)
-				snprintf(range, sizeof range, "%g%%..%g%%", lo * 100, hi * 100);
-			else
-				snprintf(range, sizeof range, "%g..%g", lo, hi);
+			params_range_text(tui_field_param(f), range, sizeof range);
 			snprintf(err, err_len, "'%s' is out of range (%s)", text, range);
 			return -1;
 		}
@@ -432,8 +457,15 @@ static void step_number(struct tui_state *s, const struct tui_field *f, int dire
 	double lo, hi;
 	bool open_lo;
 	tui_field_range(f, &lo, &hi, &open_lo);
-	if (open_lo) /* the first value above lo the steps reach */
-		lo += f->kind == TUI_FIELD_INTEGER ? 1 : f->step;
+	/* The first value above an open lo the steps reach: one step above it
+	 * on an additive scale (or where "not set" lies under it: a peak, an
+	 * investment); dividing alone never reaches 0 (an intensity). */
+	if (open_lo && f->kind == TUI_FIELD_INTEGER)
+		lo += 1;
+	else if (open_lo && (f->step_kind != TUI_STEP_MUL || f->has_unset))
+		lo += f->step;
+	else if (open_lo)
+		lo = nextafter(lo, INFINITY);
 	if (hi > DBL_MAX)
 		hi = DBL_MAX;
 	if (f->step_kind == TUI_STEP_WARP && tui_state_gpu(s) && tui_state_gpu(s)->max_threads_per_block > 0 &&
@@ -575,7 +607,9 @@ void tui_inputs_default(struct tui_inputs *in, const struct hwdb *db, int gpu)
 	in->train_heads = 32;
 	in->train_head_dim = 128;
 	in->train_price = in->decode_price = tui_default_price(db, gpu);
-	/* The starting value of each field whose calculator's parameter has one. */
+	/* The starting value of each field whose calculator's parameter has one;
+	 * the values above are the starting examples of the parameters that have
+	 * none (a required input: M, N, K, the model's size). */
 	for (size_t i = 0; i < tui_field_count; i++) {
 		const struct param *p = tui_field_param(&tui_fields[i]);
 		char err[TUI_TEXT];

@@ -97,25 +97,25 @@ enum tui_step_kind {
 struct tui_field {
 	enum tui_panel_id panel;
 	int mode;        /* shown only in this panel mode; -1 always */
-	const char *key; /* scenario/--dump key */
+	const char *key; /* the calculator's parameter, the scenario/--dump key */
 	const char *label;
 	enum tui_field_kind kind;
 	size_t offset; /* into struct tui_inputs */
 	size_t size;   /* TEXT: buffer size */
-	enum ridge_unit unit;
-	bool percent;    /* a fraction shown and typed as a percentage */
-	double min, max; /* a field of the TUI's own; one of a calculator takes its table's */
+	/* NUMBER, INTEGER: how the arrow keys step (the values it takes are the parameter's) */
 	enum tui_step_kind step_kind;
 	double step, big_step;
-	const char *const *choices;
+	const char *const *choices; /* CHOICE */
 	int choice_count;
 	bool has_unset; /* unset_value means "not set", shown as unset_text */
 	double unset_value;
 	const char *unset_text;
 	bool nvidia_only; /* hidden when the GPU is AMD (carveout, opt-in) */
 	/* The calculator whose input this is: its parameter named key gives the
-	 * range, unit and starting value, so that the TUI, the command line and
-	 * scenario files accept the same values. NULL: the TUI's own field. */
+	 * range, unit (a fraction is shown as a percentage) and starting value,
+	 * so that the TUI, the command line and scenario files accept the same
+	 * values. Every NUMBER and INTEGER field has one; NULL: a field of the
+	 * TUI's own (a panel mode, the hardware panel's GPUs). */
 	const struct calc *calc;
 };
 
@@ -124,8 +124,8 @@ extern const size_t tui_field_count;
 
 /* The calculator's parameter a field is (by key), or NULL. */
 const struct param *tui_field_param(const struct tui_field *f);
-/* The values a number field takes: lo..hi, lo itself excluded when
- * *open_lo (an MFU of 0). */
+/* The values a number field takes, its parameter's: lo..hi, lo itself
+ * excluded when *open_lo (an MFU of 0). */
 void tui_field_range(const struct tui_field *f, double *lo, double *hi, bool *open_lo);
 
 /* ---- results: what the model computed from the inputs ---- */

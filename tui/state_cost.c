@@ -6,17 +6,25 @@
 #include "cost_calc.h"
 #include "panels.h"
 
+/* The rate a cost is priced at, `ridge cost`'s lookup: the given peak, else
+ * the dtype's hwdb rate. Returns 0, or -1 with err (the GPU has neither). */
+static int peak_rate(const struct ridge_gpu *gpu, int dtype, double given, double *peak, char *err, size_t err_len)
+{
+	struct cost_peak pk;
+	if (cost_peak_lookup(gpu, (enum ridge_dtype)dtype, given, &pk) != 0) {
+		snprintf(err, err_len, "%s on %s: %s", ridge_dtype_name((enum ridge_dtype)dtype), gpu->id, pk.why);
+		return -1;
+	}
+	*peak = pk.peak;
+	return 0;
+}
+
 int tui_train_input(const struct tui_inputs *in, const struct ridge_gpu *gpu, struct ridge_train_input *t, char *err,
 		    size_t err_len)
 {
 	memset(t, 0, sizeof *t);
-	struct cost_peak pk; /* `ridge cost`'s lookup: the given peak, else the dtype's hwdb rate */
-	if (cost_peak_lookup(gpu, (enum ridge_dtype)in->train_dtype, in->train_peak, &pk) != 0) {
-		snprintf(err, err_len, "%s on %s: %s", ridge_dtype_name((enum ridge_dtype)in->train_dtype), gpu->id,
-			 pk.why);
+	if (peak_rate(gpu, in->train_dtype, in->train_peak, &t->peak_flops, err, err_len) != 0)
 		return -1;
-	}
-	t->peak_flops = pk.peak;
 	t->params = in->train_params;
 	t->seq = in->train_seq;
 	t->batch = in->train_batch;
@@ -38,13 +46,8 @@ int tui_decode_input(const struct tui_inputs *in, const struct ridge_gpu *gpu, s
 		     size_t err_len)
 {
 	memset(d, 0, sizeof *d);
-	struct cost_peak pk; /* `ridge cost`'s lookup: the given peak, else the dtype's hwdb rate */
-	if (cost_peak_lookup(gpu, (enum ridge_dtype)in->decode_dtype, in->decode_peak, &pk) != 0) {
-		snprintf(err, err_len, "%s on %s: %s", ridge_dtype_name((enum ridge_dtype)in->decode_dtype), gpu->id,
-			 pk.why);
+	if (peak_rate(gpu, in->decode_dtype, in->decode_peak, &d->peak_flops, err, err_len) != 0)
 		return -1;
-	}
-	d->peak_flops = pk.peak;
 	const struct tui_field *w = tui_field_find_in(TUI_PANEL_COST, "weight_dtype");
 	const struct tui_field *kv = tui_field_find_in(TUI_PANEL_COST, "kv_dtype");
 	if (!cost_storage_bytes(w->choices[in->decode_weight_dtype], &d->weight_bytes) ||
@@ -69,12 +72,9 @@ int tui_decode_input(const struct tui_inputs *in, const struct ridge_gpu *gpu, s
 void tui_compute_cost(struct tui_state *s)
 {
 	struct tui_cost_results *r = &s->out.cost;
-	const struct ridge_gpu *gpu = tui_state_gpu(s);
-	memset(r, 0, sizeof *r);
-	if (!gpu) {
-		snprintf(r->error, sizeof r->error, "no GPU selected");
+	const struct ridge_gpu *gpu = tui_panel_gpu(s, r, sizeof *r, r->error, sizeof r->error);
+	if (!gpu)
 		return;
-	}
 	char err[TUI_TEXT];
 	if (s->in.cost_mode == TUI_COST_TRAIN) {
 		struct ridge_train_input t;

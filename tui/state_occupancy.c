@@ -21,11 +21,23 @@ void tui_occupancy_input(const struct tui_inputs *in, const struct ridge_gpu *gp
 	}
 }
 
+/* err := why (the two sizes as text, then the GPU's id, as why's %s take
+ * them); returns -1. */
+static int refuse_smem(char *err, size_t err_len, const char *why, double bytes, double limit, const char *gpu_id)
+	__attribute__((format(printf, 3, 0)));
+static int refuse_smem(char *err, size_t err_len, const char *why, double bytes, double limit, const char *gpu_id)
+{
+	char a[32], b[32];
+	fmt_bytes(bytes, a, sizeof a);
+	fmt_bytes(limit, b, sizeof b);
+	snprintf(err, err_len, why, a, b, gpu_id);
+	return -1;
+}
+
 /* Shared memory the kernel cannot have at all, as `ridge occupancy` refuses
  * it (a legal configuration that cannot launch is a result: 0 blocks). */
 static int check_smem(const struct ridge_gpu *g, const struct tui_inputs *in, char *err, size_t err_len)
 {
-	char a[32], b[32], c[32];
 	double total = in->smem + in->dyn_smem;
 	if (in->threads > g->max_threads_per_block) {
 		snprintf(err, err_len, "%g threads: over the %d per block on %s", in->threads, g->max_threads_per_block,
@@ -33,39 +45,27 @@ static int check_smem(const struct ridge_gpu *g, const struct tui_inputs *in, ch
 		return -1;
 	}
 	if (g->vendor == RIDGE_VENDOR_AMD) {
-		if (total > g->smem_per_block) {
-			fmt_bytes(total, a, sizeof a);
-			fmt_bytes(g->smem_per_block, b, sizeof b);
-			snprintf(err, err_len, "%s of LDS per workgroup is over the %s maximum on %s", a, b, g->id);
-			return -1;
-		}
+		if (total > g->smem_per_block)
+			return refuse_smem(err, err_len, "%s of LDS per workgroup is over the %s maximum on %s", total,
+					   g->smem_per_block, g->id);
 		return 0;
 	}
-	if (in->smem > g->smem_per_block) {
-		fmt_bytes(in->smem, a, sizeof a);
-		fmt_bytes(g->smem_per_block, b, sizeof b);
-		snprintf(err, err_len, "%s static smem is over the %s a kernel can declare: use dynamic + opt-in", a,
-			 b);
-		return -1;
-	}
-	if (total > g->smem_per_block_optin) {
-		fmt_bytes(total, a, sizeof a);
-		fmt_bytes(g->smem_per_block_optin, c, sizeof c);
-		snprintf(err, err_len, "%s of smem is over the opt-in maximum of %s per block on %s", a, c, g->id);
-		return -1;
-	}
+	if (in->smem > g->smem_per_block)
+		return refuse_smem(err, err_len,
+				   "%s static smem is over the %s a kernel can declare: use dynamic + opt-in", in->smem,
+				   g->smem_per_block, g->id);
+	if (total > g->smem_per_block_optin)
+		return refuse_smem(err, err_len, "%s of smem is over the opt-in maximum of %s per block on %s", total,
+				   g->smem_per_block_optin, g->id);
 	return 0;
 }
 
 void tui_compute_occupancy(struct tui_state *s)
 {
 	struct tui_occupancy_results *r = &s->out.occupancy;
-	const struct ridge_gpu *gpu = tui_state_gpu(s);
-	memset(r, 0, sizeof *r);
-	if (!gpu) {
-		snprintf(r->error, sizeof r->error, "no GPU selected");
+	const struct ridge_gpu *gpu = tui_panel_gpu(s, r, sizeof *r, r->error, sizeof r->error);
+	if (!gpu)
 		return;
-	}
 	struct ridge_occupancy_input occ;
 	tui_occupancy_input(&s->in, gpu, &occ);
 	char err[TUI_TEXT];

@@ -55,12 +55,9 @@ void tui_compute_roofline(struct tui_state *s)
 {
 	struct tui_roofline_results *r = &s->out.roofline;
 	const struct tui_inputs *in = &s->in;
-	const struct ridge_gpu *gpu = tui_state_gpu(s);
-	memset(r, 0, sizeof *r);
-	if (!gpu) {
-		snprintf(r->error, sizeof r->error, "no GPU selected");
+	const struct ridge_gpu *gpu = tui_panel_gpu(s, r, sizeof *r, r->error, sizeof r->error);
+	if (!gpu)
 		return;
-	}
 	plot_ceilings(gpu, r);
 	enum ridge_level level = (enum ridge_level)in->roofline_level;
 	bool no_tensor = in->roofline_no_tensor != 0;
