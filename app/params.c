@@ -159,6 +159,22 @@ static bool is_bare_number(const char *text)
 	return n > 0 && (isdigit((unsigned char)text[n - 1]) || text[n - 1] == '.');
 }
 
+int params_parse_number(const struct param *p, const char *text, double *value, char *err, size_t err_len)
+{
+	if (!(p->bare_unit && is_bare_number(text)))
+		return ridge_quantity_parse(text, p->unit, value, err, err_len);
+	char buf[128];
+	snprintf(buf, sizeof buf, "%s%s", text, p->bare_unit);
+	if (ridge_quantity_parse(buf, p->unit, value, err, err_len) == 0)
+		return 0;
+	/* Say why in terms of what was typed ('1e309', not '1e309us'). */
+	double unused;
+	char plain[200];
+	if (ridge_quantity_parse(text, p->unit, &unused, plain, sizeof plain) != 0)
+		snprintf(err, err_len, "%s", plain);
+	return -1;
+}
+
 /* Whole bounds are grouped from 10,000 up, as the result tables group them
  * (1..1024, 1..1,000,000). */
 static void bound_text(double v, char *buf, size_t len)
@@ -250,19 +266,7 @@ int params_set(struct param_values *v, int i, const char *text, const char *wher
 		}
 		break;
 	case PARAM_NUMBER:
-		if (p->bare_unit && is_bare_number(text)) {
-			char buf[128];
-			snprintf(buf, sizeof buf, "%s%s", text, p->bare_unit);
-			if (ridge_quantity_parse(buf, p->unit, &value, err, sizeof err) != 0) {
-				/* Say why in terms of what was typed ('1e309', not '1e309us'). */
-				double unused;
-				char plain[200];
-				if (ridge_quantity_parse(text, p->unit, &unused, plain, sizeof plain) != 0)
-					snprintf(err, sizeof err, "%s", plain);
-				param_error(st, v->where[i], where, "%s", err);
-				return -1;
-			}
-		} else if (ridge_quantity_parse(text, p->unit, &value, err, sizeof err) != 0) {
+		if (params_parse_number(p, text, &value, err, sizeof err) != 0) {
 			param_error(st, v->where[i], where, "%s", err);
 			return -1;
 		}

@@ -96,6 +96,11 @@ void params_flag_name(const char *name, char *buf, size_t len);
 /* The range as messages state it: "1..1024", "0 < MFU <= 1". */
 void params_range_text(const struct param *p, char *buf, size_t len);
 
+/* A PARAM_NUMBER's text in its unit, a bare number in its bare_unit
+ * ("--overhead-ms 2" is 2 ms): the parse of params_set, for a front end
+ * that reads one value (the TUI's fields). Returns 0, or -1 with a reason. */
+int params_parse_number(const struct param *p, const char *text, double *value, char *err, size_t err_len);
+
 /* Parses a fraction: "0.4", "40%". Returns 0, or -1 with a reason. */
 int params_parse_fraction(const char *text, double *out, char *err, size_t err_len);
 

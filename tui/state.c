@@ -382,6 +382,10 @@ int tui_field_set_text(struct tui_inputs *in, const struct hwdb *db, const struc
 				return -1;
 			if (pct || v > 1)
 				v /= 100;
+		} else if (tui_field_param(f) && tui_field_param(f)->kind == PARAM_NUMBER) {
+			/* The command line's parse: a bare number is in the flag's unit (ms for overhead_ms). */
+			if (params_parse_number(tui_field_param(f), text, &v, err, err_len) != 0)
+				return -1;
 		} else if (ridge_quantity_parse(text, field_unit(f), &v, err, err_len) != 0) {
 			return -1;
 		}

@@ -300,6 +300,14 @@ static void test_decode_ranges_are_the_table_s(void **state)
 	assert_int_equal(tui_field_set_text(&in, &db, peak, "0", err, sizeof err), -1);
 	assert_string_equal(err, "'0' is out of range (greater than 0)");
 
+	/* A bare number is read in the flag's unit, as --overhead-ms reads it. */
+	const struct tui_field *overhead = mode_field(TUI_PANEL_COST, TUI_COST_DECODE, "overhead_ms");
+	assert_int_equal(tui_field_set_text(&in, &db, overhead, "2", err, sizeof err), 0);
+	assert_true(in.decode_overhead == 2e-3);
+	assert_int_equal(tui_field_set_text(&in, &db, overhead, "2 s", err, sizeof err), 0);
+	assert_true(in.decode_overhead == 2);
+	assert_int_equal(tui_field_set_text(&in, &db, overhead, "3600001", err, sizeof err), -1);
+
 	/* The storage and compute dtypes start from the table's default. */
 	const struct tui_field *kv = mode_field(TUI_PANEL_COST, TUI_COST_DECODE, "kv_dtype");
 	assert_string_equal(table_param(&calc_cost_decode, "kv_dtype")->def, "bf16");
