@@ -1054,96 +1054,110 @@ static bool close_enough(double actual, double expected, double tolerance)
 	return fabs(actual - expected) <= tolerance * fabs(expected);
 }
 
-/* Appends one check per expect key to checks; returns the failures, or -1 for a bad key. */
-static int run_checks(struct eval_scenario *sc, struct eval_item *it, const cJSON *result, cJSON *checks)
+/* One key of an item's expect: or book: mapping, found in its result. */
+struct result_key {
+	const yaml_node_t *key_node, *value_node;
+	const char *key;     /* a result path (result_path) */
+	const char *text;    /* the scenario's value for it */
+	const cJSON *actual; /* the result's */
+};
+
+/* What expect: and book: do with each key: append to out; returns 1 for a
+ * failed check, 0, or -1 after an error. */
+typedef int result_key_fn(struct eval_scenario *sc, const struct eval_item *it, const struct result_key *rk,
+			  cJSON *out);
+
+/* Resolves each key of an item's section ("expect" or "book", a mapping, or
+ * NULL) in its result, the value a number when numbers_only, and hands it to
+ * fn. Returns the sum of fn's answers, or -1 after the first error. */
+static int each_result_key(struct eval_scenario *sc, const struct eval_item *it, const yaml_node_t *section,
+			   const char *section_name, bool numbers_only, const cJSON *result, result_key_fn *fn,
+			   cJSON *out)
 {
-	int failed = 0;
-	if (!it->expect)
+	int sum = 0;
+	if (!section)
 		return 0;
-	for (yaml_node_pair_t *p = it->expect->data.mapping.pairs.start; p < it->expect->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = node_at(sc, p->key), *v = node_at(sc, p->value);
-		const char *key = key_text(k);
+	for (yaml_node_pair_t *p = section->data.mapping.pairs.start; p < section->data.mapping.pairs.top; p++) {
+		struct result_key rk = { .key_node = node_at(sc, p->key), .value_node = node_at(sc, p->value) };
+		rk.key = key_text(rk.key_node);
 		char why[400];
-		const cJSON *actual = result_path(result, key, why, sizeof why);
-		if (!actual) {
-			node_error(sc, k, "expect: the %s item has no result '%.300s': %s", it->calc->name, key, why);
+		rk.actual = result_path(result, rk.key, why, sizeof why);
+		if (!rk.actual || (numbers_only && !cJSON_IsNumber(rk.actual))) {
+			node_error(sc, rk.key_node, "%s: the %s item has no %s '%.300s'%s%s", section_name,
+				   it->calc->name, numbers_only ? "number" : "result", rk.key, rk.actual ? "" : ": ",
+				   rk.actual ? "" : why);
 			return -1;
 		}
-		const char *text = scalar(sc, v, key);
-		if (!text)
+		if (!(rk.text = scalar(sc, rk.value_node, rk.key)))
 			return -1;
-		bool ok;
-		cJSON *c = cJSON_CreateObject();
-		cJSON_AddStringToObject(c, "key", key);
-		if (cJSON_IsNumber(actual)) {
-			double want;
-			if (parse_expected_number(text, &want) != 0) {
-				cJSON_Delete(c);
-				node_error(sc, v, "expect: %s: '%s' is not a number", key, text);
-				return -1;
-			}
-			ok = close_enough(actual->valuedouble, want, it->tolerance);
-			json_number(c, "expected", want);
-			json_number(c, "actual", actual->valuedouble);
-		} else if (cJSON_IsBool(actual)) {
-			bool want = strcasecmp(text, "true") == 0 || strcasecmp(text, "yes") == 0;
-			ok = want == (bool)cJSON_IsTrue(actual);
-			cJSON_AddBoolToObject(c, "expected", want);
-			cJSON_AddBoolToObject(c, "actual", cJSON_IsTrue(actual));
-		} else if (cJSON_IsString(actual)) {
-			ok = strcmp(text, actual->valuestring) == 0;
-			cJSON_AddStringToObject(c, "expected", text);
-			cJSON_AddStringToObject(c, "actual", actual->valuestring);
-		} else if (cJSON_IsNull(actual)) {
-			ok = strcasecmp(text, "none") == 0;
-			cJSON_AddStringToObject(c, "expected", text);
-			cJSON_AddNullToObject(c, "actual");
-		} else {
-			cJSON_Delete(c);
-			node_error(sc, k, "expect: '%s' is a list or mapping; name one of its values", key);
+		int answer = fn(sc, it, &rk, out);
+		if (answer < 0)
 			return -1;
-		}
-		char where[PARAM_WHERE];
-		where_of(sc, v, where, sizeof where);
-		cJSON_AddStringToObject(c, "where", where);
-		cJSON_AddBoolToObject(c, "ok", ok);
-		cJSON_AddItemToArray(checks, c);
-		failed += !ok;
+		sum += answer;
 	}
-	return failed;
+	return sum;
 }
 
-static int run_book(struct eval_scenario *sc, struct eval_item *it, const cJSON *result, cJSON *book)
+/* expect: one check appended to checks; 1 when it fails. */
+static int add_check(struct eval_scenario *sc, const struct eval_item *it, const struct result_key *rk, cJSON *checks)
 {
-	if (!it->book)
-		return 0;
-	for (yaml_node_pair_t *p = it->book->data.mapping.pairs.start; p < it->book->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = node_at(sc, p->key), *v = node_at(sc, p->value);
-		const char *key = key_text(k);
-		char why[400];
-		const cJSON *actual = result_path(result, key, why, sizeof why);
-		if (!actual || !cJSON_IsNumber(actual)) {
-			node_error(sc, k, "book: the %s item has no number '%.300s'%s%s", it->calc->name, key,
-				   actual ? "" : ": ", actual ? "" : why);
+	const cJSON *actual = rk->actual;
+	const char *key = rk->key, *text = rk->text;
+	bool ok;
+	cJSON *c = cJSON_CreateObject();
+	cJSON_AddStringToObject(c, "key", key);
+	if (cJSON_IsNumber(actual)) {
+		double want;
+		if (parse_expected_number(text, &want) != 0) {
+			cJSON_Delete(c);
+			node_error(sc, rk->value_node, "expect: %s: '%s' is not a number", key, text);
 			return -1;
 		}
-		const char *text = scalar(sc, v, key);
-		double printed;
-		if (!text)
-			return -1;
-		if (parse_expected_number(text, &printed) != 0) {
-			node_error(sc, v, "book: %s: '%s' is not a number", key, text);
-			return -1;
-		}
-		cJSON *b = cJSON_CreateObject();
-		cJSON_AddStringToObject(b, "key", key);
-		json_number(b, "book", printed);
-		json_number(b, "exact", actual->valuedouble);
-		json_number(b, "drift", printed - actual->valuedouble);
-		json_number(b, "drift_relative",
-			    actual->valuedouble != 0 ? (printed - actual->valuedouble) / actual->valuedouble : NAN);
-		cJSON_AddItemToArray(book, b);
+		ok = close_enough(actual->valuedouble, want, it->tolerance);
+		json_number(c, "expected", want);
+		json_number(c, "actual", actual->valuedouble);
+	} else if (cJSON_IsBool(actual)) {
+		bool want = strcasecmp(text, "true") == 0 || strcasecmp(text, "yes") == 0;
+		ok = want == (bool)cJSON_IsTrue(actual);
+		cJSON_AddBoolToObject(c, "expected", want);
+		cJSON_AddBoolToObject(c, "actual", cJSON_IsTrue(actual));
+	} else if (cJSON_IsString(actual)) {
+		ok = strcmp(text, actual->valuestring) == 0;
+		cJSON_AddStringToObject(c, "expected", text);
+		cJSON_AddStringToObject(c, "actual", actual->valuestring);
+	} else if (cJSON_IsNull(actual)) {
+		ok = strcasecmp(text, "none") == 0;
+		cJSON_AddStringToObject(c, "expected", text);
+		cJSON_AddNullToObject(c, "actual");
+	} else {
+		cJSON_Delete(c);
+		node_error(sc, rk->key_node, "expect: '%s' is a list or mapping; name one of its values", key);
+		return -1;
 	}
+	char where[PARAM_WHERE];
+	where_of(sc, rk->value_node, where, sizeof where);
+	cJSON_AddStringToObject(c, "where", where);
+	cJSON_AddBoolToObject(c, "ok", ok);
+	cJSON_AddItemToArray(checks, c);
+	return !ok;
+}
+
+/* book: the source's printed value beside the exact one, appended to book. */
+static int add_book(struct eval_scenario *sc, const struct eval_item *it, const struct result_key *rk, cJSON *book)
+{
+	(void)it;
+	double printed, exact = rk->actual->valuedouble;
+	if (parse_expected_number(rk->text, &printed) != 0) {
+		node_error(sc, rk->value_node, "book: %s: '%s' is not a number", rk->key, rk->text);
+		return -1;
+	}
+	cJSON *b = cJSON_CreateObject();
+	cJSON_AddStringToObject(b, "key", rk->key);
+	json_number(b, "book", printed);
+	json_number(b, "exact", exact);
+	json_number(b, "drift", printed - exact);
+	json_number(b, "drift_relative", exact != 0 ? (printed - exact) / exact : NAN);
+	cJSON_AddItemToArray(book, b);
 	return 0;
 }
 
@@ -1254,9 +1268,9 @@ cJSON *eval_file(const char *path, const char *hwdb_dir, const char *calibration
 		cJSON *book = cJSON_AddArrayToObject(entry, "book");
 		cJSON *checks = cJSON_AddArrayToObject(entry, "checks");
 		cJSON_AddItemToArray(items, entry);
-		if (run_book(sc, it, result, book) != 0)
+		if (each_result_key(sc, it, it->book, "book", true, result, add_book, book) != 0)
 			goto bad;
-		int failed = run_checks(sc, it, result, checks);
+		int failed = each_result_key(sc, it, it->expect, "expect", false, result, add_check, checks);
 		if (failed < 0)
 			goto bad;
 		failures += failed;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "json_fields.h"
 #include "kernel_time.h"
 #include "kernel_view.h"
 #include "ncu.h"
@@ -202,6 +203,26 @@ struct plot_out {
 	char labels[2][200];
 };
 
+/* The members shown as they are, in the documents' key order. */
+static const struct json_field ceiling_rate_fields[] = {
+	JSON_FIELDS(struct ridge_roofline_ceiling, peak_flops, bandwidth, ridge_point),
+};
+static const struct json_field point_roof_fields[] = {
+	JSON_FIELDS(struct ridge_roofline_point, intensity, attainable_flops),
+};
+static const struct json_field point_work_fields[] = {
+	JSON_FIELDS(struct ridge_roofline_point, flops, bytes, compute_time_s, memory_time_s, time_floor_s),
+};
+static const struct json_field point_achieved_fields[] = {
+	JSON_FIELDS(struct ridge_roofline_point, achieved_flops, achieved_bandwidth),
+};
+static const struct json_field point_fraction_fields[] = {
+	JSON_FIELDS(struct ridge_roofline_point, fraction_of_attainable, fraction_of_peak, fraction_of_bandwidth),
+};
+static const struct json_field level_placed_fields[] = {
+	JSON_FIELDS(struct ridge_roofline_level, ridge_point, time_s, attainable_flops),
+};
+
 static void json_ceiling(cJSON *o, const struct ridge_gpu *gpu, const struct ridge_roofline_ceiling *c)
 {
 	cJSON_AddStringToObject(o, "gpu", gpu->id);
@@ -211,30 +232,19 @@ static void json_ceiling(cJSON *o, const struct ridge_gpu *gpu, const struct rid
 	cJSON_AddStringToObject(o, "path", c->matrix ? "matrix" : "vector");
 	cJSON_AddBoolToObject(o, "sparse", c->sparse);
 	cJSON_AddStringToObject(o, "level", roofline_level_name(c->level));
-	json_number(o, "peak_flops", c->peak_flops);
-	json_number(o, "bandwidth", c->bandwidth);
-	json_number(o, "ridge_point", c->ridge_point);
+	json_put_fields(o, c, ceiling_rate_fields, JSON_FIELD_COUNT(ceiling_rate_fields));
 }
 
 void calc_json_roofline_point(cJSON *o, const struct ridge_roofline_point *p)
 {
-	json_number(o, "intensity", p->intensity);
-	json_number(o, "attainable_flops", p->attainable_flops);
+	json_put_fields(o, p, point_roof_fields, JSON_FIELD_COUNT(point_roof_fields));
 	cJSON_AddStringToObject(o, "bound", roofline_bound_name(p->bound));
-	if (p->has_work) {
-		json_number(o, "flops", p->flops);
-		json_number(o, "bytes", p->bytes);
-		json_number(o, "compute_time_s", p->compute_time_s);
-		json_number(o, "memory_time_s", p->memory_time_s);
-		json_number(o, "time_floor_s", p->time_floor_s);
-	}
+	if (p->has_work)
+		json_put_fields(o, p, point_work_fields, JSON_FIELD_COUNT(point_work_fields));
 	if (p->has_time) {
 		json_number(o, "time_s", p->time_s);
-		json_number(o, "achieved_flops", p->achieved_flops);
-		json_number(o, "achieved_bandwidth", p->achieved_bandwidth);
-		json_number(o, "fraction_of_attainable", p->fraction_of_attainable);
-		json_number(o, "fraction_of_peak", p->fraction_of_peak);
-		json_number(o, "fraction_of_bandwidth", p->fraction_of_bandwidth);
+		json_put_fields(o, p, point_achieved_fields, JSON_FIELD_COUNT(point_achieved_fields));
+		json_put_fields(o, p, point_fraction_fields, JSON_FIELD_COUNT(point_fraction_fields));
 	}
 }
 
@@ -242,17 +252,12 @@ void calc_json_roofline_point(cJSON *o, const struct ridge_roofline_point *p)
  * measured, else on its roof. */
 static struct roofline_plot_point placed_point(const char *label, const struct ridge_roofline_point *p)
 {
-	return (struct roofline_plot_point){ label,
-					     p->intensity,
-					     p->has_time ? p->achieved_flops : p->attainable_flops,
-					     p->attainable_flops,
-					     p->has_time,
-					     p->bound,
-					     false,
-					     false,
-					     0,
-					     0,
-					     0 };
+	return (struct roofline_plot_point){ .label = label,
+					     .intensity = p->intensity,
+					     .flops = p->has_time ? p->achieved_flops : p->attainable_flops,
+					     .attainable_flops = p->attainable_flops,
+					     .measured = p->has_time,
+					     .bound = p->bound };
 }
 
 static void json_hierarchy(cJSON *o, const struct ridge_roofline_hierarchy *h)
@@ -270,9 +275,7 @@ static void json_hierarchy(cJSON *o, const struct ridge_roofline_hierarchy *h)
 			json_number(e, "bandwidth", l->bandwidth);
 			if (l->write_fraction >= 0)
 				json_number(e, "write_fraction", l->write_fraction);
-			json_number(e, "ridge_point", l->ridge_point);
-			json_number(e, "time_s", l->time_s);
-			json_number(e, "attainable_flops", l->attainable_flops);
+			json_put_fields(e, l, level_placed_fields, JSON_FIELD_COUNT(level_placed_fields));
 			cJSON_AddStringToObject(e, "bound", roofline_bound_name(l->bound));
 		} else {
 			cJSON_AddNullToObject(e, "bandwidth");
@@ -370,17 +373,7 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 				       why, sizeof why);
 			snprintf(plot->labels[1], sizeof plot->labels[1], "%s (%s bytes)", name,
 				 other_tiled ? "tiled" : "compulsory");
-			plot->points[1] = (struct roofline_plot_point){ plot->labels[1],
-									q.intensity,
-									q.attainable_flops,
-									q.attainable_flops,
-									false,
-									q.bound,
-									false,
-									false,
-									0,
-									0,
-									0 };
+			plot->points[1] = placed_point(plot->labels[1], &q);
 		}
 	}
 	cJSON *doc = cJSON_CreateObject();
@@ -718,17 +711,9 @@ static int run_ncu(const struct param_values *v, const struct roofline_request *
 		if (cut > 32)
 			cut = 32;
 		snprintf(labels[i], sizeof labels[i], "%s %.*s", k->id, (int)cut, short_name);
-		points[i] = (struct roofline_plot_point){ labels[i],
-							  pl->p.intensity,
-							  pl->p.achieved_flops,
-							  pl->p.attainable_flops,
-							  true,
-							  pl->p.bound,
-							  false,
-							  false,
-							  0,
-							  0,
-							  pl->p.achieved_bandwidth };
+		/* Every kernel was measured; one without FLOPs is drawn on the bandwidth axis. */
+		points[i] = placed_point(labels[i], &pl->p);
+		points[i].achieved_bandwidth = pl->p.achieved_bandwidth;
 	}
 	if (write_plot(svg, req->sparse, gpu, &focus, points, report.count, st)) {
 		rc = EXIT_ENV;
@@ -767,13 +752,10 @@ static int run_ncu(const struct param_values *v, const struct roofline_request *
 			json_number(e, "bytes", pl->bytes);
 			json_number(e, "time_s", pl->k->time_s);
 			json_number(e, "intensity", pl->p.intensity);
-			json_number(e, "achieved_flops", pl->p.achieved_flops);
-			json_number(e, "achieved_bandwidth", pl->p.achieved_bandwidth);
+			json_put_fields(e, &pl->p, point_achieved_fields, JSON_FIELD_COUNT(point_achieved_fields));
 			json_number(e, "attainable_flops", pl->p.attainable_flops);
 			cJSON_AddStringToObject(e, "bound", roofline_bound_name(pl->p.bound));
-			json_number(e, "fraction_of_attainable", pl->p.fraction_of_attainable);
-			json_number(e, "fraction_of_peak", pl->p.fraction_of_peak);
-			json_number(e, "fraction_of_bandwidth", pl->p.fraction_of_bandwidth);
+			json_put_fields(e, &pl->p, point_fraction_fields, JSON_FIELD_COUNT(point_fraction_fields));
 			if (pl->k->has_l2) {
 				json_number(e, "l2_bytes", pl->k->l2_bytes);
 				if (pl->l2_placed)
@@ -1007,8 +989,7 @@ const struct calc calc_roofline = {
 
 /* One kernel row; with kernels, an element of that array: the ceiling and
  * the placed point as `ridge roofline --json` has them. */
-static void report_kernel(const struct ridge_gpu *gpu, const char *label, struct ridge_kernel_shape s, bool no_tensor,
-			  cJSON *kernels)
+static void report_kernel(const struct ridge_gpu *gpu, const char *label, struct ridge_kernel_shape s, cJSON *kernels)
 {
 	char err[400], f[32], b[32], t[32];
 	struct ridge_kernel_cost cost;
@@ -1016,7 +997,7 @@ static void report_kernel(const struct ridge_gpu *gpu, const char *label, struct
 	struct ridge_roofline_ceiling c;
 	struct ridge_roofline_point p;
 	int rc = intensity_kernel_on(gpu, &s, &cost, err, sizeof err) ||
-		 intensity_ceiling(gpu, &s, &cost, no_tensor, false, RIDGE_LEVEL_HBM, &c, &path, err, sizeof err) ||
+		 intensity_ceiling(gpu, &s, &cost, false, false, RIDGE_LEVEL_HBM, &c, &path, err, sizeof err) ||
 		 roofline_place(&c, cost.flops, cost.bytes, 0, &p, err, sizeof err);
 	if (kernels) {
 		cJSON *k = cJSON_CreateObject();
@@ -1115,42 +1096,41 @@ void report_roofline(const struct ridge_gpu *gpu, cJSON *json)
 			printf("  %s: no inner ridge points, %s\n", roofline_level_label((enum ridge_level)l), why);
 		}
 	}
-	/* The chapter's worked examples (the textbook, sections 7.2 and 7.6.2); a GPU
-	 * without bf16 runs them in fp16. */
+	/* The chapter's worked examples (the textbook, sections 7.2 and 7.6.2):
+	 * 4096^3 GEMMs, attention over S = 8192 with 64 heads of 128. A GPU
+	 * without bf16 runs them in fp16 (a label's %s). */
 	enum ridge_dtype half =
 		gpu->peak[RIDGE_BF16].has_matrix || gpu->peak[RIDGE_BF16].has_vector ? RIDGE_BF16 : RIDGE_FP16;
-	const char *h = ridge_dtype_name(half);
-	char label[96];
+	const struct ridge_kernel_shape gemm32 = { .dtype = RIDGE_FP32, .m = 4096, .n = 4096, .k = 4096 };
+	struct ridge_kernel_shape gemm = gemm32;
+	gemm.dtype = half;
+	const struct ridge_kernel_shape attn = { .dtype = half, .seq = 8192, .heads = 64, .head_dim = 128 };
+	const struct {
+		const char *label;
+		const struct ridge_kernel_shape *shape;
+		enum ridge_kernel kernel;
+		enum ridge_traffic traffic;
+	} examples[] = {
+		{ "naive GEMM, fp32 (2*M*N*K reads)", &gemm32, RIDGE_KERNEL_GEMM_NAIVE, RIDGE_TRAFFIC_DEFAULT },
+		{ "tiled GEMM, %s, tile 32 (A, B 128x at L2)", &gemm, RIDGE_KERNEL_GEMM_TILED, RIDGE_TRAFFIC_DEFAULT },
+		{ "  the same, every matrix once", &gemm, RIDGE_KERNEL_GEMM_TILED, RIDGE_TRAFFIC_COMPULSORY },
+		{ "library GEMM, %s, tile 128x128", &gemm, RIDGE_KERNEL_GEMM, RIDGE_TRAFFIC_TILED },
+		{ "standard attention, %s", &attn, RIDGE_KERNEL_ATTENTION, RIDGE_TRAFFIC_DEFAULT },
+		{ "  the same, every tensor once", &attn, RIDGE_KERNEL_ATTENTION, RIDGE_TRAFFIC_COMPULSORY },
+		{ "flash-attention, %s, query tile 128", &attn, RIDGE_KERNEL_FLASH_ATTENTION, RIDGE_TRAFFIC_TILED },
+		{ "  the same, every tensor once", &attn, RIDGE_KERNEL_FLASH_ATTENTION, RIDGE_TRAFFIC_COMPULSORY },
+	};
 	if (!json)
 		printf("  %-44s %9s %10s %9s  %-7s %-12s %10s\n", "kernel (4096^3 GEMMs; attention S=8192, 64x128)",
 		       "FLOPs", "bytes", "FLOP/B", "bound", "rate", "time floor");
-	struct ridge_kernel_shape g = { .dtype = RIDGE_FP32, .m = 4096, .n = 4096, .k = 4096 };
-	g.kernel = RIDGE_KERNEL_GEMM_NAIVE;
-	report_kernel(gpu, "naive GEMM, fp32 (2*M*N*K reads)", g, false, kernels);
-	g.dtype = half;
-	g.kernel = RIDGE_KERNEL_GEMM_TILED;
-	snprintf(label, sizeof label, "tiled GEMM, %s, tile 32 (A, B 128x at L2)", h);
-	report_kernel(gpu, label, g, false, kernels);
-	g.traffic = RIDGE_TRAFFIC_COMPULSORY;
-	snprintf(label, sizeof label, "  the same, every matrix once");
-	report_kernel(gpu, label, g, false, kernels);
-	g.traffic = RIDGE_TRAFFIC_TILED;
-	g.kernel = RIDGE_KERNEL_GEMM;
-	snprintf(label, sizeof label, "library GEMM, %s, tile 128x128", h);
-	report_kernel(gpu, label, g, false, kernels);
-	struct ridge_kernel_shape a = {
-		.kernel = RIDGE_KERNEL_ATTENTION, .dtype = half, .seq = 8192, .heads = 64, .head_dim = 128
-	};
-	snprintf(label, sizeof label, "standard attention, %s", h);
-	report_kernel(gpu, label, a, false, kernels);
-	a.traffic = RIDGE_TRAFFIC_COMPULSORY;
-	report_kernel(gpu, "  the same, every tensor once", a, false, kernels);
-	a.kernel = RIDGE_KERNEL_FLASH_ATTENTION;
-	a.traffic = RIDGE_TRAFFIC_TILED;
-	snprintf(label, sizeof label, "flash-attention, %s, query tile 128", h);
-	report_kernel(gpu, label, a, false, kernels);
-	a.traffic = RIDGE_TRAFFIC_COMPULSORY;
-	report_kernel(gpu, "  the same, every tensor once", a, false, kernels);
+	for (size_t i = 0; i < sizeof examples / sizeof examples[0]; i++) {
+		struct ridge_kernel_shape s = *examples[i].shape;
+		s.kernel = examples[i].kernel;
+		s.traffic = examples[i].traffic;
+		char label[96];
+		snprintf(label, sizeof label, examples[i].label, ridge_dtype_name(half));
+		report_kernel(gpu, label, s, kernels);
+	}
 	if (json)
 		return;
 	printf("  bytes: the algorithm's re-reads all reach HBM (an upper bound); \"every ... once\": L2 catches\n"

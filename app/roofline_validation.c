@@ -253,14 +253,21 @@ int roofline_validation_run(const char *file, const char *group, const struct ri
 				focus = i;
 			enum ridge_bound bound =
 				strcmp(p->binding, "compute") == 0 ? RIDGE_BOUND_COMPUTE : RIDGE_BOUND_MEMORY;
-			points[n++] = (struct roofline_plot_point){
-				p->label, p->intensity, p->achieved, p->attainable, true, bound, false, false, 0, 0, 0
-			};
+			points[n++] = (struct roofline_plot_point){ .label = p->label,
+								    .intensity = p->intensity,
+								    .flops = p->achieved,
+								    .attainable_flops = p->attainable,
+								    .measured = true,
+								    .bound = bound };
 			if (p->has_prediction)
-				points[n++] = (struct roofline_plot_point){
-					NULL, p->intensity, p->predicted, p->predicted, false, bound,
-					true, true,         p->intensity, p->achieved,  0
-				};
+				points[n++] = (struct roofline_plot_point){ .intensity = p->intensity,
+									    .flops = p->predicted,
+									    .attainable_flops = p->predicted,
+									    .bound = bound,
+									    .predicted = true,
+									    .has_link = true,
+									    .link_intensity = p->intensity,
+									    .link_flops = p->achieved };
 		}
 		char subtitle[300];
 		snprintf(subtitle, sizeof subtitle,

@@ -34,11 +34,7 @@ static const char *const severity_names[] = {
 	[RIDGE_ALIGN_ERROR] = "error",
 };
 
-const char *align_severity_name(enum ridge_align_severity severity)
-{
-	const char *name = model_name_of(severity_names, 0, RIDGE_ALIGN_ERROR + 1, (int)severity);
-	return name ? name : "unknown";
-}
+MODEL_ENUM_NAME_OR(align_severity_name, enum ridge_align_severity, severity_names, "unknown")
 
 int align_rule(const struct ridge_gpu *gpu, enum ridge_dtype dtype, struct ridge_align_rule *rule, char *err,
 	       size_t err_len)
@@ -249,27 +245,21 @@ int align_model_gemms(const struct ridge_align_model *model, long long tokens,
 		snprintf(err, err_len, "tokens %lld is out of range (1..%lld)", tokens, RIDGE_ALIGN_MAX_DIM);
 		return -1;
 	}
-	long long hidden = model->hidden_size, inter = model->intermediate_size;
-	long long q_width = model->num_attention_heads * model->head_dim;
-	long long kv_width = model->num_key_value_heads * model->head_dim;
+	long long hidden = model->hidden_size, inter = model->intermediate_size, layers = model->num_hidden_layers;
+	long long q_dim = model->num_attention_heads * model->head_dim;
+	long long kv_dim = model->num_key_value_heads * model->head_dim;
+	/* Each projection once per layer; the LM head once. */
 	const struct {
 		const char *name, *n_from, *k_from;
 		long long n, k, count;
 	} table[RIDGE_GEMM_COUNT] = {
-		[RIDGE_GEMM_Q] = { "q_proj", "num_attention_heads x head_dim", "hidden_size", q_width, hidden,
-				   model->num_hidden_layers },
-		[RIDGE_GEMM_K] = { "k_proj", "num_key_value_heads x head_dim", "hidden_size", kv_width, hidden,
-				   model->num_hidden_layers },
-		[RIDGE_GEMM_V] = { "v_proj", "num_key_value_heads x head_dim", "hidden_size", kv_width, hidden,
-				   model->num_hidden_layers },
-		[RIDGE_GEMM_O] = { "o_proj", "hidden_size", "num_attention_heads x head_dim", hidden, q_width,
-				   model->num_hidden_layers },
-		[RIDGE_GEMM_GATE] = { "gate_proj", "intermediate_size", "hidden_size", inter, hidden,
-				      model->num_hidden_layers },
-		[RIDGE_GEMM_UP] = { "up_proj", "intermediate_size", "hidden_size", inter, hidden,
-				    model->num_hidden_layers },
-		[RIDGE_GEMM_DOWN] = { "down_proj", "hidden_size", "intermediate_size", hidden, inter,
-				      model->num_hidden_layers },
+		[RIDGE_GEMM_Q] = { "q_proj", "num_attention_heads x head_dim", "hidden_size", q_dim, hidden, layers },
+		[RIDGE_GEMM_K] = { "k_proj", "num_key_value_heads x head_dim", "hidden_size", kv_dim, hidden, layers },
+		[RIDGE_GEMM_V] = { "v_proj", "num_key_value_heads x head_dim", "hidden_size", kv_dim, hidden, layers },
+		[RIDGE_GEMM_O] = { "o_proj", "hidden_size", "num_attention_heads x head_dim", hidden, q_dim, layers },
+		[RIDGE_GEMM_GATE] = { "gate_proj", "intermediate_size", "hidden_size", inter, hidden, layers },
+		[RIDGE_GEMM_UP] = { "up_proj", "intermediate_size", "hidden_size", inter, hidden, layers },
+		[RIDGE_GEMM_DOWN] = { "down_proj", "hidden_size", "intermediate_size", hidden, inter, layers },
 		[RIDGE_GEMM_LM_HEAD] = { "lm_head", "vocab_size", "hidden_size", model->vocab_size, hidden, 1 },
 	};
 	for (int i = 0; i < RIDGE_GEMM_COUNT; i++) {

@@ -79,6 +79,21 @@ static bool positive(double v)
 	return isfinite(v) && v > 0;
 }
 
+/* An input under the name its message gives it. */
+struct named_input {
+	const char *name;
+	double v;
+};
+
+/* 0, or -1 with "NAME must be greater than 0" for the first input that is not. */
+static int require_positive(const struct named_input *inputs, size_t count, char *err, size_t err_len)
+{
+	for (size_t i = 0; i < count; i++)
+		if (!positive(inputs[i].v))
+			return model_fail(err, err_len, "%s must be greater than 0", inputs[i].name);
+	return 0;
+}
+
 /* ---- storage types ---- */
 
 static const struct {
@@ -108,36 +123,31 @@ const char *cost_storage_list(void)
 int cost_model_params(const struct ridge_model_shape *m, double *params, struct ridge_explain *ex, char *err,
 		      size_t err_len)
 {
-	const struct {
-		const char *key;
-		double v;
-	} dims[] = {
-		{ "hidden_size", m->hidden },
-		{ "intermediate_size", m->intermediate },
-		{ "num_hidden_layers", m->layers },
-		{ "num_attention_heads", m->heads },
-		{ "num_key_value_heads", m->kv_heads },
-		{ "head_dim", m->head_dim },
-		{ "vocab_size", m->vocab },
+	/* The symbols of the formulas; the messages give their config keys. */
+	double h = m->hidden, ff = m->intermediate, L = m->layers, H = m->heads, n_kv = m->kv_heads, d = m->head_dim,
+	       V = m->vocab;
+	const struct named_input dims[] = {
+		{ "hidden_size", h },         { "intermediate_size", ff },     { "num_hidden_layers", L },
+		{ "num_attention_heads", H }, { "num_key_value_heads", n_kv }, { "head_dim", d },
+		{ "vocab_size", V },
 	};
-	for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++)
-		if (!positive(dims[i].v))
-			return model_fail(err, err_len, "%s must be greater than 0", dims[i].key);
-	double h = m->hidden, q = m->heads * m->head_dim, kv = m->kv_heads * m->head_dim;
+	if (require_positive(dims, sizeof dims / sizeof dims[0], err, err_len))
+		return -1;
+	double q = H * d, kv = n_kv * d;
 	double attention = h * q + 2 * h * kv + q * h;
 	step(ex, "attention weights per layer", NULL, "h*(H*d) + 2*h*(n_kv*d) + (H*d)*h", "", attention,
 	     "{}*{} + 2*{}*{} + {}*{}", h, q, h, kv, q, h);
-	double mlp = 3 * h * m->intermediate;
-	step(ex, "MLP weights per layer", NULL, "3*h*ff (gate, up, down)", "", mlp, "3*{}*{}", h, m->intermediate);
+	double mlp = 3 * h * ff;
+	step(ex, "MLP weights per layer", NULL, "3*h*ff (gate, up, down)", "", mlp, "3*{}*{}", h, ff);
 	double layer = attention + mlp + 2 * h;
 	step(ex, "parameters per layer", NULL, "attention + MLP + 2 norms", "", layer, "{} + {} + 2*{}", attention, mlp,
 	     h);
-	double embeddings = (m->tied_embeddings ? 1 : 2) * m->vocab * h;
+	double embeddings = (m->tied_embeddings ? 1 : 2) * V * h;
 	step(ex, "embedding + LM head", NULL, m->tied_embeddings ? "V*h (tied)" : "2*V*h", "", embeddings,
-	     m->tied_embeddings ? "{}*{}" : "2*{}*{}", m->vocab, h);
-	double total = m->layers * layer + embeddings + h;
-	step(ex, "parameters", NULL, "L*layer + embeddings + final norm", "", total, "{}*{} + {} + {}", m->layers,
-	     layer, embeddings, h);
+	     m->tied_embeddings ? "{}*{}" : "2*{}*{}", V, h);
+	double total = L * layer + embeddings + h;
+	step(ex, "parameters", NULL, "L*layer + embeddings + final norm", "", total, "{}*{} + {} + {}", L, layer,
+	     embeddings, h);
 	if (check_finite(total, "the parameter count", err, err_len))
 		return -1;
 	*params = total;
@@ -310,10 +320,7 @@ int cost_decode(const struct ridge_decode_input *in, struct ridge_decode_result 
 		char *err, size_t err_len)
 {
 	memset(out, 0, sizeof *out);
-	const struct {
-		const char *name;
-		double v;
-	} need[] = {
+	const struct named_input need[] = {
 		{ "params", in->params },     { "layers", in->layers },
 		{ "kv_heads", in->kv_heads }, { "head_dim", in->head_dim },
 		{ "context", in->context },   { "batch", in->batch },
@@ -321,9 +328,8 @@ int cost_decode(const struct ridge_decode_input *in, struct ridge_decode_result 
 		{ "kv bytes", in->kv_bytes }, { "bandwidth", in->bandwidth },
 		{ "peak", in->peak_flops },
 	};
-	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
-		if (!positive(need[i].v))
-			return model_fail(err, err_len, "%s must be greater than 0", need[i].name);
+	if (require_positive(need, sizeof need / sizeof need[0], err, err_len))
+		return -1;
 	if (!(isfinite(in->price_usd_per_gpu_hour) && in->price_usd_per_gpu_hour >= 0))
 		return model_fail(err, err_len, "the price must not be negative");
 	if (!(isfinite(in->overhead_s) && in->overhead_s >= 0))

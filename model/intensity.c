@@ -84,11 +84,7 @@ static const char *const traffic_names[] = {
 	[RIDGE_TRAFFIC_L2AWARE] = "l2-aware",
 };
 
-const char *intensity_traffic_name(enum ridge_traffic traffic)
-{
-	const char *name = model_name_of(traffic_names, 0, RIDGE_TRAFFIC_L2AWARE + 1, (int)traffic);
-	return name ? name : "default";
-}
+MODEL_ENUM_NAME_OR(intensity_traffic_name, enum ridge_traffic, traffic_names, "default")
 
 /* l2-aware is a result, never a request: the names parsed stop before it. */
 bool intensity_traffic_parse(const char *text, enum ridge_traffic *out)
@@ -559,6 +555,28 @@ static int cost_attention(const struct ridge_kernel_shape *s, double e, struct r
 	return 0;
 }
 
+/* A kernel's FLOPs and bytes, term by term (e: bytes per element); each
+ * kernel's is in kernel_costs. */
+typedef int kernel_cost_fn(const struct ridge_kernel_shape *s, double e, struct ridge_kernel_cost *c, char *err,
+			   size_t err_len);
+
+static kernel_cost_fn *const kernel_costs[RIDGE_KERNEL_COUNT] = {
+	[RIDGE_KERNEL_GEMM] = cost_gemm,
+	[RIDGE_KERNEL_GEMM_NAIVE] = cost_gemm,
+	[RIDGE_KERNEL_GEMM_TILED] = cost_gemm,
+	[RIDGE_KERNEL_GEMV] = cost_gemm,
+	[RIDGE_KERNEL_VECTOR_ADD] = cost_elementwise,
+	[RIDGE_KERNEL_ACTIVATION] = cost_elementwise,
+	[RIDGE_KERNEL_RESIDUAL_RMSNORM] = cost_fused,
+	[RIDGE_KERNEL_RMSNORM_LINEAR] = cost_fused,
+	[RIDGE_KERNEL_REDUCTION] = cost_norms,
+	[RIDGE_KERNEL_SOFTMAX] = cost_norms,
+	[RIDGE_KERNEL_LAYERNORM] = cost_norms,
+	[RIDGE_KERNEL_RMSNORM] = cost_norms,
+	[RIDGE_KERNEL_ATTENTION] = cost_attention,
+	[RIDGE_KERNEL_FLASH_ATTENTION] = cost_attention,
+};
+
 int intensity_kernel(const struct ridge_kernel_shape *shape, struct ridge_kernel_cost *out, char *err, size_t err_len)
 {
 	*out = (struct ridge_kernel_cost){ 0 };
@@ -572,31 +590,7 @@ int intensity_kernel(const struct ridge_kernel_shape *shape, struct ridge_kernel
 		snprintf(err, err_len, "unknown dtype");
 		return -1;
 	}
-	int rc;
-	switch (shape->kernel) {
-	case RIDGE_KERNEL_GEMM:
-	case RIDGE_KERNEL_GEMM_NAIVE:
-	case RIDGE_KERNEL_GEMM_TILED:
-	case RIDGE_KERNEL_GEMV:
-		rc = cost_gemm(shape, e, out, err, err_len);
-		break;
-	case RIDGE_KERNEL_VECTOR_ADD:
-	case RIDGE_KERNEL_ACTIVATION:
-		rc = cost_elementwise(shape, e, out, err, err_len);
-		break;
-	case RIDGE_KERNEL_RESIDUAL_RMSNORM:
-	case RIDGE_KERNEL_RMSNORM_LINEAR:
-		rc = cost_fused(shape, e, out, err, err_len);
-		break;
-	case RIDGE_KERNEL_ATTENTION:
-	case RIDGE_KERNEL_FLASH_ATTENTION:
-		rc = cost_attention(shape, e, out, err, err_len);
-		break;
-	default:
-		rc = cost_norms(shape, e, out, err, err_len);
-		break;
-	}
-	if (rc)
+	if (kernel_costs[shape->kernel](shape, e, out, err, err_len))
 		return -1;
 	out->traffic = intensity_default_traffic(shape);
 	out->bytes = out->read_bytes + out->write_bytes;

@@ -19,8 +19,6 @@ int model_name_index(const char *const *names, int first, int count, const char 
  * text, ignoring case; -1 when none. */
 int model_row_index(const void *rows, size_t count, size_t row_size, const char *text);
 
-#endif
-
 /* Defines the pair every named enum has: `const char *NAME_FN(ENUM)` (NULL
  * out of range) and `bool PARSE_FN(const char *text, ENUM *out)`, over
  * table[first..count-1]. */
@@ -37,3 +35,15 @@ int model_row_index(const void *rows, size_t count, size_t row_size, const char 
 		*out = (enum_type)i;                                        \
 		return true;                                                \
 	}
+
+/* Defines `const char *NAME_FN(ENUM)` that never returns NULL: table[value]
+ * (the table ends at the enum's last name), fallback when the value is out of
+ * range. */
+#define MODEL_ENUM_NAME_OR(name_fn, enum_type, table, fallback)                                                    \
+	const char *name_fn(enum_type value)                                                                       \
+	{                                                                                                          \
+		const char *name = model_name_of(table, 0, (int)(sizeof(table) / sizeof((table)[0])), (int)value); \
+		return name ? name : (fallback);                                                                   \
+	}
+
+#endif

@@ -83,9 +83,8 @@ static int require_positive(double v, const char *what, char *err, size_t err_le
 int roofline_ceiling_from(double peak_flops, double bandwidth, struct ridge_roofline_ceiling *out, char *err,
 			  size_t err_len)
 {
-	if (require_positive(peak_flops, "peak rate", err, err_len) != 0)
-		return -1;
-	if (require_positive(bandwidth, "bandwidth", err, err_len) != 0)
+	if (require_positive(peak_flops, "peak rate", err, err_len) ||
+	    require_positive(bandwidth, "bandwidth", err, err_len))
 		return -1;
 	out->peak_flops = peak_flops;
 	out->bandwidth = bandwidth;
@@ -158,9 +157,7 @@ int roofline_place_intensity(const struct ridge_roofline_ceiling *ceiling, doubl
 int roofline_place(const struct ridge_roofline_ceiling *ceiling, double flops, double bytes, double time_s,
 		   struct ridge_roofline_point *out, char *err, size_t err_len)
 {
-	if (require_positive(flops, "FLOP count", err, err_len) != 0)
-		return -1;
-	if (require_positive(bytes, "byte count", err, err_len) != 0)
+	if (require_positive(flops, "FLOP count", err, err_len) || require_positive(bytes, "byte count", err, err_len))
 		return -1;
 	if (!isfinite(time_s)) {
 		snprintf(err, err_len, "time %g is not finite", time_s);
@@ -237,16 +234,15 @@ int roofline_hierarchy(const struct ridge_gpu *gpu, double peak_flops, double fl
 		       const double bytes[RIDGE_LEVEL_COUNT], double hbm_write_bytes,
 		       struct ridge_roofline_hierarchy *out, char *err, size_t err_len)
 {
-	if (require_positive(peak_flops, "peak rate", err, err_len) != 0)
+	if (require_positive(peak_flops, "peak rate", err, err_len) ||
+	    require_positive(flops, "FLOP count", err, err_len))
 		return -1;
-	if (require_positive(flops, "FLOP count", err, err_len) != 0)
-		return -1;
-	*out = (struct ridge_roofline_hierarchy){ 0 };
-	out->peak_flops = peak_flops;
-	out->flops = flops;
-	out->compute_time_s = flops / peak_flops;
-	out->binding = -1;
-	out->time_floor_s = out->compute_time_s;
+	/* Compute alone binds until a level takes longer. */
+	*out = (struct ridge_roofline_hierarchy){ .peak_flops = peak_flops,
+						  .flops = flops,
+						  .compute_time_s = flops / peak_flops,
+						  .binding = -1,
+						  .time_floor_s = flops / peak_flops };
 	int known = 0;
 	for (int i = 0; i < RIDGE_LEVEL_COUNT; i++) {
 		struct ridge_roofline_level *l = &out->levels[i];
