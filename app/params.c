@@ -227,12 +227,13 @@ static void param_error(struct app_status *st, const char *at, const char *where
 int params_set(struct param_values *v, int i, const char *text, const char *where, struct app_status *st)
 {
 	const struct param *p = &v->spec[i];
-	char err[256], range[96];
+	char err[APP_MSG_TEXT], range[96];
 	double value = 0;
 	v->where[i] = where;
 	if (!where)
 		where = flag_text(p->name);
 	v->bad[i] = true; /* until it parses */
+	int rc = 0;
 	switch (p->kind) {
 	case PARAM_FLAG:
 		if (!text || strcasecmp(text, "true") == 0 || strcasecmp(text, "yes") == 0 ||
@@ -242,35 +243,30 @@ int params_set(struct param_values *v, int i, const char *text, const char *wher
 			   strcasecmp(text, "off") == 0) {
 			value = 0;
 		} else {
-			param_error(st, v->where[i], where, "expected true or false, not '%s'", text);
-			return -1;
+			snprintf(err, sizeof err, "expected true or false, not '%s'", text);
+			rc = -1;
 		}
 		break;
 	case PARAM_TEXT:
 	case PARAM_LIST:
 		break;
 	case PARAM_FRACTION:
-		if (params_parse_fraction(text, &value, err, sizeof err) != 0) {
-			param_error(st, v->where[i], where, "%s", err);
-			return -1;
-		}
+		rc = params_parse_fraction(text, &value, err, sizeof err);
 		break;
 	case PARAM_INTEGER:
-		if (ridge_quantity_parse(text, RIDGE_UNIT_COUNT, &value, err, sizeof err) != 0) {
-			param_error(st, v->where[i], where, "%s", err);
-			return -1;
-		}
-		if (value != floor(value)) {
-			param_error(st, v->where[i], where, "must be a whole number, not '%s'", text);
-			return -1;
+		rc = ridge_quantity_parse(text, RIDGE_UNIT_COUNT, &value, err, sizeof err);
+		if (rc == 0 && value != floor(value)) {
+			snprintf(err, sizeof err, "must be a whole number, not '%s'", text);
+			rc = -1;
 		}
 		break;
 	case PARAM_NUMBER:
-		if (params_parse_number(p, text, &value, err, sizeof err) != 0) {
-			param_error(st, v->where[i], where, "%s", err);
-			return -1;
-		}
+		rc = params_parse_number(p, text, &value, err, sizeof err);
 		break;
+	}
+	if (rc != 0) {
+		param_error(st, v->where[i], where, "%s", err);
+		return -1;
 	}
 	if ((p->flags & PARAM_WHOLE) && (out_of_range(p, value) || value != floor(value))) {
 		params_range_text(p, range, sizeof range);
