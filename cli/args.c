@@ -104,3 +104,17 @@ static int parse_argv(struct param_values *v, const char *command, const char *s
 		*positional_count = extra;
 	return 0;
 }
+
+int params_parse_files(struct param_values *v, const struct param *spec, int spec_count, const char *command,
+		       const char *synopsis, const char *description, int argc, char **argv, const char **files,
+		       int count, const char *need)
+{
+	params_init(v, spec, spec_count);
+	int given = 0;
+	int rc = params_parse_argv(v, command, synopsis, description, argc, argv, files, count, &given);
+	if (rc == 0 && given < count) {
+		cli_error("%s", need);
+		return EXIT_USAGE;
+	}
+	return rc;
+}

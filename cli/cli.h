@@ -72,6 +72,14 @@ int cli_json_print(cJSON *doc);
 int params_parse_argv(struct param_values *v, const char *command, const char *synopsis, const char *description,
 		      int argc, char **argv, const char **positional, int max_positional, int *positional_count);
 
+/* A command of count files and the flags of spec (ridge trace, compare,
+ * model): v initialized, params_parse_argv, then exactly count files into
+ * files; need is the error when fewer are given. Returns 0, 1 after --help,
+ * or an exit code. */
+int params_parse_files(struct param_values *v, const struct param *spec, int spec_count, const char *command,
+		       const char *synopsis, const char *description, int argc, char **argv, const char **files,
+		       int count, const char *need);
+
 /* The same, for a command with a hand-written --help text (printed as is)
  * and no positional arguments. */
 int params_parse_argv_usage(struct param_values *v, const char *command, const char *usage, int argc, char **argv);
