@@ -61,33 +61,21 @@ struct launch_shown {
 #define RESULT(member) JSON_FIELD_AS(struct launch_shown, #member, r.member)
 
 static const struct json_field launch_fields[] = {
-	INPUT(kernels_per_layer),
-	INPUT(layers),
-	INPUT(extra_kernels),
-	RESULT(launches),
-	INPUT(launch_s),
-	INPUT(graph_node_s),
-	INPUT(graph_launch_s),
-	JSON_FIELD_AS(struct launch_shown, "graph_total_given", in.has_graph_total),
-	RESULT(overhead_s),
-	RESULT(graph_overhead_s),
+	INPUT(kernels_per_layer), INPUT(layers),
+	INPUT(extra_kernels),     RESULT(launches),
+	INPUT(launch_s),          INPUT(graph_node_s),
+	INPUT(graph_launch_s),    JSON_FIELD_AS(struct launch_shown, "graph_total_given", in.has_graph_total),
+	RESULT(overhead_s),       RESULT(graph_overhead_s),
 	RESULT(graph_saving_s),
 };
 static const struct json_field step_fields[] = {
-	INPUT(step_s),
-	RESULT(fraction_of_step),
-	RESULT(tpot_eager_s),
-	RESULT(tpot_graph_s),
-	RESULT(tpot_persistent_s),
-	RESULT(graph_fraction_of_step),
-	RESULT(graph_speedup),
-	RESULT(persistent_speedup),
+	INPUT(step_s),         RESULT(fraction_of_step),   RESULT(tpot_eager_s),
+	RESULT(tpot_graph_s),  RESULT(tpot_persistent_s),  RESULT(graph_fraction_of_step),
+	RESULT(graph_speedup), RESULT(persistent_speedup),
 };
 static const struct json_field graph_step_fields[] = {
-	INPUT(graph_step_s),
-	RESULT(measured_saving_s),
-	RESULT(inferred_launch_s),
-	RESULT(inferred_launch_replay_s),
+	INPUT(graph_step_s),         RESULT(measured_saving_s),
+	RESULT(inferred_launch_s),   RESULT(inferred_launch_replay_s),
 	RESULT(inferred_vs_assumed),
 };
 static const struct json_field target_fields[] = {
