@@ -168,6 +168,8 @@ int cli_bad_option(const char *command, char **argv, int code)
 	const char *arg = argv[optind - 1];
 	if (code == ':')
 		cli_error("option '%s' needs a value (see 'ridge %s --help')", arg, command);
+	else if (optopt && strncmp(arg, "--", 2) == 0) /* getopt_long's optopt is then the option's code */
+		cli_error("option '%.*s' takes no value (see 'ridge %s --help')", (int)strcspn(arg, "="), arg, command);
 	else if (optopt)
 		cli_error("unknown option '-%c' (see 'ridge %s --help')", optopt, command);
 	else
