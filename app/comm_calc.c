@@ -8,6 +8,7 @@
 #include "calc.h"
 #include "app.h"
 #include "comm.h"
+#include "json_fields.h"
 
 static const struct param comm_params[] = {
 	{ "op", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, "OP",
@@ -27,32 +28,18 @@ static const struct param comm_params[] = {
 	CALC_JSON_PARAM,
 };
 
+static const struct json_field comm_fields[] = {
+	JSON_FIELDS(struct ridge_comm_result, gpus, bytes, bus_factor, bus_bytes, domains, gpus_per_domain, intra_steps,
+		    inter_steps, base_latency_s, step_latency_s, net_step_latency_s, alpha_s, link_bandwidth,
+		    efficiency, bus_bandwidth, beta_s_per_byte, time_s, algbw, busbw, bandwidth_source, latency_source,
+		    path),
+};
+
 void calc_json_comm(cJSON *o, const struct ridge_comm_result *r)
 {
 	cJSON_AddStringToObject(o, "op", ridge_collective_name(r->op));
 	cJSON_AddStringToObject(o, "algorithm", comm_algorithm_name(r->algorithm));
-	json_number(o, "gpus", r->gpus);
-	json_number(o, "bytes", r->bytes);
-	json_number(o, "bus_factor", r->bus_factor);
-	json_number(o, "bus_bytes", r->bus_bytes);
-	json_number(o, "domains", r->domains);
-	json_number(o, "gpus_per_domain", r->gpus_per_domain);
-	json_number(o, "intra_steps", r->intra_steps);
-	json_number(o, "inter_steps", r->inter_steps);
-	json_number(o, "base_latency_s", r->base_latency_s);
-	json_number(o, "step_latency_s", r->step_latency_s);
-	json_number(o, "net_step_latency_s", r->net_step_latency_s);
-	json_number(o, "alpha_s", r->alpha_s);
-	json_number(o, "link_bandwidth", r->link_bandwidth);
-	json_number(o, "efficiency", r->efficiency);
-	json_number(o, "bus_bandwidth", r->bus_bandwidth);
-	json_number(o, "beta_s_per_byte", r->beta_s_per_byte);
-	json_number(o, "time_s", r->time_s);
-	json_number(o, "algbw", r->algbw);
-	json_number(o, "busbw", r->busbw);
-	cJSON_AddStringToObject(o, "bandwidth_source", r->bandwidth_source);
-	cJSON_AddStringToObject(o, "latency_source", r->latency_source);
-	cJSON_AddStringToObject(o, "path", r->path);
+	json_put_fields(o, r, comm_fields, JSON_FIELD_COUNT(comm_fields));
 }
 
 static cJSON *comm_run(struct calc_input *in)

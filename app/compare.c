@@ -1,4 +1,4 @@
-/* ridge compare's reading and decision rule (cli/compare.h). */
+/* ridge compare's reading and decision rule (compare.h). */
 #include "compare.h"
 
 #include <cjson/cJSON.h>
@@ -277,19 +277,11 @@ enum compare_verdict compare_decide(const struct compare_series *base, const str
 	return fabs(*delta_fraction) > threshold ? COMPARE_IMPROVEMENT : COMPARE_BETTER;
 }
 
-/* Out of range reads as the generic kind, as a verdict out of range reads as
- * a regression (the cautious reading). */
 static const char *const kind_names[] = {
 	[COMPARE_PROBE] = "ridge-probe",
 	[COMPARE_VALIDATION] = "validation",
 	[COMPARE_GENERIC] = "samples",
 };
-
-const char *compare_kind_name(enum compare_kind kind)
-{
-	const char *name = model_name_of(kind_names, 0, COMPARE_GENERIC + 1, (int)kind);
-	return name ? name : kind_names[COMPARE_GENERIC];
-}
 
 static const char *const verdict_names[] = {
 	[COMPARE_NOISE] = "noise",
@@ -298,10 +290,22 @@ static const char *const verdict_names[] = {
 	[COMPARE_REGRESSION] = "regression",
 };
 
+/* The name of value in names (count of them), or for a value out of range
+ * names[fallback]: the generic kind, a regression (the cautious reading). */
+static const char *name_or(const char *const *names, int count, int value, int fallback)
+{
+	const char *name = model_name_of(names, 0, count, value);
+	return name ? name : names[fallback];
+}
+
+const char *compare_kind_name(enum compare_kind kind)
+{
+	return name_or(kind_names, COMPARE_GENERIC + 1, (int)kind, COMPARE_GENERIC);
+}
+
 const char *compare_verdict_name(enum compare_verdict verdict)
 {
-	const char *name = model_name_of(verdict_names, 0, COMPARE_REGRESSION + 1, (int)verdict);
-	return name ? name : verdict_names[COMPARE_REGRESSION];
+	return name_or(verdict_names, COMPARE_REGRESSION + 1, (int)verdict, COMPARE_REGRESSION);
 }
 
 int compare_load(const char *path, struct compare_run *run, struct app_status *st)

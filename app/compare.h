@@ -11,6 +11,7 @@
 #ifndef RIDGE_COMPARE_H
 #define RIDGE_COMPARE_H
 
+#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -53,5 +54,28 @@ enum compare_verdict compare_decide(const struct compare_series *base, const str
 
 const char *compare_kind_name(enum compare_kind kind);
 const char *compare_verdict_name(enum compare_verdict verdict);
+
+/* ---- ridge compare BASE AFTER: the runs paired by name (compare_view.c) ---- */
+
+struct comparison {
+	const char *base_path, *after_path;
+	double threshold; /* the smallest gain that counts as an improvement (0.03) */
+	struct compare_run base, after;
+	struct compare_row *rows; /* the names of base in its order, then those only in after */
+	int count;
+	int verdicts[COMPARE_REGRESSION + 1];
+	int only_base, only_after;
+};
+
+/* Reads both files of c (paths and threshold set by the caller) and decides
+ * each name in both. Returns 0, or -1 with why in st: a file that cannot be
+ * read, runs of two kinds, a name in two units, no name in common. Call
+ * comparison_close either way. */
+int comparison_open(struct comparison *c, struct app_status *st);
+/* The table of medians, deltas and verdicts, and the counts, on stdout. */
+void comparison_print(const struct comparison *c);
+/* The same as one document, for the front end to print. */
+cJSON *comparison_json(const struct comparison *c);
+void comparison_close(struct comparison *c);
 
 #endif

@@ -118,6 +118,45 @@ static int nsys_schema_error(char *err, size_t err_len, const char *table, const
 		table, missing);
 }
 
+/* One row of a query into t: 0, or -1 (out of memory). */
+typedef int (*trace_row_fn)(sqlite3_stmt *row, struct trace *t, void *ctx);
+
+/* Steps st through every row, row() taking each, and finalizes it. Returns
+ * 0, or -1 with err (out of memory, a failed step). */
+static int read_rows(sqlite3 *db, sqlite3_stmt *st, trace_row_fn row, struct trace *t, void *ctx, char *err,
+		     size_t err_len)
+{
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (row(st, t, ctx) != 0) {
+			sqlite3_finalize(st);
+			return app_fail_text(err, err_len, "out of memory");
+		}
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : app_fail_text(err, err_len, "%s", sqlite3_errmsg(db));
+}
+
+/* A kernel: start, end, correlation, grid, block, registers, name (ctx: the
+ * capacity of t->kernels). */
+static int kernel_row(sqlite3_stmt *row, struct trace *t, void *ctx)
+{
+	struct trace_kernel *k = add_kernel(t, ctx);
+	if (!k)
+		return -1;
+	k->start_ns = sqlite3_column_int64(row, 0);
+	k->end_ns = sqlite3_column_int64(row, 1);
+	k->correlation = sqlite3_column_int64(row, 2);
+	for (int i = 0; i < 3; i++) {
+		k->grid[i] = sqlite3_column_int(row, 3 + i);
+		k->block[i] = sqlite3_column_int(row, 6 + i);
+	}
+	k->registers = sqlite3_column_int(row, 9);
+	const char *name = (const char *)sqlite3_column_text(row, 10);
+	snprintf(k->name, sizeof k->name, "%s", name ? name : "(unnamed)");
+	return 0;
+}
+
 /* The kernel table's name column: shortName, or demangledName in exports without it. */
 static int nsys_kernels(sqlite3 *db, struct trace *t, char *err, size_t err_len)
 {
@@ -157,95 +196,69 @@ static int nsys_kernels(sqlite3 *db, struct trace *t, char *err, size_t err_len)
 	sqlite3_stmt *st = NULL;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return app_fail_text(err, err_len, "%s", sqlite3_errmsg(db));
-	int cap = 0, rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct trace_kernel *k = add_kernel(t, &cap);
-		if (!k) {
-			sqlite3_finalize(st);
-			return app_fail_text(err, err_len, "out of memory");
-		}
-		k->start_ns = sqlite3_column_int64(st, 0);
-		k->end_ns = sqlite3_column_int64(st, 1);
-		k->correlation = sqlite3_column_int64(st, 2);
-		for (int i = 0; i < 3; i++) {
-			k->grid[i] = sqlite3_column_int(st, 3 + i);
-			k->block[i] = sqlite3_column_int(st, 6 + i);
-		}
-		k->registers = sqlite3_column_int(st, 9);
-		const char *name = (const char *)sqlite3_column_text(st, 10);
-		snprintf(k->name, sizeof k->name, "%s", name ? name : "(unnamed)");
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return app_fail_text(err, err_len, "%s", sqlite3_errmsg(db));
-	return 0;
+	int cap = 0;
+	return read_rows(db, st, kernel_row, t, &cap, err, err_len);
 }
 
-/* The start of reading an optional table: 0 when the export lacks it, -1
- * (err set) when it lacks some of cols or the query fails, 1 with *st
- * ready to step. */
-static int prepare_optional(sqlite3 *db, const char *table, const char *const *cols, int col_count, const char *sql,
-			    sqlite3_stmt **st, char *err, size_t err_len)
+/* An optional table: nothing when the export lacks it (*present stays
+ * false), an error when it lacks some of cols or the query fails, else
+ * every row of sql through row(). */
+static int read_optional(sqlite3 *db, const char *table, const char *const *cols, int col_count, const char *sql,
+			 bool *present, trace_row_fn row, struct trace *t, char *err, size_t err_len)
 {
 	char missing[200];
 	if (!table_columns(db, table, cols, col_count, missing, sizeof missing))
 		return 0;
 	if (missing[0])
 		return nsys_schema_error(err, err_len, table, missing);
-	if (sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK)
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return app_fail_text(err, err_len, "%s", sqlite3_errmsg(db));
-	return 1;
+	*present = true;
+	return read_rows(db, st, row, t, NULL, err, err_len);
+}
+
+/* Host API calls of one name: name, calls, total time. */
+static int api_row(sqlite3_stmt *row, struct trace *t, void *ctx)
+{
+	(void)ctx;
+	return add_api(t, (const char *)sqlite3_column_text(row, 0), sqlite3_column_int(row, 1),
+		       sqlite3_column_int64(row, 2));
+}
+
+/* Copies of one direction. copyKind is CUpti_ActivityMemcpyKind: 1 host to
+ * device, 2 device to host (CUPTI Activity API); the others are not kept. */
+static int copy_row(sqlite3_stmt *row, struct trace *t, void *ctx)
+{
+	(void)ctx;
+	int kind = sqlite3_column_int(row, 0);
+	struct trace_copies *c = kind == 1 ? &t->htod : kind == 2 ? &t->dtoh : NULL;
+	if (c) {
+		c->count += sqlite3_column_int(row, 1);
+		c->bytes += sqlite3_column_double(row, 2);
+		c->total_ns += sqlite3_column_int64(row, 3);
+	}
+	return 0;
 }
 
 /* Host API calls by name: optional (the table exists only when CUDA API calls were traced). */
 static int nsys_runtime(sqlite3 *db, struct trace *t, char *err, size_t err_len)
 {
 	static const char *const cols[] = { "start", "end", "nameId" };
-	sqlite3_stmt *st = NULL;
-	int rc =
-		prepare_optional(db, "CUPTI_ACTIVITY_KIND_RUNTIME", cols, 3,
-				 "SELECT s.value, COUNT(*), SUM(r.end - r.start) FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r "
-				 "LEFT JOIN StringIds AS s ON s.id = r.nameId GROUP BY r.nameId",
-				 &st, err, err_len);
-	if (rc <= 0)
-		return rc;
-	t->has_api = true;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (add_api(t, (const char *)sqlite3_column_text(st, 0), sqlite3_column_int(st, 1),
-			    sqlite3_column_int64(st, 2)) != 0) {
-			sqlite3_finalize(st);
-			return app_fail_text(err, err_len, "out of memory");
-		}
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : app_fail_text(err, err_len, "%s", sqlite3_errmsg(db));
+	return read_optional(db, "CUPTI_ACTIVITY_KIND_RUNTIME", cols, 3,
+			     "SELECT s.value, COUNT(*), SUM(r.end - r.start) FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r "
+			     "LEFT JOIN StringIds AS s ON s.id = r.nameId GROUP BY r.nameId",
+			     &t->has_api, api_row, t, err, err_len);
 }
 
-/* Copies by direction. copyKind is CUpti_ActivityMemcpyKind: 1 host to
- * device, 2 device to host (CUPTI Activity API). */
+/* Copies by direction: optional (recorded with nsys profile --trace=cuda). */
 static int nsys_memcpy(sqlite3 *db, struct trace *t, char *err, size_t err_len)
 {
 	static const char *const cols[] = { "start", "end", "bytes", "copyKind" };
-	sqlite3_stmt *st = NULL;
-	int rc = prepare_optional(
-		db, "CUPTI_ACTIVITY_KIND_MEMCPY", cols, 4,
-		"SELECT copyKind, COUNT(*), SUM(bytes), SUM(end - start) FROM CUPTI_ACTIVITY_KIND_MEMCPY "
-		"GROUP BY copyKind",
-		&st, err, err_len);
-	if (rc <= 0)
-		return rc;
-	t->has_copies = true;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int kind = sqlite3_column_int(st, 0);
-		struct trace_copies *c = kind == 1 ? &t->htod : kind == 2 ? &t->dtoh : NULL;
-		if (!c)
-			continue;
-		c->count += sqlite3_column_int(st, 1);
-		c->bytes += sqlite3_column_double(st, 2);
-		c->total_ns += sqlite3_column_int64(st, 3);
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : app_fail_text(err, err_len, "%s", sqlite3_errmsg(db));
+	return read_optional(db, "CUPTI_ACTIVITY_KIND_MEMCPY", cols, 4,
+			     "SELECT copyKind, COUNT(*), SUM(bytes), SUM(end - start) FROM CUPTI_ACTIVITY_KIND_MEMCPY "
+			     "GROUP BY copyKind",
+			     &t->has_copies, copy_row, t, err, err_len);
 }
 
 static int load_nsys(const char *path, struct trace *t, char *err, size_t err_len)

@@ -10,6 +10,7 @@
 #ifndef RIDGE_TRACE_H
 #define RIDGE_TRACE_H
 
+#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -93,5 +94,24 @@ struct trace_summary {
 /* Returns 0, or -1 (out of memory). */
 int trace_summarize(const struct trace *t, struct trace_summary *s);
 void trace_summary_free(struct trace_summary *s);
+
+/* ---- ridge trace FILE: the summary as text or JSON (trace_view.c) ---- */
+
+struct trace_report {
+	const char *path;
+	long long steps, tokens; /* the steps and tokens the trace covers; 0: not given */
+	int top;                 /* kernel names listed, longest total first */
+	struct trace trace;
+	struct trace_summary summary;
+};
+
+/* Reads and summarizes r->path (path, steps, tokens and top set by the
+ * caller). Returns 0, or -1 with why in st: the trace cannot be read (exit
+ * 2), out of memory (exit 3); nothing to close then. */
+int trace_report_open(struct trace_report *r, struct app_status *st);
+/* The summary on stdout, then the --json document returned for the front end. */
+void trace_report_print(const struct trace_report *r);
+cJSON *trace_report_json(const struct trace_report *r);
+void trace_report_close(struct trace_report *r);
 
 #endif

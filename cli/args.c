@@ -30,25 +30,8 @@ void params_usage(const struct param *spec, int count, const char *synopsis, con
 	printf("  %-26s %s\n", "--help", "this text");
 }
 
-static int parse_argv(struct param_values *v, const char *command, const char *synopsis, const char *description,
-		      const char *usage, int argc, char **argv, const char **positional, int max_positional,
-		      int *positional_count);
-
-int params_parse_argv(struct param_values *v, const char *command, const char *synopsis, const char *description,
-		      int argc, char **argv, const char **positional, int max_positional, int *positional_count)
-{
-	return parse_argv(v, command, synopsis, description, NULL, argc, argv, positional, max_positional,
-			  positional_count);
-}
-
-int params_parse_argv_usage(struct param_values *v, const char *command, const char *usage, int argc, char **argv)
-{
-	return parse_argv(v, command, NULL, NULL, usage, argc, argv, NULL, 0, NULL);
-}
-
-static int parse_argv(struct param_values *v, const char *command, const char *synopsis, const char *description,
-		      const char *usage, int argc, char **argv, const char **positional, int max_positional,
-		      int *positional_count)
+int params_parse_flags(struct param_values *v, const char *command, const char *synopsis, const char *description,
+		       const char *usage, int argc, char **argv)
 {
 	struct option longopts[PARAM_MAX + 2];
 	char names[PARAM_MAX][64];
@@ -75,7 +58,7 @@ static int parse_argv(struct param_values *v, const char *command, const char *s
 		if (c == 'h') {
 			if (usage)
 				fputs(usage, stdout);
-			else
+			else if (synopsis)
 				params_usage(v->spec, v->count, synopsis, description);
 			return 1;
 		}
@@ -87,6 +70,17 @@ static int parse_argv(struct param_values *v, const char *command, const char *s
 		if (params_set(v, i, v->spec[i].kind == PARAM_FLAG ? NULL : optarg, NULL, &st) != 0)
 			return cli_report(&st);
 	}
+	return 0;
+}
+
+/* The flags, then at most max_positional operands into positional. */
+static int parse_argv(struct param_values *v, const char *command, const char *synopsis, const char *description,
+		      const char *usage, int argc, char **argv, const char **positional, int max_positional,
+		      int *positional_count)
+{
+	int rc = params_parse_flags(v, command, synopsis, description, usage, argc, argv);
+	if (rc != 0)
+		return rc;
 	int extra = argc - optind;
 	if (extra > max_positional) {
 		if (max_positional == 0)
@@ -103,4 +97,30 @@ static int parse_argv(struct param_values *v, const char *command, const char *s
 	if (positional_count)
 		*positional_count = extra;
 	return 0;
+}
+
+int params_parse_argv(struct param_values *v, const char *command, const char *synopsis, const char *description,
+		      int argc, char **argv, const char **positional, int max_positional, int *positional_count)
+{
+	return parse_argv(v, command, synopsis, description, NULL, argc, argv, positional, max_positional,
+			  positional_count);
+}
+
+int params_parse_argv_usage(struct param_values *v, const char *command, const char *usage, int argc, char **argv)
+{
+	return parse_argv(v, command, NULL, NULL, usage, argc, argv, NULL, 0, NULL);
+}
+
+int params_parse_files(struct param_values *v, const struct param *spec, int spec_count, const char *command,
+		       const char *synopsis, const char *description, int argc, char **argv, const char **files,
+		       int count, const char *need)
+{
+	params_init(v, spec, spec_count);
+	int given = 0;
+	int rc = params_parse_argv(v, command, synopsis, description, argc, argv, files, count, &given);
+	if (rc == 0 && given < count) {
+		cli_error("%s", need);
+		return EXIT_USAGE;
+	}
+	return rc;
 }

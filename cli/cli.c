@@ -141,26 +141,30 @@ int cli_stdout_errno(void)
 	return stdout_errno;
 }
 
+/* One message line on stderr after what stdout holds so far. */
+static void say(const char *prefix, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+static void say(const char *prefix, const char *fmt, va_list ap)
+{
+	cli_flush_stdout();
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void cli_error(const char *fmt, ...)
 {
 	va_list ap;
-	cli_flush_stdout();
-	fputs("ridge: error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("ridge: error: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void cli_warning(const char *fmt, ...)
 {
 	va_list ap;
-	cli_flush_stdout();
-	fputs("ridge: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("ridge: warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int cli_bad_option(const char *command, char **argv, int code)
@@ -168,6 +172,8 @@ int cli_bad_option(const char *command, char **argv, int code)
 	const char *arg = argv[optind - 1];
 	if (code == ':')
 		cli_error("option '%s' needs a value (see 'ridge %s --help')", arg, command);
+	else if (optopt && strncmp(arg, "--", 2) == 0) /* getopt_long's optopt is then the option's code */
+		cli_error("option '%.*s' takes no value (see 'ridge %s --help')", (int)strcspn(arg, "="), arg, command);
 	else if (optopt)
 		cli_error("unknown option '-%c' (see 'ridge %s --help')", optopt, command);
 	else
@@ -177,41 +183,31 @@ int cli_bad_option(const char *command, char **argv, int code)
 
 int cli_parse_options(const char *command, int argc, char **argv, unsigned accept, struct cli_options *opt)
 {
-	static const struct option all[] = {
-		{ "gpu", required_argument, NULL, 'g' },  { "json", no_argument, NULL, 'j' },
-		{ "hwdb", required_argument, NULL, 'd' }, { "calibration", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-	};
+	static const struct param all[] = { CALC_GPU_PARAMS, CALC_JSON_PARAM };
 	/* Only the accepted ones, so that the others are unknown options. */
-	struct option longopts[sizeof all / sizeof all[0] + 1] = { { 0 } };
+	struct param spec[sizeof all / sizeof all[0]];
 	int n = 0;
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-		if ((all[i].val != 'g' || (accept & CLI_OPT_GPU)) && (all[i].val != 'j' || (accept & CLI_OPT_JSON)))
-			longopts[n++] = all[i];
-	int c;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'g':
-			opt->gpu = optarg;
-			break;
-		case 'j':
-			opt->json = true;
-			break;
-		case 'd':
-			opt->hwdb_dir = optarg;
-			break;
-		case 'c':
-			opt->calibration = optarg;
-			break;
-		case 'h':
-			opt->help = true;
-			return 0;
-		default:
-			return cli_bad_option(command, argv, c);
-		}
+		if ((strcmp(all[i].name, "gpu") != 0 || (accept & CLI_OPT_GPU)) &&
+		    (strcmp(all[i].name, "json") != 0 || (accept & CLI_OPT_JSON)))
+			spec[n++] = all[i];
+	struct param_values v;
+	params_init(&v, spec, n);
+	int rc = params_parse_flags(&v, command, NULL, NULL, NULL, argc, argv);
+	if (rc == 1) {
+		opt->help = true;
+		return 0;
 	}
+	if (rc != 0)
+		return rc;
+	if ((accept & CLI_OPT_GPU) && params_has(&v, "gpu"))
+		opt->gpu = params_text(&v, "gpu");
+	if ((accept & CLI_OPT_JSON) && params_flag(&v, "json"))
+		opt->json = true;
+	if (params_has(&v, "hwdb"))
+		opt->hwdb_dir = params_text(&v, "hwdb");
+	if (params_has(&v, "calibration"))
+		opt->calibration = params_text(&v, "calibration");
 	return 0;
 }
 

@@ -56,8 +56,9 @@ struct cli_options {
 	bool help; /* parsing stopped at --help: print the usage, exit 0 */
 };
 enum { CLI_OPT_GPU = 1u, CLI_OPT_JSON = 2u };
-/* Parses argv with getopt_long (the operands start at optind). Returns 0, or
- * EXIT_USAGE after an error that names command. */
+/* Parses argv through params_parse_flags on the rows of those options
+ * (CALC_GPU_PARAMS, CALC_JSON_PARAM; the operands start at optind). Returns
+ * 0, or EXIT_USAGE after an error that names command. */
 int cli_parse_options(const char *command, int argc, char **argv, unsigned accept, struct cli_options *opt);
 
 /* Prints the diagnostics of a load: its warnings (what was skipped, also
@@ -65,12 +66,31 @@ int cli_parse_options(const char *command, int argc, char **argv, unsigned accep
 void cli_print_diags(const struct hwdb_diags *diags);
 /* Prints doc as one JSON document on stdout and frees it. */
 int cli_json_print(cJSON *doc);
+/* The one option loop: getopt_long over the parameters of v's table not
+ * PARAM_FILE_ONLY (--name value / --name=value, a PARAM_FLAG without a
+ * value) and --help (-h), each value through params_set as it comes.
+ * Returns 0 with the operands left at argv[optind..argc-1] (getopt_long
+ * moves them there), 1 after --help, or an exit code (EXIT_USAGE) after
+ * printing the error. --help prints usage as it is, else the text
+ * generated from the table under synopsis and description, else nothing
+ * (synopsis NULL: the caller prints its own). */
+int params_parse_flags(struct param_values *v, const char *command, const char *synopsis, const char *description,
+		       const char *usage, int argc, char **argv);
+
 /* The command line: --name value / --name=value for each parameter not
  * PARAM_FILE_ONLY. Returns 0, 1 after --help (usage printed), or an exit code
  * (EXIT_USAGE) after printing the error. Positional arguments are refused
  * unless positional is given, which then receives them (up to max). */
 int params_parse_argv(struct param_values *v, const char *command, const char *synopsis, const char *description,
 		      int argc, char **argv, const char **positional, int max_positional, int *positional_count);
+
+/* A command of count files and the flags of spec (ridge trace, compare,
+ * model): v initialized, params_parse_argv, then exactly count files into
+ * files; need is the error when fewer are given. Returns 0, 1 after --help,
+ * or an exit code. */
+int params_parse_files(struct param_values *v, const struct param *spec, int spec_count, const char *command,
+		       const char *synopsis, const char *description, int argc, char **argv, const char **files,
+		       int count, const char *need);
 
 /* The same, for a command with a hand-written --help text (printed as is)
  * and no positional arguments. */

@@ -8,7 +8,6 @@
  *   --ncu FILE      an Nsight Compute CSV of the user's own kernels: each kernel
  *                   is classed by its name and placed by its counted FLOPs and
  *                   DRAM bytes; every kernel is fitted (there is no held-out set) */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -47,99 +46,52 @@ static const char usage[] = "usage: ridge calibrate (--timings FILE | --ncu FILE
 			    "Exit status: 0, or 2 for bad input (a file without durations, unknown kernels,\n"
 			    "a calibration of another GPU).\n";
 
-enum {
-	OPT_TIMINGS = 256,
-	OPT_NCU,
-	OPT_GPU,
-	OPT_CALIBRATION,
-	OPT_HWDB,
-	OPT_OUT,
-	OPT_FIT_ALL,
-	OPT_NO_FIT,
-	OPT_JSON,
-	OPT_HELP
+/* The flags (the usage above is their help; ridge calibrate is no scenario kind). */
+static const struct param calibrate_params[] = {
+	{ "timings", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE", "measured framework kernels (ridge-timings-1)",
+	  NULL, NULL },
+	{ "ncu", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE", "an Nsight Compute CSV of your own run", NULL,
+	  NULL },
+	CALC_GPU_PARAMS,
+	{ "out", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE",
+	  "write the calibration with the fitted timing section", NULL, NULL },
+	{ "fit_all", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL, "fit every case, held-out ones too", NULL, NULL },
+	{ "no_fit", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL, "fit nothing: judge every case", NULL, NULL },
+	CALC_JSON_PARAM,
 };
+#define CALIBRATE_PARAM_COUNT (int)(sizeof calibrate_params / sizeof calibrate_params[0])
 
 /* ---- the command ---- */
 
-struct options {
-	const char *timings, *ncu, *gpu, *calibration, *hwdb, *out;
-	bool fit_all, no_fit, json;
-};
-
-static int parse(int argc, char **argv, struct options *o)
+/* The request from argv. Returns 0, 1 after --help, or an exit code. */
+static int parse(int argc, char **argv, struct param_values *v, struct calibrate_request *req)
 {
-	static const struct option longopts[] = {
-		{ "timings", required_argument, NULL, OPT_TIMINGS },
-		{ "ncu", required_argument, NULL, OPT_NCU },
-		{ "gpu", required_argument, NULL, OPT_GPU },
-		{ "calibration", required_argument, NULL, OPT_CALIBRATION },
-		{ "hwdb", required_argument, NULL, OPT_HWDB },
-		{ "out", required_argument, NULL, OPT_OUT },
-		{ "fit-all", no_argument, NULL, OPT_FIT_ALL },
-		{ "no-fit", no_argument, NULL, OPT_NO_FIT },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ NULL, 0, NULL, 0 },
+	params_init(v, calibrate_params, CALIBRATE_PARAM_COUNT);
+	int rc = params_parse_argv_usage(v, "calibrate", usage, argc, argv);
+	if (rc != 0)
+		return rc;
+	*req = (struct calibrate_request){
+		.timings = params_text(v, "timings"),
+		.ncu = params_text(v, "ncu"),
+		.gpu = params_text(v, "gpu"),
+		.calibration = params_text(v, "calibration"),
+		.out = params_text(v, "out"),
+		.fit_all = params_flag(v, "fit_all"),
+		.no_fit = params_flag(v, "no_fit"),
 	};
-	int c;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_TIMINGS:
-			o->timings = optarg;
-			break;
-		case OPT_NCU:
-			o->ncu = optarg;
-			break;
-		case OPT_GPU:
-			o->gpu = optarg;
-			break;
-		case OPT_CALIBRATION:
-			o->calibration = optarg;
-			break;
-		case OPT_HWDB:
-			o->hwdb = optarg;
-			break;
-		case OPT_OUT: {
-			o->out = optarg;
-			struct app_status st;
-			app_status_init(&st);
-			if (app_output_path_ok("--out", optarg, &st))
-				return cli_report(&st);
-			break;
-		}
-		case OPT_FIT_ALL:
-			o->fit_all = true;
-			break;
-		case OPT_NO_FIT:
-			o->no_fit = true;
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case 'h':
-		case OPT_HELP:
-			fputs(usage, stdout);
-			return -1;
-		default:
-			return cli_bad_option("calibrate", argv, c);
-		}
-	}
-	if (optind < argc) {
-		cli_error("calibrate takes no arguments, got '%s' (see 'ridge calibrate --help')", argv[optind]);
-		return EXIT_USAGE;
-	}
-	if (o->fit_all && o->no_fit) {
+	struct app_status st;
+	app_status_init(&st);
+	if (req->out && app_output_path_ok("--out", req->out, &st) != 0)
+		return cli_report(&st);
+	if (req->fit_all && req->no_fit) {
 		cli_error("give only one of --fit-all and --no-fit");
 		return EXIT_USAGE;
 	}
-	if (o->no_fit && o->out) {
+	if (req->no_fit && req->out) {
 		cli_error("--out writes a fit: it does not go with --no-fit");
 		return EXIT_USAGE;
 	}
-	if (!o->timings == !o->ncu) {
+	if (!req->timings == !req->ncu) {
 		cli_error("give one of --timings FILE and --ncu FILE (see 'ridge calibrate --help')");
 		return EXIT_USAGE;
 	}
@@ -148,30 +100,22 @@ static int parse(int argc, char **argv, struct options *o)
 
 static int run_calibrate(int argc, char **argv)
 {
-	struct options o = { 0 };
-	int rc = parse(argc, argv, &o);
-	if (rc)
-		return rc < 0 ? EXIT_OK : rc;
+	struct param_values v;
+	struct calibrate_request req;
+	int rc = parse(argc, argv, &v, &req);
+	if (rc != 0)
+		return rc == 1 ? EXIT_OK : rc;
 	struct app_hw hw;
 	struct app_status st;
 	app_status_init(&st);
-	if (app_hw_open(&hw, o.hwdb, o.calibration, &st) != 0)
+	if (app_hw_open(&hw, params_text(&v, "hwdb"), req.calibration, &st) != 0)
 		return cli_report(&st);
-	const struct calibrate_request req = {
-		.timings = o.timings,
-		.ncu = o.ncu,
-		.gpu = o.gpu,
-		.calibration = o.calibration,
-		.out = o.out,
-		.fit_all = o.fit_all,
-		.no_fit = o.no_fit,
-	};
 	struct calibrate_result *r = calibrate_run(&req, &hw, &st);
 	/* Printed before the result, as they arose; an error of a lookup that
 	 * did not stop the run does not fail it. */
 	rc = cli_report(&st);
 	if (r) {
-		if (o.json) {
+		if (params_flag(&v, "json")) {
 			rc = cli_json_print(calibrate_json(r));
 		} else {
 			calibrate_print(r);

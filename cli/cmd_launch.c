@@ -1,235 +1,10 @@
-/* ridge launch: kernel-launch overhead per step, eager vs CUDA/HIP graph vs a
- * persistent kernel (model/launch.h). Also the scenario item kind "launch". */
-#include <math.h>
-#include <stdio.h>
+/* ridge launch: the command line of calc_launch (app/launch_calc.c). With
+ * --trace FILE the flags the user left out are filled from the trace and
+ * added to argv, so they are parsed and range-checked like typed ones. */
 #include <string.h>
 
-#include "calc.h"
 #include "cli.h"
-#include "launch.h"
-#include "trace.h"
-
-static const struct param launch_params[] = {
-	{ "kernels_per_layer", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "K",
-	  "kernels launched per layer per step", NULL, NULL },
-	{ "layers", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED | PARAM_MODEL, "L", "layers", NULL, NULL },
-	{ "extra_kernels", PARAM_INTEGER, 0, NULL, 0, 1e9, 0, "N", "kernels per step outside the layers (default 0)",
-	  NULL, NULL },
-	{ "launch_us", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "us", 0, 1, 0, "U",
-	  "host cost of one launch, us (default: the GPU's hwdb or calibration value)", "0 to 1 s", NULL },
-	{ "graph_node_us", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "us", 0, 1, 0, "G",
-	  "per-node cost of a graph replay, us (default: hwdb)", "0 to 1 s", NULL },
-	{ "graph_launch_us", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "us", 0, 1, 0, "U",
-	  "cost of the one graph launch, us (default: the launch cost)", "0 to 1 s", NULL },
-	{ "graph_us", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "us", 0, 10, 0, "T",
-	  "the whole replay cost per step, us, instead of launch + nodes (the textbook's 24)", "0 to 10 s", NULL },
-	{ "step_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, PARAM_OPEN_LO, "S",
-	  "measured eager step time (TPOT), ms, launches included", "greater than 0, at most 3600 s", NULL },
-	{ "graph_step_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, PARAM_OPEN_LO, "S",
-	  "measured step time with graphs, ms: infers the per-launch cost", "greater than 0, at most 3600 s", NULL },
-	{ "target_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, PARAM_OPEN_LO, "T",
-	  "a step-time target, ms: the share the eager overhead would take", "greater than 0, at most 3600 s", NULL },
-	{ "trace", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE",
-	  "a profiler trace (ridge trace): kernels per step, us per launch and the step time from it", NULL, NULL },
-	{ "steps", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_CLI_ONLY, "N", "with --trace: the steps it covers (default 1)",
-	  NULL, NULL },
-	CALC_GPU_PARAMS,
-	CALC_JSON_PARAM,
-};
-
-/* What --trace supplied (the flags it filled in, run_launch below). */
-static struct {
-	const char *path;
-	bool launch, kernels, step;
-	double kernels_per_step;
-} from_trace;
-
-void calc_json_launch(cJSON *o, const struct ridge_launch_input *li, const struct ridge_launch_result *r)
-{
-	json_number(o, "kernels_per_layer", li->kernels_per_layer);
-	json_number(o, "layers", li->layers);
-	json_number(o, "extra_kernels", li->extra_kernels);
-	json_number(o, "launches", r->launches);
-	json_number(o, "launch_s", li->launch_s);
-	json_number(o, "graph_node_s", li->graph_node_s);
-	json_number(o, "graph_launch_s", li->graph_launch_s);
-	cJSON_AddBoolToObject(o, "graph_total_given", li->has_graph_total);
-	json_number(o, "overhead_s", r->overhead_s);
-	json_number(o, "graph_overhead_s", r->graph_overhead_s);
-	json_number(o, "graph_saving_s", r->graph_saving_s);
-	json_ratio(o, "graph_reduction", r->overhead_s, r->graph_overhead_s);
-	json_number(o, "persistent_overhead_s", r->persistent_overhead_s);
-	if (li->has_step) {
-		json_number(o, "step_s", li->step_s);
-		json_number(o, "fraction_of_step", r->fraction_of_step);
-		json_number(o, "tpot_eager_s", r->tpot_eager_s);
-		json_number(o, "tpot_graph_s", r->tpot_graph_s);
-		json_number(o, "tpot_persistent_s", r->tpot_persistent_s);
-		json_number(o, "graph_fraction_of_step", r->graph_fraction_of_step);
-		json_number(o, "graph_speedup", r->graph_speedup);
-		json_number(o, "persistent_speedup", r->persistent_speedup);
-	}
-	if (li->has_graph_step) {
-		json_number(o, "graph_step_s", li->graph_step_s);
-		json_number(o, "measured_saving_s", r->measured_saving_s);
-		json_number(o, "inferred_launch_s", r->inferred_launch_s);
-		json_number(o, "inferred_launch_replay_s", r->inferred_launch_replay_s);
-		json_number(o, "inferred_vs_assumed", r->inferred_vs_assumed);
-	}
-	if (li->has_target) {
-		json_number(o, "target_s", li->target_s);
-		json_number(o, "target_overhead_s", r->target_overhead_s);
-		json_number(o, "fraction_of_target", r->fraction_of_target);
-		json_number(o, "graph_fraction_of_target", r->graph_fraction_of_target);
-	}
-}
-
-static cJSON *launch_run(struct calc_input *in)
-{
-	const struct param_values *v = in->values;
-	struct ridge_launch_input li = { 0 };
-	launch_defaults(in->gpu, &li);
-	li.kernels_per_layer = params_num(v, "kernels_per_layer");
-	li.layers = params_num(v, "layers");
-	li.extra_kernels = params_has(v, "extra_kernels") ? params_num(v, "extra_kernels") : 0;
-	const char *hwdb_source = in->gpu->measured ? "measured" : "hwdb";
-	const char *launch_source = hwdb_source, *node_source = hwdb_source;
-	if (params_has(v, "launch_us")) {
-		li.launch_s = params_num(v, "launch_us");
-		li.graph_launch_s = li.launch_s;
-		launch_source = from_trace.launch ? "trace" : "given";
-	}
-	if (params_has(v, "graph_node_us")) {
-		li.graph_node_s = params_num(v, "graph_node_us");
-		node_source = "given";
-	}
-	if (params_has(v, "graph_launch_us"))
-		li.graph_launch_s = params_num(v, "graph_launch_us");
-	if ((li.has_graph_total = params_has(v, "graph_us")))
-		li.graph_total_s = params_num(v, "graph_us");
-	if ((li.has_step = params_has(v, "step_ms")))
-		li.step_s = params_num(v, "step_ms");
-	if ((li.has_graph_step = params_has(v, "graph_step_ms")))
-		li.graph_step_s = params_num(v, "graph_step_ms");
-	if ((li.has_target = params_has(v, "target_ms")))
-		li.target_s = params_num(v, "target_ms");
-	if (li.has_graph_step && !li.has_step) {
-		snprintf(in->err, sizeof in->err, "%s needs %s (the eager step it is compared with)",
-			 params_where(v, "graph_step_ms"), params_where(v, "step_ms"));
-		return NULL;
-	}
-	struct ridge_launch_result r;
-	char err[400];
-	if (launch_compute(&li, &r, err, sizeof err) != 0) {
-		snprintf(in->err, sizeof in->err, "%s", err);
-		return NULL;
-	}
-
-	cJSON *o = cJSON_CreateObject();
-	calc_json_gpu(o, in->gpu);
-	cJSON_AddStringToObject(o, "launch_source", launch_source);
-	if (from_trace.path && !in->item) {
-		cJSON_AddStringToObject(o, "trace", from_trace.path);
-		json_number(o, "trace_kernels_per_step", from_trace.kernels_per_step);
-		cJSON_AddBoolToObject(o, "trace_step", from_trace.step);
-	}
-	cJSON_AddStringToObject(o, "graph_node_source", node_source);
-	calc_json_launch(o, &li, &r);
-	return o;
-}
-
-static void sec(double s, char *buf, size_t len)
-{
-	fmt_seconds(s, buf, len);
-}
-
-static void launch_print(const cJSON *r)
-{
-	char a[48], b[48], c[48], d[48];
-	sec(calc_num(r, "launch_s"), a, sizeof a);
-	sec(calc_num(r, "graph_node_s"), b, sizeof b);
-	printf("Launch overhead on %s: %s per launch (%s), %s per graph node (%s)\n", calc_str(r, "gpu"), a,
-	       calc_str(r, "launch_source"), b, calc_str(r, "graph_node_source"));
-	double k = calc_num(r, "launches");
-	if (calc_has(r, "trace"))
-		printf("  from %s: %.4g kernels per step%s\n", calc_str(r, "trace"),
-		       calc_num(r, "trace_kernels_per_step"),
-		       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "trace_step"))
-			       ? ", the step time its kernels span"
-			       : "");
-	printf("  %.0f launches per step (%.0f per layer x %.0f layers", k, calc_num(r, "kernels_per_layer"),
-	       calc_num(r, "layers"));
-	if (calc_num(r, "extra_kernels") > 0)
-		printf(" + %.0f", calc_num(r, "extra_kernels"));
-	printf(")\n\n");
-
-	char left[96];
-	sec(calc_num(r, "overhead_s"), c, sizeof c);
-	snprintf(left, sizeof left, "%.0f x %s", k, a);
-	printf("  eager       %-26s = %s per step\n", left, c);
-	sec(calc_num(r, "graph_overhead_s"), c, sizeof c);
-	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "graph_total_given"))) {
-		snprintf(left, sizeof left, "one replay (as given)");
-	} else {
-		sec(calc_num(r, "graph_launch_s"), d, sizeof d);
-		snprintf(left, sizeof left, "%s + %.0f x %s", d, k, b);
-	}
-	sec(calc_num(r, "graph_saving_s"), d, sizeof d);
-	char less[40];
-	fmt_none(calc_num(r, "graph_reduction"), less, sizeof less, "%.3gx less");
-	printf("  graph       %-26s = %s per step (saves %s, %s)\n", left, c, d, less);
-	printf("  persistent  %-26s = 0 per step\n", "one launch, then none");
-
-	if (calc_has(r, "step_s")) {
-		char f[32], g[32];
-		sec(calc_num(r, "step_s"), a, sizeof a);
-		fmt_percent(calc_num(r, "fraction_of_step"), f, sizeof f);
-		printf("\n  At a %s step the launches are %s of it.\n", a, f);
-		sec(calc_num(r, "tpot_graph_s"), b, sizeof b);
-		sec(calc_num(r, "tpot_persistent_s"), c, sizeof c);
-		fmt_percent(calc_num(r, "graph_fraction_of_step"), g, sizeof g);
-		printf("  TPOT: eager %s, with a graph %s (%.4gx; replay %s of it), persistent %s (%.4gx)\n", a, b,
-		       calc_num(r, "graph_speedup"), g, c, calc_num(r, "persistent_speedup"));
-	}
-	if (calc_has(r, "measured_saving_s")) {
-		sec(calc_num(r, "step_s"), a, sizeof a);
-		sec(calc_num(r, "graph_step_s"), b, sizeof b);
-		sec(calc_num(r, "measured_saving_s"), c, sizeof c);
-		printf("\n  Measured: %s eager, %s with graphs: %s of launch overhead removed.\n", a, b, c);
-		sec(calc_num(r, "inferred_launch_s"), a, sizeof a);
-		sec(calc_num(r, "launch_s"), b, sizeof b);
-		printf("  Per launch: %s / %.0f = %s (%.4gx the %s assumed; a lower bound: the replay is taken as free)\n",
-		       c, k, a, calc_num(r, "inferred_vs_assumed"), b);
-		sec(calc_num(r, "inferred_launch_replay_s"), a, sizeof a);
-		sec(calc_num(r, "graph_overhead_s"), d, sizeof d);
-		printf("  Adding back the replay's own %s: %s per launch\n", d, a);
-	}
-	if (calc_has(r, "target_s")) {
-		char f[32], g[32];
-		sec(calc_num(r, "target_s"), a, sizeof a);
-		sec(calc_num(r, "target_overhead_s"), b, sizeof b);
-		fmt_percent(calc_num(r, "fraction_of_target"), f, sizeof f);
-		fmt_percent(calc_num(r, "graph_fraction_of_target"), g, sizeof g);
-		printf("\n  At the %s target: %s of eager launch overhead is %s of it; with a graph, %s.\n", a, b, f,
-		       g);
-	}
-}
-
-const struct calc calc_launch = {
-	.name = "launch",
-	.command = "launch",
-	.synopsis = "usage: ridge launch --kernels-per-layer K --layers L [--launch-us U] [--step-ms S]\n"
-		    "                    [--graph-node-us G] [--graph-step-ms S2] [--target-ms T] [--gpu GPU] [--json]",
-	.description = "Kernel-launch overhead per step: K launches x t_launch eager, one graph launch + K x t_node\n"
-		       "with a CUDA/HIP graph, none per step with a persistent kernel. t_launch and t_node come\n"
-		       "from the GPU's hwdb entry (or a --calibration measured by ridge-probe) unless given.\n"
-		       "With --step-ms: the fraction of the step and TPOT with and without graphs. With\n"
-		       "--graph-step-ms too: the per-launch cost the measured saving implies.\n",
-	CALC_PARAMS(launch_params),
-	.needs_gpu = true,
-	.run = launch_run,
-	.print = launch_print,
-};
+#include "launch_calc.h"
 
 /* The value of --name in argv (--name V or --name=V), or NULL. */
 static const char *flag_value(int argc, char **argv, const char *name)
@@ -246,78 +21,38 @@ static const char *flag_value(int argc, char **argv, const char *name)
 	return NULL;
 }
 
-/* --trace FILE: the flags the user left out, filled from the trace as text,
- * so they are parsed and range-checked like typed ones. */
-#define TRACE_EXTRA_ARGS 10
-static int fill_from_trace(int argc, char **argv, char **out, char text[][64], int *count)
-{
-	from_trace.path = flag_value(argc, argv, "--trace");
-	if (!from_trace.path || !from_trace.path[0] || flag_value(argc, argv, "--help"))
-		return 0;
-	long long steps = 1;
-	const char *steps_text = flag_value(argc, argv, "--steps");
-	struct app_status st;
-	app_status_init(&st);
-	if (steps_text && app_parse_int("--steps", steps_text, 1, 1000000000, &steps, &st) != 0)
-		return cli_report(&st);
-	struct trace t;
-	struct trace_summary s;
-	if (trace_load(from_trace.path, &t, "--trace", &st) != 0) {
-		cli_report(&st);
-		return EXIT_USAGE;
-	}
-	if (trace_summarize(&t, &s) != 0) {
-		trace_free(&t);
-		cli_error("--trace: out of memory");
-		return EXIT_ENV;
-	}
-	long long layers = 1;
-	const char *layers_text = flag_value(argc, argv, "--layers");
-	if (layers_text && app_parse_int("--layers", layers_text, 1, 1000000, &layers, &st) != 0)
-		layers = 1; /* calc_main reports it (once: st is not printed) */
-	from_trace.kernels_per_step = (double)t.kernel_count / (double)steps;
-	long long per_step = llround(from_trace.kernels_per_step);
-	int n = 0;
-#define ADD(flag, ...)                                                  \
-	do {                                                            \
-		out[n] = flag;                                          \
-		snprintf(text[n / 2], sizeof text[n / 2], __VA_ARGS__); \
-		out[n + 1] = text[n / 2];                               \
-		n += 2;                                                 \
-	} while (0)
-	if (!layers_text)
-		ADD("--layers", "1");
-	if ((from_trace.kernels = !flag_value(argc, argv, "--kernels-per-layer"))) {
-		ADD("--kernels-per-layer", "%lld", per_step / layers);
-		if (!flag_value(argc, argv, "--extra-kernels") && per_step % layers)
-			ADD("--extra-kernels", "%lld", per_step % layers);
-	}
-	if ((from_trace.launch = !flag_value(argc, argv, "--launch-us") && s.launches > 0))
-		ADD("--launch-us", "%.17g", s.launch_s / s.launches * 1e6);
-	if ((from_trace.step = !flag_value(argc, argv, "--step-ms") && s.span_s > 0))
-		ADD("--step-ms", "%.17g", s.span_s / (double)steps * 1e3);
-#undef ADD
-	trace_summary_free(&s);
-	trace_free(&t);
-	*count = n;
-	return 0;
-}
+#define MAX_ARGS 256
 
 static int run_launch(int argc, char **argv)
 {
-	char *args[256 + TRACE_EXTRA_ARGS];
-	char text[TRACE_EXTRA_ARGS / 2][64];
-	int extra = 0;
-	if (argc > 256) {
+	if (argc > MAX_ARGS) {
 		cli_error("launch: too many arguments");
 		return EXIT_USAGE;
 	}
-	int rc = fill_from_trace(argc, argv, args + argc, text, &extra);
-	if (rc != 0)
-		return rc;
+	const struct launch_trace_given given = {
+		.trace = flag_value(argc, argv, "--trace"),
+		.steps = flag_value(argc, argv, "--steps"),
+		.layers = flag_value(argc, argv, "--layers"),
+		.kernels_per_layer = flag_value(argc, argv, "--kernels-per-layer") != NULL,
+		.extra_kernels = flag_value(argc, argv, "--extra-kernels") != NULL,
+		.launch_us = flag_value(argc, argv, "--launch-us") != NULL,
+		.step_ms = flag_value(argc, argv, "--step-ms") != NULL,
+		.help = flag_value(argc, argv, "--help") != NULL,
+	};
+	struct launch_trace_fill fill;
+	struct app_status st;
+	app_status_init(&st);
+	if (launch_trace_fill(&given, &fill, &st) != 0)
+		return cli_report(&st);
+	char *args[MAX_ARGS + 2 * LAUNCH_TRACE_FILLS + 1];
 	memcpy(args, argv, (size_t)argc * sizeof *argv);
-	args[argc + extra] = NULL;
-	return calc_main(&calc_launch, argc + extra, args);
+	int n = argc;
+	for (int i = 0; i < fill.count; i++) {
+		args[n++] = (char *)fill.flag[i];
+		args[n++] = fill.value[i];
+	}
+	args[n] = NULL;
+	return calc_main(&calc_launch, n, args);
 }
 
 const struct cli_command cli_cmd_launch = { "launch", run_launch,

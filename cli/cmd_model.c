@@ -24,23 +24,16 @@ static const struct param model_params[] = {
 	  NULL, NULL },
 	CALC_JSON_PARAM,
 };
+#define MODEL_PARAM_COUNT (int)(sizeof model_params / sizeof model_params[0])
 
 static int run_model(int argc, char **argv)
 {
 	struct param_values v;
-	int spec_count = (int)(sizeof model_params / sizeof model_params[0]);
-	params_init(&v, model_params, spec_count);
 	const char *files[1];
-	int nfiles = 0;
-	int rc = params_parse_argv(&v, "model", synopsis, description, argc, argv, files, 1, &nfiles);
-	if (rc == 1)
-		return EXIT_OK;
+	int rc = params_parse_files(&v, model_params, MODEL_PARAM_COUNT, "model", synopsis, description, argc, argv,
+				    files, 1, "model needs a config file: ridge model FILE (see 'ridge model --help')");
 	if (rc != 0)
-		return rc;
-	if (nfiles == 0) {
-		cli_error("model needs a config file: ridge model FILE (see 'ridge model --help')");
-		return EXIT_USAGE;
-	}
+		return rc == 1 ? EXIT_OK : rc;
 	const char *kv_name = params_text(&v, "kv_dtype") ? params_text(&v, "kv_dtype") : "bf16";
 	double tokens = params_has(&v, "tokens") ? params_num(&v, "tokens") : 1;
 	struct app_status st;

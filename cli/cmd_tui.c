@@ -49,62 +49,45 @@ static int parse_size(const char *text, int *cols, int *lines)
 	return 0;
 }
 
+/* The flags (usage_text above is their help). --size and --presses are
+ * checked after the loop, with their own messages. */
+static const struct param tui_params[] = {
+	CALC_GPU_PARAMS,
+	{ "dump", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL, "print the panels' values as one JSON document",
+	  NULL, NULL },
+	{ "bench", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL, "time key press -> update + redraw off-screen",
+	  NULL, NULL },
+	{ "size", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "COLSxLINES", "--bench screen size", NULL, "100x30" },
+	{ "presses", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "N", "--bench key presses per panel", NULL, "500" },
+	{ "keys", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL, "print the key bindings as a Markdown table", NULL,
+	  NULL },
+};
+#define TUI_PARAM_COUNT (int)(sizeof tui_params / sizeof tui_params[0])
+
+/* Returns 0, 1 after --help, or an exit code. */
 static int parse_options(int argc, char **argv, struct tui_options *opt, bool *keys)
 {
-	static const struct option longopts[] = {
-		{ "gpu", required_argument, NULL, 'g' },
-		{ "hwdb", required_argument, NULL, 'd' },
-		{ "calibration", required_argument, NULL, 'c' },
-		{ "dump", no_argument, NULL, 'D' },
-		{ "bench", no_argument, NULL, 'B' },
-		{ "size", required_argument, NULL, 'S' },
-		{ "presses", required_argument, NULL, 'P' },
-		{ "keys", no_argument, NULL, 'K' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'g':
-			opt->gpu = optarg;
-			break;
-		case 'd':
-			opt->hwdb_dir = optarg;
-			break;
-		case 'c':
-			opt->calibration = optarg;
-			break;
-		case 'D':
-			opt->dump = true;
-			break;
-		case 'B':
-			opt->bench = true;
-			break;
-		case 'S':
-			if (parse_size(optarg, &opt->cols, &opt->lines) != 0)
-				return EXIT_USAGE;
-			break;
-		case 'P': {
-			struct app_status st;
-			app_status_init(&st);
-			long long presses;
-			if (app_parse_int("--presses", optarg, 1, 1000000, &presses, &st) != 0)
-				return cli_report(&st);
-			opt->presses = (int)presses;
-			break;
-		}
-		case 'K':
-			*keys = true;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return -2;
-		default:
-			return cli_bad_option("tui", argv, c);
-		}
+	struct param_values v;
+	params_init(&v, tui_params, TUI_PARAM_COUNT);
+	int rc = params_parse_flags(&v, "tui", NULL, NULL, usage_text, argc, argv);
+	if (rc != 0)
+		return rc;
+	opt->gpu = params_text(&v, "gpu");
+	opt->hwdb_dir = params_text(&v, "hwdb");
+	opt->calibration = params_text(&v, "calibration");
+	opt->dump = params_flag(&v, "dump");
+	opt->bench = params_flag(&v, "bench");
+	*keys = params_flag(&v, "keys");
+	if (params_has(&v, "size") && parse_size(params_text(&v, "size"), &opt->cols, &opt->lines) != 0)
+		return EXIT_USAGE;
+	if (params_has(&v, "presses")) {
+		/* app_parse_int's range text (1..1000000), as --presses always said it. */
+		struct app_status st;
+		app_status_init(&st);
+		long long presses;
+		if (app_parse_int("--presses", params_text(&v, "presses"), 1, 1000000, &presses, &st) != 0)
+			return cli_report(&st);
+		opt->presses = (int)presses;
 	}
 	if (optind < argc)
 		opt->file = argv[optind++];
@@ -124,10 +107,8 @@ static int run_tui(int argc, char **argv)
 	struct tui_options opt = { .lines = 30, .cols = 100, .presses = 500 };
 	bool keys = false;
 	int rc = parse_options(argc, argv, &opt, &keys);
-	if (rc == -2)
-		return EXIT_OK;
 	if (rc != 0)
-		return rc;
+		return rc == 1 ? EXIT_OK : rc;
 	if (keys) {
 		tui_print_keys(stdout);
 		return EXIT_OK;

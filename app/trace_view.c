@@ -1,0 +1,205 @@
+/* ridge trace's views: a trace's kernels by total time, launches per step or
+ * token, host API time and gaps, as text on stdout or as the --json document
+ * (the summary is trace.c's trace_summarize). */
+#include "trace.h"
+
+#include <stdio.h>
+
+#include "app.h"
+#include "format.h"
+#include "json_fields.h"
+#include "json_out.h"
+
+int trace_report_open(struct trace_report *r, struct app_status *st)
+{
+	if (trace_load(r->path, &r->trace, NULL, st) != 0)
+		return -1;
+	if (trace_summarize(&r->trace, &r->summary) != 0) {
+		trace_free(&r->trace);
+		app_error_env(st, "out of memory summarizing '%s'", r->path);
+		return -1;
+	}
+	return 0;
+}
+
+void trace_report_close(struct trace_report *r)
+{
+	trace_summary_free(&r->summary);
+	trace_free(&r->trace);
+}
+
+/* ---- text ---- */
+
+static void print_groups(const struct trace_summary *s, int top)
+{
+	int n = s->group_count < top ? s->group_count : top;
+	printf("kernels by total time (%d of %d names)\n", n, s->group_count);
+	printf("  %-40s %7s %11s %11s %6s  %-14s %-12s %4s  %s\n", "kernel", "calls", "total", "average", "share",
+	       "grid", "block", "regs", "operator");
+	for (int i = 0; i < n; i++) {
+		const struct trace_kernel_group *g = &s->groups[i];
+		char total[32], avg[32], grid[40], block[40];
+		fmt_seconds(g->total_s, total, sizeof total);
+		fmt_seconds(g->total_s / g->calls, avg, sizeof avg);
+		snprintf(grid, sizeof grid, "%d,%d,%d", g->first->grid[0], g->first->grid[1], g->first->grid[2]);
+		snprintf(block, sizeof block, "%d,%d,%d", g->first->block[0], g->first->block[1], g->first->block[2]);
+		printf("  %-40.40s %7d %11s %11s %5.1f%%  %-14s %-12s %4d  %s%s\n", g->name, g->calls, total, avg,
+		       100 * g->total_s / s->kernel_s, grid, block, g->first->registers,
+		       g->op && g->op[0] ? g->op : "-", g->shape_varies ? " (shape varies)" : "");
+	}
+}
+
+static void print_per(const char *what, long long n, const struct trace *t, const struct trace_summary *s)
+{
+	char kernel[32], span[32];
+	fmt_seconds(s->kernel_s / n, kernel, sizeof kernel);
+	fmt_seconds(s->span_s / n, span, sizeof span);
+	printf("per %s (%lld): %.4g kernel launches, %s of kernels, %s of trace\n", what, n,
+	       (double)t->kernel_count / n, kernel, span);
+}
+
+static void print_host(const struct trace *t, const struct trace_summary *s)
+{
+	if (!t->has_api) {
+		printf("host API: not in this trace (nsys profile --trace=cuda records it)\n");
+		return;
+	}
+	char each[32], total[32];
+	printf("host API\n");
+	if (s->launches) {
+		fmt_seconds(s->launch_s / s->launches, each, sizeof each);
+		fmt_seconds(s->launch_s, total, sizeof total);
+		printf("  kernel launches     %7d calls, %s each, %s in all\n", s->launches, each, total);
+	}
+	fmt_seconds(s->malloc_s, total, sizeof total);
+	printf("  cudaMalloc          %7d calls, %s\n", s->mallocs, total);
+	fmt_seconds(s->sync_s, total, sizeof total);
+	printf("  synchronizations    %7d calls, %s\n", s->syncs, total);
+	if (t->has_copies) {
+		char bytes[32];
+		fmt_bytes(t->dtoh.bytes, bytes, sizeof bytes);
+		fmt_seconds((double)t->dtoh.total_ns / 1e9, total, sizeof total);
+		printf("  device-to-host      %7d copies, %s, %s\n", t->dtoh.count, bytes, total);
+	}
+	int n = t->api_count < 5 ? t->api_count : 5;
+	printf("  longest:");
+	for (int i = 0; i < n; i++) {
+		fmt_seconds((double)t->apis[i].total_ns / 1e9, total, sizeof total);
+		printf("%s %s %s (%d)", i ? "," : "", t->apis[i].name, total, t->apis[i].calls);
+	}
+	printf("\n");
+}
+
+void trace_report_print(const struct trace_report *r)
+{
+	const struct trace *t = &r->trace;
+	const struct trace_summary *s = &r->summary;
+	char span[32], busy[32], idle[32], median[32], max[32];
+	fmt_seconds(s->span_s, span, sizeof span);
+	fmt_seconds(s->busy_s, busy, sizeof busy);
+	printf("%s (%s): %d kernel launches over %s, GPU busy %s (%.1f%%)\n", r->path, trace_format_name(t->format),
+	       t->kernel_count, span, busy, s->span_s > 0 ? 100 * s->busy_s / s->span_s : 0);
+	if (r->steps)
+		print_per("step", r->steps, t, s);
+	if (r->tokens)
+		print_per("token", r->tokens, t, s);
+	printf("\n");
+	print_groups(s, r->top);
+	printf("\n");
+	print_host(t, s);
+	fmt_seconds(s->idle_s, idle, sizeof idle);
+	fmt_seconds(s->median_gap_s, median, sizeof median);
+	fmt_seconds(s->max_gap_s, max, sizeof max);
+	printf("\ngaps between kernels: %d, %s idle in all, median %s, longest %s\n", s->gaps, idle, median, max);
+}
+
+/* ---- JSON ---- */
+
+static const struct json_field time_fields[] = {
+	JSON_FIELDS(struct trace_summary, span_s, busy_s, kernel_s),
+};
+static const struct json_field malloc_sync_fields[] = {
+	JSON_FIELD_AS(struct trace_summary, "malloc_calls", mallocs),
+	JSON_FIELD(struct trace_summary, malloc_s),
+	JSON_FIELD_AS(struct trace_summary, "synchronizations", syncs),
+	JSON_FIELD_AS(struct trace_summary, "synchronization_s", sync_s),
+};
+static const struct json_field dtoh_fields[] = {
+	JSON_FIELD_AS(struct trace_copies, "device_to_host_copies", count),
+	JSON_FIELD_AS(struct trace_copies, "device_to_host_bytes", bytes),
+};
+static const struct json_field gap_fields[] = {
+	JSON_FIELD_AS(struct trace_summary, "count", gaps),
+	JSON_FIELD(struct trace_summary, idle_s),
+	JSON_FIELD_AS(struct trace_summary, "median_s", median_gap_s),
+	JSON_FIELD_AS(struct trace_summary, "max_s", max_gap_s),
+};
+
+static void add_per(cJSON *doc, const char *key, long long n, const struct trace *t, const struct trace_summary *s)
+{
+	cJSON *o = cJSON_AddObjectToObject(doc, key);
+	cJSON_AddNumberToObject(o, "count", (double)n);
+	json_number(o, "kernel_launches", (double)t->kernel_count / n);
+	json_number(o, "kernel_s", s->kernel_s / n);
+	json_number(o, "span_s", s->span_s / n);
+}
+
+static cJSON *group_json(const struct trace_kernel_group *g)
+{
+	cJSON *k = cJSON_CreateObject();
+	cJSON_AddStringToObject(k, "name", g->name);
+	cJSON_AddNumberToObject(k, "calls", g->calls);
+	json_number(k, "total_s", g->total_s);
+	json_number(k, "average_s", g->total_s / g->calls);
+	json_number(k, "min_s", g->min_s);
+	json_number(k, "max_s", g->max_s);
+	cJSON_AddItemToObject(k, "grid", cJSON_CreateIntArray(g->first->grid, 3));
+	cJSON_AddItemToObject(k, "block", cJSON_CreateIntArray(g->first->block, 3));
+	cJSON_AddNumberToObject(k, "registers_per_thread", g->first->registers);
+	cJSON_AddBoolToObject(k, "shape_varies", g->shape_varies);
+	if (g->op && g->op[0])
+		cJSON_AddStringToObject(k, "operator", g->op);
+	return k;
+}
+
+static void add_host(cJSON *doc, const struct trace *t, const struct trace_summary *s)
+{
+	cJSON *host = cJSON_AddObjectToObject(doc, "host");
+	cJSON_AddBoolToObject(host, "recorded", t->has_api);
+	cJSON_AddNumberToObject(host, "launches", s->launches);
+	json_number(host, "launch_s", s->launch_s);
+	if (s->launches)
+		json_number(host, "launch_each_s", s->launch_s / s->launches);
+	json_put_fields(host, s, malloc_sync_fields, JSON_FIELD_COUNT(malloc_sync_fields));
+	json_put_fields(host, &t->dtoh, dtoh_fields, JSON_FIELD_COUNT(dtoh_fields));
+	json_number(host, "device_to_host_s", (double)t->dtoh.total_ns / 1e9);
+	cJSON *apis = cJSON_AddArrayToObject(host, "apis");
+	for (int i = 0; i < t->api_count; i++) {
+		cJSON *a = cJSON_CreateObject();
+		cJSON_AddStringToObject(a, "name", t->apis[i].name);
+		cJSON_AddNumberToObject(a, "calls", t->apis[i].calls);
+		json_number(a, "total_s", (double)t->apis[i].total_ns / 1e9);
+		cJSON_AddItemToArray(apis, a);
+	}
+}
+
+cJSON *trace_report_json(const struct trace_report *r)
+{
+	const struct trace *t = &r->trace;
+	const struct trace_summary *s = &r->summary;
+	cJSON *doc = cJSON_CreateObject();
+	cJSON_AddStringToObject(doc, "file", r->path);
+	cJSON_AddStringToObject(doc, "format", t->format == TRACE_NSYS_SQLITE ? "nsys_sqlite" : "pytorch_chrome_trace");
+	cJSON_AddNumberToObject(doc, "kernel_launches", t->kernel_count);
+	json_put_fields(doc, s, time_fields, JSON_FIELD_COUNT(time_fields));
+	if (r->steps)
+		add_per(doc, "per_step", r->steps, t, s);
+	if (r->tokens)
+		add_per(doc, "per_token", r->tokens, t, s);
+	cJSON *kernels = cJSON_AddArrayToObject(doc, "kernels");
+	for (int i = 0; i < s->group_count && i < r->top; i++)
+		cJSON_AddItemToArray(kernels, group_json(&s->groups[i]));
+	add_host(doc, t, s);
+	json_put_fields(cJSON_AddObjectToObject(doc, "gaps"), s, gap_fields, JSON_FIELD_COUNT(gap_fields));
+	return doc;
+}
