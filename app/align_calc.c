@@ -701,13 +701,9 @@ static void align_print_item(const cJSON *d)
 
 const struct calc calc_align = {
 	.name = "align",
-	.command = "align",
 	.synopsis = "usage: ridge align --dtype DT (--dims D1,D2,... | --model FILE) [--gpu GPU]",
 	.description = "Tensor-core alignment of GEMM dimensions, and their tile and wave quantization.\n",
-	CALC_PARAMS(align_params),
-	.needs_gpu = true,
-	.run = align_calc_run,
-	.print = align_print,
+	CALC_IMPL(align_params, align_calc_run, align_print),
 	.print_item = align_print_item,
 	.usage = usage_text,
 	.problem_unless_ok = true,

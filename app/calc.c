@@ -7,6 +7,11 @@
 
 #include "app.h"
 
+const char *calc_command(const struct calc *calc)
+{
+	return calc->command ? calc->command : calc->name;
+}
+
 int calc_fail(struct calc_input *in, const char *fmt, ...)
 {
 	va_list ap;

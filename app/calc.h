@@ -28,13 +28,16 @@ struct calc_input {
 };
 
 struct calc {
-	const char *name;        /* scenario kind: "launch", "cost-train" */
-	const char *command;     /* for messages: "launch", "cost train" */
+	const char *name; /* scenario kind: "launch", "cost-train" */
+	/* For messages and --help: "cost train"; NULL: the same as name. */
+	const char *command;
 	const char *synopsis;    /* the usage line(s) */
 	const char *description; /* a paragraph for --help, ending in a newline */
 	const struct param *params;
 	int param_count;
-	bool needs_gpu;
+	/* Takes no --gpu: the calculator reads no hwdb entry (ridge cost rank,
+	 * whose items name theirs); every other one resolves a GPU first. */
+	bool takes_no_gpu;
 	/* Returns the result object, or NULL with in->err set. */
 	cJSON *(*run)(struct calc_input *in);
 	/* Human output from the result; NULL prints the generic table. */
@@ -50,8 +53,13 @@ struct calc {
 	bool problem_unless_ok;
 };
 
+/* The command's name in messages and --help: .command, or the name. */
+const char *calc_command(const struct calc *calc);
+
 /* A calculator's table of inputs in its struct calc: .params and .param_count. */
 #define CALC_PARAMS(table) .params = (table), .param_count = (int)(sizeof(table) / sizeof((table)[0]))
+/* Its inputs, run and printer, the three every calculator has, on one line. */
+#define CALC_IMPL(table, run_fn, print_fn) CALC_PARAMS(table), .run = (run_fn), .print = (print_fn)
 
 /* The parameters every GPU calculator takes on the command line. */
 /* One table row each, as in the tables they end. */

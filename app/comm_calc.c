@@ -166,7 +166,6 @@ static void comm_print(const cJSON *r)
 
 const struct calc calc_comm = {
 	.name = "comm",
-	.command = "comm",
 	.synopsis = "usage: ridge comm --op OP --gpus N --bytes M [--gpu GPU] [--algorithm ALG] [--network-bw B/s]\n"
 		    "                  [--sweep] [--json] [--hwdb DIR] [--calibration FILE]",
 	.description =
@@ -175,8 +174,5 @@ const struct calc calc_comm = {
 		"alpha = NCCL's base latency + steps x step latency (ring 2(N-1) or N-1, tree 2 log2, NVLS one);\n"
 		"the bus bandwidth is measured (a --calibration), published (nccl-tests) or derived from the\n"
 		"links (model/comm.h). --algorithm auto takes the fastest, as NCCL's tuner does.\n",
-	CALC_PARAMS(comm_params),
-	.needs_gpu = true,
-	.run = comm_run,
-	.print = comm_print,
+	CALC_IMPL(comm_params, comm_run, comm_print),
 };

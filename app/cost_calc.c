@@ -642,10 +642,7 @@ const struct calc calc_cost_train = {
 		       "F / (GPUs x peak x MFU), GPU-hours and dollars. With --target-mfu: the same run at that MFU\n"
 		       "and the savings; with --investment: net and gross ROI and the break-even step. Nothing is\n"
 		       "rounded; --explain prints every intermediate with its formula.\n",
-	CALC_PARAMS(train_params),
-	.needs_gpu = true,
-	.run = train_run,
-	.print = train_print,
+	CALC_IMPL(train_params, train_run, train_print),
 };
 
 /* ---- cost decode ---- */
@@ -938,10 +935,7 @@ const struct calc calc_cost_decode = {
 		"priced per GPU by the kernel time model, MoE weights as the experts the batch touches, KV with\n"
 		"whole heads per GPU, the launch mode's cost added; memory fit per GPU and the largest batch;\n"
 		"--sweep runs batch 1..1024 x context 1k..128k.\n",
-	CALC_PARAMS(decode_params),
-	.needs_gpu = true,
-	.run = decode_run,
-	.print = decode_print,
+	CALC_IMPL(decode_params, decode_run, decode_print),
 };
 
 /* ---- cost prefill ---- */
@@ -983,10 +977,7 @@ const struct calc calc_cost_prefill = {
 	.description = "Time to first token: the prompt's B x S tokens through every kernel of the model (causal\n"
 		       "FlashAttention, the same kernel pricing as cost decode --model), the logits of the last\n"
 		       "position of each request, the launch mode's cost.\n",
-	CALC_PARAMS(prefill_params),
-	.needs_gpu = true,
-	.run = prefill_run,
-	.print = prefill_print,
+	CALC_IMPL(prefill_params, prefill_run, prefill_print),
 };
 
 /* ---- rank (scenario files only) ---- */
@@ -1218,8 +1209,6 @@ const struct calc calc_cost_rank = {
 	.synopsis = "usage: ridge cost rank FILE.yaml [--json] [--hwdb DIR] [--calibration FILE]",
 	.description = "Ranks engineering projects by net ROI over a horizon: MFU gains save training spend,\n"
 		       "TPOT cuts save inference spend; FILE is a scenario with 'rank' items.\n",
-	CALC_PARAMS(rank_params),
-	.needs_gpu = false,
-	.run = rank_run,
-	.print = rank_print,
+	CALC_IMPL(rank_params, rank_run, rank_print),
+	.takes_no_gpu = true,
 };

@@ -619,7 +619,7 @@ static void load_item(struct eval_scenario *sc, struct eval_item *it, yaml_node_
 			   it->values.spec[missing].name, model ? " (in the item or the model section)" : "");
 	}
 
-	if (it->calc->needs_gpu) {
+	if (!it->calc->takes_no_gpu) {
 		it->gpu = sc->gpu;
 		int g = params_index(it->values.spec, it->values.count, "gpu");
 		if (g >= 0 && it->values.set[g]) {
@@ -1233,7 +1233,7 @@ cJSON *eval_file(const char *path, const char *hwdb_dir, const char *calibration
 	for (int i = 0; i < sc->count; i++) {
 		if (!only_kind || strcmp(sc->items[i].calc->name, only_kind) == 0) {
 			selected++;
-			needs_gpu |= sc->items[i].calc->needs_gpu;
+			needs_gpu |= !sc->items[i].calc->takes_no_gpu;
 		}
 	}
 	if (selected == 0) {

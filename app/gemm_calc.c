@@ -264,7 +264,6 @@ static void gemm_print(const cJSON *d)
 
 const struct calc calc_gemm = {
 	.name = "gemm",
-	.command = "gemm",
 	.synopsis = "usage: ridge gemm --m M --n N --k K [--dtype DT] [--gpu GPU] [--naive | --tile T|MxNxK]\n"
 		    "                  [--batch B] [--traffic default|tiled|compulsory] [--layout linear|matmul]\n"
 		    "                  [--no-tensor] [--sparse]\n"
@@ -290,8 +289,5 @@ const struct calc calc_gemm = {
 		       "off the fast path: the matrix peak is an upper bound; 3-8x slower on an H200). fp8 needs\n"
 		       "them (no fp8 kernel otherwise: not eligible, priced without tensor cores), and on compute\n"
 		       "capability 8.9 and 9.x only the TN layout (linear).\n",
-	CALC_PARAMS(gemm_params),
-	.needs_gpu = true,
-	.run = gemm_run,
-	.print = gemm_print,
+	CALC_IMPL(gemm_params, gemm_run, gemm_print),
 };

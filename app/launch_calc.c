@@ -238,7 +238,6 @@ static void launch_print(const cJSON *r)
 
 const struct calc calc_launch = {
 	.name = "launch",
-	.command = "launch",
 	.synopsis = "usage: ridge launch --kernels-per-layer K --layers L [--launch-us U] [--step-ms S]\n"
 		    "                    [--graph-node-us G] [--graph-step-ms S2] [--target-ms T] [--gpu GPU] [--json]",
 	.description = "Kernel-launch overhead per step: K launches x t_launch eager, one graph launch + K x t_node\n"
@@ -246,10 +245,7 @@ const struct calc calc_launch = {
 		       "from the GPU's hwdb entry (or a --calibration measured by ridge-probe) unless given.\n"
 		       "With --step-ms: the fraction of the step and TPOT with and without graphs. With\n"
 		       "--graph-step-ms too: the per-launch cost the measured saving implies.\n",
-	CALC_PARAMS(launch_params),
-	.needs_gpu = true,
-	.run = launch_run,
-	.print = launch_print,
+	CALC_IMPL(launch_params, launch_run, launch_print),
 };
 
 /* ---- --trace ---- */

@@ -1325,15 +1325,11 @@ static void occupancy_print(const cJSON *r)
 
 const struct calc calc_occupancy = {
 	.name = "occupancy",
-	.command = "occupancy",
 	.synopsis =
 		"kind: occupancy (threads, regs, smem, dyn_smem, carveout, cache_config, optin, barriers, agprs, sgprs)",
 	.description = "Blocks per SM for one kernel configuration: the CUDA runtime's calculator on NVIDIA,\n"
 		       "the LLVM hardware rule (and HIP's) on AMD CDNA. The command line is `ridge occupancy`.\n",
-	CALC_PARAMS(occupancy_params),
-	.needs_gpu = true,
-	.run = occupancy_run,
-	.print = occupancy_print,
+	CALC_IMPL(occupancy_params, occupancy_run, occupancy_print),
 };
 
 /* ---------------------------------------------------------------- report */

@@ -975,14 +975,10 @@ int roofline_command(const struct param_values *v, const struct ridge_gpu *gpu, 
 
 const struct calc calc_roofline = {
 	.name = "roofline",
-	.command = "roofline",
 	.synopsis = "kind: roofline  (dtype, flops + bytes | intensity | kernel + shape keys, time, level, ...)",
 	.description = "A roofline placement: the keys are ridge roofline's flags with '_' for '-'\n"
 		       "(no_tensor, l2_bytes, head_dim, ...); --ncu and --svg are command-line only.\n",
-	CALC_PARAMS(roofline_params),
-	.needs_gpu = true,
-	.run = roofline_item_run,
-	.print = roofline_print,
+	CALC_IMPL(roofline_params, roofline_item_run, roofline_print),
 };
 
 /* ---- ridge report ---- */

@@ -10,23 +10,23 @@ int calc_main(const struct calc *calc, int argc, char **argv)
 {
 	struct param_values v;
 	params_init(&v, calc->params, calc->param_count);
-	int rc = calc->usage ? params_parse_argv_usage(&v, calc->command, calc->usage, argc, argv)
-			     : params_parse_argv(&v, calc->command, calc->synopsis, calc->description, argc, argv, NULL,
-						 0, NULL);
+	int rc = calc->usage ? params_parse_argv_usage(&v, calc_command(calc), calc->usage, argc, argv)
+			     : params_parse_argv(&v, calc_command(calc), calc->synopsis, calc->description, argc, argv,
+						 NULL, 0, NULL);
 	if (rc == 1)
 		return EXIT_OK;
 	if (rc != 0)
 		return rc;
 	int missing = params_missing(&v);
 	if (missing >= 0) {
-		cli_error("%s is required (see 'ridge %s --help')", params_where_at(&v, missing), calc->command);
+		cli_error("%s is required (see 'ridge %s --help')", params_where_at(&v, missing), calc_command(calc));
 		return EXIT_USAGE;
 	}
 	struct app_hw hw;
 	struct app_status st;
 	app_status_init(&st);
 	struct calc_input in = { .values = &v, .st = &st };
-	if (calc->needs_gpu) {
+	if (!calc->takes_no_gpu) {
 		if (app_hw_open(&hw, params_text(&v, "hwdb"), params_text(&v, "calibration"), &st) != 0) {
 			cli_report(&st);
 			return EXIT_USAGE;
@@ -63,7 +63,7 @@ int calc_main(const struct calc *calc, int argc, char **argv)
 	if (rc == EXIT_OK && problem)
 		rc = EXIT_PROBLEM;
 	cJSON_Delete(result);
-	if (calc->needs_gpu)
+	if (!calc->takes_no_gpu)
 		app_hw_close(&hw);
 	return rc;
 }

@@ -97,12 +97,12 @@ static int parse_calc(const struct calc *calc, struct param_values *v, const cha
 		      size_t err_len)
 {
 	char *argv[16];
-	argv[0] = (char *)calc->command;
+	argv[0] = (char *)calc_command(calc);
 	for (int i = 0; i < n; i++)
 		argv[i + 1] = (char *)args[i];
 	params_init(v, calc->params, calc->param_count);
 	capture_begin();
-	int rc = params_parse_argv_usage(v, calc->command, "usage\n", n + 1, argv);
+	int rc = params_parse_argv_usage(v, calc_command(calc), "usage\n", n + 1, argv);
 	capture_end(err, err_len);
 	return rc;
 }
