@@ -33,6 +33,48 @@ const char *calc_str(const cJSON *obj, const char *key)
 	return cJSON_IsString(item) ? item->valuestring : "";
 }
 
+static char *next_slot(struct calc_text *t)
+{
+	char *slot = t->slot[t->next];
+	t->next = (t->next + 1) % CALC_TEXT_SLOTS;
+	return slot;
+}
+
+static const char *format_into(struct calc_text *t, void (*format)(double, char *, size_t), const cJSON *obj,
+			       const char *key)
+{
+	char *s = next_slot(t);
+	format(calc_num(obj, key), s, sizeof t->slot[0]);
+	return s;
+}
+
+const char *calc_text_seconds(struct calc_text *t, const cJSON *obj, const char *key)
+{
+	return format_into(t, fmt_seconds, obj, key);
+}
+
+const char *calc_text_bytes(struct calc_text *t, const cJSON *obj, const char *key)
+{
+	return format_into(t, fmt_bytes, obj, key);
+}
+
+const char *calc_text_percent(struct calc_text *t, const cJSON *obj, const char *key)
+{
+	return format_into(t, fmt_percent, obj, key);
+}
+
+const char *calc_text_usd(struct calc_text *t, const cJSON *obj, const char *key)
+{
+	return format_into(t, fmt_usd, obj, key);
+}
+
+const char *calc_text_si(struct calc_text *t, const cJSON *obj, const char *key, const char *unit)
+{
+	char *s = next_slot(t);
+	fmt_si(calc_num(obj, key), unit, s, sizeof t->slot[0]);
+	return s;
+}
+
 bool calc_has(const cJSON *obj, const char *key)
 {
 	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);

@@ -11,6 +11,7 @@
 
 #include "gpu.h"
 #include "params.h"
+#include "format.h"
 
 struct eval_item;
 
@@ -90,10 +91,23 @@ double calc_num(const cJSON *obj, const char *key);
 const char *calc_str(const cJSON *obj, const char *key);
 bool calc_has(const cJSON *obj, const char *key);
 
-/* Human number formats. */
-void fmt_usd(double v, char *buf, size_t len);                   /* "$7,421,670.37" */
-void fmt_grouped(double v, int decimals, char *buf, size_t len); /* "3,523,215,360,000,000,000" */
-void fmt_percent(double fraction, char *buf, size_t len);        /* "9.6%" */
+/* A result's numbers formatted where a printer prints them:
+ *   struct calc_text t = { 0 };
+ *   printf("weights %s + grads %s\n", calc_text_bytes(&t, m, "weights_bytes"),
+ *          calc_text_bytes(&t, m, "grads_bytes"));
+ * each call formats the key's number (util/format.h; "none" when it is
+ * missing) into the next of t's slots and returns it; the slots are reused
+ * after CALC_TEXT_SLOTS calls, so a struct calc_text serves one statement. */
+#define CALC_TEXT_SLOTS 8
+struct calc_text {
+	char slot[CALC_TEXT_SLOTS][64];
+	int next;
+};
+const char *calc_text_seconds(struct calc_text *t, const cJSON *obj, const char *key);
+const char *calc_text_bytes(struct calc_text *t, const cJSON *obj, const char *key);
+const char *calc_text_si(struct calc_text *t, const cJSON *obj, const char *key, const char *unit);
+const char *calc_text_percent(struct calc_text *t, const cJSON *obj, const char *key);
+const char *calc_text_usd(struct calc_text *t, const cJSON *obj, const char *key);
 
 /* JSON helpers for run functions: "gpu" and "ceilings" (spec sheet or measured). */
 void calc_json_gpu(cJSON *obj, const struct ridge_gpu *gpu);

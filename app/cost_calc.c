@@ -357,11 +357,10 @@ static cJSON *train_run(struct calc_input *in)
 	calc_json_gpu(o, in->gpu);
 	if (resolve_peak(in, "dtype", &ti.peak_flops, o) != 0 || resolve_price(in, &ti.price_usd_per_gpu_hour, o) != 0)
 		goto bad;
-	ti.params = params_num(v, "params");
-	ti.seq = params_num(v, "seq");
-	ti.batch = params_num(v, "batch");
-	ti.steps = params_num(v, "steps");
-	ti.gpus = params_num(v, "gpus");
+	static const struct json_field train_inputs[] = {
+		JSON_FIELDS(struct ridge_train_input, params, seq, batch, steps, gpus),
+	};
+	params_read_fields(v, &ti, train_inputs, JSON_FIELD_COUNT(train_inputs));
 	const char *formula = params_text(v, "flops_formula");
 	if (!formula || strcasecmp(formula, "6n") == 0) {
 		ti.formula = RIDGE_FLOPS_6N;
@@ -508,20 +507,16 @@ static void print_parallel(const cJSON *r)
 		printf("  for MFU %s the kernels must reach %s of peak\n", b, a);
 	}
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(p, "memory");
-	char e[32], f[32];
-	fmt_bytes(calc_num(m, "weights_bytes"), a, sizeof a);
-	fmt_bytes(calc_num(m, "grads_bytes"), b, sizeof b);
-	fmt_bytes(calc_num(m, "optimizer_bytes"), c, sizeof c);
-	fmt_bytes(calc_num(m, "required_bytes"), e, sizeof e);
-	fmt_bytes(calc_num(m, "available_bytes"), f, sizeof f);
-	printf("  memory per GPU: weights %s + grads %s + optimizer %s", a, b, c);
-	if (calc_has(m, "activations_bytes")) {
-		fmt_bytes(calc_num(m, "activations_bytes"), d, sizeof d);
-		printf(" + activations %s (recompute %s)", d, calc_str(m, "recompute"));
-	} else {
+	struct calc_text text = { 0 };
+	printf("  memory per GPU: weights %s + grads %s + optimizer %s", calc_text_bytes(&text, m, "weights_bytes"),
+	       calc_text_bytes(&text, m, "grads_bytes"), calc_text_bytes(&text, m, "optimizer_bytes"));
+	if (calc_has(m, "activations_bytes"))
+		printf(" + activations %s (recompute %s)", calc_text_bytes(&text, m, "activations_bytes"),
+		       calc_str(m, "recompute"));
+	else
 		printf(" (activations: give --hidden-size and --layers)");
-	}
-	printf(" = %s of %s: %s\n", e, f,
+	printf(" = %s of %s: %s\n", calc_text_bytes(&text, m, "required_bytes"),
+	       calc_text_bytes(&text, m, "available_bytes"),
 	       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "fits")) ? "fits" : "DOES NOT FIT");
 }
 
@@ -667,6 +662,11 @@ const struct calc calc_cost_train = {
 	  "--model: share of the communication hidden under the kernels (default 0)", NULL, NULL },                      \
 	{ "network_bw", PARAM_NUMBER, RIDGE_UNIT_BYTES_PER_S, NULL, 0, 1e15, PARAM_OPEN_LO, "B/s",                  \
 	  "--model: network bandwidth per GPU past the fabric domain (tp larger than one node)", "greater than 0", NULL }
+/* How decode and prefill store the weights and the KV cache. */
+#define STORAGE_PARAMS                                                                                          \
+	{ "weight_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT",                                                       \
+	  "weight storage: fp32 bf16 fp16 fp8 int8 int4 fp4 (default bf16)", NULL, NULL },                            \
+	{ "kv_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "KV-cache storage", NULL, "bf16" }
 /* clang-format on */
 
 static const struct param decode_params[] = {
@@ -684,9 +684,7 @@ static const struct param decode_params[] = {
 	  "GPUs sharing weights and cache (tensor parallel)", NULL, NULL },
 	SERVE_PARAMS,
 	PRICE_PARAM("USD per GPU-hour (default: the GPU's hwdb price)"),
-	{ "weight_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT",
-	  "weight storage: fp32 bf16 fp16 fp8 int8 int4 fp4 (default bf16)", NULL, NULL },
-	{ "kv_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "KV-cache storage", NULL, "bf16" },
+	STORAGE_PARAMS,
 	{ "compute_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "dtype of the GEMMs, for the peak", NULL, "bf16" },
 	{ "peak", PARAM_NUMBER, RIDGE_UNIT_FLOPS, NULL, 0, INFINITY, PARAM_OPEN_LO, "FLOPS",
 	  "peak per GPU instead of hwdb's", "greater than 0", NULL },
@@ -713,6 +711,10 @@ static int storage(struct calc_input *in, const char *param, double *bytes, cJSO
 	return 0;
 }
 
+/* A --sweep row: the step's traffic, its time and what it costs. */
+static const struct json_field sweep_row_fields[] = {
+	JSON_FIELDS(struct ridge_decode_result, bytes_per_step, tpot_s, tokens_per_s, usd_per_million_tokens),
+};
 static const struct json_field decode_fields[] = {
 	JSON_FIELDS(struct ridge_decode_result, kv_bytes_per_token, weight_bytes, kv_bytes, bytes_per_step,
 		    flops_per_step, intensity, ridge_point, memory_time_s, compute_time_s, tpot_s, tokens_per_s,
@@ -786,13 +788,10 @@ static cJSON *decode_run(struct calc_input *in)
 		cJSON_Delete(o);
 		return NULL;
 	}
-	di.params = params_num(v, "params");
-	di.layers = params_num(v, "layers");
-	di.kv_heads = params_num(v, "kv_heads");
-	di.head_dim = params_num(v, "head_dim");
-	di.context = params_num(v, "context");
-	di.batch = params_num(v, "batch");
-	di.gpus = params_num(v, "gpus");
+	static const struct json_field decode_inputs[] = {
+		JSON_FIELDS(struct ridge_decode_input, params, layers, kv_heads, head_dim, context, batch, gpus),
+	};
+	params_read_fields(v, &di, decode_inputs, JSON_FIELD_COUNT(decode_inputs));
 	di.bandwidth = in->gpu->memory_bandwidth;
 	di.memory_bytes = ridge_gpu_usable_memory(in->gpu);
 	di.overhead_s = params_has(v, "overhead_ms") ? params_num(v, "overhead_ms") : 0;
@@ -839,10 +838,7 @@ static cJSON *decode_run(struct calc_input *in)
 			}
 			cJSON *row = cJSON_CreateObject();
 			json_number(row, "batch", d.batch);
-			json_number(row, "bytes_per_step", s.bytes_per_step);
-			json_number(row, "tpot_s", s.tpot_s);
-			json_number(row, "tokens_per_s", s.tokens_per_s);
-			json_number(row, "usd_per_million_tokens", s.usd_per_million_tokens);
+			json_put_fields(row, &s, sweep_row_fields, JSON_FIELD_COUNT(sweep_row_fields));
 			cJSON_AddStringToObject(row, "bound", cost_bound_name(s.bound));
 			cJSON_AddBoolToObject(row, "fits", s.fits);
 			cJSON_AddItemToArray(sweep, row);
@@ -948,9 +944,7 @@ static const struct param prefill_params[] = {
 	  NULL },
 	SERVE_PARAMS,
 	PRICE_PARAM("USD per GPU-hour (default: the GPU's hwdb price)"),
-	{ "weight_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT",
-	  "weight storage: fp32 bf16 fp16 fp8 int8 int4 fp4 (default bf16)", NULL, NULL },
-	{ "kv_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "KV-cache storage", NULL, "bf16" },
+	STORAGE_PARAMS,
 	{ "compute_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "dtype of the GEMMs and attention", NULL, "bf16" },
 	EXPLAIN_PARAM,
 	CALC_GPU_PARAMS,

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "json_fields.h"
+
 #include "units.h"
 
 enum param_kind {
@@ -84,6 +86,11 @@ int params_set(struct param_values *v, int i, const char *text, const char *wher
 /* Access by name; the name must be in the table (a programming error aborts). */
 bool params_has(const struct param_values *v, const char *name);
 double params_num(const struct param_values *v, const char *name);
+/* Each row's member of dst from the number of the parameter its key names
+ * (util/json_fields.h rows: JSON_FIELDS(struct ridge_train_input, params,
+ * seq, batch)): what a calculator copies into its model input. Rows of
+ * number kinds only; a bool member takes params_flag. */
+void params_read_fields(const struct param_values *v, void *dst, const struct json_field *fields, size_t count);
 const char *params_text(const struct param_values *v, const char *name);
 const char *params_where(const struct param_values *v, const char *name);
 const char *params_where_at(const struct param_values *v, int i);

@@ -408,7 +408,7 @@ static cJSON *roofline_compute(const struct ridge_gpu *gpu, const struct rooflin
 
 static void print_point(const cJSON *d)
 {
-	char a[48], b[48], t[48];
+	char a[48], b[48];
 	bool int8 = strcmp(calc_str(d, "dtype"), "int8") == 0;
 	fmt_si(calc_num(d, "peak_flops"), int8 ? "OP/s" : "FLOP/s", a, sizeof a);
 	fmt_si(calc_num(d, "bandwidth"), "B/s", b, sizeof b);
@@ -436,19 +436,15 @@ static void print_point(const cJSON *d)
 		       100 * calc_num(d, "attainable_flops") / peak);
 	else
 		printf("  attainable  %s: compute-bound, %.4gx above the ridge\n", a, intensity / ridge);
-	if (calc_has(d, "time_floor_s")) {
-		fmt_seconds(calc_num(d, "time_floor_s"), t, sizeof t);
-		fmt_seconds(calc_num(d, "memory_time_s"), a, sizeof a);
-		fmt_seconds(calc_num(d, "compute_time_s"), b, sizeof b);
-		printf("  time floor  %s (memory %s, compute %s)\n", t, a, b);
-	}
+	struct calc_text text = { 0 };
+	if (calc_has(d, "time_floor_s"))
+		printf("  time floor  %s (memory %s, compute %s)\n", calc_text_seconds(&text, d, "time_floor_s"),
+		       calc_text_seconds(&text, d, "memory_time_s"), calc_text_seconds(&text, d, "compute_time_s"));
 	if (calc_has(d, "time_s")) {
-		fmt_seconds(calc_num(d, "time_s"), t, sizeof t);
-		fmt_si(calc_num(d, "achieved_flops"), "FLOP/s", a, sizeof a);
-		fmt_si(calc_num(d, "achieved_bandwidth"), "B/s", b, sizeof b);
-		printf("  measured    %s: %s = %.4g%% of attainable, %.4g%% of peak; %s = %.4g%% of bandwidth\n", t, a,
-		       100 * calc_num(d, "fraction_of_attainable"), 100 * calc_num(d, "fraction_of_peak"), b,
-		       100 * calc_num(d, "fraction_of_bandwidth"));
+		printf("  measured    %s: %s = %.4g%% of attainable, %.4g%% of peak; %s = %.4g%% of bandwidth\n",
+		       calc_text_seconds(&text, d, "time_s"), calc_text_si(&text, d, "achieved_flops", "FLOP/s"),
+		       100 * calc_num(d, "fraction_of_attainable"), 100 * calc_num(d, "fraction_of_peak"),
+		       calc_text_si(&text, d, "achieved_bandwidth", "B/s"), 100 * calc_num(d, "fraction_of_bandwidth"));
 		if (calc_num(d, "fraction_of_attainable") > 1)
 			printf("  note        faster than the roofline allows: the bytes or FLOPs given are more than "
 			       "the kernel really moved or did (cache hits?)\n");
