@@ -95,43 +95,10 @@ double params_num(const struct param_values *v, const char *name)
 
 void params_read_fields(const struct param_values *v, void *dst, const struct json_field *fields, size_t count)
 {
-	char *base = dst;
-	for (size_t i = 0; i < count; i++) {
-		void *at = base + fields[i].offset;
-		double x = params_num(v, fields[i].key);
-		switch (fields[i].kind) {
-		case JSON_FIELD_DOUBLE:
-			*(double *)at = x;
-			break;
-		case JSON_FIELD_FLOAT:
-			*(float *)at = (float)x;
-			break;
-		case JSON_FIELD_INT:
-			*(int *)at = (int)x;
-			break;
-		case JSON_FIELD_UINT:
-			*(unsigned *)at = (unsigned)x;
-			break;
-		case JSON_FIELD_LONG:
-			*(long *)at = (long)x;
-			break;
-		case JSON_FIELD_ULONG:
-			*(unsigned long *)at = (unsigned long)x;
-			break;
-		case JSON_FIELD_LLONG:
-			*(long long *)at = (long long)x;
-			break;
-		case JSON_FIELD_ULLONG:
-			*(unsigned long long *)at = (unsigned long long)x;
-			break;
-		case JSON_FIELD_BOOL:
-			*(bool *)at = params_flag(v, fields[i].key);
-			break;
-		case JSON_FIELD_STRING:
-		case JSON_FIELD_TEXT:
-			break; /* not numbers: params_text is the caller's */
-		}
-	}
+	for (size_t i = 0; i < count; i++)
+		if (!json_field_set_number(&fields[i], dst, params_num(v, fields[i].key)) &&
+		    fields[i].kind == JSON_FIELD_BOOL)
+			*(bool *)((char *)dst + fields[i].offset) = params_flag(v, fields[i].key);
 }
 
 const char *params_text(const struct param_values *v, const char *name)

@@ -22,15 +22,11 @@
 
 #include <cjson/cJSON.h>
 
+/* The member types ridge's result and input structs use. */
 enum json_field_kind {
 	JSON_FIELD_DOUBLE,
-	JSON_FIELD_FLOAT,
 	JSON_FIELD_INT,
-	JSON_FIELD_UINT,
-	JSON_FIELD_LONG,
-	JSON_FIELD_ULONG,
-	JSON_FIELD_LLONG,
-	JSON_FIELD_ULLONG,
+	JSON_FIELD_LLONG, /* counts that pass 2^31: tiles, dimensions */
 	JSON_FIELD_BOOL,
 	JSON_FIELD_STRING, /* const char *: NULL adds no key */
 	JSON_FIELD_TEXT,   /* char array: a NUL-terminated text */
@@ -49,10 +45,9 @@ struct json_field {
 /* clang-format off */
 #define JSON_FIELD_KIND(type, member)                                                                                  \
 	_Generic(&((type *)0)->member,                                                                                 \
-		 double *: JSON_FIELD_DOUBLE, float *: JSON_FIELD_FLOAT, int *: JSON_FIELD_INT,                        \
-		 unsigned *: JSON_FIELD_UINT, long *: JSON_FIELD_LONG, unsigned long *: JSON_FIELD_ULONG,              \
-		 long long *: JSON_FIELD_LLONG, unsigned long long *: JSON_FIELD_ULLONG, bool *: JSON_FIELD_BOOL,      \
-		 const char **: JSON_FIELD_STRING, char (*)[sizeof(((type *)0)->member)]: JSON_FIELD_TEXT)
+		 double *: JSON_FIELD_DOUBLE, int *: JSON_FIELD_INT, long long *: JSON_FIELD_LLONG,                   \
+		 bool *: JSON_FIELD_BOOL, const char **: JSON_FIELD_STRING,                                            \
+		 char (*)[sizeof(((type *)0)->member)]: JSON_FIELD_TEXT)
 #define JSON_FIELD_AS(type, key, member) { key, offsetof(type, member), JSON_FIELD_KIND(type, member) }
 /* clang-format on */
 #define JSON_FIELD(type, member) JSON_FIELD_AS(type, #member, member)
@@ -81,6 +76,12 @@ struct json_field {
 #define JSON_FIELDS_B(type, member, peek, ...) \
 	JSON_FIELD(type, member) JSON_FIELDS_NEXT(peek, JSON_FIELDS_A)(type, peek, __VA_ARGS__)
 #define JSON_FIELDS(type, ...) JSON_FIELDS_EVAL(JSON_FIELDS_A(type, __VA_ARGS__, ()()(), ()()(), ()()(), 0))
+
+/* A number row's member as a double (a long long beyond 2^53 rounds, as
+ * JSON numbers do), and the member set from one (truncated toward zero for
+ * the integer kinds); false for a row that is not a number (bool, text). */
+bool json_field_number(const struct json_field *field, const void *struct_ptr, double *value);
+bool json_field_set_number(const struct json_field *field, void *struct_ptr, double value);
 
 /* Adds each row's member of struct_ptr to object, in the table's order. */
 void json_put_fields(cJSON *object, const void *struct_ptr, const struct json_field *fields, size_t count);

@@ -17,10 +17,10 @@ struct sample {
 	int count;
 	bool fits;
 	long long big;
-	unsigned flags;
+	int flags;
 	const char *name;
 	double inf;
-	float half;
+	double half;
 	const char *missing;
 	char label[16];
 };
@@ -49,7 +49,7 @@ static void test_keys_kinds_and_order(void **state)
 			    .big = 1LL << 40,
 			    .flags = 7u,
 			    .name = "h200",
-			    .half = 0.5f,
+			    .half = 0.5,
 			    .missing = NULL,
 			    .label = "step" };
 	char *text = print(sample_fields, JSON_FIELD_COUNT(sample_fields), &s);
@@ -81,11 +81,32 @@ static void test_long_list_expands_every_member(void **state)
 	assert_int_equal(JSON_FIELD_COUNT(all), 9);
 	assert_string_equal(all[8].key, "missing");
 	assert_int_equal(all[8].offset, offsetof(struct sample, missing));
-	assert_int_equal(all[7].kind, JSON_FIELD_FLOAT);
+	assert_int_equal(all[7].kind, JSON_FIELD_DOUBLE);
 	assert_int_equal(all[3].kind, JSON_FIELD_LLONG);
 	assert_int_equal(all[5].kind, JSON_FIELD_STRING);
 	static const struct json_field text[] = { JSON_FIELDS(struct sample, label) };
 	assert_int_equal(text[0].kind, JSON_FIELD_TEXT);
+}
+
+static void test_numbers_read_and_written_by_row(void **state)
+{
+	(void)state;
+	struct sample s = { 0 };
+	static const struct json_field rows[] = { JSON_FIELDS(struct sample, ratio, count, big, fits, name) };
+	assert_true(json_field_set_number(&rows[0], &s, 0.375));
+	assert_true(json_field_set_number(&rows[1], &s, -7.9)); /* toward zero */
+	assert_true(json_field_set_number(&rows[2], &s, 1099511627776.0));
+	assert_false(json_field_set_number(&rows[3], &s, 1)); /* a bool is not a number row */
+	assert_false(json_field_set_number(&rows[4], &s, 1));
+	assert_true(s.ratio == 0.375);
+	assert_int_equal(s.count, -7);
+	assert_true(s.big == 1099511627776LL);
+	assert_false(s.fits);
+	assert_null(s.name);
+	double x = 0;
+	assert_true(json_field_number(&rows[2], &s, &x));
+	assert_true(x == 1099511627776.0);
+	assert_false(json_field_number(&rows[3], &s, &x));
 }
 
 int main(void)
@@ -94,6 +115,7 @@ int main(void)
 		cmocka_unit_test(test_keys_kinds_and_order),
 		cmocka_unit_test(test_one_member_and_nonfinite),
 		cmocka_unit_test(test_long_list_expands_every_member),
+		cmocka_unit_test(test_numbers_read_and_written_by_row),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
