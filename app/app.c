@@ -86,6 +86,17 @@ const char *app_hw_default_gpu(const struct app_hw *hw)
 	return hw->calibration_id[0] ? hw->calibration_id : APP_DEFAULT_GPU;
 }
 
+const struct hwdb_entry *app_hw_open_gpu(struct app_hw *hw, const char *hwdb_dir, const char *calibration,
+					 const char *gpu, struct app_status *st)
+{
+	if (app_hw_open(hw, hwdb_dir, calibration, st) != 0)
+		return NULL;
+	const struct hwdb_entry *e = app_hw_find(hw, gpu ? gpu : app_hw_default_gpu(hw), st);
+	if (!e)
+		app_hw_close(hw);
+	return e;
+}
+
 const struct hwdb_entry *app_hw_find(const struct app_hw *hw, const char *name, struct app_status *st)
 {
 	const struct hwdb_entry *e = hwdb_find(&hw->db, name);

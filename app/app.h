@@ -45,6 +45,10 @@ const struct hwdb_entry *app_hw_find(const struct app_hw *hw, const char *name, 
 /* The GPU a command uses when --gpu is left out: the calibration's GPU when
  * --calibration was given, else APP_DEFAULT_GPU. */
 const char *app_hw_default_gpu(const struct app_hw *hw);
+/* app_hw_open, then app_hw_find of gpu (NULL: app_hw_default_gpu): the
+ * entry, or NULL with the reason in st and nothing left open. */
+const struct hwdb_entry *app_hw_open_gpu(struct app_hw *hw, const char *hwdb_dir, const char *calibration,
+					 const char *gpu, struct app_status *st);
 void app_hw_close(struct app_hw *hw);
 /* "spec sheet" or "measured (...)": which ceilings a calculation used. */
 const char *app_ceiling_source(const struct ridge_gpu *gpu);

@@ -111,6 +111,20 @@ int params_parse_argv_usage(struct param_values *v, const char *command, const c
 	return parse_argv(v, command, NULL, NULL, usage, argc, argv, NULL, 0, NULL);
 }
 
+int params_parse_required(struct param_values *v, const char *command, const char *synopsis, const char *description,
+			  const char *usage, int argc, char **argv)
+{
+	int rc = parse_argv(v, command, synopsis, description, usage, argc, argv, NULL, 0, NULL);
+	if (rc != 0)
+		return rc;
+	int missing = params_missing(v);
+	if (missing >= 0) {
+		cli_error("%s is required (see 'ridge %s --help')", params_where_at(v, missing), command);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 int params_parse_files(struct param_values *v, const struct param *spec, int spec_count, const char *command,
 		       const char *synopsis, const char *description, int argc, char **argv, const char **files,
 		       int count, const char *need)

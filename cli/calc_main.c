@@ -10,32 +10,21 @@ int calc_main(const struct calc *calc, int argc, char **argv)
 {
 	struct param_values v;
 	params_init(&v, calc->params, calc->param_count);
-	int rc = calc->usage ? params_parse_argv_usage(&v, calc_command(calc), calc->usage, argc, argv)
-			     : params_parse_argv(&v, calc_command(calc), calc->synopsis, calc->description, argc, argv,
-						 NULL, 0, NULL);
+	int rc = params_parse_required(&v, calc_command(calc), calc->synopsis, calc->description, calc->usage, argc,
+				       argv);
 	if (rc == 1)
 		return EXIT_OK;
 	if (rc != 0)
 		return rc;
-	int missing = params_missing(&v);
-	if (missing >= 0) {
-		cli_error("%s is required (see 'ridge %s --help')", params_where_at(&v, missing), calc_command(calc));
-		return EXIT_USAGE;
-	}
 	struct app_hw hw;
 	struct app_status st;
 	app_status_init(&st);
 	struct calc_input in = { .values = &v, .st = &st };
 	if (!calc->takes_no_gpu) {
-		if (app_hw_open(&hw, params_text(&v, "hwdb"), params_text(&v, "calibration"), &st) != 0) {
-			cli_report(&st);
-			return EXIT_USAGE;
-		}
-		const char *name = params_text(&v, "gpu");
-		const struct hwdb_entry *e = app_hw_find(&hw, name ? name : app_hw_default_gpu(&hw), &st);
+		const struct hwdb_entry *e = app_hw_open_gpu(
+			&hw, params_text(&v, "hwdb"), params_text(&v, "calibration"), params_text(&v, "gpu"), &st);
 		if (!e) {
 			cli_report(&st);
-			app_hw_close(&hw);
 			return EXIT_USAGE;
 		}
 		in.gpu = &e->gpu;
@@ -85,14 +74,10 @@ int calc_command_main(const char *command, const char *usage, const struct param
 	if (fns->check_request(&v, &st) != 0)
 		return cli_report(&st);
 	struct app_hw hw;
-	if (app_hw_open(&hw, params_text(&v, "hwdb"), params_text(&v, "calibration"), &st) != 0)
+	const struct hwdb_entry *e = app_hw_open_gpu(&hw, params_text(&v, "hwdb"), params_text(&v, "calibration"),
+						     params_text(&v, "gpu"), &st);
+	if (!e)
 		return cli_report(&st);
-	const char *gpu = params_text(&v, "gpu");
-	const struct hwdb_entry *e = app_hw_find(&hw, gpu ? gpu : app_hw_default_gpu(&hw), &st);
-	if (!e) {
-		app_hw_close(&hw);
-		return cli_report(&st);
-	}
 	cJSON *json = NULL;
 	rc = fns->run(&v, &e->gpu, &json, &st);
 	app_hw_close(&hw);

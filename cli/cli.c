@@ -228,6 +228,41 @@ void cli_print_diags(const struct hwdb_diags *diags)
 		cli_error("... and %d more problems", diags->dropped);
 }
 
+/* "train, decode, prefill" + last_sep + "rank" */
+static void join_names(const char *const *names, const char *last_sep, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; names[i] && used < len; i++) {
+		const char *sep = i == 0 ? "" : names[i + 1] ? ", " : last_sep;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", sep, names[i]);
+	}
+}
+
+int cli_subcommand(const char *command, const char *const *names, const char *usage, int argc, char **argv,
+		   int *exit_code)
+{
+	char list[256];
+	*exit_code = EXIT_USAGE;
+	if (argc < 2) {
+		join_names(names, " or ", list, sizeof list);
+		cli_error("%s needs a subcommand: %s (see 'ridge %s --help')", command, list, command);
+		return -1;
+	}
+	const char *sub = argv[1];
+	if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
+		fputs(usage, stdout);
+		*exit_code = EXIT_OK;
+		return -1;
+	}
+	for (int i = 0; names[i]; i++)
+		if (strcmp(sub, names[i]) == 0)
+			return i;
+	join_names(names, ", ", list, sizeof list);
+	cli_error("unknown %s subcommand '%s' (known: %s)", command, sub, list);
+	return -1;
+}
+
 int cli_json_print(cJSON *doc)
 {
 	char *text = doc ? cJSON_Print(doc) : NULL;

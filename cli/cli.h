@@ -61,6 +61,11 @@ enum { CLI_OPT_GPU = 1u, CLI_OPT_JSON = 2u };
  * 0, or EXIT_USAGE after an error that names command. */
 int cli_parse_options(const char *command, int argc, char **argv, unsigned accept, struct cli_options *opt);
 
+/* The subcommand of "ridge command SUB ..." among names (NULL-ended): its
+ * index, or -1 with *exit_code set after printing usage (--help, -h:
+ * EXIT_OK) or the error (none given, or one not in names: EXIT_USAGE). */
+int cli_subcommand(const char *command, const char *const *names, const char *usage, int argc, char **argv,
+		   int *exit_code);
 /* Prints the diagnostics of a load: its warnings (what was skipped, also
  * after a load that succeeded), then its errors. */
 void cli_print_diags(const struct hwdb_diags *diags);
@@ -95,6 +100,12 @@ int params_parse_files(struct param_values *v, const struct param *spec, int spe
 /* The same, for a command with a hand-written --help text (printed as is)
  * and no positional arguments. */
 int params_parse_argv_usage(struct param_values *v, const char *command, const char *usage, int argc, char **argv);
+
+/* params_parse_argv (no operands; usage, when given, is the --help text),
+ * then the check that every PARAM_REQUIRED parameter was given. Returns 0,
+ * 1 after --help, or an exit code after printing the error. */
+int params_parse_required(struct param_values *v, const char *command, const char *synopsis, const char *description,
+			  const char *usage, int argc, char **argv);
 
 /* Prints the option list generated from the table. */
 void params_usage(const struct param *spec, int count, const char *synopsis, const char *description);

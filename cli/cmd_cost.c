@@ -49,25 +49,14 @@ static int cost_rank_command(int argc, char **argv)
 
 static int run_cost(int argc, char **argv)
 {
-	if (argc < 2) {
-		cli_error("cost needs a subcommand: train, decode, prefill or rank (see 'ridge cost --help')");
-		return EXIT_USAGE;
-	}
-	const char *sub = argv[1];
-	if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
-		fputs(usage_text, stdout);
-		return EXIT_OK;
-	}
-	if (strcmp(sub, "train") == 0)
-		return calc_main(&calc_cost_train, argc - 1, argv + 1);
-	if (strcmp(sub, "decode") == 0)
-		return calc_main(&calc_cost_decode, argc - 1, argv + 1);
-	if (strcmp(sub, "prefill") == 0)
-		return calc_main(&calc_cost_prefill, argc - 1, argv + 1);
-	if (strcmp(sub, "rank") == 0)
+	static const char *const subcommands[] = { "train", "decode", "prefill", "rank", NULL };
+	static const struct calc *const calcs[] = { &calc_cost_train, &calc_cost_decode, &calc_cost_prefill };
+	int rc, sub = cli_subcommand("cost", subcommands, usage_text, argc, argv, &rc);
+	if (sub < 0)
+		return rc;
+	if (strcmp(subcommands[sub], "rank") == 0)
 		return cost_rank_command(argc - 1, argv + 1);
-	cli_error("unknown cost subcommand '%s' (known: train, decode, prefill, rank)", sub);
-	return EXIT_USAGE;
+	return calc_main(calcs[sub], argc - 1, argv + 1);
 }
 
 const struct cli_command cli_cmd_cost = { "cost", run_cost, "training and inference cost, savings, ROI, ranking" };

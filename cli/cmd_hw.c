@@ -63,21 +63,13 @@ static int hw_check_all_cmd(const struct cli_options *opt)
 
 static int run_hw(int argc, char **argv)
 {
-	if (argc < 2) {
-		cli_error("hw needs a subcommand: list, show or check (see 'ridge hw --help')");
-		return EXIT_USAGE;
-	}
-	const char *sub = argv[1];
-	if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
-		fputs(usage_text, stdout);
-		return EXIT_OK;
-	}
-	if (strcmp(sub, "list") != 0 && strcmp(sub, "show") != 0 && strcmp(sub, "check") != 0) {
-		cli_error("unknown hw subcommand '%s' (known: list, show, check)", sub);
-		return EXIT_USAGE;
-	}
+	static const char *const subcommands[] = { "list", "show", "check", NULL };
+	int rc, index = cli_subcommand("hw", subcommands, usage_text, argc, argv, &rc);
+	if (index < 0)
+		return rc;
+	const char *sub = subcommands[index];
 	struct cli_options opt = { 0 };
-	int rc = cli_parse_options("hw", argc - 1, argv + 1, CLI_OPT_JSON, &opt);
+	rc = cli_parse_options("hw", argc - 1, argv + 1, CLI_OPT_JSON, &opt);
 	if (rc != 0)
 		return rc;
 	if (opt.help) {

@@ -55,16 +55,11 @@ static int run_plan(int argc, char **argv)
 {
 	struct param_values v;
 	params_init(&v, plan_params, sizeof plan_params / sizeof plan_params[0]);
-	int rc = params_parse_argv(&v, "plan", synopsis, description, argc, argv, NULL, 0, NULL);
+	int rc = params_parse_required(&v, "plan", synopsis, description, NULL, argc, argv);
 	if (rc == 1)
 		return EXIT_OK;
 	if (rc != 0)
 		return rc;
-	int missing = params_missing(&v);
-	if (missing >= 0) {
-		cli_error("%s is required (see 'ridge plan --help')", params_where_at(&v, missing));
-		return EXIT_USAGE;
-	}
 	struct app_status st;
 	app_status_init(&st);
 	cJSON *json = NULL;

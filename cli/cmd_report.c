@@ -37,16 +37,10 @@ static int run_report(int argc, char **argv)
 	struct app_hw hw;
 	struct app_status st;
 	app_status_init(&st);
-	if (app_hw_open(&hw, opt.hwdb_dir, opt.calibration, &st) != 0) {
-		cli_report(&st);
-		return EXIT_USAGE;
-	}
-	const struct hwdb_entry *e = app_hw_find(&hw, opt.gpu ? opt.gpu : app_hw_default_gpu(&hw), &st);
+	const struct hwdb_entry *e = app_hw_open_gpu(&hw, opt.hwdb_dir, opt.calibration, opt.gpu, &st);
 	cli_report(&st);
-	if (!e) {
-		app_hw_close(&hw);
+	if (!e)
 		return EXIT_USAGE;
-	}
 	if (opt.json) {
 		cJSON *doc = cJSON_CreateObject();
 		calc_json_gpu(doc, &e->gpu);
