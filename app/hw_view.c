@@ -3,6 +3,8 @@
  * printers write on stdout; errors go into a struct app_status. */
 #include "hw_view.h"
 
+#include "schema.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -119,15 +121,182 @@ static void print_fabric(const struct ridge_gpu *g)
 		printf(" (on %d GPUs)\n", ic->measured_gpus);
 }
 
-/* The JSON is the schema table walked row by row (app_gpu_json). The text is
- * not: it is a page of sentences, each joining rows of several maps in its
+/* The JSON is the schema table walked row by row (app_gpu_json). The text
+ * starts as a page of sentences, each joining rows of several maps in its
  * own order and words ("Memory  80 GiB (79.6 GiB usable) HBM3 at 3.35 TB/s;
  * L2 50 MiB" takes memory.size, usable_size, type, bandwidth and cache.l2;
  * "SMs" or "CUs", "warps" or "waves" by vendor), with derived figures (the
- * ridge point) and tables (peak rates) between. A row of the table carries
- * no place in such a sentence, so this page stays written by hand, and a
- * new row reaches it only where a reader of the page needs it
- * (hwdb/README.md, "Adding a field"); --json shows every row. */
+ * ridge point) and tables (peak rates) between; hw_show_page_rows lists the
+ * rows those sentences state, and every other row the entry holds is then
+ * listed from the table ("Also in the entry:", path and value in its
+ * unit), so a row added to the schema reaches the page without an edit
+ * here (tests/unit/test_app_hw_view.c walks the table to check it). */
+const char *const hw_show_page_rows[] = {
+	"schema",
+	"id",
+	"name",
+	"vendor",
+	"arch",
+	"compute_capability",
+	"gfx_target",
+	"aliases",
+	"sm_count",
+	"warp_size",
+	"clocks.boost",
+	"clocks.matrix_peak",
+	"clocks.vector_peak",
+	"peak_flops",
+	"memory.size",
+	"memory.usable_size",
+	"memory.bandwidth",
+	"memory.read_bandwidth",
+	"memory.triad_bandwidth",
+	"memory.copy_bandwidth",
+	"memory.write_bandwidth",
+	"memory.type",
+	"cache.l2",
+	"cache.infinity_cache",
+	"cache.l2_bandwidth",
+	"cache.smem_bandwidth",
+	"shared_memory.per_sm",
+	"shared_memory.per_block",
+	"shared_memory.per_block_optin",
+	"shared_memory.reserved_per_block",
+	"registers.per_sm",
+	"registers.per_block",
+	"registers.per_thread_max",
+	"limits.threads_per_sm",
+	"limits.warps_per_sm",
+	"limits.blocks_per_sm",
+	"power.tdp",
+	"interconnect.name",
+	"interconnect.bandwidth",
+	"interconnect.topology",
+	"interconnect.links",
+	"interconnect.per_direction",
+	"interconnect.peer_bandwidth",
+	"interconnect.domain_gpus",
+	"interconnect.nvls",
+	"interconnect.latency",
+	"interconnect.base_latency",
+	"interconnect.bus_bandwidth",
+	"interconnect.nvls_bus_bandwidth",
+	"interconnect.pcie",
+	"interconnect.pcie_bandwidth",
+	"interconnect.allreduce_bus_bandwidth",
+	"interconnect.allreduce_latency",
+	"interconnect.allgather_bus_bandwidth",
+	"interconnect.allgather_latency",
+	"interconnect.reducescatter_bus_bandwidth",
+	"interconnect.reducescatter_latency",
+	"interconnect.alltoall_bus_bandwidth",
+	"interconnect.alltoall_latency",
+	"interconnect.sendrecv_bus_bandwidth",
+	"interconnect.sendrecv_latency",
+	"interconnect.measured_gpus",
+	"launch.overhead",
+	"launch.graph_node",
+	"price",
+	"sources",
+	"notes",
+	"measured",
+	NULL,
+};
+
+static bool on_page(const char *path)
+{
+	for (int i = 0; hw_show_page_rows[i]; i++)
+		if (strcmp(hw_show_page_rows[i], path) == 0)
+			return true;
+	return false;
+}
+
+/* One number of a row in its unit's words ("256 B", "37.3 ms", "0.8706"). */
+static void row_number(enum ridge_unit unit, double v, char *buf, size_t len)
+{
+	switch (unit) {
+	case RIDGE_UNIT_BYTES:
+		fmt_bytes(v, buf, len);
+		break;
+	case RIDGE_UNIT_SECONDS:
+		fmt_seconds(v, buf, len);
+		break;
+	case RIDGE_UNIT_BYTES_PER_S:
+		fmt_si(v, "B/s", buf, len);
+		break;
+	case RIDGE_UNIT_FLOPS:
+		fmt_si(v, "FLOP/s", buf, len);
+		break;
+	case RIDGE_UNIT_HZ:
+		fmt_si(v, "Hz", buf, len);
+		break;
+	case RIDGE_UNIT_WATTS:
+		fmt_si(v, "W", buf, len);
+		break;
+	case RIDGE_UNIT_USD:
+		fmt_usd(v, buf, len);
+		break;
+	default:
+		snprintf(buf, len, "%.6g", v);
+		break;
+	}
+}
+
+/* A row's value as text: a list joined, a bool yes/no. */
+static void row_text(const struct ridge_gpu *g, const struct hwdb_field *row, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	switch (row->type) {
+	case HWDB_STR:
+		snprintf(buf, len, "%s", hwdb_field_string(g, row));
+		break;
+	case HWDB_INT:
+		snprintf(buf, len, "%d", hwdb_field_int(g, row));
+		break;
+	case HWDB_QTY:
+		row_number(row->unit, hwdb_field_double(g, row), buf, len);
+		break;
+	case HWDB_BOOL:
+		snprintf(buf, len, "%s", *(const bool *)hwdb_field_member(g, row->offset) ? "yes" : "no");
+		break;
+	case HWDB_STRLIST:
+	case HWDB_QTYLIST: {
+		const double *values = hwdb_field_member(g, row->offset);
+		size_t used = 0;
+		for (int i = 0; i < hwdb_field_count(g, row) && used < len; i++) {
+			char item[64];
+			if (row->type == HWDB_QTYLIST)
+				row_number(row->unit, values[i], item, sizeof item);
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+						 row->type == HWDB_QTYLIST ? item : hwdb_field_item(g, row, i));
+		}
+		break;
+	}
+	default: /* maps are walked; vendor, cc, peaks, schema, measured are on the page */
+		break;
+	}
+}
+
+static void print_other_rows(const struct ridge_gpu *g, const struct hwdb_field *rows, const char *prefix, bool *any)
+{
+	for (const struct hwdb_field *row = rows; row->key; row++) {
+		char path[128];
+		snprintf(path, sizeof path, "%s%s%s", prefix, prefix[0] ? "." : "", row->key);
+		if (row->type == HWDB_MAP) {
+			print_other_rows(g, row->children, path, any);
+			continue;
+		}
+		if (on_page(path) || !hwdb_field_present(g, row))
+			continue;
+		char text[1024];
+		row_text(g, row, text, sizeof text);
+		if (!*any)
+			printf("\n\nAlso in the entry:");
+		*any = true;
+		printf("\n  %-44s %s", path, text);
+	}
+}
+
 void hw_show_print(const struct hwdb_entry *e)
 {
 	const struct ridge_gpu *g = &e->gpu;
@@ -228,6 +397,8 @@ void hw_show_print(const struct hwdb_entry *e)
 	if (g->has_price)
 		printf("; $%.2f per GPU-hour", g->price_usd_per_hour);
 	print_fabric(g);
+	bool any = false;
+	print_other_rows(g, hwdb_schema, "", &any);
 	printf("\n\nSources:\n");
 	for (int i = 0; i < g->source_count; i++)
 		printf("  [%d] %s\n", i + 1, g->sources[i]);

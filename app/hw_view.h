@@ -11,8 +11,13 @@
 /* hw list: every entry, one line each (or a JSON array of objects). */
 cJSON *hw_list_json(const struct app_hw *hw);
 void hw_list_print(const struct app_hw *hw);
-/* hw show: one entry in full with its sources (its JSON is app_gpu_json). */
+/* hw show: one entry in full with its sources (its JSON is app_gpu_json):
+ * the page of sentences, then every other row the entry has, walked from
+ * the schema table (hwdb/schema.c). */
 void hw_show_print(const struct hwdb_entry *e);
+/* The YAML paths of the rows the page's sentences state (NULL-ended); each
+ * is a row of the table (tests/unit/test_app_hw_view.c). */
+extern const char *const hw_show_page_rows[];
 
 /* hw check FILE...: each file parsed on its own, ids unique among them.
  * Prints the human report as it goes, or with json sets *doc to the
