@@ -211,35 +211,24 @@ static bool on_page(const char *path)
 	return false;
 }
 
-/* One number of a row in its unit's words ("256 B", "37.3 ms", "0.8706"). */
+/* One number of a row in its unit's words ("256 B", "37.3 ms", "0.8706"):
+ * bytes, seconds and dollars in their own formats, the rates in SI. */
 static void row_number(enum ridge_unit unit, double v, char *buf, size_t len)
 {
-	switch (unit) {
-	case RIDGE_UNIT_BYTES:
+	static const char *const si_units[RIDGE_UNIT_KIND_COUNT] = {
+		[RIDGE_UNIT_BYTES_PER_S] = "B/s", [RIDGE_UNIT_FLOP] = "FLOP", [RIDGE_UNIT_FLOPS] = "FLOP/s",
+		[RIDGE_UNIT_HZ] = "Hz",           [RIDGE_UNIT_WATTS] = "W",
+	};
+	if (unit == RIDGE_UNIT_BYTES)
 		fmt_bytes(v, buf, len);
-		break;
-	case RIDGE_UNIT_SECONDS:
+	else if (unit == RIDGE_UNIT_SECONDS)
 		fmt_seconds(v, buf, len);
-		break;
-	case RIDGE_UNIT_BYTES_PER_S:
-		fmt_si(v, "B/s", buf, len);
-		break;
-	case RIDGE_UNIT_FLOPS:
-		fmt_si(v, "FLOP/s", buf, len);
-		break;
-	case RIDGE_UNIT_HZ:
-		fmt_si(v, "Hz", buf, len);
-		break;
-	case RIDGE_UNIT_WATTS:
-		fmt_si(v, "W", buf, len);
-		break;
-	case RIDGE_UNIT_USD:
+	else if (unit == RIDGE_UNIT_USD)
 		fmt_usd(v, buf, len);
-		break;
-	default:
+	else if ((unsigned)unit < RIDGE_UNIT_KIND_COUNT && si_units[unit])
+		fmt_si(v, si_units[unit], buf, len);
+	else
 		snprintf(buf, len, "%.6g", v);
-		break;
-	}
 }
 
 /* A row's value as text: a list joined, a bool yes/no. */
