@@ -330,19 +330,21 @@ void calc_json_train(cJSON *o, const struct ridge_train_result *r)
 	json_put_fields(o, r, train_fields, JSON_FIELD_COUNT(train_fields));
 }
 
+static const struct json_field savings_fields[] = {
+	JSON_FIELDS(struct ridge_train_comparison, savings_usd, savings_fraction, speedup),
+};
+static const struct json_field investment_fields[] = {
+	JSON_FIELDS(struct ridge_train_comparison, investment_usd, roi_net, roi_gross, saving_per_step_usd),
+};
+
 void calc_json_train_comparison(cJSON *o, const struct ridge_train_comparison *c)
 {
 	calc_json_train(o, &c->current);
 	calc_json_train(cJSON_AddObjectToObject(o, "target"), &c->target);
-	json_number(o, "savings_usd", c->savings_usd);
-	json_number(o, "savings_fraction", c->savings_fraction);
-	json_number(o, "speedup", c->speedup);
+	json_put_fields(o, c, savings_fields, JSON_FIELD_COUNT(savings_fields));
 	if (!c->has_investment)
 		return;
-	json_number(o, "investment_usd", c->investment_usd);
-	json_number(o, "roi_net", c->roi_net);
-	json_number(o, "roi_gross", c->roi_gross);
-	json_number(o, "saving_per_step_usd", c->saving_per_step_usd);
+	json_put_fields(o, c, investment_fields, JSON_FIELD_COUNT(investment_fields));
 	if (c->breaks_even)
 		json_number(o, "break_even_step", c->break_even_step);
 	else

@@ -382,12 +382,14 @@ int tui_field_set_text(struct tui_inputs *in, const struct hwdb *db, const struc
 				return -1;
 			if (pct || v > 1)
 				v /= 100;
-		} else if (tui_field_param(f) && tui_field_param(f)->kind == PARAM_NUMBER) {
+		} else {
 			/* The command line's parse: a bare number is in the flag's unit (ms for overhead_ms). */
-			if (params_parse_number(tui_field_param(f), text, &v, err, err_len) != 0)
+			const struct param *p = tui_field_param(f);
+			int rc = p && p->kind == PARAM_NUMBER
+					 ? params_parse_number(p, text, &v, err, err_len)
+					 : ridge_quantity_parse(text, RIDGE_UNIT_COUNT, &v, err, err_len);
+			if (rc != 0)
 				return -1;
-		} else if (ridge_quantity_parse(text, field_unit(f), &v, err, err_len) != 0) {
-			return -1;
 		}
 		if (f->kind == TUI_FIELD_INTEGER && v != floor(v)) {
 			snprintf(err, err_len, "'%s' is not a whole number", text);

@@ -7,7 +7,7 @@
 static struct hwdb db;
 static int loaded;
 
-const struct ridge_gpu *test_gpu(const char *id)
+struct hwdb *test_hwdb(void)
 {
 	if (!loaded) {
 		struct hwdb_diags diags = { 0 };
@@ -24,7 +24,12 @@ const struct ridge_gpu *test_gpu(const char *id)
 		}
 		loaded = 1;
 	}
-	const struct hwdb_entry *e = hwdb_find(&db, id);
+	return &db;
+}
+
+const struct ridge_gpu *test_gpu(const char *id)
+{
+	const struct hwdb_entry *e = hwdb_find(test_hwdb(), id);
 	if (!e)
 		fail_msg("no hwdb entry '%s'", id);
 	return &e->gpu;

@@ -10,6 +10,9 @@
 #include "models.h"
 #include "hwdb.h"
 
+/* The built-in hwdb, loaded once (tests must not depend on the user's
+ * config); fails the test when it does not load. */
+struct hwdb *test_hwdb(void);
 /* Loads a built-in hwdb entry by id; fails the test when missing. */
 const struct ridge_gpu *test_gpu(const char *id);
 

@@ -7,23 +7,6 @@
 #include "probe_fixture.h"
 #include "../../probe/match.h"
 
-static struct hwdb db;
-
-static int setup(void **state)
-{
-	(void)state;
-	struct hwdb_diags diags;
-	memset(&diags, 0, sizeof diags);
-	return hwdb_open(&db, NULL, &diags);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	hwdb_close(&db);
-	return 0;
-}
-
 static void test_match_by_runtime_name(void **state)
 {
 	(void)state;
@@ -38,7 +21,7 @@ static void test_match_by_runtime_name(void **state)
 		struct kern_device d;
 		memset(&d, 0, sizeof d);
 		snprintf(d.name, sizeof d.name, "%s", cases[i].name);
-		const struct hwdb_entry *e = probe_match(&db, &d);
+		const struct hwdb_entry *e = probe_match(test_hwdb(), &d);
 		if (!cases[i].id)
 			assert_null(e);
 		else if (!e || strcmp(e->gpu.id, cases[i].id) != 0)
@@ -130,5 +113,5 @@ int main(void)
 		cmocka_unit_test(test_contradictions),
 		cmocka_unit_test(test_unreported_values_skipped),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }

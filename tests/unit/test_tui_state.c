@@ -11,35 +11,19 @@
 #include "panels.h"
 #include "state.h"
 
-static struct hwdb db;
-
-static int setup(void **state)
-{
-	(void)state;
-	struct hwdb_diags diags = { 0 };
-	return hwdb_open(&db, NULL, &diags);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	hwdb_close(&db);
-	return 0;
-}
-
 static int gpu_index(const char *id)
 {
-	const struct hwdb_entry *e = hwdb_find(&db, id);
+	const struct hwdb_entry *e = hwdb_find(test_hwdb(), id);
 	if (!e)
 		fail_msg("no hwdb entry '%s'", id);
-	return (int)(e - db.entries);
+	return (int)(e - test_hwdb()->entries);
 }
 
 static struct tui_state *new_state(const char *gpu)
 {
 	struct tui_state *s = malloc(sizeof *s);
 	assert_non_null(s);
-	tui_state_init(s, &db, gpu_index(gpu));
+	tui_state_init(s, test_hwdb(), gpu_index(gpu));
 	return s;
 }
 
@@ -252,13 +236,13 @@ static void test_gpu_choice(void **state)
 	/* c compares with the next GPU, again stops. */
 	keys(s, "c");
 	assert_non_null(tui_state_compare_gpu(s));
-	assert_true(s->in.compare == (s->in.gpu + 1) % db.count);
+	assert_true(s->in.compare == (s->in.gpu + 1) % test_hwdb()->count);
 	assert_true(s->out.hw[1][RIDGE_BF16].has);
 	keys(s, "c");
 	assert_null(tui_state_compare_gpu(s));
 	/* The GPU field cycles through every entry and wraps. */
 	int start = s->in.gpu;
-	for (int i = 0; i < db.count; i++)
+	for (int i = 0; i < test_hwdb()->count; i++)
 		tui_state_key(s, KEY_RIGHT);
 	assert_int_equal(s->in.gpu, start);
 	free(s);
@@ -444,7 +428,7 @@ static void test_format_parse_roundtrip(void **state)
 				struct tui_inputs copy = s->in;
 				if (fields[i]->kind == TUI_FIELD_TEXT && strcmp(text, "-") == 0)
 					continue;
-				if (tui_field_set_text(&copy, &db, fields[i], text, err, sizeof err) != 0)
+				if (tui_field_set_text(&copy, test_hwdb(), fields[i], text, err, sizeof err) != 0)
 					fail_msg("%s: '%s' does not read back: %s", fields[i]->key, text, err);
 				assert_memory_equal(&copy, &s->in, sizeof copy);
 			}
@@ -466,5 +450,5 @@ int main(void)
 		cmocka_unit_test(test_reset_and_requests),
 		cmocka_unit_test(test_format_parse_roundtrip),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }

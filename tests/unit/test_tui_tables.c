@@ -15,22 +15,6 @@
 #include "occupancy_calc.h"
 #include "state.h"
 
-static struct hwdb db;
-
-static int setup(void **state)
-{
-	(void)state;
-	struct hwdb_diags diags = { 0 };
-	return hwdb_open(&db, NULL, &diags);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	hwdb_close(&db);
-	return 0;
-}
-
 /* What stderr received while the last capture_begin was active. */
 static FILE *captured;
 static int saved_stderr = -1;
@@ -132,9 +116,9 @@ static void assert_top_agrees(const struct tui_field *f, const char *top, const 
 	params_flag_name(f->key, flag, sizeof flag);
 	assert_int_equal(parse_calc(f->calc, &v, (const char *const[]){ flag, over }, 2, err, sizeof err), EXIT_USAGE);
 	struct tui_inputs in;
-	tui_inputs_default(&in, &db, 0);
-	assert_int_equal(tui_field_set_text(&in, &db, f, top, tui_err, sizeof tui_err), 0);
-	assert_int_equal(tui_field_set_text(&in, &db, f, over, tui_err, sizeof tui_err), -1);
+	tui_inputs_default(&in, test_hwdb(), 0);
+	assert_int_equal(tui_field_set_text(&in, test_hwdb(), f, top, tui_err, sizeof tui_err), 0);
+	assert_int_equal(tui_field_set_text(&in, test_hwdb(), f, over, tui_err, sizeof tui_err), -1);
 	assert_string_equal(reason_after(err, flag, cli_reason, sizeof cli_reason), tui_err);
 }
 
@@ -175,16 +159,16 @@ static void test_threads_range_is_the_table_s(void **state)
 	assert_int_equal(parse_occupancy(&v, (const char *const[]){ "--threads", "1025" }, 2, err, sizeof err),
 			 EXIT_USAGE);
 	struct tui_inputs in;
-	tui_inputs_default(&in, &db, 0);
-	assert_int_equal(tui_field_set_text(&in, &db, f, "1024", tui_err, sizeof tui_err), 0);
+	tui_inputs_default(&in, test_hwdb(), 0);
+	assert_int_equal(tui_field_set_text(&in, test_hwdb(), f, "1024", tui_err, sizeof tui_err), 0);
 	assert_true(in.threads == 1024);
-	assert_int_equal(tui_field_set_text(&in, &db, f, "1025", tui_err, sizeof tui_err), -1);
+	assert_int_equal(tui_field_set_text(&in, test_hwdb(), f, "1025", tui_err, sizeof tui_err), -1);
 	char cli_reason[256];
 	assert_string_equal(reason_after(err, "--threads", cli_reason, sizeof cli_reason), tui_err);
 	assert_string_equal(tui_err, "'1025' is out of range (1..1024)");
 
 	/* The TUI starts from the table's default. */
-	tui_inputs_default(&in, &db, 0);
+	tui_inputs_default(&in, test_hwdb(), 0);
 	assert_non_null(p->def);
 	assert_true(in.threads == atof(p->def));
 }
@@ -206,9 +190,9 @@ static void test_mfu_range_is_the_table_s(void **state)
 	assert_true(lo == 0 && hi == 1 && open_lo); /* the model's (0, 1] */
 	struct tui_inputs in;
 	char err[256];
-	tui_inputs_default(&in, &db, 0);
-	assert_int_equal(tui_field_set_text(&in, &db, f, "0.0005", err, sizeof err), 0);
-	assert_int_equal(tui_field_set_text(&in, &db, f, "0%", err, sizeof err), -1);
+	tui_inputs_default(&in, test_hwdb(), 0);
+	assert_int_equal(tui_field_set_text(&in, test_hwdb(), f, "0.0005", err, sizeof err), 0);
+	assert_int_equal(tui_field_set_text(&in, test_hwdb(), f, "0%", err, sizeof err), -1);
 	assert_string_equal(err, "'0%' is out of range (0 < MFU <= 1)");
 }
 
@@ -232,7 +216,7 @@ static void test_same_message_from_cli_and_scenario(void **state)
 	assert_int_equal(parse_occupancy(&v, (const char *const[]){ "--threads", "256", "--regs", "256" }, 4, cli_err,
 					 sizeof cli_err),
 			 0);
-	const struct hwdb_entry *h100 = hwdb_find(&db, "h100-sxm");
+	const struct hwdb_entry *h100 = hwdb_find(test_hwdb(), "h100-sxm");
 	assert_non_null(h100);
 	struct app_status st;
 	app_status_init(&st);
@@ -290,23 +274,23 @@ static void test_decode_ranges_are_the_table_s(void **state)
 	/* A price of 0 and a peak above 1e18 are the command's to take; a peak of 0 is not. */
 	struct tui_inputs in;
 	char err[256];
-	tui_inputs_default(&in, &db, 0);
-	assert_int_equal(tui_field_set_text(&in, &db, mode_field(TUI_PANEL_COST, TUI_COST_DECODE, "price"), "0", err,
-					    sizeof err),
+	tui_inputs_default(&in, test_hwdb(), 0);
+	assert_int_equal(tui_field_set_text(&in, test_hwdb(), mode_field(TUI_PANEL_COST, TUI_COST_DECODE, "price"), "0",
+					    err, sizeof err),
 			 0);
 	assert_true(in.decode_price == 0);
 	const struct tui_field *peak = mode_field(TUI_PANEL_COST, TUI_COST_DECODE, "peak");
-	assert_int_equal(tui_field_set_text(&in, &db, peak, "2e18", err, sizeof err), 0);
-	assert_int_equal(tui_field_set_text(&in, &db, peak, "0", err, sizeof err), -1);
+	assert_int_equal(tui_field_set_text(&in, test_hwdb(), peak, "2e18", err, sizeof err), 0);
+	assert_int_equal(tui_field_set_text(&in, test_hwdb(), peak, "0", err, sizeof err), -1);
 	assert_string_equal(err, "'0' is out of range (greater than 0)");
 
 	/* A bare number is read in the flag's unit, as --overhead-ms reads it. */
 	const struct tui_field *overhead = mode_field(TUI_PANEL_COST, TUI_COST_DECODE, "overhead_ms");
-	assert_int_equal(tui_field_set_text(&in, &db, overhead, "2", err, sizeof err), 0);
+	assert_int_equal(tui_field_set_text(&in, test_hwdb(), overhead, "2", err, sizeof err), 0);
 	assert_true(in.decode_overhead == 2e-3);
-	assert_int_equal(tui_field_set_text(&in, &db, overhead, "2 s", err, sizeof err), 0);
+	assert_int_equal(tui_field_set_text(&in, test_hwdb(), overhead, "2 s", err, sizeof err), 0);
 	assert_true(in.decode_overhead == 2);
-	assert_int_equal(tui_field_set_text(&in, &db, overhead, "3600001", err, sizeof err), -1);
+	assert_int_equal(tui_field_set_text(&in, test_hwdb(), overhead, "3600001", err, sizeof err), -1);
 
 	/* The storage and compute dtypes start from the table's default. */
 	const struct tui_field *kv = mode_field(TUI_PANEL_COST, TUI_COST_DECODE, "kv_dtype");
@@ -334,7 +318,7 @@ static void test_gemm_ranges_are_the_table_s(void **state)
 	/* Stepping up stops at the table's top. */
 	struct tui_state *s = malloc(sizeof *s);
 	assert_non_null(s);
-	tui_state_init(s, &db, 0);
+	tui_state_init(s, test_hwdb(), 0);
 	s->in.gemm_m = 1099511627776.0 / 2;
 	tui_state_goto(s, TUI_PANEL_ROOFLINE);
 	s->selected[TUI_PANEL_ROOFLINE] = 2; /* mode, algorithm, M */
@@ -356,10 +340,10 @@ static void test_intensity_range_is_the_table_s(void **state)
 	assert_true(lo == 0 && open_lo && hi == INFINITY);
 	struct tui_inputs in;
 	char err[256], cli_err[1024];
-	tui_inputs_default(&in, &db, 0);
-	assert_int_equal(tui_field_set_text(&in, &db, f, "1e-4", err, sizeof err), 0);
-	assert_int_equal(tui_field_set_text(&in, &db, f, "1e7", err, sizeof err), 0);
-	assert_int_equal(tui_field_set_text(&in, &db, f, "0", err, sizeof err), -1);
+	tui_inputs_default(&in, test_hwdb(), 0);
+	assert_int_equal(tui_field_set_text(&in, test_hwdb(), f, "1e-4", err, sizeof err), 0);
+	assert_int_equal(tui_field_set_text(&in, test_hwdb(), f, "1e7", err, sizeof err), 0);
+	assert_int_equal(tui_field_set_text(&in, test_hwdb(), f, "0", err, sizeof err), -1);
 	struct param_values v;
 	assert_int_equal(
 		parse_calc(&calc_roofline, &v, (const char *const[]){ "--intensity", "0" }, 2, cli_err, sizeof cli_err),
@@ -373,7 +357,7 @@ static void test_intensity_range_is_the_table_s(void **state)
 	/* Stepping down divides: below 1 FLOP/byte (an elementwise kernel), never to 0. */
 	struct tui_state *s = malloc(sizeof *s);
 	assert_non_null(s);
-	tui_state_init(s, &db, 0);
+	tui_state_init(s, test_hwdb(), 0);
 	s->in.roofline_mode = TUI_ROOFLINE_INTENSITY;
 	s->in.intensity = 1;
 	tui_state_goto(s, TUI_PANEL_ROOFLINE);
@@ -398,5 +382,5 @@ int main(void)
 		cmocka_unit_test(test_gemm_ranges_are_the_table_s),
 		cmocka_unit_test(test_intensity_range_is_the_table_s),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }
