@@ -24,13 +24,14 @@ RIDGE_CFLAGS = -std=c11 -Wall -Wextra -Werror -Wno-format-truncation -D_GNU_SOUR
 # checks the quoted includes too): model/ sees itself; hwdb/ and util/ see
 # model/; app/ (the calculators) sees those; the front ends cli/ and tui/ see
 # app/ and below, and cli/ starts the TUI through tui/tui.h alone.
-LAYER_INC = -Imodel -Ihwdb -Iutil -Iapp -Icli -Itui -I$(BUILD)/gen
+APP_INC = -Iapp/core -Iapp/calc -Iapp/read -Iapp/view
+LAYER_INC = -Imodel -Ihwdb -Iutil $(APP_INC) -Icli -Itui -I$(BUILD)/gen
 $(BUILD)/obj/model/%.o: LAYER_INC = -Imodel
 $(BUILD)/obj/hwdb/%.o: LAYER_INC = -Imodel -Ihwdb -Iutil
 $(BUILD)/obj/util/%.o: LAYER_INC = -Iutil
-$(BUILD)/obj/app/%.o: LAYER_INC = -Imodel -Ihwdb -Iutil -Iapp
-$(BUILD)/obj/tui/%.o: LAYER_INC = -Imodel -Ihwdb -Iutil -Iapp -Itui
-$(BUILD)/obj/cli/%.o: LAYER_INC = -Imodel -Ihwdb -Iutil -Iapp -Icli -I$(BUILD)/gen
+$(BUILD)/obj/app/%.o: LAYER_INC = -Imodel -Ihwdb -Iutil $(APP_INC)
+$(BUILD)/obj/tui/%.o: LAYER_INC = -Imodel -Ihwdb -Iutil $(APP_INC) -Itui
+$(BUILD)/obj/cli/%.o: LAYER_INC = -Imodel -Ihwdb -Iutil $(APP_INC) -Icli -I$(BUILD)/gen
 DEPS_STAMP := $(BUILD)/.deps-ok
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
@@ -38,7 +39,8 @@ PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 MODEL_SRC := $(sort $(wildcard model/*.c))
 HWDB_SRC := $(sort $(wildcard hwdb/*.c))
 HWDB_YAML := $(sort $(wildcard hwdb/*.yaml))
-APP_SRC := $(sort $(wildcard app/*.c))
+# app/ is four rooms (app/README.md): core/, calc/, read/, view/.
+APP_SRC := $(sort $(wildcard app/*/*.c))
 CLI_SRC := $(sort $(wildcard cli/*.c))
 CMD_SRC := $(sort $(wildcard cli/cmd_*.c))
 TUI_SRC := $(sort $(wildcard tui/*.c))
@@ -112,7 +114,7 @@ $(DOCS): $(RIDGE) scripts/gen-docs.sh
 	@sh scripts/gen-docs.sh $(RIDGE) $(BUILD)/share
 	@touch $@
 
--include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d)
+-include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d $(BUILD)/obj/*/*/*/*.d)
 
 # ---- probes: built when their compiler exists (probe/build.mk) ----
 NVCC ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
@@ -167,7 +169,7 @@ $(BUILD)/tests/test_util_%: tests/unit/test_util_%.c $(TEST_SUPPORT) $(UTIL_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka) -Itests/support -o $@ $< $(TEST_SUPPORT) \
 		$(UTIL_OBJ) $(LIB) $(PKG_LIBS) $(shell pkg-config --libs cmocka)
-# The application-layer tests (test_app_*: app/gpu_json.c, errors as values) link app/ the same way.
+# The application-layer tests (test_app_*: app/view/gpu_json.c, errors as values) link app/ the same way.
 $(BUILD)/tests/test_app_%: tests/unit/test_app_%.c $(TEST_SUPPORT) $(TUI_TEST_OBJ) $(LIB) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) $(shell pkg-config --cflags cmocka) -Itests/support -o $@ $< $(TEST_SUPPORT) \

@@ -1,5 +1,5 @@
 /* The one command-line parser: --name value / --name=value for each
- * parameter of a table (app/params.h), --help from the same table. */
+ * parameter of a table (app/core/params.h), --help from the same table. */
 #include <getopt.h>
 #include <stdio.h>
 

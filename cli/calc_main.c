@@ -1,4 +1,4 @@
-/* A calculator (app/calc.h) as a command: argv through its parameter
+/* A calculator (app/core/calc.h) as a command: argv through its parameter
  * table, the GPU, the run, then JSON or the human printer, and the exit
  * code. */
 #include "calc.h"

@@ -1,7 +1,7 @@
 /* The command line's own pieces: printing errors, the escaped streams,
  * argv parsing (one parser, driven by the calculators' parameter tables)
  * and running a calculator as a command. What commands compute lives in
- * the application layer (app/app.h); each command is cli/cmd_<name>.c. */
+ * the application layer (app/core/app.h); each command is cli/cmd_<name>.c. */
 #ifndef RIDGE_CLI_H
 #define RIDGE_CLI_H
 

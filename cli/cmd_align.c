@@ -1,4 +1,4 @@
-/* ridge align: the command for calc_align (app/align_calc.c). */
+/* ridge align: the command for calc_align (app/calc/align_calc.c). */
 #include "cli.h"
 
 static int run_align(int argc, char **argv)

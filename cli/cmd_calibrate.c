@@ -1,6 +1,6 @@
 /* ridge calibrate: the options and the dispatch. The work (reading the
  * measured kernels, the fit through model/timing.h, the calibration written,
- * text and JSON) is app/calibrate_calc.c.
+ * text and JSON) is app/calc/calibrate_calc.c.
  *
  *   --timings FILE  a ridge-timings-1 JSON document (validation/heldout/kernels.py):
  *                   cases with a ridge kernel, its shape flags, samples, and a

@@ -1,4 +1,4 @@
-/* ridge comm: the command for calc_comm (app/comm_calc.c). */
+/* ridge comm: the command for calc_comm (app/calc/comm_calc.c). */
 #include "cli.h"
 
 static int run_comm(int argc, char **argv)

@@ -1,5 +1,5 @@
 /* ridge compare BASE.json AFTER.json: did a change help, hurt, or stay in the
- * noise (app/compare.h has the rule, app/compare_view.c the pairing, text and
+ * noise (app/read/compare.h has the rule, app/view/compare_view.c the pairing, text and
  * JSON). Exit 0 no regression, 1 a regression, 2 bad input: for scripts. */
 #include "cli.h"
 #include "compare.h"

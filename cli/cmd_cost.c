@@ -1,5 +1,5 @@
 /* ridge cost train | decode | prefill | rank: the subcommand, then its
- * calculator (app/cost_calc.c) through calc_main. */
+ * calculator (app/calc/cost_calc.c) through calc_main. */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* ridge eval FILE.yaml: runs a scenario file (app/eval.c; the format is in
+/* ridge eval FILE.yaml: runs a scenario file (app/core/eval.c; the format is in
  * examples/README.md). */
 #include <getopt.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* ridge gemm: the calculator calc_gemm (app/gemm_calc.c) as a command. */
+/* ridge gemm: the calculator calc_gemm (app/calc/gemm_calc.c) as a command. */
 #include "cli.h"
 
 static int run_gemm(int argc, char **argv)

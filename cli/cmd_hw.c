@@ -25,7 +25,7 @@ static const char usage_text[] = "usage: ridge hw list  [--json] [--hwdb DIR]\n"
 				 "Entries load from the built-in database, then $XDG_CONFIG_HOME/ridge/hwdb\n"
 				 "(~/.config/ridge/hwdb), then each directory in $RIDGE_HWDB (colon-separated).\n";
 
-/* check with files; the report and its exit code are app/hw_view.c's. */
+/* check with files; the report and its exit code are app/view/hw_view.c's. */
 static int hw_check_files_cmd(int count, char **files, bool json)
 {
 	struct app_status st;

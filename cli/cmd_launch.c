@@ -1,4 +1,4 @@
-/* ridge launch: the command line of calc_launch (app/launch_calc.c). With
+/* ridge launch: the command line of calc_launch (app/calc/launch_calc.c). With
  * --trace FILE the flags the user left out are filled from the trace and
  * added to argv, so they are parsed and range-checked like typed ones. */
 #include <string.h>

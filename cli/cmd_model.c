@@ -1,8 +1,8 @@
 /* ridge model FILE [--tokens T] [--kv-dtype DT] [--json]: what ridge
- * understood of a model config (app/model_config.c reads it, model/workload.c
+ * understood of a model config (app/read/model_config.c reads it, model/workload.c
  * does the arithmetic): parameters total and active, every weight GEMM of a
  * layer with M x N x K, KV bytes per token, the kernels of a layer. The
- * options are here; the document and its printer are app/model_view.c. */
+ * options are here; the document and its printer are app/view/model_view.c. */
 
 #include "calc.h"
 #include "cli.h"

@@ -1,5 +1,5 @@
 /* ridge occupancy: the arguments, through the calculator's own table
- * (calc_occupancy.params, app/occupancy_calc.c), then the calculator. */
+ * (calc_occupancy.params, app/calc/occupancy_calc.c), then the calculator. */
 #include "cli.h"
 #include "occupancy_calc.h"
 

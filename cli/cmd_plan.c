@@ -2,7 +2,7 @@
  * limit (model/plan.h): GPU type x count (tensor parallel) x batch x weight
  * dtype x launch mode, ranked by $ per million output tokens; --svg draws the
  * cost-latency Pareto front. Exit 1 when no configuration meets the limits.
- * The options are here; the search and its views are app/plan_calc.c. */
+ * The options are here; the search and its views are app/calc/plan_calc.c. */
 #include <stdlib.h>
 
 #include "calc.h"

@@ -1,5 +1,5 @@
 /* ridge roofline: the arguments, through the calculator's own table
- * (calc_roofline.params, app/roofline_calc.c), then the calculator. */
+ * (calc_roofline.params, app/calc/roofline_calc.c), then the calculator. */
 #include <stdio.h>
 
 #include "cli.h"

@@ -1,6 +1,6 @@
 /* ridge trace FILE: what a profiler trace says about launches and kernels.
- * The options are here; the reading is app/trace.c (nsys SQLite exports and
- * PyTorch traces), the text and JSON app/trace_view.c. */
+ * The options are here; the reading is app/read/trace.c (nsys SQLite exports and
+ * PyTorch traces), the text and JSON app/view/trace_view.c. */
 #include "cli.h"
 #include "params.h"
 #include "trace.h"

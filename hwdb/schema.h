@@ -1,6 +1,6 @@
 /* The hwdb schema: one table of fields (hwdb/schema.c) that drives the
  * loader (hwdb.c), the YAML writer (write.c), the JSON of `ridge hw show`
- * (app/gpu_json.c). A row says where a value lives in a YAML entry (its
+ * (app/view/gpu_json.c). A row says where a value lives in a YAML entry (its
  * key, nested under its parent's) and in struct ridge_gpu (offset, type,
  * unit), what may be read (range, required/allowed per vendor), when it is
  * written (present, gate, flags) and its JSON key.

@@ -6,7 +6,7 @@
 #   model/  model/                         the pure models
 #   hwdb/   model/ hwdb/ util/             the hardware database
 #   util/   util/                          formatting, JSON, files
-#   app/    model/ hwdb/ util/ app/        the calculators
+#   app/    model/ hwdb/ util/ app/        the calculators (app/core, calc, read, view)
 #   tui/    model/ hwdb/ util/ app/ tui/   the explorer
 #   cli/    model/ hwdb/ util/ app/ cli/, and tui/tui.h (ridge tui starts it)
 #   probe/  model/ hwdb/ util/ probe/ kernels/
@@ -34,7 +34,7 @@ resolve() {
 	*/*) target=$(cd "$dir" 2>/dev/null && realpath -m --relative-to="$root" "$2") ;;
 	*)
 		target=""
-		for d in "$dir" model hwdb util app tui cli; do
+		for d in "$dir" model hwdb util app/core app/calc app/read app/view tui cli; do
 			if [ -f "$d/$2" ]; then
 				target="$d/$2"
 				break

@@ -78,7 +78,7 @@ stage=$BUILD/stage/usr/share
 for f in man/man1/ridge.1 man/man1/ridge-roofline.1 bash-completion/completions/ridge zsh/site-functions/_ridge; do
 	[ -f "$stage/$f" ] && ok || bad "docs-install: make install-files did not install share/$f"
 done
-# Every README's repository paths (`app/calc.h`, `measurements/...`) and relative links
+# Every README's repository paths (`app/core/calc.h`, `measurements/...`) and relative links
 # ([text](file.svg)) name files that exist: at the root, beside the README, or (a golden
 # test named without its extension) as TEST.cmd. A moved file is a broken path here.
 find . -name '*.md' -not -path './build/*' -not -path './.git/*' -not -path './tests/fuzz/*' | sort >"$tmp/readmes"

@@ -1,5 +1,5 @@
 /* Scenario files: the format `ridge eval` reads (examples/README.md,
- * "Scenario files"), loaded with eval's own loader (app/eval.h) so every key,
+ * "Scenario files"), loaded with eval's own loader (app/core/eval.h) so every key,
  * unit, model-section default and error message is the same, and written
  * back with one item per panel. */
 #ifndef RIDGE_TUI_SCENARIO_H

@@ -10,7 +10,7 @@
 
 #include "actions.h"
 #include "align.h"
-#include "align_run.h"
+#include "align_findings.h"
 #include "calc.h"
 #include "cost.h"
 #include "hwdb.h"

@@ -64,7 +64,7 @@ void tui_compute_roofline(struct tui_state *s)
 	char err[TUI_TEXT];
 	if (in->roofline_mode == TUI_ROOFLINE_GEMM) {
 		struct ridge_kernel_shape shape;
-		/* ridge gemm's sequence (app/gemm_calc.c), at the chosen level: at
+		/* ridge gemm's sequence (app/calc/gemm_calc.c), at the chosen level: at
 		 * L2 a kernel moves its tiled traffic, as `ridge roofline --kernel
 		 * --level l2` places it. */
 		struct gemm_options opt = { .no_tensor = no_tensor, .level = level };

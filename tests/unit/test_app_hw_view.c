@@ -1,4 +1,4 @@
-/* hw show's page (app/hw_view.c): the rows its sentences state are rows of
+/* hw show's page (app/view/hw_view.c): the rows its sentences state are rows of
  * the hwdb schema table, and every other row an entry holds is listed after
  * them, walked from the table, so a row added to the schema reaches the
  * page. The test walks the table too, on an entry with every field filled. */

@@ -1,4 +1,4 @@
-/* app/status.h: errors as values. A message keeps its flag, file, line and
+/* app/core/status.h: errors as values. A message keeps its flag, file, line and
  * column apart and app_msg_format writes them as ridge always has; the exit
  * class is the first error's; past APP_STATUS_MAX messages are counted, not
  * kept; and an application-layer function that fails reports into the

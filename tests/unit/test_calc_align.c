@@ -1,4 +1,4 @@
-/* The `align` calculator (app/align_calc.c on calc.h, findings from
+/* The `align` calculator (app/calc/align_calc.c on calc.h, findings from
  * cli/align_run.c): its inputs as the command line and scenario items give
  * them, its result against model/align.c called directly, its messages, and
  * its hand-written --help against its table of inputs. */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "align_run.h"
+#include "align_findings.h"
 #include "calc.h"
 #include "status.h"
 

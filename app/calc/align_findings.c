@@ -1,4 +1,4 @@
-#include "align_run.h"
+#include "align_findings.h"
 
 #include <ctype.h>
 #include <math.h>

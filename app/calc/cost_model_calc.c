@@ -16,7 +16,7 @@
 #include "eval.h"
 #include "model_config.h"
 #include "serve.h"
-#include "serve_run.h"
+#include "cost_model_calc.h"
 #include "json_fields.h"
 
 /* Bytes of one scale and the default group of a storage type: int4 with

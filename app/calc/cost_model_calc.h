@@ -1,7 +1,7 @@
-/* ridge cost decode --model and ridge cost prefill (cli/serve_run.c): a
+/* ridge cost decode --model and ridge cost prefill (app/calc/cost_model_calc.c): a
  * model config through model/serve.c, as the commands' JSON and print. */
-#ifndef RIDGE_CLI_SERVE_RUN_H
-#define RIDGE_CLI_SERVE_RUN_H
+#ifndef RIDGE_APP_COST_MODEL_CALC_H
+#define RIDGE_APP_COST_MODEL_CALC_H
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>

@@ -12,7 +12,7 @@
 #include "calc.h"
 
 /* The item kinds a scenario may use: adding a calculator to scenario files is
- * adding its struct calc to this table (app/eval_kinds.c). */
+ * adding its struct calc to this table (app/core/eval_kinds.c). */
 extern const struct calc *const eval_kinds[];
 extern const size_t eval_kind_count;
 

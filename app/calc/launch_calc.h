@@ -1,4 +1,4 @@
-/* ridge launch's work: the calculator calc_launch (app/calc.h; also the
+/* ridge launch's work: the calculator calc_launch (app/core/calc.h; also the
  * scenario kind "launch") and what --trace FILE fills in for the flags the
  * user left out. */
 #ifndef RIDGE_LAUNCH_CALC_H

@@ -1,5 +1,5 @@
 /* ridge model's view of a model config (model_view.h): what ridge understood
- * (app/model_config.c reads it, model/workload.c does the arithmetic). */
+ * (app/read/model_config.c reads it, model/workload.c does the arithmetic). */
 #include "model_view.h"
 
 #include <math.h>
@@ -11,7 +11,7 @@
 #include "calc.h"
 #include "cost.h"
 #include "model_config.h"
-#include "serve_run.h"
+#include "cost_model_calc.h"
 #include "workload.h"
 #include "json_fields.h"
 

@@ -2,12 +2,12 @@
  * dimensions or for every GEMM of a model config, each with its severity,
  * next aligned values, reason, tile and wave quantization, and the Llama
  * SwiGLU size beside the FFN dimensions. The command and the scenario kind
- * `align` (app/align_calc.c, through calc.h) and the TUI's alignment panel
+ * `align` (app/calc/align_calc.c, through calc.h) and the TUI's alignment panel
  * (tui/state_align.c) all run this, so they report the same findings with
  * the same names. No printing: errors come back as messages. The numbers
  * come from model/align.c. */
-#ifndef RIDGE_CLI_ALIGN_RUN_H
-#define RIDGE_CLI_ALIGN_RUN_H
+#ifndef RIDGE_APP_ALIGN_FINDINGS_H
+#define RIDGE_APP_ALIGN_FINDINGS_H
 
 #include <stdbool.h>
 #include <stddef.h>

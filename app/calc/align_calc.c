@@ -1,7 +1,7 @@
 /* ridge align --dtype DT (--dims D1,D2,... | --model FILE): which GEMM
  * dimensions leave the tensor-core fast path, what to round them to, and the
  * tile and wave quantization of each GEMM. One calculator (calc.h) for the
- * command and the scenario kind `align`: the findings come from align_run.c
+ * command and the scenario kind `align`: the findings come from align_findings.c
  * (model/align.c's numbers), the human output is printed from the --json
  * result, so `ridge align` and `ridge eval` print the same. */
 #include <math.h>
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "align_run.h"
+#include "align_findings.h"
 #include "calc.h"
 #include "app.h"
 #include "eval.h"

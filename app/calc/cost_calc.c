@@ -17,7 +17,7 @@
 #include "eval.h"
 #include "json_fields.h"
 #include "parallel.h"
-#include "serve_run.h"
+#include "cost_model_calc.h"
 
 int cost_peak_lookup(const struct ridge_gpu *gpu, enum ridge_dtype dtype, double given, struct cost_peak *out)
 {

@@ -12,7 +12,7 @@
 #include "calc.h"
 #include "model_config.h"
 #include "plan.h"
-#include "serve_run.h"
+#include "cost_model_calc.h"
 #include "svg.h"
 #include "json_fields.h"
 

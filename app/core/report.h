@@ -14,10 +14,10 @@
 typedef void (*report_section_fn)(const struct ridge_gpu *gpu, cJSON *json);
 
 void report_hardware(const struct ridge_gpu *gpu, cJSON *json);  /* "hardware", "measured_against_spec" */
-void report_roofline(const struct ridge_gpu *gpu, cJSON *json);  /* "roofline" (app/roofline_calc.c) */
-void report_align(const struct ridge_gpu *gpu, cJSON *json);     /* "align" (app/align_calc.c) */
+void report_roofline(const struct ridge_gpu *gpu, cJSON *json);  /* "roofline" (app/calc/roofline_calc.c) */
+void report_align(const struct ridge_gpu *gpu, cJSON *json);     /* "align" (app/calc/align_calc.c) */
 void report_cost(const struct ridge_gpu *gpu, cJSON *json);      /* "launch", "training", "decode", "rank" */
-void report_occupancy(const struct ridge_gpu *gpu, cJSON *json); /* "occupancy" (app/occupancy_calc.c) */
+void report_occupancy(const struct ridge_gpu *gpu, cJSON *json); /* "occupancy" (app/calc/occupancy_calc.c) */
 
 extern const report_section_fn report_sections[];
 extern const size_t report_section_count;
