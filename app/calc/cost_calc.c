@@ -18,6 +18,7 @@
 #include "json_fields.h"
 #include "parallel.h"
 #include "cost_model_calc.h"
+#include "cost_internal.h"
 
 int cost_peak_lookup(const struct ridge_gpu *gpu, enum ridge_dtype dtype, double given, struct cost_peak *out)
 {
@@ -45,19 +46,10 @@ int cost_train_run(const struct ridge_train_input *in, bool has_target, double t
 	return cost_train_compare(in, target_mfu, has_investment, investment_usd, c, ex, err, err_len);
 }
 
-/* clang-format off */
-#define PRICE_PARAM(help)                                                                                     \
-	{ "price", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, 0, "USD", help, "0 or more USD per GPU-hour", NULL }
-/* clang-format on */
-/* clang-format off */
-#define EXPLAIN_PARAM                                                                                         \
-	{ "explain", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "show every intermediate: formula, numbers, exact value", NULL, NULL }
-/* clang-format on */
-
 /* ---- shared pieces ---- */
 
 /* The dtype's dense peak from hwdb, or the --peak override. */
-static int resolve_peak(struct calc_input *in, const char *dtype_param, double *peak, cJSON *o)
+int cost_resolve_peak(struct calc_input *in, const char *dtype_param, double *peak, cJSON *o)
 {
 	const struct param_values *v = in->values;
 	const char *name = params_text(v, dtype_param);
@@ -79,7 +71,7 @@ static int resolve_peak(struct calc_input *in, const char *dtype_param, double *
 	return 0;
 }
 
-static int resolve_price(struct calc_input *in, double *price, cJSON *o)
+int cost_resolve_price(struct calc_input *in, double *price, cJSON *o)
 {
 	const struct param_values *v = in->values;
 	if (params_has(v, "price")) {
@@ -96,7 +88,7 @@ static int resolve_price(struct calc_input *in, double *price, cJSON *o)
 	return 0;
 }
 
-static cJSON *explain_json(const struct ridge_explain *ex)
+cJSON *cost_explain_json(const struct ridge_explain *ex)
 {
 	cJSON *array = cJSON_CreateArray();
 	for (int i = 0; i < ex->count; i++) {
@@ -111,7 +103,7 @@ static cJSON *explain_json(const struct ridge_explain *ex)
 	return array;
 }
 
-static void print_explain(const cJSON *r)
+void cost_print_explain(const cJSON *r)
 {
 	const cJSON *steps = cJSON_GetObjectItemCaseSensitive(r, "explain");
 	if (!cJSON_IsArray(steps))
@@ -357,7 +349,8 @@ static cJSON *train_run(struct calc_input *in)
 	struct ridge_train_input ti = { 0 };
 	cJSON *o = cJSON_CreateObject();
 	calc_json_gpu(o, in->gpu);
-	if (resolve_peak(in, "dtype", &ti.peak_flops, o) != 0 || resolve_price(in, &ti.price_usd_per_gpu_hour, o) != 0)
+	if (cost_resolve_peak(in, "dtype", &ti.peak_flops, o) != 0 ||
+	    cost_resolve_price(in, &ti.price_usd_per_gpu_hour, o) != 0)
 		goto bad;
 	static const struct json_field train_inputs[] = {
 		JSON_FIELDS(struct ridge_train_input, params, seq, batch, steps, gpus),
@@ -453,7 +446,7 @@ static cJSON *train_run(struct calc_input *in)
 		}
 	}
 	if (ex) {
-		cJSON_AddItemToObject(o, "explain", explain_json(ex));
+		cJSON_AddItemToObject(o, "explain", cost_explain_json(ex));
 		free(ex);
 	}
 	return o;
@@ -626,7 +619,7 @@ static void train_print(const cJSON *r)
 		}
 		printf("\n");
 	}
-	print_explain(r);
+	cost_print_explain(r);
 }
 
 const struct calc calc_cost_train = {
@@ -640,571 +633,4 @@ const struct calc calc_cost_train = {
 		       "and the savings; with --investment: net and gross ROI and the break-even step. Nothing is\n"
 		       "rounded; --explain prints every intermediate with its formula.\n",
 	CALC_IMPL(train_params, train_run, train_print),
-};
-
-/* ---- cost decode ---- */
-
-/* clang-format off */
-#define SERVE_PARAMS                                                                                            \
-	{ "tp", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "T", "--model: tensor-parallel GPUs per replica (default --gpus)", NULL, NULL }, \
-	{ "launch", PARAM_TEXT, 0, NULL, 0, 0, 0, "MODE", "--model: eager, graph (default) or persistent", NULL, NULL },      \
-	{ "kernels_per_layer", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "K",                                              \
-	  "--model: kernels launched per layer (default: the modelled sequence)", NULL, NULL },                          \
-	{ "weight_group", PARAM_INTEGER, 0, NULL, 0, 1e9, 0, "G",                                                   \
-	  "--model: weights per quantization scale (default int4 128, fp4 16, else none)", NULL, NULL },                 \
-	{ "kv_group", PARAM_INTEGER, 0, NULL, 0, 1e9, 0, "G", "--model: cache elements per scale (defaults as weights)", \
-	  NULL, NULL },                                                                                                   \
-	{ "impl", PARAM_TEXT, 0, NULL, 0, 0, 0, "IMPL", "--model: attention implementation (default ideal fa2 fa3 cudnn)", \
-	  NULL, NULL },                                                                                                   \
-	{ "communication_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, 0, "T",                               \
-	  "--model: per-step communication time, ms, instead of ridge comm's model of it", "0 to 3600 s", NULL },          \
-	{ "expert_parallel", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL,                                                    \
-	  "--model: whole experts on the tp GPUs, all-to-alls instead of the MoE layers' all-reduce", NULL, NULL },       \
-	{ "comm_overlap", PARAM_FRACTION, 0, NULL, 0, 1, 0, "F",                                                    \
-	  "--model: share of the communication hidden under the kernels (default 0)", NULL, NULL },                      \
-	{ "network_bw", PARAM_NUMBER, RIDGE_UNIT_BYTES_PER_S, NULL, 0, 1e15, PARAM_OPEN_LO, "B/s",                  \
-	  "--model: network bandwidth per GPU past the fabric domain (tp larger than one node)", "greater than 0", NULL }
-/* How decode and prefill store the weights and the KV cache. */
-#define STORAGE_PARAMS                                                                                          \
-	{ "weight_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT",                                                       \
-	  "weight storage: fp32 bf16 fp16 fp8 int8 int4 fp4 (default bf16)", NULL, NULL },                            \
-	{ "kv_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "KV-cache storage", NULL, "bf16" }
-/* clang-format on */
-
-static const struct param decode_params[] = {
-	{ "model", PARAM_TEXT, 0, NULL, 0, 0, 0, "FILE",
-	  "a Hugging Face config.json: every kernel of a step priced (instead of --params ...)", NULL, NULL },
-	{ "params", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_MODEL | PARAM_OPEN_LO, "N",
-	  "active parameters per token", "greater than 0", NULL },
-	{ "layers", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "L", "layers", NULL, NULL },
-	{ "kv_heads", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "H", "key/value heads (GQA)", NULL, NULL },
-	{ "head_dim", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "D", "head dimension", NULL, NULL },
-	{ "context", PARAM_INTEGER, 1, NULL, 1, 1e12, PARAM_REQUIRED, "C", "tokens in each request's KV cache", NULL,
-	  NULL },
-	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "B", "requests decoded together", NULL, NULL },
-	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "G",
-	  "GPUs sharing weights and cache (tensor parallel)", NULL, NULL },
-	SERVE_PARAMS,
-	PRICE_PARAM("USD per GPU-hour (default: the GPU's hwdb price)"),
-	STORAGE_PARAMS,
-	{ "compute_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "dtype of the GEMMs, for the peak", NULL, "bf16" },
-	{ "peak", PARAM_NUMBER, RIDGE_UNIT_FLOPS, NULL, 0, INFINITY, PARAM_OPEN_LO, "FLOPS",
-	  "peak per GPU instead of hwdb's", "greater than 0", NULL },
-	{ "overhead_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, 0, "T",
-	  "per-step time added to the roofline floor, ms (launches, communication)", "0 to 3600 s", NULL },
-	{ "sweep", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "also every batch 1, 2, 4 ... 1024", NULL, NULL },
-	EXPLAIN_PARAM,
-	CALC_GPU_PARAMS,
-	CALC_JSON_PARAM,
-};
-
-static int storage(struct calc_input *in, const char *param, double *bytes, cJSON *o)
-{
-	const char *name = params_text(in->values, param);
-	if (!name)
-		name = "bf16";
-	if (!cost_storage_bytes(name, bytes))
-		return calc_fail(in, "%s: unknown storage type '%s' (known: %s)", params_where(in->values, param), name,
-				 cost_storage_list());
-	cJSON_AddStringToObject(o, param, name);
-	char key[64];
-	snprintf(key, sizeof key, "%s_bytes", param);
-	json_number(o, key, *bytes);
-	return 0;
-}
-
-/* A --sweep row: the step's traffic, its time and what it costs. */
-static const struct json_field sweep_row_fields[] = {
-	JSON_FIELDS(struct ridge_decode_result, bytes_per_step, tpot_s, tokens_per_s, usd_per_million_tokens),
-};
-static const struct json_field decode_fields[] = {
-	JSON_FIELDS(struct ridge_decode_result, kv_bytes_per_token, weight_bytes, kv_bytes, bytes_per_step,
-		    flops_per_step, intensity, ridge_point, memory_time_s, compute_time_s, tpot_s, tokens_per_s,
-		    usd_per_million_tokens),
-};
-static const struct json_field decode_memory_fields[] = {
-	JSON_FIELD_AS(struct ridge_decode_result, "memory_required_bytes", memory_required),
-	JSON_FIELD_AS(struct ridge_decode_result, "memory_available_bytes", memory_available),
-	JSON_FIELD(struct ridge_decode_result, fits),
-};
-
-void calc_json_decode(cJSON *o, const struct ridge_decode_result *r)
-{
-	json_put_fields(o, r, decode_fields, JSON_FIELD_COUNT(decode_fields));
-	cJSON_AddStringToObject(o, "bound", cost_bound_name(r->bound));
-	json_put_fields(o, r, decode_memory_fields, JSON_FIELD_COUNT(decode_memory_fields));
-	if (r->has_crossover)
-		json_number(o, "crossover_batch", r->crossover_batch);
-	else
-		cJSON_AddNullToObject(o, "crossover_batch");
-}
-
-/* --model prices every kernel (cli/serve_run.c); the hand-typed shape
- * (--params --layers --kv-heads --head-dim) keeps the step-level roofline. */
-static const char *const hand_shape[] = { "params", "layers", "kv_heads", "head_dim", NULL };
-static const char *const model_only[] = { "tp",   "launch",           "kernels_per_layer", "weight_group", "kv_group",
-					  "impl", "communication_ms", "expert_parallel",   "comm_overlap", "network_bw",
-					  NULL };
-
-static int check_decode_inputs(struct calc_input *in, bool *model)
-{
-	const struct param_values *v = in->values;
-	*model = params_has(v, "model");
-	for (int i = 0; *model && hand_shape[i]; i++)
-		if (params_has(v, hand_shape[i]))
-			return calc_fail(
-				in,
-				"%s: give the model as --model FILE or as --params --layers --kv-heads --head-dim, not both",
-				params_where(v, hand_shape[i]));
-	if (*model && (params_has(v, "overhead_ms") || params_has(v, "peak")))
-		return calc_fail(
-			in,
-			"%s: with --model the launches are modelled (--launch) and communication is --communication-ms",
-			params_where(v, params_has(v, "peak") ? "peak" : "overhead_ms"));
-	for (int i = 0; !*model && hand_shape[i]; i++)
-		if (!params_has(v, hand_shape[i]))
-			return in->item ? calc_fail(in, "missing key '%s' (in the item or the model section)",
-						    hand_shape[i])
-					: calc_fail(in, "%s is required (see 'ridge cost decode --help')",
-						    params_where(v, hand_shape[i]));
-	for (int i = 0; !*model && model_only[i]; i++)
-		if (params_has(v, model_only[i]))
-			return calc_fail(in, "%s needs --model FILE", params_where(v, model_only[i]));
-	return 0;
-}
-
-static cJSON *decode_run(struct calc_input *in)
-{
-	const struct param_values *v = in->values;
-	bool model;
-	if (check_decode_inputs(in, &model) != 0)
-		return NULL;
-	if (model)
-		return serve_run(in, RIDGE_PHASE_DECODE);
-	struct ridge_decode_input di = { 0 };
-	cJSON *o = cJSON_CreateObject();
-	calc_json_gpu(o, in->gpu);
-	if (storage(in, "weight_dtype", &di.weight_bytes, o) != 0 || storage(in, "kv_dtype", &di.kv_bytes, o) != 0 ||
-	    resolve_peak(in, "compute_dtype", &di.peak_flops, o) != 0 ||
-	    resolve_price(in, &di.price_usd_per_gpu_hour, o) != 0) {
-		cJSON_Delete(o);
-		return NULL;
-	}
-	static const struct json_field decode_inputs[] = {
-		JSON_FIELDS(struct ridge_decode_input, params, layers, kv_heads, head_dim, context, batch, gpus),
-	};
-	params_read_fields(v, &di, decode_inputs, JSON_FIELD_COUNT(decode_inputs));
-	di.bandwidth = in->gpu->memory_bandwidth;
-	di.memory_bytes = ridge_gpu_usable_memory(in->gpu);
-	di.overhead_s = params_has(v, "overhead_ms") ? params_num(v, "overhead_ms") : 0;
-	static const struct json_field decode_input_fields[] = {
-		JSON_FIELDS(struct ridge_decode_input, bandwidth, params, layers, kv_heads, head_dim, context, batch,
-			    gpus, overhead_s),
-	};
-	json_put_fields(o, &di, decode_input_fields, JSON_FIELD_COUNT(decode_input_fields));
-
-	struct ridge_explain *ex = params_flag(v, "explain") ? calloc(1, sizeof *ex) : NULL;
-	struct ridge_decode_result r;
-	char err[400];
-	if (cost_decode(&di, &r, ex, err, sizeof err) != 0) {
-		calc_fail(in, "%s", err);
-		free(ex);
-		cJSON_Delete(o);
-		return NULL;
-	}
-	calc_json_decode(o, &r);
-	if (params_flag(v, "sweep")) {
-		cJSON *sweep = cJSON_AddArrayToObject(o, "sweep");
-		double batches[16];
-		int n = 0;
-		bool placed = false;
-		for (double b = 1; b <= 1024; b *= 2) {
-			if (!placed && di.batch < b) {
-				batches[n++] = di.batch;
-				placed = true;
-			}
-			placed |= di.batch == b;
-			batches[n++] = b;
-		}
-		if (!placed)
-			batches[n++] = di.batch;
-		for (int i = 0; i < n; i++) {
-			struct ridge_decode_input d = di;
-			struct ridge_decode_result s;
-			d.batch = batches[i];
-			if (cost_decode(&d, &s, NULL, err, sizeof err) != 0) {
-				calc_fail(in, "batch %g: %s", d.batch, err);
-				free(ex);
-				cJSON_Delete(o);
-				return NULL;
-			}
-			cJSON *row = cJSON_CreateObject();
-			json_number(row, "batch", d.batch);
-			json_put_fields(row, &s, sweep_row_fields, JSON_FIELD_COUNT(sweep_row_fields));
-			cJSON_AddStringToObject(row, "bound", cost_bound_name(s.bound));
-			cJSON_AddBoolToObject(row, "fits", s.fits);
-			cJSON_AddItemToArray(sweep, row);
-		}
-	}
-	if (ex) {
-		cJSON_AddItemToObject(o, "explain", explain_json(ex));
-		free(ex);
-	}
-	return o;
-}
-
-static void decode_print(const cJSON *r)
-{
-	if (calc_has(r, "model")) {
-		serve_print(r, "tpot_s");
-		return;
-	}
-	char a[64], b[64], c[64], d[64];
-	fmt_si(calc_num(r, "bandwidth"), "B/s", a, sizeof a);
-	fmt_si(calc_num(r, "peak_flops"), "FLOP/s", b, sizeof b);
-	fmt_usd(calc_num(r, "price_usd_per_gpu_hour"), c, sizeof c);
-	printf("Decode cost: %.0f x %s (%s, %s %s each: %s), %s per GPU-hour%s\n", calc_num(r, "gpus"),
-	       calc_str(r, "gpu"), a, calc_str(r, "compute_dtype"), b,
-	       strcmp(calc_str(r, "ceilings"), "measured") == 0 ? "measured" : "spec sheet", c,
-	       strcmp(calc_str(r, "price_source"), "hwdb") == 0 ? " (hwdb)" : "");
-	fmt_grouped(calc_num(r, "params"), 0, a, sizeof a);
-	printf("  %s parameters, weights %s, KV cache %s; batch %.0f x context %.0f\n", a, calc_str(r, "weight_dtype"),
-	       calc_str(r, "kv_dtype"), calc_num(r, "batch"), calc_num(r, "context"));
-	fmt_grouped(calc_num(r, "kv_bytes_per_token"), 0, a, sizeof a);
-	cost_format_exact(calc_num(r, "kv_dtype_bytes"), d, sizeof d);
-	printf("\n  KV bytes per token    2 x %.0f layers x %.0f KV heads x %.0f x %s B = %s B\n",
-	       calc_num(r, "layers"), calc_num(r, "kv_heads"), calc_num(r, "head_dim"), d, a);
-	fmt_si(calc_num(r, "weight_bytes"), "B", a, sizeof a);
-	fmt_si(calc_num(r, "kv_bytes"), "B", b, sizeof b);
-	fmt_si(calc_num(r, "bytes_per_step"), "B", c, sizeof c);
-	printf("  bytes per step        weights %s + KV cache %s = %s\n", a, b, c);
-	fmt_seconds(calc_num(r, "memory_time_s"), a, sizeof a);
-	fmt_seconds(calc_num(r, "compute_time_s"), b, sizeof b);
-	printf("  memory time           %s;  compute time %s  -> %s-bound\n", a, b, calc_str(r, "bound"));
-	fmt_seconds(calc_num(r, "tpot_s"), a, sizeof a);
-	fmt_grouped(calc_num(r, "tokens_per_s"), 1, b, sizeof b);
-	fmt_usd(calc_num(r, "usd_per_million_tokens"), c, sizeof c);
-	printf("  TPOT %s, %s tokens/s, %s per million tokens\n", a, b, c);
-	fmt_si(calc_num(r, "memory_required_bytes"), "B", a, sizeof a);
-	fmt_si(calc_num(r, "memory_available_bytes"), "B", b, sizeof b);
-	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "fits")))
-		printf("  memory: %s of %s\n", a, b);
-	else
-		printf("  DOES NOT FIT: needs %s, the GPUs have %s\n", a, b);
-	if (calc_has(r, "crossover_batch"))
-		printf("  compute-bound from batch %.1f on (at this context)\n", calc_num(r, "crossover_batch"));
-	else
-		printf("  never compute-bound at this context: each request's KV read outgrows its compute\n");
-
-	const cJSON *sweep = cJSON_GetObjectItemCaseSensitive(r, "sweep");
-	if (cJSON_IsArray(sweep)) {
-		printf("\n  %6s %12s %12s %14s %12s %8s %5s\n", "batch", "bytes/step", "TPOT", "tokens/s", "$/M tokens",
-		       "bound", "fits");
-		const cJSON *row;
-		cJSON_ArrayForEach (row, sweep) {
-			fmt_si(calc_num(row, "bytes_per_step"), "B", a, sizeof a);
-			fmt_seconds(calc_num(row, "tpot_s"), b, sizeof b);
-			fmt_grouped(calc_num(row, "tokens_per_s"), 1, c, sizeof c);
-			fmt_usd(calc_num(row, "usd_per_million_tokens"), d, sizeof d);
-			printf("  %6.0f %12s %12s %14s %12s %8s %5s\n", calc_num(row, "batch"), a, b, c, d,
-			       calc_str(row, "bound"),
-			       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "fits")) ? "yes" : "NO");
-		}
-	}
-	print_explain(r);
-}
-
-const struct calc calc_cost_decode = {
-	.name = "cost-decode",
-	.command = "cost decode",
-	.synopsis =
-		"usage: ridge cost decode --params N --layers L --kv-heads H --head-dim D --context C --batch B\n"
-		"                         --gpus G [--gpu GPU] [--price USD] [--weight-dtype DT] [--kv-dtype DT]\n"
-		"                         [--sweep] [--explain] [--json] [--hwdb DIR] [--calibration FILE]\n"
-		"       ridge cost decode --model FILE --context C --batch B --gpus G [--tp T]\n"
-		"                         [--launch eager|graph|persistent] [--kernels-per-layer K]\n"
-		"                         [--weight-dtype DT] [--kv-dtype DT] [--weight-group G] [--kv-group G] [...]",
-	.description =
-		"Inference decode per step: weights + KV cache bytes (KV per token = 2 L n_kv d_head bytes),\n"
-		"memory time vs compute time (2 N batch FLOPs), TPOT = the larger (+ --overhead-ms),\n"
-		"tokens/s and dollars per million tokens. The GPUs share weights and cache (tensor parallel,\n"
-		"communication not modelled unless given as --overhead-ms).\n"
-		"With --model FILE (a config.json): every kernel of the step (model/workload.c's sequence) is\n"
-		"priced per GPU by the kernel time model, MoE weights as the experts the batch touches, KV with\n"
-		"whole heads per GPU, the launch mode's cost added; memory fit per GPU and the largest batch;\n"
-		"--sweep runs batch 1..1024 x context 1k..128k.\n",
-	CALC_IMPL(decode_params, decode_run, decode_print),
-};
-
-/* ---- cost prefill ---- */
-
-static const struct param prefill_params[] = {
-	{ "model", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, "FILE", "a Hugging Face config.json", NULL, NULL },
-	{ "seq", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "S", "prompt tokens per request", NULL, NULL },
-	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "B", "requests prefilled together", NULL, NULL },
-	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "G", "GPUs (tensor parallel unless --tp)", NULL,
-	  NULL },
-	SERVE_PARAMS,
-	PRICE_PARAM("USD per GPU-hour (default: the GPU's hwdb price)"),
-	STORAGE_PARAMS,
-	{ "compute_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "dtype of the GEMMs and attention", NULL, "bf16" },
-	EXPLAIN_PARAM,
-	CALC_GPU_PARAMS,
-	CALC_JSON_PARAM,
-};
-
-static cJSON *prefill_run(struct calc_input *in)
-{
-	return serve_run(in, RIDGE_PHASE_PREFILL);
-}
-
-static void prefill_print(const cJSON *r)
-{
-	serve_print(r, "ttft_s");
-}
-
-const struct calc calc_cost_prefill = {
-	.name = "cost-prefill",
-	.command = "cost prefill",
-	.synopsis =
-		"usage: ridge cost prefill --model FILE --seq S --batch B --gpus G [--tp T]\n"
-		"                          [--launch eager|graph|persistent] [--kernels-per-layer K] [--weight-dtype DT]\n"
-		"                          [--kv-dtype DT] [--explain] [--json] [--gpu GPU] [--calibration FILE]",
-	.description = "Time to first token: the prompt's B x S tokens through every kernel of the model (causal\n"
-		       "FlashAttention, the same kernel pricing as cost decode --model), the logits of the last\n"
-		       "position of each request, the launch mode's cost.\n",
-	CALC_IMPL(prefill_params, prefill_run, prefill_print),
-};
-
-/* ---- rank (scenario files only) ---- */
-
-static const struct param rank_params[] = {
-	{ "budget_per_month", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, PARAM_REQUIRED | PARAM_OPEN_LO, "USD",
-	  "hardware spend of the fleet per month", "greater than 0 USD", NULL },
-	{ "training_share", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_REQUIRED, "F", "share of the spend on training", NULL,
-	  NULL },
-	{ "inference_share", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_REQUIRED, "F", "share of the spend on inference",
-	  NULL, NULL },
-	{ "baseline_mfu", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_REQUIRED | PARAM_OPEN_LO, "M", "training MFU today",
-	  "0 < MFU <= 1", NULL },
-	{ "engineer_usd_per_hour", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, PARAM_REQUIRED | PARAM_OPEN_LO,
-	  "USD", "fully loaded engineering cost", "greater than 0 USD", NULL },
-	{ "hours_per_week", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 168, PARAM_OPEN_LO, "H",
-	  "working hours (default 40)", NULL, NULL },
-	{ "horizon_months", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1200, PARAM_REQUIRED | PARAM_OPEN_LO, "M",
-	  "months of savings counted", NULL, NULL },
-	{ "projects", PARAM_LIST, 0, NULL, 0, 0, PARAM_REQUIRED, NULL,
-	  "the projects (name, mfu_gain or tpot_reduction, effort)", NULL, NULL },
-	EXPLAIN_PARAM,
-};
-
-static const struct param project_params[] = {
-	{ "name", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, NULL, "", NULL, NULL },
-	{ "mfu_gain", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, NULL, "",
-	  "greater than 0, at most 1 (absolute points)", NULL },
-	{ "tpot_reduction", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, NULL, "", "greater than 0, less than 1",
-	  NULL },
-	{ "engineer_weeks", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1e6, PARAM_OPEN_LO, NULL, "", NULL, NULL },
-	{ "engineer_months", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1e6, PARAM_OPEN_LO, NULL, "", NULL, NULL },
-	{ "cost", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, PARAM_OPEN_LO, NULL, "", "greater than 0 USD",
-	  NULL },
-	{ "applies_to", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, NULL, "", NULL, NULL },
-	{ "ready_after_months", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1200, 0, NULL, "", NULL, NULL },
-};
-
-#define MAX_PROJECTS 32
-
-struct rank_read {
-	struct app_status *st; /* where a project's problem is reported */
-	int count;
-	struct ridge_project projects[MAX_PROJECTS];
-};
-
-/* Reported at the project's position (the item's position would be less
- * precise). */
-static int project_error(struct app_status *st, const char *where, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int project_error(struct app_status *st, const char *where, const char *fmt, ...)
-{
-	char msg[400];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	app_error(st, "%s: %s", where, msg);
-	return -1;
-}
-
-static int read_project(void *ctx, const struct param_values *v, int index, const char *where)
-{
-	struct rank_read *rr = ctx;
-	if (index >= MAX_PROJECTS)
-		return project_error(rr->st, where, "more than %d projects", MAX_PROJECTS);
-	struct ridge_project *p = &rr->projects[rr->count];
-	memset(p, 0, sizeof *p);
-	snprintf(p->name, sizeof p->name, "%s", params_text(v, "name"));
-	bool mfu = params_has(v, "mfu_gain"), tpot = params_has(v, "tpot_reduction");
-	if (mfu == tpot)
-		return project_error(rr->st, where,
-				     "project '%s' needs one of mfu_gain (training) or tpot_reduction (inference)",
-				     p->name);
-	p->kind = mfu ? RIDGE_PROJECT_MFU : RIDGE_PROJECT_TPOT;
-	p->mfu_gain = mfu ? params_num(v, "mfu_gain") : 0;
-	p->tpot_reduction = tpot ? params_num(v, "tpot_reduction") : 0;
-	int efforts = params_has(v, "engineer_weeks") + params_has(v, "engineer_months") + params_has(v, "cost");
-	if (efforts != 1)
-		return project_error(rr->st, where, "project '%s' needs one of engineer_weeks, engineer_months or cost",
-				     p->name);
-	if (params_has(v, "engineer_weeks"))
-		p->engineer_weeks = params_num(v, "engineer_weeks");
-	if (params_has(v, "engineer_months"))
-		p->engineer_weeks = params_num(v, "engineer_months") * RIDGE_WEEKS_PER_MONTH;
-	if ((p->has_cost = params_has(v, "cost")))
-		p->cost_usd = params_num(v, "cost");
-	p->applies_to = params_has(v, "applies_to") ? params_num(v, "applies_to") : 1;
-	p->ready_after_months = params_has(v, "ready_after_months") ? params_num(v, "ready_after_months") : 0;
-	rr->count++;
-	return 0;
-}
-
-void calc_json_fleet(cJSON *a, const struct ridge_fleet *fleet)
-{
-	static const struct json_field fleet_fields[] = {
-		JSON_FIELDS(struct ridge_fleet, budget_usd_per_month, training_share, inference_share, baseline_mfu,
-			    engineer_usd_per_hour, hours_per_week),
-	};
-	json_put_fields(a, fleet, fleet_fields, JSON_FIELD_COUNT(fleet_fields));
-	json_number(a, "weeks_per_month", RIDGE_WEEKS_PER_MONTH);
-	json_number(a, "horizon_months", fleet->horizon_months);
-}
-
-cJSON *calc_json_rank_entry(const struct ridge_project *p, const struct ridge_project_result *r)
-{
-	cJSON *e = cJSON_CreateObject();
-	json_number(e, "rank", r->rank);
-	cJSON_AddStringToObject(e, "name", p->name);
-	cJSON_AddStringToObject(e, "kind", p->kind == RIDGE_PROJECT_MFU ? "training_mfu" : "inference_tpot");
-	if (p->kind == RIDGE_PROJECT_MFU) {
-		json_number(e, "mfu_gain", p->mfu_gain);
-		json_number(e, "target_mfu", r->target_mfu);
-	} else {
-		json_number(e, "tpot_reduction", p->tpot_reduction);
-	}
-	json_number(e, "applies_to", p->applies_to);
-	static const struct json_field project_result_fields[] = {
-		JSON_FIELDS(struct ridge_project_result, engineering_usd),
-		JSON_FIELD_AS(struct ridge_project_result, "spend_usd_per_month", spend_per_month),
-		JSON_FIELDS(struct ridge_project_result, saving_fraction),
-		JSON_FIELD_AS(struct ridge_project_result, "savings_usd_per_month", savings_per_month),
-		JSON_FIELDS(struct ridge_project_result, months_saving),
-		JSON_FIELD_AS(struct ridge_project_result, "horizon_savings_usd", horizon_savings),
-		JSON_FIELDS(struct ridge_project_result, net_usd, roi_net, roi_gross, payback_months),
-	};
-	json_put_fields(e, r, project_result_fields, JSON_FIELD_COUNT(project_result_fields));
-	return e;
-}
-
-static cJSON *rank_run(struct calc_input *in)
-{
-	const struct param_values *v = in->values;
-	if (!in->item) {
-		calc_fail(in, "rank reads its projects from a scenario file: ridge cost rank FILE.yaml");
-		return NULL;
-	}
-	struct rank_read *rr = calloc(1, sizeof *rr);
-	if (!rr) {
-		calc_fail(in, "out of memory");
-		return NULL;
-	}
-	rr->st = in->st;
-	if (eval_item_each(in->item, "projects", project_params, sizeof project_params / sizeof project_params[0],
-			   read_project, rr) != 0) {
-		free(rr);
-		return NULL;
-	}
-	struct ridge_fleet fleet = {
-		.budget_usd_per_month = params_num(v, "budget_per_month"),
-		.training_share = params_num(v, "training_share"),
-		.inference_share = params_num(v, "inference_share"),
-		.baseline_mfu = params_num(v, "baseline_mfu"),
-		.engineer_usd_per_hour = params_num(v, "engineer_usd_per_hour"),
-		.hours_per_week = params_has(v, "hours_per_week") ? params_num(v, "hours_per_week") : 40,
-		.horizon_months = params_num(v, "horizon_months"),
-	};
-	struct ridge_project_result results[MAX_PROJECTS];
-	struct ridge_explain *ex = params_flag(v, "explain") ? calloc(1, sizeof *ex) : NULL;
-	char err[400];
-	if (cost_rank(&fleet, rr->projects, rr->count, results, ex, err, sizeof err) != 0) {
-		calc_fail(in, "%s", err);
-		free(ex);
-		free(rr);
-		return NULL;
-	}
-	cJSON *o = cJSON_CreateObject();
-	calc_json_fleet(cJSON_AddObjectToObject(o, "assumptions"), &fleet);
-	cJSON *ranking = cJSON_AddArrayToObject(o, "ranking");
-	for (int i = 0; i < rr->count; i++) {
-		const struct ridge_project_result *r = &results[i];
-		const struct ridge_project *p = &rr->projects[r->index];
-		cJSON *e = calc_json_rank_entry(p, r);
-		cJSON_AddItemToArray(ranking, e);
-	}
-	if (ex) {
-		cJSON_AddItemToObject(o, "explain", explain_json(ex));
-		free(ex);
-	}
-	free(rr);
-	return o;
-}
-
-static void rank_print(const cJSON *r)
-{
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(r, "assumptions");
-	char budget[64], training[64], inference[64], mfu[64], engineer[64];
-	fmt_usd(calc_num(a, "budget_usd_per_month"), budget, sizeof budget);
-	fmt_percent(calc_num(a, "training_share"), training, sizeof training);
-	fmt_percent(calc_num(a, "inference_share"), inference, sizeof inference);
-	fmt_percent(calc_num(a, "baseline_mfu"), mfu, sizeof mfu);
-	printf("Investment ranking: %s/month fleet, %s training / %s inference; assumed: baseline MFU %s,\n", budget,
-	       training, inference, mfu);
-	fmt_usd(calc_num(a, "engineer_usd_per_hour"), engineer, sizeof engineer);
-	printf("  engineering %s/hour x %.4g h/week (a month is 52/12 weeks), savings counted over %.4g months\n",
-	       engineer, calc_num(a, "hours_per_week"), calc_num(a, "horizon_months"));
-	printf("\n  %-2s %-30s %12s  %-40s %13s %15s %9s %9s\n", "#", "project", "cost", "saving", "per month",
-	       "over horizon", "net ROI", "payback");
-	const cJSON *e;
-	cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive(r, "ranking")) {
-		char cost[32], how[96], month[32], total[32], pct[32], m0[32], m1[32], roi[32];
-		fmt_usd(calc_num(e, "engineering_usd"), cost, sizeof cost);
-		fmt_usd(calc_num(e, "savings_usd_per_month"), month, sizeof month);
-		fmt_usd(calc_num(e, "horizon_savings_usd"), total, sizeof total);
-		fmt_percent(calc_num(e, "saving_fraction"), pct, sizeof pct);
-		double spend = calc_num(e, "spend_usd_per_month") / 1e6;
-		if (strcmp(calc_str(e, "kind"), "training_mfu") == 0) {
-			fmt_percent(calc_num(a, "baseline_mfu"), m0, sizeof m0);
-			fmt_percent(calc_num(e, "target_mfu"), m1, sizeof m1);
-			snprintf(how, sizeof how, "%s of $%.4gM training (MFU %s->%s)", pct, spend, m0, m1);
-		} else {
-			snprintf(how, sizeof how, "%s of $%.4gM inference (TPOT -%.4g%%)", pct, spend,
-				 calc_num(e, "tpot_reduction") * 100);
-		}
-		fmt_roi(calc_num(e, "roi_net"), roi, sizeof roi);
-		printf("  %-2.0f %-30.30s %12s  %-40s %13s %15s %9s %6.3g mo\n", calc_num(e, "rank"),
-		       calc_str(e, "name"), cost, how, month, total, roi, calc_num(e, "payback_months"));
-	}
-	printf("\n  Saving fractions: an MFU gain m0 -> m1 needs m0/m1 of the GPU time (saves 1 - m0/m1 of\n"
-	       "  training spend); a TPOT cut r serves the same tokens in (1 - r) of the time.\n"
-	       "  Gains on the same share do not add: two MFU projects together reach m0 + g1 + g2, not\n"
-	       "  the sum of their savings.\n");
-	print_explain(r);
-}
-
-const struct calc calc_cost_rank = {
-	.name = "rank",
-	.command = "cost rank",
-	.synopsis = "usage: ridge cost rank FILE.yaml [--json] [--hwdb DIR] [--calibration FILE]",
-	.description = "Ranks engineering projects by net ROI over a horizon: MFU gains save training spend,\n"
-		       "TPOT cuts save inference spend; FILE is a scenario with 'rank' items.\n",
-	CALC_IMPL(rank_params, rank_run, rank_print),
-	.takes_no_gpu = true,
 };

@@ -18,25 +18,7 @@
 #include "report.h"
 #include "roofline_svg.h"
 #include "roofline_validation.h"
-
-/* What to place: the same whether it came from the command line or a
- * scenario file item. */
-struct roofline_request {
-	enum ridge_dtype dtype;
-	bool no_tensor, sparse;
-	bool has_level;
-	enum ridge_level level;
-	bool has_flops, has_bytes, has_intensity, has_time, has_l2_bytes, has_smem_bytes;
-	double flops, bytes, intensity, time, l2_bytes, smem_bytes;
-	bool has_kernel;
-	struct ridge_kernel_shape shape;
-	unsigned fields;              /* shape fields given */
-	const char *first_field_flag; /* for "--m applies to --kernel only" */
-	bool fused_given, unfused_given, traffic_given;
-	enum ridge_attention_impl impl; /* --impl: attention kernels */
-	bool impl_given;
-	bool explain; /* --explain: every term of the prediction with its source */
-};
+#include "roofline_internal.h"
 
 /* The inputs, once: the command line's flags and a scenario item's keys
  * ('_' for '-'). */
@@ -195,14 +177,6 @@ static int request_check(const struct roofline_request *r, bool ncu, char *err, 
 
 /* ---- computing: one JSON document per request ---- */
 
-/* What the plot needs besides the document. */
-struct plot_out {
-	struct ridge_roofline_ceiling ceiling;
-	int count;
-	struct roofline_plot_point points[2];
-	char labels[2][200];
-};
-
 /* The members shown as they are, in the documents' key order. */
 static const struct json_field ceiling_rate_fields[] = {
 	JSON_FIELDS(struct ridge_roofline_ceiling, peak_flops, bandwidth, ridge_point),
@@ -213,17 +187,11 @@ static const struct json_field point_roof_fields[] = {
 static const struct json_field point_work_fields[] = {
 	JSON_FIELDS(struct ridge_roofline_point, flops, bytes, compute_time_s, memory_time_s, time_floor_s),
 };
-static const struct json_field point_achieved_fields[] = {
-	JSON_FIELDS(struct ridge_roofline_point, achieved_flops, achieved_bandwidth),
-};
-static const struct json_field point_fraction_fields[] = {
-	JSON_FIELDS(struct ridge_roofline_point, fraction_of_attainable, fraction_of_peak, fraction_of_bandwidth),
-};
 static const struct json_field level_placed_fields[] = {
 	JSON_FIELDS(struct ridge_roofline_level, ridge_point, time_s, attainable_flops),
 };
 
-static void json_ceiling(cJSON *o, const struct ridge_gpu *gpu, const struct ridge_roofline_ceiling *c)
+void roofline_json_ceiling(cJSON *o, const struct ridge_gpu *gpu, const struct ridge_roofline_ceiling *c)
 {
 	cJSON_AddStringToObject(o, "gpu", gpu->id);
 	cJSON_AddStringToObject(o, "gpu_name", gpu->name);
@@ -250,7 +218,7 @@ void calc_json_roofline_point(cJSON *o, const struct ridge_roofline_point *p)
 
 /* The plot's point for a placement: at its achieved rate when a time was
  * measured, else on its roof. */
-static struct roofline_plot_point placed_point(const char *label, const struct ridge_roofline_point *p)
+struct roofline_plot_point roofline_placed_point(const char *label, const struct ridge_roofline_point *p)
 {
 	return (struct roofline_plot_point){ .label = label,
 					     .intensity = p->intensity,
@@ -316,10 +284,10 @@ static cJSON *compute_work(const struct ridge_gpu *gpu, const struct roofline_re
 		plot->ceiling = c;
 		plot->count = 1;
 		snprintf(plot->labels[0], sizeof plot->labels[0], "%s", r->has_time ? "measured" : "work");
-		plot->points[0] = placed_point(plot->labels[0], &p);
+		plot->points[0] = roofline_placed_point(plot->labels[0], &p);
 	}
 	cJSON *doc = cJSON_CreateObject();
-	json_ceiling(doc, gpu, &c);
+	roofline_json_ceiling(doc, gpu, &c);
 	calc_json_roofline_point(doc, &p);
 	if (hierarchical)
 		json_hierarchy(doc, &h);
@@ -365,7 +333,7 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 			snprintf(chosen, sizeof chosen, " (%s bytes)", intensity_traffic_name(cost.traffic));
 		snprintf(plot->labels[0], sizeof plot->labels[0], "%s%s%s", name, chosen,
 			 r->has_time ? ", measured" : "");
-		plot->points[0] = placed_point(plot->labels[0], &p);
+		plot->points[0] = roofline_placed_point(plot->labels[0], &p);
 		if (two) {
 			/* The other bound is drawn on its roof: a model, not a measurement. */
 			struct ridge_roofline_point q;
@@ -373,11 +341,11 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 				       why, sizeof why);
 			snprintf(plot->labels[1], sizeof plot->labels[1], "%s (%s bytes)", name,
 				 other_tiled ? "tiled" : "compulsory");
-			plot->points[1] = placed_point(plot->labels[1], &q);
+			plot->points[1] = roofline_placed_point(plot->labels[1], &q);
 		}
 	}
 	cJSON *doc = cJSON_CreateObject();
-	json_ceiling(doc, gpu, &c);
+	roofline_json_ceiling(doc, gpu, &c);
 	calc_json_roofline_point(doc, &p);
 	cJSON_AddStringToObject(doc, "compulsory_bound", roofline_bound_name(compulsory.bound));
 	json_number(doc, "compulsory_time_floor_s", compulsory.time_floor_s);
@@ -398,427 +366,10 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 	return doc;
 }
 
-static cJSON *roofline_compute(const struct ridge_gpu *gpu, const struct roofline_request *r, struct plot_out *plot,
-			       char *err, size_t err_len)
+cJSON *roofline_compute(const struct ridge_gpu *gpu, const struct roofline_request *r, struct plot_out *plot, char *err,
+			size_t err_len)
 {
 	return r->has_kernel ? compute_kernel(gpu, r, plot, err, err_len) : compute_work(gpu, r, plot, err, err_len);
-}
-
-/* ---- human output, read back from the document ---- */
-
-static void print_point(const cJSON *d)
-{
-	char a[48], b[48];
-	bool int8 = strcmp(calc_str(d, "dtype"), "int8") == 0;
-	fmt_si(calc_num(d, "peak_flops"), int8 ? "OP/s" : "FLOP/s", a, sizeof a);
-	fmt_si(calc_num(d, "bandwidth"), "B/s", b, sizeof b);
-	enum ridge_level level = RIDGE_LEVEL_HBM;
-	roofline_level_parse(calc_str(d, "level"), &level);
-	bool matrix = strcmp(calc_str(d, "path"), "matrix") == 0;
-	double peak = calc_num(d, "peak_flops"), ridge = calc_num(d, "ridge_point"),
-	       intensity = calc_num(d, "intensity");
-	printf("Roofline: %s (%s), %s ceilings\n", calc_str(d, "gpu_name"), calc_str(d, "gpu"),
-	       calc_str(d, "ceiling_source"));
-	printf("  peak        %s %s%s rate: %s\n", calc_str(d, "dtype"),
-	       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(d, "sparse")) ? "sparse " : "dense ",
-	       matrix ? "matrix (tensor-core)" : "vector", a);
-	printf("  bandwidth   %s: %s\n", roofline_level_label(level), b);
-	printf("  ridge point %.6g FLOP/byte\n", ridge);
-	if (calc_has(d, "flops")) {
-		fmt_si(calc_num(d, "flops"), "FLOP", a, sizeof a);
-		fmt_si(calc_num(d, "bytes"), "B", b, sizeof b);
-		printf("  work        %s on %s\n", a, b);
-	}
-	printf("  intensity   %.6g FLOP/byte\n", intensity);
-	fmt_si(calc_num(d, "attainable_flops"), "FLOP/s", a, sizeof a);
-	if (strcmp(calc_str(d, "bound"), "memory") == 0)
-		printf("  attainable  %s: memory-bound, %.4gx below the ridge (%.4g%% of peak)\n", a, ridge / intensity,
-		       100 * calc_num(d, "attainable_flops") / peak);
-	else
-		printf("  attainable  %s: compute-bound, %.4gx above the ridge\n", a, intensity / ridge);
-	struct calc_text text = { 0 };
-	if (calc_has(d, "time_floor_s"))
-		printf("  time floor  %s (memory %s, compute %s)\n", calc_text_seconds(&text, d, "time_floor_s"),
-		       calc_text_seconds(&text, d, "memory_time_s"), calc_text_seconds(&text, d, "compute_time_s"));
-	if (calc_has(d, "time_s")) {
-		printf("  measured    %s: %s = %.4g%% of attainable, %.4g%% of peak; %s = %.4g%% of bandwidth\n",
-		       calc_text_seconds(&text, d, "time_s"), calc_text_si(&text, d, "achieved_flops", "FLOP/s"),
-		       100 * calc_num(d, "fraction_of_attainable"), 100 * calc_num(d, "fraction_of_peak"),
-		       calc_text_si(&text, d, "achieved_bandwidth", "B/s"), 100 * calc_num(d, "fraction_of_bandwidth"));
-		if (calc_num(d, "fraction_of_attainable") > 1)
-			printf("  note        faster than the roofline allows: the bytes or FLOPs given are more than "
-			       "the kernel really moved or did (cache hits?)\n");
-	}
-}
-
-static void print_hierarchy(const cJSON *d)
-{
-	char a[48], b[48], t[48];
-	printf("Hierarchical roofline (the binding resource takes longest):\n");
-	fmt_seconds(calc_num(d, "compute_time_s"), t, sizeof t);
-	printf("  %-14s %12s\n", "compute", t);
-	const cJSON *l;
-	cJSON_ArrayForEach (l, cJSON_GetObjectItemCaseSensitive(d, "levels")) {
-		enum ridge_level level = RIDGE_LEVEL_HBM;
-		roofline_level_parse(calc_str(l, "level"), &level);
-		const char *label = roofline_level_label(level);
-		fmt_si(calc_num(l, "bytes"), "B", a, sizeof a);
-		if (!calc_has(l, "bandwidth")) {
-			fmt_none(calc_num(l, "intensity"), b, sizeof b, "%.4g FLOP/byte");
-			printf("  %-14s %12s  %s, %s: not placed, %s\n", label, "-", a, b, calc_str(l, "note"));
-			continue;
-		}
-		fmt_seconds(calc_num(l, "time_s"), t, sizeof t);
-		fmt_si(calc_num(l, "bandwidth"), "B/s", b, sizeof b);
-		if (calc_has(l, "write_fraction")) {
-			/* The calibration's bandwidth at this read/write mix. */
-			size_t used = strlen(b);
-			snprintf(b + used, sizeof b - used, " (%.0f%% writes)", 100 * calc_num(l, "write_fraction"));
-		}
-		printf("  %-14s %12s  %s at %s, %.4g FLOP/byte (ridge %.4g): %s-bound\n", label, t, a, b,
-		       calc_num(l, "intensity"), calc_num(l, "ridge_point"), calc_str(l, "bound"));
-	}
-	const char *binding = calc_str(d, "binding");
-	enum ridge_level bl;
-	fmt_seconds(calc_num(d, "hierarchical_time_floor_s"), t, sizeof t);
-	printf("  binding: %s; time floor %s\n",
-	       roofline_level_parse(binding, &bl) ? roofline_level_label(bl) : binding, t);
-}
-
-static void roofline_print(const cJSON *d)
-{
-	const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(d, "kernel");
-	if (!kernel) {
-		print_point(d);
-		if (cJSON_GetObjectItemCaseSensitive(d, "levels"))
-			print_hierarchy(d);
-		return;
-	}
-	kernel_print_json(kernel);
-	print_point(d);
-	char t[48];
-	if (strcmp(calc_str(kernel, "traffic"), "compulsory") != 0 &&
-	    calc_num(kernel, "compulsory_bytes") != calc_num(kernel, "bytes")) {
-		fmt_seconds(calc_num(d, "compulsory_time_floor_s"), t, sizeof t);
-		printf("  if L2 caught every re-read (compulsory bytes): %.4g FLOP/byte, %s-bound, time floor %s\n",
-		       calc_num(kernel, "compulsory_intensity"), calc_str(d, "compulsory_bound"), t);
-	}
-	const cJSON *prediction = cJSON_GetObjectItemCaseSensitive(d, "prediction");
-	if (prediction)
-		kernel_time_print(prediction, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(d, "explain")));
-	bool inner_placed = false;
-	const cJSON *l;
-	cJSON_ArrayForEach (l, cJSON_GetObjectItemCaseSensitive(d, "levels"))
-		inner_placed = inner_placed || (strcmp(calc_str(l, "level"), "hbm") != 0 && calc_has(l, "bandwidth"));
-	if (inner_placed)
-		print_hierarchy(d);
-}
-
-/* ---- the command ---- */
-
-static int write_plot(const char *svg, bool sparse, const struct ridge_gpu *gpu, const struct ridge_roofline_ceiling *c,
-		      const struct roofline_plot_point *points, int count, struct app_status *st)
-{
-	if (!svg)
-		return 0;
-	struct roofline_plot plot = { gpu, NULL, *c, sparse, count, points };
-	return roofline_svg_write(svg, &plot, st);
-}
-
-/* One placement: the calculator's run (calc_run refuses a result that is
- * not finite, naming the input, as for a scenario item), then the plot. */
-static int run_model(const struct param_values *v, const struct roofline_request *r, const struct ridge_gpu *gpu,
-		     cJSON **json, struct app_status *st)
-{
-	struct calc_input in = { .values = v, .gpu = gpu };
-	cJSON *doc = calc_run(&calc_roofline, &in);
-	if (!doc) {
-		app_error(st, "%s", in.err);
-		return EXIT_USAGE;
-	}
-	const char *svg = params_text(v, "svg");
-	if (svg) {
-		char err[600];
-		struct plot_out plot;
-		cJSON_Delete(roofline_compute(gpu, r, &plot, err, sizeof err));
-		if (write_plot(svg, r->sparse, gpu, &plot.ceiling, plot.points, plot.count, st)) {
-			cJSON_Delete(doc);
-			return EXIT_ENV;
-		}
-		cJSON_AddStringToObject(doc, "svg", svg);
-	}
-	if (params_flag(v, "json")) {
-		*json = doc;
-		return EXIT_OK;
-	}
-	roofline_print(doc);
-	cJSON_Delete(doc);
-	if (svg)
-		printf("wrote %s\n", svg);
-	return EXIT_OK;
-}
-
-struct ncu_placed {
-	const struct ncu_kernel *k;
-	double flops, bytes;
-	bool has_flops;
-	struct ridge_roofline_ceiling c;
-	struct ridge_roofline_point p;
-	double l2_time_s;
-	bool l2_placed;
-	bool tensor_flops_missing;
-};
-
-/* Every kernel of an Nsight Compute CSV (or report). */
-static int run_ncu(const struct param_values *v, const struct roofline_request *req, const struct ridge_gpu *gpu,
-		   cJSON **json, struct app_status *st)
-{
-	const char *path = params_text(v, "ncu");
-	const char *svg = params_text(v, "svg");
-	char err[600];
-	size_t len;
-	char *text = NULL;
-	if (ncu_is_report(path)) {
-		int imported = ncu_import(path, &text, &len, err, sizeof err);
-		if (imported != 0) {
-			app_error(st, "--ncu: %s", err);
-			return imported;
-		}
-	} else {
-		text = app_read_file(path, (size_t)256 << 20, "Nsight Compute CSV", &len, st);
-	}
-	if (!text)
-		return EXIT_USAGE;
-	struct ncu_report report;
-	int rc = ncu_parse(path, text, len, &report, err, sizeof err);
-	free(text);
-	if (rc) {
-		app_error(st, "%s", err);
-		return EXIT_USAGE;
-	}
-	if (!report.any_flop_metric) {
-		app_error(st,
-			  "%s: no FLOP counts (sm__sass_thread_inst_executed_op_*_pred_on.sum or "
-			  "sm__ops_path_tensor_src_*.sum); collect them to place kernels on a roofline",
-			  path);
-		ncu_free(&report);
-		return EXIT_USAGE;
-	}
-	struct ncu_placed *placed = calloc((size_t)report.count, sizeof *placed);
-	struct roofline_plot_point *points = calloc((size_t)report.count, sizeof *points);
-	char(*labels)[64] = calloc((size_t)report.count, sizeof *labels);
-	if (!placed || !points || !labels) {
-		app_error_env(st, "out of memory");
-		rc = EXIT_ENV;
-		goto done;
-	}
-	double l2_bandwidth = 0;
-	bool has_l2 = roofline_bandwidth(gpu, RIDGE_LEVEL_L2, &l2_bandwidth, NULL);
-	struct ridge_roofline_ceiling focus = { 0 };
-	double focus_flops = 0;
-	bool have_focus = false;
-	for (int i = 0; i < report.count; i++) {
-		const struct ncu_kernel *k = &report.kernels[i];
-		struct ncu_placed *pl = &placed[i];
-		pl->k = k;
-		if (!k->has_time) {
-			app_error(st, "%s:%d: kernel '%s' (ID %s) has no time (gpu__time_duration.sum)", path, k->line,
-				  k->name, k->id);
-			rc = EXIT_USAGE;
-			goto done;
-		}
-		if (!ncu_dram_bytes(k, &pl->bytes)) {
-			app_error(st,
-				  "%s:%d: kernel '%s' (ID %s) has no DRAM bytes (dram__bytes_read.sum and "
-				  "dram__bytes_write.sum, or dram__bytes.sum)",
-				  path, k->line, k->name, k->id);
-			rc = EXIT_USAGE;
-			goto done;
-		}
-		if (!(k->time_s > 0)) {
-			app_error(st, "%s:%d: kernel '%s' (ID %s) has a time of 0", path, k->line, k->name, k->id);
-			rc = EXIT_USAGE;
-			goto done;
-		}
-		pl->flops = ncu_flops(k);
-		enum ridge_dtype dtype = RIDGE_FP32;
-		bool matrix = false;
-		bool dominant = ncu_dominant(k, &dtype, &matrix);
-		pl->tensor_flops_missing = k->tensor_instructions > 0 && !(matrix && dominant);
-		for (int d = 0; d < RIDGE_DTYPE_COUNT && pl->tensor_flops_missing; d++)
-			if (ncu_tensor_flops(k, (enum ridge_dtype)d) > 0)
-				pl->tensor_flops_missing = false;
-		enum ridge_peak_kind kind = matrix ? RIDGE_PEAK_MATRIX : RIDGE_PEAK_VECTOR;
-		if (params_has(v, "dtype")) {
-			dtype = req->dtype;
-			kind = req->no_tensor ? RIDGE_PEAK_VECTOR : RIDGE_PEAK_DEFAULT;
-		}
-		if (roofline_ceiling(gpu, dtype, kind, req->sparse, RIDGE_LEVEL_HBM, &pl->c, err, sizeof err)) {
-			app_error(st, "%s:%d: kernel '%s': %s", path, k->line, k->name, err);
-			rc = EXIT_USAGE;
-			goto done;
-		}
-		pl->has_flops = pl->flops > 0;
-		if (pl->has_flops && pl->bytes > 0) {
-			/* It refuses a time so short the rates overflow. */
-			if (roofline_place(&pl->c, pl->flops, pl->bytes, k->time_s, &pl->p, err, sizeof err)) {
-				app_error(st, "%s:%d: kernel '%s' (ID %s): %s", path, k->line, k->name, k->id, err);
-				rc = EXIT_USAGE;
-				goto done;
-			}
-		} else {
-			/* No FLOPs (a copy) or no DRAM bytes (all L2 hits): no finite intensity. */
-			pl->p = (struct ridge_roofline_point){ 0 };
-			pl->p.intensity = pl->bytes > 0 ? 0 : INFINITY;
-			pl->p.bound = pl->bytes > 0 ? RIDGE_BOUND_MEMORY : RIDGE_BOUND_COMPUTE;
-			pl->p.attainable_flops = pl->bytes > 0 ? 0 : pl->c.peak_flops;
-			pl->p.has_time = true;
-			pl->p.time_s = k->time_s;
-			pl->p.achieved_flops = pl->flops / k->time_s;
-			pl->p.achieved_bandwidth = pl->bytes / k->time_s;
-			pl->p.fraction_of_bandwidth = pl->p.achieved_bandwidth / pl->c.bandwidth;
-			pl->p.fraction_of_peak = pl->p.achieved_flops / pl->c.peak_flops;
-			pl->p.fraction_of_attainable = pl->bytes > 0 ? NAN : pl->p.fraction_of_peak;
-			if (!isfinite(pl->p.achieved_flops) || !isfinite(pl->p.achieved_bandwidth)) {
-				app_error(
-					st,
-					"%s:%d: kernel '%s' (ID %s): overflow: a time of %g s gives rates too large to "
-					"represent",
-					path, k->line, k->name, k->id, k->time_s);
-				rc = EXIT_USAGE;
-				goto done;
-			}
-		}
-		if (k->has_l2 && has_l2 && k->l2_bytes > 0) {
-			pl->l2_placed = true;
-			pl->l2_time_s = k->l2_bytes / l2_bandwidth;
-		}
-		if (!have_focus || pl->flops > focus_flops) {
-			/* The plot's bold ceiling is that of the kernel doing the most work. */
-			focus = pl->c;
-			focus_flops = pl->flops;
-			have_focus = true;
-		}
-		/* Short labels: "void f<T>(args)" plots as "f". */
-		const char *short_name = k->name;
-		if (strncmp(short_name, "void ", 5) == 0)
-			short_name += 5;
-		size_t cut = strcspn(short_name, "(<");
-		if (cut > 32)
-			cut = 32;
-		snprintf(labels[i], sizeof labels[i], "%s %.*s", k->id, (int)cut, short_name);
-		/* Every kernel was measured; one without FLOPs is drawn on the bandwidth axis. */
-		points[i] = placed_point(labels[i], &pl->p);
-		points[i].achieved_bandwidth = pl->p.achieved_bandwidth;
-	}
-	if (write_plot(svg, req->sparse, gpu, &focus, points, report.count, st)) {
-		rc = EXIT_ENV;
-		goto done;
-	}
-	if (params_flag(v, "json")) {
-		cJSON *doc = cJSON_CreateObject();
-		cJSON_AddStringToObject(doc, "gpu", gpu->id);
-		cJSON_AddStringToObject(doc, "ceiling_source", app_ceiling_source(gpu));
-		cJSON_AddStringToObject(doc, "file", path);
-		cJSON_AddStringToObject(doc, "layout", report.raw ? "raw" : "details");
-		json_number(doc, "bandwidth", gpu->memory_bandwidth);
-		cJSON *arr = cJSON_AddArrayToObject(doc, "kernels");
-		for (int i = 0; i < report.count; i++) {
-			const struct ncu_placed *pl = &placed[i];
-			cJSON *e = cJSON_CreateObject();
-			cJSON_AddStringToObject(e, "id", pl->k->id);
-			cJSON_AddStringToObject(e, "name", pl->k->name);
-			cJSON_AddNumberToObject(e, "line", pl->k->line);
-			cJSON_AddStringToObject(e, "dtype", ridge_dtype_name(pl->c.dtype));
-			cJSON_AddStringToObject(e, "path", pl->c.matrix ? "matrix" : "vector");
-			json_number(e, "peak_flops", pl->c.peak_flops);
-			json_number(e, "ridge_point", pl->c.ridge_point);
-			json_number(e, "flops", pl->flops);
-			cJSON *by = cJSON_AddObjectToObject(e, "flops_by_precision");
-			static const char *const vec[NCU_PRECISIONS] = { "fp64_vector", "fp32_vector", "fp16_vector" };
-			for (int p = 0; p < NCU_PRECISIONS; p++)
-				if (ncu_vector_flops(pl->k, p) > 0)
-					json_number(by, vec[p], ncu_vector_flops(pl->k, p));
-			for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
-				char key[32];
-				snprintf(key, sizeof key, "%s_tensor", ridge_dtype_name((enum ridge_dtype)d));
-				if (ncu_tensor_flops(pl->k, (enum ridge_dtype)d) > 0)
-					json_number(by, key, ncu_tensor_flops(pl->k, (enum ridge_dtype)d));
-			}
-			json_number(e, "bytes", pl->bytes);
-			json_number(e, "time_s", pl->k->time_s);
-			json_number(e, "intensity", pl->p.intensity);
-			json_put_fields(e, &pl->p, point_achieved_fields, JSON_FIELD_COUNT(point_achieved_fields));
-			json_number(e, "attainable_flops", pl->p.attainable_flops);
-			cJSON_AddStringToObject(e, "bound", roofline_bound_name(pl->p.bound));
-			json_put_fields(e, &pl->p, point_fraction_fields, JSON_FIELD_COUNT(point_fraction_fields));
-			if (pl->k->has_l2) {
-				json_number(e, "l2_bytes", pl->k->l2_bytes);
-				if (pl->l2_placed)
-					json_number(e, "l2_time_s", pl->l2_time_s);
-			}
-			if (pl->tensor_flops_missing)
-				cJSON_AddStringToObject(
-					e, "note",
-					"tensor instructions ran but the CSV has no tensor FLOP "
-					"counts (FLOPs undercounted); capture them with: " NCU_CAPTURE_COMMAND);
-			cJSON_AddItemToArray(arr, e);
-		}
-		if (svg)
-			cJSON_AddStringToObject(doc, "svg", svg);
-		*json = doc;
-		rc = EXIT_OK;
-		goto done;
-	}
-	char bw[48];
-	fmt_si(gpu->memory_bandwidth, "B/s", bw, sizeof bw);
-	printf("Kernels of %s (%s layout) on %s (%s), %s ceilings, HBM %s\n", path, report.raw ? "raw" : "details",
-	       gpu->name, gpu->id, app_ceiling_source(gpu), bw);
-	printf("%-4s %-30s %-12s %10s %10s %10s %9s %14s %14s %-7s %8s %8s\n", "ID", "kernel", "placed on", "FLOPs",
-	       "bytes", "time", "FLOP/B", "achieved", "attainable", "bound", "of att.", "of BW");
-	int notes = 0;
-	for (int i = 0; i < report.count; i++) {
-		const struct ncu_placed *pl = &placed[i];
-		char f[32], b[32], t[32], ach[32], att[32], kind[32], frac[16], ai[16];
-		fmt_si(pl->flops, "", f, sizeof f);
-		fmt_si(pl->bytes, "B", b, sizeof b);
-		fmt_seconds(pl->k->time_s, t, sizeof t);
-		fmt_si(pl->p.achieved_flops, "FLOP/s", ach, sizeof ach);
-		fmt_si(pl->p.attainable_flops, "FLOP/s", att, sizeof att);
-		snprintf(kind, sizeof kind, "%s %s", ridge_dtype_name(pl->c.dtype), pl->c.matrix ? "matrix" : "vector");
-		if (isfinite(pl->p.fraction_of_attainable))
-			snprintf(frac, sizeof frac, "%.1f%%", 100 * pl->p.fraction_of_attainable);
-		else
-			snprintf(frac, sizeof frac, "-");
-		if (isfinite(pl->p.intensity))
-			snprintf(ai, sizeof ai, "%.4g", pl->p.intensity);
-		else
-			snprintf(ai, sizeof ai, "no DRAM"); /* FLOPs over 0 bytes: human output shows no "inf" */
-		printf("%-4s %-30.30s %-12s %10s %10s %10s %9s %14s %14s %-7s %8s %7.1f%%%s\n", pl->k->id, pl->k->name,
-		       kind, f, b, t, ai, ach, att, roofline_bound_name(pl->p.bound), frac,
-		       100 * pl->p.fraction_of_bandwidth, pl->tensor_flops_missing ? " *" : "");
-		notes += pl->tensor_flops_missing;
-	}
-	if (notes)
-		printf("* tensor instructions ran but the CSV has no tensor FLOP counts (FLOPs undercounted); capture them "
-		       "with:\n  " NCU_CAPTURE_COMMAND "\n");
-	if (!has_l2) {
-		bool any_l2 = false;
-		for (int i = 0; i < report.count; i++)
-			any_l2 = any_l2 || report.kernels[i].has_l2;
-		if (any_l2)
-			printf("L2 bytes (lts__t_bytes.sum) are in the CSV but %s has no L2 bandwidth: not placed at L2\n",
-			       gpu->id);
-	}
-	if (svg)
-		printf("wrote %s\n", svg);
-	rc = EXIT_OK;
-done:
-	free(placed);
-	free(points);
-	free(labels);
-	ncu_free(&report);
-	return rc;
 }
 
 /* An optional number: true and *out set when the key was given, *out left
@@ -965,8 +516,8 @@ int roofline_command(const struct param_values *v, const struct ridge_gpu *gpu, 
 		return roofline_validation_run(params_text(v, "validation"), params_text(v, "group"), gpu,
 					       params_text(v, "svg"), params_flag(v, "json") ? json : NULL, st);
 	if (params_has(v, "ncu"))
-		return run_ncu(v, &r, gpu, json, st);
-	return run_model(v, &r, gpu, json, st);
+		return roofline_run_ncu(v, &r, gpu, json, st);
+	return roofline_run_model(v, &r, gpu, json, st);
 }
 
 const struct calc calc_roofline = {
@@ -976,156 +527,3 @@ const struct calc calc_roofline = {
 		       "(no_tensor, l2_bytes, head_dim, ...); --ncu and --svg are command-line only.\n",
 	CALC_IMPL(roofline_params, roofline_item_run, roofline_print),
 };
-
-/* ---- ridge report ---- */
-
-/* One kernel row; with kernels, an element of that array: the ceiling and
- * the placed point as `ridge roofline --json` has them. */
-static void report_kernel(const struct ridge_gpu *gpu, const char *label, struct ridge_kernel_shape s, cJSON *kernels)
-{
-	char err[400], f[32], b[32], t[32];
-	struct ridge_kernel_cost cost;
-	struct ridge_kernel_path path;
-	struct ridge_roofline_ceiling c;
-	struct ridge_roofline_point p;
-	int rc = intensity_kernel_on(gpu, &s, &cost, err, sizeof err) ||
-		 intensity_ceiling(gpu, &s, &cost, false, false, RIDGE_LEVEL_HBM, &c, &path, err, sizeof err) ||
-		 roofline_place(&c, cost.flops, cost.bytes, 0, &p, err, sizeof err);
-	if (kernels) {
-		cJSON *k = cJSON_CreateObject();
-		cJSON_AddItemToArray(kernels, k);
-		cJSON_AddStringToObject(k, "label", label + strspn(label, " "));
-		cJSON_AddStringToObject(k, "kernel", intensity_kernel_name(s.kernel));
-		cJSON_AddStringToObject(k, "traffic", intensity_traffic_name(s.traffic));
-		if (rc) {
-			cJSON_AddStringToObject(k, "error", err);
-			return;
-		}
-		json_ceiling(k, gpu, &c);
-		calc_json_roofline_point(k, &p);
-		return;
-	}
-	if (rc) {
-		printf("  %-44s n/a: %s\n", label, err);
-		return;
-	}
-	fmt_si(cost.flops, "", f, sizeof f);
-	fmt_si(cost.bytes, "B", b, sizeof b);
-	fmt_seconds(p.time_floor_s, t, sizeof t);
-	printf("  %-44s %9s %10s %9.4g  %-7s %-12s %10s\n", label, f, b, p.intensity, roofline_bound_name(p.bound),
-	       c.matrix ? "matrix" : "vector", t);
-}
-
-/* "ridge_points" and "levels": the JSON of the report's first table. */
-static void report_ridge_points_json(const struct ridge_gpu *gpu, cJSON *o)
-{
-	json_number(o, "bandwidth", gpu->memory_bandwidth);
-	cJSON *points = cJSON_AddObjectToObject(o, "ridge_points");
-	for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
-		const struct ridge_peak *pk = &gpu->peak[d];
-		if (!pk->has_matrix && !pk->has_vector)
-			continue;
-		cJSON *one = cJSON_AddObjectToObject(points, ridge_dtype_name((enum ridge_dtype)d));
-		if (pk->has_matrix)
-			json_ratio(one, "matrix", pk->matrix, gpu->memory_bandwidth);
-		if (pk->has_vector)
-			json_ratio(one, "vector", pk->vector, gpu->memory_bandwidth);
-		if (pk->has_matrix_sparse)
-			json_ratio(one, "matrix_sparse", pk->matrix_sparse, gpu->memory_bandwidth);
-	}
-	cJSON *levels = cJSON_AddArrayToObject(o, "levels");
-	for (int l = RIDGE_LEVEL_L2; l < RIDGE_LEVEL_COUNT; l++) {
-		double level_bw;
-		const char *why = NULL;
-		cJSON *one = cJSON_CreateObject();
-		cJSON_AddItemToArray(levels, one);
-		cJSON_AddStringToObject(one, "level", roofline_level_name((enum ridge_level)l));
-		if (roofline_bandwidth(gpu, (enum ridge_level)l, &level_bw, &why)) {
-			json_number(one, "bandwidth", level_bw);
-		} else {
-			cJSON_AddNullToObject(one, "bandwidth");
-			cJSON_AddStringToObject(one, "why", why);
-		}
-	}
-}
-
-void report_roofline(const struct ridge_gpu *gpu, cJSON *json)
-{
-	char bw[48];
-	cJSON *kernels = NULL;
-	if (json) {
-		cJSON *r = cJSON_AddObjectToObject(json, "roofline");
-		report_ridge_points_json(gpu, r);
-		kernels = cJSON_AddArrayToObject(r, "kernels");
-	}
-	fmt_si(gpu->memory_bandwidth, "B/s", bw, sizeof bw);
-	if (!json) {
-		printf("== Roofline (%s): ridge points and the chapter's kernels ==\n", gpu->id);
-		printf("ridge point = peak / bandwidth, FLOP/byte against HBM (%s), dense rates\n", bw);
-		printf("  %-6s %14s %14s %14s\n", "dtype", "matrix", "vector", "sparse matrix");
-	}
-	for (int d = 0; d < RIDGE_DTYPE_COUNT && !json; d++) {
-		const struct ridge_peak *pk = &gpu->peak[d];
-		if (!pk->has_matrix && !pk->has_vector)
-			continue;
-		char m[32] = "-", v[32] = "-", sp[32] = "-";
-		if (pk->has_matrix)
-			snprintf(m, sizeof m, "%.6g", pk->matrix / gpu->memory_bandwidth);
-		if (pk->has_vector)
-			snprintf(v, sizeof v, "%.6g", pk->vector / gpu->memory_bandwidth);
-		if (pk->has_matrix_sparse)
-			snprintf(sp, sizeof sp, "%.6g", pk->matrix_sparse / gpu->memory_bandwidth);
-		printf("  %-6s %14s %14s %14s\n", ridge_dtype_name((enum ridge_dtype)d), m, v, sp);
-	}
-	for (int l = RIDGE_LEVEL_L2; l < RIDGE_LEVEL_COUNT && !json; l++) {
-		double level_bw;
-		const char *why = NULL;
-		if (roofline_bandwidth(gpu, (enum ridge_level)l, &level_bw, &why)) {
-			char lb[48];
-			fmt_si(level_bw, "B/s", lb, sizeof lb);
-			printf("  %s: %s\n", roofline_level_label((enum ridge_level)l), lb);
-		} else {
-			printf("  %s: no inner ridge points, %s\n", roofline_level_label((enum ridge_level)l), why);
-		}
-	}
-	/* The chapter's worked examples (the textbook, sections 7.2 and 7.6.2):
-	 * 4096^3 GEMMs, attention over S = 8192 with 64 heads of 128. A GPU
-	 * without bf16 runs them in fp16 (a label's %s). */
-	enum ridge_dtype half =
-		gpu->peak[RIDGE_BF16].has_matrix || gpu->peak[RIDGE_BF16].has_vector ? RIDGE_BF16 : RIDGE_FP16;
-	const struct ridge_kernel_shape gemm32 = { .dtype = RIDGE_FP32, .m = 4096, .n = 4096, .k = 4096 };
-	struct ridge_kernel_shape gemm = gemm32;
-	gemm.dtype = half;
-	const struct ridge_kernel_shape attn = { .dtype = half, .seq = 8192, .heads = 64, .head_dim = 128 };
-	const struct {
-		const char *label;
-		const struct ridge_kernel_shape *shape;
-		enum ridge_kernel kernel;
-		enum ridge_traffic traffic;
-	} examples[] = {
-		{ "naive GEMM, fp32 (2*M*N*K reads)", &gemm32, RIDGE_KERNEL_GEMM_NAIVE, RIDGE_TRAFFIC_DEFAULT },
-		{ "tiled GEMM, %s, tile 32 (A, B 128x at L2)", &gemm, RIDGE_KERNEL_GEMM_TILED, RIDGE_TRAFFIC_DEFAULT },
-		{ "  the same, every matrix once", &gemm, RIDGE_KERNEL_GEMM_TILED, RIDGE_TRAFFIC_COMPULSORY },
-		{ "library GEMM, %s, tile 128x128", &gemm, RIDGE_KERNEL_GEMM, RIDGE_TRAFFIC_TILED },
-		{ "standard attention, %s", &attn, RIDGE_KERNEL_ATTENTION, RIDGE_TRAFFIC_DEFAULT },
-		{ "  the same, every tensor once", &attn, RIDGE_KERNEL_ATTENTION, RIDGE_TRAFFIC_COMPULSORY },
-		{ "flash-attention, %s, query tile 128", &attn, RIDGE_KERNEL_FLASH_ATTENTION, RIDGE_TRAFFIC_TILED },
-		{ "  the same, every tensor once", &attn, RIDGE_KERNEL_FLASH_ATTENTION, RIDGE_TRAFFIC_COMPULSORY },
-	};
-	if (!json)
-		printf("  %-44s %9s %10s %9s  %-7s %-12s %10s\n", "kernel (4096^3 GEMMs; attention S=8192, 64x128)",
-		       "FLOPs", "bytes", "FLOP/B", "bound", "rate", "time floor");
-	for (size_t i = 0; i < sizeof examples / sizeof examples[0]; i++) {
-		struct ridge_kernel_shape s = *examples[i].shape;
-		s.kernel = examples[i].kernel;
-		s.traffic = examples[i].traffic;
-		char label[96];
-		snprintf(label, sizeof label, examples[i].label, ridge_dtype_name(half));
-		report_kernel(gpu, label, s, kernels);
-	}
-	if (json)
-		return;
-	printf("  bytes: the algorithm's re-reads all reach HBM (an upper bound); \"every ... once\": L2 catches\n"
-	       "  every re-read (a lower bound). Measured HBM traffic lies between. The textbook's 0.6%% utilization\n"
-	       "  and 2,045 FLOP/B are explained in model/README.md, \"The textbook's numbers\".\n");
-}
