@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The byte rules (model/README.md, "alignment"):
+/* The byte rules (docs/models/alignment.md):
  *  - 16 bytes: cuBLAS "Tensor Core Usage" (cuBLAS >= 11.0 uses tensor cores for
  *    any shape, but its fast kernels need m, n, k, lda, ldb, ldc to be
  *    multiples of 16 bytes); cuBLASLt's FP8 kernels require 16-byte multiples

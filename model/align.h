@@ -10,7 +10,7 @@
  *   recommended: 128 bytes of elements on NVIDIA compute capability >= 8.0
  *                and on AMD (64 bf16/fp16, 32 tf32, 128 fp8/int8, 16 fp64);
  *                on older NVIDIA GPUs it equals the required multiple.
- * Sources and the argument are in model/README.md ("alignment").
+ * Sources and the argument are in docs/models/alignment.md.
  *
  * align_tiling() counts CTA tiles and waves for an M x N output and the
  * efficiency lost to partial tiles and to the last partial wave (NVIDIA,

@@ -2,7 +2,7 @@
  * savings and ROI of an MFU gain), inference decode (bytes per step, TPOT,
  * tokens/s, dollars per million tokens) and the ranking of engineering
  * projects by return. Formulas:
- * model/README.md ("cost").
+ * docs/models/cost.md.
  *
  * Every value is computed from unrounded inputs and unrounded intermediates.
  * Each computation can fill an explain trail: one step per intermediate with

@@ -148,7 +148,7 @@ static void add_flops(struct ridge_kernel_cost *c, const char *name, double flop
 }
 
 /* The one place the default traffic model is decided (see intensity.h and
- * model/README.md, "default traffic", for the measurements behind it). */
+ * docs/models/intensity.md, "Default traffic", for the measurements behind it). */
 enum ridge_traffic intensity_default_traffic(const struct ridge_kernel_shape *s)
 {
 	if (s->traffic == RIDGE_TRAFFIC_TILED || s->traffic == RIDGE_TRAFFIC_COMPULSORY)
@@ -270,7 +270,7 @@ static int rows_and_width(const struct ridge_kernel_shape *s, double *rows, doub
 }
 
 /* FLOPs per row of width d, counting every add, multiply, divide, square root
- * and exponential as one (an FMA is two): see model/README.md. */
+ * and exponential as one (an FMA is two): see docs/models/intensity.md. */
 static double rmsnorm_row_flops(double d)
 {
 	return 4 * d + 2; /* sum of squares 2d-1, mean 1, +eps 1, rsqrt 1, scale by rrms and weight 2d */
@@ -610,7 +610,7 @@ int intensity_kernel(const struct ridge_kernel_shape *shape, struct ridge_kernel
 	return 0;
 }
 
-/* ---- L2-aware DRAM traffic of tiled GEMMs (model/README.md, "L2-aware GEMM traffic") ---- */
+/* ---- L2-aware DRAM traffic of tiled GEMMs (docs/models/gemm-traffic.md) ---- */
 
 static double whole_gcd(double a, double b)
 {

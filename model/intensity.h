@@ -13,7 +13,8 @@
  * third, between the two (intensity_gemm_l2): the HBM traffic left when L2
  * holds the panels a wave of CTAs shares, as far as it can.
  *
- * Every formula: model/README.md, "roofline and intensity". */
+ * Every formula: docs/models/intensity.md, docs/models/gemm-traffic.md and (the
+ * bytes per memory level) docs/models/roofline.md. */
 #ifndef RIDGE_INTENSITY_H
 #define RIDGE_INTENSITY_H
 
@@ -50,7 +51,7 @@ const char *intensity_kernel_list(void);
 
 /* RIDGE_TRAFFIC_DEFAULT (zero, what a shape left alone gets) resolves per
  * kernel through intensity_default_traffic(): the choice the H200
- * measurements support (model/README.md, "default traffic"). */
+ * measurements support (docs/models/intensity.md, "Default traffic"). */
 enum ridge_traffic { RIDGE_TRAFFIC_DEFAULT, RIDGE_TRAFFIC_TILED, RIDGE_TRAFFIC_COMPULSORY, RIDGE_TRAFFIC_L2AWARE };
 /* "default", "tiled", "compulsory", "l2-aware" (the resolved model of a tiled
  * GEMM on a GPU: intensity_gemm_l2; not a --traffic choice). */
@@ -68,7 +69,7 @@ bool intensity_traffic_parse(const char *text, enum ridge_traffic *out);
 
 /* A kernel and its shape. Dimensions are whole numbers >= 1; 0 means "not
  * given" (the kernel's default applies, or it is an error when required).
- * Which fields each kernel reads: model/README.md and `ridge roofline --help`. */
+ * Which fields each kernel reads: docs/models/intensity.md and `ridge roofline --help`. */
 struct ridge_kernel_shape {
 	enum ridge_kernel kernel;
 	enum ridge_dtype dtype;
@@ -115,7 +116,7 @@ struct ridge_kernel_flop_term {
 /* L2-aware DRAM traffic of a CTA-tiled GEMM (intensity_gemm_l2): which A and B
  * panels stay in L2 between the CTAs that share them, from the tile, the order
  * CTAs are issued in, the wave (CTAs resident at once) and the L2 capacity.
- * The model and its sources: model/README.md, "L2-aware GEMM traffic". */
+ * The model and its sources: docs/models/gemm-traffic.md. */
 struct ridge_gemm_l2 {
 	bool modelled;           /* false: not a tiled GEMM, or the GPU has no L2 size */
 	bool raster_along_n;     /* consecutive CTAs walk along N (one row of tiles) */

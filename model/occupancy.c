@@ -1,4 +1,4 @@
-/* Occupancy calculator: see occupancy.h and model/README.md ("occupancy").
+/* Occupancy calculator: see occupancy.h and docs/models/occupancy.md.
  *
  * The NVIDIA path follows cuda_occupancy.h (CUDA 13.0) step by step, with the
  * header's integer arithmetic (floors, round-ups, INT_MAX for "no limit"), so
@@ -438,7 +438,7 @@ static inline __attribute__((always_inline)) int compute(const struct ridge_occu
 }
 
 /* Cache-line aligned: without it this call's time moved by 10% with the code
- * layout of unrelated changes (make bench; model/README.md). */
+ * layout of unrelated changes (make bench; docs/models/occupancy.md, "Speed"). */
 __attribute__((aligned(64))) int occupancy_device_compute(const struct ridge_occupancy_device *dev,
 							  const struct ridge_occupancy_input *in,
 							  struct ridge_occupancy_result *out, char *err, size_t err_len)

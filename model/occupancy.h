@@ -10,7 +10,7 @@
  * HIP's simpler hipOccupancyMaxActiveBlocksPerMultiprocessor rule (CLR); both
  * are reported and a disagreement is flagged.
  *
- * model/README.md ("occupancy") gives every formula and where it comes from. */
+ * docs/models/occupancy.md gives every formula and where it comes from. */
 #ifndef RIDGE_OCCUPANCY_H
 #define RIDGE_OCCUPANCY_H
 

@@ -7,7 +7,7 @@
  * resource is the one that needs the most time (the hierarchical roofline).
  *
  * Pure functions; every error is returned with a message. Formulas and the
- * source of every number: model/README.md, "roofline and intensity". */
+ * source of every number: docs/models/roofline.md. */
 #ifndef RIDGE_ROOFLINE_H
 #define RIDGE_ROOFLINE_H
 

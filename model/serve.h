@@ -29,7 +29,7 @@
  * KV bytes: each GPU reads its max(ceil(n_kv / T), 1) heads (MLA: the whole
  * latent). Quantized storage adds its scale bytes (one scale per group).
  *
- * Pure; errors returned. model/README.md, "serve". */
+ * Pure; errors returned. docs/models/serve.md. */
 #ifndef RIDGE_SERVE_H
 #define RIDGE_SERVE_H
 

@@ -23,7 +23,7 @@
  * timing_fit() is the other direction: from measured kernels of one class
  * (their compute and memory times under this model and the measured time) it
  * finds the efficiencies and the fixed cost by least squares on the relative
- * error. Pure functions; errors returned. model/README.md, "time model". */
+ * error. Pure functions; errors returned. docs/models/timing.md. */
 #ifndef RIDGE_TIMING_H
 #define RIDGE_TIMING_H
 

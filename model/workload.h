@@ -16,8 +16,8 @@
  *                   experts B tokens' top-k routing selects, uniform routing
  *
  * Pure C11; no I/O; errors returned with a message naming the config key.
- * The config.json reading is cli/model_config.c's. model/README.md,
- * "workload". */
+ * The config.json reading is app/read/model_config.c's.
+ * docs/models/workload.md. */
 #ifndef RIDGE_WORKLOAD_H
 #define RIDGE_WORKLOAD_H
 
@@ -171,7 +171,7 @@ struct ridge_layer_kernel {
 /* The kernels one decoder layer launches, in order, as an eager PyTorch
  * implementation of the Hugging Face modelling code does (15 for a dense
  * Llama layer: norm, q, k, v, rope, kv write, attention, o, residual, norm,
- * gate, up, activation, down, residual... see model/README.md). The routed
+ * gate, up, activation, down, residual... see docs/models/workload.md). The routed
  * experts' kernels count experts_touched instances each. Returns the count. */
 int workload_layer_kernels(const struct ridge_workload_model *m, const struct ridge_workload_gemm *gemms,
 			   int gemm_count, double experts_touched,

@@ -1,4 +1,4 @@
-/* Kernel FLOPs and bytes: every formula of model/README.md checked against
+/* Kernel FLOPs and bytes: every formula of docs/models/intensity.md checked against
  * numbers worked by hand, the textbook's examples pinned, tensor-core
  * eligibility, the compute path, and bad shapes. */
 #include "test_util.h"

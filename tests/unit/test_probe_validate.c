@@ -88,7 +88,7 @@ static void test_naive_gemm(void **state)
 	assert_string_equal(c->spec.binding, "HBM");
 	assert_true(c->level_bytes[RIDGE_LEVEL_SMEM] == 549822922752.0);
 	assert_true(c->level_bytes[RIDGE_LEVEL_L2] == 4.0 * (2.0 * 4096 * 4096 * 128 + 4096.0 * 4096));
-	/* HBM: L2-aware (model/README.md). 264 CTAs (2 per SM) touch 66 MiB of
+	/* HBM: L2-aware (docs/models/gemm-traffic.md). 264 CTAs (2 per SM) touch 66 MiB of
 	 * panels, more than half the 60 MiB L2: B once per wave, (62 x 128 + 16) /
 	 * 128 = 62.125 times over 63 waves, A (63 + 127 - 3) / 128 = 187/128 times,
 	 * C once: 4 x 4096^2 x 64.5859375 = 4,334,288,896 B (ncu measured 4.264 GB

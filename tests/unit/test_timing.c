@@ -1,5 +1,5 @@
 /* model/timing: the kernel time model and its fit, pinned with hand-worked
- * numbers (model/README.md, "time model"). */
+ * numbers (docs/models/timing.md). */
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 #!/bin/sh
 # DRAM, L2 traffic and time of bf16 cuBLAS GEMMs (torch F.linear) under Nsight
 # Compute, one CSV row per profiled kernel: the measurements the L2-aware GEMM
-# traffic model (model/README.md, "L2-aware GEMM traffic") is checked against.
+# traffic model (docs/models/gemm-traffic.md) is checked against.
 #
 #   sh validation/heldout/ncu_gemm_dram.sh > ncu_gemm_dram.csv
 #
