@@ -133,7 +133,7 @@ int hwdb_format(const struct ridge_gpu *gpu, char **text, size_t *len);
 /* Formats one diagnostic as "file:line:col: message". */
 void hwdb_diag_format(const struct hwdb_diag *d, char *buf, size_t len);
 
-/* YAML nodes as hwdb reads them, so that scenario files (cli/eval.c) read
+/* YAML nodes as hwdb reads them, so that scenario files (app/core/eval.c) read
  * them alike. struct yaml_node_s is libyaml's yaml_node_t. */
 struct yaml_node_s;
 /* "a scalar", "a list", "a mapping" (or "nothing"): for messages. */

@@ -178,7 +178,7 @@ struct tui_occupancy_results {
 	int best_block_size, best_min_grid, best_blocks_per_sm;
 };
 
-/* `ridge align`'s own computation (cli/align_run.h): the same findings,
+/* `ridge align`'s own computation (app/calc/align_findings.h): the same findings,
  * names, severities and next values as the command and `ridge eval`. */
 struct tui_align_results {
 	bool ok; /* computed; findings may still hold errors */

@@ -1,4 +1,4 @@
-/* Alignment panel: `ridge align`'s computation (cli/align_run.c) on the
+/* Alignment panel: `ridge align`'s computation (app/calc/align_findings.c) on the
  * panel's inputs, for the dimensions typed or every GEMM of a model config:
  * the findings the command and `ridge eval` report, named the same way (dim1..
  * or name=value, <gemm>.N / <gemm>.K, attention.head_dim). */

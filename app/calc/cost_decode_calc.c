@@ -112,7 +112,7 @@ void calc_json_decode(cJSON *o, const struct ridge_decode_result *r)
 		cJSON_AddNullToObject(o, "crossover_batch");
 }
 
-/* --model prices every kernel (cli/serve_run.c); the hand-typed shape
+/* --model prices every kernel (app/calc/cost_model_calc.c); the hand-typed shape
  * (--params --layers --kv-heads --head-dim) keeps the step-level roofline. */
 static const char *const hand_shape[] = { "params", "layers", "kv_heads", "head_dim", NULL };
 static const char *const model_only[] = { "tp",   "launch",           "kernels_per_layer", "weight_group", "kv_group",

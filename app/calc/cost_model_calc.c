@@ -1,5 +1,5 @@
 /* ridge cost decode --model FILE and ridge cost prefill: model/serve.c on a
- * model config (cli/model_config.c), kernel by kernel, as JSON (SI units)
+ * model config (app/read/model_config.c), kernel by kernel, as JSON (SI units)
  * and its human print. The scenario kinds cost-decode (with model) and
  * cost-prefill run the same functions. */
 #include <math.h>

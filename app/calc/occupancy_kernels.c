@@ -57,7 +57,7 @@ static void select_arch(const struct ridge_gpu *g, struct ridge_kernel_usage *k,
 }
 
 /* The kernel's name as a person reads it: demangled when the demangler is
- * sure (cli/demangle.c), else as the compiler wrote it. */
+ * sure (app/read/demangle.c), else as the compiler wrote it. */
 static const char *shown_name(const struct ridge_kernel_usage *k, char *buf, size_t len)
 {
 	return app_demangle(k->name, buf, len) ? buf : k->name;

@@ -150,7 +150,7 @@ cJSON *calc_json_align_rule(cJSON *obj, const struct ridge_align_rule *r);
 /* One finding's verdict and next aligned values, as a new object. */
 cJSON *calc_json_align_finding(const struct align_finding *f);
 
-/* The calculators (app/<name>_calc.c); scenario files can use every one listed in
+/* The calculators (app/calc/<name>_calc.c); scenario files can use every one listed in
  * eval_kinds[] (app/core/eval_kinds.c). */
 extern const struct calc calc_align;
 extern const struct calc calc_comm;

@@ -1,4 +1,4 @@
-/* trace_load and trace_summarize (cli/trace.h). */
+/* trace_load and trace_summarize (app/read/trace.h). */
 #include "trace.h"
 
 #include <cjson/cJSON.h>

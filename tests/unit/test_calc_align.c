@@ -1,5 +1,5 @@
 /* The `align` calculator (app/calc/align_calc.c on calc.h, findings from
- * cli/align_run.c): its inputs as the command line and scenario items give
+ * app/calc/align_findings.c): its inputs as the command line and scenario items give
  * them, its result against model/align.c called directly, its messages, and
  * its hand-written --help against its table of inputs. */
 #include "test_util.h"

@@ -1,4 +1,4 @@
-/* cli/demangle.c against GNU c++filt (binutils 2.40), the reference: each
+/* app/read/demangle.c against GNU c++filt (binutils 2.40), the reference: each
  * expected string below is what `echo NAME | c++filt` prints. Names the
  * demangler is unsure of must come back false (the caller keeps them). */
 #include "test_util.h"
