@@ -5,7 +5,8 @@
 # --help lists on its option lines, and every other flag it offers (from the
 # synopsis) is one the command's parser accepts;
 # make install-files puts them under share/ (the stage make test builds);
-# every path and relative link in a README exists.
+# every repository path and relative link in a tracked Markdown file exists
+# (docs-paths, below).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -78,22 +79,124 @@ stage=$BUILD/stage/usr/share
 for f in man/man1/ridge.1 man/man1/ridge-roofline.1 bash-completion/completions/ridge zsh/site-functions/_ridge; do
 	[ -f "$stage/$f" ] && ok || bad "docs-install: make install-files did not install share/$f"
 done
-# Every README's repository paths (`app/core/calc.h`, `measurements/...`) and relative links
-# ([text](file.svg)) name files that exist: at the root, beside the README, or (a golden
-# test named without its extension) as TEST.cmd. A moved file is a broken path here.
-find . -name '*.md' -not -path './build/*' -not -path './.git/*' -not -path './tests/fuzz/*' | sort >"$tmp/readmes"
-while read -r f; do
-	d=$(dirname "$f")
+# docs-paths: every repository path a Markdown file names exists. The files: every tracked
+# *.md, and every untracked one git does not ignore (git ls-files; without git, every *.md
+# outside build*/ and .git/). A repository path:
+#   - in an inline code span (`...`, outside fenced blocks), a word that starts with a
+#     top-level folder of the repository and a slash (`app/core/calc.h`, `tests/golden/x`),
+#     not preceded by a path character (so `build/obj/cli/x.o` and `../shared/spec/cli.md`
+#     are not ours) and not a placeholder: one followed by `<`, `*`, `{`, `$` or `[`, or
+#     holding `...` or `…` (`tests/unit/test_<name>.c`, `hwdb/*.yaml`), is left alone. It
+#     exists from the repository's root or from the Markdown file's folder, or (a golden
+#     test named without its extension) as tests/golden/NAME.cmd;
+#   - a relative link target ([text](file.md#anchor), ![](fig.png); not a URL, not an
+#     anchor alone): it exists from the Markdown file's folder, as the link resolves.
+# A file of another project is written with that project's name in front
+# (`cutlass/include/...`; docs/README.md). One FAIL line per missing path, with its file
+# and line; one pass per Markdown file whose paths all exist.
+md_paths() { # top-level-folder-alternation file... -> "file:line<TAB>code|link<TAB>path"
+	top=$1
+	shift
+	awk -v top="$top" '
+	function code(s,    rest, pre, p) {
+		rest = s
+		while (match(rest, "(^|[^A-Za-z0-9_./-])(" top ")/")) {
+			pre = (RSTART == 1 && substr(rest, 1, 1) ~ /[A-Za-z0-9_.\/-]/) ? 0 : 1
+			rest = substr(rest, RSTART + pre)
+			match(rest, /^[A-Za-z0-9_.\/+-]*/)
+			p = substr(rest, 1, RLENGTH)
+			rest = substr(rest, RLENGTH + 1)
+			if (substr(rest, 1, 1) ~ /[<*{$[]/ || index(p, "...") || index(rest, "…") == 1)
+				continue
+			sub(/[.]+$/, "", p)
+			print FILENAME ":" FNR "\tcode\t" p
+		}
+	}
+	function links(s,    rest, t) {
+		rest = s
+		while (match(rest, /\]\([^)]*\)/)) {
+			t = substr(rest, RSTART + 2, RLENGTH - 3)
+			rest = substr(rest, RSTART + RLENGTH)
+			sub(/[ \t].*$/, "", t)
+			sub(/#.*$/, "", t)
+			if (t != "" && t !~ /^[A-Za-z][A-Za-z0-9+.-]*:/)
+				print FILENAME ":" FNR "\tlink\t" t
+		}
+	}
+	FNR == 1 { fence = 0; incode = 0 }
+	/^[ \t]*(```|~~~)/ { fence = !fence; incode = 0; next }
+	fence { next }
+	/^[ \t]*$/ { incode = 0; next }
 	{
-		grep -oE '`(model|hwdb|kernels|probe|tui|cli|app|util|examples|tests|validation|measurements|bench|scripts|docs|include/ridge)/[A-Za-z0-9_./+-]*`' "$f" |
-			tr -d '`' | sed 's/[.,:;]*$//'
-		grep -oE '\]\([^)#: ]+(#[^)]*)?\)' "$f" | sed 's/^](//; s/)$//; s/#.*//'
-	} | sort -u >"$tmp/paths"
-	while read -r p; do
-		[ -z "$p" ] && continue
-		if [ -e "$p" ] || [ -e "$d/$p" ] || [ -e "$p.cmd" ]; then ok; else bad "docs-paths: $f names '$p', which does not exist"; fi
-	done <"$tmp/paths"
-done <"$tmp/readmes"
+		# A code span may run over a line break: backticks toggle it, a blank line ends it.
+		n = split($0, seg, "`")
+		text = ""
+		for (i = 1; i <= n; i++) {
+			if (i > 1)
+				incode = !incode
+			if (incode)
+				code(seg[i])
+			else
+				text = text " " seg[i]
+		}
+		links(text)
+	}' "$@"
+}
+# Reads md_paths' lines: a FAIL line per missing path, then "files-with-a-miss paths".
+missing_paths() {
+	tab=$(printf '\t')
+	n=0
+	bad_files=""
+	while IFS=$tab read -r loc kind p; do
+		n=$((n + 1))
+		f=${loc%:*}
+		case $f in */*) d=${f%/*} ;; *) d=. ;; esac
+		if [ "$kind" = link ]; then
+			[ -e "$d/$p" ] && continue
+		else
+			{ [ -e "$p" ] || [ -e "$d/$p" ]; } && continue
+			case $p in tests/golden/?*) [ -e "$p.cmd" ] && continue ;; esac
+		fi
+		echo "FAIL docs-paths: $loc names '$p', which does not exist"
+		case " $bad_files " in *" $f "*) ;; *) bad_files="$bad_files $f" ;; esac
+	done
+	# shellcheck disable=SC2086
+	echo "$(set -- $bad_files && echo $#) $n"
+}
+if git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	git -C "$root" ls-files --cached --others --exclude-standard -- '*.md' >"$tmp/md"
+	tops=$(git -C "$root" ls-files | sed -n 's|/.*||p' | sort -u)
+else
+	find . \( -name .git -o -name 'build*' \) -prune -o -name '*.md' -print | sed 's|^\./||' | sort >"$tmp/md"
+	tops=$(find . -mindepth 1 -maxdepth 1 -type d ! -name .git ! -name 'build*' | sed 's|^\./||' | sort)
+fi
+# shellcheck disable=SC2086
+top=$(printf '%s\n' $tops | sed 's/\./[.]/g' | paste -sd '|' -)
+# The check checked: a probe file whose two missing paths sit among what must pass or be left alone.
+mkdir -p "$tmp/probe"
+# shellcheck disable=SC2016
+printf '%s\n' \
+	'`model/roofline.c`, `model/no-such-file.c`, `model/<name>.c`, `tests/golden/gemm-*`, `model/...`,' \
+	'`build/obj/model/x.o`, `cutlass/include/cutlass/x.hpp`, [here](probe.md#top), [gone](no-such.md),' \
+	'[web](https://example.com/x.md), [anchor](#top), `tests/golden/gemm-l2-h100-tile128`' \
+	'```' 'model/fenced-no-such.c' '```' >"$tmp/probe/probe.md"
+probe=$(md_paths "$top" "$tmp/probe/probe.md" | missing_paths)
+if [ "$(printf '%s\n' "$probe" | grep -c '^FAIL')" -eq 2 ] &&
+	printf '%s\n' "$probe" | grep -q "probe.md:1 names 'model/no-such-file.c'" &&
+	printf '%s\n' "$probe" | grep -q "probe.md:2 names 'no-such.md'"; then ok; else
+	bad "docs-paths: the check does not find exactly the two missing paths of its probe file: $probe"
+fi
+# shellcheck disable=SC2046
+md_paths "$top" $(cat "$tmp/md") | missing_paths >"$tmp/paths"
+grep '^FAIL' "$tmp/paths"
+# shellcheck disable=SC2046
+set -- $(tail -n 1 "$tmp/paths")
+passed=$((passed + $(wc -l <"$tmp/md") - $1))
+failed=$((failed + $(grep -c '^FAIL' "$tmp/paths")))
+# A pattern or file list that matched nothing would pass every file: there are hundreds of paths.
+if [ "$(wc -l <"$tmp/md")" -lt 20 ] || [ "$2" -lt 200 ]; then
+	bad "docs-paths: only $(wc -l <"$tmp/md") Markdown files and $2 paths found: is the file list or the pattern broken?"
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
