@@ -44,9 +44,9 @@ int calc_main(const struct calc *calc, int argc, char **argv)
 		result = NULL;
 	} else {
 		if (calc->print)
-			calc->print(result);
+			calc->print(stdout, result);
 		else
-			calc_print_table(result, "");
+			calc_print_table(stdout, result, "");
 		rc = fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
 	}
 	if (rc == EXIT_OK && problem)
@@ -79,7 +79,7 @@ int calc_command_main(const char *command, const char *usage, const struct param
 	if (!e)
 		return cli_report(&st);
 	cJSON *json = NULL;
-	rc = fns->run(&v, &e->gpu, &json, &st);
+	rc = fns->run(stdout, &v, &e->gpu, &json, &st);
 	app_hw_close(&hw);
 	cli_report(&st); /* the warnings before the output, as they always were */
 	if (rc == EXIT_OK && json)

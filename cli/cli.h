@@ -118,10 +118,11 @@ int calc_main(const struct calc *calc, int argc, char **argv);
  * ridge roofline: command-line-only inputs such as --svg and compiler
  * reports): argv through params with the hand-written usage, --svg's path
  * checked, check_request on the values alone, the GPU, then run, which
- * prints the human output itself or hands back the --json document. */
+ * prints the human output itself (on the stream given) or hands back the --json document. */
 struct calc_command {
 	int (*check_request)(const struct param_values *v, struct app_status *st);
-	int (*run)(const struct param_values *v, const struct ridge_gpu *gpu, cJSON **json, struct app_status *st);
+	int (*run)(FILE *out, const struct param_values *v, const struct ridge_gpu *gpu, cJSON **json,
+		   struct app_status *st);
 };
 int calc_command_main(const char *command, const char *usage, const struct param *params, int param_count,
 		      const struct calc_command *fns, int argc, char **argv);

@@ -118,7 +118,7 @@ static int run_calibrate(int argc, char **argv)
 		if (params_flag(&v, "json")) {
 			rc = cli_json_print(calibrate_json(r));
 		} else {
-			calibrate_print(r);
+			calibrate_print(stdout, r);
 			rc = EXIT_OK;
 		}
 	}

@@ -46,7 +46,7 @@ static int run_compare(int argc, char **argv)
 	} else if (params_flag(&v, "json")) {
 		rc = cli_json_print(comparison_json(&c));
 	} else {
-		comparison_print(&c);
+		comparison_print(stdout, &c);
 		rc = EXIT_OK;
 	}
 	if (rc == EXIT_OK && c.verdicts[COMPARE_REGRESSION])

@@ -61,7 +61,7 @@ int cli_eval_file(const char *path, const char *hwdb_dir, const char *calibratio
 	if (json) {
 		rc = cli_json_print(doc);
 	} else {
-		eval_print(doc);
+		eval_print(stdout, doc);
 		cJSON_Delete(doc);
 		rc = fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
 	}

@@ -31,7 +31,7 @@ static int hw_check_files_cmd(int count, char **files, bool json)
 	struct app_status st;
 	app_status_init(&st);
 	cJSON *doc = NULL;
-	int rc = hw_check_files(count, files, json, &doc, &st);
+	int rc = hw_check_files(stdout, count, files, json, &doc, &st);
 	if (rc < 0)
 		return cli_report(&st);
 	if (doc) {
@@ -55,7 +55,7 @@ static int hw_check_all_cmd(const struct cli_options *opt)
 		if (rc == EXIT_OK)
 			rc = printed;
 	} else {
-		hw_check_all_print(&c);
+		hw_check_all_print(stdout, &c);
 	}
 	hw_check_all_close(&c);
 	return rc;
@@ -103,7 +103,7 @@ static int run_hw(int argc, char **argv)
 		if (opt.json) {
 			rc = cli_json_print(hw_list_json(&hw));
 		} else {
-			hw_list_print(&hw);
+			hw_list_print(stdout, &hw);
 			rc = EXIT_OK;
 		}
 	} else {
@@ -113,7 +113,7 @@ static int run_hw(int argc, char **argv)
 		if (e && opt.json) {
 			rc = cli_json_print(app_gpu_json(&e->gpu, e->origin));
 		} else if (e) {
-			hw_show_print(e);
+			hw_show_print(stdout, e);
 			rc = EXIT_OK;
 		}
 	}

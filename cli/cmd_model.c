@@ -44,7 +44,7 @@ static int run_model(int argc, char **argv)
 		return rc;
 	if (params_flag(&v, "json"))
 		return cli_json_print(doc);
-	model_view_print(doc);
+	model_view_print(stdout, doc);
 	cJSON_Delete(doc);
 	return EXIT_OK;
 }

@@ -63,7 +63,7 @@ static int run_plan(int argc, char **argv)
 	struct app_status st;
 	app_status_init(&st);
 	cJSON *json = NULL;
-	rc = plan_command(&v, &json, &st);
+	rc = plan_command(stdout, &v, &json, &st);
 	int reported = cli_report(&st);
 	if (rc < 0)
 		return reported;

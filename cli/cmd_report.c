@@ -45,7 +45,7 @@ static int run_report(int argc, char **argv)
 		cJSON *doc = cJSON_CreateObject();
 		calc_json_gpu(doc, &e->gpu);
 		for (size_t i = 0; i < report_section_count; i++)
-			report_sections[i](&e->gpu, doc);
+			report_sections[i](stdout, &e->gpu, doc);
 		cJSON *hardware = cJSON_GetObjectItemCaseSensitive(doc, "hardware");
 		if (hardware)
 			cJSON_AddStringToObject(hardware, "origin", e->origin);
@@ -55,7 +55,7 @@ static int run_report(int argc, char **argv)
 	for (size_t i = 0; i < report_section_count; i++) {
 		if (i)
 			printf("\n");
-		report_sections[i](&e->gpu, NULL);
+		report_sections[i](stdout, &e->gpu, NULL);
 	}
 	app_hw_close(&hw);
 	return EXIT_OK;

@@ -49,7 +49,7 @@ static int run_trace(int argc, char **argv)
 	if (params_flag(&v, "json")) {
 		rc = cli_json_print(trace_report_json(&r));
 	} else {
-		trace_report_print(&r);
+		trace_report_print(stdout, &r);
 		rc = EXIT_OK;
 	}
 	trace_report_close(&r);

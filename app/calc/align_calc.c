@@ -509,39 +509,41 @@ static const cJSON *get(const cJSON *o, const char *key)
 	return cJSON_GetObjectItemCaseSensitive(o, key);
 }
 
-static void print_header(const cJSON *d, bool amd)
+static void print_header(FILE *out, const cJSON *d, bool amd)
 {
 	const cJSON *r = get(d, "rule"), *tile = get(d, "tile");
-	printf("%s on %s (%s), %lld %s; %s entry\n", calc_str(d, "dtype"), calc_str(d, "gpu_name"), calc_str(d, "gpu"),
-	       num_ll(d, "sm_count"), amd ? "CUs" : "SMs", calc_str(d, "ceilings"));
-	printf("rule: multiples of %lld elements (%lld bytes) required, %lld (%lld bytes) recommended\n",
-	       num_ll(r, "required_multiple"), num_ll(r, "required_bytes"), num_ll(r, "recommended_multiple"),
-	       num_ll(r, "recommended_bytes"));
+	fprintf(out, "%s on %s (%s), %lld %s; %s entry\n", calc_str(d, "dtype"), calc_str(d, "gpu_name"),
+		calc_str(d, "gpu"), num_ll(d, "sm_count"), amd ? "CUs" : "SMs", calc_str(d, "ceilings"));
+	fprintf(out, "rule: multiples of %lld elements (%lld bytes) required, %lld (%lld bytes) recommended\n",
+		num_ll(r, "required_multiple"), num_ll(r, "required_bytes"), num_ll(r, "recommended_multiple"),
+		num_ll(r, "recommended_bytes"));
 	if (cJSON_IsTrue(get(r, "alignment_required")))
-		printf("  %s: the 16-byte conditions are required (cuBLAS has no %s kernel off them, no slower "
-		       "fallback)%s\n",
-		       calc_str(d, "dtype"), calc_str(d, "dtype"),
-		       cJSON_IsTrue(get(r, "tn_only"))
-			       ? ";\n  on this GPU only the TN layout (x W^T, W [N,K] row-major: "
-				 "F.linear's) has one"
-			       : "");
+		fprintf(out,
+			"  %s: the 16-byte conditions are required (cuBLAS has no %s kernel off them, no slower "
+			"fallback)%s\n",
+			calc_str(d, "dtype"), calc_str(d, "dtype"),
+			cJSON_IsTrue(get(r, "tn_only"))
+				? ";\n  on this GPU only the TN layout (x W^T, W [N,K] row-major: "
+				  "F.linear's) has one"
+				: "");
 	if (!cJSON_IsTrue(get(r, "tensor_core_path")))
-		printf("note: %s: these GEMMs run without tensor cores whatever the alignment\n", calc_str(r, "note"));
+		fprintf(out, "note: %s: these GEMMs run without tensor cores whatever the alignment\n",
+			calc_str(r, "note"));
 	if (amd)
-		printf("note: %s\n", calc_str(r, "basis"));
-	printf("tiles: M = %lld tokens, %lldx%lld CTA tiles, %lld per %s (%lld at once)\n", num_ll(d, "tokens"),
-	       num_ll(tile, "m"), num_ll(tile, "n"), num_ll(tile, "ctas_per_sm"), amd ? "CU" : "SM",
-	       num_ll(d, "sm_count") * num_ll(tile, "ctas_per_sm"));
+		fprintf(out, "note: %s\n", calc_str(r, "basis"));
+	fprintf(out, "tiles: M = %lld tokens, %lldx%lld CTA tiles, %lld per %s (%lld at once)\n", num_ll(d, "tokens"),
+		num_ll(tile, "m"), num_ll(tile, "n"), num_ll(tile, "ctas_per_sm"), amd ? "CU" : "SM",
+		num_ll(d, "sm_count") * num_ll(tile, "ctas_per_sm"));
 }
 
-static void print_dims(const cJSON *d)
+static void print_dims(FILE *out, const cJSON *d)
 {
 	const cJSON *r = get(d, "rule"), *findings = get(d, "findings"), *f;
 	char next_req[24], next_rec[24];
 	snprintf(next_req, sizeof next_req, "NEXT x%lld", num_ll(r, "required_multiple"));
 	snprintf(next_rec, sizeof next_rec, "NEXT x%lld", num_ll(r, "recommended_multiple"));
-	printf("\n%-20s %10s  %-8s %10s %10s %8s %14s %9s %9s\n", "NAME", "VALUE", "SEVERITY", next_req, next_rec,
-	       "TILES", "WAVES", "TILE EFF", "WAVE EFF");
+	fprintf(out, "\n%-20s %10s  %-8s %10s %10s %8s %14s %9s %9s\n", "NAME", "VALUE", "SEVERITY", next_req, next_rec,
+		"TILES", "WAVES", "TILE EFF", "WAVE EFF");
 	cJSON_ArrayForEach (f, findings) {
 		const cJSON *t = get(f, "tiling");
 		long long value = num_ll(f, "value");
@@ -549,63 +551,68 @@ static void print_dims(const cJSON *d)
 		fmt_next_value(value, num_ll(f, "suggested"), a, sizeof a);
 		fmt_next_value(value, num_ll(f, "suggested_recommended"), b, sizeof b);
 		fmt_waves_json(t, w, sizeof w);
-		printf("%-20s %10lld  %-8s %10s %10s %8lld %14s %8.2f%% %8.2f%%\n", calc_str(f, "name"), value,
-		       calc_str(f, "severity"), a, b, num_ll(t, "tiles"), w, 100 * calc_num(t, "tile_efficiency"),
-		       100 * calc_num(t, "wave_efficiency"));
+		fprintf(out, "%-20s %10lld  %-8s %10s %10s %8lld %14s %8.2f%% %8.2f%%\n", calc_str(f, "name"), value,
+			calc_str(f, "severity"), a, b, num_ll(t, "tiles"), w, 100 * calc_num(t, "tile_efficiency"),
+			100 * calc_num(t, "wave_efficiency"));
 	}
-	printf("\n");
+	fprintf(out, "\n");
 	const cJSON *s = get(d, "swiglu");
 	cJSON_ArrayForEach (f, findings) {
-		printf("%s = %lld: %s\n", calc_str(f, "name"), num_ll(f, "value"), calc_str(f, "reason"));
+		fprintf(out, "%s = %lld: %s\n", calc_str(f, "name"), num_ll(f, "value"), calc_str(f, "reason"));
 		if (calc_has(f, "swiglu_intermediate") && s)
-			printf("  SwiGLU for d_model %lld (Llama rule, multiple_of %lld%s): 8/3 x %lld = %lld -> %lld\n",
-			       num_ll(s, "d_model"), num_ll(s, "multiple_of"),
-			       calc_has(s, "ffn_dim_multiplier") ? ", with ffn_dim_multiplier" : "",
-			       num_ll(s, "d_model"), num_ll(s, "eight_thirds_d"), num_ll(s, "intermediate"));
+			fprintf(out,
+				"  SwiGLU for d_model %lld (Llama rule, multiple_of %lld%s): 8/3 x %lld = %lld -> %lld\n",
+				num_ll(s, "d_model"), num_ll(s, "multiple_of"),
+				calc_has(s, "ffn_dim_multiplier") ? ", with ffn_dim_multiplier" : "",
+				num_ll(s, "d_model"), num_ll(s, "eight_thirds_d"), num_ll(s, "intermediate"));
 	}
 }
 
 /* The config's intermediate_size against the Llama SwiGLU rule, where the
  * rule is the config's (a Llama model_type or the rule's settings given). */
-static void print_swiglu_check(const cJSON *s, const cJSON *m, bool command_line)
+static void print_swiglu_check(FILE *out, const cJSON *s, const cJSON *m, bool command_line)
 {
 	const char *flag = command_line ? "--multiple-of" : "multiple_of";
 	if (!cJSON_IsTrue(get(s, "applies"))) {
 		/* Other families size their FFN as they like: no Llama note. */
-		printf("SwiGLU check: not applied (model_type '%s' is not Llama; %s applies the Llama rule)\n",
-		       calc_str(m, "model_type"), flag);
+		fprintf(out, "SwiGLU check: not applied (model_type '%s' is not Llama; %s applies the Llama rule)\n",
+			calc_str(m, "model_type"), flag);
 		return;
 	}
-	printf("SwiGLU check: 8/3 x hidden %lld = %lld", num_ll(s, "d_model"), num_ll(s, "eight_thirds_d"));
+	fprintf(out, "SwiGLU check: 8/3 x hidden %lld = %lld", num_ll(s, "d_model"), num_ll(s, "eight_thirds_d"));
 	if (calc_has(s, "ffn_dim_multiplier"))
-		printf(", x ffn_dim_multiplier %g = %lld", calc_num(s, "ffn_dim_multiplier"), num_ll(s, "scaled"));
-	printf(", Llama rule (multiple_of %lld) gives %lld; ", num_ll(s, "multiple_of"), num_ll(s, "intermediate"));
+		fprintf(out, ", x ffn_dim_multiplier %g = %lld", calc_num(s, "ffn_dim_multiplier"),
+			num_ll(s, "scaled"));
+	fprintf(out, ", Llama rule (multiple_of %lld) gives %lld; ", num_ll(s, "multiple_of"),
+		num_ll(s, "intermediate"));
 	if (num_ll(s, "intermediate") == num_ll(m, "intermediate_size"))
-		printf("the config's %lld matches it\n", num_ll(m, "intermediate_size"));
+		fprintf(out, "the config's %lld matches it\n", num_ll(m, "intermediate_size"));
 	else
-		printf("the config has %lld\n  (not the Llama rule with these settings: %s and %s\n"
-		       "  set them; Llama-3 used 1.3 and 1024)\n",
-		       num_ll(m, "intermediate_size"), command_line ? "--ffn-dim-multiplier" : "ffn_dim_multiplier",
-		       flag);
+		fprintf(out,
+			"the config has %lld\n  (not the Llama rule with these settings: %s and %s\n"
+			"  set them; Llama-3 used 1.3 and 1024)\n",
+			num_ll(m, "intermediate_size"), command_line ? "--ffn-dim-multiplier" : "ffn_dim_multiplier",
+			flag);
 }
 
-static void print_model(const cJSON *d, bool command_line)
+static void print_model(FILE *out, const cJSON *d, bool command_line)
 {
 	const cJSON *m = get(d, "model"), *findings = get(d, "findings"), *gm, *f;
 	char source[256];
 	snprintf(source, sizeof source, "%s", calc_has(m, "file") ? calc_str(m, "file") : calc_str(m, "from"));
-	printf("model: %s: hidden %lld, intermediate %lld, %lld heads (%lld KV, head_dim %lld), vocab %lld, %lld "
-	       "layers\n",
-	       source, num_ll(m, "hidden_size"), num_ll(m, "intermediate_size"), num_ll(m, "num_attention_heads"),
-	       num_ll(m, "num_key_value_heads"), num_ll(m, "head_dim"), num_ll(m, "vocab_size"),
-	       num_ll(m, "num_hidden_layers"));
+	fprintf(out,
+		"model: %s: hidden %lld, intermediate %lld, %lld heads (%lld KV, head_dim %lld), vocab %lld, %lld "
+		"layers\n",
+		source, num_ll(m, "hidden_size"), num_ll(m, "intermediate_size"), num_ll(m, "num_attention_heads"),
+		num_ll(m, "num_key_value_heads"), num_ll(m, "head_dim"), num_ll(m, "vocab_size"),
+		num_ll(m, "num_hidden_layers"));
 	int width = 10; /* the GEMM names: MoE and MLA ones are longer than q_proj */
 	cJSON_ArrayForEach (gm, get(d, "gemms")) {
 		int len = (int)strlen(calc_str(gm, "name"));
 		width = len > width ? len : width;
 	}
-	printf("\n%-*s %-26s %-8s %-28s %6s %14s %s\n", width, "GEMM", "M x N x K", "ALIGNED", "SUGGESTED CHANGE",
-	       "TILES", "WAVES", "EFFICIENCY (TILE x WAVE)");
+	fprintf(out, "\n%-*s %-26s %-8s %-28s %6s %14s %s\n", width, "GEMM", "M x N x K", "ALIGNED", "SUGGESTED CHANGE",
+		"TILES", "WAVES", "EFFICIENCY (TILE x WAVE)");
 	cJSON_ArrayForEach (gm, get(d, "gemms")) {
 		const cJSON *t = get(gm, "tiling");
 		char shape[64], change[96] = "", w[32];
@@ -633,70 +640,74 @@ static void print_model(const cJSON *d, bool command_line)
 				      : strcmp(severity, "warning") == 0 ? "yes (w)"
 									 : "yes";
 		fmt_waves_json(t, w, sizeof w);
-		printf("%-*s %-26s %-8s %-28s %6lld %14s %6.2f%% (%.2f%% x %.2f%%)\n", width, calc_str(gm, "name"),
-		       shape, aligned, change, num_ll(t, "tiles"), w, 100 * calc_num(t, "efficiency"),
-		       100 * calc_num(t, "tile_efficiency"), 100 * calc_num(t, "wave_efficiency"));
+		fprintf(out, "%-*s %-26s %-8s %-28s %6lld %14s %6.2f%% (%.2f%% x %.2f%%)\n", width,
+			calc_str(gm, "name"), shape, aligned, change, num_ll(t, "tiles"), w,
+			100 * calc_num(t, "efficiency"), 100 * calc_num(t, "tile_efficiency"),
+			100 * calc_num(t, "wave_efficiency"));
 	}
 	if (calc_num(d, "warnings") > 0)
-		printf("(w): 16-byte aligned, below the recommended multiple.\n");
-	printf("layout: x W^T with W [N,K] row-major (F.linear): cuBLAS TN, m = N, n = M, k = K,\n"
-	       "lda = ldb = K, ldc = N; cuBLAS's six conditions fall on N and K, M (tokens) is free\n"
-	       "(ridge gemm's rule; an odd token count ran at 0.97x the time per FLOP on an H200).\n");
+		fprintf(out, "(w): 16-byte aligned, below the recommended multiple.\n");
+	fprintf(out, "layout: x W^T with W [N,K] row-major (F.linear): cuBLAS TN, m = N, n = M, k = K,\n"
+		     "lda = ldb = K, ldc = N; cuBLAS's six conditions fall on N and K, M (tokens) is free\n"
+		     "(ridge gemm's rule; an odd token count ran at 0.97x the time per FLOP on an H200).\n");
 
-	printf("\n");
+	fprintf(out, "\n");
 	int shown = 0;
 	cJSON_ArrayForEach (f, findings) {
 		if (strcmp(calc_str(f, "severity"), "ok") == 0)
 			continue;
-		printf("%-7s %s = %lld (%s): %s\n", calc_str(f, "severity"), calc_str(f, "name"), num_ll(f, "value"),
-		       calc_str(f, "from"), calc_str(f, "reason"));
+		fprintf(out, "%-7s %s = %lld (%s): %s\n", calc_str(f, "severity"), calc_str(f, "name"),
+			num_ll(f, "value"), calc_str(f, "from"), calc_str(f, "reason"));
 		shown++;
 	}
 	if (!shown)
-		printf("every dimension is a multiple of %lld\n", num_ll(get(d, "rule"), "recommended_multiple"));
-	print_swiglu_check(get(d, "swiglu"), m, command_line);
-	printf("GEMMs with an error carry %.1f%% of the %.4g forward GEMM FLOPs (%lld tokens; attention's\n"
-	       "Q K^T and P V, which grow with context, are not counted)\n",
-	       100 * calc_num(d, "misaligned_flops_fraction"), calc_num(d, "gemm_flops"), num_ll(d, "tokens"));
+		fprintf(out, "every dimension is a multiple of %lld\n", num_ll(get(d, "rule"), "recommended_multiple"));
+	print_swiglu_check(out, get(d, "swiglu"), m, command_line);
+	fprintf(out,
+		"GEMMs with an error carry %.1f%% of the %.4g forward GEMM FLOPs (%lld tokens; attention's\n"
+		"Q K^T and P V, which grow with context, are not counted)\n",
+		100 * calc_num(d, "misaligned_flops_fraction"), calc_num(d, "gemm_flops"), num_ll(d, "tokens"));
 }
 
-static void print_result(const cJSON *d, bool command_line)
+static void print_result(FILE *out, const cJSON *d, bool command_line)
 {
 	bool amd = strcmp(calc_str(d, "vendor"), "amd") == 0;
 	int errors = (int)calc_num(d, "errors"), warnings = (int)calc_num(d, "warnings");
-	print_header(d, amd);
+	print_header(out, d, amd);
 	if (calc_has(d, "model"))
-		print_model(d, command_line);
+		print_model(out, d, command_line);
 	else
-		print_dims(d);
-	printf("\n%d error%s, %d warning%s: %s\n", errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s",
-	       errors && command_line ? "misaligned (exit 1)"
-	       : errors               ? "misaligned"
-	       : warnings             ? "aligned, below the recommended multiple"
-				      : "aligned");
+		print_dims(out, d);
+	fprintf(out, "\n%d error%s, %d warning%s: %s\n", errors, errors == 1 ? "" : "s", warnings,
+		warnings == 1 ? "" : "s",
+		errors && command_line ? "misaligned (exit 1)"
+		: errors               ? "misaligned"
+		: warnings             ? "aligned, below the recommended multiple"
+				       : "aligned");
 	bool tensor_cores = cJSON_IsTrue(get(get(d, "rule"), "tensor_core_path"));
 	if (errors && tensor_cores && cJSON_IsTrue(get(get(d, "rule"), "alignment_required")))
-		printf("For %s an error marks a GEMM cuBLAS has no kernel for: pad the dimension (or run that\n"
-		       "GEMM in bf16).\n",
-		       calc_str(d, "dtype"));
+		fprintf(out,
+			"For %s an error marks a GEMM cuBLAS has no kernel for: pad the dimension (or run that\n"
+			"GEMM in bf16).\n",
+			calc_str(d, "dtype"));
 	else if (errors && tensor_cores && !amd)
-		printf("ridge flags where a dimension leaves the fast kernels, not how much slower they run: on\n"
-		       "cuBLAS >= 11 an unaligned GEMM stays on tensor cores through slower kernels or\n"
-		       "padding (the \"falls back to FP32 CUDA cores, 30x slower\" story is cuBLAS < 11).\n"
-		       "ridge-probe measures the real penalty (K = 8192 vs 8191 vs 8184).\n");
+		fprintf(out, "ridge flags where a dimension leaves the fast kernels, not how much slower they run: on\n"
+			     "cuBLAS >= 11 an unaligned GEMM stays on tensor cores through slower kernels or\n"
+			     "padding (the \"falls back to FP32 CUDA cores, 30x slower\" story is cuBLAS < 11).\n"
+			     "ridge-probe measures the real penalty (K = 8192 vs 8191 vs 8184).\n");
 	else if (errors)
-		printf("ridge flags where a dimension is unaligned, not how much slower it runs; the probe\n"
-		       "measures that on the GPU.\n");
+		fprintf(out, "ridge flags where a dimension is unaligned, not how much slower it runs; the probe\n"
+			     "measures that on the GPU.\n");
 }
 
-static void align_print(const cJSON *d)
+static void align_print(FILE *out, const cJSON *d)
 {
-	print_result(d, true);
+	print_result(out, d, true);
 }
 
-static void align_print_item(const cJSON *d)
+static void align_print_item(FILE *out, const cJSON *d)
 {
-	print_result(d, false);
+	print_result(out, d, false);
 }
 
 const struct calc calc_align = {
@@ -751,7 +762,7 @@ static cJSON *report_finding_json(const char *label, const struct ridge_align_di
 }
 
 /* ridge report: the textbook's cases (7.2.3, review question 3) on this GPU. */
-void report_align(const struct ridge_gpu *gpu, cJSON *json)
+void report_align(FILE *out, const struct ridge_gpu *gpu, cJSON *json)
 {
 	static const struct {
 		const char *label;
@@ -775,13 +786,13 @@ void report_align(const struct ridge_gpu *gpu, cJSON *json)
 	const char *hn = ridge_dtype_name(half_dtype);
 	cJSON *aj = json ? cJSON_AddObjectToObject(json, "align") : NULL, *dims = NULL;
 	if (!json)
-		printf("== Tensor-core alignment (textbook §7.2.3) on %s ==\n", gpu->name);
+		fprintf(out, "== Tensor-core alignment (textbook §7.2.3) on %s ==\n", gpu->name);
 	if (align_rule(gpu, half_dtype, &half, err, sizeof err) != 0 ||
 	    align_rule(gpu, RIDGE_FP8, &fp8, err, sizeof err)) {
 		if (aj)
 			cJSON_AddStringToObject(aj, "error", err);
 		else
-			printf("cannot check: %s\n", err);
+			fprintf(out, "cannot check: %s\n", err);
 		return;
 	}
 	if (aj) {
@@ -795,13 +806,13 @@ void report_align(const struct ridge_gpu *gpu, cJSON *json)
 		dims = cJSON_AddArrayToObject(aj, "dims");
 	}
 	if (!json) {
-		printf("%s: multiples of %lld required, %lld recommended; fp8: %lld and %lld\n", hn,
-		       half.required_multiple, half.recommended_multiple, fp8.required_multiple,
-		       fp8.recommended_multiple);
+		fprintf(out, "%s: multiples of %lld required, %lld recommended; fp8: %lld and %lld\n", hn,
+			half.required_multiple, half.recommended_multiple, fp8.required_multiple,
+			fp8.recommended_multiple);
 		char fix_head[24];
 		snprintf(fix_head, sizeof fix_head, "%s fix", hn);
-		printf("%-30s %-8s %-8s %9s %7s %14s %9s %9s\n", "dimension (as N)", hn, "fp8", fix_head, "tiles",
-		       "waves", "tile eff", "wave eff");
+		fprintf(out, "%-30s %-8s %-8s %9s %7s %14s %9s %9s\n", "dimension (as N)", hn, "fp8", fix_head, "tiles",
+			"waves", "tile eff", "wave eff");
 	}
 	struct ridge_align_dim seen_half[2], seen_fp8[2];
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -813,7 +824,7 @@ void report_align(const struct ridge_gpu *gpu, cJSON *json)
 			if (aj)
 				cJSON_AddStringToObject(aj, "error", err);
 			else
-				printf("%-30s %s\n", cases[i].label, err);
+				fprintf(out, "%-30s %s\n", cases[i].label, err);
 			return;
 		}
 		if (i < 2) {
@@ -833,22 +844,22 @@ void report_align(const struct ridge_gpu *gpu, cJSON *json)
 		char fix[24], w[32];
 		fmt_next(&a, true, fix, sizeof fix);
 		fmt_waves(&t, w, sizeof w);
-		printf("%-30s %-8s %-8s %9s %7lld %14s %8.2f%% %8.2f%%\n", cases[i].label,
-		       half.matrix_path ? align_severity_name(a.severity) : "no TC",
-		       fp8.matrix_path ? align_severity_name(b.severity) : "no TC", fix, t.tiles, w,
-		       100 * t.tile_efficiency, 100 * t.wave_efficiency);
+		fprintf(out, "%-30s %-8s %-8s %9s %7lld %14s %8.2f%% %8.2f%%\n", cases[i].label,
+			half.matrix_path ? align_severity_name(a.severity) : "no TC",
+			fp8.matrix_path ? align_severity_name(b.severity) : "no TC", fix, t.tiles, w,
+			100 * t.tile_efficiency, 100 * t.wave_efficiency);
 	}
 	if (!json) {
-		printf("tiles: M = %lld tokens x N, %dx%d CTA tiles, one per %s, %d %s.\n", tokens, tile.m, tile.n,
-		       gpu->vendor == RIDGE_VENDOR_AMD ? "CU" : "SM", gpu->sm_count,
-		       gpu->vendor == RIDGE_VENDOR_AMD ? "CUs" : "SMs");
+		fprintf(out, "tiles: M = %lld tokens x N, %dx%d CTA tiles, one per %s, %d %s.\n", tokens, tile.m,
+			tile.n, gpu->vendor == RIDGE_VENDOR_AMD ? "CU" : "SM", gpu->sm_count,
+			gpu->vendor == RIDGE_VENDOR_AMD ? "CUs" : "SMs");
 		char line[200];
 		for (int i = 0; i < 2; i++) {
-			printf("%lld:\n", cases[i].value);
+			fprintf(out, "%lld:\n", cases[i].value);
 			verdict(gpu, &half, &seen_half[i], line, sizeof line);
-			printf("  %s\n", line);
+			fprintf(out, "  %s\n", line);
 			verdict(gpu, &fp8, &seen_fp8[i], line, sizeof line);
-			printf("  %s\n", line);
+			fprintf(out, "  %s\n", line);
 		}
 	}
 
@@ -877,13 +888,14 @@ void report_align(const struct ridge_gpu *gpu, cJSON *json)
 			json_ratio(o, "ffn_fraction", ffn, total);
 			return;
 		}
-		printf("A Llama-3-70B shape with intermediate 21845: gate, up and down carry %.1f%% of the forward\n"
-		       "GEMM FLOPs at %lld tokens (the textbook says ~36%% of model compute; attention's Q K^T and P V\n"
-		       "are not counted here and grow with context).\n",
-		       100 * ffn / total, tokens);
+		fprintf(out,
+			"A Llama-3-70B shape with intermediate 21845: gate, up and down carry %.1f%% of the forward\n"
+			"GEMM FLOPs at %lld tokens (the textbook says ~36%% of model compute; attention's Q K^T and P V\n"
+			"are not counted here and grow with context).\n",
+			100 * ffn / total, tokens);
 	}
 	if (json)
 		return;
-	printf("The textbook's \"not divisible by 16 silently falls back to FP32 CUDA cores, 30x slower\" is\n"
-	       "cuBLAS < 11; newer cuBLAS uses slower tensor-core kernels or pads. ridge-probe measures it.\n");
+	fprintf(out, "The textbook's \"not divisible by 16 silently falls back to FP32 CUDA cores, 30x slower\" is\n"
+		     "cuBLAS < 11; newer cuBLAS uses slower tensor-core kernels or pads. ridge-probe measures it.\n");
 }

@@ -582,16 +582,16 @@ static cJSON *result_json(const struct ridge_gpu *fitted, const struct cal_input
 	return doc;
 }
 
-static void print_result(const struct ridge_gpu *fitted, const struct cal_input *in,
+static void print_result(FILE *out, const struct ridge_gpu *fitted, const struct cal_input *in,
 			 const struct slot_fit fits[RIDGE_TIMING_SLOTS], bool no_fit)
 {
-	printf("Time model %s %s (%s), %s ceilings\n", no_fit ? "of" : "fitted on", fitted->name, fitted->id,
-	       app_ceiling_source(fitted));
+	fprintf(out, "Time model %s %s (%s), %s ceilings\n", no_fit ? "of" : "fitted on", fitted->name, fitted->id,
+		app_ceiling_source(fitted));
 	if (no_fit)
-		printf("  nothing fitted: every case judged with the entry's own timing section\n");
-	printf("  predicted = max(compute / compute eff., memory / memory eff.) + fixed cost, per class\n\n");
-	printf("  %-16s %7s %9s %9s %10s %10s %10s\n", "class", "fit set", "compute", "memory", "fixed", "fit |err|",
-	       "held-out");
+		fprintf(out, "  nothing fitted: every case judged with the entry's own timing section\n");
+	fprintf(out, "  predicted = max(compute / compute eff., memory / memory eff.) + fixed cost, per class\n\n");
+	fprintf(out, "  %-16s %7s %9s %9s %10s %10s %10s\n", "class", "fit set", "compute", "memory", "fixed",
+		"fit |err|", "held-out");
 	for (int slot = 0; slot < RIDGE_TIMING_SLOTS; slot++) {
 		if (!fits[slot].any)
 			continue;
@@ -605,14 +605,14 @@ static void print_result(const struct ridge_gpu *fitted, const struct cal_input 
 		if (fits[slot].heldout_count)
 			snprintf(held, sizeof held, "%.1f%% (%d)", 100 * fits[slot].heldout_median,
 				 fits[slot].heldout_count);
-		printf("  %-16s %7d %9s %9s %10s %9.1f%% %10s\n", timing_slot_key(slot), fits[slot].fit_count, ce, me,
-		       fixed, 100 * fits[slot].fit_median, held);
+		fprintf(out, "  %-16s %7d %9s %9s %10s %9.1f%% %10s\n", timing_slot_key(slot), fits[slot].fit_count, ce,
+			me, fixed, 100 * fits[slot].fit_median, held);
 	}
 	if (fitted->attention_default[0])
-		printf("  attention default: %s (the implementation the measured attention kernels ran)\n",
-		       fitted->attention_default);
-	printf("\n  %-8s %-46s %11s %11s %11s %8s %8s\n", "set", "kernel", "measured", "floor", "predicted", "error",
-	       "floor");
+		fprintf(out, "  attention default: %s (the implementation the measured attention kernels ran)\n",
+			fitted->attention_default);
+	fprintf(out, "\n  %-8s %-46s %11s %11s %11s %8s %8s\n", "set", "kernel", "measured", "floor", "predicted",
+		"error", "floor");
 	int heldout = 0;
 	double *abs_err = malloc((size_t)(in->count > 0 ? in->count : 1) * sizeof *abs_err);
 	for (int i = 0; i < in->count; i++) {
@@ -622,14 +622,14 @@ static void print_result(const struct ridge_gpu *fitted, const struct cal_input 
 		fmt_seconds(c->floor_s, f, sizeof f);
 		fmt_seconds(c->predicted_s, p, sizeof p);
 		double e = relative_error(c);
-		printf("  %-8s %-46.46s %11s %11s %11s %+7.1f%%%s %+7.1f%%\n", c->set, c->call, m, f, p, 100 * e,
-		       fabs(e) > 0.25 ? "!" : " ", 100 * (c->floor_s - c->measured_s) / c->measured_s);
+		fprintf(out, "  %-8s %-46.46s %11s %11s %11s %+7.1f%%%s %+7.1f%%\n", c->set, c->call, m, f, p, 100 * e,
+			fabs(e) > 0.25 ? "!" : " ", 100 * (c->floor_s - c->measured_s) / c->measured_s);
 		if (strcmp(c->set, "heldout") == 0 && abs_err)
 			abs_err[heldout++] = fabs(e);
 	}
 	if (heldout && abs_err)
-		printf("\n  held-out: median |error| %.1f%% over %d cases (the fit never saw them)\n",
-		       100 * ridge_median(abs_err, (size_t)heldout), heldout);
+		fprintf(out, "\n  held-out: median |error| %.1f%% over %d cases (the fit never saw them)\n",
+			100 * ridge_median(abs_err, (size_t)heldout), heldout);
 	free(abs_err);
 }
 
@@ -733,9 +733,9 @@ cJSON *calibrate_json(const struct calibrate_result *r)
 	return result_json(r->fitted, &r->in, r->fits, r->out);
 }
 
-void calibrate_print(const struct calibrate_result *r)
+void calibrate_print(FILE *out, const struct calibrate_result *r)
 {
-	print_result(r->fitted, &r->in, r->fits, r->no_fit);
+	print_result(out, r->fitted, &r->in, r->fits, r->no_fit);
 	if (r->out)
-		printf("\nwrote %s\n", r->out);
+		fprintf(out, "\nwrote %s\n", r->out);
 }

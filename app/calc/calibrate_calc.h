@@ -8,6 +8,7 @@
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "app.h"
 #include "status.h"
@@ -36,8 +37,8 @@ struct calibrate_result *calibrate_run(const struct calibrate_request *req, cons
 
 /* The --json document: fits (per class), cases, and "out" when written. */
 cJSON *calibrate_json(const struct calibrate_result *r);
-/* The human view on stdout: the fit per class, then every case. */
-void calibrate_print(const struct calibrate_result *r);
+/* The human view on out: the fit per class, then every case. */
+void calibrate_print(FILE *out, const struct calibrate_result *r);
 void calibrate_free(struct calibrate_result *r);
 
 #endif

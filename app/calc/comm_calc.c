@@ -104,54 +104,54 @@ static cJSON *comm_run(struct calc_input *in)
 	return o;
 }
 
-static void comm_print(const cJSON *r)
+static void comm_print(FILE *out, const cJSON *r)
 {
 	char a[48], b[48], c[48], d[48], e[48];
 	fmt_bytes(calc_num(r, "bytes"), a, sizeof a);
-	printf("%s of %s on %.0f x %s (%s fabric, %.0f GPUs per domain)\n", calc_str(r, "op"), a, calc_num(r, "gpus"),
-	       calc_str(r, "gpu"), calc_str(r, "topology"), calc_num(r, "domain_gpus"));
+	fprintf(out, "%s of %s on %.0f x %s (%s fabric, %.0f GPUs per domain)\n", calc_str(r, "op"), a,
+		calc_num(r, "gpus"), calc_str(r, "gpu"), calc_str(r, "topology"), calc_num(r, "domain_gpus"));
 	if (strcmp(calc_str(r, "algorithm"), "none") == 0) {
-		printf("  one GPU: nothing to communicate, 0 s\n");
+		fprintf(out, "  one GPU: nothing to communicate, 0 s\n");
 		return;
 	}
 	if (strcmp(calc_str(r, "algorithm"), "auto") == 0)
-		printf("  algorithm NCCL's own choice, as measured, over %s", calc_str(r, "path"));
+		fprintf(out, "  algorithm NCCL's own choice, as measured, over %s", calc_str(r, "path"));
 	else
-		printf("  algorithm %s over %s", calc_str(r, "algorithm"), calc_str(r, "path"));
+		fprintf(out, "  algorithm %s over %s", calc_str(r, "algorithm"), calc_str(r, "path"));
 	if (calc_num(r, "domains") > 1)
-		printf(", %.0f domains of %.4g GPUs", calc_num(r, "domains"), calc_num(r, "gpus_per_domain"));
-	printf("\n\n");
+		fprintf(out, ", %.0f domains of %.4g GPUs", calc_num(r, "domains"), calc_num(r, "gpus_per_domain"));
+	fprintf(out, "\n\n");
 	fmt_seconds(calc_num(r, "base_latency_s"), a, sizeof a);
 	fmt_seconds(calc_num(r, "step_latency_s"), b, sizeof b);
 	fmt_seconds(calc_num(r, "alpha_s"), c, sizeof c);
 	if (strcmp(calc_str(r, "latency_source"), "measured") == 0) {
-		printf("  alpha  %s (measured)\n", c);
+		fprintf(out, "  alpha  %s (measured)\n", c);
 	} else {
-		printf("  alpha  %s + %.0f steps x %s", a, calc_num(r, "intra_steps"), b);
+		fprintf(out, "  alpha  %s + %.0f steps x %s", a, calc_num(r, "intra_steps"), b);
 		if (calc_num(r, "inter_steps") > 0) {
 			fmt_seconds(calc_num(r, "net_step_latency_s"), d, sizeof d);
-			printf(" + %.0f network steps x %s", calc_num(r, "inter_steps"), d);
+			fprintf(out, " + %.0f network steps x %s", calc_num(r, "inter_steps"), d);
 		}
-		printf(" = %s (%s)\n", c, calc_str(r, "latency_source"));
+		fprintf(out, " = %s (%s)\n", c, calc_str(r, "latency_source"));
 	}
 	fmt_bytes(calc_num(r, "bus_bytes"), a, sizeof a);
 	fmt_si(calc_num(r, "bus_bandwidth"), "B/s", b, sizeof b);
 	fmt_si(calc_num(r, "link_bandwidth"), "B/s", d, sizeof d);
-	printf("  bus    %.6g x M = %s per GPU at %s", calc_num(r, "bus_factor"), a, b);
+	fprintf(out, "  bus    %.6g x M = %s per GPU at %s", calc_num(r, "bus_factor"), a, b);
 	if (strcmp(calc_str(r, "bandwidth_source"), "derived") == 0)
-		printf(" (derived: %s links x %.4g efficiency)\n", d, calc_num(r, "efficiency"));
+		fprintf(out, " (derived: %s links x %.4g efficiency)\n", d, calc_num(r, "efficiency"));
 	else
-		printf(" (%s; the links carry %s)\n", calc_str(r, "bandwidth_source"), d);
+		fprintf(out, " (%s; the links carry %s)\n", calc_str(r, "bandwidth_source"), d);
 	fmt_seconds(calc_num(r, "time_s"), a, sizeof a);
 	fmt_si(calc_num(r, "algbw"), "B/s", b, sizeof b);
 	fmt_si(calc_num(r, "busbw"), "B/s", c, sizeof c);
 	fmt_seconds(calc_num(r, "alpha_s"), d, sizeof d);
 	fmt_seconds(calc_num(r, "time_s") - calc_num(r, "alpha_s"), e, sizeof e);
-	printf("  time   %s = %s latency + %s transfer; algbw %s, busbw %s\n", a, d, e, b, c);
+	fprintf(out, "  time   %s = %s latency + %s transfer; algbw %s, busbw %s\n", a, d, e, b, c);
 
 	const cJSON *sweep = cJSON_GetObjectItemCaseSensitive(r, "sweep");
 	if (cJSON_IsArray(sweep)) {
-		printf("\n  %12s %-7s %12s %12s %12s %9s\n", "size", "algo", "time", "algbw", "busbw", "latency");
+		fprintf(out, "\n  %12s %-7s %12s %12s %12s %9s\n", "size", "algo", "time", "algbw", "busbw", "latency");
 		const cJSON *row;
 		cJSON_ArrayForEach (row, sweep) {
 			fmt_bytes(calc_num(row, "bytes"), a, sizeof a);
@@ -159,7 +159,7 @@ static void comm_print(const cJSON *r)
 			fmt_si(calc_num(row, "algbw"), "B/s", c, sizeof c);
 			fmt_si(calc_num(row, "busbw"), "B/s", d, sizeof d);
 			fmt_percent(calc_num(row, "latency_share"), e, sizeof e);
-			printf("  %12s %-7s %12s %12s %12s %9s\n", a, calc_str(row, "algorithm"), b, c, d, e);
+			fprintf(out, "  %12s %-7s %12s %12s %12s %9s\n", a, calc_str(row, "algorithm"), b, c, d, e);
 		}
 	}
 }

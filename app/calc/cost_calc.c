@@ -103,25 +103,25 @@ cJSON *cost_explain_json(const struct ridge_explain *ex)
 	return array;
 }
 
-void cost_print_explain(const cJSON *r)
+void cost_print_explain(FILE *out, const cJSON *r)
 {
 	const cJSON *steps = cJSON_GetObjectItemCaseSensitive(r, "explain");
 	if (!cJSON_IsArray(steps))
 		return;
-	printf("\nExplain: every step, unrounded (values are the exact doubles, shortest form)\n");
+	fprintf(out, "\nExplain: every step, unrounded (values are the exact doubles, shortest form)\n");
 	int n = 0;
 	const cJSON *s;
 	cJSON_ArrayForEach (s, steps) {
 		char exact[48], grouped[64];
 		double value = calc_num(s, "value");
 		cost_format_exact(value, exact, sizeof exact);
-		printf("  %2d. %s = %s\n", ++n, calc_str(s, "label"), calc_str(s, "formula"));
-		printf("        = %s\n", calc_str(s, "substituted"));
+		fprintf(out, "  %2d. %s = %s\n", ++n, calc_str(s, "label"), calc_str(s, "formula"));
+		fprintf(out, "        = %s\n", calc_str(s, "substituted"));
 		if (value == floor(value) && fabs(value) >= 10000 && fabs(value) < 1e21) {
 			fmt_grouped(value, 0, grouped, sizeof grouped);
-			printf("        = %s %s  (%s)\n", grouped, calc_str(s, "unit"), exact);
+			fprintf(out, "        = %s %s  (%s)\n", grouped, calc_str(s, "unit"), exact);
 		} else {
-			printf("        = %s %s\n", exact, calc_str(s, "unit"));
+			fprintf(out, "        = %s %s\n", exact, calc_str(s, "unit"));
 		}
 	}
 }
@@ -455,7 +455,7 @@ bad:
 	return NULL;
 }
 
-static void print_comm_term(const cJSON *p, const char *key, const char *label, double overlap)
+static void print_comm_term(FILE *out, const cJSON *p, const char *key, const char *label, double overlap)
 {
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(p, key);
 	if (!t)
@@ -465,88 +465,89 @@ static void print_comm_term(const cJSON *p, const char *key, const char *label, 
 	fmt_seconds(calc_num(t, "time_s"), b, sizeof b);
 	fmt_seconds(calc_num(t, "total_s"), c, sizeof c);
 	fmt_seconds(calc_num(t, "total_s") * (1 - overlap), d, sizeof d);
-	printf("  %-18s %6.0f x %s of %s on %.0f GPUs (%s, %s) = %s, exposed %s\n", label, calc_num(t, "count"),
-	       calc_str(t, "op"), a, calc_num(t, "gpus"), calc_str(t, "algorithm"), b, c, d);
+	fprintf(out, "  %-18s %6.0f x %s of %s on %.0f GPUs (%s, %s) = %s, exposed %s\n", label, calc_num(t, "count"),
+		calc_str(t, "op"), a, calc_num(t, "gpus"), calc_str(t, "algorithm"), b, c, d);
 }
 
 /* The communication and memory terms of a parallel step (model/parallel.h). */
-static void print_parallel(const cJSON *r)
+static void print_parallel(FILE *out, const cJSON *r)
 {
 	const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "parallel");
 	if (!p)
 		return;
 	char a[32], b[32], c[32], d[32];
-	printf("\n  Parallel: TP %.0f x PP %.0f x DP %.0f, %.0f micro-batches of %.0f per pipeline, %s\n",
-	       calc_num(p, "tp"), calc_num(p, "pp"), calc_num(p, "dp"), calc_num(p, "micro_batches"),
-	       calc_num(p, "micro_batch"), calc_str(p, "sharding"));
-	print_comm_term(p, "tp_allreduce", "tensor parallel", calc_num(p, "tp_overlap"));
-	print_comm_term(p, "pp_send_recv", "pipeline", 0);
-	print_comm_term(p, "dp_allreduce", "gradients", calc_num(p, "dp_overlap"));
-	print_comm_term(p, "dp_reduce_scatter", "gradients", calc_num(p, "dp_overlap"));
-	print_comm_term(p, "dp_allgather", "weights", calc_num(p, "dp_overlap"));
+	fprintf(out, "\n  Parallel: TP %.0f x PP %.0f x DP %.0f, %.0f micro-batches of %.0f per pipeline, %s\n",
+		calc_num(p, "tp"), calc_num(p, "pp"), calc_num(p, "dp"), calc_num(p, "micro_batches"),
+		calc_num(p, "micro_batch"), calc_str(p, "sharding"));
+	print_comm_term(out, p, "tp_allreduce", "tensor parallel", calc_num(p, "tp_overlap"));
+	print_comm_term(out, p, "pp_send_recv", "pipeline", 0);
+	print_comm_term(out, p, "dp_allreduce", "gradients", calc_num(p, "dp_overlap"));
+	print_comm_term(out, p, "dp_reduce_scatter", "gradients", calc_num(p, "dp_overlap"));
+	print_comm_term(out, p, "dp_allgather", "weights", calc_num(p, "dp_overlap"));
 	fmt_seconds(calc_num(p, "compute_s"), a, sizeof a);
 	fmt_seconds(calc_num(p, "bubble_s"), b, sizeof b);
 	fmt_seconds(calc_num(p, "exposed_comm_s"), c, sizeof c);
 	fmt_seconds(calc_num(p, "step_time_s"), d, sizeof d);
 	char share[32];
 	fmt_percent(calc_num(p, "comm_share"), share, sizeof share);
-	printf("  step = compute %s + bubble %s + exposed communication %s = %s (communication %s of the step)\n", a, b,
-	       c, d, share);
+	fprintf(out, "  step = compute %s + bubble %s + exposed communication %s = %s (communication %s of the step)\n",
+		a, b, c, d, share);
 	if (calc_has(p, "predicted_mfu")) {
 		fmt_percent(calc_num(p, "compute_efficiency"), a, sizeof a);
 		fmt_percent(calc_num(p, "predicted_mfu"), b, sizeof b);
-		printf("  kernels at %s of peak -> predicted MFU %s (used for the cost)\n", a, b);
+		fprintf(out, "  kernels at %s of peak -> predicted MFU %s (used for the cost)\n", a, b);
 	} else {
 		fmt_percent(calc_num(p, "implied_compute_efficiency"), a, sizeof a);
 		fmt_percent(calc_num(r, "mfu"), b, sizeof b);
-		printf("  for MFU %s the kernels must reach %s of peak\n", b, a);
+		fprintf(out, "  for MFU %s the kernels must reach %s of peak\n", b, a);
 	}
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(p, "memory");
 	struct calc_text text = { 0 };
-	printf("  memory per GPU: weights %s + grads %s + optimizer %s", calc_text_bytes(&text, m, "weights_bytes"),
-	       calc_text_bytes(&text, m, "grads_bytes"), calc_text_bytes(&text, m, "optimizer_bytes"));
+	fprintf(out, "  memory per GPU: weights %s + grads %s + optimizer %s",
+		calc_text_bytes(&text, m, "weights_bytes"), calc_text_bytes(&text, m, "grads_bytes"),
+		calc_text_bytes(&text, m, "optimizer_bytes"));
 	if (calc_has(m, "activations_bytes"))
-		printf(" + activations %s (recompute %s)", calc_text_bytes(&text, m, "activations_bytes"),
-		       calc_str(m, "recompute"));
+		fprintf(out, " + activations %s (recompute %s)", calc_text_bytes(&text, m, "activations_bytes"),
+			calc_str(m, "recompute"));
 	else
-		printf(" (activations: give --hidden-size and --layers)");
-	printf(" = %s of %s: %s\n", calc_text_bytes(&text, m, "required_bytes"),
-	       calc_text_bytes(&text, m, "available_bytes"),
-	       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "fits")) ? "fits" : "DOES NOT FIT");
+		fprintf(out, " (activations: give --hidden-size and --layers)");
+	fprintf(out, " = %s of %s: %s\n", calc_text_bytes(&text, m, "required_bytes"),
+		calc_text_bytes(&text, m, "available_bytes"),
+		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "fits")) ? "fits" : "DOES NOT FIT");
 }
 
-static void train_print(const cJSON *r)
+static void train_print(FILE *out, const cJSON *r)
 {
 	char a[64], b[64], c[64], d[64];
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(r, "target");
 	fmt_si(calc_num(r, "peak_flops"), "FLOP/s", a, sizeof a);
-	printf("Training cost: %.0f x %s at %s each", calc_num(r, "gpus"), calc_str(r, "gpu"), a);
+	fprintf(out, "Training cost: %.0f x %s at %s each", calc_num(r, "gpus"), calc_str(r, "gpu"), a);
 	if (strcmp(calc_str(r, "peak_source"), "given") == 0) {
 		if (calc_has(r, "hwdb_peak_flops")) {
 			fmt_si(calc_num(r, "hwdb_peak_flops"), "FLOP/s", b, sizeof b);
-			printf(" (given; hwdb %s dense: %s)", calc_str(r, "dtype"), b);
+			fprintf(out, " (given; hwdb %s dense: %s)", calc_str(r, "dtype"), b);
 		} else {
-			printf(" (given)");
+			fprintf(out, " (given)");
 		}
 	} else {
-		printf(" (%s %s dense, %s)", strcmp(calc_str(r, "peak_source"), "measured") == 0 ? "measured" : "hwdb",
-		       calc_str(r, "dtype"),
-		       strcmp(calc_str(r, "ceilings"), "measured") == 0 ? "calibration" : "spec sheet");
+		fprintf(out, " (%s %s dense, %s)",
+			strcmp(calc_str(r, "peak_source"), "measured") == 0 ? "measured" : "hwdb", calc_str(r, "dtype"),
+			strcmp(calc_str(r, "ceilings"), "measured") == 0 ? "calibration" : "spec sheet");
 	}
 	fmt_usd(calc_num(r, "price_usd_per_gpu_hour"), c, sizeof c);
-	printf(", %s per GPU-hour%s\n", c, strcmp(calc_str(r, "price_source"), "hwdb") == 0 ? " (hwdb)" : "");
+	fprintf(out, ", %s per GPU-hour%s\n", c, strcmp(calc_str(r, "price_source"), "hwdb") == 0 ? " (hwdb)" : "");
 
 	fmt_grouped(calc_num(r, "flops_per_step"), 0, a, sizeof a);
 	fmt_grouped(calc_num(r, "steps"), 0, b, sizeof b);
 	cost_format_exact(calc_num(r, "params"), d, sizeof d);
-	printf("  N = %s parameters, seq %.0f x batch %.0f, %s steps; FLOPs per step (%s) = %s\n", d,
-	       calc_num(r, "seq"), calc_num(r, "batch"), b,
-	       strcmp(calc_str(r, "flops_formula"), "palm") == 0 ? "6N + attention" : "6N", a);
+	fprintf(out, "  N = %s parameters, seq %.0f x batch %.0f, %s steps; FLOPs per step (%s) = %s\n", d,
+		calc_num(r, "seq"), calc_num(r, "batch"), b,
+		strcmp(calc_str(r, "flops_formula"), "palm") == 0 ? "6N + attention" : "6N", a);
 
-	printf("\n  %-22s %24s", "", "current");
+	fprintf(out, "\n  %-22s %24s", "", "current");
 	if (t)
-		printf(" %24s", "target");
-	printf("\n");
+		fprintf(out, " %24s", "target");
+	fprintf(out, "\n");
 	struct {
 		const char *label, *key;
 		int kind; /* 0 percent, 1 seconds, 2 hours, 3 usd, 4 count, 5 GPU-hours */
@@ -559,7 +560,7 @@ static void train_print(const cJSON *r)
 	};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		const cJSON *objs[2] = { r, t };
-		printf("  %-22s", rows[i].label);
+		fprintf(out, "  %-22s", rows[i].label);
 		for (int j = 0; j < (t ? 2 : 1); j++) {
 			double x = calc_num(objs[j], rows[i].key);
 			if (rows[i].kind == 0)
@@ -573,53 +574,54 @@ static void train_print(const cJSON *r)
 				fmt_gpu_hours(x, a, sizeof a);
 			else
 				fmt_usd(x, a, sizeof a);
-			printf(" %24s", a);
+			fprintf(out, " %24s", a);
 		}
-		printf("\n");
+		fprintf(out, "\n");
 	}
 	if (t) {
 		fmt_usd(calc_num(r, "savings_usd"), a, sizeof a);
 		fmt_percent(calc_num(r, "savings_fraction"), b, sizeof b);
-		printf("\n  %s: %s (%s of the cost), %.6gx the speed\n",
-		       calc_num(r, "savings_usd") >= 0 ? "savings" : "LOSS", a, b, calc_num(r, "speedup"));
+		fprintf(out, "\n  %s: %s (%s of the cost), %.6gx the speed\n",
+			calc_num(r, "savings_usd") >= 0 ? "savings" : "LOSS", a, b, calc_num(r, "speedup"));
 	}
 	if (calc_has(r, "investment_usd")) {
 		fmt_usd(calc_num(r, "investment_usd"), a, sizeof a);
 		fmt_roi(calc_num(r, "roi_net"), b, sizeof b);
 		fmt_roi(calc_num(r, "roi_gross"), c, sizeof c);
-		printf("  investment %s: net ROI %s, gross ROI %s, ", a, b, c);
+		fprintf(out, "  investment %s: net ROI %s, gross ROI %s, ", a, b, c);
 		if (calc_has(r, "break_even_step")) {
 			fmt_grouped(calc_num(r, "break_even_step"), 1, b, sizeof b);
 			fmt_grouped(calc_num(r, "steps"), 0, c, sizeof c);
-			printf("break-even at step %s of %s\n", b, c);
+			fprintf(out, "break-even at step %s of %s\n", b, c);
 		} else {
-			printf("never breaks even (the target saves nothing)\n");
+			fprintf(out, "never breaks even (the target saves nothing)\n");
 		}
 	}
-	print_parallel(r);
+	print_parallel(out, r);
 	const cJSON *ro = cJSON_GetObjectItemCaseSensitive(r, "rounded");
 	if (ro) {
-		printf("\n  Rounded the way a hand calculation does (step time to 0.1 s, hours to whole hours):\n");
-		printf("    current: %.1f s/step -> %s h -> ", calc_num(ro, "step_time_s"),
-		       (fmt_grouped(calc_num(ro, "wall_hours"), 0, a, sizeof a), a));
+		fprintf(out,
+			"\n  Rounded the way a hand calculation does (step time to 0.1 s, hours to whole hours):\n");
+		fprintf(out, "    current: %.1f s/step -> %s h -> ", calc_num(ro, "step_time_s"),
+			(fmt_grouped(calc_num(ro, "wall_hours"), 0, a, sizeof a), a));
 		fmt_usd(calc_num(ro, "cost_usd"), b, sizeof b);
 		fmt_usd(calc_num(ro, "cost_drift_usd"), c, sizeof c);
-		printf("%s (drift %s)\n", b, c);
-		printf("    target:  %.1f s/step -> %s h -> ", calc_num(ro, "target_step_time_s"),
-		       (fmt_grouped(calc_num(ro, "target_wall_hours"), 0, a, sizeof a), a));
+		fprintf(out, "%s (drift %s)\n", b, c);
+		fprintf(out, "    target:  %.1f s/step -> %s h -> ", calc_num(ro, "target_step_time_s"),
+			(fmt_grouped(calc_num(ro, "target_wall_hours"), 0, a, sizeof a), a));
 		fmt_usd(calc_num(ro, "target_cost_usd"), b, sizeof b);
 		fmt_usd(calc_num(ro, "target_cost_drift_usd"), c, sizeof c);
-		printf("%s (drift %s)\n", b, c);
+		fprintf(out, "%s (drift %s)\n", b, c);
 		fmt_usd(calc_num(ro, "savings_usd"), b, sizeof b);
 		fmt_usd(calc_num(ro, "savings_drift_usd"), c, sizeof c);
-		printf("    savings: %s (drift %s)", b, c);
+		fprintf(out, "    savings: %s (drift %s)", b, c);
 		if (calc_has(ro, "roi_net")) {
 			fmt_roi(calc_num(ro, "roi_net"), c, sizeof c);
-			printf(", net ROI %s", c);
+			fprintf(out, ", net ROI %s", c);
 		}
-		printf("\n");
+		fprintf(out, "\n");
 	}
-	cost_print_explain(r);
+	cost_print_explain(out, r);
 }
 
 const struct calc calc_cost_train = {

@@ -226,65 +226,65 @@ static cJSON *decode_run(struct calc_input *in)
 	return o;
 }
 
-static void decode_print(const cJSON *r)
+static void decode_print(FILE *out, const cJSON *r)
 {
 	if (calc_has(r, "model")) {
-		serve_print(r, "tpot_s");
+		serve_print(out, r, "tpot_s");
 		return;
 	}
 	char a[64], b[64], c[64], d[64];
 	fmt_si(calc_num(r, "bandwidth"), "B/s", a, sizeof a);
 	fmt_si(calc_num(r, "peak_flops"), "FLOP/s", b, sizeof b);
 	fmt_usd(calc_num(r, "price_usd_per_gpu_hour"), c, sizeof c);
-	printf("Decode cost: %.0f x %s (%s, %s %s each: %s), %s per GPU-hour%s\n", calc_num(r, "gpus"),
-	       calc_str(r, "gpu"), a, calc_str(r, "compute_dtype"), b,
-	       strcmp(calc_str(r, "ceilings"), "measured") == 0 ? "measured" : "spec sheet", c,
-	       strcmp(calc_str(r, "price_source"), "hwdb") == 0 ? " (hwdb)" : "");
+	fprintf(out, "Decode cost: %.0f x %s (%s, %s %s each: %s), %s per GPU-hour%s\n", calc_num(r, "gpus"),
+		calc_str(r, "gpu"), a, calc_str(r, "compute_dtype"), b,
+		strcmp(calc_str(r, "ceilings"), "measured") == 0 ? "measured" : "spec sheet", c,
+		strcmp(calc_str(r, "price_source"), "hwdb") == 0 ? " (hwdb)" : "");
 	fmt_grouped(calc_num(r, "params"), 0, a, sizeof a);
-	printf("  %s parameters, weights %s, KV cache %s; batch %.0f x context %.0f\n", a, calc_str(r, "weight_dtype"),
-	       calc_str(r, "kv_dtype"), calc_num(r, "batch"), calc_num(r, "context"));
+	fprintf(out, "  %s parameters, weights %s, KV cache %s; batch %.0f x context %.0f\n", a,
+		calc_str(r, "weight_dtype"), calc_str(r, "kv_dtype"), calc_num(r, "batch"), calc_num(r, "context"));
 	fmt_grouped(calc_num(r, "kv_bytes_per_token"), 0, a, sizeof a);
 	cost_format_exact(calc_num(r, "kv_dtype_bytes"), d, sizeof d);
-	printf("\n  KV bytes per token    2 x %.0f layers x %.0f KV heads x %.0f x %s B = %s B\n",
-	       calc_num(r, "layers"), calc_num(r, "kv_heads"), calc_num(r, "head_dim"), d, a);
+	fprintf(out, "\n  KV bytes per token    2 x %.0f layers x %.0f KV heads x %.0f x %s B = %s B\n",
+		calc_num(r, "layers"), calc_num(r, "kv_heads"), calc_num(r, "head_dim"), d, a);
 	fmt_si(calc_num(r, "weight_bytes"), "B", a, sizeof a);
 	fmt_si(calc_num(r, "kv_bytes"), "B", b, sizeof b);
 	fmt_si(calc_num(r, "bytes_per_step"), "B", c, sizeof c);
-	printf("  bytes per step        weights %s + KV cache %s = %s\n", a, b, c);
+	fprintf(out, "  bytes per step        weights %s + KV cache %s = %s\n", a, b, c);
 	fmt_seconds(calc_num(r, "memory_time_s"), a, sizeof a);
 	fmt_seconds(calc_num(r, "compute_time_s"), b, sizeof b);
-	printf("  memory time           %s;  compute time %s  -> %s-bound\n", a, b, calc_str(r, "bound"));
+	fprintf(out, "  memory time           %s;  compute time %s  -> %s-bound\n", a, b, calc_str(r, "bound"));
 	fmt_seconds(calc_num(r, "tpot_s"), a, sizeof a);
 	fmt_grouped(calc_num(r, "tokens_per_s"), 1, b, sizeof b);
 	fmt_usd(calc_num(r, "usd_per_million_tokens"), c, sizeof c);
-	printf("  TPOT %s, %s tokens/s, %s per million tokens\n", a, b, c);
+	fprintf(out, "  TPOT %s, %s tokens/s, %s per million tokens\n", a, b, c);
 	fmt_si(calc_num(r, "memory_required_bytes"), "B", a, sizeof a);
 	fmt_si(calc_num(r, "memory_available_bytes"), "B", b, sizeof b);
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "fits")))
-		printf("  memory: %s of %s\n", a, b);
+		fprintf(out, "  memory: %s of %s\n", a, b);
 	else
-		printf("  DOES NOT FIT: needs %s, the GPUs have %s\n", a, b);
+		fprintf(out, "  DOES NOT FIT: needs %s, the GPUs have %s\n", a, b);
 	if (calc_has(r, "crossover_batch"))
-		printf("  compute-bound from batch %.1f on (at this context)\n", calc_num(r, "crossover_batch"));
+		fprintf(out, "  compute-bound from batch %.1f on (at this context)\n", calc_num(r, "crossover_batch"));
 	else
-		printf("  never compute-bound at this context: each request's KV read outgrows its compute\n");
+		fprintf(out, "  never compute-bound at this context: each request's KV read outgrows its compute\n");
 
 	const cJSON *sweep = cJSON_GetObjectItemCaseSensitive(r, "sweep");
 	if (cJSON_IsArray(sweep)) {
-		printf("\n  %6s %12s %12s %14s %12s %8s %5s\n", "batch", "bytes/step", "TPOT", "tokens/s", "$/M tokens",
-		       "bound", "fits");
+		fprintf(out, "\n  %6s %12s %12s %14s %12s %8s %5s\n", "batch", "bytes/step", "TPOT", "tokens/s",
+			"$/M tokens", "bound", "fits");
 		const cJSON *row;
 		cJSON_ArrayForEach (row, sweep) {
 			fmt_si(calc_num(row, "bytes_per_step"), "B", a, sizeof a);
 			fmt_seconds(calc_num(row, "tpot_s"), b, sizeof b);
 			fmt_grouped(calc_num(row, "tokens_per_s"), 1, c, sizeof c);
 			fmt_usd(calc_num(row, "usd_per_million_tokens"), d, sizeof d);
-			printf("  %6.0f %12s %12s %14s %12s %8s %5s\n", calc_num(row, "batch"), a, b, c, d,
-			       calc_str(row, "bound"),
-			       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "fits")) ? "yes" : "NO");
+			fprintf(out, "  %6.0f %12s %12s %14s %12s %8s %5s\n", calc_num(row, "batch"), a, b, c, d,
+				calc_str(row, "bound"),
+				cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "fits")) ? "yes" : "NO");
 		}
 	}
-	cost_print_explain(r);
+	cost_print_explain(out, r);
 }
 
 const struct calc calc_cost_decode = {
@@ -331,9 +331,9 @@ static cJSON *prefill_run(struct calc_input *in)
 	return serve_run(in, RIDGE_PHASE_PREFILL);
 }
 
-static void prefill_print(const cJSON *r)
+static void prefill_print(FILE *out, const cJSON *r)
 {
-	serve_print(r, "ttft_s");
+	serve_print(out, r, "ttft_s");
 }
 
 const struct calc calc_cost_prefill = {

@@ -33,6 +33,6 @@ int cost_resolve_price(struct calc_input *in, double *price, cJSON *o);
 
 cJSON *cost_explain_json(const struct ridge_explain *ex);
 
-void cost_print_explain(const cJSON *r);
+void cost_print_explain(FILE *out, const cJSON *r);
 
 #endif

@@ -325,13 +325,13 @@ void serve_json_explain(cJSON *o, const struct ridge_serve_request *req, const s
 		    "%.17g + %.17g", r->weights_stored_per_gpu, r->kv_cache_per_gpu);
 }
 
-static void print_kernels(const cJSON *r)
+static void print_kernels(FILE *out, const cJSON *r)
 {
 	const cJSON *list = cJSON_GetObjectItemCaseSensitive(r, "kernels");
 	if (!cJSON_IsArray(list))
 		return;
-	printf("\n  %-22s %10s %12s %12s %12s %10s\n", "kernel (per GPU)", "per step", "floor", "predicted", "total",
-	       "fixed");
+	fprintf(out, "\n  %-22s %10s %12s %12s %12s %10s\n", "kernel (per GPU)", "per step", "floor", "predicted",
+		"total", "fixed");
 	const cJSON *k;
 	cJSON_ArrayForEach (k, list) {
 		char a[32], b[32], c[32], d[32];
@@ -339,12 +339,13 @@ static void print_kernels(const cJSON *r)
 		fmt_seconds(calc_num(k, "predicted_s"), b, sizeof b);
 		fmt_seconds(calc_num(k, "total_s"), c, sizeof c);
 		fmt_seconds(calc_num(k, "fixed_cost_s"), d, sizeof d);
-		printf("  %-22s %10.6g %12s %12s %12s %10s\n", calc_str(k, "name"), calc_num(k, "count"), a, b, c, d);
+		fprintf(out, "  %-22s %10.6g %12s %12s %12s %10s\n", calc_str(k, "name"), calc_num(k, "count"), a, b, c,
+			d);
 	}
 }
 
 /* Where the communication term came from, each collective, and its share of the step. */
-static void print_communication(const cJSON *r, const char *step_key)
+static void print_communication(FILE *out, const cJSON *r, const char *step_key)
 {
 	const cJSON *c = cJSON_GetObjectItemCaseSensitive(r, "communication");
 	if (!c)
@@ -353,7 +354,7 @@ static void print_communication(const cJSON *r, const char *step_key)
 	double step = calc_num(r, step_key);
 	fmt_percent(step > 0 ? calc_num(c, "exposed_s") / step : 0, share, sizeof share);
 	if (strcmp(calc_str(c, "source"), "given") == 0) {
-		printf("  communication: given (--communication-ms), %s of the step\n", share);
+		fprintf(out, "  communication: given (--communication-ms), %s of the step\n", share);
 		return;
 	}
 	static const struct {
@@ -367,77 +368,80 @@ static void print_communication(const cJSON *r, const char *step_key)
 		any = true;
 		fmt_bytes(calc_num(t, "bytes"), a, sizeof a);
 		fmt_seconds(calc_num(t, "time_s"), b, sizeof b);
-		printf("  %-16s %.6g x %s of %s on %.0f GPUs (%s over %s, %s each)\n", parts[i].label,
-		       calc_num(t, "count"), calc_str(t, "op"), a, calc_num(t, "gpus"), calc_str(t, "algorithm"),
-		       calc_str(t, "path"), b);
+		fprintf(out, "  %-16s %.6g x %s of %s on %.0f GPUs (%s over %s, %s each)\n", parts[i].label,
+			calc_num(t, "count"), calc_str(t, "op"), a, calc_num(t, "gpus"), calc_str(t, "algorithm"),
+			calc_str(t, "path"), b);
 	}
 	if (!any)
 		return; /* one GPU: nothing to say */
 	fmt_percent(calc_num(c, "overlap"), a, sizeof a);
-	printf("  communication: %s hidden under the kernels (--comm-overlap), the rest is %s of the step\n", a, share);
+	fprintf(out, "  communication: %s hidden under the kernels (--comm-overlap), the rest is %s of the step\n", a,
+		share);
 }
 
-void serve_print(const cJSON *r, const char *step_key)
+void serve_print(FILE *out, const cJSON *r, const char *step_key)
 {
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(r, "model");
 	bool decode = strcmp(step_key, "tpot_s") == 0;
 	char a[64], b[64], c[64], d[64];
-	printf("%s: %s on %.0f x %s (tp %.0f), %s launches, weights %s, KV %s\n", decode ? "Decode step" : "Prefill",
-	       calc_str(m, "file"), calc_num(r, "gpus"), calc_str(r, "gpu"), calc_num(r, "tp"), calc_str(r, "launch"),
-	       calc_str(r, "weight_dtype"), calc_str(r, "kv_dtype"));
-	printf("  batch %.0f x %s %.0f; %.6g tokens through the step", calc_num(r, "batch"), decode ? "context" : "seq",
-	       calc_num(r, decode ? "context" : "seq"), calc_num(r, "tokens"));
+	fprintf(out, "%s: %s on %.0f x %s (tp %.0f), %s launches, weights %s, KV %s\n",
+		decode ? "Decode step" : "Prefill", calc_str(m, "file"), calc_num(r, "gpus"), calc_str(r, "gpu"),
+		calc_num(r, "tp"), calc_str(r, "launch"), calc_str(r, "weight_dtype"), calc_str(r, "kv_dtype"));
+	fprintf(out, "  batch %.0f x %s %.0f; %.6g tokens through the step", calc_num(r, "batch"),
+		decode ? "context" : "seq", calc_num(r, decode ? "context" : "seq"), calc_num(r, "tokens"));
 	if (calc_has(r, "experts_touched_per_layer"))
-		printf("; experts touched per MoE layer %.6g", calc_num(r, "experts_touched_per_layer"));
-	printf("\n");
+		fprintf(out, "; experts touched per MoE layer %.6g", calc_num(r, "experts_touched_per_layer"));
+	fprintf(out, "\n");
 	fmt_si(calc_num(r, "weight_bytes"), "B", a, sizeof a);
 	fmt_si(calc_num(r, "kv_bytes"), "B", b, sizeof b);
 	fmt_si(calc_num(r, "bytes_per_step"), "B", c, sizeof c);
 	fmt_si(calc_num(r, "flops_per_step"), "FLOP", d, sizeof d);
-	printf("  weights read %s, KV %s %s, all traffic %s, %s (all GPUs)\n", a, decode ? "read" : "written", b, c, d);
-	print_kernels(r);
+	fprintf(out, "  weights read %s, KV %s %s, all traffic %s, %s (all GPUs)\n", a, decode ? "read" : "written", b,
+		c, d);
+	print_kernels(out, r);
 	fmt_seconds(calc_num(r, "kernel_time_s"), a, sizeof a);
 	fmt_seconds(calc_num(r, "launch_time_s"), b, sizeof b);
 	fmt_seconds(calc_num(r, "communication_time_s"), c, sizeof c);
 	fmt_seconds(calc_num(r, step_key), d, sizeof d);
-	printf("\n  %s %s = kernels %s + launches %s (%.6g kernels) + communication %s\n", decode ? "TPOT" : "TTFT", d,
-	       a, b, calc_num(r, "kernels_per_step"), c);
-	print_communication(r, step_key);
+	fprintf(out, "\n  %s %s = kernels %s + launches %s (%.6g kernels) + communication %s\n",
+		decode ? "TPOT" : "TTFT", d, a, b, calc_num(r, "kernels_per_step"), c);
+	print_communication(out, r, step_key);
 	fmt_seconds(calc_num(r, decode ? "tpot_floor_s" : "ttft_floor_s"), a, sizeof a);
 	fmt_seconds(calc_num(r, "memory_time_s"), b, sizeof b);
 	fmt_seconds(calc_num(r, "compute_time_s"), c, sizeof c);
-	printf("  roofline floor %s (memory %s, compute %s: %s-bound)\n", a, b, c, calc_str(r, "bound"));
+	fprintf(out, "  roofline floor %s (memory %s, compute %s: %s-bound)\n", a, b, c, calc_str(r, "bound"));
 	fmt_grouped(calc_num(r, "tokens_per_s"), 1, a, sizeof a);
 	fmt_usd(calc_num(r, "usd_per_million_tokens"), b, sizeof b);
-	printf("  %s tokens/s, %s per million tokens\n", a, b);
+	fprintf(out, "  %s tokens/s, %s per million tokens\n", a, b);
 	fmt_bytes(calc_num(r, "memory_required_bytes"), a, sizeof a);
 	fmt_bytes(calc_num(r, "memory_available_bytes"), b, sizeof b);
-	printf("  memory per GPU: %s of %s%s; the largest batch that fits: %.0f\n", a, b,
-	       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "fits")) ? "" : " (DOES NOT FIT)",
-	       calc_num(r, "max_batch"));
+	fprintf(out, "  memory per GPU: %s of %s%s; the largest batch that fits: %.0f\n", a, b,
+		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "fits")) ? "" : " (DOES NOT FIT)",
+		calc_num(r, "max_batch"));
 	const cJSON *sweep = cJSON_GetObjectItemCaseSensitive(r, "sweep");
 	if (cJSON_IsArray(sweep)) {
-		printf("\n  %6s %9s %12s %14s %12s %5s\n", "batch", "context", "TPOT", "tokens/s", "$/M tokens",
-		       "fits");
+		fprintf(out, "\n  %6s %9s %12s %14s %12s %5s\n", "batch", "context", "TPOT", "tokens/s", "$/M tokens",
+			"fits");
 		const cJSON *row;
 		cJSON_ArrayForEach (row, sweep) {
 			fmt_seconds(calc_num(row, "tpot_s"), a, sizeof a);
 			fmt_grouped(calc_num(row, "tokens_per_s"), 1, b, sizeof b);
 			fmt_usd(calc_num(row, "usd_per_million_tokens"), c, sizeof c);
-			printf("  %6.0f %9.0f %12s %14s %12s %5s\n", calc_num(row, "batch"), calc_num(row, "context"),
-			       a, b, c, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "fits")) ? "yes" : "NO");
+			fprintf(out, "  %6.0f %9.0f %12s %14s %12s %5s\n", calc_num(row, "batch"),
+				calc_num(row, "context"), a, b, c,
+				cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "fits")) ? "yes" : "NO");
 		}
 	}
 	const cJSON *steps = cJSON_GetObjectItemCaseSensitive(r, "explain");
 	if (cJSON_IsArray(steps)) {
-		printf("\nExplain: every term\n");
+		fprintf(out, "\nExplain: every term\n");
 		int n = 0;
 		const cJSON *s;
 		cJSON_ArrayForEach (s, steps) {
 			char exact[48];
 			cost_format_exact(calc_num(s, "value"), exact, sizeof exact);
-			printf("  %2d. %s = %s\n        = %s\n        = %s %s\n", ++n, calc_str(s, "label"),
-			       calc_str(s, "formula"), calc_str(s, "substituted"), exact, calc_str(s, "unit"));
+			fprintf(out, "  %2d. %s = %s\n        = %s\n        = %s %s\n", ++n, calc_str(s, "label"),
+				calc_str(s, "formula"), calc_str(s, "substituted"), exact, calc_str(s, "unit"));
 		}
 	}
 }

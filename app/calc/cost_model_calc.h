@@ -5,6 +5,7 @@
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "calc.h"
 #include "model_config.h"
@@ -27,7 +28,7 @@ void serve_json_explain(cJSON *o, const struct ridge_serve_request *req, const s
 void serve_storage_scale(const char *name, double *scale_bytes, double *group);
 /* The whole run and the print of its JSON. */
 cJSON *serve_run(struct calc_input *in, enum ridge_serve_phase phase);
-void serve_print(const cJSON *result, const char *step_key);
+void serve_print(FILE *out, const cJSON *result, const char *step_key);
 
 /* The model description's keys (cmd_model.c): ridge model and the cost
  * commands' "model" object. */

@@ -196,7 +196,7 @@ static cJSON *rank_run(struct calc_input *in)
 	return o;
 }
 
-static void rank_print(const cJSON *r)
+static void rank_print(FILE *out, const cJSON *r)
 {
 	const cJSON *a = cJSON_GetObjectItemCaseSensitive(r, "assumptions");
 	char budget[64], training[64], inference[64], mfu[64], engineer[64];
@@ -204,13 +204,13 @@ static void rank_print(const cJSON *r)
 	fmt_percent(calc_num(a, "training_share"), training, sizeof training);
 	fmt_percent(calc_num(a, "inference_share"), inference, sizeof inference);
 	fmt_percent(calc_num(a, "baseline_mfu"), mfu, sizeof mfu);
-	printf("Investment ranking: %s/month fleet, %s training / %s inference; assumed: baseline MFU %s,\n", budget,
-	       training, inference, mfu);
+	fprintf(out, "Investment ranking: %s/month fleet, %s training / %s inference; assumed: baseline MFU %s,\n",
+		budget, training, inference, mfu);
 	fmt_usd(calc_num(a, "engineer_usd_per_hour"), engineer, sizeof engineer);
-	printf("  engineering %s/hour x %.4g h/week (a month is 52/12 weeks), savings counted over %.4g months\n",
-	       engineer, calc_num(a, "hours_per_week"), calc_num(a, "horizon_months"));
-	printf("\n  %-2s %-30s %12s  %-40s %13s %15s %9s %9s\n", "#", "project", "cost", "saving", "per month",
-	       "over horizon", "net ROI", "payback");
+	fprintf(out, "  engineering %s/hour x %.4g h/week (a month is 52/12 weeks), savings counted over %.4g months\n",
+		engineer, calc_num(a, "hours_per_week"), calc_num(a, "horizon_months"));
+	fprintf(out, "\n  %-2s %-30s %12s  %-40s %13s %15s %9s %9s\n", "#", "project", "cost", "saving", "per month",
+		"over horizon", "net ROI", "payback");
 	const cJSON *e;
 	cJSON_ArrayForEach (e, cJSON_GetObjectItemCaseSensitive(r, "ranking")) {
 		char cost[32], how[96], month[32], total[32], pct[32], m0[32], m1[32], roi[32];
@@ -228,14 +228,14 @@ static void rank_print(const cJSON *r)
 				 calc_num(e, "tpot_reduction") * 100);
 		}
 		fmt_roi(calc_num(e, "roi_net"), roi, sizeof roi);
-		printf("  %-2.0f %-30.30s %12s  %-40s %13s %15s %9s %6.3g mo\n", calc_num(e, "rank"),
-		       calc_str(e, "name"), cost, how, month, total, roi, calc_num(e, "payback_months"));
+		fprintf(out, "  %-2.0f %-30.30s %12s  %-40s %13s %15s %9s %6.3g mo\n", calc_num(e, "rank"),
+			calc_str(e, "name"), cost, how, month, total, roi, calc_num(e, "payback_months"));
 	}
-	printf("\n  Saving fractions: an MFU gain m0 -> m1 needs m0/m1 of the GPU time (saves 1 - m0/m1 of\n"
-	       "  training spend); a TPOT cut r serves the same tokens in (1 - r) of the time.\n"
-	       "  Gains on the same share do not add: two MFU projects together reach m0 + g1 + g2, not\n"
-	       "  the sum of their savings.\n");
-	cost_print_explain(r);
+	fprintf(out, "\n  Saving fractions: an MFU gain m0 -> m1 needs m0/m1 of the GPU time (saves 1 - m0/m1 of\n"
+		     "  training spend); a TPOT cut r serves the same tokens in (1 - r) of the time.\n"
+		     "  Gains on the same share do not add: two MFU projects together reach m0 + g1 + g2, not\n"
+		     "  the sum of their savings.\n");
+	cost_print_explain(out, r);
 }
 
 const struct calc calc_cost_rank = {

@@ -221,44 +221,44 @@ static cJSON *gemm_run(struct calc_input *in)
 	return doc;
 }
 
-static void gemm_l2_print(const cJSON *d)
+static void gemm_l2_print(FILE *out, const cJSON *d)
 {
 	if (!calc_has(d, "l2_time_s"))
 		return;
 	char a[48], b[48];
 	fmt_seconds(calc_num(d, "l2_time_s"), a, sizeof a);
 	fmt_si(calc_num(d, "l2_bandwidth"), "B/s", b, sizeof b);
-	printf("  L2: the tiled re-reads take %s at %s; binding: %s\n", a, b, calc_str(d, "binding"));
+	fprintf(out, "  L2: the tiled re-reads take %s at %s; binding: %s\n", a, b, calc_str(d, "binding"));
 }
 
-static void gemm_print(const cJSON *d)
+static void gemm_print(FILE *out, const cJSON *d)
 {
 	char a[48], b[48], t[48];
 	const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(d, "kernel");
-	kernel_print_json(kernel);
+	kernel_print_json(out, kernel);
 	fmt_si(calc_num(d, "peak_flops"), "FLOP/s", a, sizeof a);
 	fmt_si(calc_num(d, "bandwidth"), "B/s", b, sizeof b);
-	printf("On %s (%s ceilings): %s %s %s, HBM %s, ridge %.6g FLOP/byte\n", calc_str(d, "gpu"),
-	       calc_str(d, "ceiling_source"), calc_str(d, "compute_dtype"), calc_str(d, "path"), a, b,
-	       calc_num(d, "ridge_point"));
+	fprintf(out, "On %s (%s ceilings): %s %s %s, HBM %s, ridge %.6g FLOP/byte\n", calc_str(d, "gpu"),
+		calc_str(d, "ceiling_source"), calc_str(d, "compute_dtype"), calc_str(d, "path"), a, b,
+		calc_num(d, "ridge_point"));
 	fmt_seconds(calc_num(d, "time_floor_s"), t, sizeof t);
 	fmt_si(calc_num(d, "attainable_flops"), "FLOP/s", a, sizeof a);
-	printf("  intensity %.6g FLOP/byte: %s-bound, attainable %s, time floor %s\n", calc_num(d, "intensity"),
-	       calc_str(d, "bound"), a, t);
+	fprintf(out, "  intensity %.6g FLOP/byte: %s-bound, attainable %s, time floor %s\n", calc_num(d, "intensity"),
+		calc_str(d, "bound"), a, t);
 	if (strcmp(calc_str(kernel, "traffic"), "compulsory") != 0 &&
 	    calc_num(d, "compulsory_bytes") != calc_num(d, "bytes")) {
 		fmt_seconds(calc_num(d, "compulsory_time_floor_s"), t, sizeof t);
-		printf("  every matrix once (compulsory): %.6g FLOP/byte: %s-bound, time floor %s\n",
-		       calc_num(d, "compulsory_intensity"), calc_str(d, "compulsory_bound"), t);
+		fprintf(out, "  every matrix once (compulsory): %.6g FLOP/byte: %s-bound, time floor %s\n",
+			calc_num(d, "compulsory_intensity"), calc_str(d, "compulsory_bound"), t);
 	}
-	gemm_l2_print(d);
+	gemm_l2_print(out, d);
 	const cJSON *prediction = cJSON_GetObjectItemCaseSensitive(d, "prediction");
 	if (prediction)
-		kernel_time_print(prediction, false);
+		kernel_time_print(out, prediction, false);
 	if (calc_has(d, "time_s")) {
 		fmt_si(calc_num(d, "achieved_flops"), "FLOP/s", a, sizeof a);
-		printf("  measured: %s = %.4g%% of attainable, %.4g%% of peak\n", a,
-		       100 * calc_num(d, "fraction_of_attainable"), 100 * calc_num(d, "fraction_of_peak"));
+		fprintf(out, "  measured: %s = %.4g%% of attainable, %.4g%% of peak\n", a,
+			100 * calc_num(d, "fraction_of_attainable"), 100 * calc_num(d, "fraction_of_peak"));
 	}
 }
 

@@ -164,30 +164,30 @@ static void sec(double s, char *buf, size_t len)
 	fmt_seconds(s, buf, len);
 }
 
-static void launch_print(const cJSON *r)
+static void launch_print(FILE *out, const cJSON *r)
 {
 	char a[48], b[48], c[48], d[48];
 	sec(calc_num(r, "launch_s"), a, sizeof a);
 	sec(calc_num(r, "graph_node_s"), b, sizeof b);
-	printf("Launch overhead on %s: %s per launch (%s), %s per graph node (%s)\n", calc_str(r, "gpu"), a,
-	       calc_str(r, "launch_source"), b, calc_str(r, "graph_node_source"));
+	fprintf(out, "Launch overhead on %s: %s per launch (%s), %s per graph node (%s)\n", calc_str(r, "gpu"), a,
+		calc_str(r, "launch_source"), b, calc_str(r, "graph_node_source"));
 	double k = calc_num(r, "launches");
 	if (calc_has(r, "trace"))
-		printf("  from %s: %.4g kernels per step%s\n", calc_str(r, "trace"),
-		       calc_num(r, "trace_kernels_per_step"),
-		       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "trace_step"))
-			       ? ", the step time its kernels span"
-			       : "");
-	printf("  %.0f launches per step (%.0f per layer x %.0f layers", k, calc_num(r, "kernels_per_layer"),
-	       calc_num(r, "layers"));
+		fprintf(out, "  from %s: %.4g kernels per step%s\n", calc_str(r, "trace"),
+			calc_num(r, "trace_kernels_per_step"),
+			cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "trace_step"))
+				? ", the step time its kernels span"
+				: "");
+	fprintf(out, "  %.0f launches per step (%.0f per layer x %.0f layers", k, calc_num(r, "kernels_per_layer"),
+		calc_num(r, "layers"));
 	if (calc_num(r, "extra_kernels") > 0)
-		printf(" + %.0f", calc_num(r, "extra_kernels"));
-	printf(")\n\n");
+		fprintf(out, " + %.0f", calc_num(r, "extra_kernels"));
+	fprintf(out, ")\n\n");
 
 	char left[96];
 	sec(calc_num(r, "overhead_s"), c, sizeof c);
 	snprintf(left, sizeof left, "%.0f x %s", k, a);
-	printf("  eager       %-26s = %s per step\n", left, c);
+	fprintf(out, "  eager       %-26s = %s per step\n", left, c);
 	sec(calc_num(r, "graph_overhead_s"), c, sizeof c);
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "graph_total_given"))) {
 		snprintf(left, sizeof left, "one replay (as given)");
@@ -198,32 +198,33 @@ static void launch_print(const cJSON *r)
 	sec(calc_num(r, "graph_saving_s"), d, sizeof d);
 	char less[40];
 	fmt_none(calc_num(r, "graph_reduction"), less, sizeof less, "%.3gx less");
-	printf("  graph       %-26s = %s per step (saves %s, %s)\n", left, c, d, less);
-	printf("  persistent  %-26s = 0 per step\n", "one launch, then none");
+	fprintf(out, "  graph       %-26s = %s per step (saves %s, %s)\n", left, c, d, less);
+	fprintf(out, "  persistent  %-26s = 0 per step\n", "one launch, then none");
 
 	if (calc_has(r, "step_s")) {
 		char f[32], g[32];
 		sec(calc_num(r, "step_s"), a, sizeof a);
 		fmt_percent(calc_num(r, "fraction_of_step"), f, sizeof f);
-		printf("\n  At a %s step the launches are %s of it.\n", a, f);
+		fprintf(out, "\n  At a %s step the launches are %s of it.\n", a, f);
 		sec(calc_num(r, "tpot_graph_s"), b, sizeof b);
 		sec(calc_num(r, "tpot_persistent_s"), c, sizeof c);
 		fmt_percent(calc_num(r, "graph_fraction_of_step"), g, sizeof g);
-		printf("  TPOT: eager %s, with a graph %s (%.4gx; replay %s of it), persistent %s (%.4gx)\n", a, b,
-		       calc_num(r, "graph_speedup"), g, c, calc_num(r, "persistent_speedup"));
+		fprintf(out, "  TPOT: eager %s, with a graph %s (%.4gx; replay %s of it), persistent %s (%.4gx)\n", a,
+			b, calc_num(r, "graph_speedup"), g, c, calc_num(r, "persistent_speedup"));
 	}
 	if (calc_has(r, "measured_saving_s")) {
 		sec(calc_num(r, "step_s"), a, sizeof a);
 		sec(calc_num(r, "graph_step_s"), b, sizeof b);
 		sec(calc_num(r, "measured_saving_s"), c, sizeof c);
-		printf("\n  Measured: %s eager, %s with graphs: %s of launch overhead removed.\n", a, b, c);
+		fprintf(out, "\n  Measured: %s eager, %s with graphs: %s of launch overhead removed.\n", a, b, c);
 		sec(calc_num(r, "inferred_launch_s"), a, sizeof a);
 		sec(calc_num(r, "launch_s"), b, sizeof b);
-		printf("  Per launch: %s / %.0f = %s (%.4gx the %s assumed; a lower bound: the replay is taken as free)\n",
-		       c, k, a, calc_num(r, "inferred_vs_assumed"), b);
+		fprintf(out,
+			"  Per launch: %s / %.0f = %s (%.4gx the %s assumed; a lower bound: the replay is taken as free)\n",
+			c, k, a, calc_num(r, "inferred_vs_assumed"), b);
 		sec(calc_num(r, "inferred_launch_replay_s"), a, sizeof a);
 		sec(calc_num(r, "graph_overhead_s"), d, sizeof d);
-		printf("  Adding back the replay's own %s: %s per launch\n", d, a);
+		fprintf(out, "  Adding back the replay's own %s: %s per launch\n", d, a);
 	}
 	if (calc_has(r, "target_s")) {
 		char f[32], g[32];
@@ -231,8 +232,8 @@ static void launch_print(const cJSON *r)
 		sec(calc_num(r, "target_overhead_s"), b, sizeof b);
 		fmt_percent(calc_num(r, "fraction_of_target"), f, sizeof f);
 		fmt_percent(calc_num(r, "graph_fraction_of_target"), g, sizeof g);
-		printf("\n  At the %s target: %s of eager launch overhead is %s of it; with a graph, %s.\n", a, b, f,
-		       g);
+		fprintf(out, "\n  At the %s target: %s of eager launch overhead is %s of it; with a graph, %s.\n", a, b,
+			f, g);
 	}
 }
 

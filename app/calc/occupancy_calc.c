@@ -261,7 +261,7 @@ static void json_config(cJSON *doc, const struct ridge_gpu *g, const struct ridg
 }
 
 /* One configuration, with --sweep and --svg. */
-static int run_one(const struct param_values *v, const struct ridge_gpu *g, struct ridge_occupancy_input *in,
+static int run_one(FILE *out, const struct param_values *v, const struct ridge_gpu *g, struct ridge_occupancy_input *in,
 		   cJSON **json, struct app_status *st)
 {
 	char err[256];
@@ -311,43 +311,45 @@ static int run_one(const struct param_values *v, const struct ridge_gpu *g, stru
 		return EXIT_OK;
 	}
 
-	occupancy_print_header(g);
+	occupancy_print_header(out, g);
 	if (g->vendor == RIDGE_VENDOR_AMD)
-		occupancy_print_amd_config(in, &an.result);
+		occupancy_print_amd_config(out, in, &an.result);
 	else
-		occupancy_print_nv_config(in, &an.result);
-	occupancy_print_limits(g, in, &an);
-	printf("  %s\n", "--------------------------------------");
-	occupancy_print_outcome(g, &an.result);
-	occupancy_print_launch_note(g, in);
+		occupancy_print_nv_config(out, in, &an.result);
+	occupancy_print_limits(out, g, in, &an);
+	fprintf(out, "  %s\n", "--------------------------------------");
+	occupancy_print_outcome(out, g, &an.result);
+	occupancy_print_launch_note(out, g, in);
 	if (chosen)
-		printf("  (block size not given: the one cudaOccupancyMaxPotentialBlockSize would pick)\n");
-	occupancy_print_explanations(g, in, &an);
-	occupancy_print_suggestion(g, in, &an, "\n", NULL);
-	occupancy_print_potential(g, in);
+		fprintf(out, "  (block size not given: the one cudaOccupancyMaxPotentialBlockSize would pick)\n");
+	occupancy_print_explanations(out, g, in, &an);
+	occupancy_print_suggestion(out, g, in, &an, "\n", NULL);
+	occupancy_print_potential(out, g, in);
 	if (sweep) {
 		bool amd = g->vendor == RIDGE_VENDOR_AMD;
-		printf("\n  %7s %9s %6s %9s  %s\n", "threads", amd ? "WGs/CU" : "blocks/SM", amd ? "waves" : "warps",
-		       "occupancy", "limiter");
+		fprintf(out, "\n  %7s %9s %6s %9s  %s\n", "threads", amd ? "WGs/CU" : "blocks/SM",
+			amd ? "waves" : "warps", "occupancy", "limiter");
 		for (int i = 0; i < nrows; i++)
-			printf("  %7d %9d %6d %8.1f%%  %s%s\n", rows[i].threads, rows[i].r.blocks_per_sm,
-			       rows[i].r.active_warps, rows[i].r.occupancy * 100,
-			       occupancy_limiter_name(rows[i].r.limiter),
-			       rows[i].threads == in->threads_per_block ? "   <- this kernel" : "");
+			fprintf(out, "  %7d %9d %6d %8.1f%%  %s%s\n", rows[i].threads, rows[i].r.blocks_per_sm,
+				rows[i].r.active_warps, rows[i].r.occupancy * 100,
+				occupancy_limiter_name(rows[i].r.limiter),
+				rows[i].threads == in->threads_per_block ? "   <- this kernel" : "");
 	}
 	if (svg)
-		printf("\nwrote %s\n", svg);
+		fprintf(out, "\nwrote %s\n", svg);
 	return EXIT_OK;
 }
 
-int occupancy_command(const struct param_values *v, const struct ridge_gpu *g, cJSON **json, struct app_status *st)
+int occupancy_command(FILE *out, const struct param_values *v, const struct ridge_gpu *g, cJSON **json,
+		      struct app_status *st)
 {
 	*json = NULL;
 	struct ridge_occupancy_input in;
 	if (occupancy_build_input(v, g, &in, st) != 0)
 		return EXIT_USAGE;
-	return params_has(v, "ptxas") || params_has(v, "resource_usage") ? occupancy_run_kernels(v, g, &in, json, st)
-									 : run_one(v, g, &in, json, st);
+	return params_has(v, "ptxas") || params_has(v, "resource_usage")
+		       ? occupancy_run_kernels(out, v, g, &in, json, st)
+		       : run_one(out, v, g, &in, json, st);
 }
 
 /* ------------------------------------------------ scenario files (eval) */
@@ -373,49 +375,49 @@ static cJSON *occupancy_run(struct calc_input *ci)
 	return doc;
 }
 
-static void occupancy_print(const cJSON *r)
+static void occupancy_print(FILE *out, const cJSON *r)
 {
 	const cJSON *limits = cJSON_GetObjectItemCaseSensitive(r, "limits");
 	bool amd = calc_has(r, "amd");
-	printf("Occupancy on %s: %.0f threads, %.0f %s: %.0f %s = %.0f of %.0f %s = %.1f%%, limited by %s\n",
-	       calc_str(r, "gpu"), calc_num(r, "threads_per_block"),
-	       amd ? calc_num(r, "vgprs") : calc_num(r, "regs_per_thread"), amd ? "VGPRs" : "registers",
-	       calc_num(r, "blocks_per_sm"), amd ? "workgroups/CU" : "blocks/SM", calc_num(r, "active_warps"),
-	       calc_num(r, "max_warps"), amd ? "waves" : "warps", calc_num(r, "occupancy") * 100,
-	       calc_str(r, "limiter"));
+	fprintf(out, "Occupancy on %s: %.0f threads, %.0f %s: %.0f %s = %.0f of %.0f %s = %.1f%%, limited by %s\n",
+		calc_str(r, "gpu"), calc_num(r, "threads_per_block"),
+		amd ? calc_num(r, "vgprs") : calc_num(r, "regs_per_thread"), amd ? "VGPRs" : "registers",
+		calc_num(r, "blocks_per_sm"), amd ? "workgroups/CU" : "blocks/SM", calc_num(r, "active_warps"),
+		calc_num(r, "max_warps"), amd ? "waves" : "warps", calc_num(r, "occupancy") * 100,
+		calc_str(r, "limiter"));
 	if (amd) {
 		const cJSON *a = cJSON_GetObjectItemCaseSensitive(r, "amd");
 		const cJSON *h = cJSON_GetObjectItemCaseSensitive(a, "hip");
-		printf("  HIP's rule: %.0f workgroups%s\n", calc_num(h, "blocks_per_cu"),
-		       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a, "rules_agree"))
-			       ? " (agrees)"
-			       : " (DISAGREES with the hardware rule)");
+		fprintf(out, "  HIP's rule: %.0f workgroups%s\n", calc_num(h, "blocks_per_cu"),
+			cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a, "rules_agree"))
+				? " (agrees)"
+				: " (DISAGREES with the hardware rule)");
 	}
-	printf("  limits:");
+	fprintf(out, "  limits:");
 	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++) {
 		const cJSON *l = cJSON_GetObjectItemCaseSensitive(limits, occupancy_limit_keys[i]);
 		if (cJSON_IsNumber(l))
-			printf(" %s %.0f", occupancy_limit_keys[i], l->valuedouble);
+			fprintf(out, " %s %.0f", occupancy_limit_keys[i], l->valuedouble);
 	}
-	printf("\n");
+	fprintf(out, "\n");
 	const cJSON *gain = cJSON_GetObjectItemCaseSensitive(r, "to_gain_a_block");
 	const cJSON *rd = cJSON_GetObjectItemCaseSensitive(gain, calc_has(gain, "vgprs_to_drop") ? "vgprs_to_drop"
 												 : "registers_to_drop");
 	const cJSON *sd = cJSON_GetObjectItemCaseSensitive(gain, "smem_to_drop");
 	if (calc_num(r, "occupancy") < 1 && (cJSON_IsNumber(rd) || cJSON_IsNumber(sd))) {
-		printf("  to gain a block:");
+		fprintf(out, "  to gain a block:");
 		if (cJSON_IsNumber(rd))
-			printf(" %.0f fewer %s", rd->valuedouble, amd ? "VGPRs" : "registers");
+			fprintf(out, " %.0f fewer %s", rd->valuedouble, amd ? "VGPRs" : "registers");
 		if (cJSON_IsNumber(sd))
-			printf("%s %.0f fewer bytes of %s", cJSON_IsNumber(rd) ? " or" : "", sd->valuedouble,
-			       amd ? "LDS" : "shared memory");
-		printf("\n");
+			fprintf(out, "%s %.0f fewer bytes of %s", cJSON_IsNumber(rd) ? " or" : "", sd->valuedouble,
+				amd ? "LDS" : "shared memory");
+		fprintf(out, "\n");
 	}
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(r, "textbook");
 	if (t && calc_num(t, "blocks_without_reserve") != calc_num(r, "blocks_per_sm") &&
 	    !strcmp(calc_str(r, "limiter"), "shared_memory"))
-		printf("  without the driver's per-block reserve (the textbook arithmetic): %.0f blocks\n",
-		       calc_num(t, "blocks_without_reserve"));
+		fprintf(out, "  without the driver's per-block reserve (the textbook arithmetic): %.0f blocks\n",
+			calc_num(t, "blocks_without_reserve"));
 }
 
 const struct calc calc_occupancy = {
@@ -429,7 +431,7 @@ const struct calc calc_occupancy = {
 
 /* ---------------------------------------------------------------- report */
 
-void report_occupancy(const struct ridge_gpu *g, cJSON *json)
+void report_occupancy(FILE *out, const struct ridge_gpu *g, cJSON *json)
 {
 	bool amd = g->vendor == RIDGE_VENDOR_AMD;
 	static const struct {
@@ -447,12 +449,12 @@ void report_occupancy(const struct ridge_gpu *g, cJSON *json)
 		cJSON_AddStringToObject(occ_json, "rule", amd ? "cdna" : "cuda_runtime");
 		cases_json = cJSON_AddArrayToObject(occ_json, "cases");
 	} else {
-		printf("== Occupancy on %s: %s ==\n", g->id,
-		       amd ? "the CDNA hardware rule (LLVM), and HIP's rule"
-			   : "the CUDA runtime's calculator, exactly");
-		printf("%-21s %4s %5s %7s %7s %6s %6s  %-14s %s\n", "textbook case", "thr", amd ? "vgpr" : "regs",
-		       amd ? "LDS" : "smem", amd ? "WGs/CU" : "blk/SM", amd ? "waves" : "warps", "occ", "limiter",
-		       amd ? "HIP's rule" : "naive arithmetic");
+		fprintf(out, "== Occupancy on %s: %s ==\n", g->id,
+			amd ? "the CDNA hardware rule (LLVM), and HIP's rule"
+			    : "the CUDA runtime's calculator, exactly");
+		fprintf(out, "%-21s %4s %5s %7s %7s %6s %6s  %-14s %s\n", "textbook case", "thr", amd ? "vgpr" : "regs",
+			amd ? "LDS" : "smem", amd ? "WGs/CU" : "blk/SM", amd ? "waves" : "warps", "occ", "limiter",
+			amd ? "HIP's rule" : "naive arithmetic");
 	}
 	char gains[3][160];
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -480,7 +482,7 @@ void report_occupancy(const struct ridge_gpu *g, cJSON *json)
 			continue;
 		}
 		if (rc != 0) {
-			printf("%-21s %s\n", cases[i].what, err);
+			fprintf(out, "%-21s %s\n", cases[i].what, err);
 			continue;
 		}
 		const struct ridge_occupancy_result *r = &an.result;
@@ -496,9 +498,9 @@ void report_occupancy(const struct ridge_gpu *g, cJSON *json)
 				 an.occupancy_without_reserve * 100,
 				 an.blocks_without_reserve != r->blocks_per_sm ? " (no per-block reserve)" : "");
 		}
-		printf("%-21s %4d %5d %7s %7d %6d %5.1f%%  %-14s %s\n", cases[i].what, cases[i].threads, cases[i].regs,
-		       occupancy_kib(cases[i].smem, sm, sizeof sm), r->blocks_per_sm, r->active_warps,
-		       r->occupancy * 100, occupancy_limiter_name(r->limiter), other);
+		fprintf(out, "%-21s %4d %5d %7s %7d %6d %5.1f%%  %-14s %s\n", cases[i].what, cases[i].threads,
+			cases[i].regs, occupancy_kib(cases[i].smem, sm, sizeof sm), r->blocks_per_sm, r->active_warps,
+			r->occupancy * 100, occupancy_limiter_name(r->limiter), other);
 		if (an.has_smem_change)
 			snprintf(gains[i], sizeof gains[i], "%.0f B less %s (%.0f)", an.smem_to_drop,
 				 amd ? "LDS" : "smem", cases[i].smem - an.smem_to_drop);
@@ -509,11 +511,11 @@ void report_occupancy(const struct ridge_gpu *g, cJSON *json)
 			snprintf(gains[i], sizeof gains[i], "no single change");
 	}
 	if (!json) {
-		printf("one more block:");
+		fprintf(out, "one more block:");
 		for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
 			if (gains[i][0])
-				printf("%s %s: %s", i ? ";" : "", cases[i].what, gains[i]);
-		printf("\n");
+				fprintf(out, "%s %s: %s", i ? ";" : "", cases[i].what, gains[i]);
+		fprintf(out, "\n");
 	}
 	if (amd)
 		return;
@@ -537,7 +539,8 @@ void report_occupancy(const struct ridge_gpu *g, cJSON *json)
 		return;
 	}
 	if (rc == 0)
-		printf("the chapter's fix, 28 KiB per block, gives %d blocks = %.1f%% here (it promised 8 = 100%% on "
-		       "H100)\n",
-		       r.blocks_per_sm, r.occupancy * 100);
+		fprintf(out,
+			"the chapter's fix, 28 KiB per block, gives %d blocks = %.1f%% here (it promised 8 = 100%% on "
+			"H100)\n",
+			r.blocks_per_sm, r.occupancy * 100);
 }

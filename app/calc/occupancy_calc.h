@@ -5,6 +5,7 @@
 #define RIDGE_OCCUPANCY_CALC_H
 
 #include <cjson/cJSON.h>
+#include <stdio.h>
 
 #include "calc.h"
 #include "occupancy.h"
@@ -27,6 +28,7 @@ int occupancy_build_input(const struct param_values *v, const struct ridge_gpu *
  * every kernel of a compiler report. With --json the document is left in
  * *json for the front end to print; else the text is printed. Returns an
  * exit code; the errors are in st. */
-int occupancy_command(const struct param_values *v, const struct ridge_gpu *g, cJSON **json, struct app_status *st);
+int occupancy_command(FILE *out, const struct param_values *v, const struct ridge_gpu *g, cJSON **json,
+		      struct app_status *st);
 
 #endif

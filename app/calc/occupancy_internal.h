@@ -30,7 +30,7 @@ void occupancy_smem_launch_note(const struct ridge_gpu *g, const struct ridge_oc
 
 void occupancy_json_launch_note(cJSON *o, const struct ridge_gpu *g, const struct ridge_occupancy_input *in);
 
-void occupancy_print_launch_note(const struct ridge_gpu *g, const struct ridge_occupancy_input *in);
+void occupancy_print_launch_note(FILE *out, const struct ridge_gpu *g, const struct ridge_occupancy_input *in);
 
 void occupancy_json_result(cJSON *o, const struct ridge_occupancy_result *r);
 
@@ -38,24 +38,26 @@ void occupancy_json_input(cJSON *o, const struct ridge_gpu *g, const struct ridg
 
 void occupancy_json_details(cJSON *o, const struct ridge_gpu *g, const struct ridge_occupancy_analysis *an);
 
-void occupancy_print_header(const struct ridge_gpu *g);
+void occupancy_print_header(FILE *out, const struct ridge_gpu *g);
 
-void occupancy_print_nv_config(const struct ridge_occupancy_input *in, const struct ridge_occupancy_result *r);
+void occupancy_print_nv_config(FILE *out, const struct ridge_occupancy_input *in,
+			       const struct ridge_occupancy_result *r);
 
-void occupancy_print_amd_config(const struct ridge_occupancy_input *in, const struct ridge_occupancy_result *r);
+void occupancy_print_amd_config(FILE *out, const struct ridge_occupancy_input *in,
+				const struct ridge_occupancy_result *r);
 
-void occupancy_print_limits(const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
+void occupancy_print_limits(FILE *out, const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
 			    const struct ridge_occupancy_analysis *an);
 
-void occupancy_print_outcome(const struct ridge_gpu *g, const struct ridge_occupancy_result *r);
+void occupancy_print_outcome(FILE *out, const struct ridge_gpu *g, const struct ridge_occupancy_result *r);
 
-void occupancy_print_explanations(const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
+void occupancy_print_explanations(FILE *out, const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
 				  const struct ridge_occupancy_analysis *an);
 
-void occupancy_print_suggestion(const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
+void occupancy_print_suggestion(FILE *out, const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
 				const struct ridge_occupancy_analysis *an, const char *lead, const char *full);
 
-void occupancy_print_potential(const struct ridge_gpu *g, const struct ridge_occupancy_input *in);
+void occupancy_print_potential(FILE *out, const struct ridge_gpu *g, const struct ridge_occupancy_input *in);
 
 void occupancy_json_hip_potential(cJSON *doc, const struct ridge_gpu *g, const struct ridge_occupancy_input *in);
 
@@ -66,7 +68,7 @@ int occupancy_write_svg(const char *path, const struct ridge_occupancy_device *d
 			const struct ridge_occupancy_input *in, const struct ridge_occupancy_result *now,
 			struct app_status *st);
 
-int occupancy_run_kernels(const struct param_values *v, const struct ridge_gpu *g,
+int occupancy_run_kernels(FILE *out, const struct param_values *v, const struct ridge_gpu *g,
 			  const struct ridge_occupancy_input *base, cJSON **json, struct app_status *st);
 
 #endif

@@ -64,7 +64,7 @@ static const char *shown_name(const struct ridge_kernel_usage *k, char *buf, siz
 }
 
 /* Every kernel of a compiler report (--ptxas, --resource-usage). */
-int occupancy_run_kernels(const struct param_values *v, const struct ridge_gpu *g,
+int occupancy_run_kernels(FILE *out, const struct param_values *v, const struct ridge_gpu *g,
 			  const struct ridge_occupancy_input *base, cJSON **json, struct app_status *st)
 {
 	const char *ptxas = params_text(v, "ptxas");
@@ -193,14 +193,15 @@ int occupancy_run_kernels(const struct param_values *v, const struct ridge_gpu *
 		}
 		*json = doc;
 	} else {
-		occupancy_print_header(g);
-		printf("%d kernel%s in %s%s\n\n", count, count == 1 ? "" : "s", path,
-		       threads_given ? "" : " (each at the block size cudaOccupancyMaxPotentialBlockSize would pick)");
+		occupancy_print_header(out, g);
+		fprintf(out, "%d kernel%s in %s%s\n\n", count, count == 1 ? "" : "s", path,
+			threads_given ? "" : " (each at the block size cudaOccupancyMaxPotentialBlockSize would pick)");
 		if (arch_note[0])
-			printf("%s\n\n", arch_note);
-		printf("  %-7s %5s %4s %4s %10s %11s %7s %7s %6s  %-14s %s\n", "arch", "thr", amd ? "vgpr" : "regs",
-		       amd ? "sgpr" : "bar", amd ? "LDS" : "smem", amd ? "scratch" : "spill st/ld",
-		       amd ? "WGs/CU" : "blk/SM", amd ? "waves" : "warps", "occ", "limiter", "kernel");
+			fprintf(out, "%s\n\n", arch_note);
+		fprintf(out, "  %-7s %5s %4s %4s %10s %11s %7s %7s %6s  %-14s %s\n", "arch", "thr",
+			amd ? "vgpr" : "regs", amd ? "sgpr" : "bar", amd ? "LDS" : "smem",
+			amd ? "scratch" : "spill st/ld", amd ? "WGs/CU" : "blk/SM", amd ? "waves" : "warps", "occ",
+			"limiter", "kernel");
 		for (int i = 0; i < count; i++) {
 			const struct ridge_occupancy_result *r = &an[i].result;
 			char bar[16], sm[32], sp[32];
@@ -218,11 +219,11 @@ int occupancy_run_kernels(const struct param_values *v, const struct ridge_gpu *
 			else
 				snprintf(sp, sizeof sp, "-");
 			char name[1024];
-			printf("  %-7s %5d %4d %4s %10s %11s %7d %7d %5.1f%%  %-14s %s\n",
-			       k[i].arch[0] ? k[i].arch : "-", ins[i].threads_per_block,
-			       amd ? r->amd.vgprs_unified : k[i].regs, bar, sm, sp, r->blocks_per_sm, r->active_warps,
-			       r->occupancy * 100, occupancy_limiter_name(r->limiter),
-			       shown_name(&k[i], name, sizeof name));
+			fprintf(out, "  %-7s %5d %4d %4s %10s %11s %7d %7d %5.1f%%  %-14s %s\n",
+				k[i].arch[0] ? k[i].arch : "-", ins[i].threads_per_block,
+				amd ? r->amd.vgprs_unified : k[i].regs, bar, sm, sp, r->blocks_per_sm, r->active_warps,
+				r->occupancy * 100, occupancy_limiter_name(r->limiter),
+				shown_name(&k[i], name, sizeof name));
 		}
 		char want[16] = "";
 		if (!amd)
@@ -232,26 +233,28 @@ int occupancy_run_kernels(const struct param_values *v, const struct ridge_gpu *
 			char buf[1024];
 			const char *name = shown_name(&k[i], buf, sizeof buf);
 			if (!amd && k[i].arch[0] && strcmp(k[i].arch, want) != 0)
-				printf("\nnote: %s was compiled for %s, not %s: its register count may differ there\n",
-				       name, k[i].arch, want);
+				fprintf(out,
+					"\nnote: %s was compiled for %s, not %s: its register count may differ there\n",
+					name, k[i].arch, want);
 			if (amd && k[i].compiler_occupancy >= 0) {
 				int mine = a->result.amd.vgpr_waves_per_simd < a->result.amd.sgpr_waves_per_simd
 						   ? a->result.amd.vgpr_waves_per_simd
 						   : a->result.amd.sgpr_waves_per_simd;
 				if (k[i].compiler_occupancy != mine)
-					printf("\nnote: %s: the compiler reports %d waves per SIMD, ridge's register rule "
-					       "%d (the compiler also counts LDS and the workgroup size)\n",
-					       name, k[i].compiler_occupancy, mine);
+					fprintf(out,
+						"\nnote: %s: the compiler reports %d waves per SIMD, ridge's register rule "
+						"%d (the compiler also counts LDS and the workgroup size)\n",
+						name, k[i].compiler_occupancy, mine);
 			}
 			if (amd && !a->result.amd.rules_agree)
-				printf("\nnote: %s: HIP's rule gives %d workgroups, the hardware rule %d\n", name,
-				       a->result.amd.hip_blocks_per_cu, a->result.blocks_per_sm);
+				fprintf(out, "\nnote: %s: HIP's rule gives %d workgroups, the hardware rule %d\n", name,
+					a->result.amd.hip_blocks_per_cu, a->result.blocks_per_sm);
 		}
-		printf("\n");
+		fprintf(out, "\n");
 		for (int i = 0; i < count; i++) {
 			char lead[1100], name[1024];
 			snprintf(lead, sizeof lead, "%s: ", shown_name(&k[i], name, sizeof name));
-			occupancy_print_suggestion(g, &ins[i], &an[i], lead, "full occupancy");
+			occupancy_print_suggestion(out, g, &ins[i], &an[i], lead, "full occupancy");
 		}
 	}
 	free(an);

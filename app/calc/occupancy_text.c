@@ -22,12 +22,12 @@ void occupancy_json_launch_note(cJSON *o, const struct ridge_gpu *g, const struc
 		cJSON_AddStringToObject(o, "launch_note", note);
 }
 
-void occupancy_print_launch_note(const struct ridge_gpu *g, const struct ridge_occupancy_input *in)
+void occupancy_print_launch_note(FILE *out, const struct ridge_gpu *g, const struct ridge_occupancy_input *in)
 {
 	char note[400];
 	occupancy_smem_launch_note(g, in, note, sizeof note);
 	if (note[0])
-		printf("  why: %s\n", note);
+		fprintf(out, "  why: %s\n", note);
 }
 
 const char *const occupancy_limit_keys[RIDGE_OCC_LIMITER_COUNT] = {
@@ -168,45 +168,46 @@ static void fmt_limit(int v, char *buf, size_t len)
 		snprintf(buf, len, "%d", v);
 }
 
-void occupancy_print_header(const struct ridge_gpu *g)
+void occupancy_print_header(FILE *out, const struct ridge_gpu *g)
 {
 	if (g->vendor == RIDGE_VENDOR_AMD)
-		printf("%s (%s), %s; limits: %s\n", g->name, g->id, g->gfx_target, app_ceiling_source(g));
+		fprintf(out, "%s (%s), %s; limits: %s\n", g->name, g->id, g->gfx_target, app_ceiling_source(g));
 	else
-		printf("%s (%s), sm_%d%d; limits: %s\n", g->name, g->id, g->cc_major, g->cc_minor,
-		       app_ceiling_source(g));
+		fprintf(out, "%s (%s), sm_%d%d; limits: %s\n", g->name, g->id, g->cc_major, g->cc_minor,
+			app_ceiling_source(g));
 }
 
-void occupancy_print_nv_config(const struct ridge_occupancy_input *in, const struct ridge_occupancy_result *r)
+void occupancy_print_nv_config(FILE *out, const struct ridge_occupancy_input *in,
+			       const struct ridge_occupancy_result *r)
 {
 	char a[32], b[32];
-	printf("kernel: %d threads (%d warps), %d registers/thread, %s static + %s dynamic shared memory",
-	       in->threads_per_block, r->warps_per_block, in->regs_per_thread,
-	       occupancy_kib(in->static_smem, a, sizeof a), occupancy_kib(in->dynamic_smem, b, sizeof b));
+	fprintf(out, "kernel: %d threads (%d warps), %d registers/thread, %s static + %s dynamic shared memory",
+		in->threads_per_block, r->warps_per_block, in->regs_per_thread,
+		occupancy_kib(in->static_smem, a, sizeof a), occupancy_kib(in->dynamic_smem, b, sizeof b));
 	if (in->optin)
-		printf(" (opt-in)");
-	printf(", %d barrier%s, carveout ", in->barriers, in->barriers == 1 ? "" : "s");
+		fprintf(out, " (opt-in)");
+	fprintf(out, ", %d barrier%s, carveout ", in->barriers, in->barriers == 1 ? "" : "s");
 	if (in->carveout_percent == RIDGE_OCC_CARVEOUT_DEFAULT)
-		printf("default");
+		fprintf(out, "default");
 	else
-		printf("%d%%", in->carveout_percent);
-	printf("\n");
+		fprintf(out, "%d%%", in->carveout_percent);
+	fprintf(out, "\n");
 }
 
 /* The warp limit's sentence when the block itself is too large, in the
  * vendor's words; false when it is not. */
-static bool print_block_over(const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
+static bool print_block_over(FILE *out, const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
 			     const struct ridge_occupancy_result *r)
 {
 	if (!r->threads_over_block)
 		return false;
 	bool amd = g->vendor == RIDGE_VENDOR_AMD;
-	printf("a %s of %d%s is over the %d the GPU allows", amd ? "workgroup" : "block", in->threads_per_block,
-	       amd ? "" : " threads", g->max_threads_per_block);
+	fprintf(out, "a %s of %d%s is over the %d the GPU allows", amd ? "workgroup" : "block", in->threads_per_block,
+		amd ? "" : " threads", g->max_threads_per_block);
 	return true;
 }
 
-static void describe_nv_limit(const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
+static void describe_nv_limit(FILE *out, const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
 			      const struct ridge_occupancy_analysis *an, int i)
 {
 	const struct ridge_occupancy_result *r = &an->result;
@@ -214,112 +215,115 @@ static void describe_nv_limit(const struct ridge_gpu *g, const struct ridge_occu
 	int per_sp = an->reg_warps_per_sub_partition;
 	switch (i) {
 	case RIDGE_OCC_WARPS:
-		if (!print_block_over(g, in, r))
-			printf("%d warps per SM / %d per block", r->max_warps, r->warps_per_block);
+		if (!print_block_over(out, g, in, r))
+			fprintf(out, "%d warps per SM / %d per block", r->max_warps, r->warps_per_block);
 		break;
 	case RIDGE_OCC_REGISTERS:
 		if (in->regs_per_thread == 0)
-			printf("no registers");
+			fprintf(out, "no registers");
 		else if (r->regs_over_block)
-			printf("%d per warp (%d x %d in units of %d) x %d warps, counted as %d (whole "
-			       "sub-partitions), "
-			       "is over %d per block",
-			       r->regs_per_warp, in->regs_per_thread, g->warp_size, g->nv.reg_alloc_unit,
-			       r->warps_per_block, an->warps_counted, g->regs_per_block);
+			fprintf(out,
+				"%d per warp (%d x %d in units of %d) x %d warps, counted as %d (whole "
+				"sub-partitions), "
+				"is over %d per block",
+				r->regs_per_warp, in->regs_per_thread, g->warp_size, g->nv.reg_alloc_unit,
+				r->warps_per_block, an->warps_counted, g->regs_per_block);
 		else
-			printf("%d per warp (%d x %d in units of %d); %d per sub-partition / %d = %d warps x "
-			       "%d = %d "
-			       "/ %d",
-			       r->regs_per_warp, in->regs_per_thread, g->warp_size, g->nv.reg_alloc_unit,
-			       g->regs_per_sm / g->nv.sub_partitions, r->regs_per_warp, per_sp, g->nv.sub_partitions,
-			       per_sp * g->nv.sub_partitions, r->warps_per_block);
+			fprintf(out,
+				"%d per warp (%d x %d in units of %d); %d per sub-partition / %d = %d warps x "
+				"%d = %d "
+				"/ %d",
+				r->regs_per_warp, in->regs_per_thread, g->warp_size, g->nv.reg_alloc_unit,
+				g->regs_per_sm / g->nv.sub_partitions, r->regs_per_warp, per_sp, g->nv.sub_partitions,
+				per_sp * g->nv.sub_partitions, r->warps_per_block);
 		break;
 	case RIDGE_OCC_SHARED_MEMORY:
 		if (r->dynamic_over_max)
-			printf("%s dynamic is over the kernel's maximum of %s%s",
-			       occupancy_kib(in->dynamic_smem, a, sizeof a),
-			       occupancy_kib(r->max_dynamic_smem, b, sizeof b),
-			       in->optin ? "" : " (add --optin: cudaFuncAttributeMaxDynamicSharedMemorySize)");
+			fprintf(out, "%s dynamic is over the kernel's maximum of %s%s",
+				occupancy_kib(in->dynamic_smem, a, sizeof a),
+				occupancy_kib(r->max_dynamic_smem, b, sizeof b),
+				in->optin ? "" : " (add --optin: cudaFuncAttributeMaxDynamicSharedMemorySize)");
 		else if (r->smem_over_block)
-			printf("%.0f B per block is over the %.0f B per-block limit", r->smem_per_block,
-			       r->smem_block_limit);
+			fprintf(out, "%.0f B per block is over the %.0f B per-block limit", r->smem_per_block,
+				r->smem_block_limit);
 		else
-			printf("%.0f B per block (%.0f + %.0f reserved + %.0f, in units of %.0f) in %s (%.0f B)",
-			       r->smem_per_block, in->static_smem, g->nv.smem_reserved_per_block, in->dynamic_smem,
-			       g->nv.smem_alloc_unit, occupancy_kib(r->smem_per_sm, a, sizeof a), r->smem_per_sm);
+			fprintf(out, "%.0f B per block (%.0f + %.0f reserved + %.0f, in units of %.0f) in %s (%.0f B)",
+				r->smem_per_block, in->static_smem, g->nv.smem_reserved_per_block, in->dynamic_smem,
+				g->nv.smem_alloc_unit, occupancy_kib(r->smem_per_sm, a, sizeof a), r->smem_per_sm);
 		break;
 	case RIDGE_OCC_BLOCKS:
-		printf("the SM's block slots");
+		fprintf(out, "the SM's block slots");
 		break;
 	case RIDGE_OCC_BARRIERS:
 		if (r->limit[i] == RIDGE_OCC_UNLIMITED)
-			printf(g->nv.barriers_per_block_slot ? "no named barriers counted"
-							     : "no barrier limit before sm_90");
+			fprintf(out, g->nv.barriers_per_block_slot ? "no named barriers counted"
+								   : "no barrier limit before sm_90");
 		else
-			printf("%d x %d barrier sets / %d per block", g->nv.barriers_per_block_slot,
-			       g->max_blocks_per_sm, in->barriers);
+			fprintf(out, "%d x %d barrier sets / %d per block", g->nv.barriers_per_block_slot,
+				g->max_blocks_per_sm, in->barriers);
 		break;
 	default:
-		printf("%d per SM / %d per block", g->nv.virtual_resources_per_sm, in->virtual_resources);
+		fprintf(out, "%d per SM / %d per block", g->nv.virtual_resources_per_sm, in->virtual_resources);
 		break;
 	}
 }
 
-void occupancy_print_amd_config(const struct ridge_occupancy_input *in, const struct ridge_occupancy_result *r)
+void occupancy_print_amd_config(FILE *out, const struct ridge_occupancy_input *in,
+				const struct ridge_occupancy_result *r)
 {
 	char a[32], b[32];
 	const struct ridge_occupancy_amd *d = &r->amd;
-	printf("kernel: %d threads (%d wave%s), %d ArchVGPRs + %d AGPRs (%d unified, %d allocated), ",
-	       in->threads_per_block, d->waves_per_workgroup, d->waves_per_workgroup == 1 ? "" : "s",
-	       in->regs_per_thread, in->agprs, d->vgprs_unified, d->vgprs_allocated);
+	fprintf(out, "kernel: %d threads (%d wave%s), %d ArchVGPRs + %d AGPRs (%d unified, %d allocated), ",
+		in->threads_per_block, d->waves_per_workgroup, d->waves_per_workgroup == 1 ? "" : "s",
+		in->regs_per_thread, in->agprs, d->vgprs_unified, d->vgprs_allocated);
 	if (in->sgprs)
-		printf("%d SGPRs, ", in->sgprs);
+		fprintf(out, "%d SGPRs, ", in->sgprs);
 	else
-		printf("SGPRs not counted, ");
-	printf("%s + %s dynamic LDS\n", occupancy_kib(in->static_smem, a, sizeof a),
-	       occupancy_kib(in->dynamic_smem, b, sizeof b));
+		fprintf(out, "SGPRs not counted, ");
+	fprintf(out, "%s + %s dynamic LDS\n", occupancy_kib(in->static_smem, a, sizeof a),
+		occupancy_kib(in->dynamic_smem, b, sizeof b));
 }
 
-static void describe_amd_limit(const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
+static void describe_amd_limit(FILE *out, const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
 			       const struct ridge_occupancy_result *r, int i)
 {
 	const struct ridge_occupancy_amd *d = &r->amd;
 	char a[32];
 	switch (i) {
 	case RIDGE_OCC_WARPS:
-		if (!print_block_over(g, in, r))
-			printf("%d wave slots (%d SIMDs x %d) / %d wave%s per workgroup",
-			       g->amd.simds_per_cu * g->amd.waves_per_simd, g->amd.simds_per_cu, g->amd.waves_per_simd,
-			       d->waves_per_workgroup, d->waves_per_workgroup == 1 ? "" : "s");
+		if (!print_block_over(out, g, in, r))
+			fprintf(out, "%d wave slots (%d SIMDs x %d) / %d wave%s per workgroup",
+				g->amd.simds_per_cu * g->amd.waves_per_simd, g->amd.simds_per_cu, g->amd.waves_per_simd,
+				d->waves_per_workgroup, d->waves_per_workgroup == 1 ? "" : "s");
 		break;
 	case RIDGE_OCC_REGISTERS:
-		printf("VGPRs %d/%d = %d waves per SIMD, SGPRs ", g->amd.vgprs_per_lane,
-		       d->vgprs_allocated ? d->vgprs_allocated : 1, d->vgpr_waves_per_simd);
+		fprintf(out, "VGPRs %d/%d = %d waves per SIMD, SGPRs ", g->amd.vgprs_per_lane,
+			d->vgprs_allocated ? d->vgprs_allocated : 1, d->vgpr_waves_per_simd);
 		if (in->sgprs)
-			printf("%d/%d -> %d", g->amd.sgprs_per_simd, in->sgprs, d->sgpr_waves_per_simd);
+			fprintf(out, "%d/%d -> %d", g->amd.sgprs_per_simd, in->sgprs, d->sgpr_waves_per_simd);
 		else
-			printf("not counted");
-		printf("; %d SIMDs x %d / %d", g->amd.simds_per_cu,
-		       d->vgpr_waves_per_simd < d->sgpr_waves_per_simd ? d->vgpr_waves_per_simd
-								       : d->sgpr_waves_per_simd,
-		       d->waves_per_workgroup);
+			fprintf(out, "not counted");
+		fprintf(out, "; %d SIMDs x %d / %d", g->amd.simds_per_cu,
+			d->vgpr_waves_per_simd < d->sgpr_waves_per_simd ? d->vgpr_waves_per_simd
+									: d->sgpr_waves_per_simd,
+			d->waves_per_workgroup);
 		break;
 	case RIDGE_OCC_SHARED_MEMORY:
 		if (r->smem_over_block)
-			printf("%.0f B is over the %s per workgroup", r->smem_per_block,
-			       occupancy_kib(g->smem_per_block, a, sizeof a));
+			fprintf(out, "%.0f B is over the %s per workgroup", r->smem_per_block,
+				occupancy_kib(g->smem_per_block, a, sizeof a));
 		else if (r->smem_per_block == 0)
-			printf("no LDS");
+			fprintf(out, "no LDS");
 		else
-			printf("%s per CU / %.0f B (in units of %.0f)", occupancy_kib(g->smem_per_sm, a, sizeof a),
-			       r->smem_per_block, g->amd.lds_granule);
+			fprintf(out, "%s per CU / %.0f B (in units of %.0f)",
+				occupancy_kib(g->smem_per_sm, a, sizeof a), r->smem_per_block, g->amd.lds_granule);
 		break;
 	case RIDGE_OCC_BLOCKS:
-		printf("the CU's workgroup slots");
+		fprintf(out, "the CU's workgroup slots");
 		break;
 	case RIDGE_OCC_BARRIERS:
-		printf(d->waves_per_workgroup > 1 ? "barrier slots for multi-wave workgroups"
-						  : "single-wave workgroups take no barrier slot");
+		fprintf(out, d->waves_per_workgroup > 1 ? "barrier slots for multi-wave workgroups"
+							: "single-wave workgroups take no barrier slot");
 		break;
 	}
 }
@@ -327,145 +331,152 @@ static void describe_amd_limit(const struct ridge_gpu *g, const struct ridge_occ
 /* One row per limiter: the bound it sets, then where it comes from (the
  * vendor's rule). NVIDIA hides the virtual-resource row when it does not
  * bind; AMD has no such limiter. */
-void occupancy_print_limits(const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
+void occupancy_print_limits(FILE *out, const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
 			    const struct ridge_occupancy_analysis *an)
 {
 	const struct ridge_occupancy_result *r = &an->result;
 	bool amd = g->vendor == RIDGE_VENDOR_AMD;
 	char v[16];
-	printf("\n  %-14s %9s  %s\n", amd ? "limit (LLVM)" : "limit", amd ? "WGs/CU" : "blocks/SM", "from");
+	fprintf(out, "\n  %-14s %9s  %s\n", amd ? "limit (LLVM)" : "limit", amd ? "WGs/CU" : "blocks/SM", "from");
 	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++) {
 		if (i == RIDGE_OCC_VIRTUAL && (amd || r->limit[i] == RIDGE_OCC_UNLIMITED))
 			continue;
 		fmt_limit(r->limit[i], v, sizeof v);
-		printf("  %-14s %9s  ", limit_label(g, i), v);
+		fprintf(out, "  %-14s %9s  ", limit_label(g, i), v);
 		if (amd)
-			describe_amd_limit(g, in, r, i);
+			describe_amd_limit(out, g, in, r, i);
 		else
-			describe_nv_limit(g, in, an, i);
-		printf("\n");
+			describe_nv_limit(out, g, in, an, i);
+		fprintf(out, "\n");
 	}
 }
 
-void occupancy_print_outcome(const struct ridge_gpu *g, const struct ridge_occupancy_result *r)
+void occupancy_print_outcome(FILE *out, const struct ridge_gpu *g, const struct ridge_occupancy_result *r)
 {
 	bool amd = g->vendor == RIDGE_VENDOR_AMD;
-	printf("  %-14s %9d  %s = %d of %d %s = %.1f%% occupancy", "result", r->blocks_per_sm,
-	       amd ? "workgroups" : "blocks", r->active_warps, r->max_warps, amd ? "waves" : "warps",
-	       r->occupancy * 100);
+	fprintf(out, "  %-14s %9d  %s = %d of %d %s = %.1f%% occupancy", "result", r->blocks_per_sm,
+		amd ? "workgroups" : "blocks", r->active_warps, r->max_warps, amd ? "waves" : "warps",
+		r->occupancy * 100);
 	if (r->blocks_per_sm == 0)
-		printf(": cannot launch (the %s limit is 0)\n", limit_label(g, r->limiter));
+		fprintf(out, ": cannot launch (the %s limit is 0)\n", limit_label(g, r->limiter));
 	else
-		printf(", limited by %s\n", limit_label(g, r->limiter));
+		fprintf(out, ", limited by %s\n", limit_label(g, r->limiter));
 	int ties = 0;
 	for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++)
 		ties += (r->limiter_mask >> i) & 1;
 	if (ties > 1) {
-		printf("  (also at that limit:");
+		fprintf(out, "  (also at that limit:");
 		for (int i = 0; i < RIDGE_OCC_LIMITER_COUNT; i++)
 			if ((r->limiter_mask & (1u << i)) && i != (int)r->limiter)
-				printf(" %s", limit_label(g, i));
-		printf(")\n");
+				fprintf(out, " %s", limit_label(g, i));
+		fprintf(out, ")\n");
 	}
 }
 
-void occupancy_print_explanations(const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
+void occupancy_print_explanations(FILE *out, const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
 				  const struct ridge_occupancy_analysis *an)
 {
 	const struct ridge_occupancy_result *r = &an->result;
 	char a[32], b[32], c[32];
 	if (g->vendor == RIDGE_VENDOR_AMD) {
 		const struct ridge_occupancy_amd *d = &r->amd;
-		printf("\nHIP's rule (hipOccupancyMaxActiveBlocksPerMultiprocessor): %d workgroup%s",
-		       d->hip_blocks_per_cu, d->hip_blocks_per_cu == 1 ? "" : "s");
+		fprintf(out, "\nHIP's rule (hipOccupancyMaxActiveBlocksPerMultiprocessor): %d workgroup%s",
+			d->hip_blocks_per_cu, d->hip_blocks_per_cu == 1 ? "" : "s");
 		if (d->rules_agree) {
-			printf(", the same\n");
+			fprintf(out, ", the same\n");
 			return;
 		}
-		printf(" -- DISAGREES with the hardware rule's %d; the CU enforces the hardware rule:\n",
-		       r->blocks_per_sm);
+		fprintf(out, " -- DISAGREES with the hardware rule's %d; the CU enforces the hardware rule:\n",
+			r->blocks_per_sm);
 		int hip_sgpr = d->hip_sgpr_waves_per_simd == RIDGE_OCC_UNLIMITED ? g->amd.waves_per_simd
 										 : d->hip_sgpr_waves_per_simd;
 		if (in->sgprs > 0 && hip_sgpr != d->sgpr_waves_per_simd)
-			printf("  SGPRs: HIP rounds %d up to %d (granules of %d): %d waves per SIMD, the hardware %d/%d = "
-			       "%d\n",
-			       in->sgprs,
-			       (in->sgprs + g->amd.sgpr_granule - 1) / g->amd.sgpr_granule * g->amd.sgpr_granule,
-			       g->amd.sgpr_granule, hip_sgpr, g->amd.sgprs_per_simd, in->sgprs, d->sgpr_waves_per_simd);
+			fprintf(out,
+				"  SGPRs: HIP rounds %d up to %d (granules of %d): %d waves per SIMD, the hardware %d/%d = "
+				"%d\n",
+				in->sgprs,
+				(in->sgprs + g->amd.sgpr_granule - 1) / g->amd.sgpr_granule * g->amd.sgpr_granule,
+				g->amd.sgpr_granule, hip_sgpr, g->amd.sgprs_per_simd, in->sgprs,
+				d->sgpr_waves_per_simd);
 		if (d->hip_limit_lds != r->limit[RIDGE_OCC_SHARED_MEMORY])
-			printf("  LDS: HIP divides by %.0f B (no granule): %d workgroups, the hardware allocates %.0f B "
-			       "(%.0f B granules): %d\n",
-			       in->static_smem + in->dynamic_smem, d->hip_limit_lds, r->smem_per_block,
-			       g->amd.lds_granule, r->limit[RIDGE_OCC_SHARED_MEMORY]);
+			fprintf(out,
+				"  LDS: HIP divides by %.0f B (no granule): %d workgroups, the hardware allocates %.0f B "
+				"(%.0f B granules): %d\n",
+				in->static_smem + in->dynamic_smem, d->hip_limit_lds, r->smem_per_block,
+				g->amd.lds_granule, r->limit[RIDGE_OCC_SHARED_MEMORY]);
 		if (r->limit[RIDGE_OCC_BARRIERS] < d->hip_blocks_per_cu)
-			printf("  barriers: HIP has no barrier-slot limit; the CU holds %d multi-wave workgroups\n",
-			       r->limit[RIDGE_OCC_BARRIERS]);
+			fprintf(out,
+				"  barriers: HIP has no barrier-slot limit; the CU holds %d multi-wave workgroups\n",
+				r->limit[RIDGE_OCC_BARRIERS]);
 		return;
 	}
 	/* The textbook arithmetic leaves out the per-block reserve. */
 	if (r->limiter == RIDGE_OCC_SHARED_MEMORY && an->blocks_without_reserve != r->blocks_per_sm &&
 	    g->nv.smem_reserved_per_block > 0) {
 		double user = in->static_smem + in->dynamic_smem;
-		printf("\nwhy not %.1f%%: %s / %s = %d blocks leaves out the %s the driver reserves per block\n",
-		       an->occupancy_without_reserve * 100, occupancy_kib(r->smem_per_sm, a, sizeof a),
-		       occupancy_kib(user, b, sizeof b), an->smem_limit_without_reserve,
-		       occupancy_kib(g->nv.smem_reserved_per_block, c, sizeof c));
-		printf("  (cudaDevAttrReservedSharedMemoryPerBlock, sm_80 and later): %.0f / (%.0f + %.0f) = %.2f -> %d "
-		       "blocks.\n",
-		       r->smem_per_sm, user, g->nv.smem_reserved_per_block,
-		       r->smem_per_sm / (user + g->nv.smem_reserved_per_block), r->limit[RIDGE_OCC_SHARED_MEMORY]);
+		fprintf(out, "\nwhy not %.1f%%: %s / %s = %d blocks leaves out the %s the driver reserves per block\n",
+			an->occupancy_without_reserve * 100, occupancy_kib(r->smem_per_sm, a, sizeof a),
+			occupancy_kib(user, b, sizeof b), an->smem_limit_without_reserve,
+			occupancy_kib(g->nv.smem_reserved_per_block, c, sizeof c));
+		fprintf(out,
+			"  (cudaDevAttrReservedSharedMemoryPerBlock, sm_80 and later): %.0f / (%.0f + %.0f) = %.2f -> %d "
+			"blocks.\n",
+			r->smem_per_sm, user, g->nv.smem_reserved_per_block,
+			r->smem_per_sm / (user + g->nv.smem_reserved_per_block), r->limit[RIDGE_OCC_SHARED_MEMORY]);
 	}
 	/* ... and the register allocation granularity. */
 	if (r->limiter == RIDGE_OCC_REGISTERS && an->blocks_naive_regs != r->blocks_per_sm && in->regs_per_thread > 0) {
-		printf("\nwhy not %d block%s: %d / (%d x %d) = %d counts registers per thread, but they are allocated\n",
-		       an->blocks_naive_regs, an->blocks_naive_regs == 1 ? "" : "s", g->regs_per_sm,
-		       in->regs_per_thread, in->threads_per_block, an->regs_limit_naive);
-		printf("  per warp in units of %d (%d per warp) and warps are placed in %d sub-partitions of %d "
-		       "registers each.\n",
-		       g->nv.reg_alloc_unit, r->regs_per_warp, g->nv.sub_partitions,
-		       g->regs_per_sm / g->nv.sub_partitions);
+		fprintf(out,
+			"\nwhy not %d block%s: %d / (%d x %d) = %d counts registers per thread, but they are allocated\n",
+			an->blocks_naive_regs, an->blocks_naive_regs == 1 ? "" : "s", g->regs_per_sm,
+			in->regs_per_thread, in->threads_per_block, an->regs_limit_naive);
+		fprintf(out,
+			"  per warp in units of %d (%d per warp) and warps are placed in %d sub-partitions of %d "
+			"registers each.\n",
+			g->nv.reg_alloc_unit, r->regs_per_warp, g->nv.sub_partitions,
+			g->regs_per_sm / g->nv.sub_partitions);
 	}
 }
 
 /* "to gain a block ..." after lead; nothing at full occupancy unless full is given. */
-void occupancy_print_suggestion(const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
+void occupancy_print_suggestion(FILE *out, const struct ridge_gpu *g, const struct ridge_occupancy_input *in,
 				const struct ridge_occupancy_analysis *an, const char *lead, const char *full)
 {
 	const struct ridge_occupancy_result *r = &an->result;
 	bool amd = g->vendor == RIDGE_VENDOR_AMD;
 	if (r->threads_over_block || r->occupancy >= 1) {
 		if (full)
-			printf("%s%s\n", lead, full);
+			fprintf(out, "%s%s\n", lead, full);
 		return;
 	}
 	if (r->blocks_per_sm == 0)
-		printf("%sto launch at all: ", lead);
+		fprintf(out, "%sto launch at all: ", lead);
 	else
-		printf("%sto gain a %s (%d per %s): ", lead, amd ? "workgroup" : "block", r->blocks_per_sm + 1,
-		       amd ? "CU" : "SM");
+		fprintf(out, "%sto gain a %s (%d per %s): ", lead, amd ? "workgroup" : "block", r->blocks_per_sm + 1,
+			amd ? "CU" : "SM");
 	int n = 0;
 	if (an->has_regs_change) {
 		int now = amd ? r->amd.vgprs_unified : in->regs_per_thread;
-		printf("use %d fewer %s (%d%s)", an->regs_to_drop, amd ? "VGPRs" : "registers per thread",
-		       now - an->regs_to_drop, amd ? " unified" : "");
+		fprintf(out, "use %d fewer %s (%d%s)", an->regs_to_drop, amd ? "VGPRs" : "registers per thread",
+			now - an->regs_to_drop, amd ? " unified" : "");
 		n++;
 	}
 	if (an->has_smem_change) {
-		printf("%s%.0f fewer bytes of %s per block (%.0f)", n ? ", or " : "", an->smem_to_drop,
-		       amd ? "LDS" : "shared memory", in->static_smem + in->dynamic_smem - an->smem_to_drop);
+		fprintf(out, "%s%.0f fewer bytes of %s per block (%.0f)", n ? ", or " : "", an->smem_to_drop,
+			amd ? "LDS" : "shared memory", in->static_smem + in->dynamic_smem - an->smem_to_drop);
 		n++;
 	}
 	if (r->dynamic_over_max && !in->optin) {
-		printf("%sadd --optin", n ? ", or " : "");
+		fprintf(out, "%sadd --optin", n ? ", or " : "");
 		n++;
 	}
 	if (!n)
-		printf("neither registers nor %s alone (the %s limit stays at %d)", amd ? "LDS" : "shared memory",
-		       limit_label(g, r->limiter), r->blocks_per_sm);
-	printf("\n");
+		fprintf(out, "neither registers nor %s alone (the %s limit stays at %d)", amd ? "LDS" : "shared memory",
+			limit_label(g, r->limiter), r->blocks_per_sm);
+	fprintf(out, "\n");
 }
 
-void occupancy_print_potential(const struct ridge_gpu *g, const struct ridge_occupancy_input *in)
+void occupancy_print_potential(FILE *out, const struct ridge_gpu *g, const struct ridge_occupancy_input *in)
 {
 	int size, grid, blocks;
 	char err[256];
@@ -473,21 +484,22 @@ void occupancy_print_potential(const struct ridge_gpu *g, const struct ridge_occ
 		return;
 	bool amd = g->vendor == RIDGE_VENDOR_AMD;
 	if (size == 0) {
-		printf("max potential block size: none launches\n");
+		fprintf(out, "max potential block size: none launches\n");
 		return;
 	}
 	int warps = (size + g->warp_size - 1) / g->warp_size;
-	printf("max potential block size (%s): %d threads x %d %s%s = %.1f%%, min grid %d\n",
-	       amd ? "the hardware rule, searched as cudaOccupancyMaxPotentialBlockSize does"
-		   : "cudaOccupancyMaxPotentialBlockSize's search",
-	       size, blocks, amd ? "workgroup" : "block", blocks == 1 ? "" : "s",
-	       100.0 * blocks * warps / (g->max_threads_per_sm / g->warp_size), grid);
+	fprintf(out, "max potential block size (%s): %d threads x %d %s%s = %.1f%%, min grid %d\n",
+		amd ? "the hardware rule, searched as cudaOccupancyMaxPotentialBlockSize does"
+		    : "cudaOccupancyMaxPotentialBlockSize's search",
+		size, blocks, amd ? "workgroup" : "block", blocks == 1 ? "" : "s",
+		100.0 * blocks * warps / (g->max_threads_per_sm / g->warp_size), grid);
 	int hip_size, hip_grid, hip_blocks;
 	if (amd &&
 	    occupancy_hip_max_potential_block_size(g, in, &hip_size, &hip_grid, &hip_blocks, err, sizeof err) == 0)
-		printf("HIP's answer (hipOccupancyMaxPotentialBlockSize, ROCm CLR: no search, the block-size limit\n"
-		       "  capped by the waves the registers allow): %d threads, grid %d%s\n",
-		       hip_size, hip_grid, hip_size == size && hip_grid == grid ? ", the same" : "");
+		fprintf(out,
+			"HIP's answer (hipOccupancyMaxPotentialBlockSize, ROCm CLR: no search, the block-size limit\n"
+			"  capped by the waves the registers allow): %d threads, grid %d%s\n",
+			hip_size, hip_grid, hip_size == size && hip_grid == grid ? ", the same" : "");
 }
 
 /* HIP's max-potential answer beside the hardware rule's (AMD). */

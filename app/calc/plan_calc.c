@@ -191,7 +191,7 @@ static cJSON *config_json(const struct ridge_plan_input *in, const struct ridge_
 	return o;
 }
 
-static void print_config(int rank, const struct ridge_plan_input *in, const struct ridge_plan_config *c)
+static void print_config(FILE *out, int rank, const struct ridge_plan_input *in, const struct ridge_plan_config *c)
 {
 	char tpot[32], ttft[32], usd[32], tps[32], mem[32], kern[32], comm[32], launch[32], share[32];
 	fmt_seconds(c->tpot_s, tpot, sizeof tpot);
@@ -205,13 +205,13 @@ static void print_config(int rank, const struct ridge_plan_input *in, const stru
 	fmt_percent(c->comm_share, share, sizeof share);
 	char count[32];
 	snprintf(count, sizeof count, "%.0f (TP%.0f)", c->gpus, c->gpus);
-	printf("  %2d  %-14s %-8s %6.0f  %-5s %-10s %10s %10s %10s %10s %10s\n", rank, in->gpus[c->gpu_index].gpu->id,
-	       count, c->batch, in->dtype_names[c->dtype_index], plan_launch_name(c->launch), tpot, ttft, usd, tps,
-	       mem);
-	printf("      TPOT = kernels %s (%s-bound floor) + %s all-reduce (%s, %s of TPOT) + %s launches%s%s%s\n", kern,
-	       c->memory_time_s >= c->compute_time_s ? "memory" : "compute", comm, c->comm_algorithm, share, launch,
-	       c->fits ? "" : "; DOES NOT FIT", c->meets_tpot ? "" : "; over the TPOT limit",
-	       c->meets_ttft ? "" : "; over the TTFT limit");
+	fprintf(out, "  %2d  %-14s %-8s %6.0f  %-5s %-10s %10s %10s %10s %10s %10s\n", rank,
+		in->gpus[c->gpu_index].gpu->id, count, c->batch, in->dtype_names[c->dtype_index],
+		plan_launch_name(c->launch), tpot, ttft, usd, tps, mem);
+	fprintf(out, "      TPOT = kernels %s (%s-bound floor) + %s all-reduce (%s, %s of TPOT) + %s launches%s%s%s\n",
+		kern, c->memory_time_s >= c->compute_time_s ? "memory" : "compute", comm, c->comm_algorithm, share,
+		launch, c->fits ? "" : "; DOES NOT FIT", c->meets_tpot ? "" : "; over the TPOT limit",
+		c->meets_ttft ? "" : "; over the TTFT limit");
 }
 
 /* The Pareto front of $/1M tokens against TPOT over every configuration that fits. */
@@ -315,7 +315,7 @@ static int write_svg(const char *path, const struct ridge_plan_input *in, const 
 	return rc;
 }
 
-int plan_command(const struct param_values *v, cJSON **json, struct app_status *st)
+int plan_command(FILE *out, const struct param_values *v, cJSON **json, struct app_status *st)
 {
 	*json = NULL;
 	const char *svg_path = params_text(v, "svg");
@@ -382,31 +382,34 @@ int plan_command(const struct param_values *v, cJSON **json, struct app_status *
 		fmt_seconds(in->tpot_limit_s, tpot, sizeof tpot);
 		fmt_seconds(in->ttft_limit_s, ttft, sizeof ttft);
 		cost_format_exact(in->params, p, sizeof p);
-		printf("Serving plan for %s (%s parameters), context %.0f: TPOT <= %s, TTFT <= %s\n",
-		       params_text(v, "model"), p, in->context, tpot, ttft);
-		printf("  %d configurations priced (GPU x count x batch x weight dtype x launch), %d meet every limit\n",
-		       n, meeting);
+		fprintf(out, "Serving plan for %s (%s parameters), context %.0f: TPOT <= %s, TTFT <= %s\n",
+			params_text(v, "model"), p, in->context, tpot, ttft);
+		fprintf(out,
+			"  %d configurations priced (GPU x count x batch x weight dtype x launch), %d meet every limit\n",
+			n, meeting);
 		for (int g = 0; g < in->gpu_count; g++) {
 			char usd[32];
 			fmt_usd(in->gpus[g].price_usd_per_hour, usd, sizeof usd);
-			printf("  %s at %s per GPU-hour\n", in->gpus[g].gpu->id, usd);
+			fprintf(out, "  %s at %s per GPU-hour\n", in->gpus[g].gpu->id, usd);
 		}
 		if (meeting == 0)
-			printf("\n  No configuration meets the limits. The nearest (by the worst ratio of time to limit or\n"
-			       "  memory to capacity):\n");
+			fprintf(out,
+				"\n  No configuration meets the limits. The nearest (by the worst ratio of time to limit or\n"
+				"  memory to capacity):\n");
 		else
-			printf("\n  Cheapest first ($ per million output tokens, then tokens/s per GPU):\n");
-		printf("\n  %2s  %-14s %-8s %6s  %-5s %-10s %10s %10s %10s %10s %10s\n", "#", "GPU", "GPUs", "batch",
-		       "dtype", "mode", "TPOT", "TTFT", "$/1M tok", "tok/s/GPU", "mem/GPU");
+			fprintf(out, "\n  Cheapest first ($ per million output tokens, then tokens/s per GPU):\n");
+		fprintf(out, "\n  %2s  %-14s %-8s %6s  %-5s %-10s %10s %10s %10s %10s %10s\n", "#", "GPU", "GPUs",
+			"batch", "dtype", "mode", "TPOT", "TTFT", "$/1M tok", "tok/s/GPU", "mem/GPU");
 		int rows = meeting > 0 && meeting < shown ? meeting : shown;
 		for (int i = 0; i < rows; i++)
-			print_config(i + 1, in, &all[i]);
-		printf("\n  Priced as ridge cost decode --model / ridge cost prefill do (every kernel, launches by mode),\n"
-		       "  with ridge comm's all-reduces (not overlapped); TTFT is one request's prefill of --context\n"
-		       "  tokens. Each request of a batch keeps a KV cache of --context tokens.\n");
+			print_config(out, i + 1, in, &all[i]);
+		fprintf(out,
+			"\n  Priced as ridge cost decode --model / ridge cost prefill do (every kernel, launches by mode),\n"
+			"  with ridge comm's all-reduces (not overlapped); TTFT is one request's prefill of --context\n"
+			"  tokens. Each request of a batch keeps a KV cache of --context tokens.\n");
 		if (svg_path)
-			printf("  Pareto front written to %s\n", svg_path);
-		rc = fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
+			fprintf(out, "  Pareto front written to %s\n", svg_path);
+		rc = fflush(out) == 0 ? EXIT_OK : EXIT_ENV;
 	}
 	if (rc == EXIT_OK && meeting == 0)
 		rc = EXIT_PROBLEM;

@@ -5,6 +5,7 @@
 #define RIDGE_PLAN_CALC_H
 
 #include <cjson/cJSON.h>
+#include <stdio.h>
 
 #include "params.h"
 #include "status.h"
@@ -13,9 +14,9 @@
  * and ranks; writes --svg (the cost-latency Pareto front). With --json the
  * document (the ranking, or the nearest when none meets the limits) is left
  * in *json for the front end to print; else the ranking table is printed on
- * stdout. Returns
- * EXIT_OK, EXIT_PROBLEM (none meets the limits), EXIT_ENV (stdout failed), or
+ * out. Returns
+ * EXIT_OK, EXIT_PROBLEM (none meets the limits), EXIT_ENV (out failed), or
  * -1 with the error in st; the model config's warnings are in st either way. */
-int plan_command(const struct param_values *v, cJSON **json, struct app_status *st);
+int plan_command(FILE *out, const struct param_values *v, cJSON **json, struct app_status *st);
 
 #endif

@@ -503,7 +503,8 @@ int roofline_check_request(const struct param_values *v, struct app_status *st)
 	return 0;
 }
 
-int roofline_command(const struct param_values *v, const struct ridge_gpu *gpu, cJSON **json, struct app_status *st)
+int roofline_command(FILE *out, const struct param_values *v, const struct ridge_gpu *gpu, cJSON **json,
+		     struct app_status *st)
 {
 	*json = NULL;
 	char err[600];
@@ -513,11 +514,11 @@ int roofline_command(const struct param_values *v, const struct ridge_gpu *gpu, 
 		return EXIT_USAGE;
 	}
 	if (params_has(v, "validation"))
-		return roofline_validation_run(params_text(v, "validation"), params_text(v, "group"), gpu,
+		return roofline_validation_run(out, params_text(v, "validation"), params_text(v, "group"), gpu,
 					       params_text(v, "svg"), params_flag(v, "json") ? json : NULL, st);
 	if (params_has(v, "ncu"))
-		return roofline_run_ncu(v, &r, gpu, json, st);
-	return roofline_run_model(v, &r, gpu, json, st);
+		return roofline_run_ncu(out, v, &r, gpu, json, st);
+	return roofline_run_model(out, v, &r, gpu, json, st);
 }
 
 const struct calc calc_roofline = {

@@ -5,6 +5,7 @@
 #define RIDGE_ROOFLINE_CALC_H
 
 #include <cjson/cJSON.h>
+#include <stdio.h>
 
 #include "calc.h"
 #include "status.h"
@@ -19,6 +20,7 @@ int roofline_check_request(const struct param_values *v, struct app_status *st);
  * kernel of --ncu, or the cases of --validation. With --json the document
  * is left in *json for the front end to print (--validation prints its
  * own); else the text is printed. Returns an exit code; errors in st. */
-int roofline_command(const struct param_values *v, const struct ridge_gpu *gpu, cJSON **json, struct app_status *st);
+int roofline_command(FILE *out, const struct param_values *v, const struct ridge_gpu *gpu, cJSON **json,
+		     struct app_status *st);
 
 #endif

@@ -3,6 +3,7 @@
 #define RIDGE_ROOFLINE_INTERNAL_H
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "app.h"
@@ -57,12 +58,12 @@ struct roofline_plot_point roofline_placed_point(const char *label, const struct
 cJSON *roofline_compute(const struct ridge_gpu *gpu, const struct roofline_request *r, struct plot_out *plot, char *err,
 			size_t err_len);
 
-void roofline_print(const cJSON *d);
+void roofline_print(FILE *out, const cJSON *d);
 
-int roofline_run_model(const struct param_values *v, const struct roofline_request *r, const struct ridge_gpu *gpu,
-		       cJSON **json, struct app_status *st);
+int roofline_run_model(FILE *out, const struct param_values *v, const struct roofline_request *r,
+		       const struct ridge_gpu *gpu, cJSON **json, struct app_status *st);
 
-int roofline_run_ncu(const struct param_values *v, const struct roofline_request *req, const struct ridge_gpu *gpu,
-		     cJSON **json, struct app_status *st);
+int roofline_run_ncu(FILE *out, const struct param_values *v, const struct roofline_request *req,
+		     const struct ridge_gpu *gpu, cJSON **json, struct app_status *st);
 
 #endif

@@ -26,8 +26,8 @@ static int write_plot(const char *svg, bool sparse, const struct ridge_gpu *gpu,
 
 /* One placement: the calculator's run (calc_run refuses a result that is
  * not finite, naming the input, as for a scenario item), then the plot. */
-int roofline_run_model(const struct param_values *v, const struct roofline_request *r, const struct ridge_gpu *gpu,
-		       cJSON **json, struct app_status *st)
+int roofline_run_model(FILE *out, const struct param_values *v, const struct roofline_request *r,
+		       const struct ridge_gpu *gpu, cJSON **json, struct app_status *st)
 {
 	struct calc_input in = { .values = v, .gpu = gpu };
 	cJSON *doc = calc_run(&calc_roofline, &in);
@@ -50,10 +50,10 @@ int roofline_run_model(const struct param_values *v, const struct roofline_reque
 		*json = doc;
 		return EXIT_OK;
 	}
-	roofline_print(doc);
+	roofline_print(out, doc);
 	cJSON_Delete(doc);
 	if (svg)
-		printf("wrote %s\n", svg);
+		fprintf(out, "wrote %s\n", svg);
 	return EXIT_OK;
 }
 
@@ -69,8 +69,8 @@ struct ncu_placed {
 };
 
 /* Every kernel of an Nsight Compute CSV (or report). */
-int roofline_run_ncu(const struct param_values *v, const struct roofline_request *req, const struct ridge_gpu *gpu,
-		     cJSON **json, struct app_status *st)
+int roofline_run_ncu(FILE *out, const struct param_values *v, const struct roofline_request *req,
+		     const struct ridge_gpu *gpu, cJSON **json, struct app_status *st)
 {
 	const char *path = params_text(v, "ncu");
 	const char *svg = params_text(v, "svg");
@@ -271,10 +271,10 @@ int roofline_run_ncu(const struct param_values *v, const struct roofline_request
 	}
 	char bw[48];
 	fmt_si(gpu->memory_bandwidth, "B/s", bw, sizeof bw);
-	printf("Kernels of %s (%s layout) on %s (%s), %s ceilings, HBM %s\n", path, report.raw ? "raw" : "details",
-	       gpu->name, gpu->id, app_ceiling_source(gpu), bw);
-	printf("%-4s %-30s %-12s %10s %10s %10s %9s %14s %14s %-7s %8s %8s\n", "ID", "kernel", "placed on", "FLOPs",
-	       "bytes", "time", "FLOP/B", "achieved", "attainable", "bound", "of att.", "of BW");
+	fprintf(out, "Kernels of %s (%s layout) on %s (%s), %s ceilings, HBM %s\n", path,
+		report.raw ? "raw" : "details", gpu->name, gpu->id, app_ceiling_source(gpu), bw);
+	fprintf(out, "%-4s %-30s %-12s %10s %10s %10s %9s %14s %14s %-7s %8s %8s\n", "ID", "kernel", "placed on",
+		"FLOPs", "bytes", "time", "FLOP/B", "achieved", "attainable", "bound", "of att.", "of BW");
 	int notes = 0;
 	for (int i = 0; i < report.count; i++) {
 		const struct ncu_placed *pl = &placed[i];
@@ -293,24 +293,26 @@ int roofline_run_ncu(const struct param_values *v, const struct roofline_request
 			snprintf(ai, sizeof ai, "%.4g", pl->p.intensity);
 		else
 			snprintf(ai, sizeof ai, "no DRAM"); /* FLOPs over 0 bytes: human output shows no "inf" */
-		printf("%-4s %-30.30s %-12s %10s %10s %10s %9s %14s %14s %-7s %8s %7.1f%%%s\n", pl->k->id, pl->k->name,
-		       kind, f, b, t, ai, ach, att, roofline_bound_name(pl->p.bound), frac,
-		       100 * pl->p.fraction_of_bandwidth, pl->tensor_flops_missing ? " *" : "");
+		fprintf(out, "%-4s %-30.30s %-12s %10s %10s %10s %9s %14s %14s %-7s %8s %7.1f%%%s\n", pl->k->id,
+			pl->k->name, kind, f, b, t, ai, ach, att, roofline_bound_name(pl->p.bound), frac,
+			100 * pl->p.fraction_of_bandwidth, pl->tensor_flops_missing ? " *" : "");
 		notes += pl->tensor_flops_missing;
 	}
 	if (notes)
-		printf("* tensor instructions ran but the CSV has no tensor FLOP counts (FLOPs undercounted); capture them "
-		       "with:\n  " NCU_CAPTURE_COMMAND "\n");
+		fprintf(out,
+			"* tensor instructions ran but the CSV has no tensor FLOP counts (FLOPs undercounted); capture them "
+			"with:\n  " NCU_CAPTURE_COMMAND "\n");
 	if (!has_l2) {
 		bool any_l2 = false;
 		for (int i = 0; i < report.count; i++)
 			any_l2 = any_l2 || report.kernels[i].has_l2;
 		if (any_l2)
-			printf("L2 bytes (lts__t_bytes.sum) are in the CSV but %s has no L2 bandwidth: not placed at L2\n",
-			       gpu->id);
+			fprintf(out,
+				"L2 bytes (lts__t_bytes.sum) are in the CSV but %s has no L2 bandwidth: not placed at L2\n",
+				gpu->id);
 	}
 	if (svg)
-		printf("wrote %s\n", svg);
+		fprintf(out, "wrote %s\n", svg);
 	rc = EXIT_OK;
 done:
 	free(placed);

@@ -17,7 +17,8 @@
 
 /* One kernel row; with kernels, an element of that array: the ceiling and
  * the placed point as `ridge roofline --json` has them. */
-static void report_kernel(const struct ridge_gpu *gpu, const char *label, struct ridge_kernel_shape s, cJSON *kernels)
+static void report_kernel(FILE *out, const struct ridge_gpu *gpu, const char *label, struct ridge_kernel_shape s,
+			  cJSON *kernels)
 {
 	char err[400], f[32], b[32], t[32];
 	struct ridge_kernel_cost cost;
@@ -42,14 +43,14 @@ static void report_kernel(const struct ridge_gpu *gpu, const char *label, struct
 		return;
 	}
 	if (rc) {
-		printf("  %-44s n/a: %s\n", label, err);
+		fprintf(out, "  %-44s n/a: %s\n", label, err);
 		return;
 	}
 	fmt_si(cost.flops, "", f, sizeof f);
 	fmt_si(cost.bytes, "B", b, sizeof b);
 	fmt_seconds(p.time_floor_s, t, sizeof t);
-	printf("  %-44s %9s %10s %9.4g  %-7s %-12s %10s\n", label, f, b, p.intensity, roofline_bound_name(p.bound),
-	       c.matrix ? "matrix" : "vector", t);
+	fprintf(out, "  %-44s %9s %10s %9.4g  %-7s %-12s %10s\n", label, f, b, p.intensity,
+		roofline_bound_name(p.bound), c.matrix ? "matrix" : "vector", t);
 }
 
 /* "ridge_points" and "levels": the JSON of the report's first table. */
@@ -85,7 +86,7 @@ static void report_ridge_points_json(const struct ridge_gpu *gpu, cJSON *o)
 	}
 }
 
-void report_roofline(const struct ridge_gpu *gpu, cJSON *json)
+void report_roofline(FILE *out, const struct ridge_gpu *gpu, cJSON *json)
 {
 	char bw[48];
 	cJSON *kernels = NULL;
@@ -96,9 +97,9 @@ void report_roofline(const struct ridge_gpu *gpu, cJSON *json)
 	}
 	fmt_si(gpu->memory_bandwidth, "B/s", bw, sizeof bw);
 	if (!json) {
-		printf("== Roofline (%s): ridge points and the chapter's kernels ==\n", gpu->id);
-		printf("ridge point = peak / bandwidth, FLOP/byte against HBM (%s), dense rates\n", bw);
-		printf("  %-6s %14s %14s %14s\n", "dtype", "matrix", "vector", "sparse matrix");
+		fprintf(out, "== Roofline (%s): ridge points and the chapter's kernels ==\n", gpu->id);
+		fprintf(out, "ridge point = peak / bandwidth, FLOP/byte against HBM (%s), dense rates\n", bw);
+		fprintf(out, "  %-6s %14s %14s %14s\n", "dtype", "matrix", "vector", "sparse matrix");
 	}
 	for (int d = 0; d < RIDGE_DTYPE_COUNT && !json; d++) {
 		const struct ridge_peak *pk = &gpu->peak[d];
@@ -111,7 +112,7 @@ void report_roofline(const struct ridge_gpu *gpu, cJSON *json)
 			snprintf(v, sizeof v, "%.6g", pk->vector / gpu->memory_bandwidth);
 		if (pk->has_matrix_sparse)
 			snprintf(sp, sizeof sp, "%.6g", pk->matrix_sparse / gpu->memory_bandwidth);
-		printf("  %-6s %14s %14s %14s\n", ridge_dtype_name((enum ridge_dtype)d), m, v, sp);
+		fprintf(out, "  %-6s %14s %14s %14s\n", ridge_dtype_name((enum ridge_dtype)d), m, v, sp);
 	}
 	for (int l = RIDGE_LEVEL_L2; l < RIDGE_LEVEL_COUNT && !json; l++) {
 		double level_bw;
@@ -119,9 +120,10 @@ void report_roofline(const struct ridge_gpu *gpu, cJSON *json)
 		if (roofline_bandwidth(gpu, (enum ridge_level)l, &level_bw, &why)) {
 			char lb[48];
 			fmt_si(level_bw, "B/s", lb, sizeof lb);
-			printf("  %s: %s\n", roofline_level_label((enum ridge_level)l), lb);
+			fprintf(out, "  %s: %s\n", roofline_level_label((enum ridge_level)l), lb);
 		} else {
-			printf("  %s: no inner ridge points, %s\n", roofline_level_label((enum ridge_level)l), why);
+			fprintf(out, "  %s: no inner ridge points, %s\n", roofline_level_label((enum ridge_level)l),
+				why);
 		}
 	}
 	/* The chapter's worked examples (the textbook, sections 7.2 and 7.6.2):
@@ -149,19 +151,21 @@ void report_roofline(const struct ridge_gpu *gpu, cJSON *json)
 		{ "  the same, every tensor once", &attn, RIDGE_KERNEL_FLASH_ATTENTION, RIDGE_TRAFFIC_COMPULSORY },
 	};
 	if (!json)
-		printf("  %-44s %9s %10s %9s  %-7s %-12s %10s\n", "kernel (4096^3 GEMMs; attention S=8192, 64x128)",
-		       "FLOPs", "bytes", "FLOP/B", "bound", "rate", "time floor");
+		fprintf(out, "  %-44s %9s %10s %9s  %-7s %-12s %10s\n",
+			"kernel (4096^3 GEMMs; attention S=8192, 64x128)", "FLOPs", "bytes", "FLOP/B", "bound", "rate",
+			"time floor");
 	for (size_t i = 0; i < sizeof examples / sizeof examples[0]; i++) {
 		struct ridge_kernel_shape s = *examples[i].shape;
 		s.kernel = examples[i].kernel;
 		s.traffic = examples[i].traffic;
 		char label[96];
 		snprintf(label, sizeof label, examples[i].label, ridge_dtype_name(half));
-		report_kernel(gpu, label, s, kernels);
+		report_kernel(out, gpu, label, s, kernels);
 	}
 	if (json)
 		return;
-	printf("  bytes: the algorithm's re-reads all reach HBM (an upper bound); \"every ... once\": L2 catches\n"
-	       "  every re-read (a lower bound). Measured HBM traffic lies between. The textbook's 0.6%% utilization\n"
-	       "  and 2,045 FLOP/B are explained in model/README.md, \"The textbook's numbers\".\n");
+	fprintf(out,
+		"  bytes: the algorithm's re-reads all reach HBM (an upper bound); \"every ... once\": L2 catches\n"
+		"  every re-read (a lower bound). Measured HBM traffic lies between. The textbook's 0.6%% utilization\n"
+		"  and 2,045 FLOP/B are explained in model/README.md, \"The textbook's numbers\".\n");
 }

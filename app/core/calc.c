@@ -141,54 +141,54 @@ static void print_value(const cJSON *item, char *buf, size_t len)
 	}
 }
 
-static void print_rows(const cJSON *obj, const char *prefix, const char *indent)
+static void print_rows(FILE *out, const cJSON *obj, const char *prefix, const char *indent)
 {
 	const cJSON *item;
 	cJSON_ArrayForEach (item, obj) {
 		char key[160];
 		snprintf(key, sizeof key, "%s%s%s", prefix, *prefix ? "." : "", item->string ? item->string : "");
 		if (cJSON_IsObject(item)) {
-			print_rows(item, key, indent);
+			print_rows(out, item, key, indent);
 		} else if (cJSON_IsArray(item)) {
-			printf("%s%s:\n", indent, key);
+			fprintf(out, "%s%s:\n", indent, key);
 			char sub[64];
 			snprintf(sub, sizeof sub, "%s    ", indent);
 			const cJSON *first = item->child;
 			if (first && cJSON_IsObject(first)) {
 				/* a table: the first element's keys are the columns */
 				const cJSON *col;
-				printf("%s", sub);
+				fprintf(out, "%s", sub);
 				cJSON_ArrayForEach (col, first)
-					printf("%-18s ", col->string);
-				printf("\n");
+					fprintf(out, "%-18s ", col->string);
+				fprintf(out, "\n");
 				const cJSON *row;
 				cJSON_ArrayForEach (row, item) {
-					printf("%s", sub);
+					fprintf(out, "%s", sub);
 					cJSON_ArrayForEach (col, first) {
 						char v[96];
 						print_value(cJSON_GetObjectItemCaseSensitive(row, col->string), v,
 							    sizeof v);
-						printf("%-18s ", v);
+						fprintf(out, "%-18s ", v);
 					}
-					printf("\n");
+					fprintf(out, "\n");
 				}
 			} else {
 				const cJSON *e;
 				cJSON_ArrayForEach (e, item) {
 					char v[96];
 					print_value(e, v, sizeof v);
-					printf("%s%s\n", sub, v);
+					fprintf(out, "%s%s\n", sub, v);
 				}
 			}
 		} else {
 			char v[96];
 			print_value(item, v, sizeof v);
-			printf("%s%-34s %s\n", indent, key, v);
+			fprintf(out, "%s%-34s %s\n", indent, key, v);
 		}
 	}
 }
 
-void calc_print_table(const cJSON *result, const char *indent)
+void calc_print_table(FILE *out, const cJSON *result, const char *indent)
 {
-	print_rows(result, "", indent ? indent : "");
+	print_rows(out, result, "", indent ? indent : "");
 }

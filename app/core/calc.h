@@ -8,6 +8,7 @@
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "gpu.h"
 #include "params.h"
@@ -42,10 +43,10 @@ struct calc {
 	/* Returns the result object, or NULL with in->err set. */
 	cJSON *(*run)(struct calc_input *in);
 	/* Human output from the result; NULL prints the generic table. */
-	void (*print)(const cJSON *result);
+	void (*print)(FILE *out, const cJSON *result);
 	/* The same for a scenario item (ridge eval), where exit codes and flag
 	 * names of the command do not apply; NULL: print. */
-	void (*print_item)(const cJSON *result);
+	void (*print_item)(FILE *out, const cJSON *result);
 	/* The whole --help text, printed as is; NULL: generated from synopsis,
 	 * description and params (which still define the flags either way). */
 	const char *usage;
@@ -84,7 +85,7 @@ int calc_fail(struct calc_input *in, const char *fmt, ...) __attribute__((format
 
 /* Generic human output: one row per number, string or bool (nested keys
  * dotted), arrays of objects as tables. */
-void calc_print_table(const cJSON *result, const char *indent);
+void calc_print_table(FILE *out, const cJSON *result, const char *indent);
 
 /* Reading results back (printers): a missing number is NAN, a missing string "". */
 double calc_num(const cJSON *obj, const char *key);
@@ -93,8 +94,8 @@ bool calc_has(const cJSON *obj, const char *key);
 
 /* A result's numbers formatted where a printer prints them:
  *   struct calc_text t = { 0 };
- *   printf("weights %s + grads %s\n", calc_text_bytes(&t, m, "weights_bytes"),
- *          calc_text_bytes(&t, m, "grads_bytes"));
+ *   fprintf(out, "weights %s + grads %s\n", calc_text_bytes(&t, m, "weights_bytes"),
+ *           calc_text_bytes(&t, m, "grads_bytes"));
  * each call formats the key's number (util/format.h; "none" when it is
  * missing) into the next of t's slots and returns it; the slots are reused
  * after CALC_TEXT_SLOTS calls, so a struct calc_text serves one statement. */

@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "calc.h"
 
@@ -45,9 +46,9 @@ cJSON *eval_run(struct eval_scenario *sc, int i, struct app_status *st);
  * with the problems of the file or an input in st. */
 cJSON *eval_file(const char *path, const char *hwdb_dir, const char *calibration, const char *only_kind,
 		 struct app_status *st);
-/* That document as the human report on stdout: each item's table, its book
+/* That document as the human report on out: each item's table, its book
  * comparison and its checks. */
-void eval_print(const cJSON *doc);
+void eval_print(FILE *out, const cJSON *doc);
 
 /* For calculators that take a list of mappings (rank's projects): parses each
  * element with spec (errors at file:line:col) and calls fn with its values

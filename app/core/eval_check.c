@@ -214,12 +214,12 @@ static void print_number(double v, char *buf, size_t len)
 		cost_format_exact(v, buf, len);
 }
 
-static void print_book(const cJSON *book)
+static void print_book(FILE *out, const cJSON *book)
 {
 	if (cJSON_GetArraySize(book) == 0)
 		return;
-	printf("\n  The source's printed values against the exact ones:\n");
-	printf("    %-28s %26s %26s %24s %10s\n", "key", "book", "exact", "drift (book - exact)", "drift");
+	fprintf(out, "\n  The source's printed values against the exact ones:\n");
+	fprintf(out, "    %-28s %26s %26s %24s %10s\n", "key", "book", "exact", "drift (book - exact)", "drift");
 	const cJSON *b;
 	cJSON_ArrayForEach (b, book) {
 		char printed[48], exact[48], drift[48], rel[32];
@@ -231,11 +231,11 @@ static void print_book(const cJSON *book)
 		else
 			snprintf(drift, sizeof drift, "%.6g", dv);
 		snprintf(rel, sizeof rel, "%+.3g%%", calc_num(b, "drift_relative") * 100);
-		printf("    %-28s %26s %26s %24s %10s\n", calc_str(b, "key"), printed, exact, drift, rel);
+		fprintf(out, "    %-28s %26s %26s %24s %10s\n", calc_str(b, "key"), printed, exact, drift, rel);
 	}
 }
 
-static void print_checks(const cJSON *checks)
+static void print_checks(FILE *out, const cJSON *checks)
 {
 	int n = cJSON_GetArraySize(checks), bad = 0;
 	if (n == 0)
@@ -262,9 +262,10 @@ static void print_checks(const cJSON *checks)
 				 : cJSON_IsTrue(a) ? "true"
 						   : "false");
 		}
-		printf("  FAIL %s: %s expected %s, got %s\n", calc_str(c, "where"), calc_str(c, "key"), want, got);
+		fprintf(out, "  FAIL %s: %s expected %s, got %s\n", calc_str(c, "where"), calc_str(c, "key"), want,
+			got);
 	}
-	printf("\n  checks: %d of %d as expected\n", n - bad, n);
+	fprintf(out, "\n  checks: %d of %d as expected\n", n - bad, n);
 }
 
 cJSON *eval_file(const char *path, const char *hwdb_dir, const char *calibration, const char *only_kind,
@@ -329,33 +330,34 @@ bad:
 	return NULL;
 }
 
-void eval_print(const cJSON *doc)
+void eval_print(FILE *out, const cJSON *doc)
 {
 	const char *title = calc_str(doc, "scenario");
-	printf("Scenario %s%s%s%s\n", title[0] ? "'" : "", title, title[0] ? "' " : "", calc_str(doc, "file"));
+	fprintf(out, "Scenario %s%s%s%s\n", title[0] ? "'" : "", title, title[0] ? "' " : "", calc_str(doc, "file"));
 	if (calc_has(doc, "gpu")) {
 		const char *model = calc_str(doc, "model");
 		/* The words of app_ceiling_source(), from the document's "ceilings". */
-		printf("GPU %s (%s ceilings)%s%s\n", calc_str(doc, "gpu"),
-		       strcmp(calc_str(doc, "ceilings"), "measured") == 0 ? "measured (calibration)" : "spec sheet",
-		       model[0] ? ", model " : "", model);
+		fprintf(out, "GPU %s (%s ceilings)%s%s\n", calc_str(doc, "gpu"),
+			strcmp(calc_str(doc, "ceilings"), "measured") == 0 ? "measured (calibration)" : "spec sheet",
+			model[0] ? ", model " : "", model);
 	}
 	int n = 0;
 	const cJSON *entry;
 	cJSON_ArrayForEach (entry, cJSON_GetObjectItemCaseSensitive(doc, "items")) {
 		const struct calc *calc = eval_find_kind(calc_str(entry, "kind"));
 		const cJSON *result = cJSON_GetObjectItemCaseSensitive(entry, "result");
-		printf("\n[%d] %s  (%s, %s)\n", ++n, calc_str(entry, "name"), calc->name, calc_str(entry, "where"));
+		fprintf(out, "\n[%d] %s  (%s, %s)\n", ++n, calc_str(entry, "name"), calc->name,
+			calc_str(entry, "where"));
 		if (calc->print_item)
-			calc->print_item(result);
+			calc->print_item(out, result);
 		else if (calc->print)
-			calc->print(result);
+			calc->print(out, result);
 		else
-			calc_print_table(result, "  ");
-		print_book(cJSON_GetObjectItemCaseSensitive(entry, "book"));
-		print_checks(cJSON_GetObjectItemCaseSensitive(entry, "checks"));
+			calc_print_table(out, result, "  ");
+		print_book(out, cJSON_GetObjectItemCaseSensitive(entry, "book"));
+		print_checks(out, cJSON_GetObjectItemCaseSensitive(entry, "checks"));
 	}
-	printf("\n%d item%s, %s\n", n, n == 1 ? "" : "s",
-	       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "ok")) ? "every check as expected"
-									 : "some checks FAILED");
+	fprintf(out, "\n%d item%s, %s\n", n, n == 1 ? "" : "s",
+		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "ok")) ? "every check as expected"
+									  : "some checks FAILED");
 }

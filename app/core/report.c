@@ -34,7 +34,8 @@ static bool builtin_spec(const char *id, struct ridge_gpu *out)
  * element of that array instead, key naming the ceiling as `ridge hw show
  * --json` does ("memory_bandwidth", "bf16_matrix"): spec null when the spec
  * sheet has none. */
-static void measured_row(const char *what, const char *key, double spec, double measured, const char *unit, cJSON *rows)
+static void measured_row(FILE *out, const char *what, const char *key, double spec, double measured, const char *unit,
+			 cJSON *rows)
 {
 	if (rows) {
 		cJSON *row = cJSON_CreateObject();
@@ -64,11 +65,11 @@ static void measured_row(const char *what, const char *key, double spec, double 
 			snprintf(f, sizeof f, "%.2fx", measured / spec);
 		}
 	}
-	printf("  %-24s %16s %16s %8s\n", what, s, m, f);
+	fprintf(out, "  %-24s %16s %16s %8s\n", what, s, m, f);
 }
 
 /* A calibration beside its spec sheet: every ceiling the run changed. */
-static void report_measured(const struct ridge_gpu *g, cJSON *json)
+static void report_measured(FILE *out, const struct ridge_gpu *g, cJSON *json)
 {
 	static struct ridge_gpu spec;
 	if (!g->measured || !builtin_spec(g->id, &spec))
@@ -80,24 +81,24 @@ static void report_measured(const struct ridge_gpu *g, cJSON *json)
 		cJSON_AddStringToObject(m, "measured_on", g->measured_on);
 		rows = cJSON_AddArrayToObject(m, "ceilings");
 	} else {
-		printf("measured against the spec sheet (built-in %s)%s%s:\n", spec.id, g->measured_on[0] ? ", " : "",
-		       g->measured_on);
-		printf("  %-24s %16s %16s %8s\n", "ceiling", "spec", "measured", "of spec");
+		fprintf(out, "measured against the spec sheet (built-in %s)%s%s:\n", spec.id,
+			g->measured_on[0] ? ", " : "", g->measured_on);
+		fprintf(out, "  %-24s %16s %16s %8s\n", "ceiling", "spec", "measured", "of spec");
 	}
-	measured_row("HBM bandwidth", "memory_bandwidth", spec.memory_bandwidth, g->memory_bandwidth, "B/s", rows);
+	measured_row(out, "HBM bandwidth", "memory_bandwidth", spec.memory_bandwidth, g->memory_bandwidth, "B/s", rows);
 	struct ridge_hbm_mix mixes[RIDGE_HBM_MIXES];
 	ridge_gpu_hbm_mixes(g, mixes);
 	for (int i = 0; i < RIDGE_HBM_MIXES; i++)
 		if (mixes[i].has) {
 			char what[32];
 			snprintf(what, sizeof what, "  %s", mixes[i].label);
-			measured_row(what, mixes[i].key, spec.memory_bandwidth, mixes[i].bandwidth, "B/s", rows);
+			measured_row(out, what, mixes[i].key, spec.memory_bandwidth, mixes[i].bandwidth, "B/s", rows);
 		}
 	if (g->has_l2_bandwidth)
-		measured_row("L2 bandwidth", "l2_bandwidth", spec.has_l2_bandwidth ? spec.l2_bandwidth : 0,
+		measured_row(out, "L2 bandwidth", "l2_bandwidth", spec.has_l2_bandwidth ? spec.l2_bandwidth : 0,
 			     g->l2_bandwidth, "B/s", rows);
 	if (g->has_smem_bandwidth)
-		measured_row("shared-memory bandwidth", "smem_bandwidth",
+		measured_row(out, "shared-memory bandwidth", "smem_bandwidth",
 			     spec.has_smem_bandwidth ? spec.smem_bandwidth : 0, g->smem_bandwidth, "B/s", rows);
 	for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
 		const struct ridge_peak *p = &g->peak[d], *q = &spec.peak[d];
@@ -106,22 +107,22 @@ static void report_measured(const struct ridge_gpu *g, cJSON *json)
 		if (p->has_matrix && p->matrix != (q->has_matrix ? q->matrix : 0)) {
 			snprintf(what, sizeof what, "%s matrix", ridge_dtype_name((enum ridge_dtype)d));
 			snprintf(key, sizeof key, "%s_matrix", ridge_dtype_name((enum ridge_dtype)d));
-			measured_row(what, key, q->has_matrix ? q->matrix : 0, p->matrix, "FLOP/s", rows);
+			measured_row(out, what, key, q->has_matrix ? q->matrix : 0, p->matrix, "FLOP/s", rows);
 		}
 		if (p->has_vector && p->vector != (q->has_vector ? q->vector : 0)) {
 			snprintf(what, sizeof what, "%s vector", ridge_dtype_name((enum ridge_dtype)d));
 			snprintf(key, sizeof key, "%s_vector", ridge_dtype_name((enum ridge_dtype)d));
-			measured_row(what, key, q->has_vector ? q->vector : 0, p->vector, "FLOP/s", rows);
+			measured_row(out, what, key, q->has_vector ? q->vector : 0, p->vector, "FLOP/s", rows);
 		}
 	}
 	if (g->launch_overhead_s != spec.launch_overhead_s)
-		measured_row("kernel launch", "launch_overhead_s", spec.launch_overhead_s, g->launch_overhead_s, NULL,
-			     rows);
+		measured_row(out, "kernel launch", "launch_overhead_s", spec.launch_overhead_s, g->launch_overhead_s,
+			     NULL, rows);
 	if (g->graph_node_s != spec.graph_node_s)
-		measured_row("graph node", "graph_node_s", spec.graph_node_s, g->graph_node_s, NULL, rows);
+		measured_row(out, "graph node", "graph_node_s", spec.graph_node_s, g->graph_node_s, NULL, rows);
 }
 
-void report_hardware(const struct ridge_gpu *g, cJSON *json)
+void report_hardware(FILE *out, const struct ridge_gpu *g, cJSON *json)
 {
 	if (json) {
 		/* The entry as `ridge hw show --json` has it, and the ridge point of
@@ -134,17 +135,17 @@ void report_hardware(const struct ridge_gpu *g, cJSON *json)
 			if (ridge_gpu_peak(g, (enum ridge_dtype)d, RIDGE_PEAK_DEFAULT, false, &rate, NULL))
 				json_ratio(ridge, ridge_dtype_name((enum ridge_dtype)d), rate, g->memory_bandwidth);
 		}
-		report_measured(g, json);
+		report_measured(out, g, json);
 		return;
 	}
 	char bw[48], mem[48], l2[48];
 	fmt_si(g->memory_bandwidth, "B/s", bw, sizeof bw);
 	fmt_bytes(g->memory_bytes, mem, sizeof mem);
 	fmt_bytes(g->l2_bytes, l2, sizeof l2);
-	printf("== %s (%s): %s ceilings ==\n", g->name, g->id, app_ceiling_source(g));
-	printf("%d %s, %s %s at %s, L2 %s\n", g->sm_count, g->vendor == RIDGE_VENDOR_AMD ? "CUs" : "SMs", mem,
-	       g->memory_type, bw, l2);
-	printf("%-6s %14s %14s %22s\n", "dtype", "matrix TF/s", "vector TF/s", "ridge point (FLOP/B)");
+	fprintf(out, "== %s (%s): %s ceilings ==\n", g->name, g->id, app_ceiling_source(g));
+	fprintf(out, "%d %s, %s %s at %s, L2 %s\n", g->sm_count, g->vendor == RIDGE_VENDOR_AMD ? "CUs" : "SMs", mem,
+		g->memory_type, bw, l2);
+	fprintf(out, "%-6s %14s %14s %22s\n", "dtype", "matrix TF/s", "vector TF/s", "ridge point (FLOP/B)");
 	for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
 		const struct ridge_peak *p = &g->peak[d];
 		double rate;
@@ -155,8 +156,8 @@ void report_hardware(const struct ridge_gpu *g, cJSON *json)
 			snprintf(m, sizeof m, "%.1f", p->matrix / 1e12);
 		if (p->has_vector)
 			snprintf(v, sizeof v, "%.1f", p->vector / 1e12);
-		printf("%-6s %14s %14s %22.1f\n", ridge_dtype_name((enum ridge_dtype)d), m, v,
-		       rate / g->memory_bandwidth);
+		fprintf(out, "%-6s %14s %14s %22.1f\n", ridge_dtype_name((enum ridge_dtype)d), m, v,
+			rate / g->memory_bandwidth);
 	}
-	report_measured(g, NULL);
+	report_measured(out, g, NULL);
 }

@@ -14,6 +14,7 @@
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 enum compare_kind { COMPARE_PROBE, COMPARE_VALIDATION, COMPARE_GENERIC };
 enum compare_verdict { COMPARE_NOISE, COMPARE_IMPROVEMENT, COMPARE_BETTER, COMPARE_REGRESSION };
@@ -72,8 +73,8 @@ struct comparison {
  * read, runs of two kinds, a name in two units, no name in common. Call
  * comparison_close either way. */
 int comparison_open(struct comparison *c, struct app_status *st);
-/* The table of medians, deltas and verdicts, and the counts, on stdout. */
-void comparison_print(const struct comparison *c);
+/* The table of medians, deltas and verdicts, and the counts, on out. */
+void comparison_print(FILE *out, const struct comparison *c);
 /* The same as one document, for the front end to print. */
 cJSON *comparison_json(const struct comparison *c);
 void comparison_close(struct comparison *c);

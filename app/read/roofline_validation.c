@@ -236,8 +236,8 @@ static int load_text(const char *file, const char *text, size_t len, const char 
 	return EXIT_OK;
 }
 
-int roofline_validation_run(const char *file, const char *group, const struct ridge_gpu *gpu, const char *svg,
-			    cJSON **json_doc, struct app_status *st)
+int roofline_validation_run(FILE *out, const char *file, const char *group, const struct ridge_gpu *gpu,
+			    const char *svg, cJSON **json_doc, struct app_status *st)
 {
 	static struct vpoint pts[MAX_CASES];
 	int count = 0;
@@ -311,10 +311,10 @@ int roofline_validation_run(const char *file, const char *group, const struct ri
 	}
 	char bw[48];
 	fmt_si(gpu->memory_bandwidth, "B/s", bw, sizeof bw);
-	printf("Validation cases of %s on %s (%s), %s ceilings, HBM %s%s%s\n", file, gpu->name, gpu->id,
-	       app_ceiling_source(gpu), bw, group ? "; group " : "", group ? group : "");
-	printf("%-24s %-12s %9s %14s %14s %14s %8s %-14s\n", "case", "placed on", "FLOP/B", "achieved", "predicted",
-	       "HBM roof", "error", "binds (model)");
+	fprintf(out, "Validation cases of %s on %s (%s), %s ceilings, HBM %s%s%s\n", file, gpu->name, gpu->id,
+		app_ceiling_source(gpu), bw, group ? "; group " : "", group ? group : "");
+	fprintf(out, "%-24s %-12s %9s %14s %14s %14s %8s %-14s\n", "case", "placed on", "FLOP/B", "achieved",
+		"predicted", "HBM roof", "error", "binds (model)");
 	for (int i = 0; i < count; i++) {
 		const struct vpoint *p = &pts[i];
 		char a[32], pr[32], at[32], kind[32], err[16];
@@ -327,10 +327,10 @@ int roofline_validation_run(const char *file, const char *group, const struct ri
 			snprintf(err, sizeof err, "%+.1f%%", 100 * p->error);
 		else
 			snprintf(err, sizeof err, "-");
-		printf("%-24.24s %-12s %9.4g %14s %14s %14s %8s %-14s\n", p->label, kind, p->intensity, a,
-		       p->has_prediction ? pr : "-", at, err, p->binding);
+		fprintf(out, "%-24.24s %-12s %9.4g %14s %14s %14s %8s %-14s\n", p->label, kind, p->intensity, a,
+			p->has_prediction ? pr : "-", at, err, p->binding);
 	}
 	if (svg)
-		printf("wrote %s\n", svg);
+		fprintf(out, "wrote %s\n", svg);
 	return EXIT_OK;
 }

@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 enum trace_format { TRACE_NSYS_SQLITE, TRACE_PYTORCH_JSON };
 
@@ -109,8 +110,8 @@ struct trace_report {
  * caller). Returns 0, or -1 with why in st: the trace cannot be read (exit
  * 2), out of memory (exit 3); nothing to close then. */
 int trace_report_open(struct trace_report *r, struct app_status *st);
-/* The summary on stdout, then the --json document returned for the front end. */
-void trace_report_print(const struct trace_report *r);
+/* The summary on out, then the --json document returned for the front end. */
+void trace_report_print(FILE *out, const struct trace_report *r);
 cJSON *trace_report_json(const struct trace_report *r);
 void trace_report_close(struct trace_report *r);
 

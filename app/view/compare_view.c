@@ -1,5 +1,5 @@
 /* ridge compare's pairing and views: each name of the base run against the
- * same name after (compare_decide), the table on stdout and the --json
+ * same name after (compare_decide), the table on a stream and the --json
  * document. */
 #include "compare.h"
 
@@ -88,7 +88,7 @@ static void format_value(double v, const char *unit, char *buf, size_t len)
 		snprintf(buf, len, "%.4g%s%s", v, unit[0] ? " " : "", unit);
 }
 
-static void print_row(const struct compare_row *r, int width)
+static void print_row(FILE *out, const struct compare_row *r, int width)
 {
 	char b[32], a[32], d[32], sb[32], sa[32], delta[48], sd[64];
 	format_value(r->base->center, r->base->unit, b, sizeof b);
@@ -98,11 +98,11 @@ static void print_row(const struct compare_row *r, int width)
 	format_value(r->after->stddev, r->after->unit, sa, sizeof sa);
 	snprintf(delta, sizeof delta, "%s%s (%+.1f%%)", r->delta > 0 ? "+" : "", d, 100 * r->delta_fraction);
 	snprintf(sd, sizeof sd, "%s / %s", sb, sa);
-	printf("  %-*.*s %12s %12s %22s %25s  %s%s\n", width, width, r->base->name, b, a, delta, sd,
-	       compare_verdict_name(r->verdict), r->base->higher_is_better ? " (higher is better)" : "");
+	fprintf(out, "  %-*.*s %12s %12s %22s %25s  %s%s\n", width, width, r->base->name, b, a, delta, sd,
+		compare_verdict_name(r->verdict), r->base->higher_is_better ? " (higher is better)" : "");
 }
 
-void comparison_print(const struct comparison *c)
+void comparison_print(FILE *out, const struct comparison *c)
 {
 	int width = 4;
 	for (int i = 0; i < c->count; i++) {
@@ -110,26 +110,27 @@ void comparison_print(const struct comparison *c)
 		int n = (int)strlen(s->name);
 		width = n > width ? (n < 40 ? n : 40) : width;
 	}
-	printf("%s (%s) -> %s (%s); medians; rule: noise below either stddev, improvement beyond it and > %.4g%%\n\n",
-	       c->base_path, compare_kind_name(c->base.kind), c->after_path, compare_kind_name(c->after.kind),
-	       c->threshold * 100);
-	printf("  %-*s %12s %12s %22s %25s  %s\n", width, "name", "base", "after", "delta", "stddev base / after",
-	       "verdict");
+	fprintf(out,
+		"%s (%s) -> %s (%s); medians; rule: noise below either stddev, improvement beyond it and > %.4g%%\n\n",
+		c->base_path, compare_kind_name(c->base.kind), c->after_path, compare_kind_name(c->after.kind),
+		c->threshold * 100);
+	fprintf(out, "  %-*s %12s %12s %22s %25s  %s\n", width, "name", "base", "after", "delta", "stddev base / after",
+		"verdict");
 	for (int i = 0; i < c->count; i++)
 		if (c->rows[i].base && c->rows[i].after)
-			print_row(&c->rows[i], width);
+			print_row(out, &c->rows[i], width);
 	for (int i = 0; i < c->count; i++)
 		if (!c->rows[i].base || !c->rows[i].after)
-			printf("  %-*.*s only in %s\n", width, width,
-			       c->rows[i].base ? c->rows[i].base->name : c->rows[i].after->name,
-			       c->rows[i].base ? "base" : "after");
-	printf("\n%d regression%s, %d improvement%s, %d better by %.4g%% or less, %d within noise",
-	       c->verdicts[COMPARE_REGRESSION], c->verdicts[COMPARE_REGRESSION] == 1 ? "" : "s",
-	       c->verdicts[COMPARE_IMPROVEMENT], c->verdicts[COMPARE_IMPROVEMENT] == 1 ? "" : "s",
-	       c->verdicts[COMPARE_BETTER], c->threshold * 100, c->verdicts[COMPARE_NOISE]);
+			fprintf(out, "  %-*.*s only in %s\n", width, width,
+				c->rows[i].base ? c->rows[i].base->name : c->rows[i].after->name,
+				c->rows[i].base ? "base" : "after");
+	fprintf(out, "\n%d regression%s, %d improvement%s, %d better by %.4g%% or less, %d within noise",
+		c->verdicts[COMPARE_REGRESSION], c->verdicts[COMPARE_REGRESSION] == 1 ? "" : "s",
+		c->verdicts[COMPARE_IMPROVEMENT], c->verdicts[COMPARE_IMPROVEMENT] == 1 ? "" : "s",
+		c->verdicts[COMPARE_BETTER], c->threshold * 100, c->verdicts[COMPARE_NOISE]);
 	if (c->only_base || c->only_after)
-		printf("; %d only in base, %d only in after", c->only_base, c->only_after);
-	printf("\n");
+		fprintf(out, "; %d only in base, %d only in after", c->only_base, c->only_after);
+	fprintf(out, "\n");
 }
 
 /* ---- JSON ---- */

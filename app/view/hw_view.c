@@ -1,6 +1,6 @@
 /* The views of `ridge hw`: the list of GPUs, one entry in full, and the
  * checks of `hw check` (their human text and JSON documents). The human
- * printers write on stdout; errors go into a struct app_status. */
+ * printers write on the stream they are given; errors go into a struct app_status. */
 #include "hw_view.h"
 
 #include "schema.h"
@@ -40,10 +40,10 @@ cJSON *hw_list_json(const struct app_hw *hw)
 	return array;
 }
 
-void hw_list_print(const struct app_hw *hw)
+void hw_list_print(FILE *out, const struct app_hw *hw)
 {
-	printf("%-16s %-28s %-7s %-10s %5s %10s %10s %9s\n", "ID", "NAME", "VENDOR", "ARCH", "SMs", "BF16 TF/s",
-	       "FP32 TF/s", "HBM TB/s");
+	fprintf(out, "%-16s %-28s %-7s %-10s %5s %10s %10s %9s\n", "ID", "NAME", "VENDOR", "ARCH", "SMs", "BF16 TF/s",
+		"FP32 TF/s", "HBM TB/s");
 	for (int i = 0; i < hw->db.count; i++) {
 		const struct ridge_gpu *g = &hw->db.entries[i].gpu;
 		double fp32 = 0, bf16 = default_peak(g, RIDGE_BF16);
@@ -51,11 +51,11 @@ void hw_list_print(const struct app_hw *hw)
 		char bf16_text[16] = "-";
 		if (bf16 > 0)
 			snprintf(bf16_text, sizeof bf16_text, "%.1f", bf16 / 1e12);
-		printf("%-16s %-28.28s %-7s %-10s %5d %10s %10.1f %9.3g%s\n", g->id, g->name,
-		       g->vendor == RIDGE_VENDOR_AMD ? "amd" : "nvidia", g->arch, g->sm_count, bf16_text, fp32 / 1e12,
-		       g->memory_bandwidth / 1e12, g->measured ? "  (measured)" : "");
+		fprintf(out, "%-16s %-28.28s %-7s %-10s %5d %10s %10.1f %9.3g%s\n", g->id, g->name,
+			g->vendor == RIDGE_VENDOR_AMD ? "amd" : "nvidia", g->arch, g->sm_count, bf16_text, fp32 / 1e12,
+			g->memory_bandwidth / 1e12, g->measured ? "  (measured)" : "");
 	}
-	printf("%d GPUs. Dense rates; 'ridge hw show ID' for the full entry and its sources.\n", hw->db.count);
+	fprintf(out, "%d GPUs. Dense rates; 'ridge hw show ID' for the full entry and its sources.\n", hw->db.count);
 }
 
 /* The interconnect as the communication model prices it (model/comm.h). */
@@ -67,7 +67,8 @@ struct optional_rate {
 	double bytes_per_s;
 };
 
-static void print_optional_rates(const char *lead, const struct optional_rate *rates, int count, const char *separator)
+static void print_optional_rates(FILE *out, const char *lead, const struct optional_rate *rates, int count,
+				 const char *separator)
 {
 	const char *sep = NULL;
 	for (int i = 0; i < count; i++) {
@@ -75,14 +76,14 @@ static void print_optional_rates(const char *lead, const struct optional_rate *r
 			continue;
 		char rate[32];
 		fmt_si(rates[i].bytes_per_s, "B/s", rate, sizeof rate);
-		printf("%s %s %s", sep ? sep : lead, rates[i].label, rate);
+		fprintf(out, "%s %s %s", sep ? sep : lead, rates[i].label, rate);
 		sep = separator;
 	}
 	if (sep)
-		printf("\n");
+		fprintf(out, "\n");
 }
 
-static void print_fabric(const struct ridge_gpu *g)
+static void print_fabric(FILE *out, const struct ridge_gpu *g)
 {
 	const struct ridge_interconnect *ic = &g->ic;
 	char a[32], b[32], c[32], d[32], e[32];
@@ -92,33 +93,34 @@ static void print_fabric(const struct ridge_gpu *g)
 		fmt_seconds(ic->latency, c, sizeof c);
 		fmt_seconds(ic->base_latency, d, sizeof d);
 		fmt_si(ic->pcie_bandwidth, "B/s", e, sizeof e);
-		printf("\nFabric  %s, %d GPUs: %s per direction per GPU", ic->topology_name, ic->domain_gpus, a);
+		fprintf(out, "\nFabric  %s, %d GPUs: %s per direction per GPU", ic->topology_name, ic->domain_gpus, a);
 		if (ic->links)
-			printf(" (%d links)", ic->links);
-		printf(", %s to one peer\n        NVLink SHARP %s; latency %s per step + %s per collective; PCIe %s%s%s per direction\n",
-		       b, ic->nvls ? "yes" : "no", c, d, ic->pcie, ic->pcie[0] ? " " : "", e);
+			fprintf(out, " (%d links)", ic->links);
+		fprintf(out,
+			", %s to one peer\n        NVLink SHARP %s; latency %s per step + %s per collective; PCIe %s%s%s per direction\n",
+			b, ic->nvls ? "yes" : "no", c, d, ic->pcie, ic->pcie[0] ? " " : "", e);
 		const struct optional_rate bus[] = { { ic->has_bus_bandwidth, "ring", ic->bus_bandwidth },
 						     { ic->has_nvls_bus_bandwidth, "NVLS", ic->nvls_bus_bandwidth } };
-		print_optional_rates("        published bus bandwidth:", bus, 2, ",");
+		print_optional_rates(out, "        published bus bandwidth:", bus, 2, ",");
 	}
 	const char *sep = "        measured:";
 	for (int op = 0; op < RIDGE_COLLECTIVE_COUNT; op++) {
 		const struct ridge_collective_measured *m = &ic->measured[op];
 		if (!m->has_bus_bandwidth && !m->has_latency)
 			continue;
-		printf("%s %s", sep, ridge_collective_name((enum ridge_collective)op));
+		fprintf(out, "%s %s", sep, ridge_collective_name((enum ridge_collective)op));
 		if (m->has_bus_bandwidth) {
 			fmt_si(m->bus_bandwidth, "B/s", a, sizeof a);
-			printf(" %s", a);
+			fprintf(out, " %s", a);
 		}
 		if (m->has_latency) {
 			fmt_seconds(m->latency, a, sizeof a);
-			printf(" + %s", a);
+			fprintf(out, " + %s", a);
 		}
 		sep = ",";
 	}
 	if (sep[0] == ',')
-		printf(" (on %d GPUs)\n", ic->measured_gpus);
+		fprintf(out, " (on %d GPUs)\n", ic->measured_gpus);
 }
 
 /* The JSON is the schema table walked row by row (app_gpu_json). The text
@@ -266,13 +268,14 @@ static void row_text(const struct ridge_gpu *g, const struct hwdb_field *row, ch
 	}
 }
 
-static void print_other_rows(const struct ridge_gpu *g, const struct hwdb_field *rows, const char *prefix, bool *any)
+static void print_other_rows(FILE *out, const struct ridge_gpu *g, const struct hwdb_field *rows, const char *prefix,
+			     bool *any)
 {
 	for (const struct hwdb_field *row = rows; row->key; row++) {
 		char path[128];
 		snprintf(path, sizeof path, "%s%s%s", prefix, prefix[0] ? "." : "", row->key);
 		if (row->type == HWDB_MAP) {
-			print_other_rows(g, row->children, path, any);
+			print_other_rows(out, g, row->children, path, any);
 			continue;
 		}
 		if (on_page(path) || !hwdb_field_present(g, row))
@@ -280,53 +283,54 @@ static void print_other_rows(const struct ridge_gpu *g, const struct hwdb_field 
 		char text[1024];
 		row_text(g, row, text, sizeof text);
 		if (!*any)
-			printf("\n\nAlso in the entry:");
+			fprintf(out, "\n\nAlso in the entry:");
 		*any = true;
-		printf("\n  %-44s %s", path, text);
+		fprintf(out, "\n  %-44s %s", path, text);
 	}
 }
 
-void hw_show_print(const struct hwdb_entry *e)
+void hw_show_print(FILE *out, const struct hwdb_entry *e)
 {
 	const struct ridge_gpu *g = &e->gpu;
 	char a[48], b[48], c[48];
-	printf("%s (%s)  %s %s", g->name, g->id, g->vendor == RIDGE_VENDOR_AMD ? "AMD" : "NVIDIA", g->arch);
+	fprintf(out, "%s (%s)  %s %s", g->name, g->id, g->vendor == RIDGE_VENDOR_AMD ? "AMD" : "NVIDIA", g->arch);
 	if (g->vendor == RIDGE_VENDOR_AMD)
-		printf(" %s\n", g->gfx_target);
+		fprintf(out, " %s\n", g->gfx_target);
 	else
-		printf(" sm_%d%d\n", g->cc_major, g->cc_minor);
-	printf("  from %s%s%s\n", e->origin, g->measured ? ", measured on " : "", g->measured ? g->measured_on : "");
+		fprintf(out, " sm_%d%d\n", g->cc_major, g->cc_minor);
+	fprintf(out, "  from %s%s%s\n", e->origin, g->measured ? ", measured on " : "",
+		g->measured ? g->measured_on : "");
 	if (g->alias_count) {
-		printf("  aliases:");
+		fprintf(out, "  aliases:");
 		for (int i = 0; i < g->alias_count; i++)
-			printf("%s \"%s\"", i ? "," : "", g->aliases[i]);
-		printf("\n");
+			fprintf(out, "%s \"%s\"", i ? "," : "", g->aliases[i]);
+		fprintf(out, "\n");
 	}
-	printf("\n%s %d, %s %d, boost %.0f MHz (matrix peaks at %.0f MHz, vector at %.0f MHz)\n",
-	       g->vendor == RIDGE_VENDOR_AMD ? "CUs" : "SMs", g->sm_count,
-	       g->vendor == RIDGE_VENDOR_AMD ? "wavefront" : "warp", g->warp_size, g->boost_clock_hz / 1e6,
-	       g->matrix_clock_hz / 1e6, g->vector_clock_hz / 1e6);
-	printf("\nPeak rates (dense unless marked)      vector     matrix    sparse\n");
+	fprintf(out, "\n%s %d, %s %d, boost %.0f MHz (matrix peaks at %.0f MHz, vector at %.0f MHz)\n",
+		g->vendor == RIDGE_VENDOR_AMD ? "CUs" : "SMs", g->sm_count,
+		g->vendor == RIDGE_VENDOR_AMD ? "wavefront" : "warp", g->warp_size, g->boost_clock_hz / 1e6,
+		g->matrix_clock_hz / 1e6, g->vector_clock_hz / 1e6);
+	fprintf(out, "\nPeak rates (dense unless marked)      vector     matrix    sparse\n");
 	for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
 		const struct ridge_peak *p = &g->peak[d];
 		if (!p->has_vector && !p->has_matrix)
 			continue;
 		const char *unit = d == RIDGE_INT8 ? "OP/s" : "FLOP/s";
-		printf("  %-6s %-10s", ridge_dtype_name((enum ridge_dtype)d), unit);
-		printf("%*s", 20, "");
+		fprintf(out, "  %-6s %-10s", ridge_dtype_name((enum ridge_dtype)d), unit);
+		fprintf(out, "%*s", 20, "");
 		if (p->has_vector)
-			printf("%9.1fT", p->vector / 1e12);
+			fprintf(out, "%9.1fT", p->vector / 1e12);
 		else
-			printf("%10s", "-");
+			fprintf(out, "%10s", "-");
 		if (p->has_matrix)
-			printf("%10.1fT", p->matrix / 1e12);
+			fprintf(out, "%10.1fT", p->matrix / 1e12);
 		else
-			printf("%11s", "-");
+			fprintf(out, "%11s", "-");
 		if (p->has_matrix_sparse)
-			printf("%9.1fT", p->matrix_sparse / 1e12);
+			fprintf(out, "%9.1fT", p->matrix_sparse / 1e12);
 		else
-			printf("%10s", "-");
-		printf("\n");
+			fprintf(out, "%10s", "-");
+		fprintf(out, "\n");
 	}
 	fmt_bytes(g->memory_bytes, a, sizeof a);
 	fmt_si(g->memory_bandwidth, "B/s", b, sizeof b);
@@ -334,67 +338,67 @@ void hw_show_print(const struct hwdb_entry *e)
 	if (g->has_usable_memory) {
 		char u[32];
 		fmt_bytes(g->usable_memory_bytes, u, sizeof u);
-		printf("\nMemory  %s (%s usable) %s at %s; L2 %s", a, u, g->memory_type, b, c);
+		fprintf(out, "\nMemory  %s (%s usable) %s at %s; L2 %s", a, u, g->memory_type, b, c);
 	} else {
-		printf("\nMemory  %s %s at %s; L2 %s", a, g->memory_type, b, c);
+		fprintf(out, "\nMemory  %s %s at %s; L2 %s", a, g->memory_type, b, c);
 	}
 	if (g->has_infinity_cache) {
 		fmt_bytes(g->infinity_cache_bytes, a, sizeof a);
-		printf("; Infinity Cache %s", a);
+		fprintf(out, "; Infinity Cache %s", a);
 	}
-	printf("\n");
+	fprintf(out, "\n");
 	if (ridge_gpu_has_hbm_mix(g)) {
 		struct ridge_hbm_mix mixes[RIDGE_HBM_MIXES];
 		ridge_gpu_hbm_mixes(g, mixes);
-		printf("        by read:write mix:");
+		fprintf(out, "        by read:write mix:");
 		const char *sep = " ";
 		for (int i = 0; i < RIDGE_HBM_MIXES; i++)
 			if (mixes[i].has) {
 				fmt_si(mixes[i].bandwidth, "B/s", a, sizeof a);
-				printf("%s%s %s", sep, mixes[i].label, a);
+				fprintf(out, "%s%s %s", sep, mixes[i].label, a);
 				sep = ", ";
 			}
-		printf("\n");
+		fprintf(out, "\n");
 	}
 	const struct optional_rate inner[] = { { g->has_l2_bandwidth, "L2", g->l2_bandwidth },
 					       { g->has_smem_bandwidth, "shared memory", g->smem_bandwidth } };
-	print_optional_rates("        inner levels:", inner, 2, "");
+	print_optional_rates(out, "        inner levels:", inner, 2, "");
 	double bf16 = default_peak(g, RIDGE_BF16);
 	if (bf16 > 0 && g->memory_bandwidth > 0)
-		printf("        ridge point (bf16 / HBM): %.1f FLOP/byte\n", bf16 / g->memory_bandwidth);
+		fprintf(out, "        ridge point (bf16 / HBM): %.1f FLOP/byte\n", bf16 / g->memory_bandwidth);
 
 	fmt_bytes(g->smem_per_sm, a, sizeof a);
 	fmt_bytes(g->smem_per_block, b, sizeof b);
 	fmt_bytes(g->smem_per_block_optin, c, sizeof c);
-	printf("\nPer %s  %s shared memory (%s per block, %s opt-in", g->vendor == RIDGE_VENDOR_AMD ? "CU" : "SM", a, b,
-	       c);
+	fprintf(out, "\nPer %s  %s shared memory (%s per block, %s opt-in", g->vendor == RIDGE_VENDOR_AMD ? "CU" : "SM",
+		a, b, c);
 	if (g->nv.smem_reserved_per_block > 0) {
 		fmt_bytes(g->nv.smem_reserved_per_block, a, sizeof a);
-		printf(", %s reserved per block", a);
+		fprintf(out, ", %s reserved per block", a);
 	}
-	printf(")\n        %d registers (%d per block, %d per thread), %d threads, %d %s, %d blocks\n", g->regs_per_sm,
-	       g->regs_per_block, g->nv.max_regs_per_thread, g->max_threads_per_sm, g->max_warps_per_sm,
-	       g->vendor == RIDGE_VENDOR_AMD ? "waves" : "warps", g->max_blocks_per_sm);
+	fprintf(out, ")\n        %d registers (%d per block, %d per thread), %d threads, %d %s, %d blocks\n",
+		g->regs_per_sm, g->regs_per_block, g->nv.max_regs_per_thread, g->max_threads_per_sm,
+		g->max_warps_per_sm, g->vendor == RIDGE_VENDOR_AMD ? "waves" : "warps", g->max_blocks_per_sm);
 	fmt_seconds(g->launch_overhead_s, a, sizeof a);
 	fmt_seconds(g->graph_node_s, b, sizeof b);
-	printf("\nTDP %.0f W", g->tdp_watts);
+	fprintf(out, "\nTDP %.0f W", g->tdp_watts);
 	if (g->interconnect[0]) {
 		fmt_si(g->interconnect_bandwidth, "B/s", c, sizeof c);
-		printf("; %s %s", g->interconnect, c);
+		fprintf(out, "; %s %s", g->interconnect, c);
 	}
-	printf("; launch %s, graph node %s", a, b);
+	fprintf(out, "; launch %s, graph node %s", a, b);
 	if (g->has_price)
-		printf("; $%.2f per GPU-hour", g->price_usd_per_hour);
-	print_fabric(g);
+		fprintf(out, "; $%.2f per GPU-hour", g->price_usd_per_hour);
+	print_fabric(out, g);
 	bool any = false;
-	print_other_rows(g, hwdb_schema, "", &any);
-	printf("\n\nSources:\n");
+	print_other_rows(out, g, hwdb_schema, "", &any);
+	fprintf(out, "\n\nSources:\n");
 	for (int i = 0; i < g->source_count; i++)
-		printf("  [%d] %s\n", i + 1, g->sources[i]);
+		fprintf(out, "  [%d] %s\n", i + 1, g->sources[i]);
 	if (g->note_count) {
-		printf("Notes:\n");
+		fprintf(out, "Notes:\n");
 		for (int i = 0; i < g->note_count; i++)
-			printf("  - %s\n", g->notes[i]);
+			fprintf(out, "  - %s\n", g->notes[i]);
 	}
 }
 
@@ -411,7 +415,8 @@ static void diags_to_json(cJSON *array, const struct hwdb_diags *diags)
 	}
 }
 
-static void report_check(const char *file, const char *id, const struct hwdb_diags *diags, bool json, cJSON *results)
+static void report_check(FILE *out, const char *file, const char *id, const struct hwdb_diags *diags, bool json,
+			 cJSON *results)
 {
 	if (json) {
 		cJSON *o = cJSON_CreateObject();
@@ -424,21 +429,21 @@ static void report_check(const char *file, const char *id, const struct hwdb_dia
 		return;
 	}
 	if (diags->count == 0) {
-		printf("ok   %s (%s)\n", file, id);
+		fprintf(out, "ok   %s (%s)\n", file, id);
 		return;
 	}
 	char line[1024];
-	printf("BAD  %s\n", file);
+	fprintf(out, "BAD  %s\n", file);
 	for (int i = 0; i < diags->count; i++) {
 		hwdb_diag_format(&diags->items[i], line, sizeof line);
-		printf("     %s\n", line);
+		fprintf(out, "     %s\n", line);
 	}
 	if (diags->dropped)
-		printf("     ... and %d more problems\n", diags->dropped);
+		fprintf(out, "     ... and %d more problems\n", diags->dropped);
 }
 
 /* check with files: each is parsed on its own; ids must also be unique among them. */
-int hw_check_files(int count, char **files, bool json, cJSON **doc_out, struct app_status *st)
+int hw_check_files(FILE *out, int count, char **files, bool json, cJSON **doc_out, struct app_status *st)
 {
 	cJSON *results = json ? cJSON_CreateArray() : NULL;
 	int bad = 0;
@@ -480,7 +485,7 @@ int hw_check_files(int count, char **files, bool json, cJSON **doc_out, struct a
 			}
 		}
 		bad += diags.count > 0;
-		report_check(files[i], gpus[i].id, &diags, json, results);
+		report_check(out, files[i], gpus[i].id, &diags, json, results);
 	}
 	free(gpus);
 	if (json) {
@@ -489,7 +494,7 @@ int hw_check_files(int count, char **files, bool json, cJSON **doc_out, struct a
 		cJSON_AddItemToObject(doc, "entries", results);
 		*doc_out = doc;
 	} else {
-		printf("%d of %d entries ok\n", count - bad, count);
+		fprintf(out, "%d of %d entries ok\n", count - bad, count);
 	}
 	return bad ? EXIT_PROBLEM : EXIT_OK;
 }
@@ -520,21 +525,21 @@ cJSON *hw_check_all_json(const struct hw_check_all *c)
 	return doc;
 }
 
-void hw_check_all_print(const struct hw_check_all *c)
+void hw_check_all_print(FILE *out, const struct hw_check_all *c)
 {
 	if (c->failed) {
 		char line[1024];
 		for (int i = 0; i < c->diags.count; i++) {
 			hwdb_diag_format(&c->diags.items[i], line, sizeof line);
-			printf("BAD  %s\n", line);
+			fprintf(out, "BAD  %s\n", line);
 		}
-		printf("hwdb check failed: %d problem%s\n", c->diags.count + c->diags.dropped,
-		       c->diags.count == 1 ? "" : "s");
+		fprintf(out, "hwdb check failed: %d problem%s\n", c->diags.count + c->diags.dropped,
+			c->diags.count == 1 ? "" : "s");
 		return;
 	}
 	for (int i = 0; i < c->db.count; i++)
-		printf("ok   %s (%s)\n", c->db.entries[i].origin, c->db.entries[i].gpu.id);
-	printf("%d of %d entries ok\n", c->db.count, c->db.count);
+		fprintf(out, "ok   %s (%s)\n", c->db.entries[i].origin, c->db.entries[i].gpu.id);
+	fprintf(out, "%d of %d entries ok\n", c->db.count, c->db.count);
 }
 
 void hw_check_all_close(struct hw_check_all *c)

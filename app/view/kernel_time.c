@@ -39,7 +39,7 @@ cJSON *kernel_time_json(const struct ridge_kernel_time *t)
 	return o;
 }
 
-void kernel_time_print(const cJSON *p, bool explain)
+void kernel_time_print(FILE *out, const cJSON *p, bool explain)
 {
 	char total[48], compute[48], memory[48], fixed[48], floor_text[48];
 	fmt_seconds(calc_num(p, "predicted_time_s"), total, sizeof total);
@@ -47,25 +47,27 @@ void kernel_time_print(const cJSON *p, bool explain)
 	fmt_seconds(calc_num(p, "memory_time_s"), memory, sizeof memory);
 	fmt_seconds(calc_num(p, "fixed_cost_s"), fixed, sizeof fixed);
 	fmt_seconds(calc_num(p, "time_floor_s"), floor_text, sizeof floor_text);
-	printf("  predicted   %s = max(compute %s / %.4g, memory %s / %.4g) + fixed %s  (hierarchical floor %s, %.3gx)\n",
-	       total, compute, calc_num(p, "compute_efficiency"), memory, calc_num(p, "memory_efficiency"), fixed,
-	       floor_text, calc_num(p, "predicted_time_s") / calc_num(p, "time_floor_s"));
+	fprintf(out,
+		"  predicted   %s = max(compute %s / %.4g, memory %s / %.4g) + fixed %s  (hierarchical floor %s, %.3gx)\n",
+		total, compute, calc_num(p, "compute_efficiency"), memory, calc_num(p, "memory_efficiency"), fixed,
+		floor_text, calc_num(p, "predicted_time_s") / calc_num(p, "time_floor_s"));
 	if (!explain)
 		return;
 	const char *impl = calc_str(p, "impl");
-	printf("    class          %s%s%s\n", calc_str(p, "class"), impl[0] ? ", implementation " : "", impl);
+	fprintf(out, "    class          %s%s%s\n", calc_str(p, "class"), impl[0] ? ", implementation " : "", impl);
 	const cJSON *q = cJSON_GetObjectItemCaseSensitive(p, "quantization");
 	if (q)
-		printf("    quantization   %.0f tiles of %.0fx%.0f in %.0f waves of %.0f CTAs: %.4g%% of the computed area "
-		       "is useful (compute time / %.4g)\n",
-		       calc_num(q, "tiles"), calc_num(q, "tile_m"), calc_num(q, "tile_n"), calc_num(q, "waves"),
-		       calc_num(q, "slots"), 100 * calc_num(q, "efficiency"), calc_num(q, "efficiency"));
-	printf("    compute eff.   %.4g: %s\n", calc_num(p, "compute_efficiency"),
-	       calc_str(p, "compute_efficiency_source"));
-	printf("    memory eff.    %.4g: %s\n", calc_num(p, "memory_efficiency"),
-	       calc_str(p, "memory_efficiency_source"));
-	printf("    fixed cost     %s: %s\n", fixed, calc_str(p, "fixed_cost_source"));
-	printf("    binds          %s\n", calc_str(p, "binds"));
+		fprintf(out,
+			"    quantization   %.0f tiles of %.0fx%.0f in %.0f waves of %.0f CTAs: %.4g%% of the computed area "
+			"is useful (compute time / %.4g)\n",
+			calc_num(q, "tiles"), calc_num(q, "tile_m"), calc_num(q, "tile_n"), calc_num(q, "waves"),
+			calc_num(q, "slots"), 100 * calc_num(q, "efficiency"), calc_num(q, "efficiency"));
+	fprintf(out, "    compute eff.   %.4g: %s\n", calc_num(p, "compute_efficiency"),
+		calc_str(p, "compute_efficiency_source"));
+	fprintf(out, "    memory eff.    %.4g: %s\n", calc_num(p, "memory_efficiency"),
+		calc_str(p, "memory_efficiency_source"));
+	fprintf(out, "    fixed cost     %s: %s\n", fixed, calc_str(p, "fixed_cost_source"));
+	fprintf(out, "    binds          %s\n", calc_str(p, "binds"));
 }
 
 int app_parse_attention_impl(const char *flag, const char *text, enum ridge_attention_impl *out, struct app_status *st)

@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "models.h"
 
@@ -18,7 +19,7 @@ cJSON *kernel_time_json(const struct ridge_kernel_time *t);
 
 /* "  predicted   52.3 us = max(compute ..., memory ...) + fixed ..." and, with
  * explain, one line per term with its source. */
-void kernel_time_print(const cJSON *prediction, bool explain);
+void kernel_time_print(FILE *out, const cJSON *prediction, bool explain);
 
 /* "--impl": default ideal fa2 fa3 cudnn; adds the error naming the text to st. */
 struct app_status;

@@ -83,11 +83,11 @@ void kernel_describe(const struct ridge_kernel_shape *s, char *buf, size_t len)
 #undef PUT
 }
 
-static void print_bytes(const char *label, double bytes, double flops)
+static void print_bytes(FILE *out, const char *label, double bytes, double flops)
 {
 	char b[48];
 	fmt_si(bytes, "B", b, sizeof b);
-	printf("  %-34s %12s  (%.17g B) -> %.4g FLOP/byte\n", label, b, bytes, flops / bytes);
+	fprintf(out, "  %-34s %12s  (%.17g B) -> %.4g FLOP/byte\n", label, b, bytes, flops / bytes);
 }
 
 /* The shape back from JSON, for the one-line description. */
@@ -142,7 +142,7 @@ static void l2_json(cJSON *k, const struct ridge_gemm_l2 *l)
 	json_put_fields(o, l, gemm_l2_fields, JSON_FIELD_COUNT(gemm_l2_fields));
 }
 
-static void l2_print(const cJSON *k)
+static void l2_print(FILE *out, const cJSON *k)
 {
 	const cJSON *o = cJSON_GetObjectItemCaseSensitive(k, "l2_model");
 	if (!o)
@@ -152,89 +152,91 @@ static void l2_print(const cJSON *k)
 	bool br = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "b_resident"));
 	fmt_si(calc_num(k, "hbm_bytes"), "B", a, sizeof a);
 	fmt_si(calc_num(k, "l2_bytes"), "B", b, sizeof b);
-	printf("  L2-aware: HBM %s (%.17g B), L2 %s (%.17g B, the tiled re-reads)\n", a, calc_num(k, "hbm_bytes"), b,
-	       calc_num(k, "l2_bytes"));
-	printf("    wave: %.17g SMs x %.17g CTA%s/SM = %.17g CTAs over %.17g x %.17g tiles: %.17g wave%s, raster %s "
-	       "(%s)\n",
-	       calc_num(o, "wave_ctas") / calc_num(o, "ctas_per_sm"), calc_num(o, "ctas_per_sm"),
-	       calc_num(o, "ctas_per_sm") == 1 ? "" : "s", calc_num(o, "wave_ctas"), calc_num(o, "tiles_m"),
-	       calc_num(o, "tiles_n"), calc_num(o, "waves"), calc_num(o, "waves") == 1 ? "" : "s",
-	       strcmp(calc_str(o, "raster"), "along_n") == 0 ? "along N" : "along M", calc_str(o, "raster_source"));
+	fprintf(out, "  L2-aware: HBM %s (%.17g B), L2 %s (%.17g B, the tiled re-reads)\n", a, calc_num(k, "hbm_bytes"),
+		b, calc_num(k, "l2_bytes"));
+	fprintf(out,
+		"    wave: %.17g SMs x %.17g CTA%s/SM = %.17g CTAs over %.17g x %.17g tiles: %.17g wave%s, raster %s "
+		"(%s)\n",
+		calc_num(o, "wave_ctas") / calc_num(o, "ctas_per_sm"), calc_num(o, "ctas_per_sm"),
+		calc_num(o, "ctas_per_sm") == 1 ? "" : "s", calc_num(o, "wave_ctas"), calc_num(o, "tiles_m"),
+		calc_num(o, "tiles_n"), calc_num(o, "waves"), calc_num(o, "waves") == 1 ? "" : "s",
+		strcmp(calc_str(o, "raster"), "along_n") == 0 ? "along N" : "along M", calc_str(o, "raster_source"));
 	fmt_bytes(calc_num(o, "l2_capacity_bytes"), a, sizeof a);
 	fmt_bytes(calc_num(o, "l2_size_bytes"), b, sizeof b);
-	printf("    L2 capacity used: %s = %.4g x %s (%s)\n", a, calc_num(o, "l2_usable_fraction"), b,
-	       calc_str(o, "l2_usable_source"));
+	fprintf(out, "    L2 capacity used: %s = %.4g x %s (%s)\n", a, calc_num(o, "l2_usable_fraction"), b,
+		calc_str(o, "l2_usable_source"));
 	fmt_bytes(calc_num(o, "wave_footprint_bytes"), a, sizeof a);
 	fmt_bytes(calc_num(o, "reuse_footprint_bytes"), b, sizeof b);
-	printf("    panels (all of K) one wave touches: %s; up to the next row of tiles: %s\n", a, b);
-	printf("    A panels %s: A read %.6g time%s; B panels %s: B read %.6g time%s\n",
-	       ar ? "stay in L2" : "do not stay in L2", calc_num(o, "a_reads"), calc_num(o, "a_reads") == 1 ? "" : "s",
-	       br ? "stay in L2" : "do not stay in L2", calc_num(o, "b_reads"), calc_num(o, "b_reads") == 1 ? "" : "s");
+	fprintf(out, "    panels (all of K) one wave touches: %s; up to the next row of tiles: %s\n", a, b);
+	fprintf(out, "    A panels %s: A read %.6g time%s; B panels %s: B read %.6g time%s\n",
+		ar ? "stay in L2" : "do not stay in L2", calc_num(o, "a_reads"), calc_num(o, "a_reads") == 1 ? "" : "s",
+		br ? "stay in L2" : "do not stay in L2", calc_num(o, "b_reads"),
+		calc_num(o, "b_reads") == 1 ? "" : "s");
 }
 
-void kernel_print_json(const cJSON *k)
+void kernel_print_json(FILE *out, const cJSON *k)
 {
 	char line[400], a[48], b[48];
 	struct ridge_kernel_shape s;
 	shape_from_json(k, &s);
 	kernel_describe(&s, line, sizeof line);
-	printf("Kernel: %s\n", line);
+	fprintf(out, "Kernel: %s\n", line);
 	double flops = calc_num(k, "flops");
 	fmt_si(flops, "FLOP", a, sizeof a);
-	printf("  FLOPs %s (%.17g)\n", a, flops);
+	fprintf(out, "  FLOPs %s (%.17g)\n", a, flops);
 	const cJSON *t;
 	cJSON_ArrayForEach (t, cJSON_GetObjectItemCaseSensitive(k, "flop_terms")) {
 		fmt_si(calc_num(t, "flops"), "FLOP", a, sizeof a);
-		printf("    %-46s %14s\n", calc_str(t, "name"), a);
+		fprintf(out, "    %-46s %14s\n", calc_str(t, "name"), a);
 	}
-	printf("  traffic (%s): %s\n", calc_str(k, "traffic"), calc_str(k, "traffic_model"));
+	fprintf(out, "  traffic (%s): %s\n", calc_str(k, "traffic"), calc_str(k, "traffic_model"));
 	cJSON_ArrayForEach (t, cJSON_GetObjectItemCaseSensitive(k, "terms")) {
 		fmt_si(calc_num(t, "bytes"), "B", a, sizeof a);
 		double times = calc_num(t, "times");
 		if (times != 1) {
 			/* bytes counts every read: show the tensor once and the count. */
 			fmt_si(calc_num(t, "bytes") / times, "B", b, sizeof b);
-			printf("    %-46s %14s (%s x %.6g)\n", calc_str(t, "name"), a, b, times);
+			fprintf(out, "    %-46s %14s (%s x %.6g)\n", calc_str(t, "name"), a, b, times);
 		} else {
-			printf("    %-46s %14s\n", calc_str(t, "name"), a);
+			fprintf(out, "    %-46s %14s\n", calc_str(t, "name"), a);
 		}
 	}
 	fmt_si(calc_num(k, "read_bytes"), "B", a, sizeof a);
 	fmt_si(calc_num(k, "write_bytes"), "B", b, sizeof b);
-	printf("  bytes %s read + %s written\n", a, b);
+	fprintf(out, "  bytes %s read + %s written\n", a, b);
 	const cJSON *tile = cJSON_GetObjectItemCaseSensitive(k, "tile");
 	if (tile && s.kernel == RIDGE_KERNEL_FLASH_ATTENTION) {
-		printf("  query tile %.17g rows\n", calc_num(tile, "m"));
+		fprintf(out, "  query tile %.17g rows\n", calc_num(tile, "m"));
 	} else if (tile) {
-		printf("  tile %.17gx%.17gx%.17g", calc_num(tile, "m"), calc_num(tile, "n"), calc_num(tile, "k"));
+		fprintf(out, "  tile %.17gx%.17gx%.17g", calc_num(tile, "m"), calc_num(tile, "n"), calc_num(tile, "k"));
 		if (calc_has(tile, "smem_per_block")) {
 			fmt_bytes(calc_num(tile, "smem_per_block"), a, sizeof a);
-			printf(", %s of A and B tiles per stage in shared memory", a);
+			fprintf(out, ", %s of A and B tiles per stage in shared memory", a);
 		}
-		printf("\n");
+		fprintf(out, "\n");
 	}
-	print_bytes("tiled (the algorithm's re-reads):", calc_num(k, "tiled_bytes"), flops);
-	print_bytes("compulsory (every tensor once):", calc_num(k, "compulsory_bytes"), flops);
+	print_bytes(out, "tiled (the algorithm's re-reads):", calc_num(k, "tiled_bytes"), flops);
+	print_bytes(out, "compulsory (every tensor once):", calc_num(k, "compulsory_bytes"), flops);
 	if (calc_has(k, "unfused_bytes"))
-		print_bytes("unfused would move:", calc_num(k, "unfused_bytes"), flops);
+		print_bytes(out, "unfused would move:", calc_num(k, "unfused_bytes"), flops);
 	if (calc_has(k, "fused_bytes"))
-		print_bytes("fused would move:", calc_num(k, "fused_bytes"), flops);
-	l2_print(k);
+		print_bytes(out, "fused would move:", calc_num(k, "fused_bytes"), flops);
+	l2_print(out, k);
 	if (calc_has(k, "tensor_core_eligible")) {
 		bool eligible = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "tensor_core_eligible"));
 		bool fast = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "tensor_core_fast_path"));
 		bool used = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "uses_tensor_cores"));
 		if (!eligible)
-			printf("  tensor cores: not eligible: %s\n", calc_str(k, "reason"));
+			fprintf(out, "  tensor cores: not eligible: %s\n", calc_str(k, "reason"));
 		else
-			printf("  tensor cores: eligible%s%s%s\n",
-			       fast ? "" : ", off the aligned fast path: ", fast ? "" : calc_str(k, "reason"),
-			       !used ? " (not used here)" : "");
+			fprintf(out, "  tensor cores: eligible%s%s%s\n",
+				fast ? "" : ", off the aligned fast path: ", fast ? "" : calc_str(k, "reason"),
+				!used ? " (not used here)" : "");
 		if (calc_has(k, "layout"))
-			printf("  layout: %s\n", calc_str(k, "layout_text"));
+			fprintf(out, "  layout: %s\n", calc_str(k, "layout_text"));
 	}
 	if (calc_has(k, "note"))
-		printf("  note: %s\n", calc_str(k, "note"));
+		fprintf(out, "  note: %s\n", calc_str(k, "note"));
 }
 
 void kernel_rule_json(cJSON *o, const struct ridge_gemm_tensor_rule *rule)

@@ -4,6 +4,7 @@
 #define RIDGE_KERNEL_VIEW_H
 
 #include <cjson/cJSON.h>
+#include <stdio.h>
 
 #include "models.h"
 
@@ -21,7 +22,7 @@ void kernel_describe(const struct ridge_kernel_shape *shape, char *buf, size_t l
 /* FLOPs and bytes, term by term, both traffic models, the compute path:
  * human output read back from kernel_json's object (one path for the
  * command line and scenario files). */
-void kernel_print_json(const cJSON *kernel);
+void kernel_print_json(FILE *out, const cJSON *kernel);
 
 /* The same as a JSON object: kernel, dtype, shape, traffic_model, flops,
  * bytes, read_bytes, write_bytes, tiled_bytes, compulsory_bytes, terms, ... */

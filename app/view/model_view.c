@@ -125,51 +125,54 @@ static cJSON *model_document(const char *path, const struct app_model_config *c,
 	return doc;
 }
 
-void model_view_print(const cJSON *d)
+void model_view_print(FILE *out, const cJSON *d)
 {
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(d, "model");
 	const cJSON *p = cJSON_GetObjectItemCaseSensitive(d, "params");
 	const cJSON *kv = cJSON_GetObjectItemCaseSensitive(d, "kv_cache");
 	char a[64], b[64], c[64];
-	printf("model: %s (%s): %s, %s attention, %.0f layers, hidden %.0f, %.0f heads (%.0f KV, head_dim %.0f), vocab %.0f%s\n",
-	       calc_str(d, "file"), calc_str(m, "model_type")[0] ? calc_str(m, "model_type") : "no model_type",
-	       calc_str(m, "family"), calc_str(m, "attention"), calc_num(m, "num_hidden_layers"),
-	       calc_num(m, "hidden_size"), calc_num(m, "num_attention_heads"), calc_num(m, "num_key_value_heads"),
-	       calc_num(m, "head_dim"), calc_num(m, "vocab_size"),
-	       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "tie_word_embeddings")) ? ", tied embeddings" : "");
+	fprintf(out,
+		"model: %s (%s): %s, %s attention, %.0f layers, hidden %.0f, %.0f heads (%.0f KV, head_dim %.0f), vocab %.0f%s\n",
+		calc_str(d, "file"), calc_str(m, "model_type")[0] ? calc_str(m, "model_type") : "no model_type",
+		calc_str(m, "family"), calc_str(m, "attention"), calc_num(m, "num_hidden_layers"),
+		calc_num(m, "hidden_size"), calc_num(m, "num_attention_heads"), calc_num(m, "num_key_value_heads"),
+		calc_num(m, "head_dim"), calc_num(m, "vocab_size"),
+		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "tie_word_embeddings")) ? ", tied embeddings" : "");
 	if (calc_num(m, "sliding_window") > 0)
-		printf("  sliding window: %.0f tokens\n", calc_num(m, "sliding_window"));
+		fprintf(out, "  sliding window: %.0f tokens\n", calc_num(m, "sliding_window"));
 	if (calc_has(m, "experts"))
-		printf("  MoE: %.0f routed experts, top-%.0f, %.0f wide; shared expert MLP %.0f wide; %.0f dense + %.0f MoE layers\n",
-		       calc_num(m, "experts"), calc_num(m, "experts_per_token"),
-		       calc_num(m, "expert_intermediate_size"), calc_num(m, "shared_expert_intermediate_size"),
-		       calc_num(m, "dense_layers"), calc_num(m, "moe_layers"));
+		fprintf(out,
+			"  MoE: %.0f routed experts, top-%.0f, %.0f wide; shared expert MLP %.0f wide; %.0f dense + %.0f MoE layers\n",
+			calc_num(m, "experts"), calc_num(m, "experts_per_token"),
+			calc_num(m, "expert_intermediate_size"), calc_num(m, "shared_expert_intermediate_size"),
+			calc_num(m, "dense_layers"), calc_num(m, "moe_layers"));
 	if (calc_has(m, "kv_lora_rank"))
-		printf("  MLA: q_lora_rank %.0f, kv_lora_rank %.0f, qk_nope %.0f + qk_rope %.0f, v_head_dim %.0f\n",
-		       calc_num(m, "q_lora_rank"), calc_num(m, "kv_lora_rank"), calc_num(m, "qk_nope_head_dim"),
-		       calc_num(m, "qk_rope_head_dim"), calc_num(m, "v_head_dim"));
+		fprintf(out,
+			"  MLA: q_lora_rank %.0f, kv_lora_rank %.0f, qk_nope %.0f + qk_rope %.0f, v_head_dim %.0f\n",
+			calc_num(m, "q_lora_rank"), calc_num(m, "kv_lora_rank"), calc_num(m, "qk_nope_head_dim"),
+			calc_num(m, "qk_rope_head_dim"), calc_num(m, "v_head_dim"));
 	fmt_grouped(calc_num(p, "total"), 0, a, sizeof a);
 	fmt_grouped(calc_num(p, "active"), 0, b, sizeof b);
 	fmt_grouped(calc_num(p, "matmul_active"), 0, c, sizeof c);
-	printf("parameters: %s total, %s active per token (%s multiplied: without the input table and norms)\n", a, b,
-	       c);
+	fprintf(out, "parameters: %s total, %s active per token (%s multiplied: without the input table and norms)\n",
+		a, b, c);
 	fmt_grouped(calc_num(kv, "kv_bytes_per_token"), 0, a, sizeof a);
-	printf("KV cache: %s B per token (%s; %.0f elements per token per layer%s)\n", a, calc_str(kv, "kv_dtype"),
-	       calc_num(kv, "elements_per_token_per_layer"),
-	       calc_has(m, "kv_lora_rank") ? ": the compressed latent, kv_lora_rank + qk_rope_head_dim"
-					   : ": 2 x KV heads x head_dim");
-	printf("\nGEMMs at %.0f token%s (M x N x K; an expert sees tokens x k / E)", calc_num(d, "tokens"),
-	       calc_num(d, "tokens") == 1 ? "" : "s");
+	fprintf(out, "KV cache: %s B per token (%s; %.0f elements per token per layer%s)\n", a,
+		calc_str(kv, "kv_dtype"), calc_num(kv, "elements_per_token_per_layer"),
+		calc_has(m, "kv_lora_rank") ? ": the compressed latent, kv_lora_rank + qk_rope_head_dim"
+					    : ": 2 x KV heads x head_dim");
+	fprintf(out, "\nGEMMs at %.0f token%s (M x N x K; an expert sees tokens x k / E)", calc_num(d, "tokens"),
+		calc_num(d, "tokens") == 1 ? "" : "s");
 	if (calc_has(d, "experts_touched_per_layer"))
-		printf("; experts touched per layer %.6g", calc_num(d, "experts_touched_per_layer"));
-	printf("\n  %-26s %12s %10s %10s %9s %7s  %s\n", "GEMM", "M", "N", "K", "per layer", "layers", "N from");
+		fprintf(out, "; experts touched per layer %.6g", calc_num(d, "experts_touched_per_layer"));
+	fprintf(out, "\n  %-26s %12s %10s %10s %9s %7s  %s\n", "GEMM", "M", "N", "K", "per layer", "layers", "N from");
 	const cJSON *g;
 	cJSON_ArrayForEach (g, cJSON_GetObjectItemCaseSensitive(d, "gemms")) {
-		printf("  %-26s %12.6g %10.0f %10.0f %9.0f %7.0f  %s\n", calc_str(g, "name"), calc_num(g, "m"),
-		       calc_num(g, "n"), calc_num(g, "k"), calc_num(g, "instances_per_layer"), calc_num(g, "layers"),
-		       calc_str(g, "n_from"));
+		fprintf(out, "  %-26s %12.6g %10.0f %10.0f %9.0f %7.0f  %s\n", calc_str(g, "name"), calc_num(g, "m"),
+			calc_num(g, "n"), calc_num(g, "k"), calc_num(g, "instances_per_layer"), calc_num(g, "layers"),
+			calc_str(g, "n_from"));
 	}
-	printf("\nkernels of a layer:");
+	fprintf(out, "\nkernels of a layer:");
 	const cJSON *k;
 	int count = 0;
 	cJSON_ArrayForEach (k, cJSON_GetObjectItemCaseSensitive(d, "layer_kernels")) {
@@ -177,14 +180,14 @@ void model_view_print(const cJSON *d)
 					   ? calc_str(k, "gemm")
 					   : calc_str(k, "op");
 		if (calc_num(k, "instances") != 1)
-			printf("%s %s x%.4g", count ? "," : "", name, calc_num(k, "instances"));
+			fprintf(out, "%s %s x%.4g", count ? "," : "", name, calc_num(k, "instances"));
 		else
-			printf("%s %s", count ? "," : "", name);
+			fprintf(out, "%s %s", count ? "," : "", name);
 		if (strcmp(calc_str(k, "layers"), "all") != 0)
-			printf(" (%s layers)", calc_str(k, "layers"));
+			fprintf(out, " (%s layers)", calc_str(k, "layers"));
 		count++;
 	}
-	printf("\n");
+	fprintf(out, "\n");
 }
 
 cJSON *model_view_document(const char *path, double tokens, const char *kv_name, struct app_status *st)

@@ -4,6 +4,7 @@
 #define RIDGE_MODEL_VIEW_H
 
 #include <cjson/cJSON.h>
+#include <stdio.h>
 
 #include "status.h"
 
@@ -14,7 +15,7 @@
  * with the error in st; the config's warnings are in st after a success. */
 cJSON *model_view_document(const char *path, double tokens, const char *kv_name, struct app_status *st);
 
-/* The document as text on stdout. */
-void model_view_print(const cJSON *d);
+/* The document as text on out. */
+void model_view_print(FILE *out, const cJSON *d);
 
 #endif

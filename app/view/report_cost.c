@@ -18,7 +18,7 @@ static void json_error(cJSON *obj, const char *err)
 	cJSON_AddStringToObject(obj, "error", err);
 }
 
-static void report_launch(const struct ridge_gpu *g, cJSON *json)
+static void report_launch(FILE *out, const struct ridge_gpu *g, cJSON *json)
 {
 	char a[48], b[48], c[48], d[48];
 	const char *source = g->measured ? "measured" : "hwdb";
@@ -32,9 +32,9 @@ static void report_launch(const struct ridge_gpu *g, cJSON *json)
 	} else {
 		fmt_seconds(g->launch_overhead_s, a, sizeof a);
 		fmt_seconds(g->graph_node_s, b, sizeof b);
-		printf("Launch overhead, Llama-3-70B decode: 6 kernels x 80 layers = 480 launches per step\n");
-		printf("  (%s per launch, %s per graph node: %s)\n", a, b, source);
-		printf("  %-8s %-22s %-26s %s\n", "TPOT", "eager launches", "graph replay", "persistent kernel");
+		fprintf(out, "Launch overhead, Llama-3-70B decode: 6 kernels x 80 layers = 480 launches per step\n");
+		fprintf(out, "  (%s per launch, %s per graph node: %s)\n", a, b, source);
+		fprintf(out, "  %-8s %-22s %-26s %s\n", "TPOT", "eager launches", "graph replay", "persistent kernel");
 	}
 	static const double steps[] = { 25e-3, 10e-3, 5e-3 };
 	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
@@ -58,7 +58,7 @@ static void report_launch(const struct ridge_gpu *g, cJSON *json)
 		}
 		fmt_seconds(steps[i], a, sizeof a);
 		if (rc != 0) {
-			printf("  %-8s %s\n", a, err);
+			fprintf(out, "  %-8s %s\n", a, err);
 			continue;
 		}
 		char eager[64], graph[64], pct[32];
@@ -69,7 +69,7 @@ static void report_launch(const struct ridge_gpu *g, cJSON *json)
 		fmt_seconds(r.tpot_graph_s, d, sizeof d);
 		snprintf(graph, sizeof graph, "%s -> TPOT %s", c, d);
 		fmt_seconds(r.tpot_persistent_s, c, sizeof c);
-		printf("  %-8s %-22s %-26s 0 -> TPOT %s\n", a, eager, graph, c);
+		fprintf(out, "  %-8s %-22s %-26s 0 -> TPOT %s\n", a, eager, graph, c);
 	}
 }
 
@@ -109,7 +109,8 @@ static const struct ridge_decode_input llama3_70b_decode = {
 };
 /* clang-format on */
 
-static void report_training(const struct ridge_gpu *g, double peak, const char *dtype, double price, cJSON *json)
+static void report_training(FILE *out, const struct ridge_gpu *g, double peak, const char *dtype, double price,
+			    cJSON *json)
 {
 	char a[64], b[64], c[64], d[64];
 	struct ridge_train_input in = worked_example_7_1;
@@ -135,27 +136,28 @@ static void report_training(const struct ridge_gpu *g, double peak, const char *
 	}
 	fmt_si(peak, "FLOP/s", a, sizeof a);
 	fmt_usd(price, b, sizeof b);
-	printf("\nWorked Example 7.1 on 512 x %s (%s %s, %s/GPU-hour): 70B, seq 4096 x batch 2048, 1M steps\n", g->id,
-	       dtype, a, b);
+	fprintf(out, "\nWorked Example 7.1 on 512 x %s (%s %s, %s/GPU-hour): 70B, seq 4096 x batch 2048, 1M steps\n",
+		g->id, dtype, a, b);
 	if (cost_train_compare(&in, target_mfu, true, investment_usd, &cmp, NULL, err, sizeof err) != 0) {
-		printf("  %s\n", err);
+		fprintf(out, "  %s\n", err);
 		return;
 	}
 	fmt_grouped(cmp.current.flops_per_step, 0, a, sizeof a);
-	printf("  FLOPs per step 6N x seq x batch = %s\n", a);
+	fprintf(out, "  FLOPs per step 6N x seq x batch = %s\n", a);
 	fmt_usd(cmp.current.cost_usd, a, sizeof a);
 	fmt_usd(cmp.target.cost_usd, b, sizeof b);
-	printf("  MFU 40%%: %.4f s/step, %s    MFU 65%%: %.4f s/step, %s\n", cmp.current.step_time_s, a,
-	       cmp.target.step_time_s, b);
+	fprintf(out, "  MFU 40%%: %.4f s/step, %s    MFU 65%%: %.4f s/step, %s\n", cmp.current.step_time_s, a,
+		cmp.target.step_time_s, b);
 	fmt_usd(cmp.savings_usd, c, sizeof c);
 	fmt_grouped(cmp.break_even_step, 0, d, sizeof d);
 	fmt_roi(cmp.roi_net, a, sizeof a);
-	printf("  savings %s; on $240,000 of engineering: net ROI %s, break-even at step %s\n", c, a, d);
-	printf("  (the book, at 989 TFLOP/s with rounded intermediates, prints $2,860,800 and 10.9x:\n"
-	       "   'ridge eval examples/worked-example-7-1.yaml' shows the drift)\n");
+	fprintf(out, "  savings %s; on $240,000 of engineering: net ROI %s, break-even at step %s\n", c, a, d);
+	fprintf(out, "  (the book, at 989 TFLOP/s with rounded intermediates, prints $2,860,800 and 10.9x:\n"
+		     "   'ridge eval examples/worked-example-7-1.yaml' shows the drift)\n");
 }
 
-static void report_decode(const struct ridge_gpu *g, double peak, const char *dtype, double price, cJSON *json)
+static void report_decode(FILE *out, const struct ridge_gpu *g, double peak, const char *dtype, double price,
+			  cJSON *json)
 {
 	cJSON *batches_json = NULL;
 	if (json) {
@@ -165,10 +167,10 @@ static void report_decode(const struct ridge_gpu *g, double peak, const char *dt
 		json_number(d, "context", 8192);
 		batches_json = cJSON_AddArrayToObject(d, "batches");
 	} else {
-		printf("\nLlama-3-70B decode on 8 x %s (%s weights and KV cache, context 8192, %s peak):\n", g->id,
-		       dtype, dtype);
-		printf("  %6s %12s %12s %13s %8s %s\n", "batch", "TPOT", "tokens/s", "$/M tokens", "bound",
-		       "fits in memory");
+		fprintf(out, "\nLlama-3-70B decode on 8 x %s (%s weights and KV cache, context 8192, %s peak):\n",
+			g->id, dtype, dtype);
+		fprintf(out, "  %6s %12s %12s %13s %8s %s\n", "batch", "TPOT", "tokens/s", "$/M tokens", "bound",
+			"fits in memory");
 	}
 	static const double batches[] = { 1, 32 };
 	for (size_t i = 0; i < sizeof batches / sizeof batches[0]; i++) {
@@ -192,20 +194,20 @@ static void report_decode(const struct ridge_gpu *g, double peak, const char *dt
 			continue;
 		}
 		if (rc != 0) {
-			printf("  %6.0f %s\n", batches[i], err);
+			fprintf(out, "  %6.0f %s\n", batches[i], err);
 			continue;
 		}
 		fmt_seconds(r.tpot_s, a, sizeof a);
 		fmt_grouped(r.tokens_per_s, 1, b, sizeof b);
 		fmt_usd(r.usd_per_million_tokens, c, sizeof c);
-		printf("  %6.0f %12s %12s %13s %8s %s\n", batches[i], a, b, c, cost_bound_name(r.bound),
-		       r.fits ? "yes" : "NO (exceeds 8 x memory)");
+		fprintf(out, "  %6.0f %12s %12s %13s %8s %s\n", batches[i], a, b, c, cost_bound_name(r.bound),
+			r.fits ? "yes" : "NO (exceeds 8 x memory)");
 	}
 	if (!json)
-		printf("  KV cache per token: 2 x 80 x 8 KV heads x 128 x 2 B = 327,680 B (GQA)\n");
+		fprintf(out, "  KV cache per token: 2 x 80 x 8 KV heads x 128 x 2 B = 327,680 B (GQA)\n");
 }
 
-static void report_rank(cJSON *json)
+static void report_rank(FILE *out, cJSON *json)
 {
 	/* Review question 9 under the assumptions of examples/review-q9-rank.yaml. */
 	struct ridge_fleet fleet = { 4e6, 0.6, 0.4, 0.40, 250, 40, 12 };
@@ -230,9 +232,10 @@ static void report_rank(cJSON *json)
 			cJSON_AddItemToArray(ranking, calc_json_rank_entry(&p[r[i].index], &r[i]));
 		return;
 	}
-	printf("\nReview question 9 ($4M/month, 60%% training / 40%% inference; baseline MFU 40%%, $250/h, 12 months):\n");
+	fprintf(out,
+		"\nReview question 9 ($4M/month, 60%% training / 40%% inference; baseline MFU 40%%, $250/h, 12 months):\n");
 	if (cost_rank(&fleet, p, 3, r, NULL, err, sizeof err) != 0) {
-		printf("  %s\n", err);
+		fprintf(out, "  %s\n", err);
 		return;
 	}
 	for (int i = 0; i < 3; i++) {
@@ -240,17 +243,17 @@ static void report_rank(cJSON *json)
 		fmt_usd(r[i].engineering_usd, cost, sizeof cost);
 		fmt_usd(r[i].savings_per_month, month, sizeof month);
 		fmt_roi(r[i].roi_net, roi, sizeof roi);
-		printf("  %d. %-34s cost %-12s saves %s/month, net ROI %s\n", r[i].rank, p[r[i].index].name, cost,
-		       month, roi);
+		fprintf(out, "  %d. %-34s cost %-12s saves %s/month, net ROI %s\n", r[i].rank, p[r[i].index].name, cost,
+			month, roi);
 	}
 }
 
-void report_cost(const struct ridge_gpu *g, cJSON *json)
+void report_cost(FILE *out, const struct ridge_gpu *g, cJSON *json)
 {
 	if (!json)
-		printf("== Launch overhead and cost on %s (%s): %s ceilings ==\n", g->name, g->id,
-		       app_ceiling_source(g));
-	report_launch(g, json);
+		fprintf(out, "== Launch overhead and cost on %s (%s): %s ceilings ==\n", g->name, g->id,
+			app_ceiling_source(g));
+	report_launch(out, g, json);
 	double peak, price = g->has_price ? g->price_usd_per_hour : 3.0;
 	const char *dtype;
 	if (!training_peak(g, &peak, &dtype)) {
@@ -258,14 +261,15 @@ void report_cost(const struct ridge_gpu *g, cJSON *json)
 			cJSON_AddNullToObject(json, "training");
 			cJSON_AddNullToObject(json, "decode");
 		} else {
-			printf("\n%s has no bf16 or fp16 rate: no training or decode cost.\n", g->id);
+			fprintf(out, "\n%s has no bf16 or fp16 rate: no training or decode cost.\n", g->id);
 		}
 	} else {
 		if (!g->has_price && !json)
-			printf("\n(%s has no price in hwdb: $3.00 per GPU-hour assumed, the textbook's figure, Worked Example 7.1)\n",
-			       g->id);
-		report_training(g, peak, dtype, price, json);
-		report_decode(g, peak, dtype, price, json);
+			fprintf(out,
+				"\n(%s has no price in hwdb: $3.00 per GPU-hour assumed, the textbook's figure, Worked Example 7.1)\n",
+				g->id);
+		report_training(out, g, peak, dtype, price, json);
+		report_decode(out, g, peak, dtype, price, json);
 	}
-	report_rank(json);
+	report_rank(out, json);
 }

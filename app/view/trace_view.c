@@ -1,5 +1,5 @@
 /* ridge trace's views: a trace's kernels by total time, launches per step or
- * token, host API time and gaps, as text on stdout or as the --json document
+ * token, host API time and gaps, as text on a stream or as the --json document
  * (the summary is trace.c's trace_summarize). */
 #include "trace.h"
 
@@ -30,12 +30,12 @@ void trace_report_close(struct trace_report *r)
 
 /* ---- text ---- */
 
-static void print_groups(const struct trace_summary *s, int top)
+static void print_groups(FILE *out, const struct trace_summary *s, int top)
 {
 	int n = s->group_count < top ? s->group_count : top;
-	printf("kernels by total time (%d of %d names)\n", n, s->group_count);
-	printf("  %-40s %7s %11s %11s %6s  %-14s %-12s %4s  %s\n", "kernel", "calls", "total", "average", "share",
-	       "grid", "block", "regs", "operator");
+	fprintf(out, "kernels by total time (%d of %d names)\n", n, s->group_count);
+	fprintf(out, "  %-40s %7s %11s %11s %6s  %-14s %-12s %4s  %s\n", "kernel", "calls", "total", "average", "share",
+		"grid", "block", "regs", "operator");
 	for (int i = 0; i < n; i++) {
 		const struct trace_kernel_group *g = &s->groups[i];
 		char total[32], avg[32], grid[40], block[40];
@@ -43,74 +43,75 @@ static void print_groups(const struct trace_summary *s, int top)
 		fmt_seconds(g->total_s / g->calls, avg, sizeof avg);
 		snprintf(grid, sizeof grid, "%d,%d,%d", g->first->grid[0], g->first->grid[1], g->first->grid[2]);
 		snprintf(block, sizeof block, "%d,%d,%d", g->first->block[0], g->first->block[1], g->first->block[2]);
-		printf("  %-40.40s %7d %11s %11s %5.1f%%  %-14s %-12s %4d  %s%s\n", g->name, g->calls, total, avg,
-		       100 * g->total_s / s->kernel_s, grid, block, g->first->registers,
-		       g->op && g->op[0] ? g->op : "-", g->shape_varies ? " (shape varies)" : "");
+		fprintf(out, "  %-40.40s %7d %11s %11s %5.1f%%  %-14s %-12s %4d  %s%s\n", g->name, g->calls, total, avg,
+			100 * g->total_s / s->kernel_s, grid, block, g->first->registers,
+			g->op && g->op[0] ? g->op : "-", g->shape_varies ? " (shape varies)" : "");
 	}
 }
 
-static void print_per(const char *what, long long n, const struct trace *t, const struct trace_summary *s)
+static void print_per(FILE *out, const char *what, long long n, const struct trace *t, const struct trace_summary *s)
 {
 	char kernel[32], span[32];
 	fmt_seconds(s->kernel_s / n, kernel, sizeof kernel);
 	fmt_seconds(s->span_s / n, span, sizeof span);
-	printf("per %s (%lld): %.4g kernel launches, %s of kernels, %s of trace\n", what, n,
-	       (double)t->kernel_count / n, kernel, span);
+	fprintf(out, "per %s (%lld): %.4g kernel launches, %s of kernels, %s of trace\n", what, n,
+		(double)t->kernel_count / n, kernel, span);
 }
 
-static void print_host(const struct trace *t, const struct trace_summary *s)
+static void print_host(FILE *out, const struct trace *t, const struct trace_summary *s)
 {
 	if (!t->has_api) {
-		printf("host API: not in this trace (nsys profile --trace=cuda records it)\n");
+		fprintf(out, "host API: not in this trace (nsys profile --trace=cuda records it)\n");
 		return;
 	}
 	char each[32], total[32];
-	printf("host API\n");
+	fprintf(out, "host API\n");
 	if (s->launches) {
 		fmt_seconds(s->launch_s / s->launches, each, sizeof each);
 		fmt_seconds(s->launch_s, total, sizeof total);
-		printf("  kernel launches     %7d calls, %s each, %s in all\n", s->launches, each, total);
+		fprintf(out, "  kernel launches     %7d calls, %s each, %s in all\n", s->launches, each, total);
 	}
 	fmt_seconds(s->malloc_s, total, sizeof total);
-	printf("  cudaMalloc          %7d calls, %s\n", s->mallocs, total);
+	fprintf(out, "  cudaMalloc          %7d calls, %s\n", s->mallocs, total);
 	fmt_seconds(s->sync_s, total, sizeof total);
-	printf("  synchronizations    %7d calls, %s\n", s->syncs, total);
+	fprintf(out, "  synchronizations    %7d calls, %s\n", s->syncs, total);
 	if (t->has_copies) {
 		char bytes[32];
 		fmt_bytes(t->dtoh.bytes, bytes, sizeof bytes);
 		fmt_seconds((double)t->dtoh.total_ns / 1e9, total, sizeof total);
-		printf("  device-to-host      %7d copies, %s, %s\n", t->dtoh.count, bytes, total);
+		fprintf(out, "  device-to-host      %7d copies, %s, %s\n", t->dtoh.count, bytes, total);
 	}
 	int n = t->api_count < 5 ? t->api_count : 5;
-	printf("  longest:");
+	fprintf(out, "  longest:");
 	for (int i = 0; i < n; i++) {
 		fmt_seconds((double)t->apis[i].total_ns / 1e9, total, sizeof total);
-		printf("%s %s %s (%d)", i ? "," : "", t->apis[i].name, total, t->apis[i].calls);
+		fprintf(out, "%s %s %s (%d)", i ? "," : "", t->apis[i].name, total, t->apis[i].calls);
 	}
-	printf("\n");
+	fprintf(out, "\n");
 }
 
-void trace_report_print(const struct trace_report *r)
+void trace_report_print(FILE *out, const struct trace_report *r)
 {
 	const struct trace *t = &r->trace;
 	const struct trace_summary *s = &r->summary;
 	char span[32], busy[32], idle[32], median[32], max[32];
 	fmt_seconds(s->span_s, span, sizeof span);
 	fmt_seconds(s->busy_s, busy, sizeof busy);
-	printf("%s (%s): %d kernel launches over %s, GPU busy %s (%.1f%%)\n", r->path, trace_format_name(t->format),
-	       t->kernel_count, span, busy, s->span_s > 0 ? 100 * s->busy_s / s->span_s : 0);
+	fprintf(out, "%s (%s): %d kernel launches over %s, GPU busy %s (%.1f%%)\n", r->path,
+		trace_format_name(t->format), t->kernel_count, span, busy,
+		s->span_s > 0 ? 100 * s->busy_s / s->span_s : 0);
 	if (r->steps)
-		print_per("step", r->steps, t, s);
+		print_per(out, "step", r->steps, t, s);
 	if (r->tokens)
-		print_per("token", r->tokens, t, s);
-	printf("\n");
-	print_groups(s, r->top);
-	printf("\n");
-	print_host(t, s);
+		print_per(out, "token", r->tokens, t, s);
+	fprintf(out, "\n");
+	print_groups(out, s, r->top);
+	fprintf(out, "\n");
+	print_host(out, t, s);
 	fmt_seconds(s->idle_s, idle, sizeof idle);
 	fmt_seconds(s->median_gap_s, median, sizeof median);
 	fmt_seconds(s->max_gap_s, max, sizeof max);
-	printf("\ngaps between kernels: %d, %s idle in all, median %s, longest %s\n", s->gaps, idle, median, max);
+	fprintf(out, "\ngaps between kernels: %d, %s idle in all, median %s, longest %s\n", s->gaps, idle, median, max);
 }
 
 /* ---- JSON ---- */

@@ -82,9 +82,9 @@ static void check_human(const struct calc *calc, const cJSON *result)
 	CHECK(capture);
 	stdout = capture;
 	if (calc->print)
-		calc->print(result);
+		calc->print(stdout, result);
 	else
-		calc_print_table(result, "  ");
+		calc_print_table(stdout, result, "  ");
 	fflush(capture);
 	stdout = saved;
 	fclose(capture);
