@@ -153,44 +153,38 @@ static void bound_error(struct app_status *st, const char *path, int bound, int 
 			     MAX_SCENARIO_NODES);
 }
 
-/* Takes text (malloc'd, text[len] == '\0'): the scenario keeps it, or it is freed. */
-static struct eval_scenario *eval_load(const char *path, char *text, size_t len, const char *hwdb_dir,
-				       const char *calibration, struct app_status *st)
+/* Before parsing: the YAML within the nesting and node bounds, and no NUL
+ * byte (libyaml would stop there). Returns 0, or -1 with why in st. */
+static int check_text(struct eval_scenario *sc, size_t len)
 {
-	struct eval_scenario *sc = calloc(1, sizeof *sc);
-	if (!sc) {
-		app_error(st, "out of memory");
-		free(text);
-		return NULL;
-	}
-	sc->text = text;
-	sc->st = st;
-	snprintf(sc->path, sizeof sc->path, "%s", path);
-	sc->model_values = calloc(M_KEY_COUNT, sizeof *sc->model_values);
-	if (!sc->model_values) {
-		app_error(st, "out of memory");
-		eval_close(sc);
-		return NULL;
-	}
+	struct app_status *st = sc->st;
+	const char *path = sc->path;
 	int deep_line, deep_col;
 	int bound = hwdb_yaml_bounds(sc->text, len, HWDB_MAX_NESTING, MAX_SCENARIO_NODES, &deep_line, &deep_col);
 	if (bound != 0) {
 		bound_error(st, path, bound, deep_line, deep_col);
-		eval_close(sc);
-		return NULL;
+		return -1;
 	}
 	if (memchr(sc->text, '\0', len)) {
 		int line, col;
 		app_text_position(sc->text, (size_t)((char *)memchr(sc->text, '\0', len) - sc->text), &line, &col);
 		app_error_at(st, path, line, col, "binary data (a NUL byte): not a YAML file");
-		eval_close(sc);
-		return NULL;
+		return -1;
 	}
+	return 0;
+}
+
+/* The text into sc->doc: one YAML document, its aliases expanded within
+ * the node bound. Returns 0, or -1 with why in st (sc->have_doc says
+ * whether eval_close has a document to free). */
+static int load_document(struct eval_scenario *sc, size_t len)
+{
+	struct app_status *st = sc->st;
+	const char *path = sc->path;
 	yaml_parser_t parser;
 	if (!yaml_parser_initialize(&parser)) {
 		app_error(st, "cannot initialize the YAML parser");
-		eval_close(sc);
-		return NULL;
+		return -1;
 	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)sc->text, len);
 	if (!yaml_parser_load(&parser, &sc->doc)) {
@@ -205,8 +199,7 @@ static struct eval_scenario *eval_load(const char *path, char *text, size_t len,
 			     parser.problem ? parser.problem : "parse error", parser.context ? " " : "",
 			     parser.context ? parser.context : "");
 		yaml_parser_delete(&parser);
-		eval_close(sc);
-		return NULL;
+		return -1;
 	}
 	sc->have_doc = true;
 	/* yaml_parser_load reads one document: items after a "---" would be
@@ -216,8 +209,7 @@ static struct eval_scenario *eval_load(const char *path, char *text, size_t len,
 		app_error_at(st, path, (int)parser.problem_mark.line + 1, (int)parser.problem_mark.column + 1,
 			     "invalid YAML: %s", parser.problem ? parser.problem : "parse error");
 		yaml_parser_delete(&parser);
-		eval_close(sc);
-		return NULL;
+		return -1;
 	}
 	yaml_node_t *extra = yaml_document_get_root_node(&next);
 	if (extra) {
@@ -225,36 +217,25 @@ static struct eval_scenario *eval_load(const char *path, char *text, size_t len,
 			     "a second YAML document: a scenario file is one mapping");
 		yaml_document_delete(&next);
 		yaml_parser_delete(&parser);
-		eval_close(sc);
-		return NULL;
+		return -1;
 	}
 	yaml_document_delete(&next);
 	yaml_parser_delete(&parser);
 
-	bound = hwdb_yaml_expanded(&sc->doc, MAX_SCENARIO_NODES, &deep_line, &deep_col);
+	int deep_line, deep_col;
+	int bound = hwdb_yaml_expanded(&sc->doc, MAX_SCENARIO_NODES, &deep_line, &deep_col);
 	if (bound != 0) {
 		bound_error(st, path, bound, deep_line, deep_col);
-		eval_close(sc);
-		return NULL;
+		return -1;
 	}
-	yaml_node_t *root = yaml_document_get_root_node(&sc->doc);
-	if (!root) {
-		app_error_at(st, path, 1, 1, "empty file: expected a scenario (a mapping with 'items')");
-		eval_close(sc);
-		return NULL;
-	}
-	if (root->type != YAML_MAPPING_NODE) {
-		eval_node_error(sc, root, "the top level must be a mapping (scenario, gpu, model, items), not %s",
-				hwdb_yaml_type_name(root));
-		eval_close(sc);
-		return NULL;
-	}
-	if (app_hw_open(&sc->hw, hwdb_dir, calibration, st) != 0) {
-		eval_close(sc);
-		return NULL;
-	}
-	sc->hw_open = true;
+	return 0;
+}
 
+/* The top-level keys but items: each known, then the title, the default
+ * GPU (the file's gpu, else the hwdb's default) and the model section.
+ * Problems are counted in sc->errors. */
+static void load_top_keys(struct eval_scenario *sc, yaml_node_t *root)
+{
 	eval_check_duplicates(sc, root);
 	for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = eval_node_at(sc, p->key);
@@ -286,7 +267,13 @@ static struct eval_scenario *eval_load(const char *path, char *text, size_t len,
 	yaml_node_t *model = eval_map_get(sc, root, "model", NULL);
 	if (model)
 		eval_load_model(sc, model);
+}
 
+/* The items list, each item loaded (eval_items.c). Returns -1 when the
+ * scenario cannot go on (too many items, out of memory), else 0 with the
+ * items' problems counted in sc->errors. */
+static int load_items(struct eval_scenario *sc, yaml_node_t *root)
+{
 	yaml_node_t *items = eval_map_get(sc, root, "items", NULL);
 	if (!items) {
 		eval_node_error(sc, root, "no 'items': a scenario needs a list of what-ifs");
@@ -299,20 +286,66 @@ static struct eval_scenario *eval_load(const char *path, char *text, size_t len,
 		if (n > MAX_SCENARIO_ITEMS) {
 			eval_node_error(sc, items, "%d items: more than %d, the limit of a scenario file", n,
 					MAX_SCENARIO_ITEMS);
-			eval_close(sc);
-			return NULL;
+			return -1;
 		}
 		sc->items = calloc(n > 0 ? (size_t)n : 1, sizeof *sc->items);
 		if (!sc->items) {
-			app_error(st, "out of memory");
-			eval_close(sc);
-			return NULL;
+			app_error(sc->st, "out of memory");
+			return -1;
 		}
 		for (int i = 0; i < n; i++)
 			eval_load_item(sc, &sc->items[i], eval_node_at(sc, items->data.sequence.items.start[i]), i);
 		sc->count = n;
 	}
-	if (sc->errors) {
+	return 0;
+}
+
+/* Takes text (malloc'd, text[len] == '\0'): the scenario keeps it, or it is
+ * freed. In phases: the text checked and parsed into one document, the top
+ * level a mapping, the hwdb opened, the top-level keys, the items; any
+ * problem closes the scenario (its errors are in st). */
+static struct eval_scenario *eval_load(const char *path, char *text, size_t len, const char *hwdb_dir,
+				       const char *calibration, struct app_status *st)
+{
+	struct eval_scenario *sc = calloc(1, sizeof *sc);
+	if (!sc) {
+		app_error(st, "out of memory");
+		free(text);
+		return NULL;
+	}
+	sc->text = text;
+	sc->st = st;
+	snprintf(sc->path, sizeof sc->path, "%s", path);
+	sc->model_values = calloc(M_KEY_COUNT, sizeof *sc->model_values);
+	if (!sc->model_values) {
+		app_error(st, "out of memory");
+		eval_close(sc);
+		return NULL;
+	}
+	if (check_text(sc, len) != 0 || load_document(sc, len) != 0) {
+		eval_close(sc);
+		return NULL;
+	}
+	yaml_node_t *root = yaml_document_get_root_node(&sc->doc);
+	if (!root) {
+		app_error_at(st, path, 1, 1, "empty file: expected a scenario (a mapping with 'items')");
+		eval_close(sc);
+		return NULL;
+	}
+	if (root->type != YAML_MAPPING_NODE) {
+		eval_node_error(sc, root, "the top level must be a mapping (scenario, gpu, model, items), not %s",
+				hwdb_yaml_type_name(root));
+		eval_close(sc);
+		return NULL;
+	}
+	if (app_hw_open(&sc->hw, hwdb_dir, calibration, st) != 0) {
+		eval_close(sc);
+		return NULL;
+	}
+	sc->hw_open = true;
+
+	load_top_keys(sc, root);
+	if (load_items(sc, root) != 0 || sc->errors) {
 		eval_close(sc);
 		return NULL;
 	}
