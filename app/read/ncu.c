@@ -205,81 +205,105 @@ static int expect_unit(struct context *cx, const char *name, const char *unit, e
 	return fail(cx, "unit '%s' of %s is not %s", unit, name, words[want]);
 }
 
-static int apply_metric(struct context *cx, struct ncu_kernel *k, const char *name, const char *unit, const char *text)
-{
-	double value, factor;
-	/* Work out what the metric is first; most of a full ncu report is not used. */
-	int time_priority = 0;
-	if (strcmp(name, "gpu__time_duration.sum") == 0)
-		time_priority = 3;
-	else if (strcmp(name, "gpu__time_duration.avg") == 0)
-		time_priority = 2;
-	else if (strcmp(name, "Duration") == 0)
-		time_priority = 1;
+/* What a metric is, from its name alone: most of a full ncu report is not used. */
+enum metric_kind { M_NONE, M_TIME, M_DRAM_READ, M_DRAM_WRITE, M_DRAM, M_L2, M_SASS, M_TENSOR, M_TENSOR_INST };
 
-	enum { M_NONE, M_TIME, M_DRAM_READ, M_DRAM_WRITE, M_DRAM, M_L2, M_SASS, M_TENSOR, M_TENSOR_INST } what = M_NONE;
-	int precision = 0, op = 0, source = 0;
-	enum ridge_dtype tensor = RIDGE_FP16;
-	bool tensor_has_dst = false;
-	const char *rest;
-	if (time_priority)
-		what = M_TIME;
-	else if (strcmp(name, "dram__bytes_read.sum") == 0)
-		what = M_DRAM_READ;
-	else if (strcmp(name, "dram__bytes_write.sum") == 0)
-		what = M_DRAM_WRITE;
-	else if (strcmp(name, "dram__bytes.sum") == 0)
-		what = M_DRAM;
-	else if (strcmp(name, "lts__t_bytes.sum") == 0)
-		what = M_L2;
-	else if (strncmp(name, "sm__inst_executed_pipe_tensor", 29) == 0 ||
-		 strncmp(name, "smsp__inst_executed_pipe_tensor", 31) == 0)
-		what = M_TENSOR_INST;
-	else if (strncmp(name, "sm__ops_path_tensor_src_", 24) == 0) {
-		rest = name + 24;
-		if (!strstr(rest, "_sparsity_") && tensor_dtype(rest, &tensor)) {
-			what = M_TENSOR;
-			tensor_has_dst = strstr(rest, "_dst_") != NULL;
-			size_t n = strlen(rest);
-			if (n < 4 || strcmp(rest + n - 4, ".sum") != 0)
-				what = M_NONE; /* .avg, .max, rates: not the count */
-		}
-	} else if ((strncmp(name, "sm__", 4) == 0 && (source = 2)) ||
-		   (strncmp(name, "smsp__", 6) == 0 && (source = 1))) {
-		rest = name + (source == 2 ? 4 : 6);
-		static const char stem[] = "sass_thread_inst_executed_op_";
-		if (strncmp(rest, stem, sizeof stem - 1) == 0) {
-			rest += sizeof stem - 1;
-			const char *p = strchr("dfh", rest[0]);
-			static const char *const ops[] = { "add_pred_on.sum", "mul_pred_on.sum", "fma_pred_on.sum" };
-			if (rest[0] && p) {
-				for (int i = 0; i < NCU_OPS; i++) {
-					if (strcmp(rest + 1, ops[i]) == 0) {
-						what = M_SASS;
-						precision = p[0] == 'd' ? NCU_FP64 : p[0] == 'f' ? NCU_FP32 : NCU_FP16;
-						op = i;
-					}
+struct metric {
+	enum metric_kind what;
+	int time_priority;         /* M_TIME: .sum 3, .avg 2, Duration 1 */
+	int precision, op, source; /* M_SASS: which count, sm__ (2) or smsp__ (1) */
+	enum ridge_dtype tensor;   /* M_TENSOR: the source dtype */
+	bool tensor_has_dst;       /* M_TENSOR: a _dst_ breakdown */
+};
+
+/* An sm__ or smsp__ SASS count, "sass_thread_inst_executed_op_{d,f,h}{add,mul,fma}_pred_on.sum";
+ * m->source says which prefix it was. */
+static void classify_sass(const char *name, struct metric *m)
+{
+	int source = 0;
+	if (!((strncmp(name, "sm__", 4) == 0 && (source = 2)) || (strncmp(name, "smsp__", 6) == 0 && (source = 1))))
+		return;
+	m->source = source;
+	const char *rest = name + (source == 2 ? 4 : 6);
+	static const char stem[] = "sass_thread_inst_executed_op_";
+	if (strncmp(rest, stem, sizeof stem - 1) == 0) {
+		rest += sizeof stem - 1;
+		const char *p = strchr("dfh", rest[0]);
+		static const char *const ops[] = { "add_pred_on.sum", "mul_pred_on.sum", "fma_pred_on.sum" };
+		if (rest[0] && p) {
+			for (int i = 0; i < NCU_OPS; i++) {
+				if (strcmp(rest + 1, ops[i]) == 0) {
+					m->what = M_SASS;
+					m->precision = p[0] == 'd' ? NCU_FP64 : p[0] == 'f' ? NCU_FP32 : NCU_FP16;
+					m->op = i;
 				}
 			}
 		}
 	}
-	if (what == M_NONE)
-		return 0;
-	if (what == M_SASS || what == M_TENSOR)
-		cx->report->any_flop_metric = true;
+}
 
-	int rc = parse_value(text, &value);
-	if (rc < 0)
-		return fail(cx, "value '%s' of %s is not a number", text, name);
-	if (rc > 0)
-		return 0;
+static void classify_metric(const char *name, struct metric *m)
+{
+	*m = (struct metric){ .what = M_NONE, .tensor = RIDGE_FP16 };
+	if (strcmp(name, "gpu__time_duration.sum") == 0)
+		m->time_priority = 3;
+	else if (strcmp(name, "gpu__time_duration.avg") == 0)
+		m->time_priority = 2;
+	else if (strcmp(name, "Duration") == 0)
+		m->time_priority = 1;
 
+	const char *rest;
+	if (m->time_priority)
+		m->what = M_TIME;
+	else if (strcmp(name, "dram__bytes_read.sum") == 0)
+		m->what = M_DRAM_READ;
+	else if (strcmp(name, "dram__bytes_write.sum") == 0)
+		m->what = M_DRAM_WRITE;
+	else if (strcmp(name, "dram__bytes.sum") == 0)
+		m->what = M_DRAM;
+	else if (strcmp(name, "lts__t_bytes.sum") == 0)
+		m->what = M_L2;
+	else if (strncmp(name, "sm__inst_executed_pipe_tensor", 29) == 0 ||
+		 strncmp(name, "smsp__inst_executed_pipe_tensor", 31) == 0)
+		m->what = M_TENSOR_INST;
+	else if (strncmp(name, "sm__ops_path_tensor_src_", 24) == 0) {
+		rest = name + 24;
+		if (!strstr(rest, "_sparsity_") && tensor_dtype(rest, &m->tensor)) {
+			m->what = M_TENSOR;
+			m->tensor_has_dst = strstr(rest, "_dst_") != NULL;
+			size_t n = strlen(rest);
+			if (n < 4 || strcmp(rest + n - 4, ".sum") != 0)
+				m->what = M_NONE; /* .avg, .max, rates: not the count */
+		}
+	} else
+		classify_sass(name, m);
+}
+
+/* The tensor pipe's instructions: the pipe's count less the HFMA2.MMA
+ * register moves it includes. */
+static void store_tensor_inst(struct ncu_kernel *k, const char *name, double value)
+{
+	size_t n = strlen(name);
+	static const char hfma2[] = "_type_hfma2.sum";
+	if (n >= sizeof hfma2 - 1 && strcmp(name + n - (sizeof hfma2 - 1), hfma2) == 0)
+		k->tensor_hfma2 = value;
+	else if (!strstr(name, "_type_hfma2") && value > k->tensor_pipe)
+		k->tensor_pipe = value;
+	k->tensor_instructions = k->tensor_pipe > k->tensor_hfma2 ? k->tensor_pipe - k->tensor_hfma2 : 0;
+}
+
+/* A classified metric's value, in its unit, into the kernel. */
+static int store_metric(struct context *cx, struct ncu_kernel *k, const struct metric *m, const char *name,
+			const char *unit, double value)
+{
+	double factor;
+	enum metric_kind what = m->what;
 	switch (what) {
 	case M_TIME:
 		if (expect_unit(cx, name, unit, UNIT_TIME, &factor))
 			return -1;
-		if (time_priority >= cx->time_priority) {
-			cx->time_priority = time_priority;
+		if (m->time_priority >= cx->time_priority) {
+			cx->time_priority = m->time_priority;
 			k->has_time = true;
 			k->time_s = value * factor;
 		}
@@ -308,41 +332,53 @@ static int apply_metric(struct context *cx, struct ncu_kernel *k, const char *na
 	case M_SASS:
 		if (expect_unit(cx, name, unit, UNIT_COUNT, &factor))
 			return -1;
-		if (source >= cx->sass_source[precision][op]) {
-			cx->sass_source[precision][op] = (unsigned char)source;
-			k->has_sass[precision][op] = true;
-			k->sass[precision][op] = value * factor;
+		if (m->source >= cx->sass_source[m->precision][m->op]) {
+			cx->sass_source[m->precision][m->op] = (unsigned char)m->source;
+			k->has_sass[m->precision][m->op] = true;
+			k->sass[m->precision][m->op] = value * factor;
 		}
 		break;
 	case M_TENSOR:
 		if (expect_unit(cx, name, unit, UNIT_COUNT, &factor))
 			return -1;
-		if (tensor_has_dst) {
-			k->has_tensor_dst[tensor] = true;
-			k->tensor_dst[tensor] += value * factor;
+		if (m->tensor_has_dst) {
+			k->has_tensor_dst[m->tensor] = true;
+			k->tensor_dst[m->tensor] += value * factor;
 		} else {
-			k->has_tensor_plain[tensor] = true;
-			k->tensor_plain[tensor] = value * factor;
+			k->has_tensor_plain[m->tensor] = true;
+			k->tensor_plain[m->tensor] = value * factor;
 		}
 		break;
 	case M_TENSOR_INST:
 		if (expect_unit(cx, name, unit, UNIT_COUNT, &factor))
 			return -1;
-		value *= factor;
-		{
-			size_t n = strlen(name);
-			static const char hfma2[] = "_type_hfma2.sum";
-			if (n >= sizeof hfma2 - 1 && strcmp(name + n - (sizeof hfma2 - 1), hfma2) == 0)
-				k->tensor_hfma2 = value;
-			else if (!strstr(name, "_type_hfma2") && value > k->tensor_pipe)
-				k->tensor_pipe = value;
-		}
-		k->tensor_instructions = k->tensor_pipe > k->tensor_hfma2 ? k->tensor_pipe - k->tensor_hfma2 : 0;
+		store_tensor_inst(k, name, value * factor);
 		break;
 	default:
 		break;
 	}
 	return 0;
+}
+
+/* One metric of a kernel: what it is (classify_metric), its value, then
+ * stored in its unit (store_metric). An unused metric is skipped, an
+ * empty or "n/a" value too. */
+static int apply_metric(struct context *cx, struct ncu_kernel *k, const char *name, const char *unit, const char *text)
+{
+	struct metric m;
+	classify_metric(name, &m);
+	if (m.what == M_NONE)
+		return 0;
+	if (m.what == M_SASS || m.what == M_TENSOR)
+		cx->report->any_flop_metric = true;
+
+	double value;
+	int rc = parse_value(text, &value);
+	if (rc < 0)
+		return fail(cx, "value '%s' of %s is not a number", text, name);
+	if (rc > 0)
+		return 0;
+	return store_metric(cx, k, &m, name, unit, value);
 }
 
 /* ---- the table ---- */
@@ -378,16 +414,136 @@ static struct ncu_kernel *new_kernel(struct context *cx, int *cap, const char *i
 	return k;
 }
 
+/* The table as read so far: the header's columns and, in the --page raw
+ * layout, the units row under it. */
+struct table {
+	struct fields header, row;
+	int id_col, name_col, metric_col, unit_col, value_col;
+	bool have_header, units_seen;
+	char **units; /* one per header column (raw layout), NULL until read */
+	int cap;      /* kernels allocated in the report */
+};
+
+/* The header line: its columns found, the layout (details: a row per
+ * metric; raw: a column per metric) decided. Returns 0 or -1 (cx->err). */
+static int read_header(struct context *cx, struct table *t, const char *line, size_t line_len)
+{
+	char why[200];
+	if (split_line(line, line_len, &t->header, why, sizeof why))
+		return fail(cx, "%s", why);
+	t->id_col = column(&t->header, "ID");
+	t->name_col = column(&t->header, "Kernel Name");
+	t->metric_col = column(&t->header, "Metric Name");
+	t->unit_col = column(&t->header, "Metric Unit");
+	t->value_col = column(&t->header, "Metric Value");
+	if (t->name_col < 0)
+		return fail(cx, "the header has no \"Kernel Name\" column");
+	/* A header line can start with "ID" yet have no ID column
+	 * ('"ID""ID",...'): every row was then read at items[-1]. */
+	if (t->id_col < 0)
+		return fail(cx, "the header has no \"ID\" column");
+	cx->report->raw = t->metric_col < 0;
+	if (!cx->report->raw && (t->unit_col < 0 || t->value_col < 0))
+		return fail(cx, "the header has \"Metric Name\" but no \"Metric Unit\" and \"Metric Value\" columns");
+	t->units = calloc((size_t)t->header.count, sizeof *t->units);
+	if (!t->units) {
+		snprintf(cx->err, cx->err_len, "%s: out of memory", cx->path);
+		return -1;
+	}
+	t->have_header = true;
+	return 0;
+}
+
+/* A row of the --page raw layout: the units row under the header, or one
+ * kernel with every metric in its column. */
+static int read_raw_row(struct context *cx, struct table *t, const char *id)
+{
+	struct ncu_report *out = cx->report;
+	if (id[0] == '\0') {
+		/* --page raw prints the units under the header. */
+		if (t->units_seen || out->count)
+			return fail(cx, "a row with no ID");
+		t->units_seen = true;
+		for (int i = 0; i < t->header.count; i++) {
+			t->units[i] = strdup(t->row.items[i]);
+			if (!t->units[i]) {
+				snprintf(cx->err, cx->err_len, "%s: out of memory", cx->path);
+				return -1;
+			}
+		}
+		return 0;
+	}
+	struct ncu_kernel *k = new_kernel(cx, &t->cap, id, t->row.items[t->name_col]);
+	if (!k)
+		return -1;
+	for (int i = 0; i < t->header.count; i++) {
+		if (i == t->id_col || i == t->name_col)
+			continue;
+		if (apply_metric(cx, k, t->header.items[i], t->units[i] ? t->units[i] : "", t->row.items[i]))
+			return -1;
+	}
+	return 0;
+}
+
+/* A row of the details layout: one metric of the kernel its ID names. */
+static int read_details_row(struct context *cx, struct table *t, const char *id)
+{
+	struct ncu_report *out = cx->report;
+	if (id[0] == '\0')
+		return fail(cx, "a row with no ID");
+	struct ncu_kernel *k = out->count ? &out->kernels[out->count - 1] : NULL;
+	if (!k || strcmp(k->id, id) != 0) {
+		/* ncu groups a kernel's rows together; a repeated ID later is a new result. */
+		k = new_kernel(cx, &t->cap, id, t->row.items[t->name_col]);
+		if (!k)
+			return -1;
+	}
+	return apply_metric(cx, k, t->row.items[t->metric_col], t->row.items[t->unit_col], t->row.items[t->value_col]);
+}
+
+/* One line after the header, as wide as the header, in its layout. */
+static int read_row(struct context *cx, struct table *t, const char *line, size_t line_len)
+{
+	char why[200];
+	if (split_line(line, line_len, &t->row, why, sizeof why))
+		return fail(cx, "%s", why);
+	if (t->row.count != t->header.count)
+		return fail(cx, "%d fields where the header has %d", t->row.count, t->header.count);
+	const char *id = t->row.items[t->id_col];
+	return cx->report->raw ? read_raw_row(cx, t, id) : read_details_row(cx, t, id);
+}
+
+/* Each value is finite, but a unit scale (1e308 Gbyte) or a sum (add +
+ * mul + 2 fma, read + write) can overflow: refuse here, once, rather than
+ * let inf reach a placement, a table or a plot. */
+static int check_finite(const struct ncu_report *out, const char *path, char *err, size_t err_len)
+{
+	for (int i = 0; i < out->count; i++) {
+		const struct ncu_kernel *k = &out->kernels[i];
+		double bytes = 0;
+		bool finite = isfinite(k->time_s) && isfinite(k->l2_bytes) && isfinite(ncu_flops(k)) &&
+			      (!ncu_dram_bytes(k, &bytes) || isfinite(bytes));
+		for (int d = 0; d < RIDGE_DTYPE_COUNT; d++)
+			finite = finite && isfinite(k->tensor_plain[d] + k->tensor_dst[d]);
+		for (int p = 0; p < NCU_PRECISIONS; p++)
+			finite = finite && isfinite(ncu_vector_flops(k, p));
+		if (!finite) {
+			snprintf(err, err_len, "%s:%d: kernel '%s' (ID %s): a count too large to represent (overflow)",
+				 path, k->line, k->name, k->id);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Line by line: the application's output and ncu's own lines skipped, the
+ * header (read_header), then every row (read_row); at the end a header and
+ * a kernel found, every count finite. */
 int ncu_parse(const char *path, const char *text, size_t len, struct ncu_report *out, char *err, size_t err_len)
 {
 	memset(out, 0, sizeof *out);
 	struct context cx = { .path = path, .err = err, .err_len = err_len, .report = out };
-	struct fields header = { 0 }, row = { 0 };
-	int id_col = -1, name_col = -1, metric_col = -1, unit_col = -1, value_col = -1;
-	bool have_header = false, units_seen = false;
-	char **units = NULL;
-	int cap = 0;
-	char why[200];
+	struct table t = { .id_col = -1, .name_col = -1, .metric_col = -1, .unit_col = -1, .value_col = -1 };
 	size_t pos = 0;
 	int rc = -1;
 
@@ -409,96 +565,19 @@ int ncu_parse(const char *path, const char *text, size_t len, struct ncu_report 
 			line_len--;
 		if (line_len == 0 || (line_len >= 2 && line[0] == '=' && line[1] == '='))
 			continue; /* blank, or ncu's own ==PROF== / ==WARNING== lines */
-		if (!have_header) {
+		if (!t.have_header) {
 			/* Anything before the header is the application's output. */
 			if (!(line_len >= 4 && strncmp(line, "\"ID\"", 4) == 0) &&
 			    !(line_len >= 3 && strncmp(line, "ID,", 3) == 0))
 				continue;
-			if (split_line(line, line_len, &header, why, sizeof why)) {
-				fail(&cx, "%s", why);
+			if (read_header(&cx, &t, line, line_len))
 				goto done;
-			}
-			id_col = column(&header, "ID");
-			name_col = column(&header, "Kernel Name");
-			metric_col = column(&header, "Metric Name");
-			unit_col = column(&header, "Metric Unit");
-			value_col = column(&header, "Metric Value");
-			if (name_col < 0) {
-				fail(&cx, "the header has no \"Kernel Name\" column");
-				goto done;
-			}
-			/* A header line can start with "ID" yet have no ID column
-			 * ('"ID""ID",...'): every row was then read at items[-1]. */
-			if (id_col < 0) {
-				fail(&cx, "the header has no \"ID\" column");
-				goto done;
-			}
-			out->raw = metric_col < 0;
-			if (!out->raw && (unit_col < 0 || value_col < 0)) {
-				fail(&cx,
-				     "the header has \"Metric Name\" but no \"Metric Unit\" and \"Metric Value\" columns");
-				goto done;
-			}
-			units = calloc((size_t)header.count, sizeof *units);
-			if (!units) {
-				snprintf(err, err_len, "%s: out of memory", path);
-				goto done;
-			}
-			have_header = true;
 			continue;
 		}
-		if (split_line(line, line_len, &row, why, sizeof why)) {
-			fail(&cx, "%s", why);
+		if (read_row(&cx, &t, line, line_len))
 			goto done;
-		}
-		if (row.count != header.count) {
-			fail(&cx, "%d fields where the header has %d", row.count, header.count);
-			goto done;
-		}
-		const char *id = row.items[id_col];
-		if (out->raw) {
-			if (id[0] == '\0') {
-				/* --page raw prints the units under the header. */
-				if (units_seen || out->count) {
-					fail(&cx, "a row with no ID");
-					goto done;
-				}
-				units_seen = true;
-				for (int i = 0; i < header.count; i++) {
-					units[i] = strdup(row.items[i]);
-					if (!units[i]) {
-						snprintf(err, err_len, "%s: out of memory", path);
-						goto done;
-					}
-				}
-				continue;
-			}
-			struct ncu_kernel *k = new_kernel(&cx, &cap, id, row.items[name_col]);
-			if (!k)
-				goto done;
-			for (int i = 0; i < header.count; i++) {
-				if (i == id_col || i == name_col)
-					continue;
-				if (apply_metric(&cx, k, header.items[i], units[i] ? units[i] : "", row.items[i]))
-					goto done;
-			}
-		} else {
-			if (id[0] == '\0') {
-				fail(&cx, "a row with no ID");
-				goto done;
-			}
-			struct ncu_kernel *k = out->count ? &out->kernels[out->count - 1] : NULL;
-			if (!k || strcmp(k->id, id) != 0) {
-				/* ncu groups a kernel's rows together; a repeated ID later is a new result. */
-				k = new_kernel(&cx, &cap, id, row.items[name_col]);
-				if (!k)
-					goto done;
-			}
-			if (apply_metric(&cx, k, row.items[metric_col], row.items[unit_col], row.items[value_col]))
-				goto done;
-		}
 	}
-	if (!have_header) {
+	if (!t.have_header) {
 		snprintf(err, err_len,
 			 "%s: no Nsight Compute CSV header (a row starting \"ID\",...) found; write it with "
 			 "ncu --csv [--page raw] --metrics ...",
@@ -509,33 +588,17 @@ int ncu_parse(const char *path, const char *text, size_t len, struct ncu_report 
 		snprintf(err, err_len, "%s: the CSV has a header but no kernel rows", path);
 		goto done;
 	}
-	/* Each value is finite, but a unit scale (1e308 Gbyte) or a sum (add +
-	 * mul + 2 fma, read + write) can overflow: refuse here, once, rather than
-	 * let inf reach a placement, a table or a plot. */
-	for (int i = 0; i < out->count; i++) {
-		const struct ncu_kernel *k = &out->kernels[i];
-		double bytes = 0;
-		bool finite = isfinite(k->time_s) && isfinite(k->l2_bytes) && isfinite(ncu_flops(k)) &&
-			      (!ncu_dram_bytes(k, &bytes) || isfinite(bytes));
-		for (int d = 0; d < RIDGE_DTYPE_COUNT; d++)
-			finite = finite && isfinite(k->tensor_plain[d] + k->tensor_dst[d]);
-		for (int p = 0; p < NCU_PRECISIONS; p++)
-			finite = finite && isfinite(ncu_vector_flops(k, p));
-		if (!finite) {
-			snprintf(err, err_len, "%s:%d: kernel '%s' (ID %s): a count too large to represent (overflow)",
-				 path, k->line, k->name, k->id);
-			goto done;
-		}
-	}
+	if (check_finite(out, path, err, err_len))
+		goto done;
 	rc = 0;
 done:
-	if (units) {
-		for (int i = 0; i < header.count; i++)
-			free(units[i]);
-		free(units);
+	if (t.units) {
+		for (int i = 0; i < t.header.count; i++)
+			free(t.units[i]);
+		free(t.units);
 	}
-	fields_free(&header);
-	fields_free(&row);
+	fields_free(&t.header);
+	fields_free(&t.row);
 	if (rc)
 		ncu_free(out);
 	return rc;
