@@ -339,7 +339,8 @@ static int yaml_number(struct reader *r, int key, const yaml_node_t *node)
 	return store_value(r, key, value, text, where);
 }
 
-static int read_yaml(struct reader *r, const char *text, size_t len)
+/* Before parsing: nesting and node count within hwdb's bounds. */
+static int yaml_bounds_ok(struct reader *r, const char *text, size_t len)
 {
 	int deep_line, deep_col;
 	int bound = hwdb_yaml_bounds(text, len, HWDB_MAX_NESTING, HWDB_MAX_NODES, &deep_line, &deep_col);
@@ -353,6 +354,90 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 			     HWDB_MAX_NODES);
 		return -1;
 	}
+	return 0;
+}
+
+/* Why libyaml could not load the document, at its line and column. */
+static void yaml_load_error(struct reader *r, const yaml_parser_t *parser, const char *text, size_t len)
+{
+	/* libyaml marks are 0-based; people count from 1. A reader error
+	 * (bad UTF-8, a control character) has only a byte offset. */
+	yaml_mark_t mark = parser->problem_mark;
+	if (parser->error == YAML_READER_ERROR) {
+		int line, col;
+		app_text_position(text, parser->problem_offset < len ? parser->problem_offset : len, &line, &col);
+		mark.line = (size_t)line - 1;
+		mark.column = (size_t)col - 1;
+	}
+	const yaml_mark_t *m = &mark;
+	if (parser->context)
+		app_error_at(r->st, r->path, (int)(m->line + 1), (int)(m->column + 1),
+			     "malformed YAML: %s (%s at line %zu)", parser->problem ? parser->problem : "parse error",
+			     parser->context, parser->context_mark.line + 1);
+	else
+		app_error_at(r->st, r->path, (int)(m->line + 1), (int)(m->column + 1), "malformed YAML: %s",
+			     parser->problem ? parser->problem : "parse error");
+}
+
+/* The top level's keys: each noted (what is not modelled), a known one
+ * read once (yaml_number, yaml_word). Returns 0, or -1 at the first error. */
+static int yaml_read_keys(struct reader *r, yaml_document_t *doc, const yaml_node_t *root)
+{
+	int rc = 0;
+	for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top && rc == 0; p++) {
+		yaml_node_t *k = yaml_document_get_node(doc, p->key);
+		yaml_node_t *v = yaml_document_get_node(doc, p->value);
+		if (!k || !v || k->type != YAML_SCALAR_NODE)
+			continue;
+		int key = find_key((const char *)k->data.scalar.value);
+		note_unmodelled(
+			r, (const char *)k->data.scalar.value, !(v->type == YAML_SCALAR_NODE && yaml_null(v)),
+			(v->type == YAML_SEQUENCE_NODE && v->data.sequence.items.start == v->data.sequence.items.top) ||
+				(v->type == YAML_MAPPING_NODE &&
+				 v->data.mapping.pairs.start == v->data.mapping.pairs.top),
+			v->type == YAML_SCALAR_NODE ? strtod((const char *)v->data.scalar.value, NULL) : NAN);
+		if (key < 0)
+			continue;
+		if (r->seen[key]) {
+			app_error_at(r->st, r->path, (int)(k->start_mark.line + 1), (int)(k->start_mark.column + 1),
+				     "'%s' is given twice", keys[key].name);
+			rc = -1;
+			break;
+		}
+		rc = keys[key].kind == KIND_NUMBER ? yaml_number(r, key, v) : yaml_word(r, key, v);
+	}
+	return rc;
+}
+
+/* yaml_parser_load reads one document: keys after a "---" would be
+ * dropped without a word. Returns -1 when the text holds another. */
+static int yaml_second_document(struct reader *r, yaml_parser_t *parser)
+{
+	int rc = 0;
+	yaml_document_t next;
+	if (!yaml_parser_load(parser, &next)) {
+		app_error_at(r->st, r->path, (int)(parser->problem_mark.line + 1),
+			     (int)(parser->problem_mark.column + 1), "malformed YAML: %s",
+			     parser->problem ? parser->problem : "parse error");
+		return -1;
+	}
+	yaml_node_t *extra = yaml_document_get_root_node(&next);
+	if (extra) {
+		app_error_at(r->st, r->path, (int)(extra->start_mark.line + 1), (int)(extra->start_mark.column + 1),
+			     "a second YAML document: a model config is one mapping");
+		rc = -1;
+	}
+	yaml_document_delete(&next);
+	return rc;
+}
+
+/* In phases: the bounds, one document loaded and its aliases within the
+ * node bound, the top level a mapping whose keys are read, no second
+ * document. */
+static int read_yaml(struct reader *r, const char *text, size_t len)
+{
+	if (yaml_bounds_ok(r, text, len) != 0)
+		return -1;
 	yaml_parser_t parser;
 	yaml_document_t doc;
 	if (!yaml_parser_initialize(&parser)) {
@@ -361,30 +446,14 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	if (!yaml_parser_load(&parser, &doc)) {
-		/* libyaml marks are 0-based; people count from 1. A reader error
-		 * (bad UTF-8, a control character) has only a byte offset. */
-		yaml_mark_t mark = parser.problem_mark;
-		if (parser.error == YAML_READER_ERROR) {
-			int line, col;
-			app_text_position(text, parser.problem_offset < len ? parser.problem_offset : len, &line, &col);
-			mark.line = (size_t)line - 1;
-			mark.column = (size_t)col - 1;
-		}
-		const yaml_mark_t *m = &mark;
-		if (parser.context)
-			app_error_at(r->st, r->path, (int)(m->line + 1), (int)(m->column + 1),
-				     "malformed YAML: %s (%s at line %zu)",
-				     parser.problem ? parser.problem : "parse error", parser.context,
-				     parser.context_mark.line + 1);
-		else
-			app_error_at(r->st, r->path, (int)(m->line + 1), (int)(m->column + 1), "malformed YAML: %s",
-				     parser.problem ? parser.problem : "parse error");
+		yaml_load_error(r, &parser, text, len);
 		yaml_parser_delete(&parser);
 		return -1;
 	}
 	/* A config has ~50 nodes; aliases that expand past the bound (a billion
 	 * laughs) are refused before any key is read. */
-	bound = hwdb_yaml_expanded(&doc, HWDB_MAX_NODES, &deep_line, &deep_col);
+	int deep_line, deep_col;
+	int bound = hwdb_yaml_expanded(&doc, HWDB_MAX_NODES, &deep_line, &deep_col);
 	if (bound != 0) {
 		app_error_at(r->st, r->path, deep_line, deep_col, "%s",
 			     bound == HWDB_YAML_CYCLE
@@ -395,16 +464,6 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 		return -1;
 	}
 	int rc = 0;
-	bound = hwdb_yaml_expanded(&doc, HWDB_MAX_NODES, &deep_line, &deep_col);
-	if (bound != 0) {
-		/* Only the top-level keys are read, but a billion laughs is no model config. */
-		app_error_at(r->st, r->path, deep_line, deep_col, "%s: not a model config",
-			     bound == HWDB_YAML_CYCLE ? "an alias inside the node it names"
-						      : "more than 100000 YAML nodes (aliases expanded)");
-		yaml_document_delete(&doc);
-		yaml_parser_delete(&parser);
-		return -1;
-	}
 	yaml_node_t *root = yaml_document_get_root_node(&doc);
 	if (!root) {
 		app_error_at(r->st, r->path, 0, 0, "empty file: expected the config keys (hidden_size, ...)");
@@ -414,51 +473,10 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 			     "the top level must be a mapping of config keys");
 		rc = -1;
 	} else {
-		for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top && rc == 0;
-		     p++) {
-			yaml_node_t *k = yaml_document_get_node(&doc, p->key);
-			yaml_node_t *v = yaml_document_get_node(&doc, p->value);
-			if (!k || !v || k->type != YAML_SCALAR_NODE)
-				continue;
-			int key = find_key((const char *)k->data.scalar.value);
-			note_unmodelled(
-				r, (const char *)k->data.scalar.value, !(v->type == YAML_SCALAR_NODE && yaml_null(v)),
-				(v->type == YAML_SEQUENCE_NODE &&
-				 v->data.sequence.items.start == v->data.sequence.items.top) ||
-					(v->type == YAML_MAPPING_NODE &&
-					 v->data.mapping.pairs.start == v->data.mapping.pairs.top),
-				v->type == YAML_SCALAR_NODE ? strtod((const char *)v->data.scalar.value, NULL) : NAN);
-			if (key < 0)
-				continue;
-			if (r->seen[key]) {
-				app_error_at(r->st, r->path, (int)(k->start_mark.line + 1),
-					     (int)(k->start_mark.column + 1), "'%s' is given twice", keys[key].name);
-				rc = -1;
-				break;
-			}
-			rc = keys[key].kind == KIND_NUMBER ? yaml_number(r, key, v) : yaml_word(r, key, v);
-		}
+		rc = yaml_read_keys(r, &doc, root);
 	}
-	/* yaml_parser_load reads one document: keys after a "---" would be
-	 * dropped without a word. */
-	if (rc == 0 && root) {
-		yaml_document_t next;
-		if (!yaml_parser_load(&parser, &next)) {
-			app_error_at(r->st, r->path, (int)(parser.problem_mark.line + 1),
-				     (int)(parser.problem_mark.column + 1), "malformed YAML: %s",
-				     parser.problem ? parser.problem : "parse error");
-			rc = -1;
-		} else {
-			yaml_node_t *extra = yaml_document_get_root_node(&next);
-			if (extra) {
-				app_error_at(r->st, r->path, (int)(extra->start_mark.line + 1),
-					     (int)(extra->start_mark.column + 1),
-					     "a second YAML document: a model config is one mapping");
-				rc = -1;
-			}
-			yaml_document_delete(&next);
-		}
-	}
+	if (rc == 0 && root)
+		rc = yaml_second_document(r, &parser);
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
 	return rc;
