@@ -114,15 +114,16 @@ int roofline_validation_check(const char *file, const char *text, size_t len, co
 	return load_text(file, text, len, NULL, gpu, pts, count, st);
 }
 
-static int load_text(const char *file, const char *text, size_t len, const char *group, const struct ridge_gpu *gpu,
-		     struct vpoint *pts, int *count, struct app_status *st)
+/* The text as one JSON document: no control byte, valid, no key given
+ * twice. NULL with why in st. */
+static cJSON *parse_validation(const char *file, const char *text, size_t len, struct app_status *st)
 {
 	size_t bad;
 	if (hwdb_json_bad_byte(text, len, &bad)) {
 		int line, col;
 		app_text_position(text, bad, &line, &col);
 		app_error_at(st, file, line, col, "not valid JSON: control byte 0x%02x", (unsigned char)text[bad]);
-		return EXIT_USAGE;
+		return NULL;
 	}
 	cJSON *doc = cJSON_ParseWithLength(text, len);
 	if (!doc) {
@@ -130,14 +131,77 @@ static int load_text(const char *file, const char *text, size_t len, const char 
 		const char *at = cJSON_GetErrorPtr();
 		app_text_position(text, at && at >= text && at <= text + len ? (size_t)(at - text) : 0, &line, &col);
 		app_error_at(st, file, line, col, "not valid JSON");
-		return EXIT_USAGE;
+		return NULL;
 	}
 	char dup_path[256];
 	if (hwdb_json_duplicate(doc, dup_path, sizeof dup_path)) {
 		app_error_at(st, file, 0, 0, "'%s' is given twice", dup_path);
 		cJSON_Delete(doc);
-		return EXIT_USAGE;
+		return NULL;
 	}
+	return doc;
+}
+
+/* validation[index] (kernel, shape and group already read) as a point on
+ * gpu's roofline. Returns 1 with *p filled, 0 for a case with no point (a
+ * launch case: no FLOPs or bytes), -1 with why in st. */
+static int read_case(const char *file, int index, const cJSON *o, const char *kernel, const char *shape, const char *g,
+		     const struct ridge_gpu *gpu, struct vpoint *p, struct app_status *st)
+{
+	memset(p, 0, sizeof *p);
+	const char *dtype = str_item(o, "dtype"), *path = str_item(o, "path");
+	if (!num_item(o, "flops", &p->flops) || !num_item(o, "bytes", &p->bytes) || !dtype || !path)
+		return 0; /* launch cases: no roofline point */
+	if (!num_item(o, "measured_s", &p->measured_s) || !(p->measured_s > 0) || !(p->flops > 0) || !(p->bytes > 0)) {
+		app_error_at(st, file, 0, 0, "validation[%d] (%s %s) has no positive measured_s, flops and bytes",
+			     index, kernel, shape);
+		return -1;
+	}
+	enum ridge_dtype d;
+	if (!ridge_dtype_parse(dtype, &d)) {
+		app_error_at(st, file, 0, 0, "validation[%d]: unknown dtype '%s'", index, dtype);
+		return -1;
+	}
+	char err[300];
+	if (roofline_ceiling(gpu, d, strcmp(path, "matrix") == 0 ? RIDGE_PEAK_MATRIX : RIDGE_PEAK_VECTOR, false,
+			     RIDGE_LEVEL_HBM, &p->ceiling, err, sizeof err)) {
+		app_error_at(st, file, 0, 0, "validation[%d] (%s %s): %s", index, kernel, shape, err);
+		return -1;
+	}
+	p->has_prediction = num_item(o, "predicted_s", &p->predicted_s) && p->predicted_s > 0;
+	if (p->has_prediction)
+		num_item(o, "error", &p->error);
+	snprintf(p->kernel, sizeof p->kernel, "%s", kernel);
+	snprintf(p->shape, sizeof p->shape, "%s", shape);
+	snprintf(p->group, sizeof p->group, "%s", g);
+	const char *b = str_item(o, "binding");
+	snprintf(p->binding, sizeof p->binding, "%s", b ? b : "-");
+	short_label(kernel, shape, p->label, sizeof p->label);
+	p->intensity = p->flops / p->bytes;
+	p->achieved = p->flops / p->measured_s;
+	p->predicted = p->has_prediction ? p->flops / p->predicted_s : 0;
+	p->attainable = roofline_attainable(p->ceiling.peak_flops, p->ceiling.bandwidth, p->intensity);
+	/* Finite inputs can still overflow (1e308 FLOPs in 1e-300 s): refuse
+	 * the case rather than print inf or nan. */
+	if (!isfinite(p->intensity) || !(p->intensity > 0) || !isfinite(p->achieved) || !isfinite(p->predicted) ||
+	    !isfinite(p->error * 100) || !(p->attainable > 0) || !isfinite(p->attainable)) {
+		app_error_at(st, file, 0, 0,
+			     "validation[%d] (%s %s): overflow: its flops, bytes, measured_s, predicted_s and "
+			     "error give values out of range",
+			     index, kernel, shape);
+		return -1;
+	}
+	return 1;
+}
+
+/* The document's "validation" cases of group (NULL: all) into pts, each
+ * checked (check_case_types) and placed (read_case). */
+static int load_text(const char *file, const char *text, size_t len, const char *group, const struct ridge_gpu *gpu,
+		     struct vpoint *pts, int *count, struct app_status *st)
+{
+	cJSON *doc = parse_validation(file, text, len, st);
+	if (!doc)
+		return EXIT_USAGE;
 	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(doc, "validation");
 	if (!cJSON_IsArray(arr)) {
 		app_error_at(st, file, 0, 0,
@@ -165,55 +229,13 @@ static int load_text(const char *file, const char *text, size_t len, const char 
 			continue;
 		groups_seen++;
 		struct vpoint p;
-		memset(&p, 0, sizeof p);
-		const char *dtype = str_item(o, "dtype"), *path = str_item(o, "path");
-		if (!num_item(o, "flops", &p.flops) || !num_item(o, "bytes", &p.bytes) || !dtype || !path)
-			continue; /* launch cases: no roofline point */
-		if (!num_item(o, "measured_s", &p.measured_s) || !(p.measured_s > 0) || !(p.flops > 0) ||
-		    !(p.bytes > 0)) {
-			app_error_at(st, file, 0, 0,
-				     "validation[%d] (%s %s) has no positive measured_s, flops and bytes", index - 1,
-				     kernel, shape);
+		int placed = read_case(file, index - 1, o, kernel, shape, g, gpu, &p, st);
+		if (placed < 0) {
 			cJSON_Delete(doc);
 			return EXIT_USAGE;
 		}
-		enum ridge_dtype d;
-		if (!ridge_dtype_parse(dtype, &d)) {
-			app_error_at(st, file, 0, 0, "validation[%d]: unknown dtype '%s'", index - 1, dtype);
-			cJSON_Delete(doc);
-			return EXIT_USAGE;
-		}
-		char err[300];
-		if (roofline_ceiling(gpu, d, strcmp(path, "matrix") == 0 ? RIDGE_PEAK_MATRIX : RIDGE_PEAK_VECTOR, false,
-				     RIDGE_LEVEL_HBM, &p.ceiling, err, sizeof err)) {
-			app_error_at(st, file, 0, 0, "validation[%d] (%s %s): %s", index - 1, kernel, shape, err);
-			cJSON_Delete(doc);
-			return EXIT_USAGE;
-		}
-		p.has_prediction = num_item(o, "predicted_s", &p.predicted_s) && p.predicted_s > 0;
-		if (p.has_prediction)
-			num_item(o, "error", &p.error);
-		snprintf(p.kernel, sizeof p.kernel, "%s", kernel);
-		snprintf(p.shape, sizeof p.shape, "%s", shape);
-		snprintf(p.group, sizeof p.group, "%s", g);
-		const char *b = str_item(o, "binding");
-		snprintf(p.binding, sizeof p.binding, "%s", b ? b : "-");
-		short_label(kernel, shape, p.label, sizeof p.label);
-		p.intensity = p.flops / p.bytes;
-		p.achieved = p.flops / p.measured_s;
-		p.predicted = p.has_prediction ? p.flops / p.predicted_s : 0;
-		p.attainable = roofline_attainable(p.ceiling.peak_flops, p.ceiling.bandwidth, p.intensity);
-		/* Finite inputs can still overflow (1e308 FLOPs in 1e-300 s): refuse
-		 * the case rather than print inf or nan. */
-		if (!isfinite(p.intensity) || !(p.intensity > 0) || !isfinite(p.achieved) || !isfinite(p.predicted) ||
-		    !isfinite(p.error * 100) || !(p.attainable > 0) || !isfinite(p.attainable)) {
-			app_error_at(st, file, 0, 0,
-				     "validation[%d] (%s %s): overflow: its flops, bytes, measured_s, predicted_s and "
-				     "error give values out of range",
-				     index - 1, kernel, shape);
-			cJSON_Delete(doc);
-			return EXIT_USAGE;
-		}
+		if (placed == 0)
+			continue;
 		if (*count >= MAX_CASES) {
 			app_error_at(st, file, 0, 0, "more than %d validation cases", MAX_CASES);
 			cJSON_Delete(doc);
