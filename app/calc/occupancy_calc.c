@@ -431,95 +431,55 @@ const struct calc calc_occupancy = {
 
 /* ---------------------------------------------------------------- report */
 
-void report_occupancy(FILE *out, const struct ridge_gpu *g, cJSON *json)
+/* The textbook's configurations ridge report places. */
+struct occupancy_report_case {
+	const char *what;
+	int threads, regs;
+	double smem;
+};
+static const struct occupancy_report_case report_cases[] = {
+	{ "7.1.4 worked example", 256, 32, 32768 },
+	{ "review question 1", 256, 48, 49152 },
+	{ "sm_80 register case", 224, 92, 0 },
+};
+
+/* One case's row of the text (i: its index; the third is the register
+ * case, set against the arithmetic without register granularity), and
+ * into gain what would gain a block ("" when nothing need). */
+static void report_case_row(FILE *out, const struct ridge_gpu *g, size_t i, const struct ridge_occupancy_analysis *an,
+			    char *gain, size_t gain_len)
 {
 	bool amd = g->vendor == RIDGE_VENDOR_AMD;
-	static const struct {
-		const char *what;
-		int threads, regs;
-		double smem;
-	} cases[] = {
-		{ "7.1.4 worked example", 256, 32, 32768 },
-		{ "review question 1", 256, 48, 49152 },
-		{ "sm_80 register case", 224, 92, 0 },
-	};
-	cJSON *cases_json = NULL, *occ_json = NULL;
-	if (json) {
-		occ_json = cJSON_AddObjectToObject(json, "occupancy");
-		cJSON_AddStringToObject(occ_json, "rule", amd ? "cdna" : "cuda_runtime");
-		cases_json = cJSON_AddArrayToObject(occ_json, "cases");
+	const struct occupancy_report_case *c = &report_cases[i];
+	char sm[32], other[96];
+	const struct ridge_occupancy_result *r = &an->result;
+	if (amd) {
+		snprintf(other, sizeof other, "%d%s", r->amd.hip_blocks_per_cu, r->amd.rules_agree ? "" : " (differs)");
+	} else if (i == 2) {
+		snprintf(other, sizeof other, "%d = %.1f%%%s", an->blocks_naive_regs, an->occupancy_naive_regs * 100,
+			 an->blocks_naive_regs != r->blocks_per_sm ? " (no register granularity)" : "");
 	} else {
-		fprintf(out, "== Occupancy on %s: %s ==\n", g->id,
-			amd ? "the CDNA hardware rule (LLVM), and HIP's rule"
-			    : "the CUDA runtime's calculator, exactly");
-		fprintf(out, "%-21s %4s %5s %7s %7s %6s %6s  %-14s %s\n", "textbook case", "thr", amd ? "vgpr" : "regs",
-			amd ? "LDS" : "smem", amd ? "WGs/CU" : "blk/SM", amd ? "waves" : "warps", "occ", "limiter",
-			amd ? "HIP's rule" : "naive arithmetic");
+		snprintf(other, sizeof other, "%d = %.1f%%%s", an->blocks_without_reserve,
+			 an->occupancy_without_reserve * 100,
+			 an->blocks_without_reserve != r->blocks_per_sm ? " (no per-block reserve)" : "");
 	}
-	char gains[3][160];
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		struct ridge_occupancy_input in;
-		occupancy_input_init(&in);
-		in.threads_per_block = cases[i].threads;
-		in.regs_per_thread = cases[i].regs;
-		in.static_smem = cases[i].smem;
-		struct ridge_occupancy_analysis an;
-		char err[256], sm[32], other[96];
-		gains[i][0] = '\0';
-		int rc = occupancy_analyze(g, &in, &an, err, sizeof err);
-		if (cases_json) {
-			/* What `ridge occupancy --json` says of this configuration. */
-			cJSON *c = cJSON_CreateObject();
-			cJSON_AddItemToArray(cases_json, c);
-			cJSON_AddStringToObject(c, "name", cases[i].what);
-			occupancy_json_input(c, g, &in);
-			if (rc != 0) {
-				cJSON_AddStringToObject(c, "error", err);
-				continue;
-			}
-			occupancy_json_result(c, &an.result);
-			occupancy_json_details(c, g, &an);
-			continue;
-		}
-		if (rc != 0) {
-			fprintf(out, "%-21s %s\n", cases[i].what, err);
-			continue;
-		}
-		const struct ridge_occupancy_result *r = &an.result;
-		if (amd) {
-			snprintf(other, sizeof other, "%d%s", r->amd.hip_blocks_per_cu,
-				 r->amd.rules_agree ? "" : " (differs)");
-		} else if (i == 2) {
-			snprintf(other, sizeof other, "%d = %.1f%%%s", an.blocks_naive_regs,
-				 an.occupancy_naive_regs * 100,
-				 an.blocks_naive_regs != r->blocks_per_sm ? " (no register granularity)" : "");
-		} else {
-			snprintf(other, sizeof other, "%d = %.1f%%%s", an.blocks_without_reserve,
-				 an.occupancy_without_reserve * 100,
-				 an.blocks_without_reserve != r->blocks_per_sm ? " (no per-block reserve)" : "");
-		}
-		fprintf(out, "%-21s %4d %5d %7s %7d %6d %5.1f%%  %-14s %s\n", cases[i].what, cases[i].threads,
-			cases[i].regs, occupancy_kib(cases[i].smem, sm, sizeof sm), r->blocks_per_sm, r->active_warps,
-			r->occupancy * 100, occupancy_limiter_name(r->limiter), other);
-		if (an.has_smem_change)
-			snprintf(gains[i], sizeof gains[i], "%.0f B less %s (%.0f)", an.smem_to_drop,
-				 amd ? "LDS" : "smem", cases[i].smem - an.smem_to_drop);
-		else if (an.has_regs_change)
-			snprintf(gains[i], sizeof gains[i], "%d fewer %s (%d)", an.regs_to_drop,
-				 amd ? "VGPRs" : "registers", cases[i].regs - an.regs_to_drop);
-		else if (r->occupancy < 1)
-			snprintf(gains[i], sizeof gains[i], "no single change");
-	}
-	if (!json) {
-		fprintf(out, "one more block:");
-		for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-			if (gains[i][0])
-				fprintf(out, "%s %s: %s", i ? ";" : "", cases[i].what, gains[i]);
-		fprintf(out, "\n");
-	}
-	if (amd)
-		return;
-	/* The chapter's proposed fix for the worked example: 28 KB per block. */
+	fprintf(out, "%-21s %4d %5d %7s %7d %6d %5.1f%%  %-14s %s\n", c->what, c->threads, c->regs,
+		occupancy_kib(c->smem, sm, sizeof sm), r->blocks_per_sm, r->active_warps, r->occupancy * 100,
+		occupancy_limiter_name(r->limiter), other);
+	if (an->has_smem_change)
+		snprintf(gain, gain_len, "%.0f B less %s (%.0f)", an->smem_to_drop, amd ? "LDS" : "smem",
+			 c->smem - an->smem_to_drop);
+	else if (an->has_regs_change)
+		snprintf(gain, gain_len, "%d fewer %s (%d)", an->regs_to_drop, amd ? "VGPRs" : "registers",
+			 c->regs - an->regs_to_drop);
+	else if (r->occupancy < 1)
+		snprintf(gain, gain_len, "no single change");
+}
+
+/* The chapter's proposed fix for the worked example: 28 KB per block
+ * (NVIDIA only). */
+static void report_chapter_fix(FILE *out, const struct ridge_gpu *g, cJSON *occ_json)
+{
 	struct ridge_occupancy_input fix;
 	occupancy_input_init(&fix);
 	fix.threads_per_block = 256;
@@ -543,4 +503,65 @@ void report_occupancy(FILE *out, const struct ridge_gpu *g, cJSON *json)
 			"the chapter's fix, 28 KiB per block, gives %d blocks = %.1f%% here (it promised 8 = 100%% on "
 			"H100)\n",
 			r.blocks_per_sm, r.occupancy * 100);
+}
+
+/* The section: the head, one row (or JSON case) per textbook case, what
+ * would gain each a block, and on NVIDIA the chapter's fix. */
+void report_occupancy(FILE *out, const struct ridge_gpu *g, cJSON *json)
+{
+	bool amd = g->vendor == RIDGE_VENDOR_AMD;
+	cJSON *cases_json = NULL, *occ_json = NULL;
+	if (json) {
+		occ_json = cJSON_AddObjectToObject(json, "occupancy");
+		cJSON_AddStringToObject(occ_json, "rule", amd ? "cdna" : "cuda_runtime");
+		cases_json = cJSON_AddArrayToObject(occ_json, "cases");
+	} else {
+		fprintf(out, "== Occupancy on %s: %s ==\n", g->id,
+			amd ? "the CDNA hardware rule (LLVM), and HIP's rule"
+			    : "the CUDA runtime's calculator, exactly");
+		fprintf(out, "%-21s %4s %5s %7s %7s %6s %6s  %-14s %s\n", "textbook case", "thr", amd ? "vgpr" : "regs",
+			amd ? "LDS" : "smem", amd ? "WGs/CU" : "blk/SM", amd ? "waves" : "warps", "occ", "limiter",
+			amd ? "HIP's rule" : "naive arithmetic");
+	}
+	char gains[3][160];
+	for (size_t i = 0; i < sizeof report_cases / sizeof report_cases[0]; i++) {
+		struct ridge_occupancy_input in;
+		occupancy_input_init(&in);
+		in.threads_per_block = report_cases[i].threads;
+		in.regs_per_thread = report_cases[i].regs;
+		in.static_smem = report_cases[i].smem;
+		struct ridge_occupancy_analysis an;
+		char err[256];
+		gains[i][0] = '\0';
+		int rc = occupancy_analyze(g, &in, &an, err, sizeof err);
+		if (cases_json) {
+			/* What `ridge occupancy --json` says of this configuration. */
+			cJSON *c = cJSON_CreateObject();
+			cJSON_AddItemToArray(cases_json, c);
+			cJSON_AddStringToObject(c, "name", report_cases[i].what);
+			occupancy_json_input(c, g, &in);
+			if (rc != 0) {
+				cJSON_AddStringToObject(c, "error", err);
+				continue;
+			}
+			occupancy_json_result(c, &an.result);
+			occupancy_json_details(c, g, &an);
+			continue;
+		}
+		if (rc != 0) {
+			fprintf(out, "%-21s %s\n", report_cases[i].what, err);
+			continue;
+		}
+		report_case_row(out, g, i, &an, gains[i], sizeof gains[i]);
+	}
+	if (!json) {
+		fprintf(out, "one more block:");
+		for (size_t i = 0; i < sizeof report_cases / sizeof report_cases[0]; i++)
+			if (gains[i][0])
+				fprintf(out, "%s %s: %s", i ? ";" : "", report_cases[i].what, gains[i]);
+		fprintf(out, "\n");
+	}
+	if (amd)
+		return;
+	report_chapter_fix(out, g, occ_json);
 }

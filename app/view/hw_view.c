@@ -289,10 +289,10 @@ static void print_other_rows(FILE *out, const struct ridge_gpu *g, const struct 
 	}
 }
 
-void hw_show_print(FILE *out, const struct hwdb_entry *e)
+/* The page's head: name, id, vendor, architecture, origin, aliases, clocks. */
+static void show_head(FILE *out, const struct hwdb_entry *e)
 {
 	const struct ridge_gpu *g = &e->gpu;
-	char a[48], b[48], c[48];
 	fprintf(out, "%s (%s)  %s %s", g->name, g->id, g->vendor == RIDGE_VENDOR_AMD ? "AMD" : "NVIDIA", g->arch);
 	if (g->vendor == RIDGE_VENDOR_AMD)
 		fprintf(out, " %s\n", g->gfx_target);
@@ -310,6 +310,11 @@ void hw_show_print(FILE *out, const struct hwdb_entry *e)
 		g->vendor == RIDGE_VENDOR_AMD ? "CUs" : "SMs", g->sm_count,
 		g->vendor == RIDGE_VENDOR_AMD ? "wavefront" : "warp", g->warp_size, g->boost_clock_hz / 1e6,
 		g->matrix_clock_hz / 1e6, g->vector_clock_hz / 1e6);
+}
+
+/* The peak rates by dtype: vector, matrix and sparse matrix. */
+static void show_peaks(FILE *out, const struct ridge_gpu *g)
+{
 	fprintf(out, "\nPeak rates (dense unless marked)      vector     matrix    sparse\n");
 	for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
 		const struct ridge_peak *p = &g->peak[d];
@@ -332,6 +337,13 @@ void hw_show_print(FILE *out, const struct hwdb_entry *e)
 			fprintf(out, "%10s", "-");
 		fprintf(out, "\n");
 	}
+}
+
+/* Memory: capacity, type, bandwidth (by read:write mix when known), the
+ * caches and inner levels, the bf16 ridge point. */
+static void show_memory(FILE *out, const struct ridge_gpu *g)
+{
+	char a[48], b[48], c[48];
 	fmt_bytes(g->memory_bytes, a, sizeof a);
 	fmt_si(g->memory_bandwidth, "B/s", b, sizeof b);
 	fmt_bytes(g->l2_bytes, c, sizeof c);
@@ -366,7 +378,12 @@ void hw_show_print(FILE *out, const struct hwdb_entry *e)
 	double bf16 = default_peak(g, RIDGE_BF16);
 	if (bf16 > 0 && g->memory_bandwidth > 0)
 		fprintf(out, "        ridge point (bf16 / HBM): %.1f FLOP/byte\n", bf16 / g->memory_bandwidth);
+}
 
+/* What one SM (CU) holds: shared memory, registers, threads, warps, blocks. */
+static void show_per_sm(FILE *out, const struct ridge_gpu *g)
+{
+	char a[48], b[48], c[48];
 	fmt_bytes(g->smem_per_sm, a, sizeof a);
 	fmt_bytes(g->smem_per_block, b, sizeof b);
 	fmt_bytes(g->smem_per_block_optin, c, sizeof c);
@@ -379,6 +396,18 @@ void hw_show_print(FILE *out, const struct hwdb_entry *e)
 	fprintf(out, ")\n        %d registers (%d per block, %d per thread), %d threads, %d %s, %d blocks\n",
 		g->regs_per_sm, g->regs_per_block, g->nv.max_regs_per_thread, g->max_threads_per_sm,
 		g->max_warps_per_sm, g->vendor == RIDGE_VENDOR_AMD ? "waves" : "warps", g->max_blocks_per_sm);
+}
+
+/* The page: its sentences (hw_show_page_rows names the rows they state),
+ * then every other row the entry holds, the sources and notes. */
+void hw_show_print(FILE *out, const struct hwdb_entry *e)
+{
+	const struct ridge_gpu *g = &e->gpu;
+	char a[48], b[48], c[48];
+	show_head(out, e);
+	show_peaks(out, g);
+	show_memory(out, g);
+	show_per_sm(out, g);
 	fmt_seconds(g->launch_overhead_s, a, sizeof a);
 	fmt_seconds(g->graph_node_s, b, sizeof b);
 	fprintf(out, "\nTDP %.0f W", g->tdp_watts);
