@@ -194,43 +194,35 @@ static const struct hwdb_field launch_fields[] = {
 	END,
 };
 
-/* timing.<slot>: one kernel class's efficiencies and fixed cost (model/timing.h). */
-#define TIMING_SLOT_FIELDS(slot)                                                                                    \
-	static const struct hwdb_field timing_##slot##_fields[] = {                                                 \
-		OPTQTY("compute_efficiency", timing[slot].compute_efficiency, timing[slot].has_compute_efficiency,  \
-		       RIDGE_UNIT_COUNT, 0.01, 1.5, V_ALL, "compute_efficiency"),                                   \
-		OPTQTY("memory_efficiency", timing[slot].memory_efficiency, timing[slot].has_memory_efficiency,     \
-		       RIDGE_UNIT_COUNT, 0.01, 1.5, V_ALL, "memory_efficiency"),                                    \
-		OPTQTY("fixed_cost", timing[slot].fixed_cost_s, timing[slot].has_fixed_cost, RIDGE_UNIT_SECONDS, 0, \
-		       1e-3, V_ALL, "fixed_cost_s"),                                                                \
-		STR("source", timing[slot].source, 0, V_ALL, "source"),                                             \
-		OPTQTY("cta_bandwidth", timing[slot].cta_bandwidth, timing[slot].has_cta_bandwidth,                 \
-		       RIDGE_UNIT_BYTES_PER_S, 1e6, 1e14, V_ALL, "cta_bandwidth"),                                  \
-		ROW("cta_bandwidth_source", HWDB_STR, 0, 0, 0, 0, V_ALL, G(timing[slot].cta_bandwidth_source),      \
-		    NO_OFFSET, 0, sizeof(((struct ridge_gpu *)0)->timing[slot].cta_bandwidth_source), 0, NULL,      \
-		    G(timing[slot].has_cta_bandwidth), 0, "cta_bandwidth_source"),                                  \
-		END,                                                                                                \
-	}
-TIMING_SLOT_FIELDS(RIDGE_SLOT_GEMM);
-TIMING_SLOT_FIELDS(RIDGE_SLOT_ATTENTION_FA2);
-TIMING_SLOT_FIELDS(RIDGE_SLOT_ATTENTION_FA3);
-TIMING_SLOT_FIELDS(RIDGE_SLOT_ATTENTION_CUDNN);
-TIMING_SLOT_FIELDS(RIDGE_SLOT_NORM);
-TIMING_SLOT_FIELDS(RIDGE_SLOT_SOFTMAX);
-TIMING_SLOT_FIELDS(RIDGE_SLOT_ELEMENTWISE);
+/* timing.<slot>: one kernel class's efficiencies and fixed cost (model/timing.h);
+ * one map a slot of model/timing_classes.h, keyed as timing_slot_key() names it. */
+#define TIMING_SLOT_FIELDS(u, SLOT, NAME, IMPL, key)                                                                   \
+	static const struct hwdb_field timing_##SLOT##_fields[] = {                                                    \
+		OPTQTY("compute_efficiency", timing[RIDGE_SLOT_##SLOT].compute_efficiency,                             \
+		       timing[RIDGE_SLOT_##SLOT].has_compute_efficiency, RIDGE_UNIT_COUNT, 0.01, 1.5, V_ALL,           \
+		       "compute_efficiency"),                                                                          \
+		OPTQTY("memory_efficiency", timing[RIDGE_SLOT_##SLOT].memory_efficiency,                               \
+		       timing[RIDGE_SLOT_##SLOT].has_memory_efficiency, RIDGE_UNIT_COUNT, 0.01, 1.5, V_ALL,            \
+		       "memory_efficiency"),                                                                           \
+		OPTQTY("fixed_cost", timing[RIDGE_SLOT_##SLOT].fixed_cost_s, timing[RIDGE_SLOT_##SLOT].has_fixed_cost, \
+		       RIDGE_UNIT_SECONDS, 0, 1e-3, V_ALL, "fixed_cost_s"),                                            \
+		STR("source", timing[RIDGE_SLOT_##SLOT].source, 0, V_ALL, "source"),                                   \
+		OPTQTY("cta_bandwidth", timing[RIDGE_SLOT_##SLOT].cta_bandwidth,                                       \
+		       timing[RIDGE_SLOT_##SLOT].has_cta_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e6, 1e14, V_ALL,          \
+		       "cta_bandwidth"),                                                                               \
+		ROW("cta_bandwidth_source", HWDB_STR, 0, 0, 0, 0, V_ALL,                                               \
+		    G(timing[RIDGE_SLOT_##SLOT].cta_bandwidth_source), NO_OFFSET, 0,                                   \
+		    sizeof(((struct ridge_gpu *)0)->timing[RIDGE_SLOT_##SLOT].cta_bandwidth_source), 0, NULL,          \
+		    G(timing[RIDGE_SLOT_##SLOT].has_cta_bandwidth), 0, "cta_bandwidth_source"),                        \
+		END,                                                                                                   \
+	};
+RIDGE_TIMING_SLOT_LIST(TIMING_SLOT_FIELDS, )
+#define TIMING_SLOT_MAP(u, SLOT, NAME, IMPL, key) MAP(key, timing_##SLOT##_fields, 0, V_ALL, 0, key),
 
-/* The keys are model/timing.c's timing_slot_key() names; attention_default
- * first, as every calibration so far has it. */
+/* attention_default first, as every calibration so far has it. */
 static const struct hwdb_field timing_fields[] = {
 	STR("attention_default", attention_default, 0, V_ALL, "attention_default"),
-	MAP("gemm", timing_RIDGE_SLOT_GEMM_fields, 0, V_ALL, 0, "gemm"),
-	MAP("attention_fa2", timing_RIDGE_SLOT_ATTENTION_FA2_fields, 0, V_ALL, 0, "attention_fa2"),
-	MAP("attention_fa3", timing_RIDGE_SLOT_ATTENTION_FA3_fields, 0, V_ALL, 0, "attention_fa3"),
-	MAP("attention_cudnn", timing_RIDGE_SLOT_ATTENTION_CUDNN_fields, 0, V_ALL, 0, "attention_cudnn"),
-	MAP("norm", timing_RIDGE_SLOT_NORM_fields, 0, V_ALL, 0, "norm"),
-	MAP("softmax", timing_RIDGE_SLOT_SOFTMAX_fields, 0, V_ALL, 0, "softmax"),
-	MAP("elementwise", timing_RIDGE_SLOT_ELEMENTWISE_fields, 0, V_ALL, 0, "elementwise"),
-	END,
+	RIDGE_TIMING_SLOT_LIST(TIMING_SLOT_MAP, ) END,
 };
 
 #define IDENTITY(k, m, req, allow)                                                                             \

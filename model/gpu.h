@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "timing_classes.h"
+
 enum ridge_vendor { RIDGE_VENDOR_NVIDIA, RIDGE_VENDOR_AMD };
 
 enum ridge_dtype {
@@ -127,17 +129,13 @@ const char *ridge_collective_key(enum ridge_collective op);
 
 /* Efficiency and fixed cost of one kernel class (model/timing.h), fitted from
  * measured kernels or taken from a sourced public figure: an entry's
- * `timing.<slot>` map. A missing value means "not known", never 1 or 0. */
-enum ridge_timing_slot {
-	RIDGE_SLOT_GEMM,
-	RIDGE_SLOT_ATTENTION_FA2,
-	RIDGE_SLOT_ATTENTION_FA3,
-	RIDGE_SLOT_ATTENTION_CUDNN,
-	RIDGE_SLOT_NORM,
-	RIDGE_SLOT_SOFTMAX,
-	RIDGE_SLOT_ELEMENTWISE,
-	RIDGE_TIMING_SLOTS
-};
+ * `timing.<slot>` map. A missing value means "not known", never 1 or 0.
+ * The slots follow the classes of timing_classes.h: RIDGE_SLOT_GEMM,
+ * RIDGE_SLOT_ATTENTION_FA2, _FA3, _CUDNN, RIDGE_SLOT_NORM, RIDGE_SLOT_SOFTMAX,
+ * RIDGE_SLOT_ELEMENTWISE. */
+#define RIDGE_SLOT_ENUM_(u, SLOT, NAME, IMPL, key) RIDGE_SLOT_##SLOT,
+enum ridge_timing_slot { RIDGE_TIMING_SLOT_LIST(RIDGE_SLOT_ENUM_, ) RIDGE_TIMING_SLOTS };
+#undef RIDGE_SLOT_ENUM_
 
 struct ridge_timing_terms {
 	bool has_compute_efficiency, has_memory_efficiency, has_fixed_cost;

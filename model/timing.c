@@ -11,38 +11,47 @@
 #include "fail.h"
 #include "median.h"
 
-static const char *const class_names[RIDGE_TIME_CLASS_COUNT] = {
-	"own", "gemm", "attention", "norm", "softmax", "elementwise",
-};
+/* What timing_classes.h says of each class. */
+#define TIMING_INTERCEPT_GEMM true
+#define TIMING_INTERCEPT_KERNEL false
+#define TIMING_SLOTS_NONE false
+#define TIMING_SLOTS_ONE false
+#define TIMING_SLOTS_PER_IMPL true
+#define CLASS_ROW(u, NAME, name, slots, kernels, patterns, intercept) \
+	[RIDGE_TIME_##NAME] = { name, TIMING_SLOTS_##slots, TIMING_INTERCEPT_##intercept },
+static const struct {
+	const char *name;
+	bool per_impl;       /* one slot an attention implementation */
+	bool gemm_intercept; /* falls back on launch.gemm_fixed_cost first */
+} classes[RIDGE_TIME_CLASS_COUNT] = { RIDGE_TIME_CLASSES(CLASS_ROW, RIDGE_TIME_NONE, RIDGE_TIME_NONE, ) };
+#undef CLASS_ROW
 
 const char *timing_class_name(enum ridge_time_class cls)
 {
-	return (unsigned)cls < RIDGE_TIME_CLASS_COUNT ? class_names[cls] : NULL;
+	return (unsigned)cls < RIDGE_TIME_CLASS_COUNT ? classes[cls].name : NULL;
 }
+
+/* Every kernel is in exactly one class: a kernel listed twice is a duplicate
+ * case label, and the count of those listed is the count of kernels. */
+#define KERNEL_CASE(kernel) case RIDGE_KERNEL_##kernel:
+#define KERNEL_ONE(kernel) 1,
+#define CLASS_CASES(u, NAME, name, slots, kernels, patterns, intercept) kernels return RIDGE_TIME_##NAME;
+#define CLASS_KERNELS(u, NAME, name, slots, kernels, patterns, intercept) kernels
+static const char kernels_classed[] = { RIDGE_TIME_CLASSES(CLASS_KERNELS, KERNEL_ONE, RIDGE_TIME_NONE, ) };
+_Static_assert(sizeof kernels_classed == RIDGE_KERNEL_COUNT, "timing_classes.h: every kernel in one class");
 
 enum ridge_time_class timing_kernel_class(enum ridge_kernel kernel)
 {
 	switch (kernel) {
-	case RIDGE_KERNEL_GEMM:
-	case RIDGE_KERNEL_GEMV:
-		return RIDGE_TIME_GEMM;
-	case RIDGE_KERNEL_FLASH_ATTENTION:
-		return RIDGE_TIME_ATTENTION;
-	case RIDGE_KERNEL_RMSNORM:
-	case RIDGE_KERNEL_LAYERNORM:
-	case RIDGE_KERNEL_RESIDUAL_RMSNORM:
-	case RIDGE_KERNEL_RMSNORM_LINEAR:
-		return RIDGE_TIME_NORM;
-	case RIDGE_KERNEL_SOFTMAX:
-	case RIDGE_KERNEL_REDUCTION:
-		return RIDGE_TIME_SOFTMAX;
-	case RIDGE_KERNEL_VECTOR_ADD:
-	case RIDGE_KERNEL_ACTIVATION:
-		return RIDGE_TIME_ELEMENTWISE;
+		RIDGE_TIME_CLASSES(CLASS_CASES, KERNEL_CASE, RIDGE_TIME_NONE, )
 	default:
 		return RIDGE_TIME_OWN;
 	}
 }
+#undef KERNEL_CASE
+#undef KERNEL_ONE
+#undef CLASS_CASES
+#undef CLASS_KERNELS
 
 static const char *const impl_names[RIDGE_ATTENTION_IMPL_COUNT] = { "default", "ideal", "fa2", "fa3", "cudnn" };
 
@@ -66,40 +75,50 @@ const char *timing_attention_impl_list(void)
 	return "default ideal fa2 fa3 cudnn";
 }
 
-static const char *const slot_keys[RIDGE_TIMING_SLOTS] = {
-	"gemm", "attention_fa2", "attention_fa3", "attention_cudnn", "norm", "softmax", "elementwise",
-};
+#define SLOT_ROW(u, SLOT, NAME, IMPL, key) [RIDGE_SLOT_##SLOT] = { key, RIDGE_TIME_##NAME, RIDGE_ATTENTION_##IMPL },
+static const struct {
+	const char *key;
+	enum ridge_time_class cls;
+	enum ridge_attention_impl impl; /* a PER_IMPL class's slot: its implementation */
+} slots[RIDGE_TIMING_SLOTS] = { RIDGE_TIMING_SLOT_LIST(SLOT_ROW, ) };
+#undef SLOT_ROW
 
 const char *timing_slot_key(int slot)
 {
-	return slot >= 0 && slot < RIDGE_TIMING_SLOTS ? slot_keys[slot] : NULL;
+	return slot >= 0 && slot < RIDGE_TIMING_SLOTS ? slots[slot].key : NULL;
+}
+
+bool timing_class_per_impl(enum ridge_time_class cls)
+{
+	return (unsigned)cls < RIDGE_TIME_CLASS_COUNT && classes[cls].per_impl;
+}
+
+enum ridge_time_class timing_slot_class(int slot)
+{
+	return slot >= 0 && slot < RIDGE_TIMING_SLOTS ? slots[slot].cls : RIDGE_TIME_OWN;
 }
 
 int timing_slot(enum ridge_time_class cls, enum ridge_attention_impl impl)
 {
-	switch (cls) {
-	case RIDGE_TIME_GEMM:
-		return RIDGE_SLOT_GEMM;
-	case RIDGE_TIME_NORM:
-		return RIDGE_SLOT_NORM;
-	case RIDGE_TIME_SOFTMAX:
-		return RIDGE_SLOT_SOFTMAX;
-	case RIDGE_TIME_ELEMENTWISE:
-		return RIDGE_SLOT_ELEMENTWISE;
-	case RIDGE_TIME_ATTENTION:
-		switch (impl) {
-		case RIDGE_ATTENTION_FA2:
-			return RIDGE_SLOT_ATTENTION_FA2;
-		case RIDGE_ATTENTION_FA3:
-			return RIDGE_SLOT_ATTENTION_FA3;
-		case RIDGE_ATTENTION_CUDNN:
-			return RIDGE_SLOT_ATTENTION_CUDNN;
-		default:
-			return -1;
-		}
-	default:
-		return -1;
+	for (int slot = 0; (unsigned)cls < RIDGE_TIME_CLASS_COUNT && slot < RIDGE_TIMING_SLOTS; slot++)
+		if (slots[slot].cls == cls && (!classes[cls].per_impl || slots[slot].impl == impl))
+			return slot;
+	return -1;
+}
+
+bool timing_probe_fixed_cost(const struct ridge_gpu *gpu, enum ridge_time_class cls, double *value, const char **source)
+{
+	if ((unsigned)cls < RIDGE_TIME_CLASS_COUNT && classes[cls].gemm_intercept && gpu->has_gemm_fixed_cost) {
+		*value = gpu->gemm_fixed_cost_s;
+		*source = "launch.gemm_fixed_cost: ridge-probe's intercept of small library GEMMs";
+		return true;
 	}
+	if (gpu->has_kernel_fixed_cost) {
+		*value = gpu->kernel_fixed_cost_s;
+		*source = "launch.kernel_fixed_cost: ridge-probe's intercept of the stream kernels";
+		return true;
+	}
+	return false;
 }
 
 /* The implementation an attention kernel gets when none is asked for. */
@@ -188,7 +207,7 @@ int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *
 
 	const struct ridge_roofline_hierarchy *h = &t->hierarchy;
 	t->cls = timing_kernel_class(shape->kernel);
-	t->impl = t->cls == RIDGE_TIME_ATTENTION ? resolve_impl(gpu, o->impl) : RIDGE_ATTENTION_DEFAULT;
+	t->impl = classes[t->cls].per_impl ? resolve_impl(gpu, o->impl) : RIDGE_ATTENTION_DEFAULT;
 	t->slot = timing_slot(t->cls, t->impl);
 	t->time_floor_s = h->time_floor_s;
 	t->compute_time_s = h->compute_time_s;
@@ -223,18 +242,16 @@ int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *
 		terms && terms->has_compute_efficiency ? term(terms->compute_efficiency, source) : term(1, unknown);
 	t->memory_efficiency =
 		terms && terms->has_memory_efficiency ? term(terms->memory_efficiency, source) : term(1, unknown);
+	double intercept;
+	const char *intercept_source;
 	if (t->cls == RIDGE_TIME_OWN || (t->cls == RIDGE_TIME_ATTENTION && t->impl == RIDGE_ATTENTION_IDEAL)) {
 		t->compute_efficiency = term(1, "the roofline itself (this kernel's algorithm is the model)");
 		t->memory_efficiency = t->compute_efficiency;
 		t->fixed_cost = term(0, "none: the floor is the model");
 	} else if (terms && terms->has_fixed_cost) {
 		t->fixed_cost = term(terms->fixed_cost_s, source);
-	} else if (t->cls == RIDGE_TIME_GEMM && gpu->has_gemm_fixed_cost) {
-		t->fixed_cost = term(gpu->gemm_fixed_cost_s,
-				     "launch.gemm_fixed_cost: ridge-probe's intercept of small library GEMMs");
-	} else if (gpu->has_kernel_fixed_cost) {
-		t->fixed_cost = term(gpu->kernel_fixed_cost_s,
-				     "launch.kernel_fixed_cost: ridge-probe's intercept of the stream kernels");
+	} else if (timing_probe_fixed_cost(gpu, t->cls, &intercept, &intercept_source)) {
+		t->fixed_cost = term(intercept, intercept_source);
 	} else {
 		t->fixed_cost = term(0, "none known for this GPU (a calibration measures it)");
 	}

@@ -33,18 +33,16 @@
 #include "gpu.h"
 #include "intensity.h"
 #include "roofline.h"
+#include "timing_classes.h"
 
-/* Which efficiency a kernel gets: what the entry's `timing` keys are named. */
+/* Which efficiency a kernel gets: RIDGE_TIME_OWN, _GEMM, _ATTENTION, _NORM,
+ * _SOFTMAX, _ELEMENTWISE, one a line of timing_classes.h (what each is, its
+ * kernels and its slots are there). */
+#define RIDGE_TIME_ENUM_(u, NAME, name, slots, kernels, patterns, intercept) RIDGE_TIME_##NAME,
 enum ridge_time_class {
-	RIDGE_TIME_OWN,         /* algorithms ridge models itself (naive/tiled GEMM,
-				   standard attention): the floor is the model */
-	RIDGE_TIME_GEMM,        /* library GEMM and GEMV (cuBLAS, hipBLASLt) */
-	RIDGE_TIME_ATTENTION,   /* FlashAttention-style fused attention */
-	RIDGE_TIME_NORM,        /* rmsnorm, layernorm, residual-rmsnorm, rmsnorm-linear */
-	RIDGE_TIME_SOFTMAX,     /* softmax and row reductions */
-	RIDGE_TIME_ELEMENTWISE, /* vector-add, activation */
-	RIDGE_TIME_CLASS_COUNT
+	RIDGE_TIME_CLASSES(RIDGE_TIME_ENUM_, RIDGE_TIME_NONE, RIDGE_TIME_NONE, ) RIDGE_TIME_CLASS_COUNT
 };
+#undef RIDGE_TIME_ENUM_
 
 /* "own", "gemm", "attention", "norm", "softmax", "elementwise". */
 const char *timing_class_name(enum ridge_time_class cls);
@@ -71,6 +69,19 @@ const char *timing_attention_impl_list(void);
 int timing_slot(enum ridge_time_class cls, enum ridge_attention_impl impl);
 /* The hwdb key of a slot under `timing:` ("gemm", "attention_fa2", ...). */
 const char *timing_slot_key(int slot);
+
+/* The fixed cost a kernel of class cls falls back on when its slot has none:
+ * ridge-probe's measured intercept (the class's intercept column in
+ * timing_classes.h: launch.gemm_fixed_cost for library GEMMs where the entry
+ * has it, else launch.kernel_fixed_cost), with where it comes from. False when
+ * the entry has neither. */
+bool timing_probe_fixed_cost(const struct ridge_gpu *gpu, enum ridge_time_class cls, double *value,
+			     const char **source);
+/* Whether a class has a slot per attention implementation (its kernels'
+ * implementation is resolved: attention). */
+bool timing_class_per_impl(enum ridge_time_class cls);
+/* The class a slot belongs to (RIDGE_TIME_OWN for no slot). */
+enum ridge_time_class timing_slot_class(int slot);
 
 struct ridge_timing_options {
 	bool no_tensor, sparse;

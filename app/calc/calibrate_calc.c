@@ -68,32 +68,54 @@ static enum ridge_attention_impl impl_of_name(const char *name)
 	return RIDGE_ATTENTION_DEFAULT;
 }
 
-/* Classes a profiled kernel by its name; false when no class fits. */
+/* Each class's pieces of a profiled kernel's name: the patterns column of
+ * model/timing_classes.h, in its order. */
+#define CLASS_PATTERN(text) text,
+#define CLASS_PATTERNS(u, NAME, name, slots, kernels, patterns, intercept) { RIDGE_TIME_##NAME, { patterns NULL } },
+static const struct {
+	enum ridge_time_class cls;
+	const char *patterns[12];
+} class_patterns[] = { RIDGE_TIME_CLASSES(CLASS_PATTERNS, RIDGE_TIME_NONE, CLASS_PATTERN, ) };
+#undef CLASS_PATTERN
+#undef CLASS_PATTERNS
+
+static bool class_named(int row, const char *name, enum ridge_attention_impl impl)
+{
+	if (timing_class_per_impl(class_patterns[row].cls) && impl != RIDGE_ATTENTION_DEFAULT)
+		return true;
+	for (const char *const *p = class_patterns[row].patterns; *p; p++)
+		if (contains(name, *p))
+			return true;
+	return false;
+}
+
+/* Classes a profiled kernel by its name; false when no class fits. The
+ * classes with a slot per implementation come first: a fused attention
+ * kernel's name carries its library's (cutlass) too. */
 static bool class_of_name(const char *name, enum ridge_time_class *cls, enum ridge_attention_impl *impl)
 {
 	*impl = impl_of_name(name);
-	if (*impl != RIDGE_ATTENTION_DEFAULT || contains(name, "fmha") || contains(name, "attention")) {
-		*cls = RIDGE_TIME_ATTENTION;
-		return true;
-	}
-	if (contains(name, "gemm") || contains(name, "gemv") || contains(name, "nvjet") || contains(name, "cutlass") ||
-	    contains(name, "xmma") || contains(name, "splitKreduce")) {
-		*cls = RIDGE_TIME_GEMM;
-		return true;
-	}
-	if (contains(name, "norm")) {
-		*cls = RIDGE_TIME_NORM;
-		return true;
-	}
-	if (contains(name, "softmax") || contains(name, "reduce_kernel")) {
-		*cls = RIDGE_TIME_SOFTMAX;
-		return true;
-	}
-	if (contains(name, "elementwise") || contains(name, "vectorized")) {
-		*cls = RIDGE_TIME_ELEMENTWISE;
-		return true;
-	}
+	for (int per_impl = 1; per_impl >= 0; per_impl--)
+		for (size_t i = 0; i < sizeof class_patterns / sizeof class_patterns[0]; i++)
+			if (timing_class_per_impl(class_patterns[i].cls) == per_impl &&
+			    class_named((int)i, name, *impl)) {
+				*cls = class_patterns[i].cls;
+				return true;
+			}
 	return false;
+}
+
+/* "gemm, attention, ...": the classes a kernel name can be given. */
+static const char *named_classes(void)
+{
+	static char list[256];
+	size_t at = 0;
+	list[0] = '\0';
+	for (size_t i = 0; i < sizeof class_patterns / sizeof class_patterns[0]; i++)
+		if (class_patterns[i].patterns[0])
+			at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", at ? ", " : "",
+					       timing_class_name(class_patterns[i].cls));
+	return list;
 }
 
 /* ---- reading a timings document ---- */
@@ -346,10 +368,8 @@ static int read_ncu_cases(const char *path, const struct ridge_gpu *gpu, struct 
 		return -1;
 	}
 	if (n == 0) {
-		snprintf(err, len,
-			 "%s: no kernel could be classed (the first: '%s'); known classes: gemm, attention, "
-			 "norm, softmax, elementwise",
-			 path, first_unknown);
+		snprintf(err, len, "%s: no kernel could be classed (the first: '%s'); known classes: %s", path,
+			 first_unknown, named_classes());
 		free(in->cases);
 		in->cases = NULL;
 		return -1;
@@ -408,9 +428,9 @@ static int case_slot(const struct cal_case *c)
 
 static double prior_fixed_cost(const struct ridge_gpu *g, int slot)
 {
-	if (slot == RIDGE_SLOT_GEMM && g->has_gemm_fixed_cost)
-		return g->gemm_fixed_cost_s;
-	return g->has_kernel_fixed_cost ? g->kernel_fixed_cost_s : 0;
+	double value;
+	const char *source;
+	return timing_probe_fixed_cost(g, timing_slot_class(slot), &value, &source) ? value : 0;
 }
 
 static int fit_slots(struct ridge_gpu *fitted, const struct cal_input *in, bool fit_all, const char *file,
