@@ -265,9 +265,9 @@ int align_run_model(struct align_run *run, const struct app_model_config *config
 	run->model_mode = true;
 	run->gemm_count = n;
 	snprintf(run->model_type, sizeof run->model_type, "%s", config->model_type);
-	run->swiglu_applies = !config->model_type[0] || strcmp(config->model_type, "llama") == 0 ||
-			      config->has_multiple_of || config->has_ffn_dim_multiplier || run->set.has_multiple_of ||
-			      run->set.has_multiplier;
+	const struct app_model_family *family = app_model_family(config->model_type);
+	run->swiglu_applies = (family && family->swiglu_rule) || config->has_multiple_of ||
+			      config->has_ffn_dim_multiplier || run->set.has_multiple_of || run->set.has_multiplier;
 	if (swiglu_for(run, run->model.hidden_size, config->has_ffn_dim_multiplier, config->ffn_dim_multiplier,
 		       config->has_multiple_of, config->multiple_of, err, err_len) != 0)
 		return -1;

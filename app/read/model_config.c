@@ -104,11 +104,49 @@ static const struct {
 	{ "n_group", 1, "device-limited (grouped) routing is taken as uniform top-k" },
 };
 
-/* model_type values whose keys ridge reads completely. */
-static const char *const known_model_types[] = {
-	"llama",     "mistral", "mixtral",     "qwen2",       "qwen2_moe", "qwen3",
-	"qwen3_moe", "gemma",   "deepseek_v2", "deepseek_v3", NULL,
+/* The decoder families whose keys ridge reads completely, one row each (the
+ * model_type list of the unknown-type warning is this table in this order),
+ * and what each does that its keys do not say (app_model_family). */
+static const struct app_model_family families[] = {
+	{ .model_type = "llama", .swiglu_rule = true },
+	{ .model_type = "mistral" },
+	{ .model_type = "mixtral" },
+	/* Qwen2's q/k/v projections have biases (not a config key), and
+	 * Qwen2Config defaults use_sliding_window to false; so do its variants. */
+	{ .model_type = "qwen2", .prefix = true, .qkv_bias = true, .sliding_window_off = true },
+	{ .model_type = "qwen2_moe", .qkv_bias = true, .sliding_window_off = true },
+	{ .model_type = "qwen3" },
+	{ .model_type = "qwen3_moe" },
+	/* transformers' default for tie_word_embeddings is true, but each
+	 * decoder's config class sets its own: Gemma (and Gemma 2, 3) ties, the
+	 * others here do not. */
+	{ .model_type = "gemma", .prefix = true, .tied_embeddings = true },
+	{ .model_type = "deepseek_v2" },
+	{ .model_type = "deepseek_v3" },
 };
+#define FAMILY_COUNT (sizeof families / sizeof families[0])
+
+const struct app_model_family *app_model_family(const char *model_type)
+{
+	const char *type = model_type[0] ? model_type : "llama";
+	for (size_t i = 0; i < FAMILY_COUNT; i++)
+		if (strcmp(type, families[i].model_type) == 0)
+			return &families[i];
+	for (size_t i = 0; i < FAMILY_COUNT; i++)
+		if (families[i].prefix && strncmp(type, families[i].model_type, strlen(families[i].model_type)) == 0)
+			return &families[i];
+	return NULL;
+}
+
+/* "llama mistral ...": every family's model_type. */
+static const char *family_list(void)
+{
+	static char list[FAMILY_COUNT * 32];
+	size_t at = 0;
+	for (size_t i = 0; i < FAMILY_COUNT; i++)
+		at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", i ? " " : "", families[i].model_type);
+	return list;
+}
 
 struct reader {
 	const char *path;
@@ -530,16 +568,16 @@ static int fill_workload(const struct reader *r, struct app_model_config *out)
 	w->kv_heads = whole(r, KEY_KV_HEADS);
 	w->head_dim = whole(r, KEY_HEAD_DIM);
 	w->vocab = whole(r, KEY_VOCAB);
-	/* transformers' default for tie_word_embeddings is true, but each
-	 * decoder's config class sets its own: Gemma ties, the others here do not. */
-	bool gemma = strncmp(type, "gemma", 5) == 0;
-	w->tied_embeddings = r->seen[KEY_TIE] ? r->flags[KEY_TIE] : gemma;
-	/* Qwen2's q/k/v projections have biases (not a config key); others say attention_bias. */
-	bool qwen2 = strncmp(type, "qwen2", 5) == 0;
-	w->qkv_bias = qwen2 || (r->seen[KEY_ATTENTION_BIAS] && r->flags[KEY_ATTENTION_BIAS]);
+	/* What the family does that its keys do not say (families[]). */
+	static const struct app_model_family none = { .model_type = "" };
+	const struct app_model_family *family = app_model_family(type);
+	if (!family)
+		family = &none;
+	w->tied_embeddings = r->seen[KEY_TIE] ? r->flags[KEY_TIE] : family->tied_embeddings;
+	w->qkv_bias = family->qkv_bias || (r->seen[KEY_ATTENTION_BIAS] && r->flags[KEY_ATTENTION_BIAS]);
 	bool sliding_used = !r->seen[KEY_USE_SLIDING] || r->flags[KEY_USE_SLIDING];
-	if (qwen2 && !r->seen[KEY_USE_SLIDING])
-		sliding_used = false; /* Qwen2Config defaults use_sliding_window to false */
+	if (family->sliding_window_off && !r->seen[KEY_USE_SLIDING])
+		sliding_used = false;
 	w->sliding_window = sliding_used ? whole(r, KEY_SLIDING_WINDOW) : 0;
 
 	static const int expert_keys[] = { KEY_LOCAL_EXPERTS, KEY_NUM_EXPERTS, KEY_ROUTED_EXPERTS };
@@ -591,17 +629,14 @@ static int fill_workload(const struct reader *r, struct app_model_config *out)
 			}
 		w->head_dim = 0; /* MLA's head width is qk_nope + qk_rope */
 	}
-	bool known = false;
-	for (int i = 0; known_model_types[i]; i++)
-		known |= strcmp(type, known_model_types[i]) == 0;
+	bool known = strcmp(family->model_type, type) == 0;
 	if (!type[0])
 		add_warning(out, "no 'model_type': read as a Llama-style decoder from the keys ridge knows");
 	else if (!known)
 		add_warning(out,
 			    "model_type '%s' is not one ridge knows (%s): read as a Llama-style decoder from the keys "
 			    "ridge knows",
-			    type,
-			    "llama mistral mixtral qwen2 qwen2_moe qwen3 qwen3_moe gemma deepseek_v2 deepseek_v3");
+			    type, family_list());
 	for (size_t i = 0; i < sizeof unmodelled_keys / sizeof unmodelled_keys[0]; i++)
 		if (r->present[i])
 			add_warning(out, "'%s': %s", unmodelled_keys[i].name, unmodelled_keys[i].why);

@@ -32,6 +32,22 @@ struct app_model_config {
 	char warnings[CLI_MODEL_MAX_WARNINGS][320];
 };
 
+/* A decoder family ridge reads completely (app/read/model_config.c's
+ * families[], one row a family): its model_type and what it does that its
+ * config's keys do not say. */
+struct app_model_family {
+	const char *model_type;  /* Hugging Face's */
+	bool prefix;             /* the quirks hold for model_types that begin so too (gemma2, qwen2_vl) */
+	bool tied_embeddings;    /* tie_word_embeddings defaults to true */
+	bool qkv_bias;           /* q/k/v projections have biases, whatever attention_bias says */
+	bool sliding_window_off; /* use_sliding_window defaults to false */
+	bool swiglu_rule;        /* Llama's SwiGLU sizing rule is its rule (ridge align) */
+};
+
+/* The family of a model_type: the row of that name, else a prefix row it
+ * begins with; "" (no model_type) is read as llama. NULL when none. */
+const struct app_model_family *app_model_family(const char *model_type);
+
 /* Returns 0, or adds "FILE[:LINE:COL]: ..." to st and returns -1. */
 struct app_status;
 int app_model_config_load(const char *path, struct app_model_config *out, struct app_status *st);
