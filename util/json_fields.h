@@ -13,10 +13,23 @@
  * Numbers go through json_number (a non-finite one is null and refused by
  * the calculator), bools become true/false, strings are added as they are
  * (a NULL string adds no key, as cJSON_AddStringToObject does), and so are
- * char arrays. */
+ * char arrays.
+ *
+ * The same table reads the object back (json_get_fields), each row by its
+ * rule: required (JSON_FIELD, JSON_FIELD_IN, JSON_FIELD_AMOUNT) or optional
+ * (JSON_FIELD_OPT, JSON_FIELD_OPT_IN), and for a number the range it must
+ * lie in:
+ *
+ *   static const struct json_field device_fields[] = {
+ *           JSON_FIELD_IN(struct kern_device, sm_count, 1, INT_MAX),
+ *           JSON_FIELD_AMOUNT(struct kern_device, l2_bytes),
+ *           JSON_FIELD_OPT(struct kern_device, pci_bus_id),
+ *   };
+ */
 #ifndef RIDGE_UTIL_JSON_FIELDS_H
 #define RIDGE_UTIL_JSON_FIELDS_H
 
+#include <math.h> /* INFINITY */
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -28,14 +41,29 @@ enum json_field_kind {
 	JSON_FIELD_INT,
 	JSON_FIELD_LLONG, /* counts that pass 2^31: tiles, dimensions */
 	JSON_FIELD_BOOL,
-	JSON_FIELD_STRING, /* const char *: NULL adds no key */
+	JSON_FIELD_STRING, /* const char *: NULL adds no key; written only */
 	JSON_FIELD_TEXT,   /* char array: a NUL-terminated text */
+	JSON_FIELD_LONG,   /* long: a probe measurement's shape */
+	JSON_FIELD_ULLONG, /* unsigned long long: seeds, bit sets */
+};
+
+/* How json_get_fields reads a row back. */
+enum json_field_read {
+	JSON_READ_REQUIRED, /* absent: an error; a number may be null (NaN: not known), else of the row's kind */
+	JSON_READ_OPTIONAL, /* absent, null or of another kind: 0, "" or false (and the range applies to that 0) */
 };
 
 struct json_field {
 	const char *key;
 	size_t offset;
 	enum json_field_kind kind;
+	size_t size; /* the member's size: a text's capacity */
+	enum json_field_read read;
+	/* A number's range: an integer outside it (or null) is refused; a double
+	 * must be finite and inside it, or null. Without one, an integer must fit
+	 * its type and a double may be anything. */
+	bool ranged;
+	double lo, hi;
 };
 
 /* The kind of a member, from the type of its address (so that a char
@@ -47,10 +75,25 @@ struct json_field {
 	_Generic(&((type *)0)->member,                                                                                 \
 		 double *: JSON_FIELD_DOUBLE, int *: JSON_FIELD_INT, long long *: JSON_FIELD_LLONG,                   \
 		 bool *: JSON_FIELD_BOOL, const char **: JSON_FIELD_STRING,                                            \
-		 char (*)[sizeof(((type *)0)->member)]: JSON_FIELD_TEXT)
-#define JSON_FIELD_AS(type, key, member) { key, offsetof(type, member), JSON_FIELD_KIND(type, member) }
+		 char (*)[sizeof(((type *)0)->member)]: JSON_FIELD_TEXT, long *: JSON_FIELD_LONG,                      \
+		 unsigned long long *: JSON_FIELD_ULLONG)
+/* A row with its reading rule: JSON_READ_REQUIRED or JSON_READ_OPTIONAL,
+ * and whether (is_ranged) a number must lie in lo..hi. */
+#define JSON_FIELD_READ(type, name, member, rule, is_ranged, lo_, hi_)                                                 \
+	{ .key = name, .offset = offsetof(type, member), .kind = JSON_FIELD_KIND(type, member),                        \
+	  .size = sizeof(((type *)0)->member), .read = rule, .ranged = is_ranged, .lo = lo_, .hi = hi_ }
 /* clang-format on */
+#define JSON_FIELD_AS(type, name, member) JSON_FIELD_READ(type, name, member, JSON_READ_REQUIRED, false, 0, 0)
 #define JSON_FIELD(type, member) JSON_FIELD_AS(type, #member, member)
+/* Required, a number within lo..hi (a double: or null). */
+#define JSON_FIELD_IN(type, member, lo, hi) JSON_FIELD_READ(type, #member, member, JSON_READ_REQUIRED, true, lo, hi)
+/* Required, a measured quantity (a clock, a size, a power): a finite double
+ * >= 0, or null (not known). */
+#define JSON_FIELD_AMOUNT(type, member) JSON_FIELD_IN(type, member, 0, INFINITY)
+/* Optional (absent: 0, "", false). */
+#define JSON_FIELD_OPT(type, member) JSON_FIELD_READ(type, #member, member, JSON_READ_OPTIONAL, false, 0, 0)
+/* Optional, a number within lo..hi. */
+#define JSON_FIELD_OPT_IN(type, member, lo, hi) JSON_FIELD_READ(type, #member, member, JSON_READ_OPTIONAL, true, lo, hi)
 #define JSON_FIELD_COUNT(table) (sizeof(table) / sizeof((table)[0]))
 
 /* JSON_FIELDS(type, a, b, c) is JSON_FIELD(type, a), JSON_FIELD(type, b),
@@ -85,5 +128,15 @@ bool json_field_set_number(const struct json_field *field, void *struct_ptr, dou
 
 /* Adds each row's member of struct_ptr to object, in the table's order. */
 void json_put_fields(cJSON *object, const void *struct_ptr, const struct json_field *fields, size_t count);
+
+/* Reads each row's key of object into struct_ptr's member, in the table's
+ * order, by the row's rule (a JSON_FIELD_STRING row is skipped: it has no
+ * storage). Returns 0, or -1 with the first problem in err, naming the key
+ * and where (the object's name: "device", "measurements[3]"): "missing key
+ * 'K' in W", "'K' in W is not a number" (not a string, not true or false),
+ * "'K' in W is out of range (LO..HI)" for an integer, "'K' in W must be a
+ * finite number >= LO" for a double. */
+int json_get_fields(const cJSON *object, const char *where, void *struct_ptr, const struct json_field *fields,
+		    size_t count, char *err, size_t err_len);
 
 #endif

@@ -109,6 +109,63 @@ static void test_numbers_read_and_written_by_row(void **state)
 	assert_false(json_field_number(&rows[3], &s, &x));
 }
 
+/* json_get_fields: the table read back, each row by its rule, the first
+ * problem named with its key and where. */
+static void test_rows_read_back_by_rule(void **state)
+{
+	(void)state;
+	static const struct json_field rows[] = {
+		JSON_FIELD_IN(struct sample, count, 1, 10),
+		JSON_FIELD_AMOUNT(struct sample, ratio),
+		JSON_FIELD(struct sample, label),
+		JSON_FIELD_OPT(struct sample, fits),
+		JSON_FIELD_OPT_IN(struct sample, big, 0, 100),
+	};
+	static const struct {
+		const char *json, *err; /* NULL: read */
+	} cases[] = {
+		{ "{\"count\":3,\"ratio\":0.5,\"label\":\"step\",\"fits\":true}", NULL },
+		{ "{\"count\":3,\"ratio\":null,\"label\":\"x\",\"big\":\"no\"}", NULL }, /* null: not known; optional */
+		{ "{\"ratio\":0.5,\"label\":\"x\"}", "missing key 'count' in s" },
+		{ "{\"count\":\"3\",\"ratio\":0.5,\"label\":\"x\"}", "'count' in s is not a number" },
+		{ "{\"count\":11,\"ratio\":0.5,\"label\":\"x\"}", "'count' in s is out of range (1..10)" },
+		{ "{\"count\":null,\"ratio\":0.5,\"label\":\"x\"}", "'count' in s is out of range (1..10)" },
+		{ "{\"count\":3,\"ratio\":-1,\"label\":\"x\"}", "'ratio' in s must be a finite number >= 0" },
+		{ "{\"count\":3,\"ratio\":1,\"label\":4}", "'label' in s is not a string" },
+		{ "{\"count\":3,\"ratio\":1,\"label\":\"x\",\"big\":101}", "'big' in s is out of range (0..100)" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		cJSON *o = cJSON_Parse(cases[i].json);
+		struct sample s = { .big = 7 };
+		char err[128] = "";
+		int rc = json_get_fields(o, "s", &s, rows, JSON_FIELD_COUNT(rows), err, sizeof err);
+		cJSON_Delete(o);
+		if (!cases[i].err) {
+			assert_int_equal(rc, 0);
+			assert_int_equal(s.count, 3);
+			assert_int_equal(s.big, 0); /* optional: absent or not a number is 0 */
+			continue;
+		}
+		assert_int_equal(rc, -1);
+		assert_string_equal(err, cases[i].err);
+	}
+	cJSON *o = cJSON_Parse("{\"count\":3,\"ratio\":0.5,\"label\":\"a label too long\",\"fits\":true}");
+	struct sample s = { 0 };
+	char err[128];
+	assert_int_equal(json_get_fields(o, "s", &s, rows, JSON_FIELD_COUNT(rows), err, sizeof err), 0);
+	assert_true(s.ratio == 0.5 && s.fits);
+	assert_string_equal(s.label, "a label too lon"); /* cut to the member's size */
+	/* What json_put_fields writes, json_get_fields reads back equal. */
+	cJSON *back = cJSON_CreateObject();
+	json_put_fields(back, &s, rows, JSON_FIELD_COUNT(rows));
+	struct sample t = { 0 };
+	assert_int_equal(json_get_fields(back, "s", &t, rows, JSON_FIELD_COUNT(rows), err, sizeof err), 0);
+	assert_true(t.count == s.count && t.ratio == s.ratio && t.fits == s.fits && t.big == s.big);
+	assert_string_equal(t.label, s.label);
+	cJSON_Delete(back);
+	cJSON_Delete(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -116,6 +173,7 @@ int main(void)
 		cmocka_unit_test(test_one_member_and_nonfinite),
 		cmocka_unit_test(test_long_list_expands_every_member),
 		cmocka_unit_test(test_numbers_read_and_written_by_row),
+		cmocka_unit_test(test_rows_read_back_by_rule),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
