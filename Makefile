@@ -60,9 +60,9 @@ LIB := $(BUILD)/libridge.a
 RIDGE_VERSION := $(shell sed -n 's/.*RIDGE_VERSION "\(.*\)"/\1/p' model/models.h)
 RIDGE_SONAME := libridge.so.$(firstword $(subst ., ,$(RIDGE_VERSION)))
 SHLIB := $(BUILD)/libridge.so.$(RIDGE_VERSION)
-# What <ridge/ridge.h> brings in: the models and the hardware database; not the
-# internal model/fail.h.
-PUBLIC_HEADERS := include/ridge/ridge.h $(filter-out model/fail.h model/names.h,$(sort $(wildcard model/*.h))) hwdb/hwdb.h
+# What <ridge/ridge.h> brings in: the models and the hardware database (with
+# util/read_limits.h, the limits hwdb.h names); not the internal model/fail.h.
+PUBLIC_HEADERS := include/ridge/ridge.h $(filter-out model/fail.h model/names.h,$(sort $(wildcard model/*.h))) hwdb/hwdb.h util/read_limits.h
 RIDGE := $(BUILD)/ridge
 DOCS := $(BUILD)/share/.generated
 
@@ -198,7 +198,7 @@ BENCH_OCC := $(BUILD)/bench/occupancy_bench
 
 $(BENCH_OCC): bench/occupancy_bench.c $(LIB) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) -std=c99 -O2 -Wall -Wextra -pedantic -I$(CUDA_OCC_INCLUDE) -Imodel -Ihwdb -o $@ $< $(LIB) \
+	$(CC) -std=c99 -O2 -Wall -Wextra -pedantic -I$(CUDA_OCC_INCLUDE) -Imodel -Ihwdb -Iutil -o $@ $< $(LIB) \
 		$(shell pkg-config --libs yaml-0.1 2>/dev/null) -lm
 
 BENCH_PLAN := $(BUILD)/bench/plan_bench

@@ -22,7 +22,6 @@
 
 #include "units.h"
 
-#define MAX_FILE_BYTES (4u << 20) /* an entry is a few KiB; refuse anything huge */
 #define V_NV HWDB_NV
 #define V_AMD HWDB_AMD
 #define NO_OFFSET HWDB_NO_OFFSET
@@ -1019,7 +1018,7 @@ static char *read_whole_file(const char *path, size_t *len, struct hwdb_diags *d
 	char *text;
 	int e;
 	const char *type;
-	switch (hwdb_read_file(path, MAX_FILE_BYTES, &text, len, &e, &type)) {
+	switch (hwdb_read_file(path, READ_MAX_HWDB_BYTES, &text, len, &e, &type)) {
 	case HWDB_READ_OK:
 		return text;
 	case HWDB_READ_OPEN:
@@ -1032,7 +1031,7 @@ static char *read_whole_file(const char *path, size_t *len, struct hwdb_diags *d
 		diag_add(diags, path, 0, 0, "cannot read: %s, not a regular file", type);
 		break;
 	case HWDB_READ_TOO_BIG:
-		diag_add(diags, path, 0, 0, "file is larger than %u bytes: not a hwdb entry", MAX_FILE_BYTES);
+		diag_add(diags, path, 0, 0, "file is larger than %u bytes: not a hwdb entry", READ_MAX_HWDB_BYTES);
 		break;
 	case HWDB_READ_NOMEM:
 		diag_add(diags, path, 0, 0, "out of memory");

@@ -8,6 +8,8 @@
 
 #include "gpu.h"
 
+#include "read_limits.h"
+
 #define HWDB_MAX_DIAGS 32
 #define HWDB_PATH 512
 
@@ -32,8 +34,9 @@ struct hwdb_diags {
 	struct hwdb_diag warnings[HWDB_MAX_WARNINGS];
 };
 
-/* Deepest nesting of mappings and sequences a hwdb entry may have (it needs 3). */
-#define HWDB_MAX_NESTING 16
+/* Deepest nesting of mappings and sequences a hwdb entry may have (it needs
+ * 3); every YAML reader's (util/read_limits.h). */
+#define HWDB_MAX_NESTING READ_MAX_YAML_NESTING
 
 /* Checks that YAML text nests mappings and sequences at most limit deep,
  * before it is loaded: libyaml's scanner is quadratic in the nesting depth
@@ -60,8 +63,8 @@ int hwdb_yaml_bounds(const char *text, size_t len, int nesting_limit, long node_
 struct yaml_document_s;
 int hwdb_yaml_expanded(const struct yaml_document_s *doc, long limit, int *line, int *column);
 
-/* The limits of a hwdb entry (a real one has ~200 nodes). */
-#define HWDB_MAX_NODES 100000L
+/* The limits of a hwdb entry (a real one has ~200 nodes; util/read_limits.h). */
+#define HWDB_MAX_NODES READ_MAX_HWDB_NODES
 
 /* Reading an input file: hwdb_read_file opens path without blocking (a FIFO
  * with no writer, a terminal), refuses what is not a regular file, and reads

@@ -19,6 +19,7 @@
 
 #include "../hwdb/hwdb.h"
 #include "../util/atomic_file.h"
+#include "../util/read_limits.h"
 #include "../model/models.h"
 #include "../model/units.h"
 #include "calib.h"
@@ -591,16 +592,13 @@ static int finish(struct probe_result *r, const struct options *opt)
 	return rc;
 }
 
-/* A probe result (--json) is tens of KiB; 64 MiB is far past any real one. */
-#define REPLAY_MAX_BYTES (64u << 20)
-
 static int replay(struct probe_result *r, const struct options *opt)
 {
 	char *text;
 	size_t len;
 	int e;
 	const char *type;
-	switch (hwdb_read_file(opt->replay, REPLAY_MAX_BYTES, &text, &len, &e, &type)) {
+	switch (hwdb_read_file(opt->replay, READ_MAX_PROBE_REPLAY_BYTES, &text, &len, &e, &type)) {
 	case HWDB_READ_OK:
 		break;
 	case HWDB_READ_OPEN:
@@ -613,7 +611,8 @@ static int replay(struct probe_result *r, const struct options *opt)
 		error_msg("--replay: cannot read '%s': %s, not a regular file", opt->replay, type);
 		return EXIT_USAGE;
 	case HWDB_READ_TOO_BIG:
-		error_msg("--replay: '%s' is larger than %u bytes: not a probe result", opt->replay, REPLAY_MAX_BYTES);
+		error_msg("--replay: '%s' is larger than %u bytes: not a probe result", opt->replay,
+			  READ_MAX_PROBE_REPLAY_BYTES);
 		return EXIT_USAGE;
 	case HWDB_READ_NOMEM:
 		error_msg("--replay: out of memory reading '%s'", opt->replay);

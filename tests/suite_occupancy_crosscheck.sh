@@ -31,7 +31,7 @@ bin="$BUILD/tests/occupancy_crosscheck"
 mkdir -p "$BUILD/tests"
 # C99 with -pedantic: the header compiles as C99; warnings are errors here.
 # SANITIZE: the sanitizer flags libridge.a was built with (make check-asan).
-if ! $CC -std=c99 -O2 ${SANITIZE:-} -Wall -Wextra -pedantic -Werror -I"$header" -Imodel -Ihwdb \
+if ! $CC -std=c99 -O2 ${SANITIZE:-} -Wall -Wextra -pedantic -Werror -I"$header" -Imodel -Ihwdb -Iutil \
 	tests/crosscheck/occupancy_crosscheck.c "$BUILD/libridge.a" \
 	$(pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml) -lm -o "$bin" 2>"$BUILD/tests/occupancy_crosscheck.log"; then
 	echo "FAIL occupancy cross-check does not build against $header/cuda_occupancy.h:"

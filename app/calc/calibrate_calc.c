@@ -24,10 +24,7 @@
 #include "models.h"
 #include "ncu.h"
 #include "json_fields.h"
-
-#define MAX_TIMINGS_BYTES (16u << 20)
-#define MAX_CASES 4096
-#define MAX_SAMPLES 100000
+#include "read_limits.h"
 
 struct cal_case {
 	char set[16];   /* "fit" or "heldout" */
@@ -178,8 +175,11 @@ static int read_samples(const cJSON *c, struct cal_case *out, const char *path, 
 	int n = cJSON_GetArraySize(samples);
 	if (!cJSON_IsArray(samples) || n < 1)
 		return fail_case(err, len, path, index, "no durations: 'samples_s' must be a list of seconds%s", "");
-	if (n > MAX_SAMPLES)
-		return fail_case(err, len, path, index, "more than 100000 samples%s", "");
+	if (n > READ_MAX_TIMINGS_SAMPLES) {
+		char limit[32];
+		snprintf(limit, sizeof limit, "%d", READ_MAX_TIMINGS_SAMPLES);
+		return fail_case(err, len, path, index, "more than %s samples", limit);
+	}
 	double *v = malloc((size_t)n * sizeof *v);
 	if (!v)
 		return fail_case(err, len, path, index, "out of memory%s", "");
@@ -205,7 +205,7 @@ static int read_samples(const cJSON *c, struct cal_case *out, const char *path, 
 static int read_timings(const char *path, struct cal_input *in, struct app_status *st)
 {
 	size_t size;
-	char *text = app_read_file(path, MAX_TIMINGS_BYTES, "timings", &size, st);
+	char *text = app_read_file(path, READ_MAX_TIMINGS_BYTES, "timings", &size, st);
 	if (!text)
 		return -1;
 	char err[1200] = "";
@@ -225,8 +225,8 @@ static int read_timings(const char *path, struct cal_input *in, struct app_statu
 		goto done;
 	}
 	int n = cJSON_GetArraySize(cases);
-	if (!cJSON_IsArray(cases) || n < 1 || n > MAX_CASES) {
-		snprintf(err, len, "%s: 'cases' must be a list of 1 to %d cases", path, MAX_CASES);
+	if (!cJSON_IsArray(cases) || n < 1 || n > READ_MAX_TIMINGS_CASES) {
+		snprintf(err, len, "%s: 'cases' must be a list of 1 to %d cases", path, READ_MAX_TIMINGS_CASES);
 		goto done;
 	}
 	in->cases = calloc((size_t)n, sizeof *in->cases);
@@ -300,7 +300,7 @@ static int read_ncu_cases(const char *path, const struct ridge_gpu *gpu, struct 
 			  struct app_status *st)
 {
 	size_t size;
-	char *text = app_read_file(path, 256u << 20, "ncu CSV", &size, st);
+	char *text = app_read_file(path, READ_MAX_NCU_BYTES, "ncu CSV", &size, st);
 	if (!text)
 		return 1; /* the reason is in st already */
 	struct ncu_report rep;

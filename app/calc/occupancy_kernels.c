@@ -10,6 +10,7 @@
 #include "report.h"
 #include "svg.h"
 #include "json_fields.h"
+#include "read_limits.h"
 #include "occupancy_internal.h"
 
 /* -------------------------------------------------------------- kernels */
@@ -80,7 +81,7 @@ int occupancy_run_kernels(FILE *out, const struct param_values *v, const struct 
 	}
 	enum ridge_usage_format fmt = ptxas ? RIDGE_USAGE_PTXAS : amd ? RIDGE_USAGE_AMD_REMARKS : RIDGE_USAGE_CUOBJDUMP;
 	size_t len;
-	char *text = app_read_file(path, (size_t)64 << 20, "compiler report", &len, st);
+	char *text = app_read_file(path, READ_MAX_COMPILER_REPORT_BYTES, "compiler report", &len, st);
 	if (!text)
 		return EXIT_USAGE;
 	struct ridge_kernel_usage *k = NULL;

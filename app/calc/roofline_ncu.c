@@ -8,6 +8,7 @@
 #include "kernel_time.h"
 #include "kernel_view.h"
 #include "ncu.h"
+#include "read_limits.h"
 #include "report.h"
 #include "roofline_svg.h"
 #include "roofline_validation.h"
@@ -84,7 +85,7 @@ int roofline_run_ncu(FILE *out, const struct param_values *v, const struct roofl
 			return imported;
 		}
 	} else {
-		text = app_read_file(path, (size_t)256 << 20, "Nsight Compute CSV", &len, st);
+		text = app_read_file(path, READ_MAX_NCU_BYTES, "Nsight Compute CSV", &len, st);
 	}
 	if (!text)
 		return EXIT_USAGE;

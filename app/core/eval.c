@@ -117,7 +117,7 @@ static struct eval_scenario *eval_load(const char *path, char *text, size_t len,
 struct eval_scenario *eval_open(const char *path, const char *hwdb_dir, const char *calibration, struct app_status *st)
 {
 	size_t len = 0;
-	char *text = app_read_file(path, MAX_SCENARIO_BYTES, "scenario file", &len, st);
+	char *text = app_read_file(path, READ_MAX_SCENARIO_BYTES, "scenario file", &len, st);
 	if (!text)
 		return NULL;
 	return eval_load(path, text, len, hwdb_dir, calibration, st);
@@ -126,8 +126,8 @@ struct eval_scenario *eval_open(const char *path, const char *hwdb_dir, const ch
 struct eval_scenario *eval_parse(const char *path, const char *text, size_t len, const char *hwdb_dir,
 				 const char *calibration, struct app_status *st)
 {
-	if (len > MAX_SCENARIO_BYTES) {
-		app_error(st, "'%s' is larger than %u bytes: not a scenario file", path, MAX_SCENARIO_BYTES);
+	if (len > READ_MAX_SCENARIO_BYTES) {
+		app_error(st, "'%s' is larger than %u bytes: not a scenario file", path, READ_MAX_SCENARIO_BYTES);
 		return NULL;
 	}
 	char *copy = malloc(len + 1);
@@ -144,13 +144,13 @@ static void bound_error(struct app_status *st, const char *path, int bound, int 
 {
 	if (bound == HWDB_YAML_TOO_DEEP)
 		app_error_at(st, path, line, col, "nested deeper than %d levels: not a scenario file",
-			     HWDB_MAX_NESTING);
+			     READ_MAX_YAML_NESTING);
 	else if (bound == HWDB_YAML_CYCLE)
 		app_error_at(st, path, line, col, "an alias inside the node it names: an endless expansion");
 	else
 		app_error_at(st, path, line, col,
 			     "more than %ld YAML nodes (aliases expanded), the limit of a scenario file",
-			     MAX_SCENARIO_NODES);
+			     READ_MAX_SCENARIO_NODES);
 }
 
 /* Before parsing: the YAML within the nesting and node bounds, and no NUL
@@ -160,7 +160,8 @@ static int check_text(struct eval_scenario *sc, size_t len)
 	struct app_status *st = sc->st;
 	const char *path = sc->path;
 	int deep_line, deep_col;
-	int bound = hwdb_yaml_bounds(sc->text, len, HWDB_MAX_NESTING, MAX_SCENARIO_NODES, &deep_line, &deep_col);
+	int bound =
+		hwdb_yaml_bounds(sc->text, len, READ_MAX_YAML_NESTING, READ_MAX_SCENARIO_NODES, &deep_line, &deep_col);
 	if (bound != 0) {
 		bound_error(st, path, bound, deep_line, deep_col);
 		return -1;
@@ -223,7 +224,7 @@ static int load_document(struct eval_scenario *sc, size_t len)
 	yaml_parser_delete(&parser);
 
 	int deep_line, deep_col;
-	int bound = hwdb_yaml_expanded(&sc->doc, MAX_SCENARIO_NODES, &deep_line, &deep_col);
+	int bound = hwdb_yaml_expanded(&sc->doc, READ_MAX_SCENARIO_NODES, &deep_line, &deep_col);
 	if (bound != 0) {
 		bound_error(st, path, bound, deep_line, deep_col);
 		return -1;
@@ -283,9 +284,9 @@ static int load_items(struct eval_scenario *sc, yaml_node_t *root)
 		int n = (int)(items->data.sequence.items.top - items->data.sequence.items.start);
 		if (n == 0)
 			eval_node_error(sc, items, "'items' is empty");
-		if (n > MAX_SCENARIO_ITEMS) {
+		if (n > READ_MAX_SCENARIO_ITEMS) {
 			eval_node_error(sc, items, "%d items: more than %d, the limit of a scenario file", n,
-					MAX_SCENARIO_ITEMS);
+					READ_MAX_SCENARIO_ITEMS);
 			return -1;
 		}
 		sc->items = calloc(n > 0 ? (size_t)n : 1, sizeof *sc->items);

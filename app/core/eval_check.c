@@ -18,15 +18,14 @@
 /* "target.cost_usd", "ranking.0.name": parsed strictly, so that a check
  * can never pass against the wrong value. Every component is non-empty and
  * must resolve: a key of the object it is under, or a decimal index (digits
- * only) within the array's length; else NULL with why set. */
-#define MAX_RESULT_PATH 255
-
+ * only) within the array's length, and the whole at most
+ * READ_MAX_RESULT_PATH characters; else NULL with why set. */
 static const cJSON *result_path(const cJSON *root, const char *path, char *why, size_t why_len)
 {
 	size_t len = strlen(path);
-	if (len == 0 || len > MAX_RESULT_PATH) {
+	if (len == 0 || len > READ_MAX_RESULT_PATH) {
 		snprintf(why, why_len, len ? "the key is longer than %d characters" : "the key is empty",
-			 MAX_RESULT_PATH);
+			 READ_MAX_RESULT_PATH);
 		return NULL;
 	}
 	const cJSON *cur = root;
@@ -34,7 +33,7 @@ static const cJSON *result_path(const cJSON *root, const char *path, char *why, 
 	for (;;) {
 		const char *dot = strchr(seg, '.');
 		size_t n = dot ? (size_t)(dot - seg) : strlen(seg);
-		char name[MAX_RESULT_PATH + 1];
+		char name[READ_MAX_RESULT_PATH + 1];
 		memcpy(name, seg, n);
 		name[n] = '\0';
 		int done = (int)(seg - path);

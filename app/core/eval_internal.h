@@ -14,13 +14,10 @@
 #include "app.h"
 #include "model_config.h"
 #include "eval.h"
+/* The limits of a scenario (bytes read, YAML nodes written and expanded
+ * through aliases, items run) are READ_MAX_SCENARIO_* there. */
+#include "read_limits.h"
 
-/* The limits of a scenario (tests/README.md, "Limits", has the measured
- * worst case): bytes read, YAML nodes written and expanded through aliases,
- * items run. A real scenario has tens of items and a few hundred nodes. */
-#define MAX_SCENARIO_BYTES (4u << 20)
-#define MAX_SCENARIO_NODES 100000L
-#define MAX_SCENARIO_ITEMS 5000
 #define DEFAULT_TOLERANCE 1e-9
 
 /* The keys items may draw from the model (a calculator parameter of the same

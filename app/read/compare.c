@@ -10,9 +10,7 @@
 #include "app.h"
 #include "median.h"
 #include "names.h"
-
-#define COMPARE_MAX_BYTES (256u << 20)
-#define COMPARE_MAX_SAMPLES 100000
+#include "read_limits.h"
 
 /* Median and sample standard deviation of values (sorted in place). */
 static void summarize(double *values, int n, struct compare_series *s)
@@ -33,8 +31,9 @@ static void summarize(double *values, int n, struct compare_series *s)
 static int series_from_samples(const cJSON *samples, struct compare_series *s, char *why, size_t why_len)
 {
 	int n = cJSON_GetArraySize(samples);
-	if (!cJSON_IsArray(samples) || n < 1 || n > COMPARE_MAX_SAMPLES) {
-		snprintf(why, why_len, "'%s': samples must be a list of 1 to %d numbers", s->name, COMPARE_MAX_SAMPLES);
+	if (!cJSON_IsArray(samples) || n < 1 || n > READ_MAX_COMPARE_SAMPLES) {
+		snprintf(why, why_len, "'%s': samples must be a list of 1 to %d numbers", s->name,
+			 READ_MAX_COMPARE_SAMPLES);
 		return -1;
 	}
 	double *values = malloc((size_t)n * sizeof *values);
@@ -230,7 +229,7 @@ static int compare_read(const char *path, struct compare_run *run, char *err, si
 {
 	memset(run, 0, sizeof *run);
 	size_t len = 0;
-	char *text = app_read_file(path, COMPARE_MAX_BYTES, "benchmark JSON file", &len, st);
+	char *text = app_read_file(path, READ_MAX_COMPARE_BYTES, "benchmark JSON file", &len, st);
 	if (!text) {
 		err[0] = '\0'; /* app_read_file said why */
 		return -1;

@@ -12,9 +12,7 @@
 
 #include "app.h"
 #include "json_check.h"
-
-/* A config is a few kilobytes; anything near this is not a config. */
-#define MAX_CONFIG_BYTES (16L * 1024 * 1024)
+#include "read_limits.h"
 
 enum key_id {
 	KEY_HIDDEN,
@@ -381,15 +379,16 @@ static int yaml_number(struct reader *r, int key, const yaml_node_t *node)
 static int yaml_bounds_ok(struct reader *r, const char *text, size_t len)
 {
 	int deep_line, deep_col;
-	int bound = hwdb_yaml_bounds(text, len, HWDB_MAX_NESTING, HWDB_MAX_NODES, &deep_line, &deep_col);
+	int bound =
+		hwdb_yaml_bounds(text, len, READ_MAX_YAML_NESTING, READ_MAX_MODEL_CONFIG_NODES, &deep_line, &deep_col);
 	if (bound == HWDB_YAML_TOO_DEEP) {
 		app_error_at(r->st, r->path, deep_line, deep_col, "nested deeper than %d levels: not a model config",
-			     HWDB_MAX_NESTING);
+			     READ_MAX_YAML_NESTING);
 		return -1;
 	}
 	if (bound != 0) {
 		app_error_at(r->st, r->path, deep_line, deep_col, "more than %ld YAML nodes: not a model config",
-			     HWDB_MAX_NODES);
+			     READ_MAX_MODEL_CONFIG_NODES);
 		return -1;
 	}
 	return 0;
@@ -491,12 +490,15 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 	/* A config has ~50 nodes; aliases that expand past the bound (a billion
 	 * laughs) are refused before any key is read. */
 	int deep_line, deep_col;
-	int bound = hwdb_yaml_expanded(&doc, HWDB_MAX_NODES, &deep_line, &deep_col);
+	int bound = hwdb_yaml_expanded(&doc, READ_MAX_MODEL_CONFIG_NODES, &deep_line, &deep_col);
 	if (bound != 0) {
-		app_error_at(r->st, r->path, deep_line, deep_col, "%s",
-			     bound == HWDB_YAML_CYCLE
-				     ? "an alias inside the node it names: an endless expansion"
-				     : "more than 100000 YAML nodes (aliases expanded): not a model config");
+		if (bound == HWDB_YAML_CYCLE)
+			app_error_at(r->st, r->path, deep_line, deep_col,
+				     "an alias inside the node it names: an endless expansion");
+		else
+			app_error_at(r->st, r->path, deep_line, deep_col,
+				     "more than %ld YAML nodes (aliases expanded): not a model config",
+				     READ_MAX_MODEL_CONFIG_NODES);
 		yaml_document_delete(&doc);
 		yaml_parser_delete(&parser);
 		return -1;
@@ -646,7 +648,7 @@ static int fill_workload(const struct reader *r, struct app_model_config *out)
 int app_model_config_load(const char *path, struct app_model_config *out, struct app_status *st)
 {
 	size_t len = 0;
-	char *text = app_read_file(path, MAX_CONFIG_BYTES, "model config", &len, st);
+	char *text = app_read_file(path, READ_MAX_MODEL_CONFIG_BYTES, "model config", &len, st);
 	if (!text)
 		return -1;
 	int rc = app_model_config_parse(path, text, len, out, st);

@@ -11,6 +11,8 @@
 #include <sys/wait.h>
 #include <strings.h>
 
+#include "read_limits.h"
+
 /* CSV is parsed by hand: ncu's output is a narrow dialect (every field
  * quoted, no newlines inside fields) and the diagnostics must name the file
  * and line, which the CSV libraries packaged for Debian do not report. */
@@ -686,8 +688,6 @@ static bool find_ncu(char *buf, size_t len)
 	return false;
 }
 
-#define NCU_IMPORT_MAX_BYTES ((size_t)256 << 20)
-
 int ncu_import(const char *path, char **text, size_t *len, char *err, size_t err_len)
 {
 	*text = NULL;
@@ -732,9 +732,9 @@ int ncu_import(const char *path, char **text, size_t *len, char *err, size_t err
 		}
 		*len += (size_t)got;
 		if (*len + 1 == cap) {
-			char *grown = cap < NCU_IMPORT_MAX_BYTES ? realloc(buf, cap * 2) : NULL;
+			char *grown = cap < READ_MAX_NCU_BYTES ? realloc(buf, cap * 2) : NULL;
 			if (!grown) {
-				too_big = cap >= NCU_IMPORT_MAX_BYTES;
+				too_big = cap >= READ_MAX_NCU_BYTES;
 				break;
 			}
 			buf = grown;
@@ -750,7 +750,7 @@ int ncu_import(const char *path, char **text, size_t *len, char *err, size_t err
 		*len = 0;
 		if (too_big)
 			snprintf(err, err_len, "ncu --import '%s' printed more than %zu bytes", path,
-				 NCU_IMPORT_MAX_BYTES);
+				 READ_MAX_NCU_BYTES);
 		else if (!buf)
 			snprintf(err, err_len, "out of memory reading ncu's output");
 		else

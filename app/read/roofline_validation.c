@@ -9,9 +9,8 @@
 
 #include "app.h"
 #include "json_check.h"
+#include "read_limits.h"
 #include "roofline_svg.h"
-
-#define MAX_CASES 256
 
 struct vpoint {
 	char kernel[48], shape[64], group[24], binding[24], label[48];
@@ -98,7 +97,7 @@ static int load(const char *file, const char *group, const struct ridge_gpu *gpu
 		struct app_status *st)
 {
 	size_t len;
-	char *text = app_read_file(file, (size_t)256 << 20, "validation JSON", &len, st);
+	char *text = app_read_file(file, READ_MAX_VALIDATION_BYTES, "validation JSON", &len, st);
 	if (!text)
 		return EXIT_USAGE;
 	int rc = load_text(file, text, len, group, gpu, pts, count, st);
@@ -109,7 +108,7 @@ static int load(const char *file, const char *group, const struct ridge_gpu *gpu
 int roofline_validation_check(const char *file, const char *text, size_t len, const struct ridge_gpu *gpu, int *count,
 			      struct app_status *st)
 {
-	static struct vpoint pts[MAX_CASES];
+	static struct vpoint pts[READ_MAX_VALIDATION_CASES];
 	*count = 0;
 	return load_text(file, text, len, NULL, gpu, pts, count, st);
 }
@@ -236,8 +235,8 @@ static int load_text(const char *file, const char *text, size_t len, const char 
 		}
 		if (placed == 0)
 			continue;
-		if (*count >= MAX_CASES) {
-			app_error_at(st, file, 0, 0, "more than %d validation cases", MAX_CASES);
+		if (*count >= READ_MAX_VALIDATION_CASES) {
+			app_error_at(st, file, 0, 0, "more than %d validation cases", READ_MAX_VALIDATION_CASES);
 			cJSON_Delete(doc);
 			return EXIT_USAGE;
 		}
@@ -261,13 +260,13 @@ static int load_text(const char *file, const char *text, size_t len, const char 
 int roofline_validation_run(FILE *out, const char *file, const char *group, const struct ridge_gpu *gpu,
 			    const char *svg, cJSON **json_doc, struct app_status *st)
 {
-	static struct vpoint pts[MAX_CASES];
+	static struct vpoint pts[READ_MAX_VALIDATION_CASES];
 	int count = 0;
 	int rc = load(file, group, gpu, pts, &count, st);
 	if (rc)
 		return rc;
 	if (svg) {
-		static struct roofline_plot_point points[2 * MAX_CASES];
+		static struct roofline_plot_point points[2 * READ_MAX_VALIDATION_CASES];
 		int n = 0, focus = 0;
 		for (int i = 0; i < count; i++) {
 			const struct vpoint *p = &pts[i];

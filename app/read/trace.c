@@ -12,9 +12,7 @@
 #include <sys/stat.h>
 
 #include "app.h"
-
-/* A PyTorch trace of a few decode steps is a few MB; a long one some hundred. */
-#define TRACE_JSON_MAX_BYTES (1024u << 20)
+#include "read_limits.h"
 
 static struct trace_kernel *add_kernel(struct trace *t, int *cap)
 {
@@ -483,7 +481,7 @@ static int trace_read(const char *path, struct trace *t, char *err, size_t err_l
 		}
 		t->format = TRACE_PYTORCH_JSON;
 		size_t len = 0;
-		char *text = app_read_file(path, TRACE_JSON_MAX_BYTES, "PyTorch trace", &len, status);
+		char *text = app_read_file(path, READ_MAX_TRACE_JSON_BYTES, "PyTorch trace", &len, status);
 		if (!text) {
 			err[0] = '\0'; /* app_read_file said why */
 			return -1;

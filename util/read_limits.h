@@ -1,0 +1,79 @@
+/* The bounds of every input ridge and ridge-probe read (issue 21), in one
+ * place: each is far past what a valid file holds, so that memory and time
+ * stay proportional to what a real input can hold, and each refusal names
+ * its limit (tests/README.md, "Limits", has the table and the measured worst
+ * cases). A byte limit is passed to hwdb_read_file (through app_read_file in
+ * app/), which reads no further; a YAML limit is checked before libyaml
+ * builds its document (hwdb_yaml_bounds: nodes written, nesting) and after
+ * (hwdb_yaml_expanded: nodes with aliases expanded). The types are those the
+ * messages print them with (%u, %ld, %d, %zu).
+ *
+ * Installed with the library's headers: hwdb.h's HWDB_MAX_NESTING and
+ * HWDB_MAX_NODES are the hwdb's names for two of these. */
+#ifndef RIDGE_UTIL_READ_LIMITS_H
+#define RIDGE_UTIL_READ_LIMITS_H
+
+/* ---- YAML: hwdb entries, scenarios, model configs ---- */
+
+/* libyaml's scanner is quadratic in the nesting depth (a 2 MB file of '['
+ * takes minutes); every ridge YAML file is shallow (an hwdb entry needs 3). */
+#define READ_MAX_YAML_NESTING 16
+
+/* ---- hwdb entries and calibrations (hwdb/hwdb.c) ---- */
+
+/* An entry is a few KiB (hwdb/h200-sxm.yaml, the largest, 11 KiB). */
+#define READ_MAX_HWDB_BYTES (4u << 20)
+/* A real entry has ~200 nodes; libyaml's document costs ~150 bytes a node,
+ * and a 4 MiB file of one flat list (2 M nodes) took 343 MB and 4.2 s. */
+#define READ_MAX_HWDB_NODES 100000L
+
+/* ---- scenario files (app/core/eval.c: ridge eval, ridge cost rank, the TUI) ---- */
+
+/* A real scenario has tens of items and a few hundred nodes; at these limits
+ * the heaviest valid one (tests/gen_max_scenario.py) runs in 265 MB, 1.9 s. */
+#define READ_MAX_SCENARIO_BYTES (4u << 20)
+#define READ_MAX_SCENARIO_NODES 100000L
+#define READ_MAX_SCENARIO_ITEMS 5000
+/* An expect/book key ("prediction.predicted_time_s"): a path, not a document. */
+#define READ_MAX_RESULT_PATH 255
+
+/* ---- model configs (app/read/model_config.c: config.json or YAML) ---- */
+
+/* A config is a few kilobytes (~50 nodes); anything near this is not one. */
+#define READ_MAX_MODEL_CONFIG_BYTES (16L * 1024 * 1024)
+#define READ_MAX_MODEL_CONFIG_NODES 100000L
+
+/* ---- profiler and benchmark files ---- */
+
+/* An Nsight Compute CSV (ridge roofline --ncu, ridge calibrate, and what
+ * `ncu --import` prints for a report, app/read/ncu.c): a row a kernel and
+ * metric, so a long profile runs to many MB; this is far past any. */
+#define READ_MAX_NCU_BYTES ((size_t)256 << 20)
+/* A compiler report (ridge occupancy --ptxas / --resource-usage): a few
+ * lines a kernel; even a whole library's is some MB. */
+#define READ_MAX_COMPILER_REPORT_BYTES ((size_t)64 << 20)
+/* A PyTorch trace (ridge trace, launch --trace, calibrate): a few decode
+ * steps are a few MB, a long one some hundred. */
+#define READ_MAX_TRACE_JSON_BYTES (1024u << 20)
+/* ridge compare's inputs (probe, validation or {name, samples} JSON). */
+#define READ_MAX_COMPARE_BYTES (256u << 20)
+#define READ_MAX_COMPARE_SAMPLES 100000
+/* ridge calibrate's timings (validation/heldout/kernels.py: the H200's has 69
+ * cases of 25 samples, 80 KiB). */
+#define READ_MAX_TIMINGS_BYTES (16u << 20)
+#define READ_MAX_TIMINGS_CASES 4096
+#define READ_MAX_TIMINGS_SAMPLES 100000
+
+/* ---- ridge-probe's runs ---- */
+
+/* ridge-probe --validation-json (ridge roofline --validation): 64 cases a run
+ * (validation/h200-validation.json, 61 KiB); every case is drawn, so the
+ * count is bounded too. */
+#define READ_MAX_VALIDATION_BYTES ((size_t)256 << 20)
+#define READ_MAX_VALIDATION_CASES 256
+/* ridge-probe --json read back by --replay: tens of KiB; its measurement and
+ * occupancy tables are bounded by probe/probe.h's PROBE_MAX_MEASUREMENTS and
+ * PROBE_MAX_OCCUPANCY. */
+#define READ_MAX_PROBE_REPLAY_BYTES (64u << 20)
+
+#endif
