@@ -1,12 +1,14 @@
 /* The one command-line parser: --name value / --name=value for each
- * parameter of a table (app/core/params.h), --help from the same table. */
+ * parameter of a table (app/core/params.h), --help from the same table,
+ * the operands and required flags checked (struct params_command). */
 #include <getopt.h>
 #include <stdio.h>
 
 #include "cli.h"
 #include "params.h"
 
-void params_usage(const struct param *spec, int count, const char *synopsis, const char *description)
+/* --help generated from the table: synopsis, description, a line a flag. */
+static void params_usage(const struct param *spec, int count, const char *synopsis, const char *description)
 {
 	printf("%s\n", synopsis);
 	if (description)
@@ -30,8 +32,11 @@ void params_usage(const struct param *spec, int count, const char *synopsis, con
 	printf("  %-26s %s\n", "--help", "this text");
 }
 
-int params_parse_flags(struct param_values *v, const char *command, const char *synopsis, const char *description,
-		       const char *usage, int argc, char **argv)
+/* The option loop: getopt_long over the rows not PARAM_FILE_ONLY and --help
+ * (-h), each value through params_set as it comes. Returns 0 with the
+ * operands left at argv[optind..] (getopt_long moves them there), 1 after
+ * --help (printed), or an exit code after printing the error. */
+static int parse_flags(struct param_values *v, const struct params_command *cmd, int argc, char **argv)
 {
 	struct option longopts[PARAM_MAX + 2];
 	char names[PARAM_MAX][64];
@@ -56,14 +61,14 @@ int params_parse_flags(struct param_values *v, const char *command, const char *
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		if (c == 'h') {
-			if (usage)
-				fputs(usage, stdout);
-			else if (synopsis)
-				params_usage(v->spec, v->count, synopsis, description);
+			if (cmd->usage)
+				fputs(cmd->usage, stdout);
+			else if (cmd->synopsis)
+				params_usage(v->spec, v->count, cmd->synopsis, cmd->description);
 			return 1;
 		}
 		if (c < 1000)
-			return cli_bad_option(command, argv, c);
+			return cli_bad_option(cmd->name, argv, c);
 		int i = c - 1000;
 		struct app_status st;
 		app_status_init(&st);
@@ -73,68 +78,45 @@ int params_parse_flags(struct param_values *v, const char *command, const char *
 	return 0;
 }
 
-/* The flags, then at most max_positional operands into positional. */
-static int parse_argv(struct param_values *v, const char *command, const char *synopsis, const char *description,
-		      const char *usage, int argc, char **argv, const char **positional, int max_positional,
-		      int *positional_count)
+/* The operands against cmd's rule: 0, or an exit code after the error. */
+static int check_operands(const struct params_command *cmd, int count, char **operands)
 {
-	int rc = params_parse_flags(v, command, synopsis, description, usage, argc, argv);
-	if (rc != 0)
-		return rc;
-	int extra = argc - optind;
-	if (extra > max_positional) {
-		if (max_positional == 0)
-			cli_error("%s takes no arguments, got '%s' (see 'ridge %s --help')", command, argv[optind],
-				  command);
+	if (cmd->operands == PARAMS_OPERANDS_ANY)
+		return 0;
+	if (count > cmd->operands) {
+		if (cmd->operands == 0)
+			cli_error("%s takes no arguments, got '%s' (see 'ridge %s --help')", cmd->name, operands[0],
+				  cmd->name);
 		else
-			cli_error("%s takes at most %d argument%s, got '%s' (see 'ridge %s --help')", command,
-				  max_positional, max_positional == 1 ? "" : "s", argv[optind + max_positional],
-				  command);
+			cli_error("%s takes at most %d argument%s, got '%s' (see 'ridge %s --help')", cmd->name,
+				  cmd->operands, cmd->operands == 1 ? "" : "s", operands[cmd->operands], cmd->name);
 		return EXIT_USAGE;
 	}
-	for (int i = 0; i < extra; i++)
-		positional[i] = argv[optind + i];
-	if (positional_count)
-		*positional_count = extra;
-	return 0;
-}
-
-int params_parse_argv(struct param_values *v, const char *command, const char *synopsis, const char *description,
-		      int argc, char **argv, const char **positional, int max_positional, int *positional_count)
-{
-	return parse_argv(v, command, synopsis, description, NULL, argc, argv, positional, max_positional,
-			  positional_count);
-}
-
-int params_parse_argv_usage(struct param_values *v, const char *command, const char *usage, int argc, char **argv)
-{
-	return parse_argv(v, command, NULL, NULL, usage, argc, argv, NULL, 0, NULL);
-}
-
-int params_parse_required(struct param_values *v, const char *command, const char *synopsis, const char *description,
-			  const char *usage, int argc, char **argv)
-{
-	int rc = parse_argv(v, command, synopsis, description, usage, argc, argv, NULL, 0, NULL);
-	if (rc != 0)
-		return rc;
-	int missing = params_missing(v);
-	if (missing >= 0) {
-		cli_error("%s is required (see 'ridge %s --help')", params_where_at(v, missing), command);
+	if (cmd->need && count < cmd->operands) {
+		cli_error("%s", cmd->need);
 		return EXIT_USAGE;
 	}
 	return 0;
 }
 
-int params_parse_files(struct param_values *v, const struct param *spec, int spec_count, const char *command,
-		       const char *synopsis, const char *description, int argc, char **argv, const char **files,
-		       int count, const char *need)
+int params_parse(struct param_values *v, const struct params_command *cmd, int argc, char **argv, int *exit_code)
 {
-	params_init(v, spec, spec_count);
-	int given = 0;
-	int rc = params_parse_argv(v, command, synopsis, description, argc, argv, files, count, &given);
-	if (rc == 0 && given < count) {
-		cli_error("%s", need);
-		return EXIT_USAGE;
+	params_init(v, cmd->params, cmd->param_count);
+	int rc = parse_flags(v, cmd, argc, argv);
+	if (rc == 0) {
+		v->operands = argv + optind;
+		v->operand_count = argc - optind;
+		rc = check_operands(cmd, v->operand_count, v->operands);
 	}
-	return rc;
+	if (rc == 0 && cmd->check_required) {
+		int missing = params_missing(v);
+		if (missing >= 0) {
+			cli_error("%s is required (see 'ridge %s --help')", params_where(v, missing), cmd->name);
+			rc = EXIT_USAGE;
+		}
+	}
+	if (rc == 0)
+		return v->operand_count;
+	*exit_code = rc == 1 ? EXIT_OK : rc;
+	return -1;
 }

@@ -4,17 +4,26 @@
 #include "calc.h"
 #include "cli.h"
 
+/* The rows every GPU command shares (CALC_GPU_ROWS, CALC_JSON_ROW), found by
+ * name: this code serves every table. NULL, false: not given or no such row. */
+static const char *shared_text(const struct param_values *v, const char *name)
+{
+	return params_text(v, params_index(v->spec, v->count, name));
+}
+
+static bool shared_flag(const struct param_values *v, const char *name)
+{
+	return params_flag(v, params_index(v->spec, v->count, name));
+}
+
 /* ---- a calculator as a command ---- */
 
 int calc_main(const struct calc *calc, int argc, char **argv)
 {
 	struct param_values v;
-	params_init(&v, calc->params, calc->param_count);
-	int rc = params_parse_required(&v, calc_command(calc), calc->synopsis, calc->description, calc->usage, argc,
-				       argv);
-	if (rc == 1)
-		return EXIT_OK;
-	if (rc != 0)
+	const struct params_command cmd = calc_params_command(calc);
+	int rc;
+	if (params_parse(&v, &cmd, argc, argv, &rc) < 0)
 		return rc;
 	struct app_hw hw;
 	struct app_status st;
@@ -22,7 +31,7 @@ int calc_main(const struct calc *calc, int argc, char **argv)
 	struct calc_input in = { .values = &v, .st = &st };
 	if (!calc->takes_no_gpu) {
 		const struct hwdb_entry *e = app_hw_open_gpu(
-			&hw, params_text(&v, "hwdb"), params_text(&v, "calibration"), params_text(&v, "gpu"), &st);
+			&hw, shared_text(&v, "hwdb"), shared_text(&v, "calibration"), shared_text(&v, "gpu"), &st);
 		if (!e) {
 			cli_report(&st);
 			return EXIT_USAGE;
@@ -39,7 +48,7 @@ int calc_main(const struct calc *calc, int argc, char **argv)
 	cli_report(&st);
 	if (!result) {
 		rc = EXIT_USAGE;
-	} else if (params_flag(&v, "json")) {
+	} else if (shared_flag(&v, "json")) {
 		rc = cli_json_print(result);
 		result = NULL;
 	} else {
@@ -57,25 +66,22 @@ int calc_main(const struct calc *calc, int argc, char **argv)
 	return rc;
 }
 
-int calc_command_main(const char *command, const char *usage, const struct param *params, int param_count,
-		      const struct calc_command *fns, int argc, char **argv)
+int calc_command_main(const struct params_command *cmd, const struct calc_command *fns, int argc, char **argv)
 {
 	struct param_values v;
-	params_init(&v, params, param_count);
-	int rc = params_parse_argv_usage(&v, command, usage, argc, argv);
-	if (rc == 1)
-		return EXIT_OK;
-	if (rc != 0)
+	int rc;
+	if (params_parse(&v, cmd, argc, argv, &rc) < 0)
 		return rc;
 	struct app_status st;
 	app_status_init(&st);
-	if (params_has(&v, "svg") && app_output_path_ok("--svg", params_text(&v, "svg"), &st) != 0)
+	const char *svg = shared_text(&v, "svg");
+	if (svg && app_output_path_ok("--svg", svg, &st) != 0)
 		return cli_report(&st);
 	if (fns->check_request(&v, &st) != 0)
 		return cli_report(&st);
 	struct app_hw hw;
-	const struct hwdb_entry *e = app_hw_open_gpu(&hw, params_text(&v, "hwdb"), params_text(&v, "calibration"),
-						     params_text(&v, "gpu"), &st);
+	const struct hwdb_entry *e = app_hw_open_gpu(&hw, shared_text(&v, "hwdb"), shared_text(&v, "calibration"),
+						     shared_text(&v, "gpu"), &st);
 	if (!e)
 		return cli_report(&st);
 	cJSON *json = NULL;

@@ -181,36 +181,6 @@ int cli_bad_option(const char *command, char **argv, int code)
 	return EXIT_USAGE;
 }
 
-int cli_parse_options(const char *command, int argc, char **argv, unsigned accept, struct cli_options *opt)
-{
-	static const struct param all[] = { CALC_GPU_PARAMS, CALC_JSON_PARAM };
-	/* Only the accepted ones, so that the others are unknown options. */
-	struct param spec[sizeof all / sizeof all[0]];
-	int n = 0;
-	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-		if ((strcmp(all[i].name, "gpu") != 0 || (accept & CLI_OPT_GPU)) &&
-		    (strcmp(all[i].name, "json") != 0 || (accept & CLI_OPT_JSON)))
-			spec[n++] = all[i];
-	struct param_values v;
-	params_init(&v, spec, n);
-	int rc = params_parse_flags(&v, command, NULL, NULL, NULL, argc, argv);
-	if (rc == 1) {
-		opt->help = true;
-		return 0;
-	}
-	if (rc != 0)
-		return rc;
-	if ((accept & CLI_OPT_GPU) && params_has(&v, "gpu"))
-		opt->gpu = params_text(&v, "gpu");
-	if ((accept & CLI_OPT_JSON) && params_flag(&v, "json"))
-		opt->json = true;
-	if (params_has(&v, "hwdb"))
-		opt->hwdb_dir = params_text(&v, "hwdb");
-	if (params_has(&v, "calibration"))
-		opt->calibration = params_text(&v, "calibration");
-	return 0;
-}
-
 void cli_print_diags(const struct hwdb_diags *diags)
 {
 	char line[1024];

@@ -47,20 +47,6 @@ int cli_stdout_errno(void);
 /* getopt_long error for the option at argv[optind - 1]: unknown or missing its value. */
 int cli_bad_option(const char *command, char **argv, int code);
 
-/* The options of the commands that take no others: --hwdb DIR, --calibration
- * FILE, --help (-h), and --gpu GPU and --json where accept has CLI_OPT_GPU,
- * CLI_OPT_JSON. What is not given is left as the caller set it. */
-struct cli_options {
-	const char *gpu, *hwdb_dir, *calibration;
-	bool json;
-	bool help; /* parsing stopped at --help: print the usage, exit 0 */
-};
-enum { CLI_OPT_GPU = 1u, CLI_OPT_JSON = 2u };
-/* Parses argv through params_parse_flags on the rows of those options
- * (CALC_GPU_PARAMS, CALC_JSON_PARAM; the operands start at optind). Returns
- * 0, or EXIT_USAGE after an error that names command. */
-int cli_parse_options(const char *command, int argc, char **argv, unsigned accept, struct cli_options *opt);
-
 /* The subcommand of "ridge command SUB ..." among names (NULL-ended): its
  * index, or -1 with *exit_code set after printing usage (--help, -h:
  * EXIT_OK) or the error (none given, or one not in names: EXIT_USAGE). */
@@ -71,44 +57,17 @@ int cli_subcommand(const char *command, const char *const *names, const char *us
 void cli_print_diags(const struct hwdb_diags *diags);
 /* Prints doc as one JSON document on stdout and frees it. */
 int cli_json_print(cJSON *doc);
-/* The one option loop: getopt_long over the parameters of v's table not
+/* The one call into the option parser (git's parse_options shape): v
+ * initialised from cmd's table, then getopt_long over the rows not
  * PARAM_FILE_ONLY (--name value / --name=value, a PARAM_FLAG without a
- * value) and --help (-h), each value through params_set as it comes.
- * Returns 0 with the operands left at argv[optind..argc-1] (getopt_long
- * moves them there), 1 after --help, or an exit code (EXIT_USAGE) after
- * printing the error. --help prints usage as it is, else the text
- * generated from the table under synopsis and description, else nothing
- * (synopsis NULL: the caller prints its own). */
-int params_parse_flags(struct param_values *v, const char *command, const char *synopsis, const char *description,
-		       const char *usage, int argc, char **argv);
-
-/* The command line: --name value / --name=value for each parameter not
- * PARAM_FILE_ONLY. Returns 0, 1 after --help (usage printed), or an exit code
- * (EXIT_USAGE) after printing the error. Positional arguments are refused
- * unless positional is given, which then receives them (up to max). */
-int params_parse_argv(struct param_values *v, const char *command, const char *synopsis, const char *description,
-		      int argc, char **argv, const char **positional, int max_positional, int *positional_count);
-
-/* A command of count files and the flags of spec (ridge trace, compare,
- * model): v initialized, params_parse_argv, then exactly count files into
- * files; need is the error when fewer are given. Returns 0, 1 after --help,
- * or an exit code. */
-int params_parse_files(struct param_values *v, const struct param *spec, int spec_count, const char *command,
-		       const char *synopsis, const char *description, int argc, char **argv, const char **files,
-		       int count, const char *need);
-
-/* The same, for a command with a hand-written --help text (printed as is)
- * and no positional arguments. */
-int params_parse_argv_usage(struct param_values *v, const char *command, const char *usage, int argc, char **argv);
-
-/* params_parse_argv (no operands; usage, when given, is the --help text),
- * then the check that every PARAM_REQUIRED parameter was given. Returns 0,
- * 1 after --help, or an exit code after printing the error. */
-int params_parse_required(struct param_values *v, const char *command, const char *synopsis, const char *description,
-			  const char *usage, int argc, char **argv);
-
-/* Prints the option list generated from the table. */
-void params_usage(const struct param *spec, int count, const char *synopsis, const char *description);
+ * value) and --help (-h), each value through params_set as it comes; then
+ * the operands against cmd->operands and cmd->need, then, with
+ * cmd->check_required, every PARAM_REQUIRED row. Returns the number of
+ * operands (>= 0; they are v->operands[0..n-1]), or -1 when the command is
+ * over: *exit_code is EXIT_OK after --help (printed: cmd->usage as is, else
+ * generated from the table under cmd->synopsis and cmd->description), or
+ * EXIT_USAGE after the error printed (naming cmd->name). */
+int params_parse(struct param_values *v, const struct params_command *cmd, int argc, char **argv, int *exit_code);
 
 /* Runs calc as a command: parse argv, check required inputs, find the GPU,
  * run, print JSON or human output. Returns the exit code. */
@@ -116,7 +75,8 @@ int calc_main(const struct calc *calc, int argc, char **argv);
 
 /* A command whose calculator has its own entry points (ridge occupancy,
  * ridge roofline: command-line-only inputs such as --svg and compiler
- * reports): argv through params with the hand-written usage, --svg's path
+ * reports): argv through params_parse (cmd: the calculator's table and the
+ * hand-written usage), --svg's path
  * checked, check_request on the values alone, the GPU, then run, which
  * prints the human output itself (on the stream given) or hands back the --json document. */
 struct calc_command {
@@ -124,8 +84,7 @@ struct calc_command {
 	int (*run)(FILE *out, const struct param_values *v, const struct ridge_gpu *gpu, cJSON **json,
 		   struct app_status *st);
 };
-int calc_command_main(const char *command, const char *usage, const struct param *params, int param_count,
-		      const struct calc_command *fns, int argc, char **argv);
+int calc_command_main(const struct params_command *cmd, const struct calc_command *fns, int argc, char **argv);
 
 /* ridge eval FILE and ridge cost rank FILE: the scenario's items (or those of
  * only_kind) run and printed, human or --json. Returns the exit code: 0, 1

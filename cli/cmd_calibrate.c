@@ -14,70 +14,22 @@
 #include "calibrate_calc.h"
 #include "cli.h"
 
-static const char usage[] = "usage: ridge calibrate (--timings FILE | --ncu FILE) [--gpu GPU] [--calibration FILE]\n"
-			    "                       [--hwdb DIR] [--out FILE] [--fit-all | --no-fit] [--json]\n"
-			    "\n"
-			    "Fits the time model (predicted = max(compute / compute efficiency, memory /\n"
-			    "memory efficiency) + fixed cost; model/README.md, \"time model\") to measured\n"
-			    "kernels, one kernel class at a time (gemm, attention by implementation, norm,\n"
-			    "softmax, elementwise), by least squares on the relative error; prints the fit's\n"
-			    "residuals and, for a timings file, the error on its held-out cases, which the\n"
-			    "fit never sees.\n"
-			    "\n"
-			    "  --timings FILE     measured framework kernels (validation/heldout/kernels.py\n"
-			    "                     writes them): each case names a ridge kernel and its shape;\n"
-			    "                     cases marked \"fit\" are fitted, \"heldout\" ones only judged\n"
-			    "  --ncu FILE         an Nsight Compute CSV of your own run (the metrics\n"
-			    "                     'ridge roofline --help' lists): kernels are classed by name\n"
-			    "                     (gemm/gemv/cutlass/nvjet, flash/fmha/sdpa, norm, softmax,\n"
-			    "                     elementwise) and placed by their counted FLOPs and DRAM bytes\n"
-			    "  --gpu GPU          the GPU measured (default: the timings file's GPU, else the\n"
-			    "                     calibration's, else " APP_DEFAULT_GPU ")\n"
-			    "  --calibration FILE the ceilings to fit against (ridge-probe --out): the same\n"
-			    "                     lease's calibration, for efficiencies relative to measured\n"
-			    "                     ceilings; its own timing section is ignored and refitted\n"
-			    "  --out FILE         write the calibration with the fitted timing section (atomic:\n"
-			    "                     the old file stays whole if anything fails)\n"
-			    "  --fit-all          fit every case, held-out ones too (for a final calibration)\n"
-			    "  --no-fit           fit nothing: judge every case with the entry's own timing\n"
-			    "                     section (what a calibration written by ridge-probe predicts)\n"
-			    "  --json             one JSON document: fits (per class) and cases\n"
-			    "\n"
-			    "Exit status: 0, or 2 for bad input (a file without durations, unknown kernels,\n"
-			    "a calibration of another GPU).\n";
-
-/* The flags (the usage above is their help; ridge calibrate is no scenario kind). */
-static const struct param calibrate_params[] = {
-	{ "timings", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE", "measured framework kernels (ridge-timings-1)",
-	  NULL, NULL },
-	{ "ncu", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE", "an Nsight Compute CSV of your own run", NULL,
-	  NULL },
-	CALC_GPU_PARAMS,
-	{ "out", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE",
-	  "write the calibration with the fitted timing section", NULL, NULL },
-	{ "fit_all", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL, "fit every case, held-out ones too", NULL, NULL },
-	{ "no_fit", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL, "fit nothing: judge every case", NULL, NULL },
-	CALC_JSON_PARAM,
-};
-#define CALIBRATE_PARAM_COUNT (int)(sizeof calibrate_params / sizeof calibrate_params[0])
-
 /* ---- the command ---- */
 
-/* The request from argv. Returns 0, 1 after --help, or an exit code. */
+/* The request from argv. Returns 0, or the exit code (--help: EXIT_OK). */
 static int parse(int argc, char **argv, struct param_values *v, struct calibrate_request *req)
 {
-	params_init(v, calibrate_params, CALIBRATE_PARAM_COUNT);
-	int rc = params_parse_argv_usage(v, "calibrate", usage, argc, argv);
-	if (rc != 0)
+	int rc;
+	if (params_parse(v, &calibrate_params_command, argc, argv, &rc) < 0)
 		return rc;
 	*req = (struct calibrate_request){
-		.timings = params_text(v, "timings"),
-		.ncu = params_text(v, "ncu"),
-		.gpu = params_text(v, "gpu"),
-		.calibration = params_text(v, "calibration"),
-		.out = params_text(v, "out"),
-		.fit_all = params_flag(v, "fit_all"),
-		.no_fit = params_flag(v, "no_fit"),
+		.timings = params_text(v, CALIBRATE_TIMINGS),
+		.ncu = params_text(v, CALIBRATE_NCU),
+		.gpu = params_text(v, CALIBRATE_GPU),
+		.calibration = params_text(v, CALIBRATE_CALIBRATION),
+		.out = params_text(v, CALIBRATE_OUT),
+		.fit_all = params_flag(v, CALIBRATE_FIT_ALL),
+		.no_fit = params_flag(v, CALIBRATE_NO_FIT),
 	};
 	struct app_status st;
 	app_status_init(&st);
@@ -104,18 +56,18 @@ static int run_calibrate(int argc, char **argv)
 	struct calibrate_request req;
 	int rc = parse(argc, argv, &v, &req);
 	if (rc != 0)
-		return rc == 1 ? EXIT_OK : rc;
+		return rc;
 	struct app_hw hw;
 	struct app_status st;
 	app_status_init(&st);
-	if (app_hw_open(&hw, params_text(&v, "hwdb"), req.calibration, &st) != 0)
+	if (app_hw_open(&hw, params_text(&v, CALIBRATE_HWDB), req.calibration, &st) != 0)
 		return cli_report(&st);
 	struct calibrate_result *r = calibrate_run(&req, &hw, &st);
 	/* Printed before the result, as they arose; an error of a lookup that
 	 * did not stop the run does not fail it. */
 	rc = cli_report(&st);
 	if (r) {
-		if (params_flag(&v, "json")) {
+		if (params_flag(&v, CALIBRATE_JSON)) {
 			rc = cli_json_print(calibrate_json(r));
 		} else {
 			calibrate_print(stdout, r);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cost_calc.h"
 #include "eval.h"
 
 /* ---- the command ---- */
@@ -24,27 +25,12 @@ static const char usage_text[] =
 
 static int cost_rank_command(int argc, char **argv)
 {
-	static const struct param rank_cli[] = {
-		{ "hwdb", PARAM_TEXT, 0, NULL, 0, 0, 0, "DIR", "also load the hwdb entries in DIR", NULL, NULL },
-		{ "calibration", PARAM_TEXT, 0, NULL, 0, 0, 0, "FILE", "a ridge-probe calibration", NULL, NULL },
-		CALC_JSON_PARAM,
-	};
 	struct param_values v;
-	params_init(&v, rank_cli, sizeof rank_cli / sizeof rank_cli[0]);
-	const char *files[1];
-	int nfiles = 0;
-	int rc = params_parse_argv(&v, "cost rank", calc_cost_rank.synopsis, calc_cost_rank.description, argc, argv,
-				   files, 1, &nfiles);
-	if (rc == 1)
-		return EXIT_OK;
-	if (rc != 0)
+	int rc;
+	if (params_parse(&v, &cost_rank_params_command, argc, argv, &rc) < 0)
 		return rc;
-	if (nfiles == 0) {
-		cli_error("cost rank needs a scenario file with a 'rank' item (see examples/review-q9-rank.yaml)");
-		return EXIT_USAGE;
-	}
-	return cli_eval_file(files[0], params_text(&v, "hwdb"), params_text(&v, "calibration"), "rank",
-			     params_flag(&v, "json"));
+	return cli_eval_file(v.operands[0], params_text(&v, RANK_CLI_HWDB), params_text(&v, RANK_CLI_CALIBRATION),
+			     "rank", params_flag(&v, RANK_CLI_JSON));
 }
 
 static int run_cost(int argc, char **argv)

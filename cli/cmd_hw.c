@@ -1,5 +1,4 @@
 /* ridge hw list | show GPU | check [FILE...]: the hardware database. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,23 +6,6 @@
 
 #include "cli.h"
 #include "hw_view.h"
-
-static const char usage_text[] = "usage: ridge hw list  [--json] [--hwdb DIR]\n"
-				 "       ridge hw show  GPU [--json] [--hwdb DIR] [--calibration FILE]\n"
-				 "       ridge hw check [FILE...] [--json] [--hwdb DIR]\n"
-				 "\n"
-				 "  list    every known GPU: id, name, vendor, architecture, headline rates\n"
-				 "  show    one entry in full, with the sources of its numbers (GPU: id or alias,\n"
-				 "          e.g. h100-sxm or \"NVIDIA H100 80GB HBM3\")\n"
-				 "  check   validate entries (schema, units, ranges, plausibility); with no FILE,\n"
-				 "          every entry ridge would load. Exit 1 if any entry is bad.\n"
-				 "\n"
-				 "  --json              one JSON document on stdout (SI units)\n"
-				 "  --hwdb DIR          also load every *.yaml in DIR (overrides by id)\n"
-				 "  --calibration FILE  also load FILE (a ridge-probe calibration)\n"
-				 "\n"
-				 "Entries load from the built-in database, then $XDG_CONFIG_HOME/ridge/hwdb\n"
-				 "(~/.config/ridge/hwdb), then each directory in $RIDGE_HWDB (colon-separated).\n";
 
 /* check with files; the report and its exit code are app/view/hw_view.c's. */
 static int hw_check_files_cmd(int count, char **files, bool json)
@@ -43,14 +25,15 @@ static int hw_check_files_cmd(int count, char **files, bool json)
 }
 
 /* check with no files: every layer ridge would load. */
-static int hw_check_all_cmd(const struct cli_options *opt)
+static int hw_check_all_cmd(const struct param_values *v)
 {
+	bool json = params_flag(v, HW_JSON);
 	struct app_status st;
 	app_status_init(&st);
 	struct hw_check_all c;
-	int rc = hw_check_all_open(&c, opt->hwdb_dir, &st);
+	int rc = hw_check_all_open(&c, params_text(v, HW_HWDB), &st);
 	cli_report(&st);
-	if (opt->json) {
+	if (json) {
 		int printed = cli_json_print(hw_check_all_json(&c));
 		if (rc == EXIT_OK)
 			rc = printed;
@@ -64,23 +47,19 @@ static int hw_check_all_cmd(const struct cli_options *opt)
 static int run_hw(int argc, char **argv)
 {
 	static const char *const subcommands[] = { "list", "show", "check", NULL };
-	int rc, index = cli_subcommand("hw", subcommands, usage_text, argc, argv, &rc);
+	int rc, index = cli_subcommand("hw", subcommands, hw_params_command.usage, argc, argv, &rc);
 	if (index < 0)
 		return rc;
 	const char *sub = subcommands[index];
-	struct cli_options opt = { 0 };
-	rc = cli_parse_options("hw", argc - 1, argv + 1, CLI_OPT_JSON, &opt);
-	if (rc != 0)
+	struct param_values v;
+	int nargs = params_parse(&v, &hw_params_command, argc - 1, argv + 1, &rc);
+	if (nargs < 0)
 		return rc;
-	if (opt.help) {
-		fputs(usage_text, stdout);
-		return EXIT_OK;
-	}
-	char **args = argv + 1 + optind;
-	int nargs = argc - 1 - optind;
+	char **args = v.operands;
+	bool json = params_flag(&v, HW_JSON);
 
 	if (strcmp(sub, "check") == 0)
-		return nargs > 0 ? hw_check_files_cmd(nargs, args, opt.json) : hw_check_all_cmd(&opt);
+		return nargs > 0 ? hw_check_files_cmd(nargs, args, json) : hw_check_all_cmd(&v);
 
 	if (strcmp(sub, "list") == 0 && nargs > 0) {
 		cli_error("hw list takes no arguments, got '%s'", args[0]);
@@ -94,13 +73,13 @@ static int run_hw(int argc, char **argv)
 	struct app_hw hw;
 	struct app_status st;
 	app_status_init(&st);
-	if (app_hw_open(&hw, opt.hwdb_dir, opt.calibration, &st) != 0) {
+	if (app_hw_open(&hw, params_text(&v, HW_HWDB), params_text(&v, HW_CALIBRATION), &st) != 0) {
 		cli_report(&st);
 		return EXIT_USAGE;
 	}
 	if (strcmp(sub, "list") == 0) {
 		cli_report(&st);
-		if (opt.json) {
+		if (json) {
 			rc = cli_json_print(hw_list_json(&hw));
 		} else {
 			hw_list_print(stdout, &hw);
@@ -110,7 +89,7 @@ static int run_hw(int argc, char **argv)
 		const struct hwdb_entry *e = app_hw_find(&hw, args[0], &st);
 		cli_report(&st);
 		rc = EXIT_USAGE;
-		if (e && opt.json) {
+		if (e && json) {
 			rc = cli_json_print(app_gpu_json(&e->gpu, e->origin));
 		} else if (e) {
 			hw_show_print(stdout, e);

@@ -56,8 +56,10 @@ static const char usage_text[] =
 static int run_occupancy(int argc, char **argv)
 {
 	static const struct calc_command fns = { occupancy_check_request, occupancy_command };
-	return calc_command_main("occupancy", usage_text, calc_occupancy.params, calc_occupancy.param_count, &fns, argc,
-				 argv);
+	struct params_command cmd = calc_params_command(&calc_occupancy);
+	cmd.usage = usage_text;
+	cmd.check_required = false; /* --threads may come from --ptxas: occupancy_check_request */
+	return calc_command_main(&cmd, &fns, argc, argv);
 }
 
 const struct cli_command cli_cmd_occupancy = { "occupancy", run_occupancy,

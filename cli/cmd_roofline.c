@@ -85,7 +85,10 @@ static int run_roofline(int argc, char **argv)
 	static char usage[8192];
 	help_text(usage, sizeof usage);
 	static const struct calc_command fns = { roofline_check_request, roofline_command };
-	return calc_command_main("roofline", usage, calc_roofline.params, calc_roofline.param_count, &fns, argc, argv);
+	struct params_command cmd = calc_params_command(&calc_roofline);
+	cmd.usage = usage;
+	cmd.check_required = false; /* the work comes in several forms: roofline_check_request */
+	return calc_command_main(&cmd, &fns, argc, argv);
 }
 
 const struct cli_command cli_cmd_roofline = { "roofline", run_roofline,

@@ -184,7 +184,7 @@ static int apply_item(struct tui_state *s, const struct eval_scenario *sc, int i
 		case TUI_FIELD_GPU: {
 			char why[TUI_TEXT];
 			if (tui_field_set_text(&s->in, s->db, field, v->text[p], why, sizeof why) != 0) {
-				snprintf(err, err_len, "%s: %s", params_where_at(v, p), why);
+				snprintf(err, err_len, "%s: %s", params_where(v, p), why);
 				return -1;
 			}
 			break;

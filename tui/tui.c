@@ -370,3 +370,38 @@ int tui_main(const struct tui_options *opt, FILE *terminal, FILE *out, struct ap
 	app_hw_close(&hw);
 	return rc;
 }
+
+/* ---- the command line: ridge tui ---- */
+
+static const char tui_usage[] =
+	"usage: ridge tui [--gpu GPU] [--hwdb DIR] [--calibration FILE] [FILE.yaml]\n"
+	"       ridge tui --dump FILE.yaml [--gpu GPU] [--hwdb DIR] [--calibration FILE]\n"
+	"       ridge tui --bench [--size COLSxLINES] [--presses N]\n"
+	"       ridge tui --keys\n"
+	"\n"
+	"The what-if explorer: hardware, roofline, occupancy, alignment and cost panels\n"
+	"whose numbers change as you change the inputs (the same model functions as\n"
+	"the other ridge commands). Press ? inside for the keys.\n"
+	"\n"
+	"  FILE.yaml           open a scenario file (the format 'ridge eval' reads);\n"
+	"                      's' inside saves the what-if back to one\n"
+	"  --gpu GPU           the GPU to start with (default " APP_DEFAULT_GPU "; overrides the scenario's)\n"
+	"  --hwdb DIR          also load every *.yaml in DIR\n"
+	"  --calibration FILE  also load FILE (a ridge-probe calibration); without\n"
+	"                      --gpu, start on it\n"
+	"  --dump              no terminal: print the panels' values as one JSON document\n"
+	"  --bench             time key press -> update + redraw off-screen, per panel\n"
+	"  --size COLSxLINES   --bench screen size (default 100x30)\n"
+	"  --presses N         --bench key presses per panel (default 500)\n"
+	"  --keys              print the key bindings as a Markdown table\n"
+	"\n"
+	"Colors follow the terminal; NO_COLOR=1 turns them off.\n";
+
+static const struct param tui_params[] = PARAMS_ROWS(TUI_PARAMS);
+
+const struct params_command tui_params_command = {
+	.name = "tui",
+	PARAMS_COMMAND_TABLE(tui_params),
+	.usage = tui_usage,
+	.operands = PARAMS_OPERANDS_ANY,
+};

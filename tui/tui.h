@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "calc.h"
+#include "params.h"
 #include "state.h"
 
 struct app_status;
@@ -67,5 +69,23 @@ void tui_status_text(const struct app_status *st, char *buf, size_t len);
 /* Restores the terminal if the explorer holds it; safe to call any time.
  * Call before printing a fatal message. */
 void tui_restore_terminal(void);
+
+/* ridge tui's options and --help (tui.c; cli/cmd_tui.c reads them into a
+ * struct tui_options). --size and --presses are checked after the loop,
+ * with their own messages. */
+#define TUI_PARAMS(X)                                                                                               \
+	CALC_GPU_ROWS(X, TUI)                                                                                       \
+	X(TUI_DUMP,                                                                                                 \
+	  PARAM_FLAG_ROW("dump", .flags = PARAM_CLI_ONLY, .help = "print the panels' values as one JSON document")) \
+	X(TUI_BENCH,                                                                                                \
+	  PARAM_FLAG_ROW("bench", .flags = PARAM_CLI_ONLY, .help = "time key press -> update + redraw off-screen")) \
+	X(TUI_SIZE, PARAM_TEXT_ROW("size", .flags = PARAM_CLI_ONLY, .metavar = "COLSxLINES",                        \
+				   .help = "--bench screen size", .def = "100x30"))                                 \
+	X(TUI_PRESSES, PARAM_TEXT_ROW("presses", .flags = PARAM_CLI_ONLY, .metavar = "N",                           \
+				      .help = "--bench key presses per panel", .def = "500"))                       \
+	X(TUI_KEYS,                                                                                                 \
+	  PARAM_FLAG_ROW("keys", .flags = PARAM_CLI_ONLY, .help = "print the key bindings as a Markdown table"))
+PARAMS_ENUM(tui_params, TUI_PARAMS);
+extern const struct params_command tui_params_command;
 
 #endif

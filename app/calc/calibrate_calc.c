@@ -759,3 +759,46 @@ void calibrate_print(FILE *out, const struct calibrate_result *r)
 	if (r->out)
 		fprintf(out, "\nwrote %s\n", r->out);
 }
+
+/* ---- the command line: ridge calibrate ---- */
+
+static const char calibrate_usage[] =
+	"usage: ridge calibrate (--timings FILE | --ncu FILE) [--gpu GPU] [--calibration FILE]\n"
+	"                       [--hwdb DIR] [--out FILE] [--fit-all | --no-fit] [--json]\n"
+	"\n"
+	"Fits the time model (predicted = max(compute / compute efficiency, memory /\n"
+	"memory efficiency) + fixed cost; model/README.md, \"time model\") to measured\n"
+	"kernels, one kernel class at a time (gemm, attention by implementation, norm,\n"
+	"softmax, elementwise), by least squares on the relative error; prints the fit's\n"
+	"residuals and, for a timings file, the error on its held-out cases, which the\n"
+	"fit never sees.\n"
+	"\n"
+	"  --timings FILE     measured framework kernels (validation/heldout/kernels.py\n"
+	"                     writes them): each case names a ridge kernel and its shape;\n"
+	"                     cases marked \"fit\" are fitted, \"heldout\" ones only judged\n"
+	"  --ncu FILE         an Nsight Compute CSV of your own run (the metrics\n"
+	"                     'ridge roofline --help' lists): kernels are classed by name\n"
+	"                     (gemm/gemv/cutlass/nvjet, flash/fmha/sdpa, norm, softmax,\n"
+	"                     elementwise) and placed by their counted FLOPs and DRAM bytes\n"
+	"  --gpu GPU          the GPU measured (default: the timings file's GPU, else the\n"
+	"                     calibration's, else " APP_DEFAULT_GPU ")\n"
+	"  --calibration FILE the ceilings to fit against (ridge-probe --out): the same\n"
+	"                     lease's calibration, for efficiencies relative to measured\n"
+	"                     ceilings; its own timing section is ignored and refitted\n"
+	"  --out FILE         write the calibration with the fitted timing section (atomic:\n"
+	"                     the old file stays whole if anything fails)\n"
+	"  --fit-all          fit every case, held-out ones too (for a final calibration)\n"
+	"  --no-fit           fit nothing: judge every case with the entry's own timing\n"
+	"                     section (what a calibration written by ridge-probe predicts)\n"
+	"  --json             one JSON document: fits (per class) and cases\n"
+	"\n"
+	"Exit status: 0, or 2 for bad input (a file without durations, unknown kernels,\n"
+	"a calibration of another GPU).\n";
+
+static const struct param calibrate_params[] = PARAMS_ROWS(CALIBRATE_PARAMS);
+
+const struct params_command calibrate_params_command = {
+	.name = "calibrate",
+	PARAMS_COMMAND_TABLE(calibrate_params),
+	.usage = calibrate_usage,
+};

@@ -11,6 +11,8 @@
 #include <stdio.h>
 
 #include "app.h"
+#include "calc.h"
+#include "params.h"
 #include "status.h"
 
 /* What the command line asked for; exactly one of timings and ncu is set. */
@@ -40,5 +42,23 @@ cJSON *calibrate_json(const struct calibrate_result *r);
 /* The human view on out: the fit per class, then every case. */
 void calibrate_print(FILE *out, const struct calibrate_result *r);
 void calibrate_free(struct calibrate_result *r);
+
+/* ridge calibrate's options and --help (calibrate_calc.c); the usage is
+ * their help (ridge calibrate is no scenario kind). */
+#define CALIBRATE_PARAMS(X)                                                                                \
+	X(CALIBRATE_TIMINGS, PARAM_TEXT_ROW("timings", .flags = PARAM_CLI_ONLY, .metavar = "FILE",         \
+					    .help = "measured framework kernels (ridge-timings-1)"))       \
+	X(CALIBRATE_NCU, PARAM_TEXT_ROW("ncu", .flags = PARAM_CLI_ONLY, .metavar = "FILE",                 \
+					.help = "an Nsight Compute CSV of your own run"))                  \
+	CALC_GPU_ROWS(X, CALIBRATE)                                                                        \
+	X(CALIBRATE_OUT, PARAM_TEXT_ROW("out", .flags = PARAM_CLI_ONLY, .metavar = "FILE",                 \
+					.help = "write the calibration with the fitted timing section"))   \
+	X(CALIBRATE_FIT_ALL,                                                                               \
+	  PARAM_FLAG_ROW("fit_all", .flags = PARAM_CLI_ONLY, .help = "fit every case, held-out ones too")) \
+	X(CALIBRATE_NO_FIT,                                                                                \
+	  PARAM_FLAG_ROW("no_fit", .flags = PARAM_CLI_ONLY, .help = "fit nothing: judge every case"))      \
+	X(CALIBRATE_JSON, CALC_JSON_ROW)
+PARAMS_ENUM(calibrate_params, CALIBRATE_PARAMS);
+extern const struct params_command calibrate_params_command;
 
 #endif

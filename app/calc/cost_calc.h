@@ -7,6 +7,8 @@
 #include <stddef.h>
 
 #include "models.h"
+#include "calc.h"
+#include "params.h"
 
 struct cost_peak {
 	double peak;        /* the rate priced at */
@@ -28,5 +30,13 @@ int cost_peak_lookup(const struct ridge_gpu *gpu, enum ridge_dtype dtype, double
 int cost_train_run(const struct ridge_train_input *in, bool has_target, double target_mfu, bool has_investment,
 		   double investment_usd, struct ridge_train_comparison *c, struct ridge_explain *ex, char *err,
 		   size_t err_len);
+
+/* ridge cost rank FILE's options (cost_rank_calc.c): the items run as ridge eval runs them. */
+#define COST_RANK_CLI_PARAMS(X)                                                                                        \
+	X(RANK_CLI_HWDB, PARAM_TEXT_ROW("hwdb", .metavar = "DIR", .help = "also load the hwdb entries in DIR"))        \
+	X(RANK_CLI_CALIBRATION, PARAM_TEXT_ROW("calibration", .metavar = "FILE", .help = "a ridge-probe calibration")) \
+	X(RANK_CLI_JSON, CALC_JSON_ROW)
+PARAMS_ENUM(cost_rank_cli_params, COST_RANK_CLI_PARAMS);
+extern const struct params_command cost_rank_params_command;
 
 #endif

@@ -238,12 +238,29 @@ static void rank_print(FILE *out, const cJSON *r)
 	cost_print_explain(out, r);
 }
 
+static const char rank_synopsis[] = "usage: ridge cost rank FILE.yaml [--json] [--hwdb DIR] [--calibration FILE]";
+static const char rank_description[] =
+	"Ranks engineering projects by net ROI over a horizon: MFU gains save training spend,\n"
+	"TPOT cuts save inference spend; FILE is a scenario with 'rank' items.\n";
+
 const struct calc calc_cost_rank = {
 	.name = "rank",
 	.command = "cost rank",
-	.synopsis = "usage: ridge cost rank FILE.yaml [--json] [--hwdb DIR] [--calibration FILE]",
-	.description = "Ranks engineering projects by net ROI over a horizon: MFU gains save training spend,\n"
-		       "TPOT cuts save inference spend; FILE is a scenario with 'rank' items.\n",
+	.synopsis = rank_synopsis,
+	.description = rank_description,
 	CALC_IMPL(rank_params, rank_run, rank_print),
 	.takes_no_gpu = true,
+};
+
+/* ---- the command line: ridge cost rank FILE ---- */
+
+static const struct param cost_rank_cli_params[] = PARAMS_ROWS(COST_RANK_CLI_PARAMS);
+
+const struct params_command cost_rank_params_command = {
+	.name = "cost rank",
+	PARAMS_COMMAND_TABLE(cost_rank_cli_params),
+	.synopsis = rank_synopsis,
+	.description = rank_description,
+	.operands = 1,
+	.need = "cost rank needs a scenario file with a 'rank' item (see examples/review-q9-rank.yaml)",
 };

@@ -18,6 +18,61 @@
 
 #define MAX_SPACE 16384
 
+/* ---- ridge plan's options ---- */
+
+#define PLAN_PARAMS(X)                                                                                                \
+	X(PLAN_MODEL, PARAM_TEXT_ROW("model", .flags = PARAM_REQUIRED, .metavar = "FILE",                             \
+				     .help = "model config (Hugging Face config.json or YAML)"))                      \
+	X(PLAN_TPOT, PARAM_NUM("tpot", RIDGE_UNIT_SECONDS, 0, PARAM_HOUR_S, .flags = PARAM_REQUIRED | PARAM_OPEN_LO,  \
+			       .metavar = "T", .help = "time per output token limit (50ms)",                          \
+			       .range = "greater than 0, at most 3600 s"))                                            \
+	X(PLAN_TTFT, PARAM_NUM("ttft", RIDGE_UNIT_SECONDS, 0, PARAM_HOUR_S, .flags = PARAM_REQUIRED | PARAM_OPEN_LO,  \
+			       .metavar = "T", .help = "time to first token limit (2s)",                              \
+			       .range = "greater than 0, at most 3600 s"))                                            \
+	X(PLAN_CONTEXT, PARAM_INT("context", 1, PARAM_BATCH_MAX, .flags = PARAM_REQUIRED, .metavar = "C",             \
+				  .help = "tokens per request: prompt and KV cache (8k)"))                            \
+	X(PLAN_GPU,                                                                                                   \
+	  PARAM_TEXT_ROW("gpu", .metavar = "GPU,...", .help = "GPU types to consider (default " APP_DEFAULT_GPU ")")) \
+	X(PLAN_PRICE, PARAM_TEXT_ROW("price", .metavar = "GPU=USD,...",                                               \
+				     .help = "USD per GPU-hour for a GPU (default: its hwdb price)"))                 \
+	X(PLAN_WEIGHT_DTYPE, PARAM_TEXT_ROW("weight_dtype", .metavar = "DT,...",                                      \
+					    .help = "weight storage types to consider (default bf16)"))               \
+	X(PLAN_KV_DTYPE, PARAM_TEXT_ROW("kv_dtype", .metavar = "DT", .help = "KV-cache storage (default bf16)"))      \
+	X(PLAN_KERNELS_PER_LAYER,                                                                                     \
+	  PARAM_INT("kernels_per_layer", 1, PARAM_COUNT_MAX, .metavar = "K",                                          \
+		    .help = "kernel launches per layer per step (default: the modelled kernel sequence, "             \
+			    "as ridge cost decode --model)"))                                                         \
+	X(PLAN_MAX_BATCH,                                                                                             \
+	  PARAM_INT("max_batch", 1, 65536, .metavar = "B", .help = "largest batch tried: 1, 2, 4 ... (default 256)")) \
+	X(PLAN_MAX_GPUS,                                                                                              \
+	  PARAM_INT("max_gpus", 1, 1024, .metavar = "N", .help = "most GPUs per replica: 1, 2, 4 ... (default 8)"))   \
+	X(PLAN_TOP, PARAM_INT("top", 1, 1000, .metavar = "N", .help = "configurations printed (default 5)"))          \
+	X(PLAN_SVG, PARAM_TEXT_ROW("svg", .metavar = "FILE", .help = "write the cost-latency Pareto front"))          \
+	X(PLAN_HWDB, PARAM_TEXT_ROW("hwdb", .metavar = "DIR", .help = "also load the hwdb entries in DIR"))           \
+	X(PLAN_CALIBRATION,                                                                                           \
+	  PARAM_TEXT_ROW("calibration", .metavar = "FILE", .help = "a ridge-probe calibration (measured ceilings)"))  \
+	X(PLAN_JSON, CALC_JSON_ROW)
+PARAMS_TABLE(plan_params, PLAN_PARAMS);
+
+static const char plan_synopsis[] =
+	"usage: ridge plan --model FILE --tpot T --ttft T --context C [--gpu GPU,...] [--price GPU=USD,...]\n"
+	"                  [--weight-dtype DT,...] [--kv-dtype DT] [--top N] [--svg FILE] [--json]";
+static const char plan_description[] =
+	"Searches GPU type x GPU count (= tensor parallel) x batch x weight dtype x launch mode (eager,\n"
+	"CUDA graph, persistent) for the configurations that fit in memory and meet the TPOT and TTFT limits, and\n"
+	"ranks them by $ per million output tokens (then tokens/s per GPU). Each is priced as ridge cost\n"
+	"decode --model and ridge cost prefill price it (every kernel, launches by mode) with ridge comm's\n"
+	"tensor-parallel all-reduces; TTFT is the prefill of one request of --context tokens. Exit 1 when\n"
+	"none meets the limits (the nearest are shown).\n";
+
+const struct params_command plan_params_command = {
+	.name = "plan",
+	PARAMS_COMMAND_TABLE(plan_params),
+	.synopsis = plan_synopsis,
+	.description = plan_description,
+	.check_required = true,
+};
+
 /* Splits "a,b,c" into at most max words of size len; returns the count or -1. */
 static int split_list(const char *text, char out[][RIDGE_TEXT], int max)
 {
@@ -44,10 +99,10 @@ static int read_gpus(const struct param_values *v, const struct app_hw *hw, stru
 		     struct app_status *st)
 {
 	char names[RIDGE_PLAN_MAX_GPUS][RIDGE_TEXT];
-	const char *list = params_has(v, "gpu") ? params_text(v, "gpu") : app_hw_default_gpu(hw);
+	const char *list = params_has(v, PLAN_GPU) ? params_text(v, PLAN_GPU) : app_hw_default_gpu(hw);
 	int n = split_list(list, names, RIDGE_PLAN_MAX_GPUS);
 	if (n < 1) {
-		app_error_flag(st, params_where(v, "gpu"), "'%s' is not a list of 1 to %d GPU ids (h100-sxm,mi300x)",
+		app_error_flag(st, params_where(v, PLAN_GPU), "'%s' is not a list of 1 to %d GPU ids (h100-sxm,mi300x)",
 			       list, RIDGE_PLAN_MAX_GPUS);
 		return -1;
 	}
@@ -57,25 +112,25 @@ static int read_gpus(const struct param_values *v, const struct app_hw *hw, stru
 			return -1;
 		for (int j = 0; j < in->gpu_count; j++)
 			if (in->gpus[j].gpu == &e->gpu) {
-				app_error_flag(st, params_where(v, "gpu"), "'%s' is given twice", names[i]);
+				app_error_flag(st, params_where(v, PLAN_GPU), "'%s' is given twice", names[i]);
 				return -1;
 			}
 		in->gpus[in->gpu_count].gpu = &e->gpu;
 		in->gpus[in->gpu_count].price_usd_per_hour = e->gpu.has_price ? e->gpu.price_usd_per_hour : NAN;
 		in->gpu_count++;
 	}
-	if (params_has(v, "price")) {
+	if (params_has(v, PLAN_PRICE)) {
 		char items[RIDGE_PLAN_MAX_GPUS][RIDGE_TEXT];
-		int k = split_list(params_text(v, "price"), items, RIDGE_PLAN_MAX_GPUS);
+		int k = split_list(params_text(v, PLAN_PRICE), items, RIDGE_PLAN_MAX_GPUS);
 		if (k < 1) {
-			app_error_flag(st, params_where(v, "price"), "'%s' is not a list of GPU=USD",
-				       params_text(v, "price"));
+			app_error_flag(st, params_where(v, PLAN_PRICE), "'%s' is not a list of GPU=USD",
+				       params_text(v, PLAN_PRICE));
 			return -1;
 		}
 		for (int i = 0; i < k; i++) {
 			char *eq = strchr(items[i], '=');
 			if (!eq) {
-				app_error_flag(st, params_where(v, "price"), "'%s' is not GPU=USD", items[i]);
+				app_error_flag(st, params_where(v, PLAN_PRICE), "'%s' is not GPU=USD", items[i]);
 				return -1;
 			}
 			*eq = '\0';
@@ -87,16 +142,16 @@ static int read_gpus(const struct param_values *v, const struct app_hw *hw, stru
 				if (in->gpus[j].gpu == &e->gpu)
 					which = j;
 			if (which < 0) {
-				app_error_flag(st, params_where(v, "price"),
+				app_error_flag(st, params_where(v, PLAN_PRICE),
 					       "'%s' is not one of the GPUs given with %s", items[i],
-					       params_where(v, "gpu"));
+					       params_where(v, PLAN_GPU));
 				return -1;
 			}
 			double usd;
-			if (app_parse_quantity(params_where(v, "price"), eq + 1, RIDGE_UNIT_USD, &usd, st) != 0)
+			if (app_parse_quantity(params_where(v, PLAN_PRICE), eq + 1, RIDGE_UNIT_USD, &usd, st) != 0)
 				return -1;
 			if (!(usd >= 0)) {
-				app_error_flag(st, params_where(v, "price"), "'%s' is negative", eq + 1);
+				app_error_flag(st, params_where(v, PLAN_PRICE), "'%s' is negative", eq + 1);
 				return -1;
 			}
 			in->gpus[which].price_usd_per_hour = usd;
@@ -104,14 +159,14 @@ static int read_gpus(const struct param_values *v, const struct app_hw *hw, stru
 	}
 	for (int j = 0; j < in->gpu_count; j++)
 		if (isnan(in->gpus[j].price_usd_per_hour)) {
-			app_error(st, "no price for %s: give %s %s=USD", in->gpus[j].gpu->id, params_where(v, "price"),
-				  in->gpus[j].gpu->id);
+			app_error(st, "no price for %s: give %s %s=USD", in->gpus[j].gpu->id,
+				  params_where(v, PLAN_PRICE), in->gpus[j].gpu->id);
 			return -1;
 		}
 	return 0;
 }
 
-static int read_storage(const struct param_values *v, const char *param, const char *name, struct ridge_storage *out,
+static int read_storage(const struct param_values *v, int param, const char *name, struct ridge_storage *out,
 			struct app_status *st)
 {
 	if (!cost_storage_bytes(name, &out->bytes)) {
@@ -126,28 +181,28 @@ static int read_storage(const struct param_values *v, const char *param, const c
 static int read_dtypes(const struct param_values *v, struct ridge_plan_input *in, struct app_status *st)
 {
 	char names[RIDGE_PLAN_MAX_DTYPES][RIDGE_TEXT];
-	const char *list = params_has(v, "weight_dtype") ? params_text(v, "weight_dtype") : "bf16";
+	const char *list = params_has(v, PLAN_WEIGHT_DTYPE) ? params_text(v, PLAN_WEIGHT_DTYPE) : "bf16";
 	int n = split_list(list, names, RIDGE_PLAN_MAX_DTYPES);
 	if (n < 1) {
-		app_error_flag(st, params_where(v, "weight_dtype"), "'%s' is not a list of storage types (%s)", list,
+		app_error_flag(st, params_where(v, PLAN_WEIGHT_DTYPE), "'%s' is not a list of storage types (%s)", list,
 			       cost_storage_list());
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
-		if (read_storage(v, "weight_dtype", names[i], &in->dtype_storage[i], st) != 0)
+		if (read_storage(v, PLAN_WEIGHT_DTYPE, names[i], &in->dtype_storage[i], st) != 0)
 			return -1;
 		snprintf(in->dtype_names[i], sizeof in->dtype_names[i], "%s", names[i]);
 	}
 	in->dtype_count = n;
-	return read_storage(v, "kv_dtype", params_has(v, "kv_dtype") ? params_text(v, "kv_dtype") : "bf16", &in->kv,
-			    st);
+	return read_storage(v, PLAN_KV_DTYPE, params_has(v, PLAN_KV_DTYPE) ? params_text(v, PLAN_KV_DTYPE) : "bf16",
+			    &in->kv, st);
 }
 
 /* The config through the same reader as ridge cost decode --model; its warnings go into st. */
 static int read_model(const struct param_values *v, struct app_model_config *cfg, struct ridge_plan_input *in,
 		      struct app_status *st)
 {
-	const char *path = params_text(v, "model");
+	const char *path = params_text(v, PLAN_MODEL);
 	if (app_model_config_load(path, cfg, st) != 0)
 		return -1;
 	char err[400];
@@ -318,8 +373,8 @@ static int write_svg(const char *path, const struct ridge_plan_input *in, const 
 int plan_command(FILE *out, const struct param_values *v, cJSON **json, struct app_status *st)
 {
 	*json = NULL;
-	const char *svg_path = params_text(v, "svg");
-	if (svg_path && app_output_path_ok(params_where(v, "svg"), svg_path, st) != 0)
+	const char *svg_path = params_text(v, PLAN_SVG);
+	if (svg_path && app_output_path_ok(params_where(v, PLAN_SVG), svg_path, st) != 0)
 		return -1;
 	struct ridge_plan_input *in = calloc(1, sizeof *in);
 	struct ridge_plan_config *all = calloc(MAX_SPACE, sizeof *all);
@@ -333,23 +388,23 @@ int plan_command(FILE *out, const struct param_values *v, cJSON **json, struct a
 	}
 	if (read_model(v, cfg, in, st) != 0 || read_dtypes(v, in, st) != 0)
 		goto done;
-	if (app_hw_open(&hw, params_text(v, "hwdb"), params_text(v, "calibration"), st) != 0)
+	if (app_hw_open(&hw, params_text(v, PLAN_HWDB), params_text(v, PLAN_CALIBRATION), st) != 0)
 		goto done;
 	hw_open = true;
 	if (read_gpus(v, &hw, in, st) != 0)
 		goto done;
-	in->context = params_num(v, "context");
-	in->tpot_limit_s = params_num(v, "tpot");
-	in->ttft_limit_s = params_num(v, "ttft");
-	in->kernels_per_layer = params_has(v, "kernels_per_layer") ? params_num(v, "kernels_per_layer") : 0;
-	in->max_batch = params_has(v, "max_batch") ? params_num(v, "max_batch") : 256;
-	in->max_gpus = params_has(v, "max_gpus") ? params_num(v, "max_gpus") : 8;
-	int top = params_has(v, "top") ? (int)params_num(v, "top") : 5;
+	in->context = params_num(v, PLAN_CONTEXT);
+	in->tpot_limit_s = params_num(v, PLAN_TPOT);
+	in->ttft_limit_s = params_num(v, PLAN_TTFT);
+	in->kernels_per_layer = params_has(v, PLAN_KERNELS_PER_LAYER) ? params_num(v, PLAN_KERNELS_PER_LAYER) : 0;
+	in->max_batch = params_has(v, PLAN_MAX_BATCH) ? params_num(v, PLAN_MAX_BATCH) : 256;
+	in->max_gpus = params_has(v, PLAN_MAX_GPUS) ? params_num(v, PLAN_MAX_GPUS) : 8;
+	int top = params_has(v, PLAN_TOP) ? (int)params_num(v, PLAN_TOP) : 5;
 	int n = 0;
 	char err[400];
 	if (plan_space(in) > MAX_SPACE) {
-		app_error(st, "%s and %s give more than %d configurations", params_where(v, "max_batch"),
-			  params_where(v, "max_gpus"), MAX_SPACE);
+		app_error(st, "%s and %s give more than %d configurations", params_where(v, PLAN_MAX_BATCH),
+			  params_where(v, PLAN_MAX_GPUS), MAX_SPACE);
 		goto done;
 	}
 	if (plan_search(in, all, MAX_SPACE, &n, err, sizeof err) != 0) {
@@ -362,9 +417,9 @@ int plan_command(FILE *out, const struct param_values *v, cJSON **json, struct a
 	if (svg_path && write_svg(svg_path, in, all, n, st) != 0)
 		goto done;
 	int shown = top < n ? top : n;
-	if (params_flag(v, "json")) {
+	if (params_flag(v, PLAN_JSON)) {
 		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "model", params_text(v, "model"));
+		cJSON_AddStringToObject(o, "model", params_text(v, PLAN_MODEL));
 		json_number(o, "params", in->params);
 		json_number(o, "context", in->context);
 		json_number(o, "tpot_limit_s", in->tpot_limit_s);
@@ -383,7 +438,7 @@ int plan_command(FILE *out, const struct param_values *v, cJSON **json, struct a
 		fmt_seconds(in->ttft_limit_s, ttft, sizeof ttft);
 		cost_format_exact(in->params, p, sizeof p);
 		fprintf(out, "Serving plan for %s (%s parameters), context %.0f: TPOT <= %s, TTFT <= %s\n",
-			params_text(v, "model"), p, in->context, tpot, ttft);
+			params_text(v, PLAN_MODEL), p, in->context, tpot, ttft);
 		fprintf(out,
 			"  %d configurations priced (GPU x count x batch x weight dtype x launch), %d meet every limit\n",
 			n, meeting);

@@ -17,6 +17,9 @@
  * out. Returns
  * EXIT_OK, EXIT_PROBLEM (none meets the limits), EXIT_ENV (out failed), or
  * -1 with the error in st; the model config's warnings are in st either way. */
+/* ridge plan's options and --help (plan_calc.c); plan_command reads the values. */
+extern const struct params_command plan_params_command;
+
 int plan_command(FILE *out, const struct param_values *v, cJSON **json, struct app_status *st);
 
 #endif

@@ -7,6 +7,19 @@
 
 #include "app.h"
 
+struct params_command calc_params_command(const struct calc *calc)
+{
+	return (struct params_command){
+		.name = calc_command(calc),
+		.params = calc->params,
+		.param_count = calc->param_count,
+		.synopsis = calc->synopsis,
+		.description = calc->description,
+		.usage = calc->usage,
+		.check_required = true,
+	};
+}
+
 const char *calc_command(const struct calc *calc)
 {
 	return calc->command ? calc->command : calc->name;
@@ -106,7 +119,7 @@ cJSON *calc_run(const struct calc *calc, struct calc_input *in)
 	int i = extreme_input(in->values);
 	if (i >= 0)
 		snprintf(in->err, sizeof in->err, "%s: '%s' is out of range: the result '%s' overflows",
-			 params_where_at(in->values, i), in->values->text[i], key);
+			 params_where(in->values, i), in->values->text[i], key);
 	else
 		snprintf(in->err, sizeof in->err, "the inputs give a result out of range ('%s' overflows)", key);
 	return NULL;

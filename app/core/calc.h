@@ -58,21 +58,30 @@ struct calc {
 /* The command's name in messages and --help: .command, or the name. */
 const char *calc_command(const struct calc *calc);
 
+/* The calculator as a command for the option parser (params.h): its name,
+ * table, synopsis, description and usage, no operands, required rows
+ * checked. */
+struct params_command calc_params_command(const struct calc *calc);
+
 /* A calculator's table of inputs in its struct calc: .params and .param_count. */
 #define CALC_PARAMS(table) .params = (table), .param_count = (int)(sizeof(table) / sizeof((table)[0]))
 /* Its inputs, run and printer, the three every calculator has, on one line. */
 #define CALC_IMPL(table, run_fn, print_fn) CALC_PARAMS(table), .run = (run_fn), .print = (print_fn)
 
-/* The parameters every GPU calculator takes on the command line. */
-/* One table row each, as in the tables they end. */
-/* clang-format off */
-#define CALC_GPU_PARAMS                                                                                                   \
-	{ "gpu", PARAM_TEXT, 0, NULL, 0, 0, 0, "GPU", "hwdb id or alias (default " APP_DEFAULT_GPU ")", NULL, NULL },     \
-	{ "hwdb", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "DIR", "also load the hwdb entries in DIR", NULL, NULL },         \
-	{ "calibration", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE", "a ridge-probe calibration (measured ceilings)", \
-	  NULL, NULL }
-#define CALC_JSON_PARAM { "json", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL, "one JSON document on stdout (SI units)", NULL, NULL }
-/* clang-format on */
+/* The rows every GPU calculator takes on the command line, as constructors
+ * (params.h) and as X-macro lines for a table whose index names start P:
+ * CALC_GPU_ROWS(X, GEMM) is GEMM_GPU, GEMM_HWDB, GEMM_CALIBRATION. */
+#define CALC_GPU_ROW PARAM_TEXT_ROW("gpu", .metavar = "GPU", .help = "hwdb id or alias (default " APP_DEFAULT_GPU ")")
+#define CALC_HWDB_ROW \
+	PARAM_TEXT_ROW("hwdb", .flags = PARAM_CLI_ONLY, .metavar = "DIR", .help = "also load the hwdb entries in DIR")
+#define CALC_CALIBRATION_ROW                                                      \
+	PARAM_TEXT_ROW("calibration", .flags = PARAM_CLI_ONLY, .metavar = "FILE", \
+		       .help = "a ridge-probe calibration (measured ceilings)")
+#define CALC_GPU_ROWS(X, P) X(P##_GPU, CALC_GPU_ROW) X(P##_HWDB, CALC_HWDB_ROW) X(P##_CALIBRATION, CALC_CALIBRATION_ROW)
+#define CALC_JSON_ROW PARAM_FLAG_ROW("json", .flags = PARAM_CLI_ONLY, .help = "one JSON document on stdout (SI units)")
+/* TRANSITION */
+#define CALC_GPU_PARAMS CALC_GPU_ROW, CALC_HWDB_ROW, CALC_CALIBRATION_ROW
+#define CALC_JSON_PARAM CALC_JSON_ROW
 
 /* calc->run, and the one check of its result: a number that is not finite
  * (json_number saw it) refuses the result (NULL, in->err naming the

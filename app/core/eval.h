@@ -82,4 +82,10 @@ struct app_model_config;
 const struct app_model_config *eval_item_model_config(const struct eval_item *item);
 const char *eval_item_model_name(const struct eval_item *item);
 
+/* ridge eval's options, and the command with its --help, which lists the
+ * kinds of eval_kinds[] (eval_kinds.c). */
+#define EVAL_PARAMS(X) X(EVAL_HWDB, CALC_HWDB_ROW) X(EVAL_CALIBRATION, CALC_CALIBRATION_ROW) X(EVAL_JSON, CALC_JSON_ROW)
+PARAMS_ENUM(eval_params, EVAL_PARAMS);
+const struct params_command *eval_params_command(void);
+
 #endif

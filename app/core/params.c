@@ -12,6 +12,14 @@
 #include "calc.h"
 #include "app.h"
 
+/* TRANSITION: the definitions below are the functions, not params.h's macros. */
+#undef params_has
+#undef params_num
+#undef params_text
+#undef params_where
+#undef params_flag
+#undef params_node
+
 void params_init(struct param_values *v, const struct param *spec, int count)
 {
 	memset(v, 0, sizeof *v);
@@ -51,11 +59,6 @@ static const char *flag_text(const char *name)
 	return flag;
 }
 
-const char *params_where_at(const struct param_values *v, int i)
-{
-	return v->where[i] ? v->where[i] : flag_text(v->spec[i].name);
-}
-
 int params_missing(const struct param_values *v)
 {
 	for (int i = 0; i < v->count; i++)
@@ -72,6 +75,51 @@ int params_index(const struct param *spec, int count, const char *name)
 	return -1;
 }
 
+/* An index code passed: in the table, or -1 (a name params_index did not find). */
+static bool given(const struct param_values *v, int i)
+{
+	if (i < -1 || i >= v->count) {
+		/* An index of another table, or past this one's end. */
+		fprintf(stderr, "ridge: internal error: no parameter %d in a table of %d\n", i, v->count);
+		abort();
+	}
+	return i >= 0 && v->set[i];
+}
+
+bool params_has(const struct param_values *v, int i)
+{
+	return given(v, i);
+}
+
+double params_num(const struct param_values *v, int i)
+{
+	return given(v, i) ? v->num[i] : 0;
+}
+
+const char *params_text(const struct param_values *v, int i)
+{
+	return given(v, i) ? v->text[i] : NULL;
+}
+
+bool params_flag(const struct param_values *v, int i)
+{
+	return given(v, i) && v->num[i] != 0;
+}
+
+const void *params_node(const struct param_values *v, int i)
+{
+	return given(v, i) ? v->node[i] : NULL;
+}
+
+const char *params_where(const struct param_values *v, int i)
+{
+	given(v, i);
+	if (i < 0)
+		return "--?";
+	return v->where[i] ? v->where[i] : flag_text(v->spec[i].name);
+}
+
+/* A row the code names must be in the table (generic code: json_fields keys). */
 static int must_index(const struct param_values *v, const char *name)
 {
 	int i = params_index(v->spec, v->count, name);
@@ -83,45 +131,39 @@ static int must_index(const struct param_values *v, const char *name)
 	return i;
 }
 
-bool params_has(const struct param_values *v, const char *name)
-{
-	return v->set[must_index(v, name)];
-}
-
-double params_num(const struct param_values *v, const char *name)
-{
-	return v->num[must_index(v, name)];
-}
-
 void params_read_fields(const struct param_values *v, void *dst, const struct json_field *fields, size_t count)
 {
-	for (size_t i = 0; i < count; i++)
-		if (!json_field_set_number(&fields[i], dst, params_num(v, fields[i].key)) &&
-		    fields[i].kind == JSON_FIELD_BOOL)
-			*(bool *)((char *)dst + fields[i].offset) = params_flag(v, fields[i].key);
+	for (size_t i = 0; i < count; i++) {
+		int p = must_index(v, fields[i].key);
+		if (!json_field_set_number(&fields[i], dst, params_num(v, p)) && fields[i].kind == JSON_FIELD_BOOL)
+			*(bool *)((char *)dst + fields[i].offset) = params_flag(v, p);
+	}
 }
 
-const char *params_text(const struct param_values *v, const char *name)
+/* TRANSITION */
+bool params_has_named(const struct param_values *v, const char *name)
 {
-	int i = must_index(v, name);
-	return v->set[i] ? v->text[i] : NULL;
+	return params_has(v, must_index(v, name));
 }
-
-const char *params_where(const struct param_values *v, const char *name)
+double params_num_named(const struct param_values *v, const char *name)
 {
-	return params_where_at(v, must_index(v, name));
+	return params_num(v, must_index(v, name));
 }
-
-bool params_flag(const struct param_values *v, const char *name)
+const char *params_text_named(const struct param_values *v, const char *name)
 {
-	int i = must_index(v, name);
-	return v->set[i] && v->num[i] != 0;
+	return params_text(v, must_index(v, name));
 }
-
-const void *params_node(const struct param_values *v, const char *name)
+const char *params_where_named(const struct param_values *v, const char *name)
 {
-	int i = must_index(v, name);
-	return v->set[i] ? v->node[i] : NULL;
+	return params_where(v, must_index(v, name));
+}
+bool params_flag_named(const struct param_values *v, const char *name)
+{
+	return params_flag(v, must_index(v, name));
+}
+const void *params_node_named(const struct param_values *v, const char *name)
+{
+	return params_node(v, must_index(v, name));
 }
 
 void params_flag_name(const char *name, char *buf, size_t len)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "calc.h"
 
 const report_section_fn report_sections[] = {
 	report_hardware, report_roofline, report_align, report_cost, report_occupancy,
@@ -161,3 +162,27 @@ void report_hardware(FILE *out, const struct ridge_gpu *g, cJSON *json)
 	}
 	report_measured(out, g, NULL);
 }
+
+/* ---- the command line: ridge report ---- */
+
+static const char report_usage[] =
+	"usage: ridge report [--gpu GPU] [--hwdb DIR] [--calibration FILE] [--json]\n"
+	"\n"
+	"A one-page report on a GPU (default " APP_DEFAULT_GPU "): its ceilings and ridge points,\n"
+	"and each calculator run on the worked examples of chapter 7 (GPU kernels) of the textbook\n"
+	"AI/ML Infrastructure from Silicon to Scale (Venkat Vinjam), cited by section.\n"
+	"\n"
+	"  --gpu GPU           hwdb id or alias (default: the calibration's GPU, else " APP_DEFAULT_GPU ")\n"
+	"  --hwdb DIR          also load the hwdb entries in DIR\n"
+	"  --calibration FILE  a ridge-probe calibration: measured ceilings, set against the spec sheet\n"
+	"  --json              every section as one JSON document on stdout (SI units; the keys of\n"
+	"                      ridge hw show, roofline, align, launch, cost and occupancy --json)\n";
+
+static const struct param report_params[] = PARAMS_ROWS(REPORT_PARAMS);
+
+const struct params_command report_params_command = {
+	.name = "report",
+	PARAMS_COMMAND_TABLE(report_params),
+	.usage = report_usage,
+	.operands = PARAMS_OPERANDS_ANY,
+};

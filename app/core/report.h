@@ -11,6 +11,8 @@
 #include <stdio.h>
 
 #include "gpu.h"
+#include "calc.h"
+#include "params.h"
 
 typedef void (*report_section_fn)(FILE *out, const struct ridge_gpu *gpu, cJSON *json);
 
@@ -23,5 +25,10 @@ void report_occupancy(FILE *out, const struct ridge_gpu *gpu,
 
 extern const report_section_fn report_sections[];
 extern const size_t report_section_count;
+
+/* ridge report's options and --help (report.c). */
+#define REPORT_PARAMS(X) CALC_GPU_ROWS(X, REPORT) X(REPORT_JSON, CALC_JSON_ROW)
+PARAMS_ENUM(report_params, REPORT_PARAMS);
+extern const struct params_command report_params_command;
 
 #endif

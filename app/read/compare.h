@@ -16,6 +16,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "calc.h"
+#include "params.h"
+
 enum compare_kind { COMPARE_PROBE, COMPARE_VALIDATION, COMPARE_GENERIC };
 enum compare_verdict { COMPARE_NOISE, COMPARE_IMPROVEMENT, COMPARE_BETTER, COMPARE_REGRESSION };
 
@@ -78,5 +81,14 @@ void comparison_print(FILE *out, const struct comparison *c);
 /* The same as one document, for the front end to print. */
 cJSON *comparison_json(const struct comparison *c);
 void comparison_close(struct comparison *c);
+
+/* ridge compare BASE AFTER's options (the command: compare_view.c). */
+#define COMPARE_PARAMS(X)                                                                          \
+	X(COMPARE_THRESHOLD, PARAM_FRAC("threshold", 0, 1, .metavar = "F",                         \
+					.help = "the smallest gain that counts as an improvement " \
+						"(default 3%)"))                                   \
+	X(COMPARE_JSON, CALC_JSON_ROW)
+PARAMS_ENUM(compare_params, COMPARE_PARAMS);
+extern const struct params_command compare_params_command;
 
 #endif

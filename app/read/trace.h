@@ -15,6 +15,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "calc.h"
+#include "params.h"
+
 enum trace_format { TRACE_NSYS_SQLITE, TRACE_PYTORCH_JSON };
 
 #define TRACE_NAME 256
@@ -114,5 +117,17 @@ int trace_report_open(struct trace_report *r, struct app_status *st);
 void trace_report_print(FILE *out, const struct trace_report *r);
 cJSON *trace_report_json(const struct trace_report *r);
 void trace_report_close(struct trace_report *r);
+
+/* ridge trace FILE's options (the command: trace_view.c). */
+#define TRACE_PARAMS(X)                                                                                           \
+	X(TRACE_STEPS, PARAM_INT("steps", 1, PARAM_BATCH_MAX, .metavar = "N",                                     \
+				 .help = "the trace covers N steps (decode steps, iterations): per-step counts")) \
+	X(TRACE_TOKENS, PARAM_INT("tokens", 1, PARAM_TOKENS_MAX, .metavar = "N",                                  \
+				  .help = "the trace produced N tokens: per-token counts"))                       \
+	X(TRACE_TOP, PARAM_INT("top", 1, PARAM_COUNT_MAX, .metavar = "N",                                         \
+			       .help = "kernels listed, longest total first (default 10)"))                       \
+	X(TRACE_JSON, CALC_JSON_ROW)
+PARAMS_ENUM(trace_params, TRACE_PARAMS);
+extern const struct params_command trace_params_command;
 
 #endif

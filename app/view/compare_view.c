@@ -184,3 +184,29 @@ cJSON *comparison_json(const struct comparison *c)
 	cJSON_AddNumberToObject(doc, "noise", c->verdicts[COMPARE_NOISE]);
 	return doc;
 }
+
+/* ---- the command line: ridge compare BASE AFTER ---- */
+
+static const char compare_synopsis[] = "usage: ridge compare BASE.json AFTER.json [--threshold F] [--json]";
+static const char compare_description[] =
+	"Compares two benchmark runs name by name: ridge-probe JSON (each measurement's\n"
+	"seconds), validation JSON (measured_s with its cv) or any JSON list of\n"
+	"{\"name\", \"samples\": [...]} (samples are costs, lower is better, unless the file or\n"
+	"the item says \"better\": \"higher\"). Per name: the medians, the delta, each run's\n"
+	"standard deviation and the verdict:\n"
+	"  noise        |delta| below either run's standard deviation\n"
+	"  improvement  beyond both and better by more than the threshold (3%)\n"
+	"  better       beyond both, better by less than the threshold\n"
+	"  regression   beyond both and worse, by any amount\n"
+	"Exit status: 0 no regression, 1 at least one regression, 2 bad input.\n";
+
+static const struct param compare_params[] = PARAMS_ROWS(COMPARE_PARAMS);
+
+const struct params_command compare_params_command = {
+	.name = "compare",
+	PARAMS_COMMAND_TABLE(compare_params),
+	.synopsis = compare_synopsis,
+	.description = compare_description,
+	.operands = 2,
+	.need = "compare needs two files, BASE.json and AFTER.json (see 'ridge compare --help')",
+};

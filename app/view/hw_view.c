@@ -4,6 +4,7 @@
 #include "hw_view.h"
 
 #include "schema.h"
+#include "calc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -575,3 +576,31 @@ void hw_check_all_close(struct hw_check_all *c)
 {
 	hwdb_close(&c->db);
 }
+
+/* ---- the command line: ridge hw ---- */
+
+static const char hw_usage[] = "usage: ridge hw list  [--json] [--hwdb DIR]\n"
+			       "       ridge hw show  GPU [--json] [--hwdb DIR] [--calibration FILE]\n"
+			       "       ridge hw check [FILE...] [--json] [--hwdb DIR]\n"
+			       "\n"
+			       "  list    every known GPU: id, name, vendor, architecture, headline rates\n"
+			       "  show    one entry in full, with the sources of its numbers (GPU: id or alias,\n"
+			       "          e.g. h100-sxm or \"NVIDIA H100 80GB HBM3\")\n"
+			       "  check   validate entries (schema, units, ranges, plausibility); with no FILE,\n"
+			       "          every entry ridge would load. Exit 1 if any entry is bad.\n"
+			       "\n"
+			       "  --json              one JSON document on stdout (SI units)\n"
+			       "  --hwdb DIR          also load every *.yaml in DIR (overrides by id)\n"
+			       "  --calibration FILE  also load FILE (a ridge-probe calibration)\n"
+			       "\n"
+			       "Entries load from the built-in database, then $XDG_CONFIG_HOME/ridge/hwdb\n"
+			       "(~/.config/ridge/hwdb), then each directory in $RIDGE_HWDB (colon-separated).\n";
+
+static const struct param hw_params[] = PARAMS_ROWS(HW_PARAMS);
+
+const struct params_command hw_params_command = {
+	.name = "hw",
+	PARAMS_COMMAND_TABLE(hw_params),
+	.usage = hw_usage,
+	.operands = PARAMS_OPERANDS_ANY,
+};

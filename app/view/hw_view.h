@@ -8,6 +8,8 @@
 #include <stdio.h>
 
 #include "app.h"
+#include "calc.h"
+#include "params.h"
 
 /* hw list: every entry, one line each (or a JSON array of objects). */
 cJSON *hw_list_json(const struct app_hw *hw);
@@ -39,5 +41,10 @@ int hw_check_all_open(struct hw_check_all *c, const char *hwdb_dir, struct app_s
 cJSON *hw_check_all_json(const struct hw_check_all *c);
 void hw_check_all_print(FILE *out, const struct hw_check_all *c);
 void hw_check_all_close(struct hw_check_all *c);
+
+/* ridge hw's options (after the subcommand) and --help (hw_view.c). */
+#define HW_PARAMS(X) X(HW_HWDB, CALC_HWDB_ROW) X(HW_CALIBRATION, CALC_CALIBRATION_ROW) X(HW_JSON, CALC_JSON_ROW)
+PARAMS_ENUM(hw_params, HW_PARAMS);
+extern const struct params_command hw_params_command;
 
 #endif

@@ -219,3 +219,24 @@ cJSON *model_view_document(const char *path, double tokens, const char *kv_name,
 	free(config);
 	return doc;
 }
+
+/* ---- the command line: ridge model FILE ---- */
+
+static const char model_synopsis[] = "usage: ridge model FILE [--tokens T] [--kv-dtype DT] [--json]";
+static const char model_description[] =
+	"Reads a Hugging Face config.json (or the same keys in YAML) and prints what ridge understood:\n"
+	"the architecture (dense, GQA/MQA, sliding window, MoE routed and shared experts, MLA), the\n"
+	"parameters (total; active per token), every weight GEMM of a layer as M x N x K for T tokens\n"
+	"(an expert GEMM sees T x k / E of them), the KV-cache bytes per token and the kernels one\n"
+	"layer launches. Keys it cannot interpret are named in warnings.\n";
+
+static const struct param model_view_params[] = PARAMS_ROWS(MODEL_VIEW_PARAMS);
+
+const struct params_command model_params_command = {
+	.name = "model",
+	PARAMS_COMMAND_TABLE(model_view_params),
+	.synopsis = model_synopsis,
+	.description = model_description,
+	.operands = 1,
+	.need = "model needs a config file: ridge model FILE (see 'ridge model --help')",
+};

@@ -6,6 +6,8 @@
 #include <cjson/cJSON.h>
 #include <stdio.h>
 
+#include "calc.h"
+#include "params.h"
 #include "status.h"
 
 /* Reads the config at path and describes it: the architecture, the
@@ -17,5 +19,15 @@ cJSON *model_view_document(const char *path, double tokens, const char *kv_name,
 
 /* The document as text on out. */
 void model_view_print(FILE *out, const cJSON *d);
+
+/* ridge model FILE's options (the command: model_view.c). */
+#define MODEL_VIEW_PARAMS(X)                                                                                 \
+	X(MODEL_TOKENS, PARAM_INT("tokens", 1, PARAM_TOKENS_MAX, .metavar = "T",                             \
+				  .help = "tokens through the GEMMs (M; default 1: decode at batch 1)"))     \
+	X(MODEL_KV_DTYPE, PARAM_TEXT_ROW("kv_dtype", .metavar = "DT",                                        \
+					 .help = "KV-cache storage for the bytes per token (default bf16)")) \
+	X(MODEL_JSON, CALC_JSON_ROW)
+PARAMS_ENUM(model_view_params, MODEL_VIEW_PARAMS);
+extern const struct params_command model_params_command;
 
 #endif

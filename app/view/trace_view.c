@@ -204,3 +204,27 @@ cJSON *trace_report_json(const struct trace_report *r)
 	json_put_fields(cJSON_AddObjectToObject(doc, "gaps"), s, gap_fields, JSON_FIELD_COUNT(gap_fields));
 	return doc;
 }
+
+/* ---- the command line: ridge trace FILE ---- */
+
+static const char trace_synopsis[] =
+	"usage: ridge trace FILE.sqlite|FILE.json [--steps N] [--tokens N] [--top N] [--json]";
+static const char trace_description[] =
+	"Reads a profiler trace: an Nsight Systems SQLite export (nsys export --type sqlite\n"
+	"REPORT.nsys-rep) or a PyTorch profiler trace (prof.export_chrome_trace(PATH) with\n"
+	"ProfilerActivity.CUDA). Prints the kernels by total time (calls, average, grid,\n"
+	"block, registers, the operator that issued them), launches and kernel time per\n"
+	"step or token, host API time (launch cost per call, cudaMalloc, synchronizations,\n"
+	"device-to-host copies) and the gaps where the GPU ran no kernel.\n"
+	"ridge launch --trace FILE takes the kernels per step and the cost per launch from it.\n";
+
+static const struct param trace_params[] = PARAMS_ROWS(TRACE_PARAMS);
+
+const struct params_command trace_params_command = {
+	.name = "trace",
+	PARAMS_COMMAND_TABLE(trace_params),
+	.synopsis = trace_synopsis,
+	.description = trace_description,
+	.operands = 1,
+	.need = "trace needs a file: an nsys SQLite export or a PyTorch trace (see 'ridge trace --help')",
+};

@@ -76,7 +76,7 @@ static const struct param *table_param(const struct calc *calc, const char *name
 }
 
 /* Parses `ridge <command> ARGS` through the calculator's own path; returns
- * what params_parse_argv_usage returned, stderr in err. */
+ * the exit code params_parse gave (EXIT_OK when it parsed), stderr in err. */
 static int parse_calc(const struct calc *calc, struct param_values *v, const char *const *args, int n, char *err,
 		      size_t err_len)
 {
@@ -84,9 +84,13 @@ static int parse_calc(const struct calc *calc, struct param_values *v, const cha
 	argv[0] = (char *)calc_command(calc);
 	for (int i = 0; i < n; i++)
 		argv[i + 1] = (char *)args[i];
-	params_init(v, calc->params, calc->param_count);
+	struct params_command cmd = calc_params_command(calc);
+	cmd.usage = "usage\n";
+	cmd.check_required = false;
 	capture_begin();
-	int rc = params_parse_argv_usage(v, calc_command(calc), "usage\n", n + 1, argv);
+	int rc = EXIT_OK;
+	if (params_parse(v, &cmd, n + 1, argv, &rc) >= 0)
+		rc = EXIT_OK;
 	capture_end(err, err_len);
 	return rc;
 }
