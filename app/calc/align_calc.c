@@ -68,41 +68,42 @@ static const char usage_text[] =
  * file). Without dims and model an item checks the shape keys, from the item
  * or the scenario's model section. */
 #define ALIGN_RANGE "1..2147483647"
-#define SHAPE_PARAM(name, help)                                                                          \
-	{                                                                                                \
-		name, PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY,                                 \
-			PARAM_MODEL | PARAM_FILE_ONLY | PARAM_OPEN_LO, "N", help, "greater than 0", NULL \
-	}
+#define SHAPE_ROW(name, help_)                                                                                 \
+	PARAM_NUM(name, RIDGE_UNIT_COUNT, 0, INFINITY, .flags = PARAM_MODEL | PARAM_FILE_ONLY | PARAM_OPEN_LO, \
+		  .metavar = "N", .help = help_, .range = "greater than 0")
 
-static const struct param align_params[] = {
-	{ "dtype", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, "DT", "fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4", NULL,
-	  NULL },
-	{ "dims", PARAM_TEXT, 0, NULL, 0, 0, PARAM_JOIN, "LIST", "dimensions: 6000,21845 or d_model=6000,ffn=21845",
-	  NULL, NULL },
-	{ "model", PARAM_TEXT, 0, NULL, 0, 0, 0, "FILE", "a Hugging Face config.json, or the same keys in YAML", NULL,
-	  NULL },
-	{ "tokens", PARAM_INTEGER, 0, NULL, 1, 2147483647.0, 0, "T", "M, the tokens in one GEMM (default 4096)",
-	  ALIGN_RANGE, NULL },
-	{ "tile", PARAM_TEXT, 0, NULL, 0, 0, 0, "MxN", "CTA output tile (default 128x128)", NULL, NULL },
-	{ "ctas_per_sm", PARAM_INTEGER, 0, NULL, 1, 64, 0, "N", "CTAs resident per SM at once (default 1)", NULL,
-	  NULL },
-	{ "multiple_of", PARAM_INTEGER, 0, NULL, 1, 2147483647.0, 0, "N", "SwiGLU rounding", ALIGN_RANGE, NULL },
-	{ "ffn_dim_multiplier", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_OPEN_LO, "X",
-	  "SwiGLU multiplier", "greater than 0", NULL },
-	SHAPE_PARAM("hidden_size", "hidden_size"),
-	SHAPE_PARAM("intermediate_size", "intermediate_size"),
-	SHAPE_PARAM("heads", "num_attention_heads"),
-	SHAPE_PARAM("kv_heads", "num_key_value_heads (default heads)"),
-	SHAPE_PARAM("head_dim", "head_dim (default hidden_size / heads)"),
-	SHAPE_PARAM("vocab_size", "vocab_size"),
-	SHAPE_PARAM("layers", "num_hidden_layers"),
-	CALC_GPU_PARAMS,
-	CALC_JSON_PARAM,
-};
+#define ALIGN_PARAMS(X)                                                                                               \
+	X(ALIGN_DTYPE, PARAM_TEXT_ROW("dtype", .flags = PARAM_REQUIRED, .metavar = "DT",                              \
+				      .help = "fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4"))                               \
+	X(ALIGN_DIMS, PARAM_TEXT_ROW("dims", .flags = PARAM_JOIN, .metavar = "LIST",                                  \
+				     .help = "dimensions: 6000,21845 or d_model=6000,ffn=21845"))                     \
+	X(ALIGN_MODEL,                                                                                                \
+	  PARAM_TEXT_ROW("model", .metavar = "FILE", .help = "a Hugging Face config.json, or the same keys in YAML")) \
+	X(ALIGN_TOKENS, PARAM_INT("tokens", 1, PARAM_INT32_MAX, .metavar = "T",                                       \
+				  .help = "M, the tokens in one GEMM (default 4096)", .range = ALIGN_RANGE))          \
+	X(ALIGN_TILE, PARAM_TEXT_ROW("tile", .metavar = "MxN", .help = "CTA output tile (default 128x128)"))          \
+	X(ALIGN_CTAS_PER_SM,                                                                                          \
+	  PARAM_INT("ctas_per_sm", 1, 64, .metavar = "N", .help = "CTAs resident per SM at once (default 1)"))        \
+	X(ALIGN_MULTIPLE_OF, PARAM_INT("multiple_of", 1, PARAM_INT32_MAX, .metavar = "N", .help = "SwiGLU rounding",  \
+				       .range = ALIGN_RANGE))                                                         \
+	X(ALIGN_FFN_DIM_MULTIPLIER,                                                                                   \
+	  PARAM_NUM("ffn_dim_multiplier", RIDGE_UNIT_COUNT, 0, INFINITY, .flags = PARAM_OPEN_LO, .metavar = "X",      \
+		    .help = "SwiGLU multiplier", .range = "greater than 0"))                                          \
+	X(ALIGN_HIDDEN_SIZE, SHAPE_ROW("hidden_size", "hidden_size"))                                                 \
+	X(ALIGN_INTERMEDIATE_SIZE, SHAPE_ROW("intermediate_size", "intermediate_size"))                               \
+	X(ALIGN_HEADS, SHAPE_ROW("heads", "num_attention_heads"))                                                     \
+	X(ALIGN_KV_HEADS, SHAPE_ROW("kv_heads", "num_key_value_heads (default heads)"))                               \
+	X(ALIGN_HEAD_DIM, SHAPE_ROW("head_dim", "head_dim (default hidden_size / heads)"))                            \
+	X(ALIGN_VOCAB_SIZE, SHAPE_ROW("vocab_size", "vocab_size"))                                                    \
+	X(ALIGN_LAYERS, SHAPE_ROW("layers", "num_hidden_layers"))                                                     \
+	CALC_GPU_ROWS(X, ALIGN)                                                                                       \
+	X(ALIGN_JSON, CALC_JSON_ROW)
+PARAMS_TABLE(align_params, ALIGN_PARAMS);
 
 /* The shape keys, in the order of shape_config()'s fields. */
-static const char *const shape_keys[] = { "hidden_size", "intermediate_size", "heads",  "kv_heads",
-					  "head_dim",    "vocab_size",        "layers", NULL };
+static const int shape_keys[] = { ALIGN_HIDDEN_SIZE, ALIGN_INTERMEDIATE_SIZE, ALIGN_HEADS, ALIGN_KV_HEADS,
+				  ALIGN_HEAD_DIM,    ALIGN_VOCAB_SIZE,        ALIGN_LAYERS };
+#define SHAPE_KEYS (int)(sizeof shape_keys / sizeof shape_keys[0])
 
 /* "MxN", each 1..RIDGE_ALIGN_MAX_TILE, with app_parse_int's messages. */
 static int parse_tile(const char *where, const char *text, struct ridge_align_tile *tile, char *err, size_t err_len)
@@ -147,29 +148,29 @@ static int read_settings(struct calc_input *in, struct align_settings *set)
 {
 	const struct param_values *v = in->values;
 	align_settings_default(set);
-	const char *dtype = params_text(v, "dtype");
+	const char *dtype = params_text(v, ALIGN_DTYPE);
 	if (!ridge_dtype_parse(dtype, &set->dtype)) {
-		snprintf(in->err, sizeof in->err, "%s: unknown dtype '%s' (known: %s)", params_where(v, "dtype"), dtype,
-			 ridge_dtype_list());
+		snprintf(in->err, sizeof in->err, "%s: unknown dtype '%s' (known: %s)", params_where(v, ALIGN_DTYPE),
+			 dtype, ridge_dtype_list());
 		return -1;
 	}
-	if (params_has(v, "tokens"))
-		set->tokens = (long long)params_num(v, "tokens");
+	if (params_has(v, ALIGN_TOKENS))
+		set->tokens = (long long)params_num(v, ALIGN_TOKENS);
 	set->tokens_where = in->item ? "tokens" : "--tokens";
-	if (params_has(v, "tile") &&
-	    parse_tile(params_where(v, "tile"), params_text(v, "tile"), &set->tile, in->err, sizeof in->err) != 0)
+	if (params_has(v, ALIGN_TILE) && parse_tile(params_where(v, ALIGN_TILE), params_text(v, ALIGN_TILE), &set->tile,
+						    in->err, sizeof in->err) != 0)
 		return -1;
-	if (params_has(v, "ctas_per_sm"))
-		set->tile.ctas_per_sm = (int)params_num(v, "ctas_per_sm");
-	if ((set->has_multiple_of = params_has(v, "multiple_of")))
-		set->multiple_of = (long long)params_num(v, "multiple_of");
-	if ((set->has_multiplier = params_has(v, "ffn_dim_multiplier")))
-		set->multiplier = params_num(v, "ffn_dim_multiplier");
+	if (params_has(v, ALIGN_CTAS_PER_SM))
+		set->tile.ctas_per_sm = (int)params_num(v, ALIGN_CTAS_PER_SM);
+	if ((set->has_multiple_of = params_has(v, ALIGN_MULTIPLE_OF)))
+		set->multiple_of = (long long)params_num(v, ALIGN_MULTIPLE_OF);
+	if ((set->has_multiplier = params_has(v, ALIGN_FFN_DIM_MULTIPLIER)))
+		set->multiplier = params_num(v, ALIGN_FFN_DIM_MULTIPLIER);
 	return 0;
 }
 
 /* A shape key as a config value: a whole number up to RIDGE_ALIGN_MAX_DIM. */
-static int shape_value(struct calc_input *in, const char *key, bool *has, long long *out)
+static int shape_value(struct calc_input *in, int key, bool *has, long long *out)
 {
 	const struct param_values *v = in->values;
 	*has = params_has(v, key);
@@ -196,13 +197,14 @@ static int shape_config(struct calc_input *in, struct app_model_config *cfg)
 				&m->num_hidden_layers };
 	bool has[7];
 	char missing[200] = "";
-	for (int i = 0; shape_keys[i]; i++) {
+	for (int i = 0; i < SHAPE_KEYS; i++) {
 		if (shape_value(in, shape_keys[i], &has[i], fields[i]) != 0)
 			return -1;
 		bool optional = fields[i] == &m->num_key_value_heads || fields[i] == &m->head_dim;
 		if (!has[i] && !optional) {
 			size_t used = strlen(missing);
-			snprintf(missing + used, sizeof missing - used, "%s%s", used ? ", " : "", shape_keys[i]);
+			snprintf(missing + used, sizeof missing - used, "%s%s", used ? ", " : "",
+				 align_params[shape_keys[i]].name);
 		}
 	}
 	if (missing[0]) {
@@ -229,8 +231,8 @@ static void shape_source(const struct calc_input *in, char *buf, size_t len)
 {
 	const char *section = eval_item_model_name(in->item);
 	bool own = false;
-	for (int i = 0; shape_keys[i]; i++)
-		own |= eval_item_gives(in->item, shape_keys[i]);
+	for (int i = 0; i < SHAPE_KEYS; i++)
+		own |= eval_item_gives(in->item, align_params[shape_keys[i]].name);
 	if (!section)
 		snprintf(buf, len, "the item's shape keys");
 	else
@@ -387,8 +389,8 @@ static cJSON *align_json(const struct align_run *run, const char *model_file, co
 static int check_inputs(struct calc_input *in, bool *dims, bool *model)
 {
 	const struct param_values *v = in->values;
-	*dims = params_has(v, "dims");
-	*model = params_has(v, "model");
+	*dims = params_has(v, ALIGN_DIMS);
+	*model = params_has(v, ALIGN_MODEL);
 	if (*dims && *model) {
 		snprintf(in->err, sizeof in->err,
 			 in->item ? "give dims or model, not both" : "give --dims or --model, not both");
@@ -402,8 +404,8 @@ static int check_inputs(struct calc_input *in, bool *dims, bool *model)
 		}
 		return 0;
 	}
-	for (int i = 0; shape_keys[i] && (*dims || *model); i++) {
-		if (eval_item_gives(in->item, shape_keys[i])) {
+	for (int i = 0; i < SHAPE_KEYS && (*dims || *model); i++) {
+		if (eval_item_gives(in->item, align_params[shape_keys[i]].name)) {
 			snprintf(in->err, sizeof in->err,
 				 "%s: the shape keys describe the model to check; give them without %s (or drop %s)",
 				 params_where(v, shape_keys[i]), *dims ? "dims" : "model", *dims ? "dims" : "model");
@@ -429,15 +431,16 @@ static cJSON *align_calc_run(struct calc_input *in)
 	if (align_run_start(run, in->gpu, &set, in->err, sizeof in->err) != 0) {
 		char why[sizeof in->err];
 		snprintf(why, sizeof why, "%s", in->err);
-		calc_fail(in, "%s: %s", params_where(v, "dtype"), why);
+		calc_fail(in, "%s: %s", params_where(v, ALIGN_DTYPE), why);
 		goto done;
 	}
 	if (dims) {
-		if (align_run_dims(run, params_text(v, "dims"), params_where(v, "dims"), in->err, sizeof in->err) != 0)
+		if (align_run_dims(run, params_text(v, ALIGN_DIMS), params_where(v, ALIGN_DIMS), in->err,
+				   sizeof in->err) != 0)
 			goto done;
 		result = align_json(run, NULL, NULL);
 	} else if (model) {
-		const char *file = params_text(v, "model");
+		const char *file = params_text(v, ALIGN_MODEL);
 		char path[1024];
 		if (in->item)
 			eval_item_path(in->item, file, path, sizeof path);
@@ -447,7 +450,7 @@ static cJSON *align_calc_run(struct calc_input *in)
 		if (app_model_config_load(path, &config, in->st) != 0) {
 			/* The loader said why; a scenario adds where. */
 			if (in->item)
-				calc_fail(in, "%s: cannot use '%s' (above)", params_where(v, "model"), file);
+				calc_fail(in, "%s: cannot use '%s' (above)", params_where(v, ALIGN_MODEL), file);
 			else
 				in->err[0] = '\0';
 			goto done;

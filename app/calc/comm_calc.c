@@ -10,23 +10,27 @@
 #include "comm.h"
 #include "json_fields.h"
 
-static const struct param comm_params[] = {
-	{ "op", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, "OP",
-	  "all-reduce, all-gather, reduce-scatter, all-to-all or send-recv (p2p)", NULL, NULL },
-	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "N", "GPUs taking part", NULL, NULL },
-	{ "bytes", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, 1e18, PARAM_REQUIRED, "M",
-	  "message size as nccl-tests counts it (64MiB): the buffer reduced, the gathered output", "0 to 1e18 B",
-	  NULL },
-	{ "algorithm", PARAM_TEXT, 0, NULL, 0, 0, 0, "ALG",
-	  "ring, tree, nvls, direct (default auto: the fastest that applies)", NULL, NULL },
-	{ "network_bw", PARAM_NUMBER, RIDGE_UNIT_BYTES_PER_S, NULL, 0, 1e15, PARAM_OPEN_LO, "B/s",
-	  "network bandwidth per GPU, one direction, past the fabric domain (50GB/s: 400 Gb/s NICs)", "greater than 0",
-	  NULL },
-	{ "sweep", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "also every size 8 B, 64 B ... 8 GiB (x8), as nccl-tests prints",
-	  NULL, NULL },
-	CALC_GPU_PARAMS,
-	CALC_JSON_PARAM,
-};
+#define COMM_PARAMS(X)                                                                                                 \
+	X(COMM_OP, PARAM_TEXT_ROW("op", .flags = PARAM_REQUIRED, .metavar = "OP",                                      \
+				  .help = "all-reduce, all-gather, reduce-scatter, all-to-all or send-recv (p2p)"))    \
+	X(COMM_GPUS,                                                                                                   \
+	  PARAM_INT("gpus", 1, PARAM_COUNT_MAX, .flags = PARAM_REQUIRED, .metavar = "N", .help = "GPUs taking part"))  \
+	X(COMM_BYTES, PARAM_NUM("bytes", RIDGE_UNIT_BYTES, 0, 1e18, .flags = PARAM_REQUIRED, .metavar = "M",           \
+				.help = "message size as nccl-tests counts it (64MiB): the buffer reduced, the "       \
+					"gathered output",                                                             \
+				.range = "0 to 1e18 B"))                                                               \
+	X(COMM_ALGORITHM, PARAM_TEXT_ROW("algorithm", .metavar = "ALG",                                                \
+					 .help = "ring, tree, nvls, direct (default auto: the fastest that applies)")) \
+	X(COMM_NETWORK_BW, PARAM_NUM("network_bw", RIDGE_UNIT_BYTES_PER_S, 0, PARAM_NET_BW_MAX,                        \
+				     .flags = PARAM_OPEN_LO, .metavar = "B/s",                                         \
+				     .help = "network bandwidth per GPU, one direction, past the fabric domain "       \
+					     "(50GB/s: 400 Gb/s NICs)",                                                \
+				     .range = "greater than 0"))                                                       \
+	X(COMM_SWEEP,                                                                                                  \
+	  PARAM_FLAG_ROW("sweep", .help = "also every size 8 B, 64 B ... 8 GiB (x8), as nccl-tests prints"))           \
+	CALC_GPU_ROWS(X, COMM)                                                                                         \
+	X(COMM_JSON, CALC_JSON_ROW)
+PARAMS_TABLE(comm_params, COMM_PARAMS);
 
 static const struct json_field comm_fields[] = {
 	JSON_FIELDS(struct ridge_comm_result, gpus, bytes, bus_factor, bus_bytes, domains, gpus_per_domain, intra_steps,
@@ -46,31 +50,31 @@ static cJSON *comm_run(struct calc_input *in)
 {
 	const struct param_values *v = in->values;
 	struct ridge_comm_input ci = { 0 };
-	const char *op = params_text(v, "op");
+	const char *op = params_text(v, COMM_OP);
 	if (!comm_collective_parse(op, &ci.op)) {
-		snprintf(in->err, sizeof in->err, "%s: unknown collective '%s' (known: %s)", params_where(v, "op"), op,
-			 comm_collective_list());
+		snprintf(in->err, sizeof in->err, "%s: unknown collective '%s' (known: %s)", params_where(v, COMM_OP),
+			 op, comm_collective_list());
 		return NULL;
 	}
-	const char *algorithm = params_text(v, "algorithm");
+	const char *algorithm = params_text(v, COMM_ALGORITHM);
 	if (algorithm && !comm_algorithm_parse(algorithm, &ci.algorithm)) {
 		snprintf(in->err, sizeof in->err, "%s: unknown algorithm '%s' (known: auto, ring, tree, nvls, direct)",
-			 params_where(v, "algorithm"), algorithm);
+			 params_where(v, COMM_ALGORITHM), algorithm);
 		return NULL;
 	}
-	ci.gpus = params_num(v, "gpus");
-	ci.bytes = params_num(v, "bytes");
-	ci.network_bandwidth = params_has(v, "network_bw") ? params_num(v, "network_bw") : 0;
+	ci.gpus = params_num(v, COMM_GPUS);
+	ci.bytes = params_num(v, COMM_BYTES);
+	ci.network_bandwidth = params_has(v, COMM_NETWORK_BW) ? params_num(v, COMM_NETWORK_BW) : 0;
 	struct ridge_comm_result r;
 	char err[400];
 	if (comm_collective(in->gpu, &ci, &r, err, sizeof err) != 0) {
 		/* The model names the value; the command names the flag it came from. */
 		if (strstr(err, "network bandwidth"))
-			snprintf(in->err, sizeof in->err, "%s: give %s", err, params_where(v, "network_bw"));
+			snprintf(in->err, sizeof in->err, "%s: give %s", err, params_where(v, COMM_NETWORK_BW));
 		else if (strstr(err, "does not apply"))
-			snprintf(in->err, sizeof in->err, "%s: %s", params_where(v, "algorithm"), err);
+			snprintf(in->err, sizeof in->err, "%s: %s", params_where(v, COMM_ALGORITHM), err);
 		else
-			snprintf(in->err, sizeof in->err, "%s: %s", params_where(v, "gpus"), err);
+			snprintf(in->err, sizeof in->err, "%s: %s", params_where(v, COMM_GPUS), err);
 		return NULL;
 	}
 	cJSON *o = cJSON_CreateObject();
@@ -80,7 +84,7 @@ static cJSON *comm_run(struct calc_input *in)
 	if (ci.network_bandwidth > 0)
 		json_number(o, "network_bandwidth", ci.network_bandwidth);
 	calc_json_comm(o, &r);
-	if (params_flag(v, "sweep")) {
+	if (params_flag(v, COMM_SWEEP)) {
 		cJSON *sweep = cJSON_AddArrayToObject(o, "sweep");
 		for (double size = 8; size <= 8.0 * 1024 * 1024 * 1024; size *= 8) {
 			struct ridge_comm_input s = ci;

@@ -14,29 +14,35 @@
 #include "kernel_view.h"
 #include "json_fields.h"
 
-static const struct param gemm_params[] = {
-	{ "m", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, PARAM_REQUIRED, "M", "rows of A and C", NULL, NULL },
-	{ "n", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, PARAM_REQUIRED, "N", "columns of B and C", NULL, NULL },
-	{ "k", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, PARAM_REQUIRED, "K", "the reduction dimension", NULL, NULL },
-	{ "dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4", NULL, "bf16" },
-	{ "naive", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "one thread per output, no reuse (2*M*N*K element reads)", NULL,
-	  NULL },
-	{ "tile", PARAM_TEXT, 0, NULL, 0, 0, 0, "T|MxNxK", "a shared-memory tiled kernel with this CTA tile", NULL,
-	  NULL },
-	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "B", "independent GEMMs of this shape", NULL, "1" },
-	{ "traffic", PARAM_TEXT, 0, NULL, 0, 0, 0, "default|tiled|compulsory",
-	  "default: compulsory for the library GEMM, tiled for --tile and --naive; tiled: every re-read "
-	  "reaches memory; compulsory: every matrix once",
-	  NULL, NULL },
-	{ "layout", PARAM_TEXT, 0, NULL, 0, 0, 0, "linear|matmul",
-	  "how A and B lie in memory (default linear: x W^T, cuBLAS TN)", NULL, NULL },
-	{ "no_tensor", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "the vector (CUDA-core) rate", NULL, NULL },
-	{ "sparse", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "the 2:4 sparse matrix rate", NULL, NULL },
-	{ "time", PARAM_NUMBER, RIDGE_UNIT_SECONDS, NULL, 0, INFINITY, PARAM_OPEN_LO, "T",
-	  "a measured time: achieved FLOP/s and fraction of attainable", "greater than 0", NULL },
-	CALC_GPU_PARAMS,
-	CALC_JSON_PARAM,
-};
+#define GEMM_PARAMS(X)                                                                                                 \
+	X(GEMM_M,                                                                                                      \
+	  PARAM_INT("m", 1, PARAM_DIM_MAX, .flags = PARAM_REQUIRED, .metavar = "M", .help = "rows of A and C"))        \
+	X(GEMM_N,                                                                                                      \
+	  PARAM_INT("n", 1, PARAM_DIM_MAX, .flags = PARAM_REQUIRED, .metavar = "N", .help = "columns of B and C"))     \
+	X(GEMM_K, PARAM_INT("k", 1, PARAM_DIM_MAX, .flags = PARAM_REQUIRED, .metavar = "K",                            \
+			    .help = "the reduction dimension"))                                                        \
+	X(GEMM_DTYPE,                                                                                                  \
+	  PARAM_TEXT_ROW("dtype", .metavar = "DT", .help = "fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4", .def = "bf16"))    \
+	X(GEMM_NAIVE, PARAM_FLAG_ROW("naive", .help = "one thread per output, no reuse (2*M*N*K element reads)"))      \
+	X(GEMM_TILE,                                                                                                   \
+	  PARAM_TEXT_ROW("tile", .metavar = "T|MxNxK", .help = "a shared-memory tiled kernel with this CTA tile"))     \
+	X(GEMM_BATCH,                                                                                                  \
+	  PARAM_INT("batch", 1, PARAM_DIM_MAX, .metavar = "B", .help = "independent GEMMs of this shape", .def = "1")) \
+	X(GEMM_TRAFFIC,                                                                                                \
+	  PARAM_TEXT_ROW("traffic", .metavar = "default|tiled|compulsory",                                             \
+			 .help = "default: compulsory for the library GEMM, tiled for --tile and --naive; "            \
+				 "tiled: every re-read "                                                               \
+				 "reaches memory; compulsory: every matrix once"))                                     \
+	X(GEMM_LAYOUT, PARAM_TEXT_ROW("layout", .metavar = "linear|matmul",                                            \
+				      .help = "how A and B lie in memory (default linear: x W^T, cuBLAS TN)"))         \
+	X(GEMM_NO_TENSOR, PARAM_FLAG_ROW("no_tensor", .help = "the vector (CUDA-core) rate"))                          \
+	X(GEMM_SPARSE, PARAM_FLAG_ROW("sparse", .help = "the 2:4 sparse matrix rate"))                                 \
+	X(GEMM_TIME,                                                                                                   \
+	  PARAM_NUM("time", RIDGE_UNIT_SECONDS, 0, INFINITY, .flags = PARAM_OPEN_LO, .metavar = "T",                   \
+		    .help = "a measured time: achieved FLOP/s and fraction of attainable", .range = "greater than 0")) \
+	CALC_GPU_ROWS(X, GEMM)                                                                                         \
+	X(GEMM_JSON, CALC_JSON_ROW)
+PARAMS_TABLE(gemm_params, GEMM_PARAMS);
 
 /* A tiled GEMM whose bytes are its L2-aware HBM traffic is placed on the
  * hierarchical roofline: HBM with those bytes, L2 with the tiled re-reads
@@ -127,46 +133,46 @@ static cJSON *gemm_run(struct calc_input *in)
 	const struct ridge_gpu *gpu = in->gpu;
 	struct ridge_kernel_shape s = { .kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_BF16 };
 	const char *text;
-	bool naive = params_flag(v, "naive"), tiled = params_has(v, "tile");
-	if ((text = params_text(v, "dtype")) && !ridge_dtype_parse(text, &s.dtype)) {
-		snprintf(in->err, sizeof in->err, "%s: unknown dtype '%s' (known: %s)", params_where(v, "dtype"), text,
-			 ridge_dtype_list());
+	bool naive = params_flag(v, GEMM_NAIVE), tiled = params_has(v, GEMM_TILE);
+	if ((text = params_text(v, GEMM_DTYPE)) && !ridge_dtype_parse(text, &s.dtype)) {
+		snprintf(in->err, sizeof in->err, "%s: unknown dtype '%s' (known: %s)", params_where(v, GEMM_DTYPE),
+			 text, ridge_dtype_list());
 		return NULL;
 	}
 	if (naive && tiled) {
-		snprintf(in->err, sizeof in->err, "give %s or %s, not both", params_where(v, "naive"),
-			 params_where(v, "tile"));
+		snprintf(in->err, sizeof in->err, "give %s or %s, not both", params_where(v, GEMM_NAIVE),
+			 params_where(v, GEMM_TILE));
 		return NULL;
 	}
-	if (tiled && kernel_tile_parse(params_text(v, "tile"), &s.tile_m, &s.tile_n, &s.tile_k)) {
+	if (tiled && kernel_tile_parse(params_text(v, GEMM_TILE), &s.tile_m, &s.tile_n, &s.tile_k)) {
 		snprintf(in->err, sizeof in->err,
 			 "%s: '%s' is not a tile: give T (square, T x T x T) or MxNxK, whole numbers from 1 to 65536",
-			 params_where(v, "tile"), params_text(v, "tile"));
+			 params_where(v, GEMM_TILE), params_text(v, GEMM_TILE));
 		return NULL;
 	}
-	if ((text = params_text(v, "traffic")) && !intensity_traffic_parse(text, &s.traffic)) {
+	if ((text = params_text(v, GEMM_TRAFFIC)) && !intensity_traffic_parse(text, &s.traffic)) {
 		snprintf(in->err, sizeof in->err, "%s: unknown traffic model '%s' (known: default tiled compulsory)",
-			 params_where(v, "traffic"), text);
+			 params_where(v, GEMM_TRAFFIC), text);
 		return NULL;
 	}
-	if ((text = params_text(v, "layout")) && !align_layout_parse(text, &s.layout)) {
+	if ((text = params_text(v, GEMM_LAYOUT)) && !align_layout_parse(text, &s.layout)) {
 		snprintf(in->err, sizeof in->err, "%s: unknown layout '%s' (known: linear matmul)",
-			 params_where(v, "layout"), text);
+			 params_where(v, GEMM_LAYOUT), text);
 		return NULL;
 	}
-	s.m = params_num(v, "m");
-	s.n = params_num(v, "n");
-	s.k = params_num(v, "k");
-	s.batch = params_has(v, "batch") ? params_num(v, "batch") : 0;
+	s.m = params_num(v, GEMM_M);
+	s.n = params_num(v, GEMM_N);
+	s.k = params_num(v, GEMM_K);
+	s.batch = params_has(v, GEMM_BATCH) ? params_num(v, GEMM_BATCH) : 0;
 	if (naive)
 		s.kernel = RIDGE_KERNEL_GEMM_NAIVE;
 	else if (tiled)
 		s.kernel = RIDGE_KERNEL_GEMM_TILED;
-	double time_s = params_has(v, "time") ? params_num(v, "time") : 0;
+	double time_s = params_has(v, GEMM_TIME) ? params_num(v, GEMM_TIME) : 0;
 
 	char err[400];
-	struct gemm_options opt = { .no_tensor = params_flag(v, "no_tensor"),
-				    .sparse = params_flag(v, "sparse"),
+	struct gemm_options opt = { .no_tensor = params_flag(v, GEMM_NO_TENSOR),
+				    .sparse = params_flag(v, GEMM_SPARSE),
 				    .level = RIDGE_LEVEL_HBM,
 				    .time_s = time_s };
 	struct gemm_placement g;

@@ -15,33 +15,48 @@
 #include "launch.h"
 #include "trace.h"
 
-static const struct param launch_params[] = {
-	{ "kernels_per_layer", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "K",
-	  "kernels launched per layer per step", NULL, NULL },
-	{ "layers", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED | PARAM_MODEL, "L", "layers", NULL, NULL },
-	{ "extra_kernels", PARAM_INTEGER, 0, NULL, 0, 1e9, 0, "N", "kernels per step outside the layers (default 0)",
-	  NULL, NULL },
-	{ "launch_us", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "us", 0, 1, 0, "U",
-	  "host cost of one launch, us (default: the GPU's hwdb or calibration value)", "0 to 1 s", NULL },
-	{ "graph_node_us", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "us", 0, 1, 0, "G",
-	  "per-node cost of a graph replay, us (default: hwdb)", "0 to 1 s", NULL },
-	{ "graph_launch_us", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "us", 0, 1, 0, "U",
-	  "cost of the one graph launch, us (default: the launch cost)", "0 to 1 s", NULL },
-	{ "graph_us", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "us", 0, 10, 0, "T",
-	  "the whole replay cost per step, us, instead of launch + nodes (the textbook's 24)", "0 to 10 s", NULL },
-	{ "step_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, PARAM_OPEN_LO, "S",
-	  "measured eager step time (TPOT), ms, launches included", "greater than 0, at most 3600 s", NULL },
-	{ "graph_step_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, PARAM_OPEN_LO, "S",
-	  "measured step time with graphs, ms: infers the per-launch cost", "greater than 0, at most 3600 s", NULL },
-	{ "target_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, PARAM_OPEN_LO, "T",
-	  "a step-time target, ms: the share the eager overhead would take", "greater than 0, at most 3600 s", NULL },
-	{ "trace", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE",
-	  "a profiler trace (ridge trace): kernels per step, us per launch and the step time from it", NULL, NULL },
-	{ "steps", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_CLI_ONLY, "N", "with --trace: the steps it covers (default 1)",
-	  NULL, NULL },
-	CALC_GPU_PARAMS,
-	CALC_JSON_PARAM,
-};
+#define LAUNCH_PARAMS(X)                                                                                             \
+	X(LAUNCH_KERNELS_PER_LAYER, PARAM_INT("kernels_per_layer", 1, PARAM_COUNT_MAX, .flags = PARAM_REQUIRED,      \
+					      .metavar = "K", .help = "kernels launched per layer per step"))        \
+	X(LAUNCH_LAYERS, PARAM_INT("layers", 1, PARAM_COUNT_MAX, .flags = PARAM_REQUIRED | PARAM_MODEL,              \
+				   .metavar = "L", .help = "layers"))                                                \
+	X(LAUNCH_EXTRA_KERNELS, PARAM_INT("extra_kernels", 0, PARAM_BATCH_MAX, .metavar = "N",                       \
+					  .help = "kernels per step outside the layers (default 0)"))                \
+	X(LAUNCH_LAUNCH_US, PARAM_NUM("launch_us", RIDGE_UNIT_SECONDS, 0, 1, .bare_unit = "us", .metavar = "U",      \
+				      .help = "host cost of one launch, us (default: the GPU's hwdb or calibration " \
+					      "value)",                                                              \
+				      .range = "0 to 1 s"))                                                          \
+	X(LAUNCH_GRAPH_NODE_US,                                                                                      \
+	  PARAM_NUM("graph_node_us", RIDGE_UNIT_SECONDS, 0, 1, .bare_unit = "us", .metavar = "G",                    \
+		    .help = "per-node cost of a graph replay, us (default: hwdb)", .range = "0 to 1 s"))             \
+	X(LAUNCH_GRAPH_LAUNCH_US,                                                                                    \
+	  PARAM_NUM("graph_launch_us", RIDGE_UNIT_SECONDS, 0, 1, .bare_unit = "us", .metavar = "U",                  \
+		    .help = "cost of the one graph launch, us (default: the launch cost)", .range = "0 to 1 s"))     \
+	X(LAUNCH_GRAPH_US, PARAM_NUM("graph_us", RIDGE_UNIT_SECONDS, 0, 10, .bare_unit = "us", .metavar = "T",       \
+				     .help = "the whole replay cost per step, us, instead of launch + nodes (the "   \
+					     "textbook's 24)",                                                       \
+				     .range = "0 to 10 s"))                                                          \
+	X(LAUNCH_STEP_MS,                                                                                            \
+	  PARAM_NUM("step_ms", RIDGE_UNIT_SECONDS, 0, PARAM_HOUR_S, .bare_unit = "ms", .flags = PARAM_OPEN_LO,       \
+		    .metavar = "S", .help = "measured eager step time (TPOT), ms, launches included",                \
+		    .range = "greater than 0, at most 3600 s"))                                                      \
+	X(LAUNCH_GRAPH_STEP_MS,                                                                                      \
+	  PARAM_NUM("graph_step_ms", RIDGE_UNIT_SECONDS, 0, PARAM_HOUR_S, .bare_unit = "ms", .flags = PARAM_OPEN_LO, \
+		    .metavar = "S", .help = "measured step time with graphs, ms: infers the per-launch cost",        \
+		    .range = "greater than 0, at most 3600 s"))                                                      \
+	X(LAUNCH_TARGET_MS,                                                                                          \
+	  PARAM_NUM("target_ms", RIDGE_UNIT_SECONDS, 0, PARAM_HOUR_S, .bare_unit = "ms", .flags = PARAM_OPEN_LO,     \
+		    .metavar = "T", .help = "a step-time target, ms: the share the eager overhead would take",       \
+		    .range = "greater than 0, at most 3600 s"))                                                      \
+	X(LAUNCH_TRACE,                                                                                              \
+	  PARAM_TEXT_ROW("trace", .flags = PARAM_CLI_ONLY, .metavar = "FILE",                                        \
+			 .help = "a profiler trace (ridge trace): kernels per step, us per launch and the "          \
+				 "step time from it"))                                                               \
+	X(LAUNCH_STEPS, PARAM_INT("steps", 1, PARAM_BATCH_MAX, .flags = PARAM_CLI_ONLY, .metavar = "N",              \
+				  .help = "with --trace: the steps it covers (default 1)"))                          \
+	CALC_GPU_ROWS(X, LAUNCH)                                                                                     \
+	X(LAUNCH_JSON, CALC_JSON_ROW)
+PARAMS_TABLE(launch_params, LAUNCH_PARAMS);
 
 /* What --trace supplied (launch_trace_fill sets it for the command's one
  * run of calc_launch; a scenario item never reads it). */
@@ -104,39 +119,39 @@ static cJSON *launch_run(struct calc_input *in)
 	const struct param_values *v = in->values;
 	struct ridge_launch_input li = { 0 };
 	launch_defaults(in->gpu, &li);
-	li.kernels_per_layer = params_num(v, "kernels_per_layer");
-	li.layers = params_num(v, "layers");
-	li.extra_kernels = params_has(v, "extra_kernels") ? params_num(v, "extra_kernels") : 0;
+	li.kernels_per_layer = params_num(v, LAUNCH_KERNELS_PER_LAYER);
+	li.layers = params_num(v, LAUNCH_LAYERS);
+	li.extra_kernels = params_has(v, LAUNCH_EXTRA_KERNELS) ? params_num(v, LAUNCH_EXTRA_KERNELS) : 0;
 	const char *hwdb_source = in->gpu->measured ? "measured" : "hwdb";
 	const char *launch_source = hwdb_source, *node_source = hwdb_source;
-	if (params_has(v, "launch_us")) {
-		li.launch_s = params_num(v, "launch_us");
+	if (params_has(v, LAUNCH_LAUNCH_US)) {
+		li.launch_s = params_num(v, LAUNCH_LAUNCH_US);
 		li.graph_launch_s = li.launch_s;
 		launch_source = from_trace.launch ? "trace" : "given";
 	}
-	if (params_has(v, "graph_node_us")) {
-		li.graph_node_s = params_num(v, "graph_node_us");
+	if (params_has(v, LAUNCH_GRAPH_NODE_US)) {
+		li.graph_node_s = params_num(v, LAUNCH_GRAPH_NODE_US);
 		node_source = "given";
 	}
-	if (params_has(v, "graph_launch_us"))
-		li.graph_launch_s = params_num(v, "graph_launch_us");
+	if (params_has(v, LAUNCH_GRAPH_LAUNCH_US))
+		li.graph_launch_s = params_num(v, LAUNCH_GRAPH_LAUNCH_US);
 	/* The optional times the model takes with a flag saying they were given. */
 	const struct {
-		const char *name;
+		int param;
 		bool *given;
 		double *value;
 	} optional[] = {
-		{ "graph_us", &li.has_graph_total, &li.graph_total_s },
-		{ "step_ms", &li.has_step, &li.step_s },
-		{ "graph_step_ms", &li.has_graph_step, &li.graph_step_s },
-		{ "target_ms", &li.has_target, &li.target_s },
+		{ LAUNCH_GRAPH_US, &li.has_graph_total, &li.graph_total_s },
+		{ LAUNCH_STEP_MS, &li.has_step, &li.step_s },
+		{ LAUNCH_GRAPH_STEP_MS, &li.has_graph_step, &li.graph_step_s },
+		{ LAUNCH_TARGET_MS, &li.has_target, &li.target_s },
 	};
 	for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++)
-		if ((*optional[i].given = params_has(v, optional[i].name)))
-			*optional[i].value = params_num(v, optional[i].name);
+		if ((*optional[i].given = params_has(v, optional[i].param)))
+			*optional[i].value = params_num(v, optional[i].param);
 	if (li.has_graph_step && !li.has_step) {
 		snprintf(in->err, sizeof in->err, "%s needs %s (the eager step it is compared with)",
-			 params_where(v, "graph_step_ms"), params_where(v, "step_ms"));
+			 params_where(v, LAUNCH_GRAPH_STEP_MS), params_where(v, LAUNCH_STEP_MS));
 		return NULL;
 	}
 	struct ridge_launch_result r;
