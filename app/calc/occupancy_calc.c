@@ -26,40 +26,11 @@
  * line threads and regs may be left out with a compiler report (or --sweep
  * for threads): PARAM_REQUIRED holds for scenario items, which have neither.
  * The defaults are the TUI's starting kernel. */
-static const struct param occupancy_params[] = {
-	{ "threads", PARAM_INTEGER, 0, NULL, 1, 1024, PARAM_REQUIRED, "T", "threads per block", NULL, "256" },
-	{ "regs", PARAM_INTEGER, 0, NULL, 0, 256, PARAM_REQUIRED, "R", "registers per thread (AMD: ArchVGPRs)", NULL,
-	  "32" },
-	{ "smem", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, 1073741824.0, PARAM_WHOLE, "BYTES",
-	  "static shared memory per block (AMD: LDS)", "0 to 1 GiB", "0" },
-	{ "dyn_smem", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, 1073741824.0, PARAM_WHOLE, "BYTES",
-	  "dynamic shared memory per block", "0 to 1 GiB", "0" },
-	{ "carveout", PARAM_INTEGER, 0, NULL, 0, 100, 0, "PCT",
-	  "preferred shared-memory carveout (default: the driver's)", NULL, NULL },
-	{ "cache_config", PARAM_TEXT, 0, NULL, 0, 0, 0, "C", "none, shared, l1 or equal", NULL, NULL },
-	{ "optin", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "opted in above the default per-block limit", NULL, NULL },
-	{ "barriers", PARAM_INTEGER, 0, NULL, 0, 16, 0, "N", "named barriers per block", NULL, "1" },
-	{ "vgprs", PARAM_INTEGER, 0, NULL, 0, 256, PARAM_CLI_ONLY, "N", "AMD: ArchVGPRs (the same as --regs)", NULL,
-	  NULL },
-	{ "agprs", PARAM_INTEGER, 0, NULL, 0, 256, 0, "N", "AMD: AGPRs", NULL, NULL },
-	{ "sgprs", PARAM_INTEGER, 0, NULL, 0, 128, 0, "N", "AMD: SGPRs (default: not counted)", NULL, NULL },
-	{ "lds", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, 1073741824.0, PARAM_WHOLE | PARAM_CLI_ONLY, "BYTES",
-	  "AMD: LDS per workgroup (the same as --smem)", "0 to 1 GiB", NULL },
-	{ "sweep", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL,
-	  "also every block size from one warp to the maximum", NULL, NULL },
-	{ "svg", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE",
-	  "charts of occupancy vs block size, registers and smem", NULL, NULL },
-	{ "ptxas", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE", "nvcc -Xptxas -v output: every kernel in it",
-	  NULL, NULL },
-	{ "resource_usage", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE",
-	  "cuobjdump --dump-resource-usage output (AMD: the resource-usage remarks)", NULL, NULL },
-	CALC_GPU_PARAMS,
-	CALC_JSON_PARAM,
-};
+static const struct param occupancy_params[] = PARAMS_ROWS(OCCUPANCY_PARAMS);
 
 /* "--regs" on the command line, "regs" in a scenario item: how a message
  * names another input than the one it is about. */
-static const char *input_name(const struct param_values *v, const char *about, const char *name, char *buf, size_t len)
+static const char *input_name(const struct param_values *v, int about, const char *name, char *buf, size_t len)
 {
 	if (params_where(v, about)[0] == '-')
 		params_flag_name(name, buf, len);
@@ -68,15 +39,15 @@ static const char *input_name(const struct param_values *v, const char *about, c
 	return buf;
 }
 
-static int int_of(const struct param_values *v, const char *name, int fallback)
+static int int_of(const struct param_values *v, int param, int fallback)
 {
-	return params_has(v, name) ? (int)params_num(v, name) : fallback;
+	return params_has(v, param) ? (int)params_num(v, param) : fallback;
 }
 
 int occupancy_check_request(const struct param_values *v, struct app_status *st)
 {
-	bool ptxas = params_has(v, "ptxas"), usage = params_has(v, "resource_usage");
-	bool sweep = params_flag(v, "sweep"), svg = params_has(v, "svg");
+	bool ptxas = params_has(v, OCCUPANCY_PTXAS), usage = params_has(v, OCCUPANCY_RESOURCE_USAGE);
+	bool sweep = params_flag(v, OCCUPANCY_SWEEP), svg = params_has(v, OCCUPANCY_SVG);
 	if (ptxas && usage) {
 		app_error(st, "give --ptxas or --resource-usage, not both");
 		return -1;
@@ -86,7 +57,7 @@ int occupancy_check_request(const struct param_values *v, struct app_status *st)
 			  ptxas ? "--ptxas" : "--resource-usage");
 		return -1;
 	}
-	if (!params_has(v, "threads") && !sweep && !ptxas && !usage) {
+	if (!params_has(v, OCCUPANCY_THREADS) && !sweep && !ptxas && !usage) {
 		app_error(
 			st,
 			"--threads is required (or --sweep, --ptxas, --resource-usage; see 'ridge occupancy --help')");
@@ -99,19 +70,19 @@ int occupancy_build_input(const struct param_values *v, const struct ridge_gpu *
 			  struct app_status *st)
 {
 	bool amd = g->vendor == RIDGE_VENDOR_AMD;
-	const char *report = params_has(v, "ptxas")            ? "--ptxas"
-			     : params_has(v, "resource_usage") ? "--resource-usage"
-							       : NULL;
+	const char *report = params_has(v, OCCUPANCY_PTXAS)            ? "--ptxas"
+			     : params_has(v, OCCUPANCY_RESOURCE_USAGE) ? "--resource-usage"
+								       : NULL;
 	char a[80], b[80];
 	occupancy_input_init(in);
-	in->threads_per_block = int_of(v, "threads", 0);
+	in->threads_per_block = int_of(v, OCCUPANCY_THREADS, 0);
 	if (in->threads_per_block > g->max_threads_per_block) {
-		app_error(st, "%s: '%s' is out of range (1..%d)", params_where(v, "threads"), params_text(v, "threads"),
-			  g->max_threads_per_block);
+		app_error(st, "%s: '%s' is out of range (1..%d)", params_where(v, OCCUPANCY_THREADS),
+			  params_text(v, OCCUPANCY_THREADS), g->max_threads_per_block);
 		return -1;
 	}
-	static const char *const amd_only[] = { "vgprs", "agprs", "sgprs", "lds" };
-	static const char *const nv_only[] = { "carveout", "cache_config", "optin" };
+	static const int amd_only[] = { OCCUPANCY_VGPRS, OCCUPANCY_AGPRS, OCCUPANCY_SGPRS, OCCUPANCY_LDS };
+	static const int nv_only[] = { OCCUPANCY_CARVEOUT, OCCUPANCY_CACHE_CONFIG, OCCUPANCY_OPTIN };
 	for (int i = 0; i < 4 && !amd; i++) {
 		if (params_has(v, amd_only[i])) {
 			app_error(st, "%s applies to AMD GPUs; %s is NVIDIA (use %s and %s)",
@@ -127,16 +98,16 @@ int occupancy_build_input(const struct param_values *v, const struct ridge_gpu *
 			return -1;
 		}
 	}
-	if (params_has(v, "regs") && params_has(v, "vgprs")) {
+	if (params_has(v, OCCUPANCY_REGS) && params_has(v, OCCUPANCY_VGPRS)) {
 		app_error(st, "--regs and --vgprs are the same on AMD; give one");
 		return -1;
 	}
-	if (params_has(v, "smem") && params_has(v, "lds")) {
+	if (params_has(v, OCCUPANCY_SMEM) && params_has(v, OCCUPANCY_LDS)) {
 		app_error(st, "--smem and --lds are the same on AMD; give one");
 		return -1;
 	}
-	const char *regs = params_has(v, "vgprs") ? "vgprs" : "regs";
-	const char *smem = params_has(v, "lds") ? "lds" : "smem";
+	int regs = params_has(v, OCCUPANCY_VGPRS) ? OCCUPANCY_VGPRS : OCCUPANCY_REGS;
+	int smem = params_has(v, OCCUPANCY_LDS) ? OCCUPANCY_LDS : OCCUPANCY_SMEM;
 	if (!report) {
 		if (!params_has(v, regs)) {
 			app_error(st, "%s is required (see 'ridge occupancy --help')",
@@ -158,25 +129,25 @@ int occupancy_build_input(const struct param_values *v, const struct ridge_gpu *
 			  params_where(v, r ? regs : smem), report, r ? "registers" : "shared memory");
 		return -1;
 	}
-	if (params_has(v, "dyn_smem"))
-		in->dynamic_smem = params_num(v, "dyn_smem");
-	in->carveout_percent = int_of(v, "carveout", in->carveout_percent);
-	if (params_has(v, "cache_config")) {
+	if (params_has(v, OCCUPANCY_DYN_SMEM))
+		in->dynamic_smem = params_num(v, OCCUPANCY_DYN_SMEM);
+	in->carveout_percent = int_of(v, OCCUPANCY_CARVEOUT, in->carveout_percent);
+	if (params_has(v, OCCUPANCY_CACHE_CONFIG)) {
 		static const char *const names[] = { "none", "shared", "l1", "equal" };
 		int found = -1;
 		for (int i = 0; i < 4; i++)
-			if (strcasecmp(params_text(v, "cache_config"), names[i]) == 0)
+			if (strcasecmp(params_text(v, OCCUPANCY_CACHE_CONFIG), names[i]) == 0)
 				found = i;
 		if (found < 0) {
 			app_error(st, "%s: unknown value '%s' (known: none, shared, l1, equal)",
-				  params_where(v, "cache_config"), params_text(v, "cache_config"));
+				  params_where(v, OCCUPANCY_CACHE_CONFIG), params_text(v, OCCUPANCY_CACHE_CONFIG));
 			return -1;
 		}
 		in->cache_config = (enum ridge_occupancy_cache)found;
 	}
-	in->optin = params_flag(v, "optin");
-	in->barriers = int_of(v, "barriers", in->barriers);
-	static const char *const amd_counts[] = { "agprs", "sgprs" };
+	in->optin = params_flag(v, OCCUPANCY_OPTIN);
+	in->barriers = int_of(v, OCCUPANCY_BARRIERS, in->barriers);
+	static const int amd_counts[] = { OCCUPANCY_AGPRS, OCCUPANCY_SGPRS };
 	for (int i = 0; i < 2; i++) {
 		int max = i == 0 ? g->amd.vgprs_per_lane / 2 : g->amd.max_sgprs_per_wave;
 		int value = int_of(v, amd_counts[i], 0);
@@ -265,8 +236,8 @@ static int run_one(FILE *out, const struct param_values *v, const struct ridge_g
 		   cJSON **json, struct app_status *st)
 {
 	char err[256];
-	bool sweep = params_flag(v, "sweep");
-	const char *svg = params_text(v, "svg");
+	bool sweep = params_flag(v, OCCUPANCY_SWEEP);
+	const char *svg = params_text(v, OCCUPANCY_SVG);
 	struct ridge_occupancy_device dev;
 	if (occupancy_device_init(g, &dev, err, sizeof err) != 0) {
 		app_error(st, "%s", err);
@@ -293,7 +264,7 @@ static int run_one(FILE *out, const struct param_values *v, const struct ridge_g
 	if (svg && occupancy_write_svg(svg, &dev, g, in, &an.result, st) != 0)
 		return EXIT_ENV;
 
-	if (params_flag(v, "json")) {
+	if (params_flag(v, OCCUPANCY_JSON)) {
 		cJSON *doc = cJSON_CreateObject();
 		json_config(doc, g, in, &an, chosen);
 		if (sweep) {
@@ -347,7 +318,7 @@ int occupancy_command(FILE *out, const struct param_values *v, const struct ridg
 	struct ridge_occupancy_input in;
 	if (occupancy_build_input(v, g, &in, st) != 0)
 		return EXIT_USAGE;
-	return params_has(v, "ptxas") || params_has(v, "resource_usage")
+	return params_has(v, OCCUPANCY_PTXAS) || params_has(v, OCCUPANCY_RESOURCE_USAGE)
 		       ? occupancy_run_kernels(out, v, g, &in, json, st)
 		       : run_one(out, v, g, &in, json, st);
 }

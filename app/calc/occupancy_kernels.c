@@ -68,9 +68,9 @@ static const char *shown_name(const struct ridge_kernel_usage *k, char *buf, siz
 int occupancy_run_kernels(FILE *out, const struct param_values *v, const struct ridge_gpu *g,
 			  const struct ridge_occupancy_input *base, cJSON **json, struct app_status *st)
 {
-	const char *ptxas = params_text(v, "ptxas");
-	const char *path = ptxas ? ptxas : params_text(v, "resource_usage");
-	bool threads_given = params_has(v, "threads");
+	const char *ptxas = params_text(v, OCCUPANCY_PTXAS);
+	const char *path = ptxas ? ptxas : params_text(v, OCCUPANCY_RESOURCE_USAGE);
+	bool threads_given = params_has(v, OCCUPANCY_THREADS);
 	bool amd = g->vendor == RIDGE_VENDOR_AMD;
 	if (ptxas && amd) {
 		app_error(st,
@@ -151,7 +151,7 @@ int occupancy_run_kernels(FILE *out, const struct param_values *v, const struct 
 		free(k);
 		return rc;
 	}
-	if (params_flag(v, "json")) {
+	if (params_flag(v, OCCUPANCY_JSON)) {
 		cJSON *doc = cJSON_CreateObject();
 		calc_json_gpu(doc, g);
 		cJSON_AddStringToObject(doc, "file", path);
