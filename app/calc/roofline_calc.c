@@ -22,76 +22,28 @@
 
 /* The inputs, once: the command line's flags and a scenario item's keys
  * ('_' for '-'). */
-static const struct param roofline_params[] = {
-	{ "dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4", NULL, "bf16" },
-	{ "flops", PARAM_NUMBER, RIDGE_UNIT_FLOP, NULL, 0, INFINITY, PARAM_OPEN_LO, "F", "FLOPs of the work",
-	  "greater than 0", NULL },
-	{ "bytes", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, INFINITY, PARAM_OPEN_LO, "B", "bytes it moves at the level",
-	  "greater than 0", NULL },
-	{ "intensity", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_OPEN_LO, "I", "FLOP/byte alone",
-	  "greater than 0", NULL },
-	{ "time", PARAM_NUMBER, RIDGE_UNIT_SECONDS, NULL, 0, INFINITY, PARAM_OPEN_LO, "T", "a measured time",
-	  "greater than 0", NULL },
-	{ "level", PARAM_TEXT, 0, NULL, 0, 0, 0, "L", "hbm (default), l2, smem", NULL, NULL },
-	{ "no_tensor", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "the vector rate", NULL, NULL },
-	{ "sparse", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "the 2:4 sparse matrix rate", NULL, NULL },
-	{ "l2_bytes", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, INFINITY, PARAM_OPEN_LO, "B", "bytes at L2",
-	  "greater than 0", NULL },
-	{ "smem_bytes", PARAM_NUMBER, RIDGE_UNIT_BYTES, NULL, 0, INFINITY, PARAM_OPEN_LO, "B", "bytes at shared memory",
-	  "greater than 0", NULL },
-	{ "kernel", PARAM_TEXT, 0, NULL, 0, 0, 0, "NAME", "a named kernel (ridge roofline --help lists them)", NULL,
-	  NULL },
-	{ "m", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "M", "rows / GEMM M", NULL, NULL },
-	{ "n", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "N", "width / GEMM N", NULL, NULL },
-	{ "k", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "K", "GEMM K / hidden size", NULL, NULL },
-	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "B", "batch", NULL, NULL },
-	{ "tile", PARAM_TEXT, 0, NULL, 0, 0, 0, "T|MxNxK", "CTA tile, or the flash query tile", NULL, NULL },
-	{ "seq", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "S", "sequence length", NULL, NULL },
-	{ "heads", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "H", "query heads", NULL, NULL },
-	{ "kv_heads", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "H", "key/value heads (GQA)", NULL, NULL },
-	{ "head_dim", PARAM_INTEGER, 0, NULL, 1, 1099511627776.0, 0, "D", "head dimension", NULL, NULL },
-	{ "causal", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "causal attention", NULL, NULL },
-	{ "fused", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "one kernel instead of two", NULL, NULL },
-	{ "unfused", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "two kernels (the default)", NULL, NULL },
-	{ "passes", PARAM_INTEGER, 0, NULL, 1, 3, 0, "P", "softmax reads of the input", NULL, NULL },
-	{ "flops_per_element", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_OPEN_LO, "F",
-	  "activation FLOPs per element", "greater than 0", NULL },
-	{ "traffic", PARAM_TEXT, 0, NULL, 0, 0, 0, "default|tiled|compulsory", "which byte count is `bytes`", NULL,
-	  NULL },
-	{ "impl", PARAM_TEXT, 0, NULL, 0, 0, 0, "default|ideal|fa2|fa3|cudnn", "the attention implementation", NULL,
-	  NULL },
-	{ "explain", PARAM_FLAG, 0, NULL, 0, 0, PARAM_CLI_ONLY, NULL, "every term of the prediction with its source",
-	  NULL, NULL },
-	{ "svg", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE", "a log-log roofline plot (SVG)", NULL, NULL },
-	{ "ncu", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE", "every kernel of an Nsight Compute CSV", NULL,
-	  NULL },
-	{ "validation", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "FILE", "the cases of a ridge-probe --validate run",
-	  NULL, NULL },
-	{ "group", PARAM_TEXT, 0, NULL, 0, 0, PARAM_CLI_ONLY, "G", "with --validation: one group", NULL, NULL },
-	CALC_GPU_PARAMS,
-	CALC_JSON_PARAM,
-};
+static const struct param roofline_params[] = PARAMS_ROWS(ROOFLINE_PARAMS);
 
 /* Which shape flag sets which field (for the applicability check). */
 static const struct {
-	const char *name;
+	int param;
 	unsigned field;
 	const char *flag;
 } shape_flags[] = {
-	{ "m", RIDGE_FIELD_M, "--m" },
-	{ "n", RIDGE_FIELD_N, "--n" },
-	{ "k", RIDGE_FIELD_K, "--k" },
-	{ "batch", RIDGE_FIELD_BATCH, "--batch" },
-	{ "tile", RIDGE_FIELD_TILE, "--tile" },
-	{ "seq", RIDGE_FIELD_SEQ, "--seq" },
-	{ "heads", RIDGE_FIELD_HEADS, "--heads" },
-	{ "kv_heads", RIDGE_FIELD_KV_HEADS, "--kv-heads" },
-	{ "head_dim", RIDGE_FIELD_HEAD_DIM, "--head-dim" },
-	{ "causal", RIDGE_FIELD_CAUSAL, "--causal" },
-	{ "fused", RIDGE_FIELD_FUSED, "--fused" },
-	{ "unfused", RIDGE_FIELD_FUSED, "--unfused" },
-	{ "passes", RIDGE_FIELD_PASSES, "--passes" },
-	{ "flops_per_element", RIDGE_FIELD_FLOPS_PER_ELEMENT, "--flops-per-element" },
+	{ ROOFLINE_M, RIDGE_FIELD_M, "--m" },
+	{ ROOFLINE_N, RIDGE_FIELD_N, "--n" },
+	{ ROOFLINE_K, RIDGE_FIELD_K, "--k" },
+	{ ROOFLINE_BATCH, RIDGE_FIELD_BATCH, "--batch" },
+	{ ROOFLINE_TILE, RIDGE_FIELD_TILE, "--tile" },
+	{ ROOFLINE_SEQ, RIDGE_FIELD_SEQ, "--seq" },
+	{ ROOFLINE_HEADS, RIDGE_FIELD_HEADS, "--heads" },
+	{ ROOFLINE_KV_HEADS, RIDGE_FIELD_KV_HEADS, "--kv-heads" },
+	{ ROOFLINE_HEAD_DIM, RIDGE_FIELD_HEAD_DIM, "--head-dim" },
+	{ ROOFLINE_CAUSAL, RIDGE_FIELD_CAUSAL, "--causal" },
+	{ ROOFLINE_FUSED, RIDGE_FIELD_FUSED, "--fused" },
+	{ ROOFLINE_UNFUSED, RIDGE_FIELD_FUSED, "--unfused" },
+	{ ROOFLINE_PASSES, RIDGE_FIELD_PASSES, "--passes" },
+	{ ROOFLINE_FLOPS_PER_ELEMENT, RIDGE_FIELD_FLOPS_PER_ELEMENT, "--flops-per-element" },
 };
 
 /* The combinations: exactly one way of giving the work. ncu: the request
@@ -374,11 +326,11 @@ cJSON *roofline_compute(const struct ridge_gpu *gpu, const struct roofline_reque
 
 /* An optional number: true and *out set when the key was given, *out left
  * alone when not. */
-static bool take_number(const struct param_values *v, const char *name, double *out)
+static bool take_number(const struct param_values *v, int param, double *out)
 {
-	if (!params_has(v, name))
+	if (!params_has(v, param))
 		return false;
-	*out = params_num(v, name);
+	*out = params_num(v, param);
 	return true;
 }
 
@@ -388,77 +340,78 @@ static int request_from_values(const struct param_values *v, struct roofline_req
 {
 	struct roofline_request r = { .dtype = RIDGE_BF16, .level = RIDGE_LEVEL_HBM };
 	const char *text;
-	if ((text = params_text(v, "dtype")) && !ridge_dtype_parse(text, &r.dtype)) {
-		snprintf(err, err_len, "%s: unknown dtype '%s' (known: %s)", params_where(v, "dtype"), text,
+	if ((text = params_text(v, ROOFLINE_DTYPE)) && !ridge_dtype_parse(text, &r.dtype)) {
+		snprintf(err, err_len, "%s: unknown dtype '%s' (known: %s)", params_where(v, ROOFLINE_DTYPE), text,
 			 ridge_dtype_list());
 		return -1;
 	}
-	if ((text = params_text(v, "level")) && !(r.has_level = roofline_level_parse(text, &r.level))) {
-		snprintf(err, err_len, "%s: unknown memory level '%s' (known: %s)", params_where(v, "level"), text,
-			 roofline_level_list());
+	if ((text = params_text(v, ROOFLINE_LEVEL)) && !(r.has_level = roofline_level_parse(text, &r.level))) {
+		snprintf(err, err_len, "%s: unknown memory level '%s' (known: %s)", params_where(v, ROOFLINE_LEVEL),
+			 text, roofline_level_list());
 		return -1;
 	}
-	if ((text = params_text(v, "kernel")) && !(r.has_kernel = intensity_kernel_parse(text, &r.shape.kernel))) {
-		snprintf(err, err_len, "%s: unknown kernel '%s' (known: %s)", params_where(v, "kernel"), text,
+	if ((text = params_text(v, ROOFLINE_KERNEL)) &&
+	    !(r.has_kernel = intensity_kernel_parse(text, &r.shape.kernel))) {
+		snprintf(err, err_len, "%s: unknown kernel '%s' (known: %s)", params_where(v, ROOFLINE_KERNEL), text,
 			 intensity_kernel_list());
 		return -1;
 	}
-	if ((text = params_text(v, "traffic")) &&
+	if ((text = params_text(v, ROOFLINE_TRAFFIC)) &&
 	    !(r.traffic_given = intensity_traffic_parse(text, &r.shape.traffic))) {
 		snprintf(err, err_len, "%s: unknown traffic model '%s' (known: default tiled compulsory)",
-			 params_where(v, "traffic"), text);
+			 params_where(v, ROOFLINE_TRAFFIC), text);
 		return -1;
 	}
-	if ((text = params_text(v, "impl")) && !(r.impl_given = timing_attention_impl_parse(text, &r.impl))) {
-		snprintf(err, err_len, "%s: unknown attention implementation '%s' (known: %s)", params_where(v, "impl"),
-			 text, timing_attention_impl_list());
+	if ((text = params_text(v, ROOFLINE_IMPL)) && !(r.impl_given = timing_attention_impl_parse(text, &r.impl))) {
+		snprintf(err, err_len, "%s: unknown attention implementation '%s' (known: %s)",
+			 params_where(v, ROOFLINE_IMPL), text, timing_attention_impl_list());
 		return -1;
 	}
-	if ((text = params_text(v, "tile"))) {
+	if ((text = params_text(v, ROOFLINE_TILE))) {
 		double tm, tn, tk;
 		if (kernel_tile_parse(text, &tm, &tn, &tk)) {
 			snprintf(
 				err, err_len,
 				"%s: '%s' is not a tile: give T (square, T x T x T) or MxNxK, whole numbers from 1 to 65536",
-				params_where(v, "tile"), text);
+				params_where(v, ROOFLINE_TILE), text);
 			return -1;
 		}
 		r.shape.tile_m = tm;
 		r.shape.tile_n = tn;
 		r.shape.tile_k = tk;
 	}
-	r.no_tensor = params_flag(v, "no_tensor");
-	r.sparse = params_flag(v, "sparse");
-	r.has_flops = take_number(v, "flops", &r.flops);
-	r.has_bytes = take_number(v, "bytes", &r.bytes);
-	r.has_intensity = take_number(v, "intensity", &r.intensity);
-	r.has_time = take_number(v, "time", &r.time);
-	r.has_l2_bytes = take_number(v, "l2_bytes", &r.l2_bytes);
-	r.has_smem_bytes = take_number(v, "smem_bytes", &r.smem_bytes);
+	r.no_tensor = params_flag(v, ROOFLINE_NO_TENSOR);
+	r.sparse = params_flag(v, ROOFLINE_SPARSE);
+	r.has_flops = take_number(v, ROOFLINE_FLOPS, &r.flops);
+	r.has_bytes = take_number(v, ROOFLINE_BYTES, &r.bytes);
+	r.has_intensity = take_number(v, ROOFLINE_INTENSITY, &r.intensity);
+	r.has_time = take_number(v, ROOFLINE_TIME, &r.time);
+	r.has_l2_bytes = take_number(v, ROOFLINE_L2_BYTES, &r.l2_bytes);
+	r.has_smem_bytes = take_number(v, ROOFLINE_SMEM_BYTES, &r.smem_bytes);
 	for (size_t i = 0; i < sizeof shape_flags / sizeof shape_flags[0]; i++) {
-		int p = params_index(v->spec, v->count, shape_flags[i].name);
-		if (!params_has(v, shape_flags[i].name) ||
-		    (v->spec[p].kind == PARAM_FLAG && !params_flag(v, shape_flags[i].name)))
+		int p = shape_flags[i].param;
+		if (!params_has(v, p) || (v->spec[p].kind == PARAM_FLAG && !params_flag(v, p)))
 			continue; /* "causal: false" is not giving it */
 		r.fields |= shape_flags[i].field;
 		if (!r.first_field_flag)
 			r.first_field_flag = shape_flags[i].flag;
 	}
 	struct ridge_kernel_shape *s = &r.shape;
-	s->m = params_has(v, "m") ? params_num(v, "m") : 0;
-	s->n = params_has(v, "n") ? params_num(v, "n") : 0;
-	s->k = params_has(v, "k") ? params_num(v, "k") : 0;
-	s->batch = params_has(v, "batch") ? params_num(v, "batch") : 0;
-	s->seq = params_has(v, "seq") ? params_num(v, "seq") : 0;
-	s->heads = params_has(v, "heads") ? params_num(v, "heads") : 0;
-	s->kv_heads = params_has(v, "kv_heads") ? params_num(v, "kv_heads") : 0;
-	s->head_dim = params_has(v, "head_dim") ? params_num(v, "head_dim") : 0;
-	s->causal = params_flag(v, "causal");
-	r.fused_given = params_flag(v, "fused");
-	r.unfused_given = params_flag(v, "unfused");
-	s->passes = params_has(v, "passes") ? (int)params_num(v, "passes") : 0;
-	s->flops_per_element = params_has(v, "flops_per_element") ? params_num(v, "flops_per_element") : 0;
-	r.explain = params_flag(v, "explain");
+	s->m = params_has(v, ROOFLINE_M) ? params_num(v, ROOFLINE_M) : 0;
+	s->n = params_has(v, ROOFLINE_N) ? params_num(v, ROOFLINE_N) : 0;
+	s->k = params_has(v, ROOFLINE_K) ? params_num(v, ROOFLINE_K) : 0;
+	s->batch = params_has(v, ROOFLINE_BATCH) ? params_num(v, ROOFLINE_BATCH) : 0;
+	s->seq = params_has(v, ROOFLINE_SEQ) ? params_num(v, ROOFLINE_SEQ) : 0;
+	s->heads = params_has(v, ROOFLINE_HEADS) ? params_num(v, ROOFLINE_HEADS) : 0;
+	s->kv_heads = params_has(v, ROOFLINE_KV_HEADS) ? params_num(v, ROOFLINE_KV_HEADS) : 0;
+	s->head_dim = params_has(v, ROOFLINE_HEAD_DIM) ? params_num(v, ROOFLINE_HEAD_DIM) : 0;
+	s->causal = params_flag(v, ROOFLINE_CAUSAL);
+	r.fused_given = params_flag(v, ROOFLINE_FUSED);
+	r.unfused_given = params_flag(v, ROOFLINE_UNFUSED);
+	s->passes = params_has(v, ROOFLINE_PASSES) ? (int)params_num(v, ROOFLINE_PASSES) : 0;
+	s->flops_per_element =
+		params_has(v, ROOFLINE_FLOPS_PER_ELEMENT) ? params_num(v, ROOFLINE_FLOPS_PER_ELEMENT) : 0;
+	r.explain = params_flag(v, ROOFLINE_EXPLAIN);
 	*out = r;
 	return 0;
 }
@@ -477,19 +430,19 @@ int roofline_check_request(const struct param_values *v, struct app_status *st)
 {
 	char err[600];
 	struct roofline_request r;
-	bool validation = params_has(v, "validation"), ncu = params_has(v, "ncu");
+	bool validation = params_has(v, ROOFLINE_VALIDATION), ncu = params_has(v, ROOFLINE_NCU);
 	if (request_from_values(v, &r, err, sizeof err)) {
 		app_error(st, "%s", err);
 		return -1;
 	}
-	if (params_has(v, "group") && !validation) {
+	if (params_has(v, ROOFLINE_GROUP) && !validation) {
 		app_error(st, "--group applies to --validation only");
 		return -1;
 	}
 	if (validation) {
 		if (ncu || r.has_flops || r.has_bytes || r.has_intensity || r.has_kernel || r.has_time || r.has_level ||
-		    r.has_l2_bytes || r.has_smem_bytes || r.fields || r.traffic_given || params_has(v, "dtype") ||
-		    r.no_tensor || r.sparse) {
+		    r.has_l2_bytes || r.has_smem_bytes || r.fields || r.traffic_given ||
+		    params_has(v, ROOFLINE_DTYPE) || r.no_tensor || r.sparse) {
 			app_error(
 				st,
 				"--validation places the cases of a validation file (their work, dtype and times come "
@@ -513,10 +466,11 @@ int roofline_command(FILE *out, const struct param_values *v, const struct ridge
 		app_error(st, "%s", err);
 		return EXIT_USAGE;
 	}
-	if (params_has(v, "validation"))
-		return roofline_validation_run(out, params_text(v, "validation"), params_text(v, "group"), gpu,
-					       params_text(v, "svg"), params_flag(v, "json") ? json : NULL, st);
-	if (params_has(v, "ncu"))
+	if (params_has(v, ROOFLINE_VALIDATION))
+		return roofline_validation_run(out, params_text(v, ROOFLINE_VALIDATION), params_text(v, ROOFLINE_GROUP),
+					       gpu, params_text(v, ROOFLINE_SVG),
+					       params_flag(v, ROOFLINE_JSON) ? json : NULL, st);
+	if (params_has(v, ROOFLINE_NCU))
 		return roofline_run_ncu(out, v, &r, gpu, json, st);
 	return roofline_run_model(out, v, &r, gpu, json, st);
 }

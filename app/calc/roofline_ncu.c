@@ -36,7 +36,7 @@ int roofline_run_model(FILE *out, const struct param_values *v, const struct roo
 		app_error(st, "%s", in.err);
 		return EXIT_USAGE;
 	}
-	const char *svg = params_text(v, "svg");
+	const char *svg = params_text(v, ROOFLINE_SVG);
 	if (svg) {
 		char err[600];
 		struct plot_out plot;
@@ -47,7 +47,7 @@ int roofline_run_model(FILE *out, const struct param_values *v, const struct roo
 		}
 		cJSON_AddStringToObject(doc, "svg", svg);
 	}
-	if (params_flag(v, "json")) {
+	if (params_flag(v, ROOFLINE_JSON)) {
 		*json = doc;
 		return EXIT_OK;
 	}
@@ -73,8 +73,8 @@ struct ncu_placed {
 int roofline_run_ncu(FILE *out, const struct param_values *v, const struct roofline_request *req,
 		     const struct ridge_gpu *gpu, cJSON **json, struct app_status *st)
 {
-	const char *path = params_text(v, "ncu");
-	const char *svg = params_text(v, "svg");
+	const char *path = params_text(v, ROOFLINE_NCU);
+	const char *svg = params_text(v, ROOFLINE_SVG);
 	char err[600];
 	size_t len;
 	char *text = NULL;
@@ -149,7 +149,7 @@ int roofline_run_ncu(FILE *out, const struct param_values *v, const struct roofl
 			if (ncu_tensor_flops(k, (enum ridge_dtype)d) > 0)
 				pl->tensor_flops_missing = false;
 		enum ridge_peak_kind kind = matrix ? RIDGE_PEAK_MATRIX : RIDGE_PEAK_VECTOR;
-		if (params_has(v, "dtype")) {
+		if (params_has(v, ROOFLINE_DTYPE)) {
 			dtype = req->dtype;
 			kind = req->no_tensor ? RIDGE_PEAK_VECTOR : RIDGE_PEAK_DEFAULT;
 		}
@@ -215,7 +215,7 @@ int roofline_run_ncu(FILE *out, const struct param_values *v, const struct roofl
 		rc = EXIT_ENV;
 		goto done;
 	}
-	if (params_flag(v, "json")) {
+	if (params_flag(v, ROOFLINE_JSON)) {
 		cJSON *doc = cJSON_CreateObject();
 		cJSON_AddStringToObject(doc, "gpu", gpu->id);
 		cJSON_AddStringToObject(doc, "ceiling_source", app_ceiling_source(gpu));
