@@ -49,7 +49,7 @@ int cost_train_run(const struct ridge_train_input *in, bool has_target, double t
 /* ---- shared pieces ---- */
 
 /* The dtype's dense peak from hwdb, or the --peak override. */
-int cost_resolve_peak(struct calc_input *in, const char *dtype_param, double *peak, cJSON *o)
+int cost_resolve_peak(struct calc_input *in, int dtype_param, int peak_param, double *peak, cJSON *o)
 {
 	const struct param_values *v = in->values;
 	const char *name = params_text(v, dtype_param);
@@ -58,31 +58,31 @@ int cost_resolve_peak(struct calc_input *in, const char *dtype_param, double *pe
 		return calc_fail(in, "%s: unknown dtype '%s' (known: %s)", params_where(v, dtype_param), name,
 				 ridge_dtype_list());
 	struct cost_peak pk;
-	int found = cost_peak_lookup(in->gpu, dtype, params_has(v, "peak") ? params_num(v, "peak") : 0, &pk);
-	cJSON_AddStringToObject(o, dtype_param, ridge_dtype_name(dtype));
+	int found = cost_peak_lookup(in->gpu, dtype, params_has(v, peak_param) ? params_num(v, peak_param) : 0, &pk);
+	cJSON_AddStringToObject(o, v->spec[dtype_param].name, ridge_dtype_name(dtype));
 	if (pk.has_hwdb)
 		json_number(o, "hwdb_peak_flops", pk.hwdb_peak);
 	if (found != 0)
 		return calc_fail(in, "%s has no %s rate (%s): give %s", in->gpu->id, ridge_dtype_name(dtype), pk.why,
-				 params_where(v, "peak"));
+				 params_where(v, peak_param));
 	*peak = pk.peak;
 	cJSON_AddStringToObject(o, "peak_source", pk.source);
 	json_number(o, "peak_flops", *peak);
 	return 0;
 }
 
-int cost_resolve_price(struct calc_input *in, double *price, cJSON *o)
+int cost_resolve_price(struct calc_input *in, int price_param, double *price, cJSON *o)
 {
 	const struct param_values *v = in->values;
-	if (params_has(v, "price")) {
-		*price = params_num(v, "price");
+	if (params_has(v, price_param)) {
+		*price = params_num(v, price_param);
 		cJSON_AddStringToObject(o, "price_source", "given");
 	} else if (in->gpu->has_price) {
 		*price = in->gpu->price_usd_per_hour;
 		cJSON_AddStringToObject(o, "price_source", "hwdb");
 	} else {
 		return calc_fail(in, "no price: give %s (USD per GPU-hour); %s has none in hwdb",
-				 params_where(v, "price"), in->gpu->id);
+				 params_where(v, price_param), in->gpu->id);
 	}
 	json_number(o, "price_usd_per_gpu_hour", *price);
 	return 0;
@@ -128,59 +128,79 @@ void cost_print_explain(FILE *out, const cJSON *r)
 
 /* ---- cost train ---- */
 
-static const struct param train_params[] = {
-	{ "params", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_REQUIRED | PARAM_MODEL | PARAM_OPEN_LO,
-	  "N", "model parameters (70e9, 70G)", "greater than 0", NULL },
-	{ "seq", PARAM_INTEGER, 0, NULL, 1, 1e12, PARAM_REQUIRED, "S", "tokens per sequence", NULL, NULL },
-	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1e15, PARAM_REQUIRED, "B", "sequences per step (global batch)", NULL,
-	  NULL },
-	{ "steps", PARAM_INTEGER, 0, NULL, 1, 1e18, PARAM_REQUIRED, "K", "optimizer steps", NULL, NULL },
-	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "G", "GPUs", NULL, NULL },
-	{ "mfu", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, "M",
-	  "model FLOPs utilization: 0.4 or 40% (required unless --compute-efficiency predicts it)", "0 < MFU <= 1",
-	  NULL },
-	{ "target_mfu", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, "M2",
-	  "compare with the run at this MFU (may be lower)", "0 < MFU <= 1", NULL },
-	PRICE_PARAM("USD per GPU-hour (default: the GPU's hwdb price)"),
-	{ "investment", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, PARAM_OPEN_LO, "USD",
-	  "engineering cost of the MFU gain: ROI and break-even step", "greater than 0 USD", NULL },
-	{ "flops_formula", PARAM_TEXT, 0, NULL, 0, 0, 0, "6n|palm", "FLOPs per token: 6N (default) or 6N + 12 L H d s",
-	  NULL, NULL },
-	{ "layers", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "L", "layers (palm)", NULL, NULL },
-	{ "heads", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "H", "attention heads (palm)", NULL, NULL },
-	{ "head_dim", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "D", "head dimension (palm)", NULL, NULL },
-	{ "causal", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "palm: halve the attention term (causal mask)", NULL, NULL },
-	{ "peak", PARAM_NUMBER, RIDGE_UNIT_FLOPS, NULL, 0, INFINITY, PARAM_OPEN_LO, "FLOPS",
-	  "peak per GPU instead of hwdb's (989T: the book's H100 figure)", "greater than 0", NULL },
-	{ "dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "dtype whose hwdb peak is used", NULL, "bf16" },
-	{ "show_rounding", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL,
-	  "also do it as a hand calculation does: step time to 0.1 s, hours to 1 h, and show the drift", NULL, NULL },
-	/* parallelism: any of these adds the communication and memory terms (model/parallel.h) */
-	{ "tp", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "T", "tensor-parallel GPUs", NULL, "1" },
-	{ "pp", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "P", "pipeline stages", NULL, "1" },
-	{ "micro_batch", PARAM_INTEGER, 0, NULL, 1, 1e9, 0, "B", "sequences per micro-batch", NULL, "1" },
-	{ "hidden_size", PARAM_INTEGER, 0, NULL, 1, 1e7, PARAM_MODEL, "H", "hidden size (TP/PP messages, activations)",
-	  NULL, NULL },
-	{ "sharding", PARAM_TEXT, 0, NULL, 0, 0, 0, "S",
-	  "data-parallel sharding: ddp (default), zero1, zero2, zero3|fsdp", NULL, NULL },
-	{ "recompute", PARAM_TEXT, 0, NULL, 0, 0, 0, "R", "activation recomputation: none, selective (default), full",
-	  NULL, NULL },
-	{ "dp_overlap", PARAM_FRACTION, 0, NULL, 0, 1, 0, "F",
-	  "share of the gradient communication hidden under compute (default 0)", NULL, NULL },
-	{ "tp_overlap", PARAM_FRACTION, 0, NULL, 0, 1, 0, "F", "share of the tensor-parallel all-reduces hidden", NULL,
-	  "0" },
-	{ "compute_efficiency", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, "E",
-	  "fraction of peak the kernels reach: predicts the step and the MFU", "0 < E <= 1", NULL },
-	{ "network_bw", PARAM_NUMBER, RIDGE_UNIT_BYTES_PER_S, NULL, 0, 1e15, PARAM_OPEN_LO, "B/s",
-	  "network bandwidth per GPU, one direction, between nodes (50GB/s: 400 Gb/s)", "greater than 0", NULL },
-	EXPLAIN_PARAM,
-	CALC_GPU_PARAMS,
-	CALC_JSON_PARAM,
-};
+#define TRAIN_PARAMS(X)                                                                                               \
+	X(TRAIN_NPARAMS,                                                                                              \
+	  PARAM_NUM("params", RIDGE_UNIT_COUNT, 0, INFINITY, .flags = PARAM_REQUIRED | PARAM_MODEL | PARAM_OPEN_LO,   \
+		    .metavar = "N", .help = "model parameters (70e9, 70G)", .range = "greater than 0"))               \
+	X(TRAIN_SEQ, PARAM_INT("seq", 1, PARAM_TOKENS_MAX, .flags = PARAM_REQUIRED, .metavar = "S",                   \
+			       .help = "tokens per sequence"))                                                        \
+	X(TRAIN_BATCH, PARAM_INT("batch", 1, 1e15, .flags = PARAM_REQUIRED, .metavar = "B",                           \
+				 .help = "sequences per step (global batch)"))                                        \
+	X(TRAIN_STEPS,                                                                                                \
+	  PARAM_INT("steps", 1, 1e18, .flags = PARAM_REQUIRED, .metavar = "K", .help = "optimizer steps"))            \
+	X(TRAIN_GPUS, PARAM_INT("gpus", 1, PARAM_BATCH_MAX, .flags = PARAM_REQUIRED, .metavar = "G", .help = "GPUs")) \
+	X(TRAIN_MFU, PARAM_FRAC("mfu", 0, 1, .flags = PARAM_OPEN_LO, .metavar = "M",                                  \
+				.help = "model FLOPs utilization: 0.4 or 40% (required unless "                       \
+					"--compute-efficiency predicts it)",                                          \
+				.range = "0 < MFU <= 1"))                                                             \
+	X(TRAIN_TARGET_MFU,                                                                                           \
+	  PARAM_FRAC("target_mfu", 0, 1, .flags = PARAM_OPEN_LO, .metavar = "M2",                                     \
+		     .help = "compare with the run at this MFU (may be lower)", .range = "0 < MFU <= 1"))             \
+	X(TRAIN_PRICE, PRICE_ROW("USD per GPU-hour (default: the GPU's hwdb price)"))                                 \
+	X(TRAIN_INVESTMENT,                                                                                           \
+	  PARAM_NUM("investment", RIDGE_UNIT_USD, 0, INFINITY, .flags = PARAM_OPEN_LO, .metavar = "USD",              \
+		    .help = "engineering cost of the MFU gain: ROI and break-even step",                              \
+		    .range = "greater than 0 USD"))                                                                   \
+	X(TRAIN_FLOPS_FORMULA, PARAM_TEXT_ROW("flops_formula", .metavar = "6n|palm",                                  \
+					      .help = "FLOPs per token: 6N (default) or 6N + 12 L H d s"))            \
+	X(TRAIN_LAYERS,                                                                                               \
+	  PARAM_INT("layers", 1, PARAM_COUNT_MAX, .flags = PARAM_MODEL, .metavar = "L", .help = "layers (palm)"))     \
+	X(TRAIN_HEADS, PARAM_INT("heads", 1, PARAM_COUNT_MAX, .flags = PARAM_MODEL, .metavar = "H",                   \
+				 .help = "attention heads (palm)"))                                                   \
+	X(TRAIN_HEAD_DIM, PARAM_INT("head_dim", 1, PARAM_COUNT_MAX, .flags = PARAM_MODEL, .metavar = "D",             \
+				    .help = "head dimension (palm)"))                                                 \
+	X(TRAIN_CAUSAL, PARAM_FLAG_ROW("causal", .help = "palm: halve the attention term (causal mask)"))             \
+	X(TRAIN_PEAK, PARAM_NUM("peak", RIDGE_UNIT_FLOPS, 0, INFINITY, .flags = PARAM_OPEN_LO, .metavar = "FLOPS",    \
+				.help = "peak per GPU instead of hwdb's (989T: the book's H100 figure)",              \
+				.range = "greater than 0"))                                                           \
+	X(TRAIN_DTYPE,                                                                                                \
+	  PARAM_TEXT_ROW("dtype", .metavar = "DT", .help = "dtype whose hwdb peak is used", .def = "bf16"))           \
+	X(TRAIN_SHOW_ROUNDING,                                                                                        \
+	  PARAM_FLAG_ROW("show_rounding",                                                                             \
+			 .help = "also do it as a hand calculation does: step time to 0.1 s, hours to 1 "             \
+				 "h, and show the drift"))                                                            \
+	X(TRAIN_TP, PARAM_INT("tp", 1, PARAM_COUNT_MAX, .metavar = "T", .help = "tensor-parallel GPUs", .def = "1"))  \
+	X(TRAIN_PP, PARAM_INT("pp", 1, PARAM_COUNT_MAX, .metavar = "P", .help = "pipeline stages", .def = "1"))       \
+	X(TRAIN_MICRO_BATCH, PARAM_INT("micro_batch", 1, PARAM_BATCH_MAX, .metavar = "B",                             \
+				       .help = "sequences per micro-batch", .def = "1"))                              \
+	X(TRAIN_HIDDEN_SIZE, PARAM_INT("hidden_size", 1, 1e7, .flags = PARAM_MODEL, .metavar = "H",                   \
+				       .help = "hidden size (TP/PP messages, activations)"))                          \
+	X(TRAIN_SHARDING, PARAM_TEXT_ROW("sharding", .metavar = "S",                                                  \
+					 .help = "data-parallel sharding: ddp (default), zero1, zero2, zero3|fsdp"))  \
+	X(TRAIN_RECOMPUTE, PARAM_TEXT_ROW("recompute", .metavar = "R",                                                \
+					  .help = "activation recomputation: none, selective (default), full"))       \
+	X(TRAIN_DP_OVERLAP,                                                                                           \
+	  PARAM_FRAC("dp_overlap", 0, 1, .metavar = "F",                                                              \
+		     .help = "share of the gradient communication hidden under compute (default 0)"))                 \
+	X(TRAIN_TP_OVERLAP, PARAM_FRAC("tp_overlap", 0, 1, .metavar = "F",                                            \
+				       .help = "share of the tensor-parallel all-reduces hidden", .def = "0"))        \
+	X(TRAIN_COMPUTE_EFFICIENCY,                                                                                   \
+	  PARAM_FRAC("compute_efficiency", 0, 1, .flags = PARAM_OPEN_LO, .metavar = "E",                              \
+		     .help = "fraction of peak the kernels reach: predicts the step and the MFU",                     \
+		     .range = "0 < E <= 1"))                                                                          \
+	X(TRAIN_NETWORK_BW, PARAM_NUM("network_bw", RIDGE_UNIT_BYTES_PER_S, 0, PARAM_NET_BW_MAX,                      \
+				      .flags = PARAM_OPEN_LO, .metavar = "B/s",                                       \
+				      .help = "network bandwidth per GPU, one direction, between nodes (50GB/s: 400 " \
+					      "Gb/s)",                                                                \
+				      .range = "greater than 0"))                                                     \
+	X(TRAIN_EXPLAIN, EXPLAIN_ROW)                                                                                 \
+	CALC_GPU_ROWS(X, TRAIN)                                                                                       \
+	X(TRAIN_JSON, CALC_JSON_ROW)
+PARAMS_TABLE(train_params, TRAIN_PARAMS);
 
-static const char *const parallel_flags[] = { "tp",        "pp",         "micro_batch", "sharding",
-					      "recompute", "dp_overlap", "tp_overlap",  "compute_efficiency",
-					      "network_bw" };
+static const int parallel_flags[] = { TRAIN_TP,        TRAIN_PP,         TRAIN_MICRO_BATCH, TRAIN_SHARDING,
+				      TRAIN_RECOMPUTE, TRAIN_DP_OVERLAP, TRAIN_TP_OVERLAP,  TRAIN_COMPUTE_EFFICIENCY,
+				      TRAIN_NETWORK_BW };
 
 static bool parallel_asked(const struct param_values *v)
 {
@@ -212,34 +232,35 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 		.gpus = ti->gpus,
 		.flops_per_step = flops_per_step,
 		.peak_flops = ti->peak_flops,
-		.compute_efficiency = params_has(v, "compute_efficiency") ? params_num(v, "compute_efficiency") : 1,
-		.tp = params_has(v, "tp") ? params_num(v, "tp") : 1,
-		.pp = params_has(v, "pp") ? params_num(v, "pp") : 1,
-		.micro_batch = params_has(v, "micro_batch") ? params_num(v, "micro_batch") : 1,
-		.hidden = params_has(v, "hidden_size") ? params_num(v, "hidden_size") : 0,
-		.layers = params_has(v, "layers") ? params_num(v, "layers") : 0,
-		.heads = params_has(v, "heads") ? params_num(v, "heads") : 0,
+		.compute_efficiency =
+			params_has(v, TRAIN_COMPUTE_EFFICIENCY) ? params_num(v, TRAIN_COMPUTE_EFFICIENCY) : 1,
+		.tp = params_has(v, TRAIN_TP) ? params_num(v, TRAIN_TP) : 1,
+		.pp = params_has(v, TRAIN_PP) ? params_num(v, TRAIN_PP) : 1,
+		.micro_batch = params_has(v, TRAIN_MICRO_BATCH) ? params_num(v, TRAIN_MICRO_BATCH) : 1,
+		.hidden = params_has(v, TRAIN_HIDDEN_SIZE) ? params_num(v, TRAIN_HIDDEN_SIZE) : 0,
+		.layers = params_has(v, TRAIN_LAYERS) ? params_num(v, TRAIN_LAYERS) : 0,
+		.heads = params_has(v, TRAIN_HEADS) ? params_num(v, TRAIN_HEADS) : 0,
 		.recompute = RIDGE_RECOMPUTE_SELECTIVE,
-		.dp_overlap = params_has(v, "dp_overlap") ? params_num(v, "dp_overlap") : 0,
-		.tp_overlap = params_has(v, "tp_overlap") ? params_num(v, "tp_overlap") : 0,
+		.dp_overlap = params_has(v, TRAIN_DP_OVERLAP) ? params_num(v, TRAIN_DP_OVERLAP) : 0,
+		.tp_overlap = params_has(v, TRAIN_TP_OVERLAP) ? params_num(v, TRAIN_TP_OVERLAP) : 0,
 		.memory_bytes = ridge_gpu_usable_memory(in->gpu),
-		.network_bandwidth = params_has(v, "network_bw") ? params_num(v, "network_bw") : 0,
+		.network_bandwidth = params_has(v, TRAIN_NETWORK_BW) ? params_num(v, TRAIN_NETWORK_BW) : 0,
 	};
-	const char *sharding = params_text(v, "sharding"), *recompute = params_text(v, "recompute");
+	const char *sharding = params_text(v, TRAIN_SHARDING), *recompute = params_text(v, TRAIN_RECOMPUTE);
 	if (sharding && !parallel_sharding_parse(sharding, &pi.sharding))
 		return calc_fail(in, "%s: unknown sharding '%s' (known: ddp, zero1, zero2, zero3, fsdp)",
-				 params_where(v, "sharding"), sharding);
+				 params_where(v, TRAIN_SHARDING), sharding);
 	if (recompute && !parallel_recompute_parse(recompute, &pi.recompute))
 		return calc_fail(in, "%s: unknown recomputation '%s' (known: none, selective, full)",
-				 params_where(v, "recompute"), recompute);
+				 params_where(v, TRAIN_RECOMPUTE), recompute);
 	struct ridge_parallel_result r;
 	char err[400];
 	if (parallel_train(in->gpu, &pi, &r, err, sizeof err) != 0) {
 		if (strstr(err, "network bandwidth"))
-			return calc_fail(in, "%s: give %s", err, params_where(v, "network_bw"));
+			return calc_fail(in, "%s: give %s", err, params_where(v, TRAIN_NETWORK_BW));
 		if (strstr(err, "hidden size"))
-			return calc_fail(in, "%s: give %s and %s", err, params_where(v, "hidden_size"),
-					 params_where(v, "layers"));
+			return calc_fail(in, "%s: give %s and %s", err, params_where(v, TRAIN_HIDDEN_SIZE),
+					 params_where(v, TRAIN_LAYERS));
 		return calc_fail(in, "%s", err);
 	}
 	cJSON *p = cJSON_AddObjectToObject(o, "parallel");
@@ -270,7 +291,7 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 		JSON_FIELDS(struct ridge_parallel_result, dp_comm_s, dp_exposed_s, comm_s, exposed_comm_s),
 	};
 	json_put_fields(p, &r, parallel_result_fields, JSON_FIELD_COUNT(parallel_result_fields));
-	if (params_has(v, "compute_efficiency")) {
+	if (params_has(v, TRAIN_COMPUTE_EFFICIENCY)) {
 		json_number(p, "compute_efficiency", pi.compute_efficiency);
 		json_number(p, "compute_s", r.compute_s);
 		json_number(p, "bubble_s", r.bubble_s);
@@ -349,41 +370,42 @@ static cJSON *train_run(struct calc_input *in)
 	struct ridge_train_input ti = { 0 };
 	cJSON *o = cJSON_CreateObject();
 	calc_json_gpu(o, in->gpu);
-	if (cost_resolve_peak(in, "dtype", &ti.peak_flops, o) != 0 ||
-	    cost_resolve_price(in, &ti.price_usd_per_gpu_hour, o) != 0)
+	if (cost_resolve_peak(in, TRAIN_DTYPE, TRAIN_PEAK, &ti.peak_flops, o) != 0 ||
+	    cost_resolve_price(in, TRAIN_PRICE, &ti.price_usd_per_gpu_hour, o) != 0)
 		goto bad;
 	static const struct json_field train_inputs[] = {
 		JSON_FIELDS(struct ridge_train_input, params, seq, batch, steps, gpus),
 	};
 	params_read_fields(v, &ti, train_inputs, JSON_FIELD_COUNT(train_inputs));
-	const char *formula = params_text(v, "flops_formula");
+	const char *formula = params_text(v, TRAIN_FLOPS_FORMULA);
 	if (!formula || strcasecmp(formula, "6n") == 0) {
 		ti.formula = RIDGE_FLOPS_6N;
 	} else if (strcasecmp(formula, "palm") == 0) {
 		ti.formula = RIDGE_FLOPS_PALM;
-		static const char *const need[] = { "layers", "heads", "head_dim" };
+		static const int need[] = { TRAIN_LAYERS, TRAIN_HEADS, TRAIN_HEAD_DIM };
 		for (int i = 0; i < 3; i++)
 			if (!params_has(v, need[i])) {
-				calc_fail(in, "%s palm needs %s", params_where(v, "flops_formula"),
+				calc_fail(in, "%s palm needs %s", params_where(v, TRAIN_FLOPS_FORMULA),
 					  params_where(v, need[i]));
 				goto bad;
 			}
-		ti.layers = params_num(v, "layers");
-		ti.heads = params_num(v, "heads");
-		ti.head_dim = params_num(v, "head_dim");
-		ti.causal = params_flag(v, "causal");
+		ti.layers = params_num(v, TRAIN_LAYERS);
+		ti.heads = params_num(v, TRAIN_HEADS);
+		ti.head_dim = params_num(v, TRAIN_HEAD_DIM);
+		ti.causal = params_flag(v, TRAIN_CAUSAL);
 	} else {
-		calc_fail(in, "%s: unknown formula '%s' (known: 6n, palm)", params_where(v, "flops_formula"), formula);
+		calc_fail(in, "%s: unknown formula '%s' (known: 6n, palm)", params_where(v, TRAIN_FLOPS_FORMULA),
+			  formula);
 		goto bad;
 	}
-	bool has_target = params_has(v, "target_mfu"), has_investment = params_has(v, "investment");
+	bool has_target = params_has(v, TRAIN_TARGET_MFU), has_investment = params_has(v, TRAIN_INVESTMENT);
 	if (has_investment && !has_target) {
-		calc_fail(in, "%s needs %s (the savings come from the MFU gain)", params_where(v, "investment"),
-			  params_where(v, "target_mfu"));
+		calc_fail(in, "%s needs %s (the savings come from the MFU gain)", params_where(v, TRAIN_INVESTMENT),
+			  params_where(v, TRAIN_TARGET_MFU));
 		goto bad;
 	}
-	if (params_flag(v, "show_rounding") && !has_target) {
-		calc_fail(in, "%s needs %s", params_where(v, "show_rounding"), params_where(v, "target_mfu"));
+	if (params_flag(v, TRAIN_SHOW_ROUNDING) && !has_target) {
+		calc_fail(in, "%s needs %s", params_where(v, TRAIN_SHOW_ROUNDING), params_where(v, TRAIN_TARGET_MFU));
 		goto bad;
 	}
 	cJSON_AddStringToObject(o, "flops_formula", ti.formula == RIDGE_FLOPS_PALM ? "palm" : "6n");
@@ -391,12 +413,12 @@ static cJSON *train_run(struct calc_input *in)
 		JSON_FIELDS(struct ridge_train_input, causal, params, seq, batch, steps, gpus),
 	};
 	json_put_fields(o, &ti, train_input_fields, JSON_FIELD_COUNT(train_input_fields));
-	if (!params_has(v, "mfu") && !params_has(v, "compute_efficiency")) {
-		calc_fail(in, "%s is required (or %s to predict the MFU)", params_where(v, "mfu"),
-			  params_where(v, "compute_efficiency"));
+	if (!params_has(v, TRAIN_MFU) && !params_has(v, TRAIN_COMPUTE_EFFICIENCY)) {
+		calc_fail(in, "%s is required (or %s to predict the MFU)", params_where(v, TRAIN_MFU),
+			  params_where(v, TRAIN_COMPUTE_EFFICIENCY));
 		goto bad;
 	}
-	ti.mfu = params_has(v, "mfu") ? params_num(v, "mfu") : 1;
+	ti.mfu = params_has(v, TRAIN_MFU) ? params_num(v, TRAIN_MFU) : 1;
 	if (parallel_asked(v)) {
 		/* the FLOPs per step do not depend on MFU: one run at the assumed (or a placeholder) MFU gives them */
 		struct ridge_train_result flops;
@@ -407,14 +429,15 @@ static cJSON *train_run(struct calc_input *in)
 		}
 		if (train_parallel(in, &ti, flops.flops_per_step, o, &ti.mfu) != 0)
 			goto bad;
-		cJSON_AddStringToObject(o, "mfu_source", params_has(v, "compute_efficiency") ? "predicted" : "given");
+		cJSON_AddStringToObject(o, "mfu_source",
+					params_has(v, TRAIN_COMPUTE_EFFICIENCY) ? "predicted" : "given");
 	}
 
-	struct ridge_explain *ex = params_flag(v, "explain") ? calloc(1, sizeof *ex) : NULL;
+	struct ridge_explain *ex = params_flag(v, TRAIN_EXPLAIN) ? calloc(1, sizeof *ex) : NULL;
 	char err[400];
 	struct ridge_train_comparison c;
-	if (cost_train_run(&ti, has_target, has_target ? params_num(v, "target_mfu") : 0, has_investment,
-			   has_investment ? params_num(v, "investment") : 0, &c, ex, err, sizeof err) != 0) {
+	if (cost_train_run(&ti, has_target, has_target ? params_num(v, TRAIN_TARGET_MFU) : 0, has_investment,
+			   has_investment ? params_num(v, TRAIN_INVESTMENT) : 0, &c, ex, err, sizeof err) != 0) {
 		calc_fail(in, "%s", err);
 		free(ex);
 		goto bad;
@@ -423,7 +446,7 @@ static cJSON *train_run(struct calc_input *in)
 		calc_json_train(o, &c.current);
 	} else {
 		calc_json_train_comparison(o, &c);
-		if (params_flag(v, "show_rounding")) {
+		if (params_flag(v, TRAIN_SHOW_ROUNDING)) {
 			struct ridge_train_rounded rr;
 			if (cost_train_rounded(&ti, &c, 0.1, 1, &rr, err, sizeof err) != 0) {
 				calc_fail(in, "%s", err);

@@ -17,71 +17,95 @@
 
 /* ---- cost decode ---- */
 
-/* clang-format off */
-#define SERVE_PARAMS                                                                                            \
-	{ "tp", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "T", "--model: tensor-parallel GPUs per replica (default --gpus)", NULL, NULL }, \
-	{ "launch", PARAM_TEXT, 0, NULL, 0, 0, 0, "MODE", "--model: eager, graph (default) or persistent", NULL, NULL },      \
-	{ "kernels_per_layer", PARAM_INTEGER, 0, NULL, 1, 1e6, 0, "K",                                              \
-	  "--model: kernels launched per layer (default: the modelled sequence)", NULL, NULL },                          \
-	{ "weight_group", PARAM_INTEGER, 0, NULL, 0, 1e9, 0, "G",                                                   \
-	  "--model: weights per quantization scale (default int4 128, fp4 16, else none)", NULL, NULL },                 \
-	{ "kv_group", PARAM_INTEGER, 0, NULL, 0, 1e9, 0, "G", "--model: cache elements per scale (defaults as weights)", \
-	  NULL, NULL },                                                                                                   \
-	{ "impl", PARAM_TEXT, 0, NULL, 0, 0, 0, "IMPL", "--model: attention implementation (default ideal fa2 fa3 cudnn)", \
-	  NULL, NULL },                                                                                                   \
-	{ "communication_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, 0, "T",                               \
-	  "--model: per-step communication time, ms, instead of ridge comm's model of it", "0 to 3600 s", NULL },          \
-	{ "expert_parallel", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL,                                                    \
-	  "--model: whole experts on the tp GPUs, all-to-alls instead of the MoE layers' all-reduce", NULL, NULL },       \
-	{ "comm_overlap", PARAM_FRACTION, 0, NULL, 0, 1, 0, "F",                                                    \
-	  "--model: share of the communication hidden under the kernels (default 0)", NULL, NULL },                      \
-	{ "network_bw", PARAM_NUMBER, RIDGE_UNIT_BYTES_PER_S, NULL, 0, 1e15, PARAM_OPEN_LO, "B/s",                  \
-	  "--model: network bandwidth per GPU past the fabric domain (tp larger than one node)", "greater than 0", NULL }
+/* Rows decode and prefill share, as X-macro lines for a table whose index
+ * names start P (SERVE_ROWS(X, DECODE): DECODE_TP, DECODE_LAUNCH, ...). */
+#define SERVE_ROWS(X, P)                                                                                               \
+	X(P##_TP, PARAM_INT("tp", 1, PARAM_COUNT_MAX, .metavar = "T",                                                  \
+			    .help = "--model: tensor-parallel GPUs per replica (default --gpus)"))                     \
+	X(P##_LAUNCH,                                                                                                  \
+	  PARAM_TEXT_ROW("launch", .metavar = "MODE", .help = "--model: eager, graph (default) or persistent"))        \
+	X(P##_KERNELS_PER_LAYER,                                                                                       \
+	  PARAM_INT("kernels_per_layer", 1, PARAM_COUNT_MAX, .metavar = "K",                                           \
+		    .help = "--model: kernels launched per layer (default: the modelled sequence)"))                   \
+	X(P##_WEIGHT_GROUP,                                                                                            \
+	  PARAM_INT("weight_group", 0, PARAM_BATCH_MAX, .metavar = "G",                                                \
+		    .help = "--model: weights per quantization scale (default int4 128, fp4 16, else "                 \
+			    "none)"))                                                                                  \
+	X(P##_KV_GROUP, PARAM_INT("kv_group", 0, PARAM_BATCH_MAX, .metavar = "G",                                      \
+				  .help = "--model: cache elements per scale (defaults as weights)"))                  \
+	X(P##_IMPL, PARAM_TEXT_ROW("impl", .metavar = "IMPL",                                                          \
+				   .help = "--model: attention implementation (default ideal fa2 fa3 cudnn)"))         \
+	X(P##_COMMUNICATION_MS,                                                                                        \
+	  PARAM_NUM("communication_ms", RIDGE_UNIT_SECONDS, 0, PARAM_HOUR_S, .bare_unit = "ms", .metavar = "T",        \
+		    .help = "--model: per-step communication time, ms, instead of ridge comm's model "                 \
+			    "of it",                                                                                   \
+		    .range = "0 to 3600 s"))                                                                           \
+	X(P##_EXPERT_PARALLEL,                                                                                         \
+	  PARAM_FLAG_ROW("expert_parallel",                                                                            \
+			 .help = "--model: whole experts on the tp GPUs, all-to-alls instead of the MoE "              \
+				 "layers' all-reduce"))                                                                \
+	X(P##_COMM_OVERLAP,                                                                                            \
+	  PARAM_FRAC("comm_overlap", 0, 1, .metavar = "F",                                                             \
+		     .help = "--model: share of the communication hidden under the kernels (default 0)"))              \
+	X(P##_NETWORK_BW, PARAM_NUM("network_bw", RIDGE_UNIT_BYTES_PER_S, 0, PARAM_NET_BW_MAX, .flags = PARAM_OPEN_LO, \
+				    .metavar = "B/s",                                                                  \
+				    .help = "--model: network bandwidth per GPU past the fabric domain (tp larger "    \
+					    "than one node)",                                                          \
+				    .range = "greater than 0"))
 /* How decode and prefill store the weights and the KV cache. */
-#define STORAGE_PARAMS                                                                                          \
-	{ "weight_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT",                                                       \
-	  "weight storage: fp32 bf16 fp16 fp8 int8 int4 fp4 (default bf16)", NULL, NULL },                            \
-	{ "kv_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "KV-cache storage", NULL, "bf16" }
-/* clang-format on */
+#define STORAGE_ROWS(X, P)                                                                                             \
+	X(P##_WEIGHT_DTYPE, PARAM_TEXT_ROW("weight_dtype", .metavar = "DT",                                            \
+					   .help = "weight storage: fp32 bf16 fp16 fp8 int8 int4 fp4 (default bf16)")) \
+	X(P##_KV_DTYPE, PARAM_TEXT_ROW("kv_dtype", .metavar = "DT", .help = "KV-cache storage", .def = "bf16"))
 
-static const struct param decode_params[] = {
-	{ "model", PARAM_TEXT, 0, NULL, 0, 0, 0, "FILE",
-	  "a Hugging Face config.json: every kernel of a step priced (instead of --params ...)", NULL, NULL },
-	{ "params", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, INFINITY, PARAM_MODEL | PARAM_OPEN_LO, "N",
-	  "active parameters per token", "greater than 0", NULL },
-	{ "layers", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "L", "layers", NULL, NULL },
-	{ "kv_heads", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "H", "key/value heads (GQA)", NULL, NULL },
-	{ "head_dim", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_MODEL, "D", "head dimension", NULL, NULL },
-	{ "context", PARAM_INTEGER, 1, NULL, 1, 1e12, PARAM_REQUIRED, "C", "tokens in each request's KV cache", NULL,
-	  NULL },
-	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "B", "requests decoded together", NULL, NULL },
-	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "G",
-	  "GPUs sharing weights and cache (tensor parallel)", NULL, NULL },
-	SERVE_PARAMS,
-	PRICE_PARAM("USD per GPU-hour (default: the GPU's hwdb price)"),
-	STORAGE_PARAMS,
-	{ "compute_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "dtype of the GEMMs, for the peak", NULL, "bf16" },
-	{ "peak", PARAM_NUMBER, RIDGE_UNIT_FLOPS, NULL, 0, INFINITY, PARAM_OPEN_LO, "FLOPS",
-	  "peak per GPU instead of hwdb's", "greater than 0", NULL },
-	{ "overhead_ms", PARAM_NUMBER, RIDGE_UNIT_SECONDS, "ms", 0, 3600, 0, "T",
-	  "per-step time added to the roofline floor, ms (launches, communication)", "0 to 3600 s", NULL },
-	{ "sweep", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "also every batch 1, 2, 4 ... 1024", NULL, NULL },
-	EXPLAIN_PARAM,
-	CALC_GPU_PARAMS,
-	CALC_JSON_PARAM,
-};
+#define DECODE_PARAMS(X)                                                                                               \
+	X(DECODE_MODEL,                                                                                                \
+	  PARAM_TEXT_ROW("model", .metavar = "FILE",                                                                   \
+			 .help = "a Hugging Face config.json: every kernel of a step priced (instead of "              \
+				 "--params ...)"))                                                                     \
+	X(DECODE_NPARAMS, PARAM_NUM("params", RIDGE_UNIT_COUNT, 0, INFINITY, .flags = PARAM_MODEL | PARAM_OPEN_LO,     \
+				    .metavar = "N", .help = "active parameters per token", .range = "greater than 0")) \
+	X(DECODE_LAYERS,                                                                                               \
+	  PARAM_INT("layers", 1, PARAM_COUNT_MAX, .flags = PARAM_MODEL, .metavar = "L", .help = "layers"))             \
+	X(DECODE_KV_HEADS, PARAM_INT("kv_heads", 1, PARAM_COUNT_MAX, .flags = PARAM_MODEL, .metavar = "H",             \
+				     .help = "key/value heads (GQA)"))                                                 \
+	X(DECODE_HEAD_DIM,                                                                                             \
+	  PARAM_INT("head_dim", 1, PARAM_COUNT_MAX, .flags = PARAM_MODEL, .metavar = "D", .help = "head dimension"))   \
+	X(DECODE_CONTEXT, PARAM_INT("context", 1, PARAM_TOKENS_MAX, .flags = PARAM_REQUIRED, .metavar = "C",           \
+				    .help = "tokens in each request's KV cache"))                                      \
+	X(DECODE_BATCH, PARAM_INT("batch", 1, PARAM_BATCH_MAX, .flags = PARAM_REQUIRED, .metavar = "B",                \
+				  .help = "requests decoded together"))                                                \
+	X(DECODE_GPUS, PARAM_INT("gpus", 1, PARAM_COUNT_MAX, .flags = PARAM_REQUIRED, .metavar = "G",                  \
+				 .help = "GPUs sharing weights and cache (tensor parallel)"))                          \
+	SERVE_ROWS(X, DECODE)                                                                                          \
+	X(DECODE_PRICE, PRICE_ROW("USD per GPU-hour (default: the GPU's hwdb price)"))                                 \
+	STORAGE_ROWS(X, DECODE)                                                                                        \
+	X(DECODE_COMPUTE_DTYPE,                                                                                        \
+	  PARAM_TEXT_ROW("compute_dtype", .metavar = "DT", .help = "dtype of the GEMMs, for the peak", .def = "bf16")) \
+	X(DECODE_PEAK, PARAM_NUM("peak", RIDGE_UNIT_FLOPS, 0, INFINITY, .flags = PARAM_OPEN_LO, .metavar = "FLOPS",    \
+				 .help = "peak per GPU instead of hwdb's", .range = "greater than 0"))                 \
+	X(DECODE_OVERHEAD_MS,                                                                                          \
+	  PARAM_NUM("overhead_ms", RIDGE_UNIT_SECONDS, 0, PARAM_HOUR_S, .bare_unit = "ms", .metavar = "T",             \
+		    .help = "per-step time added to the roofline floor, ms (launches, communication)",                 \
+		    .range = "0 to 3600 s"))                                                                           \
+	X(DECODE_SWEEP, PARAM_FLAG_ROW("sweep", .help = "also every batch 1, 2, 4 ... 1024"))                          \
+	X(DECODE_EXPLAIN, EXPLAIN_ROW)                                                                                 \
+	CALC_GPU_ROWS(X, DECODE)                                                                                       \
+	X(DECODE_JSON, CALC_JSON_ROW)
+PARAMS_TABLE(decode_params, DECODE_PARAMS);
 
-static int storage(struct calc_input *in, const char *param, double *bytes, cJSON *o)
+static int storage(struct calc_input *in, int param, double *bytes, cJSON *o)
 {
 	const char *name = params_text(in->values, param);
+	const char *key_name = in->values->spec[param].name; /* the JSON key: weight_dtype, kv_dtype */
 	if (!name)
 		name = "bf16";
 	if (!cost_storage_bytes(name, bytes))
 		return calc_fail(in, "%s: unknown storage type '%s' (known: %s)", params_where(in->values, param), name,
 				 cost_storage_list());
-	cJSON_AddStringToObject(o, param, name);
+	cJSON_AddStringToObject(o, key_name, name);
 	char key[64];
-	snprintf(key, sizeof key, "%s_bytes", param);
+	snprintf(key, sizeof key, "%s_bytes", key_name);
 	json_number(o, key, *bytes);
 	return 0;
 }
@@ -114,33 +138,36 @@ void calc_json_decode(cJSON *o, const struct ridge_decode_result *r)
 
 /* --model prices every kernel (app/calc/cost_model_calc.c); the hand-typed shape
  * (--params --layers --kv-heads --head-dim) keeps the step-level roofline. */
-static const char *const hand_shape[] = { "params", "layers", "kv_heads", "head_dim", NULL };
-static const char *const model_only[] = { "tp",   "launch",           "kernels_per_layer", "weight_group", "kv_group",
-					  "impl", "communication_ms", "expert_parallel",   "comm_overlap", "network_bw",
-					  NULL };
+static const int hand_shape[] = { DECODE_NPARAMS, DECODE_LAYERS, DECODE_KV_HEADS, DECODE_HEAD_DIM };
+#define HAND_SHAPE (int)(sizeof hand_shape / sizeof hand_shape[0])
+static const int model_only[] = {
+	DECODE_TP,   DECODE_LAUNCH,           DECODE_KERNELS_PER_LAYER, DECODE_WEIGHT_GROUP, DECODE_KV_GROUP,
+	DECODE_IMPL, DECODE_COMMUNICATION_MS, DECODE_EXPERT_PARALLEL,   DECODE_COMM_OVERLAP, DECODE_NETWORK_BW
+};
+#define MODEL_ONLY (int)(sizeof model_only / sizeof model_only[0])
 
 static int check_decode_inputs(struct calc_input *in, bool *model)
 {
 	const struct param_values *v = in->values;
-	*model = params_has(v, "model");
-	for (int i = 0; *model && hand_shape[i]; i++)
+	*model = params_has(v, DECODE_MODEL);
+	for (int i = 0; *model && i < HAND_SHAPE; i++)
 		if (params_has(v, hand_shape[i]))
 			return calc_fail(
 				in,
 				"%s: give the model as --model FILE or as --params --layers --kv-heads --head-dim, not both",
 				params_where(v, hand_shape[i]));
-	if (*model && (params_has(v, "overhead_ms") || params_has(v, "peak")))
+	if (*model && (params_has(v, DECODE_OVERHEAD_MS) || params_has(v, DECODE_PEAK)))
 		return calc_fail(
 			in,
 			"%s: with --model the launches are modelled (--launch) and communication is --communication-ms",
-			params_where(v, params_has(v, "peak") ? "peak" : "overhead_ms"));
-	for (int i = 0; !*model && hand_shape[i]; i++)
+			params_where(v, params_has(v, DECODE_PEAK) ? DECODE_PEAK : DECODE_OVERHEAD_MS));
+	for (int i = 0; !*model && i < HAND_SHAPE; i++)
 		if (!params_has(v, hand_shape[i]))
 			return in->item ? calc_fail(in, "missing key '%s' (in the item or the model section)",
-						    hand_shape[i])
+						    v->spec[hand_shape[i]].name)
 					: calc_fail(in, "%s is required (see 'ridge cost decode --help')",
 						    params_where(v, hand_shape[i]));
-	for (int i = 0; !*model && model_only[i]; i++)
+	for (int i = 0; !*model && i < MODEL_ONLY; i++)
 		if (params_has(v, model_only[i]))
 			return calc_fail(in, "%s needs --model FILE", params_where(v, model_only[i]));
 	return 0;
@@ -153,13 +180,14 @@ static cJSON *decode_run(struct calc_input *in)
 	if (check_decode_inputs(in, &model) != 0)
 		return NULL;
 	if (model)
-		return serve_run(in, RIDGE_PHASE_DECODE);
+		return serve_run(in, &serve_decode_params);
 	struct ridge_decode_input di = { 0 };
 	cJSON *o = cJSON_CreateObject();
 	calc_json_gpu(o, in->gpu);
-	if (storage(in, "weight_dtype", &di.weight_bytes, o) != 0 || storage(in, "kv_dtype", &di.kv_bytes, o) != 0 ||
-	    cost_resolve_peak(in, "compute_dtype", &di.peak_flops, o) != 0 ||
-	    cost_resolve_price(in, &di.price_usd_per_gpu_hour, o) != 0) {
+	if (storage(in, DECODE_WEIGHT_DTYPE, &di.weight_bytes, o) != 0 ||
+	    storage(in, DECODE_KV_DTYPE, &di.kv_bytes, o) != 0 ||
+	    cost_resolve_peak(in, DECODE_COMPUTE_DTYPE, DECODE_PEAK, &di.peak_flops, o) != 0 ||
+	    cost_resolve_price(in, DECODE_PRICE, &di.price_usd_per_gpu_hour, o) != 0) {
 		cJSON_Delete(o);
 		return NULL;
 	}
@@ -169,14 +197,14 @@ static cJSON *decode_run(struct calc_input *in)
 	params_read_fields(v, &di, decode_inputs, JSON_FIELD_COUNT(decode_inputs));
 	di.bandwidth = in->gpu->memory_bandwidth;
 	di.memory_bytes = ridge_gpu_usable_memory(in->gpu);
-	di.overhead_s = params_has(v, "overhead_ms") ? params_num(v, "overhead_ms") : 0;
+	di.overhead_s = params_has(v, DECODE_OVERHEAD_MS) ? params_num(v, DECODE_OVERHEAD_MS) : 0;
 	static const struct json_field decode_input_fields[] = {
 		JSON_FIELDS(struct ridge_decode_input, bandwidth, params, layers, kv_heads, head_dim, context, batch,
 			    gpus, overhead_s),
 	};
 	json_put_fields(o, &di, decode_input_fields, JSON_FIELD_COUNT(decode_input_fields));
 
-	struct ridge_explain *ex = params_flag(v, "explain") ? calloc(1, sizeof *ex) : NULL;
+	struct ridge_explain *ex = params_flag(v, DECODE_EXPLAIN) ? calloc(1, sizeof *ex) : NULL;
 	struct ridge_decode_result r;
 	char err[400];
 	if (cost_decode(&di, &r, ex, err, sizeof err) != 0) {
@@ -186,7 +214,7 @@ static cJSON *decode_run(struct calc_input *in)
 		return NULL;
 	}
 	calc_json_decode(o, &r);
-	if (params_flag(v, "sweep")) {
+	if (params_flag(v, DECODE_SWEEP)) {
 		cJSON *sweep = cJSON_AddArrayToObject(o, "sweep");
 		double batches[16];
 		int n = 0;
@@ -311,24 +339,28 @@ const struct calc calc_cost_decode = {
 
 /* ---- cost prefill ---- */
 
-static const struct param prefill_params[] = {
-	{ "model", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, "FILE", "a Hugging Face config.json", NULL, NULL },
-	{ "seq", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "S", "prompt tokens per request", NULL, NULL },
-	{ "batch", PARAM_INTEGER, 0, NULL, 1, 1e9, PARAM_REQUIRED, "B", "requests prefilled together", NULL, NULL },
-	{ "gpus", PARAM_INTEGER, 0, NULL, 1, 1e6, PARAM_REQUIRED, "G", "GPUs (tensor parallel unless --tp)", NULL,
-	  NULL },
-	SERVE_PARAMS,
-	PRICE_PARAM("USD per GPU-hour (default: the GPU's hwdb price)"),
-	STORAGE_PARAMS,
-	{ "compute_dtype", PARAM_TEXT, 0, NULL, 0, 0, 0, "DT", "dtype of the GEMMs and attention", NULL, "bf16" },
-	EXPLAIN_PARAM,
-	CALC_GPU_PARAMS,
-	CALC_JSON_PARAM,
-};
+#define PREFILL_PARAMS(X)                                                                                              \
+	X(PREFILL_MODEL,                                                                                               \
+	  PARAM_TEXT_ROW("model", .flags = PARAM_REQUIRED, .metavar = "FILE", .help = "a Hugging Face config.json"))   \
+	X(PREFILL_SEQ, PARAM_INT("seq", 1, PARAM_BATCH_MAX, .flags = PARAM_REQUIRED, .metavar = "S",                   \
+				 .help = "prompt tokens per request"))                                                 \
+	X(PREFILL_BATCH, PARAM_INT("batch", 1, PARAM_BATCH_MAX, .flags = PARAM_REQUIRED, .metavar = "B",               \
+				   .help = "requests prefilled together"))                                             \
+	X(PREFILL_GPUS, PARAM_INT("gpus", 1, PARAM_COUNT_MAX, .flags = PARAM_REQUIRED, .metavar = "G",                 \
+				  .help = "GPUs (tensor parallel unless --tp)"))                                       \
+	SERVE_ROWS(X, PREFILL)                                                                                         \
+	X(PREFILL_PRICE, PRICE_ROW("USD per GPU-hour (default: the GPU's hwdb price)"))                                \
+	STORAGE_ROWS(X, PREFILL)                                                                                       \
+	X(PREFILL_COMPUTE_DTYPE,                                                                                       \
+	  PARAM_TEXT_ROW("compute_dtype", .metavar = "DT", .help = "dtype of the GEMMs and attention", .def = "bf16")) \
+	X(PREFILL_EXPLAIN, EXPLAIN_ROW)                                                                                \
+	CALC_GPU_ROWS(X, PREFILL)                                                                                      \
+	X(PREFILL_JSON, CALC_JSON_ROW)
+PARAMS_TABLE(prefill_params, PREFILL_PARAMS);
 
 static cJSON *prefill_run(struct calc_input *in)
 {
-	return serve_run(in, RIDGE_PHASE_PREFILL);
+	return serve_run(in, &serve_prefill_params);
 }
 
 static void prefill_print(FILE *out, const cJSON *r)
@@ -348,3 +380,18 @@ const struct calc calc_cost_prefill = {
 		       "position of each request, the launch mode's cost.\n",
 	CALC_IMPL(prefill_params, prefill_run, prefill_print),
 };
+
+/* Where the --model run (cost_model_calc.c) finds its inputs in each table. */
+#define SERVE_PARAMS_OF(P, phase_, tokens_, sweep_)                                                                    \
+	{                                                                                                              \
+		.phase = (phase_), .model = P##_MODEL, .batch = P##_BATCH, .tokens = (tokens_), .gpus = P##_GPUS,      \
+		.tp = P##_TP, .launch = P##_LAUNCH, .kernels_per_layer = P##_KERNELS_PER_LAYER,                        \
+		.weight_dtype = P##_WEIGHT_DTYPE, .weight_group = P##_WEIGHT_GROUP, .kv_dtype = P##_KV_DTYPE,          \
+		.kv_group = P##_KV_GROUP, .compute_dtype = P##_COMPUTE_DTYPE, .impl = P##_IMPL,                        \
+		.communication_ms = P##_COMMUNICATION_MS, .expert_parallel = P##_EXPERT_PARALLEL,                      \
+		.comm_overlap = P##_COMM_OVERLAP, .network_bw = P##_NETWORK_BW, .price = P##_PRICE, .sweep = (sweep_), \
+		.explain = P##_EXPLAIN                                                                                 \
+	}
+const struct serve_params serve_decode_params =
+	SERVE_PARAMS_OF(DECODE, RIDGE_PHASE_DECODE, DECODE_CONTEXT, DECODE_SWEEP);
+const struct serve_params serve_prefill_params = SERVE_PARAMS_OF(PREFILL, RIDGE_PHASE_PREFILL, PREFILL_SEQ, -1);

@@ -17,20 +17,18 @@
 #include "cost_model_calc.h"
 #include "cost_calc.h"
 
-/* Rows the cost tables share. */
-/* clang-format off */
-#define PRICE_PARAM(help)                                                                                     \
-	{ "price", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, 0, "USD", help, "0 or more USD per GPU-hour", NULL }
-/* clang-format on */
-/* clang-format off */
-#define EXPLAIN_PARAM                                                                                         \
-	{ "explain", PARAM_FLAG, 0, NULL, 0, 0, 0, NULL, "show every intermediate: formula, numbers, exact value", NULL, NULL }
-/* clang-format on */
+/* Rows the cost tables share (constructors for their X-macro lines). */
+#define PRICE_ROW(help_)                                                                 \
+	PARAM_NUM("price", RIDGE_UNIT_USD, 0, INFINITY, .metavar = "USD", .help = help_, \
+		  .range = "0 or more USD per GPU-hour")
+#define EXPLAIN_ROW PARAM_FLAG_ROW("explain", .help = "show every intermediate: formula, numbers, exact value")
 
-int cost_resolve_peak(struct calc_input *in, const char *dtype_param, double *peak, cJSON *o);
+/* The dtype's dense peak from hwdb, or the value of peak_param (--peak) over
+ * it; the dtype named by dtype_param, its name the JSON key. */
+int cost_resolve_peak(struct calc_input *in, int dtype_param, int peak_param, double *peak, cJSON *o);
 
-int cost_resolve_price(struct calc_input *in, double *price, cJSON *o);
-
+/* The price per GPU-hour: price_param's value (--price), else the hwdb's. */
+int cost_resolve_price(struct calc_input *in, int price_param, double *price, cJSON *o);
 cJSON *cost_explain_json(const struct ridge_explain *ex);
 
 void cost_print_explain(FILE *out, const cJSON *r);

@@ -37,9 +37,10 @@ void serve_storage_scale(const char *name, double *scale_bytes, double *group)
 		*scale_bytes = 1;
 }
 
-static int storage(struct calc_input *in, const char *param, const char *group_param, struct ridge_storage *s, cJSON *o)
+static int storage(struct calc_input *in, int param, int group_param, struct ridge_storage *s, cJSON *o)
 {
 	const char *name = params_text(in->values, param);
+	const char *key_name = in->values->spec[param].name; /* the JSON key: weight_dtype, kv_dtype */
 	if (!name)
 		name = "bf16";
 	if (!cost_storage_bytes(name, &s->bytes))
@@ -48,27 +49,28 @@ static int storage(struct calc_input *in, const char *param, const char *group_p
 	serve_storage_scale(name, &s->scale_bytes, &s->group);
 	if (params_has(in->values, group_param))
 		s->group = params_num(in->values, group_param);
-	cJSON_AddStringToObject(o, param, name);
+	cJSON_AddStringToObject(o, key_name, name);
 	char key[64];
-	snprintf(key, sizeof key, "%s_bytes", param);
+	snprintf(key, sizeof key, "%s_bytes", key_name);
 	json_number(o, key, serve_storage_bytes(s));
-	snprintf(key, sizeof key, "%s_group", param);
+	snprintf(key, sizeof key, "%s_group", key_name);
 	json_number(o, key, s->group);
 	return 0;
 }
 
 /* The config, read and resolved; its warnings go to the status (command
  * line) and into the result. */
-static int load_model(struct calc_input *in, struct app_model_config *config, char *path, size_t path_len, cJSON *o)
+static int load_model(struct calc_input *in, int model, struct app_model_config *config, char *path, size_t path_len,
+		      cJSON *o)
 {
-	const char *file = params_text(in->values, "model");
+	const char *file = params_text(in->values, model);
 	if (in->item)
 		eval_item_path(in->item, file, path, path_len);
 	else
 		snprintf(path, path_len, "%s", file);
 	if (app_model_config_load(path, config, in->st) != 0) {
 		if (in->item)
-			return calc_fail(in, "%s: cannot use '%s' (above)", params_where(in->values, "model"), file);
+			return calc_fail(in, "%s: cannot use '%s' (above)", params_where(in->values, model), file);
 		in->err[0] = '\0'; /* the loader said why */
 		return -1;
 	}
@@ -91,18 +93,19 @@ static int load_model(struct calc_input *in, struct app_model_config *config, ch
 /* The step's communication: --communication-ms as given, else model/comm.h's
  * (the tp GPUs' all-reduces, all-to-alls with --expert-parallel, less
  * --comm-overlap). Written into o["communication"] with every term. */
-static int serve_communication(struct calc_input *in, struct ridge_serve_request *req, cJSON *o)
+static int serve_communication(struct calc_input *in, const struct serve_params *p, struct ridge_serve_request *req,
+			       cJSON *o)
 {
 	const struct param_values *v = in->values;
 	cJSON *c = cJSON_AddObjectToObject(o, "communication");
-	if (params_has(v, "communication_ms")) {
+	if (params_has(v, p->communication_ms)) {
 		for (int i = 0; i < 3; i++) {
-			static const char *const modelled[] = { "expert_parallel", "comm_overlap", "network_bw" };
+			const int modelled[] = { p->expert_parallel, p->comm_overlap, p->network_bw };
 			if (params_has(v, modelled[i]))
 				return calc_fail(in, "%s: the communication is given by %s",
-						 params_where(v, modelled[i]), params_where(v, "communication_ms"));
+						 params_where(v, modelled[i]), params_where(v, p->communication_ms));
 		}
-		req->communication_s = params_num(v, "communication_ms");
+		req->communication_s = params_num(v, p->communication_ms);
 		cJSON_AddStringToObject(c, "source", "given");
 		json_number(c, "exposed_s", req->communication_s);
 		return 0;
@@ -111,15 +114,16 @@ static int serve_communication(struct calc_input *in, struct ridge_serve_request
 	double tokens = req->phase == RIDGE_PHASE_DECODE ? req->batch : req->batch * req->context;
 	struct ridge_serve_comm sc;
 	char err[400];
-	if (comm_serve_step(req->gpu, req->tp, params_flag(v, "expert_parallel"), tokens, (double)m->hidden,
+	if (comm_serve_step(req->gpu, req->tp, params_flag(v, p->expert_parallel), tokens, (double)m->hidden,
 			    (double)m->layers, (double)m->experts_per_token, (double)workload_moe_layers(m),
-			    params_has(v, "comm_overlap") ? params_num(v, "comm_overlap") : 0,
-			    params_has(v, "network_bw") ? params_num(v, "network_bw") : 0, &sc, err, sizeof err) != 0) {
+			    params_has(v, p->comm_overlap) ? params_num(v, p->comm_overlap) : 0,
+			    params_has(v, p->network_bw) ? params_num(v, p->network_bw) : 0, &sc, err,
+			    sizeof err) != 0) {
 		if (strstr(err, "network bandwidth"))
-			return calc_fail(in, "%s %g: %s: give %s", params_where(v, "tp"), req->tp, err,
-					 params_where(v, "network_bw"));
+			return calc_fail(in, "%s %g: %s: give %s", params_where(v, p->tp), req->tp, err,
+					 params_where(v, p->network_bw));
 		if (strstr(err, "MoE"))
-			return calc_fail(in, "%s: %s", params_where(v, "expert_parallel"), err);
+			return calc_fail(in, "%s: %s", params_where(v, p->expert_parallel), err);
 		return calc_fail(in, "%s", err);
 	}
 	req->communication_s = sc.exposed_s;
@@ -142,52 +146,53 @@ static int serve_communication(struct calc_input *in, struct ridge_serve_request
 	return 0;
 }
 
-int serve_request_from(struct calc_input *in, enum ridge_serve_phase phase, struct app_model_config *config,
+int serve_request_from(struct calc_input *in, const struct serve_params *p, struct app_model_config *config,
 		       struct ridge_serve_request *req, double *replicas, cJSON *o)
 {
 	const struct param_values *v = in->values;
 	memset(req, 0, sizeof *req);
 	char path[1024];
-	if (load_model(in, config, path, sizeof path, o) != 0)
+	enum ridge_serve_phase phase = p->phase;
+	if (load_model(in, p->model, config, path, sizeof path, o) != 0)
 		return -1;
 	req->model = &config->workload;
 	req->gpu = in->gpu;
 	req->phase = phase;
-	req->batch = params_num(v, "batch");
-	req->context = params_num(v, phase == RIDGE_PHASE_DECODE ? "context" : "seq");
-	double gpus = params_num(v, "gpus");
-	req->tp = params_has(v, "tp") ? params_num(v, "tp") : gpus;
+	req->batch = params_num(v, p->batch);
+	req->context = params_num(v, p->tokens);
+	double gpus = params_num(v, p->gpus);
+	req->tp = params_has(v, p->tp) ? params_num(v, p->tp) : gpus;
 	if (fmod(gpus, req->tp) != 0)
 		return calc_fail(in, "%s %g is not a multiple of %s %g (each replica has tp GPUs)",
-				 params_where(v, "gpus"), gpus, params_where(v, "tp"), req->tp);
+				 params_where(v, p->gpus), gpus, params_where(v, p->tp), req->tp);
 	*replicas = gpus / req->tp;
-	if (storage(in, "weight_dtype", "weight_group", &req->weights, o) ||
-	    storage(in, "kv_dtype", "kv_group", &req->kv, o))
+	if (storage(in, p->weight_dtype, p->weight_group, &req->weights, o) ||
+	    storage(in, p->kv_dtype, p->kv_group, &req->kv, o))
 		return -1;
-	const char *compute = params_text(v, "compute_dtype");
+	const char *compute = params_text(v, p->compute_dtype);
 	req->compute_dtype = RIDGE_BF16;
 	if (compute && !ridge_dtype_parse(compute, &req->compute_dtype))
-		return calc_fail(in, "%s: unknown dtype '%s' (known: %s)", params_where(v, "compute_dtype"), compute,
+		return calc_fail(in, "%s: unknown dtype '%s' (known: %s)", params_where(v, p->compute_dtype), compute,
 				 ridge_dtype_list());
-	const char *launch = params_text(v, "launch");
+	const char *launch = params_text(v, p->launch);
 	req->launch = RIDGE_LAUNCH_GRAPH;
 	if (launch && !serve_launch_parse(launch, &req->launch))
 		return calc_fail(in, "%s: unknown launch mode '%s' (known: eager graph persistent)",
-				 params_where(v, "launch"), launch);
-	req->kernels_per_layer = params_has(v, "kernels_per_layer") ? params_num(v, "kernels_per_layer") : 0;
-	const char *impl = params_text(v, "impl");
+				 params_where(v, p->launch), launch);
+	req->kernels_per_layer = params_has(v, p->kernels_per_layer) ? params_num(v, p->kernels_per_layer) : 0;
+	const char *impl = params_text(v, p->impl);
 	if (impl && !timing_attention_impl_parse(impl, &req->timing.impl))
-		return calc_fail(in, "%s: unknown attention implementation '%s' (known: %s)", params_where(v, "impl"),
+		return calc_fail(in, "%s: unknown attention implementation '%s' (known: %s)", params_where(v, p->impl),
 				 impl, timing_attention_impl_list());
-	if (serve_communication(in, req, o) != 0)
+	if (serve_communication(in, p, req, o) != 0)
 		return -1;
-	if (params_has(v, "price"))
-		req->price_usd_per_gpu_hour = params_num(v, "price");
+	if (params_has(v, p->price))
+		req->price_usd_per_gpu_hour = params_num(v, p->price);
 	else if (in->gpu->has_price)
 		req->price_usd_per_gpu_hour = in->gpu->price_usd_per_hour;
 	else
 		return calc_fail(in, "no price: give %s (USD per GPU-hour); %s has none in hwdb",
-				 params_where(v, "price"), in->gpu->id);
+				 params_where(v, p->price), in->gpu->id);
 	cJSON_AddStringToObject(o, "compute_dtype", ridge_dtype_name(req->compute_dtype));
 	cJSON_AddStringToObject(o, "launch", serve_launch_name(req->launch));
 	json_number(o, "price_usd_per_gpu_hour", req->price_usd_per_gpu_hour);
@@ -446,8 +451,9 @@ void serve_print(FILE *out, const cJSON *r, const char *step_key)
 	}
 }
 
-cJSON *serve_run(struct calc_input *in, enum ridge_serve_phase phase)
+cJSON *serve_run(struct calc_input *in, const struct serve_params *p)
 {
+	enum ridge_serve_phase phase = p->phase;
 	const struct param_values *v = in->values;
 	cJSON *o = cJSON_CreateObject();
 	calc_json_gpu(o, in->gpu);
@@ -459,7 +465,7 @@ cJSON *serve_run(struct calc_input *in, enum ridge_serve_phase phase)
 	}
 	struct ridge_serve_request req;
 	double replicas = 1;
-	if (serve_request_from(in, phase, config, &req, &replicas, o) != 0)
+	if (serve_request_from(in, p, config, &req, &replicas, o) != 0)
 		goto bad;
 	char err[400];
 	if (serve_step(&req, r, err, sizeof err) != 0) {
@@ -468,7 +474,7 @@ cJSON *serve_run(struct calc_input *in, enum ridge_serve_phase phase)
 	}
 	const char *key = phase == RIDGE_PHASE_DECODE ? "tpot_s" : "ttft_s";
 	serve_json_result(o, r, key, replicas, true);
-	if (phase == RIDGE_PHASE_DECODE && params_flag(v, "sweep")) {
+	if (phase == RIDGE_PHASE_DECODE && params_flag(v, p->sweep)) {
 		cJSON *sweep = cJSON_AddArrayToObject(o, "sweep");
 		for (double context = 1024; context <= 131072; context *= 2)
 			for (double batch = 1; batch <= 1024; batch *= 2) {
@@ -477,7 +483,7 @@ cJSON *serve_run(struct calc_input *in, enum ridge_serve_phase phase)
 				q.context = context;
 				cJSON *scratch =
 					cJSON_CreateObject(); /* the row's communication, recomputed for its batch */
-				int comm_rc = serve_communication(in, &q, scratch);
+				int comm_rc = serve_communication(in, p, &q, scratch);
 				cJSON_Delete(scratch);
 				if (comm_rc != 0)
 					goto bad;
@@ -499,7 +505,7 @@ cJSON *serve_run(struct calc_input *in, enum ridge_serve_phase phase)
 			goto bad;
 		}
 	}
-	if (params_flag(v, "explain"))
+	if (params_flag(v, p->explain))
 		serve_json_explain(o, &req, r);
 	free(config);
 	free(r);

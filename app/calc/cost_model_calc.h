@@ -11,11 +11,22 @@
 #include "model_config.h"
 #include "serve.h"
 
+/* Where the run finds its inputs in the calculator's table: each index is
+ * the row's in decode's or prefill's table (cost_decode_calc.c defines the
+ * two); -1: the table has no such row (prefill's sweep). */
+struct serve_params {
+	enum ridge_serve_phase phase;
+	int model, batch, tokens /* context (decode) or seq (prefill) */, gpus, tp, launch, kernels_per_layer;
+	int weight_dtype, weight_group, kv_dtype, kv_group, compute_dtype, impl;
+	int communication_ms, expert_parallel, comm_overlap, network_bw, price, sweep, explain;
+};
+extern const struct serve_params serve_decode_params, serve_prefill_params;
+
 /* The request from the calculator's inputs (model, batch, context or seq,
  * gpus, tp, dtypes and groups, launch, kernels_per_layer, impl,
- * communication_ms, price); config receives the model it points to.
- * *replicas = gpus / tp. Returns 0, or -1 with in->err (empty: printed). */
-int serve_request_from(struct calc_input *in, enum ridge_serve_phase phase, struct app_model_config *config,
+ * communication_ms, price) at p's rows; config receives the model it points
+ * to. *replicas = gpus / tp. Returns 0, or -1 with in->err (empty: printed). */
+int serve_request_from(struct calc_input *in, const struct serve_params *p, struct app_model_config *config,
 		       struct ridge_serve_request *req, double *replicas, cJSON *o);
 
 /* The result's keys; step_key "tpot_s" or "ttft_s"; kernels: the per-kernel list. */
@@ -27,7 +38,7 @@ void serve_json_explain(cJSON *o, const struct ridge_serve_request *req, const s
  * per 128; "fp4": NVFP4, an fp8 scale per 16; others none). */
 void serve_storage_scale(const char *name, double *scale_bytes, double *group);
 /* The whole run and the print of its JSON. */
-cJSON *serve_run(struct calc_input *in, enum ridge_serve_phase phase);
+cJSON *serve_run(struct calc_input *in, const struct serve_params *p);
 void serve_print(FILE *out, const cJSON *result, const char *step_key);
 
 /* The model description's keys (cmd_model.c): ridge model and the cost

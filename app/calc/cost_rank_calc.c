@@ -17,39 +17,44 @@
 
 /* ---- rank (scenario files only) ---- */
 
-static const struct param rank_params[] = {
-	{ "budget_per_month", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, PARAM_REQUIRED | PARAM_OPEN_LO, "USD",
-	  "hardware spend of the fleet per month", "greater than 0 USD", NULL },
-	{ "training_share", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_REQUIRED, "F", "share of the spend on training", NULL,
-	  NULL },
-	{ "inference_share", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_REQUIRED, "F", "share of the spend on inference",
-	  NULL, NULL },
-	{ "baseline_mfu", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_REQUIRED | PARAM_OPEN_LO, "M", "training MFU today",
-	  "0 < MFU <= 1", NULL },
-	{ "engineer_usd_per_hour", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, PARAM_REQUIRED | PARAM_OPEN_LO,
-	  "USD", "fully loaded engineering cost", "greater than 0 USD", NULL },
-	{ "hours_per_week", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 168, PARAM_OPEN_LO, "H",
-	  "working hours (default 40)", NULL, NULL },
-	{ "horizon_months", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1200, PARAM_REQUIRED | PARAM_OPEN_LO, "M",
-	  "months of savings counted", NULL, NULL },
-	{ "projects", PARAM_LIST, 0, NULL, 0, 0, PARAM_REQUIRED, NULL,
-	  "the projects (name, mfu_gain or tpot_reduction, effort)", NULL, NULL },
-	EXPLAIN_PARAM,
-};
+#define RANK_PARAMS(X)                                                                                                 \
+	X(RANK_BUDGET_PER_MONTH,                                                                                       \
+	  PARAM_NUM("budget_per_month", RIDGE_UNIT_USD, 0, INFINITY, .flags = PARAM_REQUIRED | PARAM_OPEN_LO,          \
+		    .metavar = "USD", .help = "hardware spend of the fleet per month", .range = "greater than 0 USD")) \
+	X(RANK_TRAINING_SHARE, PARAM_FRAC("training_share", 0, 1, .flags = PARAM_REQUIRED, .metavar = "F",             \
+					  .help = "share of the spend on training"))                                   \
+	X(RANK_INFERENCE_SHARE, PARAM_FRAC("inference_share", 0, 1, .flags = PARAM_REQUIRED, .metavar = "F",           \
+					   .help = "share of the spend on inference"))                                 \
+	X(RANK_BASELINE_MFU, PARAM_FRAC("baseline_mfu", 0, 1, .flags = PARAM_REQUIRED | PARAM_OPEN_LO, .metavar = "M", \
+					.help = "training MFU today", .range = "0 < MFU <= 1"))                        \
+	X(RANK_ENGINEER_USD_PER_HOUR,                                                                                  \
+	  PARAM_NUM("engineer_usd_per_hour", RIDGE_UNIT_USD, 0, INFINITY, .flags = PARAM_REQUIRED | PARAM_OPEN_LO,     \
+		    .metavar = "USD", .help = "fully loaded engineering cost", .range = "greater than 0 USD"))         \
+	X(RANK_HOURS_PER_WEEK, PARAM_NUM("hours_per_week", RIDGE_UNIT_COUNT, 0, 168, .flags = PARAM_OPEN_LO,           \
+					 .metavar = "H", .help = "working hours (default 40)"))                        \
+	X(RANK_HORIZON_MONTHS,                                                                                         \
+	  PARAM_NUM("horizon_months", RIDGE_UNIT_COUNT, 0, 1200, .flags = PARAM_REQUIRED | PARAM_OPEN_LO,              \
+		    .metavar = "M", .help = "months of savings counted"))                                              \
+	X(RANK_PROJECTS, PARAM_LIST_ROW("projects", .flags = PARAM_REQUIRED,                                           \
+					.help = "the projects (name, mfu_gain or tpot_reduction, effort)"))            \
+	X(RANK_EXPLAIN, EXPLAIN_ROW)
+PARAMS_TABLE(rank_params, RANK_PARAMS);
 
-static const struct param project_params[] = {
-	{ "name", PARAM_TEXT, 0, NULL, 0, 0, PARAM_REQUIRED, NULL, "", NULL, NULL },
-	{ "mfu_gain", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, NULL, "",
-	  "greater than 0, at most 1 (absolute points)", NULL },
-	{ "tpot_reduction", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, NULL, "", "greater than 0, less than 1",
-	  NULL },
-	{ "engineer_weeks", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1e6, PARAM_OPEN_LO, NULL, "", NULL, NULL },
-	{ "engineer_months", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1e6, PARAM_OPEN_LO, NULL, "", NULL, NULL },
-	{ "cost", PARAM_NUMBER, RIDGE_UNIT_USD, NULL, 0, INFINITY, PARAM_OPEN_LO, NULL, "", "greater than 0 USD",
-	  NULL },
-	{ "applies_to", PARAM_FRACTION, 0, NULL, 0, 1, PARAM_OPEN_LO, NULL, "", NULL, NULL },
-	{ "ready_after_months", PARAM_NUMBER, RIDGE_UNIT_COUNT, NULL, 0, 1200, 0, NULL, "", NULL, NULL },
-};
+#define PROJECT_PARAMS(X)                                                                                  \
+	X(PROJECT_NAME, PARAM_TEXT_ROW("name", .flags = PARAM_REQUIRED, .help = ""))                       \
+	X(PROJECT_MFU_GAIN, PARAM_FRAC("mfu_gain", 0, 1, .flags = PARAM_OPEN_LO, .help = "",               \
+				       .range = "greater than 0, at most 1 (absolute points)"))            \
+	X(PROJECT_TPOT_REDUCTION, PARAM_FRAC("tpot_reduction", 0, 1, .flags = PARAM_OPEN_LO, .help = "",   \
+					     .range = "greater than 0, less than 1"))                      \
+	X(PROJECT_ENGINEER_WEEKS,                                                                          \
+	  PARAM_NUM("engineer_weeks", RIDGE_UNIT_COUNT, 0, 1e6, .flags = PARAM_OPEN_LO, .help = ""))       \
+	X(PROJECT_ENGINEER_MONTHS,                                                                         \
+	  PARAM_NUM("engineer_months", RIDGE_UNIT_COUNT, 0, 1e6, .flags = PARAM_OPEN_LO, .help = ""))      \
+	X(PROJECT_COST, PARAM_NUM("cost", RIDGE_UNIT_USD, 0, INFINITY, .flags = PARAM_OPEN_LO, .help = "", \
+				  .range = "greater than 0 USD"))                                          \
+	X(PROJECT_APPLIES_TO, PARAM_FRAC("applies_to", 0, 1, .flags = PARAM_OPEN_LO, .help = ""))          \
+	X(PROJECT_READY_AFTER_MONTHS, PARAM_NUM("ready_after_months", RIDGE_UNIT_COUNT, 0, 1200, .help = ""))
+PARAMS_TABLE(project_params, PROJECT_PARAMS);
 
 #define MAX_PROJECTS 32
 
@@ -81,27 +86,29 @@ static int read_project(void *ctx, const struct param_values *v, int index, cons
 		return project_error(rr->st, where, "more than %d projects", MAX_PROJECTS);
 	struct ridge_project *p = &rr->projects[rr->count];
 	memset(p, 0, sizeof *p);
-	snprintf(p->name, sizeof p->name, "%s", params_text(v, "name"));
-	bool mfu = params_has(v, "mfu_gain"), tpot = params_has(v, "tpot_reduction");
+	snprintf(p->name, sizeof p->name, "%s", params_text(v, PROJECT_NAME));
+	bool mfu = params_has(v, PROJECT_MFU_GAIN), tpot = params_has(v, PROJECT_TPOT_REDUCTION);
 	if (mfu == tpot)
 		return project_error(rr->st, where,
 				     "project '%s' needs one of mfu_gain (training) or tpot_reduction (inference)",
 				     p->name);
 	p->kind = mfu ? RIDGE_PROJECT_MFU : RIDGE_PROJECT_TPOT;
-	p->mfu_gain = mfu ? params_num(v, "mfu_gain") : 0;
-	p->tpot_reduction = tpot ? params_num(v, "tpot_reduction") : 0;
-	int efforts = params_has(v, "engineer_weeks") + params_has(v, "engineer_months") + params_has(v, "cost");
+	p->mfu_gain = mfu ? params_num(v, PROJECT_MFU_GAIN) : 0;
+	p->tpot_reduction = tpot ? params_num(v, PROJECT_TPOT_REDUCTION) : 0;
+	int efforts = params_has(v, PROJECT_ENGINEER_WEEKS) + params_has(v, PROJECT_ENGINEER_MONTHS) +
+		      params_has(v, PROJECT_COST);
 	if (efforts != 1)
 		return project_error(rr->st, where, "project '%s' needs one of engineer_weeks, engineer_months or cost",
 				     p->name);
-	if (params_has(v, "engineer_weeks"))
-		p->engineer_weeks = params_num(v, "engineer_weeks");
-	if (params_has(v, "engineer_months"))
-		p->engineer_weeks = params_num(v, "engineer_months") * RIDGE_WEEKS_PER_MONTH;
-	if ((p->has_cost = params_has(v, "cost")))
-		p->cost_usd = params_num(v, "cost");
-	p->applies_to = params_has(v, "applies_to") ? params_num(v, "applies_to") : 1;
-	p->ready_after_months = params_has(v, "ready_after_months") ? params_num(v, "ready_after_months") : 0;
+	if (params_has(v, PROJECT_ENGINEER_WEEKS))
+		p->engineer_weeks = params_num(v, PROJECT_ENGINEER_WEEKS);
+	if (params_has(v, PROJECT_ENGINEER_MONTHS))
+		p->engineer_weeks = params_num(v, PROJECT_ENGINEER_MONTHS) * RIDGE_WEEKS_PER_MONTH;
+	if ((p->has_cost = params_has(v, PROJECT_COST)))
+		p->cost_usd = params_num(v, PROJECT_COST);
+	p->applies_to = params_has(v, PROJECT_APPLIES_TO) ? params_num(v, PROJECT_APPLIES_TO) : 1;
+	p->ready_after_months =
+		params_has(v, PROJECT_READY_AFTER_MONTHS) ? params_num(v, PROJECT_READY_AFTER_MONTHS) : 0;
 	rr->count++;
 	return 0;
 }
@@ -162,16 +169,16 @@ static cJSON *rank_run(struct calc_input *in)
 		return NULL;
 	}
 	struct ridge_fleet fleet = {
-		.budget_usd_per_month = params_num(v, "budget_per_month"),
-		.training_share = params_num(v, "training_share"),
-		.inference_share = params_num(v, "inference_share"),
-		.baseline_mfu = params_num(v, "baseline_mfu"),
-		.engineer_usd_per_hour = params_num(v, "engineer_usd_per_hour"),
-		.hours_per_week = params_has(v, "hours_per_week") ? params_num(v, "hours_per_week") : 40,
-		.horizon_months = params_num(v, "horizon_months"),
+		.budget_usd_per_month = params_num(v, RANK_BUDGET_PER_MONTH),
+		.training_share = params_num(v, RANK_TRAINING_SHARE),
+		.inference_share = params_num(v, RANK_INFERENCE_SHARE),
+		.baseline_mfu = params_num(v, RANK_BASELINE_MFU),
+		.engineer_usd_per_hour = params_num(v, RANK_ENGINEER_USD_PER_HOUR),
+		.hours_per_week = params_has(v, RANK_HOURS_PER_WEEK) ? params_num(v, RANK_HOURS_PER_WEEK) : 40,
+		.horizon_months = params_num(v, RANK_HORIZON_MONTHS),
 	};
 	struct ridge_project_result results[MAX_PROJECTS];
-	struct ridge_explain *ex = params_flag(v, "explain") ? calloc(1, sizeof *ex) : NULL;
+	struct ridge_explain *ex = params_flag(v, RANK_EXPLAIN) ? calloc(1, sizeof *ex) : NULL;
 	char err[400];
 	if (cost_rank(&fleet, rr->projects, rr->count, results, ex, err, sizeof err) != 0) {
 		calc_fail(in, "%s", err);
