@@ -15,6 +15,14 @@
  * is the calculator's parameter name, so one table serves both directions;
  * the few keys that are not one field (gemm's naive and tile, roofline's
  * kernel) are handled by name below. */
+
+/* A row of the item's calculator by name (the item may be of several
+ * kinds: align, roofline, gemm): -1, which reads as not given, when its
+ * table has none. */
+static int named(const struct param_values *v, const char *name)
+{
+	return params_index(v->spec, v->count, name);
+}
 static const struct tui_kind kinds[] = {
 	{ "gemm", TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "GEMM" },
 	{ "roofline", TUI_PANEL_ROOFLINE, TUI_ROOFLINE_GEMM, "GEMM kernel" },
@@ -75,14 +83,14 @@ static const struct tui_kind *item_kind(const struct eval_scenario *sc, int i)
 	const struct eval_item *item = eval_item_at(sc, i);
 	/* An align item without dims or model checks the model section's shape:
 	 * the panel holds a config file or dimensions, not a shape. */
-	if (k->panel == TUI_PANEL_ALIGN && !params_has(v, "dims") && !params_has(v, "model"))
+	if (k->panel == TUI_PANEL_ALIGN && !params_has(v, named(v, "dims")) && !params_has(v, named(v, "model")))
 		return NULL;
 	if (strcmp(name, "roofline") == 0) {
-		const char *kernel = params_has(v, "kernel") ? params_text(v, "kernel") : NULL;
+		const char *kernel = params_has(v, named(v, "kernel")) ? params_text(v, named(v, "kernel")) : NULL;
 		if (kernel && !is_gemm_kernel(kernel, NULL))
 			return NULL;
 		k = kernel ? ROOFLINE_KERNEL : &kinds[2];
-		if (!kernel && !params_has(v, "intensity"))
+		if (!kernel && !params_has(v, named(v, "intensity")))
 			return NULL; /* FLOPs and bytes given: no input holds them */
 	}
 	for (int p = 0; p < v->count; p++) {
@@ -143,11 +151,11 @@ static int apply_item(struct tui_state *s, const struct eval_scenario *sc, int i
 		const struct param_values *v = eval_item_values(sc, i);
 		/* gemm: naive or a tile; roofline: the kernel's name. */
 		int algorithm = 0;
-		if (params_index(v->spec, v->count, "kernel") >= 0 && params_has(v, "kernel"))
-			is_gemm_kernel(params_text(v, "kernel"), &algorithm);
-		else if (params_index(v->spec, v->count, "naive") >= 0 && params_flag(v, "naive"))
+		if (params_has(v, named(v, "kernel")))
+			is_gemm_kernel(params_text(v, named(v, "kernel")), &algorithm);
+		else if (params_flag(v, named(v, "naive")))
 			algorithm = 2;
-		else if (params_has(v, "tile"))
+		else if (params_has(v, named(v, "tile")))
 			algorithm = 1;
 		s->in.gemm_algorithm = algorithm;
 	}
@@ -193,17 +201,17 @@ static int apply_item(struct tui_state *s, const struct eval_scenario *sc, int i
 	}
 	/* A model config is named relative to the scenario file; the panel
 	 * holds a path from the working directory, and the file's keys. */
-	if (k->panel == TUI_PANEL_ALIGN && params_has(v, "model")) {
+	if (k->panel == TUI_PANEL_ALIGN && params_has(v, named(v, "model"))) {
 		char path[TUI_PATH];
-		eval_path(sc, params_text(v, "model"), path, sizeof path);
+		eval_path(sc, params_text(v, named(v, "model")), path, sizeof path);
 		if (strlen(path) >= sizeof s->in.align_model) {
-			snprintf(err, err_len, "%s: path too long", params_where(v, "model"));
+			snprintf(err, err_len, "%s: path too long", params_where(v, named(v, "model")));
 			return -1;
 		}
 		snprintf(s->in.align_model, sizeof s->in.align_model, "%s", path);
 		char why[TUI_TEXT];
 		if (tui_load_model_config(s, path, why, sizeof why) != 0) {
-			snprintf(err, err_len, "%s: %s", params_where(v, "model"), why);
+			snprintf(err, err_len, "%s: %s", params_where(v, named(v, "model")), why);
 			return -1;
 		}
 	}

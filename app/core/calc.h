@@ -79,9 +79,6 @@ struct params_command calc_params_command(const struct calc *calc);
 		       .help = "a ridge-probe calibration (measured ceilings)")
 #define CALC_GPU_ROWS(X, P) X(P##_GPU, CALC_GPU_ROW) X(P##_HWDB, CALC_HWDB_ROW) X(P##_CALIBRATION, CALC_CALIBRATION_ROW)
 #define CALC_JSON_ROW PARAM_FLAG_ROW("json", .flags = PARAM_CLI_ONLY, .help = "one JSON document on stdout (SI units)")
-/* TRANSITION */
-#define CALC_GPU_PARAMS CALC_GPU_ROW, CALC_HWDB_ROW, CALC_CALIBRATION_ROW
-#define CALC_JSON_PARAM CALC_JSON_ROW
 
 /* calc->run, and the one check of its result: a number that is not finite
  * (json_number saw it) refuses the result (NULL, in->err naming the

@@ -434,7 +434,7 @@ int eval_item_each(struct eval_item *item, const char *key, const struct param *
 		   void *ctx)
 {
 	struct eval_scenario *sc = item->sc;
-	const yaml_node_t *list = params_node(&item->values, key);
+	const yaml_node_t *list = params_node(&item->values, params_index(item->values.spec, item->values.count, key));
 	if (!list)
 		return 0;
 	int before = sc->errors;

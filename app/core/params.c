@@ -12,14 +12,6 @@
 #include "calc.h"
 #include "app.h"
 
-/* TRANSITION: the definitions below are the functions, not params.h's macros. */
-#undef params_has
-#undef params_num
-#undef params_text
-#undef params_where
-#undef params_flag
-#undef params_node
-
 void params_init(struct param_values *v, const struct param *spec, int count)
 {
 	memset(v, 0, sizeof *v);
@@ -138,32 +130,6 @@ void params_read_fields(const struct param_values *v, void *dst, const struct js
 		if (!json_field_set_number(&fields[i], dst, params_num(v, p)) && fields[i].kind == JSON_FIELD_BOOL)
 			*(bool *)((char *)dst + fields[i].offset) = params_flag(v, p);
 	}
-}
-
-/* TRANSITION */
-bool params_has_named(const struct param_values *v, const char *name)
-{
-	return params_has(v, must_index(v, name));
-}
-double params_num_named(const struct param_values *v, const char *name)
-{
-	return params_num(v, must_index(v, name));
-}
-const char *params_text_named(const struct param_values *v, const char *name)
-{
-	return params_text(v, must_index(v, name));
-}
-const char *params_where_named(const struct param_values *v, const char *name)
-{
-	return params_where(v, must_index(v, name));
-}
-bool params_flag_named(const struct param_values *v, const char *name)
-{
-	return params_flag(v, must_index(v, name));
-}
-const void *params_node_named(const struct param_values *v, const char *name)
-{
-	return params_node(v, must_index(v, name));
 }
 
 void params_flag_name(const char *name, char *buf, size_t len)

@@ -190,21 +190,6 @@ struct params_command {
 };
 #define PARAMS_COMMAND_TABLE(table) .params = (table), .param_count = PARAMS_COUNT(table)
 
-/* TRANSITION: by name while the tables are converted (removed at the end). */
-bool params_has_named(const struct param_values *v, const char *name);
-double params_num_named(const struct param_values *v, const char *name);
-const char *params_text_named(const struct param_values *v, const char *name);
-const char *params_where_named(const struct param_values *v, const char *name);
-bool params_flag_named(const struct param_values *v, const char *name);
-const void *params_node_named(const struct param_values *v, const char *name);
-#define PARAMS_BY_(fn, v, k) _Generic((k), char * : fn##_named, const char * : fn##_named, default : fn)(v, k)
-#define params_has(v, k) PARAMS_BY_(params_has, v, k)
-#define params_num(v, k) PARAMS_BY_(params_num, v, k)
-#define params_text(v, k) PARAMS_BY_(params_text, v, k)
-#define params_where(v, k) PARAMS_BY_(params_where, v, k)
-#define params_flag(v, k) PARAMS_BY_(params_flag, v, k)
-#define params_node(v, k) PARAMS_BY_(params_node, v, k)
-
 /* "--kernels-per-layer" for name "kernels_per_layer". */
 void params_flag_name(const char *name, char *buf, size_t len);
 

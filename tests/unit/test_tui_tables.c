@@ -159,7 +159,7 @@ static void test_threads_range_is_the_table_s(void **state)
 	assert_int_equal(
 		parse_occupancy(&v, (const char *const[]){ "--threads", "1024", "--regs", "32" }, 4, err, sizeof err),
 		0);
-	assert_int_equal(params_num(&v, "threads"), 1024);
+	assert_int_equal(params_num(&v, params_index(v.spec, v.count, "threads")), 1024);
 	assert_int_equal(parse_occupancy(&v, (const char *const[]){ "--threads", "1025" }, 2, err, sizeof err),
 			 EXIT_USAGE);
 	struct tui_inputs in;
