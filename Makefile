@@ -2,6 +2,7 @@
 #   make            libridge.a + ridge (+ ridge-probe with nvcc, ridge-probe-hip with hipcc)
 #   make run        the report for the default GPU
 #   make test       unit, golden CLI, example and cross-check tests
+#   make check      the edit loop's tier: unit tests, a sample of the goldens and of the bad input
 #   make check-asan      the whole test suite built with ASan+UBSan (BUILD=build-asan)
 #   make check-valgrind  every golden CLI case under valgrind (leaks are failures)
 #   make fuzz            build the libFuzzer harnesses (clang) and run each FUZZ_SECONDS
@@ -66,7 +67,7 @@ PUBLIC_HEADERS := include/ridge/ridge.h $(filter-out model/fail.h model/names.h,
 RIDGE := $(BUILD)/ridge
 DOCS := $(BUILD)/share/.generated
 
-.PHONY: all run test install install-files clean bench bench-tui fuzz fuzz-build check-asan check-valgrind deps format format-check
+.PHONY: all run test check install install-files clean bench bench-tui fuzz fuzz-build check-asan check-valgrind deps format format-check
 all: $(RIDGE) $(SHLIB) $(DOCS) probes
 
 deps: $(DEPS_STAMP)
@@ -183,8 +184,21 @@ $(STAGE)/.installed: $(RIDGE) $(LIB) $(SHLIB) $(DOCS) $(PUBLIC_HEADERS) scripts/
 	@$(MAKE) --no-print-directory install-files DESTDIR=$(abspath $(STAGE)) PREFIX=/usr >/dev/null
 	@touch $@
 
+# make test and make check build JOBS at a time (default: every core) unless
+# make is given a -j, and tests/run.sh runs JOBS tests side by side.
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+ifneq ($(filter test check,$(MAKECMDGOALS)),)
+MAKEFLAGS += -j$(JOBS)
+endif
+
 test: all $(TEST_BIN) $(STAGE)/.installed
-	@sh tests/run.sh $(BUILD)
+	@sh tests/run.sh -j $(JOBS) $(BUILD)
+
+# The edit loop's tier (tests/README.md): ridge and the unit tests built, the
+# unit tests, the first cases of each golden file and of each section of the
+# bad-input table; no docs, probes, stage or other suite.
+check: $(RIDGE) $(TEST_BIN)
+	@sh tests/run.sh --quick -j $(JOBS) $(BUILD)
 
 # ridge tui --bench: key press -> update + redraw per panel (tui/README.md).
 bench: bench-tui

@@ -17,6 +17,10 @@
 # huge.json (hidden_size 1e308), deep.json, two-docs-scenario.yaml,
 # huge-regs.txt and huge-cuobjdump.txt (register counts past INT_MAX),
 # huge.bin (300 MB, sparse), empty and fifo (a FIFO nobody writes).
+# SUITE_SHARD=k/N runs the k-th of N equal runs of consecutive cases (run.sh
+# runs the parts side by side, each with its own $T: its own inputs, output
+# directory and snapshot); SUITE_SAMPLE=n the first n cases of each "# ----"
+# section (make check).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 RIDGE=${RIDGE:-$root/build/ridge}
@@ -28,10 +32,10 @@ R=$root
 export T R
 trap 'chmod -R u+w "$T" 2>/dev/null; rm -rf "$T"' EXIT
 
-# ridge on PATH, so each line reads like what a user types.
+# ridge on PATH, so each line reads like what a user types (a link, not a
+# script that execs it: one process less a case).
 mkdir -p "$T/bin" "$T/in" "$T/out/dir" "$T/xdg"
-printf '#!/bin/sh\nexec "%s" "$@"\n' "$RIDGE" >"$T/bin/ridge"
-chmod +x "$T/bin/ridge"
+ln -s "$RIDGE" "$T/bin/ridge"
 PATH=$T/bin:$PATH
 XDG_CONFIG_HOME=$T/xdg # no user hwdb directory can change the results
 export PATH XDG_CONFIG_HOME
@@ -79,19 +83,29 @@ fi
 # Every path; for files their type, size, inode and modification time (to
 # the nanosecond): a new, removed, rewritten or replaced file changes a line.
 # Directories by name only (a temporary file created and removed changes a
-# directory's time, not its content). Two finds per snapshot, no cksum.
+# directory's time, not its content). One find per snapshot, no cksum.
 snapshot() {
-	(cd "$T/out" && { find . -type d -print; find . ! -type d -printf '%p %y %s %i %T@\n'; } | LC_ALL=C sort)
+	(cd "$T/out" && find . -type d -printf '%p\n' -o -printf '%p %y %s %i %T@\n' | LC_ALL=C sort)
 }
+
+# The cases this run takes, each as "line TAB command TAB stderr text".
+shard=${SUITE_SHARD:-1/1}
+awk -F '\t' -v k="${shard%/*}" -v n="${shard#*/}" -v sample="${SUITE_SAMPLE:-0}" '
+	/^# ----/ { in_section = 0 }
+	$1 == "" || $1 ~ /^#/ { next }
+	{ in_section++ }
+	!sample || in_section <= sample { pick[++total] = NR "\t" $0 }
+	END { for (i = 1; i <= total; i++) if (int((i - 1) * n / total) + 1 == k) print pick[i] }' \
+	"$table" >"$T/cases"
 
 passed=0
 failed=0
 skipped=0
-n=0
 tab=$(printf '\t')
-while IFS="$tab" read -r cmd want; do
-	n=$((n + 1))
-	case $cmd in '' | '#'*) continue ;; esac
+# The directory's state after one case is its state before the next (nothing
+# else writes there), so one snapshot a case: before the first, after each.
+before=$(snapshot)
+while IFS="$tab" read -r n cmd want; do
 	case $cmd in
 	*'$T/out/ro'*)
 		if [ $root_user = 1 ]; then
@@ -101,8 +115,10 @@ while IFS="$tab" read -r cmd want; do
 		fi
 		;;
 	esac
-	before=$(snapshot)
-	(cd "$T/out" && eval "timeout -k 2 $limit env $cmd") >"$T/stdout" 2>"$T/stderr" </dev/null
+	# env only for a line that sets variables (VAR=value ridge ...).
+	env=""
+	case ${cmd%% *} in *=*) env=env ;; esac
+	(cd "$T/out" && eval "timeout -k 2 $limit $env $cmd") >"$T/stdout" 2>"$T/stderr" </dev/null
 	code=$?
 	after=$(snapshot)
 	problem=""
@@ -125,6 +141,7 @@ while IFS="$tab" read -r cmd want; do
 	if [ -z "$problem" ] && [ "$before" != "$after" ]; then
 		problem="changed the output directory: $(printf '%s\n' "$after" | grep -vxF -- "$before" | head -n 3 | tr '\n' ' ')"
 	fi
+	before=$after
 	if [ -n "$problem" ]; then
 		echo "FAIL line $n: $cmd: $problem"
 		sed 's/^/     stderr: /' "$T/stderr" | head -n 5
@@ -132,6 +149,6 @@ while IFS="$tab" read -r cmd want; do
 	else
 		passed=$((passed + 1))
 	fi
-done <"$table"
+done <"$T/cases"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -88,7 +88,7 @@ done
 #     are not ours) and not a placeholder: one followed by `<`, `*`, `{`, `$` or `[`, or
 #     holding `...` or `…` (`tests/unit/test_<name>.c`, `hwdb/*.yaml`), is left alone. It
 #     exists from the repository's root or from the Markdown file's folder, or (a golden
-#     test named without its extension) as tests/golden/NAME.cmd;
+#     case, `tests/golden/<case>`) as a case of a tests/golden/<command>.test file;
 #   - a relative link target ([text](file.md#anchor), ![](fig.png); not a URL, not an
 #     anchor alone): it exists from the Markdown file's folder, as the link resolves.
 # A file of another project is written with that project's name in front
@@ -155,7 +155,7 @@ missing_paths() {
 			[ -e "$d/$p" ] && continue
 		else
 			{ [ -e "$p" ] || [ -e "$d/$p" ]; } && continue
-			case $p in tests/golden/?*) [ -e "$p.cmd" ] && continue ;; esac
+			case $p in tests/golden/?*) grep -qxF -- "=== ${p#tests/golden/}" "$root"/tests/golden/*.test && continue ;; esac
 		fi
 		echo "FAIL docs-paths: $loc names '$p', which does not exist"
 		case " $bad_files " in *" $f "*) ;; *) bad_files="$bad_files $f" ;; esac

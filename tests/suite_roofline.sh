@@ -128,9 +128,13 @@ else
 	echo "SKIP --json --svg document check: python3 not installed"
 fi
 
-# Every JSON golden of these commands parses, with no key twice in an object.
-if command -v python3 >/dev/null 2>&1; then
-	if python3 - tests/golden/roofline-*.out tests/golden/gemm-*.out <<'PY'; then pass; else fail "JSON goldens: see above"; fi
+# Every JSON golden of these commands parses, with no key twice in an object
+# (tests/golden.awk writes each case's expected stdout to <case>.out).
+mkdir "$tmp/golden"
+if ! awk -v dir="$tmp/golden" -f tests/golden.awk tests/golden/roofline.test tests/golden/gemm.test >/dev/null; then
+	fail "JSON goldens: tests/golden/roofline.test or gemm.test does not read (above)"
+elif command -v python3 >/dev/null 2>&1; then
+	if python3 - "$tmp"/golden/*.out <<'PY'; then pass; else fail "JSON goldens: see above"; fi
 import json, sys
 def no_duplicates(pairs):
     keys = [k for k, _ in pairs]
@@ -146,7 +150,7 @@ for path in sys.argv[1:]:
     try:
         json.loads(text, object_pairs_hook=no_duplicates)
     except ValueError as e:
-        print("FAIL %s: %s" % (path, e))
+        print("FAIL golden %s: %s" % (path.split("/")[-1][:-4], e))
         bad += 1
 sys.exit(1 if bad else 0)
 PY

@@ -1,1 +1,0 @@
-align --dtype bf16 --dims 6000,-8

@@ -1,1 +1,0 @@
-align --dtype bf16 --dims d_model=0

@@ -1,1 +1,0 @@
-align --dtype bf16 --dims 8192 --tile 128

@@ -1,1 +1,0 @@
-align --dtype fp8 --model examples/models/d-model-6000.json

@@ -1,1 +1,0 @@
-align --dtype bf16 --model examples/models/deepseek-v3.json --tokens 4096

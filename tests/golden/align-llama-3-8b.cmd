@@ -1,1 +1,0 @@
-align --dtype bf16 --model examples/models/llama-3-8b.json

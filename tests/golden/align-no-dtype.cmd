@@ -1,1 +1,0 @@
-align --dims 8192

@@ -1,1 +1,0 @@
-align --dtype bf16 --model tests/data/align/string-value.json

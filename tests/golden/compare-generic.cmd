@@ -1,1 +1,0 @@
-compare tests/fixtures/compare/base.json tests/fixtures/compare/after.json

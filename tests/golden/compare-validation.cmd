@@ -1,1 +1,0 @@
-compare validation/h200-validation.json validation/h200-validation.json

@@ -1,1 +1,0 @@
-cost decode --params 70e9 --layers 80 --head-dim 128 --context 8192 --batch 1 --gpus 8

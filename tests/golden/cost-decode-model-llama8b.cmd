@@ -1,1 +1,0 @@
-cost decode --model examples/models/llama-3-8b.json --context 2048 --batch 1 --gpus 1 --gpu h200-sxm

@@ -1,1 +1,0 @@
-cost rank examples/review-q5-graphs.yaml

@@ -1,1 +1,0 @@
-cost rank examples/review-q9-rank.yaml

@@ -1,1 +1,0 @@
-eval tests/fixtures/eval/align-model-missing.yaml

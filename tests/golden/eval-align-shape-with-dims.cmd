@@ -1,1 +1,0 @@
-eval tests/fixtures/eval/align-shape-with-dims.yaml

@@ -1,1 +1,0 @@
-eval examples/alignment-seed.yaml

@@ -1,1 +1,0 @@
-eval tests/fixtures/eval/bad-syntax.yaml

@@ -1,1 +1,0 @@
-eval examples/decode-launch-overhead.yaml

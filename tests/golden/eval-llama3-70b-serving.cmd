@@ -1,1 +1,0 @@
-eval examples/llama3-70b-serving.yaml

@@ -1,1 +1,0 @@
-eval examples/review-q5-graphs.yaml --json

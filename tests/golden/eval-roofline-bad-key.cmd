@@ -1,1 +1,0 @@
-eval tests/fixtures/roofline/eval-bad.yaml

@@ -1,1 +1,0 @@
-eval tests/fixtures/eval/unknown-gpu.yaml

@@ -1,1 +1,0 @@
-eval examples/worked-example-7-1.yaml

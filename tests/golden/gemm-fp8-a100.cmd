@@ -1,1 +1,0 @@
-gemm --gpu a100-sxm-80gb --m 4096 --n 4096 --k 4096 --dtype fp8

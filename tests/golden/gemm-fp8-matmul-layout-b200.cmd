@@ -1,1 +1,0 @@
-gemm --gpu b200 --m 4096 --n 4096 --k 4096 --dtype fp8 --layout matmul --json

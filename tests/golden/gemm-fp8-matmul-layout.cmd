@@ -1,1 +1,0 @@
-gemm --m 4096 --n 4096 --k 4096 --dtype fp8 --layout matmul

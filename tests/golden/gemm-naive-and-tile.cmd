@@ -1,1 +1,0 @@
-gemm --m 8 --n 8 --k 8 --naive --tile 32

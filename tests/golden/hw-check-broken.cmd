@@ -1,1 +1,0 @@
-hw check tests/fixtures/hwdb/broken-h100.yaml

@@ -1,1 +1,0 @@
-hw check tests/data/no-such-entry.yaml

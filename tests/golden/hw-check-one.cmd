@@ -1,1 +1,0 @@
-hw check hwdb/h100-sxm.yaml

@@ -1,1 +1,0 @@
-hw list --json

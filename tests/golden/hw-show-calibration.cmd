@@ -1,1 +1,0 @@
-hw show h200-sxm --calibration validation/h200-calibration.yaml

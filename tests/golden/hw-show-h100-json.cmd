@@ -1,1 +1,0 @@
-hw show h100-sxm --json

@@ -1,1 +1,0 @@
-launch --kernels-per-layer 0 --layers 80

@@ -1,1 +1,0 @@
-model examples/models/deepseek-v2-lite.json

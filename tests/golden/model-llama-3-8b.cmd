@@ -1,1 +1,0 @@
-model examples/models/llama-3-8b.json

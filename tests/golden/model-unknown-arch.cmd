@@ -1,1 +1,0 @@
-model tests/data/model/unknown-arch.json

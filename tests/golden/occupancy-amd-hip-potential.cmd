@@ -1,1 +1,0 @@
-occupancy --gpu mi300x --threads 256 --vgprs 96

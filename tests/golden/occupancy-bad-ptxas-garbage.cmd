@@ -1,1 +1,0 @@
-occupancy --ptxas tests/fixtures/occupancy/garbage.txt

@@ -1,1 +1,0 @@
-occupancy --ptxas examples/occupancy/ptxas-cuda13.txt --regs 32

@@ -1,1 +1,0 @@
-occupancy --threads 256 --regs 256

@@ -1,1 +1,0 @@
-occupancy --threads 1025 --regs 32

@@ -1,1 +1,0 @@
-occupancy --threads many --regs 32

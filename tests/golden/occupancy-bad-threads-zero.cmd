@@ -1,1 +1,0 @@
-occupancy --threads 0 --regs 32

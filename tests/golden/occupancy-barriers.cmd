@@ -1,1 +1,0 @@
-occupancy --gpu h200-sxm --threads 64 --regs 16 --barriers 16

@@ -1,1 +1,0 @@
-occupancy --threads 256 --regs 32 --smem 32KiB --dyn-smem 200KiB --optin

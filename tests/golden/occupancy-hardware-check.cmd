@@ -1,1 +1,0 @@
-occupancy --gpu h100-sxm --threads 800 --regs 80

@@ -1,1 +1,0 @@
-occupancy --gpu h100-sxm --ptxas tests/fixtures/occupancy/ptxas-two-archs.txt --threads 256

@@ -1,1 +1,0 @@
-occupancy --gpu h100-sxm --ptxas examples/occupancy/ptxas-cuda13.txt --threads 256

@@ -1,1 +1,0 @@
-occupancy --gpu l4 --regs 40 --smem 8KiB --sweep

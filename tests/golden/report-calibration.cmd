@@ -1,1 +1,0 @@
-report --calibration validation/h200-calibration.yaml

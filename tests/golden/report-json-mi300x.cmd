@@ -1,1 +1,0 @@
-report --gpu mi300x --json

@@ -1,1 +1,0 @@
-roofline --gpu h100-sxm --intensity 10 --calibration validation/h200-calibration.yaml

@@ -1,1 +1,0 @@
-roofline --gpu a100-sxm-80gb --dtype fp8 --intensity 10

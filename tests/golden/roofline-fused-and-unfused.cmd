@@ -1,1 +1,0 @@
-roofline --kernel rmsnorm-linear --k 8 --n 8 --fused --unfused

@@ -1,1 +1,0 @@
-roofline --gpu h100-sxm --kernel gemv --n 14336 --k 4096 --explain

@@ -1,1 +1,0 @@
-roofline --group fused --kernel gemm --m 8 --n 8 --k 8

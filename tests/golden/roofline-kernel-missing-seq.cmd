@@ -1,1 +1,0 @@
-roofline --kernel attention --heads 8 --head-dim 64

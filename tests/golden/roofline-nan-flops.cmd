@@ -1,1 +1,0 @@
-roofline --flops nan --bytes 1e9

@@ -1,1 +1,0 @@
-roofline --ncu tests/fuzz/corpus/ncu/crash-1868e731-no-id-column.csv

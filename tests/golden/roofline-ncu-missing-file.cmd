@@ -1,1 +1,0 @@
-roofline --ncu tests/fixtures/ncu/nope.csv

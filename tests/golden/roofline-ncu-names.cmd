@@ -1,1 +1,0 @@
-roofline --ncu tests/fixtures/ncu/names.csv --gpu h200-sxm

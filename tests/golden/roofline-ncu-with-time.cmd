@@ -1,1 +1,0 @@
-roofline --ncu tests/fixtures/ncu/raw_h200.csv --time 1ms

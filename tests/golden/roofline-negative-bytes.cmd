@@ -1,1 +1,0 @@
-roofline --flops 1e9 --bytes -5

@@ -1,1 +1,0 @@
-roofline --dtype bf16 --no-tensor --intensity 20

@@ -1,1 +1,0 @@
-roofline --gpu h100-sxm --dtype bf16 --intensity 295 --json

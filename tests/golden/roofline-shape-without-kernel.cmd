@@ -1,1 +1,0 @@
-roofline --intensity 4 --seq 8

@@ -1,1 +1,0 @@
-roofline --dtype fp8 --sparse --intensity 2000 --json

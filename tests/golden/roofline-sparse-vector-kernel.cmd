@@ -1,1 +1,0 @@
-roofline --kernel softmax --n 8 --sparse

@@ -1,1 +1,0 @@
-roofline --intensity 1 --svg /nonexistent-dir/x.svg

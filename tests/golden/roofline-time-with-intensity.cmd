@@ -1,1 +1,0 @@
-roofline --intensity 3 --time 1ms

@@ -1,1 +1,0 @@
-roofline --dtype fp12 --intensity 1

@@ -1,1 +1,0 @@
-roofline --gpu h100 --intensity 1

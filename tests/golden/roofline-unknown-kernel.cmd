@@ -1,1 +1,0 @@
-roofline --kernel matmul --m 8

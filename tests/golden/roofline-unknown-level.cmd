@@ -1,1 +1,0 @@
-roofline --level l3 --intensity 1

@@ -1,1 +1,0 @@
-roofline --gpu h200-sxm --validation validation/h200-validation.json --group nope

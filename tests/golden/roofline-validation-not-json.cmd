@@ -1,1 +1,0 @@
-roofline --validation validation/h200-calibration.yaml

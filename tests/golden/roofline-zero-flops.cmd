@@ -1,1 +1,0 @@
-roofline --flops 0 --bytes 1e9

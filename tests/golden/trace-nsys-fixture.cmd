@@ -1,1 +1,0 @@
-trace tests/fixtures/trace/nsys-schema.sqlite --steps 2 --tokens 2

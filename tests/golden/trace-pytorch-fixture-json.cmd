@@ -1,1 +1,0 @@
-trace tests/fixtures/trace/pytorch-decode.json --json
