@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "hwdb.h"
+#include "timing.h"
 
 static int add_entry(struct hwdb *db, const struct ridge_gpu *gpu, const char *origin, int layer_start,
 		     struct hwdb_diags *diags)
@@ -27,7 +28,13 @@ static int add_entry(struct hwdb *db, const struct ridge_gpu *gpu, const char *o
 			}
 			return -1;
 		}
-		db->entries[i].gpu = *gpu; /* a later layer overrides */
+		/* A later layer overrides. A calibration keeps the time-model
+		 * classes it lacks from the entry it measured, carried to its own
+		 * ceilings (timing_inherit): never the floor where the entry knows. */
+		struct ridge_gpu merged = *gpu;
+		if (merged.measured)
+			timing_inherit(&db->entries[i].gpu, &merged);
+		db->entries[i].gpu = merged;
 		snprintf(db->entries[i].origin, sizeof db->entries[i].origin, "%s", origin);
 		return 0;
 	}

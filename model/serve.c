@@ -81,6 +81,11 @@ static int price(struct pricer *p, const char *name, const struct ridge_kernel_s
 	 * eager step's kernels wait for the host (the launch simulation). */
 	struct ridge_timing_options topt = p->req->timing;
 	topt.in_stream = p->req->launch != RIDGE_LAUNCH_EAGER;
+	/* Decode attention with no implementation asked for is split-kv, what
+	 * SDPA and the serving engines run at one query token (timing.h). */
+	if (shape->kernel == RIDGE_KERNEL_FLASH_ATTENTION && p->req->phase == RIDGE_PHASE_DECODE &&
+	    topt.impl == RIDGE_ATTENTION_DEFAULT)
+		topt.impl = RIDGE_ATTENTION_SPLIT_KV;
 	if (timing_kernel(p->req->gpu, shape, &topt, &k->time, why, sizeof why))
 		return model_fail(p->err, p->err_len, "%s: %s", name, why);
 	const struct ridge_kernel_time *t = &k->time;
@@ -190,13 +195,14 @@ static void attention_sizes(const struct ridge_serve_request *req, const struct 
 	a->context = m->sliding_window > 0 ? fmin(req->context, (double)m->sliding_window) : req->context;
 }
 
-/* A decode attention kernel runs one CTA per (request, KV head) unit, the
- * query heads of a group together (FlashAttention's GQA decode, cuDNN's, the
- * grouped query of validation/heldout/decode_step.py), each streaming its
+/* A per-head decode attention kernel (--impl per-head) runs one CTA per
+ * (request, KV head) unit, the query heads of a group together (the grouped
+ * query of validation/heldout/decode_step.py), each streaming its
  * unit's cache from the first key to the last. With fewer units than SMs the
  * HBM ceiling is out of reach: the kernel takes at least waves x (cache /
  * units) / cta_bandwidth (one CTA's streaming rate, the entry's
- * timing.<slot>.cta_bandwidth). */
+ * timing.<slot>.cta_bandwidth; only attention_per_head has one: split-kv
+ * kernels fill the GPU whatever the batch). */
 static int stream_limit(struct pricer *p, struct ridge_serve_kernel *k, double units, double cache, double count)
 {
 	const struct ridge_gpu *gpu = p->req->gpu;

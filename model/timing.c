@@ -53,7 +53,8 @@ enum ridge_time_class timing_kernel_class(enum ridge_kernel kernel)
 #undef CLASS_CASES
 #undef CLASS_KERNELS
 
-static const char *const impl_names[RIDGE_ATTENTION_IMPL_COUNT] = { "default", "ideal", "fa2", "fa3", "cudnn" };
+static const char *const impl_names[RIDGE_ATTENTION_IMPL_COUNT] = { "default", "ideal",    "fa2",     "fa3",
+								    "cudnn",   "split-kv", "per-head" };
 
 const char *timing_attention_impl_name(enum ridge_attention_impl impl)
 {
@@ -72,7 +73,7 @@ bool timing_attention_impl_parse(const char *text, enum ridge_attention_impl *ou
 
 const char *timing_attention_impl_list(void)
 {
-	return "default ideal fa2 fa3 cudnn";
+	return "default ideal fa2 fa3 cudnn split-kv per-head";
 }
 
 #define SLOT_ROW(u, SLOT, NAME, IMPL, key) [RIDGE_SLOT_##SLOT] = { key, RIDGE_TIME_##NAME, RIDGE_ATTENTION_##IMPL },
@@ -280,34 +281,62 @@ int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *
 	return 0;
 }
 
-void timing_rebase(const struct ridge_gpu *from, struct ridge_gpu *to)
+/* Slot i of from with each efficiency converted to to's ceilings so that
+ * efficiency x ceiling, the rate the class reaches, is kept; the source says
+ * how it came (fmt with from's id). */
+static struct ridge_timing_terms rebase_slot(const struct ridge_gpu *from, const struct ridge_gpu *to, int i,
+					     const char *fmt)
 {
 	double peak_from = 0, peak_to = 0;
 	const char *why;
 	bool compute = ridge_gpu_peak(from, RIDGE_BF16, RIDGE_PEAK_DEFAULT, false, &peak_from, &why) &&
 		       ridge_gpu_peak(to, RIDGE_BF16, RIDGE_PEAK_DEFAULT, false, &peak_to, &why) && peak_to > 0;
 	bool memory = from->memory_bandwidth > 0 && to->memory_bandwidth > 0;
-	for (int i = 0; i < RIDGE_TIMING_SLOTS; i++) {
-		struct ridge_timing_terms t = from->timing[i];
-		/* Efficiency x ceiling is the rate the class reaches: kept. */
-		if (t.has_compute_efficiency && compute)
-			t.compute_efficiency *= peak_from / peak_to;
-		else
-			t.has_compute_efficiency = false;
-		if (t.has_memory_efficiency && memory)
-			t.memory_efficiency *= from->memory_bandwidth / to->memory_bandwidth;
-		else
-			t.has_memory_efficiency = false;
-		if (t.source[0] && from != to) {
-			/* Say that the numbers were carried, and from which ceilings. */
-			char carried[sizeof t.source];
-			snprintf(carried, sizeof carried, "carried from %s's ceilings with the rate kept: %s", from->id,
-				 t.source);
-			memcpy(t.source, carried, sizeof t.source);
-		}
-		to->timing[i] = t;
+	struct ridge_timing_terms t = from->timing[i];
+	if (t.has_compute_efficiency && compute)
+		t.compute_efficiency *= peak_from / peak_to;
+	else
+		t.has_compute_efficiency = false;
+	if (t.has_memory_efficiency && memory)
+		t.memory_efficiency *= from->memory_bandwidth / to->memory_bandwidth;
+	else
+		t.has_memory_efficiency = false;
+	if (t.source[0] && from != to) {
+		char carried[sizeof t.source];
+		char how[160];
+		snprintf(how, sizeof how, fmt, from->id);
+		snprintf(carried, sizeof carried, "%s: %s", how, t.source);
+		memcpy(t.source, carried, sizeof t.source);
 	}
+	return t;
+}
+
+void timing_rebase(const struct ridge_gpu *from, struct ridge_gpu *to)
+{
+	for (int i = 0; i < RIDGE_TIMING_SLOTS; i++)
+		to->timing[i] = rebase_slot(from, to, i, "carried from %s's ceilings with the rate kept");
 	memcpy(to->attention_default, from->attention_default, sizeof to->attention_default);
+}
+
+static bool slot_empty(const struct ridge_timing_terms *t)
+{
+	return !t->has_compute_efficiency && !t->has_memory_efficiency && !t->has_fixed_cost && !t->has_cta_bandwidth;
+}
+
+int timing_inherit(const struct ridge_gpu *from, struct ridge_gpu *to)
+{
+	int carried = 0;
+	for (int i = 0; i < RIDGE_TIMING_SLOTS; i++) {
+		if (!slot_empty(&to->timing[i]) || slot_empty(&from->timing[i]))
+			continue;
+		to->timing[i] = rebase_slot(from, to, i,
+					    "inherited from the %s entry (the calibration has none), carried to its "
+					    "measured ceilings with the rate kept");
+		carried++;
+	}
+	if (!to->attention_default[0])
+		memcpy(to->attention_default, from->attention_default, sizeof to->attention_default);
+	return carried;
 }
 
 /* ---- the fit ---- */

@@ -57,11 +57,21 @@ enum ridge_attention_impl {
 	RIDGE_ATTENTION_FA2,
 	RIDGE_ATTENTION_FA3,
 	RIDGE_ATTENTION_CUDNN,
+	/* Decode (one query token per request): split-kv splits each request's
+	 * KV sequence across enough CTAs to fill the GPU and combines the parts
+	 * (flash-decoding; what SDPA with enable_gqa runs at query length 1 and
+	 * what serving engines' paged kernels do), so the cache streams near
+	 * HBM bandwidth at any batch: the default for decode attention.
+	 * per-head runs one CTA per request x KV head, the query group folded
+	 * into the query axis (validation/heldout/decode_step.py's layout):
+	 * few CTAs at small batch, each at timing.attention_per_head.cta_bandwidth. */
+	RIDGE_ATTENTION_SPLIT_KV,
+	RIDGE_ATTENTION_PER_HEAD,
 	RIDGE_ATTENTION_IMPL_COUNT
 };
 const char *timing_attention_impl_name(enum ridge_attention_impl impl);
 bool timing_attention_impl_parse(const char *text, enum ridge_attention_impl *out);
-/* "default ideal fa2 fa3 cudnn". */
+/* "default ideal fa2 fa3 cudnn split-kv per-head". */
 const char *timing_attention_impl_list(void);
 
 /* The entry's slot (struct ridge_gpu timing[]) for a class and implementation;
@@ -136,6 +146,14 @@ double timing_predict(double quantized_compute_time_s, double memory_time_s, dou
  * memory.bandwidth. ridge-probe uses it to carry an hwdb entry's fit into a
  * calibration of measured ceilings; fixed costs and sources are copied. */
 void timing_rebase(const struct ridge_gpu *from, struct ridge_gpu *to);
+
+/* A calibration (to: measured ceilings) written without some of its
+ * entry's (from) timing classes, by an older ridge-probe or for a class added
+ * since, takes each missing class from the entry carried to its own ceilings
+ * as timing_rebase carries them (the source says "inherited from"), so a
+ * measured GPU is never priced at its floor where its spec entry is not.
+ * Classes the calibration holds are kept. Returns how many were inherited. */
+int timing_inherit(const struct ridge_gpu *from, struct ridge_gpu *to);
 
 /* One measured kernel for timing_fit: its model times and the measurement. */
 struct ridge_timing_sample {

@@ -69,6 +69,10 @@ def predict(ridge, cfg_path, case, calibration, k):
              "--calibration", calibration, "--launch", case["mode"], "--json"]
     if k is not None:
         args += ["--kernels-per-layer", str(k)]
+    if phase == "decode":
+        # decode_step.py folds the query group into the query axis: one CTA per
+        # request x KV head, the per-head implementation (ridge's default is split-kv)
+        args += ["--impl", "per-head"]
     out = subprocess.run([ridge] + args, capture_output=True, text=True)
     if out.returncode != 0:
         raise SystemExit(f"ridge {' '.join(args)}: exit {out.returncode}: {out.stderr.strip()}")

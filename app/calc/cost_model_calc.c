@@ -247,6 +247,9 @@ void serve_json_result(cJSON *o, const struct ridge_serve_result *r, const char 
 		cJSON_AddStringToObject(row, "name", k->name);
 		cJSON_AddStringToObject(row, "kernel", intensity_kernel_name(k->kernel));
 		cJSON_AddStringToObject(row, "class", timing_class_name(k->time.cls));
+		/* Which attention kernel the step assumed (split-kv for decode unless --impl says) */
+		if (k->time.cls == RIDGE_TIME_ATTENTION)
+			cJSON_AddStringToObject(row, "impl", timing_attention_impl_name(k->time.impl));
 		static const struct json_field serve_kernel_fields[] = {
 			JSON_FIELDS(struct ridge_serve_kernel, count, flops, bytes, floor_s, predicted_s),
 		};
@@ -344,8 +347,12 @@ static void print_kernels(FILE *out, const cJSON *r)
 		fmt_seconds(calc_num(k, "predicted_s"), b, sizeof b);
 		fmt_seconds(calc_num(k, "total_s"), c, sizeof c);
 		fmt_seconds(calc_num(k, "fixed_cost_s"), d, sizeof d);
-		fprintf(out, "  %-22s %10.6g %12s %12s %12s %10s\n", calc_str(k, "name"), calc_num(k, "count"), a, b, c,
-			d);
+		char name[64];
+		if (calc_has(k, "impl"))
+			snprintf(name, sizeof name, "%s (%s)", calc_str(k, "name"), calc_str(k, "impl"));
+		else
+			snprintf(name, sizeof name, "%s", calc_str(k, "name"));
+		fprintf(out, "  %-22s %10.6g %12s %12s %12s %10s\n", name, calc_num(k, "count"), a, b, c, d);
 	}
 }
 
