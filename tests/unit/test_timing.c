@@ -208,6 +208,57 @@ static void test_rebase_keeps_rate(void **state)
 	assert_string_equal(to.attention_default, "cudnn");
 }
 
+/* A calibration without a class takes the entry's, carried to its measured
+ * ceilings with the rate kept and said so; a class it has stays its own. */
+static void test_inherit_missing_classes(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *entry = test_gpu("h200-sxm");
+	struct ridge_gpu cal = *entry;
+	cal.measured = true;
+	cal.memory_bandwidth = 4.505e12;
+	memset(cal.timing, 0, sizeof cal.timing);
+	cal.attention_default[0] = '\0';
+	cal.timing[RIDGE_SLOT_NORM].has_memory_efficiency = true; /* its own fit */
+	cal.timing[RIDGE_SLOT_NORM].memory_efficiency = 0.5;
+	int carried = timing_inherit(entry, &cal);
+	int entry_slots = 0;
+	for (int i = 0; i < RIDGE_TIMING_SLOTS; i++) {
+		const struct ridge_timing_terms *t = &entry->timing[i];
+		entry_slots += t->has_compute_efficiency || t->has_memory_efficiency || t->has_fixed_cost ||
+			       t->has_cta_bandwidth;
+	}
+	assert_int_equal(carried, entry_slots - 1);
+	assert_close(cal.timing[RIDGE_SLOT_NORM].memory_efficiency, 0.5, 0);
+	const struct ridge_timing_terms *a = &entry->timing[RIDGE_SLOT_ATTENTION_SPLIT_KV];
+	const struct ridge_timing_terms *b = &cal.timing[RIDGE_SLOT_ATTENTION_SPLIT_KV];
+	assert_true(b->has_memory_efficiency && b->has_fixed_cost);
+	assert_close(b->memory_efficiency * 4.505e12, a->memory_efficiency * entry->memory_bandwidth, 1e-12);
+	assert_non_null(strstr(b->source, "inherited from the h200-sxm entry"));
+	assert_true(cal.timing[RIDGE_SLOT_ATTENTION_PER_HEAD].has_cta_bandwidth);
+	assert_string_equal(cal.attention_default, "cudnn");
+	assert_int_equal(timing_inherit(entry, &cal), 0); /* nothing left to take */
+}
+
+/* Decode attention at one query token: split-kv and per-head have their own
+ * slots, and the names parse. */
+static void test_decode_attention_impls(void **state)
+{
+	(void)state;
+	enum ridge_attention_impl impl;
+	assert_true(timing_attention_impl_parse("split-kv", &impl));
+	assert_int_equal(impl, RIDGE_ATTENTION_SPLIT_KV);
+	assert_true(timing_attention_impl_parse("per-head", &impl));
+	assert_int_equal(timing_slot(RIDGE_TIME_ATTENTION, impl), RIDGE_SLOT_ATTENTION_PER_HEAD);
+	assert_string_equal(timing_slot_key(RIDGE_SLOT_ATTENTION_SPLIT_KV), "attention_split_kv");
+	const struct ridge_gpu *g = test_gpu("h200-sxm");
+	/* 537 MB of KV (batch 1, 8 KV heads, 131072 tokens, d 128, bf16): the
+	 * split-kv fit's rate, 0.8775 x 4.8 TB/s, plus 12.42 us; measured 138 us */
+	assert_close(g->timing[RIDGE_SLOT_ATTENTION_SPLIT_KV].memory_efficiency, 0.8775, 0);
+	double t = 536870912.0 / (0.8775 * g->memory_bandwidth) + g->timing[RIDGE_SLOT_ATTENTION_SPLIT_KV].fixed_cost_s;
+	assert_true(fabs(t - 138.18e-6) / 138.18e-6 < 0.10);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +272,8 @@ int main(void)
 		cmocka_unit_test(test_attention_impl),
 		cmocka_unit_test(test_rebase_keeps_rate),
 		cmocka_unit_test(test_in_stream_fixed_cost),
+		cmocka_unit_test(test_inherit_missing_classes),
+		cmocka_unit_test(test_decode_attention_impls),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
