@@ -54,4 +54,12 @@ if [ $# -ge 4 ]; then
 	fi
 	rm -rf "$tmp"
 fi
+# The independent harnesses (validation/harnesses/, issue 34): their table in
+# validation/README.md is what ridge predicts today.
+if python3 validation/harnesses/replay.py "$RIDGE" measurements/2026-12-03-h200-harnesses --check validation/README.md; then
+	passed=$((passed + 1))
+else
+	echo "FAIL harness replay"
+	failed=$((failed + 1))
+fi
 echo "$passed passed, $failed failed"

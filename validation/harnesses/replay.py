@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Replays the independent harnesses' decode steps through ridge and compares.
+
+Usage:
+  python3 validation/harnesses/replay.py RIDGE MEASUREMENTS_DIR            # prints the table
+  python3 validation/harnesses/replay.py RIDGE MEASUREMENTS_DIR --check README.md
+      # exit 1 unless README.md holds exactly this table between
+      # <!-- harness-replay:begin --> and <!-- harness-replay:end -->
+
+MEASUREMENTS_DIR holds sdpa_decode.json (harness B) and hf_decode.json (harness C)
+from one lease and that lease's calibration.yaml (ridge-probe --quick --out).
+Each case is predicted by `ridge cost decode --model` on the H200 entry with the
+calibration: harness B's graph steps with --launch graph, its eager steps and
+harness C's eager generate with --launch eager, harness C's compiled generate with
+--launch graph; the context is the case's (harness C: the prompt plus half the
+new tokens). Nothing was fitted to any of these cases: the kernel classes come
+from validation/heldout/kernels.py (2026-12-01) and the split-kv decode class
+from kernel_cases.py's decode-attention kernels (fit_decode_attention.py).
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+BEGIN, END = "<!-- harness-replay:begin -->", "<!-- harness-replay:end -->"
+
+
+def predict(ridge, cfg, context, batch, launch, calibration):
+    args = [ridge, "cost", "decode", "--model", cfg, "--context", str(context), "--batch", str(batch), "--gpus", "1",
+            "--gpu", "h200-sxm", "--launch", launch, "--calibration", calibration, "--json"]
+    out = subprocess.run(args, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"{' '.join(args)}: exit {out.returncode}: {out.stderr.strip()}")
+    return json.loads(out.stdout)["tpot_s"]
+
+
+def rows(ridge, mdir, tmp):
+    cal = os.path.join(mdir, "calibration.yaml")
+    out = []
+    for harness, name, key in (("B", "sdpa_decode.json", "configs"), ("C", "hf_decode.json", "configs")):
+        doc = json.load(open(os.path.join(mdir, name)))
+        paths = {}
+        for model, cfg in doc[key].items():
+            paths[model] = os.path.join(tmp, f"{harness}-{model}.json")
+            with open(paths[model], "w") as f:
+                json.dump(cfg, f)
+        for c in doc["cases"]:
+            if harness == "B":
+                context, measured = c["context"], c["median_ms"] * 1e-3
+                mode, launch = c["mode"], ("graph" if c["mode"] == "graph" else "eager")
+            else:
+                context, measured = c["prompt"] + doc["new_tokens"] // 2, c["tpot_s"]
+                mode, launch = c["mode"], ("graph" if c["mode"] == "compiled" else "eager")
+            predicted = predict(ridge, paths[c["model"]], context, c["batch"], launch, cal)
+            moe = "num_local_experts" in doc[key][c["model"]]
+            out.append((harness, c["model"], "moe" if moe else "dense", mode, c["batch"], context, measured,
+                        predicted))
+    return out
+
+
+def table(rs):
+    lines = ["| harness | model | batch | context | mode | measured ms | ridge ms | error |",
+             "|---|---|---|---|---|---|---|---|"]
+    for h, model, _, mode, b, ctx, m, p in rs:
+        lines.append(f"| {h} | {model} | {b} | {ctx} | {mode} | {m * 1e3:.3f} | {p * 1e3:.3f} | "
+                     f"{(p - m) / m * 100:+.1f}% |")
+    lines += ["", "| harness | kind | mode | cases | median abs error | max abs error |", "|---|---|---|---|---|---|"]
+    groups = {}
+    for h, _, kind, mode, _, _, m, p in rs:
+        groups.setdefault((h, kind, mode), []).append(abs(p - m) / m)
+    for (h, kind, mode), errs in sorted(groups.items()):
+        lines.append(f"| {h} | {kind} | {mode} | {len(errs)} | {statistics.median(errs) * 100:.1f}% | "
+                     f"{max(errs) * 100:.1f}% |")
+    return "\n".join(lines)
+
+
+def main():
+    ridge, mdir = sys.argv[1], sys.argv[2]
+    with tempfile.TemporaryDirectory() as tmp:
+        text = table(rows(ridge, mdir, tmp))
+    if "--check" in sys.argv:
+        readme = open(sys.argv[sys.argv.index("--check") + 1]).read()
+        if BEGIN not in readme or END not in readme:
+            raise SystemExit("the README has no harness-replay markers")
+        held = readme.split(BEGIN, 1)[1].split(END, 1)[0].strip("\n")
+        if held != text:
+            print("the README's harness table differs from ridge's predictions; run:\n"
+                  f"  python3 validation/harnesses/replay.py {ridge} {mdir}")
+            sys.exit(1)
+        print(f"harness replay: {len(text.splitlines())} lines match the README")
+        return
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
