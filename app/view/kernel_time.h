@@ -21,7 +21,7 @@ cJSON *kernel_time_json(const struct ridge_kernel_time *t);
  * explain, one line per term with its source. */
 void kernel_time_print(FILE *out, const cJSON *prediction, bool explain);
 
-/* "--impl": default ideal fa2 fa3 cudnn; adds the error naming the text to st. */
+/* "--impl": default ideal fa2 fa3 cudnn split-kv per-head; adds the error naming the text to st. */
 struct app_status;
 int app_parse_attention_impl(const char *flag, const char *text, enum ridge_attention_impl *out, struct app_status *st);
 
