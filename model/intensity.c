@@ -858,6 +858,18 @@ double intensity_alignment_elements(enum ridge_dtype dtype)
 }
 
 /* The kernel's GEMMs under align_gemm_rule(); the first that fails decides. */
+/* A required-alignment GEMM (fp8, fp4) that fails only on the token
+ * dimension N, with a tensor-core path and layout: the one an engine pads. */
+static bool pad_token_dim(const struct ridge_gemm_tensor_rule *rule)
+{
+	if (!rule->required || rule->aligned || !rule->rule.matrix_path || !rule->layout_ok)
+		return false;
+	for (int i = 0; i < RIDGE_GEMM_CONDITIONS; i++)
+		if (!rule->conditions[i].ok && rule->conditions[i].dim != 'N')
+			return false;
+	return true;
+}
+
 static void kernel_eligible(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s,
 			    struct ridge_kernel_path *path)
 {
@@ -917,6 +929,20 @@ static void kernel_eligible(const struct ridge_gpu *gpu, const struct ridge_kern
 		if (path->fast_path && (!rule.tensor_cores || !rule.aligned))
 			snprintf(path->reason, sizeof path->reason, "%s%s", count > 1 ? (i ? "P V: " : "Q K^T: ") : "",
 				 rule.reason);
+		/* fp8/fp4 need every condition (no cuBLAS kernel otherwise), but the
+		 * libraries and serving engines pad the token dimension (N, cuBLAS's
+		 * m and ldc) to the multiple and run the tensor-core kernel: PyTorch
+		 * 2.11's torch._scaled_mm on an H200 took 20.1 us at N = 40 against
+		 * 19.4 at 32 and 19.7 at 48 (K 8192, M 5120;
+		 * measurements/2026-12-03-h200-harnesses/kernel_cases.json). So a GEMM
+		 * misaligned in N alone is priced padded, on tensor cores; ridge align
+		 * still reports cuBLAS's rule as called. */
+		if (pad_token_dim(&rule) && s->kernel != RIDGE_KERNEL_GEMM_NAIVE &&
+		    s->kernel != RIDGE_KERNEL_GEMM_TILED) {
+			long long mult = rule.rule.required_multiple;
+			path->padded_n = (double)(((long long)g->n + mult - 1) / mult * mult);
+			rule.tensor_cores = rule.aligned = true;
+		}
 		path->tensor_eligible &= rule.tensor_cores;
 		path->fast_path &= rule.tensor_cores && rule.aligned;
 	}
@@ -966,6 +992,11 @@ int intensity_ceiling(const struct ridge_gpu *gpu, const struct ridge_kernel_sha
 				 "off cuBLAS's aligned tensor-core kernels: the matrix peak is an upper bound the "
 				 "slower unaligned kernels do not reach (3-8x the time per FLOP on an H200); see "
 				 "ridge align");
+		if (path->padded_n > 0)
+			snprintf(path->note, sizeof path->note,
+				 "N padded to %.17g for the %s tensor-core kernel, as the libraries and serving "
+				 "engines do (cuBLAS as called has none: %s; ridge align)",
+				 path->padded_n, dname, path->reason);
 		return roofline_ceiling(gpu, shape->dtype, RIDGE_PEAK_MATRIX, sparse, level, ceiling, err, err_len);
 	}
 	if (cost->matrix_work && p->has_matrix && !path->tensor_eligible && !no_tensor && !naive)

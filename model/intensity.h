@@ -240,6 +240,8 @@ struct ridge_kernel_path {
 	bool uses_matrix;               /* the ceiling is the matrix rate */
 	enum ridge_dtype compute_dtype; /* the rate used: fp32 when the dtype has no vector rate */
 	char note[RIDGE_LONG_TEXT];     /* a fallback taken, in words; empty when none */
+	double padded_n;                /* > 0: an fp8/fp4 GEMM misaligned only in N (the tokens),
+					 * priced on tensor cores with N padded to this, as engines do */
 };
 
 /* Chooses the rate for a kernel: matrix work that is tensor-core eligible runs

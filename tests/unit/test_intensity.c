@@ -632,6 +632,38 @@ static void test_names(void **state)
 	assert_false(intensity_traffic_parse("ideal", &t));
 }
 
+/* fp8 off a multiple of 16 in the token dimension N alone is priced padded on
+ * tensor cores (as engines and torch._scaled_mm run it); misaligned in K it
+ * has no kernel and stays on the vector units. */
+static void test_fp8_token_padding(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *h200 = test_gpu("h200-sxm");
+	struct ridge_roofline_ceiling c;
+	struct ridge_kernel_path path;
+	char err[400];
+	struct ridge_kernel_shape s = {
+		.kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_FP8, .m = 5120, .n = 40, .k = 8192
+	};
+	struct ridge_kernel_cost cost = cost_of(s);
+	assert_int_equal(intensity_ceiling(h200, &s, &cost, false, false, RIDGE_LEVEL_HBM, &c, &path, err, sizeof err),
+			 0);
+	assert_true(path.uses_matrix && path.tensor_eligible);
+	assert_true(path.padded_n == 48);
+	assert_non_null(strstr(path.note, "N padded to 48"));
+	s.n = 48;
+	cost = cost_of(s);
+	assert_int_equal(intensity_ceiling(h200, &s, &cost, false, false, RIDGE_LEVEL_HBM, &c, &path, err, sizeof err),
+			 0);
+	assert_true(path.uses_matrix && path.padded_n == 0);
+	s.n = 48;
+	s.k = 8200; /* K off the multiple: no padding, no fp8 kernel */
+	cost = cost_of(s);
+	assert_int_equal(intensity_ceiling(h200, &s, &cost, false, false, RIDGE_LEVEL_HBM, &c, &path, err, sizeof err),
+			 0);
+	assert_true(!path.uses_matrix && path.padded_n == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -648,6 +680,7 @@ int main(void)
 		cmocka_unit_test(test_bad_shapes),
 		cmocka_unit_test(test_tensor_eligibility),
 		cmocka_unit_test(test_compute_path),
+		cmocka_unit_test(test_fp8_token_padding),
 		cmocka_unit_test(test_names),
 	};
 	return cmocka_run_group_tests_name("intensity", tests, NULL, NULL);
