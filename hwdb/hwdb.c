@@ -4,6 +4,7 @@
  * duplicate keys; then cross-field plausibility checks. Every problem is a
  * diagnostic with file:line:column, and loading goes on to find the rest. */
 #include "hwdb.h"
+#include "timing.h"
 #include "arch.h"
 #include "schema.h"
 
@@ -694,6 +695,33 @@ static void check_interconnect(struct parse_state *st)
 			    "interconnect.nvls_bus_bandwidth given, but nvls is not true");
 }
 
+/* Every time-model value says where it came from: a slot with an efficiency
+ * or a fixed cost needs timing.<slot>.source, a cta_bandwidth its
+ * cta_bandwidth_source (a prediction never uses a value it cannot trace). */
+static void check_timing_sources(struct parse_state *st)
+{
+	const struct ridge_gpu *g = st->gpu;
+	for (int i = 0; i < RIDGE_TIMING_SLOTS; i++) {
+		const struct ridge_timing_terms *t = &g->timing[i];
+		size_t base = G(timing) + (size_t)i * sizeof(struct ridge_timing_terms);
+		const char *key = timing_slot_key(i);
+		if ((t->has_compute_efficiency || t->has_memory_efficiency || t->has_fixed_cost) && !t->source[0]) {
+			size_t at = t->has_compute_efficiency  ? offsetof(struct ridge_timing_terms, compute_efficiency)
+				    : t->has_memory_efficiency ? offsetof(struct ridge_timing_terms, memory_efficiency)
+							       : offsetof(struct ridge_timing_terms, fixed_cost_s);
+			check_error(st, base + at, "timing.%s has %s but no timing.%s.source: say where it comes from",
+				    key,
+				    t->has_compute_efficiency  ? "compute_efficiency"
+				    : t->has_memory_efficiency ? "memory_efficiency"
+							       : "fixed_cost",
+				    key);
+		}
+		if (t->has_cta_bandwidth && !t->cta_bandwidth_source[0])
+			check_error(st, base + offsetof(struct ridge_timing_terms, cta_bandwidth),
+				    "timing.%s.cta_bandwidth has no timing.%s.cta_bandwidth_source", key, key);
+	}
+}
+
 static void check_entry(struct parse_state *st)
 {
 	const struct ridge_gpu *g = st->gpu;
@@ -750,6 +778,7 @@ static void check_entry(struct parse_state *st)
 	if (g->vector_clock_hz > g->boost_clock_hz * 1.05 && g->boost_clock_hz > 0)
 		check_error(st, G(vector_clock_hz), "clocks.vector_peak is above the boost clock");
 	check_interconnect(st);
+	check_timing_sources(st);
 	for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
 		const struct ridge_peak *p = &g->peak[d];
 		size_t base = G(peak) + (size_t)d * sizeof(struct ridge_peak);

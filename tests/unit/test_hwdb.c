@@ -303,8 +303,10 @@ static void test_calibration_round_trip(void **state)
 	gpu.sustained_matrix_fraction = 0.8706;
 	gpu.burst_time_s = 0.0373;
 	snprintf(gpu.power_source, sizeof gpu.power_source, "ridge-probe --sustained");
-	gpu.timing[RIDGE_SLOT_ATTENTION_CUDNN].has_cta_bandwidth = true;
-	gpu.timing[RIDGE_SLOT_ATTENTION_CUDNN].cta_bandwidth = 3.932e10;
+	gpu.timing[RIDGE_SLOT_ATTENTION_PER_HEAD].has_cta_bandwidth = true;
+	gpu.timing[RIDGE_SLOT_ATTENTION_PER_HEAD].cta_bandwidth = 3.932e10;
+	snprintf(gpu.timing[RIDGE_SLOT_ATTENTION_PER_HEAD].cta_bandwidth_source,
+		 sizeof gpu.timing[RIDGE_SLOT_ATTENTION_PER_HEAD].cta_bandwidth_source, "decode_step.py's slope");
 	char path[] = "/tmp/ridge-test-calXXXXXX";
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
@@ -337,8 +339,8 @@ static void test_calibration_round_trip(void **state)
 	assert_true(back.has_sustained_matrix && back.sustained_matrix_fraction == 0.8706 &&
 		    back.burst_time_s == 0.0373);
 	assert_string_equal(back.power_source, gpu.power_source);
-	assert_true(back.timing[RIDGE_SLOT_ATTENTION_CUDNN].has_cta_bandwidth &&
-		    back.timing[RIDGE_SLOT_ATTENTION_CUDNN].cta_bandwidth == 3.932e10);
+	assert_true(back.timing[RIDGE_SLOT_ATTENTION_PER_HEAD].has_cta_bandwidth &&
+		    back.timing[RIDGE_SLOT_ATTENTION_PER_HEAD].cta_bandwidth == 3.932e10);
 	assert_false(back.timing[RIDGE_SLOT_GEMM].has_cta_bandwidth);
 }
 
