@@ -81,6 +81,7 @@ static int price(struct pricer *p, const char *name, const struct ridge_kernel_s
 	 * eager step's kernels wait for the host (the launch simulation). */
 	struct ridge_timing_options topt = p->req->timing;
 	topt.in_stream = p->req->launch != RIDGE_LAUNCH_EAGER;
+	topt.overrides = p->req->has_overrides ? &p->req->overrides : NULL;
 	/* Decode attention with no implementation asked for is split-kv, what
 	 * SDPA and the serving engines run at one query token (timing.h). */
 	if (shape->kernel == RIDGE_KERNEL_FLASH_ATTENTION && p->req->phase == RIDGE_PHASE_DECODE &&

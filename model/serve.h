@@ -70,6 +70,10 @@ struct ridge_serve_request {
 				     modelled: the extra ones are priced as element-wise kernels on
 				     the tokens x hidden activation */
 	struct ridge_timing_options timing;
+	/* --efficiency / --fixed-cost what-ifs (timing.h); used when has_overrides
+	 * (held here, not behind timing.overrides, so a copied request keeps them) */
+	bool has_overrides;
+	struct ridge_timing_overrides overrides;
 	double communication_s; /* per step, added as it is (tensor-parallel all-reduces: the
 				   caller's model); 0: none */
 	double price_usd_per_gpu_hour;

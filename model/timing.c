@@ -10,6 +10,7 @@
 #include "align.h"
 #include "fail.h"
 #include "median.h"
+#include "units.h"
 
 /* What timing_classes.h says of each class. */
 #define TIMING_INTERCEPT_GEMM true
@@ -134,6 +135,109 @@ static enum ridge_attention_impl resolve_impl(const struct ridge_gpu *gpu, enum 
 	return RIDGE_ATTENTION_FA2;
 }
 
+static struct ridge_time_term term(double value, const char *source)
+{
+	return (struct ridge_time_term){ value, source };
+}
+
+/* The what-ifs of --efficiency and --fixed-cost, over the entry's values. */
+static void apply_overrides(const struct ridge_timing_overrides *ov, struct ridge_kernel_time *t)
+{
+	if (!ov || t->cls == RIDGE_TIME_OWN || (t->cls == RIDGE_TIME_ATTENTION && t->impl == RIDGE_ATTENTION_IDEAL))
+		return;
+	int c = (int)t->cls;
+	if (ov->has_compute[c])
+		t->compute_efficiency = term(ov->compute[c], ov->text[c][0]);
+	if (ov->has_memory[c])
+		t->memory_efficiency = term(ov->memory[c], ov->text[c][1]);
+	if (ov->has_fixed[c])
+		t->fixed_cost = term(ov->fixed_s[c], ov->text[c][2]);
+}
+
+/* One "CLASS[.part]=VALUE" item of timing_parse_overrides. */
+static int parse_override_item(const char *item, bool fixed, struct ridge_timing_overrides *o, char *err,
+			       size_t err_len)
+{
+	const char *eq = strchr(item, '=');
+	if (!eq || eq == item)
+		return model_fail(err, err_len, "'%s' is not CLASS=%s", item, fixed ? "TIME" : "F");
+	char name[32];
+	size_t n = (size_t)(eq - item);
+	if (n >= sizeof name)
+		return model_fail(err, err_len, "'%.*s...' is not a kernel class", 24, item);
+	memcpy(name, item, n);
+	name[n] = '\0';
+	int part = fixed ? 2 : -1; /* -1: compute and memory */
+	char *dot = strchr(name, '.');
+	if (dot && !fixed) {
+		*dot++ = '\0';
+		if (strcmp(dot, "compute") == 0)
+			part = 0;
+		else if (strcmp(dot, "memory") == 0)
+			part = 1;
+		else
+			return model_fail(err, err_len, "'%s': the part is compute or memory, not '%s'", item, dot);
+	}
+	int cls = -1;
+	for (int c = 0; c < RIDGE_TIME_CLASS_COUNT; c++)
+		if (c != RIDGE_TIME_OWN && strcasecmp(name, timing_class_name((enum ridge_time_class)c)) == 0)
+			cls = c;
+	if (cls < 0)
+		return model_fail(err, err_len,
+				  "'%s' is not a kernel class (known: gemm attention norm softmax elementwise)", name);
+	double v;
+	const char *value = eq + 1;
+	char why[160];
+	if (fixed) {
+		if (ridge_quantity_parse(value, RIDGE_UNIT_SECONDS, &v, why, sizeof why) != 0)
+			return model_fail(err, err_len, "'%s': %s", item, why);
+		if (!(v >= 0 && v <= 1))
+			return model_fail(err, err_len, "'%s': a fixed cost from 0 to 1 s", item);
+	} else {
+		size_t len = strlen(value);
+		bool percent = len > 0 && value[len - 1] == '%';
+		char number[48];
+		snprintf(number, sizeof number, "%.*s", (int)(percent ? len - 1 : len), value);
+		if (ridge_quantity_parse(number, RIDGE_UNIT_COUNT, &v, why, sizeof why) != 0)
+			return model_fail(err, err_len, "'%s': %s", item, why);
+		if (percent)
+			v /= 100;
+		if (!(v > 0 && v <= 1))
+			return model_fail(err, err_len, "'%s': an efficiency is above 0 and at most 1 (or 100%%)",
+					  item);
+	}
+	for (int p = 0; p < 3; p++) {
+		if (!(p == part || (part == -1 && p < 2)))
+			continue;
+		double *slot = p == 0 ? &o->compute[cls] : p == 1 ? &o->memory[cls] : &o->fixed_s[cls];
+		bool *has = p == 0 ? &o->has_compute[cls] : p == 1 ? &o->has_memory[cls] : &o->has_fixed[cls];
+		*slot = v;
+		*has = true;
+		snprintf(o->text[cls][p], sizeof o->text[cls][p], "--%s %.24s: a what-if",
+			 fixed ? "fixed-cost" : "efficiency", item);
+	}
+	return 0;
+}
+
+int timing_parse_overrides(const char *text, bool fixed, struct ridge_timing_overrides *o, char *err, size_t err_len)
+{
+	char buf[512];
+	if (strlen(text) >= sizeof buf)
+		return model_fail(err, err_len, "longer than %zu characters", sizeof buf - 1);
+	snprintf(buf, sizeof buf, "%s", text);
+	int items = 0;
+	for (char *save = NULL, *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		while (*item == ' ')
+			item++;
+		if (parse_override_item(item, fixed, o, err, err_len) != 0)
+			return -1;
+		items++;
+	}
+	if (items == 0)
+		return model_fail(err, err_len, "give CLASS=%s[,CLASS=%s]", fixed ? "TIME" : "F", fixed ? "TIME" : "F");
+	return 0;
+}
+
 double timing_predict(double quantized_compute_time_s, double memory_time_s, double compute_efficiency,
 		      double memory_efficiency, double fixed_cost_s)
 {
@@ -183,11 +287,6 @@ static int quantize_gemm(const struct ridge_gpu *gpu, const struct ridge_kernel_
 	t->tile_n = tile.n;
 	t->quantization_efficiency = q.tile_efficiency * (tiles / (waves * slots));
 	return 0;
-}
-
-static struct ridge_time_term term(double value, const char *source)
-{
-	return (struct ridge_time_term){ value, source };
 }
 
 int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *shape,
@@ -256,6 +355,7 @@ int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *
 	} else {
 		t->fixed_cost = term(0, "none known for this GPU (a calibration measures it)");
 	}
+	apply_overrides(o->overrides, t);
 	if (o->in_stream && t->cls != RIDGE_TIME_OWN && t->fixed_cost.value > 0) {
 		/* The fitted fixed costs were measured on isolated kernels (CUDA
 		 * events around one call), launch latency included; the probe's

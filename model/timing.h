@@ -93,7 +93,24 @@ bool timing_class_per_impl(enum ridge_time_class cls);
 /* The class a slot belongs to (RIDGE_TIME_OWN for no slot). */
 enum ridge_time_class timing_slot_class(int slot);
 
+/* What-if values on top of whatever the entry holds, per class (--efficiency
+ * CLASS=F, CLASS.compute=F, CLASS.memory=F; --fixed-cost CLASS=T): every
+ * attention implementation of the class takes them. Shown as the term's
+ * source ("--efficiency gemm=0.7: a what-if"). */
+struct ridge_timing_overrides {
+	bool has_compute[RIDGE_TIME_CLASS_COUNT], has_memory[RIDGE_TIME_CLASS_COUNT], has_fixed[RIDGE_TIME_CLASS_COUNT];
+	double compute[RIDGE_TIME_CLASS_COUNT], memory[RIDGE_TIME_CLASS_COUNT], fixed_s[RIDGE_TIME_CLASS_COUNT];
+	char text[RIDGE_TIME_CLASS_COUNT][3][48]; /* the item as given, for the source: compute, memory, fixed */
+};
+
+/* Parses "gemm=0.7,attention.compute=55%" (0 < F <= 1) into o, or
+ * "gemm=5us,norm=2us" when fixed is true (0 <= T <= 1 s). Classes are the
+ * ones with timing slots (gemm attention norm softmax elementwise). Returns
+ * 0, or -1 with err naming the bad item. */
+int timing_parse_overrides(const char *text, bool fixed, struct ridge_timing_overrides *o, char *err, size_t err_len);
+
 struct ridge_timing_options {
+	const struct ridge_timing_overrides *overrides; /* NULL: none */
 	bool no_tensor, sparse;
 	enum ridge_attention_impl impl; /* attention kernels only */
 	/* Issued back to back (a CUDA graph, a persistent kernel, a busy

@@ -41,6 +41,11 @@
 	  PARAM_NUM("time", RIDGE_UNIT_SECONDS, 0, INFINITY, .flags = PARAM_OPEN_LO, .metavar = "T",                   \
 		    .help = "a measured time: achieved FLOP/s and fraction of attainable", .range = "greater than 0")) \
 	CALC_GPU_ROWS(X, GEMM)                                                                                         \
+	X(GEMM_EFFICIENCY,                                                                                             \
+	  PARAM_TEXT_ROW("efficiency", .metavar = "gemm=F",                                                            \
+			 .help = "what-if efficiency of the library GEMM (gemm=0.7, gemm.compute=60%)"))               \
+	X(GEMM_FIXED_COST,                                                                                             \
+	  PARAM_TEXT_ROW("fixed_cost", .metavar = "gemm=T", .help = "what-if fixed cost per GEMM (gemm=5us)"))         \
 	X(GEMM_JSON, CALC_JSON_ROW)
 PARAMS_TABLE(gemm_params, GEMM_PARAMS);
 
@@ -107,7 +112,8 @@ int gemm_place(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s, 
 	/* The time model on the same shape and compute path (model/timing.h). */
 	struct ridge_timing_options topt = { .no_tensor = opt->no_tensor,
 					     .sparse = opt->sparse,
-					     .impl = RIDGE_ATTENTION_DEFAULT };
+					     .impl = RIDGE_ATTENTION_DEFAULT,
+					     .overrides = opt->overrides };
 	out->has_time_model =
 		timing_kernel(gpu, s, &topt, &out->time_model, out->time_error, sizeof out->time_error) == 0;
 	return 0;
@@ -171,7 +177,20 @@ static cJSON *gemm_run(struct calc_input *in)
 	double time_s = params_has(v, GEMM_TIME) ? params_num(v, GEMM_TIME) : 0;
 
 	char err[400];
-	struct gemm_options opt = { .no_tensor = params_flag(v, GEMM_NO_TENSOR),
+	struct ridge_timing_overrides overrides = { 0 };
+	bool has_overrides = false;
+	const int what_if[2] = { GEMM_EFFICIENCY, GEMM_FIXED_COST };
+	for (int i = 0; i < 2; i++) {
+		if (!(text = params_text(v, what_if[i])))
+			continue;
+		if (timing_parse_overrides(text, i == 1, &overrides, err, sizeof err) != 0) {
+			snprintf(in->err, sizeof in->err, "%s: %s", params_where(v, what_if[i]), err);
+			return NULL;
+		}
+		has_overrides = true;
+	}
+	struct gemm_options opt = { .overrides = has_overrides ? &overrides : NULL,
+				    .no_tensor = params_flag(v, GEMM_NO_TENSOR),
 				    .sparse = params_flag(v, GEMM_SPARSE),
 				    .level = RIDGE_LEVEL_HBM,
 				    .time_s = time_s };

@@ -13,6 +13,7 @@ struct gemm_options {
 	bool no_tensor, sparse;
 	enum ridge_level level; /* the memory level placed against: HBM (ridge gemm), or the TUI's choice */
 	double time_s;          /* a measured time, 0: none */
+	const struct ridge_timing_overrides *overrides; /* --efficiency, --fixed-cost; NULL: none */
 };
 
 /* A GEMM placed on a GPU's roofline, with the time model's prediction. */

@@ -93,6 +93,10 @@ static int request_check(const struct roofline_request *r, bool ncu, char *err, 
 		snprintf(err, err_len, "--impl applies to --kernel flash-attention only");
 		return -1;
 	}
+	if (r->has_overrides && !r->has_kernel) {
+		snprintf(err, err_len, "--efficiency and --fixed-cost apply to --kernel only (the prediction's terms)");
+		return -1;
+	}
 	if (r->explain && !r->has_kernel) {
 		snprintf(err, err_len, "--explain applies to --kernel only (the prediction's terms)");
 		return -1;
@@ -304,7 +308,10 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 	json_hierarchy(doc, &h);
 	cJSON_AddItemToObject(doc, "kernel", kernel_json(&s, &cost, &path));
 	/* The time model on the same shape and ceiling choice. */
-	struct ridge_timing_options topt = { .no_tensor = r->no_tensor, .sparse = r->sparse, .impl = r->impl };
+	struct ridge_timing_options topt = { .no_tensor = r->no_tensor,
+					     .sparse = r->sparse,
+					     .impl = r->impl,
+					     .overrides = r->has_overrides ? &r->overrides : NULL };
 	struct ridge_kernel_time kt;
 	if (timing_kernel(gpu, &s, &topt, &kt, why, sizeof why)) {
 		cJSON_Delete(doc);
@@ -366,6 +373,17 @@ static int request_from_values(const struct param_values *v, struct roofline_req
 		snprintf(err, err_len, "%s: unknown attention implementation '%s' (known: %s)",
 			 params_where(v, ROOFLINE_IMPL), text, timing_attention_impl_list());
 		return -1;
+	}
+	const int what_if[2] = { ROOFLINE_EFFICIENCY, ROOFLINE_FIXED_COST };
+	for (int i = 0; i < 2; i++) {
+		char why[300];
+		if (!(text = params_text(v, what_if[i])))
+			continue;
+		if (timing_parse_overrides(text, i == 1, &r.overrides, why, sizeof why) != 0) {
+			snprintf(err, err_len, "%s: %s", params_where(v, what_if[i]), why);
+			return -1;
+		}
+		r.has_overrides = true;
 	}
 	if ((text = params_text(v, ROOFLINE_TILE))) {
 		double tm, tn, tk;

@@ -32,6 +32,8 @@ struct roofline_request {
 	bool fused_given, unfused_given, traffic_given;
 	enum ridge_attention_impl impl; /* --impl: attention kernels */
 	bool impl_given;
+	bool has_overrides; /* --efficiency, --fixed-cost: what-ifs over the entry's timing */
+	struct ridge_timing_overrides overrides;
 	bool explain; /* --explain: every term of the prediction with its source */
 };
 
@@ -105,8 +107,13 @@ int roofline_run_ncu(FILE *out, const struct param_values *v, const struct roofl
 		    .help = "activation FLOPs per element", .range = "greater than 0"))                                \
 	X(ROOFLINE_TRAFFIC,                                                                                            \
 	  PARAM_TEXT_ROW("traffic", .metavar = "default|tiled|compulsory", .help = "which byte count is `bytes`"))     \
-	X(ROOFLINE_IMPL,                                                                                               \
-	  PARAM_TEXT_ROW("impl", .metavar = "default|ideal|fa2|fa3|cudnn", .help = "the attention implementation"))    \
+	X(ROOFLINE_IMPL, PARAM_TEXT_ROW("impl", .metavar = "default|ideal|fa2|fa3|cudnn|split-kv|per-head",            \
+					.help = "the attention implementation"))                                       \
+	X(ROOFLINE_EFFICIENCY,                                                                                         \
+	  PARAM_TEXT_ROW("efficiency", .metavar = "CLASS=F,...",                                                       \
+			 .help = "what-if efficiencies of a kernel class (gemm=0.7, attention.compute=50%)"))          \
+	X(ROOFLINE_FIXED_COST, PARAM_TEXT_ROW("fixed_cost", .metavar = "CLASS=T,...",                                  \
+					      .help = "what-if fixed cost per kernel of a class (gemm=5us)"))          \
 	X(ROOFLINE_EXPLAIN,                                                                                            \
 	  PARAM_FLAG_ROW("explain", .flags = PARAM_CLI_ONLY, .help = "every term of the prediction with its source"))  \
 	X(ROOFLINE_SVG,                                                                                                \
