@@ -283,13 +283,14 @@ static void test_power_limit(void **state)
 	assert_true(r->matrix_time_s == 0 && r->power_limit_time_s == 0);
 }
 
-/* Decode attention with fewer (request, KV head) units than SMs: one CTA
- * streams its unit's cache at timing.<slot>.cta_bandwidth. */
+/* Per-head decode attention with fewer (request, KV head) units than SMs:
+ * one CTA streams its unit's cache at timing.attention_per_head.cta_bandwidth.
+ * split-kv, the default for decode, fills the GPU and has no such limit. */
 static void test_decode_stream_limit(void **state)
 {
 	(void)state;
 	struct ridge_gpu gpu = *floor_gpu();
-	struct ridge_timing_terms *t = &gpu.timing[RIDGE_SLOT_ATTENTION_CUDNN]; /* h200-sxm's default: cudnn */
+	struct ridge_timing_terms *t = &gpu.timing[RIDGE_SLOT_ATTENTION_PER_HEAD];
 	t->has_cta_bandwidth = true;
 	t->cta_bandwidth = 1e10;
 	struct ridge_workload_model m = llama3_8b();
@@ -297,6 +298,10 @@ static void test_decode_stream_limit(void **state)
 	req.context = 8192;
 	struct ridge_serve_result *r = result();
 	char err[300];
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	assert_false(kernel_named(r, "attention")->stream_bound); /* split-kv */
+	assert_int_equal(kernel_named(r, "attention")->time.impl, RIDGE_ATTENTION_SPLIT_KV);
+	req.timing.impl = RIDGE_ATTENTION_PER_HEAD;
 	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
 	/* batch 1 x 8 KV heads = 8 units, one wave; a unit's cache per layer:
 	 * 8192 tokens x (K and V: 2 x 128) x 2 B = 4,194,304 B at 10 GB/s */
