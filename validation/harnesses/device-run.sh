@@ -14,17 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 export PYTHONUNBUFFERED=1 PATH="$PATH:/usr/local/cuda/bin"
 log="$out/device-$mode.log"
-step() { # name command...: run, log, time
-	local name=$1 t0
-	shift
-	t0=$(date +%s)
-	"$@" >>"$log" 2>&1
-	echo "$name exit $? in $(($(date +%s) - t0)) s" | tee -a "$log"
-}
-gpu_state() {
-	date -u +%Y-%m-%dT%H:%M:%SZ
-	nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu,memory.total --format=csv
-}
+. "$(dirname "$0")/../device_steps.sh"
 {
 	gpu_state
 	python3 -c 'import torch, transformers; print("torch", torch.__version__, "cuda", torch.version.cuda, "cudnn", torch.backends.cudnn.version(), "transformers", transformers.__version__)'

@@ -13,13 +13,7 @@ mkdir -p "$out"
 export PATH="$PATH:/usr/local/cuda/bin" PYTHONUNBUFFERED=1
 here=$(cd "$(dirname "$0")" && pwd)
 log="$out/device.log"
-step() { # name command...: run, log, time
-	local name=$1 t0
-	shift
-	t0=$(date +%s)
-	"$@" >>"$log" 2>&1
-	echo "$name exit $? in $(($(date +%s) - t0)) s" | tee -a "$log"
-}
+. "$(dirname "$0")/../device_steps.sh"
 {
 	date -u +%Y-%m-%dT%H:%M:%SZ
 	nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,memory.total --format=csv

@@ -1,0 +1,17 @@
+# Shared by the lent-GPU scripts (validation/heldout/*-run.sh,
+# validation/harnesses/device-run.sh): sourced after $log is set.
+#   step NAME COMMAND...   runs COMMAND with its output in $log, then prints and
+#                          logs "NAME exit N in S s"
+#   gpu_state              the UTC time and nvidia-smi's GPU, driver, clocks,
+#                          power, temperature and memory (what measurements/ records)
+step() {
+	local name=$1 t0
+	shift
+	t0=$(date +%s)
+	"$@" >>"$log" 2>&1
+	echo "$name exit $? in $(($(date +%s) - t0)) s" | tee -a "$log"
+}
+gpu_state() {
+	date -u +%Y-%m-%dT%H:%M:%SZ
+	nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu,memory.total --format=csv
+}
