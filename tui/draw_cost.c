@@ -104,7 +104,7 @@ static void draw_decode(const struct tui_state *s, struct rows *rows)
 	text_pair(rows, "bound", d->bound == RIDGE_BOUND_MEMORY ? TUI_ROLE_WARN : TUI_ROLE_GOOD,
 		  cost_bound_name(d->bound));
 	title(rows, "serving");
-	formatted_pair(rows, "TPOT", TUI_ROLE_GOOD, fmt_seconds, d->tpot_s);
+	formatted_pair(rows, "TPOT (floor)", TUI_ROLE_GOOD, fmt_seconds, d->tpot_s);
 	pair(rows, "tokens/s", TUI_ROLE_RESULT, "%.6g", d->tokens_per_s);
 	formatted_pair(rows, "$ per 1M tokens", TUI_ROLE_GOOD, tui_fmt_usd, d->usd_per_million_tokens);
 	fmt_bytes(d->memory_required, a, sizeof a);

@@ -222,6 +222,13 @@ static cJSON *decode_run(struct calc_input *in)
 		return NULL;
 	}
 	calc_json_decode(o, &r);
+	/* Without a model config the step is the roofline's: every byte at the
+	 * spec bandwidth, no kernel efficiencies, no launches (issue 34): the
+	 * number is a floor, and the document says so. */
+	cJSON_AddBoolToObject(o, "tpot_is_floor", true);
+	cJSON_AddStringToObject(o, "tpot_kind",
+				"roofline floor: weights and KV at the memory bandwidth (+ --overhead-ms); --model "
+				"prices every kernel");
 	if (params_flag(v, DECODE_SWEEP)) {
 		cJSON *sweep = cJSON_AddArrayToObject(o, "sweep");
 		double batches[16];
@@ -293,7 +300,10 @@ static void decode_print(FILE *out, const cJSON *r)
 	fmt_seconds(calc_num(r, "tpot_s"), a, sizeof a);
 	fmt_grouped(calc_num(r, "tokens_per_s"), 1, b, sizeof b);
 	fmt_usd(calc_num(r, "usd_per_million_tokens"), c, sizeof c);
-	fprintf(out, "  TPOT %s, %s tokens/s, %s per million tokens\n", a, b, c);
+	fprintf(out,
+		"  TPOT floor %s, %s tokens/s, %s per million tokens at the floor (the roofline: no kernel\n"
+		"  efficiencies or launches; --model FILE prices every kernel)\n",
+		a, b, c);
 	fmt_si(calc_num(r, "memory_required_bytes"), "B", a, sizeof a);
 	fmt_si(calc_num(r, "memory_available_bytes"), "B", b, sizeof b);
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "fits")))
@@ -307,7 +317,7 @@ static void decode_print(FILE *out, const cJSON *r)
 
 	const cJSON *sweep = cJSON_GetObjectItemCaseSensitive(r, "sweep");
 	if (cJSON_IsArray(sweep)) {
-		fprintf(out, "\n  %6s %12s %12s %14s %12s %8s %5s\n", "batch", "bytes/step", "TPOT", "tokens/s",
+		fprintf(out, "\n  %6s %12s %12s %14s %12s %8s %5s\n", "batch", "bytes/step", "TPOT floor", "tokens/s",
 			"$/M tokens", "bound", "fits");
 		const cJSON *row;
 		cJSON_ArrayForEach (row, sweep) {
@@ -335,8 +345,8 @@ const struct calc calc_cost_decode = {
 		"                         [--weight-dtype DT] [--kv-dtype DT] [--weight-group G] [--kv-group G] [...]",
 	.description =
 		"Inference decode per step: weights + KV cache bytes (KV per token = 2 L n_kv d_head bytes),\n"
-		"memory time vs compute time (2 N batch FLOPs), TPOT = the larger (+ --overhead-ms),\n"
-		"tokens/s and dollars per million tokens. The GPUs share weights and cache (tensor parallel,\n"
+		"memory time vs compute time (2 N batch FLOPs), TPOT = the larger (+ --overhead-ms): a floor,\n"
+		"with tokens/s and dollars per million tokens at it. The GPUs share weights and cache (tensor parallel,\n"
 		"communication not modelled unless given as --overhead-ms).\n"
 		"With --model FILE (a config.json): every kernel of the step (model/workload.c's sequence) is\n"
 		"priced per GPU by the kernel time model, MoE weights as the experts the batch touches, KV with\n"
