@@ -705,16 +705,18 @@ static void check_timing_sources(struct parse_state *st)
 		const struct ridge_timing_terms *t = &g->timing[i];
 		size_t base = G(timing) + (size_t)i * sizeof(struct ridge_timing_terms);
 		const char *key = timing_slot_key(i);
-		if ((t->has_compute_efficiency || t->has_memory_efficiency || t->has_fixed_cost) && !t->source[0]) {
+		if ((t->has_compute_efficiency || t->has_memory_efficiency || t->has_fixed_cost || t->has_row_time) &&
+		    !t->source[0]) {
+			const char *what = t->has_compute_efficiency  ? "compute_efficiency"
+					   : t->has_memory_efficiency ? "memory_efficiency"
+					   : t->has_fixed_cost        ? "fixed_cost"
+								      : "row_time";
 			size_t at = t->has_compute_efficiency  ? offsetof(struct ridge_timing_terms, compute_efficiency)
 				    : t->has_memory_efficiency ? offsetof(struct ridge_timing_terms, memory_efficiency)
-							       : offsetof(struct ridge_timing_terms, fixed_cost_s);
+				    : t->has_fixed_cost        ? offsetof(struct ridge_timing_terms, fixed_cost_s)
+							       : offsetof(struct ridge_timing_terms, row_time_s);
 			check_error(st, base + at, "timing.%s has %s but no timing.%s.source: say where it comes from",
-				    key,
-				    t->has_compute_efficiency  ? "compute_efficiency"
-				    : t->has_memory_efficiency ? "memory_efficiency"
-							       : "fixed_cost",
-				    key);
+				    key, what, key);
 		}
 		if (t->has_cta_bandwidth && !t->cta_bandwidth_source[0])
 			check_error(st, base + offsetof(struct ridge_timing_terms, cta_bandwidth),

@@ -206,6 +206,8 @@ static const struct hwdb_field launch_fields[] = {
 		       "memory_efficiency"),                                                                           \
 		OPTQTY("fixed_cost", timing[RIDGE_SLOT_##SLOT].fixed_cost_s, timing[RIDGE_SLOT_##SLOT].has_fixed_cost, \
 		       RIDGE_UNIT_SECONDS, 0, 1e-3, V_ALL, "fixed_cost_s"),                                            \
+		OPTQTY("row_time", timing[RIDGE_SLOT_##SLOT].row_time_s, timing[RIDGE_SLOT_##SLOT].has_row_time,       \
+		       RIDGE_UNIT_SECONDS, 0, 1e-6, V_ALL, "row_time_s"),                                              \
 		STR("source", timing[RIDGE_SLOT_##SLOT].source, 0, V_ALL, "source"),                                   \
 		OPTQTY("cta_bandwidth", timing[RIDGE_SLOT_##SLOT].cta_bandwidth,                                       \
 		       timing[RIDGE_SLOT_##SLOT].has_cta_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e6, 1e14, V_ALL,          \

@@ -147,6 +147,11 @@ struct ridge_timing_terms {
 	 * cache (timing.<slot>.cta_bandwidth). A decode kernel with fewer
 	 * (request, KV head) units than SMs cannot reach the HBM ceiling: one
 	 * unit's cache streams at this rate (model/serve.c). */
+	/* Row kernels (norms): the time per row and reduction pass when rows, not
+	 * bytes, bind (many narrow rows: each row's reduction and launch share of
+	 * a CTA), timing.<slot>.row_time; the slot's source says where from. */
+	bool has_row_time;
+	double row_time_s;
 	bool has_cta_bandwidth;
 	double cta_bandwidth;
 	char cta_bandwidth_source[RIDGE_LONG_TEXT];

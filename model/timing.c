@@ -143,6 +143,27 @@ static struct ridge_time_term term(double value, const char *source)
 	return (struct ridge_time_term){ value, source };
 }
 
+/* The rows term of a norm (timing.h, row_time_s): the rows of every batch
+ * element times the kernel's reduction passes times the entry's time per row
+ * and pass; when it is the largest term it replaces the max. */
+static void row_term(const struct ridge_kernel_shape *s, const struct ridge_timing_terms *terms,
+		     struct ridge_kernel_time *t)
+{
+	int passes = s->kernel == RIDGE_KERNEL_LAYERNORM                                               ? 2
+		     : s->kernel == RIDGE_KERNEL_RMSNORM || s->kernel == RIDGE_KERNEL_RESIDUAL_RMSNORM ? 1
+												       : 0;
+	if (!terms || !terms->has_row_time || passes == 0)
+		return;
+	double rows = (s->m > 0 ? s->m : 1) * (s->batch > 0 ? s->batch : 1);
+	t->row_time_s = rows * passes * terms->row_time_s;
+	double formula = t->predicted_time_s - t->fixed_cost.value;
+	if (t->row_time_s > formula) {
+		t->rows_bind = true;
+		t->compute_binds = false;
+		t->predicted_time_s = t->row_time_s + t->fixed_cost.value;
+	}
+}
+
 /* The what-ifs of --efficiency and --fixed-cost, over the entry's values. */
 static void apply_overrides(const struct ridge_timing_overrides *ov, struct ridge_kernel_time *t)
 {
@@ -374,6 +395,7 @@ int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *
 	t->compute_binds = compute >= memory;
 	t->predicted_time_s = timing_predict(t->quantized_compute_time_s, t->memory_time_s, t->compute_efficiency.value,
 					     t->memory_efficiency.value, t->fixed_cost.value);
+	row_term(shape, terms, t);
 	/* Nothing runs faster than the floor: a prediction never goes below it. */
 	t->floor_binds = t->predicted_time_s < t->time_floor_s;
 	if (t->floor_binds)
@@ -423,19 +445,46 @@ void timing_rebase(const struct ridge_gpu *from, struct ridge_gpu *to)
 
 static bool slot_empty(const struct ridge_timing_terms *t)
 {
-	return !t->has_compute_efficiency && !t->has_memory_efficiency && !t->has_fixed_cost && !t->has_cta_bandwidth;
+	return !t->has_compute_efficiency && !t->has_memory_efficiency && !t->has_fixed_cost && !t->has_cta_bandwidth &&
+	       !t->has_row_time;
 }
 
 int timing_inherit(const struct ridge_gpu *from, struct ridge_gpu *to)
 {
 	int carried = 0;
 	for (int i = 0; i < RIDGE_TIMING_SLOTS; i++) {
-		if (!slot_empty(&to->timing[i]) || slot_empty(&from->timing[i]))
+		const struct ridge_timing_terms *f = &from->timing[i];
+		struct ridge_timing_terms *t = &to->timing[i];
+		if (slot_empty(f))
 			continue;
-		to->timing[i] = rebase_slot(from, to, i,
-					    "inherited from the %s entry (the calibration has none), carried to its "
-					    "measured ceilings with the rate kept");
-		carried++;
+		if (slot_empty(t)) {
+			*t = rebase_slot(from, to, i,
+					 "inherited from the %s entry (the calibration has none), carried to its "
+					 "measured ceilings with the rate kept");
+			carried++;
+			continue;
+		}
+		/* A class the calibration holds keeps its fit; the absolute terms
+		 * an older file cannot have (a time per row, one CTA's stream)
+		 * come from the entry as they are, and the source says so. */
+		bool took = false;
+		if (!t->has_row_time && f->has_row_time) {
+			t->has_row_time = true;
+			t->row_time_s = f->row_time_s;
+			took = true;
+		}
+		if (!t->has_cta_bandwidth && f->has_cta_bandwidth) {
+			t->has_cta_bandwidth = true;
+			t->cta_bandwidth = f->cta_bandwidth;
+			memcpy(t->cta_bandwidth_source, f->cta_bandwidth_source, sizeof t->cta_bandwidth_source);
+			took = true;
+		}
+		if (took) {
+			size_t used = strlen(t->source);
+			snprintf(t->source + used, sizeof t->source - used, "%s(absolute terms from the %s entry)",
+				 used ? "; " : "", from->id);
+			carried++;
+		}
 	}
 	if (!to->attention_default[0])
 		memcpy(to->attention_default, from->attention_default, sizeof to->attention_default);

@@ -144,7 +144,12 @@ struct ridge_kernel_time {
 	int memory_level;                /* which (enum ridge_level) */
 	struct ridge_time_term compute_efficiency, memory_efficiency, fixed_cost;
 	bool compute_binds; /* the compute term is the larger after efficiencies */
-	bool floor_binds;   /* the formula fell below the floor: the floor is the prediction */
+	/* Norms with the entry's timing.<slot>.row_time: rows x reduction passes
+	 * (RMSNorm 1, LayerNorm 2: mean and variance) x row_time, a third term of
+	 * the max (many narrow rows are bound by rows, not bytes); 0 otherwise. */
+	double row_time_s;
+	bool rows_bind;
+	bool floor_binds; /* the formula fell below the floor: the floor is the prediction */
 	double predicted_time_s;
 };
 
@@ -169,7 +174,9 @@ void timing_rebase(const struct ridge_gpu *from, struct ridge_gpu *to);
  * since, takes each missing class from the entry carried to its own ceilings
  * as timing_rebase carries them (the source says "inherited from"), so a
  * measured GPU is never priced at its floor where its spec entry is not.
- * Classes the calibration holds are kept. Returns how many were inherited. */
+ * Classes the calibration holds keep their fit and take only the absolute
+ * terms they lack (row_time, cta_bandwidth). Returns how many slots took
+ * anything. */
 int timing_inherit(const struct ridge_gpu *from, struct ridge_gpu *to);
 
 /* One measured kernel for timing_fit: its model times and the measurement. */

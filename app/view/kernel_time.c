@@ -35,7 +35,9 @@ cJSON *kernel_time_json(const struct ridge_kernel_time *t)
 	cJSON_AddStringToObject(o, "memory_efficiency_source", t->memory_efficiency.source);
 	json_number(o, "fixed_cost_s", t->fixed_cost.value);
 	cJSON_AddStringToObject(o, "fixed_cost_source", t->fixed_cost.source);
-	cJSON_AddStringToObject(o, "binds", t->compute_binds ? "compute" : "memory");
+	if (t->row_time_s > 0)
+		json_number(o, "row_time_s", t->row_time_s);
+	cJSON_AddStringToObject(o, "binds", t->rows_bind ? "rows" : t->compute_binds ? "compute" : "memory");
 	return o;
 }
 
@@ -47,10 +49,17 @@ void kernel_time_print(FILE *out, const cJSON *p, bool explain)
 	fmt_seconds(calc_num(p, "memory_time_s"), memory, sizeof memory);
 	fmt_seconds(calc_num(p, "fixed_cost_s"), fixed, sizeof fixed);
 	fmt_seconds(calc_num(p, "time_floor_s"), floor_text, sizeof floor_text);
+	char rows[64] = "";
+	if (calc_has(p, "row_time_s")) {
+		char r[48];
+		fmt_seconds(calc_num(p, "row_time_s"), r, sizeof r);
+		snprintf(rows, sizeof rows, ", rows %s", r);
+	}
 	fprintf(out,
-		"  predicted   %s = max(compute %s / %.4g, memory %s / %.4g) + fixed %s  (hierarchical floor %s, %.3gx)\n",
-		total, compute, calc_num(p, "compute_efficiency"), memory, calc_num(p, "memory_efficiency"), fixed,
-		floor_text, calc_num(p, "predicted_time_s") / calc_num(p, "time_floor_s"));
+		"  predicted   %s = max(compute %s / %.4g, memory %s / %.4g%s) + fixed %s  (hierarchical floor %s, "
+		"%.3gx)\n",
+		total, compute, calc_num(p, "compute_efficiency"), memory, calc_num(p, "memory_efficiency"), rows,
+		fixed, floor_text, calc_num(p, "predicted_time_s") / calc_num(p, "time_floor_s"));
 	if (!explain)
 		return;
 	const char *impl = calc_str(p, "impl");

@@ -228,8 +228,14 @@ static void test_inherit_missing_classes(void **state)
 		entry_slots += t->has_compute_efficiency || t->has_memory_efficiency || t->has_fixed_cost ||
 			       t->has_cta_bandwidth;
 	}
-	assert_int_equal(carried, entry_slots - 1);
+	/* every slot took something: the norm slot keeps its own fit and takes
+	 * only the entry's absolute time per row */
+	assert_int_equal(carried, entry_slots);
 	assert_close(cal.timing[RIDGE_SLOT_NORM].memory_efficiency, 0.5, 0);
+	assert_false(cal.timing[RIDGE_SLOT_NORM].has_fixed_cost);
+	assert_true(cal.timing[RIDGE_SLOT_NORM].has_row_time);
+	assert_close(cal.timing[RIDGE_SLOT_NORM].row_time_s, entry->timing[RIDGE_SLOT_NORM].row_time_s, 0);
+	assert_non_null(strstr(cal.timing[RIDGE_SLOT_NORM].source, "absolute terms from the h200-sxm entry"));
 	const struct ridge_timing_terms *a = &entry->timing[RIDGE_SLOT_ATTENTION_SPLIT_KV];
 	const struct ridge_timing_terms *b = &cal.timing[RIDGE_SLOT_ATTENTION_SPLIT_KV];
 	assert_true(b->has_memory_efficiency && b->has_fixed_cost);
@@ -259,6 +265,29 @@ static void test_decode_attention_impls(void **state)
 	assert_true(fabs(t - 138.18e-6) / 138.18e-6 < 0.10);
 }
 
+/* Narrow rows: a norm's rows x passes x timing.norm.row_time binds when it
+ * is the largest term (RMSNorm 262144 x 64 on the H200: 164.1 us measured). */
+static void test_norm_rows_bind(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *g = test_gpu("h200-sxm");
+	struct ridge_kernel_shape s = { .kernel = RIDGE_KERNEL_RMSNORM, .dtype = RIDGE_BF16, .m = 262144, .n = 64 };
+	struct ridge_kernel_time t;
+	char err[300];
+	assert_int_equal(timing_kernel(g, &s, NULL, &t, err, sizeof err), 0);
+	assert_true(t.rows_bind);
+	double rows = 262144 * g->timing[RIDGE_SLOT_NORM].row_time_s;
+	assert_close(t.row_time_s, rows, 1e-15);
+	assert_close(t.predicted_time_s, rows + g->timing[RIDGE_SLOT_NORM].fixed_cost_s, 1e-15);
+	assert_true(fabs(t.predicted_time_s - 164.1e-6) / 164.1e-6 < 0.05);
+	s.kernel = RIDGE_KERNEL_LAYERNORM; /* two passes */
+	assert_int_equal(timing_kernel(g, &s, NULL, &t, err, sizeof err), 0);
+	assert_close(t.row_time_s, 2 * rows, 1e-15);
+	s = (struct ridge_kernel_shape){ .kernel = RIDGE_KERNEL_RMSNORM, .dtype = RIDGE_BF16, .m = 4096, .n = 4096 };
+	assert_int_equal(timing_kernel(g, &s, NULL, &t, err, sizeof err), 0);
+	assert_false(t.rows_bind); /* wide rows: the bytes bind */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_in_stream_fixed_cost),
 		cmocka_unit_test(test_inherit_missing_classes),
 		cmocka_unit_test(test_decode_attention_impls),
+		cmocka_unit_test(test_norm_rows_bind),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
