@@ -184,16 +184,9 @@ int serve_request_from(struct calc_input *in, const struct serve_params *p, stru
 	if (impl && !timing_attention_impl_parse(impl, &req->timing.impl))
 		return calc_fail(in, "%s: unknown attention implementation '%s' (known: %s)", params_where(v, p->impl),
 				 impl, timing_attention_impl_list());
-	const int what_if[2] = { p->efficiency, p->fixed_cost };
-	for (int i = 0; i < 2; i++) {
-		const char *text = params_text(v, what_if[i]);
-		char why[300];
-		if (!text)
-			continue;
-		if (timing_parse_overrides(text, i == 1, &req->overrides, why, sizeof why) != 0)
-			return calc_fail(in, "%s: %s", params_where(v, what_if[i]), why);
-		req->has_overrides = true;
-	}
+	if (calc_timing_overrides(v, p->efficiency, p->fixed_cost, &req->overrides, &req->has_overrides, in->err,
+				  sizeof in->err) != 0)
+		return -1;
 	if (serve_communication(in, p, req, o) != 0)
 		return -1;
 	if (params_has(v, p->price))

@@ -179,16 +179,9 @@ static cJSON *gemm_run(struct calc_input *in)
 	char err[400];
 	struct ridge_timing_overrides overrides = { 0 };
 	bool has_overrides = false;
-	const int what_if[2] = { GEMM_EFFICIENCY, GEMM_FIXED_COST };
-	for (int i = 0; i < 2; i++) {
-		if (!(text = params_text(v, what_if[i])))
-			continue;
-		if (timing_parse_overrides(text, i == 1, &overrides, err, sizeof err) != 0) {
-			snprintf(in->err, sizeof in->err, "%s: %s", params_where(v, what_if[i]), err);
-			return NULL;
-		}
-		has_overrides = true;
-	}
+	if (calc_timing_overrides(v, GEMM_EFFICIENCY, GEMM_FIXED_COST, &overrides, &has_overrides, in->err,
+				  sizeof in->err) != 0)
+		return NULL;
 	struct gemm_options opt = { .overrides = has_overrides ? &overrides : NULL,
 				    .no_tensor = params_flag(v, GEMM_NO_TENSOR),
 				    .sparse = params_flag(v, GEMM_SPARSE),

@@ -374,17 +374,9 @@ static int request_from_values(const struct param_values *v, struct roofline_req
 			 params_where(v, ROOFLINE_IMPL), text, timing_attention_impl_list());
 		return -1;
 	}
-	const int what_if[2] = { ROOFLINE_EFFICIENCY, ROOFLINE_FIXED_COST };
-	for (int i = 0; i < 2; i++) {
-		char why[300];
-		if (!(text = params_text(v, what_if[i])))
-			continue;
-		if (timing_parse_overrides(text, i == 1, &r.overrides, why, sizeof why) != 0) {
-			snprintf(err, err_len, "%s: %s", params_where(v, what_if[i]), why);
-			return -1;
-		}
-		r.has_overrides = true;
-	}
+	if (calc_timing_overrides(v, ROOFLINE_EFFICIENCY, ROOFLINE_FIXED_COST, &r.overrides, &r.has_overrides, err,
+				  err_len) != 0)
+		return -1;
 	if ((text = params_text(v, ROOFLINE_TILE))) {
 		double tm, tn, tk;
 		if (kernel_tile_parse(text, &tm, &tn, &tk)) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "timing.h"
 
 struct params_command calc_params_command(const struct calc *calc)
 {
@@ -204,4 +205,22 @@ static void print_rows(FILE *out, const cJSON *obj, const char *prefix, const ch
 void calc_print_table(FILE *out, const cJSON *result, const char *indent)
 {
 	print_rows(out, result, "", indent ? indent : "");
+}
+
+int calc_timing_overrides(const struct param_values *v, int efficiency, int fixed_cost,
+			  struct ridge_timing_overrides *o, bool *given, char *err, size_t err_len)
+{
+	const int rows[2] = { efficiency, fixed_cost };
+	for (int i = 0; i < 2; i++) {
+		const char *text = params_text(v, rows[i]);
+		char why[300];
+		if (!text)
+			continue;
+		if (timing_parse_overrides(text, i == 1, o, why, sizeof why) != 0) {
+			snprintf(err, err_len, "%s: %s", params_where(v, rows[i]), why);
+			return -1;
+		}
+		*given = true;
+	}
+	return 0;
 }

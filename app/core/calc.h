@@ -86,6 +86,13 @@ struct params_command calc_params_command(const struct calc *calc);
  * here. */
 cJSON *calc_run(const struct calc *calc, struct calc_input *in);
 
+/* The time model's what-ifs, --efficiency and --fixed-cost, from the rows
+ * efficiency and fixed_cost of v (timing_parse_overrides) into o; *given is
+ * set when either was. Returns 0, or -1 with err "<flag or key>: <why>". */
+struct ridge_timing_overrides;
+int calc_timing_overrides(const struct param_values *v, int efficiency, int fixed_cost,
+			  struct ridge_timing_overrides *o, bool *given, char *err, size_t err_len);
+
 /* A run function's error: the message into in->err; returns -1. */
 int calc_fail(struct calc_input *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
