@@ -695,18 +695,32 @@ static void check_interconnect(struct parse_state *st)
 			    "interconnect.nvls_bus_bandwidth given, but nvls is not true");
 }
 
-/* Every time-model value says where it came from: a slot with an efficiency
- * or a fixed cost needs timing.<slot>.source, a cta_bandwidth its
- * cta_bandwidth_source (a prediction never uses a value it cannot trace). */
+/* A provenance a file may give: measured, sourced or transferred (floor and
+ * what-if are what ridge says of a prediction, not of a value). */
+static bool file_provenance(const char *text)
+{
+	enum ridge_provenance p;
+	return ridge_provenance_parse(text, &p) &&
+	       (p == RIDGE_PROVENANCE_MEASURED || p == RIDGE_PROVENANCE_SOURCED || p == RIDGE_PROVENANCE_TRANSFERRED);
+}
+
+/* Every time-model value says where it came from and how: a slot with an
+ * efficiency, a fixed cost or a time per row needs timing.<slot>.source and
+ * timing.<slot>.provenance (a calibration ridge-probe wrote before
+ * provenance existed holds values measured on its GPU: measured), a
+ * cta_bandwidth its cta_bandwidth_source (a prediction never uses a value it
+ * cannot trace). */
 static void check_timing_sources(struct parse_state *st)
 {
-	const struct ridge_gpu *g = st->gpu;
+	static const char *const value_keys[RIDGE_TIMING_VALUES] = { "compute_efficiency", "memory_efficiency",
+								      "fixed_cost", "row_time", "cta_bandwidth" };
+	struct ridge_gpu *g = st->gpu;
 	for (int i = 0; i < RIDGE_TIMING_SLOTS; i++) {
-		const struct ridge_timing_terms *t = &g->timing[i];
+		struct ridge_timing_terms *t = &g->timing[i];
 		size_t base = G(timing) + (size_t)i * sizeof(struct ridge_timing_terms);
 		const char *key = timing_slot_key(i);
-		if ((t->has_compute_efficiency || t->has_memory_efficiency || t->has_fixed_cost || t->has_row_time) &&
-		    !t->source[0]) {
+		bool any = t->has_compute_efficiency || t->has_memory_efficiency || t->has_fixed_cost || t->has_row_time;
+		if (any && !t->source[0]) {
 			const char *what = t->has_compute_efficiency  ? "compute_efficiency"
 					   : t->has_memory_efficiency ? "memory_efficiency"
 					   : t->has_fixed_cost        ? "fixed_cost"
@@ -718,9 +732,30 @@ static void check_timing_sources(struct parse_state *st)
 			check_error(st, base + at, "timing.%s has %s but no timing.%s.source: say where it comes from",
 				    key, what, key);
 		}
-		if (t->has_cta_bandwidth && !t->cta_bandwidth_source[0])
+		if (t->has_cta_bandwidth && !t->value[RIDGE_TIMING_CTA].source[0])
 			check_error(st, base + offsetof(struct ridge_timing_terms, cta_bandwidth),
 				    "timing.%s.cta_bandwidth has no timing.%s.cta_bandwidth_source", key, key);
+		if ((any || t->has_cta_bandwidth) && !t->provenance[0]) {
+			if (g->measured)
+				snprintf(t->provenance, sizeof t->provenance, "measured");
+			else
+				check_error(st, base + offsetof(struct ridge_timing_terms, source),
+					    "timing.%s has values but no timing.%s.provenance: measured, sourced or "
+					    "transferred",
+					    key, key);
+		}
+		if (t->provenance[0] && !file_provenance(t->provenance))
+			check_error(st, base + offsetof(struct ridge_timing_terms, provenance),
+				    "timing.%s.provenance '%s' is not measured, sourced or transferred", key, t->provenance);
+		for (int v = 0; v < RIDGE_TIMING_VALUES; v++) {
+			const struct ridge_timing_origin *o = &t->value[v];
+			size_t at = base + offsetof(struct ridge_timing_terms, value) +
+				    (size_t)v * sizeof(struct ridge_timing_origin);
+			if (o->provenance[0] && !file_provenance(o->provenance))
+				check_error(st, at + offsetof(struct ridge_timing_origin, provenance),
+					    "timing.%s.%s_provenance '%s' is not measured, sourced or transferred", key,
+					    value_keys[v], o->provenance);
+		}
 	}
 }
 

@@ -196,26 +196,35 @@ static const struct hwdb_field launch_fields[] = {
 
 /* timing.<slot>: one kernel class's efficiencies and fixed cost (model/timing.h);
  * one map a slot of model/timing_classes.h, keyed as timing_slot_key() names it. */
+/* A STR row of timing.<slot>: k its key, m the member under the slot. */
+#define TIMING_STR(SLOT, k, m)                                                                                  \
+	ROW(k, HWDB_STR, 0, 0, 0, 0, V_ALL, G(timing[RIDGE_SLOT_##SLOT].m), NO_OFFSET, 0,                       \
+	    sizeof(((struct ridge_gpu *)0)->timing[RIDGE_SLOT_##SLOT].m), 0, NULL, NO_OFFSET, 0, k)
+/* A value's own provenance and source (struct ridge_timing_origin). */
+#define TIMING_ORIGIN(SLOT, name, V)                                                                            \
+	TIMING_STR(SLOT, name "_provenance", value[V].provenance), TIMING_STR(SLOT, name "_source", value[V].source)
 #define TIMING_SLOT_FIELDS(u, SLOT, NAME, IMPL, key)                                                                   \
 	static const struct hwdb_field timing_##SLOT##_fields[] = {                                                    \
+		TIMING_STR(SLOT, "provenance", provenance),                                                            \
 		OPTQTY("compute_efficiency", timing[RIDGE_SLOT_##SLOT].compute_efficiency,                             \
 		       timing[RIDGE_SLOT_##SLOT].has_compute_efficiency, RIDGE_UNIT_COUNT, 0.01, 1.5, V_ALL,           \
 		       "compute_efficiency"),                                                                          \
+		TIMING_ORIGIN(SLOT, "compute_efficiency", RIDGE_TIMING_COMPUTE),                                       \
 		OPTQTY("memory_efficiency", timing[RIDGE_SLOT_##SLOT].memory_efficiency,                               \
 		       timing[RIDGE_SLOT_##SLOT].has_memory_efficiency, RIDGE_UNIT_COUNT, 0.01, 1.5, V_ALL,            \
 		       "memory_efficiency"),                                                                           \
+		TIMING_ORIGIN(SLOT, "memory_efficiency", RIDGE_TIMING_MEMORY),                                         \
 		OPTQTY("fixed_cost", timing[RIDGE_SLOT_##SLOT].fixed_cost_s, timing[RIDGE_SLOT_##SLOT].has_fixed_cost, \
 		       RIDGE_UNIT_SECONDS, 0, 1e-3, V_ALL, "fixed_cost_s"),                                            \
+		TIMING_ORIGIN(SLOT, "fixed_cost", RIDGE_TIMING_FIXED),                                                 \
 		OPTQTY("row_time", timing[RIDGE_SLOT_##SLOT].row_time_s, timing[RIDGE_SLOT_##SLOT].has_row_time,       \
 		       RIDGE_UNIT_SECONDS, 0, 1e-6, V_ALL, "row_time_s"),                                              \
+		TIMING_ORIGIN(SLOT, "row_time", RIDGE_TIMING_ROW),                                                     \
 		STR("source", timing[RIDGE_SLOT_##SLOT].source, 0, V_ALL, "source"),                                   \
 		OPTQTY("cta_bandwidth", timing[RIDGE_SLOT_##SLOT].cta_bandwidth,                                       \
 		       timing[RIDGE_SLOT_##SLOT].has_cta_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e6, 1e14, V_ALL,          \
 		       "cta_bandwidth"),                                                                               \
-		ROW("cta_bandwidth_source", HWDB_STR, 0, 0, 0, 0, V_ALL,                                               \
-		    G(timing[RIDGE_SLOT_##SLOT].cta_bandwidth_source), NO_OFFSET, 0,                                   \
-		    sizeof(((struct ridge_gpu *)0)->timing[RIDGE_SLOT_##SLOT].cta_bandwidth_source), 0, NULL,          \
-		    G(timing[RIDGE_SLOT_##SLOT].has_cta_bandwidth), 0, "cta_bandwidth_source"),                        \
+		TIMING_ORIGIN(SLOT, "cta_bandwidth", RIDGE_TIMING_CTA),                                                \
 		END,                                                                                                   \
 	};
 RIDGE_TIMING_SLOT_LIST(TIMING_SLOT_FIELDS, )

@@ -97,6 +97,12 @@ static const char *const topology_names[RIDGE_TOPOLOGY_COUNT] = { NULL, "switch"
 MODEL_NAMED_ENUM(ridge_topology_name, ridge_topology_parse, enum ridge_topology, topology_names, 1,
 		 RIDGE_TOPOLOGY_COUNT)
 
+static const char *const provenance_names[RIDGE_PROVENANCE_COUNT] = { "floor", "measured", "sourced", "transferred",
+									"what-if" };
+
+MODEL_NAMED_ENUM(ridge_provenance_name, ridge_provenance_parse, enum ridge_provenance, provenance_names, 0,
+		 RIDGE_PROVENANCE_COUNT)
+
 static const char *const collective_names[RIDGE_COLLECTIVE_COUNT] = {
 	"all-reduce", "all-gather", "reduce-scatter", "all-to-all", "send-recv",
 };

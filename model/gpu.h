@@ -137,12 +137,49 @@ const char *ridge_collective_key(enum ridge_collective op);
 enum ridge_timing_slot { RIDGE_TIMING_SLOT_LIST(RIDGE_SLOT_ENUM_, ) RIDGE_TIMING_SLOTS };
 #undef RIDGE_SLOT_ENUM_
 
+/* Where a time-model value came from (timing.<slot>.provenance and
+ * <value>_provenance): MEASURED, fitted here from runs on this GPU model;
+ * SOURCED, a public measurement of it (the source names the document, table,
+ * hardware and software); TRANSFERRED, carried from another entry by a stated
+ * rule. FLOOR: nothing known, the roofline itself; WHAT_IF: the user's
+ * --efficiency / --fixed-cost. A file may say the first three only. */
+enum ridge_provenance {
+	RIDGE_PROVENANCE_FLOOR,
+	RIDGE_PROVENANCE_MEASURED,
+	RIDGE_PROVENANCE_SOURCED,
+	RIDGE_PROVENANCE_TRANSFERRED,
+	RIDGE_PROVENANCE_WHAT_IF,
+	RIDGE_PROVENANCE_COUNT
+};
+/* "floor", "measured", "sourced", "transferred", "what-if"; NULL out of range. */
+const char *ridge_provenance_name(enum ridge_provenance provenance);
+/* Parses one of those names (exact). False when unknown. */
+bool ridge_provenance_parse(const char *text, enum ridge_provenance *out);
+
+/* The values of a timing slot that carry their own origin. */
+enum ridge_timing_value {
+	RIDGE_TIMING_COMPUTE, /* compute_efficiency */
+	RIDGE_TIMING_MEMORY,  /* memory_efficiency */
+	RIDGE_TIMING_FIXED,   /* fixed_cost */
+	RIDGE_TIMING_ROW,     /* row_time */
+	RIDGE_TIMING_CTA,     /* cta_bandwidth */
+	RIDGE_TIMING_VALUES
+};
+
+/* A value's own provenance and source (<value>_provenance, <value>_source);
+ * empty: the slot's. */
+struct ridge_timing_origin {
+	char provenance[16];
+	char source[RIDGE_LONG_TEXT];
+};
+
 struct ridge_timing_terms {
 	bool has_compute_efficiency, has_memory_efficiency, has_fixed_cost;
 	double compute_efficiency; /* fraction of the compute ceiling reached */
 	double memory_efficiency;  /* fraction of the binding memory level's bandwidth */
 	double fixed_cost_s;       /* per kernel */
 	char source[RIDGE_LONG_TEXT];
+	char provenance[16]; /* the slot's: "measured", "sourced", "transferred" */
 	/* Attention: the bytes per second one CTA streams from its KV head's
 	 * cache (timing.<slot>.cta_bandwidth). A decode kernel with fewer
 	 * (request, KV head) units than SMs cannot reach the HBM ceiling: one
@@ -154,7 +191,9 @@ struct ridge_timing_terms {
 	double row_time_s;
 	bool has_cta_bandwidth;
 	double cta_bandwidth;
-	char cta_bandwidth_source[RIDGE_LONG_TEXT];
+	/* Per value; value[RIDGE_TIMING_CTA].source is cta_bandwidth_source,
+	 * which a cta_bandwidth must have. */
+	struct ridge_timing_origin value[RIDGE_TIMING_VALUES];
 };
 
 struct ridge_gpu {

@@ -57,8 +57,9 @@ enum ridge_time_class timing_kernel_class(enum ridge_kernel kernel)
 #undef CLASS_CASES
 #undef CLASS_KERNELS
 
-static const char *const impl_names[RIDGE_ATTENTION_IMPL_COUNT] = { "default", "ideal",    "fa2",     "fa3",
-								    "cudnn",   "split-kv", "per-head" };
+static const char *const impl_names[RIDGE_ATTENTION_IMPL_COUNT] = {
+	"default", "ideal", "fa2", "fa3", "cudnn", "split-kv", "per-head", "efficient",
+};
 
 const char *timing_attention_impl_name(enum ridge_attention_impl impl)
 {
@@ -77,7 +78,7 @@ bool timing_attention_impl_parse(const char *text, enum ridge_attention_impl *ou
 
 const char *timing_attention_impl_list(void)
 {
-	return "default ideal fa2 fa3 cudnn split-kv per-head";
+	return "default ideal fa2 fa3 cudnn split-kv per-head efficient";
 }
 
 #define SLOT_ROW(u, SLOT, NAME, IMPL, key) [RIDGE_SLOT_##SLOT] = { key, RIDGE_TIME_##NAME, RIDGE_ATTENTION_##IMPL },
@@ -138,9 +139,39 @@ static enum ridge_attention_impl resolve_impl(const struct ridge_gpu *gpu, enum 
 	return RIDGE_ATTENTION_FA2;
 }
 
-static struct ridge_time_term term(double value, const char *source)
+static struct ridge_time_term term(double value, const char *source, enum ridge_provenance provenance)
 {
-	return (struct ridge_time_term){ value, source };
+	return (struct ridge_time_term){ value, source, provenance };
+}
+
+enum ridge_provenance timing_value_provenance(const struct ridge_timing_terms *t, enum ridge_timing_value v)
+{
+	enum ridge_provenance p;
+	if (!t || (int)v < 0 || v >= RIDGE_TIMING_VALUES)
+		return RIDGE_PROVENANCE_FLOOR;
+	if (t->value[v].provenance[0] && ridge_provenance_parse(t->value[v].provenance, &p))
+		return p;
+	if (t->provenance[0] && ridge_provenance_parse(t->provenance, &p))
+		return p;
+	return RIDGE_PROVENANCE_FLOOR;
+}
+
+const char *timing_value_source(const struct ridge_timing_terms *t, enum ridge_timing_value v)
+{
+	if (!t || (int)v < 0 || v >= RIDGE_TIMING_VALUES)
+		return "";
+	return t->value[v].source[0] ? t->value[v].source : t->source;
+}
+
+static struct ridge_time_term value_term(const struct ridge_timing_terms *t, enum ridge_timing_value v)
+{
+	double value = v == RIDGE_TIMING_COMPUTE  ? t->compute_efficiency
+		       : v == RIDGE_TIMING_MEMORY ? t->memory_efficiency
+		       : v == RIDGE_TIMING_FIXED  ? t->fixed_cost_s
+		       : v == RIDGE_TIMING_ROW    ? t->row_time_s
+						  : t->cta_bandwidth;
+	const char *source = timing_value_source(t, v);
+	return term(value, source[0] ? source : "the hwdb entry's timing section", timing_value_provenance(t, v));
 }
 
 /* The rows term of a norm (timing.h, row_time_s): the rows of every batch
@@ -171,11 +202,11 @@ static void apply_overrides(const struct ridge_timing_overrides *ov, struct ridg
 		return;
 	int c = (int)t->cls;
 	if (ov->has_compute[c])
-		t->compute_efficiency = term(ov->compute[c], ov->text[c][0]);
+		t->compute_efficiency = term(ov->compute[c], ov->text[c][0], RIDGE_PROVENANCE_WHAT_IF);
 	if (ov->has_memory[c])
-		t->memory_efficiency = term(ov->memory[c], ov->text[c][1]);
+		t->memory_efficiency = term(ov->memory[c], ov->text[c][1], RIDGE_PROVENANCE_WHAT_IF);
 	if (ov->has_fixed[c])
-		t->fixed_cost = term(ov->fixed_s[c], ov->text[c][2]);
+		t->fixed_cost = term(ov->fixed_s[c], ov->text[c][2], RIDGE_PROVENANCE_WHAT_IF);
 }
 
 /* One "CLASS[.part]=VALUE" item of timing_parse_overrides. */
@@ -360,24 +391,28 @@ int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *
 	t->quantized_compute_time_s = t->compute_time_s / t->quantization_efficiency;
 
 	const struct ridge_timing_terms *terms = t->slot >= 0 ? &gpu->timing[t->slot] : NULL;
-	const char *source = terms && terms->source[0] ? terms->source : "the hwdb entry's timing section";
 	static const char unknown[] = "none known for this GPU and kernel class: 1 (the floor)";
-	t->compute_efficiency =
-		terms && terms->has_compute_efficiency ? term(terms->compute_efficiency, source) : term(1, unknown);
-	t->memory_efficiency =
-		terms && terms->has_memory_efficiency ? term(terms->memory_efficiency, source) : term(1, unknown);
+	t->compute_efficiency = terms && terms->has_compute_efficiency ? value_term(terms, RIDGE_TIMING_COMPUTE)
+								       : term(1, unknown, RIDGE_PROVENANCE_FLOOR);
+	t->memory_efficiency = terms && terms->has_memory_efficiency ? value_term(terms, RIDGE_TIMING_MEMORY)
+								     : term(1, unknown, RIDGE_PROVENANCE_FLOOR);
 	double intercept;
 	const char *intercept_source;
 	if (t->cls == RIDGE_TIME_OWN || (t->cls == RIDGE_TIME_ATTENTION && t->impl == RIDGE_ATTENTION_IDEAL)) {
-		t->compute_efficiency = term(1, "the roofline itself (this kernel's algorithm is the model)");
+		t->compute_efficiency = term(1, "the roofline itself (this kernel's algorithm is the model)",
+					     RIDGE_PROVENANCE_FLOOR);
 		t->memory_efficiency = t->compute_efficiency;
-		t->fixed_cost = term(0, "none: the floor is the model");
+		t->fixed_cost = term(0, "none: the floor is the model", RIDGE_PROVENANCE_FLOOR);
 	} else if (terms && terms->has_fixed_cost) {
-		t->fixed_cost = term(terms->fixed_cost_s, source);
+		t->fixed_cost = value_term(terms, RIDGE_TIMING_FIXED);
 	} else if (timing_probe_fixed_cost(gpu, t->cls, &intercept, &intercept_source)) {
-		t->fixed_cost = term(intercept, intercept_source);
+		/* ridge-probe's intercept: measured where the entry is a
+		 * calibration, else the entry's own launch figure (its
+		 * comment and sources say where from). */
+		t->fixed_cost = term(intercept, intercept_source,
+				     gpu->measured ? RIDGE_PROVENANCE_MEASURED : RIDGE_PROVENANCE_SOURCED);
 	} else {
-		t->fixed_cost = term(0, "none known for this GPU (a calibration measures it)");
+		t->fixed_cost = term(0, "none known for this GPU (a calibration measures it)", RIDGE_PROVENANCE_FLOOR);
 	}
 	apply_overrides(o->overrides, t);
 	if (o->in_stream && t->cls != RIDGE_TIME_OWN && t->fixed_cost.value > 0) {
@@ -388,7 +423,8 @@ int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *
 		if (gpu->has_kernel_fixed_cost)
 			t->fixed_cost = term(fmax(t->fixed_cost.value - gpu->kernel_fixed_cost_s, 0),
 					     "in a stream: the class's fixed cost less launch.kernel_fixed_cost (the "
-					     "launch latency an isolated kernel shows, hidden back to back)");
+					     "launch latency an isolated kernel shows, hidden back to back)",
+					     t->fixed_cost.provenance);
 	}
 	double compute = t->quantized_compute_time_s / t->compute_efficiency.value;
 	double memory = t->memory_time_s / t->memory_efficiency.value;
@@ -443,6 +479,16 @@ void timing_rebase(const struct ridge_gpu *from, struct ridge_gpu *to)
 	memcpy(to->attention_default, from->attention_default, sizeof to->attention_default);
 }
 
+/* Value v of slot t with its provenance and source resolved (its own, else
+ * the slot's): what a copy into another entry's slot must carry. */
+static struct ridge_timing_origin origin_of(const struct ridge_timing_terms *t, enum ridge_timing_value v)
+{
+	struct ridge_timing_origin o;
+	snprintf(o.provenance, sizeof o.provenance, "%s", ridge_provenance_name(timing_value_provenance(t, v)));
+	snprintf(o.source, sizeof o.source, "%s", timing_value_source(t, v));
+	return o;
+}
+
 static bool slot_empty(const struct ridge_timing_terms *t)
 {
 	return !t->has_compute_efficiency && !t->has_memory_efficiency && !t->has_fixed_cost && !t->has_cta_bandwidth &&
@@ -471,12 +517,13 @@ int timing_inherit(const struct ridge_gpu *from, struct ridge_gpu *to)
 		if (!t->has_row_time && f->has_row_time) {
 			t->has_row_time = true;
 			t->row_time_s = f->row_time_s;
+			t->value[RIDGE_TIMING_ROW] = origin_of(f, RIDGE_TIMING_ROW);
 			took = true;
 		}
 		if (!t->has_cta_bandwidth && f->has_cta_bandwidth) {
 			t->has_cta_bandwidth = true;
 			t->cta_bandwidth = f->cta_bandwidth;
-			memcpy(t->cta_bandwidth_source, f->cta_bandwidth_source, sizeof t->cta_bandwidth_source);
+			t->value[RIDGE_TIMING_CTA] = origin_of(f, RIDGE_TIMING_CTA);
 			took = true;
 		}
 		if (took) {

@@ -67,11 +67,15 @@ enum ridge_attention_impl {
 	 * few CTAs at small batch, each at timing.attention_per_head.cta_bandwidth. */
 	RIDGE_ATTENTION_SPLIT_KV,
 	RIDGE_ATTENTION_PER_HEAD,
+	/* PyTorch SDPA's memory-efficient backend (xformers-style cutlass
+	 * kernels): what SDPA runs where FlashAttention-2 does not (Turing,
+	 * Volta) or is not picked. */
+	RIDGE_ATTENTION_EFFICIENT,
 	RIDGE_ATTENTION_IMPL_COUNT
 };
 const char *timing_attention_impl_name(enum ridge_attention_impl impl);
 bool timing_attention_impl_parse(const char *text, enum ridge_attention_impl *out);
-/* "default ideal fa2 fa3 cudnn split-kv per-head". */
+/* "default ideal fa2 fa3 cudnn split-kv per-head efficient". */
 const char *timing_attention_impl_list(void);
 
 /* The entry's slot (struct ridge_gpu timing[]) for a class and implementation;
@@ -123,7 +127,14 @@ struct ridge_timing_options {
 struct ridge_time_term {
 	double value;
 	const char *source; /* "fitted: ...", "measured by ridge-probe ...", "none known" */
+	enum ridge_provenance provenance;
 };
+
+/* Value v of a slot: its own provenance (<value>_provenance) else the
+ * slot's; FLOOR when neither says (or t is NULL). */
+enum ridge_provenance timing_value_provenance(const struct ridge_timing_terms *t, enum ridge_timing_value v);
+/* Value v's own source else the slot's ("" when neither). */
+const char *timing_value_source(const struct ridge_timing_terms *t, enum ridge_timing_value v);
 
 struct ridge_kernel_time {
 	enum ridge_time_class cls;

@@ -36,7 +36,7 @@
 	X(P##_IMPL,                                                                                                                                                 \
 	  PARAM_TEXT_ROW(                                                                                                                                           \
 		  "impl", .metavar = "IMPL",                                                                                                                        \
-		  .help = "--model: attention implementation: default (decode: split-kv; prefill: the entry's), ideal, fa2, fa3, cudnn, split-kv, per-head"))       \
+		  .help = "--model: attention implementation: default (decode: split-kv; prefill: the entry's), ideal, fa2, fa3, cudnn, split-kv, per-head, efficient"))       \
 	X(P##_EFFICIENCY,                                                                                                                                           \
 	  PARAM_TEXT_ROW(                                                                                                                                           \
 		  "efficiency", .metavar = "CLASS=F,...",                                                                                                           \
