@@ -713,13 +713,14 @@ static bool file_provenance(const char *text)
 static void check_timing_sources(struct parse_state *st)
 {
 	static const char *const value_keys[RIDGE_TIMING_VALUES] = { "compute_efficiency", "memory_efficiency",
-								      "fixed_cost", "row_time", "cta_bandwidth" };
+								     "fixed_cost", "row_time", "cta_bandwidth" };
 	struct ridge_gpu *g = st->gpu;
 	for (int i = 0; i < RIDGE_TIMING_SLOTS; i++) {
 		struct ridge_timing_terms *t = &g->timing[i];
 		size_t base = G(timing) + (size_t)i * sizeof(struct ridge_timing_terms);
 		const char *key = timing_slot_key(i);
-		bool any = t->has_compute_efficiency || t->has_memory_efficiency || t->has_fixed_cost || t->has_row_time;
+		bool any =
+			t->has_compute_efficiency || t->has_memory_efficiency || t->has_fixed_cost || t->has_row_time;
 		if (any && !t->source[0]) {
 			const char *what = t->has_compute_efficiency  ? "compute_efficiency"
 					   : t->has_memory_efficiency ? "memory_efficiency"
@@ -746,7 +747,8 @@ static void check_timing_sources(struct parse_state *st)
 		}
 		if (t->provenance[0] && !file_provenance(t->provenance))
 			check_error(st, base + offsetof(struct ridge_timing_terms, provenance),
-				    "timing.%s.provenance '%s' is not measured, sourced or transferred", key, t->provenance);
+				    "timing.%s.provenance '%s' is not measured, sourced or transferred", key,
+				    t->provenance);
 		for (int v = 0; v < RIDGE_TIMING_VALUES; v++) {
 			const struct ridge_timing_origin *o = &t->value[v];
 			size_t at = base + offsetof(struct ridge_timing_terms, value) +

@@ -197,11 +197,11 @@ static const struct hwdb_field launch_fields[] = {
 /* timing.<slot>: one kernel class's efficiencies and fixed cost (model/timing.h);
  * one map a slot of model/timing_classes.h, keyed as timing_slot_key() names it. */
 /* A STR row of timing.<slot>: k its key, m the member under the slot. */
-#define TIMING_STR(SLOT, k, m)                                                                                  \
-	ROW(k, HWDB_STR, 0, 0, 0, 0, V_ALL, G(timing[RIDGE_SLOT_##SLOT].m), NO_OFFSET, 0,                       \
+#define TIMING_STR(SLOT, k, m)                                                            \
+	ROW(k, HWDB_STR, 0, 0, 0, 0, V_ALL, G(timing[RIDGE_SLOT_##SLOT].m), NO_OFFSET, 0, \
 	    sizeof(((struct ridge_gpu *)0)->timing[RIDGE_SLOT_##SLOT].m), 0, NULL, NO_OFFSET, 0, k)
 /* A value's own provenance and source (struct ridge_timing_origin). */
-#define TIMING_ORIGIN(SLOT, name, V)                                                                            \
+#define TIMING_ORIGIN(SLOT, name, V) \
 	TIMING_STR(SLOT, name "_provenance", value[V].provenance), TIMING_STR(SLOT, name "_source", value[V].source)
 #define TIMING_SLOT_FIELDS(u, SLOT, NAME, IMPL, key)                                                                   \
 	static const struct hwdb_field timing_##SLOT##_fields[] = {                                                    \

@@ -98,7 +98,7 @@ MODEL_NAMED_ENUM(ridge_topology_name, ridge_topology_parse, enum ridge_topology,
 		 RIDGE_TOPOLOGY_COUNT)
 
 static const char *const provenance_names[RIDGE_PROVENANCE_COUNT] = { "floor", "measured", "sourced", "transferred",
-									"what-if" };
+								      "what-if" };
 
 MODEL_NAMED_ENUM(ridge_provenance_name, ridge_provenance_parse, enum ridge_provenance, provenance_names, 0,
 		 RIDGE_PROVENANCE_COUNT)

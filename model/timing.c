@@ -399,8 +399,8 @@ int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *
 	double intercept;
 	const char *intercept_source;
 	if (t->cls == RIDGE_TIME_OWN || (t->cls == RIDGE_TIME_ATTENTION && t->impl == RIDGE_ATTENTION_IDEAL)) {
-		t->compute_efficiency = term(1, "the roofline itself (this kernel's algorithm is the model)",
-					     RIDGE_PROVENANCE_FLOOR);
+		t->compute_efficiency =
+			term(1, "the roofline itself (this kernel's algorithm is the model)", RIDGE_PROVENANCE_FLOOR);
 		t->memory_efficiency = t->compute_efficiency;
 		t->fixed_cost = term(0, "none: the floor is the model", RIDGE_PROVENANCE_FLOOR);
 	} else if (terms && terms->has_fixed_cost) {

@@ -306,7 +306,8 @@ static void test_calibration_round_trip(void **state)
 	gpu.timing[RIDGE_SLOT_ATTENTION_PER_HEAD].has_cta_bandwidth = true;
 	gpu.timing[RIDGE_SLOT_ATTENTION_PER_HEAD].cta_bandwidth = 3.932e10;
 	snprintf(gpu.timing[RIDGE_SLOT_ATTENTION_PER_HEAD].value[RIDGE_TIMING_CTA].source,
-		 sizeof gpu.timing[RIDGE_SLOT_ATTENTION_PER_HEAD].value[RIDGE_TIMING_CTA].source, "decode_step.py's slope");
+		 sizeof gpu.timing[RIDGE_SLOT_ATTENTION_PER_HEAD].value[RIDGE_TIMING_CTA].source,
+		 "decode_step.py's slope");
 	char path[] = "/tmp/ridge-test-calXXXXXX";
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
