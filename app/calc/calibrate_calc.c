@@ -60,6 +60,9 @@ static enum ridge_attention_impl impl_of_name(const char *name)
 {
 	if (contains(name, "cudnn") && (contains(name, "sdpa") || contains(name, "flash") || contains(name, "fmha")))
 		return RIDGE_ATTENTION_CUDNN;
+	/* PyTorch's memory-efficient SDPA backend: xformers' cutlass kernels. */
+	if (contains(name, "MemEffAttention") || contains(name, "fmha_cutlass"))
+		return RIDGE_ATTENTION_EFFICIENT;
 	if (contains(name, "flash_fwd") || contains(name, "flash::") || contains(name, "flash_attn"))
 		return contains(name, "sm90") || contains(name, "hopper") ? RIDGE_ATTENTION_FA3 : RIDGE_ATTENTION_FA2;
 	return RIDGE_ATTENTION_DEFAULT;
@@ -610,7 +613,7 @@ static void print_result(FILE *out, const struct ridge_gpu *fitted, const struct
 	if (no_fit)
 		fprintf(out, "  nothing fitted: every case judged with the entry's own timing section\n");
 	fprintf(out, "  predicted = max(compute / compute eff., memory / memory eff.) + fixed cost, per class\n\n");
-	fprintf(out, "  %-16s %7s %9s %9s %10s %10s %10s\n", "class", "fit set", "compute", "memory", "fixed",
+	fprintf(out, "  %-19s %7s %9s %9s %10s %10s %10s\n", "class", "fit set", "compute", "memory", "fixed",
 		"fit |err|", "held-out");
 	for (int slot = 0; slot < RIDGE_TIMING_SLOTS; slot++) {
 		if (!fits[slot].any)
@@ -625,7 +628,7 @@ static void print_result(FILE *out, const struct ridge_gpu *fitted, const struct
 		if (fits[slot].heldout_count)
 			snprintf(held, sizeof held, "%.1f%% (%d)", 100 * fits[slot].heldout_median,
 				 fits[slot].heldout_count);
-		fprintf(out, "  %-16s %7d %9s %9s %10s %9.1f%% %10s\n", timing_slot_key(slot), fits[slot].fit_count, ce,
+		fprintf(out, "  %-19s %7d %9s %9s %10s %9.1f%% %10s\n", timing_slot_key(slot), fits[slot].fit_count, ce,
 			me, fixed, 100 * fits[slot].fit_median, held);
 	}
 	if (fitted->attention_default[0])
