@@ -51,6 +51,7 @@ static int step(const struct ridge_plan_input *in, const struct ridge_plan_confi
 		.kv = in->kv,
 		.compute_dtype = compute_dtype(pg->gpu, in->dtype_storage[cfg->dtype_index].bytes),
 		.launch = serve_launch(cfg->launch),
+		.moe_impl = in->moe_impl,
 		.kernels_per_layer = in->kernels_per_layer,
 		.communication_s = comm->exposed_s,
 		.price_usd_per_gpu_hour = pg->price_usd_per_hour,

@@ -40,10 +40,11 @@ struct ridge_plan_input {
 	char dtype_names[RIDGE_PLAN_MAX_DTYPES][16];
 	struct ridge_storage dtype_storage[RIDGE_PLAN_MAX_DTYPES]; /* weight storage, with its scales */
 	int dtype_count;
-	struct ridge_storage kv;  /* per cached element */
-	double kernels_per_layer; /* launches per layer per step; 0: the modelled sequence's */
-	double max_batch;         /* batches 1, 2, 4 ... up to this */
-	double max_gpus;          /* GPU counts 1, 2, 4 ... up to this and the fabric domain */
+	struct ridge_storage kv;      /* per cached element */
+	double kernels_per_layer;     /* launches per layer per step; 0: the modelled sequence's */
+	enum ridge_moe_impl moe_impl; /* the routed experts' kernels (serve.h): grouped (0) or loop */
+	double max_batch;             /* batches 1, 2, 4 ... up to this */
+	double max_gpus;              /* GPU counts 1, 2, 4 ... up to this and the fabric domain */
 };
 
 struct ridge_plan_config {

@@ -8,8 +8,12 @@
 
 #include "fail.h"
 #include "intensity.h"
+#include "names.h"
 
 static const char *const launch_names[] = { "eager", "graph", "persistent" };
+static const char *const moe_impl_names[] = { "grouped", "loop" };
+
+MODEL_NAMED_ENUM(serve_moe_impl_name, serve_moe_impl_parse, enum ridge_moe_impl, moe_impl_names, 0, 2)
 
 const char *serve_launch_name(enum ridge_launch_mode mode)
 {
@@ -63,17 +67,16 @@ static struct ridge_kernel_shape shape_of(const struct pricer *p, enum ridge_ker
 	return s;
 }
 
-/* Prices one kernel, once, and adds it `count` times to the step. flops and
- * bytes (>= 0) replace the shape's own where the storage types differ from
- * the compute dtype or the shape cannot say it (decode attention: one query
- * row against the cache); the efficiencies and fixed cost are then the
- * shape's class's, from timing_kernel, applied by timing_predict. */
-static int price(struct pricer *p, const char *name, const struct ridge_kernel_shape *shape, double count, double flops,
-		 double bytes, double write_bytes)
+/* Times one kernel, once, into the step's next slot (not yet counted: account
+ * adds it). */
+static struct ridge_serve_kernel *time_kernel(struct pricer *p, const char *name,
+					      const struct ridge_kernel_shape *shape)
 {
 	struct ridge_serve_result *out = p->out;
-	if (out->kernel_count >= RIDGE_SERVE_MAX_KERNELS)
-		return model_fail(p->err, p->err_len, "more than %d kernels in a step", RIDGE_SERVE_MAX_KERNELS);
+	if (out->kernel_count >= RIDGE_SERVE_MAX_KERNELS) {
+		model_fail(p->err, p->err_len, "more than %d kernels in a step", RIDGE_SERVE_MAX_KERNELS);
+		return NULL;
+	}
 	struct ridge_serve_kernel *k = &out->kernels[out->kernel_count];
 	memset(k, 0, sizeof *k);
 	char why[300];
@@ -87,11 +90,25 @@ static int price(struct pricer *p, const char *name, const struct ridge_kernel_s
 	if (shape->kernel == RIDGE_KERNEL_FLASH_ATTENTION && p->req->phase == RIDGE_PHASE_DECODE &&
 	    topt.impl == RIDGE_ATTENTION_DEFAULT)
 		topt.impl = RIDGE_ATTENTION_SPLIT_KV;
-	if (timing_kernel(p->req->gpu, shape, &topt, &k->time, why, sizeof why))
-		return model_fail(p->err, p->err_len, "%s: %s", name, why);
-	const struct ridge_kernel_time *t = &k->time;
+	if (timing_kernel(p->req->gpu, shape, &topt, &k->time, why, sizeof why)) {
+		model_fail(p->err, p->err_len, "%s: %s", name, why);
+		return NULL;
+	}
 	snprintf(k->name, sizeof k->name, "%s", name);
 	k->kernel = shape->kernel;
+	return k;
+}
+
+/* Adds the kernel time_kernel timed `count` times to the step. flops and
+ * bytes (>= 0) replace the shape's own where the storage types differ from
+ * the compute dtype or the shape cannot say it (decode attention: one query
+ * row against the cache; a grouped GEMM); the efficiencies, fixed cost and
+ * quantization are then the kernel's time's, applied by timing_predict. */
+static void account(struct pricer *p, struct ridge_serve_kernel *k, double count, double flops, double bytes,
+		    double write_bytes)
+{
+	struct ridge_serve_result *out = p->out;
+	const struct ridge_kernel_time *t = &k->time;
 	k->count = count;
 	if (flops < 0) {
 		k->flops = t->cost.flops;
@@ -121,6 +138,17 @@ static int price(struct pricer *p, const char *name, const struct ridge_kernel_s
 	out->kernel_time_s += count * k->predicted_s;
 	out->kernels_per_step += count;
 	out->kernel_count++;
+}
+
+/* Prices one kernel, once, and adds it `count` times to the step (flops,
+ * bytes and write_bytes as account's). */
+static int price(struct pricer *p, const char *name, const struct ridge_kernel_shape *shape, double count, double flops,
+		 double bytes, double write_bytes)
+{
+	struct ridge_serve_kernel *k = time_kernel(p, name, shape);
+	if (!k)
+		return -1;
+	account(p, k, count, flops, bytes, write_bytes);
 	return 0;
 }
 
@@ -158,6 +186,35 @@ static int price_gemm(struct pricer *p, const struct ridge_workload_gemm *g, dou
 		return price(p, g->name, &s, count, -1, -1, 0);
 	double y = m * n * p->e;
 	return price(p, g->name, &s, count, 2 * m * n * k, m * k * p->e + weights + y, y);
+}
+
+/* A routed experts' GEMM as one grouped GEMM (--moe-impl grouped): one
+ * launch over the `experts` the batch touches, sharing `routed_rows` (tokens
+ * x top-k) by the routing expectation: routed_rows / experts each (both
+ * fractional). FLOPs and bytes are the sum over the experts: 2 x routed rows
+ * x N x K; each expert's weights once in their storage type, the routed
+ * rows' activations in and out. Its tiles are per expert
+ * (timing_grouped_quantization); one fixed cost for the launch. Its class
+ * is gemm, as one expert's GEMM is: no grouped kernel has been measured. */
+static int price_grouped_gemm(struct pricer *p, const struct ridge_workload_gemm *g, double routed_rows, double experts,
+			      double count)
+{
+	double n, k, rows = routed_rows / experts;
+	split_gemm(g, p->req->tp, &n, &k);
+	struct ridge_kernel_shape s = shape_of(p, RIDGE_KERNEL_GEMM, ceil(rows), n, k);
+	struct ridge_serve_kernel *kernel = time_kernel(p, g->name, &s);
+	if (!kernel)
+		return -1;
+	double flops = 2 * routed_rows * n * k;
+	kernel->time.compute_time_s = flops / kernel->time.ceiling.peak_flops;
+	if (timing_grouped_quantization(p->req->gpu, experts, rows, n, &kernel->time, p->err, p->err_len))
+		return -1;
+	kernel->groups = experts;
+	double weights = experts * n * k * p->w;
+	p->out->weight_bytes += count * p->req->tp * weights;
+	double y = routed_rows * n * p->e;
+	account(p, kernel, count, flops, routed_rows * k * p->e + weights + y, y);
+	return 0;
 }
 
 /* An element-wise kernel over rows x width (reads one tensor, writes one;
@@ -270,10 +327,15 @@ static int price_prefill_attention(struct pricer *p, const struct attention_size
 	return rc;
 }
 
-/* Rows a kernel of the layer sees: the tokens, or an expert's share. */
-static double rows_for(const struct ridge_layer_kernel *k, double tokens, double per_expert)
+/* Rows a kernel of the layer sees: the tokens; a routed expert's kernel in
+ * the loop, the expert's share; grouped, every routed row (tokens x top-k)
+ * in one kernel. */
+static double rows_for(const struct ridge_serve_request *req, const struct ridge_layer_kernel *k, double tokens,
+		       double per_expert)
 {
-	return k->moe && k->instances != 1 ? per_expert : tokens;
+	if (!k->routed)
+		return tokens;
+	return req->moe_impl == RIDGE_MOE_GROUPED ? tokens * (double)req->model->experts_per_token : per_expert;
 }
 
 static int price_layer(struct pricer *p, const struct ridge_workload_gemm *g, const struct ridge_layer_kernel *lk,
@@ -291,12 +353,14 @@ static int price_layer(struct pricer *p, const struct ridge_workload_gemm *g, co
 		double count = layers * k->instances;
 		if (count <= 0)
 			continue;
-		double rows = rows_for(k, tokens, per_expert);
+		double rows = rows_for(req, k, tokens, per_expert);
 		const char *prev = i > 0 && lk[i - 1].gemm >= 0 ? g[lk[i - 1].gemm].name : "";
-		int rc = 0;
+		bool grouped = k->routed && req->moe_impl == RIDGE_MOE_GROUPED;
+		int first = p->out->kernel_count, rc = 0;
 		switch (k->op) {
 		case RIDGE_OP_GEMM:
-			rc = price_gemm(p, &g[k->gemm], rows, count);
+			rc = grouped ? price_grouped_gemm(p, &g[k->gemm], rows, touched, count)
+				     : price_gemm(p, &g[k->gemm], rows, count);
 			break;
 		case RIDGE_OP_NORM: {
 			double width = strcmp(prev, "q_a_proj") == 0             ? (double)m->q_lora_rank
@@ -342,7 +406,10 @@ static int price_layer(struct pricer *p, const struct ridge_workload_gemm *g, co
 			break;
 		}
 		case RIDGE_OP_RESIDUAL:
-			rc = price_elementwise(p, k->moe && k->instances != 1 ? "expert-index-add" : "residual-add",
+			rc = price_elementwise(p,
+					       !k->routed ? "residual-add"
+					       : grouped  ? "expert-combine"
+							  : "expert-index-add",
 					       rows, h, true, count);
 			break;
 		default:
@@ -350,6 +417,10 @@ static int price_layer(struct pricer *p, const struct ridge_workload_gemm *g, co
 		}
 		if (rc)
 			return -1;
+		for (int j = first; j < p->out->kernel_count; j++) {
+			p->out->kernels[j].routed = k->routed;
+			p->out->kernels[j].moe_impl = req->moe_impl;
+		}
 	}
 	return 0;
 }
@@ -462,6 +533,8 @@ static int check_request(const struct ridge_serve_request *r, char *err, size_t 
 		      st[i]->scale_bytes >= 0 && isfinite(st[i]->scale_bytes)))
 			return model_fail(err, err_len, "%s storage: bytes must be > 0, group and scale bytes >= 0",
 					  i ? "KV" : "weight");
+	if (!serve_moe_impl_name(r->moe_impl))
+		return model_fail(err, err_len, "unknown MoE implementation %d", (int)r->moe_impl);
 	if (!(isfinite(r->kernels_per_layer) && r->kernels_per_layer >= 0 && r->kernels_per_layer <= 1e6))
 		return model_fail(err, err_len, "kernels per layer must be 0 to 1e6");
 	if (!(isfinite(r->communication_s) && r->communication_s >= 0))
@@ -505,6 +578,10 @@ int serve_step(const struct ridge_serve_request *req, struct ridge_serve_result 
 	out->experts_touched = touched;
 	struct ridge_layer_kernel lk[RIDGE_WORKLOAD_MAX_OPS];
 	int nk = workload_layer_kernels(m, g, ng, touched, lk);
+	/* grouped: each routed kernel is one launch over the experts touched */
+	for (int i = 0; i < nk; i++)
+		if (lk[i].routed && req->moe_impl == RIDGE_MOE_GROUPED)
+			lk[i].instances = 1;
 	struct attention_sizes a;
 	attention_sizes(req, &kv, &a);
 

@@ -24,6 +24,16 @@
  *   tpot_floor_s  max(bytes / bandwidth, FLOPs / peak) per GPU: the roofline
  *                 floor of the whole step (no launches, no fixed costs)
  *
+ *   routed experts  grouped (the default): one grouped GEMM per projection
+ *                 over the experts the batch touches, as serving engines run
+ *                 them (fused MoE, torch._grouped_mm, DeepGEMM): one launch,
+ *                 one fixed cost, FLOPs and bytes the sum over the experts,
+ *                 each expert's rows (the routing expectation) in tiles of
+ *                 their own (timing_grouped_quantization); the activation and
+ *                 the combine one kernel each over all routed rows.
+ *                 loop: one launch per expert touched, each kernel of the
+ *                 expert's rows (the Hugging Face eager loop)
+ *
  * Weights read per step: the dense weights, the experts the batch's routing
  * touches (workload_experts_touched), B gathered rows of the input table.
  * KV bytes: each GPU reads its max(ceil(n_kv / T), 1) heads (MLA: the whole
@@ -56,6 +66,12 @@ double serve_storage_bytes(const struct ridge_storage *s);
 
 enum ridge_serve_phase { RIDGE_PHASE_DECODE, RIDGE_PHASE_PREFILL };
 
+/* How a MoE layer's routed experts run (above): grouped is 0, the default of
+ * a zeroed request. */
+enum ridge_moe_impl { RIDGE_MOE_GROUPED, RIDGE_MOE_LOOP };
+const char *serve_moe_impl_name(enum ridge_moe_impl impl); /* "grouped", "loop"; NULL out of range */
+bool serve_moe_impl_parse(const char *text, enum ridge_moe_impl *out);
+
 struct ridge_serve_request {
 	const struct ridge_workload_model *model; /* resolved (workload_resolve) */
 	const struct ridge_gpu *gpu;
@@ -66,7 +82,8 @@ struct ridge_serve_request {
 	struct ridge_storage weights, kv;
 	enum ridge_dtype compute_dtype; /* what the GEMMs and attention compute in (bf16) */
 	enum ridge_launch_mode launch;
-	double kernels_per_layer; /* launches per layer; 0: the modelled sequence's count. More than
+	enum ridge_moe_impl moe_impl; /* the routed experts' kernels (MoE models) */
+	double kernels_per_layer;     /* launches per layer; 0: the modelled sequence's count. More than
 				     modelled: the extra ones are priced as element-wise kernels on
 				     the tokens x hidden activation */
 	struct ridge_timing_options timing;
@@ -92,6 +109,9 @@ struct ridge_serve_kernel {
 	double matrix_s;          /* of it: tensor-core compute time at the burst rate, when compute binds */
 	double power_limit_s;     /* what the sustained matrix rate adds to it (serve.c, the power limit) */
 	bool stream_bound;        /* decode attention: fewer units than SMs, one CTA's stream rate binds */
+	bool routed;              /* a routed expert's kernel (moe_impl says how it ran) */
+	enum ridge_moe_impl moe_impl;
+	double groups; /* a grouped GEMM: the experts in its one launch (the expectation); 0 otherwise */
 	struct ridge_kernel_time time;
 };
 

@@ -344,6 +344,35 @@ static int quantize_gemm(const struct ridge_gpu *gpu, const struct ridge_kernel_
 	return 0;
 }
 
+int timing_grouped_quantization(const struct ridge_gpu *gpu, double groups, double m, double n,
+				struct ridge_kernel_time *t, char *err, size_t err_len)
+{
+	const struct {
+		const char *what;
+		double v;
+	} need[] = { { "groups", groups }, { "rows per group", m }, { "columns", n } };
+	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+		if (!(isfinite(need[i].v) && need[i].v > 0 && need[i].v <= 9e15))
+			return model_fail(err, err_len, "grouped GEMM: %s must be from 0 to 9e15 (exclusive), not %g",
+					  need[i].what, need[i].v);
+	if (gpu->sm_count < 1)
+		return model_fail(err, err_len, "grouped GEMM: %s has no SM count", gpu->id);
+	double tm = library_tile(m, RIDGE_LIBRARY_TILE_M), tn = library_tile(n, RIDGE_LIBRARY_TILE_N);
+	double tiles_m = ceil(m / tm), tiles_n = ceil(n / tn);
+	double tiles = groups * tiles_m * tiles_n;
+	double slots = gpu->sm_count;
+	double waves = ceil(tiles / slots);
+	t->quantized = true;
+	t->tiles = tiles;
+	t->slots = slots;
+	t->waves = waves;
+	t->tile_m = (int)tm;
+	t->tile_n = (int)tn;
+	t->quantization_efficiency = m * n / (tiles_m * tm * tiles_n * tn) * (tiles / (waves * slots));
+	t->quantized_compute_time_s = t->compute_time_s / t->quantization_efficiency;
+	return 0;
+}
+
 int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *shape,
 		  const struct ridge_timing_options *options, struct ridge_kernel_time *out, char *err, size_t err_len)
 {

@@ -168,6 +168,20 @@ struct ridge_kernel_time {
 int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *shape,
 		  const struct ridge_timing_options *options, struct ridge_kernel_time *out, char *err, size_t err_len);
 
+/* Tile and wave quantization of a grouped GEMM: one launch over `groups`
+ * problems of m x n outputs each (an expectation: both may be fractional, as
+ * the experts a batch touches and their rows are). Each group's rows fill
+ * tiles of their own (a tile never spans two groups: CUTLASS's grouped GEMM,
+ * torch._grouped_mm and the engines' fused-MoE kernels tile each group's M
+ * separately), the tile along a dimension the library's for one group's size
+ * (timing.c, library_tile), and every group's tiles share the waves over the
+ * SMs (one CTA per SM). Sets t's quantized, tiles, waves, slots, tile_m,
+ * tile_n, quantization_efficiency (useful area / computed tile area x waves)
+ * and quantized_compute_time_s (from its compute_time_s). Returns 0, or -1
+ * with err naming the bad input. */
+int timing_grouped_quantization(const struct ridge_gpu *gpu, double groups, double m, double n,
+				struct ridge_kernel_time *t, char *err, size_t err_len);
+
 /* The prediction from its parts (what timing_kernel computes last): exposed
  * so a fit and a printer use the one formula. */
 double timing_predict(double quantized_compute_time_s, double memory_time_s, double compute_efficiency,

@@ -320,7 +320,16 @@ static void push(struct kernel_list *l, enum ridge_layer_op op, const char *gemm
 		return;
 	if (l->n >= RIDGE_WORKLOAD_MAX_OPS)
 		return;
-	l->k[l->n++] = (struct ridge_layer_kernel){ op, index, instances, moe, dense };
+	l->k[l->n++] = (struct ridge_layer_kernel){ op, index, instances, moe, dense, false };
+}
+
+/* A routed expert's kernel: once per expert the tokens touch. */
+static void push_routed(struct kernel_list *l, enum ridge_layer_op op, const char *gemm, double experts_touched)
+{
+	int before = l->n;
+	push(l, op, gemm, experts_touched, true, false);
+	if (l->n > before)
+		l->k[l->n - 1].routed = true;
 }
 
 int workload_layer_kernels(const struct ridge_workload_model *m, const struct ridge_workload_gemm *gemms,
@@ -361,12 +370,12 @@ int workload_layer_kernels(const struct ridge_workload_model *m, const struct ri
 	if (has_moe) {
 		push(&l, RIDGE_OP_GEMM, "router", 1, true, false);
 		push(&l, RIDGE_OP_ROUTER, NULL, 1, true, false);
-		push(&l, RIDGE_OP_GEMM, "experts.gate_proj", experts_touched, true, false);
-		push(&l, RIDGE_OP_GEMM, "experts.up_proj", experts_touched, true, false);
-		push(&l, RIDGE_OP_ACTIVATION, NULL, experts_touched, true, false);
-		push(&l, RIDGE_OP_GEMM, "experts.down_proj", experts_touched, true, false);
+		push_routed(&l, RIDGE_OP_GEMM, "experts.gate_proj", experts_touched);
+		push_routed(&l, RIDGE_OP_GEMM, "experts.up_proj", experts_touched);
+		push_routed(&l, RIDGE_OP_ACTIVATION, NULL, experts_touched);
+		push_routed(&l, RIDGE_OP_GEMM, "experts.down_proj", experts_touched);
 		/* index_add of each expert's rows back into the output */
-		push(&l, RIDGE_OP_RESIDUAL, NULL, experts_touched, true, false);
+		push_routed(&l, RIDGE_OP_RESIDUAL, NULL, experts_touched);
 		if (m->shared_intermediate > 0) {
 			push(&l, RIDGE_OP_GEMM, "shared_expert.gate_proj", 1, true, false);
 			push(&l, RIDGE_OP_GEMM, "shared_expert.up_proj", 1, true, false);

@@ -166,6 +166,7 @@ struct ridge_layer_kernel {
 	double instances; /* per layer: a routed expert's kernels run once per expert touched */
 	bool moe;         /* only in MoE layers */
 	bool dense;       /* only in dense layers */
+	bool routed;      /* a routed expert's kernel: once per expert touched in the Hugging Face loop */
 };
 
 /* The kernels one decoder layer launches, in order, as an eager PyTorch

@@ -37,6 +37,10 @@
 	  PARAM_TEXT_ROW(                                                                                                                                                \
 		  "impl", .metavar = "IMPL",                                                                                                                             \
 		  .help = "--model: attention implementation: default (decode: split-kv; prefill: the entry's), ideal, fa2, fa3, cudnn, split-kv, per-head, efficient")) \
+	X(P##_MOE_IMPL,                                                                                                                                                  \
+	  PARAM_TEXT_ROW(                                                                                                                                                \
+		  "moe_impl", .metavar = "IMPL",                                                                                                                         \
+		  .help = "--model: routed experts as grouped (default: one grouped GEMM over the experts touched) or loop (one GEMM launch per expert)"))               \
 	X(P##_EFFICIENCY,                                                                                                                                                \
 	  PARAM_TEXT_ROW(                                                                                                                                                \
 		  "efficiency", .metavar = "CLASS=F,...",                                                                                                                \
@@ -148,10 +152,10 @@ void calc_json_decode(cJSON *o, const struct ridge_decode_result *r)
  * (--params --layers --kv-heads --head-dim) keeps the step-level roofline. */
 static const int hand_shape[] = { DECODE_NPARAMS, DECODE_LAYERS, DECODE_KV_HEADS, DECODE_HEAD_DIM };
 #define HAND_SHAPE (int)(sizeof hand_shape / sizeof hand_shape[0])
-static const int model_only[] = {
-	DECODE_TP,   DECODE_LAUNCH,           DECODE_KERNELS_PER_LAYER, DECODE_WEIGHT_GROUP, DECODE_KV_GROUP,
-	DECODE_IMPL, DECODE_COMMUNICATION_MS, DECODE_EXPERT_PARALLEL,   DECODE_COMM_OVERLAP, DECODE_NETWORK_BW
-};
+static const int model_only[] = { DECODE_TP,           DECODE_LAUNCH,           DECODE_KERNELS_PER_LAYER,
+				  DECODE_WEIGHT_GROUP, DECODE_KV_GROUP,         DECODE_IMPL,
+				  DECODE_MOE_IMPL,     DECODE_COMMUNICATION_MS, DECODE_EXPERT_PARALLEL,
+				  DECODE_COMM_OVERLAP, DECODE_NETWORK_BW };
 #define MODEL_ONLY (int)(sizeof model_only / sizeof model_only[0])
 
 static int check_decode_inputs(struct calc_input *in, bool *model)
@@ -349,7 +353,8 @@ const struct calc calc_cost_decode = {
 		"with tokens/s and dollars per million tokens at it. The GPUs share weights and cache (tensor parallel,\n"
 		"communication not modelled unless given as --overhead-ms).\n"
 		"With --model FILE (a config.json): every kernel of the step (model/workload.c's sequence) is\n"
-		"priced per GPU by the kernel time model, MoE weights as the experts the batch touches, KV with\n"
+		"priced per GPU by the kernel time model, MoE weights as the experts the batch touches (one\n"
+		"grouped GEMM per projection over them; --moe-impl loop: one GEMM launch per expert), KV with\n"
 		"whole heads per GPU, the launch mode's cost added; memory fit per GPU and the largest batch;\n"
 		"--sweep runs batch 1..1024 x context 1k..128k.\n",
 	CALC_IMPL(decode_params, decode_run, decode_print),
@@ -400,15 +405,16 @@ const struct calc calc_cost_prefill = {
 };
 
 /* Where the --model run (cost_model_calc.c) finds its inputs in each table. */
-#define SERVE_PARAMS_OF(P, phase_, tokens_, sweep_)                                                                   \
-	{                                                                                                             \
-		.phase = (phase_), .model = P##_MODEL, .batch = P##_BATCH, .tokens = (tokens_), .gpus = P##_GPUS,     \
-		.tp = P##_TP, .launch = P##_LAUNCH, .kernels_per_layer = P##_KERNELS_PER_LAYER,                       \
-		.weight_dtype = P##_WEIGHT_DTYPE, .weight_group = P##_WEIGHT_GROUP, .kv_dtype = P##_KV_DTYPE,         \
-		.kv_group = P##_KV_GROUP, .compute_dtype = P##_COMPUTE_DTYPE, .impl = P##_IMPL,                       \
-		.efficiency = P##_EFFICIENCY, .fixed_cost = P##_FIXED_COST, .communication_ms = P##_COMMUNICATION_MS, \
-		.expert_parallel = P##_EXPERT_PARALLEL, .comm_overlap = P##_COMM_OVERLAP,                             \
-		.network_bw = P##_NETWORK_BW, .price = P##_PRICE, .sweep = (sweep_), .explain = P##_EXPLAIN           \
+#define SERVE_PARAMS_OF(P, phase_, tokens_, sweep_)                                                                    \
+	{                                                                                                              \
+		.phase = (phase_), .model = P##_MODEL, .batch = P##_BATCH, .tokens = (tokens_), .gpus = P##_GPUS,      \
+		.tp = P##_TP, .launch = P##_LAUNCH, .kernels_per_layer = P##_KERNELS_PER_LAYER,                        \
+		.weight_dtype = P##_WEIGHT_DTYPE, .weight_group = P##_WEIGHT_GROUP, .kv_dtype = P##_KV_DTYPE,          \
+		.kv_group = P##_KV_GROUP, .compute_dtype = P##_COMPUTE_DTYPE, .impl = P##_IMPL,                        \
+		.moe_impl = P##_MOE_IMPL, .efficiency = P##_EFFICIENCY, .fixed_cost = P##_FIXED_COST,                  \
+		.communication_ms = P##_COMMUNICATION_MS, .expert_parallel = P##_EXPERT_PARALLEL,                      \
+		.comm_overlap = P##_COMM_OVERLAP, .network_bw = P##_NETWORK_BW, .price = P##_PRICE, .sweep = (sweep_), \
+		.explain = P##_EXPLAIN                                                                                 \
 	}
 const struct serve_params serve_decode_params =
 	SERVE_PARAMS_OF(DECODE, RIDGE_PHASE_DECODE, DECODE_CONTEXT, DECODE_SWEEP);

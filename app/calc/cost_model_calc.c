@@ -180,6 +180,10 @@ int serve_request_from(struct calc_input *in, const struct serve_params *p, stru
 		return calc_fail(in, "%s: unknown launch mode '%s' (known: eager graph persistent)",
 				 params_where(v, p->launch), launch);
 	req->kernels_per_layer = params_has(v, p->kernels_per_layer) ? params_num(v, p->kernels_per_layer) : 0;
+	const char *moe_impl = params_text(v, p->moe_impl);
+	if (moe_impl && !serve_moe_impl_parse(moe_impl, &req->moe_impl))
+		return calc_fail(in, "%s: unknown MoE implementation '%s' (known: grouped loop)",
+				 params_where(v, p->moe_impl), moe_impl);
 	const char *impl = params_text(v, p->impl);
 	if (impl && !timing_attention_impl_parse(impl, &req->timing.impl))
 		return calc_fail(in, "%s: unknown attention implementation '%s' (known: %s)", params_where(v, p->impl),
@@ -198,6 +202,8 @@ int serve_request_from(struct calc_input *in, const struct serve_params *p, stru
 				 params_where(v, p->price), in->gpu->id);
 	cJSON_AddStringToObject(o, "compute_dtype", ridge_dtype_name(req->compute_dtype));
 	cJSON_AddStringToObject(o, "launch", serve_launch_name(req->launch));
+	if (req->model->experts > 0)
+		cJSON_AddStringToObject(o, "moe_impl", serve_moe_impl_name(req->moe_impl));
 	json_number(o, "price_usd_per_gpu_hour", req->price_usd_per_gpu_hour);
 	json_number(o, "batch", req->batch);
 	json_number(o, phase == RIDGE_PHASE_DECODE ? "context" : "seq", req->context);
@@ -253,6 +259,11 @@ void serve_json_result(cJSON *o, const struct ridge_serve_result *r, const char 
 		/* Which attention kernel the step assumed (split-kv for decode unless --impl says) */
 		if (k->time.cls == RIDGE_TIME_ATTENTION)
 			cJSON_AddStringToObject(row, "impl", timing_attention_impl_name(k->time.impl));
+		/* How a routed expert's kernel ran (--moe-impl), and a grouped GEMM's experts */
+		if (k->routed)
+			cJSON_AddStringToObject(row, "moe_impl", serve_moe_impl_name(k->moe_impl));
+		if (k->groups > 0)
+			json_number(row, "groups", k->groups);
 		static const struct json_field serve_kernel_fields[] = {
 			JSON_FIELDS(struct ridge_serve_kernel, count, flops, bytes, floor_s, predicted_s),
 		};
@@ -336,26 +347,44 @@ void serve_json_explain(cJSON *o, const struct ridge_serve_request *req, const s
 		    "%.17g + %.17g", r->weights_stored_per_gpu, r->kv_cache_per_gpu);
 }
 
+/* A kernel's row name: its implementation where the step chose one,
+ * "attention (split-kv)", "experts.up_proj (grouped, 7.999 experts)",
+ * "expert-index-add (loop)". */
+static void kernel_label(const cJSON *k, char *name, size_t len)
+{
+	if (calc_has(k, "impl"))
+		snprintf(name, len, "%s (%s)", calc_str(k, "name"), calc_str(k, "impl"));
+	else if (calc_has(k, "groups"))
+		snprintf(name, len, "%s (%s, %.4g experts)", calc_str(k, "name"), calc_str(k, "moe_impl"),
+			 calc_num(k, "groups"));
+	else if (calc_has(k, "moe_impl"))
+		snprintf(name, len, "%s (%s)", calc_str(k, "name"), calc_str(k, "moe_impl"));
+	else
+		snprintf(name, len, "%s", calc_str(k, "name"));
+}
+
 static void print_kernels(FILE *out, const cJSON *r)
 {
 	const cJSON *list = cJSON_GetObjectItemCaseSensitive(r, "kernels");
 	if (!cJSON_IsArray(list))
 		return;
-	fprintf(out, "\n  %-22s %10s %12s %12s %12s %10s\n", "kernel (per GPU)", "per step", "floor", "predicted",
-		"total", "fixed");
+	int width = 22; /* the name column: as wide as the longest name */
 	const cJSON *k;
+	char name[96];
+	cJSON_ArrayForEach (k, list) {
+		kernel_label(k, name, sizeof name);
+		width = (int)strlen(name) > width ? (int)strlen(name) : width;
+	}
+	fprintf(out, "\n  %-*s %10s %12s %12s %12s %10s\n", width, "kernel (per GPU)", "per step", "floor", "predicted",
+		"total", "fixed");
 	cJSON_ArrayForEach (k, list) {
 		char a[32], b[32], c[32], d[32];
 		fmt_seconds(calc_num(k, "floor_s"), a, sizeof a);
 		fmt_seconds(calc_num(k, "predicted_s"), b, sizeof b);
 		fmt_seconds(calc_num(k, "total_s"), c, sizeof c);
 		fmt_seconds(calc_num(k, "fixed_cost_s"), d, sizeof d);
-		char name[64];
-		if (calc_has(k, "impl"))
-			snprintf(name, sizeof name, "%s (%s)", calc_str(k, "name"), calc_str(k, "impl"));
-		else
-			snprintf(name, sizeof name, "%s", calc_str(k, "name"));
-		fprintf(out, "  %-22s %10.6g %12s %12s %12s %10s\n", name, calc_num(k, "count"), a, b, c, d);
+		kernel_label(k, name, sizeof name);
+		fprintf(out, "  %-*s %10.6g %12s %12s %12s %10s\n", width, name, calc_num(k, "count"), a, b, c, d);
 	}
 }
 

@@ -17,13 +17,13 @@
 struct serve_params {
 	enum ridge_serve_phase phase;
 	int model, batch, tokens /* context (decode) or seq (prefill) */, gpus, tp, launch, kernels_per_layer;
-	int weight_dtype, weight_group, kv_dtype, kv_group, compute_dtype, impl, efficiency, fixed_cost;
+	int weight_dtype, weight_group, kv_dtype, kv_group, compute_dtype, impl, moe_impl, efficiency, fixed_cost;
 	int communication_ms, expert_parallel, comm_overlap, network_bw, price, sweep, explain;
 };
 extern const struct serve_params serve_decode_params, serve_prefill_params;
 
 /* The request from the calculator's inputs (model, batch, context or seq,
- * gpus, tp, dtypes and groups, launch, kernels_per_layer, impl,
+ * gpus, tp, dtypes and groups, launch, kernels_per_layer, impl, moe_impl,
  * communication_ms, price) at p's rows; config receives the model it points
  * to. *replicas = gpus / tp. Returns 0, or -1 with in->err (empty: printed). */
 int serve_request_from(struct calc_input *in, const struct serve_params *p, struct app_model_config *config,

@@ -42,6 +42,8 @@
 	  PARAM_INT("kernels_per_layer", 1, PARAM_COUNT_MAX, .metavar = "K",                                          \
 		    .help = "kernel launches per layer per step (default: the modelled kernel sequence, "             \
 			    "as ridge cost decode --model)"))                                                         \
+	X(PLAN_MOE_IMPL, PARAM_TEXT_ROW("moe_impl", .metavar = "IMPL",                                                \
+					.help = "routed experts: grouped (default) or loop, as ridge cost decode"))   \
 	X(PLAN_MAX_BATCH,                                                                                             \
 	  PARAM_INT("max_batch", 1, 65536, .metavar = "B", .help = "largest batch tried: 1, 2, 4 ... (default 256)")) \
 	X(PLAN_MAX_GPUS,                                                                                              \
@@ -393,6 +395,12 @@ int plan_command(FILE *out, const struct param_values *v, cJSON **json, struct a
 	hw_open = true;
 	if (read_gpus(v, &hw, in, st) != 0)
 		goto done;
+	const char *moe_impl = params_text(v, PLAN_MOE_IMPL);
+	if (moe_impl && !serve_moe_impl_parse(moe_impl, &in->moe_impl)) {
+		app_error_flag(st, params_where(v, PLAN_MOE_IMPL),
+			       "unknown MoE implementation '%s' (known: grouped loop)", moe_impl);
+		goto done;
+	}
 	in->context = params_num(v, PLAN_CONTEXT);
 	in->tpot_limit_s = params_num(v, PLAN_TPOT);
 	in->ttft_limit_s = params_num(v, PLAN_TTFT);
@@ -424,6 +432,8 @@ int plan_command(FILE *out, const struct param_values *v, cJSON **json, struct a
 		json_number(o, "context", in->context);
 		json_number(o, "tpot_limit_s", in->tpot_limit_s);
 		json_number(o, "ttft_limit_s", in->ttft_limit_s);
+		if (in->model->experts > 0)
+			cJSON_AddStringToObject(o, "moe_impl", serve_moe_impl_name(in->moe_impl));
 		json_number(o, "configurations", n);
 		json_number(o, "meeting", meeting);
 		cJSON_AddBoolToObject(o, "ok", meeting > 0);
@@ -462,6 +472,8 @@ int plan_command(FILE *out, const struct param_values *v, cJSON **json, struct a
 			"\n  Priced as ridge cost decode --model / ridge cost prefill do (every kernel, launches by mode),\n"
 			"  with ridge comm's all-reduces (not overlapped); TTFT is one request's prefill of --context\n"
 			"  tokens. Each request of a batch keeps a KV cache of --context tokens.\n");
+		if (in->model->experts > 0)
+			fprintf(out, "  Routed experts: %s (--moe-impl).\n", serve_moe_impl_name(in->moe_impl));
 		if (svg_path)
 			fprintf(out, "  Pareto front written to %s\n", svg_path);
 		rc = fflush(out) == 0 ? EXIT_OK : EXIT_ENV;

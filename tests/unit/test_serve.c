@@ -53,6 +53,15 @@ static struct ridge_serve_result *result(void)
 	return &r;
 }
 
+static const struct ridge_serve_kernel *kernel_named(const struct ridge_serve_result *r, const char *name)
+{
+	for (int i = 0; i < r->kernel_count; i++)
+		if (strcmp(r->kernels[i].name, name) == 0)
+			return &r->kernels[i];
+	fail_msg("no kernel %s", name);
+	return NULL;
+}
+
 static void test_dense_decode(void **state)
 {
 	(void)state;
@@ -144,6 +153,97 @@ static void test_moe_experts(void **state)
 	assert_true(r->weight_bytes == 2 * (1474564096.0 + 64 * 176160768.0 + 4096));
 }
 
+static struct ridge_workload_model mixtral(void)
+{
+	struct ridge_workload_model m = llama3_8b();
+	m.vocab = 32000;
+	m.experts = 8;
+	m.experts_per_token = 2;
+	m.expert_intermediate = 14336;
+	char err[300];
+	assert_int_equal(workload_resolve(&m, err, sizeof err), 0);
+	return m;
+}
+
+/* --moe-impl: Mixtral at batch 32 (64 routed rows, 7.999196... experts
+ * touched, 8.0008 rows each) on the floor GPU with a 5 us GEMM fixed cost.
+ * grouped: each projection is one kernel a layer (32 a step), its FLOPs the
+ * sum over the experts (2 x 64 x 14336 x 4096, exactly), its bytes the
+ * touched experts' weights plus the 64 rows in and out, its time the floor
+ * plus ONE fixed cost. loop: 32 x 7.999... launches, each of ceil(8.0008) =
+ * 9 rows and its own fixed cost. Both read the same weights. */
+static void test_moe_grouped(void **state)
+{
+	(void)state;
+	static struct ridge_gpu gpu;
+	gpu = *floor_gpu();
+	struct ridge_timing_terms *gemm = &gpu.timing[timing_slot(RIDGE_TIME_GEMM, RIDGE_ATTENTION_DEFAULT)];
+	gemm->has_fixed_cost = true;
+	gemm->fixed_cost_s = 5e-6;
+	struct ridge_workload_model m = mixtral();
+	struct ridge_serve_request req = request(&m, &gpu);
+	req.batch = 32;
+	struct ridge_serve_result *r = result();
+	char err[300];
+	assert_int_equal(req.moe_impl, RIDGE_MOE_GROUPED); /* the default of a zeroed request */
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	double touched = 7.999196380594235, grouped_weights = r->weight_bytes, grouped_launches = r->kernels_per_step;
+	const struct ridge_serve_kernel *up = kernel_named(r, "experts.up_proj");
+	assert_true(up->routed && up->moe_impl == RIDGE_MOE_GROUPED);
+	assert_true(up->count == 32);
+	assert_close(up->groups, touched, 1e-15);
+	assert_true(up->flops == 2.0 * 64 * 14336 * 4096);
+	assert_close(up->bytes, touched * 14336 * 4096 * 2 + 64 * 4096 * 2 + 64 * 14336 * 2, 1e-15);
+	assert_true(up->time.fixed_cost.value == 5e-6);
+	assert_close(up->predicted_s, up->floor_s + 5e-6, 1e-12); /* memory-bound, efficiencies 1 */
+	/* the tiles per expert: 8.0008 rows in a 16-row tile, 112 column tiles each */
+	assert_int_equal(up->time.tile_m, 16);
+	assert_close(up->time.tiles, touched * 112, 1e-15);
+	assert_close(kernel_named(r, "experts.down_proj")->flops, 2.0 * 64 * 4096 * 14336, 0);
+	/* the activation and the combine: one kernel each over the 64 routed rows */
+	assert_true(kernel_named(r, "silu-mul")->count == 32);
+	assert_true(kernel_named(r, "expert-combine")->count == 32);
+
+	req.moe_impl = RIDGE_MOE_LOOP;
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	up = kernel_named(r, "experts.up_proj");
+	assert_true(up->routed && up->moe_impl == RIDGE_MOE_LOOP && up->groups == 0);
+	assert_close(up->count, 32 * touched, 1e-15);
+	assert_true(up->flops == 2.0 * 9 * 14336 * 4096);
+	assert_close(up->predicted_s, up->floor_s + 5e-6, 1e-12);
+	assert_true(kernel_named(r, "expert-index-add")->count == up->count);
+	assert_close(r->weight_bytes, grouped_weights, 1e-15);
+	/* 5 routed kernels a layer: gate, up, activation, down, index-add */
+	assert_close(r->kernels_per_step - grouped_launches, 32 * 5 * (touched - 1), 1e-12);
+
+	req.moe_impl = (enum ridge_moe_impl)7;
+	assert_int_equal(serve_step(&req, r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "MoE implementation"));
+	enum ridge_moe_impl impl;
+	assert_true(serve_moe_impl_parse("LOOP", &impl) && impl == RIDGE_MOE_LOOP);
+	assert_false(serve_moe_impl_parse("fused", &impl));
+	assert_string_equal(serve_moe_impl_name(RIDGE_MOE_GROUPED), "grouped");
+}
+
+/* Eager: a grouped step issues 5 fewer launches per expert beyond the first
+ * in every MoE layer, so the host-bound step is that much shorter. */
+static void test_moe_grouped_eager(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *gpu = floor_gpu();
+	struct ridge_workload_model m = mixtral();
+	struct ridge_serve_request req = request(&m, gpu);
+	req.batch = 32;
+	req.launch = RIDGE_LAUNCH_EAGER;
+	struct ridge_serve_result *r = result();
+	char err[300];
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	double grouped = r->step_s;
+	req.moe_impl = RIDGE_MOE_LOOP;
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	assert_true(r->step_s > grouped);
+}
+
 static void test_quantized_storage(void **state)
 {
 	(void)state;
@@ -225,15 +325,6 @@ static void test_eager_framework_overhead(void **state)
 	req.launch = RIDGE_LAUNCH_GRAPH;
 	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
 	assert_close(r->launch_time_s, 1e-9 + 484 * gpu.graph_node_s, 1e-12);
-}
-
-static const struct ridge_serve_kernel *kernel_named(const struct ridge_serve_result *r, const char *name)
-{
-	for (int i = 0; i < r->kernel_count; i++)
-		if (strcmp(r->kernels[i].name, name) == 0)
-			return &r->kernels[i];
-	fail_msg("no kernel %s", name);
-	return NULL;
 }
 
 /* The power limit: the step's compute-bound tensor-core time T beyond tau
@@ -356,6 +447,8 @@ int main(void)
 		cmocka_unit_test(test_dense_decode),
 		cmocka_unit_test(test_kv_head_rule),
 		cmocka_unit_test(test_moe_experts),
+		cmocka_unit_test(test_moe_grouped),
+		cmocka_unit_test(test_moe_grouped_eager),
 		cmocka_unit_test(test_quantized_storage),
 		cmocka_unit_test(test_prefill),
 		cmocka_unit_test(test_eager_host_bound),

@@ -144,6 +144,44 @@ static void test_skinny_gemm_tile(void **state)
 	assert_false(t.compute_binds); /* 117 MB of weights: memory-bound */
 }
 
+/* A grouped GEMM's tiles are per group: 8 experts of 8 rows x 14336 on the
+ * H100's 132 SMs take tiles of 8 x 128, 112 a group, 896 in all: 7 waves
+ * (6.79), 896 / (7 x 132) = 0.9697 of them used. 8 groups of 100 rows fill
+ * 128-row tiles each (100/128), where one 800-row GEMM would fill 7 of them
+ * (800/896): the grouped one computes 8 x 2 = 16 half-empty tile rows. The
+ * expectation may be fractional: 2.5 groups of 1 row (tile 8: 1/8). */
+static void test_grouped_quantization(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *g = test_gpu("h100-sxm");
+	struct ridge_kernel_time t = { .compute_time_s = 1e-3 };
+	char err[300];
+	assert_int_equal(timing_grouped_quantization(g, 8, 8, 14336, &t, err, sizeof err), 0);
+	assert_true(t.quantized);
+	assert_int_equal(t.tile_m, 8);
+	assert_int_equal(t.tile_n, 128);
+	assert_close(t.tiles, 896, 0);
+	assert_close(t.waves, 7, 0);
+	assert_close(t.quantization_efficiency, 896.0 / (7 * 132), 1e-15);
+	assert_close(t.quantized_compute_time_s, 1e-3 / (896.0 / (7 * 132)), 1e-15);
+
+	assert_int_equal(timing_grouped_quantization(g, 8, 100, 14336, &t, err, sizeof err), 0);
+	assert_int_equal(t.tile_m, 128);
+	assert_close(t.tiles, 896, 0);
+	assert_close(t.quantization_efficiency, 100.0 / 128 * (896.0 / (7 * 132)), 1e-15);
+
+	assert_int_equal(timing_grouped_quantization(g, 2.5, 1, 4096, &t, err, sizeof err), 0);
+	assert_int_equal(t.tile_m, 8);
+	assert_close(t.tiles, 80, 0);
+	assert_close(t.waves, 1, 0);
+	assert_close(t.quantization_efficiency, 1.0 / 8 * (80.0 / 132), 1e-15);
+
+	assert_int_equal(timing_grouped_quantization(g, 0, 8, 4096, &t, err, sizeof err), -1);
+	assert_non_null(strstr(err, "groups"));
+	assert_int_equal(timing_grouped_quantization(g, 8, NAN, 4096, &t, err, sizeof err), -1);
+	assert_non_null(strstr(err, "rows per group"));
+}
+
 /* A kernel class with no timing terms predicts its floor; own kernels too. */
 static void test_unknown_class_is_the_floor(void **state)
 {
@@ -297,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_fit_refuses_bad_samples),
 		cmocka_unit_test(test_gemm_prediction),
 		cmocka_unit_test(test_skinny_gemm_tile),
+		cmocka_unit_test(test_grouped_quantization),
 		cmocka_unit_test(test_unknown_class_is_the_floor),
 		cmocka_unit_test(test_attention_impl),
 		cmocka_unit_test(test_rebase_keeps_rate),
