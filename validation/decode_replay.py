@@ -73,6 +73,10 @@ def predict(ridge, cfg_path, case, calibration, k):
         # decode_step.py folds the query group into the query axis: one CTA per
         # request x KV head, the per-head implementation (ridge's default is split-kv)
         args += ["--impl", "per-head"]
+    if case["model"] == "moe":
+        # decode_step.py's MoE is transformers' MixtralSparseMoeBlock: one loop over
+        # the experts, a GEMM launch each (ridge's default is one grouped GEMM)
+        args += ["--moe-impl", "loop"]
     out = subprocess.run([ridge] + args, capture_output=True, text=True)
     if out.returncode != 0:
         raise SystemExit(f"ridge {' '.join(args)}: exit {out.returncode}: {out.stderr.strip()}")

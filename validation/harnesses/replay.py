@@ -13,7 +13,8 @@ Each case is predicted by `ridge cost decode --model` on the H200 entry with the
 calibration: harness B's graph steps with --launch graph, its eager steps and
 harness C's eager generate with --launch eager, harness C's compiled generate with
 --launch graph; the context is the case's (harness C: the prompt plus half the
-new tokens). Nothing was fitted to any of these cases: the kernel classes come
+new tokens). MoE experts take ridge's default, --moe-impl grouped: harness B
+runs them as one torch._grouped_mm per projection. Nothing was fitted to any of these cases: the kernel classes come
 from validation/heldout/kernels.py (2026-12-01) and the split-kv decode class
 from kernel_cases.py's decode-attention kernels (fit_decode_attention.py).
 """
