@@ -625,6 +625,13 @@ int serve_step(const struct ridge_serve_request *req, struct ridge_serve_result 
 	out->launch_time_s = launch_time(req, out, lk, nk, first_layer_kernel, layer_kernels_end);
 	out->communication_s = req->communication_s;
 	out->step_s = out->kernel_time_s + out->launch_time_s + out->communication_s;
+	for (int i = 0; i < out->kernel_count; i++) {
+		const struct ridge_serve_kernel *k = &out->kernels[i];
+		if (k->time.predicted_time_s > 0)
+			timing_range_add(&out->time_sum, &k->time,
+					 k->count * k->predicted_s / k->time.predicted_time_s);
+	}
+	timing_range_total(&out->time_sum, out->step_s, out->step_range_s);
 	out->tokens_per_s = (req->phase == RIDGE_PHASE_DECODE ? B : tokens) / out->step_s;
 	out->usd_per_million_tokens = tp * req->price_usd_per_gpu_hour / (3600 * out->tokens_per_s) * 1e6;
 

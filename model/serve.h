@@ -135,6 +135,13 @@ struct ridge_serve_result {
 	double launch_time_s;      /* what the launch mode adds to the step */
 	double communication_s;
 	double step_s; /* TPOT or TTFT: kernels + launches + communication */
+	/* How far to trust step_s: the kernels' ranges summed by class
+	 * (timing.h, struct ridge_time_sum: linear within a class, quadrature
+	 * across classes); launches and communication carry no band (they
+	 * are not in the held-out sets), so they shift the range without
+	 * widening it. */
+	struct ridge_time_sum time_sum;
+	double step_range_s[2];
 	double kernels_per_step;
 	double tokens_per_s; /* decode: batch / TPOT; prefill: tokens / TTFT */
 	double usd_per_million_tokens;

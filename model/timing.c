@@ -187,6 +187,7 @@ static void row_term(const struct ridge_kernel_shape *s, const struct ridge_timi
 		return;
 	double rows = (s->m > 0 ? s->m : 1) * (s->batch > 0 ? s->batch : 1);
 	t->row_time_s = rows * passes * terms->row_time_s;
+	t->row_provenance = timing_value_provenance(terms, RIDGE_TIMING_ROW);
 	double formula = t->predicted_time_s - t->fixed_cost.value;
 	if (t->row_time_s > formula) {
 		t->rows_bind = true;
@@ -468,6 +469,7 @@ int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *
 	if (!isfinite(t->predicted_time_s))
 		return model_fail(err, err_len, "the predicted time overflows (%g FLOP, %g bytes)", t->cost.flops,
 				  t->cost.bytes);
+	timing_range(t);
 	return 0;
 }
 

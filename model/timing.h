@@ -136,6 +136,14 @@ enum ridge_provenance timing_value_provenance(const struct ridge_timing_terms *t
 /* Value v's own source else the slot's ("" when neither). */
 const char *timing_value_source(const struct ridge_timing_terms *t, enum ridge_timing_value v);
 
+/* The P10 and P90 of measured / predicted - 1 over held-out cases of one
+ * class at one provenance (model/timing_range.c; validation/README.md, "How
+ * far to trust a prediction"), and how many cases gave them. */
+struct ridge_time_band {
+	double low, high;
+	int cases;
+};
+
 struct ridge_kernel_time {
 	enum ridge_time_class cls;
 	enum ridge_attention_impl impl; /* resolved (never DEFAULT) for attention */
@@ -160,9 +168,41 @@ struct ridge_kernel_time {
 	 * the max (many narrow rows are bound by rows, not bytes); 0 otherwise. */
 	double row_time_s;
 	bool rows_bind;
-	bool floor_binds; /* the formula fell below the floor: the floor is the prediction */
+	enum ridge_provenance row_provenance; /* of row_time_s */
+	bool floor_binds;                     /* the formula fell below the floor: the floor is the prediction */
 	double predicted_time_s;
+	/* How far to trust it (timing_range): the provenance of what binds
+	 * (the row term, else the larger term's efficiency; what-if when any
+	 * term is the user's), the class's band for it and the range
+	 * [predicted (1 + band.low), predicted (1 + band.high)], never below
+	 * the floor. */
+	enum ridge_provenance provenance;
+	bool has_band;
+	struct ridge_time_band band;
+	double predicted_time_range_s[2];
 };
+
+/* False when no band is known for the pair (a what-if takes the measured
+ * band: the formula's own error; the own class its floor band). */
+bool timing_band(enum ridge_time_class cls, enum ridge_provenance provenance, struct ridge_time_band *out);
+/* Sets t's provenance, band and predicted_time_range_s from its terms
+ * (timing_kernel calls it last; call it again after changing the
+ * prediction). */
+void timing_range(struct ridge_kernel_time *t);
+
+/* A step's kernels summed by class: errors within a class move together
+ * (one efficiency prices them all), so their ranges add linearly; classes
+ * are independent, so their deviations add in quadrature. */
+struct ridge_time_sum {
+	double central[RIDGE_TIME_CLASS_COUNT], low[RIDGE_TIME_CLASS_COUNT], high[RIDGE_TIME_CLASS_COUNT];
+	bool seen[RIDGE_TIME_CLASS_COUNT];
+	enum ridge_provenance provenance[RIDGE_TIME_CLASS_COUNT]; /* the weakest a class used */
+};
+/* Adds scale x t (its prediction and range) to sum. */
+void timing_range_add(struct ridge_time_sum *sum, const struct ridge_kernel_time *t, double scale);
+/* The range of central (the sum's kernels plus terms without a band) from
+ * the per-class deviations. */
+void timing_range_total(const struct ridge_time_sum *sum, double central, double range[2]);
 
 /* Prices one kernel on gpu. Returns 0, or -1 with err naming the bad input. */
 int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *shape,

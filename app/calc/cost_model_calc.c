@@ -13,6 +13,7 @@
 #include "app.h"
 #include "comm.h"
 #include "cost.h"
+#include "kernel_time.h"
 #include "eval.h"
 #include "model_config.h"
 #include "serve.h"
@@ -220,6 +221,7 @@ void serve_json_result(cJSON *o, const struct ridge_serve_result *r, const char 
 		       bool kernels)
 {
 	json_number(o, step_key, r->step_s);
+	kernel_time_sum_json(o, &r->time_sum, r->step_range_s);
 	json_number(o, strcmp(step_key, "tpot_s") == 0 ? "tpot_floor_s" : "ttft_floor_s", r->floor_s);
 	static const struct json_field serve_result_fields[] = {
 		JSON_FIELDS(struct ridge_serve_result, tokens, weight_bytes, kv_bytes, bytes_per_step, flops_per_step,
@@ -449,6 +451,7 @@ void serve_print(FILE *out, const cJSON *r, const char *step_key)
 	fmt_seconds(calc_num(r, step_key), d, sizeof d);
 	fprintf(out, "\n  %s %s = kernels %s + launches %s (%.6g kernels) + communication %s\n",
 		decode ? "TPOT" : "TTFT", d, a, b, calc_num(r, "kernels_per_step"), c);
+	kernel_time_sum_print(out, r, "  ");
 	print_communication(out, r, step_key);
 	fmt_seconds(calc_num(r, decode ? "tpot_floor_s" : "ttft_floor_s"), a, sizeof a);
 	fmt_seconds(calc_num(r, "memory_time_s"), b, sizeof b);

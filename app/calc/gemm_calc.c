@@ -235,6 +235,7 @@ static cJSON *gemm_run(struct calc_input *in)
 		gemm_l2_json(doc, &cost, &g.hierarchy);
 	cJSON_AddItemToObject(doc, "kernel", kernel_json(&s, &cost, &path));
 	json_number(doc, "predicted_time_s", g.time_model.predicted_time_s);
+	kernel_time_trust_json(doc, &g.time_model);
 	cJSON_AddItemToObject(doc, "prediction", kernel_time_json(&g.time_model));
 	return doc;
 }

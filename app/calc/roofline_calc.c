@@ -319,6 +319,7 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 		return NULL;
 	}
 	json_number(doc, "predicted_time_s", kt.predicted_time_s);
+	kernel_time_trust_json(doc, &kt);
 	cJSON_AddItemToObject(doc, "prediction", kernel_time_json(&kt));
 	if (r->explain)
 		cJSON_AddBoolToObject(doc, "explain", true);

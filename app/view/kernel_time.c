@@ -8,6 +8,74 @@
 #include "app.h"
 #include "json_fields.h"
 
+void kernel_time_range_json(cJSON *o, const double range[2])
+{
+	cJSON *r = cJSON_AddArrayToObject(o, "predicted_time_range_s");
+	cJSON_AddItemToArray(r, cJSON_CreateNumber(range[0]));
+	cJSON_AddItemToArray(r, cJSON_CreateNumber(range[1]));
+}
+
+void kernel_time_trust_json(cJSON *o, const struct ridge_kernel_time *t)
+{
+	kernel_time_range_json(o, t->predicted_time_range_s);
+	cJSON *p = cJSON_AddObjectToObject(o, "provenance");
+	cJSON_AddStringToObject(p, "prediction", ridge_provenance_name(t->provenance));
+	cJSON_AddStringToObject(p, "compute_efficiency", ridge_provenance_name(t->compute_efficiency.provenance));
+	cJSON_AddStringToObject(p, "memory_efficiency", ridge_provenance_name(t->memory_efficiency.provenance));
+	cJSON_AddStringToObject(p, "fixed_cost", ridge_provenance_name(t->fixed_cost.provenance));
+	if (t->row_time_s > 0)
+		cJSON_AddStringToObject(p, "row_time", ridge_provenance_name(t->row_provenance));
+}
+
+void kernel_time_sum_json(cJSON *o, const struct ridge_time_sum *sum, const double range[2])
+{
+	kernel_time_range_json(o, range);
+	cJSON *p = cJSON_AddObjectToObject(o, "provenance");
+	/* The weakest a step used, then each class's. */
+	static const enum ridge_provenance weakest_first[] = { RIDGE_PROVENANCE_WHAT_IF, RIDGE_PROVENANCE_FLOOR,
+							       RIDGE_PROVENANCE_TRANSFERRED, RIDGE_PROVENANCE_SOURCED,
+							       RIDGE_PROVENANCE_MEASURED };
+	const char *prediction = NULL;
+	for (size_t w = 0; w < sizeof weakest_first / sizeof weakest_first[0] && !prediction; w++)
+		for (int c = 0; c < RIDGE_TIME_CLASS_COUNT; c++)
+			if (sum->seen[c] && sum->provenance[c] == weakest_first[w])
+				prediction = ridge_provenance_name(weakest_first[w]);
+	cJSON_AddStringToObject(p, "prediction", prediction ? prediction : "floor");
+	for (int c = 0; c < RIDGE_TIME_CLASS_COUNT; c++)
+		if (sum->seen[c])
+			cJSON_AddStringToObject(p, timing_class_name((enum ridge_time_class)c),
+						ridge_provenance_name(sum->provenance[c]));
+}
+
+void kernel_time_sum_print(FILE *out, const cJSON *o, const char *indent)
+{
+	const cJSON *range = cJSON_GetObjectItemCaseSensitive(o, "predicted_time_range_s");
+	const cJSON *prov = cJSON_GetObjectItemCaseSensitive(o, "provenance");
+	if (!cJSON_IsArray(range) || cJSON_GetArraySize(range) != 2 || !cJSON_IsObject(prov))
+		return;
+	char lo[48], hi[48];
+	fmt_seconds(cJSON_GetArrayItem(range, 0)->valuedouble, lo, sizeof lo);
+	fmt_seconds(cJSON_GetArrayItem(range, 1)->valuedouble, hi, sizeof hi);
+	fprintf(out, "%srange %s - %s (held-out P10-P90)", indent, lo, hi);
+	/* The classes grouped by provenance: "; measured: gemm, norm; sourced: attention". */
+	for (int kind = 0; kind < RIDGE_PROVENANCE_COUNT; kind++) {
+		const char *name = ridge_provenance_name((enum ridge_provenance)kind);
+		const char *sep = ";";
+		const cJSON *item;
+		cJSON_ArrayForEach (item, prov) {
+			if (strcmp(item->string, "prediction") == 0 || !cJSON_IsString(item) ||
+			    strcmp(item->valuestring, name) != 0)
+				continue;
+			if (sep[0] == ';')
+				fprintf(out, "; %s: %s", name, item->string);
+			else
+				fprintf(out, ", %s", item->string);
+			sep = ", ";
+		}
+	}
+	fprintf(out, "\n");
+}
+
 cJSON *kernel_time_json(const struct ridge_kernel_time *t)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -16,6 +84,13 @@ cJSON *kernel_time_json(const struct ridge_kernel_time *t)
 		cJSON_AddStringToObject(o, "impl", timing_attention_impl_name(t->impl));
 	json_number(o, "time_floor_s", t->time_floor_s);
 	json_number(o, "predicted_time_s", t->predicted_time_s);
+	kernel_time_trust_json(o, t);
+	if (t->has_band) {
+		cJSON *b = cJSON_AddObjectToObject(o, "band");
+		json_number(b, "low", t->band.low);
+		json_number(b, "high", t->band.high);
+		cJSON_AddNumberToObject(b, "cases", t->band.cases);
+	}
 	json_number(o, "compute_time_s", t->compute_time_s);
 	if (t->quantized) {
 		cJSON *q = cJSON_AddObjectToObject(o, "quantization");
@@ -41,6 +116,23 @@ cJSON *kernel_time_json(const struct ridge_kernel_time *t)
 	return o;
 }
 
+void kernel_time_range_print(FILE *out, const cJSON *p)
+{
+	const cJSON *range = cJSON_GetObjectItemCaseSensitive(p, "predicted_time_range_s");
+	const cJSON *prov = cJSON_GetObjectItemCaseSensitive(p, "provenance");
+	if (!cJSON_IsArray(range) || cJSON_GetArraySize(range) != 2)
+		return;
+	char lo[48], hi[48];
+	fmt_seconds(cJSON_GetArrayItem(range, 0)->valuedouble, lo, sizeof lo);
+	fmt_seconds(cJSON_GetArrayItem(range, 1)->valuedouble, hi, sizeof hi);
+	const cJSON *band = cJSON_GetObjectItemCaseSensitive(p, "band");
+	char cases[96] = "";
+	if (band)
+		snprintf(cases, sizeof cases, ", P10-P90 of %.0f held-out errors", calc_num(band, "cases"));
+	fprintf(out, "  range       %s - %s  (%s%s; validation/README.md)\n", lo, hi,
+		prov ? calc_str(prov, "prediction") : "", cases);
+}
+
 void kernel_time_print(FILE *out, const cJSON *p, bool explain)
 {
 	char total[48], compute[48], memory[48], fixed[48], floor_text[48];
@@ -60,6 +152,7 @@ void kernel_time_print(FILE *out, const cJSON *p, bool explain)
 		"%.3gx)\n",
 		total, compute, calc_num(p, "compute_efficiency"), memory, calc_num(p, "memory_efficiency"), rows,
 		fixed, floor_text, calc_num(p, "predicted_time_s") / calc_num(p, "time_floor_s"));
+	kernel_time_range_print(out, p);
 	if (!explain)
 		return;
 	const char *impl = calc_str(p, "impl");
@@ -71,11 +164,13 @@ void kernel_time_print(FILE *out, const cJSON *p, bool explain)
 			"is useful (compute time / %.4g)\n",
 			calc_num(q, "tiles"), calc_num(q, "tile_m"), calc_num(q, "tile_n"), calc_num(q, "waves"),
 			calc_num(q, "slots"), 100 * calc_num(q, "efficiency"), calc_num(q, "efficiency"));
-	fprintf(out, "    compute eff.   %.4g: %s\n", calc_num(p, "compute_efficiency"),
-		calc_str(p, "compute_efficiency_source"));
-	fprintf(out, "    memory eff.    %.4g: %s\n", calc_num(p, "memory_efficiency"),
-		calc_str(p, "memory_efficiency_source"));
-	fprintf(out, "    fixed cost     %s: %s\n", fixed, calc_str(p, "fixed_cost_source"));
+	const cJSON *prov = cJSON_GetObjectItemCaseSensitive(p, "provenance");
+	fprintf(out, "    compute eff.   %.4g (%s): %s\n", calc_num(p, "compute_efficiency"),
+		calc_str(prov, "compute_efficiency"), calc_str(p, "compute_efficiency_source"));
+	fprintf(out, "    memory eff.    %.4g (%s): %s\n", calc_num(p, "memory_efficiency"),
+		calc_str(prov, "memory_efficiency"), calc_str(p, "memory_efficiency_source"));
+	fprintf(out, "    fixed cost     %s (%s): %s\n", fixed, calc_str(prov, "fixed_cost"),
+		calc_str(p, "fixed_cost_source"));
 	fprintf(out, "    binds          %s\n", calc_str(p, "binds"));
 }
 

@@ -16,6 +16,20 @@
  * memory_time_s, memory_level, compute_efficiency, memory_efficiency,
  * fixed_cost_s, each with its *_source, binds. */
 cJSON *kernel_time_json(const struct ridge_kernel_time *t);
+/* "predicted_time_range_s": [low, high] on o. */
+void kernel_time_range_json(cJSON *o, const double range[2]);
+/* predicted_time_range_s and "provenance" ({"prediction": what binds,
+ * then each term's}) of t on o: what every predicted time carries. */
+void kernel_time_trust_json(cJSON *o, const struct ridge_kernel_time *t);
+/* "  range       8.1 ms - 9.5 ms  (measured, P10-P90 of 39 held-out
+ * errors; ...)" from a prediction object. */
+void kernel_time_range_print(FILE *out, const cJSON *prediction);
+/* A step's or a run's range and provenance by class ("provenance":
+ * {"prediction": the weakest used, "gemm": ..., ...}). */
+void kernel_time_sum_json(cJSON *o, const struct ridge_time_sum *sum, const double range[2]);
+/* "<indent>range 7.9 ms - 8.6 ms (...): gemm measured, norm measured" from
+ * such an object. */
+void kernel_time_sum_print(FILE *out, const cJSON *o, const char *indent);
 
 /* "  predicted   52.3 us = max(compute ..., memory ...) + fixed ..." and, with
  * explain, one line per term with its source. */

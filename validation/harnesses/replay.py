@@ -28,16 +28,20 @@ import tempfile
 BEGIN, END = "<!-- harness-replay:begin -->", "<!-- harness-replay:end -->"
 
 
-def predict(ridge, cfg, context, batch, launch, calibration):
+def predict_doc(ridge, cfg, context, batch, launch, calibration):
     args = [ridge, "cost", "decode", "--model", cfg, "--context", str(context), "--batch", str(batch), "--gpus", "1",
             "--gpu", "h200-sxm", "--launch", launch, "--calibration", calibration, "--json"]
     out = subprocess.run(args, capture_output=True, text=True)
     if out.returncode != 0:
         raise SystemExit(f"{' '.join(args)}: exit {out.returncode}: {out.stderr.strip()}")
-    return json.loads(out.stdout)["tpot_s"]
+    return json.loads(out.stdout)
 
 
-def rows(ridge, mdir, tmp):
+def predict(ridge, cfg, context, batch, launch, calibration):
+    return predict_doc(ridge, cfg, context, batch, launch, calibration)["tpot_s"]
+
+
+def rows(ridge, mdir, tmp, predict=predict):
     cal = os.path.join(mdir, "calibration.yaml")
     out = []
     for harness, name, key in (("B", "sdpa_decode.json", "configs"), ("C", "hf_decode.json", "configs")):

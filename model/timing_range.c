@@ -1,0 +1,127 @@
+/* The uncertainty of a predicted time (timing.h, timing_band): how far
+ * measured times fell from predictions of the same class and provenance on
+ * cases no fit saw. The rows are printed by validation/time_ranges.py from
+ * the measurements it names (tests/suite_time_ranges.sh fails when they
+ * differ); validation/README.md, "How far to trust a prediction", says how
+ * they were computed and what their coverage was on another harness. */
+#include <math.h>
+
+#include "timing.h"
+
+/* clang-format off */
+#define RIDGE_TIME_BANDS(BAND) \
+	/* sourced: rms of the public spread 0.0713; transferred: rms of the transfer errors 0.0992 */ \
+	BAND(OWN, FLOOR, -0.1298, 0.2192, 44) \
+	BAND(GEMM, MEASURED, -0.0862, 0.0525, 39) \
+	BAND(GEMM, SOURCED, -0.1256, 0.1054, 39) \
+	BAND(GEMM, TRANSFERRED, -0.1536, 0.1375, 39) \
+	BAND(GEMM, FLOOR, -0.0045, 0.6045, 39) \
+	BAND(ATTENTION, MEASURED, -0.1062, 0.1064, 20) \
+	BAND(ATTENTION, SOURCED, -0.1401, 0.1403, 20) \
+	BAND(ATTENTION, TRANSFERRED, -0.1656, 0.1658, 20) \
+	BAND(ATTENTION, FLOOR, 0.1898, 1.7788, 20) \
+	BAND(NORM, MEASURED, -0.1629, 0.5993, 20) \
+	BAND(NORM, SOURCED, -0.1868, 0.6063, 20) \
+	BAND(NORM, TRANSFERRED, -0.2066, 0.6127, 20) \
+	BAND(NORM, FLOOR, 0.1950, 1.8869, 20) \
+	BAND(SOFTMAX, MEASURED, -0.1952, 0.6208, 12) \
+	BAND(SOFTMAX, SOURCED, -0.2156, 0.6275, 12) \
+	BAND(SOFTMAX, TRANSFERRED, -0.2330, 0.6337, 12) \
+	BAND(SOFTMAX, FLOOR, 0.2899, 1.5510, 12) \
+	BAND(ELEMENTWISE, MEASURED, -0.0586, 0.0347, 14) \
+	BAND(ELEMENTWISE, SOURCED, -0.1085, 0.0977, 14) \
+	BAND(ELEMENTWISE, TRANSFERRED, -0.1399, 0.1317, 14) \
+	BAND(ELEMENTWISE, FLOOR, -0.0051, 2.7107, 14)
+/* clang-format on */
+
+#define BAND_ROW(CLS, PROV, lo, hi, n) { RIDGE_TIME_##CLS, RIDGE_PROVENANCE_##PROV, { lo, hi, n } },
+static const struct {
+	enum ridge_time_class cls;
+	enum ridge_provenance provenance;
+	struct ridge_time_band band;
+} bands[] = { RIDGE_TIME_BANDS(BAND_ROW) };
+#undef BAND_ROW
+
+bool timing_band(enum ridge_time_class cls, enum ridge_provenance provenance, struct ridge_time_band *out)
+{
+	/* A what-if efficiency is the user's claim: what remains is the
+	 * formula's own error where its efficiencies were right, the measured
+	 * band. The own class has only its floor. */
+	if (provenance == RIDGE_PROVENANCE_WHAT_IF)
+		provenance = RIDGE_PROVENANCE_MEASURED;
+	if (cls == RIDGE_TIME_OWN)
+		provenance = RIDGE_PROVENANCE_FLOOR;
+	for (size_t i = 0; i < sizeof bands / sizeof bands[0]; i++)
+		if (bands[i].cls == cls && bands[i].provenance == provenance) {
+			*out = bands[i].band;
+			return true;
+		}
+	return false;
+}
+
+/* The provenance of what binds: the row term, else the efficiency of the
+ * larger term; a what-if anywhere in the prediction makes it a what-if. */
+static enum ridge_provenance binding_provenance(const struct ridge_kernel_time *t)
+{
+	if (t->cls == RIDGE_TIME_OWN)
+		return RIDGE_PROVENANCE_FLOOR;
+	if (t->compute_efficiency.provenance == RIDGE_PROVENANCE_WHAT_IF ||
+	    t->memory_efficiency.provenance == RIDGE_PROVENANCE_WHAT_IF ||
+	    t->fixed_cost.provenance == RIDGE_PROVENANCE_WHAT_IF)
+		return RIDGE_PROVENANCE_WHAT_IF;
+	if (t->rows_bind)
+		return t->row_provenance;
+	return t->compute_binds ? t->compute_efficiency.provenance : t->memory_efficiency.provenance;
+}
+
+void timing_range(struct ridge_kernel_time *t)
+{
+	t->provenance = binding_provenance(t);
+	struct ridge_time_band band = { 0, 0, 0 };
+	t->has_band = timing_band(t->cls, t->provenance, &band);
+	t->band = band;
+	double p = t->predicted_time_s;
+	/* Nothing runs below the floor: the low end stops there. */
+	t->predicted_time_range_s[0] = fmax(p * (1 + band.low), fmin(t->time_floor_s, p));
+	t->predicted_time_range_s[1] = fmax(p * (1 + band.high), t->predicted_time_range_s[0]);
+}
+
+/* Weakest last: a class summed over kernels says the weakest it used. */
+static int provenance_rank(enum ridge_provenance p)
+{
+	switch (p) {
+	case RIDGE_PROVENANCE_MEASURED:
+		return 0;
+	case RIDGE_PROVENANCE_SOURCED:
+		return 1;
+	case RIDGE_PROVENANCE_TRANSFERRED:
+		return 2;
+	case RIDGE_PROVENANCE_FLOOR:
+		return 3;
+	default:
+		return 4;
+	}
+}
+
+void timing_range_add(struct ridge_time_sum *sum, const struct ridge_kernel_time *t, double scale)
+{
+	int c = (int)t->cls;
+	double p = t->predicted_time_s * scale;
+	sum->central[c] += p;
+	sum->low[c] += t->predicted_time_range_s[0] * scale;
+	sum->high[c] += t->predicted_time_range_s[1] * scale;
+	if (!sum->seen[c] || provenance_rank(t->provenance) > provenance_rank(sum->provenance[c]))
+		sum->provenance[c] = t->provenance;
+	sum->seen[c] = true;
+}
+
+void timing_range_total(const struct ridge_time_sum *sum, double central, double range[2])
+{
+	double down = 0, up = 0;
+	for (int c = 0; c < RIDGE_TIME_CLASS_COUNT; c++) {
+		down += (sum->central[c] - sum->low[c]) * (sum->central[c] - sum->low[c]);
+		up += (sum->high[c] - sum->central[c]) * (sum->high[c] - sum->central[c]);
+	}
+	range[0] = central - sqrt(down);
+	range[1] = central + sqrt(up);
+}
