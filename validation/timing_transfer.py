@@ -168,8 +168,8 @@ GEMM = {
         "sourced",
         "median of the two RTX 5090 32GB rows (236.03, 242.18 TFLOP/s bf16; PyTorch 2.8.0, 2.7.1+cu128) = 239.11 = 1.1413 of 209.5 (GeForce boosts above the 2407 MHz of the spec peak)",
     ),
-    "t4": (41.93 / 65, ZZC_H200_FP16, "sourced", "median of the three Tesla T4 rows (41.91, 42.71, 41.93 TFLOP/s fp16; Colab/Kaggle, PyTorch 2.6.0-2.8.0) = 0.6451 of 65; fp16 on both (no bf16 tensor cores): the H200 row's fp16 759.40 = 0.7675"),
-    "v100-sxm2": (94.84 / 125, ZZC_H200_FP16, "sourced", "94.84 TFLOP/s fp16 = 0.7587 of 125 on a Tesla V100-SXM2-16GB (PyTorch 2.7.1, CUDA 12.8); fp16 on both (no bf16): the H200 row's fp16 759.40 = 0.7675"),
+    "t4": (41.93 / 65, ZZC_H200_FP16, "sourced", "median of the three Tesla T4 rows (41.91, 42.71, 41.93 TFLOP/s fp16; Colab/Kaggle, PyTorch 2.6.0-2.8.0) = 0.6451 of 65, fp16 on both sides (no bf16 tensor cores)"),
+    "v100-sxm2": (94.84 / 125, ZZC_H200_FP16, "sourced", "94.84 TFLOP/s fp16 = 0.7587 of 125 on a Tesla V100-SXM2-16GB (PyTorch 2.7.1, CUDA 12.8), fp16 on both sides (no bf16 tensor cores)"),
     "a10": (
         123.34 / 154.8,
         ZZC_H200,
@@ -210,8 +210,8 @@ ENTRIES = {
     "mi325x": ("amd", 304, 2100, ["fa2"], "fa2"),
     "rtx-4090": ("nvidia", 128, 2520, ["fa2", "cudnn"], "fa2"),
     "rtx-5090": ("nvidia", 170, 2407, ["fa2", "cudnn"], "fa2"),
-    "t4": ("nvidia", 40, 1590, [], None),
-    "v100-sxm2": ("nvidia", 80, 1530, [], None),
+    "t4": ("nvidia", 40, 1590, ["efficient"], "efficient"),
+    "v100-sxm2": ("nvidia", 80, 1530, ["efficient"], "efficient"),
 }
 
 F_NOTE = {
@@ -299,6 +299,15 @@ def attention(gpu):
         v, s = scaled(mi300x_fa2, mi300x_ce, "the MI300X")
         why = "no MI325X figure: the MI300X's CK fa2 %s (same CDNA3 die and kernels)" if gpu == "mi325x" else "no CDNA2 figure: the MI300X's CK fa2 %s (CK's FA2 also serves gfx90a)"
         out["fa2"] = (v, "transferred", (why % fmt(mi300x_fa2)) + ", " + s + "; " + mi300x_src.split("; x")[0]) + fa2_fixed
+    elif gpu in ("t4", "v100-sxm2"):
+        eff = h["attention_efficient"]["compute_efficiency"]
+        v, sc = scaled(eff, h["gemm"]["compute_efficiency"], "the H200")
+        arch = "Turing" if gpu == "t4" else "Volta"
+        out["efficient"] = (
+            v,
+            "transferred",
+            "no %s attention figure; FlashAttention-2 and cuDNN attention need sm80, so SDPA runs its memory-efficient (CUTLASS) kernel here: the H200's fitted efficient %s (the only measurement of that kernel), %s" % (arch, fmt(eff), sc),
+        ) + fixed("attention_efficient", gpu, "memory-efficient SDPA")
     if "cudnn" in ENTRIES[gpu][3] and "cudnn" not in out:
         v = out["fa2"][0]
         out["cudnn"] = (
@@ -331,109 +340,82 @@ def timing_block(gpu):
     stream, mprov, msrc = STREAM[gpu]
     ratio = stream / AZ_H200_TRIAD
     lines = ["timing:   # the H200's measured fit carried here, one rule a class (%s); validation/timing_transfer.py writes it" % REF]
-    if default:
-        lines.append('  attention_default: "%s"' % default)
+    lines.append('  attention_default: "%s"' % default)
 
-    def slot(name, comment, values, prov, source, extra=()):
+    def slot(name, comment, prov, source, values, origins=None, cta=None):
+        """One timing.<slot> map in the schema's order (hwdb/schema.c):
+        provenance, each value with its own provenance and source where it
+        came otherwise, source, cta_bandwidth."""
+        origins = origins or {}
         lines.append("  %s:%s" % (name, ("   # " + comment) if comment else ""))
+        lines.append("    provenance: %s" % prov)
         for k, v in values:
             lines.append("    %s: %s" % (k, v))
-        lines.append("    provenance: %s" % prov)
+            if k in origins:
+                lines.append("    %s_provenance: %s" % (k, origins[k][0]))
+                lines.append("    %s_source: %s" % (k, q(origins[k][1])))
         lines.append("    source: %s" % q(source))
-        for k, v in extra:
-            lines.append("    %s: %s" % (k, v if k.endswith("provenance") else q(v)))
+        if cta:
+            lines.append("    cta_bandwidth: %s   # the H200's, absolute (rule C)" % cta[0])
+            lines.append("    cta_bandwidth_provenance: transferred")
+            lines.append("    cta_bandwidth_source: %s" % q(cta[1]))
 
     # gemm
     frac, anchor, gprov, gsent = GEMM[gpu]
     ce = gemm_ce(gpu)
     harness = MAMF if vendor == "amd" else ZZC
+    anchor_text = {ZZC_H200: "row 790.29 = 0.7988 of 989.4", ZZC_H200_FP16: "row 759.40 fp16 = 0.7675"}.get(anchor, "figure above")
     csrc = "%s: %s; the same harness's H200 %s; the H200's fitted %s x %s / %s = %s (rule G)" % (
-        harness.split(" (")[0],
-        gsent,
-        "row 790.29 = 0.7988 of 989.4" if anchor == ZZC_H200 else ("row 759.40 fp16 = 0.7675" if anchor == ZZC_H200_FP16 else "figure above"),
-        fmt(H200["gemm"]["compute_efficiency"]),
-        fmt(frac),
-        fmt(anchor),
-        fmt(ce),
-    )
-    if len(csrc) > 511:
-        csrc = "%s: %s; H200 on that harness %s; the H200's fitted %s x %s / %s = %s (rule G)" % (
-            harness.split(" (")[0], gsent, fmt(anchor), fmt(H200["gemm"]["compute_efficiency"]), fmt(frac), fmt(anchor), fmt(ce))
+        harness.split(" (")[0], gsent, anchor_text, fmt(H200["gemm"]["compute_efficiency"]), fmt(frac), fmt(anchor), fmt(ce))
     gm, gmsrc = memory_slot(gpu, "gemm", ratio, msrc, mprov)
     gfix, gfixsrc = fixed("gemm", gpu, "cuBLAS GEMMs")
-    slot(
-        "gemm",
-        None,
-        [("compute_efficiency", fmt(ce)), ("memory_efficiency", fmt(gm)), ("fixed_cost", gfix)],
-        gprov,
-        csrc,
-        [
-            ("memory_efficiency_provenance", mprov),
-            ("memory_efficiency_source", "GEMV and decode GEMMs: " + gmsrc),
-            ("fixed_cost_provenance", "transferred"),
-            ("fixed_cost_source", gfixsrc),
-        ],
-    )
-    # attention
+    slot("gemm", None, gprov, csrc,
+         [("compute_efficiency", fmt(ce)), ("memory_efficiency", fmt(gm)), ("fixed_cost", gfix)],
+         {"memory_efficiency": (mprov, "GEMV and decode GEMMs: " + gmsrc), "fixed_cost": ("transferred", gfixsrc)})
+    # attention, in the schema's slot order
     att = attention(gpu)
-    names = {"fa2": "FlashAttention-2 (SDPA's FLASH_ATTENTION backend%s)" % ("; flash-attn's CK backend on ROCm" if vendor == "amd" else ""), "fa3": "FlashAttention-3 (flash-attn's hopper/ interface)", "cudnn": "cuDNN fused attention (SDPA's CUDNN_ATTENTION backend)"}
+    names = {
+        "fa2": "FlashAttention-2 (SDPA's FLASH_ATTENTION backend%s)" % ("; flash-attn's CK backend on ROCm" if vendor == "amd" else ""),
+        "fa3": "FlashAttention-3 (flash-attn's hopper/ interface)",
+        "cudnn": "cuDNN fused attention (SDPA's CUDNN_ATTENTION backend)",
+        "efficient": "PyTorch SDPA's memory-efficient backend (EFFICIENT_ATTENTION)",
+    }
+
+    def fused(impl):
+        if impl in att:
+            v, prov, src, fx, fxsrc = att[impl]
+            slot("attention_" + impl, names[impl], prov, src, [("compute_efficiency", fmt(v)), ("fixed_cost", fx)],
+                 {"fixed_cost": ("transferred", fxsrc)})
+
     for impl in ("fa2", "fa3", "cudnn"):
-        if impl not in att:
-            continue
-        v, prov, src, fx, fxsrc = att[impl]
-        slot(
-            "attention_" + impl,
-            names[impl],
-            [("compute_efficiency", fmt(v)), ("fixed_cost", fx)],
-            prov,
-            src,
-            [("fixed_cost_provenance", "transferred"), ("fixed_cost_source", fxsrc)],
-        )
-    # split-kv
+        fused(impl)
     sm, smsrc = memory_slot(gpu, "attention_split_kv", ratio, msrc, mprov)
     sfix, sfixsrc = fixed("attention_split_kv", gpu, "split-kv decode attention")
-    slot(
-        "attention_split_kv",
-        "decode attention, the KV sequence split across CTAs",
-        [("memory_efficiency", fmt(sm)), ("fixed_cost", sfix)],
-        mprov,
-        smsrc,
-        [("fixed_cost_provenance", "transferred"), ("fixed_cost_source", sfixsrc)],
-    )
-    # per-head
-    if default:
-        v, prov, _, fx, _ = att[default]
-        cta = H200["attention_per_head"]["cta_bandwidth"]
-        lines.append("  attention_per_head:   # decode attention, one CTA per request x KV head")
-        lines.append("    compute_efficiency: %s" % fmt(v))
-        lines.append("    fixed_cost: %s" % fx)
-        lines.append("    cta_bandwidth: %s   # the H200's, absolute (rule C)" % cta)
-        lines.append(
-            "    cta_bandwidth_source: %s"
-            % q("transferred from hwdb/h200-sxm.yaml (the slope of PyTorch 2.11's batch-1 per-head decode step on an H200, measurements/2026-12-01-h200-lease2/decode_h200.json) as an absolute rate: one CTA's stream is bound by its bytes in flight and the DRAM latency, not by the HBM rate; not measured here (rule C)")
-        )
-        lines.append("    provenance: %s" % prov)
-        lines.append("    source: %s" % q("the efficiency of this entry's attention_%s (the H200's per-head slot takes its attention_cudnn's: the same fused kernel, the query group as its query axis; rule C); the stream limit from cta_bandwidth" % default))
-        lines.append("    fixed_cost_provenance: transferred")
-        lines.append("    fixed_cost_source: %s" % q("this entry's attention_%s fixed cost, %s (rule C, F)" % (default, fx)))
+    slot("attention_split_kv", "decode attention, the KV sequence split across CTAs", mprov, smsrc,
+         [("memory_efficiency", fmt(sm)), ("fixed_cost", sfix)], {"fixed_cost": ("transferred", sfixsrc)})
+    v, prov, _, fx, _ = att[default]
+    slot("attention_per_head", "decode attention, one CTA per request x KV head", prov,
+         "the efficiency of this entry's attention_%s (the H200's per-head slot takes its attention_cudnn's: the same fused kernel, the query group as its query axis; rule C); the stream limit from cta_bandwidth" % default,
+         [("compute_efficiency", fmt(v)), ("fixed_cost", fx)],
+         {"fixed_cost": ("transferred", "this entry's attention_%s fixed cost, %s (rules C, F)" % (default, fx))},
+         (H200["attention_per_head"]["cta_bandwidth"],
+          "the H200's (the slope of PyTorch 2.11's batch-1 per-head decode step, measurements/2026-12-01-h200-lease2/decode_h200.json) as an absolute rate: one CTA's stream is bound by its bytes in flight and the DRAM latency, not by the HBM rate; not measured here (rule C)"))
+    fused("efficient")
     # norm, softmax, elementwise
     for name, what in (("norm", "RMSNorm/LayerNorm"), ("softmax", "softmax"), ("elementwise", "element-wise")):
         v, src = memory_slot(gpu, name, ratio, msrc, mprov)
         fx, fxsrc = fixed(name, gpu, what + " kernels of PyTorch 2.11")
         values = [("memory_efficiency", fmt(v)), ("fixed_cost", fx)]
-        extra = [("fixed_cost_provenance", "transferred"), ("fixed_cost_source", fxsrc)]
+        origins = {"fixed_cost": ("transferred", fxsrc)}
         if name == "norm":
             rt = us(H200["norm"]["row_time"]) * (132 * 1980) / (sms * boost)
             values.append(("row_time", "%.4f ns" % rt))
-            extra += [
-                ("row_time_provenance", "transferred"),
-                (
-                    "row_time_source",
-                    "the H200's fitted %s per row and pass (3 narrow-row RMSNorms, validation/harnesses/fit_row_time.py) x (132 SM x 1980 MHz) / (%d %s x %d MHz): row-bound norms run a fixed number of rows per SM per clock (rule R)"
-                    % (H200["norm"]["row_time"], sms, "CU" if vendor == "amd" else "SM", boost),
-                ),
-            ]
-        slot(name, None, values, mprov, src, extra)
+            origins["row_time"] = (
+                "transferred",
+                "the H200's fitted %s per row and pass (3 narrow-row RMSNorms, validation/harnesses/fit_row_time.py) x (132 SM x 1980 MHz) / (%d %s x %d MHz): row-bound norms run a fixed number of rows per SM per clock (rule R)"
+                % (H200["norm"]["row_time"], sms, "CU" if vendor == "amd" else "SM", boost),
+            )
+        slot(name, None, mprov, src, values, origins)
     return "\n".join(lines) + "\n"
 
 
