@@ -184,7 +184,7 @@ GEMM["mi210"] = (
     GEMM["mi250x"][0],
     MAMF_H100_2024,
     "transferred",
-    "no MI210 figure (hipBLASLt issue #1297's 48 GFLOP/s is an untuned path): the MI250X GCD's " + GEMM["mi250x"][3].split(": ", 1)[1],
+    "no MI210 figure (hipBLASLt issue #1297's 48 GFLOP/s is an untuned path), the MI250X GCD's: " + GEMM["mi250x"][3],
 )
 
 
@@ -364,8 +364,8 @@ def timing_block(gpu):
     frac, anchor, gprov, gsent = GEMM[gpu]
     ce = gemm_ce(gpu)
     harness = MAMF if vendor == "amd" else ZZC
-    anchor_text = {ZZC_H200: "row 790.29 = 0.7988 of 989.4", ZZC_H200_FP16: "row 759.40 fp16 = 0.7675"}.get(anchor, "figure above")
-    csrc = "%s: %s; the same harness's H200 %s; the H200's fitted %s x %s / %s = %s (rule G)" % (
+    anchor_text = {ZZC_H200: "; the same harness's H200 row 790.29 = 0.7988 of 989.4", ZZC_H200_FP16: "; the same harness's H200 row 759.40 fp16 = 0.7675"}.get(anchor, "")
+    csrc = "%s: %s%s; the H200's fitted %s x %s / %s = %s (rule G)" % (
         harness.split(" (")[0], gsent, anchor_text, fmt(H200["gemm"]["compute_efficiency"]), fmt(frac), fmt(anchor), fmt(ce))
     gm, gmsrc = memory_slot(gpu, "gemm", ratio, msrc, mprov)
     gfix, gfixsrc = fixed("gemm", gpu, "cuBLAS GEMMs")
