@@ -55,6 +55,8 @@ static int step(const struct ridge_plan_input *in, const struct ridge_plan_confi
 		.kernels_per_layer = in->kernels_per_layer,
 		.communication_s = comm->exposed_s,
 		.price_usd_per_gpu_hour = pg->price_usd_per_hour,
+		.has_overrides = in->has_overrides,
+		.overrides = in->overrides,
 	};
 	return serve_step(&req, r, err, err_len);
 }
@@ -75,10 +77,15 @@ int plan_price(const struct ridge_plan_input *in, struct ridge_plan_config *cfg,
 	cfg->comm_s = r->communication_s;
 	cfg->comm_algorithm = comm.has_tp ? comm_algorithm_name(comm.tp.one.algorithm) : "none";
 	cfg->tpot_s = r->step_s;
+	memcpy(cfg->tpot_range_s, r->step_range_s, sizeof cfg->tpot_range_s);
+	cfg->time_sum = r->time_sum;
+	cfg->provenance = timing_sum_weakest(&r->time_sum);
 	cfg->comm_share = r->communication_s / r->step_s;
 	cfg->tokens_per_s = r->tokens_per_s;
 	cfg->tokens_per_s_per_gpu = r->tokens_per_s / cfg->gpus;
 	cfg->usd_per_million_tokens = r->usd_per_million_tokens;
+	for (int i = 0; i < 2; i++)
+		cfg->usd_range[i] = r->usd_per_million_tokens * cfg->tpot_range_s[i] / r->step_s;
 	cfg->memory_required = r->memory_required_per_gpu * cfg->gpus;
 	cfg->memory_available = r->memory_available_per_gpu * cfg->gpus;
 	cfg->fits = r->fits;
@@ -87,6 +94,7 @@ int plan_price(const struct ridge_plan_input *in, struct ridge_plan_config *cfg,
 	cfg->ttft_comm_s = r->communication_s;
 	cfg->ttft_kernel_s = r->kernel_time_s + r->launch_time_s;
 	cfg->ttft_s = r->step_s;
+	memcpy(cfg->ttft_range_s, r->step_range_s, sizeof cfg->ttft_range_s);
 	cfg->meets_tpot = cfg->tpot_s <= in->tpot_limit_s;
 	cfg->meets_ttft = cfg->ttft_s <= in->ttft_limit_s;
 	cfg->meets = cfg->fits && cfg->meets_tpot && cfg->meets_ttft;
@@ -176,6 +184,10 @@ int plan_search(const struct ridge_plan_input *in, struct ridge_plan_config *out
 						n++;
 					}
 	qsort(out, (size_t)n, sizeof *out, rank_order);
+	/* Ranked by the central value; a meeting configuration whose dollar
+	 * range reaches the cheapest one's is a tie within uncertainty. */
+	for (int i = 1; i < n && out[0].meets && out[i].meets; i++)
+		out[i].tie = out[i].usd_range[0] <= out[0].usd_range[1];
 	*count = n;
 	return 0;
 }

@@ -45,6 +45,8 @@ struct ridge_plan_input {
 	enum ridge_moe_impl moe_impl; /* the routed experts' kernels (serve.h): grouped (0) or loop */
 	double max_batch;             /* batches 1, 2, 4 ... up to this */
 	double max_gpus;              /* GPU counts 1, 2, 4 ... up to this and the fabric domain */
+	bool has_overrides;           /* --efficiency / --fixed-cost what-ifs on every GPU */
+	struct ridge_timing_overrides overrides;
 };
 
 struct ridge_plan_config {
@@ -65,6 +67,15 @@ struct ridge_plan_config {
 	double memory_required, memory_available;
 	bool fits, meets_tpot, meets_ttft, meets;
 	double violation; /* max(TPOT / limit, TTFT / limit, memory / capacity): <= 1 meets */
+	/* How far to trust it (serve.h, step_range_s): the decode step's and
+	 * the prefill's ranges, the dollar range they imply (dollars per token
+	 * scale with TPOT at a fixed batch and price), the decode step's
+	 * weakest provenance, and whether the dollar range overlaps the
+	 * cheapest configuration's (a tie within uncertainty). */
+	double tpot_range_s[2], ttft_range_s[2], usd_range[2];
+	struct ridge_time_sum time_sum;
+	enum ridge_provenance provenance;
+	bool tie;
 };
 
 /* Prices one configuration (the fields before "decode step" set). Returns 0,
@@ -75,8 +86,9 @@ int plan_price(const struct ridge_plan_input *in, struct ridge_plan_config *cfg,
 int plan_space(const struct ridge_plan_input *in);
 
 /* Prices the whole space into out[0..*count), sorted: configurations that meet
- * every limit first, by $/1M output tokens then tokens/s per GPU; the rest by
- * violation (the nearest first). Returns 0, or -1 with err. */
+ * every limit first, by $/1M output tokens (the central value) then tokens/s
+ * per GPU, those whose dollar range overlaps the first's marked tie; the rest
+ * by violation (the nearest first). Returns 0, or -1 with err. */
 int plan_search(const struct ridge_plan_input *in, struct ridge_plan_config *out, int capacity, int *count, char *err,
 		size_t err_len);
 

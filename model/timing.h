@@ -200,6 +200,9 @@ struct ridge_time_sum {
 };
 /* Adds scale x t (its prediction and range) to sum. */
 void timing_range_add(struct ridge_time_sum *sum, const struct ridge_kernel_time *t, double scale);
+/* The weakest provenance the sum used (measured < sourced < transferred <
+ * floor < what-if); floor when empty. */
+enum ridge_provenance timing_sum_weakest(const struct ridge_time_sum *sum);
 /* The range of central (the sum's kernels plus terms without a band) from
  * the per-class deviations. */
 void timing_range_total(const struct ridge_time_sum *sum, double central, double range[2]);

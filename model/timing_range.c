@@ -115,6 +115,18 @@ void timing_range_add(struct ridge_time_sum *sum, const struct ridge_kernel_time
 	sum->seen[c] = true;
 }
 
+enum ridge_provenance timing_sum_weakest(const struct ridge_time_sum *sum)
+{
+	enum ridge_provenance weakest = RIDGE_PROVENANCE_FLOOR;
+	bool any = false;
+	for (int c = 0; c < RIDGE_TIME_CLASS_COUNT; c++)
+		if (sum->seen[c] && (!any || provenance_rank(sum->provenance[c]) > provenance_rank(weakest))) {
+			weakest = sum->provenance[c];
+			any = true;
+		}
+	return weakest;
+}
+
 void timing_range_total(const struct ridge_time_sum *sum, double central, double range[2])
 {
 	double down = 0, up = 0;

@@ -14,6 +14,7 @@
 #include "app.h"
 #include "calc.h"
 #include "cost.h"
+#include "kernel_time.h"
 #include "eval.h"
 #include "json_fields.h"
 #include "parallel.h"
@@ -188,6 +189,9 @@ void cost_print_explain(FILE *out, const cJSON *r)
 	  PARAM_FRAC("compute_efficiency", 0, 1, .flags = PARAM_OPEN_LO, .metavar = "E",                              \
 		     .help = "fraction of peak the kernels reach: predicts the step and the MFU",                     \
 		     .range = "0 < E <= 1"))                                                                          \
+	X(TRAIN_EFFICIENCY,                                                                                           \
+	  PARAM_TEXT_ROW("efficiency", .metavar = "gemm=F",                                                           \
+			 .help = "what-if efficiency of the step's kernels (gemm=0.6), as --compute-efficiency"))     \
 	X(TRAIN_NETWORK_BW, PARAM_NUM("network_bw", RIDGE_UNIT_BYTES_PER_S, 0, PARAM_NET_BW_MAX,                      \
 				      .flags = PARAM_OPEN_LO, .metavar = "B/s",                                       \
 				      .help = "network bandwidth per GPU, one direction, between nodes (50GB/s: 400 " \
@@ -197,6 +201,46 @@ void cost_print_explain(FILE *out, const cJSON *r)
 	CALC_GPU_ROWS(X, TRAIN)                                                                                       \
 	X(TRAIN_JSON, CALC_JSON_ROW)
 PARAMS_TABLE(train_params, TRAIN_PARAMS);
+
+/* Where the step's compute efficiency comes from: --compute-efficiency or
+ * --efficiency gemm=F, both what-ifs; none: --mfu alone. */
+struct train_efficiency {
+	bool predicted; /* false: --mfu alone, nothing predicts the step */
+	double value;
+	enum ridge_provenance provenance;
+	const char *source;
+};
+
+static int train_efficiency(struct calc_input *in, struct train_efficiency *e)
+{
+	const struct param_values *v = in->values;
+	*e = (struct train_efficiency){ .provenance = RIDGE_PROVENANCE_WHAT_IF };
+	if (params_has(v, TRAIN_COMPUTE_EFFICIENCY)) {
+		*e = (struct train_efficiency){ true, params_num(v, TRAIN_COMPUTE_EFFICIENCY), RIDGE_PROVENANCE_WHAT_IF,
+						"--compute-efficiency: a what-if" };
+		return 0;
+	}
+	if (params_has(v, TRAIN_EFFICIENCY)) {
+		struct ridge_timing_overrides o = { 0 };
+		bool given = false;
+		char err[300];
+		if (calc_timing_overrides(v, TRAIN_EFFICIENCY, -1, &o, &given, err, sizeof err))
+			return calc_fail(in, "%s", err);
+		for (int c = 0; c < RIDGE_TIME_CLASS_COUNT; c++)
+			if ((o.has_compute[c] || o.has_memory[c]) && c != RIDGE_TIME_GEMM)
+				return calc_fail(in, "%s: the training step is priced by its GEMMs: only gemm applies",
+						 params_where(v, TRAIN_EFFICIENCY));
+		if (!o.has_compute[RIDGE_TIME_GEMM])
+			return calc_fail(in, "%s: give gemm=F or gemm.compute=F", params_where(v, TRAIN_EFFICIENCY));
+		*e = (struct train_efficiency){ true, o.compute[RIDGE_TIME_GEMM], RIDGE_PROVENANCE_WHAT_IF,
+						"--efficiency: a what-if" };
+		return 0;
+	}
+	/* Not the entry's gemm class: a training step is GEMMs, attention,
+	 * norms, the optimizer and more; the GEMM efficiency alone would
+	 * predict an MFU no training run reaches. --mfu or a what-if. */
+	return 0;
+}
 
 static const int parallel_flags[] = { TRAIN_TP,        TRAIN_PP,         TRAIN_MICRO_BATCH, TRAIN_SHARDING,
 				      TRAIN_RECOMPUTE, TRAIN_DP_OVERLAP, TRAIN_TP_OVERLAP,  TRAIN_COMPUTE_EFFICIENCY,
@@ -210,6 +254,20 @@ static bool parallel_asked(const struct param_values *v)
 	return false;
 }
 
+/* The predicted step's range: its kernels (compute and the pipeline bubble,
+ * all GEMM-priced) take the gemm class's band at the efficiency's
+ * provenance; the exposed communication carries none. */
+static void train_step_range(cJSON *p, const struct train_efficiency *eff, double kernels_s, double step_s)
+{
+	struct ridge_time_band band = { 0, 0, 0 };
+	timing_band(RIDGE_TIME_GEMM, eff->provenance, &band);
+	double range[2] = { step_s + kernels_s * band.low, step_s + kernels_s * band.high };
+	kernel_time_range_json(p, range);
+	cJSON *prov = cJSON_AddObjectToObject(p, "provenance");
+	cJSON_AddStringToObject(prov, "prediction", ridge_provenance_name(eff->provenance));
+	cJSON_AddStringToObject(prov, "compute_efficiency", ridge_provenance_name(eff->provenance));
+}
+
 static void json_comm_term(cJSON *o, const char *key, const struct ridge_comm_result *r, double count, double total_s)
 {
 	cJSON *t = cJSON_AddObjectToObject(o, key);
@@ -221,8 +279,8 @@ static void json_comm_term(cJSON *o, const char *key, const struct ridge_comm_re
 /* The parallel terms of a training step: with --compute-efficiency they
  * predict the MFU (returned in *mfu); with only --mfu they say what the kernels
  * must reach for it. */
-static int train_parallel(struct calc_input *in, const struct ridge_train_input *ti, double flops_per_step, cJSON *o,
-			  double *mfu)
+static int train_parallel(struct calc_input *in, const struct ridge_train_input *ti, const struct train_efficiency *eff,
+			  double flops_per_step, cJSON *o, double *mfu)
 {
 	const struct param_values *v = in->values;
 	struct ridge_parallel_input pi = {
@@ -232,8 +290,7 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 		.gpus = ti->gpus,
 		.flops_per_step = flops_per_step,
 		.peak_flops = ti->peak_flops,
-		.compute_efficiency =
-			params_has(v, TRAIN_COMPUTE_EFFICIENCY) ? params_num(v, TRAIN_COMPUTE_EFFICIENCY) : 1,
+		.compute_efficiency = eff->predicted ? eff->value : 1,
 		.tp = params_has(v, TRAIN_TP) ? params_num(v, TRAIN_TP) : 1,
 		.pp = params_has(v, TRAIN_PP) ? params_num(v, TRAIN_PP) : 1,
 		.micro_batch = params_has(v, TRAIN_MICRO_BATCH) ? params_num(v, TRAIN_MICRO_BATCH) : 1,
@@ -291,11 +348,13 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 		JSON_FIELDS(struct ridge_parallel_result, dp_comm_s, dp_exposed_s, comm_s, exposed_comm_s),
 	};
 	json_put_fields(p, &r, parallel_result_fields, JSON_FIELD_COUNT(parallel_result_fields));
-	if (params_has(v, TRAIN_COMPUTE_EFFICIENCY)) {
+	if (eff->predicted) {
 		json_number(p, "compute_efficiency", pi.compute_efficiency);
+		cJSON_AddStringToObject(p, "compute_efficiency_source", eff->source);
 		json_number(p, "compute_s", r.compute_s);
 		json_number(p, "bubble_s", r.bubble_s);
 		json_number(p, "step_time_s", r.step_s);
+		train_step_range(p, eff, r.compute_s + r.bubble_s, r.step_s);
 		json_number(p, "predicted_mfu", r.mfu);
 		json_number(p, "comm_share", r.exposed_comm_s / r.step_s);
 		*mfu = r.mfu;
@@ -413,13 +472,16 @@ static cJSON *train_run(struct calc_input *in)
 		JSON_FIELDS(struct ridge_train_input, causal, params, seq, batch, steps, gpus),
 	};
 	json_put_fields(o, &ti, train_input_fields, JSON_FIELD_COUNT(train_input_fields));
-	if (!params_has(v, TRAIN_MFU) && !params_has(v, TRAIN_COMPUTE_EFFICIENCY)) {
+	struct train_efficiency eff;
+	if (train_efficiency(in, &eff) != 0)
+		goto bad;
+	if (!params_has(v, TRAIN_MFU) && !eff.predicted) {
 		calc_fail(in, "%s is required (or %s to predict the MFU)", params_where(v, TRAIN_MFU),
 			  params_where(v, TRAIN_COMPUTE_EFFICIENCY));
 		goto bad;
 	}
 	ti.mfu = params_has(v, TRAIN_MFU) ? params_num(v, TRAIN_MFU) : 1;
-	if (parallel_asked(v)) {
+	if (parallel_asked(v) || eff.predicted) {
 		/* the FLOPs per step do not depend on MFU: one run at the assumed (or a placeholder) MFU gives them */
 		struct ridge_train_result flops;
 		char ferr[400];
@@ -427,10 +489,9 @@ static cJSON *train_run(struct calc_input *in)
 			calc_fail(in, "%s", ferr);
 			goto bad;
 		}
-		if (train_parallel(in, &ti, flops.flops_per_step, o, &ti.mfu) != 0)
+		if (train_parallel(in, &ti, &eff, flops.flops_per_step, o, &ti.mfu) != 0)
 			goto bad;
-		cJSON_AddStringToObject(o, "mfu_source",
-					params_has(v, TRAIN_COMPUTE_EFFICIENCY) ? "predicted" : "given");
+		cJSON_AddStringToObject(o, "mfu_source", eff.predicted ? "predicted" : "given");
 	}
 
 	struct ridge_explain *ex = params_flag(v, TRAIN_EXPLAIN) ? calloc(1, sizeof *ex) : NULL;
@@ -518,7 +579,19 @@ static void print_parallel(FILE *out, const cJSON *r)
 	if (calc_has(p, "predicted_mfu")) {
 		fmt_percent(calc_num(p, "compute_efficiency"), a, sizeof a);
 		fmt_percent(calc_num(p, "predicted_mfu"), b, sizeof b);
-		fprintf(out, "  kernels at %s of peak -> predicted MFU %s (used for the cost)\n", a, b);
+		const cJSON *prov = cJSON_GetObjectItemCaseSensitive(p, "provenance");
+		const char *kind = calc_str(prov, "compute_efficiency");
+		fprintf(out, "  kernels at %s of peak (%s%s) -> predicted MFU %s (used for the cost)\n", a,
+			strcmp(kind, "what-if") == 0 ? "" : "the GPU's timing.gemm, ", kind, b);
+		const cJSON *range = cJSON_GetObjectItemCaseSensitive(p, "predicted_time_range_s");
+		if (cJSON_GetArraySize(range) == 2) {
+			fmt_seconds(cJSON_GetArrayItem(range, 0)->valuedouble, a, sizeof a);
+			fmt_seconds(cJSON_GetArrayItem(range, 1)->valuedouble, b, sizeof b);
+			fprintf(out,
+				"  step range %s - %s (the gemm class's held-out P10-P90 on the kernels; "
+				"communication without a band)\n",
+				a, b);
+		}
 	} else {
 		fmt_percent(calc_num(p, "implied_compute_efficiency"), a, sizeof a);
 		fmt_percent(calc_num(r, "mfu"), b, sizeof b);

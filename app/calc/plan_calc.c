@@ -13,6 +13,7 @@
 #include "model_config.h"
 #include "plan.h"
 #include "cost_model_calc.h"
+#include "kernel_time.h"
 #include "svg.h"
 #include "json_fields.h"
 
@@ -44,6 +45,11 @@
 			    "as ridge cost decode --model)"))                                                         \
 	X(PLAN_MOE_IMPL, PARAM_TEXT_ROW("moe_impl", .metavar = "IMPL",                                                \
 					.help = "routed experts: grouped (default) or loop, as ridge cost decode"))   \
+	X(PLAN_EFFICIENCY,                                                                                            \
+	  PARAM_TEXT_ROW("efficiency", .metavar = "CLASS=F,...",                                                      \
+			 .help = "what-if efficiencies on every GPU, as ridge cost decode --efficiency"))             \
+	X(PLAN_FIXED_COST, PARAM_TEXT_ROW("fixed_cost", .metavar = "CLASS=T,...",                                     \
+					  .help = "what-if fixed cost per kernel of a class (gemm=5us)"))             \
 	X(PLAN_MAX_BATCH,                                                                                             \
 	  PARAM_INT("max_batch", 1, 65536, .metavar = "B", .help = "largest batch tried: 1, 2, 4 ... (default 256)")) \
 	X(PLAN_MAX_GPUS,                                                                                              \
@@ -226,6 +232,24 @@ static int read_model(const struct param_values *v, struct app_model_config *cfg
 	return 0;
 }
 
+/* --moe-impl and the what-ifs of --efficiency / --fixed-cost. */
+static int read_options(const struct param_values *v, struct ridge_plan_input *in, struct app_status *st)
+{
+	const char *moe_impl = params_text(v, PLAN_MOE_IMPL);
+	if (moe_impl && !serve_moe_impl_parse(moe_impl, &in->moe_impl)) {
+		app_error_flag(st, params_where(v, PLAN_MOE_IMPL),
+			       "unknown MoE implementation '%s' (known: grouped loop)", moe_impl);
+		return -1;
+	}
+	char why[400];
+	if (calc_timing_overrides(v, PLAN_EFFICIENCY, PLAN_FIXED_COST, &in->overrides, &in->has_overrides, why,
+				  sizeof why) != 0) {
+		app_error(st, "%s", why);
+		return -1;
+	}
+	return 0;
+}
+
 static cJSON *config_json(const struct ridge_plan_input *in, const struct ridge_plan_config *c)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -245,6 +269,13 @@ static cJSON *config_json(const struct ridge_plan_input *in, const struct ridge_
 		JSON_FIELDS(struct ridge_plan_config, fits, meets_tpot, meets_ttft, violation),
 	};
 	json_put_fields(o, c, plan_config_fields, JSON_FIELD_COUNT(plan_config_fields));
+	kernel_time_sum_json(o, &c->time_sum, c->tpot_range_s);
+	cJSON *ttft = cJSON_AddObjectToObject(o, "ttft_range");
+	kernel_time_range_json(ttft, c->ttft_range_s);
+	cJSON *usd = cJSON_AddArrayToObject(o, "usd_per_million_tokens_range");
+	cJSON_AddItemToArray(usd, cJSON_CreateNumber(c->usd_range[0]));
+	cJSON_AddItemToArray(usd, cJSON_CreateNumber(c->usd_range[1]));
+	cJSON_AddBoolToObject(o, "tie_with_best", c->tie);
 	return o;
 }
 
@@ -262,13 +293,38 @@ static void print_config(FILE *out, int rank, const struct ridge_plan_input *in,
 	fmt_percent(c->comm_share, share, sizeof share);
 	char count[32];
 	snprintf(count, sizeof count, "%.0f (TP%.0f)", c->gpus, c->gpus);
-	fprintf(out, "  %2d  %-14s %-8s %6.0f  %-5s %-10s %10s %10s %10s %10s %10s\n", rank,
+	fprintf(out, "  %2d%c %-14s %-8s %6.0f  %-5s %-10s %10s %10s %10s %10s %10s\n", rank, c->tie ? '~' : ' ',
 		in->gpus[c->gpu_index].gpu->id, count, c->batch, in->dtype_names[c->dtype_index],
 		plan_launch_name(c->launch), tpot, ttft, usd, tps, mem);
 	fprintf(out, "      TPOT = kernels %s (%s-bound floor) + %s all-reduce (%s, %s of TPOT) + %s launches%s%s%s\n",
 		kern, c->memory_time_s >= c->compute_time_s ? "memory" : "compute", comm, c->comm_algorithm, share,
 		launch, c->fits ? "" : "; DOES NOT FIT", c->meets_tpot ? "" : "; over the TPOT limit",
 		c->meets_ttft ? "" : "; over the TTFT limit");
+	char lo[32], hi[32], ulo[32], uhi[32];
+	fmt_seconds(c->tpot_range_s[0], lo, sizeof lo);
+	fmt_seconds(c->tpot_range_s[1], hi, sizeof hi);
+	fmt_usd(c->usd_range[0], ulo, sizeof ulo);
+	fmt_usd(c->usd_range[1], uhi, sizeof uhi);
+	fprintf(out, "      range TPOT %s - %s, %s - %s per 1M tokens (%s)%s\n", lo, hi, ulo, uhi,
+		ridge_provenance_name(c->provenance), c->tie ? "; a tie with #1 within uncertainty" : "");
+}
+
+/* One line: each GPU type's weakest time-model provenance (its first
+ * configuration's decode step). */
+static void print_provenance(FILE *out, const struct ridge_plan_input *in, const struct ridge_plan_config *all, int n)
+{
+	fprintf(out, "  Time model by GPU (the weakest class of its decode step):\n   ");
+	const char *sep = " ";
+	for (int g = 0; g < in->gpu_count; g++)
+		for (int i = 0; i < n; i++)
+			if (all[i].gpu_index == g) {
+				fprintf(out, "%s%s %s", sep, in->gpus[g].gpu->id,
+					ridge_provenance_name(all[i].provenance));
+				sep = ", ";
+				break;
+			}
+	fprintf(out, ".\n  Ranges: P10-P90 of held-out errors (validation/README.md, \"How far to trust a "
+		     "prediction\");\n  ~ marks a configuration whose $ range reaches #1's.\n");
 }
 
 /* The Pareto front of $/1M tokens against TPOT over every configuration that fits. */
@@ -395,12 +451,8 @@ int plan_command(FILE *out, const struct param_values *v, cJSON **json, struct a
 	hw_open = true;
 	if (read_gpus(v, &hw, in, st) != 0)
 		goto done;
-	const char *moe_impl = params_text(v, PLAN_MOE_IMPL);
-	if (moe_impl && !serve_moe_impl_parse(moe_impl, &in->moe_impl)) {
-		app_error_flag(st, params_where(v, PLAN_MOE_IMPL),
-			       "unknown MoE implementation '%s' (known: grouped loop)", moe_impl);
+	if (read_options(v, in, st) != 0)
 		goto done;
-	}
 	in->context = params_num(v, PLAN_CONTEXT);
 	in->tpot_limit_s = params_num(v, PLAN_TPOT);
 	in->ttft_limit_s = params_num(v, PLAN_TTFT);
@@ -474,6 +526,7 @@ int plan_command(FILE *out, const struct param_values *v, cJSON **json, struct a
 			"  tokens. Each request of a batch keeps a KV cache of --context tokens.\n");
 		if (in->model->experts > 0)
 			fprintf(out, "  Routed experts: %s (--moe-impl).\n", serve_moe_impl_name(in->moe_impl));
+		print_provenance(out, in, all, n);
 		if (svg_path)
 			fprintf(out, "  Pareto front written to %s\n", svg_path);
 		rc = fflush(out) == 0 ? EXIT_OK : EXIT_ENV;

@@ -212,7 +212,7 @@ int calc_timing_overrides(const struct param_values *v, int efficiency, int fixe
 {
 	const int rows[2] = { efficiency, fixed_cost };
 	for (int i = 0; i < 2; i++) {
-		const char *text = params_text(v, rows[i]);
+		const char *text = rows[i] >= 0 ? params_text(v, rows[i]) : NULL; /* -1: no such flag */
 		char why[300];
 		if (!text)
 			continue;

@@ -32,15 +32,7 @@ void kernel_time_sum_json(cJSON *o, const struct ridge_time_sum *sum, const doub
 	kernel_time_range_json(o, range);
 	cJSON *p = cJSON_AddObjectToObject(o, "provenance");
 	/* The weakest a step used, then each class's. */
-	static const enum ridge_provenance weakest_first[] = { RIDGE_PROVENANCE_WHAT_IF, RIDGE_PROVENANCE_FLOOR,
-							       RIDGE_PROVENANCE_TRANSFERRED, RIDGE_PROVENANCE_SOURCED,
-							       RIDGE_PROVENANCE_MEASURED };
-	const char *prediction = NULL;
-	for (size_t w = 0; w < sizeof weakest_first / sizeof weakest_first[0] && !prediction; w++)
-		for (int c = 0; c < RIDGE_TIME_CLASS_COUNT; c++)
-			if (sum->seen[c] && sum->provenance[c] == weakest_first[w])
-				prediction = ridge_provenance_name(weakest_first[w]);
-	cJSON_AddStringToObject(p, "prediction", prediction ? prediction : "floor");
+	cJSON_AddStringToObject(p, "prediction", ridge_provenance_name(timing_sum_weakest(sum)));
 	for (int c = 0; c < RIDGE_TIME_CLASS_COUNT; c++)
 		if (sum->seen[c])
 			cJSON_AddStringToObject(p, timing_class_name((enum ridge_time_class)c),
