@@ -708,8 +708,8 @@ static bool file_provenance(const char *text)
  * efficiency, a fixed cost or a time per row needs timing.<slot>.source and
  * timing.<slot>.provenance (a calibration ridge-probe wrote before
  * provenance existed holds values measured on its GPU: measured), a
- * cta_bandwidth its cta_bandwidth_source (a prediction never uses a value it
- * cannot trace). */
+ * cta_bandwidth its cta_bandwidth_source, which also covers a cta_latency (a
+ * prediction never uses a value it cannot trace). */
 static void check_timing_sources(struct parse_state *st)
 {
 	static const char *const value_keys[RIDGE_TIMING_VALUES] = { "compute_efficiency", "memory_efficiency",
@@ -758,6 +758,10 @@ static void check_timing_sources(struct parse_state *st)
 					    "timing.%s.%s_provenance '%s' is not measured, sourced or transferred", key,
 					    value_keys[v], o->provenance);
 		}
+		/* a CTA's latency is half of its stream term: alone it prices nothing */
+		if (t->has_cta_latency && !t->has_cta_bandwidth)
+			check_error(st, base + offsetof(struct ridge_timing_terms, cta_latency_s),
+				    "timing.%s.cta_latency needs timing.%s.cta_bandwidth (and its source)", key, key);
 	}
 }
 

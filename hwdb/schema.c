@@ -225,6 +225,9 @@ static const struct hwdb_field launch_fields[] = {
 		       timing[RIDGE_SLOT_##SLOT].has_cta_bandwidth, RIDGE_UNIT_BYTES_PER_S, 1e6, 1e14, V_ALL,          \
 		       "cta_bandwidth"),                                                                               \
 		TIMING_ORIGIN(SLOT, "cta_bandwidth", RIDGE_TIMING_CTA),                                                \
+		OPTQTY("cta_latency", timing[RIDGE_SLOT_##SLOT].cta_latency_s,                                         \
+		       timing[RIDGE_SLOT_##SLOT].has_cta_latency, RIDGE_UNIT_SECONDS, 0, 1e-3, V_ALL,                  \
+		       "cta_latency_s"),                                                                               \
 		END,                                                                                                   \
 	};
 RIDGE_TIMING_SLOT_LIST(TIMING_SLOT_FIELDS, )

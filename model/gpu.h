@@ -180,10 +180,11 @@ struct ridge_timing_terms {
 	double fixed_cost_s;       /* per kernel */
 	char source[RIDGE_LONG_TEXT];
 	char provenance[16]; /* the slot's: "measured", "sourced", "transferred" */
-	/* Attention: the bytes per second one CTA streams from its KV head's
-	 * cache (timing.<slot>.cta_bandwidth). A decode kernel with fewer
+	/* The bytes per second one CTA streams (timing.<slot>.cta_bandwidth).
+	 * Attention: from its KV head's cache; a decode kernel with fewer
 	 * (request, KV head) units than SMs cannot reach the HBM ceiling: one
-	 * unit's cache streams at this rate (model/serve.c). */
+	 * unit's cache streams at this rate (model/serve.c). Row kernels (norm,
+	 * softmax): its rows, read and written (model/timing.c, cta_stream). */
 	/* Row kernels (norms): the time per row and reduction pass when rows, not
 	 * bytes, bind (many narrow rows: each row's reduction and launch share of
 	 * a CTA), timing.<slot>.row_time; the slot's source says where from. */
@@ -194,6 +195,13 @@ struct ridge_timing_terms {
 	/* Per value; value[RIDGE_TIMING_CTA].source is cta_bandwidth_source,
 	 * which a cta_bandwidth must have. */
 	struct ridge_timing_origin value[RIDGE_TIMING_VALUES];
+	/* Row kernels of one CTA per row (softmax wider than a warp's rows): the
+	 * time a CTA spends on its row beyond streaming it (its block
+	 * reductions and the round trips between its phases),
+	 * timing.<slot>.cta_latency; with cta_bandwidth it makes the CTA stream
+	 * of model/timing.c. Its origin is cta_bandwidth's. */
+	bool has_cta_latency;
+	double cta_latency_s;
 };
 
 struct ridge_gpu {

@@ -259,7 +259,7 @@ static void attention_sizes(const struct ridge_serve_request *req, const struct 
  * unit's cache from the first key to the last. With fewer units than SMs the
  * HBM ceiling is out of reach: the kernel takes at least waves x (cache /
  * units) / cta_bandwidth (one CTA's streaming rate, the entry's
- * timing.<slot>.cta_bandwidth; only attention_per_head has one: split-kv
+ * timing.<slot>.cta_bandwidth; of the attention slots only attention_per_head has one: split-kv
  * kernels fill the GPU whatever the batch). */
 static int stream_limit(struct pricer *p, struct ridge_serve_kernel *k, double units, double cache, double count)
 {

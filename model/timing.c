@@ -174,25 +174,136 @@ static struct ridge_time_term value_term(const struct ridge_timing_terms *t, enu
 	return term(value, source[0] ? source : "the hwdb entry's timing section", timing_value_provenance(t, v));
 }
 
-/* The rows term of a norm (timing.h, row_time_s): the rows of every batch
- * element times the kernel's reduction passes times the entry's time per row
- * and pass; when it is the largest term it replaces the max. */
-static void row_term(const struct ridge_kernel_shape *s, const struct ridge_timing_terms *terms,
-		     struct ridge_kernel_time *t)
+/* The kernel PyTorch (2.11, CUDA) runs for a row kernel, by width:
+ *   RMSNorm, LayerNorm: vectorized_layer_norm_kernel, one CTA of 32 x 4
+ *     threads per row (layer_norm_kernel.cu; ncu shows block (32, 4, 1) and a
+ *     grid of one CTA per row: measurements/2026-12-01-h200-heldout/ncu_rows.csv);
+ *   softmax over the last dimension (SoftMax.cu, host_softmax): up to 2048
+ *     columns and 8192 bytes a row, softmax_warp_forward (PersistentSoftmax.cuh,
+ *     dispatch_softmax_forward: 128 threads a CTA, a warp of min(32, the
+ *     power of two at or above the width) lanes per row, two rows a warp up to
+ *     128 columns); wider, one CTA per row of min(width, 1024) threads
+ *     rounded up to a warp (SoftMaxForward_getBlockSize): the register kernel
+ *     cunn_SoftMaxForwardReg while ceil(width / threads) < 10
+ *     (potential_register_count), cunn_SoftMaxForwardSmem while the row fits
+ *     the per-block shared memory beside one float per warp and the width is a
+ *     multiple of 16 bytes, else cunn_SoftMaxForward, which reads the row
+ *     three times (max, sum, normalize).
+ * Returns false for other kernels, for a softmax given --passes (the
+ * user's own algorithm, not the library's) and off NVIDIA (PyTorch's ROCm
+ * build runs other softmax kernels: host_softmax's use_fast_softmax). */
+struct row_kernel {
+	const char *name;
+	double rows_per_cta;
+	double threads;  /* per CTA */
+	bool block_rows; /* one CTA of up to 1024 threads per row */
+};
+
+static double power_of_two_at_or_above(double x)
 {
+	double p = 1;
+	while (p < x)
+		p *= 2;
+	return p;
+}
+
+static bool row_kernel_of(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s, struct row_kernel *k)
+{
+	if (gpu->vendor != RIDGE_VENDOR_NVIDIA)
+		return false;
+	if (s->kernel == RIDGE_KERNEL_RMSNORM || s->kernel == RIDGE_KERNEL_LAYERNORM) {
+		*k = (struct row_kernel){ "vectorized_layer_norm_kernel", 1, 128, false };
+		return true;
+	}
+	if (s->kernel != RIDGE_KERNEL_SOFTMAX || s->passes != 0 || !(s->n >= 1))
+		return false;
+	double e = ridge_dtype_bytes(s->dtype), n = s->n;
+	if (n <= 2048 && n * e <= 8192) {
+		double p = power_of_two_at_or_above(n);
+		double lanes = p < 32 ? p : 32;
+		*k = (struct row_kernel){ "softmax_warp_forward", (128 / lanes) * (p <= 128 ? 2 : 1), 128, false };
+		return true;
+	}
+	double threads = n < 1024 ? ceil(n / 32) * 32 : 1024;
+	double smem_elements = (gpu->smem_per_block - threads / 32 * 4) / e;
+	const char *name = ceil(n / threads) < 10                      ? "cunn_SoftMaxForwardReg"
+			   : n < smem_elements && fmod(n * e, 16) == 0 ? "cunn_SoftMaxForwardSmem"
+								       : "cunn_SoftMaxForward";
+	*k = (struct row_kernel){ name, 1, threads, true };
+	return true;
+}
+
+/* The CTA stream of a row kernel's library kernel (timing.h, cta_stream_s):
+ * n = min(ctas, resident) CTAs stream at once, each its rows' bytes b (read
+ * and written) at the slot's cta_bandwidth, a rate set by what one CTA keeps
+ * in flight over the memory latency; the n streams queue at the HBM, so each
+ * byte also waits for the wave's others (n / memory.bandwidth a byte). A wave
+ * takes cta_latency + b (1 / cta_bandwidth + n / memory.bandwidth), the
+ * kernel max(1, ctas / resident) waves. Only while the n streams ask for less
+ * than the HBM delivers (n x cta_bandwidth below memory.bandwidth): beyond,
+ * the bytes bind and the memory term holds. 0 when it does not apply. */
+static double cta_stream(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s,
+			 const struct ridge_timing_terms *terms, const struct row_kernel *k,
+			 struct ridge_kernel_time *t)
+{
+	if (!terms || !terms->has_cta_bandwidth || !(terms->cta_bandwidth > 0) || !(gpu->memory_bandwidth > 0))
+		return 0;
+	/* the slot's constants hold for the kernels they were measured on: the
+	 * norms' kernel and softmax's one-CTA-per-row kernels */
+	if (s->kernel == RIDGE_KERNEL_SOFTMAX && !k->block_rows)
+		return 0;
+	double streams = t->ctas < t->resident_ctas ? t->ctas : t->resident_ctas;
+	if (!(streams * terms->cta_bandwidth < gpu->memory_bandwidth))
+		return 0;
+	double waves = t->ctas > t->resident_ctas ? t->ctas / t->resident_ctas : 1;
+	double bytes = 2 * k->rows_per_cta * s->n * ridge_dtype_bytes(s->dtype);
+	double latency = terms->has_cta_latency ? terms->cta_latency_s : 0;
+	return waves * (latency + bytes * (1 / terms->cta_bandwidth + streams / gpu->memory_bandwidth));
+}
+
+/* The row terms of a row kernel (timing.h): for a norm with the entry's
+ * row_time, rows x reduction passes (RMSNorm 1, LayerNorm 2) x row_time, a
+ * term of the max; for the library's kernel, its CTAs and the CTA stream
+ * (cta_stream). Where the stream applies (the CTAs' streams cannot fill the
+ * HBM) it is the kernel: its critical path from the first CTA to the last,
+ * fill and drain included, so neither the bytes at the class's efficiency
+ * nor the class's fixed cost (both fitted to kernels that fill the GPU) is
+ * added; only the launch latency CUDA events see around an isolated kernel
+ * (launch.kernel_fixed_cost, hidden back to back) is. */
+static void row_terms(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s,
+		      const struct ridge_timing_terms *terms, bool in_stream, struct ridge_kernel_time *t)
+{
+	double rows = (s->m > 0 ? s->m : 1) * (s->batch > 0 ? s->batch : 1);
 	int passes = s->kernel == RIDGE_KERNEL_LAYERNORM                                               ? 2
 		     : s->kernel == RIDGE_KERNEL_RMSNORM || s->kernel == RIDGE_KERNEL_RESIDUAL_RMSNORM ? 1
 												       : 0;
-	if (!terms || !terms->has_row_time || passes == 0)
+	if (terms && terms->has_row_time && passes > 0) {
+		t->row_time_s = rows * passes * terms->row_time_s;
+		t->row_provenance = timing_value_provenance(terms, RIDGE_TIMING_ROW);
+		if (t->row_time_s > t->predicted_time_s - t->fixed_cost.value) {
+			t->rows_bind = true;
+			t->compute_binds = false;
+			t->predicted_time_s = t->row_time_s + t->fixed_cost.value;
+		}
+	}
+	struct row_kernel k;
+	if (!row_kernel_of(gpu, s, &k))
 		return;
-	double rows = (s->m > 0 ? s->m : 1) * (s->batch > 0 ? s->batch : 1);
-	t->row_time_s = rows * passes * terms->row_time_s;
-	t->row_provenance = timing_value_provenance(terms, RIDGE_TIMING_ROW);
-	double formula = t->predicted_time_s - t->fixed_cost.value;
-	if (t->row_time_s > formula) {
-		t->rows_bind = true;
+	t->library_kernel = k.name;
+	t->ctas = ceil(rows / k.rows_per_cta);
+	double per_sm = floor(gpu->max_threads_per_sm / k.threads);
+	if (gpu->max_blocks_per_sm > 0 && per_sm > gpu->max_blocks_per_sm)
+		per_sm = gpu->max_blocks_per_sm;
+	t->resident_ctas = gpu->sm_count * (per_sm >= 1 ? per_sm : 1);
+	t->cta_stream_s = cta_stream(gpu, s, terms, &k, t);
+	if (t->cta_stream_s > 0) {
+		double launch = !in_stream && gpu->has_kernel_fixed_cost ? gpu->kernel_fixed_cost_s : 0;
+		t->ctas_bind = true;
+		t->rows_bind = false;
 		t->compute_binds = false;
-		t->predicted_time_s = t->row_time_s + t->fixed_cost.value;
+		t->predicted_time_s = t->cta_stream_s + launch;
+		t->cta_stream_source = terms->value[RIDGE_TIMING_CTA].source;
+		t->cta_provenance = timing_value_provenance(terms, RIDGE_TIMING_CTA);
 	}
 }
 
@@ -461,7 +572,7 @@ int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *
 	t->compute_binds = compute >= memory;
 	t->predicted_time_s = timing_predict(t->quantized_compute_time_s, t->memory_time_s, t->compute_efficiency.value,
 					     t->memory_efficiency.value, t->fixed_cost.value);
-	row_term(shape, terms, t);
+	row_terms(gpu, shape, terms, o->in_stream, t);
 	/* Nothing runs faster than the floor: a prediction never goes below it. */
 	t->floor_binds = t->predicted_time_s < t->time_floor_s;
 	if (t->floor_binds)
@@ -523,7 +634,7 @@ static struct ridge_timing_origin origin_of(const struct ridge_timing_terms *t, 
 static bool slot_empty(const struct ridge_timing_terms *t)
 {
 	return !t->has_compute_efficiency && !t->has_memory_efficiency && !t->has_fixed_cost && !t->has_cta_bandwidth &&
-	       !t->has_row_time;
+	       !t->has_row_time && !t->has_cta_latency;
 }
 
 int timing_inherit(const struct ridge_gpu *from, struct ridge_gpu *to)
@@ -555,6 +666,9 @@ int timing_inherit(const struct ridge_gpu *from, struct ridge_gpu *to)
 			t->has_cta_bandwidth = true;
 			t->cta_bandwidth = f->cta_bandwidth;
 			t->value[RIDGE_TIMING_CTA] = origin_of(f, RIDGE_TIMING_CTA);
+			/* the latency is half of the same stream term: it comes with it */
+			t->has_cta_latency = f->has_cta_latency;
+			t->cta_latency_s = f->cta_latency_s;
 			took = true;
 		}
 		if (took) {

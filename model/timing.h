@@ -169,7 +169,21 @@ struct ridge_kernel_time {
 	double row_time_s;
 	bool rows_bind;
 	enum ridge_provenance row_provenance; /* of row_time_s */
-	bool floor_binds;                     /* the formula fell below the floor: the floor is the prediction */
+	/* Row kernels (norms; softmax without --passes) on NVIDIA: the library's
+	 * kernel by width (PyTorch's: timing.c, row_kernel_of; NULL for other
+	 * kernels), its CTAs (rows / rows per CTA) and how many are resident at
+	 * once (SMs x the CTAs an SM holds by threads). With the slot's
+	 * cta_bandwidth, while the resident CTAs' streams cannot fill the HBM,
+	 * the CTA stream (timing.c, cta_stream; docs/models/timing.md, "Row
+	 * kernels") is the kernel: the prediction is it plus the launch latency
+	 * of an isolated kernel, and ctas_bind is set. 0 where it does not apply. */
+	const char *library_kernel;
+	double ctas, resident_ctas;
+	double cta_stream_s;
+	const char *cta_stream_source;        /* the slot's cta_bandwidth_source, when it applies */
+	enum ridge_provenance cta_provenance; /* of cta_stream_s */
+	bool ctas_bind;
+	bool floor_binds; /* the formula fell below the floor: the floor is the prediction */
 	double predicted_time_s;
 	/* How far to trust it (timing_range): the provenance of what binds
 	 * (the row term, else the larger term's efficiency; what-if when any
@@ -243,7 +257,7 @@ void timing_rebase(const struct ridge_gpu *from, struct ridge_gpu *to);
  * as timing_rebase carries them (the source says "inherited from"), so a
  * measured GPU is never priced at its floor where its spec entry is not.
  * Classes the calibration holds keep their fit and take only the absolute
- * terms they lack (row_time, cta_bandwidth). Returns how many slots took
+ * terms they lack (row_time, cta_bandwidth with its cta_latency). Returns how many slots took
  * anything. */
 int timing_inherit(const struct ridge_gpu *from, struct ridge_gpu *to);
 

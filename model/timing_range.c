@@ -59,8 +59,9 @@ bool timing_band(enum ridge_time_class cls, enum ridge_provenance provenance, st
 	return false;
 }
 
-/* The provenance of what binds: the row term, else the efficiency of the
- * larger term; a what-if anywhere in the prediction makes it a what-if. */
+/* The provenance of what binds: the CTA stream or the row term, else the
+ * efficiency of the larger term; a what-if anywhere in the prediction makes
+ * it a what-if. */
 static enum ridge_provenance binding_provenance(const struct ridge_kernel_time *t)
 {
 	if (t->cls == RIDGE_TIME_OWN)
@@ -69,6 +70,8 @@ static enum ridge_provenance binding_provenance(const struct ridge_kernel_time *
 	    t->memory_efficiency.provenance == RIDGE_PROVENANCE_WHAT_IF ||
 	    t->fixed_cost.provenance == RIDGE_PROVENANCE_WHAT_IF)
 		return RIDGE_PROVENANCE_WHAT_IF;
+	if (t->ctas_bind)
+		return t->cta_provenance;
 	if (t->rows_bind)
 		return t->row_provenance;
 	return t->compute_binds ? t->compute_efficiency.provenance : t->memory_efficiency.provenance;

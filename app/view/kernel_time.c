@@ -25,6 +25,8 @@ void kernel_time_trust_json(cJSON *o, const struct ridge_kernel_time *t)
 	cJSON_AddStringToObject(p, "fixed_cost", ridge_provenance_name(t->fixed_cost.provenance));
 	if (t->row_time_s > 0)
 		cJSON_AddStringToObject(p, "row_time", ridge_provenance_name(t->row_provenance));
+	if (t->cta_stream_s > 0)
+		cJSON_AddStringToObject(p, "cta_bandwidth", ridge_provenance_name(t->cta_provenance));
 }
 
 void kernel_time_sum_json(cJSON *o, const struct ridge_time_sum *sum, const double range[2])
@@ -104,7 +106,20 @@ cJSON *kernel_time_json(const struct ridge_kernel_time *t)
 	cJSON_AddStringToObject(o, "fixed_cost_source", t->fixed_cost.source);
 	if (t->row_time_s > 0)
 		json_number(o, "row_time_s", t->row_time_s);
-	cJSON_AddStringToObject(o, "binds", t->rows_bind ? "rows" : t->compute_binds ? "compute" : "memory");
+	if (t->library_kernel) {
+		cJSON_AddStringToObject(o, "library_kernel", t->library_kernel);
+		json_number(o, "ctas", t->ctas);
+		json_number(o, "resident_ctas", t->resident_ctas);
+	}
+	if (t->cta_stream_s > 0) {
+		json_number(o, "cta_stream_s", t->cta_stream_s);
+		cJSON_AddStringToObject(o, "cta_stream_source", t->cta_stream_source ? t->cta_stream_source : "");
+	}
+	cJSON_AddStringToObject(o, "binds",
+				t->ctas_bind       ? "ctas"
+				: t->rows_bind     ? "rows"
+				: t->compute_binds ? "compute"
+						   : "memory");
 	return o;
 }
 
@@ -139,11 +154,23 @@ void kernel_time_print(FILE *out, const cJSON *p, bool explain)
 		fmt_seconds(calc_num(p, "row_time_s"), r, sizeof r);
 		snprintf(rows, sizeof rows, ", rows %s", r);
 	}
-	fprintf(out,
-		"  predicted   %s = max(compute %s / %.4g, memory %s / %.4g%s) + fixed %s  (hierarchical floor %s, "
-		"%.3gx)\n",
-		total, compute, calc_num(p, "compute_efficiency"), memory, calc_num(p, "memory_efficiency"), rows,
-		fixed, floor_text, calc_num(p, "predicted_time_s") / calc_num(p, "time_floor_s"));
+	if (strcmp(calc_str(p, "binds"), "ctas") == 0) {
+		/* the stream is the kernel: no efficiency, no fixed cost (timing.c, row_terms) */
+		char stream[48], launch[48];
+		fmt_seconds(calc_num(p, "cta_stream_s"), stream, sizeof stream);
+		fmt_seconds(calc_num(p, "predicted_time_s") - calc_num(p, "cta_stream_s"), launch, sizeof launch);
+		fprintf(out,
+			"  predicted   %s = CTA stream %s + launch %s: its CTAs cannot fill the HBM (hierarchical floor "
+			"%s, %.3gx)\n",
+			total, stream, launch, floor_text,
+			calc_num(p, "predicted_time_s") / calc_num(p, "time_floor_s"));
+	} else {
+		fprintf(out,
+			"  predicted   %s = max(compute %s / %.4g, memory %s / %.4g%s) + fixed %s  (hierarchical floor "
+			"%s, %.3gx)\n",
+			total, compute, calc_num(p, "compute_efficiency"), memory, calc_num(p, "memory_efficiency"),
+			rows, fixed, floor_text, calc_num(p, "predicted_time_s") / calc_num(p, "time_floor_s"));
+	}
 	kernel_time_range_print(out, p);
 	if (!explain)
 		return;
@@ -163,6 +190,12 @@ void kernel_time_print(FILE *out, const cJSON *p, bool explain)
 		calc_str(prov, "memory_efficiency"), calc_str(p, "memory_efficiency_source"));
 	fprintf(out, "    fixed cost     %s (%s): %s\n", fixed, calc_str(prov, "fixed_cost"),
 		calc_str(p, "fixed_cost_source"));
+	if (calc_has(p, "library_kernel"))
+		fprintf(out, "    kernel         %s (the library's by width): %.0f CTAs, %.0f resident at once\n",
+			calc_str(p, "library_kernel"), calc_num(p, "ctas"), calc_num(p, "resident_ctas"));
+	if (calc_has(p, "cta_stream_s"))
+		fprintf(out, "    CTA stream     (%s): %s\n", calc_str(prov, "cta_bandwidth"),
+			calc_str(p, "cta_stream_source"));
 	fprintf(out, "    binds          %s\n", calc_str(p, "binds"));
 }
 

@@ -286,6 +286,9 @@ static void test_inherit_missing_classes(void **state)
 	assert_close(b->memory_efficiency * 4.505e12, a->memory_efficiency * entry->memory_bandwidth, 1e-12);
 	assert_non_null(strstr(b->source, "inherited from the h200-sxm entry"));
 	assert_true(cal.timing[RIDGE_SLOT_ATTENTION_PER_HEAD].has_cta_bandwidth);
+	assert_true(cal.timing[RIDGE_SLOT_NORM].has_cta_bandwidth); /* absolute: taken beside its own fit */
+	assert_true(cal.timing[RIDGE_SLOT_SOFTMAX].has_cta_latency);
+	assert_close(cal.timing[RIDGE_SLOT_SOFTMAX].cta_latency_s, entry->timing[RIDGE_SLOT_SOFTMAX].cta_latency_s, 0);
 	assert_string_equal(cal.attention_default, "cudnn");
 	assert_int_equal(timing_inherit(entry, &cal), 0); /* nothing left to take */
 }
@@ -332,6 +335,93 @@ static void test_norm_rows_bind(void **state)
 	assert_false(t.rows_bind); /* wide rows: the bytes bind */
 }
 
+/* Wide rows: a norm of one CTA per row with fewer rows than the HBM can
+ * serve streams (512 x 2.944 GB/s below 4.8 TB/s) is its CTA stream plus the
+ * launch latency: RMSNorm 512 x 32768 (measured 65.06 us on the H200) is
+ * 131072 B x (1 / 2.944 GB/s + 512 / 4.8 TB/s) + 4.94 us = 63.44 us. */
+static void test_norm_wide_rows_cta_stream(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *g = test_gpu("h200-sxm");
+	const struct ridge_timing_terms *n = &g->timing[RIDGE_SLOT_NORM];
+	assert_close(n->cta_bandwidth, 2.944e9, 0);
+	assert_close(g->memory_bandwidth, 4.8e12, 0);
+	struct ridge_kernel_shape s = { .kernel = RIDGE_KERNEL_RMSNORM, .dtype = RIDGE_BF16, .m = 512, .n = 32768 };
+	struct ridge_kernel_time t;
+	char err[300];
+	assert_int_equal(timing_kernel(g, &s, NULL, &t, err, sizeof err), 0);
+	assert_string_equal(t.library_kernel, "vectorized_layer_norm_kernel");
+	assert_close(t.ctas, 512, 0);
+	assert_close(t.resident_ctas, 2112, 0); /* 132 SMs x 2048 / 128 threads */
+	assert_true(t.ctas_bind && !t.rows_bind && !t.compute_binds);
+	double stream = 131072 * (1 / 2.944e9 + 512 / 4.8e12);
+	assert_close(t.cta_stream_s, stream, 1e-18);
+	assert_close(t.predicted_time_s, stream + 4.94e-6, 1e-15);
+	assert_true(fabs(t.predicted_time_s - 63.44e-6) < 0.01e-6);
+	/* decode: 8 rows of 4096 in a graph, the stream alone (no launch, no
+	 * fixed cost): 5.59 us, where torch.profiler saw 5.53 us (harness B) */
+	struct ridge_timing_options in_stream = { .impl = RIDGE_ATTENTION_DEFAULT, .in_stream = true };
+	s.m = 8;
+	s.n = 4096;
+	assert_int_equal(timing_kernel(g, &s, &in_stream, &t, err, sizeof err), 0);
+	assert_close(t.predicted_time_s, 16384 * (1 / 2.944e9 + 8 / 4.8e12), 1e-18);
+	/* 2112 streams ask 6.2 TB/s: more than the HBM gives, the bytes bind */
+	s.m = 65536;
+	assert_int_equal(timing_kernel(g, &s, NULL, &t, err, sizeof err), 0);
+	assert_close(t.cta_stream_s, 0, 0);
+	assert_false(t.ctas_bind);
+}
+
+/* Softmax by width (PyTorch's SoftMax.cu): up to 2048 columns a warp per
+ * row (no CTA term: the class's bytes), wider one CTA of 1024 threads per
+ * row, two an SM: 8192 x 2560 (register kernel, measured 84.58 us) is
+ * 8192 / 264 waves x (1.155 us + 10240 B x (1 / 12.39 GB/s + 264 / 4.8 TB/s))
+ * + 4.94 us = 83.90 us. */
+static void test_softmax_kernel_by_width(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *g = test_gpu("h200-sxm");
+	const struct ridge_timing_terms *sm = &g->timing[RIDGE_SLOT_SOFTMAX];
+	assert_true(sm->has_cta_latency && sm->has_cta_bandwidth);
+	assert_close(sm->cta_latency_s, 1.155e-6, 0);
+	assert_close(sm->cta_bandwidth, 12.39e9, 0);
+	struct ridge_kernel_shape s = { .kernel = RIDGE_KERNEL_SOFTMAX, .dtype = RIDGE_BF16, .m = 8192, .n = 2560 };
+	struct ridge_kernel_time t;
+	char err[300];
+	assert_int_equal(timing_kernel(g, &s, NULL, &t, err, sizeof err), 0);
+	assert_string_equal(t.library_kernel, "cunn_SoftMaxForwardReg");
+	assert_close(t.resident_ctas, 264, 0);
+	double expect = 8192.0 / 264 * (1.155e-6 + 10240 * (1 / 12.39e9 + 264 / 4.8e12));
+	assert_close(t.cta_stream_s, expect, 1e-15);
+	assert_true(t.ctas_bind);
+	assert_close(t.predicted_time_s, expect + 4.94e-6, 1e-15);
+	assert_true(fabs(t.predicted_time_s - 83.90e-6) < 0.01e-6);
+	static const struct {
+		double n;
+		const char *kernel;
+		double rows_per_cta;
+	} widths[] = {
+		{ 64, "softmax_warp_forward", 8 },       { 128, "softmax_warp_forward", 8 },
+		{ 2048, "softmax_warp_forward", 4 },     { 2049, "cunn_SoftMaxForwardReg", 1 },
+		{ 9216, "cunn_SoftMaxForwardReg", 1 },   { 9224, "cunn_SoftMaxForwardSmem", 1 },
+		{ 24504, "cunn_SoftMaxForwardSmem", 1 }, { 24512, "cunn_SoftMaxForward", 1 },
+		{ 16385, "cunn_SoftMaxForward", 1 },     { 128256, "cunn_SoftMaxForward", 1 },
+	};
+	for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
+		s.m = 4096;
+		s.n = widths[i].n;
+		assert_int_equal(timing_kernel(g, &s, NULL, &t, err, sizeof err), 0);
+		assert_string_equal(t.library_kernel, widths[i].kernel);
+		assert_close(t.ctas, ceil(4096 / widths[i].rows_per_cta), 0);
+		/* the warp kernel keeps the class's bytes: no CTA term */
+		assert_true((t.cta_stream_s > 0) == (widths[i].n > 2048));
+	}
+	s.passes = 3; /* the user's own algorithm, not the library's */
+	assert_int_equal(timing_kernel(g, &s, NULL, &t, err, sizeof err), 0);
+	assert_null(t.library_kernel);
+	assert_close(t.cta_stream_s, 0, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -349,6 +439,8 @@ int main(void)
 		cmocka_unit_test(test_inherit_missing_classes),
 		cmocka_unit_test(test_decode_attention_impls),
 		cmocka_unit_test(test_norm_rows_bind),
+		cmocka_unit_test(test_norm_wide_rows_cta_stream),
+		cmocka_unit_test(test_softmax_kernel_by_width),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
