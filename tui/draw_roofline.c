@@ -74,6 +74,13 @@ static void draw_numbers(const struct tui_state *s, const struct tui_layout *l)
 		fmt_seconds(t->fixed_cost.value, b, sizeof b);
 		tui_put_pair(y++, x, w, "predicted", TUI_ROLE_RESULT, "%s (eff %.3g / %.3g, fixed %s)", a,
 			     t->compute_efficiency.value, t->memory_efficiency.value, b);
+		if (y < bottom) {
+			/* How far to trust it: P10-P90 of held-out errors of its class. */
+			fmt_seconds(t->predicted_time_range_s[0], a, sizeof a);
+			fmt_seconds(t->predicted_time_range_s[1], b, sizeof b);
+			tui_put_pair(y++, x, w, "range", TUI_ROLE_VALUE, "%s - %s (%s)", a, b,
+				     ridge_provenance_name(t->provenance));
+		}
 	}
 	if (r->has_cost && r->cost.matrix_work && y < bottom) {
 		if (r->path.tensor_eligible && !r->path.fast_path)

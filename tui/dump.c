@@ -4,6 +4,7 @@
  * two can be compared number by number (tests/suite_tui.sh does). */
 #include <string.h>
 
+#include "kernel_time.h"
 #include "calc.h"
 #include "app.h"
 #include "scenario.h"
@@ -53,6 +54,10 @@ static void gemm_json(cJSON *o, const struct tui_state *s)
 	ceiling_json(o, &r->ceiling);
 	cJSON_DeleteItemFromObject(o, "level"); /* gemm has no level: always HBM */
 	calc_json_roofline_point(o, &r->point);
+	if (r->has_time_model) {
+		json_number(o, "predicted_time_s", r->time_model.predicted_time_s);
+		kernel_time_trust_json(o, &r->time_model);
+	}
 }
 
 /* `ridge roofline`'s keys (an intensity, or a named GEMM kernel). */

@@ -97,6 +97,36 @@ static void add_rows(cJSON *o, const struct ridge_gpu *g, const struct hwdb_fiel
 			add_row(o, g, row);
 }
 
+/* Each timing slot's values resolved: "values": {"compute_efficiency":
+ * {"provenance", "source"}, ...}, every value with its own provenance and
+ * source string (the value's where it has one, else the slot's). */
+static void add_timing_values(cJSON *o, const struct ridge_gpu *g)
+{
+	cJSON *timing = cJSON_GetObjectItemCaseSensitive(o, "timing");
+	if (!timing)
+		return;
+	static const char *const keys[RIDGE_TIMING_VALUES] = { "compute_efficiency", "memory_efficiency",
+							       "fixed_cost_s", "row_time_s", "cta_bandwidth" };
+	for (int i = 0; i < RIDGE_TIMING_SLOTS; i++) {
+		const struct ridge_timing_terms *t = &g->timing[i];
+		cJSON *slot = cJSON_GetObjectItemCaseSensitive(timing, timing_slot_key(i));
+		if (!slot)
+			continue;
+		const bool has[RIDGE_TIMING_VALUES] = { t->has_compute_efficiency, t->has_memory_efficiency,
+							t->has_fixed_cost, t->has_row_time, t->has_cta_bandwidth };
+		cJSON *values = cJSON_AddObjectToObject(slot, "values");
+		for (int v = 0; v < RIDGE_TIMING_VALUES; v++) {
+			if (!has[v])
+				continue;
+			cJSON *one = cJSON_AddObjectToObject(values, keys[v]);
+			cJSON_AddStringToObject(
+				one, "provenance",
+				ridge_provenance_name(timing_value_provenance(t, (enum ridge_timing_value)v)));
+			cJSON_AddStringToObject(one, "source", timing_value_source(t, (enum ridge_timing_value)v));
+		}
+	}
+}
+
 cJSON *app_gpu_json(const struct ridge_gpu *g, const char *origin)
 {
 	/* Who the GPU is, where the entry came from (no field: the file it was
@@ -110,5 +140,6 @@ cJSON *app_gpu_json(const struct ridge_gpu *g, const char *origin)
 	if (g->measured)
 		cJSON_AddStringToObject(o, "measured_on", g->measured_on);
 	add_rows(o, g, hwdb_schema, 0, HWDB_IDENTITY);
+	add_timing_values(o, g);
 	return o;
 }
