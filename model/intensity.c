@@ -38,7 +38,7 @@ static const unsigned kernel_fields[RIDGE_KERNEL_COUNT] = {
 
 static const char *const kernel_summaries[RIDGE_KERNEL_COUNT] = {
 	[RIDGE_KERNEL_GEMM] = "tensor-core GEMM, library CTA tile 128x128x64: --m --n --k [--batch] [--tile MxNxK]",
-	[RIDGE_KERNEL_GEMM_NAIVE] = "one thread per output, no reuse: --m --n --k [--batch]",
+	[RIDGE_KERNEL_GEMM_NAIVE] = "one thread per output, no reuse in the code: --m --n --k [--batch]",
 	[RIDGE_KERNEL_GEMM_TILED] = "shared-memory tiled GEMM: --m --n --k [--tile T | MxNxK] (default 32)",
 	[RIDGE_KERNEL_GEMV] = "matrix-vector (decode): --n --k [--m vectors, default 1] [--batch]",
 	[RIDGE_KERNEL_VECTOR_ADD] = "c = a + b over --n elements [x --m rows] [--batch]",
@@ -674,7 +674,7 @@ static bool gemm_l2_applies(const struct ridge_kernel_shape *s)
 
 /* The kernel's bytes become the L2-aware HBM traffic (the default model of a
  * tiled GEMM once the GPU is known). */
-static void gemm_l2_as_bytes(struct ridge_kernel_cost *c, double a, double b, double out)
+static void gemm_l2_as_bytes(struct ridge_kernel_cost *c, double a, double b, double out, bool naive)
 {
 	const struct ridge_gemm_l2 *l = &c->l2;
 	c->traffic = RIDGE_TRAFFIC_L2AWARE;
@@ -687,8 +687,49 @@ static void gemm_l2_as_bytes(struct ridge_kernel_cost *c, double a, double b, do
 	add_term(c, "C (M x N) write", out, 1, true);
 	c->bytes = c->read_bytes + c->write_bytes;
 	c->intensity = c->flops / c->bytes;
-	c->model = "L2-aware: the A and B panels a wave of CTAs shares come from L2 while they fit; DRAM sees "
-		   "each panel once per wave that needs it again after L2 lost it; the tiled re-reads go to L2";
+	c->model = naive ? "the naive kernel's access pattern: L1 serves every warp's loads (A a broadcast, B "
+			   "coalesced), L2 each 32 x 32 block's rows of A and columns of B once, DRAM each panel "
+			   "once per wave that needs it again after L2 lost it"
+			 : "L2-aware: the A and B panels a wave of CTAs shares come from L2 while they fit; DRAM "
+			   "sees each panel once per wave that needs it again after L2 lost it; the tiled re-reads "
+			   "go to L2";
+}
+
+/* The 128-byte lines (unit 128) or 32-byte sectors (unit 32) that span
+ * consecutive elements of e bytes touch, averaged over where they start: a
+ * row of N elements starts at a multiple of N, a block's columns at a
+ * multiple of 32, so within one unit of per = unit / e elements a span starts
+ * at every multiple of g = gcd(N mod per, 32, per), each as often. */
+static double span_units(double n, double span, double e, double unit)
+{
+	double per = unit / e;
+	double g = whole_gcd(whole_gcd(fmod(n, per), RIDGE_TILED_GEMM_TILE), per);
+	double starts = per / g, sum = 0;
+	for (double j = 0; j < starts; j++)
+		sum += ceil((j * g + span) / per);
+	return sum / starts;
+}
+
+/* The naive GEMM's L1 and L2 traffic from its access pattern (struct
+ * ridge_naive_gemm; docs/models/gemm-traffic.md, "The naive kernel"). */
+static void naive_access(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s, struct ridge_kernel_cost *c)
+{
+	struct ridge_naive_gemm *v = &c->naive;
+	const double t = RIDGE_TILED_GEMM_TILE, line = RIDGE_L1_WAVEFRONT_BYTES, sector = RIDGE_SECTOR_BYTES;
+	double e = ridge_dtype_bytes(s->dtype);
+	double m = s->m, n = s->n, k = s->k, batch = s->batch > 0 ? s->batch : 1;
+	v->warp_size = gpu->warp_size >= t ? gpu->warp_size : t;
+	double rows = v->warp_size / t, span = fmin(n, t);
+	v->warps = batch * ceil(m / rows) * ceil(n / t);
+	v->a_wavefronts = rows;
+	v->b_wavefronts = v->c_wavefronts = span_units(n, span, e, line);
+	v->l1_wavefronts = v->warps * (k * (v->a_wavefronts + v->b_wavefronts) + v->c_wavefronts);
+	v->l1_bytes = v->l1_wavefronts * line;
+	v->b_sector_bytes = span_units(n, span, e, sector) * sector;
+	v->l1_sector_bytes = v->warps * (k * (rows * sector + v->b_sector_bytes) + v->b_sector_bytes);
+	double tiles_m = ceil(m / t), tiles_n = ceil(n / t);
+	v->l2_bytes = batch * (m * k * e * tiles_n + tiles_m * tiles_n * k * v->b_sector_bytes + m * n * e);
+	v->modelled = true;
 }
 
 int intensity_gemm_l2(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s, struct ridge_kernel_cost *c,
@@ -696,13 +737,18 @@ int intensity_gemm_l2(const struct ridge_gpu *gpu, const struct ridge_kernel_sha
 {
 	struct ridge_gemm_l2 *l = &c->l2;
 	*l = (struct ridge_gemm_l2){ 0 };
-	if (!gemm_l2_applies(s) || !(gpu->l2_bytes > 0) || gpu->sm_count <= 0)
+	c->naive = (struct ridge_naive_gemm){ 0 };
+	if (!gemm_l2_applies(s))
 		return 0;
 	double e = ridge_dtype_bytes(s->dtype);
 	double m = s->m, n = s->n, k = s->k, batch = s->batch > 0 ? s->batch : 1;
 	if (!(e > 0) || !(m >= 1) || !(n >= 1) || !(k >= 1) || !(c->tiled_bytes > 0))
 		return model_fail(err, err_len, "the cost has no GEMM traffic to place in L2");
 	bool naive = s->kernel == RIDGE_KERNEL_GEMM_NAIVE;
+	if (naive)
+		naive_access(gpu, s, c);
+	if (!(gpu->l2_bytes > 0) || gpu->sm_count <= 0)
+		return 0;
 	double tm = naive ? RIDGE_TILED_GEMM_TILE : c->tile_m, tn = naive ? RIDGE_TILED_GEMM_TILE : c->tile_n;
 	if (!(tm >= 1) || !(tn >= 1))
 		return model_fail(err, err_len, "the cost has no CTA tile");
@@ -766,12 +812,12 @@ int intensity_gemm_l2(const struct ridge_gpu *gpu, const struct ridge_kernel_sha
 	double a = batch * e * m * k, b = batch * e * k * n, out = batch * e * m * n;
 	l->hbm_bytes = a * l->a_reads + b * l->b_reads + out;
 	/* What the CTAs ask of L2: the tiled count (for the naive kernel, its
-	 * 32 x 32 thread blocks' tiles; L1 serves the re-reads inside a block). */
+	 * L1 misses: each 32 x 32 thread block's rows and columns once). */
 	struct gemm_dims d = { m, n, k, batch, tm, tn, 0 };
-	l->l2_traffic = gemm_tiled_bytes(&d, e);
+	l->l2_traffic = naive ? c->naive.l2_bytes : gemm_tiled_bytes(&d, e);
 	l->modelled = true;
-	if (s->traffic == RIDGE_TRAFFIC_DEFAULT && !naive)
-		gemm_l2_as_bytes(c, a, b, out);
+	if (s->traffic == RIDGE_TRAFFIC_DEFAULT)
+		gemm_l2_as_bytes(c, a, b, out, naive);
 	return 0;
 }
 
@@ -795,11 +841,17 @@ int intensity_levels(const struct ridge_kernel_shape *shape, const struct ridge_
 		snprintf(err, err_len, "the cost has no traffic to distribute over memory levels");
 		return -1;
 	}
+	/* A GEMM whose traffic was given puts that at DRAM: the floor and the
+	 * bytes are one model (--traffic tiled: every re-read reaches memory). */
+	bool given = shape->traffic == RIDGE_TRAFFIC_TILED || shape->traffic == RIDGE_TRAFFIC_COMPULSORY;
+	double gemm_hbm = given ? cost->bytes : cost->l2.modelled ? cost->l2.hbm_bytes : cost->compulsory_bytes;
 	switch (shape->kernel) {
 	case RIDGE_KERNEL_GEMM_NAIVE: {
-		/* L1 serves every element read (2*M*N*K, the no-reuse count); L2
-		 * sees each 32 x 32 thread block read its rows of A and columns of B
-		 * once; DRAM sees each tensor once. */
+		/* L1 serves every warp's loads (A a broadcast, B coalesced: its
+		 * wavefronts); L2 sees each 32 x 32 thread block read its rows of A
+		 * and columns of B once (L1 catches the re-reads inside a block);
+		 * DRAM what L2 loses between waves. Without a GPU: every thread's
+		 * element reads at L1, the 32 x 32 tiles at L2. */
 		struct gemm_dims g = { shape->m,
 				       shape->n,
 				       shape->k,
@@ -807,9 +859,12 @@ int intensity_levels(const struct ridge_kernel_shape *shape, const struct ridge_
 				       RIDGE_TILED_GEMM_TILE,
 				       RIDGE_TILED_GEMM_TILE,
 				       RIDGE_TILED_GEMM_TILE };
-		bytes[RIDGE_LEVEL_SMEM] = cost->tiled_bytes;
-		bytes[RIDGE_LEVEL_L2] = gemm_tiled_bytes(&g, e);
-		bytes[RIDGE_LEVEL_HBM] = cost->l2.modelled ? cost->l2.hbm_bytes : cost->compulsory_bytes;
+		const struct ridge_naive_gemm *v = &cost->naive;
+		bytes[RIDGE_LEVEL_SMEM] = v->modelled ? v->l1_bytes : cost->tiled_bytes;
+		bytes[RIDGE_LEVEL_L2] = shape->traffic == RIDGE_TRAFFIC_TILED ? cost->tiled_bytes
+					: v->modelled                         ? v->l2_bytes
+									      : gemm_tiled_bytes(&g, e);
+		bytes[RIDGE_LEVEL_HBM] = gemm_hbm;
 		return 0;
 	}
 	case RIDGE_KERNEL_GEMM_TILED: {
@@ -819,15 +874,18 @@ int intensity_levels(const struct ridge_kernel_shape *shape, const struct ridge_
 		double out = batch * shape->m * shape->n * e;
 		bytes[RIDGE_LEVEL_SMEM] = 2 * batch * shape->m * shape->n * shape->k * e + (cost->tiled_bytes - out);
 		bytes[RIDGE_LEVEL_L2] = cost->tiled_bytes;
-		bytes[RIDGE_LEVEL_HBM] = cost->l2.modelled ? cost->l2.hbm_bytes : cost->compulsory_bytes;
+		bytes[RIDGE_LEVEL_HBM] = gemm_hbm;
 		return 0;
 	}
 	case RIDGE_KERNEL_GEMM:
 		/* The library's own tile and clusters: its L2 traffic is not the
 		 * 128 x 128 count (see intensity.h); an explicit tile is placed. */
-		if (shape->tile_m > 0 || shape->tile_n > 0 || shape->tile_k > 0)
+		if (shape->tile_m > 0 || shape->tile_n > 0 || shape->tile_k > 0) {
 			bytes[RIDGE_LEVEL_L2] = cost->tiled_bytes;
-		bytes[RIDGE_LEVEL_HBM] = cost->l2.modelled ? cost->l2.hbm_bytes : cost->compulsory_bytes;
+			bytes[RIDGE_LEVEL_HBM] = gemm_hbm;
+		} else {
+			bytes[RIDGE_LEVEL_HBM] = cost->compulsory_bytes;
+		}
 		return 0;
 	case RIDGE_KERNEL_ATTENTION:
 	case RIDGE_KERNEL_FLASH_ATTENTION:
@@ -847,6 +905,19 @@ int intensity_levels(const struct ridge_kernel_shape *shape, const struct ridge_
 		bytes[RIDGE_LEVEL_HBM] = cost->compulsory_bytes;
 		return 0;
 	}
+}
+
+int intensity_levels_on(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *shape,
+			const struct ridge_kernel_cost *cost, const struct ridge_kernel_path *path,
+			double bytes[RIDGE_LEVEL_COUNT], char *err, size_t err_len)
+{
+	if (intensity_levels(shape, cost, bytes, err, err_len))
+		return -1;
+	bool one_thread_per_output =
+		gpu->max_threads_per_block > 0 && cost->tile_m * cost->tile_n <= gpu->max_threads_per_block;
+	if (shape->kernel == RIDGE_KERNEL_GEMM_TILED && (path->uses_matrix || !one_thread_per_output))
+		bytes[RIDGE_LEVEL_SMEM] = -1;
+	return 0;
 }
 
 /* ---- tensor cores ---- */

@@ -88,7 +88,8 @@ struct ridge_kernel_shape {
 /* The traffic model a shape uses: its own when given, else the kernel's
  * default (never RIDGE_TRAFFIC_DEFAULT):
  *   tiled       gemm-naive (the textbook's no-reuse count), gemm-tiled and a gemm
- *               with an explicit tile (the user's algorithm), the unfused
+ *               with an explicit tile (the user's algorithm; all three become
+ *               l2-aware once the GPU is known: intensity_gemm_l2), the unfused
  *               residual-rmsnorm and rmsnorm-linear and softmax in passes (each
  *               kernel or pass streams tensors larger than L2 through memory);
  *   compulsory  the library gemm (its default tile), gemv, attention,
@@ -138,6 +139,35 @@ struct ridge_gemm_l2 {
 	double l2_traffic;           /* what the CTAs ask of L2: the tiled count */
 };
 
+/* The naive GEMM's traffic from its access pattern (intensity_gemm_l2 fills
+ * it for gemm-naive; docs/models/gemm-traffic.md, "The naive kernel"). The
+ * kernel (kernels/common/validate.h, rv_gemm_naive; the textbook's section
+ * 7.2.1) runs 32 x 32 blocks of threads, threadIdx.x along N, one output per
+ * thread. A warp of W threads covers W/32 rows and 32 columns; at every k it
+ * loads A[row][k], one address per row (a broadcast), and B[k][col..col+31],
+ * 32 consecutive elements (coalesced); at the end it stores its 32 outputs
+ * of each row. L1 serves every such load; it misses once per line of a block's
+ * rows of A (re-used over the next 128 / e values of k) and once per B line of
+ * a step k (re-used by the block's other warps): a block's live lines (32 of
+ * A, a few of B) are a few KiB, far below any L1. */
+struct ridge_naive_gemm {
+	bool modelled;
+	double warp_size;       /* W: the GPU's warp (32 where unknown) */
+	double warps;           /* warps with work: batch x ceil(M / (W/32)) x ceil(N / 32) */
+	double a_wavefronts;    /* per warp per k: W/32 broadcasts */
+	double b_wavefronts;    /* per warp per k: the 128-byte lines 32 elements of a B row touch,
+				 * averaged over where the rows start (1 for fp32 with N % 32 == 0) */
+	double c_wavefronts;    /* per warp: its store of C (the same alignment as B) */
+	double l1_wavefronts;   /* warps x (K x (a + b) + c) */
+	double l1_bytes;        /* l1_wavefronts x 128 B: the L1 data path's occupancy, the
+				 * shared-memory level's bytes */
+	double l1_sector_bytes; /* the 32-byte sectors those loads and stores ask for (ncu's
+				 * l1tex__t_bytes): a broadcast is one sector */
+	double b_sector_bytes;  /* sectors of one warp's 32 elements of B, x 32 B (averaged) */
+	double l2_bytes;        /* L1 misses and C: each block's rows of A and columns of B once,
+				 * b x (M K e tiles_n + tiles_m tiles_n K b_sector_bytes + M N e) */
+};
+
 struct ridge_kernel_cost {
 	enum ridge_traffic traffic; /* the model `bytes` follows (tiled or compulsory; resolved) */
 	double flops;
@@ -156,7 +186,8 @@ struct ridge_kernel_cost {
 	struct ridge_kernel_term terms[RIDGE_KERNEL_MAX_TERMS];
 	int flop_term_count;
 	struct ridge_kernel_flop_term flop_terms[RIDGE_KERNEL_MAX_TERMS];
-	struct ridge_gemm_l2 l2; /* filled by intensity_gemm_l2 / intensity_kernel_on */
+	struct ridge_gemm_l2 l2;       /* filled by intensity_gemm_l2 / intensity_kernel_on */
+	struct ridge_naive_gemm naive; /* gemm-naive on a GPU: intensity_gemm_l2 */
 };
 
 /* The shape fields a kernel reads (a caller rejects the others). */
@@ -187,10 +218,12 @@ int intensity_kernel(const struct ridge_kernel_shape *shape, struct ridge_kernel
 /* The L2-aware DRAM traffic of a tiled GEMM (gemm-tiled, gemm-naive's 32 x 32
  * thread blocks, gemm with an explicit --tile) on gpu, into cost->l2; for
  * other kernels, or a GPU without an L2 size, cost->l2.modelled is false and
- * nothing else changes. When the shape left its traffic model alone (not
- * --traffic tiled or compulsory), a gemm-tiled or tiled gemm's `bytes` become
- * the L2-aware HBM bytes (traffic RIDGE_TRAFFIC_L2AWARE); intensity_levels
- * then puts hbm_bytes at HBM and the tiled re-reads at L2. cost must come from
+ * nothing else changes. For gemm-naive also its access-pattern counts at L1
+ * and L2 (cost->naive, with the GPU's warp size). When the shape left its
+ * traffic model alone (not --traffic tiled or compulsory), a gemm-tiled,
+ * gemm-naive or tiled gemm's `bytes` become the L2-aware HBM bytes (traffic
+ * RIDGE_TRAFFIC_L2AWARE); intensity_levels then puts hbm_bytes at HBM and the
+ * tiled re-reads (the naive kernel: its L1 misses) at L2. cost must come from
  * intensity_kernel for shape. Returns 0, or -1 with err. */
 int intensity_gemm_l2(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *shape,
 		      struct ridge_kernel_cost *cost, char *err, size_t err_len);
@@ -201,28 +234,44 @@ int intensity_kernel_on(const struct ridge_gpu *gpu, const struct ridge_kernel_s
 
 /* The bytes each memory level carries, for the hierarchical roofline
  * (roofline_hierarchy); -1 where the level is not modelled for the kernel.
- *   HBM   what reaches DRAM: for a tiled GEMM whose cost->l2 is modelled
- *         (intensity_gemm_l2), its hbm_bytes; else the compulsory traffic
+ *   HBM   what reaches DRAM: for a tiled GEMM (or gemm-naive) whose traffic
+ *         was given (--traffic tiled or compulsory), its `bytes`; for one
+ *         whose cost->l2 is modelled (intensity_gemm_l2), its hbm_bytes;
+ *         gemm-naive without that, its `bytes`; else the compulsory traffic
  *         where a kernel's re-reads are re-reads of tiles by neighbouring CTAs
  *         (GEMMs, GEMV, attention, FlashAttention: L2 catches them); the chosen variant's own traffic
  *         for multi-kernel variants (unfused residual-rmsnorm and
  *         rmsnorm-linear, softmax in several passes), whose intermediate or
  *         repeated pass goes through memory; every tensor once elsewhere.
  *   L2    the global-memory requests of the algorithm at CTA granularity:
- *         the tiled traffic (the naive GEMM: its 32 x 32 thread block's tile,
- *         since L1 catches the re-reads inside a block). Not placed (-1) for
+ *         the tiled traffic (the naive GEMM: its L1 misses, cost->naive's
+ *         l2_bytes, each 32 x 32 block's rows of A and columns of B once;
+ *         with --traffic tiled, every request). Not placed (-1) for
  *         the library gemm with its default tile: the library picks its tile
  *         and cluster per shape (on the H200, 256 x 128 CTAs in pairs that
  *         multicast: ncu counted 1.03 GB of L2 traffic for 4096^3 and 8.17 GB
  *         for 8192^3, half of what 128 x 128 tiles would re-read), and its L2
  *         time stayed below its compute time in every measured shape.
  *   SMEM  what the SM's L1 / shared memory serves, where the code makes
- *         per-thread requests: the naive GEMM's 2*M*N*K element reads, and
- *         the shared-memory tiled GEMM's 2*M*N*K shared-memory reads plus its
+ *         per-thread requests: the naive GEMM's L1 wavefronts x 128 B
+ *         (cost->naive; without it, 2*M*N*K element reads), and the
+ *         shared-memory tiled GEMM's 2*M*N*K shared-memory reads plus its
  *         tile stores; -1 for the others (library kernels stage tiles once).
  * Returns 0, or -1 with err (a cost not made by intensity_kernel for shape). */
 int intensity_levels(const struct ridge_kernel_shape *shape, const struct ridge_kernel_cost *cost,
 		     double bytes[RIDGE_LEVEL_COUNT], char *err, size_t err_len);
+
+struct ridge_kernel_path;
+/* intensity_levels for the compute path the kernel runs on (intensity_ceiling):
+ * the shared-memory count of gemm-tiled is the textbook's kernel, one thread
+ * per output reading one element of A and one of B per multiply-add; a tile
+ * on tensor cores (path->uses_matrix) or larger than one thread per output
+ * (tile_m x tile_n above the GPU's threads per block) reads its operands as
+ * fragments or register blocks at a fraction of that, so its shared-memory
+ * level is not placed. Everything else as intensity_levels. */
+int intensity_levels_on(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *shape,
+			const struct ridge_kernel_cost *cost, const struct ridge_kernel_path *path,
+			double bytes[RIDGE_LEVEL_COUNT], char *err, size_t err_len);
 
 /* Elements that make 16 bytes of dtype: 8 for bf16. */
 double intensity_alignment_elements(enum ridge_dtype dtype);

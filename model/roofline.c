@@ -61,6 +61,23 @@ bool roofline_bandwidth(const struct ridge_gpu *gpu, enum ridge_level level, dou
 	}
 }
 
+bool roofline_smem_bandwidth_derived(const struct ridge_gpu *gpu, double *bytes_per_s, const char **why)
+{
+	static const char derived[] = "derived: 128 B per clock per SM (the L1 / shared-memory data path) x SMs x "
+				      "the vector clock; no calibration measured it";
+	static const char not_nvidia[] = "its entry has no shared-memory bandwidth (spec sheets do not publish "
+					 "one; a ridge-probe calibration measures it)";
+	if (gpu->vendor != RIDGE_VENDOR_NVIDIA || gpu->sm_count <= 0 || !(gpu->vector_clock_hz > 0)) {
+		if (why)
+			*why = not_nvidia;
+		return false;
+	}
+	*bytes_per_s = RIDGE_L1_WAVEFRONT_BYTES * gpu->sm_count * gpu->vector_clock_hz;
+	if (why)
+		*why = derived;
+	return true;
+}
+
 const char *roofline_bound_name(enum ridge_bound bound)
 {
 	return bound == RIDGE_BOUND_MEMORY ? "memory" : "compute";
@@ -259,6 +276,8 @@ int roofline_hierarchy(const struct ridge_gpu *gpu, double peak_flops, double fl
 		l->bytes = bytes[i];
 		l->intensity = flops / bytes[i];
 		l->has_bandwidth = roofline_bandwidth(gpu, (enum ridge_level)i, &l->bandwidth, &l->why);
+		if (!l->has_bandwidth && i == RIDGE_LEVEL_SMEM)
+			l->has_bandwidth = l->derived = roofline_smem_bandwidth_derived(gpu, &l->bandwidth, &l->why);
 		if (!l->has_bandwidth)
 			continue;
 		if (i == RIDGE_LEVEL_HBM && hbm_write_bytes >= 0 && ridge_gpu_has_hbm_mix(gpu)) {

@@ -18,6 +18,11 @@
 
 enum ridge_level { RIDGE_LEVEL_HBM, RIDGE_LEVEL_L2, RIDGE_LEVEL_SMEM, RIDGE_LEVEL_COUNT };
 
+/* NVIDIA's L1 moves data in 128-byte wavefronts (four 32-byte sectors of one
+ * 128-byte line); a global load's bytes are counted in sectors. */
+#define RIDGE_L1_WAVEFRONT_BYTES 128
+#define RIDGE_SECTOR_BYTES 32
+
 /* "hbm", "l2", "smem" (the --level spellings); NULL when out of range. */
 const char *roofline_level_name(enum ridge_level level);
 /* "HBM", "L2", "shared memory": for people. */
@@ -32,6 +37,17 @@ const char *roofline_level_list(void);
  * spec sheets do not publish them). Returns false with a static reason when
  * unknown; never invents a value. */
 bool roofline_bandwidth(const struct ridge_gpu *gpu, enum ridge_level level, double *bytes_per_s, const char **why);
+
+/* The L1 / shared-memory data path of an NVIDIA GPU whose entry has no
+ * measured smem_bandwidth: 128 bytes (one wavefront) per clock per SM x
+ * sm_count x the vector clock. Since Volta the SM's L1 and shared memory are
+ * one unit whose data stage returns one 128-byte wavefront a clock (32 banks
+ * x 4 bytes: CUDA C++ Programming Guide, compute capabilities 7.x-12.x,
+ * "Shared Memory"); global loads that hit L1 take the same stage. On the H200
+ * ridge-probe measured 32.65 TB/s against the 33.45 derived. False (why set)
+ * for other vendors (CDNA's vector L1 and LDS are separate units) and for an
+ * entry without SMs or a vector clock. */
+bool roofline_smem_bandwidth_derived(const struct ridge_gpu *gpu, double *bytes_per_s, const char **why);
 
 /* The HBM bandwidth a kernel whose DRAM traffic is write_fraction writes
  * (writes / (reads + writes), 0..1) can reach: piecewise-linear between the
@@ -112,7 +128,8 @@ struct ridge_roofline_level {
 	double bandwidth;
 	double write_fraction; /* HBM: the write share the bandwidth was read at; -1 when the
 				  writes are unknown or the entry has no mix (spec sheets) */
-	const char *why;       /* why the bandwidth is unknown */
+	const char *why;       /* why the bandwidth is unknown; placed: where a derived one comes from */
+	bool derived;          /* the bandwidth is roofline_smem_bandwidth_derived's, not the entry's */
 	bool placed;           /* has_bytes && has_bandwidth */
 	double intensity, ridge_point, time_s, attainable_flops;
 	enum ridge_bound bound;
@@ -128,7 +145,8 @@ struct ridge_roofline_hierarchy {
 };
 
 /* bytes[level] < 0 means unknown at that level. flops must be finite and > 0;
- * at least one level must have bytes. hbm_write_bytes, the writes among the
+ * at least one level must have bytes. Shared memory without a measured
+ * bandwidth is placed at roofline_smem_bandwidth_derived's (derived set). hbm_write_bytes, the writes among the
  * HBM bytes, picks the HBM bandwidth by roofline_hbm_bandwidth(); < 0 means
  * unknown (the plain memory bandwidth). */
 int roofline_hierarchy(const struct ridge_gpu *gpu, double peak_flops, double flops,

@@ -496,7 +496,7 @@ int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *
 	if (intensity_kernel_on(gpu, shape, &t->cost, err, err_len) ||
 	    intensity_ceiling(gpu, shape, &t->cost, o->no_tensor, o->sparse, RIDGE_LEVEL_HBM, &t->ceiling, &t->path,
 			      err, err_len) ||
-	    intensity_levels(shape, &t->cost, level_bytes, err, err_len) ||
+	    intensity_levels_on(gpu, shape, &t->cost, &t->path, level_bytes, err, err_len) ||
 	    roofline_hierarchy(gpu, t->ceiling.peak_flops, t->cost.flops, level_bytes, t->cost.write_bytes,
 			       &t->hierarchy, err, err_len))
 		return -1;

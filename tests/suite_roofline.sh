@@ -78,7 +78,7 @@ $1"
 
 plot seed-naive \
 	'Roofline: NVIDIA H100 SXM5 80GB (h100-sxm), spec sheet ceilings' 'fp32 vector' 'bf16 matrix, fp16 matrix 989.4 TFLOP/s' \
-	'ridge 19.97 FLOP/B' 'gemm-naive (tiled bytes)' 'gemm-naive (compulsory bytes)' 'HBM 3.35 TB/s' \
+	'ridge 19.97 FLOP/B' 'gemm-naive (l2-aware bytes)' 'gemm-naive (compulsory bytes)' 'HBM 3.35 TB/s' \
 	'L2: bandwidth unknown' 'shared memory: bandwidth unknown' 'arithmetic intensity (FLOP/byte)' 'performance (FLOP/s)' \
 	-- --gpu h100-sxm --kernel gemm-naive --m 4096 --n 4096 --k 4096 --dtype fp32
 plot attention 'ridge 295.3 FLOP/B' 'attention (compulsory bytes)' \

@@ -23,7 +23,7 @@
 			    .help = "the reduction dimension"))                                                        \
 	X(GEMM_DTYPE,                                                                                                  \
 	  PARAM_TEXT_ROW("dtype", .metavar = "DT", .help = "fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4", .def = "bf16"))    \
-	X(GEMM_NAIVE, PARAM_FLAG_ROW("naive", .help = "one thread per output, no reuse (2*M*N*K element reads)"))      \
+	X(GEMM_NAIVE, PARAM_FLAG_ROW("naive", .help = "one thread per output, no reuse in the code (the textbook's)")) \
 	X(GEMM_TILE,                                                                                                   \
 	  PARAM_TEXT_ROW("tile", .metavar = "T|MxNxK", .help = "a shared-memory tiled kernel with this CTA tile"))     \
 	X(GEMM_BATCH,                                                                                                  \
@@ -49,27 +49,29 @@
 	X(GEMM_JSON, CALC_JSON_ROW)
 PARAMS_TABLE(gemm_params, GEMM_PARAMS);
 
-/* A tiled GEMM whose bytes are its L2-aware HBM traffic is placed on the
- * hierarchical roofline: HBM with those bytes, L2 with the tiled re-reads
- * (where the GPU's L2 bandwidth is known). Its time floor and bound are the
- * larger of the two and compute; other GEMMs keep the one-level placement. */
+/* A tiled or naive GEMM whose bytes are its L2-aware HBM traffic is placed on
+ * the hierarchical roofline: HBM with those bytes, L2 with the tiled re-reads
+ * (the naive kernel: its L1 misses; where the GPU's L2 bandwidth is known),
+ * shared memory where intensity_levels_on places it. Its time floor and bound
+ * are the largest of them and compute; other GEMMs keep the one-level
+ * placement. */
 static int gemm_l2_floor(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s,
 			 const struct ridge_kernel_cost *cost, const struct ridge_roofline_ceiling *ceiling,
-			 struct ridge_roofline_point *p, struct ridge_roofline_hierarchy *h, char *err, size_t err_len)
+			 const struct ridge_kernel_path *path, struct ridge_roofline_point *p,
+			 struct ridge_roofline_hierarchy *h, char *err, size_t err_len)
 {
 	memset(h, 0, sizeof *h);
 	if (!cost->l2.modelled)
 		return 0;
 	double levels[RIDGE_LEVEL_COUNT];
-	if (intensity_levels(s, cost, levels, err, err_len))
+	/* The shared-memory level where the kernel's count describes it: the
+	 * naive kernel's L1 wavefronts, the textbook's one-thread-per-output tile
+	 * on the vector units (not a tensor-core tile: intensity_levels_on). */
+	if (intensity_levels_on(gpu, s, cost, path, levels, err, err_len))
 		return -1;
-	/* HBM and L2 only: the shared-memory count of intensity_levels is the
-	 * textbook's one-thread-per-output kernel, not what a tensor-core tile reads
-	 * (`ridge roofline --kernel gemm-tiled` shows it). */
-	levels[RIDGE_LEVEL_SMEM] = -1;
 	if (roofline_hierarchy(gpu, ceiling->peak_flops, cost->flops, levels, cost->write_bytes, h, err, err_len))
 		return -1;
-	if (cost->traffic == RIDGE_TRAFFIC_L2AWARE && h->time_floor_s > p->time_floor_s) {
+	if (h->time_floor_s > p->time_floor_s) {
 		p->time_floor_s = h->time_floor_s;
 		p->attainable_flops = h->attainable_flops;
 		p->bound = RIDGE_BOUND_MEMORY;
@@ -90,6 +92,14 @@ static void gemm_l2_json(cJSON *doc, const struct ridge_kernel_cost *cost, const
 		json_number(doc, "l2_bandwidth", l2->bandwidth);
 		json_number(doc, "l2_time_s", l2->time_s);
 	}
+	const struct ridge_roofline_level *l1 = &h->levels[RIDGE_LEVEL_SMEM];
+	if (l1->placed) {
+		json_number(doc, "smem_bytes", l1->bytes);
+		json_number(doc, "smem_bandwidth", l1->bandwidth);
+		json_number(doc, "smem_time_s", l1->time_s);
+		if (l1->derived)
+			cJSON_AddStringToObject(doc, "smem_bandwidth_source", l1->why);
+	}
 	cJSON_AddStringToObject(doc, "binding", roofline_binding_name(h));
 }
 
@@ -107,7 +117,7 @@ int gemm_place(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s, 
 			   err_len))
 		return -1;
 	if (opt->level == RIDGE_LEVEL_HBM &&
-	    gemm_l2_floor(gpu, s, &out->cost, &out->ceiling, &out->point, &out->hierarchy, err, err_len))
+	    gemm_l2_floor(gpu, s, &out->cost, &out->ceiling, &out->path, &out->point, &out->hierarchy, err, err_len))
 		return -1;
 	/* The time model on the same shape and compute path (model/timing.h). */
 	struct ridge_timing_options topt = { .no_tensor = opt->no_tensor,
@@ -250,6 +260,18 @@ static void gemm_l2_print(FILE *out, const cJSON *d)
 	fprintf(out, "  L2: the tiled re-reads take %s at %s; binding: %s\n", a, b, calc_str(d, "binding"));
 }
 
+static void gemm_smem_print(FILE *out, const cJSON *d)
+{
+	if (!calc_has(d, "smem_time_s"))
+		return;
+	char a[48], b[48], t[48];
+	fmt_si(calc_num(d, "smem_bytes"), "B", a, sizeof a);
+	fmt_si(calc_num(d, "smem_bandwidth"), "B/s", b, sizeof b);
+	fmt_seconds(calc_num(d, "smem_time_s"), t, sizeof t);
+	fprintf(out, "  L1 / shared memory: %s take %s at %s%s; binding: %s\n", a, t, b,
+		calc_has(d, "smem_bandwidth_source") ? " (derived: 128 B/clk per SM)" : "", calc_str(d, "binding"));
+}
+
 static void gemm_print(FILE *out, const cJSON *d)
 {
 	char a[48], b[48], t[48];
@@ -271,6 +293,7 @@ static void gemm_print(FILE *out, const cJSON *d)
 			calc_num(d, "compulsory_intensity"), calc_str(d, "compulsory_bound"), t);
 	}
 	gemm_l2_print(out, d);
+	gemm_smem_print(out, d);
 	const cJSON *prediction = cJSON_GetObjectItemCaseSensitive(d, "prediction");
 	if (prediction)
 		kernel_time_print(out, prediction, false);
@@ -293,8 +316,11 @@ const struct calc calc_gemm = {
 		       "               at 800 TFLOP/s on an H200); --traffic tiled: CTA tile 128x128x64,\n"
 		       "               A read ceil(N/128) times, B ceil(M/128) times, C written once\n"
 		       "  --tile T     a shared-memory tiled kernel with a T x T (or MxNxK) CTA tile\n"
-		       "               (tiled traffic by default)\n"
-		       "  --naive      one thread per output, no reuse: 2*M*N*K element reads; CUDA cores\n"
+		       "               (tiled traffic, l2-aware on a GPU, by default)\n"
+		       "  --naive      one thread per output, no reuse in the code (2*M*N*K element reads,\n"
+		       "               --traffic tiled); by default what its loads do: L1 serves every\n"
+		       "               warp's (A a broadcast, B coalesced), L2 each 32x32 block's tiles,\n"
+		       "               DRAM what L2 loses between waves (l2-aware); CUDA cores\n"
 		       "JSON keys: flops, bytes, intensity, bound, time_floor_s, tensor_core_eligible (reason when\n"
 		       "false or off the fast path), tensor_core_fast_path, layout, alignment_conditions,\n"
 		       "peak_flops, ridge_point, compulsory_bytes, ...\n"

@@ -197,6 +197,8 @@ static void json_hierarchy(cJSON *o, const struct ridge_roofline_hierarchy *h)
 		json_number(e, "intensity", l->intensity);
 		if (l->placed) {
 			json_number(e, "bandwidth", l->bandwidth);
+			if (l->derived)
+				cJSON_AddStringToObject(e, "note", l->why);
 			if (l->write_fraction >= 0)
 				json_number(e, "write_fraction", l->write_fraction);
 			json_put_fields(e, l, level_placed_fields, JSON_FIELD_COUNT(level_placed_fields));
@@ -272,10 +274,19 @@ static cJSON *compute_kernel(const struct ridge_gpu *gpu, const struct roofline_
 	    roofline_place(&c, cost.flops, r->level == RIDGE_LEVEL_L2 ? cost.tiled_bytes : cost.bytes,
 			   r->has_time ? r->time : 0, &p, why, sizeof why) ||
 	    roofline_place(&c, cost.flops, cost.compulsory_bytes, 0, &compulsory, why, sizeof why) ||
-	    intensity_levels(&s, &cost, level_bytes, why, sizeof why) ||
+	    intensity_levels_on(gpu, &s, &cost, &path, level_bytes, why, sizeof why) ||
 	    roofline_hierarchy(gpu, c.peak_flops, cost.flops, level_bytes, cost.write_bytes, &h, why, sizeof why)) {
 		snprintf(err, err_len, "--kernel %s: %s", name, why);
 		return NULL;
+	}
+	/* A tiled or naive GEMM's traffic is one model over every level (its
+	 * DRAM bytes are `bytes`, intensity_levels): its floor is the slowest of
+	 * them, as the time model's (timing_kernel). */
+	bool gemm_levels = cost.l2.modelled || cost.naive.modelled;
+	if (gemm_levels && r->level == RIDGE_LEVEL_HBM && h.time_floor_s > p.time_floor_s) {
+		p.time_floor_s = h.time_floor_s;
+		p.attainable_flops = h.attainable_flops;
+		p.bound = RIDGE_BOUND_MEMORY;
 	}
 	if (plot) {
 		/* Both traffic bounds when they differ: real HBM traffic lies between. */

@@ -141,7 +141,7 @@ void report_roofline(FILE *out, const struct ridge_gpu *gpu, cJSON *json)
 		enum ridge_kernel kernel;
 		enum ridge_traffic traffic;
 	} examples[] = {
-		{ "naive GEMM, fp32 (2*M*N*K reads)", &gemm32, RIDGE_KERNEL_GEMM_NAIVE, RIDGE_TRAFFIC_DEFAULT },
+		{ "naive GEMM, fp32 (2*M*N*K reads)", &gemm32, RIDGE_KERNEL_GEMM_NAIVE, RIDGE_TRAFFIC_TILED },
 		{ "tiled GEMM, %s, tile 32 (A, B 128x at L2)", &gemm, RIDGE_KERNEL_GEMM_TILED, RIDGE_TRAFFIC_DEFAULT },
 		{ "  the same, every matrix once", &gemm, RIDGE_KERNEL_GEMM_TILED, RIDGE_TRAFFIC_COMPULSORY },
 		{ "library GEMM, %s, tile 128x128", &gemm, RIDGE_KERNEL_GEMM, RIDGE_TRAFFIC_TILED },

@@ -40,13 +40,26 @@ static void print_point(FILE *out, const cJSON *d)
 	}
 	fprintf(out, "  intensity   %.6g FLOP/byte\n", intensity);
 	fmt_si(calc_num(d, "attainable_flops"), "FLOP/s", a, sizeof a);
-	if (strcmp(calc_str(d, "bound"), "memory") == 0)
+	enum ridge_level binding;
+	/* A GEMM's modelled traffic binds on an inner level: its floor (roofline_calc.c). */
+	bool inner = calc_has(d, "time_floor_s") && roofline_level_parse(calc_str(d, "binding"), &binding) &&
+		     calc_num(d, "time_floor_s") > calc_num(d, "memory_time_s") &&
+		     calc_num(d, "time_floor_s") > calc_num(d, "compute_time_s");
+	if (inner)
+		fprintf(out, "  attainable  %s: bound by %s (%.4g%% of peak; hierarchical roofline below)\n", a,
+			roofline_level_label(binding), 100 * calc_num(d, "attainable_flops") / peak);
+	else if (strcmp(calc_str(d, "bound"), "memory") == 0)
 		fprintf(out, "  attainable  %s: memory-bound, %.4gx below the ridge (%.4g%% of peak)\n", a,
 			ridge / intensity, 100 * calc_num(d, "attainable_flops") / peak);
 	else
 		fprintf(out, "  attainable  %s: compute-bound, %.4gx above the ridge\n", a, intensity / ridge);
 	struct calc_text text = { 0 };
-	if (calc_has(d, "time_floor_s"))
+	if (inner)
+		fprintf(out, "  time floor  %s (%s %s; memory %s, compute %s)\n",
+			calc_text_seconds(&text, d, "time_floor_s"), roofline_level_label(binding),
+			calc_text_seconds(&text, d, "time_floor_s"), calc_text_seconds(&text, d, "memory_time_s"),
+			calc_text_seconds(&text, d, "compute_time_s"));
+	else if (calc_has(d, "time_floor_s"))
 		fprintf(out, "  time floor  %s (memory %s, compute %s)\n", calc_text_seconds(&text, d, "time_floor_s"),
 			calc_text_seconds(&text, d, "memory_time_s"), calc_text_seconds(&text, d, "compute_time_s"));
 	if (calc_has(d, "time_s")) {
@@ -86,6 +99,8 @@ static void print_hierarchy(FILE *out, const cJSON *d)
 			size_t used = strlen(b);
 			snprintf(b + used, sizeof b - used, " (%.0f%% writes)", 100 * calc_num(l, "write_fraction"));
 		}
+		if (calc_has(l, "note")) /* a derived bandwidth (roofline_smem_bandwidth_derived) */
+			snprintf(b + strlen(b), sizeof b - strlen(b), " (derived)");
 		fprintf(out, "  %-14s %12s  %s at %s, %.4g FLOP/byte (ridge %.4g): %s-bound\n", label, t, a, b,
 			calc_num(l, "intensity"), calc_num(l, "ridge_point"), calc_str(l, "bound"));
 	}

@@ -142,6 +142,39 @@ static void l2_json(cJSON *k, const struct ridge_gemm_l2 *l)
 	json_put_fields(o, l, gemm_l2_fields, JSON_FIELD_COUNT(gemm_l2_fields));
 }
 
+/* The naive GEMM's access pattern (model/intensity.h, struct ridge_naive_gemm). */
+static void naive_json(cJSON *k, const struct ridge_naive_gemm *v)
+{
+	cJSON *o = cJSON_AddObjectToObject(k, "naive_model");
+	static const struct json_field naive_fields[] = {
+		JSON_FIELDS(struct ridge_naive_gemm, warp_size, warps, a_wavefronts, b_wavefronts, c_wavefronts,
+			    l1_wavefronts, l1_bytes, l1_sector_bytes, b_sector_bytes, l2_bytes),
+	};
+	json_put_fields(o, v, naive_fields, JSON_FIELD_COUNT(naive_fields));
+}
+
+static void naive_print(FILE *out, const cJSON *k)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(k, "naive_model");
+	if (!o)
+		return;
+	char a[48], b[48], c[48];
+	fmt_si(calc_num(o, "l1_wavefronts"), "", a, sizeof a);
+	fprintf(out,
+		"  access pattern: %.17g warps of %.17g threads x (K x (%.6g A broadcast%s + %.6g B line%s) + %.6g C) = %s L1 "
+		"wavefronts\n",
+		calc_num(o, "warps"), calc_num(o, "warp_size"), calc_num(o, "a_wavefronts"),
+		calc_num(o, "a_wavefronts") == 1 ? "" : "s", calc_num(o, "b_wavefronts"),
+		calc_num(o, "b_wavefronts") == 1 ? "" : "s", calc_num(o, "c_wavefronts"), a);
+	fmt_si(calc_num(o, "l1_bytes"), "B", a, sizeof a);
+	fmt_si(calc_num(o, "l1_sector_bytes"), "B", b, sizeof b);
+	fmt_si(calc_num(o, "l2_bytes"), "B", c, sizeof c);
+	fprintf(out,
+		"    L1 %s at 128 B a wavefront (%s of 32-byte sectors asked for); L2 %s: each 32 x 32 block's rows "
+		"of A and columns of B once, C once\n",
+		a, b, c);
+}
+
 static void l2_print(FILE *out, const cJSON *k)
 {
 	const cJSON *o = cJSON_GetObjectItemCaseSensitive(k, "l2_model");
@@ -152,8 +185,9 @@ static void l2_print(FILE *out, const cJSON *k)
 	bool br = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "b_resident"));
 	fmt_si(calc_num(k, "hbm_bytes"), "B", a, sizeof a);
 	fmt_si(calc_num(k, "l2_bytes"), "B", b, sizeof b);
-	fprintf(out, "  L2-aware: HBM %s (%.17g B), L2 %s (%.17g B, the tiled re-reads)\n", a, calc_num(k, "hbm_bytes"),
-		b, calc_num(k, "l2_bytes"));
+	fprintf(out, "  L2-aware: HBM %s (%.17g B), L2 %s (%.17g B, %s)\n", a, calc_num(k, "hbm_bytes"), b,
+		calc_num(k, "l2_bytes"),
+		cJSON_GetObjectItemCaseSensitive(k, "naive_model") ? "the L1 misses" : "the tiled re-reads");
 	fprintf(out,
 		"    wave: %.17g SMs x %.17g CTA%s/SM = %.17g CTAs over %.17g x %.17g tiles: %.17g wave%s, raster %s "
 		"(%s)\n",
@@ -221,6 +255,7 @@ void kernel_print_json(FILE *out, const cJSON *k)
 		print_bytes(out, "unfused would move:", calc_num(k, "unfused_bytes"), flops);
 	if (calc_has(k, "fused_bytes"))
 		print_bytes(out, "fused would move:", calc_num(k, "fused_bytes"), flops);
+	naive_print(out, k);
 	l2_print(out, k);
 	if (calc_has(k, "tensor_core_eligible")) {
 		bool eligible = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "tensor_core_eligible"));
@@ -328,6 +363,8 @@ cJSON *kernel_json(const struct ridge_kernel_shape *s, const struct ridge_kernel
 		cJSON_AddBoolToObject(t, "write", c->terms[i].write);
 		cJSON_AddItemToArray(terms, t);
 	}
+	if (c->naive.modelled)
+		naive_json(o, &c->naive);
 	if (c->l2.modelled)
 		l2_json(o, &c->l2);
 	if (path) {

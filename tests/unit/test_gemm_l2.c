@@ -227,13 +227,112 @@ static void test_h200_replay(void **state)
 	assert_true(median < 0.03);
 }
 
+/* The naive kernel's access pattern (struct ridge_naive_gemm) on a small
+ * shape, worked by hand. fp32 64^3 on the H200 (warps of 32): 64 rows x 2
+ * warps = 128 warps; per k each loads A[row][k] (one broadcast) and 32 floats
+ * of B (128 B: one line, 4 sectors), and stores its 32 outputs once: 128 x
+ * (64 x 2 + 1) = 16,512 wavefronts of 128 B = 2,113,536 B at L1; sectors
+ * 128 x (64 x (32 + 128) + 128) = 1,327,104 B; L2 each block's rows of A
+ * (64 x 64 x 4 B x 2 column blocks = 32,768), columns of B (2 x 2 blocks x 64
+ * x 128 B = 32,768) and C (16,384): 81,920 B. */
+static void test_naive_access_pattern(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *h200 = test_gpu("h200-sxm");
+	struct ridge_kernel_shape s = {
+		.kernel = RIDGE_KERNEL_GEMM_NAIVE, .dtype = RIDGE_FP32, .m = 64, .n = 64, .k = 64
+	};
+	struct ridge_kernel_cost c = l2_cost(h200, s);
+	const struct ridge_naive_gemm *v = &c.naive;
+	assert_true(v->modelled && v->warp_size == 32 && v->warps == 128);
+	assert_true(v->a_wavefronts == 1 && v->b_wavefronts == 1 && v->c_wavefronts == 1);
+	assert_true(v->l1_wavefronts == 16512 && v->l1_bytes == 2113536);
+	assert_true(v->b_sector_bytes == 128 && v->l1_sector_bytes == 1327104);
+	assert_true(v->l2_bytes == 81920 && c.l2.l2_traffic == v->l2_bytes);
+	/* One wave (4 blocks): DRAM sees each matrix once, and that is `bytes`. */
+	assert_true(c.traffic == RIDGE_TRAFFIC_L2AWARE && c.bytes == 3 * 64 * 64 * 4.0);
+	double b[RIDGE_LEVEL_COUNT];
+	char err[300];
+	assert_int_equal(intensity_levels(&s, &c, b, err, sizeof err), 0);
+	assert_true(b[RIDGE_LEVEL_SMEM] == 2113536 && b[RIDGE_LEVEL_L2] == 81920 && b[RIDGE_LEVEL_HBM] == c.bytes);
+	/* --traffic tiled: every thread's element reads reach L2 and DRAM (the
+	 * textbook's count); --traffic compulsory: DRAM each matrix once. L1 keeps
+	 * the wavefronts either way. */
+	s.traffic = RIDGE_TRAFFIC_TILED;
+	c = l2_cost(h200, s);
+	assert_int_equal(intensity_levels(&s, &c, b, err, sizeof err), 0);
+	double textbook = 4.0 * (2.0 * 64 * 64 * 64 + 64 * 64);
+	assert_true(c.bytes == textbook && b[RIDGE_LEVEL_HBM] == textbook && b[RIDGE_LEVEL_L2] == textbook);
+	assert_true(b[RIDGE_LEVEL_SMEM] == 2113536);
+	s.traffic = RIDGE_TRAFFIC_COMPULSORY;
+	c = l2_cost(h200, s);
+	assert_int_equal(intensity_levels(&s, &c, b, err, sizeof err), 0);
+	assert_true(b[RIDGE_LEVEL_HBM] == 3 * 64 * 64 * 4.0 && b[RIDGE_LEVEL_L2] == 81920);
+	s.traffic = RIDGE_TRAFFIC_DEFAULT;
+
+	/* bf16: 32 elements are 64 B, still one line and one wavefront, but two
+	 * sectors (64 B); the broadcast of A costs a wavefront as before, so L1
+	 * time does not halve with the bytes. */
+	s.dtype = RIDGE_BF16;
+	c = l2_cost(h200, s);
+	assert_true(c.naive.b_wavefronts == 1 && c.naive.b_sector_bytes == 64 && c.naive.l1_bytes == 2113536);
+	/* fp64: 256 B, two lines. */
+	s.dtype = RIDGE_FP64;
+	c = l2_cost(h200, s);
+	assert_true(c.naive.b_wavefronts == 2 && c.naive.b_sector_bytes == 256);
+	/* fp32 with N = 33 (rows start at every 4-byte offset): a span of 128 B
+	 * starts on a line boundary 1 time in 32 (one line), else crosses one (two
+	 * lines): 63/32; sectors: 4 at 1 start in 8, else 5: 39/8 x 32 B = 156 B. */
+	s.dtype = RIDGE_FP32;
+	s.n = 33;
+	c = l2_cost(h200, s);
+	assert_true(c.naive.b_wavefronts == 63.0 / 32 && c.naive.b_sector_bytes == 156);
+	assert_true(c.naive.warps == 64 * 2);
+	/* Wave64 (CDNA): a wavefront covers 2 rows, 2 broadcasts per k. */
+	s.n = 64;
+	c = l2_cost(test_gpu("mi300x"), s);
+	assert_true(c.naive.warp_size == 64 && c.naive.warps == 64 && c.naive.a_wavefronts == 2);
+}
+
+/* The access pattern against ncu on the H200
+ * (measurements/2026-11-30-h200-validate/ncu_h200_gemm.csv): the global load
+ * requests (l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum, one wavefront
+ * each here) exactly, the sectors L1 was asked for (l1tex__t_bytes.sum) within
+ * 0.1 %, L2 (lts__t_bytes.sum) within 25 % (+8 % at 1024^3, -20 % at 8192^3,
+ * where 69 GB also come from DRAM through L2). */
+static void test_naive_against_ncu(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *h200 = test_gpu("h200-sxm");
+	static const struct {
+		double n, requests, l1_bytes, l2_bytes;
+	} ncu[] = {
+		{ 1024, 67108864, 0.005373e12, 0.252502e9 },
+		{ 2048, 536870912, 0.042966e12, 2.110826e9 },
+		{ 4096, 4294967296, 0.343664e12, 18.653197e9 },
+		{ 8192, 34359738368, 2.749048e12, 172.353747e9 },
+	};
+	for (size_t i = 0; i < sizeof ncu / sizeof ncu[0]; i++) {
+		double n = ncu[i].n;
+		struct ridge_kernel_shape s = {
+			.kernel = RIDGE_KERNEL_GEMM_NAIVE, .dtype = RIDGE_FP32, .m = n, .n = n, .k = n
+		};
+		struct ridge_kernel_cost c = l2_cost(h200, s);
+		const struct ridge_naive_gemm *v = &c.naive;
+		assert_true(v->warps * n * (v->a_wavefronts + v->b_wavefronts) == ncu[i].requests);
+		if (fabs(v->l1_sector_bytes / ncu[i].l1_bytes - 1) > 1e-3 ||
+		    fabs(v->l2_bytes / ncu[i].l2_bytes - 1) > 0.25)
+			fail_msg("%.17g^3: L1 %.17g vs %.17g, L2 %.17g vs %.17g", n, v->l1_sector_bytes,
+				 ncu[i].l1_bytes, v->l2_bytes, ncu[i].l2_bytes);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_textbook_tile128),
-		cmocka_unit_test(test_resident_and_not_modelled),
-		cmocka_unit_test(test_closed_form_matches_walk),
-		cmocka_unit_test(test_h200_replay),
+		cmocka_unit_test(test_textbook_tile128),         cmocka_unit_test(test_resident_and_not_modelled),
+		cmocka_unit_test(test_closed_form_matches_walk), cmocka_unit_test(test_h200_replay),
+		cmocka_unit_test(test_naive_access_pattern),     cmocka_unit_test(test_naive_against_ncu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

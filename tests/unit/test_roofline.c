@@ -215,12 +215,28 @@ static void test_hierarchy(void **state)
 	assert_true(h.time_floor_s == flops / peak);
 	assert_string_equal(roofline_binding_name(&h), "compute");
 
-	/* Shared-memory bytes without a bandwidth: reported, not placed. */
+	/* Shared-memory bytes on an NVIDIA entry without a measured bandwidth:
+	 * placed at the derived 128 B per clock per SM (132 x 128 x 1.98 GHz =
+	 * 33.45 TB/s); 5 GB take 149.5 us, more than compute: it binds. */
 	bytes[RIDGE_LEVEL_SMEM] = 5e9;
 	assert_int_equal(roofline_hierarchy(&g, peak, flops, bytes, -1, &h, err, sizeof err), 0);
+	assert_true(h.levels[RIDGE_LEVEL_SMEM].placed && h.levels[RIDGE_LEVEL_SMEM].derived);
+	assert_true(h.levels[RIDGE_LEVEL_SMEM].bandwidth == 128.0 * 132 * 1.98e9);
+	assert_int_equal(h.binding, RIDGE_LEVEL_SMEM);
+	assert_non_null(h.levels[RIDGE_LEVEL_SMEM].why);
+	double derived;
+	assert_true(roofline_smem_bandwidth_derived(&g, &derived, NULL) && derived == 33454080000000.0);
+	/* A measured bandwidth wins; other vendors get none: reported, not placed. */
+	g.has_smem_bandwidth = true;
+	g.smem_bandwidth = 50e12;
+	assert_int_equal(roofline_hierarchy(&g, peak, flops, bytes, -1, &h, err, sizeof err), 0);
+	assert_true(h.levels[RIDGE_LEVEL_SMEM].bandwidth == 50e12 && !h.levels[RIDGE_LEVEL_SMEM].derived);
+	struct ridge_gpu amd = *test_gpu("mi300x");
+	assert_int_equal(roofline_hierarchy(&amd, peak, flops, bytes, -1, &h, err, sizeof err), 0);
 	assert_true(h.levels[RIDGE_LEVEL_SMEM].has_bytes);
 	assert_false(h.levels[RIDGE_LEVEL_SMEM].placed);
 	assert_non_null(h.levels[RIDGE_LEVEL_SMEM].why);
+	assert_false(roofline_smem_bandwidth_derived(&amd, &derived, NULL));
 
 	double none[RIDGE_LEVEL_COUNT] = { -1, -1, -1 };
 	assert_int_equal(roofline_hierarchy(&g, peak, flops, none, -1, &h, err, sizeof err), -1);
