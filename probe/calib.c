@@ -39,6 +39,27 @@ static void set_rate(const struct probe_report *rep, struct ridge_gpu *g, const 
 		 matrix ? "matrix" : "vector");
 }
 
+/* The library GEMM ceilings are the best of the run's GEMM shapes
+ * (report.c, fill_gemm): which shape reached each, one line. */
+static void append_gemm_note(const struct probe_report *rep, struct ridge_gpu *g)
+{
+	static const char *const names[] = { "bf16_matrix", "fp16_matrix", "tf32_matrix", "fp8_matrix" };
+	char line[RIDGE_LONG_TEXT] = "matrix rates: the best cuBLAS/cuBLASLt GEMM of the probe's shapes (m x n x k, m "
+				     "= output features): ";
+	size_t start = strlen(line);
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const struct probe_ceiling *c = probe_report_ceiling(rep, names[i]);
+		if (!c || c->shapes < 1 || !(c->measured > 0))
+			continue;
+		size_t used = strlen(line);
+		snprintf(line + used, sizeof line - used, "%s%.*s %ldx%ldx%ld of %d (%.1f TFLOP/s)",
+			 used > start ? "; " : "", (int)(strchr(names[i], '_') - names[i]), names[i], c->shape_m,
+			 c->shape_n, c->shape_k, c->shapes, c->measured / 1e12);
+	}
+	if (strlen(line) > start && g->note_count < RIDGE_MAX_NOTES)
+		snprintf(g->notes[g->note_count++], RIDGE_LONG_TEXT, "%s", line);
+}
+
 /* Latencies have no hwdb field yet: they go into a note, one line. */
 static void append_latency_note(const struct probe_report *rep, struct ridge_gpu *g)
 {
@@ -225,6 +246,7 @@ int probe_calibration_build(const struct probe_report *rep, struct ridge_gpu *g,
 	if (sparse[0])
 		snprintf(g->notes[g->note_count++], RIDGE_LONG_TEXT, "measured 2:4 sparsity (own wgmma.sp kernels): %s",
 			 sparse);
+	append_gemm_note(rep, g);
 	append_latency_note(rep, g);
 	snprintf(g->notes[g->note_count++], RIDGE_LONG_TEXT,
 		 "peak rates not listed as measured are the datasheet's (hwdb %s)", rep->spec->id);

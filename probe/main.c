@@ -45,10 +45,13 @@ static const char usage_text[] =
 	"and sets them beside its hwdb entry. Every kernel verifies its output before\n"
 	"its time counts; times are device events, median of the runs, with the\n"
 	"coefficient of variation (flagged above 5%) and the SM clock and power read\n"
-	"through NVML while each ran.\n"
+	"through NVML while each ran. A library GEMM ceiling (bf16_matrix, ...) is the\n"
+	"best rate over every GEMM shape of its kind the run timed; its method and shape\n"
+	"say which.\n"
 	"\n"
 	"  --device N      the GPU to measure (default 0)\n"
-	"  --quick         fewer runs and no sweeps of GEMM shapes (about 15 s)\n"
+	"  --quick         fewer runs, a coarser L2 sweep and, of the GEMM sweep, only the few\n"
+	"                  shapes the matrix ceilings take the best of (about 15 s)\n"
 	"  --only LIST     comma-separated groups or measurements:\n"
 	"                  memory (copy triad read write read_wide), l2, smem, compute (fma_fp32\n"
 	"                  fma_fp64 fma_fp16x2), tensor (mma_bf16 wgmma_bf16 wgmma_fp16 wgmma_tf32\n"
@@ -380,7 +383,31 @@ static int plan(const struct selection *sel, bool quick, const struct kern_devic
 	for (int id = KERN_GEMM_BF16; id <= KERN_GEMM_FP8; id++)
 		if (all || sel->id[id])
 			add_step(steps, &n, (enum kern_id)id, 0, 8192, 8192, 8192, false);
-	if ((all && !quick) || sel->group[G_GEMM_SWEEP]) {
+	/* LLM layers as cuBLAS sees F.linear (m = output features, n = tokens,
+	 * k = hidden): a 3584-hidden MLP up projection (37888 features) at 2048
+	 * tokens, which PyTorch's cuBLAS ran at 812 TFLOP/s on an H200 where
+	 * 8192^3 gave 774 (issue 34), and Llama-3-70B's up projection (28672 x
+	 * 8192) at 8192 tokens. */
+	static const long llm[][3] = { { 37888, 2048, 3584 }, { 28672, 8192, 8192 } };
+	bool full_sweep = (all && !quick) || sel->group[G_GEMM_SWEEP];
+	if (!full_sweep) {
+		/* The matrix ceilings are the best over a GEMM sweep (report.c,
+		 * fill_gemm): without the full one, a few shapes that reached more
+		 * than 8192^3 on the H200 (square 4096 and 16384, long K, the LLM
+		 * layers), about 0.5 s together. */
+		static const long bf16[][3] = { { 4096, 4096, 4096 }, { 16384, 16384, 16384 }, { 8192, 4096, 14336 } };
+		static const long fp8[][3] = { { 16384, 16384, 16384 }, { 8192, 14336, 4096 } };
+		if (all || sel->id[KERN_GEMM_BF16]) {
+			for (size_t i = 0; i < sizeof bf16 / sizeof bf16[0]; i++)
+				add_step(steps, &n, KERN_GEMM_BF16, 0, bf16[i][0], bf16[i][1], bf16[i][2], true);
+			for (size_t i = 0; i < sizeof llm / sizeof llm[0]; i++)
+				add_step(steps, &n, KERN_GEMM_BF16, 0, llm[i][0], llm[i][1], llm[i][2], true);
+		}
+		if (all || sel->id[KERN_GEMM_FP8])
+			for (size_t i = 0; i < sizeof fp8 / sizeof fp8[0]; i++)
+				add_step(steps, &n, KERN_GEMM_FP8, 0, fp8[i][0], fp8[i][1], fp8[i][2], true);
+	}
+	if (full_sweep) {
 		static const long squares[] = { 1024, 2048, 4096, 6144, 12288, 16384 };
 		/* Llama-3-8B-like layers at 8192 tokens: attention out, MLP up, MLP down. */
 		static const long shapes[][3] = { { 8192, 14336, 4096 }, { 8192, 4096, 14336 }, { 8192, 4096, 4096 } };
@@ -388,6 +415,8 @@ static int plan(const struct selection *sel, bool quick, const struct kern_devic
 			add_step(steps, &n, KERN_GEMM_BF16, 0, squares[i], squares[i], squares[i], true);
 		for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
 			add_step(steps, &n, KERN_GEMM_BF16, 0, shapes[i][0], shapes[i][1], shapes[i][2], true);
+		for (size_t i = 0; i < sizeof llm / sizeof llm[0]; i++)
+			add_step(steps, &n, KERN_GEMM_BF16, 0, llm[i][0], llm[i][1], llm[i][2], true);
 		static const long fp8_squares[] = { 2048, 4096, 16384 };
 		for (size_t i = 0; i < sizeof fp8_squares / sizeof fp8_squares[0]; i++)
 			add_step(steps, &n, KERN_GEMM_FP8, 0, fp8_squares[i], fp8_squares[i], fp8_squares[i], true);

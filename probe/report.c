@@ -114,6 +114,41 @@ static void fill_from(struct probe_ceiling *c, const struct probe_measurement *m
 	snprintf(c->method, sizeof c->method, "%s", m->method);
 }
 
+/* A library GEMM ceiling (bf16_matrix, fp8_matrix, ...): the best rate the
+ * library reached over every GEMM of the kind the probe timed (the headline
+ * 8192^3 and the sweep: main.c, plan), not the validation cases nor the
+ * --sustained windows. A ceiling from one shape was beaten by the same
+ * library on others (cuBLAS bf16 at 8192^3: 773.6 TFLOP/s in one H200 lease,
+ * 812 for PyTorch's 2048x37888x3584 F.linear in the same; issue 34), and a
+ * floor priced at a ceiling must never be above a real run. */
+static void fill_gemm(const struct probe_result *r, int id, struct probe_ceiling *c)
+{
+	const struct probe_measurement *best = NULL, *head = headline(r, id);
+	int shapes = 0;
+	for (int i = 0; i < r->count; i++) {
+		const struct probe_measurement *m = &r->m[i];
+		if ((int)m->id != id || !m->ok || m->validation || m->sustained || !(m->rate > 0))
+			continue;
+		shapes++;
+		if (!best || m->rate > best->rate)
+			best = m;
+	}
+	if (!best)
+		return;
+	fill_from(c, best);
+	c->shapes = shapes;
+	c->shape_m = best->m;
+	c->shape_n = best->n;
+	c->shape_k = best->k;
+	if (shapes == 1)
+		return;
+	char ref[64] = "";
+	if (head && head != best)
+		snprintf(ref, sizeof ref, "; %ldx%ldx%ld: %.1f", head->m, head->n, head->k, head->rate / 1e12);
+	snprintf(c->method, sizeof c->method, "best of %d shapes: %ldx%ldx%ld at %.1f TFLOP/s%s; %s", shapes, best->m,
+		 best->n, best->k, best->rate / 1e12, ref, best->method);
+}
+
 static void build_sweep(const struct probe_result *r, struct probe_report *rep, double *sizes, double *bw, double *cv,
 			int *reps, int *n)
 {
@@ -392,6 +427,10 @@ void probe_report_build(const struct probe_result *r, const struct ridge_gpu *sp
 				"L2 plateau: median of %d working sets from %.2f to %.2f MiB within 10%% of their best "
 				"(read-only, ld.global.cg); cv is the largest of theirs",
 				p->last - p->first + 1, p->from_bytes / 1048576, p->to_bytes / 1048576);
+		} else if (def->id >= KERN_GEMM_BF16 && def->id <= KERN_GEMM_FP8) {
+			fill_gemm(r, def->id, &c);
+			if (!c.from)
+				continue;
 		} else {
 			const struct probe_measurement *m = headline(r, def->id);
 			if (!m)
@@ -654,6 +693,13 @@ cJSON *probe_report_json(const struct probe_report *rep)
 			cJSON_AddNullToObject(o, "fraction_of_spec");
 		}
 		cJSON_AddStringToObject(o, "method", c->method);
+		if (c->shapes > 0) {
+			cJSON *sh = cJSON_AddObjectToObject(o, "shape");
+			cJSON_AddNumberToObject(sh, "m", (double)c->shape_m);
+			cJSON_AddNumberToObject(sh, "n", (double)c->shape_n);
+			cJSON_AddNumberToObject(sh, "k", (double)c->shape_k);
+			cJSON_AddNumberToObject(o, "shapes", c->shapes);
+		}
 		cJSON_AddNumberToObject(o, "repeats", c->repeats);
 		probe_json_number(o, "cv", c->cv);
 		if (c->clock_mhz > 0)

@@ -30,6 +30,10 @@ struct probe_ceiling {
 	double clock_mhz; /* median SM clock while it ran; 0: not read */
 	double power_w;   /* highest power read while it ran; 0: not read */
 	const struct probe_measurement *from;
+	/* Library GEMM ceilings: the best of `shapes` GEMMs of the kind the probe
+	 * timed (m x n x k of the best: cuBLAS's m = output features); 0 otherwise. */
+	int shapes;
+	long shape_m, shape_n, shape_k;
 };
 
 struct probe_ridge {

@@ -101,7 +101,13 @@ static void test_write_and_load_back(void **state)
 		assert_true(a->has_vector == b->has_vector && a->has_matrix == b->has_matrix &&
 			    a->has_matrix_sparse == b->has_matrix_sparse);
 		assert_close(a->vector, b->vector, 1e-15);
-		assert_close(a->matrix, b->matrix, 1e-15);
+		/* The device wrote cuBLAS bf16 8192^3 (776.0 TFLOP/s); since issue 34
+		 * the ceiling is the best of the run's GEMM shapes: 8192 x 4096 x
+		 * 14336 at 794.3 (the other dtypes' best is 8192^3). */
+		if (d == RIDGE_BF16)
+			assert_true(a->matrix < b->matrix && b->matrix > 794e12 && b->matrix < 795e12);
+		else
+			assert_close(a->matrix, b->matrix, 1e-15);
 		assert_close(a->matrix_sparse, b->matrix_sparse, 1e-15);
 	}
 	assert_true(device_file.has_kernel_fixed_cost && back.has_kernel_fixed_cost &&
