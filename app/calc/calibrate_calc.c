@@ -525,6 +525,14 @@ static void judge(const struct ridge_gpu *fitted, struct cal_input *in, struct s
 		double me = t && t->has_memory_efficiency ? t->memory_efficiency : 1;
 		double fc = t && t->has_fixed_cost ? t->fixed_cost_s : 0;
 		c->predicted_s = timing_predict(c->compute_s, c->memory_s, ce, me, fc);
+		/* A shaped case is judged as every command prices it: timing_kernel
+		 * with the fitted terms, its row and CTA-stream terms included (the
+		 * fit itself is on the two-term formula). */
+		struct ridge_timing_options o = { .impl = c->impl };
+		struct ridge_kernel_time kt;
+		char why[400];
+		if (!c->from_ncu && timing_kernel(fitted, &c->shape, &o, &kt, why, sizeof why) == 0)
+			c->predicted_s = kt.predicted_time_s;
 		if (c->predicted_s < c->floor_s)
 			c->predicted_s = c->floor_s; /* as timing_kernel: never below the floor */
 	}
