@@ -869,10 +869,19 @@ int intensity_levels(const struct ridge_kernel_shape *shape, const struct ridge_
 	}
 	case RIDGE_KERNEL_GEMM_TILED: {
 		/* Each multiply-add reads one element of A and one of B from shared
-		 * memory; each tile is stored there once (the tiled reads of A and B). */
+		 * memory; each tile is stored there once (the tiled reads of A and
+		 * B). The level's bytes are its wavefronts' (128 B a clock per SM):
+		 * a warp's 32 elements of B's row are one wavefront a k (e per
+		 * output); A's element is the same for the warp's 32 threads (a
+		 * broadcast) and consecutive in k, so the unrolled loop reads it 16
+		 * bytes at a time (LDS.128), one wavefront per 16/e values of k: e/4
+		 * per output a k. The fastest issue of these reads, as a floor must
+		 * be; ncu counted 50.5 wavefronts per warp per 32-wide tile on the
+		 * H200 against these 42 (measurements/2026-11-30-h200-validate/
+		 * ncu_h200_gemm.csv), where one a k for A would be 66. */
 		double batch = shape->batch > 0 ? shape->batch : 1;
 		double out = batch * shape->m * shape->n * e;
-		bytes[RIDGE_LEVEL_SMEM] = 2 * batch * shape->m * shape->n * shape->k * e + (cost->tiled_bytes - out);
+		bytes[RIDGE_LEVEL_SMEM] = 1.25 * batch * shape->m * shape->n * shape->k * e + (cost->tiled_bytes - out);
 		bytes[RIDGE_LEVEL_L2] = cost->tiled_bytes;
 		bytes[RIDGE_LEVEL_HBM] = gemm_hbm;
 		return 0;

@@ -308,6 +308,12 @@ static void explain(const struct probe_result *r, struct probe_vcase *v)
 			"SM clock at 2048^3, 0.64-0.69 at 4096^3-8192^3 as L1 misses grow), against the one wavefront "
 			"per clock of the shared-memory ceiling");
 		break;
+	case KERN_V_GEMM_TILED:
+		snprintf(v->why, sizeof v->why,
+			 "the floor issues A's broadcast as 128-bit shared loads, 42 wavefronts per warp per tile; on "
+			 "the H200 ncu counted 50.5 (measurements/2026-11-30-h200-validate/ncu_h200_gemm.csv), and "
+			 "shared loads retire below one wavefront per clock, as the naive kernel's global loads do");
+		break;
 	case KERN_GEMM_BF16:
 		if (v->has_align && strcmp(v->align, "ok") != 0) {
 			char verdict[sizeof v->align];

@@ -367,12 +367,13 @@ static void test_default_traffic_and_levels(void **state)
 	assert_true(b[RIDGE_LEVEL_SMEM] == 549822922752.0);
 	assert_true(b[RIDGE_LEVEL_L2] == 4.0 * (2.0 * 4096 * 4096 * 128 + 4096.0 * 4096));
 	assert_true(b[RIDGE_LEVEL_HBM] == 3.0 * 4096 * 4096 * 4);
-	/* The 32 x 32 shared-memory tiled kernel: 2*M*N*K shared-memory reads plus
+	/* The 32 x 32 shared-memory tiled kernel: its shared-memory wavefronts
+	 * (B one a k per warp, A's broadcast 16 bytes at a time: 1.25 M N K e) plus
 	 * its tile stores; L2 its tiled count. */
 	n.kernel = RIDGE_KERNEL_GEMM_TILED;
 	c = cost_of(n);
 	assert_int_equal(intensity_levels(&n, &c, b, err, sizeof err), 0);
-	assert_true(b[RIDGE_LEVEL_SMEM] == 2.0 * 4096 * 4096 * 4096 * 4 + 4.0 * 2 * 4096 * 4096 * 128);
+	assert_true(b[RIDGE_LEVEL_SMEM] == 1.25 * 4096 * 4096 * 4096 * 4 + 4.0 * 2 * 4096 * 4096 * 128);
 	assert_true(b[RIDGE_LEVEL_L2] == c.tiled_bytes && b[RIDGE_LEVEL_HBM] == c.compulsory_bytes);
 	/* The library GEMM: L2 not placed unless a tile is given. */
 	g.tile_m = g.tile_n = g.tile_k = 0;
