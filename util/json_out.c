@@ -20,6 +20,17 @@ cJSON *json_number(cJSON *object, const char *key, double value)
 	return cJSON_AddNumberToObject(object, key, value);
 }
 
+cJSON *json_number_pair(cJSON *object, const char *key, const double pair[2])
+{
+	cJSON *array = cJSON_AddArrayToObject(object, key);
+	for (int i = 0; array && i < 2; i++) {
+		if (!isfinite(pair[i]) && !nonfinite_key[0])
+			snprintf(nonfinite_key, sizeof nonfinite_key, "%s", key);
+		cJSON_AddItemToArray(array, isfinite(pair[i]) ? cJSON_CreateNumber(pair[i]) : cJSON_CreateNull());
+	}
+	return array;
+}
+
 cJSON *json_ratio(cJSON *object, const char *key, double num, double den)
 {
 	if (den == 0)

@@ -8,6 +8,8 @@
  * not finite (an overflow: --price 1e308 x hours) is added as null and its
  * key remembered, and calc_run refuses the result, naming the input. */
 cJSON *json_number(cJSON *object, const char *key, double value);
+/* key: [pair[0], pair[1]] (a range), each checked as json_number checks one. */
+cJSON *json_number_pair(cJSON *object, const char *key, const double pair[2]);
 /* num / den, or null ("none": shown so, never nan) when den is 0: a ratio
  * that does not exist, not an error. */
 cJSON *json_ratio(cJSON *object, const char *key, double num, double den);

@@ -272,9 +272,7 @@ static cJSON *config_json(const struct ridge_plan_input *in, const struct ridge_
 	kernel_time_sum_json(o, &c->time_sum, c->tpot_range_s);
 	cJSON *ttft = cJSON_AddObjectToObject(o, "ttft_range");
 	kernel_time_range_json(ttft, c->ttft_range_s);
-	cJSON *usd = cJSON_AddArrayToObject(o, "usd_per_million_tokens_range");
-	cJSON_AddItemToArray(usd, cJSON_CreateNumber(c->usd_range[0]));
-	cJSON_AddItemToArray(usd, cJSON_CreateNumber(c->usd_range[1]));
+	json_number_pair(o, "usd_per_million_tokens_range", c->usd_range);
 	cJSON_AddBoolToObject(o, "tie_with_best", c->tie);
 	return o;
 }

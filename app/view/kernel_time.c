@@ -10,9 +10,7 @@
 
 void kernel_time_range_json(cJSON *o, const double range[2])
 {
-	cJSON *r = cJSON_AddArrayToObject(o, "predicted_time_range_s");
-	cJSON_AddItemToArray(r, cJSON_CreateNumber(range[0]));
-	cJSON_AddItemToArray(r, cJSON_CreateNumber(range[1]));
+	json_number_pair(o, "predicted_time_range_s", range);
 }
 
 void kernel_time_trust_json(cJSON *o, const struct ridge_kernel_time *t)
