@@ -6,6 +6,7 @@
 
 #include "calc.h"
 #include "cli.h"
+#include "model_family.h"
 #include "model_view.h"
 #include "params.h"
 
@@ -15,11 +16,24 @@ static int run_model(int argc, char **argv)
 	int rc;
 	if (params_parse(&v, &model_params_command, argc, argv, &rc) < 0)
 		return rc;
+	if (params_flag(&v, MODEL_FAMILIES)) {
+		static char table[16384];
+		app_model_family_table(table, sizeof table);
+		fputs(table, stdout);
+		return EXIT_OK;
+	}
+	if (v.operand_count < 1) {
+		cli_error("model needs a config file: ridge model FILE (see 'ridge model --help')");
+		return EXIT_USAGE;
+	}
 	const char *kv_name = params_has(&v, MODEL_KV_DTYPE) ? params_text(&v, MODEL_KV_DTYPE) : "bf16";
 	double tokens = params_has(&v, MODEL_TOKENS) ? params_num(&v, MODEL_TOKENS) : 1;
+	const char *assume = params_has(&v, MODEL_ASSUME_FAMILY) ? params_text(&v, MODEL_ASSUME_FAMILY) : NULL;
 	struct app_status st;
 	app_status_init(&st);
-	cJSON *doc = model_view_document(v.operands[0], tokens, kv_name, &st);
+	if (assume && !app_model_assume_ok(assume, &st))
+		return cli_report(&st);
+	cJSON *doc = model_view_document(v.operands[0], assume, tokens, kv_name, &st);
 	rc = cli_report(&st);
 	if (!doc)
 		return rc;

@@ -525,15 +525,38 @@ static int cost_attention(const struct ridge_kernel_shape *s, double e, struct r
 	 * past it; the scores never reach memory. Causal: a query tile loads key
 	 * tiles up to and including the diagonal, and only the S*(S+1)/2 unmasked
 	 * (query, key) pairs are counted as work. */
-	double pairs = s->causal ? S * (S + 1) / 2 : S * S;
-	add_flops(c, s->causal ? "Q*K^T, 2*D per unmasked pair, S*(S+1)/2 pairs" : "Q*K^T, 2*S*S*D per head",
+	/* A sliding window W < S (causal): query i sees min(i + 1, W) keys,
+	 * W (W + 1) / 2 + (S - W) W pairs. */
+	double W = s->causal && s->window > 0 && s->window < S ? s->window : 0;
+	/* Chunked (Llama-4): causal within each chunk of W, n = floor(S / W)
+	 * whole chunks and r = S - n W rows: n W (W + 1) / 2 + r (r + 1) / 2. */
+	double chunks = W > 0 && s->chunked ? floor(S / W) : 0, rest = S - chunks * W;
+	double pairs = W > 0 && s->chunked ? chunks * W * (W + 1) / 2 + rest * (rest + 1) / 2
+		       : W > 0             ? W * (W + 1) / 2 + (S - W) * W
+		       : s->causal         ? S * (S + 1) / 2
+					   : S * S;
+	add_flops(c,
+		  W > 0 && s->chunked ? "Q*K^T, 2*D per pair in a chunk, n*W*(W+1)/2 + r*(r+1)/2 pairs"
+		  : W > 0             ? "Q*K^T, 2*D per pair in the window, W*(W+1)/2 + (S-W)*W pairs"
+		  : s->causal         ? "Q*K^T, 2*D per unmasked pair, S*(S+1)/2 pairs"
+				      : "Q*K^T, 2*S*S*D per head",
 		  2 * bh * pairs * D);
 	add_flops(c, s->causal ? "P*V, 2*D per unmasked pair" : "P*V, 2*S*S*D per head", 2 * bh * pairs * D);
 	double br = a.query_tile;
 	double tiles = ceil(S / br);
 	/* Keys each query tile loads, summed over the tiles: S per tile, or for
-	 * causal min(S, (i+1)*Br) for tile i, which is Br*(T-1)*T/2 + S. */
+	 * causal min(S, (i+1)*Br) for tile i, which is Br*(T-1)*T/2 + S. In a
+	 * window, the first floor(W / Br) tiles load as causal ones do and each
+	 * later one its window and its own rows, min(W + Br - 1, S). */
 	double keys = s->causal ? br * (tiles - 1) * tiles / 2 + S : tiles * S;
+	if (W > 0 && s->chunked) {
+		/* each chunk's tiles load as a causal prompt of W rows does */
+		double tw = ceil(W / br);
+		keys = (S / W) * (br * (tw - 1) * tw / 2 + W);
+	} else if (W > 0) {
+		double t0 = fmin(tiles, floor(W / br));
+		keys = br * t0 * (t0 + 1) / 2 + (tiles - t0) * fmin(W + br - 1, S);
+	}
 	double kv_tiled = bh * keys * D * e;
 	c->tile_m = br;
 	c->tiled_bytes = qo + 2 * kv_tiled + qo;

@@ -79,6 +79,9 @@ struct ridge_kernel_shape {
 	double tile_m, tile_n, tile_k; /* GEMM CTA tile; tile_m is the flash query tile */
 	double seq, heads, kv_heads, head_dim;
 	bool causal;
+	double window;                 /* flash-attention, causal: each query sees its last `window` keys
+					  (a sliding-window layer); 0: all of them */
+	bool chunked;                  /* with window: the keys of its own chunk of `window` (Llama-4) */
 	bool fused;                    /* residual-rmsnorm, rmsnorm-linear: one kernel instead of two */
 	int passes;                    /* softmax reads of the input: 1, 2 (online, default) or 3 (safe) */
 	double flops_per_element;      /* activation: default 1 */

@@ -48,6 +48,8 @@ static int step(const struct ridge_plan_input *in, const struct ridge_plan_confi
 		.context = context,
 		.tp = cfg->gpus,
 		.weights = in->dtype_storage[cfg->dtype_index],
+		.expert_weights = in->dtype_expert_storage[cfg->dtype_index],
+		.embedding_weights = in->dtype_embedding_storage[cfg->dtype_index],
 		.kv = in->kv,
 		.compute_dtype = compute_dtype(pg->gpu, in->dtype_storage[cfg->dtype_index].bytes),
 		.launch = serve_launch(cfg->launch),

@@ -39,6 +39,10 @@ struct ridge_plan_input {
 	int gpu_count;
 	char dtype_names[RIDGE_PLAN_MAX_DTYPES][16];
 	struct ridge_storage dtype_storage[RIDGE_PLAN_MAX_DTYPES]; /* weight storage, with its scales */
+	/* a checkpoint's routed experts' and embedding storage where they differ
+	 * (serve.h; bytes 0: as dtype_storage) */
+	struct ridge_storage dtype_expert_storage[RIDGE_PLAN_MAX_DTYPES];
+	struct ridge_storage dtype_embedding_storage[RIDGE_PLAN_MAX_DTYPES];
 	int dtype_count;
 	struct ridge_storage kv;      /* per cached element */
 	double kernels_per_layer;     /* launches per layer per step; 0: the modelled sequence's */

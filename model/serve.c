@@ -49,6 +49,8 @@ struct pricer {
 	struct ridge_serve_result *out;
 	double e;            /* bytes per element of the compute dtype */
 	double w;            /* stored bytes per weight element */
+	double w_expert;     /* of a routed expert's weights */
+	double w_embedding;  /* of the input table and the LM head */
 	double kv;           /* stored bytes per cache element */
 	double flops, bytes; /* per GPU, the whole step */
 	char *err;
@@ -96,6 +98,7 @@ static struct ridge_serve_kernel *time_kernel(struct pricer *p, const char *name
 	}
 	snprintf(k->name, sizeof k->name, "%s", name);
 	k->kernel = shape->kernel;
+	k->layer_kernel = -1;
 	return k;
 }
 
@@ -174,15 +177,21 @@ static void split_gemm(const struct ridge_workload_gemm *g, double tp, double *n
 }
 
 /* A weight GEMM of m rows on one GPU: the weights in their storage type. */
+/* Stored bytes per element of a GEMM's weights: its tensor group's storage. */
+static double weight_storage(const struct pricer *p, const struct ridge_workload_gemm *g)
+{
+	return g->expert ? p->w_expert : g->per_step ? p->w_embedding : p->w;
+}
+
 static int price_gemm(struct pricer *p, const struct ridge_workload_gemm *g, double m, double count)
 {
-	double n, k;
+	double n, k, w = weight_storage(p, g);
 	split_gemm(g, p->req->tp, &n, &k);
 	m = ceil(m);
 	struct ridge_kernel_shape s = shape_of(p, m < SKINNY_ROWS ? RIDGE_KERNEL_GEMV : RIDGE_KERNEL_GEMM, m, n, k);
-	double weights = n * k * p->w;
+	double weights = n * k * w;
 	p->out->weight_bytes += count * p->req->tp * weights;
-	if (p->w == p->e)
+	if (w == p->e)
 		return price(p, g->name, &s, count, -1, -1, 0);
 	double y = m * n * p->e;
 	return price(p, g->name, &s, count, 2 * m * n * k, m * k * p->e + weights + y, y);
@@ -210,7 +219,7 @@ static int price_grouped_gemm(struct pricer *p, const struct ridge_workload_gemm
 	if (timing_grouped_quantization(p->req->gpu, experts, rows, n, &kernel->time, p->err, p->err_len))
 		return -1;
 	kernel->groups = experts;
-	double weights = experts * n * k * p->w;
+	double weights = experts * n * k * weight_storage(p, g);
 	p->out->weight_bytes += count * p->req->tp * weights;
 	double y = routed_rows * n * p->e;
 	account(p, kernel, count, flops, routed_rows * k * p->e + weights + y, y);
@@ -238,7 +247,7 @@ struct attention_sizes {
 	double heads, kv_heads; /* per GPU */
 	double qk, v;           /* head widths */
 	double cache_elements;  /* per token per layer per GPU */
-	double context;         /* tokens a query attends to (the sliding window caps it) */
+	double context;         /* tokens a query of a global layer attends to */
 };
 
 static void attention_sizes(const struct ridge_serve_request *req, const struct ridge_kv_layout *kv,
@@ -250,7 +259,7 @@ static void attention_sizes(const struct ridge_serve_request *req, const struct 
 	a->qk = (double)workload_qk_head_dim(m);
 	a->v = (double)workload_v_head_dim(m);
 	a->cache_elements = kv->elements_per_token_layer_per_gpu;
-	a->context = m->sliding_window > 0 ? fmin(req->context, (double)m->sliding_window) : req->context;
+	a->context = req->context;
 }
 
 /* A per-head decode attention kernel (--impl per-head) runs one CTA per
@@ -285,7 +294,7 @@ static int stream_limit(struct pricer *p, struct ridge_serve_kernel *k, double u
  * FLOPs 2 B H C (d_qk + d_v) = 4 B H d C for equal widths; MLA attends in
  * the latent (absorbed form): 2 B H C ((kv_lora + rope) + kv_lora). Bytes:
  * the cache read once in its storage type, q read and the output written. */
-static int price_decode_attention(struct pricer *p, const struct attention_sizes *a, double count)
+static int price_decode_attention(struct pricer *p, const char *name, const struct attention_sizes *a, double count)
 {
 	const struct ridge_workload_model *m = p->req->model;
 	double B = p->req->batch, C = a->context;
@@ -304,7 +313,7 @@ static int price_decode_attention(struct pricer *p, const struct attention_sizes
 	s.heads = a->heads;
 	s.kv_heads = a->heads;
 	s.head_dim = a->qk;
-	if (price(p, "attention", &s, count, flops, cache + q + o, o))
+	if (price(p, name, &s, count, flops, cache + q + o, o))
 		return -1;
 	return stream_limit(p, &p->out->kernels[p->out->kernel_count - 1], B * a->kv_heads, cache, count);
 }
@@ -312,19 +321,59 @@ static int price_decode_attention(struct pricer *p, const struct attention_sizes
 /* Prefill attention: causal FlashAttention over the prompt, the shape's own
  * counts (S (S+1) / 2 pairs per head). MLA runs it with the decompressed
  * heads (qk_nope + qk_rope wide). */
-static int price_prefill_attention(struct pricer *p, const struct attention_sizes *a, double count)
+static int price_prefill_attention(struct pricer *p, const char *name, const struct attention_sizes *a, bool local,
+				   double count)
 {
+	const struct ridge_workload_model *m = p->req->model;
 	struct ridge_kernel_shape s = shape_of(p, RIDGE_KERNEL_FLASH_ATTENTION, 0, 0, 0);
+	if (local) {
+		s.window = (double)m->sliding_window;
+		s.chunked = m->chunked_attention;
+	}
 	s.batch = p->req->batch;
 	s.seq = p->req->context;
 	s.heads = a->heads;
 	s.kv_heads = fmod(a->heads, a->kv_heads) == 0 ? a->kv_heads : a->heads;
 	s.head_dim = a->qk;
 	s.causal = true;
-	int rc = price(p, "attention", &s, count, -1, -1, 0);
+	int rc = price(p, name, &s, count, -1, -1, 0);
 	if (rc == 0)
 		p->out->attention_flops += count * p->req->tp * p->out->kernels[p->out->kernel_count - 1].flops;
 	return rc;
+}
+
+/* Tokens a decode query of a sliding-window layer attends to at `context`:
+ * the window's (min(context, W)); chunked, its own chunk's so far,
+ * ((context - 1) mod W) + 1. */
+static double local_context(const struct ridge_workload_model *m, double context)
+{
+	double W = (double)m->sliding_window;
+	return m->chunked_attention ? fmod(context - 1, W) + 1 : fmin(context, W);
+}
+
+/* Attention over the layer plan: the global layers' kernel and the
+ * sliding-window layers' (count split by their share of the layers); one
+ * kind alone keeps the name "attention". */
+static int price_attention_plan(struct pricer *p, const struct attention_sizes *a, double count)
+{
+	const struct ridge_workload_model *m = p->req->model;
+	double L = (double)m->layers, local = (double)workload_local_layers(m), global = L - local;
+	bool both = local > 0 && global > 0;
+	bool decode = p->req->phase == RIDGE_PHASE_DECODE;
+	if (global > 0 &&
+	    (decode ? price_decode_attention(p, both ? "attention (global)" : "attention", a, count * global / L)
+		    : price_prefill_attention(p, both ? "attention (global)" : "attention", a, false,
+					      count * global / L)))
+		return -1;
+	if (local == 0)
+		return 0;
+	char name[48];
+	snprintf(name, sizeof name, both ? "attention (%s %lld)" : "attention",
+		 m->chunked_attention ? "chunk" : "window", m->sliding_window);
+	struct attention_sizes windowed = *a;
+	windowed.context = local_context(m, a->context);
+	return decode ? price_decode_attention(p, name, &windowed, count * local / L)
+		      : price_prefill_attention(p, name, a, true, count * local / L);
 }
 
 /* Rows a kernel of the layer sees: the tokens; a routed expert's kernel in
@@ -388,8 +437,7 @@ static int price_layer(struct pricer *p, const struct ridge_workload_gemm *g, co
 			break;
 		}
 		case RIDGE_OP_ATTENTION:
-			rc = req->phase == RIDGE_PHASE_DECODE ? price_decode_attention(p, a, count)
-							      : price_prefill_attention(p, a, count);
+			rc = price_attention_plan(p, a, count);
 			break;
 		case RIDGE_OP_ROUTER: {
 			struct ridge_kernel_shape s =
@@ -420,6 +468,7 @@ static int price_layer(struct pricer *p, const struct ridge_workload_gemm *g, co
 		for (int j = first; j < p->out->kernel_count; j++) {
 			p->out->kernels[j].routed = k->routed;
 			p->out->kernels[j].moe_impl = req->moe_impl;
+			p->out->kernels[j].layer_kernel = i;
 		}
 	}
 	return 0;
@@ -458,11 +507,15 @@ static double launch_time(const struct ridge_serve_request *req, const struct ri
 			if (layers * lk[i].instances <= 0)
 				continue; /* not priced: no entry */
 			bool runs = lk[i].moe ? !is_dense : lk[i].dense ? is_dense : true;
+			/* the entry's kernels (attention: global and sliding-window
+			 * layers' in their shares), one launch */
+			double t = 0;
+			for (; j < layer_kernels_end && k[j].layer_kernel == i; j++)
+				t += k[j].predicted_s * k[j].count / (layers * lk[i].instances);
 			if (runs) {
 				host += lk[i].instances * t_launch;
-				device = fmax(device, host) + lk[i].instances * k[j].predicted_s;
+				device = fmax(device, host) + lk[i].instances * t;
 			}
-			j++;
 		}
 		/* the extra element-wise kernels of --kernels-per-layer, if any */
 		for (; j < layer_kernels_end; j++) {
@@ -527,12 +580,15 @@ static int check_request(const struct ridge_serve_request *r, char *err, size_t 
 		if (!(isfinite(need[i].v) && need[i].v >= 1 && need[i].v == floor(need[i].v) && need[i].v <= 1e12))
 			return model_fail(err, err_len, "%s must be a whole number from 1 to 1e12, not %g",
 					  need[i].what, need[i].v);
-	const struct ridge_storage *st[2] = { &r->weights, &r->kv };
-	for (int i = 0; i < 2; i++)
-		if (!(st[i]->bytes > 0 && isfinite(st[i]->bytes) && st[i]->group >= 0 && isfinite(st[i]->group) &&
-		      st[i]->scale_bytes >= 0 && isfinite(st[i]->scale_bytes)))
+	const struct ridge_storage *st[4] = { &r->weights, &r->kv, &r->expert_weights, &r->embedding_weights };
+	static const char *const what[4] = { "weight", "KV", "expert weight", "embedding" };
+	for (int i = 0; i < 4; i++) {
+		bool unset = i >= 2 && st[i]->bytes == 0 && st[i]->group == 0 && st[i]->scale_bytes == 0;
+		if (!unset && !(st[i]->bytes > 0 && isfinite(st[i]->bytes) && st[i]->group >= 0 &&
+				isfinite(st[i]->group) && st[i]->scale_bytes >= 0 && isfinite(st[i]->scale_bytes)))
 			return model_fail(err, err_len, "%s storage: bytes must be > 0, group and scale bytes >= 0",
-					  i ? "KV" : "weight");
+					  what[i]);
+	}
 	if (!serve_moe_impl_name(r->moe_impl))
 		return model_fail(err, err_len, "unknown MoE implementation %d", (int)r->moe_impl);
 	if (!(isfinite(r->kernels_per_layer) && r->kernels_per_layer >= 0 && r->kernels_per_layer <= 1e6))
@@ -554,10 +610,13 @@ int serve_step(const struct ridge_serve_request *req, struct ridge_serve_result 
 	if (check_request(req, err, err_len))
 		return -1;
 	const struct ridge_workload_model *m = req->model;
+	double w = serve_storage_bytes(&req->weights);
 	struct pricer p = { req,
 			    out,
 			    ridge_dtype_bytes(req->compute_dtype),
-			    serve_storage_bytes(&req->weights),
+			    w,
+			    req->expert_weights.bytes > 0 ? serve_storage_bytes(&req->expert_weights) : w,
+			    req->embedding_weights.bytes > 0 ? serve_storage_bytes(&req->embedding_weights) : w,
 			    serve_storage_bytes(&req->kv),
 			    0,
 			    0,
@@ -588,7 +647,7 @@ int serve_step(const struct ridge_serve_request *req, struct ridge_serve_result 
 	/* the input embedding: B (or B x S) rows gathered from the table */
 	if (price_elementwise(&p, "embedding", tokens, h, false, 1))
 		return -1;
-	out->weight_bytes += tokens * h * p.w;
+	out->weight_bytes += tokens * h * p.w_embedding;
 	int first_layer_kernel = out->kernel_count;
 	if (price_layer(&p, g, lk, nk, &a, tokens, touched, &kv))
 		return -1;
@@ -645,16 +704,16 @@ int serve_step(const struct ridge_serve_request *req, struct ridge_serve_result 
 		double n, k;
 		split_gemm(&g[i], tp, &n, &k);
 		if (!(m->tied_embeddings && g[i].per_step))
-			stored += n * k * g[i].instances * g[i].layers * p.w;
+			stored += n * k * g[i].instances * g[i].layers * weight_storage(&p, &g[i]);
 	}
-	stored += ceil((double)m->vocab / tp) * h * p.w + (2 * L + 1) * h * p.e;
+	stored += ceil((double)m->vocab / tp) * h * p.w_embedding + (2 * L + 1) * h * p.e;
 	out->weights_stored_per_gpu = stored;
-	double cached_tokens = req->phase == RIDGE_PHASE_DECODE ? a.context : req->context;
-	out->kv_cache_per_gpu = B * cached_tokens * out->kv_bytes_per_token_per_gpu;
+	/* one request's cache: every layer's tokens (the layer plan), per GPU */
+	double per_request = workload_cached_layer_tokens(m, req->context) * kv.elements_per_token_layer_per_gpu * p.kv;
+	out->kv_cache_per_gpu = B * per_request;
 	out->memory_required_per_gpu = stored + out->kv_cache_per_gpu;
 	out->memory_available_per_gpu = ridge_gpu_usable_memory(req->gpu);
 	out->fits = out->memory_available_per_gpu == 0 || out->memory_required_per_gpu <= out->memory_available_per_gpu;
-	double per_request = cached_tokens * out->kv_bytes_per_token_per_gpu;
 	out->max_batch = out->memory_available_per_gpu > stored
 				 ? floor((out->memory_available_per_gpu - stored) / per_request)
 				 : 0;

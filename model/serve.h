@@ -14,6 +14,10 @@
  *                 done: host-bound steps take the host's time
  *     graph       one graph launch + kernels x launch.graph_node
  *     persistent  one launch
+ *   layer plan    attention priced per kind of layer (workload.h): global
+ *                 layers at the whole context, sliding-window layers at
+ *                 min(context, window) (chunked: the keys of the request's
+ *                 own chunk); the cache of each kind kept accordingly
  *   decode attention  one CTA per (request, KV head): with fewer such units
  *                 than SMs the kernel takes at least waves x (its cache /
  *                 units) / timing.<slot>.cta_bandwidth
@@ -80,6 +84,11 @@ struct ridge_serve_request {
 	double context; /* decode: tokens in each request's cache; prefill: prompt tokens per request */
 	double tp;      /* tensor-parallel GPUs: weights and heads split over them */
 	struct ridge_storage weights, kv;
+	/* A checkpoint that stores tensor groups differently (gpt-oss: MXFP4
+	 * experts, bf16 attention; DeepSeek-V3: fp8 layers, bf16 embedding):
+	 * the routed experts' and the embedding / LM head's storage. bytes 0:
+	 * as weights. */
+	struct ridge_storage expert_weights, embedding_weights;
 	enum ridge_dtype compute_dtype; /* what the GEMMs and attention compute in (bf16) */
 	enum ridge_launch_mode launch;
 	enum ridge_moe_impl moe_impl; /* the routed experts' kernels (MoE models) */
@@ -111,7 +120,9 @@ struct ridge_serve_kernel {
 	bool stream_bound;        /* decode attention: fewer units than SMs, one CTA's stream rate binds */
 	bool routed;              /* a routed expert's kernel (moe_impl says how it ran) */
 	enum ridge_moe_impl moe_impl;
-	double groups; /* a grouped GEMM: the experts in its one launch (the expectation); 0 otherwise */
+	double groups;    /* a grouped GEMM: the experts in its one launch (the expectation); 0 otherwise */
+	int layer_kernel; /* the workload_layer_kernels entry it prices (one entry may take two:
+			     attention over global and over sliding-window layers); -1: a step kernel */
 	struct ridge_kernel_time time;
 };
 
@@ -147,7 +158,7 @@ struct ridge_serve_result {
 	double usd_per_million_tokens;
 	/* memory per GPU */
 	double weights_stored_per_gpu;
-	double kv_cache_per_gpu; /* batch x context x the GPU's KV per token */
+	double kv_cache_per_gpu; /* batch x the GPU's KV bytes of one request (every layer's cached tokens) */
 	double memory_required_per_gpu, memory_available_per_gpu;
 	bool fits;
 	double max_batch; /* the largest batch whose cache fits beside the weights (0: the weights do not) */

@@ -43,6 +43,14 @@ int workload_resolve(struct ridge_workload_model *m, char *err, size_t err_len)
 	if (m->dense_layers > m->layers)
 		return model_fail(err, err_len, "first_k_dense_replace (%lld) is more than num_hidden_layers (%lld)",
 				  m->dense_layers, m->layers);
+	if (m->local_layers < 0 || m->local_layers > m->layers)
+		return model_fail(err, err_len,
+				  "the layer plan has %lld sliding-window layers of num_hidden_layers %lld",
+				  m->local_layers, m->layers);
+	if (m->sliding_window == 0 && (m->local_layers > 0 || m->chunked_attention))
+		return model_fail(err, err_len, "the layer plan has sliding-window layers but no sliding_window");
+	if (m->sliding_window > 0 && m->local_layers == 0)
+		m->local_layers = m->layers;
 	if (m->kv_heads == 0)
 		m->kv_heads = m->heads;
 	if (check_dim("num_key_value_heads", m->kv_heads, true, err, err_len))
@@ -103,6 +111,27 @@ long long workload_v_head_dim(const struct ridge_workload_model *m)
 long long workload_moe_layers(const struct ridge_workload_model *m)
 {
 	return m->experts > 0 ? m->layers - m->dense_layers : 0;
+}
+
+long long workload_local_layers(const struct ridge_workload_model *m)
+{
+	return m->sliding_window > 0 ? (m->local_layers > 0 ? m->local_layers : m->layers) : 0;
+}
+
+long long workload_global_layers(const struct ridge_workload_model *m)
+{
+	return m->layers - workload_local_layers(m);
+}
+
+double workload_cached_tokens(const struct ridge_workload_model *m, bool local, double context)
+{
+	return local && m->sliding_window > 0 ? fmin(context, (double)m->sliding_window) : context;
+}
+
+double workload_cached_layer_tokens(const struct ridge_workload_model *m, double context)
+{
+	return (double)workload_global_layers(m) * context +
+	       (double)workload_local_layers(m) * workload_cached_tokens(m, true, context);
 }
 
 /* ---- GEMMs ---- */
@@ -217,11 +246,23 @@ int workload_params(const struct ridge_workload_model *m, struct ridge_workload_
 		else
 			attention += w;
 	}
+	/* Parameters no GEMM multiplies: biases, gpt-oss's sinks, MLA's latent norms. */
+	double extras = 0;
 	if (m->qkv_bias && !m->mla)
-		attention += (double)(m->heads + 2 * m->kv_heads) * (double)m->head_dim;
+		extras += (double)(m->heads + 2 * m->kv_heads) * (double)m->head_dim;
+	if (m->o_bias)
+		extras += h;
+	if (m->attention_sinks)
+		extras += (double)m->heads;
 	if (m->mla) /* the RMSNorms on the compressed q and kv latents */
-		attention += (double)m->q_lora_rank + (double)m->kv_lora_rank;
+		extras += (double)m->q_lora_rank + (double)m->kv_lora_rank;
+	attention += extras;
+	if (m->expert_bias && m->experts > 0) {
+		expert += 2 * (double)m->expert_intermediate + h; /* gate/up's and down's biases */
+		router += (double)m->experts;
+	}
 	out->attention_per_layer = attention;
+	out->attention_extras_per_layer = extras;
 	out->dense_mlp_per_layer = dense_mlp;
 	out->expert = expert;
 	out->shared_per_layer = shared;
@@ -238,12 +279,11 @@ int workload_params(const struct ridge_workload_model *m, struct ridge_workload_
 		      out->embedding + out->lm_head + out->final_norm;
 	/* The LM head multiplies whether or not it is tied to the table. */
 	double head = (double)m->vocab * h;
-	out->matmul_active =
-		L * attention + dense_layers * dense_mlp + moe_layers * (router + shared + k * expert) + head;
-	if (m->qkv_bias && !m->mla)
-		out->matmul_active -= L * (double)(m->heads + 2 * m->kv_heads) * (double)m->head_dim;
-	if (m->mla)
-		out->matmul_active -= L * ((double)m->q_lora_rank + (double)m->kv_lora_rank);
+	out->active_without_embedding = out->active - out->embedding + (m->tied_embeddings ? head : 0);
+	out->matmul_active = L * (attention - extras) + dense_layers * dense_mlp +
+			     moe_layers * (router + shared + k * expert) + head;
+	if (m->expert_bias && m->experts > 0) /* added, not multiplied */
+		out->matmul_active -= moe_layers * (k * (2 * (double)m->expert_intermediate + h) + E);
 	out->dense_weights = L * per_layer_common + dense_layers * dense_mlp + moe_layers * (router + shared) + head +
 			     out->final_norm;
 	if (!isfinite(out->total))

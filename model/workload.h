@@ -32,16 +32,26 @@ enum ridge_arch {
 
 /* One decoder, the keys of a Hugging Face config.json (0 or false: absent). */
 struct ridge_workload_model {
-	long long hidden;         /* hidden_size */
-	long long intermediate;   /* intermediate_size: the dense MLP (and DeepSeek's dense first layers) */
-	long long layers;         /* num_hidden_layers */
-	long long heads;          /* num_attention_heads */
-	long long kv_heads;       /* num_key_value_heads (default heads) */
-	long long head_dim;       /* head_dim (default hidden / heads; not used by MLA) */
-	long long vocab;          /* vocab_size */
-	bool tied_embeddings;     /* tie_word_embeddings: the LM head is the embedding table */
-	bool qkv_bias;            /* Qwen2's q/k/v biases, attention_bias */
-	long long sliding_window; /* 0: full attention */
+	long long hidden;       /* hidden_size */
+	long long intermediate; /* intermediate_size: the dense MLP (and DeepSeek's dense first layers) */
+	long long layers;       /* num_hidden_layers */
+	long long heads;        /* num_attention_heads */
+	long long kv_heads;     /* num_key_value_heads (default heads) */
+	long long head_dim;     /* head_dim (default hidden / heads; not used by MLA) */
+	long long vocab;        /* vocab_size */
+	bool tied_embeddings;   /* tie_word_embeddings: the LM head is the embedding table */
+	bool qkv_bias;          /* Qwen2's q/k/v biases, attention_bias */
+	bool o_bias;            /* o_proj has a bias too (gpt-oss; Llama's attention_bias) */
+	bool attention_sinks;   /* gpt-oss: one learned sink logit per query head and layer */
+
+	/* The layer plan (per-layer attention). local_layers of the layers attend
+	 * within the last sliding_window tokens (chunked: within their chunk of
+	 * sliding_window tokens, Llama-4), the other layers to the whole context.
+	 * Order does not change the arithmetic, so a count is the whole plan.
+	 * workload_resolve: a window with local_layers 0 is every layer local. */
+	long long sliding_window; /* 0: every layer attends to the whole context */
+	long long local_layers;
+	bool chunked_attention;
 
 	/* MoE (experts 0: dense) */
 	long long experts;             /* routed experts: num_local_experts / num_experts / n_routed_experts */
@@ -51,7 +61,10 @@ struct ridge_workload_model {
 					  Qwen-MoE shared_expert_intermediate_size, DeepSeek
 					  n_shared_experts x moe_intermediate_size */
 	bool shared_expert_gate;       /* Qwen-MoE: a hidden x 1 sigmoid gate on the shared expert */
-	long long dense_layers;        /* first_k_dense_replace: leading layers with the dense MLP */
+	long long dense_layers;        /* layers with the dense MLP instead of experts: first_k_dense_replace,
+					  or those a MoE-layer step or list leaves dense (order does not
+					  change the arithmetic) */
+	bool expert_bias;              /* gpt-oss: the experts' gate/up and down biases and the router's */
 
 	/* MLA (DeepSeek-V2/V3) */
 	bool mla;
@@ -73,23 +86,40 @@ long long workload_v_head_dim(const struct ridge_workload_model *m);
 /* Layers with routed experts: layers - dense_layers (0 for dense models). */
 long long workload_moe_layers(const struct ridge_workload_model *m);
 
+/* The layer plan: layers attending within the window (0 without one) and
+ * to the whole context. */
+long long workload_local_layers(const struct ridge_workload_model *m);
+long long workload_global_layers(const struct ridge_workload_model *m);
+
+/* Tokens one request's layer keeps at `context` tokens: min(context,
+ * window) for a local layer; the whole context for a global one. */
+double workload_cached_tokens(const struct ridge_workload_model *m, bool local, double context);
+
+/* Tokens a request keeps summed over every layer at `context` tokens
+ * (global layers x context + local layers x min(context, window)); the cache
+ * bytes are this x the bytes of one token in one layer. */
+double workload_cached_layer_tokens(const struct ridge_workload_model *m, double context);
+
 /* ---- parameters ---- */
 
 struct ridge_workload_params {
-	double attention_per_layer; /* projections (+ biases, MLA's latent norms) */
-	double dense_mlp_per_layer; /* 3 h ff */
-	double expert;              /* one routed expert: 3 h ff_expert */
-	double shared_per_layer;    /* shared expert MLP (+ its gate) */
-	double router_per_layer;    /* h x E */
-	double norms_per_layer;     /* 2 h */
-	double embedding;           /* V h: the input table */
-	double lm_head;             /* V h, 0 when tied */
-	double final_norm;          /* h */
-	double total;               /* every parameter stored */
-	double active;              /* used per token: top-k experts, the embedding row counted as the table */
-	double matmul_active;       /* multiplied per token (2 FLOPs each): active without the input
+	double attention_per_layer;        /* projections (+ biases, MLA's latent norms) */
+	double dense_mlp_per_layer;        /* 3 h ff */
+	double expert;                     /* one routed expert: 3 h ff_expert */
+	double shared_per_layer;           /* shared expert MLP (+ its gate) */
+	double router_per_layer;           /* h x E */
+	double norms_per_layer;            /* 2 h */
+	double embedding;                  /* V h: the input table */
+	double lm_head;                    /* V h, 0 when tied */
+	double final_norm;                 /* h */
+	double total;                      /* every parameter stored */
+	double active;                     /* used per token: top-k experts, the embedding row counted as the table */
+	double active_without_embedding;   /* active less the input table (what gpt-oss's card calls
+					    active; the LM head stays) */
+	double attention_extras_per_layer; /* of attention_per_layer: biases, sinks, MLA's latent norms */
+	double matmul_active;              /* multiplied per token (2 FLOPs each): active without the input
 				       table (a gather) and the norms; the LM head included */
-	double dense_weights;       /* read by every step whatever the routing: attention, dense MLPs,
+	double dense_weights;              /* read by every step whatever the routing: attention, dense MLPs,
 				       shared experts, routers, norms, LM head (without the input table) */
 };
 

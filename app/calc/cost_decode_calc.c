@@ -20,6 +20,10 @@
 /* Rows decode and prefill share, as X-macro lines for a table whose index
  * names start P (SERVE_ROWS(X, DECODE): DECODE_TP, DECODE_LAUNCH, ...). */
 #define SERVE_ROWS(X, P)                                                                                                                                                 \
+	X(P##_ASSUME_FAMILY,                                                                                                                                             \
+	  PARAM_TEXT_ROW(                                                                                                                                                \
+		  "assume_family", .metavar = "TYPE",                                                                                                                    \
+		  .help = "--model: read the config as this family knowingly (llama): a hybrid or unknown architecture ridge would refuse"))                             \
 	X(P##_TP, PARAM_INT("tp", 1, PARAM_COUNT_MAX, .metavar = "T",                                                                                                    \
 			    .help = "--model: tensor-parallel GPUs per replica (default --gpus)"))                                                                       \
 	X(P##_LAUNCH,                                                                                                                                                    \
@@ -414,7 +418,7 @@ const struct calc calc_cost_prefill = {
 		.moe_impl = P##_MOE_IMPL, .efficiency = P##_EFFICIENCY, .fixed_cost = P##_FIXED_COST,                  \
 		.communication_ms = P##_COMMUNICATION_MS, .expert_parallel = P##_EXPERT_PARALLEL,                      \
 		.comm_overlap = P##_COMM_OVERLAP, .network_bw = P##_NETWORK_BW, .price = P##_PRICE, .sweep = (sweep_), \
-		.explain = P##_EXPLAIN                                                                                 \
+		.explain = P##_EXPLAIN, .assume_family = P##_ASSUME_FAMILY                                             \
 	}
 const struct serve_params serve_decode_params =
 	SERVE_PARAMS_OF(DECODE, RIDGE_PHASE_DECODE, DECODE_CONTEXT, DECODE_SWEEP);

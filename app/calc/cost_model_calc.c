@@ -61,15 +61,20 @@ static int storage(struct calc_input *in, int param, int group_param, struct rid
 
 /* The config, read and resolved; its warnings go to the status (command
  * line) and into the result. */
-static int load_model(struct calc_input *in, int model, struct app_model_config *config, char *path, size_t path_len,
-		      cJSON *o)
+static int load_model(struct calc_input *in, int model, int assume_param, struct app_model_config *config, char *path,
+		      size_t path_len, cJSON *o)
 {
 	const char *file = params_text(in->values, model);
+	const char *assume = params_text(in->values, assume_param);
+	if (assume && !app_model_assume_ok(assume, in->st)) {
+		in->err[0] = '\0'; /* said */
+		return -1;
+	}
 	if (in->item)
 		eval_item_path(in->item, file, path, path_len);
 	else
 		snprintf(path, path_len, "%s", file);
-	if (app_model_config_load(path, config, in->st) != 0) {
+	if (app_model_config_load_as(path, assume, config, in->st) != 0) {
 		if (in->item)
 			return calc_fail(in, "%s: cannot use '%s' (above)", params_where(in->values, model), file);
 		in->err[0] = '\0'; /* the loader said why */
@@ -147,6 +152,45 @@ static int serve_communication(struct calc_input *in, const struct serve_params 
 	return 0;
 }
 
+/* A quantized checkpoint's storage per tensor group (quantization_config)
+ * when --weight-dtype does not say; --weight-dtype overrides it, with a
+ * warning. In o["weight_storage"]: each group and where it came from. */
+static void checkpoint_storage(struct calc_input *in, const struct serve_params *p,
+			       const struct app_model_config *config, struct ridge_serve_request *req, cJSON *o)
+{
+	const struct app_model_extras *x = &config->extras;
+	const struct param_values *v = in->values;
+	cJSON *ws = cJSON_AddObjectToObject(o, "weight_storage");
+	if (!x->quantized) {
+		cJSON_AddStringToObject(ws, "source", params_has(v, p->weight_dtype) ? "--weight-dtype" : "default");
+		return;
+	}
+	if (params_has(v, p->weight_dtype)) {
+		cJSON_AddStringToObject(ws, "source", "--weight-dtype");
+		char note[300];
+		snprintf(note, sizeof note, "%s %s overrides the checkpoint's %s (experts %s, layers %s)",
+			 params_where(v, p->weight_dtype), params_text(v, p->weight_dtype), x->quant_note,
+			 x->experts.name, x->dense.name);
+		if (!in->item)
+			app_warning(in->st, "%s", note);
+		cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(o, "warnings"), cJSON_CreateString(note));
+		return;
+	}
+	req->weights = x->dense.storage;
+	req->expert_weights = x->experts.storage;
+	req->embedding_weights = x->embedding.storage;
+	cJSON_AddStringToObject(ws, "source", x->quant_note);
+	cJSON_AddStringToObject(ws, "dense", x->dense.name);
+	cJSON_AddStringToObject(ws, "experts", x->experts.name);
+	cJSON_AddStringToObject(ws, "embedding", x->embedding.name);
+	/* weight_dtype: the storage of most of the weights (the experts' in a MoE model) */
+	const char *main = req->model->experts > 0 ? x->experts.dtype : x->dense.dtype;
+	cJSON_ReplaceItemInObjectCaseSensitive(o, "weight_dtype", cJSON_CreateString(main));
+	const struct ridge_storage *most = req->model->experts > 0 ? &req->expert_weights : &req->weights;
+	cJSON_ReplaceItemInObjectCaseSensitive(o, "weight_dtype_bytes", cJSON_CreateNumber(serve_storage_bytes(most)));
+	cJSON_ReplaceItemInObjectCaseSensitive(o, "weight_dtype_group", cJSON_CreateNumber(most->group));
+}
+
 int serve_request_from(struct calc_input *in, const struct serve_params *p, struct app_model_config *config,
 		       struct ridge_serve_request *req, double *replicas, cJSON *o)
 {
@@ -154,7 +198,7 @@ int serve_request_from(struct calc_input *in, const struct serve_params *p, stru
 	memset(req, 0, sizeof *req);
 	char path[1024];
 	enum ridge_serve_phase phase = p->phase;
-	if (load_model(in, p->model, config, path, sizeof path, o) != 0)
+	if (load_model(in, p->model, p->assume_family, config, path, sizeof path, o) != 0)
 		return -1;
 	req->model = &config->workload;
 	req->gpu = in->gpu;
@@ -170,6 +214,7 @@ int serve_request_from(struct calc_input *in, const struct serve_params *p, stru
 	if (storage(in, p->weight_dtype, p->weight_group, &req->weights, o) ||
 	    storage(in, p->kv_dtype, p->kv_group, &req->kv, o))
 		return -1;
+	checkpoint_storage(in, p, config, req, o);
 	const char *compute = params_text(v, p->compute_dtype);
 	req->compute_dtype = RIDGE_BF16;
 	if (compute && !ridge_dtype_parse(compute, &req->compute_dtype))

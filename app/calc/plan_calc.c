@@ -24,6 +24,8 @@
 #define PLAN_PARAMS(X)                                                                                                \
 	X(PLAN_MODEL, PARAM_TEXT_ROW("model", .flags = PARAM_REQUIRED, .metavar = "FILE",                             \
 				     .help = "model config (Hugging Face config.json or YAML)"))                      \
+	X(PLAN_ASSUME_FAMILY, PARAM_TEXT_ROW("assume_family", .metavar = "TYPE",                                      \
+					     .help = "read the config as this family knowingly (llama)"))             \
 	X(PLAN_TPOT, PARAM_NUM("tpot", RIDGE_UNIT_SECONDS, 0, PARAM_HOUR_S, .flags = PARAM_REQUIRED | PARAM_OPEN_LO,  \
 			       .metavar = "T", .help = "time per output token limit (50ms)",                          \
 			       .range = "greater than 0, at most 3600 s"))                                            \
@@ -36,8 +38,10 @@
 	  PARAM_TEXT_ROW("gpu", .metavar = "GPU,...", .help = "GPU types to consider (default " APP_DEFAULT_GPU ")")) \
 	X(PLAN_PRICE, PARAM_TEXT_ROW("price", .metavar = "GPU=USD,...",                                               \
 				     .help = "USD per GPU-hour for a GPU (default: its hwdb price)"))                 \
-	X(PLAN_WEIGHT_DTYPE, PARAM_TEXT_ROW("weight_dtype", .metavar = "DT,...",                                      \
-					    .help = "weight storage types to consider (default bf16)"))               \
+	X(PLAN_WEIGHT_DTYPE,                                                                                          \
+	  PARAM_TEXT_ROW("weight_dtype", .metavar = "DT,...",                                                         \
+			 .help = "weight storage types to consider: checkpoint (the config's quantization_config; "   \
+				 "the default when it has one) or bf16 fp8 int4 ... (default bf16)"))                 \
 	X(PLAN_KV_DTYPE, PARAM_TEXT_ROW("kv_dtype", .metavar = "DT", .help = "KV-cache storage (default bf16)"))      \
 	X(PLAN_KERNELS_PER_LAYER,                                                                                     \
 	  PARAM_INT("kernels_per_layer", 1, PARAM_COUNT_MAX, .metavar = "K",                                          \
@@ -186,10 +190,26 @@ static int read_storage(const struct param_values *v, int param, const char *nam
 	return 0;
 }
 
-static int read_dtypes(const struct param_values *v, struct ridge_plan_input *in, struct app_status *st)
+/* "checkpoint": the config's own storage per tensor group (quantization_config). */
+static void checkpoint_dtype(const struct app_model_config *cfg, struct ridge_plan_input *in, int i)
+{
+	const struct app_model_extras *x = &cfg->extras;
+	if (!x->quantized) {
+		in->dtype_storage[i] = (struct ridge_storage){ 2, 0, 0 };
+		return;
+	}
+	in->dtype_storage[i] = x->dense.storage;
+	in->dtype_expert_storage[i] = x->experts.storage;
+	in->dtype_embedding_storage[i] = x->embedding.storage;
+}
+
+static int read_dtypes(const struct param_values *v, const struct app_model_config *cfg, struct ridge_plan_input *in,
+		       struct app_status *st)
 {
 	char names[RIDGE_PLAN_MAX_DTYPES][RIDGE_TEXT];
-	const char *list = params_has(v, PLAN_WEIGHT_DTYPE) ? params_text(v, PLAN_WEIGHT_DTYPE) : "bf16";
+	const char *list = params_has(v, PLAN_WEIGHT_DTYPE) ? params_text(v, PLAN_WEIGHT_DTYPE)
+			   : cfg->extras.quantized          ? "checkpoint"
+							    : "bf16";
 	int n = split_list(list, names, RIDGE_PLAN_MAX_DTYPES);
 	if (n < 1) {
 		app_error_flag(st, params_where(v, PLAN_WEIGHT_DTYPE), "'%s' is not a list of storage types (%s)", list,
@@ -197,7 +217,9 @@ static int read_dtypes(const struct param_values *v, struct ridge_plan_input *in
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
-		if (read_storage(v, PLAN_WEIGHT_DTYPE, names[i], &in->dtype_storage[i], st) != 0)
+		if (strcmp(names[i], "checkpoint") == 0)
+			checkpoint_dtype(cfg, in, i);
+		else if (read_storage(v, PLAN_WEIGHT_DTYPE, names[i], &in->dtype_storage[i], st) != 0)
 			return -1;
 		snprintf(in->dtype_names[i], sizeof in->dtype_names[i], "%s", names[i]);
 	}
@@ -211,7 +233,8 @@ static int read_model(const struct param_values *v, struct app_model_config *cfg
 		      struct app_status *st)
 {
 	const char *path = params_text(v, PLAN_MODEL);
-	if (app_model_config_load(path, cfg, st) != 0)
+	const char *assume = params_text(v, PLAN_ASSUME_FAMILY);
+	if ((assume && !app_model_assume_ok(assume, st)) || app_model_config_load_as(path, assume, cfg, st) != 0)
 		return -1;
 	char err[400];
 	struct ridge_workload_model w;
@@ -442,7 +465,7 @@ int plan_command(FILE *out, const struct param_values *v, cJSON **json, struct a
 		app_error(st, "out of memory");
 		goto done;
 	}
-	if (read_model(v, cfg, in, st) != 0 || read_dtypes(v, in, st) != 0)
+	if (read_model(v, cfg, in, st) != 0 || read_dtypes(v, cfg, in, st) != 0)
 		goto done;
 	if (app_hw_open(&hw, params_text(v, PLAN_HWDB), params_text(v, PLAN_CALIBRATION), st) != 0)
 		goto done;

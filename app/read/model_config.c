@@ -95,56 +95,9 @@ static const struct {
 	const char *why;
 } unmodelled_keys[] = {
 	{ "num_nextn_predict_layers", 0, "multi-token-prediction modules are not counted" },
-	{ "mlp_only_layers", NAN, "per-layer dense MLPs are not modelled (every MoE layer is taken as MoE)" },
 	{ "moe_layer_freq", 1, "MoE layers at a frequency other than 1 are not modelled" },
-	{ "layer_types", NAN, "per-layer attention types (sliding/full alternation) are not modelled" },
-	{ "quantization_config", NAN, "the stored weight format is not read: give --weight-dtype" },
 	{ "n_group", 1, "device-limited (grouped) routing is taken as uniform top-k" },
 };
-
-/* The decoder families whose keys ridge reads completely, one row each (the
- * model_type list of the unknown-type warning is this table in this order),
- * and what each does that its keys do not say (app_model_family). */
-static const struct app_model_family families[] = {
-	{ .model_type = "llama", .swiglu_rule = true },
-	{ .model_type = "mistral" },
-	{ .model_type = "mixtral" },
-	/* Qwen2's q/k/v projections have biases (not a config key), and
-	 * Qwen2Config defaults use_sliding_window to false; so do its variants. */
-	{ .model_type = "qwen2", .prefix = true, .qkv_bias = true, .sliding_window_off = true },
-	{ .model_type = "qwen2_moe", .qkv_bias = true, .sliding_window_off = true },
-	{ .model_type = "qwen3" },
-	{ .model_type = "qwen3_moe" },
-	/* transformers' default for tie_word_embeddings is true, but each
-	 * decoder's config class sets its own: Gemma (and Gemma 2, 3) ties, the
-	 * others here do not. */
-	{ .model_type = "gemma", .prefix = true, .tied_embeddings = true },
-	{ .model_type = "deepseek_v2" },
-	{ .model_type = "deepseek_v3" },
-};
-#define FAMILY_COUNT (sizeof families / sizeof families[0])
-
-const struct app_model_family *app_model_family(const char *model_type)
-{
-	const char *type = model_type[0] ? model_type : "llama";
-	for (size_t i = 0; i < FAMILY_COUNT; i++)
-		if (strcmp(type, families[i].model_type) == 0)
-			return &families[i];
-	for (size_t i = 0; i < FAMILY_COUNT; i++)
-		if (families[i].prefix && strncmp(type, families[i].model_type, strlen(families[i].model_type)) == 0)
-			return &families[i];
-	return NULL;
-}
-
-/* "llama mistral ...": every family's model_type. */
-static const char *family_list(void)
-{
-	static char list[FAMILY_COUNT * 32];
-	size_t at = 0;
-	for (size_t i = 0; i < FAMILY_COUNT; i++)
-		at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", i ? " " : "", families[i].model_type);
-	return list;
-}
 
 struct reader {
 	const char *path;
@@ -154,7 +107,20 @@ struct reader {
 	bool flags[KEY_COUNT];    /* KIND_BOOL */
 	char text[KEY_COUNT][64]; /* KIND_TEXT */
 	bool present[sizeof unmodelled_keys / sizeof unmodelled_keys[0]];
+	struct app_model_extras extras; /* model_family.c's reading of the structured keys */
+	char defaulted[300];            /* "vocab_size 262208, head_dim 256": a nested model's class defaults */
+	char defaults_source[48];
 };
+
+/* The structured keys (model_family.c) of src (the language model) and root. */
+static int read_extras(struct reader *r, const cJSON *src, const cJSON *root)
+{
+	char why[400];
+	if (app_model_extras_read(src, root, &r->extras, why, sizeof why) == 0)
+		return 0;
+	app_error_at(r->st, r->path, 0, 0, "%s", why);
+	return -1;
+}
 
 /* value: the key's number, NAN when it is not one; null values never count.
  * An empty list (mlp_only_layers: []) is no different from absence. */
@@ -207,6 +173,24 @@ static int store_value(struct reader *r, int key, double value, const char *text
 	return 0;
 }
 
+/* The class defaults of a nested language model's missing keys, each
+ * named in r->defaulted. */
+static void apply_class_defaults(struct reader *r)
+{
+	const char *type = r->seen[KEY_MODEL_TYPE] ? r->text[KEY_MODEL_TYPE] : "";
+	for (int key = 0; key < KEY_COUNT; key++) {
+		double value;
+		const char *source;
+		if (r->seen[key] || !app_model_class_default(type, keys[key].name, &value, &source))
+			continue;
+		r->seen[key] = true;
+		r->values[key] = value;
+		size_t at = strlen(r->defaulted);
+		snprintf(r->defaulted + at, sizeof r->defaulted - at, "%s%s %g", at ? ", " : "", keys[key].name, value);
+		snprintf(r->defaults_source, sizeof r->defaults_source, "%s", source);
+	}
+}
+
 static const char *json_type_name(const cJSON *item)
 {
 	if (cJSON_IsString(item))
@@ -233,6 +217,12 @@ static int read_json(struct reader *r, const char *text, size_t len)
 				     (unsigned char)text[bad]);
 		return -1;
 	}
+	/* Python's json writes an infinite float as a bare Infinity
+	 * (Nemotron-H's time_step_limit); read as null, in place, so every
+	 * position stays where the file has it. */
+	char *copy = app_json_without_infinity(text, len);
+	if (copy)
+		text = copy;
 	const char *end = NULL;
 	cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
 	if (!root) {
@@ -243,6 +233,7 @@ static int read_json(struct reader *r, const char *text, size_t len)
 			app_error_at(r->st, r->path, line, col, "malformed JSON: unexpected end of file");
 		else
 			app_error_at(r->st, r->path, line, col, "malformed JSON near '%.12s'", at);
+		free(copy);
 		return -1;
 	}
 	char dup_path[256];
@@ -255,17 +246,26 @@ static int read_json(struct reader *r, const char *text, size_t len)
 		else
 			app_error_at(r->st, r->path, 0, 0, "'%s' is given twice", dup_path);
 		cJSON_Delete(root);
+		free(copy);
 		return -1;
 	}
 	if (!cJSON_IsObject(root)) {
 		app_error_at(r->st, r->path, 0, 0, "the top level must be a JSON object of config keys, not %s",
 			     cJSON_IsNumber(root) ? "a number" : json_type_name(root));
 		cJSON_Delete(root);
+		free(copy);
 		return -1;
 	}
+	/* A multimodal wrapper (Gemma 3, Llama 4, LLaVA) keeps the language
+	 * model under text_config: its keys, the top level's where it has none. */
+	const cJSON *src = root, *text_config = cJSON_GetObjectItemCaseSensitive(root, "text_config");
+	if (cJSON_IsObject(text_config))
+		src = text_config;
 	int rc = 0;
 	for (int k = 0; k < KEY_COUNT && rc == 0; k++) {
-		const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, keys[k].name);
+		const cJSON *item = cJSON_GetObjectItemCaseSensitive(src, keys[k].name);
+		if ((!item || cJSON_IsNull(item)) && src != root)
+			item = cJSON_GetObjectItemCaseSensitive(root, keys[k].name);
 		if (!item || cJSON_IsNull(item))
 			continue;
 		if (keys[k].kind == KIND_BOOL || keys[k].kind == KIND_TEXT) {
@@ -297,12 +297,17 @@ static int read_json(struct reader *r, const char *text, size_t len)
 			snprintf(shown, sizeof shown, "%.17g", item->valuedouble);
 		rc = store_value(r, k, item->valuedouble, shown, r->path);
 	}
-	for (const cJSON *item = root->child; item && rc == 0; item = item->next)
+	if (rc == 0 && src != root)
+		apply_class_defaults(r);
+	for (const cJSON *item = src->child; item && rc == 0; item = item->next)
 		if (item->string)
 			note_unmodelled(r, item->string, !cJSON_IsNull(item),
 					(cJSON_IsArray(item) || cJSON_IsObject(item)) && !item->child,
 					cJSON_IsNumber(item) ? item->valuedouble : NAN);
+	if (rc == 0)
+		rc = read_extras(r, src, root);
 	cJSON_Delete(root);
+	free(copy);
 	return rc;
 }
 
@@ -446,6 +451,56 @@ static int yaml_read_keys(struct reader *r, yaml_document_t *doc, const yaml_nod
 	return rc;
 }
 
+/* A YAML node as cJSON (plain scalars that read as numbers or booleans as
+ * those), for model_family.c's reading of the structured keys; the node
+ * count is already bounded (hwdb_yaml_expanded), and so is the depth. */
+static cJSON *yaml_to_json(yaml_document_t *doc, yaml_node_t *node, int depth)
+{
+	if (!node || depth > READ_MAX_YAML_NESTING)
+		return cJSON_CreateNull();
+	if (node->type == YAML_SCALAR_NODE) {
+		const char *text = (const char *)node->data.scalar.value;
+		if (node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+			return cJSON_CreateString(text);
+		if (yaml_null(node))
+			return cJSON_CreateNull();
+		if (strcmp(text, "true") == 0 || strcmp(text, "false") == 0)
+			return cJSON_CreateBool(text[0] == 't');
+		char *end = NULL;
+		double v = strtod(text, &end);
+		if (*text && end && *end == '\0' && strspn(text, "0123456789+-.eE") == strlen(text))
+			return cJSON_CreateNumber(v);
+		return cJSON_CreateString(text);
+	}
+	if (node->type == YAML_SEQUENCE_NODE) {
+		cJSON *list = cJSON_CreateArray();
+		for (yaml_node_item_t *i = node->data.sequence.items.start; list && i < node->data.sequence.items.top;
+		     i++)
+			cJSON_AddItemToArray(list, yaml_to_json(doc, yaml_document_get_node(doc, *i), depth + 1));
+		return list;
+	}
+	cJSON *map = cJSON_CreateObject();
+	for (yaml_node_pair_t *p = node->data.mapping.pairs.start; map && p < node->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(doc, p->key);
+		if (k && k->type == YAML_SCALAR_NODE)
+			cJSON_AddItemToObject(map, (const char *)k->data.scalar.value,
+					      yaml_to_json(doc, yaml_document_get_node(doc, p->value), depth + 1));
+	}
+	return map;
+}
+
+static int yaml_extras(struct reader *r, yaml_document_t *doc, yaml_node_t *root)
+{
+	cJSON *tree = yaml_to_json(doc, root, 0);
+	if (!tree) {
+		app_error(r->st, "out of memory reading '%s'", r->path);
+		return -1;
+	}
+	int rc = read_extras(r, tree, tree);
+	cJSON_Delete(tree);
+	return rc;
+}
+
 /* yaml_parser_load reads one document: keys after a "---" would be
  * dropped without a word. Returns -1 when the text holds another. */
 static int yaml_second_document(struct reader *r, yaml_parser_t *parser)
@@ -514,6 +569,8 @@ static int read_yaml(struct reader *r, const char *text, size_t len)
 		rc = -1;
 	} else {
 		rc = yaml_read_keys(r, &doc, root);
+		if (rc == 0)
+			rc = yaml_extras(r, &doc, root);
 	}
 	if (rc == 0 && root)
 		rc = yaml_second_document(r, &parser);
@@ -572,7 +629,7 @@ static int fill_workload(const struct reader *r, struct app_model_config *out)
 	w->vocab = whole(r, KEY_VOCAB);
 	/* What the family does that its keys do not say (families[]). */
 	static const struct app_model_family none = { .model_type = "" };
-	const struct app_model_family *family = app_model_family(type);
+	const struct app_model_family *family = app_model_family(out->assume_family[0] ? out->assume_family : type);
 	if (!family)
 		family = &none;
 	w->tied_embeddings = r->seen[KEY_TIE] ? r->flags[KEY_TIE] : family->tied_embeddings;
@@ -581,6 +638,9 @@ static int fill_workload(const struct reader *r, struct app_model_config *out)
 	if (family->sliding_window_off && !r->seen[KEY_USE_SLIDING])
 		sliding_used = false;
 	w->sliding_window = sliding_used ? whole(r, KEY_SLIDING_WINDOW) : 0;
+	w->o_bias = r->extras.attention_bias && !family->qkv_bias;
+	if (family->gpt_oss)
+		w->o_bias = w->attention_sinks = w->expert_bias = true;
 
 	static const int expert_keys[] = { KEY_LOCAL_EXPERTS, KEY_NUM_EXPERTS, KEY_ROUTED_EXPERTS };
 	int expert_key = first_seen(r, expert_keys, 3);
@@ -602,11 +662,12 @@ static int fill_workload(const struct reader *r, struct app_model_config *out)
 			w->shared_intermediate = whole(r, KEY_SHARED_EXPERTS) * w->expert_intermediate;
 		w->shared_expert_gate = r->seen[KEY_SHARED_INTERMEDIATE] && w->shared_intermediate > 0;
 		w->dense_layers = whole(r, KEY_FIRST_DENSE);
-		if (r->seen[KEY_SPARSE_STEP] && whole(r, KEY_SPARSE_STEP) != 1)
-			add_warning(out,
-				    "'decoder_sparse_step' %lld: MoE every %lld layers is not modelled; every layer is "
-				    "taken as MoE",
-				    whole(r, KEY_SPARSE_STEP), whole(r, KEY_SPARSE_STEP));
+		char why[300];
+		if (app_model_moe_layers(family, &r->extras, r->seen[KEY_SPARSE_STEP] ? whole(r, KEY_SPARSE_STEP) : 0,
+					 w, why, sizeof why) != 0) {
+			app_error_at(r->st, r->path, 0, 0, "%s", why);
+			return -1;
+		}
 	} else if (r->seen[KEY_EXPERTS_PER_TOK] && whole(r, KEY_EXPERTS_PER_TOK) > 0) {
 		app_error_at(r->st, r->path, 0, 0,
 			     "'num_experts_per_tok' is given without the experts (num_local_experts, num_experts or "
@@ -631,14 +692,36 @@ static int fill_workload(const struct reader *r, struct app_model_config *out)
 			}
 		w->head_dim = 0; /* MLA's head width is qk_nope + qk_rope */
 	}
-	bool known = strcmp(family->model_type, type) == 0;
-	if (!type[0])
+	char why[300];
+	if (app_model_layer_plan(family, &r->extras, w, out->layer_plan, sizeof out->layer_plan, out->plan_source,
+				 sizeof out->plan_source, why, sizeof why) != 0) {
+		app_error_at(r->st, r->path, 0, 0, "%s", why);
+		return -1;
+	}
+	app_model_vision_projector(&out->extras, (double)w->hidden);
+	if (strcmp(family->model_type, "phi3") == 0 && w->sliding_window > 0)
+		add_warning(out,
+			    "'sliding_window' %lld: applied to every layer, as transformers and vLLM do (vLLM PR "
+			    "#4380; its --disable-sliding-window caps the context at the window instead): "
+			    "docs/models/families.md",
+			    w->sliding_window);
+	if (r->defaulted[0])
+		add_warning(out, "text_config leaves out %s: %s's defaults, as transformers reads them", r->defaulted,
+			    r->defaults_source);
+	bool known = strcmp(family->model_type, type) == 0 || (family->prefix && type[0]);
+	if (out->assume_family[0])
+		add_warning(out,
+			    "read as '%s' (--assume-family): what only the config's own family has (%s) is not "
+			    "modelled",
+			    out->assume_family,
+			    r->extras.foreign_keys[0] ? r->extras.foreign_keys : "its model_type's rules");
+	else if (!type[0])
 		add_warning(out, "no 'model_type': read as a Llama-style decoder from the keys ridge knows");
 	else if (!known)
 		add_warning(out,
 			    "model_type '%s' is not one ridge knows (%s): read as a Llama-style decoder from the keys "
 			    "ridge knows",
-			    type, family_list());
+			    type, app_model_family_list());
 	for (size_t i = 0; i < sizeof unmodelled_keys / sizeof unmodelled_keys[0]; i++)
 		if (r->present[i])
 			add_warning(out, "'%s': %s", unmodelled_keys[i].name, unmodelled_keys[i].why);
@@ -647,17 +730,50 @@ static int fill_workload(const struct reader *r, struct app_model_config *out)
 
 int app_model_config_load(const char *path, struct app_model_config *out, struct app_status *st)
 {
+	return app_model_config_load_as(path, NULL, out, st);
+}
+
+int app_model_config_load_as(const char *path, const char *assume, struct app_model_config *out, struct app_status *st)
+{
 	size_t len = 0;
 	char *text = app_read_file(path, READ_MAX_MODEL_CONFIG_BYTES, "model config", &len, st);
 	if (!text)
 		return -1;
-	int rc = app_model_config_parse(path, text, len, out, st);
+	int rc = app_model_config_parse_as(path, assume, text, len, out, st);
 	free(text);
 	return rc;
 }
 
 int app_model_config_parse(const char *path, const char *text, size_t len, struct app_model_config *out,
 			   struct app_status *st)
+{
+	return app_model_config_parse_as(path, NULL, text, len, out, st);
+}
+
+/* A family ridge does not model (model_family.c's refused rows), or keys of
+ * layers it does not model (state-space, linear attention): refused, naming
+ * them, unless --assume-family reads it knowingly. */
+static int refuse_unmodelled(const struct reader *r, const char *type)
+{
+	const struct app_model_family *family = app_model_family(type);
+	const struct app_model_extras *x = &r->extras;
+	if (!(family && family->refused) && !x->foreign_keys[0] && !x->other_type[0])
+		return 0;
+	char what[300] = "";
+	if (x->foreign_keys[0])
+		snprintf(what, sizeof what, " (keys %s)", x->foreign_keys);
+	else if (x->other_type[0])
+		snprintf(what, sizeof what, " (layer_types '%s')", x->other_type);
+	app_error_at(r->st, r->path, 0, 0,
+		     "model_type '%s': %s%s is not modelled by ridge; --assume-family llama reads its attention and "
+		     "MLP keys as a dense decoder, knowingly",
+		     type[0] ? type : "(none)",
+		     family && family->refused ? family->refused : "layers other than attention and MLP", what);
+	return -1;
+}
+
+int app_model_config_parse_as(const char *path, const char *assume, const char *text, size_t len,
+			      struct app_model_config *out, struct app_status *st)
 {
 	/* By extension; otherwise a file whose first non-blank character is '{' is JSON. */
 	bool yaml = ends_with(path, ".yaml") || ends_with(path, ".yml");
@@ -668,6 +784,9 @@ int app_model_config_parse(const char *path, const char *text, size_t len, struc
 	struct reader r = { .path = path, .st = st };
 	int rc = yaml ? read_yaml(&r, text, len) : read_json(&r, text, len);
 	if (rc != 0)
+		return -1;
+	bool assumed = assume && assume[0];
+	if (!assumed && refuse_unmodelled(&r, r.seen[KEY_MODEL_TYPE] ? r.text[KEY_MODEL_TYPE] : ""))
 		return -1;
 
 	char missing[512] = "";
@@ -688,6 +807,9 @@ int app_model_config_parse(const char *path, const char *text, size_t len, struc
 	}
 	memset(out, 0, sizeof *out);
 	out->is_yaml = yaml;
+	out->extras = r.extras;
+	if (assumed)
+		snprintf(out->assume_family, sizeof out->assume_family, "%s", assume);
 	struct ridge_align_model *m = &out->model;
 	m->hidden_size = (long long)r.values[KEY_HIDDEN];
 	m->intermediate_size = (long long)r.values[KEY_INTERMEDIATE];

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 
+#include "model_family.h"
 #include "models.h"
 #include "workload.h"
 
@@ -30,32 +31,29 @@ struct app_model_config {
 	char model_type[64];
 	int warning_count;
 	char warnings[CLI_MODEL_MAX_WARNINGS][320];
+	/* the layer plan, the stored format, the nesting, the vision tower */
+	struct app_model_extras extras;
+	char assume_family[32]; /* --assume-family: read as this family knowingly ("": the config's) */
+	char layer_plan[160];   /* "21 x local 4096 + 21 x global" ("": every layer global) */
+	char plan_source[200];  /* the key or the family rule it came from */
 };
-
-/* A decoder family ridge reads completely (app/read/model_config.c's
- * families[], one row a family): its model_type and what it does that its
- * config's keys do not say. */
-struct app_model_family {
-	const char *model_type;  /* Hugging Face's */
-	bool prefix;             /* the quirks hold for model_types that begin so too (gemma2, qwen2_vl) */
-	bool tied_embeddings;    /* tie_word_embeddings defaults to true */
-	bool qkv_bias;           /* q/k/v projections have biases, whatever attention_bias says */
-	bool sliding_window_off; /* use_sliding_window defaults to false */
-	bool swiglu_rule;        /* Llama's SwiGLU sizing rule is its rule (ridge align) */
-};
-
-/* The family of a model_type: the row of that name, else a prefix row it
- * begins with; "" (no model_type) is read as llama. NULL when none. */
-const struct app_model_family *app_model_family(const char *model_type);
 
 /* Returns 0, or adds "FILE[:LINE:COL]: ..." to st and returns -1. */
 struct app_status;
 int app_model_config_load(const char *path, struct app_model_config *out, struct app_status *st);
 
+/* The same, read as the family `assume` ("llama"; NULL or "": the
+ * config's model_type): --assume-family, which reads a family ridge refuses
+ * (a hybrid, an unknown model_type with keys that change the architecture)
+ * with the keys ridge knows, knowingly, with a warning. */
+int app_model_config_load_as(const char *path, const char *assume, struct app_model_config *out, struct app_status *st);
+
 /* The same on text already in memory (text[len] must be '\0'); path names it
  * in messages and its extension picks JSON or YAML. The fuzz harness's entry. */
 int app_model_config_parse(const char *path, const char *text, size_t len, struct app_model_config *out,
 			   struct app_status *st);
+int app_model_config_parse_as(const char *path, const char *assume, const char *text, size_t len,
+			      struct app_model_config *out, struct app_status *st);
 
 /* config's workload resolved (defaults filled, checked: workload_resolve).
  * Returns 0, or -1 with "LABEL: reason" in err. */

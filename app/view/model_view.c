@@ -38,6 +38,17 @@ void app_json_workload_model(cJSON *o, const struct app_model_config *c)
 		JSON_FIELDS(struct ridge_workload_model, qkv_bias, sliding_window),
 	};
 	json_put_fields(o, w, workload_model_fields, JSON_FIELD_COUNT(workload_model_fields));
+	if (c->extras.nested)
+		cJSON_AddStringToObject(o, "wrapper_model_type", c->extras.wrapper_type);
+	if (c->assume_family[0])
+		cJSON_AddStringToObject(o, "assumed_family", c->assume_family);
+	cJSON *plan = cJSON_AddObjectToObject(o, "layer_plan");
+	json_number(plan, "global_layers", (double)workload_global_layers(w));
+	json_number(plan, "local_layers", (double)workload_local_layers(w));
+	json_number(plan, "window", (double)w->sliding_window);
+	cJSON_AddBoolToObject(plan, "chunked", w->chunked_attention);
+	cJSON_AddStringToObject(plan, "text", c->layer_plan[0] ? c->layer_plan : "every layer global");
+	cJSON_AddStringToObject(plan, "source", c->plan_source);
 	if (w->experts > 0) {
 		static const struct json_field workload_model_experts_fields[] = {
 			JSON_FIELDS(struct ridge_workload_model, experts, experts_per_token),
@@ -57,6 +68,32 @@ void app_json_workload_model(cJSON *o, const struct app_model_config *c)
 		json_put_fields(o, w, workload_model_q_lora_rank_fields,
 				JSON_FIELD_COUNT(workload_model_q_lora_rank_fields));
 	}
+}
+
+/* How the checkpoint stores its weights (quantization_config, else bf16)
+ * and the bytes that makes: each group's parameters in its storage, the
+ * norms and biases in bf16. */
+static void model_storage_json(cJSON *doc, const struct app_model_config *c, const struct ridge_workload_params *p)
+{
+	const struct ridge_workload_model *w = &c->workload;
+	const struct app_model_extras *x = &c->extras;
+	cJSON *o = cJSON_AddObjectToObject(doc, "storage");
+	double experts = (double)workload_moe_layers(w) * (double)w->experts * p->expert;
+	double table = p->embedding + p->lm_head;
+	double other = p->total - experts - table;
+	double bf16 = 2;
+	double dense_b = x->quantized ? serve_storage_bytes(&x->dense.storage) : bf16;
+	double expert_b = x->quantized ? serve_storage_bytes(&x->experts.storage) : bf16;
+	double table_b = x->quantized ? serve_storage_bytes(&x->embedding.storage) : bf16;
+	cJSON_AddStringToObject(o, "source", x->quantized ? x->quant_note : "no quantization_config: bf16");
+	cJSON_AddStringToObject(o, "dense", x->quantized ? x->dense.name : "bf16");
+	if (w->experts > 0)
+		cJSON_AddStringToObject(o, "experts", x->quantized ? x->experts.name : "bf16");
+	cJSON_AddStringToObject(o, "embedding", x->quantized ? x->embedding.name : "bf16");
+	json_number(o, "dense_bytes_per_weight", dense_b);
+	json_number(o, "expert_bytes_per_weight", expert_b);
+	json_number(o, "embedding_bytes_per_weight", table_b);
+	json_number(o, "weight_bytes", other * dense_b + experts * expert_b + table * table_b);
 }
 
 static cJSON *model_document(const char *path, const struct app_model_config *c, double tokens, const char *kv_name,
@@ -87,10 +124,21 @@ static cJSON *model_document(const char *path, const struct app_model_config *c,
 		JSON_FIELDS(struct ridge_workload_params, router_per_layer),
 	};
 	json_put_fields(pj, &p, workload_params_fields, JSON_FIELD_COUNT(workload_params_fields));
+	json_number(pj, "active_without_embedding", p.active_without_embedding);
+	if (c->extras.vision) {
+		json_number(pj, "vision_tower", c->extras.vision_params);
+		json_number(pj, "total_with_vision_tower", p.total + c->extras.vision_params);
+		cJSON_AddStringToObject(pj, "vision_tower_note", c->extras.vision_note);
+	}
+	model_storage_json(doc, c, &p);
 	cJSON *kj = cJSON_AddObjectToObject(doc, "kv_cache");
 	cJSON_AddStringToObject(kj, "kv_dtype", kv_name);
 	json_number(kj, "elements_per_token_per_layer", kv.elements_per_token_layer);
 	json_number(kj, "kv_bytes_per_token", kv.elements_per_token_layer * (double)w->layers * kv_bytes);
+	json_number(kj, "kv_bytes_per_token_per_layer", kv.elements_per_token_layer * kv_bytes);
+	json_number(kj, "global_layers", (double)workload_global_layers(w));
+	json_number(kj, "local_layers", (double)workload_local_layers(w));
+	json_number(kj, "local_window", (double)w->sliding_window);
 	json_number(doc, "tokens", tokens);
 	if (w->experts > 0)
 		json_number(doc, "experts_touched_per_layer", touched);
@@ -138,8 +186,12 @@ void model_view_print(FILE *out, const cJSON *d)
 		calc_num(m, "hidden_size"), calc_num(m, "num_attention_heads"), calc_num(m, "num_key_value_heads"),
 		calc_num(m, "head_dim"), calc_num(m, "vocab_size"),
 		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "tie_word_embeddings")) ? ", tied embeddings" : "");
-	if (calc_num(m, "sliding_window") > 0)
-		fprintf(out, "  sliding window: %.0f tokens\n", calc_num(m, "sliding_window"));
+	const cJSON *plan = cJSON_GetObjectItemCaseSensitive(m, "layer_plan");
+	if (calc_num(plan, "local_layers") > 0)
+		fprintf(out, "  layer plan: %s (%s)\n", calc_str(plan, "text"), calc_str(plan, "source"));
+	if (calc_has(m, "wrapper_model_type"))
+		fprintf(out, "  the language model of a '%s' config (text_config)\n",
+			calc_str(m, "wrapper_model_type"));
 	if (calc_has(m, "experts"))
 		fprintf(out,
 			"  MoE: %.0f routed experts, top-%.0f, %.0f wide; shared expert MLP %.0f wide; %.0f dense + %.0f MoE layers\n",
@@ -156,11 +208,38 @@ void model_view_print(FILE *out, const cJSON *d)
 	fmt_grouped(calc_num(p, "matmul_active"), 0, c, sizeof c);
 	fprintf(out, "parameters: %s total, %s active per token (%s multiplied: without the input table and norms)\n",
 		a, b, c);
+	fmt_grouped(calc_num(p, "active_without_embedding"), 0, a, sizeof a);
+	fprintf(out,
+		"  active without the input table: %s (gpt-oss's card counts so; Mixtral's and Qwen3's count "
+		"the table)\n",
+		a);
+	if (calc_has(p, "vision_tower")) {
+		fmt_grouped(calc_num(p, "total_with_vision_tower"), 0, a, sizeof a);
+		fprintf(out, "  %s; total with it: %s\n", calc_str(p, "vision_tower_note"), a);
+	}
+	const cJSON *sj = cJSON_GetObjectItemCaseSensitive(d, "storage");
+	fmt_bytes(calc_num(sj, "weight_bytes"), a, sizeof a);
+	if (calc_has(sj, "experts"))
+		fprintf(out, "stored as: experts %s, dense layers %s, embeddings %s (%s): %s of weights\n",
+			calc_str(sj, "experts"), calc_str(sj, "dense"), calc_str(sj, "embedding"),
+			calc_str(sj, "source"), a);
+	else
+		fprintf(out, "stored as: layers %s, embeddings %s (%s): %s of weights\n", calc_str(sj, "dense"),
+			calc_str(sj, "embedding"), calc_str(sj, "source"), a);
 	fmt_grouped(calc_num(kv, "kv_bytes_per_token"), 0, a, sizeof a);
 	fprintf(out, "KV cache: %s B per token (%s; %.0f elements per token per layer%s)\n", a,
 		calc_str(kv, "kv_dtype"), calc_num(kv, "elements_per_token_per_layer"),
 		calc_has(m, "kv_lora_rank") ? ": the compressed latent, kv_lora_rank + qk_rope_head_dim"
 					    : ": 2 x KV heads x head_dim");
+	if (calc_num(kv, "local_layers") > 0) {
+		fmt_grouped(calc_num(kv, "kv_bytes_per_token_per_layer"), 0, a, sizeof a);
+		fprintf(out,
+			"  per layer: %s B per token; %.0f global layers keep every token, %.0f %s layers at most "
+			"%.0f\n",
+			a, calc_num(kv, "global_layers"), calc_num(kv, "local_layers"),
+			cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(plan, "chunked")) ? "chunked" : "sliding-window",
+			calc_num(kv, "local_window"));
+	}
 	fprintf(out, "\nGEMMs at %.0f token%s (M x N x K; an expert sees tokens x k / E)", calc_num(d, "tokens"),
 		calc_num(d, "tokens") == 1 ? "" : "s");
 	if (calc_has(d, "experts_touched_per_layer"))
@@ -190,7 +269,8 @@ void model_view_print(FILE *out, const cJSON *d)
 	fprintf(out, "\n");
 }
 
-cJSON *model_view_document(const char *path, double tokens, const char *kv_name, struct app_status *st)
+cJSON *model_view_document(const char *path, const char *assume, double tokens, const char *kv_name,
+			   struct app_status *st)
 {
 	double kv_bytes;
 	if (!cost_storage_bytes(kv_name, &kv_bytes)) {
@@ -202,7 +282,7 @@ cJSON *model_view_document(const char *path, double tokens, const char *kv_name,
 		app_error_env(st, "out of memory");
 		return NULL;
 	}
-	if (app_model_config_load(path, config, st) != 0) {
+	if (app_model_config_load_as(path, assume, config, st) != 0) {
 		free(config);
 		return NULL;
 	}
@@ -222,13 +302,19 @@ cJSON *model_view_document(const char *path, double tokens, const char *kv_name,
 
 /* ---- the command line: ridge model FILE ---- */
 
-static const char model_synopsis[] = "usage: ridge model FILE [--tokens T] [--kv-dtype DT] [--json]";
+static const char model_synopsis[] =
+	"usage: ridge model FILE [--tokens T] [--kv-dtype DT] [--assume-family TYPE] [--json]\n"
+	"       ridge model --families";
 static const char model_description[] =
 	"Reads a Hugging Face config.json (or the same keys in YAML) and prints what ridge understood:\n"
 	"the architecture (dense, GQA/MQA, sliding window, MoE routed and shared experts, MLA), the\n"
 	"parameters (total; active per token), every weight GEMM of a layer as M x N x K for T tokens\n"
 	"(an expert GEMM sees T x k / E of them), the KV-cache bytes per token and the kernels one\n"
-	"layer launches. Keys it cannot interpret are named in warnings.\n";
+	"layer launches, the layer plan (per-layer sliding-window, chunked or global attention) and how\n"
+	"the checkpoint stores its weights (quantization_config). A multimodal wrapper's language model\n"
+	"(text_config) is read, its vision tower counted apart. Keys it cannot interpret are named in\n"
+	"warnings; a family it does not model (state-space and hybrid layers) is refused, naming the\n"
+	"keys, unless --assume-family reads it as a dense decoder knowingly. --families lists them.\n";
 
 static const struct param model_view_params[] = PARAMS_ROWS(MODEL_VIEW_PARAMS);
 
@@ -237,6 +323,5 @@ const struct params_command model_params_command = {
 	PARAMS_COMMAND_TABLE(model_view_params),
 	.synopsis = model_synopsis,
 	.description = model_description,
-	.operands = 1,
-	.need = "model needs a config file: ridge model FILE (see 'ridge model --help')",
+	.operands = 1, /* run_model needs it unless --families */
 };

@@ -309,6 +309,27 @@ static void test_flash_attention(void **state)
 					 .batch = 3 };
 	c = cost_of(s);
 	assert_true(c.tiled_bytes == 3 * 2 * (2 * 1000.0 * 64 * 2 + 2 * 16 * 1000.0 * 64 * 2));
+	/* A sliding window of 1024 over a causal prompt of 8192: query i sees
+	 * min(i + 1, 1024) keys, 1024 x 1025 / 2 + 7168 x 1024 = 7,864,832 pairs
+	 * a head (a full causal prompt: 33,558,528). Chunked by 1024: 8 whole
+	 * chunks of 1024 x 1025 / 2 = 4,198,400 pairs. */
+	s = (struct ridge_kernel_shape){ .kernel = RIDGE_KERNEL_FLASH_ATTENTION,
+					 .dtype = RIDGE_BF16,
+					 .seq = 8192,
+					 .heads = 1,
+					 .head_dim = 128,
+					 .causal = true,
+					 .window = 1024 };
+	c = cost_of(s);
+	assert_true(c.flops == 4 * 7864832.0 * 128);
+	s.chunked = true;
+	c = cost_of(s);
+	assert_true(c.flops == 4 * 4198400.0 * 128);
+	/* a window as wide as the prompt changes nothing */
+	s.chunked = false;
+	s.window = 8192;
+	c = cost_of(s);
+	assert_true(c.flops == 2 * 8192.0 * 8193 * 128);
 }
 
 /* The default traffic per kernel (one place: intensity_default_traffic) and

@@ -441,6 +441,94 @@ static void test_bad_requests(void **state)
 	assert_non_null(strstr(err, "weight storage"));
 }
 
+/* Gemma 2 (9B): 21 local layers (window 4096) + 21 global ones. At batch 32
+ * and context 8192 the cache read is 32 x (21 x 8192 + 21 x 4096) tokens x
+ * 2 x 8 KV heads x 256 x 2 B = 67,645,734,912 B (the issue's 67.65 GB; all
+ * local would be half the global part: 45.1 GB). The two attention kernels
+ * keep one launch a layer; the memory holds the same cached tokens. */
+static void test_layer_plan_decode(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *gpu = floor_gpu();
+	struct ridge_workload_model m = { .hidden = 3584,
+					  .intermediate = 14336,
+					  .layers = 42,
+					  .heads = 16,
+					  .kv_heads = 8,
+					  .head_dim = 256,
+					  .vocab = 256000,
+					  .tied_embeddings = true,
+					  .sliding_window = 4096,
+					  .local_layers = 21 };
+	char err[300];
+	assert_int_equal(workload_resolve(&m, err, sizeof err), 0);
+	struct ridge_serve_request req = request(&m, gpu);
+	req.batch = 32;
+	req.context = 8192;
+	struct ridge_serve_result *r = result();
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	assert_true(r->kv_bytes == 67645734912.0);
+	assert_true(kernel_named(r, "attention (global)")->count == 21);
+	assert_true(kernel_named(r, "attention (window 4096)")->count == 21);
+	assert_true(r->kv_cache_per_gpu == 67645734912.0);
+	/* a graph: one node per layer for attention, as without a plan */
+	struct ridge_workload_model full = m;
+	full.sliding_window = full.local_layers = 0;
+	struct ridge_serve_result plain;
+	struct ridge_serve_request req_full = request(&full, gpu);
+	req_full.batch = 32;
+	req_full.context = 8192;
+	assert_int_equal(serve_step(&req_full, &plain, err, sizeof err), 0);
+	assert_true(plain.kernels_per_step == r->kernels_per_step);
+	assert_true(plain.kv_bytes == 2 * 21 * 32 * 8192.0 * 8192);
+	/* chunked (Llama 4 style): at context 10000 a chunk of 8192 holds
+	 * ((10000 - 1) mod 8192) + 1 = 1808 tokens for the decode query */
+	struct ridge_workload_model chunked = m;
+	chunked.sliding_window = 8192;
+	chunked.chunked_attention = true;
+	struct ridge_serve_request req_c = request(&chunked, gpu);
+	req_c.context = 10000;
+	assert_int_equal(serve_step(&req_c, r, err, sizeof err), 0);
+	assert_true(r->kv_bytes == (21 * 10000.0 + 21 * 1808.0) * 8192);
+}
+
+/* gpt-oss-style storage groups: experts in MXFP4 (0.5 B + 1 B per 32), the
+ * rest bf16. Two layers of 4 experts (top 1, batch 1), hidden 64, expert
+ * width 32, vocab 100, no window: the weights read are the dense ones in
+ * bf16 plus one expert's 3 x 64 x 32 in 0.53125 B each. */
+static void test_storage_groups(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *gpu = floor_gpu();
+	struct ridge_workload_model m = { .hidden = 64,
+					  .intermediate = 32,
+					  .layers = 2,
+					  .heads = 4,
+					  .kv_heads = 4,
+					  .vocab = 100,
+					  .experts = 4,
+					  .experts_per_token = 1,
+					  .expert_intermediate = 32 };
+	char err[300];
+	assert_int_equal(workload_resolve(&m, err, sizeof err), 0);
+	struct ridge_serve_request req = request(&m, gpu);
+	struct ridge_serve_result *r = result();
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	double bf16_weights = r->weight_bytes;
+	req.expert_weights = (struct ridge_storage){ 0.5, 32, 1 };
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	/* per layer one expert (batch 1, top 1): 3 x 64 x 32 = 6144 weights, 2
+	 * layers: 12,288 weights, from 2 B to 0.53125 B each */
+	assert_true(fabs(bf16_weights - r->weight_bytes - 12288 * (2 - 0.53125)) < 1e-6);
+	/* stored: all 4 experts x 2 layers = 49,152 weights at 0.53125 B */
+	req.expert_weights = (struct ridge_storage){ 0 };
+	struct ridge_serve_result plain;
+	assert_int_equal(serve_step(&req, &plain, err, sizeof err), 0);
+	req.expert_weights = (struct ridge_storage){ 0.5, 32, 1 };
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	assert_true(fabs(plain.weights_stored_per_gpu - r->weights_stored_per_gpu - 49152 * (2 - 0.53125)) < 1e-6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -456,6 +544,8 @@ int main(void)
 		cmocka_unit_test(test_power_limit),
 		cmocka_unit_test(test_decode_stream_limit),
 		cmocka_unit_test(test_bad_requests),
+		cmocka_unit_test(test_layer_plan_decode),
+		cmocka_unit_test(test_storage_groups),
 	};
 	return cmocka_run_group_tests_name("serve", tests, NULL, NULL);
 }

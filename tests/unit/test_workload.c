@@ -201,13 +201,64 @@ static void test_layer_kernels(void **state)
 	assert_string_equal(g[k[7].gemm].name, "o_proj");
 }
 
+/* gpt-oss-120b (its config.json): 116,829,156,672 parameters (the model
+ * card's 116.83B), 5,132,849,472 active without the input table (the
+ * card's 5.13B), with biases on q/k/v/o, the experts and the router, and
+ * one attention sink per head. Per layer: attention 2880 x 4096 x 2 + 2880
+ * x 512 x 2 = 26,542,080 weights + 4096 + 512 + 512 + 2880 biases + 64
+ * sinks = 26,550,144; each expert 3 x 2880^2 + 2 x 2880 + 2880 = 24,891,840;
+ * router 2880 x 128 + 128 = 368,768; norms 5760. */
+static void test_gpt_oss_params(void **state)
+{
+	(void)state;
+	char err[300];
+	struct ridge_workload_model m = { .hidden = 2880,
+					  .intermediate = 2880,
+					  .layers = 36,
+					  .heads = 64,
+					  .kv_heads = 8,
+					  .head_dim = 64,
+					  .vocab = 201088,
+					  .qkv_bias = true,
+					  .o_bias = true,
+					  .attention_sinks = true,
+					  .expert_bias = true,
+					  .sliding_window = 128,
+					  .local_layers = 18,
+					  .experts = 128,
+					  .experts_per_token = 4,
+					  .expert_intermediate = 2880 };
+	struct ridge_workload_params p;
+	assert_int_equal(workload_resolve(&m, err, sizeof err), 0);
+	assert_int_equal(workload_params(&m, &p, err, sizeof err), 0);
+	assert_true(p.attention_per_layer == 26550144.0);
+	assert_true(p.expert == 24891840.0);
+	assert_true(p.router_per_layer == 368768.0);
+	assert_true(p.total == 116829156672.0);
+	assert_true(p.active_without_embedding == 5132849472.0);
+	assert_true(p.active - p.active_without_embedding == 201088.0 * 2880);
+	/* the plan: 18 global layers keep the context, 18 local ones 128 */
+	assert_int_equal(workload_local_layers(&m), 18);
+	assert_int_equal(workload_global_layers(&m), 18);
+	assert_true(workload_cached_layer_tokens(&m, 131072) == 18 * 131072.0 + 18 * 128.0);
+	assert_true(workload_cached_layer_tokens(&m, 100) == 36 * 100.0);
+	/* a plan with more local layers than layers, or local layers with no window */
+	struct ridge_workload_model bad = m;
+	bad.local_layers = 37;
+	assert_int_equal(workload_resolve(&bad, err, sizeof err), -1);
+	assert_non_null(strstr(err, "37 sliding-window layers"));
+	bad = m;
+	bad.sliding_window = 0;
+	assert_int_equal(workload_resolve(&bad, err, sizeof err), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dense_params),  cmocka_unit_test(test_moe_params),
 		cmocka_unit_test(test_deepseek_v3),   cmocka_unit_test(test_experts_touched),
 		cmocka_unit_test(test_kv_split),      cmocka_unit_test(test_bad_configs),
-		cmocka_unit_test(test_layer_kernels),
+		cmocka_unit_test(test_layer_kernels), cmocka_unit_test(test_gpt_oss_params),
 	};
 	return cmocka_run_group_tests_name("workload", tests, NULL, NULL);
 }
