@@ -721,3 +721,164 @@ int serve_step(const struct ridge_serve_request *req, struct ridge_serve_result 
 		return model_fail(err, err_len, "overflow: the step's bytes or time are too large to represent");
 	return 0;
 }
+
+/* ---- one iteration's parts (serve.h, "one iteration of a serving engine") ---- */
+
+/* What every part needs: the pricer over a scratch result, the GEMMs at
+ * `tokens` rows, the cache layout and the attention sizes. */
+struct pass_context {
+	struct ridge_serve_request req; /* the caller's, with the part's phase, batch and context */
+	struct ridge_serve_result scratch;
+	struct pricer p;
+	struct ridge_workload_gemm g[RIDGE_WORKLOAD_MAX_GEMMS];
+	int ng;
+	struct ridge_kv_layout kv;
+	struct attention_sizes a;
+};
+
+static int pass_begin(struct pass_context *c, const struct ridge_serve_request *req, enum ridge_serve_phase phase,
+		      double batch, double context, double tokens, char *err, size_t err_len)
+{
+	c->req = *req;
+	c->req.phase = phase;
+	c->req.batch = batch;
+	c->req.context = context;
+	c->req.kernels_per_layer = 0;
+	/* the parts are priced as a graph or a persistent kernel issues them; the
+	 * engine's launch mode is the iteration's (model/serve_sim.c) */
+	if (c->req.launch == RIDGE_LAUNCH_EAGER)
+		c->req.launch = RIDGE_LAUNCH_GRAPH;
+	if (check_request(&c->req, err, err_len))
+		return -1;
+	memset(&c->scratch, 0, sizeof c->scratch);
+	struct pricer p = { &c->req, &c->scratch, ridge_dtype_bytes(req->compute_dtype), serve_storage_bytes(&req->weights),
+			    serve_storage_bytes(&req->kv), 0, 0, err, err_len };
+	c->p = p;
+	c->ng = workload_gemms(req->model, tokens, c->g, err, err_len);
+	if (c->ng < 0 || workload_kv_layout(req->model, req->tp, &c->kv, err, err_len))
+		return -1;
+	attention_sizes(&c->req, &c->kv, &c->a);
+	return 0;
+}
+
+static void pass_end(const struct pass_context *c, struct ridge_serve_pass *out)
+{
+	memset(out, 0, sizeof *out);
+	const struct ridge_serve_result *r = &c->scratch;
+	out->kernel_time_s = r->kernel_time_s;
+	out->kernels = r->kernels_per_step;
+	out->flops = c->p.flops;
+	out->bytes = c->p.bytes;
+	for (int i = 0; i < r->kernel_count; i++)
+		out->matrix_time_s += r->kernels[i].count * r->kernels[i].matrix_s;
+}
+
+int serve_token_pass(const struct ridge_serve_request *req, double tokens, struct ridge_serve_pass *out, char *err,
+		     size_t err_len)
+{
+	struct pass_context *c = &(struct pass_context){ 0 };
+	if (pass_begin(c, req, RIDGE_PHASE_DECODE, tokens, 1, tokens, err, err_len))
+		return -1;
+	const struct ridge_workload_model *m = req->model;
+	double touched = workload_experts_touched((double)m->experts, (double)m->experts_per_token, tokens);
+	struct ridge_layer_kernel all[RIDGE_WORKLOAD_MAX_OPS], lk[RIDGE_WORKLOAD_MAX_OPS];
+	int n_all = workload_layer_kernels(m, c->g, c->ng, touched, all), nk = 0;
+	for (int i = 0; i < n_all; i++) {
+		if (all[i].op == RIDGE_OP_ATTENTION)
+			continue; /* per request: the attention passes */
+		lk[nk] = all[i];
+		if (lk[nk].routed && req->moe_impl == RIDGE_MOE_GROUPED)
+			lk[nk].instances = 1;
+		nk++;
+	}
+	if (price_elementwise(&c->p, "embedding", tokens, (double)m->hidden, false, 1) ||
+	    price_layer(&c->p, c->g, lk, nk, &c->a, tokens, touched, &c->kv))
+		return -1;
+	pass_end(c, out);
+	return 0;
+}
+
+int serve_logits_pass(const struct ridge_serve_request *req, double rows, struct ridge_serve_pass *out, char *err,
+		      size_t err_len)
+{
+	struct pass_context *c = &(struct pass_context){ 0 };
+	if (pass_begin(c, req, RIDGE_PHASE_DECODE, rows, 1, rows, err, err_len))
+		return -1;
+	const struct ridge_workload_gemm *head = &c->g[c->ng - 1];
+	if (price_norm(&c->p, rows, (double)req->model->hidden, 1) || price_gemm(&c->p, head, rows, 1))
+		return -1;
+	double n_head, k_head;
+	split_gemm(head, req->tp, &n_head, &k_head);
+	struct ridge_kernel_shape argmax = shape_of(&c->p, RIDGE_KERNEL_REDUCTION, rows, n_head, 0);
+	if (price(&c->p, "sampling (argmax)", &argmax, 1, -1, -1, 0))
+		return -1;
+	pass_end(c, out);
+	return 0;
+}
+
+int serve_decode_attention_pass(const struct ridge_serve_request *req, double requests, double context_sum,
+				struct ridge_serve_pass *out, char *err, size_t err_len)
+{
+	if (!(requests >= 1 && context_sum >= requests))
+		return model_fail(err, err_len, "decode attention needs a request and a token of context each");
+	struct pass_context *c = &(struct pass_context){ 0 };
+	/* the mean context: FLOPs and cache bytes are linear in the sum */
+	if (pass_begin(c, req, RIDGE_PHASE_DECODE, requests, 1, requests, err, err_len))
+		return -1;
+	c->req.context = context_sum / requests;
+	attention_sizes(&c->req, &c->kv, &c->a);
+	if (price_decode_attention(&c->p, &c->a, (double)req->model->layers))
+		return -1;
+	pass_end(c, out);
+	return 0;
+}
+
+int serve_chunk_attention_pass(const struct ridge_serve_request *req, double chunk, double prefix,
+			       struct ridge_serve_pass *out, char *err, size_t err_len)
+{
+	if (!(chunk >= 1 && prefix >= 0 && chunk == floor(chunk) && prefix == floor(prefix)))
+		return model_fail(err, err_len, "a prompt chunk needs whole tokens, at least one");
+	struct pass_context *c = &(struct pass_context){ 0 };
+	if (pass_begin(c, req, RIDGE_PHASE_PREFILL, 1, chunk, chunk, err, err_len))
+		return -1;
+	double L = (double)req->model->layers;
+	if (prefix == 0) {
+		if (price_prefill_attention(&c->p, &c->a, L))
+			return -1;
+		pass_end(c, out);
+		return 0;
+	}
+	/* the chunk's queries against prefix + chunk keys, causal within the chunk;
+	 * the sliding window caps the keys a query sees */
+	const struct ridge_workload_model *m = req->model;
+	double window = m->sliding_window > 0 ? (double)m->sliding_window : INFINITY;
+	double pairs = 0;
+	if (prefix + chunk <= window)
+		pairs = chunk * prefix + chunk * (chunk + 1) / 2;
+	else
+		pairs = chunk * fmin(window, prefix + (chunk + 1) / 2); /* each query sees at most the window */
+	double e = c->p.e;
+	double per_pair = m->mla ? (double)(workload_qk_head_dim(m) + workload_v_head_dim(m)) : c->a.qk + c->a.v;
+	double flops = 2 * c->a.heads * pairs * per_pair;
+	double keys = fmin(prefix + chunk, window + chunk);
+	double cache = keys * c->a.cache_elements * c->p.kv;
+	double q = chunk * c->a.heads * c->a.qk * e, o = chunk * c->a.heads * c->a.v * e;
+	struct ridge_kernel_shape s = shape_of(&c->p, RIDGE_KERNEL_FLASH_ATTENTION, 0, 0, 0);
+	s.batch = 1;
+	s.seq = chunk;
+	s.heads = c->a.heads;
+	s.kv_heads = fmod(c->a.heads, c->a.kv_heads) == 0 ? c->a.kv_heads : c->a.heads;
+	s.head_dim = c->a.qk;
+	s.causal = true;
+	if (price(&c->p, "attention (chunk)", &s, L, flops, q + cache + o, o))
+		return -1;
+	pass_end(c, out);
+	return 0;
+}
+
+double serve_power_limit_extra(const struct ridge_gpu *gpu, double matrix_time_s)
+{
+	if (!gpu->has_sustained_matrix || !(matrix_time_s > gpu->burst_time_s))
+		return 0;
+	return matrix_time_s * (1 / gpu->sustained_matrix_fraction - 1) * (1 - gpu->burst_time_s / matrix_time_s);
+}

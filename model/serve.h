@@ -174,4 +174,49 @@ double serve_eager_issue_s(const struct ridge_gpu *gpu);
 /* A decode step (TPOT) or a prefill (TTFT). Returns 0, or -1 with err. */
 int serve_step(const struct ridge_serve_request *req, struct ridge_serve_result *out, char *err, size_t err_len);
 
+/* ---- one iteration of a serving engine (model/serve_sim.h) ----
+ *
+ * An engine's iteration mixes requests: some decode one token against their
+ * own cache, some run a chunk of their prompt. Its parts, each priced by the
+ * same kernels as serve_step:
+ *   token pass      every kernel of the step at M = the iteration's tokens
+ *                   (embedding, every layer's GEMMs, norms, rope, KV writes,
+ *                   activations, residuals) except attention and the logits
+ *   logits pass     the final norm, LM head and sampling over the rows that
+ *                   sample (one per decoding request and per finished prompt)
+ *   decode attention  one split-kv kernel per layer over the decoding
+ *                   requests' caches (their mean context: its FLOPs and bytes
+ *                   are linear in the summed context)
+ *   chunk attention causal attention of a prompt chunk against its prefix
+ *                   and itself: chunk x prefix + chunk (chunk + 1) / 2 pairs
+ *                   per head; with no prefix, the prefill kernel of serve_step
+ * A decode-only iteration of B requests at context C is serve_step's decode
+ * step, kernel for kernel; one chunk of S tokens with no prefix is its
+ * prefill of batch 1 (tests/unit check both). */
+struct ridge_serve_pass {
+	double kernel_time_s; /* sum of count x predicted (no power limit: serve_iteration_total adds it) */
+	double matrix_time_s; /* of it: compute-bound tensor-core time at the burst rate */
+	double kernels;       /* launches */
+	double flops, bytes;  /* per GPU */
+};
+
+/* The token pass at `tokens` rows. req's phase, batch and context are not
+ * read (the pass is the same for decode and prefill rows). */
+int serve_token_pass(const struct ridge_serve_request *req, double tokens, struct ridge_serve_pass *out, char *err,
+		     size_t err_len);
+/* The logits pass over `rows` rows. */
+int serve_logits_pass(const struct ridge_serve_request *req, double rows, struct ridge_serve_pass *out, char *err,
+		      size_t err_len);
+/* Decode attention of `requests` requests whose caches hold context_sum
+ * tokens together (every layer). */
+int serve_decode_attention_pass(const struct ridge_serve_request *req, double requests, double context_sum,
+				struct ridge_serve_pass *out, char *err, size_t err_len);
+/* Attention of a prompt chunk of `chunk` tokens after `prefix` cached ones
+ * (every layer). */
+int serve_chunk_attention_pass(const struct ridge_serve_request *req, double chunk, double prefix,
+			       struct ridge_serve_pass *out, char *err, size_t err_len);
+/* The power limit (serve.h, above) over an iteration whose compute-bound
+ * tensor-core time is matrix_time_s: what it adds. */
+double serve_power_limit_extra(const struct ridge_gpu *gpu, double matrix_time_s);
+
 #endif

@@ -1,0 +1,169 @@
+/* Serving as an engine runs it: a discrete-event simulation of a vLLM,
+ * SGLang or TensorRT-LLM iteration loop under load, each iteration priced by
+ * ridge's step model (serve.h, "one iteration of a serving engine").
+ *
+ *   requests   closed loop (concurrency C: C clients, each sending its next
+ *              request when the last one finishes, as vLLM's and SGLang's
+ *              benchmark clients and trtllm-bench do) or open loop (Poisson
+ *              arrivals at a rate, from a seeded PRNG: the same seed, the
+ *              same run); the first `warmup` requests are left out of the
+ *              statistics
+ *   memory     paged KV blocks in what the engine leaves for the cache: its
+ *              memory fraction of the card less the weights and the
+ *              activations (vLLM, SGLang), or its fraction of what is free
+ *              after them (TensorRT-LLM)
+ *   scheduler  each iteration takes the running requests' decode tokens and
+ *              prompt chunks, then admits waiting requests first come first
+ *              served, up to the token budget (max_num_batched_tokens) and
+ *              max_num_seqs, while their blocks fit; when a running request's
+ *              next block does not fit the newest running request is
+ *              preempted and recomputed later (vLLM, SGLang's retraction);
+ *              TensorRT-LLM's default policy (GUARANTEED_NO_EVICT) admits a
+ *              request only when its whole prompt + output fits, and never
+ *              preempts. SGLang runs prefill and decode iterations apart (its
+ *              mixed chunk is off by default)
+ *   iteration  the token pass at the iteration's tokens, decode attention
+ *              over the decoding requests' caches, each chunk's attention,
+ *              the logits of the rows that sample, the TP all-reduces
+ *              (comm_serve_step) and the launch mode: a decode-only batch up
+ *              to the engine's largest captured size replays a CUDA graph
+ *              (padded to a captured size); other iterations are issued from
+ *              the host (host-bound when their kernels are short), plus the
+ *              engine's CPU time per iteration
+ *
+ * Statistics as the engines' benchmark scripts compute them: TTFT, TPOT per
+ * request ((E2E - TTFT) / (output tokens - 1)), E2E, inter-token latency
+ * (every gap between two tokens of a request), percentiles by linear
+ * interpolation (numpy's default); throughput over the measured requests'
+ * span. docs/models/serve-sim.md.
+ *
+ * Pure: no I/O; the caller provides the memory (serve_sim_workspace_bytes). */
+#ifndef RIDGE_SERVE_SIM_H
+#define RIDGE_SERVE_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "serve.h"
+
+enum ridge_engine_kind { RIDGE_ENGINE_VLLM, RIDGE_ENGINE_SGLANG, RIDGE_ENGINE_TRTLLM, RIDGE_ENGINE_COUNT };
+const char *serve_engine_name(enum ridge_engine_kind kind); /* "vllm", "sglang", "trtllm" */
+bool serve_engine_parse(const char *text, enum ridge_engine_kind *out);
+
+/* How a decode batch is padded to a captured CUDA graph size. */
+enum ridge_graph_sizes {
+	RIDGE_GRAPH_VLLM,   /* 1, 2, 4, then multiples of 8 to 256, then of 16 */
+	RIDGE_GRAPH_SGLANG, /* 1, 2, 4, 8, 12, then multiples of 8 */
+	RIDGE_GRAPH_TRTLLM, /* 1 to 31, 32, 64, 128, powers of two, the maximum; no padding: others run eager */
+};
+
+/* Where the KV cache's memory comes from. */
+enum ridge_kv_budget {
+	RIDGE_KV_OF_TOTAL, /* fraction x card memory - weights - activations (vLLM, SGLang) */
+	RIDGE_KV_OF_FREE,  /* fraction x (card memory - weights - activations) (TensorRT-LLM) */
+};
+
+/* An engine's scheduler and runtime, as its documented defaults set them
+ * (serve_engine_defaults); every field can be overridden. */
+struct ridge_engine {
+	enum ridge_engine_kind kind;
+	const char *version; /* the source version the defaults were read from */
+	const char *source;  /* file and function of the defaults */
+	double max_num_batched_tokens; /* tokens per iteration */
+	double max_num_seqs;           /* requests running at once */
+	bool chunked_prefill;
+	bool mixed_batches;  /* prompt chunks ride with decode tokens in one iteration */
+	bool reserve_output; /* admission reserves prompt + output: no preemption */
+	double block_size;   /* tokens per KV block */
+	double memory_fraction;
+	enum ridge_kv_budget kv_budget;
+	double graph_max_batch; /* decode-only iterations up to this batch replay a CUDA graph; 0: none */
+	enum ridge_graph_sizes graph_sizes;
+	/* launches of an iteration issued from the host per layer: piecewise
+	 * graphs (vLLM: one graph piece and one attention kernel) or 0: every
+	 * kernel of the layer */
+	double host_launches_per_layer;
+	double cpu_overhead_s; /* the engine's host time per iteration not hidden under the GPU */
+	const char *cpu_overhead_source;
+};
+
+/* The defaults of an engine on a GPU of `memory_bytes` at tp GPUs (vLLM and
+ * SGLang choose some by the card's memory). */
+void serve_engine_defaults(enum ridge_engine_kind kind, double memory_bytes, const char *gpu_id, double tp,
+			   struct ridge_engine *out);
+
+/* The captured size a decode batch of `batch` requests replays (0: no graph). */
+double serve_engine_graph_size(const struct ridge_engine *e, double batch);
+
+enum ridge_length_dist { RIDGE_LENGTH_FIXED, RIDGE_LENGTH_UNIFORM, RIDGE_LENGTH_LIST };
+
+struct ridge_serve_sim_input {
+	struct ridge_serve_request req; /* model, GPU, tp, storage, compute dtype, timing, price;
+					   phase, batch, context and communication are not read */
+	struct ridge_engine engine;
+	double isl, osl;          /* prompt and output tokens (isl: the fixed length) */
+	enum ridge_length_dist isl_dist;
+	double isl_lo, isl_hi;    /* uniform: whole tokens from lo to hi */
+	const double *isl_values; /* list: drawn in turn */
+	size_t isl_count;
+	double concurrency;  /* closed loop; 0: open loop */
+	double rate;         /* open loop: requests per second */
+	double requests;     /* measured */
+	double warmup;       /* issued first and left out */
+	uint64_t seed;       /* arrivals and uniform lengths */
+	double max_context;  /* the model's context (max_position_embeddings); 0: unchecked */
+	double memory_bytes; /* per GPU; 0: the entry's */
+	int timeline_capacity; /* iteration samples kept for a plot (0: none) */
+};
+
+struct ridge_latency_stats {
+	double mean_s, p50_s, p90_s, p99_s;
+};
+
+/* One sample of the iteration loop (the timeline). */
+struct ridge_serve_sim_sample {
+	double time_s, step_s;
+	double decode_tokens, prefill_tokens;
+	double running, waiting;
+	double kv_used; /* of the blocks */
+};
+
+struct ridge_serve_sim_result {
+	struct ridge_latency_stats ttft, tpot, itl, e2e;
+	double output_tokens_per_s, output_tokens_per_s_per_gpu, total_tokens_per_s, requests_per_s;
+	double usd_per_million_output_tokens;
+	double kv_utilization;      /* time-weighted mean of the blocks in use, measured span */
+	double kv_utilization_peak; /* the most in use in one iteration */
+	double preemptions;         /* over the whole run */
+	double duration_s;          /* the measured span */
+	double measured_requests, simulated_requests;
+	/* memory per GPU */
+	double memory_bytes, weights_bytes, activation_bytes, kv_cache_bytes;
+	double kv_bytes_per_token_per_gpu;
+	double kv_blocks, kv_tokens;
+	/* the iterations */
+	double iterations, graph_iterations, mixed_iterations, mean_batch_tokens, mean_running;
+	/* where the time went, summed over every iteration */
+	double token_pass_s, attention_s, logits_s, power_limit_s, launch_s, communication_s, cpu_s;
+	/* the timeline (timeline_capacity samples at most, evenly thinned) */
+	int sample_count;
+	double sample_stride; /* iterations per sample */
+};
+
+/* Bytes of workspace serve_sim_run needs for this input (0 with err when the
+ * input is out of bounds). */
+size_t serve_sim_workspace_bytes(const struct ridge_serve_sim_input *in, char *err, size_t err_len);
+
+/* Runs the simulation. samples: timeline_capacity of them (may be NULL when
+ * 0). Returns 0; -1 with err for bad input; 1 with err when the
+ * configuration cannot serve one request (its KV cache does not fit). */
+int serve_sim_run(const struct ridge_serve_sim_input *in, void *workspace, size_t workspace_bytes,
+		  struct ridge_serve_sim_sample *samples, struct ridge_serve_sim_result *out, char *err,
+		  size_t err_len);
+
+/* The percentile q (0..100) of sorted values, interpolated linearly between
+ * ranks as numpy.percentile does. */
+double serve_sim_percentile(const double *sorted, size_t count, double q);
+
+#endif
