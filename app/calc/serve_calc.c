@@ -1,0 +1,430 @@
+/* ridge serve: an engine under load (model/serve_sim.h) from a model config,
+ * the engine's preset and its overrides; the JSON document here, the text
+ * and the SVG in app/view/serve_view.c. */
+#include "serve_calc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "app.h"
+#include "calc.h"
+#include "cost.h"
+#include "cost_model_calc.h"
+#include "json_out.h"
+#include "model_config.h"
+#include "serve_sim.h"
+#include "serve_view.h"
+
+#define SERVE_PARAMS(X)                                                                                                \
+	X(SERVE_MODEL, PARAM_TEXT_ROW("model", .flags = PARAM_REQUIRED, .metavar = "FILE",                             \
+				      .help = "model config (Hugging Face config.json or YAML)"))                      \
+	X(SERVE_TP, PARAM_INT("tp", 1, 1024, .metavar = "T", .help = "tensor-parallel GPUs of the engine (default 1)")) \
+	X(SERVE_ISL, PARAM_INT("isl", 1, 1e7, .metavar = "N",                                                          \
+			       .help = "prompt tokens per request (required unless --isl-dist gives them)"))          \
+	X(SERVE_OSL, PARAM_INT("osl", 1, 1e7, .flags = PARAM_REQUIRED, .metavar = "M",                                 \
+			       .help = "output tokens per request"))                                                  \
+	X(SERVE_CONCURRENCY, PARAM_INT("concurrency", 1, 65536, .metavar = "C",                                        \
+				       .help = "closed loop: C clients, each sending its next request when the last "  \
+					       "one ends"))                                                            \
+	X(SERVE_RATE, PARAM_NUM("rate", RIDGE_UNIT_COUNT, 0, 1e6, .flags = PARAM_OPEN_LO, .metavar = "R",              \
+				.help = "open loop: Poisson arrivals, R requests per second",                          \
+				.range = "greater than 0, at most 1e6 per second"))                                    \
+	X(SERVE_REQUESTS, PARAM_INT("requests", 1, 200000, .metavar = "K",                                             \
+				    .help = "requests measured (default 10 x concurrency, at least 200; open loop "    \
+					    "1000)"))                                                                  \
+	X(SERVE_WARMUP, PARAM_INT("warmup", 0, 200000, .metavar = "W",                                                 \
+				  .help = "requests sent first and left out (default: the concurrency; open loop "     \
+					  "10 % of --requests)"))                                                      \
+	X(SERVE_SEED, PARAM_INT("seed", 0, 4294967295.0, .metavar = "S",                                               \
+				.help = "seed of the arrivals and lengths (default 1)"))                               \
+	X(SERVE_ENGINE, PARAM_TEXT_ROW("engine", .metavar = "E",                                                       \
+				       .help = "vllm (default), sglang or trtllm: the scheduler defaults"))            \
+	X(SERVE_MAX_TOKENS, PARAM_INT("max_num_batched_tokens", 1, 1048576, .metavar = "B",                            \
+				      .help = "tokens per iteration (default: the engine's)"))                        \
+	X(SERVE_MAX_SEQS, PARAM_INT("max_num_seqs", 1, 65536, .metavar = "S",                                          \
+				    .help = "requests running at once (default: the engine's)"))                      \
+	X(SERVE_CHUNKED, PARAM_FLAG_ROW("chunked_prefill", .help = "split prompts into chunks of the token budget"))   \
+	X(SERVE_NO_CHUNKED, PARAM_FLAG_ROW("no_chunked_prefill", .help = "run each prompt in one iteration"))          \
+	X(SERVE_BLOCK_SIZE, PARAM_INT("block_size", 1, 1e6, .metavar = "N",                                            \
+				      .help = "tokens per KV block (default: the engine's)"))                          \
+	X(SERVE_MEMORY_FRACTION, PARAM_FRAC("memory_fraction", 0, 1, .flags = PARAM_OPEN_LO, .metavar = "F",          \
+					    .help = "the engine's memory fraction (default: the engine's)"))           \
+	X(SERVE_GRAPH_MAX, PARAM_INT("graph_max_batch", 0, 65536, .metavar = "B",                                      \
+				     .help = "largest decode batch replayed as a CUDA graph (0: none; default: the "   \
+					     "engine's)"))                                                             \
+	X(SERVE_CPU_OVERHEAD, PARAM_NUM("cpu_overhead", RIDGE_UNIT_SECONDS, 0, 10, .bare_unit = "us", .metavar = "T",  \
+					.help = "host time per iteration the GPU waits for (default 0)",               \
+					.range = "0 to 10 s"))                                                         \
+	X(SERVE_ISL_DIST, PARAM_TEXT_ROW("isl_dist", .metavar = "D",                                                   \
+					 .help = "prompt lengths: fixed (--isl), uniform:LO:HI or file:F (one number " \
+						 "a line)"))                                                           \
+	X(SERVE_MAX_CONTEXT,                                                                                           \
+	  PARAM_INT("max_context", 1, 1e9, .metavar = "N",                                                             \
+		    .help = "the model's context (default: max_position_embeddings of a config.json)"))                \
+	X(SERVE_PRICE, PARAM_NUM("price", RIDGE_UNIT_USD, 0, 1e6, .metavar = "USD",                                    \
+				 .help = "USD per GPU-hour (default: the GPU's hwdb price)"))                          \
+	X(SERVE_WEIGHT_DTYPE, PARAM_TEXT_ROW("weight_dtype", .metavar = "DT",                                          \
+					     .help = "weight storage: bf16 (default) fp16 fp8 int8 int4 fp4"))         \
+	X(SERVE_KV_DTYPE, PARAM_TEXT_ROW("kv_dtype", .metavar = "DT", .help = "KV-cache storage (default bf16)"))      \
+	X(SERVE_SVG, PARAM_TEXT_ROW("svg", .metavar = "FILE", .help = "write the batch and latencies over time"))      \
+	X(SERVE_GPU, CALC_GPU_ROW)                                                                                     \
+	X(SERVE_HWDB, CALC_HWDB_ROW)                                                                                   \
+	X(SERVE_CALIBRATION, CALC_CALIBRATION_ROW)                                                                     \
+	X(SERVE_JSON, CALC_JSON_ROW)
+PARAMS_TABLE(serve_params, SERVE_PARAMS);
+
+static const char serve_synopsis[] =
+	"usage: ridge serve --model FILE --gpu GPU [--tp T] --isl N --osl M (--concurrency C | --rate R)\n"
+	"                   [--requests K] [--engine vllm|sglang|trtllm] [--max-num-batched-tokens B]\n"
+	"                   [--max-num-seqs S] [--chunked-prefill|--no-chunked-prefill] [--weight-dtype DT]\n"
+	"                   [--kv-dtype DT] [--isl-dist fixed|uniform:LO:HI|file:F] [--calibration FILE]\n"
+	"                   [--svg FILE] [--json]";
+static const char serve_description[] =
+	"Simulates a serving engine's iteration loop under load: requests arrive (closed loop: each of C\n"
+	"clients sends its next request when the last one ends; open loop: Poisson arrivals), the\n"
+	"scheduler admits them while their paged KV blocks fit and builds each iteration from decode\n"
+	"tokens and prompt chunks up to the token budget, preempting when blocks run out. Every iteration\n"
+	"is priced kernel by kernel as ridge cost decode|prefill --model price a step (GEMMs at the\n"
+	"iteration's tokens, attention per request at its own context, TP all-reduces, CUDA graphs for\n"
+	"decode batches the engine captured). Reports TTFT, TPOT, inter-token and end-to-end latency\n"
+	"(mean, P50, P90, P99), throughput and $ per million output tokens. Exit 1 when the cache\n"
+	"cannot hold one request. docs/models/serve-sim.md.\n";
+
+const struct params_command serve_params_command = {
+	.name = "serve",
+	PARAMS_COMMAND_TABLE(serve_params),
+	.synopsis = serve_synopsis,
+	.description = serve_description,
+	.check_required = true,
+};
+
+int serve_check_request(const struct param_values *v, struct app_status *st)
+{
+	bool closed = params_has(v, SERVE_CONCURRENCY), open = params_has(v, SERVE_RATE);
+	if (closed == open) {
+		app_error(st, "give one of --concurrency (closed loop) or --rate (open loop)%s",
+			  closed ? ", not both" : "");
+		return -1;
+	}
+	if (params_flag(v, SERVE_CHUNKED) && params_flag(v, SERVE_NO_CHUNKED)) {
+		app_error(st, "--chunked-prefill and --no-chunked-prefill contradict each other");
+		return -1;
+	}
+	if (!params_has(v, SERVE_ISL) && !params_has(v, SERVE_ISL_DIST)) {
+		app_error(st, "--isl is required (or --isl-dist)");
+		return -1;
+	}
+	return 0;
+}
+
+/* Everything the run holds until it has printed. */
+struct serve_run {
+	struct app_model_config config;
+	struct ridge_serve_sim_input in;
+	struct ridge_serve_sim_result result;
+	struct ridge_serve_sim_sample *samples;
+	double *lengths; /* --isl-dist file:F */
+	char model_path[1024];
+};
+
+static int storage(const struct param_values *v, int param, struct ridge_storage *s, const char **name,
+		   struct app_status *st)
+{
+	*name = params_text(v, param) ? params_text(v, param) : "bf16";
+	if (!cost_storage_bytes(*name, &s->bytes)) {
+		app_error_flag(st, params_where(v, param), "unknown storage type '%s' (known: %s)", *name,
+			       cost_storage_list());
+		return -1;
+	}
+	serve_storage_scale(*name, &s->scale_bytes, &s->group);
+	return 0;
+}
+
+/* max_position_embeddings of a JSON config (YAML configs: unchecked). */
+static double config_context(const char *path, struct app_status *st)
+{
+	size_t len = strlen(path);
+	if (len < 5 || strcasecmp(path + len - 5, ".json") != 0)
+		return 0;
+	char *text = app_read_file(path, 16u << 20, "model config", &len, st);
+	if (!text)
+		return -1;
+	cJSON *doc = cJSON_Parse(text);
+	free(text);
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(doc, "max_position_embeddings");
+	double context = cJSON_IsNumber(n) && n->valuedouble >= 1 ? n->valuedouble : 0;
+	cJSON_Delete(doc);
+	return context;
+}
+
+/* --isl-dist file:F: one whole number a line (blank lines and # comments
+ * skipped). */
+static int read_lengths(struct serve_run *r, const char *flag, const char *path, struct app_status *st)
+{
+	size_t len;
+	char *text = app_read_file(path, 64u << 20, "prompt length list", &len, st);
+	if (!text)
+		return -1;
+	size_t cap = 1024, n = 0;
+	r->lengths = malloc(cap * sizeof *r->lengths);
+	int line = 0, rc = 0;
+	if (!r->lengths) {
+		app_error_env(st, "out of memory reading '%s'", path);
+		rc = -1;
+	}
+	for (char *p = text; p && *p && rc == 0; line++) {
+		char *end = strchr(p, '\n');
+		if (end)
+			*end = '\0';
+		char *s = p + strspn(p, " \t\r");
+		p = end ? end + 1 : NULL;
+		if (*s == '\0' || *s == '#')
+			continue;
+		char *after;
+		double x = strtod(s, &after);
+		after += strspn(after, " \t\r");
+		if (after == s || *after != '\0' || !(x >= 1 && x <= 1e7 && x == floor(x))) {
+			app_error_at(st, path, line + 1, 1, "%s: '%s' is not a whole number of tokens from 1 to 1e7",
+				     flag, s);
+			rc = -1;
+		} else {
+			double *grown = n == cap ? realloc(r->lengths, (cap *= 2) * sizeof *r->lengths) : r->lengths;
+			if (!grown) {
+				app_error_env(st, "out of memory reading '%s'", path);
+				rc = -1;
+			} else {
+				r->lengths = grown;
+				r->lengths[n++] = x;
+			}
+		}
+	}
+	free(text);
+	if (rc == 0 && n == 0) {
+		app_error_flag(st, flag, "'%s' holds no prompt lengths", path);
+		rc = -1;
+	}
+	r->in.isl_values = r->lengths;
+	r->in.isl_count = n;
+	return rc;
+}
+
+static int read_isl_dist(struct serve_run *r, const struct param_values *v, struct app_status *st)
+{
+	struct ridge_serve_sim_input *in = &r->in;
+	in->isl = params_num(v, SERVE_ISL);
+	const char *d = params_text(v, SERVE_ISL_DIST);
+	const char *flag = params_where(v, SERVE_ISL_DIST);
+	if (!d || strcmp(d, "fixed") == 0) {
+		if (!params_has(v, SERVE_ISL)) {
+			app_error_flag(st, flag, "fixed needs --isl");
+			return -1;
+		}
+		in->isl_dist = RIDGE_LENGTH_FIXED;
+		return 0;
+	}
+	if (strncmp(d, "uniform:", 8) == 0) {
+		char tail;
+		if (sscanf(d + 8, "%lf:%lf%c", &in->isl_lo, &in->isl_hi, &tail) != 2 ||
+		    !(in->isl_lo >= 1 && in->isl_hi <= 1e7 && in->isl_lo <= in->isl_hi &&
+		      in->isl_lo == floor(in->isl_lo) && in->isl_hi == floor(in->isl_hi))) {
+			app_error_flag(st, flag, "'%s' is not uniform:LO:HI with whole 1 <= LO <= HI <= 1e7", d);
+			return -1;
+		}
+		in->isl_dist = RIDGE_LENGTH_UNIFORM;
+		return 0;
+	}
+	if (strncmp(d, "file:", 5) == 0 && d[5]) {
+		in->isl_dist = RIDGE_LENGTH_LIST;
+		return read_lengths(r, flag, d + 5, st);
+	}
+	app_error_flag(st, flag, "'%s' is not fixed, uniform:LO:HI or file:F", d);
+	return -1;
+}
+
+/* The engine's preset, then each flag given over it. */
+static int read_engine(const struct param_values *v, const struct ridge_gpu *gpu, struct ridge_serve_sim_input *in,
+		       struct app_status *st)
+{
+	enum ridge_engine_kind kind = RIDGE_ENGINE_VLLM;
+	const char *name = params_text(v, SERVE_ENGINE);
+	if (name && !serve_engine_parse(name, &kind)) {
+		app_error_flag(st, params_where(v, SERVE_ENGINE), "unknown engine '%s' (known: vllm sglang trtllm)",
+			       name);
+		return -1;
+	}
+	struct ridge_engine *e = &in->engine;
+	serve_engine_defaults(kind, gpu->memory_bytes, gpu->id, in->req.tp, e);
+	if (params_has(v, SERVE_MAX_TOKENS))
+		e->max_num_batched_tokens = params_num(v, SERVE_MAX_TOKENS);
+	if (params_has(v, SERVE_MAX_SEQS))
+		e->max_num_seqs = params_num(v, SERVE_MAX_SEQS);
+	if (params_flag(v, SERVE_CHUNKED))
+		e->chunked_prefill = true;
+	if (params_flag(v, SERVE_NO_CHUNKED))
+		e->chunked_prefill = false;
+	if (params_has(v, SERVE_BLOCK_SIZE))
+		e->block_size = params_num(v, SERVE_BLOCK_SIZE);
+	if (params_has(v, SERVE_MEMORY_FRACTION))
+		e->memory_fraction = params_num(v, SERVE_MEMORY_FRACTION);
+	if (params_has(v, SERVE_GRAPH_MAX))
+		e->graph_max_batch = params_num(v, SERVE_GRAPH_MAX);
+	if (params_has(v, SERVE_CPU_OVERHEAD)) {
+		e->cpu_overhead_s = params_num(v, SERVE_CPU_OVERHEAD);
+		e->cpu_overhead_source = "given (--cpu-overhead)";
+	}
+	return 0;
+}
+
+/* The model's context: --max-context, else the config's. */
+static int read_context(struct serve_run *r, const struct param_values *v, struct app_status *st)
+{
+	if (params_has(v, SERVE_MAX_CONTEXT)) {
+		r->in.max_context = params_num(v, SERVE_MAX_CONTEXT);
+		return 0;
+	}
+	double context = config_context(r->model_path, st);
+	if (context < 0)
+		return -1;
+	r->in.max_context = context;
+	return 0;
+}
+
+static int read_request(struct serve_run *r, const struct param_values *v, const struct ridge_gpu *gpu,
+			struct app_status *st)
+{
+	struct ridge_serve_sim_input *in = &r->in;
+	snprintf(r->model_path, sizeof r->model_path, "%s", params_text(v, SERVE_MODEL));
+	if (app_model_config_load(r->model_path, &r->config, st) != 0)
+		return -1;
+	for (int i = 0; i < r->config.warning_count; i++)
+		app_warning_at(st, r->model_path, 0, 0, "%s", r->config.warnings[i]);
+	char err[512];
+	struct ridge_workload_model w;
+	if (app_model_config_workload(&r->config, r->model_path, &w, err, sizeof err) != 0) {
+		app_error(st, "%s", err);
+		return -1;
+	}
+	r->config.workload = w;
+	in->req.model = &r->config.workload;
+	in->req.gpu = gpu;
+	in->req.tp = params_has(v, SERVE_TP) ? params_num(v, SERVE_TP) : 1;
+	in->req.compute_dtype = RIDGE_BF16;
+	in->req.launch = RIDGE_LAUNCH_GRAPH;
+	const char *wname, *kvname;
+	if (storage(v, SERVE_WEIGHT_DTYPE, &in->req.weights, &wname, st) ||
+	    storage(v, SERVE_KV_DTYPE, &in->req.kv, &kvname, st))
+		return -1;
+	if (params_has(v, SERVE_PRICE))
+		in->req.price_usd_per_gpu_hour = params_num(v, SERVE_PRICE);
+	else if (gpu->has_price)
+		in->req.price_usd_per_gpu_hour = gpu->price_usd_per_hour;
+	else {
+		app_error(st, "no price: give --price (USD per GPU-hour); %s has none in hwdb", gpu->id);
+		return -1;
+	}
+	in->osl = params_num(v, SERVE_OSL);
+	in->concurrency = params_num(v, SERVE_CONCURRENCY);
+	in->rate = params_num(v, SERVE_RATE);
+	bool closed = in->concurrency > 0;
+	in->requests = params_has(v, SERVE_REQUESTS) ? params_num(v, SERVE_REQUESTS)
+			: closed ? fmax(200, fmin(10 * in->concurrency, 200000))
+				 : 1000;
+	in->warmup = params_has(v, SERVE_WARMUP) ? params_num(v, SERVE_WARMUP)
+		     : closed			 ? in->concurrency
+						 : floor(in->requests / 10);
+	in->seed = params_has(v, SERVE_SEED) ? (uint64_t)params_num(v, SERVE_SEED) : 1;
+	if (read_isl_dist(r, v, st) || read_engine(v, gpu, in, st) || read_context(r, v, st))
+		return -1;
+	return 0;
+}
+
+/* Which flag a model error is about, by what it names. */
+static const char *error_flag(const struct param_values *v, const char *err)
+{
+	static const struct {
+		const char *word;
+		int param;
+	} words[] = { { "output length", SERVE_OSL },
+		      { "prompt length", SERVE_ISL },
+		      { "uniform prompt", SERVE_ISL_DIST },
+		      { "context", SERVE_ISL },
+		      { "max-num-batched-tokens", SERVE_MAX_TOKENS },
+		      { "max-num-seqs", SERVE_MAX_SEQS },
+		      { "concurrency", SERVE_CONCURRENCY },
+		      { "request rate", SERVE_RATE },
+		      { "requests", SERVE_REQUESTS },
+		      { "decode slots", SERVE_REQUESTS },
+		      { "network bandwidth", SERVE_TP } };
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strstr(err, words[i].word))
+			return params_where(v, words[i].param);
+	return NULL;
+}
+
+static int simulate(struct serve_run *r, const struct param_values *v, struct app_status *st)
+{
+	char err[600];
+	r->in.timeline_capacity = params_has(v, SERVE_SVG) ? SERVE_VIEW_SAMPLES : 0;
+	size_t bytes = serve_sim_workspace_bytes(&r->in, err, sizeof err);
+	void *workspace = bytes ? malloc(bytes) : NULL;
+	if (r->in.timeline_capacity > 0)
+		r->samples = calloc((size_t)r->in.timeline_capacity, sizeof *r->samples);
+	int rc = -1;
+	if (bytes && (!workspace || (r->in.timeline_capacity > 0 && !r->samples)))
+		snprintf(err, sizeof err, "out of memory for the simulation (%zu bytes)", bytes);
+	else if (bytes)
+		rc = serve_sim_run(&r->in, workspace, bytes, r->samples, &r->result, err, sizeof err);
+	free(workspace);
+	if (rc == 1) {
+		app_error(st, "%s", err); /* a finding: exit 1 */
+		return EXIT_PROBLEM;
+	}
+	if (rc != 0) {
+		const char *flag = error_flag(v, err);
+		if (flag)
+			app_error_flag(st, flag, "%s", err);
+		else
+			app_error(st, "%s", err);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+int serve_command(FILE *out, const struct param_values *v, const struct ridge_gpu *gpu, cJSON **json,
+		  struct app_status *st)
+{
+	struct serve_run *r = calloc(1, sizeof *r);
+	if (!r) {
+		app_error_env(st, "out of memory");
+		return EXIT_ENV;
+	}
+	int rc = read_request(r, v, gpu, st) ? EXIT_USAGE : simulate(r, v, st);
+	if (rc == EXIT_OK) {
+		cJSON *doc = serve_view_json(&r->in, &r->result, r->model_path);
+		const char *svg = params_text(v, SERVE_SVG);
+		if (!doc) {
+			app_error_env(st, "out of memory");
+			rc = EXIT_ENV;
+		} else if (svg && serve_view_svg(svg, &r->in, &r->result, r->samples, st) != 0) {
+			rc = EXIT_ENV;
+		} else if (params_flag(v, SERVE_JSON)) {
+			if (svg)
+				cJSON_AddStringToObject(doc, "svg", svg);
+			*json = doc;
+			doc = NULL;
+		} else {
+			serve_view_print(out, doc);
+			if (svg)
+				fprintf(out, "\nwrote %s\n", svg);
+			rc = fflush(out) == 0 ? EXIT_OK : EXIT_ENV;
+		}
+		cJSON_Delete(doc);
+	}
+	free(r->samples);
+	free(r->lengths);
+	free(r);
+	return rc;
+}

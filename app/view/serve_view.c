@@ -1,0 +1,318 @@
+/* ridge serve's JSON, text and timeline SVG (serve_view.h). */
+#include "serve_view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "calc.h"
+#include "format.h"
+#include "json_out.h"
+#include "svg.h"
+
+static void latency_keys(cJSON *o, const char *name, const struct ridge_latency_stats *s)
+{
+	char key[48];
+	const char *suffix[] = { "mean", "p50", "p90", "p99" };
+	const double value[] = { s->mean_s, s->p50_s, s->p90_s, s->p99_s };
+	for (int i = 0; i < 4; i++) {
+		snprintf(key, sizeof key, "%s_%s_s", name, suffix[i]);
+		json_number(o, key, value[i]);
+	}
+}
+
+static void engine_json(cJSON *doc, const struct ridge_engine *e)
+{
+	cJSON *o = cJSON_AddObjectToObject(doc, "engine");
+	cJSON_AddStringToObject(o, "name", serve_engine_name(e->kind));
+	cJSON_AddStringToObject(o, "version", e->version);
+	cJSON_AddStringToObject(o, "source", e->source);
+	json_number(o, "max_num_batched_tokens", e->max_num_batched_tokens);
+	json_number(o, "max_num_seqs", e->max_num_seqs);
+	cJSON_AddBoolToObject(o, "chunked_prefill", e->chunked_prefill);
+	cJSON_AddBoolToObject(o, "mixed_batches", e->mixed_batches);
+	cJSON_AddBoolToObject(o, "reserve_output", e->reserve_output);
+	json_number(o, "block_size", e->block_size);
+	json_number(o, "memory_fraction", e->memory_fraction);
+	cJSON_AddStringToObject(o, "memory_fraction_of", e->kv_budget == RIDGE_KV_OF_FREE ? "free" : "total");
+	json_number(o, "graph_max_batch", e->graph_max_batch);
+	json_number(o, "host_launches_per_layer", e->host_launches_per_layer);
+	json_number(o, "cpu_overhead_s", e->cpu_overhead_s);
+	cJSON_AddStringToObject(o, "cpu_overhead_source", e->cpu_overhead_source);
+}
+
+static void inputs_json(cJSON *doc, const struct ridge_serve_sim_input *in, const char *model_path)
+{
+	cJSON_AddStringToObject(doc, "model", model_path);
+	cJSON_AddStringToObject(doc, "gpu", in->req.gpu->id);
+	json_number(doc, "tp", in->req.tp);
+	json_number(doc, "gpus", in->req.tp);
+	if (in->isl_dist == RIDGE_LENGTH_UNIFORM) {
+		cJSON_AddStringToObject(doc, "isl_dist", "uniform");
+		json_number(doc, "isl_lo", in->isl_lo);
+		json_number(doc, "isl_hi", in->isl_hi);
+	} else if (in->isl_dist == RIDGE_LENGTH_LIST) {
+		cJSON_AddStringToObject(doc, "isl_dist", "file");
+		json_number(doc, "isl_count", (double)in->isl_count);
+	} else {
+		cJSON_AddStringToObject(doc, "isl_dist", "fixed");
+		json_number(doc, "isl", in->isl);
+	}
+	json_number(doc, "osl", in->osl);
+	cJSON_AddStringToObject(doc, "load", in->concurrency > 0 ? "closed" : "open");
+	if (in->concurrency > 0)
+		json_number(doc, "concurrency", in->concurrency);
+	else
+		json_number(doc, "rate", in->rate);
+	json_number(doc, "requests", in->requests);
+	json_number(doc, "warmup", in->warmup);
+	json_number(doc, "seed", (double)in->seed);
+	json_number(doc, "price_usd_per_gpu_hour", in->req.price_usd_per_gpu_hour);
+	json_number(doc, "weight_bytes_per_element", serve_storage_bytes(&in->req.weights));
+	json_number(doc, "kv_bytes_per_element", serve_storage_bytes(&in->req.kv));
+}
+
+static void detail_json(cJSON *doc, const struct ridge_serve_sim_result *r)
+{
+	cJSON *m = cJSON_AddObjectToObject(doc, "memory_per_gpu");
+	json_number(m, "memory_bytes", r->memory_bytes);
+	json_number(m, "weights_bytes", r->weights_bytes);
+	json_number(m, "activation_bytes", r->activation_bytes);
+	json_number(m, "kv_cache_bytes", r->kv_cache_bytes);
+	json_number(m, "kv_bytes_per_token", r->kv_bytes_per_token_per_gpu);
+	json_number(m, "kv_blocks", r->kv_blocks);
+	json_number(m, "kv_tokens", r->kv_tokens);
+	cJSON *it = cJSON_AddObjectToObject(doc, "iterations");
+	json_number(it, "count", r->iterations);
+	json_number(it, "graph", r->graph_iterations);
+	json_number(it, "mixed", r->mixed_iterations);
+	json_number(it, "mean_tokens", r->mean_batch_tokens);
+	json_number(it, "mean_running", r->mean_running);
+	cJSON *t = cJSON_AddObjectToObject(doc, "time_s");
+	json_number(t, "token_pass", r->token_pass_s);
+	json_number(t, "attention", r->attention_s);
+	json_number(t, "logits", r->logits_s);
+	json_number(t, "power_limit", r->power_limit_s);
+	json_number(t, "launch", r->launch_s);
+	json_number(t, "communication", r->communication_s);
+	json_number(t, "cpu", r->cpu_s);
+}
+
+cJSON *serve_view_json(const struct ridge_serve_sim_input *in, const struct ridge_serve_sim_result *r,
+		       const char *model_path)
+{
+	cJSON *doc = cJSON_CreateObject();
+	if (!doc)
+		return NULL;
+	inputs_json(doc, in, model_path);
+	latency_keys(doc, "ttft", &r->ttft);
+	latency_keys(doc, "tpot", &r->tpot);
+	latency_keys(doc, "itl", &r->itl);
+	latency_keys(doc, "e2e", &r->e2e);
+	json_number(doc, "output_tokens_per_s", r->output_tokens_per_s);
+	json_number(doc, "output_tokens_per_s_per_gpu", r->output_tokens_per_s_per_gpu);
+	json_number(doc, "total_tokens_per_s", r->total_tokens_per_s);
+	json_number(doc, "requests_per_s", r->requests_per_s);
+	json_number(doc, "usd_per_million_output_tokens", r->usd_per_million_output_tokens);
+	json_number(doc, "kv_utilization", r->kv_utilization);
+	json_number(doc, "kv_utilization_peak", r->kv_utilization_peak);
+	json_number(doc, "preemptions", r->preemptions);
+	json_number(doc, "duration_s", r->duration_s);
+	json_number(doc, "measured_requests", r->measured_requests);
+	json_number(doc, "simulated_requests", r->simulated_requests);
+	engine_json(doc, &in->engine);
+	detail_json(doc, r);
+	return doc;
+}
+
+/* ---- text ---- */
+
+static void latency_row(FILE *out, const cJSON *doc, const char *label, const char *name)
+{
+	char key[48], cells[4][32];
+	const char *suffix[] = { "mean", "p50", "p90", "p99" };
+	for (int i = 0; i < 4; i++) {
+		snprintf(key, sizeof key, "%s_%s_s", name, suffix[i]);
+		if (calc_has(doc, key) && isfinite(calc_num(doc, key)))
+			fmt_seconds(calc_num(doc, key), cells[i], sizeof cells[i]);
+		else
+			snprintf(cells[i], sizeof cells[i], "-");
+	}
+	fprintf(out, "  %-22s %11s %11s %11s %11s\n", label, cells[0], cells[1], cells[2], cells[3]);
+}
+
+static void print_load(FILE *out, const cJSON *doc)
+{
+	fprintf(out, "%s on %.0f x %s (tp %.0f), %s engine preset (%s)\n", calc_str(doc, "model"),
+		calc_num(doc, "gpus"), calc_str(doc, "gpu"), calc_num(doc, "tp"),
+		calc_str(cJSON_GetObjectItemCaseSensitive(doc, "engine"), "name"),
+		calc_str(cJSON_GetObjectItemCaseSensitive(doc, "engine"), "version"));
+	char prompt[64];
+	if (strcmp(calc_str(doc, "isl_dist"), "uniform") == 0)
+		snprintf(prompt, sizeof prompt, "uniform %.0f..%.0f", calc_num(doc, "isl_lo"), calc_num(doc, "isl_hi"));
+	else if (strcmp(calc_str(doc, "isl_dist"), "file") == 0)
+		snprintf(prompt, sizeof prompt, "%.0f lengths from a file", calc_num(doc, "isl_count"));
+	else
+		snprintf(prompt, sizeof prompt, "%.0f", calc_num(doc, "isl"));
+	if (strcmp(calc_str(doc, "load"), "closed") == 0)
+		fprintf(out, "  closed loop, concurrency %.0f", calc_num(doc, "concurrency"));
+	else
+		fprintf(out, "  open loop, Poisson %.6g requests/s", calc_num(doc, "rate"));
+	fprintf(out, "; prompt %s, output %.0f tokens; %.0f requests measured after %.0f warm-up (seed %.0f)\n",
+		prompt, calc_num(doc, "osl"), calc_num(doc, "requests"), calc_num(doc, "warmup"),
+		calc_num(doc, "seed"));
+}
+
+static void print_engine(FILE *out, const cJSON *doc)
+{
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(doc, "engine");
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(doc, "memory_per_gpu");
+	struct calc_text t = { 0 };
+	fprintf(out, "  engine: budget %.0f tokens, %.0f sequences, chunked prefill %s, %s batches, block %.0f, "
+		     "CUDA graphs to batch %.0f\n",
+		calc_num(e, "max_num_batched_tokens"), calc_num(e, "max_num_seqs"),
+		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "chunked_prefill")) ? "on" : "off",
+		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "mixed_batches")) ? "mixed" : "prefill-or-decode",
+		calc_num(e, "block_size"), calc_num(e, "graph_max_batch"));
+	fprintf(out, "  memory per GPU: %s = weights %s + activations %s + KV cache %s (%.6g of %s of the card)\n",
+		calc_text_bytes(&t, m, "memory_bytes"), calc_text_bytes(&t, m, "weights_bytes"),
+		calc_text_bytes(&t, m, "activation_bytes"), calc_text_bytes(&t, m, "kv_cache_bytes"),
+		calc_num(e, "memory_fraction"), calc_str(e, "memory_fraction_of"));
+	char tokens[32];
+	fmt_grouped(calc_num(m, "kv_tokens"), 0, tokens, sizeof tokens);
+	fprintf(out, "  KV cache: %s tokens in %.0f blocks; used %s on average, %s at most; %.0f preemptions\n",
+		tokens, calc_num(m, "kv_blocks"), calc_text_percent(&t, doc, "kv_utilization"),
+		calc_text_percent(&t, doc, "kv_utilization_peak"), calc_num(doc, "preemptions"));
+}
+
+void serve_view_print(FILE *out, const cJSON *doc)
+{
+	print_load(out, doc);
+	print_engine(out, doc);
+	fprintf(out, "\n  %-22s %11s %11s %11s %11s\n", "latency", "mean", "P50", "P90", "P99");
+	latency_row(out, doc, "TTFT", "ttft");
+	latency_row(out, doc, "TPOT", "tpot");
+	latency_row(out, doc, "inter-token (ITL)", "itl");
+	latency_row(out, doc, "end to end (E2E)", "e2e");
+	char a[32], b[32], c[32], d[32];
+	fmt_grouped(calc_num(doc, "output_tokens_per_s"), 1, a, sizeof a);
+	fmt_grouped(calc_num(doc, "output_tokens_per_s_per_gpu"), 1, b, sizeof b);
+	fmt_grouped(calc_num(doc, "total_tokens_per_s"), 1, c, sizeof c);
+	fmt_usd(calc_num(doc, "usd_per_million_output_tokens"), d, sizeof d);
+	fprintf(out, "\n  throughput: %s output tokens/s (%s per GPU), %s tokens/s with prompts, %.4g requests/s\n", a,
+		b, c, calc_num(doc, "requests_per_s"));
+	fprintf(out, "  cost: %s per million output tokens at $%.4g per GPU-hour\n", d,
+		calc_num(doc, "price_usd_per_gpu_hour"));
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(doc, "iterations");
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(doc, "time_s");
+	double total = 0;
+	const char *parts[] = { "token_pass", "attention", "logits", "power_limit", "launch", "communication", "cpu" };
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+		total += calc_num(t, parts[i]);
+	fprintf(out, "  %.0f iterations (%.0f CUDA-graph decode, %.0f mixed), %.4g tokens and %.4g requests each on "
+		     "average\n",
+		calc_num(it, "count"), calc_num(it, "graph"), calc_num(it, "mixed"), calc_num(it, "mean_tokens"),
+		calc_num(it, "mean_running"));
+	fprintf(out, "  GPU time:");
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+		fmt_percent(total > 0 ? calc_num(t, parts[i]) / total : 0, a, sizeof a);
+		fprintf(out, "%s %s %s", i ? "," : "", parts[i], a);
+	}
+	fprintf(out, "\n");
+}
+
+/* ---- the timeline ---- */
+
+#define SVG_W 900.0
+#define PANEL_H 150.0
+#define LEFT 70.0
+#define RIGHT 20.0
+#define TOP 40.0
+#define GAP 40.0
+
+struct panel {
+	struct svg *svg;
+	double top, t_max, y_max;
+};
+
+static double px(const struct panel *p, double t)
+{
+	return svg_linear_scale(t, 0, p->t_max, LEFT, SVG_W - RIGHT);
+}
+
+static double py(const struct panel *p, double y)
+{
+	return svg_linear_scale(y, 0, p->y_max, p->top + PANEL_H, p->top);
+}
+
+static void panel_frame(struct panel *p, const char *title, const char *unit)
+{
+	struct svg *s = p->svg;
+	svg_rect(s, LEFT, p->top, SVG_W - LEFT - RIGHT, PANEL_H, "none", "#888");
+	svg_text(s, LEFT, p->top - 6, 12, "start", "#222", title);
+	char label[48];
+	snprintf(label, sizeof label, "%.4g %s", p->y_max, unit);
+	svg_text(s, LEFT - 4, p->top + 10, 10, "end", "#444", label);
+	svg_text(s, LEFT - 4, p->top + PANEL_H, 10, "end", "#444", "0");
+}
+
+static void series(struct panel *p, const struct ridge_serve_sim_sample *samples, int n, size_t offset, double scale,
+		   const char *color)
+{
+	double xs[SERVE_VIEW_SAMPLES], ys[SERVE_VIEW_SAMPLES];
+	int count = n < SERVE_VIEW_SAMPLES ? n : SERVE_VIEW_SAMPLES;
+	for (int i = 0; i < count; i++) {
+		const double *value = (const double *)((const char *)&samples[i] + offset);
+		xs[i] = px(p, samples[i].time_s);
+		ys[i] = py(p, *value * scale);
+	}
+	svg_polyline(p->svg, xs, ys, count, color, 1.2);
+}
+
+static double sample_max(const struct ridge_serve_sim_sample *samples, int n, size_t offset, double scale)
+{
+	double most = 0;
+	for (int i = 0; i < n; i++)
+		most = fmax(most, *(const double *)((const char *)&samples[i] + offset) * scale);
+	return most > 0 ? most * 1.05 : 1;
+}
+
+int serve_view_svg(const char *path, const struct ridge_serve_sim_input *in, const struct ridge_serve_sim_result *r,
+		   const struct ridge_serve_sim_sample *samples, struct app_status *st)
+{
+	int n = r->sample_count;
+	struct svg s;
+	double height = TOP + 3 * (PANEL_H + GAP) + 20;
+	svg_begin(&s, SVG_W, height, "ridge serve: batch and latency over time");
+	char title[256];
+	snprintf(title, sizeof title, "ridge serve: %s, %s x%.0f, %s, prompt %.0f, output %.0f, %s %.6g",
+		 serve_engine_name(in->engine.kind), in->req.gpu->id, in->req.tp,
+		 in->req.model->experts > 0 ? "MoE" : "dense", in->isl, in->osl,
+		 in->concurrency > 0 ? "concurrency" : "rate", in->concurrency > 0 ? in->concurrency : in->rate);
+	svg_text(&s, SVG_W / 2, 20, 14, "middle", "#000", title);
+	double t_max = n > 0 ? samples[n - 1].time_s : 1;
+	struct panel p = { &s, TOP, t_max, 0 };
+	p.y_max = fmax(sample_max(samples, n, offsetof(struct ridge_serve_sim_sample, decode_tokens), 1),
+		       sample_max(samples, n, offsetof(struct ridge_serve_sim_sample, prefill_tokens), 1));
+	panel_frame(&p, "tokens per iteration: decode (blue), prompt chunks (orange)", "tokens");
+	series(&p, samples, n, offsetof(struct ridge_serve_sim_sample, decode_tokens), 1, "#1f77b4");
+	series(&p, samples, n, offsetof(struct ridge_serve_sim_sample, prefill_tokens), 1, "#ff7f0e");
+	p.top += PANEL_H + GAP;
+	p.y_max = fmax(sample_max(samples, n, offsetof(struct ridge_serve_sim_sample, running), 1),
+		       sample_max(samples, n, offsetof(struct ridge_serve_sim_sample, waiting), 1));
+	panel_frame(&p, "requests running (green), waiting (red); KV cache used (grey, x max)", "requests");
+	series(&p, samples, n, offsetof(struct ridge_serve_sim_sample, running), 1, "#2ca02c");
+	series(&p, samples, n, offsetof(struct ridge_serve_sim_sample, waiting), 1, "#d62728");
+	series(&p, samples, n, offsetof(struct ridge_serve_sim_sample, kv_used), p.y_max / 1.05, "#888888");
+	p.top += PANEL_H + GAP;
+	p.y_max = sample_max(samples, n, offsetof(struct ridge_serve_sim_sample, step_s), 1e3);
+	panel_frame(&p, "iteration time = the gap between two tokens of a running request", "ms");
+	series(&p, samples, n, offsetof(struct ridge_serve_sim_sample, step_s), 1e3, "#9467bd");
+	char axis[64];
+	snprintf(axis, sizeof axis, "time: 0 to %.4g s (%d of %.0f iterations drawn)", t_max, n, r->iterations);
+	svg_text(&s, SVG_W / 2, height - 6, 11, "middle", "#444", axis);
+	svg_end(&s);
+	int rc = svg_save(&s, path, st);
+	svg_free(&s);
+	return rc;
+}
