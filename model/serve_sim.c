@@ -612,6 +612,16 @@ static int token_pass(struct sim *s, double tokens, struct pass_memo **out)
 			    (double)model->experts_per_token, (double)workload_moe_layers(model), 0, 0, &comm, s->err,
 			    s->err_len))
 		return -1;
+	/* Fewer rows than one library tile never run slower than a whole tile:
+	 * the library can pad them (serve.c prices them as the GEMV class, whose
+	 * fitted efficiencies come from a few rows and overprice 65 to 127) */
+	if (tokens < RIDGE_LIBRARY_TILE_M) {
+		struct ridge_serve_pass tile;
+		if (serve_token_pass(req, RIDGE_LIBRARY_TILE_M, &tile, s->err, s->err_len))
+			return -1;
+		if (tile.kernel_time_s < pass.kernel_time_s)
+			pass = tile;
+	}
 	*m = (struct pass_memo){ pass.kernel_time_s, pass.matrix_time_s, pass.kernels, comm.exposed_s };
 	return 0;
 }

@@ -69,6 +69,9 @@
 	X(SERVE_WEIGHT_DTYPE, PARAM_TEXT_ROW("weight_dtype", .metavar = "DT",                                          \
 					     .help = "weight storage: bf16 (default) fp16 fp8 int8 int4 fp4"))         \
 	X(SERVE_KV_DTYPE, PARAM_TEXT_ROW("kv_dtype", .metavar = "DT", .help = "KV-cache storage (default bf16)"))      \
+	X(SERVE_COMPUTE_DTYPE, PARAM_TEXT_ROW("compute_dtype", .metavar = "DT",                                        \
+					      .help = "dtype the GEMMs run in, for their peak (default bf16; fp8 "     \
+						      "for FP8 W8A8)"))                                                \
 	X(SERVE_SVG, PARAM_TEXT_ROW("svg", .metavar = "FILE", .help = "write the batch and latencies over time"))      \
 	X(SERVE_GPU, CALC_GPU_ROW)                                                                                     \
 	X(SERVE_HWDB, CALC_HWDB_ROW)                                                                                   \
@@ -312,6 +315,12 @@ static int read_request(struct serve_run *r, const struct param_values *v, const
 	in->req.gpu = gpu;
 	in->req.tp = params_has(v, SERVE_TP) ? params_num(v, SERVE_TP) : 1;
 	in->req.compute_dtype = RIDGE_BF16;
+	const char *compute = params_text(v, SERVE_COMPUTE_DTYPE);
+	if (compute && !ridge_dtype_parse(compute, &in->req.compute_dtype)) {
+		app_error_flag(st, params_where(v, SERVE_COMPUTE_DTYPE), "unknown dtype '%s' (known: %s)", compute,
+			       ridge_dtype_list());
+		return -1;
+	}
 	in->req.launch = RIDGE_LAUNCH_GRAPH;
 	const char *wname, *kvname;
 	if (storage(v, SERVE_WEIGHT_DTYPE, &in->req.weights, &wname, st) ||
