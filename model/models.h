@@ -21,6 +21,7 @@
 #include "median.h"
 #include "workload.h"
 #include "serve.h"
+#include "serve_sim.h"
 /* RIDGE_VERSION of the library linked at run time (the header's may differ). */
 const char *ridge_version(void);
 

@@ -751,8 +751,15 @@ static int pass_begin(struct pass_context *c, const struct ridge_serve_request *
 	if (check_request(&c->req, err, err_len))
 		return -1;
 	memset(&c->scratch, 0, sizeof c->scratch);
-	struct pricer p = { &c->req, &c->scratch, ridge_dtype_bytes(req->compute_dtype), serve_storage_bytes(&req->weights),
-			    serve_storage_bytes(&req->kv), 0, 0, err, err_len };
+	struct pricer p = { &c->req,
+			    &c->scratch,
+			    ridge_dtype_bytes(req->compute_dtype),
+			    serve_storage_bytes(&req->weights),
+			    serve_storage_bytes(&req->kv),
+			    0,
+			    0,
+			    err,
+			    err_len };
 	c->p = p;
 	c->ng = workload_gemms(req->model, tokens, c->g, err, err_len);
 	if (c->ng < 0 || workload_kv_layout(req->model, req->tp, &c->kv, err, err_len))

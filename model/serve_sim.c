@@ -127,7 +127,9 @@ double serve_engine_graph_size(const struct ridge_engine *e, double batch)
 			return batch;
 		return 0;
 	default:
-		size = batch <= 4 ? pow(2, ceil(log2(batch))) : batch <= 256 ? ceil(batch / 8) * 8 : ceil(batch / 16) * 16;
+		size = batch <= 4     ? pow(2, ceil(log2(batch)))
+		       : batch <= 256 ? ceil(batch / 8) * 8
+				      : ceil(batch / 16) * 16;
 		break;
 	}
 	return fmin(size, max);
@@ -145,8 +147,8 @@ struct sim_request {
 	double generated; /* output tokens so far */
 	double blocks;    /* KV blocks held */
 	double first_token, last_token;
-	double chunk; /* this iteration's prompt tokens */
-	bool decoding;    /* this iteration decodes one token */
+	double chunk;  /* this iteration's prompt tokens */
+	bool decoding; /* this iteration decodes one token */
 	bool measured;
 	int state;
 };
@@ -244,15 +246,16 @@ static int check_lengths(const struct ridge_serve_sim_input *in, char *err, size
 			return model_fail(err, err_len, "the prompt length list is empty");
 		for (size_t i = 0; i < in->isl_count; i++)
 			if (!whole(in->isl_values[i], 1, 1e7))
-				return model_fail(err, err_len,
-						  "prompt length %zu of the list: %g is not a whole number from 1 to 1e7",
-						  i + 1, in->isl_values[i]);
+				return model_fail(
+					err, err_len,
+					"prompt length %zu of the list: %g is not a whole number from 1 to 1e7", i + 1,
+					in->isl_values[i]);
 	}
 	double longest = max_prompt(in) + in->osl;
 	if (in->max_context > 0 && longest > in->max_context)
 		return model_fail(err, err_len,
-				  "prompt + output of %g tokens is longer than the model's context of %g tokens", longest,
-				  in->max_context);
+				  "prompt + output of %g tokens is longer than the model's context of %g tokens",
+				  longest, in->max_context);
 	return 0;
 }
 
@@ -274,8 +277,9 @@ static int check_engine(const struct ridge_serve_sim_input *in, char *err, size_
 	    !(e->graph_max_batch >= 0 && e->graph_max_batch <= SIM_MAX_SEQS) ||
 	    !(isfinite(e->cpu_overhead_s) && e->cpu_overhead_s >= 0 && e->cpu_overhead_s <= 10) ||
 	    !(e->host_launches_per_layer >= 0 && e->host_launches_per_layer <= 1e4))
-		return model_fail(err, err_len, "engine: block size, memory fraction (0..1], graph sizes or CPU "
-						"overhead (0..10 s) out of range");
+		return model_fail(err, err_len,
+				  "engine: block size, memory fraction (0..1], graph sizes or CPU "
+				  "overhead (0..10 s) out of range");
 	return 0;
 }
 
@@ -294,7 +298,8 @@ static int check_input(const struct ridge_serve_sim_input *in, char *err, size_t
 				  in->rate);
 	if (!whole(in->requests, 1, SIM_MAX_REQUESTS) || !whole(in->warmup, 0, SIM_MAX_REQUESTS) ||
 	    total_requests(in) > SIM_MAX_REQUESTS)
-		return model_fail(err, err_len, "requests + warm-up must be whole numbers, 1 to %g together, not %g + %g",
+		return model_fail(err, err_len,
+				  "requests + warm-up must be whole numbers, 1 to %g together, not %g + %g",
 				  SIM_MAX_REQUESTS, in->requests, in->warmup);
 	if (total_requests(in) * in->osl > SIM_MAX_WORK)
 		return model_fail(err, err_len,
@@ -384,15 +389,15 @@ static int memory_setup(struct sim *s)
 	struct ridge_serve_result *step = &(struct ridge_serve_result){ 0 };
 	if (serve_step(&req, step, s->err, s->err_len))
 		return -1;
-	double memory = in->memory_bytes > 0 ? in->memory_bytes : in->req.gpu->memory_bytes;
+	double memory = in->memory_bytes > 0 ? in->memory_bytes : ridge_gpu_usable_memory(in->req.gpu);
 	out->memory_bytes = memory;
 	out->weights_bytes = step->weights_stored_per_gpu;
 	out->activation_bytes = activation_bytes(in);
 	out->kv_bytes_per_token_per_gpu = step->kv_bytes_per_token_per_gpu;
 	double rest = memory - out->weights_bytes - out->activation_bytes;
-	double cache = in->engine.kv_budget == RIDGE_KV_OF_FREE ? in->engine.memory_fraction * rest
-								 : in->engine.memory_fraction * memory - out->weights_bytes -
-									   out->activation_bytes;
+	double cache = in->engine.kv_budget == RIDGE_KV_OF_FREE
+			       ? in->engine.memory_fraction * rest
+			       : in->engine.memory_fraction * memory - out->weights_bytes - out->activation_bytes;
 	out->kv_cache_bytes = fmax(cache, 0);
 	double block_bytes = in->engine.block_size * out->kv_bytes_per_token_per_gpu;
 	out->kv_blocks = floor(out->kv_cache_bytes / block_bytes);
@@ -804,9 +809,9 @@ static void record_sample(struct sim *s, const struct iteration_cost *c, double 
 		if (fmod(iteration, out->sample_stride) != 0)
 			return;
 	}
-	s->samples[out->sample_count++] = (struct ridge_serve_sim_sample){
-		s->now, c->step_s, s->decode_n, s->prefill_tokens, s->n_running, s->wait_count, kv_used
-	};
+	s->samples[out->sample_count++] =
+		(struct ridge_serve_sim_sample){ s->now,       c->step_s,     s->decode_n, s->prefill_tokens,
+						 s->n_running, s->wait_count, kv_used };
 }
 
 static void account_iteration(struct sim *s, const struct iteration_cost *c)
@@ -954,8 +959,7 @@ static void sim_init(struct sim *s, const struct ridge_serve_sim_input *in, void
 }
 
 int serve_sim_run(const struct ridge_serve_sim_input *in, void *workspace, size_t workspace_bytes,
-		  struct ridge_serve_sim_sample *samples, struct ridge_serve_sim_result *out, char *err,
-		  size_t err_len)
+		  struct ridge_serve_sim_sample *samples, struct ridge_serve_sim_result *out, char *err, size_t err_len)
 {
 	size_t need = serve_sim_workspace_bytes(in, err, err_len);
 	if (need == 0)
@@ -979,7 +983,8 @@ int serve_sim_run(const struct ridge_serve_sim_input *in, void *workspace, size_
 		}
 		schedule(s);
 		if (s->decode_n + s->prefill_tokens == 0)
-			return model_fail(err, err_len, "the scheduler found no work it could run (%d waiting, %d running)",
+			return model_fail(err, err_len,
+					  "the scheduler found no work it could run (%d waiting, %d running)",
 					  s->wait_count, s->n_running);
 		struct iteration_cost c;
 		if (price_iteration(s, &c))

@@ -68,8 +68,8 @@ enum ridge_kv_budget {
  * (serve_engine_defaults); every field can be overridden. */
 struct ridge_engine {
 	enum ridge_engine_kind kind;
-	const char *version; /* the source version the defaults were read from */
-	const char *source;  /* file and function of the defaults */
+	const char *version;           /* the source version the defaults were read from */
+	const char *source;            /* file and function of the defaults */
 	double max_num_batched_tokens; /* tokens per iteration */
 	double max_num_seqs;           /* requests running at once */
 	bool chunked_prefill;
@@ -102,18 +102,18 @@ struct ridge_serve_sim_input {
 	struct ridge_serve_request req; /* model, GPU, tp, storage, compute dtype, timing, price;
 					   phase, batch, context and communication are not read */
 	struct ridge_engine engine;
-	double isl, osl;          /* prompt and output tokens (isl: the fixed length) */
+	double isl, osl; /* prompt and output tokens (isl: the fixed length) */
 	enum ridge_length_dist isl_dist;
 	double isl_lo, isl_hi;    /* uniform: whole tokens from lo to hi */
 	const double *isl_values; /* list: drawn in turn */
 	size_t isl_count;
-	double concurrency;  /* closed loop; 0: open loop */
-	double rate;         /* open loop: requests per second */
-	double requests;     /* measured */
-	double warmup;       /* issued first and left out */
-	uint64_t seed;       /* arrivals and uniform lengths */
-	double max_context;  /* the model's context (max_position_embeddings); 0: unchecked */
-	double memory_bytes; /* per GPU; 0: the entry's */
+	double concurrency;    /* closed loop; 0: open loop */
+	double rate;           /* open loop: requests per second */
+	double requests;       /* measured */
+	double warmup;         /* issued first and left out */
+	uint64_t seed;         /* arrivals and uniform lengths */
+	double max_context;    /* the model's context (max_position_embeddings); 0: unchecked */
+	double memory_bytes;   /* per GPU; 0: the entry's usable memory (the driver's total) */
 	int timeline_capacity; /* iteration samples kept for a plot (0: none) */
 };
 

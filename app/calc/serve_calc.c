@@ -21,11 +21,12 @@
 #define SERVE_PARAMS(X)                                                                                                \
 	X(SERVE_MODEL, PARAM_TEXT_ROW("model", .flags = PARAM_REQUIRED, .metavar = "FILE",                             \
 				      .help = "model config (Hugging Face config.json or YAML)"))                      \
-	X(SERVE_TP, PARAM_INT("tp", 1, 1024, .metavar = "T", .help = "tensor-parallel GPUs of the engine (default 1)")) \
+	X(SERVE_TP,                                                                                                    \
+	  PARAM_INT("tp", 1, 1024, .metavar = "T", .help = "tensor-parallel GPUs of the engine (default 1)"))          \
 	X(SERVE_ISL, PARAM_INT("isl", 1, 1e7, .metavar = "N",                                                          \
-			       .help = "prompt tokens per request (required unless --isl-dist gives them)"))          \
-	X(SERVE_OSL, PARAM_INT("osl", 1, 1e7, .flags = PARAM_REQUIRED, .metavar = "M",                                 \
-			       .help = "output tokens per request"))                                                  \
+			       .help = "prompt tokens per request (required unless --isl-dist gives them)"))           \
+	X(SERVE_OSL,                                                                                                   \
+	  PARAM_INT("osl", 1, 1e7, .flags = PARAM_REQUIRED, .metavar = "M", .help = "output tokens per request"))      \
 	X(SERVE_CONCURRENCY, PARAM_INT("concurrency", 1, 65536, .metavar = "C",                                        \
 				       .help = "closed loop: C clients, each sending its next request when the last "  \
 					       "one ends"))                                                            \
@@ -38,26 +39,26 @@
 	X(SERVE_WARMUP, PARAM_INT("warmup", 0, 200000, .metavar = "W",                                                 \
 				  .help = "requests sent first and left out (default: the concurrency; open loop "     \
 					  "10 % of --requests)"))                                                      \
-	X(SERVE_SEED, PARAM_INT("seed", 0, 4294967295.0, .metavar = "S",                                               \
-				.help = "seed of the arrivals and lengths (default 1)"))                               \
+	X(SERVE_SEED,                                                                                                  \
+	  PARAM_INT("seed", 0, 4294967295.0, .metavar = "S", .help = "seed of the arrivals and lengths (default 1)"))  \
 	X(SERVE_ENGINE, PARAM_TEXT_ROW("engine", .metavar = "E",                                                       \
 				       .help = "vllm (default), sglang or trtllm: the scheduler defaults"))            \
 	X(SERVE_MAX_TOKENS, PARAM_INT("max_num_batched_tokens", 1, 1048576, .metavar = "B",                            \
-				      .help = "tokens per iteration (default: the engine's)"))                        \
+				      .help = "tokens per iteration (default: the engine's)"))                         \
 	X(SERVE_MAX_SEQS, PARAM_INT("max_num_seqs", 1, 65536, .metavar = "S",                                          \
-				    .help = "requests running at once (default: the engine's)"))                      \
+				    .help = "requests running at once (default: the engine's)"))                       \
 	X(SERVE_CHUNKED, PARAM_FLAG_ROW("chunked_prefill", .help = "split prompts into chunks of the token budget"))   \
 	X(SERVE_NO_CHUNKED, PARAM_FLAG_ROW("no_chunked_prefill", .help = "run each prompt in one iteration"))          \
-	X(SERVE_BLOCK_SIZE, PARAM_INT("block_size", 1, 1e6, .metavar = "N",                                            \
-				      .help = "tokens per KV block (default: the engine's)"))                          \
-	X(SERVE_MEMORY_FRACTION, PARAM_FRAC("memory_fraction", 0, 1, .flags = PARAM_OPEN_LO, .metavar = "F",          \
+	X(SERVE_BLOCK_SIZE,                                                                                            \
+	  PARAM_INT("block_size", 1, 1e6, .metavar = "N", .help = "tokens per KV block (default: the engine's)"))      \
+	X(SERVE_MEMORY_FRACTION, PARAM_FRAC("memory_fraction", 0, 1, .flags = PARAM_OPEN_LO, .metavar = "F",           \
 					    .help = "the engine's memory fraction (default: the engine's)"))           \
 	X(SERVE_GRAPH_MAX, PARAM_INT("graph_max_batch", 0, 65536, .metavar = "B",                                      \
 				     .help = "largest decode batch replayed as a CUDA graph (0: none; default: the "   \
 					     "engine's)"))                                                             \
-	X(SERVE_CPU_OVERHEAD, PARAM_NUM("cpu_overhead", RIDGE_UNIT_SECONDS, 0, 10, .bare_unit = "us", .metavar = "T",  \
-					.help = "host time per iteration the GPU waits for (default 0)",               \
-					.range = "0 to 10 s"))                                                         \
+	X(SERVE_CPU_OVERHEAD,                                                                                          \
+	  PARAM_NUM("cpu_overhead", RIDGE_UNIT_SECONDS, 0, 10, .bare_unit = "us", .metavar = "T",                      \
+		    .help = "host time per iteration the GPU waits for (default 0)", .range = "0 to 10 s"))            \
 	X(SERVE_ISL_DIST, PARAM_TEXT_ROW("isl_dist", .metavar = "D",                                                   \
 					 .help = "prompt lengths: fixed (--isl), uniform:LO:HI or file:F (one number " \
 						 "a line)"))                                                           \
@@ -259,7 +260,7 @@ static int read_engine(const struct param_values *v, const struct ridge_gpu *gpu
 		return -1;
 	}
 	struct ridge_engine *e = &in->engine;
-	serve_engine_defaults(kind, gpu->memory_bytes, gpu->id, in->req.tp, e);
+	serve_engine_defaults(kind, ridge_gpu_usable_memory(gpu), gpu->id, in->req.tp, e);
 	if (params_has(v, SERVE_MAX_TOKENS))
 		e->max_num_batched_tokens = params_num(v, SERVE_MAX_TOKENS);
 	if (params_has(v, SERVE_MAX_SEQS))
@@ -339,10 +340,10 @@ static int read_request(struct serve_run *r, const struct param_values *v, const
 	in->rate = params_num(v, SERVE_RATE);
 	bool closed = in->concurrency > 0;
 	in->requests = params_has(v, SERVE_REQUESTS) ? params_num(v, SERVE_REQUESTS)
-			: closed ? fmax(200, fmin(10 * in->concurrency, 200000))
-				 : 1000;
+		       : closed                      ? fmax(200, fmin(10 * in->concurrency, 200000))
+						     : 1000;
 	in->warmup = params_has(v, SERVE_WARMUP) ? params_num(v, SERVE_WARMUP)
-		     : closed			 ? in->concurrency
+		     : closed                    ? in->concurrency
 						 : floor(in->requests / 10);
 	in->seed = params_has(v, SERVE_SEED) ? (uint64_t)params_num(v, SERVE_SEED) : 1;
 	if (read_isl_dist(r, v, st) || read_engine(v, gpu, in, st) || read_context(r, v, st))

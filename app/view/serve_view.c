@@ -158,9 +158,8 @@ static void print_load(FILE *out, const cJSON *doc)
 		fprintf(out, "  closed loop, concurrency %.0f", calc_num(doc, "concurrency"));
 	else
 		fprintf(out, "  open loop, Poisson %.6g requests/s", calc_num(doc, "rate"));
-	fprintf(out, "; prompt %s, output %.0f tokens; %.0f requests measured after %.0f warm-up (seed %.0f)\n",
-		prompt, calc_num(doc, "osl"), calc_num(doc, "requests"), calc_num(doc, "warmup"),
-		calc_num(doc, "seed"));
+	fprintf(out, "; prompt %s, output %.0f tokens; %.0f requests measured after %.0f warm-up (seed %.0f)\n", prompt,
+		calc_num(doc, "osl"), calc_num(doc, "requests"), calc_num(doc, "warmup"), calc_num(doc, "seed"));
 }
 
 static void print_engine(FILE *out, const cJSON *doc)
@@ -168,8 +167,9 @@ static void print_engine(FILE *out, const cJSON *doc)
 	const cJSON *e = cJSON_GetObjectItemCaseSensitive(doc, "engine");
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(doc, "memory_per_gpu");
 	struct calc_text t = { 0 };
-	fprintf(out, "  engine: budget %.0f tokens, %.0f sequences, chunked prefill %s, %s batches, block %.0f, "
-		     "CUDA graphs to batch %.0f\n",
+	fprintf(out,
+		"  engine: budget %.0f tokens, %.0f sequences, chunked prefill %s, %s batches, block %.0f, "
+		"CUDA graphs to batch %.0f\n",
 		calc_num(e, "max_num_batched_tokens"), calc_num(e, "max_num_seqs"),
 		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "chunked_prefill")) ? "on" : "off",
 		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "mixed_batches")) ? "mixed" : "prefill-or-decode",
@@ -180,8 +180,8 @@ static void print_engine(FILE *out, const cJSON *doc)
 		calc_num(e, "memory_fraction"), calc_str(e, "memory_fraction_of"));
 	char tokens[32];
 	fmt_grouped(calc_num(m, "kv_tokens"), 0, tokens, sizeof tokens);
-	fprintf(out, "  KV cache: %s tokens in %.0f blocks; used %s on average, %s at most; %.0f preemptions\n",
-		tokens, calc_num(m, "kv_blocks"), calc_text_percent(&t, doc, "kv_utilization"),
+	fprintf(out, "  KV cache: %s tokens in %.0f blocks; used %s on average, %s at most; %.0f preemptions\n", tokens,
+		calc_num(m, "kv_blocks"), calc_text_percent(&t, doc, "kv_utilization"),
 		calc_text_percent(&t, doc, "kv_utilization_peak"), calc_num(doc, "preemptions"));
 }
 
@@ -209,8 +209,9 @@ void serve_view_print(FILE *out, const cJSON *doc)
 	const char *parts[] = { "token_pass", "attention", "logits", "power_limit", "launch", "communication", "cpu" };
 	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
 		total += calc_num(t, parts[i]);
-	fprintf(out, "  %.0f iterations (%.0f CUDA-graph decode, %.0f mixed), %.4g tokens and %.4g requests each on "
-		     "average\n",
+	fprintf(out,
+		"  %.0f iterations (%.0f CUDA-graph decode, %.0f mixed), %.4g tokens and %.4g requests each on "
+		"average\n",
 		calc_num(it, "count"), calc_num(it, "graph"), calc_num(it, "mixed"), calc_num(it, "mean_tokens"),
 		calc_num(it, "mean_running"));
 	fprintf(out, "  GPU time:");

@@ -1,0 +1,334 @@
+/* model/serve_sim.c and the iteration passes of model/serve.c: the passes
+ * reproduce serve_step; a lone request's TTFT and TPOT are the prices of
+ * its iterations, worked out from the passes; the engines' presets and
+ * graph sizes are their sources'; preemption, reservation, seeds, bounds. */
+#include "test_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct ridge_workload_model llama3_8b(void)
+{
+	struct ridge_workload_model m = {
+		.hidden = 4096, .intermediate = 14336, .layers = 32, .heads = 32, .kv_heads = 8, .vocab = 128256
+	};
+	char err[200];
+	assert_int_equal(workload_resolve(&m, err, sizeof err), 0);
+	return m;
+}
+
+static struct ridge_serve_request request(const struct ridge_workload_model *m, const struct ridge_gpu *gpu)
+{
+	struct ridge_serve_request r = { 0 };
+	r.model = m;
+	r.gpu = gpu;
+	r.tp = 1;
+	r.weights = (struct ridge_storage){ 2, 0, 2 };
+	r.kv = (struct ridge_storage){ 2, 0, 2 };
+	r.compute_dtype = RIDGE_BF16;
+	r.launch = RIDGE_LAUNCH_GRAPH;
+	r.price_usd_per_gpu_hour = 3;
+	return r;
+}
+
+
+/* The passes of a decode-only iteration and of one whole prompt are
+ * serve_step's decode step and prefill, kernel for kernel. */
+static void test_passes_reproduce_step(void **state)
+{
+	(void)state;
+	struct ridge_workload_model m = llama3_8b();
+	struct ridge_serve_request req = request(&m, test_gpu("h100-sxm"));
+	static struct ridge_serve_result step;
+	struct ridge_serve_pass t, l, a;
+	char err[300];
+	req.phase = RIDGE_PHASE_DECODE;
+	req.batch = 64;
+	req.context = 2048;
+	assert_int_equal(serve_step(&req, &step, err, sizeof err), 0);
+	assert_int_equal(serve_token_pass(&req, 64, &t, err, sizeof err), 0);
+	assert_int_equal(serve_logits_pass(&req, 64, &l, err, sizeof err), 0);
+	assert_int_equal(serve_decode_attention_pass(&req, 64, 64 * 2048.0, &a, err, sizeof err), 0);
+	assert_close(t.kernel_time_s + l.kernel_time_s + a.kernel_time_s + serve_power_limit_extra(req.gpu, t.matrix_time_s + l.matrix_time_s + a.matrix_time_s),
+		     step.kernel_time_s, 1e-12);
+	assert_true(t.kernels + l.kernels + a.kernels == step.kernels_per_step);
+	assert_close((t.flops + l.flops + a.flops) * req.tp, step.flops_per_step, 1e-12);
+
+	req.phase = RIDGE_PHASE_PREFILL;
+	req.batch = 1;
+	req.context = 2048;
+	assert_int_equal(serve_step(&req, &step, err, sizeof err), 0);
+	assert_int_equal(serve_token_pass(&req, 2048, &t, err, sizeof err), 0);
+	assert_int_equal(serve_logits_pass(&req, 1, &l, err, sizeof err), 0);
+	assert_int_equal(serve_chunk_attention_pass(&req, 2048, 0, &a, err, sizeof err), 0);
+	double matrix = t.matrix_time_s + l.matrix_time_s + a.matrix_time_s;
+	assert_close(t.kernel_time_s + l.kernel_time_s + a.kernel_time_s + serve_power_limit_extra(req.gpu, matrix),
+		     step.kernel_time_s, 1e-12);
+	assert_true(t.kernels + l.kernels + a.kernels == step.kernels_per_step);
+}
+
+/* A chunk of 1024 tokens after 1024 cached ones: 1024 x 1024 + 1024 x 1025 / 2
+ * = 1,573,376 query-key pairs per head; 2 x 32 heads x pairs x (128 + 128) =
+ * 25,778,192,384 FLOP a layer, x 32 layers = 824,902,156,288. */
+static void test_chunk_attention_pairs(void **state)
+{
+	(void)state;
+	struct ridge_workload_model m = llama3_8b();
+	struct ridge_serve_request req = request(&m, test_gpu("h100-sxm"));
+	struct ridge_serve_pass with_prefix, alone;
+	char err[300];
+	assert_int_equal(serve_chunk_attention_pass(&req, 1024, 1024, &with_prefix, err, sizeof err), 0);
+	assert_true(with_prefix.flops == 824902156288.0);
+	assert_true(with_prefix.kernels == 32);
+	/* the same chunk with no prefix sees fewer keys: cheaper */
+	assert_int_equal(serve_chunk_attention_pass(&req, 1024, 0, &alone, err, sizeof err), 0);
+	assert_true(alone.kernel_time_s < with_prefix.kernel_time_s);
+	assert_int_equal(serve_chunk_attention_pass(&req, 0, 0, &alone, err, sizeof err), -1);
+	assert_int_equal(serve_decode_attention_pass(&req, 0, 10, &alone, err, sizeof err), -1);
+}
+
+/* vllm/engine/arg_utils.py, sglang server_args.py, TensorRT-LLM llm_args.py
+ * (docs/sources/serving-engines.md). */
+static void test_engine_presets(void **state)
+{
+	(void)state;
+	const double gib = 1024.0 * 1024 * 1024;
+	struct ridge_engine e;
+	serve_engine_defaults(RIDGE_ENGINE_VLLM, 80 * gib, "h100-sxm", 1, &e);
+	assert_true(e.max_num_batched_tokens == 8192 && e.max_num_seqs == 1024 && e.block_size == 16);
+	assert_true(e.graph_max_batch == 512 && e.memory_fraction == 0.9 && e.chunked_prefill);
+	serve_engine_defaults(RIDGE_ENGINE_VLLM, 80 * gib, "a100-sxm-80gb", 1, &e);
+	assert_true(e.max_num_batched_tokens == 2048 && e.max_num_seqs == 256 && e.graph_max_batch == 512);
+	serve_engine_defaults(RIDGE_ENGINE_VLLM, 24 * gib, "l4", 1, &e);
+	assert_true(e.max_num_batched_tokens == 2048 && e.max_num_seqs == 256);
+	/* SGLang on 80 GiB at tp 2: reserved 9.5 + 2/2 = 10.5 GiB; (80 - 10.5) / 80 */
+	serve_engine_defaults(RIDGE_ENGINE_SGLANG, 80 * gib, "h100-sxm", 2, &e);
+	assert_true(e.memory_fraction == (80 - 10.5) / 80);
+	assert_true(e.max_num_batched_tokens == 8192 && e.graph_max_batch == 160 && e.block_size == 1);
+	assert_false(e.mixed_batches);
+	serve_engine_defaults(RIDGE_ENGINE_SGLANG, 141 * gib, "h200-sxm", 1, &e);
+	assert_true(e.graph_max_batch == 256 && e.memory_fraction == (141 - 12.5) / 141);
+	serve_engine_defaults(RIDGE_ENGINE_SGLANG, 180 * gib, "b200", 1, &e);
+	assert_true(e.max_num_batched_tokens == 16384 && e.graph_max_batch == 512);
+	serve_engine_defaults(RIDGE_ENGINE_TRTLLM, 80 * gib, "h100-sxm", 1, &e);
+	assert_true(e.max_num_batched_tokens == 8192 && e.max_num_seqs == 2048 && e.block_size == 32);
+	assert_true(e.reserve_output && !e.chunked_prefill && e.kv_budget == RIDGE_KV_OF_FREE);
+	enum ridge_engine_kind kind;
+	assert_true(serve_engine_parse("SGLang", &kind) && kind == RIDGE_ENGINE_SGLANG);
+	assert_false(serve_engine_parse("tgi", &kind));
+}
+
+static void test_graph_sizes(void **state)
+{
+	(void)state;
+	struct ridge_engine e;
+	serve_engine_defaults(RIDGE_ENGINE_VLLM, 80.0 * (1 << 30), "h100-sxm", 1, &e);
+	const double vllm[][2] = { { 1, 1 }, { 3, 4 }, { 5, 8 }, { 100, 104 }, { 256, 256 }, { 300, 304 },
+				   { 512, 512 }, { 513, 0 } };
+	for (size_t i = 0; i < sizeof vllm / sizeof vllm[0]; i++)
+		assert_true(serve_engine_graph_size(&e, vllm[i][0]) == vllm[i][1]);
+	serve_engine_defaults(RIDGE_ENGINE_SGLANG, 80.0 * (1 << 30), "h100-sxm", 1, &e);
+	assert_true(serve_engine_graph_size(&e, 9) == 12 && serve_engine_graph_size(&e, 13) == 16);
+	assert_true(serve_engine_graph_size(&e, 161) == 0);
+	serve_engine_defaults(RIDGE_ENGINE_TRTLLM, 80.0 * (1 << 30), "h100-sxm", 1, &e);
+	assert_true(serve_engine_graph_size(&e, 31) == 31 && serve_engine_graph_size(&e, 64) == 64);
+	assert_true(serve_engine_graph_size(&e, 48) == 0 && serve_engine_graph_size(&e, 129) == 0);
+}
+
+static void test_percentile(void **state)
+{
+	(void)state;
+	const double v[] = { 1, 2, 3, 4 };
+	/* numpy.percentile([1, 2, 3, 4], q): 2.5, 3.7, 3.97 */
+	assert_close(serve_sim_percentile(v, 4, 50), 2.5, 1e-15);
+	assert_close(serve_sim_percentile(v, 4, 90), 3.7, 1e-15);
+	assert_close(serve_sim_percentile(v, 4, 99), 3.97, 1e-15);
+	assert_true(serve_sim_percentile(v, 1, 99) == 1);
+}
+
+static struct ridge_serve_sim_input sim_input(const struct ridge_workload_model *m, const struct ridge_gpu *gpu)
+{
+	struct ridge_serve_sim_input in = { 0 };
+	in.req = request(m, gpu);
+	serve_engine_defaults(RIDGE_ENGINE_VLLM, ridge_gpu_usable_memory(gpu), gpu->id, 1, &in.engine);
+	in.isl = 1000;
+	in.osl = 3;
+	in.concurrency = 1;
+	in.requests = 4;
+	in.warmup = 1;
+	in.seed = 1;
+	return in;
+}
+
+static int run(const struct ridge_serve_sim_input *in, struct ridge_serve_sim_result *out, char *err, size_t len)
+{
+	size_t bytes = serve_sim_workspace_bytes(in, err, len);
+	if (bytes == 0)
+		return -1;
+	void *ws = malloc(bytes);
+	assert_non_null(ws);
+	int rc = serve_sim_run(in, ws, bytes, NULL, out, err, len);
+	free(ws);
+	return rc;
+}
+
+/* One client, prompts of 1000 and 3 output tokens: each request runs alone.
+ * Its first token is one prefill iteration (the token pass at 1000 rows, one
+ * logits row, the chunk's attention, issued from the host: one launch
+ * overhead while the GPU is busier than the host); each next token one
+ * decode iteration replaying a graph of size 1 at context 1001, then 1002. */
+static void test_lone_request(void **state)
+{
+	(void)state;
+	struct ridge_workload_model m = llama3_8b();
+	const struct ridge_gpu *gpu = test_gpu("h100-sxm");
+	struct ridge_serve_sim_input in = sim_input(&m, gpu);
+	struct ridge_serve_sim_result r;
+	char err[400];
+	assert_int_equal(run(&in, &r, err, sizeof err), 0);
+	struct ridge_serve_pass t, l, a;
+	assert_int_equal(serve_token_pass(&in.req, 1000, &t, err, sizeof err), 0);
+	assert_int_equal(serve_logits_pass(&in.req, 1, &l, err, sizeof err), 0);
+	assert_int_equal(serve_chunk_attention_pass(&in.req, 1000, 0, &a, err, sizeof err), 0);
+	double matrix = t.matrix_time_s + l.matrix_time_s + a.matrix_time_s;
+	double ttft = t.kernel_time_s + l.kernel_time_s + a.kernel_time_s + serve_power_limit_extra(gpu, matrix) +
+		      serve_eager_issue_s(gpu);
+	assert_close(r.ttft.p50_s, ttft, 1e-12);
+	assert_close(r.ttft.p99_s, ttft, 1e-12);
+	double decode = 0;
+	for (double context = 1001; context <= 1002; context++) {
+		assert_int_equal(serve_token_pass(&in.req, 1, &t, err, sizeof err), 0);
+		assert_int_equal(serve_logits_pass(&in.req, 1, &l, err, sizeof err), 0);
+		assert_int_equal(serve_decode_attention_pass(&in.req, 1, context, &a, err, sizeof err), 0);
+		decode += t.kernel_time_s + l.kernel_time_s + a.kernel_time_s +
+			  serve_power_limit_extra(gpu, t.matrix_time_s + l.matrix_time_s + a.matrix_time_s) +
+			  gpu->launch_overhead_s + (t.kernels + l.kernels + a.kernels) * gpu->graph_node_s;
+	}
+	assert_close(r.tpot.p50_s, decode / 2, 1e-9);
+	assert_close(r.e2e.mean_s, ttft + decode, 1e-9);
+	/* 4 measured requests back to back: 12 output tokens over their span */
+	assert_true(r.measured_requests == 4 && r.simulated_requests == 5);
+	assert_close(r.output_tokens_per_s, 12 / (4 * (ttft + decode)), 1e-9);
+	assert_close(r.usd_per_million_output_tokens, 3.0 / 3600 / r.output_tokens_per_s * 1e6, 1e-12);
+	assert_true(r.preemptions == 0 && r.iterations == 15 && r.graph_iterations == 10);
+}
+
+/* A cache that holds about three whole requests under eight clients, each
+ * admitted at its prompt's blocks: vLLM preempts and recomputes, TensorRT-LLM's reservation never does; every
+ * request still finishes. */
+static void test_preemption_and_reservation(void **state)
+{
+	(void)state;
+	struct ridge_workload_model m = llama3_8b();
+	const struct ridge_gpu *gpu = test_gpu("h100-sxm");
+	struct ridge_serve_sim_input in = sim_input(&m, gpu);
+	struct ridge_serve_sim_result r;
+	char err[400];
+	in.isl = 200; /* admitted at 200 tokens, each grows to 1200 */
+	in.osl = 1000;
+	in.concurrency = 8;
+	in.requests = 40;
+	in.warmup = 0;
+	/* 0.9 x 19.9 GB - 16.06 GB of weights - 1.36 GB of activations = about 0.49 GB:
+	 * 3,700-odd tokens of 131,072 B, three requests of 1200 */
+	in.memory_bytes = 19.9e9;
+	assert_int_equal(run(&in, &r, err, sizeof err), 0);
+	assert_true(r.kv_tokens >= 1200 && r.kv_tokens < 8 * 1200);
+	assert_true(r.preemptions > 0);
+	assert_true(r.measured_requests == 40);
+	assert_true(r.kv_utilization_peak <= 1);
+	serve_engine_defaults(RIDGE_ENGINE_TRTLLM, in.memory_bytes, gpu->id, 1, &in.engine);
+	assert_int_equal(run(&in, &r, err, sizeof err), 0);
+	assert_true(r.preemptions == 0 && r.measured_requests == 40);
+	/* too little for one request: a finding (1), not an error */
+	in.memory_bytes = 17.5e9;
+	assert_int_equal(run(&in, &r, err, sizeof err), 1);
+	assert_non_null(strstr(err, "not one request"));
+}
+
+/* Poisson arrivals from a seed: the same seed, the same run. */
+static void test_open_loop_seeded(void **state)
+{
+	(void)state;
+	struct ridge_workload_model m = llama3_8b();
+	const struct ridge_gpu *gpu = test_gpu("h100-sxm");
+	struct ridge_serve_sim_input in = sim_input(&m, gpu);
+	struct ridge_serve_sim_result a, b, c;
+	char err[400];
+	in.concurrency = 0;
+	in.rate = 20;
+	in.osl = 64;
+	in.requests = 300;
+	in.warmup = 30;
+	in.isl_dist = RIDGE_LENGTH_UNIFORM;
+	in.isl_lo = 200;
+	in.isl_hi = 2000;
+	assert_int_equal(run(&in, &a, err, sizeof err), 0);
+	assert_int_equal(run(&in, &b, err, sizeof err), 0);
+	assert_memory_equal(&a.ttft, &b.ttft, sizeof a.ttft);
+	assert_true(a.output_tokens_per_s == b.output_tokens_per_s);
+	in.seed = 2;
+	assert_int_equal(run(&in, &c, err, sizeof err), 0);
+	assert_true(c.ttft.mean_s != a.ttft.mean_s);
+	/* below saturation the engine keeps up: about rate x output tokens */
+	assert_true(fabs(a.requests_per_s / 20 - 1) < 0.25);
+	assert_true(a.ttft.p50_s <= a.ttft.p90_s && a.ttft.p90_s <= a.ttft.p99_s);
+}
+
+static void test_bad_input(void **state)
+{
+	(void)state;
+	struct ridge_workload_model m = llama3_8b();
+	const struct ridge_gpu *gpu = test_gpu("h100-sxm");
+	struct ridge_serve_sim_input in;
+	char err[400];
+	in = sim_input(&m, gpu);
+	in.osl = 0;
+	assert_true(serve_sim_workspace_bytes(&in, err, sizeof err) == 0);
+	assert_non_null(strstr(err, "output length"));
+	in = sim_input(&m, gpu);
+	in.concurrency = 0;
+	in.rate = 0;
+	assert_true(serve_sim_workspace_bytes(&in, err, sizeof err) == 0);
+	assert_non_null(strstr(err, "request rate"));
+	in = sim_input(&m, gpu);
+	in.max_context = 1000;
+	assert_true(serve_sim_workspace_bytes(&in, err, sizeof err) == 0);
+	assert_non_null(strstr(err, "context"));
+	in = sim_input(&m, gpu);
+	in.engine.chunked_prefill = false;
+	in.engine.max_num_batched_tokens = 512;
+	assert_true(serve_sim_workspace_bytes(&in, err, sizeof err) == 0);
+	assert_non_null(strstr(err, "max-num-batched-tokens"));
+	in = sim_input(&m, gpu);
+	in.requests = 150000;
+	in.osl = 10000;
+	assert_true(serve_sim_workspace_bytes(&in, err, sizeof err) == 0);
+	in = sim_input(&m, gpu);
+	in.isl_dist = RIDGE_LENGTH_LIST;
+	in.isl_values = NULL;
+	in.isl_count = 0;
+	assert_true(serve_sim_workspace_bytes(&in, err, sizeof err) == 0);
+	/* the workspace is checked */
+	in = sim_input(&m, gpu);
+	struct ridge_serve_sim_result r;
+	char small[16];
+	assert_int_equal(serve_sim_run(&in, small, sizeof small, NULL, &r, err, sizeof err), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_passes_reproduce_step),
+		cmocka_unit_test(test_chunk_attention_pairs),
+		cmocka_unit_test(test_engine_presets),
+		cmocka_unit_test(test_graph_sizes),
+		cmocka_unit_test(test_percentile),
+		cmocka_unit_test(test_lone_request),
+		cmocka_unit_test(test_preemption_and_reservation),
+		cmocka_unit_test(test_open_loop_seeded),
+		cmocka_unit_test(test_bad_input),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
