@@ -221,8 +221,15 @@ $(BENCH_PLAN): bench/plan_bench.c $(LIB) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
-bench: $(LIB) $(BENCH_PLAN)
+BENCH_SERVE := $(BUILD)/bench/serve_bench
+
+$(BENCH_SERVE): bench/serve_bench.c $(LIB) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
+bench: $(LIB) $(BENCH_PLAN) $(BENCH_SERVE)
 	@$(BENCH_PLAN)
+	@$(BENCH_SERVE)
 ifneq ($(CUDA_OCC_INCLUDE),)
 	@$(MAKE) --no-print-directory $(BENCH_OCC)
 	@$(BENCH_OCC)

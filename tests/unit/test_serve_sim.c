@@ -32,7 +32,6 @@ static struct ridge_serve_request request(const struct ridge_workload_model *m, 
 	return r;
 }
 
-
 /* The passes of a decode-only iteration and of one whole prompt are
  * serve_step's decode step and prefill, kernel for kernel. */
 static void test_passes_reproduce_step(void **state)
@@ -50,7 +49,8 @@ static void test_passes_reproduce_step(void **state)
 	assert_int_equal(serve_token_pass(&req, 64, &t, err, sizeof err), 0);
 	assert_int_equal(serve_logits_pass(&req, 64, &l, err, sizeof err), 0);
 	assert_int_equal(serve_decode_attention_pass(&req, 64, 64 * 2048.0, &a, err, sizeof err), 0);
-	assert_close(t.kernel_time_s + l.kernel_time_s + a.kernel_time_s + serve_power_limit_extra(req.gpu, t.matrix_time_s + l.matrix_time_s + a.matrix_time_s),
+	assert_close(t.kernel_time_s + l.kernel_time_s + a.kernel_time_s +
+			     serve_power_limit_extra(req.gpu, t.matrix_time_s + l.matrix_time_s + a.matrix_time_s),
 		     step.kernel_time_s, 1e-12);
 	assert_true(t.kernels + l.kernels + a.kernels == step.kernels_per_step);
 	assert_close((t.flops + l.flops + a.flops) * req.tp, step.flops_per_step, 1e-12);
@@ -124,8 +124,8 @@ static void test_graph_sizes(void **state)
 	(void)state;
 	struct ridge_engine e;
 	serve_engine_defaults(RIDGE_ENGINE_VLLM, 80.0 * (1 << 30), "h100-sxm", 1, &e);
-	const double vllm[][2] = { { 1, 1 }, { 3, 4 }, { 5, 8 }, { 100, 104 }, { 256, 256 }, { 300, 304 },
-				   { 512, 512 }, { 513, 0 } };
+	const double vllm[][2] = { { 1, 1 },     { 3, 4 },     { 5, 8 },     { 100, 104 },
+				   { 256, 256 }, { 300, 304 }, { 512, 512 }, { 513, 0 } };
 	for (size_t i = 0; i < sizeof vllm / sizeof vllm[0]; i++)
 		assert_true(serve_engine_graph_size(&e, vllm[i][0]) == vllm[i][1]);
 	serve_engine_defaults(RIDGE_ENGINE_SGLANG, 80.0 * (1 << 30), "h100-sxm", 1, &e);
