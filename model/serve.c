@@ -751,10 +751,13 @@ static int pass_begin(struct pass_context *c, const struct ridge_serve_request *
 	if (check_request(&c->req, err, err_len))
 		return -1;
 	memset(&c->scratch, 0, sizeof c->scratch);
+	double w = serve_storage_bytes(&req->weights);
 	struct pricer p = { &c->req,
 			    &c->scratch,
 			    ridge_dtype_bytes(req->compute_dtype),
-			    serve_storage_bytes(&req->weights),
+			    w,
+			    req->expert_weights.bytes > 0 ? serve_storage_bytes(&req->expert_weights) : w,
+			    req->embedding_weights.bytes > 0 ? serve_storage_bytes(&req->embedding_weights) : w,
 			    serve_storage_bytes(&req->kv),
 			    0,
 			    0,
@@ -834,31 +837,22 @@ int serve_decode_attention_pass(const struct ridge_serve_request *req, double re
 		return -1;
 	c->req.context = context_sum / requests;
 	attention_sizes(&c->req, &c->kv, &c->a);
-	if (price_decode_attention(&c->p, &c->a, (double)req->model->layers))
+	/* the layer plan at the mean context (a window caps each kind's keys) */
+	if (price_attention_plan(&c->p, &c->a, (double)req->model->layers))
 		return -1;
 	pass_end(c, out);
 	return 0;
 }
 
-int serve_chunk_attention_pass(const struct ridge_serve_request *req, double chunk, double prefix,
-			       struct ridge_serve_pass *out, char *err, size_t err_len)
+/* A prompt chunk's attention over `layers` layers whose queries see at most
+ * `window` keys: the chunk's queries against prefix + chunk keys, causal
+ * within the chunk (a chunked-attention layer is priced as a window of its
+ * chunk size: the upper bound). */
+static int price_chunk_attention(struct pass_context *c, double chunk, double prefix, double window, double layers)
 {
-	if (!(chunk >= 1 && prefix >= 0 && chunk == floor(chunk) && prefix == floor(prefix)))
-		return model_fail(err, err_len, "a prompt chunk needs whole tokens, at least one");
-	struct pass_context *c = &(struct pass_context){ 0 };
-	if (pass_begin(c, req, RIDGE_PHASE_PREFILL, 1, chunk, chunk, err, err_len))
-		return -1;
-	double L = (double)req->model->layers;
-	if (prefix == 0) {
-		if (price_prefill_attention(&c->p, &c->a, L))
-			return -1;
-		pass_end(c, out);
+	if (!(layers > 0))
 		return 0;
-	}
-	/* the chunk's queries against prefix + chunk keys, causal within the chunk;
-	 * the sliding window caps the keys a query sees */
-	const struct ridge_workload_model *m = req->model;
-	double window = m->sliding_window > 0 ? (double)m->sliding_window : INFINITY;
+	const struct ridge_workload_model *m = c->req.model;
 	double pairs = 0;
 	if (prefix + chunk <= window)
 		pairs = chunk * prefix + chunk * (chunk + 1) / 2;
@@ -877,7 +871,30 @@ int serve_chunk_attention_pass(const struct ridge_serve_request *req, double chu
 	s.kv_heads = fmod(c->a.heads, c->a.kv_heads) == 0 ? c->a.kv_heads : c->a.heads;
 	s.head_dim = c->a.qk;
 	s.causal = true;
-	if (price(&c->p, "attention (chunk)", &s, L, flops, q + cache + o, o))
+	return price(&c->p, isinf(window) ? "attention (chunk)" : "attention (chunk, window)", &s, layers, flops,
+		     q + cache + o, o);
+}
+
+int serve_chunk_attention_pass(const struct ridge_serve_request *req, double chunk, double prefix,
+			       struct ridge_serve_pass *out, char *err, size_t err_len)
+{
+	if (!(chunk >= 1 && prefix >= 0 && chunk == floor(chunk) && prefix == floor(prefix)))
+		return model_fail(err, err_len, "a prompt chunk needs whole tokens, at least one");
+	struct pass_context *c = &(struct pass_context){ 0 };
+	if (pass_begin(c, req, RIDGE_PHASE_PREFILL, 1, chunk, chunk, err, err_len))
+		return -1;
+	double L = (double)req->model->layers;
+	if (prefix == 0) {
+		if (price_attention_plan(&c->p, &c->a, L))
+			return -1;
+		pass_end(c, out);
+		return 0;
+	}
+	/* global layers: the whole prefix; sliding-window layers: the window */
+	const struct ridge_workload_model *m = req->model;
+	double local = (double)workload_local_layers(m);
+	if (price_chunk_attention(c, chunk, prefix, INFINITY, L - local) ||
+	    price_chunk_attention(c, chunk, prefix, (double)m->sliding_window, local))
 		return -1;
 	pass_end(c, out);
 	return 0;

@@ -15,7 +15,10 @@
  * Each rule names its source: the transformers modelling code of the
  * family (v4.57) unless the row says otherwise. */
 static const struct app_model_family families[] = {
-	{ .model_type = "llama", .swiglu_rule = true, .source = "LlamaConfig", .fixture = "meta-llama--Meta-Llama-3.1-8B" },
+	{ .model_type = "llama",
+	  .swiglu_rule = true,
+	  .source = "LlamaConfig",
+	  .fixture = "meta-llama--Meta-Llama-3.1-8B" },
 	{ .model_type = "mistral",
 	  .source = "MistralConfig: a sliding_window, when given, applies to every layer",
 	  .fixture = NULL },
@@ -75,8 +78,9 @@ static const struct app_model_family families[] = {
 	{ .model_type = "gpt_oss",
 	  .layers = APP_LAYERS_FROM_TYPES,
 	  .gpt_oss = true,
-	  .source = "GptOssConfig layer_types; biases on q/k/v/o, experts and router, one sink per head (modeling_gpt_oss); "
-		    "MXFP4 experts (quantization_config)",
+	  .source =
+		  "GptOssConfig layer_types; biases on q/k/v/o, experts and router, one sink per head (modeling_gpt_oss); "
+		  "MXFP4 experts (quantization_config)",
 	  .fixture = "openai--gpt-oss-120b" },
 	{ .model_type = "cohere2",
 	  .tied_embeddings = true,
@@ -138,7 +142,9 @@ static const struct app_model_family families[] = {
 	{ .model_type = "bamba", .refused = "Mamba-2 layers beside attention", .source = "BambaConfig" },
 	{ .model_type = "zamba2", .refused = "Mamba-2 layers with shared attention blocks", .source = "Zamba2Config" },
 	{ .model_type = "recurrent_gemma", .refused = "recurrent (RG-LRU) layers", .source = "RecurrentGemmaConfig" },
-	{ .model_type = "granitemoehybrid", .refused = "Mamba-2 layers beside attention", .source = "GraniteMoeHybridConfig" },
+	{ .model_type = "granitemoehybrid",
+	  .refused = "Mamba-2 layers beside attention",
+	  .source = "GraniteMoeHybridConfig" },
 	{ .model_type = "lfm2", .refused = "short convolution layers beside attention", .source = "Lfm2Config" },
 	{ .model_type = "rwkv", .refused = "a recurrent (RWKV) model: no attention", .source = "RwkvConfig" },
 };
@@ -263,8 +269,7 @@ static int read_layer_types(const cJSON *types, struct app_model_extras *x, char
 		else if (strcmp(v, "sliding_attention") == 0 || strcmp(v, "chunked_attention") == 0) {
 			x->local_types++;
 			x->chunked_types |= v[0] == 'c';
-		}
-		else if (!x->other_type[0])
+		} else if (!x->other_type[0])
 			snprintf(x->other_type, sizeof x->other_type, "%.40s", v);
 	}
 	return 0;
@@ -291,7 +296,7 @@ static void set_group(struct app_model_storage_group *g, double bytes, double gr
 {
 	g->storage = (struct ridge_storage){ bytes, group, scale_bytes };
 	snprintf(g->name, sizeof g->name, "%s", name);
-	const char *dtype = bytes == 2	   ? "bf16"
+	const char *dtype = bytes == 2     ? "bf16"
 			    : bytes == 1   ? (strncmp(name, "int8", 4) == 0 ? "int8" : "fp8")
 			    : bytes == 0.5 ? (strstr(name, "fp4") ? "fp4" : "int4")
 					   : "other";
@@ -351,8 +356,9 @@ static int read_compressed_tensors(const cJSON *q, struct app_model_extras *x, c
 		integer_group(&x->dense, bits, group, !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(w, "symmetric")),
 			      "compressed-tensors");
 	else
-		return fail(err, len, "'quantization_config': compressed-tensors weights of %g-bit %s are not a format "
-				      "ridge knows: give --weight-dtype",
+		return fail(err, len,
+			    "'quantization_config': compressed-tensors weights of %g-bit %s are not a format "
+			    "ridge knows: give --weight-dtype",
 			    bits, type);
 	return 0;
 }
@@ -369,8 +375,8 @@ static int read_quantization(const cJSON *q, struct app_model_extras *x, char *e
 	if (strcmp(method, "fp8") == 0) {
 		const cJSON *block = cJSON_GetObjectItemCaseSensitive(q, "weight_block_size");
 		double group = 0;
-		if (cJSON_IsArray(block) && cJSON_GetArraySize(block) == 2 && cJSON_IsNumber(cJSON_GetArrayItem(block, 0)) &&
-		    cJSON_IsNumber(cJSON_GetArrayItem(block, 1)))
+		if (cJSON_IsArray(block) && cJSON_GetArraySize(block) == 2 &&
+		    cJSON_IsNumber(cJSON_GetArrayItem(block, 0)) && cJSON_IsNumber(cJSON_GetArrayItem(block, 1)))
 			group = cJSON_GetArrayItem(block, 0)->valuedouble * cJSON_GetArrayItem(block, 1)->valuedouble;
 		if (!(group > 0 && group <= 1e9))
 			group = 0;
@@ -408,15 +414,17 @@ static int read_quantization(const cJSON *q, struct app_model_extras *x, char *e
 		else if (strcasecmp(algo, "FP8") == 0)
 			set_group(&x->dense, 1, 0, 4, "fp8 (modelopt)");
 		else
-			return fail(err, len, "'quantization_config': modelopt quant_algo '%.40s' is not one ridge "
-					      "knows (FP8, NVFP4): give --weight-dtype",
+			return fail(err, len,
+				    "'quantization_config': modelopt quant_algo '%.40s' is not one ridge "
+				    "knows (FP8, NVFP4): give --weight-dtype",
 				    algo);
 	} else if (strcmp(method, "fbgemm_fp8") == 0) {
 		set_group(&x->dense, 1, 0, 4, "fp8 (fbgemm, per row)");
 	} else {
-		return fail(err, len, "'quantization_config': quant_method '%.40s' is not one ridge knows (fp8, mxfp4, "
-				      "awq, gptq, bitsandbytes, compressed-tensors, modelopt, fbgemm_fp8): give "
-				      "--weight-dtype",
+		return fail(err, len,
+			    "'quantization_config': quant_method '%.40s' is not one ridge knows (fp8, mxfp4, "
+			    "awq, gptq, bitsandbytes, compressed-tensors, modelopt, fbgemm_fp8): give "
+			    "--weight-dtype",
 			    method);
 	}
 	x->experts = x->dense;
@@ -470,9 +478,11 @@ void app_model_vision_projector(struct app_model_extras *x, double text_hidden)
 /* Keys of layers ridge does not model (state-space and recurrent layers). */
 static void note_foreign(const cJSON *o, struct app_model_extras *x)
 {
-	static const char *const prefixes[] = { "mamba_", "ssm_", "attn_layer_", "hybrid_override_pattern",
-						"linear_num_", "linear_key_", "linear_value_", "linear_conv_",
-						"state_size", "time_step_", "conv_kernel" };
+	static const char *const prefixes[] = {
+		"mamba_",      "ssm_",        "attn_layer_",   "hybrid_override_pattern",
+		"linear_num_", "linear_key_", "linear_value_", "linear_conv_",
+		"state_size",  "time_step_",  "conv_kernel"
+	};
 	const cJSON *item;
 	cJSON_ArrayForEach (item, o) {
 		if (!item->string)
@@ -488,8 +498,7 @@ static void note_foreign(const cJSON *o, struct app_model_extras *x)
 	}
 }
 
-int app_model_extras_read(const cJSON *src, const cJSON *root, struct app_model_extras *x, char *err,
-			  size_t err_len)
+int app_model_extras_read(const cJSON *src, const cJSON *root, struct app_model_extras *x, char *err, size_t err_len)
 {
 	memset(x, 0, sizeof *x);
 	x->nested = src != root;
@@ -540,8 +549,8 @@ int app_model_extras_read(const cJSON *src, const cJSON *root, struct app_model_
  * Llama 4's interleave_moe_layer_step or moe_layers list (its dense layers
  * are intermediate_size_mlp wide, its experts and shared expert
  * intermediate_size). Order does not matter: a count of dense layers. */
-int app_model_moe_layers(const struct app_model_family *family, const struct app_model_extras *x,
-			 long long sparse_step, struct ridge_workload_model *w, char *err, size_t err_len)
+int app_model_moe_layers(const struct app_model_family *family, const struct app_model_extras *x, long long sparse_step,
+			 struct ridge_workload_model *w, char *err, size_t err_len)
 {
 	long long L = w->layers, moe = L - w->dense_layers;
 	long long step = sparse_step > 0 ? sparse_step : x->interleave_moe_layer_step;
@@ -575,8 +584,9 @@ int app_model_layer_plan(const struct app_model_family *family, const struct app
 		w->chunked_attention = true;
 		/* no_rope_layers' default: every 4th layer NoPE (Llama4TextConfig no_rope_layer_interval 4) */
 		local = x->no_rope_layers > 0 ? x->no_rope_ones : L - L / 4;
-		source = x->no_rope_layers > 0 ? "attention_chunk_size on no_rope_layers' RoPE layers"
-					       : "attention_chunk_size on RoPE layers, every 4th NoPE (Llama4TextConfig)";
+		source = x->no_rope_layers > 0
+				 ? "attention_chunk_size on no_rope_layers' RoPE layers"
+				 : "attention_chunk_size on RoPE layers, every 4th NoPE (Llama4TextConfig)";
 	}
 	if (x->layer_types > 0) {
 		if (x->layer_types != L)
@@ -611,8 +621,8 @@ int app_model_layer_plan(const struct app_model_family *family, const struct app
 	if (local == 0)
 		plan[0] = '\0';
 	else if (local == L)
-		snprintf(plan, plan_len, "%lld x %s %lld", L,
-			 w->chunked_attention ? "chunked" : "local", w->sliding_window);
+		snprintf(plan, plan_len, "%lld x %s %lld", L, w->chunked_attention ? "chunked" : "local",
+			 w->sliding_window);
 	else
 		snprintf(plan, plan_len, "%lld x %s %lld + %lld x global", local,
 			 w->chunked_attention ? "chunked" : "local", w->sliding_window, L - local);

@@ -35,12 +35,12 @@ struct app_model_family {
 	bool sliding_window_off; /* use_sliding_window defaults to false */
 	bool swiglu_rule;        /* Llama's SwiGLU sizing rule is its rule (ridge align) */
 	enum app_layer_rule layers;
-	int pattern;             /* APP_LAYERS_PATTERN's default N (sliding_window_pattern) */
-	bool gpt_oss;            /* biases on o_proj, the experts and the router; attention sinks */
-	bool llama4;             /* intermediate_size is the experts', intermediate_size_mlp the dense MLP's */
-	const char *refused;     /* non-NULL: not modelled, and why (state-space and hybrid layers) */
-	const char *source;      /* where its rules come from */
-	const char *fixture;     /* the config under tests/ that tests it */
+	int pattern;         /* APP_LAYERS_PATTERN's default N (sliding_window_pattern) */
+	bool gpt_oss;        /* biases on o_proj, the experts and the router; attention sinks */
+	bool llama4;         /* intermediate_size is the experts', intermediate_size_mlp the dense MLP's */
+	const char *refused; /* non-NULL: not modelled, and why (state-space and hybrid layers) */
+	const char *source;  /* where its rules come from */
+	const char *fixture; /* the config under tests/ that tests it */
 };
 
 /* The family of a model_type: the row of that name, else a prefix row it
@@ -71,10 +71,10 @@ struct app_model_storage_group {
 /* What model_family reads from a config's structured keys. */
 struct app_model_extras {
 	/* the layer plan */
-	int layer_types;                /* entries in layer_types (0: absent) */
-	int local_types, global_types;  /* sliding/chunked and full attention entries */
-	bool chunked_types;             /* the local entries are chunked_attention (Llama 4) */
-	char other_type[48];            /* an entry that is neither ("linear_attention", "mamba") */
+	int layer_types;                  /* entries in layer_types (0: absent) */
+	int local_types, global_types;    /* sliding/chunked and full attention entries */
+	bool chunked_types;               /* the local entries are chunked_attention (Llama 4) */
+	char other_type[48];              /* an entry that is neither ("linear_attention", "mamba") */
 	long long sliding_window_pattern; /* 0: absent */
 	long long attention_chunk_size;   /* Llama 4; 0: absent */
 	int no_rope_layers, no_rope_ones; /* entries of no_rope_layers and its 1s (RoPE layers: chunked) */
@@ -90,10 +90,10 @@ struct app_model_extras {
 	bool experts_only; /* the quantized layers are the experts (the rest kept in bf16) */
 	char quant_note[160];
 	/* nesting */
-	bool nested;            /* the language model came from text_config */
-	char wrapper_type[64];  /* the top level's model_type */
-	bool vision;            /* a vision_config is present */
-	double vision_params;   /* its estimate (a ViT: attention, MLP, norms, patch and position embeddings;
+	bool nested;           /* the language model came from text_config */
+	char wrapper_type[64]; /* the top level's model_type */
+	bool vision;           /* a vision_config is present */
+	double vision_params;  /* its estimate (a ViT: attention, MLP, norms, patch and position embeddings;
 				   the projector into the language model where the wrapper's is known) */
 	double vision_hidden;
 	char vision_note[160];
@@ -110,8 +110,7 @@ void app_model_vision_projector(struct app_model_extras *x, double text_hidden);
 /* Reads the structured keys from src (the language model's object) and
  * root (the whole config; the same object when not nested). Returns 0, or
  * -1 with "reason naming the key" in err. */
-int app_model_extras_read(const cJSON *src, const cJSON *root, struct app_model_extras *x, char *err,
-			  size_t err_len);
+int app_model_extras_read(const cJSON *src, const cJSON *root, struct app_model_extras *x, char *err, size_t err_len);
 
 /* The layer plan into w (local_layers, sliding_window, chunked_attention):
  * layer_types when given, else the family's rule; plan gets "21 x local
@@ -124,8 +123,8 @@ int app_model_layer_plan(const struct app_model_family *family, const struct app
 /* MoE layers that are not every layer into w->dense_layers: Qwen-MoE's
  * decoder_sparse_step (sparse_step; 0: absent) less mlp_only_layers, Llama
  * 4's interleave_moe_layer_step or moe_layers list (and its widths). */
-int app_model_moe_layers(const struct app_model_family *family, const struct app_model_extras *x,
-			 long long sparse_step, struct ridge_workload_model *w, char *err, size_t err_len);
+int app_model_moe_layers(const struct app_model_family *family, const struct app_model_extras *x, long long sparse_step,
+			 struct ridge_workload_model *w, char *err, size_t err_len);
 
 /* A nested language model's config-class default for key; false: none. */
 bool app_model_class_default(const char *model_type, const char *key, double *value, const char **source);
