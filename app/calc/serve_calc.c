@@ -327,6 +327,16 @@ static int read_request(struct serve_run *r, const struct param_values *v, const
 	if (storage(v, SERVE_WEIGHT_DTYPE, &in->req.weights, &wname, st) ||
 	    storage(v, SERVE_KV_DTYPE, &in->req.kv, &kvname, st))
 		return -1;
+	/* a quantized checkpoint's own storage per tensor group, unless --weight-dtype says */
+	const struct app_model_extras *x = &r->config.extras;
+	if (x->quantized && !params_has(v, SERVE_WEIGHT_DTYPE)) {
+		in->req.weights = x->dense.storage;
+		in->req.expert_weights = x->experts.storage;
+		in->req.embedding_weights = x->embedding.storage;
+	} else if (x->quantized) {
+		app_warning(st, "%s %s overrides the checkpoint's %s (experts %s, layers %s)",
+			    params_where(v, SERVE_WEIGHT_DTYPE), wname, x->quant_note, x->experts.name, x->dense.name);
+	}
 	if (params_has(v, SERVE_PRICE))
 		in->req.price_usd_per_gpu_hour = params_num(v, SERVE_PRICE);
 	else if (gpu->has_price)
