@@ -529,6 +529,34 @@ static void test_storage_groups(void **state)
 	assert_true(fabs(plain.weights_stored_per_gpu - r->weights_stored_per_gpu - 49152 * (2 - 0.53125)) < 1e-6);
 }
 
+/* fp8 decode at a batch that is not a multiple of 16 (100): the GEMMs stay
+ * on tensor cores (cuBLAS TN with n = 100: ridge align's rule passes it; a
+ * shape it does not is padded), never on the vector units (fp8 has no
+ * vector rate: priced there in fp32 it was 10x the floor of batch 96).
+ * bf16 at batch 1 keeps the GEMV path on the vector units. */
+static void test_fp8_token_padding(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *gpu = floor_gpu();
+	struct ridge_workload_model m = llama3_8b();
+	struct ridge_serve_request req = request(&m, gpu);
+	req.weights = (struct ridge_storage){ 1, 0, 0 };
+	req.compute_dtype = RIDGE_FP8;
+	req.batch = 100;
+	struct ridge_serve_result *r = result();
+	char err[300];
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	const struct ridge_serve_kernel *q = kernel_named(r, "q_proj");
+	assert_true(q->time.path.uses_matrix);
+	double at_100 = q->floor_s;
+	req.batch = 96;
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	assert_true(at_100 < 1.1 * kernel_named(r, "q_proj")->floor_s);
+	req = request(&m, gpu);
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	assert_false(kernel_named(r, "q_proj")->time.path.uses_matrix);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -546,6 +574,7 @@ int main(void)
 		cmocka_unit_test(test_bad_requests),
 		cmocka_unit_test(test_layer_plan_decode),
 		cmocka_unit_test(test_storage_groups),
+		cmocka_unit_test(test_fp8_token_padding),
 	};
 	return cmocka_run_group_tests_name("serve", tests, NULL, NULL);
 }
