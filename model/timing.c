@@ -427,6 +427,19 @@ static int library_tile(double dim, int full)
 	return t;
 }
 
+/* The library's tile along the token dimension M: one tile of M rounded up
+ * to 8 for M up to 256, else the default 128. cuBLAS (through F.linear, bf16,
+ * an H100) ran 48..224 tokens with one tile of exactly that many
+ * (nvjet_sm90_tst_256x72_..., 256x144, 128x176, 128x224: the kernel names of
+ * measurements/2026-12-06-h100-gemm-library/gemm_small_m.json); a 128-row
+ * tile on 144 tokens would count 256 rows of work. */
+static int library_token_tile(double m)
+{
+	if (m <= 256)
+		return (int)(ceil(m / 8) * 8);
+	return library_tile(m, RIDGE_LIBRARY_TILE_M);
+}
+
 /* Tile and wave quantization of a library GEMM's output: the library's tile
  * (library_tile), one CTA per SM (a 128 x 128 bf16 tile with its pipeline
  * stages fills most of an SM's shared memory), `batch` independent outputs. */
@@ -437,8 +450,7 @@ static int quantize_gemm(const struct ridge_gpu *gpu, const struct ridge_kernel_
 	double m = s->m, n = s->n;
 	if (m > 9e15 || n > 9e15 || m * batch > 9e15)
 		return model_fail(err, err_len, "GEMM of %g x %g is too large to count its tiles", m, n);
-	struct ridge_align_tile tile = { library_tile(m, RIDGE_LIBRARY_TILE_M), library_tile(n, RIDGE_LIBRARY_TILE_N),
-					 1 };
+	struct ridge_align_tile tile = { library_token_tile(m), library_tile(n, RIDGE_LIBRARY_TILE_N), 1 };
 	struct ridge_align_tiling q;
 	/* The batch stacks along M: batch x ceil(M/tm) x ceil(N/tn) tiles. */
 	if (align_tiling((long long)m, (long long)n, &tile, gpu->sm_count, &q, err, err_len))
@@ -453,6 +465,11 @@ static int quantize_gemm(const struct ridge_gpu *gpu, const struct ridge_kernel_
 	t->tile_m = tile.m;
 	t->tile_n = tile.n;
 	t->quantization_efficiency = q.tile_efficiency * (tiles / (waves * slots));
+	/* Up to 256 tokens the library splits K over the SMs its tiles leave idle
+	 * (stream-K: the nvjet kernels of gemm_small_m.json); only the tile's
+	 * padding of M is lost. */
+	if (m <= 256 && batch == 1)
+		t->quantization_efficiency = q.tile_efficiency;
 	return 0;
 }
 

@@ -422,6 +422,34 @@ static void test_softmax_kernel_by_width(void **state)
 	assert_close(t.cta_stream_s, 0, 0);
 }
 
+/* Up to 256 tokens the library's token tile is the token count rounded up to
+ * 8 and its idle SMs split K (cuBLAS's nvjet 256x144, 128x176 ... kernels on
+ * an H100, measurements/2026-12-06-h100-gemm-library): 144 tokens lose
+ * nothing to tiles or waves, 100 tokens 100/104 of a tile; 257 tokens are
+ * back to 128-row tiles and waves. */
+static void test_token_tile(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *g = test_gpu("h100-sxm");
+	struct ridge_kernel_shape s = {
+		.kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_BF16, .m = 144, .n = 4096, .k = 4096
+	};
+	struct ridge_kernel_time t;
+	char err[300];
+	assert_int_equal(timing_kernel(g, &s, NULL, &t, err, sizeof err), 0);
+	assert_int_equal(t.tile_m, 144);
+	assert_close(t.quantization_efficiency, 1, 0);
+	s.m = 100;
+	assert_int_equal(timing_kernel(g, &s, NULL, &t, err, sizeof err), 0);
+	assert_int_equal(t.tile_m, 104);
+	assert_close(t.quantization_efficiency, 100.0 / 104, 1e-15);
+	s.m = 257;
+	assert_int_equal(timing_kernel(g, &s, NULL, &t, err, sizeof err), 0);
+	assert_int_equal(t.tile_m, 128);
+	/* 3 x 32 = 96 tiles of 128 x 128 on 132 SMs, 257 of 384 rows */
+	assert_close(t.quantization_efficiency, 257.0 / 384 * (96.0 / 132), 1e-15);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -431,6 +459,7 @@ int main(void)
 		cmocka_unit_test(test_fit_refuses_bad_samples),
 		cmocka_unit_test(test_gemm_prediction),
 		cmocka_unit_test(test_skinny_gemm_tile),
+		cmocka_unit_test(test_token_tile),
 		cmocka_unit_test(test_grouped_quantization),
 		cmocka_unit_test(test_unknown_class_is_the_floor),
 		cmocka_unit_test(test_attention_impl),
