@@ -52,17 +52,58 @@
 /* A compiler report (ridge occupancy --ptxas / --resource-usage): a few
  * lines a kernel; even a whole library's is some MB. */
 #define READ_MAX_COMPILER_REPORT_BYTES ((size_t)64 << 20)
-/* A PyTorch trace (ridge trace, launch --trace, calibrate): a few decode
- * steps are a few MB, a long one some hundred. */
+/* A PyTorch trace (ridge trace, launch --trace): a few decode steps are a
+ * few MB, a long one some hundred. It is read event by event (the text is
+ * checked once by the strict reader, then each event parsed alone), so its
+ * memory is the text plus 72 bytes a kernel kept, not cJSON's ~100 bytes a
+ * value (a 1M-event trace took 2.1 GB that way). */
 #define READ_MAX_TRACE_JSON_BYTES (1024u << 20)
-/* ridge compare's inputs (probe, validation or {name, samples} JSON). */
-#define READ_MAX_COMPARE_BYTES (256u << 20)
+/* Events of any kind in one trace: past 20 M the reading alone takes minutes. */
+#define READ_MAX_TRACE_EVENTS 20000000L
+/* Kernels kept from a trace (either format): 72 bytes each, 288 MB at most;
+ * a long decode run is some hundred thousand. */
+#define READ_MAX_TRACE_KERNELS 4000000
+/* Distinct kernel, operator and API names, and the nsys StringIds rows read
+ * (each kept to 255 bytes): a real export holds tens of thousands. */
+#define READ_MAX_TRACE_NAMES 1000000
+/* One kernel, copy or API call longer than a day is no measurement, and a
+ * timestamp past +-2^61 ns (73 years) none either: inside these the end of
+ * any interval and the difference of any two timestamps fit in 64 bits; the
+ * sums over many are checked. */
+#define READ_MAX_TRACE_DURATION_NS 86400000000000LL
+#define READ_MAX_TRACE_TIMESTAMP_NS (1LL << 61)
+/* SQLite's work on one query of an nsys export: a budget of virtual-machine
+ * steps (counted every 1000) of 64 a byte of the file plus 10^8, far past
+ * what a scan of every row costs; and the heap SQLite may use (temporary
+ * B-trees, sorts and automatic indexes are kept in memory, so this is the
+ * temp store's limit too). */
+#define READ_TRACE_SQLITE_STEPS_PER_BYTE 64
+#define READ_TRACE_SQLITE_BASE_STEPS 100000000LL
+#define READ_TRACE_SQLITE_HEAP_BYTES (256LL << 20)
+/* ridge compare's inputs (probe, validation or {name, samples} JSON): a
+ * probe run is tens of KiB. The file is parsed whole, so its values are
+ * bounded (~110 bytes each in cJSON: 110 MB at most), and so are its
+ * entries (paired by name in a hash table). */
+#define READ_MAX_COMPARE_BYTES (64u << 20)
+#define READ_MAX_COMPARE_VALUES 1000000
+#define READ_MAX_COMPARE_ENTRIES 100000
 #define READ_MAX_COMPARE_SAMPLES 100000
+/* A benchmark number larger than 1e100 in magnitude is no measurement; inside
+ * it no mean, square or difference of 100,000 of them overflows. */
+#define READ_MAX_COMPARE_MAGNITUDE 1e100
 /* ridge calibrate's timings (validation/heldout/kernels.py: the H200's has 69
  * cases of 25 samples, 80 KiB). */
 #define READ_MAX_TIMINGS_BYTES (16u << 20)
+#define READ_MAX_TIMINGS_VALUES 1000000
 #define READ_MAX_TIMINGS_CASES 4096
 #define READ_MAX_TIMINGS_SAMPLES 100000
+/* A kernel's time, measured or placed, in seconds: 1 ns is below any GPU
+ * kernel's launch (a few microseconds), an hour past any one kernel. */
+#define READ_MIN_KERNEL_SECONDS 1e-9
+#define READ_MAX_KERNEL_SECONDS 3600.0
+/* Keys of the JSON objects open at once (the strict reader's duplicate
+ * check holds them, 16 bytes each): a real file has tens. */
+#define READ_MAX_JSON_OPEN_KEYS 100000
 
 /* ---- ridge-probe's runs ---- */
 

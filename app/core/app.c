@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <limits.h>
+#include <sys/stat.h>
 
 int app_parse_quantity(const char *flag, const char *text, enum ridge_unit unit, double *out, struct app_status *st)
 {
@@ -186,6 +188,60 @@ void app_text_position(const char *text, size_t offset, int *line, int *col)
 			++*col;
 		}
 	}
+}
+
+int app_json_error_text(const char *text, size_t len, const struct json_strict_error *e, char *buf, size_t buf_len)
+{
+	if (e->out_of_memory) {
+		snprintf(buf, buf_len, "out of memory reading the JSON");
+		return EXIT_ENV;
+	}
+	int line, col;
+	json_strict_position(text, len, e->offset, &line, &col);
+	snprintf(buf, buf_len, "%d:%d: not valid JSON: %s", line, col, e->why);
+	return EXIT_USAGE;
+}
+
+cJSON *app_json_parse(const char *path, const char *text, size_t len, const struct json_strict_limits *lim,
+		      struct app_status *st)
+{
+	struct json_strict_error e;
+	cJSON *doc = json_strict_parse(text, len, lim, &e);
+	if (doc)
+		return doc;
+	if (e.out_of_memory) {
+		app_error_env(st, "out of memory reading '%s'", path);
+		return NULL;
+	}
+	int line, col;
+	json_strict_position(text, len, e.offset, &line, &col);
+	app_error_at(st, path, line, col, "not valid JSON: %s", e.why);
+	return NULL;
+}
+
+/* Whether a and b name one file: the same device and inode when both exist,
+ * else the same real path (of the directory, for a file not yet there). */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	char ra[PATH_MAX], rb[PATH_MAX];
+	return realpath(a, ra) && realpath(b, rb) && strcmp(ra, rb) == 0;
+}
+
+int app_output_not_input(const char *flag, const char *out, const char *const *inputs, int count, struct app_status *st)
+{
+	for (int i = 0; out && i < count; i++) {
+		if (inputs[i] && inputs[i][0] && same_file(out, inputs[i])) {
+			app_error_flag(st, flag,
+				       "'%s' is the input '%s' of this command: writing it would destroy what is "
+				       "read (name another file)",
+				       out, inputs[i]);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 int app_output_path_ok(const char *flag, const char *path, struct app_status *st)

@@ -13,6 +13,7 @@
 #include "format.h"
 #include "hwdb.h"
 #include "json_out.h"
+#include "json_strict.h"
 #include "models.h"
 #include "status.h"
 
@@ -65,12 +66,30 @@ char *app_read_file(const char *path, size_t max_bytes, const char *what, size_t
 /* The 1-based line and column of text[offset]. */
 void app_text_position(const char *text, size_t offset, int *line, int *col);
 
+/* text as one strict JSON document within lim (util/json_strict.h, the one
+ * strict reader of the timings, trace and compare files): the document, or
+ * NULL with "PATH:LINE:COL: not valid JSON: why" in st (exit 2), or "out of
+ * memory reading 'PATH'" (exit 3). */
+cJSON *app_json_parse(const char *path, const char *text, size_t len, const struct json_strict_limits *lim,
+		      struct app_status *st);
+/* The same message for e, in buf: "LINE:COL: not valid JSON: why" (a reader
+ * that says it its own way); returns the exit code it calls for. */
+int app_json_error_text(const char *text, size_t len, const struct json_strict_error *e, char *buf, size_t buf_len);
+
 /* Checks, before any work, that an output file named by flag can be written:
  * a name, not a directory, in a directory that exists and is writable. An
  * unusable path is a usage error (exit 2); a write that fails later (disk
  * full) is an environment error (exit 3). Returns 0, or adds
  * "FLAG: cannot write 'PATH': why" to st and returns -1. */
 int app_output_path_ok(const char *flag, const char *path, struct app_status *st);
+
+/* The one rule for outputs and inputs (issue 31): refuses (exit 2) an output
+ * named by flag that is, or resolves to (the same device and inode, or the
+ * same real path), any of the count inputs of the same command. NULL inputs
+ * are skipped. Returns 0, or adds "FLAG: 'OUT' is the input 'IN': ..." to
+ * st and returns -1. */
+int app_output_not_input(const char *flag, const char *out, const char *const *inputs, int count,
+			 struct app_status *st);
 
 /* Writes data to path atomically (temporary file + rename), or adds
  * "cannot write 'path': why" to st (an environment error) and returns -1. */

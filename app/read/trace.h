@@ -16,30 +16,36 @@
 #include <stdio.h>
 
 #include "calc.h"
+#include "name_table.h"
 #include "params.h"
 
 enum trace_format { TRACE_NSYS_SQLITE, TRACE_PYTORCH_JSON };
 
+/* The longest name kept (bytes, with the NUL); longer ones are cut at a
+ * character boundary. */
 #define TRACE_NAME 256
 
+/* One kernel execution: 72 bytes, its names interned in the trace. */
 struct trace_kernel {
-	char name[TRACE_NAME];
-	char op[96];                /* the operator that issued it (PyTorch: aten::mm); empty when unknown */
 	long long start_ns, end_ns; /* the trace's clock, whole nanoseconds (exact sums) */
-	int grid[3], block[3];
-	int registers; /* per thread; 0 when the trace does not say */
 	long long correlation;
+	double external_id; /* PyTorch: the issuing operator's External id; NAN when none */
+	int name;           /* index into trace.names */
+	int op;             /* the operator that issued it (PyTorch: aten::mm), index into trace.names; -1 unknown */
+	int device;         /* the GPU it ran on (nsys deviceId, PyTorch args.device); 0 when not said */
+	int registers;      /* per thread; 0 when the trace does not say */
+	int grid[3], block[3];
 };
 
 /* Host API calls of one name ("cudaLaunchKernel", without nsys's _v7000). */
 struct trace_api {
 	char name[96];
-	int calls;
+	long long calls;
 	long long total_ns;
 };
 
 struct trace_copies {
-	int count;
+	long long count;
 	double bytes; /* 0 when the trace does not say */
 	long long total_ns;
 };
@@ -47,19 +53,24 @@ struct trace_copies {
 struct trace {
 	enum trace_format format;
 	int kernel_count;
-	struct trace_kernel *kernels; /* in start order */
+	struct trace_kernel *kernels; /* by device, then start */
+	struct name_table names;      /* kernel and operator names, each once */
+	int device_count;             /* distinct devices the kernels ran on */
 	int api_count;
-	struct trace_api *apis; /* by total time, longest first */
-	bool has_api;           /* the trace recorded host API calls at all */
+	struct trace_api *apis;      /* by total time, longest first */
+	struct name_table api_names; /* apis[i]'s name is api_names' i-th (while reading) */
+	bool has_api;                /* the trace recorded host API calls at all */
 	struct trace_copies dtoh, htod;
 	bool has_copies;
 };
 
 /* Reads path (format from its first bytes). Returns 0, or -1 with why in st:
  * not SQLite or JSON, a table or column an older nsys lacks (named), a JSON
- * document that is not a trace, a trace without kernels; shown after flag
- * ("--trace: ...") unless flag is NULL. A file that cannot be read at all
- * is said without the flag ("cannot open 'x': ..."). */
+ * document that is not a trace, a trace without kernels, a row outside the
+ * physical range (trace_check_interval), a limit of util/read_limits.h
+ * passed (exit 2), out of memory (exit 3); shown after flag ("--trace:
+ * ...") unless flag is NULL. A file that cannot be read at all is said
+ * without the flag ("cannot open 'x': ..."). */
 struct app_status;
 int trace_load(const char *path, struct trace *t, const char *flag, struct app_status *st);
 void trace_free(struct trace *t);
@@ -69,33 +80,38 @@ const char *trace_format_name(enum trace_format format);
 /* A kernel's duration in seconds: what ridge calibrate fits. */
 double trace_kernel_seconds(const struct trace_kernel *k);
 
+/* A kernel's name and its operator's ("" when unknown). */
+const char *trace_kernel_name(const struct trace *t, const struct trace_kernel *k);
+const char *trace_kernel_op(const struct trace *t, const struct trace_kernel *k);
+
 /* What a command reports, derived from the records. */
 struct trace_kernel_group {
 	const char *name; /* points into the trace */
 	const char *op;
-	int calls;
+	long long calls;
 	double total_s, min_s, max_s;
 	const struct trace_kernel *first; /* grid, block and registers of the first launch */
 	bool shape_varies;                /* a later launch had another grid, block or register count */
 };
 
 struct trace_summary {
-	double span_s;   /* first kernel start to last kernel end */
-	double busy_s;   /* union of kernel intervals */
+	double span_s;   /* first kernel start to last kernel end, over every device */
+	double busy_s;   /* union of kernel intervals, per device, summed over the devices */
 	double kernel_s; /* sum of kernel durations */
-	int gaps;        /* idle intervals between kernels */
+	int gaps;        /* idle intervals between kernels (each device's timeline) */
 	double idle_s, median_gap_s, max_gap_s;
-	int launches; /* host launch API calls (cudaLaunchKernel, cuLaunchKernel, ...) */
+	long long launches; /* host launch API calls (cudaLaunchKernel, cuLaunchKernel, ...) */
 	double launch_s;
-	int mallocs;
+	long long mallocs;
 	double malloc_s;
-	int syncs;
+	long long syncs;
 	double sync_s;
 	int group_count;
 	struct trace_kernel_group *groups; /* by total time, longest first */
 };
 
-/* Returns 0, or -1 (out of memory). */
+/* Returns 0, or -1 (out of memory). No sum overflows: trace_load checked the
+ * sum of every kernel's duration, which bounds every other. */
 int trace_summarize(const struct trace *t, struct trace_summary *s);
 void trace_summary_free(struct trace_summary *s);
 

@@ -43,8 +43,8 @@ static void print_groups(FILE *out, const struct trace_summary *s, int top)
 		fmt_seconds(g->total_s / g->calls, avg, sizeof avg);
 		snprintf(grid, sizeof grid, "%d,%d,%d", g->first->grid[0], g->first->grid[1], g->first->grid[2]);
 		snprintf(block, sizeof block, "%d,%d,%d", g->first->block[0], g->first->block[1], g->first->block[2]);
-		fprintf(out, "  %-40.40s %7d %11s %11s %5.1f%%  %-14s %-12s %4d  %s%s\n", g->name, g->calls, total, avg,
-			100 * g->total_s / s->kernel_s, grid, block, g->first->registers,
+		fprintf(out, "  %-40.40s %7lld %11s %11s %5.1f%%  %-14s %-12s %4d  %s%s\n", g->name, g->calls, total,
+			avg, s->kernel_s > 0 ? 100 * g->total_s / s->kernel_s : 0, grid, block, g->first->registers,
 			g->op && g->op[0] ? g->op : "-", g->shape_varies ? " (shape varies)" : "");
 	}
 }
@@ -69,23 +69,23 @@ static void print_host(FILE *out, const struct trace *t, const struct trace_summ
 	if (s->launches) {
 		fmt_seconds(s->launch_s / s->launches, each, sizeof each);
 		fmt_seconds(s->launch_s, total, sizeof total);
-		fprintf(out, "  kernel launches     %7d calls, %s each, %s in all\n", s->launches, each, total);
+		fprintf(out, "  kernel launches     %7lld calls, %s each, %s in all\n", s->launches, each, total);
 	}
 	fmt_seconds(s->malloc_s, total, sizeof total);
-	fprintf(out, "  cudaMalloc          %7d calls, %s\n", s->mallocs, total);
+	fprintf(out, "  cudaMalloc          %7lld calls, %s\n", s->mallocs, total);
 	fmt_seconds(s->sync_s, total, sizeof total);
-	fprintf(out, "  synchronizations    %7d calls, %s\n", s->syncs, total);
+	fprintf(out, "  synchronizations    %7lld calls, %s\n", s->syncs, total);
 	if (t->has_copies) {
 		char bytes[32];
 		fmt_bytes(t->dtoh.bytes, bytes, sizeof bytes);
 		fmt_seconds((double)t->dtoh.total_ns / 1e9, total, sizeof total);
-		fprintf(out, "  device-to-host      %7d copies, %s, %s\n", t->dtoh.count, bytes, total);
+		fprintf(out, "  device-to-host      %7lld copies, %s, %s\n", t->dtoh.count, bytes, total);
 	}
 	int n = t->api_count < 5 ? t->api_count : 5;
 	fprintf(out, "  longest:");
 	for (int i = 0; i < n; i++) {
 		fmt_seconds((double)t->apis[i].total_ns / 1e9, total, sizeof total);
-		fprintf(out, "%s %s %s (%d)", i ? "," : "", t->apis[i].name, total, t->apis[i].calls);
+		fprintf(out, "%s %s %s (%lld)", i ? "," : "", t->apis[i].name, total, t->apis[i].calls);
 	}
 	fprintf(out, "\n");
 }
@@ -97,9 +97,13 @@ void trace_report_print(FILE *out, const struct trace_report *r)
 	char span[32], busy[32], idle[32], median[32], max[32];
 	fmt_seconds(s->span_s, span, sizeof span);
 	fmt_seconds(s->busy_s, busy, sizeof busy);
-	fprintf(out, "%s (%s): %d kernel launches over %s, GPU busy %s (%.1f%%)\n", r->path,
-		trace_format_name(t->format), t->kernel_count, span, busy,
-		s->span_s > 0 ? 100 * s->busy_s / s->span_s : 0);
+	/* Each GPU's timeline is its own: the busy share is of the span on every one. */
+	double capacity_s = s->span_s * (t->device_count > 1 ? t->device_count : 1);
+	fprintf(out, "%s (%s): %d kernel launches over %s, GPU busy %s (%.1f%%)", r->path, trace_format_name(t->format),
+		t->kernel_count, span, busy, capacity_s > 0 ? 100 * s->busy_s / capacity_s : 0);
+	if (t->device_count > 1)
+		fprintf(out, " summed over %d GPUs, each its own timeline", t->device_count);
+	fprintf(out, "\n");
 	if (r->steps)
 		print_per(out, "step", r->steps, t, s);
 	if (r->tokens)
@@ -149,7 +153,7 @@ static cJSON *group_json(const struct trace_kernel_group *g)
 {
 	cJSON *k = cJSON_CreateObject();
 	cJSON_AddStringToObject(k, "name", g->name);
-	cJSON_AddNumberToObject(k, "calls", g->calls);
+	cJSON_AddNumberToObject(k, "calls", (double)g->calls);
 	json_number(k, "total_s", g->total_s);
 	json_number(k, "average_s", g->total_s / g->calls);
 	json_number(k, "min_s", g->min_s);
@@ -167,7 +171,7 @@ static void add_host(cJSON *doc, const struct trace *t, const struct trace_summa
 {
 	cJSON *host = cJSON_AddObjectToObject(doc, "host");
 	cJSON_AddBoolToObject(host, "recorded", t->has_api);
-	cJSON_AddNumberToObject(host, "launches", s->launches);
+	cJSON_AddNumberToObject(host, "launches", (double)s->launches);
 	json_number(host, "launch_s", s->launch_s);
 	if (s->launches)
 		json_number(host, "launch_each_s", s->launch_s / s->launches);
@@ -178,7 +182,7 @@ static void add_host(cJSON *doc, const struct trace *t, const struct trace_summa
 	for (int i = 0; i < t->api_count; i++) {
 		cJSON *a = cJSON_CreateObject();
 		cJSON_AddStringToObject(a, "name", t->apis[i].name);
-		cJSON_AddNumberToObject(a, "calls", t->apis[i].calls);
+		cJSON_AddNumberToObject(a, "calls", (double)t->apis[i].calls);
 		json_number(a, "total_s", (double)t->apis[i].total_ns / 1e9);
 		cJSON_AddItemToArray(apis, a);
 	}
@@ -192,6 +196,7 @@ cJSON *trace_report_json(const struct trace_report *r)
 	cJSON_AddStringToObject(doc, "file", r->path);
 	cJSON_AddStringToObject(doc, "format", t->format == TRACE_NSYS_SQLITE ? "nsys_sqlite" : "pytorch_chrome_trace");
 	cJSON_AddNumberToObject(doc, "kernel_launches", t->kernel_count);
+	cJSON_AddNumberToObject(doc, "devices", t->device_count);
 	json_put_fields(doc, s, time_fields, JSON_FIELD_COUNT(time_fields));
 	if (r->steps)
 		add_per(doc, "per_step", r->steps, t, s);
