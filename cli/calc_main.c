@@ -66,6 +66,21 @@ int calc_main(const struct calc *calc, int argc, char **argv)
 	return rc;
 }
 
+/* --svg must not be any file the command reads (--ncu, --model,
+ * --calibration, --ptxas, ...): every other value given is a candidate, and
+ * app_output_not_input compares files, so a value that is no file is none. */
+static int svg_not_input(const struct param_values *v, const char *svg, struct app_status *st)
+{
+	const char *inputs[PARAM_MAX + 1];
+	int n = 0, svg_index = params_index(v->spec, v->count, "svg");
+	for (int i = 0; i < v->count; i++)
+		if (i != svg_index && params_has(v, i) && params_text(v, i))
+			inputs[n++] = params_text(v, i);
+	for (int i = 0; i < v->operand_count && n < PARAM_MAX + 1; i++)
+		inputs[n++] = v->operands[i];
+	return app_output_not_input("--svg", svg, inputs, n, st);
+}
+
 int calc_command_main(const struct params_command *cmd, const struct calc_command *fns, int argc, char **argv)
 {
 	struct param_values v;
@@ -75,7 +90,7 @@ int calc_command_main(const struct params_command *cmd, const struct calc_comman
 	struct app_status st;
 	app_status_init(&st);
 	const char *svg = shared_text(&v, "svg");
-	if (svg && app_output_path_ok("--svg", svg, &st) != 0)
+	if (svg && (app_output_path_ok("--svg", svg, &st) != 0 || svg_not_input(&v, svg, &st) != 0))
 		return cli_report(&st);
 	if (fns->check_request(&v, &st) != 0)
 		return cli_report(&st);

@@ -33,7 +33,9 @@ static int parse(int argc, char **argv, struct param_values *v, struct calibrate
 	};
 	struct app_status st;
 	app_status_init(&st);
-	if (req->out && app_output_path_ok("--out", req->out, &st) != 0)
+	const char *inputs[] = { req->timings, req->ncu, req->calibration };
+	if (req->out && (app_output_path_ok("--out", req->out, &st) != 0 ||
+			 app_output_not_input("--out", req->out, inputs, 3, &st) != 0))
 		return cli_report(&st);
 	if (req->fit_all && req->no_fit) {
 		cli_error("give only one of --fit-all and --no-fit");
@@ -63,8 +65,7 @@ static int run_calibrate(int argc, char **argv)
 	if (app_hw_open(&hw, params_text(&v, CALIBRATE_HWDB), req.calibration, &st) != 0)
 		return cli_report(&st);
 	struct calibrate_result *r = calibrate_run(&req, &hw, &st);
-	/* Printed before the result, as they arose; an error of a lookup that
-	 * did not stop the run does not fail it. */
+	/* Printed before the result, as they arose (warnings only when it ran). */
 	rc = cli_report(&st);
 	if (r) {
 		if (params_flag(&v, CALIBRATE_JSON)) {

@@ -249,7 +249,8 @@ static int check_keys(struct scan *sc, size_t first)
 		const struct key_span *a = &sc->keys[i - 1], *b = &sc->keys[i];
 		if (compare_keys(sc->s, a, b) == 0) {
 			int shown = (int)(b->end - b->start < 80 ? b->end - b->start : 80);
-			return fail(sc, b->start - 1, "key \"%.*s\" given twice in one object", shown, sc->s + b->start);
+			return fail(sc, b->start - 1, "key \"%.*s\" given twice in one object", shown,
+				    sc->s + b->start);
 		}
 	}
 	return 0;
@@ -332,7 +333,8 @@ static int scan_array(struct scan *sc, int depth)
 		size_t start = sc->pos;
 		if (scan_value(sc, depth))
 			return -1;
-		if (target && sc->lim->element_fn(sc->lim->element_ctx, start, sc->pos, sc->e->why, sizeof sc->e->why)) {
+		if (target &&
+		    sc->lim->element_fn(sc->lim->element_ctx, start, sc->pos, sc->e->why, sizeof sc->e->why)) {
 			sc->e->offset = start;
 			return -1;
 		}

@@ -13,8 +13,8 @@
 struct name_table {
 	char **names; /* owned, NUL-terminated, in the order first seen */
 	int count, cap;
-	int max_names;   /* refused past this many distinct names */
-	int *slots;      /* open addressing: index + 1, 0 empty */
+	int max_names; /* refused past this many distinct names */
+	int *slots;    /* open addressing: index + 1, 0 empty */
 	size_t slot_count;
 	size_t bytes; /* of the names, with their NULs */
 };

@@ -24,6 +24,7 @@
 #include "models.h"
 #include "ncu.h"
 #include "json_fields.h"
+#include "name_table.h"
 #include "read_limits.h"
 
 struct cal_case {
@@ -189,10 +190,11 @@ static int read_samples(const cJSON *c, struct cal_case *out, const char *path, 
 	int i = 0;
 	const cJSON *x;
 	cJSON_ArrayForEach (x, samples) {
-		if (!cJSON_IsNumber(x) || !(x->valuedouble > 0) || !isfinite(x->valuedouble) || x->valuedouble > 3600) {
+		if (!cJSON_IsNumber(x) || !(x->valuedouble >= READ_MIN_KERNEL_SECONDS) ||
+		    !(x->valuedouble <= READ_MAX_KERNEL_SECONDS)) {
 			free(v);
 			return fail_case(err, len, path, index,
-					 "a sample is not a duration in seconds (0 < t <= 3600)%s", "");
+					 "a sample is not a kernel's duration in seconds (1e-9 <= t <= 3600)%s", "");
 		}
 		v[i++] = x->valuedouble;
 	}
@@ -213,13 +215,14 @@ static int read_timings(const char *path, struct cal_input *in, struct app_statu
 		return -1;
 	char err[1200] = "";
 	size_t len = sizeof err;
-	cJSON *doc = cJSON_ParseWithLength(text, size);
+	struct json_strict_limits lim = { .max_values = READ_MAX_TIMINGS_VALUES,
+					  .max_depth = 16,
+					  .max_open_keys = READ_MAX_JSON_OPEN_KEYS,
+					  .what = "timings file" };
+	cJSON *doc = app_json_parse(path, text, size, &lim, st);
 	free(text);
-	if (!doc) {
-		app_error(st, "--timings %s: not JSON (a ridge-timings-1 document from validation/heldout/kernels.py)",
-			  path);
+	if (!doc)
 		return -1;
-	}
 	int rc = -1;
 	const cJSON *format = cJSON_GetObjectItemCaseSensitive(doc, "format");
 	const cJSON *cases = cJSON_GetObjectItemCaseSensitive(doc, "cases");
@@ -239,12 +242,14 @@ static int read_timings(const char *path, struct cal_input *in, struct app_statu
 	}
 	const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(doc, "gpu");
 	if (cJSON_IsString(gpu))
-		snprintf(in->gpu_name, sizeof in->gpu_name, "%s", gpu->valuestring);
+		text_line_copy(in->gpu_name, sizeof in->gpu_name, gpu->valuestring, strlen(gpu->valuestring));
 	const cJSON *torch = cJSON_GetObjectItemCaseSensitive(doc, "torch");
 	const cJSON *date = cJSON_GetObjectItemCaseSensitive(doc, "date");
-	snprintf(in->what, sizeof in->what, "%s%s%s%s", cJSON_IsString(torch) ? "torch " : "",
+	char what[sizeof in->what];
+	snprintf(what, sizeof what, "%s%s%s%s", cJSON_IsString(torch) ? "torch " : "",
 		 cJSON_IsString(torch) ? torch->valuestring : "", cJSON_IsString(date) ? ", " : "",
 		 cJSON_IsString(date) ? date->valuestring : "");
+	text_line_copy(in->what, sizeof in->what, what, strlen(what));
 	const cJSON *c;
 	int i = 0;
 	cJSON_ArrayForEach (c, cases) {
@@ -274,7 +279,8 @@ static int read_timings(const char *path, struct cal_input *in, struct app_statu
 		if (read_flags(cJSON_GetObjectItemCaseSensitive(c, "flags"), &k->shape, path, i, err, len) ||
 		    read_samples(c, k, path, i, err, len))
 			goto done;
-		snprintf(k->call, sizeof k->call, "%s", cJSON_IsString(call) ? call->valuestring : kernel->valuestring);
+		const char *called = cJSON_IsString(call) ? call->valuestring : kernel->valuestring;
+		text_line_copy(k->call, sizeof k->call, called, strlen(called));
 		k->cls = timing_kernel_class(k->shape.kernel);
 		k->impl = RIDGE_ATTENTION_DEFAULT;
 		/* The implementation that ran, from the profiled kernel names. */
@@ -326,6 +332,14 @@ static int read_ncu_cases(const char *path, const struct ridge_gpu *gpu, struct 
 			no_time++;
 			continue;
 		}
+		if (!(k->time_s >= READ_MIN_KERNEL_SECONDS && k->time_s <= READ_MAX_KERNEL_SECONDS)) {
+			snprintf(err, len, "%s:%d: kernel '%.80s' took %g s: not a kernel's duration (1e-9 to 3600 s)",
+				 path, k->line, k->name, k->time_s);
+			free(in->cases);
+			in->cases = NULL;
+			ncu_free(&rep);
+			return -1;
+		}
 		double bytes;
 		if (!class_of_name(k->name, &c->cls, &c->impl) || !ncu_dram_bytes(k, &bytes)) {
 			if (!unknown++)
@@ -348,7 +362,7 @@ static int read_ncu_cases(const char *path, const struct ridge_gpu *gpu, struct 
 			return -1;
 		}
 		snprintf(c->set, sizeof c->set, "fit");
-		snprintf(c->call, sizeof c->call, "%.150s", k->name);
+		text_line_copy(c->call, 151, k->name, strlen(k->name));
 		c->from_ncu = true;
 		c->flops = flops;
 		c->bytes = bytes;
@@ -421,6 +435,17 @@ static int place_cases(const struct ridge_gpu *prior, struct cal_input *in, char
 		c->memory_s = t.memory_time_s;
 		c->floor_s = t.time_floor_s;
 	}
+	/* The physical range of a fit (issue 31): a shape of 2^40-element
+	 * dimensions or a kernel that moves 1e30 bytes is no kernel that ran. */
+	for (int i = 0; i < in->count; i++) {
+		const struct cal_case *c = &in->cases[i];
+		if (!(c->floor_s <= READ_MAX_KERNEL_SECONDS) || !isfinite(c->compute_s) || !isfinite(c->memory_s)) {
+			snprintf(err, len,
+				 "case %d (%s): its floor is %g s on this GPU: no kernel that ran (at most %g s)",
+				 i + 1, c->call, c->floor_s, READ_MAX_KERNEL_SECONDS);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -469,6 +494,8 @@ static int fit_slots(struct ridge_gpu *fitted, const struct cal_input *in, bool 
 		t->memory_efficiency = f->memory_efficiency;
 		t->has_fixed_cost = true;
 		t->fixed_cost_s = f->fixed_cost_s;
+		/* Fitted to the user's own measurements: the loader needs the slot's provenance. */
+		snprintf(t->provenance, sizeof t->provenance, "measured");
 		snprintf(t->source, sizeof t->source,
 			 "fitted by ridge calibrate to %d measured kernels of %.200s%s%.120s (median |error| %.1f%%)",
 			 n, file, in->what[0] ? ", " : "", in->what, 100 * f->median_abs_error);
@@ -683,6 +710,34 @@ void calibrate_free(struct calibrate_result *r)
 	free(r);
 }
 
+/* The GPU the timings file names against the entry fitted (chosen by --gpu,
+ * the calibration or the file): the same entry, or a refusal. A name the
+ * hwdb does not know is refused too unless --gpu says which entry it is
+ * (then a warning): an error that let the run go on once exited 0. */
+static int check_timings_gpu(const struct calibrate_request *req, const struct app_hw *hw, const struct cal_input *in,
+			     const struct hwdb_entry *e, struct app_status *st)
+{
+	struct app_status lookup;
+	app_status_init(&lookup);
+	const struct hwdb_entry *named = app_hw_find(hw, in->gpu_name, &lookup);
+	if (!named && !req->gpu) {
+		app_error(st, "--timings %s ran on '%s', which is no hwdb entry: say which it is with --gpu GPU",
+			  req->timings, in->gpu_name);
+		return -1;
+	}
+	if (!named) {
+		app_warning(st, "--timings %s ran on '%s', which is no hwdb entry: fitted to --gpu %s as asked",
+			    req->timings, in->gpu_name, e->gpu.id);
+		return 0;
+	}
+	if (strcmp(named->gpu.id, e->gpu.id) != 0) {
+		app_error(st, "--timings %s ran on %s (%s), not %s: fit the entry of the GPU that ran the kernels",
+			  req->timings, in->gpu_name, named->gpu.id, e->gpu.id);
+		return -1;
+	}
+	return 0;
+}
+
 struct calibrate_result *calibrate_run(const struct calibrate_request *req, const struct app_hw *hw,
 				       struct app_status *st)
 {
@@ -709,16 +764,8 @@ struct calibrate_result *calibrate_run(const struct calibrate_request *req, cons
 			  req->calibration, hw->calibration_id, e->gpu.id);
 		goto fail;
 	}
-	if (req->timings && in->gpu_name[0] && !req->gpu) {
-		/* An unknown GPU here is reported and the run goes on (the entry
-		 * to fit is already chosen). */
-		const struct hwdb_entry *named = app_hw_find(hw, in->gpu_name, st);
-		if (named && strcmp(named->gpu.id, e->gpu.id) != 0) {
-			app_error(st, "--timings %s ran on %s (%s), not %s", req->timings, in->gpu_name, named->gpu.id,
-				  e->gpu.id);
-			goto fail;
-		}
-	}
+	if (req->timings && in->gpu_name[0] && check_timings_gpu(req, hw, in, e, st) != 0)
+		goto fail;
 	/* The prior: the entry without its timing terms, so a refit never
 	 * builds on an earlier fit. */
 	struct ridge_gpu *fitted = malloc(sizeof *fitted);
@@ -743,15 +790,28 @@ struct calibrate_result *calibrate_run(const struct calibrate_request *req, cons
 		goto fail;
 	}
 	judge(fitted, in, r->fits);
+	bool fitted_any = false;
+	for (int slot = 0; slot < RIDGE_TIMING_SLOTS; slot++)
+		fitted_any |= r->fits[slot].any;
+	if (!req->no_fit && !fitted_any) {
+		if (req->out) {
+			app_error(st,
+				  "--out: nothing to fit in %s (every case is held out; --fit-all fits them too): "
+				  "nothing written",
+				  file);
+			goto fail;
+		}
+		app_warning(st, "%s: nothing fitted (every case is held out; --fit-all fits them too)", file);
+	}
+	/* An error that did not stop the run still fails it: nothing is written. */
+	if (app_status_failed(st))
+		goto fail;
 	if (req->out) {
 		if (fitted->note_count < RIDGE_MAX_NOTES)
 			snprintf(fitted->notes[fitted->note_count++], sizeof fitted->notes[0],
 				 "timing: fitted by ridge calibrate from %.300s", file);
-		char werr[600];
-		if (hwdb_write_file(req->out, fitted, werr, sizeof werr)) {
-			app_error_env(st, "--out: %s", werr);
+		if (app_write_calibration("--out", req->out, fitted, st))
 			goto fail;
-		}
 	}
 	return r;
 fail:

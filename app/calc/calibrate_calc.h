@@ -32,8 +32,9 @@ struct calibrate_result;
  * judges every case and writes req->out when given. Returns the result, or
  * NULL with the errors in st (an --out that cannot be written: exit 3).
  * Warnings (kernels no class fits, the hwdb's and the calibration's) go to
- * st either way; st may also hold an error of a lookup that did not stop
- * the run (the timings file's GPU unknown beside --calibration). */
+ * st either way; any error fails the run and nothing is written (the
+ * timings file's GPU unknown or another than the entry's; nothing to fit;
+ * a fit the hwdb loader would refuse, app_write_calibration). */
 struct calibrate_result *calibrate_run(const struct calibrate_request *req, const struct app_hw *hw,
 				       struct app_status *st);
 

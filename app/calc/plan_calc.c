@@ -453,7 +453,9 @@ int plan_command(FILE *out, const struct param_values *v, cJSON **json, struct a
 {
 	*json = NULL;
 	const char *svg_path = params_text(v, PLAN_SVG);
-	if (svg_path && app_output_path_ok(params_where(v, PLAN_SVG), svg_path, st) != 0)
+	const char *inputs[] = { params_text(v, PLAN_MODEL), params_text(v, PLAN_CALIBRATION) };
+	if (svg_path && (app_output_path_ok(params_where(v, PLAN_SVG), svg_path, st) != 0 ||
+			 app_output_not_input(params_where(v, PLAN_SVG), svg_path, inputs, 2, st) != 0))
 		return -1;
 	struct ridge_plan_input *in = calloc(1, sizeof *in);
 	struct ridge_plan_config *all = calloc(MAX_SPACE, sizeof *all);

@@ -263,3 +263,28 @@ int app_write_atomic(const char *path, const char *data, size_t len, struct app_
 	}
 	return 0;
 }
+
+int app_write_calibration(const char *flag, const char *path, const struct ridge_gpu *gpu, struct app_status *st)
+{
+	char *text = NULL;
+	size_t len = 0;
+	struct ridge_gpu *back = malloc(sizeof *back);
+	struct hwdb_diags *diags = calloc(1, sizeof *diags);
+	int rc = -1;
+	if (!back || !diags || hwdb_format(gpu, &text, &len) != 0) {
+		app_error_env(st, "%s: cannot write '%s': out of memory", flag, path);
+	} else if (hwdb_parse(path, text, len, back, diags) != 0) {
+		app_error_flag(st, flag, "not written: ridge would refuse to load '%s': %s%s", path,
+			       diags->count ? diags->items[0].message : "the loader refuses it",
+			       diags->count > 1 ? " (and more)" : "");
+	} else {
+		char err[HWDB_PATH + 128];
+		rc = atomic_file_write(path, text, len, err, sizeof err);
+		if (rc != 0)
+			app_error_env(st, "%s: %s", flag, err);
+	}
+	free(text);
+	free(back);
+	free(diags);
+	return rc;
+}

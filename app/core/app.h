@@ -95,6 +95,13 @@ int app_output_not_input(const char *flag, const char *out, const char *const *i
  * "cannot write 'path': why" to st (an environment error) and returns -1. */
 int app_write_atomic(const char *path, const char *data, size_t len, struct app_status *st);
 
+/* Writes gpu as a calibration file at path only when the hwdb loader reads
+ * it back (issue 31: a fit outside the loader's ranges once wrote files
+ * every later --calibration refused): formatted, parsed by hwdb_parse, then
+ * written atomically. Returns 0, or -1 with "FLAG: ..." in st: the loader's
+ * first objection (exit 2), or a write that failed (exit 3). */
+int app_write_calibration(const char *flag, const char *path, const struct ridge_gpu *gpu, struct app_status *st);
+
 /* The whole entry as JSON (ridge hw show --json), SI units. */
 cJSON *app_gpu_json(const struct ridge_gpu *gpu, const char *origin);
 

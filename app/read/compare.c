@@ -9,6 +9,7 @@
 
 #include "app.h"
 #include "median.h"
+#include "name_table.h"
 #include "names.h"
 #include "read_limits.h"
 
@@ -25,6 +26,14 @@ static void summarize(double *values, int n, struct compare_series *s)
 	for (int i = 0; i < n; i++)
 		ss += (values[i] - mean) * (values[i] - mean);
 	s->stddev = n > 1 ? sqrt(ss / (n - 1)) : 0;
+}
+
+/* A number a run can hold: finite and at most READ_MAX_COMPARE_MAGNITUDE in
+ * magnitude, so that no mean, square or difference of them overflows (an
+ * overflowed standard deviation once called a -100 % change noise). */
+static bool in_range(double v)
+{
+	return isfinite(v) && fabs(v) <= READ_MAX_COMPARE_MAGNITUDE;
 }
 
 /* Fills s from a JSON array of numbers. Returns 0, or -1 with why. */
@@ -44,9 +53,10 @@ static int series_from_samples(const cJSON *samples, struct compare_series *s, c
 	int i = 0;
 	const cJSON *v;
 	cJSON_ArrayForEach (v, samples) {
-		if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) {
+		if (!cJSON_IsNumber(v) || !in_range(v->valuedouble)) {
 			free(values);
-			snprintf(why, why_len, "'%s': sample %d is not a finite number", s->name, i + 1);
+			snprintf(why, why_len, "'%s': sample %d is not a finite number within +-%g", s->name, i + 1,
+				 READ_MAX_COMPARE_MAGNITUDE);
 			return -1;
 		}
 		values[i++] = v->valuedouble;
@@ -56,15 +66,33 @@ static int series_from_samples(const cJSON *samples, struct compare_series *s, c
 	return 0;
 }
 
+/* A GEMM dimension or a size as a probe writes one: a whole number from 1
+ * to 2^53, or absent (0). -1: present but not one ("m": 1e300 printed 301
+ * digits, cut to the same name every time, and the renaming looped). */
+static int probe_count(const cJSON *m, const char *key, double *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(m, key);
+	*out = 0;
+	if (!v || cJSON_IsNull(v))
+		return 0;
+	double x = cJSON_GetNumberValue(v);
+	if (!cJSON_IsNumber(v) || !(x >= 0) || x > 9007199254740992.0 || x != floor(x))
+		return -1;
+	*out = x;
+	return 0;
+}
+
 /* The probe's key for one measurement: its name, with the shape or the size
  * for the sweeps that repeat a name (gemm_bf16 4096x4096x4096, l2_read 4 MiB). */
-static void probe_name(const cJSON *m, char *buf, size_t len)
+static int probe_name(const cJSON *m, char *buf, size_t len, char *why, size_t why_len)
 {
 	const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "name"));
-	double mm = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(m, "m"));
-	double nn = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(m, "n"));
-	double kk = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(m, "k"));
-	double bytes = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(m, "bytes"));
+	double mm, nn, kk, bytes;
+	if (probe_count(m, "m", &mm) || probe_count(m, "n", &nn) || probe_count(m, "k", &kk) ||
+	    probe_count(m, "bytes", &bytes)) {
+		snprintf(why, why_len, "'%.80s': m, n, k and bytes must be whole numbers from 0 to 2^53", name);
+		return -1;
+	}
 	bool sweep = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "sweep"));
 	if (mm > 0)
 		snprintf(buf, len, "%s %.0fx%.0fx%.0f", name, mm, nn, kk);
@@ -72,25 +100,56 @@ static void probe_name(const cJSON *m, char *buf, size_t len)
 		snprintf(buf, len, "%s %.0f B", name, bytes);
 	else
 		snprintf(buf, len, "%s", name);
+	return 0;
 }
 
-static bool name_taken(const struct compare_run *run, const char *name)
+/* The names a run has given so far, and per name read the next " #k" to
+ * try: each name is found in a hash table (pairing two runs of 100,000
+ * entries was quadratic) and the renaming never loops. */
+struct run_names {
+	struct name_table given; /* base names read, in the order first seen */
+	int *next_suffix;        /* per given name */
+};
+
+static void run_names_free(struct run_names *rn)
 {
-	for (int i = 0; i < run->count; i++)
-		if (strcmp(run->series[i].name, name) == 0)
-			return true;
-	return false;
+	name_table_free(&rn->given);
+	free(rn->next_suffix);
 }
 
-/* A name not yet in run: name, or "name #2", "name #3"... */
-static void unique_name(const struct compare_run *run, const char *name, char *out, size_t len)
+/* s->name: raw as one line of valid UTF-8 (util/name_table.h), or, when a
+ * series of run already has that name, "name #2", "name #3", ... (the name
+ * cut at a character boundary to leave room for the suffix). */
+static int unique_name(struct compare_run *run, struct run_names *rn, const char *raw, struct compare_series *s,
+		       char *why, size_t why_len)
 {
-	snprintf(out, len, "%s", name);
-	for (int k = 2; name_taken(run, out); k++)
-		snprintf(out, len, "%s #%d", name, k);
+	char clean[COMPARE_NAME];
+	text_line_copy(clean, sizeof clean, raw, strlen(raw));
+	int base = name_table_intern(&rn->given, clean, strlen(clean));
+	if (base < 0) {
+		snprintf(why, why_len, "out of memory");
+		return -1;
+	}
+	if (base == rn->given.count - 1)
+		rn->next_suffix[base] = 2;
+	snprintf(s->name, sizeof s->name, "%s", clean);
+	/* Each try takes a new suffix, and at most run->count names are taken:
+	 * this ends within run->count + 1 tries, and over a run the tries add
+	 * up to the entries plus the literal "x #k" names that collide. */
+	while (name_table_find(&run->names, s->name, strlen(s->name)) >= 0) {
+		char suffix[24];
+		int n = snprintf(suffix, sizeof suffix, " #%d", rn->next_suffix[base]++);
+		text_line_copy(s->name, sizeof s->name - (size_t)n, clean, strlen(clean));
+		strcat(s->name, suffix);
+	}
+	if (name_table_intern(&run->names, s->name, strlen(s->name)) < 0) {
+		snprintf(why, why_len, "out of memory");
+		return -1;
+	}
+	return 0;
 }
 
-static int load_probe(const cJSON *list, struct compare_run *run, char *why, size_t why_len)
+static int load_probe(const cJSON *list, struct compare_run *run, struct run_names *rn, char *why, size_t why_len)
 {
 	const cJSON *m;
 	cJSON_ArrayForEach (m, list) {
@@ -100,9 +159,9 @@ static int load_probe(const cJSON *list, struct compare_run *run, char *why, siz
 		    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "unsupported")))
 			continue; /* not run here: nothing to compare */
 		struct compare_series *s = &run->series[run->count];
-		char name[COMPARE_NAME];
-		probe_name(m, name, sizeof name);
-		unique_name(run, name, s->name, sizeof s->name);
+		char name[COMPARE_NAME * 2];
+		if (probe_name(m, name, sizeof name, why, why_len) || unique_name(run, rn, name, s, why, why_len))
+			return -1;
 		snprintf(s->unit, sizeof s->unit, "s");
 		if (series_from_samples(seconds, s, why, why_len) != 0)
 			return -1;
@@ -111,7 +170,7 @@ static int load_probe(const cJSON *list, struct compare_run *run, char *why, siz
 	return 0;
 }
 
-static int load_validation(const cJSON *list, struct compare_run *run, char *why, size_t why_len)
+static int load_validation(const cJSON *list, struct compare_run *run, struct run_names *rn, char *why, size_t why_len)
 {
 	const cJSON *v;
 	cJSON_ArrayForEach (v, list) {
@@ -119,27 +178,31 @@ static int load_validation(const cJSON *list, struct compare_run *run, char *why
 		const char *shape = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(v, "shape"));
 		const cJSON *measured = cJSON_GetObjectItemCaseSensitive(v, "measured_s");
 		const cJSON *cv = cJSON_GetObjectItemCaseSensitive(v, "cv");
-		if (!kernel || !cJSON_IsNumber(measured) || !isfinite(measured->valuedouble)) {
-			snprintf(why, why_len, "validation case %d has no kernel and measured_s", run->count + 1);
+		if (!kernel || !cJSON_IsNumber(measured) || !in_range(measured->valuedouble) ||
+		    (cv && (!cJSON_IsNumber(cv) || !in_range(cv->valuedouble)))) {
+			snprintf(why, why_len,
+				 "validation case %d has no kernel and measured_s (and cv, if given) within +-%g",
+				 run->count + 1, READ_MAX_COMPARE_MAGNITUDE);
 			return -1;
 		}
 		struct compare_series *s = &run->series[run->count];
-		char name[COMPARE_NAME];
+		char name[COMPARE_NAME * 2];
 		snprintf(name, sizeof name, "%s%s%s", kernel, shape ? " " : "", shape ? shape : "");
-		unique_name(run, name, s->name, sizeof s->name);
+		if (unique_name(run, rn, name, s, why, why_len))
+			return -1;
 		snprintf(s->unit, sizeof s->unit, "s");
 		/* One median per case, with its coefficient of variation: the
 		 * standard deviation is cv x the median. */
 		s->samples = 1;
 		s->center = measured->valuedouble;
-		s->stddev = cJSON_IsNumber(cv) && isfinite(cv->valuedouble) ? fabs(cv->valuedouble) * s->center : 0;
+		s->stddev = cv ? fabs(cv->valuedouble * s->center) : 0;
 		run->count++;
 	}
 	return 0;
 }
 
-static int load_generic(const cJSON *list, bool higher, const char *unit, struct compare_run *run, char *why,
-			size_t why_len)
+static int load_generic(const cJSON *list, bool higher, const char *unit, struct compare_run *run, struct run_names *rn,
+			char *why, size_t why_len)
 {
 	const cJSON *item;
 	cJSON_ArrayForEach (item, list) {
@@ -149,11 +212,12 @@ static int load_generic(const cJSON *list, bool higher, const char *unit, struct
 			return -1;
 		}
 		struct compare_series *s = &run->series[run->count];
-		unique_name(run, name, s->name, sizeof s->name);
+		if (unique_name(run, rn, name, s, why, why_len))
+			return -1;
 		const char *better = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(item, "better"));
 		s->higher_is_better = better ? strcmp(better, "higher") == 0 : higher;
 		const char *u = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(item, "unit"));
-		snprintf(s->unit, sizeof s->unit, "%s", u ? u : unit);
+		text_line_copy(s->unit, sizeof s->unit, u ? u : unit, strlen(u ? u : unit));
 		if (series_from_samples(cJSON_GetObjectItemCaseSensitive(item, "samples"), s, why, why_len) != 0)
 			return -1;
 		run->count++;
@@ -210,14 +274,22 @@ static int load_doc(const cJSON *doc, struct compare_run *run, char *why, size_t
 		}
 	}
 	int n = cJSON_GetArraySize(list);
+	if (n > READ_MAX_COMPARE_ENTRIES) {
+		snprintf(why, why_len, "more than %d entries, the limit of a benchmark file", READ_MAX_COMPARE_ENTRIES);
+		return -1;
+	}
+	struct run_names rn = { .next_suffix = malloc((size_t)(n ? n : 1) * sizeof *rn.next_suffix) };
+	name_table_init(&rn.given, READ_MAX_COMPARE_ENTRIES);
 	run->series = calloc((size_t)(n ? n : 1), sizeof *run->series);
-	if (!run->series) {
+	if (!run->series || !rn.next_suffix) {
+		run_names_free(&rn);
 		snprintf(why, why_len, "out of memory");
 		return -1;
 	}
-	int rc = run->kind == COMPARE_PROBE        ? load_probe(list, run, why, why_len)
-		 : run->kind == COMPARE_VALIDATION ? load_validation(list, run, why, why_len)
-						   : load_generic(list, higher, unit, run, why, why_len);
+	int rc = run->kind == COMPARE_PROBE        ? load_probe(list, run, &rn, why, why_len)
+		 : run->kind == COMPARE_VALIDATION ? load_validation(list, run, &rn, why, why_len)
+						   : load_generic(list, higher, unit, run, &rn, why, why_len);
+	run_names_free(&rn);
 	if (rc == 0 && run->count == 0) {
 		snprintf(why, why_len, "no measurements to compare");
 		rc = -1;
@@ -225,31 +297,23 @@ static int load_doc(const cJSON *doc, struct compare_run *run, char *why, size_t
 	return rc;
 }
 
-static int compare_read(const char *path, struct compare_run *run, char *err, size_t err_len, struct app_status *st)
+/* Reads text (the file at path) into run: one strict JSON document (util/json_strict.h). */
+int compare_parse(const char *path, const char *text, size_t len, struct compare_run *run, struct app_status *st)
 {
 	memset(run, 0, sizeof *run);
-	size_t len = 0;
-	char *text = app_read_file(path, READ_MAX_COMPARE_BYTES, "benchmark JSON file", &len, st);
-	if (!text) {
-		err[0] = '\0'; /* app_read_file said why */
+	name_table_init(&run->names, READ_MAX_COMPARE_ENTRIES);
+	struct json_strict_limits lim = { .max_values = READ_MAX_COMPARE_VALUES,
+					  .max_depth = 32,
+					  .max_open_keys = READ_MAX_JSON_OPEN_KEYS,
+					  .what = "benchmark JSON file" };
+	cJSON *doc = app_json_parse(path, text, len, &lim, st);
+	if (!doc)
 		return -1;
-	}
-	const char *end = NULL;
-	cJSON *doc = strlen(text) == len ? cJSON_ParseWithOpts(text, &end, 1) : NULL;
-	if (!doc) {
-		int line, col;
-		size_t at = end && strlen(text) == len ? (size_t)(end - text) : strlen(text);
-		app_text_position(text, at, &line, &col);
-		snprintf(err, err_len, "%s:%d:%d: not valid JSON", path, line, col);
-		free(text);
-		return -1;
-	}
-	free(text);
 	char why[300];
 	int rc = load_doc(doc, run, why, sizeof why);
 	cJSON_Delete(doc);
 	if (rc != 0) {
-		snprintf(err, err_len, "%s: %s", path, why);
+		app_error(st, "%s: %s", path, why);
 		compare_free(run);
 	}
 	return rc;
@@ -257,6 +321,7 @@ static int compare_read(const char *path, struct compare_run *run, char *err, si
 
 void compare_free(struct compare_run *run)
 {
+	name_table_free(&run->names);
 	free(run->series);
 	run->series = NULL;
 	run->count = 0;
@@ -266,14 +331,16 @@ enum compare_verdict compare_decide(const struct compare_series *base, const str
 				    double threshold, double *delta, double *delta_fraction)
 {
 	*delta = after->center - base->center;
-	*delta_fraction = base->center != 0 ? *delta / fabs(base->center) : 0;
+	/* From a zero base a change has no relative size (NAN: shown "n/a"), and
+	 * any change beyond the noise is larger than every threshold. */
+	*delta_fraction = base->center != 0 ? *delta / fabs(base->center) : NAN;
 	double noise = fmax(base->stddev, after->stddev);
 	if (fabs(*delta) < noise || *delta == 0)
 		return COMPARE_NOISE;
 	bool better = after->higher_is_better ? *delta > 0 : *delta < 0;
 	if (!better)
 		return COMPARE_REGRESSION;
-	return fabs(*delta_fraction) > threshold ? COMPARE_IMPROVEMENT : COMPARE_BETTER;
+	return isnan(*delta_fraction) || fabs(*delta_fraction) > threshold ? COMPARE_IMPROVEMENT : COMPARE_BETTER;
 }
 
 static const char *const kind_names[] = {
@@ -309,10 +376,12 @@ const char *compare_verdict_name(enum compare_verdict verdict)
 
 int compare_load(const char *path, struct compare_run *run, struct app_status *st)
 {
-	char err[600];
-	if (compare_read(path, run, err, sizeof err, st) == 0)
-		return 0;
-	if (err[0]) /* else app_read_file has said why */
-		app_error(st, "%s", err);
-	return -1;
+	memset(run, 0, sizeof *run);
+	size_t len = 0;
+	char *text = app_read_file(path, READ_MAX_COMPARE_BYTES, "benchmark JSON file", &len, st);
+	if (!text)
+		return -1;
+	int rc = compare_parse(path, text, len, run, st);
+	free(text);
+	return rc;
 }

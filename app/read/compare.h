@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "calc.h"
+#include "name_table.h"
 #include "params.h"
 
 enum compare_kind { COMPARE_PROBE, COMPARE_VALIDATION, COMPARE_GENERIC };
@@ -37,19 +38,25 @@ struct compare_run {
 	enum compare_kind kind;
 	int count;
 	struct compare_series *series;
+	struct name_table names; /* series[i].name is names' i-th: pairing by name is a lookup */
 };
 
 struct compare_row {
 	const struct compare_series *base, *after; /* either NULL when the name is in one file only */
 	double delta;                              /* after - base */
-	double delta_fraction;                     /* delta / base */
+	double delta_fraction;                     /* delta / base; NAN from a zero base */
 	enum compare_verdict verdict;
 };
 
-/* Reads path into run. Returns 0, or -1 with the reason in st ("x.json:3:1:
- * not valid JSON", "x.json: no measurements"). */
+/* Reads path into run through the strict JSON reader (no duplicate key, no
+ * trailing text, at most READ_MAX_COMPARE_VALUES values and _ENTRIES
+ * entries; every number within READ_MAX_COMPARE_MAGNITUDE; names one line of
+ * valid UTF-8, unique: "name #2"). Returns 0, or -1 with the reason in st
+ * ("x.json:3:1: not valid JSON: ...", "x.json: no measurements"). */
 struct app_status;
 int compare_load(const char *path, struct compare_run *run, struct app_status *st);
+/* The same on text already read (the fuzz harness's entry point). */
+int compare_parse(const char *path, const char *text, size_t len, struct compare_run *run, struct app_status *st);
 void compare_free(struct compare_run *run);
 
 /* The decision for one name (the rule above); threshold is a fraction (0.03). */

@@ -252,10 +252,9 @@ static void resolve_ops(struct pytorch *p)
 	for (int i = 0; i < p->t->kernel_count; i++) {
 		struct trace_kernel *k = &p->t->kernels[i];
 		struct op_id key = { k->external_id, 0 };
-		const struct op_id *op =
-			isnan(k->external_id) || !p->op_count
-				? NULL
-				: bsearch(&key, p->ops, p->op_count, sizeof *p->ops, cmp_op_id);
+		const struct op_id *op = isnan(k->external_id) || !p->op_count
+						 ? NULL
+						 : bsearch(&key, p->ops, p->op_count, sizeof *p->ops, cmp_op_id);
 		if (op)
 			k->op = op->name;
 	}

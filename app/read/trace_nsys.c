@@ -31,7 +31,7 @@ struct nsys {
 	struct trace_err *err;
 	struct string_id *ids; /* sorted by id */
 	int id_count;
-	int kernel_cap; /* of t->kernels */
+	int kernel_cap;                            /* of t->kernels */
 	long long progress_calls, progress_budget; /* the progress handler runs every 1000 steps */
 };
 
@@ -61,8 +61,8 @@ static int object_type(struct nsys *n, const char *name, char *type, size_t len)
 {
 	sqlite3_stmt *st = NULL;
 	type[0] = '\0';
-	if (sqlite3_prepare_v2(n->db, "SELECT type FROM sqlite_master WHERE name = ?1 COLLATE NOCASE", -1, &st,
-			       NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(n->db, "SELECT type FROM sqlite_master WHERE name = ?1 COLLATE NOCASE", -1, &st, NULL) !=
+	    SQLITE_OK)
 		return sqlite_fail(n, "the schema");
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	int rc = sqlite3_step(st);
@@ -111,11 +111,10 @@ static int table_columns(struct nsys *n, const char *table, const char *const *w
 
 static int schema_error(struct nsys *n, const char *table, const char *missing)
 {
-	return trace_fail(
-		n->err, TRACE_BAD,
-		"%s lacks %s: the columns the Nsight Systems SQLite export schema reference lists (an older "
-		"nsys? export again with a current one)",
-		table, missing);
+	return trace_fail(n->err, TRACE_BAD,
+			  "%s lacks %s: the columns the Nsight Systems SQLite export schema reference lists (an older "
+			  "nsys? export again with a current one)",
+			  table, missing);
 }
 
 /* Column i of row as an integer in lo..hi, or TRACE_BAD naming it. */
@@ -210,8 +209,7 @@ static int read_string_ids(struct nsys *n)
 {
 	char missing[100];
 	bool exists;
-	if (table_columns(n, "StringIds", (const char *const[]){ "id", "value" }, 2, &exists, missing,
-			  sizeof missing))
+	if (table_columns(n, "StringIds", (const char *const[]){ "id", "value" }, 2, &exists, missing, sizeof missing))
 		return TRACE_BAD;
 	if (!exists)
 		return trace_fail(n->err, TRACE_BAD, "no StringIds table: not an nsys SQLite export");

@@ -3,6 +3,7 @@
  * document. */
 #include "compare.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,10 +15,8 @@
 
 static const struct compare_series *find_series(const struct compare_run *run, const char *name)
 {
-	for (int i = 0; i < run->count; i++)
-		if (strcmp(run->series[i].name, name) == 0)
-			return &run->series[i];
-	return NULL;
+	int i = name_table_find(&run->names, name, strlen(name));
+	return i >= 0 ? &run->series[i] : NULL;
 }
 
 static int pair_runs(struct comparison *c, struct app_status *st)
@@ -96,7 +95,10 @@ static void print_row(FILE *out, const struct compare_row *r, int width)
 	format_value(r->delta, r->base->unit, d, sizeof d);
 	format_value(r->base->stddev, r->base->unit, sb, sizeof sb);
 	format_value(r->after->stddev, r->after->unit, sa, sizeof sa);
-	snprintf(delta, sizeof delta, "%s%s (%+.1f%%)", r->delta > 0 ? "+" : "", d, 100 * r->delta_fraction);
+	if (isnan(r->delta_fraction))
+		snprintf(delta, sizeof delta, "%s%s (n/a)", r->delta > 0 ? "+" : "", d);
+	else
+		snprintf(delta, sizeof delta, "%s%s (%+.1f%%)", r->delta > 0 ? "+" : "", d, 100 * r->delta_fraction);
 	snprintf(sd, sizeof sd, "%s / %s", sb, sa);
 	fprintf(out, "  %-*.*s %12s %12s %22s %25s  %s%s\n", width, width, r->base->name, b, a, delta, sd,
 		compare_verdict_name(r->verdict), r->base->higher_is_better ? " (higher is better)" : "");
@@ -160,7 +162,10 @@ static cJSON *row_json(const struct compare_row *r)
 		cJSON_AddItemToObject(e, "after", series_json(r->after));
 	if (r->base && r->after) {
 		json_number(e, "delta", r->delta);
-		json_number(e, "delta_fraction", r->delta_fraction);
+		if (isnan(r->delta_fraction)) /* from a zero base: no relative change */
+			cJSON_AddNullToObject(e, "delta_fraction");
+		else
+			json_number(e, "delta_fraction", r->delta_fraction);
 		cJSON_AddStringToObject(e, "verdict", compare_verdict_name(r->verdict));
 	} else {
 		cJSON_AddStringToObject(e, "verdict", r->base ? "only_in_base" : "only_in_after");
