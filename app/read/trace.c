@@ -22,6 +22,7 @@ int trace_fail(struct trace_err *err, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->text, err->len, fmt, ap);
 	va_end(ap);
+	err->code = code;
 	return code;
 }
 
@@ -213,7 +214,7 @@ static int trace_read(const char *path, struct trace *t, char *err, size_t err_l
 	if (trace_sniff(path, head, &got, err, err_len))
 		return TRACE_BAD;
 	char why[600];
-	struct trace_err e = { why, sizeof why };
+	struct trace_err e = { why, sizeof why, 0 };
 	int rc;
 	if (got == 16 && memcmp(head, "SQLite format 3", 16) == 0) {
 		t->format = TRACE_NSYS_SQLITE;
@@ -252,6 +253,8 @@ static int trace_read(const char *path, struct trace *t, char *err, size_t err_l
 	if (rc != 0) {
 		snprintf(err, err_len, "'%s': %s", path, why);
 		trace_free(t);
+		if (e.code)
+			rc = e.code; /* out of memory said so, wherever it arose */
 	}
 	return rc;
 }

@@ -12,9 +12,12 @@
 
 enum { TRACE_BAD = -1, TRACE_NOMEM = -3 };
 
+/* Where a reader says why: the text, and the code of the failure (the
+ * first trace_fail's), which the callers' plain "failed" returns carry up. */
 struct trace_err {
 	char *text;
 	size_t len;
+	int code;
 };
 
 /* A new kernel record (zeroed, op -1, no External id). */
