@@ -205,14 +205,10 @@ static int read_samples(const cJSON *c, struct cal_case *out, const char *path, 
 	return 0;
 }
 
-/* Errors read "--timings FILE: ..." (the file's own read errors as
- * app_read_file words them). */
-static int read_timings(const char *path, struct cal_input *in, struct app_status *st)
+/* Errors read "--timings FILE: ..."; text is the file's, read through the
+ * strict reader. */
+static int parse_timings(const char *path, const char *text, size_t size, struct cal_input *in, struct app_status *st)
 {
-	size_t size;
-	char *text = app_read_file(path, READ_MAX_TIMINGS_BYTES, "timings", &size, st);
-	if (!text)
-		return -1;
 	char err[1200] = "";
 	size_t len = sizeof err;
 	struct json_strict_limits lim = { .max_values = READ_MAX_TIMINGS_VALUES,
@@ -220,7 +216,6 @@ static int read_timings(const char *path, struct cal_input *in, struct app_statu
 					  .max_open_keys = READ_MAX_JSON_OPEN_KEYS,
 					  .what = "timings file" };
 	cJSON *doc = app_json_parse(path, text, size, &lim, st);
-	free(text);
 	if (!doc)
 		return -1;
 	int rc = -1;
@@ -298,6 +293,27 @@ done:
 	cJSON_Delete(doc);
 	if (rc)
 		app_error(st, "--timings %s", err);
+	return rc;
+}
+
+/* The file's own read errors as app_read_file words them. */
+static int read_timings(const char *path, struct cal_input *in, struct app_status *st)
+{
+	size_t size;
+	char *text = app_read_file(path, READ_MAX_TIMINGS_BYTES, "timings", &size, st);
+	if (!text)
+		return -1;
+	int rc = parse_timings(path, text, size, in, st);
+	free(text);
+	return rc;
+}
+
+int calibrate_timings_check(const char *path, const char *text, size_t len, int *cases, struct app_status *st)
+{
+	struct cal_input in = { .count = 0 };
+	int rc = parse_timings(path, text, len, &in, st);
+	*cases = in.count;
+	free(in.cases);
 	return rc;
 }
 
@@ -863,8 +879,15 @@ static const char calibrate_usage[] =
 	"                     section (what a calibration written by ridge-probe predicts)\n"
 	"  --json             one JSON document: fits (per class) and cases\n"
 	"\n"
+	"Measured times are kernels' (1e-9 to 3600 s); a case whose floor is past an\n"
+	"hour, a timings file of another GPU than the entry's (or of one the hwdb does\n"
+	"not know, unless --gpu names it) and --out with nothing to fit are refused. The\n"
+	"calibration is written only when the hwdb loader reads it back, never over an\n"
+	"input of the command.\n"
+	"\n"
 	"Exit status: 0, or 2 for bad input (a file without durations, unknown kernels,\n"
-	"a calibration of another GPU).\n";
+	"a calibration of another GPU, a fit ridge could not load), 3 when --out cannot\n"
+	"be written.\n";
 
 static const struct param calibrate_params[] = PARAMS_ROWS(CALIBRATE_PARAMS);
 

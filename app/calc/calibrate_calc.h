@@ -38,6 +38,10 @@ struct calibrate_result;
 struct calibrate_result *calibrate_run(const struct calibrate_request *req, const struct app_hw *hw,
 				       struct app_status *st);
 
+/* The timings reader alone on text (the fuzz harness's entry point): 0 with
+ * the cases read in *cases, or -1 with why in st. */
+int calibrate_timings_check(const char *path, const char *text, size_t len, int *cases, struct app_status *st);
+
 /* The --json document: fits (per class), cases, and "out" when written. */
 cJSON *calibrate_json(const struct calibrate_result *r);
 /* The human view on out: the fit per class, then every case. */

@@ -259,6 +259,29 @@ static int trace_read(const char *path, struct trace *t, char *err, size_t err_l
 	return rc;
 }
 
+int trace_parse_pytorch(const char *name, const char *text, size_t len, struct trace *t, struct app_status *st)
+{
+	memset(t, 0, sizeof *t);
+	name_table_init(&t->names, READ_MAX_TRACE_NAMES);
+	name_table_init(&t->api_names, READ_MAX_TRACE_NAMES);
+	t->format = TRACE_PYTORCH_JSON;
+	char why[600];
+	struct trace_err e = { why, sizeof why, 0 };
+	int rc = trace_load_pytorch(text, len, t, &e);
+	if (rc == 0 && t->kernel_count == 0)
+		rc = trace_fail(&e, TRACE_BAD, "no CUDA kernels in the trace");
+	if (rc == 0)
+		rc = trace_finish(t, &e);
+	if (rc == 0)
+		return 0;
+	if (e.code == TRACE_NOMEM)
+		app_error_env(st, "'%s': %s", name, why);
+	else
+		app_error(st, "'%s': %s", name, why);
+	trace_free(t);
+	return -1;
+}
+
 void trace_free(struct trace *t)
 {
 	free(t->kernels);

@@ -73,6 +73,9 @@ struct trace {
  * without the flag ("cannot open 'x': ..."). */
 struct app_status;
 int trace_load(const char *path, struct trace *t, const char *flag, struct app_status *st);
+/* A PyTorch trace already read (the fuzz harness's entry point): the same
+ * reading and checks, the text named name. */
+int trace_parse_pytorch(const char *name, const char *text, size_t len, struct trace *t, struct app_status *st);
 void trace_free(struct trace *t);
 
 const char *trace_format_name(enum trace_format format);

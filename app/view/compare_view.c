@@ -203,6 +203,9 @@ static const char compare_description[] =
 	"  improvement  beyond both and better by more than the threshold (3%)\n"
 	"  better       beyond both, better by less than the threshold\n"
 	"  regression   beyond both and worse, by any amount\n"
+	"From a median of 0 a change has no relative size (shown n/a): beyond the noise it\n"
+	"is an improvement or a regression. Numbers past 1e100 in magnitude, a key given\n"
+	"twice and text after the JSON are refused.\n"
 	"Exit status: 0 no regression, 1 at least one regression, 2 bad input.\n";
 
 static const struct param compare_params[] = PARAMS_ROWS(COMPARE_PARAMS);

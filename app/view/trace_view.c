@@ -220,7 +220,13 @@ static const char trace_description[] =
 	"ProfilerActivity.CUDA). Prints the kernels by total time (calls, average, grid,\n"
 	"block, registers, the operator that issued them), launches and kernel time per\n"
 	"step or token, host API time (launch cost per call, cudaMalloc, synchronizations,\n"
-	"device-to-host copies) and the gaps where the GPU ran no kernel.\n"
+	"device-to-host copies) and the gaps where the GPU ran no kernel. Kernels of several\n"
+	"GPUs are each GPU's own timeline: busy time and gaps per GPU, the busy share of\n"
+	"the span on every GPU.\n"
+	"The file is only read (SQLite: read-only and immutable); a row that ends before it\n"
+	"starts, lasts more than a day or lies past +-2^61 ns, a view named like an nsys\n"
+	"table, a StringIds id given twice, duplicate JSON keys or text after the JSON, and\n"
+	"input past the limits of util/read_limits.h are refused (exit 2).\n"
 	"ridge launch --trace FILE takes the kernels per step and the cost per launch from it.\n";
 
 static const struct param trace_params[] = PARAMS_ROWS(TRACE_PARAMS);
