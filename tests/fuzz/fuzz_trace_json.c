@@ -25,9 +25,11 @@ static int clean_line(const char *s)
 	for (size_t i = 0; u[i];) {
 		if (u[i] < 0x20 || u[i] == 0x7f)
 			return 0;
-		size_t n = u[i] < 0x80 ? 1 : u[i] >= 0xc2 && u[i] <= 0xdf ? 2 : u[i] >= 0xe0 && u[i] <= 0xef ? 3
-						: u[i] >= 0xf0 && u[i] <= 0xf4			      ? 4
-													      : 0;
+		size_t n = u[i] < 0x80                    ? 1
+			   : u[i] >= 0xc2 && u[i] <= 0xdf ? 2
+			   : u[i] >= 0xe0 && u[i] <= 0xef ? 3
+			   : u[i] >= 0xf0 && u[i] <= 0xf4 ? 4
+							  : 0;
 		if (!n)
 			return 0;
 		for (size_t k = 1; k < n; k++)
@@ -43,8 +45,8 @@ static void check_summary(const struct trace *t)
 	struct trace_summary s;
 	if (trace_summarize(t, &s) != 0)
 		return; /* out of memory */
-	const double times[] = { s.span_s, s.busy_s, s.kernel_s, s.idle_s, s.median_gap_s, s.max_gap_s,
-				 s.launch_s, s.malloc_s, s.sync_s };
+	const double times[] = { s.span_s,    s.busy_s,   s.kernel_s, s.idle_s, s.median_gap_s,
+				 s.max_gap_s, s.launch_s, s.malloc_s, s.sync_s };
 	for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
 		CHECK(isfinite(times[i]) && times[i] >= 0);
 	CHECK(s.busy_s <= s.kernel_s * (1 + 1e-12));
