@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "name_table.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -233,9 +234,32 @@ int cli_subcommand(const char *command, const char *const *names, const char *us
 	return -1;
 }
 
+/* Every string of a result in valid UTF-8: a file path or a name read from a
+ * file can hold any bytes, and a JSON text must not (issue 31); a bad byte
+ * becomes U+FFFD. Returns false when memory ran out. */
+static bool json_strings_utf8(cJSON *node)
+{
+	for (; node; node = node->next) {
+		if (cJSON_IsString(node) && node->valuestring && !text_valid_utf8(node->valuestring)) {
+			size_t len = strlen(node->valuestring), cap = 4 * len + 1;
+			char *clean = malloc(cap);
+			if (!clean)
+				return false;
+			text_line_copy(clean, cap, node->valuestring, len);
+			char *set = cJSON_SetValuestring(node, clean);
+			free(clean);
+			if (!set)
+				return false;
+		}
+		if (node->child && !json_strings_utf8(node->child))
+			return false;
+	}
+	return true;
+}
+
 int cli_json_print(cJSON *doc)
 {
-	char *text = doc ? cJSON_Print(doc) : NULL;
+	char *text = doc && json_strings_utf8(doc) ? cJSON_Print(doc) : NULL;
 	cJSON_Delete(doc);
 	if (!text) {
 		cli_error("out of memory while writing JSON");

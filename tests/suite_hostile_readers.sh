@@ -233,6 +233,13 @@ if timeout 10 "$RIDGE" compare "$t/utf8.json" "$t/utf8.json" --json | iconv -f U
 else
 	result 13-compare-json-valid-utf8 "--json is not valid UTF-8"
 fi
+# 13. a file path that is not UTF-8, echoed in --json: every string of a result is made valid
+cp examples/models/llama-3-8b.json "$t/$(printf 'bad\377name').json"
+if timeout 10 "$RIDGE" model "$t/$(printf 'bad\377name').json" --json | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1; then
+	result 13-path-json-valid-utf8 ""
+else
+	result 13-path-json-valid-utf8 "--json echoes a non-UTF-8 path byte for byte"
+fi
 
 # ---- ridge calibrate (its timings rewritten by sed: "samples_s": [...] of every case)
 # 8. durations no kernel has; a shape no kernel has; an ncu duration of 1e308 ns

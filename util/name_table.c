@@ -115,6 +115,19 @@ static size_t utf8_length(const unsigned char *s, size_t i, size_t len)
 	return n;
 }
 
+bool text_valid_utf8(const char *text)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t len = strlen(text);
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_length(s, i, len);
+		if (n == 0)
+			return false;
+		i += n;
+	}
+	return true;
+}
+
 char *text_line_copy(char *dst, size_t dst_len, const char *src, size_t src_len)
 {
 	static const char hex[] = "0123456789abcdef";

@@ -8,6 +8,7 @@
 #ifndef RIDGE_UTIL_NAME_TABLE_H
 #define RIDGE_UTIL_NAME_TABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct name_table {
@@ -37,5 +38,8 @@ const char *name_table_name(const struct name_table *t, int index);
  * and the copy is cut at a character boundary, so dst always ends in whole
  * characters. Returns dst. */
 char *text_line_copy(char *dst, size_t dst_len, const char *src, size_t src_len);
+
+/* Whether text (NUL-terminated) is valid UTF-8 throughout. */
+bool text_valid_utf8(const char *text);
 
 #endif

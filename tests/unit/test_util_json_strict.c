@@ -13,8 +13,9 @@
 #include "json_strict.h"
 #include "name_table.h"
 
-static const struct json_strict_limits roomy = { .max_values = 1000, .max_depth = 8, .max_open_keys = 100,
-						 .what = "test file" };
+static const struct json_strict_limits roomy = {
+	.max_values = 1000, .max_depth = 8, .max_open_keys = 100, .what = "test file"
+};
 
 /* 0, or -1 with e filled (why and offset). */
 static int check(const char *text, const struct json_strict_limits *lim, struct json_strict_error *e)
@@ -156,7 +157,11 @@ static void a_name_is_one_line_of_utf8(void **state)
 	(void)state;
 	char out[16];
 	assert_string_equal(text_line_copy(out, sizeof out, "a\nb\tc", 5), "a\\x0ab\\x09c");
-	assert_string_equal(text_line_copy(out, sizeof out, "x\xff" "y", 3), "x\xef\xbf\xbdy");
+	assert_string_equal(text_line_copy(out, sizeof out,
+					   "x\xff"
+					   "y",
+					   3),
+			    "x\xef\xbf\xbdy");
 	/* 7 two-byte characters (14 bytes) do not fit 15 bytes + NUL: cut whole, not mid-character. */
 	assert_string_equal(text_line_copy(out, 8, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 8), "\xc3\xa9\xc3\xa9\xc3\xa9");
 	assert_string_equal(text_line_copy(out, 4, "ab\ncd", 5), "ab"); /* the escape does not fit: cut before it */
@@ -166,9 +171,12 @@ static void a_name_is_one_line_of_utf8(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(accepts_what_rfc_8259_allows), cmocka_unit_test(refuses_with_reason_and_offset),
-		cmocka_unit_test(bounds_are_exact),		cmocka_unit_test(streams_the_named_list),
-		cmocka_unit_test(names_are_interned_and_bounded), cmocka_unit_test(a_name_is_one_line_of_utf8),
+		cmocka_unit_test(accepts_what_rfc_8259_allows),
+		cmocka_unit_test(refuses_with_reason_and_offset),
+		cmocka_unit_test(bounds_are_exact),
+		cmocka_unit_test(streams_the_named_list),
+		cmocka_unit_test(names_are_interned_and_bounded),
+		cmocka_unit_test(a_name_is_one_line_of_utf8),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
