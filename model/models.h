@@ -19,6 +19,7 @@
 #include "intensity.h"
 #include "timing.h"
 #include "median.h"
+#include "fleet.h"
 #include "workload.h"
 #include "serve.h"
 #include "serve_sim.h"

@@ -116,5 +116,12 @@
  * occupancy tables are bounded by probe/probe.h's PROBE_MAX_MEASUREMENTS and
  * PROBE_MAX_OCCUPANCY. */
 #define READ_MAX_PROBE_REPLAY_BYTES (64u << 20)
+/* ridge fleet DIR: one result a GPU, read one at a time (a full run with its
+ * occupancy table is 0.8 MB); the files a directory may hold (a row of
+ * ~1.3 KB each is kept per GPU: 130 MB at the limit); the nesting of the
+ * members skipped unparsed (a result nests 4 deep). */
+#define READ_MAX_FLEET_RESULT_BYTES (16u << 20)
+#define READ_MAX_FLEET_FILES 100000
+#define READ_MAX_FLEET_NESTING 64
 
 #endif
