@@ -16,11 +16,12 @@ static void refuse_bad(const struct fleet_run *run, struct app_status *st)
 	for (int i = 0; i < run->bad_count && i < FLEET_ERRORS_LISTED; i++)
 		app_error(st, "'%s/%s': %s", run->dir, run->bad[i].file, run->bad[i].why);
 	app_error(st, "%d of the %d result files in '%s' cannot be read%s (--skip-bad reports them and goes on)",
-		  run->bad_count, run->files, run->dir, run->bad_count > FLEET_ERRORS_LISTED ? "; the first 20 above" : "");
+		  run->bad_count, run->files, run->dir,
+		  run->bad_count > FLEET_ERRORS_LISTED ? "; the first 20 above" : "");
 }
 
-static int read_and_analyze(const char *dir, bool skip_bad, const struct fleet_options *options,
-			    struct fleet_run *run, struct fleet_analysis *a, struct app_status *st)
+static int read_and_analyze(const char *dir, bool skip_bad, const struct fleet_options *options, struct fleet_run *run,
+			    struct fleet_analysis *a, struct app_status *st)
 {
 	if (fleet_run_read(dir, run, st) != 0)
 		return -1;

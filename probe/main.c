@@ -24,6 +24,7 @@
 #include "../model/units.h"
 #include "calib.h"
 #include "driver.h"
+#include "launcher.h"
 #include "monitor.h"
 #include "report.h"
 #include "result.h"
@@ -38,6 +39,7 @@ enum { EXIT_OK = 0, EXIT_PROBLEM = 1, EXIT_USAGE = 2, EXIT_ENV = 3 };
 static const char usage_text[] =
 	"usage: " PROBE_NAME " [--device N] [--quick] [--only LIST] [--validate] [--json] [--out FILE]\n"
 	"                   [--hwdb DIR] [--repeats N] [--warmup N] [--sustained SECONDS]\n"
+	"                   [--out-dir DIR [--barrier-file PATH] [--barrier-timeout SECONDS]]\n"
 	"       " PROBE_NAME " --replay FILE [--json] [--out FILE] [--validation-json FILE] [--hwdb DIR]\n"
 	"\n"
 	"Measures this GPU's ceilings (memory, L2 and shared-memory bandwidth, vector and\n"
@@ -79,6 +81,16 @@ static const char usage_text[] =
 	"                  SECONDS each, in windows of at least 1 s: rate, SM clock and power per\n"
 	"                  window beside the burst rate, in the report and the JSON's\n"
 	"                  `sustained` (opt-in: it takes 2 x SECONDS; 1..600)\n"
+	"  --out-dir DIR   one result per GPU, for a fleet (ridge fleet DIR): under srun, mpirun,\n"
+	"                  mpiexec or torchrun each rank measures the GPU of its local rank and\n"
+	"                  writes DIR/<host>-gpu<N>.json (the --json document with a placement:\n"
+	"                  rank, host, GPU index, UUID) and DIR/<host>-gpu<N>.yaml (its calibration);\n"
+	"                  a file that exists is never overwritten (two ranks on one GPU are refused);\n"
+	"                  with --replay FILE: a saved run into DIR, placed by the launcher's variables\n"
+	"  --barrier-file PATH  with --out-dir: start every rank together (power and cooling\n"
+	"                  loaded at once) through the directory PATH on a shared file system\n"
+	"  --barrier-timeout SECONDS  how long a rank waits there before it starts unaligned,\n"
+	"                  saying so in its result (default 600; 1..86400)\n"
 	"  --replay FILE   re-render the report of a saved --json document (no GPU needed)\n"
 	"  --help          this text\n"
 	"\n"
@@ -481,13 +493,27 @@ static void progress_done(void)
 
 /* ---- output ---- */
 
+/* --out-dir: where this rank's result goes, and what the placement says. */
+struct fleet_out {
+	struct launcher_place place;
+	int device, gpu_index;
+	char uuid[96];
+	int barrier_ranks; /* -1: no barrier */
+	double barrier_wait_s;
+	char json_path[4096], yaml_path[4096];
+	bool claimed;
+};
+
 struct options {
 	int device;
 	bool quick, json, device_set, validate;
 	const char *out, *hwdb_dir, *replay, *validation_json;
+	const char *out_dir, *barrier_file;
+	int barrier_timeout;
 	int repeats, warmup;
 	double sustained; /* seconds per kernel, 0: none */
 	struct selection sel;
+	struct fleet_out *fleet; /* with --out-dir */
 };
 
 /* The validation cases alone (what `ridge roofline --validation` reads), with
@@ -525,6 +551,51 @@ static int write_validation(const struct probe_result *r, const struct probe_val
 	int rc = atomic_file_write(path, buf, n + 1, err, err_len);
 	free(buf);
 	return rc;
+}
+
+/* --out-dir: the result with its placement over this rank's claim, and the
+ * calibration beside it; one line on stdout naming both. */
+static int write_fleet_result(cJSON *doc, const struct probe_report *rep, const struct options *opt)
+{
+	struct fleet_out *f = opt->fleet;
+	/* The runtime's occupancy table (1,788 rows, 570 of the 735 KB of an
+	 * H200 --quick result) is the same on every GPU of one model and
+	 * driver; the fleet's files keep its summary (occupancy_model). */
+	cJSON_DeleteItemFromObjectCaseSensitive(doc, "occupancy");
+	cJSON_AddItemToObject(doc, "placement",
+			      launcher_placement_json(&f->place, f->device, f->gpu_index, f->uuid, f->barrier_ranks,
+						      f->barrier_wait_s));
+	char *text = cJSON_Print(doc);
+	cJSON_DeleteItemFromObjectCaseSensitive(doc, "placement");
+	char err[600];
+	if (!text) {
+		error_msg("--out-dir: out of memory formatting JSON");
+		return -1;
+	}
+	size_t n = strlen(text);
+	char *buf = realloc(text, n + 2);
+	if (!buf) {
+		free(text);
+		error_msg("--out-dir: out of memory formatting JSON");
+		return -1;
+	}
+	buf[n] = '\n';
+	buf[n + 1] = '\0';
+	int rc = atomic_file_write(f->json_path, buf, n + 1, err, sizeof err);
+	free(buf);
+	if (rc != 0) {
+		error_msg("--out-dir: %s", err);
+		return -1;
+	}
+	static struct ridge_gpu checked;
+	bool yaml = probe_calibration_check(rep, f->yaml_path, &checked, err, sizeof err) == 0 &&
+		    probe_calibration_write(rep, f->yaml_path, err, sizeof err) == 0;
+	if (!yaml)
+		warning_msg("--out-dir: no calibration beside the result: %s", err);
+	printf("%s: rank %d (%s, %s gpu%d%s%s): wrote %s%s%s\n", PROBE_NAME, f->place.rank,
+	       launcher_name(f->place.kind), f->place.host, f->gpu_index, f->uuid[0] ? ", " : "", f->uuid, f->json_path,
+	       yaml ? " and " : "", yaml ? f->yaml_path : "");
+	return 0;
 }
 
 static int finish(struct probe_result *r, const struct options *opt)
@@ -572,15 +643,18 @@ static int finish(struct probe_result *r, const struct options *opt)
 			return EXIT_USAGE;
 		}
 	}
-	if (opt->json) {
-		cJSON *doc = probe_report_json(&rep);
+	cJSON *doc = NULL;
+	if (opt->json || opt->out_dir) {
+		doc = probe_report_json(&rep);
 		if (val.count) {
 			cJSON_AddItemToObject(doc, "validation", probe_validation_json(&val));
 			cJSON_AddItemToObject(doc, "validation_summary", probe_validation_summary_json(&val));
 		}
+	}
+	if (opt->json) {
 		char *text = cJSON_Print(doc);
-		cJSON_Delete(doc);
 		if (!text) {
+			cJSON_Delete(doc);
 			error_msg("out of memory formatting JSON");
 			hwdb_close(&db);
 			return EXIT_ENV;
@@ -588,10 +662,13 @@ static int finish(struct probe_result *r, const struct options *opt)
 		fputs(text, stdout);
 		fputc('\n', stdout);
 		free(text);
-	} else {
+	} else if (!opt->out_dir) {
 		probe_report_text(&rep, stdout);
 		probe_validation_text(&val, stdout);
 	}
+	if (opt->out_dir && write_fleet_result(doc, &rep, opt) != 0)
+		rc = EXIT_ENV;
+	cJSON_Delete(doc);
 	if (opt->validation_json) {
 		char err[600];
 		if (write_validation(r, &val, opt->validation_json, err, sizeof err) != 0) {
@@ -620,6 +697,8 @@ static int finish(struct probe_result *r, const struct options *opt)
 	}
 	return rc;
 }
+
+static int place_rank(const struct options *opt, int device_count);
 
 static int replay(struct probe_result *r, const struct options *opt)
 {
@@ -654,6 +733,11 @@ static int replay(struct probe_result *r, const struct options *opt)
 		error_msg("--replay: '%s': %s", opt->replay, err);
 		return EXIT_USAGE;
 	}
+	/* --replay --out-dir: a saved run into a fleet's directory, placed by
+	 * the launcher's environment (one device a rank; no UUID: NVML is not
+	 * read). What the tests run the --out-dir path through without a GPU. */
+	if (opt->fleet && place_rank(opt, 1) < 0)
+		return EXIT_USAGE;
 	return finish(r, opt);
 }
 
@@ -707,6 +791,61 @@ static void split_windows(struct probe_result *r, struct probe_measurement *m, c
 	}
 }
 
+extern char **environ;
+
+/* --out-dir: this rank's place, its device, and the claim on its file name.
+ * Returns the device, or -1 after saying why (a usage error). */
+static int place_rank(const struct options *opt, int device_count)
+{
+	struct fleet_out *f = opt->fleet;
+	char host[256] = "", err[600];
+	gethostname(host, sizeof host - 1);
+	const char *const *env = (const char *const *)environ;
+	if (launcher_detect(env, host, &f->place, err, sizeof err) != 0) {
+		error_msg("%s", err);
+		return -1;
+	}
+	f->device = launcher_device(&f->place, opt->device_set ? opt->device : -1, device_count, err, sizeof err);
+	if (f->device < 0) {
+		error_msg("%s", err);
+		return -1;
+	}
+	f->gpu_index =
+		launcher_gpu_index(env, strcmp(PROBE_NAME, "ridge-probe-hip") == 0, &f->place, f->device, device_count);
+	if (launcher_result_path(opt->out_dir, f->place.host, f->gpu_index, "json", f->json_path,
+				 sizeof f->json_path) != 0 ||
+	    launcher_result_path(opt->out_dir, f->place.host, f->gpu_index, "yaml", f->yaml_path,
+				 sizeof f->yaml_path) != 0) {
+		error_msg("--out-dir: the path '%s' is too long", opt->out_dir);
+		return -1;
+	}
+	if (launcher_claim(f->json_path, err, sizeof err) != 0) {
+		error_msg("--out-dir: %s", err);
+		return -1;
+	}
+	f->claimed = true;
+	return f->device;
+}
+
+static void wait_at_barrier(struct probe_result *r, const struct options *opt)
+{
+	struct fleet_out *f = opt->fleet;
+	char err[600];
+	double start = seconds_since(0);
+	f->barrier_ranks = launcher_barrier(opt->barrier_file, &f->place, opt->barrier_timeout, 0.25, err, sizeof err);
+	f->barrier_wait_s = seconds_since(start);
+	if (f->barrier_ranks < 0) {
+		warning_msg("--barrier-file: %s: starting unaligned", err);
+		probe_note(r, "barrier: %s: started unaligned", err);
+		f->barrier_ranks = 0;
+	} else if (f->barrier_ranks < f->place.world_size) {
+		warning_msg("--barrier-file: %d of %d ranks after %d s: starting unaligned", f->barrier_ranks,
+			    f->place.world_size, opt->barrier_timeout);
+		probe_note(r, "barrier: %d of %d ranks after %d s: started unaligned", f->barrier_ranks,
+			   f->place.world_size, opt->barrier_timeout);
+	}
+}
+
 static int measure(struct probe_result *r, const struct options *opt)
 {
 	const struct kern_backend *be = kern_backend();
@@ -727,13 +866,19 @@ static int measure(struct probe_result *r, const struct options *opt)
 			error_msg("no GPU found (%s backend)", be->name);
 		return EXIT_ENV;
 	}
-	if (opt->device >= count) {
-		error_msg("--device: '%d' is out of range (0..%d)", opt->device, count - 1);
+	int device = opt->device;
+	if (opt->fleet) {
+		device = place_rank(opt, count);
+		if (device < 0)
+			return EXIT_USAGE;
+	}
+	if (device >= count) {
+		error_msg("--device: '%d' is out of range (0..%d)", device, count - 1);
 		return EXIT_USAGE;
 	}
 	struct kern_ctx *ctx = NULL;
-	if (be->open(opt->device, &ctx, &r->device, err, sizeof err) != 0) {
-		error_msg("cannot open %s device %d: %s", be->name, opt->device, err);
+	if (be->open(device, &ctx, &r->device, err, sizeof err) != 0) {
+		error_msg("cannot open %s device %d: %s", be->name, device, err);
 		return EXIT_ENV;
 	}
 	snprintf(r->version, sizeof r->version, "%s", RIDGE_VERSION);
@@ -747,6 +892,11 @@ static int measure(struct probe_result *r, const struct options *opt)
 	monitor_open(&mon, r->device.pci_bus_id, r);
 	if (!mon.ok)
 		probe_note(r, "%s", mon.why);
+	if (opt->fleet) {
+		snprintf(opt->fleet->uuid, sizeof opt->fleet->uuid, "%s", mon.uuid);
+		if (opt->barrier_file)
+			wait_at_barrier(r, opt);
+	}
 
 	static struct step steps[MAX_STEPS];
 	int n = plan(&opt->sel, opt->quick, &r->device, steps);
@@ -863,6 +1013,37 @@ static int parse_count(const char *flag, const char *text, long lo, long hi, int
 	return 0;
 }
 
+/* --out-dir, --barrier-file and --barrier-timeout together, before any measuring. */
+static int check_out_dir(struct options *opt, struct fleet_out *fleet)
+{
+	if (!opt->out_dir) {
+		if (opt->barrier_file || opt->barrier_timeout) {
+			error_msg("--barrier-file and --barrier-timeout go with --out-dir");
+			return -1;
+		}
+		return 0;
+	}
+	if (opt->out) {
+		error_msg("--out-dir writes a result and its calibration per GPU: not with --out");
+		return -1;
+	}
+	if (opt->replay && opt->barrier_file) {
+		error_msg("--barrier-file aligns measurements: not with --replay");
+		return -1;
+	}
+	struct stat st;
+	if (stat(opt->out_dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(opt->out_dir, W_OK | X_OK) != 0) {
+		error_msg("--out-dir: '%s' is not a directory this process can write", opt->out_dir);
+		return -1;
+	}
+	memset(fleet, 0, sizeof *fleet);
+	fleet->barrier_ranks = -1;
+	if (!opt->barrier_timeout)
+		opt->barrier_timeout = 600;
+	opt->fleet = fleet;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -878,6 +1059,9 @@ int main(int argc, char **argv)
 		{ "validate", no_argument, NULL, 'V' },
 		{ "validation-json", required_argument, NULL, 'J' },
 		{ "sustained", required_argument, NULL, 'S' },
+		{ "out-dir", required_argument, NULL, 'D' },
+		{ "barrier-file", required_argument, NULL, 'B' },
+		{ "barrier-timeout", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -934,6 +1118,16 @@ int main(int argc, char **argv)
 			opt.sustained = secs;
 			break;
 		}
+		case 'D':
+			opt.out_dir = optarg;
+			break;
+		case 'B':
+			opt.barrier_file = optarg;
+			break;
+		case 'T':
+			if (parse_count("--barrier-timeout", optarg, 1, 86400, &opt.barrier_timeout))
+				return EXIT_USAGE;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return EXIT_OK;
@@ -975,6 +1169,9 @@ int main(int argc, char **argv)
 		error_msg("--validation-json: %s", path_err);
 		return EXIT_USAGE;
 	}
+	static struct fleet_out fleet;
+	if (check_out_dir(&opt, &fleet) != 0)
+		return EXIT_USAGE;
 	if (opt.repeats < 0)
 		opt.repeats = opt.quick ? 8 : 15;
 	if (opt.warmup < 0)
@@ -986,5 +1183,7 @@ int main(int argc, char **argv)
 	}
 	int rc = opt.replay ? replay(r, &opt) : measure(r, &opt);
 	free(r);
+	if (fleet.claimed) /* a claim no result filled (a failed run) is not left behind */
+		launcher_release(fleet.json_path);
 	return rc;
 }

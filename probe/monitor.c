@@ -16,6 +16,7 @@ typedef int (*nvml_string_fn)(char *buf, unsigned len);
 typedef int (*nvml_uint_fn)(void *dev, unsigned *v);
 typedef int (*nvml_clock_fn)(void *dev, int type, unsigned *mhz);
 typedef int (*nvml_reasons_fn)(void *dev, unsigned long long *reasons);
+typedef int (*nvml_uuid_fn)(void *dev, char *uuid, unsigned len);
 
 void monitor_open(struct monitor *m, const char *pci_bus_id, struct probe_result *r)
 {
@@ -32,6 +33,7 @@ void monitor_open(struct monitor *m, const char *pci_bus_id, struct probe_result
 	nvml_string_fn driver = (nvml_string_fn)dlsym(m->lib, "nvmlSystemGetDriverVersion");
 	nvml_clock_fn max_clock = (nvml_clock_fn)dlsym(m->lib, "nvmlDeviceGetMaxClockInfo");
 	nvml_uint_fn limit = (nvml_uint_fn)dlsym(m->lib, "nvmlDeviceGetEnforcedPowerLimit");
+	nvml_uuid_fn uuid = (nvml_uuid_fn)dlsym(m->lib, "nvmlDeviceGetUUID");
 	m->get_clock = (nvml_clock_fn)dlsym(m->lib, "nvmlDeviceGetClockInfo");
 	m->get_power = (nvml_uint_fn)dlsym(m->lib, "nvmlDeviceGetPowerUsage");
 	m->get_reasons = (nvml_reasons_fn)dlsym(m->lib, "nvmlDeviceGetCurrentClocksEventReasons");
@@ -67,6 +69,9 @@ void monitor_open(struct monitor *m, const char *pci_bus_id, struct probe_result
 	r->nvml = true;
 	if (!driver || driver(r->driver, sizeof r->driver) != 0)
 		snprintf(r->driver, sizeof r->driver, "unknown");
+	/* The GPU's UUID names it in a fleet's results (ridge-probe --out-dir). */
+	if (!uuid || uuid(m->device, m->uuid, sizeof m->uuid) != 0)
+		m->uuid[0] = '\0';
 	unsigned v = 0;
 	if (max_clock && max_clock(m->device, NVML_CLOCK_SM, &v) == 0)
 		r->max_sm_clock_mhz = v;

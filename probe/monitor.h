@@ -13,6 +13,7 @@
 struct monitor {
 	bool ok;
 	char why[160]; /* why not, when !ok */
+	char uuid[96]; /* nvmlDeviceGetUUID's ("GPU-..."), "" when NVML has none */
 	void *lib, *device;
 	/* loaded functions */
 	int (*get_clock)(void *dev, int type, unsigned *mhz);

@@ -259,8 +259,7 @@ static int group_nodes(struct fleet_analysis *a, struct fleet_group *g, struct a
 		return 0;
 	for (int i = 0; i < g->gpu_count;) {
 		int j = i;
-		while (j < g->gpu_count &&
-		       strcmp(a->run->gpus[g->gpus[j]].host, a->run->gpus[g->gpus[i]].host) == 0)
+		while (j < g->gpu_count && strcmp(a->run->gpus[g->gpus[j]].host, a->run->gpus[g->gpus[i]].host) == 0)
 			j++;
 		if (host_node(a, g, i, j, &capacity, st) != 0)
 			return -1;
@@ -333,8 +332,7 @@ static const struct fleet_group *find_group(const struct fleet_analysis *a, cons
 	return NULL;
 }
 
-static const struct fleet_stat *find_stat(const struct fleet_analysis *a, const struct fleet_group *g,
-					  const char *name)
+static const struct fleet_stat *find_stat(const struct fleet_analysis *a, const struct fleet_group *g, const char *name)
 {
 	for (int s = 0; s < g->stat_count; s++)
 		if (strcmp(a->run->metrics[g->stats[s].metric].name, name) == 0)

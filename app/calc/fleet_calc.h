@@ -18,8 +18,8 @@
 #include "params.h"
 
 struct fleet_options {
-	double threshold;  /* a fraction: 0.05 */
-	double spec_floor; /* a fraction of the spec sheet; 0: no spec check */
+	double threshold;   /* a fraction: 0.05 */
+	double spec_floor;  /* a fraction of the spec sheet; 0: no spec check */
 	const char *metric; /* comma-separated ceiling names; NULL: all */
 };
 
@@ -96,7 +96,7 @@ struct fleet_comparison {
 	int count;
 	struct fleet_change *changes;
 	int verdicts[COMPARE_REGRESSION + 1];
-	int only_base, only_after; /* GPUs (by UUID, else host and index) in one run only */
+	int only_base, only_after;               /* GPUs (by UUID, else host and index) in one run only */
 	char missing[FLEET_MISSING_LISTED][200]; /* the first of them: "host gpu3 (only before)" */
 	int missing_listed;
 };
@@ -119,18 +119,18 @@ int fleet_svg(const struct fleet_analysis *a, const char *path, struct app_statu
 /* "host gpu3", or "host" when the index is not known. */
 void fleet_gpu_label(const struct fleet_gpu *g, char *buf, size_t len);
 
-#define FLEET_PARAMS(X)                                                                                          \
-	X(FLEET_METRIC, PARAM_TEXT_ROW("metric", .metavar = "NAME[,NAME...]",                                     \
-				       .help = "only these ceilings (hbm_bandwidth, bf16_matrix, launch, "         \
-					       "latency_hbm, sm_clock, ...)"))                                      \
-	X(FLEET_THRESHOLD, PARAM_FRAC("threshold", 0, 1, .flags = PARAM_OPEN_LO, .metavar = "PCT",                \
-				      .help = "flag a GPU this far short of its fleet's median (default 5%)"))      \
-	X(FLEET_SPEC_FLOOR, PARAM_FRAC("spec_floor", 0, 1, .flags = PARAM_OPEN_LO, .metavar = "PCT",              \
-				       .help = "also flag a ceiling under this fraction of the spec sheet "         \
-					       "(default: no spec check)"))                                         \
-	X(FLEET_SKIP_BAD, PARAM_FLAG_ROW("skip_bad", .help = "report unreadable results as findings (exit 1) "    \
-							      "and go on, instead of exit 2"))                  \
-	X(FLEET_SVG, PARAM_TEXT_ROW("svg", .metavar = "FILE", .help = "write the strip plots as SVG"))             \
+#define FLEET_PARAMS(X)                                                                                        \
+	X(FLEET_METRIC, PARAM_TEXT_ROW("metric", .metavar = "NAME[,NAME...]",                                  \
+				       .help = "only these ceilings (hbm_bandwidth, bf16_matrix, launch, "     \
+					       "latency_hbm, sm_clock, ...)"))                                 \
+	X(FLEET_THRESHOLD, PARAM_FRAC("threshold", 0, 1, .flags = PARAM_OPEN_LO, .metavar = "PCT",             \
+				      .help = "flag a GPU this far short of its fleet's median (default 5%)")) \
+	X(FLEET_SPEC_FLOOR, PARAM_FRAC("spec_floor", 0, 1, .flags = PARAM_OPEN_LO, .metavar = "PCT",           \
+				       .help = "also flag a ceiling under this fraction of the spec sheet "    \
+					       "(default: no spec check)"))                                    \
+	X(FLEET_SKIP_BAD, PARAM_FLAG_ROW("skip_bad", .help = "report unreadable results as findings (exit 1) " \
+							     "and go on, instead of exit 2"))                  \
+	X(FLEET_SVG, PARAM_TEXT_ROW("svg", .metavar = "FILE", .help = "write the strip plots as SVG"))         \
 	X(FLEET_JSON, CALC_JSON_ROW)
 PARAMS_ENUM(fleet_params, FLEET_PARAMS);
 extern const struct params_command fleet_params_command;

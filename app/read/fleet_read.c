@@ -181,8 +181,8 @@ static cJSON *top_parse(const struct top_member *members, int count, const char 
 	char path[200];
 	const char *twice = hwdb_json_duplicate(value, path, sizeof path);
 	if (twice) {
-		cJSON_Delete(value);
 		app_fail_text(why, why_len, "the key '%s' is given twice in \"%s\" (%s)", twice, key, path);
+		cJSON_Delete(value);
 		return NULL;
 	}
 	return value;
@@ -206,8 +206,8 @@ static int metric_index(struct fleet_run *run, const char *name, const char *uni
 	int i = fleet_metric_find(run, name);
 	if (i >= 0) {
 		if (strcmp(run->metrics[i].unit, unit) != 0)
-			return app_fail_text(why, why_len, "'%s' is in '%s' here but in '%s' in the files before",
-					     name, unit, run->metrics[i].unit);
+			return app_fail_text(why, why_len, "'%s' is in '%s' here but in '%s' in the files before", name,
+					     unit, run->metrics[i].unit);
 		return i;
 	}
 	if (run->metric_count == FLEET_MAX_METRICS)
@@ -266,8 +266,7 @@ static int text_member(const cJSON *o, const char *key, char *out, size_t out_le
 
 /* Each ceiling's measured rate, and the SM clock (median) and power (highest)
  * the probe read while they ran. */
-static int read_ceilings(const cJSON *ceilings, struct fleet_run *run, struct fleet_gpu *gpu, char *why,
-			 size_t why_len)
+static int read_ceilings(const cJSON *ceilings, struct fleet_run *run, struct fleet_gpu *gpu, char *why, size_t why_len)
 {
 	if (!cJSON_IsArray(ceilings))
 		return app_fail_text(why, why_len, "\"ceilings\" must be a list");
@@ -322,8 +321,7 @@ static int read_launch(const cJSON *launch, struct fleet_run *run, struct fleet_
 }
 
 /* The pointer chases' first point of each level (the TLB points repeat a level). */
-static int read_latency(const cJSON *latency, struct fleet_run *run, struct fleet_gpu *gpu, char *why,
-			size_t why_len)
+static int read_latency(const cJSON *latency, struct fleet_run *run, struct fleet_gpu *gpu, char *why, size_t why_len)
 {
 	static const struct {
 		const char *level, *metric;
@@ -393,7 +391,8 @@ static int read_identity(const cJSON *tool, const cJSON *version, const cJSON *d
 	if (!placement)
 		return 0;
 	double index;
-	if (!cJSON_IsObject(placement) || text_member(placement, "uuid", gpu->uuid, sizeof gpu->uuid, false, why, why_len) ||
+	if (!cJSON_IsObject(placement) ||
+	    text_member(placement, "uuid", gpu->uuid, sizeof gpu->uuid, false, why, why_len) ||
 	    number_member(placement, "gpu_index", &index) != 0 || (!isnan(index) && (index < 0 || index > 1e6)))
 		return app_fail_text(why, why_len, "\"placement\" must be an object with host, gpu_index and uuid");
 	char host[FLEET_NAME];
@@ -555,7 +554,8 @@ static int read_one(struct fleet_run *run, const char *name, struct app_status *
 		snprintf(why, sizeof why, "%s, not a regular file", type);
 		return add_bad(run, name, why, st);
 	case HWDB_READ_TOO_BIG:
-		snprintf(why, sizeof why, "larger than %u bytes: not a ridge-probe result", READ_MAX_FLEET_RESULT_BYTES);
+		snprintf(why, sizeof why, "larger than %u bytes: not a ridge-probe result",
+			 READ_MAX_FLEET_RESULT_BYTES);
 		return add_bad(run, name, why, st);
 	case HWDB_READ_NOMEM:
 		app_error(st, "out of memory reading '%s'", path);

@@ -34,12 +34,12 @@ struct fleet_metric {
 struct fleet_gpu {
 	char file[FLEET_FILE]; /* the file's name in its directory */
 	char host[FLEET_NAME];
-	int gpu_index; /* the GPU's index on its host; -1 when the result does not say */
-	char uuid[96]; /* "" when the result does not say */
+	int gpu_index;          /* the GPU's index on its host; -1 when the result does not say */
+	char uuid[96];          /* "" when the result does not say */
 	char model[FLEET_NAME]; /* the hwdb id, or the device's name when the probe matched none */
 	char device_name[FLEET_NAME];
-	bool known_model; /* the probe matched a hwdb entry */
-	char version[32]; /* ridge-probe's */
+	bool known_model;                /* the probe matched a hwdb entry */
+	char version[32];                /* ridge-probe's */
 	double value[FLEET_MAX_METRICS]; /* NaN: not measured */
 	double spec[FLEET_MAX_METRICS];  /* the spec sheet's, as the probe read it from hwdb; NaN: none */
 };

@@ -31,8 +31,7 @@ static const char *direction_word(enum ridge_direction d)
 
 static void print_stats(FILE *out, const struct fleet_analysis *a, const struct fleet_group *g)
 {
-	fprintf(out, "  %-22s %13s %19s %7s %8s %8s\n", "ceiling", "median", "P5 .. P95", "MAD", "of spec",
-		"flagged");
+	fprintf(out, "  %-22s %13s %19s %7s %8s %8s\n", "ceiling", "median", "P5 .. P95", "MAD", "of spec", "flagged");
 	for (int s = 0; s < g->stat_count; s++) {
 		const struct fleet_stat *st = &g->stats[s];
 		const struct fleet_metric *m = &a->run->metrics[st->metric];
@@ -140,7 +139,8 @@ static void print_comparison(FILE *out, const struct fleet_comparison *c, const 
 		format_value(ch->base_series.center, ch->base_series.unit, before, sizeof before);
 		format_value(ch->after_series.center, ch->after_series.unit, after, sizeof after);
 		fprintf(out, "  %-12.12s %-22.22s %13s %13s %+9.1f%%  %s\n", ch->after_group->model,
-			ch->after_series.name, before, after, 100 * ch->delta_fraction, compare_verdict_name(ch->verdict));
+			ch->after_series.name, before, after, 100 * ch->delta_fraction,
+			compare_verdict_name(ch->verdict));
 	}
 	fprintf(out, "  %d regression%s, %d improvement%s, %d better by 3%% or less, %d within noise\n",
 		c->verdicts[COMPARE_REGRESSION], c->verdicts[COMPARE_REGRESSION] == 1 ? "" : "s",
@@ -345,8 +345,8 @@ cJSON *fleet_json(const struct fleet_analysis *a, const struct fleet_comparison 
 /* Where a GPU sits: its distance from the median in percent, better to the right. */
 static double better_percent(const struct fleet_metric *m, double value, double median)
 {
-	double shortfall = ridge_shortfall(value, median, m->direction == RIDGE_NO_DIRECTION ? RIDGE_HIGHER_IS_BETTER
-											      : m->direction);
+	double shortfall = ridge_shortfall(value, median,
+					   m->direction == RIDGE_NO_DIRECTION ? RIDGE_HIGHER_IS_BETTER : m->direction);
 	return -100 * shortfall;
 }
 
@@ -410,8 +410,9 @@ int fleet_svg(const struct fleet_analysis *a, const char *path, struct app_statu
 	double height = 70 + rows * SVG_ROW;
 	svg_begin(&s, SVG_WIDTH, height, "ridge fleet");
 	char title[300];
-	snprintf(title, sizeof title, "ridge fleet %s: each GPU against its model's median (%% better; dashed: -%.4g%%)",
-		 a->run->dir, 100 * a->options.threshold);
+	snprintf(title, sizeof title,
+		 "ridge fleet %s: each GPU against its model's median (%% better; dashed: -%.4g%%)", a->run->dir,
+		 100 * a->options.threshold);
 	svg_text(&s, 16, 24, 14, "start", "#000", title);
 	double top = 40;
 	for (int i = 0; i < a->group_count; i++) {
