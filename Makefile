@@ -216,6 +216,8 @@ $(BENCH_OCC): bench/occupancy_bench.c $(LIB) | $(DEPS_STAMP)
 		$(shell pkg-config --libs yaml-0.1 2>/dev/null) -lm
 
 BENCH_PLAN := $(BUILD)/bench/plan_bench
+# ridge fleet over this many generated results (bench/fleet_bench.sh).
+FLEET_BENCH_GPUS ?= 10000
 
 $(BENCH_PLAN): bench/plan_bench.c $(LIB) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
@@ -227,9 +229,10 @@ $(BENCH_SERVE): bench/serve_bench.c $(LIB) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(RIDGE_CFLAGS) $(PKG_CFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
-bench: $(LIB) $(BENCH_PLAN) $(BENCH_SERVE)
+bench: $(LIB) $(BENCH_PLAN) $(BENCH_SERVE) $(RIDGE)
 	@$(BENCH_PLAN)
 	@$(BENCH_SERVE)
+	@sh bench/fleet_bench.sh $(RIDGE) $(FLEET_BENCH_GPUS)
 ifneq ($(CUDA_OCC_INCLUDE),)
 	@$(MAKE) --no-print-directory $(BENCH_OCC)
 	@$(BENCH_OCC)

@@ -58,7 +58,8 @@ static void clean_host(const char *hostname, char *out, size_t len)
 	size_t j = 0;
 	for (size_t i = 0; hostname && hostname[i] && hostname[i] != '.' && j + 1 < len; i++) {
 		char c = hostname[i];
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+			  c == '-';
 		out[j++] = ok ? c : '_';
 	}
 	out[j] = '\0';
@@ -66,8 +67,7 @@ static void clean_host(const char *hostname, char *out, size_t len)
 		snprintf(out, len, "localhost");
 }
 
-int launcher_detect(const char *const *env, const char *hostname, struct launcher_place *out, char *err,
-		    size_t err_len)
+int launcher_detect(const char *const *env, const char *hostname, struct launcher_place *out, char *err, size_t err_len)
 {
 	memset(out, 0, sizeof *out);
 	out->kind = LAUNCHER_NONE;
@@ -80,11 +80,11 @@ int launcher_detect(const char *const *env, const char *hostname, struct launche
 	if (!v)
 		return 0;
 	out->kind = v->kind;
-	if (env_int(env, v->rank, &out->rank, err, err_len) || env_int(env, v->local_rank, &out->local_rank, err, err_len) ||
+	if (env_int(env, v->rank, &out->rank, err, err_len) ||
+	    env_int(env, v->local_rank, &out->local_rank, err, err_len) ||
 	    env_int(env, v->world_size, &out->world_size, err, err_len))
 		return -1;
-	if (out->local_rank < 0 && v->local_rank_alt &&
-	    env_int(env, v->local_rank_alt, &out->local_rank, err, err_len))
+	if (out->local_rank < 0 && v->local_rank_alt && env_int(env, v->local_rank_alt, &out->local_rank, err, err_len))
 		return -1;
 	if (v->node_rank && env_int(env, v->node_rank, &out->node_rank, err, err_len))
 		return -1;
@@ -170,8 +170,7 @@ static const char *list_entry(const char *list, int entry, char *buf, size_t len
 	return NULL;
 }
 
-int launcher_gpu_index(const char *const *env, bool hip, const struct launcher_place *p, int device,
-		       int device_count)
+int launcher_gpu_index(const char *const *env, bool hip, const struct launcher_place *p, int device, int device_count)
 {
 	const char *visible = hip ? env_get(env, "ROCR_VISIBLE_DEVICES") : env_get(env, "CUDA_VISIBLE_DEVICES");
 	if (hip && !visible)

@@ -49,8 +49,7 @@ int launcher_device(const struct launcher_place *p, int requested, int device_co
  * CUDA_VISIBLE_DEVICES (ROCR_VISIBLE_DEVICES, HIP_VISIBLE_DEVICES for
  * hip) when that entry is a number, else the local rank under a launcher
  * with one device visible per rank, else the device itself. */
-int launcher_gpu_index(const char *const *env, bool hip, const struct launcher_place *p, int device,
-		       int device_count);
+int launcher_gpu_index(const char *const *env, bool hip, const struct launcher_place *p, int device, int device_count);
 
 /* DIR/<host>-gpu<N>.json into buf; -1 when it does not fit. */
 int launcher_result_path(const char *dir, const char *host, int gpu_index, const char *ext, char *buf, size_t len);

@@ -50,10 +50,10 @@ static int select_metrics(const struct fleet_run *run, const char *list, bool *s
 
 /* ---- groups: one GPU model each, its GPUs by host and index ---- */
 
-static const struct fleet_run *order_run;
-static int compare_placement(const void *a, const void *b)
+static int compare_placement(const void *a, const void *b, void *run_ptr)
 {
-	const struct fleet_gpu *x = &order_run->gpus[*(const int *)a], *y = &order_run->gpus[*(const int *)b];
+	const struct fleet_run *run = run_ptr;
+	const struct fleet_gpu *x = &run->gpus[*(const int *)a], *y = &run->gpus[*(const int *)b];
 	int c = strcmp(x->model, y->model);
 	if (!c)
 		c = strcmp(x->host, y->host);
@@ -291,8 +291,7 @@ int fleet_analyze(const struct fleet_run *run, const struct fleet_options *optio
 	for (int i = 0; rc == 0 && i < run->count; i++)
 		order[i] = i;
 	if (rc == 0) {
-		order_run = run;
-		qsort(order, (size_t)run->count, sizeof *order, compare_placement);
+		qsort_r(order, (size_t)run->count, sizeof *order, compare_placement, (void *)run);
 		rc = build_groups(out, order, st);
 	}
 	for (int i = 0; rc == 0 && i < out->group_count; i++) {

@@ -32,9 +32,43 @@ struct top_member {
 	size_t value_len;
 };
 
+/* The bytes the scan stops at. Inside a bracketed value the scan looks only
+ * at strings and brackets (numbers, commas and colons there are cJSON's to
+ * check when a member is parsed, and nobody's in a member skipped): most of
+ * a result is skipped, so this loop is most of the time a large fleet
+ * takes. GNU range designators (GCC, Clang). */
+enum { B_PLAIN, B_SPACE, B_SCALAR, B_QUOTE, B_OPEN, B_CLOSE, B_CONTROL };
+static const unsigned char byte_class[256] = {
+	[0 ... 0x08] = B_CONTROL,
+	[0x0b ... 0x0c] = B_CONTROL,
+	[0x0e ... 0x1f] = B_CONTROL,
+	[' '] = B_SPACE,
+	['\t'] = B_SPACE,
+	['\n'] = B_SPACE,
+	['\r'] = B_SPACE,
+	['0' ... '9'] = B_SCALAR,
+	['a' ... 'z'] = B_SCALAR,
+	['A' ... 'Z'] = B_SCALAR,
+	['-'] = B_SCALAR,
+	['+'] = B_SCALAR,
+	['.'] = B_SCALAR,
+	['"'] = B_QUOTE,
+	['{'] = B_OPEN,
+	['['] = B_OPEN,
+	['}'] = B_CLOSE,
+	[']'] = B_CLOSE,
+};
+/* Inside brackets: stop at strings, brackets and control bytes. */
+static const bool bracket_stop[256] = {
+	[0 ... 0x08] = true, [0x0b ... 0x0c] = true, [0x0e ... 0x1f] = true, ['"'] = true,
+	['{'] = true,        ['['] = true,           ['}'] = true,           [']'] = true,
+};
+/* Inside a string: stop at its end, an escape or a control byte. */
+static const bool string_stop[256] = { [0 ... 0x1f] = true, ['"'] = true, ['\\'] = true };
+
 static size_t skip_space(const char *t, size_t i, size_t len)
 {
-	while (i < len && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
+	while (i < len && byte_class[(unsigned char)t[i]] == B_SPACE)
 		i++;
 	return i;
 }
@@ -43,7 +77,11 @@ static size_t skip_space(const char *t, size_t i, size_t len)
 static int skip_string(const char *t, size_t len, size_t *i, char *why, size_t why_len)
 {
 	size_t j = *i + 1;
-	while (j < len) {
+	for (;;) {
+		while (j < len && !string_stop[(unsigned char)t[j]])
+			j++;
+		if (j >= len)
+			return app_fail_text(why, why_len, "a string that does not end (the file is cut short?)");
 		unsigned char c = (unsigned char)t[j];
 		if (c == '"') {
 			*i = j + 1;
@@ -51,55 +89,71 @@ static int skip_string(const char *t, size_t len, size_t *i, char *why, size_t w
 		}
 		if (c < 0x20)
 			return app_fail_text(why, why_len, "a control byte (0x%02x) in a string at byte %zu", c, j);
-		j += c == '\\' ? 2 : 1;
+		j += 2; /* an escape: the byte after the backslash is taken as it is */
 	}
-	return app_fail_text(why, why_len, "a string that does not end (the file is cut short?)");
 }
 
-static bool scalar_byte(char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '+' ||
-	       c == '.';
-}
-
-/* Moves *i past one value: a string, a scalar, or a bracketed whole. */
-static int skip_value(const char *t, size_t len, size_t *i, char *why, size_t why_len)
+/* t[*i] opens an object or a list: moves *i past its closing bracket. */
+static int skip_brackets(const char *t, size_t len, size_t *i, char *why, size_t why_len)
 {
 	char open[READ_MAX_FLEET_NESTING];
 	int depth = 0;
 	size_t j = *i;
 	do {
-		j = skip_space(t, j, len);
+		while (j < len && !bracket_stop[(unsigned char)t[j]])
+			j++;
 		if (j >= len)
 			return app_fail_text(why, why_len, "the document ends inside a value (the file is cut short?)");
 		char c = t[j];
-		if (c == '"') {
+		switch (byte_class[(unsigned char)c]) {
+		case B_QUOTE:
 			if (skip_string(t, len, &j, why, why_len) != 0)
 				return -1;
-		} else if (c == '{' || c == '[') {
+			break;
+		case B_OPEN:
 			if (depth == READ_MAX_FLEET_NESTING)
 				return app_fail_text(why, why_len, "nested more than %d deep at byte %zu",
 						     READ_MAX_FLEET_NESTING, j);
 			open[depth++] = c;
 			j++;
-		} else if (c == '}' || c == ']') {
-			if (depth == 0 || open[depth - 1] != (c == '}' ? '{' : '['))
+			break;
+		case B_CLOSE:
+			if (open[depth - 1] != (c == '}' ? '{' : '['))
 				return app_fail_text(why, why_len, "a '%c' that closes nothing at byte %zu", c, j);
 			depth--;
 			j++;
-		} else if (c == ',' || c == ':') {
-			if (depth == 0)
-				return app_fail_text(why, why_len, "'%c' where a value belongs at byte %zu", c, j);
-			j++;
-		} else if (scalar_byte(c)) {
-			while (j < len && scalar_byte(t[j]))
-				j++;
-		} else {
-			return app_fail_text(why, why_len, "'%c' is not JSON at byte %zu", c, j);
+			break;
+		default:
+			return app_fail_text(why, why_len, "a control byte (0x%02x) at byte %zu: not JSON",
+					     (unsigned char)c, j);
 		}
 	} while (depth > 0);
 	*i = j;
 	return 0;
+}
+
+/* Moves *i (at a value) past it: a string, a scalar, or a bracketed whole. */
+static int skip_value(const char *t, size_t len, size_t *i, char *why, size_t why_len)
+{
+	size_t j = *i;
+	if (j >= len)
+		return app_fail_text(why, why_len, "the document ends where a value belongs (the file is cut short?)");
+	switch (byte_class[(unsigned char)t[j]]) {
+	case B_QUOTE:
+		return skip_string(t, len, i, why, why_len);
+	case B_OPEN:
+		return skip_brackets(t, len, i, why, why_len);
+	case B_SCALAR:
+		while (j < len && byte_class[(unsigned char)t[j]] == B_SCALAR)
+			j++;
+		*i = j;
+		return 0;
+	case B_CONTROL:
+		return app_fail_text(why, why_len, "a control byte (0x%02x) at byte %zu: not JSON", (unsigned char)t[j],
+				     j);
+	default:
+		return app_fail_text(why, why_len, "'%c' is not JSON at byte %zu", t[j], j);
+	}
 }
 
 /* The members of the top-level object of text. */
@@ -203,7 +257,11 @@ int fleet_metric_find(const struct fleet_run *run, const char *name)
 static int metric_index(struct fleet_run *run, const char *name, const char *unit, enum ridge_direction direction,
 			char *why, size_t why_len)
 {
-	int i = fleet_metric_find(run, name);
+	/* Every result lists its ceilings in one order: try the one after the last first. */
+	int i = run->metric_hint < run->metric_count && strcmp(run->metrics[run->metric_hint].name, name) == 0
+			? run->metric_hint
+			: fleet_metric_find(run, name);
+	run->metric_hint = i + 1;
 	if (i >= 0) {
 		if (strcmp(run->metrics[i].unit, unit) != 0)
 			return app_fail_text(why, why_len, "'%s' is in '%s' here but in '%s' in the files before", name,
@@ -219,6 +277,7 @@ static int metric_index(struct fleet_run *run, const char *name, const char *uni
 	snprintf(m->name, sizeof m->name, "%s", name);
 	snprintf(m->unit, sizeof m->unit, "%s", unit);
 	m->direction = direction;
+	run->metric_hint = run->metric_count + 1;
 	return run->metric_count++;
 }
 
@@ -412,10 +471,8 @@ int fleet_result_parse(const char *text, size_t len, const char *file, struct fl
 	snprintf(gpu->file, sizeof gpu->file, "%s", file);
 	for (int i = 0; i < FLEET_MAX_METRICS; i++)
 		gpu->value[i] = gpu->spec[i] = NAN;
-	size_t bad;
-	if (hwdb_json_bad_byte(text, len, &bad))
-		return app_fail_text(why, why_len, "a control byte (0x%02x) at byte %zu: not JSON",
-				     (unsigned char)text[bad], bad);
+	/* Every byte is checked by the scan: a control byte in a string or
+	 * between values is refused there (what hwdb_json_bad_byte finds). */
 	struct top_member members[TOP_MAX_MEMBERS];
 	int count;
 	if (scan_top(text, len, members, &count, why, why_len) != 0)
@@ -592,14 +649,14 @@ static void gpu_key(const struct fleet_gpu *g, char *buf, size_t len)
 		snprintf(buf, len, "file %s", g->file);
 }
 
-static const struct fleet_run *sort_run;
-static int compare_keys(const void *a, const void *b)
+#define GPU_KEY 200
+
+/* Orders indices by their GPU's key (keys: GPU_KEY bytes per GPU). */
+static int compare_keys(const void *a, const void *b, void *keys)
 {
-	char ka[200], kb[200];
-	gpu_key(&sort_run->gpus[*(const int *)a], ka, sizeof ka);
-	gpu_key(&sort_run->gpus[*(const int *)b], kb, sizeof kb);
-	int c = strcmp(ka, kb);
-	return c ? c : *(const int *)a - *(const int *)b;
+	int x = *(const int *)a, y = *(const int *)b;
+	int c = strcmp((const char *)keys + (size_t)x * GPU_KEY, (const char *)keys + (size_t)y * GPU_KEY);
+	return c ? c : x - y;
 }
 
 /* Two results claiming one GPU: both are refused (which one is right cannot
@@ -610,21 +667,23 @@ static int refuse_duplicates(struct fleet_run *run, struct app_status *st)
 		return 0;
 	int *order = malloc((size_t)run->count * sizeof *order);
 	bool *twice = calloc((size_t)run->count, sizeof *twice);
-	if (!order || !twice) {
+	char *keys = malloc((size_t)run->count * GPU_KEY);
+	if (!order || !twice || !keys) {
 		free(order);
 		free(twice);
+		free(keys);
 		app_error(st, "out of memory");
 		return -1;
 	}
-	for (int i = 0; i < run->count; i++)
+	for (int i = 0; i < run->count; i++) {
 		order[i] = i;
-	sort_run = run;
-	qsort(order, (size_t)run->count, sizeof *order, compare_keys);
+		gpu_key(&run->gpus[i], keys + (size_t)i * GPU_KEY, GPU_KEY);
+	}
+	qsort_r(order, (size_t)run->count, sizeof *order, compare_keys, keys);
 	int rc = 0;
 	for (int i = 1; i < run->count && rc == 0; i++) {
-		char ka[200], kb[200], why[400];
-		gpu_key(&run->gpus[order[i - 1]], ka, sizeof ka);
-		gpu_key(&run->gpus[order[i]], kb, sizeof kb);
+		const char *ka = keys + (size_t)order[i - 1] * GPU_KEY, *kb = keys + (size_t)order[i] * GPU_KEY;
+		char why[400];
 		if (strcmp(ka, kb) != 0)
 			continue;
 		const struct fleet_gpu *a = &run->gpus[order[i - 1]], *b = &run->gpus[order[i]];
@@ -642,6 +701,7 @@ static int refuse_duplicates(struct fleet_run *run, struct app_status *st)
 	run->count = kept;
 	free(order);
 	free(twice);
+	free(keys);
 	return rc;
 }
 

@@ -53,6 +53,7 @@ struct fleet_run {
 	const char *dir;
 	int metric_count;
 	struct fleet_metric metrics[FLEET_MAX_METRICS];
+	int metric_hint; /* where the next lookup tries first */
 	int count, capacity;
 	struct fleet_gpu *gpus; /* in file-name order */
 	int bad_count, bad_capacity;

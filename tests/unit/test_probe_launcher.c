@@ -55,8 +55,8 @@ static const struct env_case env_cases[] = {
 	  -1,
 	  16 },
 	{ "torchrun --nnodes 2 --nproc_per_node 8",
-	  { "RANK=11", "LOCAL_RANK=3", "GROUP_RANK=1", "WORLD_SIZE=16", "LOCAL_WORLD_SIZE=8",
-	    "TORCHELASTIC_RUN_ID=x", NULL },
+	  { "RANK=11", "LOCAL_RANK=3", "GROUP_RANK=1", "WORLD_SIZE=16", "LOCAL_WORLD_SIZE=8", "TORCHELASTIC_RUN_ID=x",
+	    NULL },
 	  LAUNCHER_TORCHRUN,
 	  11,
 	  3,
@@ -136,8 +136,9 @@ static void test_host_names(void **state)
 	static const struct {
 		const char *hostname, *host;
 	} cases[] = {
-		{ "node001", "node001" },   { "node001.cluster", "node001" }, { "a b/c", "a_b_c" },
-		{ "", "localhost" },         { NULL, "localhost" },            { "../../etc", "localhost" },
+		{ "node001", "node001" },   { "node001.cluster", "node001" },
+		{ "a b/c", "a_b_c" },       { "", "localhost" },
+		{ NULL, "localhost" },      { "../../etc", "localhost" },
 		{ "x;rm -rf", "x_rm_-rf" },
 	};
 	const char *env[] = { NULL };
@@ -160,7 +161,7 @@ static void test_device_choice(void **state)
 	assert_int_equal(launcher_device(&none, 5, 8, err, sizeof err), 5);
 	assert_int_equal(launcher_device(&slurm, -1, 8, err, sizeof err), 3); /* all 8 visible: the local rank */
 	assert_int_equal(launcher_device(&slurm, -1, 1, err, sizeof err), 0); /* one GPU per rank */
-	assert_int_equal(launcher_device(&slurm, 6, 8, err, sizeof err), 6); /* --device wins */
+	assert_int_equal(launcher_device(&slurm, 6, 8, err, sizeof err), 6);  /* --device wins */
 	assert_int_equal(launcher_device(&slurm, -1, 2, err, sizeof err), -1);
 	assert_string_equal(err, "local rank 3 but 2 GPUs visible: more ranks on this host than GPUs (two ranks "
 				 "would share one)");
@@ -294,7 +295,9 @@ static void test_barrier_aligns(void **state)
 		if (pids[r] == 0) {
 			struct timespec nap = { 0, 200000000L * r };
 			nanosleep(&nap, NULL);
-			struct launcher_place p = { .kind = LAUNCHER_SLURM, .rank = r, .local_rank = r, .world_size = RANKS };
+			struct launcher_place p = {
+				.kind = LAUNCHER_SLURM, .rank = r, .local_rank = r, .world_size = RANKS
+			};
 			char err[600];
 			int seen = launcher_barrier(path, &p, 10, 0.02, err, sizeof err);
 			double left = now_s();
@@ -351,18 +354,21 @@ static void test_barrier_times_out(void **state)
 static void test_placement_json(void **state)
 {
 	(void)state;
-	struct launcher_place p = { .kind = LAUNCHER_SLURM, .rank = 11, .local_rank = 3, .node_rank = 1,
-				    .world_size = 16 };
+	struct launcher_place p = {
+		.kind = LAUNCHER_SLURM, .rank = 11, .local_rank = 3, .node_rank = 1, .world_size = 16
+	};
 	snprintf(p.host, sizeof p.host, "node007");
 	cJSON *o = launcher_placement_json(&p, 3, 3, "GPU-5d6e", 16, 1.25);
 	char *text = cJSON_PrintUnformatted(o);
-	assert_string_equal(text, "{\"launcher\":\"slurm\",\"rank\":11,\"local_rank\":3,\"node_rank\":1,\"world_size\":16,"
-				  "\"host\":\"node007\",\"device\":3,\"gpu_index\":3,\"uuid\":\"GPU-5d6e\","
-				  "\"barrier\":{\"ranks_seen\":16,\"aligned\":true,\"wait_s\":1.25}}");
+	assert_string_equal(text,
+			    "{\"launcher\":\"slurm\",\"rank\":11,\"local_rank\":3,\"node_rank\":1,\"world_size\":16,"
+			    "\"host\":\"node007\",\"device\":3,\"gpu_index\":3,\"uuid\":\"GPU-5d6e\","
+			    "\"barrier\":{\"ranks_seen\":16,\"aligned\":true,\"wait_s\":1.25}}");
 	free(text);
 	cJSON_Delete(o);
-	struct launcher_place none = { .kind = LAUNCHER_NONE, .rank = -1, .local_rank = -1, .node_rank = -1,
-				       .world_size = -1 };
+	struct launcher_place none = {
+		.kind = LAUNCHER_NONE, .rank = -1, .local_rank = -1, .node_rank = -1, .world_size = -1
+	};
 	snprintf(none.host, sizeof none.host, "h");
 	o = launcher_placement_json(&none, 0, 0, NULL, -1, 0);
 	text = cJSON_PrintUnformatted(o);
@@ -375,11 +381,16 @@ static void test_placement_json(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_detect_each_launcher), cmocka_unit_test(test_detect_refuses),
-		cmocka_unit_test(test_host_names),           cmocka_unit_test(test_device_choice),
-		cmocka_unit_test(test_gpu_index),            cmocka_unit_test(test_result_path_and_claim),
-		cmocka_unit_test(test_claim_race),           cmocka_unit_test(test_barrier_aligns),
-		cmocka_unit_test(test_barrier_times_out),    cmocka_unit_test(test_placement_json),
+		cmocka_unit_test(test_detect_each_launcher),
+		cmocka_unit_test(test_detect_refuses),
+		cmocka_unit_test(test_host_names),
+		cmocka_unit_test(test_device_choice),
+		cmocka_unit_test(test_gpu_index),
+		cmocka_unit_test(test_result_path_and_claim),
+		cmocka_unit_test(test_claim_race),
+		cmocka_unit_test(test_barrier_aligns),
+		cmocka_unit_test(test_barrier_times_out),
+		cmocka_unit_test(test_placement_json),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
