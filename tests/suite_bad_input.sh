@@ -56,6 +56,9 @@ printf 'Resource usage:\n Function k:\n  REG:99999999999 STACK:0 SHARED:0 LOCAL:
 printf 'items:\n  - kind: launch\n    kernels_per_layer: 6\n    layers: 80\n---\nitems: []\n' >"$T/in/two-docs-scenario.yaml"
 awk 'BEGIN { printf "{\"a\": "; for (i = 0; i < 100000; i++) printf "["; for (i = 0; i < 100000; i++) printf "]"; print "}" }' \
 	>"$T/in/deep.json"
+# ridge fleet's directories: a result cut short, one GPU claimed twice.
+cp -r "$root/tests/fixtures/fleet/before" "$T/in/fleet-truncated" && head -c 2000 "$root/tests/fixtures/fleet/before/node0000-gpu0.json" >"$T/in/fleet-truncated/node0000-gpu0.json"
+cp -r "$root/tests/fixtures/fleet/before" "$T/in/fleet-twice" && cp "$T/in/fleet-twice/node0000-gpu0.json" "$T/in/fleet-twice/copy.json"
 # An alias bomb: 550k aliases of one item (3.85 MB; grew past 16 GB once),
 # "billion laughs" (10 anchors of 10 aliases each: 10^10 nodes from 10 lines),
 # an alias inside its own node, and one item past the item limit.

@@ -157,6 +157,36 @@ for probe in ridge-probe ridge-probe-hip; do
 	# An unusable --out path is refused before anything runs (exit 2, usage).
 	expect "$probe-out-unwritable" 2 "$probe: error: --out: cannot write '/nonexistent-dir/cal.yaml'" -- "$bin" --replay "$fixtures/probe_h200.json" --out /nonexistent-dir/cal.yaml
 	[ ! -e /nonexistent-dir/cal.yaml ] && ok || bad "$probe-out-unwritable: a file was left"
+	# --out-dir under a simulated `srun -N 2 --ntasks-per-node 4` (issue 33): eight ranks at
+	# once, each writing <node>-gpu<local rank>.json and .yaml; a ninth on a taken GPU is
+	# refused and leaves the first's file intact; ridge fleet reads the eight.
+	fleet="$tmp/fleet-$probe" && mkdir -p "$fleet"
+	for node in 0 1; do
+		for local in 0 1 2 3; do
+			SLURMD_NODENAME=node$node SLURM_PROCID=$((node * 4 + local)) SLURM_LOCALID=$local SLURM_NODEID=$node \
+				SLURM_NTASKS=8 "$bin" --replay "$fixtures/probe_h200.json" --out-dir "$fleet" \
+				>"$fleet.rank$node$local" 2>&1 </dev/null &
+		done
+	done
+	wait
+	n=$(ls "$fleet"/node[01]-gpu[0-3].json "$fleet"/node[01]-gpu[0-3].yaml 2>/dev/null | wc -l)
+	[ "$n" -eq 16 ] && ok || bad "$probe-out-dir: $n of the 16 files written ($(cat "$fleet".rank* | head -n 3))"
+	grep -q '"launcher":[[:space:]]*"slurm"' "$fleet/node1-gpu2.json" && grep -q '"rank":[[:space:]]*6,' "$fleet/node1-gpu2.json" &&
+		! grep -q '"occupancy":' "$fleet/node1-gpu2.json" && ok ||
+		bad "$probe-out-dir: node1-gpu2.json lacks its placement (slurm, rank 6), or holds the occupancy table"
+	cksum "$fleet/node0-gpu2.json" >"$tmp/sum"
+	SLURMD_NODENAME=node0 SLURM_PROCID=2 SLURM_LOCALID=2 SLURM_NTASKS=8 \
+		expect "$probe-out-dir-taken" 2 "node0-gpu2.json' exists: another rank measures this GPU" -- \
+		"$bin" --replay "$fixtures/probe_h200.json" --out-dir "$fleet"
+	cksum "$fleet/node0-gpu2.json" | cmp -s - "$tmp/sum" && ok || bad "$probe-out-dir-taken: the first rank's file changed"
+	expect "$probe-out-dir-fleet" 0 "" -- "$RIDGE" fleet "$fleet"
+	grep -q "8 GPUs on 2 hosts" "$tmp/out" && ok || bad "$probe-out-dir-fleet: ridge fleet did not read 8 GPUs on 2 hosts"
+	SLURM_PROCID=x expect "$probe-out-dir-bad-rank" 2 "SLURM_PROCID='x' is not a whole number" -- \
+		"$bin" --replay "$fixtures/probe_h200.json" --out-dir "$fleet"
+	expect "$probe-out-dir-missing" 2 "--out-dir: '$tmp/none' is not a directory" -- \
+		"$bin" --replay "$fixtures/probe_h200.json" --out-dir "$tmp/none"
+	expect "$probe-out-dir-with-out" 2 "not with --out" -- "$bin" --replay "$fixtures/probe_h200.json" --out-dir "$fleet" --out "$tmp/c.yaml"
+	expect "$probe-barrier-alone" 2 "--barrier-file and --barrier-timeout go with --out-dir" -- "$bin" --barrier-file "$tmp/b"
 done
 
 echo "$passed passed, $failed failed"
