@@ -82,6 +82,10 @@ python3 tests/gen_fleet.py "$tmp/big" --gpus 256 --seed 7 --hbm-degraded 3 --thr
 matches "256 GPUs, 3 HBM, 2 hosts" "$tmp/big" "$tmp/big.m"
 python3 tests/gen_fleet.py "$tmp/full" --gpus 16 --per-host 4 --seed 4 --manifest "$tmp/full.m"
 matches "16 full-size results" "$tmp/full" "$tmp/full.m"
+# Read by two threads or more (64 files a thread): a unit that disagrees with the
+# files before refuses the file that disagrees, as one reader would.
+sed -i '0,/"unit": "B\/s"/s//"unit": "GB\/s"/' "$tmp/big/node0031-gpu7.json"
+expect "unit disagrees" 2 "node0031-gpu7.json': 'hbm_bandwidth' is in 'GB/s' here but in 'B/s' in the files before" -- fleet "$tmp/big"
 rm -rf "$tmp/g1" "$tmp/g2" "$tmp/big" "$tmp/full"
 
 # A GPU 8 % short is flagged at 5 % and not at 10 %; the host is flagged at 10 % (12 %).

@@ -2,8 +2,6 @@
 #include "fleet_read.h"
 
 #include <cjson/cJSON.h>
-#include <dirent.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -252,10 +250,8 @@ int fleet_metric_find(const struct fleet_run *run, const char *name)
 	return -1;
 }
 
-/* The metric's index, registered on first sight; -1 with why when its unit
- * differs from the one registered, or the table is full. */
-static int metric_index(struct fleet_run *run, const char *name, const char *unit, enum ridge_direction direction,
-			char *why, size_t why_len)
+int fleet_metric_register(struct fleet_run *run, const char *name, const char *unit, enum ridge_direction direction,
+			  char *why, size_t why_len)
 {
 	/* Every result lists its ceilings in one order: try the one after the last first. */
 	int i = run->metric_hint < run->metric_count && strcmp(run->metrics[run->metric_hint].name, name) == 0
@@ -286,13 +282,14 @@ static int set_value(struct fleet_run *run, struct fleet_gpu *gpu, const char *n
 {
 	if (!isfinite(value) || value < 0)
 		return app_fail_text(why, why_len, "'%s' is not a finite number >= 0", name);
-	int i = metric_index(run, name, unit, direction, why, why_len);
+	int i = fleet_metric_register(run, name, unit, direction, why, why_len);
 	if (i < 0)
 		return -1;
 	if (!isnan(gpu->value[i]))
 		return app_fail_text(why, why_len, "the ceiling '%s' is given twice", name);
 	gpu->value[i] = value;
 	gpu->spec[i] = spec;
+	gpu->metric_order[gpu->metric_order_count++] = (unsigned char)i;
 	return 0;
 }
 
@@ -506,235 +503,4 @@ int fleet_result_parse(const char *text, size_t len, const char *file, struct fl
 			rc = app_fail_text(why, why_len, "no measured ceiling");
 	}
 	return rc;
-}
-
-/* ---- the directory ---- */
-
-static int compare_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static bool is_result_name(const char *name)
-{
-	size_t n = strlen(name);
-	return name[0] != '.' && n > 5 && strcmp(name + n - 5, ".json") == 0;
-}
-
-static void free_names(char **names, int count)
-{
-	for (int i = 0; i < count; i++)
-		free(names[i]);
-	free(names);
-}
-
-/* The *.json names of dir, sorted. Returns the count, or -1 with st set. */
-static int list_results(const char *dir, char ***names_out, struct app_status *st)
-{
-	*names_out = NULL;
-	DIR *d = opendir(dir);
-	if (!d) {
-		app_error(st, "cannot read the directory '%s': %s", dir, strerror(errno));
-		return -1;
-	}
-	char **names = NULL;
-	int count = 0, capacity = 0;
-	bool failed = false;
-	struct dirent *e;
-	while (!failed && (e = readdir(d)) != NULL) {
-		if (!is_result_name(e->d_name))
-			continue;
-		if (count == READ_MAX_FLEET_FILES) {
-			app_error(st, "'%s' holds more than %d result files", dir, READ_MAX_FLEET_FILES);
-			failed = true;
-		} else if (count == capacity) {
-			capacity = capacity ? 2 * capacity : 256;
-			char **grown = realloc(names, (size_t)capacity * sizeof *names);
-			failed = !grown;
-			names = grown ? grown : names;
-		}
-		if (!failed && !(names[count] = strdup(e->d_name)))
-			failed = true;
-		if (!failed)
-			count++;
-		else if (!app_status_failed(st))
-			app_error(st, "out of memory listing '%s'", dir);
-	}
-	closedir(d);
-	if (failed) {
-		free_names(names, count);
-		return -1;
-	}
-	if (count)
-		qsort(names, (size_t)count, sizeof *names, compare_names);
-	*names_out = names;
-	return count;
-}
-
-static int add_bad(struct fleet_run *run, const char *file, const char *why, struct app_status *st)
-{
-	if (run->bad_count == run->bad_capacity) {
-		int capacity = run->bad_capacity ? 2 * run->bad_capacity : 16;
-		struct fleet_bad_file *grown = realloc(run->bad, (size_t)capacity * sizeof *grown);
-		if (!grown) {
-			app_error(st, "out of memory");
-			return -1;
-		}
-		run->bad = grown;
-		run->bad_capacity = capacity;
-	}
-	struct fleet_bad_file *b = &run->bad[run->bad_count++];
-	snprintf(b->file, sizeof b->file, "%s", file);
-	snprintf(b->why, sizeof b->why, "%s", why);
-	return 0;
-}
-
-/* Reads one file into the next row of run; a file that is no result goes to run->bad. */
-static int read_one(struct fleet_run *run, const char *name, struct app_status *st)
-{
-	char path[4096 + FLEET_FILE], why[400];
-	snprintf(path, sizeof path, "%s/%s", run->dir, name);
-	if (strlen(name) >= FLEET_FILE)
-		return add_bad(run, name, "the file name is too long", st);
-	char *text;
-	size_t len;
-	int e;
-	const char *type;
-	switch (hwdb_read_file(path, READ_MAX_FLEET_RESULT_BYTES, &text, &len, &e, &type)) {
-	case HWDB_READ_OK:
-		break;
-	case HWDB_READ_OPEN:
-	case HWDB_READ_IO:
-		snprintf(why, sizeof why, "cannot read it: %s", strerror(e));
-		return add_bad(run, name, why, st);
-	case HWDB_READ_NOT_REGULAR:
-		snprintf(why, sizeof why, "%s, not a regular file", type);
-		return add_bad(run, name, why, st);
-	case HWDB_READ_TOO_BIG:
-		snprintf(why, sizeof why, "larger than %u bytes: not a ridge-probe result",
-			 READ_MAX_FLEET_RESULT_BYTES);
-		return add_bad(run, name, why, st);
-	case HWDB_READ_NOMEM:
-		app_error(st, "out of memory reading '%s'", path);
-		return -1;
-	}
-	if (run->count == run->capacity) {
-		int capacity = run->capacity ? 2 * run->capacity : 64;
-		struct fleet_gpu *grown = realloc(run->gpus, (size_t)capacity * sizeof *grown);
-		if (!grown) {
-			free(text);
-			app_error(st, "out of memory");
-			return -1;
-		}
-		run->gpus = grown;
-		run->capacity = capacity;
-	}
-	int rc = len == 0 ? app_fail_text(why, sizeof why, "empty (a rank that claimed it did not finish?)")
-			  : fleet_result_parse(text, len, name, run, &run->gpus[run->count], why, sizeof why);
-	free(text);
-	if (rc != 0)
-		return add_bad(run, name, why, st);
-	run->count++;
-	return 0;
-}
-
-/* The GPU a result claims: its UUID, else its host and index. */
-static void gpu_key(const struct fleet_gpu *g, char *buf, size_t len)
-{
-	if (g->uuid[0])
-		snprintf(buf, len, "uuid %s", g->uuid);
-	else if (g->gpu_index >= 0)
-		snprintf(buf, len, "host %s gpu %d", g->host, g->gpu_index);
-	else
-		snprintf(buf, len, "file %s", g->file);
-}
-
-#define GPU_KEY 200
-
-/* Orders indices by their GPU's key (keys: GPU_KEY bytes per GPU). */
-static int compare_keys(const void *a, const void *b, void *keys)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-	int c = strcmp((const char *)keys + (size_t)x * GPU_KEY, (const char *)keys + (size_t)y * GPU_KEY);
-	return c ? c : x - y;
-}
-
-/* Two results claiming one GPU: both are refused (which one is right cannot
- * be told), each naming the other. */
-static int refuse_duplicates(struct fleet_run *run, struct app_status *st)
-{
-	if (run->count < 2)
-		return 0;
-	int *order = malloc((size_t)run->count * sizeof *order);
-	bool *twice = calloc((size_t)run->count, sizeof *twice);
-	char *keys = malloc((size_t)run->count * GPU_KEY);
-	if (!order || !twice || !keys) {
-		free(order);
-		free(twice);
-		free(keys);
-		app_error(st, "out of memory");
-		return -1;
-	}
-	for (int i = 0; i < run->count; i++) {
-		order[i] = i;
-		gpu_key(&run->gpus[i], keys + (size_t)i * GPU_KEY, GPU_KEY);
-	}
-	qsort_r(order, (size_t)run->count, sizeof *order, compare_keys, keys);
-	int rc = 0;
-	for (int i = 1; i < run->count && rc == 0; i++) {
-		const char *ka = keys + (size_t)order[i - 1] * GPU_KEY, *kb = keys + (size_t)order[i] * GPU_KEY;
-		char why[400];
-		if (strcmp(ka, kb) != 0)
-			continue;
-		const struct fleet_gpu *a = &run->gpus[order[i - 1]], *b = &run->gpus[order[i]];
-		snprintf(why, sizeof why, "claims the GPU (%s) that '%s' claims too", kb, b->file);
-		rc = twice[order[i - 1]] ? 0 : add_bad(run, a->file, why, st);
-		snprintf(why, sizeof why, "claims the GPU (%s) that '%s' claims too", ka, a->file);
-		if (rc == 0)
-			rc = add_bad(run, b->file, why, st);
-		twice[order[i - 1]] = twice[order[i]] = true;
-	}
-	int kept = 0;
-	for (int i = 0; i < run->count; i++)
-		if (!twice[i])
-			run->gpus[kept++] = run->gpus[i];
-	run->count = kept;
-	free(order);
-	free(twice);
-	free(keys);
-	return rc;
-}
-
-static int compare_bad(const void *a, const void *b)
-{
-	return strcmp(((const struct fleet_bad_file *)a)->file, ((const struct fleet_bad_file *)b)->file);
-}
-
-int fleet_run_read(const char *dir, struct fleet_run *run, struct app_status *st)
-{
-	memset(run, 0, sizeof *run);
-	run->dir = dir;
-	char **names;
-	int count = list_results(dir, &names, st);
-	if (count < 0)
-		return -1;
-	run->files = count;
-	int rc = 0;
-	for (int i = 0; i < count && rc == 0; i++)
-		rc = read_one(run, names[i], st);
-	free_names(names, count);
-	if (rc == 0)
-		rc = refuse_duplicates(run, st);
-	if (run->bad_count > 1)
-		qsort(run->bad, (size_t)run->bad_count, sizeof *run->bad, compare_bad);
-	return rc;
-}
-
-void fleet_run_free(struct fleet_run *run)
-{
-	free(run->gpus);
-	free(run->bad);
-	run->gpus = NULL;
-	run->bad = NULL;
-	run->count = run->bad_count = 0;
 }

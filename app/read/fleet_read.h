@@ -6,13 +6,14 @@
  *
  * Only the top-level members the fleet uses are parsed (tool, version,
  * device, placement, ceilings, launch, latency); the others (the raw times,
- * the occupancy table: nine tenths of a result) are only checked for closed
+ * the occupancy table: most of a result) are only checked for closed
  * strings and brackets and skipped, so a 10,000-GPU directory reads in
  * seconds (docs/cli-extensions.md has the rule and bench/README.md the
  * timing). A file is refused, with its name and why, when it is over
  * READ_MAX_FLEET_RESULT_BYTES, not JSON, has a key twice in one object, is
  * not a ridge-probe result, or claims a GPU (UUID, else host and index)
- * another file claims. */
+ * another file claims. fleet_read.c reads one result; fleet_dir.c a
+ * directory, on a reader thread per core. */
 #ifndef RIDGE_FLEET_READ_H
 #define RIDGE_FLEET_READ_H
 
@@ -42,6 +43,11 @@ struct fleet_gpu {
 	char version[32];                /* ridge-probe's */
 	double value[FLEET_MAX_METRICS]; /* NaN: not measured */
 	double spec[FLEET_MAX_METRICS];  /* the spec sheet's, as the probe read it from hwdb; NaN: none */
+	/* Reading: the metrics in the order the file gave them, and the
+	 * file's place in the directory (the merge of the readers' rows). */
+	unsigned char metric_order[FLEET_MAX_METRICS];
+	int metric_order_count;
+	int file_index;
 };
 
 struct fleet_bad_file {
@@ -63,7 +69,8 @@ struct fleet_run {
 
 struct app_status;
 /* Reads every *.json file of dir (not those starting with '.': the atomic
- * writers' temporaries). A file that cannot be read as a result is listed in
+ * writers' temporaries), on as many threads as there are cores (up to 8;
+ * fleet_dir.c): the result is the same as one reader's, file by file. A file that cannot be read as a result is listed in
  * run->bad; so is the second of two files claiming one GPU. Returns 0, or -1
  * with st set when dir cannot be read, holds more than READ_MAX_FLEET_FILES
  * results or too many distinct ceilings, or memory runs out. Free with
@@ -78,5 +85,9 @@ int fleet_result_parse(const char *text, size_t len, const char *file, struct fl
 
 /* The index of metric name in run, or -1. */
 int fleet_metric_find(const struct fleet_run *run, const char *name);
+/* The index of metric name, registered on first sight; -1 with why when its
+ * unit differs from the one registered, or the table is full. */
+int fleet_metric_register(struct fleet_run *run, const char *name, const char *unit, enum ridge_direction direction,
+			  char *why, size_t why_len);
 
 #endif

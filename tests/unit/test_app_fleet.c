@@ -146,9 +146,9 @@ static void test_parse_refuses(void **state)
 		static struct fleet_gpu gpu;
 		memset(&run, 0, sizeof run);
 		char why[400] = "";
-		assert_int_equal(fleet_result_parse(cases[i].text, strlen(cases[i].text), "f.json", &run, &gpu, why,
-						    sizeof why),
-				 -1);
+		assert_int_equal(
+			fleet_result_parse(cases[i].text, strlen(cases[i].text), "f.json", &run, &gpu, why, sizeof why),
+			-1);
 		if (!strstr(why, cases[i].why))
 			fail_msg("case %zu: '%s' lacks '%s'", i, why, cases[i].why);
 	}
