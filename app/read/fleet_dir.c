@@ -1,7 +1,15 @@
 /* ridge fleet's directory (fleet_read.h): every result of it, read by as
  * many threads as there are cores, then merged in file order so that the
  * run is the one a single reader would make: the same rows, the metrics
- * registered in the same order, the same refusals. */
+ * registered in the same order, the same refusals.
+ *
+ * The readers share nothing but cJSON, whose parse is safe across threads
+ * as long as cJSON_GetErrorPtr is not used (ridge reads the parse end it
+ * returns instead), cJSON_InitHooks is not called and no thread calls
+ * setlocale meanwhile (cJSON's README, "Thread Safety"). Its one shared
+ * write, the unused error position (global_error), is what helgrind
+ * reports (cJSON issue #314); valgrind's helgrind reports nothing else
+ * here, and memcheck nothing at all (2026-12-06, 128 results). */
 #include "fleet_read.h"
 
 #include <dirent.h>
