@@ -141,7 +141,8 @@ static int read_one(struct fleet_run *run, const char *name, int index, char *fa
 		snprintf(why, sizeof why, "%s, not a regular file", type);
 		return add_bad(run, name, why, fatal, fatal_len);
 	case HWDB_READ_TOO_BIG:
-		snprintf(why, sizeof why, "larger than %u bytes: not a ridge-probe result", READ_MAX_FLEET_RESULT_BYTES);
+		snprintf(why, sizeof why, "larger than %u bytes: not a ridge-probe result",
+			 READ_MAX_FLEET_RESULT_BYTES);
 		return add_bad(run, name, why, fatal, fatal_len);
 	case HWDB_READ_NOMEM:
 		return app_fail_text(fatal, fatal_len, "out of memory reading '%s'", path);
@@ -225,7 +226,8 @@ static int merge_readers(struct fleet_run *run, struct reader *readers, int n, c
 	}
 	for (int i = 0; i < n; i++)
 		for (int b = 0; b < readers[i].local.bad_count; b++)
-			if (add_bad(run, readers[i].local.bad[b].file, readers[i].local.bad[b].why, fatal, fatal_len) != 0)
+			if (add_bad(run, readers[i].local.bad[b].file, readers[i].local.bad[b].why, fatal, fatal_len) !=
+			    0)
 				return -1;
 	return 0;
 }
