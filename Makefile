@@ -50,7 +50,7 @@ TUI_SRC := $(sort $(wildcard tui/*.c))
 # hwdb/ needs and that need nothing but libc (the atomic file writer) are part
 # of libridge; the rest (json_check and json_out need cJSON; libridge depends
 # on libyaml alone) are linked into ridge and ridge-probe beside it.
-UTIL_LIB_SRC := util/atomic_file.c
+UTIL_LIB_SRC := util/atomic_file.c util/suggest.c
 UTIL_SRC := $(filter-out $(UTIL_LIB_SRC),$(sort $(wildcard util/*.c)))
 LIB_OBJ := $(MODEL_SRC:%.c=$(BUILD)/obj/%.o) $(HWDB_SRC:%.c=$(BUILD)/obj/%.o) $(UTIL_LIB_SRC:%.c=$(BUILD)/obj/%.o) \
 	$(BUILD)/obj/gen/hwdb_embedded.o
@@ -110,9 +110,15 @@ $(RIDGE): $(CLI_OBJ) $(LIB)
 
 # Man pages and shell completions, generated from what the built ridge's
 # --help declares (scripts/gen-docs.sh): build/share/{man/man1,bash-completion,zsh}.
-$(DOCS): $(RIDGE) scripts/gen-docs.sh
+# ridge-probe's page comes from its usage text (probe/usage.h), printed by a
+# plain C program: it is written where no nvcc is.
+PROBE_USAGE := $(BUILD)/gen/probe-usage
+$(PROBE_USAGE): probe/usage_print.c probe/usage.h util/help_text.c util/help_text.h | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(RIDGE_CFLAGS) -o $@ probe/usage_print.c util/help_text.c
+$(DOCS): $(RIDGE) $(PROBE_USAGE) scripts/gen-docs.sh
 	@rm -rf $(BUILD)/share
-	@sh scripts/gen-docs.sh $(RIDGE) $(BUILD)/share
+	@sh scripts/gen-docs.sh $(RIDGE) $(BUILD)/share $(PROBE_USAGE)
 	@touch $@
 
 -include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d $(BUILD)/obj/*/*/*/*.d)

@@ -3,17 +3,20 @@
  * the operands and required flags checked (struct params_command). */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "params.h"
 
 /* --help generated from the table: synopsis, description, a line a flag. */
-static void params_usage(const struct param *spec, int count, const char *synopsis, const char *description)
+static void params_usage_to(FILE *out, const struct param *spec, int count, const char *synopsis,
+			    const char *description)
 {
-	printf("%s\n", synopsis);
+	fprintf(out, "%s\n", synopsis);
 	if (description)
-		printf("\n%s", description);
-	printf("\n");
+		fprintf(out, "\n%s", description);
+	fprintf(out, "\n");
 	for (int i = 0; i < count; i++) {
 		const struct param *p = &spec[i];
 		if (p->flags & PARAM_FILE_ONLY)
@@ -27,9 +30,29 @@ static void params_usage(const struct param *spec, int count, const char *synops
 		char def[80] = "";
 		if (p->def && !(p->flags & PARAM_REQUIRED))
 			snprintf(def, sizeof def, " (default %s)", p->def);
-		printf("  %-26s %s%s%s\n", left, p->help, def, (p->flags & PARAM_REQUIRED) ? " (required)" : "");
+		if (strlen(left) > 26) /* the description on its own line, in its column */
+			fprintf(out, "  %s\n  %-26s", left, "");
+		else
+			fprintf(out, "  %-26s", left);
+		fprintf(out, " %s%s%s\n", p->help, def, (p->flags & PARAM_REQUIRED) ? " (required)" : "");
 	}
-	printf("  %-26s %s\n", "--help", "this text");
+	fprintf(out, "  %-26s %s\n", "--help", "this text");
+}
+
+/* The same on stdout, each line wrapped to 80 columns (help_text_print). */
+static void params_usage(const struct param *spec, int count, const char *synopsis, const char *description)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *buf = open_memstream(&text, &size);
+	if (!buf) { /* out of memory: the text unwrapped */
+		params_usage_to(stdout, spec, count, synopsis, description);
+		return;
+	}
+	params_usage_to(buf, spec, count, synopsis, description);
+	fclose(buf);
+	help_text_print(text, stdout);
+	free(text);
 }
 
 /* The option loop: getopt_long over the rows not PARAM_FILE_ONLY and --help
@@ -62,18 +85,19 @@ static int parse_flags(struct param_values *v, const struct params_command *cmd,
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			if (cmd->usage)
-				fputs(cmd->usage, stdout);
+				help_text_print(cmd->usage, stdout);
 			else if (cmd->synopsis)
 				params_usage(v->spec, v->count, cmd->synopsis, cmd->description);
 			return 1;
 		}
 		if (c < 1000)
-			return cli_bad_option(cmd->name, argv, c);
+			return cli_bad_option(cmd->name, argv, c, longopts);
 		int i = c - 1000;
 		struct app_status st;
 		app_status_init(&st);
 		if (params_set(v, i, v->spec[i].kind == PARAM_FLAG ? NULL : optarg, NULL, &st) != 0)
 			return cli_report(&st);
+		cli_report(&st); /* a warning about a value taken (32KB: K = 1000) */
 	}
 	return 0;
 }

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "suggest.h"
+
 /* ---- the one escaping of control characters ----
  * Names from files (scenario items, ncu and ptxas kernels, validation
  * cases, GPU names) reach stdout and stderr in many places; an ESC or BEL in
@@ -168,17 +170,38 @@ void cli_warning(const char *fmt, ...)
 	va_end(ap);
 }
 
-int cli_bad_option(const char *command, char **argv, int code)
+/* " (did you mean '--context'?)" for an unknown --flag close to one of
+ * longopts (suggest_closest: a typo, not any flag), else "". */
+static void option_suggestion(const char *arg, const struct option *longopts, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (!longopts || strncmp(arg, "--", 2) != 0)
+		return;
+	char word[64];
+	snprintf(word, sizeof word, "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
+	const char *names[PARAM_MAX + 8];
+	int n = 0;
+	for (; longopts[n].name && n < (int)(sizeof names / sizeof names[0]); n++)
+		names[n] = longopts[n].name;
+	int best = suggest_closest(word, names, n);
+	if (best >= 0)
+		snprintf(buf, len, "; did you mean '--%s'?", names[best]);
+}
+
+int cli_bad_option(const char *command, char **argv, int code, const struct option *longopts)
 {
 	const char *arg = argv[optind - 1];
+	char hint[96];
 	if (code == ':')
 		cli_error("option '%s' needs a value (see 'ridge %s --help')", arg, command);
 	else if (optopt && strncmp(arg, "--", 2) == 0) /* getopt_long's optopt is then the option's code */
 		cli_error("option '%.*s' takes no value (see 'ridge %s --help')", (int)strcspn(arg, "="), arg, command);
 	else if (optopt)
 		cli_error("unknown option '-%c' (see 'ridge %s --help')", optopt, command);
-	else
-		cli_error("unknown option '%s' (see 'ridge %s --help')", arg, command);
+	else {
+		option_suggestion(arg, longopts, hint, sizeof hint);
+		cli_error("unknown option '%s'%s (see 'ridge %s --help')", arg, hint, command);
+	}
 	return EXIT_USAGE;
 }
 
@@ -222,7 +245,7 @@ int cli_subcommand(const char *command, const char *const *names, const char *us
 	}
 	const char *sub = argv[1];
 	if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
-		fputs(usage, stdout);
+		help_text_print(usage, stdout);
 		*exit_code = EXIT_OK;
 		return -1;
 	}
@@ -230,7 +253,15 @@ int cli_subcommand(const char *command, const char *const *names, const char *us
 		if (strcmp(sub, names[i]) == 0)
 			return i;
 	join_names(names, ", ", list, sizeof list);
-	cli_error("unknown %s subcommand '%s' (known: %s)", command, sub, list);
+	int count = 0;
+	while (names[count])
+		count++;
+	int best = suggest_closest(sub, names, count);
+	if (best >= 0)
+		cli_error("unknown %s subcommand '%s'; did you mean '%s'? (known: %s)", command, sub, names[best],
+			  list);
+	else
+		cli_error("unknown %s subcommand '%s' (known: %s)", command, sub, list);
 	return -1;
 }
 

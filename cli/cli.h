@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "app.h"
+#include "help_text.h"
 #include "calc.h"
 #include "params.h"
 
@@ -44,8 +45,11 @@ FILE *cli_terminal(void);
 int cli_flush_stdout(void);
 int cli_stdout_errno(void);
 
-/* getopt_long error for the option at argv[optind - 1]: unknown or missing its value. */
-int cli_bad_option(const char *command, char **argv, int code);
+/* getopt_long error for the option at argv[optind - 1]: unknown or missing
+ * its value; an unknown --flag close to one of longopts (NULL-ended; may be
+ * NULL) gets "did you mean '--flag'?". */
+struct option;
+int cli_bad_option(const char *command, char **argv, int code, const struct option *longopts);
 
 /* The subcommand of "ridge command SUB ..." among names (NULL-ended): its
  * index, or -1 with *exit_code set after printing usage (--help, -h:

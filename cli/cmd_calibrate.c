@@ -16,12 +16,13 @@
 
 /* ---- the command ---- */
 
-/* The request from argv. Returns 0, or the exit code (--help: EXIT_OK). */
+/* The request from argv. Returns 0 to run, -1 after --help (printed: exit
+ * 0), or the exit code of an error. */
 static int parse(int argc, char **argv, struct param_values *v, struct calibrate_request *req)
 {
 	int rc;
 	if (params_parse(v, &calibrate_params_command, argc, argv, &rc) < 0)
-		return rc;
+		return rc == EXIT_OK ? -1 : rc;
 	*req = (struct calibrate_request){
 		.timings = params_text(v, CALIBRATE_TIMINGS),
 		.ncu = params_text(v, CALIBRATE_NCU),
@@ -58,7 +59,7 @@ static int run_calibrate(int argc, char **argv)
 	struct calibrate_request req;
 	int rc = parse(argc, argv, &v, &req);
 	if (rc != 0)
-		return rc;
+		return rc < 0 ? EXIT_OK : rc;
 	struct app_hw hw;
 	struct app_status st;
 	app_status_init(&st);

@@ -10,7 +10,7 @@
 /* ---- the command ---- */
 
 static const char usage_text[] =
-	"usage: ridge cost train  --params N --seq S --batch B --steps K --gpus G --mfu M --price USD [...]\n"
+	"usage: ridge cost train  --params N --seq S --batch B --steps K --gpus G --mfu M [--price USD] [...]\n"
 	"       ridge cost decode --params N --layers L --kv-heads H --head-dim D --context C --batch B --gpus G [...]\n"
 	"       ridge cost decode --model FILE --context C --batch B --gpus G [--launch MODE] [...]\n"
 	"       ridge cost prefill --model FILE --seq S --batch B --gpus G [...]\n"

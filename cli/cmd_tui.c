@@ -24,13 +24,14 @@ static int parse_size(const char *text, int *cols, int *lines)
 	return 0;
 }
 
-/* Returns 0, or the exit code (--help: EXIT_OK). */
+/* Returns 0 to run, -1 after --help (printed: exit 0), or the exit code of
+ * an error. */
 static int parse_options(int argc, char **argv, struct tui_options *opt, bool *keys)
 {
 	struct param_values v;
 	int rc, operands = params_parse(&v, &tui_params_command, argc, argv, &rc);
 	if (operands < 0)
-		return rc;
+		return rc == EXIT_OK ? -1 : rc;
 	opt->gpu = params_text(&v, TUI_GPU);
 	opt->hwdb_dir = params_text(&v, TUI_HWDB);
 	opt->calibration = params_text(&v, TUI_CALIBRATION);
@@ -67,7 +68,7 @@ static int run_tui(int argc, char **argv)
 	bool keys = false;
 	int rc = parse_options(argc, argv, &opt, &keys);
 	if (rc != 0)
-		return rc;
+		return rc < 0 ? EXIT_OK : rc;
 	if (keys) {
 		tui_print_keys(stdout);
 		return EXIT_OK;

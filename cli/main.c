@@ -2,21 +2,40 @@
  * This file only dispatches: each command is cli/cmd_<name>.c. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "commands.inc"
+#include "suggest.h"
 
 #define COMMAND_COUNT (int)(sizeof commands / sizeof commands[0])
 
-static void usage(FILE *out)
+static void usage_to(FILE *out)
 {
 	fprintf(out, "usage: ridge <command> [options]   (ridge <command> --help for each)\n\ncommands:\n");
 	for (int i = 0; i < COMMAND_COUNT; i++)
 		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
 	fprintf(out, "\nNumbers take suffixes K M G T P (x1000) and Ki Mi Gi Ti (x1024) and units:\n"
-		     "  70e9, 32KiB, 3.35TB/s, 989T, 5us, 25ms.  --json prints one JSON document (SI units).\n"
+		     "  70e9, 32KiB, 3.35TB/s, 989T, 5us, 25ms.\n"
+		     "--json prints one JSON document (SI units).\n"
 		     "Exit codes: 0 ok, 1 problem found, 2 usage or input error, 3 environment error.\n");
+}
+
+/* The list of commands, wrapped to 80 columns (help_text_print). */
+static void usage(FILE *out)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *buf = open_memstream(&text, &size);
+	if (!buf) {
+		usage_to(out);
+		return;
+	}
+	usage_to(buf);
+	fclose(buf);
+	help_text_print(text, out);
+	free(text);
 }
 
 static int run_command(int argc, char **argv);
@@ -76,7 +95,12 @@ static int run_command(int argc, char **argv)
 		if (strcmp(commands[i]->name, name) == 0)
 			return commands[i]->run(argc - 1, argv + 1);
 
-	/* The closest command by shared prefix, for a typo. */
+	/* The closest command, for a typo (edit distance, as for GPU names and
+	 * flags), else the one sharing the longest prefix ("ridge occ"). */
+	const char *names[COMMAND_COUNT];
+	for (int i = 0; i < COMMAND_COUNT; i++)
+		names[i] = commands[i]->name;
+	int closest = suggest_closest(name, names, COMMAND_COUNT);
 	const char *best = NULL;
 	size_t best_len = 0;
 	for (int i = 0; i < COMMAND_COUNT; i++) {
@@ -88,6 +112,8 @@ static int run_command(int argc, char **argv)
 			best = commands[i]->name;
 		}
 	}
+	if (closest >= 0)
+		best = names[closest];
 	if (best)
 		cli_error("unknown command '%s'; did you mean '%s'? (see 'ridge --help')", name, best);
 	else

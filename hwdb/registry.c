@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "hwdb.h"
+#include "suggest.h"
 #include "timing.h"
 
 static int add_entry(struct hwdb *db, const struct ridge_gpu *gpu, const char *origin, int layer_start,
@@ -215,32 +216,6 @@ const struct hwdb_entry *hwdb_find(const struct hwdb *db, const char *name)
 	return NULL;
 }
 
-/* Levenshtein distance, case-insensitive, bounded to short names. */
-static int edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 63 || lb > 63)
-		return 1000;
-	int row[64];
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = (int)j;
-	for (size_t i = 1; i <= la; i++) {
-		int diagonal = row[0];
-		row[0] = (int)i;
-		for (size_t j = 1; j <= lb; j++) {
-			int cost = (a[i - 1] | 32) == (b[j - 1] | 32) ? 0 : 1;
-			int best = diagonal + cost;
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diagonal = row[j];
-			row[j] = best;
-		}
-	}
-	return row[lb];
-}
-
 int hwdb_suggest(const struct hwdb *db, const char *name, const char **ids, int max)
 {
 	int n = 0;
@@ -249,7 +224,7 @@ int hwdb_suggest(const struct hwdb *db, const char *name, const char **ids, int 
 		max = 16;
 	for (int i = 0; i < db->count; i++) {
 		const char *id = db->entries[i].gpu.id;
-		int d = edit_distance(name, id);
+		int d = suggest_edit_distance(name, id);
 		/* A substring match ("h100" in "h100-sxm") is as good as a close spelling. */
 		if (strcasestr(id, name) || strcasestr(name, id))
 			d = d < 1 ? d : 1;

@@ -8,7 +8,7 @@
 #   make PROBE_PORTABLE=1 ...       libyaml linked statically and libcjson copied to build/lib
 #                                   (rpath $ORIGIN/lib): a binary to carry to another machine
 
-PROBE_C_SRC := util/json_check.c util/json_fields.c util/json_out.c probe/launcher.c probe/stats.c probe/result.c probe/report.c probe/match.c probe/calib.c probe/monitor.c probe/validate.c probe/driver.c \
+PROBE_C_SRC := util/json_check.c util/json_fields.c util/json_out.c util/help_text.c probe/launcher.c probe/stats.c probe/result.c probe/report.c probe/match.c probe/calib.c probe/monitor.c probe/validate.c probe/driver.c \
 	kernels/verify.c
 PROBE_CORE_OBJ := $(PROBE_C_SRC:%.c=$(BUILD)/obj/%.o)
 PROBE_TEST_SUPPORT := $(sort $(wildcard tests/support/*.c))

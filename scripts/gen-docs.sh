@@ -6,11 +6,15 @@
 # and `ridge CMD SUB --help` the same for a command with subcommands (cost).
 # Nothing here repeats a flag: a new flag appears in the page and the
 # completion when its command's --help shows it.
-# usage: gen-docs.sh RIDGE OUTDIR   (writes OUTDIR/man/man1/*.1,
-#        OUTDIR/bash-completion/completions/ridge, OUTDIR/zsh/site-functions/_ridge)
+# usage: gen-docs.sh RIDGE OUTDIR [PROBE_USAGE]   (writes OUTDIR/man/man1/*.1,
+#        OUTDIR/bash-completion/completions/ridge, OUTDIR/zsh/site-functions/_ridge;
+#        with PROBE_USAGE, a program printing ridge-probe's --help, ridge-probe.1)
 set -eu
+# --help wrapped to 72 columns: a man page indents its text 7 (MANWIDTH=80 holds it)
+export RIDGE_HELP_WIDTH=72
 ridge=$1
 out=$2
+probe_usage=${3:-}
 man=$out/man/man1
 bash_out=$out/bash-completion/completions/ridge
 zsh_out=$out/zsh/site-functions/_ridge
@@ -41,12 +45,130 @@ flags() {
 		grep -E '^ {2,6}[a-z ]+ flags: ' "$1" # "shape flags: --m --n ..." (ridge roofline)
 	} | grep -oE -- '--[a-z0-9][a-z0-9-]*' | grep -vx -- '--help' | awk '!seen[$0]++'
 }
-# Subcommands: lines "  word   text" before the first option line, when
-# `ridge CMD word --help` answers with its own usage.
+# Subcommands: the words after "ridge CMD" in the synopsis's forms (ridge cost
+# train ..., ridge hw show GPU ...) and the "  word  text" rows before the first
+# option line, each one `ridge CMD word --help` answers.
 subcommands() { # cmd helpfile
-	awk '/^ {2,6}--/ { exit } /^  [a-z]+  +[a-z]/ { print $1 }' "$2" | while read -r sub; do
-		if "$ridge" "$1" "$sub" --help >"$tmp/sub" 2>/dev/null && ! cmp -s "$tmp/sub" "$2"; then echo "$sub"; fi
+	{
+		sed -n '/^usage:/,/^$/p' "$2" | sed 's/^usage: //' | awk -v cmd="$1" '$1 == "ridge" && $2 == cmd && $3 ~ /^[a-z]+$/ { print $3 }'
+		awk '/^ {2,6}--/ { exit } /^  [a-z]+ +[a-z]/ { print $1 }' "$2"
+	} | awk '!seen[$0]++' | while read -r sub; do
+		if "$ridge" "$1" "$sub" --help >/dev/null 2>&1 &&
+			"$ridge" "$1" "$sub" --help | sed -n '/^usage:/,/^$/p' | grep -q "ridge $1 $sub"; then echo "$sub"; fi
 	done
+}
+
+# What each option takes, from its option line and the lines continuing it:
+# "--flag<TAB>kind", kind one of @gpu (a GPU id), @file, @dir, @none (a number
+# or text: nothing to offer), @dtype (every dtype the --help texts name), or
+# the words it takes: a metavar "a|b|c", the dtypes its text names (DT), or a
+# list the text gives ("ring, tree, nvls or direct": three or more, or two
+# with "or"; after the last colon, parentheses and what follows a ';' left
+# out, with a "(default auto" word). A "+" in front: a comma-separated list
+# (GPU,...).
+option_values() { # helpfile
+	awk '
+	function flush(    m, d, list, kind, n, i, t, words, defaults, tail, either) {
+		if (flag == "") return
+		m = meta; d = desc
+		list = (m ~ /,\.\.\.$/) ? "+" : ""
+		sub(/,\.\.\.$/, "", m)
+		if (m == "") kind = "@flag"
+		else if (m ~ /\|/ && m !~ /[A-Z]/) { kind = m; gsub(/\|/, " ", kind) }
+		else if (m == "GPU") kind = "@gpu"
+		else if (m == "DT") {
+			n = split(d, t, /[^a-z0-9]+/); words = ""
+			for (i = 1; i <= n; i++) if (t[i] ~ /^(fp|bf|tf|int)[0-9]+$/ && index(" " words " ", " " t[i] " ") == 0) words = words (words == "" ? "" : " ") t[i]
+			kind = (words == "" || words !~ / /) ? "@dtype" : words # "(default bf16)" alone lists none
+		}
+		else if (m ~ /^(FILE|BASE|AFTER)/ || m ~ /\.(json|yaml|csv|svg)$/) kind = "@file"
+		else if (m == "DIR") kind = "@dir"
+		else {
+			defaults = ""
+			tail = d
+			while (match(tail, /\(default [a-z][a-z0-9-]*[:)]/)) {
+				defaults = defaults " " substr(tail, RSTART + 9, RLENGTH - 10)
+				tail = substr(tail, RSTART + RLENGTH)
+			}
+			while (gsub(/\([^()]*\)/, "", d)) ;
+			gsub(/ +/, " ", d); gsub(/ ,/, ",", d) # "graph (default) or": "graph or"
+			sub(/;.*/, "", d)
+			if (match(d, /.*: /)) d = substr(d, RLENGTH + 1)
+			either = index(d, " or ") > 0
+			gsub(/ or /, ", ", d); gsub(/\|/, ", ", d); sub(/[ .]+$/, "", d)
+			n = split(d, t, /, */); words = ""
+			if (n >= 3 || (n == 2 && either)) { # "a, b or c", "a or b"; not "per launch, us"
+				sub(/.* /, "", t[1]) # "routed experts as grouped": the last word
+				for (i = 1; i <= n; i++) {
+					if (t[i] !~ /^[a-z][a-z0-9-]*$/) { words = ""; break }
+					words = words (words == "" ? "" : " ") t[i]
+				}
+			}
+			if (words != "") {
+				n = split(defaults, t, " ")
+				for (i = 1; i <= n; i++) if (index(" " words " ", " " t[i] " ") == 0) words = words " " t[i]
+			}
+			kind = words == "" ? "@none" : words
+		}
+		if (kind != "@flag") print flag "\t" list kind
+		flag = ""
+	}
+	/^  +(-[a-zA-Z], )?--[a-z]/ && match($0, /^ +/) && RLENGTH <= 6 { # (mawk has no {2,6})
+		flush()
+		line = $0; sub(/^ +(-[a-zA-Z], )?/, "", line)
+		if (line ~ /,  *--[a-z]/) { next } # "--l2-bytes B, --smem-bytes B": numbers
+		flag = line; sub(/ .*/, "", flag)
+		rest = substr(line, length(flag) + 1); sub(/^ /, "", rest)
+		meta = ""
+		if (rest !~ /^ / && rest != "") { meta = rest; sub(/ .*/, "", meta); rest = substr(rest, length(meta) + 1) }
+		if (meta ~ /^[a-z]/ && meta !~ /\|/) { rest = meta " " rest; meta = "" } # no metavar: the text
+		sub(/^ +/, "", rest)
+		desc = rest
+		next
+	}
+	flag != "" && /^       +[^ ]/ { l = $0; sub(/^ +/, "", l); desc = desc " " l; next }
+	{ flush() }
+	END { flush() }
+	' "$1" | awk -F '\t' '!seen[$1]++'
+}
+
+# What the operands of each form of a synopsis are: "SUB<TAB>kind" (SUB "-"
+# for a command without subcommands): @gpu (ridge hw show GPU), @file (FILE,
+# FILE.yaml, BASE.json, ...), else nothing (the flags are offered).
+operand_kinds() { # cmd helpfile
+	sed -n '/^usage:/,/^$/p' "$2" | sed 's/^usage: //' | tr '\n' ' ' | awk -v cmd="$1" '{
+		sub_ = "-"; prev = ""; form = 0
+		for (i = 1; i <= NF; i++) {
+			if ($i == "ridge" && $(i + 1) == cmd) {
+				form = 1; i++
+				sub_ = ($(i + 1) ~ /^[a-z]+$/) ? $(i + 1) : "-"
+				if (sub_ != "-") i++
+				prev = ""
+				continue
+			}
+			if (!form) continue
+			w = $i; gsub(/[][()]/, "", w)
+			if (prev !~ /^[[(|]*--/ && w ~ /^[A-Z]/) {
+				kind = (w ~ /^GPU/) ? "@gpu" : (w ~ /^(FILE|BASE|AFTER)/ || w ~ /\.(json|yaml|sqlite)/) ? "@file" : ""
+				if (kind != "" && !(sub_ in seen)) { seen[sub_] = 1; print sub_ "\t" kind }
+			}
+			prev = $i
+		}
+	}'
+}
+
+# The completion's block for one command or subcommand (the same text serves
+# bash and zsh): its flags, what the flag before the cursor takes, what its
+# operands are.
+completion_block() { # helpfile operand-kind indent
+	printf '%sopts="%s --help"\n' "$3" "$(flags "$1" | tr '\n' ' ' | sed 's/ $//')"
+	option_values "$1" >"$tmp/values"
+	if [ -s "$tmp/values" ]; then
+		printf '%scase $prev in\n' "$3"
+		awk -F '\t' -v ind="$3" '{ printf "%s%s) values=\"%s\" ;;\n", ind, $1, $2 }' "$tmp/values"
+		printf '%sesac\n' "$3"
+	fi
+	printf '%soperand="%s"\n' "$3" "$2"
 }
 
 # roff: backslashes doubled, a leading . or ' escaped, - as \- in flags.
@@ -92,61 +214,113 @@ man_page() { # page-name title summary helpfile...
 	sed 's/\t.*//' "$tmp/commands" | awk '{ printf "%s.BR ridge\\-%s (1)", (NR > 1 ? ",\n" : ""), $1 } END { print "" }'
 } >"$man/ridge.1"
 
-# Per command: its page, its flags and subcommands for the completions.
-: >"$tmp/bash-cases"
-: >"$tmp/zsh-cases"
+# ridge-probe(1), from the text its --help prints.
+if [ -n "$probe_usage" ]; then
+	"$probe_usage" >"$tmp/probe.help"
+	man_page ridge-probe RIDGE-PROBE "measure a GPU's ceilings and check ridge's model against it" "$tmp/probe.help"
+fi
+
+# Per command: its page, and its block of the completions (one text for bash
+# and zsh: both read it as sh case statements).
+: >"$tmp/cases"
 while IFS="$(printf '\t')" read -r cmd summary; do
 	"$ridge" "$cmd" --help >"$tmp/$cmd.help" 2>/dev/null || true
 	subs=$(subcommands "$cmd" "$tmp/$cmd.help")
+	operand_kinds "$cmd" "$tmp/$cmd.help" >"$tmp/$cmd.operands"
+	kind_of() { awk -F '\t' -v s="$1" '$1 == s { print $2 }' "$tmp/$cmd.operands"; }
 	helps="$tmp/$cmd.help"
-	sub_cases=""
 	for sub in $subs; do
 		"$ridge" "$cmd" "$sub" --help >"$tmp/$cmd-$sub.help"
-		helps="$helps $tmp/$cmd-$sub.help"
-		sub_cases="$sub_cases		$sub) opts=\"$(flags "$tmp/$cmd-$sub.help" | tr '\n' ' ')--help\" ;;
-"
+		# a page of its own text only where it differs (ridge hw's are one text)
+		cmp -s "$tmp/$cmd-$sub.help" "$tmp/$cmd.help" || helps="$helps $tmp/$cmd-$sub.help"
 	done
 	title=$(printf 'RIDGE-%s' "$cmd" | tr '[:lower:]' '[:upper:]')
 	# shellcheck disable=SC2086 # one argument per help file
 	man_page "ridge-$cmd" "$title" "$summary" $helps
-	opts="$(flags "$tmp/$cmd.help" | tr '\n' ' ')--help"
 	if [ -n "$subs" ]; then
-		subs_words=$(echo $subs)
-		printf '\t%s)\n\t\tif [ "$COMP_CWORD" -eq 2 ]; then opts="%s"; else case ${COMP_WORDS[2]} in\n%s\t\tesac; fi ;;\n' \
-			"$cmd" "$subs_words" "$sub_cases" >>"$tmp/bash-cases"
-		printf '\t%s)\n\t\tif (( CURRENT == 3 )); then opts=(%s); else case $words[3] in\n%s\t\tesac; fi ;;\n' \
-			"$cmd" "$subs_words" "$(printf '%s' "$sub_cases" | sed -E 's/opts="([^"]*)"/opts=(\1)/')
-" >>"$tmp/zsh-cases"
+		{
+			printf '\t%s)\n' "$cmd"
+			printf '\t\tif [ "$cword" -eq 2 ]; then opts="%s"; operand=""; else\n' "$(echo $subs)"
+			printf '\t\tcase $sub in\n'
+			for sub in $subs; do
+				printf '\t\t%s)\n' "$sub"
+				completion_block "$tmp/$cmd-$sub.help" "$(kind_of "$sub")" '			'
+				printf '\t\t\t;;\n'
+			done
+			printf '\t\tesac\n\t\tfi ;;\n'
+		} >>"$tmp/cases"
 	else
-		printf '\t%s) opts="%s" ;;\n' "$cmd" "$opts" >>"$tmp/bash-cases"
-		printf '\t%s) opts=(%s) ;;\n' "$cmd" "$opts" >>"$tmp/zsh-cases"
+		{
+			printf '\t%s)\n' "$cmd"
+			completion_block "$tmp/$cmd.help" "$(kind_of -)" '		'
+			printf '\t\t;;\n'
+		} >>"$tmp/cases"
 	fi
 done <"$tmp/commands"
 
+# The dtypes any --help names: for a DT flag whose own line lists none.
+dtypes=$(cat "$tmp"/*.help | grep -oE '\b(fp|bf|tf|int)[0-9]+\b' | awk '!seen[$0]++' | tr '\n' ' ' | sed 's/ $//')
 commands=$(sed 's/\t.*//' "$tmp/commands" | tr '\n' ' ' | sed 's/ $//')
 {
 	echo "# bash completion for ridge (generated by scripts/gen-docs.sh from each command's --help)"
+	echo '# The GPU ids: those the ridge being completed knows (its hwdb, yours included).'
+	echo '_ridge_gpus() { "${COMP_WORDS[0]}" hw list 2>/dev/null | awk '"'"'NR > 1 { print $1 }'"'"'; }'
+	echo '# COMPREPLY for a value of kind $1 (@gpu, @file, @dir, @dtype, @none or the words;'
+	echo '# "+" in front: after the last comma of a list) for the word $2.'
+	echo '_ridge_values() {'
+	echo '	local kind=$1 cur=$2 head="" words'
+	echo '	case $kind in +*) kind=${kind#+}; case $cur in *,*) head=${cur%,*},; cur=${cur##*,} ;; esac ;; esac'
+	echo '	case $kind in'
+	echo '	@gpu) words=$(_ridge_gpus) ;;'
+	echo '	@file) COMPREPLY=($(compgen -f -- "$cur")); return ;;'
+	echo '	@dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;'
+	echo '	@none) COMPREPLY=(); return ;;'
+	echo "	@dtype) words=\"$dtypes\" ;;"
+	echo '	*) words=$kind ;;'
+	echo '	esac'
+	echo '	COMPREPLY=($(compgen -P "$head" -W "$words" -- "$cur"))'
+	echo '}'
 	echo '_ridge() {'
-	echo '	local cur=${COMP_WORDS[COMP_CWORD]} opts=""'
-	echo '	if [ "$COMP_CWORD" -eq 1 ]; then'
+	echo '	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]} cword=$COMP_CWORD sub=${COMP_WORDS[2]}'
+	echo '	local opts="" values="" operand=""'
+	echo '	if [ "$cword" -eq 1 ]; then'
 	echo "		COMPREPLY=(\$(compgen -W \"$commands --help --version\" -- \"\$cur\"))"
 	echo '		return'
 	echo '	fi'
 	echo '	case ${COMP_WORDS[1]} in'
-	cat "$tmp/bash-cases"
+	cat "$tmp/cases"
 	echo '	esac'
-	echo '	case $cur in'
-	echo '	-*) COMPREPLY=($(compgen -W "$opts" -- "$cur")) ;;'
-	echo '	*) [ -n "$opts" ] && [ "${opts#-}" = "$opts" ] && COMPREPLY=($(compgen -W "$opts" -- "$cur")) || COMPREPLY=($(compgen -f -- "$cur")) ;;'
-	echo '	esac'
+	echo '	if [ -n "$values" ]; then'
+	echo '		_ridge_values "$values" "$cur"'
+	echo '	elif [ "${cur#-}" != "$cur" ] || [ -z "$operand" ]; then'
+	echo '		COMPREPLY=($(compgen -W "$opts" -- "$cur"))'
+	echo '	else'
+	echo '		_ridge_values "$operand" "$cur"'
+	echo '	fi'
 	echo '}'
 	echo 'complete -o filenames -F _ridge ridge'
 } >"$bash_out"
 {
 	echo '#compdef ridge'
 	echo "# zsh completion for ridge (generated by scripts/gen-docs.sh from each command's --help)"
+	echo '# Values of kind $1 (@gpu, @file, @dir, @dtype, @none or the words; "+" in front: after'
+	echo '# the last comma of a list).'
+	echo '_ridge_values() {'
+	echo '	local kind=$1'
+	echo '	if [[ $kind == +* ]]; then kind=${kind#+}; compset -P "*,"; fi'
+	echo '	case $kind in'
+	echo '	@gpu) compadd -- ${(f)"$(${words[1]} hw list 2>/dev/null | awk '"'"'NR > 1 { print $1 }'"'"')"} ;;'
+	echo '	@file) _files ;;'
+	echo '	@dir) _files -/ ;;'
+	echo '	@none) ;;'
+	echo "	@dtype) compadd -- $dtypes ;;"
+	echo '	*) compadd -- ${=kind} ;;'
+	echo '	esac'
+	echo '}'
 	echo '_ridge() {'
-	echo '	local -a opts commands'
+	echo '	local prev=$words[CURRENT-1] cword=$((CURRENT - 1)) sub=$words[3] cur=$PREFIX'
+	echo '	local opts="" values="" operand=""'
+	echo '	local -a commands'
 	echo '	if (( CURRENT == 2 )); then'
 	printf '\t\tcommands=('
 	while IFS="$(printf '\t')" read -r cmd summary; do
@@ -157,9 +331,15 @@ commands=$(sed 's/\t.*//' "$tmp/commands" | tr '\n' ' ' | sed 's/ $//')
 	echo '		return'
 	echo '	fi'
 	echo '	case $words[2] in'
-	cat "$tmp/zsh-cases"
+	cat "$tmp/cases"
 	echo '	esac'
-	echo '	if [[ $PREFIX == -* || ${opts[1]} != -* ]]; then compadd -a opts; else _files; fi'
+	echo '	if [[ -n $values ]]; then'
+	echo '		_ridge_values "$values"'
+	echo '	elif [[ $cur == -* || -z $operand ]]; then'
+	echo '		compadd -- ${=opts}'
+	echo '	else'
+	echo '		_ridge_values "$operand"'
+	echo '	fi'
 	echo '}'
 	echo '_ridge "$@"'
 } >"$zsh_out"

@@ -42,37 +42,155 @@ fi
 # A command's flags as its --help lists them: the option lines (indented, --flag first).
 help_flags() { "$RIDGE" "$@" --help | grep -oE '^ {2,6}--[a-z0-9][a-z0-9-]*' | sed 's/^ *//' | sort -u; }
 
-if command -v bash >/dev/null 2>&1; then
-	for cmd in $commands; do
-		case $cmd in cost) words="cost train" ;; *) words=$cmd ;; esac
-		# What the completion offers after "ridge CMD --".
+# The subcommands of a command, as its synopsis gives them ("ridge hw show GPU").
+subcommands_of() { "$RIDGE" "$1" --help | sed -n '/^usage:/,/^$/p' | sed 's/^usage: //' | awk -v c="$1" '$1 == "ridge" && $2 == c && $3 ~ /^[a-z]+$/ && !seen[$3]++ { print $3 }'; }
+# Every command line that has a --help: "CMD" or "CMD SUB".
+: >"$tmp/forms"
+for cmd in $commands; do
+	subs=$(subcommands_of "$cmd")
+	if [ -n "$subs" ]; then
+		for sub in $subs; do echo "$cmd $sub" >>"$tmp/forms"; done
+	else
+		echo "$cmd" >>"$tmp/forms"
+	fi
+done
+
+# --help fits 80 columns: ridge's own, every command's and subcommand's.
+{
+	echo ""
+	sed 's/ .*//' "$tmp/forms" | sort -u
+	cat "$tmp/forms"
+} | sort -u | while read -r words; do
+	# shellcheck disable=SC2086
+	"$RIDGE" $words --help 2>&1 | LC_ALL=C.UTF-8 awk -v w="ridge $words --help" 'length > 80 { printf "%s, line %d: %d columns: %s\n", w, NR, length, $0; n++ } END { exit n > 0 }' ||
+		echo "wide"
+done >"$tmp/wide"
+if grep -q . "$tmp/wide"; then
+	bad "docs-help-width: lines over 80 columns: $(grep -v '^wide$' "$tmp/wide" | head -n 5)"
+else
+	ok
+fi
+# Each man page at MANWIDTH=80 (man-db), or groff at 78 columns without it.
+for f in "$share"/man/man1/*.1; do
+	if command -v man >/dev/null 2>&1; then
+		MANWIDTH=80 LC_ALL=C.UTF-8 man -l "$f" 2>/dev/null >"$tmp/page"
+	elif command -v groff >/dev/null 2>&1; then
+		LC_ALL=C.UTF-8 groff -man -Tutf8 -rLL=78n "$f" 2>/dev/null | sed 's/.\x08//g' >"$tmp/page"
+	else
+		echo "SKIP docs-man-width: neither man nor groff installed"
+		break
+	fi
+	wide=$(LC_ALL=C.UTF-8 awk 'length > 80 { n++ } END { print n + 0 }' "$tmp/page")
+	[ "$wide" = 0 ] && [ -s "$tmp/page" ] && ok || bad "docs-man-width: $(basename "$f"): $wide lines over 80 columns"
+done
+# Every binary has its page: ridge-probe's, from its usage text (probe/usage.h),
+# built without nvcc; groff clean and it shows the probe's own options.
+f=$share/man/man1/ridge-probe.1
+if [ ! -f "$f" ]; then
+	bad "docs-man: no $f (ridge-probe's man page)"
+elif command -v groff >/dev/null 2>&1; then
+	LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$f" >"$tmp/groff" 2>&1
+	[ -s "$tmp/groff" ] && bad "docs-man: groff warns on ridge-probe.1: $(head -n 2 "$tmp/groff")" || ok
+	LC_ALL=C.UTF-8 groff -man -Tutf8 "$f" 2>/dev/null | sed 's/.\x08//g' | grep -q -- '--sustained' && ok ||
+		bad "docs-man: ridge-probe(1) does not show --sustained"
+fi
+# ridge-cost(1) holds every subcommand's options (cost prefill's --seq among them).
+if command -v groff >/dev/null 2>&1; then
+	LC_ALL=C.UTF-8 groff -man -Tutf8 "$share/man/man1/ridge-cost.1" 2>/dev/null | sed 's/.\x08//g' >"$tmp/cost.page"
+	for sub in $(subcommands_of cost); do
+		grep -q "ridge cost $sub" "$tmp/cost.page" && ok || bad "docs-man: ridge-cost(1) lacks 'ridge cost $sub'"
+	done
+	# each subcommand's description: its first words, as its --help gives them
+	for sub in $(subcommands_of cost); do
+		first=$("$RIDGE" cost "$sub" --help | sed '1,/^$/d' | head -n 1 | cut -d' ' -f1-4)
+		grep -qF -- "$first" "$tmp/cost.page" && ok || bad "docs-man: ridge-cost(1) lacks cost $sub's text ('$first')"
+	done
+fi
+
+# What the bash completion offers for the words after "ridge" (the last one is
+# being completed), one per line, sorted.
+complete_bash() {
+	bash -c '. "$1"; r=$2; shift 2; COMP_WORDS=("$r" "$@"); COMP_CWORD=$#; _ridge; printf "%s\n" "${COMPREPLY[@]}"' \
+		_ "$share/bash-completion/completions/ridge" "$RIDGE" "$@" 2>&1 | grep . | sort -u
+}
+# The same through zsh, with its completion builtins stood in for by functions
+# that print what would be offered (no terminal needed).
+complete_zsh() {
+	zsh -f -c '
+		f=$1; r=$2; shift 2
+		words=("$r" "$@"); CURRENT=$(( $# + 1 )); PREFIX=$words[CURRENT]; IPREFIX=""
+		compadd() { while [[ $1 == -* && $1 != -- ]]; do shift; done; [[ $1 == -- ]] && shift
+			local w; for w in "$@"; do [[ $w == ${PREFIX}* ]] && print -r -- "$IPREFIX$w"; done; }
+		compset() { if [[ $1 == -P && $PREFIX == *,* ]]; then IPREFIX=${PREFIX%,*},; PREFIX=${PREFIX##*,}; fi; }
+		_describe() { local -a l; l=("${(@P)2}"); compadd -- "${l[@]%%:*}"; }
+		_files() { print -r -- "@files"; }
+		source "$f"' _ "$share/zsh/site-functions/_ridge" "$RIDGE" "$@" 2>&1 | grep . | sort -u
+}
+# The GPU ids ridge knows, and those starting with $1.
+gpu_ids() { "$RIDGE" hw list | awk -v p="$1" 'NR > 1 && index($1, p) == 1 { print $1 }' | sort -u; }
+
+shells=""
+command -v bash >/dev/null 2>&1 && shells="bash" || echo "SKIP docs-completion: bash not installed"
+command -v zsh >/dev/null 2>&1 && shells="$shells zsh" || echo "SKIP docs-completion-zsh: zsh not installed (Debian: zsh)"
+if command -v zsh >/dev/null 2>&1; then
+	zsh -n "$share/zsh/site-functions/_ridge" && ok || bad "docs-zsh: _ridge does not parse"
+fi
+for sh in $shells; do
+	# Every flag each command's (and subcommand's) --help lists, after "--".
+	while read -r words; do
 		# shellcheck disable=SC2086
-		bash -c '. "$1"; shift; COMP_WORDS=(ridge "$@" --); COMP_CWORD=$(($# + 1)); _ridge; printf "%s\n" "${COMPREPLY[@]}"' \
-			_ "$share/bash-completion/completions/ridge" $words | sort -u >"$tmp/offered"
+		complete_$sh $words -- >"$tmp/offered"
 		# shellcheck disable=SC2086
 		help_flags $words >"$tmp/listed"
 		missing=$(comm -23 "$tmp/listed" "$tmp/offered" | tr '\n' ' ')
-		[ -z "$missing" ] && ok || bad "docs-completion: 'ridge $words' --help lists flags the completion lacks: $missing"
+		[ -z "$missing" ] && ok || bad "docs-completion-$sh: 'ridge $words' --help lists flags the completion lacks: $missing"
 		# The flags taken from elsewhere than the option lines (the synopsis,
 		# a "flags:" line) are the ones the generator could mistake: each
 		# must be one the parser knows.
-		unknown=""
+		[ "$sh" = bash ] || continue
 		comm -13 "$tmp/listed" "$tmp/offered" | grep -vx -- --help | while read -r flag; do
 			# shellcheck disable=SC2086
 			"$RIDGE" $words "$flag" x </dev/null 2>&1 >/dev/null | grep -q "unknown option '$flag'" && echo "$flag"
 		done >"$tmp/unknown"
 		[ ! -s "$tmp/unknown" ] && ok || bad "docs-completion: 'ridge $words' refuses flags the completion offers: $(tr '\n' ' ' <"$tmp/unknown")"
+	done <"$tmp/forms"
+	# The commands after "ridge ", the subcommands after "ridge CMD " (at every level).
+	complete_$sh "" | grep -qx trace && ok || bad "docs-completion-$sh: 'ridge <TAB>' does not offer trace"
+	for cmd in $commands; do
+		subs=$(subcommands_of "$cmd" | sort -u)
+		[ -n "$subs" ] || continue
+		got=$(complete_$sh "$cmd" "" | tr '\n' ' ')
+		[ "$got" = "$(echo "$subs" | tr '\n' ' ')" ] && ok || bad "docs-completion-$sh: 'ridge $cmd <TAB>' offers '$got', not the subcommands '$(echo $subs)'"
 	done
-	# After "ridge ", the commands.
-	bash -c '. "$1"; COMP_WORDS=(ridge ""); COMP_CWORD=1; _ridge; printf "%s\n" "${COMPREPLY[@]}"' _ "$share/bash-completion/completions/ridge" |
-		grep -qx trace && ok || bad "docs-completion: 'ridge <TAB>' does not offer trace"
-else
-	echo "SKIP docs-completion: bash not installed"
-fi
-if command -v zsh >/dev/null 2>&1; then
-	zsh -n "$share/zsh/site-functions/_ridge" && ok || bad "docs-zsh: _ridge does not parse"
-else
-	grep -q "roofline) opts=(--gpu" "$share/zsh/site-functions/_ridge" && ok || bad "docs-zsh: no roofline options in _ridge"
+	got=$(complete_$sh cost pre)
+	[ "$got" = prefill ] && ok || bad "docs-completion-$sh: 'ridge cost pre<TAB>' offers '$got', not prefill"
+	# GPU ids: the operand of hw show, --gpu's value, each item of a --gpu list.
+	gpu_ids h1 >"$tmp/want"
+	complete_$sh hw show h1 >"$tmp/got"
+	cmp -s "$tmp/want" "$tmp/got" && [ -s "$tmp/want" ] && ok || bad "docs-completion-$sh: 'ridge hw show h1<TAB>' offers $(tr '\n' ' ' <"$tmp/got"), not $(tr '\n' ' ' <"$tmp/want")"
+	gpu_ids "" >"$tmp/want"
+	complete_$sh gemm --gpu "" >"$tmp/got"
+	cmp -s "$tmp/want" "$tmp/got" && ok || bad "docs-completion-$sh: 'ridge gemm --gpu <TAB>' offers $(head -n 3 "$tmp/got" | tr '\n' ' ')..., not the $(wc -l <"$tmp/want") ids of ridge hw list"
+	gpu_ids h2 | sed 's/^/h100-sxm,/' >"$tmp/want"
+	complete_$sh plan --gpu h100-sxm,h2 >"$tmp/got"
+	cmp -s "$tmp/want" "$tmp/got" && ok || bad "docs-completion-$sh: 'ridge plan --gpu h100-sxm,h2<TAB>' offers $(tr '\n' ' ' <"$tmp/got")"
+	# dtypes: --dtype's values are the ones its --help line lists.
+	"$RIDGE" roofline --help | grep -E '^ +--dtype ' | grep -oE '\b(fp|bf|tf|int)[0-9]+\b' | sort -u >"$tmp/want"
+	complete_$sh roofline --dtype "" >"$tmp/got"
+	cmp -s "$tmp/want" "$tmp/got" && [ -s "$tmp/want" ] && ok || bad "docs-completion-$sh: 'ridge roofline --dtype <TAB>' offers $(tr '\n' ' ' <"$tmp/got"), not $(tr '\n' ' ' <"$tmp/want")"
+	got=$(complete_$sh cost decode --weight-dtype in)
+	[ "$got" = "$(printf 'int4\nint8')" ] && ok || bad "docs-completion-$sh: 'ridge cost decode --weight-dtype in<TAB>' offers '$got'"
+	# Enum values: a metavar a|b|c, and a list in the flag's text.
+	got=$(complete_$sh gemm --traffic "" | tr '\n' ' ')
+	[ "$got" = "compulsory default tiled " ] && ok || bad "docs-completion-$sh: 'ridge gemm --traffic <TAB>' offers '$got'"
+	got=$(complete_$sh comm --op all- | tr '\n' ' ')
+	[ "$got" = "all-gather all-reduce all-to-all " ] && ok || bad "docs-completion-$sh: 'ridge comm --op all-<TAB>' offers '$got'"
+	# A number's value: nothing offered (not file names).
+	got=$(complete_$sh gemm --m "")
+	[ -z "$got" ] && ok || bad "docs-completion-$sh: 'ridge gemm --m <TAB>' offers '$(echo $got | head -c 80)'"
+done
+if ! command -v zsh >/dev/null 2>&1; then
+	grep -q "^	roofline)" "$share/zsh/site-functions/_ridge" && ok || bad "docs-zsh: no roofline case in _ridge"
 fi
 
 stage=$BUILD/stage/usr/share

@@ -235,6 +235,21 @@ type_value 48
 keys Down
 type_value 48KiB
 expect "50%" "occupancy: case B"
+# A field's prompt opens with its value selected, as a form's field does: the
+# first key typed replaces it (48, then 40 typed: 40, not 4840); an arrow
+# key (or End) keeps it to edit.
+keys Up Enter
+expect "typing replaces it" "edit: the status line says the value is selected"
+keys -l 40
+keys Enter
+expect "registers/thread  40 " "edit: typing replaced 48 with 40"
+if screen | grep -qF "4840"; then bad "edit: typing appended to the old value (4840)"; else ok; fi
+keys Enter Right
+keys -l 8
+expect "408_" "edit: Right, then 8 typed, appends"
+keys Enter
+expect "out of range" "edit: 408 registers refused"
+keys Down
 
 # Alignment.
 keys 4
@@ -343,6 +358,26 @@ expect "1,871,406.86" "--gpu with a scenario: GPU-hours as the CLI writes them"
 expect "4.548x" "--gpu with a scenario: ROI as the CLI writes it"
 if screen | grep -qF '$3.00'; then bad "--gpu with a scenario: the scenario's \$3 price stayed"; else ok; fi
 keys q
+
+# The roofline panel's result labels stay whole at 80x24 and 120x40 (a fresh
+# explorer, GEMM mode): a value too wide for its row loses its details, not
+# its label.
+for size in "80 24" "120 40"; do
+	# shellcheck disable=SC2086
+	set -- $size
+	start
+	tmux resize-window -t "$session" -x "$1" -y "$2"
+	sleep 0.3
+	keys 2
+	expect "ridge point" "$1x$2: roofline panel"
+	for label in "time floor" "predicted" "range" "attainable"; do
+		if screen | grep -q "^ $label  *[0-9]"; then ok; else
+			bad "$1x$2: roofline label '$label' cut or missing"
+			screen | sed 's/^/     | /' | sed -n 15,$2p
+		fi
+	done
+	keys q
+done
 
 # SIGTERM and SIGSEGV: the handler restores the terminal, the status tells the signal.
 for sig in TERM SEGV INT; do

@@ -681,6 +681,7 @@ static void open_prompt(struct tui_state *s, enum tui_prompt prompt, const char 
 	s->prompt = prompt;
 	snprintf(s->edit, sizeof s->edit, "%s", initial);
 	s->edit_len = strlen(s->edit);
+	s->edit_selected = prompt == TUI_PROMPT_FIELD && s->edit_len > 0;
 	s->message[0] = '\0';
 }
 
@@ -727,9 +728,21 @@ static void prompt_key(struct tui_state *s, int key)
 	case KEY_ENTER:
 		commit_prompt(s);
 		return;
+	case KEY_LEFT:
+	case KEY_RIGHT:
+	case KEY_HOME:
+	case KEY_END:
+		s->edit_selected = false; /* keep the value, to edit its end */
+		return;
 	case KEY_BACKSPACE:
 	case 127:
 	case 8:
+		if (s->edit_selected) { /* the selection goes, as in a form */
+			s->edit_selected = false;
+			s->edit_len = 0;
+			s->edit[0] = '\0';
+			return;
+		}
 		/* Drop one UTF-8 character. */
 		while (s->edit_len > 0) {
 			unsigned char c = (unsigned char)s->edit[--s->edit_len];
@@ -739,10 +752,16 @@ static void prompt_key(struct tui_state *s, int key)
 		s->edit[s->edit_len] = '\0';
 		return;
 	case 21: /* ^U */
+		s->edit_selected = false;
 		s->edit_len = 0;
 		s->edit[0] = '\0';
 		return;
 	default:
+		if (key >= 32 && key < 256 && key != 127 && s->edit_selected) { /* typing replaces the value */
+			s->edit_selected = false;
+			s->edit_len = 0;
+			s->edit[0] = '\0';
+		}
 		if (key >= 32 && key < 256 && key != 127 && s->edit_len + 1 < sizeof s->edit) {
 			s->edit[s->edit_len++] = (char)key;
 			s->edit[s->edit_len] = '\0';

@@ -237,6 +237,10 @@ struct tui_state {
 	enum tui_prompt prompt;
 	char edit[TUI_PATH];
 	size_t edit_len;
+	/* A field's prompt opens with its value selected, as a form's field
+	 * does: the first character typed replaces it, Backspace clears it;
+	 * End or an arrow key keeps it to edit. */
+	bool edit_selected;
 
 	enum tui_request request; /* for the caller; it clears it */
 	char request_path[TUI_PATH];

@@ -723,7 +723,7 @@ static void train_print(FILE *out, const cJSON *r)
 const struct calc calc_cost_train = {
 	.name = "cost-train",
 	.command = "cost train",
-	.synopsis = "usage: ridge cost train --params N --seq S --batch B --steps K --gpus G --mfu M --price USD\n"
+	.synopsis = "usage: ridge cost train --params N --seq S --batch B --steps K --gpus G --mfu M [--price USD]\n"
 		    "                        [--target-mfu M2] [--investment USD] [--flops-formula 6n|palm]\n"
 		    "                        [--layers L --heads H --head-dim D] [--peak FLOPS] [--explain] [--json]",
 	.description = "Training cost from MFU: FLOPs per step = 6N x seq x batch (or the PaLM form), step time =\n"

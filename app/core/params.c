@@ -240,6 +240,34 @@ static void param_error(struct app_status *st, const char *at, const char *where
 		app_error_flag(st, where, "%s", msg);
 }
 
+/* CUDA users write 32KB for 32 KiB (cudaFuncAttributes, the occupancy
+ * calculator and ptxas all count in KiB); ridge reads K as 1000, as it
+ * documents. Where the decimal reading of a byte count with a K prefix
+ * ("32KB", "48K") is within 3 % of the binary one (it always is: 1000/1024
+ * is 2.3 % off; an M is 4.6 % off, a G 6.9 %, and are left alone), a
+ * warning says what was read and how to write the other. */
+#define PARAMS_BINARY_NOTE_TOLERANCE 0.03
+static void binary_prefix_note(const struct param *p, const char *text, double value, const char *at, const char *where,
+			       struct app_status *st)
+{
+	if (p->kind != PARAM_NUMBER || p->unit != RIDGE_UNIT_BYTES || !text)
+		return;
+	size_t digits = strspn(text, "0123456789.");
+	const char *suffix = text + digits;
+	if (digits == 0 || !(suffix[0] == 'K' || suffix[0] == 'k'))
+		return;
+	if (!(suffix[1] == '\0' || ((suffix[1] == 'B' || suffix[1] == 'b') && suffix[2] == '\0')))
+		return; /* KiB, or anything else */
+	double binary = value / 1000.0 * 1024.0;
+	if (fabs(binary - value) > PARAMS_BINARY_NOTE_TOLERANCE * binary)
+		return;
+	char decimal_text[40], binary_text[40];
+	fmt_grouped(value, 0, decimal_text, sizeof decimal_text);
+	fmt_grouped(binary, 0, binary_text, sizeof binary_text);
+	app_warning(st, "%s: '%s' is %s bytes (K = 1000, SI); if you meant %.*s KiB (%s bytes), write %.*sKiB",
+		    at ? at : where, text, decimal_text, (int)digits, text, binary_text, (int)digits, text);
+}
+
 int params_set(struct param_values *v, int i, const char *text, const char *where, struct app_status *st)
 {
 	const struct param *p = &v->spec[i];
@@ -306,6 +334,7 @@ int params_set(struct param_values *v, int i, const char *text, const char *wher
 			param_error(st, v->where[i], where, "'%s' is out of range (%s)", text, range);
 		return -1;
 	}
+	binary_prefix_note(p, text, value, v->where[i], where, st);
 	v->bad[i] = false;
 	v->set[i] = true;
 	v->num[i] = value;

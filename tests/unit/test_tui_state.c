@@ -186,6 +186,30 @@ static void test_editing(void **state)
 	tui_state_key(s, KEY_BACKSPACE);
 	tui_state_key(s, '\r');
 	assert_true(s->in.regs == 64);
+	/* The prompt opens with the value selected, as a form's field does: the
+	 * first key typed replaces it (64, then 32 typed: 32, not 6432). */
+	tui_state_key(s, '\r');
+	assert_true(s->edit_selected);
+	assert_string_equal(s->edit, "64");
+	keys(s, "32");
+	assert_string_equal(s->edit, "32");
+	tui_state_key(s, '\r');
+	assert_true(s->in.regs == 32);
+	/* End keeps it to edit its end: 32, Backspace, 4 is 34. */
+	tui_state_key(s, '\r');
+	tui_state_key(s, KEY_END);
+	assert_false(s->edit_selected);
+	tui_state_key(s, KEY_BACKSPACE);
+	keys(s, "4");
+	tui_state_key(s, '\r');
+	assert_true(s->in.regs == 34);
+	/* Backspace on the selection clears it all. */
+	tui_state_key(s, '\r');
+	tui_state_key(s, KEY_BACKSPACE);
+	assert_string_equal(s->edit, "");
+	keys(s, "40");
+	tui_state_key(s, '\r');
+	assert_true(s->in.regs == 40);
 	/* Keys typed into a prompt are text, not commands. */
 	tui_state_key(s, '\r');
 	keys(s, "q");
