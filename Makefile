@@ -185,7 +185,7 @@ $(BUILD)/tests/test_app_%: tests/unit/test_app_%.c $(TEST_SUPPORT) $(TUI_TEST_OB
 # make test stages `make install-files` (PREFIX=/usr) in build/stage: the
 # library suite builds examples/libridge/ against the installed files alone.
 STAGE := $(BUILD)/stage
-$(STAGE)/.installed: $(RIDGE) $(LIB) $(SHLIB) $(DOCS) $(PUBLIC_HEADERS) scripts/ridge.pc.in $(HWDB_YAML)
+$(STAGE)/.installed: $(RIDGE) $(LIB) $(SHLIB) $(DOCS) $(PUBLIC_HEADERS) scripts/ridge.pc.in scripts/ridge-static.pc.in $(HWDB_YAML)
 	@rm -rf $(STAGE)
 	@$(MAKE) --no-print-directory install-files DESTDIR=$(abspath $(STAGE)) PREFIX=/usr >/dev/null
 	@touch $@
@@ -304,6 +304,8 @@ install-files: $(RIDGE) $(LIB) $(SHLIB) $(DOCS)
 	install -m 644 $(HWDB_YAML) $(DESTDIR)$(PREFIX)/share/ridge/hwdb/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(RIDGE_VERSION)|g' -e 's|@REQUIRES@|$(LIB_PKGS)|g' \
 		scripts/ridge.pc.in > $(LIBDIR)/pkgconfig/ridge.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(RIDGE_VERSION)|g' -e 's|@REQUIRES@|$(LIB_PKGS)|g' \
+		scripts/ridge-static.pc.in > $(LIBDIR)/pkgconfig/ridge-static.pc
 
 install: all install-files
 	$(if $(PROBES),install -m 755 $(PROBES) $(DESTDIR)$(PREFIX)/bin/)

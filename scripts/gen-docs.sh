@@ -24,7 +24,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # The commands and their one-line summaries: "name<TAB>summary".
-"$ridge" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { n = $1; $1 = ""; sub(/^ +/, ""); print n "\t" $0; next } on && !/^  / { on = 0 }' >"$tmp/commands"
+# (a summary --help wrapped goes on on deeper lines: joined back)
+"$ridge" --help | awk '
+	/^commands:/ { on = 1; next }
+	on && /^  [a-z]/ { if (n != "") print n "\t" text; n = $1; $1 = ""; sub(/^ +/, ""); text = $0; next }
+	on && /^    +[^ ]/ { line = $0; sub(/^ +/, "", line); text = text " " line; next }
+	on { if (n != "") print n "\t" text; n = ""; on = 0 }
+	END { if (n != "") print n "\t" text }' >"$tmp/commands"
 
 # The option flags of one --help text, one per line, from the synopsis (the
 # lines from "usage:" to the first blank one) and the option lines: indented

@@ -23,7 +23,7 @@ if [ ! -f "$stage/.installed" ]; then
 fi
 stage=$(cd "$stage" && pwd)
 lib=$stage/usr/lib
-for f in libridge.a libridge.so.0.1.0 include/ridge/ridge.h include/ridge/hwdb.h pkgconfig/ridge.pc; do
+for f in libridge.a libridge.so.0.1.0 include/ridge/ridge.h include/ridge/hwdb.h pkgconfig/ridge.pc pkgconfig/ridge-static.pc; do
 	case $f in include/*) p=$stage/usr/$f ;; *) p=$lib/$f ;; esac
 	[ -f "$p" ] && ok || bad "libridge-layout: $p not installed"
 done
@@ -59,8 +59,11 @@ if ${CC:-cc} -std=c11 -Wall -Wextra -Werror ${SANITIZE:-} $cflags -o "$tmp/share
 else
 	bad "libridge-shared: $example does not build: $(head -n 3 "$tmp/err")"
 fi
-# Static: the same flags with --static, libridge.a chosen over the .so.
-static_libs=$(printf '%s\n' "$static_libs" | sed 's/-lridge/-Wl,-Bstatic -lridge -Wl,-Bdynamic/')
+# Static, as the README says: ridge-static.pc, no flag edited by hand. (ridge.pc
+# with --static keeps -lridge, which the linker resolves to libridge.so.)
+static_libs=$(PKG_CONFIG_PATH=$lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$stage pkg-config --libs ridge-static) ||
+	bad "libridge-pkg-config: pkg-config ridge-static fails"
+printf '%s\n' "$static_libs" | grep -q -- '-lyaml' && ok || bad "libridge-pkg-config: ridge-static lacks -lyaml: $static_libs"
 # shellcheck disable=SC2086
 if ${CC:-cc} -std=c11 -Wall -Wextra -Werror ${SANITIZE:-} $cflags -o "$tmp/static" "$example" $static_libs 2>"$tmp/err"; then
 	got=$("$tmp/static" 2>&1)

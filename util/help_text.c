@@ -198,7 +198,8 @@ void help_text_print(const char *text, FILE *out)
 			size_t n = strcspn(text, "\n");
 			size_t lead = strspn(text, " ");
 			/* "memory-" + "efficient": a word broken at its hyphen joins whole */
-			bool hyphen = used >= 2 && joined[used - 1] == '-' && joined[used - 2] >= 'a' && joined[used - 2] <= 'z';
+			bool hyphen = used >= 2 && joined[used - 1] == '-' && joined[used - 2] >= 'a' &&
+				      joined[used - 2] <= 'z';
 			if (!hyphen)
 				joined[used++] = ' ';
 			memcpy(joined + used, text + lead, n - lead);
