@@ -1,10 +1,12 @@
 /* The one routine every ridge input file is read through (hwdb entries,
  * calibrations, scenarios, model configs, ncu CSVs, ptxas logs, validation
  * and replay JSON): open without blocking, refuse what is not a regular file,
- * then read at most a stated number of bytes. open(2) of a FIFO with no
+ * then read at most a stated number of bytes ("-": standard input, a pipe
+ * or a redirected file). open(2) of a FIFO with no
  * writer blocks forever, and so does reading a terminal or a socket; opened
  * with O_NONBLOCK it returns at once, and fstat says what it is. */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +43,11 @@ enum hwdb_read hwdb_read_file(const char *path, size_t max_bytes, char **text, s
 	*len = 0;
 	*error_number = 0;
 	*type = NULL;
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	/* "-" is standard input, as for every Unix tool: a pipe or a redirected
+	 * file, read to its end within max_bytes (so /dev/zero is "too big", not
+	 * a hang); a terminal is refused, since nothing would end the read. */
+	bool from_stdin = strcmp(path, "-") == 0;
+	int fd = from_stdin ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
 		*error_number = errno;
 		return HWDB_READ_OPEN;
@@ -58,14 +64,20 @@ enum hwdb_read hwdb_read_file(const char *path, size_t max_bytes, char **text, s
 		*error_number = EISDIR;
 		return HWDB_READ_IO;
 	}
-	if (!S_ISREG(st.st_mode)) {
+	if (from_stdin && isatty(fd)) {
+		close(fd);
+		*type = "a terminal (pipe or redirect a file into it)";
+		return HWDB_READ_NOT_REGULAR;
+	}
+	if (!from_stdin && !S_ISREG(st.st_mode)) {
 		close(fd);
 		*type = hwdb_file_type_name((unsigned)st.st_mode);
 		return HWDB_READ_NOT_REGULAR;
 	}
 	/* A regular file never blocks; clear O_NONBLOCK all the same, so that a
-	 * file on a network file system reads as usual. */
-	int flags = fcntl(fd, F_GETFL);
+	 * file on a network file system reads as usual. (Standard input's flags
+	 * are the caller's: left as they are.) */
+	int flags = from_stdin ? -1 : fcntl(fd, F_GETFL);
 	if (flags >= 0)
 		fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
 	/* The size is a hint (the file may grow while read): read until EOF,

@@ -68,7 +68,8 @@ int hwdb_yaml_expanded(const struct yaml_document_s *doc, long limit, int *line,
 
 /* Reading an input file: hwdb_read_file opens path without blocking (a FIFO
  * with no writer, a terminal), refuses what is not a regular file, and reads
- * at most max_bytes. On success *text is malloc'd and NUL-terminated (free
+ * at most max_bytes; path "-" reads standard input (a pipe or a redirected
+ * file; a terminal is refused as HWDB_READ_NOT_REGULAR). On success *text is malloc'd and NUL-terminated (free
  * it). Otherwise: HWDB_READ_OPEN or HWDB_READ_IO with *error_number (errno;
  * EISDIR for a directory), HWDB_READ_NOT_REGULAR with *type ("a FIFO (named
  * pipe)"), HWDB_READ_TOO_BIG past max_bytes, HWDB_READ_NOMEM. */

@@ -211,12 +211,28 @@ static int trace_read(const char *path, struct trace *t, char *err, size_t err_l
 	name_table_init(&t->api_names, READ_MAX_TRACE_NAMES);
 	char head[16] = { 0 };
 	size_t got = 0;
-	if (trace_sniff(path, head, &got, err, err_len))
+	bool from_stdin = strcmp(path, "-") == 0; /* standard input: a PyTorch trace (SQLite needs a file) */
+	if (!from_stdin && trace_sniff(path, head, &got, err, err_len))
 		return TRACE_BAD;
 	char why[600];
 	struct trace_err e = { why, sizeof why, 0 };
 	int rc;
-	if (got == 16 && memcmp(head, "SQLite format 3", 16) == 0) {
+	if (from_stdin) {
+		t->format = TRACE_PYTORCH_JSON;
+		size_t len = 0;
+		char *text = app_read_file(path, READ_MAX_TRACE_JSON_BYTES, "PyTorch trace", &len, status);
+		if (!text) {
+			err[0] = '\0'; /* app_read_file said why */
+			return TRACE_BAD;
+		}
+		if (len >= 16 && memcmp(text, "SQLite format 3", 16) == 0) {
+			snprintf(why, sizeof why, "an nsys SQLite export is read from a file, not standard input");
+			rc = TRACE_BAD;
+		} else {
+			rc = trace_load_pytorch(text, len, t, &e);
+		}
+		free(text);
+	} else if (got == 16 && memcmp(head, "SQLite format 3", 16) == 0) {
 		t->format = TRACE_NSYS_SQLITE;
 		struct stat st;
 		rc = trace_load_nsys(path, stat(path, &st) == 0 ? (long long)st.st_size : 0, t, &e);

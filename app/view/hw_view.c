@@ -485,6 +485,8 @@ int hw_check_files(FILE *out, int count, char **files, bool json, cJSON **doc_ou
 	/* A file that cannot be opened is a usage error (exit 2) before any
 	 * output, not a bad entry (exit 1). */
 	for (int i = 0; i < count; i++) {
+		if (strcmp(files[i], "-") == 0)
+			continue; /* standard input: hwdb_read_file reads it and says what is wrong */
 		int fd = open(files[i], O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 		struct stat info;
 		int e = fd < 0 ? errno : fstat(fd, &info) != 0 ? errno : S_ISDIR(info.st_mode) ? EISDIR : 0;
