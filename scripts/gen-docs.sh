@@ -69,12 +69,12 @@ subcommands() { # cmd helpfile
 # or text: nothing to offer), @dtype (every dtype the --help texts name), or
 # the words it takes: a metavar "a|b|c", the dtypes its text names (DT), or a
 # list the text gives ("ring, tree, nvls or direct": three or more, or two
-# with "or"; after the last colon, parentheses and what follows a ';' left
-# out, with a "(default auto" word). A "+" in front: a comma-separated list
+# with "or"; the first part between colons and semicolons that is one,
+# parentheses left out, with a "(default auto" word). A "+" in front: a comma-separated list
 # (GPU,...).
 option_values() { # helpfile
 	awk '
-	function flush(    m, d, list, kind, n, i, t, words, defaults, tail, either) {
+	function flush(    m, d, list, kind, n, i, t, words, defaults, tail, either, seg, nseg, g) {
 		if (flag == "") return
 		m = meta; d = desc
 		list = (m ~ /,\.\.\.$/) ? "+" : ""
@@ -89,6 +89,7 @@ option_values() { # helpfile
 		}
 		else if (m ~ /^(FILE|BASE|AFTER)/ || m ~ /\.(json|yaml|csv|svg)$/) kind = "@file"
 		else if (m == "DIR") kind = "@dir"
+		else if (m == "LIST") kind = "@none" # items the user makes up (--dims)
 		else {
 			defaults = ""
 			tail = d
@@ -98,16 +99,21 @@ option_values() { # helpfile
 			}
 			while (gsub(/\([^()]*\)/, "", d)) ;
 			gsub(/ +/, " ", d); gsub(/ ,/, ",", d) # "graph (default) or": "graph or"
-			sub(/;.*/, "", d)
-			if (match(d, /.*: /)) d = substr(d, RLENGTH + 1)
-			either = index(d, " or ") > 0
-			gsub(/ or /, ", ", d); gsub(/\|/, ", ", d); sub(/[ .]+$/, "", d)
-			n = split(d, t, /, */); words = ""
-			if (n >= 3 || (n == 2 && either)) { # "a, b or c", "a or b"; not "per launch, us"
-				sub(/.* /, "", t[1]) # "routed experts as grouped": the last word
-				for (i = 1; i <= n; i++) {
-					if (t[i] !~ /^[a-z][a-z0-9-]*$/) { words = ""; break }
-					words = words (words == "" ? "" : " ") t[i]
+			gsub(/; /, ": ", d)
+			# each part between ": " and "; " is tried: "vllm, sglang or trtllm: the
+			# scheduler", "--model: attention implementation: default, ideal, fa2"
+			nseg = split(d, seg, /: /); words = ""
+			for (g = 1; g <= nseg && words == ""; g++) {
+				d = seg[g]
+				either = index(d, " or ") > 0
+				gsub(/ or /, ", ", d); gsub(/\|/, ", ", d); sub(/[ .]+$/, "", d)
+				n = split(d, t, /, */)
+				if (n >= 3 || (n == 2 && either)) { # "a, b or c", "a or b"; not "per launch, us"
+					sub(/.* /, "", t[1]) # "routed experts as grouped": the last word
+					for (i = 1; i <= n; i++) {
+						if (t[i] !~ /^[a-z][a-z0-9-]*$/) { words = ""; break }
+						words = words (words == "" ? "" : " ") t[i]
+					}
 				}
 			}
 			if (words != "") {
