@@ -420,6 +420,15 @@ int fleet_compare(const struct fleet_analysis *base, const struct fleet_analysis
 			ch->after = sa;
 			series_of(base, sb, &ch->base_series);
 			series_of(after, sa, &ch->after_series);
+			/* With fewer than 3 GPUs of a model in a run there is no spread to
+			 * judge a change against (one GPU: a standard deviation of 0, so
+			 * a 0.1 % move would be a regression): the flag threshold is the
+			 * noise then, the rule a single GPU of the fleet is held to. */
+			if (sb->spread.count < 3 || sa->spread.count < 3) {
+				double floor = after->options.threshold * fabs(sb->spread.median);
+				ch->base_series.stddev = fmax(ch->base_series.stddev, floor);
+				ch->after_series.stddev = fmax(ch->after_series.stddev, floor);
+			}
 			ch->verdict = compare_decide(&ch->base_series, &ch->after_series, 0.03, &ch->delta,
 						     &ch->delta_fraction);
 			out->verdicts[ch->verdict]++;
