@@ -57,6 +57,25 @@ struct pricer {
 	size_t err_len;
 };
 
+/* The pricer of a request: its storage types' bytes per element (a tensor
+ * group without its own storage: the weights'). */
+static struct pricer pricer_for(const struct ridge_serve_request *req, struct ridge_serve_result *out, char *err,
+				size_t err_len)
+{
+	double w = serve_storage_bytes(&req->weights);
+	return (struct pricer){ req,
+				out,
+				ridge_dtype_bytes(req->compute_dtype),
+				w,
+				req->expert_weights.bytes > 0 ? serve_storage_bytes(&req->expert_weights) : w,
+				req->embedding_weights.bytes > 0 ? serve_storage_bytes(&req->embedding_weights) : w,
+				serve_storage_bytes(&req->kv),
+				0,
+				0,
+				err,
+				err_len };
+}
+
 static struct ridge_kernel_shape shape_of(const struct pricer *p, enum ridge_kernel kernel, double m, double n,
 					  double k)
 {
@@ -610,18 +629,7 @@ int serve_step(const struct ridge_serve_request *req, struct ridge_serve_result 
 	if (check_request(req, err, err_len))
 		return -1;
 	const struct ridge_workload_model *m = req->model;
-	double w = serve_storage_bytes(&req->weights);
-	struct pricer p = { req,
-			    out,
-			    ridge_dtype_bytes(req->compute_dtype),
-			    w,
-			    req->expert_weights.bytes > 0 ? serve_storage_bytes(&req->expert_weights) : w,
-			    req->embedding_weights.bytes > 0 ? serve_storage_bytes(&req->embedding_weights) : w,
-			    serve_storage_bytes(&req->kv),
-			    0,
-			    0,
-			    err,
-			    err_len };
+	struct pricer p = pricer_for(req, out, err, err_len);
 	double B = req->batch, tp = req->tp, h = (double)m->hidden;
 	double tokens = req->phase == RIDGE_PHASE_DECODE ? B : B * req->context;
 	out->tokens = tokens;
@@ -751,19 +759,7 @@ static int pass_begin(struct pass_context *c, const struct ridge_serve_request *
 	if (check_request(&c->req, err, err_len))
 		return -1;
 	memset(&c->scratch, 0, sizeof c->scratch);
-	double w = serve_storage_bytes(&req->weights);
-	struct pricer p = { &c->req,
-			    &c->scratch,
-			    ridge_dtype_bytes(req->compute_dtype),
-			    w,
-			    req->expert_weights.bytes > 0 ? serve_storage_bytes(&req->expert_weights) : w,
-			    req->embedding_weights.bytes > 0 ? serve_storage_bytes(&req->embedding_weights) : w,
-			    serve_storage_bytes(&req->kv),
-			    0,
-			    0,
-			    err,
-			    err_len };
-	c->p = p;
+	c->p = pricer_for(&c->req, &c->scratch, err, err_len);
 	c->ng = workload_gemms(req->model, tokens, c->g, err, err_len);
 	if (c->ng < 0 || workload_kv_layout(req->model, req->tp, &c->kv, err, err_len))
 		return -1;

@@ -4,6 +4,7 @@
  * bomb) is refused before cJSON spends ~100 bytes a value on it. The depth
  * is bounded (JSON_STRICT_MAX_DEPTH), so the recursion is too. */
 #include "json_strict.h"
+#include "name_table.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -45,25 +46,6 @@ static void skip_space(struct scan *sc)
 			return;
 		sc->pos++;
 	}
-}
-
-/* The length of the UTF-8 sequence at s[i] (1 to 4), or 0 when it is not
- * valid: overlong forms, surrogates and code points past U+10FFFF too. */
-static size_t utf8_length(const unsigned char *s, size_t i, size_t len)
-{
-	unsigned char c = s[i];
-	if (c < 0x80)
-		return 1;
-	size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-	if (n == 0 || i + n > len)
-		return 0;
-	for (size_t k = 1; k < n; k++)
-		if ((s[i + k] & 0xc0) != 0x80)
-			return 0;
-	if ((c == 0xe0 && s[i + 1] < 0xa0) || (c == 0xed && s[i + 1] > 0x9f) || (c == 0xf0 && s[i + 1] < 0x90) ||
-	    (c == 0xf4 && s[i + 1] > 0x8f))
-		return 0;
-	return n;
 }
 
 static int hex4(const char *s, size_t i, size_t len, unsigned *out)
@@ -162,7 +144,7 @@ static int scan_string(struct scan *sc, struct key_span *span)
 		if (u[i] < 0x20)
 			return fail(sc, i, "control byte 0x%02x in a string", u[i]);
 		if (sc->s[i] != '\\') {
-			size_t n = utf8_length(u, i, sc->len);
+			size_t n = text_utf8_length(u, i, sc->len);
 			if (n == 0)
 				return fail(sc, i, "invalid UTF-8 (byte 0x%02x)", u[i]);
 			i += n;

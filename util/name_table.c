@@ -97,8 +97,7 @@ const char *name_table_name(const struct name_table *t, int index)
 	return index >= 0 && index < t->count ? t->names[index] : "";
 }
 
-/* The length of the valid UTF-8 sequence at s[i], or 0. */
-static size_t utf8_length(const unsigned char *s, size_t i, size_t len)
+size_t text_utf8_length(const unsigned char *s, size_t i, size_t len)
 {
 	unsigned char c = s[i];
 	if (c < 0x80)
@@ -120,7 +119,7 @@ bool text_valid_utf8(const char *text)
 	const unsigned char *s = (const unsigned char *)text;
 	size_t len = strlen(text);
 	for (size_t i = 0; i < len;) {
-		size_t n = utf8_length(s, i, len);
+		size_t n = text_utf8_length(s, i, len);
 		if (n == 0)
 			return false;
 		i += n;
@@ -135,7 +134,7 @@ char *text_line_copy(char *dst, size_t dst_len, const char *src, size_t src_len)
 	size_t out = 0;
 	for (size_t i = 0; i < src_len && s[i];) {
 		char piece[4];
-		size_t n = utf8_length(s, i, src_len), piece_len;
+		size_t n = text_utf8_length(s, i, src_len), piece_len;
 		const char *from;
 		if (n == 1 && (s[i] < 0x20 || s[i] == 0x7f)) {
 			piece[0] = '\\';

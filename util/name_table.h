@@ -39,6 +39,10 @@ const char *name_table_name(const struct name_table *t, int index);
  * characters. Returns dst. */
 char *text_line_copy(char *dst, size_t dst_len, const char *src, size_t src_len);
 
+/* The length of the UTF-8 sequence at s[i] (1 to 4), or 0 when it is not
+ * valid: overlong forms, surrogates and code points past U+10FFFF too. */
+size_t text_utf8_length(const unsigned char *s, size_t i, size_t len);
+
 /* Whether text (NUL-terminated) is valid UTF-8 throughout. */
 bool text_valid_utf8(const char *text);
 

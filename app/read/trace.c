@@ -217,22 +217,7 @@ static int trace_read(const char *path, struct trace *t, char *err, size_t err_l
 	char why[600];
 	struct trace_err e = { why, sizeof why, 0 };
 	int rc;
-	if (from_stdin) {
-		t->format = TRACE_PYTORCH_JSON;
-		size_t len = 0;
-		char *text = app_read_file(path, READ_MAX_TRACE_JSON_BYTES, "PyTorch trace", &len, status);
-		if (!text) {
-			err[0] = '\0'; /* app_read_file said why */
-			return TRACE_BAD;
-		}
-		if (len >= 16 && memcmp(text, "SQLite format 3", 16) == 0) {
-			snprintf(why, sizeof why, "an nsys SQLite export is read from a file, not standard input");
-			rc = TRACE_BAD;
-		} else {
-			rc = trace_load_pytorch(text, len, t, &e);
-		}
-		free(text);
-	} else if (got == 16 && memcmp(head, "SQLite format 3", 16) == 0) {
+	if (!from_stdin && got == 16 && memcmp(head, "SQLite format 3", 16) == 0) {
 		t->format = TRACE_NSYS_SQLITE;
 		struct stat st;
 		rc = trace_load_nsys(path, stat(path, &st) == 0 ? (long long)st.st_size : 0, t, &e);
@@ -240,7 +225,7 @@ static int trace_read(const char *path, struct trace *t, char *err, size_t err_l
 		size_t i = 0;
 		while (i < got && isspace((unsigned char)head[i]))
 			i++;
-		if (i == got || head[i] != '{') {
+		if (!from_stdin && (i == got || head[i] != '{')) {
 			snprintf(err, err_len,
 				 "'%s': not an nsys SQLite export (nsys export --type sqlite) or a PyTorch profiler "
 				 "trace (JSON)",
@@ -254,7 +239,12 @@ static int trace_read(const char *path, struct trace *t, char *err, size_t err_l
 			err[0] = '\0'; /* app_read_file said why */
 			return TRACE_BAD;
 		}
-		rc = trace_load_pytorch(text, len, t, &e);
+		if (from_stdin && len >= 16 && memcmp(text, "SQLite format 3", 16) == 0) {
+			snprintf(why, sizeof why, "an nsys SQLite export is read from a file, not standard input");
+			rc = TRACE_BAD;
+		} else {
+			rc = trace_load_pytorch(text, len, t, &e);
+		}
 		free(text);
 	}
 	if (rc == 0 && t->kernel_count == 0) {
