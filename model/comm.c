@@ -100,6 +100,72 @@ static double log2_whole(double x)
 	return ceil(log2(x));
 }
 
+double comm_nvls_bus_bandwidth(const struct ridge_interconnect *ic, double n)
+{
+	double d = ic->domain_gpus;
+	if (!ic->nvls || !ic->has_nvls_bus_bandwidth || n < 2 || d < 2)
+		return 0;
+	return ic->nvls_bus_bandwidth * ((n - 1) / (n + 1)) / ((d - 1) / (d + 1));
+}
+
+/* The bus bandwidth inside one domain of g GPUs: measured, published or derived. */
+static void bandwidth_within(const struct ridge_interconnect *ic, const struct ridge_comm_input *in,
+			     enum ridge_comm_algorithm algorithm, double g, bool measured, struct ridge_comm_result *r)
+{
+	const struct ridge_collective_measured *m = &ic->measured[in->op];
+	if (measured) {
+		r->bus_bandwidth = m->bus_bandwidth;
+		r->bandwidth_source = "measured";
+	} else if (algorithm == RIDGE_ALGO_NVLS) {
+		r->bus_bandwidth = comm_nvls_bus_bandwidth(ic, g);
+		r->bandwidth_source = "published";
+	} else if (ic->has_bus_bandwidth && ic->topology == RIDGE_TOPOLOGY_SWITCH) {
+		r->bus_bandwidth = ic->bus_bandwidth;
+		r->bandwidth_source = "published";
+	} else {
+		r->bus_bandwidth = r->link_bandwidth * RIDGE_NCCL_EFFICIENCY;
+		r->bandwidth_source = "derived";
+	}
+}
+
+/* Busiest node of NCCL's double binary tree over d nodes: it sends (and
+ * receives) M/2 over each of its edges in the two trees, at most 4 of them. */
+static double tree_node_load(double d)
+{
+	return fmin(2 * (d - 1), 4) / 2;
+}
+
+/* Past one domain: the network per GPU caps the ring and the direct
+ * exchanges at the node's NICs; the tree runs hierarchically (comm.h). */
+static void across_domains(const struct ridge_interconnect *ic, const struct ridge_comm_input *in,
+			   enum ridge_comm_algorithm shape, struct ridge_comm_result *r)
+{
+	double g = r->gpus_per_domain, d = r->domains;
+	double net = in->network_bandwidth * RIDGE_NCCL_NET_EFFICIENCY;
+	r->network_bus_bandwidth = net;
+	if (shape == RIDGE_ALGO_TREE) {
+		/* inside the node: the all-reduce of the node's g GPUs, NVLS where it is faster */
+		double intra_bus = fmax(r->bus_bandwidth, comm_nvls_bus_bandwidth(ic, g));
+		bool nvls = comm_nvls_bus_bandwidth(ic, g) > r->bus_bandwidth;
+		r->intra_s_per_byte = g > 1 ? 2 * (g - 1) / g / intra_bus : 0;
+		r->inter_s_per_byte = tree_node_load(d) / (g * net);
+		double per_byte = fmax(r->intra_s_per_byte, r->inter_s_per_byte);
+		r->bus_bandwidth = r->bus_factor / per_byte;
+		r->link_bandwidth = r->intra_s_per_byte >= r->inter_s_per_byte ? r->link_bandwidth : g * in->network_bandwidth;
+		r->path = nvls ? "NVLS + network tree" : "NVLink + network tree";
+		r->bandwidth_source = "derived";
+		return;
+	}
+	/* a ring leaves each node once per channel: the node's g NICs carry the bus bytes */
+	double cap = shape == RIDGE_ALGO_RING ? g * net : net;
+	if (cap < r->bus_bandwidth) {
+		r->bus_bandwidth = cap;
+		r->link_bandwidth = shape == RIDGE_ALGO_RING ? g * in->network_bandwidth : in->network_bandwidth;
+		r->bandwidth_source = "derived";
+		r->path = "network";
+	}
+}
+
 static int price(const struct ridge_gpu *gpu, const struct ridge_comm_input *in, enum ridge_comm_algorithm algorithm,
 		 struct ridge_comm_result *r, char *err, size_t err_len)
 {
@@ -119,42 +185,24 @@ static int price(const struct ridge_gpu *gpu, const struct ridge_comm_input *in,
 
 	const struct ridge_collective_measured *m = &ic->measured[in->op];
 	bool measured = algorithm == RIDGE_ALGO_AUTO && m->has_bus_bandwidth && r->domains == 1;
-	if (measured) {
-		r->bus_bandwidth = m->bus_bandwidth;
-		r->bandwidth_source = "measured";
-	} else if (algorithm == RIDGE_ALGO_NVLS) {
-		r->bus_bandwidth = ic->nvls_bus_bandwidth;
-		r->bandwidth_source = "published";
-	} else if (ic->has_bus_bandwidth && ic->topology == RIDGE_TOPOLOGY_SWITCH) {
-		r->bus_bandwidth = ic->bus_bandwidth;
-		r->bandwidth_source = "published";
-	} else {
-		r->bus_bandwidth = r->link_bandwidth * RIDGE_NCCL_EFFICIENCY;
-		r->bandwidth_source = "derived";
-	}
+	bandwidth_within(ic, in, algorithm, r->gpus_per_domain, measured, r);
+	enum ridge_comm_algorithm shape = algorithm;
+	if (shape == RIDGE_ALGO_AUTO) /* measured: NCCL's ring, or the direct exchange */
+		shape = in->op == RIDGE_SEND_RECV || in->op == RIDGE_ALL_TO_ALL ? RIDGE_ALGO_DIRECT : RIDGE_ALGO_RING;
 	if (r->domains > 1) {
 		if (!(in->network_bandwidth > 0))
 			return model_fail(
 				err, err_len,
 				"%g GPUs span %g fabric domains of %d: the network bandwidth per GPU is needed", n,
 				r->domains, ic->domain_gpus);
-		double net = in->network_bandwidth * RIDGE_NCCL_EFFICIENCY;
-		if (net < r->bus_bandwidth) {
-			r->bus_bandwidth = net;
-			r->link_bandwidth = in->network_bandwidth;
-			r->bandwidth_source = "derived";
-			r->path = "network";
-		}
-	}
-	if (algorithm == RIDGE_ALGO_TREE)
+		across_domains(ic, in, shape, r);
+	} else if (algorithm == RIDGE_ALGO_TREE) {
 		r->bus_bandwidth *= RIDGE_NCCL_TREE_BANDWIDTH_FACTOR;
+	}
 	r->efficiency = r->bus_bandwidth / r->link_bandwidth;
 
 	/* Steps, as NCCL's tuning model counts them. */
 	double g = r->gpus_per_domain, d = r->domains;
-	enum ridge_comm_algorithm shape = algorithm;
-	if (shape == RIDGE_ALGO_AUTO) /* measured: NCCL's ring, or the direct exchange */
-		shape = in->op == RIDGE_SEND_RECV || in->op == RIDGE_ALL_TO_ALL ? RIDGE_ALGO_DIRECT : RIDGE_ALGO_RING;
 	switch (shape) {
 	case RIDGE_ALGO_TREE:
 		r->intra_steps = 2 * (g - 1);
@@ -219,7 +267,7 @@ static bool applies(const struct ridge_interconnect *ic, enum ridge_collective o
 			return false;
 		}
 		*why = "no NVLS bus bandwidth is published or measured for this GPU (interconnect.nvls_bus_bandwidth)";
-		return ic->has_nvls_bus_bandwidth;
+		return comm_nvls_bus_bandwidth(ic, n) > 0;
 	case RIDGE_ALGO_DIRECT:
 		*why = "direct exchange is for all-to-all and send-recv";
 		return op == RIDGE_SEND_RECV || op == RIDGE_ALL_TO_ALL;

@@ -33,8 +33,26 @@
  * The links' rate: a switch gives every GPU its whole per_direction rate to any
  * peer; a full mesh gives N-1 peers one link each, min(per_direction,
  * (N-1) * peer_bandwidth); a bridged pair its bridge; anything past the bridge,
- * or a PCIe-only card, the PCIe link. Past the fabric domain (N > domain_gpus)
- * the network bandwidth per GPU caps it. */
+ * or a PCIe-only card, the PCIe link.
+ *
+ * NVLS by GPU count: the switch reduces, and each GPU moves M (1 + 1/n) over
+ * its links (NVIDIA/nccl issue #2140), so the NVLS algorithm bandwidth is
+ * B n / (n + 1) and its bus bandwidth B 2 (n-1) / (n+1): the entry's
+ * nvls_bus_bandwidth is the figure at domain_gpus and fixes B. On 8 x H100
+ * (480 GB/s at 8) that is 370 at 4 and 206 at 2, where the ring wins.
+ *
+ * Past the fabric domain (N > domain_gpus: D nodes of g GPUs), as NCCL runs it:
+ *   ring   one ring through every GPU per channel; each channel leaves a node
+ *          once, so a node's NICs together carry the bus bytes: bus bandwidth
+ *          min(intra-node, g x network per GPU x 47/50).
+ *   tree   hierarchical (NCCL's Tree, NVLSTree where the switch has NVLS):
+ *          inside each node a reduce-scatter / all-gather (NVLS or the ring),
+ *          between nodes a double binary tree whose busiest node sends and
+ *          receives M x min(2(D-1), 4)/2 over the node's NICs; the two run
+ *          pipelined, so the slower sets the time.
+ *   direct all-to-all and send-recv: each GPU's own NIC share.
+ * The network bandwidth per GPU is --network-bw, else the entry's
+ * network.nics x network.nic_bandwidth / domain_gpus. */
 #ifndef RIDGE_COMM_H
 #define RIDGE_COMM_H
 
@@ -55,6 +73,10 @@
 #define RIDGE_NCCL_NVLS_LATENCY 25e-6
 /* NCCL tuning.cc: tree bus bandwidth = 0.9 x the ring's (busBw * .9). */
 #define RIDGE_NCCL_TREE_BANDWIDTH_FACTOR 0.9
+/* What NCCL moves through one NIC, per byte of its line rate: "For NDR @
+ * 400Gbps you should see 46-48GB/s per NIC" (NCCL maintainer, NVIDIA/nccl-tests
+ * issue #290): 47 / 50. Not fitted to any all-reduce ridge is checked on. */
+#define RIDGE_NCCL_NET_EFFICIENCY (47.0 / 50.0)
 
 enum ridge_comm_algorithm {
 	RIDGE_ALGO_AUTO, /* the fastest that applies (NCCL's choice by its model) */
@@ -81,6 +103,9 @@ struct ridge_comm_input {
 	double network_bandwidth; /* bytes/s per GPU, one direction, between fabric domains; 0: none */
 };
 
+/* The NVLS bus bandwidth on n GPUs of one domain (above); 0 without NVLS. */
+double comm_nvls_bus_bandwidth(const struct ridge_interconnect *ic, double n);
+
 struct ridge_comm_result {
 	enum ridge_collective op;
 	enum ridge_comm_algorithm algorithm; /* the one priced; AUTO: a measurement (NCCL's own choice) */
@@ -101,7 +126,11 @@ struct ridge_comm_result {
 	double busbw;                 /* bus_bytes / time */
 	const char *bandwidth_source; /* "measured", "published", "derived" */
 	const char *latency_source;   /* "measured", "NCCL/RCCL tuning model, hwdb" */
-	const char *path;             /* "NVSwitch", "mesh", "bridge", "PCIe", "network" */
+	const char *path;             /* "NVSwitch", "mesh", "bridge", "PCIe", "network", "NVLS + network tree", ... */
+	/* past one domain: the network per GPU at NCCL's efficiency, and the two
+	 * phases of a hierarchical tree per byte of M (0 for the others) */
+	double network_bus_bandwidth; /* bytes/s per GPU */
+	double intra_s_per_byte, inter_s_per_byte;
 };
 
 /* Fills out. Returns 0, or -1 with err (no fabric in the entry, N < 1 or not

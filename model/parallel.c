@@ -154,6 +154,11 @@ int parallel_train(const struct ridge_gpu *gpu, const struct ridge_parallel_inpu
 					       out->dp, out->dp_bytes, RIDGE_ALGO_AUTO, in->network_bandwidth };
 		struct ridge_gpu strided = *gpu;
 		strided.ic.domain_gpus = (int)fmax(1, floor(gpu->ic.domain_gpus / in->tp));
+		/* NVLS scales with the GPUs in the switch: restate the published figure at the new domain */
+		if (strided.ic.domain_gpus >= 2)
+			strided.ic.nvls_bus_bandwidth = comm_nvls_bus_bandwidth(&gpu->ic, strided.ic.domain_gpus);
+		else
+			strided.ic.has_nvls_bus_bandwidth = false;
 		if (comm_collective(&strided, &ci, &out->dp_reduce, err, err_len) != 0)
 			return -1;
 		out->dp_comm_s = out->dp_reduce.time_s;

@@ -44,6 +44,15 @@ void calc_json_comm(cJSON *o, const struct ridge_comm_result *r)
 	cJSON_AddStringToObject(o, "op", ridge_collective_name(r->op));
 	cJSON_AddStringToObject(o, "algorithm", comm_algorithm_name(r->algorithm));
 	json_put_fields(o, r, comm_fields, JSON_FIELD_COUNT(comm_fields));
+	if (r->domains > 1)
+		json_number(o, "network_bus_bandwidth", r->network_bus_bandwidth);
+	if (r->intra_s_per_byte > 0 || r->inter_s_per_byte > 0) {
+		cJSON *h = cJSON_AddObjectToObject(o, "hierarchical");
+		json_number(h, "intra_node_s_per_byte", r->intra_s_per_byte);
+		json_number(h, "inter_node_s_per_byte", r->inter_s_per_byte);
+		cJSON_AddStringToObject(h, "bound", r->intra_s_per_byte >= r->inter_s_per_byte ? "intra_node"
+												: "inter_node");
+	}
 }
 
 static cJSON *comm_run(struct calc_input *in)
@@ -141,11 +150,23 @@ static void comm_print(FILE *out, const cJSON *r)
 	fmt_bytes(calc_num(r, "bus_bytes"), a, sizeof a);
 	fmt_si(calc_num(r, "bus_bandwidth"), "B/s", b, sizeof b);
 	fmt_si(calc_num(r, "link_bandwidth"), "B/s", d, sizeof d);
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(r, "hierarchical");
 	fprintf(out, "  bus    %.6g x M = %s per GPU at %s", calc_num(r, "bus_factor"), a, b);
-	if (strcmp(calc_str(r, "bandwidth_source"), "derived") == 0)
+	if (h)
+		fprintf(out, " (derived: the slower phase)\n");
+	else if (strcmp(calc_str(r, "bandwidth_source"), "derived") == 0)
 		fprintf(out, " (derived: %s links x %.4g efficiency)\n", d, calc_num(r, "efficiency"));
 	else
 		fprintf(out, " (%s; the links carry %s)\n", calc_str(r, "bandwidth_source"), d);
+	if (h) {
+		double bytes = calc_num(r, "bytes");
+		fmt_seconds(bytes * calc_num(h, "intra_node_s_per_byte"), a, sizeof a);
+		fmt_seconds(bytes * calc_num(h, "inter_node_s_per_byte"), b, sizeof b);
+		fmt_si(calc_num(r, "network_bus_bandwidth"), "B/s", c, sizeof c);
+		fprintf(out, "  phases inside the node %s, between nodes %s (NICs %s per GPU, 47/50 of line); pipelined: "
+			     "the slower sets the time\n",
+			a, b, c);
+	}
 	fmt_seconds(calc_num(r, "time_s"), a, sizeof a);
 	fmt_si(calc_num(r, "algbw"), "B/s", b, sizeof b);
 	fmt_si(calc_num(r, "busbw"), "B/s", c, sizeof c);
@@ -177,6 +198,10 @@ const struct calc calc_comm = {
 		"2(N-1)/N x M per GPU, all-gather, reduce-scatter and all-to-all (N-1)/N x M, send-recv M.\n"
 		"alpha = NCCL's base latency + steps x step latency (ring 2(N-1) or N-1, tree 2 log2, NVLS one);\n"
 		"the bus bandwidth is measured (a --calibration), published (nccl-tests) or derived from the\n"
-		"links (model/comm.h). --algorithm auto takes the fastest, as NCCL's tuner does.\n",
+		"links (model/comm.h). NVLS bus bandwidth scales as 2(n-1)/(n+1) with the GPUs in the switch.\n"
+		"Past one fabric domain (node) the ring's bus bytes cross the node's NICs together (g x\n"
+		"--network-bw x 47/50) and the tree runs hierarchically: inside the node (NVLS or ring),\n"
+		"between nodes a double binary tree, pipelined. --algorithm auto takes the fastest, as\n"
+		"NCCL's tuner does.\n",
 	CALC_IMPL(comm_params, comm_run, comm_print),
 };

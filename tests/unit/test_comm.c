@@ -82,7 +82,7 @@ static void test_ring_all_reduce(void **state)
 static void test_nvls_and_auto(void **state)
 {
 	(void)state;
-	struct ridge_gpu g = switch_gpu();
+	struct ridge_gpu g = switch_gpu(), mesh = mesh_gpu();
 	/* NVLS: alpha = NCCL's 25 us; 117,440,512 / 480e9 = 244.6677 us; 269.6677 us: faster than the ring's 332 us. */
 	struct ridge_comm_result r = run(&g, RIDGE_ALL_REDUCE, 8, 67108864, RIDGE_ALGO_AUTO, 0);
 	assert_int_equal(r.algorithm, RIDGE_ALGO_NVLS);
@@ -96,6 +96,13 @@ static void test_nvls_and_auto(void **state)
 	 * = 9,225,974 B: 8 MiB (8,388,608) stays on the ring, 16 MiB goes to NVLS */
 	assert_int_equal(run(&g, RIDGE_ALL_REDUCE, 8, 8388608, RIDGE_ALGO_AUTO, 0).algorithm, RIDGE_ALGO_RING);
 	assert_int_equal(run(&g, RIDGE_ALL_REDUCE, 8, 16777216, RIDGE_ALGO_AUTO, 0).algorithm, RIDGE_ALGO_NVLS);
+	/* NVLS by GPU count: bus bandwidth 480 x ((n-1)/(n+1)) / (7/9): 4 GPUs 480 x 27/35 = 370.2857 GB/s,
+	 * 2 GPUs 480 x 9/21 = 205.714 GB/s (the ring's 370 wins there at any size) */
+	assert_close(comm_nvls_bus_bandwidth(&g.ic, 4), 480e9 * 27 / 35, 1e-12);
+	assert_close(comm_nvls_bus_bandwidth(&g.ic, 2), 480e9 * 9 / 21, 1e-12);
+	assert_close(run(&g, RIDGE_ALL_REDUCE, 4, 1e9, RIDGE_ALGO_NVLS, 0).bus_bandwidth, 480e9 * 27 / 35, 1e-12);
+	assert_int_equal(run(&g, RIDGE_ALL_REDUCE, 2, 1e10, RIDGE_ALGO_AUTO, 0).algorithm, RIDGE_ALGO_RING);
+	assert_close(comm_nvls_bus_bandwidth(&mesh.ic, 8), 0, 0);
 }
 
 static void test_gather_scatter_factors(void **state)
@@ -153,17 +160,35 @@ static void test_across_domains(void **state)
 	(void)state;
 	struct ridge_gpu g = switch_gpu();
 	/* 16 GPUs = 2 domains of 8, 50 GB/s network per GPU: ring all-reduce 2 x 15 = 30 steps, 2 of them
-	 * between domains: alpha = 6.6 + 28 x 0.6 + 2 x 2.7 = 28.8 us; bus bandwidth min(370, 50 x 370/450 = 41.111) */
+	 * between domains: alpha = 6.6 + 28 x 0.6 + 2 x 2.7 = 28.8 us. Each channel's ring leaves a node once,
+	 * so the node's 8 NICs carry the bus bytes together: min(370, 8 x 50 x 47/50 = 376) = 370, NVLink-bound */
 	struct ridge_comm_result r = run(&g, RIDGE_ALL_REDUCE, 16, 1e9, RIDGE_ALGO_RING, 50e9);
 	assert_true(r.domains == 2 && r.intra_steps == 28 && r.inter_steps == 2);
 	assert_close(r.alpha_s, 28.8e-6, 1e-12);
-	assert_close(r.bus_bandwidth, 50e9 * 370 / 450, 1e-15);
-	assert_string_equal(r.path, "network");
+	assert_close(r.bus_bandwidth, 370e9, 1e-15);
+	assert_string_equal(r.path, "NVSwitch");
 	assert_true(r.bus_factor == 2 * 15.0 / 16);
-	/* tree: 2 (8-1) = 14 intra + 2 log2(2) = 2 network steps: 6.6 + 8.4 + 5.4 = 20.4 us; 0.9 x the ring's bandwidth */
+	/* 25 GB/s per GPU: the NICs bind, 8 x 25 x 0.94 = 188 GB/s */
+	r = run(&g, RIDGE_ALL_REDUCE, 16, 1e9, RIDGE_ALGO_RING, 25e9);
+	assert_close(r.bus_bandwidth, 188e9, 1e-15);
+	assert_string_equal(r.path, "network");
+	/* tree, hierarchical (NVLSTree): 2 (8-1) = 14 intra + 2 log2(2) = 2 network steps: 6.6 + 8.4 + 5.4 = 20.4 us;
+	 * inside the node NVLS all-reduce, 1.75 / 480e9 s per byte; between 2 nodes the tree moves M once over the
+	 * node's 376 GB/s: 1 / 376e9 per byte; the node is slower: bus bandwidth 1.875 / (1.75 / 480e9) = 514.29 GB/s */
 	r = run(&g, RIDGE_ALL_REDUCE, 16, 1e9, RIDGE_ALGO_TREE, 50e9);
 	assert_close(r.alpha_s, 20.4e-6, 1e-12);
-	assert_close(r.bus_bandwidth, 0.9 * 50e9 * 370 / 450, 1e-15);
+	assert_close(r.intra_s_per_byte, 1.75 / 480e9, 1e-15);
+	assert_close(r.inter_s_per_byte, 1 / 376e9, 1e-15);
+	assert_close(r.bus_bandwidth, 1.875 * 480e9 / 1.75, 1e-12);
+	assert_string_equal(r.path, "NVLS + network tree");
+	/* auto on 16 GiB: the tree (NCCL's NVLSTree on two nodes) */
+	assert_int_equal(run(&g, RIDGE_ALL_REDUCE, 16, 17179869184.0, RIDGE_ALGO_AUTO, 50e9).algorithm, RIDGE_ALGO_TREE);
+	/* 4 nodes: the busiest tree node carries 2 M, 2 / 376e9 per byte, slower than the ring's 1.9375 / 370e9:
+	 * auto takes the ring */
+	r = run(&g, RIDGE_ALL_REDUCE, 32, 1e9, RIDGE_ALGO_TREE, 50e9);
+	assert_close(r.inter_s_per_byte, 2 / 376e9, 1e-15);
+	assert_close(r.bus_bandwidth, 1.9375 * 376e9 / 2, 1e-12);
+	assert_int_equal(run(&g, RIDGE_ALL_REDUCE, 32, 17179869184.0, RIDGE_ALGO_AUTO, 50e9).algorithm, RIDGE_ALGO_RING);
 	/* no network bandwidth: refused, naming what is missing */
 	struct ridge_comm_input in = { RIDGE_ALL_REDUCE, 16, 1e9, RIDGE_ALGO_AUTO, 0 };
 	char err[300];
@@ -308,11 +333,12 @@ static void test_parallel_train(void **state)
 	assert_int_equal(r.tp.one.algorithm, RIDGE_ALGO_RING);
 	assert_close(r.tp.time_s, 512 * (7.8e-6 + 16777216 / 370e9), 1e-12);
 	/* DP: 8e9 / 4 x 2 B = 4e9 B of gradients over 4 GPUs (one domain: 8 / tp 2 = 4 per domain);
-	 * all-reduce 1.5 x 4e9: NVLS 25 us + 6e9 / 480e9 = 12.525 ms, half of it hidden */
+	 * all-reduce 1.5 x 4e9: the ring, 10.2 us + 6e9 / 370e9 = 16.2265 ms (NVLS on 4 GPUs, 25 us +
+	 * 6e9 / 370.29e9, is slower), half of it hidden */
 	assert_true(r.dp_bytes == 4e9);
-	assert_int_equal(r.dp_reduce.algorithm, RIDGE_ALGO_NVLS);
-	assert_close(r.dp_comm_s, 12.525e-3, 1e-12);
-	assert_close(r.dp_exposed_s, 12.525e-3 / 2, 1e-12);
+	assert_int_equal(r.dp_reduce.algorithm, RIDGE_ALGO_RING);
+	assert_close(r.dp_comm_s, 10.2e-6 + 6e9 / 370e9, 1e-12);
+	assert_close(r.dp_exposed_s, (10.2e-6 + 6e9 / 370e9) / 2, 1e-12);
 	assert_close(r.step_s, r.compute_s + r.bubble_s + r.tp.time_s + r.pp.time_s + r.dp_exposed_s, 1e-15);
 	assert_close(r.mfu, 3.145728e15 / (16 * 1e15 * r.step_s), 1e-15);
 	/* memory: 2e9 parameters per GPU x (2 + 2 + 12) B = 32e9; activations s b h (10 + 24/2) =
