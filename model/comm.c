@@ -151,7 +151,8 @@ static void across_domains(const struct ridge_interconnect *ic, const struct rid
 		r->inter_s_per_byte = tree_node_load(d) / (g * net);
 		double per_byte = fmax(r->intra_s_per_byte, r->inter_s_per_byte);
 		r->bus_bandwidth = r->bus_factor / per_byte;
-		r->link_bandwidth = r->intra_s_per_byte >= r->inter_s_per_byte ? r->link_bandwidth : g * in->network_bandwidth;
+		r->link_bandwidth =
+			r->intra_s_per_byte >= r->inter_s_per_byte ? r->link_bandwidth : g * in->network_bandwidth;
 		r->path = nvls ? "NVLS + network tree" : "NVLink + network tree";
 		r->bandwidth_source = "derived";
 		return;

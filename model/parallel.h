@@ -1,32 +1,51 @@
-/* A training step on tp x pp x dp GPUs: the compute at a kernel efficiency,
- * the pipeline bubble, the tensor-, pipeline- and data-parallel
- * communication (model/comm.h) with the share of each that overlaps compute,
- * and so the step time and the MFU they predict; and the memory each GPU
- * holds (weights, gradients, optimizer states, activations) and whether it fits.
+/* A training step on tp x cp x pp x dp GPUs: the compute at a kernel
+ * efficiency (with what recomputation adds), the pipeline bubble, the tensor-,
+ * context-, pipeline- and data-parallel communication (model/comm.h) with the
+ * share of each that overlaps compute, and so the step time and the MFU they
+ * predict; and the memory each GPU holds (weights, gradients, optimizer
+ * states, activations) and whether it fits.
  *
- *   compute    = F_step / (n_gpu * peak * compute_efficiency)
- *   bubble     = compute * (pp - 1) / m                 (m micro-batches per pipeline, 1F1B/GPipe)
+ *   recompute  full: one more forward pass, F/3 (6N: the forward is 2N of it);
+ *              selective: the attention core's forward, 4 b s^2 h per layer
+ *              (QK^T and softmax x V; half under a causal mask) (Korthikanti
+ *              et al. 2022, section 5: "Selective Activation Recomputation")
+ *   compute    = (F_step + recompute) / (n_gpu * peak * compute_efficiency)
+ *   bubble     = compute * (pp - 1) / (m v)   (m micro-batches per pipeline,
+ *                v virtual stages: interleaved 1F1B, Narayanan et al. 2021 section 2.2.2)
  *   TP         = 4 all-reduces per layer per micro-batch (2 forward, 2 backward; Megatron-LM)
- *                of micro_batch x seq x hidden x 2 B over tp GPUs, (1 - tp_overlap) exposed
- *   PP         = send-recv hand-offs of micro_batch x seq x hidden x 2 B (comm_pipeline_parallel)
- *   DP         = the gradients of one tp x pp shard, (N/(tp pp)) x grad bytes, over dp GPUs:
- *                ddp, zero1, zero2: all-reduce (ZeRO 1/2 as reduce-scatter + all-gather: the same bytes);
- *                zero3 / fsdp: + an all-gather of the weights in forward and backward (3 x (dp-1)/dp),
- *                (1 - dp_overlap) exposed
- *   step       = compute + bubble + exposed TP + PP + exposed DP
- *   MFU        = F_step / (n_gpu * peak * step)
+ *                of micro_batch x seq/cp x hidden x 2 B over tp GPUs; with sequence
+ *                parallelism each becomes a reduce-scatter and an all-gather of the
+ *                same bytes; (1 - tp_overlap) exposed
+ *   CP         = per layer per micro-batch an all-gather of K and V (forward), another and a
+ *                reduce-scatter of their gradients (backward), of micro_batch x seq x
+ *                kv_hidden x 2 x 2 B over cp GPUs; ring attention hides them under the
+ *                attention it computes meanwhile: only what exceeds it is exposed
+ *   PP         = send-recv hand-offs of micro_batch x seq/cp x hidden x 2 B, v m + pp - 2 per pass;
+ *                scatter/gather (Megatron, default with TP): each tp rank sends 1/tp of it and
+ *                an all-gather over the tp GPUs rebuilds it (sequence parallel: none needed)
+ *   DP         = the gradients of one tp x pp shard, (N/(tp pp)) x grad bytes, over the dp x cp
+ *                GPUs holding replicas: ddp: all-reduce; zero1: reduce-scatter + all-gather (the
+ *                same bytes), once a step; zero2: the gradients sharded cannot accumulate, so a
+ *                reduce-scatter after each of the m micro-batches; zero3 / fsdp: also an
+ *                all-gather of the weights for each micro-batch's forward and backward (2 m);
+ *                (1 - dp_overlap) exposed. One micro-batch: the ZeRO paper's 2x / 3x of DDP
+ *   step       = compute + bubble + exposed TP + exposed CP + PP + exposed DP
+ *   MFU        = F_step / (n_gpu * peak * step); HFU counts the recomputation too
  *
  * Memory per GPU (mixed-precision Adam, ZeRO paper, Rajbhandari et al. 2020,
  * section 3.1: 2 + 2 + 12 bytes per parameter): weights 2 B, gradients 2 B,
  * optimizer 12 B (fp32 master copy, momentum, variance) per parameter of the
- * GPU's tp x pp shard; zero1 divides the optimizer by dp, zero2 also the
+ * GPU's tp x pp shard; zero1 divides the optimizer by dp x cp, zero2 also the
  * gradients, zero3/fsdp also the weights. Activations per layer per
- * micro-batch (Korthikanti et al. 2022, "Reducing Activation Recomputation in
- * Large Transformer Models", Table 2, tensor parallel without sequence parallel):
- *   none       s b h (10 + 24/t + 5 a s / (h t))
- *   selective  s b h (10 + 24/t)   (attention scores recomputed: FlashAttention keeps none)
- *   full       2 s b h             (only each layer's input is kept)
- * times L/pp layers and min(pp, m) micro-batches in flight (1F1B). */
+ * micro-batch (Korthikanti et al. 2022, Table 2), s = seq / cp:
+ *               without sequence parallelism       with it
+ *   none       s b h (10 + 24/t + 5 a S / (h t))  s b h (34/t + 5 a S / (h t))   (S: the whole sequence)
+ *   selective  s b h (10 + 24/t)                  34 s b h / t
+ *   full       2 s b h                            2 s b h / t
+ * The stage holding most: layers_i x min(pp - i, m) micro-batches in flight (1F1B:
+ * stage i holds pp - i), times 1 + (pp - 1)/(pp v) when interleaved (Korthikanti
+ * section 4.2.3). Layers split evenly over the stages, or (Llama 3's 405B run) with
+ * the first and last stage one layer short when pp divides layers + 2. */
 #ifndef RIDGE_PARALLEL_H
 #define RIDGE_PARALLEL_H
 
@@ -57,36 +76,57 @@ struct ridge_parallel_input {
 	double dp_overlap, tp_overlap; /* 0..1 */
 	double memory_bytes;           /* per GPU; 0: no fit check */
 	double network_bandwidth;      /* per GPU, between fabric domains */
+	double cp;                     /* context-parallel GPUs per sequence; 0 or 1: none */
+	double virtual_stages;         /* interleaved 1F1B model chunks per stage; 0 or 1: none */
+	bool sequence_parallel;        /* Korthikanti et al. 2022: LayerNorm/dropout split over tp */
+	bool whole_handoffs;           /* pipeline hand-offs not split over tp (scatter/gather off) */
+	bool causal;                   /* attention under a causal mask: half the attention core */
+	double kv_hidden;              /* K/V width (kv heads x head dim) for CP; 0: hidden */
 };
 
 struct ridge_parallel_result {
-	double dp;            /* gpus / (tp pp) */
-	double micro_batches; /* per pipeline per step: batch / (dp micro_batch) */
-	double compute_s, bubble_fraction, bubble_s;
+	double dp; /* gpus / (tp cp pp) */
+	double cp, virtual_stages;
+	double micro_batches;   /* per pipeline per step: batch / (dp micro_batch) */
+	double recompute_flops; /* per step, all GPUs: what recomputation adds to F_step */
+	double compute_s, recompute_s, bubble_fraction, bubble_s;
 	bool has_tp;
 	struct ridge_tp_comm tp;
+	struct ridge_comm_result tp_gather; /* sequence parallel: the all-gather (tp.one: the reduce-scatter) */
 	double tp_exposed_s;
+	bool has_cp;
+	struct ridge_comm_result cp_gather, cp_scatter; /* K/V all-gather, dK/dV reduce-scatter */
+	double cp_collectives;                          /* per step: gathers (2 per layer per micro-batch) */
+	double cp_comm_s, cp_attention_s, cp_exposed_s;
 	bool has_pp;
 	struct ridge_pp_comm pp;
+	bool pp_scatter_gather;
+	struct ridge_comm_result pp_gather; /* scatter/gather: the all-gather over tp after each hand-off */
 	double pp_s;
 	bool has_dp;
 	double dp_bytes;                    /* the gradient shard each GPU reduces */
 	struct ridge_comm_result dp_reduce; /* all-reduce (ddp) or reduce-scatter (zero) */
 	struct ridge_comm_result dp_gather; /* zero: the all-gather of weights (zero1/2 once, zero3 twice) */
-	double dp_gathers;
+	double dp_reduces; /* per step: 1 (ddp, zero1: gradients accumulate), m (zero2/3: after each micro-batch) */
+	double dp_gathers; /* zero1/2: 1; zero3: 2 m (forward and backward of every micro-batch) */
 	double dp_comm_s, dp_exposed_s;
 	double comm_s, exposed_comm_s; /* all of it, and what the step pays */
 	double step_s;
-	double mfu; /* predicted */
+	double mfu, hfu; /* predicted */
 	/* memory per GPU */
 	bool has_activations;
 	double weight_bytes, grad_bytes, optimizer_bytes, activation_bytes, activation_per_layer_bytes, memory_required;
+	double stage_layers;        /* layers of the stage holding most activations */
+	double stage_micro_batches; /* micro-batches in flight there (x the interleaving factor) */
 	bool fits;
 };
 
-/* Returns 0, or -1 with err (tp x pp not dividing the GPUs, the batch not
- * dividing into micro-batches, a missing hidden size or layer count, a
- * fraction out of range, or comm_collective's errors). */
+/* Returns 0, or -1 with err naming what is wrong (tp x cp x pp not dividing the
+ * GPUs, tp not dividing the heads, pp not dividing the layers, virtual stages not
+ * dividing the layers per stage, cp not splitting the sequence, the batch not
+ * dividing into micro-batches, a missing hidden size or layer count, a fraction
+ * out of range, or comm_collective's errors). Messages begin with the input's
+ * name ("tp ", "pp ", "cp ", "virtual stages ") so a caller can name its flag. */
 int parallel_train(const struct ridge_gpu *gpu, const struct ridge_parallel_input *in,
 		   struct ridge_parallel_result *out, char *err, size_t err_len);
 

@@ -50,8 +50,8 @@ void calc_json_comm(cJSON *o, const struct ridge_comm_result *r)
 		cJSON *h = cJSON_AddObjectToObject(o, "hierarchical");
 		json_number(h, "intra_node_s_per_byte", r->intra_s_per_byte);
 		json_number(h, "inter_node_s_per_byte", r->inter_s_per_byte);
-		cJSON_AddStringToObject(h, "bound", r->intra_s_per_byte >= r->inter_s_per_byte ? "intra_node"
-												: "inter_node");
+		cJSON_AddStringToObject(h, "bound",
+					r->intra_s_per_byte >= r->inter_s_per_byte ? "intra_node" : "inter_node");
 	}
 }
 
@@ -163,8 +163,9 @@ static void comm_print(FILE *out, const cJSON *r)
 		fmt_seconds(bytes * calc_num(h, "intra_node_s_per_byte"), a, sizeof a);
 		fmt_seconds(bytes * calc_num(h, "inter_node_s_per_byte"), b, sizeof b);
 		fmt_si(calc_num(r, "network_bus_bandwidth"), "B/s", c, sizeof c);
-		fprintf(out, "  phases inside the node %s, between nodes %s (NICs %s per GPU, 47/50 of line); pipelined: "
-			     "the slower sets the time\n",
+		fprintf(out,
+			"  phases inside the node %s, between nodes %s (NICs %s per GPU, 47/50 of line); pipelined: "
+			"the slower sets the time\n",
 			a, b, c);
 	}
 	fmt_seconds(calc_num(r, "time_s"), a, sizeof a);

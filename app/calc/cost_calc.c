@@ -197,6 +197,21 @@ void cost_print_explain(FILE *out, const cJSON *r)
 				      .help = "network bandwidth per GPU, one direction, between nodes (50GB/s: 400 " \
 					      "Gb/s)",                                                                \
 				      .range = "greater than 0"))                                                     \
+	X(TRAIN_SEQUENCE_PARALLEL,                                                                                    \
+	  PARAM_FLAG_ROW("sequence_parallel",                                                                         \
+			 .help = "sequence parallelism (Korthikanti et al. 2022): activations 34 s b h / t, TP as "   \
+				 "reduce-scatter + all-gather"))                                                      \
+	X(TRAIN_CP, PARAM_INT("cp", 1, PARAM_COUNT_MAX, .metavar = "N",                                               \
+			      .help = "context-parallel GPUs per sequence (ring attention)", .def = "1"))             \
+	X(TRAIN_VIRTUAL_STAGES,                                                                                       \
+	  PARAM_INT("virtual_stages", 1, PARAM_COUNT_MAX, .metavar = "V",                                             \
+		    .help = "interleaved 1F1B: model chunks per stage (bubble / V)", .def = "1"))                     \
+	X(TRAIN_NO_SCATTER_GATHER,                                                                                    \
+	  PARAM_FLAG_ROW("no_scatter_gather",                                                                         \
+			 .help = "pipeline hand-offs whole on every TP rank (default: 1/tp each, then an "            \
+				 "all-gather, as Megatron)"))                                                         \
+	X(TRAIN_KV_HEADS, PARAM_INT("kv_heads", 1, PARAM_COUNT_MAX, .metavar = "H",                                   \
+				    .help = "key/value heads: the K/V context parallelism moves (default: --heads)")) \
 	X(TRAIN_EXPLAIN, EXPLAIN_ROW)                                                                                 \
 	CALC_GPU_ROWS(X, TRAIN)                                                                                       \
 	X(TRAIN_JSON, CALC_JSON_ROW)
@@ -242,9 +257,19 @@ static int train_efficiency(struct calc_input *in, struct train_efficiency *e)
 	return 0;
 }
 
-static const int parallel_flags[] = { TRAIN_TP,        TRAIN_PP,         TRAIN_MICRO_BATCH, TRAIN_SHARDING,
-				      TRAIN_RECOMPUTE, TRAIN_DP_OVERLAP, TRAIN_TP_OVERLAP,  TRAIN_COMPUTE_EFFICIENCY,
-				      TRAIN_NETWORK_BW };
+static const int parallel_flags[] = { TRAIN_TP,
+				      TRAIN_PP,
+				      TRAIN_MICRO_BATCH,
+				      TRAIN_SHARDING,
+				      TRAIN_RECOMPUTE,
+				      TRAIN_DP_OVERLAP,
+				      TRAIN_TP_OVERLAP,
+				      TRAIN_COMPUTE_EFFICIENCY,
+				      TRAIN_NETWORK_BW,
+				      TRAIN_SEQUENCE_PARALLEL,
+				      TRAIN_CP,
+				      TRAIN_VIRTUAL_STAGES,
+				      TRAIN_NO_SCATTER_GATHER };
 
 static bool parallel_asked(const struct param_values *v)
 {
@@ -276,6 +301,58 @@ static void json_comm_term(cJSON *o, const char *key, const struct ridge_comm_re
 	json_number(t, "total_s", total_s);
 }
 
+/* What sequence, context and interleaved pipeline parallelism and recomputation add. */
+static void train_parallel_scale_json(cJSON *p, const struct ridge_parallel_input *pi,
+				      const struct ridge_parallel_result *r)
+{
+	json_number(p, "cp", r->cp);
+	json_number(p, "virtual_stages", r->virtual_stages);
+	cJSON_AddBoolToObject(p, "sequence_parallel", pi->sequence_parallel);
+	cJSON_AddStringToObject(p, "recompute", parallel_recompute_name(pi->recompute));
+	json_number(p, "recompute_flops", r->recompute_flops);
+	if (r->has_tp && pi->sequence_parallel)
+		json_comm_term(p, "tp_allgather", &r->tp_gather, r->tp.allreduces,
+			       r->tp.allreduces * r->tp_gather.time_s);
+	if (r->has_cp) {
+		json_comm_term(p, "cp_allgather", &r->cp_gather, r->cp_collectives,
+			       r->cp_collectives * r->cp_gather.time_s);
+		json_comm_term(p, "cp_reduce_scatter", &r->cp_scatter, r->cp_collectives / 2,
+			       r->cp_collectives / 2 * r->cp_scatter.time_s);
+		json_number(p, "cp_comm_s", r->cp_comm_s);
+		json_number(p, "cp_attention_s", r->cp_attention_s);
+		json_number(p, "cp_exposed_s", r->cp_exposed_s);
+	}
+	if (r->has_pp) {
+		cJSON_AddBoolToObject(p, "pp_scatter_gather", r->pp_scatter_gather);
+		if (r->pp_gather.gpus > 0)
+			json_comm_term(p, "pp_allgather", &r->pp_gather, r->pp.transfers,
+				       r->pp.transfers * r->pp_gather.time_s);
+	}
+}
+
+/* parallel_train's refusal, naming the flag its first word names. */
+static int train_parallel_fail(struct calc_input *in, const char *err)
+{
+	const struct param_values *v = in->values;
+	static const struct {
+		const char *prefix;
+		int param;
+	} named[] = { { "tp x cp x pp", TRAIN_GPUS },
+		      { "tp ", TRAIN_TP },
+		      { "pp ", TRAIN_PP },
+		      { "cp ", TRAIN_CP },
+		      { "virtual stages ", TRAIN_VIRTUAL_STAGES } };
+	if (strstr(err, "network bandwidth"))
+		return calc_fail(in, "%s: give %s", err, params_where(v, TRAIN_NETWORK_BW));
+	if (strstr(err, "hidden size"))
+		return calc_fail(in, "%s: give %s and %s", err, params_where(v, TRAIN_HIDDEN_SIZE),
+				 params_where(v, TRAIN_LAYERS));
+	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+		if (strncmp(err, named[i].prefix, strlen(named[i].prefix)) == 0)
+			return calc_fail(in, "%s: %s", params_where(v, named[i].param), err);
+	return calc_fail(in, "%s", err);
+}
+
 /* The parallel terms of a training step: with --compute-efficiency they
  * predict the MFU (returned in *mfu); with only --mfu they say what the kernels
  * must reach for it. */
@@ -302,7 +379,14 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 		.tp_overlap = params_has(v, TRAIN_TP_OVERLAP) ? params_num(v, TRAIN_TP_OVERLAP) : 0,
 		.memory_bytes = ridge_gpu_usable_memory(in->gpu),
 		.network_bandwidth = params_has(v, TRAIN_NETWORK_BW) ? params_num(v, TRAIN_NETWORK_BW) : 0,
+		.cp = params_has(v, TRAIN_CP) ? params_num(v, TRAIN_CP) : 1,
+		.virtual_stages = params_has(v, TRAIN_VIRTUAL_STAGES) ? params_num(v, TRAIN_VIRTUAL_STAGES) : 1,
+		.sequence_parallel = params_flag(v, TRAIN_SEQUENCE_PARALLEL),
+		.whole_handoffs = params_flag(v, TRAIN_NO_SCATTER_GATHER),
+		.causal = params_flag(v, TRAIN_CAUSAL),
 	};
+	if (params_has(v, TRAIN_KV_HEADS) && pi.heads > 0)
+		pi.kv_hidden = pi.hidden * params_num(v, TRAIN_KV_HEADS) / pi.heads;
 	const char *sharding = params_text(v, TRAIN_SHARDING), *recompute = params_text(v, TRAIN_RECOMPUTE);
 	if (sharding && !parallel_sharding_parse(sharding, &pi.sharding))
 		return calc_fail(in, "%s: unknown sharding '%s' (known: ddp, zero1, zero2, zero3, fsdp)",
@@ -312,14 +396,8 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 				 params_where(v, TRAIN_RECOMPUTE), recompute);
 	struct ridge_parallel_result r;
 	char err[400];
-	if (parallel_train(in->gpu, &pi, &r, err, sizeof err) != 0) {
-		if (strstr(err, "network bandwidth"))
-			return calc_fail(in, "%s: give %s", err, params_where(v, TRAIN_NETWORK_BW));
-		if (strstr(err, "hidden size"))
-			return calc_fail(in, "%s: give %s and %s", err, params_where(v, TRAIN_HIDDEN_SIZE),
-					 params_where(v, TRAIN_LAYERS));
-		return calc_fail(in, "%s", err);
-	}
+	if (parallel_train(in->gpu, &pi, &r, err, sizeof err) != 0)
+		return train_parallel_fail(in, err);
 	cJSON *p = cJSON_AddObjectToObject(o, "parallel");
 	json_number(p, "tp", pi.tp);
 	json_number(p, "pp", pi.pp);
@@ -330,16 +408,18 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 	json_number(p, "dp_overlap", pi.dp_overlap);
 	json_number(p, "tp_overlap", pi.tp_overlap);
 	if (r.has_tp)
-		json_comm_term(p, "tp_allreduce", &r.tp.one, r.tp.allreduces, r.tp.time_s);
+		json_comm_term(p, pi.sequence_parallel ? "tp_reduce_scatter" : "tp_allreduce", &r.tp.one,
+			       r.tp.allreduces, r.tp.allreduces * r.tp.one.time_s);
 	if (r.has_pp)
 		json_comm_term(p, "pp_send_recv", &r.pp.one, r.pp.transfers, r.pp.time_s);
 	if (r.has_dp) {
 		json_comm_term(p, pi.sharding == RIDGE_SHARD_DDP ? "dp_allreduce" : "dp_reduce_scatter", &r.dp_reduce,
-			       1, r.dp_reduce.time_s);
+			       r.dp_reduces, r.dp_reduces * r.dp_reduce.time_s);
 		if (pi.sharding != RIDGE_SHARD_DDP)
 			json_comm_term(p, "dp_allgather", &r.dp_gather, r.dp_gathers,
 				       r.dp_gathers * r.dp_gather.time_s);
 	}
+	train_parallel_scale_json(p, &pi, &r);
 	json_number(p, "bubble_fraction", r.bubble_fraction);
 	json_number(p, "tp_comm_s", r.tp.time_s);
 	static const struct json_field parallel_result_fields[] = {
@@ -353,9 +433,11 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 		cJSON_AddStringToObject(p, "compute_efficiency_source", eff->source);
 		json_number(p, "compute_s", r.compute_s);
 		json_number(p, "bubble_s", r.bubble_s);
+		json_number(p, "recompute_s", r.recompute_s);
 		json_number(p, "step_time_s", r.step_s);
 		train_step_range(p, eff, r.compute_s + r.bubble_s, r.step_s);
 		json_number(p, "predicted_mfu", r.mfu);
+		json_number(p, "predicted_hfu", r.hfu);
 		json_number(p, "comm_share", r.exposed_comm_s / r.step_s);
 		*mfu = r.mfu;
 	} else {
@@ -366,11 +448,14 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 			return calc_fail(in,
 					 "at MFU %g the step (%g s) is shorter than its exposed communication (%g s)",
 					 ti->mfu, step, r.exposed_comm_s);
-		double compute = kernel_time / (1 + (pi.pp - 1) / r.micro_batches);
+		double compute = kernel_time / (1 + (pi.pp - 1) / (r.micro_batches * r.virtual_stages));
 		json_number(p, "step_time_s", step);
 		json_number(p, "compute_s", compute);
 		json_number(p, "bubble_s", kernel_time - compute);
-		json_number(p, "implied_compute_efficiency", flops_per_step / (ti->gpus * ti->peak_flops * compute));
+		/* the kernels run the model's FLOPs and the recomputed ones */
+		double kernel_flops = flops_per_step + r.recompute_flops;
+		json_number(p, "implied_compute_efficiency", kernel_flops / (ti->gpus * ti->peak_flops * compute));
+		json_number(p, "recompute_s", compute * r.recompute_flops / kernel_flops);
 		json_number(p, "comm_share", r.exposed_comm_s / step);
 		*mfu = ti->mfu;
 	}
@@ -382,6 +467,8 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 		cJSON_AddStringToObject(m, "recompute", parallel_recompute_name(pi.recompute));
 		json_number(m, "activation_per_layer_bytes", r.activation_per_layer_bytes);
 		json_number(m, "activations_bytes", r.activation_bytes);
+		json_number(m, "stage_layers", r.stage_layers);
+		json_number(m, "stage_micro_batches_in_flight", r.stage_micro_batches);
 	} else {
 		cJSON_AddNullToObject(m, "activations_bytes");
 	}
@@ -560,11 +647,26 @@ static void print_parallel(FILE *out, const cJSON *r)
 	if (!p)
 		return;
 	char a[32], b[32], c[32], d[32];
-	fprintf(out, "\n  Parallel: TP %.0f x PP %.0f x DP %.0f, %.0f micro-batches of %.0f per pipeline, %s\n",
-		calc_num(p, "tp"), calc_num(p, "pp"), calc_num(p, "dp"), calc_num(p, "micro_batches"),
-		calc_num(p, "micro_batch"), calc_str(p, "sharding"));
+	fprintf(out, "\n  Parallel: TP %.0f x CP %.0f x PP %.0f x DP %.0f, %.0f micro-batches of %.0f per pipeline, %s",
+		calc_num(p, "tp"), calc_num(p, "cp"), calc_num(p, "pp"), calc_num(p, "dp"),
+		calc_num(p, "micro_batches"), calc_num(p, "micro_batch"), calc_str(p, "sharding"));
+	if (calc_num(p, "virtual_stages") > 1)
+		fprintf(out, ", interleaved x %.0f", calc_num(p, "virtual_stages"));
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "sequence_parallel")))
+		fprintf(out, ", sequence parallel");
+	fprintf(out, "\n");
 	print_comm_term(out, p, "tp_allreduce", "tensor parallel", calc_num(p, "tp_overlap"));
+	print_comm_term(out, p, "tp_reduce_scatter", "tensor parallel", calc_num(p, "tp_overlap"));
+	print_comm_term(out, p, "tp_allgather", "  (SP all-gather)", calc_num(p, "tp_overlap"));
+	print_comm_term(out, p, "cp_allgather", "context K/V", 0);
+	print_comm_term(out, p, "cp_reduce_scatter", "context dK/dV", 0);
+	if (calc_has(p, "cp_comm_s")) {
+		fmt_seconds(calc_num(p, "cp_attention_s"), a, sizeof a);
+		fmt_seconds(calc_num(p, "cp_exposed_s"), b, sizeof b);
+		fprintf(out, "  %-18s ring attention hides it under %s of attention: exposed %s\n", "", a, b);
+	}
 	print_comm_term(out, p, "pp_send_recv", "pipeline", 0);
+	print_comm_term(out, p, "pp_allgather", "  (scatter/gather)", 0);
 	print_comm_term(out, p, "dp_allreduce", "gradients", calc_num(p, "dp_overlap"));
 	print_comm_term(out, p, "dp_reduce_scatter", "gradients", calc_num(p, "dp_overlap"));
 	print_comm_term(out, p, "dp_allgather", "weights", calc_num(p, "dp_overlap"));
@@ -576,6 +678,11 @@ static void print_parallel(FILE *out, const cJSON *r)
 	fmt_percent(calc_num(p, "comm_share"), share, sizeof share);
 	fprintf(out, "  step = compute %s + bubble %s + exposed communication %s = %s (communication %s of the step)\n",
 		a, b, c, d, share);
+	if (calc_num(p, "recompute_flops") > 0) {
+		fmt_seconds(calc_num(p, "recompute_s"), a, sizeof a);
+		fprintf(out, "  compute includes %s recomputation (%s): %.4g FLOP the model does not count\n", a,
+			calc_str(p, "recompute"), calc_num(p, "recompute_flops"));
+	}
 	if (calc_has(p, "predicted_mfu")) {
 		fmt_percent(calc_num(p, "compute_efficiency"), a, sizeof a);
 		fmt_percent(calc_num(p, "predicted_mfu"), b, sizeof b);

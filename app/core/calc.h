@@ -170,6 +170,7 @@ extern const struct calc calc_align;
 extern const struct calc calc_comm;
 extern const struct calc calc_launch;
 extern const struct calc calc_cost_train;
+extern const struct calc calc_plan_train; /* ridge plan --train: no scenario kind */
 extern const struct calc calc_cost_decode;
 extern const struct calc calc_cost_prefill;
 extern const struct calc calc_cost_rank;

@@ -182,13 +182,15 @@ static void test_across_domains(void **state)
 	assert_close(r.bus_bandwidth, 1.875 * 480e9 / 1.75, 1e-12);
 	assert_string_equal(r.path, "NVLS + network tree");
 	/* auto on 16 GiB: the tree (NCCL's NVLSTree on two nodes) */
-	assert_int_equal(run(&g, RIDGE_ALL_REDUCE, 16, 17179869184.0, RIDGE_ALGO_AUTO, 50e9).algorithm, RIDGE_ALGO_TREE);
+	assert_int_equal(run(&g, RIDGE_ALL_REDUCE, 16, 17179869184.0, RIDGE_ALGO_AUTO, 50e9).algorithm,
+			 RIDGE_ALGO_TREE);
 	/* 4 nodes: the busiest tree node carries 2 M, 2 / 376e9 per byte, slower than the ring's 1.9375 / 370e9:
 	 * auto takes the ring */
 	r = run(&g, RIDGE_ALL_REDUCE, 32, 1e9, RIDGE_ALGO_TREE, 50e9);
 	assert_close(r.inter_s_per_byte, 2 / 376e9, 1e-15);
 	assert_close(r.bus_bandwidth, 1.9375 * 376e9 / 2, 1e-12);
-	assert_int_equal(run(&g, RIDGE_ALL_REDUCE, 32, 17179869184.0, RIDGE_ALGO_AUTO, 50e9).algorithm, RIDGE_ALGO_RING);
+	assert_int_equal(run(&g, RIDGE_ALL_REDUCE, 32, 17179869184.0, RIDGE_ALGO_AUTO, 50e9).algorithm,
+			 RIDGE_ALGO_RING);
 	/* no network bandwidth: refused, naming what is missing */
 	struct ridge_comm_input in = { RIDGE_ALL_REDUCE, 16, 1e9, RIDGE_ALGO_AUTO, 0 };
 	char err[300];
@@ -323,9 +325,13 @@ static void test_parallel_train(void **state)
 	char err[300];
 	assert_int_equal(parallel_train(&g, &in, &r, err, sizeof err), 0);
 	assert_true(r.dp == 4 && r.micro_batches == 8);
-	/* compute = 3.145728e15 / (16 x 1e15 x 0.5) = 0.393216 s; bubble (pp-1)/m = 1/8 of it */
-	assert_close(r.compute_s, 0.393216, 1e-15);
-	assert_close(r.bubble_s, 0.049152, 1e-15);
+	/* selective recomputation redoes the attention core's forward: 4 b s^2 h L = 4 x 64 x 1024^2 x 4096 x 32
+	 * = 3.5184372088832e13 FLOP; compute = (3.145728e15 + that) / (16 x 1e15 x 0.5) = 0.397614046511104 s;
+	 * bubble (pp-1)/m = 1/8 of it */
+	assert_true(r.recompute_flops == 3.5184372088832e13);
+	assert_close(r.compute_s, 0.397614046511104, 1e-15);
+	assert_close(r.recompute_s, 3.5184372088832e13 / 8e15, 1e-15);
+	assert_close(r.bubble_s, 0.397614046511104 / 8, 1e-15);
 	assert_close(r.bubble_fraction, 1.0 / 9, 1e-15);
 	/* TP: 2 x 1024 x 4096 x 2 B = 16 MiB per all-reduce, 4 per layer x 16 layers per stage x 8 micro-batches = 512;
 	 * on 2 GPUs the ring (7.8 us + 16777216 / 370e9) beats NVLS (25 us + 16777216 / 480e9) */
@@ -339,7 +345,11 @@ static void test_parallel_train(void **state)
 	assert_int_equal(r.dp_reduce.algorithm, RIDGE_ALGO_RING);
 	assert_close(r.dp_comm_s, 10.2e-6 + 6e9 / 370e9, 1e-12);
 	assert_close(r.dp_exposed_s, (10.2e-6 + 6e9 / 370e9) / 2, 1e-12);
-	assert_close(r.step_s, r.compute_s + r.bubble_s + r.tp.time_s + r.pp.time_s + r.dp_exposed_s, 1e-15);
+	/* PP scatter/gather (default with TP): each of the 2 tp ranks sends 2 x 1024 x 4096 x 2 B / 2 = 8 MiB,
+	 * then the pair all-gathers the 16 MiB; 2 passes x (8 + 2 - 2) = 16 hand-offs */
+	assert_true(r.pp_scatter_gather && r.pp.bytes_per_transfer == 8388608 && r.pp.transfers == 16);
+	assert_close(r.pp_s, 16 * (r.pp.one.time_s + r.pp_gather.time_s), 1e-15);
+	assert_close(r.step_s, r.compute_s + r.bubble_s + r.tp.time_s + r.pp_s + r.dp_exposed_s, 1e-15);
 	assert_close(r.mfu, 3.145728e15 / (16 * 1e15 * r.step_s), 1e-15);
 	/* memory: 2e9 parameters per GPU x (2 + 2 + 12) B = 32e9; activations s b h (10 + 24/2) =
 	 * 1024 x 2 x 4096 x 22 = 184,549,376 B per layer x 16 layers x 2 micro-batches in flight */
@@ -353,7 +363,15 @@ static void test_parallel_train(void **state)
 	assert_int_equal(parallel_train(&g, &in, &r, err, sizeof err), 0);
 	assert_true(r.weight_bytes == 1e9 && r.grad_bytes == 1e9 && r.optimizer_bytes == 6e9);
 	assert_true(r.activation_per_layer_bytes == 2 * 8388608.0);
-	assert_true(r.dp_gathers == 2 && r.dp_reduce.op == RIDGE_REDUCE_SCATTER);
+	/* ZeRO-3 reshards: the weights gathered for each of the 8 micro-batches' forward and backward, the
+	 * sharded gradients reduce-scattered after each */
+	assert_true(r.dp_gathers == 16 && r.dp_reduces == 8 && r.dp_reduce.op == RIDGE_REDUCE_SCATTER);
+	assert_close(r.dp_comm_s, 8 * r.dp_reduce.time_s + 16 * r.dp_gather.time_s, 1e-15);
+	/* ZeRO-1 accumulates: one reduce-scatter and one all-gather a step */
+	in.sharding = RIDGE_SHARD_ZERO1;
+	assert_int_equal(parallel_train(&g, &in, &r, err, sizeof err), 0);
+	assert_true(r.dp_gathers == 1 && r.dp_reduces == 1);
+	in.sharding = RIDGE_SHARD_ZERO3;
 	/* refusals */
 	in.tp = 3;
 	assert_int_equal(parallel_train(&g, &in, &r, err, sizeof err), -1);
@@ -362,6 +380,117 @@ static void test_parallel_train(void **state)
 	in.micro_batch = 3;
 	assert_int_equal(parallel_train(&g, &in, &r, err, sizeof err), -1);
 	assert_non_null(strstr(err, "micro-batches"));
+}
+
+/* Sequence, context and interleaved pipeline parallelism, recomputation's time and the layout refusals. */
+static void test_parallel_train_at_scale(void **state)
+{
+	(void)state;
+	struct ridge_gpu g = switch_gpu();
+	struct ridge_parallel_input in = {
+		.params = 8e9,
+		.seq = 4096,
+		.batch = 64,
+		.gpus = 32,
+		.flops_per_step = 1e16,
+		.peak_flops = 1e15,
+		.compute_efficiency = 0.5,
+		.tp = 4,
+		.pp = 4,
+		.micro_batch = 1,
+		.hidden = 4096,
+		.layers = 32,
+		.heads = 32,
+		.recompute = RIDGE_RECOMPUTE_SELECTIVE,
+		.sequence_parallel = true,
+		.network_bandwidth = 50e9,
+	};
+	struct ridge_parallel_result r;
+	char err[300];
+	assert_int_equal(parallel_train(&g, &in, &r, err, sizeof err), 0);
+	/* dp = 32 / 16 = 2, 64 / 2 = 32 micro-batches. Selective + SP: 34 s b h / t = 34 x 4096 x 4096 / 4 B per layer;
+	 * stage 0 holds 8 layers x min(4, 32) = 4 micro-batches */
+	assert_true(r.dp == 2 && r.micro_batches == 32);
+	assert_true(r.activation_per_layer_bytes == 34.0 * 4096 * 4096 / 4);
+	assert_true(r.stage_layers == 8 && r.stage_micro_batches == 4);
+	assert_true(r.activation_bytes == 34.0 * 4096 * 4096 / 4 * 32);
+	/* SP: each TP all-reduce is a reduce-scatter and an all-gather of the same 4096 x 4096 x 2 B */
+	assert_int_equal(r.tp.one.op, RIDGE_REDUCE_SCATTER);
+	assert_int_equal(r.tp_gather.op, RIDGE_ALL_GATHER);
+	assert_close(r.tp.time_s, r.tp.allreduces * (r.tp.one.time_s + r.tp_gather.time_s), 1e-15);
+	/* hand-offs already split by SP: 4096 x 4096 x 2 / 4 B, no all-gather after */
+	assert_true(r.pp.bytes_per_transfer == 4096.0 * 4096 * 2 / 4 && r.pp_s == r.pp.time_s);
+	/* interleaved, v = 2: bubble (pp-1)/(m v) = 3/64 of compute; 1 + 3/8 more activations on stage 0 */
+	in.virtual_stages = 2;
+	assert_int_equal(parallel_train(&g, &in, &r, err, sizeof err), 0);
+	assert_close(r.bubble_s, r.compute_s * 3 / 64, 1e-15);
+	assert_close(r.bubble_fraction, 3.0 / 67, 1e-15);
+	assert_close(r.stage_micro_batches, 4 * (1 + 3.0 / 8), 1e-15);
+	/* full recomputation: one more forward, F/3; MFU counts F, HFU F + F/3 */
+	in.virtual_stages = 1;
+	in.recompute = RIDGE_RECOMPUTE_FULL;
+	assert_int_equal(parallel_train(&g, &in, &r, err, sizeof err), 0);
+	assert_close(r.compute_s, (1e16 + 1e16 / 3) / (32 * 1e15 * 0.5), 1e-15);
+	assert_close(r.hfu / r.mfu, 4.0 / 3, 1e-12);
+	assert_true(r.activation_per_layer_bytes == 2.0 * 4096 * 4096 / 4);
+	/* context parallel 2: dp 1; K/V of 1 x 4096 x 4096 x 2 x 2 B gathered over 2 GPUs, 2 gathers and a
+	 * reduce-scatter per layer per micro-batch; ring attention hides up to 12 b s^2 h / (tp cp) of attention */
+	in.recompute = RIDGE_RECOMPUTE_SELECTIVE;
+	in.cp = 2;
+	assert_int_equal(parallel_train(&g, &in, &r, err, sizeof err), 0);
+	assert_true(r.dp == 1 && r.micro_batches == 64 && r.has_cp);
+	assert_true(r.cp_gather.bytes == 4096.0 * 4096 * 4 && r.cp_gather.gpus == 2);
+	assert_close(r.cp_comm_s, 8 * 64 * (2 * r.cp_gather.time_s + r.cp_scatter.time_s), 1e-15);
+	assert_close(r.cp_attention_s, 12.0 * 4096 * 4096 * 4096 / 8 * 8 * 64 / (1e15 * 0.5), 1e-15);
+	assert_close(r.cp_exposed_s, fmax(0, r.cp_comm_s - r.cp_attention_s), 1e-15);
+	assert_true(r.activation_per_layer_bytes == 34.0 * 2048 * 4096 / 4);
+	/* Llama 3's split: 29 layers on pp 4 is refused (neither 29 nor 31 divides), 30 on pp 8 = 6 stages
+	 * of 4 and two of 3 */
+	in.cp = 1;
+	in.layers = 29;
+	assert_int_equal(parallel_train(&g, &in, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "pp 4 does not divide the 29 layers"));
+	in.layers = 30;
+	in.pp = 8;
+	in.tp = 2;
+	assert_int_equal(parallel_train(&g, &in, &r, err, sizeof err), 0);
+	/* stage 0: 3 layers x 8 in flight = 24; stage 1: 4 x 7 = 28, the worst */
+	assert_true(r.stage_layers == 4 && r.stage_micro_batches == 7);
+	/* refusals naming the input */
+	static const struct {
+		double tp, pp, cp, v, heads, layers;
+		const char *reason;
+	} bad[] = {
+		{ 3, 1, 1, 1, 32, 32, "tp x cp x pp = 3 does not divide" },
+		{ 8, 1, 1, 1, 12, 32, "tp 8 does not divide the 12 attention heads" },
+		{ 2, 2, 3, 1, 32, 32, "tp x cp x pp = 12" },
+		{ 2, 2, 1, 3, 32, 32, "virtual stages 3 do not divide the 16 layers per stage" },
+		{ 2, 1, 1, 2, 32, 32, "virtual stages 2 need pipeline parallelism" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		in.tp = bad[i].tp, in.pp = bad[i].pp, in.cp = bad[i].cp, in.virtual_stages = bad[i].v;
+		in.heads = bad[i].heads, in.layers = bad[i].layers;
+		if (parallel_train(&g, &in, &r, err, sizeof err) != -1)
+			fail_msg("case %zu accepted", i);
+		if (!strstr(err, bad[i].reason))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err, bad[i].reason);
+	}
+	/* cp must split the sequence into 2 cp chunks: 4096 tokens, cp 2048 -> 4096 chunks of 1: refused at cp 4096 */
+	in = (struct ridge_parallel_input){ .params = 8e9,
+					    .seq = 4095,
+					    .batch = 8,
+					    .gpus = 2,
+					    .flops_per_step = 1e16,
+					    .peak_flops = 1e15,
+					    .compute_efficiency = 0.5,
+					    .tp = 1,
+					    .pp = 1,
+					    .micro_batch = 1,
+					    .hidden = 4096,
+					    .layers = 32,
+					    .cp = 2 };
+	assert_int_equal(parallel_train(&g, &in, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "cp 2 cannot split a sequence of 4095 tokens"));
 }
 
 static void test_calibration_file_round_trip(void **state)
@@ -431,6 +560,7 @@ int main(void)
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_hwdb_entries),
 		cmocka_unit_test(test_parallel_train),
+		cmocka_unit_test(test_parallel_train_at_scale),
 		cmocka_unit_test(test_calibration_file_round_trip),
 		cmocka_unit_test(test_serve_step),
 	};
