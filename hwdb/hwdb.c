@@ -693,6 +693,9 @@ static void check_interconnect(struct parse_state *st)
 	if (ic->has_nvls_bus_bandwidth && !ic->nvls)
 		check_error(st, G(ic.nvls_bus_bandwidth),
 			    "interconnect.nvls_bus_bandwidth given, but nvls is not true");
+	if ((ic->nics > 0) != ic->has_nic_bandwidth)
+		check_error(st, ic->nics > 0 ? G(ic.nics) : G(ic.nic_bandwidth),
+			    "interconnect.nics and nic_bandwidth go together (the node's NICs and each one's rate)");
 }
 
 /* A provenance a file may give: measured, sourced or transferred (floor and

@@ -100,6 +100,13 @@ static double log2_whole(double x)
 	return ceil(log2(x));
 }
 
+double comm_network_per_gpu(const struct ridge_interconnect *ic)
+{
+	if (ic->nics < 1 || !ic->has_nic_bandwidth || ic->domain_gpus < 1)
+		return 0;
+	return ic->nics * ic->nic_bandwidth / ic->domain_gpus;
+}
+
 double comm_nvls_bus_bandwidth(const struct ridge_interconnect *ic, double n)
 {
 	double d = ic->domain_gpus;

@@ -103,6 +103,10 @@ struct ridge_comm_input {
 	double network_bandwidth; /* bytes/s per GPU, one direction, between fabric domains; 0: none */
 };
 
+/* The network per GPU the entry's node gives: nics x nic_bandwidth /
+ * domain_gpus (DGX H100: 8 x 400 Gb/s for 8 GPUs, 50 GB/s); 0 when not given. */
+double comm_network_per_gpu(const struct ridge_interconnect *ic);
+
 /* The NVLS bus bandwidth on n GPUs of one domain (above); 0 without NVLS. */
 double comm_nvls_bus_bandwidth(const struct ridge_interconnect *ic, double n);
 

@@ -116,6 +116,12 @@ struct ridge_interconnect {
 	double pcie_bandwidth; /* bytes/s, one direction */
 	struct ridge_collective_measured measured[RIDGE_COLLECTIVE_COUNT];
 	int measured_gpus; /* GPUs the measured latencies were taken on (0: none) */
+	/* The system's scale-out NICs (interconnect.nics, .nic_bandwidth: the
+	 * compute fabric of the DGX/HGX node this GPU ships in), for the network
+	 * per GPU past the fabric domain (model/comm.h). 0 / false: not given. */
+	int nics;
+	bool has_nic_bandwidth;
+	double nic_bandwidth; /* bytes/s, one direction, one NIC */
 };
 
 /* "switch", "mesh", "bridge", "pcie"; NULL for UNKNOWN or out of range. */

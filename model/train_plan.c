@@ -7,8 +7,13 @@
 #include <string.h>
 
 static const char *const bind_names[RIDGE_BIND_COUNT] = {
-	"compute",	"pipeline bubble",	     "tensor-parallel communication", "context-parallel communication",
-	"pipeline hand-offs", "data-parallel communication", "recomputation",
+	"compute",
+	"pipeline bubble",
+	"tensor-parallel communication",
+	"context-parallel communication",
+	"pipeline hand-offs",
+	"data-parallel communication",
+	"recomputation",
 };
 
 const char *train_plan_bind_name(enum ridge_train_bind b)
@@ -48,9 +53,9 @@ static void find_binding(struct ridge_train_layout *l)
 static void keep(struct ridge_train_plan_result *out, int n, const struct ridge_train_layout *l)
 {
 	int at = out->count;
-	while (at > 0 && (out->top[at - 1].r.step_s > l->r.step_s ||
-			  (out->top[at - 1].r.step_s == l->r.step_s &&
-			   out->top[at - 1].r.memory_required > l->r.memory_required)))
+	while (at > 0 &&
+	       (out->top[at - 1].r.step_s > l->r.step_s || (out->top[at - 1].r.step_s == l->r.step_s &&
+							    out->top[at - 1].r.memory_required > l->r.memory_required)))
 		at--;
 	if (at >= n)
 		return;
@@ -146,7 +151,8 @@ int train_plan_search(const struct ridge_gpu *gpu, const struct ridge_train_plan
 	memset(out, 0, sizeof *out);
 	if (!(in->params > 0 && in->hidden > 0 && in->ffn > 0 && in->layers >= 1 && in->heads >= 1 && in->seq >= 1 &&
 	      in->gpus >= 1 && in->global_batch_tokens > 0 && in->flops_per_step > 0 && in->peak_flops > 0))
-		return model_fail(err, err_len, "the model, the sequence, the GPUs and the batch must be greater than 0");
+		return model_fail(err, err_len,
+				  "the model, the sequence, the GPUs and the batch must be greater than 0");
 	if (in->top < 1 || in->top > RIDGE_TRAIN_PLAN_MAX_TOP)
 		return model_fail(err, err_len, "top must be 1 to %d, not %d", RIDGE_TRAIN_PLAN_MAX_TOP, in->top);
 	double sequences = in->global_batch_tokens / in->seq;

@@ -61,16 +61,16 @@ struct ridge_train_layout {
 	struct ridge_parallel_input in;
 	struct ridge_parallel_result r;
 	enum ridge_train_bind binds;
-	double binds_s;          /* that term's time in the step */
-	double gemm_efficiency;  /* the layout's kernel efficiency (given, or its GEMM shape's) */
+	double binds_s;         /* that term's time in the step */
+	double gemm_efficiency; /* the layout's kernel efficiency (given, or its GEMM shape's) */
 	double memory_headroom; /* 1 - required / available */
 };
 
 struct ridge_train_plan_result {
 	long tried, priced, fitting;
-	int count;                                            /* layouts in top, fastest first */
+	int count;                                               /* layouts in top, fastest first */
 	struct ridge_train_layout top[RIDGE_TRAIN_PLAN_MAX_TOP]; /* those that fit */
-	bool has_nearest;                                     /* none fits: the least memory among the priced */
+	bool has_nearest;                                        /* none fits: the least memory among the priced */
 	struct ridge_train_layout nearest;
 };
 

@@ -24,7 +24,7 @@
 	X(COMM_NETWORK_BW, PARAM_NUM("network_bw", RIDGE_UNIT_BYTES_PER_S, 0, PARAM_NET_BW_MAX,                        \
 				     .flags = PARAM_OPEN_LO, .metavar = "B/s",                                         \
 				     .help = "network bandwidth per GPU, one direction, past the fabric domain "       \
-					     "(50GB/s: 400 Gb/s NICs)",                                                \
+					     "(default: the entry's interconnect.nics x nic_bandwidth / domain_gpus)", \
 				     .range = "greater than 0"))                                                       \
 	X(COMM_SWEEP,                                                                                                  \
 	  PARAM_FLAG_ROW("sweep", .help = "also every size 8 B, 64 B ... 8 GiB (x8), as nccl-tests prints"))           \
@@ -73,7 +73,9 @@ static cJSON *comm_run(struct calc_input *in)
 	}
 	ci.gpus = params_num(v, COMM_GPUS);
 	ci.bytes = params_num(v, COMM_BYTES);
-	ci.network_bandwidth = params_has(v, COMM_NETWORK_BW) ? params_num(v, COMM_NETWORK_BW) : 0;
+	/* given, else the entry's node: its NICs over its GPUs */
+	ci.network_bandwidth =
+		params_has(v, COMM_NETWORK_BW) ? params_num(v, COMM_NETWORK_BW) : comm_network_per_gpu(&in->gpu->ic);
 	struct ridge_comm_result r;
 	char err[400];
 	if (comm_collective(in->gpu, &ci, &r, err, sizeof err) != 0) {
@@ -90,8 +92,11 @@ static cJSON *comm_run(struct calc_input *in)
 	calc_json_gpu(o, in->gpu);
 	cJSON_AddStringToObject(o, "topology", in->gpu->ic.topology_name);
 	json_number(o, "domain_gpus", in->gpu->ic.domain_gpus);
-	if (ci.network_bandwidth > 0)
+	if (ci.network_bandwidth > 0) {
 		json_number(o, "network_bandwidth", ci.network_bandwidth);
+		cJSON_AddStringToObject(o, "network_bandwidth_source",
+					params_has(v, COMM_NETWORK_BW) ? "given" : "hwdb");
+	}
 	calc_json_comm(o, &r);
 	if (params_flag(v, COMM_SWEEP)) {
 		cJSON *sweep = cJSON_AddArrayToObject(o, "sweep");

@@ -129,91 +129,91 @@ void cost_print_explain(FILE *out, const cJSON *r)
 
 /* ---- cost train ---- */
 
-#define TRAIN_PARAMS(X)                                                                                               \
-	X(TRAIN_NPARAMS,                                                                                              \
-	  PARAM_NUM("params", RIDGE_UNIT_COUNT, 0, INFINITY, .flags = PARAM_REQUIRED | PARAM_MODEL | PARAM_OPEN_LO,   \
-		    .metavar = "N", .help = "model parameters (70e9, 70G)", .range = "greater than 0"))               \
-	X(TRAIN_SEQ, PARAM_INT("seq", 1, PARAM_TOKENS_MAX, .flags = PARAM_REQUIRED, .metavar = "S",                   \
-			       .help = "tokens per sequence"))                                                        \
-	X(TRAIN_BATCH, PARAM_INT("batch", 1, 1e15, .flags = PARAM_REQUIRED, .metavar = "B",                           \
-				 .help = "sequences per step (global batch)"))                                        \
-	X(TRAIN_STEPS,                                                                                                \
-	  PARAM_INT("steps", 1, 1e18, .flags = PARAM_REQUIRED, .metavar = "K", .help = "optimizer steps"))            \
-	X(TRAIN_GPUS, PARAM_INT("gpus", 1, PARAM_BATCH_MAX, .flags = PARAM_REQUIRED, .metavar = "G", .help = "GPUs")) \
-	X(TRAIN_MFU, PARAM_FRAC("mfu", 0, 1, .flags = PARAM_OPEN_LO, .metavar = "M",                                  \
-				.help = "model FLOPs utilization: 0.4 or 40% (required unless "                       \
-					"--compute-efficiency predicts it)",                                          \
-				.range = "0 < MFU <= 1"))                                                             \
-	X(TRAIN_TARGET_MFU,                                                                                           \
-	  PARAM_FRAC("target_mfu", 0, 1, .flags = PARAM_OPEN_LO, .metavar = "M2",                                     \
-		     .help = "compare with the run at this MFU (may be lower)", .range = "0 < MFU <= 1"))             \
-	X(TRAIN_PRICE, PRICE_ROW("USD per GPU-hour (default: the GPU's hwdb price)"))                                 \
-	X(TRAIN_INVESTMENT,                                                                                           \
-	  PARAM_NUM("investment", RIDGE_UNIT_USD, 0, INFINITY, .flags = PARAM_OPEN_LO, .metavar = "USD",              \
-		    .help = "engineering cost of the MFU gain: ROI and break-even step",                              \
-		    .range = "greater than 0 USD"))                                                                   \
-	X(TRAIN_FLOPS_FORMULA, PARAM_TEXT_ROW("flops_formula", .metavar = "6n|palm",                                  \
-					      .help = "FLOPs per token: 6N (default) or 6N + 12 L H d s"))            \
-	X(TRAIN_LAYERS,                                                                                               \
-	  PARAM_INT("layers", 1, PARAM_COUNT_MAX, .flags = PARAM_MODEL, .metavar = "L", .help = "layers (palm)"))     \
-	X(TRAIN_HEADS, PARAM_INT("heads", 1, PARAM_COUNT_MAX, .flags = PARAM_MODEL, .metavar = "H",                   \
-				 .help = "attention heads (palm)"))                                                   \
-	X(TRAIN_HEAD_DIM, PARAM_INT("head_dim", 1, PARAM_COUNT_MAX, .flags = PARAM_MODEL, .metavar = "D",             \
-				    .help = "head dimension (palm)"))                                                 \
-	X(TRAIN_CAUSAL, PARAM_FLAG_ROW("causal", .help = "palm: halve the attention term (causal mask)"))             \
-	X(TRAIN_PEAK, PARAM_NUM("peak", RIDGE_UNIT_FLOPS, 0, INFINITY, .flags = PARAM_OPEN_LO, .metavar = "FLOPS",    \
-				.help = "peak per GPU instead of hwdb's (989T: the book's H100 figure)",              \
-				.range = "greater than 0"))                                                           \
-	X(TRAIN_DTYPE,                                                                                                \
-	  PARAM_TEXT_ROW("dtype", .metavar = "DT", .help = "dtype whose hwdb peak is used", .def = "bf16"))           \
-	X(TRAIN_SHOW_ROUNDING,                                                                                        \
-	  PARAM_FLAG_ROW("show_rounding",                                                                             \
-			 .help = "also do it as a hand calculation does: step time to 0.1 s, hours to 1 "             \
-				 "h, and show the drift"))                                                            \
-	X(TRAIN_TP, PARAM_INT("tp", 1, PARAM_COUNT_MAX, .metavar = "T", .help = "tensor-parallel GPUs", .def = "1"))  \
-	X(TRAIN_PP, PARAM_INT("pp", 1, PARAM_COUNT_MAX, .metavar = "P", .help = "pipeline stages", .def = "1"))       \
-	X(TRAIN_MICRO_BATCH, PARAM_INT("micro_batch", 1, PARAM_BATCH_MAX, .metavar = "B",                             \
-				       .help = "sequences per micro-batch", .def = "1"))                              \
-	X(TRAIN_HIDDEN_SIZE, PARAM_INT("hidden_size", 1, 1e7, .flags = PARAM_MODEL, .metavar = "H",                   \
-				       .help = "hidden size (TP/PP messages, activations)"))                          \
-	X(TRAIN_SHARDING, PARAM_TEXT_ROW("sharding", .metavar = "S",                                                  \
-					 .help = "data-parallel sharding: ddp (default), zero1, zero2, zero3|fsdp"))  \
-	X(TRAIN_RECOMPUTE, PARAM_TEXT_ROW("recompute", .metavar = "R",                                                \
-					  .help = "activation recomputation: none, selective (default), full"))       \
-	X(TRAIN_DP_OVERLAP,                                                                                           \
-	  PARAM_FRAC("dp_overlap", 0, 1, .metavar = "F",                                                              \
-		     .help = "share of the gradient communication hidden under compute (default 0)"))                 \
-	X(TRAIN_TP_OVERLAP, PARAM_FRAC("tp_overlap", 0, 1, .metavar = "F",                                            \
-				       .help = "share of the tensor-parallel all-reduces hidden", .def = "0"))        \
-	X(TRAIN_COMPUTE_EFFICIENCY,                                                                                   \
-	  PARAM_FRAC("compute_efficiency", 0, 1, .flags = PARAM_OPEN_LO, .metavar = "E",                              \
-		     .help = "fraction of peak the kernels reach: predicts the step and the MFU",                     \
-		     .range = "0 < E <= 1"))                                                                          \
-	X(TRAIN_EFFICIENCY,                                                                                           \
-	  PARAM_TEXT_ROW("efficiency", .metavar = "gemm=F",                                                           \
-			 .help = "what-if efficiency of the step's kernels (gemm=0.6), as --compute-efficiency"))     \
-	X(TRAIN_NETWORK_BW, PARAM_NUM("network_bw", RIDGE_UNIT_BYTES_PER_S, 0, PARAM_NET_BW_MAX,                      \
-				      .flags = PARAM_OPEN_LO, .metavar = "B/s",                                       \
-				      .help = "network bandwidth per GPU, one direction, between nodes (50GB/s: 400 " \
-					      "Gb/s)",                                                                \
-				      .range = "greater than 0"))                                                     \
-	X(TRAIN_SEQUENCE_PARALLEL,                                                                                    \
-	  PARAM_FLAG_ROW("sequence_parallel",                                                                         \
-			 .help = "sequence parallelism (Korthikanti et al. 2022): activations 34 s b h / t, TP as "   \
-				 "reduce-scatter + all-gather"))                                                      \
-	X(TRAIN_CP, PARAM_INT("cp", 1, PARAM_COUNT_MAX, .metavar = "N",                                               \
-			      .help = "context-parallel GPUs per sequence (ring attention)", .def = "1"))             \
-	X(TRAIN_VIRTUAL_STAGES,                                                                                       \
-	  PARAM_INT("virtual_stages", 1, PARAM_COUNT_MAX, .metavar = "V",                                             \
-		    .help = "interleaved 1F1B: model chunks per stage (bubble / V)", .def = "1"))                     \
-	X(TRAIN_NO_SCATTER_GATHER,                                                                                    \
-	  PARAM_FLAG_ROW("no_scatter_gather",                                                                         \
-			 .help = "pipeline hand-offs whole on every TP rank (default: 1/tp each, then an "            \
-				 "all-gather, as Megatron)"))                                                         \
-	X(TRAIN_KV_HEADS, PARAM_INT("kv_heads", 1, PARAM_COUNT_MAX, .metavar = "H",                                   \
-				    .help = "key/value heads: the K/V context parallelism moves (default: --heads)")) \
-	X(TRAIN_EXPLAIN, EXPLAIN_ROW)                                                                                 \
-	CALC_GPU_ROWS(X, TRAIN)                                                                                       \
+#define TRAIN_PARAMS(X)                                                                                                \
+	X(TRAIN_NPARAMS,                                                                                               \
+	  PARAM_NUM("params", RIDGE_UNIT_COUNT, 0, INFINITY, .flags = PARAM_REQUIRED | PARAM_MODEL | PARAM_OPEN_LO,    \
+		    .metavar = "N", .help = "model parameters (70e9, 70G)", .range = "greater than 0"))                \
+	X(TRAIN_SEQ, PARAM_INT("seq", 1, PARAM_TOKENS_MAX, .flags = PARAM_REQUIRED, .metavar = "S",                    \
+			       .help = "tokens per sequence"))                                                         \
+	X(TRAIN_BATCH, PARAM_INT("batch", 1, 1e15, .flags = PARAM_REQUIRED, .metavar = "B",                            \
+				 .help = "sequences per step (global batch)"))                                         \
+	X(TRAIN_STEPS,                                                                                                 \
+	  PARAM_INT("steps", 1, 1e18, .flags = PARAM_REQUIRED, .metavar = "K", .help = "optimizer steps"))             \
+	X(TRAIN_GPUS, PARAM_INT("gpus", 1, PARAM_BATCH_MAX, .flags = PARAM_REQUIRED, .metavar = "G", .help = "GPUs"))  \
+	X(TRAIN_MFU, PARAM_FRAC("mfu", 0, 1, .flags = PARAM_OPEN_LO, .metavar = "M",                                   \
+				.help = "model FLOPs utilization: 0.4 or 40% (required unless "                        \
+					"--compute-efficiency predicts it)",                                           \
+				.range = "0 < MFU <= 1"))                                                              \
+	X(TRAIN_TARGET_MFU,                                                                                            \
+	  PARAM_FRAC("target_mfu", 0, 1, .flags = PARAM_OPEN_LO, .metavar = "M2",                                      \
+		     .help = "compare with the run at this MFU (may be lower)", .range = "0 < MFU <= 1"))              \
+	X(TRAIN_PRICE, PRICE_ROW("USD per GPU-hour (default: the GPU's hwdb price)"))                                  \
+	X(TRAIN_INVESTMENT,                                                                                            \
+	  PARAM_NUM("investment", RIDGE_UNIT_USD, 0, INFINITY, .flags = PARAM_OPEN_LO, .metavar = "USD",               \
+		    .help = "engineering cost of the MFU gain: ROI and break-even step",                               \
+		    .range = "greater than 0 USD"))                                                                    \
+	X(TRAIN_FLOPS_FORMULA, PARAM_TEXT_ROW("flops_formula", .metavar = "6n|palm",                                   \
+					      .help = "FLOPs per token: 6N (default) or 6N + 12 L H d s"))             \
+	X(TRAIN_LAYERS,                                                                                                \
+	  PARAM_INT("layers", 1, PARAM_COUNT_MAX, .flags = PARAM_MODEL, .metavar = "L", .help = "layers (palm)"))      \
+	X(TRAIN_HEADS, PARAM_INT("heads", 1, PARAM_COUNT_MAX, .flags = PARAM_MODEL, .metavar = "H",                    \
+				 .help = "attention heads (palm)"))                                                    \
+	X(TRAIN_HEAD_DIM, PARAM_INT("head_dim", 1, PARAM_COUNT_MAX, .flags = PARAM_MODEL, .metavar = "D",              \
+				    .help = "head dimension (palm)"))                                                  \
+	X(TRAIN_CAUSAL, PARAM_FLAG_ROW("causal", .help = "palm: halve the attention term (causal mask)"))              \
+	X(TRAIN_PEAK, PARAM_NUM("peak", RIDGE_UNIT_FLOPS, 0, INFINITY, .flags = PARAM_OPEN_LO, .metavar = "FLOPS",     \
+				.help = "peak per GPU instead of hwdb's (989T: the book's H100 figure)",               \
+				.range = "greater than 0"))                                                            \
+	X(TRAIN_DTYPE,                                                                                                 \
+	  PARAM_TEXT_ROW("dtype", .metavar = "DT", .help = "dtype whose hwdb peak is used", .def = "bf16"))            \
+	X(TRAIN_SHOW_ROUNDING,                                                                                         \
+	  PARAM_FLAG_ROW("show_rounding",                                                                              \
+			 .help = "also do it as a hand calculation does: step time to 0.1 s, hours to 1 "              \
+				 "h, and show the drift"))                                                             \
+	X(TRAIN_TP, PARAM_INT("tp", 1, PARAM_COUNT_MAX, .metavar = "T", .help = "tensor-parallel GPUs", .def = "1"))   \
+	X(TRAIN_PP, PARAM_INT("pp", 1, PARAM_COUNT_MAX, .metavar = "P", .help = "pipeline stages", .def = "1"))        \
+	X(TRAIN_MICRO_BATCH, PARAM_INT("micro_batch", 1, PARAM_BATCH_MAX, .metavar = "B",                              \
+				       .help = "sequences per micro-batch", .def = "1"))                               \
+	X(TRAIN_HIDDEN_SIZE, PARAM_INT("hidden_size", 1, 1e7, .flags = PARAM_MODEL, .metavar = "H",                    \
+				       .help = "hidden size (TP/PP messages, activations)"))                           \
+	X(TRAIN_SHARDING, PARAM_TEXT_ROW("sharding", .metavar = "S",                                                   \
+					 .help = "data-parallel sharding: ddp (default), zero1, zero2, zero3|fsdp"))   \
+	X(TRAIN_RECOMPUTE, PARAM_TEXT_ROW("recompute", .metavar = "R",                                                 \
+					  .help = "activation recomputation: none, selective (default), full"))        \
+	X(TRAIN_DP_OVERLAP,                                                                                            \
+	  PARAM_FRAC("dp_overlap", 0, 1, .metavar = "F",                                                               \
+		     .help = "share of the gradient communication hidden under compute (default 0)"))                  \
+	X(TRAIN_TP_OVERLAP, PARAM_FRAC("tp_overlap", 0, 1, .metavar = "F",                                             \
+				       .help = "share of the tensor-parallel all-reduces hidden", .def = "0"))         \
+	X(TRAIN_COMPUTE_EFFICIENCY,                                                                                    \
+	  PARAM_FRAC("compute_efficiency", 0, 1, .flags = PARAM_OPEN_LO, .metavar = "E",                               \
+		     .help = "fraction of peak the kernels reach: predicts the step and the MFU",                      \
+		     .range = "0 < E <= 1"))                                                                           \
+	X(TRAIN_EFFICIENCY,                                                                                            \
+	  PARAM_TEXT_ROW("efficiency", .metavar = "gemm=F",                                                            \
+			 .help = "what-if efficiency of the step's kernels (gemm=0.6), as --compute-efficiency"))      \
+	X(TRAIN_NETWORK_BW, PARAM_NUM("network_bw", RIDGE_UNIT_BYTES_PER_S, 0, PARAM_NET_BW_MAX,                       \
+				      .flags = PARAM_OPEN_LO, .metavar = "B/s",                                        \
+				      .help = "network bandwidth per GPU, one direction, between nodes (default: the " \
+					      "entry's NICs per GPU)",                                                 \
+				      .range = "greater than 0"))                                                      \
+	X(TRAIN_SEQUENCE_PARALLEL,                                                                                     \
+	  PARAM_FLAG_ROW("sequence_parallel",                                                                          \
+			 .help = "sequence parallelism (Korthikanti et al. 2022): activations 34 s b h / t, TP as "    \
+				 "reduce-scatter + all-gather"))                                                       \
+	X(TRAIN_CP, PARAM_INT("cp", 1, PARAM_COUNT_MAX, .metavar = "N",                                                \
+			      .help = "context-parallel GPUs per sequence (ring attention)", .def = "1"))              \
+	X(TRAIN_VIRTUAL_STAGES,                                                                                        \
+	  PARAM_INT("virtual_stages", 1, PARAM_COUNT_MAX, .metavar = "V",                                              \
+		    .help = "interleaved 1F1B: model chunks per stage (bubble / V)", .def = "1"))                      \
+	X(TRAIN_NO_SCATTER_GATHER,                                                                                     \
+	  PARAM_FLAG_ROW("no_scatter_gather",                                                                          \
+			 .help = "pipeline hand-offs whole on every TP rank (default: 1/tp each, then an "             \
+				 "all-gather, as Megatron)"))                                                          \
+	X(TRAIN_KV_HEADS, PARAM_INT("kv_heads", 1, PARAM_COUNT_MAX, .metavar = "H",                                    \
+				    .help = "key/value heads: the K/V context parallelism moves (default: --heads)"))  \
+	X(TRAIN_EXPLAIN, EXPLAIN_ROW)                                                                                  \
+	CALC_GPU_ROWS(X, TRAIN)                                                                                        \
 	X(TRAIN_JSON, CALC_JSON_ROW)
 PARAMS_TABLE(train_params, TRAIN_PARAMS);
 
@@ -378,7 +378,8 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 		.dp_overlap = params_has(v, TRAIN_DP_OVERLAP) ? params_num(v, TRAIN_DP_OVERLAP) : 0,
 		.tp_overlap = params_has(v, TRAIN_TP_OVERLAP) ? params_num(v, TRAIN_TP_OVERLAP) : 0,
 		.memory_bytes = ridge_gpu_usable_memory(in->gpu),
-		.network_bandwidth = params_has(v, TRAIN_NETWORK_BW) ? params_num(v, TRAIN_NETWORK_BW) : 0,
+		.network_bandwidth = params_has(v, TRAIN_NETWORK_BW) ? params_num(v, TRAIN_NETWORK_BW)
+								     : comm_network_per_gpu(&in->gpu->ic),
 		.cp = params_has(v, TRAIN_CP) ? params_num(v, TRAIN_CP) : 1,
 		.virtual_stages = params_has(v, TRAIN_VIRTUAL_STAGES) ? params_num(v, TRAIN_VIRTUAL_STAGES) : 1,
 		.sequence_parallel = params_flag(v, TRAIN_SEQUENCE_PARALLEL),

@@ -18,17 +18,17 @@
 	X(PT_TRAIN, PARAM_FLAG_ROW("train", .help = "search training layouts (this mode)"))                           \
 	X(PT_MODEL, PARAM_TEXT_ROW("model", .flags = PARAM_REQUIRED, .metavar = "FILE",                               \
 				   .help = "model config (Hugging Face config.json keys, JSON or YAML)"))             \
-	X(PT_GPUS, PARAM_INT("gpus", 1, PARAM_BATCH_MAX, .flags = PARAM_REQUIRED, .metavar = "N",                      \
-			     .help = "GPUs of the run"))                                                              \
-	X(PT_GLOBAL_BATCH, PARAM_NUM("global_batch", RIDGE_UNIT_COUNT, 1, 1e15, .flags = PARAM_REQUIRED,               \
-				     .metavar = "TOKENS", .help = "tokens per optimizer step (16Mi: 2048 x 8192)",                  \
-				     .range = "1 to 1e15 tokens"))                                                    \
-	X(PT_SEQ, PARAM_INT("seq", 1, PARAM_TOKENS_MAX, .flags = PARAM_REQUIRED, .metavar = "S",                       \
+	X(PT_GPUS,                                                                                                    \
+	  PARAM_INT("gpus", 1, PARAM_BATCH_MAX, .flags = PARAM_REQUIRED, .metavar = "N", .help = "GPUs of the run"))  \
+	X(PT_GLOBAL_BATCH,                                                                                            \
+	  PARAM_NUM("global_batch", RIDGE_UNIT_COUNT, 1, 1e15, .flags = PARAM_REQUIRED, .metavar = "TOKENS",          \
+		    .help = "tokens per optimizer step (16Mi: 2048 x 8192)", .range = "1 to 1e15 tokens"))            \
+	X(PT_SEQ, PARAM_INT("seq", 1, PARAM_TOKENS_MAX, .flags = PARAM_REQUIRED, .metavar = "S",                      \
 			    .help = "tokens per sequence"))                                                           \
-	X(PT_NETWORK_BW, PARAM_NUM("network_bw", RIDGE_UNIT_BYTES_PER_S, 0, PARAM_NET_BW_MAX,                         \
-				   .flags = PARAM_OPEN_LO, .metavar = "B/s",                                          \
-				   .help = "network bandwidth per GPU, one direction, between nodes (50GB/s: 400 "    \
-					   "Gb/s); needed past one node",                                             \
+	X(PT_NETWORK_BW, PARAM_NUM("network_bw", RIDGE_UNIT_BYTES_PER_S, 0, PARAM_NET_BW_MAX, .flags = PARAM_OPEN_LO, \
+				   .metavar = "B/s",                                                                  \
+				   .help = "network bandwidth per GPU, one direction, between nodes (default: the "   \
+					   "entry's NICs per GPU); needed past one node",                             \
 				   .range = "greater than 0"))                                                        \
 	X(PT_COMPUTE_EFFICIENCY,                                                                                      \
 	  PARAM_FRAC("compute_efficiency", 0, 1, .flags = PARAM_OPEN_LO, .metavar = "E",                              \
@@ -39,8 +39,7 @@
 	X(PT_TP_OVERLAP, PARAM_FRAC("tp_overlap", 0, 1, .metavar = "F",                                               \
 				    .help = "share of the tensor-parallel communication hidden", .def = "0"))         \
 	X(PT_NOT_CAUSAL, PARAM_FLAG_ROW("not_causal", .help = "full attention (default: causal, half the scores)"))   \
-	X(PT_TOP, PARAM_INT("top", 1, RIDGE_TRAIN_PLAN_MAX_TOP, .metavar = "N", .help = "layouts shown",              \
-			    .def = "5"))                                                                              \
+	X(PT_TOP, PARAM_INT("top", 1, RIDGE_TRAIN_PLAN_MAX_TOP, .metavar = "N", .help = "layouts shown", .def = "5")) \
 	CALC_GPU_ROWS(X, PT)                                                                                          \
 	X(PT_JSON, CALC_JSON_ROW)
 PARAMS_TABLE(plan_train_params, PLAN_TRAIN_PARAMS);
@@ -87,7 +86,8 @@ static int plan_train_inputs(struct calc_input *in, const struct ridge_workload_
 		.flops_per_step = flops.flops_per_step,
 		.peak_flops = peak,
 		.compute_efficiency = eff,
-		.network_bandwidth = params_has(v, PT_NETWORK_BW) ? params_num(v, PT_NETWORK_BW) : 0,
+		.network_bandwidth = params_has(v, PT_NETWORK_BW) ? params_num(v, PT_NETWORK_BW)
+								  : comm_network_per_gpu(&in->gpu->ic),
 		.dp_overlap = params_num(v, PT_DP_OVERLAP),
 		.tp_overlap = params_num(v, PT_TP_OVERLAP),
 		.memory_bytes = ridge_gpu_usable_memory(in->gpu),
@@ -195,8 +195,8 @@ static void print_layout(FILE *out, int rank, const cJSON *l)
 	fmt_percent(calc_num(l, "predicted_mfu"), mfu, sizeof mfu);
 	fmt_seconds(calc_num(l, "binds_s"), bind, sizeof bind);
 	fprintf(out, "  %4d %3.0f %3.0f %3.0f %2.0f %5.0f %3.0f %5.0f  %-3s %-9s %-5s %7s %9s %7s %10s  %s %s\n", rank,
-		calc_num(l, "tp"), calc_num(l, "cp"), calc_num(l, "pp"), calc_num(l, "virtual_stages"), calc_num(l, "dp"),
-		calc_num(l, "micro_batch"), calc_num(l, "micro_batches"),
+		calc_num(l, "tp"), calc_num(l, "cp"), calc_num(l, "pp"), calc_num(l, "virtual_stages"),
+		calc_num(l, "dp"), calc_num(l, "micro_batch"), calc_num(l, "micro_batches"),
 		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(l, "sequence_parallel")) ? "on" : "off",
 		calc_str(l, "recompute"), calc_str(l, "sharding"), eff, step, mfu, mem, calc_str(l, "binds"), bind);
 }
@@ -211,8 +211,9 @@ static void plan_train_print(FILE *out, const cJSON *r)
 	fprintf(out, "  kernel efficiency: %s; %s per GPU\n", calc_str(r, "compute_efficiency_source"), avail);
 	fprintf(out, "  %.0f layouts tried, %.0f divide the model and the batch, %.0f fit\n\n", calc_num(s, "tried"),
 		calc_num(s, "priced"), calc_num(s, "fitting"));
-	fprintf(out, "  rank  tp  cp  pp  v    dp  mb    m   sp  recompute zero   kernels      step     MFU     memory  "
-		     "binds\n");
+	fprintf(out,
+		"  rank  tp  cp  pp  v    dp  mb    m   sp  recompute zero   kernels      step     MFU     memory  "
+		"binds\n");
 	const cJSON *layouts = cJSON_GetObjectItemCaseSensitive(r, "layouts");
 	int rank = 1;
 	const cJSON *l;

@@ -103,6 +103,12 @@ static void print_fabric(FILE *out, const struct ridge_gpu *g)
 		const struct optional_rate bus[] = { { ic->has_bus_bandwidth, "ring", ic->bus_bandwidth },
 						     { ic->has_nvls_bus_bandwidth, "NVLS", ic->nvls_bus_bandwidth } };
 		print_optional_rates(out, "        published bus bandwidth:", bus, 2, ",");
+		if (ic->nics > 0 && ic->has_nic_bandwidth) {
+			fmt_si(ic->nic_bandwidth, "B/s", a, sizeof a);
+			fmt_si(comm_network_per_gpu(ic), "B/s", b, sizeof b);
+			fprintf(out, "        network: %d NICs x %s per direction per node, %s per GPU\n", ic->nics, a,
+				b);
+		}
 	}
 	const char *sep = "        measured:";
 	for (int op = 0; op < RIDGE_COLLECTIVE_COUNT; op++) {
@@ -186,6 +192,8 @@ const char *const hw_show_page_rows[] = {
 	"interconnect.nvls_bus_bandwidth",
 	"interconnect.pcie",
 	"interconnect.pcie_bandwidth",
+	"interconnect.nics",
+	"interconnect.nic_bandwidth",
 	"interconnect.allreduce_bus_bandwidth",
 	"interconnect.allreduce_latency",
 	"interconnect.allgather_bus_bandwidth",

@@ -12,10 +12,22 @@
 static struct ridge_train_plan_input small_run(void)
 {
 	return (struct ridge_train_plan_input){
-		.params = 8e9, .hidden = 4096, .ffn = 14336, .layers = 32, .heads = 32, .kv_heads = 8,
-		.seq = 4096, .global_batch_tokens = 1048576, .gpus = 64, .flops_per_step = 6 * 8e9 * 1048576,
-		.peak_flops = 989.4e12, .compute_efficiency = 0.5, .network_bandwidth = 50e9,
-		.memory_bytes = 80e9, .causal = true, .top = 10,
+		.params = 8e9,
+		.hidden = 4096,
+		.ffn = 14336,
+		.layers = 32,
+		.heads = 32,
+		.kv_heads = 8,
+		.seq = 4096,
+		.global_batch_tokens = 1048576,
+		.gpus = 64,
+		.flops_per_step = 6 * 8e9 * 1048576,
+		.peak_flops = 989.4e12,
+		.compute_efficiency = 0.5,
+		.network_bandwidth = 50e9,
+		.memory_bytes = 80e9,
+		.causal = true,
+		.top = 10,
 	};
 }
 
