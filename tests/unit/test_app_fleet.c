@@ -176,9 +176,10 @@ static void test_analysis(void **state)
 	memset(gpus, 0, sizeof gpus);
 	for (int i = 0; i < 6; i++) {
 		struct fleet_gpu *g = &gpus[i];
-		snprintf(g->host, sizeof g->host, "%s", i < 3 ? "a" : "b");
+		const char *host = i < 3 ? "a" : "b";
+		snprintf(g->host, sizeof g->host, "%s", host);
 		g->gpu_index = i % 3;
-		snprintf(g->file, sizeof g->file, "%s-gpu%d.json", g->host, g->gpu_index);
+		snprintf(g->file, sizeof g->file, "%s-gpu%d.json", host, g->gpu_index);
 		snprintf(g->model, sizeof g->model, "h200-sxm");
 		snprintf(g->version, sizeof g->version, "0.1.0");
 		g->known_model = true;
