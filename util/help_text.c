@@ -187,7 +187,7 @@ void help_text_print(const char *text, FILE *out)
 			prev_len = n;
 			t += n + (t[n] == '\n');
 		}
-		char *joined = malloc(cap);
+		char *joined = malloc(cap + 1); /* + its NUL: continuation_indent reads it as a string */
 		if (!joined) {
 			print_line(line, len, out);
 			continue;
@@ -206,6 +206,7 @@ void help_text_print(const char *text, FILE *out)
 			used += n - lead;
 			text += n + (text[n] == '\n');
 		}
+		joined[used] = '\0';
 		print_line(joined, used, out);
 		free(joined);
 	}
