@@ -1,5 +1,6 @@
 /* ridge serve's JSON, text and timeline SVG (serve_view.h). */
 #include "serve_view.h"
+#include "json_fields.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -74,28 +75,29 @@ static void inputs_json(cJSON *doc, const struct ridge_serve_sim_input *in, cons
 
 static void detail_json(cJSON *doc, const struct ridge_serve_sim_result *r)
 {
-	cJSON *m = cJSON_AddObjectToObject(doc, "memory_per_gpu");
-	json_number(m, "memory_bytes", r->memory_bytes);
-	json_number(m, "weights_bytes", r->weights_bytes);
-	json_number(m, "activation_bytes", r->activation_bytes);
-	json_number(m, "kv_cache_bytes", r->kv_cache_bytes);
-	json_number(m, "kv_bytes_per_token", r->kv_bytes_per_token_per_gpu);
-	json_number(m, "kv_blocks", r->kv_blocks);
-	json_number(m, "kv_tokens", r->kv_tokens);
-	cJSON *it = cJSON_AddObjectToObject(doc, "iterations");
-	json_number(it, "count", r->iterations);
-	json_number(it, "graph", r->graph_iterations);
-	json_number(it, "mixed", r->mixed_iterations);
-	json_number(it, "mean_tokens", r->mean_batch_tokens);
-	json_number(it, "mean_running", r->mean_running);
-	cJSON *t = cJSON_AddObjectToObject(doc, "time_s");
-	json_number(t, "token_pass", r->token_pass_s);
-	json_number(t, "attention", r->attention_s);
-	json_number(t, "logits", r->logits_s);
-	json_number(t, "power_limit", r->power_limit_s);
-	json_number(t, "launch", r->launch_s);
-	json_number(t, "communication", r->communication_s);
-	json_number(t, "cpu", r->cpu_s);
+	typedef struct ridge_serve_sim_result R;
+	static const struct json_field memory[] = {
+		JSON_FIELDS(R, memory_bytes, weights_bytes, activation_bytes, kv_cache_bytes),
+		JSON_FIELD_AS(R, "kv_bytes_per_token", kv_bytes_per_token_per_gpu),
+		JSON_FIELDS(R, kv_blocks, kv_tokens),
+	};
+	static const struct json_field iterations[] = {
+		JSON_FIELD_AS(R, "count", iterations),          JSON_FIELD_AS(R, "graph", graph_iterations),
+		JSON_FIELD_AS(R, "mixed", mixed_iterations),    JSON_FIELD_AS(R, "mean_tokens", mean_batch_tokens),
+		JSON_FIELD_AS(R, "mean_running", mean_running),
+	};
+	static const struct json_field time_s[] = {
+		JSON_FIELD_AS(R, "token_pass", token_pass_s),
+		JSON_FIELD_AS(R, "attention", attention_s),
+		JSON_FIELD_AS(R, "logits", logits_s),
+		JSON_FIELD_AS(R, "power_limit", power_limit_s),
+		JSON_FIELD_AS(R, "launch", launch_s),
+		JSON_FIELD_AS(R, "communication", communication_s),
+		JSON_FIELD_AS(R, "cpu", cpu_s),
+	};
+	json_put_fields(cJSON_AddObjectToObject(doc, "memory_per_gpu"), r, memory, JSON_FIELD_COUNT(memory));
+	json_put_fields(cJSON_AddObjectToObject(doc, "iterations"), r, iterations, JSON_FIELD_COUNT(iterations));
+	json_put_fields(cJSON_AddObjectToObject(doc, "time_s"), r, time_s, JSON_FIELD_COUNT(time_s));
 }
 
 cJSON *serve_view_json(const struct ridge_serve_sim_input *in, const struct ridge_serve_sim_result *r,
