@@ -27,13 +27,23 @@ t=$tmp # the inputs
 timings=measurements/2026-12-01-h200-heldout/timings.json
 h200cal=validation/h200-calibration.yaml
 
+# The bounds hold for the plain build. Under make check-asan (SANITIZE set)
+# AddressSanitizer reserves terabytes of address space and runs several times
+# slower: there the cases keep their verdicts, with no address-space limit and
+# 60 s of CPU, and the out-of-memory case is skipped.
+if [ -n "${SANITIZE:-}" ]; then
+	limits='ulimit -t 60' wall=120
+else
+	limits='ulimit -t 2; ulimit -v 262144' wall=10
+fi
+
 # check NAME CODE STDERR_FRAGMENT STDOUT_GREP -- COMMAND...: runs COMMAND
 # bounded; STDOUT_GREP is a grep -E pattern stdout must match ("" for none),
 # or !PATTERN for one it must not.
 check() {
 	name=$1 code=$2 want_err=$3 want_out=$4
 	shift 5
-	timeout -k 1 10 sh -c 'ulimit -t 2; ulimit -v 262144; exec "$@"' sh "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	timeout -k 1 "$wall" sh -c "$limits"'; exec "$@"' sh "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
 	got=$?
 	problem=""
 	if [ "$got" != "$code" ]; then
@@ -107,9 +117,13 @@ check 2-trace-zero-no-nan 0 "" "!nan|inf" -- "$RIDGE" trace "$t/zero.json"
 check 4-trace-100MB-zeros 2 "traceEvents[0]: not an object" "" -- "$RIDGE" trace "$t/zeros.json"
 pt "$t/names.json" 'for (i = 0; i < 200000; i++) print (i ? "," : "") ev("kernel_" i, i * 2, 1, 0)'
 check 4-trace-200k-names 0 "" "200000 kernel launches" -- "$RIDGE" trace "$t/names.json" --top 1
-timeout -k 1 10 sh -c 'ulimit -v 40000; exec "$@"' sh "$RIDGE" trace "$t/names.json" >"$tmp/out" 2>"$tmp/err"
-got=$?
-if [ $got = 3 ] && grep -q "out of memory" "$tmp/err"; then result 4-trace-oom-said ""; else result 4-trace-oom-said "exit $got, expected 3 and 'out of memory'"; fi
+if [ -z "${SANITIZE:-}" ]; then
+	timeout -k 1 10 sh -c 'ulimit -v 40000; exec "$@"' sh "$RIDGE" trace "$t/names.json" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ $got = 3 ] && grep -q "out of memory" "$tmp/err"; then result 4-trace-oom-said ""; else result 4-trace-oom-said "exit $got, expected 3 and 'out of memory'"; fi
+else
+	echo "SKIP 4-trace-oom-said: an address-space limit and AddressSanitizer do not mix"
+fi
 
 # 12. the strict reader: a key twice, text after the document
 printf '{"traceEvents": [], "traceEvents": []}\n' >"$t/dup-key.json"
