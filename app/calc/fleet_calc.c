@@ -103,17 +103,27 @@ static int build_groups(struct fleet_analysis *a, int *order, struct app_status 
 
 /* ---- one group: spreads and flags ---- */
 
+/* Room for one more item in a growing array of count items (doubling from
+ * first). Returns 0, or -1 with "out of memory" in st. */
+static int room_for_one(void **items, int count, int *capacity, size_t size, int first, struct app_status *st)
+{
+	if (count < *capacity)
+		return 0;
+	int grown_capacity = *capacity ? 2 * *capacity : first;
+	void *grown = realloc(*items, (size_t)grown_capacity * size);
+	if (!grown) {
+		app_error(st, "out of memory");
+		return -1;
+	}
+	*items = grown;
+	*capacity = grown_capacity;
+	return 0;
+}
+
 static int add_flag(struct fleet_group *g, int *capacity, const struct fleet_flag *f, struct app_status *st)
 {
-	if (g->flag_count == *capacity) {
-		*capacity = *capacity ? 2 * *capacity : 16;
-		struct fleet_flag *grown = realloc(g->flags, (size_t)*capacity * sizeof *grown);
-		if (!grown) {
-			app_error(st, "out of memory");
-			return -1;
-		}
-		g->flags = grown;
-	}
+	if (room_for_one((void **)&g->flags, g->flag_count, capacity, sizeof *g->flags, 16, st))
+		return -1;
 	g->flags[g->flag_count++] = *f;
 	return 0;
 }
@@ -238,15 +248,8 @@ static int host_node(struct fleet_analysis *a, struct fleet_group *g, int from, 
 	}
 	if (!node.metric_count)
 		return 0;
-	if (g->node_count == *capacity) {
-		*capacity = *capacity ? 2 * *capacity : 8;
-		struct fleet_node *grown = realloc(g->nodes, (size_t)*capacity * sizeof *grown);
-		if (!grown) {
-			app_error(st, "out of memory");
-			return -1;
-		}
-		g->nodes = grown;
-	}
+	if (room_for_one((void **)&g->nodes, g->node_count, capacity, sizeof *g->nodes, 8, st))
+		return -1;
 	g->nodes[g->node_count++] = node;
 	a->flagged_nodes++;
 	return 0;
