@@ -7,7 +7,7 @@ QKV and gate/up projections, its own cache layout and RoPE, the MoE's experts as
 one grouped GEMM (torch._grouped_mm, tokens sorted by expert, groups padded to 16
 rows) so the whole step is captured in a CUDA graph, as serving engines run it.
 
-Usage: python3 sdpa_decode.py OUT.json [--quick]
+Usage: python3 sdpa_decode.py OUT.json [--quick] [--models NAME,NAME]
 Random bf16 weights scaled 1/sqrt(fan-in); caches filled with random values;
 nothing downloaded. Each case: CUDA graph of one step (the new token's K/V written
 at position C, attention over C + 1 positions, sampling by argmax), 3 warm-ups,
@@ -48,6 +48,11 @@ CONFIGS = {
     "mixtral-8x7b": dict(model_type="mixtral", hidden_size=4096, intermediate_size=14336, num_hidden_layers=32,
                          num_attention_heads=32, num_key_value_heads=8, head_dim=128, vocab_size=32000,
                          num_local_experts=8, num_experts_per_tok=2, tie_word_embeddings=False),
+    # Qwen/Qwen3-30B-A3B's sizes (hidden 2048, moe_intermediate_size 768, 128 experts, top 8) in
+    # Mixtral's layout: this harness has no q/k norm, so ridge reads it as the Mixtral family does
+    "qwen3-30b-a3b": dict(model_type="mixtral", hidden_size=2048, intermediate_size=768, num_hidden_layers=48,
+                          num_attention_heads=32, num_key_value_heads=4, head_dim=128, vocab_size=151936,
+                          num_local_experts=128, num_experts_per_tok=8, tie_word_embeddings=False),
 }
 DENSE_CASES = [(1, 2048), (1, 8192), (1, 32768), (4, 4096), (8, 2048), (8, 8192), (16, 4096), (32, 2048),
                (32, 8192), (64, 4096)]
@@ -165,6 +170,8 @@ def main():
     gen = torch.Generator(device="cuda")
     gen.manual_seed(1)
     names = ["llama-3-8b", "mixtral-8x7b"] if quick else list(CONFIGS)
+    if "--models" in sys.argv:
+        names = sys.argv[sys.argv.index("--models") + 1].split(",")
     for name in names:
         t0 = time.time()
         try:
