@@ -710,12 +710,15 @@ static void gemm_l2_as_bytes(struct ridge_kernel_cost *c, double a, double b, do
 	add_term(c, "C (M x N) write", out, 1, true);
 	c->bytes = c->read_bytes + c->write_bytes;
 	c->intensity = c->flops / c->bytes;
-	c->model = naive ? "the naive kernel's access pattern: L1 serves every warp's loads (A a broadcast, B "
-			   "coalesced), L2 each 32 x 32 block's rows of A and columns of B once, DRAM each panel "
-			   "once per wave that needs it again after L2 lost it"
-			 : "L2-aware: the A and B panels a wave of CTAs shares come from L2 while they fit; DRAM "
-			   "sees each panel once per wave that needs it again after L2 lost it; the tiled re-reads "
-			   "go to L2";
+	c->model = l->library ? "the library's tiles (128 x 256, groups of 8 N-tiles): each wave of CTAs reads the "
+				"A and B panels it touches once, times the re-reads of CTAs drifting apart on long "
+				"runs (fitted to ncu on an H100)"
+		   : naive    ? "the naive kernel's access pattern: L1 serves every warp's loads (A a broadcast, B "
+				"coalesced), L2 each 32 x 32 block's rows of A and columns of B once, DRAM each panel "
+				"once per wave that needs it again after L2 lost it"
+			      : "L2-aware: the A and B panels a wave of CTAs shares come from L2 while they fit; DRAM "
+				"sees each panel once per wave that needs it again after L2 lost it; the tiled re-reads "
+				"go to L2";
 }
 
 /* The 128-byte lines (unit 128) or 32-byte sectors (unit 32) that span
@@ -755,12 +758,144 @@ static void naive_access(const struct ridge_gpu *gpu, const struct ridge_kernel_
 	v->modelled = true;
 }
 
+/* The waves a library GEMM's persistent CTAs make over its tiles, at most
+ * this many walked one by one; beyond, the walked waves' mean stands for the
+ * rest (a bound on the work for absurd shapes). */
+#define LIBRARY_WAVES_WALKED 65536.0
+
+/* The A and B panels (all of K) each wave of w consecutive tiles reads once,
+ * summed over the waves: tiles come in groups of g N-tiles (the last group
+ * may be smaller); inside a group the CTAs take the M-tiles in turn, each
+ * with the group's N-tiles one after another. A wave's piece [a, b) of a
+ * group of gs N-tiles touches M-tiles floor(a/gs) to floor((b-1)/gs) and
+ * min(gs, b - a) N-tiles. Groups have N-tiles of their own; their M-tiles
+ * are the same: a wave over 3 or more groups touches every M-tile (its
+ * middle groups whole), over 2 the union of the first's tail [lo, T-1] and
+ * the second's head [0, hi]. */
+static void library_wave_panels(double tiles_m, double tiles_n, double g, double w, double *a_panels, double *b_panels)
+{
+	double tiles = tiles_m * tiles_n, waves = ceil(tiles / w);
+	double walked = fmin(waves, LIBRARY_WAVES_WALKED), a = 0, b = 0;
+	for (double v = 0; v < walked; v++) {
+		double t = v * w, end = fmin(tiles, t + w), first_lo = 0, last_hi = 0;
+		int pieces = 0;
+		while (t < end) {
+			double group = floor(t / (g * tiles_m)), start = group * g * tiles_m;
+			double gs = fmin(g, tiles_n - group * g);
+			double lo = t - start, hi = fmin(end, start + gs * tiles_m) - start;
+			if (pieces++ == 0)
+				first_lo = floor(lo / gs);
+			last_hi = floor((hi - 1) / gs);
+			b += fmin(gs, hi - lo);
+			t = start + hi;
+		}
+		a += pieces == 1   ? last_hi - first_lo + 1
+		     : pieces == 2 ? fmin(tiles_m, tiles_m - first_lo + last_hi + 1)
+				   : tiles_m;
+	}
+	*a_panels = a * waves / walked;
+	*b_panels = b * waves / walked;
+}
+
+/* The library GEMM (its default tile) on a GPU: the DRAM traffic of the
+ * library's own tiling (RIDGE_LIBRARY_DRAM_*, intensity.h), each wave's
+ * panels once, times the re-reads of CTAs that drift apart: the longer a
+ * tile runs (K) and the more waves go by, the further the CTAs sharing a
+ * panel spread in time, against the time L2 keeps a panel (its usable
+ * capacity over the HBM rate). Never below the compulsory bytes nor above
+ * the tiled count of the same tile. docs/models/gemm-traffic.md. */
+static void library_gemm_dram(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s,
+			      struct ridge_kernel_cost *c, double e)
+{
+	struct ridge_gemm_l2 *l = &c->l2;
+	double m = s->m, n = s->n, k = s->k, batch = s->batch > 0 ? s->batch : 1;
+	l->library = true;
+	l->tile_m = RIDGE_LIBRARY_DRAM_TILE_M;
+	l->tile_n = RIDGE_LIBRARY_DRAM_TILE_N;
+	l->group_tiles = RIDGE_LIBRARY_DRAM_GROUP;
+	l->tiles_m = ceil(m / l->tile_m);
+	l->tiles_n = ceil(n / l->tile_n);
+	l->raster_along_n = false;
+	l->raster = "the library's (cuBLAS sm90 nvjet kernels, ncu on an H100): 128 x 256 tiles, groups of 8 "
+		    "N-tiles, the M-tiles in turn";
+	l->ctas_per_sm = 1;
+	l->ctas_per_sm_why = "a persistent tensor-core kernel: one CTA per SM";
+	l->wave_ctas = gpu->sm_count;
+	l->waves = ceil(l->tiles_m * l->tiles_n / l->wave_ctas);
+	double a_panels, b_panels;
+	library_wave_panels(l->tiles_m, l->tiles_n, l->group_tiles, l->wave_ctas, &a_panels, &b_panels);
+	double a_panel = e * k * m / l->tiles_m, b_panel = e * k * n / l->tiles_n;
+	l->wave_bytes = a_panels * a_panel + b_panels * b_panel;
+	l->wave_footprint = l->reuse_footprint =
+		e * k *
+		(fmin(m, l->tile_m * fmin(l->tiles_m, ceil(l->wave_ctas / l->group_tiles))) +
+		 fmin(n, l->tile_n * fmin(l->tiles_n, l->group_tiles)));
+	double peak = 0;
+	const char *why;
+	l->drift_x = 0;
+	if (l->waves > 1 && gpu->memory_bandwidth > 0 && l->l2_capacity > 0 &&
+	    ridge_gpu_peak(gpu, s->dtype, RIDGE_PEAK_DEFAULT, false, &peak, &why) && peak > 0) {
+		double tile_s = 2 * l->tile_m * l->tile_n * k / (peak / gpu->sm_count);
+		double resident_s = l->l2_capacity / gpu->memory_bandwidth;
+		l->drift_x = tile_s * sqrt(l->waves) / resident_s;
+	}
+	l->drift_factor = 1 + RIDGE_LIBRARY_DRIFT_SLOPE * fmax(0, l->drift_x - RIDGE_LIBRARY_DRIFT_ONSET);
+	double a = e * m * k, b = e * k * n;
+	double tiled = a * l->tiles_n + b * l->tiles_m;
+	double reads = fmin(fmax(l->wave_bytes * l->drift_factor, a + b), tiled);
+	/* split the reads between A and B as the waves' panels are */
+	double a_share = l->wave_bytes > 0 ? a_panels * a_panel / l->wave_bytes : 0.5;
+	l->a_reads = reads * a_share / a;
+	l->b_reads = reads * (1 - a_share) / b;
+	l->a_resident = l->a_reads <= 1;
+	l->b_resident = l->b_reads <= 1;
+	l->hbm_bytes = batch * (reads + e * m * n);
+	struct gemm_dims d = { m, n, k, batch, l->tile_m, l->tile_n, 0 };
+	l->l2_traffic = gemm_tiled_bytes(&d, e);
+	l->modelled = true;
+}
+
+/* GA100 and GH100 split L2 in two partitions, each caching the data its own
+ * GPCs' SMs access (A100 whitepaper, "L2 cache"; measured on H100 by Chips
+ * and Cheese, 2023): a panel read by CTAs on both sides is held twice, so one
+ * copy of the panels has half the capacity. */
+static void l2_capacity_of(const struct ridge_gpu *gpu, struct ridge_gemm_l2 *l)
+{
+	bool split =
+		gpu->vendor == RIDGE_VENDOR_NVIDIA && gpu->cc_minor == 0 && (gpu->cc_major == 8 || gpu->cc_major == 9);
+	l->l2_bytes = gpu->l2_bytes;
+	l->l2_usable_fraction = split ? 0.5 : 1;
+	l->l2_usable_why = split ? "two L2 partitions (GA100/GH100), each caching what its SMs read: panels shared "
+				   "GPU-wide are held twice"
+				 : "one L2 pool (no partition duplication documented for this GPU)";
+	l->l2_capacity = l->l2_bytes * l->l2_usable_fraction;
+}
+
+static int library_gemm_l2(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s, struct ridge_kernel_cost *c,
+			   char *err, size_t err_len)
+{
+	double e = ridge_dtype_bytes(s->dtype);
+	if (!(e > 0) || !(s->m >= 1) || !(s->n >= 1) || !(s->k >= 1))
+		return model_fail(err, err_len, "the cost has no GEMM traffic to place in L2");
+	if (!(gpu->l2_bytes > 0) || gpu->sm_count <= 0)
+		return 0;
+	l2_capacity_of(gpu, &c->l2);
+	library_gemm_dram(gpu, s, c, e);
+	if (s->traffic == RIDGE_TRAFFIC_DEFAULT)
+		gemm_l2_as_bytes(c, e * s->m * s->k * (s->batch > 0 ? s->batch : 1),
+				 e * s->k * s->n * (s->batch > 0 ? s->batch : 1),
+				 e * s->m * s->n * (s->batch > 0 ? s->batch : 1), false);
+	return 0;
+}
+
 int intensity_gemm_l2(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *s, struct ridge_kernel_cost *c,
 		      char *err, size_t err_len)
 {
 	struct ridge_gemm_l2 *l = &c->l2;
 	*l = (struct ridge_gemm_l2){ 0 };
 	c->naive = (struct ridge_naive_gemm){ 0 };
+	if (s->kernel == RIDGE_KERNEL_GEMM && !gemm_l2_applies(s))
+		return library_gemm_l2(gpu, s, c, err, err_len);
 	if (!gemm_l2_applies(s))
 		return 0;
 	double e = ridge_dtype_bytes(s->dtype);
@@ -791,18 +926,7 @@ int intensity_gemm_l2(const struct ridge_gpu *gpu, const struct ridge_kernel_sha
 	}
 	l->ctas_per_sm = gemm_ctas_per_sm(gpu, c, tm, tn, &l->ctas_per_sm_why);
 	l->wave_ctas = gpu->sm_count * l->ctas_per_sm;
-	l->l2_bytes = gpu->l2_bytes;
-	/* GA100 and GH100 split L2 in two partitions, each caching the data its
-	 * own GPCs' SMs access (A100 whitepaper, "L2 cache"; measured on H100 by
-	 * Chips and Cheese, 2023): a panel read by CTAs on both sides is held
-	 * twice, so one copy of the panels has half the capacity. */
-	bool split =
-		gpu->vendor == RIDGE_VENDOR_NVIDIA && gpu->cc_minor == 0 && (gpu->cc_major == 8 || gpu->cc_major == 9);
-	l->l2_usable_fraction = split ? 0.5 : 1;
-	l->l2_usable_why = split ? "two L2 partitions (GA100/GH100), each caching what its SMs read: panels shared "
-				   "GPU-wide are held twice"
-				 : "one L2 pool (no partition duplication documented for this GPU)";
-	l->l2_capacity = l->l2_bytes * l->l2_usable_fraction;
+	l2_capacity_of(gpu, l);
 
 	struct raster_grid g = l->raster_along_n ? (struct raster_grid){ l->tiles_m, l->tiles_n, m, n, tm, tn }
 						 : (struct raster_grid){ l->tiles_n, l->tiles_m, n, m, tn, tm };
@@ -916,7 +1040,7 @@ int intensity_levels(const struct ridge_kernel_shape *shape, const struct ridge_
 			bytes[RIDGE_LEVEL_L2] = cost->tiled_bytes;
 			bytes[RIDGE_LEVEL_HBM] = gemm_hbm;
 		} else {
-			bytes[RIDGE_LEVEL_HBM] = cost->compulsory_bytes;
+			bytes[RIDGE_LEVEL_HBM] = gemm_hbm;
 		}
 		return 0;
 	case RIDGE_KERNEL_ATTENTION:

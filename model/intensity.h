@@ -140,7 +140,27 @@ struct ridge_gemm_l2 {
 	double a_reads, b_reads;     /* times A and B stream from DRAM (1: compulsory) */
 	double hbm_bytes;            /* A x a_reads + B x b_reads + C, x batch */
 	double l2_traffic;           /* what the CTAs ask of L2: the tiled count */
+	/* The library GEMM (its own tile: intensity_gemm_l2's library model,
+	 * docs/models/gemm-traffic.md, "The library GEMM"): */
+	bool library;          /* the library's tiling, swizzle and drift below */
+	double tile_m, tile_n; /* the CTA tile the model assumes */
+	double group_tiles;    /* N-tiles per swizzle group; the CTAs take the M-tiles in turn */
+	double wave_bytes;     /* A and B panels each wave reads once, summed over the waves */
+	double drift_x;        /* a tile's time at peak x sqrt(waves) over the L2's residency time */
+	double drift_factor;   /* the re-reads of CTAs drifting apart: 1 + slope x max(0, drift_x - onset) */
 };
+
+/* The library GEMM's DRAM model (intensity_gemm_l2): cuBLAS's sm90 kernels
+ * as ncu shows them on an H100 (measurements/2026-12-06-h100-gemm-library):
+ * 128 x 256 tiles (M x N), persistent CTAs walking groups of 8 N-tiles. The
+ * drift onset and slope were fitted to that run's 18 shapes (median 3.8 %,
+ * max 9.8 %); held out: 12 shapes of a second lease (measurements/
+ * 2026-12-06-h100-moe-gemm/gemm_dram.csv, median 9.0 %). */
+#define RIDGE_LIBRARY_DRAM_TILE_M 128
+#define RIDGE_LIBRARY_DRAM_TILE_N 256
+#define RIDGE_LIBRARY_DRAM_GROUP 8
+#define RIDGE_LIBRARY_DRIFT_ONSET 64.0
+#define RIDGE_LIBRARY_DRIFT_SLOPE 0.009
 
 /* The naive GEMM's traffic from its access pattern (intensity_gemm_l2 fills
  * it for gemm-naive; docs/models/gemm-traffic.md, "The naive kernel"). The

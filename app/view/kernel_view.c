@@ -140,6 +140,20 @@ static void l2_json(cJSON *k, const struct ridge_gemm_l2 *l)
 		JSON_FIELDS(struct ridge_gemm_l2, a_resident, b_resident, a_reads, b_reads),
 	};
 	json_put_fields(o, l, gemm_l2_fields, JSON_FIELD_COUNT(gemm_l2_fields));
+	if (l->library) {
+		static const struct json_field library_fields[] = {
+			JSON_FIELDS(struct ridge_gemm_l2, tile_m, tile_n, group_tiles, drift_x, drift_factor),
+			JSON_FIELD_AS(struct ridge_gemm_l2, "wave_read_bytes", wave_bytes),
+		};
+		cJSON *lib = cJSON_AddObjectToObject(o, "library");
+		json_put_fields(lib, l, library_fields, JSON_FIELD_COUNT(library_fields));
+		json_number(lib, "drift_onset", RIDGE_LIBRARY_DRIFT_ONSET);
+		json_number(lib, "drift_slope", RIDGE_LIBRARY_DRIFT_SLOPE);
+		cJSON_AddStringToObject(lib, "source",
+					"fitted to ncu's DRAM bytes of 18 torch.mm (cuBLAS) shapes on an H100, "
+					"measurements/2026-12-06-h100-gemm-library; held out: 12 shapes of "
+					"measurements/2026-12-06-h100-moe-gemm (median 9.0 %)");
+	}
 }
 
 /* The naive GEMM's access pattern (model/intensity.h, struct ridge_naive_gemm). */
@@ -201,7 +215,17 @@ static void l2_print(FILE *out, const cJSON *k)
 		calc_str(o, "l2_usable_source"));
 	fmt_bytes(calc_num(o, "wave_footprint_bytes"), a, sizeof a);
 	fmt_bytes(calc_num(o, "reuse_footprint_bytes"), b, sizeof b);
-	fprintf(out, "    panels (all of K) one wave touches: %s; up to the next row of tiles: %s\n", a, b);
+	const cJSON *lib = cJSON_GetObjectItemCaseSensitive(o, "library");
+	if (lib) {
+		fmt_bytes(calc_num(lib, "wave_read_bytes"), a, sizeof a);
+		fprintf(out, "    tile %.6g x %.6g, groups of %.6g N-tiles; the waves' panels read once: %s\n",
+			calc_num(lib, "tile_m"), calc_num(lib, "tile_n"), calc_num(lib, "group_tiles"), a);
+		fprintf(out, "    CTAs drifting apart: x = %.4g (onset %.4g): re-reads x %.4g (%s)\n",
+			calc_num(lib, "drift_x"), calc_num(lib, "drift_onset"), calc_num(lib, "drift_factor"),
+			calc_str(lib, "source"));
+	} else {
+		fprintf(out, "    panels (all of K) one wave touches: %s; up to the next row of tiles: %s\n", a, b);
+	}
 	fprintf(out, "    A panels %s: A read %.6g time%s; B panels %s: B read %.6g time%s\n",
 		ar ? "stay in L2" : "do not stay in L2", calc_num(o, "a_reads"), calc_num(o, "a_reads") == 1 ? "" : "s",
 		br ? "stay in L2" : "do not stay in L2", calc_num(o, "b_reads"),

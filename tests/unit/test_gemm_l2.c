@@ -11,6 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
 static struct ridge_kernel_cost l2_cost(const struct ridge_gpu *gpu, struct ridge_kernel_shape s)
 {
 	struct ridge_kernel_cost c;
@@ -84,9 +90,11 @@ static void test_resident_and_not_modelled(void **state)
 	assert_true(c.l2.ctas_per_sm == 2 && c.l2.wave_ctas == 264);
 	assert_true(c.l2.a_resident && c.l2.b_resident && c.l2.a_reads == 1 && c.l2.b_reads == 1);
 	assert_true(c.l2.hbm_bytes == c.compulsory_bytes);
+	/* The library GEMM: 16 x 8 tiles of 128 x 256 fit one wave of 132, so
+	 * its model reads every tensor once. */
 	s.kernel = RIDGE_KERNEL_GEMM;
 	c = l2_cost(h200, s);
-	assert_false(c.l2.modelled);
+	assert_true(c.l2.modelled && c.l2.library && c.l2.waves == 1 && c.l2.drift_factor == 1);
 	assert_true(c.bytes == c.compulsory_bytes);
 	/* An entry without an L2 size is left alone. */
 	struct ridge_gpu no_l2 = *h200;
@@ -327,12 +335,94 @@ static void test_naive_against_ncu(void **state)
 	}
 }
 
+/* The library model's wave sums against a brute-force walk of its tile order
+ * (groups of 8 N-tiles, the M-tiles in turn, each with the group's N-tiles):
+ * with no memory bandwidth the drift term is off and wave_bytes is exactly
+ * the panels each wave touches, summed. */
+static void test_library_waves_match_walk(void **state)
+{
+	(void)state;
+	struct ridge_gpu gpu = *test_gpu("h100-sxm");
+	gpu.memory_bandwidth = 0;
+	for (int sms = 1; sms <= 13; sms += 3) {
+		gpu.sm_count = sms;
+		for (int tm = 1; tm <= 9; tm += 2) {
+			for (int tn = 1; tn <= 19; tn += 3) {
+				struct ridge_kernel_shape s = { .kernel = RIDGE_KERNEL_GEMM,
+								.dtype = RIDGE_BF16,
+								.m = tm * 128.0,
+								.n = tn * 256.0,
+								.k = 64 };
+				struct ridge_kernel_cost c = l2_cost(&gpu, s);
+				int order_m[9 * 19], order_n[9 * 19], t = 0;
+				for (int g0 = 0; g0 < tn; g0 += 8)
+					for (int i = 0; i < tm; i++)
+						for (int j = g0; j < tn && j < g0 + 8; j++) {
+							order_m[t] = i;
+							order_n[t++] = j;
+						}
+				double panels_a = 0, panels_b = 0;
+				for (int w = 0; w < t; w += sms) {
+					bool seen_m[9] = { 0 }, seen_n[19] = { 0 };
+					for (int x = w; x < t && x < w + sms; x++) {
+						panels_a += !seen_m[order_m[x]];
+						panels_b += !seen_n[order_n[x]];
+						seen_m[order_m[x]] = seen_n[order_n[x]] = true;
+					}
+				}
+				double want = 2.0 * 64 * (panels_a * 128 + panels_b * 256);
+				if (c.l2.wave_bytes != want)
+					fail_msg("%d SMs, %d x %d tiles: %.17g, walk %.17g", sms, tm, tn,
+						 c.l2.wave_bytes, want);
+				assert_true(c.l2.drift_factor == 1);
+			}
+		}
+	}
+}
+
+/* The library model against ncu's DRAM bytes (read + written) of torch.mm
+ * (cuBLAS) on an H100: the 12 shapes of a second lease that fitted nothing
+ * (measurements/2026-12-06-h100-moe-gemm/gemm_dram.csv; the fit set is
+ * measurements/2026-12-06-h100-gemm-library). Median within 12 %, each
+ * within 20 % but 3072 x 3072 x 49152, the one known miss (+65 %: three
+ * waves, where the drift term overshoots), within 70 %. */
+static void test_library_against_ncu(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *h100 = test_gpu("h100-sxm");
+	static const double ncu[][4] = {
+		{ 4096, 4096, 4096, 150490368 + 27782912 },       { 8192, 8192, 8192, 1249947648 + 130321664 },
+		{ 12288, 12288, 12288, 4744221696 + 298574592 },  { 16384, 16384, 16384, 17584592640 + 535776768 },
+		{ 6144, 6144, 24576, 2048687616 + 70509568 },     { 10240, 10240, 10240, 2456911872 + 208122880 },
+		{ 20480, 5120, 5120, 1083902464 + 204130816 },    { 5120, 20480, 5120, 1090355712 + 203609344 },
+		{ 3072, 3072, 49152, 943833088 + 12088320 },      { 12288, 24576, 6144, 4261326336 + 598616576 },
+		{ 24576, 12288, 12288, 12431600896 + 603060736 }, { 14336, 14336, 14336, 9837050624 + 409144320 },
+	};
+	enum { N = sizeof ncu / sizeof ncu[0] };
+	double err[N];
+	for (int i = 0; i < N; i++) {
+		struct ridge_kernel_shape s = {
+			.kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_BF16, .m = ncu[i][0], .n = ncu[i][1], .k = ncu[i][2]
+		};
+		struct ridge_kernel_cost c = l2_cost(h100, s);
+		assert_true(c.traffic == RIDGE_TRAFFIC_L2AWARE && fabs(c.bytes / c.l2.hbm_bytes - 1) < 1e-12);
+		err[i] = fabs(c.bytes / ncu[i][3] - 1);
+		double limit = ncu[i][2] == 49152 ? 0.70 : 0.20;
+		if (err[i] > limit)
+			fail_msg("%.0f x %.0f x %.0f: %.17g B against ncu's %.17g", ncu[i][0], ncu[i][1], ncu[i][2],
+				 c.bytes, ncu[i][3]);
+	}
+	qsort(err, N, sizeof err[0], compare_doubles);
+	assert_true((err[N / 2 - 1] + err[N / 2]) / 2 <= 0.12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_textbook_tile128),         cmocka_unit_test(test_resident_and_not_modelled),
 		cmocka_unit_test(test_closed_form_matches_walk), cmocka_unit_test(test_h200_replay),
 		cmocka_unit_test(test_naive_access_pattern),     cmocka_unit_test(test_naive_against_ncu),
+		cmocka_unit_test(test_library_waves_match_walk), cmocka_unit_test(test_library_against_ncu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
