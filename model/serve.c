@@ -90,8 +90,8 @@ static struct ridge_kernel_shape shape_of(const struct pricer *p, enum ridge_ker
 
 /* Times one kernel, once, into the step's next slot (not yet counted: account
  * adds it). */
-static struct ridge_serve_kernel *time_kernel(struct pricer *p, const char *name,
-					      const struct ridge_kernel_shape *shape)
+static struct ridge_serve_kernel *time_kernel_as(struct pricer *p, const char *name,
+						 const struct ridge_kernel_shape *shape, bool grouped)
 {
 	struct ridge_serve_result *out = p->out;
 	if (out->kernel_count >= RIDGE_SERVE_MAX_KERNELS) {
@@ -106,6 +106,7 @@ static struct ridge_serve_kernel *time_kernel(struct pricer *p, const char *name
 	struct ridge_timing_options topt = p->req->timing;
 	topt.in_stream = p->req->launch != RIDGE_LAUNCH_EAGER;
 	topt.overrides = p->req->has_overrides ? &p->req->overrides : NULL;
+	topt.grouped = grouped;
 	/* Decode attention with no implementation asked for is split-kv, what
 	 * SDPA and the serving engines run at one query token (timing.h). */
 	if (shape->kernel == RIDGE_KERNEL_FLASH_ATTENTION && p->req->phase == RIDGE_PHASE_DECODE &&
@@ -119,6 +120,12 @@ static struct ridge_serve_kernel *time_kernel(struct pricer *p, const char *name
 	k->kernel = shape->kernel;
 	k->layer_kernel = -1;
 	return k;
+}
+
+static struct ridge_serve_kernel *time_kernel(struct pricer *p, const char *name,
+					      const struct ridge_kernel_shape *shape)
+{
+	return time_kernel_as(p, name, shape, false);
 }
 
 /* Adds the kernel time_kernel timed `count` times to the step. flops and
@@ -223,14 +230,16 @@ static int price_gemm(struct pricer *p, const struct ridge_workload_gemm *g, dou
  * x N x K; each expert's weights once in their storage type, the routed
  * rows' activations in and out. Its tiles are per expert
  * (timing_grouped_quantization); one fixed cost for the launch. Its class
- * is gemm, as one expert's GEMM is: no grouped kernel has been measured. */
+ * is grouped_gemm (torch._grouped_mm measured alone on an H100:
+ * validation/harnesses/fit_grouped_gemm.py), the gemm class's terms where
+ * the entry has none. */
 static int price_grouped_gemm(struct pricer *p, const struct ridge_workload_gemm *g, double routed_rows, double experts,
 			      double count)
 {
 	double n, k, rows = routed_rows / experts;
 	split_gemm(g, p->req->tp, &n, &k);
 	struct ridge_kernel_shape s = shape_of(p, RIDGE_KERNEL_GEMM, ceil(rows), n, k);
-	struct ridge_serve_kernel *kernel = time_kernel(p, g->name, &s);
+	struct ridge_serve_kernel *kernel = time_kernel_as(p, g->name, &s, true);
 	if (!kernel)
 		return -1;
 	double flops = 2 * routed_rows * n * k;

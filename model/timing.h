@@ -122,6 +122,10 @@ struct ridge_timing_options {
 	 * (launch.kernel_fixed_cost) overlaps the kernel before, and only the
 	 * class's own fill, drain and tail remain of its fixed cost. */
 	bool in_stream;
+	/* A library GEMM that is one launch over many experts (a grouped GEMM,
+	 * model/serve.c): the grouped_gemm class, or the gemm class's terms
+	 * where the entry has no grouped_gemm fit (grouped_as_gemm says so). */
+	bool grouped;
 };
 
 struct ridge_time_term {
@@ -129,6 +133,9 @@ struct ridge_time_term {
 	const char *source; /* "fitted: ...", "measured by ridge-probe ...", "none known" */
 	enum ridge_provenance provenance;
 };
+
+/* A slot with no value at all (an entry without that class's fit). */
+bool timing_slot_empty(const struct ridge_timing_terms *t);
 
 /* Value v of a slot: its own provenance (<value>_provenance) else the
  * slot's; FLOOR when neither says (or t is NULL). */
@@ -183,7 +190,8 @@ struct ridge_kernel_time {
 	const char *cta_stream_source;        /* the slot's cta_bandwidth_source, when it applies */
 	enum ridge_provenance cta_provenance; /* of cta_stream_s */
 	bool ctas_bind;
-	bool floor_binds; /* the formula fell below the floor: the floor is the prediction */
+	bool floor_binds;     /* the formula fell below the floor: the floor is the prediction */
+	bool grouped_as_gemm; /* a grouped GEMM on an entry with no grouped_gemm fit: the gemm class's terms */
 	double predicted_time_s;
 	/* How far to trust it (timing_range): the provenance of what binds
 	 * (the row term, else the larger term's efficiency; what-if when any

@@ -41,6 +41,8 @@
 #define RIDGE_TIME_CLASSES(X, K, P, u)                                                                           \
 	/* algorithms ridge models itself: the floor is the model */                                           \
 	X(u, OWN, "own", NONE, K(GEMM_NAIVE) K(GEMM_TILED) K(ATTENTION), , KERNEL)                              \
+	/* MoE experts' grouped GEMM (torch._grouped_mm, CUTLASS grouped, fused MoE): priced by model/serve.c */\
+	X(u, GROUPED_GEMM, "grouped_gemm", ONE, , P("GroupProblemShape") P("grouped_mm") P("fused_moe"), GEMM)     \
 	/* library GEMM and GEMV (cuBLAS, hipBLASLt) */                                                         \
 	X(u, GEMM, "gemm", ONE, K(GEMM) K(GEMV),                                                                \
 	  P("gemm") P("gemv") P("nvjet") P("cutlass") P("xmma") P("splitKreduce"), GEMM)                        \

@@ -51,6 +51,12 @@ bool timing_band(enum ridge_time_class cls, enum ridge_provenance provenance, st
 		provenance = RIDGE_PROVENANCE_MEASURED;
 	if (cls == RIDGE_TIME_OWN)
 		provenance = RIDGE_PROVENANCE_FLOOR;
+	/* The grouped GEMM has no held-out band of its own (ridge calibrate
+	 * cannot replay its cases): the library GEMM's. Its 96 held-out
+	 * kernels measured P10 -9.2 % to P90 +17.9 % of the prediction
+	 * (validation/harnesses/fit_grouped_gemm.py). */
+	if (cls == RIDGE_TIME_GROUPED_GEMM)
+		cls = RIDGE_TIME_GEMM;
 	for (size_t i = 0; i < sizeof bands / sizeof bands[0]; i++)
 		if (bands[i].cls == cls && bands[i].provenance == provenance) {
 			*out = bands[i].band;

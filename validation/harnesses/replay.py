@@ -7,10 +7,10 @@ Usage:
       # exit 1 unless README.md holds exactly this table between
       # <!-- harness-replay:begin --> and <!-- harness-replay:end -->
 
-MEASUREMENTS_DIR holds sdpa_decode.json (harness B) and hf_decode.json (harness C)
-from one lease and that lease's calibration.yaml (ridge-probe --quick --out).
-Each case is predicted by `ridge cost decode --model` on the H200 entry with the
-calibration: harness B's graph steps with --launch graph, its eager steps and
+MEASUREMENTS_DIR holds sdpa_decode.json or sdpa_decode_moe.json (harness B) and/or
+hf_decode.json (harness C) from one lease and that lease's calibration.yaml
+(ridge-probe --quick --out). Each case is predicted by `ridge cost decode --model`
+on the calibration's entry (its id) with the calibration: harness B's graph steps with --launch graph, its eager steps and
 harness C's eager generate with --launch eager, harness C's compiled generate with
 --launch graph; the context is the case's (harness C: the prompt plus half the
 new tokens). MoE experts take ridge's default, --moe-impl grouped: harness B
@@ -28,9 +28,17 @@ import tempfile
 BEGIN, END = "<!-- harness-replay:begin -->", "<!-- harness-replay:end -->"
 
 
+def calibration_gpu(calibration):
+    """The hwdb id a calibration file measured (its `id:` line)."""
+    for line in open(calibration):
+        if line.startswith("id:"):
+            return line.split(":", 1)[1].strip().strip('"')
+    raise SystemExit(f"{calibration}: no id line")
+
+
 def predict_doc(ridge, cfg, context, batch, launch, calibration):
     args = [ridge, "cost", "decode", "--model", cfg, "--context", str(context), "--batch", str(batch), "--gpus", "1",
-            "--gpu", "h200-sxm", "--launch", launch, "--calibration", calibration, "--json"]
+            "--gpu", calibration_gpu(calibration), "--launch", launch, "--calibration", calibration, "--json"]
     out = subprocess.run(args, capture_output=True, text=True)
     if out.returncode != 0:
         raise SystemExit(f"{' '.join(args)}: exit {out.returncode}: {out.stderr.strip()}")
@@ -44,7 +52,10 @@ def predict(ridge, cfg, context, batch, launch, calibration):
 def rows(ridge, mdir, tmp, predict=predict):
     cal = os.path.join(mdir, "calibration.yaml")
     out = []
-    for harness, name, key in (("B", "sdpa_decode.json", "configs"), ("C", "hf_decode.json", "configs")):
+    for harness, name, key in (("B", "sdpa_decode.json", "configs"), ("B", "sdpa_decode_moe.json", "configs"),
+                               ("C", "hf_decode.json", "configs")):
+        if not os.path.exists(os.path.join(mdir, name)):
+            continue
         doc = json.load(open(os.path.join(mdir, name)))
         paths = {}
         for model, cfg in doc[key].items():
