@@ -581,6 +581,18 @@ int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *
 	} else {
 		t->fixed_cost = term(0, "none known for this GPU (a calibration measures it)", RIDGE_PROVENANCE_FLOOR);
 	}
+	if (t->grouped_as_gemm) {
+		/* Another class's terms: transferred, and said so. */
+		static const char why[] = "the gemm class's: this GPU has no grouped_gemm fit (on the H100 the "
+					  "grouped kernel streams its weights 12 % slower than the gemm class says)";
+		struct ridge_time_term *terms3[] = { &t->compute_efficiency, &t->memory_efficiency, &t->fixed_cost };
+		for (size_t i = 0; i < sizeof terms3 / sizeof terms3[0]; i++) {
+			terms3[i]->source = why;
+			if (terms3[i]->provenance == RIDGE_PROVENANCE_MEASURED ||
+			    terms3[i]->provenance == RIDGE_PROVENANCE_SOURCED)
+				terms3[i]->provenance = RIDGE_PROVENANCE_TRANSFERRED;
+		}
+	}
 	apply_overrides(o->overrides, t);
 	if (o->in_stream && t->cls != RIDGE_TIME_OWN && t->fixed_cost.value > 0) {
 		/* The fitted fixed costs were measured on isolated kernels (CUDA

@@ -450,6 +450,37 @@ static void test_token_tile(void **state)
 	assert_close(t.quantization_efficiency, 257.0 / 384 * (96.0 / 132), 1e-15);
 }
 
+/* A grouped GEMM takes the grouped_gemm class where the entry has it (the
+ * H100's fit: 0.8287 of spec, 15.5 us) and the gemm class's terms, as
+ * transferred and said so, where it does not (B200). */
+static void test_grouped_gemm_class(void **state)
+{
+	(void)state;
+	struct ridge_kernel_shape s = {
+		.kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_BF16, .m = 16, .n = 28672, .k = 4096
+	};
+	struct ridge_timing_options o = { .impl = RIDGE_ATTENTION_DEFAULT, .grouped = true };
+	struct ridge_kernel_time t;
+	char err[256];
+	assert_int_equal(timing_kernel(test_gpu("h100-sxm"), &s, &o, &t, err, sizeof err), 0);
+	assert_int_equal(t.cls, RIDGE_TIME_GROUPED_GEMM);
+	assert_false(t.grouped_as_gemm);
+	assert_true(t.memory_efficiency.value == 0.8287 && t.fixed_cost.value == 15.5e-6);
+	assert_int_equal(t.memory_efficiency.provenance, RIDGE_PROVENANCE_MEASURED);
+	const struct ridge_gpu *b200 = test_gpu("b200");
+	struct ridge_kernel_time plain;
+	struct ridge_timing_options none = { .impl = RIDGE_ATTENTION_DEFAULT };
+	assert_int_equal(timing_kernel(b200, &s, &o, &t, err, sizeof err), 0);
+	assert_int_equal(timing_kernel(b200, &s, &none, &plain, err, sizeof err), 0);
+	assert_int_equal(t.cls, RIDGE_TIME_GROUPED_GEMM);
+	assert_int_equal(plain.cls, RIDGE_TIME_GEMM);
+	assert_true(t.grouped_as_gemm);
+	assert_true(t.memory_efficiency.value == plain.memory_efficiency.value &&
+		    t.fixed_cost.value == plain.fixed_cost.value);
+	assert_true(strstr(t.memory_efficiency.source, "no grouped_gemm fit") != NULL);
+	assert_int_not_equal(t.memory_efficiency.provenance, RIDGE_PROVENANCE_MEASURED);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -470,6 +501,7 @@ int main(void)
 		cmocka_unit_test(test_norm_rows_bind),
 		cmocka_unit_test(test_norm_wide_rows_cta_stream),
 		cmocka_unit_test(test_softmax_kernel_by_width),
+		cmocka_unit_test(test_grouped_gemm_class),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
