@@ -37,8 +37,9 @@ static void draw_numbers(const struct tui_state *s, const struct tui_layout *l)
 		if (y < bottom)
 			tui_put_pair(y++, x, w, "bytes", TUI_ROLE_RESULT, "%s", a);
 		const struct ridge_gemm_l2 *l2 = &r->cost.l2;
-		if (l2->modelled && y < bottom) {
-			/* The L2-aware traffic (model/intensity.h, intensity_gemm_l2). */
+		/* A tiled GEMM's L2-aware traffic (model/intensity.h, intensity_gemm_l2);
+		 * a library GEMM's bytes above are already its DRAM model. */
+		if (l2->modelled && !l2->library && y < bottom) {
 			fmt_si(l2->hbm_bytes, "B", a, sizeof a);
 			fmt_si(l2->l2_traffic, "B", b, sizeof b);
 			tui_put_pair(y++, x, w, "HBM / L2", TUI_ROLE_RESULT, "%s / %s", a, b);

@@ -288,7 +288,7 @@ static void test_roofline_matches_model(void **state)
 	char err[200];
 	assert_int_equal(tui_roofline_shape(&s->in, &shape, err, sizeof err), 0);
 	const struct ridge_gpu *gpu = tui_state_gpu(s);
-	assert_int_equal(intensity_kernel(&shape, &cost, err, sizeof err), 0);
+	assert_int_equal(intensity_kernel_on(gpu, &shape, &cost, err, sizeof err), 0);
 	assert_int_equal(
 		intensity_ceiling(gpu, &shape, &cost, false, false, RIDGE_LEVEL_HBM, &ceiling, &path, err, sizeof err),
 		0);
