@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+"""ridge serve against published TTFT and TPOT (validation/serve/latency_published.csv).
+
+Each row of the CSV is one published serving run: engine and version, GPU, model,
+weights, TP, prompt and output tokens, the benchmark's concurrency (closed loop) or
+request rate (open loop), and the TTFT / TPOT / throughput it printed. This script
+runs `ridge serve` on each row with the engine's preset and compares:
+
+  TTFT  against the source's mean (ttft_mean_ms), else its median (ttft_p50_ms), else
+        its unnamed figure (ttft_ms, compared with ridge's mean);
+  TPOT  likewise (tpot_mean_ms, tpot_p50_ms, tpot_ms);
+  output tokens/s where the source prints it.
+
+The flags each row runs with (what the source does not say is assumed, the same for
+every row of an engine):
+  - FP8 weights run FP8 GEMMs and an FP8 KV cache, FP4 (NVFP4) weights FP4 GEMMs and an
+    FP8 cache (the sources name only the checkpoint's precision); bf16 stays bf16;
+  - the engine's preset (docs/sources/serving-engines.md), except TensorRT-LLM rows
+    whose prompt and decode tokens exceed the preset's 8192-token budget (chunked
+    prefill off cannot run them alongside the decodes): the budget aiconfigurator's
+    generator writes for such runs, concurrency + isl + 1500 rounded up to the
+    32-token block (src/aiconfigurator/generator/rule_plugin/trtllm.rule, "agg
+    max_num_tokens", aiconfigurator@095f58a5);
+  - fixed prompt and output lengths, ridge's default request count (10 x concurrency,
+    at least 200) after a warm-up of one round, where the source gives no count.
+
+The CPU time per iteration is each engine's preset (--cpu-overhead ENGINE=T replaces
+it for one engine). --fit ENGINE tries a grid of values on the engine's fitting rows
+(FIT below) and prints the median |TPOT error| each gives; the other rows are held
+out. --markdown prints the per-engine tables of validation/README.md; --check README
+compares them with the README's (tests/suite_serve_latency.sh).
+
+usage: python3 validation/serve_latency_check.py [--ridge build/ridge] [--jobs 2]
+       [--markdown | --check validation/README.md | --fit ENGINE] [--cpu-overhead ENGINE=T]
+"""
+import argparse
+import csv
+import json
+import os
+import statistics
+import subprocess
+import sys
+from multiprocessing import Pool
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CSV = os.path.join(HERE, "serve", "latency_published.csv")
+BEGIN = "<!-- serve_latency_check.py: begin -->"
+END = "<!-- serve_latency_check.py: end -->"
+
+# The rows each engine's CPU overhead is fitted on: one engine version, model, GPU
+# and weight dtype per engine (every other version, model, GPU and dtype is held out).
+FIT = {
+    "vllm": ("", "llama-3.1-70b", "h200-sxm", "fp8"),
+    "sglang": ("0.5.1.post1", "qwen3-32b", "h100-sxm", "bf16"),
+    "trtllm": ("1.0.0rc3", "llama-3.1-8b", "h100-sxm", "bf16"),
+}
+FIT_GRID = ["0", "100us", "200us", "300us", "500us", "750us", "1ms", "1.5ms", "2ms"]
+
+
+def read_rows(path):
+    with open(path) as f:
+        return list(csv.DictReader(line for line in f if not line.startswith("#")))
+
+
+def is_fit(row):
+    return FIT.get(row["engine"]) == (row["engine_version"], row["model"], row["gpu"], row["weights"])
+
+
+def ridge_command(ridge, row, cpu_overhead):
+    model = os.path.join(HERE, "serve", "models", row["model"] + ".json")
+    cmd = [ridge, "serve", "--model", model, "--gpu", row["gpu"], "--tp", row["tp"], "--isl", row["isl"],
+           "--osl", row["osl"], "--engine", row["engine"], "--json"]
+    if row["concurrency"]:
+        cmd += ["--concurrency", row["concurrency"]]
+    else:
+        cmd += ["--rate", row["rate"]]
+    if row["num_prompts"]:
+        cmd += ["--requests", row["num_prompts"], "--warmup", "0"]
+    weights = row["weights"]
+    if weights in ("fp8", "fp4"):
+        cmd += ["--weight-dtype", weights, "--compute-dtype", weights, "--kv-dtype", row["kv"] or "fp8"]
+    elif row["kv"]:
+        cmd += ["--kv-dtype", row["kv"]]
+    concurrency = int(row["concurrency"] or 0)
+    isl = int(row["isl"])
+    if row["engine"] == "trtllm" and isl + concurrency > 8192:
+        cmd += ["--max-num-batched-tokens", str((concurrency + isl + 1500 + 31) // 32 * 32)]
+    if row["engine"] in cpu_overhead:
+        cmd += ["--cpu-overhead", cpu_overhead[row["engine"]]]
+    return cmd
+
+
+def measured(row, metric):
+    """(value in SI, statistic name) of TTFT or TPOT, ms in the CSV."""
+    for column, stat in ((metric + "_mean_ms", "mean"), (metric + "_p50_ms", "p50"), (metric + "_ms", "mean")):
+        if row.get(column):
+            return float(row[column]) / 1e3, stat
+    return None, None
+
+
+def simulate(job):
+    ridge, row, cpu_overhead = job
+    out = subprocess.run(ridge_command(ridge, row, cpu_overhead), capture_output=True, text=True)
+    if out.returncode != 0:
+        return row, None, out.stderr.strip().splitlines()[-1] if out.stderr.strip() else "exit %d" % out.returncode
+    doc = json.loads(out.stdout)
+    errors = {}
+    for metric in ("ttft", "tpot"):
+        value, stat = measured(row, metric)
+        if value:
+            errors[metric] = doc["%s_%s_s" % (metric, stat)] / value - 1
+    if row["output_tok_s"]:
+        errors["throughput"] = doc["output_tokens_per_s"] / float(row["output_tok_s"]) - 1
+    return row, {"doc": doc, "errors": errors}, ""
+
+
+def run_all(ridge, rows, cpu_overhead, jobs):
+    work = [(ridge, row, cpu_overhead) for row in rows]
+    if jobs <= 1:
+        return [simulate(job) for job in work]
+    with Pool(jobs) as pool:
+        return pool.map(simulate, work)
+
+
+def median_abs(values):
+    return statistics.median(abs(v) for v in values) if values else None
+
+
+def percent(v, signed=False):
+    if v is None:
+        return "-"
+    return ("%+.1f %%" if signed else "%.1f %%") % (100 * v)
+
+
+def group_key(row):
+    return (row["engine"], row["engine_version"] or "?", row["model"], row["gpu"], row["weights"])
+
+
+def summarize(results):
+    """Per engine: groups (engine, version, model, GPU, weights) and the held-out total."""
+    groups = {}
+    failures = []
+    for row, result, why in results:
+        if result is None:
+            failures.append((row, why))
+            continue
+        g = groups.setdefault(group_key(row), {"fit": is_fit(row), "ttft": [], "tpot": [], "throughput": []})
+        for metric, error in result["errors"].items():
+            g[metric].append(error)
+    return groups, failures
+
+
+def markdown(groups, failures):
+    lines = []
+    for engine in sorted({k[0] for k in groups}):
+        lines.append("")
+        lines.append("**%s**" % engine)
+        lines.append("")
+        lines.append("| version | model | GPU | weights | rows | TTFT median \\|error\\| | TTFT median error "
+                     "| TPOT median \\|error\\| | TPOT median error | |")
+        lines.append("|---|---|---|---|---:|---:|---:|---:|---:|---|")
+        held = {"ttft": [], "tpot": []}
+        for key in sorted(k for k in groups if k[0] == engine):
+            g = groups[key]
+            if not g["fit"]:
+                held["ttft"] += g["ttft"]
+                held["tpot"] += g["tpot"]
+            lines.append("| %s | %s | %s | %s | %d | %s | %s | %s | %s | %s |" % (
+                key[1], key[2], key[3], key[4], len(g["tpot"]), percent(median_abs(g["ttft"])),
+                percent(statistics.median(g["ttft"]) if g["ttft"] else None, True), percent(median_abs(g["tpot"])),
+                percent(statistics.median(g["tpot"]) if g["tpot"] else None, True),
+                "fitted (CPU overhead)" if g["fit"] else "held out"))
+        lines.append("| **held out** | | | | %d | **%s** | %s | **%s** | %s | |" % (
+            len(held["tpot"]), percent(median_abs(held["ttft"])),
+            percent(statistics.median(held["ttft"]) if held["ttft"] else None, True),
+            percent(median_abs(held["tpot"])),
+            percent(statistics.median(held["tpot"]) if held["tpot"] else None, True)))
+    if failures:
+        lines.append("")
+        lines.append("Rows ridge could not run: %d" % len(failures))
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def print_rows(results):
+    print("%-58s %9s %9s %7s  %8s %8s %7s" % ("row", "ttft ms", "ridge", "error", "tpot ms", "ridge", "error"))
+    for row, result, why in results:
+        label = "%s %s %s %s %s tp%s %s/%s c%s" % (row["engine"], row["engine_version"] or "?", row["model"],
+                                                  row["gpu"], row["weights"], row["tp"], row["isl"], row["osl"],
+                                                  row["concurrency"] or "r" + row["rate"])
+        if is_fit(row):
+            label += " *"
+        if result is None:
+            print("%-58s %s" % (label, why))
+            continue
+        cells = []
+        for metric in ("ttft", "tpot"):
+            value, stat = measured(row, metric)
+            if value is None:
+                cells.append("%9s %9s %7s" % ("-", "-", "-"))
+                continue
+            predicted = result["doc"]["%s_%s_s" % (metric, stat)]
+            cells.append("%9.2f %9.2f %+6.0f%%" % (value * 1e3, predicted * 1e3, 100 * result["errors"][metric]))
+        print("%-58s %s  %s" % (label, cells[0], cells[1]))
+    print("(* the rows the engine's CPU overhead is fitted on)")
+
+
+def fit(ridge, rows, engine, jobs):
+    chosen = [row for row in rows if row["engine"] == engine and is_fit(row)]
+    if not chosen:
+        print("no fitting rows for engine '%s' (known: %s)" % (engine, " ".join(sorted(FIT))))
+        return 2
+    print("%s: %d rows (version %s, %s on %s, %s weights)" % (engine, len(chosen), *FIT[engine]))
+    best = None
+    for value in FIT_GRID:
+        groups, _ = summarize(run_all(ridge, chosen, {engine: value}, jobs))
+        tpot = [e for g in groups.values() for e in g["tpot"]]
+        ttft = [e for g in groups.values() for e in g["ttft"]]
+        score = median_abs(tpot)
+        print("  --cpu-overhead %-6s TPOT median |error| %s (median error %s), TTFT %s" % (
+            value, percent(score), percent(statistics.median(tpot), True), percent(median_abs(ttft))))
+        if best is None or score < best[1]:
+            best = (value, score)
+    print("best: %s" % best[0])
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--ridge", default=os.path.join(HERE, "..", "build", "ridge"))
+    ap.add_argument("--csv", default=CSV)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--check")
+    ap.add_argument("--fit")
+    ap.add_argument("--cpu-overhead", action="append", default=[])
+    args = ap.parse_args()
+    rows = read_rows(args.csv)
+    cpu_overhead = dict(item.split("=", 1) for item in args.cpu_overhead)
+    if args.fit:
+        return fit(args.ridge, rows, args.fit, args.jobs)
+    results = run_all(args.ridge, rows, cpu_overhead, args.jobs)
+    groups, failures = summarize(results)
+    text = markdown(groups, failures)
+    if args.markdown:
+        sys.stdout.write(text)
+        return 0
+    if args.check:
+        readme = open(args.check).read()
+        if BEGIN not in readme or END not in readme:
+            print("no %s ... %s table in %s" % (BEGIN, END, args.check))
+            return 1
+        recorded = readme.split(BEGIN, 1)[1].split(END, 1)[0].strip("\n") + "\n"
+        if recorded != text:
+            print("the README's serving-latency tables differ from ridge serve; regenerate them "
+                  "(python3 validation/serve_latency_check.py --markdown):")
+            for a, b in zip(recorded.splitlines(), text.splitlines()):
+                if a != b:
+                    print("  README: " + a + "\n  ridge:  " + b)
+                    break
+            return 1
+        print("serve latency: %d rows, %d table lines match the README" % (len(rows), text.count("\n")))
+        return 0
+    print_rows(results)
+    print()
+    sys.stdout.write(text)
+    return 0 if not failures else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
