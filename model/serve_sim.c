@@ -107,7 +107,9 @@ void serve_engine_defaults(enum ridge_engine_kind kind, double memory_bytes, con
 	else
 		vllm_defaults(memory_bytes, gpu_id ? gpu_id : "", out);
 	out->cpu_overhead_s = 0;
-	out->cpu_overhead_source = "none: the engines overlap scheduling with the GPU (give --cpu-overhead)";
+	out->cpu_overhead_source =
+		"0, fitted per engine on published TTFT/TPOT runs (validation/README.md); "
+		"TensorRT-LLM's and SGLang's overlap schedulers hide it (docs/sources/serving-engines.md)";
 }
 
 double serve_engine_graph_size(const struct ridge_engine *e, double batch)

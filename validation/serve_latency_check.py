@@ -133,7 +133,7 @@ def percent(v, signed=False):
 
 
 def group_key(row):
-    return (row["engine"], row["engine_version"] or "?", row["model"], row["gpu"], row["weights"])
+    return (row["engine"], row["engine_version"] or "unstated", row["model"], row["gpu"], row["weights"])
 
 
 def summarize(results):
@@ -184,7 +184,7 @@ def markdown(groups, failures):
 def print_rows(results):
     print("%-58s %9s %9s %7s  %8s %8s %7s" % ("row", "ttft ms", "ridge", "error", "tpot ms", "ridge", "error"))
     for row, result, why in results:
-        label = "%s %s %s %s %s tp%s %s/%s c%s" % (row["engine"], row["engine_version"] or "?", row["model"],
+        label = "%s %s %s %s %s tp%s %s/%s c%s" % (row["engine"], row["engine_version"] or "-", row["model"],
                                                   row["gpu"], row["weights"], row["tp"], row["isl"], row["osl"],
                                                   row["concurrency"] or "r" + row["rate"])
         if is_fit(row):
@@ -258,8 +258,10 @@ def main():
                     print("  README: " + a + "\n  ridge:  " + b)
                     break
             return 1
+        for row, why in failures:
+            print("ridge serve rejects %s: %s" % (row["row"], why))
         print("serve latency: %d rows, %d table lines match the README" % (len(rows), text.count("\n")))
-        return 0
+        return 1 if failures else 0
     print_rows(results)
     print()
     sys.stdout.write(text)
