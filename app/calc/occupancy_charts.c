@@ -31,33 +31,32 @@ int occupancy_sweep_rows(const struct ridge_occupancy_device *dev, const struct 
 	return n;
 }
 
-/* One chart: occupancy (0..100%) against x; points (xs, ys) as steps. */
-static void chart(struct svg *s, double top, const char *title, const char *xlabel, const double *xs, const double *ys,
-		  int n, double x_max, double mark_x, double mark_y)
+/* One chart: occupancy (0..100%) against x, in the x axis's unit (x_scale
+ * turns a value into it); points (xs, ys) as steps; this kernel marked. */
+struct occupancy_chart {
+	const char *title, *x_title, *x_unit;
+	double x_max, x_scale, mark_x, mark_y;
+};
+
+static void chart(struct svg *s, double top, const struct occupancy_chart *c, const double *xs, const double *ys, int n)
 {
-	const double left = 70, right = s->width - 30, height = 220, bottom = top + height;
-	svg_text(s, left, top - 12, 14, "start", "#000000", title);
-	svg_rect(s, left, top, right - left, height, "#fbfbfb", "#999999");
+	struct svg_plot plot = {
+		.left = 90,
+		.top = top,
+		.right = s->width - 30,
+		.bottom = top + 200,
+		.fill = "#fbfbfb",
+		.x = { .scale = SVG_LINEAR,
+		       .lo = 0,
+		       .hi = c->x_max * c->x_scale,
+		       .title = c->x_title,
+		       .unit = c->x_unit },
+		.y = { .scale = SVG_LINEAR, .lo = 0, .hi = 100, .title = "occupancy", .unit = "%" },
+	};
+	svg_text(s, plot.left, top - 10, 14, "start", "#000000", c->title);
+	svg_plot_axes(s, &plot);
+	const double left = plot.left, right = plot.right, bottom = plot.bottom;
 	char label[48];
-	for (int p = 0; p <= 100; p += 25) {
-		double y = svg_linear_scale(p, 0, 100, bottom, top);
-		svg_line(s, left, y, right, y, "#dddddd", 1, p != 0 && p != 100);
-		snprintf(label, sizeof label, "%d%%", p);
-		svg_text(s, left - 8, y + 4, 11, "end", "#444444", label);
-	}
-	/* ticks at a power of two, at most 8 of them (sizes read best in KiB) */
-	double tick = 1;
-	while (x_max / tick > 8)
-		tick *= 2;
-	for (double v = 0; v <= x_max + 1e-9; v += tick) {
-		double x = svg_linear_scale(v, 0, x_max, left, right);
-		if (x_max >= 16384)
-			snprintf(label, sizeof label, "%.0f KiB", v / 1024);
-		else
-			snprintf(label, sizeof label, "%.0f", v);
-		svg_text(s, x, bottom + 16, 11, "middle", "#444444", label);
-	}
-	svg_text(s, (left + right) / 2, bottom + 34, 12, "middle", "#000000", xlabel);
 	/* steps: each value holds until the next x */
 	double *px = malloc(sizeof(double) * (size_t)(2 * n + 2));
 	double *py = malloc(sizeof(double) * (size_t)(2 * n + 2));
@@ -69,8 +68,7 @@ static void chart(struct svg *s, double top, const char *title, const char *xlab
 	}
 	int m = 0;
 	for (int i = 0; i < n; i++) {
-		double x = svg_linear_scale(xs[i], 0, x_max, left, right);
-		double y = svg_linear_scale(ys[i] * 100, 0, 100, bottom, top);
+		double x = svg_plot_x(&plot, xs[i] * c->x_scale), y = svg_plot_y(&plot, ys[i] * 100);
 		if (m > 0) {
 			px[m] = x;
 			py[m] = py[m - 1];
@@ -83,13 +81,12 @@ static void chart(struct svg *s, double top, const char *title, const char *xlab
 	svg_polyline(s, px, py, m, "#1f6fb4", 2);
 	free(px);
 	free(py);
-	double mx = svg_linear_scale(mark_x, 0, x_max, left, right);
-	double my = svg_linear_scale(mark_y * 100, 0, 100, bottom, top);
+	double mx = svg_plot_x(&plot, c->mark_x * c->x_scale), my = svg_plot_y(&plot, c->mark_y * 100);
 	svg_line(s, mx, top, mx, bottom, "#d62728", 1, true);
 	svg_circle(s, mx, my, 5, "#d62728", "#ffffff");
-	snprintf(label, sizeof label, "this kernel: %.1f%%", mark_y * 100);
-	svg_text(s, mx + (mx > (left + right) / 2 ? -6 : 6), top + 14, 11, mx > (left + right) / 2 ? "end" : "start",
-		 "#d62728", label);
+	snprintf(label, sizeof label, "this kernel: %.1f%%", c->mark_y * 100);
+	svg_text_halo(s, mx + (mx > (left + right) / 2 ? -6 : 6), top + 14, 11,
+		      mx > (left + right) / 2 ? "end" : "start", "#d62728", label);
 }
 
 int occupancy_write_svg(const char *path, const struct ridge_occupancy_device *dev, const struct ridge_gpu *g,
@@ -111,7 +108,7 @@ int occupancy_write_svg(const char *path, const struct ridge_occupancy_device *d
 		 amd ? now->amd.vgprs_unified : in->regs_per_thread, amd ? "VGPRs" : "registers",
 		 in->static_smem + in->dynamic_smem, amd ? "LDS" : "shared memory");
 	svg_begin(&s, 760, 3 * 300 + 60, title);
-	svg_text(&s, 380, 28, 16, "middle", "#000000", title);
+	svg_title(&s, 28, 16, title);
 	struct ridge_occupancy_input t;
 	struct ridge_occupancy_result r;
 	int n = 0;
@@ -125,9 +122,16 @@ int occupancy_write_svg(const char *path, const struct ridge_occupancy_device *d
 			ys[n++] = r.occupancy;
 		}
 	}
-	chart(&s, 70, amd ? "Occupancy vs threads per workgroup" : "Occupancy vs threads per block",
-	      amd ? "threads per workgroup" : "threads per block", xs, ys, n, g->max_threads_per_block,
-	      in->threads_per_block, now->occupancy);
+	struct occupancy_chart by_threads = {
+		amd ? "Occupancy vs threads per workgroup" : "Occupancy vs threads per block",
+		amd ? "workgroup size" : "block size",
+		"threads",
+		g->max_threads_per_block,
+		1,
+		in->threads_per_block,
+		now->occupancy,
+	};
+	chart(&s, 80, &by_threads, xs, ys, n);
 
 	/* 2: registers per thread (AMD: unified VGPRs) */
 	t = *in;
@@ -144,9 +148,16 @@ int occupancy_write_svg(const char *path, const struct ridge_occupancy_device *d
 			ys[n++] = r.occupancy;
 		}
 	}
-	chart(&s, 370, amd ? "Occupancy vs VGPRs (ArchVGPR + AGPR)" : "Occupancy vs registers per thread",
-	      amd ? "VGPRs" : "registers per thread", xs, ys, n, max_regs,
-	      amd ? now->amd.vgprs_unified : in->regs_per_thread, now->occupancy);
+	struct occupancy_chart by_registers = {
+		amd ? "Occupancy vs VGPRs (ArchVGPR + AGPR)" : "Occupancy vs registers per thread",
+		amd ? "VGPRs per lane, ArchVGPR + AGPR" : "registers per thread",
+		"32-bit registers",
+		max_regs,
+		1,
+		amd ? now->amd.vgprs_unified : in->regs_per_thread,
+		now->occupancy,
+	};
+	chart(&s, 380, &by_registers, xs, ys, n);
 
 	/* 3: shared memory per block (static kept, dynamic varied; past the
 	 * per-block limit nothing launches) */
@@ -167,9 +178,17 @@ int occupancy_write_svg(const char *path, const struct ridge_occupancy_device *d
 			ys[n++] = r.occupancy;
 		}
 	}
-	chart(&s, 670, amd ? "Occupancy vs LDS per workgroup" : "Occupancy vs shared memory per block",
-	      amd ? "LDS per workgroup" : "static + dynamic shared memory per block", xs, ys, n, limit,
-	      in->static_smem + in->dynamic_smem, now->occupancy);
+	/* sizes read best in KiB */
+	struct occupancy_chart by_smem = {
+		amd ? "Occupancy vs LDS per workgroup" : "Occupancy vs shared memory per block",
+		amd ? "LDS per workgroup" : "static + dynamic shared memory per block",
+		limit >= 16384 ? "KiB" : "bytes",
+		limit,
+		limit >= 16384 ? 1.0 / 1024 : 1,
+		in->static_smem + in->dynamic_smem,
+		now->occupancy,
+	};
+	chart(&s, 680, &by_smem, xs, ys, n);
 	svg_end(&s);
 	free(xs);
 	free(ys);

@@ -361,44 +361,40 @@ static int write_svg(const char *path, const struct ridge_plan_input *in, const 
 		clo = fmin(clo, all[i].usd_per_million_tokens);
 		chi = fmax(chi, all[i].usd_per_million_tokens);
 	}
-	tlo = fmin(tlo, in->tpot_limit_s) / 1.5;
-	thi = fmax(thi, in->tpot_limit_s) * 1.5;
-	clo = clo / 1.5;
-	chi = chi * 1.5;
 	struct svg s;
-	const double w = 800, h = 520, x0 = 80, x1 = 780, y0 = 470, y1 = 40;
+	const double w = 900, h = 540;
+	struct svg_plot plot = {
+		.left = 90,
+		.top = 50,
+		.right = 730,
+		.bottom = h - 50,
+		.x = { .scale = SVG_LOG,
+		       .lo = fmin(tlo, in->tpot_limit_s) / 1.5,
+		       .hi = fmax(thi, in->tpot_limit_s) * 1.5,
+		       .title = "time per output token",
+		       .unit = "s" },
+		.y = { .scale = SVG_LOG,
+		       .lo = clo / 1.5,
+		       .hi = chi * 1.5,
+		       .title = "cost per 1M output tokens",
+		       .unit = "USD" },
+	};
 	svg_begin(&s, w, h, "ridge plan: cost-latency Pareto front");
-	svg_rect(&s, x0, y1, x1 - x0, y0 - y1, "none", "#888");
-	svg_text(&s, (x0 + x1) / 2, h - 12, 13, "middle", "#000", "TPOT (s, log)");
-	svg_text(&s, 14, (y0 + y1) / 2, 13, "middle", "#000", "$ / 1M output tokens (log)");
-	char label[64];
-	for (double t = pow(10, floor(log10(tlo))); t <= thi; t *= 10) {
-		double x = svg_log_scale(t, tlo, thi, x0, x1);
-		if (x < x0)
-			continue;
-		svg_line(&s, x, y0, x, y1, "#ddd", 1, false);
-		snprintf(label, sizeof label, "%g", t);
-		svg_text(&s, x, y0 + 16, 11, "middle", "#444", label);
-	}
-	for (double c = pow(10, floor(log10(clo))); c <= chi; c *= 10) {
-		double y = svg_log_scale(c, clo, chi, y0, y1);
-		if (y > y0)
-			continue;
-		svg_line(&s, x0, y, x1, y, "#ddd", 1, false);
-		snprintf(label, sizeof label, "$%g", c);
-		svg_text(&s, x0 - 6, y + 4, 11, "end", "#444", label);
-	}
-	double lx = svg_log_scale(in->tpot_limit_s, tlo, thi, x0, x1);
-	svg_line(&s, lx, y0, lx, y1, "#c00", 1.5, true);
-	svg_text_halo(&s, lx + 4, y1 + 14, 11, "start", "#c00", "TPOT limit");
+	svg_title(&s, 28, 16, "ridge plan: cost-latency Pareto front");
+	svg_plot_axes(&s, &plot);
+	const double x1 = plot.right, y1 = plot.top;
+	double lx = svg_plot_x(&plot, in->tpot_limit_s);
+	svg_line(&s, lx, plot.bottom, lx, y1, "#c00", 1.5, true);
+	bool room_right = lx + 4 + svg_text_width(11, "TPOT limit") < x1 - 2;
+	svg_text_halo(&s, room_right ? lx + 4 : lx - 4, y1 + 14, 11, room_right ? "start" : "end", "#c00",
+		      "TPOT limit");
 	const char *colors[] = {
 		"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf"
 	};
 	for (int i = 0; i < n; i++) {
 		if (!all[i].fits)
 			continue;
-		double x = svg_log_scale(all[i].tpot_s, tlo, thi, x0, x1);
-		double y = svg_log_scale(all[i].usd_per_million_tokens, clo, chi, y0, y1);
+		double x = svg_plot_x(&plot, all[i].tpot_s), y = svg_plot_y(&plot, all[i].usd_per_million_tokens);
 		svg_circle(&s, x, y, all[i].meets ? 3.5 : 2, all[i].meets ? colors[all[i].gpu_index % 8] : "#ccc",
 			   "none");
 	}
@@ -429,17 +425,20 @@ static int write_svg(const char *path, const struct ridge_plan_input *in, const 
 		const struct ridge_plan_config *c = &all[order[i]];
 		if (c->usd_per_million_tokens < best) {
 			best = c->usd_per_million_tokens;
-			xs[k] = svg_log_scale(c->tpot_s, tlo, thi, x0, x1);
-			ys[k] = svg_log_scale(best, clo, chi, y0, y1);
+			xs[k] = svg_plot_x(&plot, c->tpot_s);
+			ys[k] = svg_plot_y(&plot, best);
 			k++;
 		}
 	}
 	svg_polyline(&s, xs, ys, k, "#000", 1.5);
+	/* The legend, right of the frame. */
 	for (int g = 0; g < in->gpu_count; g++) {
-		svg_circle(&s, x1 - 150, y1 + 16 + 16 * g, 4, colors[g % 8], "none");
-		svg_text(&s, x1 - 140, y1 + 20 + 16 * g, 11, "start", "#000", in->gpus[g].gpu->id);
+		svg_circle(&s, x1 + 20, y1 + 6 + 16 * g, 4, colors[g % 8], "none");
+		svg_text(&s, x1 + 30, y1 + 10 + 16 * g, 11, "start", "#000", in->gpus[g].gpu->id);
 	}
-	svg_text(&s, x1 - 150, y1 + 20 + 16 * in->gpu_count, 11, "start", "#666", "grey: misses a limit");
+	svg_text(&s, x1 + 16, y1 + 10 + 16 * in->gpu_count, 11, "start", "#666", "grey: misses a limit");
+	svg_text(&s, x1 + 16, y1 + 26 + 16 * in->gpu_count, 11, "start", "#666", "line: the Pareto front");
+
 	free(order);
 	free(xs);
 	free(ys);

@@ -337,8 +337,7 @@ cJSON *fleet_json(const struct fleet_analysis *a, const struct fleet_comparison 
 /* ---- SVG: a strip per ceiling, worse to the left ---- */
 
 #define SVG_WIDTH 960.0
-#define SVG_LEFT 200.0
-#define SVG_RIGHT 40.0
+#define SVG_TOP 44.0
 #define SVG_ROW 46.0
 #define SVG_LABELS_PER_ROW 6
 
@@ -350,50 +349,133 @@ static double better_percent(const struct fleet_metric *m, double value, double 
 	return -100 * shortfall;
 }
 
-static void svg_strip(struct svg *s, const struct fleet_analysis *a, const struct fleet_group *g,
-		      const struct fleet_stat *st, double top, double range)
+static const struct fleet_flag *gpu_flag(const struct fleet_group *g, int k, int metric)
+{
+	for (int f = g->flag_start[k]; f < g->flag_start[k + 1]; f++)
+		if (g->flags[f].metric == metric)
+			return &g->flags[f];
+	return NULL;
+}
+
+/* One ceiling's strip in the row from top: every GPU a point (a fixed jitter
+ * keeps points of one value apart), the flagged ones red and labelled where
+ * a label fits in the row off the others (svg_labels_place), the rest
+ * counted in a "+N more flagged" note at the row's right. */
+static void svg_strip(struct svg *s, const struct svg_plot *plot, const struct fleet_analysis *a,
+		      const struct fleet_group *g, const struct fleet_stat *st, double top, double range,
+		      struct svg_labels *taken)
 {
 	const struct fleet_metric *m = &a->run->metrics[st->metric];
-	double x0 = SVG_LEFT, x1 = SVG_WIDTH - SVG_RIGHT, mid = top + SVG_ROW / 2;
-	char median[32], label[200];
-	format_value(st->spread.median, m->unit, median, sizeof median);
-	snprintf(label, sizeof label, "%s (%s)", m->name, median);
-	svg_text(s, SVG_LEFT - 8, mid + 4, 11, "end", "#222", label);
+	double x0 = plot->left, x1 = plot->right, mid = top + SVG_ROW / 2;
+	char label[200];
 	svg_line(s, x0, mid, x1, mid, "#ddd", 1, false);
-	double zero = svg_linear_scale(0, -range, range, x0, x1);
+	double zero = svg_plot_x(plot, 0);
 	svg_line(s, zero, top + 4, zero, top + SVG_ROW - 4, "#888", 1, false);
 	if (m->direction != RIDGE_NO_DIRECTION) {
-		double cut = svg_linear_scale(-100 * a->options.threshold, -range, range, x0, x1);
+		double cut = svg_plot_x(plot, -100 * a->options.threshold);
 		svg_line(s, cut, top + 4, cut, top + SVG_ROW - 4, "#c62828", 1, true);
 	}
-	int labelled = 0, unlabelled = 0;
-	for (int k = 0; k < g->gpu_count; k++) {
-		const struct fleet_gpu *gpu = &a->run->gpus[g->gpus[k]];
-		double v = gpu->value[st->metric];
-		if (isnan(v))
-			continue;
-		double p = fmax(-range, fmin(range, better_percent(m, v, st->spread.median)));
-		double x = svg_linear_scale(p, -range, range, x0, x1);
-		double y = mid + ((k * 7919) % 17 - 8) * 1.2; /* a fixed jitter: points of one value stay apart */
-		const struct fleet_flag *flag = NULL;
-		for (int f = g->flag_start[k]; f < g->flag_start[k + 1] && !flag; f++)
-			if (g->flags[f].metric == st->metric)
-				flag = &g->flags[f];
-		svg_circle(s, x, y, flag ? 3.5 : 2.2, flag ? "#c62828" : "#1565c0", "none");
-		if (!flag)
-			continue;
-		if (labelled < SVG_LABELS_PER_ROW) {
+	svg_labels_init(taken, (struct svg_box){ x0 + 2, top + 1, x1 - 2, top + SVG_ROW - 1 });
+	svg_labels_add(taken, svg_text_box(x1 - 4, top + 11, 9, "end", "+999 more flagged"), true);
+	for (int pass = 0; pass < 2; pass++) {
+		int labelled = 0, unlabelled = 0;
+		for (int k = 0; k < g->gpu_count; k++) {
+			const struct fleet_gpu *gpu = &a->run->gpus[g->gpus[k]];
+			double v = gpu->value[st->metric];
+			if (isnan(v))
+				continue;
+			double p = fmax(-range, fmin(range, better_percent(m, v, st->spread.median)));
+			double x = svg_plot_x(plot, p), y = mid + ((k * 7919) % 17 - 8) * 1.2;
+			const struct fleet_flag *flag = gpu_flag(g, k, st->metric);
+			if (pass == 0) {
+				svg_circle(s, x, y, flag ? 3.5 : 2.2, flag ? "#c62828" : "#1565c0", "none");
+				svg_labels_add(taken, (struct svg_box){ x - 3.5, y - 3.5, x + 3.5, y + 3.5 }, false);
+				continue;
+			}
+			if (!flag)
+				continue;
+			struct svg_spot spot;
 			fleet_gpu_label(gpu, label, sizeof label);
-			svg_text_halo(s, x + 5, y - 4 - 8 * (labelled % 2), 9, "start", "#c62828", label);
+			if (labelled == SVG_LABELS_PER_ROW || !svg_labels_place(taken, x, y, 9, label, 80, &spot)) {
+				unlabelled++;
+				continue;
+			}
+			svg_labels_add(taken, spot.box, true);
+			if (spot.distance > 12)
+				svg_line(s, x, y, fmin(fmax(x, spot.box.x0), spot.box.x1),
+					 fmin(fmax(y, spot.box.y0 + 2), spot.box.y1), "#c62828", 0.6, false);
+			svg_text_halo(s, spot.x, spot.y, 9, spot.anchor, "#c62828", label);
 			labelled++;
-		} else {
-			unlabelled++;
+		}
+		if (pass == 1 && unlabelled) {
+			snprintf(label, sizeof label, "+%d more flagged", unlabelled);
+			svg_text(s, x1 - 4, top + 11, 9, "end", "#c62828", label);
 		}
 	}
-	if (unlabelled) {
-		snprintf(label, sizeof label, "+%d more flagged", unlabelled);
-		svg_text(s, x1, top + 10, 9, "end", "#c62828", label);
+}
+
+/* The rows: a heading per GPU model, then a strip per ceiling, each named
+ * (with its fleet median) on the plot's y axis. */
+static int draw_fleet(struct svg *s, struct svg_plot *plot, const struct fleet_analysis *a, double range)
+{
+	int rows = 0, strips = 0;
+	for (int i = 0; i < a->group_count; i++) {
+		rows += a->groups[i].stat_count + 1;
+		strips += a->groups[i].stat_count;
 	}
+	char(*names)[120] = malloc(sizeof *names * (size_t)(strips ? strips : 1));
+	const char **labels = malloc(sizeof *labels * (size_t)(strips ? strips : 1));
+	double *places = malloc(sizeof *places * (size_t)(strips ? strips : 1));
+	struct svg_labels *taken = malloc(sizeof *taken);
+	int rc = names && labels && places && taken ? 0 : -1;
+	for (int i = 0, row = 0, k = 0; rc == 0 && i < a->group_count; i++, row++)
+		for (int j = 0; j < a->groups[i].stat_count; j++, k++) {
+			const struct fleet_stat *st = &a->groups[i].stats[j];
+			const struct fleet_metric *m = &a->run->metrics[st->metric];
+			char median[32];
+			format_value(st->spread.median, m->unit, median, sizeof median);
+			snprintf(names[k], sizeof names[k], "%s (%s)", m->name, median);
+			labels[k] = names[k];
+			places[k] = ++row + 0.5;
+		}
+	if (rc == 0) {
+		*plot = (struct svg_plot){
+			.left = 200,
+			.top = SVG_TOP,
+			.right = SVG_WIDTH - 40,
+			.bottom = SVG_TOP + rows * SVG_ROW,
+			.font_size = 11,
+			.x = { .scale = SVG_LINEAR,
+			       .lo = -range,
+			       .hi = range,
+			       .title = "each GPU against its model's median",
+			       .unit = "% better" },
+			.y = { .scale = SVG_CATEGORY,
+			       .lo = rows,
+			       .hi = 0,
+			       .title = "ceiling (fleet median)",
+			       .category_count = strips,
+			       .category_labels = labels,
+			       .category_values = places },
+		};
+		svg_plot_axes(s, plot);
+	}
+	double top = SVG_TOP;
+	for (int i = 0; rc == 0 && i < a->group_count; i++) {
+		const struct fleet_group *g = &a->groups[i];
+		char heading[300];
+		snprintf(heading, sizeof heading, "%s (%s): %d GPUs, %d flagged", g->device_name, g->model,
+			 g->gpu_count, g->flagged_gpus);
+		svg_text_halo(s, plot->left + 6, top + SVG_ROW / 2 + 4, 12, "start", "#000", heading);
+		top += SVG_ROW;
+		for (int k = 0; k < g->stat_count; k++, top += SVG_ROW)
+			svg_strip(s, plot, a, g, &g->stats[k], top, range, taken);
+	}
+	free(names);
+	free(labels);
+	free(places);
+	free(taken);
+	return rc;
 }
 
 int fleet_svg(const struct fleet_analysis *a, const char *path, struct app_status *st)
@@ -407,27 +489,17 @@ int fleet_svg(const struct fleet_analysis *a, const char *path, struct app_statu
 		for (int f = 0; f < a->groups[i].flag_count; f++)
 			range = fmax(range, fmin(50, 100 * fabs(a->groups[i].flags[f].shortfall) * 1.1));
 	struct svg s;
-	double height = 70 + rows * SVG_ROW;
-	svg_begin(&s, SVG_WIDTH, height, "ridge fleet");
+	svg_begin(&s, SVG_WIDTH, SVG_TOP + rows * SVG_ROW + 60, "ridge fleet");
 	char title[300];
 	snprintf(title, sizeof title,
 		 "ridge fleet %s: each GPU against its model's median (%% better; dashed: -%.4g%%)", a->run->dir,
 		 100 * a->options.threshold);
-	svg_text(&s, 16, 24, 14, "start", "#000", title);
-	double top = 40;
-	for (int i = 0; i < a->group_count; i++) {
-		const struct fleet_group *g = &a->groups[i];
-		snprintf(title, sizeof title, "%s (%s): %d GPUs, %d flagged", g->device_name, g->model, g->gpu_count,
-			 g->flagged_gpus);
-		svg_text(&s, 16, top + SVG_ROW / 2 + 4, 12, "start", "#000", title);
-		top += SVG_ROW;
-		for (int k = 0; k < g->stat_count; k++, top += SVG_ROW)
-			svg_strip(&s, a, g, &g->stats[k], top, range);
-	}
-	for (int t = -2; t <= 2; t++) {
-		double p = range * t / 2, x = svg_linear_scale(p, -range, range, SVG_LEFT, SVG_WIDTH - SVG_RIGHT);
-		snprintf(title, sizeof title, "%+.3g%%", p);
-		svg_text(&s, x, top + 16, 10, "middle", "#444", title);
+	svg_title(&s, 24, 14, title);
+	struct svg_plot plot;
+	if (draw_fleet(&s, &plot, a, range) != 0) {
+		svg_free(&s);
+		app_error_env(st, "out of memory while drawing '%s'", path);
+		return -1;
 	}
 	svg_end(&s);
 	int rc = svg_save(&s, path, st);

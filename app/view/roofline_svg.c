@@ -2,17 +2,15 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
 #include "svg.h"
 
-#define WIDTH 1040.0
+#define WIDTH 1060.0
 #define HEIGHT 680.0
-#define PLOT_LEFT 96.0
-#define PLOT_RIGHT 730.0
-#define PLOT_TOP 74.0
-#define PLOT_BOTTOM 600.0
+#define FRAME_TOP 74.0 /* the plot's frame and the legend begin this far down */
 #define LEGEND_LEFT 752.0
 
 /* One horizontal ceiling; dtypes with the same rate share a line. */
@@ -79,106 +77,43 @@ static int collect_ceilings(const struct roofline_plot *p, struct ceiling_line *
 	return n;
 }
 
-/* Label boxes already drawn, so a new label can be moved off them. */
-struct box {
-	double x0, y0, x1, y1;
-};
-
-#define MAX_BOXES 1024
-
-struct boxes {
-	int count;
-	struct box items[MAX_BOXES];
-};
-
-/* DejaVu Sans averages about 0.6 em per character. */
-static struct box text_box(double x, double y, double size, const char *anchor, const char *text)
-{
-	double w = 0.6 * size * (double)strlen(text);
-	double x0 = anchor[0] == 'e' ? x - w : anchor[0] == 'm' ? x - w / 2 : x;
-	return (struct box){ x0, y - size, x0 + w, y + 3 };
-}
-
-static void boxes_add(struct boxes *b, struct box box)
-{
-	if (b->count < MAX_BOXES)
-		b->items[b->count++] = box;
-}
-
-/* How many drawn things box would cover; leaving the plot counts as many. */
-static int boxes_hits(const struct boxes *b, struct box box)
-{
-	if (box.x0 < PLOT_LEFT || box.x1 > PLOT_RIGHT || box.y0 < PLOT_TOP || box.y1 > PLOT_BOTTOM)
-		return 1000;
-	int hits = 0;
-	for (int i = 0; i < b->count; i++) {
-		const struct box *o = &b->items[i];
-		if (box.x0 < o->x1 && o->x0 < box.x1 && box.y0 < o->y1 && o->y0 < box.y1)
-			hits++;
-	}
-	return hits;
-}
-
+/* Where the plot is drawn (svg_plot_axes may move its frame) and what the
+ * labels inside it keep off. */
 struct frame {
-	double x_lo, x_hi, y_lo, y_hi;
+	struct svg_plot plot;
+	struct svg_labels *taken;
 };
 
 static double px(const struct frame *f, double intensity)
 {
-	return svg_log_scale(intensity, f->x_lo, f->x_hi, PLOT_LEFT, PLOT_RIGHT);
+	return svg_plot_x(&f->plot, intensity);
 }
 
 static double py(const struct frame *f, double flops)
 {
-	return svg_log_scale(flops, f->y_lo, f->y_hi, PLOT_BOTTOM, PLOT_TOP);
+	return svg_plot_y(&f->plot, flops);
 }
 
-static void format_decade(double v, bool flops, char *buf, size_t len)
+static void format_flops(double v, char *buf, size_t len)
 {
-	if (flops) {
-		fmt_si(v, "", buf, len);
-		size_t n = strlen(buf);
-		while (n && buf[n - 1] == ' ')
-			buf[--n] = '\0';
-		return;
-	}
-	int e = (int)lround(log10(v));
+	fmt_si(v, "", buf, len);
+	size_t n = strlen(buf);
+	while (n && buf[n - 1] == ' ')
+		buf[--n] = '\0';
+}
+
+static void format_intensity(double v, char *buf, size_t len)
+{
+	int e = (int)floor(log10(v) + 1e-9);
 	if (e >= -3 && e <= 4)
 		snprintf(buf, len, "%g", v);
 	else
-		snprintf(buf, len, "1e%d", e);
+		snprintf(buf, len, "%ge%d", v / pow(10, e), e);
 }
 
-static void draw_axes(struct svg *s, const struct frame *f)
+static void mark(struct frame *f, double x, double y, double half)
 {
-	char buf[32];
-	for (int e = (int)lround(log10(f->x_lo)); e <= (int)lround(log10(f->x_hi)); e++) {
-		double v = pow(10, e), x = px(f, v);
-		svg_line(s, x, PLOT_TOP, x, PLOT_BOTTOM, "#e3e3e3", 1, false);
-		for (int m = 2; m < 10 && e < (int)lround(log10(f->x_hi)); m++) {
-			double xm = px(f, v * m);
-			svg_line(s, xm, PLOT_BOTTOM, xm, PLOT_BOTTOM - 4, "#999999", 1, false);
-		}
-		format_decade(v, false, buf, sizeof buf);
-		svg_text(s, x, PLOT_BOTTOM + 18, 12, "middle", "#333333", buf);
-	}
-	for (int e = (int)lround(log10(f->y_lo)); e <= (int)lround(log10(f->y_hi)); e++) {
-		double v = pow(10, e), y = py(f, v);
-		svg_line(s, PLOT_LEFT, y, PLOT_RIGHT, y, "#e3e3e3", 1, false);
-		for (int m = 2; m < 10 && e < (int)lround(log10(f->y_hi)); m++) {
-			double ym = py(f, v * m);
-			svg_line(s, PLOT_LEFT, ym, PLOT_LEFT + 4, ym, "#999999", 1, false);
-		}
-		format_decade(v, true, buf, sizeof buf);
-		svg_text(s, PLOT_LEFT - 8, y + 4, 12, "end", "#333333", buf);
-	}
-	svg_rect(s, PLOT_LEFT, PLOT_TOP, PLOT_RIGHT - PLOT_LEFT, PLOT_BOTTOM - PLOT_TOP, NULL, "#555555");
-	svg_text(s, (PLOT_LEFT + PLOT_RIGHT) / 2, PLOT_BOTTOM + 44, 14, "middle", "#000000",
-		 "arithmetic intensity (FLOP/byte)");
-	svg_raw(s,
-		"<text x=\"%.2f\" y=\"%.2f\" font-size=\"14\" text-anchor=\"middle\" fill=\"#000000\" "
-		"transform=\"rotate(-90 %.2f %.2f)\">performance (FLOP/s)</text>\n",
-		28.0, (PLOT_TOP + PLOT_BOTTOM) / 2, 28.0, (PLOT_TOP + PLOT_BOTTOM) / 2);
+	svg_labels_add(f->taken, (struct svg_box){ x - half, y - half, x + half, y + half }, false);
 }
 
 /* A memory slope y = intensity x bandwidth from the left edge (or the bottom)
@@ -186,14 +121,15 @@ static void draw_axes(struct svg *s, const struct frame *f)
 static void draw_slope(struct svg *s, const struct frame *f, double bandwidth, double top, const char *color,
 		       bool dashed, double width)
 {
-	double x_start = f->x_lo, y_start = x_start * bandwidth;
-	if (y_start < f->y_lo) {
-		y_start = f->y_lo;
-		x_start = f->y_lo / bandwidth;
+	const struct svg_plot *p = &f->plot;
+	double x_start = p->x.lo, y_start = x_start * bandwidth;
+	if (y_start < p->y.lo) {
+		y_start = p->y.lo;
+		x_start = p->y.lo / bandwidth;
 	}
 	double x_end = top / bandwidth;
-	if (x_end > f->x_hi)
-		x_end = f->x_hi;
+	if (x_end > p->x.hi)
+		x_end = p->x.hi;
 	svg_line(s, px(f, x_start), py(f, y_start), px(f, x_end), py(f, x_end * bandwidth), color, width, dashed);
 }
 
@@ -206,11 +142,12 @@ static bool on_bandwidth_axis(const struct roofline_plot_point *pt)
 static bool point_position(const struct frame *f, double hbm, const struct roofline_plot_point *pt, double *x,
 			   double *y)
 {
+	const struct svg_plot *p = &f->plot;
 	if (on_bandwidth_axis(pt)) {
 		/* At the left edge the HBM roof is hbm x x_lo FLOP/s; the point sits
 		 * at its share of it (achieved / peak bandwidth), kept inside the frame. */
-		*x = PLOT_LEFT + 8;
-		*y = fmin(fmax(py(f, pt->achieved_bandwidth / hbm * (hbm * f->x_lo)), PLOT_TOP + 8), PLOT_BOTTOM - 8);
+		*x = p->left + 8;
+		*y = fmin(fmax(py(f, pt->achieved_bandwidth / hbm * (hbm * p->x.lo)), p->top + 8), p->bottom - 8);
 		return true;
 	}
 	if (!(pt->intensity > 0) || !isfinite(pt->intensity) || !(pt->flops > 0))
@@ -229,8 +166,9 @@ static void legend_line(struct svg *s, double y, const char *color, bool dashed,
 /* The memory roofs' colours, HBM darkest: the slopes and the legend. */
 static const char *const level_colors[RIDGE_LEVEL_COUNT] = { "#000000", "#555555", "#999999" };
 
-/* Axis ranges in whole decades, wide enough for every ridge and point. */
-static struct frame plot_frame(const struct roofline_plot *p, double top, double bottom, double hbm)
+/* The frame and its axes: ranges in whole decades, wide enough for every
+ * ridge and point. */
+static struct svg_plot plot_frame(const struct roofline_plot *p, double top, double bottom, double hbm)
 {
 	double i_lo = 0.1, i_hi = top / hbm * 4, f_lo = bottom / 100, f_hi = top * 1.5;
 	for (int i = 0; i < p->point_count; i++) {
@@ -244,15 +182,31 @@ static struct frame plot_frame(const struct roofline_plot *p, double top, double
 		if (pt->flops > 0 && pt->flops / 2 < f_lo)
 			f_lo = pt->flops / 2;
 	}
-	return (struct frame){ pow(10, floor(log10(i_lo))), pow(10, ceil(log10(i_hi))), pow(10, floor(log10(f_lo))),
-			       pow(10, ceil(log10(f_hi))) };
+	return (struct svg_plot){
+		.left = 96,
+		.top = FRAME_TOP,
+		.right = 730,
+		.bottom = 600,
+		.x = { .scale = SVG_LOG,
+		       .lo = pow(10, floor(log10(i_lo))),
+		       .hi = pow(10, ceil(log10(i_hi))),
+		       .title = "arithmetic intensity",
+		       .unit = "FLOP/byte",
+		       .format = format_intensity },
+		.y = { .scale = SVG_LOG,
+		       .lo = pow(10, floor(log10(f_lo))),
+		       .hi = pow(10, ceil(log10(f_hi))),
+		       .title = "performance",
+		       .unit = "FLOP/s",
+		       .format = format_flops },
+	};
 }
 
 /* The title and the line under it: what the points are placed against. */
 static void draw_title(struct svg *s, const struct roofline_plot *p, const char *title)
 {
 	char buf[200], rate[48], bw[48];
-	svg_text(s, WIDTH / 2, 28, 18, "middle", "#000000", title);
+	svg_title(s, 28, 18, title);
 	fmt_si(p->focus.peak_flops, "FLOP/s", rate, sizeof rate);
 	fmt_si(p->focus.bandwidth, "B/s", bw, sizeof bw);
 	snprintf(buf, sizeof buf, "points placed against %s %s%s (%s) and %s (%s); dense rates unless marked",
@@ -261,41 +215,81 @@ static void draw_title(struct svg *s, const struct roofline_plot *p, const char 
 	svg_text(s, WIDTH / 2, 50, 13, "middle", "#444444", p->subtitle ? p->subtitle : buf);
 }
 
-/* The roofs: one slope per memory level, one line per ceiling with its
- * label, and the focus ridge; what they cover goes into taken, so the
- * points' labels avoid it. */
-static void draw_roofs(struct svg *s, const struct frame *f, const struct roofline_plot *p,
-		       const struct ceiling_line *lines, int n, const double *bw_levels, const bool *has_level,
-		       struct boxes *taken)
+/* The roofs: one slope per memory level, one line per ceiling, and the focus
+ * ridge marked; their markers go into taken. */
+static void draw_roofs(struct svg *s, struct frame *f, const struct roofline_plot *p, const struct ceiling_line *lines,
+		       int n, const double *bw_levels, const bool *has_level)
 {
-	char buf[200], rate[48];
 	double hbm = bw_levels[RIDGE_LEVEL_HBM], top = lines[0].rate;
 	for (int l = RIDGE_LEVEL_COUNT - 1; l >= 0; l--)
 		if (has_level[l])
 			draw_slope(s, f, bw_levels[l], top, level_colors[l], l != RIDGE_LEVEL_HBM, 2.2);
-
 	for (int i = 0; i < n; i++) {
 		const struct ceiling_line *c = &lines[i];
 		double ridge = c->rate / hbm, y = py(f, c->rate);
-		svg_line(s, px(f, ridge), y, PLOT_RIGHT, y, c->color, c->focus ? 3.2 : 1.8, c->dashed);
+		svg_line(s, px(f, ridge), y, f->plot.right, y, c->color, c->focus ? 3.2 : 1.8, c->dashed);
 		svg_circle(s, px(f, ridge), y, c->focus ? 4.5 : 3, c->color, "#ffffff");
+		mark(f, px(f, ridge), y, 4.5);
+	}
+	double fx = px(f, p->focus.ridge_point), fy = py(f, p->focus.peak_flops);
+	svg_line(s, fx, fy, fx, f->plot.bottom, "#444444", 1, true);
+}
+
+/* A ceiling label's place: right-aligned just above its line or just below
+ * it, or a row further off, slid left from the frame's right edge; of those
+ * covering no label, the cheapest: a row off costs 100, a point covered 50,
+ * each px reaching left of the line's ridge 4, each slide 1. False when
+ * every place covers a label. */
+static bool ceiling_label_spot(const struct frame *f, double y, double ridge_x, double size, const char *text,
+			       double *x_out, double *y_out)
+{
+	double best = -1;
+	for (int row = 0; row < 4 && best != 0; row++) {
+		/* above, below, above one row up, below one row down */
+		double base = row % 2 ? y + size + 3 + (row / 2) * (size + 4) : y - 5 - (row / 2) * (size + 4);
+		for (int slide = 0; best != 0; slide++) {
+			double x = f->plot.right - 6 - 12 * slide;
+			struct svg_box box = svg_text_box(x, base, size, "end", text);
+			int marks, texts = svg_labels_hits(f->taken, box, &marks);
+			if (texts < 0)
+				break;
+			double cost = 100 * row + 50 * marks + 4 * fmax(0, ridge_x + 4 - box.x0) + slide;
+			if (texts == 0 && (best < 0 || cost < best)) {
+				best = cost;
+				*x_out = x;
+				*y_out = base;
+			}
+		}
+	}
+	return best >= 0;
+}
+
+/* The focus ridge's label at the frame's bottom, then each ceiling's
+ * (ceiling_label_spot). A ceiling with no free place is left to the legend,
+ * which names every ceiling. */
+static void label_roofs(struct svg *s, struct frame *f, const struct roofline_plot *p, const struct ceiling_line *lines,
+			int n, double hbm)
+{
+	char buf[200], rate[48];
+	double fx = px(f, p->focus.ridge_point);
+	snprintf(buf, sizeof buf, "ridge %.4g FLOP/B", p->focus.ridge_point);
+	svg_text_halo(s, fx + 5, f->plot.bottom - 8, 12, "start", "#222222", buf);
+	svg_labels_add(f->taken, svg_text_box(fx + 5, f->plot.bottom - 8, 12, "start", buf), true);
+	for (int i = 0; i < n; i++) {
+		const struct ceiling_line *c = &lines[i];
+		double size = c->focus ? 12 : 11, x = 0, y = 0;
 		fmt_si(c->rate, "", rate, sizeof rate);
 		snprintf(buf, sizeof buf, "%s %sFLOP/s", c->label, rate);
-		svg_text_halo(s, PLOT_RIGHT - 6, y - 5, c->focus ? 12 : 11, "end", c->color, buf);
-		boxes_add(taken, text_box(PLOT_RIGHT - 6, y - 5, c->focus ? 12 : 11, "end", buf));
+		if (!ceiling_label_spot(f, py(f, c->rate), px(f, c->rate / hbm), size, buf, &x, &y))
+			continue;
+		svg_text_halo(s, x, y, size, "end", c->color, buf);
+		svg_labels_add(f->taken, svg_text_box(x, y, size, "end", buf), true);
 	}
-	/* The focus ridge: where its roof bends. */
-	double fx = px(f, p->focus.ridge_point), fy = py(f, p->focus.peak_flops);
-	svg_line(s, fx, fy, fx, PLOT_BOTTOM, "#444444", 1, true);
-	snprintf(buf, sizeof buf, "ridge %.4g FLOP/B", p->focus.ridge_point);
-	svg_text_halo(s, fx + 5, PLOT_BOTTOM - 8, 12, "start", "#222222", buf);
-	boxes_add(taken, text_box(fx + 5, PLOT_BOTTOM - 8, 12, "start", buf));
 }
 
 /* The points, before any label, so labels can avoid every point. Returns
  * how many have no FLOPs (drawn on the bandwidth axis; the legend says so). */
-static int draw_points(struct svg *s, const struct frame *f, const struct roofline_plot *p, double hbm,
-		       struct boxes *taken)
+static int draw_points(struct svg *s, struct frame *f, const struct roofline_plot *p, double hbm)
 {
 	int zero_flop = 0;
 	for (int i = 0; i < p->point_count; i++) {
@@ -303,12 +297,12 @@ static int draw_points(struct svg *s, const struct frame *f, const struct roofli
 		double x, y;
 		if (!point_position(f, hbm, pt, &x, &y))
 			continue;
+		mark(f, x, y, 6);
 		if (on_bandwidth_axis(pt)) {
 			/* A hollow square on the left edge, as far up the memory roof as it got. */
 			svg_raw(s,
 				"<rect x=\"%.2f\" y=\"%.2f\" width=\"10\" height=\"10\" fill=\"#ffffff\" stroke=\"#1f5fbf\" stroke-width=\"1.8\"/>\n",
 				x - 5, y - 5);
-			boxes_add(taken, (struct box){ x - 6, y - 6, x + 6, y + 6 });
 			zero_flop++;
 			continue;
 		}
@@ -320,64 +314,22 @@ static int draw_points(struct svg *s, const struct frame *f, const struct roofli
 				"<path d=\"M %.2f %.2f L %.2f %.2f L %.2f %.2f L %.2f %.2f Z\" fill=\"#ffffff\" "
 				"stroke=\"%s\" stroke-width=\"1.6\"/>\n",
 				x, y - 6, x + 6, y, x, y + 6, x - 6, y, color);
-			boxes_add(taken, (struct box){ x - 6, y - 6, x + 6, y + 6 });
 			continue;
 		}
 		if (pt->measured && pt->attainable_flops > pt->flops)
 			svg_line(s, x, y, x, py(f, pt->attainable_flops), color, 1.2, true);
 		svg_circle(s, x, y, 5.5, color, "#ffffff");
-		boxes_add(taken, (struct box){ x - 6, y - 6, x + 6, y + 6 });
 	}
 	return zero_flop;
 }
 
-/* One point's label, greedily: the nearest candidate spot that covers
- * nothing drawn so far (points, ceiling labels, earlier labels), else the
- * one covering least. Candidates ring the point at growing distances, left,
- * right, above and below; a label set off from its point gets a leader line. */
-static void draw_label(struct svg *s, double x, double y, const char *color, const char *text, struct boxes *taken)
+/* Every labelled point's label, in order, on the nearest place that covers
+ * no other label (svg_labels_place, anywhere in the frame), joined to its
+ * point by a leader when set off; zero-FLOP points are labelled "name (0
+ * FLOP)", predicted ones not at all. */
+static void draw_labels(struct svg *s, struct frame *f, const struct roofline_plot *p, double hbm)
 {
-	double best_dx = 9, best_dy = -9;
-	const char *best_anchor = "start";
-	int best_hits = 1 << 30;
-	for (int ring = 0; ring < 30 && best_hits > 0; ring++) {
-		double r = 18.0 * ring;
-		const struct {
-			double dx, dy;
-			const char *anchor;
-		} spots[] = {
-			{ 9 + r * 0.3, -9 - r, "start" }, { -9 - r * 0.3, -9 - r, "end" },
-			{ 9 + r * 0.3, 19 + r, "start" }, { -9 - r * 0.3, 19 + r, "end" },
-			{ 9 + 2 * r, 4, "start" },        { -9 - 2 * r, 4, "end" },
-		};
-		for (size_t k = 0; k < sizeof spots / sizeof spots[0] && best_hits > 0; k++) {
-			int hits = boxes_hits(taken,
-					      text_box(x + spots[k].dx, y + spots[k].dy, 13, spots[k].anchor, text));
-			if (hits < best_hits) {
-				best_hits = hits;
-				best_dx = spots[k].dx;
-				best_dy = spots[k].dy;
-				best_anchor = spots[k].anchor;
-			}
-		}
-	}
-	struct box b = text_box(x + best_dx, y + best_dy, 13, best_anchor, text);
-	boxes_add(taken, b);
-	if (fabs(best_dy) > 20 || fabs(best_dx) > 20) {
-		/* The leader runs from the point to the nearest corner of the label. */
-		double lx = best_anchor[0] == 'e' ? b.x1 : b.x0, ly = best_dy < 0 ? b.y1 : b.y0;
-		if (fabs(best_dy) <= 20)
-			ly = (b.y0 + b.y1) / 2;
-		svg_line(s, x, y, lx, ly, color, 0.8, false);
-	}
-	svg_text_halo(s, x + best_dx, y + best_dy, 13, best_anchor, color, text);
-}
-
-/* Every labelled point's label, in order (draw_label); zero-FLOP points
- * are labelled "name (0 FLOP)", predicted ones not at all. */
-static void draw_labels(struct svg *s, const struct frame *f, const struct roofline_plot *p, double hbm,
-			struct boxes *taken)
-{
+	double reach = hypot(f->plot.right - f->plot.left, f->plot.bottom - f->plot.top);
 	for (int i = 0; i < p->point_count; i++) {
 		const struct roofline_plot_point *pt = &p->points[i];
 		double x, y;
@@ -386,7 +338,16 @@ static void draw_labels(struct svg *s, const struct frame *f, const struct roofl
 		char text[200];
 		snprintf(text, sizeof text, "%s%s", pt->label, on_bandwidth_axis(pt) ? " (0 FLOP)" : "");
 		const char *color = pt->bound == RIDGE_BOUND_MEMORY ? "#1f5fbf" : "#c0392b";
-		draw_label(s, x, y, color, text, taken);
+		struct svg_spot spot;
+		svg_labels_place(f->taken, x, y, 13, text, reach, &spot);
+		svg_labels_add(f->taken, spot.box, true);
+		if (spot.distance > 12) {
+			/* The leader runs from the point to the nearest point of the label. */
+			double lx = fmin(fmax(x, spot.box.x0), spot.box.x1),
+			       ly = fmin(fmax(y, spot.box.y0 + 3), spot.box.y1);
+			svg_line(s, x, y, lx, ly, color, 0.8, false);
+		}
+		svg_text_halo(s, spot.x, spot.y, 13, spot.anchor, color, text);
 	}
 }
 
@@ -396,7 +357,7 @@ static double legend_roofs(struct svg *s, const struct ceiling_line *lines, int 
 			   const bool *has_level)
 {
 	char buf[200], rate[48], bw[48];
-	double y = PLOT_TOP + 6;
+	double y = FRAME_TOP + 6;
 	svg_text(s, LEGEND_LEFT, y, 13, "start", "#000000", "compute ceilings (dense)");
 	y += 20;
 	for (int i = 0; i < n; i++, y += 18) {
@@ -469,8 +430,9 @@ static void legend_kernels(struct svg *s, const struct roofline_plot *p, double 
 	svg_text(s, LEGEND_LEFT, y, 11, "start", "#444444", "solid: matrix (tensor cores); dashed: vector");
 }
 
-/* The plot in phases: the frame from the ceilings and points, the title,
- * the roofs, the points, their labels (clipped to the frame), the legend. */
+/* The plot in phases: the frame from the ceilings and points, the title and
+ * axes, the roofs, the points, the roofs' labels, the points' labels (inside
+ * the frame, clipped to it), the legend. */
 int roofline_svg_write(const char *path, const struct roofline_plot *p, struct app_status *st)
 {
 	const struct ridge_gpu *g = p->gpu;
@@ -485,25 +447,32 @@ int roofline_svg_write(const char *path, const struct roofline_plot *p, struct a
 	for (int l = 0; l < RIDGE_LEVEL_COUNT; l++)
 		has_level[l] = roofline_bandwidth(g, (enum ridge_level)l, &bw_levels[l], NULL);
 	double hbm = bw_levels[RIDGE_LEVEL_HBM];
-	struct frame f = plot_frame(p, lines[0].rate, lines[n - 1].rate, hbm);
+	struct frame f = { plot_frame(p, lines[0].rate, lines[n - 1].rate, hbm), malloc(sizeof *f.taken) };
+	if (!f.taken) {
+		app_error_env(st, "out of memory while drawing '%s'", path);
+		return -1;
+	}
 
 	char title[400];
 	snprintf(title, sizeof title, "Roofline: %s (%s), %s ceilings", g->name, g->id, app_ceiling_source(g));
 	struct svg s;
 	svg_begin(&s, WIDTH, HEIGHT, title);
 	draw_title(&s, p, title);
-	draw_axes(&s, &f);
+	svg_plot_axes(&s, &f.plot);
+	const struct svg_plot *fp = &f.plot;
+	svg_labels_init(f.taken, (struct svg_box){ fp->left + 2, fp->top + 2, fp->right - 2, fp->bottom - 2 });
 
 	/* Clip everything drawn inside the frame to it. */
 	svg_raw(&s,
 		"<clipPath id=\"plot\"><rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"/></clipPath>\n"
 		"<g clip-path=\"url(#plot)\">\n",
-		PLOT_LEFT, PLOT_TOP, PLOT_RIGHT - PLOT_LEFT, PLOT_BOTTOM - PLOT_TOP);
-	struct boxes taken = { 0 };
-	draw_roofs(&s, &f, p, lines, n, bw_levels, has_level, &taken);
-	int zero_flop = draw_points(&s, &f, p, hbm, &taken);
-	draw_labels(&s, &f, p, hbm, &taken);
+		fp->left, fp->top, fp->right - fp->left, fp->bottom - fp->top);
+	draw_roofs(&s, &f, p, lines, n, bw_levels, has_level);
+	int zero_flop = draw_points(&s, &f, p, hbm);
+	label_roofs(&s, &f, p, lines, n, hbm);
+	draw_labels(&s, &f, p, hbm);
 	svg_raw(&s, "</g>\n");
+	free(f.taken);
 
 	double y = legend_roofs(&s, lines, n, bw_levels, has_level);
 	legend_kernels(&s, p, y, zero_flop);

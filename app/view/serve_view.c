@@ -228,35 +228,39 @@ void serve_view_print(FILE *out, const cJSON *doc)
 
 #define SVG_W 900.0
 #define PANEL_H 150.0
-#define LEFT 70.0
-#define RIGHT 20.0
-#define TOP 40.0
-#define GAP 40.0
+#define TOP 74.0
+#define GAP 84.0 /* a panel's x axis below it, the next one's heading above that */
 
 struct panel {
 	struct svg *svg;
-	double top, t_max, y_max;
+	struct svg_plot plot;
 };
 
 static double px(const struct panel *p, double t)
 {
-	return svg_linear_scale(t, 0, p->t_max, LEFT, SVG_W - RIGHT);
+	return svg_plot_x(&p->plot, t);
 }
 
 static double py(const struct panel *p, double y)
 {
-	return svg_linear_scale(y, 0, p->y_max, p->top + PANEL_H, p->top);
+	return svg_plot_y(&p->plot, y);
 }
 
-static void panel_frame(struct panel *p, const char *title, const char *unit)
+/* A panel at top: its heading, and axes from 0 to t_max seconds across and 0
+ * to y_max up. */
+static void panel_frame(struct panel *p, double top, double t_max, double y_max, const char *heading,
+			const char *y_title, const char *y_unit)
 {
-	struct svg *s = p->svg;
-	svg_rect(s, LEFT, p->top, SVG_W - LEFT - RIGHT, PANEL_H, "none", "#888");
-	svg_text(s, LEFT, p->top - 6, 12, "start", "#222", title);
-	char label[48];
-	snprintf(label, sizeof label, "%.4g %s", p->y_max, unit);
-	svg_text(s, LEFT - 4, p->top + 10, 10, "end", "#444", label);
-	svg_text(s, LEFT - 4, p->top + PANEL_H, 10, "end", "#444", "0");
+	p->plot = (struct svg_plot){
+		.left = 80,
+		.top = top,
+		.right = SVG_W - 24,
+		.bottom = top + PANEL_H,
+		.x = { .scale = SVG_LINEAR, .lo = 0, .hi = t_max, .title = "time", .unit = "s" },
+		.y = { .scale = SVG_LINEAR, .lo = 0, .hi = y_max, .title = y_title, .unit = y_unit },
+	};
+	svg_text(p->svg, p->plot.left, top - 8, 12, "start", "#222", heading);
+	svg_plot_axes(p->svg, &p->plot);
 }
 
 static void series(struct panel *p, const struct ridge_serve_sim_sample *samples, int n, size_t offset, double scale,
@@ -285,35 +289,37 @@ int serve_view_svg(const char *path, const struct ridge_serve_sim_input *in, con
 {
 	int n = r->sample_count;
 	struct svg s;
-	double height = TOP + 3 * (PANEL_H + GAP) + 20;
+	double height = TOP + 3 * PANEL_H + 2 * GAP + 70;
 	svg_begin(&s, SVG_W, height, "ridge serve: batch and latency over time");
 	char title[256];
 	snprintf(title, sizeof title, "ridge serve: %s, %s x%.0f, %s, prompt %.0f, output %.0f, %s %.6g",
 		 serve_engine_name(in->engine.kind), in->req.gpu->id, in->req.tp,
 		 in->req.model->experts > 0 ? "MoE" : "dense", in->isl, in->osl,
 		 in->concurrency > 0 ? "concurrency" : "rate", in->concurrency > 0 ? in->concurrency : in->rate);
-	svg_text(&s, SVG_W / 2, 20, 14, "middle", "#000", title);
-	double t_max = n > 0 ? samples[n - 1].time_s : 1;
-	struct panel p = { &s, TOP, t_max, 0 };
-	p.y_max = fmax(sample_max(samples, n, offsetof(struct ridge_serve_sim_sample, decode_tokens), 1),
-		       sample_max(samples, n, offsetof(struct ridge_serve_sim_sample, prefill_tokens), 1));
-	panel_frame(&p, "tokens per iteration: decode (blue), prompt chunks (orange)", "tokens");
+	svg_title(&s, 24, 14, title);
+	double t_max = n > 0 && samples[n - 1].time_s > 0 ? samples[n - 1].time_s : 1;
+	struct panel p = { .svg = &s };
+	double y_max = fmax(sample_max(samples, n, offsetof(struct ridge_serve_sim_sample, decode_tokens), 1),
+			    sample_max(samples, n, offsetof(struct ridge_serve_sim_sample, prefill_tokens), 1));
+	panel_frame(&p, TOP, t_max, y_max, "tokens per iteration: decode (blue), prompt chunks (orange)", "batch",
+		    "tokens");
 	series(&p, samples, n, offsetof(struct ridge_serve_sim_sample, decode_tokens), 1, "#1f77b4");
 	series(&p, samples, n, offsetof(struct ridge_serve_sim_sample, prefill_tokens), 1, "#ff7f0e");
-	p.top += PANEL_H + GAP;
-	p.y_max = fmax(sample_max(samples, n, offsetof(struct ridge_serve_sim_sample, running), 1),
-		       sample_max(samples, n, offsetof(struct ridge_serve_sim_sample, waiting), 1));
-	panel_frame(&p, "requests running (green), waiting (red); KV cache used (grey, x max)", "requests");
+	y_max = fmax(sample_max(samples, n, offsetof(struct ridge_serve_sim_sample, running), 1),
+		     sample_max(samples, n, offsetof(struct ridge_serve_sim_sample, waiting), 1));
+	panel_frame(&p, TOP + PANEL_H + GAP, t_max, y_max,
+		    "requests running (green), waiting (red); KV cache used (grey, as a share of the axis)", "requests",
+		    "count");
 	series(&p, samples, n, offsetof(struct ridge_serve_sim_sample, running), 1, "#2ca02c");
 	series(&p, samples, n, offsetof(struct ridge_serve_sim_sample, waiting), 1, "#d62728");
-	series(&p, samples, n, offsetof(struct ridge_serve_sim_sample, kv_used), p.y_max / 1.05, "#888888");
-	p.top += PANEL_H + GAP;
-	p.y_max = sample_max(samples, n, offsetof(struct ridge_serve_sim_sample, step_s), 1e3);
-	panel_frame(&p, "iteration time = the gap between two tokens of a running request", "ms");
+	series(&p, samples, n, offsetof(struct ridge_serve_sim_sample, kv_used), p.plot.y.hi, "#888888");
+	y_max = sample_max(samples, n, offsetof(struct ridge_serve_sim_sample, step_s), 1e3);
+	panel_frame(&p, TOP + 2 * (PANEL_H + GAP), t_max, y_max,
+		    "iteration time = the gap between two tokens of a running request", "iteration time", "ms");
 	series(&p, samples, n, offsetof(struct ridge_serve_sim_sample, step_s), 1e3, "#9467bd");
-	char axis[64];
-	snprintf(axis, sizeof axis, "time: 0 to %.4g s (%d of %.0f iterations drawn)", t_max, n, r->iterations);
-	svg_text(&s, SVG_W / 2, height - 6, 11, "middle", "#444", axis);
+	char note[80];
+	snprintf(note, sizeof note, "%d of %.0f iterations drawn", n, r->iterations);
+	svg_text(&s, SVG_W - 24, height - 8, 11, "end", "#444", note);
 	svg_end(&s);
 	int rc = svg_save(&s, path, st);
 	svg_free(&s);
