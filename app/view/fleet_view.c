@@ -400,11 +400,7 @@ static void svg_strip(struct svg *s, const struct svg_plot *plot, const struct f
 				unlabelled++;
 				continue;
 			}
-			svg_labels_add(taken, spot.box, true);
-			if (spot.distance > 12)
-				svg_line(s, x, y, fmin(fmax(x, spot.box.x0), spot.box.x1),
-					 fmin(fmax(y, spot.box.y0 + 2), spot.box.y1), "#c62828", 0.6, false);
-			svg_text_halo(s, spot.x, spot.y, 9, spot.anchor, "#c62828", label);
+			svg_label_draw(s, taken, &spot, x, y, 9, "#c62828", label);
 			labelled++;
 		}
 		if (pass == 1 && unlabelled) {

@@ -166,6 +166,18 @@ static void legend_line(struct svg *s, double y, const char *color, bool dashed,
 /* The memory roofs' colours, HBM darkest: the slopes and the legend. */
 static const char *const level_colors[RIDGE_LEVEL_COUNT] = { "#000000", "#555555", "#999999" };
 
+/* A log axis over the whole decades around [lo, hi]. */
+static struct svg_axis decades_axis(double lo, double hi, const char *title, const char *unit,
+				    void (*format)(double, char *, size_t))
+{
+	return (struct svg_axis){ .scale = SVG_LOG,
+				  .lo = pow(10, floor(log10(lo))),
+				  .hi = pow(10, ceil(log10(hi))),
+				  .title = title,
+				  .unit = unit,
+				  .format = format };
+}
+
 /* The frame and its axes: ranges in whole decades, wide enough for every
  * ridge and point. */
 static struct svg_plot plot_frame(const struct roofline_plot *p, double top, double bottom, double hbm)
@@ -187,18 +199,8 @@ static struct svg_plot plot_frame(const struct roofline_plot *p, double top, dou
 		.top = FRAME_TOP,
 		.right = 730,
 		.bottom = 600,
-		.x = { .scale = SVG_LOG,
-		       .lo = pow(10, floor(log10(i_lo))),
-		       .hi = pow(10, ceil(log10(i_hi))),
-		       .title = "arithmetic intensity",
-		       .unit = "FLOP/byte",
-		       .format = format_intensity },
-		.y = { .scale = SVG_LOG,
-		       .lo = pow(10, floor(log10(f_lo))),
-		       .hi = pow(10, ceil(log10(f_hi))),
-		       .title = "performance",
-		       .unit = "FLOP/s",
-		       .format = format_flops },
+		.x = decades_axis(i_lo, i_hi, "arithmetic intensity", "FLOP/byte", format_intensity),
+		.y = decades_axis(f_lo, f_hi, "performance", "FLOP/s", format_flops),
 	};
 }
 
@@ -340,14 +342,7 @@ static void draw_labels(struct svg *s, struct frame *f, const struct roofline_pl
 		const char *color = pt->bound == RIDGE_BOUND_MEMORY ? "#1f5fbf" : "#c0392b";
 		struct svg_spot spot;
 		svg_labels_place(f->taken, x, y, 13, text, reach, &spot);
-		svg_labels_add(f->taken, spot.box, true);
-		if (spot.distance > 12) {
-			/* The leader runs from the point to the nearest point of the label. */
-			double lx = fmin(fmax(x, spot.box.x0), spot.box.x1),
-			       ly = fmin(fmax(y, spot.box.y0 + 3), spot.box.y1);
-			svg_line(s, x, y, lx, ly, color, 0.8, false);
-		}
-		svg_text_halo(s, spot.x, spot.y, 13, spot.anchor, color, text);
+		svg_label_draw(s, f->taken, &spot, x, y, 13, color, text);
 	}
 }
 

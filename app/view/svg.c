@@ -377,6 +377,21 @@ static bool is_decades(const struct svg_axis *a)
 	return a->scale == SVG_LOG && a->tick_count > 1 && fabs(a->ticks[1] / a->ticks[0] - 10) < 1e-6;
 }
 
+/* Between a decade axis's ticks, unlabelled marks at 2..9, inside the frame. */
+static void minor_marks(struct svg *s, const struct svg_plot *p, const struct svg_axis *a)
+{
+	for (int i = 0; is_decades(a) && i + 1 < a->tick_count; i++)
+		for (int m = 2; m < 10; m++) {
+			if (a == &p->x) {
+				double x = svg_plot_x(p, a->ticks[i] * m);
+				svg_line(s, x, p->bottom, x, p->bottom - 4, "#999999", 1, false);
+			} else {
+				double y = svg_plot_y(p, a->ticks[i] * m);
+				svg_line(s, p->left, y, p->left + 4, y, "#999999", 1, false);
+			}
+		}
+}
+
 /* Where the x axis's tick labels and title sit below the frame (baselines). */
 static double x_label_baseline(double size)
 {
@@ -402,11 +417,7 @@ static void draw_x_axis(struct svg *s, const struct svg_plot *p, double size, co
 		text_element(s, x, p->bottom + x_label_baseline(size), size, "middle", "#333333", "tick", 0, false,
 			     buf);
 	}
-	for (int i = 0; is_decades(a) && i + 1 < a->tick_count; i++)
-		for (int m = 2; m < 10; m++) {
-			double x = svg_plot_x(p, a->ticks[i] * m);
-			svg_line(s, x, p->bottom, x, p->bottom - 4, "#999999", 1, false);
-		}
+	minor_marks(s, p, a);
 	text_element(s, (p->left + p->right) / 2, p->bottom + x_title_baseline(size),
 		     size_to_fit(size + 2, title, p->right - p->left), "middle", "#000000", "axis-title", 0, false,
 		     title);
@@ -428,11 +439,7 @@ static void draw_y_axis(struct svg *s, const struct svg_plot *p, double size, co
 		axis_label(a, i, buf, sizeof buf);
 		text_element(s, p->left - 7, y + 0.35 * size, size, "end", "#333333", "tick", 0, false, buf);
 	}
-	for (int i = 0; is_decades(a) && i + 1 < a->tick_count; i++)
-		for (int m = 2; m < 10; m++) {
-			double y = svg_plot_y(p, a->ticks[i] * m);
-			svg_line(s, p->left, y, p->left + 4, y, "#999999", 1, false);
-		}
+	minor_marks(s, p, a);
 	double title_size = size_to_fit(size + 2, title, p->bottom - p->top);
 	double x = p->left - 7 - widest_label(a, size) - 6 - 0.25 * title_size, y = (p->top + p->bottom) / 2;
 	text_element(s, x, y, title_size, "middle", "#000000", "axis-title", -90, false, title);
@@ -543,4 +550,17 @@ bool svg_labels_place(const struct svg_labels *l, double x, double y, double siz
 		}
 	}
 	return best_texts == 0;
+}
+
+void svg_label_draw(struct svg *s, struct svg_labels *l, const struct svg_spot *spot, double x, double y, double size,
+		    const char *color, const char *text)
+{
+	svg_labels_add(l, spot->box, true);
+	if (spot->distance > 12) {
+		/* from the point to the nearest point of the label's glyphs */
+		double lx = fmin(fmax(x, spot->box.x0), spot->box.x1);
+		double ly = fmin(fmax(y, spot->box.y0 + 0.25 * size), spot->box.y1);
+		svg_line(s, x, y, lx, ly, color, size > 10 ? 0.8 : 0.6, false);
+	}
+	text_element(s, spot->x, spot->y, size, spot->anchor, color, NULL, 0, true, text);
 }

@@ -114,7 +114,7 @@ struct svg_spot {
 	double x, y; /* the baseline's anchor point */
 	const char *anchor;
 	struct svg_box box;
-	double distance; /* from the point labelled: past 12 px, draw a leader */
+	double distance; /* from the point labelled */
 };
 
 void svg_labels_init(struct svg_labels *l, struct svg_box bounds);
@@ -128,5 +128,9 @@ int svg_labels_hits(const struct svg_labels *l, struct svg_box box, int *marks);
  * best found (fewest texts, then marks, then distance); nothing is added. */
 bool svg_labels_place(const struct svg_labels *l, double x, double y, double size, const char *text, double reach,
 		      struct svg_spot *spot);
+/* Draws the label of the point (x, y) at spot (with a white halo), joined to
+ * the point by a leader when set off from it, and adds it to l. */
+void svg_label_draw(struct svg *s, struct svg_labels *l, const struct svg_spot *spot, double x, double y, double size,
+		    const char *color, const char *text);
 
 #endif

@@ -22,7 +22,10 @@ static double mantissa(double v)
 static struct svg_plot plot_of(enum svg_scale scale, double lo, double hi)
 {
 	return (struct svg_plot){
-		.left = 60, .top = 40, .right = 760, .bottom = 540,
+		.left = 60,
+		.top = 40,
+		.right = 760,
+		.bottom = 540,
 		.x = { .scale = scale, .lo = lo, .hi = hi, .title = "x", .unit = "s" },
 		.y = { .scale = scale, .lo = lo, .hi = hi, .title = "y", .unit = "B" },
 	};
@@ -181,7 +184,7 @@ static void test_label_placement(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_log_axes),     cmocka_unit_test(test_linear_axes),
+		cmocka_unit_test(test_log_axes),        cmocka_unit_test(test_linear_axes),
 		cmocka_unit_test(test_room_for_labels), cmocka_unit_test(test_text_width),
 		cmocka_unit_test(test_label_placement),
 	};
