@@ -214,7 +214,9 @@ static void draw_title(struct svg *s, const struct roofline_plot *p, const char 
 	snprintf(buf, sizeof buf, "points placed against %s %s%s (%s) and %s (%s); dense rates unless marked",
 		 ridge_dtype_name(p->focus.dtype), p->focus.sparse ? "sparse " : "",
 		 p->focus.matrix ? "matrix" : "vector", rate, roofline_level_label(p->focus.level), bw);
-	svg_text(s, WIDTH / 2, 50, 13, "middle", "#444444", p->subtitle ? p->subtitle : buf);
+	const char *subtitle = p->subtitle ? p->subtitle : buf;
+	double width = svg_text_width(13, subtitle), room = WIDTH - 16;
+	svg_text(s, WIDTH / 2, 50, width > room ? 13 * room / width : 13, "middle", "#444444", subtitle);
 }
 
 /* The roofs: one slope per memory level, one line per ceiling, and the focus

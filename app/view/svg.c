@@ -326,24 +326,33 @@ static bool labels_apart(const struct svg_axis *a, bool horizontal, double pixel
 	return true;
 }
 
-/* A log axis's ticks: every decade (or every 2nd, 3rd, ... when they crowd),
- * else half-decades, else 1-2-5 steps, the first of these with 4 ticks; a
- * range too narrow for 4 of any is widened to a factor of 25 about its
- * middle, where 1-2-5 steps always give 4. */
+/* A log axis's ticks: every decade, or every 2nd, 3rd, ... when more than 12
+ * or their labels crowd (the sparsest with 4 if all crowd); with fewer than 4
+ * decades, half-decades, else 1-2-5 steps; a range too narrow for 4 of any
+ * is widened to a factor of 25 about its middle, where 1-2-5 steps give 4. */
 static void fit_log(struct svg_axis *a, bool horizontal, double pixel_lo, double pixel_hi, double size)
 {
 	if (!(a->lo > 0) || !isfinite(a->lo))
 		a->lo = a->hi > 0 && isfinite(a->hi) ? a->hi / 100 : 1;
 	if (!(a->hi > a->lo) || !isfinite(a->hi))
 		a->hi = a->lo * 100;
-	for (int kind = 0; kind < 3; kind++)
-		for (int step = 1; step <= (kind == 0 ? 6 : 1); step++) {
-			a->tick_count = log_ticks(a->lo, a->hi, kind, step, a->ticks);
-			if (a->tick_count < 4)
-				break;
-			if ((a->tick_count <= 12 && labels_apart(a, horizontal, pixel_lo, pixel_hi, size)) || kind > 0)
-				return;
-		}
+	int step = 1;
+	for (;; step++) {
+		a->tick_count = log_ticks(a->lo, a->hi, 0, step, a->ticks);
+		if (a->tick_count < 4)
+			break;
+		if (a->tick_count <= 12 && labels_apart(a, horizontal, pixel_lo, pixel_hi, size))
+			return;
+	}
+	if (step > 1) {
+		a->tick_count = log_ticks(a->lo, a->hi, 0, step - 1, a->ticks);
+		return;
+	}
+	for (int kind = 1; kind < 3; kind++) {
+		a->tick_count = log_ticks(a->lo, a->hi, kind, 1, a->ticks);
+		if (a->tick_count >= 4)
+			return;
+	}
 	if (a->hi / a->lo < 25) {
 		double middle = sqrt(a->lo * a->hi);
 		a->lo = middle / 5;
