@@ -277,8 +277,11 @@ static void label_roofs(struct svg *s, struct frame *f, const struct roofline_pl
 	char buf[200], rate[48];
 	double fx = px(f, p->focus.ridge_point);
 	snprintf(buf, sizeof buf, "ridge %.4g FLOP/B", p->focus.ridge_point);
-	svg_text_halo(s, fx + 5, f->plot.bottom - 8, 12, "start", "#222222", buf);
-	svg_labels_add(f->taken, svg_text_box(fx + 5, f->plot.bottom - 8, 12, "start", buf), true);
+	bool right = fx + 5 + svg_text_width(12, buf) < f->plot.right - 2; /* else left of the ridge line */
+	svg_text_halo(s, right ? fx + 5 : fx - 5, f->plot.bottom - 8, 12, right ? "start" : "end", "#222222", buf);
+	svg_labels_add(f->taken,
+		       svg_text_box(right ? fx + 5 : fx - 5, f->plot.bottom - 8, 12, right ? "start" : "end", buf),
+		       true);
 	for (int i = 0; i < n; i++) {
 		const struct ceiling_line *c = &lines[i];
 		double size = c->focus ? 12 : 11, x = 0, y = 0;

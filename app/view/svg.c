@@ -419,7 +419,7 @@ static void draw_x_axis(struct svg *s, const struct svg_plot *p, double size, co
 	svg_raw(s, "<g class=\"axis x\">\n");
 	for (int i = 0; i < axis_count(a); i++) {
 		double x = svg_plot_x(p, axis_value(a, i));
-		if (!p->no_grid && a->scale != SVG_CATEGORY)
+		if (a->scale != SVG_CATEGORY)
 			svg_line(s, x, p->top, x, p->bottom, "#e3e3e3", 1, false);
 		svg_line(s, x, p->bottom, x, p->bottom + 4, "#555555", 1, false);
 		axis_label(a, i, buf, sizeof buf);
@@ -442,7 +442,7 @@ static void draw_y_axis(struct svg *s, const struct svg_plot *p, double size, co
 	svg_raw(s, "<g class=\"axis y%s\">\n", a->scale == SVG_CATEGORY ? " categorical" : "");
 	for (int i = 0; i < axis_count(a); i++) {
 		double y = svg_plot_y(p, axis_value(a, i));
-		if (!p->no_grid && a->scale != SVG_CATEGORY)
+		if (a->scale != SVG_CATEGORY)
 			svg_line(s, p->left, y, p->right, y, "#e3e3e3", 1, false);
 		svg_line(s, p->left - 4, y, p->left, y, "#555555", 1, false);
 		axis_label(a, i, buf, sizeof buf);

@@ -83,7 +83,6 @@ struct svg_plot {
 	 * when the tick labels and axis titles need the room on the canvas. */
 	double left, top, right, bottom;
 	double font_size; /* tick labels; axis titles are 2 px larger; 0: 12 */
-	bool no_grid;     /* no grid lines at the ticks */
 	const char *fill; /* the frame's background; NULL: none */
 	struct svg_axis x, y;
 };
