@@ -6,6 +6,21 @@
 #include <string.h>
 
 static const char *const algorithm_names[RIDGE_ALGO_COUNT] = { "auto", "ring", "tree", "nvls", "direct", "none" };
+static const char *const launch_names[RIDGE_COMM_LAUNCH_COUNT] = { "device", "eager", "graph" };
+
+const char *comm_launch_name(enum ridge_comm_launch launch)
+{
+	return model_name_of(launch_names, 0, RIDGE_COMM_LAUNCH_COUNT, (int)launch);
+}
+
+bool comm_launch_parse(const char *text, enum ridge_comm_launch *out)
+{
+	int i = model_name_index(launch_names, 0, RIDGE_COMM_LAUNCH_COUNT, text);
+	if (i < 0)
+		return false;
+	*out = (enum ridge_comm_launch)i;
+	return true;
+}
 
 const char *comm_algorithm_name(enum ridge_comm_algorithm algorithm)
 {
@@ -285,8 +300,56 @@ static bool applies(const struct ridge_interconnect *ic, enum ridge_collective o
 	}
 }
 
+/* The launch mode's term on top of the device time (comm.h, "Launch mode"). */
+static void apply_launch(const struct ridge_gpu *gpu, const struct ridge_comm_input *in, struct ridge_comm_result *r)
+{
+	r->launch = in->launch;
+	r->gpus_per_process = in->gpus_per_process > 0 ? in->gpus_per_process : 1;
+	r->device_s = r->time_s;
+	r->launch_bound = r->algorithm == RIDGE_ALGO_NONE ? "none" : "device";
+	if (r->algorithm == RIDGE_ALGO_NONE)
+		return; /* one GPU: no collective is launched */
+	if (in->launch == RIDGE_COMM_LAUNCH_EAGER) {
+		r->host_issue_s = r->gpus_per_process * RIDGE_NCCL_HOST_ENQUEUE_S;
+		if (r->host_issue_s > r->device_s) {
+			r->time_s = r->host_issue_s;
+			r->launch_bound = "host";
+		}
+	} else if (in->launch == RIDGE_COMM_LAUNCH_GRAPH) {
+		r->graph_node_s = gpu->graph_node_s;
+		r->time_s += r->graph_node_s;
+		r->launch_bound = "graph node";
+	}
+	r->launch_term_s = r->time_s - r->device_s;
+	r->algbw = r->time_s > 0 ? r->bytes / r->time_s : 0;
+	r->busbw = r->time_s > 0 ? r->bus_bytes / r->time_s : 0;
+}
+
+static int collective_on_device(const struct ridge_gpu *gpu, const struct ridge_comm_input *in,
+				struct ridge_comm_result *out, char *err, size_t err_len);
+
 int comm_collective(const struct ridge_gpu *gpu, const struct ridge_comm_input *in, struct ridge_comm_result *out,
 		    char *err, size_t err_len)
+{
+	if ((int)in->launch < 0 || in->launch >= RIDGE_COMM_LAUNCH_COUNT) {
+		memset(out, 0, sizeof *out);
+		return model_fail(err, err_len, "unknown launch mode");
+	}
+	if (!isfinite(in->gpus_per_process) || in->gpus_per_process < 0 ||
+	    in->gpus_per_process != floor(in->gpus_per_process) || in->gpus_per_process > in->gpus) {
+		memset(out, 0, sizeof *out);
+		return model_fail(err, err_len, "GPUs per process must be a whole number from 1 to the %g GPUs, not %g",
+				  in->gpus, in->gpus_per_process);
+	}
+	if (collective_on_device(gpu, in, out, err, err_len) != 0)
+		return -1;
+	apply_launch(gpu, in, out);
+	return 0;
+}
+
+/* The collective's device time: NCCL's tuner estimate (alpha + beta M). */
+static int collective_on_device(const struct ridge_gpu *gpu, const struct ridge_comm_input *in,
+				struct ridge_comm_result *out, char *err, size_t err_len)
 {
 	memset(out, 0, sizeof *out);
 	const struct ridge_interconnect *ic = &gpu->ic;
@@ -362,10 +425,10 @@ static int positive_inputs(const char *what, double v, char *err, size_t err_len
 /* count collectives of one kind, each of bytes over n GPUs (NCCL's choice of
  * algorithm): one's terms in *one, all of them in *time_s. */
 static int repeated_collective(const struct ridge_gpu *gpu, enum ridge_collective op, double n, double bytes,
-			       double count, double network_bandwidth, struct ridge_comm_result *one, double *time_s,
-			       char *err, size_t err_len)
+			       double count, double network_bandwidth, enum ridge_comm_launch launch,
+			       struct ridge_comm_result *one, double *time_s, char *err, size_t err_len)
 {
-	struct ridge_comm_input in = { op, n, bytes, RIDGE_ALGO_AUTO, network_bandwidth };
+	struct ridge_comm_input in = { op, n, bytes, RIDGE_ALGO_AUTO, network_bandwidth, launch, 1 };
 	if (comm_collective(gpu, &in, one, err, err_len) != 0)
 		return -1;
 	*time_s = count * one->time_s;
@@ -374,7 +437,7 @@ static int repeated_collective(const struct ridge_gpu *gpu, enum ridge_collectiv
 
 int comm_tensor_parallel(const struct ridge_gpu *gpu, double tp, double tokens, double hidden, double act_bytes,
 			 double allreduces_per_layer, double layers, double network_bandwidth,
-			 struct ridge_tp_comm *out, char *err, size_t err_len)
+			 enum ridge_comm_launch launch, struct ridge_tp_comm *out, char *err, size_t err_len)
 {
 	memset(out, 0, sizeof *out);
 	if (positive_inputs("tokens", tokens, err, err_len) || positive_inputs("hidden size", hidden, err, err_len) ||
@@ -384,20 +447,20 @@ int comm_tensor_parallel(const struct ridge_gpu *gpu, double tp, double tokens, 
 	out->bytes_per_allreduce = tokens * hidden * act_bytes;
 	out->allreduces = allreduces_per_layer * layers;
 	return repeated_collective(gpu, RIDGE_ALL_REDUCE, tp, out->bytes_per_allreduce, out->allreduces,
-				   network_bandwidth, &out->one, &out->time_s, err, err_len);
+				   network_bandwidth, launch, &out->one, &out->time_s, err, err_len);
 }
 
 int comm_tensor_parallel_decode(const struct ridge_gpu *gpu, double tp, double tokens, double hidden, double act_bytes,
-				double layers, double network_bandwidth, struct ridge_tp_comm *out, char *err,
-				size_t err_len)
+				double layers, double network_bandwidth, enum ridge_comm_launch launch,
+				struct ridge_tp_comm *out, char *err, size_t err_len)
 {
-	return comm_tensor_parallel(gpu, tp, tokens, hidden, act_bytes, 2, layers, network_bandwidth, out, err,
-				    err_len);
+	return comm_tensor_parallel(gpu, tp, tokens, hidden, act_bytes, 2, layers, network_bandwidth, launch, out,
+				    err, err_len);
 }
 
 int comm_expert_parallel(const struct ridge_gpu *gpu, double ep, double tokens, double top_k, double hidden,
-			 double act_bytes, double moe_layers, double network_bandwidth, struct ridge_ep_comm *out,
-			 char *err, size_t err_len)
+			 double act_bytes, double moe_layers, double network_bandwidth, enum ridge_comm_launch launch,
+			 struct ridge_ep_comm *out, char *err, size_t err_len)
 {
 	memset(out, 0, sizeof *out);
 	if (positive_inputs("tokens", tokens, err, err_len) ||
@@ -409,12 +472,12 @@ int comm_expert_parallel(const struct ridge_gpu *gpu, double ep, double tokens, 
 	out->bytes_per_alltoall = tokens * top_k * hidden * act_bytes;
 	out->alltoalls = 2 * moe_layers; /* dispatch and combine */
 	return repeated_collective(gpu, RIDGE_ALL_TO_ALL, ep, out->bytes_per_alltoall, out->alltoalls,
-				   network_bandwidth, &out->one, &out->time_s, err, err_len);
+				   network_bandwidth, launch, &out->one, &out->time_s, err, err_len);
 }
 
 int comm_pipeline_parallel(const struct ridge_gpu *gpu, double pp, double micro_batches, double tokens_per_micro_batch,
 			   double hidden, double act_bytes, double passes, double network_bandwidth,
-			   struct ridge_pp_comm *out, char *err, size_t err_len)
+			   enum ridge_comm_launch launch, struct ridge_pp_comm *out, char *err, size_t err_len)
 {
 	memset(out, 0, sizeof *out);
 	if (!isfinite(pp) || pp < 1 || pp != floor(pp))
@@ -433,12 +496,20 @@ int comm_pipeline_parallel(const struct ridge_gpu *gpu, double pp, double micro_
 	/* The schedule has m + pp - 1 slots per pass; a hand-off between each. */
 	out->transfers = passes * (micro_batches + pp - 2);
 	return repeated_collective(gpu, RIDGE_SEND_RECV, pp, out->bytes_per_transfer, out->transfers, network_bandwidth,
-				   &out->one, &out->time_s, err, err_len);
+				   launch, &out->one, &out->time_s, err, err_len);
 }
 
 int comm_serve_step(const struct ridge_gpu *gpu, double tp, bool expert_parallel, double tokens, double hidden,
 		    double layers, double top_k, double moe_layers, double overlap, double network_bandwidth,
 		    struct ridge_serve_comm *out, char *err, size_t err_len)
+{
+	return comm_serve_step_launch(gpu, tp, expert_parallel, tokens, hidden, layers, top_k, moe_layers, overlap,
+				      network_bandwidth, RIDGE_COMM_LAUNCH_DEVICE, out, err, err_len);
+}
+
+int comm_serve_step_launch(const struct ridge_gpu *gpu, double tp, bool expert_parallel, double tokens, double hidden,
+			   double layers, double top_k, double moe_layers, double overlap, double network_bandwidth,
+			   enum ridge_comm_launch launch, struct ridge_serve_comm *out, char *err, size_t err_len)
 {
 	memset(out, 0, sizeof *out);
 	if (!isfinite(overlap) || overlap < 0 || overlap > 1)
@@ -455,13 +526,13 @@ int comm_serve_step(const struct ridge_gpu *gpu, double tp, bool expert_parallel
 		return 0;
 	double allreduces_per_layer = expert_parallel ? (2 * layers - moe_layers) / layers : 2;
 	out->has_tp = true;
-	if (comm_tensor_parallel(gpu, tp, tokens, hidden, 2, allreduces_per_layer, layers, network_bandwidth, &out->tp,
-				 err, err_len))
+	if (comm_tensor_parallel(gpu, tp, tokens, hidden, 2, allreduces_per_layer, layers, network_bandwidth, launch,
+				 &out->tp, err, err_len))
 		return -1;
 	if (expert_parallel) {
 		out->has_ep = true;
-		if (comm_expert_parallel(gpu, tp, tokens, top_k, hidden, 2, moe_layers, network_bandwidth, &out->ep,
-					 err, err_len))
+		if (comm_expert_parallel(gpu, tp, tokens, top_k, hidden, 2, moe_layers, network_bandwidth, launch,
+					 &out->ep, err, err_len))
 			return -1;
 	}
 	out->total_s = out->tp.time_s + out->ep.time_s;

@@ -52,7 +52,21 @@
  *          pipelined, so the slower sets the time.
  *   direct all-to-all and send-recv: each GPU's own NIC share.
  * The network bandwidth per GPU is --network-bw, else the entry's
- * network.nics x network.nic_bandwidth / domain_gpus. */
+ * network.nics x network.nic_bandwidth / domain_gpus.
+ *
+ * Launch mode (issue 30). alpha + beta M is what NCCL's tuner estimates: the
+ * device's time for one collective. What a stream of them costs each depends
+ * on how they are launched (docs/sources/nccl-small-message-latency.md):
+ *   device  alpha + beta M alone (the tuner's estimate; callers that price
+ *           a collective inside a larger step)
+ *   eager   the host enqueues each collective on each of its GPUs
+ *           (ncclAllReduce, then the kernel launch) while the devices run the
+ *           previous one, so a stream is bound by the slower of the two:
+ *           max(device, p x RIDGE_NCCL_HOST_ENQUEUE_S), p the GPUs one host
+ *           thread drives (nccl-tests -g p; 1 in frameworks and under mpirun,
+ *           as NCCL's maintainers advise)
+ *   graph   captured in a CUDA graph the host is off the path; each
+ *           collective is one more graph node: device + launch.graph_node. */
 #ifndef RIDGE_COMM_H
 #define RIDGE_COMM_H
 
@@ -77,6 +91,14 @@
  * 400Gbps you should see 46-48GB/s per NIC" (NCCL maintainer, NVIDIA/nccl-tests
  * issue #290): 47 / 50. Not fitted to any all-reduce ridge is checked on. */
 #define RIDGE_NCCL_NET_EFFICIENCY (47.0 / 50.0)
+/* The host time NCCL takes to enqueue one collective on one GPU (the API call,
+ * the plan, the kernel launch). Fitted (the one fitted constant of the launch
+ * term) to NVIDIA/nccl-tests issue #123: 8 B to 128 B all-reduces on a
+ * DGX-A100, 2 to 8 GPUs driven by one thread (-g N), 10.0 to 33.7 us: the
+ * least-squares fit of the relative error of max(device, N h) over its 7 rows
+ * (validation/train_layouts.py recomputes it); judged on the other sources of
+ * docs/sources/nccl-small-message-latency.md (validation/README.md). */
+#define RIDGE_NCCL_HOST_ENQUEUE_S 4.34e-6
 
 enum ridge_comm_algorithm {
 	RIDGE_ALGO_AUTO, /* the fastest that applies (NCCL's choice by its model) */
@@ -87,6 +109,18 @@ enum ridge_comm_algorithm {
 	RIDGE_ALGO_NONE,   /* one GPU: nothing to communicate */
 	RIDGE_ALGO_COUNT
 };
+
+/* How a collective is launched (above). DEVICE (0) is what a zeroed input gets. */
+enum ridge_comm_launch {
+	RIDGE_COMM_LAUNCH_DEVICE, /* the device's time alone: NCCL's tuner estimate */
+	RIDGE_COMM_LAUNCH_EAGER,  /* a stream of eager launches, host and device pipelined */
+	RIDGE_COMM_LAUNCH_GRAPH,  /* captured in a CUDA graph: one node each */
+	RIDGE_COMM_LAUNCH_COUNT
+};
+
+/* "device", "eager", "graph". */
+const char *comm_launch_name(enum ridge_comm_launch launch);
+bool comm_launch_parse(const char *text, enum ridge_comm_launch *out);
 
 /* "auto", "ring", "tree", "nvls", "direct", "none". */
 const char *comm_algorithm_name(enum ridge_comm_algorithm algorithm);
@@ -101,6 +135,8 @@ struct ridge_comm_input {
 	double bytes; /* M, nccl-tests' size */
 	enum ridge_comm_algorithm algorithm;
 	double network_bandwidth; /* bytes/s per GPU, one direction, between fabric domains; 0: none */
+	enum ridge_comm_launch launch;
+	double gpus_per_process; /* GPUs one host thread drives (eager); 0: 1 */
 };
 
 /* The network per GPU the entry's node gives: nics x nic_bandwidth /
@@ -125,7 +161,14 @@ struct ridge_comm_result {
 	double efficiency;      /* bus_bandwidth / link_bandwidth */
 	double bus_bandwidth;   /* bytes/s */
 	double beta_s_per_byte; /* bus_factor / bus_bandwidth */
-	double time_s;
+	double time_s;                /* device_s + launch_term_s */
+	enum ridge_comm_launch launch;
+	double gpus_per_process;
+	double device_s;      /* alpha + bus bytes / bus bandwidth: NCCL's tuner estimate */
+	double host_issue_s;  /* eager: gpus_per_process x RIDGE_NCCL_HOST_ENQUEUE_S */
+	double graph_node_s;  /* graph: the entry's launch.graph_node */
+	double launch_term_s; /* time_s - device_s */
+	const char *launch_bound; /* "device", "host" (eager), "graph node", "none" */
 	double algbw;                 /* M / time */
 	double busbw;                 /* bus_bytes / time */
 	const char *bandwidth_source; /* "measured", "published", "derived" */
@@ -144,6 +187,8 @@ int comm_collective(const struct ridge_gpu *gpu, const struct ridge_comm_input *
 
 /* ---- the parallelism terms built on comm_collective ---- */
 
+/* Each helper below prices its collectives as launch says (above). */
+
 /* Tensor parallel (Megatron): each layer's attention and MLP blocks end in an
  * all-reduce of the activations, tokens x hidden x act_bytes, over the tp GPUs:
  * 2 per layer forward (decode, prefill), 4 with the backward pass (training). */
@@ -156,13 +201,13 @@ struct ridge_tp_comm {
 
 int comm_tensor_parallel(const struct ridge_gpu *gpu, double tp, double tokens, double hidden, double act_bytes,
 			 double allreduces_per_layer, double layers, double network_bandwidth,
-			 struct ridge_tp_comm *out, char *err, size_t err_len);
+			 enum ridge_comm_launch launch, struct ridge_tp_comm *out, char *err, size_t err_len);
 
 /* Decode or prefill: 2 all-reduces per layer of tokens x hidden (tokens = the
  * batch for a decode step, batch x prompt for prefill). */
 int comm_tensor_parallel_decode(const struct ridge_gpu *gpu, double tp, double tokens, double hidden, double act_bytes,
-				double layers, double network_bandwidth, struct ridge_tp_comm *out, char *err,
-				size_t err_len);
+				double layers, double network_bandwidth, enum ridge_comm_launch launch,
+				struct ridge_tp_comm *out, char *err, size_t err_len);
 
 /* Expert parallel: each MoE layer sends every routed token copy to its
  * expert's GPU and back, two all-to-alls of tokens x top_k x hidden x act_bytes. */
@@ -174,8 +219,8 @@ struct ridge_ep_comm {
 };
 
 int comm_expert_parallel(const struct ridge_gpu *gpu, double ep, double tokens, double top_k, double hidden,
-			 double act_bytes, double moe_layers, double network_bandwidth, struct ridge_ep_comm *out,
-			 char *err, size_t err_len);
+			 double act_bytes, double moe_layers, double network_bandwidth, enum ridge_comm_launch launch,
+			 struct ridge_ep_comm *out, char *err, size_t err_len);
 
 /* Pipeline parallel: pp stages, m micro-batches per step. The bubble (GPipe /
  * 1F1B) idles (pp-1)/(m+pp-1) of the step; each micro-batch crosses pp-1 stage
@@ -200,6 +245,12 @@ struct ridge_serve_comm {
 int comm_serve_step(const struct ridge_gpu *gpu, double tp, bool expert_parallel, double tokens, double hidden,
 		    double layers, double top_k, double moe_layers, double overlap, double network_bandwidth,
 		    struct ridge_serve_comm *out, char *err, size_t err_len);
+/* The same with each collective priced as it is launched (comm_serve_step:
+ * RIDGE_COMM_LAUNCH_DEVICE): a step run as a CUDA graph pays a graph node per
+ * collective; eagerly, the slower of the device and the host's enqueue. */
+int comm_serve_step_launch(const struct ridge_gpu *gpu, double tp, bool expert_parallel, double tokens, double hidden,
+			   double layers, double top_k, double moe_layers, double overlap, double network_bandwidth,
+			   enum ridge_comm_launch launch, struct ridge_serve_comm *out, char *err, size_t err_len);
 
 struct ridge_pp_comm {
 	double bubble_fraction;
@@ -211,6 +262,6 @@ struct ridge_pp_comm {
 
 int comm_pipeline_parallel(const struct ridge_gpu *gpu, double pp, double micro_batches, double tokens_per_micro_batch,
 			   double hidden, double act_bytes, double passes, double network_bandwidth,
-			   struct ridge_pp_comm *out, char *err, size_t err_len);
+			   enum ridge_comm_launch launch, struct ridge_pp_comm *out, char *err, size_t err_len);
 
 #endif

@@ -89,13 +89,25 @@ static double stage_layers(const struct ridge_parallel_input *in, int i)
 	return i == 0 || i == (int)pp - 1 ? middle - 1 : middle;
 }
 
+/* Bytes per GPU of one kind of state (bytes per parameter) when the ZeRO stage
+ * from_stage and above shards it: the dense shard over dp x cp, the experts'
+ * over the expert-data-parallel group dp x cp / ep. */
+static double state_bytes(const struct ridge_parallel_input *in, const struct ridge_parallel_result *r,
+			  double bytes_per_param, enum ridge_sharding from_stage)
+{
+	double ep = r->ep, expert = ep > 1 ? in->expert_params : 0;
+	double dense_shard = (in->params - expert) / (in->tp * in->pp), expert_shard = expert / (in->tp * in->pp * ep);
+	bool sharded = in->sharding >= from_stage;
+	double replicas = r->dp * r->cp; /* what ZeRO shards over: the data-parallel x context-parallel group */
+	return bytes_per_param * (dense_shard / (sharded ? replicas : 1) + expert_shard / (sharded ? r->expert_dp : 1));
+}
+
 static void add_memory(const struct ridge_parallel_input *in, struct ridge_parallel_result *r)
 {
-	double shard = in->params / (in->tp * in->pp);
-	double replicas = r->dp * r->cp; /* what ZeRO shards over: the data-parallel x context-parallel group */
-	r->weight_bytes = shard * WEIGHT_BYTES / (in->sharding >= RIDGE_SHARD_ZERO3 ? replicas : 1);
-	r->grad_bytes = shard * GRAD_BYTES / (in->sharding >= RIDGE_SHARD_ZERO2 ? replicas : 1);
-	r->optimizer_bytes = shard * OPTIMIZER_BYTES / (in->sharding >= RIDGE_SHARD_ZERO1 ? replicas : 1);
+	r->weight_bytes = state_bytes(in, r, WEIGHT_BYTES, RIDGE_SHARD_ZERO3);
+	r->grad_bytes = state_bytes(in, r, GRAD_BYTES, RIDGE_SHARD_ZERO2);
+	r->optimizer_bytes = state_bytes(in, r, OPTIMIZER_BYTES, RIDGE_SHARD_ZERO1);
+	r->expert_params_per_gpu = in->expert_params / (in->tp * in->pp * r->ep);
 	r->memory_required = r->weight_bytes + r->grad_bytes + r->optimizer_bytes;
 	if (!r->has_activations)
 		return;
@@ -178,10 +190,10 @@ static void strided_by_tp(const struct ridge_gpu *gpu, double tp, struct ridge_g
 		strided->ic.has_nvls_bus_bandwidth = false;
 }
 
-static int one_collective(const struct ridge_gpu *gpu, enum ridge_collective op, double n, double bytes, double network,
-			  struct ridge_comm_result *out, char *err, size_t err_len)
+static int one_collective(const struct ridge_gpu *gpu, const struct ridge_parallel_input *in, enum ridge_collective op,
+			  double n, double bytes, struct ridge_comm_result *out, char *err, size_t err_len)
 {
-	struct ridge_comm_input ci = { op, n, bytes, RIDGE_ALGO_AUTO, network };
+	struct ridge_comm_input ci = { op, n, bytes, RIDGE_ALGO_AUTO, in->network_bandwidth, in->launch, 1 };
 	return comm_collective(gpu, &ci, out, err, err_len);
 }
 
@@ -192,13 +204,13 @@ static int add_tensor_parallel(const struct ridge_gpu *gpu, const struct ridge_p
 	out->has_tp = true;
 	double per_stage = in->layers / in->pp * out->micro_batches;
 	if (comm_tensor_parallel(gpu, in->tp, tokens, in->hidden, ACTIVATION_BYTES, 4, per_stage, in->network_bandwidth,
-				 &out->tp, err, err_len) != 0)
+				 in->launch, &out->tp, err, err_len) != 0)
 		return -1;
 	if (in->sequence_parallel) {
-		if (one_collective(gpu, RIDGE_REDUCE_SCATTER, in->tp, out->tp.bytes_per_allreduce,
-				   in->network_bandwidth, &out->tp.one, err, err_len) != 0 ||
-		    one_collective(gpu, RIDGE_ALL_GATHER, in->tp, out->tp.bytes_per_allreduce, in->network_bandwidth,
-				   &out->tp_gather, err, err_len) != 0)
+		if (one_collective(gpu, in, RIDGE_REDUCE_SCATTER, in->tp, out->tp.bytes_per_allreduce, &out->tp.one,
+				   err, err_len) != 0 ||
+		    one_collective(gpu, in, RIDGE_ALL_GATHER, in->tp, out->tp.bytes_per_allreduce, &out->tp_gather,
+				   err, err_len) != 0)
 			return -1;
 		out->tp.time_s = out->tp.allreduces * (out->tp.one.time_s + out->tp_gather.time_s);
 	}
@@ -214,10 +226,8 @@ static int add_context_parallel(const struct ridge_gpu *strided, const struct ri
 	out->has_cp = true;
 	double kv = in->kv_hidden > 0 ? in->kv_hidden : in->hidden;
 	double bytes = in->micro_batch * in->seq * kv * 2 * ACTIVATION_BYTES; /* K and V, gathered */
-	if (one_collective(strided, RIDGE_ALL_GATHER, out->cp, bytes, in->network_bandwidth, &out->cp_gather, err,
-			   err_len) != 0 ||
-	    one_collective(strided, RIDGE_REDUCE_SCATTER, out->cp, bytes, in->network_bandwidth, &out->cp_scatter, err,
-			   err_len) != 0)
+	if (one_collective(strided, in, RIDGE_ALL_GATHER, out->cp, bytes, &out->cp_gather, err, err_len) != 0 ||
+	    one_collective(strided, in, RIDGE_REDUCE_SCATTER, out->cp, bytes, &out->cp_scatter, err, err_len) != 0)
 		return -1;
 	double per_stage = in->layers / in->pp * out->micro_batches;
 	out->cp_collectives = 2 * per_stage;
@@ -239,42 +249,116 @@ static int add_pipeline(const struct ridge_gpu *gpu, const struct ridge_parallel
 	double split = out->pp_scatter_gather ? in->tp : 1;
 	/* v m + pp - 2 slots per pass when interleaved: comm_pipeline_parallel's m + pp - 2 with v m */
 	if (comm_pipeline_parallel(gpu, in->pp, out->micro_batches * out->virtual_stages, tokens / split, in->hidden,
-				   ACTIVATION_BYTES, 2, in->network_bandwidth, &out->pp, err, err_len) != 0)
+				   ACTIVATION_BYTES, 2, in->network_bandwidth, in->launch, &out->pp, err, err_len) != 0)
 		return -1;
 	out->pp.bubble_fraction = out->bubble_fraction;
 	out->pp_s = out->pp.time_s;
 	if (out->pp_scatter_gather && !in->sequence_parallel) {
-		if (one_collective(gpu, RIDGE_ALL_GATHER, in->tp, tokens * in->hidden * ACTIVATION_BYTES,
-				   in->network_bandwidth, &out->pp_gather, err, err_len) != 0)
+		if (one_collective(gpu, in, RIDGE_ALL_GATHER, in->tp, tokens * in->hidden * ACTIVATION_BYTES,
+				   &out->pp_gather, err, err_len) != 0)
 			return -1;
 		out->pp_s += out->pp.transfers * out->pp_gather.time_s;
 	}
 	return 0;
 }
 
-static int add_data_parallel(const struct ridge_gpu *strided, const struct ridge_parallel_input *in,
-			     struct ridge_parallel_result *out, char *err, size_t err_len)
+/* One group's gradient reduction (and ZeRO's weight gathers) of bytes over n GPUs. */
+static int reduce_gradients(const struct ridge_gpu *strided, const struct ridge_parallel_input *in, double n,
+			    double bytes, struct ridge_comm_result *reduce, struct ridge_comm_result *gather,
+			    double *time_s, const struct ridge_parallel_result *out, char *err, size_t err_len)
+{
+	enum ridge_collective op = in->sharding == RIDGE_SHARD_DDP ? RIDGE_ALL_REDUCE : RIDGE_REDUCE_SCATTER;
+	if (one_collective(strided, in, op, n, bytes, reduce, err, err_len) != 0)
+		return -1;
+	*time_s = out->dp_reduces * reduce->time_s;
+	if (in->sharding != RIDGE_SHARD_DDP) {
+		if (one_collective(strided, in, RIDGE_ALL_GATHER, n, bytes, gather, err, err_len) != 0)
+			return -1;
+		*time_s += out->dp_gathers * gather->time_s;
+	}
+	return 0;
+}
+
+/* Gradients: the dense shard over dp x cp (members tp apart); with expert
+ * parallelism the experts' shard over dp x cp / ep (members tp x ep apart). */
+static int add_data_parallel(const struct ridge_gpu *gpu, const struct ridge_gpu *strided,
+			     const struct ridge_parallel_input *in, struct ridge_parallel_result *out, char *err,
+			     size_t err_len)
 {
 	out->has_dp = true;
-	double replicas = out->dp * out->cp;
-	out->dp_bytes = in->params / (in->tp * in->pp) * GRAD_BYTES;
-	enum ridge_collective op = in->sharding == RIDGE_SHARD_DDP ? RIDGE_ALL_REDUCE : RIDGE_REDUCE_SCATTER;
-	if (one_collective(strided, op, replicas, out->dp_bytes, in->network_bandwidth, &out->dp_reduce, err,
-			   err_len) != 0)
-		return -1;
+	double expert = out->ep > 1 ? in->expert_params : 0;
+	out->dp_bytes = (in->params - expert) / (in->tp * in->pp) * GRAD_BYTES;
 	/* Sharded gradients (zero2, zero3) cannot accumulate whole: they are reduce-scattered
 	 * after every micro-batch; zero3 gathers the weights again for every micro-batch's
 	 * forward and backward (FSDP reshards after each). ddp and zero1 accumulate, once a step. */
 	out->dp_reduces = in->sharding >= RIDGE_SHARD_ZERO2 ? out->micro_batches : 1;
-	out->dp_comm_s = out->dp_reduces * out->dp_reduce.time_s;
-	if (in->sharding != RIDGE_SHARD_DDP) {
+	if (in->sharding != RIDGE_SHARD_DDP)
 		out->dp_gathers = in->sharding == RIDGE_SHARD_ZERO3 ? 2 * out->micro_batches : 1;
-		if (one_collective(strided, RIDGE_ALL_GATHER, replicas, out->dp_bytes, in->network_bandwidth,
-				   &out->dp_gather, err, err_len) != 0)
+	if (reduce_gradients(strided, in, out->dp * out->cp, out->dp_bytes, &out->dp_reduce, &out->dp_gather,
+			     &out->dp_comm_s, out, err, err_len) != 0)
+		return -1;
+	if (expert > 0 && out->expert_dp > 1) {
+		struct ridge_gpu expert_strided;
+		double expert_s;
+		strided_by_tp(gpu, in->tp * out->ep, &expert_strided);
+		out->dp_expert_bytes = expert / (in->tp * in->pp * out->ep) * GRAD_BYTES;
+		if (reduce_gradients(&expert_strided, in, out->expert_dp, out->dp_expert_bytes, &out->dp_expert_reduce,
+				     &out->dp_expert_gather, &expert_s, out, err, err_len) != 0)
 			return -1;
-		out->dp_comm_s += out->dp_gathers * out->dp_gather.time_s;
+		out->dp_comm_s += expert_s;
 	}
 	out->dp_exposed_s = out->dp_comm_s * (1 - in->dp_overlap);
+	return 0;
+}
+
+/* Expert parallel: the dispatch and combine all-to-alls of each MoE layer,
+ * forward and backward (and the recomputed forward under full recomputation). */
+static int add_expert_parallel(const struct ridge_gpu *strided, const struct ridge_parallel_input *in,
+			       struct ridge_parallel_result *out, char *err, size_t err_len)
+{
+	out->has_ep = true;
+	double moe_layers = in->moe_layers > 0 ? in->moe_layers : in->layers;
+	double tokens = in->micro_batch * in->seq / out->cp / (in->sequence_parallel ? in->tp : 1);
+	double passes = in->recompute == RIDGE_RECOMPUTE_FULL ? 3 : 2; /* forward, backward (, forward again) */
+	/* comm_expert_parallel counts a dispatch-combine pair per layer it is given: one per pass */
+	double layer_passes = moe_layers / in->pp * out->micro_batches * passes;
+	if (comm_expert_parallel(strided, out->ep, tokens, in->top_k, in->hidden, ACTIVATION_BYTES, layer_passes,
+				 in->network_bandwidth, in->launch, &out->ep_comm, err, err_len) != 0)
+		return -1;
+	out->ep_exposed_s = out->ep_comm.time_s * (1 - in->ep_overlap);
+	return 0;
+}
+
+/* The mixture of experts' inputs and the expert-parallel group's shape. */
+static int check_moe(const struct ridge_parallel_input *in, const struct ridge_parallel_result *out, char *err,
+		     size_t err_len)
+{
+	double ep = out->ep;
+	if (!whole(ep))
+		return model_fail(err, err_len, "ep must be a whole number from 1, not %g", in->ep);
+	if (!fraction(in->ep_overlap))
+		return model_fail(err, err_len, "ep overlap must be in [0, 1], not %g", in->ep_overlap);
+	bool moe = in->experts > 0;
+	if (ep > 1 && !moe)
+		return model_fail(err, err_len, "ep %g needs a mixture of experts (the experts, experts per token "
+					       "and expert parameters)", ep);
+	if (!moe)
+		return 0;
+	if (!(in->top_k >= 1 && in->top_k <= in->experts && in->expert_params > 0 &&
+	      in->expert_params <= in->params && in->moe_layers >= 0 && in->moe_layers <= in->layers))
+		return model_fail(err, err_len,
+				  "a mixture of experts needs 1 to %g experts per token, expert parameters in (0, "
+				  "%g] and MoE layers from 0 to the layers",
+				  in->experts, in->params);
+	if (fmod(in->experts, ep) != 0)
+		return model_fail(err, err_len, "ep %g does not divide the %g experts", ep, in->experts);
+	if (fmod(out->dp * out->cp, ep) != 0)
+		return model_fail(err, err_len,
+				  "ep %g does not divide the data-parallel size dp x cp = %g (Megatron draws the "
+				  "expert-parallel group from the data-parallel ranks)",
+				  ep, out->dp * out->cp);
+	if (ep > 1 && !(in->hidden > 0 && in->layers > 0))
+		return model_fail(err, err_len, "ep %g needs the hidden size and the layer count", ep);
 	return 0;
 }
 
@@ -296,6 +380,10 @@ int parallel_train(const struct ridge_gpu *gpu, const struct ridge_parallel_inpu
 	if (check_layout(in, out->cp, out->virtual_stages, err, err_len) != 0)
 		return -1;
 	out->dp = in->gpus / (in->tp * out->cp * in->pp);
+	out->ep = in->ep > 0 ? in->ep : 1;
+	if (check_moe(in, out, err, err_len) != 0)
+		return -1;
+	out->expert_dp = out->dp * out->cp / out->ep;
 	double per_pipeline = in->batch / out->dp;
 	out->micro_batches = per_pipeline / in->micro_batch;
 	if (out->micro_batches != floor(out->micro_batches) || out->micro_batches < 1)
@@ -334,10 +422,12 @@ int parallel_train(const struct ridge_gpu *gpu, const struct ridge_parallel_inpu
 		return -1;
 	if (in->pp > 1 && add_pipeline(gpu, in, tokens_per_micro_batch, out, err, err_len) != 0)
 		return -1;
-	if (out->dp * out->cp > 1 && add_data_parallel(&strided, in, out, err, err_len) != 0)
+	if (out->ep > 1 && add_expert_parallel(&strided, in, out, err, err_len) != 0)
 		return -1;
-	out->comm_s = out->tp.time_s + out->cp_comm_s + out->pp_s + out->dp_comm_s;
-	out->exposed_comm_s = out->tp_exposed_s + out->cp_exposed_s + out->pp_s + out->dp_exposed_s;
+	if (out->dp * out->cp > 1 && add_data_parallel(gpu, &strided, in, out, err, err_len) != 0)
+		return -1;
+	out->comm_s = out->tp.time_s + out->cp_comm_s + out->ep_comm.time_s + out->pp_s + out->dp_comm_s;
+	out->exposed_comm_s = out->tp_exposed_s + out->cp_exposed_s + out->ep_exposed_s + out->pp_s + out->dp_exposed_s;
 	out->step_s = out->compute_s + out->bubble_s + out->exposed_comm_s;
 	out->mfu = in->flops_per_step / (in->gpus * in->peak_flops * out->step_s);
 	out->hfu = (in->flops_per_step + out->recompute_flops) / (in->gpus * in->peak_flops * out->step_s);

@@ -29,14 +29,23 @@
  *                reduce-scatter after each of the m micro-batches; zero3 / fsdp: also an
  *                all-gather of the weights for each micro-batch's forward and backward (2 m);
  *                (1 - dp_overlap) exposed. One micro-batch: the ZeRO paper's 2x / 3x of DDP
- *   step       = compute + bubble + exposed TP + exposed CP + PP + exposed DP
+ *   EP         = (MoE, ep > 1) per MoE layer per micro-batch two all-to-alls forward (dispatch and
+ *                combine) and two backward (their gradients; three forward passes' worth with
+ *                full recomputation: 6), each of tokens x top_k x hidden x 2 B, tokens the
+ *                micro-batch's seq/cp (/tp with sequence parallelism), over the ep GPUs of the
+ *                expert-parallel group, drawn from the data-parallel ranks as Megatron draws it
+ *                (members tp apart, like the DP group); (1 - ep_overlap) exposed
+ *   step       = compute + bubble + exposed TP + exposed CP + exposed EP + PP + exposed DP
  *   MFU        = F_step / (n_gpu * peak * step); HFU counts the recomputation too
  *
  * Memory per GPU (mixed-precision Adam, ZeRO paper, Rajbhandari et al. 2020,
  * section 3.1: 2 + 2 + 12 bytes per parameter): weights 2 B, gradients 2 B,
  * optimizer 12 B (fp32 master copy, momentum, variance) per parameter of the
  * GPU's tp x pp shard; zero1 divides the optimizer by dp x cp, zero2 also the
- * gradients, zero3/fsdp also the weights. Activations per layer per
+ * gradients, zero3/fsdp also the weights. With expert parallelism the routed
+ * experts' parameters are split tp x ep x pp ways (expert tensor parallelism =
+ * tp) and ZeRO shards them over the expert-data-parallel group, dp x cp / ep;
+ * their gradients are reduced over that group, the rest over dp x cp. Activations per layer per
  * micro-batch (Korthikanti et al. 2022, Table 2), s = seq / cp:
  *               without sequence parallelism       with it
  *   none       s b h (10 + 24/t + 5 a S / (h t))  s b h (34/t + 5 a S / (h t))   (S: the whole sequence)
@@ -82,6 +91,15 @@ struct ridge_parallel_input {
 	bool whole_handoffs;           /* pipeline hand-offs not split over tp (scatter/gather off) */
 	bool causal;                   /* attention under a causal mask: half the attention core */
 	double kv_hidden;              /* K/V width (kv heads x head dim) for CP; 0: hidden */
+	enum ridge_comm_launch launch; /* how the step's collectives are launched (comm.h); DEVICE: tuner only */
+	/* Mixture of experts (0: a dense model). params counts every expert; the
+	 * caller's flops_per_step counts the active ones. */
+	double experts;       /* routed experts per MoE layer */
+	double top_k;         /* routed experts per token */
+	double moe_layers;    /* layers with routed experts; 0: all */
+	double expert_params; /* routed experts' parameters, all layers (part of params) */
+	double ep;            /* expert-parallel GPUs; 0 or 1: none */
+	double ep_overlap;    /* 0..1 of the all-to-alls hidden under compute */
 };
 
 struct ridge_parallel_result {
@@ -110,12 +128,20 @@ struct ridge_parallel_result {
 	double dp_reduces; /* per step: 1 (ddp, zero1: gradients accumulate), m (zero2/3: after each micro-batch) */
 	double dp_gathers; /* zero1/2: 1; zero3: 2 m (forward and backward of every micro-batch) */
 	double dp_comm_s, dp_exposed_s;
+	bool has_ep;
+	double ep;
+	struct ridge_ep_comm ep_comm;        /* one all-to-all in .one; .alltoalls per step; .time_s all */
+	double ep_exposed_s;
+	double expert_dp;                    /* the expert-data-parallel group: dp x cp / ep */
+	double dp_expert_bytes;              /* the expert gradient shard each GPU reduces (ep > 1) */
+	struct ridge_comm_result dp_expert_reduce, dp_expert_gather; /* over expert_dp, like dp_reduce/dp_gather */
 	double comm_s, exposed_comm_s; /* all of it, and what the step pays */
 	double step_s;
 	double mfu, hfu; /* predicted */
 	/* memory per GPU */
 	bool has_activations;
 	double weight_bytes, grad_bytes, optimizer_bytes, activation_bytes, activation_per_layer_bytes, memory_required;
+	double expert_params_per_gpu; /* of the weights: the routed experts' parameters this GPU holds */
 	double stage_layers;        /* layers of the stage holding most activations */
 	double stage_micro_batches; /* micro-batches in flight there (x the interleaving factor) */
 	bool fits;
@@ -125,8 +151,9 @@ struct ridge_parallel_result {
  * GPUs, tp not dividing the heads, pp not dividing the layers, virtual stages not
  * dividing the layers per stage, cp not splitting the sequence, the batch not
  * dividing into micro-batches, a missing hidden size or layer count, a fraction
- * out of range, or comm_collective's errors). Messages begin with the input's
- * name ("tp ", "pp ", "cp ", "virtual stages ") so a caller can name its flag. */
+ * out of range, ep not dividing the experts or dp x cp, or comm_collective's
+ * errors). Messages begin with the input's name ("tp ", "pp ", "cp ",
+ * "virtual stages ", "ep ") so a caller can name its flag. */
 int parallel_train(const struct ridge_gpu *gpu, const struct ridge_parallel_input *in,
 		   struct ridge_parallel_result *out, char *err, size_t err_len);
 

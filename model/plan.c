@@ -19,6 +19,15 @@ static enum ridge_launch_mode serve_launch(enum ridge_plan_launch mode)
 					  : RIDGE_LAUNCH_PERSISTENT;
 }
 
+/* The step's collectives are launched as its kernels are (model/comm.h): a
+ * persistent kernel carries them inside, priced as the device's time. */
+static enum ridge_comm_launch comm_launch(enum ridge_plan_launch mode)
+{
+	return mode == RIDGE_PLAN_EAGER   ? RIDGE_COMM_LAUNCH_EAGER
+	       : mode == RIDGE_PLAN_GRAPH ? RIDGE_COMM_LAUNCH_GRAPH
+					  : RIDGE_COMM_LAUNCH_DEVICE;
+}
+
 /* The GEMMs run in fp8 when the weights are stored in 1 byte and the GPU has
  * an fp8 rate, else in bf16. */
 static enum ridge_dtype compute_dtype(const struct ridge_gpu *gpu, double weight_bytes)
@@ -37,8 +46,8 @@ static int step(const struct ridge_plan_input *in, const struct ridge_plan_confi
 	const struct ridge_plan_gpu *pg = &in->gpus[cfg->gpu_index];
 	const struct ridge_workload_model *m = in->model;
 	double tokens = phase == RIDGE_PHASE_DECODE ? batch : batch * context;
-	if (comm_serve_step(pg->gpu, cfg->gpus, false, tokens, (double)m->hidden, (double)m->layers, 0, 0, 0, 0, comm,
-			    err, err_len) != 0)
+	if (comm_serve_step_launch(pg->gpu, cfg->gpus, false, tokens, (double)m->hidden, (double)m->layers, 0, 0, 0, 0,
+				   comm_launch(cfg->launch), comm, err, err_len) != 0)
 		return -1;
 	struct ridge_serve_request req = {
 		.model = m,

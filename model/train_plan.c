@@ -14,6 +14,7 @@ static const char *const bind_names[RIDGE_BIND_COUNT] = {
 	"pipeline hand-offs",
 	"data-parallel communication",
 	"recomputation",
+	"expert all-to-all",
 };
 
 const char *train_plan_bind_name(enum ridge_train_bind b)
@@ -37,6 +38,7 @@ static void find_binding(struct ridge_train_layout *l)
 	terms[RIDGE_BIND_PP] = r->pp_s;
 	terms[RIDGE_BIND_DP] = r->dp_exposed_s;
 	terms[RIDGE_BIND_RECOMPUTE] = r->recompute_s;
+	terms[RIDGE_BIND_EP] = r->ep_exposed_s;
 	l->binds = RIDGE_BIND_COMPUTE;
 	l->binds_s = r->compute_s - r->recompute_s;
 	double largest = 0.05 * r->step_s;
@@ -66,12 +68,16 @@ static void keep(struct ridge_train_plan_result *out, int n, const struct ridge_
 		out->count++;
 }
 
-/* The layout's MLP gate-and-up GEMM on one GPU: its FLOPs over peak x predicted time. */
+/* The layout's MLP gate-and-up GEMM on one GPU: its FLOPs over peak x predicted time.
+ * A mixture of experts' is one expert's: the rows it gets are the micro-batch's
+ * tokens x top_k / experts from each of the ep GPUs that route to it. */
 static double shape_efficiency(const struct ridge_gpu *gpu, const struct ridge_train_plan_input *in,
 			       const struct ridge_parallel_input *p)
 {
 	struct ridge_kernel_shape shape = { .kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_BF16 };
 	shape.m = p->micro_batch * p->seq / p->cp;
+	if (in->experts > 0)
+		shape.m = fmax(1, round(shape.m * in->top_k * p->ep / in->experts));
 	shape.n = 2 * in->ffn / p->tp;
 	shape.k = in->hidden;
 	struct ridge_timing_options options = { .in_stream = true };
@@ -105,6 +111,17 @@ static void price(const struct ridge_gpu *gpu, const struct ridge_train_plan_inp
 	}
 }
 
+/* A mixture of experts: every ep that divides the experts and dp x cp (1 for a dense model). */
+static void search_experts(const struct ridge_gpu *gpu, const struct ridge_train_plan_input *in,
+			   struct ridge_train_layout *l, double dp, struct ridge_train_plan_result *out)
+{
+	struct ridge_parallel_input *p = &l->in;
+	double most = in->experts > 0 ? fmin(in->experts, dp * p->cp) : 1;
+	for (p->ep = 1; p->ep <= most; p->ep *= 2)
+		if (divides(p->ep, in->experts > 0 ? in->experts : 1) && divides(p->ep, dp * p->cp))
+			price(gpu, in, l, out);
+}
+
 /* The choices of one (tp, cp, pp) that the search varies last. */
 static void search_inner(const struct ridge_gpu *gpu, const struct ridge_train_plan_input *in,
 			 struct ridge_train_layout *l, double sequences, struct ridge_train_plan_result *out)
@@ -132,7 +149,7 @@ static void search_inner(const struct ridge_gpu *gpu, const struct ridge_train_p
 					p->recompute = (enum ridge_recompute)rc;
 					for (size_t z = 0; z < sizeof shardings / sizeof shardings[0]; z++) {
 						p->sharding = shardings[z];
-						price(gpu, in, l, out);
+						search_experts(gpu, in, l, dp, out);
 					}
 				}
 			}
@@ -174,10 +191,16 @@ int train_plan_search(const struct ridge_gpu *gpu, const struct ridge_train_plan
 		.heads = in->heads,
 		.dp_overlap = in->dp_overlap,
 		.tp_overlap = in->tp_overlap,
+		.ep_overlap = in->ep_overlap,
 		.memory_bytes = in->memory_bytes,
 		.network_bandwidth = in->network_bandwidth,
 		.causal = in->causal,
 		.kv_hidden = in->kv_heads > 0 ? in->hidden * in->kv_heads / in->heads : 0,
+		.launch = RIDGE_COMM_LAUNCH_EAGER,
+		.experts = in->experts,
+		.top_k = in->top_k,
+		.moe_layers = in->moe_layers,
+		.expert_params = in->expert_params,
 	};
 	double max_tp = fmax(1, gpu->ic.domain_gpus);
 	for (double tp = 1; tp <= max_tp; tp *= 2) {

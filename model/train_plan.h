@@ -11,7 +11,9 @@
  * the layers (or layers + 2: Llama 3's split), up to 128; v 1, 2, 3, 4, 6, 8
  * dividing the layers per stage (pp > 1, micro-batches a multiple of pp);
  * micro-batches of 1, 2, 4, 8 sequences; sequence parallelism on and off
- * (tp > 1); recompute none, selective, full; ddp, zero1, zero2, zero3.
+ * (tp > 1); recompute none, selective, full; ddp, zero1, zero2, zero3; for a
+ * mixture of experts, ep 1, 2, 4 ... dividing the experts and dp x cp (the
+ * expert-parallel group drawn from the data-parallel ranks).
  *
  * The kernel efficiency: given (a what-if, every layout alike), else per
  * layout from the GPU's GEMM class (model/timing.h, timing_kernel): the MLP's
@@ -19,7 +21,10 @@
  * tokens by 2 ffn / tp outputs over hidden, its FLOPs over peak x its
  * predicted time (efficiency, tile and wave quantization, memory-bound small
  * M, fixed cost): thin micro-batches and wide TP splits pay for their small
- * GEMMs, which one efficiency for every layout would not see. */
+ * GEMMs, which one efficiency for every layout would not see. A mixture of
+ * experts' GEMM is one expert's, micro_batch x seq / cp x top_k x ep / experts
+ * rows: expert parallelism gathers each expert's tokens from ep GPUs, and its
+ * larger GEMMs are what the all-to-alls buy. */
 #ifndef RIDGE_TRAIN_PLAN_H
 #define RIDGE_TRAIN_PLAN_H
 
@@ -33,11 +38,13 @@
 struct ridge_train_plan_input {
 	double params, hidden, layers, heads, kv_heads; /* kv_heads 0: heads */
 	double ffn;                                     /* intermediate size (the GEMM-shape efficiency) */
+	/* a mixture of experts (experts 0: dense): params counts every expert, flops_per_step the active ones */
+	double experts, top_k, moe_layers, expert_params;
 	double seq, global_batch_tokens, gpus;
 	double flops_per_step; /* the model's, per step (cost_train's) */
 	double peak_flops;
 	double compute_efficiency; /* 0: per layout, from the GPU's GEMM class */
-	double network_bandwidth, dp_overlap, tp_overlap;
+	double network_bandwidth, dp_overlap, tp_overlap, ep_overlap;
 	double memory_bytes; /* per GPU */
 	bool causal;
 	int top; /* layouts kept, 1..RIDGE_TRAIN_PLAN_MAX_TOP */
@@ -52,6 +59,7 @@ enum ridge_train_bind {
 	RIDGE_BIND_PP,
 	RIDGE_BIND_DP,
 	RIDGE_BIND_RECOMPUTE,
+	RIDGE_BIND_EP,
 	RIDGE_BIND_COUNT
 };
 /* "compute", "pipeline bubble", "tensor-parallel communication", ... */

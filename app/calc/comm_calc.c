@@ -26,6 +26,11 @@
 				     .help = "network bandwidth per GPU, one direction, past the fabric domain "       \
 					     "(default: the entry's interconnect.nics x nic_bandwidth / domain_gpus)", \
 				     .range = "greater than 0"))                                                       \
+	X(COMM_LAUNCH, PARAM_TEXT_ROW("launch", .metavar = "MODE",                                                     \
+				      .help = "eager (default: what nccl-tests runs) or graph (CUDA graph)"))          \
+	X(COMM_GPUS_PER_PROCESS,                                                                                       \
+	  PARAM_INT("gpus_per_process", 1, PARAM_COUNT_MAX, .metavar = "P",                                            \
+		    .help = "GPUs one host thread drives, eager (nccl-tests -g P; default 1: one per process)"))       \
 	X(COMM_SWEEP,                                                                                                  \
 	  PARAM_FLAG_ROW("sweep", .help = "also every size 8 B, 64 B ... 8 GiB (x8), as nccl-tests prints"))           \
 	CALC_GPU_ROWS(X, COMM)                                                                                         \
@@ -39,11 +44,21 @@ static const struct json_field comm_fields[] = {
 		    path),
 };
 
+static const struct json_field comm_launch_fields[] = {
+	JSON_FIELDS(struct ridge_comm_result, gpus_per_process, device_s, host_issue_s, graph_node_s, launch_term_s,
+		    launch_bound),
+};
+
 void calc_json_comm(cJSON *o, const struct ridge_comm_result *r)
 {
 	cJSON_AddStringToObject(o, "op", ridge_collective_name(r->op));
 	cJSON_AddStringToObject(o, "algorithm", comm_algorithm_name(r->algorithm));
 	json_put_fields(o, r, comm_fields, JSON_FIELD_COUNT(comm_fields));
+	/* how it is launched (model/comm.h): absent where only the device's time is priced */
+	if (r->launch != RIDGE_COMM_LAUNCH_DEVICE) {
+		cJSON_AddStringToObject(o, "launch", comm_launch_name(r->launch));
+		json_put_fields(o, r, comm_launch_fields, JSON_FIELD_COUNT(comm_launch_fields));
+	}
 	if (r->domains > 1)
 		json_number(o, "network_bus_bandwidth", r->network_bus_bandwidth);
 	if (r->intra_s_per_byte > 0 || r->inter_s_per_byte > 0) {
@@ -71,8 +86,21 @@ static cJSON *comm_run(struct calc_input *in)
 			 params_where(v, COMM_ALGORITHM), algorithm);
 		return NULL;
 	}
+	const char *launch = params_text(v, COMM_LAUNCH);
+	ci.launch = RIDGE_COMM_LAUNCH_EAGER;
+	if (launch && (!comm_launch_parse(launch, &ci.launch) || ci.launch == RIDGE_COMM_LAUNCH_DEVICE)) {
+		snprintf(in->err, sizeof in->err, "%s: unknown launch mode '%s' (known: eager, graph)",
+			 params_where(v, COMM_LAUNCH), launch);
+		return NULL;
+	}
 	ci.gpus = params_num(v, COMM_GPUS);
 	ci.bytes = params_num(v, COMM_BYTES);
+	ci.gpus_per_process = params_has(v, COMM_GPUS_PER_PROCESS) ? params_num(v, COMM_GPUS_PER_PROCESS) : 1;
+	if (ci.launch == RIDGE_COMM_LAUNCH_GRAPH && params_has(v, COMM_GPUS_PER_PROCESS)) {
+		snprintf(in->err, sizeof in->err, "%s: only eager launches pay the host per GPU (give --launch eager)",
+			 params_where(v, COMM_GPUS_PER_PROCESS));
+		return NULL;
+	}
 	/* given, else the entry's node: its NICs over its GPUs */
 	ci.network_bandwidth =
 		params_has(v, COMM_NETWORK_BW) ? params_num(v, COMM_NETWORK_BW) : comm_network_per_gpu(&in->gpu->ic);
@@ -84,6 +112,8 @@ static cJSON *comm_run(struct calc_input *in)
 			snprintf(in->err, sizeof in->err, "%s: give %s", err, params_where(v, COMM_NETWORK_BW));
 		else if (strstr(err, "does not apply"))
 			snprintf(in->err, sizeof in->err, "%s: %s", params_where(v, COMM_ALGORITHM), err);
+		else if (strstr(err, "GPUs per process"))
+			snprintf(in->err, sizeof in->err, "%s: %s", params_where(v, COMM_GPUS_PER_PROCESS), err);
 		else
 			snprintf(in->err, sizeof in->err, "%s: %s", params_where(v, COMM_GPUS), err);
 		return NULL;
@@ -113,6 +143,7 @@ static cJSON *comm_run(struct calc_input *in)
 			json_number(row, "bytes", size);
 			cJSON_AddStringToObject(row, "algorithm", comm_algorithm_name(sr.algorithm));
 			json_number(row, "time_s", sr.time_s);
+			json_number(row, "device_s", sr.device_s);
 			json_number(row, "algbw", sr.algbw);
 			json_number(row, "busbw", sr.busbw);
 			json_number(row, "latency_share", sr.time_s > 0 ? sr.alpha_s / sr.time_s : 0);
@@ -120,6 +151,24 @@ static cJSON *comm_run(struct calc_input *in)
 		}
 	}
 	return o;
+}
+
+/* The launch mode's line: eager's host enqueue against the device, or the graph node. */
+static void comm_print_launch(FILE *out, const cJSON *r)
+{
+	char a[48], b[48];
+	if (strcmp(calc_str(r, "launch"), "graph") == 0) {
+		fmt_seconds(calc_num(r, "graph_node_s"), a, sizeof a);
+		fprintf(out, "  launch graph: + %s, one graph node (hwdb launch.graph_node)\n", a);
+		return;
+	}
+	fmt_seconds(calc_num(r, "host_issue_s"), a, sizeof a);
+	fmt_seconds(calc_num(r, "launch_term_s"), b, sizeof b);
+	fprintf(out,
+		"  launch eager: the host enqueues on %.0f GPU%s per thread, %s (%.0f x %.3g us NCCL enqueue); "
+		"%s-bound, + %s\n",
+		calc_num(r, "gpus_per_process"), calc_num(r, "gpus_per_process") == 1 ? "" : "s", a,
+		calc_num(r, "gpus_per_process"), RIDGE_NCCL_HOST_ENQUEUE_S * 1e6, calc_str(r, "launch_bound"), b);
 }
 
 static void comm_print(FILE *out, const cJSON *r)
@@ -173,12 +222,15 @@ static void comm_print(FILE *out, const cJSON *r)
 			"the slower sets the time\n",
 			a, b, c);
 	}
+	fmt_seconds(calc_num(r, "device_s"), a, sizeof a);
+	fmt_seconds(calc_num(r, "alpha_s"), d, sizeof d);
+	fmt_seconds(calc_num(r, "device_s") - calc_num(r, "alpha_s"), e, sizeof e);
+	fprintf(out, "  device %s = %s latency + %s transfer (NCCL's tuner estimate)\n", a, d, e);
+	comm_print_launch(out, r);
 	fmt_seconds(calc_num(r, "time_s"), a, sizeof a);
 	fmt_si(calc_num(r, "algbw"), "B/s", b, sizeof b);
 	fmt_si(calc_num(r, "busbw"), "B/s", c, sizeof c);
-	fmt_seconds(calc_num(r, "alpha_s"), d, sizeof d);
-	fmt_seconds(calc_num(r, "time_s") - calc_num(r, "alpha_s"), e, sizeof e);
-	fprintf(out, "  time   %s = %s latency + %s transfer; algbw %s, busbw %s\n", a, d, e, b, c);
+	fprintf(out, "  time   %s; algbw %s, busbw %s\n", a, b, c);
 
 	const cJSON *sweep = cJSON_GetObjectItemCaseSensitive(r, "sweep");
 	if (cJSON_IsArray(sweep)) {
@@ -198,7 +250,8 @@ static void comm_print(FILE *out, const cJSON *r)
 const struct calc calc_comm = {
 	.name = "comm",
 	.synopsis = "usage: ridge comm --op OP --gpus N --bytes M [--gpu GPU] [--algorithm ALG] [--network-bw B/s]\n"
-		    "                  [--sweep] [--json] [--hwdb DIR] [--calibration FILE]",
+		    "                  [--launch eager|graph] [--gpus-per-process P] [--sweep] [--json]\n"
+		    "                  [--hwdb DIR] [--calibration FILE]",
 	.description =
 		"Time of one collective as alpha + beta x M in NCCL's bus-bandwidth convention: all-reduce moves\n"
 		"2(N-1)/N x M per GPU, all-gather, reduce-scatter and all-to-all (N-1)/N x M, send-recv M.\n"
@@ -208,6 +261,8 @@ const struct calc calc_comm = {
 		"Past one fabric domain (node) the ring's bus bytes cross the node's NICs together (g x\n"
 		"--network-bw x 47/50) and the tree runs hierarchically: inside the node (NVLS or ring),\n"
 		"between nodes a double binary tree, pipelined. --algorithm auto takes the fastest, as\n"
-		"NCCL's tuner does.\n",
+		"NCCL's tuner does. That is the device's time; a stream of collectives launched eagerly\n"
+		"costs the slower of it and the host's enqueue (4.34 us per GPU a thread drives: --gpus-per-\n"
+		"process), in a CUDA graph (--launch graph) it plus a graph node.\n",
 	CALC_IMPL(comm_params, comm_run, comm_print),
 };

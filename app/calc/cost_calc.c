@@ -212,6 +212,22 @@ void cost_print_explain(FILE *out, const cJSON *r)
 				 "all-gather, as Megatron)"))                                                          \
 	X(TRAIN_KV_HEADS, PARAM_INT("kv_heads", 1, PARAM_COUNT_MAX, .metavar = "H",                                    \
 				    .help = "key/value heads: the K/V context parallelism moves (default: --heads)"))  \
+	X(TRAIN_LAUNCH, PARAM_TEXT_ROW("launch", .metavar = "MODE",                                                    \
+				       .help = "eager (default) or graph: how the step's collectives are launched"))   \
+	X(TRAIN_EXPERTS, PARAM_INT("experts", 1, PARAM_COUNT_MAX, .flags = PARAM_MODEL, .metavar = "E",                \
+				   .help = "MoE: routed experts per MoE layer (FLOPs from the active parameters)"))    \
+	X(TRAIN_TOP_K, PARAM_INT("top_k", 1, PARAM_COUNT_MAX, .flags = PARAM_MODEL, .metavar = "K",                    \
+				 .help = "MoE: routed experts per token"))                                             \
+	X(TRAIN_EXPERT_PARAMS,                                                                                         \
+	  PARAM_NUM("expert_params", RIDGE_UNIT_COUNT, 0, INFINITY, .flags = PARAM_MODEL | PARAM_OPEN_LO,              \
+		    .metavar = "N", .help = "MoE: the routed experts' parameters, all layers (part of --params)",      \
+		    .range = "greater than 0"))                                                                        \
+	X(TRAIN_MOE_LAYERS, PARAM_INT("moe_layers", 1, PARAM_COUNT_MAX, .flags = PARAM_MODEL, .metavar = "L",          \
+				      .help = "MoE: layers with routed experts (default: all)"))                       \
+	X(TRAIN_EP, PARAM_INT("ep", 1, PARAM_COUNT_MAX, .metavar = "N",                                                \
+			      .help = "expert-parallel GPUs (drawn from the data-parallel ranks)", .def = "1"))        \
+	X(TRAIN_EP_OVERLAP, PARAM_FRAC("ep_overlap", 0, 1, .metavar = "F",                                             \
+				       .help = "share of the expert all-to-alls hidden", .def = "0"))                  \
 	X(TRAIN_EXPLAIN, EXPLAIN_ROW)                                                                                  \
 	CALC_GPU_ROWS(X, TRAIN)                                                                                        \
 	X(TRAIN_JSON, CALC_JSON_ROW)
@@ -269,7 +285,11 @@ static const int parallel_flags[] = { TRAIN_TP,
 				      TRAIN_SEQUENCE_PARALLEL,
 				      TRAIN_CP,
 				      TRAIN_VIRTUAL_STAGES,
-				      TRAIN_NO_SCATTER_GATHER };
+				      TRAIN_NO_SCATTER_GATHER,
+				      TRAIN_LAUNCH,
+				      TRAIN_EXPERTS,
+				      TRAIN_EP,
+				      TRAIN_EP_OVERLAP };
 
 static bool parallel_asked(const struct param_values *v)
 {
@@ -299,6 +319,84 @@ static void json_comm_term(cJSON *o, const char *key, const struct ridge_comm_re
 	calc_json_comm(t, r);
 	json_number(t, "count", count);
 	json_number(t, "total_s", total_s);
+}
+
+/* A mixture of experts' flags: all of --experts, --top-k and --expert-params,
+ * or none (then no flag that needs them). active: what the FLOPs count. */
+struct train_moe {
+	bool on;
+	double experts, top_k, expert_params, moe_layers, active_params;
+};
+
+static int train_moe_read(struct calc_input *in, double params, struct train_moe *m)
+{
+	const struct param_values *v = in->values;
+	*m = (struct train_moe){ .active_params = params };
+	if (!params_has(v, TRAIN_EXPERTS)) {
+		static const int needs[] = { TRAIN_TOP_K, TRAIN_EXPERT_PARAMS, TRAIN_MOE_LAYERS, TRAIN_EP_OVERLAP };
+		for (size_t i = 0; i < sizeof needs / sizeof needs[0]; i++)
+			if (params_has(v, needs[i]))
+				return calc_fail(in, "%s needs %s (a mixture of experts)", params_where(v, needs[i]),
+						 params_where(v, TRAIN_EXPERTS));
+		if (params_has(v, TRAIN_EP) && params_num(v, TRAIN_EP) > 1)
+			return calc_fail(in, "%s: expert parallelism needs a mixture of experts: give %s, %s and %s",
+					 params_where(v, TRAIN_EP), params_where(v, TRAIN_EXPERTS),
+					 params_where(v, TRAIN_TOP_K), params_where(v, TRAIN_EXPERT_PARAMS));
+		return 0;
+	}
+	static const int need[] = { TRAIN_TOP_K, TRAIN_EXPERT_PARAMS };
+	for (int i = 0; i < 2; i++)
+		if (!params_has(v, need[i]))
+			return calc_fail(in, "%s needs %s", params_where(v, TRAIN_EXPERTS), params_where(v, need[i]));
+	m->on = true;
+	m->experts = params_num(v, TRAIN_EXPERTS);
+	m->top_k = params_num(v, TRAIN_TOP_K);
+	m->expert_params = params_num(v, TRAIN_EXPERT_PARAMS);
+	m->moe_layers = params_has(v, TRAIN_MOE_LAYERS) ? params_num(v, TRAIN_MOE_LAYERS) : 0;
+	if (m->top_k > m->experts)
+		return calc_fail(in, "%s %g is more than the %g experts", params_where(v, TRAIN_TOP_K), m->top_k,
+				 m->experts);
+	if (m->expert_params >= params)
+		return calc_fail(in, "%s %g must be part of %s %g", params_where(v, TRAIN_EXPERT_PARAMS),
+				 m->expert_params, params_where(v, TRAIN_NPARAMS), params);
+	/* each token runs top_k of the experts' parameters */
+	m->active_params = params - m->expert_params * (1 - m->top_k / m->experts);
+	return 0;
+}
+
+static void train_moe_json(cJSON *o, const struct train_moe *m)
+{
+	if (!m->on)
+		return;
+	cJSON *j = cJSON_AddObjectToObject(o, "moe");
+	json_number(j, "experts", m->experts);
+	json_number(j, "top_k", m->top_k);
+	json_number(j, "expert_params", m->expert_params);
+	if (m->moe_layers > 0)
+		json_number(j, "moe_layers", m->moe_layers);
+	json_number(j, "active_params", m->active_params);
+}
+
+/* Expert parallelism's terms: the all-to-alls and the experts' own gradient reduction. */
+static void train_expert_json(cJSON *p, const struct ridge_parallel_input *pi, const struct ridge_parallel_result *r)
+{
+	if (pi->experts <= 0)
+		return;
+	json_number(p, "ep", r->ep);
+	json_number(p, "ep_overlap", pi->ep_overlap);
+	json_number(p, "expert_dp", r->expert_dp);
+	if (r->has_ep) {
+		json_comm_term(p, "ep_alltoall", &r->ep_comm.one, r->ep_comm.alltoalls, r->ep_comm.time_s);
+		json_number(p, "ep_comm_s", r->ep_comm.time_s);
+		json_number(p, "ep_exposed_s", r->ep_exposed_s);
+	}
+	if (r->dp_expert_reduce.gpus > 0) {
+		json_comm_term(p, pi->sharding == RIDGE_SHARD_DDP ? "dp_expert_allreduce" : "dp_expert_reduce_scatter",
+			       &r->dp_expert_reduce, r->dp_reduces, r->dp_reduces * r->dp_expert_reduce.time_s);
+		if (pi->sharding != RIDGE_SHARD_DDP)
+			json_comm_term(p, "dp_expert_allgather", &r->dp_expert_gather, r->dp_gathers,
+				       r->dp_gathers * r->dp_expert_gather.time_s);
+	}
 }
 
 /* What sequence, context and interleaved pipeline parallelism and recomputation add. */
@@ -341,7 +439,10 @@ static int train_parallel_fail(struct calc_input *in, const char *err)
 		      { "tp ", TRAIN_TP },
 		      { "pp ", TRAIN_PP },
 		      { "cp ", TRAIN_CP },
-		      { "virtual stages ", TRAIN_VIRTUAL_STAGES } };
+		      { "virtual stages ", TRAIN_VIRTUAL_STAGES },
+		      { "ep overlap", TRAIN_EP_OVERLAP },
+		      { "ep ", TRAIN_EP },
+		      { "a mixture of experts", TRAIN_EXPERTS } };
 	if (strstr(err, "network bandwidth"))
 		return calc_fail(in, "%s: give %s", err, params_where(v, TRAIN_NETWORK_BW));
 	if (strstr(err, "hidden size"))
@@ -357,11 +458,11 @@ static int train_parallel_fail(struct calc_input *in, const char *err)
  * predict the MFU (returned in *mfu); with only --mfu they say what the kernels
  * must reach for it. */
 static int train_parallel(struct calc_input *in, const struct ridge_train_input *ti, const struct train_efficiency *eff,
-			  double flops_per_step, cJSON *o, double *mfu)
+			  const struct train_moe *moe, double params, double flops_per_step, cJSON *o, double *mfu)
 {
 	const struct param_values *v = in->values;
 	struct ridge_parallel_input pi = {
-		.params = ti->params,
+		.params = params,
 		.seq = ti->seq,
 		.batch = ti->batch,
 		.gpus = ti->gpus,
@@ -385,7 +486,18 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 		.sequence_parallel = params_flag(v, TRAIN_SEQUENCE_PARALLEL),
 		.whole_handoffs = params_flag(v, TRAIN_NO_SCATTER_GATHER),
 		.causal = params_flag(v, TRAIN_CAUSAL),
+		.launch = RIDGE_COMM_LAUNCH_EAGER,
+		.experts = moe->experts,
+		.top_k = moe->top_k,
+		.moe_layers = moe->moe_layers,
+		.expert_params = moe->expert_params,
+		.ep = params_has(v, TRAIN_EP) ? params_num(v, TRAIN_EP) : 1,
+		.ep_overlap = params_has(v, TRAIN_EP_OVERLAP) ? params_num(v, TRAIN_EP_OVERLAP) : 0,
 	};
+	const char *launch = params_text(v, TRAIN_LAUNCH);
+	if (launch && (!comm_launch_parse(launch, &pi.launch) || pi.launch == RIDGE_COMM_LAUNCH_DEVICE))
+		return calc_fail(in, "%s: unknown launch mode '%s' (known: eager, graph)", params_where(v, TRAIN_LAUNCH),
+				 launch);
 	if (params_has(v, TRAIN_KV_HEADS) && pi.heads > 0)
 		pi.kv_hidden = pi.hidden * params_num(v, TRAIN_KV_HEADS) / pi.heads;
 	const char *sharding = params_text(v, TRAIN_SHARDING), *recompute = params_text(v, TRAIN_RECOMPUTE);
@@ -408,6 +520,8 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 	cJSON_AddStringToObject(p, "sharding", parallel_sharding_name(pi.sharding));
 	json_number(p, "dp_overlap", pi.dp_overlap);
 	json_number(p, "tp_overlap", pi.tp_overlap);
+	cJSON_AddStringToObject(p, "comm_launch", comm_launch_name(pi.launch));
+	train_expert_json(p, &pi, &r);
 	if (r.has_tp)
 		json_comm_term(p, pi.sequence_parallel ? "tp_reduce_scatter" : "tp_allreduce", &r.tp.one,
 			       r.tp.allreduces, r.tp.allreduces * r.tp.one.time_s);
@@ -464,6 +578,8 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 	json_number(m, "weights_bytes", r.weight_bytes);
 	json_number(m, "grads_bytes", r.grad_bytes);
 	json_number(m, "optimizer_bytes", r.optimizer_bytes);
+	if (pi.experts > 0)
+		json_number(m, "expert_params_per_gpu", r.expert_params_per_gpu);
 	if (r.has_activations) {
 		cJSON_AddStringToObject(m, "recompute", parallel_recompute_name(pi.recompute));
 		json_number(m, "activation_per_layer_bytes", r.activation_per_layer_bytes);
@@ -569,6 +685,12 @@ static cJSON *train_run(struct calc_input *in)
 		goto bad;
 	}
 	ti.mfu = params_has(v, TRAIN_MFU) ? params_num(v, TRAIN_MFU) : 1;
+	struct train_moe moe;
+	double params = ti.params;
+	if (train_moe_read(in, params, &moe) != 0)
+		goto bad;
+	train_moe_json(o, &moe);
+	ti.params = moe.active_params; /* the FLOPs count what each token runs */
 	if (parallel_asked(v) || eff.predicted) {
 		/* the FLOPs per step do not depend on MFU: one run at the assumed (or a placeholder) MFU gives them */
 		struct ridge_train_result flops;
@@ -577,7 +699,7 @@ static cJSON *train_run(struct calc_input *in)
 			calc_fail(in, "%s", ferr);
 			goto bad;
 		}
-		if (train_parallel(in, &ti, &eff, flops.flops_per_step, o, &ti.mfu) != 0)
+		if (train_parallel(in, &ti, &eff, &moe, params, flops.flops_per_step, o, &ti.mfu) != 0)
 			goto bad;
 		cJSON_AddStringToObject(o, "mfu_source", eff.predicted ? "predicted" : "given");
 	}
@@ -627,207 +749,6 @@ bad:
 	return NULL;
 }
 
-static void print_comm_term(FILE *out, const cJSON *p, const char *key, const char *label, double overlap)
-{
-	const cJSON *t = cJSON_GetObjectItemCaseSensitive(p, key);
-	if (!t)
-		return;
-	char a[32], b[32], c[32], d[32];
-	fmt_bytes(calc_num(t, "bytes"), a, sizeof a);
-	fmt_seconds(calc_num(t, "time_s"), b, sizeof b);
-	fmt_seconds(calc_num(t, "total_s"), c, sizeof c);
-	fmt_seconds(calc_num(t, "total_s") * (1 - overlap), d, sizeof d);
-	fprintf(out, "  %-18s %6.0f x %s of %s on %.0f GPUs (%s, %s) = %s, exposed %s\n", label, calc_num(t, "count"),
-		calc_str(t, "op"), a, calc_num(t, "gpus"), calc_str(t, "algorithm"), b, c, d);
-}
-
-/* The communication and memory terms of a parallel step (model/parallel.h). */
-static void print_parallel(FILE *out, const cJSON *r)
-{
-	const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "parallel");
-	if (!p)
-		return;
-	char a[32], b[32], c[32], d[32];
-	fprintf(out, "\n  Parallel: TP %.0f x CP %.0f x PP %.0f x DP %.0f, %.0f micro-batches of %.0f per pipeline, %s",
-		calc_num(p, "tp"), calc_num(p, "cp"), calc_num(p, "pp"), calc_num(p, "dp"),
-		calc_num(p, "micro_batches"), calc_num(p, "micro_batch"), calc_str(p, "sharding"));
-	if (calc_num(p, "virtual_stages") > 1)
-		fprintf(out, ", interleaved x %.0f", calc_num(p, "virtual_stages"));
-	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "sequence_parallel")))
-		fprintf(out, ", sequence parallel");
-	fprintf(out, "\n");
-	print_comm_term(out, p, "tp_allreduce", "tensor parallel", calc_num(p, "tp_overlap"));
-	print_comm_term(out, p, "tp_reduce_scatter", "tensor parallel", calc_num(p, "tp_overlap"));
-	print_comm_term(out, p, "tp_allgather", "  (SP all-gather)", calc_num(p, "tp_overlap"));
-	print_comm_term(out, p, "cp_allgather", "context K/V", 0);
-	print_comm_term(out, p, "cp_reduce_scatter", "context dK/dV", 0);
-	if (calc_has(p, "cp_comm_s")) {
-		fmt_seconds(calc_num(p, "cp_attention_s"), a, sizeof a);
-		fmt_seconds(calc_num(p, "cp_exposed_s"), b, sizeof b);
-		fprintf(out, "  %-18s ring attention hides it under %s of attention: exposed %s\n", "", a, b);
-	}
-	print_comm_term(out, p, "pp_send_recv", "pipeline", 0);
-	print_comm_term(out, p, "pp_allgather", "  (scatter/gather)", 0);
-	print_comm_term(out, p, "dp_allreduce", "gradients", calc_num(p, "dp_overlap"));
-	print_comm_term(out, p, "dp_reduce_scatter", "gradients", calc_num(p, "dp_overlap"));
-	print_comm_term(out, p, "dp_allgather", "weights", calc_num(p, "dp_overlap"));
-	fmt_seconds(calc_num(p, "compute_s"), a, sizeof a);
-	fmt_seconds(calc_num(p, "bubble_s"), b, sizeof b);
-	fmt_seconds(calc_num(p, "exposed_comm_s"), c, sizeof c);
-	fmt_seconds(calc_num(p, "step_time_s"), d, sizeof d);
-	char share[32];
-	fmt_percent(calc_num(p, "comm_share"), share, sizeof share);
-	fprintf(out, "  step = compute %s + bubble %s + exposed communication %s = %s (communication %s of the step)\n",
-		a, b, c, d, share);
-	if (calc_num(p, "recompute_flops") > 0) {
-		fmt_seconds(calc_num(p, "recompute_s"), a, sizeof a);
-		fprintf(out, "  compute includes %s recomputation (%s): %.4g FLOP the model does not count\n", a,
-			calc_str(p, "recompute"), calc_num(p, "recompute_flops"));
-	}
-	if (calc_has(p, "predicted_mfu")) {
-		fmt_percent(calc_num(p, "compute_efficiency"), a, sizeof a);
-		fmt_percent(calc_num(p, "predicted_mfu"), b, sizeof b);
-		const cJSON *prov = cJSON_GetObjectItemCaseSensitive(p, "provenance");
-		const char *kind = calc_str(prov, "compute_efficiency");
-		fprintf(out, "  kernels at %s of peak (%s%s) -> predicted MFU %s (used for the cost)\n", a,
-			strcmp(kind, "what-if") == 0 ? "" : "the GPU's timing.gemm, ", kind, b);
-		const cJSON *range = cJSON_GetObjectItemCaseSensitive(p, "predicted_time_range_s");
-		if (cJSON_GetArraySize(range) == 2) {
-			fmt_seconds(cJSON_GetArrayItem(range, 0)->valuedouble, a, sizeof a);
-			fmt_seconds(cJSON_GetArrayItem(range, 1)->valuedouble, b, sizeof b);
-			fprintf(out,
-				"  step range %s - %s (the gemm class's held-out P10-P90 on the kernels; "
-				"communication without a band)\n",
-				a, b);
-		}
-	} else {
-		fmt_percent(calc_num(p, "implied_compute_efficiency"), a, sizeof a);
-		fmt_percent(calc_num(r, "mfu"), b, sizeof b);
-		fprintf(out, "  for MFU %s the kernels must reach %s of peak\n", b, a);
-	}
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(p, "memory");
-	struct calc_text text = { 0 };
-	fprintf(out, "  memory per GPU: weights %s + grads %s + optimizer %s",
-		calc_text_bytes(&text, m, "weights_bytes"), calc_text_bytes(&text, m, "grads_bytes"),
-		calc_text_bytes(&text, m, "optimizer_bytes"));
-	if (calc_has(m, "activations_bytes"))
-		fprintf(out, " + activations %s (recompute %s)", calc_text_bytes(&text, m, "activations_bytes"),
-			calc_str(m, "recompute"));
-	else
-		fprintf(out, " (activations: give --hidden-size and --layers)");
-	fprintf(out, " = %s of %s: %s\n", calc_text_bytes(&text, m, "required_bytes"),
-		calc_text_bytes(&text, m, "available_bytes"),
-		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "fits")) ? "fits" : "DOES NOT FIT");
-}
-
-static void train_print(FILE *out, const cJSON *r)
-{
-	char a[64], b[64], c[64], d[64];
-	const cJSON *t = cJSON_GetObjectItemCaseSensitive(r, "target");
-	fmt_si(calc_num(r, "peak_flops"), "FLOP/s", a, sizeof a);
-	fprintf(out, "Training cost: %.0f x %s at %s each", calc_num(r, "gpus"), calc_str(r, "gpu"), a);
-	if (strcmp(calc_str(r, "peak_source"), "given") == 0) {
-		if (calc_has(r, "hwdb_peak_flops")) {
-			fmt_si(calc_num(r, "hwdb_peak_flops"), "FLOP/s", b, sizeof b);
-			fprintf(out, " (given; hwdb %s dense: %s)", calc_str(r, "dtype"), b);
-		} else {
-			fprintf(out, " (given)");
-		}
-	} else {
-		fprintf(out, " (%s %s dense, %s)",
-			strcmp(calc_str(r, "peak_source"), "measured") == 0 ? "measured" : "hwdb", calc_str(r, "dtype"),
-			strcmp(calc_str(r, "ceilings"), "measured") == 0 ? "calibration" : "spec sheet");
-	}
-	fmt_usd(calc_num(r, "price_usd_per_gpu_hour"), c, sizeof c);
-	fprintf(out, ", %s per GPU-hour%s\n", c, strcmp(calc_str(r, "price_source"), "hwdb") == 0 ? " (hwdb)" : "");
-
-	fmt_grouped(calc_num(r, "flops_per_step"), 0, a, sizeof a);
-	fmt_grouped(calc_num(r, "steps"), 0, b, sizeof b);
-	cost_format_exact(calc_num(r, "params"), d, sizeof d);
-	fprintf(out, "  N = %s parameters, seq %.0f x batch %.0f, %s steps; FLOPs per step (%s) = %s\n", d,
-		calc_num(r, "seq"), calc_num(r, "batch"), b,
-		strcmp(calc_str(r, "flops_formula"), "palm") == 0 ? "6N + attention" : "6N", a);
-
-	fprintf(out, "\n  %-22s %24s", "", "current");
-	if (t)
-		fprintf(out, " %24s", "target");
-	fprintf(out, "\n");
-	struct {
-		const char *label, *key;
-		int kind; /* 0 percent, 1 seconds, 2 hours, 3 usd, 4 count, 5 GPU-hours */
-	} rows[] = {
-		{ "MFU", "mfu", 0 },
-		{ "step time", "step_time_s", 1 },
-		{ "wall hours", "wall_hours", 2 },
-		{ "GPU-hours", "gpu_hours", 5 },
-		{ "cost", "cost_usd", 3 },
-	};
-	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-		const cJSON *objs[2] = { r, t };
-		fprintf(out, "  %-22s", rows[i].label);
-		for (int j = 0; j < (t ? 2 : 1); j++) {
-			double x = calc_num(objs[j], rows[i].key);
-			if (rows[i].kind == 0)
-				fmt_percent(x, a, sizeof a);
-			else if (rows[i].kind == 1)
-				/* %f of a huge time would be cut off by the buffer: a wrong number. */
-				snprintf(a, sizeof a, fabs(x) < 1e9 ? "%.6f s" : "%.6g s", x);
-			else if (rows[i].kind == 2)
-				fmt_grouped(x, 2, a, sizeof a);
-			else if (rows[i].kind == 5)
-				fmt_gpu_hours(x, a, sizeof a);
-			else
-				fmt_usd(x, a, sizeof a);
-			fprintf(out, " %24s", a);
-		}
-		fprintf(out, "\n");
-	}
-	if (t) {
-		fmt_usd(calc_num(r, "savings_usd"), a, sizeof a);
-		fmt_percent(calc_num(r, "savings_fraction"), b, sizeof b);
-		fprintf(out, "\n  %s: %s (%s of the cost), %.6gx the speed\n",
-			calc_num(r, "savings_usd") >= 0 ? "savings" : "LOSS", a, b, calc_num(r, "speedup"));
-	}
-	if (calc_has(r, "investment_usd")) {
-		fmt_usd(calc_num(r, "investment_usd"), a, sizeof a);
-		fmt_roi(calc_num(r, "roi_net"), b, sizeof b);
-		fmt_roi(calc_num(r, "roi_gross"), c, sizeof c);
-		fprintf(out, "  investment %s: net ROI %s, gross ROI %s, ", a, b, c);
-		if (calc_has(r, "break_even_step")) {
-			fmt_grouped(calc_num(r, "break_even_step"), 1, b, sizeof b);
-			fmt_grouped(calc_num(r, "steps"), 0, c, sizeof c);
-			fprintf(out, "break-even at step %s of %s\n", b, c);
-		} else {
-			fprintf(out, "never breaks even (the target saves nothing)\n");
-		}
-	}
-	print_parallel(out, r);
-	const cJSON *ro = cJSON_GetObjectItemCaseSensitive(r, "rounded");
-	if (ro) {
-		fprintf(out,
-			"\n  Rounded the way a hand calculation does (step time to 0.1 s, hours to whole hours):\n");
-		fprintf(out, "    current: %.1f s/step -> %s h -> ", calc_num(ro, "step_time_s"),
-			(fmt_grouped(calc_num(ro, "wall_hours"), 0, a, sizeof a), a));
-		fmt_usd(calc_num(ro, "cost_usd"), b, sizeof b);
-		fmt_usd(calc_num(ro, "cost_drift_usd"), c, sizeof c);
-		fprintf(out, "%s (drift %s)\n", b, c);
-		fprintf(out, "    target:  %.1f s/step -> %s h -> ", calc_num(ro, "target_step_time_s"),
-			(fmt_grouped(calc_num(ro, "target_wall_hours"), 0, a, sizeof a), a));
-		fmt_usd(calc_num(ro, "target_cost_usd"), b, sizeof b);
-		fmt_usd(calc_num(ro, "target_cost_drift_usd"), c, sizeof c);
-		fprintf(out, "%s (drift %s)\n", b, c);
-		fmt_usd(calc_num(ro, "savings_usd"), b, sizeof b);
-		fmt_usd(calc_num(ro, "savings_drift_usd"), c, sizeof c);
-		fprintf(out, "    savings: %s (drift %s)", b, c);
-		if (calc_has(ro, "roi_net")) {
-			fmt_roi(calc_num(ro, "roi_net"), c, sizeof c);
-			fprintf(out, ", net ROI %s", c);
-		}
-		fprintf(out, "\n");
-	}
-	cost_print_explain(out, r);
-}
-
 const struct calc calc_cost_train = {
 	.name = "cost-train",
 	.command = "cost train",
@@ -838,5 +759,5 @@ const struct calc calc_cost_train = {
 		       "F / (GPUs x peak x MFU), GPU-hours and dollars. With --target-mfu: the same run at that MFU\n"
 		       "and the savings; with --investment: net and gross ROI and the break-even step. Nothing is\n"
 		       "rounded; --explain prints every intermediate with its formula.\n",
-	CALC_IMPL(train_params, train_run, train_print),
+	CALC_IMPL(train_params, train_run, cost_train_print),
 };

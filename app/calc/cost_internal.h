@@ -1,4 +1,4 @@
-/* Shared between the pieces of cost_calc.c (not for other files). */
+/* Shared between the pieces of cost_calc.c (cost_train_text.c: its text; not for other files). */
 #ifndef RIDGE_COST_INTERNAL_H
 #define RIDGE_COST_INTERNAL_H
 
@@ -32,5 +32,8 @@ int cost_resolve_price(struct calc_input *in, int price_param, double *price, cJ
 cJSON *cost_explain_json(const struct ridge_explain *ex);
 
 void cost_print_explain(FILE *out, const cJSON *r);
+
+/* ridge cost train's text from its JSON (cost_train_text.c). */
+void cost_train_print(FILE *out, const cJSON *r);
 
 #endif

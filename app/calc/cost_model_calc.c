@@ -96,6 +96,15 @@ static int load_model(struct calc_input *in, int model, int assume_param, struct
 	return 0;
 }
 
+/* The step's collectives are launched as its kernels are (model/comm.h): a
+ * persistent kernel carries them inside, priced as the device's time. */
+static enum ridge_comm_launch serve_comm_launch(enum ridge_launch_mode mode)
+{
+	return mode == RIDGE_LAUNCH_EAGER   ? RIDGE_COMM_LAUNCH_EAGER
+	       : mode == RIDGE_LAUNCH_GRAPH ? RIDGE_COMM_LAUNCH_GRAPH
+					    : RIDGE_COMM_LAUNCH_DEVICE;
+}
+
 /* The step's communication: --communication-ms as given, else model/comm.h's
  * (the tp GPUs' all-reduces, all-to-alls with --expert-parallel, less
  * --comm-overlap). Written into o["communication"] with every term. */
@@ -120,11 +129,11 @@ static int serve_communication(struct calc_input *in, const struct serve_params 
 	double tokens = req->phase == RIDGE_PHASE_DECODE ? req->batch : req->batch * req->context;
 	struct ridge_serve_comm sc;
 	char err[400];
-	if (comm_serve_step(req->gpu, req->tp, params_flag(v, p->expert_parallel), tokens, (double)m->hidden,
-			    (double)m->layers, (double)m->experts_per_token, (double)workload_moe_layers(m),
-			    params_has(v, p->comm_overlap) ? params_num(v, p->comm_overlap) : 0,
-			    params_has(v, p->network_bw) ? params_num(v, p->network_bw) : 0, &sc, err,
-			    sizeof err) != 0) {
+	if (comm_serve_step_launch(req->gpu, req->tp, params_flag(v, p->expert_parallel), tokens, (double)m->hidden,
+				   (double)m->layers, (double)m->experts_per_token, (double)workload_moe_layers(m),
+				   params_has(v, p->comm_overlap) ? params_num(v, p->comm_overlap) : 0,
+				   params_has(v, p->network_bw) ? params_num(v, p->network_bw) : 0,
+				   serve_comm_launch(req->launch), &sc, err, sizeof err) != 0) {
 		if (strstr(err, "network bandwidth"))
 			return calc_fail(in, "%s %g: %s: give %s", params_where(v, p->tp), req->tp, err,
 					 params_where(v, p->network_bw));

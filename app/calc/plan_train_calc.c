@@ -38,6 +38,8 @@
 				    .help = "share of the gradient communication hidden", .def = "0"))                \
 	X(PT_TP_OVERLAP, PARAM_FRAC("tp_overlap", 0, 1, .metavar = "F",                                               \
 				    .help = "share of the tensor-parallel communication hidden", .def = "0"))         \
+	X(PT_EP_OVERLAP, PARAM_FRAC("ep_overlap", 0, 1, .metavar = "F",                                               \
+				    .help = "share of the expert all-to-alls hidden (MoE)", .def = "0"))              \
 	X(PT_NOT_CAUSAL, PARAM_FLAG_ROW("not_causal", .help = "full attention (default: causal, half the scores)"))   \
 	X(PT_TOP, PARAM_INT("top", 1, RIDGE_TRAIN_PLAN_MAX_TOP, .metavar = "N", .help = "layouts shown", .def = "5")) \
 	CALC_GPU_ROWS(X, PT)                                                                                          \
@@ -45,8 +47,8 @@
 PARAMS_TABLE(plan_train_params, PLAN_TRAIN_PARAMS);
 
 /* The search's inputs from the config and the flags; the FLOPs as ridge cost train --flops-formula palm. */
-static int plan_train_inputs(struct calc_input *in, const struct ridge_workload_model *w, double params,
-			     struct ridge_train_plan_input *pi, cJSON *o)
+static int plan_train_inputs(struct calc_input *in, const struct ridge_workload_model *w,
+			     const struct ridge_workload_params *wp, struct ridge_train_plan_input *pi, cJSON *o)
 {
 	const struct param_values *v = in->values;
 	double peak;
@@ -57,7 +59,9 @@ static int plan_train_inputs(struct calc_input *in, const struct ridge_workload_
 	const char *eff_source = eff > 0 ? "--compute-efficiency: a what-if, every layout alike"
 					 : "per layout: its MLP GEMM's shape under the GPU's timing.gemm";
 	double seq = params_num(v, PT_SEQ), tokens = params_num(v, PT_GLOBAL_BATCH);
-	struct ridge_train_input ti = { .params = params,
+	double params = wp->total, moe_layers = (double)workload_moe_layers(w);
+	/* the FLOPs count what each token runs: a mixture of experts' top-k experts */
+	struct ridge_train_input ti = { .params = wp->active,
 					.seq = seq,
 					.batch = tokens / seq,
 					.steps = 1,
@@ -77,6 +81,10 @@ static int plan_train_inputs(struct calc_input *in, const struct ridge_workload_
 		.params = params,
 		.hidden = (double)w->hidden,
 		.ffn = (double)(w->intermediate > 0 ? w->intermediate : w->expert_intermediate),
+		.experts = moe_layers > 0 ? (double)w->experts : 0,
+		.top_k = moe_layers > 0 ? (double)w->experts_per_token : 0,
+		.moe_layers = moe_layers,
+		.expert_params = moe_layers * (double)w->experts * wp->expert,
 		.layers = (double)w->layers,
 		.heads = (double)w->heads,
 		.kv_heads = (double)w->kv_heads,
@@ -90,6 +98,7 @@ static int plan_train_inputs(struct calc_input *in, const struct ridge_workload_
 								  : comm_network_per_gpu(&in->gpu->ic),
 		.dp_overlap = params_num(v, PT_DP_OVERLAP),
 		.tp_overlap = params_num(v, PT_TP_OVERLAP),
+		.ep_overlap = params_num(v, PT_EP_OVERLAP),
 		.memory_bytes = ridge_gpu_usable_memory(in->gpu),
 		.causal = ti.causal,
 		.top = params_has(v, PT_TOP) ? (int)params_num(v, PT_TOP) : 5,
@@ -98,6 +107,10 @@ static int plan_train_inputs(struct calc_input *in, const struct ridge_workload_
 		return calc_fail(in, "%g GPUs span more than one fabric domain of %d: give %s", pi->gpus,
 				 in->gpu->ic.domain_gpus, params_where(v, PT_NETWORK_BW));
 	json_number(o, "params", params);
+	if (moe_layers > 0) {
+		json_number(o, "active_params", wp->active);
+		json_number(o, "expert_params", pi->expert_params);
+	}
 	json_number(o, "gpus", pi->gpus);
 	json_number(o, "seq", seq);
 	json_number(o, "global_batch_tokens", tokens);
@@ -118,6 +131,7 @@ static cJSON *layout_json(const struct ridge_train_layout *l)
 	json_number(o, "tp", p->tp);
 	json_number(o, "cp", r->cp);
 	json_number(o, "pp", p->pp);
+	json_number(o, "ep", r->ep);
 	json_number(o, "virtual_stages", r->virtual_stages);
 	json_number(o, "dp", r->dp);
 	json_number(o, "micro_batch", p->micro_batch);
@@ -162,7 +176,7 @@ static cJSON *plan_train_run(struct calc_input *in)
 		goto bad;
 	cJSON_AddStringToObject(o, "model", path);
 	struct ridge_train_plan_input pi;
-	if (plan_train_inputs(in, &w, wp.total, &pi, o) != 0)
+	if (plan_train_inputs(in, &w, &wp, &pi, o) != 0)
 		goto bad;
 	if (train_plan_search(in->gpu, &pi, res, in->err, sizeof in->err) != 0)
 		goto bad;
@@ -194,8 +208,9 @@ static void print_layout(FILE *out, int rank, const cJSON *l)
 	fmt_bytes(calc_num(l, "memory_bytes"), mem, sizeof mem);
 	fmt_percent(calc_num(l, "predicted_mfu"), mfu, sizeof mfu);
 	fmt_seconds(calc_num(l, "binds_s"), bind, sizeof bind);
-	fprintf(out, "  %4d %3.0f %3.0f %3.0f %2.0f %5.0f %3.0f %5.0f  %-3s %-9s %-5s %7s %9s %7s %10s  %s %s\n", rank,
-		calc_num(l, "tp"), calc_num(l, "cp"), calc_num(l, "pp"), calc_num(l, "virtual_stages"),
+	fprintf(out, "  %4d %3.0f %3.0f %3.0f %3.0f %2.0f %5.0f %3.0f %5.0f  %-3s %-9s %-5s %7s %9s %7s %10s  %s %s\n",
+		rank, calc_num(l, "tp"), calc_num(l, "cp"), calc_num(l, "pp"), calc_num(l, "ep"),
+		calc_num(l, "virtual_stages"),
 		calc_num(l, "dp"), calc_num(l, "micro_batch"), calc_num(l, "micro_batches"),
 		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(l, "sequence_parallel")) ? "on" : "off",
 		calc_str(l, "recompute"), calc_str(l, "sharding"), eff, step, mfu, mem, calc_str(l, "binds"), bind);
@@ -212,7 +227,7 @@ static void plan_train_print(FILE *out, const cJSON *r)
 	fprintf(out, "  %.0f layouts tried, %.0f divide the model and the batch, %.0f fit\n\n", calc_num(s, "tried"),
 		calc_num(s, "priced"), calc_num(s, "fitting"));
 	fprintf(out,
-		"  rank  tp  cp  pp  v    dp  mb    m   sp  recompute zero   kernels      step     MFU     memory  "
+		"  rank  tp  cp  pp  ep  v    dp  mb    m   sp  recompute zero   kernels      step     MFU     memory  "
 		"binds\n");
 	const cJSON *layouts = cJSON_GetObjectItemCaseSensitive(r, "layouts");
 	int rank = 1;
@@ -230,13 +245,15 @@ const struct calc calc_plan_train = {
 	.name = "plan-train",
 	.command = "plan --train",
 	.synopsis = "usage: ridge plan --train --model FILE --gpus N --global-batch TOKENS --seq S [--gpu GPU]\n"
-		    "                  [--network-bw B/s] [--compute-efficiency E] [--top N] [--json]",
+		    "                  [--network-bw B/s] [--compute-efficiency E] [--ep-overlap F] [--top N]\n"
+		    "                  [--json]",
 	.description =
 		"Searches TP x CP x PP x virtual stages x DP x sequence parallelism x recomputation x micro-batch x\n"
-		"ZeRO stage for the fastest training layouts that fit in memory, each priced as ridge cost train\n"
-		"prices one (compute with recomputation, bubble, TP/CP/PP/DP communication, memory per GPU), and\n"
-		"shows the term beyond compute that binds each (model/train_plan.h). FLOPs: 6N + attention\n"
-		"(palm), causal unless --not-causal. Exit 1 when no layout fits (the nearest is shown).\n",
+		"ZeRO stage (x EP for a mixture of experts) for the fastest training layouts that fit in memory,\n"
+		"each priced as ridge cost train prices one (compute with recomputation, bubble, TP/CP/EP/PP/DP\n"
+		"communication, memory per GPU), and shows the term beyond compute that binds each\n"
+		"(model/train_plan.h). FLOPs: 6N + attention (palm) of the active parameters, causal unless\n"
+		"--not-causal. Exit 1 when no layout fits (the nearest is shown).\n",
 	CALC_IMPL(plan_train_params, plan_train_run, plan_train_print),
 	.problem_unless_ok = true,
 };

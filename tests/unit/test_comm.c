@@ -52,7 +52,7 @@ static struct ridge_gpu mesh_gpu(void)
 static struct ridge_comm_result run(const struct ridge_gpu *g, enum ridge_collective op, double n, double bytes,
 				    enum ridge_comm_algorithm algorithm, double network)
 {
-	struct ridge_comm_input in = { op, n, bytes, algorithm, network };
+	struct ridge_comm_input in = { op, n, bytes, algorithm, network, RIDGE_COMM_LAUNCH_DEVICE, 0 };
 	struct ridge_comm_result r;
 	char err[300];
 	if (comm_collective(g, &in, &r, err, sizeof err) != 0)
@@ -149,7 +149,7 @@ static void test_mesh_peer_vs_aggregate(void **state)
 	assert_close(r.link_bandwidth, 64e9, 1e-15);
 	assert_close(r.time_s, 20.5e-6 + 2.3e-6 + 1e9 / (64e9 * 370 / 450), 1e-12);
 	/* no NVLS on a mesh */
-	struct ridge_comm_input in = { RIDGE_ALL_REDUCE, 8, 1e9, RIDGE_ALGO_NVLS, 0 };
+	struct ridge_comm_input in = { RIDGE_ALL_REDUCE, 8, 1e9, RIDGE_ALGO_NVLS, 0, RIDGE_COMM_LAUNCH_DEVICE, 0 };
 	char err[300];
 	assert_int_equal(comm_collective(&g, &in, &r, err, sizeof err), -1);
 	assert_non_null(strstr(err, "NVLink SHARP"));
@@ -192,7 +192,7 @@ static void test_across_domains(void **state)
 	assert_int_equal(run(&g, RIDGE_ALL_REDUCE, 32, 17179869184.0, RIDGE_ALGO_AUTO, 50e9).algorithm,
 			 RIDGE_ALGO_RING);
 	/* no network bandwidth: refused, naming what is missing */
-	struct ridge_comm_input in = { RIDGE_ALL_REDUCE, 16, 1e9, RIDGE_ALGO_AUTO, 0 };
+	struct ridge_comm_input in = { RIDGE_ALL_REDUCE, 16, 1e9, RIDGE_ALGO_AUTO, 0, RIDGE_COMM_LAUNCH_DEVICE, 0 };
 	char err[300];
 	assert_int_equal(comm_collective(&g, &in, &r, err, sizeof err), -1);
 	assert_non_null(strstr(err, "network bandwidth"));
@@ -222,7 +222,7 @@ static void test_parallel_terms(void **state)
 	struct ridge_tp_comm tp;
 	char err[300];
 	/* decode, batch 32, hidden 8192, bf16, 80 layers, TP 8: 32 x 8192 x 2 = 524,288 B per all-reduce, 160 of them */
-	assert_int_equal(comm_tensor_parallel_decode(&g, 8, 32, 8192, 2, 80, 0, &tp, err, sizeof err), 0);
+	assert_int_equal(comm_tensor_parallel_decode(&g, 8, 32, 8192, 2, 80, 0, RIDGE_COMM_LAUNCH_DEVICE, &tp, err, sizeof err), 0);
 	assert_true(tp.bytes_per_allreduce == 524288 && tp.allreduces == 160);
 	/* 512 KiB is under the NVLS crossover (9.2 MB): ring, 15 us + 1.75 x 524288 / 370e9 = 17.47973 us */
 	assert_int_equal(tp.one.algorithm, RIDGE_ALGO_RING);
@@ -231,13 +231,13 @@ static void test_parallel_terms(void **state)
 
 	/* expert parallel: 256 tokens x top-2 x 4096 x 2 B = 4 MiB per all-to-all, 2 per MoE layer */
 	struct ridge_ep_comm ep;
-	assert_int_equal(comm_expert_parallel(&g, 8, 256, 2, 4096, 2, 32, 0, &ep, err, sizeof err), 0);
+	assert_int_equal(comm_expert_parallel(&g, 8, 256, 2, 4096, 2, 32, 0, RIDGE_COMM_LAUNCH_DEVICE, &ep, err, sizeof err), 0);
 	assert_true(ep.bytes_per_alltoall == 4194304 && ep.alltoalls == 64);
 	assert_true(ep.one.bus_factor == 7.0 / 8);
 
 	/* pipeline: 4 stages, 8 micro-batches: bubble 3 / 11; 2 passes x (8 + 2) = 20 hand-offs */
 	struct ridge_pp_comm pp;
-	assert_int_equal(comm_pipeline_parallel(&g, 4, 8, 4096, 8192, 2, 2, 0, &pp, err, sizeof err), 0);
+	assert_int_equal(comm_pipeline_parallel(&g, 4, 8, 4096, 8192, 2, 2, 0, RIDGE_COMM_LAUNCH_DEVICE, &pp, err, sizeof err), 0);
 	assert_close(pp.bubble_fraction, 3.0 / 11, 1e-15);
 	assert_true(pp.transfers == 20 && pp.bytes_per_transfer == 4096.0 * 8192 * 2);
 	assert_close(pp.time_s, 20 * (7.2e-6 + 67108864.0 / 370e9), 1e-12);
@@ -264,14 +264,14 @@ static void test_bad_inputs(void **state)
 		{ RIDGE_ALL_TO_ALL, 8, 1, RIDGE_ALGO_RING, "direct exchanges" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		struct ridge_comm_input in = { cases[i].op, cases[i].n, cases[i].bytes, cases[i].algorithm, 0 };
+		struct ridge_comm_input in = { cases[i].op, cases[i].n, cases[i].bytes, cases[i].algorithm, 0, RIDGE_COMM_LAUNCH_DEVICE, 0 };
 		if (comm_collective(&g, &in, &r, err, sizeof err) != -1)
 			fail_msg("case %zu accepted", i);
 		if (!strstr(err, cases[i].reason))
 			fail_msg("case %zu: '%s' lacks '%s'", i, err, cases[i].reason);
 	}
 	struct ridge_gpu none = { 0 };
-	struct ridge_comm_input in = { RIDGE_ALL_REDUCE, 8, 1, RIDGE_ALGO_AUTO, 0 };
+	struct ridge_comm_input in = { RIDGE_ALL_REDUCE, 8, 1, RIDGE_ALGO_AUTO, 0, RIDGE_COMM_LAUNCH_DEVICE, 0 };
 	assert_int_equal(comm_collective(&none, &in, &r, err, sizeof err), -1);
 	assert_non_null(strstr(err, "no interconnect fabric"));
 	/* one GPU communicates nothing */
@@ -547,9 +547,154 @@ static void test_serve_step(void **state)
 	assert_non_null(strstr(err, "MoE"));
 }
 
+/* Launch modes (comm.h): eager is the slower of the device and p x the host's
+ * enqueue (RIDGE_NCCL_HOST_ENQUEUE_S), graph the device plus one graph node. */
+static void test_launch_modes(void **state)
+{
+	(void)state;
+	struct ridge_gpu g = switch_gpu();
+	g.graph_node_s = 0.5e-6;
+	char err[300];
+	struct ridge_comm_result r;
+	/* 8 B on 4 GPUs: device = 6.6 + 6 x 0.6 = 10.2 us + 1.5 x 8 / 370e9 */
+	double device = 10.2e-6 + 12.0 / 370e9;
+	struct ridge_comm_input in = { RIDGE_ALL_REDUCE, 4, 8, RIDGE_ALGO_AUTO, 0, RIDGE_COMM_LAUNCH_DEVICE, 0 };
+	assert_int_equal(comm_collective(&g, &in, &r, err, sizeof err), 0);
+	assert_close(r.time_s, device, 1e-15);
+	assert_true(r.device_s == r.time_s && r.launch_term_s == 0 && r.gpus_per_process == 1);
+	/* eager, one GPU per process: 4.34 us of host < 10.2 us of device: device-bound, no term */
+	in.launch = RIDGE_COMM_LAUNCH_EAGER;
+	assert_int_equal(comm_collective(&g, &in, &r, err, sizeof err), 0);
+	assert_close(r.time_s, device, 1e-15);
+	assert_close(r.host_issue_s, RIDGE_NCCL_HOST_ENQUEUE_S, 1e-18);
+	assert_string_equal(r.launch_bound, "device");
+	/* eager, one thread drives all 4 (nccl-tests -g 4): 4 x 4.34 = 17.36 us, host-bound */
+	in.gpus_per_process = 4;
+	assert_int_equal(comm_collective(&g, &in, &r, err, sizeof err), 0);
+	assert_close(r.time_s, 4 * RIDGE_NCCL_HOST_ENQUEUE_S, 1e-15);
+	assert_close(r.launch_term_s, 4 * RIDGE_NCCL_HOST_ENQUEUE_S - device, 1e-15);
+	assert_string_equal(r.launch_bound, "host");
+	assert_close(r.algbw, 8 / r.time_s, 1e-9);
+	/* a large message stays device-bound however many GPUs a thread drives */
+	in.bytes = 1e9;
+	assert_int_equal(comm_collective(&g, &in, &r, err, sizeof err), 0);
+	assert_true(r.time_s == r.device_s && r.launch_term_s == 0);
+	/* graph: one node more */
+	in.bytes = 8;
+	in.gpus_per_process = 0;
+	in.launch = RIDGE_COMM_LAUNCH_GRAPH;
+	assert_int_equal(comm_collective(&g, &in, &r, err, sizeof err), 0);
+	assert_close(r.time_s, device + 0.5e-6, 1e-15);
+	assert_close(r.launch_term_s, 0.5e-6, 1e-15);
+	assert_string_equal(r.launch_bound, "graph node");
+	/* one GPU launches nothing */
+	in.gpus = 1;
+	assert_int_equal(comm_collective(&g, &in, &r, err, sizeof err), 0);
+	assert_true(r.time_s == 0 && r.launch_term_s == 0);
+	/* more GPUs per process than GPUs, or not whole: refused */
+	in.gpus = 4;
+	in.gpus_per_process = 8;
+	assert_int_equal(comm_collective(&g, &in, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "GPUs per process"));
+	in.gpus_per_process = 1.5;
+	assert_int_equal(comm_collective(&g, &in, &r, err, sizeof err), -1);
+	/* names */
+	enum ridge_comm_launch l;
+	assert_true(comm_launch_parse("Graph", &l) && l == RIDGE_COMM_LAUNCH_GRAPH);
+	assert_false(comm_launch_parse("lazy", &l));
+	assert_string_equal(comm_launch_name(RIDGE_COMM_LAUNCH_EAGER), "eager");
+	/* a served step under a graph pays a node per collective: 64 all-reduces, 64 x 0.5 us more */
+	struct ridge_serve_comm dev, graph;
+	assert_int_equal(comm_serve_step(&g, 4, false, 64, 4096, 32, 0, 0, 0, 0, &dev, err, sizeof err), 0);
+	assert_int_equal(comm_serve_step_launch(&g, 4, false, 64, 4096, 32, 0, 0, 0, 0, RIDGE_COMM_LAUNCH_GRAPH,
+						&graph, err, sizeof err),
+			 0);
+	assert_close(graph.total_s - dev.total_s, 64 * 0.5e-6, 1e-12);
+}
+
+/* Expert parallelism in a training step (parallel.h): the all-to-alls, the
+ * experts' memory over ep, their gradients over dp x cp / ep, and the refusals. */
+static void test_parallel_train_experts(void **state)
+{
+	(void)state;
+	struct ridge_gpu g = switch_gpu();
+	/* 16 GPUs, TP 1 x PP 2 x DP 8, EP 4; 10e9 parameters of which 8e9 routed experts (8 experts, top-2),
+	 * hidden 4096, 16 layers all MoE, seq 1024, batch 64 in micro-batches of 2: 64 / 8 = 8 per pipeline,
+	 * 4 micro-batches. */
+	struct ridge_parallel_input in = {
+		.params = 10e9,
+		.seq = 1024,
+		.batch = 64,
+		.gpus = 16,
+		.flops_per_step = 1e15,
+		.peak_flops = 1e15,
+		.compute_efficiency = 0.5,
+		.tp = 1,
+		.pp = 2,
+		.micro_batch = 2,
+		.hidden = 4096,
+		.layers = 16,
+		.sharding = RIDGE_SHARD_ZERO1,
+		.recompute = RIDGE_RECOMPUTE_SELECTIVE,
+		.memory_bytes = 80e9,
+		.experts = 8,
+		.top_k = 2,
+		.expert_params = 8e9,
+		.ep = 4,
+		.ep_overlap = 0.25,
+	};
+	struct ridge_parallel_result r;
+	char err[300];
+	assert_int_equal(parallel_train(&g, &in, &r, err, sizeof err), 0);
+	assert_true(r.dp == 8 && r.ep == 4 && r.expert_dp == 2 && r.micro_batches == 4);
+	/* all-to-all: 2 x 1024 tokens x top-2 x 4096 x 2 B = 33,554,432 B over 4 GPUs (members 1 apart: one domain);
+	 * per stage 16 / 2 = 8 MoE layers x 4 micro-batches x 4 (dispatch, combine; forward, backward) = 128 */
+	assert_true(r.has_ep && r.ep_comm.bytes_per_alltoall == 33554432 && r.ep_comm.alltoalls == 128);
+	assert_true(r.ep_comm.one.gpus == 4 && r.ep_comm.one.op == RIDGE_ALL_TO_ALL);
+	assert_close(r.ep_comm.time_s, 128 * r.ep_comm.one.time_s, 1e-12);
+	assert_close(r.ep_exposed_s, 0.75 * r.ep_comm.time_s, 1e-12);
+	/* memory: dense shard 2e9 / 2 = 1e9, experts 8e9 / (2 x 4) = 1e9 per GPU; zero1 shards the optimizer:
+	 * dense over dp 8, experts over dp / ep = 2: weights 2 x 2e9, grads 2 x 2e9, optimizer 12 x (1e9/8 + 1e9/2) */
+	assert_close(r.weight_bytes, 4e9, 1);
+	assert_close(r.grad_bytes, 4e9, 1);
+	assert_close(r.optimizer_bytes, 12 * (1e9 / 8 + 1e9 / 2), 1);
+	assert_close(r.expert_params_per_gpu, 1e9, 1);
+	/* gradients: dense 1e9 x 2 B over 8, experts 1e9 x 2 B over 2 (members 4 apart) */
+	assert_true(r.dp_bytes == 2e9 && r.dp_reduce.gpus == 8);
+	assert_true(r.dp_expert_bytes == 2e9 && r.dp_expert_reduce.gpus == 2 && r.dp_expert_gather.gpus == 2);
+	assert_close(r.dp_comm_s,
+		     r.dp_reduce.time_s + r.dp_gather.time_s + r.dp_expert_reduce.time_s + r.dp_expert_gather.time_s,
+		     1e-12);
+	assert_close(r.exposed_comm_s, r.ep_exposed_s + r.pp_s + r.dp_exposed_s, 1e-12);
+	/* full recomputation runs the forward again: 6 all-to-alls a layer */
+	in.recompute = RIDGE_RECOMPUTE_FULL;
+	assert_int_equal(parallel_train(&g, &in, &r, err, sizeof err), 0);
+	assert_true(r.ep_comm.alltoalls == 192);
+	in.recompute = RIDGE_RECOMPUTE_SELECTIVE;
+	/* ep 1: the experts stay whole on each GPU's pipeline stage; one gradient reduction of all 10e9 / 2 */
+	in.ep = 1;
+	assert_int_equal(parallel_train(&g, &in, &r, err, sizeof err), 0);
+	assert_true(!r.has_ep && r.ep_comm.time_s == 0 && r.dp_bytes == 1e10 && r.dp_expert_reduce.gpus == 0);
+	assert_close(r.weight_bytes, 1e10, 1);
+	/* refusals, each naming ep */
+	in.ep = 3; /* divides neither 8 experts nor dp 8 */
+	assert_int_equal(parallel_train(&g, &in, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "ep 3 does not divide the 8 experts"));
+	in.ep = 16; /* divides 16... not the 8 experts */
+	in.experts = 16;
+	assert_int_equal(parallel_train(&g, &in, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "ep 16 does not divide the data-parallel size"));
+	in.experts = 0; /* dense */
+	in.ep = 2;
+	assert_int_equal(parallel_train(&g, &in, &r, err, sizeof err), -1);
+	assert_true(strncmp(err, "ep 2 needs a mixture of experts", 31) == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_launch_modes),
+		cmocka_unit_test(test_parallel_train_experts),
 		cmocka_unit_test(test_ring_all_reduce),
 		cmocka_unit_test(test_nvls_and_auto),
 		cmocka_unit_test(test_gather_scatter_factors),
