@@ -344,12 +344,13 @@ static int check_moe(const struct ridge_parallel_input *in, const struct ridge_p
 					       "and expert parameters)", ep);
 	if (!moe)
 		return 0;
-	if (!(in->top_k >= 1 && in->top_k <= in->experts && in->expert_params > 0 &&
-	      in->expert_params <= in->params && in->moe_layers >= 0 && in->moe_layers <= in->layers))
+	if (!(in->top_k >= 1 && in->top_k <= in->experts && in->expert_params > 0 && in->expert_params <= in->params))
 		return model_fail(err, err_len,
-				  "a mixture of experts needs 1 to %g experts per token, expert parameters in (0, "
-				  "%g] and MoE layers from 0 to the layers",
+				  "a mixture of experts needs 1 to %g experts per token and expert parameters in (0, %g]",
 				  in->experts, in->params);
+	if (!(in->moe_layers >= 0 && (in->moe_layers <= in->layers || in->layers <= 0)))
+		return model_fail(err, err_len, "moe layers %g are more than the %g layers", in->moe_layers,
+				  in->layers);
 	if (fmod(in->experts, ep) != 0)
 		return model_fail(err, err_len, "ep %g does not divide the %g experts", ep, in->experts);
 	if (fmod(out->dp * out->cp, ep) != 0)

@@ -442,7 +442,8 @@ static int train_parallel_fail(struct calc_input *in, const char *err)
 		      { "virtual stages ", TRAIN_VIRTUAL_STAGES },
 		      { "ep overlap", TRAIN_EP_OVERLAP },
 		      { "ep ", TRAIN_EP },
-		      { "a mixture of experts", TRAIN_EXPERTS } };
+		      { "a mixture of experts", TRAIN_EXPERTS },
+		      { "moe layers", TRAIN_MOE_LAYERS } };
 	if (strstr(err, "network bandwidth"))
 		return calc_fail(in, "%s: give %s", err, params_where(v, TRAIN_NETWORK_BW));
 	if (strstr(err, "hidden size"))
