@@ -454,8 +454,8 @@ int comm_tensor_parallel_decode(const struct ridge_gpu *gpu, double tp, double t
 				double layers, double network_bandwidth, enum ridge_comm_launch launch,
 				struct ridge_tp_comm *out, char *err, size_t err_len)
 {
-	return comm_tensor_parallel(gpu, tp, tokens, hidden, act_bytes, 2, layers, network_bandwidth, launch, out,
-				    err, err_len);
+	return comm_tensor_parallel(gpu, tp, tokens, hidden, act_bytes, 2, layers, network_bandwidth, launch, out, err,
+				    err_len);
 }
 
 int comm_expert_parallel(const struct ridge_gpu *gpu, double ep, double tokens, double top_k, double hidden,

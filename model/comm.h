@@ -161,14 +161,14 @@ struct ridge_comm_result {
 	double efficiency;      /* bus_bandwidth / link_bandwidth */
 	double bus_bandwidth;   /* bytes/s */
 	double beta_s_per_byte; /* bus_factor / bus_bandwidth */
-	double time_s;                /* device_s + launch_term_s */
+	double time_s;          /* device_s + launch_term_s */
 	enum ridge_comm_launch launch;
 	double gpus_per_process;
-	double device_s;      /* alpha + bus bytes / bus bandwidth: NCCL's tuner estimate */
-	double host_issue_s;  /* eager: gpus_per_process x RIDGE_NCCL_HOST_ENQUEUE_S */
-	double graph_node_s;  /* graph: the entry's launch.graph_node */
-	double launch_term_s; /* time_s - device_s */
-	const char *launch_bound; /* "device", "host" (eager), "graph node", "none" */
+	double device_s;              /* alpha + bus bytes / bus bandwidth: NCCL's tuner estimate */
+	double host_issue_s;          /* eager: gpus_per_process x RIDGE_NCCL_HOST_ENQUEUE_S */
+	double graph_node_s;          /* graph: the entry's launch.graph_node */
+	double launch_term_s;         /* time_s - device_s */
+	const char *launch_bound;     /* "device", "host" (eager), "graph node", "none" */
 	double algbw;                 /* M / time */
 	double busbw;                 /* bus_bytes / time */
 	const char *bandwidth_source; /* "measured", "published", "derived" */

@@ -209,8 +209,8 @@ static int add_tensor_parallel(const struct ridge_gpu *gpu, const struct ridge_p
 	if (in->sequence_parallel) {
 		if (one_collective(gpu, in, RIDGE_REDUCE_SCATTER, in->tp, out->tp.bytes_per_allreduce, &out->tp.one,
 				   err, err_len) != 0 ||
-		    one_collective(gpu, in, RIDGE_ALL_GATHER, in->tp, out->tp.bytes_per_allreduce, &out->tp_gather,
-				   err, err_len) != 0)
+		    one_collective(gpu, in, RIDGE_ALL_GATHER, in->tp, out->tp.bytes_per_allreduce, &out->tp_gather, err,
+				   err_len) != 0)
 			return -1;
 		out->tp.time_s = out->tp.allreduces * (out->tp.one.time_s + out->tp_gather.time_s);
 	}
@@ -340,14 +340,17 @@ static int check_moe(const struct ridge_parallel_input *in, const struct ridge_p
 		return model_fail(err, err_len, "ep overlap must be in [0, 1], not %g", in->ep_overlap);
 	bool moe = in->experts > 0;
 	if (ep > 1 && !moe)
-		return model_fail(err, err_len, "ep %g needs a mixture of experts (the experts, experts per token "
-					       "and expert parameters)", ep);
+		return model_fail(err, err_len,
+				  "ep %g needs a mixture of experts (the experts, experts per token "
+				  "and expert parameters)",
+				  ep);
 	if (!moe)
 		return 0;
 	if (!(in->top_k >= 1 && in->top_k <= in->experts && in->expert_params > 0 && in->expert_params <= in->params))
-		return model_fail(err, err_len,
-				  "a mixture of experts needs 1 to %g experts per token and expert parameters in (0, %g]",
-				  in->experts, in->params);
+		return model_fail(
+			err, err_len,
+			"a mixture of experts needs 1 to %g experts per token and expert parameters in (0, %g]",
+			in->experts, in->params);
 	if (!(in->moe_layers >= 0 && (in->moe_layers <= in->layers || in->layers <= 0)))
 		return model_fail(err, err_len, "moe layers %g are more than the %g layers", in->moe_layers,
 				  in->layers);

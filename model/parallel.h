@@ -130,20 +130,20 @@ struct ridge_parallel_result {
 	double dp_comm_s, dp_exposed_s;
 	bool has_ep;
 	double ep;
-	struct ridge_ep_comm ep_comm;        /* one all-to-all in .one; .alltoalls per step; .time_s all */
+	struct ridge_ep_comm ep_comm; /* one all-to-all in .one; .alltoalls per step; .time_s all */
 	double ep_exposed_s;
-	double expert_dp;                    /* the expert-data-parallel group: dp x cp / ep */
-	double dp_expert_bytes;              /* the expert gradient shard each GPU reduces (ep > 1) */
+	double expert_dp;       /* the expert-data-parallel group: dp x cp / ep */
+	double dp_expert_bytes; /* the expert gradient shard each GPU reduces (ep > 1) */
 	struct ridge_comm_result dp_expert_reduce, dp_expert_gather; /* over expert_dp, like dp_reduce/dp_gather */
-	double comm_s, exposed_comm_s; /* all of it, and what the step pays */
+	double comm_s, exposed_comm_s;                               /* all of it, and what the step pays */
 	double step_s;
 	double mfu, hfu; /* predicted */
 	/* memory per GPU */
 	bool has_activations;
 	double weight_bytes, grad_bytes, optimizer_bytes, activation_bytes, activation_per_layer_bytes, memory_required;
 	double expert_params_per_gpu; /* of the weights: the routed experts' parameters this GPU holds */
-	double stage_layers;        /* layers of the stage holding most activations */
-	double stage_micro_batches; /* micro-batches in flight there (x the interleaving factor) */
+	double stage_layers;          /* layers of the stage holding most activations */
+	double stage_micro_batches;   /* micro-batches in flight there (x the interleaving factor) */
 	bool fits;
 };
 

@@ -20,6 +20,16 @@ GPU: the published figures are the measurements.
                GEMM efficiency (hwdb timing.gemm 0.8593, transferred from H200
                measurements); nothing fitted to these rows.
 
+  latency      small-message all-reduce latency by launch mode (issue 30): the sourced points of
+               docs/sources/nccl-small-message-latency.md. ridge comm's device time is NCCL's tuner
+               estimate; eager adds the host's enqueue, p GPUs per thread x h, as max(device, p h);
+               graph adds one graph node (hwdb launch.graph_node). h is fitted here on the fit set
+               (nccl-tests #123) and must equal model/comm.h's RIDGE_NCCL_HOST_ENQUEUE_S; every other
+               row is held out.
+  moe          expert-parallel MoE training: NVIDIA Megatron-Bridge's published BF16 GPT-OSS-120B
+               rows (docs/performance-summary.md and -archive.md) priced at their layout with each
+               GPU's own hwdb GEMM efficiency; nothing fitted.
+
 Usage: train_layouts.py RIDGE
 """
 import json
@@ -108,10 +118,124 @@ def llama3(binary):
               f"| {m['required_bytes'] / GIB:.1f} | {'yes' if m['fits'] else 'NO'} |")
 
 
+# Small-message all-reduce latency (us, nccl-tests' out-of-place "time" at the smallest size; 8 B unless
+# said). set: fit (the host-enqueue constant is fitted to these), held (held out). p: GPUs per host thread.
+LATENCY = [  # set, source, gpu, gpus, p, launch, algorithm, bytes, measured us, note
+    ("fit", "nccl-tests #123", "a100-sxm-80gb", 2, 2, "eager", "ring", 8, 10.0, "DGX-A100, Ring, 1 channel, -g N"),
+    ("fit", "nccl-tests #123", "a100-sxm-80gb", 3, 3, "eager", "ring", 8, 13.76, ""),
+    ("fit", "nccl-tests #123", "a100-sxm-80gb", 4, 4, "eager", "ring", 8, 16.88, ""),
+    ("fit", "nccl-tests #123", "a100-sxm-80gb", 5, 5, "eager", "ring", 8, 20.8, ""),
+    ("fit", "nccl-tests #123", "a100-sxm-80gb", 6, 6, "eager", "ring", 8, 25.2, ""),
+    ("fit", "nccl-tests #123", "a100-sxm-80gb", 7, 7, "eager", "ring", 8, 29.5, ""),
+    ("fit", "nccl-tests #123", "a100-sxm-80gb", 8, 8, "eager", "ring", 8, 33.7, ""),
+    ("held", "NVIDIA/dgxc-benchmarking nccl/README.md", "h100-sxm", 8, 1, "eager", None, 8, 13.67,
+     "DGX H100, mpirun -g 1, NeMo 25.09 container"),
+    ("held", "nccl-tests #287", "rtx-5090", 4, 4, "eager", None, 8, 15.60, "NCCL 2.26.2, -g 4, PCIe"),
+    ("held", "rcgsheffield/sheffield_hpc (CUDA page)", "a100-sxm-80gb", 4, 4, "eager", None, 8, 15.29,
+     "4 x A100-SXM4-80GB, nccl-tests 2.13.6, -g 4"),
+    ("held", "issue 30", "h100-sxm", 4, 4, "eager", None, 8, 23.3, "p not stated: 4 (one process) assumed"),
+    ("held", "nccl #1259", "h100-sxm", 2, 2, "graph", None, 128, 6.0,
+     "NCCL 2.20.5, -G 10; 'Ring produces the same result as NVLSTree', about 6 us"),
+    ("held", "nccl #1259", "h100-sxm", 2, 2, "graph", "nvls", 128, 5.56, "NCCL_ALGO=NVLS forced"),
+    ("held", "issue 30", "h100-sxm", 4, 4, "graph", None, 8, 15.0, "14-16 us"),
+]
+
+
+def latency_row(binary, gpu, gpus, p, launch, algorithm, size):
+    args = ["comm", "--gpu", gpu, "--op", "all-reduce", "--gpus", str(gpus), "--bytes", str(size), "--launch", launch]
+    args += ["--gpus-per-process", str(p)] if launch == "eager" else []
+    args += ["--algorithm", algorithm] if algorithm else []
+    return ridge(binary, args)
+
+
+def fit_host_enqueue(points):
+    """h minimizing the squared relative error of max(device, p h) over the fit set (us, to 0.01)."""
+    best = None
+    for i in range(100, 1001):
+        h = i / 100
+        ss = sum((max(dev, p * h) / meas - 1) ** 2 for dev, p, meas in points)
+        if best is None or ss < best[0]:
+            best = (ss, h)
+    return best[1]
+
+
+def latency(binary):
+    rows = [(r, latency_row(binary, r[2], r[3], r[4], r[5], r[6], r[7])) for r in LATENCY]
+    fit = [(d["device_s"] * 1e6, r[4], r[8]) for r, d in rows if r[0] == "fit"]
+    h = fit_host_enqueue(fit)
+    used = rows[0][1]["host_issue_s"] / rows[0][0][4] * 1e6
+    print(f"Host enqueue per GPU fitted to the fit set: {h:.2f} us; model/comm.h uses {used:.2f} us "
+          f"({'the same' if abs(h - used) < 0.005 else 'DIFFERENT: update RIDGE_NCCL_HOST_ENQUEUE_S'})")
+    print()
+    print("| set | source | GPU | GPUs | p | launch | size | measured us | tuner (device) us | predicted us | error "
+          "| tuner alone error |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    errors = {}
+    for r, d in rows:
+        dev, pred = d["device_s"] * 1e6, d["time_s"] * 1e6
+        err, err_dev = pred / r[8] - 1, dev / r[8] - 1
+        key = (r[0], r[5])
+        errors.setdefault(key, []).append((abs(err), abs(err_dev)))
+        algo = d["algorithm"] + (" (forced)" if r[6] else "")
+        print(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]} | {r[4] if r[5] == 'eager' else '-'} | {r[5]} | {r[7]} B "
+              f"({algo}) | {r[8]} | {dev:.2f} | {pred:.2f} | {err:+.1%} | {err_dev:+.1%} |")
+    print()
+    print("| set | launch | rows | median abs error | tuner alone |")
+    print("|---|---|---|---|---|")
+    for (sset, launch), e in sorted(errors.items()):
+        e_m = sorted(x[0] for x in e)
+        d_m = sorted(x[1] for x in e)
+        med = lambda v: (v[len(v) // 2] + v[(len(v) - 1) // 2]) / 2
+        print(f"| {sset} | {launch} | {len(e)} | {med(e_m):.1%} | {med(d_m):.1%} |")
+
+
+# Megatron-Bridge performance summary (NVIDIA-NeMo/Megatron-Bridge docs/performance-summary.md, 25.11
+# container; -archive.md, 26.02), BF16, balanced routing ("we force-balance the token distribution").
+MOE = [  # release, system gpu, gpus, GBS, MBS, seq, TP, PP, EP, published tokens/s/GPU
+    ("25.11", "h100-sxm", 64, 512, 4, 4096, 1, 4, 8, 5630),
+    ("26.02", "h100-sxm", 64, 1280, 1, 4096, 1, 4, 8, 5993),
+    ("25.11", "b200", 64, 512, 4, 4096, 1, 1, 8, 8213),
+    ("26.02", "b200", 64, 1280, 4, 4096, 1, 1, 64, 8047),
+]
+GPT_OSS = "tests/fixtures/model-configs/openai--gpt-oss-120b.json"
+
+
+def moe(binary):
+    m = ridge(binary, ["model", GPT_OSS])
+    cfg, prm = m["model"], m["params"]
+    expert_params = cfg["moe_layers"] * cfg["experts"] * prm["expert"]
+    print(f"GPT-OSS-120B ({GPT_OSS}): {prm['total']:.4g} parameters, {expert_params:.4g} in {cfg['experts']} routed "
+          f"experts x {cfg['moe_layers']} layers, top-{cfg['experts_per_token']}, {prm['active']:.4g} active")
+    print()
+    print("| release | GPUs | GBS x seq | TP PP EP | published tok/s/GPU | predicted tok/s/GPU | error | EP all-to-all "
+          "exposed s | step s | memory GiB | kernels must reach for the published rate |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for rel, gpu, gpus, gbs, mbs, seq, tp, pp, ep, published in MOE:
+        eff = ridge(binary, ["hw", "show", gpu])["timing"]["gemm"]["compute_efficiency"]
+        base = ["cost", "train", "--params", str(prm["total"]), "--experts", str(cfg["experts"]), "--top-k",
+                str(cfg["experts_per_token"]), "--expert-params", str(expert_params), "--seq", str(seq), "--batch",
+                str(gbs), "--steps", "1", "--gpus", str(gpus), "--gpu", gpu, "--price", "1", "--tp", str(tp), "--pp",
+                str(pp), "--ep", str(ep), "--micro-batch", str(mbs), "--hidden-size", str(cfg["hidden_size"]),
+                "--layers", str(cfg["num_hidden_layers"]), "--heads", str(cfg["num_attention_heads"]), "--kv-heads",
+                str(cfg["num_key_value_heads"]), "--head-dim", str(cfg["head_dim"]), "--flops-formula", "palm",
+                "--causal", "--sharding", "zero1"]
+        p = ridge(binary, base + ["--efficiency", f"gemm={eff}"])["parallel"]
+        predicted = gbs * seq / (p["step_time_s"] * gpus)
+        # the kernel efficiency the published rate implies, ridge's communication and bubble kept
+        step = gbs * seq / (published * gpus)
+        flops = ridge(binary, base + ["--efficiency", f"gemm={eff}"])["flops_per_step"]
+        peak = ridge(binary, base + ["--efficiency", f"gemm={eff}"])["peak_flops"]
+        implied = ridge(binary, base + ["--mfu", str(flops / (gpus * peak * step))])["parallel"]
+        print(f"| {rel} {gpu} | {gpus} | {gbs} x {seq} | {tp} {pp} {ep} | {published} | {predicted:.0f} "
+              f"| {predicted / published - 1:+.1%} | {p.get('ep_exposed_s', 0):.3f} | {p['step_time_s']:.3f} "
+              f"| {p['memory']['required_bytes'] / GIB:.1f} | {implied['implied_compute_efficiency']:.1%} of peak "
+              f"(ridge's {eff:.1%}) |")
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
-    for section in (collectives, korthikanti, llama3):
+    for section in (collectives, korthikanti, llama3, latency, moe):
         section(sys.argv[1])
         print()
 

@@ -428,6 +428,29 @@ static void train_parallel_scale_json(cJSON *p, const struct ridge_parallel_inpu
 	}
 }
 
+/* The memory per GPU of a parallel step (parallel.h). */
+static void train_memory_json(cJSON *p, const struct ridge_parallel_input *pi, const struct ridge_parallel_result *r)
+{
+	cJSON *m = cJSON_AddObjectToObject(p, "memory");
+	json_number(m, "weights_bytes", r->weight_bytes);
+	json_number(m, "grads_bytes", r->grad_bytes);
+	json_number(m, "optimizer_bytes", r->optimizer_bytes);
+	if (pi->experts > 0)
+		json_number(m, "expert_params_per_gpu", r->expert_params_per_gpu);
+	if (r->has_activations) {
+		cJSON_AddStringToObject(m, "recompute", parallel_recompute_name(pi->recompute));
+		json_number(m, "activation_per_layer_bytes", r->activation_per_layer_bytes);
+		json_number(m, "activations_bytes", r->activation_bytes);
+		json_number(m, "stage_layers", r->stage_layers);
+		json_number(m, "stage_micro_batches_in_flight", r->stage_micro_batches);
+	} else {
+		cJSON_AddNullToObject(m, "activations_bytes");
+	}
+	json_number(m, "required_bytes", r->memory_required);
+	json_number(m, "available_bytes", pi->memory_bytes);
+	cJSON_AddBoolToObject(m, "fits", r->fits);
+}
+
 /* parallel_train's refusal, naming the flag its first word names. */
 static int train_parallel_fail(struct calc_input *in, const char *err)
 {
@@ -497,8 +520,8 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 	};
 	const char *launch = params_text(v, TRAIN_LAUNCH);
 	if (launch && (!comm_launch_parse(launch, &pi.launch) || pi.launch == RIDGE_COMM_LAUNCH_DEVICE))
-		return calc_fail(in, "%s: unknown launch mode '%s' (known: eager, graph)", params_where(v, TRAIN_LAUNCH),
-				 launch);
+		return calc_fail(in, "%s: unknown launch mode '%s' (known: eager, graph)",
+				 params_where(v, TRAIN_LAUNCH), launch);
 	if (params_has(v, TRAIN_KV_HEADS) && pi.heads > 0)
 		pi.kv_hidden = pi.hidden * params_num(v, TRAIN_KV_HEADS) / pi.heads;
 	const char *sharding = params_text(v, TRAIN_SHARDING), *recompute = params_text(v, TRAIN_RECOMPUTE);
@@ -575,24 +598,7 @@ static int train_parallel(struct calc_input *in, const struct ridge_train_input 
 		json_number(p, "comm_share", r.exposed_comm_s / step);
 		*mfu = ti->mfu;
 	}
-	cJSON *m = cJSON_AddObjectToObject(p, "memory");
-	json_number(m, "weights_bytes", r.weight_bytes);
-	json_number(m, "grads_bytes", r.grad_bytes);
-	json_number(m, "optimizer_bytes", r.optimizer_bytes);
-	if (pi.experts > 0)
-		json_number(m, "expert_params_per_gpu", r.expert_params_per_gpu);
-	if (r.has_activations) {
-		cJSON_AddStringToObject(m, "recompute", parallel_recompute_name(pi.recompute));
-		json_number(m, "activation_per_layer_bytes", r.activation_per_layer_bytes);
-		json_number(m, "activations_bytes", r.activation_bytes);
-		json_number(m, "stage_layers", r.stage_layers);
-		json_number(m, "stage_micro_batches_in_flight", r.stage_micro_batches);
-	} else {
-		cJSON_AddNullToObject(m, "activations_bytes");
-	}
-	json_number(m, "required_bytes", r.memory_required);
-	json_number(m, "available_bytes", pi.memory_bytes);
-	cJSON_AddBoolToObject(m, "fits", r.fits);
+	train_memory_json(p, &pi, &r);
 	return 0;
 }
 

@@ -134,8 +134,7 @@ void cost_train_print(FILE *out, const cJSON *r)
 		cost_format_exact(calc_num(moe, "active_params"), d, sizeof d);
 	}
 	fprintf(out, "  N = %s %sparameters, seq %.0f x batch %.0f, %s steps; FLOPs per step (%s) = %s\n", d,
-		moe ? "active " : "",
-		calc_num(r, "seq"), calc_num(r, "batch"), b,
+		moe ? "active " : "", calc_num(r, "seq"), calc_num(r, "batch"), b,
 		strcmp(calc_str(r, "flops_formula"), "palm") == 0 ? "6N + attention" : "6N", a);
 
 	fprintf(out, "\n  %-22s %24s", "", "current");

@@ -210,8 +210,8 @@ static void print_layout(FILE *out, int rank, const cJSON *l)
 	fmt_seconds(calc_num(l, "binds_s"), bind, sizeof bind);
 	fprintf(out, "  %4d %3.0f %3.0f %3.0f %3.0f %2.0f %5.0f %3.0f %5.0f  %-3s %-9s %-5s %7s %9s %7s %10s  %s %s\n",
 		rank, calc_num(l, "tp"), calc_num(l, "cp"), calc_num(l, "pp"), calc_num(l, "ep"),
-		calc_num(l, "virtual_stages"),
-		calc_num(l, "dp"), calc_num(l, "micro_batch"), calc_num(l, "micro_batches"),
+		calc_num(l, "virtual_stages"), calc_num(l, "dp"), calc_num(l, "micro_batch"),
+		calc_num(l, "micro_batches"),
 		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(l, "sequence_parallel")) ? "on" : "off",
 		calc_str(l, "recompute"), calc_str(l, "sharding"), eff, step, mfu, mem, calc_str(l, "binds"), bind);
 }

@@ -222,7 +222,9 @@ static void test_parallel_terms(void **state)
 	struct ridge_tp_comm tp;
 	char err[300];
 	/* decode, batch 32, hidden 8192, bf16, 80 layers, TP 8: 32 x 8192 x 2 = 524,288 B per all-reduce, 160 of them */
-	assert_int_equal(comm_tensor_parallel_decode(&g, 8, 32, 8192, 2, 80, 0, RIDGE_COMM_LAUNCH_DEVICE, &tp, err, sizeof err), 0);
+	assert_int_equal(
+		comm_tensor_parallel_decode(&g, 8, 32, 8192, 2, 80, 0, RIDGE_COMM_LAUNCH_DEVICE, &tp, err, sizeof err),
+		0);
 	assert_true(tp.bytes_per_allreduce == 524288 && tp.allreduces == 160);
 	/* 512 KiB is under the NVLS crossover (9.2 MB): ring, 15 us + 1.75 x 524288 / 370e9 = 17.47973 us */
 	assert_int_equal(tp.one.algorithm, RIDGE_ALGO_RING);
@@ -231,13 +233,16 @@ static void test_parallel_terms(void **state)
 
 	/* expert parallel: 256 tokens x top-2 x 4096 x 2 B = 4 MiB per all-to-all, 2 per MoE layer */
 	struct ridge_ep_comm ep;
-	assert_int_equal(comm_expert_parallel(&g, 8, 256, 2, 4096, 2, 32, 0, RIDGE_COMM_LAUNCH_DEVICE, &ep, err, sizeof err), 0);
+	assert_int_equal(
+		comm_expert_parallel(&g, 8, 256, 2, 4096, 2, 32, 0, RIDGE_COMM_LAUNCH_DEVICE, &ep, err, sizeof err), 0);
 	assert_true(ep.bytes_per_alltoall == 4194304 && ep.alltoalls == 64);
 	assert_true(ep.one.bus_factor == 7.0 / 8);
 
 	/* pipeline: 4 stages, 8 micro-batches: bubble 3 / 11; 2 passes x (8 + 2) = 20 hand-offs */
 	struct ridge_pp_comm pp;
-	assert_int_equal(comm_pipeline_parallel(&g, 4, 8, 4096, 8192, 2, 2, 0, RIDGE_COMM_LAUNCH_DEVICE, &pp, err, sizeof err), 0);
+	assert_int_equal(
+		comm_pipeline_parallel(&g, 4, 8, 4096, 8192, 2, 2, 0, RIDGE_COMM_LAUNCH_DEVICE, &pp, err, sizeof err),
+		0);
 	assert_close(pp.bubble_fraction, 3.0 / 11, 1e-15);
 	assert_true(pp.transfers == 20 && pp.bytes_per_transfer == 4096.0 * 8192 * 2);
 	assert_close(pp.time_s, 20 * (7.2e-6 + 67108864.0 / 370e9), 1e-12);
@@ -264,7 +269,9 @@ static void test_bad_inputs(void **state)
 		{ RIDGE_ALL_TO_ALL, 8, 1, RIDGE_ALGO_RING, "direct exchanges" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		struct ridge_comm_input in = { cases[i].op, cases[i].n, cases[i].bytes, cases[i].algorithm, 0, RIDGE_COMM_LAUNCH_DEVICE, 0 };
+		struct ridge_comm_input in = {
+			cases[i].op, cases[i].n, cases[i].bytes, cases[i].algorithm, 0, RIDGE_COMM_LAUNCH_DEVICE, 0
+		};
 		if (comm_collective(&g, &in, &r, err, sizeof err) != -1)
 			fail_msg("case %zu accepted", i);
 		if (!strstr(err, cases[i].reason))
@@ -606,8 +613,8 @@ static void test_launch_modes(void **state)
 	/* a served step under a graph pays a node per collective: 64 all-reduces, 64 x 0.5 us more */
 	struct ridge_serve_comm dev, graph;
 	assert_int_equal(comm_serve_step(&g, 4, false, 64, 4096, 32, 0, 0, 0, 0, &dev, err, sizeof err), 0);
-	assert_int_equal(comm_serve_step_launch(&g, 4, false, 64, 4096, 32, 0, 0, 0, 0, RIDGE_COMM_LAUNCH_GRAPH,
-						&graph, err, sizeof err),
+	assert_int_equal(comm_serve_step_launch(&g, 4, false, 64, 4096, 32, 0, 0, 0, 0, RIDGE_COMM_LAUNCH_GRAPH, &graph,
+						err, sizeof err),
 			 0);
 	assert_close(graph.total_s - dev.total_s, 64 * 0.5e-6, 1e-12);
 }
