@@ -164,11 +164,9 @@ static void comm_print_launch(FILE *out, const cJSON *r)
 	}
 	fmt_seconds(calc_num(r, "host_issue_s"), a, sizeof a);
 	fmt_seconds(calc_num(r, "launch_term_s"), b, sizeof b);
-	fprintf(out,
-		"  launch eager: the host enqueues on %.0f GPU%s per thread, %s (%.0f x %.3g us NCCL enqueue); "
-		"%s-bound, + %s\n",
-		calc_num(r, "gpus_per_process"), calc_num(r, "gpus_per_process") == 1 ? "" : "s", a,
-		calc_num(r, "gpus_per_process"), RIDGE_NCCL_HOST_ENQUEUE_S * 1e6, calc_str(r, "launch_bound"), b);
+	fprintf(out, "  launch eager: host enqueue %s (%.0f GPU%s per thread x %.3g us): %s-bound, + %s\n", a,
+		calc_num(r, "gpus_per_process"), calc_num(r, "gpus_per_process") == 1 ? "" : "s",
+		RIDGE_NCCL_HOST_ENQUEUE_S * 1e6, calc_str(r, "launch_bound"), b);
 }
 
 static void comm_print(FILE *out, const cJSON *r)
@@ -225,7 +223,7 @@ static void comm_print(FILE *out, const cJSON *r)
 	fmt_seconds(calc_num(r, "device_s"), a, sizeof a);
 	fmt_seconds(calc_num(r, "alpha_s"), d, sizeof d);
 	fmt_seconds(calc_num(r, "device_s") - calc_num(r, "alpha_s"), e, sizeof e);
-	fprintf(out, "  device %s = %s latency + %s transfer (NCCL's tuner estimate)\n", a, d, e);
+	fprintf(out, "  device %s = %s latency + %s transfer (the tuning model's estimate)\n", a, d, e);
 	comm_print_launch(out, r);
 	fmt_seconds(calc_num(r, "time_s"), a, sizeof a);
 	fmt_si(calc_num(r, "algbw"), "B/s", b, sizeof b);
