@@ -53,11 +53,14 @@
  * lines a kernel; even a whole library's is some MB. */
 #define READ_MAX_COMPILER_REPORT_BYTES ((size_t)64 << 20)
 /* A PyTorch trace (ridge trace, launch --trace): a few decode steps are a
- * few MB, a long one some hundred. It is read event by event (the text is
- * checked once by the strict reader, then each event parsed alone), so its
- * memory is the text plus 72 bytes a kernel kept, not cJSON's ~100 bytes a
- * value (a 1M-event trace took 2.1 GB that way). */
+ * few MB, a long one some hundred. It is read as a stream (the strict
+ * reader's window, event by event), so its memory is the window plus 72
+ * bytes a kernel kept, whatever its size; the bound is on time (about 4 s a
+ * GB here). One event is held in the window while it is read: a real one is
+ * a few hundred bytes (a kernel's long template name some KB), and one past
+ * READ_MAX_TRACE_EVENT_BYTES is refused rather than held. */
 #define READ_MAX_TRACE_JSON_BYTES (1024u << 20)
+#define READ_MAX_TRACE_EVENT_BYTES ((size_t)16 << 20)
 /* Events of any kind in one trace: past 20 M the reading alone takes minutes. */
 #define READ_MAX_TRACE_EVENTS 20000000L
 /* Kernels kept from a trace (either format): 72 bytes each, 288 MB at most;

@@ -190,15 +190,13 @@ void app_text_position(const char *text, size_t offset, int *line, int *col)
 	}
 }
 
-int app_json_error_text(const char *text, size_t len, const struct json_strict_error *e, char *buf, size_t buf_len)
+int app_json_error_text(const struct json_strict_error *e, char *buf, size_t buf_len)
 {
 	if (e->out_of_memory) {
 		snprintf(buf, buf_len, "out of memory reading the JSON");
 		return EXIT_ENV;
 	}
-	int line, col;
-	json_strict_position(text, len, e->offset, &line, &col);
-	snprintf(buf, buf_len, "%d:%d: not valid JSON: %s", line, col, e->why);
+	snprintf(buf, buf_len, "%d:%d: not valid JSON: %s", e->line, e->col, e->why);
 	return EXIT_USAGE;
 }
 
@@ -213,9 +211,7 @@ cJSON *app_json_parse(const char *path, const char *text, size_t len, const stru
 		app_error_env(st, "out of memory reading '%s'", path);
 		return NULL;
 	}
-	int line, col;
-	json_strict_position(text, len, e.offset, &line, &col);
-	app_error_at(st, path, line, col, "not valid JSON: %s", e.why);
+	app_error_at(st, path, e.line, e.col, "not valid JSON: %s", e.why);
 	return NULL;
 }
 

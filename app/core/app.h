@@ -74,7 +74,7 @@ cJSON *app_json_parse(const char *path, const char *text, size_t len, const stru
 		      struct app_status *st);
 /* The same message for e, in buf: "LINE:COL: not valid JSON: why" (a reader
  * that says it its own way); returns the exit code it calls for. */
-int app_json_error_text(const char *text, size_t len, const struct json_strict_error *e, char *buf, size_t buf_len);
+int app_json_error_text(const struct json_strict_error *e, char *buf, size_t buf_len);
 
 /* Checks, before any work, that an output file named by flag can be written:
  * a name, not a directory, in a directory that exists and is writable. An

@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,14 +29,15 @@ int trace_fail(struct trace_err *err, int code, const char *fmt, ...)
 
 int trace_new_kernel(struct trace *t, int *cap, struct trace_kernel **k, struct trace_err *err)
 {
-	if (t->kernel_count >= READ_MAX_TRACE_KERNELS)
-		return trace_fail(err, TRACE_BAD, "more than %d kernels, the limit of a trace (util/read_limits.h)",
-				  READ_MAX_TRACE_KERNELS);
+	if (t->kernel_count >= t->limits.kernels)
+		return trace_fail(err, TRACE_BAD, "more than %lld kernels, the limit of a trace (util/read_limits.h)",
+				  t->limits.kernels);
 	if (t->kernel_count == *cap) {
-		/* 1.5x: the slack a growth leaves is half the records, not all. */
+		/* 1.5x: the slack a growth leaves is half the records, not all
+		 * (and trace_finish gives it back). */
 		int grown = *cap ? *cap + *cap / 2 : 1024;
-		if (grown > READ_MAX_TRACE_KERNELS)
-			grown = READ_MAX_TRACE_KERNELS;
+		if (grown > t->limits.kernels)
+			grown = (int)t->limits.kernels;
 		struct trace_kernel *more = realloc(t->kernels, (size_t)grown * sizeof *more);
 		if (!more)
 			return trace_fail(err, TRACE_NOMEM, "out of memory (%d kernels read)", t->kernel_count);
@@ -47,6 +49,17 @@ int trace_new_kernel(struct trace *t, int *cap, struct trace_kernel **k, struct 
 	return 0;
 }
 
+/* Whether text_line_copy would copy name as it is: printable ASCII that fits. */
+static bool plain_name(const char *name, size_t len)
+{
+	if (len >= TRACE_NAME)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)name[i] < 0x20 || (unsigned char)name[i] > 0x7e)
+			return false;
+	return true;
+}
+
 static int intern_into(struct name_table *names, const char *name, size_t len, int *index, struct trace_err *err)
 {
 	char clean[TRACE_NAME];
@@ -54,11 +67,16 @@ static int intern_into(struct name_table *names, const char *name, size_t len, i
 		name = "(unnamed)";
 		len = strlen(name);
 	}
-	text_line_copy(clean, sizeof clean, name, len);
-	int i = name_table_intern(names, clean, strlen(clean));
+	int i;
+	if (plain_name(name, len)) { /* the common case: no copy */
+		i = name_table_intern(names, name, len);
+	} else {
+		text_line_copy(clean, sizeof clean, name, len);
+		i = name_table_intern(names, clean, strlen(clean));
+	}
 	if (i == NAME_TABLE_FULL)
 		return trace_fail(err, TRACE_BAD, "more than %d distinct names, the limit of a trace",
-				  READ_MAX_TRACE_NAMES);
+				  names->max_names);
 	if (i < 0)
 		return trace_fail(err, TRACE_NOMEM, "out of memory (%d names read)", names->count);
 	*index = i;
@@ -98,9 +116,9 @@ int trace_check_interval(long long start_ns, long long end_ns, char *why, size_t
 }
 
 /* nsys names runtime calls with their ABI version: cudaLaunchKernel_v7000. */
-static void api_base_name(const char *name, char *out, size_t len)
+static void api_base_name(const char *name, size_t name_len, char *out, size_t len)
 {
-	text_line_copy(out, len, name ? name : "", name ? strlen(name) : 0);
+	text_line_copy(out, len, name ? name : "", name ? name_len : 0);
 	char *v = strstr(out, "_v");
 	if (v && isdigit((unsigned char)v[2])) {
 		char *p = v + 2;
@@ -111,10 +129,11 @@ static void api_base_name(const char *name, char *out, size_t len)
 	}
 }
 
-int trace_add_api(struct trace *t, const char *raw_name, long long calls, long long ns, struct trace_err *err)
+int trace_add_api(struct trace *t, const char *raw_name, size_t len, long long calls, long long ns,
+		  struct trace_err *err)
 {
 	char name[sizeof t->apis[0].name];
-	api_base_name(raw_name, name, sizeof name);
+	api_base_name(raw_name, len, name, sizeof name);
 	int count = t->api_names.count, i;
 	int rc = intern_into(&t->api_names, name, strlen(name), &i, err);
 	if (rc)
@@ -165,8 +184,14 @@ static int cmp_kernel(const void *a, const void *b)
  * kernels' durations summed once, checked, so no later sum can overflow. */
 static int trace_finish(struct trace *t, struct trace_err *err)
 {
-	if (t->kernel_count > 1) /* qsort(NULL, 0) is undefined (UBSan) */
+	bool sorted = true; /* most traces come in order: no sort, and none of its scratch memory */
+	for (int i = 1; i < t->kernel_count && sorted; i++)
+		sorted = cmp_kernel(&t->kernels[i - 1], &t->kernels[i]) <= 0;
+	if (!sorted) /* qsort(NULL, 0) is undefined (UBSan) */
 		qsort(t->kernels, (size_t)t->kernel_count, sizeof *t->kernels, cmp_kernel);
+	struct trace_kernel *fitted = realloc(t->kernels, (size_t)t->kernel_count * sizeof *fitted);
+	if (fitted) /* the slack of the last growth back (the summary comes next) */
+		t->kernels = fitted;
 	long long sum = 0;
 	t->device_count = 0;
 	for (int i = 0; i < t->kernel_count; i++) {
@@ -204,21 +229,81 @@ static int trace_sniff(const char *path, char head[16], size_t *got, char *err, 
 	return 0;
 }
 
-static int trace_read(const char *path, struct trace *t, char *err, size_t err_len, struct app_status *status)
+/* RIDGE_TEST_LIMITS ("trace_kernels=1000,sqlite_heap=8388608"): lower
+ * limits for the tests that must reach them within 2 s and 256 MB (tests/
+ * README.md). It can only lower a limit: a value above util/read_limits.h's
+ * is refused. */
+static int trace_limits_read(struct trace_limits *lim, struct app_status *st)
+{
+	*lim = (struct trace_limits){ .kernels = READ_MAX_TRACE_KERNELS,
+				      .names = READ_MAX_TRACE_NAMES,
+				      .events = READ_MAX_TRACE_EVENTS,
+				      .sqlite_steps = LLONG_MAX,
+				      .sqlite_heap = READ_TRACE_SQLITE_HEAP_BYTES };
+	const struct {
+		const char *name;
+		long long *value;
+	} rows[] = { { "trace_kernels", &lim->kernels },
+		     { "trace_names", &lim->names },
+		     { "trace_events", &lim->events },
+		     { "sqlite_steps", &lim->sqlite_steps },
+		     { "sqlite_heap", &lim->sqlite_heap } };
+	const char *env = getenv("RIDGE_TEST_LIMITS");
+	for (const char *at = env; at && *at;) {
+		size_t len = strcspn(at, ","), eq = strcspn(at, "=");
+		char *end = NULL;
+		long long v = eq < len ? strtoll(at + eq + 1, &end, 10) : 0;
+		size_t i = 0;
+		while (i < sizeof rows / sizeof rows[0] &&
+		       !(strlen(rows[i].name) == eq && !strncmp(at, rows[i].name, eq)))
+			i++;
+		if (eq >= len || end != at + len || v < 1 || i == sizeof rows / sizeof rows[0]) {
+			app_error(st,
+				  "RIDGE_TEST_LIMITS: '%.*s' is not LIMIT=N with N >= 1 (limits: trace_kernels, "
+				  "trace_names, trace_events, sqlite_steps, sqlite_heap)",
+				  (int)len, at);
+			return -1;
+		}
+		if (v > *rows[i].value) {
+			app_error(st,
+				  "RIDGE_TEST_LIMITS: %s=%lld is above ridge's own limit %lld (it only lowers limits)",
+				  rows[i].name, v, *rows[i].value);
+			return -1;
+		}
+		*rows[i].value = v;
+		at += len + (at[len] == ',');
+	}
+	return 0;
+}
+
+/* An empty trace read under its limits. */
+static int trace_init(struct trace *t, enum trace_format format, struct app_status *st)
 {
 	memset(t, 0, sizeof *t);
-	name_table_init(&t->names, READ_MAX_TRACE_NAMES);
-	name_table_init(&t->api_names, READ_MAX_TRACE_NAMES);
+	t->format = format;
+	if (trace_limits_read(&t->limits, st))
+		return -1;
+	name_table_init(&t->names, (int)t->limits.names);
+	name_table_init(&t->api_names, (int)t->limits.names);
+	return 0;
+}
+
+static int trace_read(const char *path, struct trace *t, char *err, size_t err_len, struct app_status *status)
+{
 	char head[16] = { 0 };
 	size_t got = 0;
 	bool from_stdin = strcmp(path, "-") == 0; /* standard input: a PyTorch trace (SQLite needs a file) */
+	memset(t, 0, sizeof *t);
+	err[0] = '\0';
 	if (!from_stdin && trace_sniff(path, head, &got, err, err_len))
 		return TRACE_BAD;
+	bool sqlite = !from_stdin && got == 16 && memcmp(head, "SQLite format 3", 16) == 0;
+	if (trace_init(t, sqlite ? TRACE_NSYS_SQLITE : TRACE_PYTORCH_JSON, status))
+		return TRACE_BAD; /* said */
 	char why[600];
 	struct trace_err e = { why, sizeof why, 0 };
 	int rc;
-	if (!from_stdin && got == 16 && memcmp(head, "SQLite format 3", 16) == 0) {
-		t->format = TRACE_NSYS_SQLITE;
+	if (sqlite) {
 		struct stat st;
 		rc = trace_load_nsys(path, stat(path, &st) == 0 ? (long long)st.st_size : 0, t, &e);
 	} else {
@@ -230,22 +315,14 @@ static int trace_read(const char *path, struct trace *t, char *err, size_t err_l
 				 "'%s': not an nsys SQLite export (nsys export --type sqlite) or a PyTorch profiler "
 				 "trace (JSON)",
 				 path);
+			trace_free(t);
 			return TRACE_BAD;
 		}
-		t->format = TRACE_PYTORCH_JSON;
-		size_t len = 0;
-		char *text = app_read_file(path, READ_MAX_TRACE_JSON_BYTES, "PyTorch trace", &len, status);
-		if (!text) {
-			err[0] = '\0'; /* app_read_file said why */
-			return TRACE_BAD;
+		rc = trace_load_pytorch_file(path, t, &e, status);
+		if (rc == TRACE_SAID) {
+			trace_free(t);
+			return TRACE_BAD; /* said in status, as app_read_file says it */
 		}
-		if (from_stdin && len >= 16 && memcmp(text, "SQLite format 3", 16) == 0) {
-			snprintf(why, sizeof why, "an nsys SQLite export is read from a file, not standard input");
-			rc = TRACE_BAD;
-		} else {
-			rc = trace_load_pytorch(text, len, t, &e);
-		}
-		free(text);
 	}
 	if (rc == 0 && t->kernel_count == 0) {
 		snprintf(why, sizeof why, "no CUDA kernels in the trace (%s)",
@@ -265,15 +342,14 @@ static int trace_read(const char *path, struct trace *t, char *err, size_t err_l
 	return rc;
 }
 
-int trace_parse_pytorch(const char *name, const char *text, size_t len, struct trace *t, struct app_status *st)
+int trace_parse_pytorch(const char *name, const char *text, size_t len, size_t chunk, struct trace *t,
+			struct app_status *st)
 {
-	memset(t, 0, sizeof *t);
-	name_table_init(&t->names, READ_MAX_TRACE_NAMES);
-	name_table_init(&t->api_names, READ_MAX_TRACE_NAMES);
-	t->format = TRACE_PYTORCH_JSON;
+	if (trace_init(t, TRACE_PYTORCH_JSON, st))
+		return -1;
 	char why[600];
 	struct trace_err e = { why, sizeof why, 0 };
-	int rc = trace_load_pytorch(text, len, t, &e);
+	int rc = chunk ? trace_load_pytorch_chunks(text, len, chunk, t, &e, st) : trace_load_pytorch(text, len, t, &e);
 	if (rc == 0 && t->kernel_count == 0)
 		rc = trace_fail(&e, TRACE_BAD, "no CUDA kernels in the trace");
 	if (rc == 0)
@@ -366,9 +442,11 @@ static void summarize_api(const struct trace *t, struct trace_summary *s)
 static int summarize_groups(const struct trace *t, struct trace_summary *s)
 {
 	int names = t->names.count;
+	/* A group a distinct kernel name: at most names (1M kernels of 4 names are 4 groups, not 1M). */
+	size_t most = (size_t)(names < t->kernel_count ? names : t->kernel_count);
 	int *group_of = malloc((size_t)(names ? names : 1) * sizeof *group_of);
-	long long *total = calloc((size_t)t->kernel_count, sizeof *total);
-	s->groups = calloc((size_t)t->kernel_count, sizeof *s->groups);
+	long long *total = calloc(most ? most : 1, sizeof *total);
+	s->groups = calloc(most ? most : 1, sizeof *s->groups);
 	if (!s->groups || !total || !group_of) {
 		free(total);
 		free(group_of);

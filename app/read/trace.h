@@ -50,8 +50,20 @@ struct trace_copies {
 	long long total_ns;
 };
 
+/* The limits a read runs under: util/read_limits.h's, or lower ones that
+ * the environment variable RIDGE_TEST_LIMITS names (tests/README.md), so a
+ * test can reach each within 2 s and 256 MB; it cannot raise one. */
+struct trace_limits {
+	long long kernels;      /* READ_MAX_TRACE_KERNELS */
+	long long names;        /* READ_MAX_TRACE_NAMES: distinct names, and StringIds rows */
+	long long events;       /* READ_MAX_TRACE_EVENTS */
+	long long sqlite_steps; /* caps the step budget of the file's size (none: LLONG_MAX) */
+	long long sqlite_heap;  /* READ_TRACE_SQLITE_HEAP_BYTES */
+};
+
 struct trace {
 	enum trace_format format;
+	struct trace_limits limits;
 	int kernel_count;
 	struct trace_kernel *kernels; /* by device, then start */
 	struct name_table names;      /* kernel and operator names, each once */
@@ -74,8 +86,10 @@ struct trace {
 struct app_status;
 int trace_load(const char *path, struct trace *t, const char *flag, struct app_status *st);
 /* A PyTorch trace already read (the fuzz harness's entry point): the same
- * reading and checks, the text named name. */
-int trace_parse_pytorch(const char *name, const char *text, size_t len, struct trace *t, struct app_status *st);
+ * reading and checks, the text named name; chunk 0 reads it in place, else
+ * through the stream's window chunk bytes at a time, as a file is read. */
+int trace_parse_pytorch(const char *name, const char *text, size_t len, size_t chunk, struct trace *t,
+			struct app_status *st);
 void trace_free(struct trace *t);
 
 const char *trace_format_name(enum trace_format format);

@@ -52,22 +52,31 @@ static int sqlite_fail(struct nsys *n, const char *what)
 				  what, n->progress_budget * 1000);
 	if (code == SQLITE_NOMEM)
 		return trace_fail(n->err, TRACE_BAD, "%s: SQLite needs more than %lld MiB (its limit here)", what,
-				  (long long)(READ_TRACE_SQLITE_HEAP_BYTES >> 20));
+				  n->t->limits.sqlite_heap >> 20);
 	return trace_fail(n->err, TRACE_BAD, "%s: %s", what, sqlite3_errmsg(n->db));
 }
 
-/* "table", "view", ... of name in the schema, in type (empty when absent). */
+/* "table", "view", "virtual table", ... of name in the schema, in type
+ * (empty when absent). A virtual table is one to SQLite's schema, but its
+ * module runs SQL of the file's choosing (fts4's content= view read the
+ * rows of an endless recursive view: 3 s to the step budget). */
 static int object_type(struct nsys *n, const char *name, char *type, size_t len)
 {
 	sqlite3_stmt *st = NULL;
 	type[0] = '\0';
-	if (sqlite3_prepare_v2(n->db, "SELECT type FROM sqlite_master WHERE name = ?1 COLLATE NOCASE", -1, &st, NULL) !=
-	    SQLITE_OK)
+	/* A virtual table's row says "table" with no pages of its own (rootpage 0). */
+	if (sqlite3_prepare_v2(
+		    n->db,
+		    "SELECT type, type = 'table' AND rootpage = 0 FROM sqlite_master WHERE name = ?1 COLLATE "
+		    "NOCASE",
+		    -1, &st, NULL) != SQLITE_OK)
 		return sqlite_fail(n, "the schema");
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	int rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		snprintf(type, len, "%s", (const char *)sqlite3_column_text(st, 0));
+	if (rc == SQLITE_ROW) {
+		const char *what = (const char *)sqlite3_column_text(st, 0);
+		snprintf(type, len, "%s%s", sqlite3_column_int(st, 1) ? "virtual " : "", what ? what : "?");
+	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sqlite_fail(n, "the schema");
 }
@@ -181,9 +190,9 @@ static int each_row(struct nsys *n, const char *table, const char *sql, row_fn f
 static int string_row(struct nsys *n, sqlite3_stmt *row, long long row_number)
 {
 	long long id;
-	if (n->id_count >= READ_MAX_TRACE_NAMES)
-		return trace_fail(n->err, TRACE_BAD, "StringIds: more than %d rows, the limit of a trace",
-				  READ_MAX_TRACE_NAMES);
+	if (n->id_count >= n->t->limits.names)
+		return trace_fail(n->err, TRACE_BAD, "StringIds: more than %lld rows, the limit of a trace",
+				  n->t->limits.names);
 	if (int_column(n, row, 0, LLONG_MIN, LLONG_MAX, "StringIds", row_number, &id))
 		return TRACE_BAD;
 	if ((n->id_count & (n->id_count - 1)) == 0) {
@@ -302,7 +311,8 @@ static int api_row(struct nsys *n, sqlite3_stmt *row, long long row_number)
 	    int_column(n, row, 2, LLONG_MIN, LLONG_MAX, "CUPTI_ACTIVITY_KIND_RUNTIME", row_number, &name_id))
 		return TRACE_BAD;
 	int name = name_of(n, name_id);
-	return trace_add_api(n->t, name >= 0 ? name_table_name(&n->t->names, name) : NULL, 1, end - start, n->err);
+	const char *text = name >= 0 ? name_table_name(&n->t->names, name) : NULL;
+	return trace_add_api(n->t, text, text ? strlen(text) : 0, 1, end - start, n->err);
 }
 
 /* One copy: start, end, bytes, copyKind (CUpti_ActivityMemcpyKind: 1 host to
@@ -379,9 +389,10 @@ int trace_load_nsys(const char *path, long long file_bytes, struct trace *t, str
 	if (uri_of(path, uri, sizeof uri))
 		return trace_fail(err, TRACE_BAD, "cannot resolve the path");
 	/* Process-wide, and ridge opens one database a run. */
-	sqlite3_hard_heap_limit64(READ_TRACE_SQLITE_HEAP_BYTES);
+	sqlite3_hard_heap_limit64(t->limits.sqlite_heap);
 	struct nsys n = { .t = t, .err = err };
-	n.progress_budget = (READ_TRACE_SQLITE_BASE_STEPS + READ_TRACE_SQLITE_STEPS_PER_BYTE * file_bytes) / 1000;
+	long long budget = READ_TRACE_SQLITE_BASE_STEPS + READ_TRACE_SQLITE_STEPS_PER_BYTE * file_bytes;
+	n.progress_budget = (budget < t->limits.sqlite_steps ? budget : t->limits.sqlite_steps) / 1000;
 	if (sqlite3_open_v2(uri, &n.db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) != SQLITE_OK) {
 		int rc = trace_fail(err, TRACE_BAD, "cannot open the SQLite database: %s",
 				    n.db ? sqlite3_errmsg(n.db) : "out of memory");

@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct trace t;
 	struct app_status st;
 	app_status_init(&st);
-	if (trace_parse_pytorch("fuzz.json", (const char *)data, size, &t, &st) != 0) {
+	if (trace_parse_pytorch("fuzz.json", (const char *)data, size, 0, &t, &st) != 0) {
 		CHECK(st.exit_code == EXIT_USAGE || st.exit_code == EXIT_ENV);
 		return 0;
 	}
