@@ -9,6 +9,9 @@ void name_table_init(struct name_table *t, int max_names)
 {
 	memset(t, 0, sizeof *t);
 	t->max_names = max_names;
+	/* A seed that differs from run to run (the table's address, under
+	 * ASLR): names chosen to collide in one run's slots do not in the next. */
+	t->seed = (uint64_t)(uintptr_t)t * 0x9e3779b97f4a7c15ull ^ (uint64_t)(uintptr_t)&name_table_init;
 }
 
 void name_table_free(struct name_table *t)
@@ -16,25 +19,34 @@ void name_table_free(struct name_table *t)
 	for (int i = 0; i < t->count; i++)
 		free(t->names[i]);
 	free(t->names);
+	free(t->hashes);
 	free(t->slots);
 	memset(t, 0, sizeof *t);
 }
 
-/* FNV-1a: the names are short and the table is not exposed to timing. */
-static uint64_t hash_of(const char *s, size_t len)
+/* FNV-1a from the seed, then mixed (MurmurHash3's finalizer) so that the
+ * low bits, which pick the slot, depend on every byte. */
+static uint64_t hash_of(const struct name_table *t, const char *s, size_t len)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = 1469598103934665603ull ^ t->seed;
 	for (size_t i = 0; i < len; i++)
 		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
 	return h;
 }
 
-static size_t slot_of(const struct name_table *t, const char *name, size_t len)
+/* The slot of name (hash h): where it is, or the empty one it would take.
+ * A name's hash is kept beside it, so a probe compares text only when the
+ * hashes agree. */
+static size_t slot_of(const struct name_table *t, const char *name, size_t len, uint64_t h)
 {
-	size_t mask = t->slot_count - 1, i = (size_t)hash_of(name, len) & mask;
+	size_t mask = t->slot_count - 1, i = (uint32_t)h & mask;
 	while (t->slots[i]) {
-		const char *n = t->names[t->slots[i] - 1];
-		if (strncmp(n, name, len) == 0 && n[len] == '\0')
+		int k = t->slots[i] - 1;
+		const char *n = t->names[k];
+		if (t->hashes[k] == (uint32_t)h && strncmp(n, name, len) == 0 && n[len] == '\0')
 			break;
 		i = (i + 1) & mask;
 	}
@@ -45,40 +57,51 @@ int name_table_find(const struct name_table *t, const char *name, size_t len)
 {
 	if (!t->slot_count || memchr(name, '\0', len))
 		return -1;
-	size_t i = slot_of(t, name, len);
+	size_t i = slot_of(t, name, len, hash_of(t, name, len));
 	return t->slots[i] ? t->slots[i] - 1 : -1;
 }
 
 /* Doubles the slots (load kept under a half). */
 static int grow_slots(struct name_table *t)
 {
-	size_t count = t->slot_count ? t->slot_count * 2 : 256;
+	size_t count = t->slot_count ? t->slot_count * 2 : 256, mask = count - 1;
 	int *slots = calloc(count, sizeof *slots);
 	if (!slots)
 		return -1;
 	free(t->slots);
 	t->slots = slots;
 	t->slot_count = count;
-	for (int k = 0; k < t->count; k++)
-		t->slots[slot_of(t, t->names[k], strlen(t->names[k]))] = k + 1;
+	for (int k = 0; k < t->count; k++) { /* by the kept hashes: no name is read again */
+		size_t i = t->hashes[k] & mask;
+		while (slots[i])
+			i = (i + 1) & mask;
+		slots[i] = k + 1;
+	}
 	return 0;
 }
 
 int name_table_intern(struct name_table *t, const char *name, size_t len)
 {
-	int found = name_table_find(t, name, len);
-	if (found >= 0)
-		return found;
+	uint64_t h = hash_of(t, name, len);
+	size_t i = t->slot_count ? slot_of(t, name, len, h) : 0;
+	if (t->slot_count && t->slots[i])
+		return t->slots[i] - 1;
 	if (t->count >= t->max_names)
 		return NAME_TABLE_FULL;
-	if ((size_t)(t->count + 1) * 2 > t->slot_count && grow_slots(t) != 0)
-		return NAME_TABLE_NOMEM;
+	if ((size_t)(t->count + 1) * 2 > t->slot_count) {
+		if (grow_slots(t) != 0)
+			return NAME_TABLE_NOMEM;
+		i = slot_of(t, name, len, h);
+	}
 	if (t->count == t->cap) {
 		int cap = t->cap ? t->cap * 2 : 64;
 		char **names = realloc(t->names, (size_t)cap * sizeof *names);
-		if (!names)
+		uint32_t *hashes = names ? realloc(t->hashes, (size_t)cap * sizeof *hashes) : NULL;
+		if (names)
+			t->names = names;
+		if (!hashes)
 			return NAME_TABLE_NOMEM;
-		t->names = names;
+		t->hashes = hashes;
 		t->cap = cap;
 	}
 	char *copy = malloc(len + 1);
@@ -87,7 +110,8 @@ int name_table_intern(struct name_table *t, const char *name, size_t len)
 	memcpy(copy, name, len);
 	copy[len] = '\0';
 	t->names[t->count] = copy;
-	t->slots[slot_of(t, copy, len)] = t->count + 1;
+	t->hashes[t->count] = (uint32_t)h;
+	t->slots[i] = t->count + 1;
 	t->bytes += len + 1;
 	return t->count++;
 }

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct name_table {
 	char **names; /* owned, NUL-terminated, in the order first seen */
@@ -17,7 +18,9 @@ struct name_table {
 	int max_names; /* refused past this many distinct names */
 	int *slots;    /* open addressing: index + 1, 0 empty */
 	size_t slot_count;
-	size_t bytes; /* of the names, with their NULs */
+	size_t bytes;      /* of the names, with their NULs */
+	uint32_t *hashes;  /* names[i]'s hash: a probe compares text only when they agree */
+	uint64_t seed;     /* of the hash: another in each run */
 };
 
 /* An empty table that holds at most max_names names. */
@@ -25,7 +28,7 @@ void name_table_init(struct name_table *t, int max_names);
 void name_table_free(struct name_table *t);
 
 enum { NAME_TABLE_FULL = -2, NAME_TABLE_NOMEM = -1 };
-/* The index of name (len bytes), added when new. Returns the index (>= 0),
+/* The index of name (len bytes, no NUL among them), added when new. Returns the index (>= 0),
  * NAME_TABLE_FULL past max_names, or NAME_TABLE_NOMEM. */
 int name_table_intern(struct name_table *t, const char *name, size_t len);
 /* The index of name, or -1. */
