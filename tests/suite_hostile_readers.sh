@@ -125,6 +125,65 @@ else
 	echo "SKIP 4-trace-oom-said: an address-space limit and AddressSanitizer do not mix"
 fi
 
+# A trace of 1,000,000 kernels, each issued by one cpu_op (2,000,000 events,
+# 253 MB, the layout of tests/fixtures/trace/pytorch-h200-decode.json): read
+# as a stream, so within the bounds (it took 326 MB and 5.5 s of CPU when the
+# whole text was held); the same through standard input
+awk 'BEGIN {
+	split("sm90_xmma_gemm_bf16|elementwise_kernel|reduce_kernel|softmax_warp_forward", kernel, "|")
+	split("aten::mm|aten::add|aten::mean|aten::softmax", op, "|")
+	print "{\"traceEvents\": ["
+	for (i = 0; i < 1000000; i++) {
+		j = i % 4 + 1
+		printf "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"%s\",\"args\":{\"External id\":%d}},\n", op[j], i
+		printf "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"%s\",\"ts\":%.0f.%03d,\"dur\":1.12,\"args\":{\"grid\":[8,1,1],\"block\":[128,1,1],\"registers per thread\":32,\"External id\":%d}}%s\n", kernel[j], 5301428333712 + i * 2, i % 1000, i, i < 999999 ? "," : ""
+	}
+	print "]}"
+}' >"$t/1M.json"
+check 4-trace-1M-kernels 0 "" "^$t/1M.json .*: 1000000 kernel launches" -- "$RIDGE" trace "$t/1M.json"
+check 4-trace-1M-kernels-operators 0 "" "softmax_warp_forward +250000 .* aten::softmax" -- "$RIDGE" trace "$t/1M.json"
+check 4-trace-1M-kernels-stdin 0 "" "^- .*: 1000000 kernel launches" -- sh -c 'exec "$1" trace - <"$2"' sh "$RIDGE" "$t/1M.json"
+rm -f "$t/1M.json"
+# 1,000,000 distinct names pass, one more is refused (the limit itself, no
+# lowering: 82 MB of cpu_op events); an event of more than 16 MiB is refused,
+# not held
+names() { # N: a kernel named k and N operators of distinct names
+	awk -v n="$1" 'BEGIN { printf "{\"traceEvents\": [{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"ts\":0,\"dur\":1}"
+	for (i = 0; i < n; i++) printf ",\n{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::op_%d\",\"args\":{\"External id\":%d}}", i, i
+	print "]}" }'
+}
+names 999999 >"$t/names-1M.json"
+check 4-trace-1M-names-pass 0 "" "1 kernel launches" -- "$RIDGE" trace "$t/names-1M.json"
+names 1000000 >"$t/names-1M.json"
+check 4-trace-1M-names-limit 2 "more than 1000000 distinct names, the limit of a trace" "" -- "$RIDGE" trace "$t/names-1M.json"
+rm -f "$t/names-1M.json"
+{
+	printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "'
+	yes abcdefghijklmnopqrstuvwxyzabcdef | head -c 18000000 | tr -d '\n'
+	printf '", "ts": 0, "dur": 1}]}\n'
+} >"$t/big-event.json"
+check 4-trace-event-bytes 2 "1:18: not valid JSON: one value of more than 16777216 bytes, the limit of a PyTorch trace" "" -- \
+	"$RIDGE" trace "$t/big-event.json"
+rm -f "$t/big-event.json"
+# The limits no input reaches within 2 s and 256 MB, lowered for the test by
+# RIDGE_TEST_LIMITS (tests/README.md): 4,000,000 kernels are 288 MB of
+# records; each bound exact (N pass, N + 1 refused); and the variable cannot
+# raise a limit
+pt "$t/k1000.json" 'for (i = 0; i < 1000; i++) print (i ? "," : "") ev("k" i % 7, i, 1, 0)'
+pt "$t/k1001.json" 'for (i = 0; i < 1001; i++) print (i ? "," : "") ev("k" i % 7, i, 1, 0)'
+check 4-trace-kernel-limit-pass 0 "" "1000 kernel launches" -- env RIDGE_TEST_LIMITS=trace_kernels=1000 "$RIDGE" trace "$t/k1000.json"
+check 4-trace-kernel-limit 2 "more than 1000 kernels, the limit of a trace" "" -- \
+	env RIDGE_TEST_LIMITS=trace_kernels=1000 "$RIDGE" trace "$t/k1001.json"
+check 4-trace-name-limit-pass 0 "" "1000 kernel launches" -- env RIDGE_TEST_LIMITS=trace_names=7 "$RIDGE" trace "$t/k1000.json"
+check 4-trace-name-limit 2 "more than 6 distinct names, the limit of a trace" "" -- \
+	env RIDGE_TEST_LIMITS=trace_names=6 "$RIDGE" trace "$t/k1000.json"
+check 4-trace-event-limit 2 "more than 1000 events, the limit of a trace" "" -- \
+	env RIDGE_TEST_LIMITS=trace_events=1000 "$RIDGE" trace "$t/k1001.json"
+check 4-limits-only-lower 2 "RIDGE_TEST_LIMITS: trace_kernels=4000001 is above ridge's own limit 4000000" "" -- \
+	env RIDGE_TEST_LIMITS=trace_kernels=4000001 "$RIDGE" trace "$t/k1000.json"
+check 4-limits-malformed 2 "RIDGE_TEST_LIMITS: 'kernels=x' is not LIMIT=N" "" -- \
+	env RIDGE_TEST_LIMITS=kernels=x "$RIDGE" trace "$t/k1000.json"
+
 # 12. the strict reader: a key twice, text after the document
 printf '{"traceEvents": [], "traceEvents": []}\n' >"$t/dup-key.json"
 check 12-trace-duplicate-key 2 "key \"traceEvents\" given twice" "" -- "$RIDGE" trace "$t/dup-key.json"
@@ -172,6 +231,33 @@ CREATE VIEW CUPTI_ACTIVITY_KIND_KERNEL AS WITH RECURSIVE c(s) AS (SELECT 0 UNION
 	db cross "CREATE TABLE StringIds0 (id INTEGER PRIMARY KEY, value TEXT);
 CREATE VIEW StringIds AS SELECT a.id AS id, b.value AS value FROM StringIds0 a, StringIds0 b, StringIds0 c;"
 	check 5-nsys-cross-join-view 2 "StringIds is a view, not a table" "" -- "$RIDGE" trace "$t/cross.sqlite"
+	# 5. a virtual table named like an nsys table: fts4 reads its rows from a
+	# recursive view (it ran 3 s, to the step budget)
+	db fts "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT); INSERT INTO StringIds VALUES (1, 'k');
+CREATE VIEW v AS WITH RECURSIVE c(s) AS (SELECT 0 UNION ALL SELECT s + 1 FROM c) SELECT s AS docid, s AS start,
+  s + 1 AS end, 0 AS correlationId, 1 AS gridX, 1 AS gridY, 1 AS gridZ, 1 AS blockX, 1 AS blockY, 1 AS blockZ,
+  32 AS registersPerThread, 1 AS shortName, 0 AS deviceId FROM c;
+CREATE VIRTUAL TABLE CUPTI_ACTIVITY_KIND_KERNEL USING fts4(content='v', start, end, correlationId, gridX, gridY,
+  gridZ, blockX, blockY, blockZ, registersPerThread, shortName, deviceId);"
+	check 5-nsys-virtual-table 2 "CUPTI_ACTIVITY_KIND_KERNEL is a virtual table, not a table" "" -- "$RIDGE" trace "$t/fts.sqlite"
+	# The step budget and the heap limit: no ordinary table reaches either
+	# within 2 s (a scan is a few steps a row, and the budget 64 a byte), so
+	# RIDGE_TEST_LIMITS lowers them on a valid export: 20,000 kernels take
+	# more than 100,000 steps; a 16 MB name more than 8 MiB of heap
+	db steps "$schema INSERT INTO StringIds VALUES (1, 'k');
+WITH RECURSIVE c(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM c WHERE i < 20000)
+  $into SELECT i, i + 1, 0, i, 1, 32, 1, 1, 1, 1, 1, 1 FROM c;"
+	check 5-nsys-steps-valid 0 "" "20001 kernel launches" -- "$RIDGE" trace "$t/steps.sqlite"
+	check 5-nsys-step-budget 2 "CUPTI_ACTIVITY_KIND_KERNEL: more than 100000 SQLite steps" "" -- \
+		env RIDGE_TEST_LIMITS=sqlite_steps=100000 "$RIDGE" trace "$t/steps.sqlite"
+	db heap "$schema INSERT INTO StringIds VALUES (1, replace(hex(zeroblob(8000000)), '0', 'a'));
+$kernel (0, 10, 0, 1, 1, 32, 1, 1, 1, 1, 1, 1);"
+	check 5-nsys-heap-valid 0 "" "1 kernel launches" -- "$RIDGE" trace "$t/heap.sqlite"
+	check 5-nsys-heap-limit 2 "StringIds: SQLite needs more than 8 MiB (its limit here)" "" -- \
+		env RIDGE_TEST_LIMITS=sqlite_heap=8388608 "$RIDGE" trace "$t/heap.sqlite"
+	rm -f "$t/heap.sqlite"
+	check 4-nsys-string-rows 2 "StringIds: more than 1000 rows, the limit of a trace" "" -- \
+		env RIDGE_TEST_LIMITS=trace_names=1000 "$RIDGE" trace "$t/repeated.sqlite"
 	# 11. a WAL-mode input is opened read-only and immutable: no -wal or -shm left
 	db wal "$schema INSERT INTO StringIds VALUES (1, 'k'); $kernel (0, 10, 0, 1, 1, 32, 1, 1, 1, 1, 1, 1);
 PRAGMA journal_mode = WAL;" >/dev/null

@@ -375,7 +375,13 @@ static inline int scan_string_fast(struct json_strict_stream *s, bool key, struc
 	    (key && (s->key_text_len + len > s->key_text_cap || s->key_text_len + len > JSON_STRICT_MAX_KEY_BYTES)))
 		return scan_string(s, key, span);
 	if (key) {
-		memcpy(s->key_text + s->key_text_len, s->buf + start, len);
+		char *to = s->key_text + s->key_text_len;
+#ifdef __SSE2__
+		if (len <= 16 && start + 16 <= s->filled && s->key_text_len + 16 <= s->key_text_cap) /* most keys */
+			_mm_storeu_si128((__m128i *)to, _mm_loadu_si128((const __m128i *)(s->buf + start)));
+		else
+#endif
+			memcpy(to, s->buf + start, len);
 		s->key_text_len += len;
 	}
 	if (span)
