@@ -244,7 +244,7 @@ static int key_append(struct json_strict_stream *s, const char *bytes, size_t n)
 	if (s->key_text_len + n > JSON_STRICT_MAX_KEY_BYTES)
 		return fail(s, s->pos, "more than %u bytes in the keys of the objects open at once, the limit of a %s",
 			    JSON_STRICT_MAX_KEY_BYTES, s->lim.what);
-	if (s->key_text_len + n > s->key_text_cap) {
+	if (s->key_text_len + n > s->key_text_cap || !s->key_text) {
 		size_t cap = s->key_text_cap ? s->key_text_cap * 2 : 256;
 		while (cap < s->key_text_len + n)
 			cap *= 2;
@@ -372,7 +372,7 @@ static inline int scan_string_fast(struct json_strict_stream *s, bool key, struc
 	const unsigned char *u = (const unsigned char *)s->buf;
 	size_t start = s->pos + 1, end = plain_run(u, start, s->filled), len = end - start;
 	if (end >= s->filled || u[end] != '"' ||
-	    (key && (s->key_text_len + len > s->key_text_cap || s->key_text_len + len > JSON_STRICT_MAX_KEY_BYTES)))
+	    (key && (s->key_text_len + len >= s->key_text_cap || s->key_text_len + len > JSON_STRICT_MAX_KEY_BYTES)))
 		return scan_string(s, key, span);
 	if (key) {
 		char *to = s->key_text + s->key_text_len;
@@ -715,6 +715,8 @@ int json_strict_key(struct json_strict_stream *s, const char **text, size_t *len
 		return -1;
 	if (c != '"')
 		return fail(s, s->pos, "expected a key (a string)");
+	if (!s->key_text && key_append(s, "", 0)) /* the key text exists, even for "" */
+		return -1;
 	struct json_strict_pos pos = here(s, s->pos);
 	size_t at = s->key_text_len;
 	if (scan_string_fast(s, true, NULL) || push_key(s, at, pos))

@@ -7,7 +7,10 @@
  * counted once; every kernel and API name is one line of valid UTF-8 (no
  * control byte); every summary time finite and >= 0, busy time at most the
  * summed kernel time and at most span x devices; a rejection is a usage
- * error or out of memory, nothing else. Ridge's messages are silenced with
+ * error or out of memory, nothing else. And the stream: the same text read
+ * through the window a few bytes at a time (1 to 31, from the first byte),
+ * as a file is read, gives the same verdict, message and records, so no
+ * refill boundary changes what is read. Ridge's messages are silenced with
  * -close_fd_mask=2. */
 #include <math.h>
 #include <stdint.h>
@@ -58,12 +61,46 @@ static void check_summary(const struct trace *t)
 	trace_summary_free(&s);
 }
 
+static bool same_kernel(const struct trace *a, const struct trace_kernel *x, const struct trace *b,
+			const struct trace_kernel *y)
+{
+	return x->start_ns == y->start_ns && x->end_ns == y->end_ns && x->correlation == y->correlation &&
+	       x->device == y->device && x->registers == y->registers && !memcmp(x->grid, y->grid, sizeof x->grid) &&
+	       !memcmp(x->block, y->block, sizeof x->block) &&
+	       !strcmp(trace_kernel_name(a, x), trace_kernel_name(b, y)) &&
+	       !strcmp(trace_kernel_op(a, x), trace_kernel_op(b, y));
+}
+
+/* The text read in chunks agrees with the text read in place. */
+static void check_chunked(const uint8_t *data, size_t size, int rc, const struct trace *t, const struct app_status *st)
+{
+	struct trace c;
+	struct app_status cst;
+	app_status_init(&cst);
+	size_t chunk = size ? 1 + data[0] % 31 : 1;
+	int crc = trace_parse_pytorch("fuzz.json", (const char *)data, size, chunk, &c, &cst);
+	CHECK(crc == rc);
+	if (rc != 0) {
+		CHECK(cst.exit_code == st->exit_code && !strcmp(cst.msgs[0].text, st->msgs[0].text));
+		return;
+	}
+	CHECK(c.kernel_count == t->kernel_count && c.api_count == t->api_count && c.names.count == t->names.count);
+	for (int i = 0; i < c.kernel_count; i++)
+		CHECK(same_kernel(&c, &c.kernels[i], t, &t->kernels[i]));
+	for (int i = 0; i < c.api_count; i++)
+		CHECK(!strcmp(c.apis[i].name, t->apis[i].name) && c.apis[i].calls == t->apis[i].calls &&
+		      c.apis[i].total_ns == t->apis[i].total_ns);
+	trace_free(&c);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct trace t;
 	struct app_status st;
 	app_status_init(&st);
-	if (trace_parse_pytorch("fuzz.json", (const char *)data, size, 0, &t, &st) != 0) {
+	int rc = trace_parse_pytorch("fuzz.json", (const char *)data, size, 0, &t, &st);
+	check_chunked(data, size, rc, &t, &st);
+	if (rc != 0) {
 		CHECK(st.exit_code == EXIT_USAGE || st.exit_code == EXIT_ENV);
 		return 0;
 	}

@@ -34,6 +34,7 @@ static void accepts_what_rfc_8259_allows(void **state)
 			       "\"\\u00e9\\ud83d\\ude00\\n\\\"\"",
 			       "{\"a\": {\"a\": 1}}", /* one key per object */
 			       "0",
+			       "{\"\": 1}", /* an empty key first (was a null pointer's offset: UBSan) */
 			       "\"\xc3\xa9\xf0\x9f\x98\x80\"" };
 	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
 		assert_int_equal(check(good[i], &roomy, &e), 0);
@@ -66,6 +67,7 @@ static void refuses_with_reason_and_offset(void **state)
 		{ "[+1]", "not a JSON value", 1 },
 		{ "{\"a\" 1}", "expected ':'", 5 },
 		{ "[1,]", "not a JSON value", 3 },
+		{ "{\"\": 1, \"\": 2}", "key \"\" given twice", 8 },
 		{ "", "the text ends", 0 },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
