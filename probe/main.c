@@ -734,6 +734,19 @@ static void split_windows(struct probe_result *r, struct probe_measurement *m, c
 
 extern char **environ;
 
+/* An output that is the --replay input of this command (by device and inode:
+ * a link to it too) would destroy what is read: refused before anything is
+ * written, as ridge refuses one (app_output_not_input). -1 after saying so. */
+static int output_not_replay(const char *flag, const char *out, const struct options *opt)
+{
+	if (!out || !opt->replay || !atomic_file_same(out, opt->replay))
+		return 0;
+	error_msg("%s: '%s' is the input '%s' of this command: writing it would destroy what is read (name another "
+		  "file)",
+		  flag, out, opt->replay);
+	return -1;
+}
+
 /* --out-dir: this rank's place, its device, and the claim on its file name.
  * Returns the device, or -1 after saying why (a usage error). */
 static int place_rank(const struct options *opt, int device_count)
@@ -760,6 +773,8 @@ static int place_rank(const struct options *opt, int device_count)
 		error_msg("--out-dir: the path '%s' is too long", opt->out_dir);
 		return -1;
 	}
+	if (output_not_replay("--out-dir", f->json_path, opt) || output_not_replay("--out-dir", f->yaml_path, opt))
+		return -1;
 	if (launcher_claim(f->json_path, err, sizeof err) != 0) {
 		error_msg("--out-dir: %s", err);
 		return -1;
@@ -1102,6 +1117,9 @@ int main(int argc, char **argv)
 	/* Before minutes of measuring, not after: a path that cannot be written
 	 * would lose the calibration or the validation cases. */
 	char path_err[600];
+	if (output_not_replay("--out", opt.out, &opt) ||
+	    output_not_replay("--validation-json", opt.validation_json, &opt))
+		return EXIT_USAGE;
 	if (opt.out && atomic_file_path_check(opt.out, path_err, sizeof path_err) != 0) {
 		error_msg("--out: %s", path_err);
 		return EXIT_USAGE;

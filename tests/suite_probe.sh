@@ -157,6 +157,27 @@ for probe in ridge-probe ridge-probe-hip; do
 	# An unusable --out path is refused before anything runs (exit 2, usage).
 	expect "$probe-out-unwritable" 2 "$probe: error: --out: cannot write '/nonexistent-dir/cal.yaml'" -- "$bin" --replay "$fixtures/probe_h200.json" --out /nonexistent-dir/cal.yaml
 	[ ! -e /nonexistent-dir/cal.yaml ] && ok || bad "$probe-out-unwritable: a file was left"
+	# An output that is the --replay input, by any name (a symbolic link, ./, the file
+	# --out-dir would write beside the result) is refused before anything is written,
+	# and the input is left as it was (issue 31).
+	od="$tmp/od-$probe" && mkdir -p "$od"
+	cp "$fixtures/validate_h200.json" "$od/run.json"
+	cp "$od/run.json" "$od/node9-gpu0.json" && cp "$od/run.json" "$od/node9-gpu0.yaml"
+	cksum "$od/run.json" "$od/node9-gpu0.json" "$od/node9-gpu0.yaml" | sed 's|.*/||' >"$tmp/od.sum"
+	expect "$probe-out-is-replay" 2 "$probe: error: --out: '$od/run.json' is the input '$od/run.json' of this command" -- \
+		"$bin" --replay "$od/run.json" --out "$od/run.json"
+	ln -s run.json "$od/link.yaml"
+	expect "$probe-out-links-to-replay" 2 "$probe: error: --out: '$od/link.yaml' is the input" -- \
+		"$bin" --replay "$od/run.json" --out "$od/link.yaml"
+	expect "$probe-validation-json-is-replay" 2 "$probe: error: --validation-json: '$od/./run.json' is the input" -- \
+		"$bin" --replay "$od/run.json" --validation-json "$od/./run.json"
+	for ext in json yaml; do
+		SLURMD_NODENAME=node9 SLURM_PROCID=0 SLURM_LOCALID=0 SLURM_NODEID=0 SLURM_NTASKS=1 \
+			expect "$probe-out-dir-$ext-is-replay" 2 "$probe: error: --out-dir: '$od/node9-gpu0.$ext' is the input" -- \
+			"$bin" --replay "$od/node9-gpu0.$ext" --out-dir "$od"
+	done
+	cksum "$od/run.json" "$od/node9-gpu0.json" "$od/node9-gpu0.yaml" | sed 's|.*/||' | cmp -s - "$tmp/od.sum" && ok ||
+		bad "$probe-out-is-replay: an input was changed"
 	# --out-dir under a simulated `srun -N 2 --ntasks-per-node 4` (issue 33): eight ranks at
 	# once, each writing <node>-gpu<local rank>.json and .yaml; a ninth on a taken GPU is
 	# refused and leaves the first's file intact; ridge fleet reads the eight.

@@ -444,6 +444,13 @@ static int path_from(const char *file, const char *path, char *buf, size_t len)
 
 int scenario_save(const struct tui_state *s, const char *path, struct app_status *st)
 {
+	/* The files this session read, which a save must not replace: the
+	 * calibration and the alignment panel's model config. (The scenario
+	 * itself is saved back on purpose: it is the document.) */
+	const char *inputs[] = { s->calibration, s->in.align_model,
+				 s->model_config.loaded ? s->model_config.path : NULL };
+	if (app_output_not_input(NULL, path, inputs, 3, st) != 0)
+		return -1;
 	const struct ridge_gpu *gpu = tui_state_gpu(s);
 	struct text t = { malloc(4096), 0, 4096, false };
 	if (!t.buf) {

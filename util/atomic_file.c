@@ -306,3 +306,12 @@ int atomic_file_path_check(const char *path, char *err, size_t err_len)
 	free(target);
 	return rc;
 }
+
+bool atomic_file_same(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	char ra[PATH_MAX], rb[PATH_MAX];
+	return realpath(a, ra) && realpath(b, rb) && strcmp(ra, rb) == 0;
+}

@@ -4,6 +4,7 @@
 #ifndef RIDGE_UTIL_ATOMIC_FILE_H
 #define RIDGE_UTIL_ATOMIC_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Writes len bytes to path atomically: a temporary file next to it, fsync,
@@ -26,5 +27,12 @@ int atomic_file_write(const char *path, const char *data, size_t len, char *err,
  * every unusable output path is one usage error (exit 2). Returns 0, or -1
  * with err ("cannot write 'path': why"). */
 int atomic_file_path_check(const char *path, char *err, size_t err_len);
+
+/* Whether a and b name one file: the same device and inode when both exist
+ * (a hard link, a symbolic link, "./x" and "x" alike), else the same real
+ * path. What refuses an output that is an input of the same command (ridge's
+ * app_output_not_input, ridge-probe's --out, --validation-json and --out-dir
+ * against --replay, the TUI's save against the files it read). */
+bool atomic_file_same(const char *a, const char *b);
 
 #endif

@@ -18,9 +18,9 @@ struct name_table {
 	int max_names; /* refused past this many distinct names */
 	int *slots;    /* open addressing: index + 1, 0 empty */
 	size_t slot_count;
-	size_t bytes;      /* of the names, with their NULs */
-	uint32_t *hashes;  /* names[i]'s hash: a probe compares text only when they agree */
-	uint64_t seed;     /* of the hash: another in each run */
+	size_t bytes;     /* of the names, with their NULs */
+	uint32_t *hashes; /* names[i]'s hash: a probe compares text only when they agree */
+	uint64_t seed;    /* of the hash: another in each run */
 };
 
 /* An empty table that holds at most max_names names. */

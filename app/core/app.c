@@ -215,21 +215,10 @@ cJSON *app_json_parse(const char *path, const char *text, size_t len, const stru
 	return NULL;
 }
 
-/* Whether a and b name one file: the same device and inode when both exist,
- * else the same real path (of the directory, for a file not yet there). */
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
-		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-	char ra[PATH_MAX], rb[PATH_MAX];
-	return realpath(a, ra) && realpath(b, rb) && strcmp(ra, rb) == 0;
-}
-
 int app_output_not_input(const char *flag, const char *out, const char *const *inputs, int count, struct app_status *st)
 {
 	for (int i = 0; out && i < count; i++) {
-		if (inputs[i] && inputs[i][0] && same_file(out, inputs[i])) {
+		if (inputs[i] && inputs[i][0] && atomic_file_same(out, inputs[i])) {
 			app_error_flag(st, flag,
 				       "'%s' is the input '%s' of this command: writing it would destroy what is "
 				       "read (name another file)",

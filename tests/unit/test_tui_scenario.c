@@ -350,13 +350,59 @@ static void test_bad_files(void **state)
 	free(s);
 }
 
+/* A save onto a file the session read (the calibration, the model config,
+ * also through a symbolic link) is refused and leaves it as it was; onto the
+ * scenario it came from is a save. */
+static void test_save_not_onto_an_input(void **state)
+{
+	(void)state;
+	struct tui_state *s = new_state("h100-sxm");
+	char err[APP_MSG_TEXT + 600], cal[600], link[600], config[600];
+	struct app_status st;
+	app_status_init(&st);
+	snprintf(cal, sizeof cal, "%s/cal.yaml", tmpdir);
+	FILE *f = fopen(cal, "w");
+	assert_non_null(f);
+	fputs("# a calibration\n", f);
+	fclose(f);
+	s->calibration = cal;
+	assert_int_equal(scenario_save(s, cal, &st), -1);
+	tui_status_text(&st, err, sizeof err);
+	assert_non_null(strstr(err, "is the input"));
+	assert_string_equal(read_all(cal), "# a calibration\n");
+	snprintf(link, sizeof link, "%s/link.yaml", tmpdir);
+	assert_int_equal(symlink(cal, link), 0);
+	app_status_init(&st);
+	assert_int_equal(scenario_save(s, link, &st), -1);
+	assert_string_equal(read_all(cal), "# a calibration\n");
+	s->calibration = NULL;
+	snprintf(config, sizeof config, "%s/model.json", tmpdir);
+	char *text = read_all("examples/models/d-model-6000.json");
+	f = fopen(config, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	snprintf(s->in.align_model, sizeof s->in.align_model, "%s", config);
+	if (tui_load_model_config(s, config, err, sizeof err) != 0)
+		fail_msg("%s", err);
+	app_status_init(&st);
+	assert_int_equal(scenario_save(s, config, &st), -1);
+	assert_non_null(strstr(read_all(config), "hidden_size"));
+	/* The scenario itself: saved back. */
+	snprintf(link, sizeof link, "%s/what-if.yaml", tmpdir);
+	app_status_init(&st);
+	assert_int_equal(scenario_save(s, link, &st), 0);
+	snprintf(s->scenario_path, sizeof s->scenario_path, "%s", link);
+	assert_int_equal(scenario_save(s, link, &st), 0);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_examples_equal_eval),
-		cmocka_unit_test(test_save_and_reload),
-		cmocka_unit_test(test_save_align_model),
-		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_examples_equal_eval),    cmocka_unit_test(test_save_and_reload),
+		cmocka_unit_test(test_save_align_model),       cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_save_not_onto_an_input),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
