@@ -63,7 +63,7 @@ RIDGE_SONAME := libridge.so.$(firstword $(subst ., ,$(RIDGE_VERSION)))
 SHLIB := $(BUILD)/libridge.so.$(RIDGE_VERSION)
 # What <ridge/ridge.h> brings in: the models and the hardware database (with
 # util/read_limits.h, the limits hwdb.h names); not the internal model/fail.h.
-PUBLIC_HEADERS := include/ridge/ridge.h $(filter-out model/fail.h model/names.h,$(sort $(wildcard model/*.h))) hwdb/hwdb.h util/read_limits.h
+PUBLIC_HEADERS := include/ridge/ridge.h $(filter-out model/fail.h model/names.h model/serve_sim_internal.h,$(sort $(wildcard model/*.h))) hwdb/hwdb.h util/read_limits.h
 RIDGE := $(BUILD)/ridge
 DOCS := $(BUILD)/share/.generated
 

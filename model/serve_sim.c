@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "comm.h"
 #include "fail.h"
 #include "names.h"
+#include "serve_sim_internal.h"
 
 static const char *const engine_names[] = { "vllm", "sglang", "trtllm" };
 MODEL_NAMED_ENUM(serve_engine_name, serve_engine_parse, enum ridge_engine_kind, engine_names, 0, RIDGE_ENGINE_COUNT)
@@ -19,9 +19,8 @@ MODEL_NAMED_ENUM(serve_engine_name, serve_engine_parse, enum ridge_engine_kind, 
 #define SIM_MAX_WORK 2e8 /* requests x output tokens: the decode slots the loop visits */
 #define SIM_MAX_TOKENS 1048576.0
 #define SIM_MAX_SEQS 65536.0
-#define ITL_BINS 4096
-#define ITL_LO 1e-6 /* s: the histogram's range, log-spaced (0.5 % wide bins) */
-#define ITL_HI 1e3
+#define SIM_MAX_WORKERS 64      /* a disaggregated run's workers, both pools */
+#define SIM_MAX_QUEUE_SLOTS 4e7 /* requests x workers: each worker's queue holds every request */
 
 /* vLLM: vllm/engine/arg_utils.py (EngineArgs.get_batch_defaults: the
  * OpenAI server's budget on >= 70 GiB cards other than the A100),
@@ -106,6 +105,7 @@ void serve_engine_defaults(enum ridge_engine_kind kind, double memory_bytes, con
 		trtllm_defaults(out);
 	else
 		vllm_defaults(memory_bytes, gpu_id ? gpu_id : "", out);
+	out->hybrid_kv_cache = kind == RIDGE_ENGINE_VLLM;
 	out->cpu_overhead_s = 0;
 	out->cpu_overhead_source =
 		"0, fitted per engine on published TTFT/TPOT runs (validation/README.md); "
@@ -137,55 +137,7 @@ double serve_engine_graph_size(const struct ridge_engine *e, double batch)
 	return fmin(size, max);
 }
 
-/* ---- the simulation ---- */
-
-enum request_state { REQUEST_WAITING, REQUEST_RUNNING, REQUEST_DONE };
-
-struct sim_request {
-	double arrival, isl, osl;
-	double computed;  /* tokens whose K and V are cached */
-	double target;    /* tokens to run before the next token: the prompt, or after a preemption
-			     the prompt and the tokens generated so far (recomputed) */
-	double generated; /* output tokens so far */
-	double blocks;    /* KV blocks held */
-	double first_token, last_token;
-	double chunk;  /* this iteration's prompt tokens */
-	bool decoding; /* this iteration decodes one token */
-	bool measured;
-	int state;
-};
-
-/* A pass priced once per row count (kernel_s NAN: not yet). */
-struct pass_memo {
-	double kernel_s, matrix_s, kernels, communication_s;
-};
-
-/* Decode attention of n requests, affine in their summed context between
- * the run's shortest and longest context (exact where one roofline term
- * binds over the range, as it does for decode attention: memory). */
-struct attention_memo {
-	double base_s, slope_s, matrix_base_s, matrix_slope_s, kernels;
-	bool filled;
-};
-
-struct sim {
-	const struct ridge_serve_sim_input *in;
-	struct ridge_serve_sim_result *out;
-	struct ridge_serve_sim_sample *samples;
-	struct sim_request *reqs;
-	double *ttft, *tpot, *e2e, *itl_bins;
-	struct pass_memo *tokens, *logits;
-	struct attention_memo *attention;
-	int *running, *waiting;
-	int total, issued, done, n_running, wait_head, wait_count, measured_done, tokens_cap, rows_cap;
-	double free_blocks, now, next_arrival, context_lo, context_hi, itl_count, itl_sum;
-	double window_start, window_end, kv_time, kv_integral, batch_tokens_sum, running_sum;
-	uint64_t rng;
-	char *err;
-	size_t err_len;
-	/* this iteration */
-	double decode_n, decode_context, prefill_tokens, rows;
-};
+/* ---- the input ---- */
 
 static double rng_uniform(uint64_t *state)
 {
@@ -197,12 +149,12 @@ static double rng_uniform(uint64_t *state)
 	return ((double)(z >> 11) + 1) / 9007199254740993.0; /* (0, 1] */
 }
 
-static double total_requests(const struct ridge_serve_sim_input *in)
+double sim_total_requests(const struct ridge_serve_sim_input *in)
 {
 	return in->requests + in->warmup;
 }
 
-static double max_prompt(const struct ridge_serve_sim_input *in)
+double sim_max_prompt(const struct ridge_serve_sim_input *in)
 {
 	if (in->isl_dist == RIDGE_LENGTH_UNIFORM)
 		return in->isl_hi;
@@ -214,7 +166,7 @@ static double max_prompt(const struct ridge_serve_sim_input *in)
 	return most;
 }
 
-static double min_prompt(const struct ridge_serve_sim_input *in)
+double sim_min_prompt(const struct ridge_serve_sim_input *in)
 {
 	if (in->isl_dist == RIDGE_LENGTH_UNIFORM)
 		return in->isl_lo;
@@ -229,6 +181,11 @@ static double min_prompt(const struct ridge_serve_sim_input *in)
 static bool whole(double v, double lo, double hi)
 {
 	return isfinite(v) && v >= lo && v <= hi && v == floor(v);
+}
+
+static bool disaggregated(const struct ridge_serve_sim_input *in)
+{
+	return in->disagg.decode_workers > 0;
 }
 
 static int check_lengths(const struct ridge_serve_sim_input *in, char *err, size_t err_len)
@@ -253,7 +210,7 @@ static int check_lengths(const struct ridge_serve_sim_input *in, char *err, size
 					"prompt length %zu of the list: %g is not a whole number from 1 to 1e7", i + 1,
 					in->isl_values[i]);
 	}
-	double longest = max_prompt(in) + in->osl;
+	double longest = sim_max_prompt(in) + in->osl;
 	if (in->max_context > 0 && longest > in->max_context)
 		return model_fail(err, err_len,
 				  "prompt + output of %g tokens is longer than the model's context of %g tokens",
@@ -261,20 +218,19 @@ static int check_lengths(const struct ridge_serve_sim_input *in, char *err, size
 	return 0;
 }
 
-static int check_engine(const struct ridge_serve_sim_input *in, char *err, size_t err_len)
+int sim_check_engine(const struct ridge_serve_sim_input *in, const struct ridge_engine *e, char *err, size_t err_len)
 {
-	const struct ridge_engine *e = &in->engine;
 	if (!whole(e->max_num_batched_tokens, 1, SIM_MAX_TOKENS))
 		return model_fail(err, err_len, "max-num-batched-tokens must be a whole number from 1 to %g, not %g",
 				  SIM_MAX_TOKENS, e->max_num_batched_tokens);
 	if (!whole(e->max_num_seqs, 1, SIM_MAX_SEQS))
 		return model_fail(err, err_len, "max-num-seqs must be a whole number from 1 to %g, not %g",
 				  SIM_MAX_SEQS, e->max_num_seqs);
-	if (!e->chunked_prefill && max_prompt(in) > e->max_num_batched_tokens)
+	if (!e->chunked_prefill && sim_max_prompt(in) > e->max_num_batched_tokens)
 		return model_fail(err, err_len,
 				  "max-num-batched-tokens %g is smaller than a prompt of %g tokens, which chunked "
 				  "prefill off must run in one iteration",
-				  e->max_num_batched_tokens, max_prompt(in));
+				  e->max_num_batched_tokens, sim_max_prompt(in));
 	if (!whole(e->block_size, 1, 1e6) || !(e->memory_fraction > 0 && e->memory_fraction <= 1) ||
 	    !(e->graph_max_batch >= 0 && e->graph_max_batch <= SIM_MAX_SEQS) ||
 	    !(isfinite(e->cpu_overhead_s) && e->cpu_overhead_s >= 0 && e->cpu_overhead_s <= 10) ||
@@ -285,12 +241,8 @@ static int check_engine(const struct ridge_serve_sim_input *in, char *err, size_
 	return 0;
 }
 
-static int check_input(const struct ridge_serve_sim_input *in, char *err, size_t err_len)
+int sim_check_load(const struct ridge_serve_sim_input *in, char *err, size_t err_len)
 {
-	if (!in->req.model || !in->req.gpu)
-		return model_fail(err, err_len, "no model or GPU");
-	if (check_lengths(in, err, err_len) || check_engine(in, err, err_len))
-		return -1;
 	bool closed = in->concurrency > 0;
 	if (closed && !whole(in->concurrency, 1, SIM_MAX_SEQS))
 		return model_fail(err, err_len, "concurrency must be a whole number from 1 to %g, not %g", SIM_MAX_SEQS,
@@ -299,34 +251,68 @@ static int check_input(const struct ridge_serve_sim_input *in, char *err, size_t
 		return model_fail(err, err_len, "request rate must be above 0 and at most 1e6 per second, not %g",
 				  in->rate);
 	if (!whole(in->requests, 1, SIM_MAX_REQUESTS) || !whole(in->warmup, 0, SIM_MAX_REQUESTS) ||
-	    total_requests(in) > SIM_MAX_REQUESTS)
+	    sim_total_requests(in) > SIM_MAX_REQUESTS)
 		return model_fail(err, err_len,
 				  "requests + warm-up must be whole numbers, 1 to %g together, not %g + %g",
 				  SIM_MAX_REQUESTS, in->requests, in->warmup);
-	if (total_requests(in) * in->osl > SIM_MAX_WORK)
+	if (sim_total_requests(in) * in->osl > SIM_MAX_WORK)
 		return model_fail(err, err_len,
 				  "%g requests x %g output tokens is more than the %g decode slots one run simulates",
-				  total_requests(in), in->osl, SIM_MAX_WORK);
+				  sim_total_requests(in), in->osl, SIM_MAX_WORK);
 	if (in->timeline_capacity < 0 || in->timeline_capacity > 1000000)
 		return model_fail(err, err_len, "timeline capacity out of range");
 	return 0;
 }
 
-/* Row counts the memos cover: the token budget or the largest graph, and
- * the running requests (or the largest graph) for the logits. */
-static int token_rows(const struct ridge_serve_sim_input *in)
+/* The pools: whole numbers of workers and tensor-parallel GPUs whose
+ * degrees divide the model's attention heads, as each engine requires. */
+static int check_disagg(const struct ridge_serve_sim_input *in, char *err, size_t err_len)
 {
-	return (int)fmax(in->engine.max_num_batched_tokens, in->engine.graph_max_batch) + 1;
+	const struct ridge_serve_disagg *d = &in->disagg;
+	const struct ridge_workload_model *m = in->req.model;
+	const struct {
+		const char *what;
+		double v, hi;
+	} need[] = { { "prefill workers", d->prefill_workers, SIM_MAX_WORKERS },
+		     { "decode workers", d->decode_workers, SIM_MAX_WORKERS },
+		     { "prefill tp", d->prefill_tp, 1024 },
+		     { "decode tp", d->decode_tp, 1024 } };
+	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+		if (!whole(need[i].v, 1, need[i].hi))
+			return model_fail(err, err_len, "%s must be a whole number from 1 to %g, not %g", need[i].what,
+					  need[i].hi, need[i].v);
+	if (d->prefill_workers + d->decode_workers > SIM_MAX_WORKERS)
+		return model_fail(err, err_len, "prefill workers + decode workers must be at most %d, not %g",
+				  SIM_MAX_WORKERS, d->prefill_workers + d->decode_workers);
+	for (int i = 2; i < 4; i++)
+		if (fmod((double)m->heads, need[i].v) != 0)
+			return model_fail(
+				err, err_len,
+				"%s %g does not divide the model's %lld attention heads (num_attention_heads)",
+				need[i].what, need[i].v, m->heads);
+	if (sim_total_requests(in) * (d->prefill_workers + d->decode_workers) > SIM_MAX_QUEUE_SLOTS)
+		return model_fail(err, err_len, "%g requests on %g workers is more than one run keeps (%g slots)",
+				  sim_total_requests(in), d->prefill_workers + d->decode_workers, SIM_MAX_QUEUE_SLOTS);
+	if (!(isfinite(d->network_bandwidth) && d->network_bandwidth >= 0))
+		return model_fail(err, err_len, "the network bandwidth must be 0 or more");
+	return sim_check_engine(in, &d->prefill_engine, err, err_len);
 }
 
-static int running_cap(const struct ridge_serve_sim_input *in)
+static int check_input(const struct ridge_serve_sim_input *in, char *err, size_t err_len)
 {
-	double running = fmin(in->engine.max_num_seqs, total_requests(in));
-	return (int)fmax(running, fmin(in->engine.graph_max_batch, SIM_MAX_SEQS)) + 1;
+	if (!in->req.model || !in->req.gpu)
+		return model_fail(err, err_len, "no model or GPU");
+	if (check_lengths(in, err, err_len) || sim_check_engine(in, &in->engine, err, err_len) ||
+	    sim_check_load(in, err, err_len))
+		return -1;
+	return disaggregated(in) ? check_disagg(in, err, err_len) : 0;
 }
 
-struct layout {
-	size_t reqs, ttft, tpot, e2e, itl, tokens, logits, attention, running, waiting, end;
+/* ---- the prices a run keeps (its own, or a caller's memo) ---- */
+
+struct memo_header {
+	int tokens_cap, rows_cap;
+	double context_lo, context_hi;
 };
 
 static size_t aligned(size_t at)
@@ -334,20 +320,134 @@ static size_t aligned(size_t at)
 	return (at + 15) & ~(size_t)15;
 }
 
+static size_t prices_bytes(int tokens_cap, int rows_cap)
+{
+	return aligned(sizeof(struct memo_header)) + aligned((size_t)tokens_cap * sizeof(struct pass_memo)) +
+	       aligned((size_t)rows_cap * sizeof(struct pass_memo)) +
+	       aligned((size_t)rows_cap * sizeof(struct attention_memo)) +
+	       aligned(SIM_CHUNK_MEMO * sizeof(struct chunk_memo));
+}
+
+/* Points p at the prices in memory (a header, then the arrays). */
+static struct memo_header *prices_bind(struct sim_prices *p, void *memory)
+{
+	struct memo_header *h = memory;
+	char *at = (char *)memory + aligned(sizeof *h);
+	p->tokens_cap = h->tokens_cap;
+	p->rows_cap = h->rows_cap;
+	p->tokens = (struct pass_memo *)at;
+	at += aligned((size_t)h->tokens_cap * sizeof(struct pass_memo));
+	p->logits = (struct pass_memo *)at;
+	at += aligned((size_t)h->rows_cap * sizeof(struct pass_memo));
+	p->attention = (struct attention_memo *)at;
+	at += aligned((size_t)h->rows_cap * sizeof(struct attention_memo));
+	p->chunks = (struct chunk_memo *)at;
+	return h;
+}
+
+static void prices_init(void *memory, int tokens_cap, int rows_cap)
+{
+	struct memo_header *h = memory;
+	h->tokens_cap = tokens_cap;
+	h->rows_cap = rows_cap;
+	h->context_lo = h->context_hi = NAN;
+	struct sim_prices p;
+	prices_bind(&p, memory);
+	sim_prices_reset(&p);
+}
+
+static int memo_tokens_cap(double max_num_batched_tokens)
+{
+	return (int)fmax(max_num_batched_tokens, 512) + 1;
+}
+
+static int memo_rows_cap(double max_num_seqs)
+{
+	return (int)fmax(max_num_seqs, 512) + 1;
+}
+
+size_t serve_sim_memo_bytes(double max_num_batched_tokens, double max_num_seqs)
+{
+	return prices_bytes(memo_tokens_cap(max_num_batched_tokens), memo_rows_cap(max_num_seqs));
+}
+
+void serve_sim_memo_clear(struct ridge_serve_memo *memo, double max_num_batched_tokens, double max_num_seqs)
+{
+	int tokens_cap = memo_tokens_cap(max_num_batched_tokens), rows_cap = memo_rows_cap(max_num_seqs);
+	if (memo->memory && memo->bytes >= prices_bytes(tokens_cap, rows_cap))
+		prices_init(memo->memory, tokens_cap, rows_cap);
+}
+
+/* A pool's prices: the caller's memo when it has room for the engine, else
+ * the workspace's. The decode attention memo holds for one context range. */
+static int prices_open(struct sim_prices *p, const struct ridge_serve_memo *memo, void *own,
+		       const struct ridge_engine *e, double total, double lo, double hi, char *err, size_t err_len)
+{
+	int tokens = sim_token_rows(e), rows = sim_running_cap(e, total);
+	struct memo_header *h;
+	if (memo->memory) {
+		h = prices_bind(p, memo->memory);
+		if (h->tokens_cap < tokens || h->rows_cap < rows)
+			return model_fail(err, err_len,
+					  "the price memo holds %d token rows and %d sequences, not the %d and %d the "
+					  "engine needs",
+					  h->tokens_cap, h->rows_cap, tokens, rows);
+	} else {
+		prices_init(own, tokens, rows);
+		h = prices_bind(p, own);
+	}
+	if (!(h->context_lo == lo && h->context_hi == hi)) {
+		for (int i = 0; i < p->rows_cap; i++)
+			p->attention[i].filled = false;
+		h->context_lo = lo;
+		h->context_hi = hi;
+	}
+	p->context_lo = lo;
+	p->context_hi = hi;
+	return 0;
+}
+
+/* ---- the workspace ---- */
+
+struct layout {
+	size_t reqs, ttft, tpot, e2e, itl, prices[2], workers, results, running, waiting, pending, heap, end;
+	int pools, count[2], running_cap[2], heap_cap;
+};
+
 static void layout_of(const struct ridge_serve_sim_input *in, struct layout *l)
 {
-	size_t total = (size_t)total_requests(in), measured = (size_t)in->requests, rows = (size_t)running_cap(in);
-	l->reqs = 0;
-	l->ttft = aligned(l->reqs + total * sizeof(struct sim_request));
-	l->tpot = aligned(l->ttft + measured * sizeof(double));
-	l->e2e = aligned(l->tpot + measured * sizeof(double));
-	l->itl = aligned(l->e2e + measured * sizeof(double));
-	l->tokens = aligned(l->itl + ITL_BINS * sizeof(double));
-	l->logits = aligned(l->tokens + (size_t)token_rows(in) * sizeof(struct pass_memo));
-	l->attention = aligned(l->logits + rows * sizeof(struct pass_memo));
-	l->running = aligned(l->attention + rows * sizeof(struct attention_memo));
-	l->waiting = aligned(l->running + rows * sizeof(int));
-	l->end = aligned(l->waiting + total * sizeof(int));
+	size_t total = (size_t)sim_total_requests(in), measured = (size_t)in->requests;
+	bool disagg = disaggregated(in);
+	const struct ridge_engine *engines[2] = { &in->engine, &in->disagg.prefill_engine };
+	const struct ridge_serve_memo *memos[2] = { &in->memo, &in->disagg.prefill_memo };
+	memset(l, 0, sizeof *l);
+	l->pools = disagg ? 2 : 1;
+	l->count[0] = disagg ? (int)in->disagg.decode_workers : 1;
+	l->count[1] = disagg ? (int)in->disagg.prefill_workers : 0;
+	size_t at = 0;
+	l->reqs = at;
+	at = l->ttft = aligned(at + total * sizeof(struct sim_request));
+	at = l->tpot = aligned(at + measured * sizeof(double));
+	at = l->e2e = aligned(at + measured * sizeof(double));
+	at = l->itl = aligned(at + measured * sizeof(double));
+	at = aligned(at + SIM_ITL_BINS * sizeof(double));
+	size_t running = 0;
+	for (int k = 0; k < l->pools; k++) {
+		l->running_cap[k] = sim_running_cap(engines[k], (double)total);
+		running += (size_t)l->count[k] * (size_t)l->running_cap[k];
+		l->prices[k] = at;
+		if (!memos[k]->memory)
+			at = aligned(at + prices_bytes(sim_token_rows(engines[k]), l->running_cap[k]));
+	}
+	size_t workers = (size_t)(l->count[0] + l->count[1]);
+	at = l->workers = aligned(at);
+	at = l->results = aligned(at + workers * sizeof(struct sim));
+	at = l->running = aligned(at + workers * sizeof(struct ridge_serve_sim_result));
+	at = l->waiting = aligned(at + running * sizeof(int));
+	at = l->pending = aligned(at + workers * total * sizeof(int));
+	at = l->heap = aligned(at + (disagg ? (size_t)l->count[0] * total * sizeof(int) : 0));
+	l->heap_cap = disagg ? (int)(total + workers + 4) : 0;
+	l->end = aligned(at + (size_t)l->heap_cap * sizeof(struct sim_event));
 }
 
 size_t serve_sim_workspace_bytes(const struct ridge_serve_sim_input *in, char *err, size_t err_len)
@@ -359,487 +459,65 @@ size_t serve_sim_workspace_bytes(const struct ridge_serve_sim_input *in, char *e
 	return l.end;
 }
 
-/* The activations an engine keeps beside the weights and the cache,
- * estimated (not measured): the budget's tokens through the widest
- * tensors of a layer in the compute dtype, and fp32 logits for the
- * sampling rows. SGLang's reserve covers them (its memory fraction). */
-static double activation_bytes(const struct ridge_serve_sim_input *in)
-{
-	const struct ridge_workload_model *m = in->req.model;
-	if (in->engine.kind == RIDGE_ENGINE_SGLANG)
-		return 0;
-	double tp = in->req.tp, e = ridge_dtype_bytes(in->req.compute_dtype);
-	double tokens = in->engine.max_num_batched_tokens;
-	double ff = (double)(m->experts > 0 ? m->expert_intermediate * m->experts_per_token : m->intermediate);
-	double qkv = (double)((m->heads + 2 * m->kv_heads) * workload_qk_head_dim(m));
-	double per_token = 4 * (double)m->hidden + qkv / tp + 2 * ff / tp;
-	double rows = fmin(in->engine.max_num_seqs, tokens);
-	return tokens * per_token * e + rows * ceil((double)m->vocab / tp) * 4;
-}
+/* ---- requests and statistics ---- */
 
-/* The cache: its bytes, blocks and tokens per GPU; 1 with err when one
- * request (the longest prompt and its output) does not fit. */
-static int memory_setup(struct sim *s)
+static double next_prompt(struct sim_shared *sh)
 {
-	const struct ridge_serve_sim_input *in = s->in;
-	struct ridge_serve_sim_result *out = s->out;
-	struct ridge_serve_request req = in->req;
-	req.phase = RIDGE_PHASE_DECODE;
-	req.batch = 1;
-	req.context = 1;
-	req.communication_s = 0;
-	struct ridge_serve_result *step = &(struct ridge_serve_result){ 0 };
-	if (serve_step(&req, step, s->err, s->err_len))
-		return -1;
-	double memory = in->memory_bytes > 0 ? in->memory_bytes : ridge_gpu_usable_memory(in->req.gpu);
-	out->memory_bytes = memory;
-	out->weights_bytes = step->weights_stored_per_gpu;
-	out->activation_bytes = activation_bytes(in);
-	out->kv_bytes_per_token_per_gpu = step->kv_bytes_per_token_per_gpu;
-	double rest = memory - out->weights_bytes - out->activation_bytes;
-	double cache = in->engine.kv_budget == RIDGE_KV_OF_FREE
-			       ? in->engine.memory_fraction * rest
-			       : in->engine.memory_fraction * memory - out->weights_bytes - out->activation_bytes;
-	out->kv_cache_bytes = fmax(cache, 0);
-	double block_bytes = in->engine.block_size * out->kv_bytes_per_token_per_gpu;
-	out->kv_blocks = floor(out->kv_cache_bytes / block_bytes);
-	out->kv_tokens = out->kv_blocks * in->engine.block_size;
-	s->free_blocks = out->kv_blocks;
-	double need = ceil((max_prompt(in) + in->osl) / in->engine.block_size);
-	if (out->kv_blocks < need) {
-		model_fail(s->err, s->err_len,
-			   "the KV cache holds %g tokens per GPU (%.4g GB left of %.4g GB after %.4g GB of weights and "
-			   "%.4g GB of activations at memory fraction %g): not one request of %g tokens",
-			   out->kv_tokens, out->kv_cache_bytes / 1e9, memory / 1e9, out->weights_bytes / 1e9,
-			   out->activation_bytes / 1e9, in->engine.memory_fraction, max_prompt(in) + in->osl);
-		return 1;
-	}
-	return 0;
-}
-
-static double next_prompt(struct sim *s)
-{
-	const struct ridge_serve_sim_input *in = s->in;
+	const struct ridge_serve_sim_input *in = sh->in;
 	switch (in->isl_dist) {
 	case RIDGE_LENGTH_UNIFORM:
-		return fmin(in->isl_lo + floor(rng_uniform(&s->rng) * (in->isl_hi - in->isl_lo + 1)), in->isl_hi);
+		return fmin(in->isl_lo + floor(rng_uniform(&sh->rng) * (in->isl_hi - in->isl_lo + 1)), in->isl_hi);
 	case RIDGE_LENGTH_LIST:
-		return in->isl_values[(size_t)s->issued % in->isl_count];
+		return in->isl_values[(size_t)sh->issued % in->isl_count];
 	default:
 		return in->isl;
 	}
 }
 
-static void wait_push(struct sim *s, int index, bool front)
+int sim_issue(struct sim_shared *sh, double arrival)
 {
-	if (front) {
-		s->wait_head = (s->wait_head + s->total - 1) % s->total;
-		s->waiting[s->wait_head] = index;
-	} else
-		s->waiting[(s->wait_head + s->wait_count) % s->total] = index;
-	s->wait_count++;
-	s->reqs[index].state = REQUEST_WAITING;
-}
-
-static void issue(struct sim *s, double arrival)
-{
-	struct sim_request *r = &s->reqs[s->issued];
+	int index = sh->issued;
+	struct sim_request *r = &sh->reqs[index];
 	memset(r, 0, sizeof *r);
 	r->arrival = arrival;
-	r->isl = next_prompt(s);
-	r->osl = s->in->osl;
+	r->isl = next_prompt(sh);
+	r->osl = sh->in->osl;
 	r->target = r->isl;
-	r->measured = s->issued >= (int)s->in->warmup;
-	if (r->measured && !(s->window_start <= arrival))
-		s->window_start = arrival;
-	wait_push(s, s->issued, false);
-	s->issued++;
+	r->measured = sh->issued >= (int)sh->in->warmup;
+	if (r->measured && !(sh->window_start <= arrival))
+		sh->window_start = arrival;
+	sh->issued++;
+	return index;
 }
 
-/* Requests that have arrived by now join the queue (open loop). */
-static void admit_arrivals(struct sim *s)
+void sim_next_arrival(struct sim_shared *sh)
 {
-	while (s->in->concurrency <= 0 && s->issued < s->total && s->next_arrival <= s->now) {
-		issue(s, s->next_arrival);
-		s->next_arrival += -log(rng_uniform(&s->rng)) / s->in->rate;
+	sh->next_arrival += -log(rng_uniform(&sh->rng)) / sh->in->rate;
+}
+
+void sim_itl_add(struct sim_shared *sh, double gap)
+{
+	sh->itl_count++;
+	sh->itl_sum += gap;
+	double at = log(fmax(gap, SIM_ITL_LO) / SIM_ITL_LO) / log(SIM_ITL_HI / SIM_ITL_LO) * SIM_ITL_BINS;
+	sh->itl_bins[(int)fmin(fmax(at, 0), SIM_ITL_BINS - 1)]++;
+}
+
+void sim_record(struct sim_shared *sh, const struct sim_request *r, double now)
+{
+	int k = sh->measured_done++;
+	double e2e = now - r->arrival, ttft = r->first_token - r->arrival;
+	sh->ttft[k] = ttft;
+	sh->e2e[k] = e2e;
+	sh->tpot[k] = r->osl > 1 ? (e2e - ttft) / (r->osl - 1) : NAN;
+	sh->window_end = fmax(sh->window_end, now);
+	if (disaggregated(sh->in)) {
+		sh->ttft_prefill_sum += r->prefill_done - r->arrival;
+		sh->ttft_wait_sum += r->transfer_start - r->prefill_done;
+		sh->ttft_transfer_sum += r->transfer_end - r->transfer_start;
+		sh->ttft_decode_sum += r->first_token - r->transfer_end;
 	}
 }
-
-static double blocks_for(const struct sim *s, double tokens)
-{
-	return ceil(tokens / s->in->engine.block_size);
-}
-
-static void remove_running(struct sim *s, int position)
-{
-	memmove(&s->running[position], &s->running[position + 1],
-		(size_t)(s->n_running - position - 1) * sizeof s->running[0]);
-	s->n_running--;
-}
-
-/* The newest running request gives its blocks back and waits at the head
- * of the queue to recompute its prompt and what it generated. */
-static void preempt_newest(struct sim *s)
-{
-	int index = s->running[s->n_running - 1];
-	struct sim_request *r = &s->reqs[index];
-	s->free_blocks += r->blocks;
-	r->blocks = 0;
-	r->computed = 0;
-	r->target = r->isl + r->generated;
-	r->chunk = 0;
-	r->decoding = false;
-	remove_running(s, s->n_running - 1);
-	wait_push(s, index, true);
-	s->out->preemptions++;
-}
-
-/* Grows running request `position` to hold `tokens`, preempting newer ones;
- * false when it was itself preempted. */
-static bool grow(struct sim *s, int position, double tokens)
-{
-	struct sim_request *r = &s->reqs[s->running[position]];
-	double need = blocks_for(s, tokens) - r->blocks;
-	while (need > s->free_blocks) {
-		bool self = s->n_running - 1 == position;
-		preempt_newest(s);
-		if (self)
-			return false;
-	}
-	if (need > 0) {
-		s->free_blocks -= need;
-		r->blocks += need;
-	}
-	return true;
-}
-
-static void schedule_chunk(struct sim *s, struct sim_request *r, double chunk, double *budget)
-{
-	r->chunk = chunk;
-	*budget -= chunk;
-	s->prefill_tokens += chunk;
-	if (r->computed + chunk >= r->target)
-		s->rows++;
-}
-
-/* The running requests' work: prompt chunks (prefill) and decode tokens
- * (decode), oldest first, within the budget. */
-static void schedule_running(struct sim *s, double *budget, bool prefill, bool decode)
-{
-	bool chunked = s->in->engine.chunked_prefill;
-	for (int i = 0; i < s->n_running; i++) {
-		struct sim_request *r = &s->reqs[s->running[i]];
-		double remaining = r->target - r->computed;
-		if (remaining > 0) {
-			double chunk = fmin(remaining, *budget);
-			if (!prefill || chunk <= 0 || (!chunked && chunk < remaining))
-				continue;
-			if (!s->in->engine.reserve_output && !grow(s, i, r->computed + chunk)) {
-				i--; /* it left: the next request is now at i */
-				continue;
-			}
-			schedule_chunk(s, r, chunk, budget);
-		} else if (decode) {
-			if (s->in->engine.mixed_batches && *budget < 1)
-				break;
-			if (!s->in->engine.reserve_output && !grow(s, i, r->computed + 1))
-				break; /* it was the newest: nothing after it */
-			r->decoding = true;
-			s->decode_n++;
-			s->decode_context += r->computed + 1;
-			s->rows++;
-			*budget -= 1;
-		}
-	}
-}
-
-/* Waiting requests, first come first served, while the budget, the
- * sequence limit and the free blocks allow. */
-static void schedule_waiting(struct sim *s, double *budget)
-{
-	const struct ridge_engine *e = &s->in->engine;
-	while (s->wait_count > 0 && *budget >= 1 && s->n_running < (int)fmin(e->max_num_seqs, s->total)) {
-		int index = s->waiting[s->wait_head];
-		struct sim_request *r = &s->reqs[index];
-		double remaining = r->target - r->computed;
-		double chunk = e->chunked_prefill ? fmin(remaining, *budget) : remaining;
-		if (chunk > *budget)
-			break;
-		double need = e->reserve_output ? blocks_for(s, r->isl + r->osl) : blocks_for(s, r->computed + chunk);
-		if (need > s->free_blocks)
-			break;
-		s->free_blocks -= need;
-		r->blocks = need;
-		s->wait_head = (s->wait_head + 1) % s->total;
-		s->wait_count--;
-		r->state = REQUEST_RUNNING;
-		s->running[s->n_running++] = index;
-		schedule_chunk(s, r, chunk, budget);
-	}
-}
-
-/* One iteration's batch. Mixed engines put decode tokens first, then the
- * prompt chunks; SGLang runs a prefill iteration whenever a prompt can
- * start or continue, else a decode one. */
-static void schedule(struct sim *s)
-{
-	s->decode_n = s->decode_context = s->prefill_tokens = s->rows = 0;
-	for (int i = 0; i < s->n_running; i++) {
-		s->reqs[s->running[i]].chunk = 0;
-		s->reqs[s->running[i]].decoding = false;
-	}
-	double budget = s->in->engine.max_num_batched_tokens;
-	if (s->in->engine.mixed_batches) {
-		schedule_running(s, &budget, true, true);
-		schedule_waiting(s, &budget);
-		return;
-	}
-	schedule_running(s, &budget, true, false);
-	schedule_waiting(s, &budget);
-	if (s->prefill_tokens > 0)
-		return;
-	budget = INFINITY; /* a decode batch is bounded by the running requests alone */
-	schedule_running(s, &budget, false, true);
-}
-
-/* ---- pricing an iteration ---- */
-
-static int token_pass(struct sim *s, double tokens, struct pass_memo **out)
-{
-	struct pass_memo *m = &s->tokens[(int)tokens];
-	*out = m;
-	if (!isnan(m->kernel_s))
-		return 0;
-	const struct ridge_serve_request *req = &s->in->req;
-	const struct ridge_workload_model *model = req->model;
-	struct ridge_serve_pass pass;
-	struct ridge_serve_comm comm;
-	if (serve_token_pass(req, tokens, &pass, s->err, s->err_len) ||
-	    comm_serve_step(req->gpu, req->tp, false, tokens, (double)model->hidden, (double)model->layers,
-			    (double)model->experts_per_token, (double)workload_moe_layers(model), 0, 0, &comm, s->err,
-			    s->err_len))
-		return -1;
-	/* Fewer rows than one library tile never run slower than a whole tile:
-	 * the library can pad them (serve.c prices them as the GEMV class, whose
-	 * fitted efficiencies come from a few rows and overprice 65 to 127) */
-	if (tokens < RIDGE_LIBRARY_TILE_M) {
-		struct ridge_serve_pass tile;
-		if (serve_token_pass(req, RIDGE_LIBRARY_TILE_M, &tile, s->err, s->err_len))
-			return -1;
-		if (tile.kernel_time_s < pass.kernel_time_s)
-			pass = tile;
-	}
-	*m = (struct pass_memo){ pass.kernel_time_s, pass.matrix_time_s, pass.kernels, comm.exposed_s };
-	return 0;
-}
-
-static int logits_pass(struct sim *s, double rows, struct pass_memo **out)
-{
-	struct pass_memo *m = &s->logits[(int)rows];
-	*out = m;
-	if (!isnan(m->kernel_s))
-		return 0;
-	struct ridge_serve_pass pass;
-	if (serve_logits_pass(&s->in->req, rows, &pass, s->err, s->err_len))
-		return -1;
-	*m = (struct pass_memo){ pass.kernel_time_s, pass.matrix_time_s, pass.kernels, 0 };
-	return 0;
-}
-
-static int attention_pass(struct sim *s, double n, double context_sum, struct ridge_serve_pass *out)
-{
-	struct attention_memo *m = &s->attention[(int)n];
-	if (!m->filled) {
-		struct ridge_serve_pass lo, hi;
-		double span = s->context_hi - s->context_lo;
-		if (serve_decode_attention_pass(&s->in->req, n, n * s->context_lo, &lo, s->err, s->err_len) ||
-		    (span > 0 &&
-		     serve_decode_attention_pass(&s->in->req, n, n * s->context_hi, &hi, s->err, s->err_len)))
-			return -1;
-		m->base_s = lo.kernel_time_s;
-		m->matrix_base_s = lo.matrix_time_s;
-		m->slope_s = span > 0 ? (hi.kernel_time_s - lo.kernel_time_s) / (n * span) : 0;
-		m->matrix_slope_s = span > 0 ? (hi.matrix_time_s - lo.matrix_time_s) / (n * span) : 0;
-		m->kernels = lo.kernels;
-		m->filled = true;
-	}
-	double extra = context_sum - n * s->context_lo;
-	memset(out, 0, sizeof *out);
-	out->kernel_time_s = m->base_s + m->slope_s * extra;
-	out->matrix_time_s = m->matrix_base_s + m->matrix_slope_s * extra;
-	out->kernels = m->kernels;
-	return 0;
-}
-
-struct iteration_cost {
-	double token_s, attention_s, logits_s, power_s, launch_s, communication_s, cpu_s, step_s;
-	bool graph;
-};
-
-/* The launch cost: a graph replay (launch + a node per kernel), or the host
- * issuing launches while the GPU runs (host-bound when kernels are short). */
-static double launch_cost(const struct sim *s, bool graph, double kernels, double gpu_time)
-{
-	const struct ridge_gpu *gpu = s->in->req.gpu;
-	if (graph)
-		return gpu->launch_overhead_s + kernels * gpu->graph_node_s;
-	double per_layer = s->in->engine.host_launches_per_layer;
-	double launches = per_layer > 0 ? per_layer * (double)s->in->req.model->layers + 4 : kernels;
-	double issue = serve_eager_issue_s(gpu);
-	return fmax(launches * issue - gpu_time, 0) + issue;
-}
-
-static int price_iteration(struct sim *s, struct iteration_cost *c)
-{
-	memset(c, 0, sizeof *c);
-	double graph_size = s->prefill_tokens == 0 ? serve_engine_graph_size(&s->in->engine, s->decode_n) : 0;
-	c->graph = graph_size > 0;
-	double tokens = c->graph ? graph_size : s->decode_n + s->prefill_tokens;
-	double rows = c->graph ? graph_size : s->rows;
-	struct pass_memo *t, *l;
-	if (token_pass(s, tokens, &t) || (rows > 0 && logits_pass(s, rows, &l)))
-		return -1;
-	double matrix = t->matrix_s, kernels = t->kernels;
-	c->token_s = t->kernel_s;
-	c->communication_s = t->communication_s;
-	if (rows > 0) {
-		c->logits_s = l->kernel_s;
-		matrix += l->matrix_s;
-		kernels += l->kernels;
-	}
-	struct ridge_serve_pass a;
-	if (s->decode_n > 0) {
-		if (attention_pass(s, s->decode_n, s->decode_context, &a))
-			return -1;
-		c->attention_s += a.kernel_time_s;
-		matrix += a.matrix_time_s;
-		kernels += a.kernels;
-	}
-	for (int i = 0; i < s->n_running; i++) {
-		const struct sim_request *r = &s->reqs[s->running[i]];
-		if (r->chunk <= 0)
-			continue;
-		if (serve_chunk_attention_pass(&s->in->req, r->chunk, r->computed, &a, s->err, s->err_len))
-			return -1;
-		c->attention_s += a.kernel_time_s;
-		matrix += a.matrix_time_s;
-		kernels += a.kernels;
-	}
-	c->power_s = serve_power_limit_extra(s->in->req.gpu, matrix);
-	double gpu_time = c->token_s + c->attention_s + c->logits_s + c->power_s;
-	c->launch_s = launch_cost(s, c->graph, kernels, gpu_time);
-	c->cpu_s = s->in->engine.cpu_overhead_s;
-	c->step_s = gpu_time + c->launch_s + c->communication_s + c->cpu_s;
-	return 0;
-}
-
-/* ---- after the iteration ---- */
-
-static void itl_add(struct sim *s, double gap)
-{
-	s->itl_count++;
-	s->itl_sum += gap;
-	double at = log(fmax(gap, ITL_LO) / ITL_LO) / log(ITL_HI / ITL_LO) * ITL_BINS;
-	s->itl_bins[(int)fmin(fmax(at, 0), ITL_BINS - 1)]++;
-}
-
-static void finish(struct sim *s, int position)
-{
-	int index = s->running[position];
-	struct sim_request *r = &s->reqs[index];
-	r->state = REQUEST_DONE;
-	s->free_blocks += r->blocks;
-	r->blocks = 0;
-	remove_running(s, position);
-	s->done++;
-	if (r->measured) {
-		int k = s->measured_done++;
-		double e2e = s->now - r->arrival, ttft = r->first_token - r->arrival;
-		s->ttft[k] = ttft;
-		s->e2e[k] = e2e;
-		s->tpot[k] = r->osl > 1 ? (e2e - ttft) / (r->osl - 1) : NAN;
-		s->window_end = fmax(s->window_end, s->now);
-	}
-	if (s->in->concurrency > 0 && s->issued < s->total)
-		issue(s, s->now); /* the client's next request */
-}
-
-/* Every scheduled request moves on by its chunk or its token; a request
- * whose prompt is in samples a token. */
-static void advance(struct sim *s)
-{
-	for (int i = 0; i < s->n_running; i++) {
-		struct sim_request *r = &s->reqs[s->running[i]];
-		bool token = false;
-		if (r->chunk > 0) {
-			r->computed += r->chunk;
-			token = r->computed >= r->target;
-		} else if (r->decoding) {
-			r->computed += 1;
-			token = true;
-		}
-		if (!token)
-			continue;
-		r->generated++;
-		if (r->generated == 1)
-			r->first_token = s->now;
-		else if (r->measured)
-			itl_add(s, s->now - r->last_token);
-		r->last_token = s->now;
-		if (r->generated >= r->osl) {
-			finish(s, i);
-			i--;
-		}
-	}
-}
-
-static void record_sample(struct sim *s, const struct iteration_cost *c, double kv_used)
-{
-	struct ridge_serve_sim_result *out = s->out;
-	int capacity = s->in->timeline_capacity;
-	if (capacity <= 0 || !s->samples)
-		return;
-	double iteration = out->iterations - 1;
-	if (fmod(iteration, out->sample_stride) != 0)
-		return;
-	if (out->sample_count == capacity) {
-		/* full: keep every other sample and sample half as often */
-		for (int i = 0; i < capacity / 2; i++)
-			s->samples[i] = s->samples[2 * i];
-		out->sample_count = capacity / 2;
-		out->sample_stride *= 2;
-		if (fmod(iteration, out->sample_stride) != 0)
-			return;
-	}
-	s->samples[out->sample_count++] =
-		(struct ridge_serve_sim_sample){ s->now,       c->step_s,     s->decode_n, s->prefill_tokens,
-						 s->n_running, s->wait_count, kv_used };
-}
-
-static void account_iteration(struct sim *s, const struct iteration_cost *c)
-{
-	struct ridge_serve_sim_result *out = s->out;
-	out->iterations++;
-	out->graph_iterations += c->graph;
-	out->mixed_iterations += s->decode_n > 0 && s->prefill_tokens > 0;
-	out->token_pass_s += c->token_s;
-	out->attention_s += c->attention_s;
-	out->logits_s += c->logits_s;
-	out->power_limit_s += c->power_s;
-	out->launch_s += c->launch_s;
-	out->communication_s += c->communication_s;
-	out->cpu_s += c->cpu_s;
-	s->batch_tokens_sum += s->decode_n + s->prefill_tokens;
-	s->running_sum += s->n_running;
-	double used = out->kv_blocks > 0 ? (out->kv_blocks - s->free_blocks) / out->kv_blocks : 0;
-	out->kv_utilization_peak = fmax(out->kv_utilization_peak, used);
-	if (s->now >= s->window_start) {
-		s->kv_integral += used * c->step_s;
-		s->kv_time += c->step_s;
-	}
-}
-
-/* ---- statistics ---- */
 
 static int compare_doubles(const void *a, const void *b)
 {
@@ -876,88 +554,157 @@ static void latency_stats(double *values, size_t count, struct ridge_latency_sta
 }
 
 /* Inter-token latency from the histogram: each bin's geometric middle. */
-static double itl_percentile(const struct sim *s, double q)
+static double itl_percentile(const struct sim_shared *sh, double q)
 {
-	double want = q / 100 * s->itl_count, seen = 0;
-	for (int i = 0; i < ITL_BINS; i++) {
-		seen += s->itl_bins[i];
-		if (seen >= want && s->itl_bins[i] > 0)
-			return ITL_LO * pow(ITL_HI / ITL_LO, (i + 0.5) / ITL_BINS);
+	double want = q / 100 * sh->itl_count, seen = 0;
+	for (int i = 0; i < SIM_ITL_BINS; i++) {
+		seen += sh->itl_bins[i];
+		if (seen >= want && sh->itl_bins[i] > 0)
+			return SIM_ITL_LO * pow(SIM_ITL_HI / SIM_ITL_LO, (i + 0.5) / SIM_ITL_BINS);
 	}
 	return NAN;
 }
 
-static void statistics(struct sim *s)
+void sim_statistics(struct sim_shared *sh, double gpus, struct ridge_serve_sim_result *out)
 {
-	const struct ridge_serve_sim_input *in = s->in;
-	struct ridge_serve_sim_result *out = s->out;
-	size_t n = (size_t)s->measured_done;
-	latency_stats(s->ttft, n, &out->ttft);
-	latency_stats(s->tpot, n, &out->tpot);
-	latency_stats(s->e2e, n, &out->e2e);
-	out->itl.mean_s = s->itl_count > 0 ? s->itl_sum / s->itl_count : NAN;
-	out->itl.p50_s = itl_percentile(s, 50);
-	out->itl.p90_s = itl_percentile(s, 90);
-	out->itl.p99_s = itl_percentile(s, 99);
+	const struct ridge_serve_sim_input *in = sh->in;
+	size_t n = (size_t)sh->measured_done;
+	latency_stats(sh->ttft, n, &out->ttft);
+	latency_stats(sh->tpot, n, &out->tpot);
+	latency_stats(sh->e2e, n, &out->e2e);
+	out->itl.mean_s = sh->itl_count > 0 ? sh->itl_sum / sh->itl_count : NAN;
+	out->itl.p50_s = itl_percentile(sh, 50);
+	out->itl.p90_s = itl_percentile(sh, 90);
+	out->itl.p99_s = itl_percentile(sh, 99);
 	double output = 0, total = 0;
-	for (int i = 0; i < s->total; i++)
-		if (s->reqs[i].measured) {
-			output += s->reqs[i].osl;
-			total += s->reqs[i].osl + s->reqs[i].isl;
+	for (int i = 0; i < sh->total; i++)
+		if (sh->reqs[i].measured) {
+			output += sh->reqs[i].osl;
+			total += sh->reqs[i].osl + sh->reqs[i].isl;
 		}
-	out->duration_s = s->window_end - s->window_start;
+	out->duration_s = sh->window_end - sh->window_start;
 	out->measured_requests = (double)n;
-	out->simulated_requests = s->total;
+	out->simulated_requests = sh->total;
+	out->gpus = gpus;
 	out->output_tokens_per_s = output / out->duration_s;
-	out->output_tokens_per_s_per_gpu = out->output_tokens_per_s / in->req.tp;
+	out->output_tokens_per_s_per_gpu = out->output_tokens_per_s / gpus;
 	out->total_tokens_per_s = total / out->duration_s;
 	out->requests_per_s = (double)n / out->duration_s;
 	out->usd_per_million_output_tokens =
-		in->req.tp * in->req.price_usd_per_gpu_hour / 3600 / out->output_tokens_per_s * 1e6;
-	out->kv_utilization = s->kv_time > 0 ? s->kv_integral / s->kv_time : 0;
-	out->mean_batch_tokens = out->iterations > 0 ? s->batch_tokens_sum / out->iterations : 0;
-	out->mean_running = out->iterations > 0 ? s->running_sum / out->iterations : 0;
+		gpus * in->req.price_usd_per_gpu_hour / 3600 / out->output_tokens_per_s * 1e6;
 }
 
 /* ---- the run ---- */
 
-static void sim_init(struct sim *s, const struct ridge_serve_sim_input *in, void *workspace,
-		     struct ridge_serve_sim_sample *samples, struct ridge_serve_sim_result *out, char *err,
-		     size_t err_len)
+/* Carves the workspace: the requests, statistics, prices and workers (not
+ * yet bound to a role). */
+static int space_init(struct sim_space *sp, const struct ridge_serve_sim_input *in, void *workspace,
+		      struct ridge_serve_sim_result *out, char *err, size_t err_len)
 {
 	struct layout l;
 	layout_of(in, &l);
 	char *base = workspace;
-	memset(s, 0, sizeof *s);
-	memset(out, 0, sizeof *out);
-	s->in = in;
-	s->out = out;
-	s->samples = samples;
-	s->err = err;
-	s->err_len = err_len;
-	s->reqs = (struct sim_request *)(base + l.reqs);
-	s->ttft = (double *)(base + l.ttft);
-	s->tpot = (double *)(base + l.tpot);
-	s->e2e = (double *)(base + l.e2e);
-	s->itl_bins = (double *)(base + l.itl);
-	s->tokens = (struct pass_memo *)(base + l.tokens);
-	s->logits = (struct pass_memo *)(base + l.logits);
-	s->attention = (struct attention_memo *)(base + l.attention);
-	s->running = (int *)(base + l.running);
-	s->waiting = (int *)(base + l.waiting);
+	memset(sp, 0, sizeof *sp);
 	memset(base, 0, l.end);
-	s->tokens_cap = token_rows(in);
-	s->rows_cap = running_cap(in);
-	for (int i = 0; i < s->tokens_cap; i++)
-		s->tokens[i].kernel_s = NAN;
-	for (int i = 0; i < s->rows_cap; i++)
-		s->logits[i].kernel_s = NAN;
-	s->total = (int)total_requests(in);
-	s->rng = in->seed;
-	s->window_start = INFINITY;
-	s->context_lo = min_prompt(in) + 1;
-	s->context_hi = max_prompt(in) + in->osl;
-	out->sample_stride = 1;
+	struct sim_shared *sh = &sp->sh;
+	sh->in = in;
+	sh->err = err;
+	sh->err_len = err_len;
+	sh->reqs = (struct sim_request *)(base + l.reqs);
+	sh->ttft = (double *)(base + l.ttft);
+	sh->tpot = (double *)(base + l.tpot);
+	sh->e2e = (double *)(base + l.e2e);
+	sh->itl_bins = (double *)(base + l.itl);
+	sh->total = (int)sim_total_requests(in);
+	sh->rng = in->seed;
+	sh->window_start = INFINITY;
+	const struct ridge_engine *engines[2] = { &in->engine, &in->disagg.prefill_engine };
+	const struct ridge_serve_memo *memos[2] = { &in->memo, &in->disagg.prefill_memo };
+	double lo = sim_min_prompt(in) + 1, hi = sim_max_prompt(in) + in->osl;
+	for (int k = 0; k < l.pools; k++)
+		if (prices_open(&sp->prices[k], memos[k], base + l.prices[k], engines[k], sh->total, lo, hi, err,
+				err_len))
+			return -1;
+	sp->n_workers = l.count[0] + l.count[1];
+	sp->n_prefill = l.count[1];
+	sp->workers = (struct sim *)(base + l.workers);
+	sp->results = l.pools == 1 ? out : (struct ridge_serve_sim_result *)(base + l.results);
+	sp->pending = (int *)(base + l.pending);
+	sp->heap = (struct sim_event *)(base + l.heap);
+	sp->heap_cap = l.heap_cap;
+	int *running = (int *)(base + l.running), *waiting = (int *)(base + l.waiting);
+	for (int i = 0; i < sp->n_workers; i++) {
+		struct sim *w = &sp->workers[i];
+		int pool = i < sp->n_prefill ? 1 : 0;
+		w->sh = sh;
+		w->engine = engines[pool];
+		w->prices = &sp->prices[pool];
+		w->out = &sp->results[i];
+		w->out->sample_stride = 1;
+		w->running = running;
+		running += l.running_cap[pool];
+		w->waiting = waiting + (size_t)i * (size_t)sh->total;
+		w->max_running = (int)fmin(w->engine->max_num_seqs, sh->total);
+	}
+	return 0;
+}
+
+/* Requests that have arrived by now join the queue (open loop). */
+static void admit_arrivals(struct sim *w)
+{
+	struct sim_shared *sh = w->sh;
+	while (sh->in->concurrency <= 0 && sh->issued < sh->total && sh->next_arrival <= w->now) {
+		sim_worker_push(w, sim_issue(sh, sh->next_arrival), false);
+		sim_next_arrival(sh);
+	}
+}
+
+static void client_next_whole(struct sim_shared *sh, double time)
+{
+	if (sh->in->concurrency > 0 && sh->issued < sh->total)
+		sim_worker_push(sh->context, sim_issue(sh, time), false);
+}
+
+static int run_aggregated(struct sim_space *sp, struct ridge_serve_sim_sample *samples,
+			  struct ridge_serve_sim_result *out)
+{
+	struct sim_shared *sh = &sp->sh;
+	const struct ridge_serve_sim_input *in = sh->in;
+	struct sim *w = &sp->workers[0];
+	w->req = &in->req;
+	w->role = SIM_WHOLE;
+	w->samples = samples;
+	w->timeline_capacity = in->timeline_capacity;
+	sh->context = w;
+	sh->client_next = client_next_whole;
+	int rc = sim_worker_memory(w, in->memory_bytes, sim_max_prompt(in) + in->osl, sim_max_prompt(in));
+	if (rc)
+		return rc;
+	if (in->concurrency > 0)
+		while (sh->issued < (int)fmin(in->concurrency, sh->total))
+			sim_worker_push(w, sim_issue(sh, 0), false);
+	while (sh->done < sh->total) {
+		admit_arrivals(w);
+		if (w->n_running == 0 && w->wait_count == 0) {
+			w->now = sh->next_arrival; /* idle until the next request */
+			continue;
+		}
+		sim_worker_schedule(w);
+		if (w->decode_n + w->prefill_tokens == 0)
+			return model_fail(sh->err, sh->err_len,
+					  "the scheduler found no work it could run (%d waiting, %d running)",
+					  w->wait_count, w->n_running);
+		struct iteration_cost c;
+		if (sim_worker_price(w, &c))
+			return -1;
+		sim_worker_account(w, &c);
+		w->now += c.step_s;
+		sim_worker_sample(w, &c);
+		sim_worker_advance(w);
+	}
+	sim_worker_totals(w);
+	sim_statistics(sh, in->req.tp, out);
+	return 0;
 }
 
 int serve_sim_run(const struct ridge_serve_sim_input *in, void *workspace, size_t workspace_bytes,
@@ -969,34 +716,11 @@ int serve_sim_run(const struct ridge_serve_sim_input *in, void *workspace, size_
 	if (!workspace || workspace_bytes < need)
 		return model_fail(err, err_len, "the workspace holds %zu bytes, not the %zu the run needs",
 				  workspace_bytes, need);
-	struct sim *s = &(struct sim){ 0 };
-	sim_init(s, in, workspace, samples, out, err, err_len);
-	int rc = memory_setup(s);
-	if (rc)
-		return rc;
-	if (in->concurrency > 0)
-		while (s->issued < (int)fmin(in->concurrency, s->total))
-			issue(s, 0);
-	while (s->done < s->total) {
-		admit_arrivals(s);
-		if (s->n_running == 0 && s->wait_count == 0) {
-			s->now = s->next_arrival; /* idle until the next request */
-			continue;
-		}
-		schedule(s);
-		if (s->decode_n + s->prefill_tokens == 0)
-			return model_fail(err, err_len,
-					  "the scheduler found no work it could run (%d waiting, %d running)",
-					  s->wait_count, s->n_running);
-		struct iteration_cost c;
-		if (price_iteration(s, &c))
-			return -1;
-		account_iteration(s, &c);
-		s->now += c.step_s;
-		double used = out->kv_blocks > 0 ? (out->kv_blocks - s->free_blocks) / out->kv_blocks : 0;
-		record_sample(s, &c, used);
-		advance(s);
-	}
-	statistics(s);
-	return 0;
+	memset(out, 0, sizeof *out);
+	struct sim_space *sp = &(struct sim_space){ 0 };
+	if (space_init(sp, in, workspace, out, err, err_len))
+		return -1;
+	if (!disaggregated(in))
+		return run_aggregated(sp, samples, out);
+	return sim_disagg_run(sp, samples, out);
 }

@@ -86,6 +86,10 @@ struct ridge_engine {
 	double host_launches_per_layer;
 	double cpu_overhead_s; /* the engine's host time per iteration not hidden under the GPU */
 	const char *cpu_overhead_source;
+	/* sliding-window layers keep only their window's blocks (vLLM's hybrid
+	 * KV cache manager, on by default); off: every layer holds the whole
+	 * context, as the other engines are modelled */
+	bool hybrid_kv_cache;
 };
 
 /* The defaults of an engine on a GPU of `memory_bytes` at tp GPUs (vLLM and
@@ -98,6 +102,33 @@ double serve_engine_graph_size(const struct ridge_engine *e, double batch);
 
 enum ridge_length_dist { RIDGE_LENGTH_FIXED, RIDGE_LENGTH_UNIFORM, RIDGE_LENGTH_LIST };
 
+/* Iteration prices kept across runs of one request type (the same model,
+ * GPU, tp, storage and compute dtype, and the same prompt and output
+ * lengths): a search runs many engines on the same passes. The caller owns
+ * the memory (serve_sim_memo_bytes for the largest token budget and
+ * sequence limit it will run) and clears it (serve_sim_memo_clear) before
+ * its first use and whenever the request type changes. memory NULL: the
+ * run prices into its own workspace. */
+struct ridge_serve_memo {
+	void *memory;
+	size_t bytes;
+};
+size_t serve_sim_memo_bytes(double max_num_batched_tokens, double max_num_seqs);
+void serve_sim_memo_clear(struct ridge_serve_memo *memo, double max_num_batched_tokens, double max_num_seqs);
+
+/* Disaggregated serving (Dynamo, SGLang's and vLLM's prefill/decode
+ * disaggregation, TensorRT-LLM's disaggregated server): prefill_workers
+ * engine instances of prefill_tp GPUs run every prompt (prefill-only
+ * iterations), decode_workers instances of decode_tp GPUs receive each
+ * request after its KV cache crossed to them (docs/models/serve-sim.md,
+ * "Disaggregated"). decode_workers 0: aggregated. */
+struct ridge_serve_disagg {
+	double prefill_tp, prefill_workers, decode_tp, decode_workers;
+	struct ridge_engine prefill_engine; /* the decode pool's is the input's engine */
+	double network_bandwidth;           /* bytes/s per GPU, one direction, between nodes; 0: the entry's NICs */
+	struct ridge_serve_memo prefill_memo;
+};
+
 struct ridge_serve_sim_input {
 	struct ridge_serve_request req; /* model, GPU, tp, storage, compute dtype, timing, price;
 					   phase, batch, context and communication are not read */
@@ -107,18 +138,49 @@ struct ridge_serve_sim_input {
 	double isl_lo, isl_hi;    /* uniform: whole tokens from lo to hi */
 	const double *isl_values; /* list: drawn in turn */
 	size_t isl_count;
-	double concurrency;    /* closed loop; 0: open loop */
-	double rate;           /* open loop: requests per second */
-	double requests;       /* measured */
-	double warmup;         /* issued first and left out */
-	uint64_t seed;         /* arrivals and uniform lengths */
-	double max_context;    /* the model's context (max_position_embeddings); 0: unchecked */
-	double memory_bytes;   /* per GPU; 0: the entry's usable memory (the driver's total) */
-	int timeline_capacity; /* iteration samples kept for a plot (0: none) */
+	double concurrency;           /* closed loop; 0: open loop */
+	double rate;                  /* open loop: requests per second */
+	double requests;              /* measured */
+	double warmup;                /* issued first and left out */
+	uint64_t seed;                /* arrivals and uniform lengths */
+	double max_context;           /* the model's context (max_position_embeddings); 0: unchecked */
+	double memory_bytes;          /* per GPU; 0: the entry's usable memory (the driver's total) */
+	int timeline_capacity;        /* iteration samples kept for a plot (0: none; disaggregated: the
+				  first decode worker's) */
+	struct ridge_serve_memo memo; /* optional: the engine's (disaggregated: the decode pool's) prices */
+	struct ridge_serve_disagg disagg;
 };
 
 struct ridge_latency_stats {
 	double mean_s, p50_s, p90_s, p99_s;
+};
+
+/* One pool of a disaggregated run: its workers' cache and iterations. */
+struct ridge_serve_pool {
+	double tp, workers, gpus;
+	double memory_bytes, weights_bytes, activation_bytes, kv_cache_bytes, kv_blocks, kv_tokens; /* per GPU */
+	double kv_utilization, kv_utilization_peak, preemptions;
+	double iterations, mean_batch_tokens, mean_running;
+	double busy_fraction; /* the workers' iteration time over the measured span, mean */
+};
+
+struct ridge_serve_disagg_result {
+	struct ridge_serve_pool prefill, decode;
+	/* the KV cache of one request of the longest prompt crossing from a
+	 * prefill worker to a decode worker (serve_disagg_transfer) */
+	double transfer_bytes;       /* every layer's cache (the layer plan's), as the decode GPUs hold it */
+	double transfer_streams;     /* GPU pairs moving it at once: min(prefill tp, decode tp) */
+	double transfer_s;           /* send-recv of bytes / streams (comm_collective) */
+	double transfer_latency_s;   /* of it: the send-recv's alpha */
+	double transfer_bandwidth;   /* bytes/s of one stream */
+	const char *transfer_path;   /* "NVLink" (both pools in one fabric domain), "network" */
+	double transfer_domain_gpus; /* GPUs one fabric domain joins */
+	/* the mean TTFT of the measured requests, by part: arrival to the end of
+	 * the prompt's prefill; waiting for the decode worker's blocks and the
+	 * link; the transfer; from its end to the first token on the decode
+	 * worker (vLLM: its iteration that recomputes the last prompt token) */
+	double ttft_prefill_s, ttft_wait_s, ttft_transfer_s, ttft_decode_s;
+	bool first_token_on_decode; /* vLLM: the decode worker samples it; else the prefill's travels with the KV */
 };
 
 /* One sample of the iteration loop (the timeline). */
@@ -149,6 +211,9 @@ struct ridge_serve_sim_result {
 	/* the timeline (timeline_capacity samples at most, evenly thinned) */
 	int sample_count;
 	double sample_stride; /* iterations per sample */
+	double gpus;          /* tp, or the two pools' GPUs (disaggregated) */
+	bool disaggregated;
+	struct ridge_serve_disagg_result disagg;
 };
 
 /* Bytes of workspace serve_sim_run needs for this input (0 with err when the
@@ -161,6 +226,22 @@ size_t serve_sim_workspace_bytes(const struct ridge_serve_sim_input *in, char *e
 int serve_sim_run(const struct ridge_serve_sim_input *in, void *workspace, size_t workspace_bytes,
 		  struct ridge_serve_sim_sample *samples, struct ridge_serve_sim_result *out, char *err,
 		  size_t err_len);
+
+/* Disaggregated serving (in->disagg.decode_workers > 0): the same loop per
+ * worker, the requests handed from the prefill pool to the decode pool.
+ * serve_sim_workspace_bytes and serve_sim_run take both kinds of input. */
+
+/* The KV cache of one request of `prompt` tokens crossing from a prefill
+ * worker of prefill_tp GPUs to a decode worker of decode_tp GPUs: each
+ * decode GPU receives its share of every layer's cache (the layer plan's
+ * tokens), over min(prefill_tp, decode_tp) GPU pairs at once (each GPU's
+ * own NVLink port or NIC share), each a send-recv of comm_collective over
+ * NVLink when the pools' GPUs fit in one fabric domain (`gpus` <=
+ * domain_gpus), else over the network between two nodes (network_bandwidth
+ * per GPU; 0: the entry's NICs). Fills out's transfer_* fields. */
+int serve_disagg_transfer(const struct ridge_serve_request *req, double prefill_tp, double decode_tp, double prompt,
+			  double gpus, double network_bandwidth, struct ridge_serve_disagg_result *out, char *err,
+			  size_t err_len);
 
 /* The percentile q (0..100) of sorted values, interpolated linearly between
  * ranks as numpy.percentile does. */
