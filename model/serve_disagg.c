@@ -386,12 +386,11 @@ static void pool_summary(const struct sim_space *sp, int first, int count, doubl
 		p->iterations += o->iterations;
 		tokens += w->batch_tokens_sum;
 		running += w->running_sum;
-		busy += o->token_pass_s + o->attention_s + o->logits_s + o->power_limit_s + o->launch_s +
-			o->communication_s + o->cpu_s;
+		busy += w->kv_time; /* its iterations' time in the measured span */
 	}
 	p->mean_batch_tokens = p->iterations > 0 ? tokens / p->iterations : 0;
 	p->mean_running = p->iterations > 0 ? running / p->iterations : 0;
-	p->busy_fraction = span > 0 ? busy / (count * span) : 0;
+	p->busy_fraction = span > 0 ? fmin(busy / (count * span), 1) : 0;
 }
 
 /* The decode pool's memory, iterations and time as the run's top-level

@@ -166,6 +166,11 @@ double sim_max_prompt(const struct ridge_serve_sim_input *in)
 	return most;
 }
 
+double serve_sim_longest_prompt(const struct ridge_serve_sim_input *in)
+{
+	return sim_max_prompt(in);
+}
+
 double sim_min_prompt(const struct ridge_serve_sim_input *in)
 {
 	if (in->isl_dist == RIDGE_LENGTH_UNIFORM)
@@ -305,7 +310,15 @@ static int check_input(const struct ridge_serve_sim_input *in, char *err, size_t
 	if (check_lengths(in, err, err_len) || sim_check_engine(in, &in->engine, err, err_len) ||
 	    sim_check_load(in, err, err_len))
 		return -1;
-	return disaggregated(in) ? check_disagg(in, err, err_len) : 0;
+	if (disaggregated(in))
+		return check_disagg(in, err, err_len);
+	/* vLLM, SGLang and TensorRT-LLM split the attention heads evenly */
+	if (whole(in->req.tp, 1, 1024) && fmod((double)in->req.model->heads, in->req.tp) != 0)
+		return model_fail(err, err_len,
+				  "tensor parallelism %g does not divide the model's %lld attention heads "
+				  "(num_attention_heads)",
+				  in->req.tp, in->req.model->heads);
+	return 0;
 }
 
 /* ---- the prices a run keeps (its own, or a caller's memo) ---- */

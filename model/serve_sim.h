@@ -161,7 +161,8 @@ struct ridge_serve_pool {
 	double memory_bytes, weights_bytes, activation_bytes, kv_cache_bytes, kv_blocks, kv_tokens; /* per GPU */
 	double kv_utilization, kv_utilization_peak, preemptions;
 	double iterations, mean_batch_tokens, mean_running;
-	double busy_fraction; /* the workers' iteration time over the measured span, mean */
+	double busy_fraction; /* the workers' iteration time from the first measured arrival over the
+				 measured span, mean (at most 1: the last iteration can end past the span) */
 };
 
 struct ridge_serve_disagg_result {
@@ -242,6 +243,9 @@ int serve_sim_run(const struct ridge_serve_sim_input *in, void *workspace, size_
 int serve_disagg_transfer(const struct ridge_serve_request *req, double prefill_tp, double decode_tp, double prompt,
 			  double gpus, double network_bandwidth, struct ridge_serve_disagg_result *out, char *err,
 			  size_t err_len);
+
+/* The longest prompt of the input's length distribution. */
+double serve_sim_longest_prompt(const struct ridge_serve_sim_input *in);
 
 /* The percentile q (0..100) of sorted values, interpolated linearly between
  * ranks as numpy.percentile does. */

@@ -73,6 +73,24 @@
 	X(SERVE_COMPUTE_DTYPE, PARAM_TEXT_ROW("compute_dtype", .metavar = "DT",                                        \
 					      .help = "dtype the GEMMs run in, for their peak (default bf16; fp8 "     \
 						      "for FP8 W8A8)"))                                                \
+	X(SERVE_NO_HYBRID, PARAM_FLAG_ROW("no_hybrid_kv_cache",                                                        \
+					  .help = "vllm: every layer holds the whole context (sliding-window layers "  \
+						  "keep only their window by default)"))                               \
+	X(SERVE_DISAGG, PARAM_FLAG_ROW("disagg", .help = "disaggregated serving: a prefill pool and a decode pool "     \
+							 "(the four flags below)"))                                    \
+	X(SERVE_PREFILL_TP, PARAM_INT("prefill_tp", 1, 1024, .metavar = "T",                                           \
+				      .help = "--disagg: tensor-parallel GPUs of a prefill worker"))                   \
+	X(SERVE_PREFILL_WORKERS, PARAM_INT("prefill_workers", 1, 64, .metavar = "P",                                   \
+					   .help = "--disagg: prefill workers (engine instances)"))                    \
+	X(SERVE_DECODE_TP, PARAM_INT("decode_tp", 1, 1024, .metavar = "T",                                             \
+				     .help = "--disagg: tensor-parallel GPUs of a decode worker"))                     \
+	X(SERVE_DECODE_WORKERS, PARAM_INT("decode_workers", 1, 64, .metavar = "D",                                     \
+					  .help = "--disagg: decode workers (engine instances)"))                      \
+	X(SERVE_NETWORK_BW, PARAM_NUM("network_bw", RIDGE_UNIT_BYTES_PER_S, 0, PARAM_NET_BW_MAX,                       \
+				      .flags = PARAM_OPEN_LO, .metavar = "B/s",                                        \
+				      .help = "--disagg: network bandwidth per GPU between nodes for the KV "          \
+					      "transfer (default: the hwdb entry's NICs)",                             \
+				      .range = "greater than 0"))                                                      \
 	X(SERVE_SVG, PARAM_TEXT_ROW("svg", .metavar = "FILE", .help = "write the batch and latencies over time"))      \
 	X(SERVE_GPU, CALC_GPU_ROW)                                                                                     \
 	X(SERVE_HWDB, CALC_HWDB_ROW)                                                                                   \
@@ -85,6 +103,7 @@ static const char serve_synopsis[] =
 	"                   [--requests K] [--engine vllm|sglang|trtllm] [--max-num-batched-tokens B]\n"
 	"                   [--max-num-seqs S] [--chunked-prefill|--no-chunked-prefill] [--weight-dtype DT]\n"
 	"                   [--kv-dtype DT] [--isl-dist fixed|uniform:LO:HI|file:F] [--calibration FILE]\n"
+	"                   [--disagg --prefill-tp T --prefill-workers P --decode-tp T --decode-workers D]\n"
 	"                   [--svg FILE] [--json]";
 static const char serve_description[] =
 	"Simulates a serving engine's iteration loop under load: requests arrive (closed loop: each of C\n"
@@ -95,7 +114,9 @@ static const char serve_description[] =
 	"iteration's tokens, attention per request at its own context, TP all-reduces, CUDA graphs for\n"
 	"decode batches the engine captured). Reports TTFT, TPOT, inter-token and end-to-end latency\n"
 	"(mean, P50, P90, P99), throughput and $ per million output tokens. Exit 1 when the cache\n"
-	"cannot hold one request. docs/models/serve-sim.md.\n";
+	"cannot hold one request. --disagg: P prefill workers of --prefill-tp GPUs run the prompts,\n"
+	"D decode workers of --decode-tp GPUs the output tokens, each request's KV cache priced as it\n"
+	"crosses (NVLink within a node, else the NICs). docs/models/serve-sim.md.\n";
 
 const struct params_command serve_params_command = {
 	.name = "serve",
@@ -119,6 +140,27 @@ int serve_check_request(const struct param_values *v, struct app_status *st)
 	}
 	if (!params_has(v, SERVE_ISL) && !params_has(v, SERVE_ISL_DIST)) {
 		app_error(st, "--isl is required (or --isl-dist)");
+		return -1;
+	}
+	static const int pool[] = { SERVE_PREFILL_TP, SERVE_PREFILL_WORKERS, SERVE_DECODE_TP, SERVE_DECODE_WORKERS,
+				    SERVE_NETWORK_BW };
+	static const char *const flags[] = { "--prefill-tp", "--prefill-workers", "--decode-tp", "--decode-workers" };
+	bool disagg = params_flag(v, SERVE_DISAGG);
+	for (size_t i = 0; i < sizeof pool / sizeof pool[0]; i++) {
+		if (disagg && i < 4 && !params_has(v, pool[i])) {
+			app_error(st, "--disagg needs %s: the pools are --prefill-tp, --prefill-workers, --decode-tp and "
+				      "--decode-workers",
+				  flags[i]);
+			return -1;
+		}
+		if (!disagg && params_has(v, pool[i])) {
+			app_error_flag(st, params_where(v, pool[i]), "is for disaggregated serving: add --disagg");
+			return -1;
+		}
+	}
+	if (disagg && params_has(v, SERVE_TP)) {
+		app_error_flag(st, params_where(v, SERVE_TP),
+			       "is one engine's: with --disagg give --prefill-tp and --decode-tp");
 		return -1;
 	}
 	return 0;
@@ -248,19 +290,9 @@ static int read_isl_dist(struct serve_run *r, const struct param_values *v, stru
 	return -1;
 }
 
-/* The engine's preset, then each flag given over it. */
-static int read_engine(const struct param_values *v, const struct ridge_gpu *gpu, struct ridge_serve_sim_input *in,
-		       struct app_status *st)
+/* Each flag given over an engine's preset. */
+static void engine_overrides(const struct param_values *v, struct ridge_engine *e)
 {
-	enum ridge_engine_kind kind = RIDGE_ENGINE_VLLM;
-	const char *name = params_text(v, SERVE_ENGINE);
-	if (name && !serve_engine_parse(name, &kind)) {
-		app_error_flag(st, params_where(v, SERVE_ENGINE), "unknown engine '%s' (known: vllm sglang trtllm)",
-			       name);
-		return -1;
-	}
-	struct ridge_engine *e = &in->engine;
-	serve_engine_defaults(kind, ridge_gpu_usable_memory(gpu), gpu->id, in->req.tp, e);
 	if (params_has(v, SERVE_MAX_TOKENS))
 		e->max_num_batched_tokens = params_num(v, SERVE_MAX_TOKENS);
 	if (params_has(v, SERVE_MAX_SEQS))
@@ -279,6 +311,35 @@ static int read_engine(const struct param_values *v, const struct ridge_gpu *gpu
 		e->cpu_overhead_s = params_num(v, SERVE_CPU_OVERHEAD);
 		e->cpu_overhead_source = "given (--cpu-overhead)";
 	}
+	if (params_flag(v, SERVE_NO_HYBRID))
+		e->hybrid_kv_cache = false;
+}
+
+/* The engine's preset, then each flag given over it; --disagg: the decode
+ * pool's (in->engine) and the prefill pool's, each at its own tp (SGLang's
+ * preset reads it). */
+static int read_engine(const struct param_values *v, const struct ridge_gpu *gpu, struct ridge_serve_sim_input *in,
+		       struct app_status *st)
+{
+	enum ridge_engine_kind kind = RIDGE_ENGINE_VLLM;
+	const char *name = params_text(v, SERVE_ENGINE);
+	if (name && !serve_engine_parse(name, &kind)) {
+		app_error_flag(st, params_where(v, SERVE_ENGINE), "unknown engine '%s' (known: vllm sglang trtllm)",
+			       name);
+		return -1;
+	}
+	serve_engine_defaults(kind, ridge_gpu_usable_memory(gpu), gpu->id, in->req.tp, &in->engine);
+	engine_overrides(v, &in->engine);
+	if (!params_flag(v, SERVE_DISAGG))
+		return 0;
+	struct ridge_serve_disagg *d = &in->disagg;
+	d->prefill_tp = params_num(v, SERVE_PREFILL_TP);
+	d->prefill_workers = params_num(v, SERVE_PREFILL_WORKERS);
+	d->decode_tp = params_num(v, SERVE_DECODE_TP);
+	d->decode_workers = params_num(v, SERVE_DECODE_WORKERS);
+	d->network_bandwidth = params_has(v, SERVE_NETWORK_BW) ? params_num(v, SERVE_NETWORK_BW) : 0;
+	serve_engine_defaults(kind, ridge_gpu_usable_memory(gpu), gpu->id, d->prefill_tp, &d->prefill_engine);
+	engine_overrides(v, &d->prefill_engine);
 	return 0;
 }
 
@@ -314,7 +375,9 @@ static int read_request(struct serve_run *r, const struct param_values *v, const
 	r->config.workload = w;
 	in->req.model = &r->config.workload;
 	in->req.gpu = gpu;
-	in->req.tp = params_has(v, SERVE_TP) ? params_num(v, SERVE_TP) : 1;
+	in->req.tp = params_flag(v, SERVE_DISAGG) ? params_num(v, SERVE_DECODE_TP)
+		     : params_has(v, SERVE_TP)     ? params_num(v, SERVE_TP)
+						   : 1;
 	in->req.compute_dtype = RIDGE_BF16;
 	const char *compute = params_text(v, SERVE_COMPUTE_DTYPE);
 	if (compute && !ridge_dtype_parse(compute, &in->req.compute_dtype)) {
@@ -367,7 +430,13 @@ static const char *error_flag(const struct param_values *v, const char *err)
 	static const struct {
 		const char *word;
 		int param;
-	} words[] = { { "output length", SERVE_OSL },
+	} words[] = { { "prefill tp", SERVE_PREFILL_TP },
+		      { "decode tp", SERVE_DECODE_TP },
+		      { "prefill workers", SERVE_PREFILL_WORKERS },
+		      { "decode workers", SERVE_DECODE_WORKERS },
+		      { "network bandwidth per GPU is needed", SERVE_NETWORK_BW },
+		      { "tensor parallelism", SERVE_TP },
+		      { "output length", SERVE_OSL },
 		      { "prompt length", SERVE_ISL },
 		      { "uniform prompt", SERVE_ISL_DIST },
 		      { "context", SERVE_ISL },

@@ -40,14 +40,16 @@ static void engine_json(cJSON *doc, const struct ridge_engine *e)
 	json_number(o, "host_launches_per_layer", e->host_launches_per_layer);
 	json_number(o, "cpu_overhead_s", e->cpu_overhead_s);
 	cJSON_AddStringToObject(o, "cpu_overhead_source", e->cpu_overhead_source);
+	cJSON_AddBoolToObject(o, "hybrid_kv_cache", e->hybrid_kv_cache);
 }
 
-static void inputs_json(cJSON *doc, const struct ridge_serve_sim_input *in, const char *model_path)
+static void inputs_json(cJSON *doc, const struct ridge_serve_sim_input *in, const struct ridge_serve_sim_result *r,
+			const char *model_path)
 {
 	cJSON_AddStringToObject(doc, "model", model_path);
 	cJSON_AddStringToObject(doc, "gpu", in->req.gpu->id);
 	json_number(doc, "tp", in->req.tp);
-	json_number(doc, "gpus", in->req.tp);
+	json_number(doc, "gpus", r->gpus);
 	if (in->isl_dist == RIDGE_LENGTH_UNIFORM) {
 		cJSON_AddStringToObject(doc, "isl_dist", "uniform");
 		json_number(doc, "isl_lo", in->isl_lo);
@@ -100,13 +102,60 @@ static void detail_json(cJSON *doc, const struct ridge_serve_sim_result *r)
 	json_put_fields(cJSON_AddObjectToObject(doc, "time_s"), r, time_s, JSON_FIELD_COUNT(time_s));
 }
 
+static void pool_json(cJSON *o, const char *name, const struct ridge_serve_pool *p)
+{
+	typedef struct ridge_serve_pool P;
+	static const struct json_field fields[] = {
+		JSON_FIELDS(P, tp, workers, gpus),
+		JSON_FIELD_AS(P, "memory_per_gpu_bytes", memory_bytes),
+		JSON_FIELD_AS(P, "weights_per_gpu_bytes", weights_bytes),
+		JSON_FIELD_AS(P, "activation_per_gpu_bytes", activation_bytes),
+		JSON_FIELD_AS(P, "kv_cache_per_gpu_bytes", kv_cache_bytes),
+		JSON_FIELDS(P, kv_blocks, kv_tokens, kv_utilization, kv_utilization_peak, preemptions, iterations,
+			    mean_batch_tokens, mean_running, busy_fraction),
+	};
+	json_put_fields(cJSON_AddObjectToObject(o, name), p, fields, JSON_FIELD_COUNT(fields));
+}
+
+/* --disagg: the pools, the KV transfer and the TTFT by part. */
+static void disagg_json(cJSON *doc, const struct ridge_serve_sim_input *in, const struct ridge_serve_sim_result *r)
+{
+	const struct ridge_serve_disagg_result *d = &r->disagg;
+	cJSON *o = cJSON_AddObjectToObject(doc, "disagg");
+	pool_json(o, "prefill", &d->prefill);
+	pool_json(o, "decode", &d->decode);
+	cJSON *prefill_engine = cJSON_CreateObject();
+	engine_json(prefill_engine, &in->disagg.prefill_engine);
+	cJSON_AddItemToObject(cJSON_GetObjectItemCaseSensitive(o, "prefill"), "engine",
+			      cJSON_DetachItemFromObject(prefill_engine, "engine"));
+	cJSON_Delete(prefill_engine);
+	cJSON *t = cJSON_AddObjectToObject(o, "kv_transfer");
+	json_number(t, "prompt_tokens", serve_sim_longest_prompt(in));
+	json_number(t, "bytes", d->transfer_bytes);
+	json_number(t, "streams", d->transfer_streams);
+	json_number(t, "time_s", d->transfer_s);
+	json_number(t, "latency_s", d->transfer_latency_s);
+	json_number(t, "bandwidth", d->transfer_bandwidth);
+	cJSON_AddStringToObject(t, "path", d->transfer_path);
+	json_number(t, "domain_gpus", d->transfer_domain_gpus);
+	json_number(t, "network_bandwidth", in->disagg.network_bandwidth);
+	cJSON *p = cJSON_AddObjectToObject(o, "ttft_mean_parts_s");
+	json_number(p, "prefill", d->ttft_prefill_s);
+	json_number(p, "wait", d->ttft_wait_s);
+	json_number(p, "transfer", d->ttft_transfer_s);
+	json_number(p, "decode", d->ttft_decode_s);
+	cJSON_AddStringToObject(o, "first_token",
+				d->first_token_on_decode ? "decode: the decode worker recomputes the last prompt token"
+							 : "prefill: sent with the KV cache");
+}
+
 cJSON *serve_view_json(const struct ridge_serve_sim_input *in, const struct ridge_serve_sim_result *r,
 		       const char *model_path)
 {
 	cJSON *doc = cJSON_CreateObject();
 	if (!doc)
 		return NULL;
-	inputs_json(doc, in, model_path);
+	inputs_json(doc, in, r, model_path);
 	latency_keys(doc, "ttft", &r->ttft);
 	latency_keys(doc, "tpot", &r->tpot);
 	latency_keys(doc, "itl", &r->itl);
@@ -124,6 +173,8 @@ cJSON *serve_view_json(const struct ridge_serve_sim_input *in, const struct ridg
 	json_number(doc, "simulated_requests", r->simulated_requests);
 	engine_json(doc, &in->engine);
 	detail_json(doc, r);
+	if (r->disaggregated)
+		disagg_json(doc, in, r);
 	return doc;
 }
 
@@ -145,9 +196,17 @@ static void latency_row(FILE *out, const cJSON *doc, const char *label, const ch
 
 static void print_load(FILE *out, const cJSON *doc)
 {
-	fprintf(out, "%s on %.0f x %s (tp %.0f), %s engine preset (%s)\n", calc_str(doc, "model"),
-		calc_num(doc, "gpus"), calc_str(doc, "gpu"), calc_num(doc, "tp"),
-		calc_str(cJSON_GetObjectItemCaseSensitive(doc, "engine"), "name"),
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(doc, "disagg");
+	char layout[160];
+	if (d) {
+		const cJSON *p = cJSON_GetObjectItemCaseSensitive(d, "prefill"),
+			    *q = cJSON_GetObjectItemCaseSensitive(d, "decode");
+		snprintf(layout, sizeof layout, "disaggregated: %.0f prefill x tp %.0f + %.0f decode x tp %.0f",
+			 calc_num(p, "workers"), calc_num(p, "tp"), calc_num(q, "workers"), calc_num(q, "tp"));
+	} else
+		snprintf(layout, sizeof layout, "tp %.0f", calc_num(doc, "tp"));
+	fprintf(out, "%s on %.0f x %s (%s), %s engine preset (%s)\n", calc_str(doc, "model"), calc_num(doc, "gpus"),
+		calc_str(doc, "gpu"), layout, calc_str(cJSON_GetObjectItemCaseSensitive(doc, "engine"), "name"),
 		calc_str(cJSON_GetObjectItemCaseSensitive(doc, "engine"), "version"));
 	char prompt[64];
 	if (strcmp(calc_str(doc, "isl_dist"), "uniform") == 0)
@@ -187,10 +246,46 @@ static void print_engine(FILE *out, const cJSON *doc)
 		calc_text_percent(&t, doc, "kv_utilization_peak"), calc_num(doc, "preemptions"));
 }
 
+/* --disagg: each pool, the KV transfer, the TTFT by part. */
+static void print_disagg(FILE *out, const cJSON *doc)
+{
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(doc, "disagg");
+	if (!d)
+		return;
+	struct calc_text t = { 0 };
+	const char *names[] = { "prefill", "decode" };
+	for (int i = 0; i < 2; i++) {
+		const cJSON *p = cJSON_GetObjectItemCaseSensitive(d, names[i]);
+		char tokens[32];
+		fmt_grouped(calc_num(p, "kv_tokens"), 0, tokens, sizeof tokens);
+		fprintf(out,
+			"  %s pool: %.0f x tp %.0f; KV cache %s tokens a worker; used %s on average; busy %s; %.0f "
+			"iterations, %.4g tokens each\n",
+			names[i], calc_num(p, "workers"), calc_num(p, "tp"), tokens,
+			calc_text_percent(&t, p, "kv_utilization"), calc_text_percent(&t, p, "busy_fraction"),
+			calc_num(p, "iterations"), calc_num(p, "mean_batch_tokens"));
+	}
+	const cJSON *k = cJSON_GetObjectItemCaseSensitive(d, "kv_transfer");
+	char time[32], bandwidth[32];
+	fmt_seconds(calc_num(k, "time_s"), time, sizeof time);
+	fmt_bytes(calc_num(k, "bandwidth"), bandwidth, sizeof bandwidth);
+	fprintf(out, "  KV transfer of a %.0f-token prompt: %s over %s, %.0f GPU pair%s at %s/s each: %s\n",
+		calc_num(k, "prompt_tokens"), calc_text_bytes(&t, k, "bytes"), calc_str(k, "path"),
+		calc_num(k, "streams"), calc_num(k, "streams") == 1 ? "" : "s", bandwidth, time);
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(d, "ttft_mean_parts_s");
+	char parts[4][32];
+	const char *keys[] = { "prefill", "wait", "transfer", "decode" };
+	for (int i = 0; i < 4; i++)
+		fmt_seconds(calc_num(p, keys[i]), parts[i], sizeof parts[i]);
+	fprintf(out, "  TTFT (mean) = queue and prefill %s + wait %s + transfer %s + decode %s; first token: %s\n",
+		parts[0], parts[1], parts[2], parts[3], calc_str(d, "first_token"));
+}
+
 void serve_view_print(FILE *out, const cJSON *doc)
 {
 	print_load(out, doc);
 	print_engine(out, doc);
+	print_disagg(out, doc);
 	fprintf(out, "\n  %-22s %11s %11s %11s %11s\n", "latency", "mean", "P50", "P90", "P99");
 	latency_row(out, doc, "TTFT", "ttft");
 	latency_row(out, doc, "TPOT", "tpot");
