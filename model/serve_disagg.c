@@ -240,6 +240,8 @@ static void landed(struct disagg *d, const struct sim_event *e)
 		r->generated = 1;
 	}
 	r->target = r->isl;
+	r->chunk = 0;
+	r->decoding = false;
 	if (r->generated >= r->osl) { /* one output token: the prefill's, and done */
 		r->first_token = r->last_token = e->time;
 		w->free_blocks += r->blocks;
@@ -285,8 +287,7 @@ static int iterate(struct disagg *d, int worker, double time)
 
 /* Each pool's cache, worked out on its first worker and copied to the
  * others (the same engine on the same GPUs). */
-static int pool_memory(struct disagg *d, int first, int count, double longest, double longest_prompt,
-		       const char *pool)
+static int pool_memory(struct disagg *d, int first, int count, double longest, double longest_prompt, const char *pool)
 {
 	struct sim_space *sp = d->sp;
 	struct sim *w0 = &sp->workers[first];
@@ -353,7 +354,8 @@ static int setup(struct disagg *d, struct ridge_serve_sim_sample *samples, struc
 	struct ridge_kv_layout kv;
 	if (workload_kv_layout(in->req.model, dg->decode_tp, &kv, sh->err, sh->err_len))
 		return -1;
-	d->bytes_per_layer_token = kv.elements_per_token_layer_per_gpu * serve_storage_bytes(&in->req.kv) * dg->decode_tp;
+	d->bytes_per_layer_token =
+		kv.elements_per_token_layer_per_gpu * serve_storage_bytes(&in->req.kv) * dg->decode_tp;
 	d->transfer_latency_s = res->transfer_latency_s;
 	d->transfer_bandwidth = res->transfer_bandwidth;
 	d->streams = res->transfer_streams;

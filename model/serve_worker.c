@@ -95,8 +95,8 @@ static double peak_blocks(const struct sim *w, double longest, double longest_pr
 	double full = ceil(longest / w->engine->block_size);
 	if (w->window_groups == 0)
 		return full;
-	double chunk = w->engine->chunked_prefill ? fmin(longest_prompt, w->engine->max_num_batched_tokens)
-						  : longest_prompt;
+	double chunk =
+		w->engine->chunked_prefill ? fmin(longest_prompt, w->engine->max_num_batched_tokens) : longest_prompt;
 	double window = fmin(full, ceil((w->window + chunk) / w->engine->block_size) + 1);
 	return w->full_groups * full + w->window_groups * window;
 }
@@ -120,14 +120,15 @@ int sim_worker_memory(struct sim *w, double memory_bytes, double longest, double
 	out->activation_bytes = activation_bytes(w);
 	out->kv_bytes_per_token_per_gpu = step->kv_bytes_per_token_per_gpu;
 	double rest = memory - out->weights_bytes - out->activation_bytes;
-	double cache = e->kv_budget == RIDGE_KV_OF_FREE ? e->memory_fraction * rest
-							: e->memory_fraction * memory - out->weights_bytes - out->activation_bytes;
+	double cache = e->kv_budget == RIDGE_KV_OF_FREE
+			       ? e->memory_fraction * rest
+			       : e->memory_fraction * memory - out->weights_bytes - out->activation_bytes;
 	out->kv_cache_bytes = fmax(cache, 0);
 	double block_bytes = hybrid_groups(w, out->kv_bytes_per_token_per_gpu);
 	out->kv_blocks = floor(out->kv_cache_bytes / block_bytes);
 	double groups = w->full_groups + w->window_groups;
-	out->kv_tokens = w->window_groups > 0 ? floor(out->kv_blocks / groups) * e->block_size
-					      : out->kv_blocks * e->block_size;
+	out->kv_tokens =
+		w->window_groups > 0 ? floor(out->kv_blocks / groups) * e->block_size : out->kv_blocks * e->block_size;
 	w->free_blocks = out->kv_blocks;
 	if (out->kv_blocks < peak_blocks(w, longest, longest_prompt)) {
 		model_fail(sh->err, sh->err_len,
@@ -534,9 +535,9 @@ void sim_worker_sample(struct sim *w, const struct iteration_cost *c)
 		if (fmod(iteration, out->sample_stride) != 0)
 			return;
 	}
-	w->samples[out->sample_count++] = (struct ridge_serve_sim_sample){
-		w->now, c->step_s, w->decode_n, w->prefill_tokens, w->n_running, w->wait_count, kv_used
-	};
+	w->samples[out->sample_count++] =
+		(struct ridge_serve_sim_sample){ w->now,       c->step_s,     w->decode_n, w->prefill_tokens,
+						 w->n_running, w->wait_count, kv_used };
 }
 
 void sim_worker_account(struct sim *w, const struct iteration_cost *c)

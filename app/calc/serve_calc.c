@@ -76,16 +76,16 @@
 	X(SERVE_NO_HYBRID, PARAM_FLAG_ROW("no_hybrid_kv_cache",                                                        \
 					  .help = "vllm: every layer holds the whole context (sliding-window layers "  \
 						  "keep only their window by default)"))                               \
-	X(SERVE_DISAGG, PARAM_FLAG_ROW("disagg", .help = "disaggregated serving: a prefill pool and a decode pool "     \
+	X(SERVE_DISAGG, PARAM_FLAG_ROW("disagg", .help = "disaggregated serving: a prefill pool and a decode pool "    \
 							 "(the four flags below)"))                                    \
 	X(SERVE_PREFILL_TP, PARAM_INT("prefill_tp", 1, 1024, .metavar = "T",                                           \
 				      .help = "--disagg: tensor-parallel GPUs of a prefill worker"))                   \
-	X(SERVE_PREFILL_WORKERS, PARAM_INT("prefill_workers", 1, 64, .metavar = "P",                                   \
-					   .help = "--disagg: prefill workers (engine instances)"))                    \
+	X(SERVE_PREFILL_WORKERS,                                                                                       \
+	  PARAM_INT("prefill_workers", 1, 64, .metavar = "P", .help = "--disagg: prefill workers (engine instances)")) \
 	X(SERVE_DECODE_TP, PARAM_INT("decode_tp", 1, 1024, .metavar = "T",                                             \
 				     .help = "--disagg: tensor-parallel GPUs of a decode worker"))                     \
-	X(SERVE_DECODE_WORKERS, PARAM_INT("decode_workers", 1, 64, .metavar = "D",                                     \
-					  .help = "--disagg: decode workers (engine instances)"))                      \
+	X(SERVE_DECODE_WORKERS,                                                                                        \
+	  PARAM_INT("decode_workers", 1, 64, .metavar = "D", .help = "--disagg: decode workers (engine instances)"))   \
 	X(SERVE_NETWORK_BW, PARAM_NUM("network_bw", RIDGE_UNIT_BYTES_PER_S, 0, PARAM_NET_BW_MAX,                       \
 				      .flags = PARAM_OPEN_LO, .metavar = "B/s",                                        \
 				      .help = "--disagg: network bandwidth per GPU between nodes for the KV "          \
@@ -148,8 +148,9 @@ int serve_check_request(const struct param_values *v, struct app_status *st)
 	bool disagg = params_flag(v, SERVE_DISAGG);
 	for (size_t i = 0; i < sizeof pool / sizeof pool[0]; i++) {
 		if (disagg && i < 4 && !params_has(v, pool[i])) {
-			app_error(st, "--disagg needs %s: the pools are --prefill-tp, --prefill-workers, --decode-tp and "
-				      "--decode-workers",
+			app_error(st,
+				  "--disagg needs %s: the pools are --prefill-tp, --prefill-workers, --decode-tp and "
+				  "--decode-workers",
 				  flags[i]);
 			return -1;
 		}
@@ -376,8 +377,8 @@ static int read_request(struct serve_run *r, const struct param_values *v, const
 	in->req.model = &r->config.workload;
 	in->req.gpu = gpu;
 	in->req.tp = params_flag(v, SERVE_DISAGG) ? params_num(v, SERVE_DECODE_TP)
-		     : params_has(v, SERVE_TP)     ? params_num(v, SERVE_TP)
-						   : 1;
+		     : params_has(v, SERVE_TP)    ? params_num(v, SERVE_TP)
+						  : 1;
 	in->req.compute_dtype = RIDGE_BF16;
 	const char *compute = params_text(v, SERVE_COMPUTE_DTYPE);
 	if (compute && !ridge_dtype_parse(compute, &in->req.compute_dtype)) {
