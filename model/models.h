@@ -23,6 +23,7 @@
 #include "workload.h"
 #include "serve.h"
 #include "serve_sim.h"
+#include "serve_plan.h"
 #include "train_plan.h"
 /* RIDGE_VERSION of the library linked at run time (the header's may differ). */
 const char *ridge_version(void);

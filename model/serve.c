@@ -767,7 +767,9 @@ static int pass_begin(struct pass_context *c, const struct ridge_serve_request *
 		c->req.launch = RIDGE_LAUNCH_GRAPH;
 	if (check_request(&c->req, err, err_len))
 		return -1;
-	memset(&c->scratch, 0, sizeof c->scratch);
+	/* the kernels' slots are written as they are timed (time_kernel): the
+	 * totals before them are what starts at zero */
+	memset(&c->scratch, 0, offsetof(struct ridge_serve_result, kernels));
 	c->p = pricer_for(&c->req, &c->scratch, err, err_len);
 	c->ng = workload_gemms(req->model, tokens, c->g, err, err_len);
 	if (c->ng < 0 || workload_kv_layout(req->model, req->tp, &c->kv, err, err_len))
@@ -791,7 +793,7 @@ static void pass_end(const struct pass_context *c, struct ridge_serve_pass *out)
 int serve_token_pass(const struct ridge_serve_request *req, double tokens, struct ridge_serve_pass *out, char *err,
 		     size_t err_len)
 {
-	struct pass_context *c = &(struct pass_context){ 0 };
+	struct pass_context context, *c = &context; /* pass_begin fills it */
 	if (pass_begin(c, req, RIDGE_PHASE_DECODE, tokens, 1, tokens, err, err_len))
 		return -1;
 	const struct ridge_workload_model *m = req->model;
@@ -816,7 +818,7 @@ int serve_token_pass(const struct ridge_serve_request *req, double tokens, struc
 int serve_logits_pass(const struct ridge_serve_request *req, double rows, struct ridge_serve_pass *out, char *err,
 		      size_t err_len)
 {
-	struct pass_context *c = &(struct pass_context){ 0 };
+	struct pass_context context, *c = &context; /* pass_begin fills it */
 	if (pass_begin(c, req, RIDGE_PHASE_DECODE, rows, 1, rows, err, err_len))
 		return -1;
 	const struct ridge_workload_gemm *head = &c->g[c->ng - 1];
@@ -836,7 +838,7 @@ int serve_decode_attention_pass(const struct ridge_serve_request *req, double re
 {
 	if (!(requests >= 1 && context_sum >= requests))
 		return model_fail(err, err_len, "decode attention needs a request and a token of context each");
-	struct pass_context *c = &(struct pass_context){ 0 };
+	struct pass_context context, *c = &context; /* pass_begin fills it */
 	/* the mean context: FLOPs and cache bytes are linear in the sum */
 	if (pass_begin(c, req, RIDGE_PHASE_DECODE, requests, 1, requests, err, err_len))
 		return -1;
@@ -885,7 +887,7 @@ int serve_chunk_attention_pass(const struct ridge_serve_request *req, double chu
 {
 	if (!(chunk >= 1 && prefix >= 0 && chunk == floor(chunk) && prefix == floor(prefix)))
 		return model_fail(err, err_len, "a prompt chunk needs whole tokens, at least one");
-	struct pass_context *c = &(struct pass_context){ 0 };
+	struct pass_context context, *c = &context; /* pass_begin fills it */
 	if (pass_begin(c, req, RIDGE_PHASE_PREFILL, 1, chunk, chunk, err, err_len))
 		return -1;
 	double L = (double)req->model->layers;

@@ -112,6 +112,18 @@ void serve_engine_defaults(enum ridge_engine_kind kind, double memory_bytes, con
 		"TensorRT-LLM's and SGLang's overlap schedulers hide it (docs/sources/serving-engines.md)";
 }
 
+/* The power of two at or above a batch of 1 to 4. */
+static double small_power_of_two(double batch)
+{
+	return batch <= 1 ? 1 : batch <= 2 ? 2 : 4;
+}
+
+static bool power_of_two(double batch)
+{
+	int exponent;
+	return frexp(batch, &exponent) == 0.5;
+}
+
 double serve_engine_graph_size(const struct ridge_engine *e, double batch)
 {
 	double max = e->graph_max_batch;
@@ -120,16 +132,16 @@ double serve_engine_graph_size(const struct ridge_engine *e, double batch)
 	double size;
 	switch (e->graph_sizes) {
 	case RIDGE_GRAPH_SGLANG:
-		size = batch <= 4 ? pow(2, ceil(log2(batch))) : batch <= 8 ? 8 : batch <= 12 ? 12 : ceil(batch / 8) * 8;
+		size = batch <= 4 ? small_power_of_two(batch) : batch <= 8 ? 8 : batch <= 12 ? 12 : ceil(batch / 8) * 8;
 		break;
 	case RIDGE_GRAPH_TRTLLM:
 		/* 1..31, 32, 64, 128, powers of two up to the maximum, the maximum;
 		 * without padding a batch between them runs eager */
-		if (batch <= 32 || batch == max || (batch == pow(2, round(log2(batch)))))
+		if (batch <= 32 || batch == max || power_of_two(batch))
 			return batch;
 		return 0;
 	default:
-		size = batch <= 4     ? pow(2, ceil(log2(batch)))
+		size = batch <= 4     ? small_power_of_two(batch)
 		       : batch <= 256 ? ceil(batch / 8) * 8
 				      : ceil(batch / 16) * 16;
 		break;
@@ -326,6 +338,7 @@ static int check_input(const struct ridge_serve_sim_input *in, char *err, size_t
 struct memo_header {
 	int tokens_cap, rows_cap;
 	double context_lo, context_hi;
+	struct sim_step_memo step;
 };
 
 static size_t aligned(size_t at)
@@ -355,6 +368,7 @@ static struct memo_header *prices_bind(struct sim_prices *p, void *memory)
 	p->attention = (struct attention_memo *)at;
 	at += aligned((size_t)h->rows_cap * sizeof(struct attention_memo));
 	p->chunks = (struct chunk_memo *)at;
+	p->step = &h->step;
 	return h;
 }
 
@@ -364,6 +378,7 @@ static void prices_init(void *memory, int tokens_cap, int rows_cap)
 	h->tokens_cap = tokens_cap;
 	h->rows_cap = rows_cap;
 	h->context_lo = h->context_hi = NAN;
+	h->step.known = false;
 	struct sim_prices p;
 	prices_bind(&p, memory);
 	sim_prices_reset(&p);
@@ -512,8 +527,12 @@ void sim_itl_add(struct sim_shared *sh, double gap)
 {
 	sh->itl_count++;
 	sh->itl_sum += gap;
-	double at = log(fmax(gap, SIM_ITL_LO) / SIM_ITL_LO) / log(SIM_ITL_HI / SIM_ITL_LO) * SIM_ITL_BINS;
-	sh->itl_bins[(int)fmin(fmax(at, 0), SIM_ITL_BINS - 1)]++;
+	if (gap != sh->itl_last_gap) { /* an iteration's requests share their gap: its bin once */
+		double at = log(fmax(gap, SIM_ITL_LO) / SIM_ITL_LO) / log(SIM_ITL_HI / SIM_ITL_LO) * SIM_ITL_BINS;
+		sh->itl_last_gap = gap;
+		sh->itl_last_bin = (int)fmin(fmax(at, 0), SIM_ITL_BINS - 1);
+	}
+	sh->itl_bins[sh->itl_last_bin]++;
 }
 
 void sim_record(struct sim_shared *sh, const struct sim_request *r, double now)
@@ -631,6 +650,7 @@ static int space_init(struct sim_space *sp, const struct ridge_serve_sim_input *
 	sh->total = (int)sim_total_requests(in);
 	sh->rng = in->seed;
 	sh->window_start = INFINITY;
+	sh->itl_last_gap = NAN;
 	const struct ridge_engine *engines[2] = { &in->engine, &in->disagg.prefill_engine };
 	const struct ridge_serve_memo *memos[2] = { &in->memo, &in->disagg.prefill_memo };
 	double lo = sim_min_prompt(in) + 1, hi = sim_max_prompt(in) + in->osl;

@@ -54,6 +54,12 @@ struct chunk_memo {
 	struct ridge_serve_pass pass;
 };
 
+/* What the cache's size needs of one decode step (serve_step). */
+struct sim_step_memo {
+	bool known;
+	double weights_bytes, kv_bytes_per_token_per_gpu;
+};
+
 /* The prices of one request type (model, GPU, tp, storage): shared by the
  * workers of a pool, and by the runs of a search (serve_sim.h, struct
  * ridge_serve_memo). */
@@ -61,6 +67,7 @@ struct sim_prices {
 	struct pass_memo *tokens, *logits;
 	struct attention_memo *attention;
 	struct chunk_memo *chunks; /* SIM_CHUNK_MEMO of them */
+	struct sim_step_memo *step;
 	int tokens_cap, rows_cap;
 	double context_lo, context_hi;
 };
@@ -74,6 +81,8 @@ struct sim_shared {
 	double *ttft, *tpot, *e2e, *itl_bins;
 	int total, issued, done, measured_done;
 	double itl_count, itl_sum, window_start, window_end, next_arrival;
+	double itl_last_gap; /* and its histogram bin */
+	int itl_last_bin;
 	uint64_t rng;
 	/* a finished request's client sends its next one (closed loop) at `time` */
 	void (*client_next)(struct sim_shared *sh, double time);

@@ -105,20 +105,24 @@ int sim_worker_memory(struct sim *w, double memory_bytes, double longest, double
 {
 	struct sim_shared *sh = w->sh;
 	struct ridge_serve_sim_result *out = w->out;
-	struct ridge_serve_request req = *w->req;
-	req.phase = RIDGE_PHASE_DECODE;
-	req.batch = 1;
-	req.context = 1;
-	req.communication_s = 0;
-	struct ridge_serve_result *step = &(struct ridge_serve_result){ 0 };
-	if (serve_step(&req, step, sh->err, sh->err_len))
-		return -1;
+	struct sim_step_memo *known = w->prices->step;
+	if (!known->known) {
+		struct ridge_serve_request req = *w->req;
+		req.phase = RIDGE_PHASE_DECODE;
+		req.batch = 1;
+		req.context = 1;
+		req.communication_s = 0;
+		struct ridge_serve_result *step = &(struct ridge_serve_result){ 0 };
+		if (serve_step(&req, step, sh->err, sh->err_len))
+			return -1;
+		*known = (struct sim_step_memo){ true, step->weights_stored_per_gpu, step->kv_bytes_per_token_per_gpu };
+	}
 	const struct ridge_engine *e = w->engine;
 	double memory = memory_bytes > 0 ? memory_bytes : ridge_gpu_usable_memory(w->req->gpu);
 	out->memory_bytes = memory;
-	out->weights_bytes = step->weights_stored_per_gpu;
+	out->weights_bytes = known->weights_bytes;
 	out->activation_bytes = activation_bytes(w);
-	out->kv_bytes_per_token_per_gpu = step->kv_bytes_per_token_per_gpu;
+	out->kv_bytes_per_token_per_gpu = known->kv_bytes_per_token_per_gpu;
 	double rest = memory - out->weights_bytes - out->activation_bytes;
 	double cache = e->kv_budget == RIDGE_KV_OF_FREE
 			       ? e->memory_fraction * rest
@@ -192,6 +196,8 @@ static void preempt_newest(struct sim *w)
 static bool grow(struct sim *w, int position, double tokens)
 {
 	struct sim_request *r = &w->sh->reqs[w->running[position]];
+	if (w->window_groups == 0 && r->blocks * w->engine->block_size >= tokens)
+		return true; /* its last block has room */
 	double need = sim_request_blocks(w, r->computed, tokens) - r->blocks;
 	while (need > w->free_blocks) {
 		bool self = w->n_running - 1 == position;
@@ -257,6 +263,24 @@ static void start_running(struct sim *w, int index, double blocks)
 	w->running[w->n_running++] = index;
 }
 
+/* A decode worker's queue holds requests that came with their blocks
+ * behind one that waits for blocks (preempted): the first of them moves to
+ * the head, or the queue would wait on blocks those requests hold. */
+static bool promote_holder(struct sim *w)
+{
+	int total = w->sh->total;
+	for (int k = 1; k < w->wait_count; k++) {
+		int at = (w->wait_head + k) % total, index = w->waiting[at];
+		if (w->sh->reqs[index].blocks <= 0)
+			continue;
+		for (int j = k; j > 0; j--)
+			w->waiting[(w->wait_head + j) % total] = w->waiting[(w->wait_head + j - 1) % total];
+		w->waiting[w->wait_head] = index;
+		return true;
+	}
+	return false;
+}
+
 /* Waiting requests, first come first served, while the budget, the
  * sequence limit and the free blocks allow. */
 static void schedule_waiting(struct sim *w, double *budget)
@@ -274,8 +298,11 @@ static void schedule_waiting(struct sim *w, double *budget)
 		double need = e->reserve_output ? sim_request_blocks(w, 0, r->isl + worker_osl(w, r))
 						: sim_request_blocks(w, r->computed, r->computed + chunk);
 		need = fmax(need - r->blocks, 0); /* a decode worker's request came with its blocks */
-		if (need > w->free_blocks)
+		if (need > w->free_blocks) {
+			if (w->role == SIM_DECODE && r->blocks <= 0 && promote_holder(w))
+				continue;
 			break;
+		}
 		start_running(w, index, need);
 		schedule_chunk(w, r, chunk, budget);
 	}

@@ -42,8 +42,8 @@ static struct ridge_serve_sim_input sim_input(const struct ridge_workload_model 
 	return in;
 }
 
-static void disaggregate(struct ridge_serve_sim_input *in, double prefill_tp, double prefill_workers,
-			 double decode_tp, double decode_workers)
+static void disaggregate(struct ridge_serve_sim_input *in, double prefill_tp, double prefill_workers, double decode_tp,
+			 double decode_workers)
 {
 	in->disagg.prefill_tp = prefill_tp;
 	in->disagg.prefill_workers = prefill_workers;
@@ -152,10 +152,10 @@ static void test_lone_request_handoff(void **state)
 	struct ridge_serve_sim_result r;
 	struct ridge_serve_disagg_result d;
 	char err[400];
-	assert_int_equal(serve_disagg_transfer(&(struct ridge_serve_request){ .model = &m, .gpu = gpu,
-									      .kv = { 2, 0, 2 } },
-					       1, 1, 1000, 2, 0, &d, err, sizeof err),
-			 0);
+	assert_int_equal(
+		serve_disagg_transfer(&(struct ridge_serve_request){ .model = &m, .gpu = gpu, .kv = { 2, 0, 2 } }, 1, 1,
+				      1000, 2, 0, &d, err, sizeof err),
+		0);
 	struct ridge_serve_sim_input in = sim_input(&m, gpu, RIDGE_ENGINE_SGLANG);
 	disaggregate(&in, 1, 1, 1, 1);
 	assert_int_equal(run(&in, &r, err, sizeof err), 0);
@@ -296,10 +296,8 @@ static void test_hybrid_blocks(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_transfer),
-		cmocka_unit_test(test_lone_request_handoff),
-		cmocka_unit_test(test_pools_under_load),
-		cmocka_unit_test(test_disagg_bad_input),
+		cmocka_unit_test(test_transfer),         cmocka_unit_test(test_lone_request_handoff),
+		cmocka_unit_test(test_pools_under_load), cmocka_unit_test(test_disagg_bad_input),
 		cmocka_unit_test(test_hybrid_blocks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
