@@ -11,6 +11,7 @@
 #include "calc.h"
 #include "cli.h"
 #include "plan_calc.h"
+#include "plan_serve_calc.h"
 
 static bool has_flag(int argc, char **argv, const char *flag)
 {
@@ -25,22 +26,29 @@ static int run_plan(int argc, char **argv)
 	/* --train: the training layout search, its own flags (app/calc/plan_train_calc.c) */
 	if (has_flag(argc, argv, "--train"))
 		return calc_main(&calc_plan_train, argc, argv);
+	/* --isl / --osl: the search on the simulation (app/calc/plan_serve_calc.c) */
+	bool simulated = has_flag(argc, argv, "--isl") || has_flag(argc, argv, "--osl");
+	const struct params_command *cmd = simulated ? &plan_serve_params_command : &plan_params_command;
 	struct param_values v;
 	int rc;
-	if (params_parse(&v, &plan_params_command, argc, argv, &rc) < 0) {
-		/* --help: the serving search's, then the training search's */
+	if (params_parse(&v, cmd, argc, argv, &rc) < 0) {
+		/* --help: the serving search's, the simulated one's, then the training search's */
 		if (rc == EXIT_OK && has_flag(argc, argv, "--help")) {
-			printf("\n");
 			char help[] = "--help";
-			char *train_help[] = { argv[0], help, NULL };
-			return calc_main(&calc_plan_train, 2, train_help);
+			char *help_argv[] = { argv[0], help, NULL };
+			if (!simulated) {
+				printf("\n");
+				params_parse(&v, &plan_serve_params_command, 2, help_argv, &rc);
+			}
+			printf("\n");
+			return calc_main(&calc_plan_train, 2, help_argv);
 		}
 		return rc;
 	}
 	struct app_status st;
 	app_status_init(&st);
 	cJSON *json = NULL;
-	rc = plan_command(stdout, &v, &json, &st);
+	rc = simulated ? plan_serve_command(stdout, &v, &json, &st) : plan_command(stdout, &v, &json, &st);
 	int reported = cli_report(&st);
 	if (rc < 0)
 		return reported;

@@ -88,7 +88,8 @@ static void aggregated_space(struct space *s, struct ridge_serve_plan_config *c)
 				if (!e.chunked_prefill && in->isl > in->budgets[b])
 					continue; /* a prompt runs whole: it must fit the budget */
 				c->max_num_batched_tokens = in->budgets[b];
-				add_seqs(s, c, in->concurrency > 0 ? fmin(c->concurrency, e.max_num_seqs) : e.max_num_seqs);
+				add_seqs(s, c,
+					 in->concurrency > 0 ? fmin(c->concurrency, e.max_num_seqs) : e.max_num_seqs);
 			}
 		}
 	}
@@ -328,19 +329,21 @@ static int by_rank(const void *pa, const void *pb)
 	return (a->index > b->index) - (a->index < b->index);
 }
 
-/* The front among those meeting the limits: no other meets them with as
- * many tokens/s per GPU and per user and more of one. */
+/* The front among those meeting the limits (c sorted by rank): no other
+ * meets them with as many tokens/s per GPU and per user and more of one;
+ * of configurations that tie on both, the first ranked. */
 static void mark_front(struct ridge_serve_plan_config *c, int n)
 {
 	for (int i = 0; i < n; i++) {
 		c[i].pareto = c[i].meets;
-		for (int j = 0; j < n && c[i].pareto; j++)
-			if (j != i && c[j].meets &&
-			    c[j].output_tokens_per_s_per_gpu >= c[i].output_tokens_per_s_per_gpu &&
-			    c[j].tokens_per_s_per_user >= c[i].tokens_per_s_per_user &&
-			    (c[j].output_tokens_per_s_per_gpu > c[i].output_tokens_per_s_per_gpu ||
-			     c[j].tokens_per_s_per_user > c[i].tokens_per_s_per_user))
+		for (int j = 0; j < n && c[i].pareto; j++) {
+			double gpu_j = c[j].output_tokens_per_s_per_gpu, gpu_i = c[i].output_tokens_per_s_per_gpu;
+			double user_j = c[j].tokens_per_s_per_user, user_i = c[i].tokens_per_s_per_user;
+			if (j == i || !c[j].meets || gpu_j < gpu_i || user_j < user_i)
+				continue;
+			if (gpu_j > gpu_i || user_j > user_i || j < i)
 				c[i].pareto = false;
+		}
 	}
 }
 
