@@ -275,6 +275,9 @@ static int iterate(struct disagg *d, int worker, double time)
 	struct iteration_cost c;
 	if (sim_worker_price(w, &c))
 		return -1;
+	int rc = sim_stop_check(w->sh);
+	if (rc)
+		return rc;
 	sim_worker_account(w, &c);
 	w->now += c.step_s;
 	sim_worker_sample(w, &c);
@@ -477,8 +480,9 @@ int sim_disagg_run(struct sim_space *sp, struct ridge_serve_sim_sample *samples,
 			landed(d, &e);
 			break;
 		default:
-			if (iterate(d, e.id, e.time))
-				return -1;
+			rc = iterate(d, e.id, e.time);
+			if (rc)
+				return rc;
 		}
 	}
 	totals(d, out);

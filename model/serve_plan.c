@@ -13,7 +13,7 @@
  * 3, 4, 6, 8, 12, ...). */
 static double seq_step(int i)
 {
-	return i < 2 ? i + 1 : (i % 2 == 0 ? 1 : 1.5) * pow(2, i / 2);
+	return i == 0 ? 1 : i % 2 ? pow(2, (i + 1) / 2) : 1.5 * pow(2, i / 2);
 }
 
 /* The GEMMs run in fp8 when the weights are stored in 1 byte and the GPU
@@ -55,15 +55,19 @@ static void add(struct space *s, struct ridge_serve_plan_config *c)
 	s->count++;
 }
 
-/* Every sequence limit up to `most` (and `most` itself) for the layout c. */
+/* Every sequence limit up to `most` (and `most` itself) for the layout c,
+ * the largest first. */
 static void add_seqs(struct space *s, struct ridge_serve_plan_config *c, double most)
 {
-	for (int i = 0; seq_step(i) < most; i++) {
+	int steps = 0;
+	while (seq_step(steps) < most)
+		steps++;
+	c->max_num_seqs = most;
+	add(s, c);
+	for (int i = steps - 1; i >= 0; i--) {
 		c->max_num_seqs = seq_step(i);
 		add(s, c);
 	}
-	c->max_num_seqs = most;
-	add(s, c);
 }
 
 static void aggregated_space(struct space *s, struct ridge_serve_plan_config *c)
@@ -241,6 +245,10 @@ static int input_of(struct search *s, const struct ridge_serve_plan_config *c, s
 	sim->warmup = c->concurrency > 0 ? c->concurrency : ceil(sim->requests / 10);
 	sim->seed = in->seed;
 	sim->max_context = in->max_context;
+	/* a run that takes more than 4 times the iterations of one request at a
+	 * time (its prompt in chunks, its output token by token) is thrashing */
+	sim->max_iterations = 4 * (sim->requests + sim->warmup) *
+			      (in->osl + 2 + ceil(in->isl / fmin(c->max_num_batched_tokens, 8192)));
 	if (memo_for(s, c, c->tp, &sim->memo))
 		return -1;
 	if (!c->disaggregated) {
@@ -282,8 +290,8 @@ static int simulate(struct search *s, struct ridge_serve_plan_config *c)
 	if (rc < 0)
 		return -1;
 	c->violation = 1e300;
-	if (rc == 1) {
-		c->status = RIDGE_SERVE_PLAN_DOES_NOT_FIT;
+	if (rc == 1 || rc == 2) {
+		c->status = rc == 1 ? RIDGE_SERVE_PLAN_DOES_NOT_FIT : RIDGE_SERVE_PLAN_STOPPED;
 		return 0;
 	}
 	c->status = RIDGE_SERVE_PLAN_SIMULATED;
@@ -375,9 +383,9 @@ int serve_plan_search(const struct ridge_serve_plan_input *in, struct ridge_serv
 		c->violation = 1e300;
 		const struct ridge_serve_plan_config *before = i > 0 ? &out[i - 1] : NULL;
 		if (before && same_layout(before, c) &&
-		    (before->status != RIDGE_SERVE_PLAN_SIMULATED || before->tpot_s > in->tpot_limit_s)) {
-			c->status = before->status == RIDGE_SERVE_PLAN_DOES_NOT_FIT ? RIDGE_SERVE_PLAN_DOES_NOT_FIT
-										    : RIDGE_SERVE_PLAN_PRUNED;
+		    (before->status == RIDGE_SERVE_PLAN_PRUNED || before->status == RIDGE_SERVE_PLAN_STOPPED ||
+		     (before->status == RIDGE_SERVE_PLAN_SIMULATED && before->ttft_s > in->ttft_limit_s))) {
+			c->status = RIDGE_SERVE_PLAN_PRUNED;
 			continue;
 		}
 		rc = simulate(&s, c);

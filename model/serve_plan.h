@@ -18,9 +18,10 @@
  * Each engine keeps its own memory fraction (the preset's), not the whole
  * card. Speed: the iteration prices are remembered per GPU, dtype and tp
  * across the candidates (serve_sim.h, struct ridge_serve_memo); each
- * candidate simulates a few hundred requests; a layout whose TPOT misses
- * the limit at a sequence limit is not tried at larger ones (a larger batch
- * only lengthens an iteration). docs/models/serve-sim.md, "ridge plan". */
+ * candidate simulates a few hundred requests; a layout's sequence limits
+ * are tried from the largest down, and once its TTFT misses the limit the
+ * smaller ones are not tried (fewer requests at once only queue the others
+ * longer: a heuristic, not a proof). docs/models/serve-sim.md, "ridge plan". */
 #ifndef RIDGE_SERVE_PLAN_H
 #define RIDGE_SERVE_PLAN_H
 
@@ -67,7 +68,8 @@ struct ridge_serve_plan_input {
 enum ridge_serve_plan_status {
 	RIDGE_SERVE_PLAN_SIMULATED,
 	RIDGE_SERVE_PLAN_DOES_NOT_FIT, /* the cache cannot hold one request */
-	RIDGE_SERVE_PLAN_PRUNED,       /* a smaller sequence limit of the layout already missed the TPOT limit */
+	RIDGE_SERVE_PLAN_PRUNED,       /* a larger sequence limit of the layout already missed the TTFT limit */
+	RIDGE_SERVE_PLAN_STOPPED,      /* thrashing: stopped at 4 x the iterations of one request at a time */
 };
 
 struct ridge_serve_plan_config {

@@ -278,6 +278,8 @@ int sim_check_load(const struct ridge_serve_sim_input *in, char *err, size_t err
 				  sim_total_requests(in), in->osl, SIM_MAX_WORK);
 	if (in->timeline_capacity < 0 || in->timeline_capacity > 1000000)
 		return model_fail(err, err_len, "timeline capacity out of range");
+	if (!(isfinite(in->max_iterations) && in->max_iterations >= 0))
+		return model_fail(err, err_len, "the iteration limit must be 0 or more");
 	return 0;
 }
 
@@ -597,6 +599,17 @@ static double itl_percentile(const struct sim_shared *sh, double q)
 	return NAN;
 }
 
+int sim_stop_check(struct sim_shared *sh)
+{
+	sh->iterations++;
+	if (sh->in->max_iterations > 0 && sh->iterations > sh->in->max_iterations) {
+		model_fail(sh->err, sh->err_len, "stopped after %g iterations with %d of %d requests done",
+			   sh->in->max_iterations, sh->done, sh->total);
+		return 2;
+	}
+	return 0;
+}
+
 void sim_statistics(struct sim_shared *sh, double gpus, struct ridge_serve_sim_result *out)
 {
 	const struct ridge_serve_sim_input *in = sh->in;
@@ -730,6 +743,8 @@ static int run_aggregated(struct sim_space *sp, struct ridge_serve_sim_sample *s
 		struct iteration_cost c;
 		if (sim_worker_price(w, &c))
 			return -1;
+		if (sim_stop_check(sh))
+			return 2;
 		sim_worker_account(w, &c);
 		w->now += c.step_s;
 		sim_worker_sample(w, &c);

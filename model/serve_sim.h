@@ -148,6 +148,7 @@ struct ridge_serve_sim_input {
 	int timeline_capacity;        /* iteration samples kept for a plot (0: none; disaggregated: the
 				  first decode worker's) */
 	struct ridge_serve_memo memo; /* optional: the engine's (disaggregated: the decode pool's) prices */
+	double max_iterations;        /* stop after this many iterations, every worker's (0: never) */
 	struct ridge_serve_disagg disagg;
 };
 
@@ -223,7 +224,8 @@ size_t serve_sim_workspace_bytes(const struct ridge_serve_sim_input *in, char *e
 
 /* Runs the simulation. samples: timeline_capacity of them (may be NULL when
  * 0). Returns 0; -1 with err for bad input; 1 with err when the
- * configuration cannot serve one request (its KV cache does not fit). */
+ * configuration cannot serve one request (its KV cache does not fit); 2
+ * with err when it stopped at max_iterations. */
 int serve_sim_run(const struct ridge_serve_sim_input *in, void *workspace, size_t workspace_bytes,
 		  struct ridge_serve_sim_sample *samples, struct ridge_serve_sim_result *out, char *err,
 		  size_t err_len);

@@ -80,6 +80,7 @@ struct sim_shared {
 	struct sim_request *reqs;
 	double *ttft, *tpot, *e2e, *itl_bins;
 	int total, issued, done, measured_done;
+	double iterations; /* every worker's */
 	double itl_count, itl_sum, window_start, window_end, next_arrival;
 	double itl_last_gap; /* and its histogram bin */
 	int itl_last_bin;
@@ -161,6 +162,8 @@ void sim_next_arrival(struct sim_shared *sh);
 /* A finished request's latencies into the statistics. */
 void sim_record(struct sim_shared *sh, const struct sim_request *r, double now);
 void sim_itl_add(struct sim_shared *sh, double gap);
+/* 2 with err once the run's iterations pass in->max_iterations. */
+int sim_stop_check(struct sim_shared *sh);
 /* The latency statistics and the throughput of the measured requests, on
  * `gpus` GPUs. */
 void sim_statistics(struct sim_shared *sh, double gpus, struct ridge_serve_sim_result *out);

@@ -295,8 +295,12 @@ static void schedule_waiting(struct sim *w, double *budget)
 		double chunk = e->chunked_prefill ? fmin(remaining, *budget) : remaining;
 		if (chunk > *budget)
 			break;
-		double need = e->reserve_output ? sim_request_blocks(w, 0, r->isl + worker_osl(w, r))
-						: sim_request_blocks(w, r->computed, r->computed + chunk);
+		/* TensorRT-LLM reserves prompt and output; SGLang admits a prompt only
+		 * when all of it fits (PrefillAdder.add_one_req: the prompt and the
+		 * clipped output against the tokens left); vLLM its next chunk */
+		double need = e->reserve_output   ? sim_request_blocks(w, 0, r->isl + worker_osl(w, r))
+			      : !e->mixed_batches ? sim_request_blocks(w, r->computed, r->target)
+						  : sim_request_blocks(w, r->computed, r->computed + chunk);
 		need = fmax(need - r->blocks, 0); /* a decode worker's request came with its blocks */
 		if (need > w->free_blocks) {
 			if (w->role == SIM_DECODE && r->blocks <= 0 && promote_holder(w))

@@ -21,8 +21,10 @@
 				   .help = "model config (Hugging Face config.json or YAML)"))                         \
 	X(PS_ASSUME_FAMILY, PARAM_TEXT_ROW("assume_family", .metavar = "TYPE",                                         \
 					   .help = "read the config as this family knowingly (llama)"))                \
-	X(PS_ISL, PARAM_INT("isl", 1, 1e7, .flags = PARAM_REQUIRED, .metavar = "N", .help = "prompt tokens per request")) \
-	X(PS_OSL, PARAM_INT("osl", 1, 1e7, .flags = PARAM_REQUIRED, .metavar = "M", .help = "output tokens per request")) \
+	X(PS_ISL,                                                                                                      \
+	  PARAM_INT("isl", 1, 1e7, .flags = PARAM_REQUIRED, .metavar = "N", .help = "prompt tokens per request"))      \
+	X(PS_OSL,                                                                                                      \
+	  PARAM_INT("osl", 1, 1e7, .flags = PARAM_REQUIRED, .metavar = "M", .help = "output tokens per request"))      \
 	X(PS_CONCURRENCY, PARAM_INT("concurrency", 1, 65536, .metavar = "C",                                           \
 				    .help = "closed loop: C clients over the whole deployment"))                       \
 	X(PS_RATE, PARAM_NUM("rate", RIDGE_UNIT_COUNT, 0, 1e6, .flags = PARAM_OPEN_LO, .metavar = "R",                 \
@@ -44,8 +46,8 @@
 					  .help = "weight storage types to consider: checkpoint or bf16 fp8 int4 ... " \
 						  "(default: the checkpoint's, else bf16)"))                           \
 	X(PS_KV_DTYPE, PARAM_TEXT_ROW("kv_dtype", .metavar = "DT", .help = "KV-cache storage (default bf16)"))         \
-	X(PS_ENGINE, PARAM_TEXT_ROW("engine", .metavar = "E,...",                                                      \
-				    .help = "engines to consider: vllm (default), sglang, trtllm"))                    \
+	X(PS_ENGINE,                                                                                                   \
+	  PARAM_TEXT_ROW("engine", .metavar = "E,...", .help = "engines to consider: vllm (default), sglang, trtllm")) \
 	X(PS_BUDGETS, PARAM_TEXT_ROW("max_num_batched_tokens", .metavar = "B,...",                                     \
 				     .help = "token budgets tried, aggregated (default 2048,8192)"))                   \
 	X(PS_LAYOUT, PARAM_TEXT_ROW("layout", .metavar = "L",                                                          \
@@ -57,17 +59,18 @@
 				 .help = "requests measured per configuration (default max(100, 2 x its "              \
 					 "concurrency); open loop 200)"))                                              \
 	X(PS_SEED, PARAM_INT("seed", 0, 4294967295.0, .metavar = "S", .help = "seed of the arrivals (default 1)"))     \
-	X(PS_MAX_CONTEXT, PARAM_INT("max_context", 1, 1e9, .metavar = "N",                                             \
-				    .help = "the model's context (default: max_position_embeddings of a config.json)")) \
-	X(PS_MOE_IMPL, PARAM_TEXT_ROW("moe_impl", .metavar = "IMPL",                                                   \
-				      .help = "routed experts: grouped (default) or loop"))                            \
+	X(PS_MAX_CONTEXT,                                                                                              \
+	  PARAM_INT("max_context", 1, 1e9, .metavar = "N",                                                             \
+		    .help = "the model's context (default: max_position_embeddings of a config.json)"))                \
+	X(PS_MOE_IMPL,                                                                                                 \
+	  PARAM_TEXT_ROW("moe_impl", .metavar = "IMPL", .help = "routed experts: grouped (default) or loop"))          \
 	X(PS_EFFICIENCY, PARAM_TEXT_ROW("efficiency", .metavar = "CLASS=F,...",                                        \
 					.help = "what-if efficiencies on every GPU, as ridge cost decode"))            \
 	X(PS_FIXED_COST, PARAM_TEXT_ROW("fixed_cost", .metavar = "CLASS=T,...",                                        \
 					.help = "what-if fixed cost per kernel of a class (gemm=5us)"))                \
 	X(PS_TOP, PARAM_INT("top", 1, 1000, .metavar = "N", .help = "configurations ranked (default 5)"))              \
-	X(PS_SVG, PARAM_TEXT_ROW("svg", .metavar = "FILE",                                                             \
-				 .help = "write output tokens/s per GPU against tokens/s per user"))                   \
+	X(PS_SVG,                                                                                                      \
+	  PARAM_TEXT_ROW("svg", .metavar = "FILE", .help = "write output tokens/s per GPU against tokens/s per user")) \
 	X(PS_HWDB, PARAM_TEXT_ROW("hwdb", .metavar = "DIR", .help = "also load the hwdb entries in DIR"))              \
 	X(PS_CALIBRATION,                                                                                              \
 	  PARAM_TEXT_ROW("calibration", .metavar = "FILE", .help = "a ridge-probe calibration (measured ceilings)"))   \
@@ -100,7 +103,7 @@ struct plan_serve {
 	struct app_model_config config;
 	struct ridge_serve_plan_config *all;
 	int *order; /* the front's, by tokens/s per user */
-	int count, simulated, meeting;
+	int count, simulated, meeting, not_fit, pruned, stopped;
 	const char *model_path;
 };
 
@@ -216,8 +219,8 @@ static int read_dtypes(const struct param_values *v, struct plan_serve *ps, stru
 	const struct app_model_extras *x = &ps->config.extras;
 	char names[RIDGE_SERVE_PLAN_MAX_DTYPES][RIDGE_TEXT];
 	const char *list = params_has(v, PS_WEIGHT_DTYPE) ? params_text(v, PS_WEIGHT_DTYPE)
-			   : x->quantized                   ? "checkpoint"
-							    : "bf16";
+			   : x->quantized                 ? "checkpoint"
+							  : "bf16";
 	int n = split_list(list, names, RIDGE_SERVE_PLAN_MAX_DTYPES);
 	if (n < 1) {
 		app_error_flag(st, params_where(v, PS_WEIGHT_DTYPE), "'%s' is not a list of storage types (%s)", list,
@@ -260,7 +263,8 @@ static int read_choices(const struct param_values *v, struct ridge_serve_plan_in
 	for (int i = 0; i < n; i++) {
 		char *end;
 		in->budgets[i] = strtod(words[i], &end);
-		if (*end || !(in->budgets[i] >= 1 && in->budgets[i] <= 1048576 && in->budgets[i] == floor(in->budgets[i])))
+		if (*end ||
+		    !(in->budgets[i] >= 1 && in->budgets[i] <= 1048576 && in->budgets[i] == floor(in->budgets[i])))
 			n = -1;
 	}
 	if (n < 1) {
@@ -314,7 +318,8 @@ static int read_load(const struct param_values *v, struct ridge_serve_plan_input
 {
 	bool closed = params_has(v, PS_CONCURRENCY), open = params_has(v, PS_RATE);
 	if (closed == open) {
-		app_error(st, "give one of --concurrency (closed loop) or --rate (open loop)%s", closed ? ", not both" : "");
+		app_error(st, "give one of --concurrency (closed loop) or --rate (open loop)%s",
+			  closed ? ", not both" : "");
 		return -1;
 	}
 	in->isl = params_num(v, PS_ISL);
@@ -338,7 +343,8 @@ static int read_model(const struct param_values *v, struct plan_serve *ps, struc
 {
 	const char *path = ps->model_path = params_text(v, PS_MODEL);
 	const char *assume = params_text(v, PS_ASSUME_FAMILY);
-	if ((assume && !app_model_assume_ok(assume, st)) || app_model_config_load_as(path, assume, &ps->config, st) != 0)
+	if ((assume && !app_model_assume_ok(assume, st)) ||
+	    app_model_config_load_as(path, assume, &ps->config, st) != 0)
 		return -1;
 	char err[400];
 	struct ridge_workload_model w;
@@ -371,8 +377,8 @@ static int front_order(const struct plan_serve *ps, int *order)
 		if (ps->all[i].pareto)
 			order[n++] = i;
 	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && ps->all[order[j]].tokens_per_s_per_user <
-						 ps->all[order[j - 1]].tokens_per_s_per_user;
+		for (int j = i;
+		     j > 0 && ps->all[order[j]].tokens_per_s_per_user < ps->all[order[j - 1]].tokens_per_s_per_user;
 		     j--) {
 			int t = order[j];
 			order[j] = order[j - 1];
@@ -441,6 +447,9 @@ static cJSON *plan_json(const struct plan_serve *ps, int top)
 	json_number(o, "max_gpus", in->max_gpus);
 	json_number(o, "configurations", ps->count);
 	json_number(o, "simulated", ps->simulated);
+	json_number(o, "does_not_fit", ps->not_fit);
+	json_number(o, "pruned", ps->pruned);
+	json_number(o, "stopped", ps->stopped);
 	json_number(o, "meeting", ps->meeting);
 	cJSON_AddBoolToObject(o, "ok", ps->meeting > 0);
 	cJSON *front = cJSON_AddArrayToObject(o, "pareto");
@@ -493,8 +502,9 @@ static void print_plan(FILE *out, const struct plan_serve *ps, int top)
 		ps->model_path, in->isl, in->osl, load, in->percentile, ttft, in->percentile, tpot);
 	fprintf(out,
 		"  %d configurations (GPU x dtype x engine x TP x replicas x budget x sequence limit, and "
-		"disaggregated pools up to %.0f GPUs), %d simulated, %d meet every limit\n",
-		ps->count, in->max_gpus, ps->simulated, ps->meeting);
+		"disaggregated pools up to %.0f GPUs): %d simulated (%d do not fit, %d stopped thrashing), %d "
+		"skipped, %d meet every limit\n",
+		ps->count, in->max_gpus, ps->simulated, ps->not_fit, ps->stopped, ps->pruned, ps->meeting);
 	for (int g = 0; g < in->gpu_count; g++) {
 		char usd[32];
 		fmt_usd(in->prices[g], usd, sizeof usd);
@@ -508,8 +518,9 @@ static void print_plan(FILE *out, const struct plan_serve *ps, int top)
 			print_row(out, in, &ps->all[ps->order[i]], "*");
 		fprintf(out, "\n  Cheapest first ($ per million output tokens, then tokens/s per GPU):\n\n");
 	} else
-		fprintf(out, "\n  No configuration meets the limits. The nearest (by the worse ratio of a percentile to "
-			     "its limit):\n\n");
+		fprintf(out,
+			"\n  No configuration meets the limits. The nearest (by the worse ratio of a percentile to "
+			"its limit):\n\n");
 	print_header(out, in);
 	int shown = 0;
 	for (int i = 0; i < ps->count && shown < top && (ps->meeting == 0 || i < ps->meeting); i++)
@@ -520,9 +531,10 @@ static void print_plan(FILE *out, const struct plan_serve *ps, int top)
 		}
 	fprintf(out,
 		"\n  Each simulated as ridge serve runs it (the engine's preset and memory fraction, CUDA graphs,\n"
-		"  chunked prefill, preemption); replicas split the load evenly; a layout's larger sequence\n"
-		"  limits are not simulated once its TPOT misses the limit. layout: tpT x R = R replicas of\n"
-		"  tensor parallelism T; PP tpT + DD tpT = prefill and decode workers (disaggregated).\n");
+		"  chunked prefill, preemption); replicas split the load evenly; a layout's sequence limits\n"
+		"  run from the largest down, and those below one whose TTFT misses the limit are skipped.\n"
+		"  layout: tpT x R = R replicas of tensor parallelism T; PP tpT + DD tpT = prefill and\n"
+		"  decode workers (disaggregated).\n");
 }
 
 /* ---- the SVG: the configurations that meet the limits and the front ---- */
@@ -567,7 +579,9 @@ static int write_svg(const char *path, const struct plan_serve *ps, struct app_s
 		snprintf(label, sizeof label, "%g", t);
 		svg_text(&s, x0 - 6, y + 4, 11, "end", "#444", label);
 	}
-	const char *colors[] = { "#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf" };
+	const char *colors[] = {
+		"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf"
+	};
 	for (int i = 0; i < ps->count; i++) {
 		const struct ridge_serve_plan_config *c = &ps->all[i];
 		if (c->status != RIDGE_SERVE_PLAN_SIMULATED)
@@ -621,6 +635,11 @@ static int search(struct plan_serve *ps, struct app_status *st)
 	}
 	while (ps->meeting < ps->count && ps->all[ps->meeting].meets)
 		ps->meeting++;
+	for (int i = 0; i < ps->count; i++) {
+		ps->not_fit += ps->all[i].status == RIDGE_SERVE_PLAN_DOES_NOT_FIT;
+		ps->pruned += ps->all[i].status == RIDGE_SERVE_PLAN_PRUNED;
+		ps->stopped += ps->all[i].status == RIDGE_SERVE_PLAN_STOPPED;
+	}
 	return 0;
 }
 

@@ -293,12 +293,43 @@ static void test_hybrid_blocks(void **state)
 	assert_true(hybrid.output_tokens_per_s > whole.output_tokens_per_s);
 }
 
+/* SGLang admits a prompt only when all of it fits: a prompt admitted by
+ * its first chunk could preempt itself at its second, be admitted again
+ * at its first, and never finish while the decoders wait behind the
+ * prefill-first scheduler (205 prompts of 2000 tokens on an L40S pair ran
+ * forever). Now it finishes, preempting a little, well inside a bound. */
+static void test_sglang_admits_whole_prompts(void **state)
+{
+	(void)state;
+	struct ridge_workload_model m = llama3_8b();
+	const struct ridge_gpu *gpu = test_gpu("l40s");
+	struct ridge_serve_sim_input in = sim_input(&m, gpu, RIDGE_ENGINE_SGLANG);
+	struct ridge_serve_sim_result r;
+	char err[400];
+	serve_engine_defaults(RIDGE_ENGINE_SGLANG, ridge_gpu_usable_memory(gpu), gpu->id, 2, &in.engine);
+	in.req.tp = 2;
+	in.engine.max_num_batched_tokens = 2048;
+	in.isl = 2000;
+	in.osl = 200;
+	in.concurrency = 0;
+	in.rate = 8;
+	in.requests = 205;
+	in.warmup = 0;
+	in.max_iterations = 20000;
+	assert_int_equal(run(&in, &r, err, sizeof err), 0);
+	assert_true(r.measured_requests == 205 && r.preemptions > 0 && r.iterations < 2000);
+	/* the bound stops a run that passes it */
+	in.max_iterations = 100;
+	assert_int_equal(run(&in, &r, err, sizeof err), 2);
+	assert_non_null(strstr(err, "stopped after 100 iterations"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_transfer),         cmocka_unit_test(test_lone_request_handoff),
 		cmocka_unit_test(test_pools_under_load), cmocka_unit_test(test_disagg_bad_input),
-		cmocka_unit_test(test_hybrid_blocks),
+		cmocka_unit_test(test_hybrid_blocks),    cmocka_unit_test(test_sglang_admits_whole_prompts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
