@@ -3,7 +3,9 @@
  * dtype x launch mode, ranked by $ per million output tokens; --svg draws the
  * cost-latency Pareto front. Exit 1 when no configuration meets the limits.
  * The options are here; the search and its views are app/calc/plan_calc.c.
- * With --train: the training layout search (app/calc/plan_train_calc.c). */
+ * With --train: the training layout search (app/calc/plan_train_calc.c);
+ * with --isl or --osl: the serving search on the simulation
+ * (app/calc/plan_serve_calc.c, model/serve_plan.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
