@@ -125,11 +125,21 @@ kind plan plan --model examples/models/llama-3-70b.json --tpot 50ms --ttft 2s --
 kind plan-one-gpu plan --model examples/models/mixtral-8x7b.json --tpot 50ms --ttft 2s --context 4k --gpu h100-sxm
 covered="$covered app/calc/plan_calc.c"
 
+# The serving search's front (app/calc/plan_serve_calc.c): aggregated and
+# disaggregated on one GPU type, and an open loop over two.
+kind plan-serve plan --model examples/models/llama-3-70b.json --isl 1024 --osl 128 --concurrency 64 --tpot 50ms \
+	--ttft 2s --gpu h100-sxm --weight-dtype fp8 --max-gpus 4
+kind plan-serve-open plan --model examples/models/llama-3-8b.json --isl 2000 --osl 200 --rate 8 --tpot 30ms \
+	--ttft 1s --gpu h100-sxm,l40s --max-gpus 2 --layout agg
+covered="$covered app/calc/plan_serve_calc.c"
+
 # The serving timeline (app/view/serve_view.c): a closed loop and a rate.
 kind serve serve --model examples/models/llama-3-8b.json --gpu h100-sxm --isl 1024 --osl 128 --concurrency 16 \
 	--requests 64
 kind serve-rate serve --model examples/models/llama-3-70b.json --gpu h200-sxm --tp 4 --isl-dist uniform:500:1500 \
 	--osl 200 --rate 4 --requests 100 --engine sglang
+kind serve-disagg serve --model examples/models/llama-3-8b.json --gpu h100-sxm --isl 1024 --osl 128 \
+	--concurrency 16 --requests 64 --disagg --prefill-tp 1 --prefill-workers 1 --decode-tp 1 --decode-workers 1
 covered="$covered app/view/serve_view.c"
 
 # The fleet's strip plots (app/view/fleet_view.c): one run, two compared.

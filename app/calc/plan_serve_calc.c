@@ -537,16 +537,7 @@ static void print_plan(FILE *out, const struct plan_serve *ps, int top)
 		"  decode workers (disaggregated).\n");
 }
 
-/* ---- the SVG: the configurations that meet the limits and the front ---- */
-
-/* A tick step of 1, 2 or 5 x 10^k giving 4 to 10 ticks up to hi. */
-static double tick_step(double hi)
-{
-	double step = pow(10, floor(log10(hi)));
-	while (hi / step < 4)
-		step /= hi / (step / 2) < 10 ? 2 : 2.5;
-	return step;
-}
+/* ---- the SVG: every configuration simulated, the front of those meeting the limits ---- */
 
 static int write_svg(const char *path, const struct plan_serve *ps, struct app_status *st)
 {
@@ -557,28 +548,27 @@ static int write_svg(const char *path, const struct plan_serve *ps, struct app_s
 			xhi = fmax(xhi, ps->all[i].tokens_per_s_per_user);
 			yhi = fmax(yhi, ps->all[i].output_tokens_per_s_per_gpu);
 		}
-	xhi = xhi > 0 ? xhi * 1.1 : 1;
-	yhi = yhi > 0 ? yhi * 1.1 : 1;
 	struct svg s;
-	const double w = 800, h = 520, x0 = 80, x1 = 780, y0 = 470, y1 = 40;
+	const double w = 900, h = 540;
+	struct svg_plot plot = {
+		.left = 90,
+		.top = 50,
+		.right = 730,
+		.bottom = h - 50,
+		.x = { .scale = SVG_LINEAR,
+		       .lo = 0,
+		       .hi = xhi > 0 ? xhi * 1.1 : 1,
+		       .title = "tokens per user = 1 / TPOT P50",
+		       .unit = "tokens/s" },
+		.y = { .scale = SVG_LINEAR,
+		       .lo = 0,
+		       .hi = yhi > 0 ? yhi * 1.1 : 1,
+		       .title = "output tokens per GPU",
+		       .unit = "tokens/s" },
+	};
 	svg_begin(&s, w, h, "ridge plan: throughput per GPU against tokens per user");
-	svg_rect(&s, x0, y1, x1 - x0, y0 - y1, "none", "#888");
-	svg_text(&s, (x0 + x1) / 2, h - 12, 13, "middle", "#000", "tokens/s per user (1 / TPOT P50)");
-	svg_text(&s, 14, y1 - 14, 13, "start", "#000", "output tokens/s per GPU");
-	char label[64];
-	double xstep = tick_step(xhi), ystep = tick_step(yhi);
-	for (double t = 0; t <= xhi; t += xstep) {
-		double x = svg_linear_scale(t, 0, xhi, x0, x1);
-		svg_line(&s, x, y0, x, y1, "#eee", 1, false);
-		snprintf(label, sizeof label, "%g", t);
-		svg_text(&s, x, y0 + 16, 11, "middle", "#444", label);
-	}
-	for (double t = 0; t <= yhi; t += ystep) {
-		double y = svg_linear_scale(t, 0, yhi, y0, y1);
-		svg_line(&s, x0, y, x1, y, "#eee", 1, false);
-		snprintf(label, sizeof label, "%g", t);
-		svg_text(&s, x0 - 6, y + 4, 11, "end", "#444", label);
-	}
+	svg_title(&s, 28, 16, "ridge plan: throughput per GPU against tokens per user");
+	svg_plot_axes(&s, &plot);
 	const char *colors[] = {
 		"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf"
 	};
@@ -586,22 +576,25 @@ static int write_svg(const char *path, const struct plan_serve *ps, struct app_s
 		const struct ridge_serve_plan_config *c = &ps->all[i];
 		if (c->status != RIDGE_SERVE_PLAN_SIMULATED)
 			continue;
-		double x = svg_linear_scale(c->tokens_per_s_per_user, 0, xhi, x0, x1);
-		double y = svg_linear_scale(c->output_tokens_per_s_per_gpu, 0, yhi, y0, y1);
+		double x = svg_plot_x(&plot, c->tokens_per_s_per_user),
+		       y = svg_plot_y(&plot, c->output_tokens_per_s_per_gpu);
 		svg_circle(&s, x, y, c->meets ? 3.5 : 2, c->meets ? colors[c->gpu_index % 8] : "#ccc", "none");
 	}
 	double xs[256], ys[256];
 	int n = front_order(ps, ps->order), k = 0;
-	for (int i = 0; i < n && k < 256; i++, k++) {
-		xs[k] = svg_linear_scale(ps->all[ps->order[i]].tokens_per_s_per_user, 0, xhi, x0, x1);
-		ys[k] = svg_linear_scale(ps->all[ps->order[i]].output_tokens_per_s_per_gpu, 0, yhi, y0, y1);
+	for (; k < n && k < 256; k++) {
+		xs[k] = svg_plot_x(&plot, ps->all[ps->order[k]].tokens_per_s_per_user);
+		ys[k] = svg_plot_y(&plot, ps->all[ps->order[k]].output_tokens_per_s_per_gpu);
 	}
 	svg_polyline(&s, xs, ys, k, "#000", 1.5);
+	/* The legend, right of the frame. */
+	const double x1 = plot.right, y1 = plot.top;
 	for (int g = 0; g < in->gpu_count; g++) {
-		svg_circle(&s, x1 - 150, y1 + 16 + 16 * g, 4, colors[g % 8], "none");
-		svg_text(&s, x1 - 140, y1 + 20 + 16 * g, 11, "start", "#000", in->gpus[g]->id);
+		svg_circle(&s, x1 + 20, y1 + 6 + 16 * g, 4, colors[g % 8], "none");
+		svg_text(&s, x1 + 30, y1 + 10 + 16 * g, 11, "start", "#000", in->gpus[g]->id);
 	}
-	svg_text(&s, x1 - 150, y1 + 20 + 16 * in->gpu_count, 11, "start", "#666", "grey: misses a limit");
+	svg_text(&s, x1 + 16, y1 + 10 + 16 * in->gpu_count, 11, "start", "#666", "grey: misses a limit");
+	svg_text(&s, x1 + 16, y1 + 26 + 16 * in->gpu_count, 11, "start", "#666", "line: the Pareto front");
 	svg_end(&s);
 	int rc = svg_save(&s, path, st);
 	svg_free(&s);
