@@ -63,8 +63,12 @@ int serve_disagg_transfer(const struct ridge_serve_request *req, double prefill_
 	out->transfer_bytes = workload_cached_layer_tokens(m, prompt) * per_layer_token;
 	out->transfer_streams = fmin(prefill_tp, decode_tp);
 	out->transfer_domain_gpus = domain;
-	struct ridge_comm_input ci = { RIDGE_SEND_RECV, local ? 2 : 2 * domain,
-				       out->transfer_bytes / out->transfer_streams, RIDGE_ALGO_AUTO, 0 };
+	/* The KV transfer runs beside the engines' steps (its own stream): device time alone. */
+	struct ridge_comm_input ci = { .op = RIDGE_SEND_RECV,
+				       .gpus = local ? 2 : 2 * domain,
+				       .bytes = out->transfer_bytes / out->transfer_streams,
+				       .algorithm = RIDGE_ALGO_AUTO,
+				       .launch = RIDGE_COMM_LAUNCH_DEVICE };
 	if (!local) {
 		ci.network_bandwidth = network_bandwidth > 0 ? network_bandwidth : comm_network_per_gpu(ic);
 		if (!(ci.network_bandwidth > 0))
