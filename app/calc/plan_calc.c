@@ -10,6 +10,7 @@
 
 #include "app.h"
 #include "calc.h"
+#include "plan_lists.h"
 #include "model_config.h"
 #include "plan.h"
 #include "cost_model_calc.h"
@@ -85,34 +86,12 @@ const struct params_command plan_params_command = {
 	.check_required = true,
 };
 
-/* Splits "a,b,c" into at most max words of size len; returns the count or -1. */
-static int split_list(const char *text, char out[][RIDGE_TEXT], int max)
-{
-	int n = 0;
-	const char *p = text;
-	while (*p) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-		if (len == 0 || len >= RIDGE_TEXT || n >= max)
-			return -1;
-		memcpy(out[n], p, len);
-		out[n][len] = '\0';
-		n++;
-		if (!comma)
-			break;
-		p = comma + 1;
-		if (!*p)
-			return -1;
-	}
-	return n;
-}
-
 static int read_gpus(const struct param_values *v, const struct app_hw *hw, struct ridge_plan_input *in,
 		     struct app_status *st)
 {
 	char names[RIDGE_PLAN_MAX_GPUS][RIDGE_TEXT];
 	const char *list = params_has(v, PLAN_GPU) ? params_text(v, PLAN_GPU) : app_hw_default_gpu(hw);
-	int n = split_list(list, names, RIDGE_PLAN_MAX_GPUS);
+	int n = plan_split_list(list, names, RIDGE_PLAN_MAX_GPUS);
 	if (n < 1) {
 		app_error_flag(st, params_where(v, PLAN_GPU), "'%s' is not a list of 1 to %d GPU ids (h100-sxm,mi300x)",
 			       list, RIDGE_PLAN_MAX_GPUS);
@@ -133,7 +112,7 @@ static int read_gpus(const struct param_values *v, const struct app_hw *hw, stru
 	}
 	if (params_has(v, PLAN_PRICE)) {
 		char items[RIDGE_PLAN_MAX_GPUS][RIDGE_TEXT];
-		int k = split_list(params_text(v, PLAN_PRICE), items, RIDGE_PLAN_MAX_GPUS);
+		int k = plan_split_list(params_text(v, PLAN_PRICE), items, RIDGE_PLAN_MAX_GPUS);
 		if (k < 1) {
 			app_error_flag(st, params_where(v, PLAN_PRICE), "'%s' is not a list of GPU=USD",
 				       params_text(v, PLAN_PRICE));
@@ -178,18 +157,6 @@ static int read_gpus(const struct param_values *v, const struct app_hw *hw, stru
 	return 0;
 }
 
-static int read_storage(const struct param_values *v, int param, const char *name, struct ridge_storage *out,
-			struct app_status *st)
-{
-	if (!cost_storage_bytes(name, &out->bytes)) {
-		app_error_flag(st, params_where(v, param), "unknown storage type '%s' (known: %s)", name,
-			       cost_storage_list());
-		return -1;
-	}
-	serve_storage_scale(name, &out->scale_bytes, &out->group);
-	return 0;
-}
-
 /* "checkpoint": the config's own storage per tensor group (quantization_config). */
 static void checkpoint_dtype(const struct app_model_config *cfg, struct ridge_plan_input *in, int i)
 {
@@ -210,7 +177,7 @@ static int read_dtypes(const struct param_values *v, const struct app_model_conf
 	const char *list = params_has(v, PLAN_WEIGHT_DTYPE) ? params_text(v, PLAN_WEIGHT_DTYPE)
 			   : cfg->extras.quantized          ? "checkpoint"
 							    : "bf16";
-	int n = split_list(list, names, RIDGE_PLAN_MAX_DTYPES);
+	int n = plan_split_list(list, names, RIDGE_PLAN_MAX_DTYPES);
 	if (n < 1) {
 		app_error_flag(st, params_where(v, PLAN_WEIGHT_DTYPE), "'%s' is not a list of storage types (%s)", list,
 			       cost_storage_list());
@@ -219,13 +186,13 @@ static int read_dtypes(const struct param_values *v, const struct app_model_conf
 	for (int i = 0; i < n; i++) {
 		if (strcmp(names[i], "checkpoint") == 0)
 			checkpoint_dtype(cfg, in, i);
-		else if (read_storage(v, PLAN_WEIGHT_DTYPE, names[i], &in->dtype_storage[i], st) != 0)
+		else if (plan_read_storage(v, PLAN_WEIGHT_DTYPE, names[i], &in->dtype_storage[i], st) != 0)
 			return -1;
 		snprintf(in->dtype_names[i], sizeof in->dtype_names[i], "%s", names[i]);
 	}
 	in->dtype_count = n;
-	return read_storage(v, PLAN_KV_DTYPE, params_has(v, PLAN_KV_DTYPE) ? params_text(v, PLAN_KV_DTYPE) : "bf16",
-			    &in->kv, st);
+	return plan_read_storage(v, PLAN_KV_DTYPE,
+				 params_has(v, PLAN_KV_DTYPE) ? params_text(v, PLAN_KV_DTYPE) : "bf16", &in->kv, st);
 }
 
 /* The config through the same reader as ridge cost decode --model; its warnings go into st. */

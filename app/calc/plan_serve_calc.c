@@ -10,6 +10,7 @@
 
 #include "app.h"
 #include "calc.h"
+#include "plan_lists.h"
 #include "cost_model_calc.h"
 #include "json_fields.h"
 #include "model_config.h"
@@ -107,26 +108,6 @@ struct plan_serve {
 	const char *model_path;
 };
 
-/* Splits "a,b,c" into at most max words; returns the count or -1. */
-static int split_list(const char *text, char out[][RIDGE_TEXT], int max)
-{
-	int n = 0;
-	for (const char *p = text; *p;) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-		if (len == 0 || len >= RIDGE_TEXT || n >= max)
-			return -1;
-		memcpy(out[n], p, len);
-		out[n++][len] = '\0';
-		if (!comma)
-			break;
-		p = comma + 1;
-		if (!*p)
-			return -1;
-	}
-	return n;
-}
-
 static int gpu_index(const struct ridge_serve_plan_input *in, const struct ridge_gpu *gpu)
 {
 	for (int j = 0; j < in->gpu_count; j++)
@@ -140,7 +121,8 @@ static int read_prices(const struct param_values *v, const struct app_hw *hw, st
 {
 	const char *flag = params_where(v, PS_PRICE);
 	char items[RIDGE_SERVE_PLAN_MAX_GPUS][RIDGE_TEXT];
-	int k = params_has(v, PS_PRICE) ? split_list(params_text(v, PS_PRICE), items, RIDGE_SERVE_PLAN_MAX_GPUS) : 0;
+	int k = params_has(v, PS_PRICE) ? plan_split_list(params_text(v, PS_PRICE), items, RIDGE_SERVE_PLAN_MAX_GPUS)
+					: 0;
 	if (k < 0) {
 		app_error_flag(st, flag, "'%s' is not a list of GPU=USD", params_text(v, PS_PRICE));
 		return -1;
@@ -181,7 +163,7 @@ static int read_gpus(const struct param_values *v, const struct app_hw *hw, stru
 {
 	char names[RIDGE_SERVE_PLAN_MAX_GPUS][RIDGE_TEXT];
 	const char *list = params_has(v, PS_GPU) ? params_text(v, PS_GPU) : app_hw_default_gpu(hw);
-	int n = split_list(list, names, RIDGE_SERVE_PLAN_MAX_GPUS);
+	int n = plan_split_list(list, names, RIDGE_SERVE_PLAN_MAX_GPUS);
 	if (n < 1) {
 		app_error_flag(st, params_where(v, PS_GPU), "'%s' is not a list of 1 to %d GPU ids (h100-sxm,mi300x)",
 			       list, RIDGE_SERVE_PLAN_MAX_GPUS);
@@ -201,18 +183,6 @@ static int read_gpus(const struct param_values *v, const struct app_hw *hw, stru
 	return read_prices(v, hw, in, st);
 }
 
-static int read_storage(const struct param_values *v, int param, const char *name, struct ridge_storage *out,
-			struct app_status *st)
-{
-	if (!cost_storage_bytes(name, &out->bytes)) {
-		app_error_flag(st, params_where(v, param), "unknown storage type '%s' (known: %s)", name,
-			       cost_storage_list());
-		return -1;
-	}
-	serve_storage_scale(name, &out->scale_bytes, &out->group);
-	return 0;
-}
-
 static int read_dtypes(const struct param_values *v, struct plan_serve *ps, struct app_status *st)
 {
 	struct ridge_serve_plan_input *in = &ps->in;
@@ -221,7 +191,7 @@ static int read_dtypes(const struct param_values *v, struct plan_serve *ps, stru
 	const char *list = params_has(v, PS_WEIGHT_DTYPE) ? params_text(v, PS_WEIGHT_DTYPE)
 			   : x->quantized                 ? "checkpoint"
 							  : "bf16";
-	int n = split_list(list, names, RIDGE_SERVE_PLAN_MAX_DTYPES);
+	int n = plan_split_list(list, names, RIDGE_SERVE_PLAN_MAX_DTYPES);
 	if (n < 1) {
 		app_error_flag(st, params_where(v, PS_WEIGHT_DTYPE), "'%s' is not a list of storage types (%s)", list,
 			       cost_storage_list());
@@ -234,13 +204,13 @@ static int read_dtypes(const struct param_values *v, struct plan_serve *ps, stru
 			in->embedding_weights[i] = x->embedding.storage;
 		} else if (strcmp(names[i], "checkpoint") == 0) {
 			in->weights[i] = (struct ridge_storage){ 2, 0, 0 };
-		} else if (read_storage(v, PS_WEIGHT_DTYPE, names[i], &in->weights[i], st) != 0)
+		} else if (plan_read_storage(v, PS_WEIGHT_DTYPE, names[i], &in->weights[i], st) != 0)
 			return -1;
 		snprintf(in->dtype_names[i], sizeof in->dtype_names[i], "%s", names[i]);
 	}
 	in->dtype_count = n;
-	return read_storage(v, PS_KV_DTYPE, params_has(v, PS_KV_DTYPE) ? params_text(v, PS_KV_DTYPE) : "bf16", &in->kv,
-			    st);
+	return plan_read_storage(v, PS_KV_DTYPE, params_has(v, PS_KV_DTYPE) ? params_text(v, PS_KV_DTYPE) : "bf16",
+				 &in->kv, st);
 }
 
 /* --engine, --max-num-batched-tokens, --layout, --moe-impl and the what-ifs. */
@@ -248,7 +218,7 @@ static int read_choices(const struct param_values *v, struct ridge_serve_plan_in
 {
 	char words[RIDGE_SERVE_PLAN_MAX_BUDGETS][RIDGE_TEXT];
 	const char *engines = params_has(v, PS_ENGINE) ? params_text(v, PS_ENGINE) : "vllm";
-	int n = split_list(engines, words, RIDGE_ENGINE_COUNT);
+	int n = plan_split_list(engines, words, RIDGE_ENGINE_COUNT);
 	for (int i = 0; i < n; i++)
 		if (!serve_engine_parse(words[i], &in->engines[i]))
 			n = -1;
@@ -259,7 +229,7 @@ static int read_choices(const struct param_values *v, struct ridge_serve_plan_in
 	}
 	in->engine_count = n;
 	const char *budgets = params_has(v, PS_BUDGETS) ? params_text(v, PS_BUDGETS) : "2048,8192";
-	n = split_list(budgets, words, RIDGE_SERVE_PLAN_MAX_BUDGETS);
+	n = plan_split_list(budgets, words, RIDGE_SERVE_PLAN_MAX_BUDGETS);
 	for (int i = 0; i < n; i++) {
 		char *end;
 		in->budgets[i] = strtod(words[i], &end);

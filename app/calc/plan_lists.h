@@ -1,0 +1,19 @@
+/* What ridge plan's two searches (plan_calc.c: one decode step; plan_serve_calc.c:
+ * the serving simulation) read alike from their flags. */
+#ifndef RIDGE_APP_PLAN_LISTS_H
+#define RIDGE_APP_PLAN_LISTS_H
+
+#include "app.h"
+#include "params.h"
+#include "serve.h"
+
+/* Splits "a,b,c" into at most max words shorter than RIDGE_TEXT; returns the
+ * count, or -1 for an empty word, a word too long or too many words. */
+int plan_split_list(const char *text, char out[][RIDGE_TEXT], int max);
+
+/* A storage type name (bf16, fp8, int4, ...) into its bytes, scale bytes
+ * and group; an unknown name is an error on flag `param`. */
+int plan_read_storage(const struct param_values *v, int param, const char *name, struct ridge_storage *out,
+		      struct app_status *st);
+
+#endif
