@@ -82,15 +82,20 @@ static void test_transfer(void **state)
 	char err[400];
 	assert_int_equal(serve_disagg_transfer(&in.req, 1, 1, 1024, 2, 0, &d, err, sizeof err), 0);
 	assert_true(d.transfer_bytes == 134217728.0 && d.transfer_streams == 1);
-	struct ridge_comm_input ci = { RIDGE_SEND_RECV, 2, 134217728.0, RIDGE_ALGO_AUTO, 0 };
+	struct ridge_comm_input ci = {
+		.op = RIDGE_SEND_RECV, .gpus = 2, .bytes = 134217728.0, .algorithm = RIDGE_ALGO_AUTO
+	};
 	assert_int_equal(comm_collective(gpu, &ci, &c, err, sizeof err), 0);
 	assert_true(d.transfer_s == c.time_s && strcmp(d.transfer_path, "NVLink") == 0);
 	assert_true(d.transfer_s == d.transfer_latency_s + d.transfer_bytes / d.transfer_bandwidth);
 	/* prefill tp 2 to decode tp 4 on 2 x 2 + 2 x 4 = 12 GPUs: two nodes */
 	assert_int_equal(serve_disagg_transfer(&in.req, 2, 4, 1024, 12, 0, &d, err, sizeof err), 0);
 	assert_true(d.transfer_bytes == 134217728.0 && d.transfer_streams == 2);
-	ci = (struct ridge_comm_input){ RIDGE_SEND_RECV, 2.0 * gpu->ic.domain_gpus, 134217728.0 / 2, RIDGE_ALGO_AUTO,
-					comm_network_per_gpu(&gpu->ic) };
+	ci = (struct ridge_comm_input){ .op = RIDGE_SEND_RECV,
+					.gpus = 2.0 * gpu->ic.domain_gpus,
+					.bytes = 134217728.0 / 2,
+					.algorithm = RIDGE_ALGO_AUTO,
+					.network_bandwidth = comm_network_per_gpu(&gpu->ic) };
 	assert_int_equal(comm_collective(gpu, &ci, &c, err, sizeof err), 0);
 	assert_true(d.transfer_s == c.time_s && strcmp(d.transfer_path, "network") == 0);
 	/* a GPU whose entry has no NICs needs the network bandwidth */
