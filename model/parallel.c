@@ -176,11 +176,13 @@ static int check_layout(const struct ridge_parallel_input *in, double cp, double
 }
 
 /* A group whose members are tp apart (Megatron's rank order: tp, cp, dp, pp):
- * a fabric domain holds domain_gpus / tp of them. Only the interconnect
- * matters to comm_collective, so only it is copied (the entry is large). */
+ * a fabric domain holds domain_gpus / tp of them. Only what comm_collective
+ * reads is copied (the entry is large): the id, the interconnect and the
+ * graph node a graph-launched collective adds. */
 static void strided_by_tp(const struct ridge_gpu *gpu, double tp, struct ridge_gpu *strided)
 {
 	memcpy(strided->id, gpu->id, sizeof strided->id);
+	strided->graph_node_s = gpu->graph_node_s;
 	strided->ic = gpu->ic;
 	strided->ic.domain_gpus = (int)fmax(1, floor(gpu->ic.domain_gpus / tp));
 	/* NVLS scales with the GPUs in the switch: restate the published figure at the new domain */
@@ -417,8 +419,8 @@ int parallel_train(const struct ridge_gpu *gpu, const struct ridge_parallel_inpu
 	double tokens_per_micro_batch = in->micro_batch * in->seq / out->cp;
 	if (in->tp > 1 && add_tensor_parallel(gpu, in, tokens_per_micro_batch, out, err, err_len) != 0)
 		return -1;
-	/* Not initialized: strided_by_tp sets what comm_collective reads (the id and the
-	 * interconnect); copying the whole entry would cost a layout search dearly. */
+	/* Not initialized: strided_by_tp sets what comm_collective reads (the id, the
+	 * interconnect, the graph node); copying the whole entry would cost a layout search dearly. */
 	struct ridge_gpu strided;
 	if (out->cp > 1 || out->dp * out->cp > 1)
 		strided_by_tp(gpu, in->tp, &strided);
