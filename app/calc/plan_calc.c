@@ -89,25 +89,13 @@ const struct params_command plan_params_command = {
 static int read_gpus(const struct param_values *v, const struct app_hw *hw, struct ridge_plan_input *in,
 		     struct app_status *st)
 {
-	char names[RIDGE_PLAN_MAX_GPUS][RIDGE_TEXT];
-	const char *list = params_has(v, PLAN_GPU) ? params_text(v, PLAN_GPU) : app_hw_default_gpu(hw);
-	int n = plan_split_list(list, names, RIDGE_PLAN_MAX_GPUS);
-	if (n < 1) {
-		app_error_flag(st, params_where(v, PLAN_GPU), "'%s' is not a list of 1 to %d GPU ids (h100-sxm,mi300x)",
-			       list, RIDGE_PLAN_MAX_GPUS);
+	const struct ridge_gpu *gpus[RIDGE_PLAN_MAX_GPUS];
+	int n = plan_read_gpus(v, PLAN_GPU, hw, RIDGE_PLAN_MAX_GPUS, gpus, st);
+	if (n < 0)
 		return -1;
-	}
 	for (int i = 0; i < n; i++) {
-		const struct hwdb_entry *e = app_hw_find(hw, names[i], st);
-		if (!e)
-			return -1;
-		for (int j = 0; j < in->gpu_count; j++)
-			if (in->gpus[j].gpu == &e->gpu) {
-				app_error_flag(st, params_where(v, PLAN_GPU), "'%s' is given twice", names[i]);
-				return -1;
-			}
-		in->gpus[in->gpu_count].gpu = &e->gpu;
-		in->gpus[in->gpu_count].price_usd_per_hour = e->gpu.has_price ? e->gpu.price_usd_per_hour : NAN;
+		in->gpus[in->gpu_count].gpu = gpus[i];
+		in->gpus[in->gpu_count].price_usd_per_hour = gpus[i]->has_price ? gpus[i]->price_usd_per_hour : NAN;
 		in->gpu_count++;
 	}
 	if (params_has(v, PLAN_PRICE)) {

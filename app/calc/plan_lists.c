@@ -4,6 +4,13 @@
 #include <string.h>
 
 #include "cost_model_calc.h"
+#include "plan.h"
+#include "serve_plan.h"
+
+/* The longest GPU list a plan reads (RIDGE_PLAN_MAX_GPUS, RIDGE_SERVE_PLAN_MAX_GPUS). */
+#define PLAN_LIST_MAX 8
+_Static_assert(RIDGE_PLAN_MAX_GPUS <= PLAN_LIST_MAX && RIDGE_SERVE_PLAN_MAX_GPUS <= PLAN_LIST_MAX,
+	       "plan_read_gpus holds every GPU list a plan reads");
 
 int plan_split_list(const char *text, char out[][RIDGE_TEXT], int max)
 {
@@ -22,6 +29,31 @@ int plan_split_list(const char *text, char out[][RIDGE_TEXT], int max)
 		p = comma + 1;
 		if (!*p)
 			return -1;
+	}
+	return n;
+}
+
+int plan_read_gpus(const struct param_values *v, int param, const struct app_hw *hw, int max,
+		   const struct ridge_gpu **gpus, struct app_status *st)
+{
+	char names[PLAN_LIST_MAX][RIDGE_TEXT];
+	const char *list = params_has(v, param) ? params_text(v, param) : app_hw_default_gpu(hw);
+	int n = max <= PLAN_LIST_MAX ? plan_split_list(list, names, max) : -1;
+	if (n < 1) {
+		app_error_flag(st, params_where(v, param), "'%s' is not a list of 1 to %d GPU ids (h100-sxm,mi300x)",
+			       list, max);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct hwdb_entry *e = app_hw_find(hw, names[i], st);
+		if (!e)
+			return -1;
+		for (int j = 0; j < i; j++)
+			if (gpus[j] == &e->gpu) {
+				app_error_flag(st, params_where(v, param), "'%s' is given twice", names[i]);
+				return -1;
+			}
+		gpus[i] = &e->gpu;
 	}
 	return n;
 }

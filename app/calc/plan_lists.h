@@ -11,6 +11,11 @@
  * count, or -1 for an empty word, a word too long or too many words. */
 int plan_split_list(const char *text, char out[][RIDGE_TEXT], int max);
 
+/* The GPUs of flag `param` (default: the hwdb's default GPU), at most max of
+ * them, each once, into gpus; returns how many, or -1 with st set. */
+int plan_read_gpus(const struct param_values *v, int param, const struct app_hw *hw, int max,
+		   const struct ridge_gpu **gpus, struct app_status *st);
+
 /* A storage type name (bf16, fp8, int4, ...) into its bytes, scale bytes
  * and group; an unknown name is an error on flag `param`. */
 int plan_read_storage(const struct param_values *v, int param, const char *name, struct ridge_storage *out,

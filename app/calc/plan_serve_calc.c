@@ -161,24 +161,13 @@ static int read_prices(const struct param_values *v, const struct app_hw *hw, st
 static int read_gpus(const struct param_values *v, const struct app_hw *hw, struct ridge_serve_plan_input *in,
 		     struct app_status *st)
 {
-	char names[RIDGE_SERVE_PLAN_MAX_GPUS][RIDGE_TEXT];
-	const char *list = params_has(v, PS_GPU) ? params_text(v, PS_GPU) : app_hw_default_gpu(hw);
-	int n = plan_split_list(list, names, RIDGE_SERVE_PLAN_MAX_GPUS);
-	if (n < 1) {
-		app_error_flag(st, params_where(v, PS_GPU), "'%s' is not a list of 1 to %d GPU ids (h100-sxm,mi300x)",
-			       list, RIDGE_SERVE_PLAN_MAX_GPUS);
+	const struct ridge_gpu *gpus[RIDGE_SERVE_PLAN_MAX_GPUS];
+	int n = plan_read_gpus(v, PS_GPU, hw, RIDGE_SERVE_PLAN_MAX_GPUS, gpus, st);
+	if (n < 0)
 		return -1;
-	}
 	for (int i = 0; i < n; i++) {
-		const struct hwdb_entry *e = app_hw_find(hw, names[i], st);
-		if (!e)
-			return -1;
-		if (gpu_index(in, &e->gpu) >= 0) {
-			app_error_flag(st, params_where(v, PS_GPU), "'%s' is given twice", names[i]);
-			return -1;
-		}
-		in->gpus[in->gpu_count] = &e->gpu;
-		in->prices[in->gpu_count++] = e->gpu.has_price ? e->gpu.price_usd_per_hour : NAN;
+		in->gpus[in->gpu_count] = gpus[i];
+		in->prices[in->gpu_count++] = gpus[i]->has_price ? gpus[i]->price_usd_per_hour : NAN;
 	}
 	return read_prices(v, hw, in, st);
 }
