@@ -112,6 +112,11 @@ static struct ridge_serve_kernel *time_kernel_as(struct pricer *p, const char *n
 	if (shape->kernel == RIDGE_KERNEL_FLASH_ATTENTION && p->req->phase == RIDGE_PHASE_DECODE &&
 	    topt.impl == RIDGE_ATTENTION_DEFAULT)
 		topt.impl = RIDGE_ATTENTION_SPLIT_KV;
+	/* A prompt through transformers' masked path: the mask sends SDPA to
+	 * cuDNN (PyTorch 2.11); the copies are small beside the prompt's FLOPs. */
+	if (shape->kernel == RIDGE_KERNEL_FLASH_ATTENTION && p->req->phase != RIDGE_PHASE_DECODE &&
+	    topt.impl == RIDGE_ATTENTION_REPEAT_KV)
+		topt.impl = RIDGE_ATTENTION_CUDNN;
 	if (timing_kernel(p->req->gpu, shape, &topt, &k->time, why, sizeof why)) {
 		model_fail(p->err, p->err_len, "%s: %s", name, why);
 		return NULL;
@@ -321,7 +326,11 @@ static int stream_limit(struct pricer *p, struct ridge_serve_kernel *k, double u
 /* Decode attention: one query row per request and head against the cache.
  * FLOPs 2 B H C (d_qk + d_v) = 4 B H d C for equal widths; MLA attends in
  * the latent (absorbed form): 2 B H C ((kv_lora + rope) + kv_lora). Bytes:
- * the cache read once in its storage type, q read and the output written. */
+ * the cache read once in its storage type, q read and the output written.
+ * repeat-kv (transformers over a static cache) first copies the cache out to
+ * every query head and attends over the copy: the cache read, H/KV times it
+ * written and read again (no copy where every head has its own KV head, as
+ * transformers' repeat_kv returns its input at one repetition). */
 static int price_decode_attention(struct pricer *p, const char *name, const struct attention_sizes *a, double count)
 {
 	const struct ridge_workload_model *m = p->req->model;
@@ -341,7 +350,10 @@ static int price_decode_attention(struct pricer *p, const char *name, const stru
 	s.heads = a->heads;
 	s.kv_heads = a->heads;
 	s.head_dim = a->qk;
-	if (price(p, name, &s, count, flops, cache + q + o, o))
+	double moved = cache;
+	if (p->req->timing.impl == RIDGE_ATTENTION_REPEAT_KV && !m->mla && a->heads > a->kv_heads)
+		moved = cache * (1 + 2 * a->heads / a->kv_heads);
+	if (price(p, name, &s, count, flops, moved + q + o, o))
 		return -1;
 	return stream_limit(p, &p->out->kernels[p->out->kernel_count - 1], B * a->kv_heads, cache, count);
 }

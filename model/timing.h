@@ -71,11 +71,19 @@ enum ridge_attention_impl {
 	 * kernels): what SDPA runs where FlashAttention-2 does not (Turing,
 	 * Volta) or is not picked. */
 	RIDGE_ATTENTION_EFFICIENT,
+	/* Decode over a static cache as Hugging Face transformers runs it
+	 * (sdpa_attention_forward with a mask): K and V copied out to every
+	 * query head (repeat_kv), then SDPA with the mask over the whole cache,
+	 * which PyTorch 2.11 gives cuDNN's key-splitting kernel. One kernel in
+	 * the step model, bytes the cache read once, its H/KV-fold copy written
+	 * and read again (model/serve.c); timing.attention_repeat_kv's memory
+	 * efficiency is the pair's (validation/harnesses/fit_repeat_kv.py). */
+	RIDGE_ATTENTION_REPEAT_KV,
 	RIDGE_ATTENTION_IMPL_COUNT
 };
 const char *timing_attention_impl_name(enum ridge_attention_impl impl);
 bool timing_attention_impl_parse(const char *text, enum ridge_attention_impl *out);
-/* "default ideal fa2 fa3 cudnn split-kv per-head efficient". */
+/* "default ideal fa2 fa3 cudnn split-kv per-head efficient repeat-kv". */
 const char *timing_attention_impl_list(void);
 
 /* The entry's slot (struct ridge_gpu timing[]) for a class and implementation;

@@ -27,6 +27,9 @@ tables, hardware and software):
      are the driver's and the library's, not FLOPs or bytes).
   R  norm row_time: the H200's per row and pass x (132 SM x 1980 MHz) / (SMs
      x boost clock) of this GPU.
+  K  attention_repeat_kv: rule M on the H200's memory efficiency (itself the
+     H100's measured repeat_kv + masked SDPA pair, fraction of spec kept), rule F
+     on its fixed cost.
   C  attention_per_head: the efficiencies and fixed cost of the entry's
      default attention slot (the H200's takes its cudnn's); cta_bandwidth the
      H200's 39.32 GB/s, absolute.
@@ -401,6 +404,11 @@ def timing_block(gpu):
          (H200["attention_per_head"]["cta_bandwidth"],
           "the H200's (the slope of PyTorch 2.11's batch-1 per-head decode step, measurements/2026-12-01-h200-lease2/decode_h200.json) as an absolute rate: one CTA's stream is bound by its bytes in flight and the DRAM latency, not by the HBM rate; not measured here (rule C)"))
     fused("efficient")
+    rm, rmsrc = memory_slot(gpu, "attention_repeat_kv", ratio, msrc, mprov)
+    rfix, rfixsrc = fixed("attention_repeat_kv", gpu, "repeat_kv copies + masked SDPA")
+    slot("attention_repeat_kv", "decode over a static cache as transformers runs it: repeat_kv copies, then masked SDPA over the copies",
+         mprov, rmsrc,
+         [("memory_efficiency", fmt(rm)), ("fixed_cost", rfix)], {"fixed_cost": ("transferred", rfixsrc)})
     # norm, softmax, elementwise
     for name, what in (("norm", "RMSNorm/LayerNorm"), ("softmax", "softmax"), ("elementwise", "element-wise")):
         v, src = memory_slot(gpu, name, ratio, msrc, mprov)

@@ -374,6 +374,44 @@ static void test_power_limit(void **state)
 	assert_true(r->matrix_time_s == 0 && r->power_limit_time_s == 0);
 }
 
+/* repeat-kv (transformers over a static cache): the K and V copies and the
+ * masked attention over them priced as one kernel. Llama-3-8B at batch 2,
+ * cache 4096: per layer K+V are 2 x 8 x 128 x 2 B = 4096 B a token, 32 MiB
+ * at 2 x 4096 tokens; the copies read them and write 4x (32/8 heads), the
+ * attention reads the 4x again: 32 MiB x (1 + 2 x 4) = 288 MiB, plus q and
+ * o (2 x 32 x 128 x 2 B each = 16 KiB). At the timing slot's memory
+ * efficiency 0.5 on 4.8 TB/s with 20 us fixed: 20 us + 302,006,272 B / 2.4 TB/s. */
+static void test_decode_repeat_kv(void **state)
+{
+	(void)state;
+	struct ridge_gpu gpu = *floor_gpu();
+	struct ridge_timing_terms *t = &gpu.timing[RIDGE_SLOT_ATTENTION_REPEAT_KV];
+	t->has_memory_efficiency = true;
+	t->memory_efficiency = 0.5;
+	t->has_fixed_cost = true;
+	t->fixed_cost_s = 20e-6;
+	struct ridge_workload_model m = llama3_8b();
+	struct ridge_serve_request req = request(&m, &gpu);
+	req.batch = 2;
+	req.context = 4096;
+	req.timing.impl = RIDGE_ATTENTION_REPEAT_KV;
+	struct ridge_serve_result *r = result();
+	char err[300];
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	const struct ridge_serve_kernel *a = kernel_named(r, "attention");
+	assert_int_equal(a->time.impl, RIDGE_ATTENTION_REPEAT_KV);
+	double bytes = 9.0 * 2 * 4096 * 4096 + 2 * 16384;
+	assert_close(a->bytes, bytes, 1e-9);
+	assert_close(a->predicted_s, 20e-6 + bytes / (0.5 * gpu.memory_bandwidth), 1e-12);
+	/* the cache itself is read once, as with split-kv */
+	assert_close(r->kv_bytes, 32.0 * 2 * 4096 * 4096, 1e-9);
+	/* no copy where every query head has its own KV head */
+	m.kv_heads = m.heads;
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	a = kernel_named(r, "attention");
+	assert_close(a->bytes, 2.0 * 4096 * (2 * 32 * 128 * 2) + 2 * 16384, 1e-9);
+}
+
 /* Per-head decode attention with fewer (request, KV head) units than SMs:
  * one CTA streams its unit's cache at timing.attention_per_head.cta_bandwidth.
  * split-kv, the default for decode, fills the GPU and has no such limit. */
@@ -571,6 +609,7 @@ int main(void)
 		cmocka_unit_test(test_eager_framework_overhead),
 		cmocka_unit_test(test_power_limit),
 		cmocka_unit_test(test_decode_stream_limit),
+		cmocka_unit_test(test_decode_repeat_kv),
 		cmocka_unit_test(test_bad_requests),
 		cmocka_unit_test(test_layer_plan_decode),
 		cmocka_unit_test(test_storage_groups),

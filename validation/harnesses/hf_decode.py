@@ -12,7 +12,7 @@ after its step, as a server's would); the time per output token is the median of
 the gaps between tokens 8..N (the first tokens and the prefill left out), and
 every gap is kept.
 
-Usage: python3 hf_decode.py OUT.json [--budget SECONDS]
+Usage: python3 hf_decode.py OUT.json [--budget SECONDS] [--compiled]
 """
 import json
 import statistics
@@ -38,6 +38,12 @@ MODELS = {
 CASES = [(m, B, P, "eager") for m in MODELS for (B, P) in [(1, 2048), (8, 2048), (32, 1024), (1, 8192)]] + \
         [("llama-3-8b", 1, 2048, "compiled"), ("llama-3-8b", 8, 2048, "compiled"), ("qwen2.5-7b", 1, 2048, "compiled"),
          ("llama-3.2-3b", 16, 1024, "compiled")]
+# --compiled: a second set, compiled only, on shapes the first set lacks (issue 34's repeat-kv
+# path: batch and cache length across three head layouts)
+COMPILED_CASES = [("llama-3-8b", 1, 2048, "compiled"), ("llama-3-8b", 4, 4096, "compiled"),
+                  ("llama-3-8b", 8, 2048, "compiled"), ("qwen2.5-7b", 1, 2048, "compiled"),
+                  ("qwen2.5-7b", 8, 4096, "compiled"), ("llama-3.2-3b", 1, 4096, "compiled"),
+                  ("llama-3.2-3b", 16, 1024, "compiled")]
 NEW_TOKENS = 64
 SKIP = 8
 
@@ -98,7 +104,8 @@ def main():
     gen = torch.Generator(device="cuda")
     gen.manual_seed(3)
     loaded, model = None, None
-    for name, B, P, mode in CASES:
+    cases = COMPILED_CASES if "--compiled" in sys.argv else CASES
+    for name, B, P, mode in cases:
         if time.time() - start > budget:
             doc["errors"].append({"case": [name, B, P, mode], "error": "skipped: over the time budget"})
             continue

@@ -12,8 +12,10 @@ hf_decode.json (harness C) from one lease and that lease's calibration.yaml
 (ridge-probe --quick --out). Each case is predicted by `ridge cost decode --model`
 on the calibration's entry (its id) with the calibration: harness B's graph steps with --launch graph, its eager steps and
 harness C's eager generate with --launch eager, harness C's compiled generate with
---launch graph; the context is the case's (harness C: the prompt plus half the
-new tokens). MoE experts take ridge's default, --moe-impl grouped: harness B
+--launch graph; the context is the case's. Harness C runs transformers'
+attention over a static cache with a mask (repeat_kv copies, then masked SDPA over
+every position of the cache): --impl repeat-kv at the cache's length, the prompt
+plus the new tokens. MoE experts take ridge's default, --moe-impl grouped: harness B
 runs them as one torch._grouped_mm per projection. Nothing was fitted to any of these cases: the kernel classes come
 from validation/heldout/kernels.py (2026-12-01) and the split-kv decode class
 from kernel_cases.py's decode-attention kernels (fit_decode_attention.py).
@@ -36,17 +38,18 @@ def calibration_gpu(calibration):
     raise SystemExit(f"{calibration}: no id line")
 
 
-def predict_doc(ridge, cfg, context, batch, launch, calibration):
+def predict_doc(ridge, cfg, context, batch, launch, calibration, impl="default"):
     args = [ridge, "cost", "decode", "--model", cfg, "--context", str(context), "--batch", str(batch), "--gpus", "1",
-            "--gpu", calibration_gpu(calibration), "--launch", launch, "--calibration", calibration, "--json"]
+            "--gpu", calibration_gpu(calibration), "--launch", launch, "--calibration", calibration, "--impl", impl,
+            "--json"]
     out = subprocess.run(args, capture_output=True, text=True)
     if out.returncode != 0:
         raise SystemExit(f"{' '.join(args)}: exit {out.returncode}: {out.stderr.strip()}")
     return json.loads(out.stdout)
 
 
-def predict(ridge, cfg, context, batch, launch, calibration):
-    return predict_doc(ridge, cfg, context, batch, launch, calibration)["tpot_s"]
+def predict(ridge, cfg, context, batch, launch, calibration, impl="default"):
+    return predict_doc(ridge, cfg, context, batch, launch, calibration, impl)["tpot_s"]
 
 
 def rows(ridge, mdir, tmp, predict=predict):
@@ -63,13 +66,17 @@ def rows(ridge, mdir, tmp, predict=predict):
             with open(paths[model], "w") as f:
                 json.dump(cfg, f)
         for c in doc["cases"]:
+            if c.get("kind") == "prefill":
+                continue
             if harness == "B":
-                context, measured = c["context"], c["median_ms"] * 1e-3
+                context, measured, impl = c["context"], c["median_ms"] * 1e-3, "default"
                 mode, launch = c["mode"], ("graph" if c["mode"] == "graph" else "eager")
             else:
-                context, measured = c["prompt"] + doc["new_tokens"] // 2, c["tpot_s"]
+                # transformers' masked path over the static cache: every position of
+                # the cache (prompt + new tokens) is read, the tail masked out
+                context, measured, impl = c["prompt"] + doc["new_tokens"], c["tpot_s"], "repeat-kv"
                 mode, launch = c["mode"], ("graph" if c["mode"] == "compiled" else "eager")
-            predicted = predict(ridge, paths[c["model"]], context, c["batch"], launch, cal)
+            predicted = predict(ridge, paths[c["model"]], context, c["batch"], launch, cal, impl)
             moe = "num_local_experts" in doc[key][c["model"]]
             out.append((harness, c["model"], "moe" if moe else "dense", mode, c["batch"], context, measured,
                         predicted))

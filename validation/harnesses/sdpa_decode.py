@@ -7,7 +7,9 @@ QKV and gate/up projections, its own cache layout and RoPE, the MoE's experts as
 one grouped GEMM (torch._grouped_mm, tokens sorted by expert, groups padded to 16
 rows) so the whole step is captured in a CUDA graph, as serving engines run it.
 
-Usage: python3 sdpa_decode.py OUT.json [--quick] [--models NAME,NAME]
+Usage: python3 sdpa_decode.py OUT.json [--quick] [--models NAME,NAME] [--prefill]
+--prefill: prefills instead (PREFILL_CASES: P prompt tokens per request, causal
+SDPA with enable_gqa=True, the logits of the last token), under a CUDA graph and eager.
 Random bf16 weights scaled 1/sqrt(fan-in); caches filled with random values;
 nothing downloaded. Each case: CUDA graph of one step (the new token's K/V written
 at position C, attention over C + 1 positions, sampling by argmax), 3 warm-ups,
@@ -160,6 +162,76 @@ class Model:
 
         return step, caches
 
+    def prefill_fn(self, B, P, gen):
+        """One prefill of P prompt tokens per request as a closure: the projections
+        over all B x P tokens, RoPE, K and V written to a cache of P positions,
+        causal SDPA (enable_gqa=True, the backend PyTorch picks), the logits of each
+        request's last token only (as serving engines compute them)."""
+        H, KV, D, half, T = self.H, self.KV, self.D, self.D // 2, B * P
+        caches = [(torch.empty(B, KV, P, D, device="cuda", dtype=DT), torch.empty(B, KV, P, D, device="cuda", dtype=DT))
+                  for _ in self.layers]
+        tokens = torch.randint(0, self.cfg["vocab_size"], (B, P), device="cuda", generator=gen)
+        ang = torch.arange(P, device="cuda").float().view(P, 1) * self.inv_freq.view(1, -1)
+        cos = torch.cat([ang.cos(), ang.cos()], -1).to(DT).view(1, 1, P, D)
+        sin = torch.cat([ang.sin(), ang.sin()], -1).to(DT).view(1, 1, P, D)
+        out = torch.empty(B, dtype=torch.long, device="cuda")
+
+        def rope(t):
+            return t * cos + torch.cat((-t[..., half:], t[..., :half]), dim=-1) * sin
+
+        def prefill():
+            x = self.embed[tokens.flatten()]
+            for L, (kc, vc) in zip(self.layers, caches):
+                a = F.rms_norm(x, (self.h,), L["n1"], EPS)
+                qkv = F.linear(a, L["qkv"], L["qkv_b"])
+                q, k, v = qkv.split([H * D, KV * D, KV * D], dim=-1)
+                q = rope(q.reshape(B, P, H, D).transpose(1, 2))
+                kc.copy_(rope(k.reshape(B, P, KV, D).transpose(1, 2)))
+                vc.copy_(v.reshape(B, P, KV, D).transpose(1, 2))
+                o = F.scaled_dot_product_attention(q, kc, vc, is_causal=True, enable_gqa=True)
+                x = x + F.linear(o.transpose(1, 2).reshape(T, H * D), L["o"])
+                a = F.rms_norm(x, (self.h,), L["n2"], EPS)
+                if self.E:
+                    x = x + self.moe(L, a)
+                else:
+                    g, u = F.linear(a, L["gate_up"]).chunk(2, dim=-1)
+                    x = x + F.linear(F.silu(g) * u, L["down"])
+            last = x.view(B, P, self.h)[:, -1]
+            logits = F.linear(F.rms_norm(last, (self.h,), self.norm, EPS), self.lm_head)
+            out.copy_(logits.argmax(-1))
+
+        return prefill, caches
+
+
+PREFILL_CASES = [(1, 512), (1, 2048), (1, 8192), (4, 2048)]
+
+
+def run_prefill(doc, names, gen):
+    """Harness B's prefills: each case under a CUDA graph and eager."""
+    for name in names:
+        try:
+            m = Model(CONFIGS[name], gen)
+        except Exception as e:
+            doc["errors"].append({"model": name, "stage": "build", "error": repr(e)[:400]})
+            continue
+        for B, P in PREFILL_CASES:
+            try:
+                fn, caches = m.prefill_fn(B, P, gen)
+                if (B, P) == (1, 2048):
+                    doc["kernels"][name + " prefill"] = kernel_names(fn)
+                for mode, f in [("graph", graphed(fn)), ("eager", fn)]:
+                    med, samples = time_ms(f, warmup=2, reps=10)
+                    doc["cases"].append({"model": name, "batch": B, "prompt": P, "mode": mode, "kind": "prefill",
+                                         "median_ms": med, "samples_ms": samples})
+                    print(f"{name:18s} prefill B{B:<3d} P{P:<6d} {mode:5s} {med:8.3f} ms", flush=True)
+                del fn, caches
+            except Exception as e:
+                doc["errors"].append({"model": name, "batch": B, "prompt": P, "error": repr(e)[:400]})
+                print(f"{name} prefill B{B} P{P}: {e!r}"[:300], flush=True)
+            torch.cuda.empty_cache()
+        del m
+        torch.cuda.empty_cache()
+
 
 def main():
     out_path = sys.argv[1]
@@ -172,6 +244,14 @@ def main():
     names = ["llama-3-8b", "mixtral-8x7b"] if quick else list(CONFIGS)
     if "--models" in sys.argv:
         names = sys.argv[sys.argv.index("--models") + 1].split(",")
+    if "--prefill" in sys.argv:
+        doc["harness"] = "sdpa_decode.py --prefill (harness B's prefills: causal SDPA enable_gqa, fused projections)"
+        with torch.inference_mode():
+            run_prefill(doc, names, gen)
+        doc["finished"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        with open(out_path, "w") as f:
+            json.dump(doc, f, indent=1)
+        return
     for name in names:
         t0 = time.time()
         try:

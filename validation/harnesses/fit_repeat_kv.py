@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Fits the time model's repeat-kv decode attention (timing.attention_repeat_kv,
+model/serve.c) to one head layout and judges it on the others.
+
+transformers' decode over a static cache (harness C's path, validation/README.md
+issue 34) runs per layer: K and V copied out to every query head (repeat_kv, two
+strided copies), then SDPA with a mask over the whole static cache (PyTorch 2.11
+picks cuDNN's kernel, which splits the keys: it streams near the HBM rate). ridge
+prices the pair as one kernel:
+
+  bytes = 2 B S D e (KV + 2 H)      the copies read KV heads and write H, the
+                                    attention reads the H heads' copies
+  time  = fixed + bytes / (memory_eff x HBM)
+
+Data: measurements/2026-12-06-h100-repeat-kv/masked_decode.json (masked_decode.py:
+each kernel in a CUDA graph of L calls on L buffers, back to back), an H100 SXM;
+HBM = that lease's memory.bandwidth (calibration.yaml). Fitted: memory_eff and
+fixed (least squares on relative error) on the FIT layout's 20 (batch, cache)
+pairs; held out: the other three layouts' 60. The fixed cost is in a stream (the
+graph hides the launch); the entry stores it as an isolated kernel's, plus the
+lease's launch.kernel_fixed_cost, as the other classes are fitted (model/timing.c
+takes it off again in a stream).
+
+usage: python3 validation/harnesses/fit_repeat_kv.py [--yaml]"""
+import json
+import os
+import re
+import statistics
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RUN = os.path.join(HERE, "..", "..", "measurements", "2026-12-06-h100-repeat-kv")
+SPEC_HBM = 3.35e12  # hwdb/h100-sxm.yaml memory.bandwidth
+FIT = "llama-3-8b"
+
+
+def lease():
+    text = open(os.path.join(RUN, "calibration.yaml")).read()
+    bw = float(re.search(r"\n  bandwidth: ([0-9.e+]+) B/s", text).group(1))
+    launch = float(re.search(r"kernel_fixed_cost: ([0-9.e+-]+) s", text).group(1))
+    return bw, launch
+
+
+def pairs():
+    doc = json.load(open(os.path.join(RUN, "masked_decode.json")))
+    by = {}
+    for c in doc["cases"]:
+        by.setdefault((c["layout"], c["heads"], c["kv_heads"], c["head_dim"], c["batch"], c["cache"]), {})[c["kind"]] = c
+    out = []
+    for (layout, H, KV, D, B, S), k in sorted(by.items()):
+        if "masked" in k and "repeat_kv" in k:
+            t = (k["masked"]["median_ms"] + k["repeat_kv"]["median_ms"]) * 1e-3
+            out.append({"layout": layout, "B": B, "S": S, "H": H, "KV": KV,
+                        "bytes": 2 * B * S * D * 2 * (KV + 2 * H), "t": t})
+    return out
+
+
+def fit(rows, bw):
+    """Least squares of 1 = fixed / t + (bytes / bw) / me / t: linear in (fixed, 1 / me)."""
+    a11 = a12 = a22 = b1 = b2 = 0.0
+    for r in rows:
+        x1, x2 = 1 / r["t"], r["bytes"] / bw / r["t"]
+        a11 += x1 * x1
+        a12 += x1 * x2
+        a22 += x2 * x2
+        b1 += x1
+        b2 += x2
+    det = a11 * a22 - a12 * a12
+    fixed = (b1 * a22 - b2 * a12) / det
+    inv_me = (a11 * b2 - a12 * b1) / det
+    return 1 / inv_me, fixed
+
+
+def main():
+    bw, launch = lease()
+    rows = pairs()
+    me, fixed = fit([r for r in rows if r["layout"] == FIT], bw)
+    print(f"lease HBM {bw / 1e12:.3f} TB/s; fitted on {FIT}: memory_eff {me:.4f} of the lease "
+          f"({me * bw / 1e12:.3f} TB/s), fixed {fixed * 1e6:.2f} us in a stream")
+    errs = {}
+    for r in rows:
+        p = fixed + r["bytes"] / (me * bw)
+        e = p / r["t"] - 1
+        errs.setdefault(r["layout"], []).append(abs(e))
+        print(f"  {r['layout']:13s} B{r['B']:<3d} S{r['S']:<5d} measured {r['t'] * 1e6:8.1f} us  "
+              f"predicted {p * 1e6:8.1f} us  {e * 100:+6.1f} %")
+    held = [e for k, v in errs.items() if k != FIT for e in v]
+    for k, v in errs.items():
+        print(f"{k:13s} {'fit' if k == FIT else 'held out'}: median |error| {statistics.median(v) * 100:.1f} %, "
+              f"max {max(v) * 100:.1f} %")
+    print(f"held out, all: {len(held)} pairs, median |error| {statistics.median(held) * 100:.1f} %, "
+          f"max {max(held) * 100:.1f} %")
+    if "--yaml" in sys.argv:
+        print(f"  attention_repeat_kv: memory_efficiency {me * bw / SPEC_HBM:.4f} (of 3.35 TB/s, rate kept), "
+              f"fixed_cost {(fixed + launch) * 1e6:.2f} us")
+
+
+if __name__ == "__main__":
+    main()
