@@ -158,8 +158,9 @@ static double tree_node_load(double d)
 }
 
 /* Past one domain: the network per GPU caps the ring and the direct
- * exchanges at the node's NICs; the tree runs hierarchically (comm.h). */
-static void across_domains(const struct ridge_interconnect *ic, const struct ridge_comm_input *in,
+ * exchanges at the node's NICs; the tree runs hierarchically (comm.h).
+ * Returns whether the tree's phase inside the domain is NVLS (NVLSTree). */
+static bool across_domains(const struct ridge_interconnect *ic, const struct ridge_comm_input *in,
 			   enum ridge_comm_algorithm shape, struct ridge_comm_result *r)
 {
 	double g = r->gpus_per_domain, d = r->domains;
@@ -169,15 +170,20 @@ static void across_domains(const struct ridge_interconnect *ic, const struct rid
 		/* inside the node: the all-reduce of the node's g GPUs, NVLS where it is faster */
 		double intra_bus = fmax(r->bus_bandwidth, comm_nvls_bus_bandwidth(ic, g));
 		bool nvls = comm_nvls_bus_bandwidth(ic, g) > r->bus_bandwidth;
+		/* NVLSTree reaches the network through at most NCCL's 32 heads per domain */
+		double nics = nvls ? fmin(g, RIDGE_NCCL_MAX_NVLS_HEADS) : g;
 		r->intra_s_per_byte = g > 1 ? 2 * (g - 1) / g / intra_bus : 0;
-		r->inter_s_per_byte = tree_node_load(d) / (g * net);
+		r->inter_s_per_byte = tree_node_load(d) / (nics * net);
+		r->inter_nics = nics;
 		double per_byte = fmax(r->intra_s_per_byte, r->inter_s_per_byte);
 		r->bus_bandwidth = r->bus_factor / per_byte;
 		r->link_bandwidth =
-			r->intra_s_per_byte >= r->inter_s_per_byte ? r->link_bandwidth : g * in->network_bandwidth;
-		r->path = nvls ? "NVLS + network tree" : "NVLink + network tree";
+			r->intra_s_per_byte >= r->inter_s_per_byte ? r->link_bandwidth : nics * in->network_bandwidth;
+		r->path = nvls                                  ? "NVLS + network tree"
+			  : ic->topology == RIDGE_TOPOLOGY_MESH ? "Infinity Fabric + network tree"
+								: "NVLink + network tree";
 		r->bandwidth_source = "derived";
-		return;
+		return nvls;
 	}
 	/* a ring leaves each node once per channel: the node's g NICs carry the bus bytes */
 	double cap = shape == RIDGE_ALGO_RING ? g * net : net;
@@ -187,6 +193,7 @@ static void across_domains(const struct ridge_interconnect *ic, const struct rid
 		r->bandwidth_source = "derived";
 		r->path = "network";
 	}
+	return false;
 }
 
 static int price(const struct ridge_gpu *gpu, const struct ridge_comm_input *in, enum ridge_comm_algorithm algorithm,
@@ -212,13 +219,14 @@ static int price(const struct ridge_gpu *gpu, const struct ridge_comm_input *in,
 	enum ridge_comm_algorithm shape = algorithm;
 	if (shape == RIDGE_ALGO_AUTO) /* measured: NCCL's ring, or the direct exchange */
 		shape = in->op == RIDGE_SEND_RECV || in->op == RIDGE_ALL_TO_ALL ? RIDGE_ALGO_DIRECT : RIDGE_ALGO_RING;
+	bool nvls_tree = false;
 	if (r->domains > 1) {
 		if (!(in->network_bandwidth > 0))
 			return model_fail(
 				err, err_len,
 				"%g GPUs span %g fabric domains of %d: the network bandwidth per GPU is needed", n,
 				r->domains, ic->domain_gpus);
-		across_domains(ic, in, shape, r);
+		nvls_tree = across_domains(ic, in, shape, r);
 	} else if (algorithm == RIDGE_ALGO_TREE) {
 		r->bus_bandwidth *= RIDGE_NCCL_TREE_BANDWIDTH_FACTOR;
 	}
@@ -230,6 +238,11 @@ static int price(const struct ridge_gpu *gpu, const struct ridge_comm_input *in,
 	case RIDGE_ALGO_TREE:
 		r->intra_steps = 2 * (g - 1);
 		r->inter_steps = 2 * log2_whole(d);
+		if (nvls_tree) { /* NVLSTree: one in-switch reduction, Simple protocol only */
+			r->intra_steps = 0;
+			r->base_latency_s = RIDGE_NCCL_NVLS_LATENCY;
+			r->net_step_latency_s = RIDGE_NCCL_NVLS_TREE_NET_STEP_LATENCY;
+		}
 		break;
 	case RIDGE_ALGO_NVLS:
 		r->intra_steps = 0;

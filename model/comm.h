@@ -48,11 +48,18 @@
  *   tree   hierarchical (NCCL's Tree, NVLSTree where the switch has NVLS):
  *          inside each node a reduce-scatter / all-gather (NVLS or the ring),
  *          between nodes a double binary tree whose busiest node sends and
- *          receives M x min(2(D-1), 4)/2 over the node's NICs; the two run
- *          pipelined, so the slower sets the time.
+ *          receives M x min(2(D-1), 4)/2 over the node's NICs (NVLSTree: at
+ *          most RIDGE_NCCL_MAX_NVLS_HEADS of them); the two run pipelined, so
+ *          the slower sets the time. NVLSTree's alpha is NCCL's: 25 us inside
+ *          the domain + 2 log2(D) network steps of 20.9 us (Simple), not the
+ *          ring's 2(g-1) LL steps (which would be 85 us on a 72-GPU domain).
+ * A fabric domain may be a whole rack: GB200 NVL72 joins 72 GPUs (18 trays of
+ * 4) by NVLink switches with NVLS, so up to 72 GPUs are one domain (NVLS over
+ * all of them) and 144 are two domains joined by the NICs; the entry's nics
+ * then counts the domain's NICs (72), one 400 Gb/s per GPU.
  *   direct all-to-all and send-recv: each GPU's own NIC share.
  * The network bandwidth per GPU is --network-bw, else the entry's
- * network.nics x network.nic_bandwidth / domain_gpus.
+ * interconnect.nics x nic_bandwidth / domain_gpus.
  *
  * Launch mode (issue 30). alpha + beta M is what NCCL's tuner estimates: the
  * device's time for one collective. What a stream of them costs each depends
@@ -85,6 +92,16 @@
 #define RIDGE_NCCL_PCI_STEP_LATENCY 1.0e-6
 /* NCCL tuning.cc hwLat NVLS (Simple), NVLink: the latency of one NVLS collective. */
 #define RIDGE_NCCL_NVLS_LATENCY 25e-6
+/* NCCL tuning.cc hwLat NVLSTree (Simple), network: per step of the tree
+ * between domains (NVLSTree has no LL protocol; its latency is
+ * hwLat NVLink 25 us + 2 log2(nodes) x this). */
+#define RIDGE_NCCL_NVLS_TREE_NET_STEP_LATENCY 20.9e-6
+/* NCCL's NVLS graph has at most NCCL_MAX_NVLS_ARITY (32) channels, one head
+ * GPU each (src/include/device.h; graph/search.cc: "NVLS ... search must have
+ * ngpus heads at most", maxChannels = min(NCCL_MAX_NVLS_ARITY, GPUs)): an
+ * NVLSTree reaches the network through at most 32 of a domain's NICs. Binds
+ * only on domains of more than 32 GPUs (GB200 NVL72). */
+#define RIDGE_NCCL_MAX_NVLS_HEADS 32
 /* NCCL tuning.cc: tree bus bandwidth = 0.9 x the ring's (busBw * .9). */
 #define RIDGE_NCCL_TREE_BANDWIDTH_FACTOR 0.9
 /* What NCCL moves through one NIC, per byte of its line rate: "For NDR @
@@ -178,6 +195,7 @@ struct ridge_comm_result {
 	 * phases of a hierarchical tree per byte of M (0 for the others) */
 	double network_bus_bandwidth; /* bytes/s per GPU */
 	double intra_s_per_byte, inter_s_per_byte;
+	double inter_nics; /* the tree's NICs between domains, per domain: g, or NVLSTree's heads */
 };
 
 /* Fills out. Returns 0, or -1 with err (no fabric in the entry, N < 1 or not

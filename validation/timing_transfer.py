@@ -35,7 +35,7 @@ tables, hardware and software):
      H200's 39.32 GB/s, absolute.
   L  launch.kernel_fixed_cost: the H200's measured 4.94 us.
 
-  python3 validation/timing_transfer.py          rewrite the 15 entries
+  python3 validation/timing_transfer.py          rewrite the 16 entries
   python3 validation/timing_transfer.py --check  exit 1 if any entry differs
 """
 import os
@@ -150,6 +150,11 @@ STREAM["b200"] = (
     "transferred",
     "no B200 stream figure: the H200's fraction kept (both HBM3e)",
 )
+STREAM["gb200"] = (
+    AZ_H200_TRIAD,
+    "transferred",
+    "no GB200 stream figure (Azure's ND GB200 v6 results have none): the H200's fraction kept (both HBM3e)",
+)
 
 GEMM = {
     # id: (fraction of this entry's peak on the harness, anchor, provenance, sentence)
@@ -179,6 +184,7 @@ GEMM = {
         "transferred",
         "no A10 figure: the GA102 fraction of the RTX A6000 row, 123.34 TFLOP/s bf16 = 0.7968 of 154.8 (84 SM x 1024 FLOP/clk x 1.80 GHz, this entry's per-SM rate), no power penalty published for the 150 W A10 (likely optimistic)",
     ),
+    "gb200": (1822.0 / 2500, MAMF_H100, "sourced", "1822.0 TFLOP/s bf16 = 0.7288 of 2500 on a GB200 (torch 2.10.0.dev20250916+cu130); the table's H100 SXM row 794.5 = 0.8030 ('H200 is the same'); no GB200 row in [ZZC]"),
     "mi300x": (668.4 / 1307.4, MAMF_H100, "sourced", "668.4 TFLOP/s bf16 = 0.5112 of 1307.4 on an MI300X (torch 2.5.1 + ROCm 6.3.42131, PYTORCH_TUNABLEOP_ENABLED=1); the table's H100 SXM row 794.5 = 0.8030 ('H200 is the same')"),
     "mi325x": (784.9 / 1307.4, MAMF_H100, "sourced", "784.9 TFLOP/s bf16 = 0.6004 of 1307.4 on an MI325X (torch 2.6.0 + ROCm 6.2.4, TunableOp, 1000 W); the table's H100 SXM row 794.5 = 0.8030 ('H200 is the same')"),
     "mi250x": (147.0 / 191.5, MAMF_H100_2024, "sourced", "the 2024-12-19 revision: 147.0 TFLOP/s bf16 = 0.7676 of 191.5 on one MI250X GCD (ROCm 6.2); that revision's H100 SXM row 792.1 = 0.8006 (CUDA 12.1)"),
@@ -204,6 +210,7 @@ ENTRIES = {
     "a100-pcie-40gb": ("nvidia", 108, 1410, ["fa2", "cudnn"], "fa2"),
     "a100-sxm-80gb": ("nvidia", 108, 1410, ["fa2", "cudnn"], "fa2"),
     "b200": ("nvidia", 148, 1980, ["fa2", "cudnn"], "cudnn"),
+    "gb200": ("nvidia", 152, 2062, ["fa2", "cudnn"], "cudnn"),
     "h100-pcie": ("nvidia", 114, 1755, ["fa2", "fa3", "cudnn"], "cudnn"),
     "l4": ("nvidia", 58, 2040, ["fa2", "cudnn"], "fa2"),
     "l40s": ("nvidia", 142, 2520, ["fa2", "cudnn"], "fa2"),
@@ -284,6 +291,18 @@ def attention(gpu):
         )
         v, s = scaled(h["attention_cudnn"]["compute_efficiency"], hce, "the H200")
         out["cudnn"] = (v, "transferred", "the H200's fitted cudnn %.4f (same Hopper kernel), %s" % (h["attention_cudnn"]["compute_efficiency"], s)) + cudnn_fixed
+    elif gpu == "gb200":
+        v = h["attention_fa2"]["compute_efficiency"] * (373.9 / 2500) / AZ_H200_FA2
+        out["fa2"] = (
+            v,
+            "sourced",
+            "Azure AI-benchmarking-guide 'Flash Attention 2.0' (benchmark_flash_attention.py, batch 2, seqlen 8192, fp16): GB200 373.9 TFLOP/s = 0.1496 of 2500 (ND_GB200_v6_results.md, CUDA 12.8, PyTorch 2.6.0), H200 329.3 = 0.3328 of 989.4 (ND_H200_v5); x the H200's fitted fa2 = %s" % fmt(v),
+        ) + fa2_fixed
+        out["cudnn"] = (
+            1428 / 2500,
+            "transferred",
+            "Dao-AILab/flash-attention PR #2605's forward table with a 2500 TFLOP/s peak and 8 TB/s (a GB200's or GB300's figures; the GPU is not named): cuDNN hdim 128, non-causal, batch 32, seqlen 1024: 1428 TFLOP/s = 0.5712 of 2500, the fraction kept (same implementation and generation)",
+        ) + cudnn_fixed
     elif gpu == "b200":
         v = h["attention_fa2"]["compute_efficiency"] * (343.07 / 2250) / AZ_H200_FA2
         out["fa2"] = (
@@ -366,7 +385,7 @@ def timing_block(gpu):
     # gemm
     frac, anchor, gprov, gsent = GEMM[gpu]
     ce = gemm_ce(gpu)
-    harness = MAMF if vendor == "amd" else ZZC
+    harness = MAMF if anchor in (MAMF_H100, MAMF_H100_2024) else ZZC
     anchor_text = {ZZC_H200: "; the same harness's H200 row 790.29 = 0.7988 of 989.4", ZZC_H200_FP16: "; the same harness's H200 row 759.40 fp16 = 0.7675"}.get(anchor, "")
     csrc = "%s: %s%s; the H200's fitted %s x %s / %s = %s (rule G)" % (
         harness.split(" (")[0], gsent, anchor_text, fmt(H200["gemm"]["compute_efficiency"]), fmt(frac), fmt(anchor), fmt(ce))

@@ -10,6 +10,9 @@ GPU: the published figures are the measurements.
                4..8 GPUs (NVIDIA/nccl issue #1455, 8 x H100 SXM, 2-4 GiB). The NIC
                efficiency 47/50 is the NCCL maintainer's "46-48GB/s per NIC" (nccl-tests
                #290); the NVLS formula is pinned to the published 480 GB/s at 8 GPUs.
+  gb200        nccl-tests all-reduce busbw on GB200 NVL72 at 4, 8, 72 GPUs of one rack, 2 and 20
+               racks (Azure, a blog, CoreWeave's README); the NVLS figure is pinned to the 72-GPU
+               834.57 GB/s (hwdb/gb200.yaml), the others are held out.
   korthikanti  Korthikanti et al. 2022 (arXiv 2205.05198) Tables 3 and 5: four GPT models on
                A100 80GB, seq 2048, vocabulary 51200, TP 8, selective recomputation + sequence
                parallelism ("present work") and full recomputation (MFU = present MFU x
@@ -65,6 +68,26 @@ def collectives(binary):
         fitted = "pinned" if gpus == 8 else "no"
         print(f"| all-reduce 8 GiB, {gpus} x H100 one node ({source}) | {measured} GB/s | {d['busbw'] / 1e9:.0f} GB/s "
               f"| {d['busbw'] / 1e9 / measured - 1:+.1%} | {d['algorithm']} | {fitted} |")
+
+
+# GB200 NVL72 (nccl-tests all_reduce_perf busbw at the largest size printed): gpus, size, measured GB/s, source,
+# fitted. No published figure was found for 16 or 36 GPUs of one rack.
+GB200 = [
+    (4, "8GiB", 679.61, "Azure ND GB200 v6, one tray, NCCL 2.25.1, in place (Azure_Results/ND_GB200_v6_results.md)", "no"),
+    (8, "8GiB", 811, "lixueduan.com '13-gb200-mnnvl-nccl-test': 2 trays x 4 over MNNVL, the peak; size not stated", "no"),
+    (72, "8GiB", 834.57, "coreweave/nccl-tests README, 1 rack, NCCL 2.26.2: interconnect.nvls_bus_bandwidth", "pinned"),
+    (144, "16GiB", 810.41, "coreweave/nccl-tests README, 2 racks, NCCL 2.26.2", "no"),
+    (1440, "16GiB", 405.74, "coreweave/nccl-tests README, 20 racks, NCCL 2.26.2 (still rising: 381.48 at 8 GiB)", "no"),
+]
+
+
+def gb200_collectives(binary):
+    print("| all-reduce on GB200 NVL72 (source) | measured busbw | predicted busbw | error | algorithm | fitted? |")
+    print("|---|---|---|---|---|---|")
+    for gpus, size, measured, source, fitted in GB200:
+        d = ridge(binary, ["comm", "--gpu", "gb200", "--op", "all-reduce", "--gpus", str(gpus), "--bytes", size])
+        print(f"| {size.replace('GiB', ' GiB')}, {gpus} GPUs ({source}) | {measured} GB/s | {d['busbw'] / 1e9:.0f} GB/s "
+              f"| {d['busbw'] / 1e9 / measured - 1:+.1%} | {d['algorithm']} ({d['path']}) | {fitted} |")
 
 
 KORTHIKANTI = [  # name, hidden, heads, layers, pp, gpus, batch, micro-batch, virtual stages, t_full, t_present, MFU
@@ -235,7 +258,7 @@ def moe(binary):
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
-    for section in (collectives, korthikanti, llama3, latency, moe):
+    for section in (collectives, gb200_collectives, korthikanti, llama3, latency, moe):
         section(sys.argv[1])
         print()
 

@@ -67,6 +67,9 @@ void calc_json_comm(cJSON *o, const struct ridge_comm_result *r)
 		json_number(h, "inter_node_s_per_byte", r->inter_s_per_byte);
 		cJSON_AddStringToObject(h, "bound",
 					r->intra_s_per_byte >= r->inter_s_per_byte ? "intra_node" : "inter_node");
+		/* only where NCCL's 32 NVLS heads leave some of the domain's NICs out (GB200 NVL72) */
+		if (r->inter_nics > 0 && r->inter_nics < r->gpus_per_domain)
+			json_number(h, "network_nics", r->inter_nics);
 	}
 }
 
@@ -215,10 +218,16 @@ static void comm_print(FILE *out, const cJSON *r)
 		fmt_seconds(bytes * calc_num(h, "intra_node_s_per_byte"), a, sizeof a);
 		fmt_seconds(bytes * calc_num(h, "inter_node_s_per_byte"), b, sizeof b);
 		fmt_si(calc_num(r, "network_bus_bandwidth"), "B/s", c, sizeof c);
-		fprintf(out,
-			"  phases inside the node %s, between nodes %s (NICs %s per GPU, 47/50 of line); pipelined: "
-			"the slower sets the time\n",
-			a, b, c);
+		if (cJSON_GetObjectItemCaseSensitive(h, "network_nics"))
+			fprintf(out,
+				"  phases inside the node %s, between nodes %s (%.0f of the %.4g GPUs' NICs: NCCL's NVLS "
+				"heads; %s each, 47/50 of line); pipelined: the slower sets the time\n",
+				a, b, calc_num(h, "network_nics"), calc_num(r, "gpus_per_domain"), c);
+		else
+			fprintf(out,
+				"  phases inside the node %s, between nodes %s (NICs %s per GPU, 47/50 of line); "
+				"pipelined: the slower sets the time\n",
+				a, b, c);
 	}
 	fmt_seconds(calc_num(r, "device_s"), a, sizeof a);
 	fmt_seconds(calc_num(r, "alpha_s"), d, sizeof d);

@@ -172,15 +172,26 @@ static void test_across_domains(void **state)
 	r = run(&g, RIDGE_ALL_REDUCE, 16, 1e9, RIDGE_ALGO_RING, 25e9);
 	assert_close(r.bus_bandwidth, 188e9, 1e-15);
 	assert_string_equal(r.path, "network");
-	/* tree, hierarchical (NVLSTree): 2 (8-1) = 14 intra + 2 log2(2) = 2 network steps: 6.6 + 8.4 + 5.4 = 20.4 us;
-	 * inside the node NVLS all-reduce, 1.75 / 480e9 s per byte; between 2 nodes the tree moves M once over the
-	 * node's 376 GB/s: 1 / 376e9 per byte; the node is slower: bus bandwidth 1.875 / (1.75 / 480e9) = 514.29 GB/s */
+	/* tree, hierarchical (NVLSTree): NCCL's NVLSTree latency, 25 us inside the node + 2 log2(2) = 2 network
+	 * steps of 20.9 us (Simple) = 66.8 us; inside the node NVLS all-reduce, 1.75 / 480e9 s per byte; between
+	 * 2 nodes the tree moves M once over the node's 376 GB/s: 1 / 376e9 per byte; the node is slower: bus
+	 * bandwidth 1.875 / (1.75 / 480e9) = 514.29 GB/s */
 	r = run(&g, RIDGE_ALL_REDUCE, 16, 1e9, RIDGE_ALGO_TREE, 50e9);
-	assert_close(r.alpha_s, 20.4e-6, 1e-12);
+	assert_close(r.alpha_s, 66.8e-6, 1e-12);
+	assert_true(r.intra_steps == 0 && r.inter_steps == 2 && r.inter_nics == 8);
 	assert_close(r.intra_s_per_byte, 1.75 / 480e9, 1e-15);
 	assert_close(r.inter_s_per_byte, 1 / 376e9, 1e-15);
 	assert_close(r.bus_bandwidth, 1.875 * 480e9 / 1.75, 1e-12);
 	assert_string_equal(r.path, "NVLS + network tree");
+	/* without NVLS the tree is NCCL's Tree: 2 (8-1) = 14 NVLink steps + 2 network steps of the LL protocol,
+	 * 6.6 + 14 x 0.6 + 2 x 2.7 = 20.4 us; inside the node the ring's 370 GB/s */
+	struct ridge_gpu plain = g;
+	plain.ic.nvls = false;
+	plain.ic.has_nvls_bus_bandwidth = false;
+	r = run(&plain, RIDGE_ALL_REDUCE, 16, 1e9, RIDGE_ALGO_TREE, 50e9);
+	assert_close(r.alpha_s, 20.4e-6, 1e-12);
+	assert_close(r.intra_s_per_byte, 1.75 / 370e9, 1e-15);
+	assert_string_equal(r.path, "NVLink + network tree");
 	/* auto on 16 GiB: the tree (NCCL's NVLSTree on two nodes) */
 	assert_int_equal(run(&g, RIDGE_ALL_REDUCE, 16, 17179869184.0, RIDGE_ALGO_AUTO, 50e9).algorithm,
 			 RIDGE_ALGO_TREE);
@@ -295,7 +306,7 @@ static void test_hwdb_entries(void **state)
 					   "a100-sxm-80gb", "a100-pcie-40gb", "l40s",     "l4",
 					   "rtx-4090",      "v100-sxm2",      "mi300x",   "mi325x",
 					   "mi250x",        "mi210",          "t4",       "a10",
-					   "rtx-5090" };
+					   "rtx-5090",      "gb200" };
 	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
 		if (!test_gpu(ids[i])->ic.has_fabric)
 			fail_msg("%s has no interconnect fabric", ids[i]);
