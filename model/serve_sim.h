@@ -25,11 +25,13 @@
  *   iteration  the token pass at the iteration's tokens, decode attention
  *              over the decoding requests' caches, each chunk's attention,
  *              the logits of the rows that sample, the TP all-reduces
- *              (comm_serve_step) and the launch mode: a decode-only batch up
- *              to the engine's largest captured size replays a CUDA graph
- *              (padded to a captured size); other iterations are issued from
- *              the host (host-bound when their kernels are short), plus the
- *              engine's CPU time per iteration
+ *              (comm_serve_step_launch) and the launch mode: a decode-only
+ *              batch up to the engine's largest captured size replays a CUDA
+ *              graph (padded to a captured size), its all-reduces graph
+ *              nodes; other iterations are issued from the host (host-bound
+ *              when their kernels are short), their all-reduces enqueued
+ *              eagerly (vLLM's piecewise graphs capture them: graph nodes),
+ *              plus the engine's CPU time per iteration
  *
  * Statistics as the engines' benchmark scripts compute them: TTFT, TPOT per
  * request ((E2E - TTFT) / (output tokens - 1)), E2E, inter-token latency

@@ -34,9 +34,11 @@ struct sim_request {
 	double prefill_done, transfer_start, transfer_end;
 };
 
-/* A pass priced once per row count (kernel_s NAN: not yet). */
+/* A pass priced once per row count (kernel_s NAN: not yet); its
+ * collectives launched eagerly (communication_s) and inside a CUDA graph
+ * (communication_graph_s). */
 struct pass_memo {
-	double kernel_s, matrix_s, kernels, communication_s;
+	double kernel_s, matrix_s, kernels, communication_s, communication_graph_s;
 };
 
 /* Decode attention of n requests, affine in their summed context between

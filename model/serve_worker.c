@@ -365,12 +365,19 @@ static int token_pass(struct sim *w, double tokens, struct pass_memo **out)
 	const struct ridge_serve_request *req = w->req;
 	const struct ridge_workload_model *model = req->model;
 	struct ridge_serve_pass pass;
-	struct ridge_serve_comm comm;
-	if (serve_token_pass(req, tokens, &pass, sh->err, sh->err_len) ||
-	    comm_serve_step(req->gpu, req->tp, false, tokens, (double)model->hidden, (double)model->layers,
-			    (double)model->experts_per_token, (double)workload_moe_layers(model), 0, 0, &comm, sh->err,
-			    sh->err_len))
+	struct ridge_serve_comm eager, graph;
+	if (serve_token_pass(req, tokens, &pass, sh->err, sh->err_len))
 		return -1;
+	/* the all-reduces of the pass, launched eagerly from the host and
+	 * inside a CUDA graph (model/comm.h, "Launch mode") */
+	const enum ridge_comm_launch launches[2] = { RIDGE_COMM_LAUNCH_EAGER, RIDGE_COMM_LAUNCH_GRAPH };
+	struct ridge_serve_comm *comms[2] = { &eager, &graph };
+	for (int i = 0; i < 2; i++)
+		if (comm_serve_step_launch(req->gpu, req->tp, false, tokens, (double)model->hidden,
+					   (double)model->layers, (double)model->experts_per_token,
+					   (double)workload_moe_layers(model), 0, 0, launches[i], comms[i], sh->err,
+					   sh->err_len))
+			return -1;
 	/* Fewer rows than one library tile never run slower than a whole tile:
 	 * the library can pad them (serve.c prices them as the GEMV class, whose
 	 * fitted efficiencies come from a few rows and overprice 65 to 127) */
@@ -381,7 +388,8 @@ static int token_pass(struct sim *w, double tokens, struct pass_memo **out)
 		if (tile.kernel_time_s < pass.kernel_time_s)
 			pass = tile;
 	}
-	*m = (struct pass_memo){ pass.kernel_time_s, pass.matrix_time_s, pass.kernels, comm.exposed_s };
+	*m = (struct pass_memo){ pass.kernel_time_s, pass.matrix_time_s, pass.kernels, eager.exposed_s,
+				 graph.exposed_s };
 	return 0;
 }
 
@@ -394,7 +402,7 @@ static int logits_pass(struct sim *w, double rows, struct pass_memo **out)
 	struct ridge_serve_pass pass;
 	if (serve_logits_pass(w->req, rows, &pass, w->sh->err, w->sh->err_len))
 		return -1;
-	*m = (struct pass_memo){ pass.kernel_time_s, pass.matrix_time_s, pass.kernels, 0 };
+	*m = (struct pass_memo){ pass.kernel_time_s, pass.matrix_time_s, pass.kernels, 0, 0 };
 	return 0;
 }
 
@@ -453,6 +461,17 @@ static double launch_cost(const struct sim *w, bool graph, double kernels, doubl
 	return fmax(launches * issue - gpu_time, 0) + issue;
 }
 
+/* Whether an iteration's collectives launch inside a CUDA graph: a decode
+ * batch replaying a captured graph does; so does every other iteration of
+ * an engine that runs piecewise graphs (vLLM: the graph splits only at the
+ * attention ops, so the all-reduces between them are captured); the others
+ * (SGLang's and TensorRT-LLM's prefill and mixed iterations, batches past
+ * the captured sizes) are enqueued by the host, eagerly. */
+static bool collectives_in_graph(const struct sim *w, bool graph)
+{
+	return graph || w->engine->host_launches_per_layer > 0;
+}
+
 int sim_worker_price(struct sim *w, struct iteration_cost *c)
 {
 	memset(c, 0, sizeof *c);
@@ -460,12 +479,12 @@ int sim_worker_price(struct sim *w, struct iteration_cost *c)
 	c->graph = graph_size > 0;
 	double tokens = c->graph ? graph_size : w->decode_n + w->prefill_tokens;
 	double rows = c->graph ? graph_size : w->rows;
-	struct pass_memo *t, *l;
+	struct pass_memo *t, *l = NULL;
 	if (token_pass(w, tokens, &t) || (rows > 0 && logits_pass(w, rows, &l)))
 		return -1;
 	double matrix = t->matrix_s, kernels = t->kernels;
 	c->token_s = t->kernel_s;
-	c->communication_s = t->communication_s;
+	c->communication_s = collectives_in_graph(w, c->graph) ? t->communication_graph_s : t->communication_s;
 	if (rows > 0) {
 		c->logits_s = l->kernel_s;
 		matrix += l->matrix_s;

@@ -276,6 +276,41 @@ static void test_open_loop_seeded(void **state)
 	assert_true(a.ttft.p50_s <= a.ttft.p90_s && a.ttft.p90_s <= a.ttft.p99_s);
 }
 
+/* The all-reduces of tp 2, priced by the iteration's launch: a decode
+ * batch replaying a graph pays a graph node each; SGLang's prefill
+ * iterations are enqueued eagerly; vLLM's run piecewise graphs, the
+ * all-reduces inside them. One client, prompts of 1000, 3 output tokens:
+ * per request one prefill iteration and two decode iterations at batch 1. */
+static void test_collectives_by_launch(void **state)
+{
+	(void)state;
+	struct ridge_workload_model m = llama3_8b();
+	const struct ridge_gpu *gpu = test_gpu("h100-sxm");
+	struct ridge_serve_sim_input in = sim_input(&m, gpu);
+	in.req.tp = 2;
+	struct ridge_serve_comm eager, graph, decode;
+	char err[400];
+	double hidden = (double)m.hidden, layers = (double)m.layers;
+	assert_int_equal(comm_serve_step_launch(gpu, 2, false, 1000, hidden, layers, 0, 0, 0, 0,
+						RIDGE_COMM_LAUNCH_EAGER, &eager, err, sizeof err),
+			 0);
+	assert_int_equal(comm_serve_step_launch(gpu, 2, false, 1000, hidden, layers, 0, 0, 0, 0,
+						RIDGE_COMM_LAUNCH_GRAPH, &graph, err, sizeof err),
+			 0);
+	assert_int_equal(comm_serve_step_launch(gpu, 2, false, 1, hidden, layers, 0, 0, 0, 0, RIDGE_COMM_LAUNCH_GRAPH,
+						&decode, err, sizeof err),
+			 0);
+	assert_true(graph.exposed_s != eager.exposed_s);
+	struct ridge_serve_sim_result r;
+	serve_engine_defaults(RIDGE_ENGINE_SGLANG, ridge_gpu_usable_memory(gpu), gpu->id, 2, &in.engine);
+	assert_int_equal(run(&in, &r, err, sizeof err), 0);
+	assert_true(r.graph_iterations == 10 && r.iterations == 15);
+	assert_close(r.communication_s, 5 * (eager.exposed_s + 2 * decode.exposed_s), 1e-12);
+	serve_engine_defaults(RIDGE_ENGINE_VLLM, ridge_gpu_usable_memory(gpu), gpu->id, 2, &in.engine);
+	assert_int_equal(run(&in, &r, err, sizeof err), 0);
+	assert_close(r.communication_s, 5 * (graph.exposed_s + 2 * decode.exposed_s), 1e-12);
+}
+
 static void test_bad_input(void **state)
 {
 	(void)state;
@@ -328,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_lone_request),
 		cmocka_unit_test(test_preemption_and_reservation),
 		cmocka_unit_test(test_open_loop_seeded),
+		cmocka_unit_test(test_collectives_by_launch),
 		cmocka_unit_test(test_bad_input),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
