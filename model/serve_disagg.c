@@ -349,7 +349,7 @@ static int setup(struct disagg *d, struct ridge_serve_sim_sample *samples, struc
 	double longest = sim_max_prompt(in);
 	int rc = pool_memory(d, 0, sp->n_prefill, longest + 1, longest, "the prefill");
 	if (rc == 0)
-		rc = pool_memory(d, sp->n_prefill, sp->n_workers - sp->n_prefill, longest + in->osl, longest,
+		rc = pool_memory(d, sp->n_prefill, sp->n_workers - sp->n_prefill, longest + sim_max_output(in), longest,
 				 "the decode");
 	if (rc)
 		return rc;

@@ -239,6 +239,7 @@ static int input_of(struct search *s, const struct ridge_serve_plan_config *c, s
 	sim->isl = in->isl;
 	sim->osl = in->osl;
 	sim->isl_dist = RIDGE_LENGTH_FIXED;
+	sim->osl_dist = RIDGE_LENGTH_FIXED;
 	sim->concurrency = c->concurrency;
 	sim->rate = c->rate;
 	sim->requests = in->requests > 0 ? in->requests : c->concurrency > 0 ? fmax(100, 2 * c->concurrency) : 200;

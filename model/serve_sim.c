@@ -21,6 +21,10 @@ MODEL_NAMED_ENUM(serve_engine_name, serve_engine_parse, enum ridge_engine_kind, 
 #define SIM_MAX_SEQS 65536.0
 #define SIM_MAX_WORKERS 64      /* a disaggregated run's workers, both pools */
 #define SIM_MAX_QUEUE_SLOTS 4e7 /* requests x workers: each worker's queue holds every request */
+/* The output lengths' stream starts at seed XOR this (an arbitrary odd
+ * 64-bit constant, not a tuned figure: any other start gives another
+ * stream of the same kind). */
+#define SIM_OSL_STREAM 0xD1B54A32D192ED03ull
 
 /* vLLM: vllm/engine/arg_utils.py (EngineArgs.get_batch_defaults: the
  * OpenAI server's budget on >= 70 GiB cards other than the A100),
@@ -51,7 +55,8 @@ static void vllm_defaults(double memory_bytes, const char *gpu_id, struct ridge_
  * mem_fraction_static = (memory - reserved) / memory, reserved 9.5 + tp/2
  * GiB below 90 GiB, 12 + tp/2 below 160, 32 above; chunked_prefill_size
  * 2048 / 8192 / 16384 by memory; cuda_graph_max_bs 160 / 256 / 512;
- * page_size 1; mixed chunk off). */
+ * page_size 1); enable_mixed_chunk False (server_args.py @001067ff;
+ * --mixed-chunk turns it on). */
 static void sglang_defaults(double memory_bytes, double tp, struct ridge_engine *e)
 {
 	double gib = memory_bytes / GIB;
@@ -166,16 +171,66 @@ double sim_total_requests(const struct ridge_serve_sim_input *in)
 	return in->requests + in->warmup;
 }
 
+/* A length distribution: the prompts' or the outputs'. */
+struct length_dist {
+	enum ridge_length_dist dist;
+	double fixed, lo, hi;
+	const double *values;
+	size_t count;
+};
+
+static struct length_dist prompt_dist(const struct ridge_serve_sim_input *in)
+{
+	return (struct length_dist){ in->isl_dist, in->isl, in->isl_lo, in->isl_hi, in->isl_values, in->isl_count };
+}
+
+static struct length_dist output_dist(const struct ridge_serve_sim_input *in)
+{
+	return (struct length_dist){ in->osl_dist, in->osl, in->osl_lo, in->osl_hi, in->osl_values, in->osl_count };
+}
+
+static double dist_max(const struct length_dist *d)
+{
+	if (d->dist == RIDGE_LENGTH_UNIFORM)
+		return d->hi;
+	if (d->dist != RIDGE_LENGTH_LIST)
+		return d->fixed;
+	double most = 0;
+	for (size_t i = 0; i < d->count; i++)
+		most = fmax(most, d->values[i]);
+	return most;
+}
+
+static double dist_min(const struct length_dist *d)
+{
+	if (d->dist == RIDGE_LENGTH_UNIFORM)
+		return d->lo;
+	if (d->dist != RIDGE_LENGTH_LIST)
+		return d->fixed;
+	double least = INFINITY;
+	for (size_t i = 0; i < d->count; i++)
+		least = fmin(least, d->values[i]);
+	return least;
+}
+
+/* The next length: a uniform draw from `rng`, the list in turn (the
+ * request's index), or the fixed length. */
+static double dist_next(const struct length_dist *d, uint64_t *rng, int index)
+{
+	switch (d->dist) {
+	case RIDGE_LENGTH_UNIFORM:
+		return fmin(d->lo + floor(rng_uniform(rng) * (d->hi - d->lo + 1)), d->hi);
+	case RIDGE_LENGTH_LIST:
+		return d->values[(size_t)index % d->count];
+	default:
+		return d->fixed;
+	}
+}
+
 double sim_max_prompt(const struct ridge_serve_sim_input *in)
 {
-	if (in->isl_dist == RIDGE_LENGTH_UNIFORM)
-		return in->isl_hi;
-	if (in->isl_dist != RIDGE_LENGTH_LIST)
-		return in->isl;
-	double most = 0;
-	for (size_t i = 0; i < in->isl_count; i++)
-		most = fmax(most, in->isl_values[i]);
-	return most;
+	struct length_dist d = prompt_dist(in);
+	return dist_max(&d);
 }
 
 double serve_sim_longest_prompt(const struct ridge_serve_sim_input *in)
@@ -185,14 +240,19 @@ double serve_sim_longest_prompt(const struct ridge_serve_sim_input *in)
 
 double sim_min_prompt(const struct ridge_serve_sim_input *in)
 {
-	if (in->isl_dist == RIDGE_LENGTH_UNIFORM)
-		return in->isl_lo;
-	if (in->isl_dist != RIDGE_LENGTH_LIST)
-		return in->isl;
-	double least = INFINITY;
-	for (size_t i = 0; i < in->isl_count; i++)
-		least = fmin(least, in->isl_values[i]);
-	return least;
+	struct length_dist d = prompt_dist(in);
+	return dist_min(&d);
+}
+
+double sim_max_output(const struct ridge_serve_sim_input *in)
+{
+	struct length_dist d = output_dist(in);
+	return dist_max(&d);
+}
+
+double serve_sim_longest_output(const struct ridge_serve_sim_input *in)
+{
+	return sim_max_output(in);
 }
 
 static bool whole(double v, double lo, double hi)
@@ -205,29 +265,34 @@ static bool disaggregated(const struct ridge_serve_sim_input *in)
 	return in->disagg.decode_workers > 0;
 }
 
+/* One distribution's lengths: whole tokens from 1 to 1e7 ("prompt" or
+ * "output" in the message). */
+static int check_dist(const struct length_dist *d, const char *what, char *err, size_t err_len)
+{
+	if (d->dist == RIDGE_LENGTH_FIXED && !whole(d->fixed, 1, 1e7))
+		return model_fail(err, err_len, "%s length must be a whole number of tokens from 1 to 1e7, not %g",
+				  what, d->fixed);
+	if (d->dist == RIDGE_LENGTH_UNIFORM && !(whole(d->lo, 1, 1e7) && whole(d->hi, 1, 1e7) && d->lo <= d->hi))
+		return model_fail(err, err_len, "uniform %s lengths need whole LO <= HI from 1 to 1e7, not %g:%g", what,
+				  d->lo, d->hi);
+	if (d->dist == RIDGE_LENGTH_LIST) {
+		if (!d->values || d->count == 0)
+			return model_fail(err, err_len, "the %s length list is empty", what);
+		for (size_t i = 0; i < d->count; i++)
+			if (!whole(d->values[i], 1, 1e7))
+				return model_fail(err, err_len,
+						  "%s length %zu of the list: %g is not a whole number from 1 to 1e7",
+						  what, i + 1, d->values[i]);
+	}
+	return 0;
+}
+
 static int check_lengths(const struct ridge_serve_sim_input *in, char *err, size_t err_len)
 {
-	if (!whole(in->osl, 1, 1e7))
-		return model_fail(err, err_len, "output length must be a whole number of tokens from 1 to 1e7, not %g",
-				  in->osl);
-	if (in->isl_dist == RIDGE_LENGTH_FIXED && !whole(in->isl, 1, 1e7))
-		return model_fail(err, err_len, "prompt length must be a whole number of tokens from 1 to 1e7, not %g",
-				  in->isl);
-	if (in->isl_dist == RIDGE_LENGTH_UNIFORM &&
-	    !(whole(in->isl_lo, 1, 1e7) && whole(in->isl_hi, 1, 1e7) && in->isl_lo <= in->isl_hi))
-		return model_fail(err, err_len, "uniform prompt lengths need whole LO <= HI from 1 to 1e7, not %g:%g",
-				  in->isl_lo, in->isl_hi);
-	if (in->isl_dist == RIDGE_LENGTH_LIST) {
-		if (!in->isl_values || in->isl_count == 0)
-			return model_fail(err, err_len, "the prompt length list is empty");
-		for (size_t i = 0; i < in->isl_count; i++)
-			if (!whole(in->isl_values[i], 1, 1e7))
-				return model_fail(
-					err, err_len,
-					"prompt length %zu of the list: %g is not a whole number from 1 to 1e7", i + 1,
-					in->isl_values[i]);
-	}
-	double longest = sim_max_prompt(in) + in->osl;
+	struct length_dist prompts = prompt_dist(in), outputs = output_dist(in);
+	if (check_dist(&outputs, "output", err, err_len) || check_dist(&prompts, "prompt", err, err_len))
+		return -1;
+	double longest = sim_max_prompt(in) + sim_max_output(in);
 	if (in->max_context > 0 && longest > in->max_context)
 		return model_fail(err, err_len,
 				  "prompt + output of %g tokens is longer than the model's context of %g tokens",
@@ -272,10 +337,10 @@ int sim_check_load(const struct ridge_serve_sim_input *in, char *err, size_t err
 		return model_fail(err, err_len,
 				  "requests + warm-up must be whole numbers, 1 to %g together, not %g + %g",
 				  SIM_MAX_REQUESTS, in->requests, in->warmup);
-	if (sim_total_requests(in) * in->osl > SIM_MAX_WORK)
+	if (sim_total_requests(in) * sim_max_output(in) > SIM_MAX_WORK)
 		return model_fail(err, err_len,
 				  "%g requests x %g output tokens is more than the %g decode slots one run simulates",
-				  sim_total_requests(in), in->osl, SIM_MAX_WORK);
+				  sim_total_requests(in), sim_max_output(in), SIM_MAX_WORK);
 	if (in->timeline_capacity < 0 || in->timeline_capacity > 1000000)
 		return model_fail(err, err_len, "timeline capacity out of range");
 	if (!(isfinite(in->max_iterations) && in->max_iterations >= 0))
@@ -493,15 +558,14 @@ size_t serve_sim_workspace_bytes(const struct ridge_serve_sim_input *in, char *e
 
 static double next_prompt(struct sim_shared *sh)
 {
-	const struct ridge_serve_sim_input *in = sh->in;
-	switch (in->isl_dist) {
-	case RIDGE_LENGTH_UNIFORM:
-		return fmin(in->isl_lo + floor(rng_uniform(&sh->rng) * (in->isl_hi - in->isl_lo + 1)), in->isl_hi);
-	case RIDGE_LENGTH_LIST:
-		return in->isl_values[(size_t)sh->issued % in->isl_count];
-	default:
-		return in->isl;
-	}
+	struct length_dist d = prompt_dist(sh->in);
+	return dist_next(&d, &sh->rng, sh->issued);
+}
+
+static double next_output(struct sim_shared *sh)
+{
+	struct length_dist d = output_dist(sh->in);
+	return dist_next(&d, &sh->osl_rng, sh->issued);
 }
 
 int sim_issue(struct sim_shared *sh, double arrival)
@@ -511,7 +575,7 @@ int sim_issue(struct sim_shared *sh, double arrival)
 	memset(r, 0, sizeof *r);
 	r->arrival = arrival;
 	r->isl = next_prompt(sh);
-	r->osl = sh->in->osl;
+	r->osl = next_output(sh);
 	r->target = r->isl;
 	r->measured = sh->issued >= (int)sh->in->warmup;
 	if (r->measured && !(sh->window_start <= arrival))
@@ -629,6 +693,7 @@ void sim_statistics(struct sim_shared *sh, double gpus, struct ridge_serve_sim_r
 		}
 	out->duration_s = sh->window_end - sh->window_start;
 	out->measured_requests = (double)n;
+	out->osl_mean = n > 0 ? output / (double)n : NAN;
 	out->simulated_requests = sh->total;
 	out->gpus = gpus;
 	out->output_tokens_per_s = output / out->duration_s;
@@ -662,11 +727,14 @@ static int space_init(struct sim_space *sp, const struct ridge_serve_sim_input *
 	sh->itl_bins = (double *)(base + l.itl);
 	sh->total = (int)sim_total_requests(in);
 	sh->rng = in->seed;
+	/* the output lengths' own stream (splitmix64 from another start), so
+	 * the arrivals and prompt lengths of a seed do not move with them */
+	sh->osl_rng = in->seed ^ SIM_OSL_STREAM;
 	sh->window_start = INFINITY;
 	sh->itl_last_gap = NAN;
 	const struct ridge_engine *engines[2] = { &in->engine, &in->disagg.prefill_engine };
 	const struct ridge_serve_memo *memos[2] = { &in->memo, &in->disagg.prefill_memo };
-	double lo = sim_min_prompt(in) + 1, hi = sim_max_prompt(in) + in->osl;
+	double lo = sim_min_prompt(in) + 1, hi = sim_max_prompt(in) + sim_max_output(in);
 	for (int k = 0; k < l.pools; k++)
 		if (prices_open(&sp->prices[k], memos[k], base + l.prices[k], engines[k], sh->total, lo, hi, err,
 				err_len))
@@ -723,7 +791,7 @@ static int run_aggregated(struct sim_space *sp, struct ridge_serve_sim_sample *s
 	w->timeline_capacity = in->timeline_capacity;
 	sh->context = w;
 	sh->client_next = client_next_whole;
-	int rc = sim_worker_memory(w, in->memory_bytes, sim_max_prompt(in) + in->osl, sim_max_prompt(in));
+	int rc = sim_worker_memory(w, in->memory_bytes, sim_max_prompt(in) + sim_max_output(in), sim_max_prompt(in));
 	if (rc)
 		return rc;
 	if (in->concurrency > 0)

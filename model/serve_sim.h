@@ -20,8 +20,9 @@
  *              preempted and recomputed later (vLLM, SGLang's retraction);
  *              TensorRT-LLM's default policy (GUARANTEED_NO_EVICT) admits a
  *              request only when its whole prompt + output fits, and never
- *              preempts. SGLang runs prefill and decode iterations apart (its
- *              mixed chunk is off by default)
+ *              preempts. SGLang runs prefill and decode iterations apart;
+ *              with its mixed chunk (off by default) the running requests'
+ *              decode tokens join each prefill iteration
  *   iteration  the token pass at the iteration's tokens, decode attention
  *              over the decoding requests' caches, each chunk's attention,
  *              the logits of the rows that sample, the TP all-reduces
@@ -75,7 +76,8 @@ struct ridge_engine {
 	double max_num_batched_tokens; /* tokens per iteration */
 	double max_num_seqs;           /* requests running at once */
 	bool chunked_prefill;
-	bool mixed_batches;  /* prompt chunks ride with decode tokens in one iteration */
+	bool mixed_batches;  /* prompt chunks ride with decode tokens in one iteration (SGLang: its
+				mixed chunk, with chunked prefill; the decodes first, all of them) */
 	bool reserve_output; /* admission reserves prompt + output: no preemption */
 	double block_size;   /* tokens per KV block */
 	double memory_fraction;
@@ -135,11 +137,18 @@ struct ridge_serve_sim_input {
 	struct ridge_serve_request req; /* model, GPU, tp, storage, compute dtype, timing, price;
 					   phase, batch, context and communication are not read */
 	struct ridge_engine engine;
-	double isl, osl; /* prompt and output tokens (isl: the fixed length) */
+	double isl, osl; /* prompt and output tokens (the fixed lengths) */
 	enum ridge_length_dist isl_dist;
 	double isl_lo, isl_hi;    /* uniform: whole tokens from lo to hi */
 	const double *isl_values; /* list: drawn in turn */
 	size_t isl_count;
+	/* output lengths, drawn as the prompts' are (osl_dist FIXED: osl); a
+	 * uniform draw takes its own seeded stream, so a seed's prompt lengths
+	 * and arrivals are the same whatever the output lengths */
+	enum ridge_length_dist osl_dist;
+	double osl_lo, osl_hi;
+	const double *osl_values;
+	size_t osl_count;
 	double concurrency;           /* closed loop; 0: open loop */
 	double rate;                  /* open loop: requests per second */
 	double requests;              /* measured */
@@ -204,6 +213,7 @@ struct ridge_serve_sim_result {
 	double preemptions;         /* over the whole run */
 	double duration_s;          /* the measured span */
 	double measured_requests, simulated_requests;
+	double osl_mean; /* the measured requests' output tokens, mean (the lengths drawn) */
 	/* memory per GPU */
 	double memory_bytes, weights_bytes, activation_bytes, kv_cache_bytes;
 	double kv_bytes_per_token_per_gpu;
@@ -248,8 +258,10 @@ int serve_disagg_transfer(const struct ridge_serve_request *req, double prefill_
 			  double gpus, double network_bandwidth, struct ridge_serve_disagg_result *out, char *err,
 			  size_t err_len);
 
-/* The longest prompt of the input's length distribution. */
+/* The longest prompt and the longest output of the input's length
+ * distributions. */
 double serve_sim_longest_prompt(const struct ridge_serve_sim_input *in);
+double serve_sim_longest_output(const struct ridge_serve_sim_input *in);
 
 /* The percentile q (0..100) of sorted values, interpolated linearly between
  * ranks as numpy.percentile does. */

@@ -86,7 +86,7 @@ struct sim_shared {
 	double itl_count, itl_sum, window_start, window_end, next_arrival;
 	double itl_last_gap; /* and its histogram bin */
 	int itl_last_bin;
-	uint64_t rng;
+	uint64_t rng, osl_rng; /* arrivals and prompt lengths; output lengths */
 	/* a finished request's client sends its next one (closed loop) at `time` */
 	void (*client_next)(struct sim_shared *sh, double time);
 	/* a prefill worker's request has its prompt's cache (disaggregated) */
@@ -155,6 +155,7 @@ struct sim_space {
 double sim_total_requests(const struct ridge_serve_sim_input *in);
 double sim_max_prompt(const struct ridge_serve_sim_input *in);
 double sim_min_prompt(const struct ridge_serve_sim_input *in);
+double sim_max_output(const struct ridge_serve_sim_input *in);
 int sim_check_load(const struct ridge_serve_sim_input *in, char *err, size_t err_len);
 int sim_check_engine(const struct ridge_serve_sim_input *in, const struct ridge_engine *e, char *err, size_t err_len);
 /* Creates the next request, arriving at `arrival`; returns its index. */

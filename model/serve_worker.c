@@ -179,6 +179,17 @@ static void preempt_newest(struct sim *w)
 {
 	int index = w->running[w->n_running - 1];
 	struct sim_request *r = &w->sh->reqs[index];
+	/* scheduled in this iteration already (SGLang's mixed chunk schedules
+	 * the decodes before the chunk that may need their blocks): out of it */
+	if (r->decoding) {
+		w->decode_n--;
+		w->decode_context -= r->computed + 1;
+		w->rows--;
+	}
+	if (r->chunk > 0) {
+		w->prefill_tokens -= r->chunk;
+		w->rows -= r->computed + r->chunk >= r->target;
+	}
 	w->free_blocks += r->blocks;
 	r->blocks = 0;
 	r->computed = 0;
@@ -298,9 +309,10 @@ static void schedule_waiting(struct sim *w, double *budget)
 		/* TensorRT-LLM reserves prompt and output; SGLang admits a prompt only
 		 * when all of it fits (PrefillAdder.add_one_req: the prompt and the
 		 * clipped output against the tokens left); vLLM its next chunk */
-		double need = e->reserve_output   ? sim_request_blocks(w, 0, r->isl + worker_osl(w, r))
-			      : !e->mixed_batches ? sim_request_blocks(w, r->computed, r->target)
-						  : sim_request_blocks(w, r->computed, r->computed + chunk);
+		double need = e->reserve_output ? sim_request_blocks(w, 0, r->isl + worker_osl(w, r))
+			      : e->kind == RIDGE_ENGINE_SGLANG
+				      ? sim_request_blocks(w, r->computed, r->target)
+				      : sim_request_blocks(w, r->computed, r->computed + chunk);
 		need = fmax(need - r->blocks, 0); /* a decode worker's request came with its blocks */
 		if (need > w->free_blocks) {
 			if (w->role == SIM_DECODE && r->blocks <= 0 && promote_holder(w))
@@ -327,11 +339,16 @@ static void admit_prefilled(struct sim *w)
 	}
 }
 
-/* One iteration's batch. Mixed engines put decode tokens first, then the
- * prompt chunks; SGLang runs a prefill iteration whenever a prompt can
- * start or continue, else a decode one. */
+/* One iteration's batch. vLLM and TensorRT-LLM put decode tokens first,
+ * then the prompt chunks, within the budget. SGLang runs a prefill
+ * iteration whenever a prompt can start or continue, else a decode one;
+ * with its mixed chunk (and chunked prefill: Scheduler.is_mixed_chunk)
+ * every running request's decode token joins the prefill iteration
+ * (ScheduleBatch.mix_with_running) and the chunks get the budget the
+ * decodes leave (PrefillAdder's mixed_with_decode_tokens). */
 void sim_worker_schedule(struct sim *w)
 {
+	const struct ridge_engine *e = w->engine;
 	w->decode_n = w->decode_context = w->prefill_tokens = w->rows = 0;
 	for (int i = 0; i < w->n_running; i++) {
 		w->sh->reqs[w->running[i]].chunk = 0;
@@ -339,9 +356,17 @@ void sim_worker_schedule(struct sim *w)
 	}
 	if (w->role == SIM_DECODE)
 		admit_prefilled(w);
-	double budget = w->engine->max_num_batched_tokens;
-	if (w->engine->mixed_batches) {
+	double budget = e->max_num_batched_tokens;
+	if (e->mixed_batches && e->kind != RIDGE_ENGINE_SGLANG) {
 		schedule_running(w, &budget, true, true);
+		schedule_waiting(w, &budget);
+		return;
+	}
+	if (e->mixed_batches && e->chunked_prefill) {
+		double unbounded = INFINITY;
+		schedule_running(w, &unbounded, false, true);
+		budget -= w->decode_n;
+		schedule_running(w, &budget, true, false);
 		schedule_waiting(w, &budget);
 		return;
 	}

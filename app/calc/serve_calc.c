@@ -25,8 +25,8 @@
 	  PARAM_INT("tp", 1, 1024, .metavar = "T", .help = "tensor-parallel GPUs of the engine (default 1)"))          \
 	X(SERVE_ISL, PARAM_INT("isl", 1, 1e7, .metavar = "N",                                                          \
 			       .help = "prompt tokens per request (required unless --isl-dist gives them)"))           \
-	X(SERVE_OSL,                                                                                                   \
-	  PARAM_INT("osl", 1, 1e7, .flags = PARAM_REQUIRED, .metavar = "M", .help = "output tokens per request"))      \
+	X(SERVE_OSL, PARAM_INT("osl", 1, 1e7, .metavar = "M",                                                          \
+			       .help = "output tokens per request (required unless --osl-dist gives them)"))           \
 	X(SERVE_CONCURRENCY, PARAM_INT("concurrency", 1, 65536, .metavar = "C",                                        \
 				       .help = "closed loop: C clients, each sending its next request when the last "  \
 					       "one ends"))                                                            \
@@ -62,6 +62,16 @@
 	X(SERVE_ISL_DIST, PARAM_TEXT_ROW("isl_dist", .metavar = "D",                                                   \
 					 .help = "prompt lengths: fixed (--isl), uniform:LO:HI or file:F (one number " \
 						 "a line)"))                                                           \
+	X(SERVE_OSL_DIST,                                                                                              \
+	  PARAM_TEXT_ROW("osl_dist", .metavar = "D",                                                                   \
+			 .help = "output lengths: fixed (--osl), uniform:LO:HI or file:F, as benchmark "               \
+				 "clients vary them (vllm bench serve --random-range-ratio, ShareGPT)"))               \
+	X(SERVE_MIXED, PARAM_FLAG_ROW("mixed_chunk", .help = "sglang only: running requests' decode tokens join the "  \
+							     "prefill chunk's iteration (SGLang's "                    \
+							     "--enable-mixed-chunk; vllm and trtllm always mix)"))     \
+	X(SERVE_NO_MIXED,                                                                                              \
+	  PARAM_FLAG_ROW("no_mixed_chunk", .help = "sglang only: prefill iterations run prompt chunks alone (its "     \
+						   "default)"))                                                        \
 	X(SERVE_MAX_CONTEXT,                                                                                           \
 	  PARAM_INT("max_context", 1, 1e9, .metavar = "N",                                                             \
 		    .help = "the model's context (default: max_position_embeddings of a config.json)"))                \
@@ -102,7 +112,9 @@ static const char serve_synopsis[] =
 	"usage: ridge serve --model FILE --gpu GPU [--tp T] --isl N --osl M (--concurrency C | --rate R)\n"
 	"                   [--requests K] [--engine vllm|sglang|trtllm] [--max-num-batched-tokens B]\n"
 	"                   [--max-num-seqs S] [--chunked-prefill|--no-chunked-prefill] [--weight-dtype DT]\n"
-	"                   [--kv-dtype DT] [--isl-dist fixed|uniform:LO:HI|file:F] [--calibration FILE]\n"
+	"                   [--kv-dtype DT] [--isl-dist fixed|uniform:LO:HI|file:F]\n"
+	"                   [--osl-dist fixed|uniform:LO:HI|file:F] [--mixed-chunk|--no-mixed-chunk]\n"
+	"                   [--calibration FILE]\n"
 	"                   [--disagg --prefill-tp T --prefill-workers P --decode-tp T --decode-workers D]\n"
 	"                   [--svg FILE] [--json]";
 static const char serve_description[] =
@@ -142,6 +154,14 @@ int serve_check_request(const struct param_values *v, struct app_status *st)
 		app_error(st, "--isl is required (or --isl-dist)");
 		return -1;
 	}
+	if (!params_has(v, SERVE_OSL) && !params_has(v, SERVE_OSL_DIST)) {
+		app_error(st, "--osl is required (or --osl-dist)");
+		return -1;
+	}
+	if (params_flag(v, SERVE_MIXED) && params_flag(v, SERVE_NO_MIXED)) {
+		app_error(st, "--mixed-chunk and --no-mixed-chunk contradict each other");
+		return -1;
+	}
 	static const int pool[] = { SERVE_PREFILL_TP, SERVE_PREFILL_WORKERS, SERVE_DECODE_TP, SERVE_DECODE_WORKERS,
 				    SERVE_NETWORK_BW };
 	static const char *const flags[] = { "--prefill-tp", "--prefill-workers", "--decode-tp", "--decode-workers" };
@@ -173,7 +193,7 @@ struct serve_run {
 	struct ridge_serve_sim_input in;
 	struct ridge_serve_sim_result result;
 	struct ridge_serve_sim_sample *samples;
-	double *lengths; /* --isl-dist file:F */
+	double *lengths, *osl_lengths; /* --isl-dist file:F, --osl-dist file:F */
 	char model_path[1024];
 };
 
@@ -207,18 +227,29 @@ static double config_context(const char *path, struct app_status *st)
 	return context;
 }
 
-/* --isl-dist file:F: one whole number a line (blank lines and # comments
- * skipped). */
-static int read_lengths(struct serve_run *r, const char *flag, const char *path, struct app_status *st)
+/* A length distribution as its flag gives it (--isl-dist, --osl-dist). */
+struct length_spec {
+	enum ridge_length_dist dist;
+	double lo, hi;
+	double *values; /* file:F, owned */
+	size_t count;
+};
+
+/* file:F: one whole number a line (blank lines and # comments skipped).
+ * what: "prompt" or "output". */
+static int read_lengths(struct length_spec *spec, const char *flag, const char *what, const char *path,
+			struct app_status *st)
 {
 	size_t len;
-	char *text = app_read_file(path, 64u << 20, "prompt length list", &len, st);
+	char list_name[32];
+	snprintf(list_name, sizeof list_name, "%s length list", what);
+	char *text = app_read_file(path, 64u << 20, list_name, &len, st);
 	if (!text)
 		return -1;
 	size_t cap = 1024, n = 0;
-	r->lengths = malloc(cap * sizeof *r->lengths);
+	spec->values = malloc(cap * sizeof *spec->values);
 	int line = 0, rc = 0;
-	if (!r->lengths) {
+	if (!spec->values) {
 		app_error_env(st, "out of memory reading '%s'", path);
 		rc = -1;
 	}
@@ -238,57 +269,85 @@ static int read_lengths(struct serve_run *r, const char *flag, const char *path,
 				     flag, s);
 			rc = -1;
 		} else {
-			double *grown = n == cap ? realloc(r->lengths, (cap *= 2) * sizeof *r->lengths) : r->lengths;
+			double *grown =
+				n == cap ? realloc(spec->values, (cap *= 2) * sizeof *spec->values) : spec->values;
 			if (!grown) {
 				app_error_env(st, "out of memory reading '%s'", path);
 				rc = -1;
 			} else {
-				r->lengths = grown;
-				r->lengths[n++] = x;
+				spec->values = grown;
+				spec->values[n++] = x;
 			}
 		}
 	}
 	free(text);
 	if (rc == 0 && n == 0) {
-		app_error_flag(st, flag, "'%s' holds no prompt lengths", path);
+		app_error_flag(st, flag, "'%s' holds no %s lengths", path, what);
 		rc = -1;
 	}
-	r->in.isl_values = r->lengths;
-	r->in.isl_count = n;
+	spec->count = n;
 	return rc;
 }
 
-static int read_isl_dist(struct serve_run *r, const struct param_values *v, struct app_status *st)
+/* --isl-dist or --osl-dist (dist_param) over --isl or --osl (fixed_param):
+ * the same forms and errors for both. */
+static int read_length_dist(const struct param_values *v, int fixed_param, int dist_param, const char *fixed_flag,
+			    const char *what, struct length_spec *spec, struct app_status *st)
 {
-	struct ridge_serve_sim_input *in = &r->in;
-	in->isl = params_num(v, SERVE_ISL);
-	const char *d = params_text(v, SERVE_ISL_DIST);
-	const char *flag = params_where(v, SERVE_ISL_DIST);
+	const char *d = params_text(v, dist_param);
+	const char *flag = params_where(v, dist_param);
+	memset(spec, 0, sizeof *spec);
 	if (!d || strcmp(d, "fixed") == 0) {
-		if (!params_has(v, SERVE_ISL)) {
-			app_error_flag(st, flag, "fixed needs --isl");
+		if (!params_has(v, fixed_param)) {
+			app_error_flag(st, flag, "fixed needs %s", fixed_flag);
 			return -1;
 		}
-		in->isl_dist = RIDGE_LENGTH_FIXED;
+		spec->dist = RIDGE_LENGTH_FIXED;
 		return 0;
 	}
 	if (strncmp(d, "uniform:", 8) == 0) {
 		char tail;
-		if (sscanf(d + 8, "%lf:%lf%c", &in->isl_lo, &in->isl_hi, &tail) != 2 ||
-		    !(in->isl_lo >= 1 && in->isl_hi <= 1e7 && in->isl_lo <= in->isl_hi &&
-		      in->isl_lo == floor(in->isl_lo) && in->isl_hi == floor(in->isl_hi))) {
+		if (sscanf(d + 8, "%lf:%lf%c", &spec->lo, &spec->hi, &tail) != 2 ||
+		    !(spec->lo >= 1 && spec->hi <= 1e7 && spec->lo <= spec->hi && spec->lo == floor(spec->lo) &&
+		      spec->hi == floor(spec->hi))) {
 			app_error_flag(st, flag, "'%s' is not uniform:LO:HI with whole 1 <= LO <= HI <= 1e7", d);
 			return -1;
 		}
-		in->isl_dist = RIDGE_LENGTH_UNIFORM;
+		spec->dist = RIDGE_LENGTH_UNIFORM;
 		return 0;
 	}
 	if (strncmp(d, "file:", 5) == 0 && d[5]) {
-		in->isl_dist = RIDGE_LENGTH_LIST;
-		return read_lengths(r, flag, d + 5, st);
+		spec->dist = RIDGE_LENGTH_LIST;
+		return read_lengths(spec, flag, what, d + 5, st);
 	}
 	app_error_flag(st, flag, "'%s' is not fixed, uniform:LO:HI or file:F", d);
 	return -1;
+}
+
+static int read_dists(struct serve_run *r, const struct param_values *v, struct app_status *st)
+{
+	struct ridge_serve_sim_input *in = &r->in;
+	struct length_spec prompts, outputs;
+	in->isl = params_num(v, SERVE_ISL);
+	in->osl = params_num(v, SERVE_OSL);
+	int rc = read_length_dist(v, SERVE_ISL, SERVE_ISL_DIST, "--isl", "prompt", &prompts, st);
+	r->lengths = prompts.values;
+	if (rc == 0)
+		rc = read_length_dist(v, SERVE_OSL, SERVE_OSL_DIST, "--osl", "output", &outputs, st);
+	r->osl_lengths = rc == 0 ? outputs.values : NULL;
+	if (rc)
+		return -1;
+	in->isl_dist = prompts.dist;
+	in->isl_lo = prompts.lo;
+	in->isl_hi = prompts.hi;
+	in->isl_values = prompts.values;
+	in->isl_count = prompts.count;
+	in->osl_dist = outputs.dist;
+	in->osl_lo = outputs.lo;
+	in->osl_hi = outputs.hi;
+	in->osl_values = outputs.values;
+	in->osl_count = outputs.count;
+	return 0;
 }
 
 /* Each flag given over an engine's preset. */
@@ -314,6 +373,30 @@ static void engine_overrides(const struct param_values *v, struct ridge_engine *
 	}
 	if (params_flag(v, SERVE_NO_HYBRID))
 		e->hybrid_kv_cache = false;
+	if (params_flag(v, SERVE_MIXED))
+		e->mixed_batches = true;
+}
+
+/* --mixed-chunk and --no-mixed-chunk are SGLang's: vLLM and TensorRT-LLM
+ * always mix; SGLang mixes only with chunked prefill on
+ * (Scheduler.is_mixed_chunk needs a chunked_prefill_size). */
+static int check_mixed_chunk(const struct param_values *v, const struct ridge_engine *e, struct app_status *st)
+{
+	int given = params_flag(v, SERVE_MIXED) ? SERVE_MIXED : params_flag(v, SERVE_NO_MIXED) ? SERVE_NO_MIXED : -1;
+	if (given < 0)
+		return 0;
+	if (e->kind != RIDGE_ENGINE_SGLANG) {
+		app_error_flag(st, params_where(v, given),
+			       "is SGLang's (--engine sglang): %s always mixes decode tokens with prompt chunks",
+			       serve_engine_name(e->kind));
+		return -1;
+	}
+	if (given == SERVE_MIXED && !e->chunked_prefill) {
+		app_error_flag(st, params_where(v, given),
+			       "needs chunked prefill: SGLang mixes decode tokens only into prompt chunks");
+		return -1;
+	}
+	return 0;
 }
 
 /* The engine's preset, then each flag given over it; --disagg: the decode
@@ -331,6 +414,8 @@ static int read_engine(const struct param_values *v, const struct ridge_gpu *gpu
 	}
 	serve_engine_defaults(kind, ridge_gpu_usable_memory(gpu), gpu->id, in->req.tp, &in->engine);
 	engine_overrides(v, &in->engine);
+	if (check_mixed_chunk(v, &in->engine, st))
+		return -1;
 	if (!params_flag(v, SERVE_DISAGG))
 		return 0;
 	struct ridge_serve_disagg *d = &in->disagg;
@@ -409,7 +494,6 @@ static int read_request(struct serve_run *r, const struct param_values *v, const
 		app_error(st, "no price: give --price (USD per GPU-hour); %s has none in hwdb", gpu->id);
 		return -1;
 	}
-	in->osl = params_num(v, SERVE_OSL);
 	in->concurrency = params_num(v, SERVE_CONCURRENCY);
 	in->rate = params_num(v, SERVE_RATE);
 	bool closed = in->concurrency > 0;
@@ -420,7 +504,7 @@ static int read_request(struct serve_run *r, const struct param_values *v, const
 		     : closed                    ? in->concurrency
 						 : floor(in->requests / 10);
 	in->seed = params_has(v, SERVE_SEED) ? (uint64_t)params_num(v, SERVE_SEED) : 1;
-	if (read_isl_dist(r, v, st) || read_engine(v, gpu, in, st) || read_context(r, v, st))
+	if (read_dists(r, v, st) || read_engine(v, gpu, in, st) || read_context(r, v, st))
 		return -1;
 	return 0;
 }
@@ -437,6 +521,7 @@ static const char *error_flag(const struct param_values *v, const char *err)
 		      { "decode workers", SERVE_DECODE_WORKERS },
 		      { "network bandwidth per GPU is needed", SERVE_NETWORK_BW },
 		      { "tensor parallelism", SERVE_TP },
+		      { "uniform output", SERVE_OSL_DIST },
 		      { "output length", SERVE_OSL },
 		      { "prompt length", SERVE_ISL },
 		      { "uniform prompt", SERVE_ISL_DIST },
@@ -448,6 +533,9 @@ static const char *error_flag(const struct param_values *v, const char *err)
 		      { "requests", SERVE_REQUESTS },
 		      { "decode slots", SERVE_REQUESTS },
 		      { "network bandwidth", SERVE_TP } };
+	/* the lengths past the context: the output distribution's when given */
+	if (strstr(err, "context") && params_has(v, SERVE_OSL_DIST))
+		return params_where(v, SERVE_OSL_DIST);
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
 		if (strstr(err, words[i].word))
 			return params_where(v, words[i].param);
@@ -515,6 +603,7 @@ int serve_command(FILE *out, const struct param_values *v, const struct ridge_gp
 	}
 	free(r->samples);
 	free(r->lengths);
+	free(r->osl_lengths);
 	free(r);
 	return rc;
 }

@@ -61,7 +61,17 @@ static void inputs_json(cJSON *doc, const struct ridge_serve_sim_input *in, cons
 		cJSON_AddStringToObject(doc, "isl_dist", "fixed");
 		json_number(doc, "isl", in->isl);
 	}
-	json_number(doc, "osl", in->osl);
+	if (in->osl_dist == RIDGE_LENGTH_FIXED)
+		json_number(doc, "osl", in->osl);
+	else {
+		cJSON_AddStringToObject(doc, "osl_dist", in->osl_dist == RIDGE_LENGTH_UNIFORM ? "uniform" : "file");
+		if (in->osl_dist == RIDGE_LENGTH_UNIFORM) {
+			json_number(doc, "osl_lo", in->osl_lo);
+			json_number(doc, "osl_hi", in->osl_hi);
+		} else
+			json_number(doc, "osl_count", (double)in->osl_count);
+		json_number(doc, "osl_mean", r->osl_mean); /* the measured requests' */
+	}
 	cJSON_AddStringToObject(doc, "load", in->concurrency > 0 ? "closed" : "open");
 	if (in->concurrency > 0)
 		json_number(doc, "concurrency", in->concurrency);
@@ -219,8 +229,17 @@ static void print_load(FILE *out, const cJSON *doc)
 		fprintf(out, "  closed loop, concurrency %.0f", calc_num(doc, "concurrency"));
 	else
 		fprintf(out, "  open loop, Poisson %.6g requests/s", calc_num(doc, "rate"));
-	fprintf(out, "; prompt %s, output %.0f tokens; %.0f requests measured after %.0f warm-up (seed %.0f)\n", prompt,
-		calc_num(doc, "osl"), calc_num(doc, "requests"), calc_num(doc, "warmup"), calc_num(doc, "seed"));
+	char output[96];
+	if (!calc_has(doc, "osl_dist"))
+		snprintf(output, sizeof output, "%.0f", calc_num(doc, "osl"));
+	else if (strcmp(calc_str(doc, "osl_dist"), "uniform") == 0)
+		snprintf(output, sizeof output, "uniform %.0f..%.0f (mean %.6g)", calc_num(doc, "osl_lo"),
+			 calc_num(doc, "osl_hi"), calc_num(doc, "osl_mean"));
+	else
+		snprintf(output, sizeof output, "%.0f lengths from a file (mean %.6g)", calc_num(doc, "osl_count"),
+			 calc_num(doc, "osl_mean"));
+	fprintf(out, "; prompt %s, output %s tokens; %.0f requests measured after %.0f warm-up (seed %.0f)\n", prompt,
+		output, calc_num(doc, "requests"), calc_num(doc, "warmup"), calc_num(doc, "seed"));
 }
 
 static void print_engine(FILE *out, const cJSON *doc)
@@ -387,9 +406,10 @@ int serve_view_svg(const char *path, const struct ridge_serve_sim_input *in, con
 	double height = TOP + 3 * PANEL_H + 2 * GAP + 70;
 	svg_begin(&s, SVG_W, height, "ridge serve: batch and latency over time");
 	char title[256];
-	snprintf(title, sizeof title, "ridge serve: %s, %s x%.0f, %s, prompt %.0f, output %.0f, %s %.6g",
+	snprintf(title, sizeof title, "ridge serve: %s, %s x%.0f, %s, prompt %.0f, output %.6g, %s %.6g",
 		 serve_engine_name(in->engine.kind), in->req.gpu->id, in->req.tp,
-		 in->req.model->experts > 0 ? "MoE" : "dense", in->isl, in->osl,
+		 in->req.model->experts > 0 ? "MoE" : "dense", in->isl,
+		 in->osl_dist == RIDGE_LENGTH_FIXED ? in->osl : r->osl_mean,
 		 in->concurrency > 0 ? "concurrency" : "rate", in->concurrency > 0 ? in->concurrency : in->rate);
 	svg_title(&s, 24, 14, title);
 	double t_max = n > 0 && samples[n - 1].time_s > 0 ? samples[n - 1].time_s : 1;

@@ -276,6 +276,121 @@ static void test_open_loop_seeded(void **state)
 	assert_true(a.ttft.p50_s <= a.ttft.p90_s && a.ttft.p90_s <= a.ttft.p99_s);
 }
 
+/* Output lengths drawn per request: a list in turn gives an exact mean; a
+ * uniform draw has its own stream, so the prompts a seed draws (and the
+ * arrivals) are the same whatever the output lengths. */
+static void test_output_lengths(void **state)
+{
+	(void)state;
+	struct ridge_workload_model m = llama3_8b();
+	const struct ridge_gpu *gpu = test_gpu("h100-sxm");
+	struct ridge_serve_sim_input in = sim_input(&m, gpu);
+	struct ridge_serve_sim_result fixed, drawn;
+	char err[400];
+	/* requests 0..4, the first a warm-up: lengths 2, 6, 2, 6 measured */
+	const double list[] = { 2, 6 };
+	in.osl_dist = RIDGE_LENGTH_LIST;
+	in.osl_values = list;
+	in.osl_count = 2;
+	assert_int_equal(run(&in, &drawn, err, sizeof err), 0);
+	assert_true(drawn.osl_mean == 4);
+	assert_close(drawn.output_tokens_per_s * drawn.duration_s, 16, 1e-9);
+	/* open loop, prompts uniform 200..2000: the same prompt tokens with a
+	 * fixed output and with uniform outputs */
+	in = sim_input(&m, gpu);
+	in.concurrency = 0;
+	in.rate = 20;
+	in.osl = 64;
+	in.requests = 200;
+	in.warmup = 20;
+	in.isl_dist = RIDGE_LENGTH_UNIFORM;
+	in.isl_lo = 200;
+	in.isl_hi = 2000;
+	assert_int_equal(run(&in, &fixed, err, sizeof err), 0);
+	assert_true(fixed.osl_mean == 64);
+	in.osl_dist = RIDGE_LENGTH_UNIFORM;
+	in.osl_lo = 16;
+	in.osl_hi = 128;
+	assert_int_equal(run(&in, &drawn, err, sizeof err), 0);
+	double prompts_fixed = (fixed.total_tokens_per_s - fixed.output_tokens_per_s) * fixed.duration_s;
+	double prompts_drawn = (drawn.total_tokens_per_s - drawn.output_tokens_per_s) * drawn.duration_s;
+	assert_close(prompts_drawn, prompts_fixed, 1e-9);
+	assert_true(drawn.osl_mean > 16 && drawn.osl_mean < 128 && drawn.osl_mean != floor(drawn.osl_mean));
+	/* bad distributions */
+	in.osl_lo = 129;
+	assert_true(serve_sim_workspace_bytes(&in, err, sizeof err) == 0);
+	assert_non_null(strstr(err, "uniform output lengths"));
+	in.osl_dist = RIDGE_LENGTH_LIST;
+	in.osl_values = NULL;
+	in.osl_count = 0;
+	assert_true(serve_sim_workspace_bytes(&in, err, sizeof err) == 0);
+	assert_non_null(strstr(err, "output length list is empty"));
+	/* the longest prompt and the longest output against the context */
+	in.osl_dist = RIDGE_LENGTH_UNIFORM;
+	in.osl_lo = 16;
+	in.osl_hi = 7000;
+	in.max_context = 8192;
+	assert_true(serve_sim_workspace_bytes(&in, err, sizeof err) == 0);
+	assert_non_null(strstr(err, "prompt + output of 9000 tokens"));
+	assert_true(serve_sim_longest_output(&in) == 7000);
+}
+
+/* SGLang with a budget of 100 tokens, two clients, prompts of 150 and 4
+ * output tokens, worked by hand (decode tokens, prompt tokens):
+ *   prompts alone (its default)   mixed chunk
+ *   A 100                         A 100
+ *   A 50 + B 50 (A's 1st token)   A 50 + B 50 (A's 1st token)
+ *   B 100 (B's 1st token)         A 1 + B 99 (the chunk gets 100 - 1)
+ *   A, B: 2 decode tokens x 3     A 1 + B 1 (B's 1st token)
+ *                                 A, B: 2; then B alone, twice */
+static void test_sglang_mixed_chunk(void **state)
+{
+	(void)state;
+	struct ridge_workload_model m = llama3_8b();
+	const struct ridge_gpu *gpu = test_gpu("h100-sxm");
+	struct ridge_serve_sim_input in = sim_input(&m, gpu);
+	serve_engine_defaults(RIDGE_ENGINE_SGLANG, ridge_gpu_usable_memory(gpu), gpu->id, 1, &in.engine);
+	in.engine.max_num_batched_tokens = 100;
+	in.isl = 150;
+	in.osl = 4;
+	in.concurrency = 2;
+	in.requests = 2;
+	in.warmup = 0;
+	in.timeline_capacity = 16;
+	struct ridge_serve_sim_sample samples[16];
+	struct ridge_serve_sim_result r;
+	char err[400];
+	const double alone[][2] = { { 0, 100 }, { 0, 100 }, { 0, 100 }, { 2, 0 }, { 2, 0 }, { 2, 0 } };
+	const double mixed[][2] = { { 0, 100 }, { 0, 100 }, { 1, 99 }, { 1, 1 }, { 2, 0 }, { 1, 0 }, { 1, 0 } };
+	for (int mix = 0; mix < 2; mix++) {
+		in.engine.mixed_batches = mix;
+		const double(*want)[2] = mix ? mixed : alone;
+		int count = mix ? 7 : 6;
+		size_t bytes = serve_sim_workspace_bytes(&in, err, sizeof err);
+		void *ws = malloc(bytes);
+		assert_non_null(ws);
+		assert_int_equal(serve_sim_run(&in, ws, bytes, samples, &r, err, sizeof err), 0);
+		free(ws);
+		assert_int_equal(r.sample_count, count);
+		for (int i = 0; i < count; i++) {
+			assert_true(samples[i].decode_tokens == want[i][0]);
+			assert_true(samples[i].prefill_tokens == want[i][1]);
+		}
+		assert_true(r.mixed_iterations == (mix ? 2 : 0));
+	}
+	/* mixing needs chunked prefill (SGLang's Scheduler.is_mixed_chunk):
+	 * without it the iterations are the default's */
+	in.engine.chunked_prefill = false;
+	in.engine.max_num_batched_tokens = 150;
+	in.engine.mixed_batches = true;
+	size_t bytes = serve_sim_workspace_bytes(&in, err, sizeof err);
+	void *ws = malloc(bytes);
+	assert_non_null(ws);
+	assert_int_equal(serve_sim_run(&in, ws, bytes, samples, &r, err, sizeof err), 0);
+	free(ws);
+	assert_true(r.mixed_iterations == 0);
+}
+
 /* The all-reduces of tp 2, priced by the iteration's launch: a decode
  * batch replaying a graph pays a graph node each; SGLang's prefill
  * iterations are enqueued eagerly; vLLM's run piecewise graphs, the
@@ -363,6 +478,8 @@ int main(void)
 		cmocka_unit_test(test_lone_request),
 		cmocka_unit_test(test_preemption_and_reservation),
 		cmocka_unit_test(test_open_loop_seeded),
+		cmocka_unit_test(test_output_lengths),
+		cmocka_unit_test(test_sglang_mixed_chunk),
 		cmocka_unit_test(test_collectives_by_launch),
 		cmocka_unit_test(test_bad_input),
 	};
