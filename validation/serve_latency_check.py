@@ -21,6 +21,12 @@ every row of an engine):
     generator writes for such runs, concurrency + isl + 1500 rounded up to the
     32-token block (src/aiconfigurator/generator/rule_plugin/trtllm.rule, "agg
     max_num_tokens", aiconfigurator@095f58a5);
+  - SGLang rows run with --mixed-chunk (SGLang's --enable-mixed-chunk; its own default is
+    off): the source does not give its server flags, and aiconfigurator's generator, whose
+    configurations its benchmark runs are launched from, turns it on for every aggregated
+    SGLang deployment ("agg enable_mixed_chunk = true",
+    src/aiconfigurator/generator/rule_plugin/sglang.rule and rule_plugin/benchmark/sglang.rule,
+    aiconfigurator@095f58a5);
   - fixed prompt and output lengths, ridge's default request count (10 x concurrency,
     at least 200) after a warm-up of one round, where the source gives no count.
 
@@ -85,6 +91,8 @@ def ridge_command(ridge, row, cpu_overhead):
     isl = int(row["isl"])
     if row["engine"] == "trtllm" and isl + concurrency > 8192:
         cmd += ["--max-num-batched-tokens", str((concurrency + isl + 1500 + 31) // 32 * 32)]
+    if row["engine"] == "sglang":
+        cmd += ["--mixed-chunk"]
     if row["engine"] in cpu_overhead:
         cmd += ["--cpu-overhead", cpu_overhead[row["engine"]]]
     return cmd
