@@ -196,6 +196,8 @@ struct ridge_comm_result {
 	double network_bus_bandwidth; /* bytes/s per GPU */
 	double intra_s_per_byte, inter_s_per_byte;
 	double inter_nics; /* the tree's NICs between domains, per domain: g, or NVLSTree's heads */
+	/* where the prediction is past what published runs confirm, why (NULL: within them) */
+	const char *caveat;
 };
 
 /* Fills out. Returns 0, or -1 with err (no fabric in the entry, N < 1 or not

@@ -71,6 +71,8 @@ void calc_json_comm(cJSON *o, const struct ridge_comm_result *r)
 		if (r->inter_nics > 0 && r->inter_nics < r->gpus_per_domain)
 			json_number(h, "network_nics", r->inter_nics);
 	}
+	if (r->caveat)
+		cJSON_AddStringToObject(o, "caveat", r->caveat);
 }
 
 static cJSON *comm_run(struct calc_input *in)
@@ -238,6 +240,9 @@ static void comm_print(FILE *out, const cJSON *r)
 	fmt_si(calc_num(r, "algbw"), "B/s", b, sizeof b);
 	fmt_si(calc_num(r, "busbw"), "B/s", c, sizeof c);
 	fprintf(out, "  time   %s; algbw %s, busbw %s\n", a, b, c);
+	const cJSON *caveat = cJSON_GetObjectItemCaseSensitive(r, "caveat");
+	if (cJSON_IsString(caveat))
+		fprintf(out, "  trust  %s\n", caveat->valuestring);
 
 	const cJSON *sweep = cJSON_GetObjectItemCaseSensitive(r, "sweep");
 	if (cJSON_IsArray(sweep)) {
