@@ -158,6 +158,38 @@ def summarize(results):
     return groups, failures
 
 
+def held_out(groups):
+    """Per engine: (held-out runs, TPOT median |error|, TTFT median |error|)."""
+    out = {}
+    for engine in sorted({k[0] for k in groups}):
+        tpot, ttft = [], []
+        for key, g in groups.items():
+            if key[0] == engine and not g["fit"]:
+                tpot += g["tpot"]
+                ttft += g["ttft"]
+        out[engine] = (len(tpot), median_abs(tpot), median_abs(ttft))
+    return out
+
+
+def check_trust(ridge, groups):
+    """ridge serve's `validation` block (app/view/serve_view.c) must say what this
+    script computes: the held-out runs and medians, to 0.1 %. Returns the mismatches."""
+    bad = []
+    for engine, (runs, tpot, ttft) in held_out(groups).items():
+        cmd = [ridge, "serve", "--model", os.path.join(HERE, "serve", "models", "llama-3.1-8b.json"), "--gpu",
+               "h100-sxm", "--isl", "128", "--osl", "8", "--concurrency", "1", "--requests", "1", "--warmup", "0",
+               "--engine", engine, "--json"]
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        v = json.loads(out.stdout).get("validation", {}) if out.returncode == 0 else {}
+        want = {"held_out_runs": runs, "tpot_median_abs_error": round(tpot, 3),
+                "ttft_median_abs_error": round(ttft, 3)}
+        got = {k: v.get(k) for k in want}
+        if any(got[k] is None or abs(got[k] - want[k]) > 1e-9 for k in want):
+            bad.append("%s: ridge serve says %s, the rows give %s (app/view/serve_view.c, engine_validation)"
+                       % (engine, got, want))
+    return bad
+
+
 def markdown(groups, failures):
     lines = []
     for engine in sorted({k[0] for k in groups}):
@@ -265,6 +297,11 @@ def main():
                 if a != b:
                     print("  README: " + a + "\n  ridge:  " + b)
                     break
+            return 1
+        trust = check_trust(args.ridge, groups)
+        for line in trust:
+            print(line)
+        if trust:
             return 1
         for row, why in failures:
             print("ridge serve rejects %s: %s" % (row["row"], why))
