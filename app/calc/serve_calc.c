@@ -327,14 +327,14 @@ static int read_length_dist(const struct param_values *v, int fixed_param, int d
 static int read_dists(struct serve_run *r, const struct param_values *v, struct app_status *st)
 {
 	struct ridge_serve_sim_input *in = &r->in;
-	struct length_spec prompts, outputs;
+	struct length_spec prompts, outputs = { 0 };
 	in->isl = params_num(v, SERVE_ISL);
 	in->osl = params_num(v, SERVE_OSL);
 	int rc = read_length_dist(v, SERVE_ISL, SERVE_ISL_DIST, "--isl", "prompt", &prompts, st);
 	r->lengths = prompts.values;
 	if (rc == 0)
 		rc = read_length_dist(v, SERVE_OSL, SERVE_OSL_DIST, "--osl", "output", &outputs, st);
-	r->osl_lengths = rc == 0 ? outputs.values : NULL;
+	r->osl_lengths = outputs.values; /* freed with the run, read or not */
 	if (rc)
 		return -1;
 	in->isl_dist = prompts.dist;
