@@ -115,7 +115,7 @@ static struct ridge_serve_kernel *time_kernel_as(struct pricer *p, const char *n
 	/* A prompt through transformers' masked path: the mask sends SDPA to
 	 * cuDNN (PyTorch 2.11); the copies are small beside the prompt's FLOPs. */
 	if (shape->kernel == RIDGE_KERNEL_FLASH_ATTENTION && p->req->phase != RIDGE_PHASE_DECODE &&
-	    topt.impl == RIDGE_ATTENTION_REPEAT_KV)
+	    (topt.impl == RIDGE_ATTENTION_REPEAT_KV || topt.impl == RIDGE_ATTENTION_REPEAT_KV_FUSED))
 		topt.impl = RIDGE_ATTENTION_CUDNN;
 	if (timing_kernel(p->req->gpu, shape, &topt, &k->time, why, sizeof why)) {
 		model_fail(p->err, p->err_len, "%s: %s", name, why);
@@ -351,7 +351,9 @@ static int price_decode_attention(struct pricer *p, const char *name, const stru
 	s.kv_heads = a->heads;
 	s.head_dim = a->qk;
 	double moved = cache;
-	if (p->req->timing.impl == RIDGE_ATTENTION_REPEAT_KV && !m->mla && a->heads > a->kv_heads)
+	bool repeat = p->req->timing.impl == RIDGE_ATTENTION_REPEAT_KV ||
+		      p->req->timing.impl == RIDGE_ATTENTION_REPEAT_KV_FUSED;
+	if (repeat && !m->mla && a->heads > a->kv_heads)
 		moved = cache * (1 + 2 * a->heads / a->kv_heads);
 	if (price(p, name, &s, count, flops, moved + q + o, o))
 		return -1;

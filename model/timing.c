@@ -58,7 +58,7 @@ enum ridge_time_class timing_kernel_class(enum ridge_kernel kernel)
 #undef CLASS_KERNELS
 
 static const char *const impl_names[RIDGE_ATTENTION_IMPL_COUNT] = {
-	"default", "ideal", "fa2", "fa3", "cudnn", "split-kv", "per-head", "efficient", "repeat-kv",
+	"default", "ideal", "fa2", "fa3", "cudnn", "split-kv", "per-head", "efficient", "repeat-kv", "repeat-kv-fused",
 };
 
 const char *timing_attention_impl_name(enum ridge_attention_impl impl)
@@ -78,7 +78,7 @@ bool timing_attention_impl_parse(const char *text, enum ridge_attention_impl *ou
 
 const char *timing_attention_impl_list(void)
 {
-	return "default ideal fa2 fa3 cudnn split-kv per-head efficient repeat-kv";
+	return "default ideal fa2 fa3 cudnn split-kv per-head efficient repeat-kv repeat-kv-fused";
 }
 
 #define SLOT_ROW(u, SLOT, NAME, IMPL, key) [RIDGE_SLOT_##SLOT] = { key, RIDGE_TIME_##NAME, RIDGE_ATTENTION_##IMPL },

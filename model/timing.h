@@ -79,11 +79,16 @@ enum ridge_attention_impl {
 	 * and read again (model/serve.c); timing.attention_repeat_kv's memory
 	 * efficiency is the pair's (validation/harnesses/fit_repeat_kv.py). */
 	RIDGE_ATTENTION_REPEAT_KV,
+	/* The same under torch.compile: inductor writes each copy as one
+	 * generated kernel (fused with the RoPE around it) that streams near the
+	 * HBM rate, where eager's strided copies reach about a third of it; its
+	 * own slot, timing.attention_repeat_kv_fused. */
+	RIDGE_ATTENTION_REPEAT_KV_FUSED,
 	RIDGE_ATTENTION_IMPL_COUNT
 };
 const char *timing_attention_impl_name(enum ridge_attention_impl impl);
 bool timing_attention_impl_parse(const char *text, enum ridge_attention_impl *out);
-/* "default ideal fa2 fa3 cudnn split-kv per-head efficient repeat-kv". */
+/* "default ideal fa2 fa3 cudnn split-kv per-head efficient repeat-kv repeat-kv-fused". */
 const char *timing_attention_impl_list(void);
 
 /* The entry's slot (struct ridge_gpu timing[]) for a class and implementation;

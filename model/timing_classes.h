@@ -63,7 +63,8 @@
 #define RIDGE_ATTENTION_SLOT_IMPLS(S, u, NAME, name)                                                             \
 	S(u, NAME, FA2, name "_fa2") S(u, NAME, FA3, name "_fa3") S(u, NAME, CUDNN, name "_cudnn")             \
 	S(u, NAME, SPLIT_KV, name "_split_kv") S(u, NAME, PER_HEAD, name "_per_head")                     \
-	S(u, NAME, EFFICIENT, name "_efficient") S(u, NAME, REPEAT_KV, name "_repeat_kv")
+	S(u, NAME, EFFICIENT, name "_efficient") S(u, NAME, REPEAT_KV, name "_repeat_kv")             \
+	S(u, NAME, REPEAT_KV_FUSED, name "_repeat_kv_fused")
 
 /* Every slot in order: S(u, SLOT, NAME, IMPL, "key"): SLOT the suffix of
  * RIDGE_SLOT_<SLOT> (GEMM, ATTENTION_FA2, ...), NAME its class's, IMPL the

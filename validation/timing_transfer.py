@@ -27,9 +27,9 @@ tables, hardware and software):
      are the driver's and the library's, not FLOPs or bytes).
   R  norm row_time: the H200's per row and pass x (132 SM x 1980 MHz) / (SMs
      x boost clock) of this GPU.
-  K  attention_repeat_kv: rule M on the H200's memory efficiency (itself the
-     H100's measured repeat_kv + masked SDPA pair, fraction of spec kept), rule F
-     on its fixed cost.
+  K  attention_repeat_kv and attention_repeat_kv_fused: rule M on the H200's
+     memory efficiency (itself the H100's measured repeat_kv + masked SDPA pair,
+     eager or compiled, fraction of spec kept), rule F on its fixed cost.
   C  attention_per_head: the efficiencies and fixed cost of the entry's
      default attention slot (the H200's takes its cudnn's); cta_bandwidth the
      H200's 39.32 GB/s, absolute.
@@ -428,6 +428,11 @@ def timing_block(gpu):
     slot("attention_repeat_kv", "decode over a static cache as transformers runs it: repeat_kv copies, then masked SDPA over the copies",
          mprov, rmsrc,
          [("memory_efficiency", fmt(rm)), ("fixed_cost", rfix)], {"fixed_cost": ("transferred", rfixsrc)})
+    fm, fmsrc = memory_slot(gpu, "attention_repeat_kv_fused", ratio, msrc, mprov)
+    ffix, ffixsrc = fixed("attention_repeat_kv_fused", gpu, "compiled repeat_kv copies + masked SDPA")
+    slot("attention_repeat_kv_fused", "the same under torch.compile: inductor's fused copy kernels, then masked SDPA",
+         mprov, fmsrc,
+         [("memory_efficiency", fmt(fm)), ("fixed_cost", ffix)], {"fixed_cost": ("transferred", ffixsrc)})
     # norm, softmax, elementwise
     for name, what in (("norm", "RMSNorm/LayerNorm"), ("softmax", "softmax"), ("elementwise", "element-wise")):
         v, src = memory_slot(gpu, name, ratio, msrc, mprov)

@@ -40,7 +40,7 @@
 	X(P##_IMPL,                                                                                                                                                      \
 	  PARAM_TEXT_ROW(                                                                                                                                                \
 		  "impl", .metavar = "IMPL",                                                                                                                             \
-		  .help = "--model: attention implementation: default (decode: split-kv; prefill: the entry's), ideal, fa2, fa3, cudnn, split-kv, per-head, efficient, repeat-kv (transformers' static cache)")) \
+		  .help = "--model: attention implementation: default (decode: split-kv; prefill: the entry's), ideal, fa2, fa3, cudnn, split-kv, per-head, efficient, repeat-kv (transformers' static cache), repeat-kv-fused (the same compiled)")) \
 	X(P##_MOE_IMPL,                                                                                                                                                  \
 	  PARAM_TEXT_ROW(                                                                                                                                                \
 		  "moe_impl", .metavar = "IMPL",                                                                                                                         \

@@ -405,6 +405,19 @@ static void test_decode_repeat_kv(void **state)
 	assert_close(a->predicted_s, 20e-6 + bytes / (0.5 * gpu.memory_bandwidth), 1e-12);
 	/* the cache itself is read once, as with split-kv */
 	assert_close(r->kv_bytes, 32.0 * 2 * 4096 * 4096, 1e-9);
+	/* compiled (repeat-kv-fused): the same bytes at its own slot's terms */
+	struct ridge_timing_terms *f = &gpu.timing[RIDGE_SLOT_ATTENTION_REPEAT_KV_FUSED];
+	f->has_memory_efficiency = true;
+	f->memory_efficiency = 0.8;
+	f->has_fixed_cost = true;
+	f->fixed_cost_s = 5e-6;
+	req.timing.impl = RIDGE_ATTENTION_REPEAT_KV_FUSED;
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	a = kernel_named(r, "attention");
+	assert_int_equal(a->time.impl, RIDGE_ATTENTION_REPEAT_KV_FUSED);
+	assert_close(a->bytes, bytes, 1e-9);
+	assert_close(a->predicted_s, 5e-6 + bytes / (0.8 * gpu.memory_bandwidth), 1e-12);
+	req.timing.impl = RIDGE_ATTENTION_REPEAT_KV;
 	/* no copy where every query head has its own KV head */
 	m.kv_heads = m.heads;
 	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);

@@ -21,7 +21,13 @@ graph hides the launch); the entry stores it as an isolated kernel's, plus the
 lease's launch.kernel_fixed_cost, as the other classes are fitted (model/timing.c
 takes it off again in a stream).
 
-usage: python3 validation/harnesses/fit_repeat_kv.py [--yaml]"""
+--fused: the same pair as torch.compile runs it (timing.attention_repeat_kv_fused),
+from measurements/2026-12-06-h100-hf-profile/hf_profile.json (hf_profile.py: the
+decode's kernels by torch.profiler, one process a shape; that lease ran no probe,
+so the HBM is the 2026-12-06 repeat-kv lease's, the same machine type): fitted on
+the llama-3-8b shapes, held out the others.
+
+usage: python3 validation/harnesses/fit_repeat_kv.py [--fused] [--yaml]"""
 import json
 import os
 import re
@@ -95,5 +101,49 @@ def main():
               f"fixed_cost {(fixed + launch) * 1e6:.2f} us")
 
 
+
+
+# ---- repeat-kv-fused: the same pair under torch.compile (harness C compiled) ----
+PROFILE = os.path.join(HERE, "..", "..", "measurements", "2026-12-06-h100-hf-profile", "hf_profile.json")
+# (layers, query heads, KV heads, head dim) of hf_decode.py's MODELS
+LAYOUT = {"llama-3-8b": (32, 32, 8, 128), "llama-3.2-3b": (28, 24, 8, 128), "qwen2.5-7b": (28, 28, 4, 128)}
+
+
+def fused_pairs():
+    """Per case of hf_profile.py: the decode's attention pair per layer, from the
+    kernels torch.profiler saw (the inductor kernel that fuses the repeat_kv
+    copies with RoPE, named after the SDPA it feeds, and cuDNN's SDPA), per token."""
+    out = []
+    for c in json.load(open(PROFILE))["cases"]:
+        layers, H, KV, D = LAYOUT[c["model"]]
+        us = sum(k["us_per_token"] for k in c["kernels"]
+                 if k["name"].startswith("triton_poi_fused__scaled_dot_product") or "sm80_flash_fprop_wmma" in k["name"])
+        S = c["prompt"] + 64  # the static cache: prompt + hf_decode.py's NEW_TOKENS
+        out.append({"layout": c["model"], "B": c["batch"], "S": S, "H": H, "KV": KV,
+                    "bytes": 2 * c["batch"] * S * D * 2 * (KV + 2 * H), "t": us * 1e-6 / layers})
+    return out
+
+
+def main_fused():
+    bw, launch = lease()
+    rows = fused_pairs()
+    me, fixed = fit([r for r in rows if r["layout"] == FIT], bw)
+    print(f"repeat-kv-fused, fitted on {FIT}'s {sum(r['layout'] == FIT for r in rows)} compiled shapes: memory_eff "
+          f"{me:.4f} of the 2026-12-06 lease's HBM ({me * bw / 1e12:.3f} TB/s), fixed {fixed * 1e6:.2f} us")
+    held = []
+    for r in rows:
+        p = fixed + r["bytes"] / (me * bw)
+        e = p / r["t"] - 1
+        if r["layout"] != FIT:
+            held.append(abs(e))
+        print(f"  {r['layout']:13s} B{r['B']:<3d} S{r['S']:<5d} measured {r['t'] * 1e6:8.1f} us a layer  "
+              f"predicted {p * 1e6:8.1f} us  {e * 100:+6.1f} %  {'fit' if r['layout'] == FIT else 'held out'}")
+    print(f"held out: {len(held)} shapes, median |error| {statistics.median(held) * 100:.1f} %, "
+          f"max {max(held) * 100:.1f} %")
+    if "--yaml" in sys.argv:
+        print(f"  attention_repeat_kv_fused: memory_efficiency {me * bw / SPEC_HBM:.4f} (of 3.35 TB/s, rate kept), "
+              f"fixed_cost {(fixed + launch) * 1e6:.2f} us")
+
+
 if __name__ == "__main__":
-    main()
+    main_fused() if "--fused" in sys.argv else main()

@@ -14,8 +14,10 @@ on the calibration's entry (its id) with the calibration: harness B's graph step
 harness C's eager generate with --launch eager, harness C's compiled generate with
 --launch graph; the context is the case's. Harness C runs transformers'
 attention over a static cache with a mask (repeat_kv copies, then masked SDPA over
-every position of the cache): --impl repeat-kv at the cache's length, the prompt
-plus the new tokens. MoE experts take ridge's default, --moe-impl grouped: harness B
+every position of the cache): --impl repeat-kv (eager) or repeat-kv-fused
+(compiled: inductor's copy kernels) at the cache's length, the prompt plus the new
+tokens. hf_profile.json (one process a shape) is read like hf_decode.json; its lease
+ran no probe, so --calibration names another lease's (the same machine type). MoE experts take ridge's default, --moe-impl grouped: harness B
 runs them as one torch._grouped_mm per projection. Nothing was fitted to any of these cases: the kernel classes come
 from validation/heldout/kernels.py (2026-12-01) and the split-kv decode class
 from kernel_cases.py's decode-attention kernels (fit_decode_attention.py).
@@ -52,14 +54,34 @@ def predict(ridge, cfg, context, batch, launch, calibration, impl="default"):
     return predict_doc(ridge, cfg, context, batch, launch, calibration, impl)["tpot_s"]
 
 
-def rows(ridge, mdir, tmp, predict=predict):
-    cal = os.path.join(mdir, "calibration.yaml")
+def hf_models():
+    """hf_decode.py's MODELS (the configs hf_profile.py builds), read without importing torch."""
+    import ast
+    tree = ast.parse(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "hf_decode.py")).read())
+    def value(n):  # literals and dict(key=literal, ...) calls
+        if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "dict":
+            return {k.arg: value(k.value) for k in n.keywords}
+        if isinstance(n, ast.Dict):
+            return {value(k): value(v) for k, v in zip(n.keys, n.values)}
+        return ast.literal_eval(n)
+
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "MODELS":
+            return value(node.value)
+    raise SystemExit("hf_decode.py: no MODELS")
+
+
+def rows(ridge, mdir, tmp, predict=predict, cal=None):
+    cal = cal or os.path.join(mdir, "calibration.yaml")
     out = []
     for harness, name, key in (("B", "sdpa_decode.json", "configs"), ("B", "sdpa_decode_moe.json", "configs"),
-                               ("C", "hf_decode.json", "configs")):
+                               ("C", "hf_decode.json", "configs"), ("C", "hf_profile.json", "configs")):
         if not os.path.exists(os.path.join(mdir, name)):
             continue
         doc = json.load(open(os.path.join(mdir, name)))
+        if name == "hf_profile.json":  # one process a shape; hf_decode.py's models and new tokens
+            doc.setdefault("configs", hf_models())
+            doc.setdefault("new_tokens", 64)
         paths = {}
         for model, cfg in doc[key].items():
             paths[model] = os.path.join(tmp, f"{harness}-{model}.json")
@@ -74,8 +96,9 @@ def rows(ridge, mdir, tmp, predict=predict):
             else:
                 # transformers' masked path over the static cache: every position of
                 # the cache (prompt + new tokens) is read, the tail masked out
-                context, measured, impl = c["prompt"] + doc["new_tokens"], c["tpot_s"], "repeat-kv"
                 mode, launch = c["mode"], ("graph" if c["mode"] == "compiled" else "eager")
+                context, measured = c["prompt"] + doc["new_tokens"], c["tpot_s"]
+                impl = "repeat-kv-fused" if mode == "compiled" else "repeat-kv"
             predicted = predict(ridge, paths[c["model"]], context, c["batch"], launch, cal, impl)
             moe = "num_local_experts" in doc[key][c["model"]]
             out.append((harness, c["model"], "moe" if moe else "dense", mode, c["batch"], context, measured,
@@ -101,8 +124,9 @@ def table(rs):
 
 def main():
     ridge, mdir = sys.argv[1], sys.argv[2]
+    cal = sys.argv[sys.argv.index("--calibration") + 1] if "--calibration" in sys.argv else None
     with tempfile.TemporaryDirectory() as tmp:
-        text = table(rows(ridge, mdir, tmp))
+        text = table(rows(ridge, mdir, tmp, cal=cal))
     if "--check" in sys.argv:
         readme = open(sys.argv[sys.argv.index("--check") + 1]).read()
         if BEGIN not in readme or END not in readme:
