@@ -242,7 +242,7 @@ static int read_lengths(struct length_spec *spec, const char *flag, const char *
 {
 	size_t len;
 	char list_name[32];
-	snprintf(list_name, sizeof list_name, "%s length list", what);
+	snprintf(list_name, sizeof list_name, "list of %s lengths", what);
 	char *text = app_read_file(path, 64u << 20, list_name, &len, st);
 	if (!text)
 		return -1;
