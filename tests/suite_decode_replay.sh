@@ -62,4 +62,14 @@ else
 	echo "FAIL harness replay"
 	failed=$((failed + 1))
 fi
+# Harness C compiled, one process a shape (H100, 2026-12-06; that lease ran no probe:
+# the same day's repeat-kv lease's calibration)
+if python3 validation/harnesses/replay.py "$RIDGE" measurements/2026-12-06-h100-hf-profile \
+	--calibration measurements/2026-12-06-h100-repeat-kv/calibration.yaml \
+	--check validation/README.md --markers harness-replay-h100-compiled; then
+	passed=$((passed + 1))
+else
+	echo "FAIL harness replay (H100, harness C compiled)"
+	failed=$((failed + 1))
+fi
 echo "$passed passed, $failed failed"

@@ -6,6 +6,7 @@ Usage:
   python3 validation/harnesses/replay.py RIDGE MEASUREMENTS_DIR --check README.md
       # exit 1 unless README.md holds exactly this table between
       # <!-- harness-replay:begin --> and <!-- harness-replay:end -->
+      # (--markers NAME: between <!-- NAME:begin --> and <!-- NAME:end -->)
 
 MEASUREMENTS_DIR holds sdpa_decode.json or sdpa_decode_moe.json (harness B) and/or
 hf_decode.json (harness C) from one lease and that lease's calibration.yaml
@@ -128,6 +129,10 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         text = table(rows(ridge, mdir, tmp, cal=cal))
     if "--check" in sys.argv:
+        global BEGIN, END
+        if "--markers" in sys.argv:  # another table: <!-- NAME:begin --> ... <!-- NAME:end -->
+            name = sys.argv[sys.argv.index("--markers") + 1]
+            BEGIN, END = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
         readme = open(sys.argv[sys.argv.index("--check") + 1]).read()
         if BEGIN not in readme or END not in readme:
             raise SystemExit("the README has no harness-replay markers")
