@@ -77,30 +77,33 @@ def fit(rows, bw):
     return 1 / inv_me, fixed
 
 
+def judge(rows, me, fixed, bw, unit):
+    """Prints each row's prediction and the per-layout medians; returns the held-out errors."""
+    errs = {}
+    for r in rows:
+        p = fixed + r["bytes"] / (me * bw)
+        e = p / r["t"] - 1
+        errs.setdefault(r["layout"], []).append(abs(e))
+        print(f"  {r['layout']:13s} B{r['B']:<3d} S{r['S']:<5d} measured {r['t'] * 1e6:8.1f} us{unit}  "
+              f"predicted {p * 1e6:8.1f} us  {e * 100:+6.1f} %  {'fit' if r['layout'] == FIT else 'held out'}")
+    for k, v in errs.items():
+        print(f"{k:13s} {'fit' if k == FIT else 'held out'}: median |error| {statistics.median(v) * 100:.1f} %, "
+              f"max {max(v) * 100:.1f} %")
+    return [e for k, v in errs.items() if k != FIT for e in v]
+
+
 def main():
     bw, launch = lease()
     rows = pairs()
     me, fixed = fit([r for r in rows if r["layout"] == FIT], bw)
     print(f"lease HBM {bw / 1e12:.3f} TB/s; fitted on {FIT}: memory_eff {me:.4f} of the lease "
           f"({me * bw / 1e12:.3f} TB/s), fixed {fixed * 1e6:.2f} us in a stream")
-    errs = {}
-    for r in rows:
-        p = fixed + r["bytes"] / (me * bw)
-        e = p / r["t"] - 1
-        errs.setdefault(r["layout"], []).append(abs(e))
-        print(f"  {r['layout']:13s} B{r['B']:<3d} S{r['S']:<5d} measured {r['t'] * 1e6:8.1f} us  "
-              f"predicted {p * 1e6:8.1f} us  {e * 100:+6.1f} %")
-    held = [e for k, v in errs.items() if k != FIT for e in v]
-    for k, v in errs.items():
-        print(f"{k:13s} {'fit' if k == FIT else 'held out'}: median |error| {statistics.median(v) * 100:.1f} %, "
-              f"max {max(v) * 100:.1f} %")
+    held = judge(rows, me, fixed, bw, "")
     print(f"held out, all: {len(held)} pairs, median |error| {statistics.median(held) * 100:.1f} %, "
           f"max {max(held) * 100:.1f} %")
     if "--yaml" in sys.argv:
         print(f"  attention_repeat_kv: memory_efficiency {me * bw / SPEC_HBM:.4f} (of 3.35 TB/s, rate kept), "
               f"fixed_cost {(fixed + launch) * 1e6:.2f} us")
-
-
 
 
 # ---- repeat-kv-fused: the same pair under torch.compile (harness C compiled) ----
@@ -130,14 +133,7 @@ def main_fused():
     me, fixed = fit([r for r in rows if r["layout"] == FIT], bw)
     print(f"repeat-kv-fused, fitted on {FIT}'s {sum(r['layout'] == FIT for r in rows)} compiled shapes: memory_eff "
           f"{me:.4f} of the 2026-12-06 lease's HBM ({me * bw / 1e12:.3f} TB/s), fixed {fixed * 1e6:.2f} us")
-    held = []
-    for r in rows:
-        p = fixed + r["bytes"] / (me * bw)
-        e = p / r["t"] - 1
-        if r["layout"] != FIT:
-            held.append(abs(e))
-        print(f"  {r['layout']:13s} B{r['B']:<3d} S{r['S']:<5d} measured {r['t'] * 1e6:8.1f} us a layer  "
-              f"predicted {p * 1e6:8.1f} us  {e * 100:+6.1f} %  {'fit' if r['layout'] == FIT else 'held out'}")
+    held = judge(rows, me, fixed, bw, " a layer")
     print(f"held out: {len(held)} shapes, median |error| {statistics.median(held) * 100:.1f} %, "
           f"max {max(held) * 100:.1f} %")
     if "--yaml" in sys.argv:
