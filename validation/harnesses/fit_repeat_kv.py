@@ -92,17 +92,17 @@ def judge(rows, me, fixed, bw, unit):
     return [e for k, v in errs.items() if k != FIT for e in v]
 
 
-def main():
+def run(rows, slot, what, unit):
+    """Fits the pair on FIT's rows, judges every row, prints the entry's values with --yaml."""
     bw, launch = lease()
-    rows = pairs()
     me, fixed = fit([r for r in rows if r["layout"] == FIT], bw)
-    print(f"lease HBM {bw / 1e12:.3f} TB/s; fitted on {FIT}: memory_eff {me:.4f} of the lease "
-          f"({me * bw / 1e12:.3f} TB/s), fixed {fixed * 1e6:.2f} us in a stream")
-    held = judge(rows, me, fixed, bw, "")
-    print(f"held out, all: {len(held)} pairs, median |error| {statistics.median(held) * 100:.1f} %, "
+    print(f"{slot}, fitted on {FIT}'s {sum(r['layout'] == FIT for r in rows)} {what}: memory_eff {me:.4f} of "
+          f"the lease's {bw / 1e12:.3f} TB/s ({me * bw / 1e12:.3f} TB/s), fixed {fixed * 1e6:.2f} us in a stream")
+    held = judge(rows, me, fixed, bw, unit)
+    print(f"held out: {len(held)} {what.split()[-1]}, median |error| {statistics.median(held) * 100:.1f} %, "
           f"max {max(held) * 100:.1f} %")
     if "--yaml" in sys.argv:
-        print(f"  attention_repeat_kv: memory_efficiency {me * bw / SPEC_HBM:.4f} (of 3.35 TB/s, rate kept), "
+        print(f"  {slot}: memory_efficiency {me * bw / SPEC_HBM:.4f} (of 3.35 TB/s, rate kept), "
               f"fixed_cost {(fixed + launch) * 1e6:.2f} us")
 
 
@@ -127,19 +127,8 @@ def fused_pairs():
     return out
 
 
-def main_fused():
-    bw, launch = lease()
-    rows = fused_pairs()
-    me, fixed = fit([r for r in rows if r["layout"] == FIT], bw)
-    print(f"repeat-kv-fused, fitted on {FIT}'s {sum(r['layout'] == FIT for r in rows)} compiled shapes: memory_eff "
-          f"{me:.4f} of the 2026-12-06 lease's HBM ({me * bw / 1e12:.3f} TB/s), fixed {fixed * 1e6:.2f} us")
-    held = judge(rows, me, fixed, bw, " a layer")
-    print(f"held out: {len(held)} shapes, median |error| {statistics.median(held) * 100:.1f} %, "
-          f"max {max(held) * 100:.1f} %")
-    if "--yaml" in sys.argv:
-        print(f"  attention_repeat_kv_fused: memory_efficiency {me * bw / SPEC_HBM:.4f} (of 3.35 TB/s, rate kept), "
-              f"fixed_cost {(fixed + launch) * 1e6:.2f} us")
-
-
 if __name__ == "__main__":
-    main_fused() if "--fused" in sys.argv else main()
+    if "--fused" in sys.argv:
+        run(fused_pairs(), "attention_repeat_kv_fused", "compiled shapes", " a layer")
+    else:
+        run(pairs(), "attention_repeat_kv", "(batch, cache) pairs", "")
