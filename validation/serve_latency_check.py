@@ -22,9 +22,9 @@ every row of an engine):
     32-token block (src/aiconfigurator/generator/rule_plugin/trtllm.rule, "agg
     max_num_tokens", aiconfigurator@095f58a5);
   - SGLang rows run with --mixed-chunk (SGLang's --enable-mixed-chunk; its own default is
-    off): the source does not give its server flags, and aiconfigurator's generator, whose
-    configurations its benchmark runs are launched from, turns it on for every aggregated
-    SGLang deployment ("agg enable_mixed_chunk = true",
+    off): the source does not give its server flags, and aiconfigurator's generator (the
+    repository the rows come from; that these runs used its configurations is assumed, not
+    stated) turns it on for every aggregated SGLang deployment ("agg enable_mixed_chunk = true",
     src/aiconfigurator/generator/rule_plugin/sglang.rule and rule_plugin/benchmark/sglang.rule,
     aiconfigurator@095f58a5);
   - fixed prompt and output lengths, ridge's default request count (10 x concurrency,
