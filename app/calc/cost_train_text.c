@@ -15,6 +15,9 @@ static void print_comm_term(FILE *out, const cJSON *p, const char *key, const ch
 	fmt_seconds(calc_num(t, "total_s") * (1 - overlap), d, sizeof d);
 	fprintf(out, "  %-18s %6.0f x %s of %s on %.0f GPUs (%s, %s) = %s, exposed %s\n", label, calc_num(t, "count"),
 		calc_str(t, "op"), a, calc_num(t, "gpus"), calc_str(t, "algorithm"), b, c, d);
+	const cJSON *caveat = cJSON_GetObjectItemCaseSensitive(t, "caveat");
+	if (cJSON_IsString(caveat))
+		fprintf(out, "  %-18s %s\n", "  trust", caveat->valuestring);
 }
 
 /* The communication and memory terms of a parallel step (model/parallel.h). */
