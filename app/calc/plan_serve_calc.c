@@ -15,6 +15,7 @@
 #include "json_fields.h"
 #include "model_config.h"
 #include "serve_plan.h"
+#include "serve_view.h"
 #include "svg.h"
 
 #define PLAN_SERVE_PARAMS(X)                                                                                           \
@@ -411,6 +412,9 @@ static cJSON *plan_json(const struct plan_serve *ps, int top)
 	json_number(o, "stopped", ps->stopped);
 	json_number(o, "meeting", ps->meeting);
 	cJSON_AddBoolToObject(o, "ok", ps->meeting > 0);
+	cJSON *trust = cJSON_AddObjectToObject(o, "validation"); /* per engine searched */
+	for (int e = 0; trust && e < in->engine_count; e++)
+		serve_view_validation(trust, serve_engine_name(in->engines[e]), in->engines[e]);
 	cJSON *front = cJSON_AddArrayToObject(o, "pareto");
 	int n = front_order(ps, ps->order);
 	for (int i = 0; i < n; i++)
@@ -494,6 +498,14 @@ static void print_plan(FILE *out, const struct plan_serve *ps, int top)
 		"  run from the largest down, and those below one whose TTFT misses the limit are skipped.\n"
 		"  layout: tpT x R = R replicas of tensor parallelism T; PP tpT + DD tpT = prefill and\n"
 		"  decode workers (disaggregated).\n");
+	cJSON *trust = cJSON_CreateObject();
+	for (int e = 0; trust && e < in->engine_count; e++) {
+		const char *name = serve_engine_name(in->engines[e]);
+		const cJSON *v = serve_view_validation(trust, name, in->engines[e]);
+		if (v)
+			serve_view_print_trust(out, name, v);
+	}
+	cJSON_Delete(trust);
 }
 
 /* ---- the SVG: every configuration simulated, the front of those meeting the limits ---- */

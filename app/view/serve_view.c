@@ -172,21 +172,34 @@ static const struct {
 	[RIDGE_ENGINE_TRTLLM] = { 396, 0.168, 0.573 },
 };
 
-static void validation_json(cJSON *doc, const struct ridge_serve_sim_input *in)
+cJSON *serve_view_validation(cJSON *parent, const char *key, enum ridge_engine_kind kind)
 {
-	if ((unsigned)in->engine.kind >= RIDGE_ENGINE_COUNT)
-		return;
-	cJSON *v = cJSON_AddObjectToObject(doc, "validation");
+	if ((unsigned)kind >= RIDGE_ENGINE_COUNT)
+		return NULL;
+	cJSON *v = cJSON_AddObjectToObject(parent, key);
 	if (!v)
-		return;
-	json_number(v, "held_out_runs", engine_validation[in->engine.kind].runs);
-	json_number(v, "tpot_median_abs_error", engine_validation[in->engine.kind].tpot);
-	json_number(v, "ttft_median_abs_error", engine_validation[in->engine.kind].ttft);
+		return NULL;
+	json_number(v, "held_out_runs", engine_validation[kind].runs);
+	json_number(v, "tpot_median_abs_error", engine_validation[kind].tpot);
+	json_number(v, "ttft_median_abs_error", engine_validation[kind].ttft);
 	cJSON_AddStringToObject(v, "source",
 				"validation/README.md, 'TTFT and TPOT against published runs': published runs of this "
 				"engine (aiconfigurator's silicon sample) no constant was fitted to; TTFT is not "
 				"validated: it depends on how the benchmark's requests line up, which the source "
 				"does not say and ridge's closed loop keeps in lockstep");
+	return v;
+}
+
+void serve_view_print_trust(FILE *out, const char *engine, const cJSON *v)
+{
+	char tp[16], tf[16];
+	fmt_percent(calc_num(v, "tpot_median_abs_error"), tp, sizeof tp);
+	fmt_percent(calc_num(v, "ttft_median_abs_error"), tf, sizeof tf);
+	fprintf(out,
+		"  trust: on %.0f published %s runs nothing was fitted to, TPOT was off by %s in the\n"
+		"  median, TTFT by %s (not validated: it follows how the benchmark's requests line up;\n"
+		"  validation/README.md)\n",
+		calc_num(v, "held_out_runs"), engine, tp, tf);
 }
 
 cJSON *serve_view_json(const struct ridge_serve_sim_input *in, const struct ridge_serve_sim_result *r,
@@ -215,7 +228,7 @@ cJSON *serve_view_json(const struct ridge_serve_sim_input *in, const struct ridg
 	detail_json(doc, r);
 	if (r->disaggregated)
 		disagg_json(doc, in, r);
-	validation_json(doc, in);
+	serve_view_validation(doc, "validation", in->engine.kind);
 	return doc;
 }
 
@@ -342,16 +355,9 @@ void serve_view_print(FILE *out, const cJSON *doc)
 	latency_row(out, doc, "inter-token (ITL)", "itl");
 	latency_row(out, doc, "end to end (E2E)", "e2e");
 	const cJSON *val = cJSON_GetObjectItemCaseSensitive(doc, "validation");
-	if (val) {
-		char tp[16], tf[16];
-		fmt_percent(calc_num(val, "tpot_median_abs_error"), tp, sizeof tp);
-		fmt_percent(calc_num(val, "ttft_median_abs_error"), tf, sizeof tf);
-		fprintf(out,
-			"  trust: on %.0f published runs of this engine nothing was fitted to, TPOT was off by %s in the\n"
-			"  median, TTFT by %s (not validated: it follows how the benchmark's requests line up;\n"
-			"  validation/README.md)\n",
-			calc_num(val, "held_out_runs"), tp, tf);
-	}
+	const cJSON *eng = cJSON_GetObjectItemCaseSensitive(doc, "engine");
+	if (val)
+		serve_view_print_trust(out, calc_str(eng, "name"), val);
 	char a[32], b[32], c[32], d[32];
 	fmt_grouped(calc_num(doc, "output_tokens_per_s"), 1, a, sizeof a);
 	fmt_grouped(calc_num(doc, "output_tokens_per_s_per_gpu"), 1, b, sizeof b);

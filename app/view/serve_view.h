@@ -17,6 +17,12 @@
 cJSON *serve_view_json(const struct ridge_serve_sim_input *in, const struct ridge_serve_sim_result *r,
 		       const char *model_path);
 void serve_view_print(FILE *out, const cJSON *doc);
+/* parent.key: how far the engine's TPOT and TTFT held on held-out published
+ * runs (validation/README.md; serve_latency_check.py --check keeps it true);
+ * NULL for an unknown engine or out of memory. */
+cJSON *serve_view_validation(cJSON *parent, const char *key, enum ridge_engine_kind kind);
+/* The text line of one such object. */
+void serve_view_print_trust(FILE *out, const char *engine, const cJSON *validation);
 struct app_status;
 int serve_view_svg(const char *path, const struct ridge_serve_sim_input *in, const struct ridge_serve_sim_result *r,
 		   const struct ridge_serve_sim_sample *samples, struct app_status *st);
