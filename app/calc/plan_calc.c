@@ -213,19 +213,8 @@ static int read_model(const struct param_values *v, struct app_model_config *cfg
 /* --moe-impl and the what-ifs of --efficiency / --fixed-cost. */
 static int read_options(const struct param_values *v, struct ridge_plan_input *in, struct app_status *st)
 {
-	const char *moe_impl = params_text(v, PLAN_MOE_IMPL);
-	if (moe_impl && !serve_moe_impl_parse(moe_impl, &in->moe_impl)) {
-		app_error_flag(st, params_where(v, PLAN_MOE_IMPL),
-			       "unknown MoE implementation '%s' (known: grouped loop)", moe_impl);
-		return -1;
-	}
-	char why[400];
-	if (calc_timing_overrides(v, PLAN_EFFICIENCY, PLAN_FIXED_COST, &in->overrides, &in->has_overrides, why,
-				  sizeof why) != 0) {
-		app_error(st, "%s", why);
-		return -1;
-	}
-	return 0;
+	return plan_read_model_options(v, PLAN_MOE_IMPL, PLAN_EFFICIENCY, PLAN_FIXED_COST, &in->moe_impl,
+				       &in->overrides, &in->has_overrides, st);
 }
 
 static cJSON *config_json(const struct ridge_plan_input *in, const struct ridge_plan_config *c)

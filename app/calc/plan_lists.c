@@ -69,3 +69,20 @@ int plan_read_storage(const struct param_values *v, int param, const char *name,
 	serve_storage_scale(name, &out->scale_bytes, &out->group);
 	return 0;
 }
+
+int plan_read_model_options(const struct param_values *v, int moe, int efficiency, int fixed_cost,
+			    enum ridge_moe_impl *moe_impl, struct ridge_timing_overrides *overrides, bool *has_overrides,
+			    struct app_status *st)
+{
+	const char *text = params_text(v, moe);
+	if (text && !serve_moe_impl_parse(text, moe_impl)) {
+		app_error_flag(st, params_where(v, moe), "unknown MoE implementation '%s' (known: grouped loop)", text);
+		return -1;
+	}
+	char why[400];
+	if (calc_timing_overrides(v, efficiency, fixed_cost, overrides, has_overrides, why, sizeof why) != 0) {
+		app_error(st, "%s", why);
+		return -1;
+	}
+	return 0;
+}

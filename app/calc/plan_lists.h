@@ -21,4 +21,10 @@ int plan_read_gpus(const struct param_values *v, int param, const struct app_hw 
 int plan_read_storage(const struct param_values *v, int param, const char *name, struct ridge_storage *out,
 		      struct app_status *st);
 
+/* --moe-impl (flag moe) and the what-ifs of --efficiency / --fixed-cost
+ * (flags efficiency, fixed_cost) into their fields; -1 with st set. */
+int plan_read_model_options(const struct param_values *v, int moe, int efficiency, int fixed_cost,
+			    enum ridge_moe_impl *moe_impl, struct ridge_timing_overrides *overrides, bool *has_overrides,
+			    struct app_status *st);
+
 #endif

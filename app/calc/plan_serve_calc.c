@@ -241,19 +241,8 @@ static int read_choices(const struct param_values *v, struct ridge_serve_plan_in
 		app_error_flag(st, params_where(v, PS_LAYOUT), "'%s' is not both, agg or disagg", layout);
 		return -1;
 	}
-	const char *moe_impl = params_text(v, PS_MOE_IMPL);
-	if (moe_impl && !serve_moe_impl_parse(moe_impl, &in->moe_impl)) {
-		app_error_flag(st, params_where(v, PS_MOE_IMPL),
-			       "unknown MoE implementation '%s' (known: grouped loop)", moe_impl);
-		return -1;
-	}
-	char why[400];
-	if (calc_timing_overrides(v, PS_EFFICIENCY, PS_FIXED_COST, &in->overrides, &in->has_overrides, why,
-				  sizeof why) != 0) {
-		app_error(st, "%s", why);
-		return -1;
-	}
-	return 0;
+	return plan_read_model_options(v, PS_MOE_IMPL, PS_EFFICIENCY, PS_FIXED_COST, &in->moe_impl, &in->overrides,
+				       &in->has_overrides, st);
 }
 
 /* max_position_embeddings of a JSON config (YAML configs: unchecked). */
