@@ -185,9 +185,10 @@ static bool across_domains(const struct ridge_interconnect *ic, const struct rid
 		r->bandwidth_source = "derived";
 		/* validation/README.md: GB200 NVL72 nccl-tests all-reduce, CoreWeave */
 		if (nvls && g > 8 && d > 2)
-			r->caveat = "an upper bound: NVLSTree across rack-scale domains is confirmed up to 2 domains (72 "
-				    "GB200 each: 810 GB/s busbw measured, +3.5 %); at 20 domains nccl-tests measured "
-				    "405.7 GB/s, half of this model's, for reasons not known (validation/README.md)";
+			r->caveat =
+				"an upper bound: NVLSTree across rack-scale domains is confirmed up to 2 domains (72 "
+				"GB200 each: 810 GB/s busbw measured, +3.5 %); at 20 domains nccl-tests measured "
+				"405.7 GB/s, half of this model's, for reasons not known (validation/README.md)";
 		return nvls;
 	}
 	/* a ring leaves each node once per channel: the node's g NICs carry the bus bytes */

@@ -19,54 +19,54 @@
 
 /* Rows decode and prefill share, as X-macro lines for a table whose index
  * names start P (SERVE_ROWS(X, DECODE): DECODE_TP, DECODE_LAUNCH, ...). */
-#define SERVE_ROWS(X, P)                                                                                                                                                 \
-	X(P##_ASSUME_FAMILY,                                                                                                                                             \
-	  PARAM_TEXT_ROW(                                                                                                                                                \
-		  "assume_family", .metavar = "TYPE",                                                                                                                    \
-		  .help = "--model: read the config as this family knowingly (llama): a hybrid or unknown architecture ridge would refuse"))                             \
-	X(P##_TP, PARAM_INT("tp", 1, PARAM_COUNT_MAX, .metavar = "T",                                                                                                    \
-			    .help = "--model: tensor-parallel GPUs per replica (default --gpus)"))                                                                       \
-	X(P##_LAUNCH,                                                                                                                                                    \
-	  PARAM_TEXT_ROW("launch", .metavar = "MODE", .help = "--model: eager, graph (default) or persistent"))                                                          \
-	X(P##_KERNELS_PER_LAYER,                                                                                                                                         \
-	  PARAM_INT("kernels_per_layer", 1, PARAM_COUNT_MAX, .metavar = "K",                                                                                             \
-		    .help = "--model: kernels launched per layer (default: the modelled sequence)"))                                                                     \
-	X(P##_WEIGHT_GROUP,                                                                                                                                              \
-	  PARAM_INT("weight_group", 0, PARAM_BATCH_MAX, .metavar = "G",                                                                                                  \
-		    .help = "--model: weights per quantization scale (default int4 128, fp4 16, else "                                                                   \
-			    "none)"))                                                                                                                                    \
-	X(P##_KV_GROUP, PARAM_INT("kv_group", 0, PARAM_BATCH_MAX, .metavar = "G",                                                                                        \
-				  .help = "--model: cache elements per scale (defaults as weights)"))                                                                    \
-	X(P##_IMPL,                                                                                                                                                      \
-	  PARAM_TEXT_ROW(                                                                                                                                                \
-		  "impl", .metavar = "IMPL",                                                                                                                             \
+#define SERVE_ROWS(X, P)                                                                                                                                                                                                                              \
+	X(P##_ASSUME_FAMILY,                                                                                                                                                                                                                          \
+	  PARAM_TEXT_ROW(                                                                                                                                                                                                                             \
+		  "assume_family", .metavar = "TYPE",                                                                                                                                                                                                 \
+		  .help = "--model: read the config as this family knowingly (llama): a hybrid or unknown architecture ridge would refuse"))                                                                                                          \
+	X(P##_TP, PARAM_INT("tp", 1, PARAM_COUNT_MAX, .metavar = "T",                                                                                                                                                                                 \
+			    .help = "--model: tensor-parallel GPUs per replica (default --gpus)"))                                                                                                                                                    \
+	X(P##_LAUNCH,                                                                                                                                                                                                                                 \
+	  PARAM_TEXT_ROW("launch", .metavar = "MODE", .help = "--model: eager, graph (default) or persistent"))                                                                                                                                       \
+	X(P##_KERNELS_PER_LAYER,                                                                                                                                                                                                                      \
+	  PARAM_INT("kernels_per_layer", 1, PARAM_COUNT_MAX, .metavar = "K",                                                                                                                                                                          \
+		    .help = "--model: kernels launched per layer (default: the modelled sequence)"))                                                                                                                                                  \
+	X(P##_WEIGHT_GROUP,                                                                                                                                                                                                                           \
+	  PARAM_INT("weight_group", 0, PARAM_BATCH_MAX, .metavar = "G",                                                                                                                                                                               \
+		    .help = "--model: weights per quantization scale (default int4 128, fp4 16, else "                                                                                                                                                \
+			    "none)"))                                                                                                                                                                                                                 \
+	X(P##_KV_GROUP, PARAM_INT("kv_group", 0, PARAM_BATCH_MAX, .metavar = "G",                                                                                                                                                                     \
+				  .help = "--model: cache elements per scale (defaults as weights)"))                                                                                                                                                 \
+	X(P##_IMPL,                                                                                                                                                                                                                                   \
+	  PARAM_TEXT_ROW(                                                                                                                                                                                                                             \
+		  "impl", .metavar = "IMPL",                                                                                                                                                                                                          \
 		  .help = "--model: attention implementation: default (decode: split-kv; prefill: the entry's), ideal, fa2, fa3, cudnn, split-kv, per-head, efficient, repeat-kv (transformers' static cache), repeat-kv-fused (the same compiled)")) \
-	X(P##_MOE_IMPL,                                                                                                                                                  \
-	  PARAM_TEXT_ROW(                                                                                                                                                \
-		  "moe_impl", .metavar = "IMPL",                                                                                                                         \
-		  .help = "--model: routed experts as grouped (default: one grouped GEMM over the experts touched) or loop (one GEMM launch per expert)"))               \
-	X(P##_EFFICIENCY,                                                                                                                                                \
-	  PARAM_TEXT_ROW(                                                                                                                                                \
-		  "efficiency", .metavar = "CLASS=F,...",                                                                                                                \
-		  .help = "--model: what-if efficiencies over the entry's: gemm attention norm softmax elementwise, =F for both, .compute=F or .memory=F for one"))      \
-	X(P##_FIXED_COST, PARAM_TEXT_ROW("fixed_cost", .metavar = "CLASS=T,...",                                                                                         \
-					 .help = "--model: what-if fixed cost per kernel of a class (gemm=5us)"))                                                        \
-	X(P##_COMMUNICATION_MS,                                                                                                                                          \
-	  PARAM_NUM("communication_ms", RIDGE_UNIT_SECONDS, 0, PARAM_HOUR_S, .bare_unit = "ms", .metavar = "T",                                                          \
-		    .help = "--model: per-step communication time, ms, instead of ridge comm's model "                                                                   \
-			    "of it",                                                                                                                                     \
-		    .range = "0 to 3600 s"))                                                                                                                             \
-	X(P##_EXPERT_PARALLEL,                                                                                                                                           \
-	  PARAM_FLAG_ROW("expert_parallel",                                                                                                                              \
-			 .help = "--model: whole experts on the tp GPUs, all-to-alls instead of the MoE "                                                                \
-				 "layers' all-reduce"))                                                                                                                  \
-	X(P##_COMM_OVERLAP,                                                                                                                                              \
-	  PARAM_FRAC("comm_overlap", 0, 1, .metavar = "F",                                                                                                               \
-		     .help = "--model: share of the communication hidden under the kernels (default 0)"))                                                                \
-	X(P##_NETWORK_BW, PARAM_NUM("network_bw", RIDGE_UNIT_BYTES_PER_S, 0, PARAM_NET_BW_MAX, .flags = PARAM_OPEN_LO,                                                   \
-				    .metavar = "B/s",                                                                                                                    \
-				    .help = "--model: network bandwidth per GPU past the fabric domain (tp larger "                                                      \
-					    "than one node)",                                                                                                            \
+	X(P##_MOE_IMPL,                                                                                                                                                                                                                               \
+	  PARAM_TEXT_ROW(                                                                                                                                                                                                                             \
+		  "moe_impl", .metavar = "IMPL",                                                                                                                                                                                                      \
+		  .help = "--model: routed experts as grouped (default: one grouped GEMM over the experts touched) or loop (one GEMM launch per expert)"))                                                                                            \
+	X(P##_EFFICIENCY,                                                                                                                                                                                                                             \
+	  PARAM_TEXT_ROW(                                                                                                                                                                                                                             \
+		  "efficiency", .metavar = "CLASS=F,...",                                                                                                                                                                                             \
+		  .help = "--model: what-if efficiencies over the entry's: gemm attention norm softmax elementwise, =F for both, .compute=F or .memory=F for one"))                                                                                   \
+	X(P##_FIXED_COST, PARAM_TEXT_ROW("fixed_cost", .metavar = "CLASS=T,...",                                                                                                                                                                      \
+					 .help = "--model: what-if fixed cost per kernel of a class (gemm=5us)"))                                                                                                                                     \
+	X(P##_COMMUNICATION_MS,                                                                                                                                                                                                                       \
+	  PARAM_NUM("communication_ms", RIDGE_UNIT_SECONDS, 0, PARAM_HOUR_S, .bare_unit = "ms", .metavar = "T",                                                                                                                                       \
+		    .help = "--model: per-step communication time, ms, instead of ridge comm's model "                                                                                                                                                \
+			    "of it",                                                                                                                                                                                                                  \
+		    .range = "0 to 3600 s"))                                                                                                                                                                                                          \
+	X(P##_EXPERT_PARALLEL,                                                                                                                                                                                                                        \
+	  PARAM_FLAG_ROW("expert_parallel",                                                                                                                                                                                                           \
+			 .help = "--model: whole experts on the tp GPUs, all-to-alls instead of the MoE "                                                                                                                                             \
+				 "layers' all-reduce"))                                                                                                                                                                                               \
+	X(P##_COMM_OVERLAP,                                                                                                                                                                                                                           \
+	  PARAM_FRAC("comm_overlap", 0, 1, .metavar = "F",                                                                                                                                                                                            \
+		     .help = "--model: share of the communication hidden under the kernels (default 0)"))                                                                                                                                             \
+	X(P##_NETWORK_BW, PARAM_NUM("network_bw", RIDGE_UNIT_BYTES_PER_S, 0, PARAM_NET_BW_MAX, .flags = PARAM_OPEN_LO,                                                                                                                                \
+				    .metavar = "B/s",                                                                                                                                                                                                 \
+				    .help = "--model: network bandwidth per GPU past the fabric domain (tp larger "                                                                                                                                   \
+					    "than one node)",                                                                                                                                                                                         \
 				    .range = "greater than 0"))
 /* How decode and prefill store the weights and the KV cache. */
 #define STORAGE_ROWS(X, P)                                                                                             \

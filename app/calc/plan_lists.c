@@ -71,8 +71,8 @@ int plan_read_storage(const struct param_values *v, int param, const char *name,
 }
 
 int plan_read_model_options(const struct param_values *v, int moe, int efficiency, int fixed_cost,
-			    enum ridge_moe_impl *moe_impl, struct ridge_timing_overrides *overrides, bool *has_overrides,
-			    struct app_status *st)
+			    enum ridge_moe_impl *moe_impl, struct ridge_timing_overrides *overrides,
+			    bool *has_overrides, struct app_status *st)
 {
 	const char *text = params_text(v, moe);
 	if (text && !serve_moe_impl_parse(text, moe_impl)) {

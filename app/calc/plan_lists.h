@@ -24,7 +24,7 @@ int plan_read_storage(const struct param_values *v, int param, const char *name,
 /* --moe-impl (flag moe) and the what-ifs of --efficiency / --fixed-cost
  * (flags efficiency, fixed_cost) into their fields; -1 with st set. */
 int plan_read_model_options(const struct param_values *v, int moe, int efficiency, int fixed_cost,
-			    enum ridge_moe_impl *moe_impl, struct ridge_timing_overrides *overrides, bool *has_overrides,
-			    struct app_status *st);
+			    enum ridge_moe_impl *moe_impl, struct ridge_timing_overrides *overrides,
+			    bool *has_overrides, struct app_status *st);
 
 #endif

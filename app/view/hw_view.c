@@ -106,8 +106,8 @@ static void print_fabric(FILE *out, const struct ridge_gpu *g)
 		if (ic->nics > 0 && ic->has_nic_bandwidth) {
 			fmt_si(ic->nic_bandwidth, "B/s", a, sizeof a);
 			fmt_si(comm_network_per_gpu(ic), "B/s", b, sizeof b);
-			fprintf(out, "        network: %d NICs x %s per direction per %d-GPU domain, %s per GPU\n", ic->nics,
-				a, ic->domain_gpus, b);
+			fprintf(out, "        network: %d NICs x %s per direction per %d-GPU domain, %s per GPU\n",
+				ic->nics, a, ic->domain_gpus, b);
 		}
 	}
 	const char *sep = "        measured:";
