@@ -13,20 +13,21 @@ runs `ridge serve` on each row with the engine's preset and compares:
 
 The flags each row runs with (what the source does not say is assumed, the same for
 every row of an engine):
-  - FP8 weights run FP8 GEMMs and an FP8 KV cache, FP4 (NVFP4) weights FP4 GEMMs and an
-    FP8 cache (the sources name only the checkpoint's precision); bf16 stays bf16;
+  - FP8 weights run FP8 GEMMs, FP4 (NVFP4) weights FP4 GEMMs; the KV cache is FP8 for a
+    checkpoint quantized offline (its name says FP8 or FP4: its quantization config turns the
+    FP8 cache on, as aiconfigurator's own predictor infers it, sdk/models/helpers.py
+    _infer_quant_modes_from_raw_config) and the checkpoint's bf16 otherwise (the engines'
+    kv-cache-dtype "auto": quantizing a bf16 checkpoint's GEMMs online leaves the cache);
+    bf16 stays bf16;
   - the engine's preset (docs/sources/serving-engines.md), except TensorRT-LLM rows
     whose prompt and decode tokens exceed the preset's 8192-token budget (chunked
     prefill off cannot run them alongside the decodes): the budget aiconfigurator's
     generator writes for such runs, concurrency + isl + 1500 rounded up to the
     32-token block (src/aiconfigurator/generator/rule_plugin/trtllm.rule, "agg
-    max_num_tokens", aiconfigurator@095f58a5);
-  - SGLang rows run with --mixed-chunk (SGLang's --enable-mixed-chunk; its own default is
-    off): the source does not give its server flags, and aiconfigurator's generator (the
-    repository the rows come from; that these runs used its configurations is assumed, not
-    stated) turns it on for every aggregated SGLang deployment ("agg enable_mixed_chunk = true",
-    src/aiconfigurator/generator/rule_plugin/sglang.rule and rule_plugin/benchmark/sglang.rule,
-    aiconfigurator@095f58a5);
+    max_num_tokens", aiconfigurator@095f58a5). SGLang rows run SGLang's own default,
+    mixed chunks off (prefill batches ahead of decode batches); aiconfigurator's generator
+    turns --enable-mixed-chunk on, but the source does not say its runs were launched
+    from it (validation/README.md gives both);
   - fixed prompt and output lengths, ridge's default request count (10 x concurrency,
     at least 200) after a warm-up of one round, where the source gives no count.
 
@@ -72,6 +73,16 @@ def is_fit(row):
     return FIT.get(row["engine"]) == (row["engine_version"], row["model"], row["gpu"], row["weights"])
 
 
+def kv_assumed(row):
+    """The KV-cache dtype of a row whose source does not give it: FP8 for a checkpoint
+    quantized offline (its name says FP8/FP4: its quantization config turns on an FP8
+    cache, as aiconfigurator's own predictor infers, helpers.py
+    _infer_quant_modes_from_raw_config); else the engines' default "auto", the
+    checkpoint's bf16 (online FP8 quantization of a bf16 checkpoint leaves the cache)."""
+    name = row["hf_model"].upper()
+    return "fp8" if "FP8" in name or "FP4" in name else "bf16"
+
+
 def ridge_command(ridge, row, cpu_overhead):
     model = os.path.join(HERE, "serve", "models", row["model"] + ".json")
     cmd = [ridge, "serve", "--model", model, "--gpu", row["gpu"], "--tp", row["tp"], "--isl", row["isl"],
@@ -84,15 +95,13 @@ def ridge_command(ridge, row, cpu_overhead):
         cmd += ["--requests", row["num_prompts"], "--warmup", "0"]
     weights = row["weights"]
     if weights in ("fp8", "fp4"):
-        cmd += ["--weight-dtype", weights, "--compute-dtype", weights, "--kv-dtype", row["kv"] or "fp8"]
+        cmd += ["--weight-dtype", weights, "--compute-dtype", weights, "--kv-dtype", row["kv"] or kv_assumed(row)]
     elif row["kv"]:
         cmd += ["--kv-dtype", row["kv"]]
     concurrency = int(row["concurrency"] or 0)
     isl = int(row["isl"])
     if row["engine"] == "trtllm" and isl + concurrency > 8192:
         cmd += ["--max-num-batched-tokens", str((concurrency + isl + 1500 + 31) // 32 * 32)]
-    if row["engine"] == "sglang":
-        cmd += ["--mixed-chunk"]
     if row["engine"] in cpu_overhead:
         cmd += ["--cpu-overhead", cpu_overhead[row["engine"]]]
     return cmd

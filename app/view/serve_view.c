@@ -167,9 +167,9 @@ static void disagg_json(cJSON *doc, const struct ridge_serve_sim_input *in, cons
 static const struct {
 	double runs, tpot, ttft; /* held-out runs; median |error| of TPOT and TTFT */
 } engine_validation[RIDGE_ENGINE_COUNT] = {
-	[RIDGE_ENGINE_VLLM] = { 279, 0.110, 0.450 },
-	[RIDGE_ENGINE_SGLANG] = { 52, 0.356, 0.927 },
-	[RIDGE_ENGINE_TRTLLM] = { 396, 0.168, 0.573 },
+	[RIDGE_ENGINE_VLLM] = { 279, 0.107, 0.447 },
+	[RIDGE_ENGINE_SGLANG] = { 52, 0.336, 0.953 },
+	[RIDGE_ENGINE_TRTLLM] = { 396, 0.176, 0.609 },
 };
 
 cJSON *serve_view_validation(cJSON *parent, const char *key, enum ridge_engine_kind kind)
