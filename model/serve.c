@@ -516,6 +516,78 @@ static int price_layer(struct pricer *p, const struct ridge_workload_gemm *g, co
 	return 0;
 }
 
+/* Engines load the projections that read the same input as one weight and
+ * run one GEMM of their summed N: q, k and v (vLLM's and SGLang's
+ * QKVParallelLinear, TensorRT-LLM's qkv_proj), gate and up
+ * (MergedColumnParallelLinear, gate_up_proj; a fused MoE's w13), as
+ * docs/models/serve.md cites. With req->fused_projections the layer's list
+ * takes the fused GEMM at the first one's place and drops the others; the
+ * first's entry in g becomes the fused one (its N the sum), the others' keep
+ * no instances (so the weights stored count once). A group not all
+ * present (MLA has no k_proj, v_proj) stays as it is. */
+static void fuse_projections(struct ridge_workload_gemm *g, struct ridge_layer_kernel *lk, int *nk)
+{
+	static const struct {
+		const char *first, *others[2], *fused, *n_from;
+	} groups[] = {
+		{ "q_proj", { "k_proj", "v_proj" }, "qkv_proj", "(heads + 2 kv heads) x head_dim" },
+		{ "gate_proj", { "up_proj", NULL }, "gate_up_proj", "2 x intermediate_size" },
+		{ "shared_expert.gate_proj",
+		  { "shared_expert.up_proj", NULL },
+		  "shared_expert.gate_up_proj",
+		  "2 x shared expert intermediate" },
+		{ "experts.gate_proj",
+		  { "experts.up_proj", NULL },
+		  "experts.gate_up_proj",
+		  "2 x moe_intermediate_size" },
+	};
+	for (size_t gi = 0; gi < sizeof groups / sizeof groups[0]; gi++) {
+		int first = -1, others[2] = { -1, -1 }, wanted = 0, found = 0;
+		for (int i = 0; i < *nk; i++) {
+			if (lk[i].op != RIDGE_OP_GEMM)
+				continue;
+			const char *name = g[lk[i].gemm].name;
+			if (first < 0 && strcmp(name, groups[gi].first) == 0)
+				first = i;
+			for (int o = 0; o < 2; o++)
+				if (first >= 0 && groups[gi].others[o] && others[o] < 0 &&
+				    strcmp(name, groups[gi].others[o]) == 0)
+					others[o] = i;
+		}
+		for (int o = 0; o < 2; o++)
+			if (groups[gi].others[o]) {
+				wanted++;
+				found += others[o] >= 0;
+			}
+		if (first < 0 || found != wanted)
+			continue;
+		struct ridge_workload_gemm *f = &g[lk[first].gemm];
+		for (int o = 0; o < 2; o++)
+			if (others[o] >= 0) {
+				struct ridge_workload_gemm *absorbed = &g[lk[others[o]].gemm];
+				f->n += absorbed->n;
+				absorbed->instances = 0; /* its weights are the fused one's now */
+			}
+		f->name = groups[gi].fused;
+		f->n_from = groups[gi].n_from;
+		int kept = 0;
+		for (int i = 0; i < *nk; i++)
+			if (i != others[0] && i != others[1])
+				lk[kept++] = lk[i];
+		*nk = kept;
+	}
+}
+
+/* The layer's kernels as the request runs them (fused projections or not). */
+static int layer_kernels(const struct ridge_serve_request *req, struct ridge_workload_gemm *g, int ng, double touched,
+			 struct ridge_layer_kernel lk[RIDGE_WORKLOAD_MAX_OPS])
+{
+	int nk = workload_layer_kernels(req->model, g, ng, touched, lk);
+	if (req->fused_projections)
+		fuse_projections(g, lk, &nk);
+	return nk;
+}
+
 /* The launch mode's cost. Eager: kernel i starts when the host has launched
  * it (one launch.overhead each, back to back) and kernel i-1 is done; the
  * step ends with the last kernel. Graph: one launch plus a node cost each.
@@ -667,7 +739,7 @@ int serve_step(const struct ridge_serve_request *req, struct ridge_serve_result 
 	double touched = workload_experts_touched((double)m->experts, (double)m->experts_per_token, tokens);
 	out->experts_touched = touched;
 	struct ridge_layer_kernel lk[RIDGE_WORKLOAD_MAX_OPS];
-	int nk = workload_layer_kernels(m, g, ng, touched, lk);
+	int nk = layer_kernels(req, g, ng, touched, lk);
 	/* grouped: each routed kernel is one launch over the experts touched */
 	for (int i = 0; i < nk; i++)
 		if (lk[i].routed && req->moe_impl == RIDGE_MOE_GROUPED)
@@ -813,7 +885,7 @@ int serve_token_pass(const struct ridge_serve_request *req, double tokens, struc
 	const struct ridge_workload_model *m = req->model;
 	double touched = workload_experts_touched((double)m->experts, (double)m->experts_per_token, tokens);
 	struct ridge_layer_kernel all[RIDGE_WORKLOAD_MAX_OPS], lk[RIDGE_WORKLOAD_MAX_OPS];
-	int n_all = workload_layer_kernels(m, c->g, c->ng, touched, all), nk = 0;
+	int n_all = layer_kernels(req, c->g, c->ng, touched, all), nk = 0;
 	for (int i = 0; i < n_all; i++) {
 		if (all[i].op == RIDGE_OP_ATTENTION)
 			continue; /* per request: the attention passes */

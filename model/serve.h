@@ -92,6 +92,9 @@ struct ridge_serve_request {
 	enum ridge_dtype compute_dtype; /* what the GEMMs and attention compute in (bf16) */
 	enum ridge_launch_mode launch;
 	enum ridge_moe_impl moe_impl; /* the routed experts' kernels (MoE models) */
+	bool fused_projections;       /* q/k/v and gate/up as one GEMM each, as engines load them
+					 (serve.c, fuse_projections); false: one GEMM per projection,
+					 as the Hugging Face modelling code runs them */
 	double kernels_per_layer;     /* launches per layer; 0: the modelled sequence's count. More than
 				     modelled: the extra ones are priced as element-wise kernels on
 				     the tokens x hidden activation */

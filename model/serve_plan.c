@@ -223,6 +223,7 @@ static void request_of(const struct ridge_serve_plan_input *in, const struct rid
 	r->kv = in->kv;
 	r->compute_dtype = compute_dtype(gpu, in->weights[c->dtype_index].bytes);
 	r->launch = RIDGE_LAUNCH_GRAPH;
+	r->fused_projections = true; /* every engine fuses q/k/v and gate/up (serve.c) */
 	r->moe_impl = in->moe_impl;
 	r->has_overrides = in->has_overrides;
 	r->overrides = in->overrides;

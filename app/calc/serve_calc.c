@@ -86,6 +86,9 @@
 	X(SERVE_NO_HYBRID, PARAM_FLAG_ROW("no_hybrid_kv_cache",                                                        \
 					  .help = "vllm: every layer holds the whole context (sliding-window layers "  \
 						  "keep only their window by default)"))                               \
+	X(SERVE_SEPARATE_PROJECTIONS,                                                                                  \
+	  PARAM_FLAG_ROW("separate_projections", .help = "one GEMM per q/k/v and gate/up projection (default: "        \
+							 "fused, as every engine loads them)"))                        \
 	X(SERVE_DISAGG, PARAM_FLAG_ROW("disagg", .help = "disaggregated serving: a prefill pool and a decode pool "    \
 							 "(the four flags below)"))                                    \
 	X(SERVE_PREFILL_TP, PARAM_INT("prefill_tp", 1, 1024, .metavar = "T",                                           \
@@ -472,6 +475,7 @@ static int read_request(struct serve_run *r, const struct param_values *v, const
 		return -1;
 	}
 	in->req.launch = RIDGE_LAUNCH_GRAPH;
+	in->req.fused_projections = !params_flag(v, SERVE_SEPARATE_PROJECTIONS);
 	const char *wname, *kvname;
 	if (storage(v, SERVE_WEIGHT_DTYPE, &in->req.weights, &wname, st) ||
 	    storage(v, SERVE_KV_DTYPE, &in->req.kv, &kvname, st))

@@ -48,6 +48,7 @@ static void inputs_json(cJSON *doc, const struct ridge_serve_sim_input *in, cons
 {
 	cJSON_AddStringToObject(doc, "model", model_path);
 	cJSON_AddStringToObject(doc, "gpu", in->req.gpu->id);
+	cJSON_AddBoolToObject(doc, "fused_projections", in->req.fused_projections);
 	json_number(doc, "tp", in->req.tp);
 	json_number(doc, "gpus", r->gpus);
 	if (in->isl_dist == RIDGE_LENGTH_UNIFORM) {
@@ -167,9 +168,9 @@ static void disagg_json(cJSON *doc, const struct ridge_serve_sim_input *in, cons
 static const struct {
 	double runs, tpot, ttft; /* held-out runs; median |error| of TPOT and TTFT */
 } engine_validation[RIDGE_ENGINE_COUNT] = {
-	[RIDGE_ENGINE_VLLM] = { 279, 0.107, 0.447 },
-	[RIDGE_ENGINE_SGLANG] = { 52, 0.336, 0.953 },
-	[RIDGE_ENGINE_TRTLLM] = { 396, 0.176, 0.609 },
+	[RIDGE_ENGINE_VLLM] = { 279, 0.082, 0.454 },
+	[RIDGE_ENGINE_SGLANG] = { 52, 0.384, 0.953 },
+	[RIDGE_ENGINE_TRTLLM] = { 396, 0.151, 0.61 },
 };
 
 cJSON *serve_view_validation(cJSON *parent, const char *key, enum ridge_engine_kind kind)
@@ -293,11 +294,12 @@ static void print_engine(FILE *out, const cJSON *doc)
 	struct calc_text t = { 0 };
 	fprintf(out,
 		"  engine: budget %.0f tokens, %.0f sequences, chunked prefill %s, %s batches, block %.0f, "
-		"CUDA graphs to batch %.0f\n",
+		"CUDA graphs to batch %.0f, %s projections\n",
 		calc_num(e, "max_num_batched_tokens"), calc_num(e, "max_num_seqs"),
 		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "chunked_prefill")) ? "on" : "off",
 		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "mixed_batches")) ? "mixed" : "prefill-or-decode",
-		calc_num(e, "block_size"), calc_num(e, "graph_max_batch"));
+		calc_num(e, "block_size"), calc_num(e, "graph_max_batch"),
+		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "fused_projections")) ? "fused" : "separate");
 	fprintf(out, "  memory per GPU: %s = weights %s + activations %s + KV cache %s (%.6g of %s of the card)\n",
 		calc_text_bytes(&t, m, "memory_bytes"), calc_text_bytes(&t, m, "weights_bytes"),
 		calc_text_bytes(&t, m, "activation_bytes"), calc_text_bytes(&t, m, "kv_cache_bytes"),

@@ -101,6 +101,37 @@ static void test_dense_decode(void **state)
 	assert_true(r->max_batch == floor((143771.0 * 1048576 - r->weights_stored_per_gpu) / 268435456.0));
 }
 
+/* Engines' fused projections: q/k/v one GEMM of N = 4096 + 2 x 1024 = 6144,
+ * gate/up one of N = 2 x 14336 = 28672; 32 x 3 launches fewer a step; the
+ * same weights read and stored, the same FLOPs. */
+static void test_fused_projections(void **state)
+{
+	(void)state;
+	const struct ridge_gpu *gpu = floor_gpu();
+	struct ridge_workload_model m = llama3_8b();
+	struct ridge_serve_request req = request(&m, gpu);
+	struct ridge_serve_result separate, *fused = result();
+	char err[300];
+	assert_int_equal(serve_step(&req, &separate, err, sizeof err), 0);
+	req.fused_projections = true;
+	assert_int_equal(serve_step(&req, fused, err, sizeof err), 0);
+	const struct ridge_serve_kernel *qkv = kernel_named(fused, "qkv_proj");
+	const struct ridge_serve_kernel *gate_up = kernel_named(fused, "gate_up_proj");
+	assert_true(qkv->count == 32 && gate_up->count == 32);
+	/* one row through K = 4096: 2 x 6144 x 4096 FLOP; 2 x 28672 x 4096 */
+	assert_true(qkv->flops == 2.0 * 6144 * 4096);
+	assert_true(gate_up->flops == 2.0 * 28672 * 4096);
+	for (int i = 0; i < fused->kernel_count; i++) {
+		const char *name = fused->kernels[i].name;
+		assert_true(strcmp(name, "q_proj") && strcmp(name, "k_proj") && strcmp(name, "v_proj") &&
+			    strcmp(name, "gate_proj") && strcmp(name, "up_proj"));
+	}
+	assert_true(fused->kernels_per_step == separate.kernels_per_step - 32 * 3);
+	assert_true(fused->weight_bytes == separate.weight_bytes);
+	assert_true(fused->weights_stored_per_gpu == separate.weights_stored_per_gpu);
+	assert_true(fused->flops_per_step == separate.flops_per_step);
+}
+
 static void test_kv_head_rule(void **state)
 {
 	(void)state;
@@ -611,21 +642,14 @@ static void test_fp8_token_padding(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_dense_decode),
-		cmocka_unit_test(test_kv_head_rule),
-		cmocka_unit_test(test_moe_experts),
-		cmocka_unit_test(test_moe_grouped),
-		cmocka_unit_test(test_moe_grouped_eager),
-		cmocka_unit_test(test_quantized_storage),
-		cmocka_unit_test(test_prefill),
-		cmocka_unit_test(test_eager_host_bound),
-		cmocka_unit_test(test_eager_framework_overhead),
-		cmocka_unit_test(test_power_limit),
-		cmocka_unit_test(test_decode_stream_limit),
-		cmocka_unit_test(test_decode_repeat_kv),
-		cmocka_unit_test(test_bad_requests),
-		cmocka_unit_test(test_layer_plan_decode),
-		cmocka_unit_test(test_storage_groups),
+		cmocka_unit_test(test_dense_decode),      cmocka_unit_test(test_fused_projections),
+		cmocka_unit_test(test_kv_head_rule),      cmocka_unit_test(test_moe_experts),
+		cmocka_unit_test(test_moe_grouped),       cmocka_unit_test(test_moe_grouped_eager),
+		cmocka_unit_test(test_quantized_storage), cmocka_unit_test(test_prefill),
+		cmocka_unit_test(test_eager_host_bound),  cmocka_unit_test(test_eager_framework_overhead),
+		cmocka_unit_test(test_power_limit),       cmocka_unit_test(test_decode_stream_limit),
+		cmocka_unit_test(test_decode_repeat_kv),  cmocka_unit_test(test_bad_requests),
+		cmocka_unit_test(test_layer_plan_decode), cmocka_unit_test(test_storage_groups),
 		cmocka_unit_test(test_fp8_token_padding),
 	};
 	return cmocka_run_group_tests_name("serve", tests, NULL, NULL);

@@ -112,6 +112,7 @@ static void test_search_is_the_simulation(void **state)
 	sim.req.kv = in.kv;
 	sim.req.compute_dtype = RIDGE_BF16;
 	sim.req.launch = RIDGE_LAUNCH_GRAPH;
+	sim.req.fused_projections = true; /* the plan prices engines, which fuse them */
 	sim.req.price_usd_per_gpu_hour = 3;
 	serve_engine_defaults(RIDGE_ENGINE_VLLM, ridge_gpu_usable_memory(in.gpus[0]), in.gpus[0]->id, best->tp,
 			      &sim.engine);
