@@ -239,6 +239,7 @@ int serve_request_from(struct calc_input *in, const struct serve_params *p, stru
 	if (moe_impl && !serve_moe_impl_parse(moe_impl, &req->moe_impl))
 		return calc_fail(in, "%s: unknown MoE implementation '%s' (known: grouped loop)",
 				 params_where(v, p->moe_impl), moe_impl);
+	req->fused_projections = params_flag(v, p->fused_projections);
 	const char *impl = params_text(v, p->impl);
 	if (impl && !timing_attention_impl_parse(impl, &req->timing.impl))
 		return calc_fail(in, "%s: unknown attention implementation '%s' (known: %s)", params_where(v, p->impl),
@@ -259,6 +260,7 @@ int serve_request_from(struct calc_input *in, const struct serve_params *p, stru
 	cJSON_AddStringToObject(o, "launch", serve_launch_name(req->launch));
 	if (req->model->experts > 0)
 		cJSON_AddStringToObject(o, "moe_impl", serve_moe_impl_name(req->moe_impl));
+	cJSON_AddBoolToObject(o, "fused_projections", req->fused_projections);
 	json_number(o, "price_usd_per_gpu_hour", req->price_usd_per_gpu_hour);
 	json_number(o, "batch", req->batch);
 	json_number(o, phase == RIDGE_PHASE_DECODE ? "context" : "seq", req->context);

@@ -41,18 +41,31 @@ def calibration_gpu(calibration):
     raise SystemExit(f"{calibration}: no id line")
 
 
-def predict_doc(ridge, cfg, context, batch, launch, calibration, impl="default"):
+# Harness B's dense decoder layer as sdpa_decode.py writes it, one kernel per op:
+# rms_norm; the fused qkv linear; RoPE on q and on k as mul, neg, cat, mul, add (5 each);
+# the two cache writes; SDPA; o linear; residual add; rms_norm; the fused gate/up linear;
+# silu; mul; down linear; residual add: 23 (the prefill profile of
+# measurements/2026-12-06-h100-repeat-kv/sdpa_prefill.json lists the same 23 a layer, and a
+# few memsets). ridge's fused sequence has 12; --kernels-per-layer prices the 11 others as
+# element-wise kernels. The MoE layers' routing runs some forty small ops, not counted here.
+HARNESS_B_DENSE_KERNELS = 23
+
+
+def predict_doc(ridge, cfg, context, batch, launch, calibration, impl="default", plain=None):
+    """plain: harness B's layer (fused projections; its kernel count where known)."""
     args = [ridge, "cost", "decode", "--model", cfg, "--context", str(context), "--batch", str(batch), "--gpus", "1",
             "--gpu", calibration_gpu(calibration), "--launch", launch, "--calibration", calibration, "--impl", impl,
             "--json"]
+    if plain:
+        args += ["--fused-projections"] + (["--kernels-per-layer", str(plain)] if plain > 1 else [])
     out = subprocess.run(args, capture_output=True, text=True)
     if out.returncode != 0:
         raise SystemExit(f"{' '.join(args)}: exit {out.returncode}: {out.stderr.strip()}")
     return json.loads(out.stdout)
 
 
-def predict(ridge, cfg, context, batch, launch, calibration, impl="default"):
-    return predict_doc(ridge, cfg, context, batch, launch, calibration, impl)["tpot_s"]
+def predict(ridge, cfg, context, batch, launch, calibration, impl="default", plain=None):
+    return predict_doc(ridge, cfg, context, batch, launch, calibration, impl, plain)["tpot_s"]
 
 
 def hf_models():
@@ -100,8 +113,10 @@ def rows(ridge, mdir, tmp, predict=predict, cal=None):
                 mode, launch = c["mode"], ("graph" if c["mode"] == "compiled" else "eager")
                 context, measured = c["prompt"] + doc["new_tokens"], c["tpot_s"]
                 impl = "repeat-kv-fused" if mode == "compiled" else "repeat-kv"
-            predicted = predict(ridge, paths[c["model"]], context, c["batch"], launch, cal, impl)
+            # harness B loads fused q/k/v and gate/up weights (sdpa_decode.py); transformers does not
             moe = "num_local_experts" in doc[key][c["model"]]
+            plain = (1 if moe else HARNESS_B_DENSE_KERNELS) if harness == "B" else None
+            predicted = predict(ridge, paths[c["model"]], context, c["batch"], launch, cal, impl, plain)
             out.append((harness, c["model"], "moe" if moe else "dense", mode, c["batch"], context, measured,
                         predicted))
     return out
