@@ -12,8 +12,10 @@
 
 static const char *const launch_names[] = { "eager", "graph", "persistent" };
 static const char *const moe_impl_names[] = { "grouped", "loop" };
+static const char *const layer_ops_names[] = { "fused", "pytorch" };
 
 MODEL_NAMED_ENUM(serve_moe_impl_name, serve_moe_impl_parse, enum ridge_moe_impl, moe_impl_names, 0, 2)
+MODEL_NAMED_ENUM(serve_layer_ops_name, serve_layer_ops_parse, enum ridge_layer_ops, layer_ops_names, 0, 2)
 
 const char *serve_launch_name(enum ridge_launch_mode mode)
 {
@@ -55,6 +57,7 @@ struct pricer {
 	double flops, bytes; /* per GPU, the whole step */
 	char *err;
 	size_t err_len;
+	bool strided; /* the kernel being priced runs over a view (price_view_op) */
 };
 
 /* The pricer of a request: its storage types' bytes per element (a tensor
@@ -73,7 +76,8 @@ static struct pricer pricer_for(const struct ridge_serve_request *req, struct ri
 				0,
 				0,
 				err,
-				err_len };
+				err_len,
+				false };
 }
 
 static struct ridge_kernel_shape shape_of(const struct pricer *p, enum ridge_kernel kernel, double m, double n,
@@ -107,6 +111,7 @@ static struct ridge_serve_kernel *time_kernel_as(struct pricer *p, const char *n
 	topt.in_stream = p->req->launch != RIDGE_LAUNCH_EAGER;
 	topt.overrides = p->req->has_overrides ? &p->req->overrides : NULL;
 	topt.grouped = grouped;
+	topt.strided = p->strided;
 	/* Decode attention with no implementation asked for is split-kv, what
 	 * SDPA and the serving engines run at one query token (timing.h). */
 	if (shape->kernel == RIDGE_KERNEL_FLASH_ATTENTION && p->req->phase == RIDGE_PHASE_DECODE &&
@@ -267,6 +272,50 @@ static int price_elementwise(struct pricer *p, const char *name, double rows, do
 	struct ridge_kernel_shape s =
 		shape_of(p, two_inputs ? RIDGE_KERNEL_VECTOR_ADD : RIDGE_KERNEL_ACTIVATION, ceil(rows), width, 0);
 	return price(p, name, &s, count, -1, -1, 0);
+}
+
+/* One torch element-wise op of a plain layer (--layer-ops pytorch): an
+ * element-wise pass over rows x width reading `inputs` tensors, on a view
+ * (PyTorch's unvectorized kernel: the elementwise_strided class) or on
+ * contiguous tensors (its vectorized kernel: the elementwise class).
+ * chained: a kernel of its own after the entry's previous one (a launch of
+ * its own in an eager step). */
+static int price_view_op(struct pricer *p, const char *name, double rows, double width, int inputs, bool strided,
+			 bool chained, double count)
+{
+	struct ridge_kernel_shape s =
+		shape_of(p, inputs > 1 ? RIDGE_KERNEL_VECTOR_ADD : RIDGE_KERNEL_ACTIVATION, ceil(rows), width, 0);
+	int at = p->out->kernel_count;
+	p->strided = strided;
+	int rc = price(p, name, &s, count, -1, -1, 0);
+	p->strided = false;
+	if (rc == 0)
+		p->out->kernels[at].chained = chained;
+	return rc;
+}
+
+/* RoPE as plain torch writes it, t * cos + cat(-t[..., d/2:], t[..., :d/2]) * sin,
+ * on q and on k (the transposed [B, H, T, D] views): five kernels each. */
+static int price_rope_ops(struct pricer *p, double rows, double q_width, double k_width, double count)
+{
+	static const struct {
+		const char *name;
+		double share; /* of the tensor's width the kernel runs over */
+		int inputs;
+	} ops[] = { { "t * cos", 1, 1 }, { "neg", 0.5, 1 }, { "cat", 1, 1 }, { "* sin", 1, 1 }, { "add", 1, 2 } };
+	const struct {
+		const char *tensor;
+		double width;
+	} tensors[] = { { "q", q_width }, { "k", k_width } };
+	for (size_t t = 0; t < 2; t++)
+		for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
+			char name[40];
+			snprintf(name, sizeof name, "rope %s: %s", tensors[t].tensor, ops[o].name);
+			if (price_view_op(p, name, rows, tensors[t].width * ops[o].share, ops[o].inputs, true,
+					  t > 0 || o > 0, count))
+				return -1;
+		}
+	return 0;
 }
 
 static int price_norm(struct pricer *p, double rows, double width, double count)
@@ -438,6 +487,7 @@ static int price_layer(struct pricer *p, const struct ridge_workload_gemm *g, co
 	double L = (double)m->layers, moe_layers = (double)workload_moe_layers(m);
 	double per_expert = touched > 0 ? tokens * (double)m->experts_per_token / touched : tokens;
 	double h = (double)m->hidden, tp = req->tp;
+	bool plain = req->layer_ops == RIDGE_LAYER_OPS_PYTORCH;
 	for (int i = 0; i < nk; i++) {
 		const struct ridge_layer_kernel *k = &lk[i];
 		double layers = k->moe ? moe_layers : k->dense ? L - moe_layers : L;
@@ -461,6 +511,10 @@ static int price_layer(struct pricer *p, const struct ridge_workload_gemm *g, co
 			break;
 		}
 		case RIDGE_OP_ROPE: {
+			if (plain && !m->mla) {
+				rc = price_rope_ops(p, rows, a->heads * a->qk, a->kv_heads * a->qk, count);
+				break;
+			}
 			double width = m->mla ? (a->heads + 1) * (double)m->qk_rope_head_dim
 					      : (a->heads + a->kv_heads) * a->qk;
 			rc = price_elementwise(p, "rope", rows, width, false, count);
@@ -473,6 +527,13 @@ static int price_layer(struct pricer *p, const struct ridge_workload_gemm *g, co
 							       kv->elements_per_token_layer_per_gpu, 0);
 			if (req->phase == RIDGE_PHASE_PREFILL)
 				p->out->kv_bytes += count * tp * elements * p->kv;
+			if (plain && !m->mla && p->kv == p->e) {
+				/* k and v copied into the cache apart (v from its view) */
+				double half = kv->elements_per_token_layer_per_gpu / 2;
+				rc = price_view_op(p, "cache write k", rows, half, 1, true, false, count) ||
+				     price_view_op(p, "cache write v", rows, half, 1, true, true, count);
+				break;
+			}
 			rc = p->kv == p->e ? price(p, "kv-write", &s, count, -1, -1, 0)
 					   : price(p, "kv-write", &s, count, elements, elements * (p->e + p->kv),
 						   elements * p->kv);
@@ -492,6 +553,14 @@ static int price_layer(struct pricer *p, const struct ridge_workload_gemm *g, co
 				    : strncmp(prev, "shared_expert", 13) == 0 ? (double)m->shared_intermediate
 									      : (double)m->intermediate;
 			/* the activation follows up_proj; its width is up_proj's per-GPU N */
+			if (plain) {
+				/* SiLU and the multiply apart, over the halves of a fused
+				 * gate/up output (views) or two projections' outputs */
+				bool views = req->fused_projections;
+				rc = price_view_op(p, "silu", rows, ceil(ff / tp), 1, views, false, count) ||
+				     price_view_op(p, "silu * up", rows, ceil(ff / tp), 2, views, true, count);
+				break;
+			}
 			rc = price_elementwise(p, "silu-mul", rows, ceil(ff / tp), true, count);
 			break;
 		}
@@ -624,8 +693,14 @@ static double launch_time(const struct ridge_serve_request *req, const struct ri
 			/* the entry's kernels (attention: global and sliding-window
 			 * layers' in their shares), one launch */
 			double t = 0;
-			for (; j < layer_kernels_end && k[j].layer_kernel == i; j++)
+			for (; j < layer_kernels_end && k[j].layer_kernel == i; j++) {
+				if (k[j].chained && runs) { /* the previous kernels' launch, then its own */
+					host += lk[i].instances * t_launch;
+					device = fmax(device, host) + lk[i].instances * t;
+					t = 0;
+				}
 				t += k[j].predicted_s * k[j].count / (layers * lk[i].instances);
+			}
 			if (runs) {
 				host += lk[i].instances * t_launch;
 				device = fmax(device, host) + lk[i].instances * t;
@@ -705,6 +780,8 @@ static int check_request(const struct ridge_serve_request *r, char *err, size_t 
 	}
 	if (!serve_moe_impl_name(r->moe_impl))
 		return model_fail(err, err_len, "unknown MoE implementation %d", (int)r->moe_impl);
+	if (!serve_layer_ops_name(r->layer_ops))
+		return model_fail(err, err_len, "unknown layer ops %d", (int)r->layer_ops);
 	if (!(isfinite(r->kernels_per_layer) && r->kernels_per_layer >= 0 && r->kernels_per_layer <= 1e6))
 		return model_fail(err, err_len, "kernels per layer must be 0 to 1e6");
 	if (!(isfinite(r->communication_s) && r->communication_s >= 0))

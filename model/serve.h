@@ -76,6 +76,16 @@ enum ridge_moe_impl { RIDGE_MOE_GROUPED, RIDGE_MOE_LOOP };
 const char *serve_moe_impl_name(enum ridge_moe_impl impl); /* "grouped", "loop"; NULL out of range */
 bool serve_moe_impl_parse(const char *text, enum ridge_moe_impl *out);
 
+/* How a layer's element-wise work runs: fused (0, the default) as engines
+ * and ridge's kernel list have it (one RoPE kernel, one SiLU-multiply, one
+ * cache write), or pytorch: one kernel per torch op as a plain layer written
+ * with them runs (RoPE as t * cos, neg, cat, * sin, add on q and on k; the
+ * two cache writes; SiLU and the multiply apart), on views: the
+ * elementwise_strided class (serve.c, price_view_op). */
+enum ridge_layer_ops { RIDGE_LAYER_OPS_FUSED, RIDGE_LAYER_OPS_PYTORCH };
+const char *serve_layer_ops_name(enum ridge_layer_ops ops); /* "fused", "pytorch"; NULL out of range */
+bool serve_layer_ops_parse(const char *text, enum ridge_layer_ops *out);
+
 struct ridge_serve_request {
 	const struct ridge_workload_model *model; /* resolved (workload_resolve) */
 	const struct ridge_gpu *gpu;
@@ -91,11 +101,12 @@ struct ridge_serve_request {
 	struct ridge_storage expert_weights, embedding_weights;
 	enum ridge_dtype compute_dtype; /* what the GEMMs and attention compute in (bf16) */
 	enum ridge_launch_mode launch;
-	enum ridge_moe_impl moe_impl; /* the routed experts' kernels (MoE models) */
-	bool fused_projections;       /* q/k/v and gate/up as one GEMM each, as engines load them
+	enum ridge_moe_impl moe_impl;   /* the routed experts' kernels (MoE models) */
+	enum ridge_layer_ops layer_ops; /* the layer's element-wise kernels (above) */
+	bool fused_projections;         /* q/k/v and gate/up as one GEMM each, as engines load them
 					 (serve.c, fuse_projections); false: one GEMM per projection,
 					 as the Hugging Face modelling code runs them */
-	double kernels_per_layer;     /* launches per layer; 0: the modelled sequence's count. More than
+	double kernels_per_layer;       /* launches per layer; 0: the modelled sequence's count. More than
 				     modelled: the extra ones are priced as element-wise kernels on
 				     the tokens x hidden activation */
 	struct ridge_timing_options timing;
@@ -124,6 +135,8 @@ struct ridge_serve_kernel {
 	bool routed;              /* a routed expert's kernel (moe_impl says how it ran) */
 	enum ridge_moe_impl moe_impl;
 	double groups;    /* a grouped GEMM: the experts in its one launch (the expectation); 0 otherwise */
+	bool chained;     /* launched after the previous kernel of its entry (--layer-ops pytorch: one
+			     entry's several ops), not in its place (attention's global and window shares) */
 	int layer_kernel; /* the workload_layer_kernels entry it prices (one entry may take two:
 			     attention over global and over sliding-window layers); -1: a step kernel */
 	struct ridge_kernel_time time;

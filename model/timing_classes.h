@@ -55,7 +55,10 @@
 	X(u, SOFTMAX, "softmax", ONE, K(SOFTMAX) K(REDUCTION), P("softmax") P("reduce_kernel"), KERNEL)        \
 	/* vector-add, activation */                                                                            \
 	X(u, ELEMENTWISE, "elementwise", ONE, K(VECTOR_ADD) K(ACTIVATION), P("elementwise") P("vectorized"),   \
-	  KERNEL)
+	  KERNEL)                                                                                               \
+	/* PyTorch's element-wise ops on non-contiguous views (its unvectorized elementwise_kernel, its cat): */ \
+	/* priced by model/serve.c for --layer-ops pytorch; no patterns (a profiled name cannot tell a view)  */ \
+	X(u, ELEMENTWISE_STRIDED, "elementwise_strided", ONE, , , KERNEL)
 
 /* The attention implementations (enum ridge_attention_impl, timing.h) that
  * have their own slot in a PER_IMPL class, in slot order: S(u, NAME, IMPL,

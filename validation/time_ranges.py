@@ -125,6 +125,17 @@ def bands(ridge):
         rows.append((c, "transferred", *widen(lo, hi, s_transfer), len(r)))
         f = floor_of[c]
         rows.append((c, "floor", quantile(f, 0.1), quantile(f, 0.9), len(f)))
+    # PyTorch's element-wise ops on views (no kernel_cases.py case is one): the two
+    # held-out models' prefill profiles, each op summed over its layers, against the
+    # fit on the third (validation/harnesses/fit_strided_elementwise.py)
+    sys.path.insert(0, "validation/harnesses")
+    import fit_strided_elementwise
+    r, f = fit_strided_elementwise.held_out_residuals()
+    lo, hi = quantile(r, 0.1), quantile(r, 0.9)
+    rows.append(("elementwise_strided", "measured", lo, hi, len(r)))
+    rows.append(("elementwise_strided", "sourced", *widen(lo, hi, s_sourced), len(r)))
+    rows.append(("elementwise_strided", "transferred", *widen(lo, hi, s_transfer), len(r)))
+    rows.append(("elementwise_strided", "floor", quantile(f, 0.1), quantile(f, 0.9), len(f)))
     return rows, s_sourced, s_transfer
 
 

@@ -45,6 +45,10 @@
 	  PARAM_TEXT_ROW(                                                                                                                                                                                                                             \
 		  "moe_impl", .metavar = "IMPL",                                                                                                                                                                                                      \
 		  .help = "--model: routed experts as grouped (default: one grouped GEMM over the experts touched) or loop (one GEMM launch per expert)"))                                                                                            \
+	X(P##_LAYER_OPS,                                                                                                                                                                                                                              \
+	  PARAM_TEXT_ROW(                                                                                                                                                                                                                             \
+		  "layer_ops", .metavar = "OPS",                                                                                                                                                                                                      \
+		  .help = "--model: the layer's element-wise kernels: fused (default: one RoPE, one SiLU-multiply, one cache write, as engines run them) or pytorch (one kernel per torch op on views, as a plain PyTorch layer runs them)"))         \
 	X(P##_FUSED_PROJECTIONS,                                                                                                                                                                                                                      \
 	  PARAM_FLAG_ROW(                                                                                                                                                                                                                             \
 		  "fused_projections",                                                                                                                                                                                                                \
@@ -413,17 +417,17 @@ const struct calc calc_cost_prefill = {
 };
 
 /* Where the --model run (cost_model_calc.c) finds its inputs in each table. */
-#define SERVE_PARAMS_OF(P, phase_, tokens_, sweep_)                                                                 \
-	{                                                                                                           \
-		.phase = (phase_), .model = P##_MODEL, .batch = P##_BATCH, .tokens = (tokens_), .gpus = P##_GPUS,   \
-		.tp = P##_TP, .launch = P##_LAUNCH, .kernels_per_layer = P##_KERNELS_PER_LAYER,                     \
-		.weight_dtype = P##_WEIGHT_DTYPE, .weight_group = P##_WEIGHT_GROUP, .kv_dtype = P##_KV_DTYPE,       \
-		.kv_group = P##_KV_GROUP, .compute_dtype = P##_COMPUTE_DTYPE, .impl = P##_IMPL,                     \
-		.moe_impl = P##_MOE_IMPL, .fused_projections = P##_FUSED_PROJECTIONS, .efficiency = P##_EFFICIENCY, \
-		.fixed_cost = P##_FIXED_COST, .communication_ms = P##_COMMUNICATION_MS,                             \
-		.expert_parallel = P##_EXPERT_PARALLEL, .comm_overlap = P##_COMM_OVERLAP,                           \
-		.network_bw = P##_NETWORK_BW, .price = P##_PRICE, .sweep = (sweep_), .explain = P##_EXPLAIN,        \
-		.assume_family = P##_ASSUME_FAMILY                                                                  \
+#define SERVE_PARAMS_OF(P, phase_, tokens_, sweep_)                                                                   \
+	{                                                                                                             \
+		.phase = (phase_), .model = P##_MODEL, .batch = P##_BATCH, .tokens = (tokens_), .gpus = P##_GPUS,     \
+		.tp = P##_TP, .launch = P##_LAUNCH, .kernels_per_layer = P##_KERNELS_PER_LAYER,                       \
+		.weight_dtype = P##_WEIGHT_DTYPE, .weight_group = P##_WEIGHT_GROUP, .kv_dtype = P##_KV_DTYPE,         \
+		.kv_group = P##_KV_GROUP, .compute_dtype = P##_COMPUTE_DTYPE, .impl = P##_IMPL,                       \
+		.moe_impl = P##_MOE_IMPL, .fused_projections = P##_FUSED_PROJECTIONS, .layer_ops = P##_LAYER_OPS,     \
+		.efficiency = P##_EFFICIENCY, .fixed_cost = P##_FIXED_COST, .communication_ms = P##_COMMUNICATION_MS, \
+		.expert_parallel = P##_EXPERT_PARALLEL, .comm_overlap = P##_COMM_OVERLAP,                             \
+		.network_bw = P##_NETWORK_BW, .price = P##_PRICE, .sweep = (sweep_), .explain = P##_EXPLAIN,          \
+		.assume_family = P##_ASSUME_FAMILY                                                                    \
 	}
 const struct serve_params serve_decode_params =
 	SERVE_PARAMS_OF(DECODE, RIDGE_PHASE_DECODE, DECODE_CONTEXT, DECODE_SWEEP);

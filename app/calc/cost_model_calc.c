@@ -240,6 +240,10 @@ int serve_request_from(struct calc_input *in, const struct serve_params *p, stru
 		return calc_fail(in, "%s: unknown MoE implementation '%s' (known: grouped loop)",
 				 params_where(v, p->moe_impl), moe_impl);
 	req->fused_projections = params_flag(v, p->fused_projections);
+	const char *layer_ops = params_text(v, p->layer_ops);
+	if (layer_ops && !serve_layer_ops_parse(layer_ops, &req->layer_ops))
+		return calc_fail(in, "%s: unknown layer ops '%s' (known: fused pytorch)", params_where(v, p->layer_ops),
+				 layer_ops);
 	const char *impl = params_text(v, p->impl);
 	if (impl && !timing_attention_impl_parse(impl, &req->timing.impl))
 		return calc_fail(in, "%s: unknown attention implementation '%s' (known: %s)", params_where(v, p->impl),
@@ -261,6 +265,7 @@ int serve_request_from(struct calc_input *in, const struct serve_params *p, stru
 	if (req->model->experts > 0)
 		cJSON_AddStringToObject(o, "moe_impl", serve_moe_impl_name(req->moe_impl));
 	cJSON_AddBoolToObject(o, "fused_projections", req->fused_projections);
+	cJSON_AddStringToObject(o, "layer_ops", serve_layer_ops_name(req->layer_ops));
 	json_number(o, "price_usd_per_gpu_hour", req->price_usd_per_gpu_hour);
 	json_number(o, "batch", req->batch);
 	json_number(o, phase == RIDGE_PHASE_DECODE ? "context" : "seq", req->context);

@@ -17,7 +17,7 @@
 struct serve_params {
 	enum ridge_serve_phase phase;
 	int model, batch, tokens /* context (decode) or seq (prefill) */, gpus, tp, launch, kernels_per_layer;
-	int weight_dtype, weight_group, kv_dtype, kv_group, compute_dtype, impl, moe_impl, fused_projections,
+	int weight_dtype, weight_group, kv_dtype, kv_group, compute_dtype, impl, moe_impl, fused_projections, layer_ops,
 		efficiency, fixed_cost;
 	int communication_ms, expert_parallel, comm_overlap, network_bw, price, sweep, explain, assume_family;
 };

@@ -6,7 +6,7 @@ MEASUREMENTS_DIR holds sdpa_prefill.json and the lease's calibration.yaml. Each 
 `ridge cost prefill --model` on the calibration's entry with --impl cudnn (what PyTorch 2.11's
 SDPA ran: the profile's kernel names), --launch graph or eager as measured, and the layer as
 sdpa_decode.py writes it: --fused-projections (its fused q/k/v and gate/up weights) and
---kernels-per-layer 23 (its ops, one kernel each; replay.py says which). Nothing was fitted
+--layer-ops pytorch (one kernel per torch op, on views; replay.py says which). Nothing was fitted
 to these cases. validation/README.md, "Prefill on harness B".
 """
 import json, subprocess, tempfile, os, statistics, sys
@@ -20,8 +20,8 @@ for c in d['cases']:
     p = os.path.join(tmp, c['model'] + '.json'); json.dump(d['configs'][c['model']], open(p, 'w'))
     a = [ridge, 'cost', 'prefill', '--model', p, '--seq', str(c['prompt']), '--batch', str(c['batch']), '--gpus', '1', '--gpu', gpu,
          '--calibration', cal, '--launch', 'graph' if c['mode'] == 'graph' else 'eager', '--impl', 'cudnn', '--json',
-         # harness B's layer as its code runs it (replay.py, HARNESS_B_DENSE_KERNELS)
-         '--fused-projections', '--kernels-per-layer', '23']
+         # harness B's layer as its code runs it (replay.py, HARNESS_B_LAYER)
+         '--fused-projections', '--layer-ops', 'pytorch']
     o = subprocess.run(a, capture_output=True, text=True)
     if o.returncode: print(o.stderr); continue
     j = json.loads(o.stdout)

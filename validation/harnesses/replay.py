@@ -41,30 +41,29 @@ def calibration_gpu(calibration):
     raise SystemExit(f"{calibration}: no id line")
 
 
-# Harness B's dense decoder layer as sdpa_decode.py writes it, one kernel per op:
-# rms_norm; the fused qkv linear; RoPE on q and on k as mul, neg, cat, mul, add (5 each);
-# the two cache writes; SDPA; o linear; residual add; rms_norm; the fused gate/up linear;
-# silu; mul; down linear; residual add: 23 (the prefill profile of
-# measurements/2026-12-06-h100-repeat-kv/sdpa_prefill.json lists the same 23 a layer, and a
-# few memsets). ridge's fused sequence has 12; --kernels-per-layer prices the 11 others as
-# element-wise kernels. The MoE layers' routing runs some forty small ops, not counted here.
-HARNESS_B_DENSE_KERNELS = 23
+# Harness B's decoder layer as sdpa_decode.py writes it: fused q/k/v and gate/up weights
+# (--fused-projections) and one kernel per torch op (--layer-ops pytorch: RoPE as t * cos,
+# neg, cat, * sin, add on q and on k; the two cache writes; SiLU and the multiply apart; 23
+# kernels a dense layer, as the prefill profile of
+# measurements/2026-12-06-h100-repeat-kv/sdpa_prefill.json lists them). The MoE layers'
+# routing runs some forty more small ops that ridge does not price one by one.
+HARNESS_B_LAYER = ["--fused-projections", "--layer-ops", "pytorch"]
 
 
-def predict_doc(ridge, cfg, context, batch, launch, calibration, impl="default", plain=None):
-    """plain: harness B's layer (fused projections; its kernel count where known)."""
+def predict_doc(ridge, cfg, context, batch, launch, calibration, impl="default", plain=False):
+    """plain: harness B's layer (HARNESS_B_LAYER)."""
     args = [ridge, "cost", "decode", "--model", cfg, "--context", str(context), "--batch", str(batch), "--gpus", "1",
             "--gpu", calibration_gpu(calibration), "--launch", launch, "--calibration", calibration, "--impl", impl,
             "--json"]
     if plain:
-        args += ["--fused-projections"] + (["--kernels-per-layer", str(plain)] if plain > 1 else [])
+        args += HARNESS_B_LAYER
     out = subprocess.run(args, capture_output=True, text=True)
     if out.returncode != 0:
         raise SystemExit(f"{' '.join(args)}: exit {out.returncode}: {out.stderr.strip()}")
     return json.loads(out.stdout)
 
 
-def predict(ridge, cfg, context, batch, launch, calibration, impl="default", plain=None):
+def predict(ridge, cfg, context, batch, launch, calibration, impl="default", plain=False):
     return predict_doc(ridge, cfg, context, batch, launch, calibration, impl, plain)["tpot_s"]
 
 
@@ -115,8 +114,7 @@ def rows(ridge, mdir, tmp, predict=predict, cal=None):
                 impl = "repeat-kv-fused" if mode == "compiled" else "repeat-kv"
             # harness B loads fused q/k/v and gate/up weights (sdpa_decode.py); transformers does not
             moe = "num_local_experts" in doc[key][c["model"]]
-            plain = (1 if moe else HARNESS_B_DENSE_KERNELS) if harness == "B" else None
-            predicted = predict(ridge, paths[c["model"]], context, c["batch"], launch, cal, impl, plain)
+            predicted = predict(ridge, paths[c["model"]], context, c["batch"], launch, cal, impl, harness == "B")
             out.append((harness, c["model"], "moe" if moe else "dense", mode, c["batch"], context, measured,
                         predicted))
     return out
