@@ -313,6 +313,50 @@ static void test_prefill(void **state)
 	assert_true(r->bound == RIDGE_BOUND_COMPUTE);
 }
 
+/* --layer-ops pytorch: RoPE as five ops on q and five on k, two cache
+ * writes, SiLU and the multiply apart: 11 kernels a layer more than the
+ * fused list (32 x 11 = 352 a step); the ops on views are the strided class,
+ * a contiguous SiLU (separate projections) the elementwise class; eager,
+ * each op is a launch of its own. */
+static void test_pytorch_layer_ops(void **state)
+{
+	(void)state;
+	struct ridge_gpu gpu = *floor_gpu();
+	struct ridge_workload_model m = llama3_8b();
+	struct ridge_serve_request req = request(&m, &gpu);
+	req.phase = RIDGE_PHASE_PREFILL;
+	struct ridge_serve_result fused, *r = result();
+	char err[300];
+	assert_int_equal(serve_step(&req, &fused, err, sizeof err), 0);
+	req.layer_ops = RIDGE_LAYER_OPS_PYTORCH;
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	assert_true(r->kernels_per_step == fused.kernels_per_step + 32 * 11);
+	/* q is 2048 x 4096 elements: t * cos reads and writes it, 2 x 2 B each;
+	 * neg runs over half of it; the add reads two */
+	double q = 2048.0 * 4096;
+	assert_true(kernel_named(r, "rope q: t * cos")->bytes == 2 * q * 2);
+	assert_true(kernel_named(r, "rope q: neg")->bytes == q * 2);
+	assert_true(kernel_named(r, "rope q: add")->bytes == 3 * q * 2);
+	assert_true(kernel_named(r, "rope k: cat")->bytes == 2 * 2048.0 * 1024 * 2);
+	assert_true(kernel_named(r, "cache write v")->bytes == 2 * 2048.0 * 1024 * 2);
+	assert_int_equal(kernel_named(r, "rope k: add")->time.cls, RIDGE_TIME_ELEMENTWISE_STRIDED);
+	assert_int_equal(kernel_named(r, "cache write k")->time.cls, RIDGE_TIME_ELEMENTWISE_STRIDED);
+	/* separate gate and up projections: SiLU and the multiply on contiguous tensors */
+	assert_int_equal(kernel_named(r, "silu")->time.cls, RIDGE_TIME_ELEMENTWISE);
+	assert_true(kernel_named(r, "silu * up")->bytes == 3 * 2048.0 * 14336 * 2);
+	assert_false(kernel_named(r, "rope q: t * cos")->chained);
+	assert_true(kernel_named(r, "rope q: neg")->chained && kernel_named(r, "rope k: t * cos")->chained);
+	req.fused_projections = true;
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	assert_int_equal(kernel_named(r, "silu")->time.cls, RIDGE_TIME_ELEMENTWISE_STRIDED);
+	/* eager behind a slow host: every kernel, each op included, is a launch */
+	gpu.launch_overhead_s = 1e-3;
+	req.launch = RIDGE_LAUNCH_EAGER;
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	double last = r->kernels[r->kernel_count - 1].predicted_s;
+	assert_close(r->step_s, r->kernels_per_step * 1e-3 + last, 1e-9);
+}
+
 static void test_eager_host_bound(void **state)
 {
 	(void)state;
@@ -642,14 +686,23 @@ static void test_fp8_token_padding(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_dense_decode),      cmocka_unit_test(test_fused_projections),
-		cmocka_unit_test(test_kv_head_rule),      cmocka_unit_test(test_moe_experts),
-		cmocka_unit_test(test_moe_grouped),       cmocka_unit_test(test_moe_grouped_eager),
-		cmocka_unit_test(test_quantized_storage), cmocka_unit_test(test_prefill),
-		cmocka_unit_test(test_eager_host_bound),  cmocka_unit_test(test_eager_framework_overhead),
-		cmocka_unit_test(test_power_limit),       cmocka_unit_test(test_decode_stream_limit),
-		cmocka_unit_test(test_decode_repeat_kv),  cmocka_unit_test(test_bad_requests),
-		cmocka_unit_test(test_layer_plan_decode), cmocka_unit_test(test_storage_groups),
+		cmocka_unit_test(test_dense_decode),
+		cmocka_unit_test(test_fused_projections),
+		cmocka_unit_test(test_kv_head_rule),
+		cmocka_unit_test(test_moe_experts),
+		cmocka_unit_test(test_moe_grouped),
+		cmocka_unit_test(test_moe_grouped_eager),
+		cmocka_unit_test(test_quantized_storage),
+		cmocka_unit_test(test_prefill),
+		cmocka_unit_test(test_pytorch_layer_ops),
+		cmocka_unit_test(test_eager_host_bound),
+		cmocka_unit_test(test_eager_framework_overhead),
+		cmocka_unit_test(test_power_limit),
+		cmocka_unit_test(test_decode_stream_limit),
+		cmocka_unit_test(test_decode_repeat_kv),
+		cmocka_unit_test(test_bad_requests),
+		cmocka_unit_test(test_layer_plan_decode),
+		cmocka_unit_test(test_storage_groups),
 		cmocka_unit_test(test_fp8_token_padding),
 	};
 	return cmocka_run_group_tests_name("serve", tests, NULL, NULL);
