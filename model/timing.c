@@ -502,6 +502,56 @@ int timing_grouped_quantization(const struct ridge_gpu *gpu, double groups, doub
 	return 0;
 }
 
+/* Classes that price with another class's terms where the entry has no fit
+ * of their own, and what the output says then. The grouped GEMM: on the H100
+ * the library GEMM's terms run its weights 12 % faster than torch._grouped_mm
+ * does (validation/harnesses/fit_grouped_gemm.py). The strided element-wise
+ * ops: the contiguous kernels' terms stream about twice as fast as PyTorch's
+ * unvectorized kernel on views (validation/harnesses/fit_strided_elementwise.py). */
+static const struct {
+	enum ridge_time_class cls, from;
+	const char *why;
+} borrowed_terms[] = {
+	{ RIDGE_TIME_GROUPED_GEMM, RIDGE_TIME_GEMM,
+	  "the gemm class's: this GPU has no grouped_gemm fit (on the H100 the grouped kernel streams its weights "
+	  "12 % slower than the gemm class says)" },
+	{ RIDGE_TIME_ELEMENTWISE_STRIDED, RIDGE_TIME_ELEMENTWISE,
+	  "the elementwise class's: this GPU has no elementwise_strided fit (on the H100 PyTorch's unvectorized "
+	  "kernels on views stream at about half its rate)" },
+};
+
+/* The entry's terms for t's slot, or the class's it borrows from where the
+ * slot is empty (grouped_as_gemm, strided_as_elementwise say so). */
+static const struct ridge_timing_terms *slot_terms(const struct ridge_gpu *gpu, struct ridge_kernel_time *t)
+{
+	const struct ridge_timing_terms *terms = t->slot >= 0 ? &gpu->timing[t->slot] : NULL;
+	for (size_t i = 0; i < sizeof borrowed_terms / sizeof borrowed_terms[0]; i++)
+		if (t->cls == borrowed_terms[i].cls && terms && timing_slot_empty(terms)) {
+			t->grouped_as_gemm = t->cls == RIDGE_TIME_GROUPED_GEMM;
+			t->strided_as_elementwise = t->cls == RIDGE_TIME_ELEMENTWISE_STRIDED;
+			return &gpu->timing[timing_slot(borrowed_terms[i].from, RIDGE_ATTENTION_DEFAULT)];
+		}
+	return terms;
+}
+
+/* Terms borrowed from another class are transferred, and say whose. */
+static void mark_borrowed(struct ridge_kernel_time *t)
+{
+	if (!t->grouped_as_gemm && !t->strided_as_elementwise)
+		return;
+	const char *why = NULL;
+	for (size_t i = 0; i < sizeof borrowed_terms / sizeof borrowed_terms[0]; i++)
+		if (t->cls == borrowed_terms[i].cls)
+			why = borrowed_terms[i].why;
+	struct ridge_time_term *terms[] = { &t->compute_efficiency, &t->memory_efficiency, &t->fixed_cost };
+	for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++) {
+		terms[i]->source = why;
+		if (terms[i]->provenance == RIDGE_PROVENANCE_MEASURED ||
+		    terms[i]->provenance == RIDGE_PROVENANCE_SOURCED)
+			terms[i]->provenance = RIDGE_PROVENANCE_TRANSFERRED;
+	}
+}
+
 int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *shape,
 		  const struct ridge_timing_options *options, struct ridge_kernel_time *out, char *err, size_t err_len)
 {
@@ -552,21 +602,7 @@ int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *
 		return -1;
 	t->quantized_compute_time_s = t->compute_time_s / t->quantization_efficiency;
 
-	const struct ridge_timing_terms *terms = t->slot >= 0 ? &gpu->timing[t->slot] : NULL;
-	/* No grouped GEMM fitted for this entry: the library GEMM's terms, said
-	 * (grouped_as_gemm); on the H100 they run its weights 12 % faster than
-	 * torch._grouped_mm does (validation/harnesses/fit_grouped_gemm.py). */
-	if (t->cls == RIDGE_TIME_GROUPED_GEMM && terms && timing_slot_empty(terms)) {
-		terms = &gpu->timing[timing_slot(RIDGE_TIME_GEMM, RIDGE_ATTENTION_DEFAULT)];
-		t->grouped_as_gemm = true;
-	}
-	/* Likewise a strided element-wise kernel: the contiguous kernels' terms,
-	 * which on the H100 stream about twice as fast as PyTorch's unvectorized
-	 * kernel (validation/harnesses/fit_strided_elementwise.py). */
-	if (t->cls == RIDGE_TIME_ELEMENTWISE_STRIDED && terms && timing_slot_empty(terms)) {
-		terms = &gpu->timing[timing_slot(RIDGE_TIME_ELEMENTWISE, RIDGE_ATTENTION_DEFAULT)];
-		t->strided_as_elementwise = true;
-	}
+	const struct ridge_timing_terms *terms = slot_terms(gpu, t);
 	static const char unknown[] = "none known for this GPU and kernel class: 1 (the floor)";
 	t->compute_efficiency = terms && terms->has_compute_efficiency ? value_term(terms, RIDGE_TIMING_COMPUTE)
 								       : term(1, unknown, RIDGE_PROVENANCE_FLOOR);
@@ -590,22 +626,7 @@ int timing_kernel(const struct ridge_gpu *gpu, const struct ridge_kernel_shape *
 	} else {
 		t->fixed_cost = term(0, "none known for this GPU (a calibration measures it)", RIDGE_PROVENANCE_FLOOR);
 	}
-	if (t->grouped_as_gemm || t->strided_as_elementwise) {
-		/* Another class's terms: transferred, and said so. */
-		const char *why =
-			t->grouped_as_gemm
-				? "the gemm class's: this GPU has no grouped_gemm fit (on the H100 the grouped kernel "
-				  "streams its weights 12 % slower than the gemm class says)"
-				: "the elementwise class's: this GPU has no elementwise_strided fit (on the H100 "
-				  "PyTorch's unvectorized kernels on views stream at about half its rate)";
-		struct ridge_time_term *terms3[] = { &t->compute_efficiency, &t->memory_efficiency, &t->fixed_cost };
-		for (size_t i = 0; i < sizeof terms3 / sizeof terms3[0]; i++) {
-			terms3[i]->source = why;
-			if (terms3[i]->provenance == RIDGE_PROVENANCE_MEASURED ||
-			    terms3[i]->provenance == RIDGE_PROVENANCE_SOURCED)
-				terms3[i]->provenance = RIDGE_PROVENANCE_TRANSFERRED;
-		}
-	}
+	mark_borrowed(t);
 	apply_overrides(o->overrides, t);
 	if (o->in_stream && t->cls != RIDGE_TIME_OWN && t->fixed_cost.value > 0) {
 		/* The fitted fixed costs were measured on isolated kernels (CUDA
