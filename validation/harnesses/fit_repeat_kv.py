@@ -61,11 +61,13 @@ def pairs():
     return out
 
 
-def fit(rows, bw):
-    """Least squares of 1 = fixed / t + (bytes / bw) / me / t: linear in (fixed, 1 / me)."""
+def fit_rate(pairs, bw):
+    """(memory_eff, fixed) of time = fixed + bytes / (memory_eff x bw) over (bytes, seconds)
+    pairs: least squares of 1 = fixed / t + (bytes / bw) / me / t, linear in (fixed, 1 / me).
+    fit_strided_elementwise.py fits its class the same way."""
     a11 = a12 = a22 = b1 = b2 = 0.0
-    for r in rows:
-        x1, x2 = 1 / r["t"], r["bytes"] / bw / r["t"]
+    for nbytes, t in pairs:
+        x1, x2 = 1 / t, nbytes / bw / t
         a11 += x1 * x1
         a12 += x1 * x2
         a22 += x2 * x2
@@ -75,6 +77,10 @@ def fit(rows, bw):
     fixed = (b1 * a22 - b2 * a12) / det
     inv_me = (a11 * b2 - a12 * b1) / det
     return 1 / inv_me, fixed
+
+
+def fit(rows, bw):
+    return fit_rate([(r["bytes"], r["t"]) for r in rows], bw)
 
 
 def judge(rows, me, fixed, bw, unit):

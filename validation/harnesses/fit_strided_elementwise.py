@@ -34,6 +34,9 @@ import re
 import statistics
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fit_repeat_kv import fit_rate  # noqa: E402  (the same least squares)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUN = os.path.join(HERE, "..", "..", "measurements", "2026-12-06-h100-repeat-kv")
 SPEC_HBM = 3.35e12  # hwdb/h100-sxm.yaml memory.bandwidth
@@ -100,17 +103,7 @@ def kernels(doc, model):
 
 
 def fit(rows, bw):
-    """Least squares of 1 = fixed / t + (bytes / bw) / me / t: linear in (fixed, 1 / me)."""
-    a11 = a12 = a22 = b1 = b2 = 0.0
-    for _, nbytes, t in rows:
-        x1, x2 = 1 / t, nbytes / bw / t
-        a11 += x1 * x1
-        a12 += x1 * x2
-        a22 += x2 * x2
-        b1 += x1
-        b2 += x2
-    det = a11 * a22 - a12 * a12
-    return 1 / ((a11 * b2 - a12 * b1) / det), (b1 * a22 - b2 * a12) / det
+    return fit_rate([(nbytes, t) for _, nbytes, t in rows], bw)
 
 
 def judge(model, rows, me, fixed, bw):
