@@ -283,15 +283,29 @@ static int price_elementwise(struct pricer *p, const char *name, double rows, do
 static int price_view_op(struct pricer *p, const char *name, double rows, double width, int inputs, bool strided,
 			 bool chained, double count)
 {
-	struct ridge_kernel_shape s =
-		shape_of(p, inputs > 1 ? RIDGE_KERNEL_VECTOR_ADD : RIDGE_KERNEL_ACTIVATION, ceil(rows), width, 0);
+	/* On a view the kernel's time goes with its output elements, whatever it
+	 * reads (the unvectorized kernel's per-element index arithmetic binds,
+	 * not DRAM: validation/harnesses/fit_strided_elementwise.py): timed as
+	 * one pass over its output, a read and a write; a second input's bytes
+	 * are traffic all the same, added after. */
+	bool by_output = strided && inputs > 1;
+	struct ridge_kernel_shape s = shape_of(
+		p, inputs > 1 && !by_output ? RIDGE_KERNEL_VECTOR_ADD : RIDGE_KERNEL_ACTIVATION, ceil(rows), width, 0);
 	int at = p->out->kernel_count;
 	p->strided = strided;
 	int rc = price(p, name, &s, count, -1, -1, 0);
 	p->strided = false;
-	if (rc == 0)
-		p->out->kernels[at].chained = chained;
-	return rc;
+	if (rc)
+		return rc;
+	struct ridge_serve_kernel *k = &p->out->kernels[at];
+	k->chained = chained;
+	if (by_output) {
+		double extra = ceil(rows) * width * p->e * (inputs - 1);
+		k->bytes += extra;
+		p->bytes += count * extra;
+		k->floor_s = fmax(k->floor_s, k->bytes / p->req->gpu->memory_bandwidth);
+	}
+	return 0;
 }
 
 /* RoPE as plain torch writes it, t * cos + cat(-t[..., d/2:], t[..., :d/2]) * sin,

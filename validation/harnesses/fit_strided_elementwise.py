@@ -10,12 +10,17 @@ engine fuses into three: RoPE on q and on k as t * cos, neg, cat, * sin and add 
 the transposed [B, H, P, D] views; the two cache writes; SiLU and the multiply
 over the halves of the fused gate/up output. PyTorch runs them with its
 unvectorized elementwise_kernel<128, 4> (non-contiguous operands) and
-CatArrayBatchedCopy, at 0.8-2.0 TB/s on an H100 where its vectorized kernels
-stream near 3 TB/s. ridge prices each as one kernel of
+CatArrayBatchedCopy, at 0.8-2.0 TB/s of traffic on an H100 where its vectorized
+kernels stream near 3 TB/s. Their times go with the elements they write, not the
+bytes they move (a two-input multiply or add takes about what a one-input op of
+the same output takes: the kernel's index arithmetic per element binds), so ridge
+prices each by its output:
 
-  bytes = (inputs + 1) x elements x 2        an element-wise pass (ridge roofline's
-                                             activation and vector-add bytes)
+  bytes = 2 x output elements x 2            one read and one write of the output's size
   time  = fixed + bytes / (memory_eff x HBM)
+
+(pricing by all the bytes moved instead, (inputs + 1) x elements x 2, fits worse:
+held-out ops 15.2 % in the median against 7.5 %.)
 
 Data: measurements/2026-12-06-h100-repeat-kv/sdpa_prefill.json, torch.profiler's
 kernels of one eager prefill of 2,048 tokens per model (Llama-3-8B, Qwen2.5-7B,
@@ -95,10 +100,10 @@ def kernels(doc, model):
         raise SystemExit(f"{model}: {len(seq)} strided kernels, expected {layers} x {len(OPS)}")
     out = []
     for i, k in enumerate(seq):
-        op, piece, tensor, inputs = OPS[i % len(OPS)]
+        op, piece, tensor, _ = OPS[i % len(OPS)]
         if piece not in k["name"]:
             raise SystemExit(f"{model}: kernel {i} is {k['name'][:80]}, expected {piece} ({op})")
-        out.append((op, (inputs + 1) * elements(cfg, tensor) * E, k["us"] * 1e-6))
+        out.append((op, 2 * elements(cfg, tensor) * E, k["us"] * 1e-6))  # by the output (above)
     return out
 
 
