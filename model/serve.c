@@ -57,7 +57,6 @@ struct pricer {
 	double flops, bytes; /* per GPU, the whole step */
 	char *err;
 	size_t err_len;
-	bool strided; /* the kernel being priced runs over a view (price_view_op) */
 };
 
 /* The pricer of a request: its storage types' bytes per element (a tensor
@@ -76,8 +75,7 @@ static struct pricer pricer_for(const struct ridge_serve_request *req, struct ri
 				0,
 				0,
 				err,
-				err_len,
-				false };
+				err_len };
 }
 
 static struct ridge_kernel_shape shape_of(const struct pricer *p, enum ridge_kernel kernel, double m, double n,
@@ -93,9 +91,9 @@ static struct ridge_kernel_shape shape_of(const struct pricer *p, enum ridge_ker
 }
 
 /* Times one kernel, once, into the step's next slot (not yet counted: account
- * adds it). */
+ * adds it). grouped, strided: the timing options of those names (timing.h). */
 static struct ridge_serve_kernel *time_kernel_as(struct pricer *p, const char *name,
-						 const struct ridge_kernel_shape *shape, bool grouped)
+						 const struct ridge_kernel_shape *shape, bool grouped, bool strided)
 {
 	struct ridge_serve_result *out = p->out;
 	if (out->kernel_count >= RIDGE_SERVE_MAX_KERNELS) {
@@ -111,7 +109,7 @@ static struct ridge_serve_kernel *time_kernel_as(struct pricer *p, const char *n
 	topt.in_stream = p->req->launch != RIDGE_LAUNCH_EAGER;
 	topt.overrides = p->req->has_overrides ? &p->req->overrides : NULL;
 	topt.grouped = grouped;
-	topt.strided = p->strided;
+	topt.strided = strided;
 	/* Decode attention with no implementation asked for is split-kv, what
 	 * SDPA and the serving engines run at one query token (timing.h). */
 	if (shape->kernel == RIDGE_KERNEL_FLASH_ATTENTION && p->req->phase == RIDGE_PHASE_DECODE &&
@@ -135,7 +133,7 @@ static struct ridge_serve_kernel *time_kernel_as(struct pricer *p, const char *n
 static struct ridge_serve_kernel *time_kernel(struct pricer *p, const char *name,
 					      const struct ridge_kernel_shape *shape)
 {
-	return time_kernel_as(p, name, shape, false);
+	return time_kernel_as(p, name, shape, false, false);
 }
 
 /* Adds the kernel time_kernel timed `count` times to the step. flops and
@@ -249,7 +247,7 @@ static int price_grouped_gemm(struct pricer *p, const struct ridge_workload_gemm
 	double n, k, rows = routed_rows / experts;
 	split_gemm(g, p->req->tp, &n, &k);
 	struct ridge_kernel_shape s = shape_of(p, RIDGE_KERNEL_GEMM, ceil(rows), n, k);
-	struct ridge_serve_kernel *kernel = time_kernel_as(p, g->name, &s, true);
+	struct ridge_serve_kernel *kernel = time_kernel_as(p, g->name, &s, true, false);
 	if (!kernel)
 		return -1;
 	double flops = 2 * routed_rows * n * k;
@@ -291,13 +289,10 @@ static int price_view_op(struct pricer *p, const char *name, double rows, double
 	bool by_output = strided && inputs > 1;
 	struct ridge_kernel_shape s = shape_of(
 		p, inputs > 1 && !by_output ? RIDGE_KERNEL_VECTOR_ADD : RIDGE_KERNEL_ACTIVATION, ceil(rows), width, 0);
-	int at = p->out->kernel_count;
-	p->strided = strided;
-	int rc = price(p, name, &s, count, -1, -1, 0);
-	p->strided = false;
-	if (rc)
-		return rc;
-	struct ridge_serve_kernel *k = &p->out->kernels[at];
+	struct ridge_serve_kernel *k = time_kernel_as(p, name, &s, false, strided);
+	if (!k)
+		return -1;
+	account(p, k, count, -1, -1, 0);
 	k->chained = chained;
 	if (by_output) {
 		double extra = ceil(rows) * width * p->e * (inputs - 1);

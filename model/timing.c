@@ -521,14 +521,14 @@ static const struct {
 };
 
 /* The entry's terms for t's slot, or the class's it borrows from where the
- * slot is empty (grouped_as_gemm, strided_as_elementwise say so). */
+ * slot is empty (t->borrowed_terms says so, and grouped_as_gemm). */
 static const struct ridge_timing_terms *slot_terms(const struct ridge_gpu *gpu, struct ridge_kernel_time *t)
 {
 	const struct ridge_timing_terms *terms = t->slot >= 0 ? &gpu->timing[t->slot] : NULL;
 	for (size_t i = 0; i < sizeof borrowed_terms / sizeof borrowed_terms[0]; i++)
 		if (t->cls == borrowed_terms[i].cls && terms && timing_slot_empty(terms)) {
 			t->grouped_as_gemm = t->cls == RIDGE_TIME_GROUPED_GEMM;
-			t->strided_as_elementwise = t->cls == RIDGE_TIME_ELEMENTWISE_STRIDED;
+			t->borrowed_terms = borrowed_terms[i].why;
 			return &gpu->timing[timing_slot(borrowed_terms[i].from, RIDGE_ATTENTION_DEFAULT)];
 		}
 	return terms;
@@ -537,15 +537,11 @@ static const struct ridge_timing_terms *slot_terms(const struct ridge_gpu *gpu, 
 /* Terms borrowed from another class are transferred, and say whose. */
 static void mark_borrowed(struct ridge_kernel_time *t)
 {
-	if (!t->grouped_as_gemm && !t->strided_as_elementwise)
+	if (!t->borrowed_terms)
 		return;
-	const char *why = NULL;
-	for (size_t i = 0; i < sizeof borrowed_terms / sizeof borrowed_terms[0]; i++)
-		if (t->cls == borrowed_terms[i].cls)
-			why = borrowed_terms[i].why;
 	struct ridge_time_term *terms[] = { &t->compute_efficiency, &t->memory_efficiency, &t->fixed_cost };
 	for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++) {
-		terms[i]->source = why;
+		terms[i]->source = t->borrowed_terms;
 		if (terms[i]->provenance == RIDGE_PROVENANCE_MEASURED ||
 		    terms[i]->provenance == RIDGE_PROVENANCE_SOURCED)
 			terms[i]->provenance = RIDGE_PROVENANCE_TRANSFERRED;

@@ -143,7 +143,7 @@ struct ridge_timing_options {
 	 * plain layer's RoPE, cache writes and SiLU on views (model/serve.c,
 	 * --layer-ops pytorch): the elementwise_strided class, or the
 	 * elementwise class's terms where the entry has no fit of it
-	 * (strided_as_elementwise says so). */
+	 * (borrowed_terms says so). */
 	bool strided;
 };
 
@@ -209,10 +209,10 @@ struct ridge_kernel_time {
 	const char *cta_stream_source;        /* the slot's cta_bandwidth_source, when it applies */
 	enum ridge_provenance cta_provenance; /* of cta_stream_s */
 	bool ctas_bind;
-	bool floor_binds;            /* the formula fell below the floor: the floor is the prediction */
-	bool grouped_as_gemm;        /* a grouped GEMM on an entry with no grouped_gemm fit: the gemm class's terms */
-	bool strided_as_elementwise; /* a strided element-wise kernel on an entry with no elementwise_strided
-					fit: the elementwise class's terms */
+	bool floor_binds;           /* the formula fell below the floor: the floor is the prediction */
+	bool grouped_as_gemm;       /* a grouped GEMM on an entry with no grouped_gemm fit: the gemm class's terms */
+	const char *borrowed_terms; /* a class priced with another's terms (no fit of its own on the
+				       entry): why, as its terms' source says; NULL: its own */
 	double predicted_time_s;
 	/* How far to trust it (timing_range): the provenance of what binds
 	 * (the row term, else the larger term's efficiency; what-if when any
