@@ -12,6 +12,20 @@
 #include "suggest.h"
 #include "timing.h"
 
+/* A calibration written before its entry knew the power limit keeps the
+ * entry's (the probe copies power.* from the entry it measured when it writes
+ * one): a property of the GPU model and its power limit, not of the lease. */
+static void power_inherit(const struct ridge_gpu *from, struct ridge_gpu *to)
+{
+	if (to->has_sustained_matrix || !from->has_sustained_matrix)
+		return;
+	to->has_sustained_matrix = true;
+	to->sustained_matrix_fraction = from->sustained_matrix_fraction;
+	to->burst_time_s = from->burst_time_s;
+	snprintf(to->power_source, sizeof to->power_source,
+		 "inherited from the %s entry (the calibration has none): %s", from->id, from->power_source);
+}
+
 static int add_entry(struct hwdb *db, const struct ridge_gpu *gpu, const char *origin, int layer_start,
 		     struct hwdb_diags *diags)
 {
@@ -33,8 +47,10 @@ static int add_entry(struct hwdb *db, const struct ridge_gpu *gpu, const char *o
 		 * classes it lacks from the entry it measured, carried to its own
 		 * ceilings (timing_inherit): never the floor where the entry knows. */
 		struct ridge_gpu merged = *gpu;
-		if (merged.measured)
+		if (merged.measured) {
 			timing_inherit(&db->entries[i].gpu, &merged);
+			power_inherit(&db->entries[i].gpu, &merged);
+		}
 		db->entries[i].gpu = merged;
 		snprintf(db->entries[i].origin, sizeof db->entries[i].origin, "%s", origin);
 		return 0;

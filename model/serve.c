@@ -17,6 +17,43 @@ static const char *const layer_ops_names[] = { "fused", "pytorch" };
 MODEL_NAMED_ENUM(serve_moe_impl_name, serve_moe_impl_parse, enum ridge_moe_impl, moe_impl_names, 0, 2)
 MODEL_NAMED_ENUM(serve_layer_ops_name, serve_layer_ops_parse, enum ridge_layer_ops, layer_ops_names, 0, 2)
 
+/* Fitted by validation/harnesses/fit_host_loop.py: transformers 5.17's
+ * generate (static cache, torch.compile, a streamer that synchronizes each
+ * token) on an H100 host (Intel Xeon, Python 3.12, PyTorch 2.11), 2026-12-06:
+ * per token, the token's time less the GPU's busy time in it (torch.profiler).
+ * The median of the 3 Llama-3-8B shapes (1.704, 2.150, 1.728 ms); the range is
+ * all 5 shapes' (Qwen2.5-7B 1.371, Llama-3.2-3B 1.913 held out). Another host
+ * or version of transformers runs its own Python: the value is that machine's. */
+static const struct ridge_host_loop host_loops[] = {
+	{ "none",
+	  0,
+	  { 0, 0 },
+	  RIDGE_PROVENANCE_FLOOR,
+	  "none: the GPU never waits for the host between steps (an engine's scheduler overlapped with the "
+	  "step, or a loop of graph replays), the least a loop can add" },
+	{ "hf-generate",
+	  1.728e-3,
+	  { 1.371e-3, 2.150e-3 },
+	  RIDGE_PROVENANCE_MEASURED,
+	  "transformers' generate (5.17, static cache, compiled), measured on an H100 host (Intel Xeon, Python "
+	  "3.12, PyTorch 2.11), 2026-12-06: a token's time less the GPU's busy time in it, the median of 3 "
+	  "Llama-3-8B shapes; 1.37-2.15 ms over 5 shapes (measurements/2026-12-06-h100-host-gap, "
+	  "validation/harnesses/fit_host_loop.py)" },
+};
+
+const struct ridge_host_loop *serve_host_loop_find(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof host_loops / sizeof host_loops[0]; i++)
+		if (strcasecmp(name, host_loops[i].name) == 0)
+			return &host_loops[i];
+	return NULL;
+}
+
+const char *serve_host_loop_list(void)
+{
+	return "none hf-generate";
+}
+
 const char *serve_launch_name(enum ridge_launch_mode mode)
 {
 	return (unsigned)mode < 3 ? launch_names[mode] : NULL;
@@ -795,6 +832,9 @@ static int check_request(const struct ridge_serve_request *r, char *err, size_t 
 		return model_fail(err, err_len, "kernels per layer must be 0 to 1e6");
 	if (!(isfinite(r->communication_s) && r->communication_s >= 0))
 		return model_fail(err, err_len, "the communication time must not be negative");
+	if (!(isfinite(r->host_loop_s) && r->host_loop_s >= 0 && isfinite(r->host_loop_range_s[0]) &&
+	      isfinite(r->host_loop_range_s[1]) && r->host_loop_range_s[0] <= r->host_loop_range_s[1]))
+		return model_fail(err, err_len, "the host loop time must not be negative, its range low to high");
 	if (!(isfinite(r->price_usd_per_gpu_hour) && r->price_usd_per_gpu_hour >= 0))
 		return model_fail(err, err_len, "the price must not be negative");
 	if (r->model->layers > 100000)
@@ -872,7 +912,8 @@ int serve_step(const struct ridge_serve_request *req, struct ridge_serve_result 
 	apply_power_limit(req->gpu, out);
 	out->launch_time_s = launch_time(req, out, lk, nk, first_layer_kernel, layer_kernels_end);
 	out->communication_s = req->communication_s;
-	out->step_s = out->kernel_time_s + out->launch_time_s + out->communication_s;
+	out->host_loop_s = req->host_loop_s;
+	out->step_s = out->kernel_time_s + out->launch_time_s + out->communication_s + out->host_loop_s;
 	for (int i = 0; i < out->kernel_count; i++) {
 		const struct ridge_serve_kernel *k = &out->kernels[i];
 		if (k->time.predicted_time_s > 0)
@@ -880,6 +921,10 @@ int serve_step(const struct ridge_serve_request *req, struct ridge_serve_result 
 					 k->count * k->predicted_s / k->time.predicted_time_s);
 	}
 	timing_range_total(&out->time_sum, out->step_s, out->step_range_s);
+	if (req->host_loop_range_s[1] > 0) { /* the host loop's own spread, beside the kernels' */
+		out->step_range_s[0] += req->host_loop_range_s[0] - req->host_loop_s;
+		out->step_range_s[1] += req->host_loop_range_s[1] - req->host_loop_s;
+	}
 	out->tokens_per_s = (req->phase == RIDGE_PHASE_DECODE ? B : tokens) / out->step_s;
 	out->usd_per_million_tokens = tp * req->price_usd_per_gpu_hour / (3600 * out->tokens_per_s) * 1e6;
 

@@ -86,6 +86,24 @@ enum ridge_layer_ops { RIDGE_LAYER_OPS_FUSED, RIDGE_LAYER_OPS_PYTORCH };
 const char *serve_layer_ops_name(enum ridge_layer_ops ops); /* "fused", "pytorch"; NULL out of range */
 bool serve_layer_ops_parse(const char *text, enum ridge_layer_ops *out);
 
+/* A host loop between steps: the time each step the GPU waits for the host,
+ * serial with the kernels (a Python generation loop's bookkeeping between
+ * tokens: logits processing, stopping criteria, cache positions, the
+ * synchronize that hands the token to the host). An engine's or a graph-replay
+ * loop that keeps the GPU fed has none. The named loops are measured
+ * (serve.c, host_loops; validation/harnesses/hf_profile.py): a token's time
+ * less the GPU's busy time in it. */
+struct ridge_host_loop {
+	const char *name;  /* "hf-generate" */
+	double seconds;    /* per step: the fitted value */
+	double range_s[2]; /* every measured shape's value, lowest and highest */
+	enum ridge_provenance provenance;
+	const char *source;
+};
+/* The named loop, or NULL; "none" is a loop of 0 s. */
+const struct ridge_host_loop *serve_host_loop_find(const char *name);
+const char *serve_host_loop_list(void); /* "none hf-generate" */
+
 struct ridge_serve_request {
 	const struct ridge_workload_model *model; /* resolved (workload_resolve) */
 	const struct ridge_gpu *gpu;
@@ -116,6 +134,11 @@ struct ridge_serve_request {
 	struct ridge_timing_overrides overrides;
 	double communication_s; /* per step, added as it is (tensor-parallel all-reduces: the
 				   caller's model); 0: none */
+	/* The host loop's wait per step (above), added as it is and its range
+	 * to the step's range: host_loop_range_s [lo, hi] around host_loop_s
+	 * (both 0: no spread known) */
+	double host_loop_s;
+	double host_loop_range_s[2];
 	double price_usd_per_gpu_hour;
 };
 
@@ -161,7 +184,8 @@ struct ridge_serve_result {
 	double power_limit_time_s; /* of kernel_time_s: the sustained rate's addition, (1/f - 1) (T - tau) */
 	double launch_time_s;      /* what the launch mode adds to the step */
 	double communication_s;
-	double step_s; /* TPOT or TTFT: kernels + launches + communication */
+	double host_loop_s; /* the request's host loop wait per step */
+	double step_s;      /* TPOT or TTFT: kernels + launches + communication + host loop */
 	/* How far to trust step_s: the kernels' ranges summed by class
 	 * (timing.h, struct ridge_time_sum: linear within a class, quadrature
 	 * across classes); launches and communication carry no band (they

@@ -72,4 +72,13 @@ else
 	echo "FAIL harness replay (H100, harness C compiled)"
 	failed=$((failed + 1))
 fi
+# Harness C compiled on the second H100 lease of 2026-12-06 (its own probe; the lease whose
+# Llama-3-8B shapes fitted --host-loop hf-generate)
+if python3 validation/harnesses/replay.py "$RIDGE" measurements/2026-12-06-h100-host-gap \
+	--check validation/README.md --markers harness-replay-h100-host-gap; then
+	passed=$((passed + 1))
+else
+	echo "FAIL harness replay (H100 host-gap lease, harness C compiled)"
+	failed=$((failed + 1))
+fi
 echo "$passed passed, $failed failed"

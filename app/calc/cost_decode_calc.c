@@ -64,6 +64,15 @@
 		    .help = "--model: per-step communication time, ms, instead of ridge comm's model "                                                                                                                                                \
 			    "of it",                                                                                                                                                                                                                  \
 		    .range = "0 to 3600 s"))                                                                                                                                                                                                          \
+	X(P##_HOST_LOOP,                                                                                                                                                                                                                              \
+	  PARAM_TEXT_ROW(                                                                                                                                                                                                                             \
+		  "host_loop", .metavar = "LOOP",                                                                                                                                                                                                     \
+		  .help = "--model: the time each step waits for the host loop between steps: none (default: an engine or a graph-replay loop keeps the GPU fed) or hf-generate (transformers' generate, measured: 1.73 ms)"))                        \
+	X(P##_HOST_LOOP_MS,                                                                                                                                                                                                                           \
+	  PARAM_NUM(                                                                                                                                                                                                                                  \
+		  "host_loop_ms", RIDGE_UNIT_SECONDS, 0, PARAM_HOUR_S, .bare_unit = "ms", .metavar = "T",                                                                                                                                             \
+		  .help = "--model: the host loop's wait per step, ms, measured on your own loop (instead of --host-loop's)",                                                                                                                         \
+		  .range = "0 to 3600 s"))                                                                                                                                                                                                            \
 	X(P##_EXPERT_PARALLEL,                                                                                                                                                                                                                        \
 	  PARAM_FLAG_ROW("expert_parallel",                                                                                                                                                                                                           \
 			 .help = "--model: whole experts on the tp GPUs, all-to-alls instead of the MoE "                                                                                                                                             \
@@ -167,7 +176,8 @@ static const int hand_shape[] = { DECODE_NPARAMS, DECODE_LAYERS, DECODE_KV_HEADS
 static const int model_only[] = { DECODE_TP,           DECODE_LAUNCH,           DECODE_KERNELS_PER_LAYER,
 				  DECODE_WEIGHT_GROUP, DECODE_KV_GROUP,         DECODE_IMPL,
 				  DECODE_MOE_IMPL,     DECODE_COMMUNICATION_MS, DECODE_EXPERT_PARALLEL,
-				  DECODE_COMM_OVERLAP, DECODE_NETWORK_BW };
+				  DECODE_COMM_OVERLAP, DECODE_NETWORK_BW,       DECODE_HOST_LOOP,
+				  DECODE_HOST_LOOP_MS };
 #define MODEL_ONLY (int)(sizeof model_only / sizeof model_only[0])
 
 static int check_decode_inputs(struct calc_input *in, bool *model)
@@ -417,17 +427,17 @@ const struct calc calc_cost_prefill = {
 };
 
 /* Where the --model run (cost_model_calc.c) finds its inputs in each table. */
-#define SERVE_PARAMS_OF(P, phase_, tokens_, sweep_)                                                                   \
-	{                                                                                                             \
-		.phase = (phase_), .model = P##_MODEL, .batch = P##_BATCH, .tokens = (tokens_), .gpus = P##_GPUS,     \
-		.tp = P##_TP, .launch = P##_LAUNCH, .kernels_per_layer = P##_KERNELS_PER_LAYER,                       \
-		.weight_dtype = P##_WEIGHT_DTYPE, .weight_group = P##_WEIGHT_GROUP, .kv_dtype = P##_KV_DTYPE,         \
-		.kv_group = P##_KV_GROUP, .compute_dtype = P##_COMPUTE_DTYPE, .impl = P##_IMPL,                       \
-		.moe_impl = P##_MOE_IMPL, .fused_projections = P##_FUSED_PROJECTIONS, .layer_ops = P##_LAYER_OPS,     \
-		.efficiency = P##_EFFICIENCY, .fixed_cost = P##_FIXED_COST, .communication_ms = P##_COMMUNICATION_MS, \
-		.expert_parallel = P##_EXPERT_PARALLEL, .comm_overlap = P##_COMM_OVERLAP,                             \
-		.network_bw = P##_NETWORK_BW, .price = P##_PRICE, .sweep = (sweep_), .explain = P##_EXPLAIN,          \
-		.assume_family = P##_ASSUME_FAMILY                                                                    \
+#define SERVE_PARAMS_OF(P, phase_, tokens_, sweep_)                                                                    \
+	{                                                                                                              \
+		.phase = (phase_), .model = P##_MODEL, .batch = P##_BATCH, .tokens = (tokens_), .gpus = P##_GPUS,      \
+		.tp = P##_TP, .launch = P##_LAUNCH, .kernels_per_layer = P##_KERNELS_PER_LAYER,                        \
+		.weight_dtype = P##_WEIGHT_DTYPE, .weight_group = P##_WEIGHT_GROUP, .kv_dtype = P##_KV_DTYPE,          \
+		.kv_group = P##_KV_GROUP, .compute_dtype = P##_COMPUTE_DTYPE, .impl = P##_IMPL,                        \
+		.moe_impl = P##_MOE_IMPL, .fused_projections = P##_FUSED_PROJECTIONS, .layer_ops = P##_LAYER_OPS,      \
+		.efficiency = P##_EFFICIENCY, .fixed_cost = P##_FIXED_COST, .communication_ms = P##_COMMUNICATION_MS,  \
+		.host_loop = P##_HOST_LOOP, .host_loop_ms = P##_HOST_LOOP_MS, .expert_parallel = P##_EXPERT_PARALLEL,  \
+		.comm_overlap = P##_COMM_OVERLAP, .network_bw = P##_NETWORK_BW, .price = P##_PRICE, .sweep = (sweep_), \
+		.explain = P##_EXPLAIN, .assume_family = P##_ASSUME_FAMILY                                             \
 	}
 const struct serve_params serve_decode_params =
 	SERVE_PARAMS_OF(DECODE, RIDGE_PHASE_DECODE, DECODE_CONTEXT, DECODE_SWEEP);

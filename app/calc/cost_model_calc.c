@@ -200,6 +200,45 @@ static void checkpoint_storage(struct calc_input *in, const struct serve_params 
 	cJSON_ReplaceItemInObjectCaseSensitive(o, "weight_dtype_group", cJSON_CreateNumber(most->group));
 }
 
+/* The host loop's wait per step: --host-loop-ms as given, else the named
+ * --host-loop (model/serve.c's measured loops), else none. Written into
+ * o["host_loop"] with its source. */
+static int serve_host_loop(struct calc_input *in, const struct serve_params *p, struct ridge_serve_request *req,
+			   cJSON *o)
+{
+	const struct param_values *v = in->values;
+	const char *name = params_text(v, p->host_loop);
+	const struct ridge_host_loop *loop = serve_host_loop_find(name ? name : "none");
+	if (!loop)
+		return calc_fail(in, "%s: unknown host loop '%s' (known: %s)", params_where(v, p->host_loop), name,
+				 serve_host_loop_list());
+	cJSON *h = cJSON_AddObjectToObject(o, "host_loop");
+	if (params_has(v, p->host_loop_ms)) {
+		if (name)
+			return calc_fail(in, "%s: the host loop's time is given by %s", params_where(v, p->host_loop),
+					 params_where(v, p->host_loop_ms));
+		req->host_loop_s = params_num(v, p->host_loop_ms);
+		cJSON_AddStringToObject(h, "name", "given");
+		json_number(h, "seconds", req->host_loop_s);
+		cJSON_AddStringToObject(h, "provenance", ridge_provenance_name(RIDGE_PROVENANCE_WHAT_IF));
+		cJSON_AddStringToObject(h, "source", "--host-loop-ms");
+		return 0;
+	}
+	req->host_loop_s = loop->seconds;
+	req->host_loop_range_s[0] = loop->range_s[0];
+	req->host_loop_range_s[1] = loop->range_s[1];
+	cJSON_AddStringToObject(h, "name", loop->name);
+	json_number(h, "seconds", loop->seconds);
+	if (loop->range_s[1] > 0) {
+		cJSON *range = cJSON_AddArrayToObject(h, "range_s");
+		cJSON_AddItemToArray(range, cJSON_CreateNumber(loop->range_s[0]));
+		cJSON_AddItemToArray(range, cJSON_CreateNumber(loop->range_s[1]));
+	}
+	cJSON_AddStringToObject(h, "provenance", ridge_provenance_name(loop->provenance));
+	cJSON_AddStringToObject(h, "source", loop->source);
+	return 0;
+}
+
 int serve_request_from(struct calc_input *in, const struct serve_params *p, struct app_model_config *config,
 		       struct ridge_serve_request *req, double *replicas, cJSON *o)
 {
@@ -251,7 +290,7 @@ int serve_request_from(struct calc_input *in, const struct serve_params *p, stru
 	if (calc_timing_overrides(v, p->efficiency, p->fixed_cost, &req->overrides, &req->has_overrides, in->err,
 				  sizeof in->err) != 0)
 		return -1;
-	if (serve_communication(in, p, req, o) != 0)
+	if (serve_communication(in, p, req, o) != 0 || serve_host_loop(in, p, req, o) != 0)
 		return -1;
 	if (params_has(v, p->price))
 		req->price_usd_per_gpu_hour = params_num(v, p->price);
@@ -294,6 +333,7 @@ void serve_json_result(cJSON *o, const struct ridge_serve_result *r, const char 
 	static const struct json_field serve_result_kernel_time_s_fields[] = {
 		JSON_FIELDS(struct ridge_serve_result, kernel_time_s, launch_time_s, matrix_time_s, power_limit_time_s),
 		JSON_FIELD_AS(struct ridge_serve_result, "communication_time_s", communication_s),
+		JSON_FIELD_AS(struct ridge_serve_result, "host_loop_time_s", host_loop_s),
 		JSON_FIELDS(struct ridge_serve_result, kernels_per_step),
 	};
 	json_put_fields(o, r, serve_result_kernel_time_s_fields, JSON_FIELD_COUNT(serve_result_kernel_time_s_fields));
@@ -400,8 +440,11 @@ void serve_json_explain(cJSON *o, const struct ridge_serve_request *req, const s
 	explain_add(list, "communication",
 		    "ridge comm's all-reduces and all-to-alls x (1 - overlap), or --communication-ms",
 		    r->communication_s, "s", "%.17g", r->communication_s);
-	explain_add(list, req->phase == RIDGE_PHASE_DECODE ? "TPOT" : "TTFT", "kernels + launches + communication",
-		    r->step_s, "s", "%.17g + %.17g + %.17g", r->kernel_time_s, r->launch_time_s, r->communication_s);
+	explain_add(list, "host loop", "the GPU's wait for the host loop between steps (--host-loop, --host-loop-ms)",
+		    r->host_loop_s, "s", "%.17g", r->host_loop_s);
+	explain_add(list, req->phase == RIDGE_PHASE_DECODE ? "TPOT" : "TTFT",
+		    "kernels + launches + communication + host loop", r->step_s, "s", "%.17g + %.17g + %.17g + %.17g",
+		    r->kernel_time_s, r->launch_time_s, r->communication_s, r->host_loop_s);
 	explain_add(list, "memory time (floor)", "bytes per GPU / bandwidth", r->memory_time_s, "s",
 		    "%.17g / (%.17g * %.17g)", r->bytes_per_step, req->tp, req->gpu->memory_bandwidth);
 	explain_add(list, "compute time (floor)", "FLOPs per GPU / peak", r->compute_time_s, "s", "%.17g / %.17g GPUs",
@@ -510,8 +553,14 @@ void serve_print(FILE *out, const cJSON *r, const char *step_key)
 	fmt_seconds(calc_num(r, "launch_time_s"), b, sizeof b);
 	fmt_seconds(calc_num(r, "communication_time_s"), c, sizeof c);
 	fmt_seconds(calc_num(r, step_key), d, sizeof d);
-	fprintf(out, "\n  %s %s = kernels %s + launches %s (%.6g kernels) + communication %s\n",
-		decode ? "TPOT" : "TTFT", d, a, b, calc_num(r, "kernels_per_step"), c);
+	fprintf(out, "\n  %s %s = kernels %s + launches %s (%.6g kernels) + communication %s", decode ? "TPOT" : "TTFT",
+		d, a, b, calc_num(r, "kernels_per_step"), c);
+	if (calc_num(r, "host_loop_time_s") > 0) {
+		const cJSON *h = cJSON_GetObjectItemCaseSensitive(r, "host_loop");
+		fmt_seconds(calc_num(r, "host_loop_time_s"), a, sizeof a);
+		fprintf(out, " + host loop %s (%s, %s)", a, calc_str(h, "name"), calc_str(h, "provenance"));
+	}
+	fprintf(out, "\n");
 	kernel_time_sum_print(out, r, "  ");
 	print_communication(out, r, step_key);
 	fmt_seconds(calc_num(r, decode ? "tpot_floor_s" : "ttft_floor_s"), a, sizeof a);

@@ -20,6 +20,7 @@ struct serve_params {
 	int weight_dtype, weight_group, kv_dtype, kv_group, compute_dtype, impl, moe_impl, fused_projections, layer_ops,
 		efficiency, fixed_cost;
 	int communication_ms, expert_parallel, comm_overlap, network_bw, price, sweep, explain, assume_family;
+	int host_loop, host_loop_ms;
 };
 extern const struct serve_params serve_decode_params, serve_prefill_params;
 

@@ -48,7 +48,10 @@ void kernel_time_sum_print(FILE *out, const cJSON *o, const char *indent)
 	char lo[48], hi[48];
 	fmt_seconds(cJSON_GetArrayItem(range, 0)->valuedouble, lo, sizeof lo);
 	fmt_seconds(cJSON_GetArrayItem(range, 1)->valuedouble, hi, sizeof hi);
-	fprintf(out, "%srange %s - %s (held-out P10-P90)", indent, lo, hi);
+	const cJSON *host =
+		cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(o, "host_loop"), "range_s");
+	fprintf(out, "%srange %s - %s (held-out P10-P90%s)", indent, lo, hi,
+		cJSON_IsArray(host) ? "; the host loop's measured spread" : "");
 	/* The classes grouped by provenance: "; measured: gemm, norm; sourced: attention". */
 	for (int kind = 0; kind < RIDGE_PROVENANCE_COUNT; kind++) {
 		const char *name = ridge_provenance_name((enum ridge_provenance)kind);

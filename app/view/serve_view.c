@@ -169,9 +169,9 @@ static const struct {
 	double runs, tpot, ttft, e2e; /* held-out runs; median |error| of TPOT, TTFT and the whole
 					 request (TTFT + (osl - 1) TPOT) */
 } engine_validation[RIDGE_ENGINE_COUNT] = {
-	[RIDGE_ENGINE_VLLM] = { 279, 0.082, 0.454, 0.083 },
-	[RIDGE_ENGINE_SGLANG] = { 52, 0.384, 0.953, 0.305 },
-	[RIDGE_ENGINE_TRTLLM] = { 396, 0.151, 0.61, 0.157 },
+	[RIDGE_ENGINE_VLLM] = { 279, 0.073, 0.449, 0.08 },
+	[RIDGE_ENGINE_SGLANG] = { 52, 0.388, 0.946, 0.305 },
+	[RIDGE_ENGINE_TRTLLM] = { 396, 0.145, 0.604, 0.149 },
 };
 
 cJSON *serve_view_validation(cJSON *parent, const char *key, enum ridge_engine_kind kind)

@@ -357,6 +357,34 @@ static void test_pytorch_layer_ops(void **state)
 	assert_close(r->step_s, r->kernels_per_step * 1e-3 + last, 1e-9);
 }
 
+/* A host loop adds its wait to the step as it is, and its measured spread to
+ * the step's range; the named loop is the measured one, "none" is 0. */
+static void test_host_loop(void **state)
+{
+	(void)state;
+	struct ridge_workload_model m = llama3_8b();
+	struct ridge_serve_request req = request(&m, floor_gpu());
+	struct ridge_serve_result plain, *r = result();
+	char err[300];
+	assert_int_equal(serve_step(&req, &plain, err, sizeof err), 0);
+	const struct ridge_host_loop *loop = serve_host_loop_find("hf-generate");
+	assert_non_null(loop);
+	assert_true(loop->seconds == 1.728e-3 && loop->range_s[0] < loop->seconds && loop->seconds < loop->range_s[1]);
+	assert_true(serve_host_loop_find("none")->seconds == 0);
+	assert_null(serve_host_loop_find("vllm"));
+	req.host_loop_s = loop->seconds;
+	req.host_loop_range_s[0] = loop->range_s[0];
+	req.host_loop_range_s[1] = loop->range_s[1];
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	assert_true(r->host_loop_s == 1.728e-3);
+	assert_close(r->step_s, plain.step_s + 1.728e-3, 1e-15);
+	assert_close(r->step_range_s[0], plain.step_range_s[0] + 1.371e-3, 1e-15);
+	assert_close(r->step_range_s[1], plain.step_range_s[1] + 2.150e-3, 1e-15);
+	req.host_loop_s = -1;
+	assert_int_equal(serve_step(&req, r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "host loop"));
+}
+
 static void test_eager_host_bound(void **state)
 {
 	(void)state;
@@ -686,23 +714,15 @@ static void test_fp8_token_padding(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_dense_decode),
-		cmocka_unit_test(test_fused_projections),
-		cmocka_unit_test(test_kv_head_rule),
-		cmocka_unit_test(test_moe_experts),
-		cmocka_unit_test(test_moe_grouped),
-		cmocka_unit_test(test_moe_grouped_eager),
-		cmocka_unit_test(test_quantized_storage),
-		cmocka_unit_test(test_prefill),
-		cmocka_unit_test(test_pytorch_layer_ops),
-		cmocka_unit_test(test_eager_host_bound),
-		cmocka_unit_test(test_eager_framework_overhead),
-		cmocka_unit_test(test_power_limit),
-		cmocka_unit_test(test_decode_stream_limit),
-		cmocka_unit_test(test_decode_repeat_kv),
-		cmocka_unit_test(test_bad_requests),
-		cmocka_unit_test(test_layer_plan_decode),
-		cmocka_unit_test(test_storage_groups),
+		cmocka_unit_test(test_dense_decode),      cmocka_unit_test(test_fused_projections),
+		cmocka_unit_test(test_kv_head_rule),      cmocka_unit_test(test_moe_experts),
+		cmocka_unit_test(test_moe_grouped),       cmocka_unit_test(test_moe_grouped_eager),
+		cmocka_unit_test(test_quantized_storage), cmocka_unit_test(test_prefill),
+		cmocka_unit_test(test_pytorch_layer_ops), cmocka_unit_test(test_host_loop),
+		cmocka_unit_test(test_eager_host_bound),  cmocka_unit_test(test_eager_framework_overhead),
+		cmocka_unit_test(test_power_limit),       cmocka_unit_test(test_decode_stream_limit),
+		cmocka_unit_test(test_decode_repeat_kv),  cmocka_unit_test(test_bad_requests),
+		cmocka_unit_test(test_layer_plan_decode), cmocka_unit_test(test_storage_groups),
 		cmocka_unit_test(test_fp8_token_padding),
 	};
 	return cmocka_run_group_tests_name("serve", tests, NULL, NULL);

@@ -48,15 +48,21 @@ def calibration_gpu(calibration):
 # measurements/2026-12-06-h100-repeat-kv/sdpa_prefill.json lists them). The MoE layers'
 # routing runs some forty more small ops that ridge does not price one by one.
 HARNESS_B_LAYER = ["--fused-projections", "--layer-ops", "pytorch"]
+# harness C runs transformers' generate: between tokens the GPU waits for its host loop
+# (model/serve.c, host_loops; fitted by fit_host_loop.py on the 2026-12-06 host-gap lease's
+# Llama-3-8B shapes). HOST_LOOP = [] replays without it (the table before 2026-12-06).
+HOST_LOOP = ["--host-loop", "hf-generate"]
 
 
 def predict_doc(ridge, cfg, context, batch, launch, calibration, impl="default", plain=False):
-    """plain: harness B's layer (HARNESS_B_LAYER)."""
+    """plain: harness B's layer (HARNESS_B_LAYER); impl repeat-kv*: harness C, with its host loop."""
     args = [ridge, "cost", "decode", "--model", cfg, "--context", str(context), "--batch", str(batch), "--gpus", "1",
             "--gpu", calibration_gpu(calibration), "--launch", launch, "--calibration", calibration, "--impl", impl,
             "--json"]
     if plain:
         args += HARNESS_B_LAYER
+    if impl.startswith("repeat-kv"):
+        args += HOST_LOOP
     out = subprocess.run(args, capture_output=True, text=True)
     if out.returncode != 0:
         raise SystemExit(f"{' '.join(args)}: exit {out.returncode}: {out.stderr.strip()}")

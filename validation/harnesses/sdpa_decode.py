@@ -219,6 +219,8 @@ def run_prefill(doc, names, gen):
                 fn, caches = m.prefill_fn(B, P, gen)
                 if (B, P) == (1, 2048):
                     doc["kernels"][name + " prefill"] = kernel_names(fn)
+                elif (B, P) == (1, 8192):  # where ridge runs fast: which kernels
+                    doc["kernels"][name + " prefill 8192"] = kernel_names(fn)
                 for mode, f in [("graph", graphed(fn)), ("eager", fn)]:
                     med, samples = time_ms(f, warmup=2, reps=10)
                     doc["cases"].append({"model": name, "batch": B, "prompt": P, "mode": mode, "kind": "prefill",
