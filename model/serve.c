@@ -707,8 +707,11 @@ static int layer_kernels(const struct ridge_serve_request *req, struct ridge_wor
  * it (one launch.overhead each, back to back) and kernel i-1 is done; the
  * step ends with the last kernel. Graph: one launch plus a node cost each.
  * Persistent: one launch. */
+/* issue_scale: the eager host time a kernel as a multiple of the entry's
+ * (1; the eager band's ends for the step's range). */
 static double launch_time(const struct ridge_serve_request *req, const struct ridge_serve_result *out,
-			  const struct ridge_layer_kernel *lk, int nk, int first_layer_kernel, int layer_kernels_end)
+			  const struct ridge_layer_kernel *lk, int nk, int first_layer_kernel, int layer_kernels_end,
+			  double issue_scale)
 {
 	const struct ridge_gpu *gpu = req->gpu;
 	if (req->launch == RIDGE_LAUNCH_PERSISTENT)
@@ -717,7 +720,7 @@ static double launch_time(const struct ridge_serve_request *req, const struct ri
 		return gpu->launch_overhead_s + out->kernels_per_step * gpu->graph_node_s;
 	/* eager: simulate host and GPU clocks over the sequence */
 	const struct ridge_workload_model *m = req->model;
-	double t_launch = serve_eager_issue_s(gpu);
+	double t_launch = serve_eager_issue_s(gpu) * issue_scale;
 	double host = 0, device = 0;
 	const struct ridge_serve_kernel *k = out->kernels;
 	/* the step's own kernels before the layers (the embedding) */
@@ -844,6 +847,41 @@ static int check_request(const struct ridge_serve_request *r, char *err, size_t 
 	return 0;
 }
 
+/* The step from its kernels: the launches (and, eager, their host cost at
+ * the eager band's ends), the communication and the host loop added, and
+ * the step's range: the kernels' bands, then the eager band's and the host
+ * loop's spreads, each beside the others. */
+static void step_total(const struct ridge_serve_request *req, struct ridge_serve_result *out,
+		       const struct ridge_layer_kernel *lk, int nk, int first_layer_kernel, int layer_kernels_end)
+{
+	out->launch_time_s = launch_time(req, out, lk, nk, first_layer_kernel, layer_kernels_end, 1);
+	out->launch_time_range_s[0] = out->launch_time_range_s[1] = out->launch_time_s;
+	struct ridge_time_band eager;
+	if (req->launch == RIDGE_LAUNCH_EAGER && timing_eager_host_band(&eager)) {
+		out->launch_time_range_s[0] =
+			launch_time(req, out, lk, nk, first_layer_kernel, layer_kernels_end, 1 + eager.low);
+		out->launch_time_range_s[1] =
+			launch_time(req, out, lk, nk, first_layer_kernel, layer_kernels_end, 1 + eager.high);
+	}
+	out->communication_s = req->communication_s;
+	out->host_loop_s = req->host_loop_s;
+	out->step_s = out->kernel_time_s + out->launch_time_s + out->communication_s + out->host_loop_s;
+	for (int i = 0; i < out->kernel_count; i++) {
+		const struct ridge_serve_kernel *k = &out->kernels[i];
+		if (k->time.predicted_time_s > 0)
+			timing_range_add(&out->time_sum, &k->time,
+					 k->count * k->predicted_s / k->time.predicted_time_s);
+	}
+	timing_range_total(&out->time_sum, out->step_s, out->step_range_s);
+	/* an eager step's host cost a kernel: its own held-out band */
+	out->step_range_s[0] += out->launch_time_range_s[0] - out->launch_time_s;
+	out->step_range_s[1] += out->launch_time_range_s[1] - out->launch_time_s;
+	if (req->host_loop_range_s[1] > 0) { /* the host loop's own spread, beside the kernels' */
+		out->step_range_s[0] += req->host_loop_range_s[0] - req->host_loop_s;
+		out->step_range_s[1] += req->host_loop_range_s[1] - req->host_loop_s;
+	}
+}
+
 int serve_step(const struct ridge_serve_request *req, struct ridge_serve_result *out, char *err, size_t err_len)
 {
 	memset(out, 0, sizeof *out);
@@ -910,21 +948,7 @@ int serve_step(const struct ridge_serve_request *req, struct ridge_serve_result 
 	out->floor_s = fmax(out->memory_time_s, out->compute_time_s);
 	out->bound = out->compute_time_s > out->memory_time_s ? RIDGE_BOUND_COMPUTE : RIDGE_BOUND_MEMORY;
 	apply_power_limit(req->gpu, out);
-	out->launch_time_s = launch_time(req, out, lk, nk, first_layer_kernel, layer_kernels_end);
-	out->communication_s = req->communication_s;
-	out->host_loop_s = req->host_loop_s;
-	out->step_s = out->kernel_time_s + out->launch_time_s + out->communication_s + out->host_loop_s;
-	for (int i = 0; i < out->kernel_count; i++) {
-		const struct ridge_serve_kernel *k = &out->kernels[i];
-		if (k->time.predicted_time_s > 0)
-			timing_range_add(&out->time_sum, &k->time,
-					 k->count * k->predicted_s / k->time.predicted_time_s);
-	}
-	timing_range_total(&out->time_sum, out->step_s, out->step_range_s);
-	if (req->host_loop_range_s[1] > 0) { /* the host loop's own spread, beside the kernels' */
-		out->step_range_s[0] += req->host_loop_range_s[0] - req->host_loop_s;
-		out->step_range_s[1] += req->host_loop_range_s[1] - req->host_loop_s;
-	}
+	step_total(req, out, lk, nk, first_layer_kernel, layer_kernels_end);
 	out->tokens_per_s = (req->phase == RIDGE_PHASE_DECODE ? B : tokens) / out->step_s;
 	out->usd_per_million_tokens = tp * req->price_usd_per_gpu_hour / (3600 * out->tokens_per_s) * 1e6;
 

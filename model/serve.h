@@ -179,10 +179,12 @@ struct ridge_serve_result {
 	double compute_time_s;             /* per GPU: its FLOPs / peak */
 	double floor_s;                    /* max of the two */
 	enum ridge_bound bound;
-	double kernel_time_s;      /* sum of the kernels' predictions (the power limit included) */
-	double matrix_time_s;      /* of the kernels: compute-bound tensor-core time at the burst rate */
-	double power_limit_time_s; /* of kernel_time_s: the sustained rate's addition, (1/f - 1) (T - tau) */
-	double launch_time_s;      /* what the launch mode adds to the step */
+	double kernel_time_s;          /* sum of the kernels' predictions (the power limit included) */
+	double matrix_time_s;          /* of the kernels: compute-bound tensor-core time at the burst rate */
+	double power_limit_time_s;     /* of kernel_time_s: the sustained rate's addition, (1/f - 1) (T - tau) */
+	double launch_time_s;          /* what the launch mode adds to the step */
+	double launch_time_range_s[2]; /* eager: launch_time_s with the host cost a kernel at the ends of
+					  the eager band (timing_eager_host_band); else launch_time_s */
 	double communication_s;
 	double host_loop_s; /* the request's host loop wait per step */
 	double step_s;      /* TPOT or TTFT: kernels + launches + communication + host loop */

@@ -228,6 +228,10 @@ struct ridge_kernel_time {
 /* False when no band is known for the pair (a what-if takes the measured
  * band: the formula's own error; the own class its floor band). */
 bool timing_band(enum ridge_time_class cls, enum ridge_provenance provenance, struct ridge_time_band *out);
+/* The band of an eager step's host issue time (the launches' host cost a
+ * kernel): how far host-bound eager steps of code no fit saw fell from
+ * their predictions. */
+bool timing_eager_host_band(struct ridge_time_band *out);
 /* Sets t's provenance, band and predicted_time_range_s from its terms
  * (timing_kernel calls it last; call it again after changing the
  * prediction). */

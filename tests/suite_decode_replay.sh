@@ -65,7 +65,7 @@ fi
 # Harness C compiled, one process a shape (H100, 2026-12-06; that lease ran no probe:
 # the same day's repeat-kv lease's calibration)
 if python3 validation/harnesses/replay.py "$RIDGE" measurements/2026-12-06-h100-hf-profile \
-	--calibration measurements/2026-12-06-h100-repeat-kv/calibration.yaml \
+	--calibration measurements/2026-12-06-h100-repeat-kv/calibration-replayed.yaml \
 	--check validation/README.md --markers harness-replay-h100-compiled; then
 	passed=$((passed + 1))
 else
@@ -79,6 +79,14 @@ if python3 validation/harnesses/replay.py "$RIDGE" measurements/2026-12-06-h100-
 	passed=$((passed + 1))
 else
 	echo "FAIL harness replay (H100 host-gap lease, harness C compiled)"
+	failed=$((failed + 1))
+fi
+# Harness B (and C eager) on the fourth H100 lease of 2026-12-06 (its own probe, replayed)
+if python3 validation/harnesses/replay.py "$RIDGE" measurements/2026-12-06-h100-eager \
+	--check validation/README.md --markers harness-replay-h100-eager; then
+	passed=$((passed + 1))
+else
+	echo "FAIL harness replay (H100 eager lease, harness B)"
 	failed=$((failed + 1))
 fi
 echo "$passed passed, $failed failed"

@@ -16,7 +16,7 @@ passed=0
 failed=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-bands() { grep -o 'BAND([A-Z]*, [A-Z]*, [-0-9.]*, [-0-9.]*, [0-9]*)'; }
+bands() { grep -o -e 'BAND([A-Z]*, [A-Z]*, [-0-9.]*, [-0-9.]*, [0-9]*)' -e '^#define RIDGE_EAGER_HOST_BAND .*'; }
 if python3 validation/time_ranges.py "$RIDGE" >"$tmp/computed" &&
 	bands <"$tmp/computed" >"$tmp/a" && bands <model/timing_range.c >"$tmp/b" && [ -s "$tmp/a" ] &&
 	cmp -s "$tmp/a" "$tmp/b"; then

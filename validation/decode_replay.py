@@ -60,6 +60,13 @@ def case_set(case):
 
 
 def predict(ridge, cfg_path, case, calibration, k):
+    r = predict_doc(ridge, cfg_path, case, calibration, k)
+    key = "tpot" if case["phase"] == "decode" else "ttft"
+    return r[key + "_s"], r[key + "_floor_s"], r["kernels_per_step"]
+
+
+def predict_doc(ridge, cfg_path, case, calibration, k):
+    """ridge's JSON for one case (validation/time_ranges.py reads its ranges)."""
     phase = case["phase"]
     if phase == "decode":
         args = ["cost", "decode", "--context", str(case["context"])]
@@ -80,9 +87,7 @@ def predict(ridge, cfg_path, case, calibration, k):
     out = subprocess.run([ridge] + args, capture_output=True, text=True)
     if out.returncode != 0:
         raise SystemExit(f"ridge {' '.join(args)}: exit {out.returncode}: {out.stderr.strip()}")
-    r = json.loads(out.stdout)
-    key = "tpot" if phase == "decode" else "ttft"
-    return r[key + "_s"], r[key + "_floor_s"], r["kernels_per_step"]
+    return json.loads(out.stdout)
 
 
 def cases(fixture_path, tmp):

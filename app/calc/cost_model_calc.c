@@ -337,6 +337,11 @@ void serve_json_result(cJSON *o, const struct ridge_serve_result *r, const char 
 		JSON_FIELDS(struct ridge_serve_result, kernels_per_step),
 	};
 	json_put_fields(o, r, serve_result_kernel_time_s_fields, JSON_FIELD_COUNT(serve_result_kernel_time_s_fields));
+	if (r->launch_time_range_s[0] != r->launch_time_s || r->launch_time_range_s[1] != r->launch_time_s) {
+		cJSON *lr = cJSON_AddArrayToObject(o, "launch_time_range_s");
+		cJSON_AddItemToArray(lr, cJSON_CreateNumber(r->launch_time_range_s[0]));
+		cJSON_AddItemToArray(lr, cJSON_CreateNumber(r->launch_time_range_s[1]));
+	}
 	json_number(o, "tokens_per_s", replicas * r->tokens_per_s);
 	json_number(o, "usd_per_million_tokens", r->usd_per_million_tokens);
 	if (r->experts_touched > 0)

@@ -50,7 +50,10 @@ void kernel_time_sum_print(FILE *out, const cJSON *o, const char *indent)
 	fmt_seconds(cJSON_GetArrayItem(range, 1)->valuedouble, hi, sizeof hi);
 	const cJSON *host =
 		cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(o, "host_loop"), "range_s");
-	fprintf(out, "%srange %s - %s (held-out P10-P90%s)", indent, lo, hi,
+	const char *eager = cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(o, "launch_time_range_s"))
+				    ? "; the eager host cost's, of code no fit saw"
+				    : "";
+	fprintf(out, "%srange %s - %s (held-out P10-P90%s%s)", indent, lo, hi, eager,
 		cJSON_IsArray(host) ? "; the host loop's measured spread" : "");
 	/* The classes grouped by provenance: "; measured: gemm, norm; sourced: attention". */
 	for (int kind = 0; kind < RIDGE_PROVENANCE_COUNT; kind++) {

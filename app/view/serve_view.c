@@ -169,9 +169,9 @@ static const struct {
 	double runs, tpot, ttft, e2e; /* held-out runs; median |error| of TPOT, TTFT and the whole
 					 request (TTFT + (osl - 1) TPOT) */
 } engine_validation[RIDGE_ENGINE_COUNT] = {
-	[RIDGE_ENGINE_VLLM] = { 279, 0.073, 0.449, 0.08 },
-	[RIDGE_ENGINE_SGLANG] = { 52, 0.388, 0.946, 0.305 },
-	[RIDGE_ENGINE_TRTLLM] = { 396, 0.145, 0.604, 0.149 },
+	[RIDGE_ENGINE_VLLM] = { 279, 0.085, 0.449, 0.091 },
+	[RIDGE_ENGINE_SGLANG] = { 52, 0.371, 0.946, 0.305 },
+	[RIDGE_ENGINE_TRTLLM] = { 396, 0.165, 0.603, 0.179 },
 };
 
 cJSON *serve_view_validation(cJSON *parent, const char *key, enum ridge_engine_kind kind)

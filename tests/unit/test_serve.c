@@ -399,6 +399,17 @@ static void test_eager_host_bound(void **state)
 	/* host-bound: the last kernel starts after 484 launches and runs */
 	double last = r->kernels[r->kernel_count - 1].predicted_s;
 	assert_close(r->step_s, 484 * 1e-3 + last, 1e-12);
+	/* its range carries the eager band: the 484 launches at the band's ends */
+	struct ridge_time_band band;
+	assert_true(timing_eager_host_band(&band) && band.low < 0 && band.high > 0);
+	assert_close(r->launch_time_range_s[0], 484 * 1e-3 * (1 + band.low) + last - r->kernel_time_s, 1e-12);
+	assert_close(r->launch_time_range_s[1], 484 * 1e-3 * (1 + band.high) + last - r->kernel_time_s, 1e-12);
+	assert_true(r->step_range_s[1] - r->step_range_s[0] >= 484 * 1e-3 * (band.high - band.low) - 1e-12);
+	/* graphs carry none */
+	req.launch = RIDGE_LAUNCH_GRAPH;
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	assert_true(r->launch_time_range_s[0] == r->launch_time_s && r->launch_time_range_s[1] == r->launch_time_s);
+	req.launch = RIDGE_LAUNCH_EAGER;
 	/* a fast host hides behind the GPU: the step is nearly the kernels' time */
 	gpu.launch_overhead_s = 1e-9;
 	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);

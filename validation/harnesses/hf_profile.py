@@ -13,8 +13,8 @@ streamer's median gap T), the union of its kernels' intervals inside the window
 that the host's share; the merged busy intervals are kept so the split can be
 redone. Eager cases (generate's disable_compile) run no warm-up compile.
 
-Usage: python3 hf_profile.py OUT.json [--second] [--budget S]   all CASES (--second:
-                                               CASES_H200), one process each
+Usage: python3 hf_profile.py OUT.json [--second] [--budget S] [--only I,J]   all CASES
+                                               (--second: CASES_H200; --only: those), one process each
        python3 hf_profile.py OUT.json --case I [--second]  one case (what the parent runs)
 """
 import json
@@ -31,7 +31,8 @@ CASES = [("llama-3-8b", 1, 2048), ("llama-3-8b", 4, 4096), ("llama-3-8b", 8, 204
 CASES_H200 = [("llama-3-8b", 1, 2048, "compiled"), ("llama-3-8b", 8, 2048, "compiled"),
               ("qwen2.5-7b", 1, 2048, "compiled"), ("llama-3.2-3b", 16, 1024, "compiled"),
               ("llama-3-8b", 4, 4096, "compiled"), ("qwen2.5-7b", 8, 4096, "compiled"),
-              ("llama-3-8b", 1, 2048, "eager"), ("qwen2.5-7b", 8, 2048, "eager")]
+              ("llama-3-8b", 1, 2048, "eager"), ("qwen2.5-7b", 8, 2048, "eager"),
+              ("llama-3.2-3b", 1, 2048, "eager"), ("llama-3-8b", 8, 2048, "eager")]
 
 
 def case_list(second):
@@ -86,7 +87,7 @@ def one(i, out_path, second):
     rows = sorted(({"name": n, "calls": c, "us_per_token": us / hf_decode.NEW_TOKENS} for n, (c, us) in kernels.items()),
                   key=lambda r: -r["us_per_token"])
     doc = {"model": name, "batch": B, "prompt": P, "mode": mode, "tpot_s": tpot, "warmup_s": warm,
-           "gaps_s": gaps, "kernels": rows[:60],
+           "gaps_s": gaps, "kernels": rows[:200],
            "gpu_us_per_token": sum(r["us_per_token"] for r in rows),
            "profiled_tpot_s": prof_tpot, "profiled_gaps_s": prof_gaps, "window_tokens": window,
            "busy_us_per_token": busy, "idle_us_per_token": prof_tpot * 1e6 - busy,
@@ -116,7 +117,10 @@ def main():
            "machine": machine(), "cpu": cpu, "python": platform.python_version(),
            "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "cases": [], "errors": []}
     cases = case_list(second)
+    only = [int(x) for x in sys.argv[sys.argv.index("--only") + 1].split(",")] if "--only" in sys.argv else None
     for i in range(len(cases)):
+        if only is not None and i not in only:
+            continue
         if time.time() - start > budget:
             doc["errors"].append({"case": cases[i], "error": "skipped: over the time budget"})
             continue

@@ -10,9 +10,11 @@ sdpa_decode.py writes it: --fused-projections (its fused q/k/v and gate/up weigh
 to these cases. validation/README.md, "Prefill on harness B".
 """
 import json, subprocess, tempfile, os, statistics, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import replay  # noqa: E402  (lease_calibration)
 ridge, mdir = sys.argv[1], sys.argv[2]
 d = json.load(open(os.path.join(mdir, 'sdpa_prefill.json')))
-cal = os.path.join(mdir, 'calibration.yaml')
+cal = replay.lease_calibration(mdir)
 gpu = [l.split(':',1)[1].strip().strip('"') for l in open(cal) if l.startswith('id:')][0]
 tmp = tempfile.mkdtemp()
 errs = {}

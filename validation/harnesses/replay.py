@@ -10,7 +10,9 @@ Usage:
 
 MEASUREMENTS_DIR holds sdpa_decode.json or sdpa_decode_moe.json (harness B) and/or
 hf_decode.json (harness C) from one lease and that lease's calibration.yaml
-(ridge-probe --quick --out). Each case is predicted by `ridge cost decode --model`
+(ridge-probe --quick --out; calibration-replayed.yaml instead where the directory has one:
+the lease's probe JSON replayed through this tree's ridge-probe, so that an entry's class
+changed since the lease is carried as it is now). Each case is predicted by `ridge cost decode --model`
 on the calibration's entry (its id) with the calibration: harness B's graph steps with --launch graph, its eager steps and
 harness C's eager generate with --launch eager, harness C's compiled generate with
 --launch graph; the context is the case's. Harness C runs transformers'
@@ -90,8 +92,16 @@ def hf_models():
     raise SystemExit("hf_decode.py: no MODELS")
 
 
+def lease_calibration(mdir):
+    """The lease's calibration: calibration-replayed.yaml where there is one (the probe's
+    JSON replayed through this tree's ridge-probe: the lease's measured ceilings, the
+    entry's current classes carried), else calibration.yaml as the lease wrote it."""
+    replayed = os.path.join(mdir, "calibration-replayed.yaml")
+    return replayed if os.path.exists(replayed) else os.path.join(mdir, "calibration.yaml")
+
+
 def rows(ridge, mdir, tmp, predict=predict, cal=None):
-    cal = cal or os.path.join(mdir, "calibration.yaml")
+    cal = cal or lease_calibration(mdir)
     out = []
     for harness, name, key in (("B", "sdpa_decode.json", "configs"), ("B", "sdpa_decode_moe.json", "configs"),
                                ("C", "hf_decode.json", "configs"), ("C", "hf_profile.json", "configs")):
