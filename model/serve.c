@@ -706,9 +706,8 @@ static int layer_kernels(const struct ridge_serve_request *req, struct ridge_wor
 /* The launch mode's cost. Eager: kernel i starts when the host has launched
  * it (one launch.overhead each, back to back) and kernel i-1 is done; the
  * step ends with the last kernel. Graph: one launch plus a node cost each.
- * Persistent: one launch. */
-/* issue_scale: the eager host time a kernel as a multiple of the entry's
- * (1; the eager band's ends for the step's range). */
+ * Persistent: one launch. issue_scale: the eager host time a kernel as a
+ * multiple of the entry's (1; the eager band's ends for the step's range). */
 static double launch_time(const struct ridge_serve_request *req, const struct ridge_serve_result *out,
 			  const struct ridge_layer_kernel *lk, int nk, int first_layer_kernel, int layer_kernels_end,
 			  double issue_scale)

@@ -4,6 +4,8 @@
 #                          logs "NAME exit N in S s"
 #   gpu_state              the UTC time and nvidia-smi's GPU, driver, clocks,
 #                          power, temperature and memory (what measurements/ records)
+#   lease_header           gpu_state, the host's CPU and cores, and the PyTorch,
+#                          CUDA, cuDNN and transformers versions
 step() {
 	local name=$1 t0
 	shift
@@ -14,4 +16,10 @@ step() {
 gpu_state() {
 	date -u +%Y-%m-%dT%H:%M:%SZ
 	nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu,memory.total --format=csv
+}
+lease_header() {
+	gpu_state
+	grep -m1 "model name" /proc/cpuinfo
+	nproc
+	python3 -c 'import torch, transformers; print("torch", torch.__version__, "cuda", torch.version.cuda, "cudnn", torch.backends.cudnn.version(), "transformers", transformers.__version__)'
 }

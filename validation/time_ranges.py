@@ -194,7 +194,6 @@ def eager_band(ridge):
     are held out from it; eager steps are host-bound, so the ratio is that of the host
     time a kernel costs (harness B's plain torch ops run cheaper than harness A's, and
     transformers' modelling code launches more kernels than ridge's sequence counts)."""
-    import os
     import tempfile
     sys.path.insert(0, "validation/harnesses")
     import replay
@@ -202,6 +201,12 @@ def eager_band(ridge):
         table = replay.rows(ridge, M + "2026-12-03-h200-harnesses", tmp)
     r = [row[6] / row[7] - 1 for row in table if row[3] == "eager"]
     return quantile(r, 0.1), quantile(r, 0.9), len(r)
+
+
+def tally(groups, key, measured, lo, hi):
+    """Counts a step below, inside or above its range [lo, hi] in groups[key]."""
+    g = groups.setdefault(key, [0, 0, 0])
+    g[0 if measured < lo else 2 if measured > hi else 1] += 1
 
 
 def step_coverage(ridge):
@@ -226,9 +231,7 @@ def step_coverage(ridge):
     for row, doc in zip(table, docs):
         harness, mode, measured = row[0], row[3], row[6]
         lo, hi = doc["predicted_time_range_s"]
-        key = (harness, "graph" if mode in ("graph", "compiled") else "eager")
-        g = groups.setdefault(key, [0, 0, 0])
-        g[0 if measured < lo else 2 if measured > hi else 1] += 1
+        tally(groups, (harness, "graph" if mode in ("graph", "compiled") else "eager"), measured, lo, hi)
     # harness A's eager steps that fitted nothing (its judged and held-out sets, both
     # leases): the eager band's held-out judgement (the band is harnesses B's and C's)
     sys.path.insert(0, "validation")
@@ -240,8 +243,7 @@ def step_coverage(ridge):
                     continue
                 doc = decode_replay.predict_doc(ridge, cfg, case, calibration, k)
                 lo, hi = doc["predicted_time_range_s"]
-                g = groups.setdefault(("A (" + case["phase"] + ")", "eager"), [0, 0, 0])
-                g[0 if case["median_s"] < lo else 2 if case["median_s"] > hi else 1] += 1
+                tally(groups, ("A (" + case["phase"] + ")", "eager"), case["median_s"], lo, hi)
     for (harness, launch), (below, inside, above) in sorted(groups.items()):
         n = below + inside + above
         print(f"| {harness} | {launch} | {n} | {inside / n * 100:.0f} % | {below} | {above} |")

@@ -229,11 +229,8 @@ static int serve_host_loop(struct calc_input *in, const struct serve_params *p, 
 	req->host_loop_range_s[1] = loop->range_s[1];
 	cJSON_AddStringToObject(h, "name", loop->name);
 	json_number(h, "seconds", loop->seconds);
-	if (loop->range_s[1] > 0) {
-		cJSON *range = cJSON_AddArrayToObject(h, "range_s");
-		cJSON_AddItemToArray(range, cJSON_CreateNumber(loop->range_s[0]));
-		cJSON_AddItemToArray(range, cJSON_CreateNumber(loop->range_s[1]));
-	}
+	if (loop->range_s[1] > 0)
+		json_number_pair(h, "range_s", loop->range_s);
 	cJSON_AddStringToObject(h, "provenance", ridge_provenance_name(loop->provenance));
 	cJSON_AddStringToObject(h, "source", loop->source);
 	return 0;
@@ -337,11 +334,8 @@ void serve_json_result(cJSON *o, const struct ridge_serve_result *r, const char 
 		JSON_FIELDS(struct ridge_serve_result, kernels_per_step),
 	};
 	json_put_fields(o, r, serve_result_kernel_time_s_fields, JSON_FIELD_COUNT(serve_result_kernel_time_s_fields));
-	if (r->launch_time_range_s[0] != r->launch_time_s || r->launch_time_range_s[1] != r->launch_time_s) {
-		cJSON *lr = cJSON_AddArrayToObject(o, "launch_time_range_s");
-		cJSON_AddItemToArray(lr, cJSON_CreateNumber(r->launch_time_range_s[0]));
-		cJSON_AddItemToArray(lr, cJSON_CreateNumber(r->launch_time_range_s[1]));
-	}
+	if (r->launch_time_range_s[0] != r->launch_time_s || r->launch_time_range_s[1] != r->launch_time_s)
+		json_number_pair(o, "launch_time_range_s", r->launch_time_range_s);
 	json_number(o, "tokens_per_s", replicas * r->tokens_per_s);
 	json_number(o, "usd_per_million_tokens", r->usd_per_million_tokens);
 	if (r->experts_touched > 0)

@@ -26,7 +26,8 @@ import time
 
 CASES = [("llama-3-8b", 1, 2048), ("llama-3-8b", 4, 4096), ("llama-3-8b", 8, 2048), ("llama-3.2-3b", 16, 1024),
          ("qwen2.5-7b", 8, 4096)]
-# the second set (2026-12-06, H200): the four compiled shapes of the 2026-12-03 H200 lease
+# the second set (2026-12-06, meant for an H200; the leases gave H100s): the four compiled
+# shapes of the 2026-12-03 H200 lease
 # first, the two above they lack, then two eager shapes (kernels and host time a token)
 CASES_H200 = [("llama-3-8b", 1, 2048, "compiled"), ("llama-3-8b", 8, 2048, "compiled"),
               ("qwen2.5-7b", 1, 2048, "compiled"), ("llama-3.2-3b", 16, 1024, "compiled"),
@@ -41,7 +42,7 @@ def case_list(second):
 
 def busy_split(intervals, tpot_us, tokens):
     """Merge kernel intervals (us) and split the last `tokens` periods of tpot_us
-    into GPU busy and idle: returns (merged, busy_us_per_token)."""
+    into GPU busy and idle: returns (merged, busy_us_per_token, window start)."""
     merged = []
     for a, b in sorted(intervals):
         if merged and a <= merged[-1][1] + 1.0:
@@ -51,7 +52,7 @@ def busy_split(intervals, tpot_us, tokens):
     end = merged[-1][1]
     lo = end - tokens * tpot_us
     busy = sum(max(0.0, b - max(a, lo)) for a, b in merged if b > lo)
-    return merged, busy / tokens
+    return merged, busy / tokens, lo
 
 
 def one(i, out_path, second):
@@ -81,8 +82,7 @@ def one(i, out_path, second):
             k[1] += us
             intervals.append((e.time_range.start, e.time_range.end))
     window = hf_decode.NEW_TOKENS - hf_decode.SKIP - 1
-    merged, busy = busy_split(intervals, prof_tpot * 1e6, window)
-    lo = merged[-1][1] - window * prof_tpot * 1e6
+    merged, busy, lo = busy_split(intervals, prof_tpot * 1e6, window)
     launched = sum(1 for a, b in intervals if a >= lo) / window
     rows = sorted(({"name": n, "calls": c, "us_per_token": us / hf_decode.NEW_TOKENS} for n, (c, us) in kernels.items()),
                   key=lambda r: -r["us_per_token"])

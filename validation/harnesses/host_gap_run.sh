@@ -16,12 +16,7 @@ mkdir -p "$out"
 export PYTHONUNBUFFERED=1 PATH="$PATH:/usr/local/cuda/bin"
 log="$out/device-hostgap.log"
 . "$here/../device_steps.sh"
-{
-	gpu_state
-	grep -m1 "model name" /proc/cpuinfo
-	nproc
-	python3 -c 'import torch, transformers; print("torch", torch.__version__, "cuda", torch.version.cuda, "cudnn", torch.backends.cudnn.version(), "transformers", transformers.__version__)'
-} >"$log" 2>&1
+lease_header >"$log" 2>&1
 root=$PWD
 cd "$here"
 step probe sh -c "'$root/$probe_dir/ridge-probe' --quick --out '$out/calibration.yaml' --json >'$out/probe.json'"
