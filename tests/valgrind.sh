@@ -27,17 +27,37 @@ WRAP
 chmod +x "$tmp/ridge"
 passed=0
 failed=0
+# Each suite runs as JOBS shards side by side (SUITE_SHARD=k/JOBS, as
+# tests/run.sh runs them): valgrind is the slowest step of CI, and serial it
+# leaves a core idle.
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 1)}
+case $jobs in '' | *[!0-9]* | 0) jobs=1 ;; esac
 for suite in tests/suite_golden.sh tests/suite_bad_input.sh; do
 	[ -f "$suite" ] || continue
-	# valgrind runs ridge 20-50 times slower: a hang is a longer wait here.
-	out=$(RIDGE="$tmp/ridge" BAD_INPUT_TIMEOUT=120 sh "$suite" 2>&1)
-	printf '%s\n' "$out" | grep -E '^(FAIL|SKIP)'
-	line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
-	p=$(printf '%s' "$line" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
-	f=$(printf '%s' "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
-	echo "$(basename "$suite" .sh) under valgrind: ${p:-0} passed, ${f:-0} failed"
-	passed=$((passed + ${p:-0}))
-	failed=$((failed + ${f:-1}))
+	name=$(basename "$suite" .sh)
+	k=1
+	while [ $k -le "$jobs" ]; do
+		# valgrind runs ridge 20-50 times slower: a hang is a longer wait here.
+		RIDGE="$tmp/ridge" BAD_INPUT_TIMEOUT=120 SUITE_SHARD=$k/$jobs sh "$suite" >"$tmp/$name.$k.out" 2>&1 </dev/null &
+		k=$((k + 1))
+	done
+	wait
+	p=0
+	f=0
+	k=1
+	while [ $k -le "$jobs" ]; do
+		out=$tmp/$name.$k.out
+		grep -E '^(FAIL|SKIP)' "$out"
+		line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
+		pk=$(printf '%s' "$line" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
+		fk=$(printf '%s' "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
+		p=$((p + ${pk:-0}))
+		f=$((f + ${fk:-1}))
+		k=$((k + 1))
+	done
+	echo "$name under valgrind: $p passed, $f failed"
+	passed=$((passed + p))
+	failed=$((failed + f))
 done
 for f in "$log".*; do
 	[ -s "$f" ] || continue
