@@ -48,11 +48,10 @@ for suite in tests/suite_golden.sh tests/suite_bad_input.sh; do
 	while [ $k -le "$jobs" ]; do
 		out=$tmp/$name.$k.out
 		grep -E '^(FAIL|SKIP)' "$out"
-		line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
-		pk=$(printf '%s' "$line" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
-		fk=$(printf '%s' "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
-		p=$((p + ${pk:-0}))
-		f=$((f + ${fk:-1}))
+		# its last "N passed, M failed" line; a shard that printed none failed
+		counts=$(awk '/^[0-9]+ passed, [0-9]+ failed/ { p = $1; f = $3 } END { print (p == "" ? 0 : p), (f == "" ? 1 : f) }' "$out")
+		p=$((p + ${counts% *}))
+		f=$((f + ${counts#* }))
 		k=$((k + 1))
 	done
 	echo "$name under valgrind: $p passed, $f failed"

@@ -14,7 +14,7 @@ that the host's share; the merged busy intervals are kept so the split can be
 redone. Eager cases (generate's disable_compile) run no warm-up compile.
 
 Usage: python3 hf_profile.py OUT.json [--second] [--budget S] [--only I,J]   all CASES
-                                               (--second: CASES_H200; --only: those), one process each
+                                               (--second: CASES_SECOND; --only: those), one process each
        python3 hf_profile.py OUT.json --case I [--second]  one case (what the parent runs)
 """
 import json
@@ -29,7 +29,7 @@ CASES = [("llama-3-8b", 1, 2048), ("llama-3-8b", 4, 4096), ("llama-3-8b", 8, 204
 # the second set (2026-12-06, meant for an H200; the leases gave H100s): the four compiled
 # shapes of the 2026-12-03 H200 lease
 # first, the two above they lack, then two eager shapes (kernels and host time a token)
-CASES_H200 = [("llama-3-8b", 1, 2048, "compiled"), ("llama-3-8b", 8, 2048, "compiled"),
+CASES_SECOND = [("llama-3-8b", 1, 2048, "compiled"), ("llama-3-8b", 8, 2048, "compiled"),
               ("qwen2.5-7b", 1, 2048, "compiled"), ("llama-3.2-3b", 16, 1024, "compiled"),
               ("llama-3-8b", 4, 4096, "compiled"), ("qwen2.5-7b", 8, 4096, "compiled"),
               ("llama-3-8b", 1, 2048, "eager"), ("qwen2.5-7b", 8, 2048, "eager"),
@@ -37,7 +37,7 @@ CASES_H200 = [("llama-3-8b", 1, 2048, "compiled"), ("llama-3-8b", 8, 2048, "comp
 
 
 def case_list(second):
-    return CASES_H200 if second else [c + ("compiled",) for c in CASES]
+    return CASES_SECOND if second else [c + ("compiled",) for c in CASES]
 
 
 def busy_split(intervals, tpot_us, tokens):
