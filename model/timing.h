@@ -47,6 +47,10 @@ enum ridge_time_class {
 /* "own", "gemm", "attention", "norm", "softmax", "elementwise". */
 const char *timing_class_name(enum ridge_time_class cls);
 enum ridge_time_class timing_kernel_class(enum ridge_kernel kernel);
+/* The class of a kernel of that shape on a matrix path: the kernel's, except a
+ * gemm-class kernel in fp8, which is gemm_fp8 (its own efficiencies where the
+ * entry has them, the gemm class's where not). */
+enum ridge_time_class timing_shape_class(const struct ridge_kernel_shape *shape);
 
 /* Attention implementations: the `--impl` spellings. ideal is the roofline
  * itself (efficiency 1, no fixed cost); default is the entry's

@@ -289,16 +289,19 @@ static void plan_latency(bool quick, const struct kern_device *dev, struct step 
 			add_chase(steps, n, KERN_LATENCY, tlb_mib[i] * mib, 2 * 1048576, 0);
 }
 
-/* --sustained: the bf16 GEMM and the HBM copy in windows (one measurement per window). */
+/* --sustained: the bf16 and fp8 GEMMs and the HBM copy in windows (one
+ * measurement per window). The fp8 GEMM draws its own power at its own rate:
+ * its settled fraction need not be the bf16 one's (a card without an fp8
+ * path reports it unsupported). */
 static int plan_sustained(double seconds, struct step *steps, int n)
 {
 	int windows = (int)ceil(seconds);
 	if (windows > KERN_MAX_REPEATS)
 		windows = KERN_MAX_REPEATS;
 	double window = seconds / windows;
-	static const enum kern_id ids[] = { KERN_GEMM_BF16, KERN_COPY };
+	static const enum kern_id ids[] = { KERN_GEMM_BF16, KERN_GEMM_FP8, KERN_COPY };
 	for (size_t i = 0; i < sizeof ids / sizeof ids[0] && n < MAX_STEPS; i++) {
-		long size = ids[i] == KERN_GEMM_BF16 ? 8192 : 0;
+		long size = ids[i] == KERN_COPY ? 0 : 8192;
 		steps[n++] = (struct step){ ids[i], 0, size, size, size, true, false, windows, window };
 	}
 	return n;

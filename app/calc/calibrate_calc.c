@@ -276,7 +276,7 @@ static int parse_timings(const char *path, const char *text, size_t size, struct
 			goto done;
 		const char *called = cJSON_IsString(call) ? call->valuestring : kernel->valuestring;
 		text_line_copy(k->call, sizeof k->call, called, strlen(called));
-		k->cls = timing_kernel_class(k->shape.kernel);
+		k->cls = timing_shape_class(&k->shape);
 		k->impl = RIDGE_ATTENTION_DEFAULT;
 		/* The implementation that ran, from the profiled kernel names. */
 		const cJSON *names = cJSON_GetObjectItemCaseSensitive(c, "kernels"), *kn;

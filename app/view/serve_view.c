@@ -169,9 +169,9 @@ static const struct {
 	double runs, tpot, ttft, e2e; /* held-out runs; median |error| of TPOT, TTFT and the whole
 					 request (TTFT + (osl - 1) TPOT) */
 } engine_validation[RIDGE_ENGINE_COUNT] = {
-	[RIDGE_ENGINE_VLLM] = { 279, 0.085, 0.449, 0.091 },
-	[RIDGE_ENGINE_SGLANG] = { 52, 0.371, 0.946, 0.305 },
-	[RIDGE_ENGINE_TRTLLM] = { 396, 0.165, 0.603, 0.179 },
+	[RIDGE_ENGINE_VLLM] = { 279, 0.086, 0.451, 0.091 },
+	[RIDGE_ENGINE_SGLANG] = { 52, 0.369, 0.946, 0.294 },
+	[RIDGE_ENGINE_TRTLLM] = { 396, 0.163, 0.596, 0.174 },
 };
 
 cJSON *serve_view_validation(cJSON *parent, const char *key, enum ridge_engine_kind kind)

@@ -481,6 +481,57 @@ static void test_grouped_gemm_class(void **state)
 	assert_int_not_equal(t.memory_efficiency.provenance, RIDGE_PROVENANCE_MEASURED);
 }
 
+/* An fp8 shape's library GEMM is its own class, gemm_fp8: the H200 entry's
+ * measured compute efficiency (0.8217) where the entry has one, with the gemm
+ * class's memory efficiency and fixed cost as the slot says; the gemm class's
+ * terms, said as transferred, where it has none (B200). A bf16 shape stays
+ * gemm, and a gemm what-if reaches an fp8 GEMM unless one names gemm_fp8. */
+static void test_gemm_fp8_class(void **state)
+{
+	(void)state;
+	struct ridge_kernel_shape s = {
+		.kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_FP8, .m = 8192, .n = 8192, .k = 8192
+	};
+	struct ridge_kernel_time t, bf;
+	char err[256];
+	assert_int_equal(timing_shape_class(&s), RIDGE_TIME_GEMM_FP8);
+	assert_int_equal(timing_kernel(test_gpu("h200-sxm"), &s, NULL, &t, err, sizeof err), 0);
+	assert_int_equal(t.cls, RIDGE_TIME_GEMM_FP8);
+	assert_true(t.compute_efficiency.value == 0.8217 && t.memory_efficiency.value == 0.7647 &&
+		    t.fixed_cost.value == 9.31e-6);
+	assert_int_equal(t.compute_efficiency.provenance, RIDGE_PROVENANCE_MEASURED);
+	assert_int_equal(t.memory_efficiency.provenance, RIDGE_PROVENANCE_TRANSFERRED);
+	/* 2 x 8192^3 at 1978.9 TFLOP/s, its tiles' quantization, / 0.8217 + 9.31 us */
+	assert_close(t.predicted_time_s, t.quantized_compute_time_s / 0.8217 + 9.31e-6, 1e-15);
+	struct ridge_kernel_shape b = s;
+	b.dtype = RIDGE_BF16;
+	assert_int_equal(timing_shape_class(&b), RIDGE_TIME_GEMM);
+	assert_int_equal(timing_kernel(test_gpu("h200-sxm"), &b, NULL, &bf, err, sizeof err), 0);
+	assert_int_equal(bf.cls, RIDGE_TIME_GEMM);
+	assert_true(bf.compute_efficiency.value == 0.8593);
+
+	const struct ridge_gpu *b200 = test_gpu("b200");
+	struct ridge_kernel_time plain;
+	assert_int_equal(timing_kernel(b200, &s, NULL, &t, err, sizeof err), 0);
+	assert_int_equal(timing_kernel(b200, &b, NULL, &plain, err, sizeof err), 0);
+	assert_int_equal(t.cls, RIDGE_TIME_GEMM_FP8);
+	assert_true(t.compute_efficiency.value == plain.compute_efficiency.value &&
+		    t.memory_efficiency.value == plain.memory_efficiency.value);
+	assert_non_null(strstr(t.compute_efficiency.source, "no gemm_fp8 fit"));
+	assert_int_equal(t.compute_efficiency.provenance, RIDGE_PROVENANCE_TRANSFERRED);
+
+	struct ridge_timing_overrides ov;
+	memset(&ov, 0, sizeof ov);
+	assert_int_equal(timing_parse_overrides("gemm=0.5", false, &ov, err, sizeof err), 0);
+	struct ridge_timing_options o = { .impl = RIDGE_ATTENTION_DEFAULT, .overrides = &ov };
+	assert_int_equal(timing_kernel(test_gpu("h200-sxm"), &s, &o, &t, err, sizeof err), 0);
+	assert_true(t.compute_efficiency.value == 0.5);
+	assert_int_equal(t.compute_efficiency.provenance, RIDGE_PROVENANCE_WHAT_IF);
+	assert_int_equal(timing_parse_overrides("gemm=0.5,gemm_fp8=0.7", false, &ov, err, sizeof err), 0);
+	assert_int_equal(timing_kernel(test_gpu("h200-sxm"), &s, &o, &t, err, sizeof err), 0);
+	assert_true(t.compute_efficiency.value == 0.7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -502,6 +553,7 @@ int main(void)
 		cmocka_unit_test(test_norm_wide_rows_cta_stream),
 		cmocka_unit_test(test_softmax_kernel_by_width),
 		cmocka_unit_test(test_grouped_gemm_class),
+		cmocka_unit_test(test_gemm_fp8_class),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
