@@ -10,7 +10,7 @@ as one weight, gate/up as one) of three models at TP 1:
   llama-3.1-8b   (the fitting model of fit_fp8_gemm.py)
   llama-3.1-70b, qwen3-32b   (held out: other widths)
 
-Each case starts after 0.25 s idle (the power limit's burst, about 37 ms of
+Each case starts after 0.15 s idle (the power limit's burst, about 37 ms of
 tensor-core work, is not used up before the timed calls), then 2 warm-ups and
 7 timed calls with the L2 flushed before each (CUDA events around one call);
 the JSON keeps every sample, the median and the kernels one call launches.
@@ -54,7 +54,7 @@ def cases():
                         "torch._scaled_mm(x[m,k] e4m3, w[n,k].t() e4m3, per-tensor scales, bf16 out) (cuBLASLt)"),
             }
             for dtype, (fn, call) in calls.items():
-                time.sleep(0.25)
+                time.sleep(0.15)
                 ms, samples = time_ms(fn, warmup=2, reps=7, flush=True)
                 rows.append({"kernel": "gemm", "dtype": dtype, "model": model, "projection": proj, "m": m, "n": n,
                              "k": k, "time_s": ms / 1e3, "samples_ms": samples, "kernels": kernel_names(fn),

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Issue 29's FP8 GEMM measurements on a lent GPU, everything under $OUT:
 #   1. ridge-probe --quick --out: this lease's calibration (PROBE_DIR, default .carry)
-#   2. ridge-probe --only copy,gemm_bf16,gemm_fp8 --sustained 20: the bf16 and fp8 GEMMs'
+#   2. ridge-probe --only copy,gemm_bf16,gemm_fp8 --sustained 15: the bf16 and fp8 GEMMs'
 #      settled rate at the power limit, each beside its burst
 #   3. fp8_gemm.py: e4m3 torch._scaled_mm and bf16 F.linear at three models' projections,
 #      M = 16 ... 8192 tokens
@@ -18,7 +18,7 @@ lease_header >"$log" 2>&1
 root=$PWD
 cd "$here"
 step probe sh -c "'$root/$probe_dir/ridge-probe' --quick --out '$out/calibration.yaml' --json >'$out/probe.json'"
-step sustained sh -c "'$root/$probe_dir/ridge-probe' --quick --only copy,gemm_bf16,gemm_fp8 --sustained 20 --json >'$out/sustained.json' 2>'$out/sustained.log'"
+step sustained sh -c "'$root/$probe_dir/ridge-probe' --quick --only copy,gemm_bf16,gemm_fp8 --sustained 15 --json >'$out/sustained.json' 2>'$out/sustained.log'"
 step fp8_gemm python3 fp8_gemm.py "$out/fp8_gemm.json"
 gpu_state >>"$log" 2>&1
 python3 - "$out" <<'PY'
