@@ -359,8 +359,11 @@ static int parse_override_item(const char *item, bool fixed, struct ridge_timing
 		if (c != RIDGE_TIME_OWN && strcasecmp(name, timing_class_name((enum ridge_time_class)c)) == 0)
 			cls = c;
 	if (cls < 0)
-		return model_fail(err, err_len,
-				  "'%s' is not a kernel class (known: gemm attention norm softmax elementwise)", name);
+		return model_fail(
+			err, err_len,
+			"'%s' is not a kernel class (known: gemm gemm_fp8 grouped_gemm attention norm softmax "
+			"elementwise elementwise_strided)",
+			name);
 	double v;
 	const char *value = eq + 1;
 	char why[160];

@@ -126,7 +126,7 @@ struct ridge_timing_overrides {
 
 /* Parses "gemm=0.7,attention.compute=55%" (0 < F <= 1) into o, or
  * "gemm=5us,norm=2us" when fixed is true (0 <= T <= 1 s). Classes are the
- * ones with timing slots (gemm attention norm softmax elementwise). Returns
+ * ones with timing slots (gemm gemm_fp8 grouped_gemm attention norm softmax elementwise elementwise_strided). Returns
  * 0, or -1 with err naming the bad item. */
 int timing_parse_overrides(const char *text, bool fixed, struct ridge_timing_overrides *o, char *err, size_t err_len);
 
