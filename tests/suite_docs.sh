@@ -19,10 +19,15 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ok() { passed=$((passed + 1)); }
 bad() { echo "FAIL $*"; failed=$((failed + 1)); }
+# Where the suite is, for a run stopped from outside (tests/run.sh's
+# SUITE_TIMEOUT sends TERM to the whole process group): it names the step.
+stage="start"
+trap 'echo "FAIL docs: stopped (TERM) during: $stage"; exit 1' TERM
 
 commands=$("$RIDGE" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }')
 for page in ridge $(printf 'ridge-%s\n' $commands); do
 	f=$share/man/man1/$page.1
+	stage="groff on $page.1"
 	if [ ! -f "$f" ]; then
 		bad "docs-man: no $f"
 		continue
@@ -70,24 +75,30 @@ if grep -q . "$tmp/wide"; then
 else
 	ok
 fi
-# Each man page at MANWIDTH=80 (man-db), or groff at 78 columns without it. man
-# is tried once first, under a time limit: in some containers man-db's sandbox
-# of its groff pipeline stalls, and then groff alone does the check.
+# Each man page at MANWIDTH=80 (man-db), or groff at 78 columns without it.
+# Every man call runs under a time limit, without man-db's seccomp sandbox
+# (MAN_DISABLE_SECCOMP): in some containers that sandbox's groff pipeline
+# stalls, now and then, on any page (a whole check-asan run hung here on
+# 2026-12-06 with only the first page's call limited); a page whose man call
+# does not finish is checked by groff alone, and says so.
 use_man=0
-if command -v man >/dev/null 2>&1; then
-	if command -v timeout >/dev/null 2>&1; then
-		MANWIDTH=80 LC_ALL=C.UTF-8 timeout -k 5 60 man -l "$share/man/man1/ridge.1" >/dev/null 2>&1 </dev/null && use_man=1
-	else
-		use_man=1
-	fi
-	[ $use_man = 1 ] || echo "SKIP docs-man-width through man: man -l did not finish in 60 s; groff checks the width"
-fi
+bounded=""
+command -v timeout >/dev/null 2>&1 && bounded="timeout -k 5 60"
+command -v man >/dev/null 2>&1 && use_man=1
 for f in "$share"/man/man1/*.1; do
+	stage="the width of $(basename "$f")"
+	rendered=0
 	if [ $use_man = 1 ]; then
-		MANWIDTH=80 LC_ALL=C.UTF-8 man -l "$f" 2>/dev/null >"$tmp/page" </dev/null
-	elif command -v groff >/dev/null 2>&1; then
+		if MAN_DISABLE_SECCOMP=1 MANWIDTH=80 LC_ALL=C.UTF-8 $bounded man -l "$f" 2>/dev/null >"$tmp/page" </dev/null; then
+			rendered=1
+		else
+			echo "SKIP docs-man-width through man: man -l $(basename "$f") failed or did not finish in 60 s; groff checks it and the pages after it"
+			use_man=0
+		fi
+	fi
+	if [ $rendered = 0 ] && command -v groff >/dev/null 2>&1; then
 		LC_ALL=C.UTF-8 groff -man -Tutf8 -rLL=78n "$f" 2>/dev/null | sed 's/.\x08//g' >"$tmp/page"
-	else
+	elif [ $rendered = 0 ]; then
 		echo "SKIP docs-man-width: neither man nor groff installed"
 		break
 	fi
@@ -120,14 +131,16 @@ fi
 
 # What the bash completion offers for the words after "ridge" (the last one is
 # being completed), one per line, sorted.
+# Each completion runs under the same time limit as man: a shell that waits on
+# something fails its check, naming it, instead of holding the suite.
 complete_bash() {
-	bash -c '. "$1"; r=$2; shift 2; COMP_WORDS=("$r" "$@"); COMP_CWORD=$#; _ridge; printf "%s\n" "${COMPREPLY[@]}"' \
+	$bounded bash -c '. "$1"; r=$2; shift 2; COMP_WORDS=("$r" "$@"); COMP_CWORD=$#; _ridge; printf "%s\n" "${COMPREPLY[@]}"' \
 		_ "$share/bash-completion/completions/ridge" "$RIDGE" "$@" 2>&1 | grep . | sort -u
 }
 # The same through zsh, with its completion builtins stood in for by functions
 # that print what would be offered (no terminal needed).
 complete_zsh() {
-	zsh -f -c '
+	$bounded zsh -f -c '
 		f=$1; r=$2; shift 2
 		words=("$r" "$@"); CURRENT=$(( $# + 1 )); PREFIX=$words[CURRENT]; IPREFIX=""
 		compadd() { while [[ $1 == -* && $1 != -- ]]; do shift; done; [[ $1 == -- ]] && shift
@@ -149,6 +162,7 @@ fi
 for sh in $shells; do
 	# Every flag each command's (and subcommand's) --help lists, after "--".
 	while read -r words; do
+		stage="the $sh completion of 'ridge $words'"
 		# shellcheck disable=SC2086
 		complete_$sh $words -- >"$tmp/offered"
 		# shellcheck disable=SC2086
