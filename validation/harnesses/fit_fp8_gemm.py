@@ -98,7 +98,7 @@ def report(doc, role):
     return every
 
 
-COMPUTE_SHARE = 0.8  # a fitting case's compute term is at least this share of its predicted time
+COMPUTE_SHARE = 0.8  # a fitting case's compute term (measured - fixed cost) is at least this share of its measured time
 
 
 def compute_fit(ridge, cases):
@@ -110,8 +110,9 @@ def compute_fit(ridge, cases):
     fixed = json.loads(gemm)["prediction"]["fixed_cost_s"]
     values = []
     for c in doc["cases"]:
-        e = c["compute_time_s"] / (c["measured_s"] - fixed)
-        used = c["set"] == "fit" and c["compute_time_s"] / e >= COMPUTE_SHARE * c["measured_s"]
+        compute_s = c["measured_s"] - fixed
+        e = c["compute_time_s"] / compute_s
+        used = c["set"] == "fit" and compute_s >= COMPUTE_SHARE * c["measured_s"]
         print("  %-7s %-42s measured %8.2f us, compute at spec %8.2f us: e = %.4f%s" % (
             c["set"], c["call"], c["measured_s"] * 1e6, c["compute_time_s"] * 1e6, e, "" if used else " (not fitted)"))
         if used:
