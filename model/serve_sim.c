@@ -147,7 +147,15 @@ double serve_engine_graph_size(const struct ridge_engine *e, double batch)
 		break;
 	case RIDGE_GRAPH_TRTLLM:
 		/* 1..31, 32, 64, 128, powers of two up to the maximum, the maximum;
-		 * without padding a batch between them runs eager */
+		 * without padding a batch between them runs eager; with padding
+		 * (CudaGraphConfig._generate_cuda_graph_batch_sizes) 1, 2, 4,
+		 * multiples of 8 to 128, then powers of two, and the maximum */
+		if (e->graph_padding) {
+			size = batch <= 4     ? small_power_of_two(batch)
+			       : batch <= 128 ? ceil(batch / 8) * 8
+					      : pow(2, ceil(log2(batch)));
+			return fmin(size, max);
+		}
 		if (batch <= 32 || batch == max || power_of_two(batch))
 			return batch;
 		return 0;
@@ -326,6 +334,12 @@ int sim_check_engine(const struct ridge_serve_sim_input *in, const struct ridge_
 		return model_fail(err, err_len,
 				  "engine: block size, memory fraction (0..1], graph sizes or CPU "
 				  "overhead (0..10 s) out of range");
+	if (!whole(e->batch_wait_iters, 0, 1e6) ||
+	    !(e->batch_wait_tokens_ratio >= 0 && e->batch_wait_tokens_ratio <= 1))
+		return model_fail(err, err_len,
+				  "engine: batch waiting needs whole iterations from 0 to 1e6 and a token ratio from "
+				  "0 to 1, not %g and %g",
+				  e->batch_wait_iters, e->batch_wait_tokens_ratio);
 	return 0;
 }
 

@@ -58,7 +58,8 @@ bool serve_engine_parse(const char *text, enum ridge_engine_kind *out);
 enum ridge_graph_sizes {
 	RIDGE_GRAPH_VLLM,   /* 1, 2, 4, then multiples of 8 to 256, then of 16 */
 	RIDGE_GRAPH_SGLANG, /* 1, 2, 4, 8, 12, then multiples of 8 */
-	RIDGE_GRAPH_TRTLLM, /* 1 to 31, 32, 64, 128, powers of two, the maximum; no padding: others run eager */
+	RIDGE_GRAPH_TRTLLM, /* 1 to 31, 32, 64, 128, powers of two, the maximum; no padding: others run eager
+			       (graph_padding: 1, 2, 4, multiples of 8 to 128, powers of two, the maximum) */
 };
 
 /* Where the KV cache's memory comes from. */
@@ -90,6 +91,17 @@ struct ridge_engine {
 	double host_launches_per_layer;
 	double cpu_overhead_s; /* the engine's host time per iteration not hidden under the GPU */
 	const char *cpu_overhead_source;
+	/* TensorRT-LLM's batch waiting (batch_wait_timeout_iters and
+	 * batch_wait_max_tokens_ratio; 0 and 0, its default, turn it off): an
+	 * iteration that has both new prompts and decode tokens runs the decodes
+	 * alone while prompts + decodes stay under ratio x the token budget, for
+	 * at most batch_wait_iters iterations in a row
+	 * (PyExecutor._schedule and _waiting_requests) */
+	double batch_wait_iters, batch_wait_tokens_ratio;
+	/* TensorRT-LLM's cuda_graph_config.enable_padding: a decode batch runs
+	 * the next captured size up (1, 2, 4, multiples of 8 to 128, powers of
+	 * two, the maximum) instead of eagerly */
+	bool graph_padding;
 	/* sliding-window layers keep only their window's blocks (vLLM's hybrid
 	 * KV cache manager, on by default); off: every layer holds the whole
 	 * context, as the other engines are modelled */

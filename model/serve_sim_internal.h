@@ -121,6 +121,7 @@ struct sim {
 	double full_groups, window_groups, window;
 	/* this iteration */
 	double decode_n, decode_context, prefill_tokens, rows;
+	double batch_wait_count; /* iterations in a row that held their prompts back (batch waiting) */
 };
 
 struct iteration_cost {

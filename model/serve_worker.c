@@ -173,6 +173,16 @@ static double worker_osl(const struct sim *w, const struct sim_request *r)
 	return w->role == SIM_PREFILL ? 1 : r->osl;
 }
 
+/* Takes a request's prompt chunk out of this iteration. */
+static void unschedule_chunk(struct sim *w, struct sim_request *r)
+{
+	if (r->chunk > 0) {
+		w->prefill_tokens -= r->chunk;
+		w->rows -= r->computed + r->chunk >= r->target;
+	}
+	r->chunk = 0;
+}
+
 /* The newest running request gives its blocks back and waits at the head
  * of the queue to recompute its prompt and what it generated. */
 static void preempt_newest(struct sim *w)
@@ -186,15 +196,11 @@ static void preempt_newest(struct sim *w)
 		w->decode_context -= r->computed + 1;
 		w->rows--;
 	}
-	if (r->chunk > 0) {
-		w->prefill_tokens -= r->chunk;
-		w->rows -= r->computed + r->chunk >= r->target;
-	}
+	unschedule_chunk(w, r);
 	w->free_blocks += r->blocks;
 	r->blocks = 0;
 	r->computed = 0;
 	r->target = r->isl + r->generated;
-	r->chunk = 0;
 	r->decoding = false;
 	sim_worker_remove(w, w->n_running - 1);
 	sim_worker_push(w, index, true);
@@ -339,6 +345,27 @@ static void admit_prefilled(struct sim *w)
 	}
 }
 
+/* TensorRT-LLM's batch waiting (PyExecutor._schedule, _waiting_requests):
+ * an iteration with both prompts and decode tokens runs the decodes alone,
+ * holding the prompts back, while prompts + decodes stay under ratio x the
+ * budget and it has held them fewer than batch_wait_iters times in a row.
+ * The held requests keep their blocks (the capacity scheduler gave them). */
+static void batch_wait(struct sim *w)
+{
+	const struct ridge_engine *e = w->engine;
+	bool on = e->batch_wait_iters > 0 || e->batch_wait_tokens_ratio > 0;
+	if (!on || w->prefill_tokens <= 0 || w->decode_n <= 0)
+		return;
+	if (w->batch_wait_count >= e->batch_wait_iters ||
+	    w->prefill_tokens + w->decode_n >= e->batch_wait_tokens_ratio * e->max_num_batched_tokens) {
+		w->batch_wait_count = 0;
+		return;
+	}
+	w->batch_wait_count++;
+	for (int i = 0; i < w->n_running; i++)
+		unschedule_chunk(w, &w->sh->reqs[w->running[i]]);
+}
+
 /* One iteration's batch. vLLM and TensorRT-LLM put decode tokens first,
  * then the prompt chunks, within the budget. SGLang runs a prefill
  * iteration whenever a prompt can start or continue, else a decode one;
@@ -360,6 +387,7 @@ void sim_worker_schedule(struct sim *w)
 	if (e->mixed_batches && e->kind != RIDGE_ENGINE_SGLANG) {
 		schedule_running(w, &budget, true, true);
 		schedule_waiting(w, &budget);
+		batch_wait(w);
 		return;
 	}
 	if (e->mixed_batches && e->chunked_prefill) {

@@ -56,6 +56,17 @@
 	X(SERVE_GRAPH_MAX, PARAM_INT("graph_max_batch", 0, 65536, .metavar = "B",                                      \
 				     .help = "largest decode batch replayed as a CUDA graph (0: none; default: the "   \
 					     "engine's)"))                                                             \
+	X(SERVE_GRAPH_PADDING,                                                                                         \
+	  PARAM_FLAG_ROW("graph_padding", .help = "trtllm: decode batches round up to a captured CUDA graph size "     \
+						  "(cuda_graph_config enable_padding; default off)"))                  \
+	X(SERVE_BATCH_WAIT_ITERS,                                                                                      \
+	  PARAM_INT("batch_wait_iters", 0, 1e6, .metavar = "N",                                                        \
+		    .help = "trtllm: hold new prompts back from an iteration with decode tokens for at most N "        \
+			    "iterations in a row (batch_wait_timeout_iters; default 0: off)"))                         \
+	X(SERVE_BATCH_WAIT_RATIO,                                                                                      \
+	  PARAM_FRAC("batch_wait_tokens_ratio", 0, 1, .metavar = "R",                                                  \
+		     .help = "trtllm: ... while prompts + decode tokens stay under R x the token budget "              \
+			     "(batch_wait_max_tokens_ratio; default 0)"))                                              \
 	X(SERVE_CPU_OVERHEAD,                                                                                          \
 	  PARAM_NUM("cpu_overhead", RIDGE_UNIT_SECONDS, 0, 10, .bare_unit = "us", .metavar = "T",                      \
 		    .help = "host time per iteration the GPU waits for (default 0)", .range = "0 to 10 s"))            \
@@ -378,6 +389,27 @@ static void engine_overrides(const struct param_values *v, struct ridge_engine *
 		e->hybrid_kv_cache = false;
 	if (params_flag(v, SERVE_MIXED))
 		e->mixed_batches = true;
+	if (params_flag(v, SERVE_GRAPH_PADDING))
+		e->graph_padding = true;
+	if (params_has(v, SERVE_BATCH_WAIT_ITERS))
+		e->batch_wait_iters = params_num(v, SERVE_BATCH_WAIT_ITERS);
+	if (params_has(v, SERVE_BATCH_WAIT_RATIO))
+		e->batch_wait_tokens_ratio = params_num(v, SERVE_BATCH_WAIT_RATIO);
+}
+
+/* --graph-padding and the batch-waiting flags are TensorRT-LLM's options. */
+static int check_trtllm_only(const struct param_values *v, const struct ridge_engine *e, struct app_status *st)
+{
+	static const int flags[] = { SERVE_GRAPH_PADDING, SERVE_BATCH_WAIT_ITERS, SERVE_BATCH_WAIT_RATIO };
+	if (e->kind == RIDGE_ENGINE_TRTLLM)
+		return 0;
+	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+		if (params_has(v, flags[i])) {
+			app_error_flag(st, params_where(v, flags[i]), "is TensorRT-LLM's (--engine trtllm), not %s's",
+				       serve_engine_name(e->kind));
+			return -1;
+		}
+	return 0;
 }
 
 /* --mixed-chunk and --no-mixed-chunk are SGLang's: vLLM and TensorRT-LLM
@@ -417,7 +449,7 @@ static int read_engine(const struct param_values *v, const struct ridge_gpu *gpu
 	}
 	serve_engine_defaults(kind, ridge_gpu_usable_memory(gpu), gpu->id, in->req.tp, &in->engine);
 	engine_overrides(v, &in->engine);
-	if (check_mixed_chunk(v, &in->engine, st))
+	if (check_mixed_chunk(v, &in->engine, st) || check_trtllm_only(v, &in->engine, st))
 		return -1;
 	if (!params_flag(v, SERVE_DISAGG))
 		return 0;

@@ -37,6 +37,9 @@ static void engine_json(cJSON *doc, const struct ridge_engine *e)
 	json_number(o, "memory_fraction", e->memory_fraction);
 	cJSON_AddStringToObject(o, "memory_fraction_of", e->kv_budget == RIDGE_KV_OF_FREE ? "free" : "total");
 	json_number(o, "graph_max_batch", e->graph_max_batch);
+	cJSON_AddBoolToObject(o, "graph_padding", e->graph_padding);
+	json_number(o, "batch_wait_iters", e->batch_wait_iters);
+	json_number(o, "batch_wait_tokens_ratio", e->batch_wait_tokens_ratio);
 	json_number(o, "host_launches_per_layer", e->host_launches_per_layer);
 	json_number(o, "cpu_overhead_s", e->cpu_overhead_s);
 	cJSON_AddStringToObject(o, "cpu_overhead_source", e->cpu_overhead_source);
@@ -303,6 +306,11 @@ static void print_engine(FILE *out, const cJSON *doc)
 		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "mixed_batches")) ? "mixed" : "prefill-or-decode",
 		calc_num(e, "block_size"), calc_num(e, "graph_max_batch"),
 		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "fused_projections")) ? "fused" : "separate");
+	if (calc_num(e, "batch_wait_iters") > 0)
+		fprintf(out,
+			"  batch waiting: new prompts held out of iterations with decode tokens for up to %.0f "
+			"iterations in a row, until prompts + decodes reach %.6g x the budget\n",
+			calc_num(e, "batch_wait_iters"), calc_num(e, "batch_wait_tokens_ratio"));
 	fprintf(out, "  memory per GPU: %s = weights %s + activations %s + KV cache %s (%.6g of %s of the card)\n",
 		calc_text_bytes(&t, m, "memory_bytes"), calc_text_bytes(&t, m, "weights_bytes"),
 		calc_text_bytes(&t, m, "activation_bytes"), calc_text_bytes(&t, m, "kv_cache_bytes"),

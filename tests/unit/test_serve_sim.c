@@ -134,6 +134,16 @@ static void test_graph_sizes(void **state)
 	serve_engine_defaults(RIDGE_ENGINE_TRTLLM, 80.0 * (1 << 30), "h100-sxm", 1, &e);
 	assert_true(serve_engine_graph_size(&e, 31) == 31 && serve_engine_graph_size(&e, 64) == 64);
 	assert_true(serve_engine_graph_size(&e, 48) == 0 && serve_engine_graph_size(&e, 129) == 0);
+	/* padded (cuda_graph_config enable_padding, max 1024): 1, 2, 4, multiples of 8
+	 * to 128, powers of two, the maximum */
+	e.graph_padding = true;
+	e.graph_max_batch = 1024;
+	const double padded[][2] = { { 3, 4 },     { 5, 8 },     { 100, 104 },  { 128, 128 },
+				     { 129, 256 }, { 300, 512 }, { 700, 1024 }, { 1025, 0 } };
+	for (size_t i = 0; i < sizeof padded / sizeof padded[0]; i++)
+		assert_true(serve_engine_graph_size(&e, padded[i][0]) == padded[i][1]);
+	e.graph_max_batch = 100; /* the maximum is captured too */
+	assert_true(serve_engine_graph_size(&e, 97) == 100 && serve_engine_graph_size(&e, 96) == 96);
 }
 
 static void test_percentile(void **state)
@@ -212,6 +222,48 @@ static void test_lone_request(void **state)
 	assert_close(r.output_tokens_per_s, 12 / (4 * (ttft + decode)), 1e-9);
 	assert_close(r.usd_per_million_output_tokens, 3.0 / 3600 / r.output_tokens_per_s * 1e6, 1e-12);
 	assert_true(r.preemptions == 0 && r.iterations == 15 && r.graph_iterations == 10);
+}
+
+/* TensorRT-LLM's batch waiting. Two clients, prompts of 100, outputs of 10
+ * and 40: request 2 arrives while request 1 decodes, and its 100 + 1 tokens
+ * stay under 0.9 x the 8192 budget, so it waits 5 decode-only iterations,
+ * then runs: its TTFT grows by 5 of request 1's decode steps, the mean TTFT
+ * of the 3 requests by 5/3 of one. At a ratio the 101 tokens reach, nothing
+ * waits: the run is the run without waiting. */
+static void test_trtllm_batch_wait(void **state)
+{
+	(void)state;
+	struct ridge_workload_model m = llama3_8b();
+	const struct ridge_gpu *gpu = test_gpu("h100-sxm");
+	struct ridge_serve_sim_input in = sim_input(&m, gpu);
+	struct ridge_serve_sim_result off, on, reached, lone;
+	char err[400];
+	serve_engine_defaults(RIDGE_ENGINE_TRTLLM, ridge_gpu_usable_memory(gpu), gpu->id, 1, &in.engine);
+	in.engine.cpu_overhead_s = 0;
+	/* one request decoding alone at the same contexts: its decode step */
+	in.isl = 100;
+	in.osl = 12;
+	in.requests = 1;
+	in.warmup = 0;
+	assert_int_equal(run(&in, &lone, err, sizeof err), 0);
+	const double outputs[] = { 10, 40 };
+	in.osl_dist = RIDGE_LENGTH_LIST;
+	in.osl_values = outputs;
+	in.osl_count = 2;
+	in.concurrency = 2;
+	in.requests = 3;
+	assert_int_equal(run(&in, &off, err, sizeof err), 0);
+	in.engine.batch_wait_iters = 5;
+	in.engine.batch_wait_tokens_ratio = 0.9;
+	assert_int_equal(run(&in, &on, err, sizeof err), 0);
+	assert_close(3 * (on.ttft.mean_s - off.ttft.mean_s), 5 * lone.tpot.mean_s, 1e-3);
+	assert_true(on.ttft.p50_s == off.ttft.p50_s); /* requests 0 and 1 arrived together: nothing to wait for */
+	in.engine.batch_wait_tokens_ratio = 101.0 / 8192;
+	assert_int_equal(run(&in, &reached, err, sizeof err), 0);
+	assert_true(reached.ttft.mean_s == off.ttft.mean_s && reached.e2e.mean_s == off.e2e.mean_s);
+	in.engine.batch_wait_tokens_ratio = 1.5; /* out of range */
+	assert_int_equal(run(&in, &reached, err, sizeof err), -1);
+	assert_non_null(strstr(err, "batch waiting"));
 }
 
 /* A cache that holds about three whole requests under eight clients, each
@@ -474,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_chunk_attention_pairs),
 		cmocka_unit_test(test_engine_presets),
 		cmocka_unit_test(test_graph_sizes),
+		cmocka_unit_test(test_trtllm_batch_wait),
 		cmocka_unit_test(test_percentile),
 		cmocka_unit_test(test_lone_request),
 		cmocka_unit_test(test_preemption_and_reservation),
