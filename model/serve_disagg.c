@@ -450,6 +450,7 @@ static void totals(struct disagg *d, struct ridge_serve_sim_result *out)
 	res->ttft_wait_s = sh->ttft_wait_sum / n;
 	res->ttft_transfer_s = sh->ttft_transfer_sum / n;
 	res->ttft_decode_s = sh->ttft_decode_sum / n;
+	res->ttft_request_s = sh->ttft_request_sum / n;
 	out->disaggregated = true;
 }
 

@@ -91,6 +91,13 @@ struct ridge_engine {
 	double host_launches_per_layer;
 	double cpu_overhead_s; /* the engine's host time per iteration not hidden under the GPU */
 	const char *cpu_overhead_source;
+	/* host time of each request outside the iteration loop (the API
+	 * server's HTTP, tokenization and hand-off to the engine, the first
+	 * token's way back): added to every request's TTFT and E2E as its
+	 * client sees them; the loop does not see it (a closed-loop client's
+	 * next request reaches the engine when the last one finished there) */
+	double request_latency_s;
+	const char *request_latency_source;
 	/* TensorRT-LLM's batch waiting (batch_wait_timeout_iters and
 	 * batch_wait_max_tokens_ratio; 0 and 0, its default, turn it off): an
 	 * iteration that has both new prompts and decode tokens runs the decodes
@@ -205,6 +212,7 @@ struct ridge_serve_disagg_result {
 	 * link; the transfer; from its end to the first token on the decode
 	 * worker (vLLM: its iteration that recomputes the last prompt token) */
 	double ttft_prefill_s, ttft_wait_s, ttft_transfer_s, ttft_decode_s;
+	double ttft_request_s;      /* the request's host time outside the loops (the engine's request_latency_s) */
 	bool first_token_on_decode; /* vLLM: the decode worker samples it; else the prefill's travels with the KV */
 };
 

@@ -93,7 +93,7 @@ struct sim_shared {
 	void (*handoff)(struct sim *w, int position);
 	void *context; /* the runner's */
 	/* disaggregated: the measured requests' TTFT by part, summed */
-	double ttft_prefill_sum, ttft_wait_sum, ttft_transfer_sum, ttft_decode_sum;
+	double ttft_prefill_sum, ttft_wait_sum, ttft_transfer_sum, ttft_decode_sum, ttft_request_sum;
 	char *err;
 	size_t err_len;
 };

@@ -29,16 +29,23 @@ every row of an engine):
     turns --enable-mixed-chunk on, but the source does not say its runs were launched
     from it (validation/README.md gives both);
   - fixed prompt and output lengths, ridge's default request count (10 x concurrency,
-    at least 200) after a warm-up of one round, where the source gives no count.
+    at least 200) after a warm-up of one round, where the source gives no count;
+  - except the runs the source gives no engine version for (every Llama-3.1-70B row,
+    measured 2025-10-29): they are InferenceMAX's nightly runs of that day, and run with
+    InferenceMAX's own client and server settings (inferencemax_flags below;
+    docs/sources/serving-measurements.md gives the evidence and the lines).
 
 The CPU time per iteration is each engine's preset (--cpu-overhead ENGINE=T replaces
 it for one engine). --fit ENGINE tries a grid of values on the engine's fitting rows
 (FIT below) and prints the median |TPOT error| each gives; the other rows are held
-out. --markdown prints the per-engine tables of validation/README.md; --check README
+out. --fit-request-latency does the same for the host time of each request outside the
+iteration loop (ridge serve --request-latency, one value for every engine) on vLLM's
+fitting rows, by the median |TTFT error|. --markdown prints the per-engine tables of validation/README.md; --check README
 compares them with the README's (tests/suite_serve_latency.sh).
 
 usage: python3 validation/serve_latency_check.py [--ridge build/ridge] [--jobs 2]
-       [--markdown | --check validation/README.md | --fit ENGINE] [--cpu-overhead ENGINE=T]
+       [--markdown | --check validation/README.md | --fit ENGINE | --fit-request-latency]
+       [--cpu-overhead ENGINE=T]
 """
 import argparse
 import csv
@@ -62,6 +69,11 @@ FIT = {
     "trtllm": ("1.0.0rc3", "llama-3.1-8b", "h100-sxm", "bf16"),
 }
 FIT_GRID = ["0", "100us", "200us", "300us", "500us", "750us", "1ms", "1.5ms", "2ms"]
+# The host time of a request outside the iteration loop (ridge serve --request-latency): one
+# value for every engine, fitted on vLLM's rows (FIT["vllm"]) by the least median |TTFT error|.
+REQUEST_LATENCY = "request_latency"
+REQUEST_LATENCY_FIT_ENGINE = "vllm"
+REQUEST_LATENCY_GRID = ["0", "10ms", "20ms", "30ms", "35ms", "40ms", "45ms", "50ms", "55ms", "60ms", "70ms", "80ms"]
 
 
 def read_rows(path):
@@ -83,10 +95,49 @@ def kv_assumed(row):
     return "fp8" if "FP8" in name or "FP4" in name else "bf16"
 
 
+def is_inferencemax(row):
+    """The aiconfigurator rows with no engine version: Llama-3.1-70B, measured 2025-10-29.
+    Their grid is InferenceMAX's 70B sweep of that day, job for job (vLLM on H100 at TP 2-8 and on
+    H200 and B200 at TP 1-8, concurrency 4-64; TensorRT-LLM on H200 and B200, 4-128; ISL/OSL
+    1024/1024, 1024/8192, 8192/1024), and TensorRT-LLM's 1024/1024 TTFT at TP below 8 carries the
+    batch waiting only InferenceMAX's scripts turn on there (docs/sources/serving-measurements.md)."""
+    return (row["source"] == "aic-silicon" and not row["engine_version"] and row["model"] == "llama-3.1-70b"
+            and row["measured"] == "2025-10-29")
+
+
+def inferencemax_flags(row):
+    """InferenceMAX's settings for its Llama-3.3-70B runs (SemiAnalysis InferenceMAX, commit
+    9596d23d of 2025-10-29, benchmarks/70b_*.sh and .github/workflows/70b-tmpl.yml): the client,
+    kimbochen/bench_serving's benchmark_serving.py, sends 10 x concurrency requests with no warm-up
+    (one test request before) and draws each prompt and output length uniformly from
+    [int(0.8 x L), L] (--random-range-ratio 0.8); every server keeps an FP8 KV cache. vLLM 0.10.2:
+    --max-num-batched-tokens 8192, --max-num-seqs the concurrency (512 on the B200). TensorRT-LLM
+    1.1.0rc2.post2: --max_num_tokens 16384, CUDA graphs padded to 1024, and for 1024/1024 at TP
+    below 8 batch_wait_timeout_iters 20, batch_wait_max_tokens_ratio 0.9."""
+    concurrency, isl, osl, tp = int(row["concurrency"]), int(row["isl"]), int(row["osl"]), int(row["tp"])
+    flags = ["--requests", str(10 * concurrency), "--warmup", "0", "--kv-dtype", "fp8",
+             "--isl-dist", "uniform:%d:%d" % (int(0.8 * isl), isl),
+             "--osl-dist", "uniform:%d:%d" % (int(0.8 * osl), osl)]
+    if row["engine"] == "vllm":
+        flags += ["--max-num-batched-tokens", "8192",
+                  "--max-num-seqs", "512" if row["gpu"] == "b200" else str(concurrency)]
+    elif row["engine"] == "trtllm":
+        flags += ["--max-num-batched-tokens", "16384", "--graph-padding", "--graph-max-batch", "1024"]
+        if isl == 1024 and osl == 1024 and tp < 8:
+            flags += ["--batch-wait-iters", "20", "--batch-wait-tokens-ratio", "0.9"]
+    return flags
+
+
 def ridge_command(ridge, row, cpu_overhead):
     model = os.path.join(HERE, "serve", "models", row["model"] + ".json")
-    cmd = [ridge, "serve", "--model", model, "--gpu", row["gpu"], "--tp", row["tp"], "--isl", row["isl"],
-           "--osl", row["osl"], "--engine", row["engine"], "--json"]
+    cmd = [ridge, "serve", "--model", model, "--gpu", row["gpu"], "--tp", row["tp"], "--engine", row["engine"],
+           "--json"]
+    if is_inferencemax(row):
+        weights = row["weights"]
+        cmd += ["--weight-dtype", weights, "--compute-dtype", weights] + inferencemax_flags(row)
+        cmd += ["--concurrency", row["concurrency"]]
+        return cmd + overrides(row, cpu_overhead)
+    cmd += ["--isl", row["isl"], "--osl", row["osl"]]
     if row["concurrency"]:
         cmd += ["--concurrency", row["concurrency"]]
     else:
@@ -102,9 +153,18 @@ def ridge_command(ridge, row, cpu_overhead):
     isl = int(row["isl"])
     if row["engine"] == "trtllm" and isl + concurrency > 8192:
         cmd += ["--max-num-batched-tokens", str((concurrency + isl + 1500 + 31) // 32 * 32)]
-    if row["engine"] in cpu_overhead:
-        cmd += ["--cpu-overhead", cpu_overhead[row["engine"]]]
-    return cmd
+    return cmd + overrides(row, cpu_overhead)
+
+
+def overrides(row, given):
+    """--cpu-overhead for the row's engine and --request-latency for every engine where
+    `given` names them ({engine: T, REQUEST_LATENCY: T})."""
+    flags = []
+    if row["engine"] in given:
+        flags += ["--cpu-overhead", given[row["engine"]]]
+    if REQUEST_LATENCY in given:
+        flags += ["--request-latency", given[REQUEST_LATENCY]]
+    return flags
 
 
 def measured(row, metric):
@@ -154,8 +214,12 @@ def percent(v, signed=False):
     return ("%+.1f %%" if signed else "%.1f %%") % (100 * v)
 
 
+INFERENCEMAX_LABEL = "unstated (InferenceMAX)"
+
+
 def group_key(row):
-    return (row["engine"], row["engine_version"] or "unstated", row["model"], row["gpu"], row["weights"])
+    version = INFERENCEMAX_LABEL if is_inferencemax(row) else row["engine_version"] or "unstated"
+    return (row["engine"], version, row["model"], row["gpu"], row["weights"])
 
 
 def summarize(results):
@@ -216,11 +280,14 @@ def markdown(groups, failures):
                      "| TPOT median \\|error\\| | TPOT median error | E2E median \\|error\\| | |")
         lines.append("|---|---|---|---|---:|---:|---:|---:|---:|---:|---|")
         held = {"ttft": [], "tpot": [], "e2e": []}
+        known = {"ttft": [], "tpot": [], "e2e": []}  # held out, run with their own setup (InferenceMAX's)
         for key in sorted(k for k in groups if k[0] == engine):
             g = groups[key]
             if not g["fit"]:
                 for metric in held:
                     held[metric] += g[metric]
+                    if key[1] == INFERENCEMAX_LABEL:
+                        known[metric] += g[metric]
             lines.append("| %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s |" % (
                 key[1], key[2], key[3], key[4], len(g["tpot"]), percent(median_abs(g["ttft"])),
                 percent(statistics.median(g["ttft"]) if g["ttft"] else None, True), percent(median_abs(g["tpot"])),
@@ -231,6 +298,11 @@ def markdown(groups, failures):
             percent(statistics.median(held["ttft"]) if held["ttft"] else None, True),
             percent(median_abs(held["tpot"])),
             percent(statistics.median(held["tpot"]) if held["tpot"] else None, True), percent(median_abs(held["e2e"]))))
+        if known["tpot"]:
+            lines.append("| of them, setup known (InferenceMAX's) | | | | %d | %s | %s | %s | %s | %s | |" % (
+                len(known["tpot"]), percent(median_abs(known["ttft"])), percent(statistics.median(known["ttft"]), True),
+                percent(median_abs(known["tpot"])), percent(statistics.median(known["tpot"]), True),
+                percent(median_abs(known["e2e"]))))
     if failures:
         lines.append("")
         lines.append("Rows ridge could not run: %d" % len(failures))
@@ -280,6 +352,24 @@ def fit(ridge, rows, engine, jobs):
     return 0
 
 
+def fit_request_latency(ridge, rows, jobs):
+    engine = REQUEST_LATENCY_FIT_ENGINE
+    chosen = [row for row in rows if row["engine"] == engine and is_fit(row)]
+    print("request latency, every engine: fitted on %s's %d rows (version %s, %s on %s, %s weights)" % (
+        engine, len(chosen), *FIT[engine]))
+    best = None
+    for value in REQUEST_LATENCY_GRID:
+        groups, _ = summarize(run_all(ridge, chosen, {REQUEST_LATENCY: value}, jobs))
+        ttft = [e for g in groups.values() for e in g["ttft"]]
+        score = median_abs(ttft)
+        print("  --request-latency %-5s TTFT median |error| %s (median error %s)" % (
+            value, percent(score), percent(statistics.median(ttft), True)))
+        if best is None or score < best[1]:
+            best = (value, score)
+    print("best: %s" % best[0])
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--ridge", default=os.path.join(HERE, "..", "build", "ridge"))
@@ -288,12 +378,15 @@ def main():
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--check")
     ap.add_argument("--fit")
+    ap.add_argument("--fit-request-latency", action="store_true")
     ap.add_argument("--cpu-overhead", action="append", default=[])
     args = ap.parse_args()
     rows = read_rows(args.csv)
     cpu_overhead = dict(item.split("=", 1) for item in args.cpu_overhead)
     if args.fit:
         return fit(args.ridge, rows, args.fit, args.jobs)
+    if args.fit_request_latency:
+        return fit_request_latency(args.ridge, rows, args.jobs)
     results = run_all(args.ridge, rows, cpu_overhead, args.jobs)
     groups, failures = summarize(results)
     text = markdown(groups, failures)

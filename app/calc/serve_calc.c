@@ -67,6 +67,11 @@
 	  PARAM_FRAC("batch_wait_tokens_ratio", 0, 1, .metavar = "R",                                                  \
 		     .help = "trtllm: ... while prompts + decode tokens stay under R x the token budget "              \
 			     "(batch_wait_max_tokens_ratio; default 0)"))                                              \
+	X(SERVE_REQUEST_LATENCY,                                                                                       \
+	  PARAM_NUM("request_latency", RIDGE_UNIT_SECONDS, 0, 60, .bare_unit = "us", .metavar = "T",                   \
+		    .help = "host time of each request outside the iteration loop, added to its TTFT and E2E "         \
+			    "(default 45 ms, fitted on published runs)",                                               \
+		    .range = "0 to 60 s"))                                                                             \
 	X(SERVE_CPU_OVERHEAD,                                                                                          \
 	  PARAM_NUM("cpu_overhead", RIDGE_UNIT_SECONDS, 0, 10, .bare_unit = "us", .metavar = "T",                      \
 		    .help = "host time per iteration the GPU waits for (default 0)", .range = "0 to 10 s"))            \
@@ -384,6 +389,10 @@ static void engine_overrides(const struct param_values *v, struct ridge_engine *
 	if (params_has(v, SERVE_CPU_OVERHEAD)) {
 		e->cpu_overhead_s = params_num(v, SERVE_CPU_OVERHEAD);
 		e->cpu_overhead_source = "given (--cpu-overhead)";
+	}
+	if (params_has(v, SERVE_REQUEST_LATENCY)) {
+		e->request_latency_s = params_num(v, SERVE_REQUEST_LATENCY);
+		e->request_latency_source = "given (--request-latency)";
 	}
 	if (params_flag(v, SERVE_NO_HYBRID))
 		e->hybrid_kv_cache = false;

@@ -165,14 +165,17 @@ static void test_lone_request_handoff(void **state)
 	disaggregate(&in, 1, 1, 1, 1);
 	assert_int_equal(run(&in, &r, err, sizeof err), 0);
 	assert_true(r.disaggregated && r.gpus == 2 && !r.disagg.first_token_on_decode);
+	/* the request's host time outside the loops: in its TTFT and E2E, nowhere else */
+	double request = in.engine.request_latency_s;
+	assert_true(request > 0);
 	double prefill = prefill_price(&in.req, 1000, 0, 0);
-	assert_close(r.ttft.p50_s, prefill + d.transfer_s, 1e-12);
-	assert_close(r.ttft.p99_s, prefill + d.transfer_s, 1e-12);
+	assert_close(r.ttft.p50_s, prefill + d.transfer_s + request, 1e-12);
+	assert_close(r.ttft.p99_s, prefill + d.transfer_s + request, 1e-12);
 	assert_close(r.disagg.ttft_transfer_s, d.transfer_s, 1e-12);
 	assert_true(r.disagg.ttft_wait_s == 0 && r.disagg.ttft_decode_s == 0);
 	double decode = decode_price(&in.req, 1001) + decode_price(&in.req, 1002);
 	assert_close(r.tpot.p50_s, decode / 2, 1e-9);
-	assert_close(r.e2e.mean_s, prefill + d.transfer_s + decode, 1e-9);
+	assert_close(r.e2e.mean_s, prefill + d.transfer_s + decode + request, 1e-9);
 	/* 4 requests back to back on 2 GPUs */
 	assert_close(r.output_tokens_per_s_per_gpu, 12 / (4 * (prefill + d.transfer_s + decode)) / 2, 1e-9);
 	assert_true(r.disagg.prefill.iterations == 5 && r.disagg.decode.iterations == 10 && r.iterations == 10);
@@ -184,7 +187,7 @@ static void test_lone_request_handoff(void **state)
 	double host = 2 * 32 + 4; /* vLLM's piecewise graphs */
 	prefill = prefill_price(&in.req, 1000, 0, host);
 	double recompute = prefill_price(&in.req, 1, 999, host);
-	assert_close(r.ttft.p50_s, prefill + d.transfer_s + recompute, 1e-12);
+	assert_close(r.ttft.p50_s, prefill + d.transfer_s + recompute + request, 1e-12);
 	assert_close(r.disagg.ttft_decode_s, recompute, 1e-12);
 	decode = decode_price(&in.req, 1001) + decode_price(&in.req, 1002);
 	assert_close(r.tpot.p50_s, decode / 2, 1e-9);
@@ -212,8 +215,10 @@ static void test_pools_under_load(void **state)
 	assert_true(r.disagg.prefill.iterations > 0 && r.disagg.decode.iterations > r.disagg.prefill.iterations);
 	assert_true(r.ttft.p50_s <= r.ttft.p90_s && r.tpot.p50_s > 0);
 	assert_close(r.ttft.mean_s,
-		     r.disagg.ttft_prefill_s + r.disagg.ttft_wait_s + r.disagg.ttft_transfer_s + r.disagg.ttft_decode_s,
+		     r.disagg.ttft_prefill_s + r.disagg.ttft_wait_s + r.disagg.ttft_transfer_s +
+			     r.disagg.ttft_decode_s + r.disagg.ttft_request_s,
 		     1e-9);
+	assert_close(r.disagg.ttft_request_s, in.engine.request_latency_s, 1e-12);
 	assert_close(r.usd_per_million_output_tokens, 4 * 3.0 / 3600 / r.output_tokens_per_s * 1e6, 1e-12);
 	/* the same input, the same run; open loop too */
 	assert_int_equal(run(&in, &again, err, sizeof err), 0);

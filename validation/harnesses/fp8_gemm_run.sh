@@ -3,9 +3,10 @@
 #   1. ridge-probe --quick --out: this lease's calibration (PROBE_DIR, default .carry)
 #   2. ridge-probe --only copy,gemm_bf16,gemm_fp8 --sustained 15: the bf16 and fp8 GEMMs'
 #      settled rate at the power limit, each beside its burst
-#   3. fp8_gemm.py: e4m3 torch._scaled_mm and bf16 F.linear at three models' projections,
+#   3. fp8_prefill.py: whole Llama-3.1-70B W8A8 FP8 prefills, burst and sustained
+#   4. fp8_gemm.py: e4m3 torch._scaled_mm and bf16 F.linear at three models' projections,
 #      M = 16 ... 8192 tokens
-# About 5 minutes on an H200.
+# About 6 minutes on an H200.
 set -u
 probe_dir=${1:-.carry}
 out=${OUT:-/tmp/fp8-out}
@@ -19,6 +20,7 @@ root=$PWD
 cd "$here"
 step probe sh -c "'$root/$probe_dir/ridge-probe' --quick --out '$out/calibration.yaml' --json >'$out/probe.json'"
 step sustained sh -c "'$root/$probe_dir/ridge-probe' --quick --only copy,gemm_bf16,gemm_fp8 --sustained 15 --json >'$out/sustained.json' 2>'$out/sustained.log'"
+step fp8_prefill python3 fp8_prefill.py "$out/fp8_prefill.json" --sustain 6
 step fp8_gemm python3 fp8_gemm.py "$out/fp8_gemm.json"
 gpu_state >>"$log" 2>&1
 python3 - "$out" <<'PY'
@@ -27,6 +29,12 @@ out = sys.argv[1]
 for s in json.load(open(out + "/sustained.json")).get("sustained", []):
     print("sustained %-10s burst %s settled %s clock %s -> %s MHz, %s W" % (
         s["name"], s.get("burst"), s.get("settled"), s.get("clock_mhz_first"), s.get("clock_mhz_last"), s.get("power_w_max")))
+try:
+    for c in json.load(open(out + "/fp8_prefill.json"))["cases"]:
+        print("prefill 70B fp8 B%d P%d: burst %.1f ms, settled %.1f ms (%s)" % (
+            c["batch"], c["prompt"], c["burst_ms"], c["settled_ms"], c["smi_after"]))
+except (OSError, ValueError, KeyError) as e:
+    print("fp8_prefill.json:", e)
 cases = json.load(open(out + "/fp8_gemm.json"))["cases"]
 by = {}
 for c in cases:
