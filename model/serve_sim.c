@@ -153,6 +153,14 @@ double serve_engine_graph_size(const struct ridge_engine *e, double batch)
 		size = batch <= 4 ? small_power_of_two(batch) : batch <= 8 ? 8 : batch <= 12 ? 12 : ceil(batch / 8) * 8;
 		break;
 	case RIDGE_GRAPH_TRTLLM:
+		if (e->graph_batch_size_count > 0) { /* the listed sizes: the next one up, or exactly one */
+			for (int i = 0; i < e->graph_batch_size_count; i++)
+				if (e->graph_batch_sizes[i] >= batch)
+					return e->graph_padding || e->graph_batch_sizes[i] == batch
+						       ? e->graph_batch_sizes[i]
+						       : 0;
+			return 0;
+		}
 		/* 1..31, 32, 64, 128, powers of two up to the maximum, the maximum;
 		 * without padding a batch between them runs eager; with padding
 		 * (CudaGraphConfig._generate_cuda_graph_batch_sizes) 1, 2, 4,
@@ -341,6 +349,15 @@ int sim_check_engine(const struct ridge_serve_sim_input *in, const struct ridge_
 		return model_fail(err, err_len,
 				  "engine: block size, memory fraction (0..1], graph sizes or CPU "
 				  "overhead (0..10 s) out of range");
+	if (e->graph_batch_size_count < 0 || e->graph_batch_size_count > RIDGE_GRAPH_SIZES_MAX)
+		return model_fail(err, err_len, "engine: %d graph batch sizes (at most %d)", e->graph_batch_size_count,
+				  RIDGE_GRAPH_SIZES_MAX);
+	for (int i = 0; i < e->graph_batch_size_count; i++)
+		if (!whole(e->graph_batch_sizes[i], 1, SIM_MAX_SEQS) ||
+		    (i > 0 && !(e->graph_batch_sizes[i] > e->graph_batch_sizes[i - 1])))
+			return model_fail(err, err_len,
+					  "engine: graph batch sizes must be whole numbers from 1 to %g, ascending",
+					  SIM_MAX_SEQS);
 	if (!(isfinite(e->request_latency_s) && e->request_latency_s >= 0 && e->request_latency_s <= 60))
 		return model_fail(err, err_len, "engine: the request latency must be 0 to 60 s, not %g",
 				  e->request_latency_s);

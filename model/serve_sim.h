@@ -55,6 +55,8 @@ const char *serve_engine_name(enum ridge_engine_kind kind); /* "vllm", "sglang",
 bool serve_engine_parse(const char *text, enum ridge_engine_kind *out);
 
 /* How a decode batch is padded to a captured CUDA graph size. */
+#define RIDGE_GRAPH_SIZES_MAX 32 /* captured sizes an engine can list */
+
 enum ridge_graph_sizes {
 	RIDGE_GRAPH_VLLM,   /* 1, 2, 4, then multiples of 8 to 256, then of 16 */
 	RIDGE_GRAPH_SGLANG, /* 1, 2, 4, 8, 12, then multiples of 8 */
@@ -109,6 +111,11 @@ struct ridge_engine {
 	 * the next captured size up (1, 2, 4, multiples of 8 to 128, powers of
 	 * two, the maximum) instead of eagerly */
 	bool graph_padding;
+	/* TensorRT-LLM's cuda_graph_config.batch_sizes: the captured sizes,
+	 * ascending, instead of the generated ones (graph_max_batch is then the
+	 * last); 0 of them: generated */
+	double graph_batch_sizes[RIDGE_GRAPH_SIZES_MAX];
+	int graph_batch_size_count;
 	/* sliding-window layers keep only their window's blocks (vLLM's hybrid
 	 * KV cache manager, on by default); off: every layer holds the whole
 	 * context, as the other engines are modelled */

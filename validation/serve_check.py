@@ -4,9 +4,10 @@
 Each row of validation/serve/trtllm_perf_overview.csv is a TensorRT-LLM
 throughput run (trtllm-bench: every request queued at once). ridge serve
 simulates it as an open loop at an arrival rate no engine keeps up with
-(1e6 requests/s: every request waits from t = 0), the TensorRT-LLM preset,
-FP8 weights and GEMMs, the number of requests the source used, none left out
-as warm-up. Prints one row per case and the median |error| of the output
+(1e6 requests/s: every request waits from t = 0), the TensorRT-LLM preset with
+the page's llm_options.yml (CUDA graphs padded to its listed batch sizes, 1 to
+8192), FP8 weights and GEMMs, the number of requests the source used, none left
+out as warm-up. Prints one row per case and the median |error| of the output
 throughput; --markdown prints the table for validation/README.md.
 
 Nothing is fitted: the engine preset is the engine's documented defaults
@@ -25,6 +26,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# the page's llm_options.yml for dense models: cuda_graph_config enable_padding true, these batch_sizes
+PAGE_GRAPH_SIZES = "1,2,4,8,16,32,64,128,256,384,512,1024,2048,4096,8192"
 
 
 def rows(path):
@@ -38,7 +41,8 @@ def run(ridge, row, kv_dtype, extra):
            "--isl", row["isl"], "--osl", row["osl"], "--rate", "1e6",
            "--requests", row["requests"], "--warmup", "0", "--engine", "trtllm",
            "--weight-dtype", row["dtype"], "--compute-dtype", row["dtype"],
-           "--kv-dtype", kv_dtype, "--graph-max-batch", "2048", "--json"] + shlex.split(extra)
+           "--kv-dtype", kv_dtype, "--graph-batch-sizes", PAGE_GRAPH_SIZES, "--graph-padding",
+           "--json"] + shlex.split(extra)
     out = subprocess.run(cmd, capture_output=True, text=True)
     if out.returncode != 0:
         return None, out.stderr.strip()

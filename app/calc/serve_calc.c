@@ -59,6 +59,10 @@
 	X(SERVE_GRAPH_PADDING,                                                                                         \
 	  PARAM_FLAG_ROW("graph_padding", .help = "trtllm: decode batches round up to a captured CUDA graph size "     \
 						  "(cuda_graph_config enable_padding; default off)"))                  \
+	X(SERVE_GRAPH_SIZES,                                                                                           \
+	  PARAM_TEXT_ROW("graph_batch_sizes", .metavar = "N,N,...",                                                    \
+			 .help = "trtllm: the captured CUDA graph batch sizes, ascending (cuda_graph_config "          \
+				 "batch_sizes; the largest is the graph maximum)"))                                    \
 	X(SERVE_BATCH_WAIT_ITERS,                                                                                      \
 	  PARAM_INT("batch_wait_iters", 0, 1e6, .metavar = "N",                                                        \
 		    .help = "trtllm: hold new prompts back from an iteration with decode tokens for at most N "        \
@@ -406,10 +410,51 @@ static void engine_overrides(const struct param_values *v, struct ridge_engine *
 		e->batch_wait_tokens_ratio = params_num(v, SERVE_BATCH_WAIT_RATIO);
 }
 
+/* --graph-batch-sizes: whole numbers, ascending, comma-separated; the largest
+ * becomes the graph maximum (TensorRT-LLM requires max_batch_size to equal it). */
+static int read_graph_sizes(const struct param_values *v, struct ridge_engine *e, struct app_status *st)
+{
+	const char *text = params_text(v, SERVE_GRAPH_SIZES);
+	const char *flag = params_where(v, SERVE_GRAPH_SIZES);
+	if (!text)
+		return 0;
+	int n = 0;
+	for (const char *p = text; *p;) {
+		char *after;
+		double x = strtod(p, &after);
+		if (after == p || !(x >= 1 && x <= 65536 && x == floor(x)) || (*after != ',' && *after != '\0')) {
+			app_error_flag(st, flag,
+				       "'%s' is not a list of whole batch sizes from 1 to 65536 (like 1,2,4,8)", text);
+			return -1;
+		}
+		if (n == RIDGE_GRAPH_SIZES_MAX || (n > 0 && x <= e->graph_batch_sizes[n - 1])) {
+			app_error_flag(st, flag, "'%s': at most %d sizes, each larger than the one before", text,
+				       RIDGE_GRAPH_SIZES_MAX);
+			return -1;
+		}
+		e->graph_batch_sizes[n++] = x;
+		p = *after == ',' ? after + 1 : after;
+	}
+	if (n == 0) {
+		app_error_flag(st, flag, "'%s' lists no sizes", text);
+		return -1;
+	}
+	double largest = e->graph_batch_sizes[n - 1];
+	if (params_has(v, SERVE_GRAPH_MAX) && params_num(v, SERVE_GRAPH_MAX) != largest) {
+		app_error_flag(st, flag, "its largest size %g differs from --graph-max-batch %g", largest,
+			       params_num(v, SERVE_GRAPH_MAX));
+		return -1;
+	}
+	e->graph_batch_size_count = n;
+	e->graph_max_batch = largest;
+	return 0;
+}
+
 /* --graph-padding and the batch-waiting flags are TensorRT-LLM's options. */
 static int check_trtllm_only(const struct param_values *v, const struct ridge_engine *e, struct app_status *st)
 {
-	static const int flags[] = { SERVE_GRAPH_PADDING, SERVE_BATCH_WAIT_ITERS, SERVE_BATCH_WAIT_RATIO };
+	static const int flags[] = { SERVE_GRAPH_PADDING, SERVE_GRAPH_SIZES, SERVE_BATCH_WAIT_ITERS,
+				     SERVE_BATCH_WAIT_RATIO };
 	if (e->kind == RIDGE_ENGINE_TRTLLM)
 		return 0;
 	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
@@ -458,7 +503,8 @@ static int read_engine(const struct param_values *v, const struct ridge_gpu *gpu
 	}
 	serve_engine_defaults(kind, ridge_gpu_usable_memory(gpu), gpu->id, in->req.tp, &in->engine);
 	engine_overrides(v, &in->engine);
-	if (check_mixed_chunk(v, &in->engine, st) || check_trtllm_only(v, &in->engine, st))
+	if (check_mixed_chunk(v, &in->engine, st) || check_trtllm_only(v, &in->engine, st) ||
+	    read_graph_sizes(v, &in->engine, st))
 		return -1;
 	if (!params_flag(v, SERVE_DISAGG))
 		return 0;

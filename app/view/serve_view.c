@@ -38,6 +38,11 @@ static void engine_json(cJSON *doc, const struct ridge_engine *e)
 	cJSON_AddStringToObject(o, "memory_fraction_of", e->kv_budget == RIDGE_KV_OF_FREE ? "free" : "total");
 	json_number(o, "graph_max_batch", e->graph_max_batch);
 	cJSON_AddBoolToObject(o, "graph_padding", e->graph_padding);
+	if (e->graph_batch_size_count > 0) {
+		cJSON *sizes = cJSON_AddArrayToObject(o, "graph_batch_sizes");
+		for (int i = 0; i < e->graph_batch_size_count; i++)
+			cJSON_AddItemToArray(sizes, cJSON_CreateNumber(e->graph_batch_sizes[i]));
+	}
 	json_number(o, "batch_wait_iters", e->batch_wait_iters);
 	json_number(o, "batch_wait_tokens_ratio", e->batch_wait_tokens_ratio);
 	json_number(o, "host_launches_per_layer", e->host_launches_per_layer);

@@ -144,6 +144,15 @@ static void test_graph_sizes(void **state)
 		assert_true(serve_engine_graph_size(&e, padded[i][0]) == padded[i][1]);
 	e.graph_max_batch = 100; /* the maximum is captured too */
 	assert_true(serve_engine_graph_size(&e, 97) == 100 && serve_engine_graph_size(&e, 96) == 96);
+	/* listed sizes (cuda_graph_config batch_sizes): the next one up with padding, else exactly one */
+	const double listed[] = { 1, 2, 4, 8, 16, 32, 64, 128, 256, 384, 512, 1024 };
+	e.graph_batch_size_count = 12;
+	memcpy(e.graph_batch_sizes, listed, sizeof listed);
+	e.graph_max_batch = 1024;
+	assert_true(serve_engine_graph_size(&e, 20) == 32 && serve_engine_graph_size(&e, 300) == 384);
+	assert_true(serve_engine_graph_size(&e, 600) == 1024 && serve_engine_graph_size(&e, 1025) == 0);
+	e.graph_padding = false;
+	assert_true(serve_engine_graph_size(&e, 384) == 384 && serve_engine_graph_size(&e, 300) == 0);
 }
 
 static void test_percentile(void **state)
