@@ -20,7 +20,6 @@ and power read at the end of each sustained run.
 
 usage: python3 fp8_prefill.py OUT.json [--sustain SECONDS]
 """
-import json
 import math
 import statistics
 import subprocess
@@ -30,7 +29,7 @@ import time
 import torch
 import torch.nn.functional as F
 
-from timing import kernel_names, machine
+from timing import kernel_names, machine, write_doc
 
 CONFIG = dict(model_type="llama", hidden_size=8192, intermediate_size=28672, num_hidden_layers=80,
               num_attention_heads=64, num_key_value_heads=8, head_dim=128, vocab_size=128256,
@@ -155,9 +154,7 @@ def main():
                 doc["errors"].append({"batch": B, "prompt": P, "error": repr(e)[:400]})
                 print(f"B{B} P{P}: {e!r}"[:300], flush=True)
             torch.cuda.empty_cache()
-    doc["finished"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    with open(out_path, "w") as f:
-        json.dump(doc, f, indent=1)
+    write_doc(doc, out_path)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,15 @@ def machine():
     }
 
 
+def write_doc(doc, path):
+    """Stamps the run's end on a harness's JSON document and writes it."""
+    import json
+    import time
+    doc["finished"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=1)
+
+
 def flush_l2():
     global _flush
     if _flush is None:
