@@ -18,24 +18,34 @@ log="$out/device-fp8.log"
 lease_header >"$log" 2>&1
 root=$PWD
 cd "$here"
-step probe sh -c "'$root/$probe_dir/ridge-probe' --quick --out '$out/calibration.yaml' --json >'$out/probe.json'"
-step sustained sh -c "'$root/$probe_dir/ridge-probe' --quick --only copy,gemm_bf16,gemm_fp8 --sustained 15 --json >'$out/sustained.json' 2>'$out/sustained.log'"
-step fp8_prefill python3 fp8_prefill.py "$out/fp8_prefill.json" --sustain 6
-step fp8_gemm python3 fp8_gemm.py "$out/fp8_gemm.json"
+# FP8_STEPS: which of the four to run (a short lease: "probe prefill")
+steps=" ${FP8_STEPS:-probe sustained prefill gemm} "
+case $steps in *" probe "*) step probe sh -c "'$root/$probe_dir/ridge-probe' --quick --out '$out/calibration.yaml' --json >'$out/probe.json'" ;; esac
+case $steps in *" sustained "*) step sustained sh -c "'$root/$probe_dir/ridge-probe' --quick --only copy,gemm_bf16,gemm_fp8 --sustained 15 --json >'$out/sustained.json' 2>'$out/sustained.log'" ;; esac
+case $steps in *" prefill "*) step fp8_prefill python3 fp8_prefill.py "$out/fp8_prefill.json" --sustain 6 ;; esac
+case $steps in *" gemm "*) step fp8_gemm python3 fp8_gemm.py "$out/fp8_gemm.json" ;; esac
 gpu_state >>"$log" 2>&1
 python3 - "$out" <<'PY'
 import json, sys
 out = sys.argv[1]
-for s in json.load(open(out + "/sustained.json")).get("sustained", []):
-    print("sustained %-10s burst %s settled %s clock %s -> %s MHz, %s W" % (
-        s["name"], s.get("burst"), s.get("settled"), s.get("clock_mhz_first"), s.get("clock_mhz_last"), s.get("power_w_max")))
+try:
+    for s in json.load(open(out + "/sustained.json")).get("sustained", []):
+        print("sustained %-10s burst %s settled %s clock %s -> %s MHz, %s W" % (
+            s["name"], s.get("burst"), s.get("settled"), s.get("clock_mhz_first"), s.get("clock_mhz_last"),
+            s.get("power_w_max")))
+except (OSError, ValueError) as e:
+    print("sustained.json:", e)
 try:
     for c in json.load(open(out + "/fp8_prefill.json"))["cases"]:
         print("prefill 70B fp8 B%d P%d: burst %.1f ms, settled %.1f ms (%s)" % (
             c["batch"], c["prompt"], c["burst_ms"], c["settled_ms"], c["smi_after"]))
 except (OSError, ValueError, KeyError) as e:
     print("fp8_prefill.json:", e)
-cases = json.load(open(out + "/fp8_gemm.json"))["cases"]
+try:
+    cases = json.load(open(out + "/fp8_gemm.json"))["cases"]
+except (OSError, ValueError) as e:
+    print("fp8_gemm.json:", e)
+    cases = []
 by = {}
 for c in cases:
     by.setdefault((c["model"], c["projection"], c["m"]), {})[c["dtype"]] = c["time_s"]
