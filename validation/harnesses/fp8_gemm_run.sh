@@ -13,6 +13,8 @@ out=${OUT:-/tmp/fp8-out}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 export PYTHONUNBUFFERED=1 PATH="$PATH:/usr/local/cuda/bin"
+# the carried probe's shared libraries (libcjson: copy it into $PROBE_DIR/lib before the lease)
+export LD_LIBRARY_PATH="$PWD/$probe_dir/lib:${LD_LIBRARY_PATH:-}"
 log="$out/device-fp8.log"
 . "$here/../device_steps.sh"
 lease_header >"$log" 2>&1
