@@ -180,9 +180,9 @@ static const struct {
 	double runs, tpot, ttft, e2e; /* held-out runs; median |error| of TPOT, TTFT and the whole
 					 request (TTFT + (osl - 1) TPOT) */
 } engine_validation[RIDGE_ENGINE_COUNT] = {
-	[RIDGE_ENGINE_VLLM] = { 279, 0.107, 0.393, 0.112 },
+	[RIDGE_ENGINE_VLLM] = { 279, 0.102, 0.393, 0.105 },
 	[RIDGE_ENGINE_SGLANG] = { 52, 0.369, 0.945, 0.289 },
-	[RIDGE_ENGINE_TRTLLM] = { 396, 0.132, 0.274, 0.139 },
+	[RIDGE_ENGINE_TRTLLM] = { 396, 0.125, 0.275, 0.126 },
 };
 
 cJSON *serve_view_validation(cJSON *parent, const char *key, enum ridge_engine_kind kind)
