@@ -111,16 +111,17 @@ void serve_engine_defaults(enum ridge_engine_kind kind, double memory_bytes, con
 	else
 		vllm_defaults(memory_bytes, gpu_id ? gpu_id : "", out);
 	out->hybrid_kv_cache = kind == RIDGE_ENGINE_VLLM;
-	/* fitted per engine on one subset of published runs each (validation/serve_latency_check.py
-	 * --fit ENGINE: the least median |TPOT error| over a grid of 0 to 2 ms; a grid flat within
-	 * half a point keeps 0, which the overlap schedulers document) */
-	/* fitted on vLLM's subset of the same runs (the least median |TTFT error| over 0 to 80 ms,
-	 * validation/serve_latency_check.py --fit-request-latency) and used for every engine: their
-	 * OpenAI-compatible servers take the same path (HTTP, tokenizer, hand-off, streaming) */
+	/* fitted on vLLM's subset of the published runs below (the least median |TTFT error| over 0
+	 * to 80 ms, validation/serve_latency_check.py --fit-request-latency) and used for every
+	 * engine: their OpenAI-compatible servers take the same path (HTTP, tokenizer, hand-off,
+	 * streaming) */
 	out->request_latency_s = 45e-3;
 	out->request_latency_source =
 		"45 ms, fitted on vLLM's 60 Llama-3.1-70B FP8 runs on an H200 (InferenceMAX's, 2025-10-29; "
 		"validation/README.md), the same for every engine";
+	/* fitted per engine on one subset of published runs each (validation/serve_latency_check.py
+	 * --fit ENGINE: the least median |TPOT error| over a grid of 0 to 2 ms; a grid flat within
+	 * half a point keeps 0, which the overlap schedulers document) */
 	out->cpu_overhead_s = kind == RIDGE_ENGINE_TRTLLM ? 0.5e-3 : 0;
 	out->cpu_overhead_source =
 		kind == RIDGE_ENGINE_TRTLLM
