@@ -332,6 +332,14 @@ def print_rows(results):
     print("(* the rows the engine's CPU overhead is fitted on)")
 
 
+def grid_errors(ridge, chosen, jobs, grid, given_of):
+    """(value, TPOT errors, TTFT errors) of the chosen rows for each value of a grid."""
+    for value in grid:
+        groups, _ = summarize(run_all(ridge, chosen, given_of(value), jobs))
+        yield (value, [e for g in groups.values() for e in g["tpot"]],
+               [e for g in groups.values() for e in g["ttft"]])
+
+
 def fit(ridge, rows, engine, jobs):
     chosen = [row for row in rows if row["engine"] == engine and is_fit(row)]
     if not chosen:
@@ -339,10 +347,7 @@ def fit(ridge, rows, engine, jobs):
         return 2
     print("%s: %d rows (version %s, %s on %s, %s weights)" % (engine, len(chosen), *FIT[engine]))
     best = None
-    for value in FIT_GRID:
-        groups, _ = summarize(run_all(ridge, chosen, {engine: value}, jobs))
-        tpot = [e for g in groups.values() for e in g["tpot"]]
-        ttft = [e for g in groups.values() for e in g["ttft"]]
+    for value, tpot, ttft in grid_errors(ridge, chosen, jobs, FIT_GRID, lambda v: {engine: v}):
         score = median_abs(tpot)
         print("  --cpu-overhead %-6s TPOT median |error| %s (median error %s), TTFT %s" % (
             value, percent(score), percent(statistics.median(tpot), True), percent(median_abs(ttft))))
@@ -358,9 +363,7 @@ def fit_request_latency(ridge, rows, jobs):
     print("request latency, every engine: fitted on %s's %d rows (version %s, %s on %s, %s weights)" % (
         engine, len(chosen), *FIT[engine]))
     best = None
-    for value in REQUEST_LATENCY_GRID:
-        groups, _ = summarize(run_all(ridge, chosen, {REQUEST_LATENCY: value}, jobs))
-        ttft = [e for g in groups.values() for e in g["ttft"]]
+    for value, _, ttft in grid_errors(ridge, chosen, jobs, REQUEST_LATENCY_GRID, lambda v: {REQUEST_LATENCY: v}):
         score = median_abs(ttft)
         print("  --request-latency %-5s TTFT median |error| %s (median error %s)" % (
             value, percent(score), percent(statistics.median(ttft), True)))

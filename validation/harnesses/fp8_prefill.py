@@ -29,7 +29,7 @@ import time
 import torch
 import torch.nn.functional as F
 
-from timing import kernel_names, machine, write_doc
+from timing import kernel_names, machine, time_call_ms, write_doc
 
 CONFIG = dict(model_type="llama", hidden_size=8192, intermediate_size=28672, num_hidden_layers=80,
               num_attention_heads=64, num_key_value_heads=8, head_dim=128, vocab_size=128256,
@@ -110,15 +110,6 @@ def smi():
                            "--format=csv,noheader"], capture_output=True, text=True).stdout.strip()
 
 
-def timed(fn):
-    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    a.record()
-    fn()
-    b.record()
-    b.synchronize()
-    return a.elapsed_time(b)
-
-
 def main():
     out_path = sys.argv[1]
     sustain = float(sys.argv[sys.argv.index("--sustain") + 1]) if "--sustain" in sys.argv else 8.0
@@ -137,10 +128,10 @@ def main():
                 if (B, P) == (1, 2048):
                     doc["kernels"]["llama-3.1-70b fp8 prefill"] = kernel_names(fn)
                 time.sleep(0.5)
-                burst = [timed(fn) for _ in range(3)]
+                burst = [time_call_ms(fn) for _ in range(3)]
                 sustained, t0 = [], time.time()
                 while time.time() - t0 < sustain:
-                    sustained.append(timed(fn))
+                    sustained.append(time_call_ms(fn))
                 state = smi()
                 tail = sustained[len(sustained) * 2 // 3:] or sustained
                 case = {"model": "llama-3.1-70b", "weights": "fp8", "batch": B, "prompt": P, "kind": "prefill",

@@ -47,13 +47,18 @@ def time_ms(fn, warmup=3, reps=20, flush=False):
     for _ in range(reps):
         if flush:
             flush_l2()
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        samples.append(a.elapsed_time(b))
+        samples.append(time_call_ms(fn))
     return statistics.median(samples), samples
+
+
+def time_call_ms(fn):
+    """Milliseconds of one fn() call, CUDA events around it."""
+    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    a.record()
+    fn()
+    b.record()
+    b.synchronize()
+    return a.elapsed_time(b)
 
 
 def graphed(fn, warmup=3):
