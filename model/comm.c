@@ -5,7 +5,8 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const algorithm_names[RIDGE_ALGO_COUNT] = { "auto", "ring", "tree", "nvls", "direct", "none" };
+static const char *const algorithm_names[RIDGE_ALGO_COUNT] = { "auto",   "ring", "tree",  "nvls",
+							       "direct", "none", "custom" };
 static const char *const launch_names[RIDGE_COMM_LAUNCH_COUNT] = { "device", "eager", "graph" };
 
 const char *comm_launch_name(enum ridge_comm_launch launch)
@@ -29,8 +30,8 @@ const char *comm_algorithm_name(enum ridge_comm_algorithm algorithm)
 
 bool comm_algorithm_parse(const char *text, enum ridge_comm_algorithm *out)
 {
-	int i = model_name_index(algorithm_names, 0, RIDGE_ALGO_NONE, text);
-	if (i < 0)
+	int i = model_name_index(algorithm_names, 0, RIDGE_ALGO_COUNT, text);
+	if (i < 0 || i == RIDGE_ALGO_NONE)
 		return false;
 	*out = (enum ridge_comm_algorithm)i;
 	return true;
@@ -284,7 +285,55 @@ static int price(const struct ridge_gpu *gpu, const struct ridge_comm_input *in,
 	return 0;
 }
 
-/* The algorithms NCCL has for op on this fabric. */
+/* SGLang PR #2904's table (comm.h): bf16 elements 512 ... 1,048,576 as bytes,
+ * and the microseconds at 2, 4 and 8 GPUs (H100 SXM). */
+static const double custom_allreduce_bytes[] = { 1024, 8192, 65536, 524288, 1048576, 2097152 };
+static const double custom_allreduce_us[3][6] = {
+	{ 3.7, 3.9, 4.5, 7.9, 12.5, 19.9 },  /* 2 GPUs */
+	{ 4.8, 3.7, 4.8, 13.9, 20.2, 31.1 }, /* 4 GPUs */
+	{ 5.9, 5.7, 7.8, 16.7, 22.1, 33.8 }, /* 8 GPUs */
+};
+
+double comm_custom_allreduce_s(double n, double bytes)
+{
+	int row = n == 2 ? 0 : n == 4 ? 1 : n == 8 ? 2 : -1;
+	if (row < 0 || !(bytes >= 0) || bytes > RIDGE_CUSTOM_ALLREDUCE_MAX_TABLE_BYTES)
+		return 0;
+	const double *us = custom_allreduce_us[row];
+	if (bytes <= custom_allreduce_bytes[0])
+		return us[0] * 1e-6;
+	int i = 1;
+	while (bytes > custom_allreduce_bytes[i])
+		i++;
+	double x0 = custom_allreduce_bytes[i - 1], x1 = custom_allreduce_bytes[i];
+	return (us[i - 1] + (us[i] - us[i - 1]) * (bytes - x0) / (x1 - x0)) * 1e-6;
+}
+
+/* The custom all-reduce's terms (comm.h): its table's time, no ring steps. */
+static void price_custom(const struct ridge_gpu *gpu, const struct ridge_comm_input *in, struct ridge_comm_result *r)
+{
+	r->algorithm = RIDGE_ALGO_CUSTOM;
+	r->domains = 1;
+	r->gpus_per_domain = in->gpus;
+	r->bus_factor = bus_factor(in->op, in->gpus);
+	r->bus_bytes = r->bus_factor * in->bytes;
+	r->link_bandwidth = gpu->ic.per_direction;
+	r->time_s = comm_custom_allreduce_s(in->gpus, in->bytes);
+	r->alpha_s = r->time_s;
+	r->algbw = in->bytes / r->time_s;
+	r->busbw = r->bus_bytes / r->time_s;
+	r->bus_bandwidth = r->busbw;
+	r->efficiency = r->link_bandwidth > 0 ? r->bus_bandwidth / r->link_bandwidth : 0;
+	r->bandwidth_source = "published";
+	r->latency_source = "published: SGLang PR #2904, TensorRT-LLM's custom all-reduce kernels on H100 SXM";
+	r->path = "NVSwitch (peer memory)";
+	if (strcmp(gpu->id, "h100-sxm") != 0)
+		r->caveat = "the custom all-reduce's times are the H100 SXM's (SGLang PR #2904), transferred to this "
+			    "GPU";
+}
+
+/* The algorithms NCCL has for op on this fabric (and the engines' custom
+ * all-reduce, asked for by name). */
 static bool applies(const struct ridge_interconnect *ic, enum ridge_collective op, enum ridge_comm_algorithm a,
 		    double n, const char **why)
 {
@@ -313,6 +362,17 @@ static bool applies(const struct ridge_interconnect *ic, enum ridge_collective o
 	case RIDGE_ALGO_DIRECT:
 		*why = "direct exchange is for all-to-all and send-recv";
 		return op == RIDGE_SEND_RECV || op == RIDGE_ALL_TO_ALL;
+	case RIDGE_ALGO_CUSTOM:
+		if (op != RIDGE_ALL_REDUCE) {
+			*why = "the engines' custom kernel is an all-reduce";
+			return false;
+		}
+		if (ic->topology != RIDGE_TOPOLOGY_SWITCH || n > ic->domain_gpus) {
+			*why = "the engines' custom all-reduce reads peers' memory inside one NVLink switch domain";
+			return false;
+		}
+		*why = "its published times are for 2, 4 and 8 GPUs";
+		return n == 2 || n == 4 || n == 8;
 	default:
 		*why = "";
 		return false;
@@ -405,6 +465,14 @@ static int collective_on_device(const struct ridge_gpu *gpu, const struct ridge_
 					  comm_algorithm_name(in->algorithm), ridge_collective_name(in->op), gpu->id,
 					  why);
 		out->op = in->op;
+		if (in->algorithm == RIDGE_ALGO_CUSTOM) {
+			if (in->bytes > RIDGE_CUSTOM_ALLREDUCE_MAX_TABLE_BYTES)
+				return model_fail(err, err_len,
+						  "custom all-reduce: its published times go to %.0f bytes, not %g",
+						  RIDGE_CUSTOM_ALLREDUCE_MAX_TABLE_BYTES, in->bytes);
+			price_custom(gpu, in, out);
+			return 0;
+		}
 		return price(gpu, in, in->algorithm, out, err, err_len);
 	}
 	/* A measured collective is what NCCL chose: take it as it is. */
@@ -554,6 +622,28 @@ int comm_serve_step_launch(const struct ridge_gpu *gpu, double tp, bool expert_p
 					 &out->ep, err, err_len))
 			return -1;
 	}
+	out->total_s = out->tp.time_s + out->ep.time_s;
+	out->exposed_s = out->total_s * (1 - overlap);
+	return 0;
+}
+
+int comm_serve_step_engine(const struct ridge_gpu *gpu, double tp, bool expert_parallel, double tokens, double hidden,
+			   double layers, double top_k, double moe_layers, double overlap, double network_bandwidth,
+			   enum ridge_comm_launch launch, double custom_max_bytes, struct ridge_serve_comm *out,
+			   char *err, size_t err_len)
+{
+	if (comm_serve_step_launch(gpu, tp, expert_parallel, tokens, hidden, layers, top_k, moe_layers, overlap,
+				   network_bandwidth, launch, out, err, err_len))
+		return -1;
+	const char *why;
+	double bytes = out->tp.bytes_per_allreduce;
+	if (!out->has_tp || !(custom_max_bytes > bytes) || bytes > RIDGE_CUSTOM_ALLREDUCE_MAX_TABLE_BYTES ||
+	    !applies(&gpu->ic, RIDGE_ALL_REDUCE, RIDGE_ALGO_CUSTOM, tp, &why))
+		return 0;
+	struct ridge_comm_input in = { RIDGE_ALL_REDUCE, tp, bytes, RIDGE_ALGO_CUSTOM, network_bandwidth, launch, 1 };
+	if (comm_collective(gpu, &in, &out->tp.one, err, err_len) != 0)
+		return -1;
+	out->tp.time_s = out->tp.allreduces * out->tp.one.time_s;
 	out->total_s = out->tp.time_s + out->ep.time_s;
 	out->exposed_s = out->total_s * (1 - overlap);
 	return 0;

@@ -124,6 +124,10 @@ enum ridge_comm_algorithm {
 	RIDGE_ALGO_NVLS,   /* all-reduce only, NVLink SHARP in the switch */
 	RIDGE_ALGO_DIRECT, /* all-to-all pairwise exchange; send-recv */
 	RIDGE_ALGO_NONE,   /* one GPU: nothing to communicate */
+	/* all-reduce only, not NCCL's: the serving engines' own one-kernel
+	 * all-reduce through peer memory (comm_custom_allreduce_s); never
+	 * chosen by AUTO */
+	RIDGE_ALGO_CUSTOM,
 	RIDGE_ALGO_COUNT
 };
 
@@ -139,7 +143,7 @@ enum ridge_comm_launch {
 const char *comm_launch_name(enum ridge_comm_launch launch);
 bool comm_launch_parse(const char *text, enum ridge_comm_launch *out);
 
-/* "auto", "ring", "tree", "nvls", "direct", "none". */
+/* "auto", "ring", "tree", "nvls", "direct", "none", "custom". */
 const char *comm_algorithm_name(enum ridge_comm_algorithm algorithm);
 bool comm_algorithm_parse(const char *text, enum ridge_comm_algorithm *out);
 /* all-reduce (allreduce), all-gather, reduce-scatter, all-to-all, send-recv (p2p). */
@@ -159,6 +163,27 @@ struct ridge_comm_input {
 /* The network per GPU the entry's node gives: nics x nic_bandwidth /
  * domain_gpus (DGX H100: 8 x 400 Gb/s for 8 GPUs, 50 GB/s); 0 when not given. */
 double comm_network_per_gpu(const struct ridge_interconnect *ic);
+
+/* ---- the serving engines' custom all-reduce ----
+ *
+ * vLLM, SGLang and TensorRT-LLM reduce a small tensor-parallel message with
+ * their own kernel instead of NCCL's: every GPU reads its peers' buffers
+ * through NVLink peer memory and sums them in one kernel (one-shot), or
+ * reduces a slice and gathers (two-shot), behind flag barriers, with no ring
+ * steps. The engines use it inside one NVLink switch domain up to a size cap
+ * (struct ridge_engine.custom_allreduce_max_bytes) and NCCL past it.
+ *
+ * Its device time is the published table of SGLang PR #2904 (sgl-project/
+ * sglang, "optimize custom allreduce kernel", 2025-01-15: TensorRT-LLM's
+ * one-shot/two-shot kernels as SGLang runs them, H100 SXM, 2, 4 and 8 GPUs,
+ * 512 to 1,048,576 bf16 elements), interpolated linearly in bytes (flat
+ * below the smallest message). Only the H100 was measured: other NVLink
+ * switch GPUs get the H100's times (the result's caveat says so). Nothing
+ * was fitted. docs/models/comm.md, "Serving engines' custom all-reduce". */
+#define RIDGE_CUSTOM_ALLREDUCE_MAX_TABLE_BYTES 2097152.0 /* the table's largest message */
+/* The table's device time for n GPUs and bytes; 0 where it has no row
+ * (n other than 2, 4, 8; bytes past the table). */
+double comm_custom_allreduce_s(double n, double bytes);
 
 /* The NVLS bus bandwidth on n GPUs of one domain (above); 0 without NVLS. */
 double comm_nvls_bus_bandwidth(const struct ridge_interconnect *ic, double n);
@@ -271,6 +296,15 @@ int comm_serve_step(const struct ridge_gpu *gpu, double tp, bool expert_parallel
 int comm_serve_step_launch(const struct ridge_gpu *gpu, double tp, bool expert_parallel, double tokens, double hidden,
 			   double layers, double top_k, double moe_layers, double overlap, double network_bandwidth,
 			   enum ridge_comm_launch launch, struct ridge_serve_comm *out, char *err, size_t err_len);
+
+/* The same as a serving engine runs its all-reduces: those below
+ * custom_max_bytes go to the engine's own kernel (RIDGE_ALGO_CUSTOM) where it
+ * applies (an NVLink switch domain, 2, 4 or 8 GPUs, a message its published
+ * times cover), the rest to NCCL (custom_max_bytes 0: all of them). */
+int comm_serve_step_engine(const struct ridge_gpu *gpu, double tp, bool expert_parallel, double tokens, double hidden,
+			   double layers, double top_k, double moe_layers, double overlap, double network_bandwidth,
+			   enum ridge_comm_launch launch, double custom_max_bytes, struct ridge_serve_comm *out,
+			   char *err, size_t err_len);
 
 struct ridge_pp_comm {
 	double bubble_fraction;

@@ -111,6 +111,18 @@ void serve_engine_defaults(enum ridge_engine_kind kind, double memory_bytes, con
 	else
 		vllm_defaults(memory_bytes, gpu_id ? gpu_id : "", out);
 	out->hybrid_kv_cache = kind == RIDGE_ENGINE_VLLM;
+	/* the size caps of each engine's custom all-reduce: vLLM's and SGLang's
+	 * CustomAllreduce(max_size=8192 * 1024) (vllm/distributed/
+	 * device_communicators/custom_all_reduce.py; SGLang's port of it);
+	 * TensorRT-LLM's getMaxRequiredWorkspaceSize, 16 MB on 2 GPUs and 8 MB on
+	 * more (cpp/tensorrt_llm/common/customAllReduceUtils.h, 1.0 and 1.1),
+	 * past which AllreduceOp falls back to NCCL */
+	out->custom_allreduce_max_bytes = kind == RIDGE_ENGINE_TRTLLM ? (tp <= 2 ? 16e6 : 8e6) : 8192.0 * 1024;
+	out->custom_allreduce_source =
+		kind == RIDGE_ENGINE_TRTLLM
+			? "TensorRT-LLM's AllreduceOp: custom kernels up to its workspace "
+			  "(customAllReduceUtils.h getMaxRequiredWorkspaceSize), NCCL past it"
+			: "CustomAllreduce(max_size=8192 * 1024) (custom_all_reduce.py), NCCL past it";
 	/* fitted on vLLM's subset of the published runs below (the least median |TTFT error| over 0
 	 * to 80 ms, validation/serve_latency_check.py --fit-request-latency) and used for every
 	 * engine: their OpenAI-compatible servers take the same path (HTTP, tokenizer, hand-off,
@@ -122,13 +134,17 @@ void serve_engine_defaults(enum ridge_engine_kind kind, double memory_bytes, con
 	/* fitted per engine on one subset of published runs each (validation/serve_latency_check.py
 	 * --fit ENGINE: the least median |TPOT error| over a grid of 0 to 2 ms; a grid flat within
 	 * half a point keeps 0, which the overlap schedulers document) */
-	out->cpu_overhead_s = kind == RIDGE_ENGINE_TRTLLM ? 0.5e-3 : 0;
+	out->cpu_overhead_s = kind == RIDGE_ENGINE_TRTLLM ? 0.5e-3 : kind == RIDGE_ENGINE_VLLM ? 0.75e-3 : 0;
 	out->cpu_overhead_source =
 		kind == RIDGE_ENGINE_TRTLLM
 			? "0.5 ms, fitted on TensorRT-LLM 1.0.0rc3's 177 Llama-3.1-8B runs on an H100 (validation/README.md; "
-			  "3.9 % against 5.6 % at 0 since the H100's decode GEMVs were measured, 2026-12-06)"
-			: "0, fitted per engine on published TTFT/TPOT runs (validation/README.md); "
-			  "the engine's overlap scheduler hides it (docs/sources/serving-engines.md)";
+			  "3.7 % against 6.3 % at 0 since the engines' custom all-reduce is priced, 2026-12-07)"
+		: kind == RIDGE_ENGINE_VLLM
+			? "0.75 ms, fitted on vLLM's 60 Llama-3.1-70B FP8 runs on an H200 (InferenceMAX's, vLLM 0.10.2, "
+			  "2025-10-29; validation/README.md): 6.0 % against 8.1 % at 0 since the engines' custom "
+			  "all-reduce is priced (2026-12-07); vLLM 0.10.2 schedules synchronously by default"
+			: "0, fitted on SGLang 0.5.1.post1's 78 Qwen3-32B runs on an H100 (validation/README.md): flat "
+			  "within half a point; the overlap scheduler hides it (docs/sources/serving-engines.md)";
 }
 
 /* The power of two at or above a batch of 1 to 4. */

@@ -116,6 +116,12 @@ struct ridge_engine {
 	 * last); 0 of them: generated */
 	double graph_batch_sizes[RIDGE_GRAPH_SIZES_MAX];
 	int graph_batch_size_count;
+	/* the engine's own all-reduce kernel (comm.h, "the serving engines'
+	 * custom all-reduce") takes tensor-parallel messages below this many
+	 * bytes inside one NVLink switch domain; NCCL larger ones; 0: NCCL
+	 * always (the engines' --disable-custom-all-reduce) */
+	double custom_allreduce_max_bytes;
+	const char *custom_allreduce_source;
 	/* sliding-window layers keep only their window's blocks (vLLM's hybrid
 	 * KV cache manager, on by default); off: every layer holds the whole
 	 * context, as the other engines are modelled */

@@ -426,10 +426,10 @@ static int token_pass(struct sim *w, double tokens, struct pass_memo **out)
 	const enum ridge_comm_launch launches[2] = { RIDGE_COMM_LAUNCH_EAGER, RIDGE_COMM_LAUNCH_GRAPH };
 	struct ridge_serve_comm *comms[2] = { &eager, &graph };
 	for (int i = 0; i < 2; i++)
-		if (comm_serve_step_launch(req->gpu, req->tp, false, tokens, (double)model->hidden,
+		if (comm_serve_step_engine(req->gpu, req->tp, false, tokens, (double)model->hidden,
 					   (double)model->layers, (double)model->experts_per_token,
-					   (double)workload_moe_layers(model), 0, 0, launches[i], comms[i], sh->err,
-					   sh->err_len))
+					   (double)workload_moe_layers(model), 0, 0, launches[i],
+					   w->engine->custom_allreduce_max_bytes, comms[i], sh->err, sh->err_len))
 			return -1;
 	/* Fewer rows than one library tile never run slower than a whole tile:
 	 * the library can pad them (serve.c prices them as the GEMV class, whose

@@ -20,7 +20,8 @@
 					"gathered output",                                                             \
 				.range = "0 to 1e18 B"))                                                               \
 	X(COMM_ALGORITHM, PARAM_TEXT_ROW("algorithm", .metavar = "ALG",                                                \
-					 .help = "ring, tree, nvls, direct (default auto: the fastest that applies)")) \
+					 .help = "ring, tree, nvls, direct (default auto: the fastest that applies), " \
+						 "custom (the serving engines' own all-reduce kernel)"))               \
 	X(COMM_NETWORK_BW, PARAM_NUM("network_bw", RIDGE_UNIT_BYTES_PER_S, 0, PARAM_NET_BW_MAX,                        \
 				     .flags = PARAM_OPEN_LO, .metavar = "B/s",                                         \
 				     .help = "network bandwidth per GPU, one direction, past the fabric domain "       \
@@ -87,7 +88,8 @@ static cJSON *comm_run(struct calc_input *in)
 	}
 	const char *algorithm = params_text(v, COMM_ALGORITHM);
 	if (algorithm && !comm_algorithm_parse(algorithm, &ci.algorithm)) {
-		snprintf(in->err, sizeof in->err, "%s: unknown algorithm '%s' (known: auto, ring, tree, nvls, direct)",
+		snprintf(in->err, sizeof in->err,
+			 "%s: unknown algorithm '%s' (known: auto, ring, tree, nvls, direct, custom)",
 			 params_where(v, COMM_ALGORITHM), algorithm);
 		return NULL;
 	}
@@ -117,6 +119,8 @@ static cJSON *comm_run(struct calc_input *in)
 			snprintf(in->err, sizeof in->err, "%s: give %s", err, params_where(v, COMM_NETWORK_BW));
 		else if (strstr(err, "does not apply"))
 			snprintf(in->err, sizeof in->err, "%s: %s", params_where(v, COMM_ALGORITHM), err);
+		else if (strstr(err, "published times go to"))
+			snprintf(in->err, sizeof in->err, "%s: %s", params_where(v, COMM_BYTES), err);
 		else if (strstr(err, "GPUs per process"))
 			snprintf(in->err, sizeof in->err, "%s: %s", params_where(v, COMM_GPUS_PER_PROCESS), err);
 		else
@@ -135,7 +139,10 @@ static cJSON *comm_run(struct calc_input *in)
 	calc_json_comm(o, &r);
 	if (params_flag(v, COMM_SWEEP)) {
 		cJSON *sweep = cJSON_AddArrayToObject(o, "sweep");
-		for (double size = 8; size <= 8.0 * 1024 * 1024 * 1024; size *= 8) {
+		/* the custom kernel's published times stop at 2 MiB */
+		double largest = ci.algorithm == RIDGE_ALGO_CUSTOM ? RIDGE_CUSTOM_ALLREDUCE_MAX_TABLE_BYTES
+								   : 8.0 * 1024 * 1024 * 1024;
+		for (double size = 8; size <= largest; size *= 8) {
 			struct ridge_comm_input s = ci;
 			struct ridge_comm_result sr;
 			s.bytes = size;
@@ -174,6 +181,26 @@ static void comm_print_launch(FILE *out, const cJSON *r)
 		RIDGE_NCCL_HOST_ENQUEUE_S * 1e6, calc_str(r, "launch_bound"), b);
 }
 
+static void comm_print_sweep(FILE *out, const cJSON *r);
+
+/* The engines' custom all-reduce: a published time, no ring steps to show. */
+static void comm_print_custom(FILE *out, const cJSON *r)
+{
+	char a[32], b[32], c[32];
+	fmt_seconds(calc_num(r, "device_s"), a, sizeof a);
+	fmt_bytes(calc_num(r, "bytes"), b, sizeof b);
+	fprintf(out, "  device %s: the engines' own all-reduce kernel, %s on %.0f GPUs\n", a, b, calc_num(r, "gpus"));
+	fprintf(out, "  source %s, interpolated\n", calc_str(r, "latency_source"));
+	comm_print_launch(out, r);
+	fmt_seconds(calc_num(r, "time_s"), a, sizeof a);
+	fmt_si(calc_num(r, "algbw"), "B/s", b, sizeof b);
+	fmt_si(calc_num(r, "busbw"), "B/s", c, sizeof c);
+	fprintf(out, "  time   %s; algbw %s, busbw %s\n", a, b, c);
+	const cJSON *caveat = cJSON_GetObjectItemCaseSensitive(r, "caveat");
+	if (cJSON_IsString(caveat))
+		fprintf(out, "  trust  %s\n", caveat->valuestring);
+}
+
 static void comm_print(FILE *out, const cJSON *r)
 {
 	char a[48], b[48], c[48], d[48], e[48];
@@ -191,6 +218,11 @@ static void comm_print(FILE *out, const cJSON *r)
 	if (calc_num(r, "domains") > 1)
 		fprintf(out, ", %.0f domains of %.4g GPUs", calc_num(r, "domains"), calc_num(r, "gpus_per_domain"));
 	fprintf(out, "\n\n");
+	if (strcmp(calc_str(r, "algorithm"), "custom") == 0) {
+		comm_print_custom(out, r);
+		comm_print_sweep(out, r);
+		return;
+	}
 	fmt_seconds(calc_num(r, "base_latency_s"), a, sizeof a);
 	fmt_seconds(calc_num(r, "step_latency_s"), b, sizeof b);
 	fmt_seconds(calc_num(r, "alpha_s"), c, sizeof c);
@@ -243,7 +275,13 @@ static void comm_print(FILE *out, const cJSON *r)
 	const cJSON *caveat = cJSON_GetObjectItemCaseSensitive(r, "caveat");
 	if (cJSON_IsString(caveat))
 		fprintf(out, "  trust  %s\n", caveat->valuestring);
+	comm_print_sweep(out, r);
+}
 
+/* --sweep's table. */
+static void comm_print_sweep(FILE *out, const cJSON *r)
+{
+	char a[48], b[48], c[48], d[48], e[48];
 	const cJSON *sweep = cJSON_GetObjectItemCaseSensitive(r, "sweep");
 	if (cJSON_IsArray(sweep)) {
 		fprintf(out, "\n  %12s %-7s %12s %12s %12s %9s\n", "size", "algo", "time", "algbw", "busbw", "latency");
@@ -275,6 +313,9 @@ const struct calc calc_comm = {
 		"between nodes a double binary tree, pipelined. --algorithm auto takes the fastest, as\n"
 		"NCCL's tuner does. That is the device's time; a stream of collectives launched eagerly\n"
 		"costs the slower of it and the host's enqueue (4.34 us per GPU a thread drives: --gpus-per-\n"
-		"process), in a CUDA graph (--launch graph) it plus a graph node.\n",
+		"process), in a CUDA graph (--launch graph) it plus a graph node. --algorithm custom prices\n"
+		"the serving engines' own all-reduce kernel instead (vLLM, SGLang, TensorRT-LLM: peer memory\n"
+		"inside one NVLink switch domain, 2, 4 or 8 GPUs, up to 2 MiB): SGLang PR #2904's published\n"
+		"H100 times, interpolated.\n",
 	CALC_IMPL(comm_params, comm_run, comm_print),
 };

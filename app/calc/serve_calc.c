@@ -105,6 +105,10 @@
 	X(SERVE_COMPUTE_DTYPE, PARAM_TEXT_ROW("compute_dtype", .metavar = "DT",                                        \
 					      .help = "dtype the GEMMs run in, for their peak (default bf16; fp8 "     \
 						      "for FP8 W8A8)"))                                                \
+	X(SERVE_NO_CUSTOM_AR,                                                                                          \
+	  PARAM_FLAG_ROW("no_custom_allreduce", .help = "every tensor-parallel all-reduce through NCCL (the engines' " \
+							"--disable-custom-all-reduce; default: their own kernel for "  \
+							"small messages)"))                                            \
 	X(SERVE_NO_HYBRID, PARAM_FLAG_ROW("no_hybrid_kv_cache",                                                        \
 					  .help = "vllm: every layer holds the whole context (sliding-window layers "  \
 						  "keep only their window by default)"))                               \
@@ -402,6 +406,10 @@ static void engine_overrides(const struct param_values *v, struct ridge_engine *
 	}
 	if (params_flag(v, SERVE_NO_HYBRID))
 		e->hybrid_kv_cache = false;
+	if (params_flag(v, SERVE_NO_CUSTOM_AR)) {
+		e->custom_allreduce_max_bytes = 0;
+		e->custom_allreduce_source = "given (--no-custom-allreduce): NCCL for every all-reduce";
+	}
 	if (params_flag(v, SERVE_MIXED))
 		e->mixed_batches = true;
 	if (params_flag(v, SERVE_GRAPH_PADDING))

@@ -51,6 +51,8 @@ static void engine_json(cJSON *doc, const struct ridge_engine *e)
 	json_number(o, "request_latency_s", e->request_latency_s);
 	cJSON_AddStringToObject(o, "request_latency_source", e->request_latency_source);
 	cJSON_AddBoolToObject(o, "hybrid_kv_cache", e->hybrid_kv_cache);
+	json_number(o, "custom_allreduce_max_bytes", e->custom_allreduce_max_bytes);
+	cJSON_AddStringToObject(o, "custom_allreduce_source", e->custom_allreduce_source);
 }
 
 static void inputs_json(cJSON *doc, const struct ridge_serve_sim_input *in, const struct ridge_serve_sim_result *r,
@@ -180,9 +182,9 @@ static const struct {
 	double runs, tpot, ttft, e2e; /* held-out runs; median |error| of TPOT, TTFT and the whole
 					 request (TTFT + (osl - 1) TPOT) */
 } engine_validation[RIDGE_ENGINE_COUNT] = {
-	[RIDGE_ENGINE_VLLM] = { 279, 0.102, 0.393, 0.105 },
+	[RIDGE_ENGINE_VLLM] = { 279, 0.078, 0.391, 0.082 },
 	[RIDGE_ENGINE_SGLANG] = { 52, 0.369, 0.945, 0.289 },
-	[RIDGE_ENGINE_TRTLLM] = { 396, 0.125, 0.275, 0.126 },
+	[RIDGE_ENGINE_TRTLLM] = { 396, 0.117, 0.275, 0.116 },
 };
 
 cJSON *serve_view_validation(cJSON *parent, const char *key, enum ridge_engine_kind kind)
@@ -319,6 +321,17 @@ static void print_engine(FILE *out, const cJSON *doc)
 	fmt_seconds(calc_num(e, "cpu_overhead_s"), cpu, sizeof cpu);
 	fprintf(out, "  host time: %s per request outside the loop (in TTFT and E2E), %s per iteration\n", request,
 		cpu);
+	if (calc_num(doc, "tp") > 1) {
+		char cap[32];
+		fmt_bytes(calc_num(e, "custom_allreduce_max_bytes"), cap, sizeof cap);
+		if (calc_num(e, "custom_allreduce_max_bytes") > 0)
+			fprintf(out,
+				"  all-reduce: the engine's own kernel below %s inside an NVLink switch domain "
+				"(ridge comm --algorithm custom), NCCL past it\n",
+				cap);
+		else
+			fprintf(out, "  all-reduce: NCCL for every message (--no-custom-allreduce)\n");
+	}
 	if (calc_num(e, "batch_wait_iters") > 0)
 		fprintf(out,
 			"  batch waiting: new prompts held out of iterations with decode tokens for up to %.0f "

@@ -632,6 +632,73 @@ static void test_launch_modes(void **state)
 
 /* Expert parallelism in a training step (parallel.h): the all-to-alls, the
  * experts' memory over ep, their gradients over dp x cp / ep, and the refusals. */
+/* The engines' custom all-reduce (comm.h): SGLang PR #2904's H100 table,
+ * linear in bytes between its points, flat below the first, none past 2 MiB
+ * or for other GPU counts; asked for by name only (AUTO is NCCL's choice),
+ * inside one switch domain; and the serving step's choice by the cap. */
+static void test_custom_allreduce(void **state)
+{
+	(void)state;
+	/* at the table's points */
+	assert_close(comm_custom_allreduce_s(8, 65536), 7.8e-6, 1e-18);
+	assert_close(comm_custom_allreduce_s(2, 2097152), 19.9e-6, 1e-18);
+	/* flat below 1 KiB */
+	assert_close(comm_custom_allreduce_s(4, 16), 4.8e-6, 1e-18);
+	/* 4 GPUs, 100 KiB: 4.8 + (13.9 - 4.8) x (102400 - 65536) / (524288 - 65536) us */
+	assert_close(comm_custom_allreduce_s(4, 102400), (4.8 + 9.1 * 36864.0 / 458752.0) * 1e-6, 1e-15);
+	/* 8 GPUs, 768 KiB: halfway between 16.7 and 22.1 us */
+	assert_close(comm_custom_allreduce_s(8, 786432), 19.4e-6, 1e-15);
+	assert_true(comm_custom_allreduce_s(6, 65536) == 0);
+	assert_true(comm_custom_allreduce_s(8, 2097153) == 0);
+
+	struct ridge_gpu g = switch_gpu();
+	struct ridge_comm_result r = run(&g, RIDGE_ALL_REDUCE, 8, 65536, RIDGE_ALGO_CUSTOM, 0);
+	assert_int_equal(r.algorithm, RIDGE_ALGO_CUSTOM);
+	assert_close(r.time_s, 7.8e-6, 1e-18);
+	assert_close(r.bus_bytes, 1.75 * 65536, 1e-9);
+	assert_non_null(r.caveat); /* not the H100 the table was measured on */
+	/* AUTO never picks it: NCCL's ring, 6.6 + 14 x 0.6 us + 114688 B / 370 GB/s */
+	r = run(&g, RIDGE_ALL_REDUCE, 8, 65536, RIDGE_ALGO_AUTO, 0);
+	assert_int_equal(r.algorithm, RIDGE_ALGO_RING);
+	assert_close(r.time_s, 15e-6 + 114688 / 370e9, 1e-15);
+
+	struct ridge_comm_input in = { RIDGE_ALL_REDUCE, 8, 4e6, RIDGE_ALGO_CUSTOM, 0, RIDGE_COMM_LAUNCH_DEVICE, 0 };
+	char err[300];
+	assert_int_equal(comm_collective(&g, &in, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "2097152 bytes"));
+	in.bytes = 1024;
+	in.gpus = 6;
+	assert_int_equal(comm_collective(&g, &in, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "2, 4 and 8 GPUs"));
+	in.gpus = 16;
+	assert_int_equal(comm_collective(&g, &in, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "switch domain"));
+	struct ridge_gpu mesh = mesh_gpu();
+	in.gpus = 8;
+	assert_int_equal(comm_collective(&mesh, &in, &r, err, sizeof err), -1);
+	in.op = RIDGE_ALL_GATHER;
+	assert_int_equal(comm_collective(&g, &in, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "is an all-reduce"));
+
+	/* the serving step: 4 tokens x 8192 x 2 B = 64 KiB, 2 all-reduces a layer,
+	 * under a graph (+ 0.5 us a node) */
+	g.graph_node_s = 0.5e-6;
+	struct ridge_serve_comm engine, nccl;
+	assert_int_equal(comm_serve_step_engine(&g, 8, false, 4, 8192, 80, 0, 0, 0, 0, RIDGE_COMM_LAUNCH_GRAPH, 8e6,
+						&engine, err, sizeof err),
+			 0);
+	assert_close(engine.exposed_s, 160 * 8.3e-6, 1e-15);
+	/* a cap at the message's size, or 0: NCCL's, as comm_serve_step_launch prices it */
+	assert_int_equal(comm_serve_step_engine(&g, 8, false, 4, 8192, 80, 0, 0, 0, 0, RIDGE_COMM_LAUNCH_GRAPH, 65536,
+						&engine, err, sizeof err),
+			 0);
+	assert_int_equal(comm_serve_step_launch(&g, 8, false, 4, 8192, 80, 0, 0, 0, 0, RIDGE_COMM_LAUNCH_GRAPH, &nccl,
+						err, sizeof err),
+			 0);
+	assert_close(engine.exposed_s, nccl.exposed_s, 1e-18);
+	assert_int_equal(engine.tp.one.algorithm, RIDGE_ALGO_RING);
+}
+
 static void test_parallel_train_experts(void **state)
 {
 	(void)state;
@@ -712,6 +779,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_launch_modes),
+		cmocka_unit_test(test_custom_allreduce),
 		cmocka_unit_test(test_parallel_train_experts),
 		cmocka_unit_test(test_ring_all_reduce),
 		cmocka_unit_test(test_nvls_and_auto),

@@ -211,8 +211,11 @@ static void test_lone_request(void **state)
 	assert_int_equal(serve_logits_pass(&in.req, 1, &l, err, sizeof err), 0);
 	assert_int_equal(serve_chunk_attention_pass(&in.req, 1000, 0, &a, err, sizeof err), 0);
 	double matrix = t.matrix_time_s + l.matrix_time_s + a.matrix_time_s;
+	/* vLLM's CPU time per iteration (its preset), on top of every iteration */
+	double cpu = in.engine.cpu_overhead_s;
+	assert_true(cpu > 0);
 	double ttft = t.kernel_time_s + l.kernel_time_s + a.kernel_time_s + serve_power_limit_extra(gpu, matrix) +
-		      serve_eager_issue_s(gpu);
+		      serve_eager_issue_s(gpu) + cpu;
 	/* the request's host time outside the loop: in TTFT and E2E as the client sees them */
 	double request = in.engine.request_latency_s;
 	assert_true(request > 0);
@@ -225,7 +228,7 @@ static void test_lone_request(void **state)
 		assert_int_equal(serve_decode_attention_pass(&in.req, 1, context, &a, err, sizeof err), 0);
 		decode += t.kernel_time_s + l.kernel_time_s + a.kernel_time_s +
 			  serve_power_limit_extra(gpu, t.matrix_time_s + l.matrix_time_s + a.matrix_time_s) +
-			  gpu->launch_overhead_s + (t.kernels + l.kernels + a.kernels) * gpu->graph_node_s;
+			  gpu->launch_overhead_s + (t.kernels + l.kernels + a.kernels) * gpu->graph_node_s + cpu;
 	}
 	assert_close(r.tpot.p50_s, decode / 2, 1e-9);
 	assert_close(r.e2e.mean_s, ttft + decode + request, 1e-9);
@@ -459,7 +462,11 @@ static void test_sglang_mixed_chunk(void **state)
  * batch replaying a graph pays a graph node each; SGLang's prefill
  * iterations are enqueued eagerly; vLLM's run piecewise graphs, the
  * all-reduces inside them. One client, prompts of 1000, 3 output tokens:
- * per request one prefill iteration and two decode iterations at batch 1. */
+ * per request one prefill iteration and two decode iterations at batch 1.
+ * The prefill's 8,192,000 bytes are past the custom kernel's published
+ * times (2 MiB): NCCL; a decode token's 8 KiB go to the engine's own
+ * kernel, 3.9 us at 8 KiB on 2 H100s (SGLang PR #2904) plus the node;
+ * --no-custom-allreduce (a cap of 0) sends them to NCCL too. */
 static void test_collectives_by_launch(void **state)
 {
 	(void)state;
@@ -476,9 +483,17 @@ static void test_collectives_by_launch(void **state)
 	assert_int_equal(comm_serve_step_launch(gpu, 2, false, 1000, hidden, layers, 0, 0, 0, 0,
 						RIDGE_COMM_LAUNCH_GRAPH, &graph, err, sizeof err),
 			 0);
+	struct ridge_serve_comm nccl_decode;
 	assert_int_equal(comm_serve_step_launch(gpu, 2, false, 1, hidden, layers, 0, 0, 0, 0, RIDGE_COMM_LAUNCH_GRAPH,
-						&decode, err, sizeof err),
+						&nccl_decode, err, sizeof err),
 			 0);
+	assert_int_equal(comm_serve_step_engine(gpu, 2, false, 1, hidden, layers, 0, 0, 0, 0, RIDGE_COMM_LAUNCH_GRAPH,
+						8192.0 * 1024, &decode, err, sizeof err),
+			 0);
+	assert_int_equal(decode.tp.one.algorithm, RIDGE_ALGO_CUSTOM);
+	assert_close(decode.tp.one.time_s, 3.9e-6 + gpu->graph_node_s, 1e-15);
+	assert_close(decode.exposed_s, 2 * layers * (3.9e-6 + gpu->graph_node_s), 1e-15);
+	assert_true(decode.exposed_s < nccl_decode.exposed_s);
 	assert_true(graph.exposed_s != eager.exposed_s);
 	struct ridge_serve_sim_result r;
 	serve_engine_defaults(RIDGE_ENGINE_SGLANG, ridge_gpu_usable_memory(gpu), gpu->id, 2, &in.engine);
@@ -488,6 +503,9 @@ static void test_collectives_by_launch(void **state)
 	serve_engine_defaults(RIDGE_ENGINE_VLLM, ridge_gpu_usable_memory(gpu), gpu->id, 2, &in.engine);
 	assert_int_equal(run(&in, &r, err, sizeof err), 0);
 	assert_close(r.communication_s, 5 * (graph.exposed_s + 2 * decode.exposed_s), 1e-12);
+	in.engine.custom_allreduce_max_bytes = 0;
+	assert_int_equal(run(&in, &r, err, sizeof err), 0);
+	assert_close(r.communication_s, 5 * (graph.exposed_s + 2 * nccl_decode.exposed_s), 1e-12);
 }
 
 static void test_bad_input(void **state)
