@@ -183,14 +183,10 @@ static void comm_print_launch(FILE *out, const cJSON *r)
 
 static void comm_print_sweep(FILE *out, const cJSON *r);
 
-/* The engines' custom all-reduce: a published time, no ring steps to show. */
-static void comm_print_custom(FILE *out, const cJSON *r)
+/* The launch line, the time with its bandwidths, and the caveat where there is one. */
+static void comm_print_time(FILE *out, const cJSON *r)
 {
-	char a[32], b[32], c[32];
-	fmt_seconds(calc_num(r, "device_s"), a, sizeof a);
-	fmt_bytes(calc_num(r, "bytes"), b, sizeof b);
-	fprintf(out, "  device %s: the engines' own all-reduce kernel, %s on %.0f GPUs\n", a, b, calc_num(r, "gpus"));
-	fprintf(out, "  source %s, interpolated\n", calc_str(r, "latency_source"));
+	char a[48], b[48], c[48];
 	comm_print_launch(out, r);
 	fmt_seconds(calc_num(r, "time_s"), a, sizeof a);
 	fmt_si(calc_num(r, "algbw"), "B/s", b, sizeof b);
@@ -199,6 +195,17 @@ static void comm_print_custom(FILE *out, const cJSON *r)
 	const cJSON *caveat = cJSON_GetObjectItemCaseSensitive(r, "caveat");
 	if (cJSON_IsString(caveat))
 		fprintf(out, "  trust  %s\n", caveat->valuestring);
+}
+
+/* The engines' custom all-reduce: a published time, no ring steps to show. */
+static void comm_print_custom(FILE *out, const cJSON *r)
+{
+	char a[32], b[32];
+	fmt_seconds(calc_num(r, "device_s"), a, sizeof a);
+	fmt_bytes(calc_num(r, "bytes"), b, sizeof b);
+	fprintf(out, "  device %s: the engines' own all-reduce kernel, %s on %.0f GPUs\n", a, b, calc_num(r, "gpus"));
+	fprintf(out, "  source %s, interpolated\n", calc_str(r, "latency_source"));
+	comm_print_time(out, r);
 }
 
 static void comm_print(FILE *out, const cJSON *r)
@@ -267,14 +274,7 @@ static void comm_print(FILE *out, const cJSON *r)
 	fmt_seconds(calc_num(r, "alpha_s"), d, sizeof d);
 	fmt_seconds(calc_num(r, "device_s") - calc_num(r, "alpha_s"), e, sizeof e);
 	fprintf(out, "  device %s = %s latency + %s transfer (the tuning model's estimate)\n", a, d, e);
-	comm_print_launch(out, r);
-	fmt_seconds(calc_num(r, "time_s"), a, sizeof a);
-	fmt_si(calc_num(r, "algbw"), "B/s", b, sizeof b);
-	fmt_si(calc_num(r, "busbw"), "B/s", c, sizeof c);
-	fprintf(out, "  time   %s; algbw %s, busbw %s\n", a, b, c);
-	const cJSON *caveat = cJSON_GetObjectItemCaseSensitive(r, "caveat");
-	if (cJSON_IsString(caveat))
-		fprintf(out, "  trust  %s\n", caveat->valuestring);
+	comm_print_time(out, r);
 	comm_print_sweep(out, r);
 }
 
