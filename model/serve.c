@@ -1040,9 +1040,13 @@ int serve_token_pass(const struct ridge_serve_request *req, double tokens, struc
 	double touched = workload_experts_touched((double)m->experts, (double)m->experts_per_token, tokens);
 	struct ridge_layer_kernel all[RIDGE_WORKLOAD_MAX_OPS], lk[RIDGE_WORKLOAD_MAX_OPS];
 	int n_all = layer_kernels(req, c->g, c->ng, touched, all), nk = 0;
+	bool fused_norms = req->tp > 1 && tokens * (double)m->hidden * 2 < req->fused_allreduce_norm_bytes && !m->mla &&
+			   m->experts == 0;
 	for (int i = 0; i < n_all; i++) {
 		if (all[i].op == RIDGE_OP_ATTENTION)
 			continue; /* per request: the attention passes */
+		if (fused_norms && (all[i].op == RIDGE_OP_NORM || all[i].op == RIDGE_OP_RESIDUAL))
+			continue; /* inside the all-reduce (serve.h) */
 		lk[nk] = all[i];
 		if (lk[nk].routed && req->moe_impl == RIDGE_MOE_GROUPED)
 			lk[nk].instances = 1;

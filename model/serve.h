@@ -124,7 +124,16 @@ struct ridge_serve_request {
 	bool fused_projections;         /* q/k/v and gate/up as one GEMM each, as engines load them
 					 (serve.c, fuse_projections); false: one GEMM per projection,
 					 as the Hugging Face modelling code runs them */
-	double kernels_per_layer;       /* launches per layer; 0: the modelled sequence's count. More than
+	/* the serving sim's token pass: a tensor-parallel all-reduce of fewer
+	 * bytes than this (0: none) also adds the residual and applies the
+	 * RMSNorm after it, in its one kernel (TensorRT-LLM's Llama layers:
+	 * AllReduceFusionOp.RESIDUAL_RMS_NORM on its own kernels, which take
+	 * messages up to its workspace; NCCL's, past it, run them apart), so a
+	 * dense, non-MLA model at tp > 1 runs no norm or residual-add kernel of
+	 * its own in the layers (the one norm left, the final one, is the
+	 * logits pass's, as many as the unfused first layer's input norm) */
+	double fused_allreduce_norm_bytes;
+	double kernels_per_layer; /* launches per layer; 0: the modelled sequence's count. More than
 				     modelled: the extra ones are priced as element-wise kernels on
 				     the tokens x hidden activation */
 	struct ridge_timing_options timing;

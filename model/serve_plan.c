@@ -176,9 +176,13 @@ int serve_plan_space(const struct ridge_serve_plan_input *in)
 
 struct search {
 	const struct ridge_serve_plan_input *in;
-	/* the prices per tp (1, 2, 4 ...) of the current GPU and dtype */
-	struct ridge_serve_memo memo[MAX_TP_STEPS];
-	int memo_gpu[MAX_TP_STEPS], memo_dtype[MAX_TP_STEPS];
+	/* the prices per tp (1, 2, 4 ...) of the current GPU and dtype, apart
+	 * for an engine that fuses the all-reduces with the norms (its token
+	 * pass differs). The engines' custom all-reduce caps (8 MiB, 8 or 16 MB)
+	 * all lie past its published times (2 MiB), so its prices are the same
+	 * for every engine. */
+	struct ridge_serve_memo memo[MAX_TP_STEPS][2];
+	int memo_gpu[MAX_TP_STEPS][2], memo_dtype[MAX_TP_STEPS][2];
 	double memo_tokens, memo_seqs;
 	void *workspace;
 	size_t workspace_bytes;
@@ -187,23 +191,24 @@ struct search {
 	size_t err_len;
 };
 
-/* The memo of (the candidate's GPU and dtype, tp), cleared when it held
- * another GPU's or dtype's prices. */
-static int memo_for(struct search *s, const struct ridge_serve_plan_config *c, double tp, struct ridge_serve_memo *out)
+/* The memo of (the candidate's GPU and dtype, tp, fused norms), cleared
+ * when it held another GPU's or dtype's prices. */
+static int memo_for(struct search *s, const struct ridge_serve_plan_config *c, double tp, bool fused,
+		    struct ridge_serve_memo *out)
 {
-	int k = (int)round(log2(tp));
-	struct ridge_serve_memo *m = &s->memo[k];
+	int k = (int)round(log2(tp)), f = fused;
+	struct ridge_serve_memo *m = &s->memo[k][f];
 	if (!m->memory) {
 		m->bytes = serve_sim_memo_bytes(s->memo_tokens, s->memo_seqs);
 		m->memory = malloc(m->bytes);
 		if (!m->memory)
 			return model_fail(s->err, s->err_len, "out of memory for the price memo (%zu bytes)", m->bytes);
-		s->memo_gpu[k] = -1;
+		s->memo_gpu[k][f] = -1;
 	}
-	if (s->memo_gpu[k] != c->gpu_index || s->memo_dtype[k] != c->dtype_index) {
+	if (s->memo_gpu[k][f] != c->gpu_index || s->memo_dtype[k][f] != c->dtype_index) {
 		serve_sim_memo_clear(m, s->memo_tokens, s->memo_seqs);
-		s->memo_gpu[k] = c->gpu_index;
-		s->memo_dtype[k] = c->dtype_index;
+		s->memo_gpu[k][f] = c->gpu_index;
+		s->memo_dtype[k][f] = c->dtype_index;
 	}
 	*out = *m;
 	return 0;
@@ -236,6 +241,8 @@ static int input_of(struct search *s, const struct ridge_serve_plan_config *c, s
 	memset(sim, 0, sizeof *sim);
 	request_of(in, c, c->tp, &sim->req);
 	engine_of(in, c, c->tp, &sim->engine);
+	bool fused = serve_engine_fuses_allreduce_norm(&sim->engine, in->llama_decoder, in->model->hidden);
+	sim->req.fused_allreduce_norm_bytes = fused ? sim->engine.custom_allreduce_max_bytes : 0;
 	sim->engine.max_num_seqs = c->max_num_seqs;
 	sim->isl = in->isl;
 	sim->osl = in->osl;
@@ -251,7 +258,7 @@ static int input_of(struct search *s, const struct ridge_serve_plan_config *c, s
 	 * time (its prompt in chunks, its output token by token) is thrashing */
 	sim->max_iterations = 4 * (sim->requests + sim->warmup) *
 			      (in->osl + 2 + ceil(in->isl / fmin(c->max_num_batched_tokens, 8192)));
-	if (memo_for(s, c, c->tp, &sim->memo))
+	if (memo_for(s, c, c->tp, fused, &sim->memo))
 		return -1;
 	if (!c->disaggregated) {
 		sim->engine.max_num_batched_tokens = c->max_num_batched_tokens;
@@ -263,7 +270,7 @@ static int input_of(struct search *s, const struct ridge_serve_plan_config *c, s
 	d->decode_tp = c->decode_tp;
 	d->decode_workers = c->decode_workers;
 	engine_of(in, c, c->prefill_tp, &d->prefill_engine);
-	return memo_for(s, c, c->prefill_tp, &d->prefill_memo);
+	return memo_for(s, c, c->prefill_tp, fused, &d->prefill_memo);
 }
 
 static double at_percentile(const struct ridge_latency_stats *l, double q)
@@ -360,7 +367,8 @@ static void mark_front(struct ridge_serve_plan_config *c, int n)
 static void search_free(struct search *s)
 {
 	for (int k = 0; k < MAX_TP_STEPS; k++)
-		free(s->memo[k].memory);
+		for (int f = 0; f < 2; f++)
+			free(s->memo[k][f].memory);
 	free(s->workspace);
 }
 

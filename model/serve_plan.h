@@ -61,6 +61,9 @@ struct ridge_serve_plan_input {
 	uint64_t seed;
 	double max_context; /* the model's (0: unchecked) */
 	enum ridge_moe_impl moe_impl;
+	/* the config's model_type is "llama" (TensorRT-LLM fuses its all-reduces
+	 * with the norms: serve_engine_fuses_allreduce_norm) */
+	bool llama_decoder;
 	bool has_overrides;
 	struct ridge_timing_overrides overrides;
 };

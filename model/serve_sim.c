@@ -118,6 +118,10 @@ void serve_engine_defaults(enum ridge_engine_kind kind, double memory_bytes, con
 	 * more (cpp/tensorrt_llm/common/customAllReduceUtils.h, 1.0 and 1.1),
 	 * past which AllreduceOp falls back to NCCL */
 	out->custom_allreduce_max_bytes = kind == RIDGE_ENGINE_TRTLLM ? (tp <= 2 ? 16e6 : 8e6) : 8192.0 * 1024;
+	/* tensorrt_llm/_torch/models/modeling_llama.py, LlamaDecoderLayer:
+	 * enable_fusion (TRTLLM_LLAMA_EAGER_FUSION_DISABLED unset) and hidden_size >
+	 * 4096; PRE_MLP_FUSION / POST_MLP_FUSION when the mapping has tp */
+	out->allreduce_norm_fusion = kind == RIDGE_ENGINE_TRTLLM;
 	out->custom_allreduce_source =
 		kind == RIDGE_ENGINE_TRTLLM
 			? "TensorRT-LLM's AllreduceOp: custom kernels up to its workspace "
@@ -145,6 +149,11 @@ void serve_engine_defaults(enum ridge_engine_kind kind, double memory_bytes, con
 			  "all-reduce is priced (2026-12-07); vLLM 0.10.2 schedules synchronously by default"
 			: "0, fitted on SGLang 0.5.1.post1's 78 Qwen3-32B runs on an H100 (validation/README.md): flat "
 			  "within half a point; the overlap scheduler hides it (docs/sources/serving-engines.md)";
+}
+
+bool serve_engine_fuses_allreduce_norm(const struct ridge_engine *e, bool llama_decoder, long long hidden)
+{
+	return e->allreduce_norm_fusion && llama_decoder && hidden > 4096;
 }
 
 /* The power of two at or above a batch of 1 to 4. */

@@ -122,6 +122,11 @@ struct ridge_engine {
 	 * always (the engines' --disable-custom-all-reduce) */
 	double custom_allreduce_max_bytes;
 	const char *custom_allreduce_source;
+	/* TensorRT-LLM's Llama layers fuse each all-reduce with the residual
+	 * add and RMSNorm after it when tp > 1 and hidden_size > 4096
+	 * (LlamaDecoderLayer.enable_fusion); whether a model is such a Llama the
+	 * caller says (serve_engine_fuses_allreduce_norm) */
+	bool allreduce_norm_fusion;
 	/* sliding-window layers keep only their window's blocks (vLLM's hybrid
 	 * KV cache manager, on by default); off: every layer holds the whole
 	 * context, as the other engines are modelled */
@@ -132,6 +137,13 @@ struct ridge_engine {
  * SGLang choose some by the card's memory). */
 void serve_engine_defaults(enum ridge_engine_kind kind, double memory_bytes, const char *gpu_id, double tp,
 			   struct ridge_engine *out);
+
+/* Whether the engine fuses the all-reduces with the norms for this model:
+ * its allreduce_norm_fusion, a Llama decoder (model_type "llama", the caller
+ * knows it), hidden_size above 4096 (TensorRT-LLM: "Disable fusion for small
+ * models due to accuracy issues"). serve.h's fused_allreduce_norm_bytes: the
+ * engine's custom all-reduce cap where it does. */
+bool serve_engine_fuses_allreduce_norm(const struct ridge_engine *e, bool llama_decoder, long long hidden);
 
 /* The captured size a decode batch of `batch` requests replays (0: no graph). */
 double serve_engine_graph_size(const struct ridge_engine *e, double batch);

@@ -305,6 +305,7 @@ static int read_model(const struct param_values *v, struct plan_serve *ps, struc
 	for (int i = 0; i < ps->config.warning_count; i++)
 		app_warning(st, "%s: %s", path, ps->config.warnings[i]);
 	ps->in.model = &ps->config.workload;
+	ps->in.llama_decoder = app_model_config_is_llama(&ps->config);
 	ps->in.max_context = params_has(v, PS_MAX_CONTEXT) ? params_num(v, PS_MAX_CONTEXT) : config_context(path);
 	if (ps->in.max_context > 0 && ps->in.isl + ps->in.osl > ps->in.max_context) {
 		app_error_flag(st, params_where(v, PS_ISL),

@@ -109,6 +109,11 @@
 	  PARAM_FLAG_ROW("no_custom_allreduce", .help = "every tensor-parallel all-reduce through NCCL (the engines' " \
 							"--disable-custom-all-reduce; default: their own kernel for "  \
 							"small messages)"))                                            \
+	X(SERVE_NO_AR_FUSION,                                                                                          \
+	  PARAM_FLAG_ROW("no_allreduce_fusion", .help = "trtllm: each all-reduce alone, the residual add and RMSNorm " \
+							"after it as kernels of their own "                            \
+							"(TRTLLM_LLAMA_EAGER_FUSION_DISABLED=1; default: fused in "    \
+							"Llama layers wider than 4096)"))                              \
 	X(SERVE_NO_HYBRID, PARAM_FLAG_ROW("no_hybrid_kv_cache",                                                        \
 					  .help = "vllm: every layer holds the whole context (sliding-window layers "  \
 						  "keep only their window by default)"))                               \
@@ -406,6 +411,8 @@ static void engine_overrides(const struct param_values *v, struct ridge_engine *
 	}
 	if (params_flag(v, SERVE_NO_HYBRID))
 		e->hybrid_kv_cache = false;
+	if (params_flag(v, SERVE_NO_AR_FUSION))
+		e->allreduce_norm_fusion = false;
 	if (params_flag(v, SERVE_NO_CUSTOM_AR)) {
 		e->custom_allreduce_max_bytes = 0;
 		e->custom_allreduce_source = "given (--no-custom-allreduce): NCCL for every all-reduce";
@@ -460,11 +467,11 @@ static int read_graph_sizes(const struct param_values *v, struct ridge_engine *e
 	return 0;
 }
 
-/* --graph-padding and the batch-waiting flags are TensorRT-LLM's options. */
+/* --graph-padding, the batch-waiting flags and the all-reduce fusion are TensorRT-LLM's options. */
 static int check_trtllm_only(const struct param_values *v, const struct ridge_engine *e, struct app_status *st)
 {
 	static const int flags[] = { SERVE_GRAPH_PADDING, SERVE_GRAPH_SIZES, SERVE_BATCH_WAIT_ITERS,
-				     SERVE_BATCH_WAIT_RATIO };
+				     SERVE_BATCH_WAIT_RATIO, SERVE_NO_AR_FUSION };
 	if (e->kind == RIDGE_ENGINE_TRTLLM)
 		return 0;
 	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
@@ -607,6 +614,9 @@ static int read_request(struct serve_run *r, const struct param_values *v, const
 	in->seed = params_has(v, SERVE_SEED) ? (uint64_t)params_num(v, SERVE_SEED) : 1;
 	if (read_dists(r, v, st) || read_engine(v, gpu, in, st) || read_context(r, v, st))
 		return -1;
+	bool fused = serve_engine_fuses_allreduce_norm(&in->engine, app_model_config_is_llama(&r->config),
+						       r->config.workload.hidden);
+	in->req.fused_allreduce_norm_bytes = fused ? in->engine.custom_allreduce_max_bytes : 0;
 	return 0;
 }
 

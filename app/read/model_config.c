@@ -838,3 +838,9 @@ int app_model_config_workload(const struct app_model_config *config, const char 
 	}
 	return 0;
 }
+
+bool app_model_config_is_llama(const struct app_model_config *config)
+{
+	const char *family = config->assume_family[0] ? config->assume_family : config->model_type;
+	return strcmp(family, "llama") == 0;
+}

@@ -38,6 +38,10 @@ struct app_model_config {
 	char plan_source[200];  /* the key or the family rule it came from */
 };
 
+/* Whether the config is read as a Llama decoder (model_type "llama", or
+ * --assume-family llama): what engines' Llama-only code paths key on. */
+bool app_model_config_is_llama(const struct app_model_config *config);
+
 /* Returns 0, or adds "FILE[:LINE:COL]: ..." to st and returns -1. */
 struct app_status;
 int app_model_config_load(const char *path, struct app_model_config *out, struct app_status *st);

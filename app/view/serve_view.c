@@ -51,6 +51,7 @@ static void engine_json(cJSON *doc, const struct ridge_engine *e)
 	json_number(o, "request_latency_s", e->request_latency_s);
 	cJSON_AddStringToObject(o, "request_latency_source", e->request_latency_source);
 	cJSON_AddBoolToObject(o, "hybrid_kv_cache", e->hybrid_kv_cache);
+	cJSON_AddBoolToObject(o, "allreduce_norm_fusion", e->allreduce_norm_fusion);
 	json_number(o, "custom_allreduce_max_bytes", e->custom_allreduce_max_bytes);
 	cJSON_AddStringToObject(o, "custom_allreduce_source", e->custom_allreduce_source);
 }
@@ -61,6 +62,7 @@ static void inputs_json(cJSON *doc, const struct ridge_serve_sim_input *in, cons
 	cJSON_AddStringToObject(doc, "model", model_path);
 	cJSON_AddStringToObject(doc, "gpu", in->req.gpu->id);
 	cJSON_AddBoolToObject(doc, "fused_projections", in->req.fused_projections);
+	json_number(doc, "fused_allreduce_norm_below_bytes", in->req.tp > 1 ? in->req.fused_allreduce_norm_bytes : 0);
 	json_number(doc, "tp", in->req.tp);
 	json_number(doc, "gpus", r->gpus);
 	if (in->isl_dist == RIDGE_LENGTH_UNIFORM) {
@@ -184,7 +186,7 @@ static const struct {
 } engine_validation[RIDGE_ENGINE_COUNT] = {
 	[RIDGE_ENGINE_VLLM] = { 279, 0.078, 0.391, 0.082 },
 	[RIDGE_ENGINE_SGLANG] = { 52, 0.369, 0.945, 0.289 },
-	[RIDGE_ENGINE_TRTLLM] = { 396, 0.117, 0.275, 0.116 },
+	[RIDGE_ENGINE_TRTLLM] = { 396, 0.096, 0.275, 0.099 },
 };
 
 cJSON *serve_view_validation(cJSON *parent, const char *key, enum ridge_engine_kind kind)
@@ -327,10 +329,13 @@ static void print_engine(FILE *out, const cJSON *doc)
 		if (calc_num(e, "custom_allreduce_max_bytes") > 0)
 			fprintf(out,
 				"  all-reduce: the engine's own kernel below %s inside an NVLink switch domain "
-				"(ridge comm --algorithm custom), NCCL past it\n",
+				"(ridge comm --algorithm custom), NCCL past it",
 				cap);
 		else
-			fprintf(out, "  all-reduce: NCCL for every message (--no-custom-allreduce)\n");
+			fprintf(out, "  all-reduce: NCCL for every message (--no-custom-allreduce)");
+		if (calc_num(doc, "fused_allreduce_norm_below_bytes") > 0)
+			fprintf(out, "; the residual adds and RMSNorms inside it (TensorRT-LLM's Llama layers)");
+		fprintf(out, "\n");
 	}
 	if (calc_num(e, "batch_wait_iters") > 0)
 		fprintf(out,

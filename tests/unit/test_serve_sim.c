@@ -32,6 +32,47 @@ static struct ridge_serve_request request(const struct ridge_workload_model *m, 
 	return r;
 }
 
+/* TensorRT-LLM's all-reduce fused with the residual add and RMSNorm
+ * (serve.h, fused_allreduce_norm_bytes): at tp 2 the token pass of 16 tokens
+ * (all-reduces of 16 x 4096 x 2 = 131072 bytes) loses each layer's two norms
+ * and two residual adds (4 x 32 launches of Llama-3-8B), nothing else, below
+ * the byte limit; at the limit, or at tp 1 (no all-reduce), nothing is fused.
+ * Which engines and models fuse: TensorRT-LLM's Llama layers wider than 4096. */
+static void test_fused_allreduce_norm(void **state)
+{
+	(void)state;
+	struct ridge_workload_model m = llama3_8b();
+	struct ridge_serve_request req = request(&m, test_gpu("h100-sxm"));
+	req.fused_projections = true;
+	struct ridge_serve_pass plain, fused;
+	char err[300];
+	for (double tp = 1; tp <= 2; tp++) {
+		req.tp = tp;
+		req.fused_allreduce_norm_bytes = 0;
+		assert_int_equal(serve_token_pass(&req, 16, &plain, err, sizeof err), 0);
+		req.fused_allreduce_norm_bytes = 131072; /* not below: NCCL's, apart */
+		assert_int_equal(serve_token_pass(&req, 16, &fused, err, sizeof err), 0);
+		assert_true(fused.kernels == plain.kernels && fused.kernel_time_s == plain.kernel_time_s);
+		req.fused_allreduce_norm_bytes = 8e6;
+		assert_int_equal(serve_token_pass(&req, 16, &fused, err, sizeof err), 0);
+		if (tp == 1) {
+			assert_true(fused.kernels == plain.kernels && fused.kernel_time_s == plain.kernel_time_s);
+			continue;
+		}
+		assert_true(fused.kernels == plain.kernels - 4 * 32);
+		assert_true(fused.kernel_time_s < plain.kernel_time_s);
+		assert_true(fused.matrix_time_s == plain.matrix_time_s); /* the GEMMs stay */
+	}
+	struct ridge_engine e;
+	const struct ridge_gpu *gpu = test_gpu("h200-sxm");
+	serve_engine_defaults(RIDGE_ENGINE_TRTLLM, ridge_gpu_usable_memory(gpu), gpu->id, 8, &e);
+	assert_true(serve_engine_fuses_allreduce_norm(&e, true, 8192));
+	assert_false(serve_engine_fuses_allreduce_norm(&e, true, 4096));  /* "small models" */
+	assert_false(serve_engine_fuses_allreduce_norm(&e, false, 8192)); /* not a Llama */
+	serve_engine_defaults(RIDGE_ENGINE_VLLM, ridge_gpu_usable_memory(gpu), gpu->id, 8, &e);
+	assert_false(serve_engine_fuses_allreduce_norm(&e, true, 8192));
+}
+
 /* The passes of a decode-only iteration and of one whole prompt are
  * serve_step's decode step and prefill, kernel for kernel. */
 static void test_passes_reproduce_step(void **state)
@@ -553,6 +594,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_passes_reproduce_step),
+		cmocka_unit_test(test_fused_allreduce_norm),
 		cmocka_unit_test(test_chunk_attention_pairs),
 		cmocka_unit_test(test_engine_presets),
 		cmocka_unit_test(test_graph_sizes),
