@@ -77,6 +77,10 @@
 	  PARAM_FLAG_ROW("expert_parallel",                                                                                                                                                                                                           \
 			 .help = "--model: whole experts on the tp GPUs, all-to-alls instead of the MoE "                                                                                                                                             \
 				 "layers' all-reduce"))                                                                                                                                                                                               \
+	X(P##_CUSTOM_ALLREDUCE,                                                                                                                                                                                                                       \
+	  PARAM_FLAG_ROW("custom_allreduce", .help = "--model: the tensor-parallel all-reduces below 8 MiB on a "                                                                                                                                     \
+						     "serving engine's own kernel (vLLM's, SGLang's: ridge comm "                                                                                                                                     \
+						     "--algorithm custom) instead of NCCL's"))                                                                                                                                                        \
 	X(P##_COMM_OVERLAP,                                                                                                                                                                                                                           \
 	  PARAM_FRAC("comm_overlap", 0, 1, .metavar = "F",                                                                                                                                                                                            \
 		     .help = "--model: share of the communication hidden under the kernels (default 0)"))                                                                                                                                             \
@@ -427,17 +431,18 @@ const struct calc calc_cost_prefill = {
 };
 
 /* Where the --model run (cost_model_calc.c) finds its inputs in each table. */
-#define SERVE_PARAMS_OF(P, phase_, tokens_, sweep_)                                                                    \
-	{                                                                                                              \
-		.phase = (phase_), .model = P##_MODEL, .batch = P##_BATCH, .tokens = (tokens_), .gpus = P##_GPUS,      \
-		.tp = P##_TP, .launch = P##_LAUNCH, .kernels_per_layer = P##_KERNELS_PER_LAYER,                        \
-		.weight_dtype = P##_WEIGHT_DTYPE, .weight_group = P##_WEIGHT_GROUP, .kv_dtype = P##_KV_DTYPE,          \
-		.kv_group = P##_KV_GROUP, .compute_dtype = P##_COMPUTE_DTYPE, .impl = P##_IMPL,                        \
-		.moe_impl = P##_MOE_IMPL, .fused_projections = P##_FUSED_PROJECTIONS, .layer_ops = P##_LAYER_OPS,      \
-		.efficiency = P##_EFFICIENCY, .fixed_cost = P##_FIXED_COST, .communication_ms = P##_COMMUNICATION_MS,  \
-		.host_loop = P##_HOST_LOOP, .host_loop_ms = P##_HOST_LOOP_MS, .expert_parallel = P##_EXPERT_PARALLEL,  \
-		.comm_overlap = P##_COMM_OVERLAP, .network_bw = P##_NETWORK_BW, .price = P##_PRICE, .sweep = (sweep_), \
-		.explain = P##_EXPLAIN, .assume_family = P##_ASSUME_FAMILY                                             \
+#define SERVE_PARAMS_OF(P, phase_, tokens_, sweep_)                                                                   \
+	{                                                                                                             \
+		.phase = (phase_), .model = P##_MODEL, .batch = P##_BATCH, .tokens = (tokens_), .gpus = P##_GPUS,     \
+		.tp = P##_TP, .launch = P##_LAUNCH, .kernels_per_layer = P##_KERNELS_PER_LAYER,                       \
+		.weight_dtype = P##_WEIGHT_DTYPE, .weight_group = P##_WEIGHT_GROUP, .kv_dtype = P##_KV_DTYPE,         \
+		.kv_group = P##_KV_GROUP, .compute_dtype = P##_COMPUTE_DTYPE, .impl = P##_IMPL,                       \
+		.moe_impl = P##_MOE_IMPL, .fused_projections = P##_FUSED_PROJECTIONS, .layer_ops = P##_LAYER_OPS,     \
+		.efficiency = P##_EFFICIENCY, .fixed_cost = P##_FIXED_COST, .communication_ms = P##_COMMUNICATION_MS, \
+		.host_loop = P##_HOST_LOOP, .host_loop_ms = P##_HOST_LOOP_MS, .expert_parallel = P##_EXPERT_PARALLEL, \
+		.custom_allreduce = P##_CUSTOM_ALLREDUCE, .comm_overlap = P##_COMM_OVERLAP,                           \
+		.network_bw = P##_NETWORK_BW, .price = P##_PRICE, .sweep = (sweep_), .explain = P##_EXPLAIN,          \
+		.assume_family = P##_ASSUME_FAMILY                                                                    \
 	}
 const struct serve_params serve_decode_params =
 	SERVE_PARAMS_OF(DECODE, RIDGE_PHASE_DECODE, DECODE_CONTEXT, DECODE_SWEEP);

@@ -114,8 +114,9 @@ static int serve_communication(struct calc_input *in, const struct serve_params 
 	const struct param_values *v = in->values;
 	cJSON *c = cJSON_AddObjectToObject(o, "communication");
 	if (params_has(v, p->communication_ms)) {
-		for (int i = 0; i < 3; i++) {
-			const int modelled[] = { p->expert_parallel, p->comm_overlap, p->network_bw };
+		for (int i = 0; i < 4; i++) {
+			const int modelled[] = { p->expert_parallel, p->custom_allreduce, p->comm_overlap,
+						 p->network_bw };
 			if (params_has(v, modelled[i]))
 				return calc_fail(in, "%s: the communication is given by %s",
 						 params_where(v, modelled[i]), params_where(v, p->communication_ms));
@@ -129,11 +130,13 @@ static int serve_communication(struct calc_input *in, const struct serve_params 
 	double tokens = req->phase == RIDGE_PHASE_DECODE ? req->batch : req->batch * req->context;
 	struct ridge_serve_comm sc;
 	char err[400];
-	if (comm_serve_step_launch(req->gpu, req->tp, params_flag(v, p->expert_parallel), tokens, (double)m->hidden,
+	/* vLLM's and SGLang's cap, CustomAllreduce(max_size=8192 * 1024) (serve_sim.c) */
+	double custom_max = params_flag(v, p->custom_allreduce) ? 8192.0 * 1024 : 0;
+	if (comm_serve_step_engine(req->gpu, req->tp, params_flag(v, p->expert_parallel), tokens, (double)m->hidden,
 				   (double)m->layers, (double)m->experts_per_token, (double)workload_moe_layers(m),
 				   params_has(v, p->comm_overlap) ? params_num(v, p->comm_overlap) : 0,
 				   params_has(v, p->network_bw) ? params_num(v, p->network_bw) : 0,
-				   serve_comm_launch(req->launch), &sc, err, sizeof err) != 0) {
+				   serve_comm_launch(req->launch), custom_max, &sc, err, sizeof err) != 0) {
 		if (strstr(err, "network bandwidth"))
 			return calc_fail(in, "%s %g: %s: give %s", params_where(v, p->tp), req->tp, err,
 					 params_where(v, p->network_bw));

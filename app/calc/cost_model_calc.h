@@ -19,7 +19,8 @@ struct serve_params {
 	int model, batch, tokens /* context (decode) or seq (prefill) */, gpus, tp, launch, kernels_per_layer;
 	int weight_dtype, weight_group, kv_dtype, kv_group, compute_dtype, impl, moe_impl, fused_projections, layer_ops,
 		efficiency, fixed_cost;
-	int communication_ms, expert_parallel, comm_overlap, network_bw, price, sweep, explain, assume_family;
+	int communication_ms, expert_parallel, custom_allreduce, comm_overlap, network_bw, price, sweep, explain,
+		assume_family;
 	int host_loop, host_loop_ms;
 };
 extern const struct serve_params serve_decode_params, serve_prefill_params;
