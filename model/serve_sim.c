@@ -117,7 +117,8 @@ void serve_engine_defaults(enum ridge_engine_kind kind, double memory_bytes, con
 	 * TensorRT-LLM's getMaxRequiredWorkspaceSize, 16 MB on 2 GPUs and 8 MB on
 	 * more (cpp/tensorrt_llm/common/customAllReduceUtils.h, 1.0 and 1.1),
 	 * past which AllreduceOp falls back to NCCL */
-	out->custom_allreduce_max_bytes = kind == RIDGE_ENGINE_TRTLLM ? (tp <= 2 ? 16e6 : 8e6) : 8192.0 * 1024;
+	out->custom_allreduce_max_bytes =
+		kind == RIDGE_ENGINE_TRTLLM ? (tp <= 2 ? 16e6 : 8e6) : RIDGE_CUSTOM_ALLREDUCE_CAP_VLLM;
 	/* tensorrt_llm/_torch/models/modeling_llama.py, LlamaDecoderLayer:
 	 * enable_fusion (TRTLLM_LLAMA_EAGER_FUSION_DISABLED unset) and hidden_size >
 	 * 4096; PRE_MLP_FUSION / POST_MLP_FUSION when the mapping has tp */

@@ -138,6 +138,11 @@ struct ridge_engine {
 void serve_engine_defaults(enum ridge_engine_kind kind, double memory_bytes, const char *gpu_id, double tp,
 			   struct ridge_engine *out);
 
+/* vLLM's and SGLang's custom all-reduce cap, CustomAllreduce(max_size=8192 *
+ * 1024) (vllm/distributed/device_communicators/custom_all_reduce.py; SGLang's
+ * port of it): messages below it take the engine's own kernel. */
+#define RIDGE_CUSTOM_ALLREDUCE_CAP_VLLM (8192.0 * 1024)
+
 /* Whether the engine fuses the all-reduces with the norms for this model:
  * its allreduce_norm_fusion, a Llama decoder (model_type "llama", the caller
  * knows it), hidden_size above 4096 (TensorRT-LLM: "Disable fusion for small

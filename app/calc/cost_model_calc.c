@@ -17,6 +17,7 @@
 #include "eval.h"
 #include "model_config.h"
 #include "serve.h"
+#include "serve_sim.h"
 #include "cost_model_calc.h"
 #include "json_fields.h"
 
@@ -130,8 +131,7 @@ static int serve_communication(struct calc_input *in, const struct serve_params 
 	double tokens = req->phase == RIDGE_PHASE_DECODE ? req->batch : req->batch * req->context;
 	struct ridge_serve_comm sc;
 	char err[400];
-	/* vLLM's and SGLang's cap, CustomAllreduce(max_size=8192 * 1024) (serve_sim.c) */
-	double custom_max = params_flag(v, p->custom_allreduce) ? 8192.0 * 1024 : 0;
+	double custom_max = params_flag(v, p->custom_allreduce) ? RIDGE_CUSTOM_ALLREDUCE_CAP_VLLM : 0;
 	if (comm_serve_step_engine(req->gpu, req->tp, params_flag(v, p->expert_parallel), tokens, (double)m->hidden,
 				   (double)m->layers, (double)m->experts_per_token, (double)workload_moe_layers(m),
 				   params_has(v, p->comm_overlap) ? params_num(v, p->comm_overlap) : 0,
