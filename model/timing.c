@@ -56,7 +56,11 @@ enum ridge_time_class timing_kernel_class(enum ridge_kernel kernel)
 enum ridge_time_class timing_shape_class(const struct ridge_kernel_shape *shape)
 {
 	enum ridge_time_class cls = timing_kernel_class(shape->kernel);
-	return cls == RIDGE_TIME_GEMM && shape->dtype == RIDGE_FP8 ? RIDGE_TIME_GEMM_FP8 : cls;
+	if (cls == RIDGE_TIME_GEMM && shape->dtype == RIDGE_FP8)
+		return RIDGE_TIME_GEMM_FP8;
+	if (cls == RIDGE_TIME_GEMM && shape->dtype == RIDGE_FP4)
+		return RIDGE_TIME_GEMM_FP4;
+	return cls;
 }
 #undef KERNEL_CASE
 #undef KERNEL_ONE
@@ -319,8 +323,9 @@ static void apply_overrides(const struct ridge_timing_overrides *ov, struct ridg
 	if (!ov || t->cls == RIDGE_TIME_OWN || (t->cls == RIDGE_TIME_ATTENTION && t->impl == RIDGE_ATTENTION_IDEAL))
 		return;
 	int c = (int)t->cls;
-	/* an fp8 GEMM takes the gemm what-if where none names gemm_fp8 (it was a gemm before its class existed) */
-	int g = t->cls == RIDGE_TIME_GEMM_FP8 ? RIDGE_TIME_GEMM : c;
+	/* an fp8 (fp4) GEMM takes the gemm what-if where none names gemm_fp8 (gemm_fp4): it was a gemm before
+	 * its class existed */
+	int g = t->cls == RIDGE_TIME_GEMM_FP8 || t->cls == RIDGE_TIME_GEMM_FP4 ? RIDGE_TIME_GEMM : c;
 	int cc = ov->has_compute[c] ? c : g, cm = ov->has_memory[c] ? c : g, cf = ov->has_fixed[c] ? c : g;
 	if (ov->has_compute[cc])
 		t->compute_efficiency = term(ov->compute[cc], ov->text[cc][0], RIDGE_PROVENANCE_WHAT_IF);
@@ -530,6 +535,9 @@ static const struct {
 	{ RIDGE_TIME_GEMM_FP8, RIDGE_TIME_GEMM,
 	  "the gemm class's (fitted to bf16 GEMMs): this GPU has no gemm_fp8 fit (on the H200 and H100 the fp8 "
 	  "library GEMM reaches a different fraction of its spec rate than bf16: validation/harnesses/fit_fp8_gemm.py)" },
+	{ RIDGE_TIME_GEMM_FP4, RIDGE_TIME_GEMM,
+	  "the gemm class's (fitted to bf16 GEMMs): this GPU has no gemm_fp4 fit (on the B200 the published NVFP4 "
+	  "library GEMM reaches a lower fraction of its spec rate than bf16: hwdb/b200.yaml)" },
 	{ RIDGE_TIME_ELEMENTWISE_STRIDED, RIDGE_TIME_ELEMENTWISE,
 	  "the elementwise class's: this GPU has no elementwise_strided fit (on the H100 PyTorch's unvectorized "
 	  "kernels on views stream at about half its rate)" },

@@ -49,6 +49,9 @@
 	/* the same kernels in fp8 (e4m3 in, scaled): timing.c moves a gemm-class kernel of an fp8 shape here; */\
 	/* no patterns (a profiled kernel's name does not reliably say fp8)                                 */\
 	X(u, GEMM_FP8, "gemm_fp8", ONE, , , GEMM)                                                               \
+	/* and in fp4 (NVFP4: e2m1 in, 16-element block scales): timing.c moves a gemm-class kernel of an fp4 */ \
+	/* shape here; no patterns, as gemm_fp8                                                              */ \
+	X(u, GEMM_FP4, "gemm_fp4", ONE, , , GEMM)                                                               \
 	/* FlashAttention-style fused attention */                                                              \
 	X(u, ATTENTION, "attention", PER_IMPL, K(FLASH_ATTENTION), P("fmha") P("attention"), KERNEL)            \
 	/* rmsnorm, layernorm, residual-rmsnorm, rmsnorm-linear */                                              \

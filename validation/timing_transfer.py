@@ -34,6 +34,11 @@ tables, hardware and software):
      default attention slot (the H200's takes its cudnn's); cta_bandwidth the
      H200's 39.32 GB/s, absolute.
   L  launch.kernel_fixed_cost: the H200's measured 4.94 us.
+  P  gemm_fp8 and gemm_fp4 compute (Blackwell only): this entry's gemm compute
+     efficiency x (a published fp8 / fp4 GEMM's fraction of its peak / the
+     bf16 GEMM's fraction in the same run, same machine); memory efficiency and
+     fixed cost the gemm slot's. Elsewhere the class borrows the gemm slot's
+     terms (model/timing.c says so in the output).
 
   python3 validation/timing_transfer.py          rewrite the 16 entries
   python3 validation/timing_transfer.py --check  exit 1 if any entry differs
@@ -197,6 +202,34 @@ GEMM["mi210"] = (
     "transferred",
     "no MI210 figure (hipBLASLt issue #1297's 48 GFLOP/s is an untuned path), the MI250X GCD's: " + GEMM["mi250x"][3],
 )
+
+
+# Rule P: (run's low-precision fraction of peak, the same run's bf16 fraction, provenance, sentence).
+LOW_PRECISION = {
+    "b200": {
+        "gemm_fp8": (
+            3432.5 / 4500,
+            1745.0 / 2250,
+            "sourced",
+            "[MAMF] B200 SXM (torch 2.7.1+cu128, best shape): fp8 e4m3 3432.5 TFLOP/s = 0.7628 of 4500, bf16 1745.0 = "
+            "0.7756 of 2250; the table's H200 pair, 0.7344 / 0.8030 = 0.915, sits under ridge's measured 0.8217 / "
+            "0.8593 = 0.956; a CUTLASS pair at one Llama shape gives 0.84 of bf16 (vLLM PR #19566: "
+            "docs/sources/timing-public-measurements.md)",
+        ),
+        "gemm_fp4": (
+            5.37e15 / 9.0e15,
+            1.42e15 / 2.25e15,
+            "sourced",
+            "pytorch/ao PR #2427 (B200, bench_matmul.py --recipe nvfp4, 8192^3): NVFP4 5.37e15 FLOP/s = 0.5967 of "
+            "9e15, the same run's bf16 1.42e15 = 0.6311 of 2.25e15 (others span 0.72-0.82 of the bf16 "
+            "fraction: docs/sources/timing-public-measurements.md)",
+        ),
+    },
+}
+LOW_PRECISION["gb200"] = {
+    slot: (frac, bf16, "transferred", "no GB200 figure, the B200's ratio: " + sent)
+    for slot, (frac, bf16, _, sent) in LOW_PRECISION["b200"].items()
+}
 
 
 def gemm_ce(gpu):
@@ -396,6 +429,17 @@ def timing_block(gpu):
     slot("gemm", None, gprov, csrc,
          [("compute_efficiency", fmt(ce)), ("memory_efficiency", fmt(gm)), ("fixed_cost", gfix)],
          {"memory_efficiency": (mprov, "GEMV and decode GEMMs: " + gmsrc), "fixed_cost": ("transferred", gfixsrc)})
+    # gemm_fp8, gemm_fp4 (rule P)
+    for name, what in (("gemm_fp8", "fp8 (e4m3, scaled)"), ("gemm_fp4", "fp4 (NVFP4, block-scaled)")):
+        if name not in LOW_PRECISION.get(gpu, {}):
+            continue
+        lfrac, lbf16, lprov, lsent = LOW_PRECISION[gpu][name]
+        lce = ce * lfrac / lbf16
+        slot(name, "the library GEMMs in %s: a gemm-class kernel of such a shape" % what, lprov,
+             "%s; this entry's gemm %s x %s / %s = %s (rule P)" % (lsent, fmt(ce), fmt(lfrac), fmt(lbf16), fmt(lce)),
+             [("compute_efficiency", fmt(lce)), ("memory_efficiency", fmt(gm)), ("fixed_cost", gfix)],
+             {"memory_efficiency": ("transferred", "the gemm slot's: no GEMV figure in this dtype is published for the GPU"),
+              "fixed_cost": ("transferred", "the gemm slot's: " + gfixsrc)})
     # attention, in the schema's slot order
     att = attention(gpu)
     names = {

@@ -184,7 +184,7 @@ static const struct {
 	double runs, tpot, ttft, e2e; /* held-out runs; median |error| of TPOT, TTFT and the whole
 					 request (TTFT + (osl - 1) TPOT) */
 } engine_validation[RIDGE_ENGINE_COUNT] = {
-	[RIDGE_ENGINE_VLLM] = { 279, 0.078, 0.391, 0.082 },
+	[RIDGE_ENGINE_VLLM] = { 279, 0.078, 0.387, 0.082 },
 	[RIDGE_ENGINE_SGLANG] = { 52, 0.369, 0.945, 0.289 },
 	[RIDGE_ENGINE_TRTLLM] = { 396, 0.096, 0.275, 0.099 },
 };

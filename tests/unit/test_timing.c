@@ -483,9 +483,10 @@ static void test_grouped_gemm_class(void **state)
 
 /* An fp8 shape's library GEMM is its own class, gemm_fp8: the H200 entry's
  * measured compute efficiency (0.8217) where the entry has one, with the gemm
- * class's memory efficiency and fixed cost as the slot says; the gemm class's
- * terms, said as transferred, where it has none (B200). A bf16 shape stays
- * gemm, and a gemm what-if reaches an fp8 GEMM unless one names gemm_fp8. */
+ * class's memory efficiency and fixed cost as the slot says; the B200's sourced
+ * one (rule P of validation/timing_transfer.py); the gemm class's terms, said
+ * as transferred, where it has none (RTX 5090). A bf16 shape stays gemm, and a
+ * gemm what-if reaches an fp8 GEMM unless one names gemm_fp8. */
 static void test_gemm_fp8_class(void **state)
 {
 	(void)state;
@@ -510,10 +511,15 @@ static void test_gemm_fp8_class(void **state)
 	assert_int_equal(bf.cls, RIDGE_TIME_GEMM);
 	assert_true(bf.compute_efficiency.value == 0.8593);
 
-	const struct ridge_gpu *b200 = test_gpu("b200");
+	assert_int_equal(timing_kernel(test_gpu("b200"), &s, NULL, &t, err, sizeof err), 0);
+	assert_int_equal(t.cls, RIDGE_TIME_GEMM_FP8);
+	assert_true(t.compute_efficiency.value == 0.7976 && t.memory_efficiency.value == 0.7647);
+	assert_int_equal(t.compute_efficiency.provenance, RIDGE_PROVENANCE_SOURCED);
+
+	const struct ridge_gpu *rtx = test_gpu("rtx-5090");
 	struct ridge_kernel_time plain;
-	assert_int_equal(timing_kernel(b200, &s, NULL, &t, err, sizeof err), 0);
-	assert_int_equal(timing_kernel(b200, &b, NULL, &plain, err, sizeof err), 0);
+	assert_int_equal(timing_kernel(rtx, &s, NULL, &t, err, sizeof err), 0);
+	assert_int_equal(timing_kernel(rtx, &b, NULL, &plain, err, sizeof err), 0);
 	assert_int_equal(t.cls, RIDGE_TIME_GEMM_FP8);
 	assert_true(t.compute_efficiency.value == plain.compute_efficiency.value &&
 		    t.memory_efficiency.value == plain.memory_efficiency.value);
@@ -530,6 +536,46 @@ static void test_gemm_fp8_class(void **state)
 	assert_int_equal(timing_parse_overrides("gemm=0.5,gemm_fp8=0.7", false, &ov, err, sizeof err), 0);
 	assert_int_equal(timing_kernel(test_gpu("h200-sxm"), &s, &o, &t, err, sizeof err), 0);
 	assert_true(t.compute_efficiency.value == 0.7);
+}
+
+/* An fp4 shape's library GEMM is gemm_fp4: the B200's sourced 0.7667 (rule P),
+ * the GB200's transferred from it, the gemm class's terms on a GPU with no fit
+ * (RTX 5090); a gemm what-if reaches it unless one names gemm_fp4. */
+static void test_gemm_fp4_class(void **state)
+{
+	(void)state;
+	struct ridge_kernel_shape s = {
+		.kernel = RIDGE_KERNEL_GEMM, .dtype = RIDGE_FP4, .m = 8192, .n = 8192, .k = 8192
+	};
+	struct ridge_kernel_time t, plain;
+	char err[256];
+	assert_int_equal(timing_shape_class(&s), RIDGE_TIME_GEMM_FP4);
+	assert_int_equal(timing_kernel(test_gpu("b200"), &s, NULL, &t, err, sizeof err), 0);
+	assert_int_equal(t.cls, RIDGE_TIME_GEMM_FP4);
+	assert_true(t.compute_efficiency.value == 0.7667 && t.fixed_cost.value == 9.31e-6);
+	assert_int_equal(t.compute_efficiency.provenance, RIDGE_PROVENANCE_SOURCED);
+	assert_close(t.predicted_time_s, t.quantized_compute_time_s / 0.7667 + 9.31e-6, 1e-15);
+	assert_int_equal(timing_kernel(test_gpu("gb200"), &s, NULL, &t, err, sizeof err), 0);
+	assert_int_equal(t.compute_efficiency.provenance, RIDGE_PROVENANCE_TRANSFERRED);
+
+	const struct ridge_gpu *rtx = test_gpu("rtx-5090");
+	struct ridge_kernel_shape b = s;
+	b.dtype = RIDGE_BF16;
+	assert_int_equal(timing_kernel(rtx, &s, NULL, &t, err, sizeof err), 0);
+	assert_int_equal(timing_kernel(rtx, &b, NULL, &plain, err, sizeof err), 0);
+	assert_int_equal(t.cls, RIDGE_TIME_GEMM_FP4);
+	assert_true(t.compute_efficiency.value == plain.compute_efficiency.value);
+	assert_non_null(strstr(t.compute_efficiency.source, "no gemm_fp4 fit"));
+
+	struct ridge_timing_overrides ov;
+	memset(&ov, 0, sizeof ov);
+	struct ridge_timing_options o = { .impl = RIDGE_ATTENTION_DEFAULT, .overrides = &ov };
+	assert_int_equal(timing_parse_overrides("gemm=0.5", false, &ov, err, sizeof err), 0);
+	assert_int_equal(timing_kernel(test_gpu("b200"), &s, &o, &t, err, sizeof err), 0);
+	assert_true(t.compute_efficiency.value == 0.5);
+	assert_int_equal(timing_parse_overrides("gemm=0.5,gemm_fp4=0.6", false, &ov, err, sizeof err), 0);
+	assert_int_equal(timing_kernel(test_gpu("b200"), &s, &o, &t, err, sizeof err), 0);
+	assert_true(t.compute_efficiency.value == 0.6);
 }
 
 int main(void)
@@ -554,6 +600,7 @@ int main(void)
 		cmocka_unit_test(test_softmax_kernel_by_width),
 		cmocka_unit_test(test_grouped_gemm_class),
 		cmocka_unit_test(test_gemm_fp8_class),
+		cmocka_unit_test(test_gemm_fp4_class),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
