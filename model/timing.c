@@ -366,7 +366,7 @@ static int parse_override_item(const char *item, bool fixed, struct ridge_timing
 	if (cls < 0)
 		return model_fail(
 			err, err_len,
-			"'%s' is not a kernel class (known: gemm gemm_fp8 grouped_gemm attention norm softmax "
+			"'%s' is not a kernel class (known: gemm gemm_fp8 gemm_fp4 grouped_gemm attention norm softmax "
 			"elementwise elementwise_strided)",
 			name);
 	double v;
