@@ -111,6 +111,11 @@ void serve_engine_defaults(enum ridge_engine_kind kind, double memory_bytes, con
 	else
 		vllm_defaults(memory_bytes, gpu_id ? gpu_id : "", out);
 	out->hybrid_kv_cache = kind == RIDGE_ENGINE_VLLM;
+	/* SGLang: ServerArgs.disable_overlap_schedule False; TensorRT-LLM:
+	 * TorchLlmArgs.disable_overlap_scheduler False (llm_args.py); vLLM:
+	 * SchedulerConfig.async_scheduling False until it became the default
+	 * after the versions this preset was read from */
+	out->overlap_scheduling = kind != RIDGE_ENGINE_VLLM;
 	/* the size caps of each engine's custom all-reduce: vLLM's and SGLang's
 	 * CustomAllreduce(max_size=8192 * 1024) (vllm/distributed/
 	 * device_communicators/custom_all_reduce.py; SGLang's port of it);
@@ -132,22 +137,21 @@ void serve_engine_defaults(enum ridge_engine_kind kind, double memory_bytes, con
 	 * to 80 ms, validation/serve_latency_check.py --fit-request-latency) and used for every
 	 * engine: their OpenAI-compatible servers take the same path (HTTP, tokenizer, hand-off,
 	 * streaming) */
-	out->request_latency_s = 45e-3;
+	out->request_latency_s = 35e-3;
 	out->request_latency_source =
-		"45 ms, fitted on vLLM's 60 Llama-3.1-70B FP8 runs on an H200 (InferenceMAX's, 2025-10-29; "
-		"validation/README.md), the same for every engine";
+		"35 ms, fitted on vLLM's 60 Llama-3.1-70B FP8 runs on an H200 (InferenceMAX's, 2025-10-29, with "
+		"their --async-scheduling; validation/README.md), the same for every engine";
 	/* fitted per engine on one subset of published runs each (validation/serve_latency_check.py
 	 * --fit ENGINE: the least median |TPOT error| over a grid of 0 to 2 ms; a grid flat within
 	 * half a point keeps 0, which the overlap schedulers document) */
-	out->cpu_overhead_s = kind == RIDGE_ENGINE_TRTLLM ? 0.5e-3 : kind == RIDGE_ENGINE_VLLM ? 0.75e-3 : 0;
+	out->cpu_overhead_s = kind == RIDGE_ENGINE_TRTLLM || kind == RIDGE_ENGINE_VLLM ? 0.75e-3 : 0;
 	out->cpu_overhead_source =
 		kind == RIDGE_ENGINE_TRTLLM
-			? "0.5 ms, fitted on TensorRT-LLM 1.0.0rc3's 177 Llama-3.1-8B runs on an H100 (validation/README.md; "
-			  "3.7 % against 6.3 % at 0 since the engines' custom all-reduce is priced, 2026-12-07)"
+			? "0.75 ms, fitted on TensorRT-LLM 1.0.0rc3's 177 Llama-3.1-8B runs on an H100 (validation/README.md; "
+			  "3.8 % against 8.0 % at 0, with its overlap scheduler's admission priced, 2026-12-07)"
 		: kind == RIDGE_ENGINE_VLLM
-			? "0.75 ms, fitted on vLLM's 60 Llama-3.1-70B FP8 runs on an H200 (InferenceMAX's, vLLM 0.10.2, "
-			  "2025-10-29; validation/README.md): 6.0 % against 8.1 % at 0 since the engines' custom "
-			  "all-reduce is priced (2026-12-07); vLLM 0.10.2 schedules synchronously by default"
+			? "0.75 ms, fitted on vLLM's 60 Llama-3.1-70B FP8 runs on an H200 (InferenceMAX's, vLLM 0.10.2 "
+			  "with --async-scheduling, 2025-10-29; validation/README.md): 6.0 % against 8.1 % at 0"
 			: "0, fitted on SGLang 0.5.1.post1's 78 Qwen3-32B runs on an H100 (validation/README.md): flat "
 			  "within half a point; the overlap scheduler hides it (docs/sources/serving-engines.md)";
 }
@@ -891,6 +895,8 @@ static int run_aggregated(struct sim_space *sp, struct ridge_serve_sim_sample *s
 		if (sim_stop_check(sh))
 			return 2;
 		sim_worker_account(w, &c);
+		w->previous_start = w->now;
+		w->started = true;
 		w->now += c.step_s;
 		sim_worker_sample(w, &c);
 		sim_worker_advance(w);

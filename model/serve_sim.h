@@ -131,6 +131,14 @@ struct ridge_engine {
 	 * KV cache manager, on by default); off: every layer holds the whole
 	 * context, as the other engines are modelled */
 	bool hybrid_kv_cache;
+	/* the scheduler runs one iteration ahead: each iteration is built while
+	 * the one before it runs, so a request that reached the engine after that
+	 * one started waits for the iteration after (aggregated runs; an engine
+	 * with nothing running builds an iteration as soon as a request comes).
+	 * vLLM's --async-scheduling (pull request #19970; off in the versions
+	 * the preset was read from), SGLang's overlap scheduler and TensorRT-LLM's
+	 * (both on by default: --disable-overlap-schedule, disable_overlap_scheduler) */
+	bool overlap_scheduling;
 };
 
 /* The defaults of an engine on a GPU of `memory_bytes` at tp GPUs (vLLM and

@@ -298,14 +298,30 @@ static bool promote_holder(struct sim *w)
 	return false;
 }
 
+/* The latest arrival this iteration can take. An engine that schedules one
+ * iteration ahead (vLLM's EngineCore.step_with_batch_queue, SGLang's
+ * event_loop_overlap, TensorRT-LLM's _executor_loop_overlap) takes in new
+ * requests and builds this iteration right after the one before the last
+ * ended, when the last started; an engine with nothing running builds it
+ * as soon as a request comes. */
+static double admission_cutoff(const struct sim *w)
+{
+	if (!w->engine->overlap_scheduling || w->role != SIM_WHOLE || !w->started || w->n_running == 0)
+		return INFINITY;
+	return w->previous_start;
+}
+
 /* Waiting requests, first come first served, while the budget, the
  * sequence limit and the free blocks allow. */
 static void schedule_waiting(struct sim *w, double *budget)
 {
 	const struct ridge_engine *e = w->engine;
+	double cutoff = admission_cutoff(w);
 	while (w->wait_count > 0 && *budget >= 1 && w->n_running < w->max_running) {
 		int index = w->waiting[w->wait_head];
 		struct sim_request *r = &w->sh->reqs[index];
+		if (r->arrival > cutoff)
+			break; /* it reached the engine after this iteration was built */
 		double remaining = r->target - r->computed;
 		if (remaining <= 0)
 			break; /* a prefilled request: sim_worker_schedule admits it */

@@ -119,7 +119,7 @@ def inferencemax_flags(row):
              "--isl-dist", "uniform:%d:%d" % (int(0.8 * isl), isl),
              "--osl-dist", "uniform:%d:%d" % (int(0.8 * osl), osl)]
     if row["engine"] == "vllm":
-        flags += ["--max-num-batched-tokens", "8192",
+        flags += ["--overlap-scheduling", "--max-num-batched-tokens", "8192",
                   "--max-num-seqs", "512" if row["gpu"] == "b200" else str(concurrency)]
     elif row["engine"] == "trtllm":
         flags += ["--max-num-batched-tokens", "16384", "--graph-padding", "--graph-max-batch", "1024"]

@@ -74,12 +74,12 @@
 	X(SERVE_REQUEST_LATENCY,                                                                                       \
 	  PARAM_NUM("request_latency", RIDGE_UNIT_SECONDS, 0, 60, .bare_unit = "us", .metavar = "T",                   \
 		    .help = "host time of each request outside the iteration loop, added to its TTFT and E2E "         \
-			    "(default 45 ms, fitted on published runs)",                                               \
+			    "(default 35 ms, fitted on published runs)",                                               \
 		    .range = "0 to 60 s"))                                                                             \
 	X(SERVE_CPU_OVERHEAD,                                                                                          \
 	  PARAM_NUM("cpu_overhead", RIDGE_UNIT_SECONDS, 0, 10, .bare_unit = "us", .metavar = "T",                      \
 		    .help = "host time per iteration the GPU waits for (default: the engine's, fitted: vLLM "          \
-			    "0.75 ms, SGLang 0, TensorRT-LLM 0.5 ms)",                                                 \
+			    "0.75 ms, SGLang 0, TensorRT-LLM 0.75 ms)",                                                \
 		    .range = "0 to 10 s"))                                                                             \
 	X(SERVE_ISL_DIST, PARAM_TEXT_ROW("isl_dist", .metavar = "D",                                                   \
 					 .help = "prompt lengths: fixed (--isl), uniform:LO:HI or file:F (one number " \
@@ -114,6 +114,15 @@
 							"after it as kernels of their own "                            \
 							"(TRTLLM_LLAMA_EAGER_FUSION_DISABLED=1; default: fused in "    \
 							"Llama layers wider than 4096)"))                              \
+	X(SERVE_OVERLAP, PARAM_FLAG_ROW("overlap_scheduling",                                                          \
+					.help = "the scheduler runs one iteration ahead: a request that arrives "      \
+						"while an iteration runs joins the one after the next (vLLM's "        \
+						"--async-scheduling; default: on for sglang and trtllm, off for "      \
+						"vllm)"))                                                              \
+	X(SERVE_NO_OVERLAP,                                                                                            \
+	  PARAM_FLAG_ROW("no_overlap_scheduling", .help = "each iteration built after the one before it ends "         \
+							  "(SGLang's --disable-overlap-schedule, TensorRT-LLM's "      \
+							  "disable_overlap_scheduler)"))                               \
 	X(SERVE_NO_HYBRID, PARAM_FLAG_ROW("no_hybrid_kv_cache",                                                        \
 					  .help = "vllm: every layer holds the whole context (sliding-window layers "  \
 						  "keep only their window by default)"))                               \
@@ -194,6 +203,10 @@ int serve_check_request(const struct param_values *v, struct app_status *st)
 	}
 	if (params_flag(v, SERVE_MIXED) && params_flag(v, SERVE_NO_MIXED)) {
 		app_error(st, "--mixed-chunk and --no-mixed-chunk contradict each other");
+		return -1;
+	}
+	if (params_flag(v, SERVE_OVERLAP) && params_flag(v, SERVE_NO_OVERLAP)) {
+		app_error(st, "--overlap-scheduling and --no-overlap-scheduling contradict each other");
 		return -1;
 	}
 	static const int pool[] = { SERVE_PREFILL_TP, SERVE_PREFILL_WORKERS, SERVE_DECODE_TP, SERVE_DECODE_WORKERS,
@@ -411,6 +424,10 @@ static void engine_overrides(const struct param_values *v, struct ridge_engine *
 	}
 	if (params_flag(v, SERVE_NO_HYBRID))
 		e->hybrid_kv_cache = false;
+	if (params_flag(v, SERVE_OVERLAP))
+		e->overlap_scheduling = true;
+	if (params_flag(v, SERVE_NO_OVERLAP))
+		e->overlap_scheduling = false;
 	if (params_flag(v, SERVE_NO_AR_FUSION))
 		e->allreduce_norm_fusion = false;
 	if (params_flag(v, SERVE_NO_CUSTOM_AR)) {

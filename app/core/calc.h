@@ -64,7 +64,10 @@ const char *calc_command(const struct calc *calc);
 struct params_command calc_params_command(const struct calc *calc);
 
 /* A calculator's table of inputs in its struct calc: .params and .param_count. */
-#define CALC_PARAMS(table) .params = (table), .param_count = (int)(sizeof(table) / sizeof((table)[0]))
+/* a table of more than PARAM_MAX rows does not compile (the negative array size) */
+#define CALC_PARAMS(table)                                                            \
+	.params = (table), .param_count = (int)(sizeof(table) / sizeof((table)[0])) + \
+					  0 * (int)sizeof(char[PARAMS_COUNT(table) <= PARAM_MAX ? 1 : -1])
 /* Its inputs, run and printer, the three every calculator has, on one line. */
 #define CALC_IMPL(table, run_fn, print_fn) CALC_PARAMS(table), .run = (run_fn), .print = (print_fn)
 

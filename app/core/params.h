@@ -88,9 +88,10 @@ enum {
 /* clang-format off */
 #define PARAMS_INDEX_(index, row) index,
 #define PARAMS_ROW_(index, row) [index] = row,
-#define PARAMS_TABLE(table, LIST)                   \
-	enum table##_index { LIST(PARAMS_INDEX_) }; \
-	static const struct param table[] = { LIST(PARAMS_ROW_) }
+#define PARAMS_TABLE(table, LIST)                                   \
+	enum table##_index { LIST(PARAMS_INDEX_) };                 \
+	static const struct param table[] = { LIST(PARAMS_ROW_) }; \
+	_Static_assert(PARAMS_COUNT(table) <= PARAM_MAX, #table ": more rows than PARAM_MAX (params.h)")
 /* The same in two halves, for a table cli/ reads: the enum in the header
  * beside the X-macro, the rows in the file that defines the command. */
 #define PARAMS_ENUM(table, LIST) enum table##_index { LIST(PARAMS_INDEX_) }
@@ -117,7 +118,7 @@ struct param {
 	const char *def;
 };
 
-#define PARAM_MAX 48
+#define PARAM_MAX 64    /* rows of one command's table: PARAMS_TABLE checks it when it compiles */
 #define PARAM_WHERE 600 /* the longest position text callers build ("file:12:10: key") */
 
 struct param_values {

@@ -322,6 +322,52 @@ static void test_trtllm_batch_wait(void **state)
 	assert_non_null(strstr(err, "batch waiting"));
 }
 
+/* The overlap schedulers (vLLM's --async-scheduling; SGLang's and
+ * TensorRT-LLM's by default) build an iteration while the one before it
+ * runs. Two clients, prompts of 100, outputs of 10 and 40: request 2 comes
+ * when request 0 ends, while request 1 decodes, so with overlap the next
+ * iteration is already built without it and it starts one iteration later:
+ * the mean TTFT of the 3 requests grows by a third of request 1's decode
+ * step. Requests 0 and 1 come to an idle engine: no change; a lone client
+ * never waits. The presets: overlap on for SGLang and TensorRT-LLM. */
+static void test_overlap_admission(void **state)
+{
+	(void)state;
+	struct ridge_workload_model m = llama3_8b();
+	const struct ridge_gpu *gpu = test_gpu("h100-sxm");
+	struct ridge_serve_sim_input in = sim_input(&m, gpu);
+	struct ridge_serve_sim_result off, on, lone, lone_on;
+	char err[400];
+	assert_false(in.engine.overlap_scheduling);
+	in.engine.cpu_overhead_s = 0;
+	in.isl = 100;
+	in.osl = 12;
+	in.requests = 1;
+	in.warmup = 0;
+	assert_int_equal(run(&in, &lone, err, sizeof err), 0);
+	in.engine.overlap_scheduling = true;
+	assert_int_equal(run(&in, &lone_on, err, sizeof err), 0);
+	assert_true(lone_on.ttft.mean_s == lone.ttft.mean_s && lone_on.e2e.mean_s == lone.e2e.mean_s);
+	const double outputs[] = { 10, 40 };
+	in.osl_dist = RIDGE_LENGTH_LIST;
+	in.osl_values = outputs;
+	in.osl_count = 2;
+	in.concurrency = 2;
+	in.requests = 3;
+	in.engine.overlap_scheduling = false;
+	assert_int_equal(run(&in, &off, err, sizeof err), 0);
+	in.engine.overlap_scheduling = true;
+	assert_int_equal(run(&in, &on, err, sizeof err), 0);
+	assert_close(3 * (on.ttft.mean_s - off.ttft.mean_s), lone.tpot.mean_s, 1e-2);
+	assert_true(on.ttft.p50_s == off.ttft.p50_s); /* requests 0 and 1: an idle engine takes them at once */
+
+	struct ridge_engine e;
+	serve_engine_defaults(RIDGE_ENGINE_SGLANG, ridge_gpu_usable_memory(gpu), gpu->id, 1, &e);
+	assert_true(e.overlap_scheduling);
+	serve_engine_defaults(RIDGE_ENGINE_TRTLLM, ridge_gpu_usable_memory(gpu), gpu->id, 1, &e);
+	assert_true(e.overlap_scheduling);
+}
+
 /* A cache that holds about three whole requests under eight clients, each
  * admitted at its prompt's blocks: vLLM preempts and recomputes, TensorRT-LLM's reservation never does; every
  * request still finishes. */
@@ -599,6 +645,7 @@ int main(void)
 		cmocka_unit_test(test_engine_presets),
 		cmocka_unit_test(test_graph_sizes),
 		cmocka_unit_test(test_trtllm_batch_wait),
+		cmocka_unit_test(test_overlap_admission),
 		cmocka_unit_test(test_percentile),
 		cmocka_unit_test(test_lone_request),
 		cmocka_unit_test(test_preemption_and_reservation),
