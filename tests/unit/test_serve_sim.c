@@ -280,6 +280,29 @@ static void test_lone_request(void **state)
 	assert_true(r.preemptions == 0 && r.iterations == 15 && r.graph_iterations == 10);
 }
 
+/* One client, one request of 100 prompt and 12 output tokens, no CPU time:
+ * the decode step of request 1 of two_clients running alone. */
+static void lone_short_request(struct ridge_serve_sim_input *in)
+{
+	in->engine.cpu_overhead_s = 0;
+	in->isl = 100;
+	in->osl = 12;
+	in->requests = 1;
+	in->warmup = 0;
+}
+
+/* Two clients, outputs of 10 and 40 in turn, three requests measured: request
+ * 2 comes when request 0 ends, while request 1 decodes. */
+static void two_clients(struct ridge_serve_sim_input *in)
+{
+	static const double outputs[] = { 10, 40 };
+	in->osl_dist = RIDGE_LENGTH_LIST;
+	in->osl_values = outputs;
+	in->osl_count = 2;
+	in->concurrency = 2;
+	in->requests = 3;
+}
+
 /* TensorRT-LLM's batch waiting. Two clients, prompts of 100, outputs of 10
  * and 40: request 2 arrives while request 1 decodes, and its 100 + 1 tokens
  * stay under 0.9 x the 8192 budget, so it waits 5 decode-only iterations,
@@ -295,19 +318,9 @@ static void test_trtllm_batch_wait(void **state)
 	struct ridge_serve_sim_result off, on, reached, lone;
 	char err[400];
 	serve_engine_defaults(RIDGE_ENGINE_TRTLLM, ridge_gpu_usable_memory(gpu), gpu->id, 1, &in.engine);
-	in.engine.cpu_overhead_s = 0;
-	/* one request decoding alone at the same contexts: its decode step */
-	in.isl = 100;
-	in.osl = 12;
-	in.requests = 1;
-	in.warmup = 0;
+	lone_short_request(&in); /* its decode step */
 	assert_int_equal(run(&in, &lone, err, sizeof err), 0);
-	const double outputs[] = { 10, 40 };
-	in.osl_dist = RIDGE_LENGTH_LIST;
-	in.osl_values = outputs;
-	in.osl_count = 2;
-	in.concurrency = 2;
-	in.requests = 3;
+	two_clients(&in);
 	assert_int_equal(run(&in, &off, err, sizeof err), 0);
 	in.engine.batch_wait_iters = 5;
 	in.engine.batch_wait_tokens_ratio = 0.9;
@@ -339,21 +352,12 @@ static void test_overlap_admission(void **state)
 	struct ridge_serve_sim_result off, on, lone, lone_on;
 	char err[400];
 	assert_false(in.engine.overlap_scheduling);
-	in.engine.cpu_overhead_s = 0;
-	in.isl = 100;
-	in.osl = 12;
-	in.requests = 1;
-	in.warmup = 0;
+	lone_short_request(&in);
 	assert_int_equal(run(&in, &lone, err, sizeof err), 0);
 	in.engine.overlap_scheduling = true;
 	assert_int_equal(run(&in, &lone_on, err, sizeof err), 0);
 	assert_true(lone_on.ttft.mean_s == lone.ttft.mean_s && lone_on.e2e.mean_s == lone.e2e.mean_s);
-	const double outputs[] = { 10, 40 };
-	in.osl_dist = RIDGE_LENGTH_LIST;
-	in.osl_values = outputs;
-	in.osl_count = 2;
-	in.concurrency = 2;
-	in.requests = 3;
+	two_clients(&in);
 	in.engine.overlap_scheduling = false;
 	assert_int_equal(run(&in, &off, err, sizeof err), 0);
 	in.engine.overlap_scheduling = true;
