@@ -237,17 +237,28 @@ def summarize(results):
     return groups, failures
 
 
+def band(values):
+    """(P10, P90) of the signed errors, numpy's linear interpolation."""
+    q = statistics.quantiles(values, n=10, method="inclusive")
+    return q[0], q[8]
+
+
+def held_out_errors(groups, engine):
+    """The engine's held-out signed errors: {metric: [prediction / measurement - 1, ...]}."""
+    errors = {"tpot": [], "ttft": [], "e2e": []}
+    for key, g in groups.items():
+        if key[0] == engine and not g["fit"]:
+            for metric in errors:
+                errors[metric] += g[metric]
+    return errors
+
+
 def held_out(groups):
     """Per engine: (held-out runs, TPOT, TTFT and E2E median |error|)."""
     out = {}
     for engine in sorted({k[0] for k in groups}):
-        tpot, ttft, e2e = [], [], []
-        for key, g in groups.items():
-            if key[0] == engine and not g["fit"]:
-                tpot += g["tpot"]
-                ttft += g["ttft"]
-                e2e += g["e2e"]
-        out[engine] = (len(tpot), median_abs(tpot), median_abs(ttft), median_abs(e2e))
+        e = held_out_errors(groups, engine)
+        out[engine] = (len(e["tpot"]), median_abs(e["tpot"]), median_abs(e["ttft"]), median_abs(e["e2e"]))
     return out
 
 
@@ -263,10 +274,27 @@ def check_trust(ridge, groups):
         v = json.loads(out.stdout).get("validation", {}) if out.returncode == 0 else {}
         want = {"held_out_runs": runs, "tpot_median_abs_error": round(tpot, 3),
                 "ttft_median_abs_error": round(ttft, 3), "e2e_median_abs_error": round(e2e, 3)}
+        errors = held_out_errors(groups, engine)
+        for metric in ("tpot", "ttft", "e2e"):
+            lo, hi = band(errors[metric])
+            want[metric + "_error_p10"] = round(lo, 3)
+            want[metric + "_error_p90"] = round(hi, 3)
         got = {k: v.get(k) for k in want}
         if any(got[k] is None or abs(got[k] - want[k]) > 1e-9 for k in want):
             bad.append("%s: ridge serve says %s, the rows give %s (app/view/serve_view.c, engine_validation)"
                        % (engine, got, want))
+        # each *_range_s key is [prediction / (1 + P90), prediction / (1 + P10)] of its own statistic
+        doc = json.loads(out.stdout) if out.returncode == 0 else {}
+        for metric in ("tpot", "ttft", "e2e"):
+            for stat in ("mean", "p50"):
+                pred, pair = doc.get("%s_%s_s" % (metric, stat)), doc.get("%s_%s_range_s" % (metric, stat))
+                lo, hi = v.get(metric + "_error_p90"), v.get(metric + "_error_p10")
+                ok = (pred is not None and isinstance(pair, list) and len(pair) == 2 and lo is not None and
+                      hi is not None and abs(pair[0] - pred / (1 + lo)) <= 1e-12 * pred and
+                      abs(pair[1] - pred / (1 + hi)) <= 1e-12 * pred)
+                if not ok:
+                    bad.append("%s: %s_%s_range_s is %s, not the prediction %s / (1 + P90, 1 + P10 of %s, %s)"
+                               % (engine, metric, stat, pair, pred, lo, hi))
     return bad
 
 
@@ -303,6 +331,10 @@ def markdown(groups, failures):
                 len(known["tpot"]), percent(median_abs(known["ttft"])), percent(statistics.median(known["ttft"]), True),
                 percent(median_abs(known["tpot"])), percent(statistics.median(known["tpot"]), True),
                 percent(median_abs(known["e2e"]))))
+        lines.append("")
+        lines.append("Held out, P10 to P90 of the error (ridge serve's `*_range_s` keys): " + ", ".join(
+            "%s %s to %s" % (name, percent(band(held[metric])[0], True), percent(band(held[metric])[1], True))
+            for metric, name in (("ttft", "TTFT"), ("tpot", "TPOT"), ("e2e", "E2E"))) + ".")
     if failures:
         lines.append("")
         lines.append("Rows ridge could not run: %d" % len(failures))

@@ -181,13 +181,21 @@ static void disagg_json(cJSON *doc, const struct ridge_serve_sim_input *in, cons
  * against published runs" (aiconfigurator's silicon sample).
  * validation/serve_latency_check.py --check fails when these differ from
  * what it computes, so they move with the model. */
+enum { BAND_TPOT, BAND_TTFT, BAND_E2E, BANDS };
+static const char *const band_name[BANDS] = { "tpot", "ttft", "e2e" };
+
 static const struct {
 	double runs, tpot, ttft, e2e; /* held-out runs; median |error| of TPOT, TTFT and the whole
 					 request (TTFT + (osl - 1) TPOT) */
+	/* P10 and P90 of the signed error (prediction / measurement - 1) of TPOT,
+	 * TTFT and E2E: the measurement lies within prediction / (1 + P90) to
+	 * prediction / (1 + P10) on 80 % of those runs */
+	double p10[BANDS], p90[BANDS];
 } engine_validation[RIDGE_ENGINE_COUNT] = {
-	[RIDGE_ENGINE_VLLM] = { 279, 0.078, 0.383, 0.084 },
-	[RIDGE_ENGINE_SGLANG] = { 52, 0.369, 0.945, 0.289 },
-	[RIDGE_ENGINE_TRTLLM] = { 396, 0.099, 0.196, 0.094 },
+	/*                        runs  TPOT   TTFT   E2E    P10: TPOT TTFT E2E    P90: TPOT TTFT E2E */
+	[RIDGE_ENGINE_VLLM] = { 279, 0.078, 0.383, 0.084, { -0.168, -0.565, -0.18 }, { 0.12, 0.338, 0.106 } },
+	[RIDGE_ENGINE_SGLANG] = { 52, 0.369, 0.945, 0.289, { -0.477, -0.834, -0.56 }, { 0.016, 2.211, -0.165 } },
+	[RIDGE_ENGINE_TRTLLM] = { 396, 0.099, 0.196, 0.094, { -0.238, -0.615, -0.233 }, { 0.101, 0.496, 0.099 } },
 };
 
 cJSON *serve_view_validation(cJSON *parent, const char *key, enum ridge_engine_kind kind)
@@ -201,6 +209,13 @@ cJSON *serve_view_validation(cJSON *parent, const char *key, enum ridge_engine_k
 	json_number(v, "tpot_median_abs_error", engine_validation[kind].tpot);
 	json_number(v, "ttft_median_abs_error", engine_validation[kind].ttft);
 	json_number(v, "e2e_median_abs_error", engine_validation[kind].e2e);
+	char name[32];
+	for (int b = 0; b < BANDS; b++) {
+		snprintf(name, sizeof name, "%s_error_p10", band_name[b]);
+		json_number(v, name, engine_validation[kind].p10[b]);
+		snprintf(name, sizeof name, "%s_error_p90", band_name[b]);
+		json_number(v, name, engine_validation[kind].p90[b]);
+	}
 	cJSON_AddStringToObject(
 		v, "source",
 		"validation/README.md, 'TTFT and TPOT against published runs': published runs of this "
@@ -224,6 +239,31 @@ void serve_view_print_trust(FILE *out, const char *engine, const cJSON *v)
 		calc_num(v, "held_out_runs"), engine, tp, te, tf,
 		ttft_met ? "within its 20% goal, but not on the\n  runs whose client setup is unknown"
 			 : "not validated: short of its 20%\n  goal");
+}
+
+/* The measurement's likely range around each headline prediction, from the
+ * engine's held-out band: [prediction / (1 + P90), prediction / (1 + P10)]
+ * for the mean and the P50 of TTFT, TPOT and E2E (the published runs give
+ * one of them); `ttft_mean_range_s` and so on. */
+static void range_keys(cJSON *doc, enum ridge_engine_kind kind, const struct ridge_serve_sim_result *r)
+{
+	if ((unsigned)kind >= RIDGE_ENGINE_COUNT)
+		return;
+	const struct ridge_latency_stats *stats[BANDS] = { &r->tpot, &r->ttft, &r->e2e };
+	char key[40];
+	for (int b = 0; b < BANDS; b++) {
+		double lo = 1 + engine_validation[kind].p90[b], hi = 1 + engine_validation[kind].p10[b];
+		const double value[2] = { stats[b]->mean_s, stats[b]->p50_s };
+		const char *stat[2] = { "mean", "p50" };
+		for (int i = 0; i < 2; i++) {
+			snprintf(key, sizeof key, "%s_%s_range_s", band_name[b], stat[i]);
+			cJSON *pair = cJSON_AddArrayToObject(doc, key);
+			if (!pair)
+				return;
+			cJSON_AddItemToArray(pair, cJSON_CreateNumber(value[i] / lo));
+			cJSON_AddItemToArray(pair, cJSON_CreateNumber(value[i] / hi));
+		}
+	}
 }
 
 cJSON *serve_view_json(const struct ridge_serve_sim_input *in, const struct ridge_serve_sim_result *r,
@@ -253,6 +293,7 @@ cJSON *serve_view_json(const struct ridge_serve_sim_input *in, const struct ridg
 	if (r->disaggregated)
 		disagg_json(doc, in, r);
 	serve_view_validation(doc, "validation", in->engine.kind);
+	range_keys(doc, in->engine.kind, r);
 	return doc;
 }
 
@@ -398,6 +439,25 @@ static void print_disagg(FILE *out, const cJSON *doc)
 		parts[0], parts[1], parts[2], parts[3], parts[4], calc_str(d, "first_token"));
 }
 
+/* One line: where the measured P50s would lie (ttft_p50_range_s, ...). */
+static void print_ranges(FILE *out, const cJSON *doc)
+{
+	static const char *const label[BANDS] = { "TPOT", "TTFT", "E2E" };
+	const int order[BANDS] = { BAND_TTFT, BAND_TPOT, BAND_E2E };
+	char key[40], lo[32], hi[32];
+	fprintf(out, "  range of the measured P50s (P10-P90 of the held-out runs' errors):\n   ");
+	for (int i = 0; i < BANDS; i++) {
+		snprintf(key, sizeof key, "%s_p50_range_s", band_name[order[i]]);
+		const cJSON *pair = cJSON_GetObjectItemCaseSensitive(doc, key);
+		if (!cJSON_IsArray(pair) || cJSON_GetArraySize(pair) != 2)
+			return;
+		fmt_seconds(cJSON_GetArrayItem(pair, 0)->valuedouble, lo, sizeof lo);
+		fmt_seconds(cJSON_GetArrayItem(pair, 1)->valuedouble, hi, sizeof hi);
+		fprintf(out, "%s %s %s - %s", i ? "," : "", label[order[i]], lo, hi);
+	}
+	fprintf(out, "\n");
+}
+
 void serve_view_print(FILE *out, const cJSON *doc)
 {
 	print_load(out, doc);
@@ -412,6 +472,7 @@ void serve_view_print(FILE *out, const cJSON *doc)
 	const cJSON *eng = cJSON_GetObjectItemCaseSensitive(doc, "engine");
 	if (val)
 		serve_view_print_trust(out, calc_str(eng, "name"), val);
+	print_ranges(out, doc);
 	char a[32], b[32], c[32], d[32];
 	fmt_grouped(calc_num(doc, "output_tokens_per_s"), 1, a, sizeof a);
 	fmt_grouped(calc_num(doc, "output_tokens_per_s_per_gpu"), 1, b, sizeof b);
