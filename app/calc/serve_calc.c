@@ -542,6 +542,15 @@ static int read_engine(const struct param_values *v, const struct ridge_gpu *gpu
 		return -1;
 	if (!params_flag(v, SERVE_DISAGG))
 		return 0;
+	/* the overlap schedulers' admission is modelled for aggregated engines
+	 * only (model/serve_worker.c, admission_cutoff): say so rather than show
+	 * a preset that the disaggregated pools do not run */
+	if (params_flag(v, SERVE_OVERLAP)) {
+		app_error_flag(st, params_where(v, SERVE_OVERLAP),
+			       "is modelled for aggregated engines only, not with --disagg");
+		return -1;
+	}
+	in->engine.overlap_scheduling = false;
 	struct ridge_serve_disagg *d = &in->disagg;
 	d->prefill_tp = params_num(v, SERVE_PREFILL_TP);
 	d->prefill_workers = params_num(v, SERVE_PREFILL_WORKERS);
@@ -550,6 +559,7 @@ static int read_engine(const struct param_values *v, const struct ridge_gpu *gpu
 	d->network_bandwidth = params_has(v, SERVE_NETWORK_BW) ? params_num(v, SERVE_NETWORK_BW) : 0;
 	serve_engine_defaults(kind, ridge_gpu_usable_memory(gpu), gpu->id, d->prefill_tp, &d->prefill_engine);
 	engine_overrides(v, &d->prefill_engine);
+	d->prefill_engine.overlap_scheduling = false;
 	return 0;
 }
 
