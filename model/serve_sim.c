@@ -113,8 +113,8 @@ void serve_engine_defaults(enum ridge_engine_kind kind, double memory_bytes, con
 	out->hybrid_kv_cache = kind == RIDGE_ENGINE_VLLM;
 	/* SGLang: ServerArgs.disable_overlap_schedule False; TensorRT-LLM:
 	 * TorchLlmArgs.disable_overlap_scheduler False (llm_args.py); vLLM:
-	 * SchedulerConfig.async_scheduling False until it became the default
-	 * after the versions this preset was read from */
+	 * SchedulerConfig.async_scheduling off through v0.13, the versions this
+	 * preset was read from (on by default from v0.14.0, pull request #27614) */
 	out->overlap_scheduling = kind != RIDGE_ENGINE_VLLM;
 	/* the size caps of each engine's custom all-reduce: vLLM's and SGLang's
 	 * CustomAllreduce(max_size=8192 * 1024) (vllm/distributed/

@@ -118,7 +118,7 @@
 					.help = "the scheduler runs one iteration ahead: a request that arrives "      \
 						"while an iteration runs joins the one after the next (vLLM's "        \
 						"--async-scheduling; default: on for sglang and trtllm, off for "      \
-						"vllm)"))                                                              \
+						"vllm, whose default it is from v0.14)"))                              \
 	X(SERVE_NO_OVERLAP,                                                                                            \
 	  PARAM_FLAG_ROW("no_overlap_scheduling", .help = "each iteration built after the one before it ends "         \
 							  "(SGLang's --disable-overlap-schedule, TensorRT-LLM's "      \
