@@ -122,7 +122,7 @@ struct sim {
 	/* this iteration */
 	double decode_n, decode_context, prefill_tokens, rows;
 	double batch_wait_count; /* iterations in a row that held their prompts back (batch waiting) */
-	/* when the iteration before this one started (async scheduling's
+	/* when the iteration before this one started (overlap scheduling's
 	 * admission cutoff); started: one has */
 	double previous_start;
 	bool started;
