@@ -62,6 +62,11 @@ enum ridge_time_class timing_shape_class(const struct ridge_kernel_shape *shape)
 		return RIDGE_TIME_GEMM_FP4;
 	return cls;
 }
+
+bool timing_low_precision_gemm(enum ridge_time_class cls)
+{
+	return cls == RIDGE_TIME_GEMM_FP8 || cls == RIDGE_TIME_GEMM_FP4;
+}
 #undef KERNEL_CASE
 #undef KERNEL_ONE
 #undef CLASS_CASES
@@ -325,7 +330,7 @@ static void apply_overrides(const struct ridge_timing_overrides *ov, struct ridg
 	int c = (int)t->cls;
 	/* an fp8 (fp4) GEMM takes the gemm what-if where none names gemm_fp8 (gemm_fp4): it was a gemm before
 	 * its class existed */
-	int g = t->cls == RIDGE_TIME_GEMM_FP8 || t->cls == RIDGE_TIME_GEMM_FP4 ? RIDGE_TIME_GEMM : c;
+	int g = timing_low_precision_gemm(t->cls) ? RIDGE_TIME_GEMM : c;
 	int cc = ov->has_compute[c] ? c : g, cm = ov->has_memory[c] ? c : g, cf = ov->has_fixed[c] ? c : g;
 	if (ov->has_compute[cc])
 		t->compute_efficiency = term(ov->compute[cc], ov->text[cc][0], RIDGE_PROVENANCE_WHAT_IF);

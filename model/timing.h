@@ -48,9 +48,12 @@ enum ridge_time_class {
 const char *timing_class_name(enum ridge_time_class cls);
 enum ridge_time_class timing_kernel_class(enum ridge_kernel kernel);
 /* The class of a kernel of that shape on a matrix path: the kernel's, except a
- * gemm-class kernel in fp8, which is gemm_fp8 (its own efficiencies where the
+ * gemm-class kernel in fp8 or fp4, which is gemm_fp8 or gemm_fp4 (its own efficiencies where the
  * entry has them, the gemm class's where not). */
 enum ridge_time_class timing_shape_class(const struct ridge_kernel_shape *shape);
+/* The library GEMM in a narrow dtype (gemm_fp8, gemm_fp4): it takes the gemm
+ * class's what-ifs and held-out band where it has none of its own. */
+bool timing_low_precision_gemm(enum ridge_time_class cls);
 
 /* Attention implementations: the `--impl` spellings. ideal is the roofline
  * itself (efficiency 1, no fixed cost); default is the entry's

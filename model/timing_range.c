@@ -76,9 +76,10 @@ bool timing_band(enum ridge_time_class cls, enum ridge_provenance provenance, st
 	 * (validation/harnesses/fit_grouped_gemm.py). */
 	if (cls == RIDGE_TIME_GROUPED_GEMM)
 		cls = RIDGE_TIME_GEMM;
-	/* The fp8 GEMM likewise: its fit's held-out shapes are kernels of one
-	 * lease (validation/harnesses/fit_fp8_gemm.py), not a replayed band. */
-	if (cls == RIDGE_TIME_GEMM_FP8 || cls == RIDGE_TIME_GEMM_FP4)
+	/* The fp8 and fp4 GEMMs likewise: the fp8 fit's held-out shapes are
+	 * kernels of one lease (validation/harnesses/fit_fp8_gemm.py), not a
+	 * replayed band; fp4's is sourced, not measured here. */
+	if (timing_low_precision_gemm(cls))
 		cls = RIDGE_TIME_GEMM;
 	for (size_t i = 0; i < sizeof bands / sizeof bands[0]; i++)
 		if (bands[i].cls == cls && bands[i].provenance == provenance) {
