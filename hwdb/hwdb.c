@@ -707,6 +707,27 @@ static bool file_provenance(const char *text)
 	       (p == RIDGE_PROVENANCE_MEASURED || p == RIDGE_PROVENANCE_SOURCED || p == RIDGE_PROVENANCE_TRANSFERRED);
 }
 
+/* The power limit says how it came, as a timing slot does: a calibration
+ * without power.provenance measured it (ridge-probe --sustained), any other
+ * file must say. */
+static void check_power_provenance(struct parse_state *st)
+{
+	struct ridge_gpu *g = st->gpu;
+	if (!g->has_sustained_matrix)
+		return;
+	if (!g->power_provenance[0]) {
+		if (g->measured)
+			snprintf(g->power_provenance, sizeof g->power_provenance, "measured");
+		else
+			check_error(st, G(sustained_matrix_fraction),
+				    "power.sustained_matrix_fraction has no power.provenance: measured, sourced or "
+				    "transferred");
+	} else if (!file_provenance(g->power_provenance)) {
+		check_error(st, G(power_provenance), "power.provenance '%s' is not measured, sourced or transferred",
+			    g->power_provenance);
+	}
+}
+
 /* Every time-model value says where it came from and how: a slot with an
  * efficiency, a fixed cost or a time per row needs timing.<slot>.source and
  * timing.<slot>.provenance (a calibration ridge-probe wrote before
@@ -715,6 +736,7 @@ static bool file_provenance(const char *text)
  * prediction never uses a value it cannot trace). */
 static void check_timing_sources(struct parse_state *st)
 {
+	check_power_provenance(st);
 	static const char *const value_keys[RIDGE_TIMING_VALUES] = { "compute_efficiency", "memory_efficiency",
 								     "fixed_cost", "row_time", "cta_bandwidth" };
 	struct ridge_gpu *g = st->gpu;

@@ -22,6 +22,7 @@ static void power_inherit(const struct ridge_gpu *from, struct ridge_gpu *to)
 	to->has_sustained_matrix = true;
 	to->sustained_matrix_fraction = from->sustained_matrix_fraction;
 	to->burst_time_s = from->burst_time_s;
+	snprintf(to->power_provenance, sizeof to->power_provenance, "%s", from->power_provenance);
 	snprintf(to->power_source, sizeof to->power_source,
 		 "inherited from the %s entry (the calibration has none): %s", from->id, from->power_source);
 }

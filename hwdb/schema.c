@@ -133,6 +133,8 @@ static const struct hwdb_field power_fields[] = {
 	       V_ALL, "sustained_matrix_fraction"),
 	ROW("burst_time", HWDB_QTY, RIDGE_UNIT_SECONDS, 0, 3600, 0, V_ALL, G(burst_time_s), NO_OFFSET, 0, 0, 0, NULL,
 	    G(has_sustained_matrix), 0, "burst_time_s"),
+	ROW("provenance", HWDB_STR, 0, 0, 0, 0, V_ALL, G(power_provenance), NO_OFFSET, 0,
+	    sizeof(((struct ridge_gpu *)0)->power_provenance), 0, NULL, G(has_sustained_matrix), 0, "power_provenance"),
 	ROW("source", HWDB_STR, 0, 0, 0, 0, V_ALL, G(power_source), NO_OFFSET, 0,
 	    sizeof(((struct ridge_gpu *)0)->power_source), 0, NULL, G(has_sustained_matrix), 0, "power_source"),
 	END,

@@ -278,6 +278,10 @@ struct ridge_gpu {
 	double sustained_matrix_fraction; /* (0, 1] */
 	double burst_time_s;
 	char power_source[RIDGE_LONG_TEXT];
+	/* measured (ridge-probe on this GPU model), sourced or transferred
+	 * (another GPU's, by validation/timing_transfer.py rule W); a
+	 * calibration without it: measured */
+	char power_provenance[RIDGE_TEXT];
 	char interconnect[RIDGE_TEXT];
 	double interconnect_bandwidth; /* bytes/s, bidirectional, all links of one GPU (the datasheet figure) */
 	struct ridge_interconnect ic;  /* what the communication model needs (model/comm.h) */

@@ -871,6 +871,8 @@ static void step_total(const struct ridge_serve_request *req, struct ridge_serve
 			timing_range_add(&out->time_sum, &k->time,
 					 k->count * k->predicted_s / k->time.predicted_time_s);
 	}
+	if (out->power_limit_time_s > 0)
+		timing_sum_power_limit(&out->time_sum, req->gpu);
 	timing_range_total(&out->time_sum, out->step_s, out->step_range_s);
 	/* an eager step's host cost a kernel: its own held-out band */
 	out->step_range_s[0] += out->launch_time_range_s[0] - out->launch_time_s;

@@ -251,11 +251,17 @@ struct ridge_time_sum {
 	double central[RIDGE_TIME_CLASS_COUNT], low[RIDGE_TIME_CLASS_COUNT], high[RIDGE_TIME_CLASS_COUNT];
 	bool seen[RIDGE_TIME_CLASS_COUNT];
 	enum ridge_provenance provenance[RIDGE_TIME_CLASS_COUNT]; /* the weakest a class used */
+	/* the power limit's throttling, when the step paid it (power.provenance) */
+	bool power_limit_seen;
+	enum ridge_provenance power_limit;
 };
 /* Adds scale x t (its prediction and range) to sum. */
 void timing_range_add(struct ridge_time_sum *sum, const struct ridge_kernel_time *t, double scale);
-/* The weakest provenance the sum used (measured < sourced < transferred <
- * floor < what-if); floor when empty. */
+/* Notes that the sum's step paid gpu's power limit (its power.provenance;
+ * none given: measured, as the hwdb reader takes a calibration's). */
+void timing_sum_power_limit(struct ridge_time_sum *sum, const struct ridge_gpu *gpu);
+/* The weakest provenance the sum used, its power limit's included (measured
+ * < sourced < transferred < floor < what-if); floor when empty. */
 enum ridge_provenance timing_sum_weakest(const struct ridge_time_sum *sum);
 /* The range of central (the sum's kernels plus terms without a band) from
  * the per-class deviations. */

@@ -148,6 +148,15 @@ void timing_range_add(struct ridge_time_sum *sum, const struct ridge_kernel_time
 	sum->seen[c] = true;
 }
 
+void timing_sum_power_limit(struct ridge_time_sum *sum, const struct ridge_gpu *gpu)
+{
+	enum ridge_provenance p = RIDGE_PROVENANCE_MEASURED;
+	if (gpu->power_provenance[0] && !ridge_provenance_parse(gpu->power_provenance, &p))
+		p = RIDGE_PROVENANCE_TRANSFERRED; /* the reader refuses others: never reached from a file */
+	sum->power_limit_seen = true;
+	sum->power_limit = p;
+}
+
 enum ridge_provenance timing_sum_weakest(const struct ridge_time_sum *sum)
 {
 	enum ridge_provenance weakest = RIDGE_PROVENANCE_FLOOR;
@@ -157,6 +166,8 @@ enum ridge_provenance timing_sum_weakest(const struct ridge_time_sum *sum)
 			weakest = sum->provenance[c];
 			any = true;
 		}
+	if (sum->power_limit_seen && any && provenance_rank(sum->power_limit) > provenance_rank(weakest))
+		weakest = sum->power_limit;
 	return weakest;
 }
 

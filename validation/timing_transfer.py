@@ -39,6 +39,20 @@ tables, hardware and software):
      bf16 GEMM's fraction in the same run, same machine); memory efficiency and
      fixed cost the gemm slot's. Elsewhere the class borrows the gemm slot's
      terms (model/timing.c says so in the output).
+  W  the power limit (power.sustained_matrix_fraction, burst_time): the H200's
+     measured pair, transferred. Rule G makes an entry's gemm efficiency the
+     H200's burst fit x (this GPU's harness rate / the H200's on the same
+     harness); such loops run partly past the burst time, so each rate holds
+     some of its own card's throttling (the H200's 0.7988 sits between its
+     burst 0.8593 and its settled 0.8593 x 0.8706, as such a loop's would; both
+     cards measured at their limit throttle: H100 SXM 0.8532, H200 0.8706).
+     The entry's efficiency is then its burst
+     rate x (its throttling / the H200's), and the H200's settled fraction on
+     top gives back its own settled rate where it throttles as the H200 does;
+     without it, compute-bound work past the burst ran 1 / 0.8706 fast there.
+     A card that does not throttle comes out 0.8706 / 0.9296 = 0.94 of its
+     settled rate with it and 1 / 0.9296 fast without it, so the pair is the
+     smaller error either way.
 
   python3 validation/timing_transfer.py          rewrite the 16 entries
   python3 validation/timing_transfer.py --check  exit 1 if any entry differs
@@ -72,6 +86,17 @@ def read_h200():
 
 
 H200, KERNEL_FIXED_COST = read_h200()
+
+
+def read_h200_power():
+    """The H200's measured power limit: (sustained_matrix_fraction, burst_time)."""
+    text = open(os.path.join(HWDB, "h200-sxm.yaml"), encoding="utf-8").read()
+    fraction = re.search(r"^  sustained_matrix_fraction: ([0-9.]+)", text, re.M).group(1)
+    burst = re.search(r"^  burst_time: ([0-9.]+ ms)", text, re.M).group(1)
+    return fraction, burst
+
+
+H200_POWER = read_h200_power()
 
 
 def us(quantity):
@@ -505,7 +530,26 @@ def launch_line(gpu):
     return "  kernel_fixed_cost: %s  # %s\n" % (KERNEL_FIXED_COST, why)
 
 
+def power_lines(gpu):
+    fraction, burst = H200_POWER
+    why = ("the H200's measured pair (ridge-probe --sustained, validation/power_limit.py; hwdb/h200-sxm.yaml), "
+           "transferred by rule W (%s): this entry's gemm efficiency is the H200's fit x a harness ratio whose "
+           "loops run partly past the burst, so the H200's settled fraction keeps its sustained rate on that footing; "
+           "no %s was measured at its power limit" % (REF, gpu))
+    return ("  sustained_matrix_fraction: %s   # rule W: the H200's, transferred\n"
+            "  burst_time: %s    # rule W: the H200's, transferred\n"
+            "  provenance: transferred\n"
+            "  source: %s\n" % (fraction, burst, q(why)))
+
+
+def rewrite_power(gpu, text):
+    m = re.search(r"\npower:\n(  tdp: [^\n]*\n)(?:  (?:sustained_matrix_fraction|burst_time|provenance|source):[^\n]*\n)*", text)
+    assert m, gpu
+    return text[:m.start(1)] + m.group(1) + power_lines(gpu) + text[m.end():]
+
+
 def rewrite(gpu, text):
+    text = rewrite_power(gpu, text)
     # drop what an earlier run wrote
     text = re.sub(r"  kernel_fixed_cost: [^\n]*\n", "", text)
     text = re.sub(r"timing:   # the H200's measured fit carried here[^\n]*\n(?:  [^\n]*\n)*", "", text)

@@ -37,6 +37,43 @@ void kernel_time_sum_json(cJSON *o, const struct ridge_time_sum *sum, const doub
 		if (sum->seen[c])
 			cJSON_AddStringToObject(p, timing_class_name((enum ridge_time_class)c),
 						ridge_provenance_name(sum->provenance[c]));
+	if (sum->power_limit_seen)
+		cJSON_AddStringToObject(p, "power_limit", ridge_provenance_name(sum->power_limit));
+}
+
+void power_limit_json(cJSON *doc, const struct ridge_gpu *gpu)
+{
+	cJSON *p = cJSON_AddObjectToObject(doc, "power_limit");
+	cJSON_AddBoolToObject(p, "known", gpu->has_sustained_matrix);
+	if (!gpu->has_sustained_matrix)
+		return;
+	json_number(p, "sustained_matrix_fraction", gpu->sustained_matrix_fraction);
+	json_number(p, "burst_time_s", gpu->burst_time_s);
+	cJSON_AddStringToObject(p, "provenance", gpu->power_provenance[0] ? gpu->power_provenance : "measured");
+	cJSON_AddStringToObject(p, "source", gpu->power_source);
+}
+
+void power_limit_print(FILE *out, const cJSON *doc)
+{
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(doc, "power_limit");
+	if (!cJSON_IsObject(p))
+		return;
+	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "known"))) {
+		fprintf(out,
+			"  power limit: none known for %s (no power.sustained_matrix_fraction in its entry): "
+			"compute-bound work priced at the burst rate, however long it runs\n",
+			calc_str(doc, "gpu"));
+		return;
+	}
+	char burst[32];
+	fmt_seconds(calc_num(p, "burst_time_s"), burst, sizeof burst);
+	const char *provenance = calc_str(p, "provenance");
+	fprintf(out, "  power limit: compute-bound work past %s runs at %.4g of the burst rate (%s", burst,
+		calc_num(p, "sustained_matrix_fraction"), provenance);
+	if (strcmp(provenance, "measured") != 0)
+		fprintf(out, ": not measured on a %s; 'ridge hw show %s' gives its source", calc_str(doc, "gpu"),
+			calc_str(doc, "gpu"));
+	fprintf(out, ")\n");
 }
 
 void kernel_time_sum_print(FILE *out, const cJSON *o, const char *indent)

@@ -31,6 +31,14 @@ void kernel_time_sum_json(cJSON *o, const struct ridge_time_sum *sum, const doub
  * such an object. */
 void kernel_time_sum_print(FILE *out, const cJSON *o, const char *indent);
 
+/* "power_limit" on doc: {"known", and when known "sustained_matrix_fraction",
+ * "burst_time_s", "provenance", "source"}: what every throttled prediction
+ * of a step on gpu carries. */
+void power_limit_json(cJSON *doc, const struct ridge_gpu *gpu);
+/* "  power limit: compute-bound work past 37.3 ms runs at 0.8706 of the burst
+ * rate (measured)" from doc's "power_limit" and "gpu". */
+void power_limit_print(FILE *out, const cJSON *doc);
+
 /* "  predicted   52.3 us = max(compute ..., memory ...) + fixed ..." and, with
  * explain, one line per term with its source. */
 void kernel_time_print(FILE *out, const cJSON *prediction, bool explain);

@@ -9,6 +9,7 @@
 #include "calc.h"
 #include "format.h"
 #include "json_out.h"
+#include "kernel_time.h"
 #include "svg.h"
 
 static void latency_keys(cJSON *o, const char *name, const struct ridge_latency_stats *s)
@@ -99,6 +100,7 @@ static void inputs_json(cJSON *doc, const struct ridge_serve_sim_input *in, cons
 	json_number(doc, "price_usd_per_gpu_hour", in->req.price_usd_per_gpu_hour);
 	json_number(doc, "weight_bytes_per_element", serve_storage_bytes(&in->req.weights));
 	json_number(doc, "kv_bytes_per_element", serve_storage_bytes(&in->req.kv));
+	power_limit_json(doc, in->req.gpu);
 }
 
 static void detail_json(cJSON *doc, const struct ridge_serve_sim_result *r)
@@ -193,9 +195,9 @@ static const struct {
 	double p10[BANDS], p90[BANDS];
 } engine_validation[RIDGE_ENGINE_COUNT] = {
 	/*                        runs  TPOT   TTFT   E2E    P10: TPOT TTFT E2E    P90: TPOT TTFT E2E */
-	[RIDGE_ENGINE_VLLM] = { 279, 0.078, 0.383, 0.084, { -0.168, -0.565, -0.18 }, { 0.12, 0.338, 0.106 } },
+	[RIDGE_ENGINE_VLLM] = { 279, 0.078, 0.371, 0.082, { -0.163, -0.565, -0.173 }, { 0.12, 0.338, 0.106 } },
 	[RIDGE_ENGINE_SGLANG] = { 52, 0.369, 0.945, 0.289, { -0.477, -0.834, -0.56 }, { 0.016, 2.211, -0.165 } },
-	[RIDGE_ENGINE_TRTLLM] = { 396, 0.099, 0.196, 0.094, { -0.238, -0.615, -0.233 }, { 0.101, 0.496, 0.099 } },
+	[RIDGE_ENGINE_TRTLLM] = { 396, 0.098, 0.189, 0.093, { -0.232, -0.615, -0.232 }, { 0.104, 0.496, 0.101 } },
 };
 
 cJSON *serve_view_validation(cJSON *parent, const char *key, enum ridge_engine_kind kind)
@@ -369,6 +371,7 @@ static void print_engine(FILE *out, const cJSON *doc)
 	fmt_seconds(calc_num(e, "cpu_overhead_s"), cpu, sizeof cpu);
 	fprintf(out, "  host time: %s per request outside the loop (in TTFT and E2E), %s per iteration\n", request,
 		cpu);
+	power_limit_print(out, doc);
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "overlap_scheduling")))
 		fprintf(out, "  overlap scheduling: each iteration built while the one before it runs; a new request "
 			     "joins the iteration after the next\n");

@@ -340,6 +340,8 @@ static void test_calibration_round_trip(void **state)
 	assert_true(back.has_sustained_matrix && back.sustained_matrix_fraction == 0.8706 &&
 		    back.burst_time_s == 0.0373);
 	assert_string_equal(back.power_source, gpu.power_source);
+	/* written without power.provenance: a calibration measured it */
+	assert_string_equal(back.power_provenance, "measured");
 	assert_true(back.timing[RIDGE_SLOT_ATTENTION_PER_HEAD].has_cta_bandwidth &&
 		    back.timing[RIDGE_SLOT_ATTENTION_PER_HEAD].cta_bandwidth == 3.932e10);
 	assert_false(back.timing[RIDGE_SLOT_GEMM].has_cta_bandwidth);

@@ -6,6 +6,7 @@
 #include "test_util.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static struct ridge_workload_model llama3_8b(void)
@@ -470,6 +471,19 @@ static void test_power_limit(void **state)
 	assert_true(kernel_named(r, "rmsnorm")->predicted_s == norm);
 	assert_close(r->power_limit_time_s, T, 1e-12);
 	assert_close(r->step_s, burst_step + T, 1e-12);
+	/* the step says it paid the limit, and how the limit came: a fraction
+	 * given in code without provenance reads as measured (as the hwdb reader
+	 * takes a calibration's); a transferred one weakens the prediction */
+	assert_true(r->time_sum.power_limit_seen && r->time_sum.power_limit == RIDGE_PROVENANCE_MEASURED);
+	enum ridge_provenance classes = timing_sum_weakest(&r->time_sum);
+	snprintf(gpu.power_provenance, sizeof gpu.power_provenance, "transferred");
+	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
+	assert_int_equal(r->time_sum.power_limit, RIDGE_PROVENANCE_TRANSFERRED);
+	assert_int_equal(timing_sum_weakest(&r->time_sum),
+			 classes == RIDGE_PROVENANCE_WHAT_IF || classes == RIDGE_PROVENANCE_FLOOR
+				 ? classes
+				 : RIDGE_PROVENANCE_TRANSFERRED);
+	gpu.power_provenance[0] = '\0';
 
 	/* tau = T / 2: the second half at half the rate, (2 - 1)(T - T/2) = T/2 more */
 	gpu.burst_time_s = T / 2;
@@ -482,6 +496,7 @@ static void test_power_limit(void **state)
 	gpu.burst_time_s = 2 * T;
 	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
 	assert_true(r->step_s == burst_step);
+	assert_false(r->time_sum.power_limit_seen); /* not paid, not named */
 	gpu.burst_time_s = 0;
 	req = request(&m, &gpu);
 	assert_int_equal(serve_step(&req, r, err, sizeof err), 0);
