@@ -1,0 +1,15 @@
+#!/bin/bash
+# Issue 29's power-limit recovery measurement on a lent GPU, everything under $OUT:
+# the lease's header (GPU, driver, clocks, power limit, versions), then
+# power_recovery.py (about 1.5 minutes on an H200), then the GPU's state again.
+set -u
+out=${OUT:-/tmp/power-recovery-out}
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$out"
+export PYTHONUNBUFFERED=1
+log="$out/device-power.log"
+. "$here/../device_steps.sh"
+lease_header >"$log" 2>&1
+step power_recovery python3 "$here/power_recovery.py" "$out/power_recovery.json"
+gpu_state >>"$log" 2>&1
+grep -E "^(gemm|cold|idle|copy)" "$log"
