@@ -74,19 +74,18 @@ def trtllm_bench_limits(row, config, kv_fraction=0.90):
     requests = free * kv_fraction / (gib_per_token * (isl + osl))
     raw_batch = min(requests, 4096)
     raw_tokens = min(raw_batch * (1 + isl / osl), 32768)
-    if raw_batch < 256:
-        batch = max(64, 32 * math.ceil(raw_batch / 32))
-    elif raw_batch < 1024:
-        batch = 128 * math.ceil(raw_batch / 128)
-    else:
-        batch = 256 * math.ceil(raw_batch / 256)
-    if raw_tokens < 4096:
-        tokens = max(2048, 256 * math.ceil(raw_tokens / 256))
-    elif raw_tokens < 8192:
-        tokens = 512 * math.ceil(raw_tokens / 512)
-    else:
-        tokens = 1024 * math.ceil(raw_tokens / 1024)
+    batch = stepped_round_up(raw_batch, ((256, 32, 64), (1024, 128, 0), (math.inf, 256, 0)))
+    tokens = stepped_round_up(raw_tokens, ((4096, 256, 2048), (8192, 512, 0), (math.inf, 1024, 0)))
     return batch, max(tokens, isl + batch)
+
+
+def stepped_round_up(value, rules):
+    """value rounded up to the granule of the first (below, granule, least) rule it is below, and
+    at least that rule's least (finetune_setting's rounding of the batch and the tokens)."""
+    for below, granule, least in rules:
+        if value < below:
+            return max(least, granule * math.ceil(value / granule))
+    raise ValueError(value)
 
 
 def run(ridge, row, kv_dtype, extra):

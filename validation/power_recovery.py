@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""How fast the burst rate comes back after the power limit throttled it, from
+validation/harnesses/power_recovery.py's JSON (issue 29: serving iterations).
+
+usage: python3 validation/power_recovery.py POWER_RECOVERY.json
+
+For the cold loop: the burst GEMM time (median of GEMMs 2-10), the settled time
+(median of the last 100) and the onset (the tensor-core time before the first
+GEMM 4 % slower than the burst that stays slower: validation/power_limit.py's
+rule). For each cycle configuration (a gap kind and length between 40 ms bursts
+of GEMMs, after a settled preheat): the burst time regained, the tensor-core
+time at the start of a burst run faster than the midpoint of burst and settled
+(median over cycles 3 to the last: the first two still leave the preheat), and
+the regained time per second of gap.
+"""
+import json
+import statistics
+import sys
+
+SLOWER = 1.04
+
+
+def onset(times, burst):
+    slow = next((i for i, t in enumerate(times) if i > 0 and t > SLOWER * burst), None)
+    if slow is None or statistics.median(times[slow:]) <= SLOWER * burst:
+        return None
+    return sum(times[:slow])
+
+
+def regained(cycle, burst, settled):
+    """The GEMM time at the burst's start run faster than (burst + settled) / 2."""
+    mid = (burst + settled) / 2
+    total = 0.0
+    for t in cycle:
+        if t > mid:
+            break
+        total += t
+    return total
+
+
+def analyse(d):
+    cold = d["cold_s"]
+    burst = statistics.median(cold[1:10])
+    settled = statistics.median(cold[-100:])
+    rows = []
+    for c in d["configs"]:
+        got = [regained(cy, burst, settled) for cy in c["cycles_s"][2:]]
+        first = statistics.median(cy[0] for cy in c["cycles_s"][2:])
+        rows.append((c["kind"], c["gap_ms"], statistics.median(got), first))
+    return burst, settled, onset(cold, burst), rows
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    d = json.load(open(sys.argv[1]))
+    burst, settled, on, rows = analyse(d)
+    flops = d["gemm_flops"]
+    print("%s: burst %.3f ms (%.0f TFLOP/s), settled %.3f ms (%.0f TFLOP/s): fraction %.4f; onset %s" %
+          (d["device"], burst * 1e3, flops / burst / 1e12, settled * 1e3, flops / settled / 1e12, burst / settled,
+           "%.1f ms" % (on * 1e3) if on is not None else "none (no lasting drop)"))
+    print("%-5s %8s %14s %16s %18s" % ("gap", "ms", "regained ms", "per s of gap", "first GEMM / burst"))
+    for kind, gap_ms, got, first in rows:
+        print("%-5s %8g %14.2f %16.3f %18.3f" % (kind, gap_ms, got * 1e3, got / (gap_ms / 1e3), first / burst))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
