@@ -713,6 +713,25 @@ static bool file_provenance(const char *text)
 static void check_power_provenance(struct parse_state *st)
 {
 	struct ridge_gpu *g = st->gpu;
+	if (g->has_power_recovery != g->has_power_recovery_busy)
+		check_error(st, g->has_power_recovery ? G(power_recovery_idle) : G(power_recovery_busy),
+			    "power.recovery_idle and power.recovery_busy go together (how fast the burst comes back "
+			    "with the GPU idle and with it busy)");
+	else if (g->has_power_recovery && !g->has_sustained_matrix)
+		check_error(
+			st, G(power_recovery_idle),
+			"power.recovery_idle needs power.sustained_matrix_fraction and burst_time (what comes back)");
+	else if (g->has_power_recovery) {
+		if (!g->power_recovery_source[0])
+			check_error(st, G(power_recovery_idle),
+				    "power.recovery_idle has no power.recovery_source: say where it comes from");
+		if (!g->power_recovery_provenance[0] && g->measured)
+			snprintf(g->power_recovery_provenance, sizeof g->power_recovery_provenance, "measured");
+		else if (!file_provenance(g->power_recovery_provenance))
+			check_error(st, G(power_recovery_idle),
+				    "power.recovery_provenance '%s' is not measured, sourced or transferred",
+				    g->power_recovery_provenance);
+	}
 	if (!g->has_sustained_matrix)
 		return;
 	if (!g->power_provenance[0]) {

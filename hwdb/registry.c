@@ -23,6 +23,15 @@ static void power_inherit(const struct ridge_gpu *from, struct ridge_gpu *to)
 	to->sustained_matrix_fraction = from->sustained_matrix_fraction;
 	to->burst_time_s = from->burst_time_s;
 	snprintf(to->power_provenance, sizeof to->power_provenance, "%s", from->power_provenance);
+	if (!to->has_power_recovery && from->has_power_recovery) {
+		to->has_power_recovery = to->has_power_recovery_busy = true;
+		to->power_recovery_idle = from->power_recovery_idle;
+		to->power_recovery_busy = from->power_recovery_busy;
+		snprintf(to->power_recovery_provenance, sizeof to->power_recovery_provenance, "%s",
+			 from->power_recovery_provenance);
+		snprintf(to->power_recovery_source, sizeof to->power_recovery_source, "inherited from the %s entry: %s",
+			 from->id, from->power_recovery_source);
+	}
 	snprintf(to->power_source, sizeof to->power_source,
 		 "inherited from the %s entry (the calibration has none): %s", from->id, from->power_source);
 }

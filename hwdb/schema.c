@@ -137,6 +137,18 @@ static const struct hwdb_field power_fields[] = {
 	    sizeof(((struct ridge_gpu *)0)->power_provenance), 0, NULL, G(has_sustained_matrix), 0, "power_provenance"),
 	ROW("source", HWDB_STR, 0, 0, 0, 0, V_ALL, G(power_source), NO_OFFSET, 0,
 	    sizeof(((struct ridge_gpu *)0)->power_source), 0, NULL, G(has_sustained_matrix), 0, "power_source"),
+	/* how the burst comes back (validation/harnesses/power_recovery.py): both
+	 * rates, their provenance and source go together */
+	OPTQTY("recovery_idle", power_recovery_idle, has_power_recovery, RIDGE_UNIT_COUNT, 0, 1000, V_ALL,
+	       "power_recovery_idle"),
+	OPTQTY("recovery_busy", power_recovery_busy, has_power_recovery_busy, RIDGE_UNIT_COUNT, 0, 1000, V_ALL,
+	       "power_recovery_busy"),
+	ROW("recovery_provenance", HWDB_STR, 0, 0, 0, 0, V_ALL, G(power_recovery_provenance), NO_OFFSET, 0,
+	    sizeof(((struct ridge_gpu *)0)->power_recovery_provenance), 0, NULL, G(has_power_recovery), 0,
+	    "power_recovery_provenance"),
+	ROW("recovery_source", HWDB_STR, 0, 0, 0, 0, V_ALL, G(power_recovery_source), NO_OFFSET, 0,
+	    sizeof(((struct ridge_gpu *)0)->power_recovery_source), 0, NULL, G(has_power_recovery), 0,
+	    "power_recovery_source"),
 	END,
 };
 

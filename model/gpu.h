@@ -282,6 +282,14 @@ struct ridge_gpu {
 	 * (another GPU's, by validation/timing_transfer.py rule W); a
 	 * calibration without it: measured */
 	char power_provenance[RIDGE_TEXT];
+	/* How the burst comes back (power.recovery_*, optional): burst time
+	 * regained per second the GPU waits with no work (idle) and per second
+	 * of work that is not compute-bound matrix work (busy: memory-bound
+	 * kernels). Without them a serving run's every iteration starts rested. */
+	bool has_power_recovery, has_power_recovery_busy; /* both or neither (hwdb.c) */
+	double power_recovery_idle, power_recovery_busy;
+	char power_recovery_provenance[RIDGE_TEXT];
+	char power_recovery_source[RIDGE_LONG_TEXT];
 	char interconnect[RIDGE_TEXT];
 	double interconnect_bandwidth; /* bytes/s, bidirectional, all links of one GPU (the datasheet figure) */
 	struct ridge_interconnect ic;  /* what the communication model needs (model/comm.h) */

@@ -144,11 +144,12 @@ void serve_engine_defaults(enum ridge_engine_kind kind, double memory_bytes, con
 	/* fitted per engine on one subset of published runs each (validation/serve_latency_check.py
 	 * --fit ENGINE: the least median |TPOT error| over a grid of 0 to 2 ms; a grid flat within
 	 * half a point keeps 0, which the overlap schedulers document) */
-	out->cpu_overhead_s = kind == RIDGE_ENGINE_TRTLLM || kind == RIDGE_ENGINE_VLLM ? 0.75e-3 : 0;
+	out->cpu_overhead_s = kind == RIDGE_ENGINE_TRTLLM ? 0.5e-3 : kind == RIDGE_ENGINE_VLLM ? 0.75e-3 : 0;
 	out->cpu_overhead_source =
 		kind == RIDGE_ENGINE_TRTLLM
-			? "0.75 ms, fitted on TensorRT-LLM 1.0.0rc3's 177 Llama-3.1-8B runs on an H100 (validation/README.md; "
-			  "3.8 % against 8.0 % at 0, with its overlap scheduler's admission priced, 2026-12-07)"
+			? "0.5 ms, fitted on TensorRT-LLM 1.0.0rc3's 177 Llama-3.1-8B runs on an H100 (validation/README.md; "
+			  "3.6 % against 7.0 % at 0, with its overlap scheduler's admission and the power limit carried "
+			  "across iterations priced, 2026-12-07)"
 		: kind == RIDGE_ENGINE_VLLM
 			? "0.75 ms, fitted on vLLM's 60 Llama-3.1-70B FP8 runs on an H200 (InferenceMAX's, vLLM 0.10.2 "
 			  "with --async-scheduling, 2025-10-29; validation/README.md): 6.0 % against 8.1 % at 0"

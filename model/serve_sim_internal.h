@@ -126,6 +126,10 @@ struct sim {
 	 * admission cutoff); started: one has */
 	double previous_start;
 	bool started;
+	/* the power limit across iterations (serve_worker.c, power_limit): the
+	 * burst time left and the time it is accounted to; tracked: once set */
+	double power_headroom_s, power_at;
+	bool power_tracked;
 };
 
 struct iteration_cost {

@@ -541,6 +541,45 @@ static bool collectives_in_graph(const struct sim *w, bool graph)
 	return graph || w->engine->host_launches_per_layer > 0;
 }
 
+/* The power limit across a run's iterations (serve.h, "power limit"). A
+ * rested GPU holds its burst rate for power.burst_time of compute-bound
+ * matrix time; past that headroom the matrix time runs at the sustained
+ * fraction f: + (1/f - 1) x the time past it. Where the entry knows how the
+ * burst comes back (power.recovery_idle, recovery_busy), the headroom is
+ * carried from one iteration to the next and refills at those rates while the
+ * GPU waits (host time, no work queued) and while it runs other work
+ * (memory-bound kernels, collectives); without them every iteration starts
+ * rested, the rule of one step (serve_power_limit_extra). */
+static double power_limit(struct sim *w, double matrix)
+{
+	const struct ridge_gpu *gpu = w->req->gpu;
+	if (!gpu->has_sustained_matrix || !gpu->has_power_recovery)
+		return serve_power_limit_extra(gpu, matrix);
+	if (!w->power_tracked) { /* rested before its first iteration */
+		w->power_tracked = true;
+		w->power_headroom_s = gpu->burst_time_s;
+		w->power_at = w->now;
+	}
+	/* the wait since the last iteration ended */
+	double waited = fmax(w->now - w->power_at, 0);
+	w->power_headroom_s = fmin(gpu->burst_time_s, w->power_headroom_s + waited * gpu->power_recovery_idle);
+	double burst = fmin(w->power_headroom_s, matrix);
+	w->power_headroom_s -= burst;
+	return (matrix - burst) * (1 / gpu->sustained_matrix_fraction - 1);
+}
+
+/* The headroom the iteration's other work gave back: busy seconds of GPU
+ * work that was not compute-bound matrix work, idle seconds of host time. */
+static void power_recover(struct sim *w, double busy_s, double idle_s, double step_s)
+{
+	const struct ridge_gpu *gpu = w->req->gpu;
+	if (!w->power_tracked)
+		return;
+	w->power_headroom_s = fmin(gpu->burst_time_s, w->power_headroom_s + fmax(busy_s, 0) * gpu->power_recovery_busy +
+							      fmax(idle_s, 0) * gpu->power_recovery_idle);
+	w->power_at = w->now + step_s;
+}
+
 int sim_worker_price(struct sim *w, struct iteration_cost *c)
 {
 	memset(c, 0, sizeof *c);
@@ -577,11 +616,12 @@ int sim_worker_price(struct sim *w, struct iteration_cost *c)
 		matrix += a.matrix_time_s;
 		kernels += a.kernels;
 	}
-	c->power_s = serve_power_limit_extra(w->req->gpu, matrix);
+	c->power_s = power_limit(w, matrix);
 	double gpu_time = c->token_s + c->attention_s + c->logits_s + c->power_s;
 	c->launch_s = launch_cost(w, c->graph, kernels, gpu_time);
 	c->cpu_s = w->engine->cpu_overhead_s;
 	c->step_s = gpu_time + c->launch_s + c->communication_s + c->cpu_s;
+	power_recover(w, gpu_time - c->power_s - matrix + c->communication_s, c->launch_s + c->cpu_s, c->step_s);
 	return 0;
 }
 

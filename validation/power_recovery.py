@@ -8,10 +8,15 @@ For the cold loop: the burst GEMM time (median of GEMMs 2-10), the settled time
 (median of the last 100) and the onset (the tensor-core time before the first
 GEMM 4 % slower than the burst that stays slower: validation/power_limit.py's
 rule). For each cycle configuration (a gap kind and length between 40 ms bursts
-of GEMMs, after a settled preheat): the burst time regained, the tensor-core
-time at the start of a burst run faster than the midpoint of burst and settled
-(median over cycles 3 to the last: the first two still leave the preheat), and
-the regained time per second of gap.
+of GEMMs, after a settled preheat): the burst time regained, each GEMM after
+a burst's first (which pays a fixed start-up after any gap, cold too) counted
+by how far its time lies from settled toward burst, summed (median over
+cycles 3 to the last: the first two still leave the preheat).
+
+The fit (hwdb power.recovery_idle and recovery_busy): the rate r of a bucket
+that refills r seconds of burst a second of gap, up to the full burst (the
+idle gaps' regained at the longest gap), the least squares over the gaps of
+each kind, on a grid of 0.05.
 """
 import json
 import statistics
@@ -28,14 +33,9 @@ def onset(times, burst):
 
 
 def regained(cycle, burst, settled):
-    """The GEMM time at the burst's start run faster than (burst + settled) / 2."""
-    mid = (burst + settled) / 2
-    total = 0.0
-    for t in cycle:
-        if t > mid:
-            break
-        total += t
-    return total
+    """The burst time in a cycle: each GEMM after the first weighted by where its time lies
+    between settled (0) and burst (1)."""
+    return sum(min(1.0, max(0.0, (settled - t) / (settled - burst))) * t for t in cycle[1:])
 
 
 def analyse(d):
@@ -48,6 +48,12 @@ def analyse(d):
         first = statistics.median(cy[0] for cy in c["cycles_s"][2:])
         rows.append((c["kind"], c["gap_ms"], statistics.median(got), first))
     return burst, settled, onset(cold, burst), rows
+
+
+def fit_rate(points, cap):
+    """The r of min(cap, r x gap) nearest the (gap s, regained s) points, grid 0.05 to 5."""
+    grid = [0.05 * k for k in range(1, 101)]
+    return min(grid, key=lambda r: sum((min(cap, r * g) - got) ** 2 for g, got in points))
 
 
 def main():
@@ -63,6 +69,14 @@ def main():
     print("%-5s %8s %14s %16s %18s" % ("gap", "ms", "regained ms", "per s of gap", "first GEMM / burst"))
     for kind, gap_ms, got, first in rows:
         print("%-5s %8g %14.2f %16.3f %18.3f" % (kind, gap_ms, got * 1e3, got / (gap_ms / 1e3), first / burst))
+    longest = max(g for k, g, _, _ in rows if k == "idle")
+    cap = next(got for k, g, got, _ in rows if k == "idle" and g == longest)
+    print("full burst in a cycle (idle %g ms): %.1f ms" % (longest, cap * 1e3))
+    for kind, key in (("idle", "recovery_idle"), ("copy", "recovery_busy")):
+        points = [(g / 1e3, got) for k, g, got, _ in rows if k == kind]
+        r = fit_rate(points, cap)
+        fitted = " ".join("%g ms: %.1f (%.1f)" % (g * 1e3, min(cap, r * g) * 1e3, got * 1e3) for g, got in points)
+        print("power.%s: %.2f   # fitted (measured) ms: %s" % (key, r, fitted))
     return 0
 
 

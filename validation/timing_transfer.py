@@ -52,7 +52,8 @@ tables, hardware and software):
      without it, compute-bound work past the burst ran 1 / 0.8706 fast there.
      A card that does not throttle comes out 0.8706 / 0.9296 = 0.94 of its
      settled rate with it and 1 / 0.9296 fast without it, so the pair is the
-     smaller error either way.
+     smaller error either way. How the burst comes back (recovery_idle,
+     recovery_busy) is the H100 SXM's measured pair, transferred alike.
 
   python3 validation/timing_transfer.py          rewrite the 16 entries
   python3 validation/timing_transfer.py --check  exit 1 if any entry differs
@@ -97,6 +98,15 @@ def read_h200_power():
 
 
 H200_POWER = read_h200_power()
+
+
+def read_h100_recovery():
+    """The H100 SXM's measured refill rates: (recovery_idle, recovery_busy)."""
+    text = open(os.path.join(HWDB, "h100-sxm.yaml"), encoding="utf-8").read()
+    return tuple(re.search(r"^  %s: ([0-9.]+)" % k, text, re.M).group(1) for k in ("recovery_idle", "recovery_busy"))
+
+
+H100_RECOVERY = read_h100_recovery()
 
 
 def us(quantity):
@@ -536,14 +546,23 @@ def power_lines(gpu):
            "transferred by rule W (%s): this entry's gemm efficiency is the H200's fit x a harness ratio whose "
            "loops run partly past the burst, so the H200's settled fraction keeps its sustained rate on that footing; "
            "no %s was measured at its power limit" % (REF, gpu))
+    idle, busy = H100_RECOVERY
+    recovery = ("the H100 SXM's measured refill rates (validation/harnesses/power_recovery.py, "
+                "measurements/2026-12-07-h100-power-recovery), transferred by rule W (%s) with the pair above; "
+                "no %s was measured" % (REF, gpu))
     return ("  sustained_matrix_fraction: %s   # rule W: the H200's, transferred\n"
             "  burst_time: %s    # rule W: the H200's, transferred\n"
             "  provenance: transferred\n"
-            "  source: %s\n" % (fraction, burst, q(why)))
+            "  source: %s\n"
+            "  recovery_idle: %s   # rule W: the H100 SXM's, transferred\n"
+            "  recovery_busy: %s\n"
+            "  recovery_provenance: transferred\n"
+            "  recovery_source: %s\n" % (fraction, burst, q(why), idle, busy, q(recovery)))
 
 
 def rewrite_power(gpu, text):
-    m = re.search(r"\npower:\n(  tdp: [^\n]*\n)(?:  (?:sustained_matrix_fraction|burst_time|provenance|source):[^\n]*\n)*", text)
+    m = re.search(r"\npower:\n(  tdp: [^\n]*\n)(?:  (?:sustained_matrix_fraction|burst_time|provenance|source|recovery_idle|"
+                  r"recovery_busy|recovery_provenance|recovery_source):[^\n]*\n)*", text)
     assert m, gpu
     return text[:m.start(1)] + m.group(1) + power_lines(gpu) + text[m.end():]
 

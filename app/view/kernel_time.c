@@ -51,6 +51,14 @@ void power_limit_json(cJSON *doc, const struct ridge_gpu *gpu)
 	json_number(p, "burst_time_s", gpu->burst_time_s);
 	cJSON_AddStringToObject(p, "provenance", gpu->power_provenance[0] ? gpu->power_provenance : "measured");
 	cJSON_AddStringToObject(p, "source", gpu->power_source);
+	cJSON_AddBoolToObject(p, "recovery_known", gpu->has_power_recovery);
+	if (!gpu->has_power_recovery)
+		return;
+	json_number(p, "recovery_idle", gpu->power_recovery_idle);
+	json_number(p, "recovery_busy", gpu->power_recovery_busy);
+	cJSON_AddStringToObject(p, "recovery_provenance",
+				gpu->power_recovery_provenance[0] ? gpu->power_recovery_provenance : "measured");
+	cJSON_AddStringToObject(p, "recovery_source", gpu->power_recovery_source);
 }
 
 void power_limit_print(FILE *out, const cJSON *doc)
@@ -74,6 +82,13 @@ void power_limit_print(FILE *out, const cJSON *doc)
 		fprintf(out, ": not measured on a %s; 'ridge hw show %s' gives its source", calc_str(doc, "gpu"),
 			calc_str(doc, "gpu"));
 	fprintf(out, ")\n");
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "recovery_known")))
+		fprintf(out,
+			"    carried from one iteration to the next: the burst comes back at %.4g s a second the GPU "
+			"waits, %.4g s a second of other work (%s)\n",
+			calc_num(p, "recovery_idle"), calc_num(p, "recovery_busy"), calc_str(p, "recovery_provenance"));
+	else
+		fprintf(out, "    every iteration starts rested (how fast the burst comes back is not in the entry)\n");
 }
 
 void kernel_time_sum_print(FILE *out, const cJSON *o, const char *indent)

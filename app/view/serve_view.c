@@ -195,9 +195,9 @@ static const struct {
 	double p10[BANDS], p90[BANDS];
 } engine_validation[RIDGE_ENGINE_COUNT] = {
 	/*                        runs  TPOT   TTFT   E2E    P10: TPOT TTFT E2E    P90: TPOT TTFT E2E */
-	[RIDGE_ENGINE_VLLM] = { 279, 0.078, 0.371, 0.082, { -0.163, -0.565, -0.173 }, { 0.12, 0.338, 0.106 } },
-	[RIDGE_ENGINE_SGLANG] = { 52, 0.369, 0.945, 0.289, { -0.477, -0.834, -0.56 }, { 0.016, 2.211, -0.165 } },
-	[RIDGE_ENGINE_TRTLLM] = { 396, 0.098, 0.189, 0.093, { -0.232, -0.615, -0.232 }, { 0.104, 0.496, 0.101 } },
+	[RIDGE_ENGINE_VLLM] = { 279, 0.077, 0.371, 0.082, { -0.163, -0.56, -0.173 }, { 0.12, 0.34, 0.112 } },
+	[RIDGE_ENGINE_SGLANG] = { 52, 0.369, 0.945, 0.277, { -0.465, -0.834, -0.56 }, { 0.017, 2.353, -0.161 } },
+	[RIDGE_ENGINE_TRTLLM] = { 396, 0.096, 0.191, 0.097, { -0.236, -0.608, -0.233 }, { 0.082, 0.495, 0.077 } },
 };
 
 cJSON *serve_view_validation(cJSON *parent, const char *key, enum ridge_engine_kind kind)

@@ -280,6 +280,43 @@ static void test_lone_request(void **state)
 	assert_true(r.preemptions == 0 && r.iterations == 15 && r.graph_iterations == 10);
 }
 
+/* The power limit across iterations (serve_worker.c, power_limit): one client,
+ * prompts of 8000 tokens (each prefill's matrix time well past the H100's
+ * 37.3 ms burst) and 3 output tokens, 5 requests with the warm-up. Without
+ * recovery rates every iteration starts rested; rates so fast that the CPU
+ * time between iterations refills the burst give the same run; with rates of
+ * 0 only the first prefill has its burst, so the other four pay
+ * (1/f - 1) x tau more each; the entry's measured rates lie between (the
+ * two decode iterations and the CPU time give some of it back). Decode
+ * iterations have no compute-bound matrix time and pay nothing either way. */
+static void test_power_across_iterations(void **state)
+{
+	(void)state;
+	struct ridge_workload_model m = llama3_8b();
+	struct ridge_gpu gpu = *test_gpu("h100-sxm");
+	assert_true(gpu.has_sustained_matrix && gpu.has_power_recovery);
+	struct ridge_serve_sim_input in = sim_input(&m, &gpu);
+	in.isl = 8000;
+	struct ridge_serve_sim_result measured, rested, fast, none;
+	char err[400];
+	assert_int_equal(run(&in, &measured, err, sizeof err), 0);
+	gpu.has_power_recovery = gpu.has_power_recovery_busy = false;
+	assert_int_equal(run(&in, &rested, err, sizeof err), 0);
+	assert_true(rested.power_limit_s > 0);
+	gpu.has_power_recovery = gpu.has_power_recovery_busy = true;
+	gpu.power_recovery_idle = gpu.power_recovery_busy = 1000;
+	assert_int_equal(run(&in, &fast, err, sizeof err), 0);
+	assert_close(fast.power_limit_s, rested.power_limit_s, 1e-12);
+	assert_close(fast.ttft.mean_s, rested.ttft.mean_s, 1e-12);
+	gpu.power_recovery_idle = gpu.power_recovery_busy = 0;
+	assert_int_equal(run(&in, &none, err, sizeof err), 0);
+	double per_prefill = gpu.burst_time_s * (1 / gpu.sustained_matrix_fraction - 1);
+	assert_close(none.power_limit_s - rested.power_limit_s, 4 * per_prefill, 1e-9);
+	/* the warm-up request had the burst: every measured TTFT pays it */
+	assert_close(none.ttft.mean_s - rested.ttft.mean_s, per_prefill, 1e-9);
+	assert_true(measured.power_limit_s > rested.power_limit_s && measured.power_limit_s < none.power_limit_s);
+}
+
 /* One client, one request of 100 prompt and 12 output tokens, no CPU time:
  * the decode step of request 1 of two_clients running alone. */
 static void lone_short_request(struct ridge_serve_sim_input *in)
@@ -652,6 +689,7 @@ int main(void)
 		cmocka_unit_test(test_overlap_admission),
 		cmocka_unit_test(test_percentile),
 		cmocka_unit_test(test_lone_request),
+		cmocka_unit_test(test_power_across_iterations),
 		cmocka_unit_test(test_preemption_and_reservation),
 		cmocka_unit_test(test_open_loop_seeded),
 		cmocka_unit_test(test_output_lengths),
