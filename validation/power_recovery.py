@@ -3,6 +3,7 @@
 validation/harnesses/power_recovery.py's JSON (issue 29: serving iterations).
 
 usage: python3 validation/power_recovery.py POWER_RECOVERY.json
+       python3 validation/power_recovery.py --judge POWER_PATTERNS.json [BURST_MS IDLE BUSY]
 
 For the cold loop: the burst GEMM time (median of GEMMs 2-10), the settled time
 (median of the last 100) and the onset (the tensor-core time before the first
@@ -17,6 +18,14 @@ The fit (hwdb power.recovery_idle and recovery_busy): the rate r of a bucket
 that refills r seconds of burst a second of gap, up to the full burst (the
 idle gaps' regained at the longest gap), the least squares over the gaps of
 each kind, on a grid of 0.05.
+
+--judge reads power_recovery.py --patterns' serving-like cycles (a stretch of
+GEMMs, a gap) and sets each cycle's measured GEMM time (after its first GEMM)
+beside three predictions from the cold loop's burst and settled GEMM times: the
+headroom carried across cycles at the refill rates (ridge serve: burst time
+BURST_MS, default the H100 entry's 37.3 ms, rates IDLE and BUSY, default 0.95
+and 0.60), every cycle rested (a full burst each, the rule before), and none
+(settled throughout).
 """
 import json
 import statistics
@@ -56,7 +65,48 @@ def fit_rate(points, cap):
     return min(grid, key=lambda r: sum((min(cap, r * g) - got) ** 2 for g, got in points))
 
 
+def cycle_prediction(n, t_burst, t_settled, headroom):
+    """The GEMM time of n GEMMs from the given headroom, and the headroom left."""
+    k = min(n, headroom / t_burst)
+    return k * t_burst + (n - k) * t_settled, headroom - k * t_burst
+
+
+def judge(path, burst_s, idle_rate, busy_rate):
+    d = json.load(open(path))
+    cold = d["cold_s"]
+    t_b, t_s = statistics.median(cold[1:10]), statistics.median(cold[-100:])
+    print("%s: GEMM %.3f ms burst, %.3f ms settled; burst time %.1f ms, refill %.2f idle, %.2f busy" %
+          (d["device"], t_b * 1e3, t_s * 1e3, burst_s * 1e3, idle_rate, busy_rate))
+    print("%-22s %10s %10s %10s %10s" % ("cycle", "measured", "carried", "rested", "none"))
+    errors = {"carried": [], "rested": [], "none": []}
+    for c in d["configs"]:
+        n = c["gemms_per_burst"] - 1  # the first GEMM of a cycle pays a start-up: left out
+        measured = statistics.median(sum(cy[1:]) for cy in c["cycles_s"][2:])
+        rate = idle_rate if c["kind"] == "idle" else busy_rate
+        headroom = burst_s
+        for _ in range(100):  # the steady state of the cycle
+            carried, left = cycle_prediction(n, t_b, t_s, headroom)
+            headroom = min(burst_s, left + rate * c["gap_ms"] / 1e3)
+        rested, _ = cycle_prediction(n, t_b, t_s, burst_s)
+        predictions = {"carried": carried, "rested": rested, "none": n * t_s}
+        for k, v in predictions.items():
+            errors[k].append(v / measured - 1)
+        label = "%.0f ms, %s %g ms" % ((n + 1) * t_b * 1e3, c["kind"], c["gap_ms"])
+        print("%-22s %8.2f ms %+9.1f%% %+9.1f%% %+9.1f%%" % (label, measured * 1e3, 100 * errors["carried"][-1],
+                                                        100 * errors["rested"][-1], 100 * errors["none"][-1]))
+    print("median |error|: carried %.1f %%, rested %.1f %%, none %.1f %%" %
+          tuple(100 * statistics.median(abs(e) for e in errors[k]) for k in ("carried", "rested", "none")))
+    return 0
+
+
 def main():
+    if len(sys.argv) >= 3 and sys.argv[1] == "--judge":
+        rest = [float(x) for x in sys.argv[3:]]
+        if len(rest) not in (0, 3):
+            print(__doc__.strip().splitlines()[3], file=sys.stderr)
+            return 2
+        burst_ms, idle, busy = rest if rest else (37.3, 0.95, 0.60)
+        return judge(sys.argv[2], burst_ms / 1e3, idle, busy)
     if len(sys.argv) != 2:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2

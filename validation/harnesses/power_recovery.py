@@ -19,11 +19,16 @@ harness measures that on one GPU, with PyTorch and CUDA events:
             copy  1 GiB device-to-device copies back to back (memory-bound,
                   the HBM busy): a decode iteration between prefills
 
+  patterns  (--patterns) serving-like cycles the fit never saw, PATTERNS: a
+          stretch of GEMMs of its own length and a gap of either kind, to judge
+          the refill rates fitted on the cycles above (validation/power_recovery.py
+          --judge)
+
 Writes one JSON file: every GEMM's time in every cycle, the cold loop's, the
 GEMM's FLOPs and the copy's bytes, and the device. nvidia-smi's clock and power
 at 20 ms go to SMI_LOG beside it when nvidia-smi is there.
 
-usage: python3 power_recovery.py OUT.json
+usage: python3 power_recovery.py OUT.json [--patterns]
 """
 import json
 import os
@@ -42,6 +47,10 @@ BURST_MS = 40.0
 CYCLES = 12
 GAPS_MS = [1, 3, 10, 30, 100, 300]
 COPY_BYTES = 1 << 30
+# (GEMM stretch ms, gap kind, gap ms): a prefill-heavy iteration and a few decode ones, long
+# prefills with short host gaps, short mixed ones, and a balanced one
+PATTERNS = [(80, "copy", 10), (80, "copy", 30), (20, "copy", 20), (120, "idle", 5), (60, "copy", 60),
+            (40, "copy", 100)]
 
 
 def timed_gemms(a, b, c, count):
@@ -60,10 +69,11 @@ def times_of(events):
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3) or (len(sys.argv) == 3 and sys.argv[2] != "--patterns"):
         print(__doc__.strip().splitlines()[-1], file=sys.stderr)
         return 2
     out_path = sys.argv[1]
+    patterns = len(sys.argv) == 3
     dev = torch.device("cuda")
     torch.manual_seed(0)
     a = torch.randn(N, N, device=dev, dtype=torch.bfloat16)
@@ -106,28 +116,30 @@ def main():
 
     per_burst = max(1, int(round(BURST_MS / 1e3 / gemm_s)))
     configs = []
-    for kind in ("idle", "copy"):
-        for gap_ms in GAPS_MS:
-            marks.append(("%s %g ms" % (kind, gap_ms), time.time()))
-            pre = timed_gemms(a, b, c, int(PREHEAT_S / gemm_s))
-            times_of(pre)
-            cycles = []
-            copies = max(1, int(round(gap_ms / 1e3 / copy_s)))
-            for _ in range(CYCLES):
-                ev = timed_gemms(a, b, c, per_burst)
-                if kind == "idle":
-                    cycles.append(times_of(ev))
-                    time.sleep(gap_ms / 1e3)
-                else:
-                    for _ in range(copies):
-                        dst.copy_(src)
-                    cycles.append(times_of(ev))
-            torch.cuda.synchronize()
-            configs.append({"kind": kind, "gap_ms": gap_ms, "copies": copies if kind == "copy" else 0,
-                            "gemms_per_burst": per_burst, "cycles_s": cycles})
-            first = sorted(cy[0] for cy in cycles[2:])[len(cycles[2:]) // 2]
-            print("%s gap %g ms: first GEMM of a burst %.3f ms, last %.3f ms" %
-                  (kind, gap_ms, first * 1e3, cycles[-1][-1] * 1e3), flush=True)
+    plan = [(kind, gap_ms, per_burst) for kind in ("idle", "copy") for gap_ms in GAPS_MS]
+    if patterns:
+        plan = [(kind, gap_ms, max(1, int(round(ms / 1e3 / gemm_s)))) for ms, kind, gap_ms in PATTERNS]
+    for kind, gap_ms, per_burst in plan:
+        marks.append(("%s %g ms" % (kind, gap_ms), time.time()))
+        pre = timed_gemms(a, b, c, int(PREHEAT_S / gemm_s))
+        times_of(pre)
+        cycles = []
+        copies = max(1, int(round(gap_ms / 1e3 / copy_s)))
+        for _ in range(CYCLES):
+            ev = timed_gemms(a, b, c, per_burst)
+            if kind == "idle":
+                cycles.append(times_of(ev))
+                time.sleep(gap_ms / 1e3)
+            else:
+                for _ in range(copies):
+                    dst.copy_(src)
+                cycles.append(times_of(ev))
+        torch.cuda.synchronize()
+        configs.append({"kind": kind, "gap_ms": gap_ms, "copies": copies if kind == "copy" else 0,
+                        "gemms_per_burst": per_burst, "cycles_s": cycles})
+        first = sorted(cy[0] for cy in cycles[2:])[len(cycles[2:]) // 2]
+        print("%s gap %g ms: first GEMM of a burst %.3f ms, last %.3f ms" %
+              (kind, gap_ms, first * 1e3, cycles[-1][-1] * 1e3), flush=True)
     marks.append(("end", time.time()))
     if smi:
         smi.terminate()
