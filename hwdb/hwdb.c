@@ -708,8 +708,9 @@ static bool file_provenance(const char *text)
 }
 
 /* The power limit says how it came, as a timing slot does: a calibration
- * without power.provenance measured it (ridge-probe --sustained), any other
- * file must say. */
+ * without power.provenance (or recovery_provenance) measured it, any other
+ * file must say; the two refill rates go together, with a source, and only
+ * beside the fraction they refill. */
 static void check_power_provenance(struct parse_state *st)
 {
 	struct ridge_gpu *g = st->gpu;
@@ -727,6 +728,10 @@ static void check_power_provenance(struct parse_state *st)
 				    "power.recovery_idle has no power.recovery_source: say where it comes from");
 		if (!g->power_recovery_provenance[0] && g->measured)
 			snprintf(g->power_recovery_provenance, sizeof g->power_recovery_provenance, "measured");
+		else if (!g->power_recovery_provenance[0])
+			check_error(st, G(power_recovery_idle),
+				    "power.recovery_idle has no power.recovery_provenance: measured, sourced or "
+				    "transferred");
 		else if (!file_provenance(g->power_recovery_provenance))
 			check_error(st, G(power_recovery_idle),
 				    "power.recovery_provenance '%s' is not measured, sourced or transferred",
