@@ -760,7 +760,6 @@ static void check_power_provenance(struct parse_state *st)
  * prediction never uses a value it cannot trace). */
 static void check_timing_sources(struct parse_state *st)
 {
-	check_power_provenance(st);
 	static const char *const value_keys[RIDGE_TIMING_VALUES] = { "compute_efficiency", "memory_efficiency",
 								     "fixed_cost", "row_time", "cta_bandwidth" };
 	struct ridge_gpu *g = st->gpu;
@@ -871,6 +870,7 @@ static void check_entry(struct parse_state *st)
 		check_error(st, G(vector_clock_hz), "clocks.vector_peak is above the boost clock");
 	check_interconnect(st);
 	check_timing_sources(st);
+	check_power_provenance(st);
 	for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
 		const struct ridge_peak *p = &g->peak[d];
 		size_t base = G(peak) + (size_t)d * sizeof(struct ridge_peak);

@@ -103,6 +103,14 @@ static const char *const provenance_names[RIDGE_PROVENANCE_COUNT] = { "floor", "
 MODEL_NAMED_ENUM(ridge_provenance_name, ridge_provenance_parse, enum ridge_provenance, provenance_names, 0,
 		 RIDGE_PROVENANCE_COUNT)
 
+enum ridge_provenance ridge_power_provenance(const char *text)
+{
+	enum ridge_provenance p = RIDGE_PROVENANCE_MEASURED;
+	if (text[0] && !ridge_provenance_parse(text, &p))
+		p = RIDGE_PROVENANCE_TRANSFERRED;
+	return p;
+}
+
 static const char *const collective_names[RIDGE_COLLECTIVE_COUNT] = {
 	"all-reduce", "all-gather", "reduce-scatter", "all-to-all", "send-recv",
 };

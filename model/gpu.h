@@ -161,6 +161,10 @@ enum ridge_provenance {
 const char *ridge_provenance_name(enum ridge_provenance provenance);
 /* Parses one of those names (exact). False when unknown. */
 bool ridge_provenance_parse(const char *text, enum ridge_provenance *out);
+/* A power.provenance or power.recovery_provenance text's provenance: none
+ * given, measured (what the hwdb reader takes a calibration's to be); one it
+ * would refuse, transferred (the weaker). */
+enum ridge_provenance ridge_power_provenance(const char *text);
 
 /* The values of a timing slot that carry their own origin. */
 enum ridge_timing_value {

@@ -201,6 +201,9 @@ void sim_worker_push(struct sim *w, int index, bool front);
  * after `computed` (vLLM's SlidingWindowManager). */
 double sim_request_blocks(const struct sim *w, double computed, double tokens);
 void sim_worker_schedule(struct sim *w);
+/* The scheduled iteration's cost. Call it once per iteration run, at its
+ * start (w->now): it also spends and refills the worker's power headroom
+ * (serve_worker.c, power_limit), which runs on from one iteration to the next. */
 int sim_worker_price(struct sim *w, struct iteration_cost *c);
 void sim_worker_account(struct sim *w, const struct iteration_cost *c);
 void sim_worker_sample(struct sim *w, const struct iteration_cost *c);

@@ -150,11 +150,8 @@ void timing_range_add(struct ridge_time_sum *sum, const struct ridge_kernel_time
 
 void timing_sum_power_limit(struct ridge_time_sum *sum, const struct ridge_gpu *gpu)
 {
-	enum ridge_provenance p = RIDGE_PROVENANCE_MEASURED;
-	if (gpu->power_provenance[0] && !ridge_provenance_parse(gpu->power_provenance, &p))
-		p = RIDGE_PROVENANCE_TRANSFERRED; /* the reader refuses others: never reached from a file */
 	sum->power_limit_seen = true;
-	sum->power_limit = p;
+	sum->power_limit = ridge_power_provenance(gpu->power_provenance);
 }
 
 enum ridge_provenance timing_sum_weakest(const struct ridge_time_sum *sum)

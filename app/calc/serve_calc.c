@@ -79,7 +79,7 @@
 	X(SERVE_CPU_OVERHEAD,                                                                                          \
 	  PARAM_NUM("cpu_overhead", RIDGE_UNIT_SECONDS, 0, 10, .bare_unit = "us", .metavar = "T",                      \
 		    .help = "host time per iteration the GPU waits for (default: the engine's, fitted: vLLM "          \
-			    "0.75 ms, SGLang 0, TensorRT-LLM 0.75 ms)",                                                \
+			    "0.75 ms, SGLang 0, TensorRT-LLM 0.5 ms)",                                                 \
 		    .range = "0 to 10 s"))                                                                             \
 	X(SERVE_ISL_DIST, PARAM_TEXT_ROW("isl_dist", .metavar = "D",                                                   \
 					 .help = "prompt lengths: fixed (--isl), uniform:LO:HI or file:F (one number " \

@@ -49,7 +49,7 @@ void power_limit_json(cJSON *doc, const struct ridge_gpu *gpu)
 		return;
 	json_number(p, "sustained_matrix_fraction", gpu->sustained_matrix_fraction);
 	json_number(p, "burst_time_s", gpu->burst_time_s);
-	cJSON_AddStringToObject(p, "provenance", gpu->power_provenance[0] ? gpu->power_provenance : "measured");
+	cJSON_AddStringToObject(p, "provenance", ridge_provenance_name(ridge_power_provenance(gpu->power_provenance)));
 	cJSON_AddStringToObject(p, "source", gpu->power_source);
 	cJSON_AddBoolToObject(p, "recovery_known", gpu->has_power_recovery);
 	if (!gpu->has_power_recovery)
@@ -57,7 +57,7 @@ void power_limit_json(cJSON *doc, const struct ridge_gpu *gpu)
 	json_number(p, "recovery_idle", gpu->power_recovery_idle);
 	json_number(p, "recovery_busy", gpu->power_recovery_busy);
 	cJSON_AddStringToObject(p, "recovery_provenance",
-				gpu->power_recovery_provenance[0] ? gpu->power_recovery_provenance : "measured");
+				ridge_provenance_name(ridge_power_provenance(gpu->power_recovery_provenance)));
 	cJSON_AddStringToObject(p, "recovery_source", gpu->power_recovery_source);
 }
 
